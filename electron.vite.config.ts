@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  main: {
+    build: {
+      // Every package.json dependency stays external (native: better-sqlite3, keytar;
+      // ws's optional native helpers are not dependencies, so name them too).
+      externalizeDeps: { include: ['bufferutil', 'utf-8-validate'] },
+      rolldownOptions: { input: { index: resolve(root, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      // Sandboxed preloads cannot require npm packages or be ESM: bundle everything into
+      // one CommonJS file (electron and node builtins stay external by default).
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve(root, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      rolldownOptions: { input: { index: resolve(root, 'src/renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,114 @@
+// @ts-check
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// ---------------------------------------------------------------------------
+// Layering. Each file gets at most ONE `no-restricted-imports` entry (flat config
+// replaces, not merges, a rule's options), so every layer lists all of its bans.
+// ---------------------------------------------------------------------------
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const anyOf = (names) => names.map(escape).join('|');
+
+const ELECTRON = {
+  regex: '^electron(/.*)?$',
+  message: 'Only the Electron shell (src/main outside core/, src/preload) may import electron.',
+};
+const NODE_PACKAGES = `(${anyOf(['better-sqlite3', 'ws', 'keytar', 'fastify', '@fastify'])})(/.*)?`;
+const NODE_ONLY = {
+  // Builtins with or without the node: prefix and their subpaths (fs/promises), plus
+  // packages that only work in Node.
+  regex: `^(node:.*|(${anyOf(builtinModules)})(/.*)?|${NODE_PACKAGES})$`,
+  message: 'Node-only module: this layer must also run in the browser renderer.',
+};
+// A sandboxed preload can require only these builtins (and electron).
+const PRELOAD_ALLOWED = ['events', 'timers', 'url'];
+const PRELOAD_NODE = {
+  regex: `^(?!(node:)?(${anyOf(PRELOAD_ALLOWED)})$)(node:.*|(${anyOf(builtinModules)})(/.*)?|${NODE_PACKAGES})$`,
+  message: `A sandboxed preload may only use electron and ${PRELOAD_ALLOWED.join('/')}.`,
+};
+
+const restrict = (...patterns) => ['error', { patterns }];
+const TS = '**/*.{ts,tsx,mts,cts}';
+
+const layers = [
+  { name: 'layering/main-core', files: [`src/main/core/${TS}`], rule: restrict(ELECTRON) },
+  { name: 'layering/server', files: [`src/server/${TS}`], rule: restrict(ELECTRON) },
+  { name: 'layering/web', files: [`src/web/${TS}`], rule: restrict(ELECTRON) },
+  { name: 'layering/shared', files: [`src/shared/${TS}`], rule: restrict(ELECTRON, NODE_ONLY) },
+  { name: 'layering/renderer', files: [`src/renderer/${TS}`], rule: restrict(ELECTRON, NODE_ONLY) },
+  { name: 'layering/preload', files: [`src/preload/${TS}`], rule: restrict(PRELOAD_NODE) },
+].map(({ name, files, rule }) => ({ name, files, rules: { 'no-restricted-imports': rule } }));
+
+// Cross-layer relative imports (../../main/core/x) are checked on the RESOLVED path, so
+// depth does not matter and src/renderer/src/main.tsx is not mistaken for src/main.
+const SRC = path.join(import.meta.dirname, 'src');
+const FORBIDDEN_TARGETS = {
+  shared: ['main', 'server', 'renderer', 'web', 'preload'],
+  renderer: ['main', 'server', 'web', 'preload'],
+};
+const layerOf = (file) => path.relative(SRC, file).split(path.sep)[0];
+
+/** @type {import('eslint').Rule.RuleModule} */
+const noCrossLayerImport = {
+  meta: { type: 'problem', schema: [], messages: { cross: 'src/{{from}} must not import from src/{{to}} ({{source}}).' } },
+  create(context) {
+    const from = layerOf(context.filename);
+    const banned = FORBIDDEN_TARGETS[from];
+    if (!banned) return {};
+    const check = (node) => {
+      const source = node?.value;
+      if (typeof source !== 'string') return;
+      if (!source.startsWith('.')) return;
+      const to = layerOf(path.resolve(path.dirname(context.filename), source));
+      if (banned.includes(to)) context.report({ node, messageId: 'cross', data: { from, to, source } });
+    };
+    return {
+      ImportDeclaration: (n) => check(n.source),
+      ExportNamedDeclaration: (n) => check(n.source),
+      ExportAllDeclaration: (n) => check(n.source),
+      ImportExpression: (n) => check(n.source),
+    };
+  },
+};
+
+// Node-side code shares a tsconfig (lib DOM, for e2e/renderer tests) so guard browser globals here.
+const BROWSER_GLOBALS = ['window', 'document', 'localStorage', 'sessionStorage'].map((name) => ({
+  name,
+  message: 'Browser global in Node-side code.',
+}));
+
+export default defineConfig(
+  {
+    ignores: ['out/', 'dist/', 'node_modules/', 'bench/results/', 'test-results/', 'playwright-report/', 'coverage/'],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  tseslint.configs.strict,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: globals.node },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { layering: { rules: { 'no-cross-layer-import': noCrossLayerImport } } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['warn', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'layering/no-cross-layer-import': 'error',
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    ...reactHooks.configs.flat.recommended,
+  },
+  {
+    files: ['src/{main,preload,server,shared,web}/**/*.{ts,mts,cts}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs,js}'],
+    rules: { 'no-restricted-globals': ['error', ...BROWSER_GLOBALS] },
+  },
+  ...layers,
+);

@@ -1,0 +1,21 @@
+import { defineConfig } from '@playwright/test';
+
+const ci = Boolean(process.env['CI']);
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  workers: 1,
+  retries: ci ? 1 : 0,
+  forbidOnly: ci,
+  reporter: 'list',
+  use: {
+    headless: true,
+    screenshot: 'only-on-failure',
+    // Debian's Chromium: Playwright's own browser download is not reachable here.
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    },
+  },
+});

@@ -1,0 +1,57 @@
+// `npm start`: build, then run the Electron app — or, on machines without the Electron
+// binary (ELECTRON_SKIP_BINARY_DOWNLOAD=1, CI, headless servers), the web host.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+
+// electron-vite does not export its bin; it sits beside dist/.
+const electronVite = fileURLToPath(new URL('../bin/electron-vite.js', pathToFileURL(require.resolve('electron-vite'))));
+const build = spawnSync(process.execPath, [electronVite, 'build'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+/** Path of the Electron binary, or null when it was never downloaded. */
+function electronBinary() {
+  try {
+    // The electron package exports the binary's path; it throws "Electron failed to
+    // install correctly" when the download was skipped.
+    const binary = require('electron');
+    return typeof binary === 'string' && existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a child with inherited stdio, forwards SIGINT/SIGTERM, and exits with its status. */
+function run(command, commandArgs) {
+  const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit' });
+  const forward = (signal) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  child.on('error', (error) => {
+    console.error(`start: could not run ${command}: ${error.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    process.exit(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1));
+  });
+}
+
+const electron = electronBinary();
+if (electron) {
+  // package.json "main" points at out/main/index.js.
+  run(electron, [root, ...args]);
+} else {
+  console.log('Electron binary not available on this machine; starting the web host instead.');
+  // Same as `npm run web`, without the extra npm/npx process layers.
+  run(process.execPath, [require.resolve('tsx/cli'), 'src/web/cli.ts', ...args]);
+}

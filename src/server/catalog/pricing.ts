@@ -1,0 +1,109 @@
+/**
+ * Price profiles: what an item of a given finish costs by wear, StatTrak™ and
+ * Souvenir, in USD cents. A profile is fixed per finish (derived from its name,
+ * so the same finish is priced alike in every catalog); each listing then adds
+ * a little noise.
+ */
+import type { Grade, KnifeDef, KnifeFinishRow } from './cs2Data';
+import { hashString, unitOf } from './rng';
+
+export interface PriceProfile {
+  /** Field-Tested (or no-wear) price before variant multipliers. */
+  readonly base: number;
+  readonly min: number;
+  readonly max: number;
+  /** Multiplier per wear index (WEAR_NAMES order). */
+  readonly wearMult: readonly number[];
+  readonly statTrakMult: number;
+  readonly souvenirMult: number;
+}
+
+const WEAPON_WEAR_MULT = [2.2, 1.4, 1, 0.9, 0.8];
+const KNIFE_WEAR_MULT = [1.5, 1.15, 1, 0.92, 0.88];
+const GLOVE_WEAR_MULT = [2.5, 1.6, 1, 0.8, 0.7];
+const NO_WEAR_MULT = [1, 1, 1, 1, 1];
+
+/** [lowest, highest] Field-Tested base and [min, max] final price by grade, cents. */
+const WEAPON_GRADE_PRICES: Readonly<Record<Grade, readonly [number, number, number, number]>> = {
+  C: [3, 40, 3, 100],
+  I: [5, 120, 5, 300],
+  M: [10, 400, 10, 1_000],
+  R: [40, 1_500, 30, 3_000],
+  L: [150, 5_000, 100, 8_000],
+  V: [600, 60_000, 500, 200_000],
+  X: [200_000, 700_000, 200_000, 1_500_000],
+};
+
+const KNIFE_PRICE_RANGE = [8_000, 500_000] as const;
+const GLOVE_PRICE_RANGE = [6_000, 400_000] as const;
+
+function logUniform(lo: number, hi: number, u: number): number {
+  return lo * Math.pow(hi / lo, u);
+}
+
+/** A stable number in [0, 1) for a name and a purpose. */
+function unit(name: string, salt: number): number {
+  return unitOf(hashString(name, salt));
+}
+
+export function weaponProfile(base: string, grade: Grade): PriceProfile {
+  const [lo, hi, min, max] = WEAPON_GRADE_PRICES[grade];
+  return {
+    base: logUniform(lo, hi, unit(base, 1)),
+    min,
+    max,
+    wearMult: WEAPON_WEAR_MULT,
+    statTrakMult: 1.3 + 1.2 * unit(base, 2),
+    souvenirMult: 1.2 + 2.5 * unit(base, 3),
+  };
+}
+
+export function knifeProfile(base: string, knife: KnifeDef, finish: KnifeFinishRow): PriceProfile {
+  const vanilla = finish[0] === null;
+  return {
+    base: knife.base * finish[3] * (vanilla ? 1.3 : 1) * (0.9 + 0.2 * unit(base, 1)),
+    min: KNIFE_PRICE_RANGE[0],
+    max: KNIFE_PRICE_RANGE[1],
+    wearMult: vanilla ? NO_WEAR_MULT : KNIFE_WEAR_MULT,
+    statTrakMult: 1.15 + 0.25 * unit(base, 2),
+    souvenirMult: 1,
+  };
+}
+
+export function gloveProfile(base: string, gloveBase: number, finishMult: number): PriceProfile {
+  return {
+    base: gloveBase * finishMult * (0.9 + 0.2 * unit(base, 1)),
+    min: GLOVE_PRICE_RANGE[0],
+    max: GLOVE_PRICE_RANGE[1],
+    wearMult: GLOVE_WEAR_MULT,
+    statTrakMult: 1,
+    souvenirMult: 1,
+  };
+}
+
+/** Stickers, charms and slabs: the table price, no wear. */
+export function smallItemProfile(price: number): PriceProfile {
+  return { base: price, min: 1, max: Number.MAX_SAFE_INTEGER, wearMult: NO_WEAR_MULT, statTrakMult: 1, souvenirMult: 1 };
+}
+
+/**
+ * The listing price in cents. `variantMult` is the StatTrak™/Souvenir
+ * multiplier (1 for normal), `noise` the listing's own factor, `phaseMult`
+ * applied after clamping so gem phases can exceed the usual range.
+ */
+export function listingPrice(profile: PriceProfile, wearIndex: number, variantMult: number, noise: number, phaseMult: number): number {
+  const wearMult = wearIndex < 0 ? 1 : (profile.wearMult[wearIndex] ?? 1);
+  const raw = profile.base * wearMult * variantMult * noise;
+  const clamped = Math.min(profile.max, Math.max(profile.min, raw));
+  return Math.max(1, Math.round(clamped * phaseMult));
+}
+
+/** What an applied sticker adds to the weapon's price: a small share of the sticker's value. */
+export function appliedStickerValue(stickerPrice: number, scraped: boolean): number {
+  return Math.round(stickerPrice * (scraped ? 0.01 : 0.03));
+}
+
+/** What an attached keychain adds: a quarter of its value. */
+export function attachedKeyChainValue(price: number): number {
+  return Math.round(price * 0.25);
+}

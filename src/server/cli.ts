@@ -1,0 +1,109 @@
+import { parseArgs } from 'node:util';
+import { SANDBOX_CHOICES } from './config';
+import { startSandbox } from './sandbox';
+
+const USAGE = `Usage: npm run sandbox -- [options]
+  --port N            port to listen on (default 8787; 0 = any free port)
+  --host H            address to bind (default 127.0.0.1)
+  --db FILE           SQLite file; state survives restarts (default: temporary)
+  --seed N            catalog seed (default 1)
+  --items N           catalog size at first start (default ${SANDBOX_CHOICES.defaultItemCount}, max ${SANDBOX_CHOICES.maxItemCount})
+  --admin-token T     token for the /admin helpers (default: random, printed)
+  --simulate          run the market simulator: trades reach outcomes, items move
+  --events-per-sec N  market events per second while simulating (default 5)
+  --json              print the ready line as JSON
+  --help`;
+
+function fail(message: string): never {
+  process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function intOption(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) fail(`--${name} must be a whole number`);
+  const n = Number(value);
+  if (n < min || n > max) fail(`--${name} must be between ${min} and ${max}`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        db: { type: 'string' },
+        seed: { type: 'string' },
+        items: { type: 'string' },
+        'admin-token': { type: 'string' },
+        simulate: { type: 'boolean' },
+        'events-per-sec': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const startedAt = Date.now();
+  const sandbox = await startSandbox({
+    port: intOption(values.port, 'port', 8787, 0, 65535),
+    host: values.host ?? '127.0.0.1',
+    dbFile: values.db,
+    seed: intOption(values.seed, 'seed', 1, 0, 2 ** 31 - 1),
+    items: intOption(values.items, 'items', SANDBOX_CHOICES.defaultItemCount, 1, SANDBOX_CHOICES.maxItemCount),
+    adminToken: values['admin-token'],
+    demoMerchant: true,
+    simulate: values.simulate ?? false,
+    eventsPerSecond: intOption(values['events-per-sec'], 'events-per-sec', 5, 0, 100_000),
+    onInternalError: (error) => process.stderr.write(`sandbox: internal error: ${(error as Error).stack ?? String(error)}\n`),
+  });
+  const demo = sandbox.demo as { merchantId: string; apiKey: string };
+  const ready = {
+    base_url: sandbox.baseUrl,
+    ws_url: sandbox.wsUrl,
+    admin_token: sandbox.adminToken,
+    merchant_id: demo.merchantId,
+    api_key: demo.apiKey,
+    items_on_sale: sandbox.core.catalog.totals().totalItems,
+    started_in_ms: Date.now() - startedAt,
+  };
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(ready)}\n`);
+  } else {
+    process.stdout.write(
+      `Merchant Trading API sandbox ready (${ready.items_on_sale} items on sale, ${ready.started_in_ms} ms)\n` +
+        Object.entries(ready)
+          .slice(0, 5)
+          .map(([key, value]) => `  ${key.padEnd(12)} ${value}\n`)
+          .join(''),
+    );
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`sandbox: ${signal}, closing\n`);
+    sandbox.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`sandbox: close failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sandbox: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,57 @@
+import Database from 'better-sqlite3';
+import { SANDBOX_MIGRATIONS } from './migrations';
+
+export type SqliteDatabase = Database.Database;
+
+/** Opens (creating if needed) the sandbox database and brings its schema up to date. */
+export function openSandboxDatabase(file: string): SqliteDatabase {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+/** A read-only second connection: its own snapshot while a long read streams out. */
+export function openSnapshotReader(file: string): SqliteDatabase {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+function migrate(db: SqliteDatabase): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SANDBOX_MIGRATIONS.length) {
+    throw new Error(
+      `The sandbox database is from a newer version (schema ${current}, this build knows ${SANDBOX_MIGRATIONS.length}). ` +
+        'Use a newer build or another --db file.',
+    );
+  }
+  const apply = db.transaction(() => {
+    for (let version = current; version < SANDBOX_MIGRATIONS.length; version++) {
+      db.exec(SANDBOX_MIGRATIONS[version] as string);
+      db.pragma(`user_version = ${version + 1}`);
+    }
+  });
+  apply();
+}
+
+export class MetaStore {
+  private readonly getStmt;
+  private readonly setStmt;
+
+  constructor(db: SqliteDatabase) {
+    this.getStmt = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+    this.setStmt = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  }
+
+  get(key: string): string | undefined {
+    return this.getStmt.get(key)?.value;
+  }
+
+  set(key: string, value: string | number): void {
+    this.setStmt.run(key, String(value));
+  }
+}

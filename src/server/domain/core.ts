@@ -1,0 +1,108 @@
+import { CATALOG_REBUILD_INTERVAL_MS } from '../../shared/api';
+import type { TimerHandle } from '../clock';
+import { SandboxClock } from '../clock';
+import { generateCatalog } from '../catalog/generator';
+import type { SqliteDatabase } from '../db/database';
+import { MetaStore, openSandboxDatabase } from '../db/database';
+import { Buying } from './buying';
+import { Catalog } from './catalog';
+import { SandboxEvents } from './events';
+import { Ledger } from './ledger';
+import { Merchants } from './merchants';
+import { Trades } from './trades';
+
+export interface CoreOptions {
+  dbFile: string;
+  seed: number;
+  items: number;
+  imageBaseUrl: string;
+  /** Seed later with `seedIfEmpty`, once the public URL (for item images) is known. */
+  deferSeeding?: boolean;
+  onTimerError?: (label: string, error: unknown) => void;
+}
+
+const CLOCK_OFFSET_KEY = 'clock_offset_ms';
+const MAINTENANCE_KEY = 'maintenance';
+
+/** The sandbox's state and rules, without HTTP: what routes, the feed, webhooks and the simulator share. */
+export class SandboxCore {
+  readonly db: SqliteDatabase;
+  readonly meta: MetaStore;
+  readonly clock: SandboxClock;
+  readonly events = new SandboxEvents();
+  readonly ledger: Ledger;
+  readonly merchants: Merchants;
+  readonly catalog: Catalog;
+  readonly trades: Trades;
+  readonly buying: Buying;
+  private imageBaseUrl: string;
+  private rebuildTimer: TimerHandle | null = null;
+
+  constructor(readonly options: CoreOptions) {
+    this.db = openSandboxDatabase(options.dbFile);
+    this.meta = new MetaStore(this.db);
+    this.clock = new SandboxClock(
+      Number(this.meta.get(CLOCK_OFFSET_KEY) ?? 0),
+      (offset) => this.meta.set(CLOCK_OFFSET_KEY, offset),
+      options.onTimerError,
+    );
+    // Many listeners (one per feed connection) are expected.
+    this.events.setMaxListeners(0);
+    this.ledger = new Ledger(this.db, this.clock);
+    this.merchants = new Merchants(this.db, this.clock, this.ledger);
+    this.catalog = new Catalog(this.db, options.dbFile, this.meta, this.clock, this.events);
+    this.trades = new Trades(this.db, this.clock, this.ledger, this.catalog, this.events);
+    this.buying = new Buying(this.db, this.catalog, this.merchants, this.trades);
+    this.imageBaseUrl = options.imageBaseUrl;
+    if (!options.deferSeeding) this.seedIfEmpty(options.imageBaseUrl);
+    this.trades.restoreTimers();
+    // The on-sale list is rebuilt every 5 minutes of clock time; a manual rebuild restarts the interval.
+    this.events.on('catalogRebuilt', () => this.scheduleRebuild());
+    this.scheduleRebuild();
+  }
+
+  private scheduleRebuild(): void {
+    this.rebuildTimer?.cancel();
+    const due = Math.max(Date.parse(this.catalog.lastUpdate) + CATALOG_REBUILD_INTERVAL_MS, this.clock.now());
+    this.rebuildTimer = this.clock.schedule(due, 'catalog rebuild', () => {
+      this.catalog.rebuild();
+    });
+  }
+
+  get maintenance(): boolean {
+    return this.meta.get(MAINTENANCE_KEY) === '1';
+  }
+
+  set maintenance(on: boolean) {
+    this.meta.set(MAINTENANCE_KEY, on ? '1' : '0');
+  }
+
+  /** Back to the seeded state: no merchants, trades or ledger; the generated catalog. Time keeps its offset. */
+  reset(): void {
+    this.trades.stopTimers();
+    this.db.exec(`
+      DELETE FROM webhook_deliveries; DELETE FROM partner_strikes; DELETE FROM partner_blocks;
+      DELETE FROM ledger; DELETE FROM trades; DELETE FROM merchants; DELETE FROM items;
+      DELETE FROM sqlite_sequence WHERE name IN ('ledger', 'trades', 'webhook_deliveries');
+    `);
+    this.maintenance = false;
+    this.seedCatalog();
+  }
+
+  close(): void {
+    this.rebuildTimer?.cancel();
+    this.trades.stopTimers();
+    this.clock.stop();
+    this.db.close();
+  }
+
+  /** Generates the catalog from the seed on first start (or after a reset). */
+  seedIfEmpty(imageBaseUrl: string): void {
+    this.imageBaseUrl = imageBaseUrl;
+    if (this.catalog.isEmpty()) this.seedCatalog();
+  }
+
+  private seedCatalog(): void {
+    this.catalog.load(generateCatalog({ seed: this.options.seed, count: this.options.items, imageBaseUrl: this.imageBaseUrl }));
+  }
+}

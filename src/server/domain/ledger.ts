@@ -1,0 +1,123 @@
+import type { BalanceHistoryQuery, BalanceTransaction, TransactionType } from '../../shared/api';
+import { HISTORY_DEFAULT_LIMIT, HISTORY_DEFAULT_PAGE } from '../../shared/api';
+import { toUtcIso } from '../../shared/time';
+import type { SandboxClock } from '../clock';
+import type { SqliteDatabase } from '../db/database';
+import { notFound } from './apiError';
+
+export interface LedgerPosting {
+  type: TransactionType;
+  amount: number;
+  tradeId?: string | null;
+  note?: string | null;
+  market_hash_name?: string | null;
+  phase?: string | null;
+}
+
+interface LedgerRow {
+  id: number;
+  type: TransactionType;
+  amount: number;
+  balance_before: number;
+  balance_after: number;
+  trade_id: string | null;
+  note: string | null;
+  created_at: number;
+  market_hash_name: string | null;
+  phase: string | null;
+}
+
+function toTransaction(row: LedgerRow): BalanceTransaction {
+  return {
+    id: row.id,
+    type: row.type,
+    amount: row.amount,
+    balanceBefore: row.balance_before,
+    balanceAfter: row.balance_after,
+    tradeId: row.trade_id,
+    note: row.note,
+    createdAt: toUtcIso(row.created_at),
+    market_hash_name: row.market_hash_name,
+    phase: row.phase,
+  };
+}
+
+/**
+ * The only writer of merchant balances: every change is a ledger row whose
+ * balanceAfter = balanceBefore + amount, so the balance is always the ledger's sum.
+ */
+export class Ledger {
+  private readonly balanceStmt;
+  private readonly updateBalanceStmt;
+  private readonly insertStmt;
+  private readonly byIdStmt;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly clock: SandboxClock,
+  ) {
+    this.balanceStmt = db.prepare<[string], { balance: number }>('SELECT balance FROM merchants WHERE merchant_id = ?');
+    this.updateBalanceStmt = db.prepare('UPDATE merchants SET balance = ? WHERE merchant_id = ?');
+    this.insertStmt = db.prepare(
+      `INSERT INTO ledger (merchant_id, type, amount, balance_before, balance_after, trade_id, note, created_at, market_hash_name, phase)
+       VALUES (@merchantId, @type, @amount, @before, @after, @tradeId, @note, @createdAt, @name, @phase)`,
+    );
+    this.byIdStmt = db.prepare<[number | bigint], LedgerRow>('SELECT * FROM ledger WHERE id = ?');
+  }
+
+  /** Applies one posting; call inside the transaction that makes the change it records. */
+  post(merchantId: string, posting: LedgerPosting): BalanceTransaction {
+    const current = this.balanceStmt.get(merchantId);
+    if (!current) throw notFound(`merchant ${merchantId}`);
+    const after = current.balance + posting.amount;
+    this.updateBalanceStmt.run(after, merchantId);
+    const info = this.insertStmt.run({
+      merchantId,
+      type: posting.type,
+      amount: posting.amount,
+      before: current.balance,
+      after,
+      tradeId: posting.tradeId ?? null,
+      note: posting.note ?? null,
+      createdAt: this.clock.now(),
+      name: posting.market_hash_name ?? null,
+      phase: posting.phase ?? null,
+    });
+    return toTransaction(this.byIdStmt.get(info.lastInsertRowid) as LedgerRow);
+  }
+
+  list(merchantId: string, query: BalanceHistoryQuery): { transactions: BalanceTransaction[]; total: number; limit: number; page: number } {
+    const where = ['merchant_id = @merchantId'];
+    const params: Record<string, string | number> = { merchantId };
+    if (query.type) {
+      where.push('type = @type');
+      params.type = query.type;
+    }
+    if (query.tradeId) {
+      where.push('trade_id = @tradeId');
+      params.tradeId = query.tradeId;
+    }
+    if (query.from) {
+      where.push('created_at >= @from');
+      params.from = Date.parse(query.from);
+    }
+    if (query.to) {
+      where.push('created_at <= @to');
+      params.to = Date.parse(query.to);
+    }
+    const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
+    const page = query.page ?? HISTORY_DEFAULT_PAGE;
+    const clause = where.join(' AND ');
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${clause}`).get(params) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT * FROM ledger WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`)
+      .all({ ...params, limit, offset: (page - 1) * limit }) as LedgerRow[];
+    return { transactions: rows.map(toTransaction), total, limit, page };
+  }
+
+  /** Sum of a merchant's ledger, for the invariant checks. */
+  sum(merchantId: string): number {
+    const row = this.db.prepare('SELECT coalesce(sum(amount), 0) AS s FROM ledger WHERE merchant_id = ?').get(merchantId) as { s: number };
+    return row.s;
+  }
+}

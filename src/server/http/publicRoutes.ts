@@ -1,0 +1,68 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  ENDPOINTS,
+  buyByNameRequestChecks,
+  buyByNameRequestShapeSchema,
+  buyRequestChecks,
+  buyRequestShapeSchema,
+  searchItemsRequestSchema,
+} from '../../shared/api';
+import type { SandboxCore } from '../domain/core';
+import type { Merchant } from '../domain/merchants';
+import { parseChecked, parseOrReject } from './validation';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    merchant: Merchant | null;
+  }
+}
+
+export function merchantOf(request: FastifyRequest): Merchant {
+  if (!request.merchant) throw new Error('route registered without the authentication hook');
+  return request.merchant;
+}
+
+/** The seven endpoints of the spec. Authentication and limits run before them (guard.ts). */
+export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): void {
+  const json = 'application/json; charset=utf-8';
+
+  app.get(ENDPOINTS.getAllItemsOnSale.path, async (request, reply) => {
+    const merchant = merchantOf(request);
+    reply.type(json);
+    return reply.send(Readable.from(core.catalog.streamEnvelope(merchant.reveal)));
+  });
+
+  app.post(ENDPOINTS.searchItems.path, async (request, reply) => {
+    const merchant = merchantOf(request);
+    const body = parseOrReject(searchItemsRequestSchema, request.body, 'request');
+    const records = body.itemId ? core.catalog.searchByIds(body.itemId) : core.catalog.searchByNames(body.market_hash_name ?? []);
+    reply.type(json);
+    return core.catalog.envelopeOf(records, merchant.reveal);
+  });
+
+  app.post(ENDPOINTS.buy.path, async (request) => {
+    const body = parseChecked(buyRequestShapeSchema, buyRequestChecks, request.body);
+    return core.buying.buy(merchantOf(request).merchantId, body);
+  });
+
+  app.post(ENDPOINTS.buyByName.path, async (request) => {
+    const body = parseChecked(buyByNameRequestShapeSchema, buyByNameRequestChecks, request.body);
+    return core.buying.buyByName(merchantOf(request).merchantId, body);
+  });
+
+  app.get(ENDPOINTS.tradeHistory.path, async (request) => {
+    const query = parseOrReject(ENDPOINTS.tradeHistory.query, request.query, 'query');
+    return core.trades.list(merchantOf(request).merchantId, query);
+  });
+
+  app.get(ENDPOINTS.getBalance.path, async (request) => {
+    const merchant = core.merchants.get(merchantOf(request).merchantId);
+    return { balance: merchant.balance, credit_limit: merchant.creditLimit, total_available: merchant.balance + merchant.creditLimit };
+  });
+
+  app.get(ENDPOINTS.balanceHistory.path, async (request) => {
+    const query = parseOrReject(ENDPOINTS.balanceHistory.query, request.query, 'query');
+    return core.ledger.list(merchantOf(request).merchantId, query);
+  });
+}

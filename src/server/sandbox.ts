@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { completeItem } from './catalog/generator';
+import { Rng } from './catalog/rng';
+import { DEMO_MERCHANT, SANDBOX_CHOICES } from './config';
+import { SandboxCore } from './domain/core';
+import { FeedServer } from './feed/feedServer';
+import { buildHttpApp } from './http/app';
+import { MarketSimulator } from './simulator/simulator';
+import { WebhookDispatcher } from './webhooks/dispatcher';
+
+export interface SandboxOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** SQLite file; a temporary one (deleted on close) when absent. */
+  dbFile?: string;
+  seed?: number;
+  items?: number;
+  /** Random when absent. */
+  adminToken?: string;
+  /** Create (or keep) the ready-to-use demo merchant. */
+  demoMerchant?: boolean;
+  /** Run the market simulator and drive trades to outcomes by themselves (off for tests). */
+  simulate?: boolean;
+  /** Market events per second while simulating. */
+  eventsPerSecond?: number;
+  logger?: boolean;
+  onInternalError?: (error: unknown) => void;
+}
+
+export interface DemoCredentials {
+  merchantId: string;
+  apiKey: string;
+}
+
+export interface Sandbox {
+  readonly core: SandboxCore;
+  readonly app: FastifyInstance;
+  readonly baseUrl: string;
+  readonly wsUrl: string;
+  readonly adminToken: string;
+  readonly demo: DemoCredentials | null;
+  readonly webhooks: WebhookDispatcher;
+  readonly feed: FeedServer;
+  readonly simulator: MarketSimulator | null;
+  close(): Promise<void>;
+}
+
+const DEMO_KEY_META = 'demo_api_key';
+
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts the whole sandbox: database, HTTP API and admin helpers on one port. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const tempDir = options.dbFile ? null : mkdtempSync(join(tmpdir(), 'merchant-sandbox-'));
+  const dbFile = options.dbFile ?? join(tempDir as string, 'sandbox.db');
+  const adminToken = options.adminToken ?? randomBytes(18).toString('base64url');
+  const items = Math.min(options.items ?? SANDBOX_CHOICES.defaultItemCount, SANDBOX_CHOICES.maxItemCount);
+  let baseUrl = '';
+  const imageBase = () => `${baseUrl}/img`;
+
+  // The port is known only after listen, and item images live on it: bind first, seed after.
+  const core = new SandboxCore({
+    dbFile,
+    seed: options.seed ?? 1,
+    items,
+    imageBaseUrl: 'http://sandbox.invalid/img',
+    deferSeeding: true,
+  });
+  const itemRng = new Rng((options.seed ?? 1) ^ 0x5eed);
+  const webhooks = new WebhookDispatcher(core);
+  const { app } = await buildHttpApp({
+    core,
+    adminToken,
+    logger: options.logger,
+    publicUrl: () => baseUrl,
+    onInternalError: options.onInternalError,
+    hooks: {
+      webhookTest: (merchantId) => webhooks.test(merchantId),
+      webhookLog: (merchantId, limit) => webhooks.log(merchantId, limit),
+      afterReset: () => {
+        webhooks.afterReset();
+        ensureDemo();
+  const feed = new FeedServer(core, app.server);
+  const simulator = options.simulate
+    ? new MarketSimulator(core, { seed: options.seed ?? 1, eventsPerSecond: options.eventsPerSecond ?? 5, imageBaseUrl: imageBase() })
+    : null;
+  simulator?.start();
+      },
+      completeItems: (partials) => partials.map((partial) => completeItem(partial, itemRng, { seed: options.seed ?? 1, imageBaseUrl: imageBase() })),
+    },
+  });
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address() as AddressInfo;
+  baseUrl = `http://${formatHost(host)}:${address.port}`;
+  core.seedIfEmpty(imageBase());
+
+  let demo: DemoCredentials | null = null;
+  function ensureDemo(): void {
+    if (!options.demoMerchant) return;
+    const existing = core.merchants.find(DEMO_MERCHANT.merchantId);
+    if (existing) {
+      demo = { merchantId: existing.merchantId, apiKey: existing.apiKey };
+      return;
+    }
+    // Keep the key across resets and restarts so printed credentials stay valid.
+    const apiKey = core.meta.get(DEMO_KEY_META);
+    const created = core.merchants.create({
+      merchantId: DEMO_MERCHANT.merchantId,
+      balance: DEMO_MERCHANT.balance,
+      creditLimit: DEMO_MERCHANT.creditLimit,
+      ...(apiKey ? { apiKey } : {}),
+    });
+    core.meta.set(DEMO_KEY_META, created.apiKey);
+    demo = { merchantId: created.merchantId, apiKey: created.apiKey };
+  }
+  ensureDemo();
+  const feed = new FeedServer(core, app.server);
+  const simulator = options.simulate
+    ? new MarketSimulator(core, { seed: options.seed ?? 1, eventsPerSecond: options.eventsPerSecond ?? 5, imageBaseUrl: imageBase() })
+    : null;
+  simulator?.start();
+
+  let closed = false;
+  return {
+    core,
+    app,
+    baseUrl,
+    wsUrl: `ws://${formatHost(host)}:${address.port}/ws`,
+    adminToken,
+    get demo() {
+      return demo;
+    },
+    webhooks,
+    feed,
+    simulator,
+    async close() {
+      if (closed) return;
+      closed = true;
+      simulator?.stop();
+      await feed.close();
+      await app.close();
+      await webhooks.close();
+      core.close();
+      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    },
+  };
+}

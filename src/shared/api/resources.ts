@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { utcTimestampSchema } from '../time';
+import { rarityColorSchema, tradeStatusSchema, transactionTypeSchema, webhookStatusSchema } from './enums';
+import { PAINT_SEED_MAX } from './limits';
+
+/**
+ * Response resources. Objects strip unknown keys (a newer server may add
+ * fields); missing or mistyped fields fail with a path-named issue.
+ */
+
+const cents = z.int();
+const nullableString = z.string().nullable();
+
+/** `floor((1 - wear) * 100)` followed by `%`, null when wear is null. */
+export function wearPercentOf(wear: number | null): string | null {
+  if (wear === null) return null;
+  return `${Math.floor((1 - wear) * 100)}%`;
+}
+
+export const stickerSchema = z.object({
+  name: z.string(),
+  img: z.string(),
+  slot: z.int(),
+  wear: z.number().min(0).max(1).nullable(),
+  wearPercent: z.string().regex(/^\d{1,3}%$/).nullable(),
+  rotation: z.number().optional(),
+  offsetX: z.number().optional(),
+  offsetY: z.number().optional(),
+});
+export type Sticker = z.infer<typeof stickerSchema>;
+
+export const keyChainSchema = z.object({
+  name: z.string(),
+  img: z.string(),
+  slot: z.int(),
+  pattern: z.int().optional(),
+  rotation: z.number().optional(),
+  offsetX: z.number().optional(),
+  offsetY: z.number().optional(),
+  offsetZ: z.number().optional(),
+});
+export type KeyChain = z.infer<typeof keyChainSchema>;
+
+export const itemSchema = z.object({
+  itemId: z.int().positive(),
+  assetId: z.string(),
+  classId: z.string(),
+  instanceId: z.string(),
+  paintIndex: z.int().min(0).nullable(),
+  paintSeed: z.int().min(0).max(PAINT_SEED_MAX).nullable(),
+  rarityColor: rarityColorSchema.nullable(),
+  market_hash_name: z.string(),
+  img: nullableString,
+  phase: nullableString,
+  price: cents,
+  float: z.number().min(0).max(1).nullable(),
+  stickers: z.array(stickerSchema),
+  keyChains: z.array(keyChainSchema),
+  steamId: nullableString,
+  inspectInGame: nullableString,
+  tradeUrl: nullableString,
+});
+export type Item = z.infer<typeof itemSchema>;
+
+/** The fields an administrator must enable per merchant; null otherwise. */
+export const REVEALED_ITEM_FIELDS = ['steamId', 'inspectInGame', 'tradeUrl'] as const;
+export type RevealedItemField = (typeof REVEALED_ITEM_FIELDS)[number];
+
+export const catalogEnvelopeSchema = z.object({
+  totalItems: z.int().min(0),
+  totalValue: cents,
+  items: z.array(itemSchema),
+  lastUpdate: utcTimestampSchema,
+});
+export type CatalogEnvelope = z.infer<typeof catalogEnvelopeSchema>;
+
+export const balanceSchema = z.object({
+  balance: cents,
+  credit_limit: cents,
+  total_available: cents,
+});
+export type Balance = z.infer<typeof balanceSchema>;
+
+export const balanceTransactionSchema = z.object({
+  id: z.int(),
+  type: transactionTypeSchema,
+  amount: cents,
+  balanceBefore: cents,
+  balanceAfter: cents,
+  tradeId: nullableString,
+  note: nullableString,
+  createdAt: utcTimestampSchema,
+  market_hash_name: nullableString,
+  phase: nullableString,
+});
+export type BalanceTransaction = z.infer<typeof balanceTransactionSchema>;
+
+export const buyResultSchema = z.object({
+  tradeId: z.string(),
+  tradeUrl: z.string(),
+  assetId: z.string(),
+  market_hash_name: z.string(),
+  phase: nullableString,
+  float: z.number().nullable(),
+  price: cents,
+  externalId: nullableString,
+});
+export type BuyResult = z.infer<typeof buyResultSchema>;
+
+export const tradeStageSchema = z.union([z.literal(1), z.literal(2)]);
+
+export const tradeSchema = z.object({
+  tradeId: z.string(),
+  externalId: nullableString,
+  status: tradeStatusSchema,
+  price: cents,
+  itemId: z.int(),
+  assetId: z.string(),
+  offerId: nullableString,
+  tradeUrl: z.string(),
+  market_hash_name: z.string(),
+  phase: nullableString,
+  float: z.number().nullable(),
+  webhookStatus: webhookStatusSchema.nullable(),
+  failReason: nullableString,
+  errorCode: z.int().nullable(),
+  createdAt: utcTimestampSchema,
+  updatedAt: utcTimestampSchema,
+  completedAt: utcTimestampSchema.nullable(),
+  cancelledAt: utcTimestampSchema.nullable(),
+  endProtection: utcTimestampSchema.nullable(),
+  rollbackAt: utcTimestampSchema.nullable(),
+  stage: tradeStageSchema,
+});
+export type Trade = z.infer<typeof tradeSchema>;
+
+const pagingFields = {
+  total: z.int().min(0),
+  limit: z.int().min(0),
+  page: z.int().min(1),
+};
+
+export const tradeHistoryPageSchema = z.object({ trades: z.array(tradeSchema), ...pagingFields });
+export type TradeHistoryPage = z.infer<typeof tradeHistoryPageSchema>;
+
+export const balanceHistoryPageSchema = z.object({ transactions: z.array(balanceTransactionSchema), ...pagingFields });
+export type BalanceHistoryPage = z.infer<typeof balanceHistoryPageSchema>;
+
+export const errorEnvelopeSchema = z.object({
+  // Any string: clients must cope with codes this version does not know.
+  error: z.string(),
+  message: z.string(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

@@ -1,0 +1,46 @@
+import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ cwd: resolve(import.meta.dirname, '../..') });
+
+async function ruleIds(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => m.ruleId ?? 'fatal');
+}
+
+const ELECTRON = "import { app } from 'electron';\nexport default app;\n";
+const NODE_FS = "import fs from 'node:fs';\nexport default fs;\n";
+
+describe('layering lint rules', () => {
+  it.each(['src/main/core/x.ts', 'src/shared/x.ts', 'src/server/x.ts', 'src/web/x.ts', 'src/renderer/x.tsx'])(
+    'forbids electron in %s',
+    async (file) => {
+      expect(await ruleIds(ELECTRON, file)).toContain('no-restricted-imports');
+    },
+  );
+
+  it.each(['src/renderer/x.tsx', 'src/shared/x.ts'])('forbids node builtins in %s', async (file) => {
+    expect(await ruleIds(NODE_FS, file)).toContain('no-restricted-imports');
+    expect(await ruleIds("import { readFile } from 'fs/promises';\nexport { readFile };\n", file)).toContain(
+      'no-restricted-imports',
+    );
+  });
+
+  it('allows electron in the shell and node builtins in the engine', async () => {
+    expect(await ruleIds(ELECTRON, 'src/main/index.ts')).toEqual([]);
+    expect(await ruleIds(ELECTRON, 'src/preload/index.ts')).toEqual([]);
+    expect(await ruleIds(NODE_FS, 'src/main/core/x.ts')).toEqual([]);
+  });
+
+  it('forbids cross-layer relative imports, resolved by path', async () => {
+    const code = (from: string) => `export * from '${from}';\n`;
+    expect(await ruleIds(code('../../main/core/store'), 'src/renderer/src/x.ts')).toContain(
+      'layering/no-cross-layer-import',
+    );
+    expect(await ruleIds(code('../server/x'), 'src/shared/x.ts')).toContain('layering/no-cross-layer-import');
+    // src/renderer/src/main.tsx is not src/main.
+    expect(await ruleIds(code('./main'), 'src/renderer/src/x.ts')).toEqual([]);
+    expect(await ruleIds(code('../../shared/money'), 'src/renderer/src/x.ts')).toEqual([]);
+  });
+});
