@@ -95,7 +95,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     : null;
   simulator?.start();
       },
-      completeItems: (partials) => partials.map((partial) => completeItem(partial, itemRng, { seed: options.seed ?? 1, imageBaseUrl: imageBase() })),
+      completeItems: (partials) => {
+        // Items given without an id get fresh ones after the highest in use.
+        let nextId = core.catalog.maxItemId() + 1;
+        return partials.map((partial) =>
+          completeItem({ ...partial, itemId: partial.itemId ?? nextId++ }, itemRng, { seed: options.seed ?? 1, count: items, imageBaseUrl: imageBase() }),
+        );
+      },
     },
   });
   await app.listen({ port: options.port ?? 0, host });

@@ -191,6 +191,10 @@ export class Catalog {
     return rows.map(toRecord);
   }
 
+  maxItemId(): number {
+    return (this.db.prepare('SELECT coalesce(max(item_id), 0) AS m FROM items').get() as { m: number }).m;
+  }
+
   totals(): { totalItems: number; totalValue: number } {
     const row = this.db.prepare('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items WHERE on_sale = 1').get() as {
       n: number;

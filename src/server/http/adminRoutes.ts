@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { TRADE_STATUSES, itemSchema } from '../../shared/api';
+import type { Item } from '../../shared/api';
+import { TRADE_STATUSES, itemSchema, stickerSchema } from '../../shared/api';
 import { ApiError, notFound } from '../domain/apiError';
 import type { SandboxCore } from '../domain/core';
 import { itemFor } from '../domain/itemRecord';
@@ -14,7 +15,8 @@ export interface AdminHooks {
   webhookLog(merchantId: string | undefined, limit: number): unknown[];
   /** Called by POST /admin/reset after the core is back to its seeded state. */
   afterReset(): void;
-  completeItems(partials: Partial<z.infer<typeof itemSchema>>[]): z.infer<typeof itemSchema>[];
+  /** Fills in what partial items leave out (the generator). */
+  completeItems(partials: PartialItem[]): Item[];
 }
 
 const ADMIN_BODY_LIMIT = 64 * 1024 * 1024;
@@ -28,7 +30,13 @@ const balanceSchema = z.strictObject({
   amount: z.int().positive(),
   note: z.string().max(500).nullable().optional(),
 });
-const upsertItemsSchema = z.strictObject({ items: z.array(itemSchema.partial().strict()).min(1).max(10_000) });
+// wearPercent may be left out: it is derived from wear.
+const partialItemSchema = itemSchema
+  .partial()
+  .extend({ stickers: z.array(stickerSchema.partial({ wearPercent: true })).max(10).optional() })
+  .strict();
+export type PartialItem = z.infer<typeof partialItemSchema>;
+const upsertItemsSchema = z.strictObject({ items: z.array(partialItemSchema).min(1).max(10_000) });
 const priceSchema = z.strictObject({ price: z.int().positive() });
 const transitionSchema = z.strictObject({
   status: z.enum(TRADE_STATUSES),
