@@ -89,11 +89,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       afterReset: () => {
         webhooks.afterReset();
         ensureDemo();
-  const feed = new FeedServer(core, app.server);
-  const simulator = options.simulate
-    ? new MarketSimulator(core, { seed: options.seed ?? 1, eventsPerSecond: options.eventsPerSecond ?? 5, imageBaseUrl: imageBase() })
-    : null;
-  simulator?.start();
       },
       completeItems: (partials) => {
         // Items given without an id get fresh ones after the highest in use.

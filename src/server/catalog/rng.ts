@@ -18,7 +18,7 @@ export function hashString(text: string, seed = 0): number {
 
 /** Combines two 32-bit values into one well-mixed 32-bit value. */
 export function mix32(a: number, b: number): number {
-  return fmix32((a ^ Math.imul(b >>> 0, 0x9e3779b9) ^ (b >>> 16)) >>> 0) ^ fmix32(b + 0x7f4a7c15);
+  return (fmix32((a ^ Math.imul(b >>> 0, 0x9e3779b9) ^ (b >>> 16)) >>> 0) ^ fmix32(b + 0x7f4a7c15)) >>> 0;
 }
 
 /** A float in [0, 1) from a 32-bit hash. */

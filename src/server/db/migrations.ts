@@ -117,4 +117,8 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_deliveries_by_merchant ON webhook_deliveries (merchant_id, id);
   CREATE INDEX webhook_deliveries_waiting ON webhook_deliveries (state) WHERE state IN ('queued', 'retrying', 'paused');
   `,
+  /* 2 */ `
+  -- Webhooks: one trade_updated per status of a trade, and the trade's webhookStatus from its newest settled delivery.
+  CREATE INDEX webhook_deliveries_by_trade ON webhook_deliveries (trade_id, id) WHERE trade_id IS NOT NULL;
+  `,
 ];
