@@ -3,7 +3,7 @@ import type { BalanceHistoryPage, BuyResult, Item, Trade, TradeHistoryPage } fro
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { MerchantCredentials } from '../support/sandboxHttp';
-import { TEST_TRADE_URL, adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
+import { TEST_TRADE_URL, adminApi, at, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 
 const DAY = 24 * 3600;
 
@@ -15,7 +15,7 @@ describe('sandbox trade lifecycle and ledger', () => {
   let partner = 500;
 
   async function buy(price = 700): Promise<{ trade: BuyResult; item: Item }> {
-    const [item] = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price }] })).body.items as Item[];
+    const item = at((await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price }] })).body.items);
     // A fresh trade URL owner per trade keeps partner limits out of these tests.
     const answer = await api.post<BuyResult>('/Items/Buy', {
       itemId: item.itemId,
@@ -163,7 +163,8 @@ describe('sandbox trade lifecycle and ledger', () => {
   });
 
   it('expires an unaccepted offer after its own tradeDurationSeconds, firing due timers in order', async () => {
-    const [short, long] = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 100 }, { price: 100 }] })).body.items as Item[];
+    const listed = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 100 }, { price: 100 }] })).body.items;
+    const [short, long] = [at(listed, 0), at(listed, 1)];
     const buyWith = async (item: Item, seconds: number) =>
       (
         await api.post<BuyResult>('/Items/Buy', {

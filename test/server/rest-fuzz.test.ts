@@ -5,7 +5,7 @@ import { balanceHistoryQuerySchema, tradeHistoryQuerySchema } from '../../src/sh
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { MerchantCredentials } from '../support/sandboxHttp';
-import { TEST_TRADE_URL, adminApi, merchantApi } from '../support/sandboxHttp';
+import { TEST_TRADE_URL, adminApi, at, merchantApi } from '../support/sandboxHttp';
 
 const RUNS = 120;
 
@@ -58,7 +58,7 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
     admin = adminApi(sb);
     const merchant: MerchantCredentials = await admin.createMerchant({ balance: 100_000 });
     api = merchantApi(sb, merchant);
-    [item] = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 1000 }] })).body.items as Item[];
+    item = at((await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 1000 }] })).body.items);
   });
   afterAll(() => sb.close());
 
@@ -75,9 +75,9 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
         // Leaving out an optional field, or giving it a valid value, is not malformed.
         fc.pre(!(optional.includes(key) && value === undefined));
         fc.pre(!(key === 'externalId' && (value === null || (typeof value === 'string' && value.length > 0 && value.length <= 128))));
-        const base: Record<string, unknown> = { ...(useName ? byName : buy) };
-        if (value === undefined) delete base[key];
-        else base[key] = value;
+        const base: Record<string, unknown> = Object.fromEntries(
+          Object.entries({ ...(useName ? byName : buy), [key]: value }).filter(([, v]) => v !== undefined),
+        );
         const answer = await paced(() => api.post(useName ? '/Items/BuyByName' : '/Items/Buy', base));
         expectEnvelope(answer, base);
       }),

@@ -73,3 +73,10 @@ export function adminApi(sandbox: Pick<Sandbox, 'baseUrl' | 'adminToken'>) {
     },
   };
 }
+
+/** The element at `index`, failing the test loudly when it is missing. */
+export function at<T>(rows: readonly T[], index = 0): T {
+  const row = rows[index];
+  if (row === undefined) throw new Error(`expected an element at ${index}, got ${rows.length} rows`);
+  return row;
+}

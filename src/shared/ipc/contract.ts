@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import {
+  MAX_EXTERNAL_ID_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_TRADE_URL_LENGTH,
+  TRADE_DURATION_MAX_SECONDS,
+  TRADE_DURATION_MIN_SECONDS,
+  TRADE_STATUSES_ACCEPTED,
+  TRANSACTION_TYPES,
+} from '../api';
+import { utcTimestampSchema } from '../time';
+import type {
+  AlertFiring,
+  AlertRule,
+  AppSettings,
+  AppSnapshot,
+  BalancePoint,
+  BuyOutcome,
+  BuyWarning,
+  CatalogRow,
+  ConnectionTestResult,
+  ItemDetail,
+  LedgerRow,
+  Page,
+  Recipient,
+  TradeDetail,
+} from './models';
+import type { EngineEventBatch } from './events';
+import type { Trade } from '../api';
+
+/**
+ * The one contract between the engine and any UI: method name → input schema
+ * (validated in main before anything reaches the core) and result type. The
+ * Electron preload and the web host both implement it, so the renderer cannot
+ * tell them apart.
+ */
+
+const id = z.string().min(1).max(128);
+const cents = z.int().min(0).max(1e12);
+const offset = z.int().min(0).max(10_000_000).default(0);
+const pageLimit = z.int().min(1).max(1000).default(200);
+const tradeDuration = z.int().min(TRADE_DURATION_MIN_SECONDS).max(TRADE_DURATION_MAX_SECONDS);
+const externalId = z.string().min(1).max(MAX_EXTERNAL_ID_LENGTH);
+
+export const CATALOG_SORT_COLUMNS = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'listedAt', 'rarity'] as const;
+
+export const catalogQuerySchema = z.strictObject({
+  search: z.string().max(MAX_NAME_LENGTH).default(''),
+  priceMin: cents.nullable().default(null),
+  priceMax: cents.nullable().default(null),
+  rarityColors: z.array(z.string().max(16)).max(10).default([]),
+  floatMin: z.number().min(0).max(1).nullable().default(null),
+  floatMax: z.number().min(0).max(1).nullable().default(null),
+  phase: z.string().max(64).nullable().default(null),
+  statTrak: z.boolean().nullable().default(null),
+  souvenir: z.boolean().nullable().default(null),
+  hasStickers: z.boolean().nullable().default(null),
+  stickerName: z.string().max(MAX_NAME_LENGTH).default(''),
+  sort: z.enum(CATALOG_SORT_COLUMNS).default('price'),
+  direction: z.enum(['asc', 'desc']).default('asc'),
+  offset,
+  limit: pageLimit,
+});
+export type CatalogQuery = z.input<typeof catalogQuerySchema>;
+
+export const tradeQuerySchema = z.strictObject({
+  statuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).default([]),
+  activeOnly: z.boolean().default(false),
+  from: utcTimestampSchema.nullable().default(null),
+  to: utcTimestampSchema.nullable().default(null),
+  externalId: z.string().max(MAX_EXTERNAL_ID_LENGTH).default(''),
+  tradeId: z.string().max(128).default(''),
+  webhookFailed: z.boolean().default(false),
+  offset,
+  limit: pageLimit,
+});
+export type TradeQuery = z.input<typeof tradeQuerySchema>;
+
+export const ledgerQuerySchema = z.strictObject({
+  types: z.array(z.enum(TRANSACTION_TYPES)).max(10).default([]),
+  tradeId: z.string().max(128).default(''),
+  from: utcTimestampSchema.nullable().default(null),
+  to: utcTimestampSchema.nullable().default(null),
+  offset,
+  limit: pageLimit,
+});
+export type LedgerQuery = z.input<typeof ledgerQuerySchema>;
+
+/** A recipient is a saved trade URL or one pasted for this buy. */
+const recipientChoice = z.union([
+  z.strictObject({ recipientId: id }),
+  z.strictObject({ tradeUrl: z.string().max(MAX_TRADE_URL_LENGTH) }),
+]);
+
+export const buyByIdInputSchema = z.strictObject({
+  itemId: z.int().positive(),
+  assetId: z.string().min(1).max(64),
+  /** The price the user confirmed, cents. */
+  price: z.int().positive(),
+  recipient: recipientChoice,
+  tradeDurationSeconds: tradeDuration.optional(),
+  externalId: externalId.optional(),
+});
+export type BuyByIdInput = z.infer<typeof buyByIdInputSchema>;
+
+export const buyByNameInputSchema = z
+  .strictObject({
+    market_hash_name: z.string().min(1).max(MAX_NAME_LENGTH),
+    phase: z.string().min(1).max(64).optional(),
+    maxPrice: z.int().positive(),
+    recipient: recipientChoice,
+    tradeDurationSeconds: tradeDuration.optional(),
+    externalId: externalId.optional(),
+    itemId: z.int().positive().optional(),
+    assetId: z.string().min(1).max(64).optional(),
+  })
+  .refine((b) => (b.itemId === undefined) === (b.assetId === undefined), { message: 'itemId and assetId go together' });
+export type BuyByNameInput = z.infer<typeof buyByNameInputSchema>;
+
+export const recipientInputSchema = z.strictObject({
+  id: id.optional(),
+  label: z.string().trim().min(1).max(80),
+  tradeUrl: z.string().max(MAX_TRADE_URL_LENGTH),
+});
+export type RecipientInput = z.infer<typeof recipientInputSchema>;
+
+export const alertRuleInputSchema = z.strictObject({
+  id: id.optional(),
+  name: z.string().trim().min(1).max(80),
+  enabled: z.boolean().default(true),
+  namePattern: z.string().max(MAX_NAME_LENGTH).default(''),
+  phase: z.string().max(64).nullable().default(null),
+  floatMin: z.number().min(0).max(1).nullable().default(null),
+  floatMax: z.number().min(0).max(1).nullable().default(null),
+  maxPrice: cents.nullable().default(null),
+  stickerNames: z.array(z.string().min(1).max(MAX_NAME_LENGTH)).max(10).default([]),
+  autoBuy: z
+    .strictObject({
+      enabled: z.boolean(),
+      recipientId: id.nullable(),
+      spendCap: cents,
+      dailyCap: cents,
+    })
+    .default({ enabled: false, recipientId: null, spendCap: 0, dailyCap: 0 }),
+});
+export type AlertRuleInput = z.input<typeof alertRuleInputSchema>;
+
+export const settingsPatchSchema = z.strictObject({
+  theme: z.enum(['dark', 'light']).optional(),
+  notifyStatuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).optional(),
+  notifyAlerts: z.boolean().optional(),
+  alertsPaused: z.boolean().optional(),
+  demoSandbox: z.boolean().optional(),
+  closeToTray: z.boolean().optional(),
+});
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+const wsUrl = z.url({ protocol: /^wss?$/ }).max(2048);
+
+export const accountInputSchema = z.strictObject({
+  baseUrl: httpUrl,
+  wsUrl,
+  merchantId: z.string().trim().min(1).max(128),
+  /** Absent: keep the key already stored for this merchant. */
+  apiKey: z.string().min(8).max(512).optional(),
+});
+export type AccountInput = z.infer<typeof accountInputSchema>;
+
+const none = z.strictObject({}).default({});
+const byTradeId = z.strictObject({ tradeId: id });
+const byItemId = z.strictObject({ itemId: z.int().positive() });
+const byId = z.strictObject({ id });
+
+/** Every method: its input schema and (as a phantom) its result type. */
+function method<I extends z.ZodType, R>(input: I) {
+  return { input, result: undefined as unknown as R };
+}
+
+export const IPC_METHODS = {
+  'app.snapshot': method<typeof none, AppSnapshot>(none),
+  'catalog.query': method<typeof catalogQuerySchema, Page<CatalogRow>>(catalogQuerySchema),
+  'catalog.item': method<typeof byItemId, ItemDetail | null>(byItemId),
+  'catalog.refresh': method<typeof none, { started: boolean; reason: string }>(none),
+  'trades.query': method<typeof tradeQuerySchema, Page<Trade>>(tradeQuerySchema),
+  'trades.get': method<typeof byTradeId, TradeDetail | null>(byTradeId),
+  'trades.exportCsv': method<typeof tradeQuerySchema, { filename: string; csv: string }>(tradeQuerySchema),
+  'wallet.ledger': method<typeof ledgerQuerySchema, Page<LedgerRow>>(ledgerQuerySchema),
+  'wallet.balanceSeries': method<typeof ledgerQuerySchema, BalancePoint[]>(ledgerQuerySchema),
+  'wallet.exportCsv': method<typeof ledgerQuerySchema, { filename: string; csv: string }>(ledgerQuerySchema),
+  'buy.check': method<typeof buyByIdInputSchema, BuyWarning[]>(buyByIdInputSchema),
+  'buy.byId': method<typeof buyByIdInputSchema, BuyOutcome>(buyByIdInputSchema),
+  'buy.byName': method<typeof buyByNameInputSchema, BuyOutcome>(buyByNameInputSchema),
+  'recipients.list': method<typeof none, Recipient[]>(none),
+  'recipients.save': method<typeof recipientInputSchema, Recipient>(recipientInputSchema),
+  'recipients.delete': method<typeof byId, { deleted: boolean }>(byId),
+  'alerts.rules': method<typeof none, AlertRule[]>(none),
+  'alerts.saveRule': method<typeof alertRuleInputSchema, AlertRule>(alertRuleInputSchema),
+  'alerts.deleteRule': method<typeof byId, { deleted: boolean }>(byId),
+  'alerts.firings': method<typeof none, AlertFiring[]>(none),
+  'alerts.acknowledge': method<typeof byId, AlertFiring | null>(byId),
+  'alerts.rearm': method<typeof byId, AlertRule | null>(byId),
+  'settings.update': method<typeof settingsPatchSchema, AppSettings>(settingsPatchSchema),
+  'account.configure': method<typeof accountInputSchema, ConnectionTestResult>(accountInputSchema),
+  'account.test': method<typeof accountInputSchema, ConnectionTestResult>(accountInputSchema),
+  'account.useDemo': method<typeof none, ConnectionTestResult>(none),
+} as const;
+
+export type IpcMethod = keyof typeof IPC_METHODS;
+export type IpcInput<M extends IpcMethod> = z.input<(typeof IPC_METHODS)[M]['input']>;
+export type IpcParsedInput<M extends IpcMethod> = z.output<(typeof IPC_METHODS)[M]['input']>;
+export type IpcResult<M extends IpcMethod> = (typeof IPC_METHODS)[M]['result'];
+
+/** Errors cross the boundary as data (Electron reduces thrown errors to their message). */
+export interface IpcError {
+  code: 'invalid_input' | 'not_found' | 'unavailable' | 'internal' | string;
+  message: string;
+}
+
+export type IpcEnvelope<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+/** What the renderer holds: one call function and one event subscription. */
+export interface MerchantDeskBridge {
+  call<M extends IpcMethod>(method: M, input: IpcInput<M>): Promise<IpcEnvelope<IpcResult<M>>>;
+  /** Coalesced event batches; returns an unsubscribe function. */
+  subscribe(listener: (batch: EngineEventBatch) => void): () => void;
+  /** Which host the renderer runs in, for the few things that differ (web notifications). */
+  readonly host: 'electron' | 'web';
+}
+
+export const IPC_EVENT_CHANNEL = 'merchant-desk:events';
+export const IPC_CALL_CHANNEL = 'merchant-desk:call';

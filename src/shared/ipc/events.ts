@@ -1,0 +1,39 @@
+import type { Balance, Trade } from '../api';
+import type {
+  AlertFiring,
+  CatalogInfo,
+  CatalogRow,
+  ConnectionStatus,
+  Notification,
+  ProgressStatus,
+  RateLimitStatus,
+} from './models';
+
+/**
+ * One coalesced flush of engine events (at most ~20 a second). Absent fields
+ * did not change. Price moves are merged per item: only the latest survives.
+ */
+export interface EngineEventBatch {
+  seq: number;
+  at: string;
+  connection?: ConnectionStatus;
+  rateLimit?: RateLimitStatus;
+  /** The full list of running progress entries when any changed. */
+  progress?: ProgressStatus[];
+  balance?: Balance;
+  activeTrades?: number;
+  catalog?: CatalogInfo;
+  /** Trades whose record changed, latest state each. */
+  trades?: Trade[];
+  items?: {
+    upserted: CatalogRow[];
+    removed: number[];
+    prices: { itemId: number; price: number; previous: number | null }[];
+    /** A bulk change (full sync) happened: re-query what is on screen. */
+    invalidated: boolean;
+  };
+  ledgerChanged?: boolean;
+  firings?: AlertFiring[];
+  notifications?: Notification[];
+  unacknowledgedFirings?: number;
+}

@@ -1,0 +1,5 @@
+export * from './bridge';
+export * from './contract';
+export * from './events';
+export * from './methodNames';
+export * from './models';

@@ -1,0 +1,37 @@
+import type { IpcMethod } from './contract';
+
+/**
+ * The method names alone, without zod, for the sandboxed preload bundle.
+ * The type below fails to compile if this list and IPC_METHODS disagree.
+ */
+export const IPC_METHOD_NAMES = [
+  'app.snapshot',
+  'catalog.query',
+  'catalog.item',
+  'catalog.refresh',
+  'trades.query',
+  'trades.get',
+  'trades.exportCsv',
+  'wallet.ledger',
+  'wallet.balanceSeries',
+  'wallet.exportCsv',
+  'buy.check',
+  'buy.byId',
+  'buy.byName',
+  'recipients.list',
+  'recipients.save',
+  'recipients.delete',
+  'alerts.rules',
+  'alerts.saveRule',
+  'alerts.deleteRule',
+  'alerts.firings',
+  'alerts.acknowledge',
+  'alerts.rearm',
+  'settings.update',
+  'account.configure',
+  'account.test',
+  'account.useDemo',
+] as const satisfies readonly IpcMethod[];
+
+type Missing = Exclude<IpcMethod, (typeof IPC_METHOD_NAMES)[number]>;
+export const methodNamesAreComplete: [Missing] extends [never] ? true : Missing = true;

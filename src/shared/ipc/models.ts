@@ -1,0 +1,223 @@
+import type { Balance, BalanceTransaction, Item, Trade, TradeStatus, TransactionType } from '../api';
+
+/**
+ * What the engine shows its hosts (Electron renderer, web host). Plain data,
+ * structured-clone safe. Money in cents, times in UTC ISO strings.
+ */
+
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'polling' | 'offline' | 'maintenance' | 'unauthorized';
+
+export interface ConnectionStatus {
+  state: ConnectionState;
+  /** One line for the status bar: why, and what happens next. */
+  detail: string;
+  /** When the next connection attempt is due, while reconnecting or polling. */
+  nextAttemptAt: string | null;
+  since: string;
+}
+
+export interface RateLimitStatus {
+  /** Requests still available in the current window, per bucket. */
+  catalogRemaining: number;
+  catalogLimit: number;
+  defaultRemaining: number;
+  defaultLimit: number;
+  /** Set while the server asked us to wait (429 or 503). */
+  backoffUntil: string | null;
+}
+
+export type ProgressKind = 'catalog-sync' | 'history-backfill' | 'ledger-sync';
+
+export interface ProgressStatus {
+  kind: ProgressKind;
+  /** Items received / applied of total for a catalog sync; pages for back-fills. */
+  done: number;
+  total: number | null;
+  phase: string;
+  startedAt: string;
+}
+
+export interface AccountSummary {
+  merchantId: string | null;
+  baseUrl: string | null;
+  wsUrl: string | null;
+  /** Whether an API key is stored (the key itself never leaves main). */
+  apiKeyConfigured: boolean;
+  demo: boolean;
+}
+
+export interface CatalogInfo {
+  totalItems: number;
+  totalValue: number;
+  /** The server's build time of the list we hold. */
+  lastUpdate: string | null;
+  /** When we last finished a sync. */
+  syncedAt: string | null;
+}
+
+export interface AppSnapshot {
+  account: AccountSummary;
+  connection: ConnectionStatus;
+  rateLimit: RateLimitStatus;
+  progress: ProgressStatus[];
+  balance: Balance | null;
+  activeTrades: number;
+  catalog: CatalogInfo;
+  settings: AppSettings;
+  unacknowledgedFirings: number;
+}
+
+/** A catalog row as the table shows it: flat, small, no holder fields. */
+export interface CatalogRow {
+  itemId: number;
+  assetId: string;
+  market_hash_name: string;
+  phase: string | null;
+  price: number;
+  float: number | null;
+  paintSeed: number | null;
+  rarityColor: string | null;
+  img: string | null;
+  stickerCount: number;
+  stickerNames: string[];
+  keyChainNames: string[];
+  statTrak: boolean;
+  souvenir: boolean;
+  /** When this item first appeared in our cache. */
+  listedAt: string;
+  /** Direction of the last price move, for flashing. */
+  lastMove: 'up' | 'down' | null;
+}
+
+export interface PricePoint {
+  at: string;
+  price: number;
+}
+
+export interface ItemDetail {
+  item: Item;
+  priceHistory: PricePoint[];
+  onSale: boolean;
+}
+
+export interface TradeTimelineEntry {
+  status: TradeStatus;
+  at: string;
+  errorCode: number | null;
+  failReason: string | null;
+  /** Where we learned it: the feed, a poll, a buy answer or a reconcile. */
+  source: 'buy' | 'feed' | 'poll' | 'reconcile' | 'backfill';
+}
+
+export interface TradeDetail {
+  trade: Trade;
+  timeline: TradeTimelineEntry[];
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+export interface Recipient {
+  id: string;
+  label: string;
+  tradeUrl: string;
+  createdAt: string;
+}
+
+export interface AlertRule {
+  id: string;
+  name: string;
+  enabled: boolean;
+  /** Substring of market_hash_name, case-insensitive. */
+  namePattern: string;
+  phase: string | null;
+  floatMin: number | null;
+  floatMax: number | null;
+  maxPrice: number | null;
+  stickerNames: string[];
+  autoBuy: {
+    enabled: boolean;
+    recipientId: string | null;
+    /** Total this rule may spend, cents. */
+    spendCap: number;
+    /** Total this rule may spend per UTC day, cents. */
+    dailyCap: number;
+    spent: number;
+  };
+  createdAt: string;
+}
+
+export interface AlertFiring {
+  id: string;
+  ruleId: string;
+  ruleName: string;
+  itemId: number;
+  market_hash_name: string;
+  price: number;
+  firedAt: string;
+  acknowledged: boolean;
+  /** Set when auto-buy acted on it. */
+  autoBuy: { tradeId: string | null; error: string | null } | null;
+}
+
+export interface AppSettings {
+  theme: 'dark' | 'light';
+  /** Statuses that raise a desktop notification. */
+  notifyStatuses: TradeStatus[];
+  notifyAlerts: boolean;
+  alertsPaused: boolean;
+  demoSandbox: boolean;
+  closeToTray: boolean;
+}
+
+export interface Notification {
+  id: string;
+  kind: 'trade' | 'alert' | 'system';
+  title: string;
+  body: string;
+  /** What clicking it opens. */
+  target: { type: 'trade'; tradeId: string } | { type: 'item'; itemId: number } | null;
+  at: string;
+}
+
+export interface BalancePoint {
+  at: string;
+  balance: number;
+}
+
+export interface LedgerRow extends BalanceTransaction {
+  /** Type shown as given by the server, kept for filters. */
+  type: TransactionType;
+}
+
+/** A buy refused: the server's or our own check's code, with what to do next. */
+export interface BuyFailure {
+  code: string;
+  message: string;
+  nextStep: string;
+  retryable: boolean;
+  /** price_changed: the new price, to offer a one-click re-buy. */
+  newPrice?: number;
+  /** partner_blocked: until when. */
+  blockedUntil?: string;
+  /** insufficient_balance: what is available. */
+  available?: number;
+}
+
+export type BuyOutcome = { ok: true; trade: Trade; externalId: string } | { ok: false; failure: BuyFailure; externalId: string };
+
+export interface BuyWarning {
+  code: 'owner-near-limit' | 'holder-near-limit' | 'owner-near-block' | 'low-funds';
+  message: string;
+}
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  message: string;
+  merchantId: string | null;
+  balance: Balance | null;
+}
