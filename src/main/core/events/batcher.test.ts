@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Trade } from '../../../shared/api';
+import type { CatalogRow, EngineEventBatch } from '../../../shared/ipc';
+import { EventBatcher } from './batcher';
+
+const row = (itemId: number, price: number): CatalogRow => ({
+  itemId,
+  assetId: String(itemId),
+  market_hash_name: 'AK-47 | Redline (Field-Tested)',
+  phase: null,
+  price,
+  float: 0.2,
+  paintSeed: 1,
+  rarityColor: '#d32ce6',
+  img: null,
+  stickerCount: 0,
+  stickerNames: [],
+  keyChainNames: [],
+  statTrak: false,
+  souvenir: false,
+  listedAt: '2026-11-21T00:00:00.000Z',
+  lastMove: null,
+});
+
+const trade = (tradeId: string, status: Trade['status']) => ({ tradeId, status }) as Trade;
+
+describe('EventBatcher', () => {
+  let batches: EngineEventBatch[];
+  let batcher: EventBatcher;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    batches = [];
+    batcher = new EventBatcher(50);
+    batcher.subscribe((batch) => batches.push(batch));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('sends nothing while idle and one batch per interval, starting at the first event', () => {
+    vi.advanceTimersByTime(500);
+    expect(batches).toEqual([]);
+    batcher.push({ activeTrades: 1 });
+    vi.advanceTimersByTime(49);
+    batcher.push({ activeTrades: 2 });
+    expect(batches).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toMatchObject({ seq: 1, activeTrades: 2 });
+  });
+
+  it('caps the flush rate at 20 a second under a continuous stream', () => {
+    for (let ms = 0; ms < 1000; ms++) {
+      batcher.push({ items: { upserted: [], removed: [], prices: [{ itemId: ms % 7, price: ms, previous: null }], invalidated: false } });
+      vi.advanceTimersByTime(1);
+    }
+    expect(batches.length).toBeLessThanOrEqual(20);
+    expect(batches.length).toBeGreaterThanOrEqual(19);
+  });
+
+  it('merges price changes per item, keeping the first previous and the last price', () => {
+    batcher.push({ items: { upserted: [], removed: [], prices: [{ itemId: 1, price: 110, previous: 100 }], invalidated: false } });
+    batcher.push({ items: { upserted: [], removed: [], prices: [{ itemId: 1, price: 95, previous: 110 }], invalidated: false } });
+    batcher.push({ items: { upserted: [], removed: [], prices: [{ itemId: 2, price: 5, previous: 4 }], invalidated: false } });
+    batcher.flush();
+    expect(batches[0]?.items?.prices).toEqual([
+      { itemId: 1, price: 95, previous: 100 },
+      { itemId: 2, price: 5, previous: 4 },
+    ]);
+  });
+
+  it('lets the latest item news win: removal after upsert, upsert after removal', () => {
+    batcher.push({ items: { upserted: [row(1, 10), row(2, 20)], removed: [], prices: [], invalidated: false } });
+    batcher.push({ items: { upserted: [], removed: [1, 3], prices: [{ itemId: 2, price: 25, previous: 20 }], invalidated: false } });
+    batcher.push({ items: { upserted: [row(3, 30)], removed: [], prices: [], invalidated: true } });
+    batcher.flush();
+    const items = batches[0]?.items;
+    expect(items?.upserted.map((r) => r.itemId).sort()).toEqual([2, 3]);
+    expect(items?.removed).toEqual([1]);
+    expect(items?.prices).toEqual([{ itemId: 2, price: 25, previous: 20 }]);
+    expect(items?.invalidated).toBe(true);
+  });
+
+  it('keeps one entry per trade, the latest, and concatenates notifications', () => {
+    batcher.push({ trades: [trade('a', 'PENDING')], notifications: [{ id: 'n1', kind: 'trade', title: 't', body: 'b', target: null, at: 'x' }] });
+    batcher.push({ trades: [trade('a', 'SENT'), trade('b', 'PENDING')], notifications: [{ id: 'n2', kind: 'trade', title: 't', body: 'b', target: null, at: 'x' }] });
+    batcher.flush();
+    expect(batches[0]?.trades?.map((t) => [t.tradeId, t.status])).toEqual([
+      ['a', 'SENT'],
+      ['b', 'PENDING'],
+    ]);
+    expect(batches[0]?.notifications?.map((n) => n.id)).toEqual(['n1', 'n2']);
+    batcher.flush();
+    expect(batches).toHaveLength(1);
+  });
+});

@@ -1,0 +1,93 @@
+import type { CatalogRow, EngineEventBatch } from '../../../shared/ipc';
+import type { Trade } from '../../../shared/api';
+import { toUtcIso } from '../../../shared/time';
+
+export type EventPatch = Omit<EngineEventBatch, 'seq' | 'at'>;
+
+/** At most ~20 flushes a second. */
+export const DEFAULT_FLUSH_INTERVAL_MS = 50;
+
+/**
+ * Coalesces engine events into batches (after Signal's batcher: the timer
+ * starts with the first event, so an idle engine sends nothing). Within a
+ * batch the latest value wins: one entry per trade, one price per item
+ * (keeping the oldest `previous`, so a flash shows the net move), and an
+ * upsert or removal supersedes earlier item news of the same id.
+ */
+export class EventBatcher {
+  private pending: EventPatch | null = null;
+  private trades = new Map<string, Trade>();
+  private upserted = new Map<number, CatalogRow>();
+  private removed = new Set<number>();
+  private prices = new Map<number, { itemId: number; price: number; previous: number | null }>();
+  private invalidated = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private seq = 0;
+  private readonly listeners = new Set<(batch: EngineEventBatch) => void>();
+
+  constructor(
+    private readonly intervalMs = DEFAULT_FLUSH_INTERVAL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  subscribe(listener: (batch: EngineEventBatch) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  push(patch: EventPatch): void {
+    const pending = (this.pending ??= {});
+    for (const trade of patch.trades ?? []) this.trades.set(trade.tradeId, trade);
+    if (patch.items) {
+      for (const row of patch.items.upserted) {
+        this.removed.delete(row.itemId);
+        this.prices.delete(row.itemId);
+        this.upserted.set(row.itemId, row);
+      }
+      for (const itemId of patch.items.removed) {
+        this.upserted.delete(itemId);
+        this.prices.delete(itemId);
+        this.removed.add(itemId);
+      }
+      for (const change of patch.items.prices) {
+        const earlier = this.prices.get(change.itemId);
+        this.prices.set(change.itemId, { ...change, previous: earlier ? earlier.previous : change.previous });
+      }
+      this.invalidated ||= patch.items.invalidated;
+    }
+    if (patch.firings) pending.firings = [...(pending.firings ?? []), ...patch.firings];
+    if (patch.notifications) pending.notifications = [...(pending.notifications ?? []), ...patch.notifications];
+    const { trades: _t, items: _i, firings: _f, notifications: _n, ...scalars } = patch;
+    Object.assign(pending, scalars);
+    this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+  }
+
+  /** Sends what is pending now (also used on shutdown). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.pending) return;
+    const batch: EngineEventBatch = { ...this.pending, seq: ++this.seq, at: toUtcIso(this.now()) };
+    if (this.trades.size > 0) batch.trades = [...this.trades.values()];
+    if (this.upserted.size > 0 || this.removed.size > 0 || this.prices.size > 0 || this.invalidated) {
+      batch.items = {
+        upserted: [...this.upserted.values()],
+        removed: [...this.removed],
+        prices: [...this.prices.values()],
+        invalidated: this.invalidated,
+      };
+    }
+    this.pending = null;
+    this.trades = new Map();
+    this.upserted = new Map();
+    this.removed = new Set();
+    this.prices = new Map();
+    this.invalidated = false;
+    for (const listener of this.listeners) listener(batch);
+  }
+
+  close(): void {
+    this.flush();
+    this.listeners.clear();
+  }
+}
