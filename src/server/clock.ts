@@ -26,6 +26,7 @@ export class SandboxClock {
   private realTimer: NodeJS.Timeout | null = null;
   private draining: Promise<void> | null = null;
   private stopped = false;
+  private readonly advancedListeners = new Set<() => void>();
 
   constructor(
     private offsetMs = 0,
@@ -72,6 +73,15 @@ export class SandboxClock {
     const target = this.now() + Math.round(seconds * 1000);
     await this.drain(target);
     this.moveTo(target);
+    for (const listener of [...this.advancedListeners]) listener();
+  }
+
+  /** Calls `listener` after each `advance()` has fired what came due; returns the unsubscribe. */
+  onAdvanced(listener: () => void): () => void {
+    this.advancedListeners.add(listener);
+    return () => {
+      this.advancedListeners.delete(listener);
+    };
   }
 
   stop(): void {

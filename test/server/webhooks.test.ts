@@ -432,6 +432,19 @@ describe('webhook dispatcher', () => {
     const oldHits = receiver.hits.length;
     await admin().advance(16 * MINUTE);
     expect(receiver.hits.length).toBe(oldHits);
+
+    // Removing the URL fails what was waiting; the trade shows `failed`.
+    fresh.answer = () => 500;
+    const { trade } = await buy(merchant);
+    await waitFor(() => fresh.of('trade_updated').length === 1, 'PENDING attempt');
+    await sleep(50);
+    await admin().patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: null });
+    await sleep(50);
+    const [pending] = (await webhookLog(merchant.merchantId)).filter((e) => e.kind === 'trade_updated');
+    expect(pending).toMatchObject({ state: 'failed', attempts: 1, lastError: 'no webhook URL configured' });
+    expect((await tradeOf(merchant, trade.tradeId)).webhookStatus).toBe('failed');
+    await admin().advance(600);
+    expect(fresh.hits.filter((hit) => hit.type === 'trade_updated')).toHaveLength(1);
   });
 
   it('counts a delivery time-out (5 s) as a failed attempt', async () => {

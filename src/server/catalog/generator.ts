@@ -4,7 +4,7 @@
  * stream seeded by `itemSeed(seed, itemId)`, so a catalog streams in constant
  * memory and any single item can be rebuilt on its own.
  */
-import { type Item, type KeyChain, type RarityColor, type Sticker } from '../../shared/api';
+import type { Item, KeyChain, RarityColor, Sticker } from '../../shared/api';
 import {
   generateKeyChains,
   generateStickers,

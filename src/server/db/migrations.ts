@@ -120,5 +120,8 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
   /* 2 */ `
   -- Webhooks: one trade_updated per status of a trade, and the trade's webhookStatus from its newest settled delivery.
   CREATE INDEX webhook_deliveries_by_trade ON webhook_deliveries (trade_id, id) WHERE trade_id IS NOT NULL;
+  -- A merchant's waiting deliveries without walking its whole delivery log (queries repeat the WHERE).
+  CREATE INDEX webhook_deliveries_waiting_by_merchant ON webhook_deliveries (merchant_id, state, id)
+    WHERE state IN ('queued', 'retrying', 'paused');
   `,
 ];

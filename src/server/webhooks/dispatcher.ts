@@ -208,14 +208,14 @@ export class WebhookDispatcher {
 
   private onMerchantChange(merchant: Merchant, change: 'created' | 'updated'): void {
     const id = merchant.merchantId;
-    const hadUrl = this.knownUrls.has(id);
+    const known = this.knownUrls.has(id);
     const previous = this.knownUrls.get(id);
     this.knownUrls.set(id, merchant.webhookUrl);
     if (change === 'created') return;
-    const urlChanged = hadUrl && previous !== merchant.webhookUrl;
+    const urlChanged = known && previous !== merchant.webhookUrl;
     // Merchants.update already cleared failures and pausedUntil when a webhookUrl was given (even the same one).
     const lane = this.lanes.get(id);
-    const releasedByUpdate = merchant.webhook.pausedUntil === null && (lane?.pauseTimer != null || this.store.countWaiting(id) > 0);
+    const releasedByUpdate = merchant.webhook.pausedUntil === null && (lane?.pauseTimer != null || this.store.countPaused(id) > 0);
     if (urlChanged || releasedByUpdate) this.closeBreaker(id, { flushRetries: true });
   }
 
@@ -435,18 +435,13 @@ export class WebhookDispatcher {
       const id = merchant.merchantId;
       this.knownUrls.set(id, merchant.webhookUrl);
       const pausedUntil = merchant.webhook.pausedUntil;
+      if (pausedUntil !== null && pausedUntil > now) {
+        this.holdLane(this.lane(id), pausedUntil);
+        continue;
+      }
       if (pausedUntil !== null) {
-        const lane = this.lane(id);
-        this.holdLane(lane, pausedUntil);
-        // A pause that ended while the sandbox was down ends now.
-        if (pausedUntil <= now) {
-          lane.pauseTimer?.cancel();
-          lane.pauseTimer = null;
-          this.core.merchants.setWebhookBreaker(id, { ...merchant.webhook, pausedUntil: null });
-          this.store.release(id, { retrying: false });
-        } else {
-          continue;
-        }
+        // The pause ended while the sandbox was down: half-open now.
+        this.core.merchants.setWebhookBreaker(id, { ...merchant.webhook, pausedUntil: null });
       }
       if (!waiting.has(id)) continue;
       this.store.release(id, { retrying: false });

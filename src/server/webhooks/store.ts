@@ -37,6 +37,12 @@ export interface NewDelivery {
   nextAttemptAt?: number | null;
 }
 
+/**
+ * Repeats the WHERE of the partial index `webhook_deliveries_waiting_by_merchant`, so SQLite
+ * uses it instead of walking a merchant's whole log (it proves a partial index only from an identical term).
+ */
+const WAITING = "state IN ('queued', 'retrying', 'paused')";
+
 /** The `webhook_deliveries` table: the queue and the delivery log at once. */
 export class DeliveryStore {
   private readonly insertStmt;
@@ -52,7 +58,7 @@ export class DeliveryStore {
     );
     this.byIdStmt = db.prepare<[number], DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ?');
     this.nextQueuedStmt = db.prepare<[string], DeliveryRow>(
-      "SELECT * FROM webhook_deliveries WHERE merchant_id = ? AND state = 'queued' ORDER BY id LIMIT 1",
+      `SELECT * FROM webhook_deliveries WHERE merchant_id = ? AND state = 'queued' AND ${WAITING} ORDER BY id LIMIT 1`,
     );
     this.hasTradeStatusStmt = db.prepare<[string, string], { found: number }>(
       `SELECT 1 AS found FROM webhook_deliveries
@@ -141,7 +147,7 @@ export class DeliveryStore {
   /** The breaker opened: everything waiting for this merchant is held until `until`. */
   hold(merchantId: string, until: number): void {
     this.db
-      .prepare("UPDATE webhook_deliveries SET state = 'paused', next_attempt_at = ? WHERE merchant_id = ? AND state IN ('queued', 'retrying', 'paused')")
+      .prepare(`UPDATE webhook_deliveries SET state = 'paused', next_attempt_at = ? WHERE merchant_id = ? AND ${WAITING}`)
       .run(until, merchantId);
   }
 
@@ -149,7 +155,7 @@ export class DeliveryStore {
   release(merchantId: string, options: { retrying: boolean }): number {
     const states = options.retrying ? "('paused', 'retrying')" : "('paused')";
     return this.db
-      .prepare(`UPDATE webhook_deliveries SET state = 'queued', next_attempt_at = NULL WHERE merchant_id = ? AND state IN ${states}`)
+      .prepare(`UPDATE webhook_deliveries SET state = 'queued', next_attempt_at = NULL WHERE merchant_id = ? AND state IN ${states} AND ${WAITING}`)
       .run(merchantId).changes;
   }
 
@@ -157,15 +163,15 @@ export class DeliveryStore {
     return (
       merchantId === undefined
         ? this.db.prepare("SELECT * FROM webhook_deliveries WHERE state = 'retrying' ORDER BY id").all()
-        : this.db.prepare("SELECT * FROM webhook_deliveries WHERE merchant_id = ? AND state = 'retrying' ORDER BY id").all(merchantId)
+        : this.db.prepare(`SELECT * FROM webhook_deliveries WHERE merchant_id = ? AND state = 'retrying' AND ${WAITING} ORDER BY id`).all(merchantId)
     ) as DeliveryRow[];
   }
 
-  countWaiting(merchantId: string): number {
+  countPaused(merchantId: string): number {
     return (
-      this.db
-        .prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE merchant_id = ? AND state IN ('queued', 'retrying', 'paused')")
-        .get(merchantId) as { n: number }
+      this.db.prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE merchant_id = ? AND state = 'paused' AND ${WAITING}`).get(merchantId) as {
+        n: number;
+      }
     ).n;
   }
 
