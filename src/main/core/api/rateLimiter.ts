@@ -124,6 +124,7 @@ export class ClientRateLimiter {
   #grant(bucket: RateBucket, now: number): void {
     this.#granted[bucket].push(now);
     this.#emitSoon();
+    if (this.#listeners.size > 0) this.#schedule();
   }
 
   #expire(bucket: RateBucket, now: number): void {
@@ -154,17 +155,17 @@ export class ClientRateLimiter {
     }
   }
 
-  /** The next moment something changes that a waiter or listener cares about; null when nothing will. */
+  /** The next moment something changes that a waiter or a listener cares about; null when nothing will. */
   #nextWake(): number | null {
     const listening = this.#listeners.size > 0;
     let wake = Infinity;
     for (const bucket of BUCKETS) {
-      const waiting = this.#waiters[bucket].length > 0;
-      if (!waiting && !listening) continue;
       const oldest = this.#granted[bucket][0];
-      const full = this.#granted[bucket].length >= this.#limits[bucket];
-      if (oldest !== undefined && (listening || full)) wake = Math.min(wake, oldest + this.#holdMs);
-      if (this.#backoffUntil > 0) wake = Math.max(wake === Infinity ? 0 : wake, this.#backoffUntil);
+      if (this.#waiters[bucket].length > 0) {
+        const slotFreeAt = this.#granted[bucket].length < this.#limits[bucket] ? 0 : (oldest as number) + this.#holdMs;
+        wake = Math.min(wake, Math.max(slotFreeAt, this.#backoffUntil));
+      }
+      if (listening && oldest !== undefined) wake = Math.min(wake, oldest + this.#holdMs);
     }
     if (listening && this.#backoffUntil > 0) wake = Math.min(wake, this.#backoffUntil);
     return wake === Infinity ? null : wake;

@@ -1,0 +1,199 @@
+import {
+  type Balance,
+  type BalanceHistoryPage,
+  type BalanceHistoryQuery,
+  type BuyByNameRequest,
+  type BuyRequest,
+  type BuyResult,
+  type CatalogEnvelope,
+  ENDPOINTS,
+  type EndpointName,
+  type EndpointResponse,
+  type SearchItemsRequest,
+  toQueryString,
+  type TradeHistoryPage,
+  type TradeHistoryQuery,
+} from '../../../shared/api';
+import {
+  abortedError,
+  ApiRequestError,
+  errorFromResponse,
+  networkError,
+  parseRetryAfter,
+  schemaError,
+  timeoutError,
+} from './errors';
+import { type HeaderSource, headerValue } from './headers';
+import { ClientRateLimiter } from './rateLimiter';
+
+export interface MerchantAccount {
+  baseUrl: string;
+  merchantId: string;
+  apiKey: string;
+}
+
+export interface MerchantApiClientOptions {
+  /** Share one per account across the app; a private one is made when absent. */
+  limiter?: ClientRateLimiter;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  userAgent?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** What a worker needs to stream `GET /Items/GetAllItemsOnSale` itself. Holds the API key: never log it. */
+export interface CatalogRequest {
+  url: string;
+  headers: Record<string, string>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** Waits when a 429 or 503 comes without a readable `Retry-After`. */
+export const DEFAULT_BACKOFF_MS: Readonly<Record<429 | 503, number>> = { 429: 30_000, 503: 60_000 };
+const DEFAULT_USER_AGENT = 'merchant-desk';
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+/**
+ * Typed calls to the Merchant Trading API for one merchant. Each call waits
+ * for its rate bucket, has its own time-out, and checks the answer against the
+ * endpoint's schema. It never retries: the caller decides (a buy must not be
+ * repeated blindly).
+ */
+export class MerchantApiClient {
+  readonly baseUrl: string;
+  readonly merchantId: string;
+  readonly limiter: ClientRateLimiter;
+  readonly #apiKey: string;
+  readonly #timeoutMs: number;
+  readonly #fetch: typeof fetch;
+  readonly #userAgent: string;
+
+  constructor(account: MerchantAccount, options: MerchantApiClientOptions = {}) {
+    this.baseUrl = account.baseUrl.replace(/\/+$/, '');
+    this.merchantId = account.merchantId;
+    this.#apiKey = account.apiKey;
+    this.limiter = options.limiter ?? new ClientRateLimiter();
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#fetch = options.fetch ?? fetch;
+    this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  }
+
+  getBalance(options?: CallOptions): Promise<Balance> {
+    return this.#call('getBalance', {}, options);
+  }
+
+  balanceHistory(query: BalanceHistoryQuery = {}, options?: CallOptions): Promise<BalanceHistoryPage> {
+    return this.#call('balanceHistory', { query }, options);
+  }
+
+  tradeHistory(query: TradeHistoryQuery = {}, options?: CallOptions): Promise<TradeHistoryPage> {
+    return this.#call('tradeHistory', { query }, options);
+  }
+
+  searchItems(body: SearchItemsRequest, options?: CallOptions): Promise<CatalogEnvelope> {
+    return this.#call('searchItems', { body }, options);
+  }
+
+  buy(body: BuyRequest, options?: CallOptions): Promise<BuyResult> {
+    return this.#call('buy', { body }, options);
+  }
+
+  buyByName(body: BuyByNameRequest, options?: CallOptions): Promise<BuyResult> {
+    return this.#call('buyByName', { body }, options);
+  }
+
+  /** Takes a `catalog` slot, then hands over what a worker needs to stream the on-sale list. */
+  async prepareCatalogRequest(signal?: AbortSignal): Promise<CatalogRequest> {
+    const { path, bucket } = ENDPOINTS.getAllItemsOnSale;
+    await this.#acquire(bucket, path, signal);
+    return { url: `${this.baseUrl}${path}`, headers: this.#headers(false) };
+  }
+
+  /** The worker's answer status and headers, so a 429 or 503 it saw still sets the backoff. */
+  reportCatalogResponse(status: number, headers: HeaderSource): void {
+    this.#noteRefusal(status, parseRetryAfter(headerValue(headers, 'retry-after')));
+  }
+
+  toString(): string {
+    return `MerchantApiClient(${this.merchantId} @ ${this.baseUrl})`;
+  }
+
+  toJSON(): { baseUrl: string; merchantId: string } {
+    return { baseUrl: this.baseUrl, merchantId: this.merchantId };
+  }
+
+  async #call<N extends EndpointName>(name: N, input: { query?: Query; body?: unknown }, options?: CallOptions): Promise<EndpointResponse<N>> {
+    const endpoint = ENDPOINTS[name];
+    const { path } = endpoint;
+    const signal = options?.signal;
+    await this.#acquire(endpoint.bucket, path, signal);
+
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const url = `${this.baseUrl}${path}${input.query ? toQueryString(input.query) : ''}`;
+    let response: Response;
+    let text: string;
+    const doFetch = this.#fetch; // called unbound: a browser's fetch refuses a foreign `this`
+    try {
+      response = await doFetch(url, {
+        method: endpoint.method,
+        headers: this.#headers(input.body !== undefined),
+        body: input.body === undefined ? undefined : JSON.stringify(input.body),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw abortedError(path);
+      if (timeout.aborted) throw timeoutError(path, this.#timeoutMs);
+      throw this.#redact(networkError(path, error));
+    }
+
+    if (!response.ok) {
+      const error = errorFromResponse(path, response.status, response.headers, text);
+      this.#noteRefusal(response.status, error.retryAfterMs);
+      throw this.#redact(error);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw schemaError(path, text.trim() === '' ? 'empty body' : 'body is not JSON');
+    }
+    const parsed = endpoint.response.safeParse(json);
+    if (!parsed.success) throw schemaError(path, parsed.error);
+    return parsed.data as EndpointResponse<N>;
+  }
+
+  async #acquire(bucket: 'catalog' | 'default', path: string, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.limiter.acquire(bucket, signal);
+    } catch {
+      throw abortedError(path);
+    }
+  }
+
+  #noteRefusal(status: number, retryAfterMs: number | null): void {
+    if (status !== 429 && status !== 503) return;
+    this.limiter.noteBackoff(this.limiter.now() + (retryAfterMs ?? DEFAULT_BACKOFF_MS[status]));
+  }
+
+  #headers(jsonBody: boolean): Record<string, string> {
+    return {
+      'x-api-key': this.#apiKey,
+      'x-merchant-id': this.merchantId,
+      Accept: 'application/json',
+      'Accept-Encoding': 'gzip',
+      'User-Agent': this.#userAgent,
+      ...(jsonBody ? { 'Content-Type': 'application/json' } : {}),
+    };
+  }
+
+  /** A proxy or a misbehaving server may echo request headers into its body; keep the key out of messages. */
+  #redact(error: ApiRequestError): ApiRequestError {
+    if (!this.#apiKey || !error.message.includes(this.#apiKey)) return error;
+    return new ApiRequestError({ ...error.toJSON(), message: error.message.split(this.#apiKey).join('[redacted]') });
+  }
+}

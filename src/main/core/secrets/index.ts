@@ -1,0 +1,5 @@
+export * from './environmentStore';
+export * from './keytarStore';
+export * from './memoryStore';
+export * from './openSecretStore';
+export * from './secretStore';

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { ClientRateLimiter, type LimiterTimers } from '../../src/main/core/api/rateLimiter';
+
+/** A clock whose timers fire only when the test moves time on, each at its own due time. */
+class FakeClock implements LimiterTimers {
+  time = Date.parse('2026-01-01T00:00:00.000Z');
+  #timers = new Map<number, { at: number; callback: () => void }>();
+  #nextId = 1;
+  now = () => this.time;
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.#nextId++;
+    this.#timers.set(id, { at: this.time + ms, callback });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.#timers.delete(handle as number);
+  }
+  async advance(ms: number): Promise<void> {
+    const target = this.time + ms;
+    for (;;) {
+      const due = [...this.#timers.entries()].filter(([, t]) => t.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.#timers.delete(due[0]);
+      this.time = due[1].at;
+      due[1].callback();
+      await settle();
+    }
+    this.time = target;
+    await settle();
+  }
+}
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function track(promise: Promise<void>) {
+  const state = { done: false, error: null as unknown };
+  promise.then(
+    () => (state.done = true),
+    (error: unknown) => (state.error = error),
+  );
+  return state;
+}
+
+function fakeLimiter() {
+  const clock = new FakeClock();
+  return { clock, limiter: new ClientRateLimiter({ now: clock.now, timers: clock }) };
+}
+
+describe('ClientRateLimiter', () => {
+  it('grants 10 catalog requests at once and holds the 11th until the oldest leaves the window (60 s + 250 ms)', async () => {
+    const { clock, limiter } = fakeLimiter();
+    for (let i = 0; i < 10; i++) await limiter.acquire('catalog');
+    expect(limiter.status().catalogRemaining).toBe(0);
+    const eleventh = track(limiter.acquire('catalog'));
+    await clock.advance(60_249);
+    expect(eleventh.done).toBe(false);
+    await clock.advance(1);
+    expect(eleventh.done).toBe(true);
+    expect(limiter.status().catalogRemaining).toBe(9); // the ten granted together left together
+    // The other bucket is independent.
+    await limiter.acquire('default');
+    expect(limiter.status().defaultRemaining).toBe(299);
+  });
+
+  it('grants waiters in FIFO order as slots free up, one per expiring grant', async () => {
+    const { clock, limiter } = fakeLimiter();
+    await limiter.acquire('catalog');
+    await clock.advance(1_000);
+    for (let i = 0; i < 9; i++) await limiter.acquire('catalog');
+    const order: number[] = [];
+    const waiters = [1, 2, 3].map((n) => limiter.acquire('catalog').then(() => order.push(n)));
+    await clock.advance(59_250); // the first grant (t=0) leaves at 60 250
+    expect(order).toEqual([1]);
+    await clock.advance(1_000); // the nine at t=1000 leave together
+    await Promise.all(waiters);
+    expect(order).toEqual([1, 2, 3]);
+  });
+
+  it('queues a newcomer behind earlier waiters even when it arrives just as a slot frees', async () => {
+    const { clock, limiter } = fakeLimiter();
+    await limiter.acquire('catalog');
+    await clock.advance(500);
+    for (let i = 0; i < 9; i++) await limiter.acquire('catalog');
+    const first = track(limiter.acquire('catalog'));
+    await clock.advance(59_749);
+    const second = track(limiter.acquire('catalog')); // arrives 1 ms before a slot frees
+    await clock.advance(1);
+    expect(first.done).toBe(true);
+    expect(second.done).toBe(false);
+    await clock.advance(500);
+    expect(second.done).toBe(true);
+  });
+
+  it('drops an aborted waiter and rejects it with the abort reason', async () => {
+    const { clock, limiter } = fakeLimiter();
+    for (let i = 0; i < 10; i++) await limiter.acquire('catalog');
+    const controller = new AbortController();
+    const aborted = track(limiter.acquire('catalog', controller.signal));
+    const next = track(limiter.acquire('catalog'));
+    controller.abort(new Error('user left'));
+    await settle();
+    expect((aborted.error as Error).message).toBe('user left');
+    await clock.advance(60_250);
+    expect(next.done).toBe(true);
+    expect(limiter.status().catalogRemaining).toBe(9); // the aborted waiter took no slot
+    await expect(limiter.acquire('catalog', AbortSignal.abort())).rejects.toThrow();
+  });
+
+  it('waits out a server backoff even with free slots and reports it in status()', async () => {
+    const { clock, limiter } = fakeLimiter();
+    const statuses: (string | null)[] = [];
+    const unsubscribe = limiter.onChange((status) => statuses.push(status.backoffUntil));
+    limiter.noteBackoff(clock.now() + 30_000);
+    limiter.noteBackoff(clock.now() + 10_000); // a shorter one never shortens the wait
+    expect(limiter.status().backoffUntil).toBe('2026-01-01T00:00:30.000Z');
+    const waiting = track(limiter.acquire('default'));
+    await clock.advance(29_999);
+    expect(waiting.done).toBe(false);
+    await clock.advance(1);
+    expect(waiting.done).toBe(true);
+    expect(limiter.status().backoffUntil).toBeNull();
+    expect(statuses).toContain('2026-01-01T00:00:30.000Z');
+    expect(statuses.at(-1)).toBeNull();
+    unsubscribe();
+  });
+
+  it('tells listeners when requests are granted and when they leave the window', async () => {
+    const { clock, limiter } = fakeLimiter();
+    const seen: number[] = [];
+    limiter.onChange((status) => seen.push(status.catalogRemaining));
+    await Promise.all([limiter.acquire('catalog'), limiter.acquire('catalog')]);
+    await settle();
+    expect(seen).toEqual([8]); // coalesced
+    await clock.advance(60_250);
+    expect(seen).toEqual([8, 10]);
+  });
+
+  it('works on real time (short window)', async () => {
+    const limiter = new ClientRateLimiter({ limits: { catalog: 2, default: 2 }, windowMs: 150, marginMs: 50 });
+    const started = Date.now();
+    await limiter.acquire('default');
+    await limiter.acquire('default');
+    await limiter.acquire('default');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(195);
+  });
+});
