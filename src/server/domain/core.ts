@@ -23,6 +23,7 @@ export interface CoreOptions {
 
 const CLOCK_OFFSET_KEY = 'clock_offset_ms';
 const MAINTENANCE_KEY = 'maintenance';
+const IMAGE_BASE_KEY = 'image_base_url';
 
 /** The sandbox's state and rules, without HTTP: what routes, the feed, webhooks and the simulator share. */
 export class SandboxCore {
@@ -99,7 +100,13 @@ export class SandboxCore {
   /** Generates the catalog from the seed on first start (or after a reset). */
   seedIfEmpty(imageBaseUrl: string): void {
     this.imageBaseUrl = imageBaseUrl;
+    const previous = this.meta.get(IMAGE_BASE_KEY);
     if (this.catalog.isEmpty()) this.seedCatalog();
+    else if (previous && previous !== imageBaseUrl) {
+      // Item images are served by the sandbox itself: follow it to its new port.
+      this.db.prepare('UPDATE items SET json = replace(json, ?, ?)').run(`"${previous}/`, `"${imageBaseUrl}/`);
+    }
+    this.meta.set(IMAGE_BASE_KEY, imageBaseUrl);
   }
 
   private seedCatalog(): void {

@@ -7,12 +7,12 @@ import type { SandboxCore } from '../domain/core';
 import type { ResolvedOptions } from './options';
 
 const TICK_MS = SECOND_MS;
-/** While the clock is fast-forwarded, ticks thin out to at most one per this much clock time. */
-const MAX_IDLE_TICK_MS = 30 * SECOND_MS;
+/** While the clock is fast-forwarded, empty ticks thin out (doubling) to one per this much clock time. */
+const MAX_IDLE_TICK_MS = 60 * 60 * SECOND_MS;
 /** Real-time budget the market may spend at once: this many seconds' worth of events. */
 const BURST_SECONDS = 2;
-/** The on-sale count is recounted every this many ticks with events (own changes are tracked in between). */
-const RECOUNT_EVERY_TICKS = 10;
+/** The on-sale count is recounted at most this often, in real time (own changes are tracked in between). */
+const RECOUNT_EVERY_MS = 10 * SECOND_MS;
 /** Tries to find a not-yet-picked on-sale item for one event. */
 const PICK_ATTEMPTS = 4;
 
@@ -31,7 +31,7 @@ export interface TickReport {
  * Ticks run on the sandbox clock, but events are budgeted by *real* time: an
  * administrator advancing the clock by a day does not replay a day of market
  * (the first ticks of an advance spend a burst of at most two seconds' worth,
- * then ticks run empty and thin out until the clock is back at real pace).
+ * then ticks run empty and thin out; when the advance is over, 1 s ticks resume).
  *
  * The catalog size is held near its size at start: a structural event lists a
  * new item while the catalog is below that size and sells one elsewhere while
@@ -45,6 +45,7 @@ export class MarketMover {
   private readonly pickStmt;
   private readonly countStmt;
   private timer: TimerHandle | null = null;
+  private unsubscribeAdvanced: (() => void) | null = null;
   private running = false;
   private tokens = 0;
   private carry = 0;
@@ -53,7 +54,7 @@ export class MarketMover {
   private interval = TICK_MS;
   private target = 0;
   private size = 0;
-  private ticksSinceCount = 0;
+  private countedAt = 0;
 
   constructor(
     private readonly core: SandboxCore,
@@ -62,7 +63,8 @@ export class MarketMover {
     const root = new Rng(options.seed);
     this.rng = root.fork('simulator market');
     this.listingRng = root.fork('simulator listings');
-    this.boundsStmt = core.db.prepare('SELECT min(item_id) AS lo, max(item_id) AS hi FROM items');
+    // Two subqueries: SQLite answers a lone min() or max() from the primary key, but scans for both at once.
+    this.boundsStmt = core.db.prepare('SELECT (SELECT min(item_id) FROM items) AS lo, (SELECT max(item_id) FROM items) AS hi');
     this.pickStmt = core.db.prepare<[number], { itemId: number; price: number }>(
       'SELECT item_id AS itemId, price FROM items WHERE on_sale = 1 AND item_id >= ? ORDER BY item_id LIMIT 1',
     );
@@ -77,6 +79,7 @@ export class MarketMover {
     this.tokens = this.capacity;
     this.carry = 0;
     this.interval = TICK_MS;
+    this.unsubscribeAdvanced = this.core.clock.onAdvanced(() => this.afterAdvance());
     this.schedule();
   }
 
@@ -84,6 +87,16 @@ export class MarketMover {
     this.running = false;
     this.timer?.cancel();
     this.timer = null;
+    this.unsubscribeAdvanced?.();
+    this.unsubscribeAdvanced = null;
+  }
+
+  /** An advance thinned the ticks out: back to one per second from now. */
+  private afterAdvance(): void {
+    if (!this.running || this.interval === TICK_MS) return;
+    this.timer?.cancel();
+    this.interval = TICK_MS;
+    this.schedule();
   }
 
   /** The on-sale count the market steers toward. */
@@ -125,10 +138,7 @@ export class MarketMover {
 
   /** Runs `count` market events: at most one reprice, one remove and one upsert call. */
   runEvents(count: number): TickReport {
-    if (++this.ticksSinceCount >= RECOUNT_EVERY_TICKS) {
-      this.ticksSinceCount = 0;
-      this.size = this.countOnSale();
-    }
+    if (Date.now() - this.countedAt >= RECOUNT_EVERY_MS) this.size = this.countOnSale();
     const mix = this.options.marketMix;
     const total = mix.reprice + mix.newListing + mix.soldElsewhere;
     const repriceShare = mix.reprice / total;
@@ -202,6 +212,7 @@ export class MarketMover {
   }
 
   private countOnSale(): number {
+    this.countedAt = Date.now();
     return (this.countStmt.get() as { n: number }).n;
   }
 }

@@ -1,0 +1,192 @@
+import type { Item } from '../../../shared/api';
+import type { AlertRule, AppSettings, CatalogRow } from '../../../shared/ipc';
+import { formatCents } from '../../../shared/money';
+import { toUtcIso } from '../../../shared/time';
+import type { BuyService } from '../buy/buyService';
+import type { AccountSession } from '../engine/session';
+import type { EventBatcher } from '../events/batcher';
+import type { MatchableItem } from './rules';
+import { autoBuyVerdict, matchesRule, utcDayStart } from './rules';
+
+interface Candidate extends MatchableItem {
+  itemId: number;
+  assetId: string;
+}
+
+const fromItem = (item: Item): Candidate => ({
+  itemId: item.itemId,
+  assetId: item.assetId,
+  market_hash_name: item.market_hash_name,
+  phase: item.phase,
+  float: item.float,
+  price: item.price,
+  stickerNames: item.stickers.map((s) => s.name),
+});
+
+const fromRow = (row: CatalogRow): Candidate => ({ ...row, stickerNames: row.stickerNames });
+
+/** Rows of the catalog a rule is checked against after each sync. */
+const SYNC_MATCH_LIMIT = 100;
+
+/**
+ * Watchlist rules: evaluated on item_upserted, price_changed and after each
+ * catalog sync. A firing is stored once per (rule, item, price) and raised as
+ * a notification. Auto-buy (off by default) decides in memory on the frame
+ * itself — before anything is written — and buys through the idempotent buy
+ * path with an externalId derived from (rule, item, price), so a replayed
+ * frame can never buy twice.
+ */
+export class AlertService {
+  private rules: AlertRule[] = [];
+  private readonly attempted = new Set<string>();
+  /** Auto-buy spend per rule today, kept in memory so a decision needs no database round trip. */
+  private spentToday = new Map<string, number>();
+  private day = 0;
+
+  constructor(
+    private readonly session: () => AccountSession | null,
+    private readonly buying: BuyService,
+    private readonly events: EventBatcher,
+    private readonly settings: () => AppSettings,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async reload(): Promise<AlertRule[]> {
+    const session = this.session();
+    if (!session) {
+      this.rules = [];
+      return [];
+    }
+    this.rules = await session.store.listAlertRules();
+    this.day = utcDayStart(Date.now());
+    const since = toUtcIso(this.day);
+    this.spentToday = new Map(
+      await Promise.all(this.rules.map(async (rule) => [rule.id, await session.store.alertRuleSpentSince(rule.id, since)] as const)),
+    );
+    return this.rules;
+  }
+
+  /** Items from a frame (whole) or ids whose rows changed (looked up in the cache). */
+  async evaluate(source: { items?: Item[]; itemIds?: number[] }): Promise<void> {
+    if (this.rules.length === 0) return;
+    const session = this.session();
+    if (!session) return;
+    let candidates: Candidate[] = (source.items ?? []).map(fromItem);
+    if (source.itemIds && source.itemIds.length > 0) candidates = candidates.concat((await session.store.findItemsByIds(source.itemIds)).map(fromItem));
+    await this.fireMatches(candidates);
+  }
+
+  /** After a sync: each rule's cheapest matches in the whole cached catalog. */
+  async evaluateCatalog(): Promise<void> {
+    const session = this.session();
+    if (!session) return;
+    for (const rule of this.rules.filter((r) => r.enabled)) {
+      const page = await session.store.queryCatalog({
+        search: rule.namePattern,
+        priceMin: null,
+        priceMax: rule.maxPrice,
+        rarityColors: [],
+        floatMin: rule.floatMin,
+        floatMax: rule.floatMax,
+        phase: rule.phase,
+        statTrak: null,
+        souvenir: null,
+        hasStickers: null,
+        stickerName: rule.stickerNames[0] ?? '',
+        sort: 'price',
+        direction: 'asc',
+        offset: 0,
+        limit: SYNC_MATCH_LIMIT,
+      });
+      await this.fireMatches(page.rows.map(fromRow), [rule]);
+    }
+  }
+
+  private async fireMatches(candidates: Candidate[], rules: AlertRule[] = this.rules): Promise<void> {
+    for (const item of candidates) {
+      for (const rule of rules) {
+        if (matchesRule(rule, item)) await this.fire(rule, item);
+      }
+    }
+  }
+
+  private async fire(rule: AlertRule, item: Candidate): Promise<void> {
+    const session = this.session();
+    if (!session) return;
+    const settings = this.settings();
+    const autoBuy = this.autoBuy(rule, item, settings.alertsPaused);
+    const firing = await session.store.recordFiring({
+      ruleId: rule.id,
+      ruleName: rule.name,
+      itemId: item.itemId,
+      market_hash_name: item.market_hash_name,
+      price: item.price,
+    });
+    if (!firing) return;
+    const notify = settings.notifyAlerts && !settings.alertsPaused;
+    this.events.push({
+      firings: [firing],
+      unacknowledgedFirings: await session.store.unacknowledgedFiringCount(),
+      ...(notify
+        ? {
+            notifications: [
+              {
+                id: `alert:${firing.id}`,
+                kind: 'alert' as const,
+                title: `Alert: ${rule.name}`,
+                body: `${item.market_hash_name}${item.phase ? ` · ${item.phase}` : ''} at ${formatCents(item.price)}`,
+                target: { type: 'item' as const, itemId: item.itemId },
+                at: firing.firedAt,
+              },
+            ],
+          }
+        : {}),
+    });
+    if (!autoBuy) return;
+    const outcome = await autoBuy;
+    const updated = await session.store.setFiringAutoBuy(firing.id, outcome);
+    if (updated) this.events.push({ firings: [updated] });
+  }
+
+  /** Starts an auto-buy at once when the rule allows it; resolves to what happened. */
+  private autoBuy(rule: AlertRule, item: Candidate, paused: boolean): Promise<{ tradeId: string | null; error: string | null }> | null {
+    if (!rule.autoBuy.enabled) return null;
+    const today = utcDayStart(Date.now());
+    if (today !== this.day) {
+      this.day = today;
+      this.spentToday.clear();
+    }
+    const key = `${rule.id}:${item.itemId}:${item.price}`;
+    if (this.attempted.has(key)) return null;
+    const verdict = autoBuyVerdict(rule, item.price, this.spentToday.get(rule.id) ?? 0, paused);
+    if (!verdict.buy) return Promise.resolve({ tradeId: null, error: verdict.reason });
+    this.attempted.add(key);
+    // Count the spend before the answer so a burst cannot overshoot the caps.
+    this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) + item.price);
+    rule.autoBuy.spent += item.price;
+    return this.buying
+      .buyById({
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: item.price,
+        recipient: { recipientId: rule.autoBuy.recipientId as string },
+        externalId: `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`,
+      })
+      .then(async (outcome) => {
+        const session = this.session();
+        if (outcome.ok) {
+          if (session) await session.store.addAlertRuleSpend(rule.id, item.price);
+          this.log(`auto-buy: rule ${rule.name} bought item ${item.itemId} for ${formatCents(item.price)}`);
+          return { tradeId: outcome.trade.tradeId, error: null };
+        }
+        this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) - item.price);
+        rule.autoBuy.spent -= item.price;
+        return { tradeId: null, error: outcome.failure.message };
+      })
+      .catch((error: unknown) => {
+        this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) - item.price);
+        rule.autoBuy.spent -= item.price;
+        return { tradeId: null, error: (error as Error).message };
+      });
+  }
+}

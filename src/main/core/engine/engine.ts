@@ -1,0 +1,361 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Trade } from '../../../shared/api';
+import { isValidTradeUrl } from '../../../shared/api';
+import type {
+  AppSnapshot,
+  ConnectionTestResult,
+  EngineEventBatch,
+  IpcMethod,
+  IpcParsedInput,
+  IpcResult,
+  Page,
+} from '../../../shared/ipc';
+import { formatCents } from '../../../shared/money';
+import { toUtcIso } from '../../../shared/time';
+import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
+import { AlertService } from '../alerts/alertService';
+import { BuyService } from '../buy/buyService';
+import { EventBatcher } from '../events/batcher';
+import { centsToDecimal, toCsv } from '../export/csv';
+import type { EngineService } from '../ipc/engineService';
+import { EngineError } from '../ipc/engineService';
+import type { SecretStore } from '../secrets';
+import { LocalStore } from '../store';
+import type { ParsedLedgerQuery, ParsedTradeQuery } from '../store/types';
+import { AppConfigFile } from './appConfig';
+import type { AccountCredentials } from './session';
+import { AccountSession } from './session';
+
+export interface DemoAccount {
+  credentials: AccountCredentials;
+  close(): Promise<void>;
+}
+
+export interface EngineOptions {
+  dataDir: string;
+  secrets: SecretStore;
+  log: (line: string) => void;
+  /** Starts the embedded demo sandbox. */
+  startDemo: () => Promise<DemoAccount>;
+  /** An account given on the command line, overriding the saved one. */
+  override?: AccountCredentials;
+}
+
+const EXPORT_PAGE = 1000;
+
+/** A file name safe on every OS for a merchant id. */
+export function accountFileName(merchantId: string): string {
+  return `${merchantId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80)}.sqlite`;
+}
+
+/**
+ * The engine: one account session at a time (its store, client and feed),
+ * the buy and alert services, and the typed method table the UIs call.
+ * It owns the API key; nothing it returns contains it.
+ */
+export class Engine implements EngineService {
+  private readonly events = new EventBatcher();
+  private readonly config: AppConfigFile;
+  private readonly buying: BuyService;
+  private readonly alerts: AlertService;
+  private session: AccountSession | null = null;
+  private demo: DemoAccount | null = null;
+  private switching: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: EngineOptions) {
+    mkdirSync(join(options.dataDir, 'accounts'), { recursive: true });
+    this.config = new AppConfigFile(options.dataDir);
+    if (this.config.problem) options.log(this.config.problem);
+    this.buying = new BuyService(() => this.requireSession());
+    this.alerts = new AlertService(
+      () => this.session,
+      this.buying,
+      this.events,
+      () => this.config.get().settings,
+      options.log,
+    );
+  }
+
+  subscribe(listener: (batch: EngineEventBatch) => void): () => void {
+    return this.events.subscribe(listener);
+  }
+
+  /** Picks the account: the command line's, the saved one with its key, else the demo sandbox. */
+  async start(): Promise<void> {
+    const { account, settings } = this.config.get();
+    if (this.options.override) return this.switchTo(this.options.override, false);
+    if (account) {
+      const apiKey = await this.options.secrets.get(account.merchantId).catch((error: unknown) => {
+        this.options.log(`keychain: ${(error as Error).message}`);
+        return null;
+      });
+      if (apiKey) return this.switchTo({ ...account, apiKey }, false);
+      this.options.log(`no API key stored for merchant ${account.merchantId}; configure it in Settings`);
+    }
+    if (settings.demoSandbox || !account) await this.useDemo();
+  }
+
+  async close(): Promise<void> {
+    await this.switching;
+    await this.closeSession();
+    await this.demo?.close();
+    this.demo = null;
+    this.events.close();
+  }
+
+  describe(): string {
+    const session = this.session;
+    if (!session) return 'no account';
+    return `${this.demo ? 'demo sandbox' : 'account'} ${session.merchantId} at ${session.credentials.baseUrl}`;
+  }
+
+  get accountSession(): AccountSession | null {
+    return this.session;
+  }
+
+  async handle<M extends IpcMethod>(method: M, input: IpcParsedInput<M>): Promise<IpcResult<M>> {
+    return (await this.route(method, input as never)) as IpcResult<M>;
+  }
+
+  private async route(method: IpcMethod, input: never): Promise<unknown> {
+    const args = input as Record<string, unknown>;
+    switch (method) {
+      case 'app.snapshot':
+        return this.snapshot();
+      case 'catalog.query':
+        return this.session ? this.session.store.queryCatalog(input) : emptyPage(args);
+      case 'catalog.item':
+        return this.session ? this.session.store.getItem(args.itemId as number) : null;
+      case 'catalog.refresh': {
+        const session = this.requireSession();
+        void session.syncCatalog('manual');
+        return { started: true, reason: 'Catalog sync requested' };
+      }
+      case 'trades.query':
+        return this.session ? this.session.store.queryTrades(input) : emptyPage(args);
+      case 'trades.get':
+        return this.session ? this.session.store.getTrade(args.tradeId as string) : null;
+      case 'trades.exportCsv':
+        return this.exportTrades(input);
+      case 'wallet.ledger':
+        return this.session ? this.session.store.queryLedger(input) : emptyPage(args);
+      case 'wallet.balanceSeries':
+        return this.session ? this.session.store.balanceSeries(input) : [];
+      case 'wallet.exportCsv':
+        return this.exportLedger(input);
+      case 'buy.check':
+        return this.buying.check(input);
+      case 'buy.byId':
+        return this.buying.buyById(input);
+      case 'buy.byName':
+        return this.buying.buyByName(input);
+      case 'recipients.list':
+        return this.session ? this.session.store.listRecipients() : [];
+      case 'recipients.save':
+        if (!isValidTradeUrl(args.tradeUrl as string)) {
+          throw new EngineError('invalid_input', 'Not a trade offer URL: https://steamcommunity.com/tradeoffer/new/?partner=…&token=…');
+        }
+        return this.requireSession().store.saveRecipient(input);
+      case 'recipients.delete':
+        return this.requireSession().store.deleteRecipient(args.id as string);
+      case 'alerts.rules':
+        return this.session ? this.session.store.listAlertRules() : [];
+      case 'alerts.saveRule': {
+        const rule = await this.requireSession().store.saveAlertRule(input);
+        await this.alerts.reload();
+        void this.alerts.evaluateCatalog();
+        return rule;
+      }
+      case 'alerts.deleteRule': {
+        const result = await this.requireSession().store.deleteAlertRule(args.id as string);
+        await this.alerts.reload();
+        return result;
+      }
+      case 'alerts.firings':
+        return this.session ? this.session.store.listFirings({ limit: 500 }) : [];
+      case 'alerts.acknowledge': {
+        const store = this.requireSession().store;
+        const firing = await store.acknowledgeFiring(args.id as string);
+        this.events.push({ unacknowledgedFirings: await store.unacknowledgedFiringCount() });
+        return firing;
+      }
+      case 'alerts.rearm': {
+        // Re-arming forgets the rule's firings so the same items can fire again.
+        const store = this.requireSession().store;
+        await store.deleteFiringsForRule(args.id as string);
+        const rule = await store.setAlertRuleEnabled(args.id as string, true);
+        await this.alerts.reload();
+        this.events.push({ unacknowledgedFirings: await store.unacknowledgedFiringCount() });
+        void this.alerts.evaluateCatalog();
+        return rule;
+      }
+      case 'settings.update': {
+        const updated = this.config.update((config) => ({ ...config, settings: { ...config.settings, ...stripUndefined(args) } }));
+        return updated.settings;
+      }
+      case 'account.test':
+        return this.testConnection(await this.withStoredKey(input));
+      case 'account.configure':
+        return this.configure(await this.withStoredKey(input));
+      case 'account.useDemo':
+        await this.useDemo();
+        return this.describeConnection(true);
+    }
+  }
+
+  async snapshot(): Promise<AppSnapshot> {
+    const session = this.session;
+    const { account, settings } = this.config.get();
+    const configuredKey = account ? await this.options.secrets.get(account.merchantId).catch(() => null) : null;
+    return {
+      account: {
+        merchantId: session?.merchantId ?? account?.merchantId ?? null,
+        baseUrl: session?.credentials.baseUrl ?? account?.baseUrl ?? null,
+        wsUrl: session?.credentials.wsUrl ?? account?.wsUrl ?? null,
+        apiKeyConfigured: this.demo !== null || configuredKey !== null || this.options.override !== undefined,
+        demo: this.demo !== null,
+      },
+      connection: session?.connection ?? { state: 'offline', detail: 'No account configured', nextAttemptAt: null, since: toUtcIso(Date.now()) },
+      rateLimit: (session?.limiter ?? new ClientRateLimiter()).status(),
+      progress: session?.progressList() ?? [],
+      balance: session?.balance ?? null,
+      activeTrades: session?.activeTrades ?? 0,
+      catalog: session?.catalog ?? { totalItems: 0, totalValue: 0, lastUpdate: null, syncedAt: null },
+      settings,
+      unacknowledgedFirings: session ? await session.store.unacknowledgedFiringCount() : 0,
+    };
+  }
+
+  // ---- Accounts
+
+  private async withStoredKey(input: { baseUrl: string; wsUrl: string; merchantId: string; apiKey?: string }): Promise<AccountCredentials> {
+    const apiKey = input.apiKey ?? (await this.options.secrets.get(input.merchantId).catch(() => null));
+    if (!apiKey) throw new EngineError('invalid_input', `No API key stored for ${input.merchantId}: enter it`);
+    return { baseUrl: input.baseUrl.replace(/\/+$/, ''), wsUrl: input.wsUrl, merchantId: input.merchantId, apiKey };
+  }
+
+  private async testConnection(credentials: AccountCredentials): Promise<ConnectionTestResult> {
+    const client = new MerchantApiClient(credentials, { timeoutMs: 10_000 });
+    try {
+      const balance = await client.getBalance();
+      return { ok: true, message: `Connected as ${credentials.merchantId}: ${formatCents(balance.total_available)} available`, merchantId: credentials.merchantId, balance };
+    } catch (error) {
+      const message = error instanceof ApiRequestError ? error.message : (error as Error).message;
+      return { ok: false, message: `Could not connect: ${message}`, merchantId: null, balance: null };
+    }
+  }
+
+  private async configure(credentials: AccountCredentials): Promise<ConnectionTestResult> {
+    const result = await this.testConnection(credentials);
+    if (!result.ok) return result;
+    await this.options.secrets.set(credentials.merchantId, credentials.apiKey);
+    this.config.update((config) => ({
+      ...config,
+      account: { baseUrl: credentials.baseUrl, wsUrl: credentials.wsUrl, merchantId: credentials.merchantId },
+      settings: { ...config.settings, demoSandbox: false },
+    }));
+    await this.switchTo(credentials, false);
+    await this.demo?.close();
+    this.demo = null;
+    return result;
+  }
+
+  private async useDemo(): Promise<void> {
+    this.demo ??= await this.options.startDemo();
+    this.config.update((config) => ({ ...config, settings: { ...config.settings, demoSandbox: true } }));
+    await this.switchTo(this.demo.credentials, true);
+  }
+
+  private describeConnection(demo: boolean): ConnectionTestResult {
+    const session = this.session;
+    return {
+      ok: session !== null,
+      message: session ? `Using the ${demo ? 'demo sandbox' : 'account'} ${session.merchantId}` : 'No account',
+      merchantId: session?.merchantId ?? null,
+      balance: session?.balance ?? null,
+    };
+  }
+
+  private switchTo(credentials: AccountCredentials, demo: boolean): Promise<void> {
+    this.switching = this.switching.then(async () => {
+      await this.closeSession();
+      const file = join(this.options.dataDir, 'accounts', (demo ? 'demo-' : '') + accountFileName(credentials.merchantId));
+      const store = await LocalStore.open({ file });
+      const session = new AccountSession(credentials, store, this.events, {
+        onItems: (source) => void this.alerts.evaluate(source).catch((error: unknown) => this.options.log(`alerts: ${String(error)}`)),
+        onCatalogSynced: () => void this.alerts.evaluateCatalog().catch((error: unknown) => this.options.log(`alerts: ${String(error)}`)),
+        notifyStatuses: () => this.config.get().settings.notifyStatuses,
+        log: this.options.log,
+      });
+      this.session = session;
+      await this.alerts.reload();
+      await session.start();
+      this.events.push({ connection: session.connection, items: { upserted: [], removed: [], prices: [], invalidated: true }, ledgerChanged: true });
+    });
+    return this.switching;
+  }
+
+  private async closeSession(): Promise<void> {
+    const session = this.session;
+    this.session = null;
+    if (!session) return;
+    await session.stop();
+    await session.store.close();
+  }
+
+  private requireSession(): AccountSession {
+    if (!this.session) throw new EngineError('unavailable', 'No account connected: configure one in Settings or use the demo sandbox');
+    return this.session;
+  }
+
+  // ---- Exports
+
+  private async exportTrades(query: ParsedTradeQuery): Promise<{ filename: string; csv: string }> {
+    const store = this.requireSession().store;
+    const rows: Trade[] = [];
+    for (let offset = 0; ; offset += EXPORT_PAGE) {
+      const page = await store.queryTrades({ ...query, offset, limit: EXPORT_PAGE });
+      rows.push(...page.rows);
+      if (page.rows.length < EXPORT_PAGE) break;
+    }
+    const header = [
+      'tradeId', 'externalId', 'status', 'price', 'itemId', 'assetId', 'offerId', 'market_hash_name', 'phase', 'float',
+      'webhookStatus', 'errorCode', 'failReason', 'createdAt', 'updatedAt', 'completedAt', 'cancelledAt', 'endProtection', 'rollbackAt', 'stage',
+    ];
+    const csv = toCsv(
+      header,
+      rows.map((t) => [
+        t.tradeId, t.externalId, t.status, centsToDecimal(t.price), t.itemId, t.assetId, t.offerId, t.market_hash_name, t.phase, t.float,
+        t.webhookStatus, t.errorCode, t.failReason, t.createdAt, t.updatedAt, t.completedAt, t.cancelledAt, t.endProtection, t.rollbackAt, t.stage,
+      ]),
+    );
+    return { filename: `trades-${stamp()}.csv`, csv };
+  }
+
+  private async exportLedger(query: ParsedLedgerQuery): Promise<{ filename: string; csv: string }> {
+    const store = this.requireSession().store;
+    const header = ['id', 'createdAt', 'type', 'amount', 'balanceBefore', 'balanceAfter', 'tradeId', 'market_hash_name', 'phase', 'note'];
+    const lines: (string | number | null)[][] = [];
+    for (let offset = 0; ; offset += EXPORT_PAGE) {
+      const page = await store.queryLedger({ ...query, offset, limit: EXPORT_PAGE });
+      for (const e of page.rows) {
+        lines.push([e.id, e.createdAt, e.type, centsToDecimal(e.amount), centsToDecimal(e.balanceBefore), centsToDecimal(e.balanceAfter), e.tradeId, e.market_hash_name, e.phase, e.note]);
+      }
+      if (page.rows.length < EXPORT_PAGE) break;
+    }
+    return { filename: `ledger-${stamp()}.csv`, csv: toCsv(header, lines) };
+  }
+}
+
+function emptyPage(args: Record<string, unknown>): Page<never> {
+  return { rows: [], total: 0, offset: (args.offset as number) ?? 0, limit: (args.limit as number) ?? 0 };
+}
+
+function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function stamp(): string {
+  return toUtcIso(Date.now()).replace(/[:.]/g, '-');
+}

@@ -1,0 +1,423 @@
+import type { Balance, FeedFrame, Item, PriceChange, Trade } from '../../../shared/api';
+import { CATALOG_REBUILD_INTERVAL_MS, HISTORY_MAX_LIMIT } from '../../../shared/api';
+import type { CatalogInfo, ConnectionStatus, ProgressKind, ProgressStatus } from '../../../shared/ipc';
+import { toUtcIso } from '../../../shared/time';
+import { ApiRequestError, ClientRateLimiter, MerchantApiClient, errorFromResponse } from '../api';
+import type { EventBatcher } from '../events/batcher';
+import { FeedConnection } from '../feed';
+import type { LocalStore } from '../store';
+import type { TradeSource } from '../store/types';
+import { tradeNotifications } from './notifications';
+
+export interface AccountCredentials {
+  baseUrl: string;
+  wsUrl: string;
+  merchantId: string;
+  apiKey: string;
+}
+
+export interface SessionHooks {
+  /** Items arrived or changed (feed frames, syncs): alerts evaluate them. */
+  onItems(rows: { items?: Item[]; itemIds?: number[] }): void;
+  /** After each completed catalog sync. */
+  onCatalogSynced(): void;
+  notifyStatuses(): readonly string[];
+  log(line: string): void;
+}
+
+/** How often trades are polled while no feed is possible (spec's polling mode). */
+export const POLL_INTERVAL_MS = 15_000;
+/** How often catalog freshness is checked against lastUpdate + 5 min. */
+const FRESHNESS_CHECK_MS = 30_000;
+/** Grace after the server's next expected rebuild before we fetch. */
+const FRESHNESS_GRACE_MS = 20_000;
+/** Two catalog syncs never start closer than this (the limit is 10 a minute). */
+const MIN_CATALOG_SYNC_GAP_MS = 10_000;
+const BALANCE_DEBOUNCE_MS = 250;
+const LEDGER_DEBOUNCE_MS = 1_000;
+const BACKFILL_META = 'trades_backfilled';
+
+/**
+ * One account's live connection: REST client and shared limiter, the one
+ * feed, and the sync that keeps the local cache current. API → core →
+ * SQLite → coalesced events; nothing here talks to a UI directly.
+ */
+export class AccountSession {
+  readonly limiter = new ClientRateLimiter();
+  readonly client: MerchantApiClient;
+  readonly feed: FeedConnection;
+  connection: ConnectionStatus;
+  balance: Balance | null = null;
+  activeTrades = 0;
+  catalog: CatalogInfo = { totalItems: 0, totalValue: 0, lastUpdate: null, syncedAt: null };
+  private readonly progress = new Map<ProgressKind, ProgressStatus>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private catalogSync: Promise<void> | null = null;
+  private catalogAgain = false;
+  private lastCatalogSyncAt = 0;
+  private balanceTimer: ReturnType<typeof setTimeout> | null = null;
+  private ledgerTimer: ReturnType<typeof setTimeout> | null = null;
+  private ledgerSync: Promise<void> | null = null;
+  private stopped = false;
+  private readonly abort = new AbortController();
+  private readonly unsubscribers: (() => void)[] = [];
+
+  constructor(
+    readonly credentials: AccountCredentials,
+    readonly store: LocalStore,
+    private readonly events: EventBatcher,
+    private readonly hooks: SessionHooks,
+  ) {
+    this.client = new MerchantApiClient(credentials, { limiter: this.limiter });
+    this.feed = new FeedConnection({ wsUrl: credentials.wsUrl, merchantId: credentials.merchantId, apiKey: credentials.apiKey });
+    this.connection = { state: 'connecting', detail: 'Connecting to the live feed', nextAttemptAt: null, since: toUtcIso(Date.now()) };
+  }
+
+  get merchantId(): string {
+    return this.credentials.merchantId;
+  }
+
+  progressList(): ProgressStatus[] {
+    return [...this.progress.values()];
+  }
+
+  /** Cached data is readable before anything goes over the network: offline browsing. */
+  async start(): Promise<void> {
+    this.catalog = await this.store.catalogInfo();
+    this.activeTrades = (await this.store.activeTrades()).length;
+    const cachedBalance = (await this.store.getMeta('balance')) as Balance | null;
+    if (cachedBalance) this.balance = cachedBalance;
+    this.events.push({ catalog: this.catalog, activeTrades: this.activeTrades, ...(this.balance ? { balance: this.balance } : {}) });
+
+    this.unsubscribers.push(
+      this.limiter.onChange(() => this.events.push({ rateLimit: this.limiter.status() })),
+      this.feed.onState((status) => this.onFeedState(status)),
+      this.feed.onConnected(() => void this.reconcile('feed connected')),
+      this.feed.onFrame((frame) => void this.onFrame(frame).catch((error: unknown) => this.fail('applying a feed frame', error))),
+      this.feed.onProblem((problem) => this.hooks.log(`feed: ${problem.kind}: ${problem.message}`)),
+    );
+    this.feed.start();
+    this.every(FRESHNESS_CHECK_MS, () => void this.syncCatalogIfStale());
+    void this.syncCatalogIfStale();
+    void this.backfillHistory();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.balanceTimer) clearTimeout(this.balanceTimer);
+    if (this.ledgerTimer) clearTimeout(this.ledgerTimer);
+    for (const unsubscribe of this.unsubscribers) unsubscribe();
+    await this.feed.stop();
+    await Promise.allSettled([this.catalogSync, this.ledgerSync]);
+  }
+
+  // ---- Feed
+
+  private onFeedState(status: ConnectionStatus): void {
+    this.connection = { state: status.state, detail: status.detail, nextAttemptAt: status.nextAttemptAt, since: status.since };
+    this.events.push({ connection: this.connection });
+    const live = status.state === 'connected' || status.state === 'connecting';
+    if (live && this.pollTimer) {
+      clearInterval(this.pollTimer);
+      this.pollTimer = null;
+    } else if (!live && !this.pollTimer && status.state !== 'unauthorized') {
+      // No feed: keep trades current by polling, within the rate budget.
+      this.pollTimer = setInterval(() => void this.reconcile('polling'), POLL_INTERVAL_MS);
+      void this.reconcile('feed lost');
+    }
+  }
+
+  private async onFrame(frame: FeedFrame): Promise<void> {
+    switch (frame.type) {
+      case 'connected':
+        return;
+      case 'trade_updated': {
+        const { type: _type, ...update } = frame;
+        const result = await this.store.applyTradeUpdate(update, 'feed');
+        if (result.unknown) {
+          await this.fetchTrades({ tradeId: frame.tradeId }, 'feed');
+          return;
+        }
+        if (result.changed) this.announceTrades([result.trade], result.newStatus ? [{ tradeId: result.trade.tradeId, status: result.newStatus }] : []);
+        this.walletChanged();
+        return;
+      }
+      case 'item_upserted': {
+        this.hooks.onItems({ items: frame.items });
+        const result = await this.store.applyItemUpserts(frame.items);
+        this.events.push({ items: { upserted: result.upserted, removed: [], prices: result.prices, invalidated: false } });
+        return;
+      }
+      case 'price_changed':
+        await this.applyPriceChanges(frame.items);
+        return;
+      case 'item_removed': {
+        const result = await this.store.applyItemRemovals(frame.itemIds);
+        if (result.removed.length > 0) this.events.push({ items: { upserted: [], removed: result.removed, prices: [], invalidated: false } });
+        return;
+      }
+    }
+  }
+
+  private async applyPriceChanges(changes: PriceChange[]): Promise<void> {
+    const result = await this.store.applyPriceChanges(changes);
+    this.events.push({ items: { upserted: result.upserted, removed: [], prices: result.prices, invalidated: false } });
+    if (result.upserted.length > 0) this.hooks.onItems({ itemIds: result.upserted.map((row) => row.itemId) });
+    if (result.unknown.length > 0) {
+      // Items we never saw: fetch them whole, 500 ids per request.
+      for (let i = 0; i < result.unknown.length; i += 500) {
+        const found = await this.client.searchItems({ itemId: result.unknown.slice(i, i + 500) }, { signal: this.abort.signal });
+        if (found.items.length === 0) continue;
+        this.hooks.onItems({ items: found.items });
+        const upserted = await this.store.applyItemUpserts(found.items);
+        this.events.push({ items: { upserted: upserted.upserted, removed: [], prices: upserted.prices, invalidated: false } });
+      }
+    }
+  }
+
+  // ---- Trades
+
+  /** Announces changed trades, once-per-status notifications and the active count. */
+  announceTrades(changed: Trade[], newStatuses: { tradeId: string; status: Trade['status'] }[]): void {
+    if (changed.length === 0) return;
+    const notifications = tradeNotifications(changed, newStatuses, this.hooks.notifyStatuses());
+    this.events.push({ trades: changed, ...(notifications.length > 0 ? { notifications } : {}) });
+    void this.store.activeTrades().then((active) => {
+      this.activeTrades = active.length;
+      this.events.push({ activeTrades: this.activeTrades });
+    });
+  }
+
+  async upsertTrades(trades: Trade[], source: TradeSource): Promise<void> {
+    if (trades.length === 0) return;
+    const result = await this.store.upsertTrades(trades, source);
+    this.announceTrades(result.changed, result.newStatuses);
+  }
+
+  private async fetchTrades(query: { tradeId?: string; externalId?: string }, source: TradeSource): Promise<Trade[]> {
+    const page = await this.client.tradeHistory(query, { signal: this.abort.signal });
+    await this.upsertTrades(page.trades, source);
+    return page.trades;
+  }
+
+  /** After every (re)connect, on start and while polling: nothing that happened while away is lost. */
+  async reconcile(reason: string): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const active = await this.client.tradeHistory({ isActive: true }, { signal: this.abort.signal });
+      await this.upsertTrades(active.trades, reason === 'polling' ? 'poll' : 'reconcile');
+      // Trades that were active here but left the window or ended: fetch each one's final state.
+      const stillActive = new Set(active.trades.filter((t) => t.status === 'PENDING' || t.status === 'SENT').map((t) => t.tradeId));
+      for (const trade of await this.store.activeTrades()) {
+        if (!stillActive.has(trade.tradeId) && !active.trades.some((t) => t.tradeId === trade.tradeId)) {
+          await this.fetchTrades({ tradeId: trade.tradeId }, 'reconcile');
+        }
+      }
+      await this.refreshBalance();
+      this.scheduleLedgerSync();
+      if (reason !== 'polling') void this.syncCatalogIfStale();
+    } catch (error) {
+      this.fail(`reconcile (${reason})`, error);
+    }
+  }
+
+  /** Pages the whole history once per cache, then keeps it current through the feed and reconciles. */
+  private async backfillHistory(): Promise<void> {
+    if ((await this.store.getMeta(BACKFILL_META)) === true) return;
+    try {
+      let page = 1;
+      let fetched = 0;
+      for (;;) {
+        this.setProgress('history-backfill', { done: page - 1, total: null, phase: `page ${page}` });
+        const answer = await this.client.tradeHistory({ limit: HISTORY_MAX_LIMIT, page }, { signal: this.abort.signal });
+        await this.upsertTrades(answer.trades, 'backfill');
+        fetched += answer.trades.length;
+        const pages = Math.max(1, Math.ceil(answer.total / HISTORY_MAX_LIMIT));
+        this.setProgress('history-backfill', { done: page, total: pages, phase: `page ${page} of ${pages}` });
+        if (answer.trades.length === 0 || fetched >= answer.total) break;
+        page++;
+      }
+      await this.store.setMeta(BACKFILL_META, true);
+    } catch (error) {
+      this.fail('history back-fill', error);
+    } finally {
+      this.clearProgress('history-backfill');
+    }
+  }
+
+  // ---- Wallet
+
+  walletChanged(): void {
+    if (this.balanceTimer) clearTimeout(this.balanceTimer);
+    this.balanceTimer = setTimeout(() => void this.refreshBalance(), BALANCE_DEBOUNCE_MS);
+    this.scheduleLedgerSync();
+  }
+
+  async refreshBalance(): Promise<Balance | null> {
+    try {
+      this.balance = await this.client.getBalance({ signal: this.abort.signal });
+      await this.store.setMeta('balance', this.balance);
+      this.events.push({ balance: this.balance });
+    } catch (error) {
+      this.fail('balance', error);
+    }
+    return this.balance;
+  }
+
+  private scheduleLedgerSync(): void {
+    if (this.ledgerTimer) clearTimeout(this.ledgerTimer);
+    this.ledgerTimer = setTimeout(() => {
+      this.ledgerSync ??= this.syncLedger().finally(() => {
+        this.ledgerSync = null;
+      });
+    }, LEDGER_DEBOUNCE_MS);
+  }
+
+  /** Fetches ledger entries created at or after the newest we hold (ids make it idempotent). */
+  private async syncLedger(): Promise<void> {
+    try {
+      const since = await this.store.latestLedgerCreatedAt();
+      let page = 1;
+      let inserted = 0;
+      for (;;) {
+        const answer = await this.client.balanceHistory({ limit: HISTORY_MAX_LIMIT, page, ...(since ? { from: since } : {}) }, { signal: this.abort.signal });
+        inserted += (await this.store.insertLedger(answer.transactions)).inserted.length;
+        if (answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) break;
+        page++;
+        this.setProgress('ledger-sync', { done: page, total: Math.ceil(answer.total / HISTORY_MAX_LIMIT), phase: 'ledger' });
+      }
+      if (inserted > 0) this.events.push({ ledgerChanged: true });
+    } catch (error) {
+      this.fail('ledger sync', error);
+    } finally {
+      this.clearProgress('ledger-sync');
+    }
+  }
+
+  // ---- Catalog
+
+  /** The server rebuilds its list about every 5 minutes; fetch once ours is older than that. */
+  private async syncCatalogIfStale(): Promise<void> {
+    if (this.catalogSync) return;
+    const built = this.catalog.lastUpdate ? Date.parse(this.catalog.lastUpdate) : 0;
+    if (Date.now() >= built + CATALOG_REBUILD_INTERVAL_MS + FRESHNESS_GRACE_MS) await this.syncCatalog('stale');
+  }
+
+  /**
+   * Single-flight: a request while a sync runs becomes one more sync after it,
+   * however many arrive (a storm of refresh requests costs two calls at most).
+   */
+  syncCatalog(reason: string): Promise<void> {
+    if (this.catalogSync) {
+      this.catalogAgain = true;
+      return this.catalogSync;
+    }
+    this.catalogSync = (async () => {
+      try {
+        do {
+          this.catalogAgain = false;
+          const wait = this.lastCatalogSyncAt + MIN_CATALOG_SYNC_GAP_MS - Date.now();
+          if (wait > 0) await this.sleep(wait);
+          if (this.stopped) return;
+          await this.runCatalogSync(reason);
+        } while (this.catalogAgain && !this.stopped);
+      } finally {
+        this.catalogSync = null;
+      }
+    })();
+    return this.catalogSync;
+  }
+
+  private async runCatalogSync(reason: string): Promise<void> {
+    this.setProgress('catalog-sync', { done: 0, total: null, phase: 'waiting for the rate limit' });
+    try {
+      const request = await this.client.prepareCatalogRequest(this.abort.signal);
+      this.lastCatalogSyncAt = Date.now();
+      this.setProgress('catalog-sync', { done: 0, total: null, phase: 'receiving' });
+      const result = await this.store.syncCatalog({ ...request, signal: this.abort.signal }, (progress) => {
+        this.setProgress('catalog-sync', {
+          done: progress.phase === 'receiving' ? progress.received : progress.applied,
+          total: progress.total,
+          phase: progress.phase,
+        });
+      });
+      if (!result.ok) {
+        this.client.reportCatalogResponse(result.status, result.headers);
+        throw errorFromResponse('/Items/GetAllItemsOnSale', result.status, result.headers, result.bodyText);
+      }
+      this.catalog = await this.store.catalogInfo();
+      this.hooks.log(
+        `catalog sync (${reason}): +${result.added} ~${result.updated} -${result.removed} = ${result.total} items in ${result.ms} ms`,
+      );
+      this.events.push({ catalog: this.catalog, items: { upserted: [], removed: [], prices: [], invalidated: true } });
+      this.hooks.onCatalogSynced();
+    } catch (error) {
+      this.fail(`catalog sync (${reason})`, error);
+    } finally {
+      this.clearProgress('catalog-sync');
+    }
+  }
+
+  // ---- Helpers
+
+  private setProgress(kind: ProgressKind, update: Omit<ProgressStatus, 'kind' | 'startedAt'>): void {
+    const startedAt = this.progress.get(kind)?.startedAt ?? toUtcIso(Date.now());
+    this.progress.set(kind, { kind, startedAt, ...update });
+    this.events.push({ progress: this.progressList() });
+  }
+
+  private clearProgress(kind: ProgressKind): void {
+    if (this.progress.delete(kind)) this.events.push({ progress: this.progressList() });
+  }
+
+  private every(ms: number, run: () => void): void {
+    const schedule = () => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (this.stopped) return;
+        run();
+        schedule();
+      }, ms);
+      this.timers.add(timer);
+    };
+    schedule();
+  }
+
+  /** Resolves after `ms`, or at once when the session stops. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.timers.delete(timer);
+        this.abort.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.timers.add(timer);
+      this.abort.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Failures become state and one log line, never an exception storm. */
+  private fail(what: string, error: unknown): void {
+    if (this.stopped) return;
+    if (error instanceof ApiRequestError) {
+      this.hooks.log(`${what}: ${error.kind} ${error.status ?? ''} ${error.code}: ${error.message}`);
+      if (error.code === 'maintenance' && this.connection.state !== 'maintenance') {
+        this.connection = { ...this.connection, state: 'maintenance', detail: 'Marketplace under maintenance; retrying automatically', since: toUtcIso(Date.now()) };
+        this.events.push({ connection: this.connection });
+      }
+      if (error.code === 'unauthorized') {
+        this.connection = { ...this.connection, state: 'unauthorized', detail: 'API key or merchant id refused; check Settings', since: toUtcIso(Date.now()) };
+        this.events.push({ connection: this.connection });
+      }
+      return;
+    }
+    this.hooks.log(`${what}: ${(error as Error).stack ?? String(error)}`);
+  }
+}

@@ -1,0 +1,386 @@
+/**
+ * LocalStore: the host-side face of an account's SQLite cache.
+ *
+ * Threads (after Signal Desktop's model): a WRITER worker owns the only write
+ * connection and runs every change (and the streaming catalog sync); one or
+ * more READER workers hold read-only connections and answer queries. In WAL
+ * mode readers see the last commit while the writer works, so a long write
+ * never delays a read, and this class never touches SQLite itself: the host's
+ * event loop (Electron main, the web host) only posts messages.
+ *
+ * Loading the worker: a worker thread starts with plain Node's loader, which
+ * cannot import TypeScript. So
+ *   - from source (vitest, tsx: this module's URL ends in .ts) the worker entry
+ *     is worker/bootstrap.mjs, which registers tsx in the worker thread and then
+ *     imports worker/storeWorker.ts;
+ *   - in a bundle (electron-vite) it is `storeWorker.js` next to the bundled
+ *     module: add `storeWorker: 'src/main/core/store/worker/storeWorker.ts'` to
+ *     the main build's rolldown inputs so it is emitted beside index.js;
+ *   - `workerEntry` overrides both (e.g. a chunk layout that differs).
+ */
+import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { BalanceTransaction, Item, PriceChange, Trade } from '../../../shared/api';
+import type {
+  AlertFiring,
+  AlertRule,
+  AppSettings,
+  BalancePoint,
+  CatalogInfo,
+  CatalogRow,
+  ItemDetail,
+  LedgerRow,
+  Page,
+  Recipient,
+  TradeDetail,
+} from '../../../shared/ipc';
+import {
+  alertRuleInputSchema,
+  catalogQuerySchema,
+  ledgerQuerySchema,
+  recipientInputSchema,
+  settingsPatchSchema,
+  tradeQuerySchema,
+  type AlertRuleInput,
+  type CatalogQuery,
+  type LedgerQuery,
+  type TradeQuery,
+} from '../../../shared/ipc/contract';
+import { StoreClosedError, StoreReadOnlyError } from './errors';
+import { SCHEMA_VERSION } from './migrations';
+import type {
+  CatalogSyncProgress,
+  CatalogSyncRequest,
+  CatalogSyncResult,
+  FiringInput,
+  FiringQuery,
+  ItemRemovalResult,
+  ItemUpsertResult,
+  LedgerInsertResult,
+  PriceChangeResult,
+  ReaderMethods,
+  TradeSource,
+  TradeUpdate,
+  TradeUpdateResult,
+  TradeUpsertResult,
+  WriterMethods,
+} from './types';
+import { WorkerClient, type SlowCall } from './workerClient';
+
+export interface LocalStoreOptions {
+  /** The SQLite file; its folder is created. See LocalStore.accountFile. */
+  file: string;
+  /** Reader threads (default 1). */
+  readers?: number;
+  /** The worker entry to start; see the comment at the top of this file. */
+  workerEntry?: URL | string;
+  /** Calls slower than this (ms, default 250) are reported to onSlowCall. */
+  slowCallMs?: number;
+  onSlowCall?: (call: SlowCall) => void;
+}
+
+export type { SlowCall };
+
+/** The worker entry for the way this module is running (TypeScript source or a bundle). */
+export function resolveWorkerEntry(): URL {
+  const here = import.meta.url;
+  if (/\.[cm]?tsx?$/.test(new URL(here).pathname)) return new URL('./worker/bootstrap.mjs', here);
+  return new URL('./storeWorker.js', here);
+}
+
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** A file name for a merchant id: the id itself when it is plain, else a readable part plus a hash (never a path). */
+export function safeFileName(merchantId: string): string {
+  if (SAFE_ID.test(merchantId) && !merchantId.includes('..')) return merchantId;
+  const readable = merchantId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/\.+/g, '.').replace(/^[._-]+/, '').slice(0, 60);
+  const hash = createHash('sha256').update(merchantId).digest('hex').slice(0, 12);
+  return readable ? `${readable}-${hash}` : hash;
+}
+
+type WriterArgs<M extends keyof WriterMethods> = Parameters<WriterMethods[M]>;
+type WriterResult<M extends keyof WriterMethods> = Awaited<ReturnType<WriterMethods[M]>>;
+type ReaderArgs<M extends keyof ReaderMethods> = Parameters<ReaderMethods[M]>;
+type ReaderResult<M extends keyof ReaderMethods> = ReturnType<ReaderMethods[M]>;
+
+export interface CatalogSyncOptions extends CatalogSyncRequest {
+  signal?: AbortSignal;
+}
+
+export class LocalStore {
+  /** The schema version this build writes. */
+  static readonly schemaVersion = SCHEMA_VERSION;
+  private closed = false;
+
+  private constructor(
+    readonly file: string,
+    /** The schema version the file had before this open migrated it; null when it was current. */
+    readonly migratedFrom: number | null,
+    private readonly writer: WorkerClient,
+    private readonly readers: WorkerClient[],
+  ) {}
+
+  /** `<dataDir>/accounts/<safe merchant id>.sqlite` */
+  static accountFile(dataDir: string, merchantId: string): string {
+    return join(dataDir, 'accounts', `${safeFileName(merchantId)}.sqlite`);
+  }
+
+  /**
+   * Opens (creating and migrating as needed) the store. Fails with
+   * StoreVersionError (file from a newer app), StoreCorruptError or
+   * StoreReadOnlyError; the file is never deleted or rewritten on failure.
+   */
+  static async open(options: LocalStoreOptions): Promise<LocalStore> {
+    const { file } = options;
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+    } catch (error) {
+      throw new StoreReadOnlyError(file, `cannot create its folder: ${(error as Error).message}`);
+    }
+    const entry = options.workerEntry === undefined ? resolveWorkerEntry() : toUrl(options.workerEntry);
+    const slowCallMs = options.slowCallMs ?? 250;
+    const common = { entry, ...(options.onSlowCall ? { onSlowCall: options.onSlowCall } : {}) };
+    // The writer first: it creates and migrates the file the readers then open read-only.
+    const { client: writer, migratedFrom } = await WorkerClient.start({ ...common, init: { role: 'writer', file, slowCallMs } });
+    const readers: WorkerClient[] = [];
+    try {
+      const count = Math.max(1, Math.min(options.readers ?? 1, 8));
+      for (let i = 0; i < count; i++) {
+        readers.push((await WorkerClient.start({ ...common, init: { role: 'reader', file, slowCallMs } })).client);
+      }
+    } catch (error) {
+      await Promise.all([writer.close(), ...readers.map((reader) => reader.close())]);
+      throw error;
+    }
+    return new LocalStore(file, migratedFrom, writer, readers);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.readers.map((reader) => reader.close()));
+    await this.writer.close();
+  }
+
+  private write<M extends keyof WriterMethods>(method: M, ...args: WriterArgs<M>): Promise<WriterResult<M>> {
+    if (this.closed) return Promise.reject(new StoreClosedError());
+    return this.writer.call<WriterResult<M>>(method, args);
+  }
+
+  private read<M extends keyof ReaderMethods>(method: M, ...args: ReaderArgs<M>): Promise<ReaderResult<M>> {
+    if (this.closed) return Promise.reject(new StoreClosedError());
+    let reader = this.readers[0] as WorkerClient;
+    for (const candidate of this.readers) if (candidate.pendingCalls < reader.pendingCalls) reader = candidate;
+    return reader.call<ReaderResult<M>>(method, args);
+  }
+
+  // ---- catalog
+
+  /** Adds or replaces items (feed item_upserted, SearchItems answers). */
+  applyItemUpserts(items: Item[]): Promise<ItemUpsertResult> {
+    return this.write('applyItemUpserts', items);
+  }
+
+  /** Removes items (feed item_removed, webhook item_removed); they stay readable by getItem for a week. */
+  applyItemRemovals(itemIds: number[]): Promise<ItemRemovalResult> {
+    return this.write('applyItemRemovals', itemIds);
+  }
+
+  /** Applies price_changed entries; ids not in the cache come back in `unknown`. */
+  applyPriceChanges(changes: PriceChange[]): Promise<PriceChangeResult> {
+    return this.write('applyPriceChanges', changes);
+  }
+
+  /**
+   * Downloads the whole on-sale list in the writer thread and replaces the
+   * catalog with it in one transaction at the end. Progress arrives at most
+   * ~10 times a second. A non-2xx answer resolves `{ ok: false, … }`; a
+   * network failure, a cancel (signal) or an unreadable body rejects with
+   * CatalogSyncError and leaves the previous catalog as it was.
+   */
+  syncCatalog(options: CatalogSyncOptions, onProgress?: (progress: CatalogSyncProgress) => void): Promise<CatalogSyncResult> {
+    if (this.closed) return Promise.reject(new StoreClosedError());
+    const { signal, ...request } = options;
+    return this.writer.call<CatalogSyncResult>('syncCatalog', [request], {
+      ...(signal ? { signal } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    });
+  }
+
+  queryCatalog(query: CatalogQuery = {}): Promise<Page<CatalogRow>> {
+    return this.read('queryCatalog', catalogQuerySchema.parse(query));
+  }
+
+  getItem(itemId: number): Promise<ItemDetail | null> {
+    return this.read('getItem', itemId);
+  }
+
+  findItemsByIds(itemIds: number[]): Promise<Item[]> {
+    return this.read('findItemsByIds', itemIds);
+  }
+
+  catalogInfo(): Promise<CatalogInfo> {
+    return this.read('catalogInfo');
+  }
+
+  // ---- trades
+
+  /** Stores trades from the server (buy answer, poll, back-fill); statuses only move forward. */
+  upsertTrades(trades: Trade[], source: TradeSource): Promise<TradeUpsertResult> {
+    return this.write('upsertTrades', trades, source);
+  }
+
+  /** Applies a trade_updated frame or webhook; `{ unknown: true }` when the trade is not held (fetch it by tradeId). */
+  applyTradeUpdate(update: TradeUpdate, source: TradeSource): Promise<TradeUpdateResult> {
+    return this.write('applyTradeUpdate', update, source);
+  }
+
+  queryTrades(query: TradeQuery = {}): Promise<Page<Trade>> {
+    return this.read('queryTrades', tradeQuerySchema.parse(query));
+  }
+
+  getTrade(tradeId: string): Promise<TradeDetail | null> {
+    return this.read('getTrade', tradeId);
+  }
+
+  activeTrades(): Promise<Trade[]> {
+    return this.read('activeTrades');
+  }
+
+  findTradeByExternalId(externalId: string): Promise<Trade | null> {
+    return this.read('findTradeByExternalId', externalId);
+  }
+
+  // ---- ledger
+
+  /** Idempotent by id: entries already held are skipped. */
+  insertLedger(entries: BalanceTransaction[]): Promise<LedgerInsertResult> {
+    return this.write('insertLedger', entries);
+  }
+
+  queryLedger(query: LedgerQuery = {}): Promise<Page<LedgerRow>> {
+    return this.read('queryLedger', ledgerQuerySchema.parse(query));
+  }
+
+  balanceSeries(query: LedgerQuery = {}): Promise<BalancePoint[]> {
+    return this.read('balanceSeries', ledgerQuerySchema.parse(query));
+  }
+
+  /** createdAt of the newest ledger entry held: the high-water mark for the next ledger poll. */
+  latestLedgerCreatedAt(): Promise<string | null> {
+    return this.read('latestLedgerCreatedAt');
+  }
+
+  // ---- recipients
+
+  listRecipients(): Promise<Recipient[]> {
+    return this.read('listRecipients');
+  }
+
+  getRecipient(id: string): Promise<Recipient | null> {
+    return this.read('getRecipient', id);
+  }
+
+  /** Creates (no id) or renames/re-points (id) a recipient. The trade URL is stored as given: validate it first. */
+  saveRecipient(input: { id?: string; label: string; tradeUrl: string }): Promise<Recipient> {
+    return this.write('saveRecipient', recipientInputSchema.parse(input));
+  }
+
+  deleteRecipient(id: string): Promise<{ deleted: boolean }> {
+    return this.write('deleteRecipient', id);
+  }
+
+  // ---- alert rules and firings
+
+  listAlertRules(): Promise<AlertRule[]> {
+    return this.read('listAlertRules');
+  }
+
+  getAlertRule(id: string): Promise<AlertRule | null> {
+    return this.read('getAlertRule', id);
+  }
+
+  /** Creates or updates a rule; an update keeps createdAt and what auto-buy has spent. */
+  saveAlertRule(input: AlertRuleInput): Promise<AlertRule> {
+    return this.write('saveAlertRule', alertRuleInputSchema.parse(input));
+  }
+
+  deleteAlertRule(id: string): Promise<{ deleted: boolean }> {
+    return this.write('deleteAlertRule', id);
+  }
+
+  setAlertRuleEnabled(id: string, enabled: boolean): Promise<AlertRule | null> {
+    return this.write('setAlertRuleEnabled', id, enabled);
+  }
+
+  /** Adds to a rule's auto-buy spend (after a purchase it made). */
+  addAlertRuleSpend(id: string, cents: number): Promise<AlertRule | null> {
+    return this.write('addAlertRuleSpend', id, cents);
+  }
+
+  /** Records a firing; null when this rule already fired for this item at this price (dedupe). */
+  recordFiring(input: FiringInput): Promise<AlertFiring | null> {
+    return this.write('recordFiring', input);
+  }
+
+  listFirings(query: FiringQuery = {}): Promise<AlertFiring[]> {
+    return this.read('listFirings', query);
+  }
+
+  unacknowledgedFiringCount(): Promise<number> {
+    return this.read('unacknowledgedFiringCount');
+  }
+
+  acknowledgeFiring(id: string): Promise<AlertFiring | null> {
+    return this.write('acknowledgeFiring', id);
+  }
+
+  acknowledgeAllFirings(): Promise<{ acknowledged: number }> {
+    return this.write('acknowledgeAllFirings');
+  }
+
+  setFiringAutoBuy(id: string, autoBuy: { tradeId: string | null; error: string | null }): Promise<AlertFiring | null> {
+    return this.write('setFiringAutoBuy', id, autoBuy);
+  }
+
+  /** Forgets a rule's firings, so the same item and price can fire again (re-arm). */
+  deleteFiringsForRule(ruleId: string): Promise<{ deleted: number }> {
+    return this.write('deleteFiringsForRule', ruleId);
+  }
+
+  /** Cents auto-buy spent for a rule on firings since `sinceIso` (for the daily cap). */
+  alertRuleSpentSince(ruleId: string, sinceIso: string): Promise<number> {
+    return this.read('alertRuleSpentSince', ruleId, sinceIso);
+  }
+
+  // ---- settings and meta
+
+  getSettings(): Promise<AppSettings> {
+    return this.read('getSettings');
+  }
+
+  updateSettings(patch: Partial<AppSettings>): Promise<AppSettings> {
+    return this.write('updateSettings', settingsPatchSchema.parse(patch));
+  }
+
+  getMeta<T = unknown>(key: string): Promise<T | null> {
+    return this.read('getMeta', key) as Promise<T | null>;
+  }
+
+  /** Stores any JSON value under a key (cursors, high-water marks). */
+  setMeta(key: string, value: unknown): Promise<void> {
+    return this.write('setMeta', key, value);
+  }
+}
+
+function toUrl(entry: URL | string): URL {
+  if (entry instanceof URL) return entry;
+  return entry.startsWith('file:') ? new URL(entry) : pathToFileURL(entry);
+}
+
+/** For diagnostics: the file a worker entry URL points at. */
+export function workerEntryPath(entry: URL = resolveWorkerEntry()): string {
+  return fileURLToPath(entry);
+}

@@ -1,0 +1,43 @@
+import type { Database } from 'better-sqlite3';
+import { StoreVersionError } from '../errors';
+import { migration001 } from './001-initial';
+import type { Migration } from './types';
+
+export type { Migration } from './types';
+
+/**
+ * Every schema step, in order; one file each. Append only: a shipped
+ * migration is never edited, a fix is a new step.
+ */
+export const MIGRATIONS: readonly Migration[] = [migration001];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export interface MigrationOutcome {
+  from: number;
+  to: number;
+}
+
+/**
+ * Brings the database to SCHEMA_VERSION in one transaction (all steps or
+ * none), recorded in `PRAGMA user_version`. A database newer than this build
+ * is refused untouched with a StoreVersionError.
+ */
+export function migrate(db: Database, file: string, migrations: readonly Migration[] = MIGRATIONS): MigrationOutcome {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) throw new Error(`migration ${migration.name} has version ${migration.version}, expected ${index + 1}`);
+  });
+  const target = migrations.length;
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > target) throw new StoreVersionError(file, current, target);
+  if (current === target) return { from: current, to: current };
+  db.transaction(() => {
+    // Re-read inside the (immediate) transaction: another process may have migrated meanwhile.
+    const now = db.pragma('user_version', { simple: true }) as number;
+    if (now > target) throw new StoreVersionError(file, now, target);
+    for (const migration of migrations.slice(now)) migration.up(db);
+    db.pragma(`user_version = ${target}`);
+  }).immediate();
+  return { from: current, to: target };
+}

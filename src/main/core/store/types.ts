@@ -1,0 +1,226 @@
+import type { z } from 'zod';
+import type { BalanceTransaction, Item, PriceChange, Trade, TradeStatus } from '../../../shared/api';
+import type {
+  AlertFiring,
+  AlertRule,
+  AppSettings,
+  BalancePoint,
+  CatalogInfo,
+  CatalogRow,
+  ItemDetail,
+  LedgerRow,
+  Page,
+  Recipient,
+  TradeDetail,
+  TradeTimelineEntry,
+} from '../../../shared/ipc';
+import type {
+  alertRuleInputSchema,
+  catalogQuerySchema,
+  ledgerQuerySchema,
+  recipientInputSchema,
+  settingsPatchSchema,
+  tradeQuerySchema,
+} from '../../../shared/ipc/contract';
+
+/** Queries after their zod schema filled the defaults. */
+export type ParsedCatalogQuery = z.output<typeof catalogQuerySchema>;
+export type ParsedTradeQuery = z.output<typeof tradeQuerySchema>;
+export type ParsedLedgerQuery = z.output<typeof ledgerQuerySchema>;
+export type ParsedAlertRuleInput = z.output<typeof alertRuleInputSchema>;
+export type RecipientInput = z.output<typeof recipientInputSchema>;
+export type SettingsPatch = z.output<typeof settingsPatchSchema>;
+
+export type TradeSource = TradeTimelineEntry['source'];
+
+/** One price that moved; `previous` is null for an item new to the cache. */
+export interface PriceMove {
+  itemId: number;
+  price: number;
+  previous: number | null;
+}
+
+export interface ItemUpsertResult {
+  /** Rows added or changed (unchanged items are left out). */
+  upserted: CatalogRow[];
+  /** Prices that are new or moved. */
+  prices: PriceMove[];
+}
+
+export interface ItemRemovalResult {
+  /** The ids that were in the cache and are gone now. */
+  removed: number[];
+}
+
+export interface PriceChangeResult {
+  prices: PriceMove[];
+  /** The changed rows, latest state. */
+  upserted: CatalogRow[];
+  /** Ids we do not hold: the caller may fetch them (SearchItems). */
+  unknown: number[];
+}
+
+export interface TradeUpsertResult {
+  /** Trades whose record changed, latest state each. */
+  changed: Trade[];
+  /** Each status seen for the first time (notify once per entry). */
+  newStatuses: { tradeId: string; status: TradeStatus }[];
+}
+
+/** The body of a trade_updated webhook or feed frame. */
+export interface TradeUpdate {
+  tradeId: string;
+  status: TradeStatus;
+  externalId: string | null;
+  offerId: string | null;
+  failReason: string | null;
+  errorCode: number | null;
+}
+
+export type TradeUpdateResult =
+  | { unknown: true; tradeId: string }
+  | {
+      unknown: false;
+      /** The stored trade after the update. */
+      trade: Trade;
+      changed: boolean;
+      /** Set when this update brought a status we had not seen for this trade. */
+      newStatus: TradeStatus | null;
+    };
+
+export interface LedgerInsertResult {
+  /** Entries that were new (an id already held is skipped). */
+  inserted: BalanceTransaction[];
+}
+
+export interface FiringInput {
+  ruleId: string;
+  ruleName: string;
+  itemId: number;
+  market_hash_name: string;
+  price: number;
+  firedAt?: string;
+}
+
+export interface FiringQuery {
+  limit?: number;
+  unacknowledgedOnly?: boolean;
+}
+
+export interface CatalogSyncRequest {
+  url: string;
+  /** Authentication headers; Accept-Encoding: gzip is added. */
+  headers: Record<string, string>;
+  /** Fail when no byte arrives for this long (default 60 s). */
+  idleTimeoutMs?: number;
+}
+
+export interface CatalogSyncProgress {
+  phase: 'receiving' | 'applying' | 'done';
+  /** Items received so far. */
+  received: number;
+  /** The envelope's totalItems once seen (it usually comes first). */
+  total: number | null;
+  /** Items written to the catalog (set when applying is over). */
+  applied: number;
+}
+
+export type CatalogSyncResult =
+  | {
+      ok: true;
+      added: number;
+      updated: number;
+      removed: number;
+      /** Items in the cache after the sync. */
+      total: number;
+      /** The envelope's totalItems (the server's count). */
+      serverTotal: number | null;
+      lastUpdate: string | null;
+      ms: number;
+      /** Items that failed the shape check and were left out. */
+      skipped: number;
+      firstSkipReason: string | null;
+      /** Items the feed changed while the list streamed: kept as the feed left them. */
+      keptFromFeed: number;
+    }
+  | {
+      ok: false;
+      status: number;
+      headers: Record<string, string>;
+      /** The first 64 KB of the (decompressed) body. */
+      bodyText: string;
+    };
+
+/** Methods served by the writer thread. Each runs in one transaction unless noted. */
+export interface WriterMethods {
+  applyItemUpserts(items: Item[]): ItemUpsertResult;
+  applyItemRemovals(itemIds: number[]): ItemRemovalResult;
+  applyPriceChanges(changes: PriceChange[]): PriceChangeResult;
+  upsertTrades(trades: Trade[], source: TradeSource): TradeUpsertResult;
+  applyTradeUpdate(update: TradeUpdate, source: TradeSource): TradeUpdateResult;
+  insertLedger(entries: BalanceTransaction[]): LedgerInsertResult;
+  saveRecipient(input: RecipientInput): Recipient;
+  deleteRecipient(id: string): { deleted: boolean };
+  saveAlertRule(input: ParsedAlertRuleInput): AlertRule;
+  deleteAlertRule(id: string): { deleted: boolean };
+  setAlertRuleEnabled(id: string, enabled: boolean): AlertRule | null;
+  addAlertRuleSpend(id: string, cents: number): AlertRule | null;
+  recordFiring(input: FiringInput): AlertFiring | null;
+  acknowledgeFiring(id: string): AlertFiring | null;
+  acknowledgeAllFirings(): { acknowledged: number };
+  setFiringAutoBuy(id: string, autoBuy: { tradeId: string | null; error: string | null }): AlertFiring | null;
+  deleteFiringsForRule(ruleId: string): { deleted: number };
+  updateSettings(patch: SettingsPatch): AppSettings;
+  setMeta(key: string, value: unknown): void;
+  /** Streams GET /Items/GetAllItemsOnSale into the catalog (see catalogSync.ts). Not one transaction. */
+  syncCatalog(request: CatalogSyncRequest): Promise<CatalogSyncResult>;
+}
+
+/** Methods served by the read-only reader thread(s). */
+export interface ReaderMethods {
+  queryCatalog(query: ParsedCatalogQuery): Page<CatalogRow>;
+  getItem(itemId: number): ItemDetail | null;
+  findItemsByIds(itemIds: number[]): Item[];
+  catalogInfo(): CatalogInfo;
+  queryTrades(query: ParsedTradeQuery): Page<Trade>;
+  getTrade(tradeId: string): TradeDetail | null;
+  activeTrades(): Trade[];
+  findTradeByExternalId(externalId: string): Trade | null;
+  queryLedger(query: ParsedLedgerQuery): Page<LedgerRow>;
+  balanceSeries(query: ParsedLedgerQuery): BalancePoint[];
+  latestLedgerCreatedAt(): string | null;
+  listRecipients(): Recipient[];
+  getRecipient(id: string): Recipient | null;
+  listAlertRules(): AlertRule[];
+  getAlertRule(id: string): AlertRule | null;
+  listFirings(query: FiringQuery): AlertFiring[];
+  unacknowledgedFiringCount(): number;
+  /** Cents auto-buy spent for a rule on firings at or after `sinceIso` (daily caps). */
+  alertRuleSpentSince(ruleId: string, sinceIso: string): number;
+  getSettings(): AppSettings;
+  getMeta(key: string): unknown;
+}
+
+export type WorkerRole = 'writer' | 'reader';
+
+export interface WorkerInit {
+  role: WorkerRole;
+  file: string;
+  /** Log a call slower than this many ms back to the host. */
+  slowCallMs: number;
+}
+
+// ---- Messages between the host and a worker
+
+export type HostMessage =
+  | { kind: 'call'; id: number; method: string; args: unknown[] }
+  | { kind: 'abort'; id: number }
+  | { kind: 'close'; id: number };
+
+export type WorkerMessage =
+  | { kind: 'ready'; schemaVersion: number; migratedFrom: number | null }
+  | { kind: 'init-error'; error: import('./errors').SerializedStoreError }
+  | { kind: 'result'; id: number; ok: true; value: unknown }
+  | { kind: 'result'; id: number; ok: false; error: import('./errors').SerializedStoreError }
+  | { kind: 'progress'; id: number; progress: CatalogSyncProgress }
+  | { kind: 'slow'; method: string; ms: number };

@@ -1,0 +1,441 @@
+/**
+ * The reader thread's service: a read-only connection that answers the UI's
+ * queries. In WAL mode it reads the last committed state while the writer
+ * works, so a long sync never delays a query.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Item, Trade } from '../../../../shared/api';
+import { ACTIVE_TRADE_STATUSES } from '../../../../shared/api';
+import type {
+  AlertFiring,
+  AlertRule,
+  AppSettings,
+  BalancePoint,
+  CatalogInfo,
+  CatalogRow,
+  ItemDetail,
+  LedgerRow,
+  Page,
+  PricePoint,
+  Recipient,
+  TradeDetail,
+  TradeTimelineEntry,
+} from '../../../../shared/ipc';
+import type { FiringQuery, ParsedCatalogQuery, ParsedLedgerQuery, ParsedTradeQuery, ReaderMethods } from '../types';
+import { openReadConnection, type Db } from './open';
+import {
+  CATALOG_ROW_SELECT,
+  catalogRowOf,
+  type CatalogRowRecord,
+  FIRING_SELECT,
+  firingOf,
+  isoOf,
+  LEDGER_SELECT,
+  ledgerOf,
+  META,
+  rarityRankOf,
+  recipientOf,
+  settingsOf,
+  TRADE_SELECT,
+  tradeOf,
+} from './rows';
+
+const SORT_COLUMN: Record<ParsedCatalogQuery['sort'], string> = {
+  price: 'price',
+  name: 'name',
+  float: 'float',
+  paintSeed: 'paintSeed',
+  phase: 'phase',
+  stickers: 'stickerCount',
+  listedAt: 'listed_at',
+  rarity: 'rarity_rank',
+};
+
+/**
+ * Search strategy: when the names that match hold at most this many items,
+ * fetch those items through items(name_id) and sort them; otherwise walk the
+ * sort column's index and test name_id against the matched set.
+ */
+const NAME_DRIVE_MAX_ITEMS = 10_000;
+const MAX_SERIES_POINTS = 2000;
+const STATEMENT_CACHE_SIZE = 200;
+const COUNT_CACHE_SIZE = 100;
+
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A term for an FTS5 query: one quoted phrase (trigram: a substring). */
+function ftsPhrase(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+export function searchTerms(search: string): string[] {
+  return search.trim().split(/\s+/u).filter((term) => term.length > 0);
+}
+
+interface NameMatch {
+  ids: number[];
+  items: number;
+}
+
+export class ReaderService implements ReaderMethods {
+  readonly db: Db;
+  private readonly statements = new Map<string, Statement>();
+  private readonly counts = new Map<string, { version: number; total: number }>();
+  private readonly dataVersion: Statement<[], number>;
+
+  constructor(readonly file: string) {
+    this.db = openReadConnection(file);
+    this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private prepare<P extends unknown[] = unknown[], R = unknown>(sql: string): Statement<P, R> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = this.statements.keys().next().value;
+        if (oldest !== undefined) this.statements.delete(oldest);
+      }
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement as unknown as Statement<P, R>;
+  }
+
+  /** count(*) for a WHERE clause, remembered until the database changes (paging and re-sorting reuse it). */
+  private countOf(from: string, where: string, params: unknown[]): number {
+    const version = this.dataVersion.get() as number;
+    const key = `${from}|${where}|${JSON.stringify(params)}`;
+    const cached = this.counts.get(key);
+    if (cached && cached.version === version) return cached.total;
+    const total = this.prepare<unknown[], number>(`SELECT count(*) FROM ${from} ${where}`).pluck().get(...params) as number;
+    if (this.counts.size >= COUNT_CACHE_SIZE) {
+      const oldest = this.counts.keys().next().value;
+      if (oldest !== undefined) this.counts.delete(oldest);
+    }
+    this.counts.set(key, { version, total });
+    return total;
+  }
+
+  private meta(key: string): unknown {
+    const value = this.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+    return value === undefined ? null : (JSON.parse(value) as unknown);
+  }
+
+  getMeta(key: string): unknown {
+    return this.meta(key);
+  }
+
+  // ---- catalog
+
+  /** Names containing every term: FTS5 trigram for terms of 3+ characters, LIKE on the (small) names table for shorter ones. */
+  private matchNames(terms: string[]): NameMatch {
+    const long = terms.filter((term) => [...term].length >= 3);
+    const short = terms.filter((term) => [...term].length < 3);
+    const params: unknown[] = [];
+    let sql: string;
+    if (long.length > 0) {
+      sql = 'SELECT n.name_id AS id, n.item_count AS c FROM names_fts JOIN names n ON n.name_id = names_fts.rowid WHERE names_fts MATCH ?';
+      params.push(long.map(ftsPhrase).join(' AND '));
+    } else {
+      sql = 'SELECT n.name_id AS id, n.item_count AS c FROM names n WHERE 1';
+    }
+    for (const term of short) {
+      sql += " AND n.name LIKE ? ESCAPE '\\'";
+      params.push(`%${escapeLike(term)}%`);
+    }
+    const rows = this.prepare<unknown[], { id: number; c: number }>(sql).all(...params);
+    let items = 0;
+    const ids = rows.map((row) => {
+      items += row.c;
+      return row.id;
+    });
+    ids.sort((a, b) => a - b);
+    return { ids, items };
+  }
+
+  queryCatalog(q: ParsedCatalogQuery): Page<CatalogRow> {
+    const empty = { rows: [], total: 0, offset: q.offset, limit: q.limit };
+    const where: string[] = [];
+    const params: unknown[] = [];
+    let from = 'items';
+    let nameMatch: NameMatch | null = null;
+
+    const terms = searchTerms(q.search);
+    if (terms.length > 0) {
+      nameMatch = this.matchNames(terms);
+      if (nameMatch.ids.length === 0) return empty;
+      if (nameMatch.items <= NAME_DRIVE_MAX_ITEMS) {
+        from = 'items INDEXED BY items_name_id';
+        where.push('name_id IN (SELECT value FROM json_each(?))');
+      } else {
+        // Many matches: walk the sort index instead; "+" keeps the planner off items(name_id).
+        where.push('+name_id IN (SELECT value FROM json_each(?))');
+      }
+      params.push(JSON.stringify(nameMatch.ids));
+    }
+    if (q.priceMin !== null) {
+      where.push('price >= ?');
+      params.push(q.priceMin);
+    }
+    if (q.priceMax !== null) {
+      where.push('price <= ?');
+      params.push(q.priceMax);
+    }
+    if (q.rarityColors.length > 0) {
+      const ranks = [...new Set(q.rarityColors.map(rarityRankOf).filter((rank): rank is number => rank !== null))];
+      if (ranks.length === 0) return empty;
+      where.push(`rarity_rank IN (${ranks.map(() => '?').join(', ')})`);
+      params.push(...ranks);
+    }
+    if (q.floatMin !== null) {
+      where.push('float >= ?');
+      params.push(q.floatMin);
+    }
+    if (q.floatMax !== null) {
+      where.push('float <= ?');
+      params.push(q.floatMax);
+    }
+    if (q.phase !== null) {
+      where.push('phase = ?');
+      params.push(q.phase);
+    }
+    if (q.statTrak !== null) {
+      where.push('statTrak = ?');
+      params.push(q.statTrak ? 1 : 0);
+    }
+    if (q.souvenir !== null) {
+      where.push('souvenir = ?');
+      params.push(q.souvenir ? 1 : 0);
+    }
+    if (q.hasStickers !== null) where.push(q.hasStickers ? 'stickerCount > 0' : 'stickerCount = 0');
+    const stickerName = q.stickerName.trim();
+    if (stickerName !== '') {
+      where.push("stickerNames LIKE ? ESCAPE '\\'");
+      params.push(`%${escapeLike(stickerName)}%`);
+    }
+
+    const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const column = SORT_COLUMN[q.sort];
+    const dir = q.direction === 'desc' ? 'DESC' : 'ASC';
+    const rows = this.prepare<unknown[], CatalogRowRecord>(
+      `SELECT ${CATALOG_ROW_SELECT} FROM ${from} ${whereSql} ORDER BY ${column} ${dir}, itemId ${dir} LIMIT ? OFFSET ?`,
+    ).all(...params, q.limit, q.offset);
+
+    let total: number;
+    if (where.length === 0) total = (this.meta(META.count) as number | null) ?? this.countOf('items', '', []);
+    else if (nameMatch !== null && where.length === 1) total = nameMatch.items;
+    else if (rows.length > 0 && rows.length < q.limit) total = q.offset + rows.length;
+    else total = this.countOf(from, whereSql, params);
+    return { rows: rows.map(catalogRowOf), total, offset: q.offset, limit: q.limit };
+  }
+
+  getItem(itemId: number): ItemDetail | null {
+    const live = this.prepare<[number], { json: string; listed_at: number; price: number }>(
+      'SELECT json, listed_at, price FROM items WHERE itemId = ?',
+    ).get(itemId);
+    let item: Item;
+    let onSale: boolean;
+    let listedAt: number | null = null;
+    if (live) {
+      item = JSON.parse(live.json) as Item;
+      onSale = true;
+      listedAt = live.listed_at;
+    } else {
+      const sold = this.prepare<[number], { json: string }>('SELECT json FROM sold_items WHERE itemId = ?').get(itemId);
+      if (!sold) return null;
+      item = JSON.parse(sold.json) as Item;
+      onSale = false;
+    }
+    const points = this.prepare<[number], { at: number; price: number }>(
+      'SELECT at, price FROM price_points WHERE itemId = ? ORDER BY at, rowid',
+    ).all(itemId);
+    const priceHistory: PricePoint[] = points.map((point) => ({ at: isoOf(point.at), price: point.price }));
+    if (priceHistory.length === 0 && listedAt !== null) priceHistory.push({ at: isoOf(listedAt), price: item.price });
+    return { item, priceHistory, onSale };
+  }
+
+  findItemsByIds(itemIds: number[]): Item[] {
+    if (itemIds.length === 0) return [];
+    return this.prepare<[string], string>('SELECT json FROM items WHERE itemId IN (SELECT value FROM json_each(?)) ORDER BY itemId')
+      .pluck()
+      .all(JSON.stringify(itemIds))
+      .map((json) => JSON.parse(json as string) as Item);
+  }
+
+  catalogInfo(): CatalogInfo {
+    return {
+      totalItems: (this.meta(META.count) as number | null) ?? 0,
+      totalValue: (this.meta(META.value) as number | null) ?? 0,
+      lastUpdate: (this.meta(META.lastUpdate) as string | null) ?? null,
+      syncedAt: (this.meta(META.syncedAt) as string | null) ?? null,
+    };
+  }
+
+  // ---- trades
+
+  queryTrades(q: ParsedTradeQuery): Page<Trade> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.statuses.length > 0) {
+      where.push(`status IN (${q.statuses.map(() => '?').join(', ')})`);
+      params.push(...q.statuses);
+    }
+    if (q.activeOnly) {
+      where.push(`status IN (${ACTIVE_TRADE_STATUSES.map(() => '?').join(', ')})`);
+      params.push(...ACTIVE_TRADE_STATUSES);
+    }
+    if (q.from !== null) {
+      where.push('createdAt >= ?');
+      params.push(q.from);
+    }
+    if (q.to !== null) {
+      where.push('createdAt <= ?');
+      params.push(q.to);
+    }
+    if (q.externalId !== '') {
+      where.push('externalId = ?');
+      params.push(q.externalId);
+    }
+    if (q.tradeId !== '') {
+      where.push('tradeId = ?');
+      params.push(q.tradeId);
+    }
+    if (q.webhookFailed) where.push("webhookStatus = 'failed'");
+    const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const rows = this.prepare<unknown[], Record<string, unknown>>(
+      `SELECT ${TRADE_SELECT} FROM trades ${whereSql} ORDER BY createdAt DESC, tradeId DESC LIMIT ? OFFSET ?`,
+    ).all(...params, q.limit, q.offset);
+    const total = this.countOf('trades', whereSql, params);
+    return { rows: rows.map(tradeOf), total, offset: q.offset, limit: q.limit };
+  }
+
+  getTrade(tradeId: string): TradeDetail | null {
+    const row = this.prepare<[string], Record<string, unknown>>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`).get(tradeId);
+    if (!row) return null;
+    const timeline = this.prepare<[string], TradeTimelineEntry>(
+      'SELECT status, at, errorCode, failReason, source FROM trade_timeline WHERE tradeId = ? ORDER BY at, rowid',
+    ).all(tradeId);
+    return { trade: tradeOf(row), timeline };
+  }
+
+  activeTrades(): Trade[] {
+    return this.prepare<string[], Record<string, unknown>>(
+      `SELECT ${TRADE_SELECT} FROM trades WHERE status IN (${ACTIVE_TRADE_STATUSES.map(() => '?').join(', ')}) ORDER BY createdAt DESC, tradeId DESC`,
+    )
+      .all(...ACTIVE_TRADE_STATUSES)
+      .map(tradeOf);
+  }
+
+  findTradeByExternalId(externalId: string): Trade | null {
+    const row = this.prepare<[string], Record<string, unknown>>(`SELECT ${TRADE_SELECT} FROM trades WHERE externalId = ? LIMIT 1`).get(externalId);
+    return row ? tradeOf(row) : null;
+  }
+
+  // ---- ledger
+
+  private ledgerWhere(q: ParsedLedgerQuery): { sql: string; params: unknown[] } {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.types.length > 0) {
+      where.push(`type IN (${q.types.map(() => '?').join(', ')})`);
+      params.push(...q.types);
+    }
+    if (q.tradeId !== '') {
+      where.push('tradeId = ?');
+      params.push(q.tradeId);
+    }
+    if (q.from !== null) {
+      where.push('createdAt >= ?');
+      params.push(q.from);
+    }
+    if (q.to !== null) {
+      where.push('createdAt <= ?');
+      params.push(q.to);
+    }
+    return { sql: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', params };
+  }
+
+  queryLedger(q: ParsedLedgerQuery): Page<LedgerRow> {
+    const { sql, params } = this.ledgerWhere(q);
+    const rows = this.prepare<unknown[], Record<string, unknown>>(
+      `SELECT ${LEDGER_SELECT} FROM ledger ${sql} ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`,
+    ).all(...params, q.limit, q.offset);
+    const total = this.countOf('ledger', sql, params);
+    return { rows: rows.map(ledgerOf), total, offset: q.offset, limit: q.limit };
+  }
+
+  /** Balance after each entry, oldest first; long series are thinned to the last point of each bucket. */
+  balanceSeries(q: ParsedLedgerQuery): BalancePoint[] {
+    const { sql, params } = this.ledgerWhere(q);
+    const points = this.prepare<unknown[], { at: string; balance: number }>(
+      `SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${sql} ORDER BY createdAt, id`,
+    ).all(...params);
+    if (points.length <= MAX_SERIES_POINTS) return points;
+    const step = points.length / MAX_SERIES_POINTS;
+    const thinned: BalancePoint[] = [];
+    for (let bucket = 1; bucket <= MAX_SERIES_POINTS; bucket++) {
+      const point = points[Math.min(points.length - 1, Math.ceil(bucket * step) - 1)];
+      if (point) thinned.push(point);
+    }
+    return thinned;
+  }
+
+  latestLedgerCreatedAt(): string | null {
+    return (this.prepare<[], string | null>('SELECT max(createdAt) FROM ledger').pluck().get() as string | null) ?? null;
+  }
+
+  // ---- recipients, rules, firings, settings
+
+  listRecipients(): Recipient[] {
+    return this.prepare<[], Record<string, unknown>>('SELECT id, label, tradeUrl, createdAt FROM recipients ORDER BY label COLLATE NOCASE, createdAt')
+      .all()
+      .map(recipientOf);
+  }
+
+  getRecipient(id: string): Recipient | null {
+    const row = this.prepare<[string], Record<string, unknown>>('SELECT id, label, tradeUrl, createdAt FROM recipients WHERE id = ?').get(id);
+    return row ? recipientOf(row) : null;
+  }
+
+  listAlertRules(): AlertRule[] {
+    return this.prepare<[], string>('SELECT json FROM alert_rules ORDER BY createdAt, id')
+      .pluck()
+      .all()
+      .map((json) => JSON.parse(json as string) as AlertRule);
+  }
+
+  getAlertRule(id: string): AlertRule | null {
+    const json = this.prepare<[string], string>('SELECT json FROM alert_rules WHERE id = ?').pluck().get(id) as string | undefined;
+    return json === undefined ? null : (JSON.parse(json) as AlertRule);
+  }
+
+  listFirings(query: FiringQuery): AlertFiring[] {
+    const limit = Math.max(1, Math.min(query.limit ?? 200, 10_000));
+    const where = query.unacknowledgedOnly ? 'WHERE acknowledged = 0' : '';
+    return this.prepare<[number], Record<string, unknown>>(`SELECT ${FIRING_SELECT} FROM alert_firings ${where} ORDER BY firedAt DESC, id LIMIT ?`)
+      .all(limit)
+      .map(firingOf);
+  }
+
+  unacknowledgedFiringCount(): number {
+    return this.prepare<[], number>('SELECT count(*) FROM alert_firings WHERE acknowledged = 0').pluck().get() as number;
+  }
+
+  alertRuleSpentSince(ruleId: string, sinceIso: string): number {
+    return this.prepare<[string, string], number>(
+      'SELECT coalesce(sum(price), 0) FROM alert_firings WHERE ruleId = ? AND autoBuyTradeId IS NOT NULL AND firedAt >= ?',
+    )
+      .pluck()
+      .get(ruleId, sinceIso) as number;
+  }
+
+  getSettings(): AppSettings {
+    return settingsOf(this.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings').all());
+  }
+}

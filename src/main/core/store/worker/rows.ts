@@ -1,0 +1,355 @@
+/**
+ * Mapping between API objects and table rows, shared by the writer and the
+ * reader threads. No SQLite access here.
+ */
+import type { BalanceTransaction, Item, KeyChain, Sticker, Trade, TradeStatus } from '../../../../shared/api';
+import { RARITY_COLORS } from '../../../../shared/api';
+import type { AlertFiring, AppSettings, CatalogRow, Recipient } from '../../../../shared/ipc';
+
+export const STATTRAK_MARK = 'StatTrak™';
+export const SOUVENIR_PREFIX = 'Souvenir ';
+/** Separator of the sticker / key chain name lists stored as text (names never hold a newline). */
+export const NAME_LIST_SEPARATOR = '\n';
+
+export function isoOf(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}
+
+// ---- Items
+
+function canonicalSticker(s: Sticker): Sticker {
+  const out: Sticker = { name: s.name, img: s.img, slot: s.slot, wear: s.wear, wearPercent: s.wearPercent };
+  if (s.rotation !== undefined) out.rotation = s.rotation;
+  if (s.offsetX !== undefined) out.offsetX = s.offsetX;
+  if (s.offsetY !== undefined) out.offsetY = s.offsetY;
+  return out;
+}
+
+function canonicalKeyChain(k: KeyChain): KeyChain {
+  const out: KeyChain = { name: k.name, img: k.img, slot: k.slot };
+  if (k.pattern !== undefined) out.pattern = k.pattern;
+  if (k.rotation !== undefined) out.rotation = k.rotation;
+  if (k.offsetX !== undefined) out.offsetX = k.offsetX;
+  if (k.offsetY !== undefined) out.offsetY = k.offsetY;
+  if (k.offsetZ !== undefined) out.offsetZ = k.offsetZ;
+  return out;
+}
+
+/**
+ * The item with its keys in schema order and unknown keys dropped, so the
+ * stored JSON is the same text whether the item came from a sync (server key
+ * order) or a feed frame (zod's order): a sync diff compares these strings.
+ */
+export function canonicalItem(item: Item): Item {
+  return {
+    itemId: item.itemId,
+    assetId: item.assetId,
+    classId: item.classId,
+    instanceId: item.instanceId,
+    paintIndex: item.paintIndex,
+    paintSeed: item.paintSeed,
+    rarityColor: item.rarityColor,
+    market_hash_name: item.market_hash_name,
+    img: item.img,
+    phase: item.phase,
+    price: item.price,
+    float: item.float,
+    stickers: item.stickers.map(canonicalSticker),
+    keyChains: item.keyChains.map(canonicalKeyChain),
+    steamId: item.steamId,
+    inspectInGame: item.inspectInGame,
+    tradeUrl: item.tradeUrl,
+  };
+}
+
+const RARITY_RANK = new Map<string, number>(RARITY_COLORS.map((color, index) => [color, index]));
+
+export function rarityRankOf(color: string | null): number | null {
+  if (color === null) return null;
+  return RARITY_RANK.get(color.toLowerCase()) ?? null;
+}
+
+export function isStatTrak(name: string): boolean {
+  return name.includes(STATTRAK_MARK);
+}
+
+export function isSouvenir(name: string): boolean {
+  return name.startsWith(SOUVENIR_PREFIX);
+}
+
+/** The derived columns of an item row, in the order of ITEM_COLUMNS. */
+export interface ItemColumns {
+  itemId: number;
+  assetId: string;
+  name: string;
+  phase: string | null;
+  price: number;
+  float: number | null;
+  paintSeed: number | null;
+  paintIndex: number | null;
+  rarityColor: string | null;
+  rarity_rank: number | null;
+  img: string | null;
+  statTrak: number;
+  souvenir: number;
+  stickerCount: number;
+  stickerNames: string;
+  keyChainNames: string;
+  json: string;
+}
+
+/** Item columns that come from the item itself (not name_id, listed_at, updated_at, last_move). */
+export const ITEM_COLUMNS = [
+  'itemId',
+  'assetId',
+  'name',
+  'phase',
+  'price',
+  'float',
+  'paintSeed',
+  'paintIndex',
+  'rarityColor',
+  'rarity_rank',
+  'img',
+  'statTrak',
+  'souvenir',
+  'stickerCount',
+  'stickerNames',
+  'keyChainNames',
+  'json',
+] as const satisfies readonly (keyof ItemColumns)[];
+
+function joinNames(list: readonly { name: string }[]): string {
+  if (list.length === 0) return '';
+  if (list.length === 1) return (list[0] as { name: string }).name;
+  return list.map((entry) => entry.name).join(NAME_LIST_SEPARATOR);
+}
+
+export function itemColumns(item: Item): ItemColumns {
+  const canonical = canonicalItem(item);
+  return {
+    itemId: item.itemId,
+    assetId: item.assetId,
+    name: item.market_hash_name,
+    phase: item.phase,
+    price: item.price,
+    float: item.float,
+    paintSeed: item.paintSeed,
+    paintIndex: item.paintIndex,
+    rarityColor: item.rarityColor,
+    rarity_rank: rarityRankOf(item.rarityColor),
+    img: item.img,
+    statTrak: isStatTrak(item.market_hash_name) ? 1 : 0,
+    souvenir: isSouvenir(item.market_hash_name) ? 1 : 0,
+    stickerCount: item.stickers.length,
+    stickerNames: joinNames(item.stickers),
+    keyChainNames: joinNames(item.keyChains),
+    json: JSON.stringify(canonical),
+  };
+}
+
+/** The columns a catalog row is read from. */
+export const CATALOG_ROW_SELECT =
+  'itemId, assetId, name, phase, price, float, paintSeed, rarityColor, img, stickerCount, stickerNames, keyChainNames, statTrak, souvenir, listed_at, last_move';
+
+export interface CatalogRowRecord {
+  itemId: number;
+  assetId: string;
+  name: string;
+  phase: string | null;
+  price: number;
+  float: number | null;
+  paintSeed: number | null;
+  rarityColor: string | null;
+  img: string | null;
+  stickerCount: number;
+  stickerNames: string;
+  keyChainNames: string;
+  statTrak: number;
+  souvenir: number;
+  listed_at: number;
+  last_move: number;
+}
+
+function splitNames(text: string): string[] {
+  return text === '' ? [] : text.split(NAME_LIST_SEPARATOR);
+}
+
+export function moveOf(lastMove: number): CatalogRow['lastMove'] {
+  return lastMove > 0 ? 'up' : lastMove < 0 ? 'down' : null;
+}
+
+export function catalogRowOf(r: CatalogRowRecord): CatalogRow {
+  return {
+    itemId: r.itemId,
+    assetId: r.assetId,
+    market_hash_name: r.name,
+    phase: r.phase,
+    price: r.price,
+    float: r.float,
+    paintSeed: r.paintSeed,
+    rarityColor: r.rarityColor,
+    img: r.img,
+    stickerCount: r.stickerCount,
+    stickerNames: splitNames(r.stickerNames),
+    keyChainNames: splitNames(r.keyChainNames),
+    statTrak: r.statTrak === 1,
+    souvenir: r.souvenir === 1,
+    listedAt: isoOf(r.listed_at),
+    lastMove: moveOf(r.last_move),
+  };
+}
+
+/** A catalog row built straight from an item (no read back), as the writer returns them. */
+export function catalogRowFromColumns(c: ItemColumns, listedAt: number, lastMove: number): CatalogRow {
+  return catalogRowOf({ ...c, listed_at: listedAt, last_move: lastMove });
+}
+
+// ---- Trades
+
+/** Monotonic order of statuses: a stored trade only moves to a higher rank. */
+export const STATUS_RANK: Record<TradeStatus, number> = {
+  PENDING: 0,
+  CREATING: 0,
+  SENT: 1,
+  COMPLETED: 2,
+  CANCELLED: 2,
+  FAILED: 2,
+  EXPIRED: 2,
+  REJECTED: 2,
+  REVERSED: 3,
+};
+
+/**
+ * Whether a trade stored with `from` may move to `to`: active statuses move
+ * up the rank; COMPLETED only to REVERSED; other finals never move.
+ */
+export function canAdvance(from: TradeStatus, to: TradeStatus): boolean {
+  if (from === to) return false;
+  if (from === 'COMPLETED') return to === 'REVERSED';
+  if (STATUS_RANK[from] >= 2) return false;
+  return STATUS_RANK[to] > STATUS_RANK[from];
+}
+
+/** The time a status was reached, as far as the trade tells. */
+export function statusTimeOf(trade: Trade): string {
+  switch (trade.status) {
+    case 'PENDING':
+    case 'CREATING':
+      return trade.createdAt;
+    case 'COMPLETED':
+      return trade.completedAt ?? trade.updatedAt;
+    case 'CANCELLED':
+      return trade.cancelledAt ?? trade.updatedAt;
+    case 'REVERSED':
+      return trade.rollbackAt ?? trade.updatedAt;
+    default:
+      return trade.updatedAt;
+  }
+}
+
+export const TRADE_FIELDS = [
+  'tradeId',
+  'externalId',
+  'status',
+  'price',
+  'itemId',
+  'assetId',
+  'offerId',
+  'tradeUrl',
+  'market_hash_name',
+  'phase',
+  'float',
+  'webhookStatus',
+  'failReason',
+  'errorCode',
+  'createdAt',
+  'updatedAt',
+  'completedAt',
+  'cancelledAt',
+  'endProtection',
+  'rollbackAt',
+  'stage',
+] as const satisfies readonly (keyof Trade)[];
+
+export const TRADE_SELECT = TRADE_FIELDS.join(', ');
+
+/** A row read with TRADE_SELECT is already a Trade (same names, same types). */
+export function tradeOf(row: Record<string, unknown>): Trade {
+  const trade = {} as Record<string, unknown>;
+  for (const field of TRADE_FIELDS) trade[field] = row[field] ?? null;
+  return trade as unknown as Trade;
+}
+
+export function sameTrade(a: Trade, b: Trade): boolean {
+  return TRADE_FIELDS.every((field) => a[field] === b[field]);
+}
+
+// ---- Ledger
+
+export const LEDGER_SELECT = 'id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase';
+
+export function ledgerOf(row: Record<string, unknown>): BalanceTransaction {
+  return {
+    id: row['id'] as number,
+    type: row['type'] as BalanceTransaction['type'],
+    amount: row['amount'] as number,
+    balanceBefore: row['balanceBefore'] as number,
+    balanceAfter: row['balanceAfter'] as number,
+    tradeId: (row['tradeId'] as string | null) ?? null,
+    note: (row['note'] as string | null) ?? null,
+    createdAt: row['createdAt'] as string,
+    market_hash_name: (row['market_hash_name'] as string | null) ?? null,
+    phase: (row['phase'] as string | null) ?? null,
+  };
+}
+
+// ---- Recipients, firings, settings
+
+export function recipientOf(row: Record<string, unknown>): Recipient {
+  return { id: row['id'] as string, label: row['label'] as string, tradeUrl: row['tradeUrl'] as string, createdAt: row['createdAt'] as string };
+}
+
+export const FIRING_SELECT = 'id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, acknowledged, autoBuyTradeId, autoBuyError, autoBuyDone';
+
+export function firingOf(row: Record<string, unknown>): AlertFiring {
+  return {
+    id: row['id'] as string,
+    ruleId: row['ruleId'] as string,
+    ruleName: row['ruleName'] as string,
+    itemId: row['itemId'] as number,
+    market_hash_name: row['market_hash_name'] as string,
+    price: row['price'] as number,
+    firedAt: row['firedAt'] as string,
+    acknowledged: row['acknowledged'] === 1,
+    autoBuy: row['autoBuyDone'] === 1 ? { tradeId: (row['autoBuyTradeId'] as string | null) ?? null, error: (row['autoBuyError'] as string | null) ?? null } : null,
+  };
+}
+
+export const DEFAULT_SETTINGS: AppSettings = {
+  theme: 'dark',
+  notifyStatuses: ['COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'REJECTED'],
+  notifyAlerts: true,
+  alertsPaused: false,
+  demoSandbox: false,
+  closeToTray: false,
+};
+
+export function settingsOf(rows: { key: string; value: string }[]): AppSettings {
+  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const row of rows) {
+    if (row.key in DEFAULT_SETTINGS) settings[row.key] = JSON.parse(row.value) as unknown;
+  }
+  return settings as unknown as AppSettings;
+}
+
+// ---- Meta keys
+
+export const META = {
+  lastUpdate: 'catalog.lastUpdate',
+  syncedAt: 'catalog.syncedAt',
+  serverTotalItems: 'catalog.serverTotalItems',
+  serverTotalValue: 'catalog.serverTotalValue',
+  count: 'catalog.count',
+  value: 'catalog.value',
+} as const;

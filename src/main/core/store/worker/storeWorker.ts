@@ -1,0 +1,140 @@
+/**
+ * Entry of a store worker thread (writer or reader, per workerData.role).
+ * Serves `{kind:'call', id, method, args}` messages one at a time with
+ * `{kind:'result', id, ok, value | error}`; syncCatalog also sends
+ * `{kind:'progress'}` messages and honours `{kind:'abort'}`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { classifySqliteError, serializeError, StoreClosedError } from '../errors';
+import { SCHEMA_VERSION } from '../migrations';
+import type { HostMessage, ReaderMethods, WorkerInit, WorkerMessage, WriterMethods } from '../types';
+import { ReaderService } from './reader';
+import { WriterService } from './writer';
+
+const WRITER_METHODS: readonly (keyof WriterMethods)[] = [
+  'applyItemUpserts',
+  'applyItemRemovals',
+  'applyPriceChanges',
+  'upsertTrades',
+  'applyTradeUpdate',
+  'insertLedger',
+  'saveRecipient',
+  'deleteRecipient',
+  'saveAlertRule',
+  'deleteAlertRule',
+  'setAlertRuleEnabled',
+  'addAlertRuleSpend',
+  'recordFiring',
+  'acknowledgeFiring',
+  'acknowledgeAllFirings',
+  'setFiringAutoBuy',
+  'deleteFiringsForRule',
+  'updateSettings',
+  'setMeta',
+  'syncCatalog',
+];
+
+const READER_METHODS: readonly (keyof ReaderMethods)[] = [
+  'queryCatalog',
+  'getItem',
+  'findItemsByIds',
+  'catalogInfo',
+  'queryTrades',
+  'getTrade',
+  'activeTrades',
+  'findTradeByExternalId',
+  'queryLedger',
+  'balanceSeries',
+  'latestLedgerCreatedAt',
+  'listRecipients',
+  'getRecipient',
+  'listAlertRules',
+  'getAlertRule',
+  'listFirings',
+  'unacknowledgedFiringCount',
+  'alertRuleSpentSince',
+  'getSettings',
+  'getMeta',
+];
+
+function post(message: WorkerMessage): void {
+  parentPort?.postMessage(message);
+}
+
+function main(): void {
+  const port = parentPort;
+  if (!port) throw new Error('storeWorker must run as a worker thread');
+  const init = workerData as WorkerInit;
+  let service: WriterService | ReaderService;
+  try {
+    service = init.role === 'writer' ? new WriterService(init.file) : new ReaderService(init.file);
+  } catch (error) {
+    post({ kind: 'init-error', error: serializeError(error) });
+    return;
+  }
+  post({ kind: 'ready', schemaVersion: SCHEMA_VERSION, migratedFrom: service instanceof WriterService ? service.migratedFrom : null });
+
+  const allowed = new Set<string>(init.role === 'writer' ? WRITER_METHODS : READER_METHODS);
+  const aborts = new Map<number, AbortController>();
+  let closed = false;
+
+  const fail = (id: number, error: unknown) => {
+    post({ kind: 'result', id, ok: false, error: serializeError(classifySqliteError(error, init.file)) });
+  };
+
+  port.on('message', (message: HostMessage) => {
+    if (message.kind === 'abort') {
+      aborts.get(message.id)?.abort();
+      return;
+    }
+    if (message.kind === 'close') {
+      for (const controller of aborts.values()) controller.abort();
+      if (!closed) {
+        closed = true;
+        try {
+          service.close();
+        } catch (error) {
+          fail(message.id, error);
+          return;
+        }
+      }
+      post({ kind: 'result', id: message.id, ok: true, value: null });
+      port.close();
+      return;
+    }
+    const { id, method, args } = message;
+    if (closed) {
+      fail(id, new StoreClosedError());
+      return;
+    }
+    if (!allowed.has(method)) {
+      fail(id, new Error(`unknown ${init.role} method ${method}`));
+      return;
+    }
+    const started = performance.now();
+    const done = (value: unknown) => {
+      const ms = performance.now() - started;
+      if (ms >= init.slowCallMs) post({ kind: 'slow', method, ms: Math.round(ms) });
+      post({ kind: 'result', id, ok: true, value: value === undefined ? null : value });
+    };
+    try {
+      if (method === 'syncCatalog' && service instanceof WriterService) {
+        const controller = new AbortController();
+        aborts.set(id, controller);
+        const [request] = args as Parameters<WriterMethods['syncCatalog']>;
+        service
+          .syncCatalog(request, { signal: controller.signal, progress: (progress) => post({ kind: 'progress', id, progress }) })
+          .then(done, (error: unknown) => fail(id, error))
+          .finally(() => aborts.delete(id));
+        return;
+      }
+      const fn = (service as unknown as Record<string, (...a: unknown[]) => unknown>)[method];
+      if (typeof fn !== 'function') throw new Error(`unknown method ${method}`);
+      done(fn.apply(service, args));
+    } catch (error) {
+      fail(id, error);
+    }
+  });
+}
+
+main();

@@ -1,0 +1,522 @@
+/**
+ * The writer thread's service: owns the only write connection. Every method
+ * runs synchronously in one transaction (except syncCatalog, which stages in
+ * short transactions and applies in one), so the host sees each call as atomic.
+ */
+import { randomUUID } from 'node:crypto';
+import type { BalanceTransaction, Item, PriceChange, Trade, TradeStatus } from '../../../../shared/api';
+import type { AlertFiring, AlertRule, AppSettings, CatalogRow, Recipient } from '../../../../shared/ipc';
+import type {
+  CatalogSyncProgress,
+  CatalogSyncRequest,
+  CatalogSyncResult,
+  FiringInput,
+  ItemRemovalResult,
+  ItemUpsertResult,
+  LedgerInsertResult,
+  ParsedAlertRuleInput,
+  PriceChangeResult,
+  PriceMove,
+  RecipientInput,
+  SettingsPatch,
+  TradeSource,
+  TradeUpdate,
+  TradeUpdateResult,
+  TradeUpsertResult,
+  WriterMethods,
+} from '../types';
+import { CatalogSyncError } from '../errors';
+import { runCatalogSync } from './catalogSync';
+import { openWriteConnection, type Db } from './open';
+import {
+  canAdvance,
+  CATALOG_ROW_SELECT,
+  catalogRowFromColumns,
+  catalogRowOf,
+  type CatalogRowRecord,
+  DEFAULT_SETTINGS,
+  FIRING_SELECT,
+  firingOf,
+  ITEM_COLUMNS,
+  itemColumns,
+  META,
+  recipientOf,
+  sameTrade,
+  settingsOf,
+  STATUS_RANK,
+  statusTimeOf,
+  TRADE_FIELDS,
+  TRADE_SELECT,
+  tradeOf,
+} from './rows';
+
+interface ExistingItem {
+  name_id: number;
+  name: string;
+  price: number;
+  json: string;
+  listed_at: number;
+  last_move: number;
+}
+
+type CatalogRowWithJson = CatalogRowRecord & { json: string };
+
+function sign(delta: number): number {
+  return delta > 0 ? 1 : delta < 0 ? -1 : 0;
+}
+
+function prepareStatements(db: Db) {
+  const itemInsertColumns = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
+  return {
+    selectItem: db.prepare<[number], ExistingItem>('SELECT name_id, name, price, json, listed_at, last_move FROM items WHERE itemId = ?'),
+    selectItemRow: db.prepare<[number], CatalogRowWithJson>(`SELECT ${CATALOG_ROW_SELECT}, json FROM items WHERE itemId = ?`),
+    insertItem: db.prepare(`INSERT INTO items (${itemInsertColumns.join(', ')}) VALUES (${itemInsertColumns.map((c) => `@${c}`).join(', ')})`),
+    updateItem: db.prepare(
+      `UPDATE items SET ${[...ITEM_COLUMNS.filter((c) => c !== 'itemId'), 'name_id', 'updated_at', 'last_move'].map((c) => `${c} = @${c}`).join(', ')} WHERE itemId = @itemId`,
+    ),
+    updatePrice: db.prepare<[number, string, number, number, number]>('UPDATE items SET price = ?, json = ?, updated_at = ?, last_move = ? WHERE itemId = ?'),
+    deleteItem: db.prepare<[number]>('DELETE FROM items WHERE itemId = ?'),
+    selectName: db.prepare<[string], { name_id: number }>('SELECT name_id FROM names WHERE name = ?'),
+    insertName: db.prepare<[string]>('INSERT INTO names (name, item_count) VALUES (?, 1)'),
+    bumpName: db.prepare<[number, number]>('UPDATE names SET item_count = item_count + ? WHERE name_id = ?'),
+    dropEmptyName: db.prepare<[number]>('DELETE FROM names WHERE name_id = ? AND item_count <= 0'),
+    insertSold: db.prepare<[number, string, number]>('INSERT OR REPLACE INTO sold_items (itemId, json, removed_at) VALUES (?, ?, ?)'),
+    deleteSold: db.prepare<[number]>('DELETE FROM sold_items WHERE itemId = ?'),
+    hasPoints: db.prepare<[number], { one: number }>('SELECT 1 AS one FROM price_points WHERE itemId = ? LIMIT 1'),
+    insertPoint: db.prepare<[number, number, number]>('INSERT INTO price_points (itemId, at, price) VALUES (?, ?, ?)'),
+    getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+    setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+    selectTrade: db.prepare<[string], Record<string, unknown>>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`),
+    insertTrade: db.prepare(
+      `INSERT INTO trades (${TRADE_FIELDS.join(', ')}, status_rank, updated_at) VALUES (${TRADE_FIELDS.map((f) => `@${f}`).join(', ')}, @status_rank, @updated_at)`,
+    ),
+    updateTrade: db.prepare(
+      `UPDATE trades SET ${TRADE_FIELDS.filter((f) => f !== 'tradeId')
+        .map((f) => `${f} = @${f}`)
+        .join(', ')}, status_rank = @status_rank, updated_at = @updated_at WHERE tradeId = @tradeId`,
+    ),
+    insertTimeline: db.prepare<[string, string, string, number | null, string | null, string]>(
+      'INSERT OR IGNORE INTO trade_timeline (tradeId, status, at, errorCode, failReason, source) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    insertLedger: db.prepare(
+      `INSERT OR IGNORE INTO ledger (id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase)
+       VALUES (@id, @type, @amount, @balanceBefore, @balanceAfter, @tradeId, @note, @createdAt, @market_hash_name, @phase)`,
+    ),
+    selectRecipient: db.prepare<[string], Record<string, unknown>>('SELECT id, label, tradeUrl, createdAt FROM recipients WHERE id = ?'),
+    upsertRecipient: db.prepare<[string, string, string, string]>(
+      'INSERT INTO recipients (id, label, tradeUrl, createdAt) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET label = excluded.label, tradeUrl = excluded.tradeUrl',
+    ),
+    deleteRecipient: db.prepare<[string]>('DELETE FROM recipients WHERE id = ?'),
+    selectRule: db.prepare<[string], { json: string }>('SELECT json FROM alert_rules WHERE id = ?'),
+    upsertRule: db.prepare<[string, string, string]>(
+      'INSERT INTO alert_rules (id, json, createdAt) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json',
+    ),
+    deleteRule: db.prepare<[string]>('DELETE FROM alert_rules WHERE id = ?'),
+    insertFiring: db.prepare<[string, string, string, number, string, number, string]>(
+      'INSERT OR IGNORE INTO alert_firings (id, ruleId, ruleName, itemId, market_hash_name, price, firedAt) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    selectFiring: db.prepare<[string], Record<string, unknown>>(`SELECT ${FIRING_SELECT} FROM alert_firings WHERE id = ?`),
+    acknowledgeFiring: db.prepare<[string]>('UPDATE alert_firings SET acknowledged = 1 WHERE id = ?'),
+    acknowledgeAll: db.prepare('UPDATE alert_firings SET acknowledged = 1 WHERE acknowledged = 0'),
+    setFiringAutoBuy: db.prepare<[string | null, string | null, string]>(
+      'UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuyDone = 1 WHERE id = ?',
+    ),
+    deleteFiringsForRule: db.prepare<[string]>('DELETE FROM alert_firings WHERE ruleId = ?'),
+    allSettings: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings'),
+    setSetting: db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+  };
+}
+
+type WriterStatements = ReturnType<typeof prepareStatements>;
+
+export interface SyncContext {
+  signal: AbortSignal;
+  progress: (progress: CatalogSyncProgress) => void;
+}
+
+export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
+  readonly db: Db;
+  readonly file: string;
+  readonly migratedFrom: number | null;
+  private readonly s: WriterStatements;
+  /** Items the feed touched while a sync streams: the sync leaves them as the feed set them. */
+  syncTouched: Set<number> | null = null;
+  private syncRunning = false;
+  private catalogCount: number;
+  private catalogValue: number;
+
+  constructor(file: string) {
+    this.file = file;
+    const { db, migratedFrom } = openWriteConnection(file);
+    this.db = db;
+    this.migratedFrom = migratedFrom;
+    this.s = prepareStatements(db);
+    const count = this.readMeta(META.count);
+    const value = this.readMeta(META.value);
+    if (typeof count === 'number' && typeof value === 'number') {
+      this.catalogCount = count;
+      this.catalogValue = value;
+    } else {
+      const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items').get() as { n: number; v: number };
+      this.catalogCount = totals.n;
+      this.catalogValue = totals.v;
+    }
+  }
+
+  close(): void {
+    try {
+      this.db.pragma('optimize');
+    } catch {
+      // Best effort: statistics only.
+    }
+    this.db.close();
+  }
+
+  // ---- meta
+
+  readMeta(key: string): unknown {
+    const row = this.s.getMeta.get(key);
+    return row ? (JSON.parse(row.value) as unknown) : null;
+  }
+
+  setMeta(key: string, value: unknown): void {
+    this.s.setMeta.run(key, JSON.stringify(value ?? null));
+  }
+
+  /** Recomputes the held count and value (after a sync) and stores them. */
+  resetCatalogTotals(count: number, value: number): void {
+    this.catalogCount = count;
+    this.catalogValue = value;
+    this.saveCatalogTotals();
+  }
+
+  private saveCatalogTotals(): void {
+    this.setMeta(META.count, this.catalogCount);
+    this.setMeta(META.value, this.catalogValue);
+  }
+
+  // ---- items
+
+  private acquireName(name: string): number {
+    const row = this.s.selectName.get(name);
+    if (row) {
+      this.s.bumpName.run(1, row.name_id);
+      return row.name_id;
+    }
+    return Number(this.s.insertName.run(name).lastInsertRowid);
+  }
+
+  private releaseName(nameId: number): void {
+    this.s.bumpName.run(-1, nameId);
+    this.s.dropEmptyName.run(nameId);
+  }
+
+  /** A price move: the first one also records the price the item was listed at, so a history always has its start. */
+  private recordPriceMove(itemId: number, listedAt: number, previous: number, price: number, now: number): void {
+    if (!this.s.hasPoints.get(itemId)) this.s.insertPoint.run(itemId, listedAt, previous);
+    this.s.insertPoint.run(itemId, now, price);
+  }
+
+  applyItemUpserts(items: Item[]): ItemUpsertResult {
+    const now = Date.now();
+    const upserted: CatalogRow[] = [];
+    const prices: PriceMove[] = [];
+    this.db.transaction(() => {
+      for (const item of items) {
+        this.syncTouched?.add(item.itemId);
+        const columns = itemColumns(item);
+        const old = this.s.selectItem.get(item.itemId);
+        if (!old) {
+          const nameId = this.acquireName(columns.name);
+          this.s.insertItem.run({ ...columns, name_id: nameId, listed_at: now, updated_at: now, last_move: 0 });
+          this.s.deleteSold.run(item.itemId);
+          this.catalogCount += 1;
+          this.catalogValue += columns.price;
+          upserted.push(catalogRowFromColumns(columns, now, 0));
+          prices.push({ itemId: item.itemId, price: columns.price, previous: null });
+          continue;
+        }
+        if (old.json === columns.json) continue;
+        let nameId = old.name_id;
+        if (old.name !== columns.name) {
+          this.releaseName(old.name_id);
+          nameId = this.acquireName(columns.name);
+        }
+        let lastMove = old.last_move;
+        if (old.price !== columns.price) {
+          lastMove = sign(columns.price - old.price);
+          this.recordPriceMove(item.itemId, old.listed_at, old.price, columns.price, now);
+          this.catalogValue += columns.price - old.price;
+          prices.push({ itemId: item.itemId, price: columns.price, previous: old.price });
+        }
+        this.s.updateItem.run({ ...columns, name_id: nameId, updated_at: now, last_move: lastMove });
+        upserted.push(catalogRowFromColumns(columns, old.listed_at, lastMove));
+      }
+      this.saveCatalogTotals();
+    })();
+    return { upserted, prices };
+  }
+
+  applyItemRemovals(itemIds: number[]): ItemRemovalResult {
+    const now = Date.now();
+    const removed: number[] = [];
+    this.db.transaction(() => {
+      for (const itemId of itemIds) {
+        this.syncTouched?.add(itemId);
+        const old = this.s.selectItem.get(itemId);
+        if (!old) continue;
+        this.s.insertSold.run(itemId, old.json, now);
+        this.s.deleteItem.run(itemId);
+        this.releaseName(old.name_id);
+        this.catalogCount -= 1;
+        this.catalogValue -= old.price;
+        removed.push(itemId);
+      }
+      if (removed.length > 0) this.saveCatalogTotals();
+    })();
+    return { removed };
+  }
+
+  applyPriceChanges(changes: PriceChange[]): PriceChangeResult {
+    const now = Date.now();
+    const prices: PriceMove[] = [];
+    const upserted: CatalogRow[] = [];
+    const unknown: number[] = [];
+    this.db.transaction(() => {
+      for (const { itemId, price } of changes) {
+        this.syncTouched?.add(itemId);
+        const old = this.s.selectItemRow.get(itemId);
+        if (!old) {
+          unknown.push(itemId);
+          continue;
+        }
+        if (old.price === price) continue;
+        const item = JSON.parse(old.json) as Item;
+        item.price = price;
+        const lastMove = sign(price - old.price);
+        this.recordPriceMove(itemId, old.listed_at, old.price, price, now);
+        this.s.updatePrice.run(price, JSON.stringify(item), now, lastMove, itemId);
+        this.catalogValue += price - old.price;
+        prices.push({ itemId, price, previous: old.price });
+        upserted.push(catalogRowOf({ ...old, price, last_move: lastMove }));
+      }
+      if (prices.length > 0) this.saveCatalogTotals();
+    })();
+    return { prices, upserted, unknown };
+  }
+
+  async syncCatalog(request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {
+    if (this.syncRunning) throw new CatalogSyncError('busy', 'a catalog sync is already running');
+    this.syncRunning = true;
+    try {
+      return await runCatalogSync(this, request, context);
+    } finally {
+      this.syncRunning = false;
+      this.syncTouched = null;
+    }
+  }
+
+  // ---- trades
+
+  private tradeParams(trade: Trade, now: number): Record<string, unknown> {
+    const params: Record<string, unknown> = { status_rank: STATUS_RANK[trade.status], updated_at: now };
+    for (const field of TRADE_FIELDS) params[field] = trade[field];
+    return params;
+  }
+
+  upsertTrades(trades: Trade[], source: TradeSource): TradeUpsertResult {
+    const now = Date.now();
+    const changed: Trade[] = [];
+    const newStatuses: { tradeId: string; status: TradeStatus }[] = [];
+    this.db.transaction(() => {
+      for (const incoming of trades) {
+        const row = this.s.selectTrade.get(incoming.tradeId);
+        const stored = row ? tradeOf(row) : null;
+        if (stored === null) {
+          this.s.insertTrade.run(this.tradeParams(incoming, now));
+        } else if (stored.status === incoming.status) {
+          // Same status: the server's record is the newer word on the other fields (offerId, webhookStatus, …).
+          if (sameTrade(stored, incoming)) continue;
+          this.s.updateTrade.run(this.tradeParams(incoming, now));
+        } else if (canAdvance(stored.status, incoming.status)) {
+          this.s.updateTrade.run(this.tradeParams(incoming, now));
+        } else {
+          // An older status arriving late (SENT after COMPLETED): ignored whole.
+          continue;
+        }
+        changed.push(incoming);
+        const added = this.s.insertTimeline.run(
+          incoming.tradeId,
+          incoming.status,
+          statusTimeOf(incoming),
+          incoming.errorCode,
+          incoming.failReason,
+          source,
+        );
+        if (added.changes > 0) newStatuses.push({ tradeId: incoming.tradeId, status: incoming.status });
+      }
+    })();
+    return { changed, newStatuses };
+  }
+
+  applyTradeUpdate(update: TradeUpdate, source: TradeSource): TradeUpdateResult {
+    return this.db.transaction((): TradeUpdateResult => {
+      const row = this.s.selectTrade.get(update.tradeId);
+      if (!row) return { unknown: true, tradeId: update.tradeId };
+      const stored = tradeOf(row);
+      const nowMs = Date.now();
+      const nowIso = new Date(nowMs).toISOString();
+      let next: Trade;
+      if (stored.status === update.status) {
+        next = {
+          ...stored,
+          externalId: update.externalId ?? stored.externalId,
+          offerId: update.offerId ?? stored.offerId,
+          failReason: update.failReason ?? stored.failReason,
+          errorCode: update.errorCode ?? stored.errorCode,
+        };
+        if (sameTrade(stored, next)) return { unknown: false, trade: stored, changed: false, newStatus: null };
+      } else if (canAdvance(stored.status, update.status)) {
+        next = {
+          ...stored,
+          status: update.status,
+          externalId: update.externalId ?? stored.externalId,
+          offerId: update.offerId ?? stored.offerId,
+          failReason: update.failReason,
+          errorCode: update.errorCode,
+          updatedAt: nowIso,
+          completedAt: update.status === 'COMPLETED' ? (stored.completedAt ?? nowIso) : stored.completedAt,
+          cancelledAt: update.status === 'CANCELLED' ? (stored.cancelledAt ?? nowIso) : stored.cancelledAt,
+          rollbackAt: update.status === 'REVERSED' ? (stored.rollbackAt ?? nowIso) : stored.rollbackAt,
+        };
+      } else {
+        return { unknown: false, trade: stored, changed: false, newStatus: null };
+      }
+      this.s.updateTrade.run(this.tradeParams(next, nowMs));
+      let newStatus: TradeStatus | null = null;
+      if (next.status !== stored.status) {
+        const added = this.s.insertTimeline.run(next.tradeId, next.status, nowIso, update.errorCode, update.failReason, source);
+        if (added.changes > 0) newStatus = next.status;
+      }
+      return { unknown: false, trade: next, changed: true, newStatus };
+    })();
+  }
+
+  // ---- ledger
+
+  insertLedger(entries: BalanceTransaction[]): LedgerInsertResult {
+    const inserted: BalanceTransaction[] = [];
+    this.db.transaction(() => {
+      for (const entry of entries) {
+        if (this.s.insertLedger.run(entry).changes > 0) inserted.push(entry);
+      }
+    })();
+    return { inserted };
+  }
+
+  // ---- recipients
+
+  saveRecipient(input: RecipientInput): Recipient {
+    return this.db.transaction(() => {
+      const id = input.id ?? randomUUID();
+      const existing = this.s.selectRecipient.get(id);
+      const createdAt = existing ? (existing['createdAt'] as string) : new Date().toISOString();
+      this.s.upsertRecipient.run(id, input.label, input.tradeUrl, createdAt);
+      return recipientOf({ id, label: input.label, tradeUrl: input.tradeUrl, createdAt });
+    })();
+  }
+
+  deleteRecipient(id: string): { deleted: boolean } {
+    return { deleted: this.s.deleteRecipient.run(id).changes > 0 };
+  }
+
+  // ---- alert rules and firings
+
+  private readRule(id: string): AlertRule | null {
+    const row = this.s.selectRule.get(id);
+    return row ? (JSON.parse(row.json) as AlertRule) : null;
+  }
+
+  private writeRule(rule: AlertRule): AlertRule {
+    this.s.upsertRule.run(rule.id, JSON.stringify(rule), rule.createdAt);
+    return rule;
+  }
+
+  saveAlertRule(input: ParsedAlertRuleInput): AlertRule {
+    return this.db.transaction(() => {
+      const id = input.id ?? randomUUID();
+      const existing = this.readRule(id);
+      return this.writeRule({
+        id,
+        name: input.name,
+        enabled: input.enabled,
+        namePattern: input.namePattern,
+        phase: input.phase,
+        floatMin: input.floatMin,
+        floatMax: input.floatMax,
+        maxPrice: input.maxPrice,
+        stickerNames: [...input.stickerNames],
+        autoBuy: { ...input.autoBuy, spent: existing?.autoBuy.spent ?? 0 },
+        createdAt: existing?.createdAt ?? new Date().toISOString(),
+      });
+    })();
+  }
+
+  deleteAlertRule(id: string): { deleted: boolean } {
+    return { deleted: this.s.deleteRule.run(id).changes > 0 };
+  }
+
+  setAlertRuleEnabled(id: string, enabled: boolean): AlertRule | null {
+    return this.db.transaction(() => {
+      const rule = this.readRule(id);
+      return rule ? this.writeRule({ ...rule, enabled }) : null;
+    })();
+  }
+
+  addAlertRuleSpend(id: string, cents: number): AlertRule | null {
+    return this.db.transaction(() => {
+      const rule = this.readRule(id);
+      return rule ? this.writeRule({ ...rule, autoBuy: { ...rule.autoBuy, spent: rule.autoBuy.spent + cents } }) : null;
+    })();
+  }
+
+  recordFiring(input: FiringInput): AlertFiring | null {
+    const id = randomUUID();
+    const firedAt = input.firedAt ?? new Date().toISOString();
+    const result = this.s.insertFiring.run(id, input.ruleId, input.ruleName, input.itemId, input.market_hash_name, input.price, firedAt);
+    if (result.changes === 0) return null;
+    return firingOf(this.s.selectFiring.get(id) as Record<string, unknown>);
+  }
+
+  acknowledgeFiring(id: string): AlertFiring | null {
+    this.s.acknowledgeFiring.run(id);
+    const row = this.s.selectFiring.get(id);
+    return row ? firingOf(row) : null;
+  }
+
+  acknowledgeAllFirings(): { acknowledged: number } {
+    return { acknowledged: this.s.acknowledgeAll.run().changes };
+  }
+
+  setFiringAutoBuy(id: string, autoBuy: { tradeId: string | null; error: string | null }): AlertFiring | null {
+    this.s.setFiringAutoBuy.run(autoBuy.tradeId, autoBuy.error, id);
+    const row = this.s.selectFiring.get(id);
+    return row ? firingOf(row) : null;
+  }
+
+  deleteFiringsForRule(ruleId: string): { deleted: number } {
+    return { deleted: this.s.deleteFiringsForRule.run(ruleId).changes };
+  }
+
+  // ---- settings
+
+  updateSettings(patch: SettingsPatch): AppSettings {
+    return this.db.transaction(() => {
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === undefined || !(key in DEFAULT_SETTINGS)) continue;
+        this.s.setSetting.run(key, JSON.stringify(value));
+      }
+      return settingsOf(this.s.allSettings.all());
+    })();
+  }
+}

@@ -1,0 +1,175 @@
+import { Worker } from 'node:worker_threads';
+import { deserializeError, StoreClosedError, StoreError } from './errors';
+import type { CatalogSyncProgress, HostMessage, WorkerInit, WorkerMessage } from './types';
+
+interface PendingCall {
+  method: string;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  onProgress?: (progress: CatalogSyncProgress) => void;
+}
+
+export interface SlowCall {
+  role: WorkerInit['role'];
+  method: string;
+  ms: number;
+}
+
+export interface WorkerStartOptions {
+  entry: URL;
+  init: WorkerInit;
+  onSlowCall?: (call: SlowCall) => void;
+}
+
+/**
+ * The host side of one store worker: a tiny RPC over postMessage. The worker
+ * keeps the process alive only while calls are pending, so a store left open
+ * never holds a finished program up.
+ */
+export class WorkerClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, PendingCall>();
+  private failure: Error | null = null;
+  private closing: Promise<void> | null = null;
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly role: WorkerInit['role'],
+    private readonly onSlowCall?: (call: SlowCall) => void,
+  ) {
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (message: WorkerMessage) => this.onMessage(message));
+    worker.on('error', (error) => this.fail(new StoreError('worker', `the store ${role} thread crashed: ${error.message}`, null, { cause: error })));
+    worker.on('exit', (code) => this.fail(this.closing ? new StoreClosedError() : new StoreError('worker', `the store ${role} thread exited (code ${code})`)));
+    worker.unref();
+  }
+
+  get pendingCalls(): number {
+    return this.pending.size;
+  }
+
+  static start(options: WorkerStartOptions): Promise<{ client: WorkerClient; migratedFrom: number | null }> {
+    return new Promise((resolve, reject) => {
+      let worker: Worker;
+      try {
+        worker = new Worker(options.entry, { workerData: options.init, name: `store-${options.init.role}` });
+      } catch (error) {
+        reject(new StoreError('worker', `could not start the store ${options.init.role} thread: ${(error as Error).message}`, null, { cause: error }));
+        return;
+      }
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      const onMessage = (message: WorkerMessage) => {
+        if (message.kind === 'ready') {
+          cleanup();
+          resolve({ client: new WorkerClient(worker, options.init.role, options.onSlowCall), migratedFrom: message.migratedFrom });
+        } else if (message.kind === 'init-error') {
+          cleanup();
+          void worker.terminate();
+          reject(deserializeError(message.error));
+        }
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        void worker.terminate();
+        reject(new StoreError('worker', `the store ${options.init.role} thread failed to start: ${error.message}`, null, { cause: error }));
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        reject(new StoreError('worker', `the store ${options.init.role} thread exited while starting (code ${code})`));
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+    });
+  }
+
+  call<T>(method: string, args: unknown[], extras: { onProgress?: (progress: CatalogSyncProgress) => void; signal?: AbortSignal } = {}): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.closing) return Promise.reject(new StoreClosedError());
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const { signal, onProgress } = extras;
+      const onAbort = () => this.post({ kind: 'abort', id });
+      if (signal) {
+        if (signal.aborted) queueMicrotask(onAbort);
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }
+      const settle = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, {
+        method,
+        resolve: (value) => {
+          settle();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+        ...(onProgress ? { onProgress } : {}),
+      });
+      if (this.pending.size === 1) this.worker.ref();
+      this.post({ kind: 'call', id, method, args });
+    });
+  }
+
+  /** Asks the worker to close its connection, then ends the thread. */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    const id = this.nextId++;
+    const closed = new Promise<void>((resolve) => {
+      this.pending.set(id, { method: 'close', resolve: () => resolve(), reject: () => resolve() });
+    });
+    this.worker.ref();
+    this.post({ kind: 'close', id });
+    this.closing = (async () => {
+      const timeout = new Promise<void>((resolve) => setTimeout(resolve, 5000).unref());
+      await Promise.race([closed, this.exited, timeout]);
+      await this.worker.terminate();
+      await this.exited;
+    })();
+    return this.closing;
+  }
+
+  private post(message: HostMessage): void {
+    try {
+      this.worker.postMessage(message);
+    } catch (error) {
+      this.fail(new StoreError('worker', `could not reach the store ${this.role} thread: ${(error as Error).message}`));
+    }
+  }
+
+  private onMessage(message: WorkerMessage): void {
+    switch (message.kind) {
+      case 'result': {
+        const call = this.pending.get(message.id);
+        if (!call) return;
+        this.pending.delete(message.id);
+        if (this.pending.size === 0 && !this.closing) this.worker.unref();
+        if (message.ok) call.resolve(message.value);
+        else call.reject(deserializeError(message.error, call.method));
+        return;
+      }
+      case 'progress':
+        this.pending.get(message.id)?.onProgress?.(message.progress);
+        return;
+      case 'slow':
+        this.onSlowCall?.({ role: this.role, method: message.method, ms: message.ms });
+        return;
+      default:
+        return;
+    }
+  }
+
+  private fail(error: Error): void {
+    if (!this.failure) this.failure = error;
+    for (const [id, call] of this.pending) {
+      this.pending.delete(id);
+      call.reject(error);
+    }
+  }
+}

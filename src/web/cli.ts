@@ -1,0 +1,176 @@
+// `npm run web`: the engine plus the loopback web host, for machines without Electron.
+// stdout carries exactly one line, `Merchant Desk web host: <url>` (scripts read it);
+// everything else (build output, engine log, warnings) goes to stderr.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEngineFromOptions } from '../main/core/engine/create';
+import { startWebHost, type WebHost } from './webHost';
+
+const USAGE = `Usage: npm run web -- [options]
+
+  --port <n>          port to listen on (default: any free port)
+  --host <address>    address to bind (default: 127.0.0.1; anything else exposes the UI to the network)
+  --base-url <url>    Merchant Trading API base URL (default: an embedded demo sandbox)
+  --ws-url <url>      its WebSocket feed URL (default: derived from --base-url)
+  --data-dir <dir>    app data (default: $MERCHANT_DESK_DATA_DIR or ~/.merchant-desk)
+  --token <token>     access token (default: random; $MERCHANT_DESK_WEB_TOKEN also works and
+                      stays out of the process list)
+  --no-open           do not open a browser
+  -h, --help          this text`;
+
+const root = resolve(import.meta.dirname, '../..');
+const rendererDir = join(root, 'out', 'renderer');
+
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+function fail(message: string, code = 1): never {
+  log(`web: ${message}`);
+  process.exit(code);
+}
+
+function parseCli() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'base-url': { type: 'string' },
+        'ws-url': { type: 'string' },
+        'data-dir': { type: 'string' },
+        token: { type: 'string' },
+        'no-open': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+    return values;
+  } catch (error) {
+    log(`web: ${(error as Error).message}`);
+    log(USAGE);
+    process.exit(2);
+  }
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Builds the renderer when `out/renderer/index.html` is missing (same as `npm run build`). */
+function ensureRenderer(): void {
+  if (existsSync(join(rendererDir, 'index.html'))) return;
+  log('web: the renderer is not built yet; running electron-vite build (npm run build)...');
+  let bin: string;
+  try {
+    // electron-vite does not export its bin; it sits beside dist/.
+    const require = createRequire(import.meta.url);
+    bin = join(dirname(require.resolve('electron-vite')), '..', 'bin', 'electron-vite.js');
+  } catch {
+    fail('electron-vite is not installed: run `npm install`, then `npm run build`.');
+  }
+  // The build's own output goes to stderr: stdout is reserved for the URL line.
+  const build = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
+  if (build.status !== 0 || !existsSync(join(rendererDir, 'index.html'))) {
+    fail('building the renderer failed: run `npm run build` and fix what it reports, then try again.');
+  }
+}
+
+/** Opens the URL in the default browser, best effort (headless machines simply skip it). */
+function openBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
+        : ['xdg-open', [url]];
+  if (process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY']) return;
+  try {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => log('web: could not open a browser; open the URL above yourself.'));
+    child.unref();
+  } catch {
+    log('web: could not open a browser; open the URL above yourself.');
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseCli();
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+
+  let port = 0;
+  if (args.port !== undefined) {
+    if (!/^\d{1,5}$/.test(args.port) || Number(args.port) > 65_535) fail(`--port must be 0-65535, got ${args.port}`, 2);
+    port = Number(args.port);
+  }
+  const host = args.host;
+  if (!isLoopbackHost(host)) {
+    log(`WARNING: --host ${host} makes Merchant Desk reachable from the network, protected only by the token.`);
+  }
+  const token = args.token ?? (process.env['MERCHANT_DESK_WEB_TOKEN'] || undefined);
+  const dataDir = resolve(args['data-dir'] ?? (process.env['MERCHANT_DESK_DATA_DIR'] || join(homedir(), '.merchant-desk')));
+
+  ensureRenderer();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+  const created = await createEngineFromOptions({
+    ...(args['base-url'] !== undefined ? { baseUrl: args['base-url'] } : {}),
+    ...(args['ws-url'] !== undefined ? { wsUrl: args['ws-url'] } : {}),
+    dataDir,
+    log,
+  });
+
+  let webHost: WebHost;
+  try {
+    webHost = await startWebHost({ engine: created.engine, rendererDir, host, port, ...(token ? { token } : {}), log });
+  } catch (error) {
+    await created.close().catch(() => {});
+    throw error;
+  }
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (stopping) {
+      log(`web: ${signal} again; exiting without a clean shutdown`);
+      process.exit(1);
+    }
+    stopping = true;
+    log(`web: ${signal}: shutting down`);
+    setTimeout(() => {
+      log('web: shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000).unref();
+    let code = 0;
+    try {
+      await webHost.close();
+    } catch (error) {
+      code = 1;
+      log(`web: closing the web host failed: ${(error as Error).message}`);
+    }
+    try {
+      await created.close();
+    } catch (error) {
+      code = 1;
+      log(`web: closing the engine failed: ${(error as Error).message}`);
+    }
+    process.exit(code);
+  };
+  process.on('SIGINT', (signal) => void stop(signal));
+  process.on('SIGTERM', (signal) => void stop(signal));
+
+  process.stdout.write(`Merchant Desk web host: ${webHost.url}\n`);
+  log(`web: ${created.describe()}; data in ${dataDir}`);
+  if (!args['no-open']) openBrowser(webHost.url);
+}
+
+main().catch((error: unknown) => {
+  fail(error instanceof Error ? error.message : String(error));
+});

@@ -1,0 +1,491 @@
+// The loopback web host: serves the built renderer and bridges the IPC contract over one
+// WebSocket per page, so the app also runs in a browser. Every request (files and the
+// socket upgrade) must carry the launch token; Host and Origin are checked against what
+// we are bound to (DNS rebinding, cross-site pages).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { networkInterfaces } from 'node:os';
+import { extname, join, resolve, sep } from 'node:path';
+import Fastify from 'fastify';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { EngineService } from '../main/core/ipc/engineService';
+import { dispatchIpc } from '../main/core/ipc/dispatch';
+
+export interface WebHostOptions {
+  engine: EngineService;
+  /** The built renderer (`out/renderer`): must contain index.html. */
+  rendererDir: string;
+  host?: string;
+  /** 0: any free port. */
+  port?: number;
+  /** 16–256 characters of [A-Za-z0-9._~-]; a random 32-byte base64url token when absent. */
+  token?: string;
+  /** Origins allowed in an `Origin` header; the host's own origin(s) by default. */
+  allowedOrigins?: string[];
+  /** One line per noteworthy event (refused sockets, engine failures); never carries the token or inputs. */
+  log?: (line: string) => void;
+  /** Keep-alive ping period for bridge sockets. */
+  pingIntervalMs?: number;
+}
+
+export interface WebHostStats {
+  /** Open bridge sockets. */
+  connections: number;
+  /** Well-formed JSON messages of an unknown type (or a call without a usable id), ignored. */
+  ignoredMessages: number;
+}
+
+export interface WebHost {
+  /** The full URL to open, with `?token=`. */
+  url: string;
+  /** `http://host:port`, no trailing slash. */
+  origin: string;
+  port: number;
+  stats(): WebHostStats;
+  close(): Promise<void>;
+}
+
+/** Bridge protocol (JSON text frames on `/bridge`). */
+export interface BridgeCallMessage {
+  type: 'call';
+  id: number;
+  method: string;
+  input?: unknown;
+}
+
+export const TOKEN_COOKIE = 'md_token';
+export const BRIDGE_PATH = '/bridge';
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+const MAX_IN_FLIGHT_PER_SOCKET = 256;
+const MAX_SOCKETS = 32;
+/** A client that stops reading events is dropped (it reconnects and re-reads state). */
+const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,256}$/;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.wasm': 'application/wasm',
+};
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** Constant-time comparison (hashing first makes the lengths equal). */
+function tokenMatches(candidate: string | undefined, expected: Buffer): boolean {
+  return candidate !== undefined && timingSafeEqual(digest(candidate), expected);
+}
+
+function cookieValues(header: string | undefined, name: string): string[] {
+  if (!header) return [];
+  const values: string[] = [];
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
+  }
+  return values;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '';
+}
+
+/** `host:port` as it appears in a Host header (IPv6 in brackets). */
+function hostPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`.toLowerCase();
+}
+
+/** Host header values that address this server. */
+function allowedHostHeaders(host: string, port: number): Set<string> {
+  const names = new Set<string>([host]);
+  if (isLoopback(host)) {
+    names.add('localhost');
+    names.add('127.0.0.1');
+  }
+  if (isWildcard(host)) {
+    names.delete(host);
+    names.add('localhost');
+    for (const addresses of Object.values(networkInterfaces())) {
+      for (const address of addresses ?? []) names.add(address.address.replace(/%.*$/, ''));
+    }
+  }
+  const headers = new Set<string>();
+  for (const name of names) {
+    headers.add(hostPort(name, port));
+    if (port === 80) headers.add(name.includes(':') ? `[${name}]` : name);
+  }
+  return headers;
+}
+
+function normalizeOrigin(origin: string): string {
+  return origin.trim().replace(/\/+$/, '').toLowerCase();
+}
+
+/** The one content-security policy of every answer; `wsHost` is an already validated Host header. */
+function contentSecurityPolicy(wsHost: string | null): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: http: https:",
+    wsHost === null ? "connect-src 'self'" : `connect-src 'self' ws://${wsHost}`,
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function securityHeaders(wsHost: string | null): OutgoingHttpHeaders {
+  return {
+    'content-security-policy': contentSecurityPolicy(wsHost),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'x-frame-options': 'DENY',
+  };
+}
+
+type Verdict =
+  | { kind: 'refuse'; status: 401 | 403; body: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'pass' };
+
+function isBridgeCall(message: unknown): message is BridgeCallMessage {
+  if (typeof message !== 'object' || message === null) return false;
+  const m = message as Record<string, unknown>;
+  return m['type'] === 'call' && typeof m['id'] === 'number' && Number.isSafeInteger(m['id']) && m['id'] >= 0;
+}
+
+function rawDataToString(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/** A file under root for a request path, or null (missing, hidden, outside, not a file). */
+async function resolveStatic(root: string, rawUrl: string): Promise<{ file: string; size: number } | null> {
+  const pathname = rawUrl.split(/[?#]/, 1)[0] ?? '/';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.split('/').filter((s) => s.length > 0);
+  // No '.', '..' or dotfiles: traversal is refused before any path arithmetic.
+  if (segments.some((s) => s.startsWith('.'))) return null;
+  const file = resolve(root, segments.length === 0 ? 'index.html' : segments.join('/'));
+  if (!file.startsWith(root + sep)) return null;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return null; // directories: no listing
+    // Symlinks must not lead out of the renderer folder either.
+    if (!(await realpath(file)).startsWith(root + sep)) return null;
+    return { file, size: info.size };
+  } catch {
+    return null;
+  }
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const { engine, host = '127.0.0.1', port: requestedPort = 0, log = () => {}, pingIntervalMs = 20_000 } = options;
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  if (!TOKEN_PATTERN.test(token)) throw new Error('web host token must be 16-256 characters of [A-Za-z0-9._~-]');
+  const expectedToken = digest(token);
+
+  const rendererDir = resolve(options.rendererDir);
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error(`${join(rendererDir, 'index.html')} not found: build the renderer first (npm run build)`);
+  }
+  const root = realpathSync(rendererDir);
+
+  // Filled in once listening (port 0 means we learn the port then).
+  let allowedHosts = new Set<string>();
+  let allowedOrigins = new Set<string>();
+  let ignoredMessages = 0;
+
+  function verdict(req: IncomingMessage, allowQueryToken: boolean): Verdict {
+    const hostHeader = (req.headers.host ?? '').toLowerCase();
+    if (!allowedHosts.has(hostHeader)) return { kind: 'refuse', status: 403, body: 'Forbidden' };
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(normalizeOrigin(origin))) {
+      return { kind: 'refuse', status: 403, body: 'Forbidden' };
+    }
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    if (allowQueryToken && q >= 0) {
+      const params = new URLSearchParams(rawUrl.slice(q + 1));
+      if (params.has('token')) {
+        if (!tokenMatches(params.get('token') ?? undefined, expectedToken)) {
+          return { kind: 'refuse', status: 401, body: 'Unauthorized' };
+        }
+        params.delete('token');
+        // Never a protocol-relative Location (`//evil.example/`): one leading slash only.
+        const path = `/${rawUrl.slice(0, q).replace(/^[/\\]+/, '')}`;
+        const rest = params.toString();
+        return { kind: 'redirect', location: rest ? `${path}?${rest}` : path };
+      }
+    }
+    const cookies = cookieValues(req.headers.cookie, TOKEN_COOKIE);
+    if (!cookies.some((value) => tokenMatches(value, expectedToken))) {
+      return { kind: 'refuse', status: 401, body: 'Unauthorized' };
+    }
+    return { kind: 'pass' };
+  }
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    // Every request passes the gate before fastify sees it, even ones fastify would reject itself.
+    serverFactory: (handler) =>
+      createServer((req: IncomingMessage, res: ServerResponse) => {
+        const v = verdict(req, true);
+        if (v.kind === 'pass') {
+          handler(req, res);
+          return;
+        }
+        const hostHeader = v.kind === 'redirect' ? (req.headers.host ?? '').toLowerCase() : null;
+        const headers: OutgoingHttpHeaders = { ...securityHeaders(hostHeader), 'cache-control': 'no-store' };
+        if (v.kind === 'redirect') {
+          res.writeHead(302, {
+            ...headers,
+            location: v.location,
+            'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+            'content-length': '0',
+          });
+          res.end();
+        } else {
+          res.writeHead(v.status, {
+            ...headers,
+            'content-type': 'text/plain; charset=utf-8',
+            'content-length': String(Buffer.byteLength(v.body)),
+          });
+          res.end(v.body);
+        }
+      }),
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.headers(securityHeaders((request.headers.host ?? '').toLowerCase()));
+  });
+
+  app.get('/*', async (request, reply) => {
+    const found = await resolveStatic(root, request.raw.url ?? '/');
+    if (!found) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not Found');
+    const body = await readFile(found.file);
+    const type = CONTENT_TYPES[extname(found.file).toLowerCase()] ?? 'application/octet-stream';
+    const relative = found.file.slice(root.length + 1);
+    // Vite's hashed bundles never change under one name; everything else (index.html) is re-read each load.
+    const cacheControl = relative.startsWith(`assets${sep}`) ? 'private, max-age=31536000, immutable' : 'no-store';
+    return reply.type(type).header('cache-control', cacheControl).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const known = request.method === 'POST' || request.method === 'PUT' || request.method === 'DELETE' || request.method === 'PATCH';
+    return reply
+      .code(known ? 405 : 404)
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(known ? 'Method Not Allowed' : 'Not Found');
+  });
+
+  // --- the bridge -------------------------------------------------------------------------
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  const alive = new WeakMap<WebSocket, boolean>();
+
+  function refuseUpgrade(socket: Duplex, status: number, text: string): void {
+    const body = `${text}\n`;
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+        `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    socket.once('error', () => {});
+    setTimeout(() => socket.destroy(), 1000).unref();
+  }
+
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => {});
+    const v = verdict(req, false);
+    if (v.kind !== 'pass') {
+      // (No redirects here: the query token is only honoured on page loads.)
+      const status = v.kind === 'refuse' ? v.status : 401;
+      log(`web host: refused a bridge connection (${status})`);
+      refuseUpgrade(socket, status, status === 403 ? 'Forbidden' : 'Unauthorized');
+      return;
+    }
+    const pathname = (req.url ?? '/').split('?', 1)[0];
+    if (pathname !== BRIDGE_PATH) {
+      refuseUpgrade(socket, 404, 'Not Found');
+      return;
+    }
+    if (wss.clients.size >= MAX_SOCKETS) {
+      refuseUpgrade(socket, 503, 'Service Unavailable');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  wss.on('connection', (ws: WebSocket) => {
+    alive.set(ws, true);
+    ws.on('pong', () => alive.set(ws, true));
+    let inFlight = 0;
+
+    const send = (message: unknown): void => {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      ws.send(JSON.stringify(message));
+    };
+
+    const unsubscribe = engine.subscribe((batch) => {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        log('web host: a bridge client stopped reading events; closing its socket');
+        ws.close(1013, 'client too slow');
+        return;
+      }
+      try {
+        send({ type: 'events', batch });
+      } catch (error) {
+        log(`web host: could not send an event batch: ${(error as Error).message}`);
+      }
+    });
+
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) {
+        ws.close(1003, 'text frames only');
+        return;
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(rawDataToString(data));
+      } catch {
+        ws.close(1007, 'invalid JSON');
+        return;
+      }
+      if (!isBridgeCall(message)) {
+        ignoredMessages += 1;
+        return;
+      }
+      const { id, method, input } = message;
+      if (inFlight >= MAX_IN_FLIGHT_PER_SOCKET) {
+        send({ type: 'result', id, envelope: { ok: false, error: { code: 'unavailable', message: 'Too many calls in flight' } } });
+        return;
+      }
+      inFlight += 1;
+      void dispatchIpc(engine, method, input, (m, error) => {
+        log(`web host: ${m} failed: ${error instanceof Error ? error.message : String(error)}`);
+      })
+        .then((envelope) => {
+          try {
+            send({ type: 'result', id, envelope });
+          } catch (error) {
+            // An unserializable result (BigInt, cycle) still answers the call.
+            log(`web host: could not send the result of ${String(method).slice(0, 64)}: ${(error as Error).message}`);
+            send({ type: 'result', id, envelope: { ok: false, error: { code: 'internal', message: 'result could not be sent' } } });
+          }
+        })
+        .catch((error: unknown) => log(`web host: bridge call failed: ${(error as Error).message}`))
+        .finally(() => {
+          inFlight -= 1;
+        });
+    });
+
+    ws.on('error', (error) => log(`web host: bridge socket error: ${error.message}`));
+    ws.once('close', () => unsubscribe());
+  });
+
+  const pinger = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (ws.readyState !== WebSocket.OPEN) continue; // closing: ping() would throw
+      if (alive.get(ws) === false) {
+        ws.terminate();
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, pingIntervalMs);
+  pinger.unref();
+
+  try {
+    await app.listen({ host, port: requestedPort });
+  } catch (error) {
+    clearInterval(pinger);
+    wss.close();
+    throw error;
+  }
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('web host: unexpected server address');
+  const port = address.port;
+
+  allowedHosts = allowedHostHeaders(host, port);
+  allowedOrigins = new Set(
+    (options.allowedOrigins ?? [...allowedHosts].map((h) => `http://${h}`)).map(normalizeOrigin),
+  );
+
+  const urlHost = isWildcard(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${urlHost}:${port}`;
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      clearInterval(pinger);
+      const sockets = [...wss.clients];
+      await Promise.all(
+        sockets.map(
+          (ws) =>
+            new Promise<void>((done) => {
+              if (ws.readyState === WebSocket.CLOSED) return done();
+              const timer = setTimeout(() => ws.terminate(), 500);
+              ws.once('close', () => {
+                clearTimeout(timer);
+                done();
+              });
+              ws.close(1001, 'Merchant Desk web host is shutting down');
+            }),
+        ),
+      );
+      await new Promise<void>((done) => wss.close(() => done()));
+      await app.close();
+    })();
+    return closing;
+  };
+
+  return {
+    url: `${origin}/?token=${encodeURIComponent(token)}`,
+    origin,
+    port,
+    stats: () => ({ connections: wss.clients.size, ignoredMessages }),
+    close,
+  };
+}

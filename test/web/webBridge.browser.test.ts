@@ -1,0 +1,212 @@
+import { createServer, type Server } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MerchantDeskApi } from '../../src/shared/ipc/bridge';
+import type { EngineEventBatch } from '../../src/shared/ipc/events';
+import { startWebHost, type WebHost } from '../../src/web/webHost';
+import { EchoEngine } from './support';
+
+/**
+ * The browser side end to end, in real Chromium: a page bundled by Vite like the real
+ * renderer (the platform bridge, exposed as `window.__md`), served by the web host,
+ * calling the engine through the socket. The page's source is written at run time: the
+ * renderer is another TypeScript project, so tests here do not import it statically.
+ */
+
+const PLATFORM_BRIDGE = join(import.meta.dirname, '../../src/renderer/src/platform/bridge.ts');
+
+function writeTestPage(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Merchant Desk bridge test</title>' +
+      '<script type="module" src="./main.js"></script></head><body></body></html>',
+  );
+  const importPath = relative(dir, PLATFORM_BRIDGE).split('\\').join('/');
+  writeFileSync(
+    join(dir, 'main.js'),
+    `import { getBridge } from ${JSON.stringify(importPath.startsWith('.') ? importPath : `./${importPath}`)};
+const bridge = getBridge();
+const events = [];
+const violations = [];
+bridge.events.subscribe((batch) => events.push(batch));
+document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
+window.__md = { bridge, events, violations };
+document.body.dataset.ready = 'yes';
+`,
+  );
+}
+
+declare global {
+  interface Window {
+    __md: { bridge: MerchantDeskApi; events: EngineEventBatch[]; violations: string[] };
+  }
+}
+
+const TOKEN = 'browser-token-0123456789abcdef';
+const batch = (seq: number): EngineEventBatch => ({ seq, at: '2026-01-01T00:00:00.000Z', activeTrades: seq });
+
+describe('web bridge in Chromium', () => {
+  const work = mkdtempSync(join(tmpdir(), 'md-web-page-'));
+  const outDir = join(work, 'out');
+  const engine = new EchoEngine();
+  let host: WebHost;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    writeTestPage(join(work, 'src'));
+    await build({
+      configFile: false,
+      root: join(work, 'src'),
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true, minify: false },
+    });
+    host = await startWebHost({ engine, rendererDir: outDir, token: TOKEN });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    });
+    context = await browser.newContext();
+    page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    await page.goto(host.url);
+    await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('lands on the page without the token in the URL, with the cookie out of reach of scripts', async () => {
+    expect(page.url()).toBe(`${host.origin}/`);
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    const [cookie] = await context.cookies(host.origin);
+    expect(cookie).toMatchObject({ name: 'md_token', value: TOKEN, httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(await page.evaluate(() => window.__md.bridge.host)).toBe('web');
+  });
+
+  it('calls the engine through dispatchIpc and gets envelopes back', async () => {
+    const answers = await page.evaluate(async () => {
+      const { bridge } = window.__md;
+      return Promise.all([
+        bridge.catalog.item({ itemId: 5 }),
+        bridge.trades.get({ tradeId: 'missing' }),
+        bridge.catalog.item({ itemId: -1 }),
+        bridge.app.snapshot({}),
+      ]);
+    });
+    expect(answers[0]).toEqual({ ok: true, value: { method: 'catalog.item', input: { itemId: 5 } } });
+    expect(answers[1]).toEqual({ ok: false, error: { code: 'not_found', message: 'no such trade' } });
+    expect(answers[2]).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(answers[3]).toEqual({ ok: true, value: { method: 'app.snapshot', input: {} } });
+    expect(engine.calls.some((c) => c.method === 'catalog.item' && (c.input as { itemId: number }).itemId === -1)).toBe(false);
+  });
+
+  it('receives engine event batches', async () => {
+    engine.emit(batch(1));
+    engine.emit(batch(2));
+    await page.waitForFunction(() => window.__md.events.length >= 2);
+    expect(await page.evaluate(() => window.__md.events.map((b) => b.seq))).toEqual([1, 2]);
+  });
+
+  it('survives a host restart: the call in flight fails, the socket comes back, events flow again', async () => {
+    let release = () => {};
+    engine.hold = new Promise<void>((resolve) => (release = resolve));
+    await page.evaluate(() => {
+      (window as unknown as { __inFlight: Promise<unknown> }).__inFlight = window.__md.bridge.catalog.refresh({});
+    });
+    await expect.poll(() => engine.calls.at(-1)?.method).toBe('catalog.refresh');
+    const port = host.port;
+    await host.close();
+    expect(await page.evaluate(() => (window as unknown as { __inFlight: Promise<unknown> }).__inFlight)).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: 'Connection to Merchant Desk lost' },
+    });
+    release();
+    engine.hold = null;
+
+    host = await startWebHost({ engine, rendererDir: outDir, token: TOKEN, port });
+    // The browser reconnects with the same cookie; a call made now is queued until then.
+    expect(await page.evaluate(() => window.__md.bridge.catalog.item({ itemId: 8 }))).toEqual({
+      ok: true,
+      value: { method: 'catalog.item', input: { itemId: 8 } },
+    });
+    engine.emit(batch(3));
+    await page.waitForFunction(() => window.__md.events.some((b) => b.seq === 3));
+  });
+
+  it('a page of another origin on the same machine cannot open the bridge, even though its cookie is sent', async () => {
+    // Cookies ignore ports: 127.0.0.1:other is "same site", so only the Origin check stands in the way.
+    const foreign: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>elsewhere</title>');
+    });
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+    try {
+      const other = await context.newPage();
+      await other.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
+      const before = host.stats().connections;
+      const outcome = await other.evaluate(
+        (url) =>
+          new Promise<string>((resolve) => {
+            const ws = new WebSocket(url);
+            ws.onopen = () => resolve('opened');
+            ws.onclose = () => resolve('refused');
+          }),
+        `ws://127.0.0.1:${host.port}/bridge`,
+      );
+      expect(outcome).toBe('refused');
+      // Proof that the cookie did travel: a host that trusts that origin lets the same page in.
+      const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
+      const trusting = await startWebHost({ engine, rendererDir: outDir, token: TOKEN, allowedOrigins: [foreignOrigin] });
+      try {
+        const opened = await other.evaluate(
+          (url) =>
+            new Promise<string>((resolve) => {
+              const ws = new WebSocket(url);
+              ws.onopen = () => {
+                resolve('opened');
+                ws.close();
+              };
+              ws.onclose = () => resolve('refused');
+            }),
+          `ws://127.0.0.1:${trusting.port}/bridge`,
+        );
+        expect(opened).toBe('opened');
+      } finally {
+        await trusting.close();
+      }
+      const read = await other.evaluate(async (url) => {
+        try {
+          const r = await fetch(url, { credentials: 'include', mode: 'no-cors' });
+          return `status ${r.status} ${r.type}`;
+        } catch (e) {
+          return `failed ${(e as Error).message}`;
+        }
+      }, `${host.origin}/`);
+      // Opaque at best: the page can never read the app.
+      expect(read).not.toMatch(/status 200 basic/);
+      expect(host.stats().connections).toBe(before);
+      await other.close();
+    } finally {
+      foreign.close();
+    }
+  });
+
+  it('loaded without any CSP violation', async () => {
+    expect(await page.evaluate(() => window.__md.violations)).toEqual([]);
+    expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+  });
+});

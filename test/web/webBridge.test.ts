@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket as WsSocket } from 'ws';
+import type { EngineEventBatch, MerchantDeskApi } from '../../src/shared/ipc';
+import { startWebHost, type WebHost } from '../../src/web/webHost';
+import { EchoEngine, makeRendererDir } from './support';
+
+/**
+ * The browser bridge under Node: `ws` stands in for the browser's WebSocket and sends the
+ * cookie a browser would. The renderer is another TypeScript project (tsconfig.web.json),
+ * so it is imported at run time and typed here by the part this test uses.
+ */
+type WebBridgeState = 'connecting' | 'open' | 'closed';
+interface WebBridgeModule {
+  connectWebBridge(
+    page: string,
+    options: {
+      createSocket?: (url: string) => WebSocket;
+      queueTimeoutMs?: number;
+      reconnectInitialMs?: number;
+      reconnectMaxMs?: number;
+      onStateChange?: (state: WebBridgeState) => void;
+      signal?: AbortSignal;
+    },
+  ): MerchantDeskApi;
+}
+const WEB_BRIDGE = '../../src/renderer/src/platform/webBridge';
+const { connectWebBridge } = (await import(/* @vite-ignore */ WEB_BRIDGE)) as WebBridgeModule;
+
+const TOKEN = 'bridge-token-0123456789abcdef';
+
+function socketFactory(origin: string, sockets: WsSocket[]) {
+  return (url: string) => {
+    const ws = new WsSocket(url, { headers: { cookie: `md_token=${TOKEN}` }, origin });
+    ws.on('error', () => {});
+    sockets.push(ws);
+    return ws as unknown as WebSocket;
+  };
+}
+
+const batch = (seq: number): EngineEventBatch => ({ seq, at: '2026-01-01T00:00:00.000Z', activeTrades: seq });
+
+describe('web bridge (browser side) against the web host', () => {
+  const tree = makeRendererDir();
+  const hosts: WebHost[] = [];
+  const sockets: WsSocket[] = [];
+  let controller = new AbortController();
+
+  afterEach(async () => {
+    controller.abort();
+    controller = new AbortController();
+    for (const ws of sockets.splice(0)) ws.terminate();
+    await Promise.all(hosts.splice(0).map((h) => h.close()));
+  });
+
+  async function start(engine: EchoEngine, port = 0): Promise<WebHost> {
+    const host = await startWebHost({ engine, rendererDir: tree.rendererDir, token: TOKEN, port });
+    hosts.push(host);
+    return host;
+  }
+
+  it('queues calls made before the socket opens, correlates answers by id, and delivers events', async () => {
+    const engine = new EchoEngine();
+    const host = await start(engine);
+    const bridge = connectWebBridge(host.origin, { createSocket: socketFactory(host.origin, sockets), signal: controller.signal });
+    expect(bridge.host).toBe('web');
+    // Made synchronously, before the socket can be open.
+    const [a, b, bad] = await Promise.all([
+      bridge.catalog.item({ itemId: 1 }),
+      bridge.trades.get({ tradeId: 'T-2' }),
+      bridge.catalog.item({ itemId: -5 }),
+    ]);
+    expect(a).toEqual({ ok: true, value: { method: 'catalog.item', input: { itemId: 1 } } });
+    expect(b).toEqual({ ok: true, value: { method: 'trades.get', input: { tradeId: 'T-2' } } });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(engine.calls.map((c) => c.method)).toEqual(['catalog.item', 'trades.get']);
+
+    const seen: number[] = [];
+    const unsubscribe = bridge.events.subscribe((x) => seen.push(x.seq));
+    engine.emit(batch(1));
+    await expect.poll(() => seen).toEqual([1]);
+    unsubscribe();
+    engine.emit(batch(2));
+    await bridge.app.snapshot({}); // a round trip later, batch 2 would have arrived
+    expect(seen).toEqual([1]);
+  });
+
+  it('refuses an oversized input locally instead of losing the socket', async () => {
+    const engine = new EchoEngine();
+    const host = await start(engine);
+    const bridge = connectWebBridge(host.origin, { createSocket: socketFactory(host.origin, sockets), signal: controller.signal });
+    const big = await bridge.catalog.query({ search: 'x'.repeat(1024 * 1024) });
+    expect(big).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await bridge.catalog.item({ itemId: 3 })).toMatchObject({ ok: true });
+  });
+
+  it('fails calls in flight when the socket drops, reconnects with backoff, and keeps delivering events', async () => {
+    const engine = new EchoEngine();
+    let release = () => {};
+    engine.hold = new Promise<void>((resolve) => (release = resolve));
+    const first = await start(engine);
+    const states: WebBridgeState[] = [];
+    const bridge = connectWebBridge(first.origin, {
+      createSocket: socketFactory(first.origin, sockets),
+      signal: controller.signal,
+      reconnectInitialMs: 20,
+      reconnectMaxMs: 100,
+      onStateChange: (s) => states.push(s),
+    });
+    const seen: number[] = [];
+    bridge.events.subscribe((x) => seen.push(x.seq));
+    expect(await bridge.app.snapshot({})).toMatchObject({ ok: true });
+
+    const inFlight = bridge.catalog.refresh({});
+    await expect.poll(() => engine.calls.at(-1)?.method).toBe('catalog.refresh');
+    await first.close();
+    expect(await inFlight).toEqual({ ok: false, error: { code: 'unavailable', message: 'Connection to Merchant Desk lost' } });
+    release();
+
+    // While down: a call waits in the queue; it is sent once the host is back on the same port.
+    const queued = bridge.catalog.item({ itemId: 9 });
+    await new Promise((r) => setTimeout(r, 150));
+    const second = await start(engine, first.port);
+    expect(await queued).toEqual({ ok: true, value: { method: 'catalog.item', input: { itemId: 9 } } });
+    expect(engine.calls.filter((c) => c.method === 'catalog.refresh')).toHaveLength(1); // never re-sent
+
+    engine.emit(batch(7));
+    await expect.poll(() => seen).toEqual([7]);
+    expect(states[0]).toBe('connecting');
+    expect(states).toContain('closed');
+    expect(states.at(-1)).toBe('open');
+    expect(second.stats().connections).toBe(1);
+  });
+
+  it('fails a queued call with unavailable when no connection comes within the queue timeout', async () => {
+    const engine = new EchoEngine();
+    const host = await start(engine);
+    const port = host.port;
+    await host.close();
+    hosts.length = 0;
+    const bridge = connectWebBridge(`http://127.0.0.1:${port}/`, {
+      createSocket: socketFactory(`http://127.0.0.1:${port}`, sockets),
+      signal: controller.signal,
+      queueTimeoutMs: 100,
+      reconnectInitialMs: 1000,
+    });
+    expect(await bridge.app.snapshot({})).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: 'Connection to Merchant Desk lost' },
+    });
+    expect(engine.calls).toEqual([]);
+  });
+
+  it('stops for good when its signal aborts: pending and later calls fail, no reconnect', async () => {
+    const engine = new EchoEngine();
+    engine.hold = new Promise<void>(() => {});
+    const host = await start(engine);
+    const stop = new AbortController();
+    const bridge = connectWebBridge(host.origin, {
+      createSocket: socketFactory(host.origin, sockets),
+      signal: stop.signal,
+      reconnectInitialMs: 10,
+    });
+    const pending = bridge.catalog.refresh({});
+    await expect.poll(() => engine.calls.length).toBe(1);
+    stop.abort();
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(await bridge.app.snapshot({})).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sockets).toHaveLength(1);
+    expect(host.stats().connections).toBe(0);
+  });
+});

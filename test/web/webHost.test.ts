@@ -1,0 +1,420 @@
+import { connect } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { EngineEventBatch } from '../../src/shared/ipc';
+import { startWebHost, type WebHost } from '../../src/web/webHost';
+import { APP_MARKER, EchoEngine, SECRET, makeRendererDir, rawRequest } from './support';
+
+const TOKEN = 'test-token-0123456789abcdef';
+const EXPECTED_CSP = (hostPort: string) =>
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; " +
+  `connect-src 'self' ws://${hostPort}; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+interface SocketOptions {
+  cookie?: string | null;
+  origin?: string | null;
+  host?: string;
+  path?: string;
+}
+
+function openSocket(host: WebHost, options: SocketOptions = {}): WebSocket {
+  const headers: Record<string, string> = {};
+  const cookie = options.cookie === undefined ? `md_token=${TOKEN}` : options.cookie;
+  if (cookie !== null) headers['cookie'] = cookie;
+  if (options.host) headers['host'] = options.host;
+  const origin = options.origin === undefined ? host.origin : options.origin;
+  return new WebSocket(`ws://127.0.0.1:${host.port}${options.path ?? '/bridge'}`, {
+    headers,
+    ...(origin !== null ? { origin } : {}),
+  });
+}
+
+/** Resolves with the HTTP status the upgrade was refused with, or rejects when it opened. */
+function refusal(ws: WebSocket): Promise<number> {
+  return new Promise((resolve, reject) => {
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+      ws.terminate();
+    });
+    ws.on('open', () => reject(new Error('the upgrade was accepted')));
+    ws.on('error', () => {});
+  });
+}
+
+/** A bridge client over `ws`: every message kept, calls correlated by id. */
+class Client {
+  readonly messages: Record<string, unknown>[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private nextId = 1;
+  private waiters: { predicate: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
+
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as Record<string, unknown>;
+      this.messages.push(message);
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.predicate(message)) return true;
+        w.resolve(message);
+        return false;
+      });
+    });
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  }
+
+  static async open(host: WebHost, options: SocketOptions = {}): Promise<Client> {
+    const ws = openSocket(host, options);
+    const client = new Client(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return client;
+  }
+
+  next(predicate: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    const seen = this.messages.find(predicate);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiters.push({ predicate, resolve }));
+  }
+
+  async call(method: string, input: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ type: 'call', id, method, input }));
+    const answer = await this.next((m) => m['type'] === 'result' && m['id'] === id);
+    return answer['envelope'];
+  }
+}
+
+describe('web host', () => {
+  const tree = makeRendererDir();
+  const engine = new EchoEngine();
+  let host: WebHost;
+  const cookie = { cookie: `md_token=${TOKEN}` };
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    host = await startWebHost({ engine, rendererDir: tree.rendererDir, token: TOKEN, pingIntervalMs: 100 });
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.ws.terminate();
+    // Each test starts with no bridge socket left on the server side.
+    await expect.poll(() => engine.listeners.size).toBe(0);
+  });
+  afterAll(async () => {
+    await host.close();
+    tree.cleanup();
+  });
+
+  const client = async (options: SocketOptions = {}) => {
+    const c = await Client.open(host, options);
+    clients.push(c);
+    return c;
+  };
+
+  it('reports a URL with the token, on loopback', () => {
+    expect(host.origin).toBe(`http://127.0.0.1:${host.port}`);
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${TOKEN}`);
+  });
+
+  describe('the token', () => {
+    it('without it: 401, a short plain body and nothing of the app', async () => {
+      for (const path of ['/', '/index.html', '/assets/app-1a2b.js', '/nope', '/bridge']) {
+        const answer = await rawRequest(host.port, path);
+        expect(answer.status, path).toBe(401);
+        expect(answer.body).toBe('Unauthorized');
+        expect(answer.headers['content-type']).toMatch(/^text\/plain/);
+        expect(answer.headers['set-cookie']).toBeUndefined();
+        expect(answer.headers['location']).toBeUndefined();
+        expect(answer.body).not.toContain(APP_MARKER);
+      }
+      expect((await rawRequest(host.port, '/', {}, 'POST')).status).toBe(401);
+    });
+
+    it('a wrong token, in the query or the cookie: 401', async () => {
+      for (const answer of [
+        await rawRequest(host.port, '/?token=wrong-token-0123456789abcdef'),
+        await rawRequest(host.port, '/?token='),
+        await rawRequest(host.port, '/', { cookie: 'md_token=wrong-token-0123456789abcdef' }),
+        await rawRequest(host.port, '/', { cookie: `md_token=${TOKEN}x` }),
+        await rawRequest(host.port, '/', { cookie: `other=${TOKEN}` }),
+      ]) {
+        expect(answer.status).toBe(401);
+        expect(answer.body).not.toContain(APP_MARKER);
+        expect(answer.headers['set-cookie']).toBeUndefined();
+      }
+    });
+
+    it('?token= sets an HttpOnly SameSite=Strict cookie and redirects to the same path without it', async () => {
+      const first = await rawRequest(host.port, `/?token=${TOKEN}`);
+      expect(first.status).toBe(302);
+      expect(first.headers['location']).toBe('/');
+      expect(first.headers['set-cookie']).toEqual([`md_token=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
+      expect(first.headers['cache-control']).toBe('no-store');
+      expect(first.body).toBe('');
+
+      const page = await rawRequest(host.port, '/', cookie);
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.body).toContain(APP_MARKER);
+    });
+
+    it('the redirect keeps other query parameters and is never protocol-relative', async () => {
+      expect((await rawRequest(host.port, `/index.html?a=1&token=${TOKEN}&b=2`)).headers['location']).toBe('/index.html?a=1&b=2');
+      expect((await rawRequest(host.port, `//evil.example/?token=${TOKEN}`)).headers['location']).toBe('/evil.example/');
+      expect((await rawRequest(host.port, `/\\evil.example/?token=${TOKEN}`)).headers['location']).toBe('/evil.example/');
+    });
+  });
+
+  describe('Host and Origin', () => {
+    it('a foreign Host is refused with 403 even with the token (DNS rebinding)', async () => {
+      for (const foreign of [`evil.example:${host.port}`, 'evil.example', `127.0.0.1:${host.port + 1}`, `127.0.0.1:${host.port}.evil.example`]) {
+        const answer = await rawRequest(host.port, '/', { ...cookie, host: foreign });
+        expect(answer.status, foreign).toBe(403);
+        expect(answer.body).toBe('Forbidden');
+        expect(answer.body).not.toContain(APP_MARKER);
+      }
+      expect((await rawRequest(host.port, `/?token=${TOKEN}`, { host: `evil.example:${host.port}` })).status).toBe(403);
+    });
+
+    it('a request without any Host header is refused with 403', async () => {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(host.port, '127.0.0.1', () => socket.end(`GET / HTTP/1.0\r\nCookie: md_token=${TOKEN}\r\n\r\n`));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.[01] 403 /);
+      expect(answer).not.toContain(APP_MARKER);
+    });
+
+    it('localhost:PORT and 127.0.0.1:PORT are both this host', async () => {
+      expect((await rawRequest(host.port, '/', { ...cookie, host: `localhost:${host.port}` })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { ...cookie, host: `LOCALHOST:${host.port}` })).status).toBe(200);
+    });
+
+    it('a foreign Origin is refused with 403; its own origin passes', async () => {
+      expect((await rawRequest(host.port, '/', { ...cookie, origin: 'http://evil.example' })).status).toBe(403);
+      expect((await rawRequest(host.port, '/', { ...cookie, origin: 'null' })).status).toBe(403);
+      expect((await rawRequest(host.port, '/', { ...cookie, origin: `http://127.0.0.1:${host.port + 1}` })).status).toBe(403);
+      expect((await rawRequest(host.port, '/', { ...cookie, origin: host.origin })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { ...cookie, origin: `http://localhost:${host.port}` })).status).toBe(200);
+    });
+  });
+
+  describe('static files', () => {
+    it('serves assets with their content type and the security headers', async () => {
+      const js = await rawRequest(host.port, '/assets/app-1a2b.js', cookie);
+      expect(js.status).toBe(200);
+      expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(js.headers['cache-control']).toContain('immutable');
+      expect((await rawRequest(host.port, '/assets/style.css', cookie)).headers['content-type']).toBe('text/css; charset=utf-8');
+      for (const answer of [js, await rawRequest(host.port, '/', cookie), await rawRequest(host.port, '/')]) {
+        expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
+        expect(answer.headers['x-content-type-options']).toBe('nosniff');
+        expect(answer.headers['referrer-policy']).toBe('no-referrer');
+      }
+    });
+
+    it('sends the strict CSP, with the WebSocket of the Host the page was loaded from', async () => {
+      const page = await rawRequest(host.port, '/', cookie);
+      expect(page.headers['content-security-policy']).toBe(EXPECTED_CSP(`127.0.0.1:${host.port}`));
+      const viaLocalhost = await rawRequest(host.port, '/', { ...cookie, host: `localhost:${host.port}` });
+      expect(viaLocalhost.headers['content-security-policy']).toBe(EXPECTED_CSP(`localhost:${host.port}`));
+    });
+
+    it('never serves a file outside the renderer folder, nor dotfiles, symlinks out, or directory listings', async () => {
+      const attempts = [
+        '/../package.json',
+        '/%2e%2e/package.json',
+        '/%2E%2E/package.json',
+        '/..%2fpackage.json',
+        '/%2e%2e%2fpackage.json',
+        '/assets/../../package.json',
+        '/assets/%2e%2e/%2e%2e/package.json',
+        '/..\\package.json',
+        '/%5c..%5cpackage.json',
+        '/%252e%252e/package.json',
+        '/index.html%00.js',
+        '/.env',
+        '/%2eenv',
+        '/linked.json',
+        '/assets',
+        '/assets/',
+        '/%',
+      ];
+      for (const path of attempts) {
+        const withCookie = await rawRequest(host.port, path, cookie);
+        expect([400, 404], path).toContain(withCookie.status);
+        expect(withCookie.body, path).not.toContain(SECRET);
+        const without = await rawRequest(host.port, path);
+        expect(without.status, path).toBe(401);
+        expect(without.body).not.toContain(SECRET);
+      }
+    });
+
+    it('answers other methods with 405 once authorised', async () => {
+      expect((await rawRequest(host.port, '/', cookie, 'POST')).status).toBe(405);
+      expect((await rawRequest(host.port, '/', cookie, 'HEAD')).status).toBe(200);
+    });
+  });
+
+  describe('the bridge socket', () => {
+    it('is refused without the cookie (401), with a foreign Origin or Host (403), and elsewhere than /bridge (404)', async () => {
+      expect(await refusal(openSocket(host, { cookie: null }))).toBe(401);
+      expect(await refusal(openSocket(host, { cookie: 'md_token=wrong-token-0123456789abcdef' }))).toBe(401);
+      expect(await refusal(openSocket(host, { origin: 'http://evil.example' }))).toBe(403);
+      expect(await refusal(openSocket(host, { origin: `http://127.0.0.1:${host.port + 1}` }))).toBe(403);
+      expect(await refusal(openSocket(host, { host: `evil.example:${host.port}` }))).toBe(403);
+      expect(await refusal(openSocket(host, { path: '/other' }))).toBe(404);
+      expect(await refusal(openSocket(host, { path: `/bridge?token=${TOKEN}`, cookie: null }))).toBe(401);
+    });
+
+    it('round-trips a call through dispatchIpc: parsed input in, envelope out', async () => {
+      const c = await client();
+      expect(await c.call('catalog.item', { itemId: 7 })).toEqual({
+        ok: true,
+        value: { method: 'catalog.item', input: { itemId: 7 } },
+      });
+      // The engine sees the schema's output: defaults filled in.
+      const page = (await c.call('trades.query', { activeOnly: true })) as { ok: true; value: { input: Record<string, unknown> } };
+      expect(page.value.input).toMatchObject({ activeOnly: true, statuses: [], offset: 0, limit: 200 });
+      // No input at all is `{}`.
+      expect(await c.call('app.snapshot', undefined)).toEqual({ ok: true, value: { method: 'app.snapshot', input: {} } });
+    });
+
+    it('refuses invalid input and unknown methods before the engine', async () => {
+      const c = await client();
+      const before = engine.calls.length;
+      for (const [method, input] of [
+        ['catalog.item', { itemId: -1 }],
+        ['catalog.item', { itemId: 1, extra: true }],
+        ['catalog.query', { limit: 10_000 }],
+        ['buy.byId', { itemId: 1 }],
+        ['engine.handle', {}],
+        ['__proto__', {}],
+        [42, {}],
+      ] as const) {
+        const envelope = (await c.call(method as string, input)) as { ok: boolean; error: { code: string } };
+        expect(envelope.ok, String(method)).toBe(false);
+        expect(envelope.error.code).toBe('invalid_input');
+      }
+      expect(engine.calls.length).toBe(before);
+    });
+
+    it('passes engine failures as envelopes: EngineError codes as-is, anything else as internal', async () => {
+      const c = await client();
+      expect(await c.call('trades.get', { tradeId: 'missing' })).toEqual({
+        ok: false,
+        error: { code: 'not_found', message: 'no such trade' },
+      });
+      const internal = (await c.call('recipients.list', {})) as { ok: false; error: { code: string; message: string } };
+      expect(internal.error.code).toBe('internal');
+      expect(internal.error.message).not.toContain('disk on fire');
+    });
+
+    it('pushes every engine batch while open and unsubscribes on close', async () => {
+      const c = await client();
+      await expect.poll(() => engine.listeners.size).toBe(1);
+      const batch: EngineEventBatch = { seq: 1, at: '2026-01-01T00:00:00.000Z', activeTrades: 3, ledgerChanged: true };
+      engine.emit(batch);
+      engine.emit({ ...batch, seq: 2 });
+      expect(await c.next((m) => m['type'] === 'events' && (m['batch'] as EngineEventBatch).seq === 2)).toEqual({
+        type: 'events',
+        batch: { ...batch, seq: 2 },
+      });
+      expect(c.messages.filter((m) => m['type'] === 'events').map((m) => (m['batch'] as EngineEventBatch).seq)).toEqual([1, 2]);
+      c.ws.close();
+      await c.closed;
+      await expect.poll(() => engine.listeners.size).toBe(0);
+    });
+
+    it('ignores unknown message types (counted), and closes on non-JSON (1007), binary (1003) and oversize (1009)', async () => {
+      const c = await client();
+      const before = host.stats().ignoredMessages;
+      c.ws.send(JSON.stringify({ type: 'hello' }));
+      c.ws.send(JSON.stringify([1, 2]));
+      c.ws.send('null');
+      c.ws.send(JSON.stringify({ type: 'call', id: 'x', method: 'app.snapshot' }));
+      expect((await c.call('catalog.item', { itemId: 1 })) as { ok: boolean }).toMatchObject({ ok: true });
+      expect(host.stats().ignoredMessages).toBe(before + 4);
+
+      const notJson = await client();
+      notJson.ws.send('{not json');
+      expect((await notJson.closed).code).toBe(1007);
+
+      const binary = await client();
+      binary.ws.send(Buffer.from('{}'));
+      expect((await binary.closed).code).toBe(1003);
+
+      const big = await client();
+      big.ws.send(JSON.stringify({ type: 'call', id: 1, method: 'catalog.query', input: { search: 'x'.repeat(1024 * 1024) } }));
+      expect((await big.closed).code).toBe(1009);
+    });
+
+    it('pings every interval (keep-alive)', async () => {
+      const c = await client();
+      await new Promise<void>((resolve) => c.ws.once('ping', () => resolve()));
+    });
+  });
+});
+
+describe('web host lifecycle and options', () => {
+  it('generates a 32-byte base64url token when none is given, and rejects weak ones', async () => {
+    const tree = makeRendererDir();
+    try {
+      const host = await startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir });
+      try {
+        const token = new URL(host.url).searchParams.get('token') ?? '';
+        expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect((await rawRequest(host.port, `/?token=${token}`)).status).toBe(302);
+      } finally {
+        await host.close();
+      }
+      await expect(startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir, token: 'short' })).rejects.toThrow(/token/);
+      await expect(
+        startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir, token: 'has;semicolon-0123456789' }),
+      ).rejects.toThrow(/token/);
+      await expect(startWebHost({ engine: new EchoEngine(), rendererDir: tree.base })).rejects.toThrow(/npm run build/);
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  it('honours allowedOrigins', async () => {
+    const tree = makeRendererDir();
+    const host = await startWebHost({
+      engine: new EchoEngine(),
+      rendererDir: tree.rendererDir,
+      token: TOKEN,
+      allowedOrigins: ['http://app.example:1234/'],
+    });
+    try {
+      const cookieHeader = { cookie: `md_token=${TOKEN}` };
+      expect((await rawRequest(host.port, '/', { ...cookieHeader, origin: 'http://app.example:1234' })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { ...cookieHeader, origin: host.origin })).status).toBe(403);
+    } finally {
+      await host.close();
+      tree.cleanup();
+    }
+  });
+
+  it('close() closes open sockets (1001), unsubscribes, and stops listening', async () => {
+    const tree = makeRendererDir();
+    const engine = new EchoEngine();
+    const host = await startWebHost({ engine, rendererDir: tree.rendererDir, token: TOKEN });
+    try {
+      const c = await Client.open(host);
+      await expect.poll(() => engine.listeners.size).toBe(1);
+      await host.close();
+      expect((await c.closed).code).toBe(1001);
+      expect(engine.listeners.size).toBe(0);
+      await expect(rawRequest(host.port, '/')).rejects.toThrow();
+      await host.close(); // idempotent
+    } finally {
+      tree.cleanup();
+    }
+  });
+});
