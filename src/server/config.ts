@@ -20,7 +20,7 @@ export const SANDBOX_CHOICES = {
   /** Item catalog size generated at first start. */
   defaultItemCount: 20_000,
   maxItemCount: 1_000_000,
-  /** Ping interval of the WebSocket feed; a peer that misses two pongs is dropped. */
+  /** Ping interval of the WebSocket feed; a peer that has not answered the previous ping is dropped. */
   feedPingIntervalMs: 15 * SECOND_MS,
 } as const;
 

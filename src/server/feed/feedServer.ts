@@ -297,7 +297,11 @@ export class FeedServer {
 
   private readonly onPricesChanged = (changes: PriceChange[]): void => {
     if (this.openCount === 0) return;
-    this.queue.addItems('price_changed', changes);
+    // Copied: the change objects are the caller's, who may reuse them before the flush.
+    this.queue.addItems(
+      'price_changed',
+      changes.map((change) => ({ itemId: change.itemId, price: change.price })),
+    );
     this.scheduleFlush();
   };
 

@@ -78,7 +78,7 @@ export class FrameQueue {
     if (part.length === 0) return;
     const last = this.frames[this.frames.length - 1];
     if (last && last.type === type) {
-      // The emitter's array is kept as it is (never copied or mutated); frames read it at flush time.
+      // The array is kept as given (never copied or mutated) and read at flush time.
       (last.parts as PartOf<T>[]).push(part);
       last.count += part.length;
       return;
