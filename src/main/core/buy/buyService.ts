@@ -33,6 +33,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * else, so one click is never two trades; a retry reuses the same externalId.
  */
 export class BuyService {
+  /** Order ids whose last attempt got no answer: looked up on the server before a retry is sent. */
+  private readonly unanswered = new Set<string>();
+
   constructor(private readonly session: () => AccountSession) {}
 
   /** Warnings from what we know locally; the server's answer is not guessed. */
@@ -141,9 +144,22 @@ export class BuyService {
     if (available !== null && price > available && itemId !== null) {
       return this.refuse(externalId, 'insufficient_balance', 'Insufficient merchant balance', price);
     }
+    // One order id, one trade: an id we already hold a trade for is answered from the cache,
+    // and one whose last attempt ended without an answer is looked up before anything is sent.
+    const known = await session.store.findTradeByExternalId(externalId);
+    if (known) return { ok: true, trade: known, externalId };
+    if (this.unanswered.has(externalId)) {
+      const found = await this.lookup(externalId, 1);
+      if (found) {
+        this.unanswered.delete(externalId);
+        await session.upsertTrades([found], 'buy');
+        return { ok: true, trade: found, externalId };
+      }
+    }
     let result: BuyResult;
     try {
       result = await request();
+      this.unanswered.delete(externalId);
     } catch (error) {
       if (!(error instanceof ApiRequestError)) throw error;
       if (this.outcomeUnknown(error)) return this.recover(externalId, price, error);
@@ -173,6 +189,7 @@ export class BuyService {
 
   private async recover(externalId: string, price: number, error: ApiRequestError): Promise<BuyOutcome> {
     const found = await this.lookup(externalId, LOOKUP_ATTEMPTS);
+    if (!found) this.unanswered.add(externalId);
     if (found) {
       await this.session().upsertTrades([found], 'buy');
       this.session().walletChanged();

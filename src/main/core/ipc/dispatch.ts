@@ -25,7 +25,7 @@ export async function dispatchIpc(
   onInternalError: (method: string, error: unknown) => void = () => {},
 ): Promise<IpcEnvelope<unknown>> {
   if (!isIpcMethod(method)) return { ok: false, error: { code: 'invalid_input', message: `unknown method ${String(method).slice(0, 64)}` } };
-  const parsed = IPC_METHODS[method].input.safeParse(input ?? {});
+  const parsed = IPC_METHODS[method].input.safeParse(input);
   if (!parsed.success) return { ok: false, error: { code: 'invalid_input', message: `${method}: ${describe(parsed.error)}` } };
   try {
     const value = await engine.handle(method, parsed.data as never);

@@ -1,0 +1,256 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Item } from '../../src/shared/api';
+import type { EngineEventBatch, IpcMethod, IpcParsedInput, IpcResult } from '../../src/shared/ipc';
+import { IPC_METHODS } from '../../src/shared/ipc';
+import { Engine } from '../../src/main/core/engine/engine';
+import { MemorySecretStore } from '../../src/main/core/secrets';
+import type { Sandbox } from '../../src/server/sandbox';
+import { startSandbox } from '../../src/server/sandbox';
+import { FaultProxy } from '../support/faultProxy';
+import type { MerchantCredentials } from '../support/sandboxHttp';
+import { TEST_TRADE_URL, adminApi, at } from '../support/sandboxHttp';
+
+async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('engine against the real sandbox', () => {
+  let sb: Sandbox;
+  let proxy: FaultProxy;
+  let merchant: MerchantCredentials;
+  let dataDir: string;
+  let engine: Engine | null = null;
+  let logs: string[];
+  let batches: EngineEventBatch[];
+
+  async function call<M extends IpcMethod>(method: M, input: unknown = {}): Promise<IpcResult<M>> {
+    const parsed = IPC_METHODS[method].input.parse(input) as IpcParsedInput<M>;
+    return (engine as Engine).handle(method, parsed);
+  }
+
+  async function launch(): Promise<Engine> {
+    logs = [];
+    batches = [];
+    engine = new Engine({
+      dataDir,
+      secrets: new MemorySecretStore(),
+      log: (line) => logs.push(line),
+      startDemo: () => Promise.reject(new Error('no demo in this test')),
+      override: { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey },
+    });
+    engine.subscribe((batch) => batches.push(batch));
+    await engine.start();
+    return engine;
+  }
+
+  const session = () => {
+    const current = engine?.accountSession;
+    if (!current) throw new Error('no session');
+    return current;
+  };
+
+  beforeEach(async () => {
+    sb = await startSandbox({ items: 2000, seed: 17 });
+    proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    await proxy.start();
+    merchant = await adminApi(sb).createMerchant({ balance: 500_000 });
+    dataDir = mkdtempSync(join(tmpdir(), 'engine-test-'));
+  });
+
+  afterEach(async () => {
+    await engine?.close();
+    engine = null;
+    await proxy.close();
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('syncs the catalog at start, applies live frames, and browses the cache offline on a cold start', async () => {
+    await launch();
+    await waitFor(async () => (await call('catalog.query', { limit: 5 })).total === 2000, 20_000, 'catalog sync');
+    await waitFor(() => session().connection.state === 'connected', 10_000, 'feed');
+
+    const [first] = (await call('catalog.query', { sort: 'price', direction: 'asc', limit: 1 })).rows;
+    await adminApi(sb).patch(`/admin/items/${first?.itemId}`, { price: 999_999 });
+    await waitFor(async () => (await call('catalog.item', { itemId: first?.itemId }))?.item.price === 999_999, 5000, 'price_changed applied');
+    await waitFor(() => batches.some((b) => b.items?.prices.some((p) => p.itemId === first?.itemId && p.price === 999_999)), 2000, 'price batch');
+    await adminApi(sb).delete(`/admin/items/${first?.itemId}`);
+    await waitFor(async () => (await call('catalog.item', { itemId: first?.itemId }))?.onSale === false || (await call('catalog.item', { itemId: first?.itemId })) === null, 5000, 'removal');
+
+    // Offline cold start: the network is gone, the cache is not.
+    await (engine as Engine).close();
+    proxy.cut();
+    await launch();
+    const cached = await call('catalog.query', { search: 'AK-47', limit: 10 });
+    expect(cached.total).toBeGreaterThan(0);
+    expect(cached.rows.every((row) => row.market_hash_name.includes('AK-47'))).toBe(true);
+    await waitFor(() => ['offline', 'reconnecting'].includes(session().connection.state), 5000, 'offline state');
+    const snapshot = await call('app.snapshot');
+    expect(snapshot.catalog.totalItems).toBe(1999);
+  }, 60_000);
+
+  it('reconciles a trade that changed while the network was cut, and notifies each status once', async () => {
+    await launch();
+    await waitFor(() => session().connection.state === 'connected', 10_000, 'feed');
+    const item = at((await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 700 }] })).body.items);
+    await waitFor(async () => (await call('catalog.item', { itemId: item.itemId })) !== null, 5000, 'new item');
+    const outcome = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 700, recipient: { tradeUrl: TEST_TRADE_URL } });
+    if (!outcome.ok) throw new Error(outcome.failure.message);
+    const tradeId = outcome.trade.tradeId;
+
+    proxy.cut();
+    await waitFor(() => session().connection.state !== 'connected', 5000, 'feed drop');
+    await adminApi(sb).transition(tradeId, { status: 'SENT' });
+    await adminApi(sb).transition(tradeId, { status: 'COMPLETED' });
+    proxy.restore();
+    const detail = await waitFor(async () => {
+      const trade = await call('trades.get', { tradeId });
+      return trade?.trade.status === 'COMPLETED' ? trade : null;
+    }, 30_000, 'reconciled COMPLETED');
+    expect(detail.timeline.map((entry) => entry.status)).toEqual(['PENDING', 'COMPLETED']);
+    const notified = batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'trade' && n.target.tradeId === tradeId);
+    expect(notified.map((n) => n.id)).toEqual([`trade:${tradeId}:COMPLETED`]);
+    // The ledger followed: FREEZE then BUY COMPLETED.
+    const ledger = await waitFor(async () => {
+      const page = await call('wallet.ledger', { tradeId });
+      return page.rows.length === 2 ? page : null;
+    }, 10_000, 'ledger');
+    expect(ledger.rows.map((row) => row.type).sort()).toEqual(['BUY COMPLETED', 'FREEZE']);
+  }, 60_000);
+
+  it('falls back to polling when three other connections hold the feed limit, and keeps trades current', async () => {
+    const others = await Promise.all(
+      [0, 1, 2].map(
+        () =>
+          new Promise<WebSocket>((resolve, reject) => {
+            const socket = new WebSocket(sb.wsUrl, { headers: { 'x-api-key': merchant.apiKey, 'x-merchant-id': merchant.merchantId } });
+            socket.once('message', () => resolve(socket));
+            socket.once('error', reject);
+          }),
+      ),
+    );
+    try {
+      await launch();
+      await waitFor(() => session().connection.state === 'polling', 10_000, 'polling state');
+      expect(session().connection.detail).toMatch(/connection|limit|3/i);
+      const item = at((await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 300 }] })).body.items);
+      const outcome = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 300, recipient: { tradeUrl: TEST_TRADE_URL } });
+      if (!outcome.ok) throw new Error(outcome.failure.message);
+      await adminApi(sb).transition(outcome.trade.tradeId, { status: 'SENT' });
+      await waitFor(async () => (await call('trades.get', { tradeId: outcome.trade.tradeId }))?.trade.status === 'SENT', 25_000, 'poll picked up SENT');
+    } finally {
+      for (const socket of others) socket.close();
+    }
+  }, 60_000);
+
+  it('never exceeds the rate limits, whatever the UI asks', async () => {
+    await launch();
+    await waitFor(async () => (await call('catalog.query', { limit: 1 })).total > 0, 20_000, 'first sync');
+    const catalogBefore = proxy.count('/Items/GetAllItemsOnSale');
+    for (let i = 0; i < 40; i++) void call('catalog.refresh');
+    // A storm of 40 refreshes costs at most two more syncs (single flight + one follow-up).
+    await new Promise((resolve) => setTimeout(resolve, 12_000));
+    expect(proxy.count('/Items/GetAllItemsOnSale') - catalogBefore).toBeGreaterThanOrEqual(1);
+    expect(proxy.count('/Items/GetAllItemsOnSale') - catalogBefore).toBeLessThanOrEqual(2);
+
+    // 320 balance reads at once: the shared limiter lets at most 300 a minute reach the server, and no 429 comes back.
+    const sentBefore = proxy.requests.filter((line) => !line.includes('GetAllItemsOnSale')).length;
+    const reads = Array.from({ length: 320 }, () => session().client.getBalance());
+    const settled = await Promise.race([
+      Promise.allSettled(reads),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 3000)),
+    ]);
+    expect(settled).toBeNull();
+    const sentAfter = proxy.requests.filter((line) => !line.includes('GetAllItemsOnSale')).length;
+    expect(sentAfter - sentBefore).toBeLessThanOrEqual(300);
+    expect(session().limiter.status().defaultRemaining).toBe(0);
+    // Nothing reached the server's own limit.
+    const early = await Promise.allSettled(reads.slice(0, 250));
+    expect(early.filter((r) => r.status === 'rejected')).toEqual([]);
+  }, 60_000);
+
+  it('turns a buy whose answer is lost into exactly one trade', async () => {
+    await launch();
+    await waitFor(() => session().connection.state === 'connected', 10_000, 'feed');
+    const item = at((await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 1200 }] })).body.items);
+    proxy.swallowNextResponse('/Items/Buy');
+    const outcome = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 1200, recipient: { tradeUrl: TEST_TRADE_URL }, externalId: 'lost-answer-1' });
+    expect(outcome.ok).toBe(true);
+    expect(proxy.count('/Items/Buy')).toBe(1);
+    const server = sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'lost-answer-1'").get() as { n: number };
+    expect(server.n).toBe(1);
+    const local = await call('trades.query', { externalId: 'lost-answer-1' });
+    expect(local.total).toBe(1);
+    // Trying again with the same order id never makes a second trade.
+    const again = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 1200, recipient: { tradeUrl: TEST_TRADE_URL }, externalId: 'lost-answer-1' });
+    expect(again.ok ? again.trade.tradeId : again.failure.code).toBe(outcome.ok ? outcome.trade.tradeId : '');
+    expect((sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'lost-answer-1'").get() as { n: number }).n).toBe(1);
+  }, 60_000);
+
+  it('maps every buy refusal to a clear message and a next step', async () => {
+    await launch();
+    await waitFor(() => session().balance !== null, 10_000, 'balance');
+    const [cheap, pricey] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 1000 }, { price: 900_000 }] })).body.items as [Item, Item];
+    const buy = (patch: Record<string, unknown>, item: Item = cheap) =>
+      call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: { tradeUrl: TEST_TRADE_URL }, ...patch });
+
+    const changed = await buy({ price: 900 });
+    expect(changed.ok).toBe(false);
+    if (!changed.ok) expect(changed.failure).toMatchObject({ code: 'price_changed', newPrice: 1000, nextStep: 'Buy at $10.00, or cancel.' });
+    const badUrl = await buy({ recipient: { tradeUrl: 'https://steamcommunity.com/id/someone' } });
+    if (!badUrl.ok) expect(badUrl.failure.code).toBe('invalid_tradeurl');
+    const poor = await buy({}, pricey);
+    if (!poor.ok) expect(poor.failure).toMatchObject({ code: 'insufficient_balance', available: 500_000 });
+    const gone = await buy({ itemId: 1 });
+    if (!gone.ok) expect(gone.failure.code).toBe('item_unavailable');
+    const mismatch = await buy({ assetId: '1' });
+    if (!mismatch.ok) expect(mismatch.failure.code).toBe('asset_mismatch');
+    for (const outcome of [changed, badUrl, poor, gone, mismatch]) {
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.failure.nextStep.length).toBeGreaterThan(10);
+    }
+    const ok = await buy({ externalId: 'dup-1' });
+    expect(ok.ok).toBe(true);
+    const [other] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 100 }] })).body.items as [Item];
+    const duplicate = await buy({ externalId: 'dup-1' }, other);
+    // Our own order id seen again: that trade is the answer, not a second one.
+    expect(duplicate.ok && ok.ok && duplicate.trade.tradeId === ok.trade.tradeId).toBe(true);
+  }, 60_000);
+
+  it('fires an alert rule once per item and price', async () => {
+    await launch();
+    await waitFor(async () => (await call('catalog.query', { limit: 1 })).total > 0, 20_000, 'first sync');
+    await call('alerts.saveRule', { name: 'Zeus bargains', namePattern: 'Zeus x27 | Tesla Coil', maxPrice: 5000 });
+    await adminApi(sb).post('/admin/items', { items: [{ itemId: 88_000_001, market_hash_name: 'Zeus x27 | Tesla Coil (Factory New)', price: 4200 }] });
+    const firing = await waitFor(async () => (await call('alerts.firings')).find((f) => f.itemId === 88_000_001), 10_000, 'firing');
+    expect(firing).toMatchObject({ ruleName: 'Zeus bargains', price: 4200, acknowledged: false });
+    // The same item at the same price again (a replayed frame) does not fire twice.
+    await adminApi(sb).post('/admin/items', { items: [{ itemId: 88_000_001, market_hash_name: 'Zeus x27 | Tesla Coil (Factory New)', price: 4200 }] });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await call('alerts.firings')).filter((f) => f.itemId === 88_000_001)).toHaveLength(1);
+    expect(batches.flatMap((b) => b.notifications ?? []).filter((n) => n.kind === 'alert')).toHaveLength(1);
+  }, 60_000);
+
+  it('keeps the API key out of the database files and the logs', async () => {
+    await launch();
+    await waitFor(async () => (await call('catalog.query', { limit: 1 })).total > 0, 20_000, 'first sync');
+    await call('recipients.save', { label: 'Main', tradeUrl: TEST_TRADE_URL });
+    await (engine as Engine).close();
+    engine = null;
+    const files = readdirSync(join(dataDir, 'accounts')).map((name) => join(dataDir, 'accounts', name));
+    if (existsSync(join(dataDir, 'config.json'))) files.push(join(dataDir, 'config.json'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(readFileSync(file).includes(merchant.apiKey), file).toBe(false);
+    expect(logs.join('\n')).not.toContain(merchant.apiKey);
+  }, 60_000);
+});

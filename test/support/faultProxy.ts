@@ -1,0 +1,100 @@
+import { type AddressInfo, type Server, type Socket, createServer, connect } from 'node:net';
+
+/**
+ * A loopback TCP proxy in front of the sandbox (HTTP and WebSocket share its
+ * port) that tests use to see and break the network: it counts HTTP requests
+ * by path as the server would receive them, can cut every connection (as a
+ * network outage would), and can swallow the response to one request (the
+ * request reaches the server, its answer never reaches the client).
+ */
+export class FaultProxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  private down = false;
+  private dropNext: string | null = null;
+  /** Request lines seen, in order: `GET /Trades/History?isActive=true`. */
+  readonly requests: string[] = [];
+  port = 0;
+
+  constructor(private readonly targetPort: number) {}
+
+  async start(port = 0): Promise<number> {
+    this.server = createServer((client) => this.accept(client));
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.port;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get wsUrl(): string {
+    return `ws://127.0.0.1:${this.port}/ws`;
+  }
+
+  count(pathPrefix: string): number {
+    return this.requests.filter((line) => line.split(' ')[1]?.startsWith(pathPrefix)).length;
+  }
+
+  /** Drops every connection and refuses new ones until `restore()`. */
+  cut(): void {
+    this.down = true;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  restore(): void {
+    this.down = false;
+  }
+
+  /** The next request whose path starts with `pathPrefix` reaches the server, but its client connection dies before any answer. */
+  swallowNextResponse(pathPrefix: string): void {
+    this.dropNext = pathPrefix;
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private accept(client: Socket): void {
+    if (this.down) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(this.targetPort, '127.0.0.1');
+    this.sockets.add(client);
+    this.sockets.add(upstream);
+    let swallowing = false;
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
+    };
+    client.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('latin1');
+      for (const match of text.matchAll(/^(GET|POST|PUT|PATCH|DELETE) (\S+) HTTP\/1\.1$/gm)) {
+        const line = `${match[1]} ${match[2]}`;
+        this.requests.push(line);
+        if (this.dropNext && match[2]?.startsWith(this.dropNext)) {
+          this.dropNext = null;
+          swallowing = true;
+        }
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (swallowing) {
+        close();
+        return;
+      }
+      client.write(chunk);
+    });
+    client.on('error', close);
+    upstream.on('error', close);
+    client.on('close', close);
+    upstream.on('close', close);
+  }
+}
