@@ -1,12 +1,16 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return <h1>Merchant Desk</h1>;
-}
+import { App } from './app/App';
+import { boot } from './state/actions/boot';
+import './styles/theme.css';
+import './styles/layout.css';
+import './styles/components.css';
+import './styles/screens.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root element missing from index.html');
+
+void boot();
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -1,0 +1,20 @@
+import { BuyByNameDialog } from '../screens/buy/BuyByNameDialog';
+import { BuyDialog } from '../screens/buy/BuyDialog';
+import { RuleEditor } from '../screens/alerts/RuleEditor';
+import { useStore } from '../state/store';
+import { CommandPalette } from './CommandPalette';
+
+export function Dialogs() {
+  const dialog = useStore((s) => s.ui.dialog);
+  if (!dialog) return null;
+  switch (dialog.kind) {
+    case 'buy':
+      return <BuyDialog key={`buy-${dialog.itemId}`} dialog={dialog} />;
+    case 'buyByName':
+      return <BuyByNameDialog dialog={dialog} />;
+    case 'rule':
+      return <RuleEditor key={dialog.ruleId ?? 'new'} ruleId={dialog.ruleId} />;
+    case 'palette':
+      return <CommandPalette />;
+  }
+}

@@ -1,0 +1,61 @@
+import { Icon } from '../components/Icon';
+import { Money } from '../components/Money';
+import { togglePalette } from '../state/actions/ui';
+import { SCREENS } from '../state/slices/ui';
+import { useStore } from '../state/store';
+
+function NavBadge({ screen }: { screen: string }) {
+  const active = useStore((s) => s.conn.activeTrades);
+  const unacked = useStore((s) => s.conn.unacknowledgedFirings);
+  const n = screen === 'trades' ? active : screen === 'alerts' ? unacked : 0;
+  if (!n) return null;
+  return (
+    <span className={`nav-badge ${screen === 'alerts' ? 'alert' : ''}`} aria-hidden="true">
+      {n > 99 ? '99+' : n}
+    </span>
+  );
+}
+
+export function Nav() {
+  const screen = useStore((s) => s.ui.screen);
+  const available = useStore((s) => s.wallet.balance?.total_available);
+  const demo = useStore((s) => s.conn.account?.demo ?? false);
+  return (
+    <nav className="nav" aria-label="Main">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">
+          <svg viewBox="0 0 20 20" width="18" height="18">
+            <path d="M3 14l4-5 3 3 4-6 3 4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+        </span>
+        <span className="brand-name">Merchant Desk</span>
+      </div>
+      {demo ? <div className="demo-flag" title="Connected to the embedded demo sandbox, not a real marketplace">DEMO SANDBOX</div> : null}
+      <ul className="nav-list">
+        {SCREENS.map((s) => (
+          <li key={s.id}>
+            <a href={`#/${s.id}`} aria-label={s.label} aria-current={screen === s.id ? 'page' : undefined} className={`nav-link ${screen === s.id ? 'on' : ''}`}>
+              <Icon name={s.id} size={17} />
+              <span className="nav-label">{s.label}</span>
+              <NavBadge screen={s.id} />
+              <kbd className="nav-key" aria-hidden="true">
+                G {s.key}
+              </kbd>
+            </a>
+          </li>
+        ))}
+      </ul>
+      <div className="nav-foot">
+        <div className="nav-balance">
+          <span className="muted small">Available</span>
+          <Money cents={available} className="strong" />
+        </div>
+        <button type="button" className="palette-btn" onClick={togglePalette}>
+          <Icon name="command" size={14} />
+          <span>Commands</span>
+          <kbd aria-hidden="true">Ctrl K</kbd>
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,53 @@
+import { Countdown, TimeAgo } from '../components/TimeAgo';
+import { formatDateTime } from '../lib/format';
+import { navigate } from '../state/actions/ui';
+import { useStore } from '../state/store';
+
+/** Says plainly when what is on screen is not live. */
+export function OfflineBanner() {
+  const connection = useStore((s) => s.conn.connection);
+  const syncedAt = useStore((s) => s.catalog.info.syncedAt);
+  if (!connection) return null;
+  const cached = syncedAt ? (
+    <>
+      {' '}
+      — showing cached data from <span className="num">{formatDateTime(syncedAt)}</span> (<TimeAgo iso={syncedAt} />)
+    </>
+  ) : (
+    ' — no cached data yet'
+  );
+  const next = connection.nextAttemptAt ? (
+    <span className="muted">
+      {' '}
+      · next attempt in <Countdown iso={connection.nextAttemptAt} passed="a moment" />
+    </span>
+  ) : null;
+  switch (connection.state) {
+    case 'offline':
+      return (
+        <div className="banner error" role="status">
+          <strong>Offline</strong>
+          {cached}. {connection.detail}
+          {next}
+        </div>
+      );
+    case 'maintenance':
+      return (
+        <div className="banner warn" role="status">
+          <strong>Marketplace maintenance</strong>
+          {cached}. Buying is unavailable until it ends.{next}
+        </div>
+      );
+    case 'unauthorized':
+      return (
+        <div className="banner error" role="status">
+          <strong>Not authorized</strong> — the API key or merchant ID was refused. {connection.detail}{' '}
+          <button type="button" className="link-btn" onClick={() => navigate('settings')}>
+            Open Settings
+          </button>
+        </div>
+      );
+    default:
+      return null;
+  }
+}

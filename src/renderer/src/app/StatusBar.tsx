@@ -1,0 +1,122 @@
+import type { ProgressStatus, RateLimitStatus } from '../../../shared/ipc/models';
+import { Countdown } from '../components/TimeAgo';
+import { formatInt } from '../lib/format';
+import { navigate } from '../state/actions/ui';
+import { useStore } from '../state/store';
+import { CONNECTION_LABELS } from './connectionLabels';
+
+const PROGRESS_LABELS: Record<ProgressStatus['kind'], string> = {
+  'catalog-sync': 'Catalog sync',
+  'history-backfill': 'Trade history back-fill',
+  'ledger-sync': 'Ledger sync',
+};
+
+function Feed() {
+  const connection = useStore((s) => s.conn.connection);
+  const boot = useStore((s) => s.conn.boot);
+  if (!connection) {
+    return (
+      <span className="sb-item conn-state state-connecting">
+        <span className="status-dot" aria-hidden="true" /> {boot === 'failed' ? 'Engine unreachable' : 'Starting…'}
+      </span>
+    );
+  }
+  return (
+    <span className={`sb-item conn-state state-${connection.state}`} title={connection.detail}>
+      <span className="status-dot" aria-hidden="true" />
+      <strong>{CONNECTION_LABELS[connection.state]}</strong>
+      <span className="sb-detail">{connection.detail}</span>
+      {connection.nextAttemptAt && connection.state !== 'connected' ? (
+        <span className="muted">
+          {' '}
+          · retry in <Countdown iso={connection.nextAttemptAt} passed="now" />
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function Meter({ label, remaining, limit }: { label: string; remaining: number; limit: number }) {
+  const ratio = limit > 0 ? remaining / limit : 0;
+  const tone = ratio < 0.15 ? 'low' : ratio < 0.4 ? 'mid' : 'ok';
+  return (
+    <span className={`meter ${tone}`} title={`${label}: ${remaining} of ${limit} requests left this minute`}>
+      <span className="meter-label">{label}</span>
+      <span className="meter-bar" aria-hidden="true">
+        <span style={{ width: `${Math.round(ratio * 100)}%` }} />
+      </span>
+      <span className="num">
+        {remaining}/{limit}
+      </span>
+    </span>
+  );
+}
+
+function RateLimits({ rl }: { rl: RateLimitStatus | null }) {
+  if (!rl) return null;
+  return (
+    <span className="sb-item rate" aria-label="Rate-limit headroom">
+      <Meter label="API" remaining={rl.defaultRemaining} limit={rl.defaultLimit} />
+      <Meter label="Catalog" remaining={rl.catalogRemaining} limit={rl.catalogLimit} />
+      {rl.backoffUntil ? (
+        <span className="badge warn">
+          Backing off <Countdown iso={rl.backoffUntil} passed="…" />
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function Progress({ p }: { p: ProgressStatus }) {
+  const pct = p.total ? Math.min(100, Math.round((p.done / p.total) * 100)) : null;
+  return (
+    <span className="sb-item progress" title={`${PROGRESS_LABELS[p.kind]}: ${p.phase}`}>
+      <span className="progress-label">{PROGRESS_LABELS[p.kind]}</span>
+      <span
+        className={`progress-bar ${pct === null ? 'indeterminate' : ''}`}
+        role="progressbar"
+        aria-label={PROGRESS_LABELS[p.kind]}
+        aria-valuemin={0}
+        aria-valuemax={p.total ?? undefined}
+        aria-valuenow={p.total ? p.done : undefined}
+        aria-valuetext={p.total ? `${formatInt(p.done)} of ${formatInt(p.total)}` : `${formatInt(p.done)} so far`}
+      >
+        <span style={{ width: pct === null ? undefined : `${pct}%` }} />
+      </span>
+      <span className="num muted">{p.total ? `${pct}%` : formatInt(p.done)}</span>
+      <span className="muted sb-detail">{p.phase}</span>
+    </span>
+  );
+}
+
+/** The bottom bar: feed state, rate-limit headroom, badges, background work, counters. */
+export function StatusBar() {
+  const state = useStore((s) => s.conn.connection?.state);
+  const rl = useStore((s) => s.conn.rateLimit);
+  const progress = useStore((s) => s.conn.progress);
+  const active = useStore((s) => s.conn.activeTrades);
+  const unacked = useStore((s) => s.conn.unacknowledgedFirings);
+  const demo = useStore((s) => s.conn.account?.demo ?? false);
+  return (
+    <section className="statusbar" aria-label="Status bar">
+      <Feed />
+      {state === 'offline' ? <span className="badge error">OFFLINE</span> : null}
+      {state === 'maintenance' ? <span className="badge warn">MAINTENANCE</span> : null}
+      {state === 'unauthorized' ? <span className="badge error">UNAUTHORIZED</span> : null}
+      {demo ? <span className="badge demo">DEMO</span> : null}
+      <RateLimits rl={rl} />
+      <span className="sb-progress" aria-live="polite">
+        {progress.map((p) => (
+          <Progress key={p.kind} p={p} />
+        ))}
+      </span>
+      <span className="sb-spacer" />
+      <button type="button" className="sb-btn" onClick={() => navigate('trades')} title="Open active trades">
+        <span className="num strong">{active}</span> active trade{active === 1 ? '' : 's'}
+      </button>
+      <button type="button" className={`sb-btn ${unacked ? 'attention' : ''}`} onClick={() => navigate('alerts')} title="Open alerts">
+        <span className="num strong">{unacked}</span> unacknowledged alert{unacked === 1 ? '' : 's'}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+import type { KeyCommand } from '../lib/keyboard';
+import { SHORTCUT_HINTS } from '../lib/keyboard';
+import { openBuyByName, openBuyForSelected } from '../screens/buy/open';
+import { acknowledgeAll } from '../state/actions/alerts';
+import { requestWebNotifications, webNotificationPermission } from '../state/actions/boot';
+import { clearFilters, closeDetail, moveSelection, openSelectedDetail, refreshCatalog, softRefresh } from '../state/actions/catalog';
+import { updateSettings, connectDemoSandbox } from '../state/actions/settings';
+import { exportTradesCsv, setTradesTab } from '../state/actions/trades';
+import { closeDialog, focusSearch, navigate, openDialog, toast, togglePalette } from '../state/actions/ui';
+import { exportLedgerCsv } from '../state/actions/wallet';
+import { gridMetrics } from '../screens/catalog/CatalogGrid';
+import { getState } from '../state/store';
+
+export interface Command {
+  id: string;
+  title: string;
+  group: 'Go to' | 'Catalog' | 'Buy' | 'Trades' | 'Wallet' | 'Alerts' | 'App';
+  hint?: string;
+  keywords?: string;
+  run: () => void;
+}
+
+const hint = (k: KeyCommand) => SHORTCUT_HINTS[k];
+
+/** Every action of the app, for the command palette. */
+export function buildCommands(): Command[] {
+  const state = getState();
+  const list: Command[] = [
+    { id: 'go.catalog', group: 'Go to', title: 'Go to Catalog', hint: hint('go.catalog'), run: () => navigate('catalog') },
+    { id: 'go.trades', group: 'Go to', title: 'Go to Trades', hint: hint('go.trades'), run: () => navigate('trades') },
+    { id: 'go.wallet', group: 'Go to', title: 'Go to Wallet', hint: hint('go.wallet'), keywords: 'balance ledger', run: () => navigate('wallet') },
+    { id: 'go.alerts', group: 'Go to', title: 'Go to Alerts', hint: hint('go.alerts'), keywords: 'watchlist rules firings', run: () => navigate('alerts') },
+    { id: 'go.settings', group: 'Go to', title: 'Go to Settings', hint: hint('go.settings'), keywords: 'connection api key preferences', run: () => navigate('settings') },
+    { id: 'search.focus', group: 'Catalog', title: 'Search items', hint: hint('search.focus'), keywords: 'find filter', run: focusSearch },
+    { id: 'catalog.refresh', group: 'Catalog', title: 'Refresh the catalog', keywords: 'sync reload', run: () => void refreshCatalog() },
+    { id: 'catalog.requery', group: 'Catalog', title: 'Re-query rows on screen', keywords: 'reload', run: softRefresh },
+    { id: 'catalog.clear', group: 'Catalog', title: 'Clear catalog filters', keywords: 'reset', run: () => { navigate('catalog'); clearFilters(); } },
+    { id: 'catalog.detail', group: 'Catalog', title: 'Open selected item detail', hint: hint('selection.open'), run: openSelectedDetail },
+    { id: 'catalog.closeDetail', group: 'Catalog', title: 'Close item detail', run: closeDetail },
+    { id: 'catalog.first', group: 'Catalog', title: 'Select the first row', run: () => { navigate('catalog'); moveSelection('first'); } },
+    { id: 'catalog.last', group: 'Catalog', title: 'Select the last row', run: () => { navigate('catalog'); moveSelection('last'); } },
+    { id: 'buy.selected', group: 'Buy', title: 'Buy selected item', hint: hint('buy.selected'), keywords: 'purchase', run: openBuyForSelected },
+    { id: 'buy.byName', group: 'Buy', title: 'Buy by name', hint: hint('buy.byName'), keywords: 'purchase cheapest max price', run: () => openBuyByName() },
+    { id: 'trades.active', group: 'Trades', title: 'Show active trades', run: () => { navigate('trades'); setTradesTab('active'); } },
+    { id: 'trades.history', group: 'Trades', title: 'Show trade history', run: () => { navigate('trades'); setTradesTab('history'); } },
+    { id: 'trades.export', group: 'Trades', title: 'Export trades as CSV', keywords: 'download', run: () => void exportTradesCsv() },
+    { id: 'wallet.export', group: 'Wallet', title: 'Export ledger as CSV', keywords: 'download balance', run: () => void exportLedgerCsv() },
+    { id: 'alerts.new', group: 'Alerts', title: 'New alert rule', keywords: 'watchlist create', run: () => { navigate('alerts'); openDialog({ kind: 'rule', ruleId: null }); } },
+    {
+      id: 'alerts.ackAll',
+      group: 'Alerts',
+      title: 'Acknowledge all alert firings',
+      run: () => {
+        const { firings, firingOrder } = getState().alerts;
+        void acknowledgeAll(firingOrder.filter((id) => firings[id]?.acknowledged === false));
+      },
+    },
+    {
+      id: 'alerts.pause',
+      group: 'Alerts',
+      title: state.settings.settings?.alertsPaused ? 'Resume alerts' : 'Pause all alerts',
+      run: () => void updateSettings({ alertsPaused: !getState().settings.settings?.alertsPaused }),
+    },
+    {
+      id: 'app.theme',
+      group: 'App',
+      title: state.settings.settings?.theme === 'light' ? 'Switch to dark theme' : 'Switch to light theme',
+      keywords: 'appearance colour color',
+      run: () => void updateSettings({ theme: getState().settings.settings?.theme === 'light' ? 'dark' : 'light' }),
+    },
+    { id: 'app.demo', group: 'App', title: 'Use demo sandbox', keywords: 'connect sandbox', run: () => void connectDemoSandbox() },
+    { id: 'app.connection', group: 'App', title: 'Test or change the connection', keywords: 'api key merchant', run: () => navigate('settings') },
+  ];
+  if (state.conn.host === 'web' && webNotificationPermission() === 'default') {
+    list.push({
+      id: 'app.notifications',
+      group: 'App',
+      title: 'Enable desktop notifications',
+      run: () =>
+        void requestWebNotifications().then((p) => p === 'granted' && toast('success', 'Desktop notifications enabled')),
+    });
+  }
+  return list;
+}
+
+/** Run what a key press resolved to. */
+export function runKeyCommand(command: KeyCommand, target: EventTarget | null): void {
+  switch (command) {
+    case 'palette.toggle':
+      togglePalette();
+      return;
+    case 'dialog.close': {
+      const { ui, catalog, trades } = getState();
+      if (ui.dialog) closeDialog();
+      else if (target instanceof HTMLElement && target.matches('input, textarea, select')) target.blur();
+      else if (ui.screen === 'catalog' && catalog.detail.id !== null) closeDetail();
+      else if (ui.screen === 'trades' && trades.detail.id !== null) navigate('trades');
+      return;
+    }
+    case 'search.focus':
+      focusSearch();
+      return;
+    case 'buy.selected':
+      openBuyForSelected();
+      return;
+    case 'buy.byName':
+      openBuyByName();
+      return;
+    case 'go.catalog':
+    case 'go.trades':
+    case 'go.wallet':
+    case 'go.alerts':
+    case 'go.settings':
+      navigate(command.slice(3) as 'catalog');
+      return;
+    case 'selection.up':
+      moveSelection(-1);
+      return;
+    case 'selection.down':
+      moveSelection(1);
+      return;
+    case 'selection.pageUp':
+      moveSelection(-gridMetrics.rowsPerPage);
+      return;
+    case 'selection.pageDown':
+      moveSelection(gridMetrics.rowsPerPage);
+      return;
+    case 'selection.first':
+      moveSelection('first');
+      return;
+    case 'selection.last':
+      moveSelection('last');
+      return;
+    case 'selection.open':
+      openSelectedDetail();
+      return;
+  }
+}

@@ -1,0 +1,44 @@
+import { formatInt } from '../lib/format';
+
+/** "1–50 of 1,234" with previous / next and a page size. */
+export function Pager({
+  offset,
+  limit,
+  total,
+  sizes,
+  onChange,
+  busy,
+}: {
+  offset: number;
+  limit: number;
+  total: number;
+  sizes: readonly number[];
+  onChange: (offset: number, limit: number) => void;
+  busy?: boolean;
+}) {
+  const from = total === 0 ? 0 : offset + 1;
+  const to = Math.min(total, offset + limit);
+  return (
+    <div className="pager" role="navigation" aria-label="Pages">
+      <span className="num muted" aria-live="polite">
+        {formatInt(from)}–{formatInt(to)} of {formatInt(total)}
+      </span>
+      <button type="button" className="btn sm" aria-label="Previous page" disabled={busy || offset === 0} onClick={() => onChange(Math.max(0, offset - limit), limit)}>
+        ‹ Prev
+      </button>
+      <button type="button" className="btn sm" aria-label="Next page" disabled={busy || offset + limit >= total} onClick={() => onChange(offset + limit, limit)}>
+        Next ›
+      </button>
+      <label className="pager-size">
+        <span className="muted">Rows</span>
+        <select aria-label="Rows per page" value={limit} onChange={(e) => onChange(0, Number(e.target.value))}>
+          {sizes.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { useId, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { redactTradeUrl } from '../../../../shared/api/tradeUrl';
+import { Dialog } from '../../components/Dialog';
+import { Field } from '../../components/Field';
+import { Money } from '../../components/Money';
+import { errorMessage } from '../../lib/ipc';
+import { KNOWN_PHASES } from '../../lib/rarity';
+import { saveRule } from '../../state/actions/alerts';
+import { closeDialog, navigate, toast } from '../../state/actions/ui';
+import { getState, useStore } from '../../state/store';
+import { EMPTY_RULE_FORM, formFromRule, type RuleForm, ruleInput, ruleProblems } from './ruleForm';
+
+/** Create or edit a watchlist rule. Auto-buy is off unless switched on, with caps in dollars. */
+export function RuleEditor({ ruleId }: { ruleId: string | null }) {
+  const id = useId();
+  const [form, setForm] = useState<RuleForm>(() => {
+    const rule = ruleId ? getState().alerts.rules[ruleId] : undefined;
+    return rule ? formFromRule(rule) : EMPTY_RULE_FORM;
+  });
+  const spent = useStore((s) => (ruleId ? s.alerts.rules[ruleId]?.autoBuy.spent : undefined));
+  const { order, recipients } = useStore(useShallow((s) => ({ order: s.settings.recipientOrder, recipients: s.settings.recipients })));
+  const [touched, setTouched] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const problems = ruleProblems(form);
+  const show = (k: keyof RuleForm) => (touched ? problems[k] : undefined);
+  const set = (patch: Partial<RuleForm>) => setForm((f) => ({ ...f, ...patch }));
+  const ok = Object.keys(problems).length === 0;
+
+  const submit = async () => {
+    setTouched(true);
+    if (!ok) return;
+    setSaving(true);
+    setError(null);
+    try {
+      const rule = await saveRule(ruleInput(form));
+      toast('success', ruleId ? 'Rule saved' : 'Rule created', rule.name);
+      closeDialog();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Dialog title={ruleId ? 'Edit alert rule' : 'New alert rule'} onClose={closeDialog} className="rule-dialog">
+      <form
+        className="dialog-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <div className="form-row">
+          <Field label="Rule name" htmlFor={`${id}-name`} error={show('name')}>
+            <input id={`${id}-name`} autoFocus data-autofocus value={form.name} placeholder="Cheap Rubies" onChange={(e) => set({ name: e.target.value })} />
+          </Field>
+          <label className="check switch-label">
+            <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Enabled
+          </label>
+        </div>
+        <fieldset className="fieldset">
+          <legend>Match items</legend>
+          <Field label="Name contains" htmlFor={`${id}-pattern`} error={show('namePattern')} hint="Part of the market hash name, any case">
+            <input id={`${id}-pattern`} value={form.namePattern} placeholder="Karambit | Doppler" onChange={(e) => set({ namePattern: e.target.value })} />
+          </Field>
+          <div className="form-row">
+            <Field label="Phase" htmlFor={`${id}-phase`}>
+              <select id={`${id}-phase`} value={form.phase} onChange={(e) => set({ phase: e.target.value })}>
+                <option value="">Any phase</option>
+                {KNOWN_PHASES.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Float min" htmlFor={`${id}-fmin`} error={show('floatMin')}>
+              <input id={`${id}-fmin`} inputMode="decimal" placeholder="0.00" value={form.floatMin} onChange={(e) => set({ floatMin: e.target.value })} />
+            </Field>
+            <Field label="Float max" htmlFor={`${id}-fmax`} error={show('floatMax')}>
+              <input id={`${id}-fmax`} inputMode="decimal" placeholder="1.00" value={form.floatMax} onChange={(e) => set({ floatMax: e.target.value })} />
+            </Field>
+            <Field label="Max price ($)" htmlFor={`${id}-max`} error={show('maxPrice')}>
+              <input id={`${id}-max`} inputMode="decimal" placeholder="any" value={form.maxPrice} onChange={(e) => set({ maxPrice: e.target.value })} />
+            </Field>
+          </div>
+          <Field label="Sticker names" htmlFor={`${id}-stickers`} error={show('stickerNames')} hint="Comma-separated; an item matches with any of them">
+            <input id={`${id}-stickers`} value={form.stickerNames} placeholder="Crown (Foil), Howling Dawn" onChange={(e) => set({ stickerNames: e.target.value })} />
+          </Field>
+        </fieldset>
+        <fieldset className={`fieldset ${form.autoBuy ? 'autobuy-on' : ''}`}>
+          <legend>Auto-buy</legend>
+          <label className="check">
+            <input type="checkbox" checked={form.autoBuy} onChange={(e) => set({ autoBuy: e.target.checked })} /> Buy matching items automatically
+          </label>
+          {form.autoBuy ? <p className="notice warn small">Auto-buy spends real balance the moment a match appears, up to the caps below.</p> : null}
+          <div className="form-row">
+            <Field label="Recipient" htmlFor={`${id}-rcpt`} error={show('recipientId')}>
+              {order.length === 0 ? (
+                <div className="muted small">
+                  No saved recipients.{' '}
+                  <button
+                    type="button"
+                    className="link-btn"
+                    onClick={() => {
+                      closeDialog();
+                      navigate('settings');
+                    }}
+                  >
+                    Add one in Settings
+                  </button>
+                </div>
+              ) : (
+                <select id={`${id}-rcpt`} value={form.recipientId} disabled={!form.autoBuy} onChange={(e) => set({ recipientId: e.target.value })}>
+                  <option value="">Choose…</option>
+                  {order.map((rid) => {
+                    const r = recipients[rid];
+                    return r ? (
+                      <option key={rid} value={rid}>
+                        {r.label} — {redactTradeUrl(r.tradeUrl)}
+                      </option>
+                    ) : null;
+                  })}
+                </select>
+              )}
+            </Field>
+            <Field label="Total spend cap ($)" htmlFor={`${id}-cap`} error={show('spendCap')}>
+              <input id={`${id}-cap`} inputMode="decimal" disabled={!form.autoBuy} placeholder="0.00" value={form.spendCap} onChange={(e) => set({ spendCap: e.target.value })} />
+            </Field>
+            <Field label="Daily cap ($)" htmlFor={`${id}-daily`} error={show('dailyCap')}>
+              <input id={`${id}-daily`} inputMode="decimal" disabled={!form.autoBuy} placeholder="0.00" value={form.dailyCap} onChange={(e) => set({ dailyCap: e.target.value })} />
+            </Field>
+          </div>
+          {spent !== undefined ? (
+            <div className="muted small">
+              Spent by this rule so far: <Money cents={spent} />
+            </div>
+          ) : null}
+        </fieldset>
+        {error ? (
+          <div className="notice error" role="alert">
+            {error}
+          </div>
+        ) : null}
+        <footer className="dialog-actions">
+          <button type="button" className="btn ghost" onClick={closeDialog}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={saving || (touched && !ok)}>
+            {saving ? 'Saving…' : 'Save rule'}
+          </button>
+        </footer>
+      </form>
+    </Dialog>
+  );
+}

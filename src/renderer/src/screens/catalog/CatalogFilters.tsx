@@ -1,0 +1,149 @@
+import type { CSSProperties } from 'react';
+import { Icon } from '../../components/Icon';
+import { activeFilterCount, filterProblems, type TriState } from '../../lib/catalogQuery';
+import { KNOWN_PHASES, RARITIES } from '../../lib/rarity';
+import { clearFilters, editFilters } from '../../state/actions/catalog';
+import { useStore } from '../../state/store';
+
+function TriSelect({ label, value, onChange, yes, no }: { label: string; value: TriState; onChange: (v: TriState) => void; yes: string; no: string }) {
+  return (
+    <select aria-label={label} className={`tri ${value !== 'any' ? 'on' : ''}`} value={value} onChange={(e) => onChange(e.target.value as TriState)}>
+      <option value="any">{label}: any</option>
+      <option value="yes">{yes}</option>
+      <option value="no">{no}</option>
+    </select>
+  );
+}
+
+export function SearchBox() {
+  const search = useStore((s) => s.catalog.filters.search);
+  return (
+    <div className="search-box">
+      <Icon name="search" size={15} />
+      <input
+        id="catalog-search"
+        type="search"
+        aria-label="Search items"
+        placeholder="Search items — name, phase, sticker…"
+        autoComplete="off"
+        spellCheck={false}
+        value={search}
+        onChange={(e) => editFilters({ search: e.target.value })}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') editFilters({}, true);
+          if (e.key === 'ArrowDown') (document.querySelector('[role="grid"][aria-label="Catalog"]') as HTMLElement | null)?.focus();
+        }}
+      />
+      <kbd aria-hidden="true">/</kbd>
+    </div>
+  );
+}
+
+export function CatalogFilters() {
+  const f = useStore((s) => s.catalog.filters);
+  const problems = filterProblems(f);
+  const count = activeFilterCount(f);
+  return (
+    <div className="filter-bar two-rows" role="group" aria-label="Filters">
+      <div className="filter-row">
+      <SearchBox />
+      <div className="filter-group" role="group" aria-label="Price range in dollars">
+        <span className="filter-label">Price</span>
+        <span className={`affix ${problems.priceMin ? 'bad' : ''}`}>
+          <span aria-hidden="true">$</span>
+          <input
+            aria-label="Minimum price"
+            inputMode="decimal"
+            placeholder="min"
+            title={problems.priceMin}
+            aria-invalid={problems.priceMin ? true : undefined}
+            value={f.priceMin}
+            onChange={(e) => editFilters({ priceMin: e.target.value })}
+          />
+        </span>
+        <span className="dash">–</span>
+        <span className={`affix ${problems.priceMax ? 'bad' : ''}`}>
+          <span aria-hidden="true">$</span>
+          <input
+            aria-label="Maximum price"
+            inputMode="decimal"
+            placeholder="max"
+            title={problems.priceMax}
+            aria-invalid={problems.priceMax ? true : undefined}
+            value={f.priceMax}
+            onChange={(e) => editFilters({ priceMax: e.target.value })}
+          />
+        </span>
+      </div>
+      <div className="filter-group" role="group" aria-label="Float range">
+        <span className="filter-label">Float</span>
+        <input
+          className={`float-input ${problems.floatMin ? 'bad' : ''}`}
+          aria-label="Minimum float"
+          inputMode="decimal"
+          placeholder="0.00"
+          title={problems.floatMin}
+          aria-invalid={problems.floatMin ? true : undefined}
+          value={f.floatMin}
+          onChange={(e) => editFilters({ floatMin: e.target.value })}
+        />
+        <span className="dash">–</span>
+        <input
+          className={`float-input ${problems.floatMax ? 'bad' : ''}`}
+          aria-label="Maximum float"
+          inputMode="decimal"
+          placeholder="1.00"
+          title={problems.floatMax}
+          aria-invalid={problems.floatMax ? true : undefined}
+          value={f.floatMax}
+          onChange={(e) => editFilters({ floatMax: e.target.value })}
+        />
+      </div>
+      <input
+        className="sticker-input"
+        aria-label="Sticker name"
+        placeholder="Sticker name"
+        value={f.stickerName}
+        onChange={(e) => editFilters({ stickerName: e.target.value })}
+      />
+      </div>
+      <div className="filter-row">
+      <select aria-label="Phase" className={`tri ${f.phase ? 'on' : ''}`} value={f.phase} onChange={(e) => editFilters({ phase: e.target.value }, true)}>
+        <option value="">Phase: any</option>
+        {KNOWN_PHASES.map((p) => (
+          <option key={p} value={p}>
+            {p}
+          </option>
+        ))}
+      </select>
+      <div className="filter-group rarity-group" role="group" aria-label="Rarity">
+        <span className="filter-label">Rarity</span>
+        {RARITIES.map((r) => {
+          const on = f.rarityColors.includes(r.color);
+          return (
+            <button
+              key={r.color}
+              type="button"
+              className={`rarity-chip ${on ? 'on' : ''}`}
+              style={{ '--chip': r.color } as CSSProperties}
+              aria-pressed={on}
+              aria-label={r.name}
+              title={r.name}
+              onClick={() =>
+                editFilters({ rarityColors: on ? f.rarityColors.filter((c) => c !== r.color) : [...f.rarityColors, r.color] }, true)
+              }
+            />
+          );
+        })}
+      </div>
+      <TriSelect label="StatTrak" value={f.statTrak} yes="StatTrak™ only" no="No StatTrak™" onChange={(v) => editFilters({ statTrak: v }, true)} />
+      <TriSelect label="Souvenir" value={f.souvenir} yes="Souvenir only" no="No souvenir" onChange={(v) => editFilters({ souvenir: v }, true)} />
+      <TriSelect label="Stickers" value={f.hasStickers} yes="With stickers" no="Without stickers" onChange={(v) => editFilters({ hasStickers: v }, true)} />
+      <span className="spacer" />
+      <button type="button" className="btn ghost sm" disabled={count === 0 && f.search === ''} onClick={clearFilters}>
+        Clear filters{count > 0 ? ` (${count})` : ''}
+      </button>
+      </div>
+    </div>
+  );
+}

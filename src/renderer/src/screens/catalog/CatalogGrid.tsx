@@ -1,0 +1,170 @@
+import { type CSSProperties, useEffect, useRef, useState } from 'react';
+import { EmptyState } from '../../components/EmptyState';
+import { activeFilterCount } from '../../lib/catalogQuery';
+import { formatInt } from '../../lib/format';
+import { computeWindow, scrollTopToReveal } from '../../lib/virtual';
+import { clearFilters, ensureRows, sortBy } from '../../state/actions/catalog';
+import { useStore } from '../../state/store';
+import { COLUMNS, GRID_TEMPLATE, HEADER_HEIGHT, OVERSCAN, ROW_HEIGHT } from './columns';
+import { GridRow, rowDomId } from './GridRow';
+import { retryPage } from './retry';
+
+/** Viewport metrics the keyboard handlers need (PageUp/PageDown). */
+export const gridMetrics = { rowsPerPage: 15 };
+
+function SortHeader() {
+  const sort = useStore((s) => s.catalog.sort);
+  return (
+    <div role="row" aria-rowindex={1} className="grid-head" style={{ height: HEADER_HEIGHT }}>
+      {COLUMNS.map((c) => {
+        const active = c.sort !== null && sort.column === c.sort;
+        const ariaSort = active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
+        return (
+          <div role="columnheader" key={c.id} aria-sort={c.sort ? ariaSort : undefined} className={`head-cell ${c.align ?? ''}`}>
+            {c.sort ? (
+              <button
+                type="button"
+                className={`sort-btn ${active ? 'active' : ''}`}
+                aria-label={c.label}
+                title={`Sort by ${c.label.toLowerCase()}`}
+                onClick={() => c.sort && sortBy(c.sort)}
+              >
+                <span>{c.short ?? c.label}</span>
+                <span className="sort-mark" aria-hidden="true">
+                  {active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
+                </span>
+              </button>
+            ) : (
+              <span aria-label={c.label}>{c.short ?? c.label}</span>
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function GridMessage() {
+  const total = useStore((s) => s.catalog.total);
+  const firstPage = useStore((s) => s.catalog.pages[0]);
+  const filters = useStore((s) => s.catalog.filters);
+  const info = useStore((s) => s.catalog.info);
+  const syncing = useStore((s) => s.conn.progress.some((p) => p.kind === 'catalog-sync'));
+  const filtered = activeFilterCount(filters) > 0 || filters.search.trim() !== '';
+  if (total === null && firstPage?.status === 'error') {
+    return (
+      <EmptyState title="Could not load the catalog" tone="error" action={<button type="button" className="btn" onClick={() => retryPage(0)}>Retry</button>}>
+        {firstPage.error}
+      </EmptyState>
+    );
+  }
+  if (total === null) return null;
+  if (total > 0) return null;
+  if (filtered) {
+    return (
+      <EmptyState
+        title="No items match these filters"
+        action={
+          <button type="button" className="btn" onClick={clearFilters}>
+            Clear filters
+          </button>
+        }
+      >
+        {formatInt(info.totalItems)} items are on sale; widen the price or float range, or search for less.
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState title={syncing ? 'Syncing the catalog…' : 'The catalog is empty'} tone={syncing ? 'loading' : 'neutral'}>
+      {syncing
+        ? 'Items appear as soon as the first pages are stored.'
+        : 'No items are on sale yet. Check the connection in Settings, or press Refresh.'}
+    </EmptyState>
+  );
+}
+
+/**
+ * The virtualized catalog: fixed row height, only visible rows + overscan in the
+ * DOM, rows paged from the engine on demand. The scroll height comes from the
+ * query's total; nothing here ever holds the whole catalog.
+ */
+export function CatalogGrid() {
+  const total = useStore((s) => s.catalog.total);
+  const key = useStore((s) => s.catalog.key);
+  const generation = useStore((s) => s.catalog.generation);
+  const selectedIndex = useStore((s) => s.catalog.selectedIndex);
+  const selectedLoaded = useStore((s) => s.catalog.selectedIndex >= 0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(600);
+  const metrics = useRef({ total: 0, viewport: 600 });
+
+  useEffect(() => {
+    metrics.current = { total: total ?? 0, viewport };
+    gridMetrics.rowsPerPage = Math.max(1, Math.floor(viewport / ROW_HEIGHT) - 1);
+  });
+
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setViewport(Math.max(ROW_HEIGHT, el.clientHeight - HEADER_HEIGHT)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  // A new query starts at the top.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (el) el.scrollTop = 0;
+  }, [key]);
+
+  const win = computeWindow({ scrollTop, viewportHeight: viewport, total: total ?? 0, rowHeight: ROW_HEIGHT, overscan: OVERSCAN });
+
+  // Load the pages of what is (nearly) visible; wait a beat while the scrollbar is dragged fast.
+  useEffect(() => {
+    const timer = setTimeout(() => ensureRows(win.renderFirst, win.renderLast), 30);
+    return () => clearTimeout(timer);
+  }, [key, generation, win.renderFirst, win.renderLast]);
+
+  // Keyboard selection keeps the selected row in view.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || selectedIndex < 0) return;
+    const { total: t, viewport: vp } = metrics.current;
+    const target = scrollTopToReveal(selectedIndex, { scrollTop: el.scrollTop, viewportHeight: vp, total: t, rowHeight: ROW_HEIGHT });
+    if (target !== null) el.scrollTop = target;
+  }, [selectedIndex]);
+
+  const rows = [];
+  for (let i = win.renderFirst; i <= win.renderLast; i++) {
+    rows.push(<GridRow key={i} index={i} top={i * ROW_HEIGHT} />);
+  }
+
+  return (
+    <div className="grid-wrap">
+      <div
+        ref={scrollRef}
+        className="grid-scroll"
+        role="grid"
+        aria-label="Catalog"
+        aria-rowcount={total === null ? -1 : total + 1}
+        aria-colcount={COLUMNS.length}
+        aria-busy={total === null}
+        aria-activedescendant={selectedLoaded && selectedIndex >= win.renderFirst && selectedIndex <= win.renderLast ? rowDomId(selectedIndex) : undefined}
+        tabIndex={0}
+        style={{ '--cols': GRID_TEMPLATE } as CSSProperties}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      >
+        <SortHeader />
+        <div className="grid-body" style={{ height: Math.max(win.contentHeight, total === null ? ROW_HEIGHT * 12 : 0) }}>
+          <div className="grid-rows" style={{ transform: win.offset ? `translateY(${win.offset}px)` : undefined }}>
+            {total === null
+              ? Array.from({ length: 12 }, (_, i) => <GridRow key={`s${i}`} index={-1 - i} top={i * ROW_HEIGHT} />)
+              : rows}
+          </div>
+        </div>
+      </div>
+      <GridMessage />
+    </div>
+  );
+}

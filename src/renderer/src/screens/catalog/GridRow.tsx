@@ -1,0 +1,127 @@
+import { type CSSProperties, memo } from 'react';
+import { useNow } from '../../lib/clock';
+import { formatAge, formatFloat } from '../../lib/format';
+import { rarityColor, rarityName } from '../../lib/rarity';
+import { ItemImage } from '../../components/ItemImage';
+import { openDetail, select } from '../../state/actions/catalog';
+import { pageOf, rowIdAt } from '../../state/slices/catalog';
+import { useStore } from '../../state/store';
+import { retryPage } from './retry';
+import { COLUMNS, ROW_HEIGHT } from './columns';
+import { PriceFlash } from './PriceFlash';
+
+const GEM_PHASES: Record<string, string> = {
+  Ruby: '#e0364a',
+  Sapphire: '#2f7bff',
+  Emerald: '#1fbf6a',
+  'Black Pearl': '#6b5b95',
+};
+
+function AgeCell({ listedAt }: { listedAt: string }) {
+  const now = useNow();
+  return (
+    <time className="num muted" dateTime={listedAt}>
+      {formatAge(listedAt, now)}
+    </time>
+  );
+}
+
+export const rowDomId = (index: number) => `catalog-row-${index}`;
+
+function GridRowImpl({ index, top }: { index: number; top: number }) {
+  const id = useStore((s) => rowIdAt(s.catalog, index));
+  const row = useStore((s) => (id === undefined ? undefined : s.catalog.rows[id]));
+  const selected = useStore((s) => s.catalog.selectedIndex === index);
+  const removed = useStore((s) => id !== undefined && s.catalog.removed[id] === true);
+  const pageError = useStore((s) => (s.catalog.pages[pageOf(index)]?.status === 'error' ? s.catalog.pages[pageOf(index)]?.error : null));
+
+  if (!row) {
+    return (
+      <div role="row" aria-rowindex={index >= 0 ? index + 2 : undefined} className="grid-row skeleton" style={{ top, height: ROW_HEIGHT }}>
+        {pageError && index % 100 === 0 ? (
+          <div role="gridcell" className="row-error">
+            Could not load these rows: {pageError}{' '}
+            <button type="button" className="link-btn" onClick={() => retryPage(index)}>
+              Retry
+            </button>
+          </div>
+        ) : (
+          COLUMNS.map((c) => (
+            <div role="gridcell" key={c.id} className={`cell ${c.align ?? ''}`}>
+              <span className={`bone bone-${c.id}`} />
+            </div>
+          ))
+        )}
+      </div>
+    );
+  }
+
+  const style = { top, height: ROW_HEIGHT, '--rarity': rarityColor(row.rarityColor) } as CSSProperties;
+  const stickerTitle = row.stickerNames.join('\n');
+  const keyTitle = row.keyChainNames.join('\n');
+  return (
+    <div
+      role="row"
+      id={rowDomId(index)}
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={`grid-row ${selected ? 'selected' : ''} ${removed ? 'removed' : ''} ${index % 2 ? 'odd' : ''}`}
+      style={style}
+      onClick={() => {
+        select(index);
+        openDetail(row.itemId);
+      }}
+    >
+      <div role="gridcell" className="cell cell-rarity" title={rarityName(row.rarityColor)}>
+        <ItemImage src={row.img} name={row.market_hash_name} rarity={row.rarityColor} size={40} decorative />
+      </div>
+      <div role="gridcell" className="cell cell-name" title={row.market_hash_name}>
+        <span className="name-text">{row.market_hash_name}</span>
+        {removed ? <span className="tag tag-sold">Sold</span> : null}
+      </div>
+      <div role="gridcell" className="cell">
+        {row.phase ? (
+          <span className="phase" style={{ '--phase': GEM_PHASES[row.phase] ?? 'var(--fg-muted)' } as CSSProperties}>
+            {row.phase}
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </div>
+      <div role="gridcell" className="cell right num">
+        {formatFloat(row.float)}
+      </div>
+      <div role="gridcell" className="cell right num">
+        {row.paintSeed ?? <span className="muted">—</span>}
+      </div>
+      <div role="gridcell" className="cell" title={stickerTitle || undefined}>
+        {row.stickerCount > 0 ? (
+          <span className="attach">
+            <span className="count num">{row.stickerCount}</span>
+            <span className="attach-names">{row.stickerNames[0]}</span>
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </div>
+      <div role="gridcell" className="cell" title={keyTitle || undefined}>
+        {row.keyChainNames.length > 0 ? (
+          <span className="attach">
+            {row.keyChainNames.length > 1 ? <span className="count num">{row.keyChainNames.length}</span> : null}
+            <span className="attach-names">{row.keyChainNames[0]}</span>
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </div>
+      <div role="gridcell" className="cell right">
+        <PriceFlash itemId={row.itemId} price={row.price} lastMove={row.lastMove} />
+      </div>
+      <div role="gridcell" className="cell right">
+        <AgeCell listedAt={row.listedAt} />
+      </div>
+    </div>
+  );
+}
+
+export const GridRow = memo(GridRowImpl);

@@ -1,0 +1,30 @@
+import type { CatalogSortColumn } from '../../lib/catalogQuery';
+
+export const ROW_HEIGHT = 36;
+export const HEADER_HEIGHT = 32;
+export const OVERSCAN = 10;
+
+export interface Column {
+  id: 'rarity' | 'name' | 'phase' | 'float' | 'seed' | 'stickers' | 'keychains' | 'price' | 'age';
+  /** Accessible name of the header (and its sort button). */
+  label: string;
+  /** Visible header text when shorter than the label. */
+  short?: string;
+  sort: CatalogSortColumn | null;
+  width: string;
+  align?: 'right';
+}
+
+export const COLUMNS: readonly Column[] = [
+  { id: 'rarity', label: 'Rarity', short: '', sort: 'rarity', width: '58px' },
+  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(220px, 2.6fr)' },
+  { id: 'phase', label: 'Phase', sort: 'phase', width: 'minmax(78px, 0.6fr)' },
+  { id: 'float', label: 'Float', sort: 'float', width: '86px', align: 'right' },
+  { id: 'seed', label: 'Paint seed', short: 'Seed', sort: 'paintSeed', width: '56px', align: 'right' },
+  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(92px, 1fr)' },
+  { id: 'keychains', label: 'Keychains', short: 'Charms', sort: null, width: 'minmax(72px, 0.7fr)' },
+  { id: 'price', label: 'Price', sort: 'price', width: '102px', align: 'right' },
+  { id: 'age', label: 'Age', sort: 'listedAt', width: '52px', align: 'right' },
+];
+
+export const GRID_TEMPLATE = COLUMNS.map((c) => c.width).join(' ');

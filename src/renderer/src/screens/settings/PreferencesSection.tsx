@@ -1,0 +1,88 @@
+import { type CSSProperties, useState } from 'react';
+import type { TradeStatus } from '../../../../shared/api';
+import { FILTER_STATUSES, STATUS_COLORS, STATUS_LABELS } from '../../lib/status';
+import { requestWebNotifications, webNotificationPermission } from '../../state/actions/boot';
+import { updateSettings } from '../../state/actions/settings';
+import { toast } from '../../state/actions/ui';
+import { useStore } from '../../state/store';
+
+function WebNotifications() {
+  const [permission, setPermission] = useState(webNotificationPermission);
+  if (permission === 'unsupported') return <p className="muted small">This browser cannot show desktop notifications; in-app toasts still appear.</p>;
+  if (permission === 'granted') return <p className="ok-text small">Desktop notifications are on for this browser.</p>;
+  if (permission === 'denied')
+    return <p className="warn-text small">Desktop notifications are blocked for this page. Allow them in the browser’s site settings.</p>;
+  return (
+    <button
+      type="button"
+      className="btn"
+      onClick={async () => {
+        const result = await requestWebNotifications();
+        setPermission(result);
+        if (result === 'granted') toast('success', 'Desktop notifications enabled');
+      }}
+    >
+      Enable desktop notifications
+    </button>
+  );
+}
+
+export function NotificationsSection() {
+  const settings = useStore((s) => s.settings.settings);
+  const host = useStore((s) => s.conn.host);
+  const statuses = settings?.notifyStatuses ?? [];
+  const toggle = (status: TradeStatus, on: boolean) =>
+    void updateSettings({ notifyStatuses: on ? [...statuses, status] : statuses.filter((s) => s !== status) });
+  return (
+    <section className="panel settings-section" aria-labelledby="settings-notifications">
+      <h2 className="panel-title" id="settings-notifications">
+        Notifications
+      </h2>
+      <p className="muted small">Notify me when a trade becomes:</p>
+      <div className="check-grid" role="group" aria-label="Notify on trade status">
+        {FILTER_STATUSES.map((status) => (
+          <label key={status} className="check status-check" style={{ '--status-color': STATUS_COLORS[status] } as CSSProperties}>
+            <input type="checkbox" disabled={!settings} checked={statuses.includes(status)} onChange={(e) => toggle(status, e.target.checked)} />
+            <span className="status-dot" aria-hidden="true" />
+            {STATUS_LABELS[status]}
+          </label>
+        ))}
+      </div>
+      <label className="check">
+        <input type="checkbox" disabled={!settings} checked={settings?.notifyAlerts ?? false} onChange={(e) => void updateSettings({ notifyAlerts: e.target.checked })} /> Notify me when an alert rule fires
+      </label>
+      {host === 'web' ? (
+        <div className="web-notify">
+          <WebNotifications />
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+export function AppearanceSection() {
+  const theme = useStore((s) => s.settings.settings?.theme ?? 'dark');
+  const closeToTray = useStore((s) => s.settings.settings?.closeToTray ?? false);
+  const host = useStore((s) => s.conn.host);
+  const ready = useStore((s) => s.settings.settings !== null);
+  return (
+    <section className="panel settings-section" aria-labelledby="settings-appearance">
+      <h2 className="panel-title" id="settings-appearance">
+        Appearance
+      </h2>
+      <div className="segmented" role="radiogroup" aria-label="Theme">
+        {(['dark', 'light'] as const).map((t) => (
+          <label key={t} className={`segment ${theme === t ? 'on' : ''}`}>
+            <input type="radio" name="theme" value={t} disabled={!ready} checked={theme === t} onChange={() => void updateSettings({ theme: t })} />
+            {t === 'dark' ? 'Dark' : 'Light'}
+          </label>
+        ))}
+      </div>
+      {host === 'electron' ? (
+        <label className="check">
+          <input type="checkbox" checked={closeToTray} onChange={(e) => void updateSettings({ closeToTray: e.target.checked })} /> Keep running in the tray when the window closes
+        </label>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { loadRecipients } from '../../state/actions/settings';
+import { ConnectionSection } from './ConnectionSection';
+import { AppearanceSection, NotificationsSection } from './PreferencesSection';
+import { RecipientsSection } from './RecipientsSection';
+
+export function SettingsScreen() {
+  useEffect(() => {
+    void loadRecipients();
+  }, []);
+  return (
+    <div className="screen settings-screen">
+      <header className="screen-head">
+        <div className="screen-title">
+          <h1>Settings</h1>
+        </div>
+      </header>
+      <div className="settings-body">
+        <div className="settings-col">
+          <ConnectionSection />
+          <RecipientsSection />
+        </div>
+        <div className="settings-col narrow">
+          <NotificationsSection />
+          <AppearanceSection />
+        </div>
+      </div>
+    </div>
+  );
+}

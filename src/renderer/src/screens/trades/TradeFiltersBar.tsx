@@ -1,0 +1,49 @@
+import type { CSSProperties } from 'react';
+import { STATUS_COLORS, STATUS_LABELS, FILTER_STATUSES } from '../../lib/status';
+import { resetTradeFilters, setTradeFilters } from '../../state/actions/trades';
+import { EMPTY_TRADE_FILTERS } from '../../state/slices/trades';
+import { useStore } from '../../state/store';
+
+export function tradeFiltersActive(f: typeof EMPTY_TRADE_FILTERS): boolean {
+  return f.statuses.length > 0 || f.from !== '' || f.to !== '' || f.externalId.trim() !== '' || f.tradeId.trim() !== '' || f.webhookFailed;
+}
+
+export function TradeFiltersBar() {
+  const f = useStore((s) => s.trades.filters);
+  return (
+    <div className="filter-bar" role="group" aria-label="Trade filters">
+      <div className="filter-group status-chips" role="group" aria-label="Status">
+        {FILTER_STATUSES.map((status) => {
+          const on = f.statuses.includes(status);
+          return (
+            <button
+              key={status}
+              type="button"
+              className={`status-chip ${on ? 'on' : ''}`}
+              style={{ '--status-color': STATUS_COLORS[status] } as CSSProperties}
+              aria-pressed={on}
+              onClick={() => setTradeFilters({ statuses: on ? f.statuses.filter((x) => x !== status) : [...f.statuses, status] })}
+            >
+              <span className="status-dot" aria-hidden="true" />
+              {STATUS_LABELS[status]}
+            </button>
+          );
+        })}
+      </div>
+      <div className="filter-group" role="group" aria-label="Created between">
+        <span className="filter-label">From</span>
+        <input type="date" aria-label="From date" value={f.from} onChange={(e) => setTradeFilters({ from: e.target.value })} />
+        <span className="filter-label">to</span>
+        <input type="date" aria-label="To date" value={f.to} onChange={(e) => setTradeFilters({ to: e.target.value })} />
+      </div>
+      <input aria-label="Order ID" placeholder="Order ID" className="id-input" value={f.externalId} onChange={(e) => setTradeFilters({ externalId: e.target.value })} />
+      <input aria-label="Trade ID" placeholder="Trade ID" className="id-input" value={f.tradeId} onChange={(e) => setTradeFilters({ tradeId: e.target.value })} />
+      <label className="check">
+        <input type="checkbox" checked={f.webhookFailed} onChange={(e) => setTradeFilters({ webhookFailed: e.target.checked })} /> Webhook failed
+      </label>
+      <button type="button" className="btn ghost sm" disabled={!tradeFiltersActive(f)} onClick={() => resetTradeFilters(EMPTY_TRADE_FILTERS)}>
+        Clear
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+import { memo } from 'react';
+import { redactTradeUrl } from '../../../../shared/api/tradeUrl';
+import { EmptyState } from '../../components/EmptyState';
+import { Money } from '../../components/Money';
+import { StatusBadge } from '../../components/StatusBadge';
+import { TimeAgo } from '../../components/TimeAgo';
+import { formatDateTime, shortId } from '../../lib/format';
+import { loadTrades, resetTradeFilters } from '../../state/actions/trades';
+import { navigate } from '../../state/actions/ui';
+import { EMPTY_TRADE_FILTERS } from '../../state/slices/trades';
+import { useStore } from '../../state/store';
+import { tradeFiltersActive } from './TradeFiltersBar';
+
+const TradeRow = memo(function TradeRow({ tradeId, compact }: { tradeId: string; compact: boolean }) {
+  const trade = useStore((s) => s.trades.byId[tradeId]);
+  const selected = useStore((s) => s.trades.detail.id === tradeId);
+  if (!trade) return null;
+  const open = () => navigate('trades', tradeId);
+  return (
+    <tr
+      className={selected ? 'selected' : ''}
+      tabIndex={0}
+      aria-current={selected ? 'true' : undefined}
+      onClick={open}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          open();
+        }
+      }}
+    >
+      <td className="num nowrap" title={formatDateTime(trade.createdAt)}>
+        {formatDateTime(trade.createdAt)}
+      </td>
+      <td className="ellipsis" title={trade.market_hash_name}>
+        {trade.market_hash_name}
+        {trade.phase ? <span className="muted"> · {trade.phase}</span> : null}
+      </td>
+      <td className="right">
+        <Money cents={trade.price} />
+      </td>
+      <td>
+        <StatusBadge status={trade.status} />
+        {trade.webhookStatus === 'failed' ? (
+          <span className="tag tag-warn" title="The webhook for this trade failed">
+            webhook
+          </span>
+        ) : null}
+      </td>
+      {compact ? null : (
+        <>
+          <td className="mono small ellipsis" title={redactTradeUrl(trade.tradeUrl)}>
+            {redactTradeUrl(trade.tradeUrl).replace('https://steamcommunity.com/tradeoffer/new/', '…')}
+          </td>
+          <td className="mono small ellipsis">{trade.externalId ?? <span className="muted">—</span>}</td>
+        </>
+      )}
+      <td className="mono small" title={trade.tradeId}>
+        {shortId(trade.tradeId)}
+      </td>
+      <td className="right muted">
+        <TimeAgo iso={trade.updatedAt} short />
+      </td>
+    </tr>
+  );
+});
+
+export function TradesTable({ compact }: { compact: boolean }) {
+  const ids = useStore((s) => s.trades.list.ids);
+  const status = useStore((s) => s.trades.list.status);
+  const error = useStore((s) => s.trades.list.error);
+  const tab = useStore((s) => s.trades.tab);
+  const filters = useStore((s) => s.trades.filters);
+  const filtered = tradeFiltersActive(filters);
+
+  let empty = null;
+  if (ids.length === 0) {
+    if (status === 'error') {
+      empty = (
+        <EmptyState title="Could not load trades" tone="error" action={<button type="button" className="btn" onClick={() => void loadTrades()}>Retry</button>}>
+          {error}
+        </EmptyState>
+      );
+    } else if (status === 'loading' || status === 'idle') {
+      empty = <EmptyState title="Loading trades…" tone="loading" />;
+    } else if (filtered) {
+      empty = (
+        <EmptyState title="No trades match these filters" action={<button type="button" className="btn" onClick={() => resetTradeFilters(EMPTY_TRADE_FILTERS)}>Clear filters</button>}>
+          Try a wider date range or fewer statuses.
+        </EmptyState>
+      );
+    } else if (tab === 'active') {
+      empty = (
+        <EmptyState
+          title="No active trades"
+          action={
+            <button type="button" className="btn" onClick={() => navigate('catalog')}>
+              Go to Catalog
+            </button>
+          }
+        >
+          Offers waiting to be sent or accepted show up here live. Buy something from the Catalog.
+        </EmptyState>
+      );
+    } else {
+      empty = (
+        <EmptyState
+          title="No trades yet — buy something from the Catalog"
+          action={
+            <button type="button" className="btn" onClick={() => navigate('catalog')}>
+              Go to Catalog
+            </button>
+          }
+        >
+          Every purchase and its status changes are kept here.
+        </EmptyState>
+      );
+    }
+  }
+
+  return (
+    <div className={`table-wrap ${status === 'loading' && ids.length > 0 ? 'refreshing' : ''}`}>
+      <table className="data-table trades-table" aria-label="Trades" aria-busy={status === 'loading'}>
+        <colgroup>
+          <col style={{ width: 150 }} />
+          <col />
+          <col style={{ width: 96 }} />
+          <col style={{ width: 150 }} />
+          {compact ? null : <col style={{ width: 160 }} />}
+          {compact ? null : <col style={{ width: 120 }} />}
+          <col style={{ width: 110 }} />
+          <col style={{ width: 84 }} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col">Created</th>
+            <th scope="col">Item</th>
+            <th scope="col" className="right">
+              Price
+            </th>
+            <th scope="col">Status</th>
+            {compact ? null : <th scope="col">Recipient</th>}
+            {compact ? null : <th scope="col">Order ID</th>}
+            <th scope="col">Trade ID</th>
+            <th scope="col" className="right">
+              Updated
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {ids.map((id) => (
+            <TradeRow key={id} tradeId={id} compact={compact} />
+          ))}
+        </tbody>
+      </table>
+      {empty}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import type { AlertRuleInput } from '../../../../shared/ipc/contract';
+import type { AlertRule } from '../../../../shared/ipc/models';
+import { debounced } from '../../lib/debounce';
+import { api, errorMessage, unwrap } from '../../lib/ipc';
+import { mergeFirings, removeRule, upsertRule, withRules } from '../slices/alerts';
+import { update } from '../store';
+import { toast } from './ui';
+
+export async function loadAlerts(): Promise<void> {
+  update('alerts', (a) => ({ ...a, status: a.status === 'ready' ? 'ready' : 'loading', error: null }));
+  try {
+    const [rules, firings] = await Promise.all([unwrap(api().alerts.rules({})), unwrap(api().alerts.firings({}))]);
+    update('alerts', (a) => ({ ...mergeFirings(withRules(a, rules), firings, true), status: 'ready', error: null }));
+  } catch (error) {
+    update('alerts', (a) => ({ ...a, status: 'error', error: errorMessage(error) }));
+  }
+}
+
+export const scheduleAlertsReload = debounced(() => void loadAlerts(), 500);
+
+/** Save a rule; returns the saved rule or throws (the editor shows the message). */
+export async function saveRule(input: AlertRuleInput): Promise<AlertRule> {
+  const rule = await unwrap(api().alerts.saveRule(input));
+  update('alerts', (a) => upsertRule(a, rule));
+  return rule;
+}
+
+export async function setRuleEnabled(rule: AlertRule, enabled: boolean): Promise<void> {
+  try {
+    await saveRule({
+      id: rule.id,
+      name: rule.name,
+      enabled,
+      namePattern: rule.namePattern,
+      phase: rule.phase,
+      floatMin: rule.floatMin,
+      floatMax: rule.floatMax,
+      maxPrice: rule.maxPrice,
+      stickerNames: rule.stickerNames,
+      autoBuy: {
+        enabled: rule.autoBuy.enabled,
+        recipientId: rule.autoBuy.recipientId,
+        spendCap: rule.autoBuy.spendCap,
+        dailyCap: rule.autoBuy.dailyCap,
+      },
+    });
+  } catch (error) {
+    toast('error', `Could not ${enabled ? 'enable' : 'disable'} “${rule.name}”`, errorMessage(error));
+  }
+}
+
+export async function deleteRule(id: string, name: string): Promise<void> {
+  try {
+    await unwrap(api().alerts.deleteRule({ id }));
+    update('alerts', (a) => removeRule(a, id));
+    toast('info', 'Rule deleted', name);
+  } catch (error) {
+    toast('error', 'Could not delete the rule', errorMessage(error));
+  }
+}
+
+export async function acknowledgeFiring(id: string): Promise<void> {
+  try {
+    const firing = await unwrap(api().alerts.acknowledge({ id }));
+    if (firing) update('alerts', (a) => mergeFirings(a, [firing]));
+  } catch (error) {
+    toast('error', 'Could not acknowledge', errorMessage(error));
+  }
+}
+
+/** Acknowledge many firings, a few calls at a time. */
+export async function acknowledgeAll(ids: string[]): Promise<void> {
+  const queue = [...ids];
+  const worker = async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) await acknowledgeFiring(id);
+  };
+  await Promise.all(Array.from({ length: Math.min(6, queue.length) }, worker));
+}
+
+export async function rearmRule(ruleId: string): Promise<void> {
+  try {
+    const rule = await unwrap(api().alerts.rearm({ id: ruleId }));
+    if (rule) {
+      update('alerts', (a) => upsertRule(a, rule));
+      toast('success', 'Rule re-armed', rule.name);
+    }
+  } catch (error) {
+    toast('error', 'Could not re-arm the rule', errorMessage(error));
+  }
+}

@@ -1,0 +1,135 @@
+import type { EngineEventBatch } from '../../../../shared/ipc/events';
+import type { Notification as DeskNotification } from '../../../../shared/ipc/models';
+import { debounced } from '../../lib/debounce';
+import { api, errorMessage, unwrap } from '../../lib/ipc';
+import { readPref } from '../../lib/persist';
+import { applyBatch, applySnapshot } from '../applyBatch';
+import type { AppState } from '../store';
+import { getState, update, useStore } from '../store';
+import { scheduleAlertsReload } from './alerts';
+import { scheduleDetailReload, scheduleSoftRefresh, sweepFlashes } from './catalog';
+import { loadRecipients, reloadSnapshot } from './settings';
+import { scheduleTradeDetailReload, scheduleTradesReload } from './trades';
+import { openTarget, syncFromHash } from './ui';
+import { scheduleWalletReload } from './wallet';
+
+let started = false;
+let unsubscribe: (() => void) | null = null;
+
+/** Connect to the engine once: events first (buffered), then the snapshot. */
+export async function boot(): Promise<void> {
+  if (started) return;
+  started = true;
+  applyTheme(readPref('theme') === 'light' ? 'light' : 'dark');
+  update('conn', (c) => ({ ...c, boot: 'loading', bootError: null }));
+  try {
+    const bridge = api();
+    let ready = false;
+    const early: EngineEventBatch[] = [];
+    unsubscribe?.();
+    unsubscribe = bridge.events.subscribe((batch) => {
+      if (ready) handleBatch(batch);
+      else early.push(batch);
+    });
+    const snap = await unwrap(bridge.app.snapshot({}));
+    useStore.setState((s) => applySnapshot(s, snap, bridge.host));
+    ready = true;
+    for (const batch of early) handleBatch(batch);
+    void loadRecipients();
+  } catch (error) {
+    started = false;
+    update('conn', (c) => ({ ...c, boot: 'failed', bootError: errorMessage(error) }));
+  }
+}
+
+export function startBackground(): () => void {
+  syncFromHash();
+  const onHash = () => syncFromHash();
+  window.addEventListener('hashchange', onHash);
+  const sweeper = window.setInterval(sweepFlashes, 1000);
+  const unsubTheme = useStore.subscribe((s, prev) => {
+    const theme = s.settings.settings?.theme;
+    if (theme && theme !== prev.settings.settings?.theme) applyTheme(theme);
+  });
+  return () => {
+    window.removeEventListener('hashchange', onHash);
+    window.clearInterval(sweeper);
+    unsubTheme();
+  };
+}
+
+export function applyTheme(theme: 'dark' | 'light'): void {
+  document.documentElement.dataset['theme'] = theme;
+  document.documentElement.style.colorScheme = theme;
+}
+
+/** ONE setState per batch, then the side effects it calls for. */
+export function handleBatch(batch: EngineEventBatch): void {
+  const before = getState();
+  useStore.setState((s) => applyBatch(s, batch, Date.now()));
+  afterBatch(batch, before, getState());
+  // Batches sent while the bridge was down are lost: a gap in seq means re-read everything.
+  const last = before.conn.lastSeq;
+  if (last > 0 && batch.seq > last + 1) resyncAfterGap();
+}
+
+const resyncAfterGap = debounced(() => {
+  void reloadSnapshot();
+  const { ui } = getState();
+  if (ui.screen === 'trades') scheduleTradesReload();
+  if (ui.screen === 'wallet') scheduleWalletReload();
+  if (ui.screen === 'alerts') scheduleAlertsReload();
+}, 200);
+
+function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState): void {
+  const items = batch.items;
+  if (items) {
+    // Items that left sale fade out, then a refresh of what is on screen drops them.
+    if (after.catalog.removed !== before.catalog.removed) scheduleSoftRefresh();
+    const detailId = after.catalog.detail.id;
+    if (detailId !== null && items.upserted.some((row) => row.itemId === detailId)) scheduleDetailReload();
+  }
+  if (batch.trades && batch.trades.length > 0) {
+    const t = after.trades;
+    if (after.ui.screen === 'trades' && t.stale && t.offset === 0) scheduleTradesReload();
+    if (t.detail.id && batch.trades.some((trade) => trade.tradeId === t.detail.id)) scheduleTradeDetailReload();
+  }
+  if (batch.ledgerChanged && after.ui.screen === 'wallet') scheduleWalletReload();
+  if (batch.firings?.some((f) => f.autoBuy !== null) && after.ui.screen === 'alerts') scheduleAlertsReload();
+  if (batch.notifications && batch.notifications.length > 0 && after.conn.host === 'web') raiseWebNotifications(batch.notifications);
+}
+
+// ---- Web Notifications (browser host only; Electron's main raises native ones)
+
+export function webNotificationsSupported(): boolean {
+  return typeof window !== 'undefined' && 'Notification' in window;
+}
+
+export function webNotificationPermission(): NotificationPermission | 'unsupported' {
+  return webNotificationsSupported() ? window.Notification.permission : 'unsupported';
+}
+
+/** Must run from a user gesture (a button click). */
+export async function requestWebNotifications(): Promise<NotificationPermission | 'unsupported'> {
+  if (!webNotificationsSupported()) return 'unsupported';
+  return window.Notification.requestPermission();
+}
+
+function raiseWebNotifications(list: DeskNotification[]): void {
+  if (!webNotificationsSupported() || window.Notification.permission !== 'granted') return;
+  const alerts = list.filter((n) => n.kind === 'alert');
+  // A flood of firings raises one notification (for the first), not dozens.
+  const shown = alerts.length > 2 ? [...list.filter((n) => n.kind !== 'alert'), { ...(alerts[0] as DeskNotification), title: `${alerts.length} alerts fired` }] : list;
+  for (const n of shown) {
+    try {
+      const note = new window.Notification(n.title, { body: n.body, tag: n.id });
+      note.onclick = () => {
+        window.focus();
+        openTarget(n.target);
+        note.close();
+      };
+    } catch {
+      // Some browsers only allow notifications from a service worker; the in-app toast remains.
+    }
+  }
+}

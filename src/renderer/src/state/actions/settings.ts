@@ -1,0 +1,89 @@
+import type { AccountInput, RecipientInput, SettingsPatch } from '../../../../shared/ipc/contract';
+import type { ConnectionTestResult, Recipient } from '../../../../shared/ipc/models';
+import { api, errorMessage, unwrap } from '../../lib/ipc';
+import { writePref } from '../../lib/persist';
+import { without } from '../../lib/records';
+import { withRecipients } from '../slices/settings';
+import { getState, update, useStore } from '../store';
+import { applySnapshot } from '../applyBatch';
+import { softRefresh } from './catalog';
+import { toast } from './ui';
+
+export async function loadRecipients(): Promise<void> {
+  update('settings', (s) => ({ ...s, recipientsStatus: s.recipientsStatus === 'ready' ? 'ready' : 'loading' }));
+  try {
+    const list = await unwrap(api().recipients.list({}));
+    update('settings', (s) => withRecipients(s, list));
+  } catch (error) {
+    update('settings', (s) => ({ ...s, recipientsStatus: 'error' }));
+    toast('error', 'Could not load saved recipients', errorMessage(error));
+  }
+}
+
+export async function saveRecipient(input: RecipientInput): Promise<Recipient> {
+  const saved = await unwrap(api().recipients.save(input));
+  update('settings', (s) => {
+    const order = s.recipients[saved.id] ? s.recipientOrder : [...s.recipientOrder, saved.id];
+    return { ...s, recipients: { ...s.recipients, [saved.id]: saved }, recipientOrder: order };
+  });
+  return saved;
+}
+
+export async function deleteRecipient(id: string): Promise<void> {
+  try {
+    await unwrap(api().recipients.delete({ id }));
+    update('settings', (s) => ({ ...s, recipients: without(s.recipients, id), recipientOrder: s.recipientOrder.filter((r) => r !== id) }));
+  } catch (error) {
+    toast('error', 'Could not delete the recipient', errorMessage(error));
+  }
+}
+
+export async function updateSettings(patch: SettingsPatch): Promise<void> {
+  // Show the change at once; the engine's answer is the truth.
+  const before = getState().settings.settings;
+  if (before) update('settings', (s) => ({ ...s, settings: s.settings ? { ...s.settings, ...patch } : s.settings }));
+  if (patch.theme) writePref('theme', patch.theme);
+  try {
+    const settings = await unwrap(api().settings.update(patch));
+    update('settings', (s) => ({ ...s, settings }));
+  } catch (error) {
+    if (before) update('settings', (s) => ({ ...s, settings: before }));
+    toast('error', 'Could not save the setting', errorMessage(error));
+  }
+}
+
+/** Read the whole snapshot again (after the account changed). */
+export async function reloadSnapshot(): Promise<void> {
+  try {
+    const snap = await unwrap(api().app.snapshot({}));
+    const host = api().host;
+    useStore.setState((s) => applySnapshot(s, snap, host));
+    softRefresh();
+  } catch (error) {
+    toast('error', 'Could not refresh the app state', errorMessage(error));
+  }
+}
+
+export async function testAccount(input: AccountInput): Promise<ConnectionTestResult> {
+  return unwrap(api().account.test(input));
+}
+
+export async function configureAccount(input: AccountInput): Promise<ConnectionTestResult> {
+  const result = await unwrap(api().account.configure(input));
+  if (result.ok) await reloadSnapshot();
+  return result;
+}
+
+export async function connectDemoSandbox(): Promise<ConnectionTestResult | null> {
+  try {
+    const result = await unwrap(api().account.useDemo({}));
+    if (result.ok) {
+      toast('success', 'Demo sandbox connected', result.message);
+      await reloadSnapshot();
+    } else toast('error', 'Demo sandbox did not connect', result.message);
+    return result;
+  } catch (error) {
+    toast('error', 'Demo sandbox did not connect', errorMessage(error));
+    return null;
+  }
+}

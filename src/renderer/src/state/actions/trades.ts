@@ -1,0 +1,82 @@
+import { debounced } from '../../lib/debounce';
+import { downloadText, safeCsvFilename } from '../../lib/download';
+import { api, errorMessage, unwrap } from '../../lib/ipc';
+import { receiveTradePage, type TradeFilters, tradeQueryKey, type TradesTab, toTradeQuery } from '../slices/trades';
+import { getState, update } from '../store';
+import { toast } from './ui';
+
+export async function loadTrades(): Promise<void> {
+  const slice = getState().trades;
+  const key = tradeQueryKey(slice);
+  update('trades', (t) => ({ ...t, list: { ...t.list, status: 'loading', error: null } }));
+  try {
+    const page = await unwrap(api().trades.query(toTradeQuery(slice)));
+    update('trades', (t) => receiveTradePage(t, key, page));
+  } catch (error) {
+    update('trades', (t) =>
+      tradeQueryKey(t) !== key ? t : { ...t, list: { ...t.list, status: 'error', error: errorMessage(error) } },
+    );
+  }
+}
+
+export const scheduleTradesReload = debounced(() => void loadTrades(), 250);
+
+export function setTradesTab(tab: TradesTab): void {
+  update('trades', (t) => (t.tab === tab ? t : { ...t, tab, offset: 0 }));
+  void loadTrades();
+}
+
+export function setTradeFilters(patch: Partial<TradeFilters>): void {
+  update('trades', (t) => ({ ...t, filters: { ...t.filters, ...patch }, offset: 0 }));
+  scheduleTradesReload();
+}
+
+export function resetTradeFilters(filters: TradeFilters): void {
+  update('trades', (t) => ({ ...t, filters, offset: 0 }));
+  void loadTrades();
+}
+
+export function setTradesPage(offset: number, limit?: number): void {
+  update('trades', (t) => ({ ...t, offset: Math.max(0, offset), limit: limit ?? t.limit }));
+  void loadTrades();
+}
+
+export function selectTrade(tradeId: string | null): void {
+  update('trades', (t) =>
+    t.detail.id === tradeId
+      ? t
+      : { ...t, detail: { id: tradeId, status: tradeId ? 'loading' : 'idle', data: null, error: null } },
+  );
+  if (tradeId) void loadTradeDetail(tradeId);
+}
+
+export async function loadTradeDetail(tradeId: string): Promise<void> {
+  try {
+    const data = await unwrap(api().trades.get({ tradeId }));
+    update('trades', (t) => {
+      if (t.detail.id !== tradeId) return t;
+      const byId = data ? { ...t.byId, [tradeId]: data.trade } : t.byId;
+      return { ...t, byId, detail: { id: tradeId, status: data ? 'ready' : 'missing', data, error: null } };
+    });
+  } catch (error) {
+    update('trades', (t) =>
+      t.detail.id !== tradeId ? t : { ...t, detail: { ...t.detail, status: 'error', error: errorMessage(error) } },
+    );
+  }
+}
+
+export const scheduleTradeDetailReload = debounced(() => {
+  const id = getState().trades.detail.id;
+  if (id) void loadTradeDetail(id);
+}, 300);
+
+export async function exportTradesCsv(): Promise<void> {
+  try {
+    const slice = getState().trades;
+    const { filename, csv } = await unwrap(api().trades.exportCsv({ ...toTradeQuery(slice), offset: 0, limit: 1000 }));
+    downloadText(safeCsvFilename(filename, 'trades'), csv);
+    toast('success', 'Trades exported', safeCsvFilename(filename, 'trades'));
+  } catch (error) {
+    toast('error', 'Export failed', errorMessage(error));
+  }
+}

@@ -1,0 +1,76 @@
+import type { Notification } from '../../../../shared/ipc/models';
+import { dismissToast as dismiss, pushToasts, type ToastTone } from '../slices/notes';
+import { type Dialog, type Screen, screenFromHash } from '../slices/ui';
+import { getState, update, useStore } from '../store';
+import { openDetail } from './catalog';
+import { selectTrade } from './trades';
+
+let toastSeq = 0;
+
+export function toast(tone: ToastTone, title: string, body = '', target: Notification['target'] = null): void {
+  toastSeq += 1;
+  const id = `local-${toastSeq}`;
+  update('notes', (n) => pushToasts(n, [{ id, tone, title, body, target, at: new Date().toISOString() }]));
+}
+
+export function dismissToast(id: string): void {
+  update('notes', (n) => dismiss(n, id));
+}
+
+/** Go to a screen (the hash is the source of truth, so Back works). */
+export function navigate(screen: Screen, sub: string | null = null): void {
+  const hash = `#/${screen}${sub ? `/${encodeURIComponent(sub)}` : ''}`;
+  if (window.location.hash !== hash) window.location.hash = hash;
+  else syncFromHash();
+}
+
+/** Apply the current location hash to the store. */
+export function syncFromHash(): void {
+  const { screen, sub } = screenFromHash(window.location.hash);
+  if (getState().ui.screen !== screen) update('ui', (u) => ({ ...u, screen }));
+  if (screen === 'trades') {
+    const open = getState().trades.detail.id;
+    if (sub && open !== sub) selectTrade(sub);
+    else if (!sub && open) selectTrade(null);
+  }
+}
+
+export function openDialog(dialog: Dialog): void {
+  useStore.setState((s) => ({ ui: { ...s.ui, dialog } }));
+}
+
+export function closeDialog(): void {
+  if (getState().ui.dialog === null) return;
+  useStore.setState((s) => ({ ui: { ...s.ui, dialog: null } }));
+}
+
+export function togglePalette(): void {
+  const open = getState().ui.dialog?.kind === 'palette';
+  if (open) closeDialog();
+  else if (getState().ui.dialog === null) openDialog({ kind: 'palette' });
+}
+
+/** What clicking a notification opens. */
+export function openTarget(target: Notification['target']): void {
+  if (!target) return;
+  closeDialog();
+  if (target.type === 'trade') {
+    navigate('trades', target.tradeId);
+    selectTrade(target.tradeId);
+  } else {
+    navigate('catalog');
+    openDetail(target.itemId);
+  }
+}
+
+export function focusSearch(): void {
+  if (getState().ui.screen !== 'catalog') navigate('catalog');
+  // The search box mounts with the catalog screen: focus on the next frame.
+  requestAnimationFrame(() => {
+    const input = document.getElementById('catalog-search');
+    if (input instanceof HTMLInputElement) {
+      input.focus();
+      input.select();
+    }
+  });
+}

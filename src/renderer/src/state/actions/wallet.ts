@@ -1,0 +1,62 @@
+import { debounced } from '../../lib/debounce';
+import { downloadText, safeCsvFilename } from '../../lib/download';
+import { api, errorMessage, unwrap } from '../../lib/ipc';
+import { type LedgerFilters, ledgerQueryKey, receiveLedgerPage, seriesQuery, toLedgerQuery } from '../slices/wallet';
+import { getState, update } from '../store';
+import { toast } from './ui';
+
+export async function loadLedger(): Promise<void> {
+  const slice = getState().wallet;
+  const key = ledgerQueryKey(slice);
+  update('wallet', (w) => ({ ...w, list: { ...w.list, status: 'loading', error: null } }));
+  try {
+    const page = await unwrap(api().wallet.ledger(toLedgerQuery(slice)));
+    update('wallet', (w) => receiveLedgerPage(w, key, page));
+  } catch (error) {
+    update('wallet', (w) =>
+      ledgerQueryKey(w) !== key ? w : { ...w, list: { ...w.list, status: 'error', error: errorMessage(error) } },
+    );
+  }
+}
+
+export async function loadSeries(): Promise<void> {
+  const query = seriesQuery(getState().wallet);
+  const key = JSON.stringify(query);
+  update('wallet', (w) => ({ ...w, series: { ...w.series, status: 'loading', error: null, key } }));
+  try {
+    const points = await unwrap(api().wallet.balanceSeries(query));
+    update('wallet', (w) => (w.series.key !== key ? w : { ...w, series: { points, status: 'ready', error: null, key } }));
+  } catch (error) {
+    update('wallet', (w) =>
+      w.series.key !== key ? w : { ...w, series: { ...w.series, status: 'error', error: errorMessage(error) } },
+    );
+  }
+}
+
+export function loadWallet(): void {
+  void loadLedger();
+  void loadSeries();
+}
+
+export const scheduleWalletReload = debounced(loadWallet, 400);
+
+export function setLedgerFilters(patch: Partial<LedgerFilters>): void {
+  update('wallet', (w) => ({ ...w, filters: { ...w.filters, ...patch }, offset: 0 }));
+  scheduleWalletReload();
+}
+
+export function setLedgerPage(offset: number, limit?: number): void {
+  update('wallet', (w) => ({ ...w, offset: Math.max(0, offset), limit: limit ?? w.limit }));
+  void loadLedger();
+}
+
+export async function exportLedgerCsv(): Promise<void> {
+  try {
+    const slice = getState().wallet;
+    const { filename, csv } = await unwrap(api().wallet.exportCsv({ ...toLedgerQuery(slice), offset: 0, limit: 1000 }));
+    downloadText(safeCsvFilename(filename, 'ledger'), csv);
+    toast('success', 'Ledger exported', safeCsvFilename(filename, 'ledger'));
+  } catch (error) {
+    toast('error', 'Export failed', errorMessage(error));
+  }
+}

@@ -1,0 +1,51 @@
+import type { EngineEventBatch } from '../../../shared/ipc/events';
+import type { AppSnapshot } from '../../../shared/ipc/models';
+import { mergeFirings } from './slices/alerts';
+import { applyCatalogBatch } from './slices/catalog';
+import { applyConnBatch, connFromSnapshot } from './slices/conn';
+import { pushToasts, toastsFromNotifications } from './slices/notes';
+import { applyTradesBatch } from './slices/trades';
+import type { AppState } from './store';
+
+/**
+ * Fold one coalesced engine batch into the state: returns only the slices that
+ * changed, for ONE setState. Absent fields of the batch mean "unchanged".
+ */
+export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: number): Partial<AppState> {
+  const out: Partial<AppState> = {};
+
+  const conn = applyConnBatch(state.conn, batch);
+  if (conn !== state.conn) out.conn = conn;
+
+  const catalog = applyCatalogBatch(state.catalog, batch, nowMs);
+  if (catalog !== state.catalog) out.catalog = catalog;
+
+  const trades = applyTradesBatch(state.trades, batch.trades);
+  if (trades !== state.trades) out.trades = trades;
+
+  if (batch.balance !== undefined || batch.ledgerChanged) {
+    out.wallet = {
+      ...state.wallet,
+      ...(batch.balance !== undefined ? { balance: batch.balance, balanceAt: batch.at } : {}),
+      ...(batch.ledgerChanged ? { stale: true } : {}),
+    };
+  }
+
+  if (batch.firings && batch.firings.length > 0) out.alerts = mergeFirings(state.alerts, batch.firings);
+
+  if (batch.notifications && batch.notifications.length > 0) {
+    const notes = pushToasts(state.notes, toastsFromNotifications(batch.notifications));
+    if (notes !== state.notes) out.notes = notes;
+  }
+  return out;
+}
+
+/** The first full picture from the engine. */
+export function applySnapshot(state: AppState, snap: AppSnapshot, host: 'electron' | 'web'): Partial<AppState> {
+  return {
+    conn: connFromSnapshot(state.conn, snap, host),
+    catalog: { ...state.catalog, info: snap.catalog },
+    wallet: { ...state.wallet, balance: snap.balance, balanceAt: snap.balance ? new Date().toISOString() : null },
+    settings: { ...state.settings, settings: snap.settings },
+  };
+}

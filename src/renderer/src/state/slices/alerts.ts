@@ -1,0 +1,49 @@
+import { without } from '../../lib/records';
+import type { AlertFiring, AlertRule } from '../../../../shared/ipc/models';
+
+export interface AlertsSlice {
+  rules: Record<string, AlertRule>;
+  ruleOrder: string[];
+  firings: Record<string, AlertFiring>;
+  /** Newest first. */
+  firingOrder: string[];
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  error: string | null;
+}
+
+export const initialAlerts: AlertsSlice = {
+  rules: {},
+  ruleOrder: [],
+  firings: {},
+  firingOrder: [],
+  status: 'idle',
+  error: null,
+};
+
+const byFiredAtDesc = (map: Record<string, AlertFiring>) => (a: string, b: string) =>
+  (map[b]?.firedAt ?? '').localeCompare(map[a]?.firedAt ?? '');
+
+export function withRules(slice: AlertsSlice, rules: AlertRule[]): AlertsSlice {
+  const map: Record<string, AlertRule> = {};
+  for (const rule of rules) map[rule.id] = rule;
+  const ruleOrder = rules.map((r) => r.id);
+  return { ...slice, rules: map, ruleOrder };
+}
+
+export function upsertRule(slice: AlertsSlice, rule: AlertRule): AlertsSlice {
+  const ruleOrder = slice.rules[rule.id] ? slice.ruleOrder : [...slice.ruleOrder, rule.id];
+  return { ...slice, rules: { ...slice.rules, [rule.id]: rule }, ruleOrder };
+}
+
+export function removeRule(slice: AlertsSlice, id: string): AlertsSlice {
+  return { ...slice, rules: without(slice.rules, id), ruleOrder: slice.ruleOrder.filter((r) => r !== id) };
+}
+
+/** Replace the whole firing list (a fresh read) or merge live firings into it. */
+export function mergeFirings(slice: AlertsSlice, firings: AlertFiring[], replace = false): AlertsSlice {
+  if (!replace && firings.length === 0) return slice;
+  const map: Record<string, AlertFiring> = replace ? {} : { ...slice.firings };
+  for (const f of firings) map[f.id] = f;
+  const firingOrder = Object.keys(map).sort(byFiredAtDesc(map));
+  return { ...slice, firings: map, firingOrder };
+}

@@ -1,0 +1,294 @@
+import type { CatalogInfo, CatalogRow, ItemDetail, Page } from '../../../../shared/ipc/models';
+import type { EngineEventBatch } from '../../../../shared/ipc/events';
+import {
+  type CatalogFilters,
+  type CatalogSort,
+  catalogQueryKey,
+  DEFAULT_SORT,
+  EMPTY_FILTERS,
+} from '../../lib/catalogQuery';
+import { filterRecord } from '../../lib/records';
+
+/**
+ * The catalog view: never the whole catalog, only a small cache of pages of the
+ * current query (keyed by page index; the query key guards against late answers),
+ * the rows those pages reference (normalized by itemId), and live-update marks.
+ */
+export const PAGE_SIZE = 100;
+export const MAX_PAGES = 24;
+
+export interface CatalogPage {
+  ids: number[];
+  status: 'loading' | 'ready' | 'error';
+  /** The slice generation the ids were fetched for; older = stale, shown until replaced. */
+  generation: number;
+  error: string | null;
+}
+
+export interface PriceMove {
+  dir: 'up' | 'down';
+  /** Batch seq it arrived in: a new seq restarts the flash. */
+  seq: number;
+  /** Wall-clock ms it was applied, for sweeping. */
+  at: number;
+}
+
+export interface DetailState {
+  id: number | null;
+  status: 'idle' | 'loading' | 'ready' | 'missing' | 'error';
+  data: ItemDetail | null;
+  error: string | null;
+}
+
+export interface CatalogSlice {
+  info: CatalogInfo;
+  filters: CatalogFilters;
+  sort: CatalogSort;
+  key: string;
+  generation: number;
+  /** Matching rows on the engine, from the latest page; null until the first page of this query. */
+  total: number | null;
+  pages: Record<number, CatalogPage>;
+  rows: Record<number, CatalogRow>;
+  moves: Record<number, PriceMove>;
+  /** Items that left sale while on screen: they fade out until the next refresh drops them. */
+  removed: Record<number, true>;
+  /** Items added or changed off-screen since the last query (a refresh shows them). */
+  pendingNew: number;
+  selectedIndex: number;
+  detail: DetailState;
+}
+
+export const emptyInfo: CatalogInfo = { totalItems: 0, totalValue: 0, lastUpdate: null, syncedAt: null };
+
+export const initialCatalog: CatalogSlice = {
+  info: emptyInfo,
+  filters: EMPTY_FILTERS,
+  sort: DEFAULT_SORT,
+  key: catalogQueryKey(EMPTY_FILTERS, DEFAULT_SORT),
+  generation: 0,
+  total: null,
+  pages: {},
+  rows: {},
+  moves: {},
+  removed: {},
+  pendingNew: 0,
+  selectedIndex: -1,
+  detail: { id: null, status: 'idle', data: null, error: null },
+};
+
+export function pageOf(index: number): number {
+  return Math.floor(index / PAGE_SIZE);
+}
+
+export function rowIdAt(slice: Pick<CatalogSlice, 'pages'>, index: number): number | undefined {
+  if (index < 0) return undefined;
+  return slice.pages[pageOf(index)]?.ids[index % PAGE_SIZE];
+}
+
+export function rowAt(slice: Pick<CatalogSlice, 'pages' | 'rows'>, index: number): CatalogRow | undefined {
+  const id = rowIdAt(slice, index);
+  return id === undefined ? undefined : slice.rows[id];
+}
+
+/** A new query: drop every page (the grid scrolls to the top). */
+export function withQuery(slice: CatalogSlice, filters: CatalogFilters, sort: CatalogSort): CatalogSlice {
+  const key = catalogQueryKey(filters, sort);
+  if (key === slice.key) return { ...slice, filters, sort };
+  return {
+    ...slice,
+    filters,
+    sort,
+    key,
+    generation: slice.generation + 1,
+    total: null,
+    pages: {},
+    rows: {},
+    moves: {},
+    removed: {},
+    pendingNew: 0,
+    selectedIndex: -1,
+  };
+}
+
+/** Everything on screen may be out of date: keep showing it, refetch what is visible. */
+export function invalidate(slice: CatalogSlice): CatalogSlice {
+  return { ...slice, generation: slice.generation + 1, pendingNew: 0 };
+}
+
+/** Pages (by index) that must be fetched to show rows first..last. */
+export function pagesToFetch(slice: CatalogSlice, first: number, last: number, inFlight: (index: number) => boolean): number[] {
+  if (last < first) return slice.total === null ? [0] : [];
+  const wanted: number[] = [];
+  for (let p = pageOf(first); p <= pageOf(last); p++) {
+    const page = slice.pages[p];
+    const fresh = page && page.generation === slice.generation && page.status !== 'error';
+    if (!fresh && !inFlight(p)) wanted.push(p);
+  }
+  return wanted;
+}
+
+export function markLoading(slice: CatalogSlice, indexes: number[]): CatalogSlice {
+  if (indexes.length === 0) return slice;
+  const pages = { ...slice.pages };
+  for (const p of indexes) {
+    const old = pages[p];
+    // Stale ids stay visible while the fresh page loads (no blank flash).
+    pages[p] = { ids: old?.ids ?? [], status: 'loading', generation: old?.generation ?? -1, error: null };
+  }
+  return { ...slice, pages };
+}
+
+/** Keep the MAX_PAGES pages nearest to `centerPage`; drop rows no page references. */
+export function evict(slice: CatalogSlice, centerPage: number): CatalogSlice {
+  const indexes = Object.keys(slice.pages).map(Number);
+  if (indexes.length <= MAX_PAGES) return slice;
+  indexes.sort((a, b) => Math.abs(a - centerPage) - Math.abs(b - centerPage) || a - b);
+  const keep = new Set(indexes.slice(0, MAX_PAGES));
+  const pages: Record<number, CatalogPage> = {};
+  const referenced = new Set<number>();
+  for (const p of keep) {
+    const page = slice.pages[p] as CatalogPage;
+    pages[p] = page;
+    for (const id of page.ids) referenced.add(id);
+  }
+  const rows: Record<number, CatalogRow> = {};
+  const moves: Record<number, PriceMove> = {};
+  const removed: Record<number, true> = {};
+  for (const id of referenced) {
+    const row = slice.rows[id];
+    if (row) rows[id] = row;
+    const move = slice.moves[id];
+    if (move) moves[id] = move;
+    if (slice.removed[id]) removed[id] = true;
+  }
+  return { ...slice, pages, rows, moves, removed };
+}
+
+export interface PageAnswer {
+  key: string;
+  generation: number;
+  index: number;
+  page: Page<CatalogRow>;
+  /** The page at the middle of the viewport, for eviction. */
+  centerPage: number;
+}
+
+export function receivePage(slice: CatalogSlice, answer: PageAnswer): CatalogSlice {
+  if (answer.key !== slice.key) return slice;
+  const current = slice.pages[answer.index];
+  // An older generation's answer must not replace a newer one.
+  if (current && current.status === 'ready' && current.generation > answer.generation) return slice;
+  const rows = { ...slice.rows };
+  const fresh = new Set<number>();
+  const ids = answer.page.rows.map((row) => {
+    rows[row.itemId] = row;
+    fresh.add(row.itemId);
+    return row.itemId;
+  });
+  // An item answered again is on sale again.
+  const removed = filterRecord(slice.removed, (id) => !fresh.has(id)) as Record<number, true>;
+  const total = answer.page.total;
+  // Pages past the new end are gone.
+  const lastPage = total === 0 ? -1 : pageOf(total - 1);
+  const pages = filterRecord(
+    { ...slice.pages, [answer.index]: { ids, status: 'ready' as const, generation: answer.generation, error: null } },
+    (index) => index <= lastPage,
+  );
+  const selectedIndex = slice.selectedIndex >= total ? total - 1 : slice.selectedIndex;
+  return evict({ ...slice, pages, rows, removed, total, selectedIndex }, answer.centerPage);
+}
+
+export function pageFailed(slice: CatalogSlice, key: string, index: number, error: string): CatalogSlice {
+  if (key !== slice.key) return slice;
+  const old = slice.pages[index];
+  return {
+    ...slice,
+    pages: { ...slice.pages, [index]: { ids: old?.ids ?? [], status: 'error', generation: old?.generation ?? -1, error } },
+  };
+}
+
+/** Live item changes: update what we hold in place; never reorder (no layout shift). */
+export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, nowMs: number): CatalogSlice {
+  const items = batch.items;
+  if (!items && !batch.catalog) return slice;
+  let next: CatalogSlice = batch.catalog ? { ...slice, info: batch.catalog } : { ...slice };
+  if (!items) return next;
+
+  let rows = next.rows;
+  let moves = next.moves;
+  let removed = next.removed;
+  let detail = next.detail;
+  let pendingNew = next.pendingNew;
+  const touchRows = () => {
+    if (rows === next.rows) rows = { ...rows };
+  };
+
+  for (const row of items.upserted) {
+    if (rows[row.itemId]) {
+      touchRows();
+      rows[row.itemId] = row;
+    } else {
+      pendingNew++;
+    }
+  }
+  for (const move of items.prices) {
+    const row = rows[move.itemId];
+    const before = move.previous ?? row?.price ?? null;
+    const dir = before === null || move.price === before ? null : move.price > before ? 'up' : 'down';
+    if (row) {
+      touchRows();
+      rows[move.itemId] = { ...row, price: move.price, lastMove: dir ?? row.lastMove };
+      if (dir) {
+        if (moves === next.moves) moves = { ...moves };
+        moves[move.itemId] = { dir, seq: batch.seq, at: nowMs };
+      }
+    }
+    if (detail.id === move.itemId && detail.data) {
+      const history = detail.data.priceHistory;
+      detail = {
+        ...detail,
+        data: {
+          ...detail.data,
+          item: { ...detail.data.item, price: move.price },
+          priceHistory: [...history, { at: batch.at, price: move.price }],
+        },
+      };
+    }
+  }
+  for (const id of items.removed) {
+    if (rows[id] && !removed[id]) {
+      if (removed === next.removed) removed = { ...removed };
+      removed[id] = true;
+    }
+    if (detail.id === id && detail.data) detail = { ...detail, data: { ...detail.data, onSale: false } };
+  }
+  next = { ...next, rows, moves, removed, detail, pendingNew };
+  if (items.invalidated) next = invalidate(next);
+  return next;
+}
+
+/** Forget flashes applied before `cutoffMs` (bounded memory; a row scrolled back in does not replay them). */
+export function sweepMoves(slice: CatalogSlice, cutoffMs: number): CatalogSlice {
+  let changed = false;
+  const moves: Record<number, PriceMove> = {};
+  for (const [id, move] of Object.entries(slice.moves)) {
+    if (move.at >= cutoffMs) moves[Number(id)] = move;
+    else changed = true;
+  }
+  return changed ? { ...slice, moves } : slice;
+}
+
+/** Ids of rows on the given pages that are marked removed (for a soft refresh decision). */
+export function removedOnScreen(slice: CatalogSlice, first: number, last: number): boolean {
+  for (let i = Math.max(0, first); i <= last; i++) {
+    const id = rowIdAt(slice, i);
+    if (id !== undefined && slice.removed[id]) return true;
+  }
+  return false;
+}
+
+export function clampSelection(index: number, total: number | null): number {
+  if (!total) return -1;
+  return Math.max(0, Math.min(total - 1, index));
+}

@@ -1,0 +1,105 @@
+import type { Trade, TradeStatus } from '../../../../shared/api';
+import type { Page, TradeDetail } from '../../../../shared/ipc/models';
+import type { TradeQuery } from '../../../../shared/ipc/contract';
+import { isActiveStatus } from '../../../../shared/api';
+import { dateInputToIso } from '../../lib/format';
+
+export type TradesTab = 'active' | 'history';
+
+export interface TradeFilters {
+  statuses: TradeStatus[];
+  /** `<input type="date">` values (local days). */
+  from: string;
+  to: string;
+  externalId: string;
+  tradeId: string;
+  webhookFailed: boolean;
+}
+
+export const EMPTY_TRADE_FILTERS: TradeFilters = { statuses: [], from: '', to: '', externalId: '', tradeId: '', webhookFailed: false };
+
+export interface ListState<Id> {
+  ids: Id[];
+  total: number;
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  error: string | null;
+  /** The query the ids answer. */
+  key: string;
+}
+
+export interface TradeDetailState {
+  id: string | null;
+  status: 'idle' | 'loading' | 'ready' | 'missing' | 'error';
+  data: TradeDetail | null;
+  error: string | null;
+}
+
+export interface TradesSlice {
+  byId: Record<string, Trade>;
+  tab: TradesTab;
+  filters: TradeFilters;
+  offset: number;
+  limit: number;
+  list: ListState<string>;
+  /** Live changes arrived that the list may not show (new trades, trades leaving "active"). */
+  stale: boolean;
+  detail: TradeDetailState;
+}
+
+export const TRADE_PAGE_SIZES = [25, 50, 100, 200] as const;
+
+export const initialTrades: TradesSlice = {
+  byId: {},
+  tab: 'active',
+  filters: EMPTY_TRADE_FILTERS,
+  offset: 0,
+  limit: 50,
+  list: { ids: [], total: 0, status: 'idle', error: null, key: '' },
+  stale: false,
+  detail: { id: null, status: 'idle', data: null, error: null },
+};
+
+export function toTradeQuery(slice: Pick<TradesSlice, 'tab' | 'filters' | 'offset' | 'limit'>): TradeQuery {
+  const f = slice.filters;
+  return {
+    statuses: f.statuses,
+    activeOnly: slice.tab === 'active',
+    from: dateInputToIso(f.from, false),
+    to: dateInputToIso(f.to, true),
+    externalId: f.externalId.trim(),
+    tradeId: f.tradeId.trim(),
+    webhookFailed: f.webhookFailed,
+    offset: slice.offset,
+    limit: slice.limit,
+  };
+}
+
+export function tradeQueryKey(slice: Pick<TradesSlice, 'tab' | 'filters' | 'offset' | 'limit'>): string {
+  return JSON.stringify(toTradeQuery(slice));
+}
+
+export function receiveTradePage(slice: TradesSlice, key: string, page: Page<Trade>): TradesSlice {
+  if (key !== tradeQueryKey(slice)) return slice;
+  const byId = { ...slice.byId };
+  const ids = page.rows.map((t) => {
+    byId[t.tradeId] = t;
+    return t.tradeId;
+  });
+  return { ...slice, byId, stale: false, list: { ids, total: page.total, status: 'ready', error: null, key } };
+}
+
+/** Live trade records: update in place; flag the list stale when it may miss one. */
+export function applyTradesBatch(slice: TradesSlice, trades: Trade[] | undefined): TradesSlice {
+  if (!trades || trades.length === 0) return slice;
+  const byId = { ...slice.byId };
+  const onList = new Set(slice.list.ids);
+  let stale = slice.stale;
+  let detail = slice.detail;
+  for (const trade of trades) {
+    byId[trade.tradeId] = trade;
+    if (!onList.has(trade.tradeId)) stale = true;
+    else if (slice.tab === 'active' && !isActiveStatus(trade.status)) stale = true;
+    if (detail.id === trade.tradeId && detail.data) detail = { ...detail, data: { ...detail.data, trade } };
+  }
+  return { ...slice, byId, stale, detail };
+}

@@ -1,0 +1,39 @@
+import type { CatalogRow } from '../../../../shared/ipc/models';
+
+export type Screen = 'catalog' | 'trades' | 'wallet' | 'alerts' | 'settings';
+
+export const SCREENS: readonly { id: Screen; label: string; key: string }[] = [
+  { id: 'catalog', label: 'Catalog', key: 'C' },
+  { id: 'trades', label: 'Trades', key: 'T' },
+  { id: 'wallet', label: 'Wallet', key: 'W' },
+  { id: 'alerts', label: 'Alerts', key: 'A' },
+  { id: 'settings', label: 'Settings', key: 'S' },
+];
+
+export interface BuyByNamePrefill {
+  market_hash_name?: string;
+  phase?: string | null;
+  maxPrice?: number;
+  itemId?: number;
+  assetId?: string;
+}
+
+export type Dialog =
+  | { kind: 'buy'; itemId: number; row: Pick<CatalogRow, 'itemId' | 'assetId' | 'market_hash_name' | 'phase' | 'price' | 'float' | 'rarityColor' | 'img'> }
+  | { kind: 'buyByName'; prefill: BuyByNamePrefill }
+  | { kind: 'rule'; ruleId: string | null }
+  | { kind: 'palette' };
+
+export interface UiSlice {
+  screen: Screen;
+  dialog: Dialog | null;
+}
+
+export const initialUi: UiSlice = { screen: 'catalog', dialog: null };
+
+export function screenFromHash(hash: string): { screen: Screen; sub: string | null } {
+  const [, first = '', ...rest] = hash.replace(/^#/, '').split('/');
+  const screen = SCREENS.find((s) => s.id === first)?.id ?? 'catalog';
+  const sub = rest.length > 0 ? decodeURIComponent(rest.join('/')) : null;
+  return { screen, sub: sub === '' ? null : sub };
+}

@@ -1,0 +1,71 @@
+import type { Balance, TransactionType } from '../../../../shared/api';
+import type { BalancePoint, LedgerRow, Page } from '../../../../shared/ipc/models';
+import type { LedgerQuery } from '../../../../shared/ipc/contract';
+import { dateInputToIso } from '../../lib/format';
+import type { ListState } from './trades';
+
+export interface LedgerFilters {
+  types: TransactionType[];
+  tradeId: string;
+  from: string;
+  to: string;
+}
+
+export const EMPTY_LEDGER_FILTERS: LedgerFilters = { types: [], tradeId: '', from: '', to: '' };
+
+export interface WalletSlice {
+  balance: Balance | null;
+  /** When the balance last changed (snapshot or event). */
+  balanceAt: string | null;
+  filters: LedgerFilters;
+  offset: number;
+  limit: number;
+  byId: Record<number, LedgerRow>;
+  list: ListState<number>;
+  series: { points: BalancePoint[]; status: 'idle' | 'loading' | 'ready' | 'error'; error: string | null; key: string };
+  /** The ledger changed since we last read it. */
+  stale: boolean;
+}
+
+export const initialWallet: WalletSlice = {
+  balance: null,
+  balanceAt: null,
+  filters: EMPTY_LEDGER_FILTERS,
+  offset: 0,
+  limit: 50,
+  byId: {},
+  list: { ids: [], total: 0, status: 'idle', error: null, key: '' },
+  series: { points: [], status: 'idle', error: null, key: '' },
+  stale: false,
+};
+
+export function toLedgerQuery(slice: Pick<WalletSlice, 'filters' | 'offset' | 'limit'>): LedgerQuery {
+  const f = slice.filters;
+  return {
+    types: f.types,
+    tradeId: f.tradeId.trim(),
+    from: dateInputToIso(f.from, false),
+    to: dateInputToIso(f.to, true),
+    offset: slice.offset,
+    limit: slice.limit,
+  };
+}
+
+export function ledgerQueryKey(slice: Pick<WalletSlice, 'filters' | 'offset' | 'limit'>): string {
+  return JSON.stringify(toLedgerQuery(slice));
+}
+
+/** The series follows the date range and type filters, not paging. */
+export function seriesQuery(slice: Pick<WalletSlice, 'filters'>): LedgerQuery {
+  return { ...toLedgerQuery({ filters: slice.filters, offset: 0, limit: 1000 }) };
+}
+
+export function receiveLedgerPage(slice: WalletSlice, key: string, page: Page<LedgerRow>): WalletSlice {
+  if (key !== ledgerQueryKey(slice)) return slice;
+  const byId: Record<number, LedgerRow> = {};
+  const ids = page.rows.map((row) => {
+    byId[row.id] = row;
+    return row.id;
+  });
+  return { ...slice, byId, stale: false, list: { ids, total: page.total, status: 'ready', error: null, key } };
+}
