@@ -10,7 +10,13 @@ export default defineConfig({
       // Every package.json dependency stays external (native: better-sqlite3, keytar;
       // ws's optional native helpers are not dependencies, so name them too).
       externalizeDeps: { include: ['bufferutil', 'utf-8-validate'] },
-      rolldownOptions: { input: { index: resolve(root, 'src/main/index.ts') } },
+      rolldownOptions: {
+        input: {
+          index: resolve(root, 'src/main/index.ts'),
+          // The local store's worker thread, loaded as out/main/storeWorker.js (see resolveWorkerEntry).
+          storeWorker: resolve(root, 'src/main/core/store/worker/storeWorker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -36,4 +36,9 @@ export interface EngineEventBatch {
   firings?: AlertFiring[];
   notifications?: Notification[];
   unacknowledgedFirings?: number;
+  /**
+   * Electron only: the user clicked a desktop notification; open this. Sent by the
+   * shell in a batch of its own that repeats the last `seq` (so it is not a gap).
+   */
+  navigate?: NonNullable<Notification['target']>;
 }

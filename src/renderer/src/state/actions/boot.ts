@@ -97,6 +97,8 @@ function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState):
   if (batch.ledgerChanged && after.ui.screen === 'wallet') scheduleWalletReload();
   if (batch.firings?.some((f) => f.autoBuy !== null) && after.ui.screen === 'alerts') scheduleAlertsReload();
   if (batch.notifications && batch.notifications.length > 0 && after.conn.host === 'web') raiseWebNotifications(batch.notifications);
+  // A desktop notification was clicked in the shell: open what it was about.
+  if (batch.navigate) openTarget(batch.navigate);
 }
 
 // ---- Web Notifications (browser host only; Electron's main raises native ones)

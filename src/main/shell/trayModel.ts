@@ -1,0 +1,96 @@
+import type { ConnectionState } from '../../shared/ipc';
+
+/**
+ * What the tray shows, from the engine's state: tooltip, badge and menu. Plain
+ * data; `src/main/index.ts` turns it into a Tray tooltip and a Menu.
+ */
+
+export interface TrayState {
+  activeTrades: number;
+  connectionState: ConnectionState;
+  alertsPaused: boolean;
+  unacknowledgedFirings: number;
+}
+
+export type TrayMenuItemId = 'open' | 'pause-alerts' | 'feed' | 'quit';
+
+export type TrayMenuEntry =
+  | { type?: 'normal'; id: TrayMenuItemId; label: string; enabled?: boolean }
+  | { type: 'checkbox'; id: TrayMenuItemId; label: string; checked: boolean }
+  | { type: 'separator' };
+
+export interface TrayModel {
+  tooltip: string;
+  /** For `app.setBadgeCount`: alert firings not yet acknowledged (0 clears it). */
+  badgeCount: number;
+  menu: TrayMenuEntry[];
+}
+
+export const APP_NAME = 'Merchant Desk';
+
+const FEED_WORDS: Record<ConnectionState, string> = {
+  connecting: 'connecting',
+  connected: 'connected',
+  reconnecting: 'reconnecting',
+  polling: 'polling (no live feed)',
+  offline: 'offline',
+  maintenance: 'marketplace maintenance',
+  unauthorized: 'API key refused',
+};
+
+export function feedLabel(state: ConnectionState): string {
+  return FEED_WORDS[state] ?? state;
+}
+
+function count(n: number): number {
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function trayModel(state: TrayState): TrayModel {
+  const active = count(state.activeTrades);
+  const firings = count(state.unacknowledgedFirings);
+  const parts = [
+    active === 0 ? 'no active trades' : plural(active, 'active trade', 'active trades'),
+    `feed ${feedLabel(state.connectionState)}`,
+  ];
+  if (firings > 0) parts.push(plural(firings, 'new alert', 'new alerts'));
+  if (state.alertsPaused) parts.push('alerts paused');
+  return {
+    tooltip: `${APP_NAME} — ${parts.join(' · ')}`,
+    badgeCount: firings,
+    menu: [
+      { id: 'open', label: `Open ${APP_NAME}` },
+      { type: 'checkbox', id: 'pause-alerts', label: state.alertsPaused ? 'Resume alerts' : 'Pause alerts', checked: state.alertsPaused },
+      { id: 'feed', label: `Feed: ${feedLabel(state.connectionState)}`, enabled: false },
+      { type: 'separator' },
+      { id: 'quit', label: 'Quit' },
+    ],
+  };
+}
+
+/** Folds an engine event batch into the tray state; returns the same object when nothing the tray shows changed. */
+export function applyTrayBatch(
+  state: TrayState,
+  batch: { activeTrades?: number; connection?: { state: ConnectionState }; unacknowledgedFirings?: number },
+): TrayState {
+  const next: TrayState = {
+    ...state,
+    ...(batch.activeTrades !== undefined ? { activeTrades: batch.activeTrades } : {}),
+    ...(batch.connection !== undefined ? { connectionState: batch.connection.state } : {}),
+    ...(batch.unacknowledgedFirings !== undefined ? { unacknowledgedFirings: batch.unacknowledgedFirings } : {}),
+  };
+  return sameTrayState(state, next) ? state : next;
+}
+
+export function sameTrayState(a: TrayState, b: TrayState): boolean {
+  return (
+    a.activeTrades === b.activeTrades &&
+    a.connectionState === b.connectionState &&
+    a.alertsPaused === b.alertsPaused &&
+    a.unacknowledgedFirings === b.unacknowledgedFirings
+  );
+}

@@ -1,0 +1,175 @@
+// Builds the app (electron-vite, into a temp dir so a parallel `npm run build` is
+// not disturbed) and checks what Electron would load: the sandboxed preload is one
+// CommonJS file that requires nothing but electron and exposes only
+// `window.merchantDesk`, and the main bundle exists. Runs under plain Node: the
+// preload is executed in a vm against a stand-in `electron` module.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, IPC_METHOD_NAMES } from '../../src/shared/ipc';
+import * as preloadChannels from '../../src/preload/channels';
+
+const root = resolve(import.meta.dirname, '../..');
+let outDir: string;
+
+beforeAll(() => {
+  outDir = mkdtempSync(join(tmpdir(), 'md-build-'));
+  const require = createRequire(import.meta.url);
+  const bin = join(dirname(require.resolve('electron-vite')), '..', 'bin', 'electron-vite.js');
+  const build = spawnSync(process.execPath, [bin, 'build', '--outDir', outDir, '--logLevel', 'error'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
+}, 180_000);
+
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+interface FakeIpc {
+  invoked: unknown[][];
+  listeners: Map<string, ((...args: unknown[]) => void)[]>;
+}
+
+/** Runs the built preload against a stand-in electron; returns what it exposed. */
+function runPreload(): { exposed: Record<string, unknown>; ipc: FakeIpc; required: string[] } {
+  const code = readFileSync(join(outDir, 'preload', 'index.cjs'), 'utf8');
+  const exposed: Record<string, unknown> = {};
+  const required: string[] = [];
+  const ipc: FakeIpc = { invoked: [], listeners: new Map() };
+  const electron = {
+    contextBridge: {
+      exposeInMainWorld: (key: string, api: unknown) => {
+        if (key in exposed) throw new Error(`exposed ${key} twice`);
+        exposed[key] = api;
+      },
+    },
+    ipcRenderer: {
+      invoke: (...args: unknown[]) => {
+        ipc.invoked.push(args);
+        return Promise.resolve({ ok: true, value: null });
+      },
+      on: (channel: string, listener: (...args: unknown[]) => void) => {
+        ipc.listeners.set(channel, [...(ipc.listeners.get(channel) ?? []), listener]);
+      },
+      removeListener: (channel: string, listener: (...args: unknown[]) => void) => {
+        ipc.listeners.set(channel, (ipc.listeners.get(channel) ?? []).filter((l) => l !== listener));
+      },
+    },
+  };
+  const module = { exports: {} };
+  runInNewContext(
+    code,
+    {
+      require: (name: string) => {
+        required.push(name);
+        if (name === 'electron') return electron;
+        throw new Error(`the sandboxed preload cannot require ${name}`);
+      },
+      module,
+      exports: module.exports,
+      console,
+    },
+    { filename: 'index.cjs' },
+  );
+  return { exposed, ipc, required };
+}
+
+describe('built preload (out/preload/index.cjs)', () => {
+  it('is a single CommonJS file that requires only electron', () => {
+    expect(readdirSync(join(outDir, 'preload'))).toEqual(['index.cjs']);
+    const code = readFileSync(join(outDir, 'preload', 'index.cjs'), 'utf8');
+    const requires = [...code.matchAll(/require\(([^)]*)\)/g)].map((m) => m[1]);
+    expect(requires).toEqual(['"electron"']);
+    expect(code).not.toMatch(/^\s*(import|export)\s/m);
+    // No zod inside either (a comment may name it): no schemas, no parsing.
+    expect(code).not.toMatch(/["']zod["']|safeParse|\bz\.(object|strictObject|string|int)\(/);
+    expect(runPreload().required).toEqual(['electron']);
+  });
+
+  it('exposes only window.merchantDesk: the contract by area, events and host', () => {
+    const { exposed } = runPreload();
+    expect(Object.keys(exposed)).toEqual(['merchantDesk']);
+    const api = exposed.merchantDesk as Record<string, Record<string, unknown>>;
+    const areas = [...new Set(IPC_METHOD_NAMES.map((m) => m.split('.')[0]))];
+    expect(Object.keys(api).sort()).toEqual([...areas, 'events', 'host'].sort());
+    expect(api.host).toBe('electron');
+    for (const method of IPC_METHOD_NAMES) {
+      const [area, name] = method.split('.') as [string, string];
+      expect(typeof api[area]?.[name], method).toBe('function');
+    }
+    expect(Object.keys(api.events ?? {})).toEqual(['subscribe']);
+    const text = JSON.stringify(Object.keys(api));
+    expect(text).not.toMatch(/ipcRenderer|invoke|send/);
+  });
+
+  it('calls go over the one call channel as (method, input)', async () => {
+    const { exposed, ipc } = runPreload();
+    const api = exposed.merchantDesk as { catalog: { query(input: unknown): Promise<unknown> } };
+    await expect(api.catalog.query({ search: 'AK' })).resolves.toEqual({ ok: true, value: null });
+    expect(ipc.invoked).toEqual([[IPC_CALL_CHANNEL, 'catalog.query', { search: 'AK' }]]);
+  });
+
+  it('fans events out from one ipcRenderer listener, removed after the last unsubscribe', () => {
+    const { exposed, ipc } = runPreload();
+    const api = exposed.merchantDesk as { events: { subscribe(listener: (batch: unknown) => void): () => void } };
+    const a: unknown[] = [];
+    const b: unknown[] = [];
+    const offA = api.events.subscribe((batch) => a.push(batch));
+    const offB = api.events.subscribe((batch) => b.push(batch));
+    expect(ipc.listeners.get(IPC_EVENT_CHANNEL)).toHaveLength(1);
+    const batch = { seq: 1, at: '2026-01-01T00:00:00.000Z', activeTrades: 2 };
+    ipc.listeners.get(IPC_EVENT_CHANNEL)?.[0]?.({ sender: 'event' }, batch);
+    expect(a).toEqual([batch]);
+    expect(b).toEqual([batch]);
+    offA();
+    offA();
+    expect(ipc.listeners.get(IPC_EVENT_CHANNEL)).toHaveLength(1);
+    offB();
+    expect(ipc.listeners.get(IPC_EVENT_CHANNEL)).toHaveLength(0);
+  });
+
+  it('a listener that throws does not starve the others', () => {
+    const { exposed, ipc } = runPreload();
+    const api = exposed.merchantDesk as { events: { subscribe(listener: (batch: unknown) => void): () => void } };
+    const seen: unknown[] = [];
+    api.events.subscribe(() => {
+      throw new Error('boom');
+    });
+    api.events.subscribe((batch) => seen.push(batch));
+    const original = console.error;
+    console.error = () => {};
+    try {
+      ipc.listeners.get(IPC_EVENT_CHANNEL)?.[0]?.({}, { seq: 1, at: 'x' });
+    } finally {
+      console.error = original;
+    }
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('built main', () => {
+  it('exists as the ESM bundle package.json points at, with electron external', () => {
+    const file = join(outDir, 'main', 'index.js');
+    expect(existsSync(file)).toBe(true);
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).main).toBe('out/main/index.js');
+    expect(readFileSync(file, 'utf8')).toMatch(/from "electron"/);
+  });
+});
+
+describe('source layout', () => {
+  it('the preload repeats the shared channel names exactly', () => {
+    expect(preloadChannels.IPC_CALL_CHANNEL).toBe(IPC_CALL_CHANNEL);
+    expect(preloadChannels.IPC_EVENT_CHANNEL).toBe(IPC_EVENT_CHANNEL);
+  });
+
+  it('the shell modules never import electron (they run under plain Node)', () => {
+    const dir = join(root, 'src', 'main', 'shell');
+    for (const name of readdirSync(dir)) {
+      const text = readFileSync(join(dir, name), 'utf8');
+      expect(text, name).not.toMatch(/from\s+['"]electron['"]|require\(['"]electron['"]\)|import\(['"]electron['"]\)/);
+    }
+  });
+});

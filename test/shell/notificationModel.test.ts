@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { Notification } from '../../src/shared/ipc';
+import {
+  MAX_DESKTOP_NOTIFICATIONS_PER_BATCH,
+  clickAction,
+  planDesktopNotifications,
+  type NotificationSettings,
+} from '../../src/main/shell/notificationModel';
+
+const settings: NotificationSettings = {
+  notifyStatuses: ['SENT', 'COMPLETED', 'FAILED', 'REJECTED'],
+  notifyAlerts: true,
+  alertsPaused: false,
+};
+
+function trade(tradeId: string, status: string): Notification {
+  return {
+    id: `trade:${tradeId}:${status}`,
+    kind: 'trade',
+    title: 'AK-47 | Redline (Field-Tested)',
+    body: `Trade $12.34 ${status.toLowerCase()}`,
+    target: { type: 'trade', tradeId },
+    at: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+function alert(id: string, itemId: number): Notification {
+  return { id: `alert:${id}`, kind: 'alert', title: 'Alert: cheap AK', body: 'AK at $10.00', target: { type: 'item', itemId }, at: '2026-01-01T00:00:00.000Z' };
+}
+
+describe('planDesktopNotifications', () => {
+  it('shows trade notifications for the statuses the user chose, with their target', () => {
+    const plan = planDesktopNotifications([trade('t1', 'COMPLETED')], settings);
+    expect(plan).toEqual([
+      { id: 'trade:t1:COMPLETED', title: 'AK-47 | Redline (Field-Tested)', body: 'Trade $12.34 completed', target: { type: 'trade', tradeId: 't1' }, urgent: false },
+    ]);
+  });
+
+  it('drops statuses turned off since the engine raised them', () => {
+    expect(planDesktopNotifications([trade('t1', 'EXPIRED')], settings)).toEqual([]);
+  });
+
+  it('marks failures and alerts urgent', () => {
+    const plan = planDesktopNotifications([trade('t1', 'FAILED'), alert('a1', 7)], settings);
+    expect(plan.map((n) => n.urgent)).toEqual([true, true]);
+  });
+
+  it('shows alerts only when alert notifications are on and alerts are not paused', () => {
+    expect(planDesktopNotifications([alert('a1', 7)], settings)).toHaveLength(1);
+    expect(planDesktopNotifications([alert('a1', 7)], { ...settings, notifyAlerts: false })).toEqual([]);
+    expect(planDesktopNotifications([alert('a1', 7)], { ...settings, alertsPaused: true })).toEqual([]);
+  });
+
+  it('always shows system notices', () => {
+    const system: Notification = { id: 's1', kind: 'system', title: 'Feed', body: 'Reconnected', target: null, at: 'x' };
+    expect(planDesktopNotifications([system], { notifyStatuses: [], notifyAlerts: false, alertsPaused: true })).toHaveLength(1);
+  });
+
+  it('folds a burst into one summary', () => {
+    const burst = [trade('t1', 'COMPLETED'), trade('t2', 'COMPLETED'), trade('t3', 'FAILED'), alert('a1', 7)];
+    expect(burst.length).toBeGreaterThan(MAX_DESKTOP_NOTIFICATIONS_PER_BATCH);
+    const plan = planDesktopNotifications(burst, settings);
+    expect(plan).toEqual([
+      {
+        id: 'summary:trade:t1:COMPLETED',
+        title: 'Merchant Desk',
+        body: '3 trade updates, 1 alert. Open Merchant Desk to see them.',
+        target: null,
+        urgent: true,
+      },
+    ]);
+  });
+
+  it('keeps the target of a burst that all points at one trade', () => {
+    const plan = planDesktopNotifications(
+      [trade('t1', 'SENT'), trade('t1', 'COMPLETED'), trade('t1', 'REJECTED'), trade('t1', 'FAILED')],
+      settings,
+    );
+    expect(plan).toHaveLength(1);
+    expect(plan[0]?.target).toEqual({ type: 'trade', tradeId: 't1' });
+  });
+
+  it('shortens very long text', () => {
+    const long = { ...trade('t1', 'COMPLETED'), body: 'x'.repeat(1000), title: 'y\n'.repeat(200) };
+    const [notice] = planDesktopNotifications([long], settings);
+    expect(notice?.body.length).toBeLessThanOrEqual(300);
+    expect(notice?.title.length).toBeLessThanOrEqual(120);
+    expect(notice?.title).not.toContain('\n');
+  });
+
+  it('handles a batch without notifications', () => {
+    expect(planDesktopNotifications(undefined, settings)).toEqual([]);
+  });
+});
+
+describe('clickAction', () => {
+  it('shows the window and opens the target', () => {
+    expect(clickAction({ target: { type: 'item', itemId: 7 } })).toEqual({ showWindow: true, navigate: { type: 'item', itemId: 7 } });
+    expect(clickAction({ target: null })).toEqual({ showWindow: true, navigate: null });
+  });
+});

@@ -1,0 +1,246 @@
+// A stand-in for the `electron` module, just enough of it for src/main/index.ts to run
+// under plain Node (the real binary is not installed everywhere). It records what the
+// shell does (windows, IPC handlers, sent events, notifications, tray, dialogs) on
+// globalThis.__fakeElectron for test/shell/support/driveMain.mjs.
+import { EventEmitter } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const fake = {
+  windows: [],
+  handlers: new Map(),
+  sent: [],
+  notifications: [],
+  trays: [],
+  dialogs: [],
+  errorBoxes: [],
+  opened: [],
+  badge: [],
+  dialogAnswer: 1,
+  sandboxEnabled: false,
+  quitted: false,
+  exitCode: null,
+  session: {},
+};
+globalThis.__fakeElectron = fake;
+
+const paths = { appData: mkdtempSync(join(tmpdir(), 'md-fake-appdata-')) };
+const cancellable = () => ({
+  defaultPrevented: false,
+  preventDefault() {
+    this.defaultPrevented = true;
+  },
+});
+
+class App extends EventEmitter {
+  isPackaged = false;
+  ready = false;
+  setName(name) {
+    this.name = name;
+  }
+  getPath(name) {
+    return paths[name] ?? join(paths.appData, name);
+  }
+  setPath(name, value) {
+    paths[name] = value;
+  }
+  setAppUserModelId() {}
+  enableSandbox() {
+    fake.sandboxEnabled = true;
+  }
+  requestSingleInstanceLock() {
+    return true;
+  }
+  whenReady() {
+    this.readyPromise ??= new Promise((resolve) =>
+      setTimeout(() => {
+        this.ready = true;
+        this.emit('ready');
+        resolve();
+      }, 10),
+    );
+    return this.readyPromise;
+  }
+  isReady() {
+    return this.ready;
+  }
+  getVersion() {
+    return '0.0.0-test';
+  }
+  setBadgeCount(count) {
+    fake.badge.push(count);
+    return true;
+  }
+  quit() {
+    const event = cancellable();
+    this.emit('before-quit', event);
+    if (event.defaultPrevented) return;
+    for (const win of [...fake.windows]) win.close();
+    fake.quitted = true;
+    this.emit('quit');
+  }
+  exit(code) {
+    fake.exitCode = code;
+  }
+}
+export const app = new App();
+
+class WebContents extends EventEmitter {
+  url = '';
+  setWindowOpenHandler(handler) {
+    this.windowOpenHandler = handler;
+  }
+  send(channel, payload) {
+    fake.sent.push({ channel, payload });
+  }
+  isDestroyed() {
+    return false;
+  }
+  forcefullyCrashRenderer() {
+    this.emit('render-process-gone', {}, { reason: 'killed', exitCode: 9 });
+  }
+}
+
+export class BrowserWindow extends EventEmitter {
+  static getAllWindows() {
+    return [...fake.windows];
+  }
+  constructor(options) {
+    super();
+    this.options = options;
+    this.webContents = new WebContents();
+    this.destroyed = false;
+    this.visible = false;
+    this.loads = 0;
+    fake.windows.push(this);
+    app.emit('web-contents-created', {}, this.webContents);
+  }
+  async loadFile(file) {
+    this.loads++;
+    this.webContents.url = new URL(`file://${file}`).href;
+    this.emit('ready-to-show');
+  }
+  async loadURL(url) {
+    this.loads++;
+    this.webContents.url = url;
+    this.emit('ready-to-show');
+  }
+  show() {
+    this.visible = true;
+  }
+  hide() {
+    this.visible = false;
+  }
+  focus() {}
+  restore() {}
+  maximize() {}
+  isDestroyed() {
+    return this.destroyed;
+  }
+  isMinimized() {
+    return false;
+  }
+  isMaximized() {
+    return false;
+  }
+  isVisible() {
+    return this.visible;
+  }
+  getNormalBounds() {
+    return { x: 40, y: 30, width: 1200, height: 760 };
+  }
+  close() {
+    const event = cancellable();
+    this.emit('close', event);
+    if (event.defaultPrevented) return;
+    this.destroyed = true;
+    fake.windows = fake.windows.filter((win) => win !== this);
+    this.emit('closed');
+    if (fake.windows.length === 0) app.emit('window-all-closed');
+  }
+}
+
+export const dialog = {
+  showErrorBox(title, message) {
+    fake.errorBoxes.push({ title, message });
+  },
+  async showMessageBox(...args) {
+    const options = args.at(-1);
+    fake.dialogs.push(options);
+    return { response: fake.dialogAnswer, checkboxChecked: false };
+  },
+};
+
+export const ipcMain = {
+  handle(channel, handler) {
+    fake.handlers.set(channel, handler);
+  },
+};
+
+export const Menu = { buildFromTemplate: (template) => ({ template }) };
+export const nativeImage = { createFromPath: (path) => ({ path }) };
+
+export class Notification extends EventEmitter {
+  static isSupported() {
+    return true;
+  }
+  constructor(options) {
+    super();
+    this.options = options;
+  }
+  show() {
+    fake.notifications.push(this);
+  }
+}
+
+const display = { id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1040 } };
+export const screen = { getPrimaryDisplay: () => display, getAllDisplays: () => [display] };
+
+const defaultSession = Object.assign(new EventEmitter(), {
+  webRequest: {
+    onHeadersReceived(listener) {
+      fake.session.onHeadersReceived = listener;
+    },
+  },
+  setPermissionRequestHandler(handler) {
+    fake.session.permissionRequest = handler;
+  },
+  setPermissionCheckHandler(handler) {
+    fake.session.permissionCheck = handler;
+  },
+  setDevicePermissionHandler(handler) {
+    fake.session.devicePermission = handler;
+  },
+});
+fake.session.emitter = defaultSession;
+export const session = { defaultSession };
+
+export const shell = {
+  async openExternal(url) {
+    fake.opened.push(url);
+  },
+};
+
+export class Tray extends EventEmitter {
+  constructor(image) {
+    super();
+    this.image = image;
+    this.destroyed = false;
+    fake.trays.push(this);
+  }
+  setToolTip(text) {
+    this.tooltip = text;
+  }
+  setContextMenu(menu) {
+    this.menu = menu;
+  }
+  isDestroyed() {
+    return this.destroyed;
+  }
+  destroy() {
+    this.destroyed = true;
+  }
+}
+
+export default { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, screen, session, shell, Tray };

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { applyTrayBatch, trayModel, type TrayState } from '../../src/main/shell/trayModel';
+
+const base: TrayState = { activeTrades: 3, connectionState: 'connected', alertsPaused: false, unacknowledgedFirings: 0 };
+
+describe('trayModel', () => {
+  it('says how many trades are active and how the feed is', () => {
+    expect(trayModel(base).tooltip).toBe('Merchant Desk — 3 active trades · feed connected');
+    expect(trayModel({ ...base, activeTrades: 1 }).tooltip).toBe('Merchant Desk — 1 active trade · feed connected');
+    expect(trayModel({ ...base, activeTrades: 0, connectionState: 'reconnecting' }).tooltip).toBe(
+      'Merchant Desk — no active trades · feed reconnecting',
+    );
+  });
+
+  it('mentions new alerts and paused alerts', () => {
+    expect(trayModel({ ...base, unacknowledgedFirings: 2, alertsPaused: true }).tooltip).toBe(
+      'Merchant Desk — 3 active trades · feed connected · 2 new alerts · alerts paused',
+    );
+  });
+
+  it('badges unacknowledged alert firings, never a negative or fractional count', () => {
+    expect(trayModel(base).badgeCount).toBe(0);
+    expect(trayModel({ ...base, unacknowledgedFirings: 4 }).badgeCount).toBe(4);
+    expect(trayModel({ ...base, unacknowledgedFirings: -1 }).badgeCount).toBe(0);
+    expect(trayModel({ ...base, unacknowledgedFirings: 2.7 }).badgeCount).toBe(2);
+  });
+
+  it('builds the menu: open, pause/resume alerts, feed status, quit', () => {
+    expect(trayModel(base).menu).toEqual([
+      { id: 'open', label: 'Open Merchant Desk' },
+      { type: 'checkbox', id: 'pause-alerts', label: 'Pause alerts', checked: false },
+      { id: 'feed', label: 'Feed: connected', enabled: false },
+      { type: 'separator' },
+      { id: 'quit', label: 'Quit' },
+    ]);
+    expect(trayModel({ ...base, alertsPaused: true }).menu[1]).toEqual({ type: 'checkbox', id: 'pause-alerts', label: 'Resume alerts', checked: true });
+  });
+
+  it('words every connection state', () => {
+    expect(trayModel({ ...base, connectionState: 'polling' }).menu[2]).toMatchObject({ label: 'Feed: polling (no live feed)' });
+    expect(trayModel({ ...base, connectionState: 'unauthorized' }).menu[2]).toMatchObject({ label: 'Feed: API key refused' });
+    expect(trayModel({ ...base, connectionState: 'maintenance' }).tooltip).toContain('feed marketplace maintenance');
+  });
+});
+
+describe('applyTrayBatch', () => {
+  it('takes active trades, connection and firings from a batch', () => {
+    const next = applyTrayBatch(base, {
+      activeTrades: 5,
+      connection: { state: 'offline' },
+      unacknowledgedFirings: 1,
+    });
+    expect(next).toEqual({ activeTrades: 5, connectionState: 'offline', alertsPaused: false, unacknowledgedFirings: 1 });
+  });
+
+  it('returns the same object when nothing it shows changed', () => {
+    expect(applyTrayBatch(base, {})).toBe(base);
+    expect(applyTrayBatch(base, { activeTrades: 3, connection: { state: 'connected' } })).toBe(base);
+  });
+});
