@@ -1,6 +1,7 @@
 import type { Balance, Trade } from '../api';
 import type {
   AlertFiring,
+  AppSettings,
   CatalogInfo,
   CatalogRow,
   ConnectionStatus,
@@ -33,6 +34,8 @@ export interface EngineEventBatch {
     invalidated: boolean;
   };
   ledgerChanged?: boolean;
+  /** The settings after a change, whoever made it. */
+  settings?: AppSettings;
   firings?: AlertFiring[];
   notifications?: Notification[];
   unacknowledgedFirings?: number;

@@ -192,6 +192,7 @@ export class Engine implements EngineService {
       }
       case 'settings.update': {
         const updated = this.config.update((config) => ({ ...config, settings: { ...config.settings, ...stripUndefined(args) } }));
+        this.events.push({ settings: updated.settings });
         return updated.settings;
       }
       case 'account.test':

@@ -31,6 +31,9 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
     };
   }
 
+  // Settings changed elsewhere (the tray's "Pause alerts", another window).
+  if (batch.settings) out.settings = { ...state.settings, settings: batch.settings };
+
   if (batch.firings && batch.firings.length > 0) out.alerts = mergeFirings(state.alerts, batch.firings);
 
   if (batch.notifications && batch.notifications.length > 0) {
