@@ -118,8 +118,10 @@ describe('engine against the real sandbox', () => {
       return trade?.trade.status === 'COMPLETED' ? trade : null;
     }, 30_000, 'reconciled COMPLETED');
     expect(detail.timeline.map((entry) => entry.status)).toEqual(['PENDING', 'COMPLETED']);
-    const notified = batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'trade' && n.target.tradeId === tradeId);
-    expect(notified.map((n) => n.id)).toEqual([`trade:${tradeId}:COMPLETED`]);
+    const notifiedFor = () => batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'trade' && n.target.tradeId === tradeId);
+    await waitFor(() => notifiedFor().length > 0, 2000, 'notification');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(notifiedFor().map((n) => n.id)).toEqual([`trade:${tradeId}:COMPLETED`]);
     // The ledger followed: FREEZE then BUY COMPLETED.
     const ledger = await waitFor(async () => {
       const page = await call('wallet.ledger', { tradeId });
