@@ -13,12 +13,14 @@
  *   - from source (vitest, tsx: this module's URL ends in .ts) the worker entry
  *     is worker/bootstrap.mjs, which registers tsx in the worker thread and then
  *     imports worker/storeWorker.ts;
- *   - in a bundle (electron-vite) it is `storeWorker.js` next to the bundled
- *     module: add `storeWorker: 'src/main/core/store/worker/storeWorker.ts'` to
- *     the main build's rolldown inputs so it is emitted beside index.js;
- *   - `workerEntry` overrides both (e.g. a chunk layout that differs).
+ *   - in a bundle (electron-vite) it is `storeWorker.js` beside the chunk that
+ *     holds this module (or one folder up, for a chunks/ layout): add
+ *     `storeWorker: resolve(root, 'src/main/core/store/worker/storeWorker.ts')`
+ *     to the main build's rolldown inputs so it is emitted beside index.js
+ *     (checked: an esbuild bundle of both entries runs under plain node);
+ *   - `workerEntry` overrides both.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,7 +50,7 @@ import {
   type LedgerQuery,
   type TradeQuery,
 } from '../../../shared/ipc/contract';
-import { StoreClosedError, StoreReadOnlyError } from './errors';
+import { StoreClosedError, StoreError, StoreReadOnlyError } from './errors';
 import { SCHEMA_VERSION } from './migrations';
 import type {
   CatalogSyncProgress,
@@ -79,15 +81,30 @@ export interface LocalStoreOptions {
   /** Calls slower than this (ms, default 250) are reported to onSlowCall. */
   slowCallMs?: number;
   onSlowCall?: (call: SlowCall) => void;
+  /**
+   * Serve catalog queries from the readers' in-memory index (default true; see
+   * worker/catalogIndex.ts). Off: every query runs in SQL (slower at 1M items).
+   */
+  catalogIndex?: boolean;
 }
 
 export type { SlowCall };
+
+/** Where a bundle may have put storeWorker.js, relative to the chunk holding this module. */
+const BUNDLED_WORKER_CANDIDATES = ['./storeWorker.js', '../storeWorker.js', './storeWorker.mjs', '../storeWorker.mjs'];
 
 /** The worker entry for the way this module is running (TypeScript source or a bundle). */
 export function resolveWorkerEntry(): URL {
   const here = import.meta.url;
   if (/\.[cm]?tsx?$/.test(new URL(here).pathname)) return new URL('./worker/bootstrap.mjs', here);
-  return new URL('./storeWorker.js', here);
+  const candidates = BUNDLED_WORKER_CANDIDATES.map((path) => new URL(path, here));
+  const found = candidates.find((url) => existsSync(fileURLToPath(url)));
+  if (found) return found;
+  throw new StoreError(
+    'worker',
+    `The store worker was not found next to ${fileURLToPath(here)} (tried ${candidates.map((url) => fileURLToPath(url)).join(', ')}). ` +
+      "Build src/main/core/store/worker/storeWorker.ts as an entry named 'storeWorker', or pass workerEntry to LocalStore.open.",
+  );
 }
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -120,6 +137,7 @@ export class LocalStore {
     readonly migratedFrom: number | null,
     private readonly writer: WorkerClient,
     private readonly readers: WorkerClient[],
+    private readonly catalogIndexEnabled: boolean,
   ) {}
 
   /** `<dataDir>/accounts/<safe merchant id>.sqlite` */
@@ -141,20 +159,21 @@ export class LocalStore {
     }
     const entry = options.workerEntry === undefined ? resolveWorkerEntry() : toUrl(options.workerEntry);
     const slowCallMs = options.slowCallMs ?? 250;
+    const catalogIndex = options.catalogIndex ?? true;
     const common = { entry, ...(options.onSlowCall ? { onSlowCall: options.onSlowCall } : {}) };
     // The writer first: it creates and migrates the file the readers then open read-only.
-    const { client: writer, migratedFrom } = await WorkerClient.start({ ...common, init: { role: 'writer', file, slowCallMs } });
+    const { client: writer, migratedFrom } = await WorkerClient.start({ ...common, init: { role: 'writer', file, slowCallMs, catalogIndex } });
     const readers: WorkerClient[] = [];
     try {
       const count = Math.max(1, Math.min(options.readers ?? 1, 8));
       for (let i = 0; i < count; i++) {
-        readers.push((await WorkerClient.start({ ...common, init: { role: 'reader', file, slowCallMs } })).client);
+        readers.push((await WorkerClient.start({ ...common, init: { role: 'reader', file, slowCallMs, catalogIndex } })).client);
       }
     } catch (error) {
       await Promise.all([writer.close(), ...readers.map((reader) => reader.close())]);
       throw error;
     }
-    return new LocalStore(file, migratedFrom, writer, readers);
+    return new LocalStore(file, migratedFrom, writer, readers, catalogIndex);
   }
 
   async close(): Promise<void> {
@@ -223,6 +242,23 @@ export class LocalStore {
 
   catalogInfo(): Promise<CatalogInfo> {
     return this.read('catalogInfo');
+  }
+
+  /**
+   * Resolves once every reader serves catalog queries from its in-memory index
+   * (built in the background after open and after a large sync; until then
+   * queries run in SQL, correct but slower at 1M items). For benchmarks and
+   * tests; the app need not wait.
+   */
+  async whenCatalogIndexed(timeoutMs = 60_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.closed) throw new StoreClosedError();
+      const states = await Promise.all(this.readers.map((reader) => reader.call<{ ready: boolean }>('catalogIndexStatus', [])));
+      if (states.every((state) => state.ready) || !this.catalogIndexEnabled) return states.every((state) => state.ready);
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   // ---- trades

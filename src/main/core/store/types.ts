@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SerializedStoreError } from './errors';
 import type { BalanceTransaction, Item, PriceChange, Trade, TradeStatus } from '../../../shared/api';
 import type {
   AlertFiring,
@@ -136,7 +137,9 @@ export type CatalogSyncResult =
       /** The envelope's totalItems (the server's count). */
       serverTotal: number | null;
       lastUpdate: string | null;
+      /** Whole sync, and the final apply transaction alone (the writer serves nothing else meanwhile). */
       ms: number;
+      applyMs: number;
       /** Items that failed the shape check and were left out. */
       skipped: number;
       firstSkipReason: string | null;
@@ -199,6 +202,8 @@ export interface ReaderMethods {
   alertRuleSpentSince(ruleId: string, sinceIso: string): number;
   getSettings(): AppSettings;
   getMeta(key: string): unknown;
+  /** Whether catalog queries run on the in-memory index yet (false while it builds after open or a large sync). */
+  catalogIndexStatus(): { ready: boolean; items: number };
 }
 
 export type WorkerRole = 'writer' | 'reader';
@@ -208,6 +213,8 @@ export interface WorkerInit {
   file: string;
   /** Log a call slower than this many ms back to the host. */
   slowCallMs: number;
+  /** Readers: keep the in-memory catalog index (default true). */
+  catalogIndex: boolean;
 }
 
 // ---- Messages between the host and a worker
@@ -219,8 +226,8 @@ export type HostMessage =
 
 export type WorkerMessage =
   | { kind: 'ready'; schemaVersion: number; migratedFrom: number | null }
-  | { kind: 'init-error'; error: import('./errors').SerializedStoreError }
+  | { kind: 'init-error'; error: SerializedStoreError }
   | { kind: 'result'; id: number; ok: true; value: unknown }
-  | { kind: 'result'; id: number; ok: false; error: import('./errors').SerializedStoreError }
+  | { kind: 'result'; id: number; ok: false; error: SerializedStoreError }
   | { kind: 'progress'; id: number; progress: CatalogSyncProgress }
   | { kind: 'slow'; method: string; ms: number };

@@ -155,7 +155,11 @@ export class WorkerClient {
         return;
       }
       case 'progress':
-        this.pending.get(message.id)?.onProgress?.(message.progress);
+        try {
+          this.pending.get(message.id)?.onProgress?.(message.progress);
+        } catch {
+          // A failing progress listener must not take the host down; the call itself goes on.
+        }
         return;
       case 'slow':
         this.onSlowCall?.({ role: this.role, method: message.method, ms: message.ms });

@@ -5,7 +5,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { Item, Trade } from '../../../../shared/api';
-import { ACTIVE_TRADE_STATUSES } from '../../../../shared/api';
+import { ACTIVE_TRADE_STATUSES, RARITY_COLORS } from '../../../../shared/api';
 import type {
   AlertFiring,
   AlertRule,
@@ -22,6 +22,7 @@ import type {
   TradeTimelineEntry,
 } from '../../../../shared/ipc';
 import type { FiringQuery, ParsedCatalogQuery, ParsedLedgerQuery, ParsedTradeQuery, ReaderMethods } from '../types';
+import { CatalogIndex, type IndexQuery } from './catalogIndex';
 import { openReadConnection, type Db } from './open';
 import {
   CATALOG_ROW_SELECT,
@@ -84,14 +85,90 @@ export class ReaderService implements ReaderMethods {
   private readonly statements = new Map<string, Statement>();
   private readonly counts = new Map<string, { version: number; total: number }>();
   private readonly dataVersion: Statement<[], number>;
+  /** The in-memory catalog index once built (see catalogIndex.ts); queries use SQL until then. */
+  private index: CatalogIndex | null = null;
+  private build: { step: () => boolean; index: CatalogIndex } | null = null;
+  private maintenance: NodeJS.Timeout | null = null;
+  private closed = false;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    options: { catalogIndex?: boolean } = {},
+  ) {
     this.db = openReadConnection(file);
     this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    if (options.catalogIndex !== false) {
+      this.startBuild();
+      // Idle upkeep: apply item changes between queries so a query rarely pays for them.
+      this.maintenance = setInterval(() => this.refreshIndex(), 250);
+      this.maintenance.unref();
+    }
   }
 
   close(): void {
+    this.closed = true;
+    if (this.maintenance) clearInterval(this.maintenance);
+    this.build = null;
     this.db.close();
+  }
+
+  catalogIndexStatus(): { ready: boolean; items: number } {
+    this.refreshIndex();
+    return { ready: this.index !== null, items: this.index?.size ?? 0 };
+  }
+
+  /**
+   * Builds the index one bounded step per macrotask, so queries are served
+   * (in SQL) between steps. A failure never takes the thread down: queries stay
+   * on SQL and the build is retried a little later.
+   */
+  private startBuild(): void {
+    this.index = null;
+    let build: { step: () => boolean; index: CatalogIndex };
+    try {
+      build = CatalogIndex.builder(this.db);
+    } catch {
+      this.build = null;
+      this.retryBuildLater();
+      return;
+    }
+    this.build = build;
+    const tick = () => {
+      if (this.closed || this.build !== build) return;
+      let done: boolean;
+      try {
+        done = build.step();
+      } catch {
+        this.build = null;
+        this.retryBuildLater();
+        return;
+      }
+      if (!done) {
+        setImmediate(tick);
+        return;
+      }
+      this.build = null;
+      if (build.index.ready) this.index = build.index;
+      else this.startBuild();
+    };
+    setImmediate(tick);
+  }
+
+  private retryBuildLater(): void {
+    if (this.closed) return;
+    setTimeout(() => {
+      if (!this.closed && !this.build && !this.index) this.startBuild();
+    }, 5000).unref();
+  }
+
+  private refreshIndex(): void {
+    if (!this.index || this.closed) return;
+    try {
+      if (this.index.refresh(this.db) === 'rebuild') this.startBuild();
+    } catch {
+      this.index = null;
+      this.retryBuildLater();
+    }
   }
 
   private prepare<P extends unknown[] = unknown[], R = unknown>(sql: string): Statement<P, R> {
@@ -161,15 +238,67 @@ export class ReaderService implements ReaderMethods {
 
   queryCatalog(q: ParsedCatalogQuery): Page<CatalogRow> {
     const empty = { rows: [], total: 0, offset: q.offset, limit: q.limit };
+    const terms = searchTerms(q.search);
+    const nameMatch = terms.length > 0 ? this.matchNames(terms) : null;
+    if (nameMatch !== null && nameMatch.ids.length === 0) return empty;
+    this.refreshIndex();
+    if (this.index) return this.queryCatalogIndexed(this.index, q, nameMatch);
+    return this.queryCatalogSql(q, nameMatch);
+  }
+
+  private queryCatalogIndexed(index: CatalogIndex, q: ParsedCatalogQuery, nameMatch: NameMatch | null): Page<CatalogRow> {
+    let names: Uint8Array | null = null;
+    if (nameMatch !== null) {
+      names = new Uint8Array((nameMatch.ids[nameMatch.ids.length - 1] ?? 0) + 1);
+      for (const id of nameMatch.ids) names[id] = 1;
+    }
+    let rarities: Uint8Array | null = null;
+    if (q.rarityColors.length > 0) {
+      rarities = new Uint8Array(RARITY_COLORS.length + 1);
+      for (const color of q.rarityColors) {
+        const rank = rarityRankOf(color);
+        if (rank !== null) rarities[rank + 1] = 1;
+      }
+    }
+    const stickerName = q.stickerName.trim().toLowerCase();
+    const query: IndexQuery = {
+      sort: q.sort,
+      desc: q.direction === 'desc',
+      offset: q.offset,
+      limit: q.limit,
+      names,
+      priceMin: q.priceMin,
+      priceMax: q.priceMax,
+      rarities,
+      floatMin: q.floatMin,
+      floatMax: q.floatMax,
+      phase: q.phase,
+      statTrak: q.statTrak,
+      souvenir: q.souvenir,
+      hasStickers: q.hasStickers,
+      stickerName: stickerName === '' ? null : stickerName,
+    };
+    const { itemIds, total } = index.query(query);
+    if (itemIds.length === 0) return { rows: [], total, offset: q.offset, limit: q.limit };
+    const records = this.prepare<[string], CatalogRowRecord>(
+      `SELECT ${CATALOG_ROW_SELECT} FROM items WHERE itemId IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(itemIds));
+    const byId = new Map(records.map((record) => [record.itemId, record]));
+    const rows: CatalogRow[] = [];
+    for (const itemId of itemIds) {
+      const record = byId.get(itemId);
+      if (record) rows.push(catalogRowOf(record));
+    }
+    return { rows, total, offset: q.offset, limit: q.limit };
+  }
+
+  /** The same query in SQL, used while the in-memory index builds. */
+  private queryCatalogSql(q: ParsedCatalogQuery, nameMatch: NameMatch | null): Page<CatalogRow> {
+    const empty = { rows: [], total: 0, offset: q.offset, limit: q.limit };
     const where: string[] = [];
     const params: unknown[] = [];
     let from = 'items';
-    let nameMatch: NameMatch | null = null;
-
-    const terms = searchTerms(q.search);
-    if (terms.length > 0) {
-      nameMatch = this.matchNames(terms);
-      if (nameMatch.ids.length === 0) return empty;
+    if (nameMatch !== null) {
       if (nameMatch.items <= NAME_DRIVE_MAX_ITEMS) {
         from = 'items INDEXED BY items_name_id';
         where.push('name_id IN (SELECT value FROM json_each(?))');
@@ -236,8 +365,8 @@ export class ReaderService implements ReaderMethods {
   }
 
   getItem(itemId: number): ItemDetail | null {
-    const live = this.prepare<[number], { json: string; listed_at: number; price: number }>(
-      'SELECT json, listed_at, price FROM items WHERE itemId = ?',
+    const live = this.prepare<[number], { json: string; listed_at: number }>(
+      'SELECT j.json AS json, i.listed_at AS listed_at FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId = ?',
     ).get(itemId);
     let item: Item;
     let onSale: boolean;
@@ -262,7 +391,9 @@ export class ReaderService implements ReaderMethods {
 
   findItemsByIds(itemIds: number[]): Item[] {
     if (itemIds.length === 0) return [];
-    return this.prepare<[string], string>('SELECT json FROM items WHERE itemId IN (SELECT value FROM json_each(?)) ORDER BY itemId')
+    return this.prepare<[string], string>(
+      'SELECT j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?)) ORDER BY i.itemId',
+    )
       .pluck()
       .all(JSON.stringify(itemIds))
       .map((json) => JSON.parse(json as string) as Item);
@@ -319,7 +450,7 @@ export class ReaderService implements ReaderMethods {
     const row = this.prepare<[string], Record<string, unknown>>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`).get(tradeId);
     if (!row) return null;
     const timeline = this.prepare<[string], TradeTimelineEntry>(
-      'SELECT status, at, errorCode, failReason, source FROM trade_timeline WHERE tradeId = ? ORDER BY at, rowid',
+      "SELECT status, at, errorCode, failReason, source FROM trade_timeline WHERE tradeId = ? ORDER BY at, CASE status WHEN 'PENDING' THEN 0 WHEN 'CREATING' THEN 0 WHEN 'SENT' THEN 1 WHEN 'REVERSED' THEN 3 ELSE 2 END",
     ).all(tradeId);
     return { trade: tradeOf(row), timeline };
   }

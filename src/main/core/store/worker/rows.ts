@@ -95,10 +95,13 @@ export interface ItemColumns {
   stickerCount: number;
   stickerNames: string;
   keyChainNames: string;
+  /** hashText(json): what a sync diff compares. */
+  hash: number;
+  /** The canonical Item JSON (stored in item_json, not in items). */
   json: string;
 }
 
-/** Item columns that come from the item itself (not name_id, listed_at, updated_at, last_move). */
+/** Columns of `items` that come from the item itself (not name_id, listed_at, updated_at, last_move). */
 export const ITEM_COLUMNS = [
   'itemId',
   'assetId',
@@ -116,8 +119,28 @@ export const ITEM_COLUMNS = [
   'stickerCount',
   'stickerNames',
   'keyChainNames',
-  'json',
+  'hash',
 ] as const satisfies readonly (keyof ItemColumns)[];
+
+/**
+ * A 53-bit hash of a string (cyrb53, public domain): cheap enough for every
+ * item of a sync, wide enough that two different JSON texts of one item
+ * collide with negligible odds.
+ */
+export function hashText(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
 
 function joinNames(list: readonly { name: string }[]): string {
   if (list.length === 0) return '';
@@ -126,7 +149,7 @@ function joinNames(list: readonly { name: string }[]): string {
 }
 
 export function itemColumns(item: Item): ItemColumns {
-  const canonical = canonicalItem(item);
+  const json = JSON.stringify(canonicalItem(item));
   return {
     itemId: item.itemId,
     assetId: item.assetId,
@@ -144,7 +167,8 @@ export function itemColumns(item: Item): ItemColumns {
     stickerCount: item.stickers.length,
     stickerNames: joinNames(item.stickers),
     keyChainNames: joinNames(item.keyChains),
-    json: JSON.stringify(canonical),
+    hash: hashText(json),
+    json,
   };
 }
 

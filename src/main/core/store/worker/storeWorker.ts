@@ -55,6 +55,7 @@ const READER_METHODS: readonly (keyof ReaderMethods)[] = [
   'alertRuleSpentSince',
   'getSettings',
   'getMeta',
+  'catalogIndexStatus',
 ];
 
 function post(message: WorkerMessage): void {
@@ -67,7 +68,7 @@ function main(): void {
   const init = workerData as WorkerInit;
   let service: WriterService | ReaderService;
   try {
-    service = init.role === 'writer' ? new WriterService(init.file) : new ReaderService(init.file);
+    service = init.role === 'writer' ? new WriterService(init.file) : new ReaderService(init.file, { catalogIndex: init.catalogIndex });
   } catch (error) {
     post({ kind: 'init-error', error: serializeError(error) });
     return;

@@ -37,6 +37,7 @@ import {
   DEFAULT_SETTINGS,
   FIRING_SELECT,
   firingOf,
+  hashText,
   ITEM_COLUMNS,
   itemColumns,
   META,
@@ -54,12 +55,13 @@ interface ExistingItem {
   name_id: number;
   name: string;
   price: number;
-  json: string;
+  hash: number;
   listed_at: number;
   last_move: number;
 }
 
-type CatalogRowWithJson = CatalogRowRecord & { json: string };
+/** Change-log entries kept for readers (see catalogIndex.ts). */
+const CHANGE_LOG_KEEP = 100_000;
 
 function sign(delta: number): number {
   return delta > 0 ? 1 : delta < 0 ? -1 : 0;
@@ -68,13 +70,16 @@ function sign(delta: number): number {
 function prepareStatements(db: Db) {
   const itemInsertColumns = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
   return {
-    selectItem: db.prepare<[number], ExistingItem>('SELECT name_id, name, price, json, listed_at, last_move FROM items WHERE itemId = ?'),
-    selectItemRow: db.prepare<[number], CatalogRowWithJson>(`SELECT ${CATALOG_ROW_SELECT}, json FROM items WHERE itemId = ?`),
+    selectItem: db.prepare<[number], ExistingItem>('SELECT name_id, name, price, hash, listed_at, last_move FROM items WHERE itemId = ?'),
+    selectItemRow: db.prepare<[number], CatalogRowRecord>(`SELECT ${CATALOG_ROW_SELECT} FROM items WHERE itemId = ?`),
+    selectJson: db.prepare<[number], { json: string }>('SELECT json FROM item_json WHERE itemId = ?'),
+    upsertJson: db.prepare<[number, string]>('INSERT OR REPLACE INTO item_json (itemId, json) VALUES (?, ?)'),
+    deleteJson: db.prepare<[number]>('DELETE FROM item_json WHERE itemId = ?'),
     insertItem: db.prepare(`INSERT INTO items (${itemInsertColumns.join(', ')}) VALUES (${itemInsertColumns.map((c) => `@${c}`).join(', ')})`),
     updateItem: db.prepare(
       `UPDATE items SET ${[...ITEM_COLUMNS.filter((c) => c !== 'itemId'), 'name_id', 'updated_at', 'last_move'].map((c) => `${c} = @${c}`).join(', ')} WHERE itemId = @itemId`,
     ),
-    updatePrice: db.prepare<[number, string, number, number, number]>('UPDATE items SET price = ?, json = ?, updated_at = ?, last_move = ? WHERE itemId = ?'),
+    updatePrice: db.prepare<[number, number, number, number, number]>('UPDATE items SET price = ?, hash = ?, updated_at = ?, last_move = ? WHERE itemId = ?'),
     deleteItem: db.prepare<[number]>('DELETE FROM items WHERE itemId = ?'),
     selectName: db.prepare<[string], { name_id: number }>('SELECT name_id FROM names WHERE name = ?'),
     insertName: db.prepare<[string]>('INSERT INTO names (name, item_count) VALUES (?, 1)'),
@@ -84,6 +89,8 @@ function prepareStatements(db: Db) {
     deleteSold: db.prepare<[number]>('DELETE FROM sold_items WHERE itemId = ?'),
     hasPoints: db.prepare<[number], { one: number }>('SELECT 1 AS one FROM price_points WHERE itemId = ? LIMIT 1'),
     insertPoint: db.prepare<[number, number, number]>('INSERT INTO price_points (itemId, at, price) VALUES (?, ?, ?)'),
+    logChange: db.prepare<[number]>('INSERT INTO item_changes (itemId) VALUES (?)'),
+    trimChanges: db.prepare<[number]>('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - ?'),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     selectTrade: db.prepare<[string], Record<string, unknown>>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`),
@@ -143,6 +150,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   syncTouched: Set<number> | null = null;
   private syncRunning = false;
   private catalogCount: number;
+  private writesSinceTrim = 0;
   private catalogValue: number;
 
   constructor(file: string) {
@@ -190,6 +198,24 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.saveCatalogTotals();
   }
 
+  /** ANALYZE with a row limit per index: good enough statistics for the planner, fast at 1M rows. */
+  refreshStatistics(): void {
+    this.db.pragma('analysis_limit = 2000');
+    this.db.exec('ANALYZE');
+  }
+
+  /** Keeps the change log short; readers that fell further behind rebuild their index. */
+  trimChangeLog(): void {
+    if (++this.writesSinceTrim < 256) return;
+    this.writesSinceTrim = 0;
+    this.s.trimChanges.run(CHANGE_LOG_KEEP);
+  }
+
+  /** Marks "everything changed" for the readers' catalog index (after a large sync). */
+  logFullReload(): void {
+    this.s.logChange.run(0);
+  }
+
   private saveCatalogTotals(): void {
     this.setMeta(META.count, this.catalogCount);
     this.setMeta(META.value, this.catalogValue);
@@ -229,14 +255,16 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         if (!old) {
           const nameId = this.acquireName(columns.name);
           this.s.insertItem.run({ ...columns, name_id: nameId, listed_at: now, updated_at: now, last_move: 0 });
+          this.s.upsertJson.run(item.itemId, columns.json);
           this.s.deleteSold.run(item.itemId);
+          this.s.logChange.run(item.itemId);
           this.catalogCount += 1;
           this.catalogValue += columns.price;
           upserted.push(catalogRowFromColumns(columns, now, 0));
           prices.push({ itemId: item.itemId, price: columns.price, previous: null });
           continue;
         }
-        if (old.json === columns.json) continue;
+        if (old.hash === columns.hash) continue;
         let nameId = old.name_id;
         if (old.name !== columns.name) {
           this.releaseName(old.name_id);
@@ -250,9 +278,12 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           prices.push({ itemId: item.itemId, price: columns.price, previous: old.price });
         }
         this.s.updateItem.run({ ...columns, name_id: nameId, updated_at: now, last_move: lastMove });
+        this.s.upsertJson.run(item.itemId, columns.json);
+        this.s.logChange.run(item.itemId);
         upserted.push(catalogRowFromColumns(columns, old.listed_at, lastMove));
       }
       this.saveCatalogTotals();
+      this.trimChangeLog();
     })();
     return { upserted, prices };
   }
@@ -265,14 +296,18 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         this.syncTouched?.add(itemId);
         const old = this.s.selectItem.get(itemId);
         if (!old) continue;
-        this.s.insertSold.run(itemId, old.json, now);
+        const json = this.s.selectJson.get(itemId)?.json;
+        if (json !== undefined) this.s.insertSold.run(itemId, json, now);
         this.s.deleteItem.run(itemId);
+        this.s.deleteJson.run(itemId);
+        this.s.logChange.run(itemId);
         this.releaseName(old.name_id);
         this.catalogCount -= 1;
         this.catalogValue -= old.price;
         removed.push(itemId);
       }
       if (removed.length > 0) this.saveCatalogTotals();
+      this.trimChangeLog();
     })();
     return { removed };
   }
@@ -291,16 +326,26 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           continue;
         }
         if (old.price === price) continue;
-        const item = JSON.parse(old.json) as Item;
-        item.price = price;
+        const stored = this.s.selectJson.get(itemId);
+        const item = stored ? (JSON.parse(stored.json) as Item) : null;
+        let hash = 0;
+        if (item) {
+          // The stored JSON is canonical: changing the price in place keeps the key order.
+          item.price = price;
+          const json = JSON.stringify(item);
+          hash = hashText(json);
+          this.s.upsertJson.run(itemId, json);
+        }
         const lastMove = sign(price - old.price);
         this.recordPriceMove(itemId, old.listed_at, old.price, price, now);
-        this.s.updatePrice.run(price, JSON.stringify(item), now, lastMove, itemId);
+        this.s.updatePrice.run(price, hash, now, lastMove, itemId);
+        this.s.logChange.run(itemId);
         this.catalogValue += price - old.price;
         prices.push({ itemId, price, previous: old.price });
         upserted.push(catalogRowOf({ ...old, price, last_move: lastMove }));
       }
       if (prices.length > 0) this.saveCatalogTotals();
+      this.trimChangeLog();
     })();
     return { prices, upserted, unknown };
   }

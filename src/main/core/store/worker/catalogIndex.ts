@@ -1,0 +1,702 @@
+/**
+ * The reader's in-memory catalog index: the filterable and sortable columns
+ * of every item in typed arrays, plus one permutation per sort column (slots
+ * ordered by (key, itemId), ascending; descending walks it backwards). A
+ * catalog query is one pass over a permutation with all filters tested on the
+ * arrays: a few ms at 1M items whatever the filters, where SQL plans degrade
+ * when a filter is broad and the sort column is correlated with it (★ items
+ * sorted by price, a 700k-row price range sorted by phase…). Only the page's
+ * rows are then read from SQLite.
+ *
+ * Freshness: the writer appends every changed itemId to item_changes (0 =
+ * reload all). The reader applies new entries before each query and on an
+ * idle timer: changed rows are re-read, and each permutation whose key moved
+ * is repaired by one filter + merge pass. Removed items are only marked dead
+ * and skipped; many dead slots or a large sync trigger a rebuild, done in
+ * chunks while queries fall back to SQL.
+ */
+import type { Db } from './open';
+import { NAME_LIST_SEPARATOR } from './rows';
+
+export type SortKey = 'price' | 'name' | 'float' | 'paintSeed' | 'phase' | 'stickers' | 'listedAt' | 'rarity';
+export const SORT_KEYS: readonly SortKey[] = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'listedAt', 'rarity'];
+
+/** A query in the index's terms (the reader resolves names and stickers to ids first). */
+export interface IndexQuery {
+  sort: SortKey;
+  desc: boolean;
+  offset: number;
+  limit: number;
+  /** name_id → 1 when the name matches the search; null = no search. */
+  names: Uint8Array | null;
+  priceMin: number | null;
+  priceMax: number | null;
+  /** rarity rank + 1 → 1 when wanted (index 0 = no rarity); null = any. */
+  rarities: Uint8Array | null;
+  floatMin: number | null;
+  floatMax: number | null;
+  /** Wanted phase text; null = any. */
+  phase: string | null;
+  statTrak: boolean | null;
+  souvenir: boolean | null;
+  hasStickers: boolean | null;
+  /** Lower-cased substring of a sticker name; null = any. */
+  stickerName: string | null;
+}
+
+export interface IndexPage {
+  itemIds: number[];
+  total: number;
+}
+
+type Row = [
+  itemId: number,
+  nameId: number,
+  price: number,
+  float: number | null,
+  paintSeed: number | null,
+  phase: string | null,
+  rarity: number | null,
+  statTrak: number,
+  souvenir: number,
+  stickerCount: number,
+  stickerNames: string,
+  listedAt: number,
+];
+
+const ROW_SELECT = 'itemId, name_id, price, float, paintSeed, phase, rarity_rank, statTrak, souvenir, stickerCount, stickerNames, listed_at';
+const LOAD_CHUNK = 25_000;
+const STICKER_SLOTS = 5;
+/** Up to this many matches, the page is sorted from the match list instead of walking a permutation. */
+const SMALL_RESULT = 4096;
+/** Packed sort keys: key * 2^24 + slot must stay an exact double. */
+const SLOT_BITS = 16_777_216;
+const MAX_PACKED_KEY = 2 ** 29;
+/** More pending changes than this: rebuild instead of repairing. */
+const MAX_INCREMENTAL_CHANGES = 50_000;
+
+/** The statements refresh() runs before every query, prepared once per connection. */
+const statementCache = new WeakMap<Db, ReturnType<typeof prepareRefresh>>();
+
+function prepareRefresh(db: Db) {
+  return {
+    range: db.prepare<[], { lo: number | null; hi: number | null }>('SELECT min(seq) AS lo, max(seq) AS hi FROM item_changes'),
+    changes: db.prepare<[number, number], { seq: number; itemId: number }>('SELECT seq, itemId FROM item_changes WHERE seq > ? ORDER BY seq LIMIT ?'),
+    rows: db.prepare<[string]>(`SELECT ${ROW_SELECT} FROM items WHERE itemId IN (SELECT value FROM json_each(?))`).raw(),
+  };
+}
+
+function statementsFor(db: Db): ReturnType<typeof prepareRefresh> {
+  let statements = statementCache.get(db);
+  if (!statements) {
+    statements = prepareRefresh(db);
+    statementCache.set(db, statements);
+  }
+  return statements;
+}
+
+function growFloat(a: Float64Array, size: number): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(size);
+  b.set(a);
+  return b;
+}
+
+function growInt(a: Int32Array, size: number, fill = 0): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a);
+  if (fill !== 0) b.fill(fill, a.length);
+  return b;
+}
+
+function growBytes(a: Uint8Array, size: number): Uint8Array<ArrayBuffer> {
+  const b = new Uint8Array(size);
+  b.set(a);
+  return b;
+}
+
+export class CatalogIndex {
+  /** Slots in use (dead ones included). */
+  private n = 0;
+  private cap = 0;
+  private aliveCount = 0;
+  private itemId = new Float64Array(0);
+  private alive = new Uint8Array(0);
+  private price = new Float64Array(0);
+  /** NaN = null. */
+  private float = new Float64Array(0);
+  /** -1 = null. */
+  private paintSeed = new Int32Array(0);
+  private nameId = new Int32Array(0);
+  /** 0 = null, else an id of `phases`. */
+  private phaseId = new Int32Array(0);
+  /** -1 = null. */
+  private rarity = new Int32Array(0);
+  private statTrak = new Uint8Array(0);
+  private souvenir = new Uint8Array(0);
+  private stickerCount = new Int32Array(0);
+  private listedAt = new Float64Array(0);
+  /** Sticker name ids, STICKER_SLOTS per slot (-1 = none); lists longer than that also go to stickerOverflow. */
+  private stickerIdsInline = new Int32Array(0);
+  private readonly stickerOverflow = new Map<number, Int32Array>();
+  /** 32-bit Bloom mask of each slot's sticker ids (bit id % 32): rejects most items without reading their ids. */
+  private stickerBloom = new Int32Array(0);
+  /** Slots per name_id (may hold stale or repeated entries; rebuilt with the index). */
+  private postings: (number[] | undefined)[] = [];
+  /** Scratch: which slots match the current query. */
+  private matchBuf = new Uint8Array(0);
+
+  /**
+   * Slots [0, sortedCount) were loaded in ascending itemId order and are found by
+   * binary search; slots added later are in extraSlots. (A Map of 1M entries
+   * would cost ~70 MB of heap.)
+   */
+  private sortedCount = 0;
+  private readonly extraSlots = new Map<number, number>();
+  /** name_id → rank of the name in sort order. */
+  private nameRank = new Int32Array(0);
+  private readonly phases: string[] = [''];
+  private readonly phaseIds = new Map<string, number>();
+  /** phase id → rank in sort order (null phase = -1, sorts first like SQL NULLs). */
+  private phaseRank = new Int32Array([-1]);
+  private readonly stickerNames: string[] = [];
+  private readonly stickerIds = new Map<string, number>();
+  private perms = new Map<SortKey, Int32Array>();
+  private lastSeq = 0;
+  /** True while the builder appends rows in itemId order. */
+  private loading = true;
+  ready = false;
+
+  // ---- building
+
+  /**
+   * Builds the whole index in steps; each call to the returned function does
+   * one bounded step (a chunk of rows or one sort) and returns true when done.
+   */
+  static builder(db: Db): { step: () => boolean; index: CatalogIndex } {
+    const index = new CatalogIndex();
+    index.lastSeq = (db.prepare('SELECT coalesce(max(seq), 0) FROM item_changes').pluck().get() as number) ?? 0;
+    index.loadNames(db);
+    const load = db.prepare<[number, number]>(`SELECT ${ROW_SELECT} FROM items WHERE itemId > ? ORDER BY itemId LIMIT ?`).raw();
+    let after = 0;
+    let loading = true;
+    const sorts = [...SORT_KEYS];
+    const step = (): boolean => {
+      if (loading) {
+        const rows = load.all(after, LOAD_CHUNK) as Row[];
+        for (const row of rows) index.put(row);
+        if (rows.length < LOAD_CHUNK) {
+          loading = false;
+          index.buildPostings();
+        }
+        else after = (rows[rows.length - 1] as Row)[0];
+        return false;
+      }
+      const key = sorts.shift();
+      if (key !== undefined) {
+        index.perms.set(key, index.sortedSlots(key, index.allSlots()));
+        return sorts.length === 0 ? index.finish(db) : false;
+      }
+      return index.finish(db);
+    };
+    return { step, index };
+  }
+
+  private finish(db: Db): boolean {
+    this.loading = false;
+    // Changes committed while we loaded are in the log after lastSeq.
+    const outcome = this.refresh(db);
+    this.ready = outcome !== 'rebuild';
+    return true;
+  }
+
+  private loadNames(db: Db): void {
+    const rows = db.prepare<[], { name_id: number; name: string }>('SELECT name_id, name FROM names').all();
+    let max = 0;
+    for (const row of rows) max = Math.max(max, row.name_id);
+    rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const rank = new Int32Array(max + 1);
+    rows.forEach((row, i) => {
+      rank[row.name_id] = i;
+    });
+    this.nameRank = rank;
+  }
+
+  private slotOf(itemId: number): number | undefined {
+    let lo = 0;
+    let hi = this.sortedCount - 1;
+    const ids = this.itemId;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = ids[mid] as number;
+      if (value < itemId) lo = mid + 1;
+      else if (value > itemId) hi = mid - 1;
+      else return mid;
+    }
+    return this.extraSlots.get(itemId);
+  }
+
+  private ensureCapacity(size: number): void {
+    if (size <= this.cap) return;
+    const cap = Math.max(1024, this.cap * 2, size);
+    this.itemId = growFloat(this.itemId, cap);
+    this.alive = growBytes(this.alive, cap);
+    this.price = growFloat(this.price, cap);
+    this.float = growFloat(this.float, cap);
+    this.paintSeed = growInt(this.paintSeed, cap);
+    this.nameId = growInt(this.nameId, cap);
+    this.phaseId = growInt(this.phaseId, cap);
+    this.rarity = growInt(this.rarity, cap);
+    this.statTrak = growBytes(this.statTrak, cap);
+    this.souvenir = growBytes(this.souvenir, cap);
+    this.stickerCount = growInt(this.stickerCount, cap);
+    this.listedAt = growFloat(this.listedAt, cap);
+    this.stickerBloom = growInt(this.stickerBloom, cap);
+    const inline = new Int32Array(cap * STICKER_SLOTS).fill(-1);
+    inline.set(this.stickerIdsInline);
+    this.stickerIdsInline = inline;
+    this.matchBuf = new Uint8Array(cap);
+    this.cap = cap;
+  }
+
+  private phaseIdOf(phase: string | null): number {
+    if (phase === null) return 0;
+    let id = this.phaseIds.get(phase);
+    if (id === undefined) {
+      id = this.phases.length;
+      this.phases.push(phase);
+      this.phaseIds.set(phase, id);
+      // Ranks of the (few) phases: recomputed whole; relative order of known phases never changes.
+      const order = this.phases.map((_, i) => i).slice(1);
+      order.sort((a, b) => ((this.phases[a] as string) < (this.phases[b] as string) ? -1 : 1));
+      const rank = new Int32Array(this.phases.length);
+      rank[0] = -1;
+      order.forEach((phaseIndex, i) => {
+        rank[phaseIndex] = i;
+      });
+      this.phaseRank = rank;
+    }
+    return id;
+  }
+
+  private setStickers(slot: number, text: string): void {
+    const base = slot * STICKER_SLOTS;
+    this.stickerIdsInline.fill(-1, base, base + STICKER_SLOTS);
+    this.stickerOverflow.delete(slot);
+    this.stickerBloom[slot] = 0;
+    if (text === '') return;
+    let bloom = 0;
+    const names = text.split(NAME_LIST_SEPARATOR);
+    const ids = new Int32Array(names.length);
+    names.forEach((name, i) => {
+      let id = this.stickerIds.get(name);
+      if (id === undefined) {
+        id = this.stickerNames.length;
+        this.stickerNames.push(name.toLowerCase());
+        this.stickerIds.set(name, id);
+      }
+      ids[i] = id;
+      bloom |= 1 << (id & 31);
+      if (i < STICKER_SLOTS) this.stickerIdsInline[base + i] = id;
+    });
+    this.stickerBloom[slot] = bloom;
+    if (names.length > STICKER_SLOTS) this.stickerOverflow.set(slot, ids);
+  }
+
+  private addPosting(nameId: number, slot: number): void {
+    let list = this.postings[nameId];
+    if (!list) {
+      list = [];
+      this.postings[nameId] = list;
+    }
+    list.push(slot);
+  }
+
+  private buildPostings(): void {
+    this.postings = [];
+    for (let s = 0; s < this.n; s++) if (this.alive[s]) this.addPosting(this.nameId[s] as number, s);
+  }
+
+  /**
+   * The slots to test for a name search: the postings of the matched names when
+   * they hold few items (a specific search), else null (test every slot).
+   */
+  private candidatesFor(names: Uint8Array): Int32Array | null {
+    let total = 0;
+    for (let id = 0; id < names.length; id++) if (names[id] === 1) total += this.postings[id]?.length ?? 0;
+    if (total > this.n / 4) return null;
+    const out = new Int32Array(total);
+    let k = 0;
+    for (let id = 0; id < names.length; id++) {
+      if (names[id] !== 1) continue;
+      const list = this.postings[id];
+      if (list) for (const slot of list) out[k++] = slot;
+    }
+    return out;
+  }
+
+  /** Writes a row into its slot (a new slot for an unknown item); returns the slot. */
+  private put(row: Row): number {
+    const [itemId, nameId, price, float, paintSeed, phase, rarity, statTrak, souvenir, stickerCount, stickerNames, listedAt] = row;
+    let slot = this.loading ? undefined : this.slotOf(itemId);
+    const isNew = slot === undefined;
+    if (slot === undefined) {
+      slot = this.n++;
+      this.ensureCapacity(this.n);
+      if (this.loading) this.sortedCount = this.n;
+      else this.extraSlots.set(itemId, slot);
+      this.itemId[slot] = itemId;
+    }
+    // Postings are built whole after loading; later a slot joins its name's list when
+    // it is new or renamed (a stale entry in the old list fails the name test).
+    if (!this.loading && (isNew || this.nameId[slot] !== nameId)) this.addPosting(nameId, slot);
+    if (!this.alive[slot]) this.aliveCount++;
+    this.alive[slot] = 1;
+    this.price[slot] = price;
+    this.float[slot] = float ?? Number.NaN;
+    this.paintSeed[slot] = paintSeed ?? -1;
+    this.nameId[slot] = nameId;
+    this.phaseId[slot] = this.phaseIdOf(phase);
+    this.rarity[slot] = rarity ?? -1;
+    this.statTrak[slot] = statTrak;
+    this.souvenir[slot] = souvenir;
+    this.stickerCount[slot] = stickerCount;
+    this.listedAt[slot] = listedAt;
+    this.setStickers(slot, stickerNames);
+    return slot;
+  }
+
+  private allSlots(): Int32Array {
+    const slots = new Int32Array(this.aliveCount);
+    let k = 0;
+    for (let s = 0; s < this.n; s++) if (this.alive[s]) slots[k++] = s;
+    return slots;
+  }
+
+  /** The sort key of a slot for a column (nulls lowest, as SQLite sorts them). */
+  private keyArray(key: SortKey): (slot: number) => number {
+    switch (key) {
+      case 'price':
+        return (s) => this.price[s] as number;
+      case 'name':
+        return (s) => this.nameRank[this.nameId[s] as number] ?? 0;
+      case 'float':
+        return (s) => {
+          const f = this.float[s] as number;
+          return f === f ? f : Number.NEGATIVE_INFINITY;
+        };
+      case 'paintSeed':
+        return (s) => this.paintSeed[s] as number;
+      case 'phase':
+        return (s) => this.phaseRank[this.phaseId[s] as number] as number;
+      case 'stickers':
+        return (s) => this.stickerCount[s] as number;
+      case 'listedAt':
+        return (s) => this.listedAt[s] as number;
+      case 'rarity':
+        return (s) => this.rarity[s] as number;
+    }
+  }
+
+  private comparator(key: SortKey): (a: number, b: number) => number {
+    const k = this.keyArray(key);
+    const ids = this.itemId;
+    return (a, b) => k(a) - k(b) || (ids[a] as number) - (ids[b] as number);
+  }
+
+  /**
+   * Slots sorted by (key, itemId). At build time slots are numbered in itemId
+   * order, so when the key is a small integer the pair packs into one double
+   * (key * 2^24 + slot) and a plain numeric sort does it, ~3x faster than a
+   * comparator; other keys (float, big prices or times) use the comparator.
+   */
+  private sortedSlots(key: SortKey, slots: Int32Array): Int32Array {
+    const keyOf = this.keyArray(key);
+    if (this.n < SLOT_BITS && slots.length > 0) {
+      let min = Number.POSITIVE_INFINITY;
+      let max = Number.NEGATIVE_INFINITY;
+      let integral = true;
+      for (let i = 0; i < slots.length; i++) {
+        const k = keyOf(slots[i] as number);
+        if (k < min) min = k;
+        if (k > max) max = k;
+        if (integral && !Number.isInteger(k)) integral = false;
+      }
+      if (integral && max - min < MAX_PACKED_KEY && this.slotsInItemIdOrder(slots)) {
+        const packed = new Float64Array(slots.length);
+        for (let i = 0; i < slots.length; i++) {
+          const slot = slots[i] as number;
+          packed[i] = (keyOf(slot) - min) * SLOT_BITS + slot;
+        }
+        packed.sort();
+        const out = new Int32Array(slots.length);
+        for (let i = 0; i < packed.length; i++) out[i] = (packed[i] as number) % SLOT_BITS;
+        return out;
+      }
+    }
+    return slots.slice().sort(this.comparator(key));
+  }
+
+  private slotsInItemIdOrder(slots: Int32Array): boolean {
+    for (let i = 1; i < slots.length; i++) {
+      if ((this.itemId[slots[i] as number] as number) <= (this.itemId[slots[i - 1] as number] as number)) return false;
+    }
+    return true;
+  }
+
+  // ---- keeping fresh
+
+  /**
+   * Applies the change log since the last call. Returns 'rebuild' when the
+   * index cannot be repaired (reload marker, log trimmed past us, too many
+   * changes, too many dead slots): the caller must build a new one.
+   */
+  refresh(db: Db): 'fresh' | 'updated' | 'rebuild' {
+    const s = statementsFor(db);
+    const range = s.range.get() as { lo: number | null; hi: number | null };
+    if (range.hi === null || range.hi === this.lastSeq) return 'fresh';
+    if (range.lo !== null && range.lo > this.lastSeq + 1) return 'rebuild';
+    const changes = s.changes.all(this.lastSeq, MAX_INCREMENTAL_CHANGES + 1);
+    if (changes.length === 0) return 'fresh';
+    if (changes.length > MAX_INCREMENTAL_CHANGES) return 'rebuild';
+    const ids = new Set<number>();
+    for (const change of changes) {
+      if (change.itemId === 0) return 'rebuild';
+      ids.add(change.itemId);
+    }
+    this.lastSeq = (changes[changes.length - 1] as { seq: number }).seq;
+
+    const rows = s.rows.all(JSON.stringify([...ids])) as Row[];
+    const found = new Map<number, Row>(rows.map((row) => [row[0], row]));
+    if (rows.some((row) => (this.nameRank[row[1]] ?? -1) === -1 || row[1] >= this.nameRank.length)) this.loadNames(db);
+
+    // Slots whose key changed, per sort column; new slots go into every permutation.
+    const moved = new Map<SortKey, number[]>(SORT_KEYS.map((key) => [key, []]));
+    const keyFns = new Map(SORT_KEYS.map((key) => [key, this.keyArray(key)]));
+    for (const itemId of ids) {
+      const row = found.get(itemId);
+      const existing = this.slotOf(itemId);
+      if (row === undefined) {
+        if (existing !== undefined && this.alive[existing]) {
+          this.alive[existing] = 0;
+          this.aliveCount--;
+        }
+        continue;
+      }
+      if (existing !== undefined && this.alive[existing]) {
+        const before = SORT_KEYS.map((key) => (keyFns.get(key) as (s: number) => number)(existing));
+        this.put(row);
+        SORT_KEYS.forEach((key, i) => {
+          const after = (keyFns.get(key) as (s: number) => number)(existing);
+          if (!Object.is(after, before[i])) (moved.get(key) as number[]).push(existing);
+        });
+      } else {
+        // New (or back from dead, where it is still in the permutations but must move).
+        const slot = this.put(row);
+        for (const key of SORT_KEYS) (moved.get(key) as number[]).push(slot);
+      }
+    }
+    for (const [key, slots] of moved) if (slots.length > 0) this.repair(key, slots);
+    if (this.n - this.aliveCount > Math.max(10_000, this.n / 5)) return 'rebuild';
+    return 'updated';
+  }
+
+  /** One permutation: drop the moved slots, then merge them back in sorted order. */
+  private repair(key: SortKey, movedSlots: number[]): void {
+    const perm = this.perms.get(key) as Int32Array;
+    const mark = new Uint8Array(this.n);
+    for (const s of movedSlots) mark[s] = 1;
+    const compare = this.comparator(key);
+    const insert = Int32Array.from(new Set(movedSlots)).sort(compare);
+    const out = new Int32Array(perm.length + insert.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < perm.length) {
+      const s = perm[i++] as number;
+      if (mark[s] || !this.alive[s]) continue;
+      while (j < insert.length && compare(insert[j] as number, s) < 0) out[k++] = insert[j++] as number;
+      out[k++] = s;
+    }
+    while (j < insert.length) out[k++] = insert[j++] as number;
+    this.perms.set(key, out.subarray(0, k));
+  }
+
+  // ---- querying
+
+  get size(): number {
+    return this.aliveCount;
+  }
+
+  query(q: IndexQuery): IndexPage {
+    const perm = this.perms.get(q.sort) as Int32Array;
+    const from = q.offset;
+    const to = q.offset + q.limit;
+    const len = perm.length;
+    const pick = (i: number) => perm[q.desc ? len - 1 - i : i] as number;
+
+    let phase = -1;
+    if (q.phase !== null) {
+      const id = this.phaseIds.get(q.phase);
+      if (id === undefined) return { itemIds: [], total: 0 };
+      phase = id;
+    }
+    let stickerOk: Uint8Array | null = null;
+    let stickerMask = 0;
+    if (q.stickerName !== null) {
+      const wanted = q.stickerName;
+      stickerOk = new Uint8Array(this.stickerNames.length);
+      this.stickerNames.forEach((name, id) => {
+        if (name.includes(wanted)) {
+          (stickerOk as Uint8Array)[id] = 1;
+          stickerMask |= 1 << (id & 31);
+        }
+      });
+      if (stickerMask === 0) return { itemIds: [], total: 0 };
+    }
+    const hasPrice = q.priceMin !== null || q.priceMax !== null;
+    const hasFloat = q.floatMin !== null || q.floatMax !== null;
+    const wantStatTrak = q.statTrak === null ? -1 : q.statTrak ? 1 : 0;
+    const wantSouvenir = q.souvenir === null ? -1 : q.souvenir ? 1 : 0;
+    const wantStickers = q.hasStickers === null ? -1 : q.hasStickers ? 1 : 0;
+    const filtered =
+      q.names !== null ||
+      q.rarities !== null ||
+      hasPrice ||
+      hasFloat ||
+      phase !== -1 ||
+      wantStatTrak !== -1 ||
+      wantSouvenir !== -1 ||
+      wantStickers !== -1 ||
+      stickerOk !== null;
+
+    const page: number[] = [];
+    if (!filtered) {
+      if (this.aliveCount === len) {
+        for (let i = from; i < to && i < len; i++) page.push(this.itemId[pick(i)] as number);
+        return { itemIds: page, total: len };
+      }
+      let count = 0;
+      for (let i = 0; i < len && count < to; i++) {
+        const s = pick(i);
+        if (this.alive[s] === 0) continue;
+        if (count >= from) page.push(this.itemId[s] as number);
+        count++;
+      }
+      return { itemIds: page, total: this.aliveCount };
+    }
+
+    // Pass 1, in slot order (sequential memory): test every filter, count, mark matches.
+    const match = this.matchBuf;
+    const hits = new Int32Array(SMALL_RESULT);
+    const total = this.markMatches(match, hits, {
+      names: q.names,
+      rarities: q.rarities,
+      priceMin: q.priceMin ?? Number.NEGATIVE_INFINITY,
+      priceMax: q.priceMax ?? Number.POSITIVE_INFINITY,
+      hasPrice,
+      floatMin: q.floatMin ?? Number.NEGATIVE_INFINITY,
+      floatMax: q.floatMax ?? Number.POSITIVE_INFINITY,
+      hasFloat,
+      phase,
+      wantStatTrak,
+      wantSouvenir,
+      wantStickers,
+      stickerOk,
+      stickerMask,
+    });
+    if (total === 0 || from >= total) return { itemIds: [], total };
+
+    if (total <= SMALL_RESULT) {
+      // Few matches: sort them directly.
+      const compare = this.comparator(q.sort);
+      const sorted = Array.from(hits.subarray(0, total)).sort(q.desc ? (a, b) => compare(b, a) : compare);
+      for (let i = from; i < to && i < total; i++) page.push(this.itemId[sorted[i] as number] as number);
+      return { itemIds: page, total };
+    }
+    // Pass 2: walk the sort order until the page is full.
+    let count = 0;
+    for (let i = 0; i < len && count < to; i++) {
+      const s = pick(i);
+      if (match[s] !== 1) continue;
+      if (count >= from) page.push(this.itemId[s] as number);
+      count++;
+    }
+    return { itemIds: page, total };
+  }
+
+  private markMatches(
+    match: Uint8Array,
+    hits: Int32Array,
+    f: {
+      names: Uint8Array | null;
+      rarities: Uint8Array | null;
+      priceMin: number;
+      priceMax: number;
+      hasPrice: boolean;
+      floatMin: number;
+      floatMax: number;
+      hasFloat: boolean;
+      phase: number;
+      wantStatTrak: number;
+      wantSouvenir: number;
+      wantStickers: number;
+      stickerOk: Uint8Array | null;
+      stickerMask: number;
+    },
+  ): number {
+    const { alive, nameId, price, float, phaseId, rarity, statTrak, souvenir, stickerCount, stickerIdsInline, stickerOverflow, stickerBloom } = this;
+    const { names, rarities, priceMin, priceMax, hasPrice, floatMin, floatMax, hasFloat, phase, wantStatTrak, wantSouvenir, wantStickers, stickerOk, stickerMask } =
+      f;
+    const small = hits.length;
+    let count = 0;
+    // A specific search tests only its names' slots; anything else tests every slot.
+    const list = names !== null ? this.candidatesFor(names) : null;
+    if (list !== null) match.fill(0, 0, this.n);
+    const len = list !== null ? list.length : this.n;
+    // Branch-free where the outcome is data-dependent (a 50% match rate defeats branch
+    // prediction): each test folds into `ok` as 0/1.
+    for (let k = 0; k < len; k++) {
+      const s = list !== null ? (list[k] as number) : k;
+      if (list !== null && match[s] === 1) continue; // listed twice
+      let ok = alive[s] as number;
+      if (names !== null) ok &= names[nameId[s] as number] as number;
+      if (hasPrice) {
+        const v = price[s] as number;
+        ok &= +(v >= priceMin) & +(v <= priceMax);
+      }
+      if (hasFloat) {
+        const v = float[s] as number;
+        ok &= +(v >= floatMin) & +(v <= floatMax);
+      }
+      if (rarities !== null) ok &= rarities[(rarity[s] as number) + 1] as number;
+      if (phase !== -1) ok &= +(phaseId[s] === phase);
+      if (wantStatTrak !== -1) ok &= +(statTrak[s] === wantStatTrak);
+      if (wantSouvenir !== -1) ok &= +(souvenir[s] === wantSouvenir);
+      const stickersHeld = stickerCount[s] as number;
+      if (wantStickers !== -1) ok &= +(+(stickersHeld > 0) === wantStickers);
+      if (stickerOk !== null && ok === 1) {
+        let hit = 0;
+        if ((stickerBloom[s] as number) & stickerMask) {
+          const base = s * STICKER_SLOTS;
+          const end = base + (stickersHeld < STICKER_SLOTS ? stickersHeld : STICKER_SLOTS);
+          for (let j = base; j < end; j++) {
+            const id = stickerIdsInline[j] as number;
+            if (id >= 0 && stickerOk[id] === 1) {
+              hit = 1;
+              break;
+            }
+          }
+          if (hit === 0 && stickersHeld > STICKER_SLOTS) {
+            const all = stickerOverflow.get(s);
+            if (all) for (let j = 0; j < all.length && hit === 0; j++) hit = stickerOk[all[j] as number] as number;
+          }
+        }
+        ok = hit;
+      }
+      match[s] = ok;
+      if (count < small) hits[count] = s;
+      count += ok;
+    }
+    return count;
+  }
+}

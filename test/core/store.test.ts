@@ -1,0 +1,769 @@
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BalanceTransaction, Item, Trade } from '../../src/shared/api';
+import type { CatalogQuery } from '../../src/shared/ipc/contract';
+import { at } from '../support/sandboxHttp';
+import {
+  DEFAULT_SETTINGS,
+  LocalStore,
+  SCHEMA_VERSION,
+  StoreCorruptError,
+  StoreReadOnlyError,
+  StoreVersionError,
+  safeFileName,
+} from '../../src/main/core/store';
+import { migrate, type Migration } from '../../src/main/core/store/migrations';
+import { migration001 } from '../../src/main/core/store/migrations/001-initial';
+import { itemColumns } from '../../src/main/core/store/worker/rows';
+
+// ---- fixtures
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const open: LocalStore[] = [];
+async function openStore(file = join(tempDir(), 'accounts', 'm1.sqlite')): Promise<LocalStore> {
+  const store = await LocalStore.open({ file });
+  open.push(store);
+  return store;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((store) => store.close()));
+});
+
+function sha(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+let nextItemId = 5_000_000;
+function makeItem(overrides: Partial<Item> = {}): Item {
+  return {
+    itemId: nextItemId++,
+    assetId: String(90_000_000 + nextItemId),
+    classId: '310776',
+    instanceId: '302028390',
+    paintIndex: 282,
+    paintSeed: 661,
+    rarityColor: '#eb4b4b',
+    market_hash_name: 'AK-47 | Redline (Field-Tested)',
+    img: 'https://img.example/ak.svg',
+    phase: null,
+    price: 1000,
+    float: 0.25,
+    stickers: [],
+    keyChains: [],
+    steamId: null,
+    inspectInGame: null,
+    tradeUrl: null,
+    ...overrides,
+  };
+}
+
+function sticker(name: string) {
+  return { name, img: 'https://img.example/s.svg', slot: 0, wear: 0, wearPercent: '100%' };
+}
+
+const NOW = '2026-03-01T10:00:00.000Z';
+function makeTrade(overrides: Partial<Trade> = {}): Trade {
+  return {
+    tradeId: 'T1',
+    externalId: null,
+    status: 'PENDING',
+    price: 1000,
+    itemId: 1,
+    assetId: 'A1',
+    offerId: null,
+    tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234',
+    market_hash_name: 'AK-47 | Redline (Field-Tested)',
+    phase: null,
+    float: 0.25,
+    webhookStatus: null,
+    failReason: null,
+    errorCode: null,
+    createdAt: NOW,
+    updatedAt: NOW,
+    completedAt: null,
+    cancelledAt: null,
+    endProtection: null,
+    rollbackAt: null,
+    stage: 1,
+    ...overrides,
+  };
+}
+
+function makeLedger(id: number, overrides: Partial<BalanceTransaction> = {}): BalanceTransaction {
+  return {
+    id,
+    type: 'ADMIN TOP UP',
+    amount: 1000,
+    balanceBefore: (id - 1) * 1000,
+    balanceAfter: id * 1000,
+    tradeId: null,
+    note: null,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, id)).toISOString(),
+    market_hash_name: null,
+    phase: null,
+    ...overrides,
+  };
+}
+
+// ---- opening, migrations, refusals
+
+describe('opening and migrations', () => {
+  it('creates the file under accounts/, migrates it and reopens without migrating', async () => {
+    const dir = tempDir();
+    const file = LocalStore.accountFile(dir, 'merchant-1');
+    expect(file).toBe(join(dir, 'accounts', 'merchant-1.sqlite'));
+    const store = await LocalStore.open({ file });
+    expect(store.migratedFrom).toBe(0);
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+    const again = await openStore(file);
+    expect(again.migratedFrom).toBeNull();
+  });
+
+  it('makes merchant ids safe file names', () => {
+    expect(safeFileName('merchant-1')).toBe('merchant-1');
+    for (const id of ['../../etc/passwd', 'a/b', 'C:\\x', '..', 'ü ñ', '']) {
+      const name = safeFileName(id);
+      expect(name).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+      expect(name).not.toContain('..');
+    }
+    expect(safeFileName('a/b')).not.toBe(safeFileName('a_b'));
+  });
+
+  it('applies numbered migrations in one transaction and rolls all back when one fails', () => {
+    const file = join(tempDir(), 'm.sqlite');
+    const db = new Database(file);
+    const steps: Migration[] = [
+      { version: 1, name: 'one', up: (d) => d.exec('CREATE TABLE one (x)') },
+      { version: 2, name: 'two', up: (d) => d.exec('CREATE TABLE two (x)') },
+    ];
+    expect(migrate(db, file, steps.slice(0, 1))).toEqual({ from: 0, to: 1 });
+    expect(migrate(db, file, steps)).toEqual({ from: 1, to: 2 });
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    const failing: Migration[] = [
+      ...steps,
+      { version: 3, name: 'three', up: (d) => d.exec('CREATE TABLE three (x)') },
+      { version: 4, name: 'boom', up: () => { throw new Error('boom'); } },
+    ];
+    expect(() => migrate(db, file, failing)).toThrow('boom');
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'three'").pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('migrates a version-1 file (JSON inside items) to the current layout, keeping its catalog', async () => {
+    const file = join(tempDir(), 'v1.sqlite');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    migrate(db, file, [migration001]);
+    const item = makeItem({ market_hash_name: 'AWP | Asiimov (Field-Tested)', price: 4321, stickers: [sticker('Crown (Foil)')] });
+    const columns = itemColumns(item);
+    const nameId = Number(db.prepare('INSERT INTO names (name, item_count) VALUES (?, 1)').run(item.market_hash_name).lastInsertRowid);
+    db.prepare(
+      `INSERT INTO items (itemId, assetId, name_id, name, phase, price, float, paintSeed, paintIndex, rarityColor, rarity_rank, img, statTrak,
+        souvenir, stickerCount, stickerNames, keyChainNames, json, listed_at, updated_at, last_move)
+       VALUES (@itemId, @assetId, @name_id, @name, @phase, @price, @float, @paintSeed, @paintIndex, @rarityColor, @rarity_rank, @img, @statTrak,
+        @souvenir, @stickerCount, @stickerNames, @keyChainNames, @json, 1, 1, 0)`,
+    ).run({ ...columns, name_id: nameId });
+    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '1'), ('catalog.value', '4321')").run();
+    db.close();
+
+    const store = await openStore(file);
+    expect(store.migratedFrom).toBe(1);
+    expect((await store.getItem(item.itemId))?.item).toEqual(item);
+    expect((await store.queryCatalog({ search: 'asiimov' })).rows.map((row) => row.itemId)).toEqual([item.itemId]);
+    expect((await store.queryCatalog({ stickerName: 'crown' })).total).toBe(1);
+    // The hash computed by the migration is the one the writer computes: the same item is no change.
+    expect((await store.applyItemUpserts([item])).upserted).toEqual([]);
+    expect(await store.whenCatalogIndexed(10_000)).toBe(true);
+    expect((await store.queryCatalog({ search: 'asiimov' })).total).toBe(1);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(check.prepare("SELECT count(*) FROM pragma_table_info('items') WHERE name = 'json'").pluck().get()).toBe(0);
+    check.close();
+  });
+
+  it('refuses a database created by a newer Merchant Desk and leaves it untouched', async () => {
+    const file = join(tempDir(), 'newer.sqlite');
+    const db = new Database(file);
+    db.exec('CREATE TABLE future (x)');
+    db.pragma(`user_version = ${SCHEMA_VERSION + 3}`);
+    db.close();
+    const before = sha(file);
+    const error = await LocalStore.open({ file }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreVersionError);
+    expect((error as Error).message).toContain(`created by a newer Merchant Desk (schema ${SCHEMA_VERSION + 3} > ${SCHEMA_VERSION})`);
+    expect((error as Error).message).toContain(file);
+    expect(sha(file)).toBe(before);
+  });
+
+  it('reports a file that is not a database as corrupt, with its path, and keeps it', async () => {
+    const file = join(tempDir(), 'garbage.sqlite');
+    writeFileSync(file, Buffer.alloc(8192, 'this is not sqlite '));
+    const before = sha(file);
+    const error = await LocalStore.open({ file }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreCorruptError);
+    expect((error as StoreCorruptError).file).toBe(file);
+    expect((error as Error).message).toContain(file);
+    expect(sha(file)).toBe(before);
+  });
+
+  it('reports a damaged database as corrupt', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'damaged.sqlite');
+    const store = await LocalStore.open({ file });
+    await store.close();
+    // Keep the 100-byte header, wreck the rest of page 1 (the schema).
+    const bytes = readFileSync(file);
+    bytes.fill(0xa5, 100, 4096);
+    writeFileSync(file, bytes);
+    const error = await LocalStore.open({ file }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreCorruptError);
+    expect((error as Error).message).toMatch(/damaged|not a Merchant Desk database/);
+  });
+
+  it('reports a read-only database clearly', async (context) => {
+    const dir = tempDir();
+    const file = join(dir, 'ro.sqlite');
+    const store = await LocalStore.open({ file });
+    await store.close();
+    chmodSync(file, 0o444);
+    let immutable = false;
+    if (process.getuid?.() === 0) {
+      // root ignores permission bits; the immutable attribute binds root too.
+      try {
+        execFileSync('chattr', ['+i', file], { stdio: 'ignore' });
+        immutable = true;
+      } catch {
+        context.skip();
+      }
+    }
+    try {
+      const error = await LocalStore.open({ file }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreReadOnlyError);
+      expect((error as Error).message).toContain(file);
+      expect((error as Error).message).toContain('cannot be written');
+    } finally {
+      if (immutable) execFileSync('chattr', ['-i', file]);
+      chmodSync(file, 0o644);
+    }
+  });
+});
+
+// ---- catalog
+
+describe('catalog', () => {
+  const names = [
+    'AK-47 | Redline (Field-Tested)',
+    'StatTrak™ AK-47 | Redline (Minimal Wear)',
+    'AWP | Dragon Lore (Factory New)',
+    'Souvenir AWP | Dragon Lore (Field-Tested)',
+    '★ Karambit | Doppler (Factory New)',
+    'Glock-18 | Fade (Factory New)',
+    'M4A1-S | Printstream (Field-Tested)',
+    'Sticker | 100% "Quoted" _under_',
+  ];
+  const colors = ['#b0c3d9', '#5e98d9', '#4b69ff', '#8847ff', '#d32ce6', '#eb4b4b', '#e4ae39'];
+  const phases = [null, null, null, 'Phase 2', 'Ruby'];
+  const stickerNames = ['Crown (Foil)', 'Titan (Holo) | Katowice 2014', 'iBUYPOWER | Katowice 2014', 'Howling Dawn'];
+  let store: LocalStore;
+  const stores: Record<'sql' | 'index', LocalStore> = {} as Record<'sql' | 'index', LocalStore>;
+  let items: Item[];
+
+  beforeAll(async () => {
+    items = [];
+    for (let i = 0; i < 400; i++) {
+      const name = names[i % names.length] as string;
+      items.push(
+        makeItem({
+          market_hash_name: name,
+          price: 100 + ((i * 7919) % 5000),
+          float: i % 11 === 0 ? null : ((i * 37) % 1000) / 1000,
+          paintSeed: i % 13 === 0 ? null : (i * 17) % 1000,
+          rarityColor: i % 17 === 0 ? null : (colors[i % colors.length] as Item['rarityColor']),
+          phase: phases[i % phases.length] as string | null,
+          stickers: Array.from({ length: i % 4 }, (_, k) => sticker(stickerNames[(i + k) % stickerNames.length] as string)),
+          keyChains: i % 9 === 0 ? [{ name: 'Charm | Lil Ava', img: 'x', slot: 0 }] : [],
+        }),
+      );
+    }
+    stores.sql = await LocalStore.open({ file: join(tempDir(), 'catalog-sql.sqlite'), catalogIndex: false });
+    stores.index = await LocalStore.open({ file: join(tempDir(), 'catalog-index.sqlite') });
+    await stores.sql.applyItemUpserts(items);
+    await stores.index.applyItemUpserts(items);
+    expect(await stores.index.whenCatalogIndexed(30_000)).toBe(true);
+  });
+  afterAll(async () => {
+    await Promise.all([stores.sql.close(), stores.index.close()]);
+  });
+
+  function lower(a: string, b: string): number {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  const rarityRank = (color: string | null) => (color === null ? -1 : colors.indexOf(color));
+  const sortValue: Record<string, (item: Item) => number | string | null> = {
+    price: (i) => i.price,
+    name: (i) => i.market_hash_name,
+    float: (i) => i.float,
+    paintSeed: (i) => i.paintSeed,
+    phase: (i) => i.phase,
+    stickers: (i) => i.stickers.length,
+    listedAt: () => 0,
+    rarity: (i) => rarityRank(i.rarityColor),
+  };
+  /** What SQL's ORDER BY col, itemId gives: NULLs first ascending. */
+  function expectedOrder(list: Item[], sort: string, direction: 'asc' | 'desc'): number[] {
+    const value = sortValue[sort] as (item: Item) => number | string | null;
+    const sorted = [...list].sort((a, b) => {
+      const va = value(a);
+      const vb = value(b);
+      if (va !== vb) {
+        if (va === null) return -1;
+        if (vb === null) return 1;
+        return typeof va === 'string' ? lower(va, vb as string) : (va as number) - (vb as number);
+      }
+      return a.itemId - b.itemId;
+    });
+    if (direction === 'desc') sorted.reverse();
+    return sorted.map((item) => item.itemId);
+  }
+
+  async function ids(query: CatalogQuery): Promise<number[]> {
+    const page = await store.queryCatalog({ limit: 1000, ...query });
+    return page.rows.map((row) => row.itemId);
+  }
+  const idsOf = (list: Item[]) => list.map((item) => item.itemId).sort((a, b) => a - b);
+  const sortedIds = async (query: CatalogQuery) => (await ids(query)).sort((a, b) => a - b);
+
+  // Both query engines must answer the same: SQL (used while the in-memory index builds) and the index.
+  for (const engine of ['sql', 'index'] as const) {
+    describe(`queries (${engine})`, () => {
+      beforeAll(() => {
+        store = stores[engine];
+      });
+
+      it('finds substrings of names through the trigram index, case-insensitively', async () => {
+        expect(await sortedIds({ search: 'edlin' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('Redline'))));
+        expect(await sortedIds({ search: 'DRAGON lore' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('Dragon Lore'))));
+        // Every term must match, in any order.
+        expect(await sortedIds({ search: 'lore souvenir' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.startsWith('Souvenir AWP'))));
+        expect(await ids({ search: 'no such skin' })).toEqual([]);
+        const page = await store.queryCatalog({ search: 'karambit' });
+        expect(page.total).toBe(items.filter((i) => i.market_hash_name.includes('Karambit')).length);
+      });
+
+      it('handles 1–2 character terms and special characters', async () => {
+        expect(await sortedIds({ search: 'AK' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('AK'))));
+        expect(await sortedIds({ search: '18' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('18'))));
+        expect(await sortedIds({ search: '★' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('★'))));
+        expect(await sortedIds({ search: '_' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('_'))));
+        expect(await sortedIds({ search: '%' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('%'))));
+        expect(await sortedIds({ search: '"Quoted"' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('"Quoted"'))));
+        expect(await sortedIds({ search: 'stattrak™ ak' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.startsWith('StatTrak™ AK'))));
+      });
+
+      it('applies each filter', async () => {
+        expect(await sortedIds({ priceMin: 1000, priceMax: 2000 })).toEqual(idsOf(items.filter((i) => i.price >= 1000 && i.price <= 2000)));
+        expect(await sortedIds({ rarityColors: ['#eb4b4b', '#e4ae39'] })).toEqual(
+          idsOf(items.filter((i) => i.rarityColor === '#eb4b4b' || i.rarityColor === '#e4ae39')),
+        );
+        expect(await ids({ rarityColors: ['#000000'] })).toEqual([]);
+        expect(await sortedIds({ floatMin: 0.1, floatMax: 0.3 })).toEqual(
+          idsOf(items.filter((i) => i.float !== null && i.float >= 0.1 && i.float <= 0.3)),
+        );
+        expect(await sortedIds({ phase: 'Ruby' })).toEqual(idsOf(items.filter((i) => i.phase === 'Ruby')));
+        expect(await sortedIds({ statTrak: true })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('StatTrak™'))));
+        expect(await sortedIds({ statTrak: false })).toEqual(idsOf(items.filter((i) => !i.market_hash_name.includes('StatTrak™'))));
+        expect(await sortedIds({ souvenir: true })).toEqual(idsOf(items.filter((i) => i.market_hash_name.startsWith('Souvenir '))));
+        expect(await sortedIds({ hasStickers: true })).toEqual(idsOf(items.filter((i) => i.stickers.length > 0)));
+        expect(await sortedIds({ hasStickers: false })).toEqual(idsOf(items.filter((i) => i.stickers.length === 0)));
+        expect(await sortedIds({ stickerName: 'katowice' })).toEqual(
+          idsOf(items.filter((i) => i.stickers.some((s) => s.name.toLowerCase().includes('katowice')))),
+        );
+        expect(await sortedIds({ search: 'awp', priceMax: 3000, hasStickers: true, floatMax: 0.5 })).toEqual(
+          idsOf(
+            items.filter(
+              (i) => i.market_hash_name.includes('AWP') && i.price <= 3000 && i.stickers.length > 0 && i.float !== null && i.float <= 0.5,
+            ),
+          ),
+        );
+      });
+
+      it('sorts by every column in both directions, ties by itemId', async () => {
+        for (const sort of ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'listedAt', 'rarity'] as const) {
+          for (const direction of ['asc', 'desc'] as const) {
+            expect(await ids({ sort, direction }), `${sort} ${direction}`).toEqual(expectedOrder(items, sort, direction));
+            const filtered = items.filter((i) => i.market_hash_name.includes('AWP'));
+            expect(await ids({ sort, direction, search: 'awp' }), `awp ${sort} ${direction}`).toEqual(expectedOrder(filtered, sort, direction));
+          }
+        }
+      });
+
+      it('pages with offset and limit and reports the total', async () => {
+        const all = expectedOrder(items, 'price', 'desc');
+        const first = await store.queryCatalog({ sort: 'price', direction: 'desc', limit: 50 });
+        expect(first.total).toBe(items.length);
+        expect(first.rows.map((r) => r.itemId)).toEqual(all.slice(0, 50));
+        const third = await store.queryCatalog({ sort: 'price', direction: 'desc', offset: 100, limit: 50 });
+        expect(third).toMatchObject({ offset: 100, limit: 50, total: items.length });
+        expect(third.rows.map((r) => r.itemId)).toEqual(all.slice(100, 150));
+        const past = await store.queryCatalog({ offset: 10_000 });
+        expect(past.rows).toEqual([]);
+        expect(past.total).toBe(items.length);
+        const awp = items.filter((i) => i.market_hash_name.includes('AWP'));
+        const paged = await store.queryCatalog({ search: 'awp', statTrak: false, offset: 10, limit: 7 });
+        expect(paged.total).toBe(awp.length);
+        expect(paged.rows.map((r) => r.itemId)).toEqual(expectedOrder(awp, 'price', 'asc').slice(10, 17));
+      });
+
+      it('returns flat catalog rows', async () => {
+        const item = items.find((i) => i.stickers.length === 3 && i.keyChains.length > 0) as Item;
+        const [row] = (await store.queryCatalog({ search: item.market_hash_name, priceMin: item.price, priceMax: item.price })).rows.filter(
+          (r) => r.itemId === item.itemId,
+        );
+        expect(row).toEqual({
+          itemId: item.itemId,
+          assetId: item.assetId,
+          market_hash_name: item.market_hash_name,
+          phase: item.phase,
+          price: item.price,
+          float: item.float,
+          paintSeed: item.paintSeed,
+          rarityColor: item.rarityColor,
+          img: item.img,
+          stickerCount: 3,
+          stickerNames: item.stickers.map((s) => s.name),
+          keyChainNames: ['Charm | Lil Ava'],
+          statTrak: item.market_hash_name.includes('StatTrak™'),
+          souvenir: item.market_hash_name.startsWith('Souvenir '),
+          listedAt: expect.stringMatching(/Z$/),
+          lastMove: null,
+        });
+      });
+    });
+  }
+
+  it('reads items back whole, by id and in detail', async () => {
+    store = stores.index;
+    const sample = [items[3], items[77], items[200]] as Item[];
+    expect(await store.findItemsByIds([...sample.map((i) => i.itemId), 1])).toEqual([...sample].sort((a, b) => a.itemId - b.itemId));
+    const one = at(sample, 0);
+    const detail = await store.getItem(one.itemId);
+    expect(detail?.item).toEqual(one);
+    expect(detail?.onSale).toBe(true);
+    expect(detail?.priceHistory).toEqual([{ at: expect.any(String), price: one.price }]);
+    expect(await store.getItem(1)).toBeNull();
+  });
+});
+
+describe('catalog changes', () => {
+  it('records price points and moves, from price changes and upserts', async () => {
+    const store = await openStore();
+    const item = makeItem({ price: 1000 });
+    const first = await store.applyItemUpserts([item]);
+    expect(first.prices).toEqual([{ itemId: item.itemId, price: 1000, previous: null }]);
+    expect(first.upserted).toHaveLength(1);
+    expect((await store.applyItemUpserts([item])).upserted).toEqual([]); // unchanged
+
+    const up = await store.applyPriceChanges([{ itemId: item.itemId, price: 1200 }, { itemId: 1, price: 5 }]);
+    expect(up.prices).toEqual([{ itemId: item.itemId, price: 1200, previous: 1000 }]);
+    expect(up.unknown).toEqual([1]);
+    expect(up.upserted[0]).toMatchObject({ itemId: item.itemId, price: 1200, lastMove: 'up' });
+    expect((await store.applyPriceChanges([{ itemId: item.itemId, price: 1200 }])).prices).toEqual([]);
+
+    const down = await store.applyItemUpserts([{ ...item, price: 900, float: 0.3 }]);
+    expect(down.prices).toEqual([{ itemId: item.itemId, price: 900, previous: 1200 }]);
+    expect(down.upserted[0]).toMatchObject({ price: 900, float: 0.3, lastMove: 'down' });
+    // A change that is not a price keeps the last move.
+    const renamed = await store.applyItemUpserts([{ ...item, price: 900, float: 0.3, paintSeed: 1 }]);
+    expect(renamed.prices).toEqual([]);
+    expect(renamed.upserted[0]).toMatchObject({ paintSeed: 1, lastMove: 'down' });
+
+    const detail = await store.getItem(item.itemId);
+    expect(detail?.item).toMatchObject({ price: 900, float: 0.3, paintSeed: 1 });
+    expect(detail?.priceHistory.map((p) => p.price)).toEqual([1000, 1200, 900]);
+    const [row] = (await store.queryCatalog({ search: 'redline' })).rows;
+    expect(row).toMatchObject({ price: 900, lastMove: 'down' });
+  });
+
+  it('removes items, keeps them readable as sold, and keeps totals', async () => {
+    const store = await openStore();
+    const a = makeItem({ price: 100 });
+    const b = makeItem({ price: 250, market_hash_name: 'Glock-18 | Fade (Factory New)' });
+    await store.applyItemUpserts([a, b]);
+    expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 350, lastUpdate: null, syncedAt: null });
+    expect(await store.applyItemRemovals([a.itemId, 424242])).toEqual({ removed: [a.itemId] });
+    expect(await store.catalogInfo()).toMatchObject({ totalItems: 1, totalValue: 250 });
+    const sold = await store.getItem(a.itemId);
+    expect(sold).toMatchObject({ item: a, onSale: false });
+    expect((await store.queryCatalog({})).rows.map((r) => r.itemId)).toEqual([b.itemId]);
+    expect(await store.queryCatalog({ search: 'redline' })).toMatchObject({ rows: [], total: 0 });
+    // Back on sale.
+    await store.applyItemUpserts([a]);
+    expect((await store.getItem(a.itemId))?.onSale).toBe(true);
+    expect((await store.queryCatalog({ search: 'redline' })).total).toBe(1);
+  });
+});
+
+// ---- trades
+
+describe('trades', () => {
+  it('stores trades monotonically, once per status on the timeline', async () => {
+    const store = await openStore();
+    const pending = makeTrade({ tradeId: 'T1', status: 'PENDING' });
+    expect(await store.upsertTrades([pending], 'buy')).toEqual({ changed: [pending], newStatuses: [{ tradeId: 'T1', status: 'PENDING' }] });
+    // A duplicate changes nothing.
+    expect(await store.upsertTrades([pending], 'poll')).toEqual({ changed: [], newStatuses: [] });
+
+    const sent = makeTrade({ tradeId: 'T1', status: 'SENT', offerId: 'O1', updatedAt: '2026-03-01T10:01:00.000Z' });
+    const completed = makeTrade({
+      tradeId: 'T1',
+      status: 'COMPLETED',
+      offerId: 'O1',
+      updatedAt: '2026-03-01T10:05:00.000Z',
+      completedAt: '2026-03-01T10:05:00.000Z',
+    });
+    // Out of order: COMPLETED first, the late SENT is ignored.
+    expect((await store.upsertTrades([completed], 'poll')).newStatuses).toEqual([{ tradeId: 'T1', status: 'COMPLETED' }]);
+    expect(await store.upsertTrades([sent], 'feed')).toEqual({ changed: [], newStatuses: [] });
+    expect((await store.getTrade('T1'))?.trade.status).toBe('COMPLETED');
+
+    // Same status, new details (webhookStatus): updated, no new timeline entry.
+    const withWebhook = { ...completed, webhookStatus: 'sent' as const };
+    expect(await store.upsertTrades([withWebhook], 'poll')).toEqual({ changed: [withWebhook], newStatuses: [] });
+
+    // COMPLETED → REVERSED is allowed; nothing moves a REVERSED trade.
+    const reversed = makeTrade({
+      ...completed,
+      status: 'REVERSED',
+      errorCode: 512,
+      failReason: 'Buyer reversed trade on Platform',
+      rollbackAt: '2026-03-04T00:00:00.000Z',
+      updatedAt: '2026-03-04T00:00:00.000Z',
+    });
+    expect((await store.upsertTrades([reversed], 'poll')).newStatuses).toEqual([{ tradeId: 'T1', status: 'REVERSED' }]);
+    expect((await store.upsertTrades([completed, pending], 'poll')).changed).toEqual([]);
+
+    const detail = await store.getTrade('T1');
+    expect(detail?.trade).toEqual(reversed);
+    expect(detail?.timeline).toEqual([
+      { status: 'PENDING', at: NOW, errorCode: null, failReason: null, source: 'buy' },
+      { status: 'COMPLETED', at: '2026-03-01T10:05:00.000Z', errorCode: null, failReason: null, source: 'poll' },
+      { status: 'REVERSED', at: '2026-03-04T00:00:00.000Z', errorCode: 512, failReason: 'Buyer reversed trade on Platform', source: 'poll' },
+    ]);
+  });
+
+  it('never moves a final status, except COMPLETED to REVERSED', async () => {
+    const store = await openStore();
+    await store.upsertTrades(
+      [
+        makeTrade({ tradeId: 'C', status: 'CANCELLED', errorCode: 504, failReason: 'Trade declined by user' }),
+        makeTrade({ tradeId: 'F', status: 'FAILED', errorCode: 500 }),
+        makeTrade({ tradeId: 'E', status: 'EXPIRED', errorCode: 503 }),
+        makeTrade({ tradeId: 'R', status: 'REJECTED' }),
+      ],
+      'backfill',
+    );
+    const attempts = ['C', 'F', 'E', 'R'].flatMap((tradeId) =>
+      (['PENDING', 'SENT', 'COMPLETED', 'REVERSED', 'CREATING'] as const).map((status) => makeTrade({ tradeId, status })),
+    );
+    expect(await store.upsertTrades(attempts, 'poll')).toEqual({ changed: [], newStatuses: [] });
+    for (const [tradeId, status] of [['C', 'CANCELLED'], ['F', 'FAILED'], ['E', 'EXPIRED'], ['R', 'REJECTED']] as const) {
+      expect((await store.getTrade(tradeId))?.trade.status).toBe(status);
+      expect(await store.applyTradeUpdate({ tradeId, status: 'SENT', externalId: null, offerId: null, failReason: null, errorCode: null }, 'feed')).toMatchObject({
+        unknown: false,
+        changed: false,
+        newStatus: null,
+      });
+    }
+  });
+
+  it('applies feed updates and reports unknown trades', async () => {
+    const store = await openStore();
+    const update = { tradeId: 'T9', status: 'SENT' as const, externalId: null, offerId: 'O9', failReason: null, errorCode: null };
+    expect(await store.applyTradeUpdate(update, 'feed')).toEqual({ unknown: true, tradeId: 'T9' });
+    await store.upsertTrades([makeTrade({ tradeId: 'T9', externalId: 'order-9' })], 'buy');
+    const sent = await store.applyTradeUpdate(update, 'feed');
+    expect(sent).toMatchObject({ unknown: false, changed: true, newStatus: 'SENT', trade: { status: 'SENT', offerId: 'O9', externalId: 'order-9' } });
+    // The same frame again (webhook and feed both deliver): no change, no second notification.
+    expect(await store.applyTradeUpdate(update, 'feed')).toMatchObject({ changed: false, newStatus: null });
+    const done = await store.applyTradeUpdate({ ...update, status: 'COMPLETED' }, 'feed');
+    expect(done).toMatchObject({ newStatus: 'COMPLETED', trade: { status: 'COMPLETED', completedAt: expect.stringMatching(/Z$/) } });
+    // A late SENT after COMPLETED is ignored.
+    expect(await store.applyTradeUpdate(update, 'feed')).toMatchObject({ changed: false, newStatus: null, trade: { status: 'COMPLETED' } });
+    const cancelled = await store.applyTradeUpdate(
+      { tradeId: 'T9', status: 'REVERSED', externalId: null, offerId: null, failReason: 'Seller reversed trade on Platform', errorCode: 512 },
+      'feed',
+    );
+    expect(cancelled).toMatchObject({ newStatus: 'REVERSED', trade: { status: 'REVERSED', errorCode: 512, offerId: 'O9', rollbackAt: expect.any(String) } });
+    expect((await store.getTrade('T9'))?.timeline.map((entry) => [entry.status, entry.source])).toEqual([
+      ['PENDING', 'buy'],
+      ['SENT', 'feed'],
+      ['COMPLETED', 'feed'],
+      ['REVERSED', 'feed'],
+    ]);
+  });
+
+  it('queries trades by status, activity, time, ids and webhook state, newest first', async () => {
+    const store = await openStore();
+    const trades = Array.from({ length: 30 }, (_, i) =>
+      makeTrade({
+        tradeId: `T${String(i).padStart(2, '0')}`,
+        externalId: i % 5 === 0 ? `order-${i}` : null,
+        status: (['PENDING', 'SENT', 'COMPLETED', 'CANCELLED', 'FAILED'] as const)[i % 5],
+        webhookStatus: i % 3 === 0 ? 'failed' : 'sent',
+        createdAt: new Date(Date.UTC(2026, 1, 1, 0, i)).toISOString(),
+      }),
+    );
+    await store.upsertTrades(trades, 'backfill');
+    const newestFirst = [...trades].reverse();
+    const all = await store.queryTrades({ limit: 10 });
+    expect(all.total).toBe(30);
+    expect(all.rows.map((t) => t.tradeId)).toEqual(newestFirst.slice(0, 10).map((t) => t.tradeId));
+    expect((await store.queryTrades({ offset: 25 })).rows.map((t) => t.tradeId)).toEqual(newestFirst.slice(25).map((t) => t.tradeId));
+    expect((await store.queryTrades({ statuses: ['COMPLETED', 'FAILED'] })).total).toBe(12);
+    const active = await store.queryTrades({ activeOnly: true });
+    expect(active.rows.every((t) => t.status === 'PENDING' || t.status === 'SENT')).toBe(true);
+    expect(active.total).toBe(12);
+    expect((await store.activeTrades()).map((t) => t.tradeId)).toEqual(active.rows.map((t) => t.tradeId));
+    expect(
+      (await store.queryTrades({ from: '2026-02-01T00:10:00.000Z', to: '2026-02-01T00:12:00.000Z' })).rows.map((t) => t.tradeId),
+    ).toEqual(['T12', 'T11', 'T10']);
+    expect((await store.queryTrades({ externalId: 'order-10' })).rows.map((t) => t.tradeId)).toEqual(['T10']);
+    expect((await store.queryTrades({ tradeId: 'T07' })).rows.map((t) => t.tradeId)).toEqual(['T07']);
+    expect((await store.queryTrades({ webhookFailed: true })).total).toBe(10);
+    expect((await store.findTradeByExternalId('order-25'))?.tradeId).toBe('T25');
+    expect(await store.findTradeByExternalId('nope')).toBeNull();
+    expect(await store.getTrade('nope')).toBeNull();
+  });
+});
+
+// ---- ledger
+
+describe('ledger', () => {
+  it('inserts idempotently by id and queries, newest first', async () => {
+    const store = await openStore();
+    const entries = Array.from({ length: 20 }, (_, i) =>
+      makeLedger(i + 1, i % 4 === 0 ? { type: 'BUY COMPLETED', amount: -500, tradeId: `T${i}`, market_hash_name: 'AK-47 | Redline (Field-Tested)' } : {}),
+    );
+    expect((await store.insertLedger(entries.slice(0, 15))).inserted).toHaveLength(15);
+    expect((await store.insertLedger(entries)).inserted.map((e) => e.id)).toEqual([16, 17, 18, 19, 20]);
+    expect((await store.insertLedger(entries)).inserted).toEqual([]);
+
+    const page = await store.queryLedger({ limit: 5 });
+    expect(page.total).toBe(20);
+    expect(page.rows.map((row) => row.id)).toEqual([20, 19, 18, 17, 16]);
+    expect(page.rows[0]).toEqual(entries[19]);
+    expect((await store.queryLedger({ types: ['BUY COMPLETED'] })).rows.map((row) => row.id)).toEqual([17, 13, 9, 5, 1]);
+    expect((await store.queryLedger({ tradeId: 'T8' })).rows.map((row) => row.id)).toEqual([9]);
+    expect((await store.queryLedger({ from: at(entries, 2).createdAt, to: at(entries, 4).createdAt })).rows.map((row) => row.id)).toEqual([5, 4, 3]);
+    expect(await store.latestLedgerCreatedAt()).toBe(at(entries, 19).createdAt);
+
+    const series = await store.balanceSeries({});
+    expect(series).toHaveLength(20);
+    expect(series[0]).toEqual({ at: at(entries, 0).createdAt, balance: at(entries, 0).balanceAfter });
+    expect(series[19]).toEqual({ at: at(entries, 19).createdAt, balance: at(entries, 19).balanceAfter });
+  });
+
+  it('starts empty', async () => {
+    const store = await openStore();
+    expect(await store.latestLedgerCreatedAt()).toBeNull();
+    expect(await store.balanceSeries({})).toEqual([]);
+  });
+});
+
+// ---- recipients, alerts, settings, meta
+
+describe('recipients, alert rules, firings, settings', () => {
+  it('saves, renames and deletes recipients', async () => {
+    const store = await openStore();
+    const tradeUrl = 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234';
+    const bob = await store.saveRecipient({ label: 'Bob', tradeUrl });
+    const alice = await store.saveRecipient({ label: 'alice', tradeUrl });
+    expect(bob).toEqual({ id: expect.any(String), label: 'Bob', tradeUrl, createdAt: expect.stringMatching(/Z$/) });
+    expect((await store.listRecipients()).map((r) => r.label)).toEqual(['alice', 'Bob']);
+    const renamed = await store.saveRecipient({ id: bob.id, label: 'Robert', tradeUrl });
+    expect(renamed).toEqual({ ...bob, label: 'Robert' });
+    expect(await store.getRecipient(bob.id)).toEqual(renamed);
+    expect(await store.deleteRecipient(alice.id)).toEqual({ deleted: true });
+    expect(await store.deleteRecipient(alice.id)).toEqual({ deleted: false });
+    expect(await store.listRecipients()).toEqual([renamed]);
+  });
+
+  it('saves alert rules, keeps spend on update, dedupes firings', async () => {
+    const store = await openStore();
+    const rule = await store.saveAlertRule({ name: 'Cheap redlines', namePattern: 'redline', maxPrice: 2000 });
+    expect(rule).toMatchObject({
+      name: 'Cheap redlines',
+      enabled: true,
+      namePattern: 'redline',
+      maxPrice: 2000,
+      phase: null,
+      stickerNames: [],
+      autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, spent: 0 },
+    });
+    await store.addAlertRuleSpend(rule.id, 1500);
+    const updated = await store.saveAlertRule({ id: rule.id, name: 'Redlines', namePattern: 'redline', autoBuy: { enabled: true, recipientId: 'r1', spendCap: 10_000, dailyCap: 5000 } });
+    expect(updated).toMatchObject({ id: rule.id, name: 'Redlines', createdAt: rule.createdAt, autoBuy: { enabled: true, spent: 1500 } });
+    expect(await store.setAlertRuleEnabled(rule.id, false)).toMatchObject({ enabled: false });
+    expect(await store.listAlertRules()).toEqual([await store.getAlertRule(rule.id)]);
+
+    const firing = { ruleId: rule.id, ruleName: 'Redlines', itemId: 7, market_hash_name: 'AK-47 | Redline (Field-Tested)', price: 1500 };
+    const first = await store.recordFiring(firing);
+    if (!first) throw new Error('first firing not recorded');
+    expect(first).toMatchObject({ ...firing, acknowledged: false, autoBuy: null, firedAt: expect.any(String) });
+    expect(await store.recordFiring(firing)).toBeNull(); // same rule, item and price
+    const cheaper = await store.recordFiring({ ...firing, price: 1400 });
+    if (!cheaper) throw new Error('cheaper firing not recorded');
+    expect(await store.unacknowledgedFiringCount()).toBe(2);
+    expect(await store.acknowledgeFiring(first.id)).toMatchObject({ acknowledged: true });
+    expect((await store.listFirings({ unacknowledgedOnly: true })).map((f) => f.id)).toEqual([cheaper.id]);
+    expect(await store.setFiringAutoBuy(cheaper.id, { tradeId: 'T1', error: null })).toMatchObject({ autoBuy: { tradeId: 'T1', error: null } });
+    expect(await store.alertRuleSpentSince(rule.id, '2000-01-01T00:00:00.000Z')).toBe(1400);
+    expect(await store.acknowledgeAllFirings()).toEqual({ acknowledged: 1 });
+    expect(await store.unacknowledgedFiringCount()).toBe(0);
+    expect(await store.deleteFiringsForRule(rule.id)).toEqual({ deleted: 2 });
+    expect(await store.recordFiring(firing)).not.toBeNull(); // re-armed
+    expect(await store.deleteAlertRule(rule.id)).toEqual({ deleted: true });
+    expect(await store.getAlertRule(rule.id)).toBeNull();
+    expect(await store.listFirings({})).toHaveLength(1); // history outlives the rule
+  });
+
+  it('keeps settings and meta across reopening', async () => {
+    const file = join(tempDir(), 'settings.sqlite');
+    const store = await LocalStore.open({ file });
+    expect(await store.getSettings()).toEqual(DEFAULT_SETTINGS);
+    const next = await store.updateSettings({ theme: 'light', notifyStatuses: ['COMPLETED'] });
+    expect(next).toEqual({ ...DEFAULT_SETTINGS, theme: 'light', notifyStatuses: ['COMPLETED'] });
+    await store.setMeta('feed.cursor', { seq: 42 });
+    expect(await store.getMeta('feed.cursor')).toEqual({ seq: 42 });
+    expect(await store.getMeta('missing')).toBeNull();
+    await store.close();
+    const again = await openStore(file);
+    expect(await again.getSettings()).toEqual(next);
+    expect(await again.getMeta('feed.cursor')).toEqual({ seq: 42 });
+  });
+
+  it('rejects calls after close', async () => {
+    const store = await LocalStore.open({ file: join(tempDir(), 'closed.sqlite') });
+    await store.close();
+    await expect(store.catalogInfo()).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * The readers' in-memory catalog index must answer exactly as SQL does, also
+ * after incremental changes (upserts, renames, removals, price moves) and after
+ * a "reload everything" marker. Runs the reader and writer services in-process
+ * on one real SQLite file.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Item } from '../../src/shared/api';
+import { catalogQuerySchema, type CatalogQuery } from '../../src/shared/ipc/contract';
+import { ReaderService } from '../../src/main/core/store/worker/reader';
+import { WriterService } from '../../src/main/core/store/worker/writer';
+import { generateCatalog } from '../../src/server/catalog/generator';
+import { Rng } from '../../src/server/catalog/rng';
+
+const dir = mkdtempSync(join(tmpdir(), 'store-index-'));
+const file = join(dir, 'index.sqlite');
+let writer: WriterService;
+let sql: ReaderService;
+let memory: ReaderService;
+let items: Item[];
+
+async function until(check: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+beforeAll(async () => {
+  items = [...generateCatalog({ seed: 7, count: 3000, imageBaseUrl: 'http://sandbox.invalid/img' })];
+  writer = new WriterService(file);
+  writer.applyItemUpserts(items);
+  sql = new ReaderService(file, { catalogIndex: false });
+  memory = new ReaderService(file);
+  await until(() => memory.catalogIndexStatus().ready);
+});
+
+afterAll(() => {
+  memory.close();
+  sql.close();
+  writer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const SORTS = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'listedAt', 'rarity'] as const;
+
+function randomQuery(rng: Rng): CatalogQuery {
+  const pick = <T>(list: readonly T[]): T => list[rng.int(0, list.length - 1)] as T;
+  const q: CatalogQuery = {
+    sort: pick(SORTS),
+    direction: rng.int(0, 1) ? 'asc' : 'desc',
+    offset: pick([0, 0, 0, 10, 150, 5000]),
+    limit: pick([1, 20, 200, 1000]),
+  };
+  if (rng.int(0, 2) === 0) q.search = pick(['redline', 'ak', 'a', '★ karambit', 'doppler', 'zz', 'case hardened', 'stattrak fade', 'm4', 'souvenir']);
+  if (rng.int(0, 3) === 0) {
+    q.priceMin = rng.int(0, 3000);
+    q.priceMax = q.priceMin + rng.int(0, 100_000);
+  }
+  if (rng.int(0, 3) === 0) {
+    q.floatMin = rng.int(0, 50) / 100;
+    q.floatMax = Math.min(1, q.floatMin + rng.int(0, 40) / 100);
+  }
+  if (rng.int(0, 4) === 0) q.statTrak = rng.int(0, 1) === 0;
+  if (rng.int(0, 4) === 0) q.souvenir = rng.int(0, 1) === 0;
+  if (rng.int(0, 4) === 0) q.hasStickers = rng.int(0, 1) === 0;
+  if (rng.int(0, 5) === 0) q.phase = pick(['Ruby', 'Phase 2', 'Emerald', 'Nope']);
+  if (rng.int(0, 5) === 0) q.rarityColors = pick([['#eb4b4b'], ['#4b69ff', '#8847ff'], ['#123456']]);
+  if (rng.int(0, 5) === 0) q.stickerName = pick(['crown', 'Titan', 'holo', 'zzz', 'katowice']);
+  return q;
+}
+
+function compare(rng: Rng, rounds: number): void {
+  for (let i = 0; i < rounds; i++) {
+    const query = catalogQuerySchema.parse(randomQuery(rng));
+    const viaSql = sql.queryCatalog(query);
+    const viaIndex = memory.queryCatalog(query);
+    expect({ total: viaIndex.total, ids: viaIndex.rows.map((r) => r.itemId) }, JSON.stringify(query)).toEqual({
+      total: viaSql.total,
+      ids: viaSql.rows.map((r) => r.itemId),
+    });
+    expect(viaIndex.rows).toEqual(viaSql.rows);
+  }
+}
+
+describe('in-memory catalog index', () => {
+  it('answers like SQL on a fresh catalog', () => {
+    expect(memory.catalogIndexStatus()).toEqual({ ready: true, items: 3000 });
+    compare(new Rng(1), 300);
+  });
+
+  it('stays equal through incremental changes', () => {
+    const rng = new Rng(2);
+    let nextId = 9_000_000;
+    const live = new Map(items.map((item) => [item.itemId, item]));
+    for (let round = 0; round < 25; round++) {
+      const ids = [...live.keys()];
+      const pick = () => ids[rng.int(0, ids.length - 1)] as number;
+      const upserts: Item[] = [];
+      for (let k = rng.int(0, 20); k > 0; k--) {
+        const base = live.get(pick()) as Item;
+        const variant = rng.int(0, 4);
+        const changed: Item =
+          variant === 0
+            ? { ...base, price: rng.int(1, 500_000) }
+            : variant === 1
+              ? { ...base, float: rng.int(0, 3) === 0 ? null : rng.int(0, 1000) / 1000, paintSeed: rng.int(0, 3) === 0 ? null : rng.int(0, 999) }
+              : variant === 2
+                ? { ...base, market_hash_name: `${base.market_hash_name} Renamed ${rng.int(0, 3)}`, phase: rng.int(0, 1) ? 'Ruby' : null }
+                : variant === 3
+                  ? { ...base, stickers: [{ name: `Sticker | Crown ${rng.int(0, 5)}`, img: 'x', slot: 0, wear: null, wearPercent: null }] }
+                  : { ...base, itemId: nextId++, rarityColor: null };
+        upserts.push(changed);
+        live.set(changed.itemId, changed);
+      }
+      writer.applyItemUpserts(upserts);
+      const removals = Array.from({ length: rng.int(0, 10) }, pick);
+      writer.applyItemRemovals(removals);
+      for (const id of removals) live.delete(id);
+      const remaining = [...live.keys()];
+      writer.applyPriceChanges(
+        Array.from({ length: rng.int(0, 30) }, () => ({ itemId: remaining[rng.int(0, remaining.length - 1)] as number, price: rng.int(1, 900_000) })),
+      );
+      // Items that were removed come back now and then.
+      if (round % 5 === 4 && removals.length > 0) {
+        const back = items.filter((item) => removals.includes(item.itemId));
+        writer.applyItemUpserts(back);
+        for (const item of back) live.set(item.itemId, item);
+      }
+      compare(rng, 12);
+    }
+    expect(memory.catalogIndexStatus().items).toBe(live.size);
+  });
+
+  it('rebuilds after a reload marker and answers like SQL again', async () => {
+    writer.logFullReload();
+    // The next query sees the marker, drops the index and answers in SQL while it rebuilds.
+    compare(new Rng(3), 5);
+    await until(() => memory.catalogIndexStatus().ready);
+    compare(new Rng(4), 100);
+  });
+});
