@@ -28,6 +28,13 @@ function AgeCell({ listedAt }: { listedAt: string }) {
 
 export const rowDomId = (index: number) => `catalog-row-${index}`;
 
+/** "Sticker | Natus Vincere | Antwerp 2022" → "Natus Vincere | Antwerp 2022": the column says the kind (the title keeps full names). */
+const shortAttachName = (name: string | undefined) =>
+  name
+    ?.replace(/^(?:Sticker|Patch|Charm) \| /, '')
+    .replace(/^Sticker Slab \| /, 'Slab · ')
+    .replace(/^Souvenir Charm \| /, 'Souvenir · ');
+
 function GridRowImpl({ index, top }: { index: number; top: number }) {
   const id = useStore((s) => rowIdAt(s.catalog, index));
   const row = useStore((s) => (id === undefined ? undefined : s.catalog.rows[id]));
@@ -98,7 +105,7 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
         {row.stickerCount > 0 ? (
           <span className="attach">
             <span className="count num">{row.stickerCount}</span>
-            <span className="attach-names">{row.stickerNames[0]}</span>
+            <span className="attach-names">{shortAttachName(row.stickerNames[0])}</span>
           </span>
         ) : (
           <span className="muted">—</span>
@@ -108,7 +115,7 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
         {row.keyChainNames.length > 0 ? (
           <span className="attach">
             {row.keyChainNames.length > 1 ? <span className="count num">{row.keyChainNames.length}</span> : null}
-            <span className="attach-names">{row.keyChainNames[0]}</span>
+            <span className="attach-names">{shortAttachName(row.keyChainNames[0])}</span>
           </span>
         ) : (
           <span className="muted">—</span>

@@ -118,7 +118,14 @@ export function invalidate(slice: CatalogSlice): CatalogSlice {
 
 /** Pages (by index) that must be fetched to show rows first..last. */
 export function pagesToFetch(slice: CatalogSlice, first: number, last: number, inFlight: (index: number) => boolean): number[] {
-  if (last < first) return slice.total === null ? [0] : [];
+  if (last < first) {
+    // Nothing on screen: page 0 still tells whether the query has (re)gained rows. Without
+    // this an empty answer (a first run before the first sync) was never asked again.
+    if (slice.total === null) return [0];
+    const page = slice.pages[0];
+    const fresh = page && page.generation === slice.generation && page.status !== 'error';
+    return fresh || inFlight(0) ? [] : [0];
+  }
   const wanted: number[] = [];
   for (let p = pageOf(first); p <= pageOf(last); p++) {
     const page = slice.pages[p];
@@ -189,8 +196,8 @@ export function receivePage(slice: CatalogSlice, answer: PageAnswer): CatalogSli
   // An item answered again is on sale again.
   const removed = filterRecord(slice.removed, (id) => !fresh.has(id)) as Record<number, true>;
   const total = answer.page.total;
-  // Pages past the new end are gone.
-  const lastPage = total === 0 ? -1 : pageOf(total - 1);
+  // Pages past the new end are gone (an empty page 0 stays: it records which generation found nothing).
+  const lastPage = total === 0 ? 0 : pageOf(total - 1);
   const pages = filterRecord(
     { ...slice.pages, [answer.index]: { ids, status: 'ready' as const, generation: answer.generation, error: null } },
     (index) => index <= lastPage,

@@ -1,0 +1,187 @@
+// Buying through the UI against the sandbox: by id with the trade followed live to
+// COMPLETED, a price_changed re-buy, buy by name with a max price, and a refused buy
+// for lack of funds.
+import type { Page } from '@playwright/test';
+import { formatCents } from '../src/shared/money';
+import { dataRows, goTo, openApp, TRADE_URL } from './support/app';
+import { expect, test, useStack } from './support/stack';
+
+const TARGET = { itemId: 9_000_001, market_hash_name: 'AK-47 | Tangerine Lattice (Field-Tested)', price: 1234 };
+const MOVER = { itemId: 9_000_002, market_hash_name: 'M4A1-S | Zephyr Drift (Minimal Wear)', price: 2000 };
+const BARGAINS = [
+  { itemId: 9_000_013, market_hash_name: 'Glock-18 | Quillfeather (Field-Tested)', price: 600 },
+  { itemId: 9_000_011, market_hash_name: 'Glock-18 | Quillfeather (Field-Tested)', price: 300 },
+  { itemId: 9_000_012, market_hash_name: 'Glock-18 | Quillfeather (Field-Tested)', price: 450 },
+];
+const PRICEY = { itemId: 9_000_021, market_hash_name: 'AWP | Gilded Monsoon (Factory New)', price: 500_000 };
+
+const stack = useStack({
+  items: 3000,
+  seed: 5,
+  // $100: enough for the cheap buys below, far from the $5,000 AWP.
+  merchant: { balance: 10_000 },
+  async prepare({ admin }) {
+    const answer = await admin.post('/admin/items', { items: [TARGET, MOVER, ...BARGAINS, PRICEY] });
+    if (answer.status !== 200 && answer.status !== 201) throw new Error(`listing test items: ${answer.status} ${JSON.stringify(answer.body)}`);
+  },
+});
+
+test.describe.configure({ timeout: 90_000 });
+
+/** Finds an item by a word of its name, opens its detail and the "Buy item" dialog. */
+async function openBuyDialog(page: Page, word: string, name: string) {
+  await page.getByRole('searchbox', { name: 'Search items' }).fill(word);
+  const row = dataRows(page).filter({ hasText: name }).first();
+  await row.click();
+  const detail = page.getByRole('complementary', { name: 'Item detail' });
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(name);
+  await detail.getByRole('button', { name: 'Buy', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Buy item' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(name);
+  return dialog;
+}
+
+/** The trade id of the trade the app opened after a successful buy (#/trades/<id>). */
+async function openedTradeId(page: Page): Promise<string> {
+  await expect(page).toHaveURL(/#\/trades\/[0-9a-f-]{36}$/);
+  return decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+}
+
+function tradeRow(page: Page, tradeId: string) {
+  return page.getByRole('table', { name: 'Trades' }).getByRole('row').filter({ has: page.locator(`td[title="${tradeId}"]`) });
+}
+
+test('buys by id and follows the trade live from PENDING to COMPLETED', async ({ page }) => {
+  const { admin } = stack();
+  await openApp(page, stack());
+  const dialog = await openBuyDialog(page, 'Tangerine', TARGET.market_hash_name);
+  await expect(dialog.locator('.buy-item-price')).toHaveText(formatCents(TARGET.price));
+
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  await expect(dialog.getByText('You pay')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Confirm buy' }).click();
+
+  // Success: the dialog closes and the new trade opens in Trades.
+  await expect(dialog).toBeHidden();
+  const tradeId = await openedTradeId(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Trades' })).toBeVisible();
+  const row = tradeRow(page, tradeId);
+  await expect(row).toContainText(TARGET.market_hash_name);
+  await expect(row).toContainText(formatCents(TARGET.price));
+  await expect(row.locator('.status-badge')).toHaveText(/^pending$/i);
+  const detail = page.getByRole('complementary', { name: 'Trade detail' });
+  await expect(detail.locator('.status-badge')).toHaveText(/^pending$/i);
+
+  // The sandbox moves it; the UI follows over the feed, no reload.
+  await admin.transition(tradeId, { status: 'SENT' });
+  await expect(row.locator('.status-badge')).toHaveText(/^sent$/i, { timeout: 15_000 });
+  await expect(detail.locator('.status-badge')).toHaveText(/^sent$/i);
+  await expect(detail.getByText(/^\d{10}$/)).toBeVisible(); // the offer id assigned on SENT
+
+  // A finished trade leaves the Active tab: follow it on History, where it turns COMPLETED live.
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByRole('tab', { name: 'History' })).toHaveAttribute('aria-selected', 'true');
+  await expect(row.locator('.status-badge')).toHaveText(/^sent$/i);
+  await admin.transition(tradeId, { status: 'COMPLETED' });
+  await expect(row.locator('.status-badge')).toHaveText(/^completed$/i, { timeout: 15_000 });
+  await expect(detail.locator('.status-badge')).toHaveText(/^completed$/i);
+  await expect(detail.getByRole('region', { name: 'Status timeline' })).toContainText('Completed');
+  await expect(detail.getByRole('region', { name: 'Status timeline' })).toContainText('Sent');
+  await expect(detail.getByRole('region', { name: 'Status timeline' })).toContainText('Pending');
+});
+
+test('re-buys at the new price after price_changed', async ({ page }) => {
+  const { admin } = stack();
+  const newPrice = 2150;
+  await openApp(page, stack());
+  const dialog = await openBuyDialog(page, 'Zephyr', MOVER.market_hash_name);
+  await expect(dialog.locator('.buy-item-price')).toHaveText(formatCents(MOVER.price));
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  await expect(dialog.getByRole('button', { name: 'Confirm buy' })).toBeEnabled();
+
+  // The price moves on the marketplace while the dialog is open.
+  const patched = await admin.patch(`/admin/items/${MOVER.itemId}`, { price: newPrice });
+  expect(patched.status).toBe(200);
+  await dialog.getByRole('button', { name: 'Confirm buy' }).click();
+
+  const failure = dialog.getByRole('alert').filter({ hasText: 'The price changed' });
+  await expect(failure).toBeVisible();
+  await expect(failure.locator('.failure-code')).toHaveText('price_changed');
+  await expect(failure).toContainText(`The price changed to ${formatCents(newPrice)} (you confirmed ${formatCents(MOVER.price)})`);
+  const rebuy = dialog.getByRole('button', { name: `Buy at ${formatCents(newPrice)}` });
+  await expect(rebuy).toBeVisible();
+  await rebuy.click();
+
+  await expect(dialog).toBeHidden();
+  const tradeId = await openedTradeId(page);
+  const row = tradeRow(page, tradeId);
+  await expect(row).toContainText(MOVER.market_hash_name);
+  await expect(row).toContainText(formatCents(newPrice));
+  const trade = await stack().api.get<{ trades: { price: number; itemId: number }[] }>(`/Trades/History?tradeId=${tradeId}`);
+  expect(trade.body.trades[0]).toMatchObject({ price: newPrice, itemId: MOVER.itemId });
+});
+
+test('buys the cheapest listing by name under a max price, and refuses a max price below every listing', async ({ page }) => {
+  await openApp(page, stack());
+  const name = BARGAINS[0]?.market_hash_name ?? '';
+
+  // Max $5.00: the $3.00 listing is the cheapest match.
+  await page.getByRole('button', { name: 'Purchase by name' }).click();
+  let dialog = page.getByRole('dialog', { name: 'Buy by name' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Market hash name').fill(name);
+  await dialog.getByLabel('Max price ($)').fill('5.00');
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  await expect(dialog.getByText('You pay at most')).toBeVisible();
+  await expect(dialog.locator('.confirm-facts')).toContainText('$5.00');
+  await dialog.getByRole('button', { name: 'Confirm buy' }).click();
+  await expect(dialog).toBeHidden();
+  const tradeId = await openedTradeId(page);
+  await expect(tradeRow(page, tradeId)).toContainText('$3.00');
+  const bought = await stack().api.get<{ trades: { price: number; itemId: number }[] }>(`/Trades/History?tradeId=${tradeId}`);
+  expect(bought.body.trades[0]).toMatchObject({ price: 300, itemId: 9_000_011 });
+
+  // Max $2.00: now the cheapest is $4.50, above it → price_too_high, nothing bought.
+  await goTo(page, 'Catalog');
+  await page.getByRole('button', { name: 'Purchase by name' }).click();
+  dialog = page.getByRole('dialog', { name: 'Buy by name' });
+  await dialog.getByLabel('Market hash name').fill(name);
+  await dialog.getByLabel('Max price ($)').fill('2.00');
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  await dialog.getByRole('button', { name: 'Confirm buy' }).click();
+  const failure = dialog.getByRole('alert').filter({ hasText: 'Every match costs more than your maximum' });
+  await expect(failure).toBeVisible();
+  await expect(failure.locator('.failure-code')).toHaveText('price_too_high');
+  await expect(failure).toContainText('Item price 450 ($4.50) exceeds maxPrice 200 ($2.00)');
+  await expect(failure).toContainText('Raise the max price');
+  const history = await stack().api.get<{ trades: unknown[] }>('/Trades/History');
+  expect(history.body.trades.filter((t) => (t as { market_hash_name: string }).market_hash_name === name)).toHaveLength(1);
+});
+
+test('refuses a buy above the balance and says what is available', async ({ page }) => {
+  await openApp(page, stack());
+  const balance = await stack().api.get<{ total_available: number }>('/Wallet/GetBalance');
+  const available = balance.body.total_available;
+  expect(available).toBeLessThan(PRICEY.price);
+
+  const dialog = await openBuyDialog(page, 'Monsoon', PRICEY.market_hash_name);
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  // The pre-check already warns…
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText(`Only ${formatCents(available)} available`);
+  await dialog.getByRole('button', { name: 'Confirm buy' }).click();
+  // …and the refusal says plainly what is available and what is needed.
+  const failure = dialog.getByRole('alert').filter({ hasText: 'Not enough balance' });
+  await expect(failure).toBeVisible();
+  await expect(failure.locator('.failure-code')).toHaveText('insufficient_balance');
+  await expect(failure).toContainText(`Not enough funds: ${formatCents(available)} available, ${formatCents(PRICEY.price)} needed.`);
+  await expect(failure.locator('.failure-fact')).toHaveText(`Available to spend: ${formatCents(available)}`);
+  await expect(dialog.getByRole('button', { name: /^Buy at/ })).toHaveCount(0);
+  const after = await stack().api.get<{ total_available: number }>('/Wallet/GetBalance');
+  expect(after.body.total_available).toBe(available);
+});

@@ -1,0 +1,147 @@
+// A 100,000-item catalog: the first sync, search, filters, sort, deep scrolling in the
+// virtualized grid, and the item detail panel.
+import type { Page } from '@playwright/test';
+import { catalogGrid, dataRows, expectEveryRow, expectRowsRendered, matchingCount, openApp, parseMoney, rowName, rowPrice } from './support/app';
+import { expect, test, useStack } from './support/stack';
+
+const ITEMS = 100_000;
+const stack = useStack({ items: ITEMS, seed: 11 });
+
+test.describe.configure({ timeout: 120_000 });
+
+/** Opens the app and waits for the first sync to have stored the whole catalog. */
+async function openSynced(page: Page): Promise<void> {
+  await openApp(page, stack());
+  await expect(page.getByLabel('Catalog summary')).toContainText('100,000 items', { timeout: 90_000 });
+  await expect(dataRows(page).first()).toBeVisible();
+}
+
+/** An aggregate over the sandbox's on-sale items: what the app must show after its sync. */
+function sandbox(select: string, where: string, ...params: (string | number)[]): number {
+  const row = stack().sandbox.core.db.prepare(`SELECT ${select} AS v FROM items WHERE on_sale = 1 AND ${where}`).get(...params) as { v: number };
+  return row.v;
+}
+
+const sandboxCount = (where: string, ...params: (string | number)[]) => sandbox('count(*)', where, ...params);
+
+/** Waits for the header's "N matching" to read exactly the sandbox's count (so the new query has answered). */
+async function expectMatching(page: Page, expected: number): Promise<void> {
+  expect(expected).toBeGreaterThan(0);
+  expect(expected).toBeLessThan(ITEMS);
+  await expect.poll(() => matchingCount(page), { timeout: 20_000 }).toBe(expected);
+}
+
+test('syncs 100,000 items, searches and filters them', async ({ page }) => {
+  await openSynced(page);
+  const search = page.getByRole('searchbox', { name: 'Search items' });
+
+  // Search: every visible row names a Redline.
+  await search.fill('Redline');
+  await expectMatching(page, sandboxCount(`market_hash_name LIKE '%Redline%'`));
+  await expectEveryRow(page, async (row) => (await rowName(row)).includes('Redline'), 'a Redline');
+  await search.fill('');
+
+  // Price max: nothing above $5.00.
+  await page.getByLabel('Maximum price').fill('5');
+  const cheap = sandboxCount('price <= ?', 500);
+  await expectMatching(page, cheap);
+  await expectEveryRow(page, async (row) => (await rowPrice(row)) <= 500, 'at most $5.00');
+
+  // Sorting by price descending within the filter starts at the top of the range.
+  await catalogGrid(page).getByRole('button', { name: 'Price', exact: true }).click();
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Price' })).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(() => rowPrice(dataRows(page).first())).toBe(sandbox('max(price)', 'price <= ?', 500));
+  await expectEveryRow(page, async (row) => (await rowPrice(row)) <= 500, 'at most $5.00');
+  expect(await matchingCount(page)).toBe(cheap);
+  await page.getByRole('button', { name: /^Clear filters/ }).click();
+  await expect(page.getByLabel('Catalog summary')).not.toContainText('matching');
+
+  // StatTrak only.
+  await page.getByRole('combobox', { name: 'StatTrak' }).selectOption('yes');
+  await expectMatching(page, sandboxCount(`market_hash_name LIKE '%StatTrak™%'`));
+  await expectEveryRow(page, async (row) => (await rowName(row)).includes('StatTrak™'), 'StatTrak™');
+  await page.getByRole('button', { name: /^Clear filters/ }).click();
+
+  // One rarity: Covert.
+  const covert = page.getByRole('group', { name: 'Rarity' }).getByRole('button', { name: 'Covert' });
+  await covert.click();
+  await expect(covert).toHaveAttribute('aria-pressed', 'true');
+  await expectMatching(page, sandboxCount(`json_extract(json, '$.rarityColor') = ?`, '#eb4b4b'));
+  await expectEveryRow(page, async (row) => (await row.getByRole('gridcell').first().getAttribute('title')) === 'Covert', 'Covert');
+});
+
+test('sorts by price descending and scrolls deep into the grid without blank rows', async ({ page }) => {
+  await openSynced(page);
+  const grid = catalogGrid(page);
+
+  // Default is price ascending; one click flips it.
+  await grid.getByRole('button', { name: 'Price', exact: true }).click();
+  await expect(grid.getByRole('columnheader', { name: 'Price' })).toHaveAttribute('aria-sort', 'descending');
+  // The most expensive item of the sandbox comes first, then the second row is no dearer.
+  await expect.poll(() => rowPrice(dataRows(page).first())).toBe(sandbox('max(price)', '1'));
+  expect(await rowPrice(dataRows(page).nth(0))).toBeGreaterThanOrEqual(await rowPrice(dataRows(page).nth(1)));
+  const prices: number[] = [];
+  for (const row of await dataRows(page).all()) prices.push(await rowPrice(row));
+  expect(prices).toEqual([...prices].sort((a, b) => b - a));
+
+  // Far down: around row 80,000, then the very end. Rows render there (no blank, no skeleton left).
+  // aria-rowindex counts the header row: data row i has i + 2.
+  const lastIndex = async () => Math.max(0, ...(await grid.locator('.grid-row[aria-rowindex]').evaluateAll((els) => els.map((el) => Number(el.getAttribute('aria-rowindex'))))));
+  for (const [fraction, atLeast] of [
+    [0.8, ITEMS * 0.75],
+    [1, ITEMS + 1],
+  ] as const) {
+    await grid.evaluate((el, f) => {
+      el.scrollTop = (el.scrollHeight - el.clientHeight) * f;
+    }, fraction);
+    await expect.poll(lastIndex).toBeGreaterThanOrEqual(atLeast);
+    await expectRowsRendered(page);
+    for (const row of await dataRows(page).all()) {
+      expect((await rowName(row)).length).toBeGreaterThan(0);
+      expect(await rowPrice(row)).toBeGreaterThan(0);
+    }
+  }
+  expect(await lastIndex()).toBe(ITEMS + 1);
+  // The cheapest item closes the list.
+  expect(await rowPrice(grid.locator(`.grid-row[aria-rowindex="${ITEMS + 1}"]`))).toBe(sandbox('min(price)', '1'));
+  // Still descending at the bottom.
+  const tail: number[] = [];
+  for (const row of await dataRows(page).all()) tail.push(await rowPrice(row));
+  const byIndex = await dataRows(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute('aria-rowindex'))));
+  const ordered = byIndex.map((index, i) => ({ index, price: tail[i] ?? 0 })).sort((a, b) => a.index - b.index).map((r) => r.price);
+  expect(ordered).toEqual([...ordered].sort((a, b) => b - a));
+});
+
+test('opens an item in the detail panel with its fields', async ({ page }) => {
+  await openSynced(page);
+  await page.getByRole('searchbox', { name: 'Search items' }).fill('Redline');
+  await expect(dataRows(page).first()).toContainText('Redline');
+  const row = dataRows(page).nth(2);
+  const name = await rowName(row);
+  const price = await rowPrice(row);
+  await row.click();
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+
+  const detail = page.getByRole('complementary', { name: 'Item detail' });
+  await expect(detail).toBeVisible();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(name);
+  expect(parseMoney((await detail.locator('.detail-price').textContent()) ?? '')).toBe(price);
+  await expect(detail.getByRole('button', { name: 'Buy', exact: true })).toBeEnabled();
+
+  const props = detail.getByRole('region', { name: 'Properties' });
+  const prop = (label: string) => props.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  await expect(prop('Float')).toHaveText(/^0\.\d+$/);
+  await expect(prop('Paint seed')).toHaveText(/^\d+$/);
+  await expect(prop('Paint index')).toHaveText(/^\d+$/);
+  await expect(prop('Item ID')).toHaveText(/^\d+$/);
+  await expect(prop('Asset ID')).toHaveText(/^\d+$/);
+  await expect(prop('Class ID')).toHaveText(/^\d+$/);
+  await expect(prop('Rarity')).not.toHaveText('Unknown rarity');
+  await expect(detail.getByRole('region', { name: 'Stickers' })).toBeVisible();
+  await expect(detail.getByRole('region', { name: 'Keychains' })).toBeVisible();
+  await expect(detail.getByRole('region', { name: 'Price history' })).toBeVisible();
+
+  // Esc-free close: the panel goes away.
+  await detail.getByRole('button', { name: 'Close detail' }).click();
+  await expect(detail).toBeHidden();
+});

@@ -1,0 +1,25 @@
+// First run in demo mode: no account, a fresh data dir, no --base-url. The web host starts
+// its embedded demo sandbox (simulated market) and the catalog fills by itself.
+import { catalogGrid, expectFeedLive, expectRowsRendered, openApp, screenshot, statusBar } from './support/app';
+import { expect, test, useStack } from './support/stack';
+
+const stack = useStack({ demo: true });
+
+test('first run in demo mode fills the catalog over a live feed', async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  await openApp(page, stack());
+
+  // The catalog fills from the demo sandbox (20,000 generated items).
+  await expect(catalogGrid(page)).toBeVisible();
+  // (The simulator's first new listings can arrive over the feed before the first sync ends.)
+  await expectRowsRendered(page, 15, 60_000);
+  await expect(page.getByLabel('Catalog summary')).toContainText(/\b(19|20),\d{3} items/);
+
+  // Live feed, and it says plainly this is the demo.
+  await expectFeedLive(page);
+  await expect(statusBar(page)).toContainText('Live feed connected');
+  await expect(statusBar(page).getByText('DEMO', { exact: true })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByText('DEMO SANDBOX')).toBeVisible();
+
+  await screenshot(page, testInfo, 'demo-first-run');
+});

@@ -1,0 +1,87 @@
+// The marketplace goes away and comes back: the sandbox is closed under the running app
+// (cached browsing keeps working, the status bar says so), then a new sandbox starts on
+// the same port with the same database and the app recovers by itself.
+import { merchantApi } from '../test/support/sandboxHttp';
+import { catalogGrid, dataRows, expectEveryRow, expectFeedLive, expectRowsRendered, goTo, openApp, rowName, statusBar, TRADE_URL } from './support/app';
+import { expect, test, useStack } from './support/stack';
+
+const ITEM = { itemId: 7_000_001, assetId: '70000001', market_hash_name: 'Five-SeveN | Lantern Watch (Minimal Wear)', price: 777 };
+
+const stack = useStack({
+  items: 2000,
+  seed: 9,
+  restartable: true,
+  async prepare({ sandbox, admin, merchant }) {
+    await admin.post('/admin/items', { items: [ITEM] });
+    const bought = await merchantApi(sandbox, merchant).post<{ tradeId: string }>('/Items/Buy', {
+      itemId: ITEM.itemId,
+      assetId: ITEM.assetId,
+      price: ITEM.price,
+      tradeUrl: TRADE_URL,
+      externalId: 'OFFLINE-1',
+    });
+    if (bought.status !== 200) throw new Error(`buy: ${bought.status} ${JSON.stringify(bought.body)}`);
+    await admin.transition(bought.body.tradeId, { status: 'SENT' });
+    await admin.transition(bought.body.tradeId, { status: 'COMPLETED' });
+  },
+});
+
+test('browses the cache while the marketplace is down and reconnects by itself', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page, stack());
+  await expectFeedLive(page);
+  await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
+  // A skin name to search for later ("AK-47 | Redline (Field-Tested)" → "Redline").
+  const skin = (await rowName(dataRows(page).first())).split('|')[1]?.split('(')[0]?.trim() ?? '';
+  expect(skin).not.toBe('');
+  await goTo(page, 'Trades');
+  await page.getByRole('tab', { name: 'History' }).click();
+  const trades = page.getByRole('table', { name: 'Trades' });
+  await expect(trades.locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
+  await goTo(page, 'Catalog');
+
+  // The marketplace disappears.
+  await stack().stopSandbox();
+  const feedState = statusBar(page).locator('.conn-state strong');
+  await expect(feedState).toHaveText(/^(Offline|Reconnecting)$/, { timeout: 30_000 });
+  await expect(feedState).toHaveText('Offline', { timeout: 30_000 });
+  await expect(statusBar(page).getByText('OFFLINE', { exact: true })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toContainText('showing cached data');
+
+  // Cached browsing: search, sort and scroll the local catalog.
+  await page.getByRole('searchbox', { name: 'Search items' }).fill(skin);
+  await expectEveryRow(page, async (row) => (await rowName(row)).includes(skin), `a ${skin}`);
+  await page.getByRole('searchbox', { name: 'Search items' }).fill('');
+  await catalogGrid(page).getByRole('button', { name: 'Name', exact: true }).click();
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'ascending');
+  await catalogGrid(page).evaluate((el) => {
+    el.scrollTop = el.scrollHeight / 2;
+  });
+  await expectRowsRendered(page);
+
+  // Cached trade history.
+  await goTo(page, 'Trades');
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(trades.locator('tbody tr')).toHaveCount(1);
+  await expect(trades.locator('tbody tr').first()).toContainText(ITEM.market_hash_name);
+  await expect(trades.locator('tbody tr').first().locator('.status-badge')).toHaveText(/^completed$/i);
+  await expect(feedState).not.toHaveText('Live');
+
+  // The marketplace comes back on the same address with the same data: no click needed.
+  await stack().restartSandbox();
+  await expectFeedLive(page, 60_000);
+  await expect(statusBar(page).getByText('OFFLINE', { exact: true })).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeHidden();
+  // And it is live again: a new trade made on the server shows up without a reload.
+  await page.getByRole('tab', { name: 'Active' }).click();
+  const item2 = { itemId: 7_000_002, assetId: '70000002', market_hash_name: 'Five-SeveN | Lantern Dusk (Field-Tested)', price: 555 };
+  await stack().admin.post('/admin/items', { items: [item2] });
+  const bought = await stack().api.post<{ tradeId: string }>('/Items/Buy', {
+    itemId: item2.itemId,
+    assetId: item2.assetId,
+    price: item2.price,
+    tradeUrl: TRADE_URL,
+  });
+  expect(bought.status).toBe(200);
+  await expect(trades.locator('tbody tr').filter({ hasText: item2.market_hash_name })).toBeVisible({ timeout: 15_000 });
+});

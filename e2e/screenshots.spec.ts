@@ -1,0 +1,150 @@
+// Screenshots of every main screen at 1440×900, taken from the real app on the demo
+// sandbox (simulated market) after a few real interactions. Each is a test artifact and
+// is copied to docs/screenshots/<name>.png (the README shows catalog.png).
+import type { Locator, Page } from '@playwright/test';
+import { catalogGrid, dataRows, expectFeedLive, goTo, openApp, rowPrice, screenshot, TRADE_URL } from './support/app';
+import { expect, test, useStack } from './support/stack';
+
+const stack = useStack({ demo: true });
+
+test.use({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+
+/** A still page: no toasts, no hover, every image decoded. */
+async function settle(page: Page): Promise<void> {
+  const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
+  while ((await dismiss.count()) > 0) await dismiss.first().click();
+  await page.mouse.move(1439, 450);
+  await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete));
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await settle(page);
+  await screenshot(page, test.info(), name, true);
+}
+
+/** Buys what the "Buy item" dialog shows, to the test trade URL. */
+async function buyOpenDialog(page: Page, dialog: Locator, externalId?: string): Promise<void> {
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  if (externalId) await dialog.getByLabel('Order ID (optional)').fill(externalId);
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  await dialog.getByRole('button', { name: 'Confirm buy' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/#\/trades\//);
+}
+
+test('screenshots of every main screen', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openApp(page, stack());
+  await expectFeedLive(page, 60_000);
+  await expect(dataRows(page).first()).toBeVisible({ timeout: 60_000 });
+  const detail = page.getByRole('complementary', { name: 'Item detail' });
+
+  await test.step('catalog: most expensive first, a row open in the detail panel', async () => {
+    // The market has moved once items changed off-screen ("N new or changed — show").
+    await expect(page.getByRole('button', { name: /new or changed/ })).toBeVisible({ timeout: 30_000 });
+    await catalogGrid(page).getByRole('button', { name: 'Price', exact: true }).click();
+    await expect(catalogGrid(page).getByRole('columnheader', { name: 'Price' })).toHaveAttribute('aria-sort', 'descending');
+    await expect.poll(async () => (await rowPrice(dataRows(page).first())) > 100_000).toBe(true);
+    const row = dataRows(page).nth(2);
+    await row.click();
+    await expect(row).toHaveAttribute('aria-selected', 'true');
+    await expect(detail.getByRole('region', { name: 'Properties' })).toContainText('Class ID');
+    await expect(detail.getByRole('region', { name: 'Stickers' })).toBeVisible();
+    await shoot(page, 'catalog');
+  });
+
+  await test.step('item detail: an item with stickers, scrolled to them', async () => {
+    await page.getByRole('combobox', { name: 'Stickers' }).selectOption('yes');
+    await expect(page.getByLabel('Catalog summary')).toContainText('matching');
+    const row = dataRows(page).filter({ has: page.locator('.attach .count') }).first();
+    await row.click();
+    const stickers = detail.getByRole('region', { name: 'Stickers' });
+    await expect(stickers.locator('.attach-list li').first()).toBeVisible();
+    await stickers.scrollIntoViewIfNeeded();
+    await shoot(page, 'detail');
+  });
+
+  await test.step('buy dialog', async () => {
+    await detail.getByRole('button', { name: 'Buy', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Buy item' });
+    await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+    await dialog.getByLabel('Order ID (optional)').fill('ORD-10423');
+    await expect(dialog.getByText('Valid trade URL')).toBeVisible();
+    await shoot(page, 'buy');
+    await dialog.getByRole('button', { name: 'Review buy' }).click();
+    await dialog.getByRole('button', { name: 'Confirm buy' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/#\/trades\//);
+  });
+
+  await test.step('trades: a few buys, one open in the detail panel', async () => {
+    for (const [index, order] of [
+      [0, 'ORD-10424'],
+      [3, 'ORD-10425'],
+      [6, null],
+    ] as const) {
+      await goTo(page, 'Catalog');
+      const clear = page.getByRole('button', { name: /^Clear filters/ });
+      if (await clear.isEnabled()) await clear.click();
+      await expect(page.getByLabel('Catalog summary')).not.toContainText('matching');
+      const row = dataRows(page).nth(index);
+      await row.click();
+      await expect(detail).toBeVisible();
+      await detail.getByRole('button', { name: 'Buy', exact: true }).click();
+      await buyOpenDialog(page, page.getByRole('dialog', { name: 'Buy item' }), order ?? undefined);
+    }
+    const table = page.getByRole('table', { name: 'Trades' });
+    // The simulator sends offers within 2–6 s; show the list once one has moved on.
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect(table.locator('tbody tr')).toHaveCount(4);
+    await expect(table.locator('.status-badge').filter({ hasNotText: /pending/i }).first()).toBeVisible({ timeout: 30_000 });
+    await table.locator('tbody tr').filter({ hasNot: page.locator('.status-badge', { hasText: /pending/i }) }).first().click();
+    const tradeDetail = page.getByRole('complementary', { name: 'Trade detail' });
+    await expect(tradeDetail.getByRole('region', { name: 'Status timeline' }).locator('li')).not.toHaveCount(0);
+    await shoot(page, 'trades');
+  });
+
+  await test.step('wallet', async () => {
+    await goTo(page, 'Wallet');
+    // One freeze per buy (the ledger syncs in the background after each).
+    const types = page.getByRole('table', { name: 'Ledger' }).locator('.type-tag');
+    await expect.poll(async () => (await types.allTextContents()).filter((t) => t === 'FREEZE').length, { timeout: 30_000 }).toBe(4);
+    await expect(page.getByRole('region', { name: 'Balance over time' }).locator('svg').first()).toBeVisible();
+    await shoot(page, 'wallet');
+  });
+
+  await test.step('alerts: two watchlist rules', async () => {
+    await goTo(page, 'Alerts');
+    for (const [name, pattern, max] of [
+      ['Dragon Lore under $5k', 'Dragon Lore', '5000'],
+      ['Howl watch', 'Howl', ''],
+    ] as const) {
+      await page.getByRole('button', { name: 'New rule' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New alert rule' });
+      await dialog.getByLabel('Rule name').fill(name);
+      await dialog.getByLabel('Name contains').fill(pattern);
+      if (max) await dialog.getByLabel('Max price ($)').fill(max);
+      await dialog.getByRole('button', { name: 'Save rule' }).click();
+      await expect(dialog).toBeHidden();
+    }
+    await expect(page.getByRole('table', { name: 'Alert rules' }).locator('tbody tr')).toHaveCount(2);
+    // A new rule is checked against the catalog at once: the Howls on sale fire.
+    await expect(page.getByRole('table', { name: 'Alert firings' }).locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
+    await shoot(page, 'alerts');
+  });
+
+  await test.step('settings', async () => {
+    await goTo(page, 'Settings');
+    await expect(page.getByRole('radiogroup', { name: 'Theme' })).toBeVisible();
+    await shoot(page, 'settings');
+  });
+
+  await test.step('light theme', async () => {
+    await page.getByRole('radiogroup', { name: 'Theme' }).getByText('Light').click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    await goTo(page, 'Catalog');
+    await dataRows(page).nth(1).click();
+    await expect(detail.getByRole('region', { name: 'Properties' })).toContainText('Class ID');
+    await shoot(page, 'light');
+  });
+});

@@ -1,0 +1,308 @@
+// The end-to-end stack of one spec file: a fresh sandbox in the Playwright worker
+// (real HTTP + WebSocket on loopback), a merchant created through its admin API, and
+// the real web host (engine + renderer) as a child process pointed at it. Every page
+// of the file's tests opens the host's token URL in Debian's Chromium.
+//
+//   const stack = useStack({ items: 5000 });          // beforeAll / afterAll of this file
+//   test('…', async ({ page }) => { await openApp(page, stack()); … });
+//
+// The child's stdout/stderr go to a log file; each test gets the slice written during
+// it in its output dir (attached to the report when the test fails), along with the
+// browser console.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { test as base, expect, type TestInfo } from '@playwright/test';
+import { startSandbox, type Sandbox } from '../../src/server/sandbox';
+import { adminApi, merchantApi, type MerchantCredentials } from '../../test/support/sandboxHttp';
+
+export { expect };
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+const RENDERER_INDEX = join(ROOT, 'out', 'renderer', 'index.html');
+const BUILD_LOCK = join(ROOT, 'node_modules', '.cache', 'merchant-desk-e2e-build.lock');
+const URL_LINE = /^Merchant Desk web host: (http:\/\/\S+)$/;
+
+export interface StackOptions {
+  /** Demo mode: no sandbox here; the web host starts its embedded demo sandbox (no --base-url). */
+  demo?: boolean;
+  /** Catalog size of the sandbox (default 2,000: enough to scroll, quick to sync). */
+  items?: number;
+  seed?: number;
+  /** A fixed free port and an explicit database in the temp dir, so the sandbox can be restarted in place. */
+  restartable?: boolean;
+  /** Body of `POST /admin/merchants` for the merchant the web host signs in as. */
+  merchant?: Record<string, unknown>;
+  /** Runs after the merchant exists and before the web host starts (list items, move the clock…). */
+  prepare?: (ctx: { sandbox: Sandbox; admin: ReturnType<typeof adminApi>; merchant: MerchantCredentials }) => Promise<void>;
+  /** How long the web host may take to print its URL. */
+  startTimeoutMs?: number;
+}
+
+export interface Stack {
+  /** The host's URL with `?token=`. */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT`. */
+  readonly origin: string;
+  readonly token: string;
+  readonly dataDir: string;
+  readonly tempDir: string;
+  /** The running sandbox; throws in demo mode or while stopped. */
+  readonly sandbox: Sandbox;
+  readonly admin: ReturnType<typeof adminApi>;
+  readonly merchant: MerchantCredentials;
+  readonly api: ReturnType<typeof merchantApi>;
+  /** The web host's combined stdout/stderr so far. */
+  hostLog(): string;
+  /** Closes the sandbox (the web host keeps running). */
+  stopSandbox(): Promise<void>;
+  /** Starts a sandbox on the same port with the same database and admin token (`restartable` only). */
+  restartSandbox(): Promise<void>;
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * Builds the bundles once (`electron-vite build`) when out/renderer/index.html is missing.
+ * A lock directory keeps parallel workers from building at the same time.
+ */
+export async function ensureRendererBuilt(): Promise<void> {
+  if (existsSync(RENDERER_INDEX)) return;
+  mkdirSync(dirname(BUILD_LOCK), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Someone else is building; a lock older than 10 minutes belongs to a dead run.
+      try {
+        if (Date.now() - statSync(BUILD_LOCK).mtimeMs > 10 * 60_000) rmSync(BUILD_LOCK, { recursive: true, force: true });
+      } catch {
+        // gone meanwhile
+      }
+      await sleep(500);
+      if (existsSync(RENDERER_INDEX)) return;
+    }
+  }
+  try {
+    if (existsSync(RENDERER_INDEX)) return;
+    const require = createRequire(import.meta.url);
+    const bin = join(dirname(require.resolve('electron-vite')), '..', 'bin', 'electron-vite.js');
+    const build = spawnSync(process.execPath, [bin, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0 || !existsSync(RENDERER_INDEX)) throw new Error('electron-vite build failed: run `npm run build` and fix what it reports');
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
+interface HostProcess {
+  child: ChildProcess;
+  url: string;
+}
+
+function spawnHost(args: string[], env: NodeJS.ProcessEnv, logFile: string, timeoutMs: number): Promise<HostProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/web/cli.ts', ...args, '--no-open'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const write = (stream: string, text: string) => appendFileSync(logFile, text.replace(/^(?=.)/gm, `[${stream}] `));
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => write('stderr', text));
+  return new Promise<HostProcess>((done, fail) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`the web host printed no URL within ${timeoutMs} ms; its log:\n${readFileSync(logFile, 'utf8')}`));
+    }, timeoutMs);
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on('line', (line) => {
+      // The URL carries the token: keep it out of the log.
+      const match = URL_LINE.exec(line);
+      write('stdout', `${match ? 'Merchant Desk web host: <url>' : line}\n`);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        done({ child, url: match[1] });
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      appendFileSync(logFile, `[exit] code ${code} signal ${signal}\n`);
+      fail(new Error(`the web host exited (code ${code}, signal ${signal}) before printing its URL; its log:\n${readFileSync(logFile, 'utf8')}`));
+    });
+  });
+}
+
+async function stopHost(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Registers beforeAll/afterAll hooks that run one stack for the calling spec file
+ * (and afterEach hooks that save the host's log of each test). Returns an accessor.
+ */
+export function useStack(options: StackOptions = {}): () => Stack {
+  let stack: Stack | null = null;
+  let child: ChildProcess | null = null;
+  let sandbox: Sandbox | null = null;
+  let tempDir = '';
+  let logFile = '';
+  let logOffset = 0;
+  const killOnExit = () => child?.kill('SIGKILL');
+
+  // eslint-disable-next-line no-empty-pattern -- Playwright wants a destructuring pattern
+  base.beforeAll(async ({}, testInfo) => {
+    testInfo.setTimeout(Math.max(testInfo.timeout, existsSync(RENDERER_INDEX) ? 120_000 : 300_000));
+    await ensureRendererBuilt();
+    tempDir = mkdtempSync(join(tmpdir(), 'md-e2e-'));
+    const dataDir = join(tempDir, 'data');
+    mkdirSync(dataDir, { recursive: true });
+    logFile = join(tempDir, 'web-host.log');
+    writeFileSync(logFile, '');
+    const sandboxLog = (line: string) => appendFileSync(logFile, `[sandbox] ${line}\n`);
+
+    const env: NodeJS.ProcessEnv = { ...process.env, MERCHANT_DESK_DATA_DIR: dataDir };
+    delete env['MERCHANT_ID'];
+    delete env['MERCHANT_API_KEY'];
+    delete env['MERCHANT_DESK_WEB_TOKEN'];
+    const args = ['--data-dir', dataDir, '--port', '0'];
+
+    let admin: ReturnType<typeof adminApi> | null = null;
+    let merchant: MerchantCredentials | null = null;
+    // The base URL stays valid across restarts (same port).
+    let baseUrl = '';
+    const sandboxOptions = {
+      items: options.items ?? 2000,
+      seed: options.seed ?? 1,
+      port: options.restartable ? await freePort() : 0,
+      adminToken: `e2e-admin-${Math.random().toString(36).slice(2)}`,
+      onInternalError: (error: unknown) => sandboxLog(`internal error: ${(error as Error).stack ?? String(error)}`),
+      ...(options.restartable ? { dbFile: join(tempDir, 'sandbox.db') } : {}),
+    };
+    if (!options.demo) {
+      sandbox = await startSandbox(sandboxOptions);
+      baseUrl = sandbox.baseUrl;
+      sandboxLog(`started at ${baseUrl} with ${sandboxOptions.items} items`);
+      admin = adminApi(sandbox);
+      const created = await admin.createMerchant({ balance: 1_000_000, ...options.merchant });
+      merchant = { merchantId: created.merchantId, apiKey: created.apiKey };
+      await options.prepare?.({ sandbox, admin, merchant });
+      args.push('--base-url', sandbox.baseUrl, '--ws-url', sandbox.wsUrl);
+      env['MERCHANT_ID'] = merchant.merchantId;
+      env['MERCHANT_API_KEY'] = merchant.apiKey;
+    }
+
+    const host = await spawnHost(args, env, logFile, options.startTimeoutMs ?? 90_000);
+    child = host.child;
+    // A worker that dies without its hooks (Ctrl-C, crash) must not leave the host running.
+    process.once('exit', killOnExit);
+    const url = new URL(host.url);
+    const token = url.searchParams.get('token') ?? '';
+    const needSandbox = () => {
+      if (!sandbox) throw new Error(options.demo ? 'demo mode: the sandbox lives inside the web host' : 'the sandbox is stopped');
+      return sandbox;
+    };
+    const needMerchant = () => {
+      if (!merchant || !admin) throw new Error('demo mode has no admin access');
+      return { merchant, admin };
+    };
+    stack = {
+      url: host.url,
+      origin: url.origin,
+      token,
+      dataDir,
+      tempDir,
+      get sandbox() {
+        return needSandbox();
+      },
+      get admin() {
+        return needMerchant().admin;
+      },
+      get merchant() {
+        return needMerchant().merchant;
+      },
+      get api() {
+        return merchantApi({ baseUrl }, needMerchant().merchant);
+      },
+      hostLog: () => readFileSync(logFile, 'utf8'),
+      async stopSandbox() {
+        const running = needSandbox();
+        sandbox = null;
+        await running.close();
+        sandboxLog('stopped');
+      },
+      async restartSandbox() {
+        if (!options.restartable) throw new Error('restartSandbox needs useStack({ restartable: true })');
+        if (sandbox) throw new Error('the sandbox is still running');
+        sandbox = await startSandbox(sandboxOptions);
+        sandboxLog(`restarted at ${sandbox.baseUrl}`);
+      },
+    };
+  });
+
+  base.beforeEach(() => {
+    logOffset = logFile && existsSync(logFile) ? statSync(logFile).size : 0;
+  });
+
+  // eslint-disable-next-line no-empty-pattern -- Playwright wants a destructuring pattern
+  base.afterEach(async ({}, testInfo) => {
+    if (!logFile || !existsSync(logFile)) return;
+    const slice = readFileSync(logFile).subarray(logOffset);
+    const path = testInfo.outputPath('web-host.log');
+    writeFileSync(path, slice);
+    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('web-host.log', { path, contentType: 'text/plain' });
+  });
+
+  base.afterAll(async () => {
+    process.off('exit', killOnExit);
+    if (child) await stopHost(child);
+    child = null;
+    if (sandbox) await sandbox.close().catch(() => {});
+    sandbox = null;
+    stack = null;
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  });
+
+  return () => {
+    if (!stack) throw new Error('the stack is not running (useStack must be called at the top of the spec file)');
+    return stack;
+  };
+}
+
+/** `test` with a page whose browser console is saved and attached when the test fails. */
+export const test = base.extend({
+  page: async ({ page }, use, testInfo: TestInfo) => {
+    const lines: string[] = [];
+    page.on('console', (message) => lines.push(`[${message.type()}] ${message.text()} (${message.location().url})`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) lines.push(`[http ${response.status()}] ${response.request().method()} ${response.url().replace(/token=[^&]+/, 'token=…')}`);
+    });
+    page.on('pageerror', (error) => lines.push(`[pageerror] ${error.stack ?? error.message}`));
+    await use(page);
+    if (testInfo.status !== testInfo.expectedStatus && lines.length > 0) {
+      await testInfo.attach('browser-console.log', { body: lines.join('\n'), contentType: 'text/plain' });
+    }
+  },
+});

@@ -1,0 +1,181 @@
+// Trades and Wallet over history the sandbox already holds when the app first starts:
+// trade filters (status, order id), the trades CSV, the ledger of a completed trade and
+// the ledger CSV. The files are real browser downloads, read back from disk.
+import type { Page } from '@playwright/test';
+import { formatCents } from '../src/shared/money';
+import { merchantApi } from '../test/support/sandboxHttp';
+import { download, goTo, openApp, parseCsv, TRADE_URL } from './support/app';
+import { expect, test, useStack } from './support/stack';
+
+interface Listing {
+  itemId: number;
+  assetId: string;
+  market_hash_name: string;
+  price: number;
+  externalId: string;
+  /** Where the sandbox moves the trade before the app starts. */
+  moves: { status: string; errorCode?: number }[];
+  status: string;
+}
+
+const LISTINGS: Listing[] = [
+  { itemId: 8_000_001, assetId: '80000001', market_hash_name: 'USP-S | Harbor Lights (Field-Tested)', price: 1500, externalId: 'ORD-1001', moves: [{ status: 'SENT' }, { status: 'COMPLETED' }], status: 'COMPLETED' },
+  { itemId: 8_000_002, assetId: '80000002', market_hash_name: 'AK-47 | Copper Vale (Minimal Wear)', price: 2500, externalId: 'ORD-1002', moves: [{ status: 'SENT' }, { status: 'CANCELLED', errorCode: 504 }], status: 'CANCELLED' },
+  { itemId: 8_000_003, assetId: '80000003', market_hash_name: 'AWP | Silent Orchard (Field-Tested)', price: 4000, externalId: 'ORD-1003', moves: [], status: 'PENDING' },
+  { itemId: 8_000_004, assetId: '80000004', market_hash_name: 'Desert Eagle | Night Ferry (Factory New)', price: 900, externalId: 'ORD-1004', moves: [{ status: 'SENT' }], status: 'SENT' },
+];
+const tradeIds = new Map<string, string>(); // externalId → tradeId
+
+const TRADES_HEADER = [
+  'tradeId', 'externalId', 'status', 'price', 'itemId', 'assetId', 'offerId', 'market_hash_name', 'phase', 'float',
+  'webhookStatus', 'errorCode', 'failReason', 'createdAt', 'updatedAt', 'completedAt', 'cancelledAt', 'endProtection', 'rollbackAt', 'stage',
+];
+const LEDGER_HEADER = ['id', 'createdAt', 'type', 'amount', 'balanceBefore', 'balanceAfter', 'tradeId', 'market_hash_name', 'phase', 'note'];
+
+const stack = useStack({
+  items: 2000,
+  seed: 3,
+  merchant: { balance: 50_000 },
+  async prepare({ sandbox, admin, merchant }) {
+    const listed = await admin.post('/admin/items', { items: LISTINGS.map(({ itemId, assetId, market_hash_name, price }) => ({ itemId, assetId, market_hash_name, price })) });
+    if (listed.status >= 300) throw new Error(`listing: ${listed.status} ${JSON.stringify(listed.body)}`);
+    const api = merchantApi(sandbox, merchant);
+    for (const l of LISTINGS) {
+      const bought = await api.post<{ tradeId: string }>('/Items/Buy', { itemId: l.itemId, assetId: l.assetId, price: l.price, tradeUrl: TRADE_URL, externalId: l.externalId });
+      if (bought.status !== 200) throw new Error(`buy ${l.externalId}: ${bought.status} ${JSON.stringify(bought.body)}`);
+      tradeIds.set(l.externalId, bought.body.tradeId);
+      for (const move of l.moves) await admin.transition(bought.body.tradeId, move);
+    }
+  },
+});
+
+test.describe.configure({ timeout: 90_000 });
+
+function listing(externalId: string): Listing {
+  const found = LISTINGS.find((l) => l.externalId === externalId);
+  if (!found) throw new Error(externalId);
+  return found;
+}
+
+function tradeBodyRows(page: Page) {
+  return page.getByRole('table', { name: 'Trades' }).locator('tbody tr');
+}
+
+async function openHistory(page: Page) {
+  await openApp(page, stack());
+  await goTo(page, 'Trades');
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByRole('tab', { name: 'History' })).toHaveAttribute('aria-selected', 'true');
+  await expect(tradeBodyRows(page)).toHaveCount(LISTINGS.length, { timeout: 30_000 });
+}
+
+test('filters trades by status and order id', async ({ page }) => {
+  await openHistory(page);
+  const filters = page.getByRole('group', { name: 'Trade filters' });
+  const rows = tradeBodyRows(page);
+
+  // Status: Completed only, then Completed + Cancelled.
+  await filters.getByRole('button', { name: 'Completed', exact: true }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(listing('ORD-1001').market_hash_name);
+  await expect(rows.first()).toContainText('ORD-1001');
+  await expect(rows.first().locator('.status-badge')).toHaveText(/^completed$/i);
+  await filters.getByRole('button', { name: 'Cancelled', exact: true }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.locator('.status-badge')).toHaveText([/^(completed|cancelled)$/i, /^(completed|cancelled)$/i]);
+  await filters.getByRole('button', { name: 'Clear' }).click();
+  await expect(rows).toHaveCount(LISTINGS.length);
+
+  // Order id (externalId): exactly that trade.
+  await filters.getByRole('textbox', { name: 'Order ID' }).fill('ORD-1004');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(listing('ORD-1004').market_hash_name);
+  await expect(rows.first().locator('.status-badge')).toHaveText(/^sent$/i);
+  await filters.getByRole('textbox', { name: 'Order ID' }).fill('ORD-9999');
+  await expect(page.getByText('No trades match these filters')).toBeVisible();
+  await filters.getByRole('button', { name: 'Clear' }).click();
+  await expect(rows).toHaveCount(LISTINGS.length);
+
+  // The Active tab lists only what is still moving.
+  await page.getByRole('tab', { name: 'Active' }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.locator('.status-badge')).toHaveText([/^(pending|sent)$/i, /^(pending|sent)$/i]);
+});
+
+test('exports trades as CSV, all of them and filtered', async ({ page }, testInfo) => {
+  await openHistory(page);
+  const exportButton = page.getByRole('button', { name: 'Export CSV' });
+
+  const all = await download(page, exportButton, testInfo);
+  expect(all.name).toMatch(/^trades-.+\.csv$/);
+  const [header, ...rows] = parseCsv(all.text);
+  expect(header).toEqual(TRADES_HEADER);
+  expect(rows).toHaveLength(LISTINGS.length);
+  const col = (name: string) => TRADES_HEADER.indexOf(name);
+  for (const l of LISTINGS) {
+    const row = rows.find((r) => r[col('externalId')] === l.externalId);
+    expect(row, l.externalId).toBeDefined();
+    expect(row?.[col('tradeId')]).toBe(tradeIds.get(l.externalId));
+    expect(row?.[col('status')]).toBe(l.status);
+    expect(row?.[col('price')]).toBe((l.price / 100).toFixed(2));
+    expect(row?.[col('itemId')]).toBe(String(l.itemId));
+    expect(row?.[col('assetId')]).toBe(l.assetId);
+    expect(row?.[col('market_hash_name')]).toBe(l.market_hash_name);
+  }
+  const cancelled = rows.find((r) => r[col('externalId')] === 'ORD-1002');
+  expect(cancelled?.[col('errorCode')]).toBe('504');
+  expect(cancelled?.[col('offerId')]).toMatch(/^\d{10}$/);
+
+  // The export follows the filters on screen.
+  await page.getByRole('group', { name: 'Trade filters' }).getByRole('button', { name: 'Completed', exact: true }).click();
+  await expect(tradeBodyRows(page)).toHaveCount(1);
+  const filtered = await download(page, exportButton, testInfo);
+  const [, ...completed] = parseCsv(filtered.text);
+  expect(completed.map((r) => r[col('externalId')])).toEqual(['ORD-1001']);
+});
+
+test('the ledger shows FREEZE then BUY COMPLETED for a completed trade, and exports as CSV', async ({ page }, testInfo) => {
+  const completed = listing('ORD-1001');
+  const tradeId = tradeIds.get(completed.externalId) ?? '';
+  await openApp(page, stack());
+  await goTo(page, 'Wallet');
+
+  // Balance cards agree with the sandbox.
+  const balance = (await stack().api.get<{ balance: number; total_available: number }>('/Wallet/GetBalance')).body;
+  await expect(page.locator('.card', { hasText: 'Balance' }).first()).toContainText(formatCents(balance.balance));
+  await expect(page.locator('.card', { hasText: 'Total available' })).toContainText(formatCents(balance.total_available));
+
+  // The completed trade's ledger: its freeze, then the completion (newest first on screen).
+  const ledger = page.getByRole('table', { name: 'Ledger' });
+  await expect(ledger.locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('group', { name: 'Ledger filters' }).getByRole('textbox', { name: 'Trade ID' }).fill(tradeId);
+  const rows = ledger.locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.locator('.type-tag')).toHaveText(['BUY COMPLETED', 'FREEZE']);
+  const ids = (await rows.locator('td:last-child').allTextContents()).map(Number);
+  expect(ids[1]).toBeLessThan(ids[0] ?? 0); // FREEZE came first
+  await expect(rows.nth(1)).toContainText(`-${formatCents(completed.price)}`);
+  await expect(rows.nth(1)).toContainText(completed.market_hash_name);
+  await expect(rows.nth(0)).toContainText(completed.market_hash_name);
+  await page.getByRole('group', { name: 'Ledger filters' }).getByRole('button', { name: 'Clear' }).click();
+
+  // Every transaction, as the sandbox has them.
+  const history = (await stack().api.get<{ transactions: { id: number; type: string; amount: number; tradeId: string | null }[]; total: number }>('/Wallet/BalanceHistory?limit=500')).body;
+  await expect(rows).toHaveCount(history.transactions.length);
+  const file = await download(page, page.getByRole('button', { name: 'Export CSV' }), testInfo);
+  expect(file.name).toMatch(/^ledger-.+\.csv$/);
+  const [header, ...lines] = parseCsv(file.text);
+  expect(header).toEqual(LEDGER_HEADER);
+  expect(lines).toHaveLength(history.transactions.length);
+  const col = (name: string) => LEDGER_HEADER.indexOf(name);
+  for (const t of history.transactions) {
+    const line = lines.find((l) => l[col('id')] === String(t.id));
+    expect(line, `ledger entry ${t.id}`).toBeDefined();
+    expect(line?.[col('type')]).toBe(t.type);
+    // Plain decimals a spreadsheet reads as numbers (negative ones too).
+    expect(line?.[col('amount')]).toBe(`${t.amount < 0 ? '-' : ''}${(Math.abs(t.amount) / 100).toFixed(2)}`);
+    expect(line?.[col('tradeId')]).toBe(t.tradeId ?? '');
+  }
+  const forTrade = lines.filter((l) => l[col('tradeId')] === tradeId).sort((a, b) => Number(a[col('id')]) - Number(b[col('id')]));
+  expect(forTrade.map((l) => l[col('type')])).toEqual(['FREEZE', 'BUY COMPLETED']);
+});
