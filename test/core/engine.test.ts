@@ -240,7 +240,7 @@ describe('engine against the real sandbox', () => {
     await adminApi(sb).post('/admin/items', { items: [{ itemId: 88_000_001, market_hash_name: 'Zeus x27 | Tesla Coil (Factory New)', price: 4200 }] });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await call('alerts.firings')).filter((f) => f.itemId === 88_000_001)).toHaveLength(1);
-    expect(batches.flatMap((b) => b.notifications ?? []).filter((n) => n.kind === 'alert')).toHaveLength(1);
+    expect(batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'item' && n.target.itemId === 88_000_001)).toHaveLength(1);
   }, 60_000);
 
   it('keeps the API key out of the database files and the logs', async () => {

@@ -98,21 +98,41 @@ export class AlertService {
         offset: 0,
         limit: SYNC_MATCH_LIMIT,
       });
-      await this.fireMatches(page.rows.map(fromRow), [rule]);
-    }
-  }
-
-  private async fireMatches(candidates: Candidate[], rules: AlertRule[] = this.rules): Promise<void> {
-    for (const item of candidates) {
-      for (const rule of rules) {
-        if (matchesRule(rule, item)) await this.fire(rule, item);
+      const fired = await this.fireMatches(page.rows.map(fromRow), [rule], false);
+      // Listings already on sale when a rule is saved (or after a sync) are stored as firings but
+      // announced once per rule, not once per listing.
+      const settings = this.settings();
+      if (fired > 0 && settings.notifyAlerts && !settings.alertsPaused) {
+        this.events.push({
+          notifications: [
+            {
+              id: `alert-summary:${rule.id}:${Date.now()}`,
+              kind: 'alert',
+              title: `Alert: ${rule.name}`,
+              body: `${fired} listing${fired === 1 ? '' : 's'} on sale match${fired === 1 ? 'es' : ''} this rule`,
+              target: null,
+              at: toUtcIso(Date.now()),
+            },
+          ],
+        });
       }
     }
   }
 
-  private async fire(rule: AlertRule, item: Candidate): Promise<void> {
+  /** Fires every match; returns how many firings were new. */
+  private async fireMatches(candidates: Candidate[], rules: AlertRule[] = this.rules, notify = true): Promise<number> {
+    let fired = 0;
+    for (const item of candidates) {
+      for (const rule of rules) {
+        if (matchesRule(rule, item) && (await this.fire(rule, item, notify))) fired++;
+      }
+    }
+    return fired;
+  }
+
+  private async fire(rule: AlertRule, item: Candidate, notifyEach: boolean): Promise<boolean> {
     const session = this.session();
-    if (!session) return;
+    if (!session) return false;
     const settings = this.settings();
     const autoBuy = this.autoBuy(rule, item, settings.alertsPaused);
     const firing = await session.store.recordFiring({
@@ -122,8 +142,8 @@ export class AlertService {
       market_hash_name: item.market_hash_name,
       price: item.price,
     });
-    if (!firing) return;
-    const notify = settings.notifyAlerts && !settings.alertsPaused;
+    if (!firing) return false;
+    const notify = notifyEach && settings.notifyAlerts && !settings.alertsPaused;
     this.events.push({
       firings: [firing],
       unacknowledgedFirings: await session.store.unacknowledgedFiringCount(),
@@ -142,10 +162,12 @@ export class AlertService {
           }
         : {}),
     });
-    if (!autoBuy) return;
-    const outcome = await autoBuy;
-    const updated = await session.store.setFiringAutoBuy(firing.id, outcome);
-    if (updated) this.events.push({ firings: [updated] });
+    if (autoBuy) {
+      const outcome = await autoBuy;
+      const updated = await session.store.setFiringAutoBuy(firing.id, outcome);
+      if (updated) this.events.push({ firings: [updated] });
+    }
+    return true;
   }
 
   /** Starts an auto-buy at once when the rule allows it; resolves to what happened. */

@@ -1,5 +1,5 @@
 import type { Balance, FeedFrame, Item, PriceChange, Trade } from '../../../shared/api';
-import { CATALOG_REBUILD_INTERVAL_MS, HISTORY_MAX_LIMIT } from '../../../shared/api';
+import { CATALOG_REBUILD_INTERVAL_MS, HISTORY_MAX_LIMIT, isActiveStatus } from '../../../shared/api';
 import type { CatalogInfo, ConnectionStatus, ProgressKind, ProgressStatus } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError, ClientRateLimiter, MerchantApiClient, errorFromResponse } from '../api';
@@ -144,6 +144,9 @@ export class AccountSession {
           return;
         }
         if (result.changed) this.announceTrades([result.trade], result.newStatus ? [{ tradeId: result.trade.tradeId, status: result.newStatus }] : []);
+        // A frame carries no timestamps: a status that sets completedAt, endProtection,
+        // cancelledAt or rollbackAt is worth the one request for the full record.
+        if (result.newStatus && !isActiveStatus(result.newStatus)) await this.fetchTrades({ tradeId: frame.tradeId }, 'feed');
         this.walletChanged();
         return;
       }
@@ -196,7 +199,8 @@ export class AccountSession {
   async upsertTrades(trades: Trade[], source: TradeSource): Promise<void> {
     if (trades.length === 0) return;
     const result = await this.store.upsertTrades(trades, source);
-    this.announceTrades(result.changed, result.newStatuses);
+    // History back-filled on a first start is old news: shown, not notified.
+    this.announceTrades(result.changed, source === 'backfill' ? [] : result.newStatuses);
   }
 
   private async fetchTrades(query: { tradeId?: string; externalId?: string }, source: TradeSource): Promise<Trade[]> {

@@ -99,7 +99,12 @@ export function TradeDetailPanel() {
 
         <section className="detail-section" aria-label="Protection">
           <h3>Protection</h3>
-          {trade.stage === 1 ? (
+          {trade.status === 'PENDING' || trade.status === 'SENT' || trade.status === 'CREATING' ? (
+            <p className="protection">
+              <span className="tag">Stage 1 · in flight</span>{' '}
+              <span className="muted">Protection starts when the item is delivered.</span>
+            </p>
+          ) : trade.stage === 1 ? (
             <p className="protection">
               <span className="tag tag-warn">Stage 1 · reversible</span>{' '}
               {trade.endProtection ? (
