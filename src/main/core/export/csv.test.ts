@@ -8,6 +8,10 @@ describe('CSV export', () => {
     );
   });
 
+  it('keeps negative amounts as numbers while defusing formulas that start with a minus', () => {
+    expect(toCsv(['amount'], [['-15.00'], ['-1+2'], ['-A1']])).toBe("amount\r\n-15.00\r\n'-1+2\r\n'-A1\r\n");
+  });
+
   it('writes cents as decimals', () => {
     expect(centsToDecimal(123456)).toBe('1234.56');
     expect(centsToDecimal(-5)).toBe('-0.05');
