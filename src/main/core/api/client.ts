@@ -58,6 +58,32 @@ const DEFAULT_USER_AGENT = 'merchant-desk';
 type Query = Record<string, string | number | boolean | undefined>;
 
 /**
+ * One request's signal: aborted by the caller's signal (often a session's, alive for hours) or by the
+ * time-out, whichever comes first. Not `AbortSignal.any([signal, AbortSignal.timeout()])`: Node keeps a
+ * WeakRef per call in the long-lived source signal and never prunes it (nodejs/node#55351), one
+ * leaked entry per API request for the life of the session.
+ */
+function requestSignal(signal: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut(): boolean; done(): void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
  * Typed calls to the Merchant Trading API for one merchant. Each call waits
  * for its rate bucket, has its own time-out, and checks the answer against the
  * endpoint's schema. It never retries: the caller decides (a buy must not be
@@ -118,6 +144,11 @@ export class MerchantApiClient {
     this.#noteRefusal(status, parseRetryAfter(headerValue(headers, 'retry-after')));
   }
 
+  /** The typed error of a refused catalog download (the worker's answer), with the key kept out of its message. */
+  catalogError(status: number, headers: HeaderSource, bodyText: string): ApiRequestError {
+    return errorFromResponse(ENDPOINTS.getAllItemsOnSale.path, status, headers, this.#scrub(bodyText));
+  }
+
   toString(): string {
     return `MerchantApiClient(${this.merchantId} @ ${this.baseUrl})`;
   }
@@ -132,7 +163,7 @@ export class MerchantApiClient {
     const signal = options?.signal;
     await this.#acquire(endpoint.bucket, path, signal);
 
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const request = requestSignal(signal, this.#timeoutMs);
     const url = `${this.baseUrl}${path}${input.query ? toQueryString(input.query) : ''}`;
     let response: Response;
     let text: string;
@@ -142,17 +173,20 @@ export class MerchantApiClient {
         method: endpoint.method,
         headers: this.#headers(input.body !== undefined),
         body: input.body === undefined ? undefined : JSON.stringify(input.body),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        signal: request.signal,
       });
       text = await response.text();
     } catch (error) {
       if (signal?.aborted) throw abortedError(path);
-      if (timeout.aborted) throw timeoutError(path, this.#timeoutMs);
+      if (request.timedOut()) throw timeoutError(path, this.#timeoutMs);
       throw this.#redact(networkError(path, error));
+    } finally {
+      request.done();
     }
 
     if (!response.ok) {
-      const error = errorFromResponse(path, response.status, response.headers, text);
+      // Scrub before the body is quoted: the message keeps a 120-character snippet, which can cut the key in two.
+      const error = errorFromResponse(path, response.status, response.headers, this.#scrub(text));
       this.#noteRefusal(response.status, error.retryAfterMs);
       throw this.#redact(error);
     }
@@ -189,6 +223,10 @@ export class MerchantApiClient {
       'User-Agent': this.#userAgent,
       ...(jsonBody ? { 'Content-Type': 'application/json' } : {}),
     };
+  }
+
+  #scrub(text: string): string {
+    return this.#apiKey ? text.split(this.#apiKey).join('[redacted]') : text;
   }
 
   /** A proxy or a misbehaving server may echo request headers into its body; keep the key out of messages. */

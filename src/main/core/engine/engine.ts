@@ -4,6 +4,7 @@ import type { Trade } from '../../../shared/api';
 import { isValidTradeUrl } from '../../../shared/api';
 import type {
   AppSnapshot,
+  ConnectionStatus,
   ConnectionTestResult,
   EngineEventBatch,
   IpcMethod,
@@ -21,7 +22,7 @@ import { centsToDecimal, toCsv } from '../export/csv';
 import type { EngineService } from '../ipc/engineService';
 import { EngineError } from '../ipc/engineService';
 import type { SecretStore } from '../secrets';
-import { LocalStore } from '../store';
+import { LocalStore, StoreError } from '../store';
 import type { ParsedLedgerQuery, ParsedTradeQuery } from '../store/types';
 import { AppConfigFile } from './appConfig';
 import type { AccountCredentials } from './session';
@@ -62,18 +63,23 @@ export class Engine implements EngineService {
   private session: AccountSession | null = null;
   private demo: DemoAccount | null = null;
   private switching: Promise<void> = Promise.resolve();
+  /** Why the account's local database could not be opened; shown as the connection until another account opens. */
+  private storeProblem: ConnectionStatus | null = null;
+  /** Every engine log line, with any API key the engine holds cut out (errors may carry what they were given). */
+  private readonly log: (line: string) => void;
 
   constructor(private readonly options: EngineOptions) {
+    this.log = (line) => options.log(this.scrub(line));
     mkdirSync(join(options.dataDir, 'accounts'), { recursive: true });
     this.config = new AppConfigFile(options.dataDir);
-    if (this.config.problem) options.log(this.config.problem);
+    if (this.config.problem) this.log(this.config.problem);
     this.buying = new BuyService(() => this.requireSession());
     this.alerts = new AlertService(
       () => this.session,
       this.buying,
       this.events,
       () => this.config.get().settings,
-      options.log,
+      this.log,
     );
   }
 
@@ -87,17 +93,17 @@ export class Engine implements EngineService {
     if (this.options.override) return this.switchTo(this.options.override, false);
     if (account) {
       const apiKey = await this.options.secrets.get(account.merchantId).catch((error: unknown) => {
-        this.options.log(`keychain: ${(error as Error).message}`);
+        this.log(`keychain: ${(error as Error).message}`);
         return null;
       });
       if (apiKey) return this.switchTo({ ...account, apiKey }, false);
-      this.options.log(`no API key stored for merchant ${account.merchantId}; configure it in Settings`);
+      this.log(`no API key stored for merchant ${account.merchantId}; configure it in Settings`);
     }
     if (settings.demoSandbox || !account) await this.useDemo();
   }
 
   async close(): Promise<void> {
-    await this.switching;
+    await this.switching.catch(() => {});
     await this.closeSession();
     await this.demo?.close();
     this.demo = null;
@@ -115,7 +121,27 @@ export class Engine implements EngineService {
   }
 
   async handle<M extends IpcMethod>(method: M, input: IpcParsedInput<M>): Promise<IpcResult<M>> {
-    return (await this.route(method, input as never)) as IpcResult<M>;
+    try {
+      return (await this.route(method, input as never)) as IpcResult<M>;
+    } catch (error) {
+      // Hosts log unexpected errors: whatever such an error carries, the key does not leave with it.
+      if (error instanceof EngineError || !(error instanceof Error)) throw error;
+      const message = this.scrub(error.message);
+      const stack = error.stack === undefined ? undefined : this.scrub(error.stack);
+      if (message === error.message && stack === error.stack) throw error;
+      const clean = new Error(message);
+      clean.name = error.name;
+      clean.stack = stack;
+      throw clean;
+    }
+  }
+
+  /** `text` without any API key this engine holds (the account's, the command line's, the demo's). */
+  private scrub(text: string): string {
+    const keys = [this.session?.credentials.apiKey, this.options.override?.apiKey, this.demo?.credentials.apiKey];
+    let clean = text;
+    for (const key of keys) if (key && key.length >= 8) clean = clean.split(key).join('[redacted]');
+    return clean;
   }
 
   private async route(method: IpcMethod, input: never): Promise<unknown> {
@@ -217,7 +243,8 @@ export class Engine implements EngineService {
         apiKeyConfigured: this.demo !== null || configuredKey !== null || this.options.override !== undefined,
         demo: this.demo !== null,
       },
-      connection: session?.connection ?? { state: 'offline', detail: 'No account configured', nextAttemptAt: null, since: toUtcIso(Date.now()) },
+      connection: session?.connection ??
+        this.storeProblem ?? { state: 'offline', detail: 'No account configured', nextAttemptAt: null, since: toUtcIso(Date.now()) },
       rateLimit: (session?.limiter ?? new ClientRateLimiter()).status(),
       progress: session?.progressList() ?? [],
       balance: session?.balance ?? null,
@@ -279,22 +306,35 @@ export class Engine implements EngineService {
   }
 
   private switchTo(credentials: AccountCredentials, demo: boolean): Promise<void> {
-    this.switching = this.switching.then(async () => {
+    // A failed switch must not poison the next one (or close()): each runs after the previous settled.
+    const run = this.switching.catch(() => {}).then(async () => {
       await this.closeSession();
+      this.storeProblem = null;
       const file = join(this.options.dataDir, 'accounts', (demo ? 'demo-' : '') + accountFileName(credentials.merchantId));
-      const store = await LocalStore.open({ file });
+      let store: LocalStore;
+      try {
+        store = await LocalStore.open({ file });
+      } catch (error) {
+        // Damaged, from a newer app, or read-only: say which file and what to do, keep running, leave the file as it is.
+        const detail = error instanceof StoreError && error.file ? error.message : `Cannot open the local database ${file}: ${(error as Error).message}`;
+        this.log(`local database: ${detail}`);
+        this.storeProblem = { state: 'offline', detail, nextAttemptAt: null, since: toUtcIso(Date.now()) };
+        this.events.push({ connection: this.storeProblem });
+        return;
+      }
       const session = new AccountSession(credentials, store, this.events, {
-        onItems: (source) => void this.alerts.evaluate(source).catch((error: unknown) => this.options.log(`alerts: ${String(error)}`)),
-        onCatalogSynced: () => void this.alerts.evaluateCatalog().catch((error: unknown) => this.options.log(`alerts: ${String(error)}`)),
+        onItems: (source) => void this.alerts.evaluate(source).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
+        onCatalogSynced: () => void this.alerts.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
         notifyStatuses: () => this.config.get().settings.notifyStatuses,
-        log: this.options.log,
+        log: this.log,
       });
       this.session = session;
       await this.alerts.reload();
       await session.start();
       this.events.push({ connection: session.connection, items: { upserted: [], removed: [], prices: [], invalidated: true }, ledgerChanged: true });
     });
-    return this.switching;
+    this.switching = run;
+    return run;
   }
 
   private async closeSession(): Promise<void> {
@@ -306,7 +346,9 @@ export class Engine implements EngineService {
   }
 
   private requireSession(): AccountSession {
-    if (!this.session) throw new EngineError('unavailable', 'No account connected: configure one in Settings or use the demo sandbox');
+    if (!this.session) {
+      throw new EngineError('unavailable', this.storeProblem?.detail ?? 'No account connected: configure one in Settings or use the demo sandbox');
+    }
     return this.session;
   }
 

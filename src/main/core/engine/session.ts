@@ -2,7 +2,7 @@ import type { Balance, FeedFrame, Item, PriceChange, Trade } from '../../../shar
 import { CATALOG_REBUILD_INTERVAL_MS, HISTORY_MAX_LIMIT, isActiveStatus } from '../../../shared/api';
 import type { CatalogInfo, ConnectionStatus, ProgressKind, ProgressStatus } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
-import { ApiRequestError, ClientRateLimiter, MerchantApiClient, errorFromResponse } from '../api';
+import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
 import type { EventBatcher } from '../events/batcher';
 import { FeedConnection } from '../feed';
 import type { LocalStore } from '../store';
@@ -36,6 +36,9 @@ const MIN_CATALOG_SYNC_GAP_MS = 10_000;
 const BALANCE_DEBOUNCE_MS = 250;
 const LEDGER_DEBOUNCE_MS = 1_000;
 const BACKFILL_META = 'trades_backfilled';
+/** After a failed API call the cache may be stale: reconcile again after 5 s, doubling up to 2 min (never before a server backoff ends). */
+const RECOVERY_FIRST_MS = 5_000;
+const RECOVERY_MAX_MS = 120_000;
 
 /**
  * One account's live connection: REST client and shared limiter, the one
@@ -60,6 +63,12 @@ export class AccountSession {
   private ledgerTimer: ReturnType<typeof setTimeout> | null = null;
   private ledgerSync: Promise<void> | null = null;
   private stopped = false;
+  private backfilling: Promise<void> | null = null;
+  private reconciling: Promise<void> | null = null;
+  private reconcileAgain: string | null = null;
+  private recoveryTimer: ReturnType<typeof setTimeout> | null = null;
+  private recoveryAttempt = 0;
+  private lastFailureAt = 0;
   private readonly abort = new AbortController();
   private readonly unsubscribers: (() => void)[] = [];
 
@@ -111,6 +120,7 @@ export class AccountSession {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.balanceTimer) clearTimeout(this.balanceTimer);
     if (this.ledgerTimer) clearTimeout(this.ledgerTimer);
+    if (this.recoveryTimer) clearTimeout(this.recoveryTimer);
     for (const unsubscribe of this.unsubscribers) unsubscribe();
     await this.feed.stop();
     await Promise.allSettled([this.catalogSync, this.ledgerSync]);
@@ -190,10 +200,14 @@ export class AccountSession {
     if (changed.length === 0) return;
     const notifications = tradeNotifications(changed, newStatuses, this.hooks.notifyStatuses());
     this.events.push({ trades: changed, ...(notifications.length > 0 ? { notifications } : {}) });
-    void this.store.activeTrades().then((active) => {
-      this.activeTrades = active.length;
-      this.events.push({ activeTrades: this.activeTrades });
-    });
+    void this.store
+      .activeTrades()
+      .then((active) => {
+        this.activeTrades = active.length;
+        this.events.push({ activeTrades: this.activeTrades });
+      })
+      // The store closes under a pending read when the session stops: not an unhandled rejection.
+      .catch((error: unknown) => this.fail('counting active trades', error));
   }
 
   async upsertTrades(trades: Trade[], source: TradeSource): Promise<void> {
@@ -209,9 +223,34 @@ export class AccountSession {
     return page.trades;
   }
 
-  /** After every (re)connect, on start and while polling: nothing that happened while away is lost. */
-  async reconcile(reason: string): Promise<void> {
+  /**
+   * After every (re)connect, on start and while polling: nothing that happened while away is lost.
+   * Single flight: while one runs (or waits out a server backoff in the limiter), the polls and
+   * recoveries that come due join it, and an event (a reconnect) makes at most one more run after it;
+   * so a long Retry-After never releases a pile of queued reconciles at once.
+   */
+  reconcile(reason: string): Promise<void> {
+    if (this.reconciling) {
+      if (reason !== 'polling' && reason !== 'recovery') this.reconcileAgain = reason;
+      return this.reconciling;
+    }
+    this.reconciling = (async () => {
+      try {
+        for (let next: string | null = reason; next !== null && !this.stopped; ) {
+          this.reconcileAgain = null;
+          await this.runReconcile(next);
+          next = this.reconcileAgain;
+        }
+      } finally {
+        this.reconciling = null;
+      }
+    })();
+    return this.reconciling;
+  }
+
+  private async runReconcile(reason: string): Promise<void> {
     if (this.stopped) return;
+    const started = Date.now();
     try {
       const active = await this.client.tradeHistory({ isActive: true }, { signal: this.abort.signal });
       await this.upsertTrades(active.trades, reason === 'polling' ? 'poll' : 'reconcile');
@@ -225,15 +264,27 @@ export class AccountSession {
       await this.refreshBalance();
       this.scheduleLedgerSync();
       if (reason !== 'polling') void this.syncCatalogIfStale();
+      if (this.lastFailureAt < started) {
+        this.recoveryAttempt = 0;
+        // A REST 503 set `maintenance` while the feed stayed up: the API answers again, show the feed's state.
+        if (this.connection.state === 'maintenance' && this.feed.state.state === 'connected') this.onFeedState(this.feed.state);
+      }
     } catch (error) {
       this.fail(`reconcile (${reason})`, error);
     }
   }
 
-  /** Pages the whole history once per cache, then keeps it current through the feed and reconciles. */
-  private async backfillHistory(): Promise<void> {
-    if ((await this.store.getMeta(BACKFILL_META)) === true) return;
+  /** Pages the whole history once per cache (single flight: also retried by the recovery), then the feed and reconciles keep it current. */
+  private backfillHistory(): Promise<void> {
+    this.backfilling ??= this.runBackfill().finally(() => {
+      this.backfilling = null;
+    });
+    return this.backfilling;
+  }
+
+  private async runBackfill(): Promise<void> {
     try {
+      if ((await this.store.getMeta(BACKFILL_META)) === true) return;
       let page = 1;
       let fetched = 0;
       for (;;) {
@@ -352,7 +403,7 @@ export class AccountSession {
       });
       if (!result.ok) {
         this.client.reportCatalogResponse(result.status, result.headers);
-        throw errorFromResponse('/Items/GetAllItemsOnSale', result.status, result.headers, result.bodyText);
+        throw this.client.catalogError(result.status, result.headers, result.bodyText);
       }
       this.catalog = await this.store.catalogInfo();
       this.hooks.log(
@@ -407,11 +458,31 @@ export class AccountSession {
     });
   }
 
+  /**
+   * One reconcile (trades, balance, ledger, catalog freshness, an unfinished back-fill) after a backoff, so a
+   * cache left stale by a failed call catches up by itself once the API answers again, even when the feed
+   * stays quiet. Single timer; while polling, the poll already does it.
+   */
+  private scheduleRecovery(): void {
+    if (this.stopped || this.recoveryTimer || this.pollTimer) return;
+    this.recoveryAttempt++;
+    const base = Math.min(RECOVERY_MAX_MS, RECOVERY_FIRST_MS * 2 ** (this.recoveryAttempt - 1));
+    const backoffUntil = this.limiter.status().backoffUntil;
+    const delay = Math.max(base, backoffUntil ? Date.parse(backoffUntil) - Date.now() : 0);
+    this.recoveryTimer = setTimeout(() => {
+      this.recoveryTimer = null;
+      void this.reconcile('recovery');
+      void this.backfillHistory();
+    }, delay);
+  }
+
   /** Failures become state and one log line, never an exception storm. */
   private fail(what: string, error: unknown): void {
     if (this.stopped) return;
     if (error instanceof ApiRequestError) {
       this.hooks.log(`${what}: ${error.kind} ${error.status ?? ''} ${error.code}: ${error.message}`);
+      this.lastFailureAt = Date.now();
+      if (error.code !== 'unauthorized' && error.kind !== 'aborted') this.scheduleRecovery();
       if (error.code === 'maintenance' && this.connection.state !== 'maintenance') {
         this.connection = { ...this.connection, state: 'maintenance', detail: 'Marketplace under maintenance; retrying automatically', since: toUtcIso(Date.now()) };
         this.events.push({ connection: this.connection });

@@ -1,0 +1,90 @@
+import type { EngineEventBatch, IpcMethod, IpcParsedInput, IpcResult } from '../../../src/shared/ipc';
+import { IPC_METHODS } from '../../../src/shared/ipc';
+import { Engine } from '../../../src/main/core/engine/engine';
+import type { AccountSession } from '../../../src/main/core/engine/session';
+import { MemorySecretStore } from '../../../src/main/core/secrets';
+
+/** Small helpers shared by the reliability tests: waiting, sleeping, and an engine with its log and batches captured. */
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` every 50 ms until it returns something truthy; throws after `timeoutMs`. */
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+export interface EngineAccount {
+  baseUrl: string;
+  wsUrl: string;
+  merchantId: string;
+  apiKey: string;
+}
+
+export interface EngineHarness {
+  engine: Engine;
+  /** Every line the engine logged. */
+  logs: string[];
+  /** Every event batch the engine emitted, in order. */
+  batches: EngineEventBatch[];
+  /** A typed call through the method table, input parsed by its schema as the IPC gate would. */
+  call<M extends IpcMethod>(method: M, input?: unknown): Promise<IpcResult<M>>;
+  session(): AccountSession;
+  close(): Promise<void>;
+}
+
+/** An engine on `dataDir` for `account` (the command-line override path), started. */
+export async function startEngine(dataDir: string, account: EngineAccount, options: { start?: boolean } = {}): Promise<EngineHarness> {
+  const logs: string[] = [];
+  const batches: EngineEventBatch[] = [];
+  const engine = new Engine({
+    dataDir,
+    secrets: new MemorySecretStore(),
+    log: (line) => logs.push(line),
+    startDemo: () => Promise.reject(new Error('no demo sandbox in reliability tests')),
+    override: { baseUrl: account.baseUrl, wsUrl: account.wsUrl, merchantId: account.merchantId, apiKey: account.apiKey },
+  });
+  engine.subscribe((batch) => batches.push(batch));
+  if (options.start !== false) await engine.start();
+  let closed = false;
+  return {
+    engine,
+    logs,
+    batches,
+    call: async <M extends IpcMethod>(method: M, input: unknown = {}) => {
+      const parsed = IPC_METHODS[method].input.parse(input) as IpcParsedInput<M>;
+      return engine.handle(method, parsed);
+    },
+    session: () => {
+      const session = engine.accountSession;
+      if (!session) throw new Error('the engine has no account session');
+      return session;
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await engine.close();
+    },
+  };
+}
+
+/** A seeded PRNG (mulberry32): the same seed gives the same kill points and fault schedules. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
