@@ -12,22 +12,22 @@
  * increasing counter), a removed item was on sale, an upserted one was not.
  *
  * Baseline, same run: a bare `ws` server sending small text frames to one client
- * on loopback, frames per second. Writes bench/results/sandbox-feed.json.
+ * on loopback, frames per second (lib/wsBaseline.ts). Writes bench/results/sandbox-feed.json
+ * in the common result format (lib/result.ts).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { WebSocket, WebSocketServer } from 'ws';
+import { pathToFileURL } from 'node:url';
+import { WebSocket } from 'ws';
 import type { Item } from '../src/shared/api';
 import { itemFor } from '../src/server/domain/itemRecord';
 import type { Sandbox } from '../src/server/sandbox';
 import { startSandbox } from '../src/server/sandbox';
+import { machineInfo } from './lib/machine';
+import { buildResult, isQuick, runCount, writeResult, type BenchResult } from './lib/result';
+import { median, summarize } from './lib/stats';
+import { BASELINE_FRAME, rawWsFramesPerSec } from './lib/wsBaseline';
 
-const RESULT_FILE = join(dirname(fileURLToPath(import.meta.url)), 'results', 'sandbox-feed.json');
 const REVEAL_ALL = { steamId: true, inspectInGame: true, tradeUrl: true };
 const CLIENTS = 3;
 const TARGET_EVENTS_PER_SEC = 20_000;
@@ -36,7 +36,6 @@ const BATCH = { reprice: 400, upsert: 50, remove: 50 };
 /** Undelivered events allowed before the generator waits for the slowest client. */
 const WINDOW_EVENTS = 20 * (BATCH.reprice + BATCH.upsert + BATCH.remove);
 const BASELINE_SECONDS = 2;
-const BASELINE_FRAME = '{"type":"price_changed","items":[{"itemId":123456,"price":98765}]}';
 
 export interface SandboxFeedBenchOptions {
   runs?: number;
@@ -46,28 +45,9 @@ export interface SandboxFeedBenchOptions {
   log?: (line: string) => void;
 }
 
-export interface SandboxFeedBenchResult {
-  name: string;
-  machine: { cpus: string; cores: number; totalMemGiB: number };
-  node: string;
-  date: string;
-  runs: number;
-  medianEventsPerSec: number;
-  minEventsPerSec: number;
-  maxEventsPerSec: number;
-  baseline: { what: string; medianFramesPerSec: number };
-  ratio: number;
-  target: { eventsPerSec: number; met: boolean };
-  setup: Record<string, unknown>;
-  perRun: { eventsPerSec: number; events: number; frames: number; seconds: number }[];
-}
+export type SandboxFeedBenchResult = BenchResult;
 
 const sleepTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 /** One feed client that counts item events and checks their order. */
 class CheckingClient {
@@ -234,46 +214,18 @@ async function feedRun(sb: Sandbox, headers: Record<string, string>, seconds: nu
   return { eventsPerSec: Math.round(produced / elapsed), events: produced, frames: clients[0]?.frames ?? 0, seconds: Number(elapsed.toFixed(3)) };
 }
 
-/** Raw `ws` on loopback: small text frames, server to one client, with the same back-pressure bound. */
-async function baselineRun(seconds: number): Promise<number> {
-  const server = createServer();
-  const wss = new WebSocketServer({ server });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const data = Buffer.from(BASELINE_FRAME);
-  let received = 0;
-  let sending = true;
-  wss.on('connection', (ws) => {
-    const pump = () => {
-      if (!sending || ws.readyState !== WebSocket.OPEN) return;
-      for (let i = 0; i < 256 && ws.bufferedAmount < 1024 * 1024; i++) ws.send(data, { binary: false });
-      setImmediate(pump);
-    };
-    pump();
-  });
-  const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  client.on('message', () => received++);
-  await new Promise((resolve) => client.once('open', resolve));
-  const start = performance.now();
-  const startCount = received;
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  const framesPerSec = (received - startCount) / ((performance.now() - start) / 1000);
-  sending = false;
-  client.terminate();
-  for (const ws of wss.clients) ws.terminate();
-  await new Promise((resolve) => wss.close(resolve));
-  await new Promise((resolve) => server.close(resolve));
-  return Math.round(framesPerSec);
-}
+const baselineRun = (seconds: number) => rawWsFramesPerSec(seconds, BASELINE_FRAME);
 
 export async function runSandboxFeedBench(options: SandboxFeedBenchOptions = {}): Promise<SandboxFeedBenchResult> {
-  const runs = options.runs ?? Number(process.env.BENCH_RUNS ?? 5);
-  const seconds = options.secondsPerRun ?? Number(process.env.BENCH_SECONDS ?? 10);
+  const runs = options.runs ?? runCount(5, 2);
+  const seconds = options.secondsPerRun ?? Number(process.env['BENCH_SECONDS'] ?? (isQuick() ? 3 : 10));
   const log = options.log ?? ((line: string) => console.log(line));
 
   // The machine may be shared: the load around the run says how far to trust the figures.
   const loadBefore = os.loadavg()[0] ?? 0;
+  const machine = machineInfo();
   const sb = await startSandbox({ items: 2000, seed: 11 });
-  const perRun: SandboxFeedBenchResult['perRun'] = [];
+  const perRun: { eventsPerSec: number; events: number; frames: number; seconds: number }[] = [];
   const baselines: number[] = [];
   try {
     const merchant = sb.core.merchants.create({ reveal: { steamId: true } });
@@ -293,39 +245,41 @@ export async function runSandboxFeedBench(options: SandboxFeedBenchOptions = {})
   const rates = perRun.map((r) => r.eventsPerSec);
   const medianEventsPerSec = Math.round(median(rates));
   const medianFramesPerSec = Math.round(median(baselines));
-  const cpus = os.cpus();
-  const result: SandboxFeedBenchResult = {
+  const result = buildResult({
     name: 'sandbox-feed',
-    machine: { cpus: cpus[0]?.model ?? 'unknown', cores: cpus.length, totalMemGiB: Number((os.totalmem() / 1024 ** 3).toFixed(1)) },
-    node: process.version,
-    date: new Date().toISOString(),
+    title: 'sandbox WebSocket feed: item events/s to all 3 connections of a merchant, order-checked',
+    machine,
     runs,
-    medianEventsPerSec,
-    minEventsPerSec: Math.min(...rates),
-    maxEventsPerSec: Math.max(...rates),
-    baseline: { what: 'raw ws loopback frames/s, same run', medianFramesPerSec },
-    ratio: Number((medianEventsPerSec / medianFramesPerSec).toFixed(3)),
-    target: { eventsPerSec: TARGET_EVENTS_PER_SEC, met: medianEventsPerSec >= TARGET_EVENTS_PER_SEC },
-    setup: {
-      items: 2000,
-      clients: CLIENTS,
-      clientsInProcess: true,
-      secondsPerRun: seconds,
-      eventsPerBatch: BATCH,
-      windowEvents: WINDOW_EVENTS,
-      eventsCounted: 'item entries in price_changed, item_upserted and item_removed frames, received by every client, order-checked',
-      baselineFrame: BASELINE_FRAME,
-      loadAverage1m: { before: Number(loadBefore.toFixed(2)), after: Number((os.loadavg()[0] ?? 0).toFixed(2)) },
+    metrics: {
+      events_per_sec: summarize(rates, 'events/s'),
+      raw_ws_frames_per_sec: summarize(baselines, 'frames/s'),
     },
-    perRun,
-  };
-  if (options.write ?? true) {
-    mkdirSync(dirname(RESULT_FILE), { recursive: true });
-    writeFileSync(RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
-    log(`wrote ${RESULT_FILE}`);
-  }
+    baseline: { what: 'raw ws loopback frames/s, same run', median: medianFramesPerSec, unit: 'frames/s' },
+    ratio: medianEventsPerSec / medianFramesPerSec,
+    ratioMeaning: 'item events/s ÷ raw ws frames/s',
+    targetText: `≥ ${TARGET_EVENTS_PER_SEC.toLocaleString('en-US')} events/s (the sandbox's own target)`,
+    checks: [{ text: 'events/s', metric: 'events_per_sec', stat: 'median', op: '>=', value: TARGET_EVENTS_PER_SEC }],
+    notes: [
+      'Events generated in-process through the catalog (reprice, upsert, remove); 3 clients in the same process parse and order-check every frame (a conservative figure).',
+    ],
+    details: {
+      setup: {
+        items: 2000,
+        clients: CLIENTS,
+        clientsInProcess: true,
+        secondsPerRun: seconds,
+        eventsPerBatch: BATCH,
+        windowEvents: WINDOW_EVENTS,
+        eventsCounted: 'item entries in price_changed, item_upserted and item_removed frames, received by every client, order-checked',
+        baselineFrame: BASELINE_FRAME,
+        loadAverage1m: { before: Number(loadBefore.toFixed(2)), after: Number((os.loadavg()[0] ?? 0).toFixed(2)) },
+      },
+      perRun,
+    },
+  });
+  if (options.write ?? true) log(`wrote ${writeResult(result)}`);
   log(
-    `median ${medianEventsPerSec} item events/s (min ${result.minEventsPerSec}, max ${result.maxEventsPerSec}); ` +
+    `median ${medianEventsPerSec} item events/s (min ${Math.min(...rates)}, max ${Math.max(...rates)}); ` +
       `baseline ${medianFramesPerSec} frames/s; ratio ${result.ratio}; target ${TARGET_EVENTS_PER_SEC} ${result.target.met ? 'met' : 'NOT met'}`,
   );
   return result;

@@ -148,7 +148,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       closed = true;
       simulator?.stop();
       await feed.close();
+      // A client may hold a connection that never sent a request (a fetch aborted while connecting):
+      // Node counts it as active, not idle, so app.close() would wait for its headers time-out (60 s).
+      const stragglers = setTimeout(() => app.server.closeAllConnections(), 1000);
       await app.close();
+      clearTimeout(stragglers);
       await webhooks.close();
       core.close();
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });

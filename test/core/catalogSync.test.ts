@@ -161,8 +161,20 @@ describe('catalog sync failures keep the previous catalog', () => {
       const { store, info, sample } = await syncedStore(sb);
       // Change the list so a completed second sync would show.
       await adminApi(sb).delete(`/admin/items/${at(sample.rows).itemId}`);
+      // The sandbox serves the list from cached gzip segments, fast enough for all of it to sit in
+      // loopback socket buffers before the client has parsed much: hold the stream after the first
+      // segments (the cut below comes meanwhile), so it really lands mid-stream.
+      const catalog = sb.core.catalog;
+      const stream = catalog.streamEnvelopeGzip.bind(catalog);
+      catalog.streamEnvelopeGzip = async function* (reveal) {
+        let chunks = 0;
+        for await (const chunk of stream(reveal)) {
+          yield chunk;
+          if (++chunks === 6) await new Promise((resolve) => setTimeout(resolve, 10_000).unref());
+        }
+      };
       const outcome = store.syncCatalog(syncRequest(sb.baseUrl, sb.demo as MerchantCredentials), (p) => {
-        if (!closing && p.phase === 'receiving' && p.received > 1000) {
+        if (!closing && p.phase === 'receiving' && p.received > 0) {
           // sb.close() alone waits for the response to finish; cutting the sockets is what a crash does.
           closing = sb.close();
           sb.app.server.closeAllConnections();

@@ -3,6 +3,12 @@ import { SANDBOX_MIGRATIONS } from './migrations';
 
 export type SqliteDatabase = Database.Database;
 
+/**
+ * Memory-mapped reads for the snapshot reader that streams the catalog (address space, not RAM:
+ * the pages are the OS page cache's). Not on the writing connection: there it slowed commits.
+ */
+const MMAP_BYTES = 2 * 1024 * 1024 * 1024;
+
 /** Opens (creating if needed) the sandbox database and brings its schema up to date. */
 export function openSandboxDatabase(file: string): SqliteDatabase {
   const db = new Database(file);
@@ -18,6 +24,7 @@ export function openSandboxDatabase(file: string): SqliteDatabase {
 export function openSnapshotReader(file: string): SqliteDatabase {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  db.pragma(`mmap_size = ${MMAP_BYTES}`);
   return db;
 }
 

@@ -124,4 +124,12 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_deliveries_waiting_by_merchant ON webhook_deliveries (merchant_id, state, id)
     WHERE state IN ('queued', 'retrying', 'paused');
   `,
+  /* 3 */ `
+  -- The trade's wire JSON without its clock-dependent \`stage\` (and without the closing brace), kept
+  -- current by every write (domain/trades.ts): Trades/History answers by concatenation. NULL = not yet
+  -- computed (rows written before this column existed); the reader computes and stores it.
+  ALTER TABLE trades ADD COLUMN wire TEXT;
+  -- A history page reads only this index (the JSON comes from memory or the row, by id).
+  CREATE INDEX trades_page ON trades (merchant_id, created_at DESC, seq DESC, status, end_protection, trade_id);
+  `,
 ];

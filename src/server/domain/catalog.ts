@@ -5,6 +5,7 @@ import type { MetaStore, SqliteDatabase } from '../db/database';
 import { openSnapshotReader } from '../db/database';
 import { notFound } from './apiError';
 import type { SandboxEvents } from './events';
+import { crc32Combine, GZIP_HEADER, gzipTrailer, segmentOf, segmentOfAsync, type GzipSegment } from './gzipSegments';
 import type { ItemRecord, Reveal } from './itemRecord';
 import { serializeItem, toItemRecord } from './itemRecord';
 
@@ -38,6 +39,38 @@ function toRecord(row: ItemRow): ItemRecord {
 
 const LAST_UPDATE_KEY = 'catalog_last_update';
 const STREAM_CHUNK_ROWS = 2000;
+/** Item ids per cached gzip segment of the on-sale list (ids are dense, so ~2k items each). */
+const SEGMENT_SPAN = 2048;
+/** Compressed segments kept, all reveal settings together (~50 MB per 500k items). */
+const SEGMENT_CACHE_BYTES = 384 * 1024 * 1024;
+/** Segments compressing at once while the list streams (the thread pool works while the next one is read). */
+const SEGMENTS_IN_FLIGHT = 3;
+
+interface CachedSegment extends GzipSegment {
+  epoch: number;
+  version: number;
+  /** Items in the segment (0: no on-sale item in its id range). */
+  items: number;
+}
+
+function revealKey(reveal: Reveal): string {
+  return `${reveal.steamId ? 1 : 0}${reveal.inspectInGame ? 1 : 0}${reveal.tradeUrl ? 1 : 0}`;
+}
+
+/** True when an Accept-Encoding header admits gzip (q > 0, by name or `*`). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  let gzip: number | null = null;
+  let star: number | null = null;
+  for (const part of text.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    if (name === 'gzip' || name === 'x-gzip') gzip = Number.isNaN(q) ? 0 : q;
+    else if (name === '*') star = Number.isNaN(q) ? 0 : q;
+  }
+  return (gzip ?? star ?? 0) > 0;
+}
 
 /** The items on sale. Bought, removed and sold-elsewhere items stay as rows with on_sale = 0. */
 export class Catalog {
@@ -45,6 +78,15 @@ export class Catalog {
   private readonly onSaleStmt;
   private readonly anyStmt;
   private readonly takeOffSaleStmt;
+  /**
+   * Cache of the compressed on-sale list, by id range: every write bumps the version
+   * of its range (`touch`), bulk rewrites bump the epoch; a streamed list reuses a
+   * range's segment only when it was built from the same versions as its snapshot.
+   */
+  private readonly rangeVersions = new Map<number, number>();
+  private epoch = 0;
+  private readonly segments = new Map<string, CachedSegment>();
+  private segmentBytes = 0;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -63,6 +105,19 @@ export class Catalog {
     this.onSaleStmt = db.prepare<[number], ItemRow>('SELECT * FROM items WHERE item_id = ? AND on_sale = 1');
     this.anyStmt = db.prepare<[number], ItemRow>('SELECT * FROM items WHERE item_id = ?');
     this.takeOffSaleStmt = db.prepare('UPDATE items SET on_sale = 0, updated_at = ? WHERE item_id = ? AND on_sale = 1');
+  }
+
+  /** Marks an item's id range changed (its cached list segment is stale). */
+  private touch(itemId: number): void {
+    const range = Math.floor(itemId / SEGMENT_SPAN);
+    this.rangeVersions.set(range, (this.rangeVersions.get(range) ?? 0) + 1);
+  }
+
+  /** Every cached segment is stale (bulk load, reset, image URL rewrite). */
+  invalidateAll(): void {
+    this.epoch++;
+    this.segments.clear();
+    this.segmentBytes = 0;
   }
 
   get lastUpdate(): string {
@@ -91,6 +146,7 @@ export class Catalog {
     }
     write(batch);
     count += batch.length;
+    this.invalidateAll();
     this.meta.set(LAST_UPDATE_KEY, toUtcIso(now));
     return count;
   }
@@ -102,6 +158,7 @@ export class Catalog {
     this.db.transaction(() => {
       for (const record of records) this.upsertStmt.run({ ...record, now });
     })();
+    for (const record of records) this.touch(record.itemId);
     if (records.length > 0) this.events.emit('itemsUpserted', records);
     return records;
   }
@@ -118,6 +175,7 @@ export class Catalog {
 
   /** Takes one item off sale inside the caller's transaction; announce with `announceRemoved` after commit. */
   takeOffSale(itemId: number): boolean {
+    this.touch(itemId);
     return this.takeOffSaleStmt.run(this.clock.now(), itemId).changes > 0;
   }
 
@@ -136,6 +194,7 @@ export class Catalog {
   relist(itemId: number): ItemRecord | null {
     const changed = this.db.prepare('UPDATE items SET on_sale = 1, updated_at = ? WHERE item_id = ? AND on_sale = 0').run(this.clock.now(), itemId);
     if (changed.changes === 0) return null;
+    this.touch(itemId);
     const record = this.findOnSale(itemId) as ItemRecord;
     this.events.emit('itemsUpserted', [record]);
     return record;
@@ -151,6 +210,7 @@ export class Catalog {
     this.db.transaction(() => {
       for (const change of changes) if (stmt.run({ ...change, now: this.clock.now() }).changes > 0) applied.push(change);
     })();
+    for (const change of applied) this.touch(change.itemId);
     if (applied.length > 0) this.events.emit('pricesChanged', applied);
     return applied;
   }
@@ -246,6 +306,103 @@ export class Catalog {
       reader.exec('COMMIT');
     } finally {
       reader.close();
+    }
+  }
+
+  /**
+   * The same envelope as `streamEnvelope`, gzip-compressed, as one gzip member
+   * assembled from per-id-range segments (gzipSegments.ts). A range's segment is
+   * compressed once and reused by later requests until an item of that range
+   * changes, so a list that moved a little costs little to serve again. Reads come
+   * from one snapshot, as in streamEnvelope.
+   */
+  async *streamEnvelopeGzip(reveal: Reveal): AsyncGenerator<Buffer> {
+    const reader = openSnapshotReader(this.dbFile);
+    try {
+      reader.exec('BEGIN');
+      const totals = reader.prepare('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items WHERE on_sale = 1').get() as {
+        n: number;
+        v: number;
+      };
+      // The snapshot is fixed by the read above; writes run on this thread, so none came between.
+      const epoch = this.epoch;
+      const versions = new Map(this.rangeVersions);
+      const lastUpdate = this.lastUpdate;
+      const key = revealKey(reveal);
+      const bound = (dir: 'ASC' | 'DESC') =>
+        (reader.prepare(`SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id ${dir} LIMIT 1`).pluck().get() as number | undefined) ?? 0;
+      const first = Math.floor(bound('ASC') / SEGMENT_SPAN);
+      const last = totals.n === 0 ? first - 1 : Math.floor(bound('DESC') / SEGMENT_SPAN);
+      const rows = reader.prepare<[number, number], Pick<ItemRow, 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>>(
+        'SELECT json, steam_id, inspect_in_game, trade_url FROM items WHERE item_id >= ? AND item_id < ? AND on_sale = 1 ORDER BY item_id',
+      );
+
+      let crc = 0;
+      let length = 0;
+      const emit = (segment: GzipSegment): Buffer => {
+        crc = crc32Combine(crc, segment.crc, segment.length);
+        length += segment.length;
+        return segment.deflated;
+      };
+      const segmentFor = (range: number): CachedSegment | Promise<CachedSegment> => {
+        const version = versions.get(range) ?? 0;
+        const cacheKey = `${key}:${range}`;
+        const cached = this.segments.get(cacheKey);
+        if (cached && cached.epoch === epoch && cached.version === version) {
+          this.segments.delete(cacheKey);
+          this.segments.set(cacheKey, cached); // most recently used last
+          return cached;
+        }
+        const found = rows.all(range * SEGMENT_SPAN, (range + 1) * SEGMENT_SPAN);
+        let text = '';
+        for (let i = 0; i < found.length; i++) {
+          const row = found[i] as Pick<ItemRow, 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>;
+          text += (i === 0 ? '' : ',') + serializeItem({ json: row.json, steamId: row.steam_id, inspectInGame: row.inspect_in_game, tradeUrl: row.trade_url }, reveal);
+        }
+        const store = (segment: GzipSegment): CachedSegment => {
+          const built = { ...segment, epoch, version, items: found.length };
+          // Cache it only if nothing in its range changed since the snapshot: then it is also the current state.
+          if (this.epoch === epoch && (this.rangeVersions.get(range) ?? 0) === version) this.remember(cacheKey, built);
+          return built;
+        };
+        if (found.length === 0) return store({ deflated: Buffer.alloc(0), crc: 0, length: 0 });
+        return segmentOfAsync(text).then(store);
+      };
+
+      yield GZIP_HEADER;
+      yield emit(segmentOf(`{"totalItems":${totals.n},"totalValue":${totals.v},"items":[`));
+      const comma = segmentOf(',');
+      let any = false;
+      const queue: (CachedSegment | Promise<CachedSegment>)[] = [];
+      let next = first;
+      while (next <= last || queue.length > 0) {
+        while (next <= last && queue.length < SEGMENTS_IN_FLIGHT) queue.push(segmentFor(next++));
+        const segment = await (queue.shift() as CachedSegment | Promise<CachedSegment>);
+        if (segment.items === 0) continue;
+        if (any) yield emit(comma);
+        any = true;
+        yield emit(segment);
+      }
+      yield emit(segmentOf(`],"lastUpdate":${JSON.stringify(lastUpdate)}}`));
+      yield gzipTrailer(crc, length);
+      reader.exec('COMMIT');
+    } finally {
+      reader.close();
+    }
+  }
+
+  private remember(cacheKey: string, segment: CachedSegment): void {
+    const previous = this.segments.get(cacheKey);
+    if (previous) {
+      this.segmentBytes -= previous.deflated.length;
+      this.segments.delete(cacheKey);
+    }
+    this.segments.set(cacheKey, segment);
+    this.segmentBytes += segment.deflated.length;
+    while (this.segmentBytes > SEGMENT_CACHE_BYTES) {
+      const [oldestKey, oldest] = this.segments.entries().next().value as [string, CachedSegment];
+      this.segments.delete(oldestKey);
+      this.segmentBytes -= oldest.deflated.length;
     }
   }
 

@@ -86,6 +86,8 @@ export class SandboxCore {
       DELETE FROM ledger; DELETE FROM trades; DELETE FROM merchants; DELETE FROM items;
       DELETE FROM sqlite_sequence WHERE name IN ('ledger', 'trades', 'webhook_deliveries');
     `);
+    this.catalog.invalidateAll();
+    this.trades.clearWireCache();
     this.maintenance = false;
     this.seedCatalog();
   }
@@ -105,6 +107,7 @@ export class SandboxCore {
     else if (previous && previous !== imageBaseUrl) {
       // Item images are served by the sandbox itself: follow it to its new port.
       this.db.prepare('UPDATE items SET json = replace(json, ?, ?)').run(`"${previous}/`, `"${imageBaseUrl}/`);
+      this.catalog.invalidateAll();
     }
     this.meta.set(IMAGE_BASE_KEY, imageBaseUrl);
   }

@@ -47,7 +47,19 @@ export interface TradeRow {
   cancelled_at: number | null;
   end_protection: number | null;
   rollback_at: number | null;
+  /** toWire() as JSON without `stage` and the closing brace; null until first computed. */
+  wire: string | null;
 }
+
+/** What a history page needs of each row (all in the trades_page index): its id, for the wire JSON, and what `stage` is computed from. */
+interface WireRow {
+  trade_id: string;
+  status: TradeStatus;
+  end_protection: number | null;
+}
+
+/** Bound of the in-memory wire JSON cache (characters; ~1 byte each): ~100k trades. */
+const WIRE_CACHE_CHARS = 64 * 1024 * 1024;
 
 const iso = (ms: number | null) => (ms === null ? null : toUtcIso(ms));
 
@@ -68,7 +80,18 @@ export interface TransitionRequest {
 
 export class Trades {
   private readonly byIdStmt;
+  private readonly setWireStmt;
+  private readonly wireStmt;
   private readonly expiryTimers = new Map<string, { cancel(): void }>();
+  /** Statements by SQL text: Trades/History builds a handful of shapes, each prepared once. */
+  private readonly statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  /**
+   * The `wire` column's text by trade id, for trades read or written lately (oldest out
+   * first past WIRE_CACHE_CHARS): a history page then reads three small columns per row
+   * instead of decoding ~650 bytes of text each. Every write sets the column and this cache.
+   */
+  private readonly wireCache = new Map<string, string>();
+  private wireCacheChars = 0;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -78,16 +101,69 @@ export class Trades {
     private readonly events: SandboxEvents,
   ) {
     this.byIdStmt = db.prepare<[string], TradeRow>('SELECT * FROM trades WHERE trade_id = ?');
+    this.setWireStmt = db.prepare('UPDATE trades SET wire = ? WHERE trade_id = ?');
+    this.wireStmt = db.prepare<[string], string | null>('SELECT wire FROM trades WHERE trade_id = ?').pluck();
+  }
+
+  private statement(sql: string): ReturnType<SqliteDatabase['prepare']> {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  /** toWire() as JSON, minus `stage` and the closing brace (see the `wire` column). */
+  static wireBaseOf(row: TradeRow): string {
+    const { stage: _stage, ...rest } = Trades.wireFields(row);
+    const json = JSON.stringify(rest);
+    return json.slice(0, -1);
+  }
+
+  /** Recomputes and stores a trade's wire JSON after a write (same transaction as the write). */
+  private refreshWire(tradeId: string): TradeRow {
+    const row = this.get(tradeId);
+    const wire = Trades.wireBaseOf(row);
+    this.setWireStmt.run(wire, tradeId);
+    this.cacheWire(tradeId, wire);
+    return { ...row, wire };
+  }
+
+  private cacheWire(tradeId: string, wire: string): void {
+    const previous = this.wireCache.get(tradeId);
+    if (previous !== undefined) {
+      this.wireCacheChars -= previous.length;
+      this.wireCache.delete(tradeId);
+    }
+    this.wireCache.set(tradeId, wire);
+    this.wireCacheChars += wire.length;
+    while (this.wireCacheChars > WIRE_CACHE_CHARS) {
+      const oldest = this.wireCache.entries().next().value as [string, string];
+      this.wireCache.delete(oldest[0]);
+      this.wireCacheChars -= oldest[1].length;
+    }
+  }
+
+  /** After an admin reset (every trade deleted). */
+  clearWireCache(): void {
+    this.wireCache.clear();
+    this.wireCacheChars = 0;
   }
 
   /** Stage 1 while the trade may still be reversed: in flight, or completed within protection. */
-  stageOf(row: TradeRow): 1 | 2 {
+  stageOf(row: Pick<TradeRow, 'status' | 'end_protection'>): 1 | 2 {
     if (isActiveStatus(row.status)) return 1;
     if (row.status === 'COMPLETED' && row.end_protection !== null && this.clock.now() < row.end_protection) return 1;
     return 2;
   }
 
   toWire(row: TradeRow): Trade {
+    return { ...Trades.wireFields(row), stage: this.stageOf(row) };
+  }
+
+  /** The wire fields in the order the API shows them; `stage` (clock-dependent) is set by toWire. */
+  private static wireFields(row: TradeRow): Trade {
     return {
       tradeId: row.trade_id,
       externalId: row.external_id,
@@ -109,7 +185,7 @@ export class Trades {
       cancelledAt: iso(row.cancelled_at),
       endProtection: iso(row.end_protection),
       rollbackAt: iso(row.rollback_at),
-      stage: this.stageOf(row),
+      stage: 1,
     };
   }
 
@@ -167,11 +243,42 @@ export class Trades {
   insertPending(trade: NewTrade): TradeRow {
     const now = this.clock.now();
     const tradeId = randomUUID();
+    const row: TradeRow = {
+      seq: 0,
+      trade_id: tradeId,
+      merchant_id: trade.merchantId,
+      external_id: trade.externalId,
+      status: 'PENDING',
+      price: trade.item.price,
+      item_id: trade.item.itemId,
+      asset_id: trade.item.assetId,
+      offer_id: null,
+      trade_url: trade.tradeUrl,
+      partner: trade.partner,
+      holder: trade.item.steamId,
+      market_hash_name: trade.item.market_hash_name,
+      phase: trade.item.phase,
+      float: trade.item.float,
+      webhook_status: null,
+      fail_reason: null,
+      error_code: null,
+      trade_duration_seconds: trade.tradeDurationSeconds,
+      created_at: now,
+      updated_at: now,
+      sent_at: null,
+      expires_at: null,
+      completed_at: null,
+      cancelled_at: null,
+      end_protection: null,
+      rollback_at: null,
+      wire: null,
+    };
+    const wire = Trades.wireBaseOf(row);
     this.db
       .prepare(
         `INSERT INTO trades (trade_id, merchant_id, external_id, status, price, item_id, asset_id, trade_url, partner, holder,
-           market_hash_name, phase, float, trade_duration_seconds, created_at, updated_at)
-         VALUES (?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           market_hash_name, phase, float, trade_duration_seconds, created_at, updated_at, wire)
+         VALUES (?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         tradeId,
@@ -189,6 +296,7 @@ export class Trades {
         trade.tradeDurationSeconds,
         now,
         now,
+        wire,
       );
     this.ledger.post(trade.merchantId, {
       type: 'FREEZE',
@@ -198,6 +306,7 @@ export class Trades {
       market_hash_name: trade.item.market_hash_name,
       phase: trade.item.phase,
     });
+    this.cacheWire(tradeId, wire);
     return this.get(tradeId);
   }
 
@@ -238,6 +347,8 @@ export class Trades {
       }
       if (request.status === 'CANCELLED' || request.status === 'EXPIRED') sets.cancelled_at = now;
       if (request.status === 'REVERSED') sets.rollback_at = now;
+      // The stored wire JSON changes with the row, in the same UPDATE.
+      sets.wire = Trades.wireBaseOf({ ...row, ...sets } as TradeRow);
       const columns = Object.keys(sets);
       this.db.prepare(`UPDATE trades SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE trade_id = @tradeId`).run({ ...sets, tradeId });
 
@@ -253,6 +364,7 @@ export class Trades {
       }
       if (isPartnerStrike(request.status, outcome.errorCode)) this.recordStrike(row.partner, tradeId, now);
       if (returnsItemToSale(request.status, outcome.errorCode)) relistItemId = row.item_id;
+      this.cacheWire(tradeId, sets.wire as string);
       return this.get(tradeId);
     });
     const updated = apply();
@@ -264,10 +376,23 @@ export class Trades {
 
   /** Sets the webhook delivery result shown as `webhookStatus`. */
   setWebhookStatus(tradeId: string, status: WebhookStatus): void {
-    this.db.prepare('UPDATE trades SET webhook_status = ? WHERE trade_id = ?').run(status, tradeId);
+    const row = this.find(tradeId);
+    if (!row) return;
+    const wire = Trades.wireBaseOf({ ...row, webhook_status: status });
+    this.db.prepare('UPDATE trades SET webhook_status = ?, wire = ? WHERE trade_id = ?').run(status, wire, tradeId);
+    this.cacheWire(tradeId, wire);
   }
 
   list(merchantId: string, query: TradeHistoryQuery): { trades: Trade[]; total: number; limit: number; page: number } {
+    return JSON.parse(this.listJson(merchantId, query)) as { trades: Trade[]; total: number; limit: number; page: number };
+  }
+
+  /**
+   * The Trades/History answer as JSON text, built from the stored wire JSON of each
+   * trade plus its `stage` (clock-dependent, so computed here): no 28-column row
+   * objects, no Date formatting, no serialization per request.
+   */
+  listJson(merchantId: string, query: TradeHistoryQuery): string {
     const where = ['merchant_id = @merchantId'];
     const params: Record<string, string | number> = { merchantId };
     const add = (clause: string, key: string, value: string | number | undefined) => {
@@ -286,19 +411,42 @@ export class Trades {
       add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
     }
     const clause = where.join(' AND ');
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM trades WHERE ${clause}`).get(params) as { n: number }).n;
+    const total = (this.statement(`SELECT count(*) AS n FROM trades WHERE ${clause}`).get(params) as { n: number }).n;
     const order = 'ORDER BY created_at DESC, seq DESC';
+    const columns = 'trade_id, status, end_protection';
     if (query.isActive === true) {
       // No paging: every trade of the window; limit reports how many came back.
-      const rows = this.db.prepare(`SELECT * FROM trades WHERE ${clause} ${order}`).all(params) as TradeRow[];
-      return { trades: rows.map((row) => this.toWire(row)), total, limit: rows.length, page: 1 };
+      const rows = this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order}`).all(params) as WireRow[];
+      return this.wirePage(rows, `],"total":${total},"limit":${rows.length},"page":1}`);
     }
     const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
     const page = query.page ?? HISTORY_DEFAULT_PAGE;
-    const rows = this.db
-      .prepare(`SELECT * FROM trades WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`)
-      .all({ ...params, limit, offset: (page - 1) * limit }) as TradeRow[];
-    return { trades: rows.map((row) => this.toWire(row)), total, limit, page };
+    const rows = this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`).all({
+      ...params,
+      limit,
+      offset: (page - 1) * limit,
+    }) as WireRow[];
+    return this.wirePage(rows, `],"total":${total},"limit":${limit},"page":${page}}`);
+  }
+
+  private wirePage(rows: WireRow[], tail: string): string {
+    let out = '{"trades":[';
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as WireRow;
+      out += `${i === 0 ? '' : ','}${this.wireOf(row.trade_id)},"stage":${this.stageOf(row)}}`;
+    }
+    return out + tail;
+  }
+
+  private wireOf(tradeId: string): string {
+    const cached = this.wireCache.get(tradeId);
+    if (cached !== undefined) return cached;
+    const stored = this.wireStmt.get(tradeId) as string | null | undefined;
+    if (typeof stored === 'string') {
+      this.cacheWire(tradeId, stored);
+      return stored;
+    }
+    return this.refreshWire(tradeId).wire as string;
   }
 
   /** Re-arms expiry timers after a restart. */

@@ -8,6 +8,7 @@ import {
   buyRequestShapeSchema,
   searchItemsRequestSchema,
 } from '../../shared/api';
+import { acceptsGzip } from '../domain/catalog';
 import type { SandboxCore } from '../domain/core';
 import type { Merchant } from '../domain/merchants';
 import { parseChecked, parseOrReject } from './validation';
@@ -30,6 +31,11 @@ export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): v
   app.get(ENDPOINTS.getAllItemsOnSale.path, async (request, reply) => {
     const merchant = merchantOf(request);
     reply.type(json);
+    if (acceptsGzip(request.headers['accept-encoding'])) {
+      // Compressed here from cached segments (Catalog.streamEnvelopeGzip); the compress plugin leaves it alone.
+      reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding');
+      return reply.send(Readable.from(core.catalog.streamEnvelopeGzip(merchant.reveal), { objectMode: false }));
+    }
     return reply.send(Readable.from(core.catalog.streamEnvelope(merchant.reveal)));
   });
 
@@ -51,9 +57,10 @@ export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): v
     return core.buying.buyByName(merchantOf(request).merchantId, body);
   });
 
-  app.get(ENDPOINTS.tradeHistory.path, async (request) => {
+  app.get(ENDPOINTS.tradeHistory.path, async (request, reply) => {
     const query = parseOrReject(ENDPOINTS.tradeHistory.query, request.query, 'query');
-    return core.trades.list(merchantOf(request).merchantId, query);
+    reply.type(json);
+    return core.trades.listJson(merchantOf(request).merchantId, query);
   });
 
   app.get(ENDPOINTS.getBalance.path, async (request) => {
