@@ -1,5 +1,5 @@
 /** Shared by search and filter-sort: a prepared 500k store, timed queries, the naive SQL baseline. */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { LocalStore } from '../../src/main/core/store';
 import type { CatalogQuery } from '../../src/shared/ipc/contract';
