@@ -42,6 +42,8 @@ export class AlertService {
   /** Auto-buy spend per rule today, kept in memory so a decision needs no database round trip. */
   private spentToday = new Map<string, number>();
   private day = 0;
+  /** Saved recipients' trade URLs, so an auto-buy sends without a database round trip (reloaded with the rules). */
+  private recipients = new Map<string, string>();
 
   constructor(
     private readonly session: () => AccountSession | null,
@@ -58,6 +60,7 @@ export class AlertService {
       return [];
     }
     this.rules = await session.store.listAlertRules();
+    this.recipients = new Map((await session.store.listRecipients()).map((recipient) => [recipient.id, recipient.tradeUrl]));
     this.day = utcDayStart(Date.now());
     const since = toUtcIso(this.day);
     this.spentToday = new Map(
@@ -186,12 +189,14 @@ export class AlertService {
     // Count the spend before the answer so a burst cannot overshoot the caps.
     this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) + item.price);
     rule.autoBuy.spent += item.price;
+    const recipientId = rule.autoBuy.recipientId as string;
+    const tradeUrl = this.recipients.get(recipientId);
     return this.buying
       .buyById({
         itemId: item.itemId,
         assetId: item.assetId,
         price: item.price,
-        recipient: { recipientId: rule.autoBuy.recipientId as string },
+        recipient: tradeUrl ? { tradeUrl } : { recipientId },
         externalId: `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`,
       })
       .then(async (outcome) => {

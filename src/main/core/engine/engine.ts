@@ -178,13 +178,19 @@ export class Engine implements EngineService {
         return this.buying.buyByName(input);
       case 'recipients.list':
         return this.session ? this.session.store.listRecipients() : [];
-      case 'recipients.save':
+      case 'recipients.save': {
         if (!isValidTradeUrl(args.tradeUrl as string)) {
           throw new EngineError('invalid_input', 'Not a trade offer URL: https://steamcommunity.com/tradeoffer/new/?partner=…&token=…');
         }
-        return this.requireSession().store.saveRecipient(input);
-      case 'recipients.delete':
-        return this.requireSession().store.deleteRecipient(args.id as string);
+        const saved = await this.requireSession().store.saveRecipient(input);
+        await this.alerts.reload(); // auto-buy keeps recipients' trade URLs in memory
+        return saved;
+      }
+      case 'recipients.delete': {
+        const deleted = await this.requireSession().store.deleteRecipient(args.id as string);
+        await this.alerts.reload();
+        return deleted;
+      }
       case 'alerts.rules':
         return this.session ? this.session.store.listAlertRules() : [];
       case 'alerts.saveRule': {

@@ -161,18 +161,32 @@ export class LocalStore {
     const slowCallMs = options.slowCallMs ?? 250;
     const catalogIndex = options.catalogIndex ?? true;
     const common = { entry, ...(options.onSlowCall ? { onSlowCall: options.onSlowCall } : {}) };
-    // The writer first: it creates and migrates the file the readers then open read-only.
-    const { client: writer, migratedFrom } = await WorkerClient.start({ ...common, init: { role: 'writer', file, slowCallMs, catalogIndex } });
-    const readers: WorkerClient[] = [];
+    // The writer creates and migrates the file the readers then open read-only. The readers' threads
+    // boot meanwhile (loading their code is most of a cold open) and open the file once it is ready.
+    const writerStart = WorkerClient.start({ ...common, init: { role: 'writer', file, slowCallMs, catalogIndex } });
+    const count = Math.max(1, Math.min(options.readers ?? 1, 8));
+    const readerStarts = Array.from({ length: count }, () =>
+      WorkerClient.start({ ...common, init: { role: 'reader', file, slowCallMs, catalogIndex }, openWhen: writerStart }),
+    );
+    const closeStarted = async (starts: Promise<{ client: WorkerClient }>[]) => {
+      const settled = await Promise.allSettled(starts);
+      await Promise.all(settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.client.close() : undefined)));
+    };
+    let started: { client: WorkerClient; migratedFrom: number | null };
     try {
-      const count = Math.max(1, Math.min(options.readers ?? 1, 8));
-      for (let i = 0; i < count; i++) {
-        readers.push((await WorkerClient.start({ ...common, init: { role: 'reader', file, slowCallMs, catalogIndex } })).client);
-      }
+      started = await writerStart;
     } catch (error) {
-      await Promise.all([writer.close(), ...readers.map((reader) => reader.close())]);
+      await closeStarted(readerStarts);
       throw error;
     }
+    const { client: writer, migratedFrom } = started;
+    const readerOutcomes = await Promise.allSettled(readerStarts);
+    const failed = readerOutcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) {
+      await Promise.all([writer.close(), closeStarted(readerStarts)]);
+      throw failed.reason;
+    }
+    const readers = readerOutcomes.map((outcome) => (outcome as PromiseFulfilledResult<{ client: WorkerClient }>).value.client);
     return new LocalStore(file, migratedFrom, writer, readers, catalogIndex);
   }
 

@@ -215,11 +215,17 @@ export interface WorkerInit {
   slowCallMs: number;
   /** Readers: keep the in-memory catalog index (default true). */
   catalogIndex: boolean;
+  /**
+   * Load the code but open the file only on an `open` message: readers boot while the
+   * writer is still migrating the file (their module loading is most of a cold start).
+   */
+  deferOpen?: boolean;
 }
 
 // ---- Messages between the host and a worker
 
 export type HostMessage =
+  | { kind: 'open' }
   | { kind: 'call'; id: number; method: string; args: unknown[] }
   | { kind: 'abort'; id: number }
   | { kind: 'close'; id: number };

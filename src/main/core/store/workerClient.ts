@@ -19,6 +19,8 @@ export interface WorkerStartOptions {
   entry: URL;
   init: WorkerInit;
   onSlowCall?: (call: SlowCall) => void;
+  /** Boot the thread now, open the file once this resolves (a rejection ends the thread). */
+  openWhen?: Promise<unknown>;
 }
 
 /**
@@ -53,7 +55,8 @@ export class WorkerClient {
     return new Promise((resolve, reject) => {
       let worker: Worker;
       try {
-        worker = new Worker(options.entry, { workerData: options.init, name: `store-${options.init.role}` });
+        const init: WorkerInit = options.openWhen ? { ...options.init, deferOpen: true } : options.init;
+        worker = new Worker(options.entry, { workerData: init, name: `store-${options.init.role}` });
       } catch (error) {
         reject(new StoreError('worker', `could not start the store ${options.init.role} thread: ${(error as Error).message}`, null, { cause: error }));
         return;
@@ -85,6 +88,14 @@ export class WorkerClient {
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
+      options.openWhen?.then(
+        () => worker.postMessage({ kind: 'open' } satisfies HostMessage),
+        () => {
+          cleanup();
+          void worker.terminate();
+          reject(new StoreError('worker', `the store ${options.init.role} thread was not opened: the writer failed to start`));
+        },
+      );
     });
   }
 

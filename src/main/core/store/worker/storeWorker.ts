@@ -66,6 +66,18 @@ function main(): void {
   const port = parentPort;
   if (!port) throw new Error('storeWorker must run as a worker thread');
   const init = workerData as WorkerInit;
+  if (!init.deferOpen) {
+    serve(port, init);
+    return;
+  }
+  // Booted early (see WorkerInit.deferOpen): open the file when the host says the writer is ready.
+  port.once('message', (message: HostMessage) => {
+    if (message.kind === 'open') serve(port, init);
+    else port.close();
+  });
+}
+
+function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
   let service: WriterService | ReaderService;
   try {
     service = init.role === 'writer' ? new WriterService(init.file) : new ReaderService(init.file, { catalogIndex: init.catalogIndex });
@@ -84,6 +96,7 @@ function main(): void {
   };
 
   port.on('message', (message: HostMessage) => {
+    if (message.kind === 'open') return;
     if (message.kind === 'abort') {
       aborts.get(message.id)?.abort();
       return;
