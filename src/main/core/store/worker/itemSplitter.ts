@@ -1,0 +1,355 @@
+/**
+ * Incremental, byte-level splitter of the on-sale list envelope
+ * `{"totalItems":N,"totalValue":V,"items":[{…},{…}],"lastUpdate":"…"}`.
+ *
+ * The body of a 1M-item catalog is ~560 MB of JSON, more than V8's longest
+ * string, so it is never held whole and never decoded whole: bytes are fed
+ * chunk by chunk and each element of the top-level `"items"` array is handed
+ * over as a byte range, so the consumer can hash it and decide whether it needs
+ * decoding and `JSON.parse` at all (an unchanged item does not).
+ *
+ * Two ways to find where an element ends:
+ * - fast: an element that starts with `{"itemId":` ends right before the next
+ *   `},{"itemId":` (a native `indexOf`). In valid JSON that byte sequence can
+ *   only be the start of an object whose first key is itemId — a `"` inside a
+ *   string is always escaped — so the split is right unless an item holds a
+ *   nested object keyed that way; the consumer then reports the range as not one
+ *   element, and the splitter rescans it the slow way.
+ * - exact: a state machine over every byte (string, escape, depth), used for
+ *   the envelope around the array, for elements of any other shape, and from
+ *   the first fast split the consumer refused.
+ *
+ * Everything outside the array (totals, lastUpdate, any field a newer server
+ * adds) is kept as a small "skeleton" text and parsed at the end, so the
+ * fields may come before or after the array.
+ */
+
+export class EnvelopeFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EnvelopeFormatError';
+  }
+}
+
+export interface EnvelopeFields {
+  totalItems: number | null;
+  totalValue: number | null;
+  lastUpdate: string | null;
+}
+
+/**
+ * Receives one element of the items array: bytes [start, end) of `bytes`
+ * (valid only during the call). Returns false when the range is not one
+ * complete JSON value; the splitter then finds the element's end exactly and
+ * calls again (and throws if that range is refused too).
+ */
+export type ElementSink = (bytes: Buffer, start: number, end: number) => boolean;
+
+const enum Mode {
+  /** Inside the envelope, before the items array. */
+  Before,
+  /** Inside the items array. */
+  Items,
+  /** Inside the envelope, after the items array. */
+  After,
+  /** The envelope's closing brace was seen. */
+  Done,
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+const ITEM_START = Buffer.from('{"itemId":');
+const ITEM_SEPARATOR = Buffer.from('},{"itemId":');
+const ITEMS_KEY = /"items"\s*:\s*$/;
+/** The skeleton never needs more than this; a bigger one means this is not an envelope. */
+const MAX_SKELETON_BYTES = 1 << 20;
+/** A fast-path element longer than this means the separator is not there (other formatting): go exact. */
+const MAX_FAST_ELEMENT_BYTES = 1 << 20;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+export class ItemSplitter {
+  /** Bytes not consumed yet; positions below are relative to its start. */
+  private pending: Buffer = Buffer.alloc(0);
+  /** Next byte of `pending` the exact scanner looks at. */
+  private pos = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private mode: Mode = Mode.Before;
+  /** Exact splitting inside the array (after a refused fast split, or for other shapes). */
+  private exact = false;
+  /** Envelope text outside the items array (the array itself reads `[]`). */
+  private skeleton = '';
+  private skeletonBytes = 0;
+  /** Start of envelope bytes not yet moved to the skeleton. */
+  private envStart = 0;
+  /** Items mode: start of the current element, or -1 between elements. */
+  private elementStart = -1;
+  /** Items mode, exact: a separator was seen and no element followed yet. */
+  private expectElement = true;
+  private totalItemsEarly: number | null = null;
+  private count = 0;
+
+  constructor(private readonly onElement: ElementSink) {}
+
+  /** Elements handed over so far. */
+  get received(): number {
+    return this.count;
+  }
+
+  /** totalItems as soon as it was seen before the array (the usual order), else null. */
+  get totalItems(): number | null {
+    return this.totalItemsEarly;
+  }
+
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    this.scan(false);
+    this.compact();
+  }
+
+  /** Call at the end of the body: checks it was complete and returns the envelope's other fields. */
+  end(): EnvelopeFields {
+    this.scan(true);
+    if (this.mode !== Mode.Done) {
+      throw new EnvelopeFormatError(this.mode === Mode.Before ? 'the catalog body has no "items" array' : 'the catalog body ended early');
+    }
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(this.skeleton);
+    } catch (error) {
+      throw new EnvelopeFormatError(`the catalog envelope is not valid JSON (${(error as Error).message})`);
+    }
+    const fields = envelope as Record<string, unknown>;
+    return {
+      totalItems: typeof fields['totalItems'] === 'number' ? fields['totalItems'] : null,
+      totalValue: typeof fields['totalValue'] === 'number' ? fields['totalValue'] : null,
+      lastUpdate: typeof fields['lastUpdate'] === 'string' ? fields['lastUpdate'] : null,
+    };
+  }
+
+  private scan(atEnd: boolean): void {
+    for (;;) {
+      if (this.mode === Mode.Items && !this.exact) {
+        // Fast path: returns false when it needs more bytes (or at the end, the exact scanner).
+        if (!this.fastItems(atEnd)) return;
+        continue;
+      }
+      this.exactScan();
+      return;
+    }
+  }
+
+  /** One fast-path step; false when nothing more can be done with the bytes at hand. */
+  private fastItems(atEnd: boolean): boolean {
+    const bytes = this.pending;
+    let start = this.elementStart;
+    if (start < 0) {
+      // Between elements: skip blanks and at most one comma, then expect `{"itemId":`.
+      let i = this.pos;
+      while (i < bytes.length && isSpace(bytes[i] as number)) i++;
+      if (i >= bytes.length) {
+        this.pos = i;
+        if (atEnd) this.goExact(i);
+        return atEnd;
+      }
+      if (bytes.length - i < ITEM_START.length && !atEnd) {
+        this.pos = i;
+        return false;
+      }
+      if (bytes.compare(ITEM_START, 0, ITEM_START.length, i, i + ITEM_START.length) !== 0) {
+        this.goExact(i);
+        return true;
+      }
+      start = i;
+      this.elementStart = i;
+      this.pos = i + 1;
+    }
+    const found = bytes.indexOf(ITEM_SEPARATOR, Math.max(this.pos, start + 1));
+    if (found < 0) {
+      if (atEnd || bytes.length - start > MAX_FAST_ELEMENT_BYTES) {
+        // The last element (its end is found exactly, with the array's close), or other formatting.
+        this.goExact(start);
+        return true;
+      }
+      this.pos = Math.max(start + 1, bytes.length - ITEM_SEPARATOR.length + 1);
+      return false;
+    }
+    const end = found + 1;
+    this.count += 1;
+    if (!this.onElement(bytes, start, end)) {
+      this.count -= 1;
+      this.goExact(start);
+      return true;
+    }
+    // The next element starts at the `{` after the comma.
+    this.elementStart = -1;
+    this.pos = end + 1;
+    this.expectElement = true;
+    return true;
+  }
+
+  /** Continue byte by byte from `at`, at an element start (or before the next one) inside the array. */
+  private goExact(at: number): void {
+    this.exact = true;
+    this.pos = at;
+    this.elementStart = -1;
+    this.depth = 2;
+    this.inString = false;
+    this.escaped = false;
+  }
+
+  private exactScan(): void {
+    const s = this.pending;
+    const n = s.length;
+    let i = this.pos;
+    let depth = this.depth;
+    let inString = this.inString;
+    let escaped = this.escaped;
+    for (; i < n; i++) {
+      const c = s[i] as number;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
+        continue;
+      }
+      const mode = this.mode;
+      if (mode === Mode.Done) {
+        if (!isSpace(c)) throw new EnvelopeFormatError('unexpected text after the catalog body');
+        continue;
+      }
+      if (mode === Mode.Items && depth === 2 && this.elementStart < 0) {
+        // Between elements of the array.
+        if (isSpace(c)) continue;
+        if (c === COMMA) {
+          if (this.expectElement) throw new EnvelopeFormatError(`an empty element in the items array after ${this.count} items`);
+          this.expectElement = true;
+          continue;
+        }
+        if (c === CLOSE_BRACKET) {
+          if (this.expectElement && this.count > 0) throw new EnvelopeFormatError('a trailing comma in the items array');
+          depth = 1;
+          this.mode = Mode.After;
+          this.envStart = i;
+          continue;
+        }
+        if (!this.expectElement) throw new EnvelopeFormatError(`a missing comma in the items array after ${this.count} items`);
+        this.elementStart = i;
+        this.expectElement = false;
+        // Scalars are elements too (they end at the next comma or bracket); the consumer refuses them.
+        if (c !== OPEN_BRACE && c !== OPEN_BRACKET) {
+          if (c === QUOTE) inString = true;
+          continue;
+        }
+      }
+      if (c === QUOTE) {
+        inString = true;
+      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        depth++;
+        if (depth === 1 && c !== OPEN_BRACE) throw new EnvelopeFormatError('the catalog body is not a JSON object');
+        if (depth === 2 && c === OPEN_BRACKET && mode === Mode.Before) {
+          this.addSkeleton(s, this.envStart, i);
+          if (ITEMS_KEY.test(this.skeleton)) {
+            this.skeleton += '[';
+            this.mode = Mode.Items;
+            this.elementStart = -1;
+            this.expectElement = true;
+            this.totalItemsEarly = readTotalItems(this.skeleton);
+            this.envStart = i + 1;
+            if (!this.exact) {
+              // Hand over to the fast path at the first element.
+              this.pos = i + 1;
+              this.depth = depth;
+              this.inString = false;
+              this.escaped = false;
+              this.scan(false);
+              return;
+            }
+          } else {
+            this.envStart = i;
+          }
+        }
+      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        depth--;
+        if (depth < 0) throw new EnvelopeFormatError('unbalanced brackets in the catalog body');
+        if (mode === Mode.Items && depth === 2 && this.elementStart >= 0) {
+          this.emitExact(s, this.elementStart, i + 1);
+          this.elementStart = -1;
+        } else if (mode === Mode.Items && depth < 2) {
+          throw new EnvelopeFormatError('unbalanced brackets in the items array');
+        } else if (depth === 0) {
+          if (mode !== Mode.After) throw new EnvelopeFormatError('the catalog body has no "items" array');
+          this.addSkeleton(s, this.envStart, i + 1);
+          this.mode = Mode.Done;
+          this.envStart = i + 1;
+        }
+      } else if (mode === Mode.Items && depth === 2 && this.elementStart >= 0 && (c === COMMA || isSpace(c))) {
+        // The end of a scalar element.
+        this.emitExact(s, this.elementStart, i);
+        this.elementStart = -1;
+        if (c === COMMA) this.expectElement = true;
+      }
+    }
+    this.pos = i;
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+  }
+
+  private emitExact(bytes: Buffer, start: number, end: number): void {
+    this.count += 1;
+    if (!this.onElement(bytes, start, end)) {
+      throw new EnvelopeFormatError(`an item of the catalog is not valid JSON after ${this.count - 1} items`);
+    }
+  }
+
+  private addSkeleton(bytes: Buffer, from: number, to: number): void {
+    if (to <= from) return;
+    this.skeletonBytes += to - from;
+    if (this.skeletonBytes > MAX_SKELETON_BYTES) throw new EnvelopeFormatError('the catalog body has no "items" array near its start');
+    this.skeleton += bytes.toString('utf8', from, to);
+  }
+
+  /** Drops consumed bytes, keeping the current element (or envelope text not yet in the skeleton). */
+  private compact(): void {
+    let keep: number;
+    if (this.mode === Mode.Items) {
+      keep = this.elementStart >= 0 ? this.elementStart : this.pos;
+    } else {
+      if (this.mode !== Mode.Done) {
+        // Envelope bytes may end inside a multi-byte character: keep a partial one for the next chunk.
+        let cut = this.pending.length;
+        while (cut > this.envStart && cut > this.pending.length - 4 && ((this.pending[cut - 1] as number) & 0xc0) === 0x80) cut--;
+        if (cut > this.envStart && ((this.pending[cut - 1] as number) & 0x80) !== 0) cut--;
+        this.addSkeleton(this.pending, this.envStart, cut);
+        this.envStart = cut;
+      }
+      keep = Math.min(this.envStart, this.pos);
+    }
+    if (keep <= 0) return;
+    this.pending = keep >= this.pending.length ? Buffer.alloc(0) : this.pending.subarray(keep);
+    this.pos -= keep;
+    this.envStart = Math.max(0, this.envStart - keep);
+    if (this.elementStart >= 0) this.elementStart -= keep;
+  }
+}
+
+function readTotalItems(skeletonWithOpenArray: string): number | null {
+  try {
+    const head = JSON.parse(`${skeletonWithOpenArray}]}`) as Record<string, unknown>;
+    return typeof head['totalItems'] === 'number' ? head['totalItems'] : null;
+  } catch {
+    return null;
+  }
+}
