@@ -18,11 +18,20 @@ describe('trayModel', () => {
     );
   });
 
-  it('badges unacknowledged alert firings, never a negative or fractional count', () => {
-    expect(trayModel(base).badgeCount).toBe(0);
-    expect(trayModel({ ...base, unacknowledgedFirings: 4 }).badgeCount).toBe(4);
-    expect(trayModel({ ...base, unacknowledgedFirings: -1 }).badgeCount).toBe(0);
-    expect(trayModel({ ...base, unacknowledgedFirings: 2.7 }).badgeCount).toBe(2);
+  it("badges the count of active trades (the tooltip's number), never a negative or fractional count", () => {
+    expect(trayModel(base).badgeCount).toBe(3);
+    expect(trayModel({ ...base, activeTrades: 0 }).badgeCount).toBe(0);
+    expect(trayModel({ ...base, activeTrades: -1 }).badgeCount).toBe(0);
+    expect(trayModel({ ...base, activeTrades: 2.7 }).badgeCount).toBe(2);
+    expect(trayModel({ ...base, activeTrades: Number.NaN }).badgeCount).toBe(0);
+  });
+
+  it('alert firings change the tooltip, not the badge', () => {
+    const quiet = trayModel({ ...base, activeTrades: 1 });
+    const alerting = trayModel({ ...base, activeTrades: 1, unacknowledgedFirings: 4 });
+    expect(alerting.badgeCount).toBe(quiet.badgeCount);
+    expect(alerting.badgeCount).toBe(1);
+    expect(alerting.tooltip).toContain('4 new alerts');
   });
 
   it('builds the menu: open, pause/resume alerts, feed status, quit', () => {

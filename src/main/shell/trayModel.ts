@@ -21,7 +21,11 @@ export type TrayMenuEntry =
 
 export interface TrayModel {
   tooltip: string;
-  /** For `app.setBadgeCount`: alert firings not yet acknowledged (0 clears it). */
+  /**
+   * For `app.setBadgeCount` (macOS dock, Unity-style Linux launchers): the number of
+   * active trades, as the tooltip says (0 clears it). Unacknowledged alert firings stay
+   * in the tooltip only.
+   */
   badgeCount: number;
   menu: TrayMenuEntry[];
 }
@@ -61,7 +65,7 @@ export function trayModel(state: TrayState): TrayModel {
   if (state.alertsPaused) parts.push('alerts paused');
   return {
     tooltip: `${APP_NAME} — ${parts.join(' · ')}`,
-    badgeCount: firings,
+    badgeCount: active,
     menu: [
       { id: 'open', label: `Open ${APP_NAME}` },
       { type: 'checkbox', id: 'pause-alerts', label: state.alertsPaused ? 'Resume alerts' : 'Pause alerts', checked: state.alertsPaused },
