@@ -77,7 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const itemRng = new Rng((options.seed ?? 1) ^ 0x5eed);
   const webhooks = new WebhookDispatcher(core);
-  const { app } = await buildHttpApp({
+  const { app, limiter } = await buildHttpApp({
     core,
     adminToken,
     logger: options.logger,
@@ -87,6 +87,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       webhookTest: (merchantId) => webhooks.test(merchantId),
       webhookLog: (merchantId, limit) => webhooks.log(merchantId, limit),
       afterReset: () => {
+        // Rate-limit windows belong to the state a reset forgets.
+        limiter.reset();
         webhooks.afterReset();
         ensureDemo();
       },

@@ -134,6 +134,31 @@ describe('sandbox REST: authentication, allowlist, maintenance, limits, envelope
     expect((JSON.parse(plain.body.toString('utf8')) as { totalItems: number }).totalItems).toBe(envelope.totalItems);
   });
 
+  it.each([
+    ['GetBalance (a 60-byte body)', '/Wallet/GetBalance', {}, 200, { balance: 100_000, credit_limit: 0, total_available: 100_000 }],
+    ['an empty Trades/History', '/Trades/History', {}, 200, { trades: [], total: 0, limit: 50, page: 1 }],
+    ['a 400 envelope', '/Trades/History?limit=0', {}, 400, { error: 'invalid_request' }],
+    ['a 401 envelope', '/Wallet/GetBalance', { 'x-api-key': 'wrong' }, 401, UNAUTHORIZED],
+    ['a 404 envelope', '/Wallet/Nope', {}, 404, { error: 'not_found', message: 'No endpoint GET /Wallet/Nope' }],
+  ])('gzips every answer, however small: %s', async (_what, path, extra, status, expected) => {
+    const headers = { 'x-api-key': merchant.apiKey, 'x-merchant-id': merchant.merchantId, ...extra };
+    const zipped = await rawGet(`${sb.baseUrl}${path}`, { ...headers, 'accept-encoding': 'gzip' });
+    expect(zipped.status).toBe(status);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(gunzipSync(zipped.body).toString('utf8')) as Record<string, unknown>;
+    expect(body).toMatchObject(expected);
+    if (status >= 400) expect(Object.keys(body).sort()).toEqual(['error', 'message']);
+    // Without Accept-Encoding: gzip the same answer, uncompressed.
+    const plain = await rawGet(`${sb.baseUrl}${path}`, headers);
+    expect(plain.status).toBe(status);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body.toString('utf8'))).toEqual(body);
+    // gzip refused by q=0 is not used.
+    const refused = await rawGet(`${sb.baseUrl}${path}`, { ...headers, 'accept-encoding': 'gzip;q=0, identity' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+  });
+
   it('answers unknown paths, bad JSON, wrong content type and oversized bodies with the envelope', async () => {
     const api = merchantApi(sb, merchant);
     const missing = await api.get('/Items/Nope');

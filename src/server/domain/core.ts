@@ -1,4 +1,4 @@
-import { CATALOG_REBUILD_INTERVAL_MS } from '../../shared/api';
+import { CATALOG_REBUILD_INTERVAL_MS, TRADE_ERROR_CODES } from '../../shared/api';
 import type { TimerHandle } from '../clock';
 import { SandboxClock } from '../clock';
 import { generateCatalog } from '../catalog/generator';
@@ -9,7 +9,11 @@ import { Catalog } from './catalog';
 import { SandboxEvents } from './events';
 import { Ledger } from './ledger';
 import { Merchants } from './merchants';
+import type { TradeRow } from './trades';
 import { Trades } from './trades';
+
+/** failReason of a PENDING trade whose item was sold elsewhere before its offer went out. */
+export const ITEMS_GONE_BEFORE_SEND = 'Items no longer valid: the item was sold elsewhere before the offer was sent';
 
 export interface CoreOptions {
   dbFile: string;
@@ -70,6 +74,24 @@ export class SandboxCore {
     });
   }
 
+  /**
+   * The seller sold an item elsewhere (admin DELETE /admin/items/:id, or the simulator). On sale, it
+   * simply leaves sale (item_removed). Held by a trade in flight, that trade ends, as the outcome
+   * table says ("Items no longer valid"): a SENT offer becomes CANCELLED 505; a PENDING one, whose
+   * offer was never sent, becomes FAILED 500 with the same reason. Either way the merchant is refunded
+   * (BUY CANCELLED) and the item does not come back on sale. Null when the item is neither.
+   */
+  sellElsewhere(itemId: number): { removedFromSale: boolean; trade: TradeRow | null } | null {
+    if (this.catalog.remove([itemId]).length > 0) return { removedFromSale: true, trade: null };
+    const trade = this.trades.activeForItem(itemId);
+    if (!trade) return null;
+    const request =
+      trade.status === 'SENT'
+        ? { status: 'CANCELLED' as const, errorCode: TRADE_ERROR_CODES.itemsInvalid }
+        : { status: 'FAILED' as const, errorCode: TRADE_ERROR_CODES.failed, failReason: ITEMS_GONE_BEFORE_SEND };
+    return { removedFromSale: false, trade: this.trades.transition(trade.trade_id, request, { itemGone: true }) };
+  }
+
   get maintenance(): boolean {
     return this.meta.get(MAINTENANCE_KEY) === '1';
   }
@@ -90,6 +112,8 @@ export class SandboxCore {
     this.trades.clearWireCache();
     this.maintenance = false;
     this.seedCatalog();
+    // The seeded list has a new lastUpdate: the next rebuild is 5 minutes after it, not after the old one.
+    this.scheduleRebuild();
   }
 
   close(): void {

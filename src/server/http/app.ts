@@ -1,8 +1,10 @@
 import compress from '@fastify/compress';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { gzipSync } from 'node:zlib';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { renderItemImage } from '../catalog/svg';
 import { SANDBOX_CHOICES } from '../config';
 import { ApiError } from '../domain/apiError';
+import { acceptsGzip } from '../domain/catalog';
 import type { SandboxCore } from '../domain/core';
 import type { AdminHooks } from './adminRoutes';
 import { registerAdminRoutes } from './adminRoutes';
@@ -10,6 +12,8 @@ import { createGuard } from './guard';
 import { buildOpenApiDocument } from './openapi';
 import { registerPublicRoutes } from './publicRoutes';
 import { SlidingWindowRateLimiter } from './rateLimiter';
+
+export const SHUTTING_DOWN_MESSAGE = 'The sandbox is shutting down. Please try again later.';
 
 export interface HttpAppOptions {
   core: SandboxCore;
@@ -37,6 +41,18 @@ function toApiError(error: FastifyError | Error): ApiError {
   return new ApiError(500, 'internal_error', 'Internal server error');
 }
 
+/**
+ * Sends an error envelope, gzipped when the client accepts it. Done here rather than by the
+ * compress plugin, whose hooks do not run for the not-found handler or for errors raised
+ * before a route's own hooks (the plugin leaves a body with Content-Encoding alone).
+ */
+function sendEnvelope(request: FastifyRequest, reply: FastifyReply, body: { error: string; message: string }): FastifyReply {
+  reply.type('application/json; charset=utf-8');
+  const json = JSON.stringify(body);
+  if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(json);
+  return reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding').send(gzipSync(json));
+}
+
 export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: FastifyInstance; limiter: SlidingWindowRateLimiter }> {
   const { core } = options;
   const app = Fastify({
@@ -44,23 +60,32 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
     bodyLimit: SANDBOX_CHOICES.bodyLimitBytes,
     // Proxies are not trusted: request.ip is the socket's address.
     trustProxy: false,
-    return503OnClosing: true,
+    // fastify's own 503 while closing is not the spec's envelope: the hook below answers instead.
+    return503OnClosing: false,
   });
+  // First, so its hooks cover the not-found handler too.
+  // Every answer is gzipped when the client accepts it, however small (spec: "Responses are gzip-compressed").
+  await app.register(compress, { global: true, encodings: ['gzip'], threshold: 0 });
   const limiter = new SlidingWindowRateLimiter(() => core.clock.now());
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    const apiError = toApiError(error);
-    if (apiError.status >= 500 && !(error instanceof ApiError)) options.onInternalError?.(error);
-    void reply.code(apiError.status).headers(apiError.headers).type('application/json; charset=utf-8').send(apiError.toBody());
+  // Requests that still arrive while the server closes (pipelined, or on a busy keep-alive connection).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
   });
-  app.setNotFoundHandler((request, reply) => {
-    void reply
-      .code(404)
-      .type('application/json; charset=utf-8')
-      .send({ error: 'not_found', message: `No endpoint ${request.method} ${request.url.split('?')[0]}` });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ApiError(503, 'unavailable', SHUTTING_DOWN_MESSAGE, { 'Retry-After': '1', Connection: 'close' });
   });
 
-  await app.register(compress, { global: true, encodings: ['gzip'], threshold: 1024 });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500 && !(error instanceof ApiError)) options.onInternalError?.(error);
+    void sendEnvelope(request, reply.code(apiError.status).headers(apiError.headers), apiError.toBody());
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void sendEnvelope(request, reply.code(404), { error: 'not_found', message: `No endpoint ${request.method} ${request.url.split('?')[0]}` });
+  });
 
   app.get('/health', async () => ({ status: 'ok', lastUpdate: core.catalog.lastUpdate }));
   app.get('/openapi.json', async () => buildOpenApiDocument(options.publicUrl()));

@@ -71,6 +71,7 @@ export const API_ERROR_CODES = [
   'unauthorized',
   'ip_not_allowed',
   'maintenance',
+  'unavailable',
   'rate_limited',
   'internal_error',
   'not_found',
