@@ -3,8 +3,13 @@ import { API_ERROR_CODES, ENDPOINTS, errorEnvelopeSchema } from '../../shared/ap
 
 type JsonSchema = Record<string, unknown>;
 
+/** A preprocessed schema (z.preprocess) is documented by what it validates: its output side. */
+function documented(schema: z.ZodType): z.ZodType {
+  return schema instanceof z.ZodPipe && schema.in instanceof z.ZodTransform ? (schema.out as z.ZodType) : schema;
+}
+
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(documented(schema), { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 }
 

@@ -143,7 +143,14 @@ const pagingParams = {
   page: intParam(1, 1_000_000).optional(),
 };
 
-export const tradeHistoryQuerySchema = z
+/** Spec: limit and page are "Ignored when isActive=true": dropped before validation, whatever they hold. */
+function withoutPagingWhenActive(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || (input as Record<string, unknown>)['isActive'] !== 'true') return input;
+  const { limit: _limit, page: _page, ...rest } = input as Record<string, unknown>;
+  return rest;
+}
+
+const tradeHistoryQueryObjectSchema = z
   .strictObject({
     tradeId: idParam.optional(),
     status: tradeStatusSchema.optional(),
@@ -159,6 +166,9 @@ export const tradeHistoryQuerySchema = z
     message: 'isActive cannot be combined with from or to',
   })
   .refine(fromNotAfterTo, { message: 'from must not be after to' });
+
+/** GET /Trades/History's query. With isActive=true, limit and page are ignored (not validated). */
+export const tradeHistoryQuerySchema = z.preprocess(withoutPagingWhenActive, tradeHistoryQueryObjectSchema);
 export type TradeHistoryQuery = z.output<typeof tradeHistoryQuerySchema>;
 
 export const balanceHistoryQuerySchema = z

@@ -11,10 +11,21 @@ import { PAINT_SEED_MAX } from './limits';
 const cents = z.int();
 const nullableString = z.string().nullable();
 
-/** `floor((1 - wear) * 100)` followed by `%`, null when wear is null. */
+/**
+ * Percentage points a value may fall short of a whole percent and still count as it: more than
+ * binary floating point loses on decimal wears ((1 − 0.9) × 100 = 9.999999999999998; a 32-bit
+ * wear of 0.3 is 0.30000001192…, giving 69.9999988), far less than any real difference in wear.
+ */
+export const WEAR_PERCENT_EPSILON = 1e-5;
+
+/**
+ * `floor((1 - wear) * 100)` followed by `%`, null when wear is null: `100%` for wear 0, `0%` for
+ * wear 1, `10%` for wear 0.9 (not the `9%` that plain floating point gives; see WEAR_PERCENT_EPSILON).
+ */
 export function wearPercentOf(wear: number | null): string | null {
   if (wear === null) return null;
-  return `${Math.floor((1 - wear) * 100)}%`;
+  const percent = Math.floor((1 - wear) * 100 + WEAR_PERCENT_EPSILON);
+  return `${Math.min(100, Math.max(0, percent))}%`;
 }
 
 export const stickerSchema = z.object({

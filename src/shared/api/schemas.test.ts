@@ -13,6 +13,7 @@ import {
   firstFailedCheck,
   itemSchema,
   searchItemsRequestSchema,
+  stickerSchema,
   testWebhookSchema,
   toQueryString,
   tradeHistoryQuerySchema,
@@ -92,6 +93,28 @@ describe('resource schemas', () => {
     expect(wearPercentOf(1)).toBe('0%');
     expect(wearPercentOf(0.255)).toBe('74%');
     expect(wearPercentOf(null)).toBeNull();
+  });
+
+  it.each([
+    [0, '100%'],
+    [1, '0%'],
+    // (1 - 0.9) * 100 is 9.999999999999998 in binary floating point: still 10%.
+    [0.9, '10%'],
+    [0.07685845345258713, '92%'],
+    // 32-bit raw wears of decimal values (inspection data is a float32).
+    [Math.fround(0.3), '70%'],
+    [Math.fround(0.9), '10%'],
+    [Math.fround(0.1), '90%'],
+    [0.5, '50%'],
+    [0.555, '44%'],
+    [0.00999, '99%'],
+    [0.99999, '0%'],
+    [0.994, '0%'],
+    [0.989, '1%'],
+  ])('wearPercent of wear %d is %s, robust to floating point', (wear, expected) => {
+    expect((1 - 0.9) * 100).toBeLessThan(10);
+    expect(wearPercentOf(wear)).toBe(expected);
+    expect(stickerSchema.shape.wearPercent.parse(wearPercentOf(wear))).toBe(expected);
   });
 
   it('accept a trade and reject bad statuses, stages and timestamps', () => {
@@ -217,6 +240,18 @@ describe('history queries', () => {
     ['an unknown parameter', { sort: 'asc' }],
   ])('trade history rejects %s', (_what, query) => {
     expect(tradeHistoryQuerySchema.safeParse(query).success).toBe(false);
+  });
+
+  it.each([
+    ['limit above 500', { isActive: 'true', limit: '1000' }],
+    ['page 0', { isActive: 'true', page: '0' }],
+    ['junk limit and page', { isActive: 'true', limit: 'all', page: '-3' }],
+    ['valid limit and page', { isActive: 'true', limit: '10', page: '2' }],
+  ])('trade history ignores limit and page with isActive=true: %s', (_what, query) => {
+    expect(tradeHistoryQuerySchema.parse(query)).toEqual({ isActive: true });
+    // Only with isActive=true: otherwise they are checked.
+    const { isActive: _active, ...rest } = query;
+    expect(tradeHistoryQuerySchema.safeParse({ ...rest, isActive: 'false' }).success).toBe(query.limit === '10');
   });
 
   it('balance history accepts the ledger types and rejects others', () => {
