@@ -1,5 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, withCspHeader } from '../../src/main/shell/csp';
+import { contentSecurityPolicy, metaContentSecurityPolicy, withCspHeader } from '../../src/main/shell/csp';
+
+/** The content of every `<meta http-equiv="Content-Security-Policy">` in an HTML text. */
+function metaPolicies(html: string): string[] {
+  return [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/gi)].map((m) => m[1] ?? '');
+}
 
 function directives(policy: string): Map<string, string[]> {
   const map = new Map<string, string[]>();
@@ -49,6 +56,26 @@ describe('content security policy', () => {
     expect(dev.get('script-src')).toEqual(["'self'"]);
     expect(contentSecurityPolicy({ devServerOrigin: 'http://evil.example:5173' })).toBe(policy);
     expect(contentSecurityPolicy({ devServerOrigin: 'not a url' })).toBe(policy);
+  });
+});
+
+describe('the <meta> policy', () => {
+  const meta = metaContentSecurityPolicy();
+
+  it('is the header policy without frame-ancestors (which a <meta> policy cannot carry)', () => {
+    expect(meta).toBe(contentSecurityPolicy().replace("; frame-ancestors 'none'", ''));
+    expect(directives(meta).has('frame-ancestors')).toBe(false);
+    expect(directives(meta).get('default-src')).toEqual(["'none'"]);
+    expect(directives(meta).get('connect-src')).toEqual(["'self'"]);
+    expect(directives(meta).get('base-uri')).toEqual(["'none'"]);
+    expect(directives(meta).get('form-action')).toEqual(["'none'"]);
+  });
+
+  it('is exactly the one in src/renderer/index.html, before any script', () => {
+    const html = readFileSync(resolve(import.meta.dirname, '../../src/renderer/index.html'), 'utf8');
+    expect(metaPolicies(html)).toEqual([meta]);
+    expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<script'));
+    expect(html).not.toMatch(/ws:(?!\/\/)|connect-src[^;"]*ws:/);
   });
 });
 

@@ -1,11 +1,18 @@
 /**
- * The renderer's Content-Security-Policy, sent as a response header by main
- * (`session.webRequest.onHeadersReceived`) on every document it loads.
+ * The renderer's Content-Security-Policy. It is in force twice: as the `<meta>`
+ * policy of `src/renderer/index.html` (what a `file:` page is sure to get: Electron
+ * does not promise `onHeadersReceived` for file: loads) and as a response header set
+ * by main (`session.webRequest.onHeadersReceived`). Where both apply the browser
+ * enforces both, so the stricter wins; they are the same policy but for
+ * `frame-ancestors`, which a `<meta>` policy cannot carry.
  *
  * Nothing remote may run or be fetched: scripts, styles and fonts come from the
- * app bundle; the renderer talks to the engine over IPC only (`connect-src 'self'`).
- * The one remote exception is item images: the marketplace's https CDN, or the
- * embedded demo sandbox on loopback.
+ * app bundle; the renderer talks to the engine over IPC only (`connect-src 'self'`;
+ * in the browser build `'self'` also admits the web host's own WebSocket, same host
+ * and port). The one remote exception is item images: `img` URLs are whatever the
+ * marketplace's API returns, and the spec names no image host, so any https origin
+ * (images are passive content; `connect-src` stays closed), plus the embedded demo
+ * sandbox on loopback http. Never plain http from elsewhere.
  */
 export const CSP_DIRECTIVES: readonly (readonly [string, readonly string[]])[] = [
   ['default-src', ["'none'"]],
@@ -35,6 +42,20 @@ export function contentSecurityPolicy(options: CspOptions = {}): string {
     const all = name === 'connect-src' && dev ? [...sources, dev] : sources;
     return `${name} ${all.join(' ')}`;
   }).join('; ');
+}
+
+/** Directives a `<meta http-equiv>` policy cannot deliver (browsers ignore them there, with a console warning). */
+const HEADER_ONLY = new Set(['frame-ancestors', 'report-uri', 'sandbox']);
+
+/**
+ * The same policy for the renderer's `<meta http-equiv="Content-Security-Policy">`
+ * (`src/renderer/index.html`, and so the built `out/renderer/index.html`): every
+ * directive of the header but the header-only ones.
+ */
+export function metaContentSecurityPolicy(): string {
+  return CSP_DIRECTIVES.filter(([name]) => !HEADER_ONLY.has(name))
+    .map(([name, sources]) => `${name} ${sources.join(' ')}`)
+    .join('; ');
 }
 
 /** `http://localhost:5173` → `ws://localhost:5173`; null for anything that is not a loopback http(s) origin. */
