@@ -211,6 +211,39 @@ describe('market simulator: trades', () => {
     expect(simulator.trades.scheduledCount).toBe(0);
   });
 
+  it('sells the item of a sent offer elsewhere: CANCELLED 505, refunded, never back on sale', async () => {
+    const sb = await open({ simulate: false });
+    const simulator = new MarketSimulator(sb.core, {
+      seed: 5,
+      eventsPerSecond: 0,
+      imageBaseUrl: `${sb.baseUrl}/img`,
+      sendFailProbability: 0,
+      sendRejectProbability: 0,
+      outcomes: { completed: 0, declined: 0, countered: 0, itemsInvalid: 1, failed: 0, expired: 0 },
+    } satisfies SimulatorOptions);
+    extraSimulators.push(simulator);
+    simulator.start();
+    const admin = adminApi(sb);
+    const buyer = await buyerFor(sb);
+    const tradeIds = await buyMany(sb, buyer, 3);
+    const before = (await buyer.api.get<{ balance: number }>('/Wallet/GetBalance')).body.balance;
+    await admin.advance(6);
+    await admin.advance(90);
+    for (const tradeId of tradeIds) {
+      const trade = (await buyer.api.get<TradeHistoryPage>(`/Trades/History?tradeId=${tradeId}`)).body.trades[0] as Trade;
+      expect(trade).toMatchObject({ status: 'CANCELLED', errorCode: 505, failReason: 'Items no longer valid' });
+      expect(trade.offerId).toMatch(/^\d+$/);
+      const search = await buyer.api.post<{ totalItems: number }>('/Items/SearchItems', { itemId: [trade.itemId] });
+      expect(search.body.totalItems).toBe(0);
+      // The item is gone: an administrator has nothing left to delete.
+      expect((await admin.delete(`/admin/items/${trade.itemId}`)).status).toBe(404);
+    }
+    const refunds = (await buyer.api.get<{ transactions: { type: string; amount: number }[] }>('/Wallet/BalanceHistory?type=BUY%20CANCELLED')).body;
+    expect(refunds.transactions).toHaveLength(3);
+    const after = (await buyer.api.get<{ balance: number }>('/Wallet/GetBalance')).body.balance;
+    expect(after - before).toBe(refunds.transactions.reduce((sum, t) => sum + t.amount, 0));
+  });
+
   it('picks up trades that were PENDING or SENT before start() (persistent sandbox)', async () => {
     const sb = await open({ simulate: false });
     const admin = adminApi(sb);

@@ -78,6 +78,11 @@ export interface TransitionRequest {
   failReason?: string | null;
 }
 
+export interface TransitionOptions {
+  /** The item is gone (sold elsewhere): it does not go back on sale whatever the outcome. */
+  itemGone?: boolean;
+}
+
 export class Trades {
   private readonly byIdStmt;
   private readonly setWireStmt;
@@ -217,6 +222,15 @@ export class Trades {
     );
   }
 
+  /** The PENDING or SENT trade holding an item (bought items are off sale until their trade ends), or null. */
+  activeForItem(itemId: number): TradeRow | null {
+    return (
+      (this.db
+        .prepare("SELECT * FROM trades WHERE item_id = ? AND status IN ('PENDING', 'SENT', 'CREATING') ORDER BY seq DESC LIMIT 1")
+        .get(itemId) as TradeRow | undefined) ?? null
+    );
+  }
+
   activeCountForPartner(partner: string): number {
     return (
       this.db.prepare("SELECT count(*) AS n FROM trades WHERE partner = ? AND status IN ('PENDING', 'SENT', 'CREATING')").get(partner) as {
@@ -316,7 +330,7 @@ export class Trades {
   }
 
   /** Moves a trade along the transition table, with its ledger entry, timestamps and side effects. */
-  transition(tradeId: string, request: TransitionRequest): TradeRow {
+  transition(tradeId: string, request: TransitionRequest, options: TransitionOptions = {}): TradeRow {
     let relistItemId: number | null = null;
     const apply = this.db.transaction((): TradeRow => {
       const row = this.get(tradeId);
@@ -363,7 +377,7 @@ export class Trades {
         });
       }
       if (isPartnerStrike(request.status, outcome.errorCode)) this.recordStrike(row.partner, tradeId, now);
-      if (returnsItemToSale(request.status, outcome.errorCode)) relistItemId = row.item_id;
+      if (!options.itemGone && returnsItemToSale(request.status, outcome.errorCode)) relistItemId = row.item_id;
       this.cacheWire(tradeId, sets.wire as string);
       return this.get(tradeId);
     });

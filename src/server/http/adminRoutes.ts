@@ -118,8 +118,10 @@ export function registerAdminRoutes(app: FastifyInstance, core: SandboxCore, adm
 
     admin.delete('/admin/items/:itemId', async (request) => {
       const { itemId } = parseOrReject(itemIdParam, request.params, 'path');
-      if (core.catalog.remove([itemId]).length === 0) throw notFound(`item ${itemId} on sale`);
-      return { itemId, removed: true };
+      // Sold elsewhere: off sale, or the trade in flight that holds it ends (CANCELLED 505).
+      const outcome = core.sellElsewhere(itemId);
+      if (!outcome) throw notFound(`item ${itemId} on sale or in a trade in flight`);
+      return { itemId, removed: true, trade: outcome.trade ? core.trades.toWire(outcome.trade) : null };
     });
 
     admin.post('/admin/catalog/rebuild', async () => ({ lastUpdate: core.catalog.rebuild() }));

@@ -142,10 +142,16 @@ export class TradeDriver {
   private apply(tradeId: string, expected: TradeStatus, request: TransitionRequest): void {
     if (!this.running) return;
     // An administrator (or a reset) may have moved or removed the trade meanwhile.
-    if (this.core.trades.find(tradeId)?.status !== expected) return;
+    const row = this.core.trades.find(tradeId);
+    if (row?.status !== expected) return;
     try {
       // Emits tradeUpdated, which plans the next move.
-      this.core.trades.transition(tradeId, request);
+      if (request.status === 'CANCELLED' && request.errorCode === TRADE_ERROR_CODES.itemsInvalid) {
+        // The seller sold the item elsewhere: the same path as an admin DELETE of the item (CANCELLED 505).
+        this.core.sellElsewhere(row.item_id);
+      } else {
+        this.core.trades.transition(tradeId, request);
+      }
     } catch (error) {
       // A race with an administrator's move, or a reversal past protection: refused, nothing to do.
       if (error instanceof ApiError) return;
