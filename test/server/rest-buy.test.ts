@@ -180,6 +180,176 @@ describe('sandbox REST: buying', () => {
     expect((await api.post('/Items/Buy', buyBody(items[10] as Item, { tradeUrl: owner }))).status).toBe(200);
   });
 
+  /** Ten declines within 24 h: the owner of `tradeUrl` is blocked. */
+  async function blockOwner(tradeUrl: string): Promise<void> {
+    for (const item of await listItems(Array.from({ length: 10 }, () => ({ price: 10 })))) {
+      const bought = await api.post<BuyResult>('/Items/Buy', buyBody(item, { tradeUrl }));
+      expect(bought.status).toBe(200);
+      await admin.transition(bought.body.tradeId, { status: 'SENT' });
+      await admin.transition(bought.body.tradeId, { status: 'CANCELLED', errorCode: 504 });
+    }
+  }
+
+  it('answers every BuyByName error row with its code and changes nothing', async () => {
+    // Names the generator never makes (no souvenir of a case skin), so only the items listed here match.
+    const name = 'Souvenir AWP | Asiimov (Field-Tested)';
+    const [cheap] = await listItems([{ market_hash_name: name, phase: null, price: 2_000, steamId: '76561198011110001' }]);
+    const byName = (extra: Record<string, unknown> = {}) => ({ market_hash_name: name, tradeUrl: TEST_TRADE_URL, maxPrice: 5_000, ...extra });
+    // externalId `taken` is used by a Buy: unique per merchant across both endpoints.
+    const [other] = await listItems([{ price: 100 }]);
+    expect((await api.post('/Items/Buy', buyBody(other as Item, { externalId: 'taken' }))).status).toBe(200);
+    const before = await snapshot();
+
+    const cases: [string, number, Record<string, unknown>][] = [
+      ['invalid_request', 400, { market_hash_name: name, tradeUrl: TEST_TRADE_URL }],
+      ['invalid_request', 400, byName({ itemId: cheap?.itemId })],
+      ['invalid_request', 400, byName({ assetId: cheap?.assetId })],
+      ['invalid_price', 400, byName({ maxPrice: 0 })],
+      ['invalid_price', 400, byName({ maxPrice: -1 })],
+      ['invalid_trade_duration', 400, byName({ tradeDurationSeconds: 599 })],
+      ['invalid_trade_duration', 400, byName({ tradeDurationSeconds: 43_201 })],
+      ['invalid_tradeurl', 400, byName({ tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=123&token=short' })],
+      ['invalid_tradeurl', 400, byName({ tradeUrl: 'http://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234' })],
+      ['item_unavailable', 400, byName({ market_hash_name: 'AWP | Nothing Like It (Field-Tested)' })],
+      ['item_unavailable', 400, byName({ phase: 'Phase 9' })],
+      ['item_unavailable', 400, byName({ itemId: cheap?.itemId, assetId: cheap?.assetId, market_hash_name: 'AK-47 | Redline (Field-Tested)' })],
+      ['asset_mismatch', 400, byName({ itemId: cheap?.itemId, assetId: '1' })],
+      ['price_too_high', 400, byName({ maxPrice: 1_999 })],
+      ['duplicate_external_id', 400, byName({ externalId: 'taken' })],
+    ];
+    for (const [code, status, body] of cases) {
+      const answer = await api.post<ErrorBody>('/Items/BuyByName', body);
+      expect({ code: answer.body.error, status: answer.status }, JSON.stringify(body)).toEqual({ code, status });
+      expect(Object.keys(answer.body).sort()).toEqual(['error', 'message']);
+    }
+    expect(await snapshot()).toEqual(before);
+
+    // Balance + credit limit is 49,900 + 10,000.
+    const [dear] = await listItems([{ market_hash_name: 'Souvenir M4A4 | Howl (Minimal Wear)', phase: null, price: 59_901 }]);
+    const poor = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: dear?.market_hash_name, tradeUrl: TEST_TRADE_URL, maxPrice: 60_000 });
+    expect([poor.status, poor.body.error]).toEqual([400, 'insufficient_balance']);
+    expect(poor.body.message).toContain('$599.01');
+    expect((await snapshot()).balance).toEqual(before.balance);
+    const bought = await api.post<BuyResult>('/Items/BuyByName', byName({ externalId: 'fresh' }));
+    expect(bought.status).toBe(200);
+    const duplicate = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: dear?.market_hash_name, tradeUrl: TEST_TRADE_URL, maxPrice: 60_000, externalId: 'fresh' });
+    expect([duplicate.status, duplicate.body.error]).toEqual([400, 'duplicate_external_id']);
+  });
+
+  it('BuyByName: partner_blocked with expiresAt, and too_many_active_trades per owner (30) and per holder (5)', async () => {
+    await admin.post(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'ADMIN TOP UP', amount: 1_000_000 });
+    const blocked = tradeUrlFor(5150);
+    await blockOwner(blocked);
+    const name = 'Souvenir Glock-18 | Fade (Factory New)';
+    await listItems([{ market_hash_name: name, phase: null, price: 50 }]);
+    const refused = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: name, tradeUrl: blocked, maxPrice: 100 });
+    expect([refused.status, refused.body.error]).toEqual([403, 'partner_blocked']);
+    expect(refused.body.message).toMatch(/expiresAt: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+    // 30 active offers to one owner; the 31st is refused, another owner is fine.
+    const owner = tradeUrlFor(6160);
+    const ownerName = 'Souvenir MP9 | Hydra (Field-Tested)';
+    await listItems(Array.from({ length: 32 }, (_, i) => ({ market_hash_name: ownerName, phase: null, price: 10 + i, steamId: `7656119802${String(i).padStart(7, '0')}` })));
+    for (let i = 0; i < 30; i++) {
+      const answer = await api.post<BuyResult>('/Items/BuyByName', { market_hash_name: ownerName, tradeUrl: owner, maxPrice: 100 });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.price).toBe(10 + i);
+    }
+    const ownerFull = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: ownerName, tradeUrl: owner, maxPrice: 100 });
+    expect([ownerFull.status, ownerFull.body.error]).toEqual([403, 'too_many_active_trades']);
+    expect(ownerFull.body.message).toContain('30 active offers');
+    expect((await api.post('/Items/BuyByName', { market_hash_name: ownerName, tradeUrl: tradeUrlFor(6161), maxPrice: 100 })).status).toBe(200);
+
+    // 5 active offers per holding account: the cheapest item of a busy holder is skipped while another holder has one…
+    const holder = '76561198033333333';
+    const heldName = 'Souvenir USP-S | Kill Confirmed (Minimal Wear)';
+    const held = await listItems(Array.from({ length: 6 }, (_, i) => ({ market_hash_name: heldName, phase: null, price: 100 + i, steamId: holder })));
+    const [spare] = await listItems([{ market_hash_name: heldName, phase: null, price: 500, steamId: '76561198044444444' }]);
+    for (let i = 0; i < 5; i++) {
+      expect((await api.post('/Items/BuyByName', { market_hash_name: heldName, tradeUrl: tradeUrlFor(7000 + i), maxPrice: 1_000 })).status).toBe(200);
+    }
+    const skipped = await api.post<BuyResult>('/Items/BuyByName', { market_hash_name: heldName, tradeUrl: tradeUrlFor(7100), maxPrice: 1_000 });
+    expect(skipped.body.assetId).toBe(spare?.assetId);
+    // …and refused when no holder of the name has a free slot, or when the busy holder's item is targeted.
+    const holderFull = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: heldName, tradeUrl: tradeUrlFor(7200), maxPrice: 1_000 });
+    expect([holderFull.status, holderFull.body.error]).toEqual([403, 'too_many_active_trades']);
+    expect(holderFull.body.message).toContain('another account');
+    const targeted = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: heldName,
+      itemId: held[5]?.itemId,
+      assetId: held[5]?.assetId,
+      tradeUrl: tradeUrlFor(7300),
+      maxPrice: 1_000,
+    });
+    expect([targeted.status, targeted.body.error]).toEqual([403, 'too_many_active_trades']);
+  });
+
+  it('orders the checks: a body failing two of them gets the earlier code (Buy and BuyByName)', async () => {
+    await admin.post(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'ADMIN TOP UP', amount: 1_000_000 });
+    // A blocked owner, a holding account with 5 active offers, an owner with 30, a used externalId.
+    const blocked = tradeUrlFor(8100);
+    await blockOwner(blocked);
+    const busyHolder = '76561198055555555';
+    for (const [i, item] of (await listItems(Array.from({ length: 5 }, () => ({ price: 10, steamId: busyHolder })))).entries()) {
+      expect((await api.post('/Items/Buy', buyBody(item, { tradeUrl: tradeUrlFor(8200 + i) }))).status).toBe(200);
+    }
+    const fullOwner = tradeUrlFor(8300);
+    for (const [i, item] of (await listItems(Array.from({ length: 30 }, (_, i) => ({ price: 10, steamId: `7656119806${String(i).padStart(7, '0')}` })))).entries()) {
+      expect((await api.post('/Items/Buy', buyBody(item, { tradeUrl: fullOwner, ...(i === 0 ? { externalId: 'used' } : {}) }))).status).toBe(200);
+    }
+    const name = 'Souvenir Desert Eagle | Blaze (Factory New)';
+    const [item, heldByBusy, dear] = (await listItems([
+      { market_hash_name: name, phase: null, price: 3_000, steamId: '76561198066666666' },
+      { market_hash_name: 'Souvenir AK-47 | Vulcan (Minimal Wear)', phase: null, price: 3_000, steamId: busyHolder },
+      { market_hash_name: 'StatTrak™ AWP | Dragon Lore (Factory New)', phase: null, price: 5_000_000, steamId: '76561198077777777' },
+    ])) as [Item, Item, Item];
+    const bad = { tradeUrl: 'https://steamcommunity.com/id/nobody' };
+    const before = await snapshot();
+
+    const buyCases: [string, Record<string, unknown>][] = [
+      ['invalid_request', { ...buyBody(item, { price: 0 }), assetId: undefined }],
+      ['invalid_price', buyBody(item, { price: 0, tradeDurationSeconds: 599 })],
+      ['invalid_trade_duration', buyBody(item, { tradeDurationSeconds: 599, ...bad })],
+      ['invalid_tradeurl', buyBody({ ...item, itemId: 424242 }, bad)],
+      ['item_unavailable', buyBody({ ...item, itemId: 424242, assetId: 'x' })],
+      ['asset_mismatch', buyBody({ ...item, assetId: 'x', price: 1 })],
+      ['price_changed', buyBody({ ...item, price: 1 }, { externalId: 'used' })],
+      ['duplicate_external_id', buyBody(dear, { externalId: 'used' })],
+      ['insufficient_balance', buyBody(dear, { tradeUrl: blocked })],
+      ['partner_blocked', buyBody(heldByBusy, { tradeUrl: blocked })],
+      ['too_many_active_trades', buyBody(heldByBusy, { tradeUrl: fullOwner })],
+    ];
+    const byName = (target: Item, extra: Record<string, unknown> = {}) => ({
+      market_hash_name: target.market_hash_name,
+      tradeUrl: TEST_TRADE_URL,
+      maxPrice: 10_000_000,
+      ...extra,
+    });
+    const byNameCases: [string, Record<string, unknown>][] = [
+      ['invalid_request', byName(item, { itemId: item.itemId, maxPrice: 0 })],
+      ['invalid_price', byName(item, { maxPrice: 0, tradeDurationSeconds: 43_201 })],
+      ['invalid_trade_duration', byName(item, { tradeDurationSeconds: 43_201, ...bad })],
+      ['invalid_tradeurl', byName(item, { market_hash_name: 'Nothing (Field-Tested)', ...bad })],
+      ['item_unavailable', byName(item, { itemId: item.itemId, assetId: 'x', market_hash_name: 'Nothing (Field-Tested)' })],
+      ['asset_mismatch', byName(item, { itemId: item.itemId, assetId: 'x', maxPrice: 1 })],
+      ['price_too_high', byName(item, { maxPrice: 1, externalId: 'used' })],
+      ['duplicate_external_id', byName(dear, { externalId: 'used' })],
+      ['insufficient_balance', byName(dear, { tradeUrl: blocked })],
+      ['partner_blocked', byName(heldByBusy, { tradeUrl: blocked })],
+      ['too_many_active_trades', byName(heldByBusy, { tradeUrl: fullOwner })],
+    ];
+    for (const [path, cases] of [['/Items/Buy', buyCases], ['/Items/BuyByName', byNameCases]] as const) {
+      for (const [code, body] of cases) {
+        const answer = await api.post<ErrorBody>(path, body);
+        expect(answer.body.error, `${path} ${JSON.stringify(body)}`).toBe(code);
+      }
+    }
+    // The owner limit (30) is checked before the holder limit (5): its own message.
+    const both = await api.post<ErrorBody>('/Items/Buy', buyBody(heldByBusy, { tradeUrl: fullOwner }));
+    expect(both.body.message).toContain('wait for existing offers');
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('buys by name: cheapest match, phase filter, targeted item, maxPrice guard', async () => {
     const name = '★ Karambit | Doppler (Factory New)';
     const [p1cheap, p2, p1dear] = await listItems([
