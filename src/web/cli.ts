@@ -6,21 +6,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createEngineFromOptions } from '../main/core/engine/create';
+import { parseWebCli, USAGE } from './options';
 import { startWebHost, type WebHost } from './webHost';
-
-const USAGE = `Usage: npm run web -- [options]
-
-  --port <n>          port to listen on (default: any free port)
-  --host <address>    address to bind (default: 127.0.0.1; anything else exposes the UI to the network)
-  --base-url <url>    Merchant Trading API base URL (default: an embedded demo sandbox)
-  --ws-url <url>      its WebSocket feed URL (default: derived from --base-url)
-  --data-dir <dir>    app data (default: $MERCHANT_DESK_DATA_DIR or ~/.merchant-desk)
-  --token <token>     access token (default: random; $MERCHANT_DESK_WEB_TOKEN also works and
-                      stays out of the process list)
-  --no-open           do not open a browser
-  -h, --help          this text`;
 
 const root = resolve(import.meta.dirname, '../..');
 const rendererDir = join(root, 'out', 'renderer');
@@ -32,34 +20,6 @@ const log = (line: string): void => {
 function fail(message: string, code = 1): never {
   log(`web: ${message}`);
   process.exit(code);
-}
-
-function parseCli() {
-  try {
-    const { values } = parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string', default: '127.0.0.1' },
-        'base-url': { type: 'string' },
-        'ws-url': { type: 'string' },
-        'data-dir': { type: 'string' },
-        token: { type: 'string' },
-        'no-open': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-    return values;
-  } catch (error) {
-    log(`web: ${(error as Error).message}`);
-    log(USAGE);
-    process.exit(2);
-  }
-}
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** Builds the renderer when `out/renderer/index.html` is missing (same as `npm run build`). */
@@ -100,37 +60,43 @@ function openBrowser(url: string): void {
 }
 
 async function main(): Promise<void> {
-  const args = parseCli();
+  const parsed = parseWebCli(process.argv.slice(2), process.env);
+  if (!parsed.ok) {
+    log(`web: ${parsed.message}`);
+    log(USAGE);
+    process.exit(2);
+  }
+  const args = parsed.options;
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-
-  let port = 0;
-  if (args.port !== undefined) {
-    if (!/^\d{1,5}$/.test(args.port) || Number(args.port) > 65_535) fail(`--port must be 0-65535, got ${args.port}`, 2);
-    port = Number(args.port);
-  }
-  const host = args.host;
-  if (!isLoopbackHost(host)) {
-    log(`WARNING: --host ${host} makes Merchant Desk reachable from the network, protected only by the token.`);
-  }
-  const token = args.token ?? (process.env['MERCHANT_DESK_WEB_TOKEN'] || undefined);
-  const dataDir = resolve(args['data-dir'] ?? (process.env['MERCHANT_DESK_DATA_DIR'] || join(homedir(), '.merchant-desk')));
+  for (const warning of args.warnings) log(warning);
+  const { host, port, token } = args;
+  const dataDir = resolve(args.dataDir ?? (process.env['MERCHANT_DESK_DATA_DIR'] || join(homedir(), '.merchant-desk')));
 
   ensureRenderer();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 
   const created = await createEngineFromOptions({
-    ...(args['base-url'] !== undefined ? { baseUrl: args['base-url'] } : {}),
-    ...(args['ws-url'] !== undefined ? { wsUrl: args['ws-url'] } : {}),
+    ...(args.baseUrl !== null ? { baseUrl: args.baseUrl } : {}),
+    ...(args.wsUrl !== null ? { wsUrl: args.wsUrl } : {}),
     dataDir,
     log,
   });
 
   let webHost: WebHost;
   try {
-    webHost = await startWebHost({ engine: created.engine, rendererDir, host, port, ...(token ? { token } : {}), log });
+    webHost = await startWebHost({
+      engine: created.engine,
+      rendererDir,
+      host,
+      port,
+      ...(token ? { token } : {}),
+      ...(args.publicUrl !== null ? { publicUrl: args.publicUrl } : {}),
+      allowHosts: args.allowHosts,
+      log,
+    });
   } catch (error) {
     await created.close().catch(() => {});
     throw error;
@@ -168,7 +134,7 @@ async function main(): Promise<void> {
 
   process.stdout.write(`Merchant Desk web host: ${webHost.url}\n`);
   log(`web: ${created.describe()}; data in ${dataDir}`);
-  if (!args['no-open']) openBrowser(webHost.url);
+  if (args.open) openBrowser(webHost.url);
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { networkInterfaces } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import Fastify from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -23,8 +23,16 @@ export interface WebHostOptions {
   port?: number;
   /** 16–256 characters of [A-Za-z0-9._~-]; a random 32-byte base64url token when absent. */
   token?: string;
-  /** Origins allowed in an `Origin` header; the host's own origin(s) by default. */
+  /** Origins allowed in an `Origin` header; the host's own origin(s) by default (plus those of publicUrl and allowHosts). */
   allowedOrigins?: string[];
+  /**
+   * Where browsers reach this host when it is not the bind address (a server name, a TLS
+   * reverse proxy): `http(s)://name[:port]/`. It is the URL reported (with the token), its
+   * Host and origin are allowed. Only the root of a host: no path, query or credentials.
+   */
+  publicUrl?: string;
+  /** More names browsers may use in `Host` (`myserver` means `myserver:PORT`; `myserver:8080` exactly that). */
+  allowHosts?: string[];
   /** One line per noteworthy event (refused sockets, engine failures); never carries the token or inputs. */
   log?: (line: string) => void;
   /** Keep-alive ping period for bridge sockets. */
@@ -41,9 +49,11 @@ export interface WebHostStats {
 export interface WebHost {
   /** The full URL to open, with `?token=`. */
   url: string;
-  /** `http://host:port`, no trailing slash. */
+  /** `http://host:port` (or the public URL's origin), no trailing slash. */
   origin: string;
   port: number;
+  /** The token cookie's name (`md_token_<port>`). */
+  cookieName: string;
   stats(): WebHostStats;
   close(): Promise<void>;
 }
@@ -56,7 +66,15 @@ export interface BridgeCallMessage {
   input?: unknown;
 }
 
+/**
+ * The cookie that carries the token is named per port (`md_token_<port>`): browsers share
+ * cookies across the ports of one host, so two web hosts on one machine would otherwise
+ * overwrite each other's token. The plain `md_token` of earlier versions is still read.
+ */
 export const TOKEN_COOKIE = 'md_token';
+export function tokenCookieName(port: number): string {
+  return `${TOKEN_COOKIE}_${port}`;
+}
 export const BRIDGE_PATH = '/bridge';
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 const MAX_IN_FLIGHT_PER_SOCKET = 256;
@@ -116,6 +134,14 @@ function isWildcard(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '';
 }
 
+/** The first non-internal IPv4 address of this machine: what another machine can open when bound to all interfaces. */
+function firstExternalAddress(): string | null {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) if (!address.internal && address.family === 'IPv4') return address.address;
+  }
+  return null;
+}
+
 /** `host:port` as it appears in a Host header (IPv6 in brackets). */
 function hostPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`.toLowerCase();
@@ -131,6 +157,8 @@ function allowedHostHeaders(host: string, port: number): Set<string> {
   if (isWildcard(host)) {
     names.delete(host);
     names.add('localhost');
+    // The machine's own name: what people type for a server (never attacker-controlled, unlike a rebinding domain).
+    names.add(hostname().toLowerCase());
     for (const addresses of Object.values(networkInterfaces())) {
       for (const address of addresses ?? []) names.add(address.address.replace(/%.*$/, ''));
     }
@@ -147,14 +175,50 @@ function normalizeOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase();
 }
 
+/** A public URL as the host uses it: origin and Host header value; throws a readable error when unusable. */
+export function parsePublicUrl(value: string): { origin: string; host: string; secure: boolean } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`--public-url ${value}: not a URL (e.g. https://desk.example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--public-url ${value}: must start with http:// or https://`);
+  if (url.username || url.password) throw new Error(`--public-url ${value}: must not carry a user name or password`);
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new Error(`--public-url ${value}: only the root of a host is supported (no path, query or fragment)`);
+  }
+  return { origin: url.origin.toLowerCase(), host: url.host.toLowerCase(), secure: url.protocol === 'https:' };
+}
+
+/** A Host name given with --allow-host: `name` or `name:port`, no scheme or path. */
+export function parseAllowedHost(value: string): { name: string; port: number | null } {
+  const trimmed = value.trim().toLowerCase();
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+|[0-9a-f:]+)(?::(\d{1,5}))?$/.exec(trimmed);
+  const port = match?.[2] === undefined ? null : Number(match[2]);
+  if (!match?.[1] || (port !== null && (port < 1 || port > 65_535)) || trimmed.includes('/')) {
+    throw new Error(`--allow-host ${value}: a host name or address, optionally with :port (no scheme or path)`);
+  }
+  // A bare IPv6 address has colons of its own: it never carries a port without brackets.
+  if (!match[1].startsWith('[') && match[1].includes(':')) return { name: trimmed, port: null };
+  return { name: match[1].replace(/^\[|\]$/g, ''), port };
+}
+
+/** A header value fit to quote in a plain-text refusal (no control characters, bounded). */
+function quoted(value: string | undefined): string {
+  if (value === undefined || value === '') return '(none)';
+  const clean = Array.from(value.slice(0, 120), (ch) => (ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 ? '?' : ch)).join('');
+  return `"${clean}${value.length > 120 ? '…' : ''}"`;
+}
+
 /** The one content-security policy of every answer; `wsHost` is an already validated Host header. */
-function contentSecurityPolicy(wsHost: string | null): string {
+function contentSecurityPolicy(wsHost: string | null, secure = false): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: http: https:",
-    wsHost === null ? "connect-src 'self'" : `connect-src 'self' ws://${wsHost}`,
+    wsHost === null ? "connect-src 'self'" : `connect-src 'self' ${secure ? 'wss' : 'ws'}://${wsHost}`,
     "font-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -162,9 +226,9 @@ function contentSecurityPolicy(wsHost: string | null): string {
   ].join('; ');
 }
 
-function securityHeaders(wsHost: string | null): OutgoingHttpHeaders {
+function securityHeaders(wsHost: string | null, secure = false): OutgoingHttpHeaders {
   return {
-    'content-security-policy': contentSecurityPolicy(wsHost),
+    'content-security-policy': contentSecurityPolicy(wsHost, secure),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',
@@ -221,6 +285,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   if (!TOKEN_PATTERN.test(token)) throw new Error('web host token must be 16-256 characters of [A-Za-z0-9._~-]');
   const expectedToken = digest(token);
+  const publicUrl = options.publicUrl === undefined ? null : parsePublicUrl(options.publicUrl);
+  const extraHosts = (options.allowHosts ?? []).map(parseAllowedHost);
 
   const rendererDir = resolve(options.rendererDir);
   if (!existsSync(join(rendererDir, 'index.html'))) {
@@ -231,14 +297,33 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // Filled in once listening (port 0 means we learn the port then).
   let allowedHosts = new Set<string>();
   let allowedOrigins = new Set<string>();
+  let cookieName = TOKEN_COOKIE;
+  let ownOrigin = '';
   let ignoredMessages = 0;
+
+  /** Requests through an https public URL: the cookie is Secure and the socket is wss. */
+  const viaSecurePublicUrl = (hostHeader: string) => publicUrl !== null && publicUrl.secure && hostHeader === publicUrl.host;
 
   function verdict(req: IncomingMessage, allowQueryToken: boolean): Verdict {
     const hostHeader = (req.headers.host ?? '').toLowerCase();
-    if (!allowedHosts.has(hostHeader)) return { kind: 'refuse', status: 403, body: 'Forbidden' };
+    if (!allowedHosts.has(hostHeader)) {
+      return {
+        kind: 'refuse',
+        status: 403,
+        body:
+          `Forbidden: this Merchant Desk web host does not answer to the Host ${quoted(req.headers.host)}. ` +
+          `Open ${ownOrigin}/ instead, or start it with --public-url or --allow-host NAME for the name you use.`,
+      };
+    }
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(normalizeOrigin(origin))) {
-      return { kind: 'refuse', status: 403, body: 'Forbidden' };
+      return {
+        kind: 'refuse',
+        status: 403,
+        body:
+          `Forbidden: requests from the page origin ${quoted(origin)} are refused (cross-site use). ` +
+          'A reverse proxy must be named with --public-url (or its host with --allow-host).',
+      };
     }
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
@@ -255,7 +340,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return { kind: 'redirect', location: rest ? `${path}?${rest}` : path };
       }
     }
-    const cookies = cookieValues(req.headers.cookie, TOKEN_COOKIE);
+    const cookies = [...cookieValues(req.headers.cookie, cookieName), ...cookieValues(req.headers.cookie, TOKEN_COOKIE)];
     if (!cookies.some((value) => tokenMatches(value, expectedToken))) {
       return { kind: 'refuse', status: 401, body: 'Unauthorized' };
     }
@@ -276,12 +361,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           return;
         }
         const hostHeader = v.kind === 'redirect' ? (req.headers.host ?? '').toLowerCase() : null;
-        const headers: OutgoingHttpHeaders = { ...securityHeaders(hostHeader), 'cache-control': 'no-store' };
+        const secure = hostHeader !== null && viaSecurePublicUrl(hostHeader);
+        const headers: OutgoingHttpHeaders = { ...securityHeaders(hostHeader, secure), 'cache-control': 'no-store' };
         if (v.kind === 'redirect') {
           res.writeHead(302, {
             ...headers,
             location: v.location,
-            'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+            'set-cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`,
             'content-length': '0',
           });
           res.end();
@@ -297,7 +383,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   app.addHook('onSend', async (request, reply) => {
-    reply.headers(securityHeaders((request.headers.host ?? '').toLowerCase()));
+    const hostHeader = (request.headers.host ?? '').toLowerCase();
+    reply.headers(securityHeaders(hostHeader, viaSecurePublicUrl(hostHeader)));
   });
 
   app.get('/*', async (request, reply) => {
@@ -324,8 +411,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const alive = new WeakMap<WebSocket, boolean>();
 
-  function refuseUpgrade(socket: Duplex, status: number, text: string): void {
-    const body = `${text}\n`;
+  function refuseUpgrade(socket: Duplex, status: number, text: string, message = text): void {
+    const body = `${message}\n`;
     socket.end(
       `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
         `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -341,7 +428,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // (No redirects here: the query token is only honoured on page loads.)
       const status = v.kind === 'refuse' ? v.status : 401;
       log(`web host: refused a bridge connection (${status})`);
-      refuseUpgrade(socket, status, status === 403 ? 'Forbidden' : 'Unauthorized');
+      refuseUpgrade(socket, status, status === 403 ? 'Forbidden' : 'Unauthorized', v.kind === 'refuse' ? v.body : 'Unauthorized');
       return;
     }
     const pathname = (req.url ?? '/').split('?', 1)[0];
@@ -449,12 +536,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const port = address.port;
 
   allowedHosts = allowedHostHeaders(host, port);
+  for (const extra of extraHosts) {
+    const name = extra.name.includes(':') ? `[${extra.name}]` : extra.name;
+    allowedHosts.add(extra.port === null ? `${name}:${port}` : `${name}:${extra.port}`);
+    if (extra.port === 80 || (extra.port === null && port === 80)) allowedHosts.add(name);
+  }
+  if (publicUrl) allowedHosts.add(publicUrl.host);
   allowedOrigins = new Set(
     (options.allowedOrigins ?? [...allowedHosts].map((h) => `http://${h}`)).map(normalizeOrigin),
   );
+  if (publicUrl) allowedOrigins.add(publicUrl.origin);
+  cookieName = tokenCookieName(port);
 
-  const urlHost = isWildcard(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const origin = `http://${urlHost}:${port}`;
+  const urlHost = isWildcard(host) ? firstExternalAddress() ?? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  ownOrigin = `http://${urlHost}:${port}`;
+  const origin = publicUrl?.origin ?? ownOrigin;
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
@@ -485,6 +581,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: `${origin}/?token=${encodeURIComponent(token)}`,
     origin,
     port,
+    cookieName,
     stats: () => ({ connections: wss.clients.size, ignoredMessages }),
     close,
   };

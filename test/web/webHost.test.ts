@@ -1,7 +1,9 @@
 import { connect } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { EngineEventBatch } from '../../src/shared/ipc';
+import { parseWebCli } from '../../src/web/options';
 import { startWebHost, type WebHost } from '../../src/web/webHost';
 import { APP_MARKER, EchoEngine, SECRET, makeRendererDir, rawRequest } from './support';
 
@@ -19,7 +21,7 @@ interface SocketOptions {
 
 function openSocket(host: WebHost, options: SocketOptions = {}): WebSocket {
   const headers: Record<string, string> = {};
-  const cookie = options.cookie === undefined ? `md_token=${TOKEN}` : options.cookie;
+  const cookie = options.cookie === undefined ? `${host.cookieName}=${TOKEN}` : options.cookie;
   if (cookie !== null) headers['cookie'] = cookie;
   if (options.host) headers['host'] = options.host;
   const origin = options.origin === undefined ? host.origin : options.origin;
@@ -90,11 +92,12 @@ describe('web host', () => {
   const tree = makeRendererDir();
   const engine = new EchoEngine();
   let host: WebHost;
-  const cookie = { cookie: `md_token=${TOKEN}` };
+  const cookie = { cookie: '' };
   const clients: Client[] = [];
 
   beforeAll(async () => {
     host = await startWebHost({ engine, rendererDir: tree.rendererDir, token: TOKEN, pingIntervalMs: 100 });
+    cookie.cookie = `${host.cookieName}=${TOKEN}`;
   });
   afterEach(async () => {
     for (const c of clients.splice(0)) c.ws.terminate();
@@ -135,8 +138,9 @@ describe('web host', () => {
       for (const answer of [
         await rawRequest(host.port, '/?token=wrong-token-0123456789abcdef'),
         await rawRequest(host.port, '/?token='),
-        await rawRequest(host.port, '/', { cookie: 'md_token=wrong-token-0123456789abcdef' }),
-        await rawRequest(host.port, '/', { cookie: `md_token=${TOKEN}x` }),
+        await rawRequest(host.port, '/', { cookie: `${host.cookieName}=wrong-token-0123456789abcdef` }),
+        await rawRequest(host.port, '/', { cookie: `${host.cookieName}=${TOKEN}x` }),
+        await rawRequest(host.port, '/', { cookie: `md_token_${host.port + 1}=${TOKEN}` }),
         await rawRequest(host.port, '/', { cookie: `other=${TOKEN}` }),
       ]) {
         expect(answer.status).toBe(401);
@@ -149,7 +153,7 @@ describe('web host', () => {
       const first = await rawRequest(host.port, `/?token=${TOKEN}`);
       expect(first.status).toBe(302);
       expect(first.headers['location']).toBe('/');
-      expect(first.headers['set-cookie']).toEqual([`md_token=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
+      expect(first.headers['set-cookie']).toEqual([`md_token_${host.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
       expect(first.headers['cache-control']).toBe('no-store');
       expect(first.body).toBe('');
 
@@ -172,7 +176,8 @@ describe('web host', () => {
       for (const foreign of [`evil.example:${host.port}`, 'evil.example', `127.0.0.1:${host.port + 1}`, `127.0.0.1:${host.port}.evil.example`]) {
         const answer = await rawRequest(host.port, '/', { ...cookie, host: foreign });
         expect(answer.status, foreign).toBe(403);
-        expect(answer.body).toBe('Forbidden');
+        expect(answer.body).toMatch(/^Forbidden: this Merchant Desk web host does not answer to the Host "/);
+        expect(answer.body).toContain(`Open http://127.0.0.1:${host.port}/ instead`);
         expect(answer.body).not.toContain(APP_MARKER);
       }
       expect((await rawRequest(host.port, `/?token=${TOKEN}`, { host: `evil.example:${host.port}` })).status).toBe(403);
@@ -180,7 +185,7 @@ describe('web host', () => {
 
     it('a request without any Host header is refused with 403', async () => {
       const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connect(host.port, '127.0.0.1', () => socket.end(`GET / HTTP/1.0\r\nCookie: md_token=${TOKEN}\r\n\r\n`));
+        const socket = connect(host.port, '127.0.0.1', () => socket.end(`GET / HTTP/1.0\r\nCookie: ${host.cookieName}=${TOKEN}\r\n\r\n`));
         let text = '';
         socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
         socket.on('end', () => resolve(text));
@@ -264,7 +269,7 @@ describe('web host', () => {
   describe('the bridge socket', () => {
     it('is refused without the cookie (401), with a foreign Origin or Host (403), and elsewhere than /bridge (404)', async () => {
       expect(await refusal(openSocket(host, { cookie: null }))).toBe(401);
-      expect(await refusal(openSocket(host, { cookie: 'md_token=wrong-token-0123456789abcdef' }))).toBe(401);
+      expect(await refusal(openSocket(host, { cookie: `${host.cookieName}=wrong-token-0123456789abcdef` }))).toBe(401);
       expect(await refusal(openSocket(host, { origin: 'http://evil.example' }))).toBe(403);
       expect(await refusal(openSocket(host, { origin: `http://127.0.0.1:${host.port + 1}` }))).toBe(403);
       expect(await refusal(openSocket(host, { host: `evil.example:${host.port}` }))).toBe(403);
@@ -392,7 +397,7 @@ describe('web host lifecycle and options', () => {
       allowedOrigins: ['http://app.example:1234/'],
     });
     try {
-      const cookieHeader = { cookie: `md_token=${TOKEN}` };
+      const cookieHeader = { cookie: `${host.cookieName}=${TOKEN}` };
       expect((await rawRequest(host.port, '/', { ...cookieHeader, origin: 'http://app.example:1234' })).status).toBe(200);
       expect((await rawRequest(host.port, '/', { ...cookieHeader, origin: host.origin })).status).toBe(403);
     } finally {
@@ -414,6 +419,151 @@ describe('web host lifecycle and options', () => {
       await expect(rawRequest(host.port, '/')).rejects.toThrow();
       await host.close(); // idempotent
     } finally {
+      tree.cleanup();
+    }
+  });
+});
+
+describe('running on a server: --public-url, --allow-host and the token cookie per port', () => {
+  const tree = makeRendererDir();
+  const hosts: WebHost[] = [];
+  afterAll(async () => {
+    await Promise.all(hosts.map((h) => h.close()));
+    tree.cleanup();
+  });
+  const start = async (options: Partial<Parameters<typeof startWebHost>[0]> = {}) => {
+    const host = await startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir, token: TOKEN, ...options });
+    hosts.push(host);
+    return host;
+  };
+
+  it('reports the public URL, and answers its Host and origin (a TLS reverse proxy)', async () => {
+    const host = await start({ publicUrl: 'https://desk.example.com/' });
+    expect(host.url).toBe(`https://desk.example.com/?token=${TOKEN}`);
+    expect(host.origin).toBe('https://desk.example.com');
+    const auth = { cookie: `${host.cookieName}=${TOKEN}` };
+    const viaProxy = await rawRequest(host.port, '/', { ...auth, host: 'desk.example.com', origin: 'https://desk.example.com' });
+    expect(viaProxy.status).toBe(200);
+    // Through https: the socket is wss, and the cookie is Secure.
+    expect(viaProxy.headers['content-security-policy']).toContain("connect-src 'self' wss://desk.example.com");
+    const login = await rawRequest(host.port, `/?token=${TOKEN}`, { host: 'desk.example.com' });
+    expect(login.headers['set-cookie']).toEqual([`md_token_${host.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/; Secure`]);
+    // Loopback still works as before, without Secure.
+    expect((await rawRequest(host.port, '/', auth)).status).toBe(200);
+    expect((await rawRequest(host.port, `/?token=${TOKEN}`)).headers['set-cookie']).toEqual([`md_token_${host.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
+    // Other names and origins stay refused.
+    expect((await rawRequest(host.port, '/', { ...auth, host: 'desk.example.org' })).status).toBe(403);
+    expect((await rawRequest(host.port, '/', { ...auth, origin: 'https://evil.example' })).status).toBe(403);
+  });
+
+  it('refuses an unusable public URL', async () => {
+    for (const bad of ['desk.example.com', 'ftp://desk.example.com', 'https://desk.example.com/md/', 'https://u:p@desk.example.com/', 'https://desk.example.com/?a=1']) {
+      await expect(start({ publicUrl: bad }), bad).rejects.toThrow(/--public-url/);
+    }
+  });
+
+  it('--allow-host: a name means name:PORT, name:port means exactly that; Host and Origin', async () => {
+    const host = await start({ allowHosts: ['myserver', 'Proxy.LAN:8443'] });
+    const auth = { cookie: `${host.cookieName}=${TOKEN}` };
+    expect((await rawRequest(host.port, '/', { ...auth, host: `myserver:${host.port}` })).status).toBe(200);
+    expect((await rawRequest(host.port, '/', { ...auth, host: `myserver:${host.port}`, origin: `http://myserver:${host.port}` })).status).toBe(200);
+    expect((await rawRequest(host.port, '/', { ...auth, host: 'proxy.lan:8443' })).status).toBe(200);
+    expect((await rawRequest(host.port, '/', { ...auth, host: 'myserver:1' })).status).toBe(403);
+    expect((await rawRequest(host.port, '/', { ...auth, host: `proxy.lan:${host.port}` })).status).toBe(403);
+    expect((await rawRequest(host.port, '/', { ...auth, host: `notmyserver:${host.port}` })).status).toBe(403);
+    await expect(start({ allowHosts: ['http://myserver'] })).rejects.toThrow(/--allow-host/);
+    await expect(start({ allowHosts: ['myserver/path'] })).rejects.toThrow(/--allow-host/);
+  });
+
+  it('a refusal says what happened and what to do, and quotes the header safely', async () => {
+    const host = await start();
+    const auth = { cookie: `${host.cookieName}=${TOKEN}` };
+    const wrongHost = await rawRequest(host.port, '/', { ...auth, host: `myserver:${host.port}` });
+    expect(wrongHost.status).toBe(403);
+    expect(wrongHost.body).toBe(
+      `Forbidden: this Merchant Desk web host does not answer to the Host "myserver:${host.port}". ` +
+        `Open http://127.0.0.1:${host.port}/ instead, or start it with --public-url or --allow-host NAME for the name you use.`,
+    );
+    const wrongOrigin = await rawRequest(host.port, '/', { ...auth, origin: 'https://proxy.example' });
+    expect(wrongOrigin.status).toBe(403);
+    expect(wrongOrigin.body).toMatch(/^Forbidden: requests from the page origin "https:\/\/proxy\.example" are refused \(cross-site use\)\. .*--public-url/);
+    const long = await rawRequest(host.port, '/', { ...auth, origin: `http://${'x'.repeat(500)}` });
+    expect(long.body.length).toBeLessThan(400);
+    // The socket's refusal carries the same explanation.
+    const ws = openSocket(host, { host: `myserver:${host.port}` });
+    const body = await new Promise<string>((resolve) => {
+      ws.on('unexpected-response', (_req, res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => resolve(text));
+      });
+      ws.on('error', () => {});
+    });
+    expect(body).toContain('does not answer to the Host "myserver:');
+  });
+
+  it('names the token cookie after the port: two hosts in one browser keep their own sessions', async () => {
+    const other = 'other-token-0123456789abcdef';
+    const a = await start();
+    const b = await start({ token: other });
+    expect(a.cookieName).toBe(`md_token_${a.port}`);
+    expect(b.cookieName).toBe(`md_token_${b.port}`);
+    // A browser sends both cookies to both ports (cookies ignore ports): each host picks its own.
+    const jar = `${a.cookieName}=${TOKEN}; ${b.cookieName}=${other}`;
+    expect((await rawRequest(a.port, '/', { cookie: jar })).status).toBe(200);
+    expect((await rawRequest(b.port, '/', { cookie: jar, host: `127.0.0.1:${b.port}` })).status).toBe(200);
+    // The other host's cookie alone is no key to this one.
+    expect((await rawRequest(a.port, '/', { cookie: `${b.cookieName}=${other}` })).status).toBe(401);
+    // The unsuffixed cookie of earlier versions is still honoured.
+    expect((await rawRequest(a.port, '/', { cookie: `md_token=${TOKEN}` })).status).toBe(200);
+  });
+});
+
+describe('npm run web command line', () => {
+  it('binds loopback by default, without warnings', () => {
+    const parsed = parseWebCli([]);
+    expect(parsed).toMatchObject({ ok: true, options: { host: '127.0.0.1', port: 0, publicUrl: null, allowHosts: [], warnings: [], open: true } });
+  });
+
+  it('warns on stderr-bound lines when exposed to the network', () => {
+    const parsed = parseWebCli(['--host', '0.0.0.0', '--public-url', 'https://desk.example.com', '--allow-host', 'myserver', '--allow-host', 'alt:9000', '--no-open']);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.options).toMatchObject({ host: '0.0.0.0', publicUrl: 'https://desk.example.com', allowHosts: ['myserver', 'alt:9000'], open: false });
+    expect(parsed.options.warnings).toHaveLength(1);
+    expect(parsed.options.warnings[0]).toMatch(/^WARNING: --host 0\.0\.0\.0 makes Merchant Desk reachable from the network, protected only by the token/);
+    expect(parseWebCli(['--public-url', 'http://desk.example.com']).ok && parseWebCli(['--public-url', 'http://desk.example.com'])).toMatchObject({
+      options: { warnings: [expect.stringMatching(/plain http/)] },
+    });
+  });
+
+  it('refuses bad values before anything starts', () => {
+    expect(parseWebCli(['--port', '70000'])).toMatchObject({ ok: false, message: expect.stringMatching(/--port/) });
+    expect(parseWebCli(['--public-url', 'https://x.example/path'])).toMatchObject({ ok: false, message: expect.stringMatching(/--public-url/) });
+    expect(parseWebCli(['--allow-host', 'https://x.example'])).toMatchObject({ ok: false, message: expect.stringMatching(/--allow-host/) });
+    expect(parseWebCli(['--bogus'])).toMatchObject({ ok: false });
+  });
+
+  it('takes the token from the environment when not given', () => {
+    expect(parseWebCli([], { MERCHANT_DESK_WEB_TOKEN: 'env-token-0123456789abcdef' })).toMatchObject({ options: { token: 'env-token-0123456789abcdef' } });
+    expect(parseWebCli(['--token', 'cli-token-0123456789abcdef'], { MERCHANT_DESK_WEB_TOKEN: 'env' })).toMatchObject({ options: { token: 'cli-token-0123456789abcdef' } });
+  });
+});
+
+describe('bound to every interface', () => {
+  it('reports an address other machines can open, and answers the machine name', async () => {
+    const tree = makeRendererDir();
+    const host = await startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir, token: TOKEN, host: '0.0.0.0' });
+    try {
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
+      expect(host.origin).toBe(`http://${external ?? '127.0.0.1'}:${host.port}`);
+      const auth = { cookie: `${host.cookieName}=${TOKEN}` };
+      expect((await rawRequest(host.port, '/', { ...auth, host: `${hostname().toLowerCase()}:${host.port}` })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { ...auth, host: `evil.example:${host.port}` })).status).toBe(403);
+    } finally {
+      await host.close();
       tree.cleanup();
     }
   });

@@ -1,0 +1,107 @@
+// The command line of `npm run web`, as a pure function (the CLI prints, exits and starts
+// things; this only decides), so tests can check every refusal and warning.
+import { parseArgs } from 'node:util';
+import { parseAllowedHost, parsePublicUrl } from './webHost';
+
+export const USAGE = `Usage: npm run web -- [options]
+
+  --port <n>            port to listen on (default: any free port)
+  --host <address>      address to bind (default: 127.0.0.1; anything else exposes the UI to the network)
+  --public-url <url>    where browsers reach this host (a server name or a TLS reverse proxy,
+                        e.g. https://desk.example.com): printed instead, its Host and origin allowed
+  --allow-host <name>   another Host name browsers may use (repeatable; name or name:port)
+  --base-url <url>      Merchant Trading API base URL (default: an embedded demo sandbox)
+  --ws-url <url>        its WebSocket feed URL (default: derived from --base-url)
+  --data-dir <dir>      app data (default: $MERCHANT_DESK_DATA_DIR or ~/.merchant-desk)
+  --token <token>       access token (default: random; $MERCHANT_DESK_WEB_TOKEN also works and
+                        stays out of the process list)
+  --no-open             do not open a browser
+  -h, --help            this text`;
+
+export interface WebCliOptions {
+  help: boolean;
+  host: string;
+  port: number;
+  publicUrl: string | null;
+  allowHosts: string[];
+  baseUrl: string | null;
+  wsUrl: string | null;
+  dataDir: string | null;
+  token: string | null;
+  open: boolean;
+  /** Lines for stderr before anything starts (never the token). */
+  warnings: string[];
+}
+
+export type WebCliParse = { ok: true; options: WebCliOptions } | { ok: false; message: string };
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Reads `npm run web` arguments; `env` supplies $MERCHANT_DESK_WEB_TOKEN. */
+export function parseWebCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): WebCliParse {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'public-url': { type: 'string' },
+        'allow-host': { type: 'string', multiple: true, default: [] },
+        'base-url': { type: 'string' },
+        'ws-url': { type: 'string' },
+        'data-dir': { type: 'string' },
+        token: { type: 'string' },
+        'no-open': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+
+  let port = 0;
+  if (values.port !== undefined) {
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65_535) return { ok: false, message: `--port must be 0-65535, got ${values.port}` };
+    port = Number(values.port);
+  }
+  const publicUrl = values['public-url'] ?? null;
+  try {
+    if (publicUrl !== null) parsePublicUrl(publicUrl);
+    for (const name of values['allow-host']) parseAllowedHost(name);
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+
+  const host = values.host;
+  const warnings: string[] = [];
+  if (!isLoopbackHost(host)) {
+    warnings.push(
+      `WARNING: --host ${host} makes Merchant Desk reachable from the network, protected only by the token. ` +
+        'On a network you do not trust, put it behind a TLS reverse proxy and pass --public-url https://….',
+    );
+  } else if (publicUrl !== null && !publicUrl.startsWith('https:')) {
+    warnings.push(`WARNING: --public-url ${publicUrl} is plain http: the token crosses the network unencrypted.`);
+  }
+  const token = values.token ?? (env['MERCHANT_DESK_WEB_TOKEN'] || null);
+  return {
+    ok: true,
+    options: {
+      help: values.help,
+      host,
+      port,
+      publicUrl,
+      allowHosts: values['allow-host'],
+      baseUrl: values['base-url'] ?? null,
+      wsUrl: values['ws-url'] ?? null,
+      dataDir: values['data-dir'] ?? null,
+      token,
+      open: !values['no-open'],
+      warnings,
+    },
+  };
+}
