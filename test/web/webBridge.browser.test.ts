@@ -30,13 +30,15 @@ function writeTestPage(dir: string): void {
   const importPath = relative(dir, PLATFORM_BRIDGE).split('\\').join('/');
   writeFileSync(
     join(dir, 'main.js'),
-    `import { getBridge } from ${JSON.stringify(importPath.startsWith('.') ? importPath : `./${importPath}`)};
+    `import { getBridge, onBridgeState } from ${JSON.stringify(importPath.startsWith('.') ? importPath : `./${importPath}`)};
 const bridge = getBridge();
 const events = [];
 const violations = [];
+const states = [];
+onBridgeState((state) => states.push(state));
 bridge.events.subscribe((batch) => events.push(batch));
 document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
-window.__md = { bridge, events, violations };
+window.__md = { bridge, events, violations, states };
 document.body.dataset.ready = 'yes';
 `,
   );
@@ -44,7 +46,7 @@ document.body.dataset.ready = 'yes';
 
 declare global {
   interface Window {
-    __md: { bridge: MerchantDeskApi; events: EngineEventBatch[]; violations: string[] };
+    __md: { bridge: MerchantDeskApi; events: EngineEventBatch[]; violations: string[]; states: string[] };
   }
 }
 
@@ -93,7 +95,7 @@ describe('web bridge in Chromium', () => {
     expect(page.url()).toBe(`${host.origin}/`);
     expect(await page.evaluate(() => document.cookie)).toBe('');
     const [cookie] = await context.cookies(host.origin);
-    expect(cookie).toMatchObject({ name: 'md_token', value: TOKEN, httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(cookie).toMatchObject({ name: `md_token_${host.port}`, value: TOKEN, httpOnly: true, sameSite: 'Strict', path: '/' });
     expect(await page.evaluate(() => window.__md.bridge.host)).toBe('web');
   });
 
@@ -145,6 +147,42 @@ describe('web bridge in Chromium', () => {
     });
     engine.emit(batch(3));
     await page.waitForFunction(() => window.__md.events.some((b) => b.seq === 3));
+    expect(await page.evaluate(() => window.__md.states)).toEqual(expect.arrayContaining(['connecting', 'open', 'closed']));
+    expect(await page.evaluate(() => window.__md.states.at(-1))).toBe('open');
+  });
+
+  it('learns that its session expired when the host comes back with a new token, and recovers once the new URL is opened', async () => {
+    const port = host.port;
+    await host.close();
+    const fresh = 'renewed-token-0123456789abcdef';
+    host = await startWebHost({ engine, rendererDir: outDir, token: fresh, port });
+    await page.waitForFunction(() => window.__md.states.at(-1) === 'unauthorized', undefined, { timeout: 20_000 });
+    // The user opens the newly printed URL in another tab: the cookie is renewed for the whole browser.
+    const other = await context.newPage();
+    await other.goto(host.url);
+    await other.close();
+    await page.waitForFunction(() => window.__md.states.at(-1) === 'open', undefined, { timeout: 20_000 });
+    expect(await page.evaluate(() => window.__md.bridge.catalog.item({ itemId: 11 }))).toMatchObject({ ok: true });
+  });
+
+  it('two web hosts in one browser keep their own token cookies', async () => {
+    const second = await startWebHost({ engine, rendererDir: outDir, token: 'second-token-0123456789abcdef' });
+    try {
+      const other = await context.newPage();
+      await other.goto(second.url);
+      await other.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
+      expect(await other.evaluate(() => window.__md.bridge.catalog.item({ itemId: 12 }))).toMatchObject({ ok: true });
+      // The first host's page still loads after the second one set its cookie.
+      const again = await context.newPage();
+      const answer = await again.goto(`${host.origin}/`);
+      expect(answer?.status()).toBe(200);
+      const names = (await context.cookies('http://127.0.0.1')).map((c) => c.name).sort();
+      expect(names).toEqual([`md_token_${host.port}`, `md_token_${second.port}`].sort());
+      await other.close();
+      await again.close();
+    } finally {
+      await second.close();
+    }
   });
 
   it('a page of another origin on the same machine cannot open the bridge, even though its cookie is sent', async () => {
@@ -168,9 +206,11 @@ describe('web bridge in Chromium', () => {
         `ws://127.0.0.1:${host.port}/bridge`,
       );
       expect(outcome).toBe('refused');
-      // Proof that the cookie did travel: a host that trusts that origin lets the same page in.
+      // Proof that cookies do travel across ports: a host that trusts that origin lets the same page in
+      // with the cookie this browser holds for 127.0.0.1 (under that host's per-port name).
       const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
       const trusting = await startWebHost({ engine, rendererDir: outDir, token: TOKEN, allowedOrigins: [foreignOrigin] });
+      await context.addCookies([{ name: trusting.cookieName, value: TOKEN, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Strict' }]);
       try {
         const opened = await other.evaluate(
           (url) =>

@@ -9,7 +9,7 @@ import { EchoEngine, makeRendererDir } from './support';
  * cookie a browser would. The renderer is another TypeScript project (tsconfig.web.json),
  * so it is imported at run time and typed here by the part this test uses.
  */
-type WebBridgeState = 'connecting' | 'open' | 'closed';
+type WebBridgeState = 'connecting' | 'open' | 'closed' | 'unauthorized';
 interface WebBridgeModule {
   connectWebBridge(
     page: string,
@@ -20,6 +20,7 @@ interface WebBridgeModule {
       reconnectMaxMs?: number;
       onStateChange?: (state: WebBridgeState) => void;
       signal?: AbortSignal;
+      probe?: ((httpUrl: string) => Promise<'unauthorized' | 'unknown'>) | null;
     },
   ): MerchantDeskApi;
 }
@@ -30,7 +31,7 @@ const TOKEN = 'bridge-token-0123456789abcdef';
 
 function socketFactory(origin: string, sockets: WsSocket[]) {
   return (url: string) => {
-    const ws = new WsSocket(url, { headers: { cookie: `md_token=${TOKEN}` }, origin });
+    const ws = new WsSocket(url, { headers: { cookie: `md_token_${new URL(url).port}=${TOKEN}` }, origin });
     ws.on('error', () => {});
     sockets.push(ws);
     return ws as unknown as WebSocket;
@@ -129,6 +130,40 @@ describe('web bridge (browser side) against the web host', () => {
     expect(states).toContain('closed');
     expect(states.at(-1)).toBe('open');
     expect(second.stats().connections).toBe(1);
+  });
+
+  it('says "unauthorized" when the host is back with another token, and comes back once the token is good again', async () => {
+    const engine = new EchoEngine();
+    const first = await start(engine);
+    const states: WebBridgeState[] = [];
+    const probed: string[] = [];
+    let refused = true;
+    const bridge = connectWebBridge(first.origin, {
+      createSocket: socketFactory(first.origin, sockets),
+      signal: controller.signal,
+      reconnectInitialMs: 10,
+      reconnectMaxMs: 60,
+      onStateChange: (s) => states.push(s),
+      probe: async (url) => {
+        probed.push(url);
+        return refused ? 'unauthorized' : 'unknown';
+      },
+    });
+    expect(await bridge.app.snapshot({})).toMatchObject({ ok: true });
+    await first.close();
+    hosts.length = 0;
+    // Back on the same port with another token: our cookie no longer opens the socket.
+    const other = await startWebHost({ engine, rendererDir: tree.rendererDir, token: 'another-token-0123456789abcdef', port: first.port });
+    hosts.push(other);
+    await expect.poll(() => states.at(-1)).toBe('unauthorized');
+    expect(probed[0]).toBe(`http://127.0.0.1:${first.port}/`);
+    // The host runs with our token again (or the user opened the new URL): the page is back.
+    await other.close();
+    hosts.length = 0;
+    refused = false;
+    await start(engine, first.port);
+    await expect.poll(() => states.at(-1), { timeout: 5000 }).toBe('open');
+    expect(await bridge.catalog.item({ itemId: 4 })).toMatchObject({ ok: true });
   });
 
   it('fails a queued call with unavailable when no connection comes within the queue timeout', async () => {

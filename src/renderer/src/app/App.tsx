@@ -6,6 +6,7 @@ import { TradesScreen } from '../screens/trades/TradesScreen';
 import { WalletScreen } from '../screens/wallet/WalletScreen';
 import { boot, startBackground } from '../state/actions/boot';
 import { useStore } from '../state/store';
+import { BridgeBanner } from './BridgeBanner';
 import { Dialogs } from './Dialogs';
 import { Nav } from './Nav';
 import { StatusBar } from './StatusBar';
@@ -52,6 +53,7 @@ export function App() {
     <div className="app">
       <Nav />
       <main className="main" id="main">
+        <BridgeBanner />
         {boot === 'failed' ? <BootFailure /> : <Screen />}
       </main>
       <StatusBar />

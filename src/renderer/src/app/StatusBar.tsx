@@ -3,6 +3,7 @@ import { Countdown } from '../components/TimeAgo';
 import { formatInt } from '../lib/format';
 import { navigate } from '../state/actions/ui';
 import { useStore } from '../state/store';
+import { BRIDGE_EXPIRED_TEXT, BRIDGE_LOST_TEXT } from './BridgeBanner';
 import { CONNECTION_LABELS } from './connectionLabels';
 
 const PROGRESS_LABELS: Record<ProgressStatus['kind'], string> = {
@@ -14,6 +15,18 @@ const PROGRESS_LABELS: Record<ProgressStatus['kind'], string> = {
 function Feed() {
   const connection = useStore((s) => s.conn.connection);
   const boot = useStore((s) => s.conn.boot);
+  const bridge = useStore((s) => s.conn.bridge);
+  // The page's own link to Merchant Desk comes first: the feed state it last heard is stale.
+  if (bridge === 'lost' || bridge === 'expired') {
+    const text = bridge === 'lost' ? BRIDGE_LOST_TEXT : BRIDGE_EXPIRED_TEXT;
+    return (
+      <span className={`sb-item conn-state state-${bridge === 'lost' ? 'reconnecting' : 'unauthorized'}`} title={text}>
+        <span className="status-dot" aria-hidden="true" />
+        <strong>{bridge === 'lost' ? 'Disconnected' : 'Session expired'}</strong>
+        <span className="sb-detail">{text}</span>
+      </span>
+    );
+  }
   if (!connection) {
     return (
       <span className="sb-item conn-state state-connecting">
@@ -97,12 +110,14 @@ export function StatusBar() {
   const active = useStore((s) => s.conn.activeTrades);
   const unacked = useStore((s) => s.conn.unacknowledgedFirings);
   const demo = useStore((s) => s.conn.account?.demo ?? false);
+  const down = useStore((s) => s.conn.bridge === 'lost' || s.conn.bridge === 'expired');
   return (
     <section className="statusbar" aria-label="Status bar">
       <Feed />
-      {state === 'offline' ? <span className="badge error">OFFLINE</span> : null}
-      {state === 'maintenance' ? <span className="badge warn">MAINTENANCE</span> : null}
-      {state === 'unauthorized' ? <span className="badge error">UNAUTHORIZED</span> : null}
+      {down ? <span className="badge error">DISCONNECTED</span> : null}
+      {!down && state === 'offline' ? <span className="badge error">OFFLINE</span> : null}
+      {!down && state === 'maintenance' ? <span className="badge warn">MAINTENANCE</span> : null}
+      {!down && state === 'unauthorized' ? <span className="badge error">UNAUTHORIZED</span> : null}
       {demo ? <span className="badge demo">DEMO</span> : null}
       <RateLimits rl={rl} />
       <span className="sb-progress" aria-live="polite">

@@ -8,7 +8,14 @@ import { buildBridge, type IpcCall, type MerchantDeskApi } from '../../../shared
 import type { IpcEnvelope } from '../../../shared/ipc/contract';
 import type { EngineEventBatch } from '../../../shared/ipc/events';
 
-export type WebBridgeState = 'connecting' | 'open' | 'closed';
+/**
+ * `unauthorized`: the host is up but refuses our cookie (it restarted with a new token);
+ * reconnects go on (slowly), so opening the new URL in any tab brings this page back.
+ */
+export type WebBridgeState = 'connecting' | 'open' | 'closed' | 'unauthorized';
+
+/** What a failed connection attempt found out about the host. */
+export type ProbeResult = 'unauthorized' | 'unknown';
 
 export interface WebBridgeOptions {
   /** Opens the socket (tests under Node pass one that carries the cookie). */
@@ -20,6 +27,12 @@ export interface WebBridgeOptions {
   reconnectMaxMs?: number;
   /** Connection state changes, for a "connection lost" banner. */
   onStateChange?: (state: WebBridgeState) => void;
+  /**
+   * Asks the host why a socket could not open (a browser cannot see the refused upgrade's
+   * status). Default in a page: a HEAD of `/` with the page's cookie; 401 means the token
+   * was refused. Elsewhere (Node tests): none.
+   */
+  probe?: ((httpUrl: string) => Promise<ProbeResult>) | null;
   /** Aborting closes the socket for good: no reconnects; pending and later calls fail with `unavailable`. */
   signal?: AbortSignal;
 }
@@ -39,6 +52,16 @@ const lost = (): IpcEnvelope<never> => ({
 function reportListenerError(error: unknown): void {
   if (typeof reportError === 'function') reportError(error);
   else console.error(error);
+}
+
+/** A HEAD of the host's root with the page's own cookie: 401 means our token is no longer the host's. */
+export async function probeWithFetch(httpUrl: string): Promise<ProbeResult> {
+  try {
+    const answer = await fetch(httpUrl, { method: 'HEAD', cache: 'no-store', credentials: 'same-origin', redirect: 'manual' });
+    return answer.status === 401 ? 'unauthorized' : 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** The bridge URL for a page served by the web host. */
@@ -66,7 +89,13 @@ export function connectWebBridge(
     onStateChange = () => {},
     signal,
   } = options;
-  const url = bridgeUrl(typeof page === 'string' ? new URL(page) : page);
+  const pageUrl = typeof page === 'string' ? new URL(page) : page;
+  const url = bridgeUrl(pageUrl);
+  const httpUrl = `${pageUrl.protocol === 'https:' ? 'https:' : 'http:'}//${pageUrl.host}/`;
+  const probe =
+    options.probe !== undefined ? options.probe : typeof document !== 'undefined' && typeof fetch === 'function' ? probeWithFetch : null;
+  /** Set while the host refuses our token: retries slow to the max delay. */
+  let refused = false;
 
   let socket: WebSocket | null = null;
   let attempt = 0;
@@ -124,7 +153,8 @@ export function connectWebBridge(
 
   function scheduleReconnect(): void {
     if (signal?.aborted) return;
-    const delay = Math.min(reconnectMaxMs, reconnectInitialMs * 2 ** attempt) * (0.5 + Math.random() / 2);
+    const base = refused ? reconnectMaxMs : Math.min(reconnectMaxMs, reconnectInitialMs * 2 ** attempt);
+    const delay = base * (0.5 + Math.random() / 2);
     attempt = Math.min(attempt + 1, 30);
     reconnectTimer = setTimeout(open, delay);
   }
@@ -141,8 +171,11 @@ export function connectWebBridge(
       return;
     }
     socket = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       attempt = 0;
+      refused = false;
       onStateChange('open');
       flush();
     };
@@ -156,8 +189,18 @@ export function connectWebBridge(
       const pending = [...sent.values()];
       sent.clear();
       for (const settle of pending) settle(lost());
-      onStateChange('closed');
-      scheduleReconnect();
+      if (opened || !probe) {
+        onStateChange('closed');
+        scheduleReconnect();
+        return;
+      }
+      // Never opened: ask whether the host is there and refusing us, or simply not there.
+      void probe(httpUrl).then((result) => {
+        if (signal?.aborted) return;
+        refused = result === 'unauthorized';
+        onStateChange(refused ? 'unauthorized' : 'closed');
+        scheduleReconnect();
+      });
     };
   }
 

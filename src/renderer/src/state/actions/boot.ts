@@ -2,12 +2,14 @@ import type { EngineEventBatch } from '../../../../shared/ipc/events';
 import type { Notification as DeskNotification } from '../../../../shared/ipc/models';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
+import { onBridgeState } from '../../platform/bridge';
 import { readPref } from '../../lib/persist';
 import { applyBatch, applySnapshot } from '../applyBatch';
+import { withBridgeState } from '../slices/conn';
 import type { AppState } from '../store';
 import { getState, update, useStore } from '../store';
 import { scheduleAlertsReload } from './alerts';
-import { scheduleDetailReload, scheduleSoftRefresh, sweepFlashes } from './catalog';
+import { scheduleDetailReload, sweepFlashes } from './catalog';
 import { loadRecipients, reloadSnapshot } from './settings';
 import { scheduleTradeDetailReload, scheduleTradesReload } from './trades';
 import { openTarget, syncFromHash } from './ui';
@@ -15,6 +17,7 @@ import { scheduleWalletReload } from './wallet';
 
 let started = false;
 let unsubscribe: (() => void) | null = null;
+let unsubscribeBridge: (() => void) | null = null;
 
 /** Connect to the engine once: events first (buffered), then the snapshot. */
 export async function boot(): Promise<void> {
@@ -24,6 +27,7 @@ export async function boot(): Promise<void> {
   update('conn', (c) => ({ ...c, boot: 'loading', bootError: null }));
   try {
     const bridge = api();
+    unsubscribeBridge ??= onBridgeState(onBridgeChange);
     let ready = false;
     const early: EngineEventBatch[] = [];
     unsubscribe?.();
@@ -75,17 +79,32 @@ export function handleBatch(batch: EngineEventBatch): void {
 
 const resyncAfterGap = debounced(() => {
   void reloadSnapshot();
-  const { ui } = getState();
+  const { ui, catalog, trades } = getState();
   if (ui.screen === 'trades') scheduleTradesReload();
   if (ui.screen === 'wallet') scheduleWalletReload();
   if (ui.screen === 'alerts') scheduleAlertsReload();
+  if (catalog.detail.id !== null) scheduleDetailReload();
+  if (trades.detail.id !== null) scheduleTradeDetailReload();
 }, 200);
+
+/**
+ * The web bridge went down or came back. Back: what happened meanwhile was not seen
+ * (events are not replayed, and a restarted host counts seq from 1 again), so the
+ * snapshot and whatever is on screen are read again; a boot that failed is retried.
+ */
+function onBridgeChange(state: Parameters<typeof withBridgeState>[1]): void {
+  const before = getState().conn;
+  update('conn', (c) => withBridgeState(c, state));
+  const after = getState().conn;
+  if (after.bridge !== 'open' || before.bridge === 'open') return;
+  if (after.boot === 'failed') void boot();
+  else if (before.bridge === 'lost' || before.bridge === 'expired') resyncAfterGap();
+}
 
 function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState): void {
   const items = batch.items;
   if (items) {
-    // Items that left sale fade out, then a refresh of what is on screen drops them.
-    if (after.catalog.removed !== before.catalog.removed) scheduleSoftRefresh();
+    // Items that left sale fade in place (no row jumps under the pointer); a refresh, a scroll or a filter drops them.
     const detailId = after.catalog.detail.id;
     if (detailId !== null && items.upserted.some((row) => row.itemId === detailId)) scheduleDetailReload();
   }

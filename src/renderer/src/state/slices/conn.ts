@@ -1,6 +1,13 @@
 import type { AccountSummary, AppSnapshot, ConnectionStatus, ProgressStatus, RateLimitStatus } from '../../../../shared/ipc/models';
 import type { EngineEventBatch } from '../../../../shared/ipc/events';
 
+/**
+ * The link between this page and Merchant Desk itself (the web host's bridge; always
+ * `open` in Electron): `starting` until it first opens, `lost` while it is down and being
+ * retried, `expired` when the host is up but refuses this page's token.
+ */
+export type BridgeLink = 'starting' | 'open' | 'lost' | 'expired';
+
 /** Connection, account and the status-bar counters. */
 export interface ConnSlice {
   boot: 'loading' | 'ready' | 'failed';
@@ -13,6 +20,8 @@ export interface ConnSlice {
   activeTrades: number;
   unacknowledgedFirings: number;
   lastSeq: number;
+  /** null: no bridge to lose (Electron) or not known yet. */
+  bridge: BridgeLink | null;
 }
 
 export const initialConn: ConnSlice = {
@@ -26,7 +35,28 @@ export const initialConn: ConnSlice = {
   activeTrades: 0,
   unacknowledgedFirings: 0,
   lastSeq: 0,
+  bridge: null,
 };
+
+/**
+ * The bridge's raw state folded into what the page shows. A retry (`connecting`) does not
+ * end a loss; coming back (`open`) forgets the seq: a restarted host counts from 1 again.
+ */
+export function withBridgeState(slice: ConnSlice, state: 'connecting' | 'open' | 'closed' | 'unauthorized'): ConnSlice {
+  let bridge: BridgeLink;
+  if (state === 'open') bridge = 'open';
+  else if (state === 'unauthorized') bridge = 'expired';
+  else if (state === 'closed') bridge = slice.bridge === 'expired' ? 'expired' : 'lost';
+  else bridge = slice.bridge ?? 'starting';
+  if (bridge === slice.bridge) return slice;
+  const back = bridge === 'open' && (slice.bridge === 'lost' || slice.bridge === 'expired');
+  return { ...slice, bridge, ...(back ? { lastSeq: 0 } : {}) };
+}
+
+/** Whether the page currently cannot reach Merchant Desk (what it shows may be stale). */
+export function bridgeDown(bridge: BridgeLink | null): boolean {
+  return bridge === 'lost' || bridge === 'expired';
+}
 
 export function connFromSnapshot(slice: ConnSlice, snap: AppSnapshot, host: 'electron' | 'web'): ConnSlice {
   return {
