@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   applyCatalogBatch,
   type CatalogSlice,
+  indexOfId,
   initialCatalog,
+  invalidate,
   markLoading,
   MAX_PAGES,
   PAGE_SIZE,
@@ -11,8 +13,11 @@ import {
   removedOnScreen,
   rowAt,
   rowIdAt,
+  selectedRow,
   sweepMoves,
   withQuery,
+  withSelection,
+  withSelectionAt,
 } from '../../src/renderer/src/state/slices/catalog';
 import {
   activeFilterCount,
@@ -208,5 +213,72 @@ describe('catalog query', () => {
     expect(nextSort({ column: 'price', direction: 'asc' }, 'price')).toEqual({ column: 'price', direction: 'desc' });
     expect(nextSort({ column: 'price', direction: 'desc' }, 'name')).toEqual({ column: 'name', direction: 'asc' });
     expect(nextSort({ column: 'price', direction: 'asc' }, 'listedAt')).toEqual({ column: 'listedAt', direction: 'desc' });
+  });
+});
+
+describe('selection follows the item, not the row position', () => {
+  /** Page 0 answered again without `gone` (sold and dropped by a re-query): every row below moves up one. */
+  function withoutItem(s: CatalogSlice, gone: number): CatalogSlice {
+    const next = invalidate(s);
+    const rows = page(1, PAGE_SIZE + 1, 500_000).rows.filter((r) => r.itemId !== gone).slice(0, PAGE_SIZE);
+    return receivePage(next, { key: next.key, generation: next.generation, index: 0, page: { rows, total: 499_999, offset: 0, limit: PAGE_SIZE }, centerPage: 0 });
+  }
+
+  it('keeps the selected item when rows above it leave, and moves its position with it', () => {
+    let s = withSelection(loaded(), 11, 10);
+    expect(selectedRow(s)?.itemId).toBe(11);
+    s = withoutItem(s, 4);
+    expect(rowIdAt(s, 10)).toBe(12); // another item now sits at the old position…
+    expect(s.selectedId).toBe(11); // …the selection stayed on the item
+    expect(s.selectedIndex).toBe(9);
+    expect(selectedRow(s)?.itemId).toBe(11);
+  });
+
+  it('an item that left the loaded rows keeps the selection (unplaced) and its last position as the anchor', () => {
+    let s = withSelection(loaded(), 11, 10);
+    s = withoutItem(s, 11);
+    expect(s.selectedId).toBe(11);
+    expect(s.selectedIndex).toBe(-1);
+    expect(s.anchorIndex).toBe(10);
+  });
+
+  it('selects a position whose page is not loaded yet once the page arrives', () => {
+    let s = withSelectionAt(loaded(), 450);
+    expect(s.selectedId).toBeNull();
+    expect(s.selectedIndex).toBe(450);
+    expect(s.revealSeq).toBe(1);
+    s = markLoading(s, [4]);
+    s = receivePage(s, { key: s.key, generation: s.generation, index: 4, page: page(401, PAGE_SIZE, 500_000), centerPage: 4 });
+    expect(s.selectedId).toBe(451);
+    expect(s.selectedIndex).toBe(450);
+  });
+
+  it('finds an id anywhere in the cached pages, the hint first', () => {
+    const s = loaded(500_000, [0, 3]);
+    expect(indexOfId(s, 306, 305)).toBe(305);
+    expect(indexOfId(s, 306)).toBe(305);
+    expect(indexOfId(s, 5)).toBe(4);
+    expect(indexOfId(s, 999_999)).toBe(-1);
+  });
+
+  it('keeps the selected row through eviction', () => {
+    let s = withSelection(loaded(500_000, [0]), 3, 2);
+    for (let p = 1; p < MAX_PAGES + 5; p++) {
+      s = markLoading(s, [p]);
+      s = receivePage(s, { key: s.key, generation: s.generation, index: p, page: page(p * PAGE_SIZE + 1, PAGE_SIZE, 500_000), centerPage: p });
+    }
+    expect(s.pages[0]).toBeUndefined();
+    expect(selectedRow(s)?.itemId).toBe(3);
+    expect(s.selectedIndex).toBe(-1);
+  });
+
+  it('sold rows fade in place: no re-query, counted until the next one', () => {
+    const s = loaded();
+    const next = applyCatalogBatch(s, batch(3, { items: items({ removed: [4, 5] }) }), 0);
+    expect(next.pages).toBe(s.pages);
+    expect(next.generation).toBe(s.generation);
+    expect(next.faded).toBe(2);
+    expect(rowIdAt(next, 3)).toBe(4);
+    expect(invalidate(next).faded).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { openDialog, toast } from '../../state/actions/ui';
-import { rowAt } from '../../state/slices/catalog';
+import { selectedRow } from '../../state/slices/catalog';
 import type { BuyByNamePrefill } from '../../state/slices/ui';
 import { getState } from '../../state/store';
 
@@ -29,7 +29,7 @@ export function openBuyForSelected(): void {
     });
     return;
   }
-  const row = (catalog.detail.id !== null ? catalog.rows[catalog.detail.id] : undefined) ?? rowAt(catalog, catalog.selectedIndex);
+  const row = (catalog.detail.id !== null ? catalog.rows[catalog.detail.id] : undefined) ?? selectedRow(catalog);
   if (!row) {
     toast('info', 'Select an item first', 'Use the arrow keys or click a row in the Catalog, then press B.');
     return;
@@ -48,6 +48,6 @@ export function openBuyByName(prefill?: BuyByNamePrefill): void {
     return;
   }
   const { catalog, ui } = getState();
-  const row = ui.screen === 'catalog' ? ((catalog.detail.id !== null ? catalog.rows[catalog.detail.id] : undefined) ?? rowAt(catalog, catalog.selectedIndex)) : undefined;
+  const row = ui.screen === 'catalog' ? ((catalog.detail.id !== null ? catalog.rows[catalog.detail.id] : undefined) ?? selectedRow(catalog)) : undefined;
   openDialog({ kind: 'buyByName', prefill: row ? { market_hash_name: row.market_hash_name, phase: row.phase, maxPrice: row.price } : {} });
 }

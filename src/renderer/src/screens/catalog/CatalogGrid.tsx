@@ -3,7 +3,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { activeFilterCount } from '../../lib/catalogQuery';
 import { formatInt } from '../../lib/format';
 import { computeWindow, scrollTopToReveal } from '../../lib/virtual';
-import { clearFilters, ensureRows, sortBy } from '../../state/actions/catalog';
+import { clearFilters, ensureRows, onGridScrolled, sortBy } from '../../state/actions/catalog';
 import { useStore } from '../../state/store';
 import { COLUMNS, GRID_TEMPLATE, HEADER_HEIGHT, OVERSCAN, ROW_HEIGHT } from './columns';
 import { GridRow, rowDomId } from './GridRow';
@@ -92,8 +92,8 @@ export function CatalogGrid() {
   const total = useStore((s) => s.catalog.total);
   const key = useStore((s) => s.catalog.key);
   const generation = useStore((s) => s.catalog.generation);
-  const selectedIndex = useStore((s) => s.catalog.selectedIndex);
-  const selectedLoaded = useStore((s) => s.catalog.selectedIndex >= 0);
+  const selectedIndex = useStore((s) => (s.catalog.selectedId === null ? -1 : s.catalog.selectedIndex));
+  const revealSeq = useStore((s) => s.catalog.revealSeq);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
@@ -126,14 +126,16 @@ export function CatalogGrid() {
     return () => clearTimeout(timer);
   }, [key, generation, win.renderFirst, win.renderLast]);
 
-  // Keyboard selection keeps the selected row in view.
+  // Keyboard selection keeps the selected row in view (only keyboard moves: a row that
+  // moved because the list changed never drags the viewport after it).
   useEffect(() => {
     const el = scrollRef.current;
-    if (!el || selectedIndex < 0) return;
+    const index = useStore.getState().catalog.anchorIndex;
+    if (!el || revealSeq === 0 || index < 0) return;
     const { total: t, viewport: vp } = metrics.current;
-    const target = scrollTopToReveal(selectedIndex, { scrollTop: el.scrollTop, viewportHeight: vp, total: t, rowHeight: ROW_HEIGHT });
+    const target = scrollTopToReveal(index, { scrollTop: el.scrollTop, viewportHeight: vp, total: t, rowHeight: ROW_HEIGHT });
     if (target !== null) el.scrollTop = target;
-  }, [selectedIndex]);
+  }, [revealSeq]);
 
   const rows = [];
   for (let i = win.renderFirst; i <= win.renderLast; i++) {
@@ -150,10 +152,13 @@ export function CatalogGrid() {
         aria-rowcount={total === null ? -1 : total + 1}
         aria-colcount={COLUMNS.length}
         aria-busy={total === null}
-        aria-activedescendant={selectedLoaded && selectedIndex >= win.renderFirst && selectedIndex <= win.renderLast ? rowDomId(selectedIndex) : undefined}
+        aria-activedescendant={selectedIndex >= win.renderFirst && selectedIndex <= win.renderLast ? rowDomId(selectedIndex) : undefined}
         tabIndex={0}
         style={{ '--cols': GRID_TEMPLATE } as CSSProperties}
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        onScroll={(e) => {
+          setScrollTop(e.currentTarget.scrollTop);
+          onGridScrolled();
+        }}
       >
         <SortHeader />
         <div className="grid-body" style={{ height: Math.max(win.contentHeight, total === null ? ROW_HEIGHT * 12 : 0) }}>

@@ -24,6 +24,7 @@ export function CatalogHeader() {
   const matching = useStore((s) => s.catalog.total);
   const filtered = useStore((s) => activeFilterCount(s.catalog.filters) > 0 || s.catalog.filters.search.trim() !== '');
   const pendingNew = useStore((s) => s.catalog.pendingNew);
+  const faded = useStore((s) => s.catalog.faded);
   const syncing = useStore((s) => s.conn.progress.some((p) => p.kind === 'catalog-sync'));
   return (
     <header className="screen-head">
@@ -45,9 +46,9 @@ export function CatalogHeader() {
         </div>
       </div>
       <div className="head-actions">
-        {pendingNew > 0 ? (
-          <button type="button" className="pill" onClick={softRefresh} title="Re-query the rows on screen">
-            {formatInt(pendingNew)} new or changed — show
+        {pendingNew > 0 || faded > 0 ? (
+          <button type="button" className="pill" onClick={softRefresh} title="Re-query the rows on screen: sold rows leave, new and changed ones show">
+            {[faded > 0 ? `${formatInt(faded)} sold` : '', pendingNew > 0 ? `${formatInt(pendingNew)} new or changed` : ''].filter(Boolean).join(' · ')} — refresh
           </button>
         ) : null}
         <button type="button" className="btn" onClick={() => openBuyByName()} title="Buy the cheapest item of a name (N)">

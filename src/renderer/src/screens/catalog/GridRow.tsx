@@ -3,7 +3,7 @@ import { useNow } from '../../lib/clock';
 import { formatAge, formatFloat } from '../../lib/format';
 import { rarityColor, rarityName } from '../../lib/rarity';
 import { ItemImage } from '../../components/ItemImage';
-import { openDetail, select } from '../../state/actions/catalog';
+import { openDetail, selectItem } from '../../state/actions/catalog';
 import { pageOf, rowIdAt } from '../../state/slices/catalog';
 import { useStore } from '../../state/store';
 import { retryPage } from './retry';
@@ -38,7 +38,7 @@ const shortAttachName = (name: string | undefined) =>
 function GridRowImpl({ index, top }: { index: number; top: number }) {
   const id = useStore((s) => rowIdAt(s.catalog, index));
   const row = useStore((s) => (id === undefined ? undefined : s.catalog.rows[id]));
-  const selected = useStore((s) => s.catalog.selectedIndex === index);
+  const selected = useStore((s) => id !== undefined && s.catalog.selectedId === id);
   const removed = useStore((s) => id !== undefined && s.catalog.removed[id] === true);
   const pageError = useStore((s) => (s.catalog.pages[pageOf(index)]?.status === 'error' ? s.catalog.pages[pageOf(index)]?.error : null));
 
@@ -75,7 +75,7 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
       className={`grid-row ${selected ? 'selected' : ''} ${removed ? 'removed' : ''} ${index % 2 ? 'odd' : ''}`}
       style={style}
       onClick={() => {
-        select(index);
+        selectItem(row.itemId, index);
         openDetail(row.itemId);
       }}
     >

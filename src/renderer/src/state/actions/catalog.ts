@@ -4,7 +4,6 @@ import type { CatalogQuery } from '../../../../shared/ipc/contract';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import {
-  clampSelection,
   invalidate,
   markLoading,
   PAGE_SIZE,
@@ -12,9 +11,11 @@ import {
   pageOf,
   pagesToFetch,
   receivePage,
-  rowAt,
+  selectedRow,
   sweepMoves,
   withQuery,
+  withSelection,
+  withSelectionAt,
 } from '../slices/catalog';
 import { getState, update } from '../store';
 import { toast } from './ui';
@@ -88,6 +89,14 @@ export function softRefresh(): void {
 
 export const scheduleSoftRefresh = debounced(softRefresh, 900);
 
+/**
+ * The user scrolled: rows faded in place (sold) may now leave, since the rows move anyway.
+ * Cheap enough for every scroll event (one field read).
+ */
+export function onGridScrolled(): void {
+  if (getState().catalog.faded > 0) softRefresh();
+}
+
 export function sweepFlashes(): void {
   update('catalog', (c) => sweepMoves(c, Date.now() - 1500));
 }
@@ -104,25 +113,32 @@ export async function refreshCatalog(): Promise<void> {
 
 // ---- selection and detail
 
-export function select(index: number): void {
-  update('catalog', (c) => {
-    const selectedIndex = clampSelection(index, c.total);
-    return selectedIndex === c.selectedIndex ? c : { ...c, selectedIndex };
-  });
+/** An open detail panel follows the selection. */
+function detailFollowsSelection(): void {
   const { catalog } = getState();
-  // An open detail panel follows the selection.
-  if (catalog.detail.id !== null) {
-    const row = rowAt(catalog, catalog.selectedIndex);
-    if (row && row.itemId !== catalog.detail.id) openDetail(row.itemId, true);
-  }
+  if (catalog.detail.id === null || catalog.selectedId === null || catalog.selectedId === catalog.detail.id) return;
+  openDetail(catalog.selectedId, true);
+}
+
+/** Select the item a row shows (a click): the selection is the item, wherever it moves later. */
+export function selectItem(itemId: number, index: number): void {
+  update('catalog', (c) => withSelection(c, itemId, index));
+  detailFollowsSelection();
+}
+
+/** Select by position (keyboard): at once when loaded, else when its page arrives. */
+export function select(index: number): void {
+  update('catalog', (c) => withSelectionAt(c, index));
+  detailFollowsSelection();
 }
 
 export function moveSelection(delta: number | 'first' | 'last'): void {
-  const { selectedIndex, total } = getState().catalog;
+  const { selectedIndex, anchorIndex, total } = getState().catalog;
   if (!total) return;
+  const from = selectedIndex >= 0 ? selectedIndex : anchorIndex;
   if (delta === 'first') select(0);
   else if (delta === 'last') select(total - 1);
-  else select(selectedIndex < 0 ? 0 : selectedIndex + delta);
+  else select(from < 0 ? 0 : from + delta);
 }
 
 let detailTimer: ReturnType<typeof setTimeout> | null = null;
@@ -139,8 +155,7 @@ export function openDetail(itemId: number, soon = false): void {
 }
 
 export function openSelectedDetail(): void {
-  const { catalog } = getState();
-  const row = rowAt(catalog, catalog.selectedIndex);
+  const row = selectedRow(getState().catalog);
   if (row) openDetail(row.itemId);
 }
 

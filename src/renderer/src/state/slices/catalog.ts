@@ -55,7 +55,22 @@ export interface CatalogSlice {
   removed: Record<number, true>;
   /** Items added or changed off-screen since the last query (a refresh shows them). */
   pendingNew: number;
+  /**
+   * Sold rows faded in place since the last re-query: they keep their slot (no row jumps
+   * under the pointer) until the user refreshes, scrolls or filters.
+   */
+  faded: number;
+  /** The selected item: the selection follows it, never a row position. */
+  selectedId: number | null;
+  /**
+   * Where the selected item is among the loaded rows (derived from selectedId; -1 when not
+   * loaded). While selectedId is null, a position waiting for its page (End on 500k rows).
+   */
   selectedIndex: number;
+  /** The last known position of the selection: where arrow keys continue from when the item is not loaded. */
+  anchorIndex: number;
+  /** Bumped by keyboard moves: the grid scrolls the selection into view then, and only then. */
+  revealSeq: number;
   detail: DetailState;
 }
 
@@ -73,7 +88,11 @@ export const initialCatalog: CatalogSlice = {
   moves: {},
   removed: {},
   pendingNew: 0,
+  faded: 0,
+  selectedId: null,
   selectedIndex: -1,
+  anchorIndex: -1,
+  revealSeq: 0,
   detail: { id: null, status: 'idle', data: null, error: null },
 };
 
@@ -107,13 +126,66 @@ export function withQuery(slice: CatalogSlice, filters: CatalogFilters, sort: Ca
     moves: {},
     removed: {},
     pendingNew: 0,
+    faded: 0,
+    selectedId: null,
     selectedIndex: -1,
+    anchorIndex: -1,
   };
 }
 
-/** Everything on screen may be out of date: keep showing it, refetch what is visible. */
+/** Everything on screen may be out of date: keep showing it, refetch what is visible (sold rows leave then). */
 export function invalidate(slice: CatalogSlice): CatalogSlice {
-  return { ...slice, generation: slice.generation + 1, pendingNew: 0 };
+  return { ...slice, generation: slice.generation + 1, pendingNew: 0, faded: 0 };
+}
+
+/**
+ * The position of `id` among the loaded rows, or -1. Looks at `hint` first (the common
+ * case: nothing moved), then at every cached page (at most MAX_PAGES × PAGE_SIZE ids; only
+ * on page answers and selection changes, never per scrolled row).
+ */
+export function indexOfId(slice: Pick<CatalogSlice, 'pages'>, id: number, hint = -1): number {
+  if (hint >= 0 && rowIdAt(slice, hint) === id) return hint;
+  for (const [key, page] of Object.entries(slice.pages)) {
+    const at = page.ids.indexOf(id);
+    if (at >= 0) return Number(key) * PAGE_SIZE + at;
+  }
+  return -1;
+}
+
+/** Select an item (by id; `index` where it was seen). */
+export function withSelection(slice: CatalogSlice, id: number, index: number): CatalogSlice {
+  if (slice.selectedId === id && slice.selectedIndex === index) return slice;
+  return { ...slice, selectedId: id, selectedIndex: index, anchorIndex: index };
+}
+
+/**
+ * Select whatever is at a position (keyboard moves): at once when its page is loaded,
+ * else once the page arrives. Always reveals it.
+ */
+export function withSelectionAt(slice: CatalogSlice, index: number): CatalogSlice {
+  const clamped = clampSelection(index, slice.total);
+  if (clamped < 0) return slice;
+  const id = rowIdAt(slice, clamped);
+  return {
+    ...slice,
+    selectedId: id ?? null,
+    selectedIndex: clamped,
+    anchorIndex: clamped,
+    revealSeq: slice.revealSeq + 1,
+  };
+}
+
+/** The selection after the pages changed: the item keeps it wherever it moved; a pending position resolves. */
+function locateSelection(slice: CatalogSlice): CatalogSlice {
+  if (slice.selectedId === null) {
+    if (slice.selectedIndex < 0) return slice;
+    const index = clampSelection(slice.selectedIndex, slice.total);
+    const id = rowIdAt(slice, index);
+    return id === undefined ? { ...slice, selectedIndex: index, anchorIndex: index } : { ...slice, selectedId: id, selectedIndex: index, anchorIndex: index };
+  }
+  const index = indexOfId(slice, slice.selectedId, slice.selectedIndex >= 0 ? slice.selectedIndex : slice.anchorIndex);
+  if (index === slice.selectedIndex) return slice;
+  return { ...slice, selectedIndex: index, anchorIndex: index >= 0 ? index : slice.anchorIndex };
 }
 
 /** Pages (by index) that must be fetched to show rows first..last. */
@@ -162,6 +234,8 @@ export function evict(slice: CatalogSlice, centerPage: number): CatalogSlice {
   const rows: Record<number, CatalogRow> = {};
   const moves: Record<number, PriceMove> = {};
   const removed: Record<number, true> = {};
+  // The selected item stays known even scrolled far away: B still buys exactly it.
+  if (slice.selectedId !== null) referenced.add(slice.selectedId);
   for (const id of referenced) {
     const row = slice.rows[id];
     if (row) rows[id] = row;
@@ -202,8 +276,8 @@ export function receivePage(slice: CatalogSlice, answer: PageAnswer): CatalogSli
     { ...slice.pages, [answer.index]: { ids, status: 'ready' as const, generation: answer.generation, error: null } },
     (index) => index <= lastPage,
   );
-  const selectedIndex = slice.selectedIndex >= total ? total - 1 : slice.selectedIndex;
-  return evict({ ...slice, pages, rows, removed, total, selectedIndex }, answer.centerPage);
+  const anchorIndex = Math.min(slice.anchorIndex, total - 1);
+  return locateSelection(evict({ ...slice, pages, rows, removed, total, anchorIndex }, answer.centerPage));
 }
 
 export function pageFailed(slice: CatalogSlice, key: string, index: number, error: string): CatalogSlice {
@@ -263,14 +337,16 @@ export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, 
       };
     }
   }
+  let faded = next.faded;
   for (const id of items.removed) {
     if (rows[id] && !removed[id]) {
       if (removed === next.removed) removed = { ...removed };
       removed[id] = true;
+      faded++;
     }
     if (detail.id === id && detail.data) detail = { ...detail, data: { ...detail.data, onSale: false } };
   }
-  next = { ...next, rows, moves, removed, detail, pendingNew };
+  next = { ...next, rows, moves, removed, detail, pendingNew, faded };
   if (items.invalidated) next = invalidate(next);
   return next;
 }
@@ -293,6 +369,11 @@ export function removedOnScreen(slice: CatalogSlice, first: number, last: number
     if (id !== undefined && slice.removed[id]) return true;
   }
   return false;
+}
+
+/** The selected item's row, wherever it is (loaded rows only). */
+export function selectedRow(slice: Pick<CatalogSlice, 'rows' | 'selectedId'>): CatalogRow | undefined {
+  return slice.selectedId === null ? undefined : slice.rows[slice.selectedId];
 }
 
 export function clampSelection(index: number, total: number | null): number {
