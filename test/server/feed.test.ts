@@ -10,7 +10,8 @@ import { itemFor } from '../../src/server/domain/itemRecord';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { MerchantCredentials } from '../support/sandboxHttp';
-import { TEST_TRADE_URL, adminApi, merchantApi } from '../support/sandboxHttp';
+import { TEST_TRADE_URL, adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
+import { OUTCOME_ROWS, ROW_TRADE_DURATION_SECONDS, driveRow, expectedUpdates } from './outcomeRows';
 
 const REVEAL_ALL = { steamId: true, inspectInGame: true, tradeUrl: true };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -256,6 +257,43 @@ describe('sandbox WebSocket feed', () => {
       expect((await admin.patch(`/admin/items/${other.itemId}`, { price: 777 })).status).toBe(200);
       await b.waitFor('price_changed');
       expect(b.ofType('trade_updated')).toEqual([]);
+    });
+
+    it('sends one trade_updated frame per status, to the owner only, for every row of the outcome table', async () => {
+      const a = await open(merchantA);
+      const b = await open(merchantB);
+      const api = merchantApi(sb, merchantA);
+      const all: string[] = [];
+      let lastMarker = 0;
+      for (const [index, row] of OUTCOME_ROWS.entries()) {
+        const [item] = (await listItems([{ price: 400 }])) as [Item];
+        const externalId = `frame-row-${index}`;
+        const bought = await api.post<BuyResult>('/Items/Buy', {
+          itemId: item.itemId,
+          assetId: item.assetId,
+          price: item.price,
+          tradeUrl: tradeUrlFor(30_000 + index),
+          externalId,
+          tradeDurationSeconds: ROW_TRADE_DURATION_SECONDS,
+        });
+        expect(bought.status).toBe(200);
+        const { tradeId } = bought.body;
+        all.push(tradeId);
+        const offerId = await driveRow(admin, tradeId, row);
+        const expected = expectedUpdates(row, tradeId, externalId, offerId).map((update) => ({ type: 'trade_updated', ...update }));
+        const mine = () => a.ofType('trade_updated').filter((frame) => frame.tradeId === tradeId);
+        await waitFor(() => mine().length >= expected.length, `${row.name}: ${expected.length} frames`);
+        // A later frame to the same connection proves no duplicate was still on its way.
+        const [marker] = (await listItems([{ price: 1 }])) as [Item];
+        await a.waitFor('item_upserted', (frame) => frame.items.some((i) => i.itemId === marker.itemId));
+        lastMarker = marker.itemId;
+        expect(mine(), row.name).toEqual(expected);
+        for (const frame of mine()) expect(Object.keys(frame)).toEqual(['type', 'tradeId', 'status', 'externalId', 'offerId', 'failReason', 'errorCode']);
+      }
+      // B got everything sent to every connection up to the last marker, and no trade of A's.
+      await b.waitFor('item_upserted', (frame) => frame.items.some((i) => i.itemId === lastMarker));
+      expect(b.ofType('trade_updated')).toEqual([]);
+      expect(new Set(a.ofType('trade_updated').map((frame) => frame.tradeId))).toEqual(new Set(all));
     });
 
     it('sends item_removed after an admin delete and price_changed after a price change', async () => {

@@ -12,6 +12,7 @@ import { signWebhookBody, verifyWebhookSignature } from '../../src/server/webhoo
 import type { WebhookDeliveryLogEntry } from '../../src/server/webhooks/dispatcher';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
+import { OUTCOME_ROWS, ROW_TRADE_DURATION_SECONDS, driveRow, expectedUpdates } from './outcomeRows';
 
 const MINUTE = 60;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -289,6 +290,56 @@ describe('webhook dispatcher', () => {
     expect(all).toHaveLength(3);
   });
 
+  it('sends one signed trade_updated per status for every row of the outcome table', async () => {
+    await start();
+    const { merchant, receiver } = await merchantWithReceiver();
+    const api = merchantApi(sb as Sandbox, merchant);
+    const seen: { tradeId: string; expected: ReturnType<typeof expectedUpdates> }[] = [];
+    for (const [index, row] of OUTCOME_ROWS.entries()) {
+      const item = await anyItem();
+      const externalId = `row-${index}`;
+      const bought = await api.post<BuyResult>('/Items/Buy', {
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: item.price,
+        tradeUrl: tradeUrlFor(partner++),
+        externalId,
+        tradeDurationSeconds: ROW_TRADE_DURATION_SECONDS,
+      });
+      expect(bought.status).toBe(200);
+      const { tradeId } = bought.body;
+      const offerId = await driveRow(admin(), tradeId, row);
+      const expected = expectedUpdates(row, tradeId, externalId, offerId);
+      const mine = () => receiver.hits.filter((hit) => hit.type === 'trade_updated' && hit.json.tradeId === tradeId);
+      await waitFor(() => mine().length === expected.length, `${row.name}: ${expected.length} webhooks`);
+      await waitFor(() => receiver.inFlight === 0, 'last answer');
+
+      // Exactly the spec's body, field for field and in order, one per status, each signed with the merchant's key.
+      const hits = mine();
+      expect(hits.map((hit) => hit.json), row.name).toEqual(expected);
+      for (const hit of hits) {
+        expect(Object.keys(hit.json)).toEqual(['tradeId', 'status', 'externalId', 'offerId', 'failReason', 'errorCode']);
+        expect(hit.contentType).toBe('application/json');
+        expect(hit.verified, row.name).toBe(true);
+        expect(hit.signature).toBe(signWebhookBody(hit.raw, merchant.apiKey));
+      }
+      expect(await tradeOf(merchant, tradeId), row.name).toMatchObject({ ...row.final, externalId, offerId, webhookStatus: 'sent' });
+      seen.push({ tradeId, expected });
+    }
+
+    // Nothing is delivered twice, even hours later (no retry of a delivered status).
+    await admin().advance(6 * 3600);
+    await sleep(50);
+    for (const { tradeId, expected } of seen) {
+      const statuses = receiver.hits.filter((hit) => hit.type === 'trade_updated' && hit.json.tradeId === tradeId).map((hit) => hit.json.status);
+      expect(statuses).toEqual(expected.map((update) => update.status));
+      const logged = (await webhookLog(merchant.merchantId)).filter((entry) => entry.tradeId === tradeId);
+      expect(logged.map((entry) => [entry.state, entry.attempts]).reverse()).toEqual(expected.map(() => ['delivered', 1]));
+      expect(logged.map((entry) => entry.body).reverse()).toEqual(expected);
+    }
+    expect(receiver.hits.every((hit) => hit.verified)).toBe(true);
+  });
+
   it('retries after 10 s, 60 s and 300 s of clock time, then marks the trade failed', async () => {
     await start();
     const { merchant, receiver } = await merchantWithReceiver();
@@ -410,6 +461,9 @@ describe('webhook dispatcher', () => {
     receiver.answer = () => 500;
     const removed = await removeItems(5);
     await waitFor(() => receiver.hits.length === 5, 'five failed attempts');
+    // The 5th answer reaches the dispatcher a moment after the receiver saw the request.
+    await waitFor(() => receiver.inFlight === 0, 'the 5th answer');
+    for (let tries = 0; (await merchantView(merchant.merchantId)).webhook.pauses !== 1 && tries < 100; tries++) await sleep(10);
     expect((await merchantView(merchant.merchantId)).webhook.pauses).toBe(1);
     // A failed test webhook does not resume delivery.
     const failedTest = await admin().post<{ delivered: boolean; httpStatus: number }>(`/admin/merchants/${merchant.merchantId}/webhook-test`);
