@@ -204,6 +204,8 @@ export const IPC_METHODS = {
   'account.configure': method<typeof accountInputSchema, ConnectionTestResult>(accountInputSchema),
   'account.test': method<typeof accountInputSchema, ConnectionTestResult>(accountInputSchema),
   'account.useDemo': method<typeof none, ConnectionTestResult>(none),
+  /** Leave the demo sandbox for the account saved in Settings (its key from the keychain); the choice is kept across restarts. */
+  'account.useSaved': method<typeof none, ConnectionTestResult>(none),
 } as const;
 
 export type IpcMethod = keyof typeof IPC_METHODS;

@@ -31,6 +31,7 @@ export const IPC_METHOD_NAMES = [
   'account.configure',
   'account.test',
   'account.useDemo',
+  'account.useSaved',
 ] as const satisfies readonly IpcMethod[];
 
 type Missing = Exclude<IpcMethod, (typeof IPC_METHOD_NAMES)[number]>;

@@ -44,6 +44,19 @@ export interface AccountSummary {
   /** Whether an API key is stored (the key itself never leaves main). */
   apiKeyConfigured: boolean;
   demo: boolean;
+  /**
+   * The account saved in Settings, whichever one is in use (in demo mode the fields above
+   * describe the demo sandbox); null when none was ever saved. Absent from older engines.
+   */
+  saved?: SavedAccount | null;
+}
+
+export interface SavedAccount {
+  merchantId: string;
+  baseUrl: string;
+  wsUrl: string;
+  /** Whether its API key is in the keychain. */
+  apiKeyConfigured: boolean;
 }
 
 export interface CatalogInfo {

@@ -87,11 +87,15 @@ export class Engine implements EngineService {
     return this.events.subscribe(listener);
   }
 
-  /** Picks the account: the command line's, the saved one with its key, else the demo sandbox. */
+  /**
+   * Picks the account: the command line's; the demo sandbox when that was the last choice
+   * (kept in settings.demoSandbox, even with a saved account); the saved one with its key;
+   * else the demo sandbox.
+   */
   async start(): Promise<void> {
     const { account, settings } = this.config.get();
     if (this.options.override) return this.switchTo(this.options.override, false);
-    if (account) {
+    if (account && !settings.demoSandbox) {
       const apiKey = await this.options.secrets.get(account.merchantId).catch((error: unknown) => {
         this.log(`keychain: ${(error as Error).message}`);
         return null;
@@ -234,6 +238,8 @@ export class Engine implements EngineService {
       case 'account.useDemo':
         await this.useDemo();
         return this.describeConnection(true);
+      case 'account.useSaved':
+        return this.useSaved();
     }
   }
 
@@ -248,6 +254,7 @@ export class Engine implements EngineService {
         wsUrl: session?.credentials.wsUrl ?? account?.wsUrl ?? null,
         apiKeyConfigured: this.demo !== null || configuredKey !== null || this.options.override !== undefined,
         demo: this.demo !== null,
+        saved: account ? { ...account, apiKeyConfigured: configuredKey !== null } : null,
       },
       connection: session?.connection ??
         this.storeProblem ?? { state: 'offline', detail: 'No account configured', nextAttemptAt: null, since: toUtcIso(Date.now()) },
@@ -297,8 +304,24 @@ export class Engine implements EngineService {
 
   private async useDemo(): Promise<void> {
     this.demo ??= await this.options.startDemo();
+    const before = this.config.get().settings.demoSandbox;
     this.config.update((config) => ({ ...config, settings: { ...config.settings, demoSandbox: true } }));
     await this.switchTo(this.demo.credentials, true);
+    if (!before) this.events.push({ settings: this.config.get().settings });
+  }
+
+  /** Back from the demo sandbox to the saved account; the choice persists (settings.demoSandbox). */
+  private async useSaved(): Promise<ConnectionTestResult> {
+    const { account } = this.config.get();
+    if (!account) throw new EngineError('invalid_input', 'No account is saved yet: enter it under Connection and press Save');
+    const apiKey = await this.options.secrets.get(account.merchantId).catch(() => null);
+    if (!apiKey) throw new EngineError('invalid_input', `No API key stored for ${account.merchantId}: enter it under Connection and press Save`);
+    this.config.update((config) => ({ ...config, settings: { ...config.settings, demoSandbox: false } }));
+    await this.switchTo({ ...account, apiKey }, false);
+    await this.demo?.close();
+    this.demo = null;
+    this.events.push({ settings: this.config.get().settings });
+    return this.describeConnection(false);
   }
 
   private describeConnection(demo: boolean): ConnectionTestResult {

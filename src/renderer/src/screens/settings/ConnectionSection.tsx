@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import type { AccountInput } from '../../../../shared/ipc/contract';
-import type { AccountSummary, ConnectionTestResult } from '../../../../shared/ipc/models';
+import type { AccountSummary, ConnectionTestResult, SavedAccount } from '../../../../shared/ipc/models';
 import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
 import { errorMessage } from '../../lib/ipc';
-import { configureAccount, testAccount, connectDemoSandbox } from '../../state/actions/settings';
+import { configureAccount, connectDemoSandbox, switchToSavedAccount, testAccount } from '../../state/actions/settings';
 import { toast } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
 import { CONNECTION_LABELS } from '../../app/connectionLabels';
@@ -20,22 +20,35 @@ function urlProblem(value: string, schemes: string[]): string | null {
   }
 }
 
-function ConnectionForm({ account }: { account: AccountSummary | null }) {
+/**
+ * What the form edits: the account saved in Settings. In demo mode the active account is
+ * the demo sandbox's, which is never shown or edited here; an account given on the command
+ * line (no saved one) is shown as it is in use.
+ */
+function formAccount(account: AccountSummary | null): SavedAccount | null {
+  if (!account) return null;
+  if (account.saved !== undefined && account.saved !== null) return account.saved;
+  if (account.demo || account.merchantId === null || account.baseUrl === null || account.wsUrl === null) return null;
+  return { merchantId: account.merchantId, baseUrl: account.baseUrl, wsUrl: account.wsUrl, apiKeyConfigured: account.apiKeyConfigured };
+}
+
+function ConnectionForm({ saved, demo }: { saved: SavedAccount | null; demo: boolean }) {
   const id = useId();
-  const [baseUrl, setBaseUrl] = useState(account?.baseUrl ?? '');
-  const [wsUrl, setWsUrl] = useState(account?.wsUrl ?? '');
-  const [merchantId, setMerchantId] = useState(account?.merchantId ?? '');
+  const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? '');
+  const [wsUrl, setWsUrl] = useState(saved?.wsUrl ?? '');
+  const [merchantId, setMerchantId] = useState(saved?.merchantId ?? '');
   const [apiKey, setApiKey] = useState('');
   const [touched, setTouched] = useState(false);
-  const [busy, setBusy] = useState<'test' | 'save' | 'demo' | null>(null);
+  const [busy, setBusy] = useState<'test' | 'save' | null>(null);
   const [result, setResult] = useState<(ConnectionTestResult & { action: string }) | null>(null);
-  const keyConfigured = account?.apiKeyConfigured ?? false;
+  // The stored key belongs to the saved merchant: another merchant id needs its own key.
+  const keyConfigured = (saved?.apiKeyConfigured ?? false) && merchantId.trim() === saved?.merchantId;
 
   const problems = {
     baseUrl: urlProblem(baseUrl, ['http', 'https']),
     wsUrl: urlProblem(wsUrl, ['ws', 'wss']),
     merchantId: merchantId.trim() === '' ? 'Required' : null,
-    apiKey: apiKey !== '' && apiKey.length < 8 ? 'At least 8 characters' : !keyConfigured && apiKey === '' ? 'Required: no key is stored yet' : null,
+    apiKey: apiKey !== '' && apiKey.length < 8 ? 'At least 8 characters' : !keyConfigured && apiKey === '' ? 'Required: no key is stored for this merchant' : null,
   };
   const ok = !problems.baseUrl && !problems.wsUrl && !problems.merchantId && !problems.apiKey;
   const input = (): AccountInput => ({
@@ -69,11 +82,19 @@ function ConnectionForm({ account }: { account: AccountSummary | null }) {
     <form
       className="settings-form"
       noValidate
+      aria-label="Marketplace account"
       onSubmit={(e) => {
         e.preventDefault();
         void run('save');
       }}
     >
+      {demo ? (
+        <p className="muted small form-lead">
+          {saved
+            ? `Your saved account. Test it here without leaving the demo; Save switches to it.`
+            : 'Enter your marketplace account to test it; Save connects it and leaves the demo.'}
+        </p>
+      ) : null}
       <div className="form-row">
         <Field label="Base URL" htmlFor={`${id}-base`} error={show('baseUrl')} hint="The HTTP API, e.g. https://api.example.com">
           <input id={`${id}-base`} type="url" spellCheck={false} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://" />
@@ -115,6 +136,7 @@ function ConnectionForm({ account }: { account: AccountSummary | null }) {
               Balance <Money cents={result.balance.balance} />, available <Money cents={result.balance.total_available} />.
             </>
           ) : null}
+          {result.ok && result.action === 'test' && demo ? <> Still on the demo sandbox: Save to switch.</> : null}
         </div>
       ) : null}
       <div className="form-actions">
@@ -124,25 +146,52 @@ function ConnectionForm({ account }: { account: AccountSummary | null }) {
         </button>
         <button type="submit" className="btn primary" disabled={busy !== null}>
           {busy === 'save' ? <span className="spinner sm" aria-hidden="true" /> : null}
-          Save
-        </button>
-        <span className="spacer" />
-        <button
-          type="button"
-          className="btn ghost"
-          disabled={busy !== null}
-          onClick={async () => {
-            setBusy('demo');
-            setResult(null);
-            await connectDemoSandbox();
-            setBusy(null);
-          }}
-        >
-          {busy === 'demo' ? <span className="spinner sm" aria-hidden="true" /> : null}
-          Use demo sandbox
+          {demo ? 'Save and connect' : 'Save'}
         </button>
       </div>
     </form>
+  );
+}
+
+/** The demo sandbox as an on/off switch: on starts the embedded sandbox, off goes back to the saved account. */
+function DemoSwitch({ account }: { account: AccountSummary | null }) {
+  const [busy, setBusy] = useState(false);
+  const demo = account?.demo ?? false;
+  const saved = account?.saved ?? null;
+  const canLeave = saved !== null && saved.apiKeyConfigured;
+  const flip = async (on: boolean) => {
+    setBusy(true);
+    try {
+      if (on) await connectDemoSandbox();
+      else await switchToSavedAccount();
+    } finally {
+      setBusy(false);
+    }
+  };
+  const disabled = busy || !account || (demo && !canLeave);
+  return (
+    <div className={`demo-switch ${demo ? 'on' : ''}`}>
+      <label className="switch" title={demo && !canLeave ? 'Save an account below to leave the demo' : undefined}>
+        <input type="checkbox" role="switch" aria-label="Demo sandbox" checked={demo} disabled={disabled} onChange={(e) => void flip(e.target.checked)} />
+        <span aria-hidden="true" />
+      </label>
+      <div className="demo-switch-text">
+        <div className="strong">
+          Demo sandbox {busy ? <span className="spinner sm" aria-hidden="true" /> : <span className={`tag ${demo ? 'tag-demo' : ''}`}>{demo ? 'on' : 'off'}</span>}
+        </div>
+        <div className="muted small">
+          {demo
+            ? 'An embedded marketplace with a simulated market and play money. Nothing here is real.'
+            : `Trading on ${account?.merchantId ?? 'your account'} for real. Turn on to practise on a simulated market.`}
+        </div>
+      </div>
+      {demo && canLeave ? (
+        <button type="button" className="btn" disabled={busy} onClick={() => void flip(false)}>
+          Back to {saved.merchantId}
+        </button>
+      ) : null}
+      {demo && !canLeave ? <span className="muted small">Save an account below to leave the demo.</span> : null}
+    </div>
   );
 }
 
@@ -150,6 +199,8 @@ export function ConnectionSection() {
   const account = useStore((s) => s.conn.account);
   const connection = useStore((s) => s.conn.connection);
   const boot = useStore((s) => s.conn.boot);
+  const saved = formAccount(account);
+  const demo = account?.demo ?? false;
   return (
     <section className="panel settings-section" aria-labelledby="settings-connection">
       <div className="panel-head">
@@ -157,17 +208,17 @@ export function ConnectionSection() {
           Connection
         </h2>
         <div className="conn-summary">
-          {account?.demo ? <span className="tag tag-demo">Demo sandbox</span> : null}
           {connection ? (
-            <span className={`conn-state state-${connection.state}`}>
+            <span className={`conn-state state-${connection.state}`} title={connection.detail}>
               <span className="status-dot" aria-hidden="true" /> {CONNECTION_LABELS[connection.state]}
             </span>
           ) : null}
-          {account?.merchantId ? <span className="muted small">Merchant {account.merchantId}</span> : null}
+          {account?.merchantId ? <span className="muted small">{demo ? 'Demo merchant' : `Merchant ${account.merchantId}`}</span> : null}
         </div>
       </div>
       {connection?.detail ? <p className="muted small">{connection.detail}</p> : null}
-      <ConnectionForm key={`${boot}|${account?.merchantId ?? ''}|${account?.baseUrl ?? ''}`} account={account} />
+      <DemoSwitch account={account} />
+      <ConnectionForm key={`${boot}|${demo}|${saved?.merchantId ?? ''}|${saved?.baseUrl ?? ''}|${String(saved?.apiKeyConfigured)}`} saved={saved} demo={demo} />
     </section>
   );
 }

@@ -74,6 +74,22 @@ export async function configureAccount(input: AccountInput): Promise<ConnectionT
   return result;
 }
 
+/** Leave the demo sandbox for the saved account (the choice survives a restart). */
+export async function switchToSavedAccount(): Promise<ConnectionTestResult | null> {
+  const name = getState().conn.account?.saved?.merchantId ?? 'your account';
+  try {
+    const result = await unwrap(api().account.useSaved({}));
+    if (result.ok) {
+      toast('success', `Back to ${name}`, result.message);
+      await reloadSnapshot();
+    } else toast('error', `Could not switch to ${name}`, result.message);
+    return result;
+  } catch (error) {
+    toast('error', `Could not switch to ${name}`, errorMessage(error));
+    return null;
+  }
+}
+
 export async function connectDemoSandbox(): Promise<ConnectionTestResult | null> {
   try {
     const result = await unwrap(api().account.useDemo({}));
