@@ -86,6 +86,15 @@ describe('engine against the real sandbox', () => {
     await waitFor(() => batches.some((b) => b.items?.prices.some((p) => p.itemId === first?.itemId && p.price === 999_999)), 2000, 'price batch');
     await adminApi(sb).delete(`/admin/items/${first?.itemId}`);
     await waitFor(async () => (await call('catalog.item', { itemId: first?.itemId }))?.onSale === false || (await call('catalog.item', { itemId: first?.itemId })) === null, 5000, 'removal');
+    // A trade and its ledger entries, cached before the network goes.
+    const [second] = (await call('catalog.query', { sort: 'price', direction: 'asc', limit: 1 })).rows;
+    const bought = await call('buy.byId', { itemId: second?.itemId, assetId: second?.assetId, price: second?.price, recipient: { tradeUrl: TEST_TRADE_URL } });
+    if (!bought.ok) throw new Error(bought.failure.message);
+    await adminApi(sb).transition(bought.trade.tradeId, { status: 'SENT' });
+    await adminApi(sb).transition(bought.trade.tradeId, { status: 'COMPLETED' });
+    await waitFor(async () => (await call('trades.get', { tradeId: bought.trade.tradeId }))?.trade.status === 'COMPLETED', 10_000, 'COMPLETED cached');
+    await waitFor(async () => (await call('wallet.ledger', { tradeId: bought.trade.tradeId })).total === 2, 10_000, 'ledger cached');
+    await waitFor(() => session().balance?.balance === 500_000 - (second?.price ?? 0), 10_000, 'balance cached');
 
     // Offline cold start: the network is gone, the cache is not.
     await (engine as Engine).close();
@@ -96,7 +105,15 @@ describe('engine against the real sandbox', () => {
     expect(cached.rows.every((row) => row.market_hash_name.includes('AK-47'))).toBe(true);
     await waitFor(() => ['offline', 'reconnecting'].includes(session().connection.state), 5000, 'offline state');
     const snapshot = await call('app.snapshot');
-    expect(snapshot.catalog.totalItems).toBe(1999);
+    expect(snapshot.catalog.totalItems).toBe(1998); // one removed, one bought
+    // Trades (with their timeline) and the ledger are readable offline too.
+    const trade = await call('trades.get', { tradeId: bought.trade.tradeId });
+    expect(trade?.trade).toMatchObject({ status: 'COMPLETED', price: second?.price });
+    expect(trade?.timeline.map((entry) => entry.status)).toContain('COMPLETED');
+    expect((await call('trades.query', {})).total).toBe(1);
+    const ledger = await call('wallet.ledger', { tradeId: bought.trade.tradeId });
+    expect(ledger.rows.map((row) => row.type).sort()).toEqual(['BUY COMPLETED', 'FREEZE']);
+    expect(snapshot.balance?.balance).toBe(500_000 - (second?.price ?? 0));
   }, 60_000);
 
   it('reconciles a trade that changed while the network was cut, and notifies each status once', async () => {
@@ -223,10 +240,18 @@ describe('engine against the real sandbox', () => {
     }
     const ok = await buy({ externalId: 'dup-1' });
     expect(ok.ok).toBe(true);
+    // The same order again (same item, price and recipient): that trade is the answer, not a second one.
+    const again = await buy({ externalId: 'dup-1' });
+    expect(again.ok && ok.ok && again.trade.tradeId === ok.trade.tradeId).toBe(true);
+    // Another item under the same order id is another order: shown as the duplicate it is.
     const [other] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 100 }] })).body.items as [Item];
     const duplicate = await buy({ externalId: 'dup-1' }, other);
-    // Our own order id seen again: that trade is the answer, not a second one.
-    expect(duplicate.ok && ok.ok && duplicate.trade.tradeId === ok.trade.tradeId).toBe(true);
+    expect(duplicate.ok).toBe(false);
+    if (!duplicate.ok && ok.ok) {
+      expect(duplicate.failure).toMatchObject({ code: 'duplicate_external_id', nextStep: 'This order id was used before: open that trade, or use a new order id.' });
+      expect(duplicate.failure.message).toContain(ok.trade.tradeId);
+    }
+    expect((sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'dup-1'").get() as { n: number }).n).toBe(1);
   }, 60_000);
 
   it('fires an alert rule once per item and price', async () => {

@@ -9,6 +9,7 @@ import {
   buyRequestChecks,
   firstFailedCheck,
   parseTradeUrl,
+  redactTradeUrl,
 } from '../../../shared/api';
 import type { BuyByIdInput, BuyByNameInput, BuyOutcome, BuyWarning } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
@@ -21,20 +22,59 @@ import { describeBuyFailure } from './failures';
 /** After a lost answer, how often and how long to look for the trade by its externalId. */
 const LOOKUP_ATTEMPTS = 4;
 const LOOKUP_DELAY_MS = 750;
+/**
+ * How long a buy whose outcome is unknown is remembered by what it bought: a retry of the same buy
+ * within this window (the UI's "Try again", which may not resend the order id) reuses its externalId.
+ */
+export const UNKNOWN_ATTEMPT_WINDOW_MS = 30 * 60_000;
 
 type Recipient = BuyByIdInput['recipient'];
 
+/** What one buy asks for: a trade answering the same order id must match it to be the same order. */
+type Order =
+  | { kind: 'id'; itemId: number; assetId: string; price: number; tradeUrl: string }
+  | { kind: 'name'; market_hash_name: string; phase: string | null; maxPrice: number; itemId: number | null; assetId: string | null; tradeUrl: string };
+
+/** A buy's outcome, and whether it made a trade not counted before (auto-buy adds spend only then). */
+export interface Placement {
+  outcome: BuyOutcome;
+  /** True when this call (or an earlier unanswered attempt of the same order id) created the trade; false for a trade already known. */
+  placed: boolean;
+}
+
+type Lookup = { checked: true; trade: Trade | null } | { checked: false; error: string };
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function orderKey(order: Order): string {
+  return JSON.stringify(order);
+}
+
+/** Whether a trade the server holds under an order id is this order (the same item, price and recipient). */
+function sameOrder(order: Order, trade: Trade): boolean {
+  if (trade.tradeUrl !== order.tradeUrl) return false;
+  if (order.kind === 'id') return trade.itemId === order.itemId && trade.assetId === order.assetId && trade.price === order.price;
+  return (
+    trade.market_hash_name === order.market_hash_name &&
+    trade.price <= order.maxPrice &&
+    (order.phase === null || trade.phase === order.phase) &&
+    (order.itemId === null || (trade.itemId === order.itemId && trade.assetId === order.assetId))
+  );
+}
 
 /**
  * Buying, idempotent end to end: every attempt carries an externalId (the
  * user's or a fresh UUID). When the answer is lost (time-out, dropped
  * connection, 5xx) the trade is looked up by that externalId before anything
- * else, so one click is never two trades; a retry reuses the same externalId.
+ * else, so one click is never two trades. A retry reuses the same externalId,
+ * even when the caller does not send it again: attempts whose outcome is
+ * unknown are remembered by what they bought.
  */
 export class BuyService {
-  /** Order ids whose last attempt got no answer: looked up on the server before a retry is sent. */
-  private readonly unanswered = new Set<string>();
+  /** Our own order ids whose last attempt got no answer, with what they bought: looked up before a retry is sent. */
+  private readonly unanswered = new Map<string, Order>();
+  /** The same attempts by what they bought (orderKey), for a retry that comes without the order id. */
+  private readonly unknownByOrder = new Map<string, { externalId: string; at: number }>();
 
   constructor(private readonly session: () => AccountSession) {}
 
@@ -77,7 +117,7 @@ export class BuyService {
     }
     const [item] = await session.store.findItemsByIds([input.itemId]);
     if (item?.steamId) {
-      // Only what the cache still knows: items of our active trades that it holds.
+      // Only what the cache still knows: items of our active trades (on sale no more, kept a while as sold).
       const activeItems = await session.store.findItemsByIds(active.map((t) => t.itemId));
       const sameHolder = activeItems.filter((i) => i.steamId === item.steamId).length;
       if (sameHolder >= MAX_ACTIVE_TRADES_PER_HOLDER - 1) {
@@ -95,25 +135,47 @@ export class BuyService {
   }
 
   async buyById(input: BuyByIdInput): Promise<BuyOutcome> {
-    const externalId = input.externalId ?? `md-${randomUUID()}`;
+    return (await this.placeById(input)).outcome;
+  }
+
+  async buyByName(input: BuyByNameInput): Promise<BuyOutcome> {
+    return (await this.placeByName(input)).outcome;
+  }
+
+  /** buyById, also saying whether the trade is new to us (auto-buy's spend). */
+  async placeById(input: BuyByIdInput): Promise<Placement> {
+    const tradeUrl = await this.resolveRecipient(input.recipient);
+    const order: Order = { kind: 'id', itemId: input.itemId, assetId: input.assetId, price: input.price, tradeUrl };
+    const externalId = input.externalId ?? this.retriedId(order) ?? `md-${randomUUID()}`;
     const body: BuyRequest = {
       itemId: input.itemId,
       assetId: input.assetId,
       price: input.price,
-      tradeUrl: await this.resolveRecipient(input.recipient),
+      tradeUrl,
       externalId,
       ...(input.tradeDurationSeconds !== undefined ? { tradeDurationSeconds: input.tradeDurationSeconds } : {}),
     };
     const refused = firstFailedCheck(buyRequestChecks, body);
     if (refused) return this.refuse(externalId, refused.code, refused.message, input.price);
-    return this.send(externalId, input.price, input.itemId, () => this.session().client.buy(body));
+    return this.send(externalId, order, input.price, input.itemId, () => this.session().client.buy(body));
   }
 
-  async buyByName(input: BuyByNameInput): Promise<BuyOutcome> {
-    const externalId = input.externalId ?? `md-${randomUUID()}`;
+  /** buyByName, also saying whether the trade is new to us. */
+  async placeByName(input: BuyByNameInput): Promise<Placement> {
+    const tradeUrl = await this.resolveRecipient(input.recipient);
+    const order: Order = {
+      kind: 'name',
+      market_hash_name: input.market_hash_name,
+      phase: input.itemId === undefined ? (input.phase ?? null) : null,
+      maxPrice: input.maxPrice,
+      itemId: input.itemId ?? null,
+      assetId: input.assetId ?? null,
+      tradeUrl,
+    };
+    const externalId = input.externalId ?? this.retriedId(order) ?? `md-${randomUUID()}`;
     const body: BuyByNameRequest = {
       market_hash_name: input.market_hash_name,
-      tradeUrl: await this.resolveRecipient(input.recipient),
+      tradeUrl,
       maxPrice: input.maxPrice,
       externalId,
       ...(input.phase !== undefined ? { phase: input.phase } : {}),
@@ -122,7 +184,7 @@ export class BuyService {
     };
     const refused = firstFailedCheck(buyByNameRequestChecks, body);
     if (refused) return this.refuse(externalId, refused.code, refused.message, input.maxPrice);
-    return this.send(externalId, input.maxPrice, input.itemId ?? null, () => this.session().client.buyByName(body));
+    return this.send(externalId, order, input.maxPrice, input.itemId ?? null, () => this.session().client.buyByName(body));
   }
 
   private async resolveRecipient(recipient: Recipient): Promise<string> {
@@ -132,54 +194,132 @@ export class BuyService {
     return saved.tradeUrl;
   }
 
-  private async refuse(externalId: string, code: string, message: string, price: number): Promise<BuyOutcome> {
-    const session = this.session();
-    const available = session.balance ? session.balance.total_available : null;
-    return { ok: false, externalId, failure: describeBuyFailure({ code, message, retryable: false, available, price }) };
+  /** The order id of a recent attempt at the same buy whose outcome is unknown, if any. */
+  private retriedId(order: Order): string | undefined {
+    const now = Date.now();
+    for (const [key, attempt] of this.unknownByOrder) {
+      if (now - attempt.at > UNKNOWN_ATTEMPT_WINDOW_MS) {
+        this.unknownByOrder.delete(key);
+        this.unanswered.delete(attempt.externalId);
+      }
+    }
+    return this.unknownByOrder.get(orderKey(order))?.externalId;
   }
 
-  private async send(externalId: string, price: number, itemId: number | null, request: () => Promise<BuyResult>): Promise<BuyOutcome> {
+  private rememberUnknown(externalId: string, order: Order): void {
+    this.unanswered.set(externalId, order);
+    this.unknownByOrder.set(orderKey(order), { externalId, at: Date.now() });
+  }
+
+  /** The outcome of this order id is known now: a later buy of the same thing is a new order. */
+  private settled(externalId: string): void {
+    const order = this.unanswered.get(externalId);
+    this.unanswered.delete(externalId);
+    if (order && this.unknownByOrder.get(orderKey(order))?.externalId === externalId) this.unknownByOrder.delete(orderKey(order));
+  }
+
+  private refuse(externalId: string, code: string, message: string, price: number, retryable = false): Placement {
+    const session = this.session();
+    const available = session.balance ? session.balance.total_available : null;
+    return { outcome: { ok: false, externalId, failure: describeBuyFailure({ code, message, retryable, available, price }) }, placed: false };
+  }
+
+  private async send(externalId: string, order: Order, price: number, itemId: number | null, request: () => Promise<BuyResult>): Promise<Placement> {
     const session = this.session();
     const available = session.balance?.total_available ?? null;
     if (available !== null && price > available && itemId !== null) {
       return this.refuse(externalId, 'insufficient_balance', 'Insufficient merchant balance', price);
     }
-    // One order id, one trade: an id we already hold a trade for is answered from the cache,
-    // and one whose last attempt ended without an answer is looked up before anything is sent.
+    const ours = this.unanswered.has(externalId);
+    // One order id, one trade: an id we already hold a trade for is answered from the cache when it is
+    // the same order (or our own unanswered attempt), and refused as a duplicate when it is not.
     const known = await session.store.findTradeByExternalId(externalId);
-    if (known) return { ok: true, trade: known, externalId };
-    if (this.unanswered.has(externalId)) {
+    if (known) return this.answerForExisting(externalId, order, known, ours, price);
+    // The server asked us to wait (429 / 503): fail fast and say so, rather than wait silently in the limiter.
+    const backoffUntil = session.limiter.status().backoffUntil;
+    if (backoffUntil) {
+      return this.refuse(
+        externalId,
+        'rate_limited',
+        `The marketplace asked the app to wait until ${backoffUntil} (rate limit or maintenance); nothing was sent. Order id ${externalId}.`,
+        price,
+        true,
+      );
+    }
+    if (ours) {
+      // The last attempt with this id got no answer: did it go through?
       const found = await this.lookup(externalId, 1);
-      if (found) {
-        this.unanswered.delete(externalId);
-        await session.upsertTrades([found], 'buy');
-        return { ok: true, trade: found, externalId };
-      }
+      if (found.checked && found.trade) return this.answerForExisting(externalId, order, found.trade, true, price);
     }
     let result: BuyResult;
     try {
       result = await request();
-      this.unanswered.delete(externalId);
     } catch (error) {
       if (!(error instanceof ApiRequestError)) throw error;
-      if (this.outcomeUnknown(error)) return this.recover(externalId, price, error);
+      if (this.outcomeUnknown(error)) return this.recover(externalId, order, price, error.message);
+      return this.refused(externalId, order, price, error, ours);
+    }
+    this.settled(externalId);
+    const found = await this.lookup(externalId, 1);
+    const trade = (found.checked ? found.trade : null) ?? synthesizePending(result, itemId);
+    await this.remember(trade);
+    session.walletChanged();
+    return { outcome: { ok: true, trade, externalId }, placed: true };
+  }
+
+  /** The server refused. For our own unanswered id, a refusal may be caused by the earlier attempt: check first. */
+  private async refused(externalId: string, order: Order, price: number, error: ApiRequestError, ours: boolean): Promise<Placement> {
+    const session = this.session();
+    if (ours || error.code === 'duplicate_external_id') {
+      // item_unavailable (the earlier attempt bought it) or duplicate_external_id (it holds the id): the
+      // trade is found by the id, or the refusal is genuine.
+      const found = await this.lookup(externalId, ours ? LOOKUP_ATTEMPTS : 1);
+      if (found.checked && found.trade) return this.answerForExisting(externalId, order, found.trade, ours, price);
+      if (!found.checked && ours) return this.unknown(externalId, order, price, `${error.message}; the order could not be checked (${found.error})`);
       if (error.code === 'duplicate_external_id') {
-        // Our own earlier attempt with this id went through: that trade is the answer.
-        const found = await this.lookup(externalId, 1);
-        if (found) return { ok: true, trade: found, externalId };
+        return this.refuse(
+          externalId,
+          'duplicate_external_id',
+          `Order id ${externalId} is already used by another trade of this merchant.`,
+          price,
+        );
       }
-      let failureAvailable = available;
-      if (error.code === 'insufficient_balance') failureAvailable = (await session.refreshBalance())?.total_available ?? available;
-      return {
+    }
+    this.settled(externalId);
+    let failureAvailable = session.balance?.total_available ?? null;
+    if (error.code === 'insufficient_balance') failureAvailable = (await session.refreshBalance())?.total_available ?? failureAvailable;
+    return {
+      outcome: {
         ok: false,
         externalId,
         failure: describeBuyFailure({ code: error.code, message: error.message, retryable: error.retryable, available: failureAvailable, price }),
-      };
+      },
+      placed: false,
+    };
+  }
+
+  /**
+   * A trade already holds this order id. It answers the buy when it is this order: bought by our own
+   * unanswered attempt (new to us), or the same item, price and recipient (a repeat). Anything else is
+   * another order that used the id: a duplicate_external_id the user must see.
+   */
+  private async answerForExisting(externalId: string, order: Order, trade: Trade, ours: boolean, price: number): Promise<Placement> {
+    if (sameOrder(order, trade)) {
+      if (ours) {
+        this.settled(externalId);
+        await this.remember(trade);
+        this.session().walletChanged();
+      }
+      return { outcome: { ok: true, trade, externalId }, placed: ours };
     }
-    const trade = (await this.lookup(externalId, 1)) ?? synthesizePending(result, itemId);
-    await session.upsertTrades([trade], 'buy');
-    session.walletChanged();
-    return { ok: true, trade, externalId };
+    return this.refuse(
+      externalId,
+      'duplicate_external_id',
+      `Order id ${externalId} is already used by trade ${trade.tradeId} (${trade.market_hash_name}, ${formatCents(trade.price)}, ${trade.status}), ` +
+        `not by this buy of ${order.kind === 'id' ? `item ${order.itemId} at ${formatCents(order.price)}` : `${order.market_hash_name} at up to ${formatCents(order.maxPrice)}`}` +
+        `${trade.tradeUrl === order.tradeUrl ? '' : ` to ${redactTradeUrl(order.tradeUrl)}`}.`,
+      price,
+    );
   }
 
   /** No answer, or one that says nothing about the buy: the trade may or may not exist. */
@@ -187,38 +327,49 @@ export class BuyService {
     return error.kind === 'timeout' || error.kind === 'network' || (error.status !== null && error.status >= 500 && error.status !== 503);
   }
 
-  private async recover(externalId: string, price: number, error: ApiRequestError): Promise<BuyOutcome> {
+  private async recover(externalId: string, order: Order, price: number, reason: string): Promise<Placement> {
+    this.rememberUnknown(externalId, order);
     const found = await this.lookup(externalId, LOOKUP_ATTEMPTS);
-    if (!found) this.unanswered.add(externalId);
-    if (found) {
-      await this.session().upsertTrades([found], 'buy');
-      this.session().walletChanged();
-      return { ok: true, trade: found, externalId };
-    }
-    return {
-      ok: false,
+    if (found.checked && found.trade) return this.answerForExisting(externalId, order, found.trade, true, price);
+    return this.unknown(
       externalId,
-      failure: describeBuyFailure({
-        code: 'outcome_unknown',
-        message: `No answer from the marketplace (${error.message}), and no trade with order id ${externalId} exists yet.`,
-        retryable: true,
-        price,
-      }),
+      order,
+      price,
+      found.checked
+        ? `No answer from the marketplace (${reason}), and no trade with order id ${externalId} exists yet.`
+        : `No answer from the marketplace (${reason}), and the order id ${externalId} could not be looked up (${found.error}).`,
+    );
+  }
+
+  private unknown(externalId: string, order: Order, price: number, message: string): Placement {
+    this.rememberUnknown(externalId, order);
+    return {
+      outcome: { ok: false, externalId, failure: describeBuyFailure({ code: 'outcome_unknown', message, retryable: true, price }) },
+      placed: false,
     };
   }
 
-  /** Finds our trade by externalId, retrying while the network recovers. */
-  private async lookup(externalId: string, attempts: number): Promise<Trade | null> {
+  private async remember(trade: Trade): Promise<void> {
+    try {
+      await this.session().upsertTrades([trade], 'buy');
+    } catch {
+      // The trade exists on the server whatever the cache says; the next reconcile stores it.
+    }
+  }
+
+  /** Finds our trade by externalId, retrying while the network recovers; says whether the server could be asked. */
+  private async lookup(externalId: string, attempts: number): Promise<Lookup> {
+    let last = 'no attempt';
     for (let attempt = 0; attempt < attempts; attempt++) {
       try {
         const page = await this.session().client.tradeHistory({ externalId });
-        const trade = page.trades.find((t) => t.externalId === externalId);
-        return trade ?? null;
-      } catch {
+        return { checked: true, trade: page.trades.find((t) => t.externalId === externalId) ?? null };
+      } catch (error) {
+        last = error instanceof Error ? error.message : String(error);
         if (attempt < attempts - 1) await sleep(LOOKUP_DELAY_MS * (attempt + 1));
       }
     }
-    return null;
+    return { checked: false, error: last };
   }
 }
 
