@@ -31,10 +31,11 @@ const SYNC_MATCH_LIMIT = 100;
 /**
  * Watchlist rules: evaluated on item_upserted, price_changed and after each
  * catalog sync. A firing is stored once per (rule, item, price) and raised as
- * a notification. Auto-buy (off by default) decides in memory on the frame
- * itself — before anything is written — and buys through the idempotent buy
- * path with an externalId derived from (rule, item, price), so a replayed
- * frame can never buy twice.
+ * a notification. Auto-buy (off by default) acts only on a firing that was
+ * new when stored, so a replayed frame or a restart never buys again; it buys
+ * through the idempotent buy path with an externalId derived from (rule,
+ * item, price), and spend is added only for a trade that buy created (never
+ * for one the order id already had).
  */
 export class AlertService {
   private rules: AlertRule[] = [];
@@ -137,7 +138,6 @@ export class AlertService {
     const session = this.session();
     if (!session) return false;
     const settings = this.settings();
-    const autoBuy = this.autoBuy(rule, item, settings.alertsPaused);
     const firing = await session.store.recordFiring({
       ruleId: rule.id,
       ruleName: rule.name,
@@ -145,7 +145,9 @@ export class AlertService {
       market_hash_name: item.market_hash_name,
       price: item.price,
     });
+    // Seen before (a replayed frame, a sync after a restart): no notification, and no auto-buy.
     if (!firing) return false;
+    const autoBuy = this.autoBuy(rule, item, settings.alertsPaused);
     const notify = notifyEach && settings.notifyAlerts && !settings.alertsPaused;
     this.events.push({
       firings: [firing],
@@ -191,28 +193,35 @@ export class AlertService {
     rule.autoBuy.spent += item.price;
     const recipientId = rule.autoBuy.recipientId as string;
     const tradeUrl = this.recipients.get(recipientId);
+    const release = () => {
+      this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) - item.price);
+      rule.autoBuy.spent -= item.price;
+    };
     return this.buying
-      .buyById({
+      .placeById({
         itemId: item.itemId,
         assetId: item.assetId,
         price: item.price,
         recipient: tradeUrl ? { tradeUrl } : { recipientId },
         externalId: `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`,
       })
-      .then(async (outcome) => {
+      .then(async ({ outcome, placed }) => {
         const session = this.session();
-        if (outcome.ok) {
+        if (outcome.ok && placed) {
           if (session) await session.store.addAlertRuleSpend(rule.id, item.price);
           this.log(`auto-buy: rule ${rule.name} bought item ${item.itemId} for ${formatCents(item.price)}`);
           return { tradeId: outcome.trade.tradeId, error: null };
         }
-        this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) - item.price);
-        rule.autoBuy.spent -= item.price;
+        release();
+        if (outcome.ok) {
+          // The order id already had this trade (bought and counted before): not spent again. Left without a
+          // trade id on this firing, because the daily cap sums the firings that carry one.
+          return { tradeId: null, error: `Already bought earlier (trade ${outcome.trade.tradeId}); not counted again` };
+        }
         return { tradeId: null, error: outcome.failure.message };
       })
       .catch((error: unknown) => {
-        this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) - item.price);
-        rule.autoBuy.spent -= item.price;
+        release();
         return { tradeId: null, error: (error as Error).message };
       });
   }

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/sandbox';
+import { startSandbox } from '../../src/server/sandbox';
+import type { Item } from '../../src/shared/api';
+import type { AlertRule } from '../../src/shared/ipc';
+import { type EngineHarness, sleep, startEngine, waitFor } from '../support/faults/harness';
+import type { MerchantCredentials } from '../support/sandboxHttp';
+import { TEST_TRADE_URL, adminApi } from '../support/sandboxHttp';
+
+describe('auto-buy against the real sandbox', () => {
+  let sb: Sandbox;
+  let merchant: MerchantCredentials;
+  let dataDir: string;
+  let app: EngineHarness | null = null;
+
+  const serverTrades = () => (sb.core.db.prepare('SELECT count(*) AS n FROM trades WHERE merchant_id = ?').get(merchant.merchantId) as { n: number }).n;
+
+  async function launch(): Promise<EngineHarness> {
+    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    const started = app;
+    await waitFor(() => started.session().connection.state === 'connected', 15_000, 'feed');
+    await waitFor(async () => (await started.call('catalog.query', { limit: 1 })).total > 0, 20_000, 'catalog');
+    return started;
+  }
+
+  /** Lists (or lists again, keeping the asset ids of the first time) these items. */
+  const assets = new Map<number, string>();
+  const items = async (specs: { itemId: number; name: string; price: number }[]) => {
+    const answer = await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+      items: specs.map((s) => ({
+        itemId: s.itemId,
+        market_hash_name: `${s.name} (Field-Tested)`,
+        price: s.price,
+        phase: null,
+        ...(assets.has(s.itemId) ? { assetId: assets.get(s.itemId) } : {}),
+      })),
+    });
+    for (const item of answer.body.items) assets.set(item.itemId, item.assetId);
+  };
+
+  const rule = async (harness: EngineHarness, name: string) => (await harness.call('alerts.rules')).find((r) => r.name === name) as AlertRule;
+
+  beforeEach(async () => {
+    sb = await startSandbox({ items: 200, seed: 31 });
+    merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
+    dataDir = mkdtempSync(join(tmpdir(), 'engine-alerts-'));
+  });
+
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stops at the per-rule and daily caps, never buys again on a replay after a restart, and adds no spend for a trade already held', async () => {
+    let first = await launch();
+    const recipient = await first.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    const autoBuy = (spendCap: number, dailyCap: number) => ({ enabled: true, recipientId: recipient.id, spendCap, dailyCap });
+    await first.call('alerts.saveRule', { name: 'total cap', namePattern: 'Cap Alpha', maxPrice: 5000, autoBuy: autoBuy(2500, 100_000) });
+    await first.call('alerts.saveRule', { name: 'daily cap', namePattern: 'Cap Beta', maxPrice: 5000, autoBuy: autoBuy(100_000, 1500) });
+    await first.call('alerts.saveRule', { name: 'roomy', namePattern: 'Cap Gamma', maxPrice: 5000, autoBuy: autoBuy(100_000, 100_000) });
+
+    const listed = [
+      { itemId: 93_000_001, name: 'Cap Alpha 1', price: 1000 },
+      { itemId: 93_000_002, name: 'Cap Alpha 2', price: 1000 },
+      { itemId: 93_000_003, name: 'Cap Alpha 3', price: 1000 },
+      { itemId: 93_000_011, name: 'Cap Beta 1', price: 1000 },
+      { itemId: 93_000_012, name: 'Cap Beta 2', price: 1000 },
+      { itemId: 93_000_021, name: 'Cap Gamma 1', price: 1000 },
+    ];
+    await items(listed);
+    const decided = await waitFor(async () => {
+      const firings = await first.call('alerts.firings');
+      return firings.length === listed.length && firings.every((f) => f.autoBuy !== null) ? firings : null;
+    }, 15_000, 'six firings decided');
+    const byItem = new Map(decided.map((f) => [f.itemId, f.autoBuy]));
+    expect(byItem.get(93_000_001)?.tradeId).toBeTruthy();
+    expect(byItem.get(93_000_002)?.tradeId).toBeTruthy();
+    expect(byItem.get(93_000_003)).toEqual({ tradeId: null, error: 'the rule would exceed its spend cap' });
+    expect(byItem.get(93_000_011)?.tradeId).toBeTruthy();
+    expect(byItem.get(93_000_012)).toEqual({ tradeId: null, error: "the rule would exceed today's cap" });
+    expect(byItem.get(93_000_021)?.tradeId).toBeTruthy();
+    expect(serverTrades()).toBe(4);
+    expect((await rule(first, 'total cap')).autoBuy.spent).toBe(2000);
+    expect((await rule(first, 'daily cap')).autoBuy.spent).toBe(1000);
+    expect((await rule(first, 'roomy')).autoBuy.spent).toBe(1000);
+
+    // Restart, then the same matches again (the listings re-sent by the server: a replayed feed frame, and the start-up sync).
+    await first.close();
+    first = await launch();
+    await items(listed);
+    await waitFor(async () => (await first.call('catalog.item', { itemId: 93_000_021 }))?.onSale === true, 10_000, 'the replay applied');
+    await sleep(1500);
+    expect(serverTrades()).toBe(4);
+    expect(await first.call('alerts.firings')).toHaveLength(listed.length);
+    expect((await rule(first, 'roomy')).autoBuy.spent).toBe(1000);
+    expect((await rule(first, 'total cap')).autoBuy.spent).toBe(2000);
+
+    // Re-armed, the rule fires again for the same listing: its order id already has a trade, which is not spent twice.
+    const roomy = await rule(first, 'roomy');
+    await first.call('alerts.rearm', { id: roomy.id });
+    const again = await waitFor(async () => {
+      const firing = (await first.call('alerts.firings')).find((f) => f.ruleId === roomy.id);
+      return firing?.autoBuy ? firing : null;
+    }, 15_000, 'the re-armed firing decided');
+    expect(again.autoBuy?.tradeId).toBeNull();
+    expect(again.autoBuy?.error).toMatch(/^Already bought earlier \(trade .+\); not counted again$/);
+    expect((await rule(first, 'roomy')).autoBuy.spent).toBe(1000);
+    expect(serverTrades()).toBe(4);
+  }, 90_000);
+});
