@@ -32,7 +32,8 @@ import { clickAction, planDesktopNotifications, type DesktopNotice, type Notific
 import { resolveDataDir, resourceFile, trayIconName } from './shell/paths';
 import { countActiveAutoBuyRules, QUIT_BUTTON_INDEX, QUIT_BUTTONS, quitDetail, quitWarning } from './shell/quitGuard';
 import { AwayChangesCollector, relaunchSummary, relaunchTarget } from './shell/relaunchSummary';
-import { CrashTracker, UNRESPONSIVE_GRACE_MS } from './shell/rendererHealth';
+import { describeError, errorMessage, SecretScrubber } from './shell/redact';
+import { CrashTracker, crashNotice, UNRESPONSIVE_GRACE_MS } from './shell/rendererHealth';
 import { readLastQuit, readWindowState, writeLastQuit, writeWindowState } from './shell/stateFiles';
 import { applyTrayBatch, sameTrayState, trayModel, type TrayModel, type TrayState } from './shell/trayModel';
 import { isAllowedDownload, isAllowedExternalUrl, navigationVerdict, windowOpenVerdict } from './shell/urlRules';
@@ -51,7 +52,12 @@ app.setPath('userData', dataDir);
 if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 app.enableSandbox();
 
-const log = createLog(dataDir);
+// Every line the shell writes (its own, the engine's, errors it did not make) loses any secret it knows
+// of or that looks like a credential: see shell/redact.ts.
+const secrets = new SecretScrubber();
+secrets.remember(process.env['MERCHANT_API_KEY']);
+const writeLog = createLog(dataDir);
+const log = (line: string): void => writeLog(secrets.scrub(line));
 const bundleDir = import.meta.dirname;
 const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined;
 const rendererFile = join(bundleDir, '../renderer/index.html');
@@ -100,7 +106,7 @@ const lazyEngine: EngineService = {
   subscribe: () => () => {},
 };
 
-process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
+process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${describeError(reason)}`));
 
 if (!app.requestSingleInstanceLock()) {
   // Another Merchant Desk runs with this data dir: it gets focused (second-instance), we leave.
@@ -121,6 +127,12 @@ async function onReady(): Promise<void> {
   log(`Merchant Desk ${app.getVersion()} (Electron ${process.versions.electron}) data dir ${dataDir}`);
   hardenSession();
   ipcMain.handle(IPC_CALL_CHANNEL, async (event, method: unknown, input: unknown) => {
+    // The Settings screen sends a key once (account.configure / account.test): whatever happens to the call,
+    // the shell's log must never show it.
+    if ((method === 'account.configure' || method === 'account.test') && typeof input === 'object' && input !== null) {
+      const apiKey = (input as { apiKey?: unknown }).apiKey;
+      if (typeof apiKey === 'string') secrets.remember(apiKey);
+    }
     const frame = event.senderFrame;
     const result = await handleIpcCall(
       lazyEngine,
@@ -139,8 +151,8 @@ async function onReady(): Promise<void> {
   try {
     launched = await engineReady;
   } catch (error) {
-    log(`engine failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    if (!TEST_MODE) dialog.showErrorBox('Merchant Desk could not start', `${(error as Error).message}\n\nThe log is in ${join(dataDir, 'logs')}.`);
+    log(`engine failed to start: ${describeError(error)}`);
+    if (!TEST_MODE) dialog.showErrorBox('Merchant Desk could not start', `${secrets.scrub(errorMessage(error))}\n\nThe log is in ${join(dataDir, 'logs')}.`);
     app.exit(1);
     return;
   }
@@ -258,9 +270,15 @@ function createWindow(): BrowserWindow {
   contents.on('render-process-gone', (_event, details) => {
     log(`renderer gone: ${details.reason} (exit code ${details.exitCode})`);
     const next = crashes.onGone(details.reason, Date.now());
-    if (next.action === 'reload' && !win.isDestroyed()) loadRenderer(win);
-    else if (next.action === 'give-up') {
+    if (next.action === 'reload' && !win.isDestroyed()) {
+      loadRenderer(win);
+      // Said to the user, not only logged: the window they were looking at went blank and came back.
+      const notice = crashNotice(details.reason);
+      log(`renderer reloaded: ${notice}`);
+      showDesktopNotification({ id: `renderer-reloaded:${Date.now()}`, title: APP_NAME, body: notice, target: null, urgent: false });
+    } else if (next.action === 'give-up') {
       log(next.message);
+      showDesktopNotification({ id: `renderer-gave-up:${Date.now()}`, title: APP_NAME, body: next.message, target: null, urgent: true });
       if (!TEST_MODE) dialog.showErrorBox('Merchant Desk', next.message);
     }
   });
@@ -359,7 +377,13 @@ function startEventForwarding(engine: LaunchedEngine): void {
         done: (trades) => {
           const body = relaunchSummary(trades, lastQuit);
           log(`since the last quit (${lastQuit}): ${body ?? 'no trade changed'}`);
-          if (body) showDesktopNotification({ id: 'relaunch-summary', title: APP_NAME, body, target: relaunchTarget(trades, lastQuit), urgent: false });
+          if (!body) return;
+          const target = relaunchTarget(trades, lastQuit);
+          showDesktopNotification({ id: 'relaunch-summary', title: APP_NAME, body, target, urgent: false });
+          // In the window too (a toast that opens the trade), not only on the desktop: the renderer shows
+          // batch notifications as toasts. Repeats the last seq, like navigate batches.
+          const at = toUtcIso(Date.now());
+          sendToRenderer({ seq: lastSeq, at, notifications: [{ id: `relaunch-summary:${lastQuit}`, kind: 'system', title: 'While you were away', body, target, at }] });
         },
       })
     : null;
@@ -367,6 +391,8 @@ function startEventForwarding(engine: LaunchedEngine): void {
     lastSeq = batch.seq;
     sendToRenderer(batch);
     away?.add(batch);
+    // Settings changed by another window or host (the web host shares the engine's config).
+    if (batch.settings) onSettings(batch.settings);
     setTrayState(applyTrayBatch(trayState, batch));
     if (batch.notifications) notify(batch.notifications);
   });

@@ -1,88 +1,253 @@
 // src/main/index.ts end to end under plain Node: the real engine with its embedded demo
 // sandbox, a stand-in `electron` module (support/fakeElectron.mjs) recording what the
-// shell does. Covers the glue the Playwright Electron suite covers where the binary exists.
+// shell does. Covers the glue the Playwright Electron suite covers where the binary exists,
+// and what it cannot drive: the single-instance lock, the tray menu, close to tray, a
+// crashed and a hung renderer, secrets in errors, a relaunch after trades changed while
+// the app was closed, a window position restored onto a visible display.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/server/sandbox';
+import { adminApi } from '../support/sandboxHttp';
 
 const root = resolve(import.meta.dirname, '../..');
-let dataDir: string;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON report from the child
-let report: Record<string, any>;
+const IPC_KEY = 'ipc_key_4d9c2a7b1e6f08a3c5d7e9f1b2a4c6d8';
+const ENV_KEY = 'env_key_8b1f3d5a7c9e0b2d4f6a8c0e1f3b5d7a';
+const UNSEEN_KEY = 'unseen_key_0a2c4e6f8b1d3f5a7c9e2b4d6f8a';
+/** Two displays side by side; the saved window hangs off the right edge of the second one. */
+const DISPLAYS = [
+  { x: 0, y: 0, width: 1920, height: 1040 },
+  { x: 1920, y: 0, width: 1280, height: 1024 },
+];
+const SAVED_WINDOW = { bounds: { x: 2900, y: 100, width: 1000, height: 700 }, maximized: true };
 
-beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'md-main-'));
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON reports from the child
+type Report = Record<string, any>;
+
+const dirs: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+function drive(scenario: string, dataDir: string, env: Record<string, string> = {}): Report {
   const child = spawnSync(process.execPath, [join(import.meta.dirname, 'support', 'driveMain.mjs')], {
     cwd: root,
     encoding: 'utf8',
-    timeout: 150_000,
-    env: { ...process.env, MERCHANT_DESK_DATA_DIR: dataDir, MERCHANT_DESK_TEST: '' },
+    timeout: 170_000,
+    env: {
+      ...process.env,
+      MERCHANT_DESK_DATA_DIR: dataDir,
+      MERCHANT_DESK_TEST: '',
+      DRIVE_SCENARIO: scenario,
+      MERCHANT_API_KEY: ENV_KEY,
+      DRIVE_IPC_KEY: IPC_KEY,
+      DRIVE_UNSEEN_KEY: UNSEEN_KEY,
+      ...env,
+    },
   });
   const line = child.stdout.split('\n').find((l) => l.startsWith('REPORT '));
-  if (!line) throw new Error(`the main process driver printed no report (status ${child.status}):\n${child.stderr.slice(-4000)}`);
-  report = JSON.parse(line.slice('REPORT '.length));
-  if (report.error) throw new Error(`driver failed: ${report.error}\n${child.stderr.slice(-4000)}`);
-}, 180_000);
+  if (!line) throw new Error(`the ${scenario} driver printed no report (status ${child.status}):\n${child.stderr.slice(-4000)}`);
+  const report = JSON.parse(line.slice('REPORT '.length)) as Report;
+  if (report.error) throw new Error(`${scenario} driver failed: ${report.error}\n${child.stderr.slice(-4000)}`);
+  report.stderr = child.stderr;
+  return report;
+}
+
+/** Between two launches: the trades the app left active change on the (closed) demo sandbox. */
+async function completeWhileClosed(dataDir: string, tradeIds: string[]): Promise<number> {
+  const sb = await startSandbox({ dbFile: join(dataDir, 'demo-sandbox.sqlite'), demoMerchant: true });
+  try {
+    const statusOf = sb.core.db.prepare<[string], string>('SELECT status FROM trades WHERE trade_id = ?').pluck();
+    let changed = 0;
+    for (const tradeId of tradeIds) {
+      const steps: Record<string, string> = { CREATING: 'PENDING', PENDING: 'SENT', SENT: 'COMPLETED' };
+      let moved = false;
+      for (let next = steps[statusOf.get(tradeId) ?? '']; next; next = steps[statusOf.get(tradeId) ?? '']) {
+        await adminApi(sb).transition(tradeId, { status: next });
+        moved = true;
+      }
+      if (moved) changed++;
+    }
+    return changed;
+  } finally {
+    await sb.close();
+  }
+}
+
+let session: Report;
+let relaunch: Report;
+let completedWhileClosed = 0;
+let second: Report;
+let failing: Report;
+
+beforeAll(async () => {
+  const dataDir = tempDir('md-main-');
+  writeFileSync(join(dataDir, 'window-state.json'), JSON.stringify(SAVED_WINDOW));
+  session = drive('session', dataDir, { FAKE_ELECTRON_DISPLAYS: JSON.stringify(DISPLAYS) });
+  completedWhileClosed = await completeWhileClosed(dataDir, session.tradeIds as string[]);
+  relaunch = drive('relaunch', dataDir);
+  second = drive('second-instance', tempDir('md-main-second-'), { FAKE_ELECTRON_LOCK: 'held' });
+  failing = drive('engine-fails', tempDir('md-main-fails-'), { DRIVE_ENGINE: 'fail' });
+}, 400_000);
 
 afterAll(() => {
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the Electron main process (stand-in electron, real engine)', () => {
   it('enables the sandbox and opens the window with the hardened options', () => {
-    expect(report.sandboxEnabled).toBe(true);
-    expect(report.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true });
-    expect(report.rendererUrl).toMatch(/^file:\/\/.*\/renderer\/index\.html$/);
+    expect(session.sandboxEnabled).toBe(true);
+    expect(session.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true });
+    expect(session.rendererUrl).toMatch(/^file:\/\/.*\/renderer\/index\.html$/);
   });
 
   it('serves IPC only to its own main frame, validated', () => {
-    for (const refused of [report.foreign, report.subframe, report.otherContents]) {
+    for (const refused of [session.foreign, session.subframe, session.otherContents]) {
       expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     }
-    expect(report.invalid).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(report.snapshot).toEqual({ demo: true });
+    expect(session.invalid).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(session.snapshot).toEqual({ demo: true });
   });
 
   it('sets the CSP header, denies permissions and foreign downloads', () => {
-    expect(report.headers['Content-Security-Policy'][0]).toMatch(/^default-src 'none'; script-src 'self';/);
-    expect(report.headers).not.toHaveProperty('content-security-policy');
-    expect(report.permission).toBe(false);
-    expect(report.permissionCheck).toBe(false);
-    expect(report.downloadPrevented).toEqual({ blob: false, remote: true });
+    expect(session.headers['Content-Security-Policy'][0]).toMatch(/^default-src 'none'; script-src 'self';/);
+    expect(session.headers).not.toHaveProperty('content-security-policy');
+    expect(session.permission).toBe(false);
+    expect(session.permissionCheck).toBe(false);
+    expect(session.downloadPrevented).toEqual({ blob: false, remote: true });
   });
 
   it('keeps navigation in the app and hands only allowed links to the OS', () => {
-    expect(report.navigationPrevented).toEqual({ app: false, file: true, https: true, javascript: true });
-    expect(report.windowOpen).toEqual({ https: { action: 'deny' }, steamOpenUrl: { action: 'deny' } });
-    expect(report.opened).toEqual(['https://example.com/page', 'https://example.com/other']);
+    expect(session.navigationPrevented).toEqual({ app: false, file: true, https: true, javascript: true });
+    expect(session.windowOpen).toEqual({ https: { action: 'deny' }, steamOpenUrl: { action: 'deny' } });
+    expect(session.opened).toEqual(['https://example.com/page', 'https://example.com/other']);
+  });
+
+  it('restores the saved window onto the display it was on, moved and shrunk to be fully visible', () => {
+    // Saved at x 2900 (hanging 700 px off the second display's right edge): moved left onto it, size kept.
+    expect(session.windowBounds).toEqual({ x: 1920 + 1280 - 1000, y: 100, width: 1000, height: 700 });
+    expect(session.maximized).toBe(true);
+    // What the quit saved is what the next launch opens with (one display now: still visible, unchanged).
+    expect(session.windowState).toEqual({ bounds: { x: 40, y: 30, width: 1200, height: 760 }, maximized: true });
+    expect(relaunch.windowBounds).toEqual({ x: 40, y: 30, width: 1200, height: 760 });
+  });
+
+  it('takes the single-instance lock; a second launch focuses the window, restored and shown', () => {
+    expect(session.lockRequests).toEqual([true]);
+    expect(session.secondInstance).toEqual({ visible: true, minimized: false, focused: true, windows: 1 });
+  });
+
+  it('a launch while another instance holds the lock quits at once: no window, no tray, no engine', () => {
+    expect(second.lockRequests).toEqual([false]);
+    expect(second.quitCalls).toBe(1);
+    expect(second.windows).toBe(0);
+    expect(second.handlers).toBe(0);
+    expect(second.trays).toBe(0);
+    expect(second.accountsDir).toBe(false);
+  });
+
+  it('the tray menu: Open shows the window, Pause alerts pauses and resumes them', () => {
+    expect(session.trayOpen).toEqual({ visible: true });
+    expect(session.trayPaused.entry).toBe('Resume alerts');
+    expect(session.trayPaused.checked).toBe(true);
+    expect(session.trayPaused.tooltip).toMatch(/ · alerts paused$/);
+    expect(session.trayResumed.entry).toBe('Pause alerts');
+    expect(session.trayResumed.tooltip).not.toContain('alerts paused');
+  });
+
+  it('with "close to tray" on, closing the window hides it: nothing asked, nothing quit', () => {
+    expect(session.closeToTraySet).toBe(true);
+    expect(session.closedToTray).toEqual({ destroyed: false, visible: false, windows: 1, quitted: false, dialogs: 0 });
+  });
+
+  it('a crashed renderer is reloaded and the user is told; a crash loop stops with a message', () => {
+    expect(session.crash.reloads).toBe(1);
+    expect(session.crash.notification.body).toMatch(/window stopped unexpectedly \(crashed\) and was reloaded/);
+    expect(session.log).toContain('renderer gone: crashed (exit code 139)');
+    expect(session.log).toMatch(/renderer reloaded: The Merchant Desk window stopped unexpectedly \(crashed\)/);
+    // Crashes 3 and 4 within a minute (the hang's restart was the 2nd): one more reload, then it gives up.
+    expect(session.crashLoop.reloads).toBe(1);
+    expect(session.crashLoop.errorBoxes).toHaveLength(1);
+    expect(session.crashLoop.errorBoxes[0].message).toMatch(/stopped 4 times in a minute \(last reason: oom\)/);
+    expect(session.crashLoop.notification).toMatchObject({ urgency: 'critical' });
+    expect(session.cleanExitReloads).toBe(0);
+  });
+
+  it('a hung renderer gets the "not responding" dialog after the grace period; Reload restarts and reloads it', () => {
+    expect(session.hangEarly).toEqual({ dialogs: 0 });
+    expect(session.log).toContain('window responsive again');
+    expect(session.hang.dialog).toEqual({ message: 'Merchant Desk is not responding', buttons: ['Reload', 'Keep waiting'] });
+    expect(session.hang.reloads).toBe(1);
+    expect(session.log).toContain('reloading the unresponsive window');
+    expect(session.log).toContain('renderer gone: killed');
+    expect(session.hang.notification.body).toMatch(/was restarted \(killed\) and was reloaded/);
   });
 
   it('forwards engine batches, raises a desktop notification and updates the tray after a buy', () => {
-    expect(report.buyOk).toBe(true);
-    expect(report.tradeInBatches).toBe(true);
-    expect(report.batchesSent).toBeGreaterThan(0);
-    expect(report.notification.body).toMatch(/^Trade \$\d+\.\d{2} /);
-    expect(report.tray.tooltip).toMatch(/^Merchant Desk — .* · feed connected/);
-    expect(report.tray.menu).toEqual(['Open Merchant Desk', 'Pause alerts', 'Feed: connected', 'separator', 'Quit']);
+    expect(session.buyOk).toBe(true);
+    expect(session.tradeInBatches).toBe(true);
+    expect(session.batchesSent).toBeGreaterThan(0);
+    expect(session.notification.body).toMatch(/^Trade \$\d+\.\d{2} /);
+    expect(session.tray.tooltip).toMatch(/^Merchant Desk — .* · feed connected/);
+    expect(session.tray.menu).toEqual(['Open Merchant Desk', 'Pause alerts', 'Feed: connected', 'separator', 'Quit']);
+    // The badge is the count of active trades.
+    expect(session.badge.last).toBe(session.badge.activeTrades);
+    expect(session.badge.activeTrades).toBeGreaterThanOrEqual(1);
   });
 
   it('a notification click shows the window and sends a navigate batch', () => {
-    expect(report.afterClick.visible).toBe(true);
-    expect(report.afterClick.last.payload.navigate).toEqual({ type: 'trade', tradeId: report.tradeId });
+    expect(session.afterClick.visible).toBe(true);
+    expect(session.afterClick.last.payload.navigate).toEqual({ type: 'trade', tradeId: session.tradeId });
   });
 
-  it('asks before quitting with an active trade; cancel keeps the window, quit writes last-quit.json', () => {
-    expect(report.afterCancel).toEqual({ windows: 1, dialog: '1 trade is still active. Quit anyway?', quitted: false });
-    expect(report.dialogs).toHaveLength(2);
-    expect(Date.parse(report.lastQuit.at)).toBeGreaterThan(Date.now() - 180_000);
-    expect(report.windowState).toEqual({ bounds: { x: 40, y: 30, width: 1200, height: 760 }, maximized: false });
-    expect(report.errorBoxes).toEqual([]);
+  it('Quit in the tray asks with active trades; cancel keeps the window, quit writes last-quit.json and removes the tray', () => {
+    expect(session.afterCancel.windows).toBe(1);
+    expect(session.afterCancel.quitted).toBe(false);
+    expect(session.afterCancel.dialog).toMatch(/^[12] trades? (is|are) still active\. Quit anyway\?$/);
+    expect(session.quitDialogs).toHaveLength(2);
+    expect(Date.parse(session.lastQuit.at)).toBeGreaterThan(Date.now() - 400_000);
+    expect(session.trayDestroyed).toBe(true);
   });
 
-  it('logs no trade URL token', () => {
-    expect(report.log).toContain('quit');
-    expect(report.log).not.toContain('AbCd1234');
+  it('after a relaunch it says what changed while it was closed: on the desktop and in the window', () => {
+    expect(completedWhileClosed).toBeGreaterThanOrEqual(1);
+    const expected = `While you were away: ${completedWhileClosed === 1 ? '1 trade' : `${completedWhileClosed} trades`} completed.`;
+    expect(relaunch.summary.body).toBe(expected);
+    expect(relaunch.log).toContain(`since the last quit (${session.lastQuit.at}): ${expected}`);
+    // The same words reach the renderer as a notification of its own batch (shown as a toast), repeating the last seq.
+    expect(relaunch.summaryBatch.notifications).toEqual([
+      expect.objectContaining({ id: `relaunch-summary:${session.lastQuit.at}`, kind: 'system', body: expected }),
+    ]);
+    expect(relaunch.summaryBatch.seq).toBe(relaunch.lastSeqBefore);
+    if (completedWhileClosed === 1) {
+      const [target] = relaunch.summaryBatch.notifications.map((n: { target: unknown }) => n.target);
+      expect(target).toEqual({ type: 'trade', tradeId: expect.any(String) });
+    }
+  });
+
+  it('logs no trade URL token and no API key: not the one sent over IPC, not the variable, not one it never saw', () => {
+    expect(session.accountTest.ok).toBe(true);
+    expect(session.log).toMatch(/unhandled rejection: Error: relay refused \[redacted\]/);
+    expect(session.log).toMatch(/unhandled rejection: Error: proxy echoed \{"x-api-key":"\[redacted\]"\}/);
+    for (const text of [session.log, session.stderr, relaunch.log, relaunch.stderr]) {
+      expect(text).toContain('quit');
+      for (const secret of ['AbCd1234', IPC_KEY, ENV_KEY, UNSEEN_KEY]) expect(text).not.toContain(secret);
+    }
+  });
+
+  it('an engine that cannot start: logged and shown without the key, exit code 1', () => {
+    expect(failing.exitCode).toBe(1);
+    expect(failing.log).toContain('engine failed to start: keychain said no for MERCHANT_API_KEY=[redacted] while sending x-api-key: [redacted]');
+    expect(failing.errorBoxes).toHaveLength(1);
+    expect(failing.errorBoxes[0].title).toBe('Merchant Desk could not start');
+    expect(failing.errorBoxes[0].message).toContain('keychain said no');
+    for (const text of [failing.log, failing.stderr, JSON.stringify(failing.errorBoxes)]) {
+      expect(text).not.toContain(ENV_KEY);
+      expect(text).not.toContain(UNSEEN_KEY);
+    }
   });
 });

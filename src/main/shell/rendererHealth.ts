@@ -13,6 +13,12 @@ export const UNRESPONSIVE_GRACE_MS = 10_000;
 /** `render-process-gone` reasons that are not a crash of ours (the user or the OS ended it on purpose). */
 const DELIBERATE = new Set(['clean-exit']);
 
+/** What the user is told after a crashed or killed renderer was reloaded. */
+export function crashNotice(reason: string): string {
+  const why = reason === 'killed' ? 'was restarted' : reason === 'oom' ? 'ran out of memory' : 'stopped unexpectedly';
+  return `The Merchant Desk window ${why} (${reason}) and was reloaded. Nothing was lost: trades continue on the marketplace.`;
+}
+
 export type CrashAction = { action: 'ignore' } | { action: 'reload' } | { action: 'give-up'; message: string };
 
 export class CrashTracker {

@@ -1,6 +1,15 @@
 // Runs src/main/index.ts (from source, through tsx) against the stand-in electron and
-// the real engine with its embedded demo sandbox, plays a session, and prints one line
-// `REPORT {json}` for test/shell/mainProcess.test.ts. Env: MERCHANT_DESK_DATA_DIR.
+// the real engine with its embedded demo sandbox, plays one scenario, and prints one line
+// `REPORT {json}` for test/shell/mainProcess.test.ts.
+//
+// Env: MERCHANT_DESK_DATA_DIR, DRIVE_SCENARIO =
+//   session          (default) a whole session: IPC guard, hardening, secrets in errors, tray menu, close to
+//                    tray, second instance, crashed and hung renderer, buys, notifications, quit from the tray
+//   relaunch         the next launch on the same data dir: the "while you were away" summary
+//   second-instance  another instance holds the lock (FAKE_ELECTRON_LOCK=held): focus it and leave
+//   engine-fails     the engine cannot start (DRIVE_ENGINE=fail): logged and shown without the key, exit 1
+// and for the secrets: MERCHANT_API_KEY, DRIVE_IPC_KEY (sent with account.test), DRIVE_UNSEEN_KEY (only ever
+// inside an error text, after `x-api-key:`).
 import { existsSync, readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { join } from 'node:path';
@@ -11,7 +20,8 @@ registerTsx();
 
 const TRADE_URL = 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234';
 const dataDir = process.env.MERCHANT_DESK_DATA_DIR;
-const report = {};
+const scenario = process.env.DRIVE_SCENARIO ?? 'session';
+const report = { scenario };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(what, check, ms = 60_000) {
   const end = Date.now() + ms;
@@ -22,27 +32,55 @@ async function until(what, check, ms = 60_000) {
     await sleep(100);
   }
 }
+const readLog = () => (existsSync(join(dataDir, 'logs', 'main.log')) ? readFileSync(join(dataDir, 'logs', 'main.log'), 'utf8') : '');
+const readJson = (name) => (existsSync(join(dataDir, name)) ? JSON.parse(readFileSync(join(dataDir, name), 'utf8')) : null);
 
-try {
-  await import('../../../src/main/index.ts');
-  const fake = globalThis.__fakeElectron;
-  const { app } = await import('./fakeElectron.mjs');
-  const call = await until('the IPC handler', () => fake.handlers.get('merchant-desk:call'));
+/** The shell up: its IPC handler, its window with the renderer loaded, and a call function from that window. */
+async function boot(fake) {
+  const handler = await until('the IPC handler', () => fake.handlers.get('merchant-desk:call'));
   const win = await until('the window', () => fake.windows[0]);
   await until('the renderer to load', () => win.webContents.url);
   const rendererUrl = win.webContents.url;
   const event = (url, { parent = null, sender = win.webContents } = {}) => ({ senderFrame: url === null ? null : { url, parent }, sender });
+  const call = (method, input = {}) => handler(event(rendererUrl), method, input);
+  return { handler, win, rendererUrl, event, call };
+}
+
+const windowBounds = (win) => ({ x: win.options.x, y: win.options.y, width: win.options.width, height: win.options.height });
+const trayEntry = (fake, id) => fake.trays[0]?.menu?.template.find((entry) => entry.id === id);
+const snapshotOf = async (call) => {
+  const answer = await call('app.snapshot', {});
+  if (!answer.ok) throw new Error(`snapshot failed: ${JSON.stringify(answer)}`);
+  return answer.value;
+};
+
+async function buyCheapest(call, offset = 0) {
+  const page = await until('catalog rows', async () => {
+    const result = await call('catalog.query', { limit: 1, offset });
+    return result.ok && result.value.rows.length > 0 ? result.value : null;
+  });
+  const item = page.rows[0];
+  const buy = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: { tradeUrl: TRADE_URL } });
+  if (!(buy.ok && buy.value.ok)) throw new Error(`buy failed: ${JSON.stringify(buy)}`);
+  return buy.value.trade.tradeId;
+}
+
+async function session(fake, app) {
+  const { handler, win, rendererUrl, event, call } = await boot(fake);
 
   report.sandboxEnabled = fake.sandboxEnabled;
+  report.lockRequests = [...fake.lockRequests];
   report.webPreferences = win.options.webPreferences;
   report.rendererUrl = rendererUrl;
+  report.windowBounds = windowBounds(win);
+  report.maximized = win.maximized;
 
   // IPC guard
-  report.foreign = await call(event('https://evil.example/'), 'app.snapshot', {});
-  report.subframe = await call(event(rendererUrl, { parent: {} }), 'app.snapshot', {});
-  report.otherContents = await call(event(rendererUrl, { sender: {} }), 'app.snapshot', {});
-  report.invalid = await call(event(rendererUrl), 'trades.get', { tradeId: 5 });
-  const snapshot = await call(event(`${rendererUrl}#/catalog`), 'app.snapshot', {});
+  report.foreign = await handler(event('https://evil.example/'), 'app.snapshot', {});
+  report.subframe = await handler(event(rendererUrl, { parent: {} }), 'app.snapshot', {});
+  report.otherContents = await handler(event(rendererUrl, { sender: {} }), 'app.snapshot', {});
+  report.invalid = await handler(event(rendererUrl), 'trades.get', { tradeId: 5 });
+  const snapshot = await handler(event(`${rendererUrl}#/catalog`), 'app.snapshot', {});
   report.snapshot = snapshot.ok ? { demo: snapshot.value.account.demo } : snapshot;
 
   // Session hardening
@@ -80,46 +118,164 @@ try {
   await sleep(50);
   report.opened = [...fake.opened];
 
+  // Secrets in errors the shell did not make: the key the Settings screen sent (account.test), the
+  // MERCHANT_API_KEY variable, and a header-shaped key it never saw, all inside unhandled rejections.
+  const demo = await snapshotOf(call);
+  report.accountTest = await call('account.test', {
+    baseUrl: demo.account.baseUrl,
+    wsUrl: demo.account.wsUrl,
+    merchantId: 'm_not_this_one',
+    apiKey: process.env.DRIVE_IPC_KEY,
+  });
+  void Promise.reject(new Error(`relay refused ${process.env.DRIVE_IPC_KEY}`));
+  void Promise.reject(new Error(`keychain: MERCHANT_API_KEY is ${process.env.MERCHANT_API_KEY}`));
+  void Promise.reject(new Error(`proxy echoed {"x-api-key":"${process.env.DRIVE_UNSEEN_KEY}"}`));
+  await until('the rejections logged', () => (readLog().match(/unhandled rejection/g) ?? []).length >= 3, 5_000);
+
+  // Tray: the menu's items do what they say. "Pause alerts" flips the setting (tray label and tooltip follow).
+  await until('the tray', () => fake.trays[0]?.menu);
+  win.hide();
+  trayEntry(fake, 'open').click();
+  report.trayOpen = { visible: win.isVisible() };
+  trayEntry(fake, 'pause-alerts').click();
+  await until('alerts paused', async () => (await snapshotOf(call)).settings.alertsPaused === true, 5_000);
+  await until('the tray to say so', () => trayEntry(fake, 'pause-alerts')?.label === 'Resume alerts', 5_000);
+  report.trayPaused = { tooltip: fake.trays[0].tooltip, entry: trayEntry(fake, 'pause-alerts').label, checked: trayEntry(fake, 'pause-alerts').checked };
+  trayEntry(fake, 'pause-alerts').click();
+  await until('alerts resumed', async () => (await snapshotOf(call)).settings.alertsPaused === false, 5_000);
+  await until('the tray to say so', () => trayEntry(fake, 'pause-alerts')?.label === 'Pause alerts', 5_000);
+  report.trayResumed = { tooltip: fake.trays[0].tooltip, entry: trayEntry(fake, 'pause-alerts').label };
+
+  // Close to tray: closing hides the window, asks nothing and quits nothing.
+  const closeToTray = await call('settings.update', { closeToTray: true });
+  report.closeToTraySet = closeToTray.ok && closeToTray.value.closeToTray;
+  const dialogsBefore = fake.dialogs.length;
+  win.close();
+  await sleep(300);
+  report.closedToTray = { destroyed: win.isDestroyed(), visible: win.isVisible(), windows: fake.windows.length, quitted: fake.quitted, dialogs: fake.dialogs.length - dialogsBefore };
+  // A second launch (second-instance) brings the hidden, minimized window back and focuses it.
+  win.minimize();
+  const focusesBefore = win.focuses;
+  app.emit('second-instance', {}, ['merchant-desk'], '/');
+  report.secondInstance = { visible: win.isVisible(), minimized: win.isMinimized(), focused: win.focuses > focusesBefore, windows: fake.windows.length };
+  await call('settings.update', { closeToTray: false });
+
+  // A crashed renderer is reloaded and the user is told.
+  const loadsBefore = win.loads;
+  win.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
+  await sleep(50);
+  report.crash = {
+    reloads: win.loads - loadsBefore,
+    notification: fake.notifications.at(-1)?.options ?? null,
+  };
+  // A hung renderer: a short hang passes unnoticed; one past the grace period gets the dialog, and "Reload"
+  // restarts the renderer, which is then reloaded.
+  win.emit('unresponsive');
+  await sleep(200);
+  win.emit('responsive');
+  fake.dialogAnswer = 0;
+  const dialogsBeforeHang = fake.dialogs.length;
+  const loadsBeforeHang = win.loads;
+  win.emit('unresponsive');
+  await sleep(2_000);
+  report.hangEarly = { dialogs: fake.dialogs.length - dialogsBeforeHang };
+  const hangDialog = await until('the hang dialog', () => fake.dialogs.slice(dialogsBeforeHang)[0], 15_000);
+  await until('the reload after the hang', () => win.loads > loadsBeforeHang, 5_000);
+  report.hang = {
+    dialog: { message: hangDialog.message, buttons: hangDialog.buttons },
+    reloads: win.loads - loadsBeforeHang,
+    notification: fake.notifications.at(-1)?.options ?? null,
+  };
+  // A renderer that keeps dying: after the fourth crash in a minute the shell stops reloading and says so.
+  const loadsBeforeLoop = win.loads;
+  win.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
+  win.webContents.emit('render-process-gone', {}, { reason: 'oom', exitCode: 0 });
+  await sleep(50);
+  report.crashLoop = { reloads: win.loads - loadsBeforeLoop, errorBoxes: [...fake.errorBoxes], notification: fake.notifications.at(-1)?.options ?? null };
+  // A clean exit of the renderer process (the OS ending it on purpose) is no crash.
+  const loadsBeforeClean = win.loads;
+  win.webContents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
+  report.cleanExitReloads = win.loads - loadsBeforeClean;
+
   // Buy through IPC, then the engine's events: renderer, tray, desktop notification
-  const page = await until('catalog rows', async () => {
-    const result = await call(event(rendererUrl), 'catalog.query', { limit: 1 });
-    return result.ok && result.value.rows.length > 0 ? result.value : null;
-  });
-  const item = page.rows[0];
-  const buy = await call(event(rendererUrl), 'buy.byId', {
-    itemId: item.itemId,
-    assetId: item.assetId,
-    price: item.price,
-    recipient: { tradeUrl: TRADE_URL },
-  });
-  report.buyOk = buy.ok && buy.value.ok;
-  const tradeId = buy.ok && buy.value.ok ? buy.value.trade.tradeId : null;
+  const tradeId = await buyCheapest(call);
+  report.buyOk = true;
   await until('a tray update', () => fake.trays[0]?.tooltip?.includes('feed connected'));
   const notification = await until('a desktop notification for the trade', () =>
     fake.notifications.find((n) => n.options.body.startsWith('Trade ')),
   );
   report.notification = notification.options;
   report.tray = { tooltip: fake.trays[0].tooltip, menu: fake.trays[0].menu.template.map((entry) => entry.label ?? entry.type) };
+  const active = (await snapshotOf(call)).activeTrades;
+  await until('the badge to count the active trades', () => fake.badge.at(-1) === active, 10_000);
+  report.badge = { last: fake.badge.at(-1), activeTrades: active };
   report.batchesSent = fake.sent.filter((s) => s.channel === 'merchant-desk:events').length;
   report.tradeInBatches = fake.sent.some((s) => s.payload.trades?.some((t) => t.tradeId === tradeId));
   notification.emit('click');
   report.afterClick = { visible: win.isVisible(), last: fake.sent.at(-1) };
   report.tradeId = tradeId;
 
-  // Quit: cancelled once (the window stays), then confirmed
+  // One more buy right before quitting: a trade that is surely still active at the quit (the relaunch
+  // scenario finds it changed while the app was closed).
+  report.tradeIds = [tradeId, await buyCheapest(call, 1)];
+
+  // Quit from the tray: cancelled once (the window stays), then confirmed
   fake.dialogAnswer = 1;
-  win.close();
-  await until('the quit dialog', () => fake.dialogs.length > 0);
+  const dialogsBeforeQuit = fake.dialogs.length;
+  trayEntry(fake, 'quit').click();
+  await until('the quit dialog', () => fake.dialogs.length > dialogsBeforeQuit);
   await sleep(200);
-  report.afterCancel = { windows: fake.windows.length, dialog: fake.dialogs[0]?.message ?? null, quitted: fake.quitted };
+  report.afterCancel = { windows: fake.windows.length, dialog: fake.dialogs[dialogsBeforeQuit]?.message ?? null, quitted: fake.quitted };
+  fake.dialogAnswer = 0;
+  trayEntry(fake, 'quit').click();
+  await until('the quit', () => fake.quitted, 20_000);
+  report.quitDialogs = fake.dialogs.slice(dialogsBeforeQuit).map((d) => d.message);
+  report.lastQuit = readJson('last-quit.json');
+  report.windowState = readJson('window-state.json');
+  report.trayDestroyed = fake.trays[0]?.destroyed ?? null;
+  report.log = readLog();
+}
+
+async function relaunch(fake, app) {
+  const { win, call } = await boot(fake);
+  report.windowBounds = windowBounds(win);
+  const summary = await until('the relaunch summary', () => fake.notifications.find((n) => n.options.body.startsWith('While you were away')), 60_000);
+  report.summary = summary.options;
+  report.summaryBatch = fake.sent.find((s) => s.payload.notifications?.some((n) => n.body.startsWith('While you were away')))?.payload ?? null;
+  report.lastSeqBefore = Math.max(0, ...fake.sent.filter((s) => s.payload !== report.summaryBatch).map((s) => s.payload.seq));
+  report.snapshot = { activeTrades: (await snapshotOf(call)).activeTrades };
   fake.dialogAnswer = 0;
   app.quit();
   await until('the quit', () => fake.quitted, 20_000);
-  report.dialogs = fake.dialogs.map((d) => d.message);
-  report.lastQuit = JSON.parse(readFileSync(join(dataDir, 'last-quit.json'), 'utf8'));
-  report.windowState = existsSync(join(dataDir, 'window-state.json')) ? JSON.parse(readFileSync(join(dataDir, 'window-state.json'), 'utf8')) : null;
-  report.log = readFileSync(join(dataDir, 'logs', 'main.log'), 'utf8');
-  report.errorBoxes = fake.errorBoxes;
+  report.log = readLog();
+}
+
+async function secondInstance(fake) {
+  await sleep(1_500);
+  report.lockRequests = [...fake.lockRequests];
+  report.quitCalls = fake.quitCalls;
+  report.windows = fake.windows.length;
+  report.handlers = fake.handlers.size;
+  report.trays = fake.trays.length;
+  report.accountsDir = existsSync(join(dataDir, 'accounts'));
+}
+
+async function engineFails(fake) {
+  await until('the exit', () => fake.exitCode !== null, 20_000);
+  report.exitCode = fake.exitCode;
+  report.errorBoxes = [...fake.errorBoxes];
+  report.log = readLog();
+}
+
+try {
+  await import('../../../src/main/index.ts');
+  const fake = globalThis.__fakeElectron;
+  const { app } = await import('./fakeElectron.mjs');
+  if (scenario === 'session') await session(fake, app);
+  else if (scenario === 'relaunch') await relaunch(fake, app);
+  else if (scenario === 'second-instance') await secondInstance(fake);
+  else if (scenario === 'engine-fails') await engineFails(fake);
+  else throw new Error(`unknown scenario ${scenario}`);
 } catch (error) {
   report.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

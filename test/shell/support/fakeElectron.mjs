@@ -2,6 +2,11 @@
 // under plain Node (the real binary is not installed everywhere). It records what the
 // shell does (windows, IPC handlers, sent events, notifications, tray, dialogs) on
 // globalThis.__fakeElectron for test/shell/support/driveMain.mjs.
+//
+// Environment (set by the test that spawns the driver):
+//   FAKE_ELECTRON_LOCK=held      another instance holds the single-instance lock
+//   FAKE_ELECTRON_DISPLAYS=json  the displays' work areas, primary first:
+//                                [{"x":0,"y":0,"width":1920,"height":1040}, ...]
 import { EventEmitter } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +22,10 @@ const fake = {
   errorBoxes: [],
   opened: [],
   badge: [],
+  /** Every app.quit() call, whether or not before-quit cancelled it. */
+  quitCalls: 0,
+  /** What requestSingleInstanceLock() answered. */
+  lockRequests: [],
   dialogAnswer: 1,
   sandboxEnabled: false,
   quitted: false,
@@ -50,7 +59,9 @@ class App extends EventEmitter {
     fake.sandboxEnabled = true;
   }
   requestSingleInstanceLock() {
-    return true;
+    const granted = process.env.FAKE_ELECTRON_LOCK !== 'held';
+    fake.lockRequests.push(granted);
+    return granted;
   }
   whenReady() {
     this.readyPromise ??= new Promise((resolve) =>
@@ -73,6 +84,7 @@ class App extends EventEmitter {
     return true;
   }
   quit() {
+    fake.quitCalls++;
     const event = cancellable();
     this.emit('before-quit', event);
     if (event.defaultPrevented) return;
@@ -112,7 +124,11 @@ export class BrowserWindow extends EventEmitter {
     this.webContents = new WebContents();
     this.destroyed = false;
     this.visible = false;
+    this.minimized = false;
+    this.maximized = false;
     this.loads = 0;
+    this.focuses = 0;
+    this.restores = 0;
     fake.windows.push(this);
     app.emit('web-contents-created', {}, this.webContents);
   }
@@ -132,17 +148,27 @@ export class BrowserWindow extends EventEmitter {
   hide() {
     this.visible = false;
   }
-  focus() {}
-  restore() {}
-  maximize() {}
+  focus() {
+    this.focuses++;
+  }
+  minimize() {
+    this.minimized = true;
+  }
+  restore() {
+    this.restores++;
+    this.minimized = false;
+  }
+  maximize() {
+    this.maximized = true;
+  }
   isDestroyed() {
     return this.destroyed;
   }
   isMinimized() {
-    return false;
+    return this.minimized;
   }
   isMaximized() {
-    return false;
+    return this.maximized;
   }
   isVisible() {
     return this.visible;
@@ -194,8 +220,10 @@ export class Notification extends EventEmitter {
   }
 }
 
-const display = { id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1040 } };
-export const screen = { getPrimaryDisplay: () => display, getAllDisplays: () => [display] };
+const displays = (process.env.FAKE_ELECTRON_DISPLAYS ? JSON.parse(process.env.FAKE_ELECTRON_DISPLAYS) : [{ x: 0, y: 0, width: 1920, height: 1040 }]).map(
+  (workArea, index) => ({ id: index + 1, workArea, bounds: workArea }),
+);
+export const screen = { getPrimaryDisplay: () => displays[0], getAllDisplays: () => [...displays] };
 
 const defaultSession = Object.assign(new EventEmitter(), {
   webRequest: {
