@@ -32,6 +32,13 @@ function toApiError(error: FastifyError | Error): ApiError {
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
     return new ApiError(413, 'payload_too_large', `Request body exceeds ${SANDBOX_CHOICES.bodyLimitBytes} bytes`);
   }
+  // Request bodies may come compressed (@fastify/compress): gzip, deflate or br, else refused.
+  if (fastifyError.code === 'FST_CP_ERR_INVALID_CONTENT_ENCODING') {
+    return new ApiError(400, 'invalid_request', `${fastifyError.message}; send the body uncompressed or as gzip, deflate or br`);
+  }
+  if (fastifyError.code === 'FST_CP_ERR_INVALID_CONTENT') {
+    return new ApiError(400, 'invalid_request', 'The request body could not be decompressed as its Content-Encoding says');
+  }
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
     return new ApiError(400, 'invalid_request', 'Content-Type must be application/json');
   }
@@ -67,6 +74,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
   // Every answer is gzipped when the client accepts it, however small (spec: "Responses are gzip-compressed").
   await app.register(compress, { global: true, encodings: ['gzip'], threshold: 0 });
   const limiter = new SlidingWindowRateLimiter(() => core.clock.now());
+
+  // JSON only: fastify's text/plain parser would hand a string to the JSON endpoints.
+  app.removeContentTypeParser('text/plain');
 
   // Requests that still arrive while the server closes (pipelined, or on a busy keep-alive connection).
   let closing = false;

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   ENDPOINTS,
   buyByNameRequestChecks,
@@ -24,12 +25,16 @@ export function merchantOf(request: FastifyRequest): Merchant {
   return request.merchant;
 }
 
+/** GetAllItemsOnSale and GetBalance take no parameters: any is refused, like unknown parameters elsewhere. */
+const noQuerySchema = z.strictObject({});
+
 /** The seven endpoints of the spec. Authentication and limits run before them (guard.ts). */
 export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): void {
   const json = 'application/json; charset=utf-8';
 
   app.get(ENDPOINTS.getAllItemsOnSale.path, async (request, reply) => {
     const merchant = merchantOf(request);
+    parseOrReject(noQuerySchema, request.query, 'query');
     reply.type(json);
     if (acceptsGzip(request.headers['accept-encoding'])) {
       // Compressed here from cached segments (Catalog.streamEnvelopeGzip); the compress plugin leaves it alone.
@@ -64,6 +69,7 @@ export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): v
   });
 
   app.get(ENDPOINTS.getBalance.path, async (request) => {
+    parseOrReject(noQuerySchema, request.query, 'query');
     const merchant = core.merchants.get(merchantOf(request).merchantId);
     return { balance: merchant.balance, credit_limit: merchant.creditLimit, total_available: merchant.balance + merchant.creditLimit };
   });
