@@ -350,6 +350,44 @@ describe('sandbox REST: buying', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('partner block: 9 strikes do not block, counters are no strike, strikes older than 24 h (clock) do not count', async () => {
+    await admin.post(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'ADMIN TOP UP', amount: 1_000_000 });
+    const owner = tradeUrlFor(9100);
+    const buyForOwner = async (): Promise<{ status: number; tradeId: string; error?: string }> => {
+      const [item] = await listItems([{ price: 10 }]);
+      const answer = await api.post<BuyResult & ErrorBody>('/Items/Buy', buyBody(item as Item, { tradeUrl: owner }));
+      return { status: answer.status, tradeId: answer.body.tradeId, error: answer.body.error };
+    };
+    const decline = async (tradeId: string, errorCode = 504) => {
+      await admin.transition(tradeId, { status: 'SENT' });
+      await admin.transition(tradeId, { status: 'CANCELLED', errorCode });
+    };
+    for (let i = 0; i < 9; i++) await decline((await buyForOwner()).tradeId);
+    // 9 declines within 24 h: not blocked.
+    const tenth = await buyForOwner();
+    expect(tenth.status).toBe(200);
+    // A counter (506) is not a strike.
+    await decline(tenth.tradeId, 506);
+    const afterCounter = await buyForOwner();
+    expect(afterCounter.status).toBe(200);
+
+    // A day later the 9 strikes have left the window: one more decline makes 1, not 10.
+    await admin.advance(24 * 3600 + 1);
+    await decline(afterCounter.tradeId);
+    const afterOld = await buyForOwner();
+    expect(afterOld.status).toBe(200);
+    // An expiry counts (2), then 8 more declines make 10 within 24 h: blocked.
+    await admin.transition(afterOld.tradeId, { status: 'SENT' });
+    await admin.advance(1801);
+    expect((await api.get<TradeHistoryPage>(`/Trades/History?tradeId=${afterOld.tradeId}`)).body.trades[0]?.status).toBe('EXPIRED');
+    for (let i = 0; i < 7; i++) await decline((await buyForOwner()).tradeId);
+    const ninth = await buyForOwner();
+    expect(ninth.status).toBe(200);
+    await decline(ninth.tradeId);
+    const blocked = await buyForOwner();
+    expect([blocked.status, blocked.error]).toEqual([403, 'partner_blocked']);
+  });
+
   it('buys by name: cheapest match, phase filter, targeted item, maxPrice guard', async () => {
     const name = '★ Karambit | Doppler (Factory New)';
     const [p1cheap, p2, p1dear] = await listItems([

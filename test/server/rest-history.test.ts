@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuyResult, CatalogEnvelope, Item, Trade, TradeHistoryPage } from '../../src/shared/api';
 import { balanceHistoryPageSchema, catalogEnvelopeSchema, tradeHistoryPageSchema } from '../../src/shared/api';
@@ -68,6 +70,14 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
     const byName = catalogEnvelopeSchema.parse((await bobApi.post('/Items/SearchItems', { market_hash_name: [name] })).body);
     expect(byName.items.length).toBe(all.filter((i) => i.market_hash_name === name).length);
     expect(byName.items.every((i) => i.market_hash_name === name)).toBe(true);
+    const tenNames = Array.from({ length: 10 }, (_, i) => (i === 0 ? name : `Nothing ${i}`));
+    const ten = catalogEnvelopeSchema.parse((await bobApi.post('/Items/SearchItems', { market_hash_name: tenNames })).body);
+    expect(ten.totalItems).toBe(byName.totalItems);
+    const elevenNames = await bobApi.post<{ error: string; message: string }>('/Items/SearchItems', { market_hash_name: [...tenNames, 'Nothing 10'] });
+    expect([elevenNames.status, elevenNames.body.error]).toEqual([400, 'invalid_request']);
+    expect(elevenNames.body.message).toMatch(/market_hash_name/);
+    const exactly500 = await bobApi.post('/Items/SearchItems', { itemId: Array.from({ length: 500 }, (_, i) => i + 1) });
+    expect(exactly500.status).toBe(200);
     const both = await bobApi.post<{ error: string }>('/Items/SearchItems', { itemId: [1], market_hash_name: [name] });
     expect([both.status, both.body.error]).toEqual([400, 'invalid_request']);
     const tooMany = await bobApi.post<{ error: string }>('/Items/SearchItems', { itemId: Array.from({ length: 501 }, (_, i) => i + 1) });
@@ -121,6 +131,61 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
     expect(active.trades.length).toBeGreaterThan(1);
     const refused = await aliceApi.get<{ error: string }>('/Trades/History?isActive=true&from=2026-01-01T00:00:00Z');
     expect([refused.status, refused.body.error]).toEqual([400, 'invalid_request']);
+    const refusedTo = await aliceApi.get<{ error: string; message: string }>(`/Trades/History?isActive=true&to=${new Date().toISOString()}`);
+    expect([refusedTo.status, refusedTo.body.error]).toEqual([400, 'invalid_request']);
+    expect(refusedTo.body.message).toContain('isActive cannot be combined with from or to');
+    // isActive=false is no filter: from/to are fine with it.
+    expect((await aliceApi.get(`/Trades/History?isActive=false&to=${new Date(Date.now() + 30 * 86_400_000).toISOString()}`)).status).toBe(200);
+  });
+
+  it('isActive=true ignores limit and page, whatever they hold (spec: "Ignored when isActive=true")', async () => {
+    const reference = tradeHistoryPageSchema.parse((await aliceApi.get('/Trades/History?isActive=true')).body);
+    expect(reference.trades.length).toBe(reference.total);
+    for (const paging of ['limit=1000', 'page=0', 'limit=0&page=0', 'limit=abc&page=-1', 'limit=1&page=2']) {
+      const answer = await aliceApi.get(`/Trades/History?isActive=true&${paging}`);
+      expect(answer.status, paging).toBe(200);
+      expect(tradeHistoryPageSchema.parse(answer.body), paging).toEqual(reference);
+    }
+    // Without isActive they are checked as before.
+    for (const paging of ['limit=1000', 'page=0']) expect((await aliceApi.get(`/Trades/History?${paging}`)).status, paging).toBe(400);
+  });
+
+  it('filters by webhookStatus sent and failed (null until a delivery settled)', async () => {
+    // A receiver that answers 200 to every webhook but those of the order `hook-fail`.
+    const server = createServer((request, response) => {
+      let raw = '';
+      request.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      request.on('end', () => {
+        const body = JSON.parse(raw) as { externalId?: string | null };
+        response.writeHead(body.externalId === 'hook-fail' ? 500 : 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const hooked = await admin.createMerchant({ balance: 100_000, webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` });
+      const api = merchantApi(sb, hooked);
+      const delivered = await buyOne(api, 'hook-ok');
+      const failing = await buyOne(api, 'hook-fail');
+      const count = async (query: string) => tradeHistoryPageSchema.parse((await api.get(`/Trades/History?${query}`)).body).total;
+      for (let i = 0; i < 200 && (await count('webhookStatus=sent')) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      // The refused PENDING webhook is retried 10 s, 60 s and 300 s of clock time apart, then it has failed.
+      expect(await count('webhookStatus=failed')).toBe(0);
+      for (const seconds of [11, 61, 301]) await admin.advance(seconds);
+      const sent = tradeHistoryPageSchema.parse((await api.get('/Trades/History?webhookStatus=sent')).body);
+      const failed = tradeHistoryPageSchema.parse((await api.get('/Trades/History?webhookStatus=failed')).body);
+      expect(sent.trades.map((t) => [t.tradeId, t.webhookStatus])).toEqual([[delivered.tradeId, 'sent']]);
+      expect(failed.trades.map((t) => [t.tradeId, t.webhookStatus])).toEqual([[failing.tradeId, 'failed']]);
+      expect(await count('')).toBe(2);
+      // Combined with another filter.
+      expect(await count('webhookStatus=sent&externalId=hook-fail')).toBe(0);
+      expect(await count('webhookStatus=failed&externalId=hook-fail')).toBe(1);
+      // A merchant without a webhook URL: null, in neither list.
+      expect(tradeHistoryPageSchema.parse((await bobApi.get('/Trades/History?webhookStatus=sent')).body).total).toBe(0);
+      expect(tradeHistoryPageSchema.parse((await bobApi.get('/Trades/History')).body).trades.every((t) => t.webhookStatus === null)).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('rejects bad history queries with invalid_request', async () => {
@@ -154,6 +219,19 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
     const since = ledger.transactions[1]?.createdAt as string;
     const fromFilter = balanceHistoryPageSchema.parse((await aliceApi.get(`/Wallet/BalanceHistory?from=${since}`)).body);
     expect(fromFilter.transactions.every((t) => t.createdAt >= since)).toBe(true);
+    // `to` is inclusive, and with `from` gives a window; entries are newest first either way.
+    const pivot = chronological[3] as (typeof chronological)[number];
+    const toFilter = balanceHistoryPageSchema.parse((await aliceApi.get(`/Wallet/BalanceHistory?to=${pivot.createdAt}&limit=500`)).body);
+    const upToPivot = ledger.transactions.filter((t) => t.createdAt <= pivot.createdAt);
+    expect(toFilter.transactions.map((t) => t.id)).toEqual(upToPivot.map((t) => t.id));
+    expect(toFilter.total).toBe(upToPivot.length);
+    expect(toFilter.transactions.map((t) => t.id)).toContain(pivot.id);
+    expect(toFilter.transactions.some((t) => t.createdAt > pivot.createdAt)).toBe(false);
+    expect(toFilter.total).toBeLessThan(ledger.total);
+    const window = balanceHistoryPageSchema.parse((await aliceApi.get(`/Wallet/BalanceHistory?from=${pivot.createdAt}&to=${pivot.createdAt}`)).body);
+    expect(window.transactions.map((t) => t.id)).toEqual(ledger.transactions.filter((t) => t.createdAt === pivot.createdAt).map((t) => t.id));
+    const inverted = await aliceApi.get<{ error: string }>(`/Wallet/BalanceHistory?from=${since}&to=${chronological[0]?.createdAt}`);
+    expect([inverted.status, inverted.body.error]).toEqual([400, 'invalid_request']);
   });
 
   it("shows a merchant only its own trades and ledger", async () => {
