@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance as nodePerformance } from 'node:perf_hooks';
@@ -154,6 +154,23 @@ describe('catalog sync failures keep the previous catalog', () => {
     return { store, info, sample };
   }
 
+  /**
+   * The sandbox serves the list from cached gzip segments and an unchanged re-sync only hashes each
+   * item, so a whole list can arrive and be applied in a blink: hold the stream after its first
+   * segments, so that what the test does meanwhile really lands mid-stream.
+   */
+  function holdStreamAfterFirstSegments(sb: Sandbox): void {
+    const catalog = sb.core.catalog;
+    const stream = catalog.streamEnvelopeGzip.bind(catalog);
+    catalog.streamEnvelopeGzip = async function* (reveal) {
+      let chunks = 0;
+      for await (const chunk of stream(reveal)) {
+        yield chunk;
+        if (++chunks === 6) await new Promise((resolve) => setTimeout(resolve, 10_000).unref());
+      }
+    };
+  }
+
   it('survives the server dying mid-stream', async () => {
     const sb = await startSandbox({ items: 30_000, seed: 12, demoMerchant: true });
     let closing: Promise<void> | null = null;
@@ -161,18 +178,7 @@ describe('catalog sync failures keep the previous catalog', () => {
       const { store, info, sample } = await syncedStore(sb);
       // Change the list so a completed second sync would show.
       await adminApi(sb).delete(`/admin/items/${at(sample.rows).itemId}`);
-      // The sandbox serves the list from cached gzip segments, fast enough for all of it to sit in
-      // loopback socket buffers before the client has parsed much: hold the stream after the first
-      // segments (the cut below comes meanwhile), so it really lands mid-stream.
-      const catalog = sb.core.catalog;
-      const stream = catalog.streamEnvelopeGzip.bind(catalog);
-      catalog.streamEnvelopeGzip = async function* (reveal) {
-        let chunks = 0;
-        for await (const chunk of stream(reveal)) {
-          yield chunk;
-          if (++chunks === 6) await new Promise((resolve) => setTimeout(resolve, 10_000).unref());
-        }
-      };
+      holdStreamAfterFirstSegments(sb);
       const outcome = store.syncCatalog(syncRequest(sb.baseUrl, sb.demo as MerchantCredentials), (p) => {
         if (!closing && p.phase === 'receiving' && p.received > 0) {
           // sb.close() alone waits for the response to finish; cutting the sockets is what a crash does.
@@ -218,10 +224,11 @@ describe('catalog sync failures keep the previous catalog', () => {
     try {
       const { store, info, sample } = await syncedStore(sb);
       await adminApi(sb).delete(`/admin/items/${at(sample.rows).itemId}`);
+      holdStreamAfterFirstSegments(sb);
       let closing: Promise<void> | null = null;
       const error = await store
         .syncCatalog(syncRequest(sb.baseUrl, sb.demo as MerchantCredentials), (p) => {
-          if (!closing && p.phase === 'receiving' && p.received > 1000) closing = store.close();
+          if (!closing && p.phase === 'receiving' && p.received > 0) closing = store.close();
         })
         .catch((e: unknown) => e);
       await closing;
@@ -254,6 +261,22 @@ describe('catalog sync failures keep the previous catalog', () => {
       bodies.set('/truncated', { gzip: true, text: valid.slice(0, 200) });
       bodies.set('/broken', { gzip: true, text: valid.replace('"price":7', '"price":7x') });
       bodies.set('/bad-item', { gzip: false, text: valid.replace('"price":7', '"price":"7"') });
+      // Other servers' formatting: pretty-printed, keys in another order, an item nesting an object keyed like an item.
+      bodies.set('/pretty', { gzip: true, text: JSON.stringify(JSON.parse(valid), null, 2) });
+      const reordered = [good, other].map(({ price, itemId, ...rest }) => ({ price, ...rest, itemId }));
+      bodies.set('/reordered', { gzip: true, text: JSON.stringify({ totalItems: 2, items: reordered, totalValue: 12, lastUpdate: '2026-01-01T00:00:00.000Z' }) });
+      const nesting = { ...good, extra: [{ itemId: 99, note: '},{"itemId":' }, { itemId: 98 }] };
+      bodies.set('/nesting', { gzip: true, text: JSON.stringify({ totalItems: 2, totalValue: 12, items: [nesting, other], lastUpdate: '2026-01-01T00:00:00.000Z' }) });
+      // A small list, then a much bigger one: the second sync is written whole into fresh tables (bulk)
+      // and must merge what the cache held: listing times, price moves, sold items.
+      const extra = (n: number) => ({ ...other, itemId: 100 + n, assetId: `x${n}`, market_hash_name: `Extra | Item ${n}`, price: 10 + n });
+      const third = { ...other, itemId: 3, assetId: 'c3', market_hash_name: 'Third | Item', price: 9 };
+      bodies.set('/small', { gzip: true, text: JSON.stringify({ totalItems: 3, totalValue: 21, items: [good, other, third], lastUpdate: '2026-01-01T00:00:00.000Z' }) });
+      const bigItems = [{ ...good, price: 6 }, other, ...Array.from({ length: 20 }, (_, n) => extra(n))];
+      bodies.set('/big', {
+        gzip: true,
+        text: JSON.stringify({ totalItems: bigItems.length, totalValue: bigItems.reduce((sum, item) => sum + item.price, 0), items: bigItems, lastUpdate: '2026-01-02T00:00:00.000Z' }),
+      });
       server = createServer((request, response) => {
         const body = bodies.get(request.url ?? '');
         if (!body) {
@@ -276,6 +299,39 @@ describe('catalog sync failures keep the previous catalog', () => {
       const store = await openStore();
       expect(await store.syncCatalog({ url: `${baseUrl}/valid`, headers: {} })).toMatchObject({ ok: true, added: 2, total: 2 });
       expect(await store.syncCatalog({ url: `${baseUrl}/plain`, headers: {} })).toMatchObject({ ok: true, added: 0, updated: 0, total: 2 });
+    });
+
+    it('reads other formattings of the list: pretty-printed, reordered keys, nested item-like objects', async () => {
+      for (const path of ['/pretty', '/reordered', '/nesting']) {
+        const store = await openStore();
+        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, added: 2, total: 2, skipped: 0, mode: 'bulk' });
+        const stored = await store.findItemsByIds([1, 2]);
+        expect(stored[0], path).toMatchObject(good);
+        expect(stored[1], path).toEqual(other);
+        // The same bytes again: nothing parsed, nothing written.
+        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, added: 0, updated: 0, removed: 0, unchanged: 2, mode: 'incremental' });
+      }
+    });
+
+    it('merges what a small cache held when a much bigger list is written whole', async () => {
+      const store = await openStore();
+      expect(await store.syncCatalog({ url: `${baseUrl}/small`, headers: {} })).toMatchObject({ ok: true, added: 3, mode: 'bulk' });
+      const before = new Map((await store.queryCatalog({ sort: 'price', limit: 10 })).rows.map((row) => [row.itemId, row]));
+      await new Promise((done) => setTimeout(done, 5));
+      const result = await store.syncCatalog({ url: `${baseUrl}/big`, headers: {} });
+      expect(result).toMatchObject({ ok: true, mode: 'bulk', added: 20, updated: 1, removed: 1, total: 22, unchanged: 0 });
+      const rows = new Map((await store.queryCatalog({ sort: 'price', limit: 50 })).rows.map((row) => [row.itemId, row]));
+      // Held items keep their listing time; the repriced one moved up and has its history.
+      expect(rows.get(1)?.listedAt).toBe(before.get(1)?.listedAt);
+      expect(rows.get(2)?.listedAt).toBe(before.get(2)?.listedAt);
+      expect(rows.get(1)).toMatchObject({ price: 6, lastMove: 'up' });
+      expect((await store.getItem(1))?.priceHistory.map((point) => point.price)).toEqual([5, 6]);
+      expect(rows.get(2)?.lastMove).toBeNull();
+      // The one the list no longer names is sold, still readable.
+      expect(await store.getItem(3)).toMatchObject({ onSale: false, item: { itemId: 3 } });
+      expect(rows.has(3)).toBe(false);
+      expect(await store.catalogInfo()).toMatchObject({ totalItems: 22, lastUpdate: '2026-01-02T00:00:00.000Z' });
+      expect((await store.queryCatalog({ search: 'extra', sort: 'price', limit: 50 })).total).toBe(20);
     });
 
     it('rejects truncated or broken JSON and keeps the catalog', async () => {
@@ -441,5 +497,12 @@ describe('a 100,000-item sync', () => {
     expect(page.rows.slice(0, 5).map((row) => row.itemId)).toEqual(cheapest.map((item) => item.itemId));
     expect(await store.whenCatalogIndexed(60_000)).toBe(true);
     expect((await store.queryCatalog({ search: 'redline', sort: 'price', limit: 1000 })).total).toBe(redlines.length);
+
+    // The sync's pages reach the database file by the reader's background checkpoint (the writer's own
+    // threshold, 256 MB of WAL, is far above this sync's): the file grows with no further write.
+    const fileBytes = () => statSync(store.file).size;
+    const deadline = Date.now() + 20_000;
+    while (fileBytes() < 20 * 1024 * 1024 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+    expect(fileBytes()).toBeGreaterThan(20 * 1024 * 1024);
   }, 180_000);
 });

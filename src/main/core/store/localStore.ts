@@ -165,8 +165,9 @@ export class LocalStore {
     // boot meanwhile (loading their code is most of a cold open) and open the file once it is ready.
     const writerStart = WorkerClient.start({ ...common, init: { role: 'writer', file, slowCallMs, catalogIndex } });
     const count = Math.max(1, Math.min(options.readers ?? 1, 8));
-    const readerStarts = Array.from({ length: count }, () =>
-      WorkerClient.start({ ...common, init: { role: 'reader', file, slowCallMs, catalogIndex }, openWhen: writerStart }),
+    // The first reader also checkpoints the WAL, so the writer never copies pages into the file itself.
+    const readerStarts = Array.from({ length: count }, (_, index) =>
+      WorkerClient.start({ ...common, init: { role: 'reader', file, slowCallMs, catalogIndex, checkpoint: index === 0 }, openWhen: writerStart }),
     );
     const closeStarted = async (starts: Promise<{ client: WorkerClient }>[]) => {
       const settled = await Promise.allSettled(starts);

@@ -145,6 +145,10 @@ export type CatalogSyncResult =
       firstSkipReason: string | null;
       /** Items the feed changed while the list streamed: kept as the feed left them. */
       keptFromFeed: number;
+      /** How the list was written: changed items only, or whole into fresh tables (a first sync). */
+      mode: 'incremental' | 'bulk';
+      /** Items whose bytes were unchanged since the last sync (hashed, not parsed). */
+      unchanged: number;
     }
   | {
       ok: false;
@@ -215,6 +219,8 @@ export interface WorkerInit {
   slowCallMs: number;
   /** Readers: keep the in-memory catalog index (default true). */
   catalogIndex: boolean;
+  /** Reader: checkpoint the WAL in the background (one reader per store does). */
+  checkpoint?: boolean;
   /**
    * Load the code but open the file only on an `open` message: readers boot while the
    * writer is still migrating the file (their module loading is most of a cold start).

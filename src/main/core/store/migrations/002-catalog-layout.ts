@@ -1,11 +1,29 @@
-import { hashText } from '../worker/rows';
 import type { Migration } from './types';
+
+/**
+ * The 53-bit string hash (cyrb53, public domain) this step stored; kept here,
+ * frozen, because a shipped migration never changes (003 replaces the hashes).
+ */
+function hashText(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
 
 /**
  * Catalog layout for 1M-item catalogs:
  * - the full Item JSON moves out of `items` into `item_json`, so `items` rows
  *   stay narrow (~200 bytes) and filter scans stay in cache; `items.hash` (a
- *   53-bit hash of that JSON, worker/rows.ts hashText) is what a sync diff
+ *   53-bit hash of that JSON, hashText below) is what a sync diff
  *   compares instead of the JSON text;
  * - `names` ids are never reused (AUTOINCREMENT): readers cache name ranks by id;
  * - `item_changes` logs changed itemIds for the readers' in-memory catalog

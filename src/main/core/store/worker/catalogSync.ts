@@ -2,17 +2,26 @@
  * Streaming catalog sync, run inside the writer thread.
  *
  * 1. GET the on-sale list with node:http(s) (raw, so gzip is visible and
- *    decompressed here as a stream), decode UTF-8 incrementally.
- * 2. EnvelopeParser splits the items array into batches of parsed items; each
- *    item gets a cheap hand check (every 1000th also the full zod schema) and
- *    goes into a TEMP staging table, private to this connection, in short
- *    transactions. No write transaction is held while waiting on the network,
- *    and the thread yields every ~20 ms so other writes (trade updates) keep
- *    being served while the list streams.
- * 3. At the end ONE transaction diffs staging against `items` with set-based
- *    SQL (insert new, update changed, delete missing, record price moves) and
- *    updates meta. A failed or cancelled download never reaches step 3, so the
- *    previous complete catalog stays as it was.
+ *    decompressed here as a stream, on libuv's thread pool).
+ * 2. ItemSplitter cuts the items array into byte ranges. Each item's bytes are
+ *    hashed (hashJson, native SHA-1); an item whose hash equals the stored one
+ *    is unchanged and is neither decoded nor parsed. Only new and changed items
+ *    are parsed, checked (a hand check, the full zod schema every 1000th) and
+ *    written, in short transactions, so no write transaction waits on the
+ *    network and the thread yields every ~20 ms to serve trade updates.
+ * 3. At the end ONE transaction makes the new list the catalog. A failed or
+ *    cancelled download never reaches it, so the previous complete catalog
+ *    stays as it was.
+ *
+ * Two ways to write, chosen when the first item arrives:
+ * - incremental (the cache already holds most of the list): changed and new
+ *   items go to a TEMP staging table; the final transaction applies them with
+ *   set-based SQL, and whatever the list no longer holds is sold.
+ * - bulk (an empty or small cache, e.g. the first sync of an account): every
+ *   item goes straight into shadow tables `items_next` / `item_json_next` with
+ *   no secondary indexes; the final transaction merges what the cache held,
+ *   swaps the tables in by renaming and builds the indexes by sorting, which
+ *   is several times faster than growing nine b-trees row by row.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -21,21 +30,25 @@ import zlib from 'node:zlib';
 import { itemSchema, type Item } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
 import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
-import { EnvelopeFormatError, EnvelopeParser, type EnvelopeFields } from './envelopeParser';
-import { ITEM_COLUMNS, itemColumns, META } from './rows';
+import { EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
+import { hashJson, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
 import type { SyncContext, WriterService } from './writer';
 
-const STAGE_BATCH_ITEMS = 2000;
+const WRITE_BATCH_ITEMS = 2000;
 const PROGRESS_INTERVAL_MS = 100;
-/** Longest stretch of parsing before the thread lets queued messages in. */
+/** Longest stretch of work on the body before the thread lets queued messages in. */
 const SLICE_MS = 20;
 const ERROR_BODY_LIMIT = 64 * 1024;
 const FULL_CHECK_EVERY = 1000;
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/** Decompressed chunks this big keep the per-chunk overhead low. */
+const GUNZIP_CHUNK_BYTES = 256 * 1024;
 /** Sold items (and their price history) are kept this long. */
 const SOLD_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** More changes than this in one sync: readers reload their catalog index instead of repairing it. */
 const CHANGE_LOG_ITEMS_MAX = 20_000;
+/** `{"itemId":` — items usually start with it, so the id can be read without parsing. */
+const ITEM_ID_PREFIX = Buffer.from('{"itemId":');
 
 type StreamOutcome = { kind: 'ok' } | { kind: 'http'; status: number; headers: Record<string, string>; bodyText: string };
 
@@ -51,21 +64,21 @@ function decoderFor(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliD
   switch (encoding.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.createGunzip();
+      return zlib.createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
     case 'deflate':
-      return zlib.createInflate();
+      return zlib.createInflate({ chunkSize: GUNZIP_CHUNK_BYTES });
     case 'br':
-      return zlib.createBrotliDecompress();
+      return zlib.createBrotliDecompress({ chunkSize: GUNZIP_CHUNK_BYTES });
     default:
       return null;
   }
 }
 
 /**
- * Downloads `request.url`, handing decoded text to `onText` chunk by chunk.
+ * Downloads `request.url`, handing decoded bytes to `onBytes` chunk by chunk.
  * Resolves when the body ended, or with the first 64 KB of a non-2xx answer.
  */
-function streamBody(request: CatalogSyncRequest, signal: AbortSignal, onText: (text: string) => void): Promise<StreamOutcome> {
+function streamBody(request: CatalogSyncRequest, signal: AbortSignal, onBytes: (bytes: Buffer) => void): Promise<StreamOutcome> {
   return new Promise<StreamOutcome>((resolve, reject) => {
     if (signal.aborted) {
       reject(new CatalogSyncError('aborted', 'the catalog sync was cancelled'));
@@ -109,24 +122,26 @@ function streamBody(request: CatalogSyncRequest, signal: AbortSignal, onText: (t
       if (decoder) res.pipe(decoder);
       const stream: Readable = decoder ?? res;
       body = stream;
-      stream.setEncoding('utf8');
       stream.on('error', networkFailure('could not be decompressed'));
       const status = res.statusCode ?? 0;
 
       if (status < 200 || status >= 300) {
-        let text = '';
+        const parts: Buffer[] = [];
+        let size = 0;
         const finish = () => {
           if (settled) return;
           settled = true;
           cleanup();
-          resolve({ kind: 'http', status, headers: flatHeaders(res.headers), bodyText: text.slice(0, ERROR_BODY_LIMIT) });
+          const bodyText = Buffer.concat(parts).toString('utf8').slice(0, ERROR_BODY_LIMIT);
+          resolve({ kind: 'http', status, headers: flatHeaders(res.headers), bodyText });
           req.destroy();
           res.destroy();
           stream.destroy();
         };
-        stream.on('data', (chunk: string) => {
-          text += chunk;
-          if (text.length >= ERROR_BODY_LIMIT) finish();
+        stream.on('data', (chunk: Buffer) => {
+          parts.push(chunk);
+          size += chunk.length;
+          if (size >= ERROR_BODY_LIMIT) finish();
         });
         stream.on('end', finish);
         stream.on('close', finish);
@@ -134,10 +149,10 @@ function streamBody(request: CatalogSyncRequest, signal: AbortSignal, onText: (t
       }
 
       let sliceStart = performance.now();
-      stream.on('data', (chunk: string) => {
+      stream.on('data', (chunk: Buffer) => {
         if (settled) return;
         try {
-          onText(chunk);
+          onBytes(chunk);
         } catch (error) {
           fail(error);
           return;
@@ -182,7 +197,7 @@ function namedList(value: unknown): boolean {
   return true;
 }
 
-/** The hand check every item gets: the fields the cache stores and indexes. Returns what is wrong, or null. */
+/** The hand check every parsed item gets: the fields the cache stores and indexes. Returns what is wrong, or null. */
 export function quickItemCheck(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
   const o = value as Record<string, unknown>;
@@ -197,89 +212,212 @@ export function quickItemCheck(value: unknown): string | null {
   return null;
 }
 
-// ---- staging and apply
+/** The itemId of an item's bytes when they start with `{"itemId":<digits>`, else -1 (then it is parsed). */
+export function leadingItemId(bytes: Buffer, start: number, end: number): number {
+  if (end - start < ITEM_ID_PREFIX.length + 2 || bytes.compare(ITEM_ID_PREFIX, 0, ITEM_ID_PREFIX.length, start, start + ITEM_ID_PREFIX.length) !== 0) {
+    return -1;
+  }
+  let value = 0;
+  let digits = 0;
+  for (let i = start + ITEM_ID_PREFIX.length; i < end; i++) {
+    const c = bytes[i] as number;
+    if (c < 0x30 || c > 0x39) return digits > 0 && digits <= 15 && (c === 0x2c || c === 0x7d) ? value : -1;
+    value = value * 10 + (c - 0x30);
+    digits += 1;
+  }
+  return -1;
+}
 
-const STAGE_COLUMNS = ITEM_COLUMNS.join(', ');
+// ---- receiving
 
-class Stager {
-  private readonly insert;
-  private pending: Item[] = [];
-  staged = 0;
+/** What the cache held when the sync started: itemId → hash. Entries are deleted as the list names them. */
+function loadKnownHashes(writer: WriterService): Map<number, number> {
+  const known = new Map<number, number>();
+  const rows = writer.db.prepare<[], [number, number]>('SELECT itemId, hash FROM items').raw().iterate() as IterableIterator<[number, number]>;
+  for (const [itemId, hash] of rows) known.set(itemId, hash);
+  return known;
+}
+
+type WriteMode = 'incremental' | 'bulk';
+
+const STAGE_COLUMNS = [...ITEM_COLUMNS, 'json'];
+const ITEM_TABLE_COLUMNS = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
+
+/** Receives the list's items: skips unchanged ones, parses and checks the rest, writes them in batches. */
+class Receiver {
+  mode: WriteMode | null = null;
+  unchanged = 0;
+  written = 0;
   skipped = 0;
   firstSkipReason: string | null = null;
-  /** Distinct names staged (a few thousand), so the apply need not DISTINCT a million rows. */
+  /** Distinct names written, so the apply need not DISTINCT a million rows. */
   readonly names = new Set<string>();
-  private seen = 0;
+  private parsed = 0;
+  private pending: ItemColumns[] = [];
+  private writeBatch: ((rows: ItemColumns[]) => void) | null = null;
+  /** Bulk: name → name_id, from `names` and the names this sync added. */
+  private nameIds: Map<string, number> | null = null;
 
-  constructor(private readonly writer: WriterService) {
-    const db = writer.db;
-    db.exec(`
-      DROP TABLE IF EXISTS temp.sync_stage;
-      DROP TABLE IF EXISTS temp.sync_skip;
-      DROP TABLE IF EXISTS temp.sync_gone;
-      DROP TABLE IF EXISTS temp.sync_changed;
-      CREATE TEMP TABLE sync_stage (
-        itemId INTEGER PRIMARY KEY, assetId TEXT, name TEXT, phase TEXT, price INTEGER, float REAL, paintSeed INTEGER,
-        paintIndex INTEGER, rarityColor TEXT, rarity_rank INTEGER, img TEXT, statTrak INTEGER, souvenir INTEGER,
-        stickerCount INTEGER, stickerNames TEXT, keyChainNames TEXT, hash INTEGER, json TEXT
-      );
-      CREATE TEMP TABLE sync_skip (itemId INTEGER PRIMARY KEY);
-      CREATE TEMP TABLE sync_gone (itemId INTEGER PRIMARY KEY);
-      CREATE TEMP TABLE sync_changed (itemId INTEGER PRIMARY KEY, old_price INTEGER, price INTEGER, listed_at INTEGER);
-    `);
-    this.insert = db.prepare(
-      `INSERT OR REPLACE INTO temp.sync_stage (${STAGE_COLUMNS}, json) VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')}, @json)`,
-    );
-  }
+  constructor(
+    private readonly writer: WriterService,
+    readonly known: Map<number, number>,
+    private readonly splitter: () => ItemSplitter,
+    private readonly listedAt: number,
+  ) {}
 
-  add(items: unknown[]): void {
-    for (const value of items) {
-      this.seen += 1;
-      let problem = quickItemCheck(value);
-      if (problem === null && (this.seen === 1 || this.seen % FULL_CHECK_EVERY === 0)) {
-        const parsed = itemSchema.safeParse(value);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          problem = `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`;
-        }
-      }
-      if (problem !== null) {
-        this.skipped += 1;
-        if (this.firstSkipReason === null) {
-          const id = (value as { itemId?: unknown } | null)?.itemId;
-          this.firstSkipReason = `item ${typeof id === 'number' ? id : `#${this.seen}`}: ${problem}`;
-        }
-        continue;
-      }
-      this.pending.push(value as Item);
-      if (this.pending.length >= STAGE_BATCH_ITEMS) this.flush();
+  /** One element of the items array; false when its bytes are not one JSON value (see ItemSplitter). */
+  element(bytes: Buffer, start: number, end: number): boolean {
+    const range = bytes.subarray(start, end);
+    const hash = hashJson(range);
+    // Bulk writes every item into fresh tables, so only an incremental sync skips unchanged ones.
+    const incremental = this.mode === 'incremental';
+    const id = incremental ? leadingItemId(bytes, start, end) : -1;
+    if (id > 0 && this.known.get(id) === hash) {
+      this.known.delete(id);
+      this.unchanged += 1;
+      return true;
     }
+    const json = range.toString('utf8');
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch {
+      return false;
+    }
+    this.parsed += 1;
+    let problem = quickItemCheck(value);
+    if (problem === null && (this.parsed === 1 || this.parsed % FULL_CHECK_EVERY === 0)) {
+      const checked = itemSchema.safeParse(value);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        problem = `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`;
+      }
+    }
+    if (problem !== null) {
+      this.skipped += 1;
+      if (this.firstSkipReason === null) {
+        const itemId = (value as { itemId?: unknown } | null)?.itemId;
+        this.firstSkipReason = `item ${typeof itemId === 'number' ? itemId : `#${this.splitter().received}`}: ${problem}`;
+      }
+      return true;
+    }
+    const item = value as Item;
+    if (incremental && this.known.get(item.itemId) === hash) {
+      // Unchanged, in a formatting whose id could not be read from the bytes.
+      this.known.delete(item.itemId);
+      this.unchanged += 1;
+      return true;
+    }
+    this.known.delete(item.itemId);
+    this.pending.push(itemRow(item, json, hash));
+    if (this.pending.length >= WRITE_BATCH_ITEMS) this.flush();
+    return true;
   }
 
-  /** Writes the pending items in one short transaction on the TEMP table. */
+  /** Writes the pending items in one short transaction. */
   flush(): void {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    this.writer.db.transaction(() => {
-      for (const item of batch) {
-        this.insert.run(itemColumns(item));
-        this.names.add(item.market_hash_name);
-      }
-    })();
-    this.staged += batch.length;
+    if (!this.writeBatch) this.writeBatch = this.mode === 'bulk' ? this.bulkWriter() : this.stageWriter();
+    this.writeBatch(batch);
+    this.written += batch.length;
   }
 
-  drop(): void {
-    try {
-      this.writer.db.exec(
-        'DROP TABLE IF EXISTS temp.sync_stage; DROP TABLE IF EXISTS temp.sync_skip; DROP TABLE IF EXISTS temp.sync_gone; DROP TABLE IF EXISTS temp.sync_changed;',
-      );
-    } catch {
-      // The connection may be closing; temp tables die with it.
+  /** Picks the write mode once, when the first item arrives (totalItems usually came before it). */
+  decide(serverTotal: number | null): WriteMode {
+    if (this.mode === null) {
+      const held = this.known.size;
+      this.mode = held === 0 || (serverTotal !== null && held * 4 < serverTotal) ? 'bulk' : 'incremental';
     }
+    return this.mode;
+  }
+
+  private stageWriter(): (rows: ItemColumns[]) => void {
+    const db = this.writer.db;
+    const insert = db.prepare(`INSERT OR REPLACE INTO temp.sync_stage (${STAGE_COLUMNS.join(', ')}) VALUES (${STAGE_COLUMNS.map(() => '?').join(', ')})`);
+    return db.transaction((rows: ItemColumns[]) => {
+      for (const row of rows) {
+        insert.run(...itemValues(row), row.json);
+        this.names.add(row.name);
+      }
+    });
+  }
+
+  private bulkWriter(): (rows: ItemColumns[]) => void {
+    const db = this.writer.db;
+    const nameIds = (this.nameIds = new Map(
+      (db.prepare<[], [string, number]>('SELECT name, name_id FROM names').raw().all() as [string, number][]).map(([name, id]) => [name, id]),
+    ));
+    // OR IGNORE: the feed may have added a name since they were read.
+    const addName = db.prepare<[string]>('INSERT OR IGNORE INTO names (name, item_count) VALUES (?, 0)');
+    const nameIdOf = db.prepare<[string], number>('SELECT name_id FROM names WHERE name = ?').pluck();
+    const insertItem = db.prepare(
+      `INSERT OR REPLACE INTO items_next (${ITEM_TABLE_COLUMNS.join(', ')}) VALUES (${ITEM_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, 0)`,
+    );
+    const insertJson = db.prepare<[number, string]>('INSERT OR REPLACE INTO item_json_next (itemId, json) VALUES (?, ?)');
+    const listedAt = this.listedAt;
+    return db.transaction((rows: ItemColumns[]) => {
+      for (const row of rows) {
+        let nameId = nameIds.get(row.name);
+        if (nameId === undefined) {
+          addName.run(row.name);
+          nameId = nameIdOf.get(row.name) as number;
+          nameIds.set(row.name, nameId);
+        }
+        insertItem.run(...itemValues(row), nameId, listedAt, listedAt);
+        insertJson.run(row.itemId, row.json);
+        this.names.add(row.name);
+      }
+    });
   }
 }
+
+// ---- scratch tables
+
+const DROP_SCRATCH = `
+  DROP TABLE IF EXISTS temp.sync_stage;
+  DROP TABLE IF EXISTS temp.sync_skip;
+  DROP TABLE IF EXISTS temp.sync_gone;
+  DROP TABLE IF EXISTS temp.sync_changed;
+  DROP TABLE IF EXISTS main.items_next;
+  DROP TABLE IF EXISTS main.item_json_next;
+`;
+
+function createScratch(writer: WriterService): void {
+  writer.db.exec(`
+    ${DROP_SCRATCH}
+    CREATE TEMP TABLE sync_stage (
+      itemId INTEGER PRIMARY KEY, assetId TEXT, name TEXT, phase TEXT, price INTEGER, float REAL, paintSeed INTEGER,
+      paintIndex INTEGER, rarityColor TEXT, rarity_rank INTEGER, img TEXT, statTrak INTEGER, souvenir INTEGER,
+      stickerCount INTEGER, stickerNames TEXT, keyChainNames TEXT, hash INTEGER, json TEXT
+    );
+    CREATE TEMP TABLE sync_skip (itemId INTEGER PRIMARY KEY);
+    CREATE TEMP TABLE sync_gone (itemId INTEGER PRIMARY KEY);
+    CREATE TEMP TABLE sync_changed (itemId INTEGER PRIMARY KEY, old_price INTEGER, price INTEGER, listed_at INTEGER);
+  `);
+}
+
+/** The shadow tables of a bulk sync: the same definitions as items / item_json, without secondary indexes. */
+function createShadowTables(writer: WriterService): void {
+  const db = writer.db;
+  const tableSql = (name: string) => {
+    const sql = db.prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck().get(name);
+    if (!sql) throw new CatalogSyncError('protocol', `the cache has no ${name} table`);
+    return sql.replace(new RegExp(`^CREATE TABLE\\s+("?)${name}\\1`), `CREATE TABLE ${name}_next`);
+  };
+  db.exec(`DROP TABLE IF EXISTS main.items_next; DROP TABLE IF EXISTS main.item_json_next; ${tableSql('items')}; ${tableSql('item_json')};`);
+}
+
+function dropScratch(writer: WriterService): void {
+  try {
+    writer.db.exec(DROP_SCRATCH);
+  } catch {
+    // The connection may be closing; temp tables die with it, shadow tables are dropped by the next sync.
+  }
+}
+
+// ---- applying
 
 interface ApplyOutcome {
   added: number;
@@ -291,48 +429,78 @@ interface ApplyOutcome {
 }
 
 /**
- * When a sync rewrites a large part of the catalog (the first sync of an
- * account, or most rows changed), the secondary indexes of items are dropped
- * before and rebuilt after the writes, inside the same transaction: building
- * an index by sorting is several times faster than updating nine b-trees row
- * by row (1M rows: ~6 s instead of ~20 s).
+ * When a sync rewrites a large part of the catalog in place, the secondary
+ * indexes of items are dropped before and rebuilt after the writes, inside the
+ * same transaction: building an index by sorting is several times faster than
+ * updating nine b-trees row by row.
  */
 function isBulkChange(rowsWritten: number, totalAfter: number): boolean {
   return rowsWritten >= 10_000 && rowsWritten * 4 > totalAfter;
 }
 
-function applyStaged(writer: WriterService, envelope: EnvelopeFields, names: ReadonlySet<string>, now: number): ApplyOutcome {
+function itemIndexes(writer: WriterService): { name: string; sql: string }[] {
+  return writer.db
+    .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL")
+    .all();
+}
+
+/** Steps both modes end with: names counts, retention, totals and meta. */
+function finishApply(writer: WriterService, envelope: EnvelopeFields, now: number): number {
   const db = writer.db;
-  const insertColumns = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'].join(', ');
+  db.prepare('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - 100000').run();
+  db.prepare('UPDATE names SET item_count = (SELECT count(*) FROM items WHERE items.name_id = names.name_id)').run();
+  db.prepare('DELETE FROM names WHERE item_count = 0').run();
+
+  const cutoff = now - SOLD_RETENTION_MS;
+  db.prepare('DELETE FROM price_points WHERE itemId IN (SELECT itemId FROM sold_items WHERE removed_at < ?)').run(cutoff);
+  db.prepare('DELETE FROM sold_items WHERE removed_at < ?').run(cutoff);
+
+  const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items').get() as { n: number; v: number };
+  writer.resetCatalogTotals(totals.n, totals.v);
+  writer.setMeta(META.lastUpdate, envelope.lastUpdate);
+  writer.setMeta(META.syncedAt, new Date(now).toISOString());
+  writer.setMeta(META.serverTotalItems, envelope.totalItems);
+  writer.setMeta(META.serverTotalValue, envelope.totalValue);
+  return totals.n;
+}
+
+/** Items the feed changed while the list streamed keep the feed's (newer) state. */
+function recordTouched(writer: WriterService): number {
+  const touched = writer.syncTouched ?? new Set<number>();
+  const skip = writer.db.prepare<[number]>('INSERT OR IGNORE INTO temp.sync_skip (itemId) VALUES (?)');
+  for (const itemId of touched) skip.run(itemId);
+  return touched.size;
+}
+
+function recordGone(writer: WriterService, gone: Iterable<number>): void {
+  const insert = writer.db.prepare<[number]>('INSERT OR IGNORE INTO temp.sync_gone (itemId) VALUES (?)');
+  for (const itemId of gone) insert.run(itemId);
+  writer.db.prepare('DELETE FROM temp.sync_gone WHERE itemId IN (SELECT itemId FROM temp.sync_skip)').run();
+}
+
+/** Incremental: apply the staged (changed and new) items and sell what the list no longer holds. */
+function applyIncremental(writer: WriterService, receiver: Receiver, envelope: EnvelopeFields, now: number): ApplyOutcome {
+  const db = writer.db;
   const stageSelect = ITEM_COLUMNS.map((c) => `s.${c}`).join(', ');
   const updateSet = ITEM_COLUMNS.filter((c) => c !== 'itemId')
     .map((c) => `${c} = s.${c}`)
     .join(', ');
   return db.transaction((): ApplyOutcome => {
-    // Items the feed changed while the list streamed keep the feed's (newer) state.
-    const touched = writer.syncTouched ?? new Set<number>();
-    const skip = db.prepare<[number]>('INSERT OR IGNORE INTO temp.sync_skip (itemId) VALUES (?)');
-    for (const itemId of touched) skip.run(itemId);
+    const keptFromFeed = recordTouched(writer);
     db.prepare('DELETE FROM temp.sync_stage WHERE itemId IN (SELECT itemId FROM temp.sync_skip)').run();
 
     const addName = db.prepare<[string]>('INSERT OR IGNORE INTO names (name, item_count) VALUES (?, 0)');
-    for (const name of names) addName.run(name);
+    for (const name of receiver.names) addName.run(name);
 
-    // Missing from the list: sold. Keep their JSON a while for detail views and trades.
-    db.prepare(
-      `INSERT INTO temp.sync_gone (itemId)
-       SELECT i.itemId FROM items i
-       WHERE NOT EXISTS (SELECT 1 FROM temp.sync_stage s WHERE s.itemId = i.itemId)
-         AND NOT EXISTS (SELECT 1 FROM temp.sync_skip k WHERE k.itemId = i.itemId)`,
-    ).run();
-    // CROSS JOIN keeps sync_gone (usually tiny) as the outer loop: never a scan of item_json.
+    // Held when the sync started and not named by the list: sold. Keep their JSON a while for detail views and trades.
+    recordGone(writer, receiver.known.keys());
     db.prepare(
       'INSERT OR REPLACE INTO sold_items (itemId, json, removed_at) SELECT j.itemId, j.json, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId',
     ).run(now);
     const removed = db.prepare('DELETE FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run().changes;
     db.prepare('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
 
-    // Changed items (hash differs), and their price moves; the first move also records the listing price.
+    // Changed items (staged because their hash differs), and their price moves; the first move also records the listing price.
     db.prepare(
       `INSERT INTO temp.sync_changed (itemId, old_price, price, listed_at)
        SELECT s.itemId, i.price, s.price, i.listed_at FROM temp.sync_stage s JOIN items i ON i.itemId = s.itemId WHERE s.hash <> i.hash`,
@@ -344,21 +512,11 @@ function applyStaged(writer: WriterService, envelope: EnvelopeFields, names: Rea
     ).run();
     db.prepare('INSERT INTO price_points (itemId, at, price) SELECT itemId, ?, price FROM temp.sync_changed WHERE price <> old_price').run(now);
 
-    // How much is about to change. Every item still held is in the staging table or in
-    // the skip list (the gone ones were just deleted), so the rest of the staging table is new.
     const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() as number;
     const changing = count('SELECT count(*) FROM temp.sync_changed');
-    const skippedHeld = count('SELECT count(*) FROM temp.sync_skip k WHERE EXISTS (SELECT 1 FROM items i WHERE i.itemId = k.itemId)');
+    const adding = count('SELECT count(*) FROM temp.sync_stage s WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.itemId = s.itemId)');
     const held = count('SELECT count(*) FROM items');
-    const adding = count('SELECT count(*) FROM temp.sync_stage') - (held - skippedHeld);
-    const bulk = isBulkChange(changing + adding, held + adding);
-    const indexes = bulk
-      ? db
-          .prepare<[], { name: string; sql: string }>(
-            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL",
-          )
-          .all()
-      : [];
+    const indexes = isBulkChange(changing + adding, held + adding) ? itemIndexes(writer) : [];
     for (const index of indexes) db.exec(`DROP INDEX "${index.name.replaceAll('"', '""')}"`);
 
     const updated = db
@@ -375,7 +533,6 @@ function applyStaged(writer: WriterService, envelope: EnvelopeFields, names: Rea
       'UPDATE item_json AS j SET json = s.json FROM temp.sync_stage AS s WHERE s.itemId = j.itemId AND j.itemId IN (SELECT itemId FROM temp.sync_changed)',
     ).run();
 
-    // New items.
     let added = 0;
     if (adding > 0) {
       db.prepare(
@@ -384,16 +541,16 @@ function applyStaged(writer: WriterService, envelope: EnvelopeFields, names: Rea
       ).run();
       added = db
         .prepare(
-          `INSERT INTO items (${insertColumns})
+          `INSERT INTO items (${ITEM_TABLE_COLUMNS.join(', ')})
            SELECT ${stageSelect}, (SELECT n.name_id FROM names n WHERE n.name = s.name), @now, @now, 0
            FROM temp.sync_stage s
            WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.itemId = s.itemId)
            ORDER BY s.itemId`,
         )
         .run({ now }).changes;
+      db.prepare('DELETE FROM sold_items WHERE itemId IN (SELECT itemId FROM temp.sync_stage)').run();
     }
     for (const index of indexes) db.exec(index.sql);
-    if (added > 0) db.prepare('DELETE FROM sold_items WHERE itemId IN (SELECT itemId FROM temp.sync_stage)').run();
 
     // Tell the readers' catalog indexes what changed: item by item, or "reload" when it is a lot.
     const changedCount = added + updated + removed;
@@ -404,61 +561,124 @@ function applyStaged(writer: WriterService, envelope: EnvelopeFields, names: Rea
         `INSERT INTO item_changes (itemId)
          SELECT itemId FROM temp.sync_gone
          UNION ALL SELECT itemId FROM temp.sync_changed
-         UNION ALL SELECT itemId FROM items WHERE listed_at = @now AND updated_at = @now AND itemId IN (SELECT itemId FROM temp.sync_stage)`,
-      ).run({ now });
+         UNION ALL SELECT itemId FROM temp.sync_stage s WHERE NOT EXISTS (SELECT 1 FROM temp.sync_changed c WHERE c.itemId = s.itemId)`,
+      ).run();
     }
-    db.prepare('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - 100000').run();
+    const total = finishApply(writer, envelope, now);
+    return { added, updated, removed, total, keptFromFeed, bulk: indexes.length > 0 };
+  }).immediate();
+}
 
-    db.prepare('UPDATE names SET item_count = (SELECT count(*) FROM items WHERE items.name_id = names.name_id)').run();
-    db.prepare('DELETE FROM names WHERE item_count = 0').run();
-
-    const cutoff = now - SOLD_RETENTION_MS;
-    db.prepare('DELETE FROM price_points WHERE itemId IN (SELECT itemId FROM sold_items WHERE removed_at < ?)').run(cutoff);
-    db.prepare('DELETE FROM sold_items WHERE removed_at < ?').run(cutoff);
-
-    const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items').get() as {
-      n: number;
-      v: number;
-    };
-    writer.resetCatalogTotals(totals.n, totals.v);
-    writer.setMeta(META.lastUpdate, envelope.lastUpdate);
-    writer.setMeta(META.syncedAt, new Date(now).toISOString());
-    writer.setMeta(META.serverTotalItems, envelope.totalItems);
-    writer.setMeta(META.serverTotalValue, envelope.totalValue);
-    return { added, updated, removed, total: totals.n, keptFromFeed: touched.size, bulk };
+/**
+ * Bulk: the list was written to items_next / item_json_next. Merge what the
+ * cache held (feed-touched items keep the feed's state; others keep their
+ * listing time and get price moves; the rest are sold), swap the tables in and
+ * build the indexes.
+ */
+function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number): ApplyOutcome {
+  const db = writer.db;
+  const columns = ITEM_TABLE_COLUMNS.join(', ');
+  const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() as number;
+  return db.transaction((): ApplyOutcome => {
+    const keptFromFeed = recordTouched(writer);
+    const indexes = itemIndexes(writer);
+    db.exec(`
+      DELETE FROM items_next WHERE itemId IN (SELECT itemId FROM temp.sync_skip);
+      DELETE FROM item_json_next WHERE itemId IN (SELECT itemId FROM temp.sync_skip);
+      INSERT INTO items_next (${columns}) SELECT ${columns} FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_skip);
+      INSERT INTO item_json_next (itemId, json) SELECT itemId, json FROM item_json WHERE itemId IN (SELECT itemId FROM temp.sync_skip);
+    `);
+    const held = count('SELECT count(*) FROM items');
+    let removed = 0;
+    let updated = 0;
+    if (held > 0) {
+      db.exec(`
+        INSERT INTO temp.sync_changed (itemId, old_price, price, listed_at)
+          SELECT i.itemId, i.price, n.price, i.listed_at FROM items i JOIN items_next n ON n.itemId = i.itemId
+          WHERE i.itemId NOT IN (SELECT itemId FROM temp.sync_skip);
+        INSERT INTO temp.sync_gone (itemId)
+          SELECT i.itemId FROM items i WHERE NOT EXISTS (SELECT 1 FROM items_next n WHERE n.itemId = i.itemId);
+      `);
+      updated = count('SELECT count(*) FROM temp.sync_changed c JOIN items i ON i.itemId = c.itemId JOIN items_next n ON n.itemId = c.itemId WHERE n.hash <> i.hash');
+      db.prepare(
+        `INSERT INTO price_points (itemId, at, price)
+         SELECT c.itemId, c.listed_at, c.old_price FROM temp.sync_changed c
+         WHERE c.price <> c.old_price AND NOT EXISTS (SELECT 1 FROM price_points p WHERE p.itemId = c.itemId)`,
+      ).run();
+      db.prepare('INSERT INTO price_points (itemId, at, price) SELECT itemId, ?, price FROM temp.sync_changed WHERE price <> old_price').run(now);
+      // Items the cache held keep their listing time, and their last move unless the price moved now.
+      db.prepare(
+        `UPDATE items_next AS n SET listed_at = c.listed_at,
+           last_move = CASE WHEN c.price > c.old_price THEN 1 WHEN c.price < c.old_price THEN -1 ELSE i.last_move END,
+           updated_at = CASE WHEN n.hash = i.hash THEN i.updated_at ELSE @now END
+         FROM temp.sync_changed AS c JOIN items AS i ON i.itemId = c.itemId
+         WHERE n.itemId = c.itemId`,
+      ).run({ now });
+      db.prepare(
+        'INSERT OR REPLACE INTO sold_items (itemId, json, removed_at) SELECT j.itemId, j.json, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId',
+      ).run(now);
+      removed = count('SELECT count(*) FROM temp.sync_gone');
+    }
+    db.exec(`
+      DROP TABLE items;
+      ALTER TABLE items_next RENAME TO items;
+      DROP TABLE item_json;
+      ALTER TABLE item_json_next RENAME TO item_json;
+    `);
+    for (const index of indexes) db.exec(index.sql);
+    db.prepare('DELETE FROM sold_items WHERE itemId IN (SELECT itemId FROM items)').run();
+    writer.logFullReload();
+    const total = finishApply(writer, envelope, now);
+    // Every item held before is now either still listed or sold.
+    return { added: total - (held - removed), updated, removed, total, keptFromFeed, bulk: true };
   }).immediate();
 }
 
 export async function runCatalogSync(writer: WriterService, request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {
   const started = performance.now();
+  const startedAt = Date.now();
   writer.syncTouched = new Set();
-  const stager = new Stager(writer);
+  createScratch(writer);
   let lastProgress = 0;
-  const parser = new EnvelopeParser((items) => {
-    stager.add(items);
-    const now = performance.now();
-    if (now - lastProgress >= PROGRESS_INTERVAL_MS) {
-      lastProgress = now;
-      context.progress({ phase: 'receiving', received: parser.received, total: parser.totalItems, applied: 0 });
+  let reported = 0;
+  const splitter: ItemSplitter = new ItemSplitter((bytes, start, end) => {
+    if (receiver.mode === null) {
+      receiver.decide(splitter.totalItems);
+      if (receiver.mode === 'bulk') createShadowTables(writer);
     }
+    return receiver.element(bytes, start, end);
   });
+  const receiver = new Receiver(writer, loadKnownHashes(writer), () => splitter, startedAt);
   try {
-    const outcome = await streamBody(request, context.signal, (text) => parser.push(text));
+    const outcome = await streamBody(request, context.signal, (bytes) => {
+      splitter.push(bytes);
+      const now = performance.now();
+      // Every ~100 ms, and as soon as the first items are in.
+      if (now - lastProgress >= PROGRESS_INTERVAL_MS || (reported === 0 && splitter.received > 0)) {
+        lastProgress = now;
+        reported = splitter.received;
+        context.progress({ phase: 'receiving', received: reported, total: splitter.totalItems, applied: 0 });
+      }
+    });
     if (outcome.kind === 'http') return { ok: false, status: outcome.status, headers: outcome.headers, bodyText: outcome.bodyText };
     let envelope: EnvelopeFields;
     try {
-      envelope = parser.end();
+      envelope = splitter.end();
     } catch (error) {
       throw new CatalogSyncError('protocol', `the catalog could not be read: ${(error as Error).message}`);
     }
-    stager.flush();
+    // An empty list never picked a mode: it empties the cache like any list.
+    const mode = receiver.decide(envelope.totalItems);
+    if (mode === 'bulk' && receiver.written === 0) createShadowTables(writer);
+    receiver.flush();
     if (context.signal.aborted) throw new CatalogSyncError('aborted', 'the catalog sync was cancelled');
-    context.progress({ phase: 'applying', received: parser.received, total: envelope.totalItems ?? parser.totalItems, applied: 0 });
+    context.progress({ phase: 'applying', received: splitter.received, total: envelope.totalItems ?? splitter.totalItems, applied: 0 });
     const applyStarted = performance.now();
-    const applied = applyStaged(writer, envelope, stager.names, Date.now());
+    const now = Date.now();
+    const applied = mode === 'bulk' ? applyBulk(writer, envelope, now) : applyIncremental(writer, receiver, envelope, now);
     // Large changes shift the planner's statistics; refresh them (bounded, well under a second at 1M rows).
     if (applied.bulk || applied.added + applied.removed > applied.total / 10) writer.refreshStatistics();
-    context.progress({ phase: 'done', received: parser.received, total: envelope.totalItems ?? parser.totalItems, applied: stager.staged });
+    context.progress({ phase: 'done', received: splitter.received, total: envelope.totalItems ?? splitter.totalItems, applied: receiver.written + receiver.unchanged });
     return {
       ok: true,
       added: applied.added,
@@ -469,11 +689,13 @@ export async function runCatalogSync(writer: WriterService, request: CatalogSync
       lastUpdate: envelope.lastUpdate,
       ms: Math.round(performance.now() - started),
       applyMs: Math.round(performance.now() - applyStarted),
-      skipped: stager.skipped,
-      firstSkipReason: stager.firstSkipReason,
+      skipped: receiver.skipped,
+      firstSkipReason: receiver.firstSkipReason,
       keptFromFeed: applied.keptFromFeed,
+      mode,
+      unchanged: receiver.unchanged,
     };
   } finally {
-    stager.drop();
+    dropScratch(writer);
   }
 }

@@ -23,7 +23,7 @@ import type {
 } from '../../../../shared/ipc';
 import type { FiringQuery, ParsedCatalogQuery, ParsedLedgerQuery, ParsedTradeQuery, ReaderMethods } from '../types';
 import { CatalogIndex, type IndexQuery } from './catalogIndex';
-import { openReadConnection, type Db } from './open';
+import { CheckpointService, openReadConnection, type Db } from './open';
 import {
   CATALOG_ROW_SELECT,
   catalogRowOf,
@@ -59,6 +59,7 @@ const SORT_COLUMN: Record<ParsedCatalogQuery['sort'], string> = {
  */
 const NAME_DRIVE_MAX_ITEMS = 10_000;
 const MAX_SERIES_POINTS = 2000;
+const CHECKPOINT_EVERY_MS = 200;
 const STATEMENT_CACHE_SIZE = 200;
 const COUNT_CACHE_SIZE = 100;
 
@@ -89,13 +90,27 @@ export class ReaderService implements ReaderMethods {
   private index: CatalogIndex | null = null;
   private build: { step: () => boolean; index: CatalogIndex } | null = null;
   private maintenance: NodeJS.Timeout | null = null;
+  private checkpoints: CheckpointService | null = null;
+  private checkpointTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
   constructor(
     readonly file: string,
-    options: { catalogIndex?: boolean } = {},
+    options: { catalogIndex?: boolean; checkpoint?: boolean } = {},
   ) {
     this.db = openReadConnection(file);
+    if (options.checkpoint) {
+      const checkpoints = new CheckpointService(file);
+      this.checkpoints = checkpoints;
+      this.checkpointTimer = setInterval(() => {
+        try {
+          checkpoints.maybeCheckpoint();
+        } catch {
+          // Busy or closing: the next tick tries again (and the writer has its own threshold).
+        }
+      }, CHECKPOINT_EVERY_MS);
+      this.checkpointTimer.unref();
+    }
     this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
     if (options.catalogIndex !== false) {
       this.startBuild();
@@ -108,6 +123,8 @@ export class ReaderService implements ReaderMethods {
   close(): void {
     this.closed = true;
     if (this.maintenance) clearInterval(this.maintenance);
+    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
+    this.checkpoints?.close();
     this.build = null;
     this.db.close();
   }
@@ -389,13 +406,16 @@ export class ReaderService implements ReaderMethods {
     return { item, priceHistory, onSale };
   }
 
+  /** Items on sale, and those that left sale still kept in `sold_items` (the items of our active trades). */
   findItemsByIds(itemIds: number[]): Item[] {
     if (itemIds.length === 0) return [];
-    return this.prepare<[string], string>(
-      'SELECT j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?)) ORDER BY i.itemId',
+    return this.prepare<[string, string], string>(
+      'SELECT json FROM (SELECT i.itemId, j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?)) ' +
+        'UNION ALL SELECT s.itemId, s.json FROM sold_items s WHERE s.itemId IN (SELECT value FROM json_each(?)) ' +
+        'AND NOT EXISTS (SELECT 1 FROM items i2 WHERE i2.itemId = s.itemId)) ORDER BY itemId',
     )
       .pluck()
-      .all(JSON.stringify(itemIds))
+      .all(JSON.stringify(itemIds), JSON.stringify(itemIds))
       .map((json) => JSON.parse(json as string) as Item);
   }
 

@@ -80,7 +80,7 @@ function main(): void {
 function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
   let service: WriterService | ReaderService;
   try {
-    service = init.role === 'writer' ? new WriterService(init.file) : new ReaderService(init.file, { catalogIndex: init.catalogIndex });
+    service = init.role === 'writer' ? new WriterService(init.file) : new ReaderService(init.file, { catalogIndex: init.catalogIndex, checkpoint: init.checkpoint === true });
   } catch (error) {
     post({ kind: 'init-error', error: serializeError(error) });
     return;

@@ -37,9 +37,10 @@ import {
   DEFAULT_SETTINGS,
   FIRING_SELECT,
   firingOf,
-  hashText,
+  hashJson,
   ITEM_COLUMNS,
   itemColumns,
+  itemValues,
   META,
   recipientOf,
   sameTrade,
@@ -75,9 +76,10 @@ function prepareStatements(db: Db) {
     selectJson: db.prepare<[number], { json: string }>('SELECT json FROM item_json WHERE itemId = ?'),
     upsertJson: db.prepare<[number, string]>('INSERT OR REPLACE INTO item_json (itemId, json) VALUES (?, ?)'),
     deleteJson: db.prepare<[number]>('DELETE FROM item_json WHERE itemId = ?'),
-    insertItem: db.prepare(`INSERT INTO items (${itemInsertColumns.join(', ')}) VALUES (${itemInsertColumns.map((c) => `@${c}`).join(', ')})`),
+    // Positional parameters: better-sqlite3 binds them ~3× faster than named ones (live item events).
+    insertItem: db.prepare(`INSERT INTO items (${itemInsertColumns.join(', ')}) VALUES (${itemInsertColumns.map(() => '?').join(', ')})`),
     updateItem: db.prepare(
-      `UPDATE items SET ${[...ITEM_COLUMNS.filter((c) => c !== 'itemId'), 'name_id', 'updated_at', 'last_move'].map((c) => `${c} = @${c}`).join(', ')} WHERE itemId = @itemId`,
+      `UPDATE items SET ${[...ITEM_COLUMNS.filter((c) => c !== 'itemId'), 'name_id', 'updated_at', 'last_move'].map((c) => `${c} = ?`).join(', ')} WHERE itemId = ?`,
     ),
     updatePrice: db.prepare<[number, number, number, number, number]>('UPDATE items SET price = ?, hash = ?, updated_at = ?, last_move = ? WHERE itemId = ?'),
     deleteItem: db.prepare<[number]>('DELETE FROM items WHERE itemId = ?'),
@@ -254,7 +256,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         const old = this.s.selectItem.get(item.itemId);
         if (!old) {
           const nameId = this.acquireName(columns.name);
-          this.s.insertItem.run({ ...columns, name_id: nameId, listed_at: now, updated_at: now, last_move: 0 });
+          this.s.insertItem.run(...itemValues(columns), nameId, now, now, 0);
           this.s.upsertJson.run(item.itemId, columns.json);
           this.s.deleteSold.run(item.itemId);
           this.s.logChange.run(item.itemId);
@@ -277,7 +279,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           this.catalogValue += columns.price - old.price;
           prices.push({ itemId: item.itemId, price: columns.price, previous: old.price });
         }
-        this.s.updateItem.run({ ...columns, name_id: nameId, updated_at: now, last_move: lastMove });
+        this.s.updateItem.run(...itemValues(columns).slice(1), nameId, now, lastMove, item.itemId);
         this.s.upsertJson.run(item.itemId, columns.json);
         this.s.logChange.run(item.itemId);
         upserted.push(catalogRowFromColumns(columns, old.listed_at, lastMove));
@@ -330,10 +332,10 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         const item = stored ? (JSON.parse(stored.json) as Item) : null;
         let hash = 0;
         if (item) {
-          // The stored JSON is canonical: changing the price in place keeps the key order.
+          // Parse and write back keeps the key order and number texts, so only the price differs.
           item.price = price;
           const json = JSON.stringify(item);
-          hash = hashText(json);
+          hash = hashJson(json);
           this.s.upsertJson.run(itemId, json);
         }
         const lastMove = sign(price - old.price);
