@@ -222,6 +222,74 @@ describe('FeedConnection against a scripted ws server', () => {
     await waitFor(() => r.connects >= 6 && r.conn.state.state === 'connected', 'the reconnect');
   });
 
+  it('a 403 that is not ip_not_allowed, or a 429, at the upgrade: polling with slow retries (only a 401 halts)', async () => {
+    const server: HttpServer = createServer((_request, response) => response.writeHead(404).end());
+    const answers: { status: number; body: string; headers?: string }[] = [
+      { status: 403, body: JSON.stringify({ error: 'forbidden', message: 'Blocked by the corporate proxy' }) },
+      { status: 403, body: '<html>Forbidden</html>' },
+      { status: 429, body: JSON.stringify({ error: 'rate_limited', message: 'Rate limit exceeded' }), headers: 'Retry-After: 1\r\n' },
+    ];
+    let upgrades = 0;
+    server.on('upgrade', (_request, socket) => {
+      const answer = answers[Math.min(upgrades, answers.length - 1)] as (typeof answers)[number];
+      upgrades++;
+      socket.end(
+        `HTTP/1.1 ${answer.status} Refused\r\nContent-Type: application/json\r\n${answer.headers ?? ''}Content-Length: ${Buffer.byteLength(answer.body)}\r\nConnection: close\r\n\r\n${answer.body}`,
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const r = feed(
+      { wsUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`, merchantId: 'm', apiKey: 'k'.repeat(20) },
+      { limitRetryMs: 300, pollIntervalMs: 15_000, backoff: { initialMs: 10, maxMs: 20 } },
+    );
+    r.conn.start();
+    await waitFor(() => upgrades >= 3 && r.conn.state.cause === 'http 429 rate_limited', 'three refusals', 5000);
+    const refusals = scheduled(r).slice(0, 3);
+    expect(refusals.map((s) => [s.state, s.cause])).toEqual([
+      ['polling', 'http 403 forbidden'],
+      ['polling', 'http 403'],
+      ['polling', 'http 429 rate_limited'],
+    ]);
+    expect(refusals[0]?.detail).toBe('Feed refused (http 403 forbidden); polling every 15 s, retrying the feed in 1 s');
+    // Slow: never sooner than limitRetryMs; a longer Retry-After (1 s) is honoured.
+    expect(refusals.slice(0, 2).every((s) => near(s.delayMs ?? 0, 300))).toBe(true);
+    expect(near(refusals[2]?.delayMs ?? 0, 1000)).toBe(true);
+    expect(r.states.some((s) => s.state === 'unauthorized')).toBe(false);
+  });
+
+  it('restart() closes the old socket before it opens the new one', async () => {
+    const events: string[] = [];
+    let n = 0;
+    let open = 0;
+    let most = 0;
+    wss.on('connection', (ws) => {
+      const id = ++n;
+      open++;
+      most = Math.max(most, open);
+      events.push(`open ${id}`);
+      ws.on('close', () => {
+        open--;
+        events.push(`close ${id}`);
+      });
+      ws.send(JSON.stringify({ type: 'connected', merchantId: 'm' }));
+    });
+    const r = feed({ wsUrl: url, merchantId: 'm', apiKey: 'k'.repeat(20) });
+    r.conn.start();
+    await waitFor(inState(r, 'connected'), 'connected');
+    await r.conn.restart({ apiKey: 'n'.repeat(20) });
+    await waitFor(() => r.connects === 2, 'reconnected');
+    expect(events).toEqual(['open 1', 'close 1', 'open 2']);
+    expect(most).toBe(1);
+    // A stop() while a restart waits for the old socket wins: nothing opens afterwards.
+    const restarting = r.conn.restart();
+    await r.conn.stop();
+    await restarting;
+    await sleep(100);
+    expect(events).toEqual(['open 1', 'close 1', 'open 2', 'close 2']);
+    expect(r.conn.state.state).toBe('offline');
+  });
+
   it('stop() closes with 1000 and cancels a pending retry', async () => {
     const closes: number[] = [];
     wss.on('connection', (ws) => {

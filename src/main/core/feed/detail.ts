@@ -60,6 +60,9 @@ export const DETAIL = {
   credentialsChanged: 'Feed closed: the API key was changed; enter the new key to reconnect',
   ipNotAllowedIn: (delayMs: number) =>
     `Feed refused: this computer's IP address is not on the merchant's allowlist; retrying in ${formatDelay(delayMs)}`,
+  feedRefusedIn: (cause: string, pollMs: number, delayMs: number) =>
+    `Feed refused (${cause}); polling every ${formatDelay(pollMs)}, retrying the feed in ${formatDelay(delayMs)}`,
+  feedRefusedNow: (cause: string, pollMs: number) => `Feed refused (${cause}); polling every ${formatDelay(pollMs)}, retrying the feed now`,
   ipNotAllowedNow: "Feed refused: this computer's IP address is not on the merchant's allowlist; retrying now",
   badAddress: 'Feed address is not a valid ws:// or wss:// URL; check the account settings',
 } as const;

@@ -24,7 +24,7 @@ export interface FeedConnectionOptions {
   deadAfterMs?: number;
   /** Reconnect delays after a drop or a network error. */
   backoff?: Partial<BackoffOptions>;
-  /** Retry period of the feed while the server refuses it for the connection limit (4008) or the IP allowlist (403). */
+  /** Retry period of the feed while the server refuses it: the connection limit (4008), the IP allowlist (403), any other 403 or 429. */
   limitRetryMs?: number;
   /** Base delay of the first retry during maintenance (503 / 4503); doubles per retry up to the backoff cap. */
   maintenanceRetryMs?: number;
@@ -128,7 +128,8 @@ const noop = () => {};
  * `reconnecting`; `offline` while the server cannot be reached; `maintenance` on 503
  * or close 4503; `polling` while the server refuses the feed for the connection limit
  * (4008; the engine polls REST, the feed is retried every `limitRetryMs`);
- * `unauthorized` on 401 or close 4001, where it stops until `restart()`.
+ * `unauthorized` on 401 or close 4001, where it stops until `restart()`; `unauthorized` with slow retries on
+ * 403 ip_not_allowed; `polling` with slow retries on any other 403 or a 429 at the upgrade (REST may still work).
  */
 export class FeedConnection {
   private wsUrlValue: string;
@@ -149,6 +150,8 @@ export class FeedConnection {
   private readonly log: (level: 'info' | 'warn', message: string) => void;
 
   private running = false;
+  /** Bumped by restart() and stop(), so a restart that waited for the old socket does not start after a later stop(). */
+  private generation = 0;
   private current: Attempt | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   /** Consecutive failed attempts; drives the backoff. */
@@ -232,20 +235,26 @@ export class FeedConnection {
    * backoff and connects, with new credentials when given. The way out of
    * `unauthorized`, and the "retry now" button of any other state.
    */
-  restart(update: Partial<FeedEndpoint> = {}): void {
+  async restart(update: Partial<FeedEndpoint> = {}): Promise<void> {
     if (update.wsUrl !== undefined) this.wsUrlValue = update.wsUrl;
     if (update.merchantId !== undefined) this.merchantIdValue = update.merchantId;
     if (update.apiKey !== undefined) this.#apiKey = update.apiKey;
+    const generation = ++this.generation;
     this.clearRetryTimer();
     const previous = this.current;
     this.current = null;
-    if (previous) void this.dispose(previous);
     this.running = false;
+    this.setStatus('connecting', DETAIL.connecting, null, null);
+    // The old socket is gone before the new one is opened: never two connections of ours at once
+    // (the API allows 3 per merchant, and the merchant's own systems may hold the others).
+    if (previous) await this.dispose(previous);
+    if (generation !== this.generation) return; // stop() or another restart() came meanwhile
     this.start();
   }
 
   /** Closes the connection (1000) and stops retrying; resolves once the socket is gone. */
   async stop(): Promise<void> {
+    this.generation++;
     this.running = false;
     this.clearRetryTimer();
     const previous = this.current;
@@ -455,14 +464,24 @@ export class FeedConnection {
           this.halt(DETAIL.unauthorized, tag);
           return;
         }
-        if (status === 403) {
-          // IP allowlist (or another refusal the merchant fixes in the portal, not in this app): retry slowly.
+        if (status === 403 && error === 'ip_not_allowed') {
+          // The IP allowlist: the merchant fixes it in the portal, not in this app; retry slowly.
           this.maintenanceCount = 0;
-          const detail =
-            error === 'ip_not_allowed' || error === null
-              ? { later: DETAIL.ipNotAllowedIn, now: DETAIL.ipNotAllowedNow }
-              : { later: (ms: number) => `Feed refused (${error}); retrying in ${formatDelay(ms)}`, now: `Feed refused (${error}); retrying now` };
-          this.schedule('unauthorized', this.limitRetryMs, detail.later, () => detail.now, tag);
+          this.schedule('unauthorized', this.limitRetryMs, DETAIL.ipNotAllowedIn, () => DETAIL.ipNotAllowedNow, tag);
+          return;
+        }
+        if (status === 403 || status === 429) {
+          // Any other refusal of the feed alone (a proxy, a limit we cannot classify): the REST API may
+          // still answer, so the engine polls trades while the feed is retried slowly. Only a 401 halts.
+          this.maintenanceCount = 0;
+          const delay = Math.max(this.limitRetryMs, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+          this.schedule(
+            'polling',
+            delay,
+            (ms) => DETAIL.feedRefusedIn(tag, this.pollIntervalMs, ms),
+            () => DETAIL.feedRefusedNow(tag, this.pollIntervalMs),
+            tag,
+          );
           return;
         }
         if (status === 503 && (error === 'maintenance' || error === null)) {
