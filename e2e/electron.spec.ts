@@ -1,6 +1,7 @@
 // The Electron app end to end: the real main process, preload and renderer against the
 // embedded demo sandbox, with a temp data dir. Needs Electron's binary; where it was
-// never downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD=1) the suite prints one line and skips.
+// never downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD=1) `npm run test:e2e` (scripts/e2e.mjs)
+// leaves this file out and prints one line instead; run by hand, its tests skip.
 // Everything this suite cannot reach without the binary is covered under plain Node in
 // test/shell (window options, CSP, URL rules, IPC guard, tray, notifications, quit).
 import { spawnSync } from 'node:child_process';
@@ -27,11 +28,6 @@ function electronBinary(): string | null {
 }
 
 const binary = electronBinary();
-// Playwright loads spec files in the runner and again in workers: say it once.
-if (!binary && !process.env['MERCHANT_DESK_E2E_SKIP_SAID']) {
-  process.env['MERCHANT_DESK_E2E_SKIP_SAID'] = '1';
-  console.log(SKIP_MESSAGE);
-}
 
 /** What src/main/index.ts puts on globalThis when MERCHANT_DESK_TEST is set. */
 interface TestHook {

@@ -1,5 +1,7 @@
 // `npm start`: build, then run the Electron app — or, on machines without the Electron
-// binary (ELECTRON_SKIP_BINARY_DOWNLOAD=1, CI, headless servers), the web host.
+// binary (ELECTRON_SKIP_BINARY_DOWNLOAD=1, CI, headless servers), say so in one line and
+// start the web host. MERCHANT_DESK_START_SKIP_BUILD=1 skips the build (out/ must be
+// current; tests use it so as not to rebuild a shared out/ under other processes).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,11 +13,13 @@ const args = process.argv.slice(2);
 
 // electron-vite does not export its bin; it sits beside dist/.
 const electronVite = fileURLToPath(new URL('../bin/electron-vite.js', pathToFileURL(require.resolve('electron-vite'))));
-const build = spawnSync(process.execPath, [electronVite, 'build'], {
-  cwd: root,
-  stdio: 'inherit',
-});
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (process.env.MERCHANT_DESK_START_SKIP_BUILD !== '1') {
+  const build = spawnSync(process.execPath, [electronVite, 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 /** Path of the Electron binary, or null when it was never downloaded. */
 function electronBinary() {
@@ -52,6 +56,8 @@ if (electron) {
   run(electron, [root, ...args]);
 } else {
   console.log('Electron binary not available on this machine; starting the web host instead.');
-  // Same as `npm run web`, without the extra npm/npx process layers.
-  run(process.execPath, [require.resolve('tsx/cli'), 'src/web/cli.ts', ...args]);
+  // Same as `npm run web`, without the extra npm/npx/tsx-cli process layers: SIGINT/SIGTERM reach the web
+  // host itself, which shuts down cleanly (tsx's cli relays signals only once the child has told it it
+  // listens, so an early Ctrl+C could kill the host without its shutdown).
+  run(process.execPath, ['--import', 'tsx', 'src/web/cli.ts', ...args]);
 }
