@@ -25,6 +25,7 @@ import type { SecretStore } from '../secrets';
 import { LocalStore, StoreError } from '../store';
 import type { ParsedLedgerQuery, ParsedTradeQuery } from '../store/types';
 import { AppConfigFile } from './appConfig';
+import { DataDirLock } from './dataDirLock';
 import type { AccountCredentials } from './session';
 import { AccountSession } from './session';
 
@@ -67,10 +68,20 @@ export class Engine implements EngineService {
   private storeProblem: ConnectionStatus | null = null;
   /** Every engine log line, with any API key the engine holds cut out (errors may carry what they were given). */
   private readonly log: (line: string) => void;
+  /**
+   * One rate budget per merchant for the life of the engine: sessions (each account switch makes one) and
+   * "Test connection" share it, so neither a switch nor a test starts a fresh budget the server does not know about.
+   */
+  private readonly limiters = new Map<string, ClientRateLimiter>();
+  /** One engine per data directory, across processes (one feed, one writer, one budget per account). */
+  private readonly lock: DataDirLock | null;
+  /** Whether the saved account's key is in the secret store, cached: the keychain may be slow, and snapshots are frequent. */
+  private keyConfigured: { merchantId: string; configured: boolean } | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.log = (line) => options.log(this.scrub(line));
     mkdirSync(join(options.dataDir, 'accounts'), { recursive: true });
+    this.lock = DataDirLock.acquire(options.dataDir, this.log);
     this.config = new AppConfigFile(options.dataDir);
     if (this.config.problem) this.log(this.config.problem);
     this.buying = new BuyService(() => this.requireSession());
@@ -100,6 +111,7 @@ export class Engine implements EngineService {
         this.log(`keychain: ${(error as Error).message}`);
         return null;
       });
+      this.keyConfigured = { merchantId: account.merchantId, configured: apiKey !== null };
       if (apiKey) return this.switchTo({ ...account, apiKey }, false);
       this.log(`no API key stored for merchant ${account.merchantId}; configure it in Settings`);
     }
@@ -112,6 +124,7 @@ export class Engine implements EngineService {
     await this.demo?.close();
     this.demo = null;
     this.events.close();
+    this.lock?.release();
   }
 
   describe(): string {
@@ -163,6 +176,8 @@ export class Engine implements EngineService {
         return { started: true, reason: 'Catalog sync requested' };
       }
       case 'trades.query':
+        // Failed webhooks are not announced by any frame: the filter also asks the server (throttled, in the background).
+        if (args.webhookFailed === true) void this.session?.refreshWebhookFailed();
         return this.session ? this.session.store.queryTrades(input) : emptyPage(args);
       case 'trades.get':
         return this.session ? this.session.store.getTrade(args.tradeId as string) : null;
@@ -246,15 +261,15 @@ export class Engine implements EngineService {
   async snapshot(): Promise<AppSnapshot> {
     const session = this.session;
     const { account, settings } = this.config.get();
-    const configuredKey = account ? await this.options.secrets.get(account.merchantId).catch(() => null) : null;
+    const configuredKey = account ? await this.isKeyConfigured(account.merchantId) : false;
     return {
       account: {
         merchantId: session?.merchantId ?? account?.merchantId ?? null,
         baseUrl: session?.credentials.baseUrl ?? account?.baseUrl ?? null,
         wsUrl: session?.credentials.wsUrl ?? account?.wsUrl ?? null,
-        apiKeyConfigured: this.demo !== null || configuredKey !== null || this.options.override !== undefined,
+        apiKeyConfigured: this.demo !== null || configuredKey || this.options.override !== undefined,
         demo: this.demo !== null,
-        saved: account ? { ...account, apiKeyConfigured: configuredKey !== null } : null,
+        saved: account ? { ...account, apiKeyConfigured: configuredKey } : null,
       },
       connection: session?.connection ??
         this.storeProblem ?? { state: 'offline', detail: 'No account configured', nextAttemptAt: null, since: toUtcIso(Date.now()) },
@@ -270,6 +285,24 @@ export class Engine implements EngineService {
 
   // ---- Accounts
 
+  /** The account's rate budget, the same for the life of the engine. */
+  limiterFor(merchantId: string): ClientRateLimiter {
+    let limiter = this.limiters.get(merchantId);
+    if (!limiter) {
+      limiter = new ClientRateLimiter();
+      this.limiters.set(merchantId, limiter);
+    }
+    return limiter;
+  }
+
+  /** Read once per account (the secret store has its own time-out), then kept until the key is configured again. */
+  private async isKeyConfigured(merchantId: string): Promise<boolean> {
+    if (this.keyConfigured?.merchantId === merchantId) return this.keyConfigured.configured;
+    const key = await this.options.secrets.get(merchantId).catch(() => null);
+    this.keyConfigured = { merchantId, configured: key !== null };
+    return key !== null;
+  }
+
   private async withStoredKey(input: { baseUrl: string; wsUrl: string; merchantId: string; apiKey?: string }): Promise<AccountCredentials> {
     const apiKey = input.apiKey ?? (await this.options.secrets.get(input.merchantId).catch(() => null));
     if (!apiKey) throw new EngineError('invalid_input', `No API key stored for ${input.merchantId}: enter it`);
@@ -277,7 +310,7 @@ export class Engine implements EngineService {
   }
 
   private async testConnection(credentials: AccountCredentials): Promise<ConnectionTestResult> {
-    const client = new MerchantApiClient(credentials, { timeoutMs: 10_000 });
+    const client = new MerchantApiClient(credentials, { timeoutMs: 10_000, limiter: this.limiterFor(credentials.merchantId) });
     try {
       const balance = await client.getBalance();
       return { ok: true, message: `Connected as ${credentials.merchantId}: ${formatCents(balance.total_available)} available`, merchantId: credentials.merchantId, balance };
@@ -291,6 +324,7 @@ export class Engine implements EngineService {
     const result = await this.testConnection(credentials);
     if (!result.ok) return result;
     await this.options.secrets.set(credentials.merchantId, credentials.apiKey);
+    this.keyConfigured = { merchantId: credentials.merchantId, configured: true };
     this.config.update((config) => ({
       ...config,
       account: { baseUrl: credentials.baseUrl, wsUrl: credentials.wsUrl, merchantId: credentials.merchantId },
@@ -356,7 +390,7 @@ export class Engine implements EngineService {
         onCatalogSynced: () => void this.alerts.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
         notifyStatuses: () => this.config.get().settings.notifyStatuses,
         log: this.log,
-      });
+      }, this.limiterFor(credentials.merchantId));
       this.session = session;
       await this.alerts.reload();
       await session.start();

@@ -35,7 +35,16 @@ const FRESHNESS_GRACE_MS = 20_000;
 const MIN_CATALOG_SYNC_GAP_MS = 10_000;
 const BALANCE_DEBOUNCE_MS = 250;
 const LEDGER_DEBOUNCE_MS = 1_000;
-const BACKFILL_META = 'trades_backfilled';
+/**
+ * The history back-fill's high-water mark: the fixed `to` of the last complete run. Each run pages
+ * `Trades/History?from=<mark − overlap>&to=<now>`, so trades made while the app was closed for longer than
+ * the 14-day `isActive` window are still found. No mark (a new cache): the whole history.
+ */
+const HISTORY_MARK_META = 'trades_history_mark';
+/** Each run re-reads this much before the mark: trades stamped by a server clock a little behind ours. */
+const HISTORY_OVERLAP_MS = 10 * 60_000;
+/** Trades/History?webhookStatus=failed is asked at most this often (the user's filter for failed webhooks). */
+const WEBHOOK_FAILED_REFRESH_MS = 60_000;
 /** After a failed API call the cache may be stale: reconcile again after 5 s, doubling up to 2 min (never before a server backoff ends). */
 const RECOVERY_FIRST_MS = 5_000;
 const RECOVERY_MAX_MS = 120_000;
@@ -46,7 +55,8 @@ const RECOVERY_MAX_MS = 120_000;
  * SQLite → coalesced events; nothing here talks to a UI directly.
  */
 export class AccountSession {
-  readonly limiter = new ClientRateLimiter();
+  /** The account's rate budget: the engine's one per merchant, shared with "Test connection" and later sessions. */
+  readonly limiter: ClientRateLimiter;
   readonly client: MerchantApiClient;
   readonly feed: FeedConnection;
   connection: ConnectionStatus;
@@ -69,6 +79,10 @@ export class AccountSession {
   private recoveryTimer: ReturnType<typeof setTimeout> | null = null;
   private recoveryAttempt = 0;
   private lastFailureAt = 0;
+  /** A REST call answered 401: the only thing that stops polling (a refused feed alone does not). */
+  private restUnauthorized = false;
+  private webhookFailedSync: Promise<void> | null = null;
+  private webhookFailedAt = 0;
   private readonly abort = new AbortController();
   private readonly unsubscribers: (() => void)[] = [];
 
@@ -77,7 +91,9 @@ export class AccountSession {
     readonly store: LocalStore,
     private readonly events: EventBatcher,
     private readonly hooks: SessionHooks,
+    limiter: ClientRateLimiter = new ClientRateLimiter(),
   ) {
+    this.limiter = limiter;
     this.client = new MerchantApiClient(credentials, { limiter: this.limiter });
     this.feed = new FeedConnection({ wsUrl: credentials.wsUrl, merchantId: credentials.merchantId, apiKey: credentials.apiKey });
     this.connection = { state: 'connecting', detail: 'Connecting to the live feed', nextAttemptAt: null, since: toUtcIso(Date.now()) };
@@ -102,7 +118,10 @@ export class AccountSession {
     this.unsubscribers.push(
       this.limiter.onChange(() => this.events.push({ rateLimit: this.limiter.status() })),
       this.feed.onState((status) => this.onFeedState(status)),
-      this.feed.onConnected(() => void this.reconcile('feed connected')),
+      this.feed.onConnected(() => {
+        void this.reconcile('feed connected');
+        void this.backfillHistory(); // from the high-water mark: what was created while we were away
+      }),
       this.feed.onFrame((frame) => void this.onFrame(frame).catch((error: unknown) => this.fail('applying a feed frame', error))),
       this.feed.onProblem((problem) => this.hooks.log(`feed: ${problem.kind}: ${problem.message}`)),
     );
@@ -135,8 +154,9 @@ export class AccountSession {
     if (live && this.pollTimer) {
       clearInterval(this.pollTimer);
       this.pollTimer = null;
-    } else if (!live && !this.pollTimer && status.state !== 'unauthorized') {
-      // No feed: keep trades current by polling, within the rate budget.
+    } else if (!live && !this.pollTimer && !this.restUnauthorized) {
+      // No feed, whatever the reason the feed gives (a 403 of a proxy, the connection limit, even its own 401):
+      // keep trades current by polling, within the rate budget. Only a REST 401 stops it (see fail()).
       this.pollTimer = setInterval(() => void this.reconcile('polling'), POLL_INTERVAL_MS);
       void this.reconcile('feed lost');
     }
@@ -264,6 +284,7 @@ export class AccountSession {
       await this.refreshBalance();
       this.scheduleLedgerSync();
       if (reason !== 'polling') void this.syncCatalogIfStale();
+      this.restUnauthorized = false;
       if (this.lastFailureAt < started) {
         this.recoveryAttempt = 0;
         // A REST 503 set `maintenance` while the feed stayed up: the API answers again, show the feed's state.
@@ -274,8 +295,11 @@ export class AccountSession {
     }
   }
 
-  /** Pages the whole history once per cache (single flight: also retried by the recovery), then the feed and reconciles keep it current. */
-  private backfillHistory(): Promise<void> {
+  /**
+   * Pages the history from the high-water mark to now (the whole history on a new cache): on start, after
+   * every feed (re)connect and by the recovery. Single flight.
+   */
+  backfillHistory(): Promise<void> {
     this.backfilling ??= this.runBackfill().finally(() => {
       this.backfilling = null;
     });
@@ -284,25 +308,58 @@ export class AccountSession {
 
   private async runBackfill(): Promise<void> {
     try {
-      if ((await this.store.getMeta(BACKFILL_META)) === true) return;
+      const mark = await this.store.getMeta(HISTORY_MARK_META);
+      const markMs = typeof mark === 'string' ? Date.parse(mark) : Number.NaN;
+      // A fixed `to`: trades created while we page do not shift the pages; the next run starts from it.
+      const to = toUtcIso(Date.now());
+      const from = Number.isNaN(markMs) ? null : toUtcIso(Math.min(markMs, Date.now()) - HISTORY_OVERLAP_MS);
       let page = 1;
       let fetched = 0;
+      let pages: number | null = null;
       for (;;) {
-        this.setProgress('history-backfill', { done: page - 1, total: null, phase: `page ${page}` });
-        const answer = await this.client.tradeHistory({ limit: HISTORY_MAX_LIMIT, page }, { signal: this.abort.signal });
+        this.setProgress('history-backfill', { done: page - 1, total: pages, phase: pages === null ? `page ${page}` : `page ${page} of ${pages}` });
+        const answer = await this.client.tradeHistory(
+          { ...(from ? { from } : {}), to, limit: HISTORY_MAX_LIMIT, page },
+          { signal: this.abort.signal },
+        );
         await this.upsertTrades(answer.trades, 'backfill');
         fetched += answer.trades.length;
-        const pages = Math.max(1, Math.ceil(answer.total / HISTORY_MAX_LIMIT));
+        pages = Math.max(1, Math.ceil(answer.total / HISTORY_MAX_LIMIT));
         this.setProgress('history-backfill', { done: page, total: pages, phase: `page ${page} of ${pages}` });
         if (answer.trades.length === 0 || fetched >= answer.total) break;
         page++;
       }
-      await this.store.setMeta(BACKFILL_META, true);
+      await this.store.setMeta(HISTORY_MARK_META, to);
     } catch (error) {
       this.fail('history back-fill', error);
     } finally {
       this.clearProgress('history-backfill');
     }
+  }
+
+  /**
+   * The cache's webhookStatus only changes when a trade is read again, and a failed delivery sends no frame:
+   * when the user filters for failed webhooks, ask the server (`webhookStatus=failed`, every page), at most
+   * once a minute. Changed trades reach the UI as trade events.
+   */
+  refreshWebhookFailed(): Promise<void> {
+    if (this.webhookFailedSync) return this.webhookFailedSync;
+    if (Date.now() - this.webhookFailedAt < WEBHOOK_FAILED_REFRESH_MS) return Promise.resolve();
+    this.webhookFailedAt = Date.now();
+    this.webhookFailedSync = (async () => {
+      try {
+        for (let page = 1; ; page++) {
+          const answer = await this.client.tradeHistory({ webhookStatus: 'failed', limit: HISTORY_MAX_LIMIT, page }, { signal: this.abort.signal });
+          await this.upsertTrades(answer.trades, 'reconcile');
+          if (answer.trades.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) break;
+        }
+      } catch (error) {
+        this.fail('failed webhooks', error);
+      } finally {
+        this.webhookFailedSync = null;
+      }
+    })();
+    return this.webhookFailedSync;
   }
 
   // ---- Wallet
@@ -488,6 +545,10 @@ export class AccountSession {
         this.events.push({ connection: this.connection });
       }
       if (error.code === 'unauthorized') {
+        // The API itself refused the key: polling cannot help until the credentials change.
+        this.restUnauthorized = true;
+        if (this.pollTimer) clearInterval(this.pollTimer);
+        this.pollTimer = null;
         this.connection = { ...this.connection, state: 'unauthorized', detail: 'API key or merchant id refused; check Settings', since: toUtcIso(Date.now()) };
         this.events.push({ connection: this.connection });
       }

@@ -1,0 +1,211 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/sandbox';
+import { startSandbox } from '../../src/server/sandbox';
+import type { Item } from '../../src/shared/api';
+import type { ProgressStatus } from '../../src/shared/ipc';
+import { type EngineHarness, sleep, startEngine, waitFor } from '../support/faults/harness';
+import type { MerchantCredentials } from '../support/sandboxHttp';
+import { TEST_TRADE_URL, adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
+import { ScriptedProxy } from './support/scriptedProxy';
+
+const DAY_SECONDS = 24 * 3600;
+
+interface Stack {
+  sb: Sandbox;
+  proxy: ScriptedProxy;
+  merchant: MerchantCredentials;
+  dataDir: string;
+  app: EngineHarness | null;
+  launch(wsUrl?: string): Promise<EngineHarness>;
+}
+
+const stacks: Stack[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
+
+async function stack(items = 200, seed = 37): Promise<Stack> {
+  const sb = await startSandbox({ items, seed });
+  const proxy = ScriptedProxy.forBaseUrl(sb.baseUrl);
+  await proxy.start();
+  const merchant = await adminApi(sb).createMerchant({ balance: 10_000_000 });
+  const dataDir = mkdtempSync(join(tmpdir(), 'engine-sync-'));
+  const s: Stack = {
+    sb,
+    proxy,
+    merchant,
+    dataDir,
+    app: null,
+    async launch(wsUrl = proxy.wsUrl) {
+      await s.app?.close();
+      s.app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl, ...merchant });
+      return s.app;
+    },
+  };
+  stacks.push(s);
+  return s;
+}
+
+afterEach(async () => {
+  for (const s of stacks.splice(0)) {
+    await s.app?.close();
+    await s.proxy.close();
+    await s.sb.close();
+    rmSync(s.dataDir, { recursive: true, force: true });
+  }
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** Trades made at the server directly (no HTTP, no rate limit), each to its own recipient. */
+function seedTrades(s: Stack, items: Item[]): string[] {
+  return items.map(
+    (item, i) =>
+      s.sb.core.buying.buy(s.merchant.merchantId, { itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: tradeUrlFor(20_000 + i) }).tradeId,
+  );
+}
+
+describe('history back-fill', () => {
+  it('pages the whole history on a new cache with progress events, then only from the high-water mark', async () => {
+    const s = await stack(3000, 41);
+    const items = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', {
+      items: Array.from({ length: 520 }, (_, i) => ({ itemId: 94_000_000 + i, price: 100 + i, steamId: null })),
+    })).body.items;
+    seedTrades(s, items);
+
+    const app = await s.launch();
+    await waitFor(async () => (await app.call('trades.query', { limit: 1 })).total === 520, 30_000, '520 trades back-filled');
+    await waitFor(async () => (await app.session().store.getMeta('trades_history_mark')) !== null, 10_000, 'the mark');
+    // Two pages of 500 with one fixed `to`, no `from` on a new cache (a run from the mark may follow the feed's connect).
+    const pages = s.proxy.requests.filter((line) => line.startsWith('GET /Trades/History?') && /[?&]to=/.test(line) && !line.includes('from='));
+    expect(pages).toHaveLength(2);
+    expect(pages.map((line) => /page=(\d+)/.exec(line)?.[1])).toEqual(['1', '2']);
+    expect(new Set(pages.map((line) => /to=([^&]+)/.exec(line)?.[1])).size).toBe(1);
+
+    // Progress: the back-fill in pages, the catalog sync; both gone at the end. History is shown, not notified.
+    await waitFor(async () => (await app.call('catalog.query', { limit: 1 })).total > 0, 20_000, 'catalog');
+    await waitFor(() => (app.session().progressList().length === 0 ? true : null), 20_000, 'progress cleared');
+    const progress = app.batches.flatMap((b) => b.progress ?? []);
+    const backfill = progress.filter((p: ProgressStatus) => p.kind === 'history-backfill');
+    expect(backfill.some((p) => p.total === 2 && p.phase === 'page 2 of 2'), JSON.stringify(backfill)).toBe(true);
+    expect(progress.some((p) => p.kind === 'catalog-sync')).toBe(true);
+    await waitFor(() => app.batches.filter((b) => b.progress !== undefined).at(-1)?.progress?.length === 0, 2_000, 'an empty progress list sent');
+    expect(app.batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'trade')).toEqual([]);
+
+    // The next start pages from the mark (less the overlap) to a new fixed `to`.
+    const mark = (await app.session().store.getMeta('trades_history_mark')) as string;
+    const before = s.proxy.requests.length;
+    await s.launch();
+    await waitFor(() => s.proxy.requests.slice(before).some((line) => line.includes('from=')), 10_000, 'an incremental back-fill');
+    const incremental = s.proxy.requests.slice(before).find((line) => line.includes('from=')) as string;
+    const from = decodeURIComponent(/from=([^&]+)/.exec(incremental)?.[1] ?? '');
+    expect(Date.parse(mark) - Date.parse(from)).toBe(10 * 60_000);
+  }, 90_000);
+
+  it('finds a trade made and finished while the app was closed for longer than the 14-day isActive window', async () => {
+    const s = await stack();
+    let app = await s.launch();
+    await waitFor(async () => (await app.session().store.getMeta('trades_history_mark')) !== null, 15_000, 'first back-fill');
+    await app.close();
+    s.app = null;
+
+    // Away: the merchant's own system buys, the trade completes, and 15 days pass (the sandbox's test clock).
+    const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 4321 }] })).body.items as [Item];
+    const buy = await merchantApi(s.sb, s.merchant).post<{ tradeId: string }>('/Items/Buy', {
+      itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: TEST_TRADE_URL,
+    });
+    expect(buy.status).toBe(200);
+    await adminApi(s.sb).transition(buy.body.tradeId, { status: 'SENT' });
+    await adminApi(s.sb).transition(buy.body.tradeId, { status: 'COMPLETED' });
+    await adminApi(s.sb).advance(15 * DAY_SECONDS);
+    const active = await merchantApi(s.sb, s.merchant).get<{ trades: { tradeId: string }[] }>('/Trades/History?isActive=true');
+    expect(active.body.trades.map((t) => t.tradeId)).not.toContain(buy.body.tradeId);
+
+    app = await s.launch();
+    const found = await waitFor(async () => app.call('trades.get', { tradeId: buy.body.tradeId }), 15_000, 'the trade made while away');
+    expect(found.trade).toMatchObject({ status: 'COMPLETED', price: 4321 });
+  }, 60_000);
+});
+
+describe('failed webhooks', () => {
+  it('filtering for failed webhooks asks the server (webhookStatus=failed), at most once a minute', async () => {
+    const s = await stack();
+    const app = await s.launch();
+    await waitFor(() => app.session().connection.state === 'connected', 15_000, 'feed');
+    const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 900 }] })).body.items as [Item];
+    await waitFor(async () => (await app.call('catalog.item', { itemId: item.itemId })) !== null, 10_000, 'item');
+    const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 900, recipient: { tradeUrl: TEST_TRADE_URL } });
+    if (!outcome.ok) throw new Error(outcome.failure.message);
+    // The delivery failed at the server: no frame says so.
+    s.sb.core.trades.setWebhookStatus(outcome.trade.tradeId, 'failed');
+    expect((await app.call('trades.query', { webhookFailed: true })).total).toBe(0);
+    const page = await waitFor(async () => {
+      const answer = await app.call('trades.query', { webhookFailed: true });
+      return answer.total === 1 ? answer : null;
+    }, 10_000, 'the failed webhook listed');
+    expect(page.rows[0]).toMatchObject({ tradeId: outcome.trade.tradeId, webhookStatus: 'failed' });
+    await sleep(200);
+    expect(s.proxy.count('/Trades/History?webhookStatus=failed')).toBe(1);
+  }, 60_000);
+});
+
+describe('the rate budget is per account', () => {
+  it('is shared by sessions across account switches and by Test connection; a switch closes the old feed before the new one opens', async () => {
+    const s = await stack();
+    const app = await s.launch(s.sb.wsUrl);
+    await waitFor(() => app.session().connection.state === 'connected', 15_000, 'feed');
+    const limiter = app.session().limiter;
+    expect(app.engine.limiterFor(s.merchant.merchantId)).toBe(limiter);
+
+    const credentials = { baseUrl: s.proxy.baseUrl, wsUrl: s.sb.wsUrl, merchantId: s.merchant.merchantId, apiKey: s.merchant.apiKey };
+    await sleep(500);
+    const before = limiter.status().defaultRemaining;
+    const tested = await app.call('account.test', credentials);
+    expect(tested.ok).toBe(true);
+    expect(limiter.status().defaultRemaining).toBeLessThanOrEqual(before - 1);
+
+    let most = 0;
+    const sampler = setInterval(() => {
+      most = Math.max(most, s.sb.feed.connectionCount(s.merchant.merchantId));
+    }, 2);
+    try {
+      const first = app.session();
+      const configured = await app.call('account.configure', credentials);
+      expect(configured.ok).toBe(true);
+      expect(app.session()).not.toBe(first);
+      expect(app.session().limiter).toBe(limiter);
+      await waitFor(() => app.session().connection.state === 'connected', 15_000, 'feed after the switch');
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(most).toBe(1);
+    expect(s.sb.feed.connectionCount(s.merchant.merchantId)).toBe(1);
+  }, 60_000);
+});
+
+describe('a feed refused with a 403 that is not ip_not_allowed', () => {
+  it('polls trades while the feed is retried slowly', async () => {
+    const s = await stack();
+    const refusing: Server = createServer((_request, response) => response.writeHead(404).end());
+    let upgrades = 0;
+    refusing.on('upgrade', (_request, socket) => {
+      upgrades++;
+      const body = JSON.stringify({ error: 'forbidden', message: 'Blocked by the corporate proxy' });
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => refusing.close(() => resolve())));
+    const app = await s.launch(`ws://127.0.0.1:${(refusing.address() as AddressInfo).port}/ws`);
+
+    await waitFor(() => app.session().connection.state === 'polling', 10_000, 'polling');
+    expect(app.session().connection.detail).toMatch(/^Feed refused \(http 403 forbidden\); polling every 15 s, retrying the feed in 5 min$/);
+    const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 650 }] })).body.items as [Item];
+    const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 650, recipient: { tradeUrl: TEST_TRADE_URL } });
+    if (!outcome.ok) throw new Error(outcome.failure.message);
+    await adminApi(s.sb).transition(outcome.trade.tradeId, { status: 'SENT' });
+    await waitFor(async () => (await app.call('trades.get', { tradeId: outcome.trade.tradeId }))?.trade.status === 'SENT', 25_000, 'the poll to pick up SENT');
+    expect(upgrades).toBe(1);
+  }, 60_000);
+});
