@@ -190,6 +190,20 @@ describe('sandbox REST: authentication, allowlist, maintenance, limits, envelope
     expect(proto.body).toMatchObject({ error: 'invalid_request' });
   });
 
+  it('serves item images with a silhouette per weapon class', async () => {
+    const shapes = new Map<string, string>();
+    for (const slug of ['glock-18-fade', 'usp-s-kill-confirmed', 'mp9-hydra', 'ak-47-redline', 'awp-dragon-lore', 'nova-koi', 'negev-power-loader']) {
+      const response = await fetch(`${sb.baseUrl}/img/weapon/${slug}.svg`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/svg+xml');
+      const svg = await response.text();
+      shapes.set(slug, /<g [^>]*>(.*)<\/g><\/svg>$/.exec(svg)?.[1] ?? '');
+    }
+    expect(shapes.get('glock-18-fade')).toBe(shapes.get('usp-s-kill-confirmed'));
+    expect(new Set(shapes.values()).size).toBe(6);
+    expect((await fetch(`${sb.baseUrl}/img/weapon/Not_A_Slug.svg`)).status).toBe(404);
+  });
+
   it('keeps the admin helpers behind x-admin-token', async () => {
     const refused = await fetch(`${sb.baseUrl}/admin/merchants`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(refused.status).toBe(401);

@@ -301,6 +301,20 @@ export const WEAPONS: readonly WeaponDef[] = [
   ] },
 ];
 
+/** Silhouette class of a weapon's item image (svg.ts). */
+export type WeaponClass = 'pistol' | 'smg' | 'rifle' | 'sniper' | 'shotgun' | 'machinegun';
+
+/** The class of every weapon in WEAPONS, by name. */
+export const WEAPON_CLASSES: Readonly<Record<string, WeaponClass>> = {
+  'AK-47': 'rifle', 'M4A4': 'rifle', 'M4A1-S': 'rifle', 'FAMAS': 'rifle', 'Galil AR': 'rifle', 'SG 553': 'rifle', 'AUG': 'rifle',
+  'AWP': 'sniper', 'SSG 08': 'sniper', 'SCAR-20': 'sniper', 'G3SG1': 'sniper',
+  'Desert Eagle': 'pistol', 'Glock-18': 'pistol', 'USP-S': 'pistol', 'P250': 'pistol', 'Five-SeveN': 'pistol', 'Tec-9': 'pistol',
+  'CZ75-Auto': 'pistol', 'Dual Berettas': 'pistol', 'P2000': 'pistol', 'R8 Revolver': 'pistol', 'Zeus x27': 'pistol',
+  'MAC-10': 'smg', 'MP9': 'smg', 'MP7': 'smg', 'MP5-SD': 'smg', 'UMP-45': 'smg', 'P90': 'smg', 'PP-Bizon': 'smg',
+  'Nova': 'shotgun', 'XM1014': 'shotgun', 'MAG-7': 'shotgun', 'Sawed-Off': 'shotgun',
+  'M249': 'machinegun', 'Negev': 'machinegun',
+};
+
 // ---- Knives
 
 export type KnifeSet = 'original' | 'chroma' | 'gamma';
