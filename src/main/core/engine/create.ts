@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { startSandbox } from '../../../server/sandbox';
 import type { EngineService } from '../ipc/engineService';
-import { EnvironmentSecretStore, MemorySecretStore, openSecretStore } from '../secrets';
+import { API_KEY_VARIABLE, MERCHANT_ID_VARIABLE, MemorySecretStore, openSecretStore } from '../secrets';
+import { AppConfigFile } from './appConfig';
 import type { DemoAccount } from './engine';
 import { Engine } from './engine';
 
@@ -39,8 +40,9 @@ export async function startDemoSandbox(dataDir: string, log: (line: string) => v
 
 /**
  * Builds and starts the engine for a host (web host CLI or Electron shell).
- * With `baseUrl`, credentials come from the keychain or from MERCHANT_ID and
- * MERCHANT_API_KEY; without it, the demo sandbox starts.
+ * With `baseUrl`, the merchant is MERCHANT_ID, else the account saved in the
+ * data directory's config.json; its key comes from the keychain, else from
+ * MERCHANT_API_KEY. Without `baseUrl`, the demo sandbox starts.
  */
 export async function createEngineFromOptions(options: EngineLaunchOptions): Promise<LaunchedEngine> {
   const env = options.env ?? process.env;
@@ -48,10 +50,21 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
   if (warning) options.log(warning);
   let override;
   if (options.baseUrl) {
-    const merchantId = env.MERCHANT_ID;
-    if (!merchantId) throw new Error('--base-url needs MERCHANT_ID in the environment (and the key in the keychain or MERCHANT_API_KEY)');
-    const apiKey = (await secrets.get(merchantId)) ?? (EnvironmentSecretStore.isConfigured(env) ? env.MERCHANT_API_KEY ?? null : null);
-    if (!apiKey) throw new Error(`No API key for merchant ${merchantId}: store it in the keychain (Settings) or set MERCHANT_API_KEY`);
+    const saved = savedMerchantId(options.dataDir, options.log);
+    const merchantId = env[MERCHANT_ID_VARIABLE] || saved;
+    if (!merchantId) {
+      throw new Error(
+        `--base-url needs a merchant: set ${MERCHANT_ID_VARIABLE} (and the key in the keychain or ${API_KEY_VARIABLE}), or configure the account once in Settings so ${join(options.dataDir, 'config.json')} names it`,
+      );
+    }
+    const envKey = env[API_KEY_VARIABLE];
+    const envKeyFits = Boolean(envKey) && (!env[MERCHANT_ID_VARIABLE] || env[MERCHANT_ID_VARIABLE] === merchantId);
+    const fromKeychain = await secrets.get(merchantId).catch((error: unknown) => {
+      options.log(`keychain: ${(error as Error).message}`);
+      return null;
+    });
+    const apiKey = fromKeychain ?? (envKeyFits ? (envKey as string) : null);
+    if (!apiKey) throw new Error(`No API key for merchant ${merchantId}: store it in the keychain (Settings) or set ${API_KEY_VARIABLE}`);
     const wsUrl = options.wsUrl ?? `${options.baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/ws`;
     override = { baseUrl: options.baseUrl.replace(/\/+$/, ''), wsUrl, merchantId, apiKey };
   }
@@ -65,4 +78,11 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
   });
   await engine.start();
   return { engine, close: () => engine.close(), describe: () => engine.describe() };
+}
+
+/** The merchant of the account saved in `config.json`, if any (keychain-only headless runs name no merchant in the environment). */
+function savedMerchantId(dataDir: string, log: (line: string) => void): string | null {
+  const config = new AppConfigFile(dataDir);
+  if (config.problem) log(config.problem);
+  return config.get().account?.merchantId ?? null;
 }

@@ -16,9 +16,12 @@ export interface KeytarSecretStoreOptions {
   backend?: KeytarBackend;
   /** A locked keyring may wait for an unlock prompt forever; give up on the probe after this. */
   probeTimeoutMs?: number;
+  /** The same for get/set/delete: a read that never answers must not hang a start-up or a snapshot. */
+  operationTimeoutMs?: number;
 }
 
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+const DEFAULT_OPERATION_TIMEOUT_MS = 10_000;
 
 function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -40,40 +43,31 @@ export class KeytarSecretStore implements SecretStore {
   readonly kind = 'keychain';
   readonly service: string;
   readonly #probeTimeoutMs: number;
+  readonly #operationTimeoutMs: number;
   #backend: Promise<KeytarBackend> | null;
 
   constructor(options: KeytarSecretStoreOptions = {}) {
     this.service = options.service ?? KEYCHAIN_SERVICE;
     this.#backend = options.backend ? Promise.resolve(options.backend) : null;
     this.#probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+    this.#operationTimeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   }
 
   /** Resolves when the keychain answers a harmless lookup; rejects with `SecretStoreUnavailableError` otherwise. */
   async probe(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new SecretStoreUnavailableError(`no answer within ${this.#probeTimeoutMs} ms (keyring locked?)`)),
-        this.#probeTimeoutMs,
-      );
-    });
-    try {
-      await Promise.race([this.#run((k) => k.findCredentials(this.service)), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withTimeout(this.#run((k) => k.findCredentials(this.service)), this.#probeTimeoutMs);
   }
 
   get(merchantId: string): Promise<string | null> {
-    return this.#run((k) => k.getPassword(this.service, merchantId));
+    return withTimeout(this.#run((k) => k.getPassword(this.service, merchantId)), this.#operationTimeoutMs);
   }
 
   set(merchantId: string, apiKey: string): Promise<void> {
-    return this.#run((k) => k.setPassword(this.service, merchantId, apiKey));
+    return withTimeout(this.#run((k) => k.setPassword(this.service, merchantId, apiKey)), this.#operationTimeoutMs);
   }
 
   delete(merchantId: string): Promise<boolean> {
-    return this.#run((k) => k.deletePassword(this.service, merchantId));
+    return withTimeout(this.#run((k) => k.deletePassword(this.service, merchantId)), this.#operationTimeoutMs);
   }
 
   async #run<T>(operation: (backend: KeytarBackend) => Promise<T>): Promise<T> {
@@ -84,5 +78,18 @@ export class KeytarSecretStore implements SecretStore {
     } catch (error) {
       throw new SecretStoreUnavailableError(reasonOf(error), { cause: error });
     }
+  }
+}
+
+/** `operation`, or a `SecretStoreUnavailableError` when the keychain does not answer within `ms`. */
+async function withTimeout<T>(operation: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new SecretStoreUnavailableError(`no answer within ${ms} ms (keyring locked?)`)), ms);
+  });
+  try {
+    return await Promise.race([operation, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
