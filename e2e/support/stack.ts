@@ -41,6 +41,13 @@ export interface StackOptions {
   prepare?: (ctx: { sandbox: Sandbox; admin: ReturnType<typeof adminApi>; merchant: MerchantCredentials }) => Promise<void>;
   /** How long the web host may take to print its URL. */
   startTimeoutMs?: number;
+  /**
+   * A sandbox and its merchant as usual, but the web host starts without --base-url (the
+   * embedded demo), so the account is configured through Settings like a user would.
+   */
+  hostInDemo?: boolean;
+  /** A fixed port and an explicit --token, so the web host can be stopped and started again in place. */
+  restartableHost?: boolean;
 }
 
 export interface Stack {
@@ -62,6 +69,10 @@ export interface Stack {
   stopSandbox(): Promise<void>;
   /** Starts a sandbox on the same port with the same database and admin token (`restartable` only). */
   restartSandbox(): Promise<void>;
+  /** Stops the web host (SIGTERM, a clean shutdown); `restartableHost` only. */
+  stopHost(): Promise<void>;
+  /** Starts the web host again on the same port and data dir, with the same token unless one is given; returns its URL. */
+  startHost(options?: { token?: string }): Promise<string>;
 }
 
 /** A port nobody listens on right now. */
@@ -187,7 +198,11 @@ export function useStack(options: StackOptions = {}): () => Stack {
     delete env['MERCHANT_ID'];
     delete env['MERCHANT_API_KEY'];
     delete env['MERCHANT_DESK_WEB_TOKEN'];
-    const args = ['--data-dir', dataDir, '--port', '0'];
+    const hostPort = options.restartableHost ? await freePort() : 0;
+    let hostToken = `e2e-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
+    const args = ['--data-dir', dataDir, '--port', String(hostPort)];
+    // The token goes through the environment (out of the process list), like a user would.
+    if (options.restartableHost) env['MERCHANT_DESK_WEB_TOKEN'] = hostToken;
 
     let admin: ReturnType<typeof adminApi> | null = null;
     let merchant: MerchantCredentials | null = null;
@@ -209,13 +224,16 @@ export function useStack(options: StackOptions = {}): () => Stack {
       const created = await admin.createMerchant({ balance: 1_000_000, ...options.merchant });
       merchant = { merchantId: created.merchantId, apiKey: created.apiKey };
       await options.prepare?.({ sandbox, admin, merchant });
-      args.push('--base-url', sandbox.baseUrl, '--ws-url', sandbox.wsUrl);
-      env['MERCHANT_ID'] = merchant.merchantId;
-      env['MERCHANT_API_KEY'] = merchant.apiKey;
+      if (!options.hostInDemo) {
+        args.push('--base-url', sandbox.baseUrl, '--ws-url', sandbox.wsUrl);
+        env['MERCHANT_ID'] = merchant.merchantId;
+        env['MERCHANT_API_KEY'] = merchant.apiKey;
+      }
     }
 
     const host = await spawnHost(args, env, logFile, options.startTimeoutMs ?? 90_000);
     child = host.child;
+    let hostUrl = host.url;
     // A worker that dies without its hooks (Ctrl-C, crash) must not leave the host running.
     process.once('exit', killOnExit);
     const url = new URL(host.url);
@@ -229,9 +247,13 @@ export function useStack(options: StackOptions = {}): () => Stack {
       return { merchant, admin };
     };
     stack = {
-      url: host.url,
+      get url() {
+        return hostUrl;
+      },
       origin: url.origin,
-      token,
+      get token() {
+        return new URL(hostUrl).searchParams.get('token') ?? token;
+      },
       dataDir,
       tempDir,
       get sandbox() {
@@ -258,6 +280,24 @@ export function useStack(options: StackOptions = {}): () => Stack {
         if (sandbox) throw new Error('the sandbox is still running');
         sandbox = await startSandbox(sandboxOptions);
         sandboxLog(`restarted at ${sandbox.baseUrl}`);
+      },
+      async stopHost() {
+        if (!options.restartableHost) throw new Error('stopHost needs useStack({ restartableHost: true })');
+        if (child) await stopHost(child);
+        process.off('exit', killOnExit);
+        child = null;
+        appendFileSync(logFile, '[e2e] web host stopped\n');
+      },
+      async startHost(next = {}) {
+        if (!options.restartableHost) throw new Error('startHost needs useStack({ restartableHost: true })');
+        if (child) throw new Error('the web host is still running');
+        hostToken = next.token ?? hostToken;
+        const restarted = await spawnHost(args, { ...env, MERCHANT_DESK_WEB_TOKEN: hostToken }, logFile, options.startTimeoutMs ?? 90_000);
+        child = restarted.child;
+        process.once('exit', killOnExit);
+        hostUrl = restarted.url;
+        appendFileSync(logFile, '[e2e] web host started again\n');
+        return hostUrl;
       },
     };
   });
