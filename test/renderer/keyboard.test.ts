@@ -60,4 +60,23 @@ describe('keyboard map', () => {
     expect(interpretKey(null, key('ArrowDown', { onCatalog: false })).command).toBeNull();
     expect(interpretKey(null, key('Enter', { onButton: true })).command).toBeNull();
   });
+
+  it('on Alerts: arrows or j/k walk the firings, A acknowledges, R re-arms', () => {
+    const alerts = { onCatalog: false, screen: 'alerts' as const };
+    expect(interpretKey(null, key('ArrowDown', alerts)).command).toBe('firing.down');
+    expect(interpretKey(null, key('k', alerts)).command).toBe('firing.up');
+    expect(interpretKey(null, key('a', alerts)).command).toBe('firing.acknowledge');
+    expect(interpretKey(null, key('r', alerts)).command).toBe('firing.rearm');
+    // g a still goes to Alerts; A elsewhere does nothing.
+    expect(interpretKey('g', key('a', alerts)).command).toBe('go.alerts');
+    expect(interpretKey(null, key('a', { onCatalog: false, screen: 'trades' })).command).toBeNull();
+    expect(interpretKey(null, key('a', { ...alerts, inEditable: true })).command).toBeNull();
+  });
+
+  it('E exports the list on Trades and Wallet only', () => {
+    expect(interpretKey(null, key('e', { onCatalog: false, screen: 'trades' })).command).toBe('export.csv');
+    expect(interpretKey(null, key('e', { onCatalog: false, screen: 'wallet' })).command).toBe('export.csv');
+    expect(interpretKey(null, key('e', { screen: 'catalog' })).command).toBeNull();
+    expect(interpretKey(null, key('e', { onCatalog: false, screen: 'wallet', modalOpen: true })).command).toBeNull();
+  });
 });

@@ -1,10 +1,10 @@
 import type { KeyCommand } from '../lib/keyboard';
 import { SHORTCUT_HINTS } from '../lib/keyboard';
 import { openBuyByName, openBuyForSelected } from '../screens/buy/open';
-import { acknowledgeAll } from '../state/actions/alerts';
+import { acknowledgeAll, acknowledgeSelectedFiring, moveFiring, rearmSelectedFiring } from '../state/actions/alerts';
 import { requestWebNotifications, webNotificationPermission } from '../state/actions/boot';
 import { clearFilters, closeDetail, moveSelection, openSelectedDetail, refreshCatalog, softRefresh } from '../state/actions/catalog';
-import { updateSettings, connectDemoSandbox } from '../state/actions/settings';
+import { connectDemoSandbox, switchToSavedAccount, updateSettings } from '../state/actions/settings';
 import { exportTradesCsv, setTradesTab } from '../state/actions/trades';
 import { closeDialog, focusSearch, navigate, openDialog, toast, togglePalette } from '../state/actions/ui';
 import { exportLedgerCsv } from '../state/actions/wallet';
@@ -43,9 +43,31 @@ export function buildCommands(): Command[] {
     { id: 'buy.byName', group: 'Buy', title: 'Buy by name', hint: hint('buy.byName'), keywords: 'purchase cheapest max price', run: () => openBuyByName() },
     { id: 'trades.active', group: 'Trades', title: 'Show active trades', run: () => { navigate('trades'); setTradesTab('active'); } },
     { id: 'trades.history', group: 'Trades', title: 'Show trade history', run: () => { navigate('trades'); setTradesTab('history'); } },
-    { id: 'trades.export', group: 'Trades', title: 'Export trades as CSV', keywords: 'download', run: () => void exportTradesCsv() },
-    { id: 'wallet.export', group: 'Wallet', title: 'Export ledger as CSV', keywords: 'download balance', run: () => void exportLedgerCsv() },
+    { id: 'trades.export', group: 'Trades', title: 'Export trades as CSV', hint: state.ui.screen === 'trades' ? hint('export.csv') : undefined, keywords: 'download', run: () => void exportTradesCsv() },
+    { id: 'wallet.export', group: 'Wallet', title: 'Export ledger as CSV', hint: state.ui.screen === 'wallet' ? hint('export.csv') : undefined, keywords: 'download balance', run: () => void exportLedgerCsv() },
     { id: 'alerts.new', group: 'Alerts', title: 'New alert rule', keywords: 'watchlist create', run: () => { navigate('alerts'); openDialog({ kind: 'rule', ruleId: null }); } },
+    {
+      id: 'alerts.ackSelected',
+      group: 'Alerts',
+      title: 'Acknowledge the selected firing',
+      hint: hint('firing.acknowledge'),
+      keywords: 'alert firing read',
+      run: () => {
+        navigate('alerts');
+        acknowledgeSelectedFiring();
+      },
+    },
+    {
+      id: 'alerts.rearmSelected',
+      group: 'Alerts',
+      title: 'Re-arm the rule of the selected firing',
+      hint: hint('firing.rearm'),
+      keywords: 'alert rule fire again',
+      run: () => {
+        navigate('alerts');
+        rearmSelectedFiring();
+      },
+    },
     {
       id: 'alerts.ackAll',
       group: 'Alerts',
@@ -68,7 +90,15 @@ export function buildCommands(): Command[] {
       keywords: 'appearance colour color',
       run: () => void updateSettings({ theme: getState().settings.settings?.theme === 'light' ? 'dark' : 'light' }),
     },
-    { id: 'app.demo', group: 'App', title: 'Use demo sandbox', keywords: 'connect sandbox', run: () => void connectDemoSandbox() },
+    state.conn.account?.demo && state.conn.account.saved?.apiKeyConfigured
+      ? {
+          id: 'app.demo',
+          group: 'App',
+          title: `Leave the demo: back to ${state.conn.account.saved.merchantId}`,
+          keywords: 'demo sandbox off account live',
+          run: () => void switchToSavedAccount(),
+        }
+      : { id: 'app.demo', group: 'App', title: 'Use demo sandbox', keywords: 'connect sandbox demo on', run: () => void connectDemoSandbox() },
     { id: 'app.connection', group: 'App', title: 'Test or change the connection', keywords: 'api key merchant', run: () => navigate('settings') },
   ];
   if (state.conn.host === 'web' && webNotificationPermission() === 'default') {
@@ -133,6 +163,22 @@ export function runKeyCommand(command: KeyCommand, target: EventTarget | null): 
       return;
     case 'selection.open':
       openSelectedDetail();
+      return;
+    case 'firing.up':
+      moveFiring(-1);
+      return;
+    case 'firing.down':
+      moveFiring(1);
+      return;
+    case 'firing.acknowledge':
+      acknowledgeSelectedFiring();
+      return;
+    case 'firing.rearm':
+      rearmSelectedFiring();
+      return;
+    case 'export.csv':
+      if (getState().ui.screen === 'wallet') void exportLedgerCsv();
+      else void exportTradesCsv();
       return;
   }
 }

@@ -33,6 +33,7 @@ export function useKeyboard(): void {
         onButton: isButton(e.target),
         modalOpen: ui.dialog !== null,
         onCatalog: ui.screen === 'catalog',
+        screen: ui.screen,
       });
       pending = result.pending;
       if (timer !== null) window.clearTimeout(timer);

@@ -19,7 +19,12 @@ export type KeyCommand =
   | 'selection.pageDown'
   | 'selection.first'
   | 'selection.last'
-  | 'selection.open';
+  | 'selection.open'
+  | 'firing.up'
+  | 'firing.down'
+  | 'firing.acknowledge'
+  | 'firing.rearm'
+  | 'export.csv';
 
 export interface KeyInput {
   key: string;
@@ -35,6 +40,8 @@ export interface KeyInput {
   modalOpen: boolean;
   /** The catalog screen is showing (selection keys apply). */
   onCatalog: boolean;
+  /** The screen showing, for the keys of one screen (alerts: firings; trades and wallet: export). */
+  screen?: 'catalog' | 'trades' | 'wallet' | 'alerts' | 'settings';
 }
 
 export interface KeyResult {
@@ -63,6 +70,16 @@ const SELECTION_KEYS: Record<string, KeyCommand> = {
   Enter: 'selection.open',
 };
 
+/** On the Alerts screen: walk the firings, acknowledge the selected one, re-arm its rule. */
+const FIRING_KEYS: Record<string, KeyCommand> = {
+  ArrowUp: 'firing.up',
+  ArrowDown: 'firing.down',
+  k: 'firing.up',
+  j: 'firing.down',
+  a: 'firing.acknowledge',
+  r: 'firing.rearm',
+};
+
 const none = (pending: string | null = null): KeyResult => ({ command: null, pending });
 
 export function interpretKey(pending: string | null, e: KeyInput): KeyResult {
@@ -80,6 +97,11 @@ export function interpretKey(pending: string | null, e: KeyInput): KeyResult {
     const selection = SELECTION_KEYS[e.key];
     if (selection && !(e.key === 'Enter' && e.onButton)) return { command: selection, pending: null };
   }
+  if (e.screen === 'alerts') {
+    const firing = FIRING_KEYS[e.key];
+    if (firing) return { command: firing, pending: null };
+  }
+  if ((e.screen === 'trades' || e.screen === 'wallet') && e.key === 'e') return { command: 'export.csv', pending: null };
   switch (e.key) {
     case 'g':
       return none('g');
@@ -106,4 +128,9 @@ export const SHORTCUT_HINTS: Partial<Record<KeyCommand, string>> = {
   'go.alerts': 'G A',
   'go.settings': 'G S',
   'selection.open': 'Enter',
+  'firing.up': '↑',
+  'firing.down': '↓',
+  'firing.acknowledge': 'A',
+  'firing.rearm': 'R',
+  'export.csv': 'E',
 };

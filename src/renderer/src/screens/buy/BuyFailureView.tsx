@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { BuyFailure } from '../../../../shared/ipc/models';
 import { Money } from '../../components/Money';
 import { TimeAgo } from '../../components/TimeAgo';
@@ -19,6 +20,12 @@ const TITLES: Record<string, string> = {
 
 /** A refused buy: what happened, what to do, and the one-click follow-ups. */
 export function BuyFailureView({ failure, onRebuy, busy }: { failure: BuyFailure; onRebuy?: (price: number) => void; busy: boolean }) {
+  const rebuyRef = useRef<HTMLButtonElement>(null);
+  const offersRebuy = failure.code === 'price_changed' && failure.newPrice !== undefined && onRebuy !== undefined;
+  // Keyboard-first: the one-click re-buy has the focus, so Enter buys at the new price.
+  useEffect(() => {
+    if (offersRebuy) rebuyRef.current?.focus();
+  }, [offersRebuy, failure]);
   return (
     <div className="buy-failure" role="alert">
       <div className="failure-head">
@@ -43,9 +50,10 @@ export function BuyFailureView({ failure, onRebuy, busy }: { failure: BuyFailure
         <span className="muted">Next step: </span>
         {failure.nextStep}
       </p>
-      {failure.code === 'price_changed' && failure.newPrice !== undefined && onRebuy ? (
-        <button type="button" className="btn primary" disabled={busy} onClick={() => onRebuy(failure.newPrice as number)}>
-          Buy at {formatCents(failure.newPrice)}
+      {offersRebuy ? (
+        <button ref={rebuyRef} type="button" className="btn primary" disabled={busy} onClick={() => onRebuy?.(failure.newPrice as number)}>
+          Buy at {formatCents(failure.newPrice as number)}
+          <kbd aria-hidden="true">Enter</kbd>
         </button>
       ) : null}
     </div>

@@ -2,8 +2,8 @@ import type { AlertRuleInput } from '../../../../shared/ipc/contract';
 import type { AlertRule } from '../../../../shared/ipc/models';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
-import { mergeFirings, removeRule, upsertRule, withRules } from '../slices/alerts';
-import { update } from '../store';
+import { mergeFirings, moveFiringSelection, removeRule, upsertRule, withRules } from '../slices/alerts';
+import { getState, update } from '../store';
 import { toast } from './ui';
 
 export async function loadAlerts(): Promise<void> {
@@ -87,4 +87,45 @@ export async function rearmRule(ruleId: string): Promise<void> {
   } catch (error) {
     toast('error', 'Could not re-arm the rule', errorMessage(error));
   }
+}
+
+// ---- the selected firing (keyboard: arrows or j/k, A, R)
+
+export function selectFiring(id: string | null): void {
+  update('alerts', (a) => (a.selectedFiringId === id ? a : { ...a, selectedFiringId: id }));
+}
+
+export function moveFiring(delta: number): void {
+  update('alerts', (a) => moveFiringSelection(a, delta));
+  const id = getState().alerts.selectedFiringId;
+  if (id !== null) document.getElementById(firingDomId(id))?.scrollIntoView({ block: 'nearest' });
+}
+
+export const firingDomId = (id: string) => `firing-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+function selectedFiring() {
+  const { selectedFiringId, firings } = getState().alerts;
+  return selectedFiringId === null ? undefined : firings[selectedFiringId];
+}
+
+export function acknowledgeSelectedFiring(): void {
+  const firing = selectedFiring();
+  if (!firing) {
+    toast('info', 'Select a firing first', 'Use ↑/↓ (or J/K) on the Alerts screen, then A to acknowledge.');
+    return;
+  }
+  if (firing.acknowledged) {
+    toast('info', 'Already acknowledged', firing.market_hash_name);
+    return;
+  }
+  void acknowledgeFiring(firing.id);
+}
+
+export function rearmSelectedFiring(): void {
+  const firing = selectedFiring();
+  if (!firing) {
+    toast('info', 'Select a firing first', 'Use ↑/↓ (or J/K) on the Alerts screen, then R to re-arm its rule.');
+    return;
+  }
+  void rearmRule(firing.ruleId);
 }

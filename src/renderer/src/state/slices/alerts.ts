@@ -9,6 +9,8 @@ export interface AlertsSlice {
   firingOrder: string[];
   status: 'idle' | 'loading' | 'ready' | 'error';
   error: string | null;
+  /** The firing the keyboard acts on (A acknowledges, R re-arms its rule). */
+  selectedFiringId: string | null;
 }
 
 export const initialAlerts: AlertsSlice = {
@@ -18,7 +20,18 @@ export const initialAlerts: AlertsSlice = {
   firingOrder: [],
   status: 'idle',
   error: null,
+  selectedFiringId: null,
 };
+
+/** Move the firing selection by `delta` rows (newest first); the first press selects the newest. */
+export function moveFiringSelection(slice: AlertsSlice, delta: number): AlertsSlice {
+  const order = slice.firingOrder;
+  if (order.length === 0) return slice;
+  const at = slice.selectedFiringId === null ? -1 : order.indexOf(slice.selectedFiringId);
+  const next = at < 0 ? 0 : Math.max(0, Math.min(order.length - 1, at + delta));
+  const id = order[next] ?? null;
+  return id === slice.selectedFiringId ? slice : { ...slice, selectedFiringId: id };
+}
 
 const byFiredAtDesc = (map: Record<string, AlertFiring>) => (a: string, b: string) =>
   (map[b]?.firedAt ?? '').localeCompare(map[a]?.firedAt ?? '');
@@ -45,5 +58,6 @@ export function mergeFirings(slice: AlertsSlice, firings: AlertFiring[], replace
   const map: Record<string, AlertFiring> = replace ? {} : { ...slice.firings };
   for (const f of firings) map[f.id] = f;
   const firingOrder = Object.keys(map).sort(byFiredAtDesc(map));
-  return { ...slice, firings: map, firingOrder };
+  const selectedFiringId = slice.selectedFiringId !== null && map[slice.selectedFiringId] ? slice.selectedFiringId : null;
+  return { ...slice, firings: map, firingOrder, selectedFiringId };
 }
