@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { BuyByNameInput } from '../../../../shared/ipc/contract';
 import type { BuyFailure } from '../../../../shared/ipc/models';
 import { parseDollarsToCents } from '../../../../shared/money';
@@ -8,15 +8,22 @@ import { Money } from '../../components/Money';
 import { centsToInput, formatDurationSeconds } from '../../lib/format';
 import { errorMessage } from '../../lib/ipc';
 import { KNOWN_PHASES } from '../../lib/rarity';
-import { buyByName } from '../../state/actions/buy';
+import { buyByName, checkBuyByName, type NameCheck } from '../../state/actions/buy';
 import { closeDialog } from '../../state/actions/ui';
 import type { Dialog as DialogState } from '../../state/slices/ui';
 import { BuyFailureView } from './BuyFailureView';
+import { Warnings } from './Warnings';
 import { BuyOptions, type BuyOptionsValue, DEFAULT_OPTIONS, optionsReady } from './BuyOptions';
 import { initialRecipient } from './initialRecipient';
 import { type RecipientChoice, recipientInput, RecipientPicker, recipientReady, useRecipientLabel } from './RecipientPicker';
 
-type Step = { kind: 'form' } | { kind: 'confirm'; input: BuyByNameInput } | { kind: 'submitting'; input: BuyByNameInput } | { kind: 'failed'; input: BuyByNameInput; failure: BuyFailure };
+type Step =
+  | { kind: 'form' }
+  | { kind: 'confirm'; input: BuyByNameInput; checking: boolean; check: NameCheck | null; checkError: string | null }
+  | { kind: 'submitting'; input: BuyByNameInput }
+  | { kind: 'failed'; input: BuyByNameInput; failure: BuyFailure };
+
+const confirmStep = (input: BuyByNameInput): Step => ({ kind: 'confirm', input, checking: true, check: null, checkError: null });
 
 interface NameForm {
   name: string;
@@ -73,6 +80,27 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
         : {}),
   });
 
+  // The same pre-checks as buy by id, against the listing this buy will most likely get.
+  const confirmInput = step.kind === 'confirm' && step.checking ? step.input : null;
+  useEffect(() => {
+    if (!confirmInput) return;
+    let cancelled = false;
+    checkBuyByName(confirmInput).then(
+      (check) => !cancelled && setStep((s) => (s.kind === 'confirm' && s.input === confirmInput ? { ...s, checking: false, check } : s)),
+      (e: unknown) =>
+        !cancelled && setStep((s) => (s.kind === 'confirm' && s.input === confirmInput ? { ...s, checking: false, checkError: errorMessage(e) } : s)),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [confirmInput]);
+
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const confirmReady = step.kind === 'confirm' && !step.checking;
+  useEffect(() => {
+    if (confirmReady) confirmRef.current?.focus();
+  }, [confirmReady]);
+
   const submit = async (input: BuyByNameInput) => {
     setError(null);
     setStep({ kind: 'submitting', input });
@@ -81,7 +109,7 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
       if (!outcome.ok) setStep({ kind: 'failed', input, failure: outcome.failure });
     } catch (e) {
       setError(errorMessage(e));
-      setStep({ kind: 'confirm', input });
+      setStep({ kind: 'confirm', input, checking: false, check: null, checkError: null });
     }
   };
 
@@ -93,7 +121,7 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
           className="dialog-form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (ready) setStep({ kind: 'confirm', input: build() });
+            if (ready) setStep(confirmStep(build()));
           }}
         >
           <Field label="Market hash name" htmlFor={`${id}-name`} error={form.name ? bad.name : null}>
@@ -187,6 +215,24 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
               </div>
             ) : null}
           </dl>
+          {step.kind === 'confirm' ? (
+            <>
+              {step.checking ? (
+                <div className="muted small checking">
+                  <span className="spinner sm" aria-hidden="true" /> Checking limits, funds and the local catalog…
+                </div>
+              ) : null}
+              {step.check?.candidate ? (
+                <p className="muted small candidate">
+                  Cheapest match in the local catalog: <Money cents={step.check.candidate.price} className="strong" /> (item{' '}
+                  <span className="num">{step.check.candidate.itemId}</span>
+                  {step.check.candidate.phase ? `, ${step.check.candidate.phase}` : ''}).
+                </p>
+              ) : null}
+              <Warnings warnings={step.check?.warnings ?? []} />
+              {step.checkError ? <div className="notice warn">Pre-checks could not run: {step.checkError}</div> : null}
+            </>
+          ) : null}
           {error ? (
             <div className="notice error" role="alert">
               {error}
@@ -196,7 +242,13 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
             <button type="button" className="btn ghost" disabled={busy} onClick={() => setStep({ kind: 'form' })}>
               Back
             </button>
-            <button type="button" className="btn primary" autoFocus disabled={busy} onClick={() => void submit(step.input)}>
+            <button
+              ref={confirmRef}
+              type="button"
+              className="btn primary"
+              disabled={busy || (step.kind === 'confirm' && step.checking)}
+              onClick={() => void submit(step.input)}
+            >
               {busy ? <span className="spinner sm" aria-hidden="true" /> : null}
               Confirm buy
             </button>

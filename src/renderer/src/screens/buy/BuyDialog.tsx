@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BuyByIdInput } from '../../../../shared/ipc/contract';
 import type { BuyFailure, BuyWarning } from '../../../../shared/ipc/models';
+import { Warnings } from './Warnings';
 import { Dialog } from '../../components/Dialog';
 import { ItemImage } from '../../components/ItemImage';
 import { Money } from '../../components/Money';
@@ -20,19 +21,6 @@ type Step =
   | { kind: 'confirm'; input: BuyByIdInput; checking: boolean; warnings: BuyWarning[]; checkError: string | null }
   | { kind: 'submitting'; input: BuyByIdInput }
   | { kind: 'failed'; input: BuyByIdInput; failure: BuyFailure };
-
-function Warnings({ warnings }: { warnings: BuyWarning[] }) {
-  if (warnings.length === 0) return null;
-  return (
-    <ul className="warnings" aria-label="Warnings">
-      {warnings.map((w) => (
-        <li key={w.code} className="warning">
-          <span aria-hidden="true">⚠</span> {w.message}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 /** "Buy item": recipient, options, a confirm step with the exact price, then the outcome. */
 export function BuyDialog({ dialog }: { dialog: Extract<DialogState, { kind: 'buy' }> }) {

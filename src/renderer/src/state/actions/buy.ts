@@ -1,5 +1,5 @@
 import type { BuyByIdInput, BuyByNameInput } from '../../../../shared/ipc/contract';
-import type { BuyOutcome, BuyWarning } from '../../../../shared/ipc/models';
+import type { BuyOutcome, BuyWarning, CatalogRow } from '../../../../shared/ipc/models';
 import { formatCents } from '../../lib/format';
 import { api, unwrap } from '../../lib/ipc';
 import { writePref } from '../../lib/persist';
@@ -8,6 +8,59 @@ import { selectTrade } from './trades';
 
 export async function checkBuy(input: BuyByIdInput): Promise<BuyWarning[]> {
   return unwrap(api().buy.check(input));
+}
+
+/** A pre-buy note of buy by name: the engine's warnings plus what the local catalog says. */
+export interface NameCheckWarning {
+  code: BuyWarning['code'] | 'no-local-match';
+  message: string;
+}
+
+export interface NameCheck {
+  warnings: NameCheckWarning[];
+  /** The listing the marketplace will most likely sell (the cheapest local match), when the cache has one. */
+  candidate: Pick<CatalogRow, 'itemId' | 'assetId' | 'price' | 'phase' | 'float'> | null;
+}
+
+/**
+ * Buy by name runs the same pre-checks as buy by id (recipient limits and blocks, holder
+ * limit, funds) against the listing it will most likely get: the targeted item, else the
+ * cheapest local listing of that name (and phase) at or below the maximum.
+ */
+export async function checkBuyByName(input: BuyByNameInput): Promise<NameCheck> {
+  const common = {
+    recipient: input.recipient,
+    ...(input.tradeDurationSeconds !== undefined ? { tradeDurationSeconds: input.tradeDurationSeconds } : {}),
+  };
+  if (input.itemId !== undefined && input.assetId !== undefined) {
+    const warnings = await checkBuy({ itemId: input.itemId, assetId: input.assetId, price: input.maxPrice, ...common });
+    return { warnings, candidate: null };
+  }
+  const page = await unwrap(
+    api().catalog.query({
+      search: input.market_hash_name,
+      phase: input.phase ?? null,
+      priceMax: input.maxPrice,
+      sort: 'price',
+      direction: 'asc',
+      offset: 0,
+      limit: 200,
+    }),
+  );
+  const match = page.rows.find((row) => row.market_hash_name === input.market_hash_name && (input.phase === undefined || row.phase === input.phase));
+  if (!match) {
+    return {
+      candidate: null,
+      warnings: [
+        {
+          code: 'no-local-match',
+          message: `No listing of this name${input.phase ? ` (${input.phase})` : ''} at or below ${formatCents(input.maxPrice)} in the local catalog: the marketplace will most likely refuse (price_too_high).`,
+        },
+      ],
+    };
+  }
+  const warnings = await checkBuy({ itemId: match.itemId, assetId: match.assetId, price: match.price, ...common });
+  return { warnings, candidate: match };
 }
 
 function remember(input: BuyByIdInput | BuyByNameInput) {
