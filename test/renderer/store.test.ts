@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyBatch } from '../../src/renderer/src/state/applyBatch';
 import { initialState, useStore } from '../../src/renderer/src/state/store';
-import { applyTradesBatch, initialTrades, receiveTradePage, tradeQueryKey, toTradeQuery } from '../../src/renderer/src/state/slices/trades';
-import { initialAlerts, mergeFirings, removeRule, upsertRule, withRules } from '../../src/renderer/src/state/slices/alerts';
+import { applyTradesBatch, initialTrades, receiveTradePage, tradeQueryKey, toTradeQuery, withDetailTrade } from '../../src/renderer/src/state/slices/trades';
+import { initialAlerts, mergeFirings, moveFiringSelection, removeRule, upsertRule, withRules } from '../../src/renderer/src/state/slices/alerts';
 import { dismissToast, initialNotes, MAX_TOASTS, pushToasts, toastsFromNotifications } from '../../src/renderer/src/state/slices/notes';
 import { applyConnBatch, initialConn } from '../../src/renderer/src/state/slices/conn';
 import { screenFromHash } from '../../src/renderer/src/state/slices/ui';
@@ -89,6 +89,38 @@ describe('trades slice', () => {
   it('keeps an open detail in step', () => {
     const s = { ...initialTrades, detail: { id: 'a', status: 'ready' as const, data: { trade: trade('a'), timeline: [] }, error: null } };
     expect(applyTradesBatch(s, [trade('a', 'FAILED', { errorCode: 500 })]).detail.data?.trade.errorCode).toBe(500);
+  });
+
+  it('holds only the trades on screen, however many pass by (the cache pages from SQLite)', () => {
+    let s = receiveTradePage(initialTrades, tradeQueryKey(initialTrades), { rows: [trade('a'), trade('b')], total: 2, offset: 0, limit: 50 });
+    // A flood of live trades the list does not show: flagged stale, not kept.
+    for (let i = 0; i < 5000; i++) s = applyTradesBatch(s, [trade(`live-${i}`, 'SENT')]);
+    expect(Object.keys(s.byId).sort()).toEqual(['a', 'b']);
+    expect(s.stale).toBe(true);
+    // The open detail is held beside the page; opening another drops the previous one.
+    s = { ...s, detail: { id: 'x', status: 'loading', data: null, error: null } };
+    s = withDetailTrade(s, trade('x'));
+    expect(Object.keys(s.byId).sort()).toEqual(['a', 'b', 'x']);
+    s = { ...s, detail: { id: 'y', status: 'loading', data: null, error: null } };
+    s = withDetailTrade(s, trade('y'));
+    expect(Object.keys(s.byId).sort()).toEqual(['a', 'b', 'y']);
+    // A new page replaces the old one's records; the detail stays.
+    s = receiveTradePage({ ...s, offset: 50 }, tradeQueryKey({ ...s, offset: 50 }), { rows: [trade('c')], total: 51, offset: 50, limit: 50 });
+    expect(Object.keys(s.byId).sort()).toEqual(['c', 'y']);
+  });
+});
+
+describe('alert firing selection', () => {
+  const firing = (id: string, at: string) => ({ id, ruleId: 'r', ruleName: 'R', itemId: 1, market_hash_name: id, price: 1, firedAt: at, acknowledged: false, autoBuy: null });
+  it('walks the firings newest first and forgets a firing that is gone', () => {
+    let a = mergeFirings(initialAlerts, [firing('old', '2026-03-01T10:00:00.000Z'), firing('new', '2026-03-01T12:00:00.000Z')]);
+    a = moveFiringSelection(a, 1);
+    expect(a.selectedFiringId).toBe('new');
+    a = moveFiringSelection(a, 1);
+    expect(a.selectedFiringId).toBe('old');
+    expect(moveFiringSelection(a, 1)).toBe(a);
+    expect(moveFiringSelection(a, -1).selectedFiringId).toBe('new');
+    expect(mergeFirings(a, [firing('new', '2026-03-01T12:00:00.000Z')], true).selectedFiringId).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 import { debounced } from '../../lib/debounce';
 import { downloadText, safeCsvFilename } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
-import { receiveTradePage, type TradeFilters, tradeQueryKey, type TradesTab, toTradeQuery } from '../slices/trades';
+import { receiveTradePage, type TradeFilters, tradeQueryKey, type TradesTab, toTradeQuery, withDetailTrade } from '../slices/trades';
 import { getState, update } from '../store';
 import { toast } from './ui';
 
@@ -55,8 +55,8 @@ export async function loadTradeDetail(tradeId: string): Promise<void> {
     const data = await unwrap(api().trades.get({ tradeId }));
     update('trades', (t) => {
       if (t.detail.id !== tradeId) return t;
-      const byId = data ? { ...t.byId, [tradeId]: data.trade } : t.byId;
-      return { ...t, byId, detail: { id: tradeId, status: data ? 'ready' : 'missing', data, error: null } };
+      const held = data ? withDetailTrade(t, data.trade) : t;
+      return { ...held, detail: { id: tradeId, status: data ? 'ready' : 'missing', data, error: null } };
     });
   } catch (error) {
     update('trades', (t) =>

@@ -35,6 +35,10 @@ export interface TradeDetailState {
 }
 
 export interface TradesSlice {
+  /**
+   * The trades on screen only: the current page's and the open detail's (at most the page
+   * size + 1). The cache pages from SQLite; nothing here grows with the history.
+   */
   byId: Record<string, Trade>;
   tab: TradesTab;
   filters: TradeFilters;
@@ -78,14 +82,28 @@ export function tradeQueryKey(slice: Pick<TradesSlice, 'tab' | 'filters' | 'offs
   return JSON.stringify(toTradeQuery(slice));
 }
 
+/** byId reduced to the listed trades plus `keep` (the open detail), with `extra` records laid over. */
+export function heldTrades(slice: Pick<TradesSlice, 'byId'>, ids: readonly string[], keep: string | null, extra: readonly Trade[] = []): Record<string, Trade> {
+  const byId: Record<string, Trade> = {};
+  for (const id of ids) {
+    const trade = slice.byId[id];
+    if (trade) byId[id] = trade;
+  }
+  if (keep !== null && slice.byId[keep]) byId[keep] = slice.byId[keep];
+  for (const trade of extra) byId[trade.tradeId] = trade;
+  return byId;
+}
+
 export function receiveTradePage(slice: TradesSlice, key: string, page: Page<Trade>): TradesSlice {
   if (key !== tradeQueryKey(slice)) return slice;
-  const byId = { ...slice.byId };
-  const ids = page.rows.map((t) => {
-    byId[t.tradeId] = t;
-    return t.tradeId;
-  });
+  const ids = page.rows.map((t) => t.tradeId);
+  const byId = heldTrades(slice, [], slice.detail.id, page.rows);
   return { ...slice, byId, stale: false, list: { ids, total: page.total, status: 'ready', error: null, key } };
+}
+
+/** The open detail's record arrived: held beside the page, the previous detail's dropped. */
+export function withDetailTrade(slice: TradesSlice, trade: Trade): TradesSlice {
+  return { ...slice, byId: heldTrades(slice, slice.list.ids, null, [trade]) };
 }
 
 /** Live trade records: update in place; flag the list stale when it may miss one. */
@@ -96,7 +114,8 @@ export function applyTradesBatch(slice: TradesSlice, trades: Trade[] | undefined
   let stale = slice.stale;
   let detail = slice.detail;
   for (const trade of trades) {
-    byId[trade.tradeId] = trade;
+    // Only what is on screen is held; a trade the list does not show makes it stale (a reload fetches it).
+    if (onList.has(trade.tradeId) || detail.id === trade.tradeId) byId[trade.tradeId] = trade;
     if (!onList.has(trade.tradeId)) stale = true;
     else if (slice.tab === 'active' && !isActiveStatus(trade.status)) stale = true;
     if (detail.id === trade.tradeId && detail.data) detail = { ...detail, data: { ...detail.data, trade } };
