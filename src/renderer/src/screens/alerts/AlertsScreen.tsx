@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { AlertRule } from '../../../../shared/ipc/models';
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { Money } from '../../components/Money';
 import { TimeAgo } from '../../components/TimeAgo';
 import { formatCents, formatDateTime } from '../../lib/format';
-import { acknowledgeAll, acknowledgeFiring, deleteRule, loadAlerts, rearmRule, setRuleEnabled } from '../../state/actions/alerts';
+import { acknowledgeAll, acknowledgeFiring, deleteRule, firingDomId, loadAlerts, rearmRule, selectFiring, setRuleEnabled } from '../../state/actions/alerts';
 import { updateSettings } from '../../state/actions/settings';
 import { openDialog, openTarget } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
@@ -39,10 +39,35 @@ function DeleteButton({ rule }: { rule: AlertRule }) {
   );
 }
 
+function AutoBuyCell({ rule }: { rule: AlertRule }) {
+  const ab = rule.autoBuy;
+  if (!ab.enabled) return <span className="muted small">Alert only</span>;
+  const used = ab.spendCap > 0 ? Math.min(1, ab.spent / ab.spendCap) : 1;
+  return (
+    <span
+      className="autobuy"
+      title={`Auto-buy on: spent ${formatCents(ab.spent)} of ${formatCents(ab.spendCap)} in total, at most ${formatCents(ab.dailyCap)} a UTC day`}
+    >
+      <span className="tag tag-warn">auto-buy</span>
+      <span className="autobuy-meter" aria-hidden="true">
+        <span style={{ width: `${Math.round(used * 100)}%` }} />
+      </span>
+      <span className="num small">
+        <Money cents={ab.spent} />
+        <span className="muted"> / </span>
+        <Money cents={ab.spendCap} />
+        <span className="muted"> · </span>
+        <Money cents={ab.dailyCap} />
+        <span className="muted">/day</span>
+      </span>
+    </span>
+  );
+}
+
 function RuleRow({ id }: { id: string }) {
   const rule = useStore((s) => s.alerts.rules[id]);
+  const fired = useStore((s) => s.alerts.firingOrder.filter((f) => s.alerts.firings[f]?.ruleId === id).length);
   if (!rule) return null;
-  const ab = rule.autoBuy;
   return (
     <tr className={rule.enabled ? '' : 'dim'}>
       <td>
@@ -51,26 +76,30 @@ function RuleRow({ id }: { id: string }) {
           <span aria-hidden="true" />
         </label>
       </td>
-      <td className="strong ellipsis">{rule.name}</td>
-      <td className="ellipsis muted" title={describeRule(rule)}>
-        {describeRule(rule)}
+      <td className="rule-cell">
+        <div className="strong ellipsis">{rule.name}</div>
+        <div className="muted small ellipsis" title={describeRule(rule)}>
+          {describeRule(rule)}
+        </div>
+      </td>
+      <td className="num right">
+        {fired > 0 ? <span title={`${fired} firing${fired === 1 ? '' : 's'} listed below`}>{fired}</span> : <span className="muted">—</span>}
       </td>
       <td>
-        {ab.enabled ? (
-          <span className="autobuy">
-            <span className="tag tag-warn">auto-buy</span>{' '}
-            <span className="num small">
-              <Money cents={ab.spent} /> of <Money cents={ab.spendCap} /> · <Money cents={ab.dailyCap} />/day
-            </span>
-          </span>
-        ) : (
-          <span className="muted small">off</span>
-        )}
+        <AutoBuyCell rule={rule} />
       </td>
-      <td className="right nowrap">
-        <button type="button" className="btn sm ghost" aria-label={`Re-arm ${rule.name}`} title="Let this rule fire again for items it already fired on" onClick={() => void rearmRule(rule.id)}>
-          Re-arm
-        </button>
+      <td className="right nowrap row-actions">
+        {fired > 0 || !rule.enabled ? (
+          <button
+            type="button"
+            className="btn sm ghost"
+            aria-label={`Re-arm ${rule.name}`}
+            title="Forget this rule's firings and switch it on: the same items may fire again"
+            onClick={() => void rearmRule(rule.id)}
+          >
+            Re-arm
+          </button>
+        ) : null}
         <button type="button" className="btn sm ghost" aria-label={`Edit ${rule.name}`} onClick={() => openDialog({ kind: 'rule', ruleId: rule.id })}>
           Edit
         </button>
@@ -80,11 +109,17 @@ function RuleRow({ id }: { id: string }) {
   );
 }
 
-function FiringRow({ id }: { id: string }) {
+const FiringRow = memo(function FiringRow({ id }: { id: string }) {
   const f = useStore((s) => s.alerts.firings[id]);
+  const selected = useStore((s) => s.alerts.selectedFiringId === id);
   if (!f) return null;
   return (
-    <tr className={f.acknowledged ? 'dim' : 'unread'}>
+    <tr
+      id={firingDomId(id)}
+      className={`${f.acknowledged ? 'dim' : 'unread'} ${selected ? 'selected' : ''}`}
+      aria-selected={selected}
+      onClick={() => selectFiring(id)}
+    >
       <td className="num nowrap" title={formatDateTime(f.firedAt)}>
         <TimeAgo iso={f.firedAt} />
       </td>
@@ -97,32 +132,85 @@ function FiringRow({ id }: { id: string }) {
       <td className="right">
         <Money cents={f.price} />
       </td>
-      <td className="small">
+      <td className="small ellipsis">
         {f.autoBuy ? (
           f.autoBuy.tradeId ? (
             <button type="button" className="link-btn" onClick={() => openTarget({ type: 'trade', tradeId: f.autoBuy?.tradeId ?? '' })}>
               bought · open trade
             </button>
           ) : (
-            <span className="neg">auto-buy failed: {f.autoBuy.error}</span>
+            <span className="neg" title={f.autoBuy.error ?? undefined}>
+              auto-buy failed: {f.autoBuy.error}
+            </span>
           )
         ) : (
           <span className="muted">—</span>
         )}
       </td>
-      <td className="right nowrap">
+      <td className="right nowrap row-actions">
+        {selected ? (
+          <button type="button" className="btn sm ghost" aria-label={`Re-arm rule ${f.ruleName}`} title="Re-arm this firing's rule (R)" onClick={() => void rearmRule(f.ruleId)}>
+            Re-arm rule
+          </button>
+        ) : null}
         {f.acknowledged ? (
           <span className="muted small">acknowledged</span>
         ) : (
-          <button type="button" className="btn sm" aria-label={`Acknowledge ${f.market_hash_name}`} onClick={() => void acknowledgeFiring(f.id)}>
+          <button type="button" className="btn sm" aria-label={`Acknowledge ${f.market_hash_name}`} title={selected ? 'Acknowledge (A)' : undefined} onClick={() => void acknowledgeFiring(f.id)}>
             Acknowledge
           </button>
         )}
-        <button type="button" className="btn sm ghost" aria-label={`Re-arm rule ${f.ruleName}`} onClick={() => void rearmRule(f.ruleId)}>
-          Re-arm
-        </button>
       </td>
     </tr>
+  );
+});
+
+function FiringsBody({ unacked }: { unacked: number }) {
+  const firingOrder = useStore((s) => s.alerts.firingOrder);
+  const status = useStore((s) => s.alerts.status);
+  const error = useStore((s) => s.alerts.error);
+  if (firingOrder.length === 0) {
+    if (status === 'error') {
+      return (
+        <EmptyState title="Could not load the firings" tone="error" action={<button type="button" className="btn" onClick={() => void loadAlerts()}>Retry</button>}>
+          {error}
+        </EmptyState>
+      );
+    }
+    if (status !== 'ready') return <EmptyState title="Loading firings…" tone="loading" />;
+    return <EmptyState title="Nothing has fired yet">When a live item matches an enabled rule it is listed here, newest first.</EmptyState>;
+  }
+  return (
+    <table className="data-table firings-table" aria-label="Alert firings" aria-describedby="firings-keys">
+      <colgroup>
+        <col style={{ width: 96 }} />
+        <col style={{ width: 180 }} />
+        <col />
+        <col style={{ width: 104 }} />
+        <col style={{ width: 190 }} />
+        <col style={{ width: 210 }} />
+      </colgroup>
+      <thead>
+        <tr>
+          <th scope="col">Fired</th>
+          <th scope="col">Rule</th>
+          <th scope="col">Item</th>
+          <th scope="col" className="right">
+            Price
+          </th>
+          <th scope="col">Auto-buy</th>
+          <th scope="col" className="right">
+            <span className="sr-only">Actions</span>
+            <span aria-hidden="true" className="muted">{unacked > 0 ? `${unacked} new` : ''}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {firingOrder.map((id) => (
+          <FiringRow key={id} id={id} />
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -189,19 +277,21 @@ export function AlertsScreen() {
             <table className="data-table" aria-label="Alert rules">
               <colgroup>
                 <col style={{ width: 56 }} />
-                <col style={{ width: 200 }} />
                 <col />
-                <col style={{ width: 280 }} />
-                <col style={{ width: 240 }} />
+                <col style={{ width: 72 }} />
+                <col style={{ width: 330 }} />
+                <col style={{ width: 210 }} />
               </colgroup>
               <thead>
                 <tr>
                   <th scope="col">On</th>
-                  <th scope="col">Rule</th>
-                  <th scope="col">Matches</th>
-                  <th scope="col">Auto-buy</th>
+                  <th scope="col">Rule and what it matches</th>
                   <th scope="col" className="right">
-                    Actions
+                    Fired
+                  </th>
+                  <th scope="col">Auto-buy caps</th>
+                  <th scope="col" className="right">
+                    <span className="sr-only">Actions</span>
                   </th>
                 </tr>
               </thead>
@@ -216,43 +306,15 @@ export function AlertsScreen() {
         <section className="panel" aria-label="Firings">
           <div className="panel-head">
             <h2 className="panel-title">Firings</h2>
+            <span className="muted small key-hints" id="firings-keys">
+              <kbd>↑</kbd>
+              <kbd>↓</kbd> select · <kbd>A</kbd> acknowledge · <kbd>R</kbd> re-arm its rule
+            </span>
             <button type="button" className="btn sm" disabled={unacked.length === 0} onClick={() => void acknowledgeAll(unacked)}>
               Acknowledge all
             </button>
           </div>
-          {firingOrder.length === 0 ? (
-            <EmptyState title="Nothing has fired yet">When a live item matches an enabled rule it is listed here, newest first.</EmptyState>
-          ) : (
-            <table className="data-table" aria-label="Alert firings">
-              <colgroup>
-                <col style={{ width: 100 }} />
-                <col style={{ width: 160 }} />
-                <col />
-                <col style={{ width: 100 }} />
-                <col style={{ width: 200 }} />
-                <col style={{ width: 200 }} />
-              </colgroup>
-              <thead>
-                <tr>
-                  <th scope="col">Fired</th>
-                  <th scope="col">Rule</th>
-                  <th scope="col">Item</th>
-                  <th scope="col" className="right">
-                    Price
-                  </th>
-                  <th scope="col">Auto-buy</th>
-                  <th scope="col" className="right">
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {firingOrder.map((id) => (
-                  <FiringRow key={id} id={id} />
-                ))}
-              </tbody>
-            </table>
-          )}
+          <FiringsBody unacked={unacked.length} />
         </section>
       </div>
     </div>
