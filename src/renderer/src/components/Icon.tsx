@@ -14,6 +14,7 @@ const PATHS: Record<string, string> = {
   external: 'M11 4h5v5M16 4l-7 7M14 12v4H4V6h4',
   copy: 'M7 7h9v9H7zM4 13V4h9',
   bolt: 'M11 2L4 11h5l-1 7 7-9h-5z',
+  calendar: 'M4 5h12v11H4zM4 8.5h12M7.5 3v3.5M12.5 3v3.5',
 };
 
 export type IconName = keyof typeof PATHS;

@@ -3,23 +3,34 @@ import { type ChartBox, chartGeometry, nearestIndex, type SeriesPoint } from '..
 
 const BOX: ChartBox = { width: 600, height: 160, pad: 6 };
 
-/** A small inline-SVG line chart with a hover readout. */
+/**
+ * A small inline-SVG line chart with a hover readout. The value scale sits in a gutter
+ * left of the plot (never over the line); the time axis shows `timeTicks` evenly spaced
+ * times (2: just the ends).
+ */
 export function LineChart({
   points,
   label,
   formatValue,
   formatTime,
+  formatAxisValue = formatValue,
+  formatAxisTime = formatTime,
   step = false,
   height = 160,
   tone = 'accent',
+  timeTicks = 2,
 }: {
   points: readonly SeriesPoint[];
   label: string;
   formatValue: (v: number) => string;
   formatTime: (t: number) => string;
+  /** Shorter forms for the axes ($456k, 11-23 14:05); the readout uses the full ones. */
+  formatAxisValue?: (v: number) => string;
+  formatAxisTime?: (t: number) => string;
   step?: boolean;
   height?: number;
   tone?: 'accent' | 'up' | 'down';
+  timeTicks?: number;
 }) {
   const [hover, setHover] = useState<number | null>(null);
   const box = { ...BOX, height };
@@ -30,46 +41,53 @@ export function LineChart({
   const activeCoord = hover !== null ? geo.coords[hover] : undefined;
   const last = sorted[sorted.length - 1] as SeriesPoint;
   const summary = `${label}: ${sorted.length} points from ${formatTime(geo.minT)} to ${formatTime(geo.maxT)}, low ${formatValue(geo.minV)}, high ${formatValue(geo.maxV)}, latest ${formatValue(last.v)}`;
+  const ticks = Math.max(2, timeTicks);
+  const times = Array.from({ length: ticks }, (_, i) => geo.minT + ((geo.maxT - geo.minT) * i) / (ticks - 1));
   return (
-    <figure className={`chart tone-${tone}`} style={{ height: height + 22 }}>
-      <div
-        className="chart-plot"
-        style={{ height }}
-        role="img"
-        aria-label={summary}
-        onMouseMove={(e) => {
-          const rect = e.currentTarget.getBoundingClientRect();
-          const fraction = Math.min(1, Math.max(0, (e.clientX - rect.left) / rect.width));
-          setHover(nearestIndex(geo.coords, fraction, box));
-        }}
-        onMouseLeave={() => setHover(null)}
-      >
-        <svg viewBox={`0 0 ${box.width} ${box.height}`} preserveAspectRatio="none" width="100%" height={height} aria-hidden="true">
-          <path d={geo.area} className="chart-area" />
-          <polyline points={geo.line} className="chart-line" vectorEffect="non-scaling-stroke" />
-        </svg>
-        <span className="chart-label top num">{formatValue(geo.maxV)}</span>
-        <span className="chart-label bottom num">{formatValue(geo.minV)}</span>
-        {active && activeCoord ? (
-          <>
-            <span className="chart-cursor" style={{ left: `${(activeCoord.x / box.width) * 100}%` }} />
-            <span
-              className="chart-dot"
-              style={{ left: `${(activeCoord.x / box.width) * 100}%`, top: `${(activeCoord.y / box.height) * 100}%` }}
-            />
-            <span
-              className={`chart-tip num ${activeCoord.x > box.width / 2 ? 'left' : ''}`}
-              style={{ left: `${(activeCoord.x / box.width) * 100}%` }}
-            >
-              <strong>{formatValue(active.v)}</strong> {formatTime(active.t)}
-            </span>
-          </>
-        ) : null}
+    <figure className={`chart tone-${tone}`}>
+      <div className="chart-grid">
+        <div className="chart-scale num" aria-hidden="true">
+          <span>{formatAxisValue(geo.maxV)}</span>
+          {geo.maxV !== geo.minV ? <span>{formatAxisValue(geo.minV)}</span> : null}
+        </div>
+        <div
+          className="chart-plot"
+          style={{ height }}
+          role="img"
+          aria-label={summary}
+          onMouseMove={(e) => {
+            const rect = e.currentTarget.getBoundingClientRect();
+            const fraction = Math.min(1, Math.max(0, (e.clientX - rect.left) / rect.width));
+            setHover(nearestIndex(geo.coords, fraction, box));
+          }}
+          onMouseLeave={() => setHover(null)}
+        >
+          <svg viewBox={`0 0 ${box.width} ${box.height}`} preserveAspectRatio="none" width="100%" height={height} aria-hidden="true">
+            <line x1="0" x2={box.width} y1={box.pad} y2={box.pad} className="chart-gridline" vectorEffect="non-scaling-stroke" />
+            <line x1="0" x2={box.width} y1={box.height - box.pad} y2={box.height - box.pad} className="chart-gridline" vectorEffect="non-scaling-stroke" />
+            <path d={geo.area} className="chart-area" />
+            <polyline points={geo.line} className="chart-line" vectorEffect="non-scaling-stroke" />
+          </svg>
+          {active && activeCoord ? (
+            <>
+              <span className="chart-cursor" style={{ left: `${(activeCoord.x / box.width) * 100}%` }} />
+              <span
+                className="chart-dot"
+                style={{ left: `${(activeCoord.x / box.width) * 100}%`, top: `${(activeCoord.y / box.height) * 100}%` }}
+              />
+              <span className={`chart-tip num ${activeCoord.x > box.width / 2 ? 'left' : ''}`} style={{ left: `${(activeCoord.x / box.width) * 100}%` }}>
+                <strong>{formatValue(active.v)}</strong> {formatTime(active.t)}
+              </span>
+            </>
+          ) : null}
+        </div>
+        <span aria-hidden="true" />
+        <figcaption className="chart-axis num muted">
+          {times.map((t, i) => (
+            <span key={i}>{formatAxisTime(t)}</span>
+          ))}
+        </figcaption>
       </div>
-      <figcaption className="chart-axis num muted">
-        <span>{formatTime(geo.minT)}</span>
-        <span>{formatTime(geo.maxT)}</span>
-      </figcaption>
     </figure>
   );
 }

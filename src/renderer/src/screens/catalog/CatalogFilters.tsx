@@ -127,12 +127,14 @@ export function CatalogFilters() {
               className={`rarity-chip ${on ? 'on' : ''}`}
               style={{ '--chip': r.color } as CSSProperties}
               aria-pressed={on}
-              aria-label={r.name}
-              title={r.name}
+              title={`${on ? 'Showing' : 'Show only'} ${r.name} items${f.rarityColors.length > 0 && !on ? ' too' : ''}`}
               onClick={() =>
                 editFilters({ rarityColors: on ? f.rarityColors.filter((c) => c !== r.color) : [...f.rarityColors, r.color] }, true)
               }
-            />
+            >
+              <span className="rarity-swatch" aria-hidden="true" />
+              {r.name}
+            </button>
           );
         })}
       </div>

@@ -20,7 +20,15 @@ function SortHeader() {
         const active = c.sort !== null && sort.column === c.sort;
         const ariaSort = active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
         return (
-          <div role="columnheader" key={c.id} aria-sort={c.sort ? ariaSort : undefined} className={`head-cell ${c.align ?? ''}`}>
+          <div
+            role="columnheader"
+            key={c.id}
+            aria-sort={c.sort ? ariaSort : undefined}
+            // A header without a sort button is named on the header itself (a name on a plain span is not announced).
+            aria-label={c.sort ? undefined : c.label}
+            title={c.sort ? undefined : c.hint}
+            className={`head-cell ${c.align ?? ''}`}
+          >
             {c.sort ? (
               <button
                 type="button"
@@ -35,7 +43,7 @@ function SortHeader() {
                 </span>
               </button>
             ) : (
-              <span aria-label={c.label}>{c.short ?? c.label}</span>
+              <span className="head-text">{c.short ?? c.label}</span>
             )}
           </div>
         );

@@ -19,6 +19,15 @@ const GEM_PHASES: Record<string, string> = {
 
 function AgeCell({ listedAt }: { listedAt: string }) {
   const now = useNow();
+  const baseline = useStore((s) => s.catalog.baselineListedAt);
+  if (baseline !== null && listedAt <= baseline) {
+    // Already on sale when this cache first synced: how long is not known.
+    return (
+      <time className="num faint" dateTime={listedAt} title={`On sale before the first sync (at least ${formatAge(listedAt, now)})`}>
+        —
+      </time>
+    );
+  }
   return (
     <time className="num muted" dateTime={listedAt}>
       {formatAge(listedAt, now)}
@@ -28,12 +37,22 @@ function AgeCell({ listedAt }: { listedAt: string }) {
 
 export const rowDomId = (index: number) => `catalog-row-${index}`;
 
-/** "Sticker | Natus Vincere | Antwerp 2022" → "Natus Vincere | Antwerp 2022": the column says the kind (the title keeps full names). */
-const shortAttachName = (name: string | undefined) =>
-  name
-    ?.replace(/^(?:Sticker|Patch|Charm) \| /, '')
-    .replace(/^Sticker Slab \| /, 'Slab · ')
-    .replace(/^Souvenir Charm \| /, 'Souvenir · ');
+/**
+ * A sticker's or charm's short name for the narrow column: the kind prefix and the
+ * tournament suffix go ("Sticker | Natus Vincere (Glitter) | Copenhagen 2024" →
+ * "Natus Vincere (Glitter)"); the cell's tooltip keeps every full name.
+ */
+export const shortAttachName = (name: string | undefined): string | undefined => {
+  if (name === undefined) return undefined;
+  const slab = /^Sticker Slab \| /.test(name);
+  const parts = name.replace(/^(?:Sticker Slab|Souvenir Charm|Sticker|Patch|Charm) \| /, '').split(' | ');
+  const short = parts[0] ?? name;
+  return slab ? `Slab · ${short}` : short;
+};
+
+/** "4 stickers:\n…" for the cell's tooltip. */
+const attachTitle = (names: readonly string[], kind: string) =>
+  names.length === 0 ? undefined : `${names.length} ${kind}${names.length === 1 ? '' : 's'}:\n${names.join('\n')}`;
 
 function GridRowImpl({ index, top }: { index: number; top: number }) {
   const id = useStore((s) => rowIdAt(s.catalog, index));
@@ -64,8 +83,8 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
   }
 
   const style = { top, height: ROW_HEIGHT, '--rarity': rarityColor(row.rarityColor) } as CSSProperties;
-  const stickerTitle = row.stickerNames.join('\n');
-  const keyTitle = row.keyChainNames.join('\n');
+  const stickerTitle = attachTitle(row.stickerNames, 'sticker');
+  const keyTitle = attachTitle(row.keyChainNames, 'keychain');
   return (
     <div
       role="row"
@@ -99,9 +118,10 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
         {formatFloat(row.float)}
       </div>
       <div role="gridcell" className="cell right num">
-        {row.paintSeed ?? <span className="muted">—</span>}
+        {/* No wear (stickers, charms, cases): no pattern either; their seed 0 says nothing. */}
+        {row.paintSeed === null || row.float === null ? <span className="muted">—</span> : row.paintSeed}
       </div>
-      <div role="gridcell" className="cell" title={stickerTitle || undefined}>
+      <div role="gridcell" className="cell" title={stickerTitle}>
         {row.stickerCount > 0 ? (
           <span className="attach">
             <span className="count num">{row.stickerCount}</span>
@@ -111,7 +131,7 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
           <span className="muted">—</span>
         )}
       </div>
-      <div role="gridcell" className="cell" title={keyTitle || undefined}>
+      <div role="gridcell" className="cell" title={keyTitle}>
         {row.keyChainNames.length > 0 ? (
           <span className="attach">
             {row.keyChainNames.length > 1 ? <span className="count num">{row.keyChainNames.length}</span> : null}

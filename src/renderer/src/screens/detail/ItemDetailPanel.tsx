@@ -139,6 +139,7 @@ function Holder({ item }: { item: Item }) {
 export function ItemDetailPanel() {
   const detail = useStore((s) => s.catalog.detail);
   const row = useStore((s) => (s.catalog.detail.id === null ? undefined : s.catalog.rows[s.catalog.detail.id]));
+  const baseline = useStore((s) => s.catalog.baselineListedAt);
   if (detail.id === null) return null;
   const item = detail.data?.item.itemId === detail.id ? detail.data.item : undefined;
   const name = item?.market_hash_name ?? row?.market_hash_name ?? `Item ${detail.id}`;
@@ -146,6 +147,9 @@ export function ItemDetailPanel() {
   const price = row?.price ?? item?.price;
   const onSale = detail.data?.onSale ?? true;
   const statTrak = name.includes('StatTrak');
+  // Stickers, charms, cases: no float, so no pattern either (their seed 0 says nothing).
+  const noWear = (item ? item.float : (row?.float ?? null)) === null;
+  const seenAtFirstSync = row !== undefined && baseline !== null && row.listedAt <= baseline;
   const souvenir = name.startsWith('Souvenir');
 
   return (
@@ -168,8 +172,8 @@ export function ItemDetailPanel() {
           {statTrak ? <span className="tag tag-st">StatTrak™</span> : null}
           {souvenir ? <span className="tag tag-sv">Souvenir</span> : null}
           {row ? (
-            <span className="tag muted-tag">
-              listed <TimeAgo iso={row.listedAt} />
+            <span className="tag muted-tag" title={`First seen ${formatDateTime(row.listedAt)}`}>
+              {seenAtFirstSync ? 'on sale before the first sync' : <>listed <TimeAgo iso={row.listedAt} /></>}
             </span>
           ) : null}
         </div>
@@ -205,7 +209,7 @@ export function ItemDetailPanel() {
             <Prop label="Float" mono>
               {item ? (item.float === null ? DASH : String(item.float)) : formatFloat(row?.float ?? null)}
             </Prop>
-            <Prop label="Paint seed" mono>{(item?.paintSeed ?? row?.paintSeed) ?? DASH}</Prop>
+            <Prop label="Paint seed" mono>{noWear ? DASH : ((item?.paintSeed ?? row?.paintSeed) ?? DASH)}</Prop>
             <Prop label="Paint index" mono>{item?.paintIndex ?? DASH}</Prop>
             <Prop label="Phase">{(item?.phase ?? row?.phase) ?? DASH}</Prop>
             <Prop label="Item ID" mono>{detail.id}</Prop>
@@ -213,7 +217,7 @@ export function ItemDetailPanel() {
             <Prop label="Class ID" mono>{item?.classId ?? DASH}</Prop>
             <Prop label="Instance ID" mono>{item?.instanceId ?? DASH}</Prop>
             <Prop label="Rarity">{rarityName(rarity)}</Prop>
-            {row ? <Prop label="Listed">{formatDateTime(row.listedAt)}</Prop> : null}
+            {row ? <Prop label={seenAtFirstSync ? 'First seen' : 'Listed'}>{formatDateTime(row.listedAt)}</Prop> : null}
           </dl>
         </section>
 

@@ -3,6 +3,7 @@ import { loadRecipients } from '../../state/actions/settings';
 import { ConnectionSection } from './ConnectionSection';
 import { AppearanceSection, NotificationsSection } from './PreferencesSection';
 import { RecipientsSection } from './RecipientsSection';
+import { ShortcutsSection } from './ShortcutsSection';
 
 export function SettingsScreen() {
   useEffect(() => {
@@ -23,6 +24,7 @@ export function SettingsScreen() {
         <div className="settings-col narrow">
           <NotificationsSection />
           <AppearanceSection />
+          <ShortcutsSection />
         </div>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import type { CSSProperties } from 'react';
+import { DateInput } from '../../components/DateInput';
 import { STATUS_COLORS, STATUS_LABELS, FILTER_STATUSES } from '../../lib/status';
 import { resetTradeFilters, setTradeFilters } from '../../state/actions/trades';
 import { EMPTY_TRADE_FILTERS } from '../../state/slices/trades';
@@ -32,9 +33,9 @@ export function TradeFiltersBar() {
       </div>
       <div className="filter-group" role="group" aria-label="Created between">
         <span className="filter-label">From</span>
-        <input type="date" aria-label="From date" value={f.from} onChange={(e) => setTradeFilters({ from: e.target.value })} />
+        <DateInput label="From date" value={f.from} onChange={(day) => setTradeFilters({ from: day })} />
         <span className="filter-label">to</span>
-        <input type="date" aria-label="To date" value={f.to} onChange={(e) => setTradeFilters({ to: e.target.value })} />
+        <DateInput label="To date" value={f.to} onChange={(day) => setTradeFilters({ to: day })} />
       </div>
       <input aria-label="Order ID" placeholder="Order ID" className="id-input" value={f.externalId} onChange={(e) => setTradeFilters({ externalId: e.target.value })} />
       <input aria-label="Trade ID" placeholder="Trade ID" className="id-input" value={f.tradeId} onChange={(e) => setTradeFilters({ tradeId: e.target.value })} />

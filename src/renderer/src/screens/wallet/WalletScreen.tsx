@@ -1,4 +1,5 @@
 import { type CSSProperties, useEffect } from 'react';
+import { DateInput } from '../../components/DateInput';
 import { TRANSACTION_TYPES, type TransactionType } from '../../../../shared/api';
 import { OfflineBanner } from '../../app/OfflineBanner';
 import { EmptyState } from '../../components/EmptyState';
@@ -7,7 +8,8 @@ import { LineChart } from '../../components/LineChart';
 import { Money } from '../../components/Money';
 import { Pager } from '../../components/Pager';
 import { TimeAgo } from '../../components/TimeAgo';
-import { formatCents, formatDateTime } from '../../lib/format';
+import { formatCents, formatDateTime, formatDollarsShort } from '../../lib/format';
+import type { BalancePoint } from '../../../../shared/ipc/models';
 import { exportLedgerCsv, loadLedger, loadWallet, setLedgerFilters, setLedgerPage } from '../../state/actions/wallet';
 import { navigate } from '../../state/actions/ui';
 import { EMPTY_LEDGER_FILTERS } from '../../state/slices/wallet';
@@ -35,7 +37,14 @@ function BalanceCards() {
   }
   const usingCredit = balance.balance < 0;
   return (
-    <div className="cards">
+    <div className="cards" aria-label="Balance">
+      <div className="card accent">
+        <div className="card-label">Total available</div>
+        <Money cents={balance.total_available} className="card-value big-value" />
+        <div className="card-foot muted small">
+          Balance + credit · updated <TimeAgo iso={at} />
+        </div>
+      </div>
       <div className="card">
         <div className="card-label">Balance</div>
         <Money cents={balance.balance} className={`card-value ${usingCredit ? 'neg' : ''}`} />
@@ -44,18 +53,13 @@ function BalanceCards() {
       <div className="card">
         <div className="card-label">Credit limit</div>
         <Money cents={balance.credit_limit} className="card-value" />
-        <div className="card-foot muted small">Granted by an administrator</div>
-      </div>
-      <div className="card accent">
-        <div className="card-label">Total available</div>
-        <Money cents={balance.total_available} className="card-value" />
-        <div className="card-foot muted small">
-          Updated <TimeAgo iso={at} />
-        </div>
+        <div className="card-foot muted small">{balance.credit_limit > 0 ? 'Granted by an administrator' : 'No credit granted'}</div>
       </div>
     </div>
   );
 }
+
+const axisStamp = (t: number) => formatDateTime(new Date(t).toISOString()).slice(5, 16);
 
 function BalanceChart() {
   const series = useStore((s) => s.wallet.series);
@@ -63,15 +67,32 @@ function BalanceChart() {
   if (series.points.length === 0) {
     return <div className="chart-empty muted">{series.status === 'loading' || series.status === 'idle' ? 'Loading balance history…' : 'No balance changes in this range yet'}</div>;
   }
+  const first = series.points[0] as BalancePoint;
+  const last = series.points[series.points.length - 1] as BalancePoint;
+  const change = last.balance - first.balance;
   return (
-    <LineChart
-      points={series.points.map((p) => ({ t: Date.parse(p.at), v: p.balance }))}
-      label="Balance over time"
-      step
-      height={92}
-      formatValue={formatCents}
-      formatTime={(t) => formatDateTime(new Date(t).toISOString())}
-    />
+    <>
+      <LineChart
+        points={series.points.map((p) => ({ t: Date.parse(p.at), v: p.balance }))}
+        label="Balance over time"
+        step
+        height={136}
+        timeTicks={3}
+        formatValue={formatCents}
+        formatAxisValue={formatDollarsShort}
+        formatTime={(t) => formatDateTime(new Date(t).toISOString())}
+        formatAxisTime={axisStamp}
+      />
+      <div className="chart-foot small">
+        <span className="muted">
+          {series.points.length} change{series.points.length === 1 ? '' : 's'} in range
+        </span>
+        <span className={`num ${change > 0 ? 'pos' : change < 0 ? 'neg' : 'muted'}`}>
+          {change > 0 ? '+' : change < 0 ? '−' : '±'}
+          {formatCents(Math.abs(change))} over the range
+        </span>
+      </div>
+    </>
   );
 }
 
@@ -101,9 +122,9 @@ function LedgerFilters() {
       <input aria-label="Trade ID" placeholder="Trade ID" className="id-input" value={f.tradeId} onChange={(e) => setLedgerFilters({ tradeId: e.target.value })} />
       <div className="filter-group" role="group" aria-label="Created between">
         <span className="filter-label">From</span>
-        <input type="date" aria-label="From date" value={f.from} onChange={(e) => setLedgerFilters({ from: e.target.value })} />
+        <DateInput label="From date" value={f.from} onChange={(day) => setLedgerFilters({ from: day })} />
         <span className="filter-label">to</span>
-        <input type="date" aria-label="To date" value={f.to} onChange={(e) => setLedgerFilters({ to: e.target.value })} />
+        <DateInput label="To date" value={f.to} onChange={(day) => setLedgerFilters({ to: day })} />
       </div>
       <button type="button" className="btn ghost sm" disabled={!active} onClick={() => setLedgerFilters(EMPTY_LEDGER_FILTERS)}>
         Clear
@@ -138,14 +159,14 @@ function LedgerTable() {
     <div className={`table-wrap ${status === 'loading' && ids.length > 0 ? 'refreshing' : ''}`}>
       <table className="data-table ledger-table" aria-label="Ledger" aria-busy={status === 'loading'}>
         <colgroup>
-          <col style={{ width: 150 }} />
-          <col style={{ width: 140 }} />
-          <col style={{ width: 110 }} />
-          <col style={{ width: 110 }} />
-          <col style={{ width: 110 }} />
+          <col style={{ width: 146 }} />
+          <col style={{ width: 132 }} />
+          <col style={{ width: 112 }} />
+          <col style={{ width: 112 }} />
+          <col style={{ width: 112 }} />
           <col />
-          <col style={{ width: 120 }} />
-          <col style={{ width: 70 }} />
+          <col style={{ width: 112 }} />
+          <col style={{ width: 56 }} />
         </colgroup>
         <thead>
           <tr>
@@ -188,10 +209,14 @@ function LedgerTable() {
                 <td className="right">
                   <Money cents={row.balanceAfter} />
                 </td>
-                <td className="ellipsis" title={[row.market_hash_name, row.phase, row.note].filter(Boolean).join(' · ')}>
-                  {row.market_hash_name ?? ''}
-                  {row.phase ? <span className="muted"> · {row.phase}</span> : null}
-                  {row.note ? <span className="muted">{row.market_hash_name ? ' · ' : ''}{row.note}</span> : null}
+                <td className="note-cell" title={[row.market_hash_name, row.phase, row.note].filter(Boolean).join(' · ')}>
+                  {row.market_hash_name ? (
+                    <div className="ellipsis">
+                      {row.market_hash_name}
+                      {row.phase ? <span className="muted"> · {row.phase}</span> : null}
+                    </div>
+                  ) : null}
+                  {row.note ? <div className={`ellipsis ${row.market_hash_name ? 'muted small' : 'muted'}`}>{row.note}</div> : null}
                   {!row.market_hash_name && !row.note ? <span className="muted">—</span> : null}
                 </td>
                 <td className="mono small">

@@ -9,7 +9,7 @@ import { withBridgeState } from '../slices/conn';
 import type { AppState } from '../store';
 import { getState, update, useStore } from '../store';
 import { scheduleAlertsReload } from './alerts';
-import { scheduleDetailReload, sweepFlashes } from './catalog';
+import { loadAgeBaseline, scheduleDetailReload, sweepFlashes } from './catalog';
 import { loadRecipients, reloadSnapshot } from './settings';
 import { scheduleTradeDetailReload, scheduleTradesReload } from './trades';
 import { openTarget, syncFromHash } from './ui';
@@ -40,6 +40,7 @@ export async function boot(): Promise<void> {
     ready = true;
     for (const batch of early) handleBatch(batch);
     void loadRecipients();
+    void loadAgeBaseline();
   } catch (error) {
     started = false;
     update('conn', (c) => ({ ...c, boot: 'failed', bootError: errorMessage(error) }));
@@ -103,6 +104,8 @@ function onBridgeChange(state: Parameters<typeof withBridgeState>[1]): void {
 
 function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState): void {
   const items = batch.items;
+  // The first sync (or a new account) sets when this cache started watching the market.
+  if ((batch.catalog && after.catalog.baselineListedAt === null && batch.catalog.totalItems > 0) || items?.invalidated) void loadAgeBaseline();
   if (items) {
     // Items that left sale fade in place (no row jumps under the pointer); a refresh, a scroll or a filter drops them.
     const detailId = after.catalog.detail.id;

@@ -101,6 +101,17 @@ export function sweepFlashes(): void {
   update('catalog', (c) => sweepMoves(c, Date.now() - 1500));
 }
 
+/** The oldest listing time of the cache (its first sync): ages at or before it are unknown. */
+export async function loadAgeBaseline(): Promise<void> {
+  try {
+    const page = await unwrap(api().catalog.query({ sort: 'listedAt', direction: 'asc', offset: 0, limit: 1 }));
+    const baseline = page.rows[0]?.listedAt ?? null;
+    update('catalog', (c) => (c.baselineListedAt === baseline ? c : { ...c, baselineListedAt: baseline }));
+  } catch {
+    // Ages then show as they are; nothing else depends on it.
+  }
+}
+
 export async function refreshCatalog(): Promise<void> {
   try {
     const result = await unwrap(api().catalog.refresh({}));

@@ -6,7 +6,7 @@ import { without } from '../../lib/records';
 import { withRecipients } from '../slices/settings';
 import { getState, update, useStore } from '../store';
 import { applySnapshot } from '../applyBatch';
-import { softRefresh } from './catalog';
+import { loadAgeBaseline, softRefresh } from './catalog';
 import { toast } from './ui';
 
 export async function loadRecipients(): Promise<void> {
@@ -59,6 +59,7 @@ export async function reloadSnapshot(): Promise<void> {
     const host = api().host;
     useStore.setState((s) => applySnapshot(s, snap, host));
     softRefresh();
+    void loadAgeBaseline();
   } catch (error) {
     toast('error', 'Could not refresh the app state', errorMessage(error));
   }

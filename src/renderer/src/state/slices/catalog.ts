@@ -71,6 +71,11 @@ export interface CatalogSlice {
   anchorIndex: number;
   /** Bumped by keyboard moves: the grid scrolls the selection into view then, and only then. */
   revealSeq: number;
+  /**
+   * When this cache first saw the market (the oldest listedAt): items listed then were
+   * already on sale, so their age is unknown ("—"), not "just listed".
+   */
+  baselineListedAt: string | null;
   detail: DetailState;
 }
 
@@ -93,6 +98,7 @@ export const initialCatalog: CatalogSlice = {
   selectedIndex: -1,
   anchorIndex: -1,
   revealSeq: 0,
+  baselineListedAt: null,
   detail: { id: null, status: 'idle', data: null, error: null },
 };
 
