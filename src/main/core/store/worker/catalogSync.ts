@@ -230,12 +230,73 @@ export function leadingItemId(bytes: Buffer, start: number, end: number): number
 
 // ---- receiving
 
-/** What the cache held when the sync started: itemId → hash. Entries are deleted as the list names them. */
-function loadKnownHashes(writer: WriterService): Map<number, number> {
-  const known = new Map<number, number>();
-  const rows = writer.db.prepare<[], [number, number]>('SELECT itemId, hash FROM items').raw().iterate() as IterableIterator<[number, number]>;
-  for (const [itemId, hash] of rows) known.set(itemId, hash);
-  return known;
+/**
+ * What the cache held when the sync started (itemId → hash), as two sorted
+ * typed arrays (8 MB for 500k items, ~4× faster to load than a Map), and which
+ * of them the list named so far. Lists usually come in itemId order, so a
+ * lookup first tries the slot after the previous one, then a binary search.
+ */
+export class KnownItems {
+  private readonly seen: Uint8Array;
+  private cursor = 0;
+
+  private constructor(
+    private readonly ids: Float64Array,
+    private readonly hashes: Float64Array,
+  ) {
+    this.seen = new Uint8Array(ids.length);
+  }
+
+  static load(writer: WriterService): KnownItems {
+    const column = (name: string) => Float64Array.from(writer.db.prepare<[], number>(`SELECT ${name} FROM items ORDER BY itemId`).pluck().all() as number[]);
+    return new KnownItems(column('itemId'), column('hash'));
+  }
+
+  /** Items held when the sync started. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  private indexOf(itemId: number): number {
+    const ids = this.ids;
+    const next = this.cursor;
+    if (next < ids.length && ids[next] === itemId) {
+      this.cursor = next + 1;
+      return next;
+    }
+    let low = 0;
+    let high = ids.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const value = ids[mid] as number;
+      if (value < itemId) low = mid + 1;
+      else if (value > itemId) high = mid - 1;
+      else {
+        this.cursor = mid + 1;
+        return mid;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether the item was held with this hash (it is then marked as named by the list). */
+  unchanged(itemId: number, hash: number): boolean {
+    const index = this.indexOf(itemId);
+    if (index < 0 || this.hashes[index] !== hash) return false;
+    this.seen[index] = 1;
+    return true;
+  }
+
+  /** Marks a held item as named by the list. */
+  named(itemId: number): void {
+    const index = this.indexOf(itemId);
+    if (index >= 0) this.seen[index] = 1;
+  }
+
+  /** Held items the list did not name. */
+  *unnamed(): Generator<number> {
+    for (let i = 0; i < this.ids.length; i++) if (this.seen[i] === 0) yield this.ids[i] as number;
+  }
 }
 
 type WriteMode = 'incremental' | 'bulk';
@@ -260,7 +321,7 @@ class Receiver {
 
   constructor(
     private readonly writer: WriterService,
-    readonly known: Map<number, number>,
+    readonly known: KnownItems,
     private readonly splitter: () => ItemSplitter,
     private readonly listedAt: number,
   ) {}
@@ -272,8 +333,7 @@ class Receiver {
     // Bulk writes every item into fresh tables, so only an incremental sync skips unchanged ones.
     const incremental = this.mode === 'incremental';
     const id = incremental ? leadingItemId(bytes, start, end) : -1;
-    if (id > 0 && this.known.get(id) === hash) {
-      this.known.delete(id);
+    if (id > 0 && this.known.unchanged(id, hash)) {
       this.unchanged += 1;
       return true;
     }
@@ -302,13 +362,12 @@ class Receiver {
       return true;
     }
     const item = value as Item;
-    if (incremental && this.known.get(item.itemId) === hash) {
+    if (incremental && this.known.unchanged(item.itemId, hash)) {
       // Unchanged, in a formatting whose id could not be read from the bytes.
-      this.known.delete(item.itemId);
       this.unchanged += 1;
       return true;
     }
-    this.known.delete(item.itemId);
+    this.known.named(item.itemId);
     this.pending.push(itemRow(item, json, hash));
     if (this.pending.length >= WRITE_BATCH_ITEMS) this.flush();
     return true;
@@ -493,7 +552,7 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
     for (const name of receiver.names) addName.run(name);
 
     // Held when the sync started and not named by the list: sold. Keep their JSON a while for detail views and trades.
-    recordGone(writer, receiver.known.keys());
+    recordGone(writer, receiver.known.unnamed());
     db.prepare(
       'INSERT OR REPLACE INTO sold_items (itemId, json, removed_at) SELECT j.itemId, j.json, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId',
     ).run(now);
@@ -648,7 +707,7 @@ export async function runCatalogSync(writer: WriterService, request: CatalogSync
     }
     return receiver.element(bytes, start, end);
   });
-  const receiver = new Receiver(writer, loadKnownHashes(writer), () => splitter, startedAt);
+  const receiver = new Receiver(writer, KnownItems.load(writer), () => splitter, startedAt);
   try {
     const outcome = await streamBody(request, context.signal, (bytes) => {
       splitter.push(bytes);
