@@ -1,8 +1,9 @@
 /**
  * Soak: the engine against a busy sandbox for a long time, watching for leaks.
  *
- *   node --expose-gc --import tsx bench/soak.ts [--minutes 30]   (memory sampled after a full GC: use this)
- *   npx tsx bench/soak.ts --minutes 1                            (smoke run; memory without a forced GC)
+ *   npm run bench -- soak                                        (30 minutes; bench/run.ts adds --expose-gc)
+ *   node --expose-gc --import tsx bench/soak.ts [--minutes 30]   (the same by hand)
+ *   npx tsx bench/soak.ts --minutes 1                            (smoke run; memory without a forced GC: no pass)
  *
  * The sandbox runs in its own process (`src/server/cli.ts --simulate --events-per-sec 50`: ten
  * times the default market, trades moving to outcomes by themselves), so this process holds only
@@ -10,9 +11,11 @@
  * buys every few seconds, and the relay cuts every connection once a minute (the feed drops and
  * reconnects, REST calls in flight fail, the engine reconciles). Every 10 s it samples
  * `process.memoryUsage()` (after `global.gc()` when available), `process.getActiveResourcesInfo()`
- * and the account database's size. After the warm-up (the first 20 % of the run) the JS heap must stay
- * within ±10 %, rss may grow only by what the store's SQLite caches and the growing database file take
- * (+10 %), and the open handles must not grow. Writes bench/results/soak.json.
+ * and the account database: its file and WAL sizes, and what SQLite itself counts as data (the bytes in use
+ * in its b-tree pages, `dbstat`) against free and unused space. After the warm-up (the first 20 % of the run)
+ * the JS heap must stay within ±10 %, rss may grow only by what the store's SQLite caches and the growing
+ * database file take (+10 %), the open handles must not grow, and the database may grow only by its data
+ * (free and unused space, and the WAL, stay flat). Writes bench/results/soak.json.
  *
  * Options: --minutes N (default 30), --sample-seconds N (10), --buy-seconds N (4),
  * --reconnect-seconds N (60), --out FILE (bench/results/soak.json), --heap-snapshots DIR (a V8 heap
@@ -25,25 +28,36 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
+import Database from 'better-sqlite3';
 import { Engine } from '../src/main/core/engine/engine';
 import { MemorySecretStore } from '../src/main/core/secrets';
 import type { IpcMethod, IpcParsedInput, IpcResult } from '../src/shared/ipc';
 import { IPC_METHODS } from '../src/shared/ipc';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const EVENTS_PER_SECOND = 50;
+/** The simulator's default rate (`src/server/cli.ts --events-per-sec`, `startSandbox`'s `eventsPerSecond`). */
+export const SIMULATOR_DEFAULT_EVENTS_PER_SECOND = 5;
+/** The soak runs the market at ten times that. */
+export const EVENTS_PER_SECOND = 10 * SIMULATOR_DEFAULT_EVENTS_PER_SECOND;
+export const DEFAULT_MINUTES = 30;
 const WARMUP_SHARE = 0.2;
 const MEMORY_TOLERANCE = 0.1;
 /** Handles that come and go with in-flight work (a request, a timer) are not growth. */
 const HANDLE_TOLERANCE = 3;
+/**
+ * What the database's overhead (free pages and unused bytes inside pages: file − data) and its WAL may gain
+ * over the steady part of the run: 10 % of the first file size or this, whichever is more.
+ */
+const DB_OVERHEAD_TOLERANCE_MIB = 4;
 /**
  * What rss may legitimately gain as the account database grows: the store's SQLite page caches fill up to
  * their caps (writer 128 MiB, reader 64 MiB, worker/open.ts) and the reader's memory map covers the file.
  */
 const SQLITE_CACHE_BUDGET_MIB = 128 + 64;
 
-interface Sample {
+export interface Sample {
   /** Seconds since the engine started. */
   t: number;
   rssMiB: number;
@@ -55,6 +69,14 @@ interface Sample {
   handleTypes: Record<string, number>;
   dbBytes: number;
   walBytes: number;
+  /** page_count × page_size of the account database as SQLite sees it (WAL included). */
+  pageBytes: number;
+  /** Bytes in use in its b-tree pages (dbstat: pgsize − unused): the data, indexes included. */
+  dataBytes: number;
+  /** Free pages (freelist_count × page_size). */
+  freeBytes: number;
+  /** Rows of the tables that grow with use (trades, ledger, price points, item changes, sold items, firings). */
+  rows: number;
   connection: string;
   activeTrades: number;
   catalogItems: number;
@@ -65,28 +87,35 @@ interface Sample {
 
 // ---- options
 
-const { values } = parseArgs({
-  options: {
-    minutes: { type: 'string', default: '30' },
-    'sample-seconds': { type: 'string', default: '10' },
-    'buy-seconds': { type: 'string', default: '4' },
-    'reconnect-seconds': { type: 'string', default: '60' },
-    out: { type: 'string', default: join(ROOT, 'bench', 'results', 'soak.json') },
-    /** Writes a V8 heap snapshot at the end of the warm-up and at the end, to diff when the heap grows. */
-    'heap-snapshots': { type: 'string' },
-  },
-  strict: true,
-});
-const positive = (name: string, text: string | undefined): number => {
-  const value = Number(text);
-  if (!(value > 0) || !Number.isFinite(value)) throw new Error(`--${name} must be a positive number, got ${text}`);
-  return value;
-};
-const minutes = positive('minutes', values.minutes);
-const sampleMs = positive('sample-seconds', values['sample-seconds']) * 1000;
-const buyMs = positive('buy-seconds', values['buy-seconds']) * 1000;
-const reconnectMs = positive('reconnect-seconds', values['reconnect-seconds']) * 1000;
-const durationMs = minutes * 60_000;
+function readOptions() {
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: 'string', default: String(DEFAULT_MINUTES) },
+      'sample-seconds': { type: 'string', default: '10' },
+      'buy-seconds': { type: 'string', default: '4' },
+      'reconnect-seconds': { type: 'string', default: '60' },
+      out: { type: 'string', default: join(ROOT, 'bench', 'results', 'soak.json') },
+      /** Writes a V8 heap snapshot at the end of the warm-up and at the end, to diff when the heap grows. */
+      'heap-snapshots': { type: 'string' },
+    },
+    strict: true,
+  });
+  const positive = (name: string, text: string | undefined): number => {
+    const value = Number(text);
+    if (!(value > 0) || !Number.isFinite(value)) throw new Error(`--${name} must be a positive number, got ${text}`);
+    return value;
+  };
+  const minutes = positive('minutes', values.minutes);
+  return {
+    minutes,
+    sampleMs: positive('sample-seconds', values['sample-seconds']) * 1000,
+    buyMs: positive('buy-seconds', values['buy-seconds']) * 1000,
+    reconnectMs: positive('reconnect-seconds', values['reconnect-seconds']) * 1000,
+    durationMs: minutes * 60_000,
+    out: values.out as string,
+    heapSnapshots: values['heap-snapshots'],
+  };
+}
 const gc = (globalThis as { gc?: () => void }).gc;
 const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
 
@@ -167,7 +196,7 @@ class Relay {
 // ---- helpers
 
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-const median = (list: number[]) => {
+export const median = (list: number[]): number => {
   const sorted = [...list].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length === 0 ? 0 : sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
@@ -185,8 +214,31 @@ function fileSizes(dataDir: string): { dbBytes: number; walBytes: number } {
   return { dbBytes, walBytes };
 }
 
+/** Tables that grow with use; their rows are "the data" in the report (a count, not the verdict's measure). */
+const GROWING_TABLES = ['trades', 'trade_timeline', 'ledger', 'price_points', 'item_changes', 'sold_items', 'alert_firings'];
+
+/** What SQLite counts in the account database, read through a read-only connection of its own (WAL included). */
+function databaseUsage(dataDir: string): { pageBytes: number; dataBytes: number; freeBytes: number; rows: number } {
+  const dir = join(dataDir, 'accounts');
+  const file = readdirSync(dir).find((name) => name.endsWith('.sqlite'));
+  if (!file) return { pageBytes: 0, dataBytes: 0, freeBytes: 0, rows: 0 };
+  const db = new Database(join(dir, file), { readonly: true, fileMustExist: true });
+  try {
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const pageCount = db.pragma('page_count', { simple: true }) as number;
+    const freePages = db.pragma('freelist_count', { simple: true }) as number;
+    const dataBytes = (db.prepare('SELECT coalesce(sum(pgsize - unused), 0) FROM dbstat').pluck().get() as number) ?? 0;
+    const tables = new Set(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[]);
+    let rows = 0;
+    for (const table of GROWING_TABLES) if (tables.has(table)) rows += db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
+    return { pageBytes: pageSize * pageCount, dataBytes, freeBytes: pageSize * freePages, rows };
+  } finally {
+    db.close();
+  }
+}
+
 /** Compares the first and the last quarter of the samples after the warm-up. */
-function flatness(samples: Sample[], pick: (s: Sample) => number): { first: number; last: number; change: number; min: number; max: number } {
+export function flatness(samples: Sample[], pick: (s: Sample) => number): { first: number; last: number; change: number; min: number; max: number } {
   const quarter = Math.max(1, Math.floor(samples.length / 4));
   const first = median(samples.slice(0, quarter).map(pick));
   const last = median(samples.slice(-quarter).map(pick));
@@ -200,12 +252,131 @@ function flatness(samples: Sample[], pick: (s: Sample) => number): { first: numb
   };
 }
 
+// ---- the verdict (pure: tested in test/reliability/soak.test.ts)
+
+export interface SoakCounters {
+  buysOk: number;
+  buysRefused: Record<string, number>;
+  buyErrors: number;
+  reconnects: number;
+  cuts: number;
+  batches: number;
+  notifications: number;
+}
+
+export interface SoakVerdict {
+  pass: boolean;
+  memoryFlat: boolean;
+  handlesFlat: boolean;
+  /** The database grew by its data only: overhead (file − data: free pages, unused space) and WAL flat. */
+  databaseFlat: boolean;
+  gcBeforeSample: boolean;
+  rule: string;
+  /** Why it failed, one line each (empty on a pass). */
+  failures: string[];
+  summary: {
+    samples: number;
+    steadySamples: number;
+    heapUsedMiB: ReturnType<typeof flatness> & { slopeMiBPerHour: number };
+    rssMiB: ReturnType<typeof flatness> & { slopeMiBPerHour: number; budget: number };
+    handles: ReturnType<typeof flatness>;
+    handleTypesFirst: Record<string, number> | null;
+    handleTypesLast: Record<string, number> | null;
+    dbMiB: { first: number; last: number };
+    dataMiB: { first: number; last: number };
+    overheadMiB: ReturnType<typeof flatness> & { budget: number };
+    freeMiB: { first: number; last: number };
+    walMiB: ReturnType<typeof flatness> & { budget: number };
+    walMiBMax: number;
+    rows: { first: number; last: number };
+  };
+}
+
+export const SOAK_RULE =
+  `after a ${WARMUP_SHARE * 100} % warm-up, on samples taken after a forced GC: the median heapUsed of the last quarter of samples within ` +
+  `±${MEMORY_TOLERANCE * 100} % of the first quarter's; rss at most +${MEMORY_TOLERANCE * 100} % plus what the SQLite caches ` +
+  `(${SQLITE_CACHE_BUDGET_MIB} MiB) and the database file may take; open handles at most +${HANDLE_TOLERANCE}; the database grows by its ` +
+  `data only: its overhead (pages × page size − bytes in use: free pages and unused space) and its WAL each gain at most ` +
+  `${MEMORY_TOLERANCE * 100} % of the first file size or ${DB_OVERHEAD_TOLERANCE_MIB} MiB; at least one buy, and a reconnect after every ` +
+  `forced cut but the last`;
+
+/** The soak's verdict from its samples: memory, handles and database flat after the warm-up; buys and reconnects happened. */
+export function soakVerdict(input: { samples: Sample[]; durationMs: number; counters: SoakCounters; gcBeforeSample: boolean }): SoakVerdict {
+  const { samples, counters } = input;
+  const warmupS = (input.durationMs * WARMUP_SHARE) / 1000;
+  const steady = samples.filter((s) => s.t >= warmupS);
+  const heap = flatness(steady, (s) => s.heapUsedMiB);
+  const rss = flatness(steady, (s) => s.rssMiB);
+  const handles = flatness(steady, (s) => s.handles);
+  const overhead = flatness(steady, (s) => (s.pageBytes - s.dataBytes) / 1024 / 1024);
+  const wal = flatness(steady, (s) => s.walBytes / 1024 / 1024);
+  const slope = (pick: (s: Sample) => number) => {
+    if (steady.length < 2) return 0;
+    const xs = steady.map((s) => s.t / 3600);
+    const ys = steady.map(pick);
+    const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+    const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+    const sxy = xs.reduce((a, x, i) => a + (x - mx) * ((ys[i] as number) - my), 0);
+    return sxx === 0 ? 0 : Math.round((sxy / sxx) * 10) / 10;
+  };
+  const firstSteady = steady[0];
+  const lastSteady = steady.at(-1);
+  // The JS heap after a full GC is the leak signal (±10 %). rss also holds the store workers' SQLite caches and
+  // memory map, which fill up to their caps as the database grows: it may gain that much (and 10 %), no more.
+  const rssBudgetMiB = Math.round(rss.first * (1 + MEMORY_TOLERANCE) + SQLITE_CACHE_BUDGET_MIB + mib(lastSteady?.dbBytes ?? 0));
+  const dbSlackMiB = Math.max(DB_OVERHEAD_TOLERANCE_MIB, MEMORY_TOLERANCE * mib(firstSteady?.pageBytes ?? 0));
+  const overheadBudget = Math.round((overhead.first + dbSlackMiB) * 10) / 10;
+  const walBudget = Math.round((wal.first + dbSlackMiB) * 10) / 10;
+
+  const failures: string[] = [];
+  const enough = steady.length >= 4;
+  if (!enough) failures.push(`too few samples after the warm-up (${steady.length} < 4): run longer`);
+  if (!input.gcBeforeSample) failures.push('memory was sampled without a forced GC (run with node --expose-gc, as npm run bench -- soak does)');
+  const memoryFlat = Math.abs(heap.change) <= MEMORY_TOLERANCE && rss.last <= rssBudgetMiB;
+  if (Math.abs(heap.change) > MEMORY_TOLERANCE) failures.push(`heap ${heap.first} → ${heap.last} MiB (${(heap.change * 100).toFixed(1)} %), beyond ±${MEMORY_TOLERANCE * 100} %`);
+  if (rss.last > rssBudgetMiB) failures.push(`rss ${rss.last} MiB above its budget of ${rssBudgetMiB} MiB`);
+  const handlesFlat = handles.last <= handles.first + HANDLE_TOLERANCE;
+  if (!handlesFlat) failures.push(`open handles ${handles.first} → ${handles.last} (more than +${HANDLE_TOLERANCE})`);
+  const databaseFlat = overhead.last <= overheadBudget && wal.last <= walBudget;
+  if (overhead.last > overheadBudget) failures.push(`database overhead ${overhead.first} → ${overhead.last} MiB: the file grows beyond its data (budget ${overheadBudget} MiB)`);
+  if (wal.last > walBudget) failures.push(`WAL ${wal.first} → ${wal.last} MiB: checkpoints do not keep up (budget ${walBudget} MiB)`);
+  if (counters.buysOk <= 0) failures.push('no buy succeeded');
+  if (counters.reconnects < Math.max(0, counters.cuts - 1)) failures.push(`${counters.reconnects} reconnects after ${counters.cuts} forced cuts`);
+  return {
+    pass: failures.length === 0,
+    memoryFlat,
+    handlesFlat,
+    databaseFlat,
+    gcBeforeSample: input.gcBeforeSample,
+    rule: SOAK_RULE,
+    failures,
+    summary: {
+      samples: samples.length,
+      steadySamples: steady.length,
+      heapUsedMiB: { ...heap, slopeMiBPerHour: slope((s) => s.heapUsedMiB) },
+      rssMiB: { ...rss, slopeMiBPerHour: slope((s) => s.rssMiB), budget: rssBudgetMiB },
+      handles,
+      handleTypesFirst: firstSteady?.handleTypes ?? null,
+      handleTypesLast: lastSteady?.handleTypes ?? null,
+      dbMiB: { first: mib(firstSteady?.dbBytes ?? 0), last: mib(lastSteady?.dbBytes ?? 0) },
+      dataMiB: { first: mib(firstSteady?.dataBytes ?? 0), last: mib(lastSteady?.dataBytes ?? 0) },
+      overheadMiB: { ...overhead, budget: overheadBudget },
+      freeMiB: { first: mib(firstSteady?.freeBytes ?? 0), last: mib(lastSteady?.freeBytes ?? 0) },
+      walMiB: { ...wal, budget: walBudget },
+      walMiBMax: mib(Math.max(0, ...samples.map((s) => s.walBytes))),
+      rows: { first: firstSteady?.rows ?? 0, last: lastSteady?.rows ?? 0 },
+    },
+  };
+}
+
 // ---- the run
 
 async function main(): Promise<void> {
+  const { minutes, sampleMs, buyMs, reconnectMs, durationMs, out, heapSnapshots } = readOptions();
   const dir = mkdtempSync(join(os.tmpdir(), 'md-soak-'));
   const loadBefore = os.loadavg().map((v) => Number(v.toFixed(2)));
-  if (!gc) log('global.gc is not exposed (run with node --expose-gc --import tsx): memory is sampled without a forced GC');
+  if (!gc) log('global.gc is not exposed (run with node --expose-gc --import tsx): memory is sampled without a forced GC, so the run cannot pass');
   log(`${minutes} min: sandbox with ${EVENTS_PER_SECOND} market events/s, a buy every ${buyMs / 1000} s, a forced reconnect every ${reconnectMs / 1000} s`);
   const { child, ready } = await startSandboxProcess(dir);
   const adminHeaders = { 'x-admin-token': ready.admin_token, 'content-type': 'application/json' };
@@ -216,7 +387,7 @@ async function main(): Promise<void> {
 
   const dataDir = join(dir, 'engine');
   const engineLog = { lines: 0, last: [] as string[] };
-  const counters = { buysOk: 0, buysRefused: {} as Record<string, number>, buyErrors: 0, reconnects: 0, cuts: 0, batches: 0, notifications: 0 };
+  const counters: SoakCounters = { buysOk: 0, buysRefused: {}, buyErrors: 0, reconnects: 0, cuts: 0, batches: 0, notifications: 0 };
   const engine = new Engine({
     dataDir,
     secrets: new MemorySecretStore(),
@@ -295,6 +466,15 @@ async function main(): Promise<void> {
     for (const type of resources) handleTypes[type] = (handleTypes[type] ?? 0) + 1;
     const snapshot = await engine.snapshot();
     const sizes = fileSizes(dataDir);
+    let usage: ReturnType<typeof databaseUsage>;
+    try {
+      usage = databaseUsage(dataDir);
+    } catch (error) {
+      // A busy moment of the writer (SQLITE_BUSY): keep the previous reading rather than lose the sample.
+      log(`database usage not read: ${(error as Error).message}`);
+      const previous = samples.at(-1);
+      usage = { pageBytes: previous?.pageBytes ?? 0, dataBytes: previous?.dataBytes ?? 0, freeBytes: previous?.freeBytes ?? 0, rows: previous?.rows ?? 0 };
+    }
     const entry: Sample = {
       t: Math.round((Date.now() - started) / 100) / 10,
       rssMiB: mib(memory.rss),
@@ -306,6 +486,7 @@ async function main(): Promise<void> {
       handleTypes,
       dbBytes: sizes.dbBytes,
       walBytes: sizes.walBytes,
+      ...usage,
       connection: snapshot.connection.state,
       activeTrades: snapshot.activeTrades,
       catalogItems: snapshot.catalog.totalItems,
@@ -316,25 +497,28 @@ async function main(): Promise<void> {
     samples.push(entry);
     log(
       `t=${entry.t}s rss ${entry.rssMiB} MiB heap ${entry.heapUsedMiB} MiB handles ${entry.handles} db ${mib(entry.dbBytes)} MiB ` +
-        `wal ${mib(entry.walBytes)} MiB ${entry.connection} buys ${entry.buys} reconnects ${entry.reconnects}`,
+        `(data ${mib(entry.dataBytes)}, free ${mib(entry.freeBytes)}) wal ${mib(entry.walBytes)} MiB rows ${entry.rows} ${entry.connection} ` +
+        `buys ${entry.buys} reconnects ${entry.reconnects}`,
     );
   };
   await sample();
-  const snapshots = values['heap-snapshots'];
+  const snapshots = heapSnapshots;
   if (snapshots) mkdirSync(snapshots, { recursive: true });
   let warmSnapshot = false;
   await new Promise<void>((done) => {
     const timer = setInterval(() => {
-      void sample().then(() => {
-        if (snapshots && !warmSnapshot && Date.now() - started >= durationMs * WARMUP_SHARE) {
-          warmSnapshot = true;
-          log(`heap snapshot ${writeHeapSnapshot(join(snapshots, 'soak-warm.heapsnapshot'))}`);
-        }
-        if (Date.now() - started >= durationMs) {
-          clearInterval(timer);
-          done();
-        }
-      });
+      void sample()
+        .catch((error: unknown) => log(`sample failed: ${(error as Error).message}`))
+        .then(() => {
+          if (snapshots && !warmSnapshot && Date.now() - started >= durationMs * WARMUP_SHARE) {
+            warmSnapshot = true;
+            log(`heap snapshot ${writeHeapSnapshot(join(snapshots, 'soak-warm.heapsnapshot'))}`);
+          }
+          if (Date.now() - started >= durationMs) {
+            clearInterval(timer);
+            done();
+          }
+        });
     }, sampleMs);
   });
   clearInterval(buyTimer);
@@ -345,28 +529,11 @@ async function main(): Promise<void> {
   }
 
   // ---- verdict
-  const warmupS = (durationMs * WARMUP_SHARE) / 1000;
-  const steady = samples.filter((s) => s.t >= warmupS);
-  const heap = flatness(steady, (s) => s.heapUsedMiB);
-  const rss = flatness(steady, (s) => s.rssMiB);
-  const handles = flatness(steady, (s) => s.handles);
-  // The JS heap after a full GC is the leak signal (±10 %). rss also holds the store workers' SQLite caches and
-  // memory map, which fill up to their caps as the database grows: it may gain that much (and 10 %), no more.
-  const rssBudgetMiB = Math.round(rss.first * (1 + MEMORY_TOLERANCE) + SQLITE_CACHE_BUDGET_MIB + mib(steady.at(-1)?.dbBytes ?? 0));
-  const memoryFlat = Math.abs(heap.change) <= MEMORY_TOLERANCE && rss.last <= rssBudgetMiB;
-  const slope = (pick: (s: Sample) => number) => {
-    if (steady.length < 2) return 0;
-    const xs = steady.map((s) => s.t / 3600);
-    const ys = steady.map(pick);
-    const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-    const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-    const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
-    const sxy = xs.reduce((a, x, i) => a + (x - mx) * ((ys[i] as number) - my), 0);
-    return sxx === 0 ? 0 : Math.round((sxy / sxx) * 10) / 10;
-  };
-  const handlesFlat = handles.last <= handles.first + HANDLE_TOLERANCE;
-  const enough = steady.length >= 4;
-  const pass = enough && memoryFlat && handlesFlat && counters.buysOk > 0 && counters.reconnects >= Math.max(0, counters.cuts - 1);
+  const verdict = soakVerdict({ samples, durationMs, counters, gcBeforeSample: Boolean(gc) });
+  const { pass } = verdict;
+  const heap = verdict.summary.heapUsedMiB;
+  const rss = verdict.summary.rssMiB;
+  const handles = verdict.summary.handles;
   const cpus = os.cpus();
   const result = {
     name: 'soak',
@@ -388,34 +555,26 @@ async function main(): Promise<void> {
     },
     counters,
     engineLog: { lines: engineLog.lines, last: engineLog.last },
-    summary: {
-      samples: samples.length,
-      steadySamples: steady.length,
-      heapUsedMiB: { ...heap, slopeMiBPerHour: slope((s) => s.heapUsedMiB) },
-      rssMiB: { ...rss, slopeMiBPerHour: slope((s) => s.rssMiB), budget: rssBudgetMiB },
-      handles,
-      handleTypesFirst: steady[0]?.handleTypes ?? null,
-      handleTypesLast: steady.at(-1)?.handleTypes ?? null,
-      dbMiB: { first: mib(steady[0]?.dbBytes ?? 0), last: mib(steady.at(-1)?.dbBytes ?? 0) },
-      walMiBMax: mib(Math.max(...samples.map((s) => s.walBytes))),
-    },
+    summary: verdict.summary,
     verdict: {
       pass,
-      memoryFlat,
-      handlesFlat,
-      rule:
-        `after a ${WARMUP_SHARE * 100} % warm-up, the median heapUsed (after GC) of the last quarter of samples within ±${MEMORY_TOLERANCE * 100} % of the first quarter's, ` +
-        `rss at most +${MEMORY_TOLERANCE * 100} % plus what the SQLite caches (${SQLITE_CACHE_BUDGET_MIB} MiB) and the database file may take, ` +
-        `open handles at most +${HANDLE_TOLERANCE}; at least one buy, and a reconnect after every forced cut but the last`,
-      ...(enough ? {} : { note: 'too few samples after the warm-up for a verdict: run longer' }),
+      memoryFlat: verdict.memoryFlat,
+      handlesFlat: verdict.handlesFlat,
+      databaseFlat: verdict.databaseFlat,
+      gcBeforeSample: verdict.gcBeforeSample,
+      rule: verdict.rule,
+      failures: verdict.failures,
     },
     samples,
   };
-  mkdirSync(dirname(values.out as string), { recursive: true });
-  writeFileSync(values.out as string, `${JSON.stringify(result, null, 2)}\n`);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   log(
     `verdict: ${pass ? 'PASS' : 'FAIL'}: heap ${heap.first} → ${heap.last} MiB (${(heap.change * 100).toFixed(1)} %), rss ${rss.first} → ${rss.last} MiB ` +
-      `(${(rss.change * 100).toFixed(1)} %), handles ${handles.first} → ${handles.last}; ${counters.buysOk} buys, ${counters.reconnects}/${counters.cuts} reconnects; wrote ${values.out}`,
+      `(${(rss.change * 100).toFixed(1)} %), handles ${handles.first} → ${handles.last}, db overhead ${verdict.summary.overheadMiB.first} → ` +
+      `${verdict.summary.overheadMiB.last} MiB (data ${verdict.summary.dataMiB.first} → ${verdict.summary.dataMiB.last} MiB); ` +
+      `${counters.buysOk} buys, ${counters.reconnects}/${counters.cuts} reconnects; wrote ${out}` +
+      (verdict.failures.length > 0 ? `\nsoak: failed: ${verdict.failures.join('; ')}` : ''),
   );
 
   await engine.close();
@@ -426,7 +585,10 @@ async function main(): Promise<void> {
   process.exitCode = pass ? 0 : 1;
 }
 
-main().catch((error: unknown) => {
-  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  process.exit(1);
-});
+// Run only as a script: tests import the verdict.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  });
+}

@@ -5,6 +5,15 @@ export interface BenchEntry {
   file: string;
   /** Rough wall time of a full run on the reference machine (2 cores), for the plan printed at start. */
   minutes: number;
+  /** Node flags of the benchmark's child process (the soak samples memory after `global.gc()`: --expose-gc). */
+  nodeArgs?: readonly string[];
+  /**
+   * Runs only when named (`npm run bench -- soak`), not in a plain `npm run bench`. Its result has a file
+   * format of its own (a verdict, no metrics table) and its figures live in `docs`, not docs/performance.md.
+   */
+  onlyWhenNamed?: boolean;
+  /** Where its figures are written up, when not in the generated table of docs/performance.md. */
+  docs?: string;
 }
 
 export const BENCHMARKS: readonly BenchEntry[] = [
@@ -20,7 +29,17 @@ export const BENCHMARKS: readonly BenchEntry[] = [
   { name: 'scroll', file: 'scroll.ts', minutes: 1.5 },
   { name: 'rest-throughput', file: 'rest-throughput.ts', minutes: 1.5 },
   { name: 'sandbox-feed', file: 'sandbox-feed.ts', minutes: 1.5 },
+  // 30 minutes of live events at 10× the simulator's default rate, with buys and forced reconnects.
+  { name: 'soak', file: 'soak.ts', minutes: 31, nodeArgs: ['--expose-gc'], onlyWhenNamed: true, docs: 'docs/reliability.md' },
 ];
+
+/** What a plain `npm run bench` runs: every benchmark but the ones run only when named. */
+export const DEFAULT_BENCHMARKS: readonly BenchEntry[] = BENCHMARKS.filter((b) => !b.onlyWhenNamed);
+
+/** The child process's arguments for a benchmark (after `node`). */
+export function benchArgv(entry: BenchEntry, benchDir: string, quick: boolean): string[] {
+  return [...(entry.nodeArgs ?? []), '--import', 'tsx', `${benchDir.replace(/\/+$/, '')}/${entry.file}`, ...(quick ? ['--quick'] : [])];
+}
 
 export function findBenchmark(name: string): BenchEntry | undefined {
   return BENCHMARKS.find((b) => b.name === name);
