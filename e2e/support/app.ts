@@ -149,3 +149,23 @@ export async function matchingCount(page: Page): Promise<number | null> {
   const match = /([\d,]+) matching/.exec(text);
   return match?.[1] ? Number(match[1].replace(/,/g, '')) : null;
 }
+
+/** The text of one column (0 = rarity … 8 = age) of every loaded catalog row, top to bottom. */
+export async function columnTexts(page: Page, column: number): Promise<string[]> {
+  return dataRows(page).evaluateAll(
+    (rows, col) =>
+      rows
+        .map((row) => ({
+          index: Number(row.getAttribute('aria-rowindex')),
+          text: (row.querySelectorAll('[role="gridcell"]')[col]?.textContent ?? '').trim(),
+        }))
+        .sort((a, b) => a.index - b.index)
+        .map((r) => r.text),
+    column,
+  );
+}
+
+/** The row of the catalog showing `name` (a loaded row). */
+export function rowNamed(page: Page, name: string): Locator {
+  return dataRows(page).filter({ has: page.locator('.name-text', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+}
