@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { type ChartBox, chartGeometry, nearestIndex, type SeriesPoint } from '../lib/chart';
+import { timeAxisFormat } from '../lib/format';
 
 const BOX: ChartBox = { width: 600, height: 160, pad: 6 };
 
@@ -14,7 +15,7 @@ export function LineChart({
   formatValue,
   formatTime,
   formatAxisValue = formatValue,
-  formatAxisTime = formatTime,
+  formatAxisTime,
   step = false,
   height = 160,
   tone = 'accent',
@@ -24,7 +25,7 @@ export function LineChart({
   label: string;
   formatValue: (v: number) => string;
   formatTime: (t: number) => string;
-  /** Shorter forms for the axes ($456k, 11-23 14:05); the readout uses the full ones. */
+  /** Shorter forms for the axes ($456k; times as precise as the span needs by default); the readout uses the full ones. */
   formatAxisValue?: (v: number) => string;
   formatAxisTime?: (t: number) => string;
   step?: boolean;
@@ -43,6 +44,7 @@ export function LineChart({
   const summary = `${label}: ${sorted.length} points from ${formatTime(geo.minT)} to ${formatTime(geo.maxT)}, low ${formatValue(geo.minV)}, high ${formatValue(geo.maxV)}, latest ${formatValue(last.v)}`;
   const ticks = Math.max(2, timeTicks);
   const times = Array.from({ length: ticks }, (_, i) => geo.minT + ((geo.maxT - geo.minT) * i) / (ticks - 1));
+  const axisTime = formatAxisTime ?? timeAxisFormat(geo.minT, geo.maxT);
   return (
     <figure className={`chart tone-${tone}`}>
       <div className="chart-grid">
@@ -84,7 +86,7 @@ export function LineChart({
         <span aria-hidden="true" />
         <figcaption className="chart-axis num muted">
           {times.map((t, i) => (
-            <span key={i}>{formatAxisTime(t)}</span>
+            <span key={i}>{axisTime(t)}</span>
           ))}
         </figcaption>
       </div>

@@ -138,3 +138,18 @@ export function parseUnitFloat(text: string): number | null | undefined {
   const n = Number(t);
   return n >= 0 && n <= 1 ? n : undefined;
 }
+
+/**
+ * Labels for a time axis from `fromMs` to `toMs`, as precise as the span needs: seconds
+ * within ten minutes, minutes within a day, the day and time within a month, else the day.
+ */
+export function timeAxisFormat(fromMs: number, toMs: number): (t: number) => string {
+  const span = Math.abs(toMs - fromMs);
+  return (t: number) => {
+    const full = formatDateTime(new Date(t).toISOString()); // YYYY-MM-DD HH:mm:ss
+    if (span < 10 * 60_000) return full.slice(11, 19);
+    if (span < 86_400_000) return full.slice(11, 16);
+    if (span < 31 * 86_400_000) return full.slice(5, 16);
+    return full.slice(0, 10);
+  };
+}

@@ -165,7 +165,7 @@ const FiringRow = memo(function FiringRow({ id }: { id: string }) {
   );
 });
 
-function FiringsBody({ unacked }: { unacked: number }) {
+function FiringsBody() {
   const firingOrder = useStore((s) => s.alerts.firingOrder);
   const status = useStore((s) => s.alerts.status);
   const error = useStore((s) => s.alerts.error);
@@ -201,7 +201,6 @@ function FiringsBody({ unacked }: { unacked: number }) {
           <th scope="col">Auto-buy</th>
           <th scope="col" className="right">
             <span className="sr-only">Actions</span>
-            <span aria-hidden="true" className="muted">{unacked > 0 ? `${unacked} new` : ''}</span>
           </th>
         </tr>
       </thead>
@@ -314,7 +313,7 @@ export function AlertsScreen() {
               Acknowledge all
             </button>
           </div>
-          <FiringsBody unacked={unacked.length} />
+          <FiringsBody />
         </section>
       </div>
     </div>

@@ -106,6 +106,10 @@ export function CatalogFilters() {
         value={f.stickerName}
         onChange={(e) => editFilters({ stickerName: e.target.value })}
       />
+      <span className="spacer" />
+      <button type="button" className="btn ghost sm" disabled={count === 0 && f.search === ''} onClick={clearFilters}>
+        Clear filters{count > 0 ? ` (${count})` : ''}
+      </button>
       </div>
       <div className="filter-row">
       <select aria-label="Phase" className={`tri ${f.phase ? 'on' : ''}`} value={f.phase} onChange={(e) => editFilters({ phase: e.target.value }, true)}>
@@ -141,10 +145,6 @@ export function CatalogFilters() {
       <TriSelect label="StatTrak" value={f.statTrak} yes="StatTrak™ only" no="No StatTrak™" onChange={(v) => editFilters({ statTrak: v }, true)} />
       <TriSelect label="Souvenir" value={f.souvenir} yes="Souvenir only" no="No souvenir" onChange={(v) => editFilters({ souvenir: v }, true)} />
       <TriSelect label="Stickers" value={f.hasStickers} yes="With stickers" no="Without stickers" onChange={(v) => editFilters({ hasStickers: v }, true)} />
-      <span className="spacer" />
-      <button type="button" className="btn ghost sm" disabled={count === 0 && f.search === ''} onClick={clearFilters}>
-        Clear filters{count > 0 ? ` (${count})` : ''}
-      </button>
       </div>
     </div>
   );

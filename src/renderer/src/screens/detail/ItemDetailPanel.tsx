@@ -55,7 +55,9 @@ function Attachments({ item }: { item: Item }) {
               <li key={`${s.slot}-${i}`}>
                 <ItemImage src={s.img} name={s.name} rarity={null} size={34} decorative />
                 <div className="attach-main">
-                  <div className="attach-name">{s.name}</div>
+                  <div className="attach-name" title={s.name}>
+                    {s.name.replace(/^(?:Sticker|Patch) \| /, '')}
+                  </div>
                   <div className="muted small">
                     Slot {s.slot} <Placement rotation={s.rotation} offsetX={s.offsetX} offsetY={s.offsetY} />
                   </div>
@@ -90,7 +92,9 @@ function Attachments({ item }: { item: Item }) {
               <li key={`${k.slot}-${i}`}>
                 <ItemImage src={k.img} name={k.name} rarity={null} size={34} decorative />
                 <div className="attach-main">
-                  <div className="attach-name">{k.name}</div>
+                  <div className="attach-name" title={k.name}>
+                    {k.name.replace(/^Charm \| /, '')}
+                  </div>
                   <div className="muted small">
                     Slot {k.slot}
                     {k.pattern !== undefined ? <> · pattern <span className="num">{k.pattern}</span></> : null}{' '}

@@ -2,7 +2,7 @@ import type { PricePoint } from '../../../../shared/ipc/models';
 import { LineChart } from '../../components/LineChart';
 import { Money } from '../../components/Money';
 import { TimeAgo } from '../../components/TimeAgo';
-import { formatCents, formatDateTime, formatTime } from '../../lib/format';
+import { formatCents, formatDateTime } from '../../lib/format';
 
 /** The points where the price actually changed (repeats of the same price say nothing). */
 export function priceMoves(points: readonly PricePoint[]): PricePoint[] {
@@ -10,13 +10,6 @@ export function priceMoves(points: readonly PricePoint[]): PricePoint[] {
   for (const p of points) if (moves.length === 0 || moves[moves.length - 1]?.price !== p.price) moves.push(p);
   return moves;
 }
-
-const shortStamp = (t: number) => {
-  const iso = new Date(t).toISOString();
-  const full = formatDateTime(iso);
-  // Same day as now: the time is enough.
-  return full.slice(0, 10) === formatDateTime(new Date().toISOString()).slice(0, 10) ? formatTime(iso) : full.slice(5, 16);
-};
 
 export function PriceHistory({ points }: { points: readonly PricePoint[] }) {
   if (points.length === 0) return <div className="chart-empty muted">No price history yet</div>;
@@ -55,7 +48,6 @@ export function PriceHistory({ points }: { points: readonly PricePoint[] }) {
         tone={change > 0 ? 'up' : change < 0 ? 'down' : 'accent'}
         formatValue={formatCents}
         formatTime={(t) => formatDateTime(new Date(t).toISOString())}
-        formatAxisTime={shortStamp}
       />
       <div className="chart-foot small">
         <span className="muted">

@@ -4,8 +4,8 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
     title: 'Anywhere',
     keys: [
       [['Ctrl', 'K'], 'Command palette'],
-      [['G', 'C'], 'Catalog  ·  G T Trades  ·  G W Wallet'],
-      [['G', 'A'], 'Alerts  ·  G S Settings'],
+      [['G', 'C'], 'Go to Catalog'],
+      [['G', 'T'], 'Trades (G W Wallet, G A Alerts, G S Settings)'],
       [['N'], 'Buy by name'],
       [['Esc'], 'Close the dialog or panel'],
     ],
@@ -20,7 +20,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
     ],
   },
   {
-    title: 'Trades, Wallet and Alerts',
+    title: 'Lists',
     keys: [
       [['E'], 'Export the list as CSV (Trades, Wallet)'],
       [['↑', '↓'], 'Select a firing (Alerts; J K too)'],

@@ -59,8 +59,6 @@ function BalanceCards() {
   );
 }
 
-const axisStamp = (t: number) => formatDateTime(new Date(t).toISOString()).slice(5, 16);
-
 function BalanceChart() {
   const series = useStore((s) => s.wallet.series);
   if (series.status === 'error') return <div className="notice error">Could not load the balance series: {series.error}</div>;
@@ -76,12 +74,11 @@ function BalanceChart() {
         points={series.points.map((p) => ({ t: Date.parse(p.at), v: p.balance }))}
         label="Balance over time"
         step
-        height={136}
+        height={120}
         timeTicks={3}
         formatValue={formatCents}
         formatAxisValue={formatDollarsShort}
         formatTime={(t) => formatDateTime(new Date(t).toISOString())}
-        formatAxisTime={axisStamp}
       />
       <div className="chart-foot small">
         <span className="muted">
