@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -175,7 +176,7 @@ describe('engine against the real sandbox', () => {
   it('never gets a 429 under a burst of user actions and a refresh_catalog storm: at most 10 catalog calls and 300 others a minute, counted at the server', async () => {
     // Counted AT THE SERVER: every HTTP request the sandbox's own server receives for this merchant, with its answer.
     const seen: { at: number; path: string; status: number }[] = [];
-    const onRequest = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
       if (req.headers['x-merchant-id'] !== merchant.merchantId) return;
       const entry = { at: Date.now(), path: (req.url ?? '').split('?')[0] ?? '', status: 0 };
       seen.push(entry);
