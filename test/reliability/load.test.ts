@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Balance, BalanceHistoryPage, CatalogEnvelope, Item, TradeHistoryPage } from '../../src/shared/api';
+import { RATE_LIMIT_WINDOW_MS } from '../../src/shared/api';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { seededRandom } from '../support/faults/harness';
 import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
@@ -199,30 +200,56 @@ describe('load: 20 merchants at once', () => {
   }, 60_000);
 
   it("holds the limit per merchant: each one's 301st request in the window is a 429, the others are still served", async () => {
-    const limited: string[] = [];
-    for (const [i, client] of clients.entries()) {
-      const probe = await send(client, 'GET', '/Wallet/GetBalance');
-      expect(probe.status).toBe(200);
-      const remaining = Number(probe.headers.get('x-ratelimit-remaining'));
-      for (let sent = 0; sent < remaining; sent += 50) {
-        const batch = await Promise.all(Array.from({ length: Math.min(50, remaining - sent) }, () => send(client, 'GET', '/Wallet/GetBalance')));
-        expect(batch.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
+    // The sandbox's test clock: moved one window past every earlier request, then held still for this test, so
+    // each merchant's window holds exactly what this test sends however slowly the machine sends it (a window
+    // that slid during a slow run would admit a 301st request; the count is never skipped).
+    const frozenAt = sb.core.clock.now() + RATE_LIMIT_WINDOW_MS + 1_000;
+    const clock = vi.spyOn(sb.core.clock, 'now').mockReturnValue(frozenAt);
+    try {
+      const limited: string[] = [];
+      /** What each merchant's window holds so far: its neighbour's check below lands in it too. */
+      const admitted = new Map<string, Answer[]>(clients.map((c) => [c.merchantId, []]));
+      for (const [i, client] of clients.entries()) {
+        const sent = admitted.get(client.merchantId) ?? [];
+        const own = sent.length;
+        // Refusals count too: a malformed query (400) and a buy of an item that does not exist (4xx).
+        sent.push(await send(client, 'GET', '/Trades/History?limit=not-a-number'));
+        sent.push(await send(client, 'POST', '/Items/Buy', { itemId: 999_999_999, assetId: 'x', price: 1, tradeUrl: tradeUrlFor(90_000_000 + i) }));
+        expect(sent.slice(own).map((a) => a.status >= 400 && a.status < 500 && a.status !== 429)).toEqual([true, true]);
+        let refused: Answer<{ error: string }> | null = null;
+        while (refused === null && sent.length < 400) {
+          const batch = await Promise.all(Array.from({ length: 50 }, () => send<{ error: string }>(client, 'GET', '/Wallet/GetBalance')));
+          for (const answer of batch) {
+            if (answer.status === 429) refused ??= answer;
+            else if (refused === null) sent.push(answer);
+            else throw new Error(`a request after the 429 was admitted: ${answer.status}`);
+          }
+        }
+        if (!refused) throw new Error(`${client.merchantId}: no 429 after ${sent.length} requests`);
+        // Exactly 300 admitted in the window (the 4xx among them), then the 429 with Retry-After.
+        expect(sent).toHaveLength(300);
+        expect(sent.filter((a) => a.status === 200)).toHaveLength(298);
+        expect(Number(sent.at(-1)?.headers.get('x-ratelimit-remaining'))).toBe(0);
+        expect(refused.body.error).toBe('rate_limited');
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        limited.push(client.merchantId);
+        // The next merchant is unaffected; the ones already limited stay limited.
+        const next = clients[i + 1];
+        if (next) {
+          const served = await send(next, 'GET', '/Wallet/GetBalance');
+          expect(served.status).toBe(200);
+          admitted.get(next.merchantId)?.push(served);
+        }
+        expect((await send(client, 'GET', '/Trades/History?limit=1')).status).toBe(429);
       }
-      const refused = await send<{ error: string }>(client, 'GET', '/Wallet/GetBalance');
-      expect(refused.status).toBe(429);
-      expect(refused.body.error).toBe('rate_limited');
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      // Exactly 300 counted: every answer but the 429 (4xx count too), all within one 60 s window.
-      const first = client.answers[0] as Answer;
-      if (refused.at - first.at < 59_000) expect(client.answers.filter((a) => a.status !== 429)).toHaveLength(300);
-      limited.push(client.merchantId);
-      // The next merchant is unaffected; the ones already limited stay limited.
-      const next = clients[i + 1];
-      if (next) expect((await send(next, 'GET', '/Wallet/GetBalance')).status).toBe(200);
-      expect((await send(client, 'GET', '/Trades/History?limit=1')).status).toBe(429);
+      expect(limited).toHaveLength(MERCHANTS);
+      // A window later every merchant is served again.
+      clock.mockReturnValue(frozenAt + RATE_LIMIT_WINDOW_MS + 1);
+      expect((await send(clients[0] as Client, 'GET', '/Wallet/GetBalance')).status).toBe(200);
+      process.stdout.write(`load: all ${MERCHANTS} merchants refused at their 301st request (test clock held still); neighbours served meanwhile\n`);
+    } finally {
+      clock.mockRestore();
     }
-    expect(limited).toHaveLength(MERCHANTS);
-    process.stdout.write(`load: all ${MERCHANTS} merchants refused at their 301st request; neighbours served meanwhile\n`);
   }, 60_000);
 
   it('closes promptly while a client holds a connection that never sent a request', async () => {
