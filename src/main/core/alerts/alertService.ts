@@ -31,15 +31,18 @@ const SYNC_MATCH_LIMIT = 100;
 /**
  * Watchlist rules: evaluated on item_upserted, price_changed and after each
  * catalog sync. A firing is stored once per (rule, item, price) and raised as
- * a notification. Auto-buy (off by default) acts only on a firing that was
- * new when stored, so a replayed frame or a restart never buys again; it buys
- * through the idempotent buy path with an externalId derived from (rule,
- * item, price), and spend is added only for a trade that buy created (never
- * for one the order id already had).
+ * a notification. Auto-buy (off by default) acts only on a firing that is
+ * new, so a replayed frame or a restart never buys again: the stored firings'
+ * keys are held in memory (loaded with the rules), so the buy goes out before
+ * the firing's database round trip (a race with other buyers). It buys through
+ * the idempotent buy path with an externalId derived from (rule, item, price),
+ * and spend is added only for a trade that buy created (never for one the
+ * order id already had).
  */
 export class AlertService {
   private rules: AlertRule[] = [];
-  private readonly attempted = new Set<string>();
+  /** `ruleId:itemId:price` of every firing stored (loaded with the rules, added to as they fire). */
+  private fired = new Set<string>();
   /** Auto-buy spend per rule today, kept in memory so a decision needs no database round trip. */
   private spentToday = new Map<string, number>();
   private day = 0;
@@ -61,6 +64,7 @@ export class AlertService {
       return [];
     }
     this.rules = await session.store.listAlertRules();
+    this.fired = new Set(await session.store.firingKeys());
     this.recipients = new Map((await session.store.listRecipients()).map((recipient) => [recipient.id, recipient.tradeUrl]));
     this.day = utcDayStart(Date.now());
     const since = toUtcIso(this.day);
@@ -137,7 +141,12 @@ export class AlertService {
   private async fire(rule: AlertRule, item: Candidate, notifyEach: boolean): Promise<boolean> {
     const session = this.session();
     if (!session) return false;
+    const key = `${rule.id}:${item.itemId}:${item.price}`;
+    if (this.fired.has(key)) return false;
+    this.fired.add(key);
     const settings = this.settings();
+    // Sent before the firing is stored: a buyer's race is won or lost in milliseconds.
+    const autoBuy = this.autoBuy(rule, item, settings.alertsPaused);
     const firing = await session.store.recordFiring({
       ruleId: rule.id,
       ruleName: rule.name,
@@ -145,9 +154,11 @@ export class AlertService {
       market_hash_name: item.market_hash_name,
       price: item.price,
     });
-    // Seen before (a replayed frame, a sync after a restart): no notification, and no auto-buy.
-    if (!firing) return false;
-    const autoBuy = this.autoBuy(rule, item, settings.alertsPaused);
+    // Stored meanwhile by another path: no notification (an auto-buy already sent is idempotent by its order id).
+    if (!firing) {
+      if (autoBuy) await autoBuy;
+      return false;
+    }
     const notify = notifyEach && settings.notifyAlerts && !settings.alertsPaused;
     this.events.push({
       firings: [firing],
@@ -183,11 +194,8 @@ export class AlertService {
       this.day = today;
       this.spentToday.clear();
     }
-    const key = `${rule.id}:${item.itemId}:${item.price}`;
-    if (this.attempted.has(key)) return null;
     const verdict = autoBuyVerdict(rule, item.price, this.spentToday.get(rule.id) ?? 0, paused);
     if (!verdict.buy) return Promise.resolve({ tradeId: null, error: verdict.reason });
-    this.attempted.add(key);
     // Count the spend before the answer so a burst cannot overshoot the caps.
     this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) + item.price);
     rule.autoBuy.spent += item.price;
@@ -198,13 +206,18 @@ export class AlertService {
       rule.autoBuy.spent -= item.price;
     };
     return this.buying
-      .placeById({
-        itemId: item.itemId,
-        assetId: item.assetId,
-        price: item.price,
-        recipient: tradeUrl ? { tradeUrl } : { recipientId },
-        externalId: `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`,
-      })
+      .placeById(
+        {
+          itemId: item.itemId,
+          assetId: item.assetId,
+          price: item.price,
+          recipient: tradeUrl ? { tradeUrl } : { recipientId },
+          externalId: `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`,
+        },
+        // The order id is this firing's own and a firing is never repeated (see `fired`): skip the cache
+        // look-up; should the server know it already, its duplicate_external_id answer is looked up instead.
+        { cacheLookup: false },
+      )
       .then(async ({ outcome, placed }) => {
         const session = this.session();
         if (outcome.ok && placed) {

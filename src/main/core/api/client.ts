@@ -1,3 +1,4 @@
+import { nodeFetch } from './nodeFetch';
 import {
   type Balance,
   type BalanceHistoryPage,
@@ -36,6 +37,7 @@ export interface MerchantApiClientOptions {
   /** Share one per account across the app; a private one is made when absent. */
   limiter?: ClientRateLimiter;
   timeoutMs?: number;
+  /** Default: nodeFetch (node:http with keep-alive; faster to the wire than the built-in fetch). */
   fetch?: typeof fetch;
   userAgent?: string;
 }
@@ -104,7 +106,7 @@ export class MerchantApiClient {
     this.#apiKey = account.apiKey;
     this.limiter = options.limiter ?? new ClientRateLimiter();
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#fetch = options.fetch ?? fetch;
+    this.#fetch = options.fetch ?? nodeFetch;
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   }
 

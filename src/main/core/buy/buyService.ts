@@ -62,6 +62,15 @@ function sameOrder(order: Order, trade: Trade): boolean {
   );
 }
 
+export interface PlaceOptions {
+  /**
+   * Look the order id up in the cached trades before sending (default true). Auto-buy skips it for
+   * speed: its order ids are never reused, and a server that knows one answers duplicate_external_id,
+   * which is then looked up.
+   */
+  cacheLookup?: boolean;
+}
+
 /**
  * Buying, idempotent end to end: every attempt carries an externalId (the
  * user's or a fresh UUID). When the answer is lost (time-out, dropped
@@ -143,7 +152,7 @@ export class BuyService {
   }
 
   /** buyById, also saying whether the trade is new to us (auto-buy's spend). */
-  async placeById(input: BuyByIdInput): Promise<Placement> {
+  async placeById(input: BuyByIdInput, options: PlaceOptions = {}): Promise<Placement> {
     const tradeUrl = await this.resolveRecipient(input.recipient);
     const order: Order = { kind: 'id', itemId: input.itemId, assetId: input.assetId, price: input.price, tradeUrl };
     const externalId = input.externalId ?? this.retriedId(order) ?? `md-${randomUUID()}`;
@@ -157,7 +166,7 @@ export class BuyService {
     };
     const refused = firstFailedCheck(buyRequestChecks, body);
     if (refused) return this.refuse(externalId, refused.code, refused.message, input.price);
-    return this.send(externalId, order, input.price, input.itemId, () => this.session().client.buy(body));
+    return this.send(externalId, order, input.price, input.itemId, () => this.session().client.buy(body), options);
   }
 
   /** buyByName, also saying whether the trade is new to us. */
@@ -224,7 +233,14 @@ export class BuyService {
     return { outcome: { ok: false, externalId, failure: describeBuyFailure({ code, message, retryable, available, price }) }, placed: false };
   }
 
-  private async send(externalId: string, order: Order, price: number, itemId: number | null, request: () => Promise<BuyResult>): Promise<Placement> {
+  private async send(
+    externalId: string,
+    order: Order,
+    price: number,
+    itemId: number | null,
+    request: () => Promise<BuyResult>,
+    options: PlaceOptions = {},
+  ): Promise<Placement> {
     const session = this.session();
     const available = session.balance?.total_available ?? null;
     if (available !== null && price > available && itemId !== null) {
@@ -233,7 +249,7 @@ export class BuyService {
     const ours = this.unanswered.has(externalId);
     // One order id, one trade: an id we already hold a trade for is answered from the cache when it is
     // the same order (or our own unanswered attempt), and refused as a duplicate when it is not.
-    const known = await session.store.findTradeByExternalId(externalId);
+    const known = options.cacheLookup === false ? null : await session.store.findTradeByExternalId(externalId);
     if (known) return this.answerForExisting(externalId, order, known, ours, price);
     // The server asked us to wait (429 / 503): fail fast and say so, rather than wait silently in the limiter.
     const backoffUntil = session.limiter.status().backoffUntil;

@@ -380,6 +380,11 @@ export class LocalStore {
     return this.read('listFirings', query);
   }
 
+  /** `ruleId:itemId:price` of every stored firing. */
+  firingKeys(): Promise<string[]> {
+    return this.read('firingKeys');
+  }
+
   unacknowledgedFiringCount(): Promise<number> {
     return this.read('unacknowledgedFiringCount');
   }

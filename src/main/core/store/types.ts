@@ -201,6 +201,7 @@ export interface ReaderMethods {
   listAlertRules(): AlertRule[];
   getAlertRule(id: string): AlertRule | null;
   listFirings(query: FiringQuery): AlertFiring[];
+  firingKeys(): string[];
   unacknowledgedFiringCount(): number;
   /** Cents auto-buy spent for a rule on firings at or after `sinceIso` (daily caps). */
   alertRuleSpentSince(ruleId: string, sinceIso: string): number;

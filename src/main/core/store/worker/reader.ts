@@ -574,6 +574,11 @@ export class ReaderService implements ReaderMethods {
       .map(firingOf);
   }
 
+  /** `ruleId:itemId:price` of every stored firing: what auto-buy must not fire again. */
+  firingKeys(): string[] {
+    return this.prepare<[], string>("SELECT ruleId || ':' || itemId || ':' || price FROM alert_firings").pluck().all() as string[];
+  }
+
   unacknowledgedFiringCount(): number {
     return this.prepare<[], number>('SELECT count(*) FROM alert_firings WHERE acknowledged = 0').pluck().get() as number;
   }

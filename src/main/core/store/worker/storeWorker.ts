@@ -51,6 +51,7 @@ const READER_METHODS: readonly (keyof ReaderMethods)[] = [
   'listAlertRules',
   'getAlertRule',
   'listFirings',
+  'firingKeys',
   'unacknowledgedFiringCount',
   'alertRuleSpentSince',
   'getSettings',
