@@ -113,7 +113,9 @@ test('re-buys at the new price after price_changed', async ({ page }) => {
   await expect(failure).toContainText(`The price changed to ${formatCents(newPrice)} (you confirmed ${formatCents(MOVER.price)})`);
   const rebuy = dialog.getByRole('button', { name: `Buy at ${formatCents(newPrice)}` });
   await expect(rebuy).toBeVisible();
-  await rebuy.click();
+  // Keyboard-first: the one-click re-buy has the focus, so Enter buys at the new price.
+  await expect(rebuy).toBeFocused();
+  await page.keyboard.press('Enter');
 
   await expect(dialog).toBeHidden();
   const tradeId = await openedTradeId(page);
@@ -138,6 +140,9 @@ test('buys the cheapest listing by name under a max price, and refuses a max pri
   await dialog.getByRole('button', { name: 'Review buy' }).click();
   await expect(dialog.getByText('You pay at most')).toBeVisible();
   await expect(dialog.locator('.confirm-facts')).toContainText('$5.00');
+  // The same pre-checks as a buy by id, against the listing it will most likely get.
+  await expect(dialog.locator('.candidate')).toContainText(`Cheapest match in the local catalog: ${formatCents(300)} (item 9000011)`);
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Confirm buy' }).click();
   await expect(dialog).toBeHidden();
   const tradeId = await openedTradeId(page);
@@ -153,6 +158,7 @@ test('buys the cheapest listing by name under a max price, and refuses a max pri
   await dialog.getByLabel('Max price ($)').fill('2.00');
   await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
   await dialog.getByRole('button', { name: 'Review buy' }).click();
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText('No listing of this name at or below $2.00 in the local catalog');
   await dialog.getByRole('button', { name: 'Confirm buy' }).click();
   const failure = dialog.getByRole('alert').filter({ hasText: 'Every match costs more than your maximum' });
   await expect(failure).toBeVisible();
@@ -184,4 +190,16 @@ test('refuses a buy above the balance and says what is available', async ({ page
   await expect(dialog.getByRole('button', { name: /^Buy at/ })).toHaveCount(0);
   const after = await stack().api.get<{ total_available: number }>('/Wallet/GetBalance');
   expect(after.body.total_available).toBe(available);
+
+  // Buy by name warns the same way before anything is sent.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Purchase by name' }).click();
+  const byName = page.getByRole('dialog', { name: 'Buy by name' });
+  await byName.getByLabel('Market hash name').fill(PRICEY.market_hash_name);
+  await byName.getByLabel('Max price ($)').fill('6000');
+  await byName.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await byName.getByRole('button', { name: 'Review buy' }).click();
+  await expect(byName.getByRole('list', { name: 'Warnings' })).toContainText(`Only ${formatCents(available)} available for a ${formatCents(PRICEY.price)} buy`);
+  await expect(byName.getByRole('button', { name: 'Confirm buy' })).toBeFocused();
 });
