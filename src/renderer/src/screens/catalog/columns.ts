@@ -20,13 +20,13 @@ export interface Column {
 
 export const COLUMNS: readonly Column[] = [
   { id: 'rarity', label: 'Rarity', short: '', sort: 'rarity', width: '58px' },
-  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(180px, 2.3fr)' },
-  { id: 'phase', label: 'Phase', sort: 'phase', width: 'minmax(70px, 0.55fr)' },
+  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(170px, 2.3fr)' },
+  { id: 'phase', label: 'Phase', sort: 'phase', width: 'minmax(90px, 0.6fr)' },
   { id: 'float', label: 'Float', sort: 'float', width: '86px', align: 'right' },
   { id: 'seed', label: 'Paint seed', short: 'Seed', sort: 'paintSeed', width: '56px', align: 'right' },
-  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(118px, 1.25fr)' },
+  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)' },
   // Unsortable until the local store keeps a keychain count (see the store's SORT_COLUMN / catalog index).
-  { id: 'keychains', label: 'Keychains (charms)', short: 'Charms', sort: null, hint: 'Keychains, charms and sticker slabs', width: 'minmax(86px, 0.85fr)' },
+  { id: 'keychains', label: 'Keychains (charms)', short: 'Charms', sort: null, hint: 'Keychains, charms and sticker slabs', width: 'minmax(80px, 0.8fr)' },
   { id: 'price', label: 'Price', sort: 'price', width: '102px', align: 'right' },
   { id: 'age', label: 'Age', sort: 'listedAt', width: '52px', align: 'right' },
 ];

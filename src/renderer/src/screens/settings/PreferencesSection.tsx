@@ -67,16 +67,18 @@ export function AppearanceSection() {
   const ready = useStore((s) => s.settings.settings !== null);
   return (
     <section className="panel settings-section" aria-labelledby="settings-appearance">
-      <h2 className="panel-title" id="settings-appearance">
-        Appearance
-      </h2>
-      <div className="segmented" role="radiogroup" aria-label="Theme">
-        {(['dark', 'light'] as const).map((t) => (
-          <label key={t} className={`segment ${theme === t ? 'on' : ''}`}>
-            <input type="radio" name="theme" value={t} disabled={!ready} checked={theme === t} onChange={() => void updateSettings({ theme: t })} />
-            {t === 'dark' ? 'Dark' : 'Light'}
-          </label>
-        ))}
+      <div className="panel-head compact">
+        <h2 className="panel-title" id="settings-appearance">
+          Appearance
+        </h2>
+        <div className="segmented" role="radiogroup" aria-label="Theme">
+          {(['dark', 'light'] as const).map((t) => (
+            <label key={t} className={`segment ${theme === t ? 'on' : ''}`}>
+              <input type="radio" name="theme" value={t} disabled={!ready} checked={theme === t} onChange={() => void updateSettings({ theme: t })} />
+              {t === 'dark' ? 'Dark' : 'Light'}
+            </label>
+          ))}
+        </div>
       </div>
       {host === 'electron' ? (
         <label className="check">

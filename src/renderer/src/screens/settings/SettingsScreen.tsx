@@ -20,11 +20,11 @@ export function SettingsScreen() {
         <div className="settings-col">
           <ConnectionSection />
           <RecipientsSection />
-          <ShortcutsSection />
         </div>
         <div className="settings-col narrow">
           <NotificationsSection />
           <AppearanceSection />
+          <ShortcutsSection />
         </div>
       </div>
     </div>
