@@ -39,6 +39,8 @@ async function sessionCookie(): Promise<string> {
   const answer = await get(stack().url);
   expect(answer.status).toBe(302);
   const cookie = answer.headers.get('set-cookie') ?? '';
+  // Named after the port: two hosts on one machine never overwrite each other's token.
+  expect(cookie).toMatch(new RegExp(`^md_token_${new URL(stack().origin).port}=`));
   expect(cookie).toMatch(/HttpOnly/i);
   expect(cookie).toMatch(/SameSite=Strict/i);
   return cookie.split(';')[0] ?? '';
@@ -58,7 +60,8 @@ test('refuses page and asset requests without the token or with a wrong one', as
   expect(wrongQuery.status).toBe(401);
   expect(wrongQuery.headers.get('set-cookie')).toBeNull();
   expectNoAppContent(wrongQuery.body);
-  const wrongCookie = await get(`${origin}/`, { cookie: `md_token=${WRONG_TOKEN}` });
+  const cookieName = `md_token_${new URL(origin).port}`;
+  const wrongCookie = await get(`${origin}/`, { cookie: `${cookieName}=${WRONG_TOKEN}` });
   expect(wrongCookie.status).toBe(401);
   expectNoAppContent(wrongCookie.body);
 
@@ -77,7 +80,7 @@ test('refuses a /bridge WebSocket without the cookie', async ({ page }) => {
 
   // From Node: no cookie, a wrong cookie, the token in the query (only honoured on page loads).
   expect(await openBridge(wsUrl)).toEqual({ opened: false, status: 401 });
-  expect(await openBridge(wsUrl, { cookie: `md_token=${WRONG_TOKEN}` })).toEqual({ opened: false, status: 401 });
+  expect(await openBridge(wsUrl, { cookie: `md_token_${new URL(origin).port}=${WRONG_TOKEN}` })).toEqual({ opened: false, status: 401 });
   expect(await openBridge(`${wsUrl}?token=${encodeURIComponent(token)}`)).toEqual({ opened: false, status: 401 });
   // The control: with the session cookie it opens.
   expect(await openBridge(wsUrl, { cookie: await sessionCookie() })).toEqual({ opened: true, status: 101 });
