@@ -9,7 +9,10 @@ import type { Duplex } from 'node:stream';
  * past the client's time-out, or replace a 200 body with JSON that violates
  * the schema. Everything else passes through untouched, the WebSocket upgrade
  * included. It counts every request it sees (and what it answered), so tests
- * can assert that a client backs off instead of spinning.
+ * can assert that a client backs off instead of spinning. `halfOpenWebSockets()`
+ * turns the open WebSocket tunnels into black holes: nothing passes either way
+ * and nothing is closed (no FIN, no RST), as a dead NAT entry or a pulled cable
+ * between two routers would.
  */
 
 export type Fault =
@@ -44,6 +47,7 @@ export class HttpFaultProxy {
   private rules: Rule[] = [];
   private readonly sockets = new Set<Socket | Duplex>();
   private readonly pending = new Set<NodeJS.Timeout>();
+  private readonly tunnels = new Set<{ client: Duplex; upstream: Socket; halfOpen: boolean }>();
   readonly requests: SeenRequest[] = [];
   port = 0;
 
@@ -88,6 +92,26 @@ export class HttpFaultProxy {
   /** Requests seen whose path starts with `prefix`, optionally only since `sinceMs`. */
   count(prefix = '', sinceMs = 0, untilMs = Infinity): number {
     return this.requests.filter((r) => r.path.startsWith(prefix) && r.at >= sinceMs && r.at < untilMs).length;
+  }
+
+  /**
+   * Every WebSocket open now stops carrying data in both directions, silently: bytes are read and dropped
+   * on each side, both TCP connections stay up. Returns how many tunnels went quiet. New upgrades pass.
+   */
+  halfOpenWebSockets(): number {
+    let count = 0;
+    for (const tunnel of this.tunnels) {
+      if (tunnel.halfOpen || tunnel.client.destroyed || tunnel.upstream.destroyed) continue;
+      tunnel.halfOpen = true;
+      tunnel.client.unpipe(tunnel.upstream);
+      tunnel.upstream.unpipe(tunnel.client);
+      tunnel.client.on('data', () => {});
+      tunnel.upstream.on('data', () => {});
+      tunnel.client.resume();
+      tunnel.upstream.resume();
+      count++;
+    }
+    return count;
   }
 
   /** Drops every open connection (REST keep-alive and WebSockets): a network blip. */
@@ -247,7 +271,10 @@ export class HttpFaultProxy {
       socket.pipe(upstream);
       upstream.pipe(socket);
     });
+    const tunnel = { client: socket, upstream, halfOpen: false };
+    this.tunnels.add(tunnel);
     const cut = () => {
+      this.tunnels.delete(tunnel);
       socket.destroy();
       upstream.destroy();
     };
