@@ -15,6 +15,9 @@ export default defineConfig({
           index: resolve(root, 'src/main/index.ts'),
           // The local store's worker thread, loaded as out/main/storeWorker.js (see resolveWorkerEntry).
           storeWorker: resolve(root, 'src/main/core/store/worker/storeWorker.ts'),
+          // The web host (`npm start` without Electron): plain Node, no electron import, loaded
+          // without a TypeScript loader so it starts fast (see bench/cold-start.ts).
+          web: resolve(root, 'src/web/cli.ts'),
         },
       },
     },

@@ -56,8 +56,7 @@ if (electron) {
   run(electron, [root, ...args]);
 } else {
   console.log('Electron binary not available on this machine; starting the web host instead.');
-  // Same as `npm run web`, without the extra npm/npx/tsx-cli process layers: SIGINT/SIGTERM reach the web
-  // host itself, which shuts down cleanly (tsx's cli relays signals only once the child has told it it
-  // listens, so an early Ctrl+C could kill the host without its shutdown).
-  run(process.execPath, ['--import', 'tsx', 'src/web/cli.ts', ...args]);
+  // The web host as built above (out/main/web.js: plain JavaScript, no TypeScript loader, so it is up in
+  // ~0.5 s instead of ~1.5 s), run directly: SIGINT/SIGTERM reach the web host itself, which shuts down cleanly.
+  run(process.execPath, ['out/main/web.js', ...args]);
 }

@@ -15,6 +15,8 @@ import { catalogUrl, merchantHeaders, preparedStoreCopy, sleep, type MerchantCre
 
 const URL_LINE = /^Merchant Desk web host: (http:\/\/\S+)$/;
 const RENDERER_INDEX = join(ROOT_DIR, 'out', 'renderer', 'index.html');
+/** The built web host, as `npm start` runs it where Electron is absent. */
+const WEB_HOST_BUNDLE = join(ROOT_DIR, 'out', 'main', 'web.js');
 /** Shared with e2e/support/stack.ts so two builds never run at once. */
 const BUILD_LOCK = join(ROOT_DIR, 'node_modules', '.cache', 'merchant-desk-e2e-build.lock');
 
@@ -27,9 +29,10 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds the renderer (electron-vite build) when out/renderer is missing or older than src/renderer. */
+/** Builds the app (electron-vite build: renderer and the web host bundle) when out/ is missing or older than src/. */
 export async function ensureFreshRenderer(log: (line: string) => void): Promise<void> {
-  const stale = () => !existsSync(RENDERER_INDEX) || newestMtime(join(ROOT_DIR, 'src', 'renderer')) > statSync(RENDERER_INDEX).mtimeMs;
+  const built = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
+  const stale = () => newestMtime(join(ROOT_DIR, 'src')) > Math.min(built(RENDERER_INDEX), built(WEB_HOST_BUNDLE));
   if (!stale()) return;
   mkdirSync(dirname(BUILD_LOCK), { recursive: true });
   for (;;) {
@@ -43,7 +46,7 @@ export async function ensureFreshRenderer(log: (line: string) => void): Promise<
   }
   try {
     if (!stale()) return;
-    log('building the renderer (out/renderer is older than src/renderer)...');
+    log('building the app (out/ is older than src/)...');
     const bin = join(dirname(createRequire(import.meta.url).resolve('electron-vite')), '..', 'bin', 'electron-vite.js');
     const build = spawnSync(process.execPath, [bin, 'build', '--logLevel', 'warn'], { cwd: ROOT_DIR, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('electron-vite build failed');
@@ -61,14 +64,14 @@ export interface WebHostProcess {
   stop(): Promise<void>;
 }
 
-/** Spawns the web host exactly as `npm run web` would (tsx), pointed at the sandbox, signed in through the environment. */
+/** Spawns the web host exactly as `npm start` runs it without Electron (the built out/main/web.js), pointed at the sandbox, signed in through the environment. */
 export function spawnWebHost(options: { baseUrl: string; wsUrl: string; dataDir: string; merchant: MerchantCredentials; t0?: number }): Promise<WebHostProcess> {
   const t0 = options.t0 ?? performance.now();
   const env: NodeJS.ProcessEnv = { ...process.env, MERCHANT_ID: options.merchant.merchantId, MERCHANT_API_KEY: options.merchant.apiKey };
   delete env['MERCHANT_DESK_WEB_TOKEN'];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/web/cli.ts', '--base-url', options.baseUrl, '--ws-url', options.wsUrl, '--data-dir', options.dataDir, '--no-open'],
+    [WEB_HOST_BUNDLE, '--base-url', options.baseUrl, '--ws-url', options.wsUrl, '--data-dir', options.dataDir, '--no-open'],
     { cwd: ROOT_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const stderr: string[] = [];
@@ -115,8 +118,8 @@ export const FIRST_ROW = '[role="grid"][aria-label="Catalog"] [role="row"][aria-
  * A data dir whose account cache holds the sandbox's catalog and is FRESH (its
  * lastUpdate is the sandbox's current one, so the engine does not sync at start):
  * the prepared store is copied in and re-synced against this sandbox through the
- * real sync. Then the web host starts and stops once (tsx's transform cache, the
- * OS page cache) — a re-launch, as a user's second start would be. Not measured.
+ * real sync. Then the web host starts and stops once (the OS page cache) — a
+ * re-launch, as a user's second start would be. Not measured.
  */
 export async function prepareDataDir(options: {
   items: number;
