@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Item } from '../../src/shared/api';
+import { startSandbox } from '../../src/server/sandbox';
+import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
+import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
+
+/**
+ * "Says so" for the two API faults that are not a connection state today: answers slower than
+ * the client's time-out, and 200s whose JSON violates the schema. The user must see it (a
+ * connection event and the snapshot's connection detail, which the status bar shows), not
+ * only a log line.
+ *
+ * KNOWN GAP (it.fails): the engine only logs these (src/main/core/engine/session.ts `fail()`
+ * sets a visible state for 503 maintenance and 401 only), so both tests are expected to fail
+ * until it reports them; then drop `.fails`. See docs/reliability.md, "Known gaps".
+ */
+
+async function scenario(seed: number, inject: (proxy: HttpFaultProxy, untilMs: number) => void) {
+  const sb = await startSandbox({ items: 200, seed });
+  const proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+  await proxy.start();
+  const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
+  const dataDir = mkdtempSync(join(tmpdir(), 'api-fault-state-'));
+  let app: EngineHarness | null = null;
+  try {
+    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+    const engine = app;
+    await waitFor(() => engine.session().connection.state === 'connected', 15_000, 'feed connected');
+    await waitFor(async () => (await engine.call('catalog.query', { limit: 1 })).total > 0 && engine.session().balance !== null, 20_000, 'first sync');
+    const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 400 }] })).body.items as [Item];
+    const outcome = await engine.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 400, recipient: { tradeUrl: tradeUrlFor(73_000_000 + seed) } });
+    if (!outcome.ok) throw new Error(outcome.failure.message);
+    const start = Date.now();
+    inject(proxy, start + 25_000);
+    // The feed drops, the trade moves on the server: only REST can tell the engine, and REST is faulty.
+    proxy.cutAll();
+    await adminApi(sb).transition(outcome.trade.tradeId, { status: 'SENT' });
+    return {
+      start,
+      engine,
+      async close() {
+        await engine.close();
+        await proxy.close();
+        await sb.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await app?.close();
+    await proxy.close();
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** A connection event after `since` whose detail matches, and the snapshot saying the same. */
+async function shown(app: EngineHarness, since: number, words: RegExp): Promise<void> {
+  await waitFor(() => app.batches.some((b) => Date.parse(b.at) >= since && b.connection && words.test(b.connection.detail)), 25_000, `a connection event saying ${words}`);
+  expect((await app.engine.snapshot()).connection.detail).toMatch(words);
+}
+
+describe.concurrent('API faults the user must see (not only a log line)', () => {
+  it.fails('answers held past the client time-out: a connection event says the marketplace is not answering in time', async () => {
+    const s = await scenario(81, (proxy, untilMs) => {
+      proxy.inject('/Wallet', { kind: 'delay', delayMs: 17_000, untilMs });
+      proxy.inject('/Trades', { kind: 'delay', delayMs: 17_000, untilMs });
+    });
+    try {
+      await waitFor(() => s.engine.logs.some((line) => /timeout/.test(line)), 25_000, 'a time-out logged');
+      await shown(s.engine, s.start, /time.?out|not answer|slow/i);
+    } finally {
+      await s.close();
+    }
+  }, 90_000);
+
+  it.fails('schema-violating JSON: a connection event says the marketplace answered something unexpected', async () => {
+    const s = await scenario(82, (proxy, untilMs) => {
+      proxy.inject('/Wallet/GetBalance', { kind: 'schema', untilMs, body: () => '{"balance":"a lot","credit_limit":null}' });
+      proxy.inject('/Trades/History', { kind: 'schema', untilMs, body: () => '{"trades":[{"tradeId":7,"status":"DONE"}],"total":-1}' });
+    });
+    try {
+      await waitFor(() => s.engine.logs.some((line) => /invalid_response|invalid response/.test(line)), 25_000, 'a schema error logged');
+      await shown(s.engine, s.start, /unexpected|invalid|malformed|not understood/i);
+    } finally {
+      await s.close();
+    }
+  }, 90_000);
+});
