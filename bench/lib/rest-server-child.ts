@@ -1,9 +1,10 @@
 /**
  * Child process of rest-throughput (pinned to one core by the parent): the sandbox
- * with MERCHANTS merchants that each hold the same ~200 trades, or (BENCH_MODE=bare)
- * a bare fastify server answering GET /Trades/History with a fixed body.
+ * with BENCH_MERCHANTS merchants that each hold the same BENCH_TRADES trades, or (BENCH_MODE=bare)
+ * a bare fastify server answering GET /Trades/History with a fixed body (gzipped once
+ * at start for clients that accept gzip).
  *
- * Trades: 200 real buys by one template merchant through the sandbox's domain
+ * Trades: BENCH_TRADES real buys by one template merchant through the sandbox's domain
  * (each moved SENT → COMPLETED at once, so no active-offer limit applies), then its
  * trade rows are copied in SQL to every other merchant (new trade ids, same
  * content): creating 400k trades by buying would take minutes and measure nothing
@@ -12,18 +13,26 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { startSandbox } from '../../src/server/sandbox';
 import { childMain, parentStop, toParent } from './child';
 import { scratchDir } from './sandbox';
 
-const TRADES = 200;
+/** Trades per merchant (the default page shows 50 of them). */
+const TRADES = Number(process.env['BENCH_TRADES'] ?? 200);
 
 childMain(async () => {
   if (process.env['BENCH_MODE'] === 'bare') {
-    const body = process.env['BENCH_BODY'] as string;
+    const body = Buffer.from(process.env['BENCH_BODY'] as string);
+    // Compressed once, at the sandbox's level: the baseline pays no compression per request either.
+    const gzipped = gzipSync(body, { level: 1 });
     const app = Fastify({ logger: false });
-    app.get('/Trades/History', async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+    app.get('/Trades/History', async (request, reply) => {
+      reply.type('application/json; charset=utf-8');
+      if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(body);
+      return reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding').send(gzipped);
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address() as { port: number };
     await toParent({ type: 'ready', baseUrl: `http://127.0.0.1:${address.port}` });

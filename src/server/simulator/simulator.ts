@@ -12,7 +12,7 @@ export { DEFAULT_MARKET_MIX, DEFAULT_OUTCOMES, SIMULATOR_DEFAULTS } from './opti
  * lifecycle by themselves, and the catalog moves (reprices, new listings,
  * items sold elsewhere). Everything runs on the sandbox clock, so the admin
  * clock drives it, and every random choice comes from the seed.
- * docs/sandbox-simulator.md describes delays, probabilities and the mix.
+ * docs/sandbox.md ("Market simulator") describes delays, probabilities and the mix.
  */
 export class MarketSimulator {
   readonly options: ResolvedOptions;
