@@ -78,11 +78,14 @@ async function main(): Promise<void> {
   ensureRenderer();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 
+  // The engine opens the account's cache while the web host starts listening: a page that connects
+  // meanwhile gets its answers once the account is open (Engine.handle waits for the start).
   const created = await createEngineFromOptions({
     ...(args.baseUrl !== null ? { baseUrl: args.baseUrl } : {}),
     ...(args.wsUrl !== null ? { wsUrl: args.wsUrl } : {}),
     dataDir,
     log,
+    startInBackground: true,
   });
 
   let webHost: WebHost;
@@ -133,6 +136,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', (signal) => void stop(signal));
 
   process.stdout.write(`Merchant Desk web host: ${webHost.url}\n`);
+  try {
+    await created.started;
+  } catch (error) {
+    await webHost.close().catch(() => {});
+    await created.close().catch(() => {});
+    fail(`the engine did not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
   log(`web: ${created.describe()}; data in ${dataDir}`);
   if (args.open) openBrowser(webHost.url);
 }

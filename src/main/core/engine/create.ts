@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { startSandbox } from '../../../server/sandbox';
 import type { EngineService } from '../ipc/engineService';
 import { API_KEY_VARIABLE, MERCHANT_ID_VARIABLE, MemorySecretStore, openSecretStore } from '../secrets';
 import { AppConfigFile } from './appConfig';
@@ -13,16 +12,25 @@ export interface EngineLaunchOptions {
   dataDir: string;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Return before the engine has started (opened the account's cache, reconciled):
+   * `started` settles then. A host can serve its UI meanwhile; calls wait for the start.
+   */
+  startInBackground?: boolean;
 }
 
 export interface LaunchedEngine {
   engine: EngineService & Engine;
+  /** Settles when the engine has started (at once unless startInBackground). */
+  started: Promise<void>;
   close(): Promise<void>;
   describe(): string;
 }
 
 /** The embedded demo: a persistent sandbox with a simulated market, on a free loopback port. */
 export async function startDemoSandbox(dataDir: string, log: (line: string) => void): Promise<DemoAccount> {
+  // Loaded only for the demo: the sandbox (and its HTTP server stack) is not the app's start-up path.
+  const { startSandbox } = await import('../../../server/sandbox');
   const sandbox = await startSandbox({
     dbFile: join(dataDir, 'demo-sandbox.sqlite'),
     demoMerchant: true,
@@ -76,8 +84,9 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
     startDemo: () => startDemoSandbox(options.dataDir, options.log),
     ...(override ? { override } : {}),
   });
-  await engine.start();
-  return { engine, close: () => engine.close(), describe: () => engine.describe() };
+  const started = engine.start();
+  if (!options.startInBackground) await started;
+  return { engine, started, close: () => engine.close(), describe: () => engine.describe() };
 }
 
 /** The merchant of the account saved in `config.json`, if any (keychain-only headless runs name no merchant in the environment). */

@@ -64,6 +64,8 @@ export class Engine implements EngineService {
   private session: AccountSession | null = null;
   private demo: DemoAccount | null = null;
   private switching: Promise<void> = Promise.resolve();
+  /** start() until it settled (it may read the keychain or start the demo before it switches). */
+  private starting: Promise<void> = Promise.resolve();
   /** Why the account's local database could not be opened; shown as the connection until another account opens. */
   private storeProblem: ConnectionStatus | null = null;
   /** Every engine log line, with any API key the engine holds cut out (errors may carry what they were given). */
@@ -103,7 +105,12 @@ export class Engine implements EngineService {
    * (kept in settings.demoSandbox, even with a saved account); the saved one with its key;
    * else the demo sandbox.
    */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.starting = this.startAccount();
+    return this.starting;
+  }
+
+  private async startAccount(): Promise<void> {
     const { account, settings } = this.config.get();
     if (this.options.override) return this.switchTo(this.options.override, false);
     if (account && !settings.demoSandbox) {
@@ -138,6 +145,9 @@ export class Engine implements EngineService {
   }
 
   async handle<M extends IpcMethod>(method: M, input: IpcParsedInput<M>): Promise<IpcResult<M>> {
+    // A call made while an account opens (start-up, a switch) is answered once it is open.
+    await this.starting.catch(() => {});
+    await this.switching.catch(() => {});
     try {
       return (await this.route(method, input as never)) as IpcResult<M>;
     } catch (error) {
