@@ -37,6 +37,8 @@ export default defineConfig({
     root: resolve(root, 'src/renderer'),
     plugins: [react()],
     build: {
+      // electron-vite leaves the renderer unminified; minified, the page parses ~3× less JavaScript at start.
+      minify: true,
       rolldownOptions: { input: { index: resolve(root, 'src/renderer/index.html') } },
     },
   },
