@@ -1,7 +1,4 @@
-import { z } from 'zod';
-
-/** Money is integer USD cents everywhere. */
-export const centsSchema = z.int();
+/** Money is integer USD cents everywhere. (No zod here: the renderer imports this module.) */
 export type Cents = number;
 
 const dollarFormat = new Intl.NumberFormat('en-US', {

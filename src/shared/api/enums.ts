@@ -1,93 +1,11 @@
 import { z } from 'zod';
+import { API_ERROR_CODES, RARITY_COLORS, TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES, WEBHOOK_KINDS, WEBHOOK_STATUSES } from './values';
 
-/** Statuses listed in "States and transitions", in lifecycle order. */
-export const TRADE_STATUSES = [
-  'PENDING',
-  'SENT',
-  'COMPLETED',
-  'CANCELLED',
-  'FAILED',
-  'EXPIRED',
-  'REVERSED',
-  'REJECTED',
-] as const;
-/**
- * The active-trade limit names `CREATING` although the status list does not:
- * clients accept it, the sandbox never emits it (docs/sandbox.md).
- */
-export const TRADE_STATUSES_ACCEPTED = [...TRADE_STATUSES, 'CREATING'] as const;
+export * from './values';
+
 export const tradeStatusSchema = z.enum(TRADE_STATUSES_ACCEPTED);
-export type TradeStatus = z.infer<typeof tradeStatusSchema>;
-
-/** Statuses that count against the active-offer limits. */
-export const ACTIVE_TRADE_STATUSES = ['PENDING', 'SENT', 'CREATING'] as const satisfies readonly TradeStatus[];
-/** Statuses from which a trade never moves again. */
-export const FINAL_TRADE_STATUSES = ['CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'REJECTED'] as const satisfies readonly TradeStatus[];
-
-export function isActiveStatus(status: TradeStatus): boolean {
-  return (ACTIVE_TRADE_STATUSES as readonly TradeStatus[]).includes(status);
-}
-
-export const TRANSACTION_TYPES = [
-  'ADMIN TOP UP',
-  'BUY COMPLETED',
-  'BUY CANCELLED',
-  'ADMIN DEDUCT',
-  'TRADE ROLLBACK',
-  'CRYPTO DEPOSIT',
-  'FREEZE',
-] as const;
 export const transactionTypeSchema = z.enum(TRANSACTION_TYPES);
-export type TransactionType = z.infer<typeof transactionTypeSchema>;
-
-export const WEBHOOK_STATUSES = ['sent', 'failed'] as const;
 export const webhookStatusSchema = z.enum(WEBHOOK_STATUSES);
-export type WebhookStatus = z.infer<typeof webhookStatusSchema>;
-
-export const WEBHOOK_KINDS = ['trade_updated', 'item_removed', 'refresh_catalog', 'test'] as const;
 export const webhookKindSchema = z.enum(WEBHOOK_KINDS);
-export type WebhookKind = z.infer<typeof webhookKindSchema>;
-
-export const RARITY_COLORS = ['#b0c3d9', '#5e98d9', '#4b69ff', '#8847ff', '#d32ce6', '#eb4b4b', '#e4ae39'] as const;
 export const rarityColorSchema = z.enum(RARITY_COLORS);
-export type RarityColor = z.infer<typeof rarityColorSchema>;
-
-/** Trade errorCode values of the outcome table. */
-export const TRADE_ERROR_CODES = {
-  failed: 500,
-  expired: 503,
-  declined: 504,
-  itemsInvalid: 505,
-  countered: 506,
-  reversed: 512,
-} as const;
-
-/**
- * `error` codes of the error envelope. The spec leaves the 429 and 500 codes
- * unnamed; `rate_limited`, `internal_error`, `not_found` and `payload_too_large`
- * are the sandbox's choice (docs/sandbox.md). Clients must accept unknown codes.
- */
-export const API_ERROR_CODES = [
-  'unauthorized',
-  'ip_not_allowed',
-  'maintenance',
-  'unavailable',
-  'rate_limited',
-  'internal_error',
-  'not_found',
-  'payload_too_large',
-  'invalid_request',
-  'item_unavailable',
-  'asset_mismatch',
-  'price_changed',
-  'price_too_high',
-  'invalid_tradeurl',
-  'duplicate_external_id',
-  'insufficient_balance',
-  'invalid_price',
-  'invalid_trade_duration',
-  'partner_blocked',
-  'too_many_active_trades',
-] as const;
 export const apiErrorCodeSchema = z.enum(API_ERROR_CODES);
-export type ApiErrorCode = z.infer<typeof apiErrorCodeSchema>;

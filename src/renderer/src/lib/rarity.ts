@@ -1,4 +1,4 @@
-import { RARITY_COLORS } from '../../../shared/api';
+import { RARITY_COLORS } from '../../../shared/api/values';
 
 /** Rarity colour → grade name, low to high. */
 export const RARITY_NAMES: Record<string, string> = {

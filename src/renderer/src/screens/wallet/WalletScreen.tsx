@@ -1,6 +1,6 @@
 import { type CSSProperties, useEffect } from 'react';
 import { DateInput } from '../../components/DateInput';
-import { TRANSACTION_TYPES, type TransactionType } from '../../../../shared/api';
+import { TRANSACTION_TYPES, type TransactionType } from '../../../../shared/api/values';
 import { OfflineBanner } from '../../app/OfflineBanner';
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';

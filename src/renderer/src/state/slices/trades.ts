@@ -1,7 +1,7 @@
 import type { Trade, TradeStatus } from '../../../../shared/api';
 import type { Page, TradeDetail } from '../../../../shared/ipc/models';
 import type { TradeQuery } from '../../../../shared/ipc/contract';
-import { isActiveStatus } from '../../../../shared/api';
+import { isActiveStatus } from '../../../../shared/api/values';
 import { dateInputToIso } from '../../lib/format';
 
 export type TradesTab = 'active' | 'history';
