@@ -33,6 +33,14 @@ const PRELOAD_NODE = {
   message: `A sandboxed preload may only use electron and ${PRELOAD_ALLOWED.join('/')}.`,
 };
 
+// The renderer's bundle stays small (start-up parses it): zod is validated in main, so the renderer
+// imports schemas' types only, and the API's values from shared/api/values.ts.
+const RENDERER_ZOD = {
+  regex: '^(zod(/.*)?|(\\.\\./)+shared/api(/(index|enums|requests|resources|events|endpoints))?|(\\.\\./)+shared/ipc/(contract|events|models))$',
+  allowTypeImports: true,
+  message: 'Would bundle zod into the renderer: import types with `import type`, values from shared/api/values.',
+};
+
 const restrict = (...patterns) => ['error', { patterns }];
 const TS = '**/*.{ts,tsx,mts,cts}';
 
@@ -41,7 +49,7 @@ const layers = [
   { name: 'layering/server', files: [`src/server/${TS}`], rule: restrict(ELECTRON) },
   { name: 'layering/web', files: [`src/web/${TS}`], rule: restrict(ELECTRON) },
   { name: 'layering/shared', files: [`src/shared/${TS}`], rule: restrict(ELECTRON, NODE_ONLY) },
-  { name: 'layering/renderer', files: [`src/renderer/${TS}`], rule: restrict(ELECTRON, NODE_ONLY) },
+  { name: 'layering/renderer', files: [`src/renderer/${TS}`], rule: restrict(ELECTRON, NODE_ONLY, RENDERER_ZOD) },
   { name: 'layering/preload', files: [`src/preload/${TS}`], rule: restrict(PRELOAD_NODE) },
 ].map(({ name, files, rule }) => ({ name, files, rules: { 'no-restricted-imports': rule } }));
 

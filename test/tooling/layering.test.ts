@@ -43,4 +43,16 @@ describe('layering lint rules', () => {
     expect(await ruleIds(code('./main'), 'src/renderer/src/x.ts')).toEqual([]);
     expect(await ruleIds(code('../../shared/money'), 'src/renderer/src/x.ts')).toEqual([]);
   });
+
+  it('keeps zod out of the renderer bundle: schema modules for types only, values from shared/api/values', async () => {
+    const file = 'src/renderer/src/lib/x.ts';
+    const value = (from: string) => `import { X } from '${from}';\nexport default X;\n`;
+    for (const from of ['zod', '../../../shared/api', '../../../shared/api/enums', '../../../shared/ipc/contract']) {
+      expect(await ruleIds(value(from), file), from).toContain('no-restricted-imports');
+    }
+    expect(await ruleIds("import type { Trade } from '../../../shared/api';\nexport type T = Trade;\n", file)).toEqual([]);
+    expect(await ruleIds(value('../../../shared/api/values'), file)).toEqual([]);
+    // Main-side code keeps its schemas.
+    expect(await ruleIds(value('../../../shared/api'), 'src/main/core/x/y.ts')).toEqual([]);
+  });
 });
