@@ -1,8 +1,9 @@
-import type { CatalogQuery } from '../../../shared/ipc/contract';
+import type { CATALOG_SORT_COLUMNS, CatalogQuery } from '../../../shared/ipc/contract';
 import { parseDollarsToCents } from '../../../shared/money';
 import { parseUnitFloat } from './format';
 
-export type CatalogSortColumn = 'price' | 'name' | 'float' | 'paintSeed' | 'phase' | 'stickers' | 'listedAt' | 'rarity';
+/** What the engine can sort by: the contract's list (a column the store learns to sort by needs no change here). */
+export type CatalogSortColumn = (typeof CATALOG_SORT_COLUMNS)[number];
 export type SortDirection = 'asc' | 'desc';
 export type TriState = 'any' | 'yes' | 'no';
 
