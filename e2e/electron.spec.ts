@@ -171,6 +171,13 @@ test.describe('Electron app', () => {
         .poll(async () => (await app.evaluate(() => globalThis.__merchantDesk?.tray().state.activeTrades)) ?? -1, { timeout: 10_000 })
         .toBe(snapshot.value.activeTrades);
     }
+    // The badge is the count of active trades (the tooltip's number).
+    await expect
+      .poll(async () => {
+        const model = await app.evaluate(() => globalThis.__merchantDesk?.tray());
+        return model ? model.badgeCount === model.state.activeTrades : false;
+      }, { timeout: 10_000 })
+      .toBe(true);
     expect(tray?.badgeCount).toBeGreaterThanOrEqual(0);
   });
 });
