@@ -81,6 +81,11 @@ export class AccountSession {
   private lastFailureAt = 0;
   /** A REST call answered 401: the only thing that stops polling (a refused feed alone does not). */
   private restUnauthorized = false;
+  /**
+   * A REST failure with no state of its own (answers past the time-out, answers not understood): shown as the
+   * connection's detail until REST answers again, so the user sees it, not only the log.
+   */
+  private restProblem: string | null = null;
   private webhookFailedSync: Promise<void> | null = null;
   private webhookFailedAt = 0;
   private readonly abort = new AbortController();
@@ -148,7 +153,7 @@ export class AccountSession {
   // ---- Feed
 
   private onFeedState(status: ConnectionStatus): void {
-    this.connection = { state: status.state, detail: status.detail, nextAttemptAt: status.nextAttemptAt, since: status.since };
+    this.connection = { state: status.state, detail: this.restProblem ?? status.detail, nextAttemptAt: status.nextAttemptAt, since: status.since };
     this.events.push({ connection: this.connection });
     const live = status.state === 'connected' || status.state === 'connecting';
     if (live && this.pollTimer) {
@@ -287,6 +292,11 @@ export class AccountSession {
       this.restUnauthorized = false;
       if (this.lastFailureAt < started) {
         this.recoveryAttempt = 0;
+        if (this.restProblem !== null) {
+          // REST answers again: back to what the feed says.
+          this.restProblem = null;
+          this.onFeedState(this.feed.state);
+        }
         // A REST 503 set `maintenance` while the feed stayed up: the API answers again, show the feed's state.
         if (this.connection.state === 'maintenance' && this.feed.state.state === 'connected') this.onFeedState(this.feed.state);
       }
@@ -540,6 +550,17 @@ export class AccountSession {
       this.hooks.log(`${what}: ${error.kind} ${error.status ?? ''} ${error.code}: ${error.message}`);
       this.lastFailureAt = Date.now();
       if (error.code !== 'unauthorized' && error.kind !== 'aborted') this.scheduleRecovery();
+      const problem =
+        error.kind === 'timeout'
+          ? `The marketplace is not answering in time (${error.endpoint} timed out); retrying automatically`
+          : error.code === 'invalid_response'
+            ? `The marketplace answered something unexpected (${error.endpoint}: not understood); retrying automatically`
+            : null;
+      if (problem !== null && problem !== this.restProblem && this.connection.state !== 'maintenance' && this.connection.state !== 'unauthorized') {
+        this.restProblem = problem;
+        this.connection = { ...this.connection, detail: problem };
+        this.events.push({ connection: this.connection });
+      }
       if (error.code === 'maintenance' && this.connection.state !== 'maintenance') {
         this.connection = { ...this.connection, state: 'maintenance', detail: 'Marketplace under maintenance; retrying automatically', since: toUtcIso(Date.now()) };
         this.events.push({ connection: this.connection });
