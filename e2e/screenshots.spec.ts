@@ -113,23 +113,43 @@ test('screenshots of every main screen', async ({ page }) => {
     await shoot(page, 'wallet');
   });
 
-  await test.step('alerts: two watchlist rules', async () => {
+  await test.step('alerts: two watchlist rules, one buying automatically within its caps', async () => {
+    // Auto-buy delivers to a saved recipient.
+    await goTo(page, 'Settings');
+    const recipients = page.getByRole('region', { name: 'Saved recipients' });
+    await recipients.getByLabel('Label').fill('Main storage');
+    await recipients.getByLabel('Trade URL').fill(TRADE_URL);
+    await recipients.getByRole('button', { name: 'Add recipient' }).click();
+    await expect(recipients.getByRole('list', { name: 'Saved recipients' })).toContainText('Main storage');
+
     await goTo(page, 'Alerts');
-    for (const [name, pattern, max] of [
-      ['Dragon Lore under $5k', 'Dragon Lore', '5000'],
-      ['Howl watch', 'Howl', ''],
+    for (const [name, pattern, max, auto] of [
+      ['Dragon Lore under $5k', 'Dragon Lore', '5000', true],
+      ['Howl watch', 'Howl', '', false],
     ] as const) {
       await page.getByRole('button', { name: 'New rule' }).click();
       const dialog = page.getByRole('dialog', { name: 'New alert rule' });
       await dialog.getByLabel('Rule name').fill(name);
       await dialog.getByLabel('Name contains').fill(pattern);
       if (max) await dialog.getByLabel('Max price ($)').fill(max);
+      if (auto) {
+        await dialog.getByRole('checkbox', { name: 'Buy matching items automatically' }).check();
+        await dialog.getByRole('combobox', { name: 'Recipient' }).selectOption({ index: 1 });
+        await dialog.getByLabel('Total spend cap ($)').fill('10000');
+        await dialog.getByLabel('Daily cap ($)').fill('5000');
+      }
       await dialog.getByRole('button', { name: 'Save rule' }).click();
       await expect(dialog).toBeHidden();
     }
     await expect(page.getByRole('table', { name: 'Alert rules' }).locator('tbody tr')).toHaveCount(2);
-    // A new rule is checked against the catalog at once: the Howls on sale fire.
-    await expect(page.getByRole('table', { name: 'Alert firings' }).locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
+    // A new rule is checked against the catalog at once: the Howls on sale fire, a Dragon Lore is bought.
+    const firings = page.getByRole('table', { name: 'Alert firings' }).locator('tbody tr');
+    await expect(firings.first()).toBeVisible({ timeout: 30_000 });
+    await expect(firings.filter({ hasText: 'bought · open trade' }).first()).toBeVisible({ timeout: 30_000 });
+    // Keyboard-first: the newest firing selected, ready for A or R.
+    await page.getByRole('heading', { level: 1, name: 'Alerts' }).click();
+    await page.keyboard.press('ArrowDown');
+    await expect(firings.first()).toHaveAttribute('aria-selected', 'true');
     await shoot(page, 'alerts');
   });
 

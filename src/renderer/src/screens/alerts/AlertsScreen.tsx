@@ -44,23 +44,22 @@ function AutoBuyCell({ rule }: { rule: AlertRule }) {
   if (!ab.enabled) return <span className="muted small">Alert only</span>;
   const used = ab.spendCap > 0 ? Math.min(1, ab.spent / ab.spendCap) : 1;
   return (
-    <span
-      className="autobuy"
-      title={`Auto-buy on: spent ${formatCents(ab.spent)} of ${formatCents(ab.spendCap)} in total, at most ${formatCents(ab.dailyCap)} a UTC day`}
-    >
-      <span className="tag tag-warn">auto-buy</span>
-      <span className="autobuy-meter" aria-hidden="true">
-        <span style={{ width: `${Math.round(used * 100)}%` }} />
-      </span>
-      <span className="num small">
-        <Money cents={ab.spent} />
-        <span className="muted"> / </span>
-        <Money cents={ab.spendCap} />
-        <span className="muted"> · </span>
-        <Money cents={ab.dailyCap} />
-        <span className="muted">/day</span>
-      </span>
-    </span>
+    <div className="autobuy" title={`Auto-buy on: spent ${formatCents(ab.spent)} of ${formatCents(ab.spendCap)} in total, at most ${formatCents(ab.dailyCap)} a UTC day`}>
+      <div className="autobuy-line">
+        <span className="tag tag-warn">auto-buy</span>
+        <span className="autobuy-meter" aria-hidden="true">
+          <span style={{ width: `${Math.round(used * 100)}%` }} />
+        </span>
+        <span className="num small">
+          <Money cents={ab.spent} />
+          <span className="muted"> / </span>
+          <Money cents={ab.spendCap} />
+        </span>
+      </div>
+      <div className="muted small num">
+        at most <Money cents={ab.dailyCap} /> a day
+      </div>
+    </div>
   );
 }
 
@@ -278,7 +277,7 @@ export function AlertsScreen() {
                 <col style={{ width: 56 }} />
                 <col />
                 <col style={{ width: 72 }} />
-                <col style={{ width: 330 }} />
+                <col style={{ width: 300 }} />
                 <col style={{ width: 210 }} />
               </colgroup>
               <thead>

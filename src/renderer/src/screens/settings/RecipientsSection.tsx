@@ -16,7 +16,9 @@ function RecipientRow({ id }: { id: string }) {
     <li className="recipient-row">
       <div className="recipient-main">
         <div className="strong">{r.label}</div>
-        <div className="mono small muted">{redactTradeUrl(r.tradeUrl)}</div>
+        <div className="mono small muted" title={redactTradeUrl(r.tradeUrl)}>
+          {redactTradeUrl(r.tradeUrl)}
+        </div>
       </div>
       <span className="muted small">added {formatDateTime(r.createdAt)}</span>
       <button
