@@ -176,6 +176,8 @@ export class CatalogIndex {
     const index = new CatalogIndex();
     index.lastSeq = (db.prepare('SELECT coalesce(max(seq), 0) FROM item_changes').pluck().get() as number) ?? 0;
     index.loadNames(db);
+    // Sized once for what the table holds: growing by doubling would hold two copies of every column at a time.
+    index.ensureCapacity((db.prepare('SELECT count(*) FROM items').pluck().get() as number) + 1024);
     const load = db.prepare<[number, number]>(`SELECT ${ROW_SELECT} FROM items WHERE itemId > ? ORDER BY itemId LIMIT ?`).raw();
     let after = 0;
     let loading = true;
