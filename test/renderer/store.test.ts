@@ -20,6 +20,14 @@ describe('applyBatch', () => {
     expect(out.conn?.activeTrades).toBe(3);
   });
 
+  it('follows the latest seq, also when it goes back (a restarted engine counts from 1)', () => {
+    let conn = applyConnBatch(initialConn, batch(41));
+    expect(conn.lastSeq).toBe(41);
+    conn = applyConnBatch(conn, batch(1));
+    expect(conn.lastSeq).toBe(1);
+    expect(applyConnBatch(conn, batch(1))).toBe(conn);
+  });
+
   it('leaves absent fields unchanged', () => {
     const conn = applyConnBatch({ ...initialConn, activeTrades: 4, unacknowledgedFirings: 2 }, batch(5, { unacknowledgedFirings: 0 }));
     expect(conn.activeTrades).toBe(4);

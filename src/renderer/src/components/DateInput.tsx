@@ -17,6 +17,12 @@ export function isIsoDay(text: string): boolean {
  */
 export function DateInput({ label, value, onChange }: { label: string; value: string; onChange: (day: string) => void }) {
   const [draft, setDraft] = useState<string | null>(null);
+  // A new value from outside (Clear): any half-typed text goes.
+  const [seen, setSeen] = useState(value);
+  if (seen !== value) {
+    setSeen(value);
+    setDraft(null);
+  }
   const picker = useRef<HTMLInputElement>(null);
   const shown = draft ?? value;
   const invalid = draft !== null && draft !== '' && !isIsoDay(draft);

@@ -73,9 +73,10 @@ export function handleBatch(batch: EngineEventBatch): void {
   const before = getState();
   useStore.setState((s) => applyBatch(s, batch, Date.now()));
   afterBatch(batch, before, getState());
-  // Batches sent while the bridge was down are lost: a gap in seq means re-read everything.
+  // Batches sent while the bridge was down are lost: a gap in seq means re-read everything;
+  // so does a seq going back (the engine restarted under us).
   const last = before.conn.lastSeq;
-  if (last > 0 && batch.seq > last + 1) resyncAfterGap();
+  if (last > 0 && (batch.seq > last + 1 || batch.seq < last)) resyncAfterGap();
 }
 
 const resyncAfterGap = debounced(() => {

@@ -86,6 +86,7 @@ export function applyConnBatch(slice: ConnSlice, batch: EngineEventBatch): ConnS
   if (batch.progress !== undefined) next.progress = batch.progress;
   if (batch.activeTrades !== undefined) next.activeTrades = batch.activeTrades;
   if (batch.unacknowledgedFirings !== undefined) next.unacknowledgedFirings = batch.unacknowledgedFirings;
-  if (batch.seq > slice.lastSeq) return { ...next, lastSeq: batch.seq };
+  // Batches arrive in order: the latest seq is the one to compare the next with (a restarted engine counts from 1 again).
+  if (batch.seq !== slice.lastSeq) return { ...next, lastSeq: batch.seq };
   return next;
 }
