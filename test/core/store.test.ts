@@ -485,7 +485,10 @@ describe('catalog changes', () => {
     const up = await store.applyPriceChanges([{ itemId: item.itemId, price: 1200 }, { itemId: 1, price: 5 }]);
     expect(up.prices).toEqual([{ itemId: item.itemId, price: 1200, previous: 1000 }]);
     expect(up.unknown).toEqual([1]);
-    expect(up.upserted[0]).toMatchObject({ itemId: item.itemId, price: 1200, lastMove: 'up' });
+    // The row and every read carry the new price (the stored JSON keeps the one it arrived with).
+    expect((await store.queryCatalog({ search: 'redline' })).rows[0]).toMatchObject({ itemId: item.itemId, price: 1200, lastMove: 'up' });
+    expect((await store.getItem(item.itemId))?.item.price).toBe(1200);
+    expect((await store.findItemsByIds([item.itemId]))[0]?.price).toBe(1200);
     expect((await store.applyPriceChanges([{ itemId: item.itemId, price: 1200 }])).prices).toEqual([]);
 
     const down = await store.applyItemUpserts([{ ...item, price: 900, float: 0.3 }]);
@@ -509,10 +512,13 @@ describe('catalog changes', () => {
     const b = makeItem({ price: 250, market_hash_name: 'Glock-18 | Fade (Factory New)' });
     await store.applyItemUpserts([a, b]);
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 350, lastUpdate: null, syncedAt: null });
+    // Repriced by the feed, then sold: it is remembered at the price it left at.
+    await store.applyPriceChanges([{ itemId: a.itemId, price: 120 }]);
     expect(await store.applyItemRemovals([a.itemId, 424242])).toEqual({ removed: [a.itemId] });
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 1, totalValue: 250 });
     const sold = await store.getItem(a.itemId);
-    expect(sold).toMatchObject({ item: a, onSale: false });
+    expect(sold).toMatchObject({ item: { ...a, price: 120 }, onSale: false });
+    expect(await store.findItemsByIds([a.itemId])).toEqual([{ ...a, price: 120 }]);
     expect((await store.queryCatalog({})).rows.map((r) => r.itemId)).toEqual([b.itemId]);
     expect(await store.queryCatalog({ search: 'redline' })).toMatchObject({ rows: [], total: 0 });
     // Back on sale.

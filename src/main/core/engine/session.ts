@@ -204,8 +204,10 @@ export class AccountSession {
 
   private async applyPriceChanges(changes: PriceChange[]): Promise<void> {
     const result = await this.store.applyPriceChanges(changes);
-    this.events.push({ items: { upserted: result.upserted, removed: [], prices: result.prices, invalidated: false } });
-    if (result.upserted.length > 0) this.hooks.onItems({ itemIds: result.upserted.map((row) => row.itemId) });
+    if (result.prices.length > 0) {
+      this.events.push({ items: { upserted: [], removed: [], prices: result.prices, invalidated: false } });
+      this.hooks.onItems({ itemIds: result.prices.map((move) => move.itemId) });
+    }
     if (result.unknown.length > 0) {
       // Items we never saw: fetch them whole, 500 ids per request.
       for (let i = 0; i < result.unknown.length; i += 500) {

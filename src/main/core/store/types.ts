@@ -54,9 +54,8 @@ export interface ItemRemovalResult {
 }
 
 export interface PriceChangeResult {
+  /** The moves (a price move is the whole change: the UI updates its rows from these). */
   prices: PriceMove[];
-  /** The changed rows, latest state. */
-  upserted: CatalogRow[];
   /** Ids we do not hold: the caller may fetch them (SearchItems). */
   unknown: number[];
 }

@@ -554,7 +554,7 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
     // Held when the sync started and not named by the list: sold. Keep their JSON a while for detail views and trades.
     recordGone(writer, receiver.known.unnamed());
     db.prepare(
-      'INSERT OR REPLACE INTO sold_items (itemId, json, removed_at) SELECT j.itemId, j.json, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId',
+      'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items i ON i.itemId = g.itemId',
     ).run(now);
     const removed = db.prepare('DELETE FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run().changes;
     db.prepare('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
@@ -674,7 +674,7 @@ function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number)
          WHERE n.itemId = c.itemId`,
       ).run({ now });
       db.prepare(
-        'INSERT OR REPLACE INTO sold_items (itemId, json, removed_at) SELECT j.itemId, j.json, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId',
+        'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items i ON i.itemId = g.itemId',
       ).run(now);
       removed = count('SELECT count(*) FROM temp.sync_gone');
     }

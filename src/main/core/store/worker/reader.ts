@@ -63,6 +63,12 @@ const CHECKPOINT_EVERY_MS = 200;
 const STATEMENT_CACHE_SIZE = 200;
 const COUNT_CACHE_SIZE = 100;
 
+/** The stored JSON with the row's price: price changes update the row, not the JSON (migration 005). */
+function withPrice(item: Item, price: number | null): Item {
+  if (price !== null) item.price = price;
+  return item;
+}
+
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -382,20 +388,20 @@ export class ReaderService implements ReaderMethods {
   }
 
   getItem(itemId: number): ItemDetail | null {
-    const live = this.prepare<[number], { json: string; listed_at: number }>(
-      'SELECT j.json AS json, i.listed_at AS listed_at FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId = ?',
+    const live = this.prepare<[number], { json: string; listed_at: number; price: number }>(
+      'SELECT j.json AS json, i.listed_at AS listed_at, i.price AS price FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId = ?',
     ).get(itemId);
     let item: Item;
     let onSale: boolean;
     let listedAt: number | null = null;
     if (live) {
-      item = JSON.parse(live.json) as Item;
+      item = withPrice(JSON.parse(live.json) as Item, live.price);
       onSale = true;
       listedAt = live.listed_at;
     } else {
-      const sold = this.prepare<[number], { json: string }>('SELECT json FROM sold_items WHERE itemId = ?').get(itemId);
+      const sold = this.prepare<[number], { json: string; price: number | null }>('SELECT json, price FROM sold_items WHERE itemId = ?').get(itemId);
       if (!sold) return null;
-      item = JSON.parse(sold.json) as Item;
+      item = withPrice(JSON.parse(sold.json) as Item, sold.price);
       onSale = false;
     }
     const points = this.prepare<[number], { at: number; price: number }>(
@@ -409,14 +415,13 @@ export class ReaderService implements ReaderMethods {
   /** Items on sale, and those that left sale still kept in `sold_items` (the items of our active trades). */
   findItemsByIds(itemIds: number[]): Item[] {
     if (itemIds.length === 0) return [];
-    return this.prepare<[string, string], string>(
-      'SELECT json FROM (SELECT i.itemId, j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?)) ' +
-        'UNION ALL SELECT s.itemId, s.json FROM sold_items s WHERE s.itemId IN (SELECT value FROM json_each(?)) ' +
+    return this.prepare<[string, string], { json: string; price: number | null }>(
+      'SELECT json, price FROM (SELECT i.itemId, j.json, i.price FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?)) ' +
+        'UNION ALL SELECT s.itemId, s.json, s.price FROM sold_items s WHERE s.itemId IN (SELECT value FROM json_each(?)) ' +
         'AND NOT EXISTS (SELECT 1 FROM items i2 WHERE i2.itemId = s.itemId)) ORDER BY itemId',
     )
-      .pluck()
       .all(JSON.stringify(itemIds), JSON.stringify(itemIds))
-      .map((json) => JSON.parse(json as string) as Item);
+      .map((row) => withPrice(JSON.parse(row.json) as Item, row.price));
   }
 
   catalogInfo(): CatalogInfo {

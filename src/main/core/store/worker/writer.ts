@@ -30,14 +30,10 @@ import { runCatalogSync } from './catalogSync';
 import { openWriteConnection, type Db } from './open';
 import {
   canAdvance,
-  CATALOG_ROW_SELECT,
   catalogRowFromColumns,
-  catalogRowOf,
-  type CatalogRowRecord,
   DEFAULT_SETTINGS,
   FIRING_SELECT,
   firingOf,
-  hashJson,
   ITEM_COLUMNS,
   itemColumns,
   itemValues,
@@ -72,7 +68,7 @@ function prepareStatements(db: Db) {
   const itemInsertColumns = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
   return {
     selectItem: db.prepare<[number], ExistingItem>('SELECT name_id, name, price, hash, listed_at, last_move FROM items WHERE itemId = ?'),
-    selectItemRow: db.prepare<[number], CatalogRowRecord>(`SELECT ${CATALOG_ROW_SELECT} FROM items WHERE itemId = ?`),
+    selectPriceState: db.prepare<[number], { price: number; listed_at: number }>('SELECT price, listed_at FROM items WHERE itemId = ?'),
     selectJson: db.prepare<[number], { json: string }>('SELECT json FROM item_json WHERE itemId = ?'),
     upsertJson: db.prepare<[number, string]>('INSERT OR REPLACE INTO item_json (itemId, json) VALUES (?, ?)'),
     deleteJson: db.prepare<[number]>('DELETE FROM item_json WHERE itemId = ?'),
@@ -87,7 +83,7 @@ function prepareStatements(db: Db) {
     insertName: db.prepare<[string]>('INSERT INTO names (name, item_count) VALUES (?, 1)'),
     bumpName: db.prepare<[number, number]>('UPDATE names SET item_count = item_count + ? WHERE name_id = ?'),
     dropEmptyName: db.prepare<[number]>('DELETE FROM names WHERE name_id = ? AND item_count <= 0'),
-    insertSold: db.prepare<[number, string, number]>('INSERT OR REPLACE INTO sold_items (itemId, json, removed_at) VALUES (?, ?, ?)'),
+    insertSold: db.prepare<[number, string, number, number]>('INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) VALUES (?, ?, ?, ?)'),
     deleteSold: db.prepare<[number]>('DELETE FROM sold_items WHERE itemId = ?'),
     hasPoints: db.prepare<[number], { one: number }>('SELECT 1 AS one FROM price_points WHERE itemId = ? LIMIT 1'),
     insertPoint: db.prepare<[number, number, number]>('INSERT INTO price_points (itemId, at, price) VALUES (?, ?, ?)'),
@@ -299,7 +295,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         const old = this.s.selectItem.get(itemId);
         if (!old) continue;
         const json = this.s.selectJson.get(itemId)?.json;
-        if (json !== undefined) this.s.insertSold.run(itemId, json, now);
+        if (json !== undefined) this.s.insertSold.run(itemId, json, old.price, now);
         this.s.deleteItem.run(itemId);
         this.s.deleteJson.run(itemId);
         this.s.logChange.run(itemId);
@@ -314,42 +310,34 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     return { removed };
   }
 
+  /**
+   * A price change touches the row only: the stored JSON keeps the price it arrived with
+   * (readers take the price from the row), and the hash is cleared so the next sync reads
+   * the item again instead of trusting a hash of that JSON.
+   */
   applyPriceChanges(changes: PriceChange[]): PriceChangeResult {
     const now = Date.now();
     const prices: PriceMove[] = [];
-    const upserted: CatalogRow[] = [];
     const unknown: number[] = [];
     this.db.transaction(() => {
       for (const { itemId, price } of changes) {
         this.syncTouched?.add(itemId);
-        const old = this.s.selectItemRow.get(itemId);
+        const old = this.s.selectPriceState.get(itemId);
         if (!old) {
           unknown.push(itemId);
           continue;
         }
         if (old.price === price) continue;
-        const stored = this.s.selectJson.get(itemId);
-        const item = stored ? (JSON.parse(stored.json) as Item) : null;
-        let hash = 0;
-        if (item) {
-          // Parse and write back keeps the key order and number texts, so only the price differs.
-          item.price = price;
-          const json = JSON.stringify(item);
-          hash = hashJson(json);
-          this.s.upsertJson.run(itemId, json);
-        }
-        const lastMove = sign(price - old.price);
         this.recordPriceMove(itemId, old.listed_at, old.price, price, now);
-        this.s.updatePrice.run(price, hash, now, lastMove, itemId);
+        this.s.updatePrice.run(price, 0, now, sign(price - old.price), itemId);
         this.s.logChange.run(itemId);
         this.catalogValue += price - old.price;
         prices.push({ itemId, price, previous: old.price });
-        upserted.push(catalogRowOf({ ...old, price, last_move: lastMove }));
       }
       if (prices.length > 0) this.saveCatalogTotals();
       this.trimChangeLog();
     })();
-    return { prices, upserted, unknown };
+    return { prices, unknown };
   }
 
   async syncCatalog(request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {
