@@ -264,6 +264,11 @@ test('item detail: stickers with wear, keychains, holder and inspect link, and t
   const history = detail.getByRole('region', { name: 'Price history' });
   await expect(history.getByRole('status', { name: 'No price moves yet' })).toContainText(formatCents(DETAILED.price));
 
+  // Beside the detail panel (1280 px wide) seed and charms fold away; price and age stay in view.
+  await expect(row.getByRole('gridcell').nth(7)).toBeInViewport();
+  await expect(row.getByRole('gridcell').nth(8)).toBeInViewport();
+  expect((await row.getByRole('gridcell').nth(6).boundingBox())?.width).toBe(0);
+
   const props = detail.getByRole('region', { name: 'Properties' });
   const prop = (label: string) => props.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
   await expect(prop('Float')).toHaveText(String(DETAILED.float));
@@ -296,7 +301,9 @@ test('item detail: stickers with wear, keychains, holder and inspect link, and t
   await expect(holder.getByRole('link', { name: /Inspect in game/ })).toHaveAttribute('href', INSPECT);
 
   // Two price moves: now a chart and the change since first seen.
+  // (One at a time: moves of one item in the same flush are merged into the latest.)
   await stack().admin.patch(`/admin/items/${DETAILED.itemId}`, { price: 4500 });
+  await expect(detail.locator('.detail-price')).toContainText(formatCents(4500), { timeout: 15_000 });
   await stack().admin.patch(`/admin/items/${DETAILED.itemId}`, { price: 4400 });
   await expect(history.getByRole('img', { name: /^Price history: 3 points/ })).toBeVisible({ timeout: 15_000 });
   await expect(history).toContainText('2 moves since first seen');

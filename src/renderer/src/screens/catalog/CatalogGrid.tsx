@@ -5,7 +5,7 @@ import { formatInt } from '../../lib/format';
 import { computeWindow, scrollTopToReveal } from '../../lib/virtual';
 import { clearFilters, ensureRows, onGridScrolled, sortBy } from '../../state/actions/catalog';
 import { useStore } from '../../state/store';
-import { COLUMNS, GRID_TEMPLATE, HEADER_HEIGHT, OVERSCAN, ROW_HEIGHT } from './columns';
+import { COLUMNS, GRID_TEMPLATE, GRID_TEMPLATE_NARROW, HEADER_HEIGHT, OVERSCAN, ROW_HEIGHT } from './columns';
 import { GridRow, rowDomId } from './GridRow';
 import { retryPage } from './retry';
 
@@ -27,7 +27,7 @@ function SortHeader() {
             // A header without a sort button is named on the header itself (a name on a plain span is not announced).
             aria-label={c.sort ? undefined : c.label}
             title={c.sort ? undefined : c.hint}
-            className={`head-cell ${c.align ?? ''}`}
+            className={`head-cell col-${c.id} ${c.align ?? ''}`}
           >
             {c.sort ? (
               <button
@@ -162,7 +162,7 @@ export function CatalogGrid() {
         aria-busy={total === null}
         aria-activedescendant={selectedIndex >= win.renderFirst && selectedIndex <= win.renderLast ? rowDomId(selectedIndex) : undefined}
         tabIndex={0}
-        style={{ '--cols': GRID_TEMPLATE } as CSSProperties}
+        style={{ '--cols': GRID_TEMPLATE, '--cols-narrow': GRID_TEMPLATE_NARROW } as CSSProperties}
         onScroll={(e) => {
           setScrollTop(e.currentTarget.scrollTop);
           onGridScrolled();

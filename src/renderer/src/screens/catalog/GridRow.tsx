@@ -73,7 +73,7 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
           </div>
         ) : (
           COLUMNS.map((c) => (
-            <div role="gridcell" key={c.id} className={`cell ${c.align ?? ''}`}>
+            <div role="gridcell" key={c.id} className={`cell col-${c.id} ${c.align ?? ''}`}>
               <span className={`bone bone-${c.id}`} />
             </div>
           ))
@@ -117,7 +117,7 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
       <div role="gridcell" className="cell right num">
         {formatFloat(row.float)}
       </div>
-      <div role="gridcell" className="cell right num">
+      <div role="gridcell" className="cell col-seed right num">
         {/* No wear (stickers, charms, cases): no pattern either; their seed 0 says nothing. */}
         {row.paintSeed === null || row.float === null ? <span className="muted">—</span> : row.paintSeed}
       </div>
@@ -131,7 +131,7 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
           <span className="muted">—</span>
         )}
       </div>
-      <div role="gridcell" className="cell" title={keyTitle}>
+      <div role="gridcell" className="cell col-keychains" title={keyTitle}>
         {row.keyChainNames.length > 0 ? (
           <span className="attach">
             {row.keyChainNames.length > 1 ? <span className="count num">{row.keyChainNames.length}</span> : null}

@@ -32,3 +32,7 @@ export const COLUMNS: readonly Column[] = [
 ];
 
 export const GRID_TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
+
+/** Columns folded away (0 wide, still in the accessibility tree) when the grid is narrow, e.g. beside the detail panel. */
+export const FOLDABLE: readonly Column['id'][] = ['seed', 'keychains'];
+export const GRID_TEMPLATE_NARROW = COLUMNS.map((c) => (FOLDABLE.includes(c.id) ? '0px' : c.width)).join(' ');
