@@ -74,6 +74,9 @@ describe('history back-fill', () => {
       items: Array.from({ length: 520 }, (_, i) => ({ itemId: 94_000_000 + i, price: 100 + i, steamId: null })),
     })).body.items;
     seedTrades(s, items);
+    // Each history page answers after 120 ms: longer than the event batcher's window, so every page's
+    // progress reaches a batch of its own however fast the machine is.
+    s.proxy.answerDelay = (method, path) => (path.startsWith('/Trades/History?') && path.includes('to=') ? 120 : 0);
 
     const app = await s.launch();
     await waitFor(async () => (await app.call('trades.query', { limit: 1 })).total === 520, 30_000, '520 trades back-filled');

@@ -14,6 +14,8 @@ export class ScriptedProxy {
   private readonly sockets = new Set<Socket>();
   /** Decides each request; everything passes by default. */
   rule: (method: string, path: string) => Verdict = () => 'pass';
+  /** How long to hold each request's answer (ms); 0 by default. */
+  answerDelay: (method: string, path: string) => number = () => 0;
   /** `METHOD path` of every request seen, whatever its verdict, in order. */
   readonly requests: string[] = [];
   port = 0;
@@ -53,6 +55,7 @@ export class ScriptedProxy {
     this.sockets.add(client);
     this.sockets.add(upstream);
     let swallowing = false;
+    let delayMs = 0;
     const close = () => {
       client.destroy();
       upstream.destroy();
@@ -69,6 +72,7 @@ export class ScriptedProxy {
           return;
         }
         if (verdict === 'swallow') swallowing = true;
+        delayMs = this.answerDelay(method, path);
       }
       upstream.write(chunk);
     });
@@ -77,7 +81,9 @@ export class ScriptedProxy {
         close();
         return;
       }
-      client.write(chunk);
+      // Equal delays keep the chunks in order.
+      if (delayMs > 0) setTimeout(() => client.write(chunk), delayMs);
+      else client.write(chunk);
     });
     client.on('error', close);
     upstream.on('error', close);

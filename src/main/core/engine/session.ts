@@ -54,6 +54,15 @@ const RECOVERY_MAX_MS = 120_000;
  * feed, and the sync that keeps the local cache current. API → core →
  * SQLite → coalesced events; nothing here talks to a UI directly.
  */
+type ItemFrame = Extract<FeedFrame, { type: 'item_upserted' | 'price_changed' | 'item_removed' }>;
+
+/** At most this many item events in one writer call (a transaction of ~0.1 s). */
+const MAX_ITEM_EVENTS_PER_WRITE = 20_000;
+
+function itemFrameSize(frame: ItemFrame): number {
+  return frame.type === 'item_removed' ? frame.itemIds.length : frame.items.length;
+}
+
 export class AccountSession {
   /** The account's rate budget: the engine's one per merchant, shared with "Test connection" and later sessions. */
   readonly limiter: ClientRateLimiter;
@@ -86,6 +95,9 @@ export class AccountSession {
    * connection's detail until REST answers again, so the user sees it, not only the log.
    */
   private restProblem: string | null = null;
+  /** Item frames waiting for the writer, in arrival order (see enqueueItemFrame). */
+  private readonly itemFrames: ItemFrame[] = [];
+  private itemFramesDrained: Promise<void> | null = null;
   private webhookFailedSync: Promise<void> | null = null;
   private webhookFailedAt = 0;
   private readonly abort = new AbortController();
@@ -185,17 +197,59 @@ export class AccountSession {
         this.walletChanged();
         return;
       }
-      case 'item_upserted': {
+      case 'item_upserted':
+        // Alerts (and auto-buy) see the items at once; the cache write waits its turn.
         this.hooks.onItems({ items: frame.items });
-        const result = await this.store.applyItemUpserts(frame.items);
+        return this.enqueueItemFrame(frame);
+      case 'price_changed':
+      case 'item_removed':
+        return this.enqueueItemFrame(frame);
+    }
+  }
+
+  /**
+   * Item frames are written in arrival order, one writer call at a time; frames of one kind that
+   * queued up meanwhile go in one call (one transaction): under a burst, fewer commits and fewer
+   * pages written per event, and a removal never overtakes an earlier price change of its item.
+   */
+  private enqueueItemFrame(frame: ItemFrame): Promise<void> {
+    this.itemFrames.push(frame);
+    this.itemFramesDrained ??= this.drainItemFrames().finally(() => {
+      this.itemFramesDrained = null;
+    });
+    return this.itemFramesDrained;
+  }
+
+  private async drainItemFrames(): Promise<void> {
+    const queue = this.itemFrames;
+    while (queue.length > 0 && !this.stopped) {
+      const type = (queue[0] as ItemFrame).type;
+      let count = 0;
+      let end = 0;
+      while (end < queue.length && (queue[end] as ItemFrame).type === type && count < MAX_ITEM_EVENTS_PER_WRITE) {
+        count += itemFrameSize(queue[end] as ItemFrame);
+        end++;
+      }
+      const frames = queue.splice(0, end);
+      try {
+        await this.applyItemFrames(type, frames);
+      } catch (error) {
+        this.fail('applying item frames', error);
+      }
+    }
+  }
+
+  private async applyItemFrames(type: ItemFrame['type'], frames: ItemFrame[]): Promise<void> {
+    switch (type) {
+      case 'item_upserted': {
+        const result = await this.store.applyItemUpserts(frames.flatMap((frame) => (frame.type === 'item_upserted' ? frame.items : [])));
         this.events.push({ items: { upserted: result.upserted, removed: [], prices: result.prices, invalidated: false } });
         return;
       }
       case 'price_changed':
-        await this.applyPriceChanges(frame.items);
-        return;
+        return this.applyPriceChanges(frames.flatMap((frame) => (frame.type === 'price_changed' ? frame.items : [])));
       case 'item_removed': {
-        const result = await this.store.applyItemRemovals(frame.itemIds);
+        const result = await this.store.applyItemRemovals(frames.flatMap((frame) => (frame.type === 'item_removed' ? frame.itemIds : [])));
         if (result.removed.length > 0) this.events.push({ items: { upserted: [], removed: result.removed, prices: [], invalidated: false } });
         return;
       }

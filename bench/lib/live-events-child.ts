@@ -1,0 +1,104 @@
+/**
+ * Child process of live-events: the sandbox (500k catalog) and the market event
+ * generator, in their own process, as the marketplace is in production: its
+ * work never shares a thread with the engine under test.
+ *
+ * Events go into the sandbox's event bus (core.events: pricesChanged,
+ * itemsUpserted, itemsRemoved), which its feed server frames and sends exactly
+ * as it does for catalog changes; the sandbox's own catalog writes are skipped
+ * (on a 500k catalog they run ~10k events/s on one core: the marketplace's
+ * cost, not the app's, and it would cap what is measured here).
+ *
+ * Protocol: → {type:'ready', baseUrl, wsUrl, merchant}; ← {type:'run', seconds}
+ * runs the generator, honouring ← {type:'delivered', count} as backpressure (at
+ * most WINDOW events in flight), then → {type:'ran', produced, prices, priceAt,
+ * removals, removalAt}: every event's key (a unique price, or a removed itemId)
+ * and its emission time on the shared wall clock (performance.timeOrigin + now).
+ * ← {type:'stop'} closes the sandbox.
+ */
+import type { Item } from '../../src/shared/api';
+import { HIDE_ALL, itemFor, toItemRecord, type ItemRecord } from '../../src/server/domain/itemRecord';
+import { toParent, type ChildMessage } from './child';
+import { BATCH, WINDOW } from './liveEventsPlan';
+import { createMerchant, startBenchSandbox } from './sandbox';
+
+const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 500_000);
+/** A removed item is listed again only after this long (so removal and re-listing never share a batch). */
+const RELIST_AFTER_MS = 2000;
+
+const clock = () => performance.timeOrigin + performance.now();
+
+const bench = await startBenchSandbox(ITEMS);
+const sb = bench.sb;
+const merchant = createMerchant(sb, { balance: 1_000_000 });
+
+const onSale = sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id').pluck().all() as number[];
+const records = new Map<number, Item>();
+let cursor = 0;
+let nextPrice = 2_000_000_000;
+const removedQueue: { itemId: number; at: number }[] = [];
+let delivered = 0;
+
+/** One generator turn: price changes, re-listings, removals. */
+function turn(log: { prices: number[]; priceAt: number[]; removals: number[]; removalAt: number[] }): number {
+  const now = clock();
+  const events = sb.core.events;
+  const changes = [];
+  for (let i = 0; i < BATCH.reprice; i++) {
+    cursor = (cursor + 1) % onSale.length;
+    const price = nextPrice++;
+    changes.push({ itemId: onSale[cursor] as number, price });
+    log.prices.push(price);
+    log.priceAt.push(now);
+  }
+  events.emit('pricesChanged', changes);
+  const relist: ItemRecord[] = [];
+  while (relist.length < BATCH.relist && removedQueue.length > 0 && now - (removedQueue[0] as { at: number }).at >= RELIST_AFTER_MS) {
+    const { itemId } = removedQueue.shift() as { itemId: number };
+    const price = nextPrice++;
+    relist.push(toItemRecord({ ...(records.get(itemId) as Item), price }));
+    log.prices.push(price);
+    log.priceAt.push(now);
+    onSale.push(itemId);
+  }
+  if (relist.length > 0) events.emit('itemsUpserted', relist);
+  // Removals come from the far side of the reprice cursor, so they never share a batch with a price change.
+  const victims: number[] = [];
+  for (let i = 0; i < BATCH.remove && onSale.length > ITEMS / 2; i++) {
+    const index = (cursor + Math.floor(onSale.length / 2)) % onSale.length;
+    const [itemId] = onSale.splice(index, 1) as [number];
+    victims.push(itemId);
+  }
+  for (const record of sb.core.catalog.searchByIds(victims.filter((itemId) => !records.has(itemId)))) records.set(record.itemId, itemFor(record, HIDE_ALL));
+  events.emit('itemsRemoved', victims);
+  for (const itemId of victims) {
+    removedQueue.push({ itemId, at: now });
+    log.removals.push(itemId);
+    log.removalAt.push(now);
+  }
+  return changes.length + relist.length + victims.length;
+}
+
+async function run(seconds: number): Promise<void> {
+  const log = { prices: [] as number[], priceAt: [] as number[], removals: [] as number[], removalAt: [] as number[] };
+  delivered = 0;
+  let produced = 0;
+  const deadline = performance.now() + seconds * 1000;
+  while (performance.now() < deadline) {
+    if (produced - delivered > WINDOW) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      continue;
+    }
+    produced += turn(log);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await toParent({ type: 'ran', produced, ...log });
+}
+
+process.on('message', (message: ChildMessage) => {
+  if (message.type === 'delivered') delivered = message['count'] as number;
+  else if (message.type === 'run') void run(message['seconds'] as number);
+  else if (message.type === 'stop') void bench.close().then(() => process.exit(0));
+});
+process.on('disconnect', () => void bench.close().then(() => process.exit(0)));
+await toParent({ type: 'ready', baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchant });
