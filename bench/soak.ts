@@ -19,10 +19,12 @@
  *
  * Options: --minutes N (default 30), --sample-seconds N (10), --buy-seconds N (4),
  * --reconnect-seconds N (60), --out FILE (bench/results/soak.json), --heap-snapshots DIR (a V8 heap
- * snapshot at the end of the warm-up and one at the end, to compare in Chrome DevTools when the heap grows).
+ * snapshot at the end of the warm-up and one at the end, to compare in Chrome DevTools when the heap grows),
+ * --rejudge FILE (no run: the verdict of a results file computed again from its samples with the current
+ * rule; the verdict it had is kept as `verdictAsRun`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, type Server, type Socket, connect, createServer } from 'node:net';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -47,10 +49,14 @@ const MEMORY_TOLERANCE = 0.1;
 /** Handles that come and go with in-flight work (a request, a timer) are not growth. */
 const HANDLE_TOLERANCE = 3;
 /**
- * What the database's overhead (free pages and unused bytes inside pages: file − data) and its WAL may gain
- * over the steady part of the run: 10 % of the first file size or this, whichever is more.
+ * The database may grow by its data only. SQLite's b-tree pages are between about half and completely full
+ * (inserts in index order fill them, random-order inserts leave them ~70 % full, and the share of such
+ * indexes grows as price history accumulates), so its pages may grow by up to this many bytes per byte of
+ * data they hold; more means space not reused (bloat).
  */
-const DB_OVERHEAD_TOLERANCE_MIB = 4;
+const DB_PAGES_PER_DATA = 2;
+/** Slack for the database rules (pages, free pages, WAL): 10 % of the first size or this, whichever is more. */
+const DB_TOLERANCE_MIB = 4;
 /**
  * What rss may legitimately gain as the account database grows: the store's SQLite page caches fill up to
  * their caps (writer 128 MiB, reader 64 MiB, worker/open.ts) and the reader's memory map covers the file.
@@ -97,6 +103,7 @@ function readOptions() {
       out: { type: 'string', default: join(ROOT, 'bench', 'results', 'soak.json') },
       /** Writes a V8 heap snapshot at the end of the warm-up and at the end, to diff when the heap grows. */
       'heap-snapshots': { type: 'string' },
+      rejudge: { type: 'string' },
     },
     strict: true,
   });
@@ -114,6 +121,7 @@ function readOptions() {
     durationMs: minutes * 60_000,
     out: values.out as string,
     heapSnapshots: values['heap-snapshots'],
+    rejudge: values.rejudge,
   };
 }
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -268,7 +276,7 @@ export interface SoakVerdict {
   pass: boolean;
   memoryFlat: boolean;
   handlesFlat: boolean;
-  /** The database grew by its data only: overhead (file − data: free pages, unused space) and WAL flat. */
+  /** The database grew by its data only (pages at most twice the data's growth), free pages and WAL flat. */
   databaseFlat: boolean;
   gcBeforeSample: boolean;
   rule: string;
@@ -284,8 +292,11 @@ export interface SoakVerdict {
     handleTypesLast: Record<string, number> | null;
     dbMiB: { first: number; last: number };
     dataMiB: { first: number; last: number };
-    overheadMiB: ReturnType<typeof flatness> & { budget: number };
-    freeMiB: { first: number; last: number };
+    pagesMiB: ReturnType<typeof flatness> & { budget: number };
+    /** pages × page size ÷ bytes in use: 1 would be every page full. */
+    pagesPerData: { first: number; last: number };
+    overheadMiB: ReturnType<typeof flatness>;
+    freeMiB: { first: number; last: number; budget: number };
     walMiB: ReturnType<typeof flatness> & { budget: number };
     walMiBMax: number;
     rows: { first: number; last: number };
@@ -296,9 +307,9 @@ export const SOAK_RULE =
   `after a ${WARMUP_SHARE * 100} % warm-up, on samples taken after a forced GC: the median heapUsed of the last quarter of samples within ` +
   `±${MEMORY_TOLERANCE * 100} % of the first quarter's; rss at most +${MEMORY_TOLERANCE * 100} % plus what the SQLite caches ` +
   `(${SQLITE_CACHE_BUDGET_MIB} MiB) and the database file may take; open handles at most +${HANDLE_TOLERANCE}; the database grows by its ` +
-  `data only: its overhead (pages × page size − bytes in use: free pages and unused space) and its WAL each gain at most ` +
-  `${MEMORY_TOLERANCE * 100} % of the first file size or ${DB_OVERHEAD_TOLERANCE_MIB} MiB; at least one buy, and a reconnect after every ` +
-  `forced cut but the last`;
+  `data only: its pages (page count × page size) grow by at most ${DB_PAGES_PER_DATA} bytes per byte of data they gained (SQLite's ` +
+  `bytes in use), and its free pages and WAL do not grow, each with a slack of ${MEMORY_TOLERANCE * 100} % of the first size or ` +
+  `${DB_TOLERANCE_MIB} MiB; at least one buy, and a reconnect after every forced cut but the last`;
 
 /** The soak's verdict from its samples: memory, handles and database flat after the warm-up; buys and reconnects happened. */
 export function soakVerdict(input: { samples: Sample[]; durationMs: number; counters: SoakCounters; gcBeforeSample: boolean }): SoakVerdict {
@@ -309,6 +320,9 @@ export function soakVerdict(input: { samples: Sample[]; durationMs: number; coun
   const rss = flatness(steady, (s) => s.rssMiB);
   const handles = flatness(steady, (s) => s.handles);
   const overhead = flatness(steady, (s) => (s.pageBytes - s.dataBytes) / 1024 / 1024);
+  const pages = flatness(steady, (s) => s.pageBytes / 1024 / 1024);
+  const data = flatness(steady, (s) => s.dataBytes / 1024 / 1024);
+  const free = flatness(steady, (s) => s.freeBytes / 1024 / 1024);
   const wal = flatness(steady, (s) => s.walBytes / 1024 / 1024);
   const slope = (pick: (s: Sample) => number) => {
     if (steady.length < 2) return 0;
@@ -325,9 +339,12 @@ export function soakVerdict(input: { samples: Sample[]; durationMs: number; coun
   // The JS heap after a full GC is the leak signal (±10 %). rss also holds the store workers' SQLite caches and
   // memory map, which fill up to their caps as the database grows: it may gain that much (and 10 %), no more.
   const rssBudgetMiB = Math.round(rss.first * (1 + MEMORY_TOLERANCE) + SQLITE_CACHE_BUDGET_MIB + mib(lastSteady?.dbBytes ?? 0));
-  const dbSlackMiB = Math.max(DB_OVERHEAD_TOLERANCE_MIB, MEMORY_TOLERANCE * mib(firstSteady?.pageBytes ?? 0));
-  const overheadBudget = Math.round((overhead.first + dbSlackMiB) * 10) / 10;
-  const walBudget = Math.round((wal.first + dbSlackMiB) * 10) / 10;
+  const dbSlackMiB = Math.max(DB_TOLERANCE_MIB, MEMORY_TOLERANCE * pages.first);
+  const round1 = (n: number) => Math.round(n * 10) / 10;
+  const pagesBudget = round1(pages.first + DB_PAGES_PER_DATA * Math.max(0, data.last - data.first) + dbSlackMiB);
+  const freeBudget = round1(free.first + dbSlackMiB);
+  const walBudget = round1(wal.first + dbSlackMiB);
+  const ratio = (s: Sample | undefined) => (s && s.dataBytes > 0 ? Math.round((s.pageBytes / s.dataBytes) * 1000) / 1000 : 0);
 
   const failures: string[] = [];
   const enough = steady.length >= 4;
@@ -338,8 +355,11 @@ export function soakVerdict(input: { samples: Sample[]; durationMs: number; coun
   if (rss.last > rssBudgetMiB) failures.push(`rss ${rss.last} MiB above its budget of ${rssBudgetMiB} MiB`);
   const handlesFlat = handles.last <= handles.first + HANDLE_TOLERANCE;
   if (!handlesFlat) failures.push(`open handles ${handles.first} → ${handles.last} (more than +${HANDLE_TOLERANCE})`);
-  const databaseFlat = overhead.last <= overheadBudget && wal.last <= walBudget;
-  if (overhead.last > overheadBudget) failures.push(`database overhead ${overhead.first} → ${overhead.last} MiB: the file grows beyond its data (budget ${overheadBudget} MiB)`);
+  const databaseFlat = pages.last <= pagesBudget && free.last <= freeBudget && wal.last <= walBudget;
+  if (pages.last > pagesBudget) {
+    failures.push(`database ${pages.first} → ${pages.last} MiB for data ${data.first} → ${data.last} MiB: it grows beyond its data (budget ${pagesBudget} MiB)`);
+  }
+  if (free.last > freeBudget) failures.push(`free pages ${free.first} → ${free.last} MiB: space is not reused (budget ${freeBudget} MiB)`);
   if (wal.last > walBudget) failures.push(`WAL ${wal.first} → ${wal.last} MiB: checkpoints do not keep up (budget ${walBudget} MiB)`);
   if (counters.buysOk <= 0) failures.push('no buy succeeded');
   if (counters.reconnects < Math.max(0, counters.cuts - 1)) failures.push(`${counters.reconnects} reconnects after ${counters.cuts} forced cuts`);
@@ -360,9 +380,11 @@ export function soakVerdict(input: { samples: Sample[]; durationMs: number; coun
       handleTypesFirst: firstSteady?.handleTypes ?? null,
       handleTypesLast: lastSteady?.handleTypes ?? null,
       dbMiB: { first: mib(firstSteady?.dbBytes ?? 0), last: mib(lastSteady?.dbBytes ?? 0) },
-      dataMiB: { first: mib(firstSteady?.dataBytes ?? 0), last: mib(lastSteady?.dataBytes ?? 0) },
-      overheadMiB: { ...overhead, budget: overheadBudget },
-      freeMiB: { first: mib(firstSteady?.freeBytes ?? 0), last: mib(lastSteady?.freeBytes ?? 0) },
+      dataMiB: { first: data.first, last: data.last },
+      pagesMiB: { ...pages, budget: pagesBudget },
+      pagesPerData: { first: ratio(firstSteady), last: ratio(lastSteady) },
+      overheadMiB: overhead,
+      freeMiB: { first: free.first, last: free.last, budget: freeBudget },
       walMiB: { ...wal, budget: walBudget },
       walMiBMax: mib(Math.max(0, ...samples.map((s) => s.walBytes))),
       rows: { first: firstSteady?.rows ?? 0, last: lastSteady?.rows ?? 0 },
@@ -571,8 +593,8 @@ async function main(): Promise<void> {
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   log(
     `verdict: ${pass ? 'PASS' : 'FAIL'}: heap ${heap.first} → ${heap.last} MiB (${(heap.change * 100).toFixed(1)} %), rss ${rss.first} → ${rss.last} MiB ` +
-      `(${(rss.change * 100).toFixed(1)} %), handles ${handles.first} → ${handles.last}, db overhead ${verdict.summary.overheadMiB.first} → ` +
-      `${verdict.summary.overheadMiB.last} MiB (data ${verdict.summary.dataMiB.first} → ${verdict.summary.dataMiB.last} MiB); ` +
+      `(${(rss.change * 100).toFixed(1)} %), handles ${handles.first} → ${handles.last}, db ${verdict.summary.pagesMiB.first} → ` +
+      `${verdict.summary.pagesMiB.last} MiB (data ${verdict.summary.dataMiB.first} → ${verdict.summary.dataMiB.last} MiB); ` +
       `${counters.buysOk} buys, ${counters.reconnects}/${counters.cuts} reconnects; wrote ${out}` +
       (verdict.failures.length > 0 ? `\nsoak: failed: ${verdict.failures.join('; ')}` : ''),
   );
@@ -585,10 +607,48 @@ async function main(): Promise<void> {
   process.exitCode = pass ? 0 : 1;
 }
 
+/** `--rejudge FILE`: the verdict of a recorded run computed again from its samples, with the current rule. */
+function rejudge(file: string): void {
+  const result = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & {
+    durationMinutes: number;
+    counters: SoakCounters;
+    settings: { gcBeforeSample: boolean };
+    samples: Sample[];
+    verdict: unknown;
+    verdictAsRun?: unknown;
+  };
+  const verdict = soakVerdict({ samples: result.samples, durationMs: result.durationMinutes * 60_000, counters: result.counters, gcBeforeSample: result.settings.gcBeforeSample });
+  const { samples, ...rest } = result;
+  const next = {
+    ...rest,
+    verdictAsRun: result.verdictAsRun ?? result.verdict,
+    rejudgedAt: new Date().toISOString(),
+    summary: verdict.summary,
+    verdict: {
+      pass: verdict.pass,
+      memoryFlat: verdict.memoryFlat,
+      handlesFlat: verdict.handlesFlat,
+      databaseFlat: verdict.databaseFlat,
+      gcBeforeSample: verdict.gcBeforeSample,
+      rule: verdict.rule,
+      failures: verdict.failures,
+    },
+    samples,
+  };
+  writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+  log(`rejudged ${file}: ${verdict.pass ? 'PASS' : `FAIL: ${verdict.failures.join('; ')}`}`);
+  process.exitCode = verdict.pass ? 0 : 1;
+}
+
 // Run only as a script: tests import the verdict.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exit(1);
-  });
+  const rejudgeFile = readOptions().rejudge;
+  if (rejudgeFile) {
+    rejudge(rejudgeFile);
+  } else {
+    main().catch((error: unknown) => {
+      log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exit(1);
+    });
+  }
 }
