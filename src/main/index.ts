@@ -31,7 +31,7 @@ import { createLog } from './shell/log';
 import { clickAction, planDesktopNotifications, type DesktopNotice, type NotificationTarget } from './shell/notificationModel';
 import { resolveDataDir, resourceFile, trayIconName } from './shell/paths';
 import { countActiveAutoBuyRules, QUIT_BUTTON_INDEX, QUIT_BUTTONS, quitDetail, quitWarning } from './shell/quitGuard';
-import { AwayChangesCollector, relaunchSummary, relaunchTarget } from './shell/relaunchSummary';
+import { AwayChangesCollector, relaunchNotices } from './shell/relaunchSummary';
 import { describeError, errorMessage, SecretScrubber } from './shell/redact';
 import { CrashTracker, crashNotice, UNRESPONSIVE_GRACE_MS } from './shell/rendererHealth';
 import { readLastQuit, readWindowState, writeLastQuit, writeWindowState } from './shell/stateFiles';
@@ -375,15 +375,12 @@ function startEventForwarding(engine: LaunchedEngine): void {
         settleMs: 5_000,
         maxMs: 30_000,
         done: (trades) => {
-          const body = relaunchSummary(trades, lastQuit);
-          log(`since the last quit (${lastQuit}): ${body ?? 'no trade changed'}`);
-          if (!body) return;
-          const target = relaunchTarget(trades, lastQuit);
-          showDesktopNotification({ id: 'relaunch-summary', title: APP_NAME, body, target, urgent: false });
-          // In the window too (a toast that opens the trade), not only on the desktop: the renderer shows
-          // batch notifications as toasts. Repeats the last seq, like navigate batches.
-          const at = toUtcIso(Date.now());
-          sendToRenderer({ seq: lastSeq, at, notifications: [{ id: `relaunch-summary:${lastQuit}`, kind: 'system', title: 'While you were away', body, target, at }] });
+          const notices = relaunchNotices(trades, lastQuit, lastSeq, toUtcIso(Date.now()));
+          log(`since the last quit (${lastQuit}): ${notices?.desktop.body ?? 'no trade changed'}`);
+          if (!notices) return;
+          showDesktopNotification(notices.desktop);
+          // In the window too (a toast that opens the trade), not only on the desktop.
+          sendToRenderer(notices.batch);
         },
       })
     : null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Trade, TradeStatus } from '../../src/shared/api';
-import { AwayChangesCollector, changedSince, relaunchSummary, relaunchTarget } from '../../src/main/shell/relaunchSummary';
+import { AwayChangesCollector, changedSince, relaunchNotices, relaunchSummary, relaunchTarget } from '../../src/main/shell/relaunchSummary';
+import { pushToasts, toastsFromNotifications, initialNotes } from '../../src/renderer/src/state/slices/notes';
 
 const QUIT = '2026-03-01T10:00:00.000Z';
 
@@ -127,5 +128,38 @@ describe('AwayChangesCollector', () => {
     collector.add({ connection: { state: 'connected' } });
     collector.add({ connection: { state: 'connected' } });
     expect(timers).toHaveLength(2);
+  });
+});
+
+describe('relaunchNotices', () => {
+  it('nothing when nothing changed', () => {
+    expect(relaunchNotices([], QUIT, 7, after(30))).toBeNull();
+    expect(relaunchNotices([trade('t1', 'COMPLETED', after(5))], null, 7, after(30))).toBeNull();
+  });
+
+  it('one desktop notification and one batch for the window, with the same words, repeating the last seq', () => {
+    const notices = relaunchNotices([trade('t1', 'COMPLETED', after(5))], QUIT, 7, after(30));
+    expect(notices?.desktop).toEqual({
+      id: 'relaunch-summary',
+      title: 'Merchant Desk',
+      body: 'While you were away: 1 trade completed.',
+      target: { type: 'trade', tradeId: 't1' },
+      urgent: false,
+    });
+    expect(notices?.batch).toEqual({
+      seq: 7,
+      at: after(30),
+      notifications: [
+        { id: `relaunch-summary:${QUIT}`, kind: 'system', title: 'While you were away', body: 'While you were away: 1 trade completed.', target: { type: 'trade', tradeId: 't1' }, at: after(30) },
+      ],
+    });
+  });
+
+  it("the renderer's own batch handling turns the window's copy into a toast that opens the trade", () => {
+    const batch = relaunchNotices([trade('t1', 'COMPLETED', after(5))], QUIT, 7, after(30))?.batch;
+    const notes = pushToasts(initialNotes, toastsFromNotifications(batch?.notifications ?? []));
+    expect(notes.toasts).toEqual([
+      expect.objectContaining({ tone: 'info', title: 'While you were away', body: 'While you were away: 1 trade completed.', target: { type: 'trade', tradeId: 't1' } }),
+    ]);
   });
 });

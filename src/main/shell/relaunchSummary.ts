@@ -1,4 +1,5 @@
 import type { Trade, TradeStatus } from '../../shared/api';
+import type { EngineEventBatch } from '../../shared/ipc';
 
 /**
  * "While you were away": after a relaunch the engine reconciles the trades it
@@ -67,6 +68,26 @@ export function relaunchSummary(trades: readonly Trade[], lastQuitAt: string | n
 export function relaunchTarget(trades: readonly Trade[], lastQuitAt: string | null): { type: 'trade'; tradeId: string } | null {
   const changed = changedSince(trades, lastQuitAt);
   return changed.length === 1 && changed[0] ? { type: 'trade', tradeId: changed[0].tradeId } : null;
+}
+
+/**
+ * What the shell shows after a relaunch, or null when nothing changed: the desktop notification, and the
+ * same words for the window as an event batch of the shell's own (the renderer shows batch notifications as
+ * toasts). The batch repeats `seq`, the last one forwarded, so the renderer's gap check ignores it.
+ */
+export function relaunchNotices(
+  trades: readonly Trade[],
+  lastQuitAt: string | null,
+  seq: number,
+  nowIso: string,
+): { desktop: { id: string; title: string; body: string; target: { type: 'trade'; tradeId: string } | null; urgent: false }; batch: EngineEventBatch } | null {
+  const body = relaunchSummary(trades, lastQuitAt);
+  if (!body) return null;
+  const target = relaunchTarget(trades, lastQuitAt);
+  return {
+    desktop: { id: 'relaunch-summary', title: 'Merchant Desk', body, target, urgent: false },
+    batch: { seq, at: nowIso, notifications: [{ id: `relaunch-summary:${lastQuitAt}`, kind: 'system', title: 'While you were away', body, target, at: nowIso }] },
+  };
 }
 
 /**
