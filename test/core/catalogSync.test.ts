@@ -133,6 +133,32 @@ describe('catalog sync with the sandbox', () => {
     expect(await store.syncCatalog(syncRequest(sb.baseUrl, demo))).toMatchObject({ ok: true, added: 0, updated: 0, removed: 0, total: 2999 });
   });
 
+  it('folds live price changes into the next sync: the list has the last word, history keeps every move', async () => {
+    const admin = adminApi(sb);
+    const [a, b] = (await serverCatalog(sb, demo)).items.slice(200, 202) as [Item, Item];
+    // The feed moved both; the server then moved `a` again, and `b` to what the feed said.
+    await store.applyPriceChanges([
+      { itemId: a.itemId, price: a.price + 50 },
+      { itemId: b.itemId, price: b.price + 70 },
+    ]);
+    expect((await store.getItem(a.itemId))?.item.price).toBe(a.price + 50);
+    expect((await store.queryCatalog({ search: b.market_hash_name, priceMin: b.price + 70, priceMax: b.price + 70 })).rows.map((r) => r.itemId)).toContain(b.itemId);
+    expect((await admin.patch(`/admin/items/${a.itemId}`, { price: a.price + 90 })).status).toBe(200);
+    expect((await admin.patch(`/admin/items/${b.itemId}`, { price: b.price + 70 })).status).toBe(200);
+
+    const result = await store.syncCatalog(syncRequest(sb.baseUrl, demo));
+    // Both are read again (their stored JSON no longer had their price); only `a` moves.
+    expect(result).toMatchObject({ ok: true, added: 0, removed: 0, updated: 2 });
+    expect((await store.getItem(a.itemId))?.priceHistory.map((p) => p.price)).toEqual([a.price, a.price + 50, a.price + 90]);
+    expect((await store.getItem(b.itemId))?.priceHistory.map((p) => p.price)).toEqual([b.price, b.price + 70]);
+    const rows = await store.findItemsByIds([a.itemId, b.itemId]);
+    expect(rows.map((item) => item.price)).toEqual([a.price + 90, b.price + 70]);
+    const [rowB] = (await store.queryCatalog({ search: b.market_hash_name, priceMin: b.price + 70, priceMax: b.price + 70 })).rows.filter((r) => r.itemId === b.itemId);
+    expect(rowB?.lastMove).toBe('up');
+    // Nothing left to read again.
+    expect(await store.syncCatalog(syncRequest(sb.baseUrl, demo))).toMatchObject({ ok: true, updated: 0, unchanged: 2999 });
+  });
+
   it('returns a non-2xx answer as data, leaving the catalog alone', async () => {
     const result = await store.syncCatalog(syncRequest(sb.baseUrl, { merchantId: demo.merchantId, apiKey: 'wrong-key-123' }));
     expect(result.ok).toBe(false);
@@ -317,16 +343,19 @@ describe('catalog sync failures keep the previous catalog', () => {
       const store = await openStore();
       expect(await store.syncCatalog({ url: `${baseUrl}/small`, headers: {} })).toMatchObject({ ok: true, added: 3, mode: 'bulk' });
       const before = new Map((await store.queryCatalog({ sort: 'price', limit: 10 })).rows.map((row) => [row.itemId, row]));
+      // A live price change on `other`; the list still has its old price: the list has the last word.
+      await store.applyPriceChanges([{ itemId: 2, price: 8 }]);
       await new Promise((done) => setTimeout(done, 5));
       const result = await store.syncCatalog({ url: `${baseUrl}/big`, headers: {} });
-      expect(result).toMatchObject({ ok: true, mode: 'bulk', added: 20, updated: 1, removed: 1, total: 22, unchanged: 0 });
+      expect(result).toMatchObject({ ok: true, mode: 'bulk', added: 20, updated: 2, removed: 1, total: 22, unchanged: 0 });
       const rows = new Map((await store.queryCatalog({ sort: 'price', limit: 50 })).rows.map((row) => [row.itemId, row]));
       // Held items keep their listing time; the repriced one moved up and has its history.
       expect(rows.get(1)?.listedAt).toBe(before.get(1)?.listedAt);
       expect(rows.get(2)?.listedAt).toBe(before.get(2)?.listedAt);
       expect(rows.get(1)).toMatchObject({ price: 6, lastMove: 'up' });
       expect((await store.getItem(1))?.priceHistory.map((point) => point.price)).toEqual([5, 6]);
-      expect(rows.get(2)?.lastMove).toBeNull();
+      expect(rows.get(2)).toMatchObject({ price: 7, lastMove: 'down' });
+      expect((await store.getItem(2))?.priceHistory.map((point) => point.price)).toEqual([7, 8, 7]);
       // The one the list no longer names is sold, still readable.
       expect(await store.getItem(3)).toMatchObject({ onSale: false, item: { itemId: 3 } });
       expect(rows.has(3)).toBe(false);

@@ -181,6 +181,8 @@ describe('database faults: a bad account database is reported, left alone, and s
     try {
       await waitFor(() => /web host: (http\S+)/.exec(stdout) ?? exitCode !== undefined, 30_000, 'the web host URL or an exit');
       expect(exitCode, `the process exited:\n${stderr}`).toBeUndefined();
+      // The host listens while the engine opens the account: the report follows the URL line.
+      await waitFor(() => stderr.includes(file) || exitCode !== undefined, 15_000, 'the report of the bad file');
       expect(stderr).toContain(file);
       expect(stderr).toMatch(advice.corrupt);
       // It serves its UI and stays up.

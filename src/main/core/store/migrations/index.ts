@@ -5,6 +5,7 @@ import { migration002 } from './002-catalog-layout';
 import { migration003 } from './003-item-hash';
 import { migration004 } from './004-lean-item-indexes';
 import { migration005 } from './005-sold-price';
+import { migration006 } from './006-live-prices';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -13,7 +14,7 @@ export type { Migration } from './types';
  * Every schema step, in order; one file each. Append only: a shipped
  * migration is never edited, a fix is a new step.
  */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -82,7 +82,7 @@ function prepareRefresh(db: Db) {
   return {
     range: db.prepare<[], { lo: number | null; hi: number | null }>('SELECT min(seq) AS lo, max(seq) AS hi FROM item_changes'),
     changes: db.prepare<[number, number], { seq: number; itemId: number }>('SELECT seq, itemId FROM item_changes WHERE seq > ? ORDER BY seq LIMIT ?'),
-    rows: db.prepare<[string]>(`SELECT ${ROW_SELECT} FROM items WHERE itemId IN (SELECT value FROM json_each(?))`).raw(),
+    rows: db.prepare<[string]>(`SELECT ${ROW_SELECT} FROM items_live WHERE itemId IN (SELECT value FROM json_each(?))`).raw(),
   };
 }
 
@@ -178,7 +178,7 @@ export class CatalogIndex {
     index.loadNames(db);
     // Sized once for what the table holds: growing by doubling would hold two copies of every column at a time.
     index.ensureCapacity((db.prepare('SELECT count(*) FROM items').pluck().get() as number) + 1024);
-    const load = db.prepare<[number, number]>(`SELECT ${ROW_SELECT} FROM items WHERE itemId > ? ORDER BY itemId LIMIT ?`).raw();
+    const load = db.prepare<[number, number]>(`SELECT ${ROW_SELECT} FROM items_live WHERE itemId > ? ORDER BY itemId LIMIT ?`).raw();
     let after = 0;
     let loading = true;
     const sorts = [...SORT_KEYS];

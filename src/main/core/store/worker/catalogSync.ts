@@ -31,7 +31,7 @@ import { itemSchema, type Item } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
 import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
 import { EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
-import { hashJson, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
+import { CREATE_ITEMS_LIVE_VIEW, hashJson, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
 import type { SyncContext, WriterService } from './writer';
 
 const WRITE_BATCH_ITEMS = 2000;
@@ -248,8 +248,15 @@ export class KnownItems {
   }
 
   static load(writer: WriterService): KnownItems {
-    const column = (name: string) => Float64Array.from(writer.db.prepare<[], number>(`SELECT ${name} FROM items ORDER BY itemId`).pluck().all() as number[]);
-    return new KnownItems(column('itemId'), column('hash'));
+    const column = (sql: string) => Float64Array.from(writer.db.prepare<[], number>(sql).pluck().all() as number[]);
+    const known = new KnownItems(column('SELECT itemId FROM items ORDER BY itemId'), column('SELECT hash FROM items ORDER BY itemId'));
+    // A live price change since the row was written: its stored JSON is stale, read the item again.
+    for (const itemId of writer.db.prepare<[], number>('SELECT itemId FROM item_prices').pluck().all() as number[]) {
+      const index = known.indexOf(itemId);
+      if (index >= 0) known.hashes[index] = 0;
+    }
+    known.cursor = 0;
+    return known;
   }
 
   /** Items held when the sync started. */
@@ -453,7 +460,7 @@ function createScratch(writer: WriterService): void {
     );
     CREATE TEMP TABLE sync_skip (itemId INTEGER PRIMARY KEY);
     CREATE TEMP TABLE sync_gone (itemId INTEGER PRIMARY KEY);
-    CREATE TEMP TABLE sync_changed (itemId INTEGER PRIMARY KEY, old_price INTEGER, price INTEGER, listed_at INTEGER);
+    CREATE TEMP TABLE sync_changed (itemId INTEGER PRIMARY KEY, old_price INTEGER, price INTEGER, listed_at INTEGER, old_move INTEGER);
   `);
 }
 
@@ -514,7 +521,7 @@ function finishApply(writer: WriterService, envelope: EnvelopeFields, now: numbe
   db.prepare('DELETE FROM price_points WHERE itemId IN (SELECT itemId FROM sold_items WHERE removed_at < ?)').run(cutoff);
   db.prepare('DELETE FROM sold_items WHERE removed_at < ?').run(cutoff);
 
-  const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items').get() as { n: number; v: number };
+  const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items_live').get() as { n: number; v: number };
   writer.resetCatalogTotals(totals.n, totals.v);
   writer.setMeta(META.lastUpdate, envelope.lastUpdate);
   writer.setMeta(META.syncedAt, new Date(now).toISOString());
@@ -554,15 +561,16 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
     // Held when the sync started and not named by the list: sold. Keep their JSON a while for detail views and trades.
     recordGone(writer, receiver.known.unnamed());
     db.prepare(
-      'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items i ON i.itemId = g.itemId',
+      'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items_live i ON i.itemId = g.itemId',
     ).run(now);
     const removed = db.prepare('DELETE FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run().changes;
+    db.prepare('DELETE FROM item_prices WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
     db.prepare('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
 
     // Changed items (staged because their hash differs), and their price moves; the first move also records the listing price.
     db.prepare(
-      `INSERT INTO temp.sync_changed (itemId, old_price, price, listed_at)
-       SELECT s.itemId, i.price, s.price, i.listed_at FROM temp.sync_stage s JOIN items i ON i.itemId = s.itemId WHERE s.hash <> i.hash`,
+      `INSERT INTO temp.sync_changed (itemId, old_price, price, listed_at, old_move)
+       SELECT s.itemId, i.price, s.price, i.listed_at, i.last_move FROM temp.sync_stage s JOIN items_live i ON i.itemId = s.itemId WHERE s.hash <> i.hash`,
     ).run();
     db.prepare(
       `INSERT INTO price_points (itemId, at, price)
@@ -583,11 +591,13 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
         `UPDATE items AS i SET ${updateSet},
            name_id = (SELECT n.name_id FROM names n WHERE n.name = s.name),
            updated_at = @now,
-           last_move = CASE WHEN s.price > i.price THEN 1 WHEN s.price < i.price THEN -1 ELSE i.last_move END
-         FROM temp.sync_stage AS s
-         WHERE s.itemId = i.itemId AND i.itemId IN (SELECT itemId FROM temp.sync_changed)`,
+           last_move = CASE WHEN s.price > c.old_price THEN 1 WHEN s.price < c.old_price THEN -1 ELSE c.old_move END
+         FROM temp.sync_stage AS s JOIN temp.sync_changed AS c ON c.itemId = s.itemId
+         WHERE s.itemId = i.itemId`,
       )
       .run({ now }).changes;
+    // The rows now hold the list's prices: their live overrides are folded in.
+    db.prepare('DELETE FROM item_prices WHERE itemId IN (SELECT itemId FROM temp.sync_changed)').run();
     db.prepare(
       'UPDATE item_json AS j SET json = s.json FROM temp.sync_stage AS s WHERE s.itemId = j.itemId AND j.itemId IN (SELECT itemId FROM temp.sync_changed)',
     ).run();
@@ -644,7 +654,7 @@ function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number)
     db.exec(`
       DELETE FROM items_next WHERE itemId IN (SELECT itemId FROM temp.sync_skip);
       DELETE FROM item_json_next WHERE itemId IN (SELECT itemId FROM temp.sync_skip);
-      INSERT INTO items_next (${columns}) SELECT ${columns} FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_skip);
+      INSERT INTO items_next (${columns}) SELECT ${columns} FROM items_live WHERE itemId IN (SELECT itemId FROM temp.sync_skip);
       INSERT INTO item_json_next (itemId, json) SELECT itemId, json FROM item_json WHERE itemId IN (SELECT itemId FROM temp.sync_skip);
     `);
     const held = count('SELECT count(*) FROM items');
@@ -652,13 +662,13 @@ function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number)
     let updated = 0;
     if (held > 0) {
       db.exec(`
-        INSERT INTO temp.sync_changed (itemId, old_price, price, listed_at)
-          SELECT i.itemId, i.price, n.price, i.listed_at FROM items i JOIN items_next n ON n.itemId = i.itemId
+        INSERT INTO temp.sync_changed (itemId, old_price, price, listed_at, old_move)
+          SELECT i.itemId, i.price, n.price, i.listed_at, i.last_move FROM items_live i JOIN items_next n ON n.itemId = i.itemId
           WHERE i.itemId NOT IN (SELECT itemId FROM temp.sync_skip);
         INSERT INTO temp.sync_gone (itemId)
           SELECT i.itemId FROM items i WHERE NOT EXISTS (SELECT 1 FROM items_next n WHERE n.itemId = i.itemId);
       `);
-      updated = count('SELECT count(*) FROM temp.sync_changed c JOIN items i ON i.itemId = c.itemId JOIN items_next n ON n.itemId = c.itemId WHERE n.hash <> i.hash');
+      updated = count('SELECT count(*) FROM temp.sync_changed c JOIN items_live i ON i.itemId = c.itemId JOIN items_next n ON n.itemId = c.itemId WHERE n.hash <> i.hash');
       db.prepare(
         `INSERT INTO price_points (itemId, at, price)
          SELECT c.itemId, c.listed_at, c.old_price FROM temp.sync_changed c
@@ -668,21 +678,26 @@ function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number)
       // Items the cache held keep their listing time, and their last move unless the price moved now.
       db.prepare(
         `UPDATE items_next AS n SET listed_at = c.listed_at,
-           last_move = CASE WHEN c.price > c.old_price THEN 1 WHEN c.price < c.old_price THEN -1 ELSE i.last_move END,
+           last_move = CASE WHEN c.price > c.old_price THEN 1 WHEN c.price < c.old_price THEN -1 ELSE c.old_move END,
            updated_at = CASE WHEN n.hash = i.hash THEN i.updated_at ELSE @now END
-         FROM temp.sync_changed AS c JOIN items AS i ON i.itemId = c.itemId
+         FROM temp.sync_changed AS c JOIN items_live AS i ON i.itemId = c.itemId
          WHERE n.itemId = c.itemId`,
       ).run({ now });
       db.prepare(
-        'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items i ON i.itemId = g.itemId',
+        'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items_live i ON i.itemId = g.itemId',
       ).run(now);
       removed = count('SELECT count(*) FROM temp.sync_gone');
     }
+    // The view reads `items`: dropped around the swap (a rename checks every view), then made again.
+    // Live prices of the items held were folded into items_next above.
     db.exec(`
+      DROP VIEW items_live;
       DROP TABLE items;
       ALTER TABLE items_next RENAME TO items;
       DROP TABLE item_json;
       ALTER TABLE item_json_next RENAME TO item_json;
+      ${CREATE_ITEMS_LIVE_VIEW}
+      DELETE FROM item_prices;
     `);
     for (const index of indexes) db.exec(index.sql);
     db.prepare('DELETE FROM sold_items WHERE itemId IN (SELECT itemId FROM items)').run();

@@ -142,6 +142,24 @@ export function itemColumns(item: Item): ItemColumns {
   return itemRow(item, json, hashJson(json));
 }
 
+/**
+ * The catalog as readers see it: `items` with the live price changes of
+ * `item_prices` laid over (migration 006). An overridden item's hash reads 0:
+ * its stored JSON no longer has its price, so the next sync reads it again.
+ * Dropped and recreated around a bulk sync's table swap.
+ */
+export const CREATE_ITEMS_LIVE_VIEW = `
+  CREATE VIEW items_live AS
+  SELECT i.itemId AS itemId, i.assetId AS assetId, i.name_id AS name_id, i.name AS name, i.phase AS phase,
+         coalesce(o.price, i.price) AS price, i.float AS float, i.paintSeed AS paintSeed, i.paintIndex AS paintIndex,
+         i.rarityColor AS rarityColor, i.rarity_rank AS rarity_rank, i.img AS img, i.statTrak AS statTrak,
+         i.souvenir AS souvenir, i.stickerCount AS stickerCount, i.stickerNames AS stickerNames,
+         i.keyChainNames AS keyChainNames, i.listed_at AS listed_at,
+         coalesce(o.updated_at, i.updated_at) AS updated_at, coalesce(o.last_move, i.last_move) AS last_move,
+         CASE WHEN o.itemId IS NULL THEN i.hash ELSE 0 END AS hash
+  FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId;
+`;
+
 /** The columns a catalog row is read from. */
 export const CATALOG_ROW_SELECT =
   'itemId, assetId, name, phase, price, float, paintSeed, rarityColor, img, stickerCount, stickerNames, keyChainNames, statTrak, souvenir, listed_at, last_move';

@@ -67,8 +67,12 @@ function sign(delta: number): number {
 function prepareStatements(db: Db) {
   const itemInsertColumns = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
   return {
-    selectItem: db.prepare<[number], ExistingItem>('SELECT name_id, name, price, hash, listed_at, last_move FROM items WHERE itemId = ?'),
-    selectPriceState: db.prepare<[number], { price: number; listed_at: number }>('SELECT price, listed_at FROM items WHERE itemId = ?'),
+    selectItem: db.prepare<[number], ExistingItem>('SELECT name_id, name, price, hash, listed_at, last_move FROM items_live WHERE itemId = ?'),
+    selectPriceState: db.prepare<[number], { price: number; listed_at: number }>('SELECT price, listed_at FROM items_live WHERE itemId = ?'),
+    upsertLivePrice: db.prepare<[number, number, number, number]>(
+      'INSERT INTO item_prices (itemId, price, last_move, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at',
+    ),
+    deleteLivePrice: db.prepare<[number]>('DELETE FROM item_prices WHERE itemId = ?'),
     selectJson: db.prepare<[number], { json: string }>('SELECT json FROM item_json WHERE itemId = ?'),
     upsertJson: db.prepare<[number, string]>('INSERT OR REPLACE INTO item_json (itemId, json) VALUES (?, ?)'),
     deleteJson: db.prepare<[number]>('DELETE FROM item_json WHERE itemId = ?'),
@@ -77,7 +81,6 @@ function prepareStatements(db: Db) {
     updateItem: db.prepare(
       `UPDATE items SET ${[...ITEM_COLUMNS.filter((c) => c !== 'itemId'), 'name_id', 'updated_at', 'last_move'].map((c) => `${c} = ?`).join(', ')} WHERE itemId = ?`,
     ),
-    updatePrice: db.prepare<[number, number, number, number, number]>('UPDATE items SET price = ?, hash = ?, updated_at = ?, last_move = ? WHERE itemId = ?'),
     deleteItem: db.prepare<[number]>('DELETE FROM items WHERE itemId = ?'),
     selectName: db.prepare<[string], { name_id: number }>('SELECT name_id FROM names WHERE name = ?'),
     insertName: db.prepare<[string]>('INSERT INTO names (name, item_count) VALUES (?, 1)'),
@@ -253,6 +256,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         if (!old) {
           const nameId = this.acquireName(columns.name);
           this.s.insertItem.run(...itemValues(columns), nameId, now, now, 0);
+          this.s.deleteLivePrice.run(item.itemId);
           this.s.upsertJson.run(item.itemId, columns.json);
           this.s.deleteSold.run(item.itemId);
           this.s.logChange.run(item.itemId);
@@ -276,6 +280,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           prices.push({ itemId: item.itemId, price: columns.price, previous: old.price });
         }
         this.s.updateItem.run(...itemValues(columns).slice(1), nameId, now, lastMove, item.itemId);
+        this.s.deleteLivePrice.run(item.itemId);
         this.s.upsertJson.run(item.itemId, columns.json);
         this.s.logChange.run(item.itemId);
         upserted.push(catalogRowFromColumns(columns, old.listed_at, lastMove));
@@ -297,6 +302,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         const json = this.s.selectJson.get(itemId)?.json;
         if (json !== undefined) this.s.insertSold.run(itemId, json, old.price, now);
         this.s.deleteItem.run(itemId);
+        this.s.deleteLivePrice.run(itemId);
         this.s.deleteJson.run(itemId);
         this.s.logChange.run(itemId);
         this.releaseName(old.name_id);
@@ -311,9 +317,10 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   }
 
   /**
-   * A price change touches the row only: the stored JSON keeps the price it arrived with
-   * (readers take the price from the row), and the hash is cleared so the next sync reads
-   * the item again instead of trusting a hash of that JSON.
+   * A price change goes to `item_prices` (a narrow table: a random change dirties a small
+   * page, not a page of `items` and two of its price index), overriding the row's price
+   * and move until the row is next written; the stored JSON keeps the price it arrived
+   * with (readers see `items_live`), and the next sync reads the item again.
    */
   applyPriceChanges(changes: PriceChange[]): PriceChangeResult {
     const now = Date.now();
@@ -329,7 +336,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         }
         if (old.price === price) continue;
         this.recordPriceMove(itemId, old.listed_at, old.price, price, now);
-        this.s.updatePrice.run(price, 0, now, sign(price - old.price), itemId);
+        this.s.upsertLivePrice.run(itemId, price, sign(price - old.price), now);
         this.s.logChange.run(itemId);
         this.catalogValue += price - old.price;
         prices.push({ itemId, price, previous: old.price });
