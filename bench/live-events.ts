@@ -10,8 +10,13 @@
  * batch reaches the subscriber, both on the machine's wall clock
  * (performance.timeOrigin + now). Every price is unique (one increasing counter),
  * so a delivered (itemId, price) names its event; removals are keyed by itemId.
- * Items are rotated through the whole 500k catalog, so one item never sees two
- * events within a batch window (the batcher would merge them).
+ * Items are visited in a random order (a seeded shuffle of the 500k catalog,
+ * walked round): random pages, and never two events of one item within a
+ * batch window (the batcher would merge them).
+ *
+ * Each run has two phases: paced at the target rate (50,000 events/s) for the
+ * latency (frame → subscriber, p50/p99), then as fast as the engine keeps up
+ * (at most 60,000 events in flight) for the sustained throughput.
  *
  * Baseline, same run: raw `ws` frames per second on loopback (lib/wsBaseline.ts).
  */
@@ -27,6 +32,8 @@ import { rawWsFramesPerSec } from './lib/wsBaseline';
 
 const RUNS = runCount(5, 2);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+/** The paced phase's rate: the target. */
+const PACED_RATE = 50_000;
 const machine = machineInfo();
 const log = (line: string) => console.log(`[live-events] ${line}`);
 const clock = () => performance.timeOrigin + performance.now();
@@ -54,7 +61,7 @@ const running = await startEngine({
   },
 });
 const engine = running.engine;
-const perRun: { eventsPerSec: number; events: number; seconds: number; p50Ms: number; p99Ms: number; maxMs: number; batches: number }[] = [];
+const perRun: { eventsPerSec: number; events: number; seconds: number; pacedRate: number; p50Ms: number; p99Ms: number; maxMs: number; unpacedP99Ms: number; batches: number }[] = [];
 const baselines: number[] = [];
 const allLatencies: number[] = [];
 try {
@@ -92,14 +99,14 @@ try {
     }
   });
 
-  const runOnce = async (seconds: number) => {
+  const runOnce = async (seconds: number, rate: number) => {
     pricesAt = new Map();
     removalsAt = new Map();
     delivered = 0;
     batches = 0;
     const started = performance.now();
     const backpressure = setInterval(() => market.send({ type: 'delivered', count: delivered }), 20);
-    market.send({ type: 'run', seconds });
+    market.send({ type: 'run', seconds, rate });
     const ran = await market.next<Ran>('ran');
     try {
       await waitFor(() => delivered >= ran.produced, 60_000, `all ${ran.produced} events delivered (have ${delivered})`, 1);
@@ -119,23 +126,29 @@ try {
     return { produced: ran.produced, elapsed, latencies, batches };
   };
 
-  await runOnce(2); // warm-up
+  await runOnce(2, 0); // warm-up
   for (let run = 0; run < RUNS; run++) {
-    const { produced, elapsed, latencies: lat, batches: runBatches } = await runOnce(SECONDS);
-    for (const ms of lat) allLatencies.push(ms);
+    const paced = await runOnce(SECONDS, PACED_RATE);
+    for (const ms of paced.latencies) allLatencies.push(ms);
+    const fast = await runOnce(SECONDS, 0);
     const entry = {
-      eventsPerSec: Math.round(produced / elapsed),
-      events: produced,
-      seconds: round(elapsed),
-      p50Ms: round(percentile(lat, 50)),
-      p99Ms: round(percentile(lat, 99)),
-      maxMs: round(max(lat)),
-      batches: runBatches,
+      eventsPerSec: Math.round(fast.produced / fast.elapsed),
+      events: fast.produced,
+      seconds: round(fast.elapsed),
+      pacedRate: Math.round(paced.produced / SECONDS),
+      p50Ms: round(percentile(paced.latencies, 50)),
+      p99Ms: round(percentile(paced.latencies, 99)),
+      maxMs: round(max(paced.latencies)),
+      unpacedP99Ms: round(percentile(fast.latencies, 99)),
+      batches: paced.batches + fast.batches,
     };
     perRun.push(entry);
     const baseline = await rawWsFramesPerSec(2);
     baselines.push(baseline);
-    log(`run ${run + 1}/${RUNS}: ${entry.eventsPerSec} events/s (${produced} in ${entry.seconds} s, ${runBatches} batches), frame→store p50 ${entry.p50Ms} ms, p99 ${entry.p99Ms} ms, max ${entry.maxMs} ms | raw ws ${baseline} frames/s`);
+    log(
+      `run ${run + 1}/${RUNS}: paced ${entry.pacedRate} events/s → frame→store p50 ${entry.p50Ms} ms, p99 ${entry.p99Ms} ms, max ${entry.maxMs} ms | ` +
+        `unpaced ${entry.eventsPerSec} events/s (${fast.produced} in ${entry.seconds} s, p99 ${entry.unpacedP99Ms} ms with ${WINDOW.toLocaleString('en-US')} in flight) | raw ws ${baseline} frames/s`,
+    );
   }
   unsubscribe();
 } finally {
@@ -151,6 +164,7 @@ const result = buildResult({
   runs: RUNS,
   metrics: {
     events_per_sec: summarize(perRun.map((r) => r.eventsPerSec), 'events/s'),
+    paced_events_per_sec: summarize(perRun.map((r) => r.pacedRate), 'events/s'),
     frame_to_store_p99_ms: summarize(perRun.map((r) => r.p99Ms), 'ms'),
     frame_to_store_ms: summarize(allLatencies, 'ms', { p95: true, p99: true }),
     raw_ws_frames_per_sec: summarize(baselines, 'frames/s'),
@@ -158,13 +172,13 @@ const result = buildResult({
   baseline: { what: 'raw ws loopback, small text frames/s, same run', median: median(baselines), unit: 'frames/s' },
   ratio: median(perRun.map((r) => r.eventsPerSec)) / median(baselines),
   ratioMeaning: 'item events/s ÷ raw ws frames/s',
-  targetText: '≥ 50,000 events/s sustained; frame-to-store p99 ≤ 250 ms',
+  targetText: '≥ 50,000 events/s sustained; frame-to-store p99 ≤ 250 ms (at 50,000 events/s)',
   checks: [
     { text: 'events/s', metric: 'events_per_sec', stat: 'median', op: '>=', value: 50_000 },
-    { text: 'p99 latency (worst run)', metric: 'frame_to_store_p99_ms', stat: 'max', op: '<=', value: 250 },
+    { text: 'p99 latency at 50,000 events/s (worst run)', metric: 'frame_to_store_p99_ms', stat: 'max', op: '<=', value: 250 },
   ],
   notes: [
-    `Per generator turn: ${BATCH.reprice} price changes, up to ${BATCH.relist} re-listings, ${BATCH.remove} removals; at most ${WINDOW.toLocaleString('en-US')} events in flight. ${SECONDS} s per run; a run ends when every event was delivered.`,
+    `Events mix: ${BATCH.reprice} price changes to ${BATCH.relist} re-listings to ${BATCH.remove} removals. Each run: ${SECONDS} s paced at ${PACED_RATE.toLocaleString('en-US')} events/s (latency: frame_to_store_*), then ${SECONDS} s as fast as the engine keeps up with at most ${WINDOW.toLocaleString('en-US')} in flight (events_per_sec; its latency is queueing, reported per run as unpacedP99Ms). A phase ends when every event was delivered.`,
     'An event counts once it is in SQLite (the session awaits the writer before it pushes to the batcher) and in a batch delivered to the subscriber; latency = delivery time − emission time on the wall clock (performance.timeOrigin + now in both processes).',
     'The sandbox and the generator run in a child process (the marketplace is another machine in production); it, the engine host thread, the writer and reader workers all share the 2 cores.',
     'Events enter the sandbox through its event bus and leave through its real feed server (framing, batching, ws); the sandbox skips its own catalog writes for them, which on a 500k catalog cap at ~10k events/s on one core (the marketplace’s cost, not the app’s).',

@@ -9,9 +9,10 @@
  * (on a 500k catalog they run ~10k events/s on one core: the marketplace's
  * cost, not the app's, and it would cap what is measured here).
  *
- * Protocol: → {type:'ready', baseUrl, wsUrl, merchant}; ← {type:'run', seconds}
- * runs the generator, honouring ← {type:'delivered', count} as backpressure (at
- * most WINDOW events in flight), then → {type:'ran', produced, prices, priceAt,
+ * Protocol: → {type:'ready', baseUrl, wsUrl, merchant}; ← {type:'run', seconds,
+ * rate} runs the generator: paced at `rate` events/s, or with rate 0 as fast as
+ * the engine keeps up, honouring ← {type:'delivered', count} as backpressure (at
+ * most WINDOW events in flight); then → {type:'ran', produced, prices, priceAt,
  * removals, removalAt}: every event's key (a unique price, or a removed itemId)
  * and its emission time on the shared wall clock (performance.timeOrigin + now).
  * ← {type:'stop'} closes the sandbox.
@@ -33,18 +34,39 @@ const sb = bench.sb;
 const merchant = createMerchant(sb, { balance: 1_000_000 });
 
 const onSale = sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id').pluck().all() as number[];
+// Walked in a random order (a seeded shuffle): a market's changes hit items all over the catalog,
+// never neighbours in id order (which would share the cache's pages). One pass covers every item once,
+// so an item never changes twice within a batch window (the engine would merge the two).
+let seed = 20_261_123;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+for (let i = onSale.length - 1; i > 0; i--) {
+  const j = Math.floor(random() * (i + 1));
+  [onSale[i], onSale[j]] = [onSale[j] as number, onSale[i] as number];
+}
 const records = new Map<number, Item>();
 let cursor = 0;
 let nextPrice = 2_000_000_000;
 const removedQueue: { itemId: number; at: number }[] = [];
+/** Re-listed items get price changes again only after this queue releases them (see turn). */
+const relistedQueue: { itemId: number; at: number }[] = [];
 let delivered = 0;
 
-/** One generator turn: price changes, re-listings, removals. */
-function turn(log: { prices: number[]; priceAt: number[]; removals: number[]; removalAt: number[] }): number {
+type EventLog = { prices: number[]; priceAt: number[]; removals: number[]; removalAt: number[] };
+const TURN_EVENTS = BATCH.reprice + BATCH.relist + BATCH.remove;
+
+/** One generator turn: about `size` events, in the plan's mix of price changes, re-listings and removals. */
+function turn(log: EventLog, size: number = TURN_EVENTS): number {
   const now = clock();
   const events = sb.core.events;
+  const share = size / TURN_EVENTS;
+  const reprices = Math.max(1, Math.round(BATCH.reprice * share));
+  const relists = Math.round(BATCH.relist * share);
+  const removals = Math.round(BATCH.remove * share);
   const changes = [];
-  for (let i = 0; i < BATCH.reprice; i++) {
+  for (let i = 0; i < reprices; i++) {
     cursor = (cursor + 1) % onSale.length;
     const price = nextPrice++;
     changes.push({ itemId: onSale[cursor] as number, price });
@@ -53,18 +75,21 @@ function turn(log: { prices: number[]; priceAt: number[]; removals: number[]; re
   }
   events.emit('pricesChanged', changes);
   const relist: ItemRecord[] = [];
-  while (relist.length < BATCH.relist && removedQueue.length > 0 && now - (removedQueue[0] as { at: number }).at >= RELIST_AFTER_MS) {
+  while (relist.length < relists && removedQueue.length > 0 && now - (removedQueue[0] as { at: number }).at >= RELIST_AFTER_MS) {
     const { itemId } = removedQueue.shift() as { itemId: number };
     const price = nextPrice++;
     relist.push(toItemRecord({ ...(records.get(itemId) as Item), price }));
     log.prices.push(price);
     log.priceAt.push(now);
-    onSale.push(itemId);
+    relistedQueue.push({ itemId, at: now });
   }
+  // A re-listed item is repriced only later: an upsert and a price change of one item within one batch
+  // window are merged by the engine (correctly: the UI needs the latest state), which would hide the upsert.
+  while (relistedQueue.length > 0 && now - (relistedQueue[0] as { at: number }).at >= RELIST_AFTER_MS) onSale.push((relistedQueue.shift() as { itemId: number }).itemId);
   if (relist.length > 0) events.emit('itemsUpserted', relist);
   // Removals come from the far side of the reprice cursor, so they never share a batch with a price change.
   const victims: number[] = [];
-  for (let i = 0; i < BATCH.remove && onSale.length > ITEMS / 2; i++) {
+  for (let i = 0; i < removals && onSale.length > ITEMS / 2; i++) {
     const index = (cursor + Math.floor(onSale.length / 2)) % onSale.length;
     const [itemId] = onSale.splice(index, 1) as [number];
     victims.push(itemId);
@@ -79,12 +104,24 @@ function turn(log: { prices: number[]; priceAt: number[]; removals: number[]; re
   return changes.length + relist.length + victims.length;
 }
 
-async function run(seconds: number): Promise<void> {
-  const log = { prices: [] as number[], priceAt: [] as number[], removals: [] as number[], removalAt: [] as number[] };
+async function run(seconds: number, rate: number): Promise<void> {
+  const log: EventLog = { prices: [], priceAt: [], removals: [], removalAt: [] };
   delivered = 0;
   let produced = 0;
-  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
   while (performance.now() < deadline) {
+    if (rate > 0) {
+      // Paced: emit what is due by now (in turns of at most TURN_EVENTS), about every millisecond.
+      let due = Math.floor((rate * (performance.now() - started)) / 1000) - produced;
+      while (due > 0) {
+        const size = Math.min(due, TURN_EVENTS);
+        produced += turn(log, size);
+        due -= size;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      continue;
+    }
     if (produced - delivered > WINDOW) {
       await new Promise((resolve) => setTimeout(resolve, 1));
       continue;
@@ -97,7 +134,7 @@ async function run(seconds: number): Promise<void> {
 
 process.on('message', (message: ChildMessage) => {
   if (message.type === 'delivered') delivered = message['count'] as number;
-  else if (message.type === 'run') void run(message['seconds'] as number);
+  else if (message.type === 'run') void run(message['seconds'] as number, (message['rate'] as number | undefined) ?? 0);
   else if (message.type === 'stop') void bench.close().then(() => process.exit(0));
 });
 process.on('disconnect', () => void bench.close().then(() => process.exit(0)));

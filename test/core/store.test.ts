@@ -17,9 +17,9 @@ import {
   StoreVersionError,
   safeFileName,
 } from '../../src/main/core/store';
-import { migrate, type Migration } from '../../src/main/core/store/migrations';
+import { migrate, MIGRATIONS, type Migration } from '../../src/main/core/store/migrations';
 import { migration001 } from '../../src/main/core/store/migrations/001-initial';
-import { itemColumns } from '../../src/main/core/store/worker/rows';
+import { ITEM_COLUMNS, itemColumns } from '../../src/main/core/store/worker/rows';
 
 // ---- fixtures
 
@@ -198,6 +198,36 @@ describe('opening and migrations', () => {
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(check.prepare("SELECT count(*) FROM pragma_table_info('items') WHERE name = 'json'").pluck().get()).toBe(0);
     check.close();
+  });
+
+  it('migrates price points (listing + moves) to price moves, keeping the history', async () => {
+    const file = join(tempDir(), 'v6.sqlite');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    migrate(db, file, MIGRATIONS.slice(0, 6));
+    // An item at 900 that moved twice, written the v6 way: the listing point, then each move.
+    const item = makeItem({ price: 900 });
+    const columns = itemColumns(item);
+    const listedAt = Date.parse('2026-11-01T10:00:00.000Z');
+    const nameId = Number(db.prepare('INSERT INTO names (name, item_count) VALUES (?, 1)').run(item.market_hash_name).lastInsertRowid);
+    db.prepare(
+      `INSERT INTO items (${ITEM_COLUMNS.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')}, @name_id, @listed_at, @listed_at, -1)`,
+    ).run({ ...columns, name_id: nameId, listed_at: listedAt });
+    db.prepare('INSERT INTO item_json (itemId, json) VALUES (?, ?)').run(item.itemId, columns.json);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '1'), ('catalog.value', '900')").run();
+    const points = db.prepare('INSERT INTO price_points (itemId, at, price) VALUES (?, ?, ?)');
+    points.run(item.itemId, listedAt, 1000);
+    points.run(item.itemId, listedAt + 10, 1100);
+    points.run(item.itemId, listedAt + 20, 900);
+    db.close();
+
+    const store = await openStore(file);
+    expect(store.migratedFrom).toBe(6);
+    expect((await store.getItem(item.itemId))?.priceHistory).toEqual([
+      { at: new Date(listedAt).toISOString(), price: 1000 },
+      { at: new Date(listedAt + 10).toISOString(), price: 1100 },
+      { at: new Date(listedAt + 20).toISOString(), price: 900 },
+    ]);
   });
 
   it('refuses a database created by a newer Merchant Desk and leaves it untouched', async () => {

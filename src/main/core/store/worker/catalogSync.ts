@@ -518,7 +518,7 @@ function finishApply(writer: WriterService, envelope: EnvelopeFields, now: numbe
   db.prepare('DELETE FROM names WHERE item_count = 0').run();
 
   const cutoff = now - SOLD_RETENTION_MS;
-  db.prepare('DELETE FROM price_points WHERE itemId IN (SELECT itemId FROM sold_items WHERE removed_at < ?)').run(cutoff);
+  db.prepare('DELETE FROM price_moves WHERE itemId IN (SELECT itemId FROM sold_items WHERE removed_at < ?)').run(cutoff);
   db.prepare('DELETE FROM sold_items WHERE removed_at < ?').run(cutoff);
 
   const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items_live').get() as { n: number; v: number };
@@ -567,17 +567,12 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
     db.prepare('DELETE FROM item_prices WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
     db.prepare('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
 
-    // Changed items (staged because their hash differs), and their price moves; the first move also records the listing price.
+    // Changed items (staged because their hash differs), and their price moves.
     db.prepare(
       `INSERT INTO temp.sync_changed (itemId, old_price, price, listed_at, old_move)
        SELECT s.itemId, i.price, s.price, i.listed_at, i.last_move FROM temp.sync_stage s JOIN items_live i ON i.itemId = s.itemId WHERE s.hash <> i.hash`,
     ).run();
-    db.prepare(
-      `INSERT INTO price_points (itemId, at, price)
-       SELECT c.itemId, c.listed_at, c.old_price FROM temp.sync_changed c
-       WHERE c.price <> c.old_price AND NOT EXISTS (SELECT 1 FROM price_points p WHERE p.itemId = c.itemId)`,
-    ).run();
-    db.prepare('INSERT INTO price_points (itemId, at, price) SELECT itemId, ?, price FROM temp.sync_changed WHERE price <> old_price').run(now);
+    db.prepare('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) SELECT itemId, ?, price, old_price FROM temp.sync_changed WHERE price <> old_price').run(now);
 
     const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() as number;
     const changing = count('SELECT count(*) FROM temp.sync_changed');
@@ -669,12 +664,7 @@ function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number)
           SELECT i.itemId FROM items i WHERE NOT EXISTS (SELECT 1 FROM items_next n WHERE n.itemId = i.itemId);
       `);
       updated = count('SELECT count(*) FROM temp.sync_changed c JOIN items_live i ON i.itemId = c.itemId JOIN items_next n ON n.itemId = c.itemId WHERE n.hash <> i.hash');
-      db.prepare(
-        `INSERT INTO price_points (itemId, at, price)
-         SELECT c.itemId, c.listed_at, c.old_price FROM temp.sync_changed c
-         WHERE c.price <> c.old_price AND NOT EXISTS (SELECT 1 FROM price_points p WHERE p.itemId = c.itemId)`,
-      ).run();
-      db.prepare('INSERT INTO price_points (itemId, at, price) SELECT itemId, ?, price FROM temp.sync_changed WHERE price <> old_price').run(now);
+      db.prepare('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) SELECT itemId, ?, price, old_price FROM temp.sync_changed WHERE price <> old_price').run(now);
       // Items the cache held keep their listing time, and their last move unless the price moved now.
       db.prepare(
         `UPDATE items_next AS n SET listed_at = c.listed_at,

@@ -415,11 +415,14 @@ export class ReaderService implements ReaderMethods {
       item = withPrice(JSON.parse(sold.json) as Item, sold.price);
       onSale = false;
     }
-    const points = this.prepare<[number], { at: number; price: number }>(
-      'SELECT at, price FROM price_points WHERE itemId = ? ORDER BY at, rowid',
+    const moves = this.prepare<[number], { at: number; price: number; previous: number }>(
+      'SELECT at, price, previous FROM price_moves WHERE itemId = ? ORDER BY at',
     ).all(itemId);
-    const priceHistory: PricePoint[] = points.map((point) => ({ at: isoOf(point.at), price: point.price }));
-    if (priceHistory.length === 0 && listedAt !== null) priceHistory.push({ at: isoOf(listedAt), price: item.price });
+    // The history starts at the listing: the first move's previous price, or the price now when it never moved.
+    const priceHistory: PricePoint[] = [];
+    const listed = listedAt ?? moves[0]?.at ?? null;
+    if (listed !== null) priceHistory.push({ at: isoOf(Math.min(listed, moves[0]?.at ?? listed)), price: moves[0]?.previous ?? item.price });
+    for (const move of moves) priceHistory.push({ at: isoOf(move.at), price: move.price });
     return { item, priceHistory, onSale };
   }
 

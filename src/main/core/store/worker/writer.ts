@@ -88,8 +88,7 @@ function prepareStatements(db: Db) {
     dropEmptyName: db.prepare<[number]>('DELETE FROM names WHERE name_id = ? AND item_count <= 0'),
     insertSold: db.prepare<[number, string, number, number]>('INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) VALUES (?, ?, ?, ?)'),
     deleteSold: db.prepare<[number]>('DELETE FROM sold_items WHERE itemId = ?'),
-    hasPoints: db.prepare<[number], { one: number }>('SELECT 1 AS one FROM price_points WHERE itemId = ? LIMIT 1'),
-    insertPoint: db.prepare<[number, number, number]>('INSERT INTO price_points (itemId, at, price) VALUES (?, ?, ?)'),
+    insertMove: db.prepare<[number, number, number, number]>('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) VALUES (?, ?, ?, ?)'),
     logChange: db.prepare<[number]>('INSERT INTO item_changes (itemId) VALUES (?)'),
     trimChanges: db.prepare<[number]>('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - ?'),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
@@ -238,10 +237,9 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.s.dropEmptyName.run(nameId);
   }
 
-  /** A price move: the first one also records the price the item was listed at, so a history always has its start. */
-  private recordPriceMove(itemId: number, listedAt: number, previous: number, price: number, now: number): void {
-    if (!this.s.hasPoints.get(itemId)) this.s.insertPoint.run(itemId, listedAt, previous);
-    this.s.insertPoint.run(itemId, now, price);
+  /** A price move, with the price before it (the first move's is the listing price). */
+  private recordPriceMove(itemId: number, previous: number, price: number, now: number): void {
+    this.s.insertMove.run(itemId, now, price, previous);
   }
 
   applyItemUpserts(items: Item[]): ItemUpsertResult {
@@ -275,7 +273,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         let lastMove = old.last_move;
         if (old.price !== columns.price) {
           lastMove = sign(columns.price - old.price);
-          this.recordPriceMove(item.itemId, old.listed_at, old.price, columns.price, now);
+          this.recordPriceMove(item.itemId, old.price, columns.price, now);
           this.catalogValue += columns.price - old.price;
           prices.push({ itemId: item.itemId, price: columns.price, previous: old.price });
         }
@@ -335,7 +333,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           continue;
         }
         if (old.price === price) continue;
-        this.recordPriceMove(itemId, old.listed_at, old.price, price, now);
+        this.recordPriceMove(itemId, old.price, price, now);
         this.s.upsertLivePrice.run(itemId, price, sign(price - old.price), now);
         this.s.logChange.run(itemId);
         this.catalogValue += price - old.price;
