@@ -206,12 +206,13 @@ describe('opening and migrations', () => {
     db.pragma('journal_mode = WAL');
     migrate(db, file, MIGRATIONS.slice(0, 6));
     // An item at 900 that moved twice, written the v6 way: the listing point, then each move.
-    const item = makeItem({ price: 900 });
+    const item = makeItem({ price: 900, keyChains: [{ name: 'Charm | Lil Ava', img: 'x', slot: 0 }] });
     const columns = itemColumns(item);
     const listedAt = Date.parse('2026-11-01T10:00:00.000Z');
     const nameId = Number(db.prepare('INSERT INTO names (name, item_count) VALUES (?, 1)').run(item.market_hash_name).lastInsertRowid);
+    const v6Columns = ITEM_COLUMNS.filter((c) => c !== 'keyChainCount'); // added by 008
     db.prepare(
-      `INSERT INTO items (${ITEM_COLUMNS.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')}, @name_id, @listed_at, @listed_at, -1)`,
+      `INSERT INTO items (${v6Columns.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${v6Columns.map((c) => `@${c}`).join(', ')}, @name_id, @listed_at, @listed_at, -1)`,
     ).run({ ...columns, name_id: nameId, listed_at: listedAt });
     db.prepare('INSERT INTO item_json (itemId, json) VALUES (?, ?)').run(item.itemId, columns.json);
     db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '1'), ('catalog.value', '900')").run();
@@ -223,6 +224,10 @@ describe('opening and migrations', () => {
 
     const store = await openStore(file);
     expect(store.migratedFrom).toBe(6);
+    // 008 counted its charms from the stored JSON.
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare('SELECT keyChainCount FROM items_live WHERE itemId = ?').pluck().get(item.itemId)).toBe(1);
+    check.close();
     expect((await store.getItem(item.itemId))?.priceHistory).toEqual([
       { at: new Date(listedAt).toISOString(), price: 1000 },
       { at: new Date(listedAt + 10).toISOString(), price: 1100 },
@@ -355,6 +360,7 @@ describe('catalog', () => {
     paintSeed: (i) => i.paintSeed,
     phase: (i) => i.phase,
     stickers: (i) => i.stickers.length,
+    keychains: (i) => i.keyChains.length,
     listedAt: () => 0,
     rarity: (i) => rarityRank(i.rarityColor),
   };
@@ -437,7 +443,7 @@ describe('catalog', () => {
       });
 
       it('sorts by every column in both directions, ties by itemId', async () => {
-        for (const sort of ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'listedAt', 'rarity'] as const) {
+        for (const sort of ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'] as const) {
           for (const direction of ['asc', 'desc'] as const) {
             expect(await ids({ sort, direction }), `${sort} ${direction}`).toEqual(expectedOrder(items, sort, direction));
             const filtered = items.filter((i) => i.market_hash_name.includes('AWP'));

@@ -46,7 +46,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const SORTS = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'listedAt', 'rarity'] as const;
+const SORTS = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'] as const;
 
 function randomQuery(rng: Rng): CatalogQuery {
   const pick = <T>(list: readonly T[]): T => list[rng.int(0, list.length - 1)] as T;

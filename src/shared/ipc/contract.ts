@@ -42,7 +42,7 @@ const pageLimit = z.int().min(1).max(1000).default(200);
 const tradeDuration = z.int().min(TRADE_DURATION_MIN_SECONDS).max(TRADE_DURATION_MAX_SECONDS);
 const externalId = z.string().min(1).max(MAX_EXTERNAL_ID_LENGTH);
 
-export const CATALOG_SORT_COLUMNS = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'listedAt', 'rarity'] as const;
+export const CATALOG_SORT_COLUMNS = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'] as const;
 
 export const catalogQuerySchema = z.strictObject({
   search: z.string().max(MAX_NAME_LENGTH).default(''),

@@ -111,6 +111,6 @@ export function activeFilterCount(f: CatalogFilters): number {
 /** Clicking a header: a new column starts in its natural direction; the same column flips. */
 export function nextSort(current: CatalogSort, column: CatalogSortColumn): CatalogSort {
   if (current.column === column) return { column, direction: current.direction === 'asc' ? 'desc' : 'asc' };
-  const descFirst: CatalogSortColumn[] = ['listedAt', 'stickers', 'rarity'];
+  const descFirst: CatalogSortColumn[] = ['listedAt', 'stickers', 'keychains', 'rarity'];
   return { column, direction: descFirst.includes(column) ? 'desc' : 'asc' };
 }

@@ -7,6 +7,7 @@ import { migration004 } from './004-lean-item-indexes';
 import { migration005 } from './005-sold-price';
 import { migration006 } from './006-live-prices';
 import { migration007 } from './007-price-moves';
+import { migration008 } from './008-keychain-count';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -15,7 +16,7 @@ export type { Migration } from './types';
  * Every schema step, in order; one file each. Append only: a shipped
  * migration is never edited, a fix is a new step.
  */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

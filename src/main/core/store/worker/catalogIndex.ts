@@ -18,8 +18,8 @@
 import type { Db } from './open';
 import { NAME_LIST_SEPARATOR } from './rows';
 
-export type SortKey = 'price' | 'name' | 'float' | 'paintSeed' | 'phase' | 'stickers' | 'listedAt' | 'rarity';
-export const SORT_KEYS: readonly SortKey[] = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'listedAt', 'rarity'];
+export type SortKey = 'price' | 'name' | 'float' | 'paintSeed' | 'phase' | 'stickers' | 'keychains' | 'listedAt' | 'rarity';
+export const SORT_KEYS: readonly SortKey[] = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'];
 
 /** A query in the index's terms (the reader resolves names and stickers to ids first). */
 export interface IndexQuery {
@@ -62,9 +62,10 @@ type Row = [
   stickerCount: number,
   stickerNames: string,
   listedAt: number,
+  keyChainCount: number,
 ];
 
-const ROW_SELECT = 'itemId, name_id, price, float, paintSeed, phase, rarity_rank, statTrak, souvenir, stickerCount, stickerNames, listed_at';
+const ROW_SELECT = 'itemId, name_id, price, float, paintSeed, phase, rarity_rank, statTrak, souvenir, stickerCount, stickerNames, listed_at, keyChainCount';
 const LOAD_CHUNK = 25_000;
 const STICKER_SLOTS = 5;
 /** Up to this many matches, the page is sorted from the match list instead of walking a permutation. */
@@ -134,6 +135,7 @@ export class CatalogIndex {
   private statTrak = new Uint8Array(0);
   private souvenir = new Uint8Array(0);
   private stickerCount = new Int32Array(0);
+  private keyChainCount = new Int32Array(0);
   private listedAt = new Float64Array(0);
   /** Sticker name ids, STICKER_SLOTS per slot (-1 = none); lists longer than that also go to stickerOverflow. */
   private stickerIdsInline = new Int32Array(0);
@@ -251,6 +253,7 @@ export class CatalogIndex {
     this.statTrak = growBytes(this.statTrak, cap);
     this.souvenir = growBytes(this.souvenir, cap);
     this.stickerCount = growInt(this.stickerCount, cap);
+    this.keyChainCount = growInt(this.keyChainCount, cap);
     this.listedAt = growFloat(this.listedAt, cap);
     this.stickerBloom = growInt(this.stickerBloom, cap);
     const inline = new Int32Array(cap * STICKER_SLOTS).fill(-1);
@@ -338,7 +341,7 @@ export class CatalogIndex {
 
   /** Writes a row into its slot (a new slot for an unknown item); returns the slot. */
   private put(row: Row): number {
-    const [itemId, nameId, price, float, paintSeed, phase, rarity, statTrak, souvenir, stickerCount, stickerNames, listedAt] = row;
+    const [itemId, nameId, price, float, paintSeed, phase, rarity, statTrak, souvenir, stickerCount, stickerNames, listedAt, keyChainCount] = row;
     let slot = this.loading ? undefined : this.slotOf(itemId);
     const isNew = slot === undefined;
     if (slot === undefined) {
@@ -362,6 +365,7 @@ export class CatalogIndex {
     this.statTrak[slot] = statTrak;
     this.souvenir[slot] = souvenir;
     this.stickerCount[slot] = stickerCount;
+    this.keyChainCount[slot] = keyChainCount;
     this.listedAt[slot] = listedAt;
     this.setStickers(slot, stickerNames);
     return slot;
@@ -392,6 +396,8 @@ export class CatalogIndex {
         return (s) => this.phaseRank[this.phaseId[s] as number] as number;
       case 'stickers':
         return (s) => this.stickerCount[s] as number;
+      case 'keychains':
+        return (s) => this.keyChainCount[s] as number;
       case 'listedAt':
         return (s) => this.listedAt[s] as number;
       case 'rarity':

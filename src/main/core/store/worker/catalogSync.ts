@@ -456,7 +456,7 @@ function createScratch(writer: WriterService): void {
     CREATE TEMP TABLE sync_stage (
       itemId INTEGER PRIMARY KEY, assetId TEXT, name TEXT, phase TEXT, price INTEGER, float REAL, paintSeed INTEGER,
       paintIndex INTEGER, rarityColor TEXT, rarity_rank INTEGER, img TEXT, statTrak INTEGER, souvenir INTEGER,
-      stickerCount INTEGER, stickerNames TEXT, keyChainNames TEXT, hash INTEGER, json TEXT
+      stickerCount INTEGER, stickerNames TEXT, keyChainNames TEXT, keyChainCount INTEGER, hash INTEGER, json TEXT
     );
     CREATE TEMP TABLE sync_skip (itemId INTEGER PRIMARY KEY);
     CREATE TEMP TABLE sync_gone (itemId INTEGER PRIMARY KEY);

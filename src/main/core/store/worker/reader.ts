@@ -48,6 +48,7 @@ const SORT_COLUMN: Record<ParsedCatalogQuery['sort'], string> = {
   paintSeed: 'paintSeed',
   phase: 'phase',
   stickers: 'stickerCount',
+  keychains: 'keyChainCount',
   listedAt: 'listed_at',
   rarity: 'rarity_rank',
 };

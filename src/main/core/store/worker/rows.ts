@@ -51,6 +51,7 @@ export interface ItemColumns {
   stickerCount: number;
   stickerNames: string;
   keyChainNames: string;
+  keyChainCount: number;
   /** hashJson(json): what a sync compares to find changed items without parsing them. */
   hash: number;
   /** The item's JSON text as stored in item_json (not in items). */
@@ -75,6 +76,7 @@ export const ITEM_COLUMNS = [
   'stickerCount',
   'stickerNames',
   'keyChainNames',
+  'keyChainCount',
   'hash',
 ] as const satisfies readonly (keyof ItemColumns)[];
 
@@ -84,11 +86,11 @@ export const ITEM_COLUMNS = [
  */
 export function itemValues(c: ItemColumns): [
   number, string, string, string | null, number, number | null, number | null, number | null, string | null,
-  number | null, string | null, number, number, number, string, string, number,
+  number | null, string | null, number, number, number, string, string, number, number,
 ] {
   return [
     c.itemId, c.assetId, c.name, c.phase, c.price, c.float, c.paintSeed, c.paintIndex, c.rarityColor,
-    c.rarity_rank, c.img, c.statTrak, c.souvenir, c.stickerCount, c.stickerNames, c.keyChainNames, c.hash,
+    c.rarity_rank, c.img, c.statTrak, c.souvenir, c.stickerCount, c.stickerNames, c.keyChainNames, c.keyChainCount, c.hash,
   ];
 }
 
@@ -127,6 +129,7 @@ export function itemRow(item: Item, json: string, hash: number): ItemColumns {
     stickerCount: item.stickers.length,
     stickerNames: joinNames(item.stickers),
     keyChainNames: joinNames(item.keyChains),
+    keyChainCount: item.keyChains.length,
     hash,
     json,
   };
@@ -154,7 +157,7 @@ export const CREATE_ITEMS_LIVE_VIEW = `
          coalesce(o.price, i.price) AS price, i.float AS float, i.paintSeed AS paintSeed, i.paintIndex AS paintIndex,
          i.rarityColor AS rarityColor, i.rarity_rank AS rarity_rank, i.img AS img, i.statTrak AS statTrak,
          i.souvenir AS souvenir, i.stickerCount AS stickerCount, i.stickerNames AS stickerNames,
-         i.keyChainNames AS keyChainNames, i.listed_at AS listed_at,
+         i.keyChainNames AS keyChainNames, i.keyChainCount AS keyChainCount, i.listed_at AS listed_at,
          coalesce(o.updated_at, i.updated_at) AS updated_at, coalesce(o.last_move, i.last_move) AS last_move,
          CASE WHEN o.itemId IS NULL THEN i.hash ELSE 0 END AS hash
   FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId;
