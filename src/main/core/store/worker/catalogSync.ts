@@ -45,6 +45,10 @@ const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 const GUNZIP_CHUNK_BYTES = 256 * 1024;
 /** Sold items (and their price history) are kept this long. */
 const SOLD_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** Price moves are kept this long (the history charts' longest view)... */
+const PRICE_HISTORY_MS = 30 * 24 * 60 * 60 * 1000;
+/** ...pruned a slice of the history at a time (the slice up to the next this many moves), so no sync pays for all of it. */
+const PRUNE_SLICE_MOVES = 50_000;
 /** More changes than this in one sync: readers reload their catalog index instead of repairing it. */
 const CHANGE_LOG_ITEMS_MAX = 20_000;
 /** `{"itemId":` — items usually start with it, so the id can be read without parsing. */
@@ -520,6 +524,7 @@ function finishApply(writer: WriterService, envelope: EnvelopeFields, now: numbe
   const cutoff = now - SOLD_RETENTION_MS;
   db.prepare('DELETE FROM price_moves WHERE itemId IN (SELECT itemId FROM sold_items WHERE removed_at < ?)').run(cutoff);
   db.prepare('DELETE FROM sold_items WHERE removed_at < ?').run(cutoff);
+  prunePriceHistory(writer, now);
 
   const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items_live').get() as { n: number; v: number };
   writer.resetCatalogTotals(totals.n, totals.v);
@@ -528,6 +533,22 @@ function finishApply(writer: WriterService, envelope: EnvelopeFields, now: numbe
   writer.setMeta(META.serverTotalItems, envelope.totalItems);
   writer.setMeta(META.serverTotalValue, envelope.totalValue);
   return totals.n;
+}
+
+/**
+ * Drops price moves older than PRICE_HISTORY_MS, one slice of item ids per sync (moves are
+ * clustered by item, so a slice is a range of the table), the next slice starting where
+ * this one ended; after the last item the next sync starts over.
+ */
+export function prunePriceHistory(writer: WriterService, now: number): number {
+  const db = writer.db;
+  const from = (writer.readMeta(META.pruneFrom) as number | null) ?? 0;
+  const to = db.prepare<[number, number], number>('SELECT itemId FROM price_moves WHERE itemId > ? ORDER BY itemId LIMIT 1 OFFSET ?').pluck().get(from, PRUNE_SLICE_MOVES) ?? null;
+  const pruned = db
+    .prepare<[number, number, number]>('DELETE FROM price_moves WHERE itemId > ? AND itemId <= ? AND at < ?')
+    .run(from, to ?? Number.MAX_SAFE_INTEGER, now - PRICE_HISTORY_MS).changes;
+  writer.setMeta(META.pruneFrom, to ?? 0);
+  return pruned;
 }
 
 /** Items the feed changed while the list streamed keep the feed's (newer) state. */

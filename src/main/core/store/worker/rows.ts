@@ -367,4 +367,6 @@ export const META = {
   serverTotalValue: 'catalog.serverTotalValue',
   count: 'catalog.count',
   value: 'catalog.value',
+  /** The price history is pruned from this item id on (catalogSync.ts prunePriceHistory). */
+  pruneFrom: 'priceHistory.pruneFrom',
 } as const;
