@@ -297,6 +297,8 @@ describe('catalog sync failures keep the previous catalog', () => {
       // and must merge what the cache held: listing times, price moves, sold items.
       const extra = (n: number) => ({ ...other, itemId: 100 + n, assetId: `x${n}`, market_hash_name: `Extra | Item ${n}`, price: 10 + n });
       const third = { ...other, itemId: 3, assetId: 'c3', market_hash_name: 'Third | Item', price: 9 };
+      const renamedOther = { ...other, market_hash_name: 'Renamed | Item' };
+      bodies.set('/swap', { gzip: true, text: JSON.stringify({ totalItems: 3, totalValue: 23, items: [good, renamedOther, third], lastUpdate: '2026-01-03T00:00:00.000Z' }) });
       bodies.set('/small', { gzip: true, text: JSON.stringify({ totalItems: 3, totalValue: 21, items: [good, other, third], lastUpdate: '2026-01-01T00:00:00.000Z' }) });
       const bigItems = [{ ...good, price: 6 }, other, ...Array.from({ length: 20 }, (_, n) => extra(n))];
       bodies.set('/big', {
@@ -361,6 +363,19 @@ describe('catalog sync failures keep the previous catalog', () => {
       expect(rows.has(3)).toBe(false);
       expect(await store.catalogInfo()).toMatchObject({ totalItems: 22, lastUpdate: '2026-01-02T00:00:00.000Z' });
       expect((await store.queryCatalog({ search: 'extra', sort: 'price', limit: 50 })).total).toBe(20);
+    });
+
+    it('keeps the searchable names in step: a new name appears, the old name of a renamed or sold item goes', async () => {
+      const store = await openStore();
+      await store.syncCatalog({ url: `${baseUrl}/small`, headers: {} });
+      const total = async (search: string) => (await store.queryCatalog({ search, limit: 10 })).total;
+      expect([await total('Other | Item'), await total('Third | Item'), await total('Renamed')]).toEqual([1, 1, 0]);
+      // Incremental (the cache holds the whole list): `other` renamed, nothing sold.
+      expect(await store.syncCatalog({ url: `${baseUrl}/swap`, headers: {} })).toMatchObject({ ok: true, mode: 'incremental', updated: 1 });
+      expect([await total('Other | Item'), await total('Renamed | Item'), await total('Third | Item')]).toEqual([0, 1, 1]);
+      // `third` sold, `other` back under its first name.
+      expect(await store.syncCatalog({ url: `${baseUrl}/valid`, headers: {} })).toMatchObject({ ok: true, mode: 'incremental', removed: 1, updated: 1 });
+      expect([await total('Other | Item'), await total('Renamed'), await total('Third | Item'), await total('Good | Item')]).toEqual([1, 0, 0, 1]);
     });
 
     it('rejects truncated or broken JSON and keeps the catalog', async () => {

@@ -450,6 +450,7 @@ const DROP_SCRATCH = `
   DROP TABLE IF EXISTS temp.sync_skip;
   DROP TABLE IF EXISTS temp.sync_gone;
   DROP TABLE IF EXISTS temp.sync_changed;
+  DROP TABLE IF EXISTS temp.sync_names;
   DROP TABLE IF EXISTS main.items_next;
   DROP TABLE IF EXISTS main.item_json_next;
 `;
@@ -465,6 +466,7 @@ function createScratch(writer: WriterService): void {
     CREATE TEMP TABLE sync_skip (itemId INTEGER PRIMARY KEY);
     CREATE TEMP TABLE sync_gone (itemId INTEGER PRIMARY KEY);
     CREATE TEMP TABLE sync_changed (itemId INTEGER PRIMARY KEY, old_price INTEGER, price INTEGER, listed_at INTEGER, old_move INTEGER);
+    CREATE TEMP TABLE sync_names (name_id INTEGER PRIMARY KEY);
   `);
 }
 
@@ -514,20 +516,26 @@ function itemIndexes(writer: WriterService): { name: string; sql: string }[] {
     .all();
 }
 
-/** Steps both modes end with: names counts, retention, totals and meta. */
-function finishApply(writer: WriterService, envelope: EnvelopeFields, now: number): number {
+/**
+ * Steps both modes end with: names counts (every name, or only the names in temp.sync_names:
+ * those of items added, sold or renamed), retention, totals and meta.
+ */
+function finishApply(writer: WriterService, envelope: EnvelopeFields, now: number, names: 'all' | 'touched'): number {
   const db = writer.db;
   db.prepare('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - 100000').run();
-  db.prepare('UPDATE names SET item_count = (SELECT count(*) FROM items WHERE items.name_id = names.name_id)').run();
-  db.prepare('DELETE FROM names WHERE item_count = 0').run();
+  const which = names === 'all' ? '' : 'WHERE name_id IN (SELECT name_id FROM temp.sync_names)';
+  db.prepare(`UPDATE names SET item_count = (SELECT count(*) FROM items WHERE items.name_id = names.name_id) ${which}`).run();
+  db.prepare(`DELETE FROM names WHERE item_count = 0 ${which ? `AND ${which.slice('WHERE '.length)}` : ''}`).run();
 
   const cutoff = now - SOLD_RETENTION_MS;
   db.prepare('DELETE FROM price_moves WHERE itemId IN (SELECT itemId FROM sold_items WHERE removed_at < ?)').run(cutoff);
   db.prepare('DELETE FROM sold_items WHERE removed_at < ?').run(cutoff);
   prunePriceHistory(writer, now);
 
-  const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items_live').get() as { n: number; v: number };
-  writer.resetCatalogTotals(totals.n, totals.v);
+  // From the price index (a covering scan), plus what the live prices add: not a join of every row.
+  const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items').get() as { n: number; v: number };
+  const live = db.prepare<[], number>('SELECT coalesce(sum(o.price - i.price), 0) FROM item_prices o JOIN items i ON i.itemId = o.itemId').pluck().get() as number;
+  writer.resetCatalogTotals(totals.n, totals.v + live);
   writer.setMeta(META.lastUpdate, envelope.lastUpdate);
   writer.setMeta(META.syncedAt, new Date(now).toISOString());
   writer.setMeta(META.serverTotalItems, envelope.totalItems);
@@ -581,6 +589,14 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
 
     // Held when the sync started and not named by the list: sold. Keep their JSON a while for detail views and trades.
     recordGone(writer, receiver.known.unnamed());
+    // Names whose item count can change: of items sold, added or renamed (price changes leave them alone).
+    db.exec(`
+      INSERT OR IGNORE INTO temp.sync_names SELECT name_id FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_gone);
+      INSERT OR IGNORE INTO temp.sync_names SELECT i.name_id FROM temp.sync_stage s JOIN items i ON i.itemId = s.itemId WHERE s.name <> i.name;
+      INSERT OR IGNORE INTO temp.sync_names
+        SELECT n.name_id FROM temp.sync_stage s JOIN names n ON n.name = s.name
+        WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.itemId = s.itemId AND i.name = s.name);
+    `);
     db.prepare(
       'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items_live i ON i.itemId = g.itemId',
     ).run(now);
@@ -649,7 +665,7 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
          UNION ALL SELECT itemId FROM temp.sync_stage s WHERE NOT EXISTS (SELECT 1 FROM temp.sync_changed c WHERE c.itemId = s.itemId)`,
       ).run();
     }
-    const total = finishApply(writer, envelope, now);
+    const total = finishApply(writer, envelope, now, 'touched');
     return { added, updated, removed, total, keptFromFeed, bulk: indexes.length > 0 };
   }).immediate();
 }
@@ -713,7 +729,7 @@ function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number)
     for (const index of indexes) db.exec(index.sql);
     db.prepare('DELETE FROM sold_items WHERE itemId IN (SELECT itemId FROM items)').run();
     writer.logFullReload();
-    const total = finishApply(writer, envelope, now);
+    const total = finishApply(writer, envelope, now, 'all');
     // Every item held before is now either still listed or sold.
     return { added: total - (held - removed), updated, removed, total, keptFromFeed, bulk: true };
   }).immediate();
