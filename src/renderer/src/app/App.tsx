@@ -1,9 +1,5 @@
-import { useEffect } from 'react';
-import { AlertsScreen } from '../screens/alerts/AlertsScreen';
+import { lazy, Suspense, useEffect } from 'react';
 import { CatalogScreen } from '../screens/catalog/CatalogScreen';
-import { SettingsScreen } from '../screens/settings/SettingsScreen';
-import { TradesScreen } from '../screens/trades/TradesScreen';
-import { WalletScreen } from '../screens/wallet/WalletScreen';
 import { boot, startBackground } from '../state/actions/boot';
 import { useStore } from '../state/store';
 import { BridgeBanner } from './BridgeBanner';
@@ -29,7 +25,13 @@ function BootFailure() {
   );
 }
 
-function Screen() {
+// The catalog is the first screen; the others load when first opened (less JavaScript to parse at start).
+const TradesScreen = lazy(() => import('../screens/trades/TradesScreen').then((m) => ({ default: m.TradesScreen })));
+const WalletScreen = lazy(() => import('../screens/wallet/WalletScreen').then((m) => ({ default: m.WalletScreen })));
+const AlertsScreen = lazy(() => import('../screens/alerts/AlertsScreen').then((m) => ({ default: m.AlertsScreen })));
+const SettingsScreen = lazy(() => import('../screens/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
+
+function ScreenByName() {
   const screen = useStore((s) => s.ui.screen);
   switch (screen) {
     case 'catalog':
@@ -43,6 +45,14 @@ function Screen() {
     case 'settings':
       return <SettingsScreen />;
   }
+}
+
+function Screen() {
+  return (
+    <Suspense fallback={<div className="screen-loading" aria-busy="true" />}>
+      <ScreenByName />
+    </Suspense>
+  );
 }
 
 export function App() {

@@ -61,6 +61,8 @@ const SORT_COLUMN: Record<ParsedCatalogQuery['sort'], string> = {
 const NAME_DRIVE_MAX_ITEMS = 10_000;
 const MAX_SERIES_POINTS = 2000;
 const CHECKPOINT_EVERY_MS = 200;
+/** See the constructor. */
+const FIRST_BUILD_DELAY_MS = 1500;
 const STATEMENT_CACHE_SIZE = 200;
 const COUNT_CACHE_SIZE = 100;
 
@@ -103,7 +105,7 @@ export class ReaderService implements ReaderMethods {
 
   constructor(
     readonly file: string,
-    options: { catalogIndex?: boolean; checkpoint?: boolean } = {},
+    options: { catalogIndex?: boolean; checkpoint?: boolean; firstBuildDelayMs?: number } = {},
   ) {
     this.db = openReadConnection(file);
     if (options.checkpoint) {
@@ -120,7 +122,13 @@ export class ReaderService implements ReaderMethods {
     }
     this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
     if (options.catalogIndex !== false) {
-      this.startBuild();
+      // The first build waits a moment: an app that just opened asks for its first screens now, and
+      // SQL answers those from its indexes in a few ms, while a build step (a 500k-row sort) holds the
+      // thread for up to ~0.2 s.
+      const first = setTimeout(() => {
+        if (!this.closed && !this.index && !this.build) this.startBuild();
+      }, options.firstBuildDelayMs ?? FIRST_BUILD_DELAY_MS);
+      first.unref();
       // Idle upkeep: apply item changes between queries so a query rarely pays for them.
       this.maintenance = setInterval(() => this.refreshIndex(), 250);
       this.maintenance.unref();
