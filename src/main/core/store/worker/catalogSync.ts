@@ -742,16 +742,18 @@ export async function runCatalogSync(writer: WriterService, request: CatalogSync
   createScratch(writer);
   let lastProgress = 0;
   let reported = 0;
+  let receiver: Receiver | null = null;
   const splitter: ItemSplitter = new ItemSplitter((bytes, start, end) => {
-    if (receiver.mode === null) {
-      receiver.decide(splitter.totalItems);
-      if (receiver.mode === 'bulk') createShadowTables(writer);
+    const target = receiver as Receiver;
+    if (target.mode === null) {
+      target.decide(splitter.totalItems);
+      if (target.mode === 'bulk') createShadowTables(writer);
     }
-    return receiver.element(bytes, start, end);
+    return target.element(bytes, start, end);
   });
-  const receiver = new Receiver(writer, KnownItems.load(writer), () => splitter, startedAt);
   try {
-    const outcome = await streamBody(request, context.signal, (bytes) => {
+    const abortRequest = new AbortController();
+    const streamed = streamBody(request, AbortSignal.any([context.signal, abortRequest.signal]), (bytes) => {
       splitter.push(bytes);
       const now = performance.now();
       // Every ~100 ms, and as soon as the first items are in.
@@ -761,6 +763,16 @@ export async function runCatalogSync(writer: WriterService, request: CatalogSync
         context.progress({ phase: 'receiving', received: reported, total: splitter.totalItems, applied: 0 });
       }
     });
+    // The request is on its way: read what the cache holds while the server starts answering (no byte is
+    // handled before this turn ends, so the receiver exists before the first item).
+    try {
+      receiver = new Receiver(writer, KnownItems.load(writer), () => splitter, startedAt);
+    } catch (error) {
+      streamed.catch(() => {}); // its failure (the cut below) is not the one to report
+      abortRequest.abort();
+      throw error;
+    }
+    const outcome = await streamed;
     if (outcome.kind === 'http') return { ok: false, status: outcome.status, headers: outcome.headers, bodyText: outcome.bodyText };
     let envelope: EnvelopeFields;
     try {
@@ -768,18 +780,19 @@ export async function runCatalogSync(writer: WriterService, request: CatalogSync
     } catch (error) {
       throw new CatalogSyncError('protocol', `the catalog could not be read: ${(error as Error).message}`);
     }
+    const received = receiver as Receiver;
     // An empty list never picked a mode: it empties the cache like any list.
-    const mode = receiver.decide(envelope.totalItems);
-    if (mode === 'bulk' && receiver.written === 0) createShadowTables(writer);
-    receiver.flush();
+    const mode = received.decide(envelope.totalItems);
+    if (mode === 'bulk' && received.written === 0) createShadowTables(writer);
+    received.flush();
     if (context.signal.aborted) throw new CatalogSyncError('aborted', 'the catalog sync was cancelled');
     context.progress({ phase: 'applying', received: splitter.received, total: envelope.totalItems ?? splitter.totalItems, applied: 0 });
     const applyStarted = performance.now();
     const now = Date.now();
-    const applied = mode === 'bulk' ? applyBulk(writer, envelope, now) : applyIncremental(writer, receiver, envelope, now);
+    const applied = mode === 'bulk' ? applyBulk(writer, envelope, now) : applyIncremental(writer, received, envelope, now);
     // Large changes shift the planner's statistics; refresh them (bounded, well under a second at 1M rows).
     if (applied.bulk || applied.added + applied.removed > applied.total / 10) writer.refreshStatistics();
-    context.progress({ phase: 'done', received: splitter.received, total: envelope.totalItems ?? splitter.totalItems, applied: receiver.written + receiver.unchanged });
+    context.progress({ phase: 'done', received: splitter.received, total: envelope.totalItems ?? splitter.totalItems, applied: received.written + received.unchanged });
     return {
       ok: true,
       added: applied.added,
@@ -790,11 +803,11 @@ export async function runCatalogSync(writer: WriterService, request: CatalogSync
       lastUpdate: envelope.lastUpdate,
       ms: Math.round(performance.now() - started),
       applyMs: Math.round(performance.now() - applyStarted),
-      skipped: receiver.skipped,
-      firstSkipReason: receiver.firstSkipReason,
+      skipped: received.skipped,
+      firstSkipReason: received.firstSkipReason,
       keptFromFeed: applied.keptFromFeed,
       mode,
-      unchanged: receiver.unchanged,
+      unchanged: received.unchanged,
     };
   } finally {
     dropScratch(writer);
