@@ -592,9 +592,9 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
     // Names whose item count can change: of items sold, added or renamed (price changes leave them alone).
     db.exec(`
       INSERT OR IGNORE INTO temp.sync_names SELECT name_id FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_gone);
-      INSERT OR IGNORE INTO temp.sync_names SELECT i.name_id FROM temp.sync_stage s JOIN items i ON i.itemId = s.itemId WHERE s.name <> i.name;
+      INSERT OR IGNORE INTO temp.sync_names SELECT i.name_id FROM temp.sync_stage s CROSS JOIN items i ON i.itemId = s.itemId WHERE s.name <> i.name;
       INSERT OR IGNORE INTO temp.sync_names
-        SELECT n.name_id FROM temp.sync_stage s JOIN names n ON n.name = s.name
+        SELECT (SELECT n.name_id FROM names n WHERE n.name = s.name) FROM temp.sync_stage s
         WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.itemId = s.itemId AND i.name = s.name);
     `);
     db.prepare(
