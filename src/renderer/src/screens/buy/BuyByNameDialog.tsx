@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import type { BuyByNameInput } from '../../../../shared/ipc/contract';
 import type { BuyFailure } from '../../../../shared/ipc/models';
 import { parseDollarsToCents } from '../../../../shared/money';
@@ -15,6 +15,7 @@ import { BuyFailureView } from './BuyFailureView';
 import { Warnings } from './Warnings';
 import { BuyOptions, type BuyOptionsValue, DEFAULT_OPTIONS, optionsReady } from './BuyOptions';
 import { initialRecipient } from './initialRecipient';
+import { useConfirmCheck, useFocusWhenReady } from './useConfirmCheck';
 import { type RecipientChoice, recipientInput, RecipientPicker, recipientReady, useRecipientLabel } from './RecipientPicker';
 
 type Step =
@@ -82,24 +83,15 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
 
   // The same pre-checks as buy by id, against the listing this buy will most likely get.
   const confirmInput = step.kind === 'confirm' && step.checking ? step.input : null;
-  useEffect(() => {
-    if (!confirmInput) return;
-    let cancelled = false;
-    checkBuyByName(confirmInput).then(
-      (check) => !cancelled && setStep((s) => (s.kind === 'confirm' && s.input === confirmInput ? { ...s, checking: false, check } : s)),
-      (e: unknown) =>
-        !cancelled && setStep((s) => (s.kind === 'confirm' && s.input === confirmInput ? { ...s, checking: false, checkError: errorMessage(e) } : s)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [confirmInput]);
+  useConfirmCheck(confirmInput, checkBuyByName, (input, outcome) =>
+    setStep((s) =>
+      s.kind === 'confirm' && s.input === input
+        ? { ...s, checking: false, ...(outcome.ok ? { check: outcome.result } : { checkError: outcome.error }) }
+        : s,
+    ),
+  );
 
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const confirmReady = step.kind === 'confirm' && !step.checking;
-  useEffect(() => {
-    if (confirmReady) confirmRef.current?.focus();
-  }, [confirmReady]);
+  const confirmRef = useFocusWhenReady<HTMLButtonElement>(step.kind === 'confirm' && !step.checking);
 
   const submit = async (input: BuyByNameInput) => {
     setError(null);

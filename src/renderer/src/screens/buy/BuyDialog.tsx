@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { BuyByIdInput } from '../../../../shared/ipc/contract';
 import type { BuyFailure, BuyWarning } from '../../../../shared/ipc/models';
 import { Warnings } from './Warnings';
@@ -14,6 +14,7 @@ import { useStore } from '../../state/store';
 import { BuyFailureView } from './BuyFailureView';
 import { BuyOptions, type BuyOptionsValue, DEFAULT_OPTIONS, optionsReady } from './BuyOptions';
 import { initialRecipient } from './initialRecipient';
+import { useConfirmCheck, useFocusWhenReady } from './useConfirmCheck';
 import { type RecipientChoice, recipientInput, RecipientPicker, recipientReady, useRecipientLabel } from './RecipientPicker';
 
 type Step =
@@ -45,25 +46,16 @@ export function BuyDialog({ dialog }: { dialog: Extract<DialogState, { kind: 'bu
     ...(options.externalId.trim() ? { externalId: options.externalId.trim() } : {}),
   });
 
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const confirmReady = step.kind === 'confirm' && !step.checking;
-  useEffect(() => {
-    if (confirmReady) confirmRef.current?.focus();
-  }, [confirmReady]);
+  const confirmRef = useFocusWhenReady<HTMLButtonElement>(step.kind === 'confirm' && !step.checking);
 
   const confirmInput = step.kind === 'confirm' ? step.input : null;
-  useEffect(() => {
-    if (!confirmInput) return;
-    let cancelled = false;
-    checkBuy(confirmInput).then(
-      (warnings) => !cancelled && setStep((s) => (s.kind === 'confirm' && s.input === confirmInput ? { ...s, checking: false, warnings } : s)),
-      (e: unknown) =>
-        !cancelled && setStep((s) => (s.kind === 'confirm' && s.input === confirmInput ? { ...s, checking: false, checkError: errorMessage(e) } : s)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [confirmInput]);
+  useConfirmCheck(confirmInput, checkBuy, (input, outcome) =>
+    setStep((s) =>
+      s.kind === 'confirm' && s.input === input
+        ? { ...s, checking: false, ...(outcome.ok ? { warnings: outcome.result } : { checkError: outcome.error }) }
+        : s,
+    ),
+  );
 
   const submit = async (input: BuyByIdInput) => {
     setError(null);
