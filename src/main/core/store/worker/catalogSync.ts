@@ -756,8 +756,9 @@ export async function runCatalogSync(writer: WriterService, request: CatalogSync
     const streamed = streamBody(request, AbortSignal.any([context.signal, abortRequest.signal]), (bytes) => {
       splitter.push(bytes);
       const now = performance.now();
-      // Every ~100 ms, and as soon as the first items are in.
-      if (now - lastProgress >= PROGRESS_INTERVAL_MS || (reported === 0 && splitter.received > 0)) {
+      // As soon as the first items are in, then every ~100 ms while more arrive (a chunk of headers only
+      // reports nothing, so the first report is never spent on zero items).
+      if (splitter.received > reported && (reported === 0 || now - lastProgress >= PROGRESS_INTERVAL_MS)) {
         lastProgress = now;
         reported = splitter.received;
         context.progress({ phase: 'receiving', received: reported, total: splitter.totalItems, applied: 0 });
