@@ -177,9 +177,15 @@ test('phase, float, souvenir, stickers and sticker-name filters; sorts by float,
   }).toPass({ timeout: 20_000 });
   await expect(dataRows(page).first().getByRole('gridcell').nth(8)).toHaveText(/^\d+s$/);
 
-  // The keychain column is not a sort button (the engine cannot sort by it yet), and says what it is.
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Keychains (charms)' })).toBeVisible();
-  await expect(catalogGrid(page).getByRole('button', { name: /Keychains/ })).toHaveCount(0);
+  // Keychains: most first, the top row carrying as many as any item on sale.
+  await sortButton(page, 'Keychains (charms)').click();
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Keychains (charms)' })).toHaveAttribute('aria-sort', 'descending');
+  const keyChainCounts = () =>
+    dataRows(page)
+      .locator('.col-keychains')
+      .evaluateAll((cells) => cells.map((c) => (c.querySelector('.count') ? Number(c.querySelector('.count')?.textContent) : c.querySelector('.attach-names') ? 1 : 0)));
+  await expect.poll(async () => (await keyChainCounts())[0]).toBe(sandboxValue(`max(json_array_length(json, '$.keyChains'))`, '1'));
+  expect(descending(await keyChainCounts())).toBe(true);
 });
 
 test('live prices flash up and down, sold items fade in place, and the selection follows its item when rows shift', async ({ page }) => {

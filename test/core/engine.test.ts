@@ -87,6 +87,13 @@ describe('engine against the real sandbox', () => {
     await waitFor(() => batches.some((b) => b.items?.prices.some((p) => p.itemId === first?.itemId && p.price === 999_999)), 2000, 'price batch');
     await adminApi(sb).delete(`/admin/items/${first?.itemId}`);
     await waitFor(async () => (await call('catalog.item', { itemId: first?.itemId }))?.onSale === false || (await call('catalog.item', { itemId: first?.itemId })) === null, 5000, 'removal');
+    // The catalog summary follows the feed (count and value), not only syncs.
+    const serverTotals = () => sb.core.db.prepare('SELECT count(*) AS totalItems, sum(price) AS totalValue FROM items WHERE on_sale = 1').get() as { totalItems: number; totalValue: number };
+    await waitFor(() => batches.some((b) => b.catalog?.totalItems === 1999), 5000, 'summary after the removal');
+    const listed = await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 4321 }] });
+    expect(listed.status).toBe(200);
+    await waitFor(async () => (await call('app.snapshot')).catalog.totalItems === 2000, 5000, 'summary after the listing');
+    expect((await call('app.snapshot')).catalog).toMatchObject(serverTotals());
     // A trade and its ledger entries, cached before the network goes.
     const [second] = (await call('catalog.query', { sort: 'price', direction: 'asc', limit: 1 })).rows;
     const bought = await call('buy.byId', { itemId: second?.itemId, assetId: second?.assetId, price: second?.price, recipient: { tradeUrl: TEST_TRADE_URL } });
@@ -106,7 +113,7 @@ describe('engine against the real sandbox', () => {
     expect(cached.rows.every((row) => row.market_hash_name.includes('AK-47'))).toBe(true);
     await waitFor(() => ['offline', 'reconnecting'].includes(session().connection.state), 5000, 'offline state');
     const snapshot = await call('app.snapshot');
-    expect(snapshot.catalog.totalItems).toBe(1998); // one removed, one bought
+    expect(snapshot.catalog.totalItems).toBe(1999); // one removed, one listed, one bought
     // Trades (with their timeline) and the ledger are readable offline too.
     const trade = await call('trades.get', { tradeId: bought.trade.tradeId });
     expect(trade?.trade).toMatchObject({ status: 'COMPLETED', price: second?.price });

@@ -546,11 +546,11 @@ describe('catalog changes', () => {
     const store = await openStore();
     const a = makeItem({ price: 100 });
     const b = makeItem({ price: 250, market_hash_name: 'Glock-18 | Fade (Factory New)' });
-    await store.applyItemUpserts([a, b]);
+    expect((await store.applyItemUpserts([a, b])).totals).toEqual({ totalItems: 2, totalValue: 350 });
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 350, lastUpdate: null, syncedAt: null });
     // Repriced by the feed, then sold: it is remembered at the price it left at.
-    await store.applyPriceChanges([{ itemId: a.itemId, price: 120 }]);
-    expect(await store.applyItemRemovals([a.itemId, 424242])).toEqual({ removed: [a.itemId] });
+    expect((await store.applyPriceChanges([{ itemId: a.itemId, price: 120 }])).totals).toEqual({ totalItems: 2, totalValue: 370 });
+    expect(await store.applyItemRemovals([a.itemId, 424242])).toEqual({ removed: [a.itemId], totals: { totalItems: 1, totalValue: 250 } });
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 1, totalValue: 250 });
     const sold = await store.getItem(a.itemId);
     expect(sold).toMatchObject({ item: { ...a, price: 120 }, onSale: false });

@@ -6,7 +6,7 @@ import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
 import type { EventBatcher } from '../events/batcher';
 import { FeedConnection } from '../feed';
 import type { LocalStore } from '../store';
-import type { TradeSource } from '../store/types';
+import type { CatalogTotals, TradeSource } from '../store/types';
 import { tradeNotifications } from './notifications';
 
 export interface AccountCredentials {
@@ -248,23 +248,30 @@ export class AccountSession {
     switch (type) {
       case 'item_upserted': {
         const result = await this.store.applyItemUpserts(frames.flatMap((frame) => (frame.type === 'item_upserted' ? frame.items : [])));
-        this.events.push({ items: { upserted: result.upserted, removed: [], prices: result.prices, invalidated: false } });
+        this.events.push({ ...this.catalogAfter(result.totals), items: { upserted: result.upserted, removed: [], prices: result.prices, invalidated: false } });
         return;
       }
       case 'price_changed':
         return this.applyPriceChanges(frames.flatMap((frame) => (frame.type === 'price_changed' ? frame.items : [])));
       case 'item_removed': {
         const result = await this.store.applyItemRemovals(frames.flatMap((frame) => (frame.type === 'item_removed' ? frame.itemIds : [])));
-        if (result.removed.length > 0) this.events.push({ items: { upserted: [], removed: result.removed, prices: [], invalidated: false } });
+        if (result.removed.length > 0) this.events.push({ ...this.catalogAfter(result.totals), items: { upserted: [], removed: result.removed, prices: [], invalidated: false } });
         return;
       }
     }
   }
 
+  /** The catalog summary after a live change: a `catalog` patch only when the count or value moved. */
+  private catalogAfter(totals: CatalogTotals): { catalog?: CatalogInfo } {
+    if (totals.totalItems === this.catalog.totalItems && totals.totalValue === this.catalog.totalValue) return {};
+    this.catalog = { ...this.catalog, ...totals };
+    return { catalog: this.catalog };
+  }
+
   private async applyPriceChanges(changes: PriceChange[]): Promise<void> {
     const result = await this.store.applyPriceChanges(changes);
     if (result.prices.length > 0) {
-      this.events.push({ items: { upserted: [], removed: [], prices: result.prices, invalidated: false } });
+      this.events.push({ ...this.catalogAfter(result.totals), items: { upserted: [], removed: [], prices: result.prices, invalidated: false } });
       this.hooks.onItems({ itemIds: result.prices.map((move) => move.itemId) });
     }
     if (result.unknown.length > 0) {
@@ -274,7 +281,7 @@ export class AccountSession {
         if (found.items.length === 0) continue;
         this.hooks.onItems({ items: found.items });
         const upserted = await this.store.applyItemUpserts(found.items);
-        this.events.push({ items: { upserted: upserted.upserted, removed: [], prices: upserted.prices, invalidated: false } });
+        this.events.push({ ...this.catalogAfter(upserted.totals), items: { upserted: upserted.upserted, removed: [], prices: upserted.prices, invalidated: false } });
       }
     }
   }

@@ -41,16 +41,24 @@ export interface PriceMove {
   previous: number | null;
 }
 
+/** The cached catalog's count and value after a live change (the summary follows the feed, not only syncs). */
+export interface CatalogTotals {
+  totalItems: number;
+  totalValue: number;
+}
+
 export interface ItemUpsertResult {
   /** Rows added or changed (unchanged items are left out). */
   upserted: CatalogRow[];
   /** Prices that are new or moved. */
   prices: PriceMove[];
+  totals: CatalogTotals;
 }
 
 export interface ItemRemovalResult {
   /** The ids that were in the cache and are gone now. */
   removed: number[];
+  totals: CatalogTotals;
 }
 
 export interface PriceChangeResult {
@@ -58,6 +66,7 @@ export interface PriceChangeResult {
   prices: PriceMove[];
   /** Ids we do not hold: the caller may fetch them (SearchItems). */
   unknown: number[];
+  totals: CatalogTotals;
 }
 
 export interface TradeUpsertResult {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { BalanceTransaction, Item, PriceChange, Trade, TradeStatus } from '../../../../shared/api';
 import type { AlertFiring, AlertRule, AppSettings, CatalogRow, Recipient } from '../../../../shared/ipc';
 import type {
+  CatalogTotals,
   CatalogSyncProgress,
   CatalogSyncRequest,
   CatalogSyncResult,
@@ -216,6 +217,10 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.s.logChange.run(0);
   }
 
+  private catalogTotals(): CatalogTotals {
+    return { totalItems: this.catalogCount, totalValue: this.catalogValue };
+  }
+
   private saveCatalogTotals(): void {
     this.setMeta(META.count, this.catalogCount);
     this.setMeta(META.value, this.catalogValue);
@@ -286,7 +291,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
       this.saveCatalogTotals();
       this.trimChangeLog();
     })();
-    return { upserted, prices };
+    return { upserted, prices, totals: this.catalogTotals() };
   }
 
   applyItemRemovals(itemIds: number[]): ItemRemovalResult {
@@ -311,7 +316,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
       if (removed.length > 0) this.saveCatalogTotals();
       this.trimChangeLog();
     })();
-    return { removed };
+    return { removed, totals: this.catalogTotals() };
   }
 
   /**
@@ -342,7 +347,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
       if (prices.length > 0) this.saveCatalogTotals();
       this.trimChangeLog();
     })();
-    return { prices, unknown };
+    return { prices, unknown, totals: this.catalogTotals() };
   }
 
   async syncCatalog(request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {

@@ -25,7 +25,6 @@ export const COLUMNS: readonly Column[] = [
   { id: 'float', label: 'Float', sort: 'float', width: '86px', align: 'right' },
   { id: 'seed', label: 'Paint seed', short: 'Seed', sort: 'paintSeed', width: '56px', align: 'right' },
   { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)' },
-  // Unsortable until the local store keeps a keychain count (see the store's SORT_COLUMN / catalog index).
   { id: 'keychains', label: 'Keychains (charms)', short: 'Charms', sort: 'keychains', hint: 'Keychains, charms and sticker slabs', width: 'minmax(80px, 0.8fr)' },
   { id: 'price', label: 'Price', sort: 'price', width: '102px', align: 'right' },
   { id: 'age', label: 'Age', sort: 'listedAt', width: '52px', align: 'right' },
