@@ -578,15 +578,7 @@ async function main(): Promise<void> {
     counters,
     engineLog: { lines: engineLog.lines, last: engineLog.last },
     summary: verdict.summary,
-    verdict: {
-      pass,
-      memoryFlat: verdict.memoryFlat,
-      handlesFlat: verdict.handlesFlat,
-      databaseFlat: verdict.databaseFlat,
-      gcBeforeSample: verdict.gcBeforeSample,
-      rule: verdict.rule,
-      failures: verdict.failures,
-    },
+    verdict: verdictRecord(verdict),
     samples,
   };
   mkdirSync(dirname(out), { recursive: true });
@@ -607,6 +599,12 @@ async function main(): Promise<void> {
   process.exitCode = pass ? 0 : 1;
 }
 
+/** The verdict as a results file records it (its summary is written beside it, at the top level). */
+function verdictRecord(verdict: SoakVerdict): Omit<SoakVerdict, 'summary'> {
+  const { summary: _summary, ...record } = verdict;
+  return record;
+}
+
 /** `--rejudge FILE`: the verdict of a recorded run computed again from its samples, with the current rule. */
 function rejudge(file: string): void {
   const result = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & {
@@ -624,15 +622,7 @@ function rejudge(file: string): void {
     verdictAsRun: result.verdictAsRun ?? result.verdict,
     rejudgedAt: new Date().toISOString(),
     summary: verdict.summary,
-    verdict: {
-      pass: verdict.pass,
-      memoryFlat: verdict.memoryFlat,
-      handlesFlat: verdict.handlesFlat,
-      databaseFlat: verdict.databaseFlat,
-      gcBeforeSample: verdict.gcBeforeSample,
-      rule: verdict.rule,
-      failures: verdict.failures,
-    },
+    verdict: verdictRecord(verdict),
     samples,
   };
   writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
