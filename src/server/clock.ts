@@ -27,6 +27,8 @@ export class SandboxClock {
   private draining: Promise<void> | null = null;
   private stopped = false;
   private readonly advancedListeners = new Set<() => void>();
+  /** While a due timer's callback runs (its synchronous part), the time it came due: see drain(). */
+  private pinnedAt: number | null = null;
 
   constructor(
     private offsetMs = 0,
@@ -35,7 +37,7 @@ export class SandboxClock {
   ) {}
 
   now(): number {
-    return Date.now() + this.offsetMs;
+    return this.pinnedAt ?? Date.now() + this.offsetMs;
   }
 
   nowIso(): string {
@@ -107,9 +109,19 @@ export class SandboxClock {
         if (!next || next.dueAt > Math.max(until, this.now())) break;
         this.timers.shift();
         if (next.cancelled) continue;
-        this.moveTo(next.dueAt);
+        // The callback reads exactly its due time (real time would otherwise add a millisecond now and
+        // then); only its synchronous part, so an awaited delivery never freezes the clock for others.
+        const at = Math.max(next.dueAt, this.now());
+        this.moveTo(at);
         try {
-          await next.run();
+          let pending: ReturnType<TimerCallback>;
+          this.pinnedAt = at;
+          try {
+            pending = next.run();
+          } finally {
+            this.pinnedAt = null;
+          }
+          await pending;
         } catch (error) {
           this.onTimerError(next.label, error);
         }
