@@ -311,6 +311,19 @@ describe('catalog sync failures keep the previous catalog', () => {
         gzip: true,
         text: JSON.stringify({ totalItems: bigItems.length, totalValue: bigItems.reduce((sum, item) => sum + item.price, 0), items: bigItems, lastUpdate: '2026-01-02T00:00:00.000Z' }),
       });
+      // One item through a repricing (price-only: its stored JSON is kept), a sticker added, the sticker's
+      // wear changed (JSON-only: no column moves), a repricing again, then sold.
+      const sticker = { name: 'Crown (Foil)', img: 'crown.png', slot: 0, wear: 0.1, wearPercent: '10%' };
+      const goodSteps = {
+        '/step-price': { ...good, price: 9 },
+        '/step-sticker': { ...good, price: 9, stickers: [sticker] },
+        '/step-wear': { ...good, price: 9, stickers: [{ ...sticker, wear: 0.5, wearPercent: '50%' }] },
+        '/step-reprice': { ...good, price: 11, stickers: [{ ...sticker, wear: 0.5, wearPercent: '50%' }] },
+      };
+      for (const [path, item] of Object.entries(goodSteps)) {
+        bodies.set(path, { gzip: true, text: JSON.stringify({ totalItems: 2, totalValue: item.price + other.price, items: [item, other], lastUpdate: '2026-01-04T00:00:00.000Z' }) });
+      }
+      bodies.set('/step-sold', { gzip: true, text: JSON.stringify({ totalItems: 1, totalValue: other.price, items: [other], lastUpdate: '2026-01-05T00:00:00.000Z' }) });
       server = createServer((request, response) => {
         const body = bodies.get(request.url ?? '');
         if (!body) {
@@ -333,6 +346,33 @@ describe('catalog sync failures keep the previous catalog', () => {
       const store = await openStore();
       expect(await store.syncCatalog({ url: `${baseUrl}/valid`, headers: {} })).toMatchObject({ ok: true, added: 2, total: 2 });
       expect(await store.syncCatalog({ url: `${baseUrl}/plain`, headers: {} })).toMatchObject({ ok: true, added: 0, updated: 0, total: 2 });
+    });
+
+    it('applies a repricing and a change of any other field alike: the item reads exactly as the list serves it', async () => {
+      const store = await openStore();
+      const served = async (path: string) => JSON.parse((bodies.get(path) as { text: string }).text) as CatalogEnvelope;
+      await store.syncCatalog({ url: `${baseUrl}/valid`, headers: {} });
+      const steps: [path: string, prices: number[]][] = [
+        ['/step-price', [5, 9]],
+        ['/step-sticker', [5, 9]],
+        ['/step-wear', [5, 9]],
+        ['/step-reprice', [5, 9, 11]],
+      ];
+      for (const [path, prices] of steps) {
+        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, mode: 'incremental', updated: 1, unchanged: 1 });
+        const item = (await served(path)).items[0] as Item;
+        const detail = await store.getItem(1);
+        expect(detail?.item, path).toEqual(item);
+        expect(detail?.priceHistory.map((point) => point.price), path).toEqual(prices);
+        expect((await store.findItemsByIds([1]))[0], path).toEqual(item);
+        const stickered = (await store.queryCatalog({ hasStickers: true, limit: 10 })).rows.map((row) => row.itemId);
+        expect(stickered, path).toEqual(item.stickers.length > 0 ? [1] : []);
+        expect((await store.catalogInfo()).totalValue, path).toBe(item.price + other.price);
+        // The same bytes again: nothing to read.
+        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, updated: 0, unchanged: 2 });
+      }
+      expect(await store.syncCatalog({ url: `${baseUrl}/step-sold`, headers: {} })).toMatchObject({ ok: true, removed: 1, total: 1 });
+      expect(await store.getItem(1)).toMatchObject({ onSale: false, item: (await served('/step-reprice')).items[0] });
     });
 
     it('reads other formattings of the list: pretty-printed, reordered keys, nested item-like objects', async () => {

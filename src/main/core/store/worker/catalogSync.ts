@@ -313,6 +313,7 @@ export class KnownItems {
 type WriteMode = 'incremental' | 'bulk';
 
 const STAGE_COLUMNS = [...ITEM_COLUMNS, 'json'];
+const ITEM_UPDATE_COLUMNS = ITEM_COLUMNS.filter((c) => c !== 'itemId');
 const ITEM_TABLE_COLUMNS = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
 
 /** Receives the list's items: skips unchanged ones, parses and checks the rest, writes them in batches. */
@@ -451,6 +452,7 @@ const DROP_SCRATCH = `
   DROP TABLE IF EXISTS temp.sync_gone;
   DROP TABLE IF EXISTS temp.sync_changed;
   DROP TABLE IF EXISTS temp.sync_names;
+  DROP TABLE IF EXISTS temp.sync_price_only;
   DROP TABLE IF EXISTS main.items_next;
   DROP TABLE IF EXISTS main.item_json_next;
 `;
@@ -467,6 +469,7 @@ function createScratch(writer: WriterService): void {
     CREATE TEMP TABLE sync_gone (itemId INTEGER PRIMARY KEY);
     CREATE TEMP TABLE sync_changed (itemId INTEGER PRIMARY KEY, old_price INTEGER, price INTEGER, listed_at INTEGER, old_move INTEGER);
     CREATE TEMP TABLE sync_names (name_id INTEGER PRIMARY KEY);
+    CREATE TEMP TABLE sync_price_only (itemId INTEGER PRIMARY KEY);
   `);
 }
 
@@ -577,9 +580,6 @@ function recordGone(writer: WriterService, gone: Iterable<number>): void {
 function applyIncremental(writer: WriterService, receiver: Receiver, envelope: EnvelopeFields, now: number): ApplyOutcome {
   const db = writer.db;
   const stageSelect = ITEM_COLUMNS.map((c) => `s.${c}`).join(', ');
-  const updateSet = ITEM_COLUMNS.filter((c) => c !== 'itemId')
-    .map((c) => `${c} = s.${c}`)
-    .join(', ');
   return db.transaction((): ApplyOutcome => {
     const keptFromFeed = recordTouched(writer);
     db.prepare('DELETE FROM temp.sync_stage WHERE itemId IN (SELECT itemId FROM temp.sync_skip)').run();
@@ -604,35 +604,50 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
     db.prepare('DELETE FROM item_prices WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
     db.prepare('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
 
-    // Changed items (staged because their hash differs), and their price moves.
+    // Changed items (staged because their hash differs), and their price moves. The temp tables have no
+    // statistics: CROSS JOIN keeps the planner from scanning all of items to probe a few staged rows.
     db.prepare(
       `INSERT INTO temp.sync_changed (itemId, old_price, price, listed_at, old_move)
-       SELECT s.itemId, i.price, s.price, i.listed_at, i.last_move FROM temp.sync_stage s JOIN items_live i ON i.itemId = s.itemId WHERE s.hash <> i.hash`,
+       SELECT s.itemId, i.price, s.price, i.listed_at, i.last_move FROM temp.sync_stage s CROSS JOIN items_live i ON i.itemId = s.itemId WHERE s.hash <> i.hash`,
     ).run();
     db.prepare('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) SELECT itemId, ?, price, old_price FROM temp.sync_changed WHERE price <> old_price').run(now);
+    // Most changes between syncs are repricings: an item whose JSON differs only in its price keeps its
+    // stored JSON (readers lay the row's price over it) and its row changes only in price and hash, so no
+    // other index and no JSON page is rewritten. The new hash makes the next sync skip the same bytes.
+    db.prepare(
+      `INSERT INTO temp.sync_price_only (itemId)
+       SELECT c.itemId FROM temp.sync_changed c CROSS JOIN temp.sync_stage s ON s.itemId = c.itemId CROSS JOIN item_json j ON j.itemId = c.itemId
+       WHERE json_remove(s.json, '$.price') = json_remove(j.json, '$.price')`,
+    ).run();
 
     const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() as number;
     const changing = count('SELECT count(*) FROM temp.sync_changed');
+    const reshaping = changing - count('SELECT count(*) FROM temp.sync_price_only');
     const adding = count('SELECT count(*) FROM temp.sync_stage s WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.itemId = s.itemId)');
     const held = count('SELECT count(*) FROM items');
-    const indexes = isBulkChange(changing + adding, held + adding) ? itemIndexes(writer) : [];
+    const indexes = isBulkChange(reshaping + adding, held + adding) ? itemIndexes(writer) : [];
     for (const index of indexes) db.exec(`DROP INDEX "${index.name.replaceAll('"', '""')}"`);
 
-    const updated = db
-      .prepare(
-        `UPDATE items AS i SET ${updateSet},
-           name_id = (SELECT n.name_id FROM names n WHERE n.name = s.name),
-           updated_at = @now,
-           last_move = CASE WHEN s.price > c.old_price THEN 1 WHEN s.price < c.old_price THEN -1 ELSE c.old_move END
-         FROM temp.sync_stage AS s JOIN temp.sync_changed AS c ON c.itemId = s.itemId
-         WHERE s.itemId = i.itemId`,
-      )
-      .run({ now }).changes;
+    const lastMove = 'CASE WHEN s.price > c.old_price THEN 1 WHEN s.price < c.old_price THEN -1 ELSE c.old_move END';
+    const changedRow = 'FROM temp.sync_stage s CROSS JOIN temp.sync_changed c ON c.itemId = s.itemId WHERE s.itemId = i.itemId';
+    const reshaped = 'SELECT itemId FROM temp.sync_changed WHERE itemId NOT IN (SELECT itemId FROM temp.sync_price_only)';
+    const updated =
+      db
+        .prepare(
+          `UPDATE items AS i SET (${ITEM_UPDATE_COLUMNS.join(', ')}, name_id, updated_at, last_move) =
+             (SELECT ${ITEM_UPDATE_COLUMNS.map((c) => `s.${c}`).join(', ')}, (SELECT n.name_id FROM names n WHERE n.name = s.name), @now, ${lastMove} ${changedRow})
+           WHERE i.itemId IN (${reshaped})`,
+        )
+        .run({ now }).changes +
+      db
+        .prepare(
+          `UPDATE items AS i SET (price, hash, updated_at, last_move) = (SELECT s.price, s.hash, @now, ${lastMove} ${changedRow})
+           WHERE i.itemId IN (SELECT itemId FROM temp.sync_price_only)`,
+        )
+        .run({ now }).changes;
     // The rows now hold the list's prices: their live overrides are folded in.
     db.prepare('DELETE FROM item_prices WHERE itemId IN (SELECT itemId FROM temp.sync_changed)').run();
-    db.prepare(
-      'UPDATE item_json AS j SET json = s.json FROM temp.sync_stage AS s WHERE s.itemId = j.itemId AND j.itemId IN (SELECT itemId FROM temp.sync_changed)',
-    ).run();
+    db.prepare(`UPDATE item_json AS j SET json = s.json FROM temp.sync_stage AS s WHERE s.itemId = j.itemId AND j.itemId IN (${reshaped})`).run();
 
     let added = 0;
     if (adding > 0) {
