@@ -136,6 +136,32 @@ describe('in-memory catalog index', () => {
     expect(memory.catalogIndexStatus().items).toBe(live.size);
   });
 
+  it('takes live prices from the change log, in order with the other changes of the same items', () => {
+    const held = memory.queryCatalog(catalogQuerySchema.parse({ sort: 'price', limit: 40 })).rows.map((row) => row.itemId);
+    const [a, b, c, d, e] = held as [number, number, number, number, number];
+    const itemOf = (itemId: number) => items.find((item) => item.itemId === itemId) ?? (sql.findItemsByIds([itemId])[0] as Item);
+    // All between two queries, so one refresh sees every entry:
+    writer.applyPriceChanges([{ itemId: a, price: 777_001 }]); // a: price twice, the last counts
+    writer.applyPriceChanges([{ itemId: a, price: 5 }]);
+    writer.applyPriceChanges([{ itemId: b, price: 777_002 }]); // b: priced, then sold
+    writer.applyItemRemovals([b]);
+    writer.applyItemRemovals([c]); // c: sold, back at another price, then priced live
+    writer.applyItemUpserts([{ ...itemOf(c), price: 12 }]);
+    writer.applyPriceChanges([{ itemId: c, price: 777_003 }]);
+    writer.applyPriceChanges([{ itemId: d, price: 777_004 }]); // d: priced live, then upserted whole
+    writer.applyItemUpserts([{ ...itemOf(d), price: 3 }]);
+    writer.applyPriceChanges([{ itemId: e, price: itemOf(e).price }]); // e: no move at all
+    const rng = new Rng(3);
+    compare(rng, 40);
+    for (const desc of [false, true]) {
+      const query = catalogQuerySchema.parse({ sort: 'price', direction: desc ? 'desc' : 'asc', limit: 1000 });
+      expect(memory.queryCatalog(query).rows.map((row) => [row.itemId, row.price])).toEqual(sql.queryCatalog(query).rows.map((row) => [row.itemId, row.price]));
+    }
+    const prices = new Map(sql.findItemsByIds([a, c, d]).map((item) => [item.itemId, item.price]));
+    expect([prices.get(a), prices.get(c), prices.get(d)]).toEqual([5, 777_003, 3]);
+    expect(memory.queryCatalog(catalogQuerySchema.parse({ sort: 'price', priceMin: 777_002, priceMax: 777_002 })).total).toBe(0);
+  });
+
   it('rebuilds after a reload marker and answers like SQL again', async () => {
     writer.logFullReload();
     // The next query sees the marker, drops the index and answers in SQL while it rebuilds.

@@ -9,6 +9,7 @@ import { migration006 } from './006-live-prices';
 import { migration007 } from './007-price-moves';
 import { migration008 } from './008-keychain-count';
 import { migration009 } from './009-listed-at-index';
+import { migration010 } from './010-change-log-price';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -17,7 +18,7 @@ export type { Migration } from './types';
  * Every schema step, in order; one file each. Append only: a shipped
  * migration is never edited, a fix is a new step.
  */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -73,8 +73,8 @@ const SMALL_RESULT = 4096;
 /** Packed sort keys: key * 2^24 + slot must stay an exact double. */
 const SLOT_BITS = 16_777_216;
 const MAX_PACKED_KEY = 2 ** 29;
-/** More pending changes than this: rebuild instead of repairing. */
-const MAX_INCREMENTAL_CHANGES = 50_000;
+/** More pending changes than this: rebuild instead of repairing (the writer keeps 250k log entries). */
+const MAX_INCREMENTAL_CHANGES = 200_000;
 
 /** The statements refresh() runs before every query, prepared once per connection. */
 const statementCache = new WeakMap<Db, ReturnType<typeof prepareRefresh>>();
@@ -82,7 +82,9 @@ const statementCache = new WeakMap<Db, ReturnType<typeof prepareRefresh>>();
 function prepareRefresh(db: Db) {
   return {
     range: db.prepare<[], { lo: number | null; hi: number | null }>('SELECT min(seq) AS lo, max(seq) AS hi FROM item_changes'),
-    changes: db.prepare<[number, number], { seq: number; itemId: number }>('SELECT seq, itemId FROM item_changes WHERE seq > ? ORDER BY seq LIMIT ?'),
+    changes: db.prepare<[number, number], { seq: number; itemId: number; price: number | null }>(
+      'SELECT seq, itemId, price FROM item_changes WHERE seq > ? ORDER BY seq LIMIT ?',
+    ),
     rows: db.prepare<[string]>(`SELECT ${ROW_SELECT} FROM items_live WHERE itemId IN (SELECT value FROM json_each(?))`).raw(),
   };
 }
@@ -466,21 +468,35 @@ export class CatalogIndex {
     const changes = s.changes.all(this.lastSeq, MAX_INCREMENTAL_CHANGES + 1);
     if (changes.length === 0) return 'fresh';
     if (changes.length > MAX_INCREMENTAL_CHANGES) return 'rebuild';
-    const ids = new Set<number>();
+    // Per item: the price its last entry logged, or null when any entry asks for the row to be read.
+    const latest = new Map<number, number | null>();
     for (const change of changes) {
       if (change.itemId === 0) return 'rebuild';
-      ids.add(change.itemId);
+      latest.set(change.itemId, latest.get(change.itemId) === null ? null : change.price);
     }
     this.lastSeq = (changes[changes.length - 1] as { seq: number }).seq;
 
-    const rows = s.rows.all(JSON.stringify([...ids])) as Row[];
-    const found = new Map<number, Row>(rows.map((row) => [row[0], row]));
-    if (rows.some((row) => (this.nameRank[row[1]] ?? -1) === -1 || row[1] >= this.nameRank.length)) this.loadNames(db);
-
     // Slots whose key changed, per sort column; new slots go into every permutation.
     const moved = new Map<SortKey, number[]>(SORT_KEYS.map((key) => [key, []]));
-    const keyFns = new Map(SORT_KEYS.map((key) => [key, this.keyArray(key)]));
-    for (const itemId of ids) {
+    const movedPrice = moved.get('price') as number[];
+    // A live price change of an item the index holds moves only its price: no row to read.
+    const reread: number[] = [];
+    for (const [itemId, price] of latest) {
+      const slot = price === null ? undefined : this.slotOf(itemId);
+      if (price === null || slot === undefined || !this.alive[slot]) {
+        reread.push(itemId);
+      } else if (this.price[slot] !== price) {
+        this.price[slot] = price;
+        movedPrice.push(slot);
+      }
+    }
+
+    const rows = reread.length > 0 ? (s.rows.all(JSON.stringify(reread)) as Row[]) : [];
+    const found = new Map<number, Row>(rows.map((row) => [row[0], row]));
+    if (rows.some((row) => (this.nameRank[row[1]] ?? -1) === -1 || row[1] >= this.nameRank.length)) this.loadNames(db);
+    const keyFns = SORT_KEYS.map((key) => this.keyArray(key));
+    const before = new Float64Array(SORT_KEYS.length);
+    for (const itemId of reread) {
       const row = found.get(itemId);
       const existing = this.slotOf(itemId);
       if (row === undefined) {
@@ -491,12 +507,11 @@ export class CatalogIndex {
         continue;
       }
       if (existing !== undefined && this.alive[existing]) {
-        const before = SORT_KEYS.map((key) => (keyFns.get(key) as (s: number) => number)(existing));
+        for (let i = 0; i < keyFns.length; i++) before[i] = (keyFns[i] as (s: number) => number)(existing);
         this.put(row);
-        SORT_KEYS.forEach((key, i) => {
-          const after = (keyFns.get(key) as (s: number) => number)(existing);
-          if (!Object.is(after, before[i])) (moved.get(key) as number[]).push(existing);
-        });
+        for (let i = 0; i < keyFns.length; i++) {
+          if (!Object.is((keyFns[i] as (s: number) => number)(existing), before[i])) (moved.get(SORT_KEYS[i] as SortKey) as number[]).push(existing);
+        }
       } else {
         // New (or back from dead, where it is still in the permutations but must move).
         const slot = this.put(row);
@@ -508,25 +523,82 @@ export class CatalogIndex {
     return 'updated';
   }
 
-  /** One permutation: drop the moved slots, then merge them back in sorted order. */
+  /** Each slot's key for one sort column as one array, so the repair's merge reads it without a call per slot. */
+  private keyValues(key: SortKey): Float64Array | Int32Array {
+    switch (key) {
+      case 'price':
+        return this.price;
+      case 'paintSeed':
+        return this.paintSeed;
+      case 'stickers':
+        return this.stickerCount;
+      case 'keychains':
+        return this.keyChainCount;
+      case 'listedAt':
+        return this.listedAt;
+      case 'rarity':
+        return this.rarity;
+      default: {
+        const keyOf = this.keyArray(key);
+        const values = new Float64Array(this.n);
+        for (let s = 0; s < this.n; s++) values[s] = keyOf(s);
+        return values;
+      }
+    }
+  }
+
+  /** One bit per slot, set for the moved and the dead: 1/8 of a byte array, so the filter pass's random reads stay in cache. */
+  private skipBits(movedSlots: number[]): Uint32Array {
+    const bits = new Uint32Array((this.n >>> 5) + 1);
+    const alive = this.alive;
+    for (let s = 0; s < this.n; s++) if (alive[s] === 0) bits[s >>> 5] = (bits[s >>> 5] as number) | (1 << (s & 31));
+    for (const s of movedSlots) bits[s >>> 5] = (bits[s >>> 5] as number) | (1 << (s & 31));
+    return bits;
+  }
+
+  /**
+   * One permutation: drop the moved and dead slots (a pass over a bitset that stays in cache), then
+   * put each moved slot back at the place a binary search finds, copying the runs between: no
+   * per-slot key read over the whole permutation, whose slots are in random memory order.
+   */
   private repair(key: SortKey, movedSlots: number[]): void {
     const perm = this.perms.get(key) as Int32Array;
-    const mark = new Uint8Array(this.n);
-    for (const s of movedSlots) mark[s] = 1;
-    const compare = this.comparator(key);
-    const insert = Int32Array.from(new Set(movedSlots)).sort(compare);
-    const out = new Int32Array(perm.length + insert.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < perm.length) {
-      const s = perm[i++] as number;
-      if (mark[s] || !this.alive[s]) continue;
-      while (j < insert.length && compare(insert[j] as number, s) < 0) out[k++] = insert[j++] as number;
-      out[k++] = s;
+    const keys = this.keyValues(key);
+    const ids = this.itemId;
+    const skip = this.skipBits(movedSlots);
+    const kept = new Int32Array(perm.length);
+    let keptCount = 0;
+    for (let i = 0; i < perm.length; i++) {
+      const s = perm[i] as number;
+      if (((skip[s >>> 5] as number) & (1 << (s & 31))) === 0) kept[keptCount++] = s;
     }
-    while (j < insert.length) out[k++] = insert[j++] as number;
-    this.perms.set(key, out.subarray(0, k));
+    const insert = Int32Array.from(new Set(movedSlots)).sort(
+      (a, b) => (keys[a] as number) - (keys[b] as number) || (ids[a] as number) - (ids[b] as number),
+    );
+    const out = new Int32Array(keptCount + insert.length);
+    let from = 0;
+    let k = 0;
+    for (let j = 0; j < insert.length; j++) {
+      const slot = insert[j] as number;
+      const slotKey = keys[slot] as number;
+      const slotId = ids[slot] as number;
+      // The first kept slot ordered after this one.
+      let low = from;
+      let high = keptCount;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        const other = kept[mid] as number;
+        const otherKey = keys[other] as number;
+        if (otherKey < slotKey || (otherKey === slotKey && (ids[other] as number) < slotId)) low = mid + 1;
+        else high = mid;
+      }
+      out.set(kept.subarray(from, low), k);
+      k += low - from;
+      from = low;
+      out[k++] = slot;
+    }
+    out.set(kept.subarray(from, keptCount), k);
+    this.perms.set(key, out);
   }
 
   // ---- querying

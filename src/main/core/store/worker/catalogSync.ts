@@ -31,7 +31,7 @@ import { itemSchema, type Item } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
 import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
 import { EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
-import { CREATE_ITEMS_LIVE_VIEW, hashJson, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
+import { CHANGE_LOG_KEEP, CREATE_ITEMS_LIVE_VIEW, hashJson, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
 import type { SyncContext, WriterService } from './writer';
 
 const WRITE_BATCH_ITEMS = 2000;
@@ -525,7 +525,7 @@ function itemIndexes(writer: WriterService): { name: string; sql: string }[] {
  */
 function finishApply(writer: WriterService, envelope: EnvelopeFields, now: number, names: 'all' | 'touched'): number {
   const db = writer.db;
-  db.prepare('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - 100000').run();
+  db.prepare('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - ?').run(CHANGE_LOG_KEEP);
   const which = names === 'all' ? '' : 'WHERE name_id IN (SELECT name_id FROM temp.sync_names)';
   db.prepare(`UPDATE names SET item_count = (SELECT count(*) FROM items WHERE items.name_id = names.name_id) ${which}`).run();
   db.prepare(`DELETE FROM names WHERE item_count = 0 ${which ? `AND ${which.slice('WHERE '.length)}` : ''}`).run();

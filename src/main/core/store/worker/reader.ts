@@ -63,6 +63,14 @@ const MAX_SERIES_POINTS = 2000;
 const CHECKPOINT_EVERY_MS = 200;
 /** See the constructor. */
 const FIRST_BUILD_DELAY_MS = 1500;
+/**
+ * Idle upkeep of the catalog index: every 250 ms, or less often when a refresh took long (a
+ * burst of live events), so that it takes at most ~1/UPKEEP_SHARE_DIVISOR of the thread; a
+ * query still applies whatever is pending first, so answers are never stale.
+ */
+const UPKEEP_MIN_MS = 250;
+const UPKEEP_MAX_MS = 2000;
+const UPKEEP_SHARE_DIVISOR = 10;
 const STATEMENT_CACHE_SIZE = 200;
 const COUNT_CACHE_SIZE = 100;
 
@@ -130,14 +138,13 @@ export class ReaderService implements ReaderMethods {
       }, options.firstBuildDelayMs ?? FIRST_BUILD_DELAY_MS);
       first.unref();
       // Idle upkeep: apply item changes between queries so a query rarely pays for them.
-      this.maintenance = setInterval(() => this.refreshIndex(), 250);
-      this.maintenance.unref();
+      this.scheduleUpkeep(UPKEEP_MIN_MS);
     }
   }
 
   close(): void {
     this.closed = true;
-    if (this.maintenance) clearInterval(this.maintenance);
+    if (this.maintenance) clearTimeout(this.maintenance);
     if (this.checkpointTimer) clearInterval(this.checkpointTimer);
     this.checkpoints?.close();
     this.build = null;
@@ -191,6 +198,17 @@ export class ReaderService implements ReaderMethods {
     setTimeout(() => {
       if (!this.closed && !this.build && !this.index) this.startBuild();
     }, 5000).unref();
+  }
+
+  private scheduleUpkeep(delayMs: number): void {
+    this.maintenance = setTimeout(() => {
+      if (this.closed) return;
+      const started = performance.now();
+      this.refreshIndex();
+      const tookMs = performance.now() - started;
+      this.scheduleUpkeep(Math.min(UPKEEP_MAX_MS, Math.max(UPKEEP_MIN_MS, tookMs * UPKEEP_SHARE_DIVISOR)));
+    }, delayMs);
+    this.maintenance.unref();
   }
 
   private refreshIndex(): void {

@@ -94,6 +94,9 @@ export function itemValues(c: ItemColumns): [
   ];
 }
 
+/** Change-log entries (item_changes) kept for readers' catalog indexes: more than one refresh of theirs takes. */
+export const CHANGE_LOG_KEEP = 250_000;
+
 /**
  * A 52-bit hash of an item's JSON text (the first 13 hex digits of its SHA-1,
  * native and ~1 GB/s): a sync hashes each item's bytes as they arrive and

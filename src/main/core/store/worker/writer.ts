@@ -30,6 +30,7 @@ import { CatalogSyncError } from '../errors';
 import { runCatalogSync } from './catalogSync';
 import { openWriteConnection, type Db } from './open';
 import {
+  CHANGE_LOG_KEEP,
   canAdvance,
   catalogRowFromColumns,
   DEFAULT_SETTINGS,
@@ -58,8 +59,6 @@ interface ExistingItem {
   last_move: number;
 }
 
-/** Change-log entries kept for readers (see catalogIndex.ts). */
-const CHANGE_LOG_KEEP = 100_000;
 
 function sign(delta: number): number {
   return delta > 0 ? 1 : delta < 0 ? -1 : 0;
@@ -91,6 +90,7 @@ function prepareStatements(db: Db) {
     deleteSold: db.prepare<[number]>('DELETE FROM sold_items WHERE itemId = ?'),
     insertMove: db.prepare<[number, number, number, number]>('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) VALUES (?, ?, ?, ?)'),
     logChange: db.prepare<[number]>('INSERT INTO item_changes (itemId) VALUES (?)'),
+    logPriceChange: db.prepare<[number, number]>('INSERT INTO item_changes (itemId, price) VALUES (?, ?)'),
     trimChanges: db.prepare<[number]>('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - ?'),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
@@ -340,7 +340,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         if (old.price === price) continue;
         this.recordPriceMove(itemId, old.price, price, now);
         this.s.upsertLivePrice.run(itemId, price, sign(price - old.price), now);
-        this.s.logChange.run(itemId);
+        this.s.logPriceChange.run(itemId, price);
         this.catalogValue += price - old.price;
         prices.push({ itemId, price, previous: old.price });
       }
