@@ -562,6 +562,44 @@ describe('catalog changes', () => {
     expect((await store.getItem(a.itemId))?.onSale).toBe(true);
     expect((await store.queryCatalog({ search: 'redline' })).total).toBe(1);
   });
+
+  it('applies a burst of changes of every kind in feed order, as one transaction', async () => {
+    const store = await openStore();
+    const a = makeItem({ price: 100 });
+    const b = makeItem({ price: 200, market_hash_name: 'Glock-18 | Fade (Factory New)' });
+    await store.applyItemUpserts([a, b]);
+    const results = await store.applyItemChanges([
+      { kind: 'prices', changes: [{ itemId: a.itemId, price: 110 }, { itemId: 777_777, price: 5 }] },
+      { kind: 'removals', itemIds: [a.itemId] },
+      { kind: 'upserts', items: [{ ...a, price: 130 }] },
+      { kind: 'prices', changes: [{ itemId: a.itemId, price: 140 }, { itemId: b.itemId, price: 190 }] },
+    ]);
+    expect(results.map((entry) => entry.kind)).toEqual(['prices', 'removals', 'upserts', 'prices']);
+    expect(results[0]).toMatchObject({ result: { prices: [{ itemId: a.itemId, price: 110, previous: 100 }], unknown: [777_777] } });
+    expect(results[1]).toMatchObject({ result: { removed: [a.itemId], totals: { totalItems: 1, totalValue: 200 } } });
+    expect(results[2]).toMatchObject({ result: { upserted: [{ itemId: a.itemId, price: 130 }], totals: { totalItems: 2, totalValue: 330 } } });
+    expect(results[3]).toMatchObject({ result: { prices: [{ itemId: a.itemId, price: 140 }, { itemId: b.itemId, price: 190 }], totals: { totalValue: 330 } } });
+    expect((await store.getItem(a.itemId))?.item.price).toBe(140);
+    expect((await store.getItem(a.itemId))?.onSale).toBe(true);
+    expect((await store.queryCatalog({ sort: 'price' })).rows.map((row) => [row.itemId, row.price])).toEqual([
+      [a.itemId, 140],
+      [b.itemId, 190],
+    ]);
+
+    // A group that fails takes the whole burst back: nothing of it is half applied.
+    const broken = { ...makeItem(), assetId: null } as unknown as Item;
+    await expect(
+      store.applyItemChanges([
+        { kind: 'prices', changes: [{ itemId: b.itemId, price: 1 }] },
+        { kind: 'upserts', items: [broken] },
+      ]),
+    ).rejects.toThrow();
+    expect((await store.getItem(b.itemId))?.item.price).toBe(190);
+    expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 330 });
+    // ...and the writer's running totals went back with it.
+    expect((await store.applyPriceChanges([{ itemId: b.itemId, price: 200 }])).totals).toEqual({ totalItems: 2, totalValue: 340 });
+    expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 340 });
+  });
 });
 
 // ---- trades

@@ -1,11 +1,11 @@
-import type { Balance, FeedFrame, Item, PriceChange, Trade } from '../../../shared/api';
+import type { Balance, FeedFrame, Item, Trade } from '../../../shared/api';
 import { CATALOG_REBUILD_INTERVAL_MS, HISTORY_MAX_LIMIT, isActiveStatus } from '../../../shared/api';
 import type { CatalogInfo, ConnectionStatus, ProgressKind, ProgressStatus } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
 import type { EventBatcher } from '../events/batcher';
 import { FeedConnection } from '../feed';
-import type { LocalStore } from '../store';
+import type { ItemChangeGroup, LocalStore } from '../store';
 import type { CatalogTotals, TradeSource } from '../store/types';
 import { tradeNotifications } from './notifications';
 
@@ -58,11 +58,34 @@ const RECOVERY_MAX_MS = 120_000;
  */
 type ItemFrame = Extract<FeedFrame, { type: 'item_upserted' | 'price_changed' | 'item_removed' }>;
 
-/** At most this many item events in one writer call (a transaction of ~0.1 s). */
+/** At most this many item events in one writer call (a transaction of a few tenths of a second at most). */
 const MAX_ITEM_EVENTS_PER_WRITE = 20_000;
 
 function itemFrameSize(frame: ItemFrame): number {
   return frame.type === 'item_removed' ? frame.itemIds.length : frame.items.length;
+}
+
+/** Frames in arrival order as groups for the writer: each run of frames of one kind becomes one group. */
+export function itemChangeGroups(frames: readonly ItemFrame[]): ItemChangeGroup[] {
+  const groups: ItemChangeGroup[] = [];
+  for (const frame of frames) {
+    const last = groups[groups.length - 1];
+    switch (frame.type) {
+      case 'item_upserted':
+        if (last?.kind === 'upserts') for (const item of frame.items) last.items.push(item);
+        else groups.push({ kind: 'upserts', items: frame.items.slice() });
+        break;
+      case 'price_changed':
+        if (last?.kind === 'prices') for (const change of frame.items) last.changes.push(change);
+        else groups.push({ kind: 'prices', changes: frame.items.slice() });
+        break;
+      case 'item_removed':
+        if (last?.kind === 'removals') for (const itemId of frame.itemIds) last.itemIds.push(itemId);
+        else groups.push({ kind: 'removals', itemIds: frame.itemIds.slice() });
+        break;
+    }
+  }
+  return groups;
 }
 
 export class AccountSession {
@@ -213,9 +236,10 @@ export class AccountSession {
   }
 
   /**
-   * Item frames are written in arrival order, one writer call at a time; frames of one kind that
-   * queued up meanwhile go in one call (one transaction): under a burst, fewer commits and fewer
-   * pages written per event, and a removal never overtakes an earlier price change of its item.
+   * Item frames are written in arrival order, one writer call at a time; the frames that queued up
+   * meanwhile, of every kind, go in one call (one transaction, each run of one kind a group): under
+   * a burst, one commit and fewer pages written per event, and a removal never overtakes an earlier
+   * price change of its item.
    */
   private enqueueItemFrame(frame: ItemFrame): Promise<void> {
     this.itemFrames.push(frame);
@@ -228,37 +252,49 @@ export class AccountSession {
   private async drainItemFrames(): Promise<void> {
     const queue = this.itemFrames;
     while (queue.length > 0 && !this.stopped) {
-      const type = (queue[0] as ItemFrame).type;
       let count = 0;
       let end = 0;
-      while (end < queue.length && (queue[end] as ItemFrame).type === type && count < MAX_ITEM_EVENTS_PER_WRITE) {
+      while (end < queue.length && count < MAX_ITEM_EVENTS_PER_WRITE) {
         count += itemFrameSize(queue[end] as ItemFrame);
         end++;
       }
       const frames = queue.splice(0, end);
       try {
-        await this.applyItemFrames(type, frames);
+        await this.applyItemFrames(frames);
       } catch (error) {
         this.fail('applying item frames', error);
       }
     }
   }
 
-  private async applyItemFrames(type: ItemFrame['type'], frames: ItemFrame[]): Promise<void> {
-    switch (type) {
-      case 'item_upserted': {
-        const result = await this.store.applyItemUpserts(frames.flatMap((frame) => (frame.type === 'item_upserted' ? frame.items : [])));
-        this.events.push({ ...this.catalogAfter(result.totals), items: { upserted: result.upserted, removed: [], prices: result.prices, invalidated: false } });
-        return;
-      }
-      case 'price_changed':
-        return this.applyPriceChanges(frames.flatMap((frame) => (frame.type === 'price_changed' ? frame.items : [])));
-      case 'item_removed': {
-        const result = await this.store.applyItemRemovals(frames.flatMap((frame) => (frame.type === 'item_removed' ? frame.itemIds : [])));
-        if (result.removed.length > 0) this.events.push({ ...this.catalogAfter(result.totals), items: { upserted: [], removed: result.removed, prices: [], invalidated: false } });
-        return;
+  private async applyItemFrames(frames: ItemFrame[]): Promise<void> {
+    const groups = itemChangeGroups(frames);
+    const results = await this.store.applyItemChanges(groups);
+    const unknown: number[] = [];
+    for (const entry of results) {
+      switch (entry.kind) {
+        case 'upserts':
+          this.events.push({ ...this.catalogAfter(entry.result.totals), items: { upserted: entry.result.upserted, removed: [], prices: entry.result.prices, invalidated: false } });
+          break;
+        case 'prices': {
+          const moves = entry.result.prices;
+          if (moves.length > 0) {
+            this.events.push({ ...this.catalogAfter(entry.result.totals), items: { upserted: [], removed: [], prices: moves, invalidated: false } });
+            this.hooks.onItems({ itemIds: moves.map((move) => move.itemId) });
+          }
+          for (const itemId of entry.result.unknown) unknown.push(itemId);
+          break;
+        }
+        case 'removals':
+          if (entry.result.removed.length > 0) {
+            this.events.push({ ...this.catalogAfter(entry.result.totals), items: { upserted: [], removed: entry.result.removed, prices: [], invalidated: false } });
+          }
+          break;
       }
     }
+    // Repriced items we never saw are fetched whole, unless the same burst removed them.
+    const removedLater = new Set(groups.flatMap((group) => (group.kind === 'removals' ? group.itemIds : [])));
+    await this.fetchUnknownItems(unknown.filter((itemId) => !removedLater.has(itemId)));
   }
 
   /** The catalog summary after a live change: a `catalog` patch only when the count or value moved. */
@@ -268,21 +304,14 @@ export class AccountSession {
     return { catalog: this.catalog };
   }
 
-  private async applyPriceChanges(changes: PriceChange[]): Promise<void> {
-    const result = await this.store.applyPriceChanges(changes);
-    if (result.prices.length > 0) {
-      this.events.push({ ...this.catalogAfter(result.totals), items: { upserted: [], removed: [], prices: result.prices, invalidated: false } });
-      this.hooks.onItems({ itemIds: result.prices.map((move) => move.itemId) });
-    }
-    if (result.unknown.length > 0) {
-      // Items we never saw: fetch them whole, 500 ids per request.
-      for (let i = 0; i < result.unknown.length; i += 500) {
-        const found = await this.client.searchItems({ itemId: result.unknown.slice(i, i + 500) }, { signal: this.abort.signal });
-        if (found.items.length === 0) continue;
-        this.hooks.onItems({ items: found.items });
-        const upserted = await this.store.applyItemUpserts(found.items);
-        this.events.push({ ...this.catalogAfter(upserted.totals), items: { upserted: upserted.upserted, removed: [], prices: upserted.prices, invalidated: false } });
-      }
+  /** Items a price change named that the cache never held: fetched whole, 500 ids per request. */
+  private async fetchUnknownItems(itemIds: number[]): Promise<void> {
+    for (let i = 0; i < itemIds.length; i += 500) {
+      const found = await this.client.searchItems({ itemId: itemIds.slice(i, i + 500) }, { signal: this.abort.signal });
+      if (found.items.length === 0) continue;
+      this.hooks.onItems({ items: found.items });
+      const upserted = await this.store.applyItemUpserts(found.items);
+      this.events.push({ ...this.catalogAfter(upserted.totals), items: { upserted: upserted.upserted, removed: [], prices: upserted.prices, invalidated: false } });
     }
   }
 

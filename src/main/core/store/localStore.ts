@@ -58,6 +58,8 @@ import type {
   CatalogSyncResult,
   FiringInput,
   FiringQuery,
+  ItemChangeGroup,
+  ItemChangeGroupResult,
   ItemRemovalResult,
   ItemUpsertResult,
   LedgerInsertResult,
@@ -225,6 +227,11 @@ export class LocalStore {
   /** Applies price_changed entries; ids not in the cache come back in `unknown`. */
   applyPriceChanges(changes: PriceChange[]): Promise<PriceChangeResult> {
     return this.write('applyPriceChanges', changes);
+  }
+
+  /** Live item changes of every kind, in feed order, in one writer call and one transaction. */
+  applyItemChanges(groups: ItemChangeGroup[]): Promise<ItemChangeGroupResult[]> {
+    return this.write('applyItemChanges', groups);
   }
 
   /**

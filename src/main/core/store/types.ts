@@ -166,11 +166,20 @@ export type CatalogSyncResult =
       bodyText: string;
     };
 
+/** Live item changes of one kind; a list of them, in feed order, is written in one transaction (one commit per burst). */
+export type ItemChangeGroup = { kind: 'upserts'; items: Item[] } | { kind: 'prices'; changes: PriceChange[] } | { kind: 'removals'; itemIds: number[] };
+
+export type ItemChangeGroupResult =
+  | { kind: 'upserts'; result: ItemUpsertResult }
+  | { kind: 'prices'; result: PriceChangeResult }
+  | { kind: 'removals'; result: ItemRemovalResult };
+
 /** Methods served by the writer thread. Each runs in one transaction unless noted. */
 export interface WriterMethods {
   applyItemUpserts(items: Item[]): ItemUpsertResult;
   applyItemRemovals(itemIds: number[]): ItemRemovalResult;
   applyPriceChanges(changes: PriceChange[]): PriceChangeResult;
+  applyItemChanges(groups: ItemChangeGroup[]): ItemChangeGroupResult[];
   upsertTrades(trades: Trade[], source: TradeSource): TradeUpsertResult;
   applyTradeUpdate(update: TradeUpdate, source: TradeSource): TradeUpdateResult;
   insertLedger(entries: BalanceTransaction[]): LedgerInsertResult;

@@ -15,6 +15,7 @@ const WRITER_METHODS: readonly (keyof WriterMethods)[] = [
   'applyItemUpserts',
   'applyItemRemovals',
   'applyPriceChanges',
+  'applyItemChanges',
   'upsertTrades',
   'applyTradeUpdate',
   'insertLedger',

@@ -12,6 +12,8 @@ import type {
   CatalogSyncRequest,
   CatalogSyncResult,
   FiringInput,
+  ItemChangeGroup,
+  ItemChangeGroupResult,
   ItemRemovalResult,
   ItemUpsertResult,
   LedgerInsertResult,
@@ -248,6 +250,10 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   }
 
   applyItemUpserts(items: Item[]): ItemUpsertResult {
+    return this.keepingTotals(() => this.upsertItems(items));
+  }
+
+  private upsertItems(items: Item[]): ItemUpsertResult {
     const now = Date.now();
     const upserted: CatalogRow[] = [];
     const prices: PriceMove[] = [];
@@ -295,6 +301,10 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   }
 
   applyItemRemovals(itemIds: number[]): ItemRemovalResult {
+    return this.keepingTotals(() => this.removeItems(itemIds));
+  }
+
+  private removeItems(itemIds: number[]): ItemRemovalResult {
     const now = Date.now();
     const removed: number[] = [];
     this.db.transaction(() => {
@@ -320,12 +330,50 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   }
 
   /**
+   * Live changes of every kind in feed order, in one transaction (each group in a savepoint of
+   * it): a burst of events costs one commit, and a page dirtied by many events is written once.
+   */
+  applyItemChanges(groups: ItemChangeGroup[]): ItemChangeGroupResult[] {
+    return this.keepingTotals(() =>
+      this.db.transaction(() =>
+        groups.map((group): ItemChangeGroupResult => {
+          switch (group.kind) {
+            case 'upserts':
+              return { kind: 'upserts', result: this.upsertItems(group.items) };
+            case 'prices':
+              return { kind: 'prices', result: this.changePrices(group.changes) };
+            case 'removals':
+              return { kind: 'removals', result: this.removeItems(group.itemIds) };
+          }
+        }),
+      )(),
+    );
+  }
+
+  /** Runs a catalog write; when it throws (its transaction rolled back), the held count and value go back too. */
+  private keepingTotals<T>(write: () => T): T {
+    const count = this.catalogCount;
+    const value = this.catalogValue;
+    try {
+      return write();
+    } catch (error) {
+      this.catalogCount = count;
+      this.catalogValue = value;
+      throw error;
+    }
+  }
+
+  /**
    * A price change goes to `item_prices` (a narrow table: a random change dirties a small
    * page, not a page of `items` and two of its price index), overriding the row's price
    * and move until the row is next written; the stored JSON keeps the price it arrived
    * with (readers see `items_live`), and the next sync reads the item again.
    */
   applyPriceChanges(changes: PriceChange[]): PriceChangeResult {
+    return this.keepingTotals(() => this.changePrices(changes));
+  }
+
+  private changePrices(changes: PriceChange[]): PriceChangeResult {
     const now = Date.now();
     const prices: PriceMove[] = [];
     const unknown: number[] = [];
