@@ -9,9 +9,11 @@
  * rows are then read from SQLite.
  *
  * Freshness: the writer appends every changed itemId to item_changes (0 =
- * reload all). The reader applies new entries before each query and on an
- * idle timer: changed rows are re-read, and each permutation whose key moved
- * is repaired by one filter + merge pass. Removed items are only marked dead
+ * reload all; a live price change logs its new price too). The reader applies
+ * new entries before each query and on an idle timer: a logged price is taken
+ * as it is, other changed rows are re-read, and each permutation whose key
+ * moved is repaired (moved slots filtered out, put back by binary search).
+ * Removed items are only marked dead
  * and skipped; many dead slots or a large sync trigger a rebuild, done in
  * chunks while queries fall back to SQL.
  */
