@@ -5,6 +5,8 @@
  * on one real SQLite file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +162,42 @@ describe('in-memory catalog index', () => {
     const prices = new Map(sql.findItemsByIds([a, c, d]).map((item) => [item.itemId, item.price]));
     expect([prices.get(a), prices.get(c), prices.get(d)]).toEqual([5, 777_003, 3]);
     expect(memory.queryCatalog(catalogQuerySchema.parse({ sort: 'price', priceMin: 777_002, priceMax: 777_002 })).total).toBe(0);
+  });
+
+  it('follows a re-sync: repricings come with their new price in the log, other changes are read again', async () => {
+    const ids = sql.queryCatalog(catalogQuerySchema.parse({ sort: 'price', limit: 1000 })).rows.map((row) => row.itemId);
+    const held = sql.findItemsByIds(ids);
+    const total = sql.queryCatalog(catalogQuerySchema.parse({ limit: 1 })).total;
+    expect(held.length).toBe(Math.min(1000, total));
+    const rng = new Rng(5);
+    // The list: 1000 of the held items (the rest are sold), 200 repriced, 5 with another float and price.
+    const listed = held.map((item, i) =>
+      i < 200 ? { ...item, price: item.price + 1 + rng.int(0, 50_000) } : i < 205 ? { ...item, price: item.price + 7, float: item.float === null ? 0.5 : item.float / 2 } : item,
+    );
+    const body = JSON.stringify({ totalItems: listed.length, totalValue: listed.reduce((sum, item) => sum + item.price, 0), items: listed, lastUpdate: '2026-02-01T00:00:00.000Z' });
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(body);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const seqBefore = writer.db.prepare('SELECT max(seq) FROM item_changes').pluck().get() as number;
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/list`;
+    const result = await writer.syncCatalog({ url, headers: {} }, { signal: new AbortController().signal, progress: () => {} }).finally(
+      () => new Promise((done) => server.close(done)),
+    );
+    expect(result).toMatchObject({ ok: true, mode: 'incremental', added: 0, removed: total - listed.length });
+    // 205, and any item an earlier test repriced live (its stored JSON still has its old price).
+    const updated = result.ok ? result.updated : 0;
+    expect(updated).toBeGreaterThanOrEqual(205);
+    const logged = writer.db.prepare('SELECT count(*) FROM item_changes WHERE seq > ? AND price IS NOT NULL').pluck().get(seqBefore) as number;
+    // Every repricing logs its price; the 5 with another float are read again.
+    expect(logged).toBe(updated - 5);
+    compare(new Rng(6), 60);
+    for (const sort of ['price', 'float'] as const) {
+      const query = catalogQuerySchema.parse({ sort, limit: 1000 });
+      expect(memory.queryCatalog(query).rows.map((row) => [row.itemId, row.price, row.float])).toEqual(sql.queryCatalog(query).rows.map((row) => [row.itemId, row.price, row.float]));
+    }
+    expect(memory.catalogIndexStatus().items).toBe(listed.length);
   });
 
   it('rebuilds after a reload marker and answers like SQL again', async () => {

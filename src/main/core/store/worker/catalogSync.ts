@@ -668,16 +668,18 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
     }
     for (const index of indexes) db.exec(index.sql);
 
-    // Tell the readers' catalog indexes what changed: item by item, or "reload" when it is a lot.
+    // Tell the readers' catalog indexes what changed: item by item (a repricing with its new price, so they
+    // need not read the row), or "reload" when it is a lot.
     const changedCount = added + updated + removed;
     if (changedCount > CHANGE_LOG_ITEMS_MAX) {
       writer.logFullReload();
     } else if (changedCount > 0) {
       db.prepare(
-        `INSERT INTO item_changes (itemId)
-         SELECT itemId FROM temp.sync_gone
-         UNION ALL SELECT itemId FROM temp.sync_changed
-         UNION ALL SELECT itemId FROM temp.sync_stage s WHERE NOT EXISTS (SELECT 1 FROM temp.sync_changed c WHERE c.itemId = s.itemId)`,
+        `INSERT INTO item_changes (itemId, price)
+         SELECT itemId, NULL FROM temp.sync_gone
+         UNION ALL SELECT c.itemId, CASE WHEN p.itemId IS NULL THEN NULL ELSE c.price END
+           FROM temp.sync_changed c LEFT JOIN temp.sync_price_only p ON p.itemId = c.itemId
+         UNION ALL SELECT itemId, NULL FROM temp.sync_stage s WHERE NOT EXISTS (SELECT 1 FROM temp.sync_changed c WHERE c.itemId = s.itemId)`,
       ).run();
     }
     const total = finishApply(writer, envelope, now, 'touched');
