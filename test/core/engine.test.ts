@@ -124,6 +124,22 @@ describe('engine against the real sandbox', () => {
     expect(snapshot.balance?.balance).toBe(500_000 - (second?.price ?? 0));
   }, 60_000);
 
+  it('fetches an item whole when the feed reprices one the cache never saw', async () => {
+    await launch();
+    await waitFor(async () => (await call('catalog.query', { limit: 5 })).total === 2000, 20_000, 'catalog sync');
+    await waitFor(() => session().connection.state === 'connected', 10_000, 'feed');
+    const [held] = (await call('catalog.query', { sort: 'price', direction: 'asc', limit: 1 })).rows;
+    const template = (await call('catalog.item', { itemId: held?.itemId }))?.item as Item;
+    // Listed on the server without an announcement (bulk load), then repriced: the feed names an unknown id.
+    const unseen: Item = { ...template, itemId: sb.core.catalog.maxItemId() + 1, assetId: `${template.assetId}9` };
+    sb.core.catalog.load([unseen]);
+    expect(await call('catalog.item', { itemId: unseen.itemId })).toBeNull();
+    sb.core.catalog.reprice([{ itemId: unseen.itemId, price: 4242 }]);
+    await waitFor(async () => (await call('catalog.item', { itemId: unseen.itemId }))?.item.price === 4242, 5000, 'unknown item fetched');
+    expect((await call('catalog.item', { itemId: unseen.itemId }))?.item).toEqual({ ...unseen, price: 4242 });
+    await waitFor(() => batches.some((b) => b.items?.upserted.some((row) => row.itemId === unseen.itemId && row.price === 4242)), 2000, 'upsert batch');
+  }, 60_000);
+
   it('reconciles a trade that changed while the network was cut, and notifies each status once', async () => {
     await launch();
     await waitFor(() => session().connection.state === 'connected', 10_000, 'feed');

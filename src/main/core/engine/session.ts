@@ -292,9 +292,10 @@ export class AccountSession {
           break;
       }
     }
+    if (unknown.length === 0) return;
     // Repriced items we never saw are fetched whole, unless the same burst removed them.
-    const removedLater = new Set(groups.flatMap((group) => (group.kind === 'removals' ? group.itemIds : [])));
-    await this.fetchUnknownItems(unknown.filter((itemId) => !removedLater.has(itemId)));
+    const removed = new Set(groups.flatMap((group) => (group.kind === 'removals' ? group.itemIds : [])));
+    await this.fetchUnknownItems(unknown.filter((itemId) => !removed.has(itemId)));
   }
 
   /** The catalog summary after a live change: a `catalog` patch only when the count or value moved. */
