@@ -1,12 +1,12 @@
 import type { Balance, FeedFrame, Item, Trade } from '../../../shared/api';
 import { CATALOG_REBUILD_INTERVAL_MS, HISTORY_MAX_LIMIT, isActiveStatus } from '../../../shared/api';
-import type { CatalogInfo, ConnectionStatus, ProgressKind, ProgressStatus } from '../../../shared/ipc';
+import type { CatalogInfo, CatalogRow, ConnectionStatus, ProgressKind, ProgressStatus } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
 import type { EventBatcher } from '../events/batcher';
 import { FeedConnection } from '../feed';
 import type { ItemChangeGroup, LocalStore } from '../store';
-import type { CatalogTotals, TradeSource } from '../store/types';
+import type { CatalogTotals, PriceMove, TradeSource } from '../store/types';
 import { tradeNotifications } from './notifications';
 
 export interface AccountCredentials {
@@ -274,21 +274,19 @@ export class AccountSession {
     for (const entry of results) {
       switch (entry.kind) {
         case 'upserts':
-          this.events.push({ ...this.catalogAfter(entry.result.totals), items: { upserted: entry.result.upserted, removed: [], prices: entry.result.prices, invalidated: false } });
+          this.announceItems(entry.result.totals, { upserted: entry.result.upserted, prices: entry.result.prices });
           break;
         case 'prices': {
           const moves = entry.result.prices;
           if (moves.length > 0) {
-            this.events.push({ ...this.catalogAfter(entry.result.totals), items: { upserted: [], removed: [], prices: moves, invalidated: false } });
+            this.announceItems(entry.result.totals, { prices: moves });
             this.hooks.onItems({ itemIds: moves.map((move) => move.itemId) });
           }
           for (const itemId of entry.result.unknown) unknown.push(itemId);
           break;
         }
         case 'removals':
-          if (entry.result.removed.length > 0) {
-            this.events.push({ ...this.catalogAfter(entry.result.totals), items: { upserted: [], removed: entry.result.removed, prices: [], invalidated: false } });
-          }
+          if (entry.result.removed.length > 0) this.announceItems(entry.result.totals, { removed: entry.result.removed });
           break;
       }
     }
@@ -298,11 +296,15 @@ export class AccountSession {
     await this.fetchUnknownItems(unknown.filter((itemId) => !removed.has(itemId)));
   }
 
-  /** The catalog summary after a live change: a `catalog` patch only when the count or value moved. */
-  private catalogAfter(totals: CatalogTotals): { catalog?: CatalogInfo } {
-    if (totals.totalItems === this.catalog.totalItems && totals.totalValue === this.catalog.totalValue) return {};
+  /** A live change of cached items, with the catalog summary after it (a `catalog` patch only when the count or value moved). */
+  private announceItems(totals: CatalogTotals, change: { upserted?: CatalogRow[]; removed?: number[]; prices?: PriceMove[] }): void {
+    const items = { upserted: change.upserted ?? [], removed: change.removed ?? [], prices: change.prices ?? [], invalidated: false };
+    if (totals.totalItems === this.catalog.totalItems && totals.totalValue === this.catalog.totalValue) {
+      this.events.push({ items });
+      return;
+    }
     this.catalog = { ...this.catalog, ...totals };
-    return { catalog: this.catalog };
+    this.events.push({ catalog: this.catalog, items });
   }
 
   /** Items a price change named that the cache never held: fetched whole, 500 ids per request. */
@@ -312,7 +314,7 @@ export class AccountSession {
       if (found.items.length === 0) continue;
       this.hooks.onItems({ items: found.items });
       const upserted = await this.store.applyItemUpserts(found.items);
-      this.events.push({ ...this.catalogAfter(upserted.totals), items: { upserted: upserted.upserted, removed: [], prices: upserted.prices, invalidated: false } });
+      this.announceItems(upserted.totals, { upserted: upserted.upserted, prices: upserted.prices });
     }
   }
 
@@ -615,16 +617,10 @@ export class AccountSession {
   }
 
   private every(ms: number, run: () => void): void {
-    const schedule = () => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        if (this.stopped) return;
-        run();
-        schedule();
-      }, ms);
-      this.timers.add(timer);
-    };
-    schedule();
+    this.later(ms, () => {
+      run();
+      this.every(ms, run);
+    });
   }
 
   /** Resolves after `ms`, or at once when the session stops. */

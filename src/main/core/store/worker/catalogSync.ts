@@ -526,9 +526,9 @@ function itemIndexes(writer: WriterService): { name: string; sql: string }[] {
 function finishApply(writer: WriterService, envelope: EnvelopeFields, now: number, names: 'all' | 'touched'): number {
   const db = writer.db;
   db.prepare('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - ?').run(CHANGE_LOG_KEEP);
-  const which = names === 'all' ? '' : 'WHERE name_id IN (SELECT name_id FROM temp.sync_names)';
-  db.prepare(`UPDATE names SET item_count = (SELECT count(*) FROM items WHERE items.name_id = names.name_id) ${which}`).run();
-  db.prepare(`DELETE FROM names WHERE item_count = 0 ${which ? `AND ${which.slice('WHERE '.length)}` : ''}`).run();
+  const which = names === 'all' ? '1' : 'name_id IN (SELECT name_id FROM temp.sync_names)';
+  db.prepare(`UPDATE names SET item_count = (SELECT count(*) FROM items WHERE items.name_id = names.name_id) WHERE ${which}`).run();
+  db.prepare(`DELETE FROM names WHERE item_count = 0 AND ${which}`).run();
 
   const cutoff = now - SOLD_RETENTION_MS;
   db.prepare('DELETE FROM price_moves WHERE itemId IN (SELECT itemId FROM sold_items WHERE removed_at < ?)').run(cutoff);
@@ -560,6 +560,23 @@ export function prunePriceHistory(writer: WriterService, now: number): number {
     .run(from, to ?? Number.MAX_SAFE_INTEGER, now - PRICE_HISTORY_MS).changes;
   writer.setMeta(META.pruneFrom, to ?? 0);
   return pruned;
+}
+
+/** An item's last move after a sync changed it (temp.sync_changed `c`): the price's direction, or the one it had. */
+const LAST_MOVE_AFTER_SYNC = 'CASE WHEN c.price > c.old_price THEN 1 WHEN c.price < c.old_price THEN -1 ELSE c.old_move END';
+
+/** The price moves of the items a sync changed (temp.sync_changed), both modes. */
+function recordSyncPriceMoves(writer: WriterService, now: number): void {
+  writer.db.prepare('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) SELECT itemId, ?, price, old_price FROM temp.sync_changed WHERE price <> old_price').run(now);
+}
+
+/** Items the list no longer names (temp.sync_gone) keep their JSON and last price a while as sold, both modes. */
+function recordSold(writer: WriterService, now: number): void {
+  writer.db
+    .prepare(
+      'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items_live i ON i.itemId = g.itemId',
+    )
+    .run(now);
 }
 
 /** Items the feed changed while the list streamed keep the feed's (newer) state. */
@@ -597,9 +614,7 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
         SELECT (SELECT n.name_id FROM names n WHERE n.name = s.name) FROM temp.sync_stage s
         WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.itemId = s.itemId AND i.name = s.name);
     `);
-    db.prepare(
-      'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items_live i ON i.itemId = g.itemId',
-    ).run(now);
+    recordSold(writer, now);
     const removed = db.prepare('DELETE FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run().changes;
     db.prepare('DELETE FROM item_prices WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
     db.prepare('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run();
@@ -610,7 +625,7 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
       `INSERT INTO temp.sync_changed (itemId, old_price, price, listed_at, old_move)
        SELECT s.itemId, i.price, s.price, i.listed_at, i.last_move FROM temp.sync_stage s CROSS JOIN items_live i ON i.itemId = s.itemId WHERE s.hash <> i.hash`,
     ).run();
-    db.prepare('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) SELECT itemId, ?, price, old_price FROM temp.sync_changed WHERE price <> old_price').run(now);
+    recordSyncPriceMoves(writer, now);
     // Most changes between syncs are repricings: an item whose JSON differs only in its price keeps its
     // stored JSON (readers lay the row's price over it) and its row changes only in price and hash, so no
     // other index and no JSON page is rewritten. The new hash makes the next sync skip the same bytes.
@@ -628,20 +643,19 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
     const indexes = isBulkChange(reshaping + adding, held + adding) ? itemIndexes(writer) : [];
     for (const index of indexes) db.exec(`DROP INDEX "${index.name.replaceAll('"', '""')}"`);
 
-    const lastMove = 'CASE WHEN s.price > c.old_price THEN 1 WHEN s.price < c.old_price THEN -1 ELSE c.old_move END';
     const changedRow = 'FROM temp.sync_stage s CROSS JOIN temp.sync_changed c ON c.itemId = s.itemId WHERE s.itemId = i.itemId';
     const reshaped = 'SELECT itemId FROM temp.sync_changed WHERE itemId NOT IN (SELECT itemId FROM temp.sync_price_only)';
     const updated =
       db
         .prepare(
           `UPDATE items AS i SET (${ITEM_UPDATE_COLUMNS.join(', ')}, name_id, updated_at, last_move) =
-             (SELECT ${ITEM_UPDATE_COLUMNS.map((c) => `s.${c}`).join(', ')}, (SELECT n.name_id FROM names n WHERE n.name = s.name), @now, ${lastMove} ${changedRow})
+             (SELECT ${ITEM_UPDATE_COLUMNS.map((c) => `s.${c}`).join(', ')}, (SELECT n.name_id FROM names n WHERE n.name = s.name), @now, ${LAST_MOVE_AFTER_SYNC} ${changedRow})
            WHERE i.itemId IN (${reshaped})`,
         )
         .run({ now }).changes +
       db
         .prepare(
-          `UPDATE items AS i SET (price, hash, updated_at, last_move) = (SELECT s.price, s.hash, @now, ${lastMove} ${changedRow})
+          `UPDATE items AS i SET (price, hash, updated_at, last_move) = (SELECT s.price, s.hash, @now, ${LAST_MOVE_AFTER_SYNC} ${changedRow})
            WHERE i.itemId IN (SELECT itemId FROM temp.sync_price_only)`,
         )
         .run({ now }).changes;
@@ -718,18 +732,16 @@ function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number)
           SELECT i.itemId FROM items i WHERE NOT EXISTS (SELECT 1 FROM items_next n WHERE n.itemId = i.itemId);
       `);
       updated = count('SELECT count(*) FROM temp.sync_changed c JOIN items_live i ON i.itemId = c.itemId JOIN items_next n ON n.itemId = c.itemId WHERE n.hash <> i.hash');
-      db.prepare('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) SELECT itemId, ?, price, old_price FROM temp.sync_changed WHERE price <> old_price').run(now);
+      recordSyncPriceMoves(writer, now);
       // Items the cache held keep their listing time, and their last move unless the price moved now.
       db.prepare(
         `UPDATE items_next AS n SET listed_at = c.listed_at,
-           last_move = CASE WHEN c.price > c.old_price THEN 1 WHEN c.price < c.old_price THEN -1 ELSE c.old_move END,
+           last_move = ${LAST_MOVE_AFTER_SYNC},
            updated_at = CASE WHEN n.hash = i.hash THEN i.updated_at ELSE @now END
          FROM temp.sync_changed AS c JOIN items_live AS i ON i.itemId = c.itemId
          WHERE n.itemId = c.itemId`,
       ).run({ now });
-      db.prepare(
-        'INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) SELECT j.itemId, j.json, i.price, ? FROM temp.sync_gone g CROSS JOIN item_json j ON j.itemId = g.itemId JOIN items_live i ON i.itemId = g.itemId',
-      ).run(now);
+      recordSold(writer, now);
       removed = count('SELECT count(*) FROM temp.sync_gone');
     }
     // The view reads `items`: dropped around the swap (a rename checks every view), then made again.

@@ -61,7 +61,6 @@ interface ExistingItem {
   last_move: number;
 }
 
-
 function sign(delta: number): number {
   return delta > 0 ? 1 : delta < 0 ? -1 : 0;
 }
@@ -70,7 +69,7 @@ function prepareStatements(db: Db) {
   const itemInsertColumns = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
   return {
     selectItem: db.prepare<[number], ExistingItem>('SELECT name_id, name, price, hash, listed_at, last_move FROM items_live WHERE itemId = ?'),
-    selectPriceState: db.prepare<[number], { price: number; listed_at: number }>('SELECT price, listed_at FROM items_live WHERE itemId = ?'),
+    selectPrice: db.prepare<[number], { price: number }>('SELECT price FROM items_live WHERE itemId = ?'),
     upsertLivePrice: db.prepare<[number, number, number, number]>(
       'INSERT INTO item_prices (itemId, price, last_move, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at',
     ),
@@ -380,7 +379,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.db.transaction(() => {
       for (const { itemId, price } of changes) {
         this.syncTouched?.add(itemId);
-        const old = this.s.selectPriceState.get(itemId);
+        const old = this.s.selectPrice.get(itemId);
         if (!old) {
           unknown.push(itemId);
           continue;
