@@ -19,7 +19,7 @@ import {
 } from '../../src/main/core/store';
 import { migrate, MIGRATIONS, type Migration } from '../../src/main/core/store/migrations';
 import { migration001 } from '../../src/main/core/store/migrations/001-initial';
-import { ITEM_COLUMNS, itemColumns } from '../../src/main/core/store/worker/rows';
+import { hashJson, ITEM_COLUMNS, itemColumns } from '../../src/main/core/store/worker/rows';
 
 // ---- fixtures
 
@@ -233,6 +233,35 @@ describe('opening and migrations', () => {
       { at: new Date(listedAt + 10).toISOString(), price: 1100 },
       { at: new Date(listedAt + 20).toISOString(), price: 900 },
     ]);
+  });
+
+  it('migrates version-10 item hashes (SHA-1) to the hash a sync computes, so an unchanged item is no change', async () => {
+    const file = join(tempDir(), 'v10.sqlite');
+    const first = await openStore(file);
+    const items = [makeItem({ price: 1200 }), makeItem({ price: 3400, market_hash_name: 'M4A4 | Howl (Minimal Wear)' })];
+    await first.applyItemUpserts(items);
+    await first.close();
+    // As version 10 left it: hashes were the first 13 hex digits of the JSON's SHA-1.
+    const db = new Database(file);
+    const sha1 = (text: string) => parseInt(createHash('sha1').update(text).digest('hex').slice(0, 13), 16);
+    for (const { itemId, json } of db.prepare<[], { itemId: number; json: string }>('SELECT itemId, json FROM item_json').all() as { itemId: number; json: string }[]) {
+      db.prepare('UPDATE items SET hash = ? WHERE itemId = ?').run(sha1(json), itemId);
+    }
+    db.pragma('user_version = 10');
+    db.close();
+
+    const store = await openStore(file);
+    expect(store.migratedFrom).toBe(10);
+    const check = new Database(file, { readonly: true });
+    const rows = check.prepare('SELECT i.hash, j.json FROM items i JOIN item_json j USING (itemId)').all() as { hash: number; json: string }[];
+    check.close();
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.hash).toBe(hashJson(row.json));
+      expect(row.hash).not.toBe(sha1(row.json));
+    }
+    // The same items again are no change (with the SHA-1 hashes left, both would be rewritten).
+    expect((await store.applyItemUpserts(items)).upserted).toEqual([]);
   });
 
   it('refuses a database created by a newer Merchant Desk and leaves it untouched', async () => {

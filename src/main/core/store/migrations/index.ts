@@ -10,6 +10,7 @@ import { migration007 } from './007-price-moves';
 import { migration008 } from './008-keychain-count';
 import { migration009 } from './009-listed-at-index';
 import { migration010 } from './010-change-log-price';
+import { migration011 } from './011-item-hash-murmur';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -18,7 +19,7 @@ export type { Migration } from './types';
  * Every schema step, in order; one file each. Append only: a shipped
  * migration is never edited, a fix is a new step.
  */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,7 +2,6 @@
  * Mapping between API objects and table rows, shared by the writer and the
  * reader threads. No SQLite access here.
  */
-import { hash } from 'node:crypto';
 import type { BalanceTransaction, Item, Trade, TradeStatus } from '../../../../shared/api';
 import { RARITY_COLORS } from '../../../../shared/api';
 import type { AlertFiring, AppSettings, CatalogRow, Recipient } from '../../../../shared/ipc';
@@ -98,13 +97,53 @@ export function itemValues(c: ItemColumns): [
 export const CHANGE_LOG_KEEP = 250_000;
 
 /**
- * A 52-bit hash of an item's JSON text (the first 13 hex digits of its SHA-1,
- * native and ~1 GB/s): a sync hashes each item's bytes as they arrive and
- * parses only those whose hash differs from the stored one. Two different texts
- * of one item collide with negligible odds.
+ * A 53-bit hash of an item's JSON text (its UTF-8 bytes): a sync hashes each
+ * item's bytes as they arrive and parses only those whose hash differs from the
+ * stored one. Two 32-bit MurmurHash3 lanes with different constants run
+ * over every byte (MurmurHash3's block, tail and final steps; the length seeds
+ * them), and 32 + 21 of their bits are kept: two texts of one item
+ * collide with negligible odds. In plain JavaScript it costs half of a native
+ * SHA-1 call (~0.7 µs vs ~1.4 µs per 560-byte item: the call's overhead, not the
+ * digest, was the cost). Not a defence against a hostile server, which is the
+ * source of the data anyway.
  */
 export function hashJson(json: string | Uint8Array): number {
-  return parseInt(hash('sha1', json, 'hex').slice(0, 13), 16);
+  const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
+  return hashBytes(bytes, 0, bytes.length);
+}
+
+/** hashJson of bytes [start, end) of `bytes`, without a copy. */
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h1 = 0x9747b28c ^ (end - start);
+  let h2 = 0x85ebca6b ^ (end - start);
+  let i = start;
+  for (const last = end - 4; i <= last; i += 4) {
+    const word = (bytes[i] as number) | ((bytes[i + 1] as number) << 8) | ((bytes[i + 2] as number) << 16) | ((bytes[i + 3] as number) << 24);
+    let k1 = Math.imul(word, 0xcc9e2d51);
+    k1 = Math.imul((k1 << 15) | (k1 >>> 17), 0x1b873593);
+    h1 ^= k1;
+    h1 = (Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64) | 0;
+    let k2 = Math.imul(word, 0x85ebca77);
+    k2 = Math.imul((k2 << 13) | (k2 >>> 19), 0xc2b2ae3d);
+    h2 ^= k2;
+    h2 = (Math.imul((h2 << 17) | (h2 >>> 15), 5) + 0x561ccd1b) | 0;
+  }
+  let tail = 0;
+  for (let j = end - 1; j >= i; j--) tail = (tail << 8) | (bytes[j] as number);
+  const t1 = Math.imul(tail, 0xcc9e2d51);
+  h1 ^= Math.imul((t1 << 15) | (t1 >>> 17), 0x1b873593);
+  const t2 = Math.imul(tail, 0x85ebca77);
+  h2 ^= Math.imul((t2 << 13) | (t2 >>> 19), 0xc2b2ae3d);
+  return (finalMix(h1) >>> 0) * 0x200000 + (finalMix(h2) >>> 11);
+}
+
+/** MurmurHash3's finalizer: every input bit affects every output bit. */
+function finalMix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
 
 function joinNames(list: readonly { name: string }[]): string {

@@ -52,6 +52,15 @@ import {
   tradeOf,
 } from './rows';
 
+/** itemId → hash of every row of `items` (two sorted columns) as of change-log entry `seq`. */
+export interface KnownItemsSnapshot {
+  ids: Float64Array;
+  hashes: Float64Array;
+  seq: number;
+  /** How it was made: a scan of the table, or the previous one patched from the change log. */
+  readBy: 'scan' | 'log';
+}
+
 interface ExistingItem {
   name_id: number;
   name: string;
@@ -150,6 +159,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   private readonly s: WriterStatements;
   /** Items the feed touched while a sync streams: the sync leaves them as the feed set them. */
   syncTouched: Set<number> | null = null;
+  /** The items' ids and hashes as the last sync read them; the next one patches it from the change log. */
+  knownItemsSnapshot: KnownItemsSnapshot | null = null;
   private syncRunning = false;
   private catalogCount: number;
   private writesSinceTrim = 0;
