@@ -30,6 +30,7 @@ import type {
 } from '../types';
 import { CatalogSyncError } from '../errors';
 import { runCatalogSync } from './catalogSync';
+import { LivePrices } from './livePrices';
 import { openWriteConnection, type Db } from './open';
 import {
   CHANGE_LOG_KEEP,
@@ -101,6 +102,7 @@ function prepareStatements(db: Db) {
     insertMove: db.prepare<[number, number, number, number]>('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) VALUES (?, ?, ?, ?)'),
     logChange: db.prepare<[number]>('INSERT INTO item_changes (itemId) VALUES (?)'),
     logPriceChange: db.prepare<[number, number]>('INSERT INTO item_changes (itemId, price) VALUES (?, ?)'),
+    lastChange: db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM item_changes').pluck(),
     trimChanges: db.prepare<[number]>('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - ?'),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
@@ -161,6 +163,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   syncTouched: Set<number> | null = null;
   /** The items' ids and hashes as the last sync read them; the next one patches it from the change log. */
   knownItemsSnapshot: KnownItemsSnapshot | null = null;
+  /** Every held item's live price, while it has seen every catalog write (see trustedLivePrices). */
+  private livePrices: LivePrices | null = null;
   private syncRunning = false;
   private catalogCount: number;
   private writesSinceTrim = 0;
@@ -268,6 +272,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const upserted: CatalogRow[] = [];
     const prices: PriceMove[] = [];
     this.db.transaction(() => {
+      const live = this.trustedLivePrices();
       for (const item of items) {
         this.syncTouched?.add(item.itemId);
         const columns = itemColumns(item);
@@ -281,6 +286,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           this.s.logChange.run(item.itemId);
           this.catalogCount += 1;
           this.catalogValue += columns.price;
+          live?.set(item.itemId, columns.price);
           upserted.push(catalogRowFromColumns(columns, now, 0));
           prices.push({ itemId: item.itemId, price: columns.price, previous: null });
           continue;
@@ -302,10 +308,12 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         this.s.deleteLivePrice.run(item.itemId);
         this.s.upsertJson.run(item.itemId, columns.json);
         this.s.logChange.run(item.itemId);
+        live?.set(item.itemId, columns.price);
         upserted.push(catalogRowFromColumns(columns, old.listed_at, lastMove));
       }
       this.saveCatalogTotals();
       this.trimChangeLog();
+      this.livePricesFollowed(live);
     })();
     return { upserted, prices, totals: this.catalogTotals() };
   }
@@ -318,6 +326,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const now = Date.now();
     const removed: number[] = [];
     this.db.transaction(() => {
+      const live = this.trustedLivePrices();
       for (const itemId of itemIds) {
         this.syncTouched?.add(itemId);
         const old = this.s.selectItem.get(itemId);
@@ -331,10 +340,12 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         this.releaseName(old.name_id);
         this.catalogCount -= 1;
         this.catalogValue -= old.price;
+        live?.delete(itemId);
         removed.push(itemId);
       }
       if (removed.length > 0) this.saveCatalogTotals();
       this.trimChangeLog();
+      this.livePricesFollowed(live);
     })();
     return { removed, totals: this.catalogTotals() };
   }
@@ -369,8 +380,21 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     } catch (error) {
       this.catalogCount = count;
       this.catalogValue = value;
+      // It may hold prices of the writes that were rolled back.
+      this.livePrices = null;
       throw error;
     }
+  }
+
+  /** The live price copy if it has seen every catalog write so far; otherwise it is dropped. */
+  private trustedLivePrices(): LivePrices | null {
+    if (this.livePrices && this.livePrices.seq !== this.s.lastChange.get()) this.livePrices = null;
+    return this.livePrices;
+  }
+
+  /** After a write the copy followed: it reflects the log up to here. */
+  private livePricesFollowed(live: LivePrices | null): void {
+    if (live) live.seq = this.s.lastChange.get() as number;
   }
 
   /**
@@ -388,22 +412,26 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const prices: PriceMove[] = [];
     const unknown: number[] = [];
     this.db.transaction(() => {
+      // Read once (~0.3 s at 500k) for the first changes after a sync; not while one streams (memory).
+      const live = this.trustedLivePrices() ?? (this.syncRunning ? null : (this.livePrices = LivePrices.read(this.db)));
       for (const { itemId, price } of changes) {
         this.syncTouched?.add(itemId);
-        const old = this.s.selectPrice.get(itemId);
-        if (!old) {
+        const previous = live ? live.get(itemId) : this.s.selectPrice.get(itemId)?.price;
+        if (previous === undefined) {
           unknown.push(itemId);
           continue;
         }
-        if (old.price === price) continue;
-        this.recordPriceMove(itemId, old.price, price, now);
-        this.s.upsertLivePrice.run(itemId, price, sign(price - old.price), now);
+        if (previous === price) continue;
+        this.recordPriceMove(itemId, previous, price, now);
+        this.s.upsertLivePrice.run(itemId, price, sign(price - previous), now);
         this.s.logPriceChange.run(itemId, price);
-        this.catalogValue += price - old.price;
-        prices.push({ itemId, price, previous: old.price });
+        live?.set(itemId, price);
+        this.catalogValue += price - previous;
+        prices.push({ itemId, price, previous });
       }
       if (prices.length > 0) this.saveCatalogTotals();
       this.trimChangeLog();
+      this.livePricesFollowed(live);
     })();
     return { prices, unknown, totals: this.catalogTotals() };
   }
@@ -411,6 +439,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   async syncCatalog(request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {
     if (this.syncRunning) throw new CatalogSyncError('busy', 'a catalog sync is already running');
     this.syncRunning = true;
+    // Its memory is the sync's; it is read again after (the sync moves the change log on).
+    this.livePrices = null;
     try {
       return await runCatalogSync(this, request, context);
     } finally {

@@ -1,0 +1,72 @@
+/**
+ * The writer's copy of every held item's live price (itemId → price), so a live
+ * price change needs no look-up in SQLite: reading `items_live` for the old price
+ * was ~5–8 µs of a ~20 µs event, a random page of `items` each time.
+ *
+ * Sorted typed arrays (16 bytes an item: 8 MB at 500k) read once from the table,
+ * plus a Map for items listed since. It is only trusted while it has seen every
+ * catalog write: each of the writer's live writes updates it, and it remembers the
+ * change log's last entry (`seq`); any other write (a sync, anything else that
+ * logs) moves the log on and the copy is read again before its next use.
+ */
+import type { Db } from './open';
+
+export class LivePrices {
+  private readonly added = new Map<number, number>();
+
+  private constructor(
+    private readonly ids: Float64Array,
+    private readonly prices: Float64Array,
+    /** The change-log entry it reflects. */
+    public seq: number,
+  ) {}
+
+  /** Every held item's live price, as of the change log's last entry. */
+  static read(db: Db): LivePrices {
+    const rows = db.prepare<[], [number, number]>('SELECT itemId, price FROM items_live ORDER BY itemId').raw().all() as [number, number][];
+    const ids = new Float64Array(rows.length);
+    const prices = new Float64Array(rows.length);
+    rows.forEach(([itemId, price], i) => {
+      ids[i] = itemId;
+      prices[i] = price;
+    });
+    const seq = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM item_changes').pluck().get() as number;
+    return new LivePrices(ids, prices, seq);
+  }
+
+  /** The live price, or undefined when the item is not held. */
+  get(itemId: number): number | undefined {
+    const added = this.added.get(itemId);
+    if (added !== undefined) return added;
+    const index = this.indexOf(itemId);
+    if (index < 0) return undefined;
+    const price = this.prices[index] as number;
+    return Number.isNaN(price) ? undefined : price;
+  }
+
+  set(itemId: number, price: number): void {
+    const index = this.indexOf(itemId);
+    if (index >= 0) this.prices[index] = price;
+    else this.added.set(itemId, price);
+  }
+
+  delete(itemId: number): void {
+    const index = this.indexOf(itemId);
+    if (index >= 0) this.prices[index] = Number.NaN;
+    this.added.delete(itemId);
+  }
+
+  private indexOf(itemId: number): number {
+    const ids = this.ids;
+    let low = 0;
+    let high = ids.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const value = ids[mid] as number;
+      if (value < itemId) low = mid + 1;
+      else if (value > itemId) high = mid - 1;
+      else return mid;
+    }
+    return -1;
+  }
+}
