@@ -6,14 +6,61 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Item } from '../../src/shared/api';
 import { prunePriceHistory } from '../../src/main/core/store/worker/catalogSync';
+import { ReaderService } from '../../src/main/core/store/worker/reader';
 import { META } from '../../src/main/core/store/worker/rows';
 import { WriterService } from '../../src/main/core/store/worker/writer';
+import { generateCatalog } from '../../src/server/catalog/generator';
 
 const dir = mkdtempSync(join(tmpdir(), 'price-history-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const DAY = 24 * 60 * 60 * 1000;
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
+
+describe('live price moves', () => {
+  it('are read from the change log until folded into price_moves, and read the same after', async () => {
+    const file = join(dir, 'moves.sqlite');
+    const writer = new WriterService(file);
+    const reader = new ReaderService(file, { catalogIndex: false });
+    try {
+      const [item, other] = [...generateCatalog({ seed: 8, count: 2, imageBaseUrl: 'http://sandbox.invalid/img' })] as [Item, Item];
+      writer.applyItemUpserts([{ ...item, price: 1000 }, other]);
+      const prices = () => reader.getItem(item.itemId)?.priceHistory.map((point) => point.price);
+      const count = (sql: string) => writer.db.prepare(sql).pluck().get() as number;
+      // Two live price changes and a whole-item update that moves the price.
+      await tick();
+      writer.applyPriceChanges([{ itemId: item.itemId, price: 1100 }, { itemId: other.itemId, price: other.price + 5 }]);
+      await tick();
+      writer.applyPriceChanges([{ itemId: item.itemId, price: 1200 }]);
+      await tick();
+      writer.applyItemUpserts([{ ...item, price: 1300, float: 0.5 }]);
+      expect(prices()).toEqual([1000, 1100, 1200, 1300]);
+      expect(count('SELECT count(*) FROM price_moves')).toBe(0);
+      expect(count('SELECT count(*) FROM item_changes WHERE moved IS NOT NULL')).toBe(4);
+
+      const before = reader.getItem(item.itemId)?.priceHistory;
+      writer.db.transaction(() => writer.foldPriceMoves())();
+      expect(count('SELECT count(*) FROM price_moves')).toBe(4);
+      expect(writer.readMeta(META.movesFolded)).toBe(count('SELECT max(seq) FROM item_changes'));
+      expect(reader.getItem(item.itemId)?.priceHistory).toEqual(before);
+
+      // Moves on top of folded ones; of two at the same time, the later one counts.
+      await tick();
+      writer.applyPriceChanges([{ itemId: item.itemId, price: 1250 }]);
+      const last = count(`SELECT max(at) FROM price_moves WHERE itemId = ${item.itemId}`);
+      writer.db.prepare('INSERT INTO item_changes (itemId, at, moved, previous) VALUES (?, ?, ?, ?)').run(item.itemId, last, 1299, 1200);
+      expect(prices()).toEqual([1000, 1100, 1200, 1299, 1250]);
+      writer.db.transaction(() => writer.foldPriceMoves())();
+      expect(prices()).toEqual([1000, 1100, 1200, 1299, 1250]);
+    } finally {
+      reader.close();
+      writer.close();
+    }
+  });
+});
 
 describe('price history retention', () => {
   it('drops moves older than 30 days, a slice of items at a time, and starts over after the last one', () => {

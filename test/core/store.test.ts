@@ -237,17 +237,21 @@ describe('opening and migrations', () => {
 
   it('migrates version-10 item hashes (SHA-1) to the hash a sync computes, so an unchanged item is no change', async () => {
     const file = join(tempDir(), 'v10.sqlite');
-    const first = await openStore(file);
-    const items = [makeItem({ price: 1200 }), makeItem({ price: 3400, market_hash_name: 'M4A4 | Howl (Minimal Wear)' })];
-    await first.applyItemUpserts(items);
-    await first.close();
-    // As version 10 left it: hashes were the first 13 hex digits of the JSON's SHA-1.
     const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    migrate(db, file, MIGRATIONS.slice(0, 10));
+    // As version 10 wrote them: the hash was the first 13 hex digits of the JSON's SHA-1.
     const sha1 = (text: string) => parseInt(createHash('sha1').update(text).digest('hex').slice(0, 13), 16);
-    for (const { itemId, json } of db.prepare<[], { itemId: number; json: string }>('SELECT itemId, json FROM item_json').all() as { itemId: number; json: string }[]) {
-      db.prepare('UPDATE items SET hash = ? WHERE itemId = ?').run(sha1(json), itemId);
+    const items = [makeItem({ price: 1200 }), makeItem({ price: 3400, market_hash_name: 'M4A4 | Howl (Minimal Wear)' })];
+    for (const item of items) {
+      const columns = itemColumns(item);
+      const nameId = Number(db.prepare('INSERT INTO names (name, item_count) VALUES (?, 1)').run(item.market_hash_name).lastInsertRowid);
+      db.prepare(
+        `INSERT INTO items (${ITEM_COLUMNS.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')}, @name_id, 1, 1, 0)`,
+      ).run({ ...columns, hash: sha1(columns.json), name_id: nameId });
+      db.prepare('INSERT INTO item_json (itemId, json) VALUES (?, ?)').run(item.itemId, columns.json);
     }
-    db.pragma('user_version = 10');
+    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '2'), ('catalog.value', '4600')").run();
     db.close();
 
     const store = await openStore(file);

@@ -442,9 +442,17 @@ export class ReaderService implements ReaderMethods {
       item = withPrice(JSON.parse(sold.json) as Item, sold.price);
       onSale = false;
     }
-    const moves = this.prepare<[number], { at: number; price: number; previous: number }>(
-      'SELECT at, price, previous FROM price_moves WHERE itemId = ? ORDER BY at',
-    ).all(itemId);
+    // Folded moves, then the live ones still in the change log (writer.foldPriceMoves): of two at one
+    // time the later stays, as the fold will leave it.
+    const logged = this.prepare<[number, number], { at: number; price: number; previous: number }>(
+      `SELECT at, price, previous FROM (
+         SELECT at, price, previous, 0 AS seq FROM price_moves WHERE itemId = ?
+         UNION ALL
+         SELECT at, moved, previous, seq FROM item_changes
+         WHERE seq > coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '${META.movesFolded}'), 0) AND itemId = ? AND moved IS NOT NULL
+       ) ORDER BY at, seq`,
+    ).all(itemId, itemId);
+    const moves = logged.filter((move, i) => logged[i + 1]?.at !== move.at);
     // The history starts at the listing: the first move's previous price, or the price now when it never moved.
     const priceHistory: PricePoint[] = [];
     const listed = listedAt ?? moves[0]?.at ?? null;

@@ -411,4 +411,9 @@ export const META = {
   value: 'catalog.value',
   /** The price history is pruned from this item id on (catalogSync.ts prunePriceHistory). */
   pruneFrom: 'priceHistory.pruneFrom',
+  /** Live price moves in item_changes up to this seq are in price_moves (writer.foldPriceMoves). */
+  movesFolded: 'moves.folded',
 } as const;
+
+/** Unfolded live price moves that make the writer fold them into price_moves. */
+export const FOLD_MOVES_AT = 100_000;

@@ -34,6 +34,7 @@ import { LivePrices } from './livePrices';
 import { openWriteConnection, type Db } from './open';
 import {
   CHANGE_LOG_KEEP,
+  FOLD_MOVES_AT,
   canAdvance,
   catalogRowFromColumns,
   DEFAULT_SETTINGS,
@@ -99,11 +100,19 @@ function prepareStatements(db: Db) {
     dropEmptyName: db.prepare<[number]>('DELETE FROM names WHERE name_id = ? AND item_count <= 0'),
     insertSold: db.prepare<[number, string, number, number]>('INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) VALUES (?, ?, ?, ?)'),
     deleteSold: db.prepare<[number]>('DELETE FROM sold_items WHERE itemId = ?'),
-    insertMove: db.prepare<[number, number, number, number]>('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) VALUES (?, ?, ?, ?)'),
+    // Live moves are folded in batches, in item order; of two moves of an item in one ms the later stays.
+    foldMoves: db.prepare<[number]>(
+      'INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) SELECT itemId, at, moved, previous FROM item_changes WHERE seq > ? AND moved IS NOT NULL ORDER BY itemId, at, seq',
+    ),
+    countUnfolded: db.prepare<[number], number>('SELECT count(*) FROM item_changes WHERE seq > ? AND moved IS NOT NULL').pluck(),
     logChange: db.prepare<[number]>('INSERT INTO item_changes (itemId) VALUES (?)'),
-    logPriceChange: db.prepare<[number, number]>('INSERT INTO item_changes (itemId, price) VALUES (?, ?)'),
+    // A live price change: the new price for the readers' indexes, and the move for the history.
+    logPriceChange: db.prepare<[number, number, number, number, number]>('INSERT INTO item_changes (itemId, price, at, moved, previous) VALUES (?, ?, ?, ?, ?)'),
+    // An item written whole whose price moved: readers read the row again; the move is for the history.
+    logMove: db.prepare<[number, number, number, number]>('INSERT INTO item_changes (itemId, at, moved, previous) VALUES (?, ?, ?, ?)'),
     lastChange: db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM item_changes').pluck(),
-    trimChanges: db.prepare<[number]>('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - ?'),
+    // Never entries whose moves are not folded yet.
+    trimChanges: db.prepare<[number, number]>('DELETE FROM item_changes WHERE seq <= min((SELECT max(seq) FROM item_changes) - ?, ?)'),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     selectTrade: db.prepare<[string], Record<string, unknown>>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`),
@@ -168,6 +177,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   private syncRunning = false;
   private catalogCount: number;
   private writesSinceTrim = 0;
+  /** Live moves logged since the last fold (a hint: a rolled-back write may leave it high, which only folds early). */
+  private unfoldedMoves: number;
   private catalogValue: number;
 
   constructor(file: string) {
@@ -176,6 +187,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.db = db;
     this.migratedFrom = migratedFrom;
     this.s = prepareStatements(db);
+    this.unfoldedMoves = this.s.countUnfolded.get(this.movesFolded()) as number;
     const count = this.readMeta(META.count);
     const value = this.readMeta(META.value);
     if (typeof count === 'number' && typeof value === 'number') {
@@ -225,7 +237,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   trimChangeLog(): void {
     if (++this.writesSinceTrim < 256) return;
     this.writesSinceTrim = 0;
-    this.s.trimChanges.run(CHANGE_LOG_KEEP);
+    this.s.trimChanges.run(CHANGE_LOG_KEEP, this.movesFolded());
   }
 
   /** Marks "everything changed" for the readers' catalog index (after a large sync). */
@@ -258,9 +270,28 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.s.dropEmptyName.run(nameId);
   }
 
-  /** A price move, with the price before it (the first move's is the listing price). */
-  private recordPriceMove(itemId: number, previous: number, price: number, now: number): void {
-    this.s.insertMove.run(itemId, now, price, previous);
+  /**
+   * Moves the live price moves logged since the last fold into price_moves, in item order (one
+   * batch dirties each history page once, where a move at a time dirtied one page per event).
+   * Called inside a write transaction: when it rolls back, so does the fold.
+   */
+  foldPriceMoves(): void {
+    const folded = this.movesFolded();
+    const last = this.s.lastChange.get() as number;
+    this.unfoldedMoves = 0;
+    if (last === folded) return;
+    this.s.foldMoves.run(folded);
+    this.setMeta(META.movesFolded, last);
+  }
+
+  /** The change log's entries up to this seq have their moves in price_moves. */
+  private movesFolded(): number {
+    return (this.readMeta(META.movesFolded) as number | null) ?? 0;
+  }
+
+  /** A logged move: folded once there are enough of them. */
+  private movedLive(): void {
+    if (++this.unfoldedMoves >= FOLD_MOVES_AT) this.foldPriceMoves();
   }
 
   applyItemUpserts(items: Item[]): ItemUpsertResult {
@@ -298,16 +329,21 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           nameId = this.acquireName(columns.name);
         }
         let lastMove = old.last_move;
-        if (old.price !== columns.price) {
+        const moved = old.price !== columns.price;
+        if (moved) {
           lastMove = sign(columns.price - old.price);
-          this.recordPriceMove(item.itemId, old.price, columns.price, now);
           this.catalogValue += columns.price - old.price;
           prices.push({ itemId: item.itemId, price: columns.price, previous: old.price });
         }
         this.s.updateItem.run(...itemValues(columns).slice(1), nameId, now, lastMove, item.itemId);
         this.s.deleteLivePrice.run(item.itemId);
         this.s.upsertJson.run(item.itemId, columns.json);
-        this.s.logChange.run(item.itemId);
+        if (moved) {
+          this.s.logMove.run(item.itemId, now, columns.price, old.price);
+          this.movedLive();
+        } else {
+          this.s.logChange.run(item.itemId);
+        }
         live?.set(item.itemId, columns.price);
         upserted.push(catalogRowFromColumns(columns, old.listed_at, lastMove));
       }
@@ -422,9 +458,9 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           continue;
         }
         if (previous === price) continue;
-        this.recordPriceMove(itemId, previous, price, now);
         this.s.upsertLivePrice.run(itemId, price, sign(price - previous), now);
-        this.s.logPriceChange.run(itemId, price);
+        this.s.logPriceChange.run(itemId, price, now, price, previous);
+        this.movedLive();
         live?.set(itemId, price);
         this.catalogValue += price - previous;
         prices.push({ itemId, price, previous });
