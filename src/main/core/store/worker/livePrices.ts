@@ -23,15 +23,17 @@ export class LivePrices {
 
   /** Every held item's live price, as of the change log's last entry. */
   static read(db: Db): LivePrices {
-    const rows = db.prepare<[], [number, number]>('SELECT itemId, price FROM items_live ORDER BY itemId').raw().all() as [number, number][];
-    const ids = new Float64Array(rows.length);
-    const prices = new Float64Array(rows.length);
-    rows.forEach(([itemId, price], i) => {
-      ids[i] = itemId;
-      prices[i] = price;
-    });
+    // Row by row into arrays sized once: holding 500k row arrays first would be ~40 MB of garbage.
+    const count = db.prepare<[], number>('SELECT count(*) FROM items').pluck().get() as number;
+    const ids = new Float64Array(count);
+    const prices = new Float64Array(count);
+    let n = 0;
+    for (const [itemId, price] of db.prepare<[], [number, number]>('SELECT itemId, price FROM items_live ORDER BY itemId').raw().iterate() as IterableIterator<[number, number]>) {
+      ids[n] = itemId;
+      prices[n++] = price;
+    }
     const seq = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM item_changes').pluck().get() as number;
-    return new LivePrices(ids, prices, seq);
+    return new LivePrices(ids.subarray(0, n), prices.subarray(0, n), seq);
   }
 
   /** The live price, or undefined when the item is not held. */
