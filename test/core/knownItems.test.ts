@@ -6,8 +6,6 @@
  * log cannot tell. Real SQLite file, writer in-process, lists over real HTTP.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +14,7 @@ import { KnownItems } from '../../src/main/core/store/worker/catalogSync';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { Rng } from '../../src/server/catalog/rng';
+import { syncWriterWithList } from '../support/listServer';
 
 const dir = mkdtempSync(join(tmpdir(), 'known-items-'));
 let writer: WriterService;
@@ -45,20 +44,7 @@ function loadSnapshot() {
   return { readBy: snapshot.readBy, ids: [...snapshot.ids], hashes: [...snapshot.hashes] };
 }
 
-async function syncList(items: Item[]) {
-  const body = JSON.stringify({ totalItems: items.length, totalValue: items.reduce((sum, item) => sum + item.price, 0), items, lastUpdate: '2026-11-01T00:00:00.000Z' });
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(body);
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/list`;
-  try {
-    return await writer.syncCatalog({ url, headers: {} }, { signal: new AbortController().signal, progress: () => {} });
-  } finally {
-    await new Promise((done) => server.close(done));
-  }
-}
+const syncList = (items: Item[]) => syncWriterWithList(writer, items);
 
 describe('the known items snapshot', () => {
   it('is patched from the change log and equals a scan through live changes and re-syncs', async () => {

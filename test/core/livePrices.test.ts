@@ -5,8 +5,6 @@
  * in-process, the list over real HTTP.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +12,7 @@ import type { Item } from '../../src/shared/api';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { Rng } from '../../src/server/catalog/rng';
+import { syncWriterWithList } from '../support/listServer';
 
 const dir = mkdtempSync(join(tmpdir(), 'live-prices-'));
 let writer: WriterService;
@@ -43,20 +42,7 @@ function repriceAndCheck(itemIds: number[]): void {
   expect(result.unknown).toEqual(expected.filter((entry) => entry.before === undefined).map((entry) => entry.itemId));
 }
 
-async function syncList(items: Item[]) {
-  const body = JSON.stringify({ totalItems: items.length, totalValue: items.reduce((sum, item) => sum + item.price, 0), items, lastUpdate: '2026-11-01T00:00:00.000Z' });
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(body);
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/list`;
-  try {
-    return await writer.syncCatalog({ url, headers: {} }, { signal: new AbortController().signal, progress: () => {} });
-  } finally {
-    await new Promise((done) => server.close(done));
-  }
-}
+const syncList = (items: Item[]) => syncWriterWithList(writer, items);
 
 describe("the writer's live prices", () => {
   it('report the price before a change as SQL has it, through upserts, removals, a failed burst and a re-sync', async () => {

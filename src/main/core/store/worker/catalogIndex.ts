@@ -19,6 +19,7 @@
  */
 import type { Db } from './open';
 import { NAME_LIST_SEPARATOR } from './rows';
+import { indexOfSorted } from './sorted';
 
 export type SortKey = 'price' | 'name' | 'float' | 'paintSeed' | 'phase' | 'stickers' | 'keychains' | 'listedAt' | 'rarity';
 export const SORT_KEYS: readonly SortKey[] = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'];
@@ -230,17 +231,8 @@ export class CatalogIndex {
   }
 
   private slotOf(itemId: number): number | undefined {
-    let lo = 0;
-    let hi = this.sortedCount - 1;
-    const ids = this.itemId;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = ids[mid] as number;
-      if (value < itemId) lo = mid + 1;
-      else if (value > itemId) hi = mid - 1;
-      else return mid;
-    }
-    return this.extraSlots.get(itemId);
+    const slot = indexOfSorted(this.itemId, itemId, this.sortedCount);
+    return slot >= 0 ? slot : this.extraSlots.get(itemId);
   }
 
   private ensureCapacity(size: number): void {

@@ -31,7 +31,8 @@ import { itemSchema, type Item } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
 import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
 import { EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
-import { CHANGE_LOG_KEEP, CREATE_ITEMS_LIVE_VIEW, hashBytes, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
+import { CREATE_ITEMS_LIVE_VIEW, hashBytes, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
+import { columnInOrder, indexOfSorted } from './sorted';
 import type { KnownItemsSnapshot, SyncContext, WriterService } from './writer';
 
 const WRITE_BATCH_ITEMS = 2000;
@@ -275,8 +276,12 @@ const SNAPSHOT_PATCH_MAX = 50_000;
 
 /** Every row's itemId and hash, read from `items` (two ordered scans: ~0.4 s at 500k). */
 function fullSnapshot(db: WriterService['db'], seq: number): KnownItemsSnapshot {
-  const column = (sql: string) => Float64Array.from(db.prepare<[], number>(sql).pluck().all() as number[]);
-  return { ids: column('SELECT itemId FROM items ORDER BY itemId'), hashes: column('SELECT hash FROM items ORDER BY itemId'), seq, readBy: 'scan' };
+  return {
+    ids: columnInOrder(db, 'SELECT itemId FROM items ORDER BY itemId'),
+    hashes: columnInOrder(db, 'SELECT hash FROM items ORDER BY itemId'),
+    seq,
+    readBy: 'scan',
+  };
 }
 
 /**
@@ -340,7 +345,7 @@ export class KnownItems {
 
   static load(writer: WriterService): KnownItems {
     const db = writer.db;
-    const seq = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM item_changes').pluck().get() as number;
+    const seq = writer.lastChange();
     const previous = writer.knownItemsSnapshot;
     const snapshot = (previous && patchedSnapshot(db, previous, seq)) ?? fullSnapshot(db, seq);
     writer.knownItemsSnapshot = snapshot;
@@ -367,19 +372,9 @@ export class KnownItems {
       this.cursor = next + 1;
       return next;
     }
-    let low = 0;
-    let high = ids.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const value = ids[mid] as number;
-      if (value < itemId) low = mid + 1;
-      else if (value > itemId) high = mid - 1;
-      else {
-        this.cursor = mid + 1;
-        return mid;
-      }
-    }
-    return -1;
+    const index = indexOfSorted(ids, itemId);
+    if (index >= 0) this.cursor = index + 1;
+    return index;
   }
 
   /** Whether the item was held with this hash (it is then marked as named by the list). */
@@ -616,7 +611,7 @@ function itemIndexes(writer: WriterService): { name: string; sql: string }[] {
  */
 function finishApply(writer: WriterService, envelope: EnvelopeFields, now: number, names: 'all' | 'touched'): number {
   const db = writer.db;
-  db.prepare('DELETE FROM item_changes WHERE seq <= (SELECT max(seq) FROM item_changes) - ?').run(CHANGE_LOG_KEEP);
+  writer.trimChangeLogNow();
   const which = names === 'all' ? '1' : 'name_id IN (SELECT name_id FROM temp.sync_names)';
   db.prepare(`UPDATE names SET item_count = (SELECT count(*) FROM items WHERE items.name_id = names.name_id) WHERE ${which}`).run();
   db.prepare(`DELETE FROM names WHERE item_count = 0 AND ${which}`).run();

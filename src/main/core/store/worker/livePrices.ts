@@ -10,6 +10,7 @@
  * logs) moves the log on and the copy is read again before its next use.
  */
 import type { Db } from './open';
+import { columnInOrder, indexOfSorted } from './sorted';
 
 export class LivePrices {
   private readonly added = new Map<number, number>();
@@ -21,19 +22,13 @@ export class LivePrices {
     public seq: number,
   ) {}
 
-  /** Every held item's live price, as of the change log's last entry. */
-  static read(db: Db): LivePrices {
-    // Row by row into arrays sized once: holding 500k row arrays first would be ~40 MB of garbage.
-    const count = db.prepare<[], number>('SELECT count(*) FROM items').pluck().get() as number;
-    const ids = new Float64Array(count);
-    const prices = new Float64Array(count);
-    let n = 0;
-    for (const [itemId, price] of db.prepare<[], [number, number]>('SELECT itemId, price FROM items_live ORDER BY itemId').raw().iterate() as IterableIterator<[number, number]>) {
-      ids[n] = itemId;
-      prices[n++] = price;
-    }
-    const seq = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM item_changes').pluck().get() as number;
-    return new LivePrices(ids.subarray(0, n), prices.subarray(0, n), seq);
+  /** Every held item's live price, as of change-log entry `seq` (read in the same transaction). */
+  static read(db: Db, seq: number): LivePrices {
+    return new LivePrices(
+      columnInOrder(db, 'SELECT itemId FROM items ORDER BY itemId'),
+      columnInOrder(db, 'SELECT price FROM items_live ORDER BY itemId'),
+      seq,
+    );
   }
 
   /** The live price, or undefined when the item is not held. */
@@ -59,16 +54,6 @@ export class LivePrices {
   }
 
   private indexOf(itemId: number): number {
-    const ids = this.ids;
-    let low = 0;
-    let high = ids.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const value = ids[mid] as number;
-      if (value < itemId) low = mid + 1;
-      else if (value > itemId) high = mid - 1;
-      else return mid;
-    }
-    return -1;
+    return indexOfSorted(this.ids, itemId);
   }
 }

@@ -237,7 +237,17 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   trimChangeLog(): void {
     if (++this.writesSinceTrim < 256) return;
     this.writesSinceTrim = 0;
+    this.trimChangeLogNow();
+  }
+
+  /** Keeps the last CHANGE_LOG_KEEP entries, and every entry whose move is not folded yet. */
+  trimChangeLogNow(): void {
     this.s.trimChanges.run(CHANGE_LOG_KEEP, this.movesFolded());
+  }
+
+  /** The change log's last entry (0 when empty). */
+  lastChange(): number {
+    return this.s.lastChange.get() as number;
   }
 
   /** Marks "everything changed" for the readers' catalog index (after a large sync). */
@@ -277,7 +287,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
    */
   foldPriceMoves(): void {
     const folded = this.movesFolded();
-    const last = this.s.lastChange.get() as number;
+    const last = this.lastChange();
     this.unfoldedMoves = 0;
     if (last === folded) return;
     this.s.foldMoves.run(folded);
@@ -424,13 +434,13 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
 
   /** The live price copy if it has seen every catalog write so far; otherwise it is dropped. */
   private trustedLivePrices(): LivePrices | null {
-    if (this.livePrices && this.livePrices.seq !== this.s.lastChange.get()) this.livePrices = null;
+    if (this.livePrices && this.livePrices.seq !== this.lastChange()) this.livePrices = null;
     return this.livePrices;
   }
 
   /** After a write the copy followed: it reflects the log up to here. */
   private livePricesFollowed(live: LivePrices | null): void {
-    if (live) live.seq = this.s.lastChange.get() as number;
+    if (live) live.seq = this.lastChange();
   }
 
   /**
@@ -449,7 +459,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const unknown: number[] = [];
     this.db.transaction(() => {
       // Read once (~0.3 s at 500k) for the first changes after a sync; not while one streams (memory).
-      const live = this.trustedLivePrices() ?? (this.syncRunning ? null : (this.livePrices = LivePrices.read(this.db)));
+      const live = this.trustedLivePrices() ?? (this.syncRunning ? null : (this.livePrices = LivePrices.read(this.db, this.lastChange())));
       for (const { itemId, price } of changes) {
         this.syncTouched?.add(itemId);
         const previous = live ? live.get(itemId) : this.s.selectPrice.get(itemId)?.price;
