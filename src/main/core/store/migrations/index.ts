@@ -12,6 +12,7 @@ import { migration009 } from './009-listed-at-index';
 import { migration010 } from './010-change-log-price';
 import { migration011 } from './011-item-hash-murmur';
 import { migration012 } from './012-price-move-log';
+import { migration013 } from './013-live-removals';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -20,7 +21,7 @@ export type { Migration } from './types';
  * Every schema step, in order; one file each. Append only: a shipped
  * migration is never edited, a fix is a new step.
  */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

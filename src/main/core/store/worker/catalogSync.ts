@@ -684,8 +684,9 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
   const db = writer.db;
   const stageSelect = ITEM_COLUMNS.map((c) => `s.${c}`).join(', ');
   return db.transaction((): ApplyOutcome => {
-    // The live moves first: the sync's own moves and the history's pruning come after them.
+    // The live moves, removals and re-listings first: the sync's own changes and the history's pruning come after them.
     writer.foldPriceMoves();
+    writer.foldLiveListings();
     const keptFromFeed = recordTouched(writer);
     db.prepare('DELETE FROM temp.sync_stage WHERE itemId IN (SELECT itemId FROM temp.sync_skip)').run();
 
@@ -801,6 +802,7 @@ function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number)
   const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() as number;
   return db.transaction((): ApplyOutcome => {
     writer.foldPriceMoves();
+    writer.foldLiveListings();
     const keptFromFeed = recordTouched(writer);
     const indexes = itemIndexes(writer);
     db.exec(`

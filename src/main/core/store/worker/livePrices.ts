@@ -25,7 +25,7 @@ export class LivePrices {
   /** Every held item's live price, as of change-log entry `seq` (read in the same transaction). */
   static read(db: Db, seq: number): LivePrices {
     return new LivePrices(
-      columnInOrder(db, 'SELECT itemId FROM items ORDER BY itemId'),
+      columnInOrder(db, 'SELECT itemId FROM items_live ORDER BY itemId'),
       columnInOrder(db, 'SELECT price FROM items_live ORDER BY itemId'),
       seq,
     );

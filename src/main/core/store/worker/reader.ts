@@ -437,7 +437,10 @@ export class ReaderService implements ReaderMethods {
       onSale = true;
       listedAt = live.listed_at;
     } else {
-      const sold = this.prepare<[number], { json: string; price: number | null }>('SELECT json, price FROM sold_items WHERE itemId = ?').get(itemId);
+      const sold = this.prepare<[number, number], { json: string; price: number | null }>(
+        `SELECT json, price FROM sold_items WHERE itemId = ?
+         UNION ALL SELECT j.json, o.price FROM item_prices o JOIN item_json j ON j.itemId = o.itemId WHERE o.itemId = ? AND o.removed_at IS NOT NULL`,
+      ).get(itemId, itemId);
       if (!sold) return null;
       item = withPrice(JSON.parse(sold.json) as Item, sold.price);
       onSale = false;
@@ -464,12 +467,15 @@ export class ReaderService implements ReaderMethods {
   /** Items on sale, and those that left sale still kept in `sold_items` (the items of our active trades). */
   findItemsByIds(itemIds: number[]): Item[] {
     if (itemIds.length === 0) return [];
-    return this.prepare<[string, string], { json: string; price: number | null }>(
+    return this.prepare<[string, string, string], { json: string; price: number | null }>(
       'SELECT json, price FROM (SELECT i.itemId, j.json, i.price FROM items_live i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?)) ' +
         'UNION ALL SELECT s.itemId, s.json, s.price FROM sold_items s WHERE s.itemId IN (SELECT value FROM json_each(?)) ' +
-        'AND NOT EXISTS (SELECT 1 FROM items i2 WHERE i2.itemId = s.itemId)) ORDER BY itemId',
+        'AND NOT EXISTS (SELECT 1 FROM items i2 WHERE i2.itemId = s.itemId) ' +
+        // Removed live, not folded yet: sold, with the price it left at.
+        'UNION ALL SELECT o.itemId, j.json, o.price FROM item_prices o JOIN item_json j ON j.itemId = o.itemId ' +
+        'WHERE o.itemId IN (SELECT value FROM json_each(?)) AND o.removed_at IS NOT NULL) ORDER BY itemId',
     )
-      .all(JSON.stringify(itemIds), JSON.stringify(itemIds))
+      .all(JSON.stringify(itemIds), JSON.stringify(itemIds), JSON.stringify(itemIds))
       .map((row) => withPrice(JSON.parse(row.json) as Item, row.price));
   }
 

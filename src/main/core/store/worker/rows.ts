@@ -188,10 +188,12 @@ export function itemColumns(item: Item): ItemColumns {
 }
 
 /**
- * The catalog as readers see it: `items` with the live price changes of
- * `item_prices` laid over (migration 006). An overridden item's hash reads 0:
- * its stored JSON no longer has its price, so the next sync reads it again.
- * Dropped and recreated around a bulk sync's table swap.
+ * The catalog as readers see it: `items` with the live changes of `item_prices`
+ * laid over (migrations 006, 013): a live price, move and listing time, and the
+ * items removed live left out (`removed_at`: their rows wait for the writer's
+ * fold). An overridden item's hash reads 0: its stored JSON no longer has its
+ * price, so the next sync reads it again. Dropped and recreated around a bulk
+ * sync's table swap.
  */
 export const CREATE_ITEMS_LIVE_VIEW = `
   CREATE VIEW items_live AS
@@ -199,10 +201,11 @@ export const CREATE_ITEMS_LIVE_VIEW = `
          coalesce(o.price, i.price) AS price, i.float AS float, i.paintSeed AS paintSeed, i.paintIndex AS paintIndex,
          i.rarityColor AS rarityColor, i.rarity_rank AS rarity_rank, i.img AS img, i.statTrak AS statTrak,
          i.souvenir AS souvenir, i.stickerCount AS stickerCount, i.stickerNames AS stickerNames,
-         i.keyChainNames AS keyChainNames, i.keyChainCount AS keyChainCount, i.listed_at AS listed_at,
+         i.keyChainNames AS keyChainNames, i.keyChainCount AS keyChainCount, coalesce(o.listed_at, i.listed_at) AS listed_at,
          coalesce(o.updated_at, i.updated_at) AS updated_at, coalesce(o.last_move, i.last_move) AS last_move,
          CASE WHEN o.itemId IS NULL THEN i.hash ELSE 0 END AS hash
-  FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId;
+  FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId
+  WHERE o.removed_at IS NULL;
 `;
 
 /** The columns a catalog row is read from. */
@@ -417,3 +420,6 @@ export const META = {
 
 /** Unfolded live price moves that make the writer fold them into price_moves. */
 export const FOLD_MOVES_AT = 100_000;
+/** Items removed live (marked, rows kept) past this many are folded into sold_items a slice at a time. */
+export const FOLD_REMOVALS_AT = 100_000;
+export const FOLD_REMOVALS_SLICE = 10_000;

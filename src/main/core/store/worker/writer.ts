@@ -35,6 +35,8 @@ import { openWriteConnection, type Db } from './open';
 import {
   CHANGE_LOG_KEEP,
   FOLD_MOVES_AT,
+  FOLD_REMOVALS_AT,
+  FOLD_REMOVALS_SLICE,
   canAdvance,
   catalogRowFromColumns,
   DEFAULT_SETTINGS,
@@ -63,13 +65,23 @@ export interface KnownItemsSnapshot {
   readBy: 'scan' | 'log';
 }
 
+/** An item's row with its live overrides (`item_prices`), removed live or not. */
 interface ExistingItem {
   name_id: number;
   name: string;
+  /** The live price (the override's, else the row's). */
   price: number;
+  /** The row's own price and hash: those of its stored JSON. */
+  row_price: number;
+  row_hash: number;
+  /** 0 when a live override is laid over the row (its JSON is stale). */
   hash: number;
   listed_at: number;
+  /** The row's own listing time (an override may hold a later one). */
+  row_listed_at: number;
   last_move: number;
+  /** Set when the item was removed live and its row waits for the fold. */
+  removed_at: number | null;
 }
 
 function sign(delta: number): number {
@@ -79,15 +91,45 @@ function sign(delta: number): number {
 function prepareStatements(db: Db) {
   const itemInsertColumns = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
   return {
-    selectItem: db.prepare<[number], ExistingItem>('SELECT name_id, name, price, hash, listed_at, last_move FROM items_live WHERE itemId = ?'),
+    selectItem: db.prepare<[number], ExistingItem>(
+      `SELECT i.name_id AS name_id, i.name AS name, coalesce(o.price, i.price) AS price, i.price AS row_price, i.hash AS row_hash,
+              CASE WHEN o.itemId IS NULL THEN i.hash ELSE 0 END AS hash, coalesce(o.listed_at, i.listed_at) AS listed_at,
+              i.listed_at AS row_listed_at, coalesce(o.last_move, i.last_move) AS last_move, o.removed_at AS removed_at
+       FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId WHERE i.itemId = ?`,
+    ),
     selectPrice: db.prepare<[number], { price: number }>('SELECT price FROM items_live WHERE itemId = ?'),
     upsertLivePrice: db.prepare<[number, number, number, number]>(
       'INSERT INTO item_prices (itemId, price, last_move, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at',
     ),
     deleteLivePrice: db.prepare<[number]>('DELETE FROM item_prices WHERE itemId = ?'),
-    selectJson: db.prepare<[number], { json: string }>('SELECT json FROM item_json WHERE itemId = ?'),
+    // A live removal: the item's row, JSON and index entries stay until the fold (foldRemovals).
+    markRemoved: db.prepare<[number, number, number, number, number]>(
+      'INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET removed_at = excluded.removed_at',
+    ),
+    // A live re-listing whose JSON differs only in price: the row stays, the override carries price and listing time.
+    markRelisted: db.prepare<[number, number, number, number]>(
+      'INSERT OR REPLACE INTO item_prices (itemId, price, last_move, updated_at, listed_at, removed_at) VALUES (?, ?, 0, ?, ?, NULL)',
+    ),
+    setListedAt: db.prepare<[number, number]>('UPDATE items SET listed_at = ? WHERE itemId = ?'),
+    setNameId: db.prepare<[number, number]>('UPDATE items SET name_id = ? WHERE itemId = ?'),
+    countRemoved: db.prepare<[], number>('SELECT count(*) FROM item_prices WHERE removed_at IS NOT NULL').pluck(),
+    // Folding removed items: sold (JSON and the price they left at), logged again for the snapshot, then deleted.
+    foldSold: db.prepare<[number]>(
+      `INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at)
+       SELECT o.itemId, j.json, o.price, o.removed_at FROM item_prices o CROSS JOIN item_json j ON j.itemId = o.itemId
+       WHERE o.removed_at IS NOT NULL AND o.itemId <= ? ORDER BY o.itemId`,
+    ),
+    foldLog: db.prepare<[number]>('INSERT INTO item_changes (itemId) SELECT itemId FROM item_prices WHERE removed_at IS NOT NULL AND itemId <= ? ORDER BY itemId'),
+    foldItems: db.prepare<[number]>('DELETE FROM items WHERE itemId IN (SELECT itemId FROM item_prices WHERE removed_at IS NOT NULL AND itemId <= ?)'),
+    foldJson: db.prepare<[number]>('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM item_prices WHERE removed_at IS NOT NULL AND itemId <= ?)'),
+    foldMarks: db.prepare<[number]>('DELETE FROM item_prices WHERE removed_at IS NOT NULL AND itemId <= ?'),
+    // A re-listing's time into its row (before a sync, which drops the overrides of the items it rewrites).
+    foldListedAt: db.prepare(
+      'UPDATE items SET listed_at = o.listed_at FROM item_prices o WHERE o.itemId = items.itemId AND o.listed_at IS NOT NULL AND o.listed_at <> items.listed_at',
+    ),
+    clearListedAt: db.prepare('UPDATE item_prices SET listed_at = NULL WHERE listed_at IS NOT NULL'),
+    foldSliceEnd: db.prepare<[number], number>('SELECT itemId FROM item_prices WHERE removed_at IS NOT NULL ORDER BY itemId LIMIT 1 OFFSET ?').pluck(),
     upsertJson: db.prepare<[number, string]>('INSERT OR REPLACE INTO item_json (itemId, json) VALUES (?, ?)'),
-    deleteJson: db.prepare<[number]>('DELETE FROM item_json WHERE itemId = ?'),
     // Positional parameters: better-sqlite3 binds them ~3× faster than named ones (live item events).
     insertItem: db.prepare(`INSERT INTO items (${itemInsertColumns.join(', ')}) VALUES (${itemInsertColumns.map(() => '?').join(', ')})`),
     updateItem: db.prepare(
@@ -98,7 +140,6 @@ function prepareStatements(db: Db) {
     insertName: db.prepare<[string]>('INSERT INTO names (name, item_count) VALUES (?, 1)'),
     bumpName: db.prepare<[number, number]>('UPDATE names SET item_count = item_count + ? WHERE name_id = ?'),
     dropEmptyName: db.prepare<[number]>('DELETE FROM names WHERE name_id = ? AND item_count <= 0'),
-    insertSold: db.prepare<[number, string, number, number]>('INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at) VALUES (?, ?, ?, ?)'),
     deleteSold: db.prepare<[number]>('DELETE FROM sold_items WHERE itemId = ?'),
     // Live moves are folded in batches, in item order; of two moves of an item in one ms the later stays.
     foldMoves: db.prepare<[number]>(
@@ -179,6 +220,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   private writesSinceTrim = 0;
   /** Live moves logged since the last fold (a hint: a rolled-back write may leave it high, which only folds early). */
   private unfoldedMoves: number;
+  /** Items removed live whose rows wait for the fold (foldRemovals). */
+  private removedMarks: number;
   private catalogValue: number;
 
   constructor(file: string) {
@@ -188,13 +231,14 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.migratedFrom = migratedFrom;
     this.s = prepareStatements(db);
     this.unfoldedMoves = this.s.countUnfolded.get(this.movesFolded()) as number;
+    this.removedMarks = this.s.countRemoved.get() as number;
     const count = this.readMeta(META.count);
     const value = this.readMeta(META.value);
     if (typeof count === 'number' && typeof value === 'number') {
       this.catalogCount = count;
       this.catalogValue = value;
     } else {
-      const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items').get() as { n: number; v: number };
+      const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items_live').get() as { n: number; v: number };
       this.catalogCount = totals.n;
       this.catalogValue = totals.v;
     }
@@ -312,12 +356,33 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const now = Date.now();
     const upserted: CatalogRow[] = [];
     const prices: PriceMove[] = [];
-    this.db.transaction(() => {
+    this.oneTransaction(() => {
       const live = this.trustedLivePrices();
       for (const item of items) {
         this.syncTouched?.add(item.itemId);
         const columns = itemColumns(item);
-        const old = this.s.selectItem.get(item.itemId);
+        let old = this.s.selectItem.get(item.itemId);
+        if (old && old.removed_at !== null) {
+          // Listed again after a live removal.
+          this.removedMarks--;
+          const nameId = this.acquireName(columns.name);
+          if (this.onlyPriceDiffers(item, old)) {
+            // Its row, JSON and index entries still hold the listing: the override carries the new price and time.
+            this.s.markRelisted.run(item.itemId, columns.price, now, now);
+            // Its name's row went with its last item (releaseName) and came back under a new id.
+            if (nameId !== old.name_id) this.s.setNameId.run(nameId, item.itemId);
+            this.s.logChange.run(item.itemId);
+            this.catalogCount += 1;
+            this.catalogValue += columns.price;
+            live?.set(item.itemId, columns.price);
+            upserted.push(catalogRowFromColumns(columns, now, 0));
+            prices.push({ itemId: item.itemId, price: columns.price, previous: null });
+            continue;
+          }
+          this.releaseName(nameId);
+          this.s.deleteItem.run(item.itemId);
+          old = undefined;
+        }
         if (!old) {
           const nameId = this.acquireName(columns.name);
           this.s.insertItem.run(...itemValues(columns), nameId, now, now, 0);
@@ -346,6 +411,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           prices.push({ itemId: item.itemId, price: columns.price, previous: old.price });
         }
         this.s.updateItem.run(...itemValues(columns).slice(1), nameId, now, lastMove, item.itemId);
+        // A re-listing's time lived in the override dropped below: the row takes it.
+        if (old.listed_at !== old.row_listed_at) this.s.setListedAt.run(old.listed_at, item.itemId);
         this.s.deleteLivePrice.run(item.itemId);
         this.s.upsertJson.run(item.itemId, columns.json);
         if (moved) {
@@ -360,8 +427,41 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
       this.saveCatalogTotals();
       this.trimChangeLog();
       this.livePricesFollowed(live);
-    })();
+    });
     return { upserted, prices, totals: this.catalogTotals() };
+  }
+
+  /** Whether `item` is the row's stored item but for its price (a re-listing at a new price). */
+  private onlyPriceDiffers(item: Item, old: ExistingItem): boolean {
+    return itemColumns({ ...item, price: old.row_price }).hash === old.row_hash;
+  }
+
+  /**
+   * Items removed live (marked in item_prices) become sold items: JSON and the price they left at to
+   * `sold_items`, their rows, JSON and index entries deleted, in item order, the lowest `limit` ids
+   * (all by default). Logged again, so the sync's snapshot reads them as gone. Inside a write
+   * transaction: before each sync's apply, and a slice at a time once many are marked.
+   */
+  foldRemovals(limit = Number.POSITIVE_INFINITY): number {
+    if (this.removedMarks === 0) return 0;
+    const upTo = Number.isFinite(limit) ? (this.s.foldSliceEnd.get(limit - 1) ?? Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
+    this.s.foldSold.run(upTo);
+    this.s.foldLog.run(upTo);
+    this.s.foldJson.run(upTo);
+    this.s.foldItems.run(upTo);
+    const folded = this.s.foldMarks.run(upTo).changes;
+    this.removedMarks -= folded;
+    return folded;
+  }
+
+  /**
+   * Before a sync's apply: every live removal folded (see foldRemovals) and every re-listing's time
+   * moved into its row, so that the sync sees the catalog as plain rows and price overrides.
+   */
+  foldLiveListings(): void {
+    this.foldRemovals();
+    this.s.foldListedAt.run();
+    this.s.clearListedAt.run();
   }
 
   applyItemRemovals(itemIds: number[]): ItemRemovalResult {
@@ -371,17 +471,15 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   private removeItems(itemIds: number[]): ItemRemovalResult {
     const now = Date.now();
     const removed: number[] = [];
-    this.db.transaction(() => {
+    this.oneTransaction(() => {
       const live = this.trustedLivePrices();
       for (const itemId of itemIds) {
         this.syncTouched?.add(itemId);
         const old = this.s.selectItem.get(itemId);
-        if (!old) continue;
-        const json = this.s.selectJson.get(itemId)?.json;
-        if (json !== undefined) this.s.insertSold.run(itemId, json, old.price, now);
-        this.s.deleteItem.run(itemId);
-        this.s.deleteLivePrice.run(itemId);
-        this.s.deleteJson.run(itemId);
+        if (!old || old.removed_at !== null) continue;
+        // Marked, not deleted: the row, its JSON and index entries wait for the fold (a re-listing may come first).
+        this.s.markRemoved.run(itemId, old.price, old.last_move, now, now);
+        this.removedMarks++;
         this.s.logChange.run(itemId);
         this.releaseName(old.name_id);
         this.catalogCount -= 1;
@@ -390,15 +488,16 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         removed.push(itemId);
       }
       if (removed.length > 0) this.saveCatalogTotals();
+      if (this.removedMarks >= FOLD_REMOVALS_AT) this.foldRemovals(FOLD_REMOVALS_SLICE);
       this.trimChangeLog();
       this.livePricesFollowed(live);
-    })();
+    });
     return { removed, totals: this.catalogTotals() };
   }
 
   /**
-   * Live changes of every kind in feed order, in one transaction (each group in a savepoint of
-   * it): a burst of events costs one commit, and a page dirtied by many events is written once.
+   * Live changes of every kind in feed order, in one transaction (the groups share it: no
+   * savepoints): a burst of events costs one commit, and a page dirtied by many events is written once.
    */
   applyItemChanges(groups: ItemChangeGroup[]): ItemChangeGroupResult[] {
     return this.keepingTotals(() =>
@@ -417,6 +516,16 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     );
   }
 
+  /**
+   * Runs `write` in a transaction, or in the caller's when one is open: no savepoint, whose journal
+   * would copy every page the write touches (to a temp file) in case it rolled back alone. A burst's
+   * groups (applyItemChanges) succeed or fail together anyway.
+   */
+  private oneTransaction(write: () => void): void {
+    if (this.db.inTransaction) write();
+    else this.db.transaction(write)();
+  }
+
   /** Runs a catalog write; when it throws (its transaction rolled back), the held count and value go back too. */
   private keepingTotals<T>(write: () => T): T {
     const count = this.catalogCount;
@@ -426,6 +535,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     } catch (error) {
       this.catalogCount = count;
       this.catalogValue = value;
+      this.removedMarks = this.s.countRemoved.get() as number;
       // It may hold prices of the writes that were rolled back.
       this.livePrices = null;
       throw error;
@@ -457,7 +567,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const now = Date.now();
     const prices: PriceMove[] = [];
     const unknown: number[] = [];
-    this.db.transaction(() => {
+    this.oneTransaction(() => {
       // Read once (~0.3 s at 500k) for the first changes after a sync; not while one streams (memory).
       const live = this.trustedLivePrices() ?? (this.syncRunning ? null : (this.livePrices = LivePrices.read(this.db, this.lastChange())));
       for (const { itemId, price } of changes) {
@@ -468,6 +578,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           continue;
         }
         if (previous === price) continue;
+        // One row each (a multi-row statement opens a statement journal, which spills to a temp file).
         this.s.upsertLivePrice.run(itemId, price, sign(price - previous), now);
         this.s.logPriceChange.run(itemId, price, now, price, previous);
         this.movedLive();
@@ -478,7 +589,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
       if (prices.length > 0) this.saveCatalogTotals();
       this.trimChangeLog();
       this.livePricesFollowed(live);
-    })();
+    });
     return { prices, unknown, totals: this.catalogTotals() };
   }
 
