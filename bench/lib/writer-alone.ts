@@ -1,0 +1,96 @@
+/**
+ * The live-events writer on its own, for profiling (not a benchmark of the suite):
+ * the real WriterService on a copy of the synced 500k store, fed the live-events
+ * mix (lib/liveEventsPlan.ts: price changes, removals, re-listings of removed
+ * items at a new price) in calls of CALL events, the items in a seeded random
+ * order. Prints µs an event every 20 calls (the cost grows with the price
+ * history), the worst call, and user/system CPU an event; run it under
+ * `node --cpu-prof` or `strace -f -c` to see where the time goes.
+ *
+ *   npx tsx bench/lib/writer-alone.ts [calls=100] [events-per-call=18000] [--prices-only]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Item } from '../../src/shared/api';
+import type { ItemChangeGroup } from '../../src/main/core/store/types';
+import { WriterService } from '../../src/main/core/store/worker/writer';
+import { BATCH } from './liveEventsPlan';
+import { preparedStoreCopy } from './sandbox';
+
+const numbers = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const CALLS = Number(numbers[0] ?? 100);
+const CALL_EVENTS = Number(numbers[1] ?? 18_000);
+const PRICES_ONLY = process.argv.includes('--prices-only');
+
+const dir = mkdtempSync(join(tmpdir(), 'md-writer-alone-'));
+const writer = new WriterService(await preparedStoreCopy(500_000, dir));
+const ids = writer.db.prepare<[], number>('SELECT itemId FROM items ORDER BY itemId').pluck().all() as number[];
+let seed = 20_261_124;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+for (let i = ids.length - 1; i > 0; i--) {
+  const j = Math.floor(random() * (i + 1));
+  [ids[i], ids[j]] = [ids[j] as number, ids[i] as number];
+}
+const jsonOf = writer.db.prepare<[number], string>('SELECT json FROM item_json WHERE itemId = ?').pluck();
+let cursor = 0;
+let nextPrice = 2_000_000_000;
+const removed: Item[] = [];
+
+/** One call's groups: turns of the plan's mix, removals from the far side of the price cursor. */
+function call(): ItemChangeGroup[] {
+  const groups: ItemChangeGroup[] = [];
+  const turns = Math.max(1, Math.round(CALL_EVENTS / (BATCH.reprice + BATCH.relist + BATCH.remove)));
+  for (let turn = 0; turn < turns; turn++) {
+    groups.push({ kind: 'prices', changes: Array.from({ length: BATCH.reprice }, () => ({ itemId: ids[cursor++ % ids.length] as number, price: nextPrice++ })) });
+    if (PRICES_ONLY) continue;
+    // Re-listed only once removed a while (as the benchmark's generator does).
+    const relist = removed.length > 3 * BATCH.relist ? removed.splice(0, BATCH.relist).map((item) => ({ ...item, price: nextPrice++ })) : [];
+    if (relist.length > 0) groups.push({ kind: 'upserts', items: relist });
+    const victims: number[] = [];
+    for (let i = 0; i < BATCH.remove; i++) {
+      const itemId = ids[(cursor + ids.length / 2 + i * 7) % ids.length] as number;
+      const json = jsonOf.get(itemId);
+      if (json === undefined || removed.some((item) => item.itemId === itemId)) continue;
+      victims.push(itemId);
+      removed.push(JSON.parse(json) as Item);
+    }
+    groups.push({ kind: 'removals', itemIds: victims });
+  }
+  return groups;
+}
+
+const eventsOf = (groups: ItemChangeGroup[]) =>
+  groups.reduce((sum, group) => sum + (group.kind === 'prices' ? group.changes.length : group.kind === 'upserts' ? group.items.length : group.itemIds.length), 0);
+
+writer.applyItemChanges(call()); // reads the live prices once
+const cpu = process.cpuUsage();
+let events = 0;
+let worst = 0;
+let windowMs = 0;
+let windowEvents = 0;
+for (let i = 1; i <= CALLS; i++) {
+  const groups = call();
+  const started = performance.now();
+  writer.applyItemChanges(groups);
+  const ms = performance.now() - started;
+  worst = Math.max(worst, ms);
+  windowMs += ms;
+  windowEvents += eventsOf(groups);
+  if (i % 20 === 0 || i === CALLS) {
+    console.log(`calls ${i}: ${((windowMs * 1000) / windowEvents).toFixed(1)} µs an event`);
+    events += windowEvents;
+    windowMs = 0;
+    windowEvents = 0;
+  }
+}
+const used = process.cpuUsage(cpu);
+console.log(
+  `${events} events in ${CALLS} calls of ~${CALL_EVENTS}${PRICES_ONLY ? ' (price changes only)' : ''}: worst call ${worst.toFixed(0)} ms; ` +
+    `CPU ${(used.user / events).toFixed(2)} µs user + ${(used.system / events).toFixed(2)} µs system an event`,
+);
+writer.close();
+rmSync(dir, { recursive: true, force: true });
