@@ -86,6 +86,17 @@ describe('live removals and re-listings', () => {
         [repricedThenRemoved, 4_321],
       ].sort((a, b) => (a[0] as number) - (b[0] as number)),
     );
+    // A burst that fails after its removals (a malformed item) is refused whole: nothing it removed is lost.
+    const survivors = held.slice(200, 203);
+    const beforeFailure = await shown();
+    expect(() =>
+      writer.applyItemChanges([
+        { kind: 'removals', itemIds: survivors },
+        { kind: 'upserts', items: [{ ...byId(survivors[0] as number), market_hash_name: null as unknown as string }] },
+      ]),
+    ).toThrow();
+    expect(await shown()).toEqual(beforeFailure);
+    for (const itemId of survivors) expect(reader.getItem(itemId)).toMatchObject({ onSale: true, item: byId(itemId) });
     // A price change of a removed item is one of an item the cache does not hold.
     expect(writer.applyPriceChanges([{ itemId: removed, price: 1 }]).unknown).toEqual([removed]);
 
