@@ -20,7 +20,7 @@
 import type { Item } from '../../src/shared/api';
 import { HIDE_ALL, itemFor, toItemRecord, type ItemRecord } from '../../src/server/domain/itemRecord';
 import { toParent, type ChildMessage } from './child';
-import { BATCH, WINDOW } from './liveEventsPlan';
+import { BATCH, shuffleItemIds, WINDOW } from './liveEventsPlan';
 import { createMerchant, startBenchSandbox } from './sandbox';
 
 const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 500_000);
@@ -37,15 +37,7 @@ const onSale = sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 O
 // Walked in a random order (a seeded shuffle): a market's changes hit items all over the catalog,
 // never neighbours in id order (which would share the cache's pages). One pass covers every item once,
 // so an item never changes twice within a batch window (the engine would merge the two).
-let seed = 20_261_123;
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-};
-for (let i = onSale.length - 1; i > 0; i--) {
-  const j = Math.floor(random() * (i + 1));
-  [onSale[i], onSale[j]] = [onSale[j] as number, onSale[i] as number];
-}
+shuffleItemIds(onSale, 20_261_123);
 const records = new Map<number, Item>();
 let cursor = 0;
 /** Positions in onSale whose item was removed (skipped by the walk; a re-listed item gets a new position). */

@@ -1,6 +1,22 @@
-/** The live-events generator's plan, shared by the bench (notes) and its child (lib/live-events-child.ts). */
+/** The live-events generator's plan, shared by the bench (notes), its child (lib/live-events-child.ts) and lib/writer-alone.ts. */
 
 /** Per event-loop turn of the generator. */
 export const BATCH = { reprice: 2000, relist: 100, remove: 100 };
 /** Events emitted but not yet delivered before the generator waits. */
 export const WINDOW = 60_000;
+
+/**
+ * Shuffles item ids in place, the same way for the same seed (a linear congruential generator):
+ * a market's changes hit items all over the catalog, never neighbours in id order.
+ */
+export function shuffleItemIds(ids: number[], seed: number): void {
+  let state = seed;
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [ids[i], ids[j]] = [ids[j] as number, ids[i] as number];
+  }
+}

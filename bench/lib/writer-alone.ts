@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Item } from '../../src/shared/api';
 import type { ItemChangeGroup } from '../../src/main/core/store/types';
 import { WriterService } from '../../src/main/core/store/worker/writer';
-import { BATCH } from './liveEventsPlan';
+import { BATCH, shuffleItemIds } from './liveEventsPlan';
 import { preparedStoreCopy } from './sandbox';
 
 const numbers = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -26,15 +26,7 @@ const PRICES_ONLY = process.argv.includes('--prices-only');
 const dir = mkdtempSync(join(tmpdir(), 'md-writer-alone-'));
 const writer = new WriterService(await preparedStoreCopy(500_000, dir));
 const ids = writer.db.prepare<[], number>('SELECT itemId FROM items ORDER BY itemId').pluck().all() as number[];
-let seed = 20_261_124;
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-};
-for (let i = ids.length - 1; i > 0; i--) {
-  const j = Math.floor(random() * (i + 1));
-  [ids[i], ids[j]] = [ids[j] as number, ids[i] as number];
-}
+shuffleItemIds(ids, 20_261_124);
 const jsonOf = writer.db.prepare<[number], string>('SELECT json FROM item_json WHERE itemId = ?').pluck();
 let cursor = 0;
 let nextPrice = 2_000_000_000;

@@ -17,6 +17,7 @@ import { ReaderService } from '../../src/main/core/store/worker/reader';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { syncWriterWithList } from '../support/listServer';
+import { until } from '../support/until';
 
 const dir = mkdtempSync(join(tmpdir(), 'live-removals-'));
 const file = join(dir, 'removals.sqlite');
@@ -24,14 +25,6 @@ let writer: WriterService;
 let reader: ReaderService;
 let indexed: ReaderService;
 let catalog: Item[];
-
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 beforeAll(async () => {
   catalog = [...generateCatalog({ seed: 11, count: 400, imageBaseUrl: 'http://sandbox.invalid/img' })];

@@ -16,6 +16,7 @@ import { ReaderService } from '../../src/main/core/store/worker/reader';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { Rng } from '../../src/server/catalog/rng';
+import { until } from '../support/until';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-index-'));
 const file = join(dir, 'index.sqlite');
@@ -23,14 +24,6 @@ let writer: WriterService;
 let sql: ReaderService;
 let memory: ReaderService;
 let items: Item[];
-
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 beforeAll(async () => {
   items = [...generateCatalog({ seed: 7, count: 3000, imageBaseUrl: 'http://sandbox.invalid/img' })];

@@ -54,6 +54,7 @@ import {
   TRADE_FIELDS,
   TRADE_SELECT,
   tradeOf,
+  type ItemColumns,
 } from './rows';
 
 /** itemId → hash of every row of `items` (two sorted columns) as of change-log entry `seq`. */
@@ -358,6 +359,15 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const prices: PriceMove[] = [];
     this.oneTransaction(() => {
       const live = this.trustedLivePrices();
+      /** A new listing written: logged, counted, and reported at its price (no price before). */
+      const listed = (columns: ItemColumns) => {
+        this.s.logChange.run(columns.itemId);
+        this.catalogCount += 1;
+        this.catalogValue += columns.price;
+        live?.set(columns.itemId, columns.price);
+        upserted.push(catalogRowFromColumns(columns, now, 0));
+        prices.push({ itemId: columns.itemId, price: columns.price, previous: null });
+      };
       for (const item of items) {
         this.syncTouched?.add(item.itemId);
         const columns = itemColumns(item);
@@ -365,21 +375,15 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         if (old && old.removed_at !== null) {
           // Listed again after a live removal.
           this.removedMarks--;
-          const nameId = this.acquireName(columns.name);
           if (this.onlyPriceDiffers(item, old)) {
             // Its row, JSON and index entries still hold the listing: the override carries the new price and time.
+            const nameId = this.acquireName(columns.name);
             this.s.markRelisted.run(item.itemId, columns.price, now, now);
             // Its name's row went with its last item (releaseName) and came back under a new id.
             if (nameId !== old.name_id) this.s.setNameId.run(nameId, item.itemId);
-            this.s.logChange.run(item.itemId);
-            this.catalogCount += 1;
-            this.catalogValue += columns.price;
-            live?.set(item.itemId, columns.price);
-            upserted.push(catalogRowFromColumns(columns, now, 0));
-            prices.push({ itemId: item.itemId, price: columns.price, previous: null });
+            listed(columns);
             continue;
           }
-          this.releaseName(nameId);
           this.s.deleteItem.run(item.itemId);
           old = undefined;
         }
@@ -389,12 +393,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           this.s.deleteLivePrice.run(item.itemId);
           this.s.upsertJson.run(item.itemId, columns.json);
           this.s.deleteSold.run(item.itemId);
-          this.s.logChange.run(item.itemId);
-          this.catalogCount += 1;
-          this.catalogValue += columns.price;
-          live?.set(item.itemId, columns.price);
-          upserted.push(catalogRowFromColumns(columns, now, 0));
-          prices.push({ itemId: item.itemId, price: columns.price, previous: null });
+          listed(columns);
           continue;
         }
         if (old.hash === columns.hash) continue;
