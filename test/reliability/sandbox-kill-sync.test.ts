@@ -167,7 +167,12 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
       merchantId: merchant.merchantId,
       apiKey: merchant.apiKey,
     });
-    await waitFor(async () => (await app.call('catalog.query', { limit: 1 })).total === ITEMS, 90_000, 'the first complete sync');
+    // Readers see the committed catalog a moment before the session has read its totals after the sync: wait for both.
+    await waitFor(
+      async () => (await app.call('catalog.query', { limit: 1 })).total === ITEMS && (await app.engine.snapshot()).catalog.totalItems === ITEMS,
+      90_000,
+      'the first complete sync',
+    );
   }, 240_000);
 
   afterAll(async () => {
