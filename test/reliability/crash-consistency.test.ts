@@ -201,11 +201,13 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(db.pragma('foreign_key_check')).toEqual([]);
       const begun = lines.filter((l) => l.t === 'begin');
-      const committedKeys = new Set(lines.filter((l) => l.t === 'commit').map((l) => `${l.op}:${l.j}:${String(l.tradeId ?? '')}`));
-      const inFlight = begun.filter((l) => !committedKeys.has(`${l.op}:${l.j}:${String(l.tradeId ?? '')}`));
+      // One round can move the same trade twice (PENDING -> SENT -> COMPLETED): the status is part of a write's key.
+      const writeKey = (l: Line) => `${l.op}:${l.j}:${String(l.tradeId ?? '')}:${String(l.status ?? '')}`;
+      const committedKeys = new Set(lines.filter((l) => l.t === 'commit').map(writeKey));
+      const inFlight = begun.filter((l) => !committedKeys.has(writeKey(l)));
       // Writes run one at a time per loop: at most one in flight per loop (mixed runs three loops).
       expect(inFlight.length).toBeLessThanOrEqual(kind === 'mixed' ? 3 : 1);
-      const isCommitted = (l: Line) => committedKeys.has(`${l.op}:${l.j}:${String(l.tradeId ?? '')}`);
+      const isCommitted = (l: Line) => committedKeys.has(writeKey(l));
 
       // ---- items: every committed price (or a later one) is there; the write in flight is all or nothing.
       if (kind === 'items') {
