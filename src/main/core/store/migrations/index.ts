@@ -13,6 +13,7 @@ import { migration010 } from './010-change-log-price';
 import { migration011 } from './011-item-hash-murmur';
 import { migration012 } from './012-price-move-log';
 import { migration013 } from './013-live-removals';
+import { migration014 } from './014-price-move-runs';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -21,7 +22,7 @@ export type { Migration } from './types';
  * Every schema step, in order; one file each. Append only: a shipped
  * migration is never edited, a fix is a new step.
  */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -48,10 +48,6 @@ const GUNZIP_CHUNK_BYTES = 256 * 1024;
 const MAX_QUEUED_BYTES = 4 * GUNZIP_CHUNK_BYTES;
 /** Sold items (and their price history) are kept this long. */
 const SOLD_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-/** Price moves are kept this long (the history charts' longest view)... */
-const PRICE_HISTORY_MS = 30 * 24 * 60 * 60 * 1000;
-/** ...pruned a slice of the history at a time (the slice up to the next this many moves), so no sync pays for all of it. */
-const PRUNE_SLICE_MOVES = 50_000;
 /** More changes than this in one sync: readers reload their catalog index instead of repairing it. */
 const CHANGE_LOG_ITEMS_MAX = 20_000;
 /** `{"itemId":` — items usually start with it, so the id can be read without parsing. */
@@ -617,9 +613,9 @@ function finishApply(writer: WriterService, envelope: EnvelopeFields, now: numbe
   db.prepare(`DELETE FROM names WHERE item_count = 0 AND ${which}`).run();
 
   const cutoff = now - SOLD_RETENTION_MS;
-  db.prepare('DELETE FROM price_moves WHERE itemId IN (SELECT itemId FROM sold_items WHERE removed_at < ?)').run(cutoff);
+  writer.priceHistory.dropMovesOfSold(cutoff);
   db.prepare('DELETE FROM sold_items WHERE removed_at < ?').run(cutoff);
-  prunePriceHistory(writer, now);
+  writer.priceHistory.prune(now);
 
   // From the price index (a covering scan), plus what the live prices add: not a join of every row.
   const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items').get() as { n: number; v: number };
@@ -632,28 +628,12 @@ function finishApply(writer: WriterService, envelope: EnvelopeFields, now: numbe
   return totals.n;
 }
 
-/**
- * Drops price moves older than PRICE_HISTORY_MS, one slice of item ids per sync (moves are
- * clustered by item, so a slice is a range of the table), the next slice starting where
- * this one ended; after the last item the next sync starts over.
- */
-export function prunePriceHistory(writer: WriterService, now: number): number {
-  const db = writer.db;
-  const from = (writer.readMeta(META.pruneFrom) as number | null) ?? 0;
-  const to = db.prepare<[number, number], number>('SELECT itemId FROM price_moves WHERE itemId > ? ORDER BY itemId LIMIT 1 OFFSET ?').pluck().get(from, PRUNE_SLICE_MOVES) ?? null;
-  const pruned = db
-    .prepare<[number, number, number]>('DELETE FROM price_moves WHERE itemId > ? AND itemId <= ? AND at < ?')
-    .run(from, to ?? Number.MAX_SAFE_INTEGER, now - PRICE_HISTORY_MS).changes;
-  writer.setMeta(META.pruneFrom, to ?? 0);
-  return pruned;
-}
-
 /** An item's last move after a sync changed it (temp.sync_changed `c`): the price's direction, or the one it had. */
 const LAST_MOVE_AFTER_SYNC = 'CASE WHEN c.price > c.old_price THEN 1 WHEN c.price < c.old_price THEN -1 ELSE c.old_move END';
 
 /** The price moves of the items a sync changed (temp.sync_changed), both modes. */
 function recordSyncPriceMoves(writer: WriterService, now: number): void {
-  writer.db.prepare('INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) SELECT itemId, ?, price, old_price FROM temp.sync_changed WHERE price <> old_price').run(now);
+  writer.priceHistory.appendSyncMoves(now);
 }
 
 /** Items the list no longer names (temp.sync_gone) keep their JSON and last price a while as sold, both modes. */

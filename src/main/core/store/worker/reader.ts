@@ -445,15 +445,16 @@ export class ReaderService implements ReaderMethods {
       item = withPrice(JSON.parse(sold.json) as Item, sold.price);
       onSale = false;
     }
-    // Folded moves, then the live ones still in the change log (writer.foldPriceMoves): of two at one
-    // time the later stays, as the fold will leave it.
+    // Folded moves (one seek per run of price_moves: priceHistory.ts), then the live ones still in the change
+    // log (writer.foldPriceMoves): of two at one time the later run's, or the log's, stays, as a merge or fold will leave it.
     const logged = this.prepare<[number, number], { at: number; price: number; previous: number }>(
       `SELECT at, price, previous FROM (
-         SELECT at, price, previous, 0 AS seq FROM price_moves WHERE itemId = ?
+         SELECT m.at AS at, m.price AS price, m.previous AS previous, m.run AS run, 0 AS seq
+         FROM price_move_runs r CROSS JOIN price_moves m ON m.run = r.run AND m.itemId = ?
          UNION ALL
-         SELECT at, moved, previous, seq FROM item_changes
+         SELECT at, moved, previous, ${Number.MAX_SAFE_INTEGER}, seq FROM item_changes
          WHERE seq > coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '${META.movesFolded}'), 0) AND itemId = ? AND moved IS NOT NULL
-       ) ORDER BY at, seq`,
+       ) ORDER BY at, run, seq`,
     ).all(itemId, itemId);
     const moves = logged.filter((move, i) => logged[i + 1]?.at !== move.at);
     // The history starts at the listing: the first move's previous price, or the price now when it never moved.

@@ -412,8 +412,11 @@ export const META = {
   serverTotalValue: 'catalog.serverTotalValue',
   count: 'catalog.count',
   value: 'catalog.value',
-  /** The price history is pruned from this item id on (catalogSync.ts prunePriceHistory). */
+  /** The price history is pruned from this item id on, in run `pruneRun` (priceHistory.ts prune). */
   pruneFrom: 'priceHistory.pruneFrom',
+  pruneRun: 'priceHistory.pruneRun',
+  /** A merge of price-move runs under way (priceHistory.ts RunMerge), or null. */
+  movesMerge: 'priceHistory.merge',
   /** Live price moves in item_changes up to this seq are in price_moves (writer.foldPriceMoves). */
   movesFolded: 'moves.folded',
 } as const;

@@ -60,6 +60,9 @@ const READER_METHODS: readonly (keyof ReaderMethods)[] = [
   'catalogIndexStatus',
 ];
 
+/** The writer's idle work (merging the price history's runs) starts once no call came for this long. */
+const IDLE_AFTER_MS = 250;
+
 function post(message: WorkerMessage): void {
   parentPort?.postMessage(message);
 }
@@ -93,6 +96,23 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
   const aborts = new Map<number, AbortController>();
   let closed = false;
 
+  // Idle work, a slice at a time: queued calls run between slices and push the next quiet moment back.
+  let idleTimer: NodeJS.Timeout | null = null;
+  const runIdleWork = () => {
+    idleTimer = null;
+    if (closed || !(service instanceof WriterService)) return;
+    try {
+      if (service.idleWork()) idleTimer = setTimeout(runIdleWork, 0);
+    } catch {
+      // Its transaction rolled back whole; the next quiet moment tries again, and a lasting disk fault fails the next call.
+    }
+  };
+  const idleLater = () => {
+    if (!(service instanceof WriterService)) return;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = closed ? null : setTimeout(runIdleWork, IDLE_AFTER_MS);
+  };
+
   const fail = (id: number, error: unknown) => {
     post({ kind: 'result', id, ok: false, error: serializeError(classifySqliteError(error, init.file)) });
   };
@@ -104,6 +124,8 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       return;
     }
     if (message.kind === 'close') {
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = null;
       for (const controller of aborts.values()) controller.abort();
       if (!closed) {
         closed = true;
@@ -128,7 +150,9 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       return;
     }
     const started = performance.now();
+    idleLater();
     const done = (value: unknown) => {
+      idleLater();
       const ms = performance.now() - started;
       if (ms >= init.slowCallMs) post({ kind: 'slow', method, ms: Math.round(ms) });
       post({ kind: 'result', id, ok: true, value: value === undefined ? null : value });

@@ -32,6 +32,7 @@ import { CatalogSyncError } from '../errors';
 import { runCatalogSync } from './catalogSync';
 import { LivePrices } from './livePrices';
 import { openWriteConnection, type Db } from './open';
+import { PriceHistory } from './priceHistory';
 import {
   CHANGE_LOG_KEEP,
   FOLD_MOVES_AT,
@@ -142,10 +143,6 @@ function prepareStatements(db: Db) {
     bumpName: db.prepare<[number, number]>('UPDATE names SET item_count = item_count + ? WHERE name_id = ?'),
     dropEmptyName: db.prepare<[number]>('DELETE FROM names WHERE name_id = ? AND item_count <= 0'),
     deleteSold: db.prepare<[number]>('DELETE FROM sold_items WHERE itemId = ?'),
-    // Live moves are folded in batches, in item order; of two moves of an item in one ms the later stays.
-    foldMoves: db.prepare<[number]>(
-      'INSERT OR REPLACE INTO price_moves (itemId, at, price, previous) SELECT itemId, at, moved, previous FROM item_changes WHERE seq > ? AND moved IS NOT NULL ORDER BY itemId, at, seq',
-    ),
     countUnfolded: db.prepare<[number], number>('SELECT count(*) FROM item_changes WHERE seq > ? AND moved IS NOT NULL').pluck(),
     logChange: db.prepare<[number]>('INSERT INTO item_changes (itemId) VALUES (?)'),
     // A live price change: the new price for the readers' indexes, and the move for the history.
@@ -210,6 +207,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   readonly file: string;
   readonly migratedFrom: number | null;
   private readonly s: WriterStatements;
+  /** The price history's runs: appended per fold, merged while idle (idleWork). */
+  readonly priceHistory: PriceHistory;
   /** Items the feed touched while a sync streams: the sync leaves them as the feed set them. */
   syncTouched: Set<number> | null = null;
   /** The items' ids and hashes as the last sync read them; the next one patches it from the change log. */
@@ -231,6 +230,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.db = db;
     this.migratedFrom = migratedFrom;
     this.s = prepareStatements(db);
+    this.priceHistory = new PriceHistory(db, this);
     this.unfoldedMoves = this.s.countUnfolded.get(this.movesFolded()) as number;
     this.removedMarks = this.s.countRemoved.get() as number;
     const count = this.readMeta(META.count);
@@ -326,8 +326,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   }
 
   /**
-   * Moves the live price moves logged since the last fold into price_moves, in item order (one
-   * batch dirties each history page once, where a move at a time dirtied one page per event).
+   * Moves the live price moves logged since the last fold into price_moves, as a new run
+   * (priceHistory.ts: appended pages, where a move at a time dirtied one page per event).
    * Called inside a write transaction: when it rolls back, so does the fold.
    */
   foldPriceMoves(): void {
@@ -335,7 +335,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const last = this.lastChange();
     this.unfoldedMoves = 0;
     if (last === folded) return;
-    this.s.foldMoves.run(folded);
+    this.priceHistory.appendLiveMoves(folded);
     this.setMeta(META.movesFolded, last);
   }
 
@@ -603,6 +603,20 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
       this.syncRunning = false;
       this.syncTouched = null;
     }
+  }
+
+  /**
+   * Work that waits for a quiet moment (the worker calls it once no call came for a while): one slice
+   * of merging the price history's runs, in its own transaction. Returns whether more is left. Never
+   * while a sync runs: its stages commit between awaits.
+   */
+  idleWork(): boolean {
+    if (this.syncRunning) return false;
+    let more = false;
+    this.db.transaction(() => {
+      more = this.priceHistory.mergeStep(Date.now());
+    })();
+    return more;
   }
 
   // ---- trades
