@@ -8,6 +8,7 @@ import { FeedConnection } from '../feed';
 import type { ItemChangeGroup, LocalStore } from '../store';
 import type { CatalogTotals, PriceMove, TradeSource } from '../store/types';
 import { tradeNotifications } from './notifications';
+import { ItemWriteQueue, type ItemFrame } from './itemWriteQueue';
 
 export interface AccountCredentials {
   baseUrl: string;
@@ -56,14 +57,10 @@ const RECOVERY_MAX_MS = 120_000;
  * feed, and the sync that keeps the local cache current. API → core →
  * SQLite → coalesced events; nothing here talks to a UI directly.
  */
-type ItemFrame = Extract<FeedFrame, { type: 'item_upserted' | 'price_changed' | 'item_removed' }>;
-
 /** At most this many item events in one writer call (a transaction of a few tenths of a second at most). */
 const MAX_ITEM_EVENTS_PER_WRITE = 20_000;
-
-function itemFrameSize(frame: ItemFrame): number {
-  return frame.type === 'item_removed' ? frame.itemIds.length : frame.items.length;
-}
+/** Under a flood, the next writer call is sent while one is under way, once this many events wait (see ItemWriteQueue). */
+const MIN_ITEM_EVENTS_TO_OVERLAP = 5_000;
 
 /** Frames in arrival order as groups for the writer: each run of frames of one kind becomes one group. */
 export function itemChangeGroups(frames: readonly ItemFrame[]): ItemChangeGroup[] {
@@ -122,9 +119,14 @@ export class AccountSession {
   private restProblem: string | null = null;
   private startedAt = Date.now();
   private startSyncScheduled = false;
-  /** Item frames waiting for the writer, in arrival order (see enqueueItemFrame). */
-  private readonly itemFrames: ItemFrame[] = [];
-  private itemFramesDrained: Promise<void> | null = null;
+  /** Item frames on their way to the writer, in arrival order. */
+  private readonly itemWrites = new ItemWriteQueue({
+    write: (frames) => this.applyItemFrames(frames),
+    onError: (error) => this.fail('applying item frames', error),
+    maxEventsPerWrite: MAX_ITEM_EVENTS_PER_WRITE,
+    maxWritesInFlight: 2,
+    minEventsToOverlap: MIN_ITEM_EVENTS_TO_OVERLAP,
+  });
   private webhookFailedSync: Promise<void> | null = null;
   private webhookFailedAt = 0;
   private readonly abort = new AbortController();
@@ -178,6 +180,7 @@ export class AccountSession {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.itemWrites.stop();
     this.abort.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
@@ -228,42 +231,10 @@ export class AccountSession {
       case 'item_upserted':
         // Alerts (and auto-buy) see the items at once; the cache write waits its turn.
         this.hooks.onItems({ items: frame.items });
-        return this.enqueueItemFrame(frame);
+        return this.itemWrites.push(frame);
       case 'price_changed':
       case 'item_removed':
-        return this.enqueueItemFrame(frame);
-    }
-  }
-
-  /**
-   * Item frames are written in arrival order, one writer call at a time; the frames that queued up
-   * meanwhile, of every kind, go in one call (one transaction, each run of one kind a group): under
-   * a burst, one commit and fewer pages written per event, and a removal never overtakes an earlier
-   * price change of its item.
-   */
-  private enqueueItemFrame(frame: ItemFrame): Promise<void> {
-    this.itemFrames.push(frame);
-    this.itemFramesDrained ??= this.drainItemFrames().finally(() => {
-      this.itemFramesDrained = null;
-    });
-    return this.itemFramesDrained;
-  }
-
-  private async drainItemFrames(): Promise<void> {
-    const queue = this.itemFrames;
-    while (queue.length > 0 && !this.stopped) {
-      let count = 0;
-      let end = 0;
-      while (end < queue.length && count < MAX_ITEM_EVENTS_PER_WRITE) {
-        count += itemFrameSize(queue[end] as ItemFrame);
-        end++;
-      }
-      const frames = queue.splice(0, end);
-      try {
-        await this.applyItemFrames(frames);
-      } catch (error) {
-        this.fail('applying item frames', error);
-      }
+        return this.itemWrites.push(frame);
     }
   }
 
@@ -291,7 +262,9 @@ export class AccountSession {
       }
     }
     if (unknown.length === 0) return;
-    // Repriced items we never saw are fetched whole, unless the same burst removed them.
+    // Repriced items we never saw are fetched whole, unless the same burst removed them. The next burst may be
+    // written meanwhile (ItemWriteQueue); a removal in it was made on the server before its frame was sent,
+    // so the fetch, made later, does not bring the item back.
     const removed = new Set(groups.flatMap((group) => (group.kind === 'removals' ? group.itemIds : [])));
     await this.fetchUnknownItems(unknown.filter((itemId) => !removed.has(itemId)));
   }

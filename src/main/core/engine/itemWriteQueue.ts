@@ -1,0 +1,82 @@
+import type { FeedFrame } from '../../../shared/api';
+
+export type ItemFrame = Extract<FeedFrame, { type: 'item_upserted' | 'price_changed' | 'item_removed' }>;
+
+export function itemFrameSize(frame: ItemFrame): number {
+  return frame.type === 'item_removed' ? frame.itemIds.length : frame.items.length;
+}
+
+export interface ItemWriteQueueOptions {
+  /** Writes a batch of frames (one writer call) and handles its results. */
+  write(frames: ItemFrame[]): Promise<void>;
+  /** A batch's write failed: reported, and the frames after it go on. */
+  onError(error: unknown): void;
+  /** At most this many item events in one writer call. */
+  maxEventsPerWrite: number;
+  /** At most this many writer calls under way at once. */
+  maxWritesInFlight: number;
+  /** While a call is under way, the next one goes only once this many events wait (else after it). */
+  minEventsToOverlap: number;
+}
+
+interface Waiting {
+  frame: ItemFrame;
+  written: () => void;
+}
+
+/**
+ * Item frames on their way to the writer, in arrival order. The frames that queued up while a call
+ * was under way go in one call (one transaction, each run of one kind a group: one commit and fewer
+ * pages written per event under a burst). Under a flood the next batch is sent while the writer
+ * still works on the previous one (the writer thread takes calls in order), so it never waits for
+ * the host to read its results and copy the next batch over; at a trickle each frame is one call,
+ * at once. push() resolves once the frame's batch is written and its results handled.
+ */
+export class ItemWriteQueue {
+  private readonly waiting: Waiting[] = [];
+  private waitingEvents = 0;
+  private inFlight = 0;
+  private stopped = false;
+
+  constructor(private readonly options: ItemWriteQueueOptions) {}
+
+  push(frame: ItemFrame): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise<void>((written) => {
+      this.waiting.push({ frame, written });
+      this.waitingEvents += itemFrameSize(frame);
+      this.pump();
+    });
+  }
+
+  /** Frames not yet sent are dropped (their promises resolve): the session is going away. */
+  stop(): void {
+    this.stopped = true;
+    for (const entry of this.waiting.splice(0)) entry.written();
+    this.waitingEvents = 0;
+  }
+
+  private pump(): void {
+    const { maxEventsPerWrite, maxWritesInFlight, minEventsToOverlap } = this.options;
+    while (this.waiting.length > 0 && !this.stopped && this.inFlight < maxWritesInFlight) {
+      if (this.inFlight > 0 && this.waitingEvents < minEventsToOverlap) return;
+      let count = 0;
+      let end = 0;
+      while (end < this.waiting.length && count < maxEventsPerWrite) {
+        count += itemFrameSize((this.waiting[end] as Waiting).frame);
+        end++;
+      }
+      const batch = this.waiting.splice(0, end);
+      this.waitingEvents -= count;
+      this.inFlight++;
+      void this.options
+        .write(batch.map((entry) => entry.frame))
+        .catch((error: unknown) => this.options.onError(error))
+        .finally(() => {
+          this.inFlight--;
+          for (const entry of batch) entry.written();
+          this.pump();
+        });
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The item frames' way to the writer (engine/itemWriteQueue.ts): batching, the second call sent while
+ * the first is under way, order, failures and stop. The writer here is a function whose calls the test
+ * finishes by hand, so each step of the schedule is observable.
+ */
+import { describe, expect, it } from 'vitest';
+import { ItemWriteQueue, type ItemFrame } from '../../src/main/core/engine/itemWriteQueue';
+
+function prices(first: number, count: number): ItemFrame {
+  return { type: 'price_changed', items: Array.from({ length: count }, (_, i) => ({ itemId: first + i, price: 100 + i })) } as ItemFrame;
+}
+
+function removal(itemId: number): ItemFrame {
+  return { type: 'item_removed', itemIds: [itemId] } as ItemFrame;
+}
+
+/** A writer whose calls stay under way until the test ends them. */
+function manualWriter() {
+  const calls: { frames: ItemFrame[]; finish: (error?: Error) => void }[] = [];
+  const write = (frames: ItemFrame[]) =>
+    new Promise<void>((resolve, reject) => {
+      calls.push({ frames, finish: (error) => (error ? reject(error) : resolve()) });
+    });
+  return { calls, write };
+}
+
+const firstIds = (frames: ItemFrame[]) => frames.map((frame) => (frame.type === 'item_removed' ? frame.itemIds[0] : frame.items[0]?.itemId));
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('ItemWriteQueue', () => {
+  it('writes a frame at once when idle, batches what arrives meanwhile, and overlaps a second call only past the threshold', async () => {
+    const writer = manualWriter();
+    const errors: unknown[] = [];
+    const queue = new ItemWriteQueue({ write: writer.write, onError: (e) => errors.push(e), maxEventsPerWrite: 1000, maxWritesInFlight: 2, minEventsToOverlap: 300 });
+    const written: number[] = [];
+    const push = (frame: ItemFrame, id: number) => void queue.push(frame).then(() => written.push(id));
+
+    push(prices(1, 10), 1);
+    expect(writer.calls).toHaveLength(1); // idle: at once
+    push(prices(100, 100), 2);
+    push(removal(5), 3);
+    push(prices(200, 100), 4);
+    expect(writer.calls).toHaveLength(1); // 201 waiting < 300: they wait for the first call
+    push(prices(300, 150), 5); // 351 waiting: the second call goes while the first is under way
+    expect(writer.calls).toHaveLength(2);
+    expect(firstIds(writer.calls[1]?.frames ?? [])).toEqual([100, 5, 200, 300]);
+    push(prices(500, 400), 6);
+    push(prices(900, 400), 7);
+    expect(writer.calls).toHaveLength(2); // never more than two under way
+
+    writer.calls[0]?.finish();
+    await flush();
+    expect(written).toEqual([1]);
+    // The first call done: the waiting frames go, cut at maxEventsPerWrite (400 + 400 < 1000 here: one call).
+    expect(writer.calls).toHaveLength(3);
+    expect(firstIds(writer.calls[2]?.frames ?? [])).toEqual([500, 900]);
+
+    writer.calls[1]?.finish(new Error('disk full'));
+    await flush();
+    expect(errors).toHaveLength(1);
+    expect(written).toEqual([1, 2, 3, 4, 5]); // a failed batch still settles its frames; later ones go on
+    writer.calls[2]?.finish();
+    await flush();
+    expect(written).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(errors).toEqual([new Error('disk full')]);
+  });
+
+  it('cuts a flood into calls of at most maxEventsPerWrite events, in arrival order', async () => {
+    const writer = manualWriter();
+    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 250, maxWritesInFlight: 2, minEventsToOverlap: 1 });
+    void queue.push(prices(0, 100));
+    for (let i = 1; i <= 10; i++) void queue.push(prices(i * 100, 100));
+    const sent: number[] = [];
+    for (let next = 0; next < writer.calls.length; next++) {
+      const call = writer.calls[next] as (typeof writer.calls)[number];
+      sent.push(...firstIds(call.frames).map(Number));
+      expect(call.frames.reduce((sum, frame) => sum + (frame.type === 'item_removed' ? frame.itemIds.length : frame.items.length), 0)).toBeLessThanOrEqual(300);
+      call.finish();
+      await flush();
+    }
+    expect(writer.calls.length).toBeGreaterThanOrEqual(5);
+    expect(sent).toEqual(Array.from({ length: 11 }, (_, i) => i * 100));
+  });
+
+  it('on stop, settles the frames not sent and takes no more', async () => {
+    const writer = manualWriter();
+    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 1000, maxWritesInFlight: 1, minEventsToOverlap: 1 });
+    const first = queue.push(prices(1, 1));
+    const second = queue.push(prices(2, 1));
+    queue.stop();
+    await second; // settled without a write
+    expect(writer.calls).toHaveLength(1);
+    await queue.push(prices(3, 1));
+    writer.calls[0]?.finish();
+    await first;
+    await flush();
+    expect(writer.calls).toHaveLength(1);
+  });
+});
