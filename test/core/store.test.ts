@@ -268,6 +268,56 @@ describe('opening and migrations', () => {
     expect((await store.applyItemUpserts(items)).upserted).toEqual([]);
   });
 
+  it('migrates a version-13 history (moves clustered by item, a change log with AUTOINCREMENT) to runs and a rowid log, keeping the history and the sequence', async () => {
+    const file = join(tempDir(), 'v13.sqlite');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    migrate(db, file, MIGRATIONS.slice(0, 13));
+    const item = makeItem({ price: 1300 });
+    const columns = itemColumns(item);
+    const listedAt = Date.parse('2026-11-20T10:00:00.000Z');
+    const nameId = Number(db.prepare('INSERT INTO names (name, item_count) VALUES (?, 1)').run(item.market_hash_name).lastInsertRowid);
+    db.prepare(
+      `INSERT INTO items (${ITEM_COLUMNS.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')}, @name_id, @listed_at, @listed_at, 1)`,
+    ).run({ ...columns, hash: hashJson(columns.json), name_id: nameId, listed_at: listedAt });
+    db.prepare('INSERT INTO item_json (itemId, json) VALUES (?, ?)').run(item.itemId, columns.json);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '1'), ('catalog.value', '1300')").run();
+    // Two folded moves, and one still in the change log (after the folded mark).
+    db.prepare('INSERT INTO price_moves (itemId, at, price, previous) VALUES (?, ?, ?, ?), (?, ?, ?, ?)').run(
+      item.itemId, listedAt + 10, 1100, 1000, item.itemId, listedAt + 20, 1200, 1100,
+    );
+    const folded = db.prepare('SELECT max(seq) FROM item_changes').pluck().get() as number;
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('moves.folded', ?)").run(String(folded));
+    db.prepare('INSERT INTO item_changes (itemId, price, at, moved, previous) VALUES (?, ?, ?, ?, ?)').run(item.itemId, 1300, listedAt + 30, 1300, 1200);
+    const lastSeq = db.prepare('SELECT max(seq) FROM item_changes').pluck().get() as number;
+    db.close();
+
+    const store = await openStore(file);
+    expect(store.migratedFrom).toBe(13);
+    const history = [
+      { at: new Date(listedAt).toISOString(), price: 1000 },
+      { at: new Date(listedAt + 10).toISOString(), price: 1100 },
+      { at: new Date(listedAt + 20).toISOString(), price: 1200 },
+      { at: new Date(listedAt + 30).toISOString(), price: 1300 },
+    ];
+    expect((await store.getItem(item.itemId))?.priceHistory).toEqual(history);
+    // The next live change continues the sequence.
+    await store.applyPriceChanges([{ itemId: item.itemId, price: 1400 }]);
+    const check = new Database(file, { readonly: true });
+    try {
+      expect(check.prepare('SELECT run, moves, first_at, last_at FROM price_move_runs').all()).toEqual([{ run: 0, moves: 2, first_at: listedAt + 10, last_at: listedAt + 20 }]);
+      expect(check.prepare('SELECT max(seq) FROM item_changes').pluck().get()).toBe(lastSeq + 1);
+      expect(check.prepare("SELECT count(*) FROM sqlite_sequence WHERE name = 'item_changes'").pluck().get()).toBe(0);
+      expect(check.prepare("SELECT sql FROM sqlite_schema WHERE name = 'item_changes'").pluck().get()).not.toContain('AUTOINCREMENT');
+    } finally {
+      check.close();
+    }
+    const after = (await store.getItem(item.itemId))?.priceHistory;
+    expect(after?.slice(0, 4)).toEqual(history);
+    expect(after?.[4]?.price).toBe(1400);
+    await store.close();
+  });
+
   it('refuses a database created by a newer Merchant Desk and leaves it untouched', async () => {
     const file = join(tempDir(), 'newer.sqlite');
     const db = new Database(file);
