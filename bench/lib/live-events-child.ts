@@ -20,7 +20,7 @@
 import type { Item } from '../../src/shared/api';
 import { HIDE_ALL, itemFor, toItemRecord, type ItemRecord } from '../../src/server/domain/itemRecord';
 import { toParent, type ChildMessage } from './child';
-import { BATCH, shuffleItemIds, WINDOW } from './liveEventsPlan';
+import { BATCH, FIRST_PRICE, shuffleItemIds, WINDOW } from './liveEventsPlan';
 import { createMerchant, startBenchSandbox } from './sandbox';
 
 const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 500_000);
@@ -48,7 +48,7 @@ function nextOnSale(from: number): number {
   while (gone.has(index)) index = (index + 1) % onSale.length;
   return index;
 }
-let nextPrice = 2_000_000_000;
+let nextPrice = FIRST_PRICE;
 const removedQueue: { itemId: number; at: number }[] = [];
 /** Re-listed items get price changes again only after this queue releases them (see turn). */
 const relistedQueue: { itemId: number; at: number }[] = [];

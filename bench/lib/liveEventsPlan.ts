@@ -2,6 +2,8 @@
 
 /** Per event-loop turn of the generator. */
 export const BATCH = { reprice: 2000, relist: 100, remove: 100 };
+/** The generator's first price: every price after it is the next integer (one counter), so a price names its event. */
+export const FIRST_PRICE = 2_000_000_000;
 /** Events emitted but not yet delivered before the generator waits. */
 export const WINDOW = 60_000;
 

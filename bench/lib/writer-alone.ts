@@ -7,7 +7,7 @@
  * history), the worst call, and user/system CPU an event; run it under
  * `node --cpu-prof` or `strace -f -c` to see where the time goes.
  *
- *   npx tsx bench/lib/writer-alone.ts [calls=100] [events-per-call=18000] [--prices-only]
+ *   npx tsx bench/lib/writer-alone.ts [calls=100] [events-per-call=18000] [--prices-only] [--turn=2200]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,10 @@ const numbers = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const CALLS = Number(numbers[0] ?? 100);
 const CALL_EVENTS = Number(numbers[1] ?? 18_000);
 const PRICES_ONLY = process.argv.includes('--prices-only');
+/** --turn=N: the generator's turns of ~N events (the paced phase emits ~55 a millisecond: three small groups each). */
+const TURN = Number(process.argv.find((arg) => arg.startsWith('--turn='))?.slice('--turn='.length) ?? BATCH.reprice + BATCH.relist + BATCH.remove);
+const SHARE = TURN / (BATCH.reprice + BATCH.relist + BATCH.remove);
+const PER_TURN = { reprice: Math.max(1, Math.round(BATCH.reprice * SHARE)), relist: Math.round(BATCH.relist * SHARE), remove: Math.round(BATCH.remove * SHARE) };
 
 const dir = mkdtempSync(join(tmpdir(), 'md-writer-alone-'));
 const writer = new WriterService(await preparedStoreCopy(500_000, dir));
@@ -35,15 +39,15 @@ const removed: Item[] = [];
 /** One call's groups: turns of the plan's mix, removals from the far side of the price cursor. */
 function call(): ItemChangeGroup[] {
   const groups: ItemChangeGroup[] = [];
-  const turns = Math.max(1, Math.round(CALL_EVENTS / (BATCH.reprice + BATCH.relist + BATCH.remove)));
+  const turns = Math.max(1, Math.round(CALL_EVENTS / (PER_TURN.reprice + PER_TURN.relist + PER_TURN.remove)));
   for (let turn = 0; turn < turns; turn++) {
-    groups.push({ kind: 'prices', changes: Array.from({ length: BATCH.reprice }, () => ({ itemId: ids[cursor++ % ids.length] as number, price: nextPrice++ })) });
+    groups.push({ kind: 'prices', changes: Array.from({ length: PER_TURN.reprice }, () => ({ itemId: ids[cursor++ % ids.length] as number, price: nextPrice++ })) });
     if (PRICES_ONLY) continue;
     // Re-listed only once removed a while (as the benchmark's generator does).
-    const relist = removed.length > 3 * BATCH.relist ? removed.splice(0, BATCH.relist).map((item) => ({ ...item, price: nextPrice++ })) : [];
+    const relist = removed.length > 3 * BATCH.relist ? removed.splice(0, PER_TURN.relist).map((item) => ({ ...item, price: nextPrice++ })) : [];
     if (relist.length > 0) groups.push({ kind: 'upserts', items: relist });
     const victims: number[] = [];
-    for (let i = 0; i < BATCH.remove; i++) {
+    for (let i = 0; i < PER_TURN.remove; i++) {
       const itemId = ids[(cursor + ids.length / 2 + i * 7) % ids.length] as number;
       const json = jsonOf.get(itemId);
       if (json === undefined || removed.some((item) => item.itemId === itemId)) continue;

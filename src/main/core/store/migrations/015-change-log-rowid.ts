@@ -5,6 +5,7 @@ import type { Migration } from './types';
  * `sqlite_sequence` row, a second b-tree write per live event. The log is
  * never emptied (the newest entry is never trimmed, migration 002 seeded it),
  * so a plain rowid already never reuses a sequence number: it is max + 1.
+ * Also drops the planner statistics of the tables live events resize.
  */
 export const migration015: Migration = {
   version: 15,
@@ -24,5 +25,10 @@ export const migration015: Migration = {
       ALTER TABLE item_changes_rowid RENAME TO item_changes;
       DELETE FROM sqlite_sequence WHERE name = 'item_changes';
     `);
+    // Statistics of the tables live events grow and shrink, taken after a sync (a 2-row change log), made the
+    // planner scan them whole; writer.refreshStatistics no longer takes them.
+    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get()) {
+      db.exec("DELETE FROM sqlite_stat1 WHERE tbl IN ('item_changes', 'item_prices', 'price_moves', 'price_move_runs')");
+    }
   },
 };

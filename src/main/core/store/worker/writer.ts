@@ -86,6 +86,11 @@ interface ExistingItem {
   removed_at: number | null;
 }
 
+/** Tables whose size live events change by the second: no planner statistics (see refreshStatistics). */
+const VOLATILE_TABLES = ['item_changes', 'item_prices', 'price_moves', 'price_move_runs'] as const;
+/** The size the planner assumes for the change log: large, so `seq > ?` is always a rowid seek. */
+const CHANGE_LOG_PLANNED_ROWS = 1_000_000;
+
 function sign(delta: number): number {
   return delta > 0 ? 1 : delta < 0 ? -1 : 0;
 }
@@ -272,10 +277,31 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.saveCatalogTotals();
   }
 
-  /** ANALYZE with a row limit per index: good enough statistics for the planner, fast at 1M rows. */
+  /**
+   * ANALYZE with a row limit per index: good enough statistics for the planner, fast at 1M rows. The
+   * tables live events grow and shrink keep none: taken right after a sync (a change log of 2 rows),
+   * they made the planner scan the change log whole for every `seq > ?` instead of seeking by rowid
+   * (each trim ~20 ms, each reader catch-up a scan of 250k rows). Without statistics the planner takes
+   * a table to be large and seeks. One transaction: readers reload the statistics once.
+   */
   refreshStatistics(): void {
     this.db.pragma('analysis_limit = 2000');
-    this.db.exec('ANALYZE');
+    const tables = this.db
+      .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'")
+      .pluck()
+      .all()
+      .filter((table) => !(VOLATILE_TABLES as readonly string[]).includes(table));
+    this.db.transaction(() => {
+      for (const table of tables) this.db.exec(`ANALYZE "${table}"`);
+      // Left by earlier versions, which analyzed every table. The change log is pinned large: a connection
+      // that analyzed it keeps its estimate until a statistics row replaces it.
+      this.db.exec(`DELETE FROM sqlite_stat1 WHERE tbl IN (${VOLATILE_TABLES.map((table) => `'${table}'`).join(', ')})`);
+      this.db.exec(`INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('item_changes', NULL, '${CHANGE_LOG_PLANNED_ROWS}')`);
+      // This connection reads them again now; the others (readers) when they next run a statement after
+      // the schema change below (ANALYZE alone does not make them).
+      this.db.exec('ANALYZE sqlite_master');
+      this.db.exec('CREATE TABLE md_statistics_reload (x); DROP TABLE md_statistics_reload;');
+    })();
   }
 
   /** Keeps the change log short; readers that fell further behind rebuild their index. */
