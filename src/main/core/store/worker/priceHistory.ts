@@ -76,8 +76,15 @@ function prepareStatements(db: Db) {
        WHERE run IN (SELECT value FROM json_each(?)) AND itemId > ? AND itemId <= ? AND at >= ? ORDER BY itemId, at, run`,
     ),
     dropMergedSlice: db.prepare<[string, number, number]>('DELETE FROM price_moves WHERE run IN (SELECT value FROM json_each(?)) AND itemId > ? AND itemId <= ?'),
-    addMoves: db.prepare<[number, number]>('UPDATE price_move_runs SET moves = moves + ? WHERE run = ?'),
-    setSpan: db.prepare<[number, number, number, number]>('UPDATE price_move_runs SET moves = ?, first_at = ?, last_at = ? WHERE run = ?'),
+    // A merge slice's moves in the merged run (a range of it), added to the run's span.
+    addSliceSpan: db.prepare<[number, number, number, number]>(
+      `UPDATE price_move_runs SET moves = price_move_runs.moves + s.n,
+         first_at = min(price_move_runs.first_at, coalesce(s.lo, price_move_runs.first_at)),
+         last_at = max(price_move_runs.last_at, coalesce(s.hi, price_move_runs.last_at))
+       FROM (SELECT count(*) AS n, min(at) AS lo, max(at) AS hi FROM price_moves WHERE run = ? AND itemId > ? AND itemId <= ?) AS s
+       WHERE price_move_runs.run = ?`,
+    ),
+    dropEmptyRun: db.prepare<[number]>('DELETE FROM price_move_runs WHERE run = ? AND moves = 0'),
     pruneSlice: db.prepare<[number, number, number, number]>('DELETE FROM price_moves WHERE run = ? AND itemId > ? AND itemId <= ? AND at < ?'),
     raiseFirstAt: db.prepare<[number, number]>('UPDATE price_move_runs SET first_at = max(first_at, ?) WHERE run = ?'),
     dropSold: db.prepare<[number]>(
@@ -136,17 +143,16 @@ export class PriceHistory {
     if (!merge) return false;
     const sources = JSON.stringify(merge.sources);
     const to = this.s.sliceEnd.get(merge.guide, merge.from, merge.guideSlice - 1) ?? Number.MAX_SAFE_INTEGER;
-    const moved = this.s.mergeSlice.run(merge.into, sources, merge.from, to, now - PRICE_HISTORY_MS).changes;
+    this.s.mergeSlice.run(merge.into, sources, merge.from, to, now - PRICE_HISTORY_MS);
     this.s.dropMergedSlice.run(sources, merge.from, to);
-    this.s.addMoves.run(moved, merge.into);
+    // The span grows a slice at a time: no scan of the whole merged run at the end.
+    this.s.addSliceSpan.run(merge.into, merge.from, to, merge.into);
     if (to < Number.MAX_SAFE_INTEGER) {
       this.meta.setMeta(META.movesMerge, { ...merge, from: to });
       return true;
     }
     for (const run of merge.sources) this.s.dropRun.run(run);
-    const span = this.s.spanOfRun.get(merge.into);
-    if (!span || span.moves === 0) this.s.dropRun.run(merge.into);
-    else this.s.setSpan.run(span.moves, span.first_at as number, span.last_at as number, merge.into);
+    this.s.dropEmptyRun.run(merge.into);
     this.meta.setMeta(META.movesMerge, null);
     return this.mergeableTail() !== null;
   }
@@ -172,7 +178,8 @@ export class PriceHistory {
     const total = tail.reduce((sum, run) => sum + run.moves, 0);
     const guide = tail.reduce((biggest, run) => (run.moves > biggest.moves ? run : biggest));
     // The merged run is the newest: it holds the moves of every source, and later runs hold later moves.
-    this.s.insertRun.run(into, 0, Math.min(...tail.map((run) => run.first_at)), Math.max(...tail.map((run) => run.last_at)));
+    // Its span starts empty (first after last) and grows with each slice.
+    this.s.insertRun.run(into, 0, Number.MAX_SAFE_INTEGER, 0);
     const merge: RunMerge = {
       into,
       sources: tail.map((run) => run.run),
