@@ -2,6 +2,7 @@ import { request as httpRequest, createServer, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MerchantApiClient, type MerchantApiClientOptions } from '../../src/main/core/api/client';
+import { nodeFetch } from '../../src/main/core/api/nodeFetch';
 import { ApiRequestError, newPriceOf } from '../../src/main/core/api/errors';
 import { ClientRateLimiter } from '../../src/main/core/api/rateLimiter';
 import type { Sandbox } from '../../src/server/sandbox';
@@ -194,6 +195,32 @@ describe('MerchantApiClient against the sandbox', () => {
     } finally {
       await admin.post('/admin/maintenance', { on: false });
     }
+  });
+
+  it('hands a request to the transport inside the call when a slot is free, and only after the grant when not', async () => {
+    const sent: string[] = [];
+    const recordingFetch: typeof fetch = (input, init) => {
+      sent.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+      return nodeFetch(input, init);
+    };
+    // Free slot: the request is on its way before the call returns (an auto-buy's request is written
+    // before anything else its frame's task does).
+    const client = clientFor(merchant, { fetch: recordingFetch });
+    const balance = client.getBalance();
+    expect(sent).toEqual(['GET /Wallet/GetBalance']);
+    expect((await balance).balance).toBeGreaterThan(0);
+
+    // No free slot: nothing goes until a grant; an abort meanwhile sends nothing.
+    const full = new ClientRateLimiter({ limits: { catalog: 10, default: 1 } });
+    await full.acquire('default');
+    const waiting = clientFor(merchant, { fetch: recordingFetch, limiter: full });
+    const controller = new AbortController();
+    const held = waiting.getBalance({ signal: controller.signal });
+    await sleep(50);
+    expect(sent).toHaveLength(1);
+    controller.abort();
+    expect(await failure(held)).toMatchObject({ kind: 'aborted' });
+    expect(sent).toHaveLength(1);
   });
 
   it('lets 300 default requests through at once without a single 429, and holds the 301st', async () => {

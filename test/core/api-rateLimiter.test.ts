@@ -62,6 +62,38 @@ describe('ClientRateLimiter', () => {
     expect(limiter.status().defaultRemaining).toBe(299);
   });
 
+  it('tryAcquire grants a free slot at once, and refuses (queuing nothing) when full, behind waiters, or backed off', async () => {
+    const { clock, limiter } = fakeLimiter();
+    for (let i = 0; i < 9; i++) expect(limiter.tryAcquire('catalog')).toBe(true);
+    expect(limiter.status().catalogRemaining).toBe(1);
+    const tenth = track(limiter.acquire('catalog'));
+    await settle();
+    expect(tenth.done).toBe(true);
+    expect(limiter.tryAcquire('catalog')).toBe(false); // full
+    expect(limiter.status().catalogRemaining).toBe(0);
+    const waiter = track(limiter.acquire('catalog'));
+    await clock.advance(60_250); // the ten leave the window; the waiter takes one
+    expect(waiter.done).toBe(true);
+    expect(limiter.tryAcquire('catalog')).toBe(true); // free again, nobody queued
+    expect(limiter.status().catalogRemaining).toBe(8);
+
+    limiter.noteBackoff(clock.now() + 5_000);
+    expect(limiter.tryAcquire('default')).toBe(false); // a server backoff holds every bucket
+    expect(limiter.status().defaultRemaining).toBe(300);
+    await clock.advance(5_000);
+    expect(limiter.tryAcquire('default')).toBe(true);
+  });
+
+  it('refuses tryAcquire while a waiter queues, even as a slot frees (first come, first served)', async () => {
+    const { clock, limiter } = fakeLimiter();
+    for (let i = 0; i < 10; i++) expect(limiter.tryAcquire('catalog')).toBe(true);
+    const waiter = track(limiter.acquire('catalog'));
+    clock.time += 60_250; // the slots are free, but the waiter's timer has not run yet
+    expect(limiter.tryAcquire('catalog')).toBe(false);
+    await clock.advance(0);
+    expect(waiter.done).toBe(true);
+  });
+
   it('grants waiters in FIFO order as slots free up, one per expiring grant', async () => {
     const { clock, limiter } = fakeLimiter();
     await limiter.acquire('catalog');

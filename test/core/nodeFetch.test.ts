@@ -48,6 +48,16 @@ describe('nodeFetch', () => {
     expect(JSON.parse(await response.text())).toEqual({ error: 'rate_limited', message: 'é slow down' });
   });
 
+  it('sends headers given as a plain object (any case), a Headers or pairs, the same way', async () => {
+    const sources: HeadersInit[] = [{ 'X-Api-Key': 'k1', 'Content-Type': 'application/json' }, new Headers({ 'x-api-key': 'k2' }), [['X-API-KEY', 'k3']]];
+    const keys: string[] = [];
+    for (const headers of sources) {
+      const response = await nodeFetch(`${base}/echo`, { method: 'POST', headers, body: '{}' });
+      keys.push(((await response.json()) as { key: string; length: string }).key);
+    }
+    expect(keys).toEqual(['k1', 'k2', 'k3']);
+  });
+
   it('sends method, headers and a string body, and reuses one connection', async () => {
     const ports = new Set<number>();
     for (let i = 0; i < 3; i++) {

@@ -25,6 +25,8 @@ const fromItem = (item: Item): Candidate => ({
 
 const fromRow = (row: CatalogRow): Candidate => ({ ...row, stickerNames: row.stickerNames });
 
+const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
+
 /** Rows of the catalog a rule is checked against after each sync. */
 const SYNC_MATCH_LIMIT = 100;
 
@@ -147,6 +149,8 @@ export class AlertService {
     const settings = this.settings();
     // Sent before the firing is stored: a buyer's race is won or lost in milliseconds.
     const autoBuy = this.autoBuy(rule, item, settings.alertsPaused);
+    // The request is written on the next tick (when node:http hands it its socket): store the firing after it.
+    if (autoBuy) await nextTick();
     const firing = await session.store.recordFiring({
       ruleId: rule.id,
       ruleName: rule.name,

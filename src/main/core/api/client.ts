@@ -163,7 +163,8 @@ export class MerchantApiClient {
     const endpoint = ENDPOINTS[name];
     const { path } = endpoint;
     const signal = options?.signal;
-    await this.#acquire(endpoint.bucket, path, signal);
+    // No await when a slot is free: the request is written in the caller's task (auto-buy is a race).
+    if (signal?.aborted || !this.limiter.tryAcquire(endpoint.bucket)) await this.#acquire(endpoint.bucket, path, signal);
 
     const request = requestSignal(signal, this.#timeoutMs);
     const url = `${this.baseUrl}${path}${input.query ? toQueryString(input.query) : ''}`;

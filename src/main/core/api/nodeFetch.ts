@@ -56,6 +56,19 @@ function responseHeaders(raw: string[]): Headers {
   return headers;
 }
 
+/** Lower-cased names; a plain object (what the client passes) is copied without building a `Headers`. */
+function plainHeaders(source: HeadersInit | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (source && !Array.isArray(source) && !(source instanceof Headers)) {
+    for (const [name, value] of Object.entries(source)) headers[name.toLowerCase()] = String(value);
+    return headers;
+  }
+  new Headers(source).forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
+}
+
 export const nodeFetch: typeof fetch = (input, init = {}) => {
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
   const client = url.protocol === 'https:' ? https : http;
@@ -63,10 +76,7 @@ export const nodeFetch: typeof fetch = (input, init = {}) => {
   const signal = init.signal ?? undefined;
   const body = typeof init.body === 'string' ? init.body : init.body == null ? undefined : null;
   if (body === null) return Promise.reject(new TypeError('nodeFetch sends string bodies only'));
-  const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => {
-    headers[name] = value;
-  });
+  const headers = plainHeaders(init.headers);
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
 
   return new Promise<Response>((resolve, reject) => {

@@ -66,12 +66,7 @@ export class ClientRateLimiter {
 
   acquire(bucket: RateBucket, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const now = this.#now();
-    this.#expire(bucket, now);
-    if (this.#waiters[bucket].length === 0 && this.#canGrant(bucket, now)) {
-      this.#grant(bucket, now);
-      return Promise.resolve();
-    }
+    if (this.tryAcquire(bucket)) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const queue = this.#waiters[bucket];
       const onAbort = () => {
@@ -85,6 +80,19 @@ export class ClientRateLimiter {
       queue.push(waiter);
       this.#schedule();
     });
+  }
+
+  /**
+   * Grants a slot now when one is free and nobody queues for it; false otherwise (nothing queued). Lets a
+   * call go out in the same task that asked for it: a buy's request is written before anything the
+   * caller's task does next (see MerchantApiClient#call).
+   */
+  tryAcquire(bucket: RateBucket): boolean {
+    const now = this.#now();
+    this.#expire(bucket, now);
+    if (this.#waiters[bucket].length > 0 || !this.#canGrant(bucket, now)) return false;
+    this.#grant(bucket, now);
+    return true;
   }
 
   /** The server asked us to wait (429 or 503): nothing is granted before `untilMs`. */

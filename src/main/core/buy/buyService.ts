@@ -153,7 +153,8 @@ export class BuyService {
 
   /** buyById, also saying whether the trade is new to us (auto-buy's spend). */
   async placeById(input: BuyByIdInput, options: PlaceOptions = {}): Promise<Placement> {
-    const tradeUrl = await this.resolveRecipient(input.recipient);
+    // A trade URL given needs no look-up, and no await: an auto-buy's request goes out in the frame's task.
+    const tradeUrl = 'tradeUrl' in input.recipient ? input.recipient.tradeUrl : await this.resolveRecipient(input.recipient);
     const order: Order = { kind: 'id', itemId: input.itemId, assetId: input.assetId, price: input.price, tradeUrl };
     const externalId = input.externalId ?? this.retriedId(order) ?? `md-${randomUUID()}`;
     const body: BuyRequest = {

@@ -37,6 +37,7 @@ export class ItemWriteQueue {
   private waitingEvents = 0;
   private inFlight = 0;
   private stopped = false;
+  private pumpQueued = false;
 
   constructor(private readonly options: ItemWriteQueueOptions) {}
 
@@ -45,6 +46,21 @@ export class ItemWriteQueue {
     return new Promise<void>((written) => {
       this.waiting.push({ frame, written });
       this.waitingEvents += itemFrameSize(frame);
+      this.pumpSoon();
+    });
+  }
+
+  /**
+   * Sends once the socket reads at hand are handled (setImmediate: right after this turn's I/O), not inside
+   * the pushing task: the frames of those reads go in one call, and whatever a frame's other listeners
+   * started (an auto-buy's request, which node:http writes on the next tick) goes out before the batch is
+   * copied to the writer.
+   */
+  private pumpSoon(): void {
+    if (this.pumpQueued) return;
+    this.pumpQueued = true;
+    setImmediate(() => {
+      this.pumpQueued = false;
       this.pump();
     });
   }

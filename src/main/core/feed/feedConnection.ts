@@ -6,6 +6,7 @@ import type { ConnectionState, ConnectionStatus } from '../../../shared/ipc/mode
 import { toUtcIso } from '../../../shared/time';
 import { type BackoffOptions, backoffDelay, resolveBackoff } from './backoff';
 import { DETAIL, describeNetworkError, formatDelay } from './detail';
+import { warmFrameValidationOnce } from './warmUp';
 
 /** Where and as whom the feed connects. */
 export interface FeedEndpoint {
@@ -228,6 +229,8 @@ export class FeedConnection {
     this.maintenanceCount = 0;
     this.setStatus('connecting', DETAIL.connecting, null, null);
     this.connect();
+    // While the upgrade is on its way, not when the first frame arrives.
+    warmFrameValidationOnce();
   }
 
   /**
