@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createEngineFromOptions } from '../main/core/engine/create';
 import { parseWebCli, USAGE } from './options';
-import { startWebHost, type WebHost } from './webHost';
+import type { WebHost } from './webHost';
 
 const root = resolve(import.meta.dirname, '../..');
 const rendererDir = join(root, 'out', 'renderer');
@@ -88,6 +88,10 @@ async function main(): Promise<void> {
     startInBackground: true,
   });
 
+  // The web host's code (fastify) loads while the store's threads boot on the other core: one turn first,
+  // so the engine spawns them before this thread is busy.
+  await new Promise((resolve) => setImmediate(resolve));
+  const { startWebHost } = await import('./webHost');
   let webHost: WebHost;
   try {
     webHost = await startWebHost({

@@ -1,7 +1,7 @@
 // The command line of `npm run web`, as a pure function (the CLI prints, exits and starts
 // things; this only decides), so tests can check every refusal and warning.
 import { parseArgs } from 'node:util';
-import { parseAllowedHost, parsePublicUrl } from './webHost';
+import { parseAllowedHost, parsePublicUrl } from './hostNames';
 
 export const USAGE = `Usage: npm run web -- [options]
 

@@ -174,6 +174,26 @@ describe('built main', () => {
     expect(code).toMatch(/better-sqlite3/);
     expect(code).not.toMatch(/from "electron"|require\("electron"\)/);
   });
+
+  it('bundles zod, fastify and ws (one file each to compile at start, not hundreds), and the web host starts its server code after the store threads', () => {
+    const files = [...readdirSync(join(outDir, 'main')).filter((f) => f.endsWith('.js')), ...readdirSync(join(outDir, 'main', 'chunks')).map((f) => `chunks/${f}`)];
+    for (const file of files) {
+      expect(readFileSync(join(outDir, 'main', file), 'utf8'), file).not.toMatch(/(from|import\(|require\()\s*"(zod|fastify|ws)"/);
+    }
+    // web.js reaches fastify only through a dynamic import: its static imports (and theirs) hold none of it.
+    const staticImports = (file: string): string[] =>
+      [...readFileSync(join(outDir, 'main', file), 'utf8').matchAll(/^import\s[^;]*?from\s*"\.\/(?:chunks\/)?([^"]+)"/gm)].map((m) => `chunks/${m[1] ?? ''}`);
+    const seen = new Set<string>();
+    const queue = staticImports('web.js');
+    while (queue.length > 0) {
+      const file = queue.pop() as string;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      expect(readFileSync(join(outDir, 'main', file), 'utf8'), file).not.toMatch(/FST_ERR_/);
+      queue.push(...staticImports(file));
+    }
+    expect(readFileSync(join(outDir, 'main', 'web.js'), 'utf8')).toMatch(/import\("\.\/chunks\/[^"]+"\)/);
+  });
 });
 
 /** The content of every `<meta http-equiv="Content-Security-Policy">` of an HTML text. */

@@ -128,11 +128,13 @@ export function CatalogGrid() {
 
   const win = computeWindow({ scrollTop, viewportHeight: viewport, total: total ?? 0, rowHeight: ROW_HEIGHT, overscan: OVERSCAN });
 
-  // Load the pages of what is (nearly) visible; wait a beat while the scrollbar is dragged fast.
+  // Load the pages of what is (nearly) visible; wait a beat while the scrollbar is dragged fast, but
+  // not for a query's first page (start-up, a new filter): nothing is on screen yet.
+  const firstPage = total === null;
   useEffect(() => {
-    const timer = setTimeout(() => ensureRows(win.renderFirst, win.renderLast), 30);
+    const timer = setTimeout(() => ensureRows(win.renderFirst, win.renderLast), firstPage ? 0 : 30);
     return () => clearTimeout(timer);
-  }, [key, generation, win.renderFirst, win.renderLast]);
+  }, [key, generation, win.renderFirst, win.renderLast, firstPage]);
 
   // Keyboard selection keeps the selected row in view (only keyboard moves: a row that
   // moved because the list changed never drags the viewport after it).
