@@ -44,6 +44,8 @@ function loaded(total = 500_000, pages: number[] = [0]): CatalogSlice {
 describe('catalog page cache', () => {
   it('asks for the first page before the total is known', () => {
     expect(pagesToFetch(initialCatalog, 0, -1, none)).toEqual([0]);
+    // Asked already (the boot's prefetch): not again while it is under way.
+    expect(pagesToFetch(initialCatalog, 0, -1, (p) => p === 0)).toEqual([]);
   });
 
   it('fetches only missing or stale pages of the visible range', () => {

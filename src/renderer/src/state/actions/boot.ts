@@ -9,7 +9,7 @@ import { withBridgeState } from '../slices/conn';
 import type { AppState } from '../store';
 import { getState, update, useStore } from '../store';
 import { scheduleAlertsReload } from './alerts';
-import { loadAgeBaseline, scheduleDetailReload, sweepFlashes } from './catalog';
+import { loadAgeBaseline, prefetchFirstPage, scheduleDetailReload, sweepFlashes } from './catalog';
 import { loadRecipients, reloadSnapshot } from './settings';
 import { scheduleTradeDetailReload, scheduleTradesReload } from './trades';
 import { openTarget, syncFromHash } from './ui';
@@ -35,6 +35,7 @@ export async function boot(): Promise<void> {
       if (ready) handleBatch(batch);
       else early.push(batch);
     });
+    prefetchFirstPage();
     const snap = await unwrap(bridge.app.snapshot({}));
     useStore.setState((s) => applySnapshot(s, snap, bridge.host));
     ready = true;

@@ -34,6 +34,11 @@ export function ensureRows(first: number, last: number): void {
   for (const index of wanted) void fetchPage(key, generation, index, center);
 }
 
+/** The current query's first page, asked for at start-up beside the snapshot (the grid then finds it loaded or on its way). */
+export function prefetchFirstPage(): void {
+  ensureRows(0, -1);
+}
+
 async function fetchPage(key: string, generation: number, index: number, centerPage: number): Promise<void> {
   const id = flightKey(key, generation, index);
   inFlight.add(id);

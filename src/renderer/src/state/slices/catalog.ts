@@ -199,7 +199,7 @@ export function pagesToFetch(slice: CatalogSlice, first: number, last: number, i
   if (last < first) {
     // Nothing on screen: page 0 still tells whether the query has (re)gained rows. Without
     // this an empty answer (a first run before the first sync) was never asked again.
-    if (slice.total === null) return [0];
+    if (slice.total === null) return inFlight(0) ? [] : [0];
     const page = slice.pages[0];
     const fresh = page && page.generation === slice.generation && page.status !== 'error';
     return fresh || inFlight(0) ? [] : [0];
