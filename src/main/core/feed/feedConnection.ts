@@ -6,6 +6,7 @@ import type { ConnectionState, ConnectionStatus } from '../../../shared/ipc/mode
 import { toUtcIso } from '../../../shared/time';
 import { type BackoffOptions, backoffDelay, resolveBackoff } from './backoff';
 import { DETAIL, describeNetworkError, formatDelay } from './detail';
+import { parseHotFrame } from './hotFrames';
 import { warmFrameValidationOnce } from './warmUp';
 
 /** Where and as whom the feed connects. */
@@ -404,7 +405,8 @@ export class FeedConnection {
       this.malformed(`Feed frame is not JSON (${buffer.length} bytes)`);
       return;
     }
-    const parsed = feedFrameSchema.safeParse(json);
+    const hot = parseHotFrame(json);
+    const parsed = hot ? ({ success: true, data: hot } as const) : feedFrameSchema.safeParse(json);
     if (!parsed.success) {
       const issues = parsed.error.issues
         .slice(0, 3)
