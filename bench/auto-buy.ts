@@ -7,7 +7,8 @@
  * runs here; its REST traffic goes through the proxy, its feed connects to the
  * sandbox directly. For each buy the child lists one new item whose name matches
  * the rule (sb.core.catalog.upsert: the sandbox sends item_upserted after that
- * turn) and takes the time; the proxy takes the time `POST /Items/Buy` arrives.
+ * turn) and takes the time once the upsert returned (the sandbox's own write is
+ * not the engine's); the proxy takes the time `POST /Items/Buy` arrives.
  * Both times come from the child's clock, and no engine work shares its event
  * loop. One buy at a time; each trade is then moved to COMPLETED so the
  * 30-active-offers-per-recipient limit never applies.
@@ -114,7 +115,7 @@ const result = buildResult({
     { text: 'p99', metric: 'frame_to_post_ms', stat: 'p99', op: '<=', value: 10 },
   ],
   notes: [
-    `${latencies.length} buys: ${ENGINES} engines (merchants) × ${BUYS_PER_ENGINE}, one at a time, so no request ever waits for the 300/min budget. Emission = just before sb.core.catalog.upsert (the sandbox stores the item, then sends the frame after that turn); arrival = the proxy's first bytes of the request.`,
+    `${latencies.length} buys: ${ENGINES} engines (merchants) × ${BUYS_PER_ENGINE}, one at a time, so no request ever waits for the 300/min budget. Emission = when sb.core.catalog.upsert returns (the sandbox has stored the item, its own write, and sends the frame at the end of that turn); arrival = the proxy's first bytes of the request. The transport floor is timed the same way.`,
     'The sandbox and the proxy share a child process (both times on its clock); the engine runs in the bench process, its store in its worker threads; all share the 2 cores.',
   ],
   details: { perEngine, latenciesMs: latencies.map((v) => round(v)) },
