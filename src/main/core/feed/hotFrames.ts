@@ -2,10 +2,11 @@ import type { FeedFrame } from '../../../shared/api';
 
 /**
  * `price_changed` and `item_removed` are what a busy market sends most, and the feed's thread relays every
- * event: their schema check cost as much again as JSON.parse of the frame (~0.2 µs an event warm, 0.01
- * µs by hand; zod was 1.4 s of that thread's CPU in a profiled live-events run). They are checked here by hand, to the letter of their schemas (shared/api/events.ts: safe integers, ids
- * positive, unknown keys dropped). A frame these checks refuse, and every other kind, goes through the
- * schema, which also words the error: this only ever accepts what the schema accepts.
+ * event: their schema check cost as much again as JSON.parse of the frame (~0.2 µs an event warm, ~0.01 µs
+ * by hand; zod was 1.4 s of that thread's CPU in a profiled live-events run). They are checked here by
+ * hand, to the letter of their schemas (shared/api/events.ts: safe integers, ids positive, unknown keys
+ * dropped). A frame these checks refuse, and every other kind, goes through the schema, which also words
+ * the error: this only ever accepts what the schema accepts (test/core/hotFrames.test.ts).
  */
 export function parseHotFrame(json: unknown): FeedFrame | null {
   if (typeof json !== 'object' || json === null) return null;

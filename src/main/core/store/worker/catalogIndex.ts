@@ -470,8 +470,8 @@ export class CatalogIndex {
     const moved = new Map<SortKey, number[]>(SORT_KEYS.map((key) => [key, []]));
     const movedPrice = moved.get('price') as number[];
     // In log order: a live price change of an item the index holds moves only its price, no row to read
-    // (the last one wins; a slot moved twice is repaired once). An entry without a price, or an item the
-    // index does not hold, has its row read below, which then decides whatever its price entries set.
+    // (the last one wins; a slot moved twice is repaired once). An item with an entry without a price, or
+    // one the index does not hold, has its row read below, and the row overrides any price set here.
     const rereadIds = new Set<number>();
     for (const [, itemId, price] of changes) {
       const slot = price === null ? undefined : this.slotOf(itemId);
