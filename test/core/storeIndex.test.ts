@@ -193,6 +193,37 @@ describe('in-memory catalog index', () => {
     expect(memory.catalogIndexStatus().items).toBe(listed.length);
   });
 
+  it('defers the repair of columns no query sorted by lately, and sorts one anew past the moves it may hold', async () => {
+    // A reader of its own: its index has served no query yet, so every column defers its repairs.
+    const fresh = new ReaderService(file);
+    try {
+      await until(() => fresh.catalogIndexStatus().ready);
+      const held = writer.db.prepare('SELECT itemId FROM items_live').pluck().all() as number[];
+      expect(held.length).toBeGreaterThan(500);
+      const rng = new Rng(9);
+      // Every held item moves at each refresh, until past the 100,000 moved slots a column may hold deferred.
+      for (let round = 0; round < Math.ceil(110_000 / held.length); round++) {
+        writer.applyPriceChanges(held.map((itemId) => ({ itemId, price: rng.int(1, 900_000) })));
+        fresh.catalogIndexStatus(); // a refresh, as the reader's upkeep makes one
+      }
+      for (const sort of ['price', 'listedAt', 'name'] as const) {
+        for (const direction of ['asc', 'desc'] as const) {
+          for (const offset of [0, 1200]) {
+            const query = catalogQuerySchema.parse({ sort, direction, offset, limit: 200 });
+            expect(fresh.queryCatalog(query).rows.map((row) => row.itemId), JSON.stringify(query)).toEqual(sql.queryCatalog(query).rows.map((row) => row.itemId));
+          }
+        }
+      }
+      // Sorted by lately: repaired at each refresh from now on, and still equal.
+      writer.applyPriceChanges(held.slice(0, 500).map((itemId) => ({ itemId, price: rng.int(1, 900_000) })));
+      fresh.catalogIndexStatus();
+      const query = catalogQuerySchema.parse({ sort: 'price', limit: 300 });
+      expect(fresh.queryCatalog(query).rows.map((row) => row.itemId)).toEqual(sql.queryCatalog(query).rows.map((row) => row.itemId));
+    } finally {
+      fresh.close();
+    }
+  });
+
   it('rebuilds after a reload marker and answers like SQL again', async () => {
     writer.logFullReload();
     // The next query sees the marker, drops the index and answers in SQL while it rebuilds.

@@ -78,6 +78,10 @@ const SLOT_BITS = 16_777_216;
 const MAX_PACKED_KEY = 2 ** 29;
 /** More pending changes than this: rebuild instead of repairing (the writer keeps 250k log entries). */
 const MAX_INCREMENTAL_CHANGES = 200_000;
+/** A sort column a query used within this long has its permutation repaired at every refresh. */
+const EAGER_SORT_MS = 60_000;
+/** Past this many deferred moved slots, a column's permutation is sorted anew when next used (not merged). */
+const MAX_DEFERRED_SLOTS = 100_000;
 
 /** The statements refresh() runs before every query, prepared once per connection. */
 const statementCache = new WeakMap<Db, ReturnType<typeof prepareRefresh>>();
@@ -169,6 +173,10 @@ export class CatalogIndex {
   private readonly stickerNames: string[] = [];
   private readonly stickerIds = new Map<string, number>();
   private perms = new Map<SortKey, Int32Array>();
+  /** Per sort column, the slots moved since its permutation was last repaired ('resort': too many, sort anew). */
+  private readonly deferred = new Map<SortKey, number[] | 'resort'>();
+  /** When a query last sorted by each column (ms): those keep their permutation repaired at each refresh. */
+  private readonly sortedAt = new Map<SortKey, number>();
   private lastSeq = 0;
   /** True while the builder appends rows in itemId order. */
   private loading = true;
@@ -511,9 +519,34 @@ export class CatalogIndex {
         for (const key of SORT_KEYS) (moved.get(key) as number[]).push(slot);
       }
     }
-    for (const [key, slots] of moved) if (slots.length > 0) this.repair(key, slots);
+    // Each repair is a pass over every slot, nine columns per refresh under a flood: only the columns queries
+    // sorted by lately are repaired now; the others collect their moved slots until a query sorts by them.
+    const now = Date.now();
+    for (const [key, slots] of moved) {
+      if (slots.length === 0) continue;
+      this.defer(key, slots);
+      if (now - (this.sortedAt.get(key) ?? Number.NEGATIVE_INFINITY) < EAGER_SORT_MS) this.permutation(key);
+    }
     if (this.n - this.aliveCount > Math.max(10_000, this.n / 5)) return 'rebuild';
     return 'updated';
+  }
+
+  private defer(key: SortKey, slots: number[]): void {
+    const waiting = this.deferred.get(key) ?? [];
+    if (waiting === 'resort') return;
+    for (const slot of slots) waiting.push(slot);
+    this.deferred.set(key, waiting.length > MAX_DEFERRED_SLOTS ? 'resort' : waiting);
+  }
+
+  /** One sort column's permutation, with the moves deferred since it was last used applied. */
+  private permutation(key: SortKey): Int32Array {
+    const waiting = this.deferred.get(key);
+    if (waiting !== undefined) {
+      this.deferred.delete(key);
+      if (waiting === 'resort') this.perms.set(key, this.sortedSlots(key, this.allSlots()));
+      else this.repair(key, waiting);
+    }
+    return this.perms.get(key) as Int32Array;
   }
 
   /** Each slot's key for one sort column as one array, so the repair's merge reads it without a call per slot. */
@@ -601,7 +634,8 @@ export class CatalogIndex {
   }
 
   query(q: IndexQuery): IndexPage {
-    const perm = this.perms.get(q.sort) as Int32Array;
+    this.sortedAt.set(q.sort, Date.now());
+    const perm = this.permutation(q.sort);
     const from = q.offset;
     const to = q.offset + q.limit;
     const len = perm.length;
