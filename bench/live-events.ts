@@ -20,7 +20,7 @@
  *
  * Baseline, same run: raw `ws` frames per second on loopback (lib/wsBaseline.ts).
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { EngineEventBatch } from '../src/shared/ipc';
 import { BenchChild, type ChildMessage } from './lib/child';
 import { BATCH, FIRST_PRICE, WINDOW } from './lib/liveEventsPlan';
@@ -108,6 +108,7 @@ try {
     delivered = 0;
     batches = 0;
     const started = performance.now();
+    const startedUs = process.hrtime.bigint() / 1000n;
     const backpressure = setInterval(() => market.send({ type: 'delivered', count: delivered }), 20);
     market.send({ type: 'run', seconds, rate });
     const ran = await market.next<Ran>('ran');
@@ -126,6 +127,17 @@ try {
       const at = removalsAt.get(itemId);
       if (at !== undefined) latencies.push(at - (ran.removalAt[i] as number));
     });
+    // BENCH_TRACE=<file>: the paced phase's events (emitted at, ms to the store) for a look at latency over time,
+    // and its span in the CPU profiles' clock (bench/lib/profile-summary.ts --window).
+    if (process.env['BENCH_TRACE'] && rate > 0) {
+      log(`paced phase in the profiles' clock: --window ${startedUs}:${process.hrtime.bigint() / 1000n}`);
+      const rows: string[] = [];
+      ran.prices.forEach((price, i) => {
+        const at = priceTimes[price - FIRST_PRICE] ?? 0;
+        if (at !== 0) rows.push(`${(ran.priceAt[i] as number).toFixed(1)} ${(at - (ran.priceAt[i] as number)).toFixed(1)}`);
+      });
+      writeFileSync(process.env['BENCH_TRACE'], rows.join('\n'));
+    }
     return { produced: ran.produced, elapsed, latencies, batches };
   };
 

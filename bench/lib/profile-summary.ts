@@ -1,9 +1,9 @@
 /**
  * Summarizes V8 CPU profiles (`node --cpu-prof`, or BENCH_CPU_PROF=<dir> for the
  * benchmarks' children): the top functions by self time, and by total time for
- * the project's own files.
+ * the project's own files; --window FROM:TO keeps only the samples taken in that span.
  *
- *   npx tsx bench/lib/profile-summary.ts <file.cpuprofile | dir> [--top 25]
+ *   npx tsx bench/lib/profile-summary.ts <file.cpuprofile | dir> [--top 25] [--window FROM:TO]
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -37,14 +37,20 @@ function label(node: ProfileNode): { name: string; where: string } {
   return { name: node.callFrame.functionName || '(anonymous)', where };
 }
 
-export function summarizeProfile(file: string, top = 25): { totalMs: number; lines: ProfileLine[] } {
+/** window: [from, to] in the profiles' clock (µs, process.hrtime), to keep only the samples taken in it. */
+export function summarizeProfile(file: string, top = 25, window?: [number, number]): { totalMs: number; lines: ProfileLine[] } {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
-  const totalMs = (profile.endTime - profile.startTime) / 1000;
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window[0] || at > window[1])) return;
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const totalMs = window ? (Math.min(window[1], profile.endTime) - Math.max(window[0], profile.startTime)) / 1000 : (profile.endTime - profile.startTime) / 1000;
   const selfByKey = new Map<string, ProfileLine>();
   const totalByKey = new Map<string, number>();
   for (const [id, ms] of self) {
@@ -80,11 +86,14 @@ if (process.argv[1]?.endsWith('profile-summary.ts')) {
   }
   const topIndex = process.argv.indexOf('--top');
   const top = topIndex > 0 ? Number(process.argv[topIndex + 1]) : 25;
+  // --window FROM:TO (µs, process.hrtime's clock, as the benchmarks print it with BENCH_TRACE).
+  const windowIndex = process.argv.indexOf('--window');
+  const window = windowIndex > 0 ? ((process.argv[windowIndex + 1] ?? '').split(':').map(Number) as [number, number]) : undefined;
   const files = statSync(target).isDirectory()
     ? readdirSync(target).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(target, f))
     : [target];
   for (const file of files) {
-    const { totalMs, lines } = summarizeProfile(file, top);
+    const { totalMs, lines } = summarizeProfile(file, top, window);
     console.log(`\n${file}: ${(totalMs / 1000).toFixed(1)} s profiled; top ${lines.length} by self time`);
     for (const l of lines) console.log(`${l.selfMs.toFixed(0).padStart(7)} ms ${l.selfPct.toFixed(1).padStart(5)}%  total ${l.totalMs.toFixed(0).padStart(7)} ms  ${l.name}  ${l.where}`);
   }

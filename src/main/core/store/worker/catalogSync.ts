@@ -348,7 +348,7 @@ export class KnownItems {
     // The sync marks its own copy of the hashes; the snapshot stays as the rows are.
     const known = new KnownItems(snapshot.ids, snapshot.hashes.slice());
     // A live price change since the row was written: its stored JSON is stale, read the item again.
-    for (const itemId of db.prepare<[], number>('SELECT itemId FROM item_prices').pluck().all() as number[]) {
+    for (const itemId of db.prepare<[], number>('SELECT itemId FROM item_prices UNION ALL SELECT itemId FROM item_prices_pending').pluck().all() as number[]) {
       const index = known.indexOf(itemId);
       if (index >= 0) known.hashes[index] = 0;
     }
@@ -825,6 +825,7 @@ function applyBulk(writer: WriterService, envelope: EnvelopeFields, now: number)
       ALTER TABLE item_json_next RENAME TO item_json;
       ${CREATE_ITEMS_LIVE_VIEW}
       DELETE FROM item_prices;
+      DELETE FROM item_prices_pending;
     `);
     for (const index of indexes) db.exec(index.sql);
     db.prepare('DELETE FROM sold_items WHERE itemId IN (SELECT itemId FROM items)').run();

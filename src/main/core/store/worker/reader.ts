@@ -356,7 +356,8 @@ export class ReaderService implements ReaderMethods {
     const empty = { rows: [], total: 0, offset: q.offset, limit: q.limit };
     const where: string[] = [];
     const params: unknown[] = [];
-    const livePrices = this.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM item_prices)').pluck().get() === 1;
+    const livePrices =
+      this.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM item_prices) OR EXISTS (SELECT 1 FROM item_prices_pending)').pluck().get() === 1;
     let from = livePrices ? 'items_live' : 'items';
     if (nameMatch !== null) {
       if (nameMatch.items <= NAME_DRIVE_MAX_ITEMS) {

@@ -189,22 +189,23 @@ export function itemColumns(item: Item): ItemColumns {
 
 /**
  * The catalog as readers see it: `items` with the live changes of `item_prices`
- * laid over (migrations 006, 013): a live price, move and listing time, and the
- * items removed live left out (`removed_at`: their rows wait for the writer's
- * fold). An overridden item's hash reads 0: its stored JSON no longer has its
- * price, so the next sync reads it again. Dropped and recreated around a bulk
- * sync's table swap.
+ * and `item_prices_pending` laid over (migrations 006, 013, 016): a live price,
+ * move and listing time, and the items removed live left out (`removed_at`:
+ * their rows wait for the writer's fold). A pending price (changed since the
+ * last fold) wins over an override. An overridden item's hash reads 0: its stored
+ * JSON no longer has its price, so the next sync reads it again. Dropped and
+ * recreated around a bulk sync's table swap.
  */
 export const CREATE_ITEMS_LIVE_VIEW = `
   CREATE VIEW items_live AS
   SELECT i.itemId AS itemId, i.assetId AS assetId, i.name_id AS name_id, i.name AS name, i.phase AS phase,
-         coalesce(o.price, i.price) AS price, i.float AS float, i.paintSeed AS paintSeed, i.paintIndex AS paintIndex,
+         coalesce(p.price, o.price, i.price) AS price, i.float AS float, i.paintSeed AS paintSeed, i.paintIndex AS paintIndex,
          i.rarityColor AS rarityColor, i.rarity_rank AS rarity_rank, i.img AS img, i.statTrak AS statTrak,
          i.souvenir AS souvenir, i.stickerCount AS stickerCount, i.stickerNames AS stickerNames,
          i.keyChainNames AS keyChainNames, i.keyChainCount AS keyChainCount, coalesce(o.listed_at, i.listed_at) AS listed_at,
-         coalesce(o.updated_at, i.updated_at) AS updated_at, coalesce(o.last_move, i.last_move) AS last_move,
-         CASE WHEN o.itemId IS NULL THEN i.hash ELSE 0 END AS hash
-  FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId
+         coalesce(p.updated_at, o.updated_at, i.updated_at) AS updated_at, coalesce(p.last_move, o.last_move, i.last_move) AS last_move,
+         CASE WHEN o.itemId IS NULL AND p.itemId IS NULL THEN i.hash ELSE 0 END AS hash
+  FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId LEFT JOIN item_prices_pending p ON p.itemId = i.itemId
   WHERE o.removed_at IS NULL;
 `;
 

@@ -87,7 +87,7 @@ interface ExistingItem {
 }
 
 /** Tables whose size live events change by the second: no planner statistics (see refreshStatistics). */
-const VOLATILE_TABLES = ['item_changes', 'item_prices', 'price_moves', 'price_move_runs'] as const;
+const VOLATILE_TABLES = ['item_changes', 'item_prices', 'item_prices_pending', 'price_moves', 'price_move_runs'] as const;
 /** The size the planner assumes for the change log: large, so `seq > ?` is always a rowid seek. */
 const CHANGE_LOG_PLANNED_ROWS = 1_000_000;
 
@@ -99,16 +99,28 @@ function prepareStatements(db: Db) {
   const itemInsertColumns = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
   return {
     selectItem: db.prepare<[number], ExistingItem>(
-      `SELECT i.name_id AS name_id, i.name AS name, coalesce(o.price, i.price) AS price, i.price AS row_price, i.hash AS row_hash,
-              CASE WHEN o.itemId IS NULL THEN i.hash ELSE 0 END AS hash, coalesce(o.listed_at, i.listed_at) AS listed_at,
-              i.listed_at AS row_listed_at, coalesce(o.last_move, i.last_move) AS last_move, o.removed_at AS removed_at
-       FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId WHERE i.itemId = ?`,
+      `SELECT i.name_id AS name_id, i.name AS name, coalesce(p.price, o.price, i.price) AS price, i.price AS row_price, i.hash AS row_hash,
+              CASE WHEN o.itemId IS NULL AND p.itemId IS NULL THEN i.hash ELSE 0 END AS hash, coalesce(o.listed_at, i.listed_at) AS listed_at,
+              i.listed_at AS row_listed_at, coalesce(p.last_move, o.last_move, i.last_move) AS last_move, o.removed_at AS removed_at
+       FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId LEFT JOIN item_prices_pending p ON p.itemId = i.itemId WHERE i.itemId = ?`,
     ),
     selectPrice: db.prepare<[number], { price: number }>('SELECT price FROM items_live WHERE itemId = ?'),
-    upsertLivePrice: db.prepare<[number, number, number, number]>(
-      'INSERT INTO item_prices (itemId, price, last_move, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at',
+    // A live price change waits in the small pending table for the fold (migration 016).
+    upsertPendingPrice: db.prepare<[number, number, number, number]>(
+      'INSERT INTO item_prices_pending (itemId, price, last_move, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at',
+    ),
+    // The fold, in item order: each page of item_prices written once (one item: before a removal marks it).
+    foldPendingPrices: db.prepare(
+      `INSERT INTO item_prices (itemId, price, last_move, updated_at) SELECT itemId, price, last_move, updated_at FROM item_prices_pending WHERE true ORDER BY itemId
+       ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at`,
+    ),
+    clearPendingPrices: db.prepare('DELETE FROM item_prices_pending'),
+    foldPendingPrice: db.prepare<[number]>(
+      `INSERT INTO item_prices (itemId, price, last_move, updated_at) SELECT itemId, price, last_move, updated_at FROM item_prices_pending WHERE itemId = ?
+       ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at`,
     ),
     deleteLivePrice: db.prepare<[number]>('DELETE FROM item_prices WHERE itemId = ?'),
+    deletePendingPrice: db.prepare<[number]>('DELETE FROM item_prices_pending WHERE itemId = ?'),
     // A live removal: the item's row, JSON and index entries stay until the fold (foldRemovals).
     markRemoved: db.prepare<[number, number, number, number, number]>(
       'INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET removed_at = excluded.removed_at',
@@ -353,16 +365,30 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
 
   /**
    * Moves the live price moves logged since the last fold into price_moves, as a new run
-   * (priceHistory.ts: appended pages, where a move at a time dirtied one page per event).
+   * (priceHistory.ts: appended pages, where a move at a time dirtied one page per event),
+   * and the pending live prices into item_prices (migration 016).
    * Called inside a write transaction: when it rolls back, so does the fold.
    */
   foldPriceMoves(): void {
     const folded = this.movesFolded();
     const last = this.lastChange();
     this.unfoldedMoves = 0;
+    this.s.foldPendingPrices.run();
+    this.s.clearPendingPrices.run();
     if (last === folded) return;
     this.priceHistory.appendLiveMoves(folded);
     this.setMeta(META.movesFolded, last);
+  }
+
+  /** An item rewritten whole: its live price override, pending or folded, goes. */
+  private dropLivePrice(itemId: number): void {
+    this.s.deleteLivePrice.run(itemId);
+    this.s.deletePendingPrice.run(itemId);
+  }
+
+  /** One item's pending price into item_prices (before a write that reads or keeps its override there). */
+  private foldPendingPrice(itemId: number): void {
+    if (this.s.foldPendingPrice.run(itemId).changes > 0) this.s.deletePendingPrice.run(itemId);
   }
 
   /** The change log's entries up to this seq have their moves in price_moves. */
@@ -416,7 +442,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         if (!old) {
           const nameId = this.acquireName(columns.name);
           this.s.insertItem.run(...itemValues(columns), nameId, now, now, 0);
-          this.s.deleteLivePrice.run(item.itemId);
+          this.dropLivePrice(item.itemId);
           this.s.upsertJson.run(item.itemId, columns.json);
           this.s.deleteSold.run(item.itemId);
           listed(columns);
@@ -438,7 +464,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         this.s.updateItem.run(...itemValues(columns).slice(1), nameId, now, lastMove, item.itemId);
         // A re-listing's time lived in the override dropped below: the row takes it.
         if (old.listed_at !== old.row_listed_at) this.s.setListedAt.run(old.listed_at, item.itemId);
-        this.s.deleteLivePrice.run(item.itemId);
+        this.dropLivePrice(item.itemId);
         this.s.upsertJson.run(item.itemId, columns.json);
         if (moved) {
           this.s.logMove.run(item.itemId, now, columns.price, old.price);
@@ -503,6 +529,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         const old = this.s.selectItem.get(itemId);
         if (!old || old.removed_at !== null) continue;
         // Marked, not deleted: the row, its JSON and index entries wait for the fold (a re-listing may come first).
+        // Its pending price first goes where the mark keeps the price it left at.
+        this.foldPendingPrice(itemId);
         this.s.markRemoved.run(itemId, old.price, old.last_move, now, now);
         this.removedMarks++;
         this.s.logChange.run(itemId);
@@ -579,10 +607,11 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   }
 
   /**
-   * A price change goes to `item_prices` (a narrow table: a random change dirties a small
-   * page, not a page of `items` and two of its price index), overriding the row's price
-   * and move until the row is next written; the stored JSON keeps the price it arrived
-   * with (readers see `items_live`), and the next sync reads the item again.
+   * A price change goes to `item_prices_pending` (a small table: a burst dirties a few hundred
+   * pages, not those of `items` and its price index, nor all of `item_prices`), folded into
+   * `item_prices` with the moves; both override the row's price and move until the row is
+   * next written. The stored JSON keeps the price it arrived with (readers see `items_live`),
+   * and the next sync reads the item again.
    */
   applyPriceChanges(changes: PriceChange[]): PriceChangeResult {
     return this.keepingTotals(() => this.changePrices(changes));
@@ -604,7 +633,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         }
         if (previous === price) continue;
         // One row each (a multi-row statement opens a statement journal, which spills to a temp file).
-        this.s.upsertLivePrice.run(itemId, price, sign(price - previous), now);
+        this.s.upsertPendingPrice.run(itemId, price, sign(price - previous), now);
         this.s.logPriceChange.run(itemId, price, now, price, previous);
         this.movedLive();
         live?.set(itemId, price);

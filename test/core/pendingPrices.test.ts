@@ -1,0 +1,147 @@
+/**
+ * Pending live prices (migration 016): a live price change waits in
+ * `item_prices_pending` until the writer folds it into `item_prices` with the
+ * price moves. Readers must not be able to tell where a price is: the catalog
+ * (SQL and the in-memory index), its totals, an item's detail, a look-up by id,
+ * a removal's "price it left at", a re-listing, a whole-row rewrite and the next
+ * sync answer alike before and after the fold, and after a reopen. Real SQLite
+ * file, reader and writer services in-process, the list over real HTTP.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Item } from '../../src/shared/api';
+import type { CatalogRow } from '../../src/shared/ipc';
+import { catalogQuerySchema } from '../../src/shared/ipc/contract';
+import { ReaderService } from '../../src/main/core/store/worker/reader';
+import { WriterService } from '../../src/main/core/store/worker/writer';
+import { generateCatalog } from '../../src/server/catalog/generator';
+import { syncWriterWithList } from '../support/listServer';
+import { until } from '../support/until';
+
+const dir = mkdtempSync(join(tmpdir(), 'pending-prices-'));
+const file = join(dir, 'pending.sqlite');
+let writer: WriterService;
+let reader: ReaderService;
+let indexed: ReaderService;
+let catalog: Item[];
+
+beforeAll(async () => {
+  catalog = [...generateCatalog({ seed: 16, count: 200, imageBaseUrl: 'http://sandbox.invalid/img' })];
+  writer = new WriterService(file);
+  writer.applyItemUpserts(catalog);
+  reader = new ReaderService(file, { catalogIndex: false });
+  indexed = new ReaderService(file);
+  await until(() => indexed.catalogIndexStatus().ready);
+});
+
+afterAll(() => {
+  indexed.close();
+  reader.close();
+  writer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const byId = (itemId: number) => catalog.find((item) => item.itemId === itemId) as Item;
+const count = (table: string) => writer.db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+const fold = () => writer.db.transaction(() => writer.foldPriceMoves())();
+
+/** Everything a reader shows of prices: every row by price (SQL and the index alike), totals, details and look-ups. */
+function shown(): { rows: [number, number, CatalogRow['lastMove']][]; value: number; details: [number, number, boolean][] } {
+  const query = catalogQuerySchema.parse({ sort: 'price', direction: 'asc', offset: 0, limit: 1000 });
+  const rows = reader.queryCatalog(query).rows.map((row): [number, number, CatalogRow['lastMove']] => [row.itemId, row.price, row.lastMove]);
+  expect(indexed.queryCatalog(query).rows.map((row): [number, number, CatalogRow['lastMove']] => [row.itemId, row.price, row.lastMove])).toEqual(rows);
+  const info = reader.catalogInfo();
+  expect(info.totalItems).toBe(rows.length);
+  expect(info.totalValue).toBe(rows.reduce((sum, row) => sum + row[1], 0));
+  const ids = catalog.map((item) => item.itemId);
+  const lookedUp = new Map(reader.findItemsByIds(ids).map((item) => [item.itemId, item.price]));
+  const details = ids.map((itemId): [number, number, boolean] => {
+    const detail = reader.getItem(itemId);
+    expect(detail?.item.price).toBe(lookedUp.get(itemId));
+    return [itemId, detail?.item.price ?? -1, detail?.onSale ?? false];
+  });
+  return { rows, value: info.totalValue, details };
+}
+
+const priceOf = (view: ReturnType<typeof shown>, itemId: number) => view.details.find((detail) => detail[0] === itemId)?.[1];
+
+describe('pending live prices', () => {
+  it('read the same before and after the fold, through removals, re-listings, rewrites, a reopen and a sync', async () => {
+    const ids = catalog.map((item) => item.itemId);
+    const [foldedThenPending, pendingOnly, removedAfterFold, relisted, rewritten] = ids.slice(20, 25) as [number, number, number, number, number];
+    const burst = ids.slice(40, 90);
+
+    // Price changes wait in the pending table, not in item_prices; every reader shows them.
+    writer.applyPriceChanges(burst.map((itemId, i) => ({ itemId, price: 50_000 + i })));
+    writer.applyPriceChanges([
+      { itemId: foldedThenPending, price: 1_111 },
+      { itemId: removedAfterFold, price: 2_222 },
+    ]);
+    expect(count('item_prices_pending')).toBe(burst.length + 2);
+    expect(count('item_prices')).toBe(0);
+    let view = shown();
+    for (const [i, itemId] of burst.entries()) expect(priceOf(view, itemId)).toBe(50_000 + i);
+    const beforeFold = view;
+
+    // The fold moves them into item_prices in one pass: nothing a reader sees changes.
+    fold();
+    expect(count('item_prices_pending')).toBe(0);
+    expect(count('item_prices')).toBe(burst.length + 2);
+    expect(shown()).toEqual(beforeFold);
+
+    // A pending price over a folded one wins, with its move; a price change after the fold is pending again.
+    writer.applyPriceChanges([
+      { itemId: foldedThenPending, price: 999 },
+      { itemId: removedAfterFold, price: 3_333 },
+      { itemId: pendingOnly, price: byId(pendingOnly).price + 7 },
+    ]);
+    view = shown();
+    expect(priceOf(view, foldedThenPending)).toBe(999);
+    expect(view.rows.find((row) => row[0] === foldedThenPending)?.[2]).toBe('down');
+    expect(view.rows.find((row) => row[0] === pendingOnly)?.[2]).toBe('up');
+
+    // Removed with a pending price over a folded one: sold at the pending price, before and after the removals' fold.
+    expect(writer.applyItemRemovals([removedAfterFold]).removed).toEqual([removedAfterFold]);
+    expect(reader.getItem(removedAfterFold)).toMatchObject({ onSale: false, item: { ...byId(removedAfterFold), price: 3_333 } });
+    writer.db.transaction(() => writer.foldRemovals())();
+    expect(reader.getItem(removedAfterFold)).toMatchObject({ onSale: false, item: { ...byId(removedAfterFold), price: 3_333 } });
+
+    // Removed with a pending price, then listed again at a new price: the re-listing's price, not the pending one.
+    writer.applyPriceChanges([{ itemId: relisted, price: 4_444 }]);
+    writer.applyItemRemovals([relisted]);
+    writer.applyItemUpserts([{ ...byId(relisted), price: 5_555 }]);
+    expect(reader.getItem(relisted)).toMatchObject({ onSale: true, item: { ...byId(relisted), price: 5_555 } });
+    // Rewritten whole (another field changed) with a pending price: the rewrite's price, and no override left.
+    writer.applyPriceChanges([{ itemId: rewritten, price: 6_666 }]);
+    const edited = { ...byId(rewritten), price: 7_777, paintSeed: 4242 };
+    writer.applyItemUpserts([edited]);
+    expect(reader.getItem(rewritten)?.item).toEqual(edited);
+    expect(writer.db.prepare('SELECT 1 FROM item_prices_pending WHERE itemId = ? UNION ALL SELECT 1 FROM item_prices WHERE itemId = ?').all(rewritten, rewritten)).toEqual([]);
+    fold();
+    expect(reader.getItem(relisted)?.item.price).toBe(5_555);
+    expect(reader.getItem(rewritten)?.item).toEqual(edited);
+
+    // Reopened with prices pending: the same catalog.
+    writer.applyPriceChanges([{ itemId: pendingOnly, price: 8_888 }]);
+    const beforeReopen = shown();
+    writer.close();
+    writer = new WriterService(file);
+    expect(count('item_prices_pending')).toBe(1);
+    expect(shown()).toEqual(beforeReopen);
+
+    // The next sync reads an item with a pending price again (its stored JSON has the old price): the list's price wins.
+    const listed = catalog.filter((item) => item.itemId !== removedAfterFold).map((item) => (item.itemId === rewritten ? edited : item));
+    const neverFolded = ids[30] as number;
+    writer.applyPriceChanges([
+      { itemId: foldedThenPending, price: 12_345 },
+      { itemId: neverFolded, price: 54_321 },
+    ]);
+    expect(writer.db.prepare('SELECT 1 FROM item_prices WHERE itemId = ?').get(neverFolded)).toBeUndefined();
+    await syncWriterWithList(writer, listed);
+    expect(count('item_prices_pending')).toBe(0);
+    view = shown();
+    expect(view.details.filter((detail) => detail[2]).map((detail) => [detail[0], detail[1]])).toEqual(listed.map((item) => [item.itemId, item.price]));
+  });
+});
