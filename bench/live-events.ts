@@ -87,7 +87,9 @@ try {
     priceTimes[slot] = now;
     delivered++;
   };
-  let removalsAt = new Map<number, number>();
+  // Removals are keyed by itemId: an item may be removed, listed again and removed again within a phase, so each
+  // item keeps its delivery times in order, and its n-th removal takes the n-th.
+  let removalsAt = new Map<number, number[]>();
   let delivered = 0;
   let batches = 0;
   const unsubscribe = engine.subscribe((batch: EngineEventBatch) => {
@@ -98,7 +100,9 @@ try {
     for (const change of items.prices) deliveredPrice(change.price, now);
     for (const row of items.upserted) deliveredPrice(row.price, now);
     for (const itemId of items.removed) {
-      removalsAt.set(itemId, now);
+      const times = removalsAt.get(itemId);
+      if (times) times.push(now);
+      else removalsAt.set(itemId, [now]);
       delivered++;
     }
   });
@@ -123,8 +127,11 @@ try {
       const at = priceTimes[price - FIRST_PRICE] ?? 0;
       if (at !== 0) latencies.push(at - (ran.priceAt[i] as number));
     });
+    const removalsSeen = new Map<number, number>();
     ran.removals.forEach((itemId, i) => {
-      const at = removalsAt.get(itemId);
+      const nth = removalsSeen.get(itemId) ?? 0;
+      removalsSeen.set(itemId, nth + 1);
+      const at = removalsAt.get(itemId)?.[nth];
       if (at !== undefined) latencies.push(at - (ran.removalAt[i] as number));
     });
     // BENCH_TRACE=<file>: the paced phase's events (emitted at, ms to the store) for a look at latency over time,
