@@ -43,9 +43,11 @@ import {
   DEFAULT_SETTINGS,
   FIRING_SELECT,
   firingOf,
+  hashJson,
   ITEM_COLUMNS,
   itemColumns,
   itemValues,
+  jsonAtPrice,
   META,
   recipientOf,
   sameTrade,
@@ -427,7 +429,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         if (old && old.removed_at !== null) {
           // Listed again after a live removal.
           this.removedMarks--;
-          if (this.onlyPriceDiffers(item, old)) {
+          if (this.onlyPriceDiffers(item, columns, old)) {
             // Its row, JSON and index entries still hold the listing: the override carries the new price and time.
             const nameId = this.acquireName(columns.name);
             this.s.markRelisted.run(item.itemId, columns.price, now, now);
@@ -483,8 +485,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   }
 
   /** Whether `item` is the row's stored item but for its price (a re-listing at a new price). */
-  private onlyPriceDiffers(item: Item, old: ExistingItem): boolean {
-    return itemColumns({ ...item, price: old.row_price }).hash === old.row_hash;
+  private onlyPriceDiffers(item: Item, columns: ItemColumns, old: ExistingItem): boolean {
+    return hashJson(jsonAtPrice(item, columns.json, old.row_price)) === old.row_hash;
   }
 
   /**

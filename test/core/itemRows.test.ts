@@ -1,0 +1,50 @@
+/**
+ * The writer's shortcuts for a live re-listing: an item's JSON text at another
+ * price (compared with the stored item's hash) and its catalog row built straight
+ * from its columns must give exactly what the long way gives.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Item } from '../../src/shared/api';
+import { catalogRowFromColumns, catalogRowOf, itemColumns, jsonAtPrice } from '../../src/main/core/store/worker/rows';
+import { generateCatalog } from '../../src/server/catalog/generator';
+
+const items = [...generateCatalog({ seed: 31, count: 2000, imageBaseUrl: 'http://sandbox.invalid/img' })];
+
+describe('jsonAtPrice', () => {
+  it('is JSON.stringify of the item at that price, for every item and prices of every length', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (const item of items) {
+      const json = JSON.stringify(item);
+      for (const price of [0, 1, item.price, item.price * 10, Math.floor(random() * 2 ** 31), 9_999_999_999]) {
+        expect(jsonAtPrice(item, json, price)).toBe(JSON.stringify({ ...item, price }));
+      }
+    }
+  });
+
+  it('falls back to stringifying where the text has the key elsewhere or the digits run on', () => {
+    const base = items[0] as Item;
+    // A sticker named like the key: inside a string the quote is escaped, so the key is still found once.
+    const named = { ...base, stickers: [{ ...(base.stickers[0] ?? { slot: 0, img: '', wear: 0 }), name: '"price":1' }] } as Item;
+    expect(jsonAtPrice(named, JSON.stringify(named), 42)).toBe(JSON.stringify({ ...named, price: 42 }));
+    // A text with the key twice (not what JSON.stringify of an Item makes): never half-swapped.
+    const doubled = `${JSON.stringify(base).slice(0, -1)},"extra":{"price":${base.price}}}`;
+    expect(jsonAtPrice(base, doubled, 42)).toBe(JSON.stringify({ ...base, price: 42 }));
+    // Digits that run on past the price (12 in 123): not this price's key.
+    const longer = { ...base, price: 12 };
+    const text = JSON.stringify({ ...base, price: 123 });
+    expect(jsonAtPrice(longer, text, 7)).toBe(JSON.stringify({ ...longer, price: 7 }));
+  });
+});
+
+describe('catalogRowFromColumns', () => {
+  it('is the row catalogRowOf reads from the same columns', () => {
+    for (const [i, item] of items.entries()) {
+      const columns = itemColumns(item);
+      const listedAt = Date.UTC(2026, 10, 1) + i * 1_000;
+      for (const lastMove of [-1, 0, 1]) {
+        expect(catalogRowFromColumns(columns, listedAt, lastMove)).toEqual(catalogRowOf({ ...columns, listed_at: listedAt, last_move: lastMove }));
+      }
+    }
+  });
+});
