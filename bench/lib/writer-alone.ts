@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item } from '../../src/shared/api';
 import type { ItemChangeGroup } from '../../src/main/core/store/types';
+import { packPriceChanges } from '../../src/main/core/store/priceChanges';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { BATCH, shuffleItemIds } from './liveEventsPlan';
 import { preparedStoreCopy } from './sandbox';
@@ -41,7 +42,7 @@ function call(): ItemChangeGroup[] {
   const groups: ItemChangeGroup[] = [];
   const turns = Math.max(1, Math.round(CALL_EVENTS / (PER_TURN.reprice + PER_TURN.relist + PER_TURN.remove)));
   for (let turn = 0; turn < turns; turn++) {
-    groups.push({ kind: 'prices', changes: Array.from({ length: PER_TURN.reprice }, () => ({ itemId: ids[cursor++ % ids.length] as number, price: nextPrice++ })) });
+    groups.push({ kind: 'prices', changes: packPriceChanges(Array.from({ length: PER_TURN.reprice }, () => ({ itemId: ids[cursor++ % ids.length] as number, price: nextPrice++ }))) });
     if (PRICES_ONLY) continue;
     // Re-listed only once removed a while (as the benchmark's generator does).
     const relist = removed.length > 3 * BATCH.relist ? removed.splice(0, PER_TURN.relist).map((item) => ({ ...item, price: nextPrice++ })) : [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedFrame, Item } from '../../src/shared/api';
 import { itemChangeGroups } from '../../src/main/core/engine/session';
+import { packPriceChanges } from '../../src/main/core/store';
 
 type ItemFrame = Extract<FeedFrame, { type: 'item_upserted' | 'price_changed' | 'item_removed' }>;
 
@@ -13,10 +14,11 @@ describe('item frames → writer groups', () => {
   it('merges each run of one kind into one group and keeps the feed order across kinds', () => {
     const frames = [prices(1, 2), prices(3), removals(1), removals(4), upserts(1), prices(1), upserts(5, 6), upserts(7)];
     expect(itemChangeGroups(frames)).toEqual([
-      { kind: 'prices', changes: [1, 2, 3].map((itemId) => ({ itemId, price: itemId * 10 })) },
+      // Price changes packed as (itemId, price) pairs: one copy across threads.
+      { kind: 'prices', changes: new Float64Array([1, 10, 2, 20, 3, 30]) },
       { kind: 'removals', itemIds: [1, 4] },
       { kind: 'upserts', items: [item(1)] },
-      { kind: 'prices', changes: [{ itemId: 1, price: 10 }] },
+      { kind: 'prices', changes: packPriceChanges([{ itemId: 1, price: 10 }]) },
       { kind: 'upserts', items: [item(5), item(6), item(7)] },
     ]);
   });

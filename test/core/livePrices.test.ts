@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { WriterService } from '../../src/main/core/store/worker/writer';
+import { packPriceChanges } from '../../src/main/core/store/priceChanges';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { Rng } from '../../src/server/catalog/rng';
 import { syncWriterWithList } from '../support/listServer';
@@ -67,7 +68,7 @@ describe("the writer's live prices", () => {
     const before = victims.map(sqlPrice);
     expect(() =>
       writer.applyItemChanges([
-        { kind: 'prices', changes: victims.map((itemId) => ({ itemId, price: 1 })) },
+        { kind: 'prices', changes: packPriceChanges(victims.map((itemId) => ({ itemId, price: 1 }))) },
         { kind: 'upserts', items: [{ ...(listed[0] as Item), market_hash_name: null as unknown as string }] },
       ]),
     ).toThrow();

@@ -20,6 +20,7 @@ import {
 import { migrate, MIGRATIONS, type Migration } from '../../src/main/core/store/migrations';
 import { migration001 } from '../../src/main/core/store/migrations/001-initial';
 import { hashJson, ITEM_COLUMNS, itemColumns } from '../../src/main/core/store/worker/rows';
+import { packPriceChanges, priceChangeOutcome } from '../../src/main/core/store/priceChanges';
 
 // ---- fixtures
 
@@ -651,17 +652,32 @@ describe('catalog changes', () => {
     const a = makeItem({ price: 100 });
     const b = makeItem({ price: 200, market_hash_name: 'Glock-18 | Fade (Factory New)' });
     await store.applyItemUpserts([a, b]);
+    const first = packPriceChanges([
+      { itemId: a.itemId, price: 110 },
+      { itemId: 777_777, price: 5 },
+      { itemId: b.itemId, price: 200 },
+    ]);
+    const last = packPriceChanges([
+      { itemId: a.itemId, price: 140 },
+      { itemId: b.itemId, price: 190 },
+    ]);
     const results = await store.applyItemChanges([
-      { kind: 'prices', changes: [{ itemId: a.itemId, price: 110 }, { itemId: 777_777, price: 5 }] },
+      { kind: 'prices', changes: first },
       { kind: 'removals', itemIds: [a.itemId] },
       { kind: 'upserts', items: [{ ...a, price: 130 }] },
-      { kind: 'prices', changes: [{ itemId: a.itemId, price: 140 }, { itemId: b.itemId, price: 190 }] },
+      { kind: 'prices', changes: last },
     ]);
     expect(results.map((entry) => entry.kind)).toEqual(['prices', 'removals', 'upserts', 'prices']);
-    expect(results[0]).toMatchObject({ result: { prices: [{ itemId: a.itemId, price: 110, previous: 100 }], unknown: [777_777] } });
+    // Each change's price before it, in order: NaN for an item not held, its own price for no move.
+    const outcome = (i: number, packed: Float64Array) => {
+      const entry = results[i] as Extract<(typeof results)[number], { kind: 'prices' }>;
+      return { ...priceChangeOutcome(packed, entry.result.previous), totals: entry.result.totals };
+    };
+    expect([...(results[0] as Extract<(typeof results)[number], { kind: 'prices' }>).result.previous]).toEqual([100, Number.NaN, 200]);
+    expect(outcome(0, first)).toMatchObject({ prices: [{ itemId: a.itemId, price: 110, previous: 100 }], unknown: [777_777] });
     expect(results[1]).toMatchObject({ result: { removed: [a.itemId], totals: { totalItems: 1, totalValue: 200 } } });
     expect(results[2]).toMatchObject({ result: { upserted: [{ itemId: a.itemId, price: 130 }], totals: { totalItems: 2, totalValue: 330 } } });
-    expect(results[3]).toMatchObject({ result: { prices: [{ itemId: a.itemId, price: 140 }, { itemId: b.itemId, price: 190 }], totals: { totalValue: 330 } } });
+    expect(outcome(3, last)).toMatchObject({ prices: [{ itemId: a.itemId, price: 140 }, { itemId: b.itemId, price: 190 }], unknown: [], totals: { totalValue: 330 } });
     expect((await store.getItem(a.itemId))?.item.price).toBe(140);
     expect((await store.getItem(a.itemId))?.onSale).toBe(true);
     expect((await store.queryCatalog({ sort: 'price' })).rows.map((row) => [row.itemId, row.price])).toEqual([
@@ -673,7 +689,7 @@ describe('catalog changes', () => {
     const broken = { ...makeItem(), assetId: null } as unknown as Item;
     await expect(
       store.applyItemChanges([
-        { kind: 'prices', changes: [{ itemId: b.itemId, price: 1 }] },
+        { kind: 'prices', changes: packPriceChanges([{ itemId: b.itemId, price: 1 }]) },
         { kind: 'upserts', items: [broken] },
       ]),
     ).rejects.toThrow();

@@ -1,11 +1,11 @@
-import type { Balance, FeedFrame, Item, Trade } from '../../../shared/api';
+import type { Balance, FeedFrame, Item, PriceChange, Trade } from '../../../shared/api';
 import { CATALOG_REBUILD_INTERVAL_MS, HISTORY_MAX_LIMIT, isActiveStatus } from '../../../shared/api';
 import type { CatalogInfo, CatalogRow, ConnectionStatus, ProgressKind, ProgressStatus } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
 import type { EventBatcher } from '../events/batcher';
 import { FeedConnection } from '../feed';
-import type { ItemChangeGroup, LocalStore } from '../store';
+import { packPriceChanges, priceChangeOutcome, type ItemChangeGroup, type LocalStore } from '../store';
 import type { CatalogTotals, PriceMove, TradeSource } from '../store/types';
 import { tradeNotifications } from './notifications';
 import { ItemWriteQueue, type ItemFrame } from './itemWriteQueue';
@@ -64,7 +64,8 @@ const MIN_ITEM_EVENTS_TO_OVERLAP = 5_000;
 
 /** Frames in arrival order as groups for the writer: each run of frames of one kind becomes one group. */
 export function itemChangeGroups(frames: readonly ItemFrame[]): ItemChangeGroup[] {
-  const groups: ItemChangeGroup[] = [];
+  type Building = { kind: 'upserts'; items: Item[] } | { kind: 'prices'; changes: PriceChange[] } | { kind: 'removals'; itemIds: number[] };
+  const groups: Building[] = [];
   for (const frame of frames) {
     const last = groups[groups.length - 1];
     switch (frame.type) {
@@ -82,7 +83,7 @@ export function itemChangeGroups(frames: readonly ItemFrame[]): ItemChangeGroup[
         break;
     }
   }
-  return groups;
+  return groups.map((group) => (group.kind === 'prices' ? { kind: 'prices', changes: packPriceChanges(group.changes) } : group));
 }
 
 export class AccountSession {
@@ -242,18 +243,20 @@ export class AccountSession {
     const groups = itemChangeGroups(frames);
     const results = await this.store.applyItemChanges(groups);
     const unknown: number[] = [];
-    for (const entry of results) {
+    for (const [i, entry] of results.entries()) {
       switch (entry.kind) {
         case 'upserts':
           this.announceItems(entry.result.totals, { upserted: entry.result.upserted, prices: entry.result.prices });
           break;
         case 'prices': {
-          const moves = entry.result.prices;
+          const group = groups[i] as Extract<ItemChangeGroup, { kind: 'prices' }>;
+          const outcome = priceChangeOutcome(group.changes, entry.result.previous);
+          const moves = outcome.prices;
           if (moves.length > 0) {
             this.announceItems(entry.result.totals, { prices: moves });
             this.hooks.onItems({ itemIds: moves.map((move) => move.itemId) });
           }
-          for (const itemId of entry.result.unknown) unknown.push(itemId);
+          for (const itemId of outcome.unknown) unknown.push(itemId);
           break;
         }
         case 'removals':

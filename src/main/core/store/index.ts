@@ -11,4 +11,5 @@ export {
 } from './errors';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations';
 export { DEFAULT_SETTINGS } from './worker/rows';
+export { packPriceChanges, priceChangeOutcome } from './priceChanges';
 export type * from './types';

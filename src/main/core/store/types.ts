@@ -167,11 +167,18 @@ export type CatalogSyncResult =
     };
 
 /** Live item changes of one kind; a list of them, in feed order, is written in one transaction (one commit per burst). */
-export type ItemChangeGroup = { kind: 'upserts'; items: Item[] } | { kind: 'prices'; changes: PriceChange[] } | { kind: 'removals'; itemIds: number[] };
+/** Price changes packed as (itemId, price) pairs (priceChanges.ts): a burst crosses threads as one copy. */
+export type ItemChangeGroup = { kind: 'upserts'; items: Item[] } | { kind: 'prices'; changes: Float64Array } | { kind: 'removals'; itemIds: number[] };
+
+/** Each change's price before it, in order: NaN for an item not held, its own price for no move (priceChangeOutcome). */
+export interface PackedPriceChangeResult {
+  previous: Float64Array;
+  totals: CatalogTotals;
+}
 
 export type ItemChangeGroupResult =
   | { kind: 'upserts'; result: ItemUpsertResult }
-  | { kind: 'prices'; result: PriceChangeResult }
+  | { kind: 'prices'; result: PackedPriceChangeResult }
   | { kind: 'removals'; result: ItemRemovalResult };
 
 /** Methods served by the writer thread. Each runs in one transaction unless noted. */

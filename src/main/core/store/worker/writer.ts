@@ -17,6 +17,7 @@ import type {
   ItemRemovalResult,
   ItemUpsertResult,
   LedgerInsertResult,
+  PackedPriceChangeResult,
   ParsedAlertRuleInput,
   PriceChangeResult,
   PriceMove,
@@ -30,6 +31,7 @@ import type {
 } from '../types';
 import { CatalogSyncError } from '../errors';
 import { runCatalogSync } from './catalogSync';
+import { packPriceChanges, priceChangeOutcome } from '../priceChanges';
 import { LivePrices } from './livePrices';
 import { openWriteConnection, type Db } from './open';
 import { PriceHistory } from './priceHistory';
@@ -562,7 +564,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
             case 'upserts':
               return { kind: 'upserts', result: this.upsertItems(group.items) };
             case 'prices':
-              return { kind: 'prices', result: this.changePrices(group.changes) };
+              return { kind: 'prices', result: this.changePackedPrices(group.changes) };
             case 'removals':
               return { kind: 'removals', result: this.removeItems(group.itemIds) };
           }
@@ -616,37 +618,40 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
    * and the next sync reads the item again.
    */
   applyPriceChanges(changes: PriceChange[]): PriceChangeResult {
-    return this.keepingTotals(() => this.changePrices(changes));
+    const packed = packPriceChanges(changes);
+    const { previous, totals } = this.keepingTotals(() => this.changePackedPrices(packed));
+    return { ...priceChangeOutcome(packed, previous), totals };
   }
 
-  private changePrices(changes: PriceChange[]): PriceChangeResult {
+  /** Changes packed as (itemId, price) pairs; returns each one's price before it (see PackedPriceChangeResult). */
+  private changePackedPrices(changes: Float64Array): PackedPriceChangeResult {
     const now = Date.now();
-    const prices: PriceMove[] = [];
-    const unknown: number[] = [];
+    const count = changes.length / 2;
+    const previousPrices = new Float64Array(count);
+    let moved = false;
     this.oneTransaction(() => {
       // Read once (~0.3 s at 500k) for the first changes after a sync; not while one streams (memory).
       const live = this.trustedLivePrices() ?? (this.syncRunning ? null : (this.livePrices = LivePrices.read(this.db, this.lastChange())));
-      for (const { itemId, price } of changes) {
+      for (let i = 0; i < count; i++) {
+        const itemId = changes[2 * i] as number;
+        const price = changes[2 * i + 1] as number;
         this.syncTouched?.add(itemId);
         const previous = live ? live.get(itemId) : this.s.selectPrice.get(itemId)?.price;
-        if (previous === undefined) {
-          unknown.push(itemId);
-          continue;
-        }
-        if (previous === price) continue;
+        previousPrices[i] = previous ?? Number.NaN;
+        if (previous === undefined || previous === price) continue;
         // One row each (a multi-row statement opens a statement journal, which spills to a temp file).
         this.s.upsertPendingPrice.run(itemId, price, sign(price - previous), now);
         this.s.logPriceChange.run(itemId, price, now, price, previous);
         this.movedLive();
         live?.set(itemId, price);
         this.catalogValue += price - previous;
-        prices.push({ itemId, price, previous });
+        moved = true;
       }
-      if (prices.length > 0) this.saveCatalogTotals();
+      if (moved) this.saveCatalogTotals();
       this.trimChangeLog();
       this.livePricesFollowed(live);
     });
-    return { prices, unknown, totals: this.catalogTotals() };
+    return { previous: previousPrices, totals: this.catalogTotals() };
   }
 
   async syncCatalog(request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {
