@@ -61,7 +61,7 @@ function call(): ItemChangeGroup[] {
 }
 
 const eventsOf = (groups: ItemChangeGroup[]) =>
-  groups.reduce((sum, group) => sum + (group.kind === 'prices' ? group.changes.length : group.kind === 'upserts' ? group.items.length : group.itemIds.length), 0);
+  groups.reduce((sum, group) => sum + (group.kind === 'prices' ? group.changes.length / 2 : group.kind === 'upserts' ? group.items.length : group.itemIds.length), 0);
 
 /** Time inside the writer's folds (they run inside applyItemChanges), to tell their share from the rest. */
 const foldMs = { moves: 0, removals: 0 };

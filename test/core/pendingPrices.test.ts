@@ -15,6 +15,7 @@ import type { Item } from '../../src/shared/api';
 import type { CatalogRow } from '../../src/shared/ipc';
 import { catalogQuerySchema } from '../../src/shared/ipc/contract';
 import { ReaderService } from '../../src/main/core/store/worker/reader';
+import { FOLD_PRICES_SLICE } from '../../src/main/core/store/worker/rows';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { syncWriterWithList } from '../support/listServer';
@@ -45,7 +46,7 @@ afterAll(() => {
 
 const byId = (itemId: number) => catalog.find((item) => item.itemId === itemId) as Item;
 const count = (table: string) => writer.db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() as number;
-const fold = () => writer.db.transaction(() => writer.foldPriceMoves())();
+const fold = () => writer.db.transaction(() => writer.foldPendingPrices())();
 
 /** Everything a reader shows of prices: every row by price (SQL and the index alike), totals, details and look-ups. */
 function shown(): { rows: [number, number, CatalogRow['lastMove']][]; value: number; details: [number, number, boolean][] } {
@@ -122,6 +123,34 @@ describe('pending live prices', () => {
     fold();
     expect(reader.getItem(relisted)?.item.price).toBe(5_555);
     expect(reader.getItem(rewritten)?.item).toEqual(edited);
+
+    // Folded a slice at a time (an itemId range from where the last one ended, round the table): after each
+    // slice the readers answer as before, and a round leaves nothing pending.
+    const many = ids.slice(100, 200);
+    writer.applyPriceChanges(many.map((itemId, i) => ({ itemId, price: 90_000 + i })));
+    const beforeSlices = shown();
+    const pending = count('item_prices_pending');
+    // A slice starts where the last one ended: one item folded first leaves the round starting mid-table.
+    expect(writer.db.transaction(() => writer.foldPendingPriceSlice(1))()).toBe(1);
+    let folded = 1;
+    const sizes: number[] = [];
+    while (folded < pending) {
+      expect(sizes.length).toBeLessThan(10);
+      const slice = writer.db.transaction(() => writer.foldPendingPriceSlice(17))();
+      sizes.push(slice);
+      folded += slice;
+      expect(count('item_prices_pending')).toBe(pending - folded);
+      expect(shown()).toEqual(beforeSlices);
+    }
+    expect(sizes).toEqual([17, 17, 17, 17, 17, pending - 1 - 5 * 17]);
+    // Round the table: a price changed behind where the slices went is folded by the next round.
+    const lowest = Math.min(...many);
+    writer.applyPriceChanges([{ itemId: lowest, price: 91_234 }]);
+    const behind = shown();
+    expect(writer.db.transaction(() => writer.foldPendingPriceSlice(17))()).toBe(1);
+    expect(shown()).toEqual(behind);
+    expect(priceOf(behind, lowest)).toBe(91_234);
+    expect(writer.db.transaction(() => writer.foldPendingPriceSlice(FOLD_PRICES_SLICE))()).toBe(0);
 
     // Reopened with prices pending: the same catalog.
     writer.applyPriceChanges([{ itemId: pendingOnly, price: 8_888 }]);

@@ -7,9 +7,9 @@ import type { Migration } from './types';
  * every item changed since the last sync (up to the whole catalog): a burst of
  * 5,000 random changes dirtied ~2,500 of its pages, ~10 MB of WAL per commit,
  * and the reader's checkpoint copied it all back. This table holds at most one
- * fold's worth (FOLD_MOVES_AT), a few hundred pages; the writer folds it into
- * `item_prices` in item order with the price moves (writer.foldPriceMoves), so
- * each page of `item_prices` is written once a fold. `items_live` lays it over.
+ * ~100k rows (FOLD_PRICES_AT), a few hundred pages; the writer folds it into
+ * `item_prices` in item order, a slice of ids at a time (writer.foldPendingPriceSlice),
+ * so each page of `item_prices` is written once a round. `items_live` lays it over.
  */
 export const migration016: Migration = {
   version: 16,

@@ -461,6 +461,15 @@ export const META = {
 
 /** Unfolded live price moves that make the writer fold them into price_moves. */
 export const FOLD_MOVES_AT = 100_000;
+/**
+ * Pending live prices (migration 016) past FOLD_PRICES_AT rows are folded into item_prices a slice of
+ * FOLD_PRICES_SLICE rows at a time (an itemId range, from where the last slice ended, round the table), one
+ * slice per FOLD_PRICES_SLICE price changes written: the fold's work spread over the calls instead of a
+ * spike of every row at once. A slice then spans a tenth of the ids, so it writes a tenth of item_prices'
+ * pages (a slice of a small table would span all of them).
+ */
+export const FOLD_PRICES_AT = 100_000;
+export const FOLD_PRICES_SLICE = 10_000;
 /** Items removed live (marked, rows kept) past this many are folded into sold_items a slice at a time. */
 export const FOLD_REMOVALS_AT = 100_000;
 export const FOLD_REMOVALS_SLICE = 10_000;

@@ -38,6 +38,8 @@ import { PriceHistory } from './priceHistory';
 import {
   CHANGE_LOG_KEEP,
   FOLD_MOVES_AT,
+  FOLD_PRICES_AT,
+  FOLD_PRICES_SLICE,
   FOLD_REMOVALS_AT,
   FOLD_REMOVALS_SLICE,
   canAdvance,
@@ -113,12 +115,16 @@ function prepareStatements(db: Db) {
     upsertPendingPrice: db.prepare<[number, number, number, number]>(
       'INSERT INTO item_prices_pending (itemId, price, last_move, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at',
     ),
-    // The fold, in item order: each page of item_prices written once (one item: before a removal marks it).
-    foldPendingPrices: db.prepare(
-      `INSERT INTO item_prices (itemId, price, last_move, updated_at) SELECT itemId, price, last_move, updated_at FROM item_prices_pending WHERE true ORDER BY itemId
+    // The fold of an itemId range (a slice, or all), in item order: each page of item_prices written once.
+    foldPendingPrices: db.prepare<[number, number]>(
+      `INSERT INTO item_prices (itemId, price, last_move, updated_at) SELECT itemId, price, last_move, updated_at FROM item_prices_pending WHERE itemId > ? AND itemId <= ? ORDER BY itemId
        ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at`,
     ),
-    clearPendingPrices: db.prepare('DELETE FROM item_prices_pending'),
+    clearPendingPrices: db.prepare<[number, number]>('DELETE FROM item_prices_pending WHERE itemId > ? AND itemId <= ?'),
+    countPending: db.prepare<[], number>('SELECT count(*) FROM item_prices_pending').pluck(),
+    // Where a slice of n pending rows after an itemId ends (none: fewer are left).
+    pendingSliceEnd: db.prepare<[number, number], number>('SELECT itemId FROM item_prices_pending WHERE itemId > ? ORDER BY itemId LIMIT 1 OFFSET ?').pluck(),
+    // One item (before a removal marks it).
     foldPendingPrice: db.prepare<[number]>(
       `INSERT INTO item_prices (itemId, price, last_move, updated_at) SELECT itemId, price, last_move, updated_at FROM item_prices_pending WHERE itemId = ?
        ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at`,
@@ -239,6 +245,10 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   private syncRunning = false;
   private catalogCount: number;
   private writesSinceTrim = 0;
+  /** Price changes written since the last slice of pending prices was folded (a hint, like unfoldedMoves). */
+  private pricesSinceSlice = 0;
+  /** Where the next slice of pending prices starts: after this itemId (0: the table's start). */
+  private pendingSliceAfter = 0;
   /** Live moves logged since the last fold (a hint: a rolled-back write may leave it high, which only folds early). */
   private unfoldedMoves: number;
   /** Items removed live whose rows wait for the fold (foldRemovals). */
@@ -369,16 +379,13 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
 
   /**
    * Moves the live price moves logged since the last fold into price_moves, as a new run
-   * (priceHistory.ts: appended pages, where a move at a time dirtied one page per event),
-   * and the pending live prices into item_prices (migration 016).
+   * (priceHistory.ts: appended pages, where a move at a time dirtied one page per event).
    * Called inside a write transaction: when it rolls back, so does the fold.
    */
   foldPriceMoves(): void {
     const folded = this.movesFolded();
     const last = this.lastChange();
     this.unfoldedMoves = 0;
-    this.s.foldPendingPrices.run();
-    this.s.clearPendingPrices.run();
     if (last === folded) return;
     this.priceHistory.appendLiveMoves(folded);
     this.setMeta(META.movesFolded, last);
@@ -388,6 +395,29 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   private dropLivePrice(itemId: number): void {
     this.s.deleteLivePrice.run(itemId);
     this.s.deletePendingPrice.run(itemId);
+  }
+
+  /** Every pending live price into item_prices (before a sync's apply; inside a write transaction). */
+  foldPendingPrices(): void {
+    this.s.foldPendingPrices.run(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    this.s.clearPendingPrices.run(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    this.pricesSinceSlice = 0;
+    this.pendingSliceAfter = 0;
+  }
+
+  /**
+   * The next slice of pending live prices into item_prices: up to `rows` rows after where the last one ended,
+   * round the table. Returns how many rows it folded. Inside a write transaction.
+   */
+  foldPendingPriceSlice(rows = FOLD_PRICES_SLICE): number {
+    this.pricesSinceSlice = 0;
+    const after = this.pendingSliceAfter;
+    const end = this.s.pendingSliceEnd.get(after, rows - 1);
+    const upTo = end ?? Number.MAX_SAFE_INTEGER;
+    const folded = this.s.foldPendingPrices.run(after, upTo).changes;
+    this.s.clearPendingPrices.run(after, upTo);
+    this.pendingSliceAfter = end ?? 0;
+    return folded;
   }
 
   /** One item's pending price into item_prices (before a write that reads or keeps its override there). */
@@ -514,6 +544,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
    * moved into its row, so that the sync sees the catalog as plain rows and price overrides.
    */
   foldLiveListings(): void {
+    this.foldPendingPrices();
     this.foldRemovals();
     this.s.foldListedAt.run();
     this.s.clearListedAt.run();
@@ -648,6 +679,11 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         moved = true;
       }
       if (moved) this.saveCatalogTotals();
+      this.pricesSinceSlice += count;
+      if (this.pricesSinceSlice >= FOLD_PRICES_SLICE) {
+        this.pricesSinceSlice = 0;
+        if ((this.s.countPending.get() as number) >= FOLD_PRICES_AT) this.foldPendingPriceSlice();
+      }
       this.trimChangeLog();
       this.livePricesFollowed(live);
     });
