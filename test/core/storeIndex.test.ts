@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { catalogQuerySchema, type CatalogQuery } from '../../src/shared/ipc/contract';
+import { CatalogIndex } from '../../src/main/core/store/worker/catalogIndex';
+import { openReadConnection } from '../../src/main/core/store/worker/open';
 import { ReaderService } from '../../src/main/core/store/worker/reader';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
@@ -221,6 +223,45 @@ describe('in-memory catalog index', () => {
       expect(fresh.queryCatalog(query).rows.map((row) => row.itemId)).toEqual(sql.queryCatalog(query).rows.map((row) => row.itemId));
     } finally {
       fresh.close();
+    }
+  });
+
+  it('asks for a rebuild when the log holds more than it repairs, or was trimmed past it', () => {
+    const db = openReadConnection(file);
+    try {
+      const built = () => {
+        const build = CatalogIndex.builder(db);
+        while (!build.step()) {
+          // one bounded step at a time, as the reader does between queries
+        }
+        expect(build.index.ready).toBe(true);
+        return build.index;
+      };
+      // Items on sale now (the tests before removed some).
+      const held = writer.db.prepare<[], number>('SELECT itemId FROM items_live ORDER BY itemId LIMIT 10').pluck().all() as number[];
+      let index = built();
+      expect(index.refresh(db)).toBe('fresh');
+      // A few live price changes: repaired in place.
+      writer.applyPriceChanges(held.slice(0, 3).map((itemId, i) => ({ itemId, price: 777_000 + i })));
+      expect(index.refresh(db)).toBe('updated');
+      expect(index.refresh(db)).toBe('fresh');
+      // Trimmed past the index (the log is trimmed from its start): the entry after its last one is gone.
+      writer.applyPriceChanges([{ itemId: held[3] as number, price: 778_000 }]);
+      writer.applyPriceChanges([{ itemId: held[4] as number, price: 779_000 }]);
+      writer.db.prepare('DELETE FROM item_changes WHERE seq < ?').run(writer.lastChange());
+      expect(index.refresh(db)).toBe('rebuild');
+      // More than 200,000 entries since the last refresh: cheaper to rebuild than to repair.
+      index = built();
+      writer.db
+        .prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)
+           INSERT INTO item_changes (itemId, price) SELECT ?, 700000 + i FROM n`,
+        )
+        .run(held[5]);
+      expect(index.refresh(db)).toBe('rebuild');
+    } finally {
+      db.close();
+      writer.logFullReload();
     }
   });
 
