@@ -30,8 +30,8 @@ import type {
   WriterMethods,
 } from '../types';
 import { CatalogSyncError } from '../errors';
-import { runCatalogSync } from './catalogSync';
 import { packPriceChanges, priceChangeOutcome } from '../priceChanges';
+import { runCatalogSync } from './catalogSync';
 import { LivePrices } from './livePrices';
 import { openWriteConnection, type Db } from './open';
 import { PriceHistory } from './priceHistory';
@@ -644,7 +644,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   /**
    * A price change goes to `item_prices_pending` (a small table: a burst dirties a few hundred
    * pages, not those of `items` and its price index, nor all of `item_prices`), folded into
-   * `item_prices` with the moves; both override the row's price and move until the row is
+   * `item_prices` a slice at a time (foldPendingPriceSlice); both override the row's price and move until the row is
    * next written. The stored JSON keeps the price it arrived with (readers see `items_live`),
    * and the next sync reads the item again.
    */
