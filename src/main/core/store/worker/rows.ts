@@ -258,31 +258,19 @@ export function moveOf(lastMove: number): CatalogRow['lastMove'] {
 }
 
 export function catalogRowOf(r: CatalogRowRecord): CatalogRow {
-  return {
-    itemId: r.itemId,
-    assetId: r.assetId,
-    market_hash_name: r.name,
-    phase: r.phase,
-    price: r.price,
-    float: r.float,
-    paintSeed: r.paintSeed,
-    rarityColor: r.rarityColor,
-    img: r.img,
-    stickerCount: r.stickerCount,
-    stickerNames: splitNames(r.stickerNames),
-    keyChainNames: splitNames(r.keyChainNames),
-    statTrak: r.statTrak === 1,
-    souvenir: r.souvenir === 1,
-    listedAt: isoOf(r.listed_at),
-    lastMove: moveOf(r.last_move),
-  };
+  return catalogRow(r, r.listed_at, r.last_move);
+}
+
+/** A catalog row built straight from an item's columns (no read back), as the writer returns them. */
+export function catalogRowFromColumns(c: ItemColumns, listedAt: number, lastMove: number): CatalogRow {
+  return catalogRow(c, listedAt, lastMove);
 }
 
 /**
- * A catalog row built straight from an item (no read back), as the writer returns them: one object,
- * not a spread copy of the columns read by catalogRowOf (~3× the time, a re-listing's largest step).
+ * One object from the row's columns and its listing time and move: a spread copy to add those two
+ * (as catalogRowFromColumns once made) cost ~3× the time, a re-listing's largest step.
  */
-export function catalogRowFromColumns(c: ItemColumns, listedAt: number, lastMove: number): CatalogRow {
+function catalogRow(c: Omit<CatalogRowRecord, 'listed_at' | 'last_move'>, listedAt: number, lastMove: number): CatalogRow {
   return {
     itemId: c.itemId,
     assetId: c.assetId,

@@ -115,7 +115,7 @@ function prepareStatements(db: Db) {
     upsertPendingPrice: db.prepare<[number, number, number, number]>(
       'INSERT INTO item_prices_pending (itemId, price, last_move, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at',
     ),
-    // The fold of an itemId range (a slice, or all), in item order: each page of item_prices written once.
+    // The fold of an itemId range (after, upTo] (a slice, all, or one item), in item order: each page of item_prices written once.
     foldPendingPrices: db.prepare<[number, number]>(
       `INSERT INTO item_prices (itemId, price, last_move, updated_at) SELECT itemId, price, last_move, updated_at FROM item_prices_pending WHERE itemId > ? AND itemId <= ? ORDER BY itemId
        ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at`,
@@ -124,13 +124,7 @@ function prepareStatements(db: Db) {
     countPending: db.prepare<[], number>('SELECT count(*) FROM item_prices_pending').pluck(),
     // Where a slice of n pending rows after an itemId ends (none: fewer are left).
     pendingSliceEnd: db.prepare<[number, number], number>('SELECT itemId FROM item_prices_pending WHERE itemId > ? ORDER BY itemId LIMIT 1 OFFSET ?').pluck(),
-    // One item (before a removal marks it).
-    foldPendingPrice: db.prepare<[number]>(
-      `INSERT INTO item_prices (itemId, price, last_move, updated_at) SELECT itemId, price, last_move, updated_at FROM item_prices_pending WHERE itemId = ?
-       ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at`,
-    ),
     deleteLivePrice: db.prepare<[number]>('DELETE FROM item_prices WHERE itemId = ?'),
-    deletePendingPrice: db.prepare<[number]>('DELETE FROM item_prices_pending WHERE itemId = ?'),
     // A live removal: the item's row, JSON and index entries stay until the fold (foldRemovals).
     markRemoved: db.prepare<[number, number, number, number, number]>(
       'INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET removed_at = excluded.removed_at',
@@ -394,7 +388,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   /** An item rewritten whole: its live price override, pending or folded, goes. */
   private dropLivePrice(itemId: number): void {
     this.s.deleteLivePrice.run(itemId);
-    this.s.deletePendingPrice.run(itemId);
+    this.s.clearPendingPrices.run(itemId - 1, itemId);
   }
 
   /** Every pending live price into item_prices (before a sync's apply; inside a write transaction). */
@@ -422,7 +416,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
 
   /** One item's pending price into item_prices (before a write that reads or keeps its override there). */
   private foldPendingPrice(itemId: number): void {
-    if (this.s.foldPendingPrice.run(itemId).changes > 0) this.s.deletePendingPrice.run(itemId);
+    if (this.s.foldPendingPrices.run(itemId - 1, itemId).changes > 0) this.s.clearPendingPrices.run(itemId - 1, itemId);
   }
 
   /** The change log's entries up to this seq have their moves in price_moves. */
