@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BenchChild, runChild, type ChildMessage } from './lib/child';
 import { machineInfo } from './lib/machine';
+import { threadCpu } from './lib/threadCpu';
 import { buildResult, runCount, summaryLine, writeResult } from './lib/result';
 import { catalogUrl, createMerchant, merchantHeaders, startBenchSandbox } from './lib/sandbox';
 import { median, round, summarize } from './lib/stats';
@@ -92,8 +93,14 @@ try {
     // lazily, per 2,048-item segment, and 2% random changes touch every segment: one untimed fetch
     // rebuilds them, so both sides below download the same prebuilt list.
     await warmServerList(url, merchantHeaders(createMerchant(bench.sb)));
+    const startedUs = process.hrtime.bigint() / 1000n;
+    const childCpu = threadCpu(child.pid);
+    const serverCpu = threadCpu(process.pid);
     child.send({ type: 'go' });
     const synced = await child.next<ChildMessage & { run: SyncRun }>('synced');
+    // The re-sync's span in the CPU profiles' clock (BENCH_CPU_PROF, bench/lib/profile-summary.ts --window).
+    if (process.env['BENCH_THREADS']) log(`CPU ms per thread: store ${JSON.stringify(childCpu())}; sandbox ${JSON.stringify(serverCpu())}`);
+    if (process.env['BENCH_CPU_PROF']) log(`re-sync ${i + 1} in the profiles' clock: --window ${startedUs}:${process.hrtime.bigint() / 1000n}`);
     ours.push(synced.run);
     const baseline = await naiveOnce();
     naive.push(baseline.committedMs);

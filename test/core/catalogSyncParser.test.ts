@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { leadingItemId, quickItemCheck } from '../../src/main/core/store/worker/catalogSync';
+import { bytesAt } from '../../src/main/core/store/worker/itemSplitter';
 import { generateCatalog } from '../../src/server/catalog/generator';
 
 describe('quickItemCheck', () => {
@@ -30,5 +31,18 @@ describe('leadingItemId', () => {
     expect(at('{"itemId":"7"}')).toBe(-1);
     expect(at('{"itemId":1234567890123456789}')).toBe(-1);
     expect(at('{"itemId":')).toBe(-1);
+  });
+});
+
+describe('bytesAt', () => {
+  const bytes = Buffer.from('ab{"itemId":12}');
+  const prefix = Buffer.from('{"itemId":');
+  it('finds a prefix at an offset, never past either end', () => {
+    expect(bytesAt(bytes, 2, prefix)).toBe(true);
+    expect(bytesAt(bytes, 1, prefix)).toBe(false);
+    expect(bytesAt(bytes, 3, prefix)).toBe(false);
+    expect(bytesAt(bytes.subarray(0, 11), 2, prefix)).toBe(false);
+    expect(bytesAt(bytes, -1, prefix)).toBe(false);
+    expect(bytesAt(bytes, bytes.length, Buffer.alloc(0))).toBe(true);
   });
 });

@@ -30,7 +30,7 @@ import zlib from 'node:zlib';
 import { itemSchema, type Item } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
 import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
-import { EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
+import { bytesAt, EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
 import { CREATE_ITEMS_LIVE_VIEW, hashBytes, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
 import { columnInOrder, indexOfSorted } from './sorted';
 import type { KnownItemsSnapshot, SyncContext, WriterService } from './writer';
@@ -251,7 +251,7 @@ export function quickItemCheck(value: unknown): string | null {
 
 /** The itemId of an item's bytes when they start with `{"itemId":<digits>`, else -1 (then it is parsed). */
 export function leadingItemId(bytes: Buffer, start: number, end: number): number {
-  if (end - start < ITEM_ID_PREFIX.length + 2 || bytes.compare(ITEM_ID_PREFIX, 0, ITEM_ID_PREFIX.length, start, start + ITEM_ID_PREFIX.length) !== 0) {
+  if (end - start < ITEM_ID_PREFIX.length + 2 || !bytesAt(bytes, start, ITEM_ID_PREFIX)) {
     return -1;
   }
   let value = 0;
@@ -618,8 +618,9 @@ function finishApply(writer: WriterService, envelope: EnvelopeFields, now: numbe
   writer.priceHistory.prune(now);
 
   // From the price index (a covering scan), plus what the live prices add: not a join of every row.
+  // CROSS JOIN walks the few overrides and probes items (the planner otherwise walked all of items).
   const totals = db.prepare<[], { n: number; v: number }>('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items').get() as { n: number; v: number };
-  const live = db.prepare<[], number>('SELECT coalesce(sum(o.price - i.price), 0) FROM item_prices o JOIN items i ON i.itemId = o.itemId').pluck().get() as number;
+  const live = db.prepare<[], number>('SELECT coalesce(sum(o.price - i.price), 0) FROM item_prices o CROSS JOIN items i ON i.itemId = o.itemId').pluck().get() as number;
   writer.resetCatalogTotals(totals.n, totals.v + live);
   writer.setMeta(META.lastUpdate, envelope.lastUpdate);
   writer.setMeta(META.syncedAt, new Date(now).toISOString());

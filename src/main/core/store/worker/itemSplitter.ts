@@ -72,6 +72,16 @@ const MAX_SKELETON_BYTES = 1 << 20;
 /** A fast-path element longer than this means the separator is not there (other formatting): go exact. */
 const MAX_FAST_ELEMENT_BYTES = 1 << 20;
 
+/**
+ * Whether `bytes` holds `prefix` at `at`. A plain loop: `Buffer#compare` with offsets
+ * validates its five arguments on every call, ~0.2 µs, twice per item of a sync.
+ */
+export function bytesAt(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean {
+  if (at < 0 || at + prefix.length > bytes.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
@@ -190,7 +200,7 @@ export class ItemSplitter {
         this.pos = i;
         return false;
       }
-      if (bytes.compare(ITEM_START, 0, ITEM_START.length, i, i + ITEM_START.length) !== 0) {
+      if (!bytesAt(bytes, i, ITEM_START)) {
         this.goExact(i);
         return true;
       }

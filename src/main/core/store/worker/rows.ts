@@ -112,13 +112,23 @@ export function hashJson(json: string | Uint8Array): number {
   return hashBytes(bytes, 0, bytes.length);
 }
 
+/** The view hashBytes reads words through: kept while the same buffer comes back (a sync's chunk holds ~450 items). */
+let wordsOf: Uint8Array | null = null;
+let words: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+
 /** hashJson of bytes [start, end) of `bytes`, without a copy. */
 export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  if (bytes !== wordsOf) {
+    wordsOf = bytes;
+    words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  const view = words;
   let h1 = 0x9747b28c ^ (end - start);
   let h2 = 0x85ebca6b ^ (end - start);
   let i = start;
   for (const last = end - 4; i <= last; i += 4) {
-    const word = (bytes[i] as number) | ((bytes[i + 1] as number) << 8) | ((bytes[i + 2] as number) << 16) | ((bytes[i + 3] as number) << 24);
+    // One little-endian load per word, at any alignment (four byte loads cost ~1.4× as much).
+    const word = view.getInt32(i, true);
     let k1 = Math.imul(word, 0xcc9e2d51);
     k1 = Math.imul((k1 << 15) | (k1 >>> 17), 0x1b873593);
     h1 ^= k1;

@@ -147,8 +147,10 @@ function prepareStatements(db: Db) {
     foldJson: db.prepare<[number]>('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM item_prices WHERE removed_at IS NOT NULL AND itemId <= ?)'),
     foldMarks: db.prepare<[number]>('DELETE FROM item_prices WHERE removed_at IS NOT NULL AND itemId <= ?'),
     // A re-listing's time into its row (before a sync, which drops the overrides of the items it rewrites).
+    // Driven from item_prices (CROSS JOIN): as `UPDATE … FROM`, the planner walked all of items (~30 ms at 500k).
     foldListedAt: db.prepare(
-      'UPDATE items SET listed_at = o.listed_at FROM item_prices o WHERE o.itemId = items.itemId AND o.listed_at IS NOT NULL AND o.listed_at <> items.listed_at',
+      `UPDATE items SET listed_at = (SELECT o.listed_at FROM item_prices o WHERE o.itemId = items.itemId)
+       WHERE itemId IN (SELECT o.itemId FROM item_prices o CROSS JOIN items i ON i.itemId = o.itemId WHERE o.listed_at IS NOT NULL AND o.listed_at <> i.listed_at)`,
     ),
     clearListedAt: db.prepare('UPDATE item_prices SET listed_at = NULL WHERE listed_at IS NOT NULL'),
     foldSliceEnd: db.prepare<[number], number>('SELECT itemId FROM item_prices WHERE removed_at IS NOT NULL ORDER BY itemId LIMIT 1 OFFSET ?').pluck(),
