@@ -270,3 +270,48 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
     expect(ajv.getSchema('TradeHistoryResponse')?.(broken)).toBe(false);
   });
 });
+
+describe('sandbox REST: the on-sale list follows every change between downloads', () => {
+  let sb: Sandbox;
+  afterAll(() => sb?.close());
+
+  it('has totals, first and last items that match its items after a reprice, a sale elsewhere, a new item and a reset', async () => {
+    sb = await startSandbox({ items: 300, seed: 9 });
+    const admin = adminApi(sb);
+    let api = merchantApi(sb, await admin.createMerchant({ balance: 1_000_000 }));
+    const list = async () => {
+      // fetch asks for gzip: this is the list assembled from cached segments, with its cached head.
+      const answer = await api.get<CatalogEnvelope>('/Items/GetAllItemsOnSale');
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const envelope = catalogEnvelopeSchema.parse(answer.body);
+      expect(envelope.totalItems).toBe(envelope.items.length);
+      expect(envelope.totalValue).toBe(envelope.items.reduce((sum, item) => sum + item.price, 0));
+      return envelope;
+    };
+    const before = await list();
+    expect(await list()).toEqual(before);
+    const [first, second] = before.items;
+    const last = before.items.at(-1) as Item;
+
+    expect((await admin.patch(`/admin/items/${second?.itemId}`, { price: (second?.price ?? 0) + 77 })).status).toBe(200);
+    const repriced = await list();
+    expect(repriced.totalValue).toBe(before.totalValue + 77);
+
+    // The lowest and the highest id leave: the list's first and last segments move.
+    expect((await admin.delete(`/admin/items/${first?.itemId}`)).status).toBe(200);
+    expect((await admin.delete(`/admin/items/${last.itemId}`)).status).toBe(200);
+    const shrunk = await list();
+    expect(shrunk.totalItems).toBe(before.totalItems - 2);
+    expect(shrunk.items[0]?.itemId).toBe(second?.itemId);
+
+    const added = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 4321 }] })).body.items[0] as Item;
+    const grown = await list();
+    expect(grown.items.at(-1)?.itemId).toBe(added.itemId);
+    expect(grown.totalValue).toBe(shrunk.totalValue + 4321);
+
+    expect((await admin.post('/admin/reset')).status).toBe(200);
+    api = merchantApi(sb, await admin.createMerchant()); // a reset forgets the merchants too
+    const reset = await list();
+    expect([reset.totalItems, reset.totalValue]).toEqual([before.totalItems, before.totalValue]);
+  });
+});

@@ -46,6 +46,14 @@ const SEGMENT_CACHE_BYTES = 384 * 1024 * 1024;
 /** Segments compressing at once while the list streams (the thread pool works while the next one is read). */
 const SEGMENTS_IN_FLIGHT = 3;
 
+interface ListHead {
+  version: number;
+  items: number;
+  value: number;
+  firstId: number;
+  lastId: number;
+}
+
 interface CachedSegment extends GzipSegment {
   epoch: number;
   version: number;
@@ -85,6 +93,10 @@ export class Catalog {
    */
   private readonly rangeVersions = new Map<number, number>();
   private epoch = 0;
+  /** Bumped with every range version and epoch: the on-sale list is unchanged while it is. */
+  private listVersion = 0;
+  /** Totals and id bounds of the on-sale list at `version` (two scans of 500k rows, ~0.1 s, saved per download). */
+  private listHead: ListHead | null = null;
   private readonly segments = new Map<string, CachedSegment>();
   private segmentBytes = 0;
 
@@ -111,11 +123,13 @@ export class Catalog {
   private touch(itemId: number): void {
     const range = Math.floor(itemId / SEGMENT_SPAN);
     this.rangeVersions.set(range, (this.rangeVersions.get(range) ?? 0) + 1);
+    this.listVersion++;
   }
 
   /** Every cached segment is stale (bulk load, reset, image URL rewrite). */
   invalidateAll(): void {
     this.epoch++;
+    this.listVersion++;
     this.segments.clear();
     this.segmentBytes = 0;
   }
@@ -320,19 +334,15 @@ export class Catalog {
     const reader = openSnapshotReader(this.dbFile);
     try {
       reader.exec('BEGIN');
-      const totals = reader.prepare('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items WHERE on_sale = 1').get() as {
-        n: number;
-        v: number;
-      };
+      const head = this.headOf(reader);
+      const totals = { n: head.items, v: head.value };
       // The snapshot is fixed by the read above; writes run on this thread, so none came between.
       const epoch = this.epoch;
       const versions = new Map(this.rangeVersions);
       const lastUpdate = this.lastUpdate;
       const key = revealKey(reveal);
-      const bound = (dir: 'ASC' | 'DESC') =>
-        (reader.prepare(`SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id ${dir} LIMIT 1`).pluck().get() as number | undefined) ?? 0;
-      const first = Math.floor(bound('ASC') / SEGMENT_SPAN);
-      const last = totals.n === 0 ? first - 1 : Math.floor(bound('DESC') / SEGMENT_SPAN);
+      const first = Math.floor(head.firstId / SEGMENT_SPAN);
+      const last = totals.n === 0 ? first - 1 : Math.floor(head.lastId / SEGMENT_SPAN);
       const rows = reader.prepare<[number, number], Pick<ItemRow, 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>>(
         'SELECT json, steam_id, inspect_in_game, trade_url FROM items WHERE item_id >= ? AND item_id < ? AND on_sale = 1 ORDER BY item_id',
       );
@@ -389,6 +399,20 @@ export class Catalog {
     } finally {
       reader.close();
     }
+  }
+
+  /**
+   * Totals and id bounds of the on-sale list as `reader`'s snapshot sees it. The snapshot has
+   * just begun and every write runs on this thread and bumps listVersion, so the values read at
+   * the same version are still the snapshot's.
+   */
+  private headOf(reader: SqliteDatabase): ListHead {
+    if (this.listHead?.version === this.listVersion) return this.listHead;
+    const totals = reader.prepare('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items WHERE on_sale = 1').get() as { n: number; v: number };
+    const bound = (dir: 'ASC' | 'DESC') =>
+      (reader.prepare(`SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id ${dir} LIMIT 1`).pluck().get() as number | undefined) ?? 0;
+    this.listHead = { version: this.listVersion, items: totals.n, value: totals.v, firstId: bound('ASC'), lastId: bound('DESC') };
+    return this.listHead;
   }
 
   private remember(cacheKey: string, segment: CachedSegment): void {
