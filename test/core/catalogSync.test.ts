@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { performance as nodePerformance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogEnvelope, Item, Trade } from '../../src/shared/api';
 import { CatalogSyncError, LocalStore, StoreError, type CatalogSyncProgress } from '../../src/main/core/store';
@@ -352,14 +353,18 @@ describe('catalog sync failures keep the previous catalog', () => {
       const store = await openStore();
       const served = async (path: string) => JSON.parse((bodies.get(path) as { text: string }).text) as CatalogEnvelope;
       await store.syncCatalog({ url: `${baseUrl}/valid`, headers: {} });
-      const steps: [path: string, prices: number[]][] = [
-        ['/step-price', [5, 9]],
-        ['/step-sticker', [5, 9]],
-        ['/step-wear', [5, 9]],
-        ['/step-reprice', [5, 9, 11]],
+      // Which list's text of the item the cache keeps: a repricing keeps the text it had (price-only path).
+      const steps: [path: string, prices: number[], textFrom: string][] = [
+        ['/step-price', [5, 9], '/valid'],
+        ['/step-sticker', [5, 9], '/step-sticker'],
+        ['/step-wear', [5, 9], '/step-wear'],
+        ['/step-reprice', [5, 9, 11], '/step-wear'],
       ];
-      for (const [path, prices] of steps) {
+      const file = new Database(store.file, { readonly: true });
+      const storedText = () => file.prepare<[], string>('SELECT json FROM item_json WHERE itemId = 1').pluck().get();
+      for (const [path, prices, textFrom] of steps) {
         expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, mode: 'incremental', updated: 1, unchanged: 1 });
+        expect(storedText(), path).toBe(JSON.stringify((await served(textFrom)).items[0]));
         const item = (await served(path)).items[0] as Item;
         const detail = await store.getItem(1);
         expect(detail?.item, path).toEqual(item);
@@ -371,6 +376,7 @@ describe('catalog sync failures keep the previous catalog', () => {
         // The same bytes again: nothing to read.
         expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, updated: 0, unchanged: 2 });
       }
+      file.close();
       expect(await store.syncCatalog({ url: `${baseUrl}/step-sold`, headers: {} })).toMatchObject({ ok: true, removed: 1, total: 1 });
       expect(await store.getItem(1)).toMatchObject({ onSale: false, item: (await served('/step-reprice')).items[0] });
     });

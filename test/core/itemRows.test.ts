@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
-import { catalogRowFromColumns, catalogRowOf, itemColumns, jsonAtPrice } from '../../src/main/core/store/worker/rows';
+import { catalogRowFromColumns, catalogRowOf, differOnlyInPrice, itemColumns, jsonAtPrice } from '../../src/main/core/store/worker/rows';
 import { generateCatalog } from '../../src/server/catalog/generator';
 
 const items = [...generateCatalog({ seed: 31, count: 2000, imageBaseUrl: 'http://sandbox.invalid/img' })];
@@ -34,6 +34,28 @@ describe('jsonAtPrice', () => {
     const longer = { ...base, price: 12 };
     const text = JSON.stringify({ ...base, price: 123 });
     expect(jsonAtPrice(longer, text, 7)).toBe(JSON.stringify({ ...longer, price: 7 }));
+  });
+});
+
+describe('differOnlyInPrice', () => {
+  it('is true for texts of an item that differ at most in the price digits, false for any other byte', () => {
+    for (const item of items.slice(0, 300)) {
+      const text = JSON.stringify(item);
+      expect(differOnlyInPrice(text, text)).toBe(true);
+      for (const price of [0, item.price + 1, item.price * 1000]) expect(differOnlyInPrice(JSON.stringify({ ...item, price }), text)).toBe(true);
+      expect(differOnlyInPrice(JSON.stringify({ ...item, assetId: `${item.assetId}1` }), text)).toBe(false);
+      expect(differOnlyInPrice(JSON.stringify({ ...item, price: item.price + 1, float: 0.5 }), text)).toBe(false);
+      expect(differOnlyInPrice(`${text} `, text)).toBe(false);
+    }
+  });
+
+  it('is false where the price is not one whole number under one key', () => {
+    const base = items[0] as Item;
+    const text = JSON.stringify(base);
+    const { price: _omitted, ...priceless } = base;
+    expect(differOnlyInPrice(JSON.stringify(priceless), text)).toBe(false);
+    expect(differOnlyInPrice(`${text.slice(0, -1)},"extra":{"price":1}}`, `${text.slice(0, -1)},"extra":{"price":1}}`)).toBe(false);
+    expect(differOnlyInPrice(JSON.stringify({ ...base, price: 1.5 }), JSON.stringify({ ...base, price: 2.5 }))).toBe(false);
   });
 });
 

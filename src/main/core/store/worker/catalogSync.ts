@@ -23,6 +23,7 @@
  *   swaps the tables in by renaming and builds the indexes by sorting, which
  *   is several times faster than growing nine b-trees row by row.
  */
+import type { Statement } from 'better-sqlite3';
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
@@ -31,7 +32,7 @@ import { itemSchema, type Item } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
 import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
 import { bytesAt, EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
-import { CREATE_ITEMS_LIVE_VIEW, hashBytes, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
+import { CREATE_ITEMS_LIVE_VIEW, differOnlyInPrice, hashBytes, ITEM_COLUMNS, itemRow, itemValues, META, type ItemColumns } from './rows';
 import { columnInOrder, indexOfSorted } from './sorted';
 import type { KnownItemsSnapshot, SyncContext, WriterService } from './writer';
 
@@ -381,10 +382,11 @@ export class KnownItems {
     return true;
   }
 
-  /** Marks a held item as named by the list. */
-  named(itemId: number): void {
+  /** Marks a held item as named by the list; whether it was held. */
+  named(itemId: number): boolean {
     const index = this.indexOf(itemId);
     if (index >= 0) this.seen[index] = 1;
+    return index >= 0;
   }
 
   /** Held items the list did not name. */
@@ -395,7 +397,7 @@ export class KnownItems {
 
 type WriteMode = 'incremental' | 'bulk';
 
-const STAGE_COLUMNS = [...ITEM_COLUMNS, 'json'];
+const STAGE_COLUMNS = [...ITEM_COLUMNS, 'json', 'price_only'];
 const ITEM_UPDATE_COLUMNS = ITEM_COLUMNS.filter((c) => c !== 'itemId');
 const ITEM_TABLE_COLUMNS = [...ITEM_COLUMNS, 'name_id', 'listed_at', 'updated_at', 'last_move'];
 
@@ -410,7 +412,10 @@ class Receiver {
   readonly names = new Set<string>();
   private parsed = 0;
   private pending: ItemColumns[] = [];
-  private writeBatch: ((rows: ItemColumns[]) => void) | null = null;
+  /** Per pending row (incremental): 1 when it differs from the stored text only in its price. */
+  private pendingPriceOnly: number[] = [];
+  private storedJson: Statement<[number], string> | null = null;
+  private writeBatch: ((rows: ItemColumns[], priceOnly: number[]) => void) | null = null;
   /** Bulk: name → name_id, from `names` and the names this sync added. */
   private nameIds: Map<string, number> | null = null;
 
@@ -461,8 +466,11 @@ class Receiver {
       this.unchanged += 1;
       return true;
     }
-    this.known.named(item.itemId);
+    const held = this.known.named(item.itemId);
     this.pending.push(itemRow(item, json, hash));
+    // Most changes between syncs are repricings: told here, while the list streams, by the stored text
+    // (a point read), rather than by json_remove on both texts in the apply's transaction.
+    this.pendingPriceOnly.push(incremental && held && differOnlyInPrice(json, this.storedJsonOf(item.itemId)) ? 1 : 0);
     if (this.pending.length >= WRITE_BATCH_ITEMS) this.flush();
     return true;
   }
@@ -471,10 +479,17 @@ class Receiver {
   flush(): void {
     if (this.pending.length === 0) return;
     const batch = this.pending;
+    const priceOnly = this.pendingPriceOnly;
     this.pending = [];
+    this.pendingPriceOnly = [];
     if (!this.writeBatch) this.writeBatch = this.mode === 'bulk' ? this.bulkWriter() : this.stageWriter();
-    this.writeBatch(batch);
+    this.writeBatch(batch, priceOnly);
     this.written += batch.length;
+  }
+
+  private storedJsonOf(itemId: number): string {
+    this.storedJson ??= this.writer.db.prepare<[number], string>('SELECT json FROM item_json WHERE itemId = ?').pluck();
+    return this.storedJson.get(itemId) ?? '';
   }
 
   /** Picks the write mode once, when the first item arrives (totalItems usually came before it). */
@@ -486,12 +501,13 @@ class Receiver {
     return this.mode;
   }
 
-  private stageWriter(): (rows: ItemColumns[]) => void {
+  private stageWriter(): (rows: ItemColumns[], priceOnly: number[]) => void {
     const db = this.writer.db;
     const insert = db.prepare(`INSERT OR REPLACE INTO temp.sync_stage (${STAGE_COLUMNS.join(', ')}) VALUES (${STAGE_COLUMNS.map(() => '?').join(', ')})`);
-    return db.transaction((rows: ItemColumns[]) => {
-      for (const row of rows) {
-        insert.run(...itemValues(row), row.json);
+    return db.transaction((rows: ItemColumns[], priceOnly: number[]) => {
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as ItemColumns;
+        insert.run(...itemValues(row), row.json, priceOnly[i] ?? 0);
         this.names.add(row.name);
       }
     });
@@ -545,7 +561,8 @@ function createScratch(writer: WriterService): void {
     CREATE TEMP TABLE sync_stage (
       itemId INTEGER PRIMARY KEY, assetId TEXT, name TEXT, phase TEXT, price INTEGER, float REAL, paintSeed INTEGER,
       paintIndex INTEGER, rarityColor TEXT, rarity_rank INTEGER, img TEXT, statTrak INTEGER, souvenir INTEGER,
-      stickerCount INTEGER, stickerNames TEXT, keyChainNames TEXT, keyChainCount INTEGER, hash INTEGER, json TEXT
+      stickerCount INTEGER, stickerNames TEXT, keyChainNames TEXT, keyChainCount INTEGER, hash INTEGER, json TEXT,
+      price_only INTEGER NOT NULL DEFAULT 0
     );
     CREATE TEMP TABLE sync_skip (itemId INTEGER PRIMARY KEY);
     CREATE TEMP TABLE sync_gone (itemId INTEGER PRIMARY KEY);
@@ -696,13 +713,13 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
        SELECT s.itemId, i.price, s.price, i.listed_at, i.last_move FROM temp.sync_stage s CROSS JOIN items_live i ON i.itemId = s.itemId WHERE s.hash <> i.hash`,
     ).run();
     recordSyncPriceMoves(writer, now);
-    // Most changes between syncs are repricings: an item whose JSON differs only in its price keeps its
-    // stored JSON (readers lay the row's price over it) and its row changes only in price and hash, so no
-    // other index and no JSON page is rewritten. The new hash makes the next sync skip the same bytes.
+    // Most changes between syncs are repricings: an item whose JSON differs only in its price (told while
+    // the list streamed, see Receiver.element) keeps its stored JSON (readers lay the row's price over it)
+    // and its row changes only in price and hash, so no other index and no JSON page is rewritten. The new
+    // hash makes the next sync skip the same bytes.
     db.prepare(
       `INSERT INTO temp.sync_price_only (itemId)
-       SELECT c.itemId FROM temp.sync_changed c CROSS JOIN temp.sync_stage s ON s.itemId = c.itemId CROSS JOIN item_json j ON j.itemId = c.itemId
-       WHERE json_remove(s.json, '$.price') = json_remove(j.json, '$.price')`,
+       SELECT c.itemId FROM temp.sync_changed c CROSS JOIN temp.sync_stage s ON s.itemId = c.itemId WHERE s.price_only = 1`,
     ).run();
 
     const count = (sql: string) => db.prepare<[], number>(sql).pluck().get() as number;

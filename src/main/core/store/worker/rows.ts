@@ -197,21 +197,43 @@ export function itemColumns(item: Item): ItemColumns {
   return itemRow(item, json, hashJson(json));
 }
 
+const PRICE_KEY = '"price":';
+
+/**
+ * Where the digits of the one `"price":` key of an item's JSON text are, [start, end); null when the key
+ * is missing or there twice, or no whole number follows it. (A `"price":` inside a string value cannot
+ * match: a quote there is escaped.)
+ */
+export function priceDigits(json: string): [number, number] | null {
+  const at = json.indexOf(PRICE_KEY);
+  if (at <= 0 || json.indexOf(PRICE_KEY, at + PRICE_KEY.length) >= 0) return null;
+  const start = at + PRICE_KEY.length;
+  let end = start;
+  for (let c = json.charCodeAt(end); c >= 48 && c <= 57; c = json.charCodeAt(++end));
+  const next = json.charCodeAt(end);
+  return end > start && (next === 44 || next === 125) ? [start, end] : null;
+}
+
 /**
  * An item's JSON text (`json`, JSON.stringify of it) at another price: the digits of its one `"price":` key
  * swapped, else stringified anew; the same text either way (a spread keeps the key's place). A re-listing
  * at a new price is compared with the stored item this way: half the cost of a second stringify.
  */
 export function jsonAtPrice(item: Item, json: string, price: number): string {
-  const key = `"price":${item.price}`;
-  const at = json.indexOf(key);
-  const end = at + key.length;
-  const next = json.charCodeAt(end);
-  // A key only: in JSON text a quoted string followed by ':' is a key. One of them, and its whole number.
-  if (at > 0 && (next === 44 || next === 125) && json.indexOf('"price":', end) < 0 && json.lastIndexOf('"price":', at - 1) < 0) {
-    return `${json.slice(0, at)}"price":${price}${json.slice(end)}`;
-  }
+  const digits = priceDigits(json);
+  if (digits && json.slice(digits[0], digits[1]) === String(item.price)) return `${json.slice(0, digits[0])}${price}${json.slice(digits[1])}`;
   return JSON.stringify({ ...item, price });
+}
+
+/**
+ * Whether two texts of an item differ at most in the digits of their one price: a sync keeps the stored
+ * text of such an item and rewrites only its row's price. Byte for byte otherwise (another formatting of
+ * the same item counts as changed, which only costs a full rewrite).
+ */
+export function differOnlyInPrice(a: string, b: string): boolean {
+  const x = priceDigits(a);
+  const y = priceDigits(b);
+  return x !== null && y !== null && x[0] === y[0] && a.slice(0, x[0]) === b.slice(0, y[0]) && a.slice(x[1]) === b.slice(y[1]);
 }
 
 /**
