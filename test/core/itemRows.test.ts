@@ -55,7 +55,20 @@ describe('differOnlyInPrice', () => {
     const { price: _omitted, ...priceless } = base;
     expect(differOnlyInPrice(JSON.stringify(priceless), text)).toBe(false);
     expect(differOnlyInPrice(`${text.slice(0, -1)},"extra":{"price":1}}`, `${text.slice(0, -1)},"extra":{"price":1}}`)).toBe(false);
-    expect(differOnlyInPrice(JSON.stringify({ ...base, price: 1.5 }), JSON.stringify({ ...base, price: 2.5 }))).toBe(false);
+    expect(differOnlyInPrice(`${text.slice(0, -1)},"price":2}`, text)).toBe(false);
+  });
+
+  it('reads a price written with a fraction or an exponent (67.0, 6.7e1) as a number like any other', () => {
+    const base = items[0] as Item;
+    const text = JSON.stringify(base);
+    for (const written of ['67.0', '6.7e1', '6.7E+1', '670e-1']) {
+      const other = text.replace(`"price":${base.price},`, `"price":${written},`);
+      expect(other).not.toBe(text);
+      expect(differOnlyInPrice(other, text)).toBe(true);
+      expect(differOnlyInPrice(other.replace('"assetId":"', '"assetId":"9'), text)).toBe(false);
+    }
+    // Not a number after the key: never taken for a price.
+    expect(differOnlyInPrice(text.replace(`"price":${base.price},`, '"price":"67",'), text)).toBe(false);
   });
 });
 

@@ -278,7 +278,8 @@ describe('sandbox REST: the on-sale list follows every change between downloads'
   it('has totals, first and last items that match its items after a reprice, a sale elsewhere, a new item and a reset', async () => {
     sb = await startSandbox({ items: 300, seed: 9 });
     const admin = adminApi(sb);
-    let api = merchantApi(sb, await admin.createMerchant({ balance: 1_000_000 }));
+    const creds = await admin.createMerchant({ balance: 1_000_000 });
+    let api = merchantApi(sb, creds);
     const list = async () => {
       // fetch asks for gzip: this is the list assembled from cached segments, with its cached head.
       const answer = await api.get<CatalogEnvelope>('/Items/GetAllItemsOnSale');
@@ -296,6 +297,10 @@ describe('sandbox REST: the on-sale list follows every change between downloads'
     expect((await admin.patch(`/admin/items/${second?.itemId}`, { price: (second?.price ?? 0) + 77 })).status).toBe(200);
     const repriced = await list();
     expect(repriced.totalValue).toBe(before.totalValue + 77);
+    // The text too: an integer as the spec has it ("price":1234, never 1234.0), and only the price changed.
+    const rawList = await (await fetch(`${sb.baseUrl}/Items/GetAllItemsOnSale`, { headers: { 'x-api-key': creds.apiKey, 'x-merchant-id': creds.merchantId } })).text();
+    const textOf = (item: Item) => JSON.stringify(item);
+    expect(rawList).toContain(textOf({ ...(second as Item), price: (second?.price ?? 0) + 77 }));
 
     // The lowest and the highest id leave: the list's first and last segments move.
     expect((await admin.delete(`/admin/items/${first?.itemId}`)).status).toBe(200);

@@ -132,4 +132,8 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
   -- A history page reads only this index (the JSON comes from memory or the row, by id).
   CREATE INDEX trades_page ON trades (merchant_id, created_at DESC, seq DESC, status, end_protection, trade_id);
   `,
+  /* 4 */ `
+  -- Repricings wrote the new price into the item's JSON as a REAL (\`"price":67.0\`): the spec's integer again.
+  UPDATE items SET json = json_set(json, '$.price', price) WHERE json_type(json, '$.price') = 'real';
+  `,
 ];

@@ -218,7 +218,8 @@ export class Catalog {
   reprice(changes: PriceChange[]): PriceChange[] {
     const applied: PriceChange[] = [];
     const stmt = this.db.prepare(
-      `UPDATE items SET price = @price, json = json_set(json, '$.price', @price), updated_at = @now
+      // CAST: a JavaScript number binds as a REAL, and json_set would write it as `67.0` (an integer field of the spec).
+      `UPDATE items SET price = @price, json = json_set(json, '$.price', CAST(@price AS INTEGER)), updated_at = @now
        WHERE item_id = @itemId AND on_sale = 1 AND price != @price`,
     );
     this.db.transaction(() => {

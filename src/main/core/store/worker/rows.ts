@@ -200,18 +200,26 @@ export function itemColumns(item: Item): ItemColumns {
 const PRICE_KEY = '"price":';
 
 /**
- * Where the digits of the one `"price":` key of an item's JSON text are, [start, end); null when the key
- * is missing or there twice, or no whole number follows it. (A `"price":` inside a string value cannot
- * match: a quote there is escaped.)
+ * Where the number of the one `"price":` key of an item's JSON text is, [start, end); null when the key is
+ * missing or there twice, or no number follows it (digits, with a fraction or exponent if the server writes
+ * one, as in `67.0`). A `"price":` inside a string value cannot match: a quote there is escaped.
  */
-export function priceDigits(json: string): [number, number] | null {
+export function priceSpan(json: string): [number, number] | null {
   const at = json.indexOf(PRICE_KEY);
   if (at <= 0 || json.indexOf(PRICE_KEY, at + PRICE_KEY.length) >= 0) return null;
   const start = at + PRICE_KEY.length;
   let end = start;
-  for (let c = json.charCodeAt(end); c >= 48 && c <= 57; c = json.charCodeAt(++end));
+  const isDigit = (c: number) => c >= 48 && c <= 57;
+  while (isDigit(json.charCodeAt(end))) end++;
+  if (end === start) return null;
+  if (json.charCodeAt(end) === 46 /* . */) while (isDigit(json.charCodeAt(++end)));
+  if ((json.charCodeAt(end) | 32) === 101 /* e or E */) {
+    end++;
+    if (json.charCodeAt(end) === 43 || json.charCodeAt(end) === 45) end++;
+    while (isDigit(json.charCodeAt(end))) end++;
+  }
   const next = json.charCodeAt(end);
-  return end > start && (next === 44 || next === 125) ? [start, end] : null;
+  return next === 44 || next === 125 ? [start, end] : null;
 }
 
 /**
@@ -220,19 +228,19 @@ export function priceDigits(json: string): [number, number] | null {
  * at a new price is compared with the stored item this way: half the cost of a second stringify.
  */
 export function jsonAtPrice(item: Item, json: string, price: number): string {
-  const digits = priceDigits(json);
-  if (digits && json.slice(digits[0], digits[1]) === String(item.price)) return `${json.slice(0, digits[0])}${price}${json.slice(digits[1])}`;
+  const span = priceSpan(json);
+  if (span && json.slice(span[0], span[1]) === String(item.price)) return `${json.slice(0, span[0])}${price}${json.slice(span[1])}`;
   return JSON.stringify({ ...item, price });
 }
 
 /**
- * Whether two texts of an item differ at most in the digits of their one price: a sync keeps the stored
+ * Whether two texts of an item differ at most in the number of their one price: a sync keeps the stored
  * text of such an item and rewrites only its row's price. Byte for byte otherwise (another formatting of
  * the same item counts as changed, which only costs a full rewrite).
  */
 export function differOnlyInPrice(a: string, b: string): boolean {
-  const x = priceDigits(a);
-  const y = priceDigits(b);
+  const x = priceSpan(a);
+  const y = priceSpan(b);
   return x !== null && y !== null && x[0] === y[0] && a.slice(0, x[0]) === b.slice(0, y[0]) && a.slice(x[1]) === b.slice(y[1]);
 }
 
