@@ -408,7 +408,7 @@ class Receiver {
   written = 0;
   skipped = 0;
   firstSkipReason: string | null = null;
-  /** Distinct names written (but for repricings, which keep theirs), so the apply need not DISTINCT a million rows. */
+  /** Distinct names written, so the apply need not DISTINCT a million rows. */
   readonly names = new Set<string>();
   private parsed = 0;
   private pending: ItemColumns[] = [];
@@ -508,8 +508,7 @@ class Receiver {
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i] as ItemColumns;
         insert.run(...itemValues(row), row.json, priceOnly[i] ?? 0);
-        // A repricing keeps its name (the texts differ only in the price): no name to add or recount.
-        if (priceOnly[i] !== 1) this.names.add(row.name);
+        this.names.add(row.name);
       }
     });
   }
@@ -697,11 +696,10 @@ function applyIncremental(writer: WriterService, receiver: Receiver, envelope: E
     // Names whose item count can change: of items sold, added or renamed (price changes leave them alone).
     db.exec(`
       INSERT OR IGNORE INTO temp.sync_names SELECT name_id FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_gone);
-      INSERT OR IGNORE INTO temp.sync_names
-        SELECT i.name_id FROM temp.sync_stage s CROSS JOIN items i ON i.itemId = s.itemId WHERE s.price_only = 0 AND s.name <> i.name;
+      INSERT OR IGNORE INTO temp.sync_names SELECT i.name_id FROM temp.sync_stage s CROSS JOIN items i ON i.itemId = s.itemId WHERE s.name <> i.name;
       INSERT OR IGNORE INTO temp.sync_names
         SELECT (SELECT n.name_id FROM names n WHERE n.name = s.name) FROM temp.sync_stage s
-        WHERE s.price_only = 0 AND NOT EXISTS (SELECT 1 FROM items i WHERE i.itemId = s.itemId AND i.name = s.name);
+        WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.itemId = s.itemId AND i.name = s.name);
     `);
     recordSold(writer, now);
     const removed = db.prepare('DELETE FROM items WHERE itemId IN (SELECT itemId FROM temp.sync_gone)').run().changes;
