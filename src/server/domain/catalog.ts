@@ -271,11 +271,8 @@ export class Catalog {
   }
 
   totals(): { totalItems: number; totalValue: number } {
-    const row = this.db.prepare('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items WHERE on_sale = 1').get() as {
-      n: number;
-      v: number;
-    };
-    return { totalItems: row.n, totalValue: row.v };
+    const head = this.headOf(this.db);
+    return { totalItems: head.items, totalValue: head.value };
   }
 
   /** Starts a new on-sale list build: a new lastUpdate, then `catalogRebuilt`. */
@@ -295,12 +292,9 @@ export class Catalog {
     const reader = openSnapshotReader(this.dbFile);
     try {
       reader.exec('BEGIN');
-      const totals = reader.prepare('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items WHERE on_sale = 1').get() as {
-        n: number;
-        v: number;
-      };
+      const head = this.headOf(reader);
       const lastUpdate = this.lastUpdate;
-      yield `{"totalItems":${totals.n},"totalValue":${totals.v},"items":[`;
+      yield `{"totalItems":${head.items},"totalValue":${head.value},"items":[`;
       const page = reader.prepare<[number, number], Pick<ItemRow, 'item_id' | 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>>(
         'SELECT item_id, json, steam_id, inspect_in_game, trade_url FROM items WHERE on_sale = 1 AND item_id > ? ORDER BY item_id LIMIT ?',
       );
@@ -336,14 +330,13 @@ export class Catalog {
     try {
       reader.exec('BEGIN');
       const head = this.headOf(reader);
-      const totals = { n: head.items, v: head.value };
       // The snapshot is fixed by the read above; writes run on this thread, so none came between.
       const epoch = this.epoch;
       const versions = new Map(this.rangeVersions);
       const lastUpdate = this.lastUpdate;
       const key = revealKey(reveal);
       const first = Math.floor(head.firstId / SEGMENT_SPAN);
-      const last = totals.n === 0 ? first - 1 : Math.floor(head.lastId / SEGMENT_SPAN);
+      const last = head.items === 0 ? first - 1 : Math.floor(head.lastId / SEGMENT_SPAN);
       const rows = reader.prepare<[number, number], Pick<ItemRow, 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>>(
         'SELECT json, steam_id, inspect_in_game, trade_url FROM items WHERE item_id >= ? AND item_id < ? AND on_sale = 1 ORDER BY item_id',
       );
@@ -381,7 +374,7 @@ export class Catalog {
       };
 
       yield GZIP_HEADER;
-      yield emit(segmentOf(`{"totalItems":${totals.n},"totalValue":${totals.v},"items":[`));
+      yield emit(segmentOf(`{"totalItems":${head.items},"totalValue":${head.value},"items":[`));
       const comma = segmentOf(',');
       let any = false;
       const queue: (CachedSegment | Promise<CachedSegment>)[] = [];
@@ -403,9 +396,9 @@ export class Catalog {
   }
 
   /**
-   * Totals and id bounds of the on-sale list as `reader`'s snapshot sees it. The snapshot has
-   * just begun and every write runs on this thread and bumps listVersion, so the values read at
-   * the same version are still the snapshot's.
+   * Totals and id bounds of the on-sale list as `reader` sees it: a snapshot just begun, or the
+   * write connection. Every write runs on this thread and bumps listVersion, so values read at the
+   * same version are still what `reader` would read.
    */
   private headOf(reader: SqliteDatabase): ListHead {
     if (this.listHead?.version === this.listVersion) return this.listHead;
