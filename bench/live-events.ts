@@ -26,6 +26,7 @@ import { BenchChild, type ChildMessage } from './lib/child';
 import { BATCH, FIRST_PRICE, WINDOW } from './lib/liveEventsPlan';
 import { machineInfo } from './lib/machine';
 import { buildResult, runCount, summaryLine, writeResult } from './lib/result';
+import { threadCpu, threadWrites } from './lib/threadCpu';
 import { scratchDir, startEngine, waitFor, type MerchantCredentials } from './lib/sandbox';
 import { max, median, percentile, round, summarize } from './lib/stats';
 import { rawWsFramesPerSec } from './lib/wsBaseline';
@@ -113,6 +114,9 @@ try {
     batches = 0;
     const started = performance.now();
     const startedUs = process.hrtime.bigint() / 1000n;
+    const hostCpu = threadCpu(process.pid);
+    const marketCpu = threadCpu(market.pid);
+    const hostWrites = threadWrites(process.pid);
     const backpressure = setInterval(() => market.send({ type: 'delivered', count: delivered }), 20);
     market.send({ type: 'run', seconds, rate });
     const ran = await market.next<Ran>('ran');
@@ -122,6 +126,8 @@ try {
       clearInterval(backpressure);
     }
     const elapsed = (performance.now() - started) / 1000;
+    // BENCH_THREADS=1: CPU ms per thread over the phase, the engine's process and the marketplace's.
+    if (process.env['BENCH_THREADS']) log(`${rate > 0 ? 'paced' : 'unpaced'} ${elapsed.toFixed(2)} s, CPU ms per thread: engine ${JSON.stringify(hostCpu())}; market ${JSON.stringify(marketCpu())}; engine writes ${JSON.stringify(hostWrites())}`);
     const latencies: number[] = [];
     ran.prices.forEach((price, i) => {
       const at = priceTimes[price - FIRST_PRICE] ?? 0;

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-type Sample = Map<string, { name: string; ticks: number }>;
+type Sample = Map<string, { name: string; ticks: number; systemTicks: number; writes: number; written: number }>;
 
 const TICKS_PER_SECOND = 100;
 
@@ -24,12 +24,38 @@ function sample(pid: number): Sample {
       const name = stat.slice(stat.indexOf('(') + 1, close);
       const fields = stat.slice(close + 2).split(' ');
       // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
-      out.set(tid, { name, ticks: Number(fields[11]) + Number(fields[12]) });
+      out.set(tid, { name, ticks: Number(fields[11]) + Number(fields[12]), systemTicks: Number(fields[12]), ...writesOf(`/proc/${pid}/task/${tid}/io`) });
     } catch {
       // the thread ended
     }
   }
   return out;
+}
+
+/** Write calls and bytes written by a thread so far (its io file: syscw, wchar); zeros where unreadable. */
+function writesOf(file: string): { writes: number; written: number } {
+  try {
+    const io = readFileSync(file, 'utf8');
+    const field = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, 'm').exec(io)?.[1] ?? 0);
+    return { writes: field('syscw'), written: field('wchar') };
+  } catch {
+    return { writes: 0, written: 0 };
+  }
+}
+
+/** Write calls, MB written and system CPU ms per thread ("name/tid") since it started counting. */
+export function threadWrites(pid: number): () => Record<string, string> {
+  const before = sample(pid);
+  return () => {
+    const spent: Record<string, string> = {};
+    for (const [tid, { name, writes, written, systemTicks }] of sample(pid)) {
+      const was = before.get(tid);
+      const calls = writes - (was?.writes ?? 0);
+      const systemMs = ((systemTicks - (was?.systemTicks ?? 0)) * 1000) / TICKS_PER_SECOND;
+      if (calls > 0) spent[`${name}/${tid}`] = `${calls} writes, ${((written - (was?.written ?? 0)) / 1e6).toFixed(1)} MB, ${systemMs} ms system`;
+    }
+    return spent;
+  };
 }
 
 /** Starts counting; the returned function gives ms of CPU per busy thread ("name/tid") since then. */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ItemWriteQueue, type ItemFrame } from '../../src/main/core/engine/itemWriteQueue';
+import { until } from '../support/until';
 
 function prices(first: number, count: number): ItemFrame {
   return { type: 'price_changed', items: Array.from({ length: count }, (_, i) => ({ itemId: first + i, price: 100 + i })) } as ItemFrame;
@@ -33,7 +34,7 @@ describe('ItemWriteQueue', () => {
   it('writes at the end of the task when idle, batches what arrives meanwhile, and overlaps a second call only past the threshold', async () => {
     const writer = manualWriter();
     const errors: unknown[] = [];
-    const queue = new ItemWriteQueue({ write: writer.write, onError: (e) => errors.push(e), maxEventsPerWrite: 1000, maxWritesInFlight: 2, minEventsToOverlap: 300 });
+    const queue = new ItemWriteQueue({ write: writer.write, onError: (e) => errors.push(e), maxEventsPerWrite: 1000, maxWritesInFlight: 2, minEventsToOverlap: 300, minMsBetweenWrites: 0 });
     const written: number[] = [];
     const push = (frame: ItemFrame, id: number) => void queue.push(frame).then(() => written.push(id));
 
@@ -74,7 +75,7 @@ describe('ItemWriteQueue', () => {
 
   it('sends the frames of one turn in one call, after work they started on the next tick', async () => {
     const writer = manualWriter();
-    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 1000, maxWritesInFlight: 2, minEventsToOverlap: 1 });
+    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 1000, maxWritesInFlight: 2, minEventsToOverlap: 1, minMsBetweenWrites: 0 });
     const order: string[] = [];
     // As a socket read does: several frames in one task, one of whose listeners starts a request written
     // on the next tick (node:http hands a request its socket then).
@@ -90,7 +91,7 @@ describe('ItemWriteQueue', () => {
 
   it('cuts a flood into calls of at most maxEventsPerWrite events, in arrival order', async () => {
     const writer = manualWriter();
-    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 250, maxWritesInFlight: 2, minEventsToOverlap: 1 });
+    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 250, maxWritesInFlight: 2, minEventsToOverlap: 1, minMsBetweenWrites: 0 });
     void queue.push(prices(0, 100));
     for (let i = 1; i <= 10; i++) void queue.push(prices(i * 100, 100));
     await tick();
@@ -106,9 +107,46 @@ describe('ItemWriteQueue', () => {
     expect(sent).toEqual(Array.from({ length: 11 }, (_, i) => i * 100));
   });
 
+  it('under a steady flow, sends a small call no sooner than minMsBetweenWrites after the one before it started', async () => {
+    const writer = manualWriter();
+    const sentAt: number[] = [];
+    const timed = new ItemWriteQueue({
+      write: (frames) => {
+        sentAt.push(performance.now());
+        return writer.write(frames);
+      },
+      onError: () => undefined,
+      maxEventsPerWrite: 1000,
+      maxWritesInFlight: 2,
+      minEventsToOverlap: 300,
+      minMsBetweenWrites: 80,
+    });
+    void timed.push(prices(1, 10));
+    await tick();
+    expect(writer.calls).toHaveLength(1); // the first after a quiet spell goes at once
+    writer.calls[0]?.finish();
+    await flush();
+    void timed.push(prices(100, 10));
+    void timed.push(prices(200, 10));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(writer.calls).toHaveLength(1); // small, and the last call started < 80 ms ago: it waits, gathering
+    await until(() => writer.calls.length === 2);
+    expect((sentAt[1] as number) - (sentAt[0] as number)).toBeGreaterThanOrEqual(79);
+    expect(firstIds(writer.calls[1]?.frames ?? [])).toEqual([100, 200]); // both in one call
+    writer.calls[1]?.finish();
+    await flush();
+    // Enough events waiting (minEventsToOverlap) go at once, however recent the last call.
+    void timed.push(prices(300, 400));
+    await tick();
+    expect(writer.calls).toHaveLength(3);
+    expect((sentAt[2] as number) - (sentAt[1] as number)).toBeLessThan(80);
+    writer.calls[2]?.finish();
+    timed.stop();
+  });
+
   it('on stop, settles the frames not sent and takes no more', async () => {
     const writer = manualWriter();
-    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 1000, maxWritesInFlight: 1, minEventsToOverlap: 1 });
+    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 1000, maxWritesInFlight: 1, minEventsToOverlap: 1, minMsBetweenWrites: 0 });
     const first = queue.push(prices(1, 1));
     await tick();
     const second = queue.push(prices(2, 1));

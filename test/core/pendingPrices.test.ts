@@ -15,7 +15,7 @@ import type { Item } from '../../src/shared/api';
 import type { CatalogRow } from '../../src/shared/ipc';
 import { catalogQuerySchema } from '../../src/shared/ipc/contract';
 import { ReaderService } from '../../src/main/core/store/worker/reader';
-import { FOLD_PRICES_SLICE } from '../../src/main/core/store/worker/rows';
+import { FOLD_PRICES_AT, FOLD_PRICES_SLICE } from '../../src/main/core/store/worker/rows';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { syncWriterWithList } from '../support/listServer';
@@ -172,5 +172,39 @@ describe('pending live prices', () => {
     expect(count('item_prices_pending')).toBe(0);
     view = shown();
     expect(view.details.filter((detail) => detail[2]).map((detail) => [detail[0], detail[1]])).toEqual(listed.map((item) => [item.itemId, item.price]));
+  });
+});
+
+describe('pending live prices under a steady flow', () => {
+  it('stay at most FOLD_PRICES_AT rows when every call brings more new ones than a slice, and read right after every fold', () => {
+    const flowDir = mkdtempSync(join(tmpdir(), 'pending-flow-'));
+    const flowWriter = new WriterService(join(flowDir, 'flow.sqlite'));
+    const flowReader = new ReaderService(join(flowDir, 'flow.sqlite'), { catalogIndex: false });
+    try {
+      const items = [...generateCatalog({ seed: 17, count: FOLD_PRICES_AT + 40_000, imageBaseUrl: 'http://sandbox.invalid/img' })];
+      flowWriter.applyItemUpserts(items);
+      const pendingRows = () => flowWriter.db.prepare<[], number>('SELECT count(*) FROM item_prices_pending').pluck().get() as number;
+      // Calls of 1.4 slices of changes, each to an item not changed before (a market walking its catalog):
+      // a fixed slice per check folded 5,000 of every 7,000 new rows, and the table grew past its cap.
+      const perCall = Math.round(FOLD_PRICES_SLICE * 1.4);
+      let next = 0;
+      let price = 1_000_000;
+      const expected = new Map<number, number>();
+      for (let call = 0; call < Math.ceil(items.length / perCall); call++) {
+        const changes = items.slice(next, next + perCall).map((item) => ({ itemId: item.itemId, price: price++ }));
+        next += perCall;
+        for (const change of changes) expected.set(change.itemId, change.price);
+        flowWriter.applyPriceChanges(changes);
+        expect(pendingRows()).toBeLessThanOrEqual(FOLD_PRICES_AT);
+      }
+      expect(flowWriter.db.prepare<[], number>('SELECT count(*) FROM item_prices').pluck().get()).toBeGreaterThan(0);
+      const sample = items.filter((_, i) => i % 97 === 0).map((item) => item.itemId);
+      expect(new Map(flowReader.findItemsByIds(sample).map((item) => [item.itemId, item.price]))).toEqual(new Map(sample.map((itemId) => [itemId, expected.get(itemId)])));
+      expect(flowReader.catalogInfo().totalValue).toBe([...expected.values()].reduce((sum, value) => sum + value, 0));
+    } finally {
+      flowReader.close();
+      flowWriter.close();
+      rmSync(flowDir, { recursive: true, force: true });
+    }
   });
 });

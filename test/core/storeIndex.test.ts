@@ -265,6 +265,26 @@ describe('in-memory catalog index', () => {
     }
   });
 
+  it('keeps up with a backlog at its next check, however long its share of the thread would make it wait', async () => {
+    // A share that puts the next upkeep 10 s away after any refresh; a backlog of 5,000 changes overrides it.
+    const upkept = new ReaderService(file, { firstBuildDelayMs: 0, upkeep: { minMs: 40, maxMs: 10_000, shareDivisor: 1e9, backlogChanges: 5_000 } });
+    const pending = () => (upkept as unknown as { index: CatalogIndex | null }).index?.pendingChanges(upkept.db) ?? -1;
+    try {
+      await until(() => upkept.catalogIndexStatus().ready);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // an upkeep ran: the next one is due in ~10 s
+      const held = writer.db.prepare<[], number>('SELECT itemId FROM items_live ORDER BY itemId LIMIT 3000').pluck().all() as number[];
+      writer.applyPriceChanges(held.slice(0, 100).map((itemId, i) => ({ itemId, price: 880_000 + i })));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(pending()).toBe(100); // a small backlog waits for its turn
+      const burst = Array.from({ length: 6000 }, (_, i) => ({ itemId: held[i % held.length] as number, price: 890_000 + i }));
+      for (let i = 0; i < burst.length; i += 1000) writer.applyPriceChanges(burst.slice(i, i + 1000));
+      expect(pending()).toBe(6100);
+      await until(() => pending() === 0, 3000); // a large one is applied at the next check
+    } finally {
+      upkept.close();
+    }
+  });
+
   it('rebuilds after a reload marker and answers like SQL again', async () => {
     writer.logFullReload();
     // The next query sees the marker, drops the index and answers in SQL while it rebuilds.

@@ -61,6 +61,8 @@ const RECOVERY_MAX_MS = 120_000;
 const MAX_ITEM_EVENTS_PER_WRITE = 20_000;
 /** Under a flood, the next writer call is sent while one is under way, once this many events wait (see ItemWriteQueue). */
 const MIN_ITEM_EVENTS_TO_OVERLAP = 5_000;
+/** Smaller writer calls go at most this often under a steady flow (see ItemWriteQueue). */
+const MIN_MS_BETWEEN_ITEM_WRITES = 50;
 
 /** Frames in arrival order as groups for the writer: each run of frames of one kind becomes one group. */
 export function itemChangeGroups(frames: readonly ItemFrame[]): ItemChangeGroup[] {
@@ -127,6 +129,7 @@ export class AccountSession {
     maxEventsPerWrite: MAX_ITEM_EVENTS_PER_WRITE,
     maxWritesInFlight: 2,
     minEventsToOverlap: MIN_ITEM_EVENTS_TO_OVERLAP,
+    minMsBetweenWrites: MIN_MS_BETWEEN_ITEM_WRITES,
   });
   private webhookFailedSync: Promise<void> | null = null;
   private webhookFailedAt = 0;

@@ -36,25 +36,38 @@ describe('EventBatcher', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('sends nothing while idle and one batch per interval, starting at the first event', () => {
+  it('sends nothing while idle; news after a quiet interval goes at the end of its task, news within one at its end', () => {
     vi.advanceTimersByTime(500);
     expect(batches).toEqual([]);
     batcher.push({ activeTrades: 1 });
-    vi.advanceTimersByTime(49);
     batcher.push({ activeTrades: 2 });
-    expect(batches).toHaveLength(0);
-    vi.advanceTimersByTime(1);
-    expect(batches).toHaveLength(1);
+    expect(batches).toHaveLength(0); // not inside the pushing task...
+    vi.advanceTimersByTime(0);
+    expect(batches).toHaveLength(1); // ...but right after it, both in one batch
     expect(batches[0]).toMatchObject({ seq: 1, activeTrades: 2 });
+    vi.advanceTimersByTime(10);
+    batcher.push({ activeTrades: 3 });
+    vi.advanceTimersByTime(39);
+    expect(batches).toHaveLength(1); // 49 ms since the last batch
+    vi.advanceTimersByTime(1);
+    expect(batches).toHaveLength(2);
+    expect(batches[1]).toMatchObject({ seq: 2, activeTrades: 3 });
+    vi.advanceTimersByTime(200);
+    batcher.push({ activeTrades: 4 });
+    vi.advanceTimersByTime(0);
+    expect(batches).toHaveLength(3);
   });
 
-  it('caps the flush rate at 20 a second under a continuous stream', () => {
+  it('caps the flush rate at one batch per 50 ms under a continuous stream', () => {
+    const flushedAt: number[] = [];
+    batcher.subscribe(() => flushedAt.push(Date.now()));
     for (let ms = 0; ms < 1000; ms++) {
       batcher.push({ items: { upserted: [], removed: [], prices: [{ itemId: ms % 7, price: ms, previous: null }], invalidated: false } });
       vi.advanceTimersByTime(1);
     }
-    expect(batches.length).toBeLessThanOrEqual(20);
-    expect(batches.length).toBeGreaterThanOrEqual(19);
+    // The first at once, then one at the end of each interval: at 0, 50, ..., 1000 ms (the loop ends at 1000).
+    expect(flushedAt).toHaveLength(21);
+    for (let i = 1; i < flushedAt.length; i++) expect((flushedAt[i] as number) - (flushedAt[i - 1] as number)).toBeGreaterThanOrEqual(50);
   });
 
   it('merges price changes per item, keeping the first previous and the last price', () => {

@@ -9,7 +9,11 @@ export const DEFAULT_FLUSH_INTERVAL_MS = 50;
 
 /**
  * Coalesces engine events into batches (after Signal's batcher: the timer
- * starts with the first event, so an idle engine sends nothing). Within a
+ * starts with the first event, so an idle engine sends nothing). A batch goes
+ * once the interval since the last one has passed: the first event after a
+ * quiet interval goes at the end of its task (with whatever that task pushed),
+ * later ones within the interval wait for its end. So at most one batch per
+ * interval, and news of a quiet engine is not held back by it. Within a
  * batch the latest value wins: one entry per trade, one price per item
  * (keeping the oldest `previous`, so a flash shows the net move), and an
  * upsert or removal supersedes earlier item news of the same id.
@@ -22,6 +26,7 @@ export class EventBatcher {
   private prices = new Map<number, { itemId: number; price: number; previous: number | null }>();
   private invalidated = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
   private seq = 0;
   private readonly listeners = new Set<(batch: EngineEventBatch) => void>();
 
@@ -59,7 +64,8 @@ export class EventBatcher {
     if (patch.notifications) pending.notifications = [...(pending.notifications ?? []), ...patch.notifications];
     const { trades: _t, items: _i, firings: _f, notifications: _n, ...scalars } = patch;
     Object.assign(pending, scalars);
-    this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+    // Clamped: a wall clock set back must not hold a batch longer than the interval.
+    this.timer ??= setTimeout(() => this.flush(), Math.min(this.intervalMs, Math.max(0, this.lastFlushAt + this.intervalMs - this.now())));
   }
 
   /** Sends what is pending now (also used on shutdown). */
@@ -67,6 +73,7 @@ export class EventBatcher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (!this.pending) return;
+    this.lastFlushAt = this.now();
     const batch: EngineEventBatch = { ...this.pending, seq: ++this.seq, at: toUtcIso(this.now()) };
     if (this.trades.size > 0) batch.trades = [...this.trades.values()];
     if (this.upserted.size > 0 || this.removed.size > 0 || this.prices.size > 0 || this.invalidated) {

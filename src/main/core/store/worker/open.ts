@@ -8,7 +8,7 @@ export type Db = Database.Database;
 /** The writer's own checkpoint threshold: a safety net (64K pages, 256 MB at 4 KB pages). */
 const WRITER_AUTOCHECKPOINT_PAGES = 65_536;
 /** The background checkpoint runs once the WAL is bigger than this. */
-export const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
+export const CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
 
 /**
  * A connection that only checkpoints the WAL (copies committed pages into the

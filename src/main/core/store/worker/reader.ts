@@ -65,12 +65,22 @@ const CHECKPOINT_EVERY_MS = 200;
 const FIRST_BUILD_DELAY_MS = 1500;
 /**
  * Idle upkeep of the catalog index: every 250 ms, or less often when a refresh took long (a
- * burst of live events), so that it takes at most ~1/UPKEEP_SHARE_DIVISOR of the thread; a
+ * burst of live events), so that it takes at most ~1/shareDivisor of the thread; a
  * query still applies whatever is pending first, so answers are never stale.
  */
-const UPKEEP_MIN_MS = 250;
-const UPKEEP_MAX_MS = 2000;
-const UPKEEP_SHARE_DIVISOR = 10;
+/** When the idle upkeep of the catalog index runs (ReaderService's `upkeep` option overrides it, in tests). */
+export interface UpkeepPolicy {
+  minMs: number;
+  maxMs: number;
+  shareDivisor: number;
+  /**
+   * Past this many pending changes the upkeep runs at its next check whatever its share: under a flood of
+   * ~90,000 events/s, 2 s between refreshes let more than 200,000 changes (MAX_INCREMENTAL_CHANGES) pile
+   * up, and the index was rebuilt from every row (seconds of this thread) instead of repaired.
+   */
+  backlogChanges: number;
+}
+const UPKEEP: UpkeepPolicy = { minMs: 250, maxMs: 2000, shareDivisor: 10, backlogChanges: 50_000 };
 const STATEMENT_CACHE_SIZE = 200;
 const COUNT_CACHE_SIZE = 100;
 
@@ -107,14 +117,18 @@ export class ReaderService implements ReaderMethods {
   private index: CatalogIndex | null = null;
   private build: { step: () => boolean; index: CatalogIndex } | null = null;
   private maintenance: NodeJS.Timeout | null = null;
+  private readonly upkeep: UpkeepPolicy;
+  /** When the next idle upkeep may run (its share of the thread: see UpkeepPolicy). */
+  private upkeepDueAt = 0;
   private checkpoints: CheckpointService | null = null;
   private checkpointTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
   constructor(
     readonly file: string,
-    options: { catalogIndex?: boolean; checkpoint?: boolean; firstBuildDelayMs?: number } = {},
+    options: { catalogIndex?: boolean; checkpoint?: boolean; firstBuildDelayMs?: number; upkeep?: Partial<UpkeepPolicy> } = {},
   ) {
+    this.upkeep = { ...UPKEEP, ...options.upkeep };
     this.db = openReadConnection(file);
     if (options.checkpoint) {
       const checkpoints = new CheckpointService(file);
@@ -138,7 +152,7 @@ export class ReaderService implements ReaderMethods {
       }, options.firstBuildDelayMs ?? FIRST_BUILD_DELAY_MS);
       first.unref();
       // Idle upkeep: apply item changes between queries so a query rarely pays for them.
-      this.scheduleUpkeep(UPKEEP_MIN_MS);
+      this.scheduleUpkeep();
     }
   }
 
@@ -200,15 +214,29 @@ export class ReaderService implements ReaderMethods {
     }, 5000).unref();
   }
 
-  private scheduleUpkeep(delayMs: number): void {
+  /** Checks every upkeep.minMs; refreshes when its share allows (upkeepDueAt) or a backlog has built up. */
+  private scheduleUpkeep(): void {
+    const { minMs, maxMs, shareDivisor, backlogChanges } = this.upkeep;
     this.maintenance = setTimeout(() => {
       if (this.closed) return;
-      const started = performance.now();
-      this.refreshIndex();
-      const tookMs = performance.now() - started;
-      this.scheduleUpkeep(Math.min(UPKEEP_MAX_MS, Math.max(UPKEEP_MIN_MS, tookMs * UPKEEP_SHARE_DIVISOR)));
-    }, delayMs);
+      if (performance.now() >= this.upkeepDueAt || this.upkeepBacklog() >= backlogChanges) {
+        const started = performance.now();
+        this.refreshIndex();
+        const tookMs = performance.now() - started;
+        // Due one check early: the check that comes after it runs it.
+        this.upkeepDueAt = performance.now() + Math.min(maxMs, Math.max(minMs, tookMs * shareDivisor)) - minMs;
+      }
+      this.scheduleUpkeep();
+    }, minMs);
     this.maintenance.unref();
+  }
+
+  private upkeepBacklog(): number {
+    try {
+      return this.index?.pendingChanges(this.db) ?? 0;
+    } catch {
+      return 0; // refreshIndex reports a broken index
+    }
   }
 
   private refreshIndex(): void {

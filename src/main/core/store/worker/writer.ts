@@ -39,6 +39,7 @@ import {
   CHANGE_LOG_KEEP,
   FOLD_MOVES_AT,
   FOLD_PRICES_AT,
+  FOLD_PRICES_MAX_SLICE,
   FOLD_PRICES_SLICE,
   FOLD_REMOVALS_AT,
   FOLD_REMOVALS_SLICE,
@@ -88,6 +89,8 @@ interface ExistingItem {
   /** The row's own listing time (an override may hold a later one). */
   row_listed_at: number;
   last_move: number;
+  /** 1 when a pending live price (item_prices_pending) is laid over the row. */
+  pending: number;
   /** Set when the item was removed live and its row waits for the fold. */
   removed_at: number | null;
 }
@@ -106,7 +109,7 @@ function prepareStatements(db: Db) {
   return {
     selectItem: db.prepare<[number], ExistingItem>(
       `SELECT i.name_id AS name_id, i.name AS name, coalesce(p.price, o.price, i.price) AS price, i.price AS row_price, i.hash AS row_hash,
-              CASE WHEN o.itemId IS NULL AND p.itemId IS NULL THEN i.hash ELSE 0 END AS hash, coalesce(o.listed_at, i.listed_at) AS listed_at,
+              CASE WHEN o.itemId IS NULL AND p.itemId IS NULL THEN i.hash ELSE 0 END AS hash, p.itemId IS NOT NULL AS pending, coalesce(o.listed_at, i.listed_at) AS listed_at,
               i.listed_at AS row_listed_at, coalesce(p.last_move, o.last_move, i.last_move) AS last_move, o.removed_at AS removed_at
        FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId LEFT JOIN item_prices_pending p ON p.itemId = i.itemId WHERE i.itemId = ?`,
     ),
@@ -125,10 +128,12 @@ function prepareStatements(db: Db) {
     // Where a slice of n pending rows after an itemId ends (none: fewer are left).
     pendingSliceEnd: db.prepare<[number, number], number>('SELECT itemId FROM item_prices_pending WHERE itemId > ? ORDER BY itemId LIMIT 1 OFFSET ?').pluck(),
     deleteLivePrice: db.prepare<[number]>('DELETE FROM item_prices WHERE itemId = ?'),
-    // A live removal: the item's row, JSON and index entries stay until the fold (foldRemovals).
+    // A live removal: the item's row, JSON and index entries stay until the fold (foldRemovals); the mark keeps
+    // the price it left at (its pending price, if any: that row is deleted after).
     markRemoved: db.prepare<[number, number, number, number, number]>(
-      'INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET removed_at = excluded.removed_at',
+      'INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, removed_at = excluded.removed_at',
     ),
+    deletePendingPrice: db.prepare<[number]>('DELETE FROM item_prices_pending WHERE itemId = ?'),
     // A live re-listing whose JSON differs only in price: the row stays, the override carries price and listing time.
     markRelisted: db.prepare<[number, number, number, number]>(
       'INSERT OR REPLACE INTO item_prices (itemId, price, last_move, updated_at, listed_at, removed_at) VALUES (?, ?, 0, ?, ?, NULL)',
@@ -250,6 +255,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   /** Items removed live whose rows wait for the fold (foldRemovals). */
   private removedMarks: number;
   private catalogValue: number;
+  /** The held count or value moved in the open transaction: saved before it commits (saveChangedTotals). */
+  private totalsChanged = false;
 
   constructor(file: string) {
     this.file = file;
@@ -416,11 +423,6 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     return folded;
   }
 
-  /** One item's pending price into item_prices (before a write that reads or keeps its override there). */
-  private foldPendingPrice(itemId: number): void {
-    if (this.s.foldPendingPrices.run(itemId - 1, itemId).changes > 0) this.s.clearPendingPrices.run(itemId - 1, itemId);
-  }
-
   /** The change log's entries up to this seq have their moves in price_moves. */
   private movesFolded(): number {
     return (this.readMeta(META.movesFolded) as number | null) ?? 0;
@@ -505,7 +507,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         live?.set(item.itemId, columns.price);
         upserted.push(catalogRowFromColumns(columns, old.listed_at, lastMove));
       }
-      this.saveCatalogTotals();
+      this.totalsChanged = true;
       this.trimChangeLog();
       this.livePricesFollowed(live);
     });
@@ -560,9 +562,9 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         const old = this.s.selectItem.get(itemId);
         if (!old || old.removed_at !== null) continue;
         // Marked, not deleted: the row, its JSON and index entries wait for the fold (a re-listing may come first).
-        // Its pending price first goes where the mark keeps the price it left at.
-        this.foldPendingPrice(itemId);
+        // The mark takes the live price and move (pending or override) with it: no fold of the one item first.
         this.s.markRemoved.run(itemId, old.price, old.last_move, now, now);
+        if (old.pending) this.s.deletePendingPrice.run(itemId);
         this.removedMarks++;
         this.s.logChange.run(itemId);
         this.releaseName(old.name_id);
@@ -571,7 +573,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         live?.delete(itemId);
         removed.push(itemId);
       }
-      if (removed.length > 0) this.saveCatalogTotals();
+      if (removed.length > 0) this.totalsChanged = true;
       if (this.removedMarks >= FOLD_REMOVALS_AT) this.foldRemovals(FOLD_REMOVALS_SLICE);
       this.trimChangeLog();
       this.livePricesFollowed(live);
@@ -585,8 +587,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
    */
   applyItemChanges(groups: ItemChangeGroup[]): ItemChangeGroupResult[] {
     return this.keepingTotals(() =>
-      this.db.transaction(() =>
-        groups.map((group): ItemChangeGroupResult => {
+      this.db.transaction(() => {
+        const results = groups.map((group): ItemChangeGroupResult => {
           switch (group.kind) {
             case 'upserts':
               return { kind: 'upserts', result: this.upsertItems(group.items) };
@@ -595,8 +597,10 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
             case 'removals':
               return { kind: 'removals', result: this.removeItems(group.itemIds) };
           }
-        }),
-      )(),
+        });
+        this.saveChangedTotals();
+        return results;
+      })(),
     );
   }
 
@@ -607,7 +611,18 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
    */
   private oneTransaction(write: () => void): void {
     if (this.db.inTransaction) write();
-    else this.db.transaction(write)();
+    else
+      this.db.transaction(() => {
+        write();
+        this.saveChangedTotals();
+      })();
+  }
+
+  /** The held count and value into meta once a transaction, not once a group (two upserts of one page each time). */
+  private saveChangedTotals(): void {
+    if (!this.totalsChanged) return;
+    this.totalsChanged = false;
+    this.saveCatalogTotals();
   }
 
   /** Runs a catalog write; when it throws (its transaction rolled back), the held count and value go back too. */
@@ -619,6 +634,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     } catch (error) {
       this.catalogCount = count;
       this.catalogValue = value;
+      this.totalsChanged = false;
       this.removedMarks = this.s.countRemoved.get() as number;
       // It may hold prices of the writes that were rolled back.
       this.livePrices = null;
@@ -674,11 +690,15 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         this.catalogValue += price - previous;
         moved = true;
       }
-      if (moved) this.saveCatalogTotals();
+      if (moved) this.totalsChanged = true;
       this.pricesSinceSlice += count;
       if (this.pricesSinceSlice >= FOLD_PRICES_SLICE) {
         this.pricesSinceSlice = 0;
-        if ((this.s.countPending.get() as number) >= FOLD_PRICES_AT) this.foldPendingPriceSlice();
+        // Down to a slice below the cap: as many rows go as came since the last check (a fixed slice per check
+        // folded fewer than arrived whenever calls overshot it, and the table grew without bound), at most a few
+        // slices at once while a backlog drains.
+        const excess = (this.s.countPending.get() as number) - FOLD_PRICES_AT;
+        if (excess >= 0) this.foldPendingPriceSlice(Math.min(excess + FOLD_PRICES_SLICE, FOLD_PRICES_MAX_SLICE));
       }
       this.trimChangeLog();
       this.livePricesFollowed(live);
