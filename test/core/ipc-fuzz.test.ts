@@ -379,9 +379,11 @@ describe('IPC boundary under fuzzing', () => {
       "SELECT coalesce(sum(price), 0) FROM trades WHERE merchant_id = ? AND external_id LIKE ? || '%'",
     ).pluck();
     let spentTotal = 0;
+    let ordersSeen = 0;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 4_000 }), fc.integer({ min: 0, max: 4_000 }), fc.option(fc.integer({ min: 1, max: 50_000 })), async (spendCap, dailyCap, maxPrice) => {
         const buysBefore = buyRequests().length;
+        const idsBefore = proxy.externalIds.length;
         const answer = await dispatchIpc(engine, 'alerts.saveRule', {
           name: 'fuzz auto-buy',
           maxPrice,
@@ -394,11 +396,16 @@ describe('IPC boundary under fuzzing', () => {
         const firings = ((await engine.handle('alerts.firings', {})) as AlertFiring[]).filter((f) => f.ruleId === rule.id);
         const spent = spentOnServer.get(merchantId, `auto-${rule.id.slice(0, 12)}-`) ?? 0;
         expect(spent).toBeLessThanOrEqual(Math.min(spendCap, dailyCap));
-        // Every buy request of this run was an auto-buy attempt of this rule, by id (never by name).
+        // Every buy request of this run was by id (never by name), and this rule's (its order ids) were attempts
+        // its firings record. Counted by order id: a buy of an earlier run may still wait in the client's rate
+        // limiter when quiet() returns (its bucket spent by the tests before) and go out during this one.
         const requests = buyRequests().slice(buysBefore);
         expect(requests.every((line) => line.startsWith('POST /Items/Buy') && !line.includes('BuyByName'))).toBe(true);
         const attempts = firings.filter((f) => f.autoBuy !== null && (f.autoBuy.tradeId !== null || !VERDICT_REFUSALS.has(f.autoBuy.error ?? ''))).length;
-        expect(requests.length).toBeLessThanOrEqual(attempts);
+        const ruleOrders = proxy.externalIds.slice(idsBefore).filter((id) => id.startsWith(`auto-${rule.id.slice(0, 12)}-`));
+        expect(ruleOrders.length).toBeLessThanOrEqual(attempts);
+        expect(ruleOrders.length).toBeLessThanOrEqual(requests.length);
+        ordersSeen += ruleOrders.length;
         const rules = (await engine.handle('alerts.rules', {})) as AlertRule[];
         expect(rules.find((r) => r.id === rule.id)?.autoBuy.spent ?? 0).toBeLessThanOrEqual(spendCap);
         spentTotal += spent;
@@ -407,7 +414,9 @@ describe('IPC boundary under fuzzing', () => {
       // Stateful (money moves): no shrinking, the first failing run is the counterexample.
       { numRuns: 8, seed: 20_260_801, endOnFailure: true },
     );
-    // It did spend (the property is not vacuous): some runs had caps above the cheapest listings.
+    // It did spend (the property is not vacuous): some runs had caps above the cheapest listings, and the
+    // proxy saw their order ids.
     expect(spentTotal).toBeGreaterThan(0);
+    expect(ordersSeen).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -14,6 +14,8 @@ export class FaultProxy {
   private dropNext: string | null = null;
   /** Request lines seen, in order: `GET /Trades/History?isActive=true`. */
   readonly requests: string[] = [];
+  /** Every `"externalId":"…"` seen in what clients sent (a buy's order id), in order. */
+  readonly externalIds: string[] = [];
   port = 0;
 
   constructor(private readonly targetPort: number) {}
@@ -83,6 +85,7 @@ export class FaultProxy {
           swallowing = true;
         }
       }
+      for (const match of text.matchAll(/"externalId":"([^"]*)"/g)) this.externalIds.push(match[1] as string);
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
