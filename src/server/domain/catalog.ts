@@ -85,6 +85,7 @@ export class Catalog {
   private readonly upsertStmt;
   private readonly onSaleStmt;
   private readonly anyStmt;
+  private readonly byIdsStmt;
   private readonly takeOffSaleStmt;
   /**
    * Cache of the compressed on-sale list, by id range: every write bumps the version
@@ -116,6 +117,7 @@ export class Catalog {
     );
     this.onSaleStmt = db.prepare<[number], ItemRow>('SELECT * FROM items WHERE item_id = ? AND on_sale = 1');
     this.anyStmt = db.prepare<[number], ItemRow>('SELECT * FROM items WHERE item_id = ?');
+    this.byIdsStmt = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE on_sale = 1 AND item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id');
     this.takeOffSaleStmt = db.prepare('UPDATE items SET on_sale = 0, updated_at = ? WHERE item_id = ? AND on_sale = 1');
   }
 
@@ -237,11 +239,8 @@ export class Catalog {
   }
 
   searchByIds(itemIds: number[]): ItemRecord[] {
-    const unique = [...new Set(itemIds)];
-    const placeholders = unique.map(() => '?').join(',');
-    const rows = this.db
-      .prepare(`SELECT * FROM items WHERE on_sale = 1 AND item_id IN (${placeholders}) ORDER BY item_id`)
-      .all(...unique) as ItemRow[];
+    // One statement for any number of ids (a statement per count was prepared on every call).
+    const rows = this.byIdsStmt.all(JSON.stringify([...new Set(itemIds)])) as ItemRow[];
     return rows.map(toRecord);
   }
 

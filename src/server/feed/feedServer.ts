@@ -49,6 +49,11 @@ export interface FeedServerOptions {
   maxBufferedBytes?: number;
 }
 
+interface CorkableSocket {
+  cork(): void;
+  uncork(): void;
+}
+
 interface MerchantFeeds {
   readonly merchantId: string;
   /** The key the connections were opened with; another key in the database closes them (4001). */
@@ -311,8 +316,29 @@ export class FeedServer {
 
   private readonly flush = (): void => {
     this.flushHandle = null;
-    for (const frame of this.queue.take()) this.deliver(frame);
+    // A turn's frames leave each socket in one write: corked while they are sent (ws corks each frame's
+    // header and payload the same way), uncorked after. One writev a frame cost ~20 µs of this thread each.
+    const corked = this.corkOpenSockets();
+    try {
+      for (const frame of this.queue.take()) this.deliver(frame);
+    } finally {
+      for (const socket of corked) socket.uncork();
+    }
   };
+
+  private corkOpenSockets(): CorkableSocket[] {
+    const sockets: CorkableSocket[] = [];
+    for (const feeds of this.feeds.values()) {
+      for (const { ws } of feeds.connections) {
+        // ws keeps its socket in a private field; without one (another ws version) frames are written one by one.
+        const socket = (ws as unknown as { _socket?: Partial<CorkableSocket> })._socket;
+        if (ws.readyState !== WebSocket.OPEN || typeof socket?.cork !== 'function' || typeof socket.uncork !== 'function') continue;
+        socket.cork();
+        sockets.push(socket as CorkableSocket);
+      }
+    }
+    return sockets;
+  }
 
   private deliver(frame: PendingFrame): void {
     switch (frame.type) {
