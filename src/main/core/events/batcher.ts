@@ -74,7 +74,7 @@ export class EventBatcher {
     this.timer = null;
     if (!this.pending) return;
     this.lastFlushAt = this.now();
-    const batch: EngineEventBatch = { ...this.pending, seq: ++this.seq, at: toUtcIso(this.now()) };
+    const batch: EngineEventBatch = { ...this.pending, seq: ++this.seq, at: toUtcIso(this.lastFlushAt) };
     if (this.trades.size > 0) batch.trades = [...this.trades.values()];
     if (this.upserted.size > 0 || this.removed.size > 0 || this.prices.size > 0 || this.invalidated) {
       batch.items = {

@@ -64,11 +64,11 @@ const CHECKPOINT_EVERY_MS = 200;
 /** See the constructor. */
 const FIRST_BUILD_DELAY_MS = 1500;
 /**
- * Idle upkeep of the catalog index: every 250 ms, or less often when a refresh took long (a
- * burst of live events), so that it takes at most ~1/shareDivisor of the thread; a
- * query still applies whatever is pending first, so answers are never stale.
+ * When the idle upkeep of the catalog index runs: every minMs, or less often when a refresh took long
+ * (a burst of live events), so that it takes at most ~1/shareDivisor of the thread; a query still
+ * applies whatever is pending first, so answers are never stale. ReaderService's `upkeep` option
+ * overrides it (tests).
  */
-/** When the idle upkeep of the catalog index runs (ReaderService's `upkeep` option overrides it, in tests). */
 export interface UpkeepPolicy {
   minMs: number;
   maxMs: number;

@@ -587,8 +587,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
    */
   applyItemChanges(groups: ItemChangeGroup[]): ItemChangeGroupResult[] {
     return this.keepingTotals(() =>
-      this.db.transaction(() => {
-        const results = groups.map((group): ItemChangeGroupResult => {
+      this.oneTransaction(() =>
+        groups.map((group): ItemChangeGroupResult => {
           switch (group.kind) {
             case 'upserts':
               return { kind: 'upserts', result: this.upsertItems(group.items) };
@@ -597,25 +597,24 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
             case 'removals':
               return { kind: 'removals', result: this.removeItems(group.itemIds) };
           }
-        });
-        this.saveChangedTotals();
-        return results;
-      })(),
+        }),
+      ),
     );
   }
 
   /**
    * Runs `write` in a transaction, or in the caller's when one is open: no savepoint, whose journal
    * would copy every page the write touches (to a temp file) in case it rolled back alone. A burst's
-   * groups (applyItemChanges) succeed or fail together anyway.
+   * groups (applyItemChanges) succeed or fail together anyway. The outermost one saves the changed
+   * catalog totals before it commits.
    */
-  private oneTransaction(write: () => void): void {
-    if (this.db.inTransaction) write();
-    else
-      this.db.transaction(() => {
-        write();
-        this.saveChangedTotals();
-      })();
+  private oneTransaction<T>(write: () => T): T {
+    if (this.db.inTransaction) return write();
+    return this.db.transaction(() => {
+      const result = write();
+      this.saveChangedTotals();
+      return result;
+    })();
   }
 
   /** The held count and value into meta once a transaction, not once a group (two upserts of one page each time). */
