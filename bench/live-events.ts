@@ -108,7 +108,22 @@ try {
     }
   });
 
+  // BENCH_CALLS=<file> (with BENCH_TRACE): the paced phase's writer calls as the host saw them (sent at, ms to
+  // results handled, events), to line the latency's waves up with the calls that made them.
+  const callTrace: string[] = [];
+  const store = engine.accountSession?.store;
+  if (process.env['BENCH_CALLS'] && store) {
+    const applyItemChanges = store.applyItemChanges.bind(store);
+    store.applyItemChanges = async (groups) => {
+      const sentAt = clock();
+      const events = groups.reduce((sum, group) => sum + (group.kind === 'prices' ? group.changes.length / 2 : group.kind === 'removals' ? group.itemIds.length : group.items.length), 0);
+      const results = await applyItemChanges(groups);
+      callTrace.push(`${sentAt.toFixed(1)} ${(clock() - sentAt).toFixed(1)} ${events}`);
+      return results;
+    };
+  }
   const runOnce = async (seconds: number, rate: number) => {
+    callTrace.length = 0;
     removalsAt = new Map();
     delivered = 0;
     batches = 0;
@@ -150,6 +165,7 @@ try {
         if (at !== 0) rows.push(`${(ran.priceAt[i] as number).toFixed(1)} ${(at - (ran.priceAt[i] as number)).toFixed(1)}`);
       });
       writeFileSync(process.env['BENCH_TRACE'], rows.join('\n'));
+      if (process.env['BENCH_CALLS']) writeFileSync(process.env['BENCH_CALLS'], callTrace.join('\n'));
     }
     return { produced: ran.produced, elapsed, latencies, batches };
   };

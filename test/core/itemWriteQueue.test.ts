@@ -34,7 +34,8 @@ describe('ItemWriteQueue', () => {
   it('writes at the end of the task when idle, batches what arrives meanwhile, and overlaps a second call only past the threshold', async () => {
     const writer = manualWriter();
     const errors: unknown[] = [];
-    const queue = new ItemWriteQueue({ write: writer.write, onError: (e) => errors.push(e), maxEventsPerWrite: 1000, maxWritesInFlight: 2, minEventsToOverlap: 300, minMsBetweenWrites: 0 });
+    // The interval is longer than the test: only the threshold lets a second call overlap.
+    const queue = new ItemWriteQueue({ write: writer.write, onError: (e) => errors.push(e), maxEventsPerWrite: 1000, maxWritesInFlight: 2, minEventsToOverlap: 300, minMsBetweenWrites: 60_000 });
     const written: number[] = [];
     const push = (frame: ItemFrame, id: number) => void queue.push(frame).then(() => written.push(id));
 
@@ -142,6 +143,44 @@ describe('ItemWriteQueue', () => {
     expect((sentAt[2] as number) - (sentAt[1] as number)).toBeLessThan(80);
     writer.calls[2]?.finish();
     timed.stop();
+  });
+
+  it('under a steady flow, sends the next small call minMsBetweenWrites after the last one started, even while that one is under way', async () => {
+    const writer = manualWriter();
+    const sentAt: number[] = [];
+    const queue = new ItemWriteQueue({
+      write: (frames) => {
+        sentAt.push(performance.now());
+        return writer.write(frames);
+      },
+      onError: () => undefined,
+      maxEventsPerWrite: 1000,
+      maxWritesInFlight: 2,
+      minEventsToOverlap: 300,
+      minMsBetweenWrites: 40,
+    });
+    const written: number[] = [];
+    void queue.push(prices(1, 10)).then(() => written.push(1));
+    await tick();
+    expect(writer.calls).toHaveLength(1);
+    // The first call runs long (it is never finished until the end): the small ones after it do not wait for it.
+    void queue.push(prices(100, 10)).then(() => written.push(2));
+    void queue.push(prices(200, 10)).then(() => written.push(3));
+    await until(() => writer.calls.length === 2);
+    expect((sentAt[1] as number) - (sentAt[0] as number)).toBeGreaterThanOrEqual(39);
+    expect(firstIds(writer.calls[1]?.frames ?? [])).toEqual([100, 200]);
+    // Two under way: a third waits however long, then goes once one is done.
+    void queue.push(prices(300, 10)).then(() => written.push(4));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(writer.calls).toHaveLength(2);
+    writer.calls[0]?.finish();
+    await until(() => writer.calls.length === 3);
+    expect(firstIds(writer.calls[2]?.frames ?? [])).toEqual([300]);
+    writer.calls[1]?.finish();
+    writer.calls[2]?.finish();
+    await until(() => written.length === 4);
+    expect(written).toEqual([1, 2, 3, 4]); // settled in order
+    queue.stop();
   });
 
   it('on stop, settles the frames not sent and takes no more', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CHANGE_LOG_RANGE_SQL } from '../../src/main/core/store/worker/catalogIndex';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 
@@ -20,7 +21,7 @@ const plan = (db: Database.Database, sql: string, params: unknown[]) =>
   (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join(' | ');
 
 describe('planner statistics', () => {
-  it('keeps no statistics of the live prices and price history, pins the change log large, and open connections seek the log by rowid after a refresh', () => {
+  it('keeps no statistics of the live prices and price history, pins the change log large, and open connections seek the log by rowid after a refresh; the backlog check seeks both ends of the log', () => {
     const file = join(dir, 'stats.sqlite');
     const writer = new WriterService(file);
     try {
@@ -44,6 +45,13 @@ describe('planner statistics', () => {
         reader.prepare(CATCH_UP).all(0);
         expect(plan(reader, CATCH_UP, [1])).toContain('SEARCH item_changes USING INTEGER PRIMARY KEY (rowid>?)');
         expect(plan(writer.db, TRIM, [1, 2])).toContain('SEARCH item_changes USING INTEGER PRIMARY KEY (rowid<?)');
+        // The readers' check of their backlog (every upkeep check) seeks both ends of the log, never walks it.
+        const range = plan(reader, CHANGE_LOG_RANGE_SQL, []);
+        expect(range).not.toMatch(/SCAN item_changes/);
+        expect(range.match(/SEARCH item_changes/g)).toHaveLength(2);
+        const bounds = reader.prepare(CHANGE_LOG_RANGE_SQL).get() as { lo: number; hi: number };
+        expect(bounds).toEqual(writer.db.prepare('SELECT min(seq) AS lo, max(seq) AS hi FROM item_changes').get());
+        expect(bounds.hi).toBeGreaterThan(bounds.lo);
       } finally {
         reader.close();
       }

@@ -15,11 +15,12 @@ export interface ItemWriteQueueOptions {
   maxEventsPerWrite: number;
   /** At most this many writer calls under way at once. */
   maxWritesInFlight: number;
-  /** While a call is under way, the next one goes only once this many events wait (else after it). */
+  /** This many waiting events go at once, even while a call is under way. */
   minEventsToOverlap: number;
   /**
-   * Calls fewer events than minEventsToOverlap go at most this often (ms from one call's start to the
-   * next's): under a steady flow, what arrives meanwhile shares one commit.
+   * Calls of fewer events than minEventsToOverlap go at most this often (ms from one call's start to the
+   * next's), whether or not the call before is done: under a steady flow what arrives meanwhile shares one
+   * commit, and a call that runs longer has the next one waiting behind it at the writer.
    */
   minMsBetweenWrites: number;
 }
@@ -32,14 +33,14 @@ interface Waiting {
 /**
  * Item frames on their way to the writer, in arrival order. The frames that queued up while a call
  * was under way go in one call (one transaction, each run of one kind a group: one commit and fewer
- * pages written per event under a burst). Under a flood the next batch is sent while the writer
- * still works on the previous one (the writer thread takes calls in order), so it never waits for
- * the host to read its results and copy the next batch over; at a trickle each frame is one call,
- * at once. Under a steady flow, a small call waits until minMsBetweenWrites after the one before it
+ * pages written per event under a burst). The next batch may be sent while the writer still works on
+ * the previous one (the writer thread takes calls in order), so it never waits for the host to read
+ * its results and copy the next batch over: under a flood once minEventsToOverlap wait, under a
+ * steady flow minMsBetweenWrites after the last call started. At a trickle each frame is one call, at
+ * once. Under a steady flow a small call waits until minMsBetweenWrites after the one before it
  * started: every commit writes each page its events touched, and live prices touch random pages, so
  * at 50,000 events/s calls of ~200 events wrote ~1.5 pages (6 KB of WAL) an event where calls of
- * ~1,000 write well under one. The wait is only taken while the writer has time to spare.
- * push() resolves once the frame's batch is written and its results handled.
+ * ~1,000 write well under one. push() resolves once the frame's batch is written and its results handled.
  */
 export class ItemWriteQueue {
   private readonly waiting: Waiting[] = [];
@@ -89,7 +90,6 @@ export class ItemWriteQueue {
     const { maxEventsPerWrite, maxWritesInFlight, minEventsToOverlap, minMsBetweenWrites } = this.options;
     while (this.waiting.length > 0 && !this.stopped && this.inFlight < maxWritesInFlight) {
       if (this.waitingEvents < minEventsToOverlap) {
-        if (this.inFlight > 0) return;
         const wait = this.lastWriteAt + minMsBetweenWrites - performance.now();
         if (wait > 0) {
           this.pumpAfter(wait);

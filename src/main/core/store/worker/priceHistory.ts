@@ -17,7 +17,7 @@ export const PRICE_HISTORY_MS = 30 * 24 * 60 * 60 * 1000;
 export const PRUNE_SLICE_MOVES = 50_000;
 /** This many runs of one size class (the newest ones) are merged into one. */
 export const RUN_FANOUT = 8;
-/** Size class 0 holds runs up to this many moves (a live fold's size); each class above is RUN_FANOUT times bigger. */
+/** Size class 0 holds runs up to this many moves (a few live folds); each class above is RUN_FANOUT times bigger. */
 export const RUN_BASE_MOVES = 100_000;
 /** One merge slice moves about this many moves: a few tens of ms, the longest an incoming call waits for it. */
 export const MERGE_SLICE_MOVES = 20_000;

@@ -487,8 +487,13 @@ export const META = {
   movesFolded: 'moves.folded',
 } as const;
 
-/** Unfolded live price moves that make the writer fold them into price_moves. */
-export const FOLD_MOVES_AT = 100_000;
+/**
+ * Unfolded live price moves that make the writer fold them into price_moves (a new run, priceHistory.ts). A fold
+ * costs ~1.2 µs a move inside a writer call: at 100k moves it held live events up 100–150 ms every ~2 s at
+ * 50,000 events/s, and each such wait left a backlog that took the busy cores a second or more to drain; 20k
+ * moves is ~25 ms. The runs it makes more of are merged (priceHistory.ts).
+ */
+export const FOLD_MOVES_AT = 20_000;
 /**
  * Pending live prices (migration 016) past FOLD_PRICES_AT rows are folded into item_prices an itemId range at a
  * time (from where the last one ended, round the table), checked once per FOLD_PRICES_SLICE price changes written:
