@@ -108,8 +108,8 @@ try {
     }
   });
 
-  // BENCH_CALLS=<file> (with BENCH_TRACE): the paced phase's writer calls as the host saw them (sent at, ms to
-  // results handled, events), to line the latency's waves up with the calls that made them.
+  // BENCH_CALLS=<file> (with BENCH_TRACE): the paced phase's writer calls as the host saw them (sent at, ms to results handled, events), per run as <file>.N,
+  // to line the latency's waves up with the calls that made them.
   const callTrace: string[] = [];
   const store = engine.accountSession?.store;
   if (process.env['BENCH_CALLS'] && store) {
@@ -155,7 +155,7 @@ try {
       const at = removalsAt.get(itemId)?.[nth];
       if (at !== undefined) latencies.push(at - (ran.removalAt[i] as number));
     });
-    // BENCH_TRACE=<file>: the paced phase's events (emitted at, ms to the store) for a look at latency over time,
+    // BENCH_TRACE=<file>: each run's paced phase's events (emitted at, ms to the store) in <file>.1, <file>.2, … for a look at latency over time,
     // and its span in the CPU profiles' clock (bench/lib/profile-summary.ts --window).
     if (process.env['BENCH_TRACE'] && rate > 0) {
       log(`paced phase in the profiles' clock: --window ${startedUs}:${process.hrtime.bigint() / 1000n}`);
@@ -164,8 +164,9 @@ try {
         const at = priceTimes[price - FIRST_PRICE] ?? 0;
         if (at !== 0) rows.push(`${(ran.priceAt[i] as number).toFixed(1)} ${(at - (ran.priceAt[i] as number)).toFixed(1)}`);
       });
-      writeFileSync(process.env['BENCH_TRACE'], rows.join('\n'));
-      if (process.env['BENCH_CALLS']) writeFileSync(process.env['BENCH_CALLS'], callTrace.join('\n'));
+      const run = perRun.length + 1;
+      writeFileSync(`${process.env['BENCH_TRACE']}.${run}`, rows.join('\n'));
+      if (process.env['BENCH_CALLS']) writeFileSync(`${process.env['BENCH_CALLS']}.${run}`, callTrace.join('\n'));
     }
     return { produced: ran.produced, elapsed, latencies, batches };
   };

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { classifySqliteError, StoreVersionError } from '../errors';
 import { migrate, SCHEMA_VERSION } from '../migrations';
 
@@ -7,8 +8,13 @@ export type Db = Database.Database;
 
 /** The writer's own checkpoint threshold: a safety net (64K pages, 256 MB at 4 KB pages). */
 const WRITER_AUTOCHECKPOINT_PAGES = 65_536;
-/** The background checkpoint runs once the WAL is bigger than this. */
-export const CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
+/**
+ * The background checkpoint runs once the WAL holds this much not yet copied into the database file (~4
+ * times a second under 50,000 live events/s). Each checkpoint ends with an fsync, and on ext4 that commit
+ * also writes out the WAL's dirty pages and holds the writer's next write until it is done: at 64 MB the
+ * writer stalled 150–290 ms at a time, where 16 MB keeps each stall short.
+ */
+export const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
 
 /**
  * A connection that only checkpoints the WAL (copies committed pages into the
@@ -19,28 +25,62 @@ export const CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
  */
 export class CheckpointService {
   private readonly db: Db;
-  private readonly wal: string;
+  private readonly shm: string;
+  private readonly pageSize: number;
+  private shmFd: number | null = null;
+  private readonly header = Buffer.alloc(100);
 
-  constructor(file: string) {
-    this.wal = `${file}-wal`;
+  constructor(
+    file: string,
+    private readonly thresholdBytes = CHECKPOINT_WAL_BYTES,
+  ) {
+    this.shm = `${file}-shm`;
     this.db = new Database(file, { fileMustExist: true });
     this.db.pragma('wal_autocheckpoint = 0');
+    this.pageSize = this.db.pragma('page_size', { simple: true }) as number;
   }
 
-  /** Checkpoints when the WAL has grown past CHECKPOINT_WAL_BYTES; returns whether it ran. */
+  /** Checkpoints once the WAL holds more than thresholdBytes not yet copied into the file; returns whether it ran. */
   maybeCheckpoint(): boolean {
-    let size: number;
-    try {
-      size = statSync(this.wal).size;
-    } catch {
-      return false;
-    }
-    if (size < CHECKPOINT_WAL_BYTES) return false;
+    const frames = this.uncheckpointedFrames();
+    if (frames === null || frames * this.pageSize < this.thresholdBytes) return false;
     this.db.pragma('wal_checkpoint(PASSIVE)');
     return true;
   }
 
+  /**
+   * Frames in the WAL not yet copied into the database file, from the WAL-index header in the -shm file
+   * (sqlite.org/walformat.html: mxFrame at byte 16, the checkpoint's nBackfill at byte 96, native byte
+   * order). Not the WAL file's size: the writer reuses the file from its start after a checkpoint and
+   * keeps it at journal_size_limit, so past that size every check checkpointed (five times a second under
+   * live events, each copying the same hot pages again). Null when the header cannot be read.
+   */
+  private uncheckpointedFrames(): number | null {
+    try {
+      this.shmFd ??= openSync(this.shm, 'r');
+      if (readSync(this.shmFd, this.header, 0, this.header.length, 0) < this.header.length) return null;
+    } catch {
+      this.closeShm();
+      return null;
+    }
+    const littleEndian = endianness() === 'LE';
+    const mxFrame = littleEndian ? this.header.readUInt32LE(16) : this.header.readUInt32BE(16);
+    const backfilled = littleEndian ? this.header.readUInt32LE(96) : this.header.readUInt32BE(96);
+    return Math.max(0, mxFrame - backfilled);
+  }
+
+  private closeShm(): void {
+    if (this.shmFd === null) return;
+    try {
+      closeSync(this.shmFd);
+    } catch {
+      // Already gone.
+    }
+    this.shmFd = null;
+  }
+
   close(): void {
+    this.closeShm();
     this.db.close();
   }
 }
