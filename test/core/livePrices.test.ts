@@ -85,3 +85,47 @@ describe("the writer's live prices", () => {
     repriceAndCheck([...new Set([...list.map((item) => item.itemId), ...pick(now, 30)])]);
   });
 });
+
+describe("live removals through the writer's copy", () => {
+  /** Names' counts as SQL would count them now (a name with no held item has no row). */
+  const recounted = () =>
+    writer.db.prepare('SELECT name_id AS id, count(*) AS n FROM items_live GROUP BY name_id ORDER BY name_id').all() as { id: number; n: number }[];
+  const stored = () => writer.db.prepare('SELECT name_id AS id, item_count AS n FROM names ORDER BY name_id').all() as { id: number; n: number }[];
+  const sqlTotals = () => writer.db.prepare('SELECT count(*) AS totalItems, coalesce(sum(price), 0) AS totalValue FROM items_live').get();
+  const markPrice = (itemId: number) =>
+    writer.db.prepare<[number], number>('SELECT price FROM item_prices WHERE itemId = ? AND removed_at IS NOT NULL').pluck().get(itemId) as number | undefined;
+
+  it("keep names' counts, the marks' prices and the totals as SQL has them, through renames, new listings, re-listings and repeats", () => {
+    const held = () => writer.db.prepare<[], number>('SELECT itemId FROM items_live ORDER BY itemId').pluck().all() as number[];
+    // The copy is in use: a price change read it.
+    const [first, second, third, fourth] = held();
+    repriceAndCheck([first as number]);
+    // A renamed item (a name of its own), a new listing, a repriced item.
+    const renamed = { ...(catalog.find((item) => item.itemId === second) as Item), market_hash_name: 'Renamed | Live Copy (Factory New)', price: 4_321 };
+    const fresh = catalog[1400] as Item;
+    writer.applyItemUpserts([renamed, fresh]);
+    writer.applyPriceChanges([{ itemId: third as number, price: 9_999 }]);
+    expect(stored()).toEqual(recounted());
+
+    const before = [first, second, third, fresh.itemId].map((itemId) => sqlPrice(itemId as number));
+    // Removed with an unknown id, a repeat within the call and fourth's name kept by its siblings or not.
+    const result = writer.applyItemRemovals([first as number, second as number, third as number, fresh.itemId, 99_999_999, first as number, fourth as number]);
+    expect(result.removed).toEqual([first, second, third, fresh.itemId, fourth]);
+    expect([first, second, third, fresh.itemId].map((itemId) => markPrice(itemId as number))).toEqual(before);
+    expect(result.totals).toEqual(sqlTotals());
+    expect(stored()).toEqual(recounted());
+    // The renamed item's name went with it; no pending price is left under a mark.
+    expect(writer.db.prepare('SELECT count(*) FROM names WHERE name = ?').pluck().get(renamed.market_hash_name)).toBe(0);
+    expect(writer.db.prepare('SELECT count(*) FROM item_prices_pending WHERE itemId = ?').pluck().get(third)).toBe(0);
+
+    // Re-listed at a new price (the renamed one's name comes back under a new id), then removed again.
+    writer.applyItemUpserts([{ ...renamed, price: 5_555 }, { ...fresh, price: fresh.price + 1 }]);
+    expect(stored()).toEqual(recounted());
+    expect(sqlPrice(second as number)).toBe(5_555);
+    const again = writer.applyItemRemovals([second as number, fresh.itemId]);
+    expect(again.removed).toEqual([second, fresh.itemId]);
+    expect(markPrice(second as number)).toBe(5_555);
+    expect(again.totals).toEqual(sqlTotals());
+    expect(stored()).toEqual(recounted());
+  });
+});

@@ -95,6 +95,14 @@ interface ExistingItem {
   removed_at: number | null;
 }
 
+/** What a live removal needs of a held item. */
+interface HeldItem {
+  price: number;
+  nameId: number;
+  /** Whether a pending live price may be laid over the row (its row is deleted with the mark). */
+  pending: boolean;
+}
+
 /** Tables whose size live events change by the second: no planner statistics (see refreshStatistics). */
 const VOLATILE_TABLES = ['item_changes', 'item_prices', 'item_prices_pending', 'price_moves', 'price_move_runs'] as const;
 /** The size the planner assumes for the change log: large, so `seq > ?` is always a rowid seek. */
@@ -129,9 +137,10 @@ function prepareStatements(db: Db) {
     pendingSliceEnd: db.prepare<[number, number], number>('SELECT itemId FROM item_prices_pending WHERE itemId > ? ORDER BY itemId LIMIT 1 OFFSET ?').pluck(),
     deleteLivePrice: db.prepare<[number]>('DELETE FROM item_prices WHERE itemId = ?'),
     // A live removal: the item's row, JSON and index entries stay until the fold (foldRemovals); the mark keeps
-    // the price it left at (its pending price, if any: that row is deleted after).
-    markRemoved: db.prepare<[number, number, number, number, number]>(
-      'INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, removed_at = excluded.removed_at',
+    // the price it left at (its pending price, if any: that row is deleted after). A mark's move is never read
+    // (a sold item keeps its JSON and price; a re-listing writes its own).
+    markRemoved: db.prepare<[number, number, number, number]>(
+      'INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, ?, 0, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = 0, removed_at = excluded.removed_at',
     ),
     deletePendingPrice: db.prepare<[number]>('DELETE FROM item_prices_pending WHERE itemId = ?'),
     // A live re-listing whose JSON differs only in price: the row stays, the override carries price and listing time.
@@ -444,11 +453,11 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.oneTransaction(() => {
       const live = this.trustedLivePrices();
       /** A new listing written: logged, counted, and reported at its price (no price before). */
-      const listed = (columns: ItemColumns) => {
+      const listed = (columns: ItemColumns, nameId: number) => {
         this.s.logChange.run(columns.itemId);
         this.catalogCount += 1;
         this.catalogValue += columns.price;
-        live?.set(columns.itemId, columns.price);
+        live?.set(columns.itemId, columns.price, nameId);
         upserted.push(catalogRowFromColumns(columns, now, 0));
         prices.push({ itemId: columns.itemId, price: columns.price, previous: null });
       };
@@ -465,7 +474,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
             this.s.markRelisted.run(item.itemId, columns.price, now, now);
             // Its name's row went with its last item (releaseName) and came back under a new id.
             if (nameId !== old.name_id) this.s.setNameId.run(nameId, item.itemId);
-            listed(columns);
+            listed(columns, nameId);
             continue;
           }
           this.s.deleteItem.run(item.itemId);
@@ -477,7 +486,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
           this.dropLivePrice(item.itemId);
           this.s.upsertJson.run(item.itemId, columns.json);
           this.s.deleteSold.run(item.itemId);
-          listed(columns);
+          listed(columns, nameId);
           continue;
         }
         if (old.hash === columns.hash) continue;
@@ -504,7 +513,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         } else {
           this.s.logChange.run(item.itemId);
         }
-        live?.set(item.itemId, columns.price);
+        live?.set(item.itemId, columns.price, nameId);
         upserted.push(catalogRowFromColumns(columns, old.listed_at, lastMove));
       }
       this.totalsChanged = true;
@@ -556,20 +565,20 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const now = Date.now();
     const removed: number[] = [];
     this.oneTransaction(() => {
-      const live = this.trustedLivePrices();
+      const live = this.livePricesToUse();
       for (const itemId of itemIds) {
         this.syncTouched?.add(itemId);
-        const old = this.s.selectItem.get(itemId);
-        if (!old || old.removed_at !== null) continue;
+        const held = live ? this.heldInCopy(live, itemId) : this.heldInStore(itemId);
+        if (!held) continue;
         // Marked, not deleted: the row, its JSON and index entries wait for the fold (a re-listing may come first).
-        // The mark takes the live price and move (pending or override) with it: no fold of the one item first.
-        this.s.markRemoved.run(itemId, old.price, old.last_move, now, now);
-        if (old.pending) this.s.deletePendingPrice.run(itemId);
+        // The mark takes the live price with it (a pending one too: that row goes), no fold of the one item first.
+        this.s.markRemoved.run(itemId, held.price, now, now);
+        if (held.pending) this.s.deletePendingPrice.run(itemId);
         this.removedMarks++;
         this.s.logChange.run(itemId);
-        this.releaseName(old.name_id);
+        this.releaseName(held.nameId);
         this.catalogCount -= 1;
-        this.catalogValue -= old.price;
+        this.catalogValue -= held.price;
         live?.delete(itemId);
         removed.push(itemId);
       }
@@ -642,6 +651,24 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   }
 
   /** The live price copy if it has seen every catalog write so far; otherwise it is dropped. */
+  /** The copy, read now if it is not trusted (~0.5 s at 500k, once after a sync); none while a sync streams (memory). */
+  private livePricesToUse(): LivePrices | null {
+    return this.trustedLivePrices() ?? (this.syncRunning ? null : (this.livePrices = LivePrices.read(this.db, this.lastChange())));
+  }
+
+  /** A held item's live price and name from the copy (its row unread); `pending` unknown, so the delete always runs. */
+  private heldInCopy(live: LivePrices, itemId: number): HeldItem | null {
+    const price = live.get(itemId);
+    const nameId = live.nameOf(itemId);
+    return price === undefined || nameId === undefined ? null : { price, nameId, pending: true };
+  }
+
+  /** A held item's live price and name read from its row (no trusted copy). */
+  private heldInStore(itemId: number): HeldItem | null {
+    const old = this.s.selectItem.get(itemId);
+    return !old || old.removed_at !== null ? null : { price: old.price, nameId: old.name_id, pending: old.pending === 1 };
+  }
+
   private trustedLivePrices(): LivePrices | null {
     if (this.livePrices && this.livePrices.seq !== this.lastChange()) this.livePrices = null;
     return this.livePrices;
@@ -672,8 +699,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const previousPrices = new Float64Array(count);
     let moved = false;
     this.oneTransaction(() => {
-      // Read once (~0.3 s at 500k) for the first changes after a sync; not while one streams (memory).
-      const live = this.trustedLivePrices() ?? (this.syncRunning ? null : (this.livePrices = LivePrices.read(this.db, this.lastChange())));
+      const live = this.livePricesToUse();
       for (let i = 0; i < count; i++) {
         const itemId = changes[2 * i] as number;
         const price = changes[2 * i + 1] as number;
