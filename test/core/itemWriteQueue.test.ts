@@ -25,6 +25,24 @@ function manualWriter() {
   return { calls, write };
 }
 
+/** A queue paced at `minMsBetweenWrites` over a manual writer, with the time each call was sent. */
+function pacedQueue(minMsBetweenWrites: number) {
+  const writer = manualWriter();
+  const sentAt: number[] = [];
+  const queue = new ItemWriteQueue({
+    write: (frames) => {
+      sentAt.push(performance.now());
+      return writer.write(frames);
+    },
+    onError: () => undefined,
+    maxEventsPerWrite: 1000,
+    maxWritesInFlight: 2,
+    minEventsToOverlap: 300,
+    minMsBetweenWrites,
+  });
+  return { writer, sentAt, queue };
+}
+
 const firstIds = (frames: ItemFrame[]) => frames.map((frame) => (frame.type === 'item_removed' ? frame.itemIds[0] : frame.items[0]?.itemId));
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 /** Past this turn's I/O: the queue sends then (setImmediate). */
@@ -109,19 +127,7 @@ describe('ItemWriteQueue', () => {
   });
 
   it('under a steady flow, sends a small call no sooner than minMsBetweenWrites after the one before it started', async () => {
-    const writer = manualWriter();
-    const sentAt: number[] = [];
-    const timed = new ItemWriteQueue({
-      write: (frames) => {
-        sentAt.push(performance.now());
-        return writer.write(frames);
-      },
-      onError: () => undefined,
-      maxEventsPerWrite: 1000,
-      maxWritesInFlight: 2,
-      minEventsToOverlap: 300,
-      minMsBetweenWrites: 80,
-    });
+    const { writer, sentAt, queue: timed } = pacedQueue(80);
     void timed.push(prices(1, 10));
     await tick();
     expect(writer.calls).toHaveLength(1); // the first after a quiet spell goes at once
@@ -146,19 +152,7 @@ describe('ItemWriteQueue', () => {
   });
 
   it('under a steady flow, sends the next small call minMsBetweenWrites after the last one started, even while that one is under way', async () => {
-    const writer = manualWriter();
-    const sentAt: number[] = [];
-    const queue = new ItemWriteQueue({
-      write: (frames) => {
-        sentAt.push(performance.now());
-        return writer.write(frames);
-      },
-      onError: () => undefined,
-      maxEventsPerWrite: 1000,
-      maxWritesInFlight: 2,
-      minEventsToOverlap: 300,
-      minMsBetweenWrites: 40,
-    });
+    const { writer, sentAt, queue } = pacedQueue(40);
     const written: number[] = [];
     void queue.push(prices(1, 10)).then(() => written.push(1));
     await tick();

@@ -15,6 +15,8 @@ const WRITER_AUTOCHECKPOINT_PAGES = 65_536;
  * writer stalled 150–290 ms at a time, where 16 MB keeps each stall short.
  */
 export const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
+/** The WAL-index header is in the machine's byte order. */
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /**
  * A connection that only checkpoints the WAL (copies committed pages into the
@@ -63,9 +65,8 @@ export class CheckpointService {
       this.closeShm();
       return null;
     }
-    const littleEndian = endianness() === 'LE';
-    const mxFrame = littleEndian ? this.header.readUInt32LE(16) : this.header.readUInt32BE(16);
-    const backfilled = littleEndian ? this.header.readUInt32LE(96) : this.header.readUInt32BE(96);
+    const mxFrame = LITTLE_ENDIAN ? this.header.readUInt32LE(16) : this.header.readUInt32BE(16);
+    const backfilled = LITTLE_ENDIAN ? this.header.readUInt32LE(96) : this.header.readUInt32BE(96);
     return Math.max(0, mxFrame - backfilled);
   }
 
