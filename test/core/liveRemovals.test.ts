@@ -129,7 +129,7 @@ describe('live removals and re-listings', () => {
     writer.applyItemRemovals(moreRemoved);
     const beforeFold = await shown();
     const soldBefore = reader.findItemsByIds([...moreRemoved, removed, repricedThenRemoved]);
-    const marked = () => writer.db.prepare<[], number>('SELECT count(*) FROM item_prices WHERE removed_at IS NOT NULL').pluck().get() as number;
+    const marked = () => writer.db.prepare<[], number>('SELECT count(*) FROM live_removals').pluck().get() as number;
     expect(marked()).toBe(42);
     expect(writer.db.transaction(() => writer.foldRemovals(15))()).toBe(15);
     expect(marked()).toBe(27);

@@ -236,6 +236,46 @@ describe('opening and migrations', () => {
     ]);
   });
 
+  it('migrates version-16 live state (a pending price, a removal mark, a re-listing in item_prices) to pending listings, reading the same', async () => {
+    const file = join(tempDir(), 'v16.sqlite');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    migrate(db, file, MIGRATIONS.slice(0, 16));
+    const [repriced, removed, relisted] = [makeItem({ price: 1000 }), makeItem({ price: 2000 }), makeItem({ price: 3000 })];
+    for (const item of [repriced, removed, relisted]) {
+      const columns = itemColumns(item);
+      const nameId = Number(db.prepare('INSERT OR IGNORE INTO names (name, item_count) VALUES (?, 0)').run(item.market_hash_name).lastInsertRowid) || 1;
+      db.prepare(
+        `INSERT INTO items (${ITEM_COLUMNS.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')}, @name_id, 1, 1, 0)`,
+      ).run({ ...columns, name_id: nameId });
+      db.prepare('INSERT INTO item_json (itemId, json) VALUES (?, ?)').run(item.itemId, columns.json);
+    }
+    db.prepare('UPDATE names SET item_count = 2').run();
+    // As version 16 kept live state: a pending price, a removal mark and a re-listing's override in item_prices.
+    const relistedAt = Date.parse('2026-11-20T08:00:00.000Z');
+    db.prepare('INSERT INTO item_prices_pending (itemId, price, last_move, updated_at) VALUES (?, 1100, 1, 5)').run(repriced.itemId);
+    db.prepare('INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, 2100, 0, 5, 6)').run(removed.itemId);
+    db.prepare('INSERT INTO item_prices (itemId, price, last_move, updated_at, listed_at) VALUES (?, 3300, 0, 5, ?)').run(relisted.itemId, relistedAt);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '2'), ('catalog.value', '4400')").run();
+    db.close();
+
+    const store = await openStore(file);
+    expect(store.migratedFrom).toBe(16);
+    const shown = async () => (await store.queryCatalog({ sort: 'price' })).rows.map((row) => [row.itemId, row.price, row.listedAt]);
+    expect(await shown()).toEqual([
+      [repriced.itemId, 1100, new Date(1).toISOString()],
+      [relisted.itemId, 3300, new Date(relistedAt).toISOString()],
+    ]);
+    expect(await store.getItem(removed.itemId)).toMatchObject({ onSale: false, item: { price: 2100 } });
+    // The old mark is a live removal still: listed again (pending) it is on sale, removed again it is sold at the new price.
+    await store.applyItemUpserts([{ ...removed, price: 2500 }]);
+    expect((await store.getItem(removed.itemId))?.onSale).toBe(true);
+    await store.applyItemRemovals([removed.itemId, repriced.itemId]);
+    expect(await store.getItem(removed.itemId)).toMatchObject({ onSale: false, item: { price: 2500 } });
+    expect(await store.getItem(repriced.itemId)).toMatchObject({ onSale: false, item: { price: 1100 } });
+    expect(await store.catalogInfo()).toMatchObject({ totalItems: 1, totalValue: 3300 });
+  });
+
   it('migrates version-10 item hashes (SHA-1) to the hash a sync computes, so an unchanged item is no change', async () => {
     const file = join(tempDir(), 'v10.sqlite');
     const db = new Database(file);

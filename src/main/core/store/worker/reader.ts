@@ -468,7 +468,7 @@ export class ReaderService implements ReaderMethods {
     } else {
       const sold = this.prepare<[number, number], { json: string; price: number | null }>(
         `SELECT json, price FROM sold_items WHERE itemId = ?
-         UNION ALL SELECT j.json, o.price FROM item_prices o JOIN item_json j ON j.itemId = o.itemId WHERE o.itemId = ? AND o.removed_at IS NOT NULL`,
+         UNION ALL SELECT j.json, r.price FROM live_removals r JOIN item_json j ON j.itemId = r.itemId WHERE r.itemId = ?`,
       ).get(itemId, itemId);
       if (!sold) return null;
       item = withPrice(JSON.parse(sold.json) as Item, sold.price);
@@ -502,8 +502,8 @@ export class ReaderService implements ReaderMethods {
         'UNION ALL SELECT s.itemId, s.json, s.price FROM sold_items s WHERE s.itemId IN (SELECT value FROM json_each(?)) ' +
         'AND NOT EXISTS (SELECT 1 FROM items i2 WHERE i2.itemId = s.itemId) ' +
         // Removed live, not folded yet: sold, with the price it left at.
-        'UNION ALL SELECT o.itemId, j.json, o.price FROM item_prices o JOIN item_json j ON j.itemId = o.itemId ' +
-        'WHERE o.itemId IN (SELECT value FROM json_each(?)) AND o.removed_at IS NOT NULL) ORDER BY itemId',
+        'UNION ALL SELECT r.itemId, j.json, r.price FROM live_removals r JOIN item_json j ON j.itemId = r.itemId ' +
+        'WHERE r.itemId IN (SELECT value FROM json_each(?))) ORDER BY itemId',
     )
       .all(JSON.stringify(itemIds), JSON.stringify(itemIds), JSON.stringify(itemIds))
       .map((row) => withPrice(JSON.parse(row.json) as Item, row.price));

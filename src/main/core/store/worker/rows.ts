@@ -246,12 +246,14 @@ export function differOnlyInPrice(a: string, b: string): boolean {
 
 /**
  * The catalog as readers see it: `items` with the live changes of `item_prices`
- * and `item_prices_pending` laid over (migrations 006, 013, 016): a live price,
+ * and `item_prices_pending` laid over (migrations 006, 013, 016, 017): a live price,
  * move and listing time, and the items removed live left out (`removed_at`:
- * their rows wait for the writer's fold). A pending price (changed since the
- * last fold) wins over an override. An overridden item's hash reads 0: its stored
- * JSON no longer has its price, so the next sync reads it again. Dropped and
- * recreated around a bulk sync's table swap.
+ * their rows wait for the writer's fold). A pending row (written since the last
+ * fold) wins over an override: a price change carries only price and move, a
+ * re-listing (`listed_at` set) or a removal (`removed_at` set) also replaces the
+ * override's listing state. An overridden item's hash reads 0: its stored JSON no
+ * longer has its price, so the next sync reads it again. Dropped and recreated
+ * around a bulk sync's table swap.
  */
 export const CREATE_ITEMS_LIVE_VIEW = `
   CREATE VIEW items_live AS
@@ -259,11 +261,24 @@ export const CREATE_ITEMS_LIVE_VIEW = `
          coalesce(p.price, o.price, i.price) AS price, i.float AS float, i.paintSeed AS paintSeed, i.paintIndex AS paintIndex,
          i.rarityColor AS rarityColor, i.rarity_rank AS rarity_rank, i.img AS img, i.statTrak AS statTrak,
          i.souvenir AS souvenir, i.stickerCount AS stickerCount, i.stickerNames AS stickerNames,
-         i.keyChainNames AS keyChainNames, i.keyChainCount AS keyChainCount, coalesce(o.listed_at, i.listed_at) AS listed_at,
+         i.keyChainNames AS keyChainNames, i.keyChainCount AS keyChainCount, coalesce(p.listed_at, o.listed_at, i.listed_at) AS listed_at,
          coalesce(p.updated_at, o.updated_at, i.updated_at) AS updated_at, coalesce(p.last_move, o.last_move, i.last_move) AS last_move,
          CASE WHEN o.itemId IS NULL AND p.itemId IS NULL THEN i.hash ELSE 0 END AS hash
   FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId LEFT JOIN item_prices_pending p ON p.itemId = i.itemId
-  WHERE o.removed_at IS NULL;
+  WHERE p.removed_at IS NULL AND (o.removed_at IS NULL OR p.listed_at IS NOT NULL);
+`;
+
+/**
+ * Items removed live whose rows wait for the writer's fold (writer.foldRemovals), with the price they left
+ * at: a pending removal, or a folded one no pending re-listing undid (migration 017).
+ */
+export const CREATE_LIVE_REMOVALS_VIEW = `
+  CREATE VIEW live_removals AS
+  SELECT itemId, price, removed_at FROM item_prices_pending WHERE removed_at IS NOT NULL
+  UNION ALL
+  SELECT o.itemId AS itemId, o.price AS price, o.removed_at AS removed_at
+  FROM item_prices o LEFT JOIN item_prices_pending p ON p.itemId = o.itemId
+  WHERE o.removed_at IS NOT NULL AND p.removed_at IS NULL AND p.listed_at IS NULL;
 `;
 
 /** The columns a catalog row is read from. */
@@ -496,7 +511,7 @@ export const META = {
 export const FOLD_MOVES_AT = 20_000;
 /**
  * Pending live prices (migration 016) past FOLD_PRICES_AT rows are folded into item_prices an itemId range at a
- * time (from where the last one ended, round the table), checked once per FOLD_PRICES_SLICE price changes written:
+ * time (from where the last one ended, round the table), checked once per FOLD_PRICES_SLICE pending rows written (price changes, removals, re-listings):
  * the fold's work spread over the calls instead of a spike of every row at once. Each check folds down to a slice
  * below the cap. The cap weighs a commit's two costs: a burst of random changes touches nearly every page of the
  * pending table (more with a larger cap), and a fold's id range touches its share of item_prices' pages (a larger

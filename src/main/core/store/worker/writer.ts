@@ -89,8 +89,6 @@ interface ExistingItem {
   /** The row's own listing time (an override may hold a later one). */
   row_listed_at: number;
   last_move: number;
-  /** 1 when a pending live price (item_prices_pending) is laid over the row. */
-  pending: number;
   /** Set when the item was removed live and its row waits for the fold. */
   removed_at: number | null;
 }
@@ -99,8 +97,6 @@ interface ExistingItem {
 interface HeldItem {
   price: number;
   nameId: number;
-  /** Whether a pending live price may be laid over the row (its row is deleted with the mark). */
-  pending: boolean;
 }
 
 /** Tables whose size live events change by the second: no planner statistics (see refreshStatistics). */
@@ -117,8 +113,9 @@ function prepareStatements(db: Db) {
   return {
     selectItem: db.prepare<[number], ExistingItem>(
       `SELECT i.name_id AS name_id, i.name AS name, coalesce(p.price, o.price, i.price) AS price, i.price AS row_price, i.hash AS row_hash,
-              CASE WHEN o.itemId IS NULL AND p.itemId IS NULL THEN i.hash ELSE 0 END AS hash, p.itemId IS NOT NULL AS pending, coalesce(o.listed_at, i.listed_at) AS listed_at,
-              i.listed_at AS row_listed_at, coalesce(p.last_move, o.last_move, i.last_move) AS last_move, o.removed_at AS removed_at
+              CASE WHEN o.itemId IS NULL AND p.itemId IS NULL THEN i.hash ELSE 0 END AS hash, coalesce(p.listed_at, o.listed_at, i.listed_at) AS listed_at,
+              i.listed_at AS row_listed_at, coalesce(p.last_move, o.last_move, i.last_move) AS last_move,
+              CASE WHEN p.removed_at IS NOT NULL OR p.listed_at IS NOT NULL THEN p.removed_at ELSE o.removed_at END AS removed_at
        FROM items i LEFT JOIN item_prices o ON o.itemId = i.itemId LEFT JOIN item_prices_pending p ON p.itemId = i.itemId WHERE i.itemId = ?`,
     ),
     selectPrice: db.prepare<[number], { price: number }>('SELECT price FROM items_live WHERE itemId = ?'),
@@ -127,29 +124,32 @@ function prepareStatements(db: Db) {
       'INSERT INTO item_prices_pending (itemId, price, last_move, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at',
     ),
     // The fold of an itemId range (after, upTo] (a slice, all, or one item), in item order: each page of item_prices written once.
+    // A re-listing (listed_at) clears a removal; a removal (removed_at) keeps the listing time; a price change keeps both.
     foldPendingPrices: db.prepare<[number, number]>(
-      `INSERT INTO item_prices (itemId, price, last_move, updated_at) SELECT itemId, price, last_move, updated_at FROM item_prices_pending WHERE itemId > ? AND itemId <= ? ORDER BY itemId
-       ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at`,
+      `INSERT INTO item_prices (itemId, price, last_move, updated_at, listed_at, removed_at)
+       SELECT itemId, price, last_move, updated_at, listed_at, removed_at FROM item_prices_pending WHERE itemId > ? AND itemId <= ? ORDER BY itemId
+       ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at,
+         listed_at = coalesce(excluded.listed_at, item_prices.listed_at),
+         removed_at = CASE WHEN excluded.listed_at IS NOT NULL THEN NULL ELSE coalesce(excluded.removed_at, item_prices.removed_at) END`,
     ),
     clearPendingPrices: db.prepare<[number, number]>('DELETE FROM item_prices_pending WHERE itemId > ? AND itemId <= ?'),
     countPending: db.prepare<[], number>('SELECT count(*) FROM item_prices_pending').pluck(),
     // Where a slice of n pending rows after an itemId ends (none: fewer are left).
     pendingSliceEnd: db.prepare<[number, number], number>('SELECT itemId FROM item_prices_pending WHERE itemId > ? ORDER BY itemId LIMIT 1 OFFSET ?').pluck(),
     deleteLivePrice: db.prepare<[number]>('DELETE FROM item_prices WHERE itemId = ?'),
-    // A live removal: the item's row, JSON and index entries stay until the fold (foldRemovals); the mark keeps
-    // the price it left at (its pending price, if any: that row is deleted after). A mark's move is never read
-    // (a sold item keeps its JSON and price; a re-listing writes its own).
+    // A live removal: the item's row, JSON and index entries stay until the fold (foldRemovals); the mark waits in
+    // the pending table with the price it left at (migration 017). A mark's move is never read (a sold item keeps
+    // its JSON and price; a re-listing writes its own).
     markRemoved: db.prepare<[number, number, number, number]>(
-      'INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, ?, 0, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = 0, removed_at = excluded.removed_at',
+      'INSERT OR REPLACE INTO item_prices_pending (itemId, price, last_move, updated_at, listed_at, removed_at) VALUES (?, ?, 0, ?, NULL, ?)',
     ),
-    deletePendingPrice: db.prepare<[number]>('DELETE FROM item_prices_pending WHERE itemId = ?'),
-    // A live re-listing whose JSON differs only in price: the row stays, the override carries price and listing time.
+    // A live re-listing whose JSON differs only in price: the row stays, the pending row carries price and listing time.
     markRelisted: db.prepare<[number, number, number, number]>(
-      'INSERT OR REPLACE INTO item_prices (itemId, price, last_move, updated_at, listed_at, removed_at) VALUES (?, ?, 0, ?, ?, NULL)',
+      'INSERT OR REPLACE INTO item_prices_pending (itemId, price, last_move, updated_at, listed_at, removed_at) VALUES (?, ?, 0, ?, ?, NULL)',
     ),
     setListedAt: db.prepare<[number, number]>('UPDATE items SET listed_at = ? WHERE itemId = ?'),
     setNameId: db.prepare<[number, number]>('UPDATE items SET name_id = ? WHERE itemId = ?'),
-    countRemoved: db.prepare<[], number>('SELECT count(*) FROM item_prices WHERE removed_at IS NOT NULL').pluck(),
+    countRemoved: db.prepare<[], number>('SELECT count(*) FROM live_removals').pluck(),
     // Folding removed items: sold (JSON and the price they left at), logged again for the snapshot, then deleted.
     foldSold: db.prepare<[number]>(
       `INSERT OR REPLACE INTO sold_items (itemId, json, price, removed_at)
@@ -255,8 +255,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   private syncRunning = false;
   private catalogCount: number;
   private writesSinceTrim = 0;
-  /** Price changes written since the last slice of pending prices was folded (a hint, like unfoldedMoves). */
-  private pricesSinceSlice = 0;
+  /** Pending rows written (prices, removals, re-listings) since the last check for a fold (a hint, like unfoldedMoves). */
+  private pendingSinceSlice = 0;
   /** Where the next slice of pending prices starts: after this itemId (0: the table's start). */
   private pendingSliceAfter = 0;
   /** Live moves logged since the last fold (a hint: a rolled-back write may leave it high, which only folds early). */
@@ -413,7 +413,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   foldPendingPrices(): void {
     this.s.foldPendingPrices.run(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
     this.s.clearPendingPrices.run(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-    this.pricesSinceSlice = 0;
+    this.pendingSinceSlice = 0;
     this.pendingSliceAfter = 0;
   }
 
@@ -422,7 +422,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
    * round the table. Returns how many rows it folded. Inside a write transaction.
    */
   foldPendingPriceSlice(rows = FOLD_PRICES_SLICE): number {
-    this.pricesSinceSlice = 0;
+    this.pendingSinceSlice = 0;
     const after = this.pendingSliceAfter;
     const end = this.s.pendingSliceEnd.get(after, rows - 1);
     const upTo = end ?? Number.MAX_SAFE_INTEGER;
@@ -430,6 +430,20 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.s.clearPendingPrices.run(after, upTo);
     this.pendingSliceAfter = end ?? 0;
     return folded;
+  }
+
+  /**
+   * After `rows` writes to the pending table (price changes, removals, re-listings): once a slice's worth came,
+   * folded down to a slice below the cap. As many rows go as came since the last check (a fixed slice per check
+   * folded fewer than arrived whenever calls overshot it, and the table grew without bound), at most a few slices
+   * at once while a backlog drains.
+   */
+  private pendingRowsWritten(rows: number): void {
+    this.pendingSinceSlice += rows;
+    if (this.pendingSinceSlice < FOLD_PRICES_SLICE) return;
+    this.pendingSinceSlice = 0;
+    const excess = (this.s.countPending.get() as number) - FOLD_PRICES_AT;
+    if (excess >= 0) this.foldPendingPriceSlice(Math.min(excess + FOLD_PRICES_SLICE, FOLD_PRICES_MAX_SLICE));
   }
 
   /** The change log's entries up to this seq have their moves in price_moves. */
@@ -450,6 +464,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const now = Date.now();
     const upserted: CatalogRow[] = [];
     const prices: PriceMove[] = [];
+    let relisted = 0;
     this.oneTransaction(() => {
       const live = this.trustedLivePrices();
       /** A new listing written: logged, counted, and reported at its price (no price before). */
@@ -475,6 +490,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
             // Its name's row went with its last item (releaseName) and came back under a new id.
             if (nameId !== old.name_id) this.s.setNameId.run(nameId, item.itemId);
             listed(columns, nameId);
+            relisted++;
             continue;
           }
           this.s.deleteItem.run(item.itemId);
@@ -517,6 +533,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         upserted.push(catalogRowFromColumns(columns, old.listed_at, lastMove));
       }
       this.totalsChanged = true;
+      this.pendingRowsWritten(relisted);
       this.trimChangeLog();
       this.livePricesFollowed(live);
     });
@@ -536,6 +553,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
    */
   foldRemovals(limit = Number.POSITIVE_INFINITY): number {
     if (this.removedMarks === 0) return 0;
+    // Marks (and the re-listings that undo them) still pending go to item_prices first, where the fold reads them.
+    this.foldPendingPrices();
     const upTo = Number.isFinite(limit) ? (this.s.foldSliceEnd.get(limit - 1) ?? Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
     this.s.foldSold.run(upTo);
     this.s.foldLog.run(upTo);
@@ -571,9 +590,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         const held = live ? this.heldInCopy(live, itemId) : this.heldInStore(itemId);
         if (!held) continue;
         // Marked, not deleted: the row, its JSON and index entries wait for the fold (a re-listing may come first).
-        // The mark takes the live price with it (a pending one too: that row goes), no fold of the one item first.
+        // The mark (a pending row: it replaces a pending price) takes the live price with it.
         this.s.markRemoved.run(itemId, held.price, now, now);
-        if (held.pending) this.s.deletePendingPrice.run(itemId);
         this.removedMarks++;
         this.s.logChange.run(itemId);
         this.releaseName(held.nameId);
@@ -583,6 +601,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         removed.push(itemId);
       }
       if (removed.length > 0) this.totalsChanged = true;
+      this.pendingRowsWritten(removed.length);
       if (this.removedMarks >= FOLD_REMOVALS_AT) this.foldRemovals(FOLD_REMOVALS_SLICE);
       this.trimChangeLog();
       this.livePricesFollowed(live);
@@ -656,17 +675,17 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     return this.trustedLivePrices() ?? (this.syncRunning ? null : (this.livePrices = LivePrices.read(this.db, this.lastChange())));
   }
 
-  /** A held item's live price and name from the copy (its row unread); `pending` unknown, so the delete always runs. */
+  /** A held item's live price and name from the copy (its row unread). */
   private heldInCopy(live: LivePrices, itemId: number): HeldItem | null {
     const price = live.get(itemId);
     const nameId = live.nameOf(itemId);
-    return price === undefined || nameId === undefined ? null : { price, nameId, pending: true };
+    return price === undefined || nameId === undefined ? null : { price, nameId };
   }
 
   /** A held item's live price and name read from its row (no trusted copy). */
   private heldInStore(itemId: number): HeldItem | null {
     const old = this.s.selectItem.get(itemId);
-    return !old || old.removed_at !== null ? null : { price: old.price, nameId: old.name_id, pending: old.pending === 1 };
+    return !old || old.removed_at !== null ? null : { price: old.price, nameId: old.name_id };
   }
 
   private trustedLivePrices(): LivePrices | null {
@@ -716,15 +735,7 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         moved = true;
       }
       if (moved) this.totalsChanged = true;
-      this.pricesSinceSlice += count;
-      if (this.pricesSinceSlice >= FOLD_PRICES_SLICE) {
-        this.pricesSinceSlice = 0;
-        // Down to a slice below the cap: as many rows go as came since the last check (a fixed slice per check
-        // folded fewer than arrived whenever calls overshot it, and the table grew without bound), at most a few
-        // slices at once while a backlog drains.
-        const excess = (this.s.countPending.get() as number) - FOLD_PRICES_AT;
-        if (excess >= 0) this.foldPendingPriceSlice(Math.min(excess + FOLD_PRICES_SLICE, FOLD_PRICES_MAX_SLICE));
-      }
+      this.pendingRowsWritten(count);
       this.trimChangeLog();
       this.livePricesFollowed(live);
     });
