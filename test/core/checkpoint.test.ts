@@ -3,13 +3,18 @@
  * holds its threshold of frames not yet copied into the database, not whenever the WAL *file* is large
  * (the writer reuses the file from its start after a checkpoint and keeps it at its size limit, so a check
  * by file size checkpointed on every tick once the file had grown: five times a second under live events).
+ * And the writer's own checkpoint, which is what starts the WAL over under a steady flow of writes: it runs
+ * at the WAL's size limit, so the file never grows past it between syncs.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CheckpointService } from '../../src/main/core/store/worker/open';
+import { CheckpointService, SYNC_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES, WRITER_AUTOCHECKPOINT_PAGES } from '../../src/main/core/store/worker/open';
 import { WriterService } from '../../src/main/core/store/worker/writer';
+import { generateCatalog } from '../../src/server/catalog/generator';
+import { syncWriterWithList } from '../support/listServer';
 
 const dir = mkdtempSync(join(tmpdir(), 'checkpoint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,6 +66,40 @@ describe('background checkpoint', () => {
       expect(checkpoints.maybeCheckpoint()).toBe(false);
     } finally {
       checkpoints.close();
+    }
+  });
+
+  it('starts the WAL over at its size limit when no background checkpoint catches up, and lets a catalog sync run past it', async () => {
+    const file = join(dir, 'flow.sqlite');
+    const writer = new WriterService(file);
+    try {
+      // 160 writes of ~1 MB, no background checkpoint: the writer's own must start the WAL over, or it grows
+      // to 160 MB (it reached 256 MB under live events before the writer checkpointed).
+      // Each value differs throughout (SQLite rewrites only the overflow pages whose bytes changed).
+      const value = (i: number) => randomBytes(512 * 1024).toString('hex') + i;
+      let largest = 0;
+      let last = '';
+      for (let i = 0; i < 160; i++) {
+        last = value(i);
+        writer.setMeta(`blob.${i % 8}`, last);
+        largest = Math.max(largest, statSync(`${file}-wal`).size);
+      }
+      expect(largest).toBeGreaterThan(WAL_SIZE_LIMIT_BYTES * 0.9);
+      expect(largest).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES + 4 * 1024 * 1024);
+      expect(writer.readMeta('blob.7')).toBe(last);
+
+      // A sync raises the threshold while it streams (the background checkpoint copies its hundreds of MB), and puts it back.
+      const during: number[] = [];
+      const items = [...generateCatalog({ seed: 7, count: 300, imageBaseUrl: 'http://sandbox.invalid/img' })];
+      await syncWriterWithList(writer, items, () => during.push(writer.db.pragma('wal_autocheckpoint', { simple: true }) as number));
+      expect(during.length).toBeGreaterThan(0);
+      expect(new Set(during)).toEqual(new Set([SYNC_AUTOCHECKPOINT_PAGES]));
+      expect(writer.db.pragma('wal_autocheckpoint', { simple: true })).toBe(WRITER_AUTOCHECKPOINT_PAGES);
+      // A sync that fails puts it back too.
+      await expect(writer.syncCatalog({ url: 'http://127.0.0.1:1/list', headers: {} }, { signal: new AbortController().signal, progress: () => {} })).rejects.toThrow();
+      expect(writer.db.pragma('wal_autocheckpoint', { simple: true })).toBe(WRITER_AUTOCHECKPOINT_PAGES);
+    } finally {
+      writer.close();
     }
   });
 });

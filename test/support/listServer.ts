@@ -8,7 +8,7 @@ import type { Item } from '../../src/shared/api';
 import type { CatalogSyncResult } from '../../src/main/core/store';
 import type { WriterService } from '../../src/main/core/store/worker/writer';
 
-export async function syncWriterWithList(writer: WriterService, items: Item[]): Promise<CatalogSyncResult> {
+export async function syncWriterWithList(writer: WriterService, items: Item[], progress: () => void = () => {}): Promise<CatalogSyncResult> {
   const body = JSON.stringify({ totalItems: items.length, totalValue: items.reduce((sum, item) => sum + item.price, 0), items, lastUpdate: '2026-11-01T00:00:00.000Z' });
   const server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
@@ -17,7 +17,7 @@ export async function syncWriterWithList(writer: WriterService, items: Item[]): 
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/list`;
   try {
-    return await writer.syncCatalog({ url, headers: {} }, { signal: new AbortController().signal, progress: () => {} });
+    return await writer.syncCatalog({ url, headers: {} }, { signal: new AbortController().signal, progress });
   } finally {
     await new Promise((done) => server.close(done));
   }

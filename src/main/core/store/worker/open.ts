@@ -6,8 +6,21 @@ import { migrate, SCHEMA_VERSION } from '../migrations';
 
 export type Db = Database.Database;
 
-/** The writer's own checkpoint threshold: a safety net (64K pages, 256 MB at 4 KB pages). */
-const WRITER_AUTOCHECKPOINT_PAGES = 65_536;
+/** The size the WAL file is cut back to when the writer starts it over (journal_size_limit). */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+/**
+ * The writer's own checkpoint threshold under live writes: the WAL's size limit (16K pages at 4 KB).
+ * The WAL starts over from its beginning only at a write that begins once every frame is copied, and
+ * under a steady flow the background checkpoint (~20–60 ms, two fsyncs) never finishes in the moment
+ * between one writer call's commit and the next one's start: the WAL only started over when the writer
+ * checkpointed itself. At 256 MB that took ~5 s at 50,000 events/s, a writer event's CPU grew from ~11 to
+ * ~20 µs as the WAL grew (its commit 1.1 → 4.7 µs), and cutting the file back to 64 MB took 70–90 ms. At
+ * 64 MB the writer's checkpoint (the last frames the background one had not copied, two fsyncs) runs
+ * every ~2 s under that flow and the cut is nothing (bench: live-events, docs/performance.md).
+ */
+export const WRITER_AUTOCHECKPOINT_PAGES = 16_384;
+/** While a catalog sync streams hundreds of MB into the WAL the background checkpoint copies it; the writer only past 256 MB. */
+export const SYNC_AUTOCHECKPOINT_PAGES = 65_536;
 /**
  * The background checkpoint runs once the WAL holds this much not yet copied into the database file (~4
  * times a second under 50,000 live events/s). Each checkpoint ends with an fsync, and on ext4 that commit
@@ -104,9 +117,9 @@ export function openWriteConnection(file: string): { db: Db; migratedFrom: numbe
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -65536'); // 64 MB
     // A reader thread checkpoints the WAL in the background (CheckpointService); the writer
-    // copies pages into the file itself only if that falls far behind.
+    // checkpoints itself at the WAL's size limit so that the WAL starts over (see WRITER_AUTOCHECKPOINT_PAGES).
     db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
-    db.pragma('journal_size_limit = 67108864'); // shrink the WAL back to 64 MB after a big sync
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`); // shrink the WAL back after a big sync
     db.pragma('temp_store = FILE'); // the sync's staging table can be hundreds of MB
     const outcome = migrate(db, file);
     // A read-only file opens fine and fails on the first write: find out now, with a clear error.

@@ -33,7 +33,7 @@ import { CatalogSyncError } from '../errors';
 import { packPriceChanges, priceChangeOutcome } from '../priceChanges';
 import { runCatalogSync } from './catalogSync';
 import { LivePrices } from './livePrices';
-import { openWriteConnection, type Db } from './open';
+import { openWriteConnection, SYNC_AUTOCHECKPOINT_PAGES, WRITER_AUTOCHECKPOINT_PAGES, type Db } from './open';
 import { PriceHistory } from './priceHistory';
 import {
   CHANGE_LOG_KEEP,
@@ -747,9 +747,11 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.syncRunning = true;
     // Its memory is the sync's; it is read again after (the sync moves the change log on).
     this.livePrices = null;
+    this.db.pragma(`wal_autocheckpoint = ${SYNC_AUTOCHECKPOINT_PAGES}`);
     try {
       return await runCatalogSync(this, request, context);
     } finally {
+      this.db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
       this.syncRunning = false;
       this.syncTouched = null;
     }
