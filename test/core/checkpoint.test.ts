@@ -69,7 +69,7 @@ describe('background checkpoint', () => {
     }
   });
 
-  it('starts the WAL over at its size limit when no background checkpoint catches up, and lets a catalog sync run past it', async () => {
+  it('starts the WAL over at its size limit when no background checkpoint catches up; a catalog sync runs past it, with temporary data on disk', async () => {
     const file = join(dir, 'flow.sqlite');
     const writer = new WriterService(file);
     try {
@@ -88,16 +88,23 @@ describe('background checkpoint', () => {
       expect(largest).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES + 4 * 1024 * 1024);
       expect(writer.readMeta('blob.7')).toBe(last);
 
-      // A sync raises the threshold while it streams (the background checkpoint copies its hundreds of MB), and puts it back.
-      const during: number[] = [];
+      // Live writes keep temporary data (statement journals) in memory.
+      const settings = () => [writer.db.pragma('wal_autocheckpoint', { simple: true }), writer.db.pragma('temp_store', { simple: true })];
+      const MEMORY = 2;
+      const FILE = 1;
+      expect(settings()).toEqual([WRITER_AUTOCHECKPOINT_PAGES, MEMORY]);
+      // A sync raises the threshold while it streams (the background checkpoint copies its hundreds of MB) and
+      // keeps its staging tables on disk, and puts both back.
+      const during: string[] = [];
       const items = [...generateCatalog({ seed: 7, count: 300, imageBaseUrl: 'http://sandbox.invalid/img' })];
-      await syncWriterWithList(writer, items, () => during.push(writer.db.pragma('wal_autocheckpoint', { simple: true }) as number));
+      await syncWriterWithList(writer, items, () => during.push(settings().join()));
       expect(during.length).toBeGreaterThan(0);
-      expect(new Set(during)).toEqual(new Set([SYNC_AUTOCHECKPOINT_PAGES]));
-      expect(writer.db.pragma('wal_autocheckpoint', { simple: true })).toBe(WRITER_AUTOCHECKPOINT_PAGES);
-      // A sync that fails puts it back too.
+      expect(new Set(during)).toEqual(new Set([[SYNC_AUTOCHECKPOINT_PAGES, FILE].join()]));
+      expect(settings()).toEqual([WRITER_AUTOCHECKPOINT_PAGES, MEMORY]);
+      expect(writer.db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(items.length);
+      // A sync that fails puts them back too.
       await expect(writer.syncCatalog({ url: 'http://127.0.0.1:1/list', headers: {} }, { signal: new AbortController().signal, progress: () => {} })).rejects.toThrow();
-      expect(writer.db.pragma('wal_autocheckpoint', { simple: true })).toBe(WRITER_AUTOCHECKPOINT_PAGES);
+      expect(settings()).toEqual([WRITER_AUTOCHECKPOINT_PAGES, MEMORY]);
     } finally {
       writer.close();
     }

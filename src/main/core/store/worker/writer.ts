@@ -33,7 +33,8 @@ import { CatalogSyncError } from '../errors';
 import { packPriceChanges, priceChangeOutcome } from '../priceChanges';
 import { runCatalogSync } from './catalogSync';
 import { LivePrices } from './livePrices';
-import { openWriteConnection, SYNC_AUTOCHECKPOINT_PAGES, WRITER_AUTOCHECKPOINT_PAGES, type Db } from './open';
+import { BatchedInsert } from './batchedInsert';
+import { openWriteConnection, useWriterSettings, type Db } from './open';
 import { PriceHistory } from './priceHistory';
 import {
   CHANGE_LOG_KEEP,
@@ -120,8 +121,12 @@ function prepareStatements(db: Db) {
     ),
     selectPrice: db.prepare<[number], { price: number }>('SELECT price FROM items_live WHERE itemId = ?'),
     // A live price change waits in the small pending table for the fold (migration 016).
-    upsertPendingPrice: db.prepare<[number, number, number, number]>(
-      'INSERT INTO item_prices_pending (itemId, price, last_move, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at',
+    // Rows of (itemId, price, last_move, updated_at); a later row of an item wins.
+    upsertPendingPrices: new BatchedInsert(
+      db,
+      4,
+      (values) =>
+        `INSERT INTO item_prices_pending (itemId, price, last_move, updated_at) VALUES ${values} ON CONFLICT(itemId) DO UPDATE SET price = excluded.price, last_move = excluded.last_move, updated_at = excluded.updated_at`,
     ),
     // The fold of an itemId range (after, upTo] (a slice, all, or one item), in item order: each page of item_prices written once.
     // A re-listing (listed_at) clears a removal; a removal (removed_at) keeps the listing time; a price change keeps both.
@@ -183,7 +188,8 @@ function prepareStatements(db: Db) {
     countUnfolded: db.prepare<[number], number>('SELECT count(*) FROM item_changes WHERE seq > ? AND moved IS NOT NULL').pluck(),
     logChange: db.prepare<[number]>('INSERT INTO item_changes (itemId) VALUES (?)'),
     // A live price change: the new price for the readers' indexes, and the move for the history.
-    logPriceChange: db.prepare<[number, number, number, number, number]>('INSERT INTO item_changes (itemId, price, at, moved, previous) VALUES (?, ?, ?, ?, ?)'),
+    // Rows of (itemId, price, at, moved, previous).
+    logPriceChanges: new BatchedInsert(db, 5, (values) => `INSERT INTO item_changes (itemId, price, at, moved, previous) VALUES ${values}`),
     // An item written whole whose price moved: readers read the row again; the move is for the history.
     logMove: db.prepare<[number, number, number, number]>('INSERT INTO item_changes (itemId, at, moved, previous) VALUES (?, ?, ?, ?)'),
     lastChange: db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM item_changes').pluck(),
@@ -451,9 +457,10 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     return (this.readMeta(META.movesFolded) as number | null) ?? 0;
   }
 
-  /** A logged move: folded once there are enough of them. */
-  private movedLive(): void {
-    if (++this.unfoldedMoves >= FOLD_MOVES_AT) this.foldPriceMoves();
+  /** Moves logged: folded once there are enough of them. */
+  private movedLive(moves = 1): void {
+    this.unfoldedMoves += moves;
+    if (this.unfoldedMoves >= FOLD_MOVES_AT) this.foldPriceMoves();
   }
 
   applyItemUpserts(items: Item[]): ItemUpsertResult {
@@ -716,7 +723,8 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const now = Date.now();
     const count = changes.length / 2;
     const previousPrices = new Float64Array(count);
-    let moved = false;
+    const pending: number[] = [];
+    const logged: number[] = [];
     this.oneTransaction(() => {
       const live = this.livePricesToUse();
       for (let i = 0; i < count; i++) {
@@ -726,15 +734,18 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         const previous = live ? live.get(itemId) : this.s.selectPrice.get(itemId)?.price;
         previousPrices[i] = previous ?? Number.NaN;
         if (previous === undefined || previous === price) continue;
-        // One row each (a multi-row statement opens a statement journal, which spills to a temp file).
-        this.s.upsertPendingPrice.run(itemId, price, sign(price - previous), now);
-        this.s.logPriceChange.run(itemId, price, now, price, previous);
-        this.movedLive();
+        pending.push(itemId, price, sign(price - previous), now);
+        logged.push(itemId, price, now, price, previous);
         live?.set(itemId, price);
         this.catalogValue += price - previous;
-        moved = true;
       }
-      if (moved) this.totalsChanged = true;
+      if (pending.length > 0) {
+        // Many rows a statement (BatchedInsert): a statement's own cost was most of these two writes.
+        this.s.upsertPendingPrices.run(pending);
+        this.s.logPriceChanges.run(logged);
+        this.totalsChanged = true;
+        this.movedLive(logged.length / 5);
+      }
       this.pendingRowsWritten(count);
       this.trimChangeLog();
       this.livePricesFollowed(live);
@@ -747,11 +758,11 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     this.syncRunning = true;
     // Its memory is the sync's; it is read again after (the sync moves the change log on).
     this.livePrices = null;
-    this.db.pragma(`wal_autocheckpoint = ${SYNC_AUTOCHECKPOINT_PAGES}`);
+    useWriterSettings(this.db, 'sync');
     try {
       return await runCatalogSync(this, request, context);
     } finally {
-      this.db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
+      useWriterSettings(this.db, 'live');
       this.syncRunning = false;
       this.syncTouched = null;
     }
