@@ -12,6 +12,8 @@ import type { WebHost } from './webHost';
 
 const root = resolve(import.meta.dirname, '../..');
 const rendererDir = join(root, 'out', 'renderer');
+/** A second SIGINT/SIGTERM sooner than this after the first is the same request (see stop below). */
+const REPEATED_SIGNAL_MS = 1000;
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -109,13 +111,16 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  let stopping = false;
+  let stoppingSince: number | null = null;
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      // A terminal's Ctrl-C reaches the whole process group, and the launcher (scripts/start.mjs) forwards it
+      // too: the same press arrives twice within moments. Only a signal sent later forces the exit.
+      if (Date.now() - stoppingSince < REPEATED_SIGNAL_MS) return;
       log(`web: ${signal} again; exiting without a clean shutdown`);
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     log(`web: ${signal}: shutting down`);
     setTimeout(() => {
       log('web: shutdown took longer than 10 s; exiting');

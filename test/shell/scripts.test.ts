@@ -69,34 +69,49 @@ describe('scripts/e2e.mjs (npm run test:e2e)', () => {
   }, 120_000);
 });
 
+/** `node scripts/start.mjs` without the Electron binary, in its own process group, up to the web host's URL line. */
+async function startLauncher() {
+  const dataDir = temp('md-start-');
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--no-open'], {
+    cwd: root,
+    env: { ...process.env, ...absent(), MERCHANT_DESK_START_SKIP_BUILD: '1', MERCHANT_DESK_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const output = { stderr: '' };
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output.stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  /** Waits for the exit (SIGKILLs the group after 15 s) and returns the code, or 'hung'. */
+  const exitCode = async () => {
+    const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 15_000))]);
+    if (code === 'hung' && child.pid) process.kill(-child.pid, 'SIGKILL');
+    return code;
+  };
+  const lines: string[] = [];
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL line in 90 s; stdout ${JSON.stringify(lines)}; stderr ${output.stderr.slice(-2000)}`)), 90_000);
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      lines.push(line);
+      const match = /^Merchant Desk web host: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/.exec(line);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    void exited.then((code) => reject(new Error(`start.mjs exited (${code}) before the URL line; stderr ${output.stderr.slice(-2000)}`)));
+  }).catch(async (error: unknown) => {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+    throw error;
+  });
+  return { child, url, lines, output, exitCode };
+}
+
 describe('scripts/start.mjs (npm start)', () => {
   it('without the Electron binary: says so in one line, then starts the web host, which serves the app', async () => {
-    const dataDir = temp('md-start-');
-    const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--no-open'], {
-      cwd: root,
-      env: { ...process.env, ...absent(), MERCHANT_DESK_START_SKIP_BUILD: '1', MERCHANT_DESK_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+    const { child, url, lines, output, exitCode } = await startLauncher();
     try {
-      const lines: string[] = [];
-      const url = await new Promise<string>((resolveUrl, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL line in 90 s; stdout ${JSON.stringify(lines)}; stderr ${stderr.slice(-2000)}`)), 90_000);
-        createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-          lines.push(line);
-          const match = /^Merchant Desk web host: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/.exec(line);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolveUrl(match[1]);
-          }
-        });
-        void exited.then((code) => reject(new Error(`start.mjs exited (${code}) before the URL line; stderr ${stderr.slice(-2000)}`)));
-      });
       // Exactly one line before the web host's own: the fallback notice.
       expect(lines).toEqual([FALLBACK_LINE, `Merchant Desk web host: ${url}`]);
       // The token URL sets the session cookie and redirects to the app, which is then served.
@@ -110,9 +125,20 @@ describe('scripts/start.mjs (npm start)', () => {
     } finally {
       // start.mjs forwards SIGTERM to the web host, which shuts down cleanly.
       if (child.exitCode === null) child.kill('SIGTERM');
-      const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 15_000))]);
-      if (code === 'hung' && child.pid) process.kill(-child.pid, 'SIGKILL');
-      expect(code, stderr.slice(-3000)).toBe(0);
+      expect(await exitCode(), output.stderr.slice(-3000)).toBe(0);
     }
+  }, 120_000);
+
+  it("shuts down cleanly on a terminal's Ctrl-C, which reaches the launcher and the web host both (and the launcher forwards it)", async () => {
+    const { child, exitCode, output } = await startLauncher();
+    // Once the engine is up (its shutdown then takes long enough for the forwarded signal to arrive meanwhile).
+    const deadline = Date.now() + 60_000;
+    while (!output.stderr.includes('; data in ') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(output.stderr).toContain('; data in ');
+    // SIGINT to the whole process group, as a terminal sends it: the web host gets it twice within moments.
+    process.kill(-(child.pid as number), 'SIGINT');
+    expect(await exitCode(), output.stderr.slice(-3000)).toBe(0);
+    expect(output.stderr).toContain('web: SIGINT: shutting down');
+    expect(output.stderr).not.toContain('again; exiting without a clean shutdown');
   }, 120_000);
 });
