@@ -23,7 +23,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import type { EngineEventBatch } from '../src/shared/ipc';
 import { BenchChild, type ChildMessage } from './lib/child';
-import { BATCH, FIRST_PRICE, WINDOW } from './lib/liveEventsPlan';
+import { BATCH, eventsOf, FIRST_PRICE, WINDOW } from './lib/liveEventsPlan';
 import { machineInfo } from './lib/machine';
 import { buildResult, runCount, summaryLine, writeResult } from './lib/result';
 import { threadCpu, threadWrites } from './lib/threadCpu';
@@ -116,7 +116,7 @@ try {
     const applyItemChanges = store.applyItemChanges.bind(store);
     store.applyItemChanges = async (groups) => {
       const sentAt = clock();
-      const events = groups.reduce((sum, group) => sum + (group.kind === 'prices' ? group.changes.length / 2 : group.kind === 'removals' ? group.itemIds.length : group.items.length), 0);
+      const events = eventsOf(groups);
       const results = await applyItemChanges(groups);
       callTrace.push(`${sentAt.toFixed(1)} ${(clock() - sentAt).toFixed(1)} ${events}`);
       return results;

@@ -1,4 +1,5 @@
 /** The live-events generator's plan, shared by the bench (notes), its child (lib/live-events-child.ts) and lib/writer-alone.ts. */
+import type { ItemChangeGroup } from '../../src/main/core/store/types';
 
 /** Per event-loop turn of the generator. */
 export const BATCH = { reprice: 2000, relist: 100, remove: 100 };
@@ -6,6 +7,10 @@ export const BATCH = { reprice: 2000, relist: 100, remove: 100 };
 export const FIRST_PRICE = 2_000_000_000;
 /** Events emitted but not yet delivered before the generator waits. */
 export const WINDOW = 60_000;
+
+/** The events in one writer call's groups (a price change is two numbers of its packed array). */
+export const eventsOf = (groups: ItemChangeGroup[]): number =>
+  groups.reduce((sum, group) => sum + (group.kind === 'prices' ? group.changes.length / 2 : group.kind === 'upserts' ? group.items.length : group.itemIds.length), 0);
 
 /**
  * Shuffles item ids in place, the same way for the same seed (a linear congruential generator):

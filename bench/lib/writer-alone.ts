@@ -19,7 +19,7 @@ import type { Item } from '../../src/shared/api';
 import type { ItemChangeGroup } from '../../src/main/core/store/types';
 import { packPriceChanges } from '../../src/main/core/store/priceChanges';
 import { WriterService } from '../../src/main/core/store/worker/writer';
-import { BATCH, shuffleItemIds } from './liveEventsPlan';
+import { BATCH, eventsOf, shuffleItemIds } from './liveEventsPlan';
 import { preparedStoreCopy } from './sandbox';
 
 const numbers = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -63,9 +63,6 @@ function call(): ItemChangeGroup[] {
   }
   return groups;
 }
-
-const eventsOf = (groups: ItemChangeGroup[]) =>
-  groups.reduce((sum, group) => sum + (group.kind === 'prices' ? group.changes.length / 2 : group.kind === 'upserts' ? group.items.length : group.itemIds.length), 0);
 
 /** Time inside the writer's folds (they run inside applyItemChanges), to tell their share from the rest. */
 const foldMs = { moves: 0, removals: 0 };

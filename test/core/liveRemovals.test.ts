@@ -7,17 +7,17 @@
  * before and after a fold, a sync and a reopen. Real SQLite file, reader and writer
  * services in-process, the list over real HTTP.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { catalogQuerySchema, type CatalogQuery } from '../../src/shared/ipc/contract';
-import { ReaderService } from '../../src/main/core/store/worker/reader';
+import { type ReaderService } from '../../src/main/core/store/worker/reader';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { syncWriterWithList } from '../support/listServer';
-import { until } from '../support/until';
+import { closeLiveStore, openLiveStore } from '../support/liveStore';
 
 const dir = mkdtempSync(join(tmpdir(), 'live-removals-'));
 const file = join(dir, 'removals.sqlite');
@@ -28,19 +28,10 @@ let catalog: Item[];
 
 beforeAll(async () => {
   catalog = [...generateCatalog({ seed: 11, count: 400, imageBaseUrl: 'http://sandbox.invalid/img' })];
-  writer = new WriterService(file);
-  writer.applyItemUpserts(catalog.slice(0, 300));
-  reader = new ReaderService(file, { catalogIndex: false });
-  indexed = new ReaderService(file);
-  await until(() => indexed.catalogIndexStatus().ready);
+  ({ writer, reader, indexed } = await openLiveStore(file, catalog.slice(0, 300)));
 });
 
-afterAll(() => {
-  indexed.close();
-  reader.close();
-  writer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeLiveStore(dir, indexed, reader, writer));
 
 const parsed = (query: CatalogQuery) => catalogQuerySchema.parse(query);
 const byId = (itemId: number) => catalog.find((item) => item.itemId === itemId) as Item;

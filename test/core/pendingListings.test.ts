@@ -13,12 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
-import { catalogQuerySchema } from '../../src/shared/ipc/contract';
 import { ReaderService } from '../../src/main/core/store/worker/reader';
 import { FOLD_PRICES_AT, FOLD_PRICES_SLICE } from '../../src/main/core/store/worker/rows';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
-import { until } from '../support/until';
+import { closeLiveStore, openLiveStore, shownCatalog } from '../support/liveStore';
 
 const dir = mkdtempSync(join(tmpdir(), 'pending-listings-'));
 const file = join(dir, 'pending.sqlite');
@@ -29,43 +28,18 @@ let catalog: Item[];
 
 beforeAll(async () => {
   catalog = [...generateCatalog({ seed: 17, count: 120, imageBaseUrl: 'http://sandbox.invalid/img' })];
-  writer = new WriterService(file);
-  writer.applyItemUpserts(catalog);
-  reader = new ReaderService(file, { catalogIndex: false });
-  indexed = new ReaderService(file);
-  await until(() => indexed.catalogIndexStatus().ready);
+  ({ writer, reader, indexed } = await openLiveStore(file, catalog));
 });
 
-afterAll(() => {
-  indexed.close();
-  reader.close();
-  writer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeLiveStore(dir, indexed, reader, writer));
 
 const byId = (itemId: number) => catalog.find((item) => item.itemId === itemId) as Item;
 const count = (sql: string, ...params: number[]) => writer.db.prepare<number[], number>(sql).pluck().get(...params) as number;
 const foldPending = () => writer.db.transaction(() => writer.foldPendingPrices())();
 
-type Shown = { rows: [number, number, string][]; value: number; details: [number, number, boolean][] };
-
-/** Everything a reader shows: every row with its price and listing time (SQL and the index alike), totals, details and look-ups. */
-function shown(): Shown {
-  const query = catalogQuerySchema.parse({ sort: 'price', direction: 'asc', offset: 0, limit: 1000 });
-  const rows = reader.queryCatalog(query).rows.map((row): [number, number, string] => [row.itemId, row.price, row.listedAt]);
-  expect(indexed.queryCatalog(query).rows.map((row): [number, number, string] => [row.itemId, row.price, row.listedAt])).toEqual(rows);
-  const info = reader.catalogInfo();
-  expect(info.totalItems).toBe(rows.length);
-  expect(info.totalValue).toBe(rows.reduce((sum, row) => sum + row[1], 0));
-  const ids = catalog.map((item) => item.itemId);
-  const lookedUp = new Map(reader.findItemsByIds(ids).map((item) => [item.itemId, item.price]));
-  const details = ids.map((itemId): [number, number, boolean] => {
-    const detail = reader.getItem(itemId);
-    expect(detail?.item.price).toBe(lookedUp.get(itemId));
-    return [itemId, detail?.item.price ?? -1, detail?.onSale ?? false];
-  });
-  return { rows, value: info.totalValue, details };
-}
+/** Everything a reader shows (shownCatalog), rows with their listing time. */
+const shown = () => shownCatalog(reader, indexed, catalog.map((item) => item.itemId), 'listedAt');
+type Shown = ReturnType<typeof shown>;
 
 const detailOf = (view: Shown, itemId: number) => view.details.find((detail) => detail[0] === itemId);
 const listedAtOf = (view: Shown, itemId: number) => view.rows.find((row) => row[0] === itemId)?.[2];

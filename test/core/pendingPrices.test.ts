@@ -12,14 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
-import type { CatalogRow } from '../../src/shared/ipc';
-import { catalogQuerySchema } from '../../src/shared/ipc/contract';
 import { ReaderService } from '../../src/main/core/store/worker/reader';
 import { FOLD_PRICES_AT, FOLD_PRICES_SLICE } from '../../src/main/core/store/worker/rows';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { syncWriterWithList } from '../support/listServer';
-import { until } from '../support/until';
+import { closeLiveStore, openLiveStore, shownCatalog } from '../support/liveStore';
 
 const dir = mkdtempSync(join(tmpdir(), 'pending-prices-'));
 const file = join(dir, 'pending.sqlite');
@@ -30,41 +28,17 @@ let catalog: Item[];
 
 beforeAll(async () => {
   catalog = [...generateCatalog({ seed: 16, count: 200, imageBaseUrl: 'http://sandbox.invalid/img' })];
-  writer = new WriterService(file);
-  writer.applyItemUpserts(catalog);
-  reader = new ReaderService(file, { catalogIndex: false });
-  indexed = new ReaderService(file);
-  await until(() => indexed.catalogIndexStatus().ready);
+  ({ writer, reader, indexed } = await openLiveStore(file, catalog));
 });
 
-afterAll(() => {
-  indexed.close();
-  reader.close();
-  writer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeLiveStore(dir, indexed, reader, writer));
 
 const byId = (itemId: number) => catalog.find((item) => item.itemId === itemId) as Item;
 const count = (table: string) => writer.db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() as number;
 const fold = () => writer.db.transaction(() => writer.foldPendingPrices())();
 
-/** Everything a reader shows of prices: every row by price (SQL and the index alike), totals, details and look-ups. */
-function shown(): { rows: [number, number, CatalogRow['lastMove']][]; value: number; details: [number, number, boolean][] } {
-  const query = catalogQuerySchema.parse({ sort: 'price', direction: 'asc', offset: 0, limit: 1000 });
-  const rows = reader.queryCatalog(query).rows.map((row): [number, number, CatalogRow['lastMove']] => [row.itemId, row.price, row.lastMove]);
-  expect(indexed.queryCatalog(query).rows.map((row): [number, number, CatalogRow['lastMove']] => [row.itemId, row.price, row.lastMove])).toEqual(rows);
-  const info = reader.catalogInfo();
-  expect(info.totalItems).toBe(rows.length);
-  expect(info.totalValue).toBe(rows.reduce((sum, row) => sum + row[1], 0));
-  const ids = catalog.map((item) => item.itemId);
-  const lookedUp = new Map(reader.findItemsByIds(ids).map((item) => [item.itemId, item.price]));
-  const details = ids.map((itemId): [number, number, boolean] => {
-    const detail = reader.getItem(itemId);
-    expect(detail?.item.price).toBe(lookedUp.get(itemId));
-    return [itemId, detail?.item.price ?? -1, detail?.onSale ?? false];
-  });
-  return { rows, value: info.totalValue, details };
-}
+/** Everything a reader shows of prices (shownCatalog), rows with their last move. */
+const shown = () => shownCatalog(reader, indexed, catalog.map((item) => item.itemId), 'lastMove');
 
 const priceOf = (view: ReturnType<typeof shown>, itemId: number) => view.details.find((detail) => detail[0] === itemId)?.[1];
 

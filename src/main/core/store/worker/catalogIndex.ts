@@ -83,13 +83,13 @@ const EAGER_SORT_MS = 60_000;
 /** Past this many deferred moved slots, a column's permutation is sorted anew when next used (not merged). */
 const MAX_DEFERRED_SLOTS = 100_000;
 
-/** The statements refresh() runs before every query, prepared once per connection. */
 /**
  * The change log's first and last entry. Two subqueries: SQLite seeks a lone min() or max(), but scans the
  * whole log for both in one SELECT (~35 ms at 100k entries, every upkeep check under a flood).
  */
 export const CHANGE_LOG_RANGE_SQL = 'SELECT (SELECT min(seq) FROM item_changes) AS lo, (SELECT max(seq) FROM item_changes) AS hi';
 
+/** The statements refresh() runs before every query, prepared once per connection. */
 const statementCache = new WeakMap<Db, ReturnType<typeof prepareRefresh>>();
 
 function prepareRefresh(db: Db) {
