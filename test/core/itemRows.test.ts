@@ -1,11 +1,24 @@
 /**
  * The writer's shortcuts for a live re-listing: an item's JSON text at another
  * price (compared with the stored item's hash) and its catalog row built straight
- * from its columns must give exactly what the long way gives.
+ * from its columns must give exactly what a reader reads back from the store.
  */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
-import { catalogRowFromColumns, catalogRowOf, differOnlyInPrice, itemColumns, jsonAtPrice } from '../../src/main/core/store/worker/rows';
+import {
+  CATALOG_ROW_SELECT,
+  catalogRowFromColumns,
+  catalogRowOf,
+  differOnlyInPrice,
+  itemColumns,
+  jsonAtPrice,
+  type CatalogRowValues,
+} from '../../src/main/core/store/worker/rows';
+import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 
 const items = [...generateCatalog({ seed: 31, count: 2000, imageBaseUrl: 'http://sandbox.invalid/img' })];
@@ -73,13 +86,30 @@ describe('differOnlyInPrice', () => {
 });
 
 describe('catalogRowFromColumns', () => {
-  it('is the row catalogRowOf reads from the same columns', () => {
-    for (const [i, item] of items.entries()) {
-      const columns = itemColumns(item);
-      const listedAt = Date.UTC(2026, 10, 1) + i * 1_000;
-      for (const lastMove of [-1, 0, 1]) {
-        expect(catalogRowFromColumns(columns, listedAt, lastMove)).toEqual(catalogRowOf({ ...columns, listed_at: listedAt, last_move: lastMove }));
+  it('is the row catalogRowOf makes of the same item read back from a store, moved up, down or not at all', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'item-rows-'));
+    const writer = new WriterService(join(dir, 'rows.sqlite'));
+    try {
+      writer.applyItemUpserts(items);
+      // A third of the items go up in price, a third down, a third stay.
+      const priced = items.map((item, i) => ({ ...item, price: i % 3 === 0 ? item.price + 100 : i % 3 === 1 ? Math.max(1, item.price - 1) : item.price }));
+      writer.applyPriceChanges(priced.filter((item, i) => item.price !== (items[i] as Item).price).map(({ itemId, price }) => ({ itemId, price })));
+      const db = new Database(join(dir, 'rows.sqlite'), { readonly: true });
+      const read = db.prepare<[number], CatalogRowValues>(`SELECT ${CATALOG_ROW_SELECT} FROM items_live WHERE itemId = ?`).raw();
+      const moves = new Set<string | null>();
+      for (const item of priced) {
+        const values = read.get(item.itemId) as CatalogRowValues;
+        const row = catalogRowOf(values);
+        moves.add(row.lastMove);
+        const [listedAt, lastMove] = values.slice(-2) as [number, number];
+        expect(catalogRowFromColumns(itemColumns(item), listedAt, lastMove)).toEqual(row);
+        expect(row.price).toBe(item.price);
       }
+      expect([...moves].sort()).toEqual(['down', 'up', null].sort());
+      db.close();
+    } finally {
+      writer.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -285,6 +285,41 @@ describe('in-memory catalog index', () => {
     }
   });
 
+  it('filters by sticker name exactly while items gain and lose stickers, also past the point where its lists are built anew', () => {
+    const rng = new Rng(5);
+    const stickerQueries = ['crown', 'holo', 'titan', 'gold', 'katowice 2014'];
+    const compareStickers = () => {
+      for (const stickerName of stickerQueries) {
+        for (const sort of ['price', 'stickers'] as const) {
+          const query = catalogQuerySchema.parse({ stickerName, sort, limit: 50 });
+          const viaIndex = memory.queryCatalog(query);
+          expect({ total: viaIndex.total, ids: viaIndex.rows.map((r) => r.itemId) }, stickerName).toEqual({
+            total: sql.queryCatalog(query).total,
+            ids: sql.queryCatalog(query).rows.map((r) => r.itemId),
+          });
+        }
+      }
+    };
+    const sticker = (name: string, slot: number) => ({ name: `Sticker | ${name}`, img: 'x', slot, wear: null, wearPercent: null });
+    const stickersOf = () =>
+      rng.int(0, 3) === 0
+        ? []
+        : Array.from({ length: rng.int(1, 7) }, (_, slot) => sticker(rng.pick(['Crown (Foil)', 'Titan (Holo)', 'Gold Web', 'Katowice 2014', 'Other']), slot));
+    // 1,200 distinct items swap their stickers, in steps: a few hundred that lost a sticker are tested
+    // slot by slot; past 1,024 the index builds its sticker lists anew.
+    const chosen = items.filter((_, i) => i % 2 === 0).slice(0, 1200);
+    for (const round of [0, 1, 2]) {
+      for (const [from, to] of [
+        [0, 100],
+        [100, 600],
+        [600, 1200],
+      ] as const) {
+        writer.applyItemUpserts(chosen.slice(from, to).map((item) => ({ ...item, stickers: round === 2 ? [sticker('Gold Web', 0)] : stickersOf() })));
+        compareStickers();
+      }
+    }
+  });
+
   it('rebuilds after a reload marker and answers like SQL again', async () => {
     writer.logFullReload();
     // The next query sees the marker, drops the index and answers in SQL while it rebuilds.

@@ -27,7 +27,7 @@ import { CheckpointService, openReadConnection, type Db } from './open';
 import {
   CATALOG_ROW_SELECT,
   catalogRowOf,
-  type CatalogRowRecord,
+  type CatalogRowValues,
   FIRING_SELECT,
   firingOf,
   isoOf,
@@ -363,10 +363,10 @@ export class ReaderService implements ReaderMethods {
   /** Catalog rows of these items as readers see them (live prices laid over), in the given order. */
   private rowsInOrder(itemIds: number[]): CatalogRow[] {
     if (itemIds.length === 0) return [];
-    const records = this.prepare<[string], CatalogRowRecord>(
-      `SELECT ${CATALOG_ROW_SELECT} FROM items_live WHERE itemId IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(itemIds));
-    const byId = new Map(records.map((record) => [record.itemId, record]));
+    const records = this.prepare<[string], CatalogRowValues>(`SELECT ${CATALOG_ROW_SELECT} FROM items_live WHERE itemId IN (SELECT value FROM json_each(?))`)
+      .raw()
+      .all(JSON.stringify(itemIds));
+    const byId = new Map(records.map((record) => [record[0], record]));
     const rows: CatalogRow[] = [];
     for (const itemId of itemIds) {
       const record = byId.get(itemId);

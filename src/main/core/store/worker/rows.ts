@@ -312,8 +312,33 @@ export function moveOf(lastMove: number): CatalogRow['lastMove'] {
   return lastMove > 0 ? 'up' : lastMove < 0 ? 'down' : null;
 }
 
-export function catalogRowOf(r: CatalogRowRecord): CatalogRow {
-  return catalogRow(r, r.listed_at, r.last_move);
+/** The columns of CATALOG_ROW_SELECT in order, as a statement in raw mode returns them. */
+export type CatalogRowValues = [
+  itemId: number,
+  assetId: string,
+  name: string,
+  phase: string | null,
+  price: number,
+  float: number | null,
+  paintSeed: number | null,
+  rarityColor: string | null,
+  img: string | null,
+  stickerCount: number,
+  stickerNames: string,
+  keyChainNames: string,
+  statTrak: number,
+  souvenir: number,
+  listed_at: number,
+  last_move: number,
+];
+
+/**
+ * A catalog row from its columns read as an array: better-sqlite3 builds a row object through
+ * V8's API at ~2× the cost of an array, most of reading a page of 200 rows (measured 1.27 → 0.70 ms).
+ */
+export function catalogRowOf(v: CatalogRowValues): CatalogRow {
+  const [itemId, assetId, name, phase, price, float, paintSeed, rarityColor, img, stickerCount, stickerNames, keyChainNames, statTrak, souvenir, listedAt, lastMove] = v;
+  return catalogRow({ itemId, assetId, name, phase, price, float, paintSeed, rarityColor, img, stickerCount, stickerNames, keyChainNames, statTrak, souvenir }, listedAt, lastMove);
 }
 
 /** A catalog row built straight from an item's columns (no read back), as the writer returns them. */
