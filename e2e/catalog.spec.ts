@@ -123,6 +123,51 @@ test('sorts by price descending and scrolls deep into the grid without blank row
   expect(ordered).toEqual([...ordered].sort((a, b) => b - a));
 });
 
+test('rows scrolled far hand their DOM to the rows scrolled in, and each shows its own item and picture', async ({ page }) => {
+  await openSynced(page);
+  const grid = catalogGrid(page);
+  await expectRowsRendered(page);
+  // Mark the rows on screen now; after a jump half-way down, the rows there should be these elements.
+  const marked = await grid.locator('.grid-row[aria-rowindex]').evaluateAll((els) => {
+    for (const el of els) el.setAttribute('data-probe', '1');
+    return els.length;
+  });
+  await grid.evaluate((el) => {
+    el.scrollTop = (el.scrollHeight - el.clientHeight) * 0.5;
+  });
+  await expect.poll(() => grid.locator('.grid-row[aria-rowindex]').evaluateAll((els) => Math.min(...els.map((el) => Number(el.getAttribute('aria-rowindex')))))).toBeGreaterThan(ITEMS * 0.45);
+  await expectRowsRendered(page);
+  expect(await grid.locator('.grid-row[data-probe]').count()).toBeGreaterThan(marked / 2);
+
+  // A reused row shows the picture and price of the item now in it, not of the one before.
+  const picturesOf = stack().sandbox.core.db.prepare<[string, number], string>(
+    "SELECT json_extract(json, '$.img') FROM items WHERE on_sale = 1 AND market_hash_name = ? AND price = ?",
+  );
+  let pictures = 0;
+  for (const row of await dataRows(page).all()) {
+    const expected = picturesOf.pluck().all(await rowName(row), await rowPrice(row));
+    expect(expected.length).toBeGreaterThan(0);
+    const img = row.locator('img');
+    if ((await img.count()) === 0) continue;
+    expect(expected).toContain(await img.getAttribute('src'));
+    pictures++;
+  }
+  expect(pictures).toBeGreaterThan(5);
+
+  // A short scroll among loaded rows: a picture element never changes picture (rows of the same skin
+  // share one), so a reused row never shows the last item's picture while the next one loads.
+  await grid.locator('.grid-row img').evaluateAll((imgs) => {
+    for (const img of imgs) img.setAttribute('data-shown', img.getAttribute('src') ?? '');
+  });
+  await grid.evaluate((el) => {
+    el.scrollTop += 20 * 36;
+  });
+  await expectRowsRendered(page);
+  const kept = await grid.locator('.grid-row img[data-shown]').evaluateAll((imgs) => imgs.map((img) => ({ shown: img.getAttribute('data-shown'), now: img.getAttribute('src') })));
+  expect(kept.length).toBeGreaterThan(0);
+  for (const { shown, now } of kept) expect(now).toBe(shown);
+});
+
 test('opens an item in the detail panel with its fields', async ({ page }) => {
   await openSynced(page);
   await page.getByRole('searchbox', { name: 'Search items' }).fill('Redline');

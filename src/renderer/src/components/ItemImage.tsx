@@ -44,7 +44,9 @@ export function ItemImage({
   }
   return (
     <span className="item-img" style={style}>
+      {/* Keyed by its picture: a reused row never shows the previous item's picture while the next loads. */}
       <img
+        key={src}
         src={src}
         alt={decorative ? '' : name}
         loading="lazy"

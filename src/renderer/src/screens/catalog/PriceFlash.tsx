@@ -10,11 +10,11 @@ import { useStore } from '../../state/store';
 export function PriceFlash({ itemId, price, lastMove, className = '' }: { itemId: number; price: number; lastMove?: 'up' | 'down' | null; className?: string }) {
   const ref = useRef<HTMLSpanElement>(null);
   useEffect(() => {
+    const el = ref.current;
     let last = useStore.getState().catalog.moves[itemId];
-    return useStore.subscribe((state) => {
+    const unsubscribe = useStore.subscribe((state) => {
       const move = state.catalog.moves[itemId];
       if (move && move !== last) {
-        const el = ref.current;
         if (el) {
           el.classList.remove('flash-up', 'flash-down');
           void el.offsetWidth; // restart the animation
@@ -23,6 +23,11 @@ export function PriceFlash({ itemId, price, lastMove, className = '' }: { itemId
       }
       last = move;
     });
+    return () => {
+      unsubscribe();
+      // A grid row is reused for another item: this item's flash must not run on.
+      el?.classList.remove('flash-up', 'flash-down');
+    };
   }, [itemId]);
   return (
     <span ref={ref} className={`price-flash num ${className}`}>
