@@ -4,15 +4,15 @@
  * hit exactly (prices and floats that items hold, sticker counts 0 and 1, the rarities at either
  * end, the first and last of a search's names), both directions, several pages deep, against SQL on the same file.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogQuerySchema, type CatalogQuery } from '../../src/shared/ipc/contract';
-import { ReaderService } from '../../src/main/core/store/worker/reader';
-import { WriterService } from '../../src/main/core/store/worker/writer';
+import type { ReaderService } from '../../src/main/core/store/worker/reader';
+import type { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
-import { until } from '../support/until';
+import { closeLiveStore, openLiveStore } from '../support/liveStore';
 
 const dir = mkdtempSync(join(tmpdir(), 'index-walk-'));
 const file = join(dir, 'walk.sqlite');
@@ -25,11 +25,7 @@ let rarities: string[];
 
 beforeAll(async () => {
   const items = [...generateCatalog({ seed: 11, count: 16_000, imageBaseUrl: 'http://sandbox.invalid/img' })];
-  writer = new WriterService(file);
-  writer.applyItemUpserts(items);
-  sql = new ReaderService(file, { catalogIndex: false });
-  memory = new ReaderService(file);
-  await until(() => memory.catalogIndexStatus().ready);
+  ({ writer, reader: sql, indexed: memory } = await openLiveStore(file, items));
   prices = [...new Set(items.map((item) => item.price))].sort((a, b) => a - b);
   floats = [...new Set(items.flatMap((item) => (item.float === null ? [] : [item.float])))].sort((a, b) => a - b);
   const byRank = new Map<string, number>();
@@ -37,12 +33,7 @@ beforeAll(async () => {
   rarities = [...byRank.keys()];
 }, 60_000);
 
-afterAll(() => {
-  memory.close();
-  sql.close();
-  writer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeLiveStore(dir, memory, sql, writer));
 
 function expectSame(query: CatalogQuery): number {
   const parsed = catalogQuerySchema.parse(query);

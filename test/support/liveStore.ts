@@ -1,5 +1,5 @@
 /**
- * The live-write tests' store (pendingPrices, pendingListings, liveRemovals): a real SQLite file with the writer,
+ * The store of the live-write tests (pendingPrices, pendingListings, liveRemovals) and of catalogIndexWalk: a real SQLite file with the writer,
  * a reader answering in SQL and one answering from its in-memory catalog index, and what they show.
  */
 import { rmSync } from 'node:fs';
