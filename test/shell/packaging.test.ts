@@ -2,8 +2,9 @@
 // getConfig finds electron-builder.yml and merges package.json), checked without building:
 // the targets the issue names, the icons they point at, and the metadata the deb target
 // refuses to build without (a homepage, and a maintainer or an author email).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -30,6 +31,7 @@ interface BuilderConfig {
   deb?: PlatformConfig;
   mac?: PlatformConfig;
   win?: PlatformConfig;
+  electronFuses?: Record<string, boolean> | null;
 }
 
 interface PackageJson {
@@ -45,6 +47,18 @@ interface ConfigModule {
   getConfig(projectDir: string, configPath: string | null, configFromOptions: unknown): Promise<BuilderConfig>;
   validateConfiguration(config: BuilderConfig, debugLogger: unknown): Promise<void>;
 }
+
+/** @electron/fuses as electron-builder loads it (its own dependency). */
+interface FusesModule {
+  SENTINEL: string;
+  FuseV1Options: Record<string, number | string>;
+  FuseState: { DISABLE: number; ENABLE: number };
+  flipFuses(binary: string, config: Record<string, unknown>): Promise<unknown>;
+  getCurrentFuseWire(binary: string): Promise<Record<string, unknown>>;
+}
+
+/** PlatformPackager.generateFuseConfig: electron-builder's `electronFuses` → @electron/fuses' config. */
+type GenerateFuseConfig = (fuses: Record<string, boolean>) => Promise<Record<string, unknown>>;
 
 let config: BuilderConfig;
 let pkg: PackageJson;
@@ -134,5 +148,64 @@ describe('electron-builder.yml', () => {
     expect(files).toEqual(['out/**', 'package.json']);
     expect(pkg.main).toBe('out/main/index.js');
     expect(config.asarUnpack).toEqual(expect.arrayContaining(['**/node_modules/better-sqlite3/**', '**/node_modules/keytar/**']));
+  });
+});
+
+describe('Electron fuses (flipped by electron-builder right before signing)', () => {
+  const builderRequire = createRequire(require.resolve('app-builder-lib'));
+  const fuses = builderRequire('@electron/fuses') as FusesModule;
+  const constants = builderRequire('@electron/fuses/dist/constants') as Pick<FusesModule, 'SENTINEL' | 'FuseState'>;
+  /** Electron 40's shipped wire, in FuseV1Options order: RunAsNode on, cookie encryption off, NODE_OPTIONS on, --inspect on, asar integrity off, only-asar off, browser snapshot off, file: privileges on. */
+  const ELECTRON_DEFAULT_WIRE = '10110001';
+
+  /** A stand-in Electron binary: some bytes, the fuse sentinel, wire version 1, its length and the default wire. */
+  function fakeElectronBinary(dir: string): string {
+    const file = join(dir, 'merchant-desk');
+    const wire = Buffer.concat([Buffer.from(constants.SENTINEL), Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]), Buffer.from(ELECTRON_DEFAULT_WIRE)]);
+    writeFileSync(file, Buffer.concat([Buffer.alloc(4096, 0x90), wire, Buffer.alloc(4096, 0x90)]));
+    return file;
+  }
+
+  it('turns off running as Node, NODE_OPTIONS and --inspect, and turns on asar-only loading, its integrity check and cookie encryption', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      enableCookieEncryption: true,
+    });
+  });
+
+  it('writes that wire into an Electron binary the way the packaging step does', async () => {
+    const { PlatformPackager } = require('app-builder-lib') as { PlatformPackager: { prototype: { generateFuseConfig: GenerateFuseConfig } } };
+    const fuseConfig = await PlatformPackager.prototype.generateFuseConfig.call(null, config.electronFuses ?? {});
+    const dir = mkdtempSync(join(tmpdir(), 'md-fuses-'));
+    try {
+      const binary = fakeElectronBinary(dir);
+      await fuses.flipFuses(binary, fuseConfig);
+      const wire = await fuses.getCurrentFuseWire(binary);
+      const state = (option: string): string => {
+        const value = wire[String(fuses.FuseV1Options[option])];
+        return value === constants.FuseState.ENABLE ? 'on' : value === constants.FuseState.DISABLE ? 'off' : `unexpected ${String(value)}`;
+      };
+      expect({
+        RunAsNode: state('RunAsNode'),
+        EnableNodeOptionsEnvironmentVariable: state('EnableNodeOptionsEnvironmentVariable'),
+        EnableNodeCliInspectArguments: state('EnableNodeCliInspectArguments'),
+        EnableEmbeddedAsarIntegrityValidation: state('EnableEmbeddedAsarIntegrityValidation'),
+        OnlyLoadAppFromAsar: state('OnlyLoadAppFromAsar'),
+        EnableCookieEncryption: state('EnableCookieEncryption'),
+      }).toEqual({
+        RunAsNode: 'off',
+        EnableNodeOptionsEnvironmentVariable: 'off',
+        EnableNodeCliInspectArguments: 'off',
+        EnableEmbeddedAsarIntegrityValidation: 'on',
+        OnlyLoadAppFromAsar: 'on',
+        EnableCookieEncryption: 'on',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
