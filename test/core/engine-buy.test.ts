@@ -293,3 +293,65 @@ describe('a buy during a server back-off', () => {
     }
   }, 60_000);
 });
+
+describe('a buy when the marketplace is unreachable or in maintenance', () => {
+  let sb: Sandbox;
+  let proxy: ScriptedProxy;
+  let dataDir: string;
+  let app: EngineHarness;
+  let item: Item;
+
+  beforeEach(async () => {
+    sb = await startSandbox({ items: 100, seed: 31 });
+    proxy = ScriptedProxy.forBaseUrl(sb.baseUrl);
+    await proxy.start();
+    const merchant = await adminApi(sb).createMerchant({ balance: 100_000 });
+    dataDir = mkdtempSync(join(tmpdir(), 'engine-unreachable-'));
+    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
+    await waitFor(() => app.session().connection.state === 'connected' && app.session().balance !== null, 15_000, 'feed and balance');
+    [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId: 92_000_001, price: 700 }] })).body.items as [Item];
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await proxy.close();
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const buy = () => app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 700, recipient: { tradeUrl: TEST_TRADE_URL } });
+
+  it('a refused connection is "not sent", named as such, and the retry is a new order', async () => {
+    // Nothing listens on the app's address any more: every connection is refused before a byte is sent.
+    await proxy.close();
+    const outcome = await buy();
+    const failure = failed(outcome);
+    expect(failure).toMatchObject({ code: 'not_sent', retryable: true });
+    expect(failure.message).toContain('nothing was sent');
+    expect(failure.message).toContain('connection refused');
+    expect(failure.message).not.toContain('ECONNREFUSED');
+    expect(failure.nextStep).toMatch(/no trade was made/);
+    expect(serverTradeCount()).toBe(0);
+    // Not an unknown outcome: a later buy of the same thing is a new order id.
+    expect(failed(await buy()).code).toBe('not_sent');
+    expect((await buy()).externalId).not.toBe(outcome.externalId);
+  }, 60_000);
+
+  it('during maintenance a buy fails at once as "maintenance", not "rate limited", and nothing is sent', async () => {
+    await adminApi(sb).post('/admin/maintenance', { on: true });
+    await waitFor(() => app.session().connection.state === 'maintenance', 15_000, 'maintenance state');
+    // A REST call meets the 503 and its Retry-After (the call itself then waits it out: not awaited).
+    void app.session().refreshBalance().catch(() => undefined);
+    await waitFor(() => app.session().limiter.status().backoffUntil !== null, 15_000, 'the back-off of the 503');
+    const buysBefore = proxy.count('/Items/Buy');
+    const failure = failed(await buy());
+    expect(failure).toMatchObject({ code: 'maintenance', retryable: true, nextStep: 'The marketplace is under maintenance; try again later.' });
+    expect(failure.message).toContain('under maintenance');
+    expect(failure.message).toContain('nothing was sent');
+    expect(proxy.count('/Items/Buy')).toBe(buysBefore);
+  }, 60_000);
+
+  function serverTradeCount(): number {
+    return (sb.core.db.prepare('SELECT count(*) AS n FROM trades').get() as { n: number }).n;
+  }
+});

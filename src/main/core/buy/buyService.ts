@@ -255,10 +255,19 @@ export class BuyService {
     // The server asked us to wait (429 / 503): fail fast and say so, rather than wait silently in the limiter.
     const backoffUntil = session.limiter.status().backoffUntil;
     if (backoffUntil) {
+      if (session.connection.state === 'maintenance') {
+        return this.refuse(
+          externalId,
+          'maintenance',
+          `The marketplace is under maintenance (it asked the app to wait until ${backoffUntil}); nothing was sent. Order id ${externalId}.`,
+          price,
+          true,
+        );
+      }
       return this.refuse(
         externalId,
         'rate_limited',
-        `The marketplace asked the app to wait until ${backoffUntil} (rate limit or maintenance); nothing was sent. Order id ${externalId}.`,
+        `The marketplace asked the app to wait until ${backoffUntil} (rate limit); nothing was sent. Order id ${externalId}.`,
         price,
         true,
       );
@@ -273,6 +282,8 @@ export class BuyService {
       result = await request();
     } catch (error) {
       if (!(error instanceof ApiRequestError)) throw error;
+      const unsent = notSentReason(error);
+      if (unsent !== null) return this.notSent(externalId, order, price, unsent, ours);
       if (this.outcomeUnknown(error)) return this.recover(externalId, order, price, error.message);
       return this.refused(externalId, order, price, error, ours);
     }
@@ -344,6 +355,28 @@ export class BuyService {
     return error.kind === 'timeout' || error.kind === 'network' || (error.status !== null && error.status >= 500 && error.status !== 503);
   }
 
+  /**
+   * The connection was never made, so this attempt cannot have bought anything. An earlier unanswered
+   * attempt with the same order id still may have: that stays an unknown outcome.
+   */
+  private notSent(externalId: string, order: Order, price: number, reason: string, ours: boolean): Placement {
+    if (ours) {
+      return this.unknown(
+        externalId,
+        order,
+        price,
+        `The marketplace could not be reached (${reason}); nothing was sent this time, and the earlier attempt with order id ${externalId} is still unconfirmed.`,
+      );
+    }
+    return this.refuse(
+      externalId,
+      'not_sent',
+      `The marketplace could not be reached (${reason}); nothing was sent. Order id ${externalId}.`,
+      price,
+      true,
+    );
+  }
+
   private async recover(externalId: string, order: Order, price: number, reason: string): Promise<Placement> {
     this.rememberUnknown(externalId, order);
     const found = await this.lookup(externalId, LOOKUP_ATTEMPTS);
@@ -388,6 +421,24 @@ export class BuyService {
     }
     return { checked: false, error: last };
   }
+}
+
+/** Socket errors raised before a connection exists: the request never left this machine. */
+const UNSENT_CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ENETUNREACH: 'network unreachable',
+  EHOSTUNREACH: 'host unreachable',
+  EADDRNOTAVAIL: 'address not available',
+};
+
+/** Why nothing was sent, in words, when the error proves the request never left; null otherwise. */
+function notSentReason(error: ApiRequestError): string | null {
+  if (error.kind !== 'network') return null;
+  const cause: unknown = error.cause;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? (cause as { code: unknown }).code : null;
+  return typeof code === 'string' ? (UNSENT_CAUSES[code] ?? null) : null;
 }
 
 /** When the full record cannot be fetched right away, the buy answer is enough to show a PENDING trade. */

@@ -49,6 +49,7 @@ const NEXT_STEPS: Record<string, string> = {
   maintenance: 'The marketplace is under maintenance; try again later.',
   unauthorized: 'Check the merchant id and API key in Settings.',
   ip_not_allowed: "Add this machine's address to the allowlist in the Merchant Portal.",
+  not_sent: 'Nothing left this machine, so no trade was made: try again when the marketplace is reachable.',
   outcome_unknown: 'It is safe to try again: the same order id guarantees at most one trade.',
 };
 
