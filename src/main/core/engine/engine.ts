@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Trade } from '../../../shared/api';
 import { isValidTradeUrl } from '../../../shared/api';
 import type {
+  AccountInput,
   AppSnapshot,
   ConnectionStatus,
   ConnectionTestResult,
@@ -313,10 +314,24 @@ export class Engine implements EngineService {
     return key !== null;
   }
 
-  private async withStoredKey(input: { baseUrl: string; wsUrl: string; merchantId: string; apiKey?: string }): Promise<AccountCredentials> {
-    const apiKey = input.apiKey ?? (await this.options.secrets.get(input.merchantId).catch(() => null));
-    if (!apiKey) throw new EngineError('invalid_input', `No API key stored for ${input.merchantId}: enter it`);
-    return { baseUrl: input.baseUrl.replace(/\/+$/, ''), wsUrl: input.wsUrl, merchantId: input.merchantId, apiKey };
+  /**
+   * The credentials a test or save uses. A key typed in the call goes where the call says; the stored key goes only
+   * to the saved account's own base URL and WebSocket URL, so no caller can have it delivered somewhere else.
+   */
+  private async withStoredKey(input: AccountInput): Promise<AccountCredentials> {
+    const baseUrl = input.baseUrl.replace(/\/+$/, '');
+    if (input.apiKey !== undefined) return { baseUrl, wsUrl: input.wsUrl, merchantId: input.merchantId, apiKey: input.apiKey };
+    const saved = this.config.get().account;
+    if (saved?.merchantId !== input.merchantId) throw new EngineError('invalid_input', `No API key stored for ${input.merchantId}: enter it`);
+    if (!sameAddress(saved.baseUrl, baseUrl) || !sameAddress(saved.wsUrl, input.wsUrl)) {
+      throw new EngineError(
+        'invalid_input',
+        `The stored API key of ${saved.merchantId} is only sent to the saved account's addresses (${saved.baseUrl}, ${saved.wsUrl}): to use other addresses, enter the API key`,
+      );
+    }
+    const apiKey = await this.options.secrets.get(saved.merchantId).catch(() => null);
+    if (!apiKey) throw new EngineError('invalid_input', `No API key stored for ${saved.merchantId}: enter it`);
+    return { baseUrl: saved.baseUrl, wsUrl: saved.wsUrl, merchantId: saved.merchantId, apiKey };
   }
 
   private async testConnection(credentials: AccountCredentials): Promise<ConnectionTestResult> {
@@ -466,6 +481,16 @@ export class Engine implements EngineService {
 
 function emptyPage(args: Record<string, unknown>): Page<never> {
   return { rows: [], total: 0, offset: (args.offset as number) ?? 0, limit: (args.limit as number) ?? 0 };
+}
+
+/** Two URLs name the same endpoint: compared as parsed (host case, default port), a trailing slash aside. */
+function sameAddress(a: string, b: string): boolean {
+  const normal = (url: string) => new URL(url).href.replace(/\/+$/, '');
+  try {
+    return normal(a) === normal(b);
+  } catch {
+    return false;
+  }
 }
 
 function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
