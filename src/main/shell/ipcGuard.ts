@@ -1,5 +1,5 @@
 import type { IpcEnvelope } from '../../shared/ipc';
-import { dispatchIpc } from '../core/ipc/dispatch';
+import { describeMethod, dispatchIpc } from '../core/ipc/dispatch';
 import type { EngineService } from '../core/ipc/engineService';
 import { isAppNavigation } from './urlRules';
 
@@ -60,7 +60,7 @@ export async function handleIpcCall(
   options: IpcGuardOptions,
 ): Promise<IpcEnvelope<unknown>> {
   if (!sender.isAppWindow || !sender.isMainFrame || !isTrustedSender(sender.url, options.rendererUrl)) {
-    options.log?.(`ipc: refused ${String(method).slice(0, 64)} from ${describeSender(sender.url)}${sender.isMainFrame ? '' : ' (subframe)'}`);
+    options.log?.(`ipc: refused ${describeMethod(method)} from ${describeSender(sender.url)}${sender.isMainFrame ? '' : ' (subframe)'}`);
     return FORBIDDEN;
   }
   return dispatchIpc(engine, method, input, (name, error) => {
