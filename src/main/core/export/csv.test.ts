@@ -12,6 +12,14 @@ describe('CSV export', () => {
     expect(toCsv(['amount'], [['-15.00'], ['-1+2'], ['-A1']])).toBe("amount\r\n-15.00\r\n'-1+2\r\n'-A1\r\n");
   });
 
+  it('defuses a formula behind a leading tab or carriage return (spreadsheets drop them and run the rest)', () => {
+    expect(toCsv(['name'], [['\t=HYPERLINK("http://x.example","y")'], ['\r=1+1'], ['\t'], ['\r\n@SUM(A1)']])).toBe(
+      'name\r\n"\'\t=HYPERLINK(""http://x.example"",""y"")"\r\n"\'\r=1+1"\r\n\'\t\r\n"\'\r\n@SUM(A1)"\r\n',
+    );
+    // Inside a field they stay as they are.
+    expect(toCsv(['name'], [['AK-47\t| Redline'], ['a\r=b']])).toBe('name\r\nAK-47\t| Redline\r\n"a\r=b"\r\n');
+  });
+
   it('writes cents as decimals', () => {
     expect(centsToDecimal(123456)).toBe('1234.56');
     expect(centsToDecimal(-5)).toBe('-0.05');
