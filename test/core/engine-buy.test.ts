@@ -233,6 +233,21 @@ describe('buying through the engine against the real sandbox', () => {
     expect(cheap.price).toBe(2500);
   }, 60_000);
 
+  it('buy by name matches a name typed without ★ or ™ and in another case; an unknown name is not "pick another listing"', async () => {
+    const knife = '★ StatTrak™ Karambit | Name Match Test (Factory New)';
+    await listings([{ market_hash_name: knife, price: 4000, phase: null }]);
+    const typed = 'stattrak karambit | name match test (factory new)';
+    const trade = bought(await app.call('buy.byName', { market_hash_name: typed, maxPrice: 4000, recipient: { tradeUrl: TEST_TRADE_URL } }));
+    expect(trade.market_hash_name).toBe(knife);
+    expect(serverTrades()).toBe(1);
+
+    const unknown = failed(await app.call('buy.byName', { market_hash_name: 'Karambit | No Such Skin (Factory New)', maxPrice: 4000, recipient: { tradeUrl: TEST_TRADE_URL } }));
+    expect(unknown.code).toBe('item_unavailable');
+    expect(unknown.nextStep).not.toMatch(/another listing/);
+    expect(unknown.nextStep).toMatch(/name/);
+    expect(serverTrades()).toBe(1);
+  }, 60_000);
+
   it('refuses invalid_price and invalid_trade_duration before sending, with the words the server would answer', async () => {
     const [item] = (await listings([{ price: 800 }])) as [Item];
     const buysBefore = proxy.count('/Items/Buy');

@@ -12,6 +12,7 @@ import {
   redactTradeUrl,
 } from '../../../shared/api';
 import type { BuyByIdInput, BuyByNameInput, BuyOutcome, BuyWarning } from '../../../shared/ipc';
+import { nameSearchText, resolveName } from '../../../shared/itemNames';
 import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError } from '../api';
@@ -147,8 +148,20 @@ export class BuyService {
     return (await this.placeById(input)).outcome;
   }
 
+  /** A person's buy by name: the name may be typed without ★ or ™ or in another case (see canonicalName). */
   async buyByName(input: BuyByNameInput): Promise<BuyOutcome> {
-    return (await this.placeByName(input)).outcome;
+    const market_hash_name = await this.canonicalName(input.market_hash_name);
+    return (await this.placeByName({ ...input, market_hash_name })).outcome;
+  }
+
+  /** The cached listing's exact name that a typed name means (one match), else the name as typed. */
+  private async canonicalName(typed: string): Promise<string> {
+    try {
+      const page = await this.session().store.queryCatalog({ search: nameSearchText(typed), limit: 200 });
+      return resolveName(typed, page.rows.map((row) => row.market_hash_name)) ?? typed;
+    } catch {
+      return typed; // the server judges the name as typed
+    }
   }
 
   /** buyById, also saying whether the trade is new to us (auto-buy's spend). */
@@ -320,7 +333,14 @@ export class BuyService {
       outcome: {
         ok: false,
         externalId,
-        failure: describeBuyFailure({ code: error.code, message: error.message, retryable: error.retryable, available: failureAvailable, price }),
+        failure: describeBuyFailure({
+          code: error.code,
+          message: error.message,
+          retryable: error.retryable,
+          available: failureAvailable,
+          price,
+          byName: order.kind === 'name',
+        }),
       },
       placed: false,
     };

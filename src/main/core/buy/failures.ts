@@ -10,6 +10,8 @@ export interface FailureContext {
   available?: number | null;
   /** The price the user confirmed. */
   price?: number;
+  /** A buy by name: "unavailable" then means no listing of the name (or the targeted one) is on sale. */
+  byName?: boolean;
 }
 
 /**
@@ -84,6 +86,13 @@ export function describeBuyFailure(context: FailureContext): BuyFailure {
       if (context.available !== undefined && context.available !== null) {
         failure.available = context.available;
         failure.message = `Not enough funds: ${formatCents(context.available)} available${context.price ? `, ${formatCents(context.price)} needed` : ''}.`;
+      }
+      break;
+    }
+    case 'item_unavailable': {
+      if (context.byName) {
+        failure.message = 'No listing of this name is on sale (or the targeted listing was just sold).';
+        failure.nextStep = 'Check the name: pick it from the suggestions, which list the names on sale in the local catalog.';
       }
       break;
     }
