@@ -246,6 +246,16 @@ describe('sandbox admin helpers', () => {
       } as Partial<Item>);
       expect(at(given.stickers).wearPercent).toBe('10%');
     });
+
+    it('is 100% only for wear 0: any scratch, however tiny, is 99% (spec: floor((1 - wear) * 100))', async () => {
+      const wears = [0, 5.49e-8, Math.fround(5.49e-8), 1e-7, 1e-6, 0.005, 0.01, 0.010001, 0.9999999];
+      const expected = ['100%', '99%', '99%', '99%', '99%', '99%', '99%', '98%', '0%'];
+      const item = await listItem({
+        stickers: wears.map((wear, slot) => ({ name: `Sticker | Tiny ${slot}`, img: 'http://sandbox.invalid/img/sticker/test.svg', slot, wear })),
+      } as Partial<Item>);
+      const seen = at((await merchantApi(sb, demo()).post<CatalogEnvelope>('/Items/SearchItems', { itemId: [item.itemId] })).body.items);
+      expect(seen.stickers.map((s) => [s.wear, s.wearPercent])).toEqual(wears.map((wear, i) => [wear, expected[i]]));
+    });
   });
 
   describe('DELETE /admin/items/:itemId (sold elsewhere)', () => {

@@ -19,13 +19,16 @@ const nullableString = z.string().nullable();
 export const WEAR_PERCENT_EPSILON = 1e-5;
 
 /**
- * `floor((1 - wear) * 100)` followed by `%`, null when wear is null: `100%` for wear 0, `0%` for
- * wear 1, `10%` for wear 0.9 (not the `9%` that plain floating point gives; see WEAR_PERCENT_EPSILON).
+ * `floor((1 - wear) * 100)` followed by `%`, null when wear is null: `100%` for wear 0 only (any
+ * scratch, even 5.49e-8, is `99%`), `0%` for wear 1, `10%` for wear 0.9 (not the `9%` that plain
+ * floating point gives; see WEAR_PERCENT_EPSILON).
  */
 export function wearPercentOf(wear: number | null): string | null {
   if (wear === null) return null;
   const percent = Math.floor((1 - wear) * 100 + WEAR_PERCENT_EPSILON);
-  return `${Math.min(100, Math.max(0, percent))}%`;
+  // The epsilon must not lift a scratched sticker to 100%: below 100 is exact for any wear > 0.
+  const highest = wear > 0 ? 99 : 100;
+  return `${Math.min(highest, Math.max(0, percent))}%`;
 }
 
 export const stickerSchema = z.object({
