@@ -14,7 +14,7 @@ import type { MerchantDeskApi } from '../src/shared/ipc/bridge';
 
 const require = createRequire(import.meta.url);
 const root = resolve(import.meta.dirname, '..');
-const SKIP_MESSAGE = 'electron e2e skipped: Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD)';
+const SKIP_MESSAGE = 'electron e2e skipped: Electron binary not installed (it could not be downloaded here)';
 const TRADE_URL = 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234';
 
 /** The Electron binary's path, or null: the package throws when its download was skipped. */

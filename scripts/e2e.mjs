@@ -1,7 +1,7 @@
 // `npm run test:e2e`: Playwright against e2e/, or a no-op until the first spec exists.
 //
 // e2e/electron.spec.ts needs Electron's binary. Where it was never downloaded
-// (ELECTRON_SKIP_BINARY_DOWNLOAD=1, CI, headless servers) this runner leaves that spec out
+// (no download possible, ELECTRON_SKIP_BINARY_DOWNLOAD=1, headless servers) this runner leaves that spec out
 // of the Playwright run and prints exactly one line saying so, instead of a column of
 // skipped tests. Positional arguments are Playwright's file filters (regular expressions,
 // optionally with :line); they are honoured for the other specs.
@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const e2eDir = fileURLToPath(new URL('../e2e', import.meta.url));
 
 const ELECTRON_SPEC = 'electron.spec.ts';
-const SKIP_LINE = 'electron e2e skipped: Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD)';
+const SKIP_LINE = 'electron e2e skipped: Electron binary not installed (it could not be downloaded here)';
 
 // Playwright's default testMatch.
 const SPEC = /\.(spec|test)\.[cm]?[jt]sx?$/;

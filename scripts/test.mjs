@@ -71,7 +71,7 @@ preflight();
 if (process.env.MERCHANT_DESK_TEST_PREFLIGHT_ONLY === '1') process.exit(0);
 ensureKeytar();
 
-const steps = ['lint', 'typecheck', 'test:unit', 'test:e2e'];
+const steps = ['lint', 'typecheck', 'test:unit', 'test:e2e', 'test:fresh-install'];
 const script = steps.map((step) => `npm run --silent ${step}`).join(' && ');
 const inSession = process.env.MERCHANT_DESK_TEST_SESSION === '1';
 const env = { ...process.env, MERCHANT_DESK_TEST_SESSION: '1' };

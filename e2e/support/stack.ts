@@ -48,6 +48,8 @@ export interface StackOptions {
   hostInDemo?: boolean;
   /** A fixed port and an explicit --token, so the web host can be stopped and started again in place. */
   restartableHost?: boolean;
+  /** The web host runs as where npm could not build keytar: no OS keychain module at all. */
+  withoutKeytar?: boolean;
 }
 
 export interface Stack {
@@ -203,6 +205,9 @@ export function useStack(options: StackOptions = {}): () => Stack {
     const args = ['--data-dir', dataDir, '--port', String(hostPort)];
     // The token goes through the environment (out of the process list), like a user would.
     if (options.restartableHost) env['MERCHANT_DESK_WEB_TOKEN'] = hostToken;
+    if (options.withoutKeytar) {
+      env['NODE_OPTIONS'] = `${env['NODE_OPTIONS'] ?? ''} --import ${join(ROOT, 'test', 'support', 'withoutKeytar.mjs')}`.trim();
+    }
 
     let admin: ReturnType<typeof adminApi> | null = null;
     let merchant: MerchantCredentials | null = null;

@@ -1,4 +1,4 @@
-// The two launch scripts where Electron's binary is absent (as here: ELECTRON_SKIP_BINARY_DOWNLOAD)
+// The two launch scripts where Electron's binary is absent (as here: it cannot be downloaded)
 // and where it is present. "Absent" is forced with ELECTRON_OVERRIDE_DIST_PATH pointing at an empty
 // directory (the electron package then names a file that does not exist), "present" with one that
 // holds a file called electron, so both cases run on any machine.
@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
-const SKIP_LINE = 'electron e2e skipped: Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD)';
+const SKIP_LINE = 'electron e2e skipped: Electron binary not installed (it could not be downloaded here)';
 const FALLBACK_LINE = 'Electron binary not available on this machine; starting the web host instead.';
 
 const dirs: string[] = [];

@@ -3,3 +3,4 @@ export * from './contract';
 export * from './events';
 export * from './methodNames';
 export * from './models';
+export * from './keyStore';

@@ -1,4 +1,5 @@
 import type { Balance, BalanceTransaction, Item, Trade, TradeStatus, TransactionType } from '../api';
+import type { KeyStoreInfo } from './keyStore';
 
 /**
  * What the engine shows its hosts (Electron renderer, web host). Plain data,
@@ -43,6 +44,8 @@ export interface AccountSummary {
   wsUrl: string | null;
   /** Whether an API key is stored (the key itself never leaves main). */
   apiKeyConfigured: boolean;
+  /** Where API keys are kept on this machine (the keychain, safeStorage, the environment, or memory only). */
+  keyStore: KeyStoreInfo;
   demo: boolean;
   /**
    * The account saved in Settings, whichever one is in use (in demo mode the fields above
@@ -55,7 +58,7 @@ export interface SavedAccount {
   merchantId: string;
   baseUrl: string;
   wsUrl: string;
-  /** Whether its API key is in the keychain. */
+  /** Whether its API key is held by the key store. */
   apiKeyConfigured: boolean;
 }
 

@@ -3,3 +3,4 @@ export * from './keytarStore';
 export * from './memoryStore';
 export * from './openSecretStore';
 export * from './secretStore';
+export * from './safeStorageStore';

@@ -18,22 +18,39 @@ export interface KeytarSecretStoreOptions {
   probeTimeoutMs?: number;
   /** The same for get/set/delete: a read that never answers must not hang a start-up or a snapshot. */
   operationTimeoutMs?: number;
+  /** How the native module is loaded (tests point it at a module that is not there). */
+  loadModule?: () => Promise<{ default: KeytarBackend }>;
 }
 
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
 const DEFAULT_OPERATION_TIMEOUT_MS = 10_000;
 
 function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  // Node's messages for a missing module go on with the require stack: the first line says it.
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
   if (/d-?bus|org\.freedesktop\.secrets|secret service|could not connect/i.test(message)) return `no Secret Service reachable (${message})`;
   return message;
 }
 
-async function loadKeytar(): Promise<KeytarBackend> {
+// An optional dependency: named through a variable so that neither the type checker nor the bundler
+// needs it present; Node resolves it at run time.
+const KEYTAR_MODULE = 'keytar';
+const importKeytar = (): Promise<{ default: KeytarBackend }> => import(/* @vite-ignore */ KEYTAR_MODULE) as Promise<{ default: KeytarBackend }>;
+
+function isModuleNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
+async function loadKeytar(load: () => Promise<{ default: KeytarBackend }>): Promise<KeytarBackend> {
   try {
     // Loaded on first use: a missing or broken native module must not stop the engine from starting.
-    return (await import('keytar')).default;
+    return (await load()).default;
   } catch (error) {
+    if (isModuleNotFound(error)) {
+      // keytar is an optional dependency: npm leaves it out where it cannot be built.
+      throw new SecretStoreUnavailableError('keytar is not installed (its build needs libsecret-1-dev on Linux)', { cause: error });
+    }
     throw new SecretStoreUnavailableError(`the keytar module could not be loaded (${reasonOf(error)})`, { cause: error });
   }
 }
@@ -44,6 +61,7 @@ export class KeytarSecretStore implements SecretStore {
   readonly service: string;
   readonly #probeTimeoutMs: number;
   readonly #operationTimeoutMs: number;
+  readonly #loadModule: () => Promise<{ default: KeytarBackend }>;
   #backend: Promise<KeytarBackend> | null;
 
   constructor(options: KeytarSecretStoreOptions = {}) {
@@ -51,6 +69,7 @@ export class KeytarSecretStore implements SecretStore {
     this.#backend = options.backend ? Promise.resolve(options.backend) : null;
     this.#probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.#operationTimeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+    this.#loadModule = options.loadModule ?? importKeytar;
   }
 
   /** Resolves when the keychain answers a harmless lookup; rejects with `SecretStoreUnavailableError` otherwise. */
@@ -71,7 +90,7 @@ export class KeytarSecretStore implements SecretStore {
   }
 
   async #run<T>(operation: (backend: KeytarBackend) => Promise<T>): Promise<T> {
-    this.#backend ??= loadKeytar();
+    this.#backend ??= loadKeytar(this.#loadModule);
     const backend = await this.#backend;
     try {
       return await operation(backend);

@@ -1,21 +1,27 @@
 import { API_KEY_VARIABLE, type Environment, EnvironmentSecretStore, MERCHANT_ID_VARIABLE } from './environmentStore';
 import { KeytarSecretStore } from './keytarStore';
 import { MemorySecretStore } from './memoryStore';
+import { type SafeStorageBackend, SafeStorageSecretStore, safeStorageProblem } from './safeStorageStore';
 import type { SecretStore } from './secretStore';
 
 export interface OpenSecretStoreOptions {
   env: Environment;
   /** The keychain to try; the real one (keytar) when absent. */
   keychain?: KeytarSecretStore;
+  /** The Electron app's fallback: safeStorage and the file it keeps encrypted keys in. */
+  safeStorage?: { backend: SafeStorageBackend; file: string };
 }
 
 export interface OpenedSecretStore {
   store: SecretStore;
-  /** Why the keychain is not used, for the user; null when it is. */
+  /** One line for the log: why the keychain is not used and where keys live instead; null when it is used. */
   warning: string | null;
 }
 
-/** The keychain when it answers, else the environment when both variables are set, else memory. */
+/**
+ * The keychain when it answers; else the environment when both variables are set; else (in the
+ * Electron app) keys encrypted with safeStorage; else memory. Each fallback says why in one line.
+ */
 export async function openSecretStore(options: OpenSecretStoreOptions): Promise<OpenedSecretStore> {
   const keychain = options.keychain ?? new KeytarSecretStore();
   let reason: string;
@@ -31,8 +37,19 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
       warning: `${reason}. Using the API key from ${API_KEY_VARIABLE} for merchant ${options.env[MERCHANT_ID_VARIABLE]}.`,
     };
   }
+  let safeStorageReason = '';
+  if (options.safeStorage) {
+    const problem = safeStorageProblem(options.safeStorage.backend);
+    if (!problem) {
+      return {
+        store: new SafeStorageSecretStore(options.safeStorage.backend, options.safeStorage.file),
+        warning: `${reason}. API keys are stored encrypted with Electron safeStorage in ${options.safeStorage.file}.`,
+      };
+    }
+    safeStorageReason = `; ${problem}`;
+  }
   return {
     store: new MemorySecretStore(),
-    warning: `${reason}. API keys are kept in memory only and must be entered again after a restart (or set ${API_KEY_VARIABLE} and ${MERCHANT_ID_VARIABLE}).`,
+    warning: `${reason}${safeStorageReason}. API keys are kept in memory only and must be entered again after a restart (or set ${API_KEY_VARIABLE} and ${MERCHANT_ID_VARIABLE}).`,
   };
 }

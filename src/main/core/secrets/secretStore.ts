@@ -1,4 +1,6 @@
-export type SecretStoreKind = 'keychain' | 'environment' | 'memory';
+import type { KeyStoreKind } from '../../../shared/ipc/keyStore';
+
+export type SecretStoreKind = KeyStoreKind;
 
 /** Where the app keeps merchants' API keys, by merchant id. */
 export interface SecretStore {

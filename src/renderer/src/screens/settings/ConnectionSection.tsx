@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { AccountInput } from '../../../../shared/ipc/contract';
+import type { KeyStoreInfo } from '../../../../shared/ipc/keyStore';
 import type { AccountSummary, ConnectionTestResult, SavedAccount } from '../../../../shared/ipc/models';
 import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
@@ -32,7 +33,13 @@ function formAccount(account: AccountSummary | null): SavedAccount | null {
   return { merchantId: account.merchantId, baseUrl: account.baseUrl, wsUrl: account.wsUrl, apiKeyConfigured: account.apiKeyConfigured };
 }
 
-function ConnectionForm({ saved, demo }: { saved: SavedAccount | null; demo: boolean }) {
+/** Where the key is (or will be) kept: the engine's key store as it is, never a promise it cannot keep. */
+function keyStoreHint(keyStore: KeyStoreInfo | null, keyConfigured: boolean): string {
+  const where = keyStore?.description ?? 'by the engine';
+  return keyConfigured ? `A key is stored ${where}. Leave blank to keep it.` : `Stored ${where}; never shown again.`;
+}
+
+function ConnectionForm({ saved, demo, keyStore }: { saved: SavedAccount | null; demo: boolean; keyStore: KeyStoreInfo | null }) {
   const id = useId();
   const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? '');
   const [wsUrl, setWsUrl] = useState(saved?.wsUrl ?? '');
@@ -111,7 +118,7 @@ function ConnectionForm({ saved, demo }: { saved: SavedAccount | null; demo: boo
           label="API key"
           htmlFor={`${id}-key`}
           error={show('apiKey')}
-          hint={keyConfigured ? 'A key is stored in the OS keychain. Leave blank to keep it.' : 'Stored in the OS keychain; never shown again.'}
+          hint={keyStoreHint(keyStore, keyConfigured)}
         >
           <div className="key-input">
             <input
@@ -218,7 +225,12 @@ export function ConnectionSection() {
       </div>
       {connection?.detail ? <p className="muted small">{connection.detail}</p> : null}
       <DemoSwitch account={account} />
-      <ConnectionForm key={`${boot}|${demo}|${saved?.merchantId ?? ''}|${saved?.baseUrl ?? ''}|${String(saved?.apiKeyConfigured)}`} saved={saved} demo={demo} />
+      <ConnectionForm
+        key={`${boot}|${demo}|${saved?.merchantId ?? ''}|${saved?.baseUrl ?? ''}|${String(saved?.apiKeyConfigured)}`}
+        saved={saved}
+        demo={demo}
+        keyStore={account?.keyStore ?? null}
+      />
     </section>
   );
 }
