@@ -145,7 +145,7 @@ describe('MerchantApiClient against misbehaving servers', () => {
 });
 
 describe('MerchantApiClient catalog slots on a fake clock', () => {
-  it('hands out 10 catalog requests per window; the 11th waits until the window slides', async () => {
+  it('hands out 10 catalog requests per window, each timed from its reported answer; the 11th waits until the window slides', async () => {
     let time = Date.parse('2026-03-01T12:00:00.000Z');
     const timers: { at: number; callback: () => void }[] = [];
     const fakeTimers: LimiterTimers = {
@@ -180,6 +180,9 @@ describe('MerchantApiClient catalog slots on a fake clock', () => {
     expect(granted).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(limiter.status()).toMatchObject({ catalogRemaining: 0, catalogLimit: 10, defaultRemaining: 300, backoffUntil: null });
 
+    // The downloads answer 5 s later (a worker reports each answer): the window runs from then.
+    await advance(5_000);
+    for (let i = 0; i < 10; i++) client.reportCatalogResponse(200, {});
     await advance(60_249);
     expect(granted).toHaveLength(10);
     await advance(1);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientRateLimiter, type LimiterTimers } from '../../src/main/core/api/rateLimiter';
+import type { RateBucket } from '../../src/shared/api';
 
 /** A clock whose timers fire only when the test moves time on, each at its own due time. */
 class FakeClock implements LimiterTimers {
@@ -32,7 +33,19 @@ class FakeClock implements LimiterTimers {
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function track(promise: Promise<void>) {
+/** A request answered the moment it is granted. */
+async function answered(limiter: ClientRateLimiter, bucket: RateBucket): Promise<void> {
+  (await limiter.acquire(bucket)).settle();
+}
+
+/** tryAcquire's slot, answered at once; false when none was granted. */
+function tryAnswered(limiter: ClientRateLimiter, bucket: RateBucket): boolean {
+  const slot = limiter.tryAcquire(bucket);
+  slot?.settle();
+  return slot !== null;
+}
+
+function track(promise: Promise<unknown>) {
   const state = { done: false, error: null as unknown };
   promise.then(
     () => (state.done = true),
@@ -41,66 +54,66 @@ function track(promise: Promise<void>) {
   return state;
 }
 
-function fakeLimiter() {
+function fakeLimiter(options: { windowMs?: number } = {}) {
   const clock = new FakeClock();
-  return { clock, limiter: new ClientRateLimiter({ now: clock.now, timers: clock }) };
+  return { clock, limiter: new ClientRateLimiter({ now: clock.now, timers: clock, ...options }) };
 }
 
 describe('ClientRateLimiter', () => {
   it('grants 10 catalog requests at once and holds the 11th until the oldest leaves the window (60 s + 250 ms)', async () => {
     const { clock, limiter } = fakeLimiter();
-    for (let i = 0; i < 10; i++) await limiter.acquire('catalog');
+    for (let i = 0; i < 10; i++) await answered(limiter, 'catalog');
     expect(limiter.status().catalogRemaining).toBe(0);
-    const eleventh = track(limiter.acquire('catalog'));
+    const eleventh = track(answered(limiter, 'catalog'));
     await clock.advance(60_249);
     expect(eleventh.done).toBe(false);
     await clock.advance(1);
     expect(eleventh.done).toBe(true);
     expect(limiter.status().catalogRemaining).toBe(9); // the ten granted together left together
     // The other bucket is independent.
-    await limiter.acquire('default');
+    await answered(limiter, 'default');
     expect(limiter.status().defaultRemaining).toBe(299);
   });
 
   it('tryAcquire grants a free slot at once, and refuses (queuing nothing) when full, behind waiters, or backed off', async () => {
     const { clock, limiter } = fakeLimiter();
-    for (let i = 0; i < 9; i++) expect(limiter.tryAcquire('catalog')).toBe(true);
+    for (let i = 0; i < 9; i++) expect(tryAnswered(limiter, 'catalog')).toBe(true);
     expect(limiter.status().catalogRemaining).toBe(1);
-    const tenth = track(limiter.acquire('catalog'));
+    const tenth = track(answered(limiter, 'catalog'));
     await settle();
     expect(tenth.done).toBe(true);
-    expect(limiter.tryAcquire('catalog')).toBe(false); // full
+    expect(tryAnswered(limiter, 'catalog')).toBe(false); // full
     expect(limiter.status().catalogRemaining).toBe(0);
-    const waiter = track(limiter.acquire('catalog'));
+    const waiter = track(answered(limiter, 'catalog'));
     await clock.advance(60_250); // the ten leave the window; the waiter takes one
     expect(waiter.done).toBe(true);
-    expect(limiter.tryAcquire('catalog')).toBe(true); // free again, nobody queued
+    expect(tryAnswered(limiter, 'catalog')).toBe(true); // free again, nobody queued
     expect(limiter.status().catalogRemaining).toBe(8);
 
     limiter.noteBackoff(clock.now() + 5_000);
-    expect(limiter.tryAcquire('default')).toBe(false); // a server backoff holds every bucket
+    expect(tryAnswered(limiter, 'default')).toBe(false); // a server backoff holds every bucket
     expect(limiter.status().defaultRemaining).toBe(300);
     await clock.advance(5_000);
-    expect(limiter.tryAcquire('default')).toBe(true);
+    expect(tryAnswered(limiter, 'default')).toBe(true);
   });
 
   it('refuses tryAcquire while a waiter queues, even as a slot frees (first come, first served)', async () => {
     const { clock, limiter } = fakeLimiter();
-    for (let i = 0; i < 10; i++) expect(limiter.tryAcquire('catalog')).toBe(true);
-    const waiter = track(limiter.acquire('catalog'));
+    for (let i = 0; i < 10; i++) expect(tryAnswered(limiter, 'catalog')).toBe(true);
+    const waiter = track(answered(limiter, 'catalog'));
     clock.time += 60_250; // the slots are free, but the waiter's timer has not run yet
-    expect(limiter.tryAcquire('catalog')).toBe(false);
+    expect(tryAnswered(limiter, 'catalog')).toBe(false);
     await clock.advance(0);
     expect(waiter.done).toBe(true);
   });
 
   it('grants waiters in FIFO order as slots free up, one per expiring grant', async () => {
     const { clock, limiter } = fakeLimiter();
-    await limiter.acquire('catalog');
+    await answered(limiter, 'catalog');
     await clock.advance(1_000);
-    for (let i = 0; i < 9; i++) await limiter.acquire('catalog');
+    for (let i = 0; i < 9; i++) await answered(limiter, 'catalog');
     const order: number[] = [];
-    const waiters = [1, 2, 3].map((n) => limiter.acquire('catalog').then(() => order.push(n)));
+    const waiters = [1, 2, 3].map((n) => answered(limiter, 'catalog').then(() => order.push(n)));
     await clock.advance(59_250); // the first grant (t=0) leaves at 60 250
     expect(order).toEqual([1]);
     await clock.advance(1_000); // the nine at t=1000 leave together
@@ -110,12 +123,12 @@ describe('ClientRateLimiter', () => {
 
   it('queues a newcomer behind earlier waiters even when it arrives just as a slot frees', async () => {
     const { clock, limiter } = fakeLimiter();
-    await limiter.acquire('catalog');
+    await answered(limiter, 'catalog');
     await clock.advance(500);
-    for (let i = 0; i < 9; i++) await limiter.acquire('catalog');
-    const first = track(limiter.acquire('catalog'));
+    for (let i = 0; i < 9; i++) await answered(limiter, 'catalog');
+    const first = track(answered(limiter, 'catalog'));
     await clock.advance(59_749);
-    const second = track(limiter.acquire('catalog')); // arrives 1 ms before a slot frees
+    const second = track(answered(limiter, 'catalog')); // arrives 1 ms before a slot frees
     await clock.advance(1);
     expect(first.done).toBe(true);
     expect(second.done).toBe(false);
@@ -125,10 +138,10 @@ describe('ClientRateLimiter', () => {
 
   it('drops an aborted waiter and rejects it with the abort reason', async () => {
     const { clock, limiter } = fakeLimiter();
-    for (let i = 0; i < 10; i++) await limiter.acquire('catalog');
+    for (let i = 0; i < 10; i++) await answered(limiter, 'catalog');
     const controller = new AbortController();
     const aborted = track(limiter.acquire('catalog', controller.signal));
-    const next = track(limiter.acquire('catalog'));
+    const next = track(answered(limiter, 'catalog'));
     controller.abort(new Error('user left'));
     await settle();
     expect((aborted.error as Error).message).toBe('user left');
@@ -145,7 +158,7 @@ describe('ClientRateLimiter', () => {
     limiter.noteBackoff(clock.now() + 30_000);
     limiter.noteBackoff(clock.now() + 10_000); // a shorter one never shortens the wait
     expect(limiter.status().backoffUntil).toBe('2026-01-01T00:00:30.000Z');
-    const waiting = track(limiter.acquire('default'));
+    const waiting = track(answered(limiter, 'default'));
     await clock.advance(29_999);
     expect(waiting.done).toBe(false);
     await clock.advance(1);
@@ -160,19 +173,82 @@ describe('ClientRateLimiter', () => {
     const { clock, limiter } = fakeLimiter();
     const seen: number[] = [];
     limiter.onChange((status) => seen.push(status.catalogRemaining));
-    await Promise.all([limiter.acquire('catalog'), limiter.acquire('catalog')]);
+    await Promise.all([answered(limiter, 'catalog'), answered(limiter, 'catalog')]);
     await settle();
     expect(seen).toEqual([8]); // coalesced
     await clock.advance(60_250);
     expect(seen).toEqual([8, 10]);
   });
 
+  it('holds a slot from its grant until its answer, then a window from the answer (a request that waited for a socket)', async () => {
+    const { clock, limiter } = fakeLimiter();
+    const slots = await Promise.all(Array.from({ length: 10 }, () => limiter.acquire('catalog')));
+    const eleventh = track(limiter.acquire('catalog'));
+    await clock.advance(30_000); // the requests are on their way all this time
+    for (const slot of slots) slot.settle();
+    slots[0]?.settle(); // settling twice changes nothing
+    await clock.advance(60_249);
+    expect(eleventh.done).toBe(false);
+    await clock.advance(1);
+    expect(eleventh.done).toBe(true);
+  });
+
+  it('takes a slot whose answer is never reported as answered a minute after its grant', async () => {
+    const { clock, limiter } = fakeLimiter();
+    for (let i = 0; i < 10; i++) await limiter.acquire('catalog');
+    const next = track(limiter.acquire('catalog'));
+    await clock.advance(60_000 + 60_249);
+    expect(next.done).toBe(false);
+    await clock.advance(1);
+    expect(next.done).toBe(true);
+  });
+
+  it("counts what the server's X-RateLimit headers show beyond its own requests, for a window", async () => {
+    const { clock, limiter } = fakeLimiter();
+    (await limiter.acquire('default')).settle({ limit: 300, remaining: 49, resetMs: 20_000 }); // 250 sent by someone else
+    expect(limiter.status().defaultRemaining).toBe(49);
+    // Our own requests answered later are not taken for someone else's.
+    const ours = await Promise.all(Array.from({ length: 9 }, () => limiter.acquire('default')));
+    ours.forEach((slot, i) => slot.settle({ limit: 300, remaining: 48 - i, resetMs: 20_000 }));
+    expect(limiter.status().defaultRemaining).toBeLessThanOrEqual(40);
+    await clock.advance(60_250);
+    expect(limiter.status().defaultRemaining).toBe(300);
+    // A lower limit from the server is followed; none higher than the API's.
+    (await limiter.acquire('catalog')).settle({ limit: 5, remaining: 4, resetMs: 60_000 });
+    expect(limiter.status()).toMatchObject({ catalogLimit: 5, catalogRemaining: 4 });
+    (await limiter.acquire('catalog')).settle({ limit: 50, remaining: 45, resetMs: 60_000 });
+    expect(limiter.status().catalogLimit).toBe(10);
+  });
+
+  it('grants nothing in a bucket the server says is empty until its Reset', async () => {
+    const { clock, limiter } = fakeLimiter({ windowMs: 10_000 });
+    (await limiter.acquire('default')).settle({ limit: 300, remaining: 0, resetMs: 30_000 }); // a longer window than ours
+    const next = track(limiter.acquire('default'));
+    await clock.advance(30_249);
+    expect(next.done).toBe(false);
+    await clock.advance(1);
+    expect(next.done).toBe(true);
+  });
+
+  it('ends a maintenance backoff when asked, never a rate-limit one', async () => {
+    const { clock, limiter } = fakeLimiter();
+    limiter.noteBackoff(clock.now() + 60_000, 'maintenance');
+    const waiting = track(answered(limiter, 'default'));
+    limiter.endMaintenanceBackoff();
+    await clock.advance(0);
+    expect(waiting.done).toBe(true);
+    expect(limiter.status().backoffUntil).toBeNull();
+    limiter.noteBackoff(clock.now() + 30_000, 'rate-limited');
+    limiter.endMaintenanceBackoff();
+    expect(limiter.status().backoffUntil).not.toBeNull();
+  });
+
   it('works on real time (short window)', async () => {
     const limiter = new ClientRateLimiter({ limits: { catalog: 2, default: 2 }, windowMs: 150, marginMs: 50 });
     const started = Date.now();
-    await limiter.acquire('default');
-    await limiter.acquire('default');
-    await limiter.acquire('default');
+    await answered(limiter, 'default');
+    await answered(limiter, 'default');
+    await answered(limiter, 'default');
     expect(Date.now() - started).toBeGreaterThanOrEqual(195);
   });
 });

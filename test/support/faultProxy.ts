@@ -12,6 +12,8 @@ export class FaultProxy {
   private readonly sockets = new Set<Socket>();
   private down = false;
   private dropNext: string | null = null;
+  /** While set, what clients send waits here (in order) instead of going on to the server. */
+  private held: (() => void)[] | null = null;
   /** Request lines seen, in order: `GET /Trades/History?isActive=true`. */
   readonly requests: string[] = [];
   /** Every `"externalId":"…"` seen in what clients sent (a buy's order id), in order. */
@@ -50,6 +52,20 @@ export class FaultProxy {
     this.down = false;
   }
 
+  /**
+   * Requests reach the proxy (and are counted) but not the server until `releaseRequests()`: the client's
+   * sockets stay busy, as behind a slow link or a server that takes seconds to read.
+   */
+  holdRequests(): void {
+    this.held ??= [];
+  }
+
+  releaseRequests(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const send of held) send();
+  }
+
   /** The next request whose path starts with `pathPrefix` reaches the server, but its client connection dies before any answer. */
   swallowNextResponse(pathPrefix: string): void {
     this.dropNext = pathPrefix;
@@ -86,7 +102,8 @@ export class FaultProxy {
         }
       }
       for (const match of text.matchAll(/"externalId":"([^"]*)"/g)) this.externalIds.push(match[1] as string);
-      upstream.write(chunk);
+      if (this.held) this.held.push(() => upstream.write(chunk));
+      else upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
       if (swallowing) {

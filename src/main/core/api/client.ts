@@ -25,7 +25,7 @@ import {
   timeoutError,
 } from './errors';
 import { type HeaderSource, headerValue } from './headers';
-import { ClientRateLimiter } from './rateLimiter';
+import { type BackoffReason, ClientRateLimiter, type RateSlot, type ServerRateView } from './rateLimiter';
 
 export interface MerchantAccount {
   baseUrl: string;
@@ -85,6 +85,19 @@ function requestSignal(signal: AbortSignal | undefined, timeoutMs: number): { si
   };
 }
 
+/** An answer's `X-RateLimit-Limit/Remaining/Reset` (Reset in seconds); null unless all three are numbers. */
+export function serverRateView(headers: HeaderSource): ServerRateView | null {
+  const number = (name: string) => {
+    const value = headerValue(headers, name);
+    return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : null;
+  };
+  const limit = number('x-ratelimit-limit');
+  const remaining = number('x-ratelimit-remaining');
+  const reset = number('x-ratelimit-reset');
+  if (limit === null || remaining === null || reset === null) return null;
+  return { limit, remaining: Math.min(remaining, limit), resetMs: reset * 1000 };
+}
+
 /**
  * Typed calls to the Merchant Trading API for one merchant. Each call waits
  * for its rate bucket, has its own time-out, and checks the answer against the
@@ -99,6 +112,8 @@ export class MerchantApiClient {
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
   readonly #userAgent: string;
+  /** Slots of catalog downloads handed to a worker, answers not yet reported. */
+  readonly #catalogSlots: RateSlot[] = [];
 
   constructor(account: MerchantAccount, options: MerchantApiClientOptions = {}) {
     this.baseUrl = account.baseUrl.replace(/\/+$/, '');
@@ -134,15 +149,19 @@ export class MerchantApiClient {
     return this.#call('buyByName', { body }, options);
   }
 
-  /** Takes a `catalog` slot, then hands over what a worker needs to stream the on-sale list. */
+  /**
+   * Takes a `catalog` slot, then hands over what a worker needs to stream the on-sale list. The slot is
+   * held until `reportCatalogResponse` (oldest first), then timed from that answer.
+   */
   async prepareCatalogRequest(signal?: AbortSignal): Promise<CatalogRequest> {
     const { path, bucket } = ENDPOINTS.getAllItemsOnSale;
-    await this.#acquire(bucket, path, signal);
+    this.#catalogSlots.push(await this.#acquire(bucket, path, signal));
     return { url: `${this.baseUrl}${path}`, headers: this.#headers(false) };
   }
 
-  /** The worker's answer status and headers, so a 429 or 503 it saw still sets the backoff. */
+  /** The worker's answer status and headers: settles the catalog slot, and a 429 or 503 it saw still sets the backoff. */
   reportCatalogResponse(status: number, headers: HeaderSource): void {
+    this.#catalogSlots.shift()?.settle(serverRateView(headers));
     this.#noteRefusal(status, parseRetryAfter(headerValue(headers, 'retry-after')));
   }
 
@@ -164,7 +183,7 @@ export class MerchantApiClient {
     const { path } = endpoint;
     const signal = options?.signal;
     // No await when a slot is free: the request is written in the caller's task (auto-buy is a race).
-    if (signal?.aborted || !this.limiter.tryAcquire(endpoint.bucket)) await this.#acquire(endpoint.bucket, path, signal);
+    const slot = (signal?.aborted ? null : this.limiter.tryAcquire(endpoint.bucket)) ?? (await this.#acquire(endpoint.bucket, path, signal));
 
     const request = requestSignal(signal, this.#timeoutMs);
     const url = `${this.baseUrl}${path}${input.query ? toQueryString(input.query) : ''}`;
@@ -179,7 +198,9 @@ export class MerchantApiClient {
         signal: request.signal,
       });
       text = await response.text();
+      slot.settle(serverRateView(response.headers));
     } catch (error) {
+      slot.settle();
       if (signal?.aborted) throw abortedError(path);
       if (request.timedOut()) throw timeoutError(path, this.#timeoutMs);
       throw this.#redact(networkError(path, error));
@@ -204,9 +225,9 @@ export class MerchantApiClient {
     return parsed.data as EndpointResponse<N>;
   }
 
-  async #acquire(bucket: 'catalog' | 'default', path: string, signal: AbortSignal | undefined): Promise<void> {
+  async #acquire(bucket: 'catalog' | 'default', path: string, signal: AbortSignal | undefined): Promise<RateSlot> {
     try {
-      await this.limiter.acquire(bucket, signal);
+      return await this.limiter.acquire(bucket, signal);
     } catch {
       throw abortedError(path);
     }
@@ -214,7 +235,8 @@ export class MerchantApiClient {
 
   #noteRefusal(status: number, retryAfterMs: number | null): void {
     if (status !== 429 && status !== 503) return;
-    this.limiter.noteBackoff(this.limiter.now() + (retryAfterMs ?? DEFAULT_BACKOFF_MS[status]));
+    const reason: BackoffReason = status === 503 ? 'maintenance' : 'rate-limited';
+    this.limiter.noteBackoff(this.limiter.now() + (retryAfterMs ?? DEFAULT_BACKOFF_MS[status]), reason);
   }
 
   #headers(jsonBody: boolean): Record<string, string> {

@@ -11,18 +11,59 @@ export interface ClientRateLimiterOptions {
   timers?: LimiterTimers;
   limits?: Record<RateBucket, number>;
   windowMs?: number;
-  /** Extra time a granted request is counted, for clock skew and transit between us and the server. */
+  /** Extra time an answered request is counted, for clock skew between us and the server. */
   marginMs?: number;
+  /** A slot whose request never reports its answer (a lost handle) is taken as answered this long after its grant. */
+  unsettledAfterMs?: number;
 }
 
+/** What an answer's `X-RateLimit-Limit`, `-Remaining` and `-Reset` (here in ms) say about the server's window. */
+export interface ServerRateView {
+  limit: number;
+  remaining: number;
+  resetMs: number;
+}
+
+/** One granted request. Its slot is held until the answer, then for a window from the answer. */
+export interface RateSlot {
+  /**
+   * The request was answered or failed: the server counted it (if at all) before now. `server` is the answer's
+   * view of the window, when it gave one. Idempotent.
+   */
+  settle(server?: ServerRateView | null): void;
+}
+
+/** Why the server asked us to wait: a maintenance backoff ends as soon as the server is seen back. */
+export type BackoffReason = 'rate-limited' | 'maintenance';
+
 interface Waiter {
-  resolve: () => void;
+  resolve: (slot: RateSlot) => void;
   reject: (reason: unknown) => void;
   detach: () => void;
 }
 
+interface PendingSlot {
+  grantedAt: number;
+}
+
+interface BucketState {
+  limit: number;
+  /** Granted, not answered yet: held without end (up to `unsettledAfterMs`). */
+  readonly pending: Set<PendingSlot>;
+  /** Answer times of settled requests, ascending. */
+  readonly answered: number[];
+  /** Requests the server counted that were not ours (another program with the same key), as of `foreignAt`. */
+  foreign: number;
+  foreignAt: number;
+  /** The server said no slot is left until then (`Remaining: 0`, `Reset`). */
+  holdUntil: number;
+  readonly waiters: Waiter[];
+}
+
 const BUCKETS: readonly RateBucket[] = ['catalog', 'default'];
 const DEFAULT_MARGIN_MS = 250;
+/** Longer than any request's time-out (15 s) plus reading its body. */
+const DEFAULT_UNSETTLED_AFTER_MS = 60_000;
 
 const realTimers: LimiterTimers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
@@ -33,30 +74,52 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
+function insertSorted(list: number[], value: number): void {
+  let index = list.length;
+  while (index > 0 && (list[index - 1] as number) > value) index--;
+  list.splice(index, 0, value);
+}
+
 /**
- * The client side of the API's per-merchant limits, one per account and shared
- * by everything that calls the API: a sliding window of grant times per
- * bucket. `acquire` grants at once when a slot is free, else queues (FIFO)
- * until the oldest grant leaves the window, so the app never sends more than
- * the server allows. A server 429/503 sets a backoff all acquires wait out.
+ * The client side of the API's per-merchant limits, one per account and shared by everything that calls the
+ * API. A slot is held from its grant until its answer, then for the window (plus a margin) from the answer:
+ * the server counts a request when it arrives, which is never after its answer, however long the request
+ * waited for a socket on the way. Each answer's `X-RateLimit-*` headers correct the count for requests we did
+ * not send. `acquire` grants at once when a slot is free, else queues (FIFO) until one frees. A server 429/503
+ * sets a backoff all acquires wait out.
  */
 export class ClientRateLimiter {
   readonly #now: () => number;
   readonly #timers: LimiterTimers;
   readonly #limits: Record<RateBucket, number>;
   readonly #holdMs: number;
-  readonly #granted: Record<RateBucket, number[]> = { catalog: [], default: [] };
-  readonly #waiters: Record<RateBucket, Waiter[]> = { catalog: [], default: [] };
+  readonly #marginMs: number;
+  readonly #unsettledAfterMs: number;
+  readonly #buckets: Record<RateBucket, BucketState>;
   readonly #listeners = new Set<(status: RateLimitStatus) => void>();
   #backoffUntil = 0;
+  #backoffReason: BackoffReason = 'rate-limited';
   #timer: { handle: unknown; at: number } | null = null;
   #emitQueued = false;
+  #lastEmitted = '';
 
   constructor(options: ClientRateLimiterOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#timers = options.timers ?? realTimers;
     this.#limits = options.limits ?? RATE_LIMITS;
-    this.#holdMs = (options.windowMs ?? RATE_LIMIT_WINDOW_MS) + (options.marginMs ?? DEFAULT_MARGIN_MS);
+    this.#marginMs = options.marginMs ?? DEFAULT_MARGIN_MS;
+    this.#holdMs = (options.windowMs ?? RATE_LIMIT_WINDOW_MS) + this.#marginMs;
+    this.#unsettledAfterMs = options.unsettledAfterMs ?? DEFAULT_UNSETTLED_AFTER_MS;
+    const bucket = (limit: number): BucketState => ({
+      limit,
+      pending: new Set(),
+      answered: [],
+      foreign: 0,
+      foreignAt: 0,
+      holdUntil: 0,
+      waiters: [],
+    });
+    this.#buckets = { catalog: bucket(this.#limits.catalog), default: bucket(this.#limits.default) };
   }
 
   /** The clock this limiter reads; backoff deadlines are on it. */
@@ -64,11 +127,12 @@ export class ClientRateLimiter {
     return this.#now();
   }
 
-  acquire(bucket: RateBucket, signal?: AbortSignal): Promise<void> {
+  acquire(bucket: RateBucket, signal?: AbortSignal): Promise<RateSlot> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (this.tryAcquire(bucket)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const queue = this.#waiters[bucket];
+    const slot = this.tryAcquire(bucket);
+    if (slot) return Promise.resolve(slot);
+    return new Promise<RateSlot>((resolve, reject) => {
+      const queue = this.#buckets[bucket].waiters;
       const onAbort = () => {
         const index = queue.indexOf(waiter);
         if (index >= 0) queue.splice(index, 1);
@@ -83,22 +147,33 @@ export class ClientRateLimiter {
   }
 
   /**
-   * Grants a slot now when one is free and nobody queues for it; false otherwise (nothing queued). Lets a
+   * Grants a slot now when one is free and nobody queues for it; null otherwise (nothing queued). Lets a
    * call go out in the same task that asked for it: a buy's request is written before anything the
    * caller's task does next (see MerchantApiClient#call).
    */
-  tryAcquire(bucket: RateBucket): boolean {
+  tryAcquire(bucket: RateBucket): RateSlot | null {
     const now = this.#now();
     this.#expire(bucket, now);
-    if (this.#waiters[bucket].length > 0 || !this.#canGrant(bucket, now)) return false;
-    this.#grant(bucket, now);
-    return true;
+    if (this.#buckets[bucket].waiters.length > 0 || !this.#canGrant(bucket, now)) return null;
+    return this.#grant(bucket, now);
   }
 
   /** The server asked us to wait (429 or 503): nothing is granted before `untilMs`. */
-  noteBackoff(untilMs: number): void {
+  noteBackoff(untilMs: number, reason: BackoffReason = 'rate-limited'): void {
     if (untilMs <= this.#backoffUntil) return;
     this.#backoffUntil = untilMs;
+    this.#backoffReason = reason;
+    this.#emitSoon();
+    this.#schedule();
+  }
+
+  /**
+   * The server is seen answering again (its feed is back, or the user asked to retry now): a maintenance
+   * backoff has no reason left. A rate-limit backoff stays: the window it protects has not moved.
+   */
+  endMaintenanceBackoff(): void {
+    if (this.#backoffUntil === 0 || this.#backoffReason !== 'maintenance') return;
+    this.#backoffUntil = 0;
     this.#emitSoon();
     this.#schedule();
   }
@@ -106,11 +181,12 @@ export class ClientRateLimiter {
   status(): RateLimitStatus {
     const now = this.#now();
     for (const bucket of BUCKETS) this.#expire(bucket, now);
+    const remaining = (bucket: RateBucket) => Math.max(0, this.#buckets[bucket].limit - this.#count(bucket));
     return {
-      catalogRemaining: Math.max(0, this.#limits.catalog - this.#granted.catalog.length),
-      catalogLimit: this.#limits.catalog,
-      defaultRemaining: Math.max(0, this.#limits.default - this.#granted.default.length),
-      defaultLimit: this.#limits.default,
+      catalogRemaining: remaining('catalog'),
+      catalogLimit: this.#buckets.catalog.limit,
+      defaultRemaining: remaining('default'),
+      defaultLimit: this.#buckets.default.limit,
       backoffUntil: this.#backoffUntil > now ? new Date(this.#backoffUntil).toISOString() : null,
     };
   }
@@ -125,24 +201,69 @@ export class ClientRateLimiter {
     };
   }
 
-  #canGrant(bucket: RateBucket, now: number): boolean {
-    return now >= this.#backoffUntil && this.#granted[bucket].length < this.#limits[bucket];
+  #count(bucket: RateBucket): number {
+    const state = this.#buckets[bucket];
+    return state.pending.size + state.answered.length + state.foreign;
   }
 
-  #grant(bucket: RateBucket, now: number): void {
-    this.#granted[bucket].push(now);
+  #canGrant(bucket: RateBucket, now: number): boolean {
+    const state = this.#buckets[bucket];
+    return now >= this.#backoffUntil && now >= state.holdUntil && this.#count(bucket) < state.limit;
+  }
+
+  #grant(bucket: RateBucket, now: number): RateSlot {
+    const state = this.#buckets[bucket];
+    const pending: PendingSlot = { grantedAt: now };
+    state.pending.add(pending);
     this.#emitSoon();
     if (this.#listeners.size > 0) this.#schedule();
+    return {
+      settle: (server) => {
+        if (!state.pending.delete(pending)) return;
+        const at = this.#now();
+        if (server) this.#observe(bucket, server, pending.grantedAt, at);
+        insertSorted(state.answered, at);
+        this.#emitSoon();
+        this.#schedule();
+      },
+    };
+  }
+
+  /**
+   * Follows the server's count: what it counts beyond our own requests holds slots too, for a window from now.
+   * Of ours, only those answered before this one was granted were surely counted before it; the others in
+   * flight may not have been, so what is left is taken as someone else's (another program with this key).
+   */
+  #observe(bucket: RateBucket, server: ServerRateView, grantedAt: number, at: number): void {
+    const state = this.#buckets[bucket];
+    if (server.limit > 0) state.limit = Math.min(this.#limits[bucket], server.limit);
+    this.#expire(bucket, at);
+    let oursBefore = 1; // this request
+    for (const answeredAt of state.answered) if (answeredAt < grantedAt) oursBefore++;
+    state.foreign = Math.max(0, server.limit - server.remaining - oursBefore);
+    state.foreignAt = at;
+    if (server.remaining <= 0) state.holdUntil = Math.max(state.holdUntil, at + server.resetMs + this.#marginMs);
   }
 
   #expire(bucket: RateBucket, now: number): void {
-    const stamps = this.#granted[bucket];
-    let expired = 0;
-    while (expired < stamps.length && (stamps[expired] as number) + this.#holdMs <= now) expired++;
-    if (expired > 0) {
-      stamps.splice(0, expired);
-      this.#emitSoon();
+    const state = this.#buckets[bucket];
+    let changed = false;
+    for (const pending of state.pending) {
+      if (pending.grantedAt + this.#unsettledAfterMs > now) continue;
+      state.pending.delete(pending);
+      insertSorted(state.answered, pending.grantedAt + this.#unsettledAfterMs);
     }
+    let expired = 0;
+    while (expired < state.answered.length && (state.answered[expired] as number) + this.#holdMs <= now) expired++;
+    if (expired > 0) {
+      state.answered.splice(0, expired);
+      changed = true;
+    }
+    if (state.foreign > 0 && state.foreignAt + this.#holdMs <= now) {
+      state.foreign = 0;
+      changed = true;
+    }
+    if (changed) this.#emitSoon();
   }
 
   #pump(): void {
@@ -153,14 +274,25 @@ export class ClientRateLimiter {
     }
     for (const bucket of BUCKETS) {
       this.#expire(bucket, now);
-      const queue = this.#waiters[bucket];
+      const queue = this.#buckets[bucket].waiters;
       while (queue.length > 0 && this.#canGrant(bucket, now)) {
         const waiter = queue.shift() as Waiter;
         waiter.detach();
-        this.#grant(bucket, now);
-        waiter.resolve();
+        waiter.resolve(this.#grant(bucket, now));
       }
     }
+  }
+
+  /** The next moment the count of a bucket drops; Infinity when only an answer can free a slot. */
+  #nextExpiry(bucket: RateBucket): number {
+    const state = this.#buckets[bucket];
+    let at = Infinity;
+    const oldest = state.answered[0];
+    if (oldest !== undefined) at = oldest + this.#holdMs;
+    if (state.foreign > 0) at = Math.min(at, state.foreignAt + this.#holdMs);
+    // A lost slot becomes an answered one then: wake to re-time it.
+    for (const pending of state.pending) at = Math.min(at, pending.grantedAt + this.#unsettledAfterMs);
+    return at;
   }
 
   /** The next moment something changes that a waiter or a listener cares about; null when nothing will. */
@@ -168,12 +300,13 @@ export class ClientRateLimiter {
     const listening = this.#listeners.size > 0;
     let wake = Infinity;
     for (const bucket of BUCKETS) {
-      const oldest = this.#granted[bucket][0];
-      if (this.#waiters[bucket].length > 0) {
-        const slotFreeAt = this.#granted[bucket].length < this.#limits[bucket] ? 0 : (oldest as number) + this.#holdMs;
-        wake = Math.min(wake, Math.max(slotFreeAt, this.#backoffUntil));
+      const state = this.#buckets[bucket];
+      const expiry = this.#nextExpiry(bucket);
+      if (state.waiters.length > 0) {
+        const slotFreeAt = this.#count(bucket) < state.limit ? 0 : expiry;
+        wake = Math.min(wake, Math.max(slotFreeAt, this.#backoffUntil, state.holdUntil));
       }
-      if (listening && oldest !== undefined) wake = Math.min(wake, oldest + this.#holdMs);
+      if (listening) wake = Math.min(wake, expiry);
     }
     if (listening && this.#backoffUntil > 0) wake = Math.min(wake, this.#backoffUntil);
     return wake === Infinity ? null : wake;
@@ -191,7 +324,7 @@ export class ClientRateLimiter {
       this.#schedule();
     }, Math.max(0, wake - this.#now()));
     // Waking only to refresh a status display must not keep the process alive.
-    if (!BUCKETS.some((bucket) => this.#waiters[bucket].length > 0)) (handle as { unref?: () => void }).unref?.();
+    if (!BUCKETS.some((bucket) => this.#buckets[bucket].waiters.length > 0)) (handle as { unref?: () => void }).unref?.();
     this.#timer = { handle, at: wake };
   }
 
@@ -201,6 +334,9 @@ export class ClientRateLimiter {
     queueMicrotask(() => {
       this.#emitQueued = false;
       const status = this.status();
+      const key = JSON.stringify(status);
+      if (key === this.#lastEmitted) return;
+      this.#lastEmitted = key;
       for (const listener of this.#listeners) listener(status);
     });
   }

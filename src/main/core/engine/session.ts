@@ -558,10 +558,9 @@ export class AccountSession {
           phase: progress.phase,
         });
       });
-      if (!result.ok) {
-        this.client.reportCatalogResponse(result.status, result.headers);
-        throw this.client.catalogError(result.status, result.headers, result.bodyText);
-      }
+      // Settles the download's rate slot (timed from this answer); a refusal also sets the backoff.
+      this.client.reportCatalogResponse(result.ok ? 200 : result.status, result.ok ? {} : result.headers);
+      if (!result.ok) throw this.client.catalogError(result.status, result.headers, result.bodyText);
       this.catalog = await this.store.catalogInfo();
       this.hooks.log(
         `catalog sync (${reason}): +${result.added} ~${result.updated} -${result.removed} = ${result.total} items in ${result.ms} ms`,
