@@ -26,6 +26,13 @@ import { indexOfSorted } from './sorted';
 
 export type SortKey = 'price' | 'name' | 'float' | 'paintSeed' | 'phase' | 'stickers' | 'keychains' | 'listedAt' | 'rarity';
 export const SORT_KEYS: readonly SortKey[] = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'];
+/** The key of an empty value in the sort columns that have them: below every value. */
+const EMPTY_KEY: Readonly<Partial<Record<SortKey, number>>> & { float: number; paintSeed: number } = {
+  float: Number.NEGATIVE_INFINITY,
+  paintSeed: -1,
+  phase: -1,
+  rarity: -1,
+};
 
 /** A query in the index's terms (the reader resolves names and stickers to ids first). */
 export interface IndexQuery {
@@ -484,7 +491,10 @@ export class CatalogIndex {
     return slots;
   }
 
-  /** The sort key of a slot for a column (nulls lowest, as SQLite sorts them). */
+  /**
+   * The sort key of a slot for a column. An empty value (null) has the column's EMPTY_KEY, below
+   * every other key: a permutation holds the empty slots first, and an ascending walk takes them last.
+   */
   private keyArray(key: SortKey): (slot: number) => number {
     switch (key) {
       case 'price':
@@ -494,10 +504,14 @@ export class CatalogIndex {
       case 'float':
         return (s) => {
           const f = this.float[s] as number;
-          return f === f ? f : Number.NEGATIVE_INFINITY;
+          return f === f ? f : EMPTY_KEY.float;
         };
       case 'paintSeed':
-        return (s) => this.paintSeed[s] as number;
+        // No wear (sticker, charm, vanilla knife): seed 0 but no pattern, so empty.
+        return (s) => {
+          const f = this.float[s] as number;
+          return f === f ? (this.paintSeed[s] as number) : EMPTY_KEY.paintSeed;
+        };
       case 'phase':
         return (s) => this.phaseRank[this.phaseId[s] as number] as number;
       case 'stickers':
@@ -668,8 +682,6 @@ export class CatalogIndex {
     switch (key) {
       case 'price':
         return this.price;
-      case 'paintSeed':
-        return this.paintSeed;
       case 'stickers':
         return this.stickerCount;
       case 'keychains':
@@ -753,7 +765,9 @@ export class CatalogIndex {
     const from = q.offset;
     const to = q.offset + q.limit;
     const len = perm.length;
-    const pick = (i: number) => perm[q.desc ? len - 1 - i : i] as number;
+    // Empty values go last in both directions: ascending, the permutation's leading empty slots come after the rest.
+    const emptyEnd = q.desc ? 0 : this.emptyEnd(q.sort, perm);
+    const pick = (i: number) => perm[q.desc ? len - 1 - i : (i + emptyEnd) % len] as number;
 
     let phase = -1;
     if (q.phase !== null) {
@@ -832,19 +846,39 @@ export class CatalogIndex {
       // Few matches: sort them directly.
       const compare = this.comparator(q.sort);
       const sorted = Array.from(hits.subarray(0, total)).sort(q.desc ? (a, b) => compare(b, a) : compare);
-      for (let i = from; i < to && i < total; i++) page.push(this.itemId[sorted[i] as number] as number);
+      const empty = q.desc ? 0 : this.emptyEnd(q.sort, sorted);
+      for (let i = from; i < to && i < total; i++) page.push(this.itemId[sorted[(i + empty) % total] as number] as number);
       return { itemIds: page, total };
     }
     // Pass 2: walk the sort order until the page is full, only where the sort key can match.
     const [first, end] = this.keyWindow(q.sort, perm, filters);
+    // Descending: the window backwards. Ascending: its part with values, then its empty part.
+    const runs = q.desc ? [[first, end]] : [[Math.max(first, emptyEnd), end], [first, Math.min(emptyEnd, end)]];
     let count = 0;
-    for (let i = q.desc ? end - 1 : first; i >= first && i < end && count < to; i += q.desc ? -1 : 1) {
-      const s = perm[i] as number;
-      if (match[s] !== 1) continue;
-      if (count >= from) page.push(this.itemId[s] as number);
-      count++;
+    for (const [low, high] of runs as [number, number][]) {
+      for (let i = q.desc ? high - 1 : low; i >= low && i < high && count < to; i += q.desc ? -1 : 1) {
+        const s = perm[i] as number;
+        if (match[s] !== 1) continue;
+        if (count >= from) page.push(this.itemId[s] as number);
+        count++;
+      }
     }
     return { itemIds: page, total };
+  }
+
+  /** How many of `slots`, sorted ascending by `key`, lead with an empty value (0 for a column never empty). */
+  private emptyEnd(key: SortKey, slots: ArrayLike<number>): number {
+    const empty = EMPTY_KEY[key];
+    if (empty === undefined) return 0;
+    const keyOf = this.keyArray(key);
+    let low = 0;
+    let high = slots.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (keyOf(slots[mid] as number) <= empty) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   /**

@@ -45,7 +45,8 @@ const SORT_COLUMN: Record<ParsedCatalogQuery['sort'], string> = {
   price: 'price',
   name: 'name',
   float: 'float',
-  paintSeed: 'paintSeed',
+  // An item without wear (sticker, charm, vanilla knife) has seed 0 but no pattern: it sorts as empty.
+  paintSeed: 'CASE WHEN float IS NULL THEN NULL ELSE paintSeed END',
   phase: 'phase',
   stickers: 'stickerCount',
   keychains: 'keyChainCount',
@@ -441,7 +442,8 @@ export class ReaderService implements ReaderMethods {
     const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const column = SORT_COLUMN[q.sort];
     const dir = q.direction === 'desc' ? 'DESC' : 'ASC';
-    const ids = this.prepare<unknown[], number>(`SELECT itemId FROM ${from} ${whereSql} ORDER BY ${column} ${dir}, itemId ${dir} LIMIT ? OFFSET ?`)
+    // Empty values (null) last in both directions, as the index walks them.
+    const ids = this.prepare<unknown[], number>(`SELECT itemId FROM ${from} ${whereSql} ORDER BY ${column} ${dir} NULLS LAST, itemId ${dir} LIMIT ? OFFSET ?`)
       .pluck()
       .all(...params, q.limit, q.offset) as number[];
     const rows = this.rowsInOrder(ids);
