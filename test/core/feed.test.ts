@@ -222,15 +222,21 @@ describe('FeedConnection against a scripted ws server', () => {
     await waitFor(() => r.connects >= 6 && r.conn.state.state === 'connected', 'the reconnect');
   });
 
-  it('a 403 that is not ip_not_allowed, or a 429, at the upgrade: polling with slow retries (only a 401 halts)', async () => {
+  it('a 403 that is not ip_not_allowed, or a 429, at the upgrade: polling, retried from a few seconds backing off to the slow period (only a 401 halts)', async () => {
     const server: HttpServer = createServer((_request, response) => response.writeHead(404).end());
     const answers: { status: number; body: string; headers?: string }[] = [
       { status: 403, body: JSON.stringify({ error: 'forbidden', message: 'Blocked by the corporate proxy' }) },
       { status: 403, body: '<html>Forbidden</html>' },
       { status: 429, body: JSON.stringify({ error: 'rate_limited', message: 'Rate limit exceeded' }), headers: 'Retry-After: 1\r\n' },
+      { status: 429, body: JSON.stringify({ error: 'rate_limited', message: 'Rate limit exceeded' }) },
     ];
     let upgrades = 0;
+    let refuse = true;
     server.on('upgrade', (_request, socket) => {
+      if (!refuse) {
+        socket.destroy();
+        return;
+      }
       const answer = answers[Math.min(upgrades, answers.length - 1)] as (typeof answers)[number];
       upgrades++;
       socket.end(
@@ -239,22 +245,40 @@ describe('FeedConnection against a scripted ws server', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const wsUrl = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
+
+    // With the defaults: the first retry comes within seconds (jittered from 5 s), not after the 5-minute slow period.
+    const defaults = feed({ wsUrl, merchantId: 'm', apiKey: 'k'.repeat(20) }, { pollIntervalMs: 15_000 });
+    defaults.conn.start();
+    await waitFor(() => scheduled(defaults).length === 1, 'the first refusal');
+    const first = at(scheduled(defaults));
+    expect(first).toMatchObject({ state: 'polling', cause: 'http 403 forbidden' });
+    expect(first.delayMs).toBeGreaterThanOrEqual(2_500 - 15);
+    expect(first.delayMs).toBeLessThanOrEqual(5_000);
+    expect(first.detail).toMatch(/^Feed refused \(http 403 forbidden\); polling every 15 s, retrying the feed in [2-5] s$/);
+    await defaults.conn.stop();
+
+    // Scaled down: from 40 ms, doubling, jittered (× 0.75 here), capped at limitRetryMs; a longer Retry-After wins.
+    upgrades = 0;
     const r = feed(
-      { wsUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`, merchantId: 'm', apiKey: 'k'.repeat(20) },
-      { limitRetryMs: 300, pollIntervalMs: 15_000, backoff: { initialMs: 10, maxMs: 20 } },
+      { wsUrl, merchantId: 'm', apiKey: 'k'.repeat(20) },
+      { refusedRetryMs: 40, limitRetryMs: 300, pollIntervalMs: 15_000, random: () => 0.5, backoff: { initialMs: 10, maxMs: 20, jitter: 0.5 } },
     );
     r.conn.start();
-    await waitFor(() => upgrades >= 3 && r.conn.state.cause === 'http 429 rate_limited', 'three refusals', 5000);
-    const refusals = scheduled(r).slice(0, 3);
+    await waitFor(() => scheduled(r).length >= 6, 'six refusals', 5000);
+    refuse = false;
+    const refusals = scheduled(r).slice(0, 6);
     expect(refusals.map((s) => [s.state, s.cause])).toEqual([
       ['polling', 'http 403 forbidden'],
       ['polling', 'http 403'],
       ['polling', 'http 429 rate_limited'],
+      ['polling', 'http 429 rate_limited'],
+      ['polling', 'http 429 rate_limited'],
+      ['polling', 'http 429 rate_limited'],
     ]);
-    expect(refusals[0]?.detail).toBe('Feed refused (http 403 forbidden); polling every 15 s, retrying the feed in 1 s');
-    // Slow: never sooner than limitRetryMs; a longer Retry-After (1 s) is honoured.
-    expect(refusals.slice(0, 2).every((s) => near(s.delayMs ?? 0, 300))).toBe(true);
-    expect(near(refusals[2]?.delayMs ?? 0, 1000)).toBe(true);
+    const expected = [30, 60, 1000, 225, 225, 225]; // bases 40, 80, (160: Retry-After 1 s), 300 (cap), 300, 300
+    const delays = refusals.map((s) => s.delayMs ?? 0);
+    expect(delays.map((delay, i) => near(delay, at(expected, i))), `delays ${delays.join(', ')}`).toEqual(expected.map(() => true));
     expect(r.states.some((s) => s.state === 'unauthorized')).toBe(false);
   });
 
@@ -285,7 +309,7 @@ describe('FeedConnection against a scripted ws server', () => {
     const restarting = r.conn.restart();
     await r.conn.stop();
     await restarting;
-    await sleep(100);
+    expect(r.conn.hasPendingAttempt).toBe(false); // no socket and no retry: nothing can open later
     expect(events).toEqual(['open 1', 'close 1', 'open 2', 'close 2']);
     expect(r.conn.state.state).toBe('offline');
   });
@@ -303,7 +327,7 @@ describe('FeedConnection against a scripted ws server', () => {
     await waitFor(() => closes.length === 1, 'the server to see the close');
     expect(closes).toEqual([1000]);
     expect(r.conn.state).toMatchObject({ state: 'offline', detail: 'Live feed stopped', nextAttemptAt: null });
-    await sleep(100);
+    expect(r.conn.hasPendingAttempt).toBe(false);
     expect(r.conn.stats.upgradeAttempts).toBe(1);
   });
 });
@@ -433,13 +457,13 @@ describe('FeedConnection against the sandbox feed', () => {
     await waitFor(inState(r, 'unauthorized'), 'unauthorized');
     expect(r.conn.state).toMatchObject({ nextAttemptAt: null, cause: 'http 401 unauthorized' });
     expect(r.conn.state.detail).toMatch(/invalid API key or merchant ID/);
-    await sleep(400);
+    expect(r.conn.hasPendingAttempt).toBe(false); // halted: no retry scheduled
     expect(upgrades).toBe(1);
     expect(r.conn.stats.upgradeAttempts).toBe(1);
 
     r.conn.restart();
     await waitFor(() => r.conn.stats.upgradeAttempts === 2 && r.conn.state.state === 'unauthorized', 'the second refusal');
-    await sleep(100);
+    expect(r.conn.hasPendingAttempt).toBe(false);
     expect(upgrades).toBe(2);
 
     r.conn.restart({ apiKey: merchant.apiKey });
@@ -460,14 +484,14 @@ describe('FeedConnection against the sandbox feed', () => {
     await waitFor(inState(r, 'unauthorized'), 'unauthorized');
     expect(r.conn.state).toMatchObject({ cause: 'close 4001', nextAttemptAt: null });
     expect(r.conn.state.detail).toMatch(/API key was changed/);
-    await sleep(300);
+    expect(r.conn.hasPendingAttempt).toBe(false);
     expect(upgrades).toBe(1);
     r.conn.restart({ apiKey: newKey });
     await waitFor(inState(r, 'connected'), 'reconnected');
     expect(r.connects).toBe(2);
   });
 
-  it('connection limit (4008): polling, slow retries, and it connects once a slot frees up', async () => {
+  it('connection limit (4008): polling, retries backing off from refusedRetryMs, and it connects once a slot frees up', async () => {
     const headers = { 'x-api-key': merchant.apiKey, 'x-merchant-id': merchant.merchantId };
     const others = await Promise.all(
       [1, 2, 3].map(
@@ -483,20 +507,21 @@ describe('FeedConnection against the sandbox feed', () => {
     expect(sb.feed.connectionCount(merchant.merchantId)).toBe(3);
     upgrades = 0;
 
-    const r = feed(endpoint(), { limitRetryMs: 250, pollIntervalMs: 15_000, backoff: { initialMs: 10, maxMs: 20 } });
+    const r = feed(endpoint(), { refusedRetryMs: 100, limitRetryMs: 400, random: () => 0, pollIntervalMs: 15_000, backoff: { initialMs: 10, maxMs: 20 } });
     r.conn.start();
     await waitFor(inState(r, 'polling'), 'polling');
     expect(r.conn.state).toMatchObject({
-      detail: 'Feed refused: 3 connections already open for this merchant; polling every 15 s',
+      detail: 'Feed refused: 3 connections already open for this merchant; polling every 15 s, retrying the feed in 1 s',
       cause: 'close 4008',
     });
-    expect(scheduled(r)[0]?.delayMs).toBeGreaterThan(240);
     expect(r.connects).toBe(0);
 
-    // Slow retries only: ~4 in a second at 250 ms, not a storm.
-    await sleep(900);
-    expect(upgrades).toBeGreaterThanOrEqual(3);
-    expect(upgrades).toBeLessThanOrEqual(5);
+    // Backing off, not a storm: retries after 100, 200, 400, 400 ms.
+    await waitFor(() => scheduled(r).length >= 4, 'four refusals', 3000);
+    const delays = scheduled(r)
+      .slice(0, 4)
+      .map((s) => s.delayMs ?? 0);
+    expect(delays.map((delay, i) => near(delay, at([100, 200, 400, 400], i))), `delays ${delays.join(', ')}`).toEqual([true, true, true, true]);
     expect(r.conn.state.state).toBe('polling');
 
     others[0]?.close();

@@ -54,8 +54,10 @@ export const DETAIL = {
   offlineNow: (cause: string, attempt: number) => `Cannot reach the server (${cause}); retrying now (attempt ${attempt})`,
   maintenanceIn: (label: string, delayMs: number) => `${label} under maintenance; retrying in ${formatDelay(delayMs)}`,
   maintenanceNow: (label: string) => `${label} under maintenance; checking again now`,
-  connectionLimit: (limit: number, pollMs: number) =>
-    `Feed refused: ${limit} connections already open for this merchant; polling every ${formatDelay(pollMs)}`,
+  connectionLimitIn: (limit: number, pollMs: number, delayMs: number) =>
+    `Feed refused: ${limit} connections already open for this merchant; polling every ${formatDelay(pollMs)}, retrying the feed in ${formatDelay(delayMs)}`,
+  connectionLimitNow: (limit: number, pollMs: number) =>
+    `Feed refused: ${limit} connections already open for this merchant; polling every ${formatDelay(pollMs)}, retrying the feed now`,
   unauthorized: 'Feed refused: invalid API key or merchant ID; enter valid credentials to reconnect',
   credentialsChanged: 'Feed closed: the API key was changed; enter the new key to reconnect',
   ipNotAllowedIn: (delayMs: number) =>

@@ -26,8 +26,13 @@ export interface FeedConnectionOptions {
   deadAfterMs?: number;
   /** Reconnect delays after a drop or a network error. */
   backoff?: Partial<BackoffOptions>;
-  /** Retry period of the feed while the server refuses it: the connection limit (4008), the IP allowlist (403), any other 403 or 429. */
+  /**
+   * Slowest retry of the feed while the server refuses it: the connection limit (4008), any 403 or 429. The IP
+   * allowlist (403 ip_not_allowed) is retried at this period; the others back off up to it from `refusedRetryMs`.
+   */
   limitRetryMs?: number;
+  /** First retry after a refusal that is often short-lived (4008, a 403 other than the allowlist, a 429); doubles per refusal, jittered. */
+  refusedRetryMs?: number;
   /** Base delay of the first retry during maintenance (503 / 4503); doubles per retry up to the backoff cap. */
   maintenanceRetryMs?: number;
   /** A connection that stayed up this long resets the attempt counter. */
@@ -100,6 +105,7 @@ const DEFAULTS = {
   heartbeatIntervalMs: 10_000,
   deadAfterMs: 25_000,
   limitRetryMs: 5 * 60_000,
+  refusedRetryMs: 5_000,
   maintenanceRetryMs: 30_000,
   healthyAfterMs: 30_000,
   pollIntervalMs: 15_000,
@@ -128,10 +134,10 @@ const noop = () => {};
  * States: `connecting` → `connected` (after the server's `connected` frame, when
  * `onConnected` fires so the engine can reconcile what it missed); after a drop
  * `reconnecting`; `offline` while the server cannot be reached; `maintenance` on 503
- * or close 4503; `polling` while the server refuses the feed for the connection limit
- * (4008; the engine polls REST, the feed is retried every `limitRetryMs`);
- * `unauthorized` on 401 or close 4001, where it stops until `restart()`; `unauthorized` with slow retries on
- * 403 ip_not_allowed; `polling` with slow retries on any other 403 or a 429 at the upgrade (REST may still work).
+ * or close 4503; `polling` while the server refuses the feed for the connection limit (4008), with any other
+ * 403 or a 429 at the upgrade (the engine polls REST; the feed is retried from `refusedRetryMs` backing off
+ * to `limitRetryMs`); `unauthorized` on 401 or close 4001, where it stops until `restart()`; `unauthorized`
+ * with slow retries (`limitRetryMs`) on 403 ip_not_allowed.
  */
 export class FeedConnection {
   private wsUrlValue: string;
@@ -143,6 +149,7 @@ export class FeedConnection {
   private readonly deadAfterMs: number;
   private readonly backoff: BackoffOptions;
   private readonly limitRetryMs: number;
+  private readonly refusedRetryMs: number;
   private readonly maintenanceRetryMs: number;
   private readonly healthyAfterMs: number;
   private readonly pollIntervalMs: number;
@@ -160,6 +167,8 @@ export class FeedConnection {
   private attempt = 0;
   /** Consecutive maintenance answers; drives the maintenance backoff. */
   private maintenanceCount = 0;
+  /** Consecutive refusals of the feed (4008, 403, 429); drives their backoff. */
+  private refusedCount = 0;
   private status: FeedStatus;
   private readonly statsValue: FeedStats = { upgradeAttempts: 0, connects: 0, frames: 0, malformedFrames: 0, listenerErrors: 0 };
 
@@ -180,6 +189,7 @@ export class FeedConnection {
     }
     this.backoff = resolveBackoff(options.backoff);
     this.limitRetryMs = positive('limitRetryMs', options.limitRetryMs ?? DEFAULTS.limitRetryMs);
+    this.refusedRetryMs = Math.min(this.limitRetryMs, positive('refusedRetryMs', options.refusedRetryMs ?? DEFAULTS.refusedRetryMs));
     this.maintenanceRetryMs = positive('maintenanceRetryMs', options.maintenanceRetryMs ?? DEFAULTS.maintenanceRetryMs);
     this.healthyAfterMs = positive('healthyAfterMs', options.healthyAfterMs ?? DEFAULTS.healthyAfterMs);
     this.pollIntervalMs = positive('pollIntervalMs', options.pollIntervalMs ?? DEFAULTS.pollIntervalMs);
@@ -217,6 +227,11 @@ export class FeedConnection {
     return { ...this.statsValue };
   }
 
+  /** Whether a socket is open or opening, or a retry is scheduled: false once the feed waits for nothing but restart(). */
+  get hasPendingAttempt(): boolean {
+    return this.current !== null || this.retryTimer !== null;
+  }
+
   /** Whether start() was called and stop() was not. */
   get isRunning(): boolean {
     return this.running;
@@ -228,6 +243,7 @@ export class FeedConnection {
     this.running = true;
     this.attempt = 0;
     this.maintenanceCount = 0;
+    this.refusedCount = 0;
     this.setStatus('connecting', DETAIL.connecting, null, null);
     this.connect();
     // While the upgrade is on its way, not when the first frame arrives.
@@ -430,6 +446,7 @@ export class FeedConnection {
     }
     this.statsValue.connects++;
     this.maintenanceCount = 0;
+    this.refusedCount = 0;
     if (attempt.healthyTimer) clearTimeout(attempt.healthyTimer);
     attempt.healthyTimer = setTimeout(() => {
       attempt.healthyTimer = null;
@@ -477,12 +494,9 @@ export class FeedConnection {
         }
         if (status === 403 || status === 429) {
           // Any other refusal of the feed alone (a proxy, a limit we cannot classify): the REST API may
-          // still answer, so the engine polls trades while the feed is retried slowly. Only a 401 halts.
-          this.maintenanceCount = 0;
-          const delay = Math.max(this.limitRetryMs, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
-          this.schedule(
-            'polling',
-            delay,
+          // still answer, so the engine polls trades while the feed is retried. Only a 401 halts.
+          this.retryRefused(
+            retryAfterMs,
             (ms) => DETAIL.feedRefusedIn(tag, this.pollIntervalMs, ms),
             () => DETAIL.feedRefusedNow(tag, this.pollIntervalMs),
             tag,
@@ -510,8 +524,13 @@ export class FeedConnection {
           return;
         }
         if (cause.code === FEED_CLOSE_CODES.connectionLimit) {
-          const detail = DETAIL.connectionLimit(WEBSOCKET_MAX_CONNECTIONS_PER_MERCHANT, this.pollIntervalMs);
-          this.schedule('polling', this.limitRetryMs, () => detail, () => detail, tag);
+          // Often our own connection that just dropped, still counted by the server for a moment.
+          this.retryRefused(
+            null,
+            (ms) => DETAIL.connectionLimitIn(WEBSOCKET_MAX_CONNECTIONS_PER_MERCHANT, this.pollIntervalMs, ms),
+            () => DETAIL.connectionLimitNow(WEBSOCKET_MAX_CONNECTIONS_PER_MERCHANT, this.pollIntervalMs),
+            tag,
+          );
           return;
         }
         this.retryWithBackoff('reconnecting', tag, null);
@@ -547,6 +566,18 @@ export class FeedConnection {
       () => DETAIL.maintenanceNow(this.serverLabel),
       cause,
     );
+  }
+
+  /**
+   * A refusal of the feed is often over in seconds: retry from `refusedRetryMs`, doubling up to `limitRetryMs`,
+   * jittered, never before a Retry-After. The state is `polling`: the engine keeps trades current over REST.
+   */
+  private retryRefused(retryAfterMs: number | null, detailLater: (ms: number) => string, detailNow: () => string, cause: string): void {
+    this.maintenanceCount = 0;
+    this.refusedCount++;
+    let delay = backoffDelay(this.refusedCount, { ...this.backoff, initialMs: this.refusedRetryMs, maxMs: this.limitRetryMs }, this.random);
+    if (retryAfterMs !== null) delay = Math.max(delay, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+    this.schedule('polling', delay, detailLater, detailNow, cause);
   }
 
   private retryWithBackoff(state: 'reconnecting' | 'offline', cause: string, retryAfterMs: number | null, words = cause): void {
