@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trade } from '../../../shared/api';
 import { isValidTradeUrl } from '../../../shared/api';
@@ -25,6 +24,7 @@ import { EngineError } from '../ipc/engineService';
 import type { SecretStore } from '../secrets';
 import { LocalStore, StoreError } from '../store';
 import type { ParsedLedgerQuery, ParsedTradeQuery } from '../store/types';
+import { preparePrivateDataDir } from '../privateFiles';
 import { AppConfigFile } from './appConfig';
 import { DataDirLock } from './dataDirLock';
 import type { AccountCredentials } from './session';
@@ -83,7 +83,7 @@ export class Engine implements EngineService {
 
   constructor(private readonly options: EngineOptions) {
     this.log = (line) => options.log(this.scrub(line));
-    mkdirSync(join(options.dataDir, 'accounts'), { recursive: true });
+    preparePrivateDataDir(options.dataDir, this.log);
     this.lock = DataDirLock.acquire(options.dataDir, this.log);
     this.config = new AppConfigFile(options.dataDir);
     if (this.config.problem) this.log(this.config.problem);

@@ -50,6 +50,7 @@ import {
   type LedgerQuery,
   type TradeQuery,
 } from '../../../shared/ipc/contract';
+import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
 import { StoreClosedError, StoreError, StoreReadOnlyError } from './errors';
 import { SCHEMA_VERSION } from './migrations';
 import type {
@@ -155,10 +156,12 @@ export class LocalStore {
   static async open(options: LocalStoreOptions): Promise<LocalStore> {
     const { file } = options;
     try {
-      mkdirSync(dirname(file), { recursive: true });
+      mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     } catch (error) {
       throw new StoreReadOnlyError(file, `cannot create its folder: ${(error as Error).message}`);
     }
+    // Owner-only before SQLite opens it; SQLite gives its -wal and -shm the same mode.
+    createPrivateFile(file);
     const entry = options.workerEntry === undefined ? resolveWorkerEntry() : toUrl(options.workerEntry);
     const slowCallMs = options.slowCallMs ?? 250;
     const catalogIndex = options.catalogIndex ?? true;

@@ -1,0 +1,108 @@
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/main/core/engine/engine';
+import { MemorySecretStore } from '../../src/main/core/secrets';
+import { IPC_METHODS } from '../../src/shared/ipc';
+import { startSandbox, type Sandbox } from '../../src/server/sandbox';
+import { adminApi } from '../support/sandboxHttp';
+import { until } from '../support/until';
+
+/**
+ * The data folder holds the account's whole history (trades, ledger, recipients' trade URLs) and its
+ * settings: other users of the machine may not read it. A new folder is created owner-only; an
+ * existing one that is open to others is tightened, with a warning.
+ */
+
+const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8).padStart(4, '0');
+
+describe.skipIf(process.platform === 'win32')('the data folder is private to its user', () => {
+  let sb: Sandbox;
+  let credentials: { baseUrl: string; wsUrl: string; merchantId: string; apiKey: string };
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    sb = await startSandbox({ items: 50, seed: 3 });
+    const merchant = await adminApi(sb).createMerchant({ balance: 10_000 });
+    credentials = { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey };
+  }, 30_000);
+
+  afterAll(async () => {
+    await sb.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function engineAt(dataDir: string, lines: string[]): Engine {
+    return new Engine({
+      dataDir,
+      secrets: new MemorySecretStore(),
+      log: (line) => lines.push(line),
+      startDemo: () => Promise.reject(new Error('no demo here')),
+      override: credentials,
+    });
+  }
+
+  /** The account database's files while the engine holds it open (WAL mode: -wal and -shm beside it). */
+  async function databaseFiles(dataDir: string): Promise<string[]> {
+    const accounts = join(dataDir, 'accounts');
+    const found = (): string[] | null => {
+      const names = existsSync(accounts) ? readdirSync(accounts) : [];
+      const db = names.find((name) => name.endsWith('.sqlite'));
+      return db && names.includes(`${db}-wal`) && names.includes(`${db}-shm`) ? [db, `${db}-wal`, `${db}-shm`].map((name) => join(accounts, name)) : null;
+    };
+    await until(() => found() !== null);
+    return found() ?? [];
+  }
+
+  it('creates a new folder 0700, and config.json and the account database with its -wal and -shm 0600', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'md-perm-'));
+    dirs.push(base);
+    const dataDir = join(base, 'Merchant Desk');
+    const lines: string[] = [];
+    const engine = engineAt(dataDir, lines);
+    try {
+      await engine.start();
+      await engine.handle('settings.update', IPC_METHODS['settings.update'].input.parse({ theme: 'light' }));
+      const files = await databaseFiles(dataDir);
+      expect({ dataDir: modeOf(dataDir), accounts: modeOf(join(dataDir, 'accounts')) }).toEqual({ dataDir: '0700', accounts: '0700' });
+      expect(Object.fromEntries([join(dataDir, 'config.json'), ...files].map((file) => [file.slice(dataDir.length), modeOf(file)]))).toEqual(
+        Object.fromEntries([join(dataDir, 'config.json'), ...files].map((file) => [file.slice(dataDir.length), '0600'])),
+      );
+      expect(lines.join('\n')).not.toMatch(/other users/);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('tightens an existing folder open to others (0700, its files 0600) and says so', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'md-perm-existing-'));
+    dirs.push(dataDir);
+    // A folder an older version (or the user) left readable by everyone, with its settings and account database.
+    const first = engineAt(dataDir, []);
+    await first.start();
+    await first.handle('settings.update', IPC_METHODS['settings.update'].input.parse({ theme: 'light' }));
+    const [db] = await databaseFiles(dataDir);
+    await first.close();
+    if (!db) throw new Error('no account database');
+    writeFileSync(`${db}-wal`, '');
+    for (const dir of [dataDir, join(dataDir, 'accounts')]) chmodSync(dir, 0o755);
+    for (const file of [join(dataDir, 'config.json'), db, `${db}-wal`]) chmodSync(file, 0o644);
+
+    const lines: string[] = [];
+    const engine = engineAt(dataDir, lines);
+    try {
+      expect({ dataDir: modeOf(dataDir), accounts: modeOf(join(dataDir, 'accounts')) }).toEqual({ dataDir: '0700', accounts: '0700' });
+      for (const file of [join(dataDir, 'config.json'), db, `${db}-wal`]) expect(modeOf(file), file).toBe('0600');
+      const warning = lines.find((line) => line.includes('other users'));
+      expect(warning).toBeDefined();
+      expect(warning).toContain(dataDir);
+      expect(warning).toContain('0755');
+      expect(warning).toContain('0700');
+      await engine.start();
+      for (const file of await databaseFiles(dataDir)) expect(modeOf(file), file).toBe('0600');
+    } finally {
+      await engine.close();
+    }
+  });
+});
