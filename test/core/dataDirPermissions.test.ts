@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/main/core/engine/engine';
+import { createLog } from '../../src/main/shell/log';
 import { MemorySecretStore } from '../../src/main/core/secrets';
 import { IPC_METHODS } from '../../src/shared/ipc';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
@@ -104,5 +105,39 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
     } finally {
       await engine.close();
     }
+  });
+
+  it('tightens what is open inside a private folder without a warning, and leaves files not its own alone', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'md-perm-inner-'));
+    dirs.push(dataDir);
+    const first = engineAt(dataDir, []);
+    await first.start();
+    await first.handle('settings.update', IPC_METHODS['settings.update'].input.parse({ theme: 'light' }));
+    const [db] = await databaseFiles(dataDir);
+    await first.close();
+    if (!db) throw new Error('no account database');
+    chmodSync(join(dataDir, 'accounts'), 0o755);
+    chmodSync(db, 0o644);
+    chmodSync(join(dataDir, 'config.json'), 0o644);
+    writeFileSync(join(dataDir, 'notes.txt'), 'mine', { mode: 0o644 });
+    chmodSync(join(dataDir, 'notes.txt'), 0o644);
+
+    const lines: string[] = [];
+    const engine = engineAt(dataDir, lines);
+    try {
+      expect([modeOf(dataDir), modeOf(join(dataDir, 'accounts')), modeOf(db), modeOf(join(dataDir, 'config.json'))]).toEqual(['0700', '0700', '0600', '0600']);
+      expect(modeOf(join(dataDir, 'notes.txt'))).toBe('0644');
+      expect(lines.join('\n')).not.toMatch(/other users/);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('the shell log, written before the engine starts, creates the data folder and itself owner-only', () => {
+    const base = mkdtempSync(join(tmpdir(), 'md-perm-log-'));
+    dirs.push(base);
+    const dataDir = join(base, 'Merchant Desk');
+    createLog(dataDir, { echo: () => {} })('started');
+    expect([modeOf(dataDir), modeOf(join(dataDir, 'logs')), modeOf(join(dataDir, 'logs', 'main.log'))]).toEqual(['0700', '0700', '0600']);
   });
 });

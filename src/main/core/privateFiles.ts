@@ -26,13 +26,14 @@ const openToOthers = (mode: number): boolean => (mode & 0o077) !== 0;
 export function preparePrivateDataDir(dataDir: string, log: (line: string) => void): void {
   mkdirSync(join(dataDir, 'accounts'), { recursive: true, mode: PRIVATE_DIR_MODE });
   if (!posix) return;
-  const opened: string[] = [];
+  // Only an open data folder exposed anything: what is inside a private one is tightened without a word.
+  let opened: string | null = null;
   for (const dir of [dataDir, ...OUR_FOLDERS.map((name) => join(dataDir, name))]) {
     const stat = statSync(dir, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) continue;
     if (openToOthers(stat.mode)) {
       if (!tighten(dir, PRIVATE_DIR_MODE, log)) continue;
-      opened.push(`${dir} (was ${octal(stat.mode)})`);
+      if (dir === dataDir) opened = octal(stat.mode);
     }
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (!entry.isFile() || !OUR_FILE.test(entry.name)) continue;
@@ -41,10 +42,10 @@ export function preparePrivateDataDir(dataDir: string, log: (line: string) => vo
       if (mode !== undefined && openToOthers(mode)) tighten(file, PRIVATE_FILE_MODE, log);
     }
   }
-  if (opened.length > 0) {
+  if (opened !== null) {
     log(
-      `warning: the data folder was readable by other users of this machine: ${opened.join(', ')}; ` +
-        `made it owner-only (${octal(PRIVATE_DIR_MODE)}, files ${octal(PRIVATE_FILE_MODE)})`,
+      `warning: the data folder ${dataDir} was open to other users of this machine (mode ${opened}); ` +
+        `made it owner-only (${octal(PRIVATE_DIR_MODE)}, its files ${octal(PRIVATE_FILE_MODE)})`,
     );
   }
 }

@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/privateFiles';
 
 /** Above this size the log is moved to `main.old.log` at start (one generation kept). */
 export const MAX_LOG_BYTES = 5 * 1024 * 1024;
@@ -14,7 +15,8 @@ export function createLog(dataDir: string, options: { echo?: (line: string) => v
   const file = join(dir, 'main.log');
   let writable = true;
   try {
-    mkdirSync(dir, { recursive: true });
+    // Created owner-only, the data folder too when the log comes first (src/main/core/privateFiles.ts).
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_LOG_BYTES) renameSync(file, join(dir, 'main.old.log'));
   } catch {
     writable = false;
@@ -25,7 +27,7 @@ export function createLog(dataDir: string, options: { echo?: (line: string) => v
     echo(text);
     if (!writable) return;
     try {
-      appendFileSync(file, `${text}\n`);
+      appendFileSync(file, `${text}\n`, { mode: PRIVATE_FILE_MODE });
     } catch {
       writable = false;
     }
