@@ -22,6 +22,14 @@ export const SANDBOX_CHOICES = {
   maxItemCount: 1_000_000,
   /** Ping interval of the WebSocket feed; a peer that has not answered the previous ping is dropped. */
   feedPingIntervalMs: 15 * SECOND_MS,
+  /** A request's headers are due this long after its first byte (or after the connection opens): 408 after. */
+  headersTimeoutMs: 10 * SECOND_MS,
+  /** The whole request, body included, is due this long after its first byte: 408 after. */
+  requestTimeoutMs: 30 * SECOND_MS,
+  /** A keep-alive connection idle this long after an answer is closed. */
+  idleTimeoutMs: 10 * SECOND_MS,
+  /** Failed authentications a source address may make in 60 s; then every request from it gets 429 until the window slides. */
+  authFailuresPerMinute: 20,
 } as const;
 
 /** A merchant created by the CLI so the sandbox is usable at once. */

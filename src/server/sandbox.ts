@@ -10,6 +10,7 @@ import { DEMO_MERCHANT, SANDBOX_CHOICES } from './config';
 import { SandboxCore } from './domain/core';
 import { FeedServer } from './feed/feedServer';
 import { buildHttpApp } from './http/app';
+import type { HttpTimeouts } from './http/transport';
 import { MarketSimulator } from './simulator/simulator';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
@@ -31,6 +32,8 @@ export interface SandboxOptions {
   eventsPerSecond?: number;
   logger?: boolean;
   onInternalError?: (error: unknown) => void;
+  /** Client time-outs; SANDBOX_CHOICES where absent (tests shorten them). */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
 
 export interface DemoCredentials {
@@ -82,6 +85,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     adminToken,
     logger: options.logger,
     publicUrl: () => baseUrl,
+    timeouts: {
+      headersMs: options.httpTimeouts?.headersMs ?? SANDBOX_CHOICES.headersTimeoutMs,
+      requestMs: options.httpTimeouts?.requestMs ?? SANDBOX_CHOICES.requestTimeoutMs,
+      idleMs: options.httpTimeouts?.idleMs ?? SANDBOX_CHOICES.idleTimeoutMs,
+    },
     onInternalError: options.onInternalError,
     hooks: {
       webhookTest: (merchantId) => webhooks.test(merchantId),

@@ -12,6 +12,7 @@ import { createGuard } from './guard';
 import { buildOpenApiDocument } from './openapi';
 import { registerPublicRoutes } from './publicRoutes';
 import { SlidingWindowRateLimiter } from './rateLimiter';
+import { createClientErrorHandler, frameworkErrorAnswer, nodeServerTimeouts, type HttpTimeouts } from './transport';
 
 export const SHUTTING_DOWN_MESSAGE = 'The sandbox is shutting down. Please try again later.';
 
@@ -20,6 +21,7 @@ export interface HttpAppOptions {
   adminToken: string;
   hooks: AdminHooks;
   publicUrl: () => string;
+  timeouts: HttpTimeouts;
   logger?: boolean;
   onInternalError?: (error: unknown) => void;
 }
@@ -69,6 +71,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
     trustProxy: false,
     // fastify's own 503 while closing is not the spec's envelope: the hook below answers instead.
     return503OnClosing: false,
+    // Slow or silent clients: a 408 envelope (clientErrorHandler), then the connection is closed.
+    requestTimeout: options.timeouts.requestMs,
+    keepAliveTimeout: options.timeouts.idleMs,
+    http: nodeServerTimeouts(options.timeouts),
+    // What fails before a route exists (unparsable request, header overflow, bad URL) gets the envelope too.
+    clientErrorHandler: createClientErrorHandler(options.timeouts),
+    frameworkErrors: (error, request, reply) => {
+      const apiError = frameworkErrorAnswer(error);
+      void sendEnvelope(request, (reply as FastifyReply).code(apiError.status), apiError.toBody());
+    },
   });
   // First, so its hooks cover the not-found handler too.
   // Every answer is gzipped when the client accepts it, however small (spec: "Responses are gzip-compressed").

@@ -57,8 +57,9 @@ export const TRADE_ERROR_CODES = {
 
 /**
  * `error` codes of the error envelope. The spec leaves the 429 and 500 codes
- * unnamed; `rate_limited`, `internal_error`, `not_found` and `payload_too_large`
- * are the sandbox's choice (docs/sandbox.md). Clients must accept unknown codes.
+ * unnamed; `rate_limited`, `internal_error`, `not_found`, `payload_too_large`
+ * and `request_timeout` are the sandbox's choice (docs/sandbox.md). Clients
+ * must accept unknown codes.
  */
 export const API_ERROR_CODES = [
   'unauthorized',
@@ -69,6 +70,7 @@ export const API_ERROR_CODES = [
   'internal_error',
   'not_found',
   'payload_too_large',
+  'request_timeout',
   'invalid_request',
   'item_unavailable',
   'asset_mismatch',
