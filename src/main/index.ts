@@ -41,8 +41,11 @@ import { mainWindowOptions, restoreBounds } from './shell/windowOptions';
 
 const APP_ID = 'com.merchantdesk.app';
 const APP_NAME = 'Merchant Desk';
-/** Set by the Playwright Electron suite: no modal dialogs, and a test hook on globalThis. */
-const TEST_MODE = Boolean(process.env['MERCHANT_DESK_TEST']);
+/**
+ * Set by the Playwright Electron suite: no modal dialogs, and a test hook on globalThis. Honoured only
+ * when running from the build: a packaged app's user gets every dialog, and nothing on globalThis.
+ */
+const TEST_MODE = !app.isPackaged && Boolean(process.env['MERCHANT_DESK_TEST']);
 
 // ---- Paths and identity (before `ready`: the single-instance lock and Chromium's
 // profile follow userData, so a test's MERCHANT_DESK_DATA_DIR is a separate instance).

@@ -267,6 +267,7 @@ async function engineFails(fake) {
   report.exitCode = fake.exitCode;
   report.errorBoxes = [...fake.errorBoxes];
   report.log = readLog();
+  report.testHook = typeof globalThis.__merchantDesk;
 }
 
 try {

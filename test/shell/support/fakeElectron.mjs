@@ -7,6 +7,7 @@
 //   FAKE_ELECTRON_LOCK=held      another instance holds the single-instance lock
 //   FAKE_ELECTRON_DISPLAYS=json  the displays' work areas, primary first:
 //                                [{"x":0,"y":0,"width":1920,"height":1040}, ...]
+//   FAKE_ELECTRON_PACKAGED=1     app.isPackaged (resources read from the repository's resources/)
 import { EventEmitter } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,8 +43,12 @@ const cancellable = () => ({
   },
 });
 
+const packaged = process.env.FAKE_ELECTRON_PACKAGED === '1';
+// A packaged app reads its images from <resourcesPath>/resources/: the repository's own folder here.
+if (packaged) process.resourcesPath = join(import.meta.dirname, '..', '..', '..');
+
 class App extends EventEmitter {
-  isPackaged = false;
+  isPackaged = packaged;
   ready = false;
   setName(name) {
     this.name = name;
@@ -243,6 +248,17 @@ const defaultSession = Object.assign(new EventEmitter(), {
 });
 fake.session.emitter = defaultSession;
 export const session = { defaultSession };
+/** Like Linux without a keyring: no encryption to offer, so the API key is kept by another store or asked for. */
+export const safeStorage = {
+  isEncryptionAvailable: () => false,
+  getSelectedStorageBackend: () => 'basic_text',
+  encryptString() {
+    throw new Error('Encryption is not available.');
+  },
+  decryptString() {
+    throw new Error('Decryption is not available.');
+  },
+};
 
 export const shell = {
   async openExternal(url) {
@@ -271,4 +287,4 @@ export class Tray extends EventEmitter {
   }
 }
 
-export default { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, screen, session, shell, Tray };
+export default { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, safeStorage, screen, session, shell, Tray };
