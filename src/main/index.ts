@@ -147,7 +147,14 @@ async function onReady(): Promise<void> {
     if (method === 'settings.update' && result.ok) onSettings(result.value as AppSettings);
     return result;
   });
-  startEngine(createEngineFromOptions({ dataDir, log }));
+  startEngine(
+    createEngineFromOptions({
+      dataDir,
+      log,
+      // The demo is the shell's: its code (the sandbox) loads only when the demo is used.
+      startDemo: async () => (await import('../server/demo')).startDemoSandbox(dataDir, log),
+    }),
+  );
   createWindow();
   createTray();
 

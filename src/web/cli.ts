@@ -87,6 +87,8 @@ async function main(): Promise<void> {
     ...(args.wsUrl !== null ? { wsUrl: args.wsUrl } : {}),
     dataDir,
     log,
+    // The demo is the host's: its code (the sandbox) loads only when the demo is used.
+    startDemo: async () => (await import('../server/demo')).startDemoSandbox(dataDir, log),
     startInBackground: true,
   });
 

@@ -44,6 +44,21 @@ describe('layering lint rules', () => {
     expect(await ruleIds(code('../../shared/money'), 'src/renderer/src/x.ts')).toEqual([]);
   });
 
+  it('keeps the engine (src/main/core) off the sandbox, the hosts and the shell: hosts hand it its account', async () => {
+    const file = 'src/main/core/engine/x.ts';
+    const dynamic = (from: string) => `export const load = () => import('${from}');\n`;
+    expect(await ruleIds("export * from '../../../server/sandbox';\n", file)).toContain('layering/no-cross-layer-import');
+    expect(await ruleIds(dynamic('../../../server/sandbox'), file)).toContain('layering/no-cross-layer-import');
+    expect(await ruleIds("export * from '../../../web/options';\n", file)).toContain('layering/no-cross-layer-import');
+    expect(await ruleIds("export * from '../../index';\n", file)).toContain('layering/no-cross-layer-import');
+    // Within the engine, and down to shared, stays allowed; so does the shell's import of the engine.
+    expect(await ruleIds("export * from '../store';\n", file)).toEqual([]);
+    expect(await ruleIds("export * from '../../../shared/money';\n", file)).toEqual([]);
+    expect(await ruleIds("export * from './core/engine/create';\n", 'src/main/x.ts')).toEqual([]);
+    // Shared and the renderer still may not reach the engine.
+    expect(await ruleIds("export * from '../main/core/store';\n", 'src/shared/x.ts')).toContain('layering/no-cross-layer-import');
+  });
+
   it('keeps zod out of the renderer bundle: schema modules for types only, values from shared/api/values', async () => {
     const file = 'src/renderer/src/lib/x.ts';
     const value = (from: string) => `import { X } from '${from}';\nexport default X;\n`;

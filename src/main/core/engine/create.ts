@@ -8,6 +8,8 @@ import { Engine } from './engine';
 export interface EngineLaunchOptions {
   /** A real (or outside) API; without it the embedded demo sandbox is used. */
   baseUrl?: string;
+  /** Starts the embedded demo sandbox: the host owns it (the engine never loads the sandbox's code). */
+  startDemo: () => Promise<DemoAccount>;
   wsUrl?: string;
   dataDir: string;
   log: (line: string) => void;
@@ -27,30 +29,11 @@ export interface LaunchedEngine {
   describe(): string;
 }
 
-/** The embedded demo: a persistent sandbox with a simulated market, on a free loopback port. */
-export async function startDemoSandbox(dataDir: string, log: (line: string) => void): Promise<DemoAccount> {
-  // Loaded only for the demo: the sandbox (and its HTTP server stack) is not the app's start-up path.
-  const { startSandbox } = await import('../../../server/sandbox');
-  const sandbox = await startSandbox({
-    dbFile: join(dataDir, 'demo-sandbox.sqlite'),
-    demoMerchant: true,
-    simulate: true,
-    eventsPerSecond: 5,
-    onInternalError: (error) => log(`demo sandbox: ${(error as Error).stack ?? String(error)}`),
-  });
-  const demo = sandbox.demo as { merchantId: string; apiKey: string };
-  log(`demo sandbox at ${sandbox.baseUrl}`);
-  return {
-    credentials: { baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, merchantId: demo.merchantId, apiKey: demo.apiKey },
-    close: () => sandbox.close(),
-  };
-}
-
 /**
  * Builds and starts the engine for a host (web host CLI or Electron shell).
  * With `baseUrl`, the merchant is MERCHANT_ID, else the account saved in the
  * data directory's config.json; its key comes from the keychain, else from
- * MERCHANT_API_KEY. Without `baseUrl`, the demo sandbox starts.
+ * MERCHANT_API_KEY. Without `baseUrl`, the host's demo sandbox starts (`startDemo`).
  */
 export async function createEngineFromOptions(options: EngineLaunchOptions): Promise<LaunchedEngine> {
   const env = options.env ?? process.env;
@@ -81,7 +64,7 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
     // The demo's key is no secret; a memory store keeps it out of the keychain.
     secrets: secrets.kind === 'memory' ? new MemorySecretStore() : secrets,
     log: options.log,
-    startDemo: () => startDemoSandbox(options.dataDir, options.log),
+    startDemo: options.startDemo,
     ...(override ? { override } : {}),
   });
   const started = engine.start();

@@ -44,6 +44,11 @@ const LEDGER_DEBOUNCE_MS = 1_000;
  * the 14-day `isActive` window are still found. No mark (a new cache): the whole history.
  */
 const HISTORY_MARK_META = 'trades_history_mark';
+/**
+ * The base URL the cached catalog was last synced from: its picture URLs point there. A cache synced from
+ * another address (the demo restarted on another port, the account moved) is synced again at once.
+ */
+const CATALOG_BASE_URL_META = 'catalog_base_url';
 /** Each run re-reads this much before the mark: trades stamped by a server clock a little behind ours. */
 const HISTORY_OVERLAP_MS = 10 * 60_000;
 /** Trades/History?webhookStatus=failed is asked at most this often (the user's filter for failed webhooks). */
@@ -122,6 +127,8 @@ export class AccountSession {
   private restProblem: string | null = null;
   private startedAt = Date.now();
   private startSyncScheduled = false;
+  /** The cached catalog came from another base URL than this session's (see CATALOG_BASE_URL_META). */
+  private catalogFromElsewhere = false;
   /** Item frames on their way to the writer, in arrival order. */
   private readonly itemWrites = new ItemWriteQueue({
     write: (frames) => this.applyItemFrames(frames),
@@ -161,6 +168,7 @@ export class AccountSession {
   async start(): Promise<void> {
     this.startedAt = Date.now();
     this.catalog = await this.store.catalogInfo();
+    this.catalogFromElsewhere = this.catalog.totalItems > 0 && (await this.store.getMeta(CATALOG_BASE_URL_META)) !== this.credentials.baseUrl;
     this.activeTrades = (await this.store.activeTrades()).length;
     const cachedBalance = (await this.store.getMeta('balance')) as Balance | null;
     if (cachedBalance) this.balance = cachedBalance;
@@ -506,7 +514,7 @@ export class AccountSession {
   private async syncCatalogIfStale(): Promise<void> {
     if (this.catalogSync) return;
     const built = this.catalog.lastUpdate ? Date.parse(this.catalog.lastUpdate) : 0;
-    if (Date.now() < built + CATALOG_REBUILD_INTERVAL_MS + FRESHNESS_GRACE_MS) return;
+    if (!this.catalogFromElsewhere && Date.now() < built + CATALOG_REBUILD_INTERVAL_MS + FRESHNESS_GRACE_MS) return;
     // A cache that holds a catalog is shown first: its refresh waits until the start-up's first screens are up
     // (on 2 cores a 500k-item sync would otherwise slow the first paint by half a second). An empty cache syncs at once.
     const wait = this.catalog.totalItems > 0 ? this.startedAt + START_SYNC_DELAY_MS - Date.now() : 0;
@@ -562,6 +570,8 @@ export class AccountSession {
       this.client.reportCatalogResponse(result.ok ? 200 : result.status, result.ok ? {} : result.headers);
       if (!result.ok) throw this.client.catalogError(result.status, result.headers, result.bodyText);
       this.catalog = await this.store.catalogInfo();
+      await this.store.setMeta(CATALOG_BASE_URL_META, this.credentials.baseUrl);
+      this.catalogFromElsewhere = false;
       this.hooks.log(
         `catalog sync (${reason}): +${result.added} ~${result.updated} -${result.removed} = ${result.total} items in ${result.ms} ms`,
       );

@@ -1,0 +1,80 @@
+// The embedded demo the hosts (Electron shell, web host) start and hand to the engine as its account.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { startSandbox } from './sandbox';
+
+/** What the engine needs of the demo: an account (the demo's key is no secret) and a way to stop it. */
+export interface DemoSandbox {
+  credentials: { baseUrl: string; wsUrl: string; merchantId: string; apiKey: string };
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+/** Where the demo listened last: the cached catalog's picture URLs carry this address. */
+const PORT_FILE = 'demo-sandbox.json';
+
+/**
+ * A persistent sandbox with a simulated market, kept in the data folder, on the loopback port it had the
+ * last time (so the cached pictures still load after a restart); on a free port when that one is taken.
+ */
+export async function startDemoSandbox(dataDir: string, log: (line: string) => void): Promise<DemoSandbox> {
+  const previous = readPort(dataDir);
+  let port = 0;
+  if (previous !== null) {
+    if (await portIsFree(previous)) port = previous;
+    else log(`demo sandbox: port ${previous} is taken now; starting on another one (the cached pictures are fetched again)`);
+  }
+  const sandbox = await startSandbox({
+    host: HOST,
+    port,
+    dbFile: join(dataDir, 'demo-sandbox.sqlite'),
+    demoMerchant: true,
+    simulate: true,
+    eventsPerSecond: 5,
+    onInternalError: (error) => log(`demo sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  });
+  const demo = sandbox.demo;
+  if (!demo) {
+    await sandbox.close();
+    throw new Error('the demo sandbox started without its demo merchant');
+  }
+  const bound = Number(new URL(sandbox.baseUrl).port);
+  if (bound !== previous) writePort(dataDir, bound, log);
+  log(`demo sandbox at ${sandbox.baseUrl}`);
+  return {
+    credentials: { baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, merchantId: demo.merchantId, apiKey: demo.apiKey },
+    close: () => sandbox.close(),
+  };
+}
+
+function readPort(dataDir: string): number | null {
+  try {
+    const value: unknown = JSON.parse(readFileSync(join(dataDir, PORT_FILE), 'utf8'));
+    const port = typeof value === 'object' && value !== null ? (value as { port?: unknown }).port : undefined;
+    return typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65_536 ? port : null;
+  } catch {
+    // None yet, or unreadable: any free port will do, and is written down.
+    return null;
+  }
+}
+
+function writePort(dataDir: string, port: number, log: (line: string) => void): void {
+  const file = join(dataDir, PORT_FILE);
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, `${JSON.stringify({ port })}\n`);
+    renameSync(temp, file);
+  } catch (error) {
+    log(`demo sandbox: could not keep its port in ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Whether nothing listens on the port now (the sandbox binds it a moment later). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host: HOST, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
