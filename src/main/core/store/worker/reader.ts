@@ -541,13 +541,14 @@ export class ReaderService implements ReaderMethods {
       where.push('createdAt <= ?');
       params.push(q.to);
     }
+    // The table shows ids shortened: a filter matches the start of an id (ASCII case ignored by LIKE).
     if (q.externalId !== '') {
-      where.push('externalId = ?');
-      params.push(q.externalId);
+      where.push("externalId LIKE ? ESCAPE '\\'");
+      params.push(`${escapeLike(q.externalId)}%`);
     }
     if (q.tradeId !== '') {
-      where.push('tradeId = ?');
-      params.push(q.tradeId);
+      where.push("tradeId LIKE ? ESCAPE '\\'");
+      params.push(`${escapeLike(q.tradeId)}%`);
     }
     if (q.webhookFailed) where.push("webhookStatus = 'failed'");
     const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
@@ -590,8 +591,8 @@ export class ReaderService implements ReaderMethods {
       params.push(...q.types);
     }
     if (q.tradeId !== '') {
-      where.push('tradeId = ?');
-      params.push(q.tradeId);
+      where.push("tradeId LIKE ? ESCAPE '\\'");
+      params.push(`${escapeLike(q.tradeId)}%`);
     }
     if (q.from !== null) {
       where.push('createdAt >= ?');
