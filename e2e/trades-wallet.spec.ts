@@ -102,6 +102,59 @@ test('filters trades by status and order id', async ({ page }) => {
   await expect(rows.locator('.status-badge')).toHaveText([/^(pending|sent)$/i, /^(pending|sent)$/i]);
 });
 
+test('trade id and order id filters take the start of an id (the table shows ids shortened); over-long input is refused by the field', async ({ page }) => {
+  await openHistory(page);
+  const filters = page.getByRole('group', { name: 'Trade filters' });
+  const rows = tradeBodyRows(page);
+  const declinedId = tradeIds.get('ORD-1002') ?? '';
+  const declinedRow = rows.filter({ has: page.locator(`td[title="${declinedId}"]`) });
+  const shown = ((await declinedRow.locator(`td[title="${declinedId}"]`).textContent()) ?? '').trim();
+  expect(shown).toMatch(/^[0-9a-f]{8}…[0-9a-f]{2}$/);
+
+  // The shortened id as the table shows it, its head, and its head in capitals: that trade.
+  for (const typed of [shown, shown.slice(0, 8), shown.slice(0, 8).toUpperCase()]) {
+    await filters.getByRole('textbox', { name: 'Trade ID' }).fill(typed);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText(listing('ORD-1002').market_hash_name);
+  }
+  await filters.getByRole('button', { name: 'Clear' }).click();
+  await expect(rows).toHaveCount(LISTINGS.length);
+
+  // The start of an order id: every trade it begins.
+  await filters.getByRole('textbox', { name: 'Order ID' }).fill('ORD-100');
+  await expect(rows).toHaveCount(LISTINGS.length);
+  await filters.getByRole('textbox', { name: 'Order ID' }).fill('ORD-1003');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(listing('ORD-1003').market_hash_name);
+  await filters.getByRole('button', { name: 'Clear' }).click();
+
+  // Over-long input: the fields keep what the engine accepts, and no raw validation error shows.
+  for (const name of ['Order ID', 'Trade ID']) {
+    const field = filters.getByRole('textbox', { name });
+    await field.fill('x'.repeat(400));
+    expect((await field.inputValue()).length).toBeLessThanOrEqual(128);
+    await expect(page.getByText('No trades match these filters')).toBeVisible();
+    await expect(page.getByText(/Too big|trades\.query/)).toHaveCount(0);
+    await filters.getByRole('button', { name: 'Clear' }).click();
+  }
+  // The catalog's text filters too.
+  await goTo(page, 'Catalog');
+  for (const name of ['Search items', 'Sticker name']) {
+    const field = page.getByRole(name === 'Search items' ? 'searchbox' : 'textbox', { name });
+    await field.fill('y'.repeat(400));
+    expect((await field.inputValue()).length).toBeLessThanOrEqual(256);
+    await expect(page.getByText('No items match')).toBeVisible();
+    await expect(page.getByText(/Too big|catalog\.query/)).toHaveCount(0);
+    await field.fill('');
+  }
+  // And the ledger's trade id filter.
+  await goTo(page, 'Wallet');
+  const ledgerTradeId = page.getByRole('group', { name: 'Ledger filters' }).getByRole('textbox', { name: 'Trade ID' });
+  await ledgerTradeId.fill('z'.repeat(400));
+  expect((await ledgerTradeId.inputValue()).length).toBeLessThanOrEqual(128);
+  await expect(page.getByText(/Too big|wallet\.ledger/)).toHaveCount(0);
+});
+
 test('exports trades as CSV, all of them and filtered', async ({ page }, testInfo) => {
   await openHistory(page);
   const exportButton = page.getByRole('button', { name: 'Export CSV' });

@@ -24,7 +24,8 @@ export function SearchBox() {
         id="catalog-search"
         type="search"
         aria-label="Search items"
-        placeholder="Search items — name, phase, sticker…"
+        maxLength={256}
+        placeholder="Search by item name…"
         autoComplete="off"
         spellCheck={false}
         value={search}
@@ -102,6 +103,7 @@ export function CatalogFilters() {
       <input
         className="sticker-input"
         aria-label="Sticker name"
+        maxLength={256}
         placeholder="Sticker name"
         value={f.stickerName}
         onChange={(e) => editFilters({ stickerName: e.target.value })}

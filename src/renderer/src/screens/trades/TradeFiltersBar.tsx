@@ -5,6 +5,10 @@ import { resetTradeFilters, setTradeFilters } from '../../state/actions/trades';
 import { EMPTY_TRADE_FILTERS } from '../../state/slices/trades';
 import { useStore } from '../../state/store';
 
+/** The longest ids the filters take: the IPC contract's limits (an order id is at most 128 characters in the API). */
+export const MAX_TRADE_ID_FILTER_LENGTH = 128;
+const MAX_ORDER_ID_FILTER_LENGTH = 128;
+
 export function tradeFiltersActive(f: typeof EMPTY_TRADE_FILTERS): boolean {
   return f.statuses.length > 0 || f.from !== '' || f.to !== '' || f.externalId.trim() !== '' || f.tradeId.trim() !== '' || f.webhookFailed;
 }
@@ -37,8 +41,26 @@ export function TradeFiltersBar() {
         <span className="filter-label">to</span>
         <DateInput label="To date" value={f.to} onChange={(day) => setTradeFilters({ to: day })} />
       </div>
-      <input aria-label="Order ID" placeholder="Order ID" className="id-input" value={f.externalId} onChange={(e) => setTradeFilters({ externalId: e.target.value })} />
-      <input aria-label="Trade ID" placeholder="Trade ID" className="id-input" value={f.tradeId} onChange={(e) => setTradeFilters({ tradeId: e.target.value })} />
+      <input
+        aria-label="Order ID"
+        placeholder="Order ID (or its start)"
+        title="Trades whose order ID starts with this"
+        className="id-input"
+        maxLength={MAX_ORDER_ID_FILTER_LENGTH}
+        spellCheck={false}
+        value={f.externalId}
+        onChange={(e) => setTradeFilters({ externalId: e.target.value })}
+      />
+      <input
+        aria-label="Trade ID"
+        placeholder="Trade ID (or its start)"
+        title="Trades whose ID starts with this, e.g. the shortened ID the table shows"
+        className="id-input"
+        maxLength={MAX_TRADE_ID_FILTER_LENGTH}
+        spellCheck={false}
+        value={f.tradeId}
+        onChange={(e) => setTradeFilters({ tradeId: e.target.value })}
+      />
       <label className="check">
         <input type="checkbox" checked={f.webhookFailed} onChange={(e) => setTradeFilters({ webhookFailed: e.target.checked })} /> Webhook failed
       </label>

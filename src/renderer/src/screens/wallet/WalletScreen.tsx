@@ -116,7 +116,7 @@ function LedgerFilters() {
           );
         })}
       </div>
-      <input aria-label="Trade ID" placeholder="Trade ID" className="id-input" value={f.tradeId} onChange={(e) => setLedgerFilters({ tradeId: e.target.value })} />
+      <input aria-label="Trade ID" placeholder="Trade ID (or its start)" className="id-input" maxLength={128} spellCheck={false} value={f.tradeId} onChange={(e) => setLedgerFilters({ tradeId: e.target.value })} />
       <div className="filter-group" role="group" aria-label="Created between">
         <span className="filter-label">From</span>
         <DateInput label="From date" value={f.from} onChange={(day) => setLedgerFilters({ from: day })} />

@@ -63,6 +63,13 @@ export const initialTrades: TradesSlice = {
   detail: { id: null, status: 'idle', data: null, error: null },
 };
 
+/** An id filter as the engine matches it (a prefix): a shortened id copied from a table ("3f2a9c1e…ab") is its head. */
+export function idFilterPrefix(text: string): string {
+  const trimmed = text.trim();
+  const cut = trimmed.indexOf('…');
+  return cut >= 0 ? trimmed.slice(0, cut) : trimmed;
+}
+
 export function toTradeQuery(slice: Pick<TradesSlice, 'tab' | 'filters' | 'offset' | 'limit'>): TradeQuery {
   const f = slice.filters;
   return {
@@ -70,8 +77,8 @@ export function toTradeQuery(slice: Pick<TradesSlice, 'tab' | 'filters' | 'offse
     activeOnly: slice.tab === 'active',
     from: dateInputToIso(f.from, false),
     to: dateInputToIso(f.to, true),
-    externalId: f.externalId.trim(),
-    tradeId: f.tradeId.trim(),
+    externalId: idFilterPrefix(f.externalId),
+    tradeId: idFilterPrefix(f.tradeId),
     webhookFailed: f.webhookFailed,
     offset: slice.offset,
     limit: slice.limit,

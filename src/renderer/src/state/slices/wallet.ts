@@ -2,7 +2,7 @@ import type { Balance, TransactionType } from '../../../../shared/api';
 import type { BalancePoint, LedgerRow, Page } from '../../../../shared/ipc/models';
 import type { LedgerQuery } from '../../../../shared/ipc/contract';
 import { dateInputToIso } from '../../lib/format';
-import type { ListState } from './trades';
+import { idFilterPrefix, type ListState } from './trades';
 
 export interface LedgerFilters {
   types: TransactionType[];
@@ -43,7 +43,7 @@ export function toLedgerQuery(slice: Pick<WalletSlice, 'filters' | 'offset' | 'l
   const f = slice.filters;
   return {
     types: f.types,
-    tradeId: f.tradeId.trim(),
+    tradeId: idFilterPrefix(f.tradeId),
     from: dateInputToIso(f.from, false),
     to: dateInputToIso(f.to, true),
     offset: slice.offset,
