@@ -206,6 +206,8 @@ export const IPC_METHODS = {
   'account.useDemo': method<typeof none, ConnectionTestResult>(none),
   /** Leave the demo sandbox for the account saved in Settings (its key from the keychain); the choice is kept across restarts. */
   'account.useSaved': method<typeof none, ConnectionTestResult>(none),
+  /** "Retry now": reconnect the feed and reconcile at once, without waiting for the next backed-off attempt. */
+  'connection.retryNow': method<typeof none, { started: boolean }>(none),
 } as const;
 
 export type IpcMethod = keyof typeof IPC_METHODS;

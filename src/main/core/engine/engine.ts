@@ -266,6 +266,8 @@ export class Engine implements EngineService {
         return this.describeConnection(true);
       case 'account.useSaved':
         return this.useSaved();
+      case 'connection.retryNow':
+        return this.session ? this.session.retryNow() : { started: false };
     }
   }
 

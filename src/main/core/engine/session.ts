@@ -26,6 +26,8 @@ export interface SessionHooks {
   log(line: string): void;
 }
 
+/** The status while the feed is back but what happened meanwhile is not reconciled yet. */
+const CATCHING_UP_DETAIL = 'Feed connected; catching up on balance, active trades and the catalog…';
 /** How often trades are polled while no feed is possible (spec's polling mode). */
 export const POLL_INTERVAL_MS = 15_000;
 /** How often catalog freshness is checked against lastUpdate + 5 min. */
@@ -118,6 +120,11 @@ export class AccountSession {
   private recoveryTimer: ReturnType<typeof setTimeout> | null = null;
   private recoveryAttempt = 0;
   private lastFailureAt = 0;
+  /** The feed is connected but what happened while it was away is not reconciled yet: not "Live" until it is. */
+  private catchingUp = false;
+  private feedState: ConnectionStatus['state'] | null = null;
+  /** Bumped at each feed (re)connect; a reconcile started before the latest one does not end the catch-up. */
+  private connectGeneration = 0;
   /** A REST call answered 401: the only thing that stops polling (a refused feed alone does not). */
   private restUnauthorized = false;
   /**
@@ -208,7 +215,19 @@ export class AccountSession {
   // ---- Feed
 
   private onFeedState(status: ConnectionStatus): void {
-    this.connection = { state: status.state, detail: this.restProblem ?? status.detail, nextAttemptAt: status.nextAttemptAt, since: status.since };
+    if (status.state === 'connected' && this.feedState !== 'connected') {
+      // The feed is back, so the server is: a maintenance Retry-After must not hold the catch-up.
+      this.catchingUp = true;
+      this.connectGeneration++;
+      this.limiter.endMaintenanceBackoff();
+    } else if (status.state !== 'connected') {
+      this.catchingUp = false;
+    }
+    this.feedState = status.state;
+    this.connection =
+      status.state === 'connected' && this.catchingUp
+        ? { state: 'connecting', detail: CATCHING_UP_DETAIL, nextAttemptAt: null, since: status.since }
+        : { state: status.state, detail: this.restProblem ?? status.detail, nextAttemptAt: status.nextAttemptAt, since: status.since };
     this.events.push({ connection: this.connection });
     const live = status.state === 'connected' || status.state === 'connecting';
     if (live && this.pollTimer) {
@@ -363,6 +382,7 @@ export class AccountSession {
   private async runReconcile(reason: string): Promise<void> {
     if (this.stopped) return;
     const started = Date.now();
+    const generation = this.connectGeneration;
     try {
       const active = await this.client.tradeHistory({ isActive: true }, { signal: this.abort.signal });
       await this.upsertTrades(active.trades, reason === 'polling' ? 'poll' : 'reconcile');
@@ -386,10 +406,32 @@ export class AccountSession {
         }
         // A REST 503 set `maintenance` while the feed stayed up: the API answers again, show the feed's state.
         if (this.connection.state === 'maintenance' && this.feed.state.state === 'connected') this.onFeedState(this.feed.state);
+        if (this.catchingUp && generation === this.connectGeneration) {
+          // Trades and balance are current, the catalog's freshness checked (a stale one syncs, with its progress shown): live.
+          this.catchingUp = false;
+          this.onFeedState(this.feed.state);
+        }
       }
     } catch (error) {
       this.fail(`reconcile (${reason})`, error);
     }
+  }
+
+  /**
+   * The user's "Retry now": a maintenance backoff ends, a feed waiting for its next attempt connects now, and
+   * trades, balance and catalog freshness are reconciled at once. A rate-limit backoff still holds.
+   */
+  retryNow(): { started: boolean } {
+    if (this.stopped) return { started: false };
+    this.limiter.endMaintenanceBackoff();
+    if (this.recoveryTimer) clearTimeout(this.recoveryTimer);
+    this.recoveryTimer = null;
+    this.recoveryAttempt = 0;
+    const feedState = this.feed.state.state;
+    if (feedState !== 'connected' && !(feedState === 'connecting' && this.feed.hasPendingAttempt)) void this.feed.restart();
+    void this.reconcile('retry now');
+    void this.backfillHistory();
+    return { started: true };
   }
 
   /**
