@@ -1,102 +1,111 @@
-// The web host only answers its launch token: pages, assets and the /bridge WebSocket are
-// refused without it (or with a wrong one), and the refusal carries nothing of the app.
+// The web host's credential stays with its page. The page and its assets hold no secret and are
+// served to anyone who names this host (Host and Origin checked); the /bridge WebSocket, which
+// drives the app, answers only after a first frame carrying the launch token. No cookie: a
+// browser would send it to every port of 127.0.0.1, item images included.
+import type { Request } from '@playwright/test';
 import { WebSocket as NodeWebSocket } from 'ws';
+import { catalogGrid, openApp } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const stack = useStack({ items: 500, seed: 2 });
 
 const WRONG_TOKEN = 'not-the-token-0123456789abcdef';
+const EXPIRED = 'Session expired — open the URL printed by npm run web';
 
-async function get(url: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { redirect: 'manual', headers });
-  return { status: response.status, headers: response.headers, body: await response.text() };
+interface BridgeAttempt {
+  /** The upgrade's HTTP status (101 when the socket opened). */
+  status: number | null;
+  /** The close code once it ended (4401: the hello was refused). */
+  closeCode: number | null;
+  /** Frames received before the close. */
+  frames: string[];
 }
 
-function expectNoAppContent(body: string) {
-  expect(body.trim()).toBe('Unauthorized');
-  expect(body).not.toMatch(/<html|<script|Merchant Desk|assets\//i);
-}
-
-/** Opens a WebSocket to /bridge from Node: resolves with how it ended. */
-function openBridge(url: string, headers: Record<string, string> = {}): Promise<{ opened: boolean; status: number | null }> {
+/**
+ * Opens /bridge from Node with `headers` (and an Origin), sends `first` as the first frame (a
+ * call when absent: no hello), and reports how it ended.
+ */
+function tryBridge(origin: string | null, headers: Record<string, string>, first?: Record<string, unknown>, query = ''): Promise<BridgeAttempt> {
+  const wsUrl = `${stack().origin.replace(/^http/, 'ws')}/bridge${query}`;
   return new Promise((done) => {
-    const ws = new NodeWebSocket(url, { headers });
-    ws.once('open', () => {
-      ws.close();
-      done({ opened: true, status: 101 });
+    const frames: string[] = [];
+    let status: number | null = null;
+    const ws = new NodeWebSocket(wsUrl, { headers, ...(origin !== null ? { origin } : {}) });
+    ws.on('upgrade', () => (status = 101));
+    ws.on('open', () => ws.send(JSON.stringify(first ?? { type: 'call', id: 1, method: 'app.snapshot', input: {} })));
+    ws.on('message', (data) => {
+      frames.push(String(data));
+      // The control case: welcomed, it calls; answered, it is done.
+      const { type } = JSON.parse(String(data)) as { type?: string };
+      if (type === 'welcome') ws.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} }));
+      if (type === 'result') ws.close();
     });
-    ws.once('unexpected-response', (_request, response) => {
-      done({ opened: false, status: response.statusCode ?? null });
+    ws.on('unexpected-response', (_request, response) => {
       response.resume();
       ws.terminate();
+      done({ status: response.statusCode ?? null, closeCode: null, frames });
     });
-    ws.once('error', () => done({ opened: false, status: null }));
+    ws.on('close', (code) => done({ status, closeCode: code, frames }));
+    ws.on('error', () => {});
   });
 }
 
-/** The session cookie the host sets when the right token comes in the query. */
-async function sessionCookie(): Promise<string> {
-  const answer = await get(stack().url);
-  expect(answer.status).toBe(302);
-  const cookie = answer.headers.get('set-cookie') ?? '';
-  // Named after the port: two hosts on one machine never overwrite each other's token.
-  expect(cookie).toMatch(new RegExp(`^md_token_${new URL(stack().origin).port}=`));
-  expect(cookie).toMatch(/HttpOnly/i);
-  expect(cookie).toMatch(/SameSite=Strict/i);
-  return cookie.split(';')[0] ?? '';
-}
-
-test('refuses page and asset requests without the token or with a wrong one', async () => {
+test('serves the app without a credential, never sets a cookie, and refuses a foreign Host', async () => {
   const { origin, url } = stack();
-
-  // No token at all.
-  for (const path of ['/', '/index.html', '/assets/']) {
-    const answer = await get(`${origin}${path}`);
-    expect(answer.status, path).toBe(401);
-    expectNoAppContent(answer.body);
+  for (const path of ['/', '/index.html', `/?token=${WRONG_TOKEN}`, new URL(url).pathname + new URL(url).search]) {
+    const answer = await fetch(`${origin}${path}`, { redirect: 'manual' });
+    expect(answer.status, path).toBe(200);
+    expect(answer.headers.get('set-cookie'), path).toBeNull();
+    const body = await answer.text();
+    expect(body).toContain('<div id="root">');
+    expect(body).not.toContain(stack().token);
   }
-  // A wrong token in the query, and a wrong cookie.
-  const wrongQuery = await get(`${origin}/?token=${WRONG_TOKEN}`);
-  expect(wrongQuery.status).toBe(401);
-  expect(wrongQuery.headers.get('set-cookie')).toBeNull();
-  expectNoAppContent(wrongQuery.body);
-  const cookieName = `md_token_${new URL(origin).port}`;
-  const wrongCookie = await get(`${origin}/`, { cookie: `${cookieName}=${WRONG_TOKEN}` });
-  expect(wrongCookie.status).toBe(401);
-  expectNoAppContent(wrongCookie.body);
-
-  // The right token: a cookie and a redirect to a URL without the token, then the app.
-  const cookie = await sessionCookie();
-  const redirected = await get(url);
-  expect(redirected.headers.get('location')).toBe('/');
-  const page = await get(`${origin}/`, { cookie });
-  expect(page.status).toBe(200);
-  expect(page.body).toContain('<div id="root">');
+  // Node's fetch cannot send another Host: the bridge's upgrade can.
+  expect(await tryBridge(origin, { host: `evil.example:${new URL(origin).port}` })).toMatchObject({ status: 403 });
 });
 
-test('refuses a /bridge WebSocket without the cookie', async ({ page }) => {
+test('the bridge opens only on a hello with the token, checked with the Origin', async ({ page }) => {
   const { origin, token } = stack();
-  const wsUrl = `${origin.replace(/^http/, 'ws')}/bridge`;
+  const port = new URL(origin).port;
+  // No Origin (not a page), a foreign one: refused at the upgrade.
+  expect(await tryBridge(null, {}, { type: 'hello', token })).toMatchObject({ status: 403, frames: [] });
+  expect(await tryBridge('http://127.0.0.1:1', {}, { type: 'hello', token })).toMatchObject({ status: 403, frames: [] });
+  // The page's Origin but no good hello: closed with 4401 and never answered.
+  for (const [what, attempt] of [
+    ['a call first', await tryBridge(origin, {})],
+    ['a wrong token', await tryBridge(origin, {}, { type: 'hello', token: WRONG_TOKEN })],
+    ['the token in the query', await tryBridge(origin, {}, undefined, `?token=${encodeURIComponent(token)}`)],
+    ['the old cookies', await tryBridge(origin, { cookie: `md_token=${token}; md_token_${port}=${token}` })],
+  ] as const) {
+    expect(attempt, what).toEqual({ status: 101, closeCode: 4401, frames: [] });
+  }
+  // The control: the token as the first frame opens it.
+  const good = await tryBridge(origin, {}, { type: 'hello', token });
+  expect(good.frames[0]).toBe('{"type":"welcome"}');
+  expect(good.frames.map((frame) => JSON.parse(frame) as unknown)).toContainEqual(expect.objectContaining({ type: 'result', id: 1, envelope: expect.objectContaining({ ok: true }) }));
 
-  // From Node: no cookie, a wrong cookie, the token in the query (only honoured on page loads).
-  expect(await openBridge(wsUrl)).toEqual({ opened: false, status: 401 });
-  expect(await openBridge(wsUrl, { cookie: `md_token_${new URL(origin).port}=${WRONG_TOKEN}` })).toEqual({ opened: false, status: 401 });
-  expect(await openBridge(`${wsUrl}?token=${encodeURIComponent(token)}`)).toEqual({ opened: false, status: 401 });
-  // The control: with the session cookie it opens.
-  expect(await openBridge(wsUrl, { cookie: await sessionCookie() })).toEqual({ opened: true, status: 101 });
+  // A browser that never had the token: the app loads and says the session expired.
+  await page.goto(`${origin}/`);
+  await expect(page.getByRole('alert').filter({ hasText: EXPIRED })).toBeVisible({ timeout: 15_000 });
+});
 
-  // From a browser that never got the cookie: the page is refused and so is the socket.
-  const response = await page.goto(`${origin}/`);
-  expect(response?.status()).toBe(401);
-  await expect(page.locator('body')).toHaveText('Unauthorized');
-  const outcome = await page.evaluate(
-    (url) =>
-      new Promise<string>((done) => {
-        const socket = new WebSocket(url);
-        socket.onopen = () => done('open');
-        socket.onclose = (event) => done(`closed ${event.code}`);
-      }),
-    wsUrl,
-  );
-  expect(outcome).toBe('closed 1006');
+test('item images from the sandbox (another port of 127.0.0.1) receive nothing that opens the bridge', async ({ page }) => {
+  const { origin, token } = stack();
+  const elsewhere: Request[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(`${origin}/`)) elsewhere.push(request);
+  });
+  await openApp(page, stack());
+  await expect(catalogGrid(page).locator('img').first()).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => elsewhere.filter((r) => r.resourceType() === 'image').length).toBeGreaterThan(0);
+  expect(new URL(page.url()).search).toBe('');
+
+  for (const request of elsewhere.slice(0, 5)) {
+    const headers = await request.allHeaders();
+    expect(JSON.stringify({ url: request.url(), headers }), request.url()).not.toContain(token);
+    expect(headers['cookie']).toBeUndefined();
+    // Whatever that port received, replayed by a non-browser client with the page's Origin, opens nothing.
+    const replayed = Object.fromEntries(Object.entries(headers).filter(([name]) => name === 'cookie' || name === 'authorization'));
+    expect(await tryBridge(origin, replayed)).toEqual({ status: 101, closeCode: 4401, frames: [] });
+  }
 });

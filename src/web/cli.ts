@@ -1,12 +1,13 @@
 // `npm run web`: the engine plus the loopback web host, for machines without Electron.
 // stdout carries exactly one line, `Merchant Desk web host: <url>` (scripts read it);
 // everything else (build output, engine log, warnings) goes to stderr.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createEngineFromOptions } from '../main/core/engine/create';
+import { openBrowser } from './openBrowser';
 import { parseWebCli, USAGE } from './options';
 import type { WebHost } from './webHost';
 
@@ -40,24 +41,6 @@ function ensureRenderer(): void {
   const build = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
   if (build.status !== 0 || !existsSync(join(rendererDir, 'index.html'))) {
     fail('building the renderer failed: run `npm run build` and fix what it reports, then try again.');
-  }
-}
-
-/** Opens the URL in the default browser, best effort (headless machines simply skip it). */
-function openBrowser(url: string): void {
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
-        : ['xdg-open', [url]];
-  if (process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY']) return;
-  try {
-    const child = spawn(command, args, { stdio: 'ignore', detached: true });
-    child.on('error', () => log('web: could not open a browser; open the URL above yourself.'));
-    child.unref();
-  } catch {
-    log('web: could not open a browser; open the URL above yourself.');
   }
 }
 
@@ -155,7 +138,8 @@ async function main(): Promise<void> {
     fail(`the engine did not start: ${error instanceof Error ? error.message : String(error)}`);
   }
   log(`web: ${created.describe()}; data in ${dataDir}`);
-  if (args.open) openBrowser(webHost.url);
+  // A one-time link: the browser's command line is readable by every local user.
+  if (args.open) openBrowser(webHost.openUrl(), { log });
 }
 
 main().catch((error: unknown) => {

@@ -1,8 +1,9 @@
 // The loopback web host: serves the built renderer and bridges the IPC contract over one
-// WebSocket per page, so the app also runs in a browser. Every request (files and the
-// socket upgrade) must carry the launch token; Host and Origin are checked against what
-// we are bound to (DNS rebinding, cross-site pages).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+// WebSocket per page, so the app also runs in a browser. Host and Origin are checked on every
+// request against what we are bound to (DNS rebinding, cross-site pages). The files hold no
+// secret and need no credential; the bridge socket does: its first frame must carry the launch
+// token (or a one-time code), see bridgeAuth.ts.
+import { randomBytes } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import Fastify from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { EngineService } from '../main/core/ipc/engineService';
 import { dispatchIpc } from '../main/core/ipc/dispatch';
+import { BridgeCredentials, DEFAULT_HELLO_TIMEOUT_MS, REFUSALS, UNAUTHORIZED_CLOSE } from './bridgeAuth';
 import { parseAllowedHost, parsePublicUrl } from './hostNames';
 
 export interface WebHostOptions {
@@ -38,6 +40,10 @@ export interface WebHostOptions {
   log?: (line: string) => void;
   /** Keep-alive ping period for bridge sockets. */
   pingIntervalMs?: number;
+  /** How long a new bridge socket may take to send its hello. */
+  helloTimeoutMs?: number;
+  /** How long a code of `openUrl()` stays good (unused). */
+  codeTtlMs?: number;
 }
 
 export interface WebHostStats {
@@ -50,11 +56,14 @@ export interface WebHostStats {
 export interface WebHost {
   /** The full URL to open, with `?token=`. */
   url: string;
+  /**
+   * A URL with a new one-time `?code=` instead of the token, for handing to another process
+   * (a browser's command line is visible to every local user): good for one page, briefly.
+   */
+  openUrl(): string;
   /** `http://host:port` (or the public URL's origin), no trailing slash. */
   origin: string;
   port: number;
-  /** The token cookie's name (`md_token_<port>`). */
-  cookieName: string;
   stats(): WebHostStats;
   close(): Promise<void>;
 }
@@ -67,15 +76,6 @@ export interface BridgeCallMessage {
   input?: unknown;
 }
 
-/**
- * The cookie that carries the token is named per port (`md_token_<port>`): browsers share
- * cookies across the ports of one host, so two web hosts on one machine would otherwise
- * overwrite each other's token. The plain `md_token` of earlier versions is still read.
- */
-export const TOKEN_COOKIE = 'md_token';
-export function tokenCookieName(port: number): string {
-  return `${TOKEN_COOKIE}_${port}`;
-}
 export const BRIDGE_PATH = '/bridge';
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 const MAX_IN_FLIGHT_PER_SOCKET = 256;
@@ -106,26 +106,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.otf': 'font/otf',
   '.wasm': 'application/wasm',
 };
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
-
-/** Constant-time comparison (hashing first makes the lengths equal). */
-function tokenMatches(candidate: string | undefined, expected: Buffer): boolean {
-  return candidate !== undefined && timingSafeEqual(digest(candidate), expected);
-}
-
-function cookieValues(header: string | undefined, name: string): string[] {
-  if (!header) return [];
-  const values: string[] = [];
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
-  }
-  return values;
-}
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
@@ -189,7 +169,8 @@ function contentSecurityPolicy(wsHost: string | null, secure = false): string {
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: http: https:",
+    // Plain http only from loopback (the embedded demo sandbox), as the renderer's own policy says.
+    "img-src 'self' data: https: http://127.0.0.1:* http://localhost:*",
     wsHost === null ? "connect-src 'self'" : `connect-src 'self' ${secure ? 'wss' : 'ws'}://${wsHost}`,
     "font-src 'self'",
     "base-uri 'none'",
@@ -209,10 +190,7 @@ function securityHeaders(wsHost: string | null, secure = false): OutgoingHttpHea
   };
 }
 
-type Verdict =
-  | { kind: 'refuse'; status: 401 | 403; body: string }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'pass' };
+type Verdict = { kind: 'refuse'; status: 403; body: string } | { kind: 'pass' };
 
 function isBridgeCall(message: unknown): message is BridgeCallMessage {
   if (typeof message !== 'object' || message === null) return false;
@@ -253,10 +231,17 @@ async function resolveStatic(root: string, rawUrl: string): Promise<{ file: stri
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const { engine, host = '127.0.0.1', port: requestedPort = 0, log = () => {}, pingIntervalMs = 20_000 } = options;
+  const {
+    engine,
+    host = '127.0.0.1',
+    port: requestedPort = 0,
+    log = () => {},
+    pingIntervalMs = 20_000,
+    helloTimeoutMs = DEFAULT_HELLO_TIMEOUT_MS,
+  } = options;
   const token = options.token ?? randomBytes(32).toString('base64url');
   if (!TOKEN_PATTERN.test(token)) throw new Error('web host token must be 16-256 characters of [A-Za-z0-9._~-]');
-  const expectedToken = digest(token);
+  const credentials = new BridgeCredentials(token, options.codeTtlMs === undefined ? {} : { codeTtlMs: options.codeTtlMs });
   const publicUrl = options.publicUrl === undefined ? null : parsePublicUrl(options.publicUrl);
   const extraHosts = (options.allowHosts ?? []).map(parseAllowedHost);
 
@@ -269,14 +254,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // Filled in once listening (port 0 means we learn the port then).
   let allowedHosts = new Set<string>();
   let allowedOrigins = new Set<string>();
-  let cookieName = TOKEN_COOKIE;
   let ownOrigin = '';
   let ignoredMessages = 0;
 
-  /** Requests through an https public URL: the cookie is Secure and the socket is wss. */
+  /** Requests through an https public URL: the socket is wss. */
   const viaSecurePublicUrl = (hostHeader: string) => publicUrl !== null && publicUrl.secure && hostHeader === publicUrl.host;
 
-  function verdict(req: IncomingMessage, allowQueryToken: boolean): Verdict {
+  function verdict(req: IncomingMessage): Verdict {
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (!allowedHosts.has(hostHeader)) {
       return {
@@ -297,25 +281,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           'A reverse proxy must be named with --public-url (or its host with --allow-host).',
       };
     }
-    const rawUrl = req.url ?? '/';
-    const q = rawUrl.indexOf('?');
-    if (allowQueryToken && q >= 0) {
-      const params = new URLSearchParams(rawUrl.slice(q + 1));
-      if (params.has('token')) {
-        if (!tokenMatches(params.get('token') ?? undefined, expectedToken)) {
-          return { kind: 'refuse', status: 401, body: 'Unauthorized' };
-        }
-        params.delete('token');
-        // Never a protocol-relative Location (`//evil.example/`): one leading slash only.
-        const path = `/${rawUrl.slice(0, q).replace(/^[/\\]+/, '')}`;
-        const rest = params.toString();
-        return { kind: 'redirect', location: rest ? `${path}?${rest}` : path };
-      }
-    }
-    const cookies = [...cookieValues(req.headers.cookie, cookieName), ...cookieValues(req.headers.cookie, TOKEN_COOKIE)];
-    if (!cookies.some((value) => tokenMatches(value, expectedToken))) {
-      return { kind: 'refuse', status: 401, body: 'Unauthorized' };
-    }
     return { kind: 'pass' };
   }
 
@@ -327,30 +292,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // Every request passes the gate before fastify sees it, even ones fastify would reject itself.
     serverFactory: (handler) =>
       createServer((req: IncomingMessage, res: ServerResponse) => {
-        const v = verdict(req, true);
+        const v = verdict(req);
         if (v.kind === 'pass') {
           handler(req, res);
           return;
         }
-        const hostHeader = v.kind === 'redirect' ? (req.headers.host ?? '').toLowerCase() : null;
-        const secure = hostHeader !== null && viaSecurePublicUrl(hostHeader);
-        const headers: OutgoingHttpHeaders = { ...securityHeaders(hostHeader, secure), 'cache-control': 'no-store' };
-        if (v.kind === 'redirect') {
-          res.writeHead(302, {
-            ...headers,
-            location: v.location,
-            'set-cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`,
-            'content-length': '0',
-          });
-          res.end();
-        } else {
-          res.writeHead(v.status, {
-            ...headers,
-            'content-type': 'text/plain; charset=utf-8',
-            'content-length': String(Buffer.byteLength(v.body)),
-          });
-          res.end(v.body);
-        }
+        res.writeHead(v.status, {
+          ...securityHeaders(null),
+          'cache-control': 'no-store',
+          'content-type': 'text/plain; charset=utf-8',
+          'content-length': String(Buffer.byteLength(v.body)),
+        });
+        res.end(v.body);
       }),
   });
 
@@ -395,12 +348,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {});
-    const v = verdict(req, false);
+    const v = verdict(req);
     if (v.kind !== 'pass') {
-      // (No redirects here: the query token is only honoured on page loads.)
-      const status = v.kind === 'refuse' ? v.status : 401;
-      log(`web host: refused a bridge connection (${status})`);
-      refuseUpgrade(socket, status, status === 403 ? 'Forbidden' : 'Unauthorized', v.kind === 'refuse' ? v.body : 'Unauthorized');
+      log('web host: refused a bridge connection (403)');
+      refuseUpgrade(socket, 403, 'Forbidden', v.body);
+      return;
+    }
+    // Browsers always send Origin on a WebSocket: its absence means no page of ours.
+    if (req.headers.origin === undefined) {
+      log('web host: refused a bridge connection without an Origin (403)');
+      refuseUpgrade(socket, 403, 'Forbidden', 'Forbidden: the bridge answers pages of this web host only (no Origin header).');
       return;
     }
     const pathname = (req.url ?? '/').split('?', 1)[0];
@@ -418,6 +375,35 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   wss.on('connection', (ws: WebSocket) => {
     alive.set(ws, true);
     ws.on('pong', () => alive.set(ws, true));
+    ws.on('error', (error) => log(`web host: bridge socket error: ${error.message}`));
+    const refuse = (reason: string): void => {
+      log(`web host: refused a bridge connection (${reason.slice(0, reason.indexOf(';'))})`);
+      ws.close(UNAUTHORIZED_CLOSE, reason);
+    };
+    const helloTimer = setTimeout(() => refuse(REFUSALS.lateHello), helloTimeoutMs);
+    ws.once('close', () => clearTimeout(helloTimer));
+    // Nothing reaches the engine, and no event leaves, before the hello: its first frame.
+    ws.once('message', (data: RawData, isBinary: boolean) => {
+      clearTimeout(helloTimer);
+      const hello = isBinary ? ({ ok: false, reason: REFUSALS.noHello, reused: false } as const) : credentials.check(rawDataToString(data));
+      if (!hello.ok) {
+        if (hello.reused) {
+          log(
+            'web host: a one-time browser link was presented a second time. If your browser then said the link was ' +
+              'already used, someone else opened it first: restart the web host with a new token.',
+          );
+        }
+        refuse(hello.reason);
+        return;
+      }
+      if (ws.readyState !== WebSocket.OPEN) return;
+      ws.send(JSON.stringify(hello.token === null ? { type: 'welcome' } : { type: 'welcome', token: hello.token }));
+      serve(ws);
+    });
+  });
+
+  /** A welcomed socket: calls in, results and event batches out. */
+  function serve(ws: WebSocket): void {
     let inFlight = 0;
 
     const send = (message: unknown): void => {
@@ -479,9 +465,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         });
     });
 
-    ws.on('error', (error) => log(`web host: bridge socket error: ${error.message}`));
     ws.once('close', () => unsubscribe());
-  });
+  }
 
   const pinger = setInterval(() => {
     for (const ws of wss.clients) {
@@ -518,7 +503,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     (options.allowedOrigins ?? [...allowedHosts].map((h) => `http://${h}`)).map(normalizeOrigin),
   );
   if (publicUrl) allowedOrigins.add(publicUrl.origin);
-  cookieName = tokenCookieName(port);
 
   const urlHost = isWildcard(host) ? firstExternalAddress() ?? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   ownOrigin = `http://${urlHost}:${port}`;
@@ -551,9 +535,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   return {
     url: `${origin}/?token=${encodeURIComponent(token)}`,
+    openUrl: () => `${origin}/?code=${credentials.issueCode()}`,
     origin,
     port,
-    cookieName,
     stats: () => ({ connections: wss.clients.size, ignoredMessages }),
     close,
   };

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { DataDirLockedError, LOCK_FILE } from '../../src/main/core/engine/dataDirLock';
 import { Engine } from '../../src/main/core/engine/engine';
 import { MemorySecretStore } from '../../src/main/core/secrets';
@@ -13,7 +12,7 @@ import { startSandbox } from '../../src/server/sandbox';
 import { startWebHost } from '../../src/web/webHost';
 import { waitFor } from '../support/faults/harness';
 import { adminApi } from '../support/sandboxHttp';
-import { makeRendererDir } from '../web/support';
+import { makeRendererDir, openBridge } from '../web/support';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -124,16 +123,7 @@ describe('the web host with two browser windows', () => {
     const host = await startWebHost({ engine, rendererDir: tree.rendererDir, token });
     cleanups.push(() => host.close());
 
-    const windows = await Promise.all(
-      [1, 2].map(
-        () =>
-          new Promise<WebSocket>((resolve, reject) => {
-            const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge`, { headers: { cookie: `md_token=${token}` }, origin: host.origin });
-            ws.once('open', () => resolve(ws));
-            ws.once('error', reject);
-          }),
-      ),
-    );
+    const windows = await Promise.all([1, 2].map(async () => (await openBridge(host.url, { token })).ws));
     cleanups.push(() => windows.forEach((ws) => ws.terminate()));
     const snapshots = await Promise.all(
       windows.map(

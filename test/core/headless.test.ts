@@ -4,12 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { KeytarSecretStore } from '../../src/main/core/secrets';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import { waitFor } from '../support/faults/harness';
 import { adminApi } from '../support/sandboxHttp';
+import { openBridge } from '../web/support';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CI = process.env['CI'] === 'true';
@@ -63,12 +63,8 @@ function webCli(args: string[], env: NodeJS.ProcessEnv): Run {
 /** The app's snapshot through the web host's bridge, as a browser window would ask for it. */
 async function snapshot(url: URL): Promise<{ catalog: { totalItems: number }; account: { merchantId: string | null } }> {
   const token = url.searchParams.get('token') as string;
-  const ws = new WebSocket(`ws://${url.host}/bridge`, { headers: { cookie: `md_token=${token}` }, origin: url.origin });
+  const { ws } = await openBridge(url, { token });
   try {
-    await new Promise<void>((done, fail) => {
-      ws.once('open', () => done());
-      ws.once('error', fail);
-    });
     return await new Promise((done) => {
       ws.on('message', (data) => {
         const message = JSON.parse(String(data)) as { type: string; id?: number; envelope?: { ok: boolean; value: unknown } };

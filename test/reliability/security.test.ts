@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inspect } from 'node:util';
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import type { IpcEnvelope } from '../../src/shared/ipc';
@@ -16,7 +15,7 @@ import { startWebHost, type WebHost } from '../../src/web/webHost';
 import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
 import { type EngineHarness, sleep, startEngine, waitFor } from '../support/faults/harness';
 import { adminApi, TEST_TRADE_URL, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
-import { makeRendererDir } from '../web/support';
+import { makeRendererDir, openBridge } from '../web/support';
 
 /**
  * The API key never leaves the engine: not into the database files (WAL
@@ -97,12 +96,7 @@ describe('security: the API key stays in the engine', () => {
   it('is in no database file, log line, crash text, IPC result, event batch, bridge message or renderer file', async () => {
     const key = merchant.apiKey;
     // The bridge, as the renderer uses it: every frame it receives is kept.
-    const bridge = new WebSocket(`ws://127.0.0.1:${host.port}/bridge`, { headers: { cookie: `md_token=${token}` }, origin: host.origin });
-    bridge.on('message', (data) => bridgeMessages.push(String(data)));
-    await new Promise<void>((done, fail) => {
-      bridge.once('open', () => done());
-      bridge.once('error', fail);
-    });
+    const { ws: bridge } = await openBridge(host.url, { token }, (message) => bridgeMessages.push(JSON.stringify(message)));
     let nextId = 1;
     const viaBridge = (method: string, input: unknown = {}) =>
       new Promise<Record<string, unknown>>((done) => {
@@ -198,15 +192,12 @@ describe('security: the API key stays in the engine', () => {
     for (const file of live) expect(leakIn(readFileSync(file), key), file).toBeNull();
 
     // ... the renderer the web host serves ...
-    const entry = await fetch(host.url, { redirect: 'manual' });
-    expect(entry.status).toBe(302);
-    const cookie = `md_token=${token}`;
-    const html = await (await fetch(`${host.origin}/`, { headers: { cookie } })).text();
+    const html = await (await fetch(host.url)).text();
     const assets = [...html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"]+)"/g)].map((m) => m[1] as string);
     expect(assets.length).toBeGreaterThan(0);
     expect(leakIn(html, key)).toBeNull();
     for (const asset of assets) {
-      const body = await (await fetch(`${host.origin}/${asset}`, { headers: { cookie } })).text();
+      const body = await (await fetch(`${host.origin}/${asset}`)).text();
       expect(leakIn(body, key), asset).toBeNull();
     }
 

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { WebSocket } from 'ws';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,5 +80,47 @@ export function rawRequest(
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** What a page sends as the bridge socket's first frame: its token, or the one-time code of a browser link. */
+export type BridgeHello = { token: string } | { code: string };
+
+export interface OpenedBridge {
+  ws: WebSocket;
+  /** The host's `welcome` (with `token` when a code was exchanged). */
+  welcome: Record<string, unknown>;
+}
+
+/**
+ * Opens the web host's `/bridge` as its page does: the page's Origin on the upgrade, then the hello
+ * as the first frame. Resolves once welcomed; rejects with the close code and reason when refused.
+ * `onMessage` sees every frame after the welcome (attached before it, so none is missed).
+ */
+export function openBridge(
+  page: string | URL,
+  hello: BridgeHello,
+  onMessage: (message: Record<string, unknown>) => void = () => {},
+): Promise<OpenedBridge> {
+  const url = new URL(page);
+  const ws = new WebSocket(`ws://${url.host}/bridge`, { origin: url.origin });
+  return new Promise((resolve, reject) => {
+    let welcomed = false;
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', ...hello })));
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as Record<string, unknown>;
+      if (welcomed) return onMessage(message);
+      if (message['type'] !== 'welcome') return reject(new Error(`expected a welcome, got ${String(data).slice(0, 200)}`));
+      welcomed = true;
+      resolve({ ws, welcome: message });
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      res.resume();
+      reject(new Error(`bridge upgrade refused: ${res.statusCode ?? 0}`));
+    });
+    ws.on('close', (code, reason) => {
+      if (!welcomed) reject(new Error(`bridge closed before the welcome: ${code} ${String(reason)}`));
+    });
+    ws.on('error', () => {});
   });
 }

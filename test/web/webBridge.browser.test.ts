@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket as WsSocket } from 'ws';
 import type { MerchantDeskApi } from '../../src/shared/ipc/bridge';
 import type { EngineEventBatch } from '../../src/shared/ipc/events';
 import { startWebHost, type WebHost } from '../../src/web/webHost';
@@ -91,12 +92,96 @@ describe('web bridge in Chromium', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('lands on the page without the token in the URL, with the cookie out of reach of scripts', async () => {
+  it("takes the token out of the address bar and keeps it in this origin's storage, in no cookie", async () => {
     expect(page.url()).toBe(`${host.origin}/`);
-    expect(await page.evaluate(() => document.cookie)).toBe('');
-    const [cookie] = await context.cookies(host.origin);
-    expect(cookie).toMatchObject({ name: `md_token_${host.port}`, value: TOKEN, httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(await context.cookies()).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBe(TOKEN);
     expect(await page.evaluate(() => window.__md.bridge.host)).toBe('web');
+    expect(await page.evaluate(() => window.__md.bridge.catalog.item({ itemId: 1 }))).toMatchObject({ ok: true });
+  });
+
+  it('an image from another port of 127.0.0.1 receives nothing that opens the bridge, even replayed by a non-browser client', async () => {
+    const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
+    const images: Server = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', headers: req.headers });
+      res.writeHead(200, { 'content-type': 'image/svg+xml' });
+      res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');
+    });
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    try {
+      const imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/item.svg`;
+      const other = await context.newPage();
+      // A fresh page load with the token in its URL, as a user opens it; the item image loads from elsewhere.
+      await other.goto(host.url);
+      await other.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
+      expect(await other.evaluate(() => window.__md.bridge.catalog.item({ itemId: 2 }))).toMatchObject({ ok: true });
+      const loaded = await other.evaluate(
+        (src) =>
+          new Promise<boolean>((resolve) => {
+            const img = new Image();
+            img.onload = () => resolve(true);
+            img.onerror = () => resolve(false);
+            img.src = src;
+            document.body.append(img);
+          }),
+        imageUrl,
+      );
+      expect(loaded).toBe(true);
+      await other.close();
+      expect(seen).toHaveLength(1);
+      const received = JSON.stringify(seen);
+      expect(received).not.toContain(TOKEN);
+      expect(seen[0]?.headers['cookie']).toBeUndefined();
+      expect(seen[0]?.headers['referer']).toBeUndefined();
+
+      // Replayed from Node with the page's own Origin: the socket opens, but nothing passes without the hello.
+      const before = engine.calls.length;
+      const replayed = new WsSocket(`ws://127.0.0.1:${host.port}/bridge`, {
+        headers: Object.fromEntries(Object.entries(seen[0]?.headers ?? {}).filter(([name]) => name === 'cookie' || name === 'authorization')) as Record<string, string>,
+        origin: host.origin,
+      });
+      const frames: string[] = [];
+      replayed.on('message', (data) => frames.push(String(data)));
+      replayed.on('error', () => {});
+      replayed.on('open', () => replayed.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} })));
+      const code = await new Promise<number>((resolve) => replayed.on('close', (c) => resolve(c)));
+      expect(code).toBe(4401);
+      expect(frames).toEqual([]);
+      expect(engine.calls.length).toBe(before);
+    } finally {
+      images.close();
+    }
+  });
+
+  it('a reload keeps working (the token stays with this origin), with the URL still clean', async () => {
+    await page.reload();
+    await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
+    expect(page.url()).toBe(`${host.origin}/`);
+    expect(await page.evaluate(() => window.__md.bridge.catalog.item({ itemId: 3 }))).toMatchObject({ ok: true });
+  });
+
+  it('a one-time link (what the CLI hands the browser) opens the app once: used again it says the session expired', async () => {
+    const link = host.openUrl();
+    const fresh = await browser.newContext();
+    try {
+      const first = await fresh.newPage();
+      await first.goto(`${link}#/trades`);
+      await first.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
+      expect(await first.evaluate(() => window.__md.bridge.catalog.item({ itemId: 4 }))).toMatchObject({ ok: true });
+      expect(first.url()).toBe(`${host.origin}/#/trades`);
+      expect(await first.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBe(TOKEN);
+    } finally {
+      await fresh.close();
+    }
+    const stranger = await browser.newContext();
+    try {
+      const second = await stranger.newPage();
+      await second.goto(link);
+      await second.waitForFunction(() => window.__md.states.at(-1) === 'unauthorized', undefined, { timeout: 10_000 });
+      expect(await second.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBeNull();
+    } finally {
+      await stranger.close();
+    }
   });
 
   it('calls the engine through dispatchIpc and gets envelopes back', async () => {
@@ -140,7 +225,7 @@ describe('web bridge in Chromium', () => {
     engine.hold = null;
 
     host = await startWebHost({ engine, rendererDir: outDir, token: TOKEN, port });
-    // The browser reconnects with the same cookie; a call made now is queued until then.
+    // The page reconnects with the token it holds; a call made now is queued until then.
     expect(await page.evaluate(() => window.__md.bridge.catalog.item({ itemId: 8 }))).toEqual({
       ok: true,
       value: { method: 'catalog.item', input: { itemId: 8 } },
@@ -157,7 +242,7 @@ describe('web bridge in Chromium', () => {
     const fresh = 'renewed-token-0123456789abcdef';
     host = await startWebHost({ engine, rendererDir: outDir, token: fresh, port });
     await page.waitForFunction(() => window.__md.states.at(-1) === 'unauthorized', undefined, { timeout: 20_000 });
-    // The user opens the newly printed URL in another tab: the cookie is renewed for the whole browser.
+    // The user opens the newly printed URL in another tab: it stores the new token, and this tab takes it up.
     const other = await context.newPage();
     await other.goto(host.url);
     await other.close();
@@ -165,7 +250,7 @@ describe('web bridge in Chromium', () => {
     expect(await page.evaluate(() => window.__md.bridge.catalog.item({ itemId: 11 }))).toMatchObject({ ok: true });
   });
 
-  it('two web hosts in one browser keep their own token cookies', async () => {
+  it('two web hosts in one browser keep their own tokens', async () => {
     const second = await startWebHost({ engine, rendererDir: outDir, token: 'second-token-0123456789abcdef' });
     try {
       const other = await context.newPage();
@@ -176,8 +261,9 @@ describe('web bridge in Chromium', () => {
       const again = await context.newPage();
       const answer = await again.goto(`${host.origin}/`);
       expect(answer?.status()).toBe(200);
-      const names = (await context.cookies('http://127.0.0.1')).map((c) => c.name).sort();
-      expect(names).toEqual([`md_token_${host.port}`, `md_token_${second.port}`].sort());
+      expect(await again.evaluate(() => window.__md.bridge.catalog.item({ itemId: 13 }))).toMatchObject({ ok: true });
+      expect(await again.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBe('renewed-token-0123456789abcdef');
+      expect(await other.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBe('second-token-0123456789abcdef');
       await other.close();
       await again.close();
     } finally {
@@ -185,8 +271,7 @@ describe('web bridge in Chromium', () => {
     }
   });
 
-  it('a page of another origin on the same machine cannot open the bridge, even though its cookie is sent', async () => {
-    // Cookies ignore ports: 127.0.0.1:other is "same site", so only the Origin check stands in the way.
+  it('a page of another origin on the same machine cannot open the bridge', async () => {
     const foreign: Server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<!doctype html><title>elsewhere</title>');
@@ -195,6 +280,8 @@ describe('web bridge in Chromium', () => {
     try {
       const other = await context.newPage();
       await other.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
+      // This origin's storage is its own: the host's token is not there.
+      expect(await other.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBeNull();
       const before = host.stats().connections;
       const outcome = await other.evaluate(
         (url) =>
@@ -206,28 +293,6 @@ describe('web bridge in Chromium', () => {
         `ws://127.0.0.1:${host.port}/bridge`,
       );
       expect(outcome).toBe('refused');
-      // Proof that cookies do travel across ports: a host that trusts that origin lets the same page in
-      // with the cookie this browser holds for 127.0.0.1 (under that host's per-port name).
-      const foreignOrigin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
-      const trusting = await startWebHost({ engine, rendererDir: outDir, token: TOKEN, allowedOrigins: [foreignOrigin] });
-      await context.addCookies([{ name: trusting.cookieName, value: TOKEN, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Strict' }]);
-      try {
-        const opened = await other.evaluate(
-          (url) =>
-            new Promise<string>((resolve) => {
-              const ws = new WebSocket(url);
-              ws.onopen = () => {
-                resolve('opened');
-                ws.close();
-              };
-              ws.onclose = () => resolve('refused');
-            }),
-          `ws://127.0.0.1:${trusting.port}/bridge`,
-        );
-        expect(opened).toBe('opened');
-      } finally {
-        await trusting.close();
-      }
       const read = await other.evaluate(async (url) => {
         try {
           const r = await fetch(url, { credentials: 'include', mode: 'no-cors' });

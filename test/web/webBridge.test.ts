@@ -6,32 +6,56 @@ import { EchoEngine, makeRendererDir } from './support';
 
 /**
  * The browser bridge under Node: `ws` stands in for the browser's WebSocket and sends the
- * cookie a browser would. The renderer is another TypeScript project (tsconfig.web.json),
+ * Origin a browser would; the token lives in a store in memory. The renderer is another TypeScript project (tsconfig.web.json),
  * so it is imported at run time and typed here by the part this test uses.
  */
 type WebBridgeState = 'connecting' | 'open' | 'closed' | 'unauthorized';
+interface TokenStore {
+  read(): string | null;
+  write(token: string): void;
+  onChange(listener: () => void): () => void;
+}
 interface WebBridgeModule {
   connectWebBridge(
     page: string,
     options: {
       createSocket?: (url: string) => WebSocket;
+      tokens?: TokenStore;
+      code?: string | null;
       queueTimeoutMs?: number;
       reconnectInitialMs?: number;
       reconnectMaxMs?: number;
       onStateChange?: (state: WebBridgeState) => void;
       signal?: AbortSignal;
-      probe?: ((httpUrl: string) => Promise<'unauthorized' | 'unknown'>) | null;
     },
   ): MerchantDeskApi;
+  memoryTokenStore(token?: string | null): TokenStore;
 }
 const WEB_BRIDGE = '../../src/renderer/src/platform/webBridge';
-const { connectWebBridge } = (await import(/* @vite-ignore */ WEB_BRIDGE)) as WebBridgeModule;
+const { connectWebBridge, memoryTokenStore } = (await import(/* @vite-ignore */ WEB_BRIDGE)) as WebBridgeModule;
+
+/** A store whose writes from "another tab" notify, like localStorage's storage event. */
+function sharedStore(token: string | null): TokenStore & { otherTabWrites(token: string): void } {
+  const inner = memoryTokenStore(token);
+  const listeners = new Set<() => void>();
+  return {
+    ...inner,
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    otherTabWrites: (next) => {
+      inner.write(next);
+      for (const listener of listeners) listener();
+    },
+  };
+}
 
 const TOKEN = 'bridge-token-0123456789abcdef';
 
 function socketFactory(origin: string, sockets: WsSocket[]) {
   return (url: string) => {
-    const ws = new WsSocket(url, { headers: { cookie: `md_token_${new URL(url).port}=${TOKEN}` }, origin });
+    const ws = new WsSocket(url, { origin });
     ws.on('error', () => {});
     sockets.push(ws);
     return ws as unknown as WebSocket;
@@ -62,7 +86,7 @@ describe('web bridge (browser side) against the web host', () => {
   it('queues calls made before the socket opens, correlates answers by id, and delivers events', async () => {
     const engine = new EchoEngine();
     const host = await start(engine);
-    const bridge = connectWebBridge(host.origin, { createSocket: socketFactory(host.origin, sockets), signal: controller.signal });
+    const bridge = connectWebBridge(host.origin, { createSocket: socketFactory(host.origin, sockets), tokens: memoryTokenStore(TOKEN), signal: controller.signal });
     expect(bridge.host).toBe('web');
     // Made synchronously, before the socket can be open.
     const [a, b, bad] = await Promise.all([
@@ -88,7 +112,7 @@ describe('web bridge (browser side) against the web host', () => {
   it('refuses an oversized input locally instead of losing the socket', async () => {
     const engine = new EchoEngine();
     const host = await start(engine);
-    const bridge = connectWebBridge(host.origin, { createSocket: socketFactory(host.origin, sockets), signal: controller.signal });
+    const bridge = connectWebBridge(host.origin, { createSocket: socketFactory(host.origin, sockets), tokens: memoryTokenStore(TOKEN), signal: controller.signal });
     const big = await bridge.catalog.query({ search: 'x'.repeat(1024 * 1024) });
     expect(big).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await bridge.catalog.item({ itemId: 3 })).toMatchObject({ ok: true });
@@ -102,6 +126,7 @@ describe('web bridge (browser side) against the web host', () => {
     const states: WebBridgeState[] = [];
     const bridge = connectWebBridge(first.origin, {
       createSocket: socketFactory(first.origin, sockets),
+      tokens: memoryTokenStore(TOKEN),
       signal: controller.signal,
       reconnectInitialMs: 20,
       reconnectMaxMs: 100,
@@ -136,34 +161,80 @@ describe('web bridge (browser side) against the web host', () => {
     const engine = new EchoEngine();
     const first = await start(engine);
     const states: WebBridgeState[] = [];
-    const probed: string[] = [];
-    let refused = true;
     const bridge = connectWebBridge(first.origin, {
       createSocket: socketFactory(first.origin, sockets),
+      tokens: memoryTokenStore(TOKEN),
       signal: controller.signal,
+      queueTimeoutMs: 300,
       reconnectInitialMs: 10,
       reconnectMaxMs: 60,
       onStateChange: (s) => states.push(s),
-      probe: async (url) => {
-        probed.push(url);
-        return refused ? 'unauthorized' : 'unknown';
-      },
     });
     expect(await bridge.app.snapshot({})).toMatchObject({ ok: true });
     await first.close();
     hosts.length = 0;
-    // Back on the same port with another token: our cookie no longer opens the socket.
+    // Back on the same port with another token: the host closes our socket after the hello (4401).
     const other = await startWebHost({ engine, rendererDir: tree.rendererDir, token: 'another-token-0123456789abcdef', port: first.port });
     hosts.push(other);
     await expect.poll(() => states.at(-1)).toBe('unauthorized');
-    expect(probed[0]).toBe(`http://127.0.0.1:${first.port}/`);
-    // The host runs with our token again (or the user opened the new URL): the page is back.
+    expect(await bridge.catalog.item({ itemId: 5 }).then((e) => e.ok)).toBe(false);
+    // The host runs with our token again: the page is back.
     await other.close();
     hosts.length = 0;
-    refused = false;
     await start(engine, first.port);
     await expect.poll(() => states.at(-1), { timeout: 5000 }).toBe('open');
     expect(await bridge.catalog.item({ itemId: 4 })).toMatchObject({ ok: true });
+  });
+
+  it('trades a one-time code for the token once, then reconnects with the token; a token stored by another tab is tried at once', async () => {
+    const engine = new EchoEngine();
+    const first = await start(engine);
+    const tokens = sharedStore(null);
+    const states: WebBridgeState[] = [];
+    const bridge = connectWebBridge(first.origin, {
+      createSocket: socketFactory(first.origin, sockets),
+      tokens,
+      code: new URL(first.openUrl()).searchParams.get('code'),
+      signal: controller.signal,
+      reconnectInitialMs: 10,
+      reconnectMaxMs: 60_000,
+      onStateChange: (s) => states.push(s),
+    });
+    expect(await bridge.catalog.item({ itemId: 1 })).toMatchObject({ ok: true });
+    expect(tokens.read()).toBe(TOKEN);
+    // A restart with the same token: the spent code is not offered again, the token is.
+    await first.close();
+    hosts.length = 0;
+    const second = await start(engine, first.port);
+    expect(await bridge.catalog.item({ itemId: 2 })).toMatchObject({ ok: true });
+
+    // Restarted with a new token: refused, and the next try is a minute away ...
+    await second.close();
+    hosts.length = 0;
+    const renewed = 'renewed-token-0123456789abcdef';
+    const third = await startWebHost({ engine, rendererDir: tree.rendererDir, token: renewed, port: first.port });
+    hosts.push(third);
+    await expect.poll(() => states.at(-1), { timeout: 5000 }).toBe('unauthorized');
+    // ... but another tab that opened the new URL stored its token: this page is back now.
+    tokens.otherTabWrites(renewed);
+    await expect.poll(() => states.at(-1), { timeout: 5000 }).toBe('open');
+    expect(await bridge.catalog.item({ itemId: 3 })).toMatchObject({ ok: true });
+  });
+
+  it('a page without any token says "unauthorized" and opens no socket', async () => {
+    const engine = new EchoEngine();
+    const host = await start(engine);
+    const states: WebBridgeState[] = [];
+    const bridge = connectWebBridge(host.origin, {
+      createSocket: socketFactory(host.origin, sockets),
+      tokens: memoryTokenStore(null),
+      signal: controller.signal,
+      queueTimeoutMs: 50,
+      onStateChange: (s) => states.push(s),
+    });
+    expect(await bridge.app.snapshot({})).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(states).toEqual(['unauthorized']);
+    expect(sockets).toHaveLength(0);
   });
 
   it('fails a queued call with unavailable when no connection comes within the queue timeout', async () => {
@@ -174,6 +245,7 @@ describe('web bridge (browser side) against the web host', () => {
     hosts.length = 0;
     const bridge = connectWebBridge(`http://127.0.0.1:${port}/`, {
       createSocket: socketFactory(`http://127.0.0.1:${port}`, sockets),
+      tokens: memoryTokenStore(TOKEN),
       signal: controller.signal,
       queueTimeoutMs: 100,
       reconnectInitialMs: 1000,
@@ -192,6 +264,7 @@ describe('web bridge (browser side) against the web host', () => {
     const stop = new AbortController();
     const bridge = connectWebBridge(host.origin, {
       createSocket: socketFactory(host.origin, sockets),
+      tokens: memoryTokenStore(TOKEN),
       signal: stop.signal,
       reconnectInitialMs: 10,
     });

@@ -5,30 +5,33 @@ import { WebSocket } from 'ws';
 import type { EngineEventBatch } from '../../src/shared/ipc';
 import { parseWebCli } from '../../src/web/options';
 import { startWebHost, type WebHost } from '../../src/web/webHost';
-import { APP_MARKER, EchoEngine, SECRET, makeRendererDir, rawRequest } from './support';
+import { APP_MARKER, EchoEngine, SECRET, makeRendererDir, openBridge, rawRequest, type BridgeHello } from './support';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const EXPECTED_CSP = (hostPort: string) =>
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; " +
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https: http://127.0.0.1:* http://localhost:*; " +
   `connect-src 'self' ws://${hostPort}; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 interface SocketOptions {
-  cookie?: string | null;
+  /** The first frame; the right token by default, null for none. */
+  hello?: BridgeHello | null;
   origin?: string | null;
   host?: string;
   path?: string;
+  headers?: Record<string, string>;
 }
 
 function openSocket(host: WebHost, options: SocketOptions = {}): WebSocket {
-  const headers: Record<string, string> = {};
-  const cookie = options.cookie === undefined ? `${host.cookieName}=${TOKEN}` : options.cookie;
-  if (cookie !== null) headers['cookie'] = cookie;
+  const headers: Record<string, string> = { ...options.headers };
   if (options.host) headers['host'] = options.host;
   const origin = options.origin === undefined ? host.origin : options.origin;
-  return new WebSocket(`ws://127.0.0.1:${host.port}${options.path ?? '/bridge'}`, {
+  const ws = new WebSocket(`ws://127.0.0.1:${host.port}${options.path ?? '/bridge'}`, {
     headers,
     ...(origin !== null ? { origin } : {}),
   });
+  const hello = options.hello === undefined ? { token: TOKEN } : options.hello;
+  if (hello !== null) ws.once('open', () => ws.send(JSON.stringify({ type: 'hello', ...hello })));
+  return ws;
 }
 
 /** Resolves with the HTTP status the upgrade was refused with, or rejects when it opened. */
@@ -42,6 +45,14 @@ function refusal(ws: WebSocket): Promise<number> {
     ws.on('open', () => reject(new Error('the upgrade was accepted')));
     ws.on('error', () => {});
   });
+}
+
+/** How an opened socket ended, and every frame it received before. */
+function ending(ws: WebSocket): Promise<{ code: number; reason: string; frames: string[] }> {
+  const frames: string[] = [];
+  ws.on('message', (data) => frames.push(String(data)));
+  ws.on('error', () => {});
+  return new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason), frames })));
 }
 
 /** A bridge client over `ws`: every message kept, calls correlated by id. */
@@ -64,12 +75,14 @@ class Client {
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
   }
 
+  /** Opens the socket, says hello and waits for the welcome. */
   static async open(host: WebHost, options: SocketOptions = {}): Promise<Client> {
     const ws = openSocket(host, options);
     const client = new Client(ws);
     await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
       ws.once('error', reject);
+      ws.once('close', (code, reason) => reject(new Error(`closed before the welcome: ${code} ${String(reason)}`)));
+      void client.next((m) => m['type'] === 'welcome').then(() => resolve());
     });
     return client;
   }
@@ -92,12 +105,10 @@ describe('web host', () => {
   const tree = makeRendererDir();
   const engine = new EchoEngine();
   let host: WebHost;
-  const cookie = { cookie: '' };
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    host = await startWebHost({ engine, rendererDir: tree.rendererDir, token: TOKEN, pingIntervalMs: 100 });
-    cookie.cookie = `${host.cookieName}=${TOKEN}`;
+    host = await startWebHost({ engine, rendererDir: tree.rendererDir, token: TOKEN, pingIntervalMs: 100, helloTimeoutMs: 1000 });
   });
   afterEach(async () => {
     for (const c of clients.splice(0)) c.ws.terminate();
@@ -120,61 +131,26 @@ describe('web host', () => {
     expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${TOKEN}`);
   });
 
-  describe('the token', () => {
-    it('without it: 401, a short plain body and nothing of the app', async () => {
-      for (const path of ['/', '/index.html', '/assets/app-1a2b.js', '/nope', '/bridge']) {
+  describe('the page and its assets', () => {
+    it('are served without a credential (they hold no secret) and never set a cookie', async () => {
+      for (const path of ['/', '/index.html', '/assets/app-1a2b.js', `/?token=${TOKEN}`, '/?token=wrong-token-0123456789abcdef', '/?code=anything']) {
         const answer = await rawRequest(host.port, path);
-        expect(answer.status, path).toBe(401);
-        expect(answer.body).toBe('Unauthorized');
-        expect(answer.headers['content-type']).toMatch(/^text\/plain/);
-        expect(answer.headers['set-cookie']).toBeUndefined();
-        expect(answer.headers['location']).toBeUndefined();
-        expect(answer.body).not.toContain(APP_MARKER);
+        expect(answer.status, path).toBe(200);
+        expect(answer.headers['set-cookie'], path).toBeUndefined();
+        expect(answer.headers['location'], path).toBeUndefined();
       }
-      expect((await rawRequest(host.port, '/', {}, 'POST')).status).toBe(401);
-    });
-
-    it('a wrong token, in the query or the cookie: 401', async () => {
-      for (const answer of [
-        await rawRequest(host.port, '/?token=wrong-token-0123456789abcdef'),
-        await rawRequest(host.port, '/?token='),
-        await rawRequest(host.port, '/', { cookie: `${host.cookieName}=wrong-token-0123456789abcdef` }),
-        await rawRequest(host.port, '/', { cookie: `${host.cookieName}=${TOKEN}x` }),
-        await rawRequest(host.port, '/', { cookie: `md_token_${host.port + 1}=${TOKEN}` }),
-        await rawRequest(host.port, '/', { cookie: `other=${TOKEN}` }),
-      ]) {
-        expect(answer.status).toBe(401);
-        expect(answer.body).not.toContain(APP_MARKER);
-        expect(answer.headers['set-cookie']).toBeUndefined();
-      }
-    });
-
-    it('?token= sets an HttpOnly SameSite=Strict cookie and redirects to the same path without it', async () => {
-      const first = await rawRequest(host.port, `/?token=${TOKEN}`);
-      expect(first.status).toBe(302);
-      expect(first.headers['location']).toBe('/');
-      expect(first.headers['set-cookie']).toEqual([`md_token_${host.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
-      expect(first.headers['cache-control']).toBe('no-store');
-      expect(first.body).toBe('');
-
-      const page = await rawRequest(host.port, '/', cookie);
-      expect(page.status).toBe(200);
+      const page = await rawRequest(host.port, `/?token=${TOKEN}`);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.body).toContain(APP_MARKER);
-    });
-
-    it('the redirect keeps other query parameters and is never protocol-relative', async () => {
-      expect((await rawRequest(host.port, `/index.html?a=1&token=${TOKEN}&b=2`)).headers['location']).toBe('/index.html?a=1&b=2');
-      expect((await rawRequest(host.port, `//evil.example/?token=${TOKEN}`)).headers['location']).toBe('/evil.example/');
-      expect((await rawRequest(host.port, `/\\evil.example/?token=${TOKEN}`)).headers['location']).toBe('/evil.example/');
+      expect(page.body).not.toContain(TOKEN);
     });
   });
 
   describe('Host and Origin', () => {
     it('a foreign Host is refused with 403 even with the token (DNS rebinding)', async () => {
       for (const foreign of [`evil.example:${host.port}`, 'evil.example', `127.0.0.1:${host.port + 1}`, `127.0.0.1:${host.port}.evil.example`]) {
-        const answer = await rawRequest(host.port, '/', { ...cookie, host: foreign });
+        const answer = await rawRequest(host.port, '/', { host: foreign });
         expect(answer.status, foreign).toBe(403);
         expect(answer.body).toMatch(/^Forbidden: this Merchant Desk web host does not answer to the Host "/);
         expect(answer.body).toContain(`Open http://127.0.0.1:${host.port}/ instead`);
@@ -185,7 +161,7 @@ describe('web host', () => {
 
     it('a request without any Host header is refused with 403', async () => {
       const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connect(host.port, '127.0.0.1', () => socket.end(`GET / HTTP/1.0\r\nCookie: ${host.cookieName}=${TOKEN}\r\n\r\n`));
+        const socket = connect(host.port, '127.0.0.1', () => socket.end('GET / HTTP/1.0\r\n\r\n'));
         let text = '';
         socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
         socket.on('end', () => resolve(text));
@@ -196,27 +172,27 @@ describe('web host', () => {
     });
 
     it('localhost:PORT and 127.0.0.1:PORT are both this host', async () => {
-      expect((await rawRequest(host.port, '/', { ...cookie, host: `localhost:${host.port}` })).status).toBe(200);
-      expect((await rawRequest(host.port, '/', { ...cookie, host: `LOCALHOST:${host.port}` })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { host: `localhost:${host.port}` })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { host: `LOCALHOST:${host.port}` })).status).toBe(200);
     });
 
     it('a foreign Origin is refused with 403; its own origin passes', async () => {
-      expect((await rawRequest(host.port, '/', { ...cookie, origin: 'http://evil.example' })).status).toBe(403);
-      expect((await rawRequest(host.port, '/', { ...cookie, origin: 'null' })).status).toBe(403);
-      expect((await rawRequest(host.port, '/', { ...cookie, origin: `http://127.0.0.1:${host.port + 1}` })).status).toBe(403);
-      expect((await rawRequest(host.port, '/', { ...cookie, origin: host.origin })).status).toBe(200);
-      expect((await rawRequest(host.port, '/', { ...cookie, origin: `http://localhost:${host.port}` })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { origin: 'http://evil.example' })).status).toBe(403);
+      expect((await rawRequest(host.port, '/', { origin: 'null' })).status).toBe(403);
+      expect((await rawRequest(host.port, '/', { origin: `http://127.0.0.1:${host.port + 1}` })).status).toBe(403);
+      expect((await rawRequest(host.port, '/', { origin: host.origin })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { origin: `http://localhost:${host.port}` })).status).toBe(200);
     });
   });
 
   describe('static files', () => {
     it('serves assets with their content type and the security headers', async () => {
-      const js = await rawRequest(host.port, '/assets/app-1a2b.js', cookie);
+      const js = await rawRequest(host.port, '/assets/app-1a2b.js');
       expect(js.status).toBe(200);
       expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
       expect(js.headers['cache-control']).toContain('immutable');
-      expect((await rawRequest(host.port, '/assets/style.css', cookie)).headers['content-type']).toBe('text/css; charset=utf-8');
-      for (const answer of [js, await rawRequest(host.port, '/', cookie), await rawRequest(host.port, '/')]) {
+      expect((await rawRequest(host.port, '/assets/style.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+      for (const answer of [js, await rawRequest(host.port, '/'), await rawRequest(host.port, '/')]) {
         expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
         expect(answer.headers['x-content-type-options']).toBe('nosniff');
         expect(answer.headers['referrer-policy']).toBe('no-referrer');
@@ -224,9 +200,9 @@ describe('web host', () => {
     });
 
     it('sends the strict CSP, with the WebSocket of the Host the page was loaded from', async () => {
-      const page = await rawRequest(host.port, '/', cookie);
+      const page = await rawRequest(host.port, '/');
       expect(page.headers['content-security-policy']).toBe(EXPECTED_CSP(`127.0.0.1:${host.port}`));
-      const viaLocalhost = await rawRequest(host.port, '/', { ...cookie, host: `localhost:${host.port}` });
+      const viaLocalhost = await rawRequest(host.port, '/', { host: `localhost:${host.port}` });
       expect(viaLocalhost.headers['content-security-policy']).toBe(EXPECTED_CSP(`localhost:${host.port}`));
     });
 
@@ -251,30 +227,78 @@ describe('web host', () => {
         '/%',
       ];
       for (const path of attempts) {
-        const withCookie = await rawRequest(host.port, path, cookie);
-        expect([400, 404], path).toContain(withCookie.status);
-        expect(withCookie.body, path).not.toContain(SECRET);
-        const without = await rawRequest(host.port, path);
-        expect(without.status, path).toBe(401);
-        expect(without.body).not.toContain(SECRET);
+        const answer = await rawRequest(host.port, path);
+        expect([400, 404], path).toContain(answer.status);
+        expect(answer.body, path).not.toContain(SECRET);
       }
     });
 
-    it('answers other methods with 405 once authorised', async () => {
-      expect((await rawRequest(host.port, '/', cookie, 'POST')).status).toBe(405);
-      expect((await rawRequest(host.port, '/', cookie, 'HEAD')).status).toBe(200);
+    it('answers other methods with 405', async () => {
+      expect((await rawRequest(host.port, '/', {}, 'POST')).status).toBe(405);
+      expect((await rawRequest(host.port, '/', {}, 'HEAD')).status).toBe(200);
     });
   });
 
   describe('the bridge socket', () => {
-    it('is refused without the cookie (401), with a foreign Origin or Host (403), and elsewhere than /bridge (404)', async () => {
-      expect(await refusal(openSocket(host, { cookie: null }))).toBe(401);
-      expect(await refusal(openSocket(host, { cookie: `${host.cookieName}=wrong-token-0123456789abcdef` }))).toBe(401);
+    it('is refused without an Origin or with a foreign one, with a foreign Host (403), and elsewhere than /bridge (404)', async () => {
+      expect(await refusal(openSocket(host, { origin: null }))).toBe(403);
       expect(await refusal(openSocket(host, { origin: 'http://evil.example' }))).toBe(403);
       expect(await refusal(openSocket(host, { origin: `http://127.0.0.1:${host.port + 1}` }))).toBe(403);
       expect(await refusal(openSocket(host, { host: `evil.example:${host.port}` }))).toBe(403);
       expect(await refusal(openSocket(host, { path: '/other' }))).toBe(404);
-      expect(await refusal(openSocket(host, { path: `/bridge?token=${TOKEN}`, cookie: null }))).toBe(401);
+    });
+
+    it('opens nothing before a hello with the token: calls sent first, a wrong token, the token elsewhere or a cookie are closed with 4401', async () => {
+      const callFirst = (ws: WebSocket) => ws.once('open', () => ws.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} })));
+      const callsFirst = openSocket(host, { hello: null });
+      const attempts: [string, WebSocket][] = [
+        ['a call first', callsFirst],
+        ['a wrong token', openSocket(host, { hello: { token: 'wrong-token-0123456789abcdef' } })],
+        ['the token plus one character', openSocket(host, { hello: { token: `${TOKEN}x` } })],
+        ['an unknown code', openSocket(host, { hello: { code: 'not-a-code-0123456789abcdef' } })],
+        ['the token in the query', openSocket(host, { hello: null, path: `/bridge?token=${TOKEN}` })],
+        ['the cookies of earlier versions', openSocket(host, { hello: null, headers: { cookie: `md_token=${TOKEN}; md_token_${host.port}=${TOKEN}` } })],
+      ];
+      const before = engine.calls.length;
+      for (const [, ws] of attempts.slice(4)) callFirst(ws);
+      callFirst(callsFirst);
+      for (const [what, ws] of attempts) {
+        const end = await ending(ws);
+        expect(end.code, what).toBe(4401);
+        expect(end.reason, what).toMatch(/open the URL printed by npm run web/);
+        expect(end.frames, what).toEqual([]);
+      }
+      expect(engine.calls.length).toBe(before);
+    });
+
+    it('closes a socket that says nothing within the hello time-out', async () => {
+      const end = await ending(openSocket(host, { hello: null }));
+      expect(end.code).toBe(4401);
+      expect(end.frames).toEqual([]);
+    });
+
+    it('welcomes a hello with the token (no token echoed back), then answers calls and sends events', async () => {
+      const c = await client();
+      expect(c.messages[0]).toEqual({ type: 'welcome' });
+      expect(await c.call('catalog.item', { itemId: 2 })).toMatchObject({ ok: true });
+    });
+
+    it('a one-time code from openUrl() opens the bridge once and hands the page the token; used or expired it is refused', async () => {
+      const link = new URL(host.openUrl());
+      expect(link.origin).toBe(host.origin);
+      expect(link.search).toMatch(/^\?code=[A-Za-z0-9_-]{32,}$/);
+      expect(link.href).not.toContain(TOKEN);
+      const code = link.searchParams.get('code') ?? '';
+      expect(new URL(host.openUrl()).searchParams.get('code')).not.toBe(code);
+
+      const c = await client({ hello: { code } });
+      expect(c.messages[0]).toEqual({ type: 'welcome', token: TOKEN });
+      expect(await c.call('catalog.item', { itemId: 3 })).toMatchObject({ ok: true });
+
+      const again = await ending(openSocket(host, { hello: { code } }));
+      expect(again.code).toBe(4401);
+      expect(again.reason).toMatch(/already used/);
+      expect(again.frames).toEqual([]);
     });
 
     it('round-trips a call through dispatchIpc: parsed input in, envelope out', async () => {
@@ -374,7 +398,7 @@ describe('web host lifecycle and options', () => {
       try {
         const token = new URL(host.url).searchParams.get('token') ?? '';
         expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-        expect((await rawRequest(host.port, `/?token=${token}`)).status).toBe(302);
+        expect((await openBridge(host.url, { token })).welcome).toEqual({ type: 'welcome' });
       } finally {
         await host.close();
       }
@@ -397,9 +421,8 @@ describe('web host lifecycle and options', () => {
       allowedOrigins: ['http://app.example:1234/'],
     });
     try {
-      const cookieHeader = { cookie: `${host.cookieName}=${TOKEN}` };
-      expect((await rawRequest(host.port, '/', { ...cookieHeader, origin: 'http://app.example:1234' })).status).toBe(200);
-      expect((await rawRequest(host.port, '/', { ...cookieHeader, origin: host.origin })).status).toBe(403);
+      expect((await rawRequest(host.port, '/', { origin: 'http://app.example:1234' })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { origin: host.origin })).status).toBe(403);
     } finally {
       await host.close();
       tree.cleanup();
@@ -424,7 +447,7 @@ describe('web host lifecycle and options', () => {
   });
 });
 
-describe('running on a server: --public-url, --allow-host and the token cookie per port', () => {
+describe('running on a server: --public-url, --allow-host, several hosts', () => {
   const tree = makeRendererDir();
   const hosts: WebHost[] = [];
   afterAll(async () => {
@@ -441,19 +464,16 @@ describe('running on a server: --public-url, --allow-host and the token cookie p
     const host = await start({ publicUrl: 'https://desk.example.com/' });
     expect(host.url).toBe(`https://desk.example.com/?token=${TOKEN}`);
     expect(host.origin).toBe('https://desk.example.com');
-    const auth = { cookie: `${host.cookieName}=${TOKEN}` };
-    const viaProxy = await rawRequest(host.port, '/', { ...auth, host: 'desk.example.com', origin: 'https://desk.example.com' });
+    const viaProxy = await rawRequest(host.port, '/', { host: 'desk.example.com', origin: 'https://desk.example.com' });
     expect(viaProxy.status).toBe(200);
-    // Through https: the socket is wss, and the cookie is Secure.
+    // Through https: the socket is wss.
     expect(viaProxy.headers['content-security-policy']).toContain("connect-src 'self' wss://desk.example.com");
-    const login = await rawRequest(host.port, `/?token=${TOKEN}`, { host: 'desk.example.com' });
-    expect(login.headers['set-cookie']).toEqual([`md_token_${host.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/; Secure`]);
-    // Loopback still works as before, without Secure.
-    expect((await rawRequest(host.port, '/', auth)).status).toBe(200);
-    expect((await rawRequest(host.port, `/?token=${TOKEN}`)).headers['set-cookie']).toEqual([`md_token_${host.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
+    expect(new URL(host.openUrl()).origin).toBe('https://desk.example.com');
+    // Loopback still works as before.
+    expect((await rawRequest(host.port, '/')).status).toBe(200);
     // Other names and origins stay refused.
-    expect((await rawRequest(host.port, '/', { ...auth, host: 'desk.example.org' })).status).toBe(403);
-    expect((await rawRequest(host.port, '/', { ...auth, origin: 'https://evil.example' })).status).toBe(403);
+    expect((await rawRequest(host.port, '/', { host: 'desk.example.org' })).status).toBe(403);
+    expect((await rawRequest(host.port, '/', { origin: 'https://evil.example' })).status).toBe(403);
   });
 
   it('refuses an unusable public URL', async () => {
@@ -464,30 +484,28 @@ describe('running on a server: --public-url, --allow-host and the token cookie p
 
   it('--allow-host: a name means name:PORT, name:port means exactly that; Host and Origin', async () => {
     const host = await start({ allowHosts: ['myserver', 'Proxy.LAN:8443'] });
-    const auth = { cookie: `${host.cookieName}=${TOKEN}` };
-    expect((await rawRequest(host.port, '/', { ...auth, host: `myserver:${host.port}` })).status).toBe(200);
-    expect((await rawRequest(host.port, '/', { ...auth, host: `myserver:${host.port}`, origin: `http://myserver:${host.port}` })).status).toBe(200);
-    expect((await rawRequest(host.port, '/', { ...auth, host: 'proxy.lan:8443' })).status).toBe(200);
-    expect((await rawRequest(host.port, '/', { ...auth, host: 'myserver:1' })).status).toBe(403);
-    expect((await rawRequest(host.port, '/', { ...auth, host: `proxy.lan:${host.port}` })).status).toBe(403);
-    expect((await rawRequest(host.port, '/', { ...auth, host: `notmyserver:${host.port}` })).status).toBe(403);
+    expect((await rawRequest(host.port, '/', { host: `myserver:${host.port}` })).status).toBe(200);
+    expect((await rawRequest(host.port, '/', { host: `myserver:${host.port}`, origin: `http://myserver:${host.port}` })).status).toBe(200);
+    expect((await rawRequest(host.port, '/', { host: 'proxy.lan:8443' })).status).toBe(200);
+    expect((await rawRequest(host.port, '/', { host: 'myserver:1' })).status).toBe(403);
+    expect((await rawRequest(host.port, '/', { host: `proxy.lan:${host.port}` })).status).toBe(403);
+    expect((await rawRequest(host.port, '/', { host: `notmyserver:${host.port}` })).status).toBe(403);
     await expect(start({ allowHosts: ['http://myserver'] })).rejects.toThrow(/--allow-host/);
     await expect(start({ allowHosts: ['myserver/path'] })).rejects.toThrow(/--allow-host/);
   });
 
   it('a refusal says what happened and what to do, and quotes the header safely', async () => {
     const host = await start();
-    const auth = { cookie: `${host.cookieName}=${TOKEN}` };
-    const wrongHost = await rawRequest(host.port, '/', { ...auth, host: `myserver:${host.port}` });
+    const wrongHost = await rawRequest(host.port, '/', { host: `myserver:${host.port}` });
     expect(wrongHost.status).toBe(403);
     expect(wrongHost.body).toBe(
       `Forbidden: this Merchant Desk web host does not answer to the Host "myserver:${host.port}". ` +
         `Open http://127.0.0.1:${host.port}/ instead, or start it with --public-url or --allow-host NAME for the name you use.`,
     );
-    const wrongOrigin = await rawRequest(host.port, '/', { ...auth, origin: 'https://proxy.example' });
+    const wrongOrigin = await rawRequest(host.port, '/', { origin: 'https://proxy.example' });
     expect(wrongOrigin.status).toBe(403);
     expect(wrongOrigin.body).toMatch(/^Forbidden: requests from the page origin "https:\/\/proxy\.example" are refused \(cross-site use\)\. .*--public-url/);
-    const long = await rawRequest(host.port, '/', { ...auth, origin: `http://${'x'.repeat(500)}` });
+    const long = await rawRequest(host.port, '/', { origin: `http://${'x'.repeat(500)}` });
     expect(long.body.length).toBeLessThan(400);
     // The socket's refusal carries the same explanation.
     const ws = openSocket(host, { host: `myserver:${host.port}` });
@@ -502,20 +520,23 @@ describe('running on a server: --public-url, --allow-host and the token cookie p
     expect(body).toContain('does not answer to the Host "myserver:');
   });
 
-  it('names the token cookie after the port: two hosts in one browser keep their own sessions', async () => {
+  it('two hosts on one machine: each token and code opens its own host only', async () => {
     const other = 'other-token-0123456789abcdef';
     const a = await start();
     const b = await start({ token: other });
-    expect(a.cookieName).toBe(`md_token_${a.port}`);
-    expect(b.cookieName).toBe(`md_token_${b.port}`);
-    // A browser sends both cookies to both ports (cookies ignore ports): each host picks its own.
-    const jar = `${a.cookieName}=${TOKEN}; ${b.cookieName}=${other}`;
-    expect((await rawRequest(a.port, '/', { cookie: jar })).status).toBe(200);
-    expect((await rawRequest(b.port, '/', { cookie: jar, host: `127.0.0.1:${b.port}` })).status).toBe(200);
-    // The other host's cookie alone is no key to this one.
-    expect((await rawRequest(a.port, '/', { cookie: `${b.cookieName}=${other}` })).status).toBe(401);
-    // The unsuffixed cookie of earlier versions is still honoured.
-    expect((await rawRequest(a.port, '/', { cookie: `md_token=${TOKEN}` })).status).toBe(200);
+    expect((await openBridge(a.url, { token: TOKEN })).welcome).toEqual({ type: 'welcome' });
+    expect((await openBridge(b.url, { token: other })).welcome).toEqual({ type: 'welcome' });
+    await expect(openBridge(a.url, { token: other })).rejects.toThrow(/4401/);
+    const codeOfB = new URL(b.openUrl()).searchParams.get('code') ?? '';
+    await expect(openBridge(a.url, { code: codeOfB })).rejects.toThrow(/4401/);
+    expect((await openBridge(b.url, { code: codeOfB })).welcome).toEqual({ type: 'welcome', token: other });
+  });
+
+  it('a code not used within its time is refused', async () => {
+    const host = await start({ codeTtlMs: 50 });
+    const code = new URL(host.openUrl()).searchParams.get('code') ?? '';
+    await new Promise((r) => setTimeout(r, 120));
+    await expect(openBridge(host.url, { code })).rejects.toThrow(/4401 .*expired/);
   });
 });
 
@@ -559,9 +580,8 @@ describe('bound to every interface', () => {
         .flat()
         .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
       expect(host.origin).toBe(`http://${external ?? '127.0.0.1'}:${host.port}`);
-      const auth = { cookie: `${host.cookieName}=${TOKEN}` };
-      expect((await rawRequest(host.port, '/', { ...auth, host: `${hostname().toLowerCase()}:${host.port}` })).status).toBe(200);
-      expect((await rawRequest(host.port, '/', { ...auth, host: `evil.example:${host.port}` })).status).toBe(403);
+        expect((await rawRequest(host.port, '/', { host: `${hostname().toLowerCase()}:${host.port}` })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { host: `evil.example:${host.port}` })).status).toBe(403);
     } finally {
       await host.close();
       tree.cleanup();

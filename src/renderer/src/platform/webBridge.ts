@@ -1,25 +1,40 @@
-// The browser side of the web host's bridge: the IPC contract over one WebSocket to
-// `/bridge` (authenticated by the host's HttpOnly token cookie, sent by the browser).
-// Protocol, JSON text frames:
+// The browser side of the web host's bridge: the IPC contract over one WebSocket to `/bridge`.
+// The page holds the host's token itself: it arrives in the page's URL (`?token=`, or a one-time
+// `?code=` the host trades for it), is taken out of the address bar at once and kept in this
+// origin's localStorage (no other port or site can read it; no cookie, which every port of the
+// host would receive). Protocol, JSON text frames:
+//   → {type:'hello', token} | {type:'hello', code}   the first frame, nothing before it is answered
+//   ← {type:'welcome', token?}                        accepted (the token when a code was traded)
 //   → {type:'call', id, method, input}
 //   ← {type:'result', id, envelope}     envelope = {ok:true, value} | {ok:false, error:{code, message}}
 //   ← {type:'events', batch}            one EngineEventBatch
+// A refused hello closes the socket with 4401 and a reason.
 import { buildBridge, type IpcCall, type MerchantDeskApi } from '../../../shared/ipc/bridge';
 import type { IpcEnvelope } from '../../../shared/ipc/contract';
 import type { EngineEventBatch } from '../../../shared/ipc/events';
 
 /**
- * `unauthorized`: the host is up but refuses our cookie (it restarted with a new token);
- * reconnects go on (slowly), so opening the new URL in any tab brings this page back.
+ * `unauthorized`: the host is up but refuses our token (it restarted with a new one), or the
+ * page has none. Reconnects go on (slowly), and a token stored by another tab of this origin
+ * (the new URL opened there) is tried at once.
  */
 export type WebBridgeState = 'connecting' | 'open' | 'closed' | 'unauthorized';
 
-/** What a failed connection attempt found out about the host. */
-export type ProbeResult = 'unauthorized' | 'unknown';
+/** Where the page keeps the web host's token between sockets and reloads. */
+export interface TokenStore {
+  read(): string | null;
+  write(token: string): void;
+  /** Calls back when another tab stores a new token; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+}
 
 export interface WebBridgeOptions {
-  /** Opens the socket (tests under Node pass one that carries the cookie). */
+  /** Opens the socket (tests under Node pass one that sends an Origin). */
   createSocket?: (url: string) => WebSocket;
+  /** The token store; in a page, this origin's localStorage (see `pageCredentials`). */
+  tokens?: TokenStore;
+  /** A one-time code to trade for the token on the first socket. */
+  code?: string | null;
   /** How long a call made while disconnected waits for a connection before failing. */
   queueTimeoutMs?: number;
   /** Reconnect backoff: first delay, doubling up to the max, with jitter. */
@@ -27,12 +42,6 @@ export interface WebBridgeOptions {
   reconnectMaxMs?: number;
   /** Connection state changes, for a "connection lost" banner. */
   onStateChange?: (state: WebBridgeState) => void;
-  /**
-   * Asks the host why a socket could not open (a browser cannot see the refused upgrade's
-   * status). Default in a page: a HEAD of `/` with the page's cookie; 401 means the token
-   * was refused. Elsewhere (Node tests): none.
-   */
-  probe?: ((httpUrl: string) => Promise<ProbeResult>) | null;
   /** Aborting closes the socket for good: no reconnects; pending and later calls fail with `unavailable`. */
   signal?: AbortSignal;
 }
@@ -43,6 +52,9 @@ type Settle = (envelope: IpcEnvelope<unknown>) => void;
 const OPEN = 1; // WebSocket.OPEN, without relying on a global WebSocket class
 /** The host closes the socket on bigger messages; refuse them here so one call cannot drop every other. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** The close code of a hello the host refused. */
+const UNAUTHORIZED_CLOSE = 4401;
+export const TOKEN_STORAGE_KEY = 'merchant-desk.web-token';
 
 const lost = (): IpcEnvelope<never> => ({
   ok: false,
@@ -54,14 +66,77 @@ function reportListenerError(error: unknown): void {
   else console.error(error);
 }
 
-/** A HEAD of the host's root with the page's own cookie: 401 means our token is no longer the host's. */
-export async function probeWithFetch(httpUrl: string): Promise<ProbeResult> {
+/** A token held in memory only (Node callers; a page whose storage is unavailable). */
+export function memoryTokenStore(token: string | null = null): TokenStore {
+  let held = token;
+  return {
+    read: () => held,
+    write: (next) => {
+      held = next;
+    },
+    onChange: () => () => {},
+  };
+}
+
+/** This origin's localStorage; other tabs' writes arrive as `storage` events. */
+export function storageTokenStore(storage: Storage, events: Pick<Window, 'addEventListener' | 'removeEventListener'>): TokenStore {
+  // Storage can refuse (disabled, quota): the page then keeps its token in memory for its lifetime.
+  const fallback = memoryTokenStore();
+  return {
+    read: () => {
+      try {
+        return storage.getItem(TOKEN_STORAGE_KEY) ?? fallback.read();
+      } catch {
+        return fallback.read();
+      }
+    },
+    write: (token) => {
+      fallback.write(token);
+      try {
+        storage.setItem(TOKEN_STORAGE_KEY, token);
+      } catch {
+        // kept in memory
+      }
+    },
+    onChange: (listener) => {
+      const onStorage = (event: StorageEvent) => {
+        if (event.key === TOKEN_STORAGE_KEY && event.newValue) listener();
+      };
+      events.addEventListener('storage', onStorage);
+      return () => events.removeEventListener('storage', onStorage);
+    },
+  };
+}
+
+/**
+ * Takes `?token=` and `?code=` out of the page's URL (address bar and this history entry), keeping
+ * the token in the store; returns the code, if any.
+ */
+export function takeLaunchCredentials(page: Pick<Location, 'href'>, history: Pick<History, 'replaceState' | 'state'>, tokens: TokenStore): string | null {
+  const url = new URL(page.href);
+  const token = url.searchParams.get('token');
+  const code = url.searchParams.get('code');
+  if (token === null && code === null) return null;
+  if (token) tokens.write(token);
+  url.searchParams.delete('token');
+  url.searchParams.delete('code');
   try {
-    const answer = await fetch(httpUrl, { method: 'HEAD', cache: 'no-store', credentials: 'same-origin', redirect: 'manual' });
-    return answer.status === 401 ? 'unauthorized' : 'unknown';
+    history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
   } catch {
-    return 'unknown';
+    // an opaque page: nothing to clean
   }
+  return code || null;
+}
+
+/** The credentials of the page this script runs in. */
+export function pageCredentials(): { tokens: TokenStore; code: string | null } {
+  let tokens: TokenStore;
+  try {
+    tokens = storageTokenStore(window.localStorage, window);
+  } catch {
+    tokens = memoryTokenStore();
+  }
+  return { tokens, code: takeLaunchCredentials(location, history, tokens) };
 }
 
 /** The bridge URL for a page served by the web host. */
@@ -71,7 +146,7 @@ export function bridgeUrl(page: Pick<URL, 'protocol' | 'host'>): string {
 
 /**
  * Connects to the web host's bridge and returns the same `MerchantDeskApi` the Electron
- * preload exposes. Calls made before the socket opens are queued; a call already sent
+ * preload exposes. Calls made before the host welcomes the socket are queued; a call already sent
  * when the socket drops fails with `unavailable` (it may have run: never retried, so a
  * buy is never sent twice); the socket reconnects with backoff and event subscribers
  * keep receiving batches on the new socket. Batches sent while disconnected are lost:
@@ -91,13 +166,15 @@ export function connectWebBridge(
   } = options;
   const pageUrl = typeof page === 'string' ? new URL(page) : page;
   const url = bridgeUrl(pageUrl);
-  const httpUrl = `${pageUrl.protocol === 'https:' ? 'https:' : 'http:'}//${pageUrl.host}/`;
-  const probe =
-    options.probe !== undefined ? options.probe : typeof document !== 'undefined' && typeof fetch === 'function' ? probeWithFetch : null;
+  const inPage = options.tokens === undefined && typeof window !== 'undefined' ? pageCredentials() : null;
+  const tokens = options.tokens ?? inPage?.tokens ?? memoryTokenStore();
+  let code = options.code ?? inPage?.code ?? null;
   /** Set while the host refuses our token: retries slow to the max delay. */
   let refused = false;
 
   let socket: WebSocket | null = null;
+  /** The host welcomed `socket`: calls may go. */
+  let ready = false;
   let attempt = 0;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let nextId = 1;
@@ -118,7 +195,7 @@ export function connectWebBridge(
 
   function flush(): void {
     for (const [id, entry] of queued) {
-      if (socket?.readyState !== OPEN) return;
+      if (!ready || socket?.readyState !== OPEN) return;
       queued.delete(id);
       clearTimeout(entry.timer);
       transmit(id, entry.message, entry.settle);
@@ -159,8 +236,39 @@ export function connectWebBridge(
     reconnectTimer = setTimeout(open, delay);
   }
 
+  /** The host's first frame: a welcome, or nothing usable (the close that follows says why). */
+  function welcome(ws: WebSocket, data: unknown, tradedCode: boolean): void {
+    let message: unknown;
+    try {
+      message = typeof data === 'string' ? JSON.parse(data) : null;
+    } catch {
+      message = null;
+    }
+    if (typeof message !== 'object' || message === null || (message as { type?: unknown }).type !== 'welcome') {
+      ws.close(1002, 'expected a welcome');
+      return;
+    }
+    const token = (message as { token?: unknown }).token;
+    if (typeof token === 'string' && token !== '') tokens.write(token);
+    if (tradedCode) code = null; // spent
+    ready = true;
+    attempt = 0;
+    refused = false;
+    onStateChange('open');
+    flush();
+  }
+
   function open(): void {
     if (signal?.aborted) return;
+    const token = tokens.read();
+    const hello = code !== null ? { type: 'hello', code } : token !== null ? { type: 'hello', token } : null;
+    if (hello === null) {
+      // Nothing to offer: wait for another tab of this origin to store a token.
+      refused = true;
+      onStateChange('unauthorized');
+      return;
+    }
+    const tradedCode = 'code' in hello;
     onStateChange('connecting');
     let ws: WebSocket;
     try {
@@ -171,38 +279,56 @@ export function connectWebBridge(
       return;
     }
     socket = ws;
-    let opened = false;
+    ready = false;
     ws.onopen = () => {
-      opened = true;
-      attempt = 0;
-      refused = false;
-      onStateChange('open');
-      flush();
+      try {
+        ws.send(JSON.stringify(hello));
+      } catch {
+        // the close that follows reports it
+      }
     };
-    ws.onmessage = (event: MessageEvent) => receive(event.data);
+    ws.onmessage = (event: MessageEvent) => {
+      if (socket !== ws) return;
+      if (ready) receive(event.data);
+      else welcome(ws, event.data, tradedCode);
+    };
     ws.onerror = () => {
       // A close event always follows.
     };
-    ws.onclose = () => {
+    ws.onclose = (event: CloseEvent) => {
       if (socket !== ws) return;
       socket = null;
+      ready = false;
       const pending = [...sent.values()];
       sent.clear();
       for (const settle of pending) settle(lost());
-      if (opened || !probe) {
+      if (event.code !== UNAUTHORIZED_CLOSE) {
         onStateChange('closed');
         scheduleReconnect();
         return;
       }
-      // Never opened: ask whether the host is there and refusing us, or simply not there.
-      void probe(httpUrl).then((result) => {
-        if (signal?.aborted) return;
-        refused = result === 'unauthorized';
-        onStateChange(refused ? 'unauthorized' : 'closed');
-        scheduleReconnect();
-      });
+      if (tradedCode) {
+        // A used or expired link: the token this origin already holds may still be good.
+        code = null;
+        if (tokens.read() !== null) {
+          onStateChange('closed');
+          scheduleReconnect();
+          return;
+        }
+      }
+      refused = true;
+      onStateChange('unauthorized');
+      scheduleReconnect();
     };
   }
+
+  const stopWatchingTokens = tokens.onChange(() => {
+    // A fresh token from another tab: try it now, unless a socket is already on its way.
+    if (signal?.aborted || socket !== null) return;
+    clearTimeout(reconnectTimer);
+    attempt = 0;
+    open();
+  });
 
   const call = ((method: string, input: unknown) =>
     new Promise<IpcEnvelope<unknown>>((resolve) => {
@@ -223,7 +349,7 @@ export function connectWebBridge(
         resolve(lost());
         return;
       }
-      if (socket?.readyState === OPEN) {
+      if (ready && socket?.readyState === OPEN) {
         transmit(id, message, resolve);
         return;
       }
@@ -244,6 +370,7 @@ export function connectWebBridge(
     'abort',
     () => {
       clearTimeout(reconnectTimer);
+      stopWatchingTokens();
       for (const [id, entry] of queued) {
         queued.delete(id);
         clearTimeout(entry.timer);
