@@ -18,9 +18,9 @@
  * (free and unused space, and the WAL, stay flat). Writes bench/results/soak.json.
  *
  * Options: --minutes N (default 30), --sample-seconds N (10), --buy-seconds N (4),
- * --reconnect-seconds N (60), --out FILE (bench/results/soak.json), --heap-snapshots DIR (a V8 heap
- * snapshot at the end of the warm-up and one at the end, to compare in Chrome DevTools when the heap grows),
- * --rejudge FILE (no run: the verdict of a results file computed again from its samples with the current
+ * --reconnect-seconds N (60), --items N (the sandbox's catalog, 20000), --out FILE (bench/results/soak.json),
+ * --heap-snapshots DIR (a V8 heap snapshot at the end of the warm-up and one at the end, to compare in Chrome
+ * DevTools when the heap grows), --rejudge FILE (no run: the verdict of a results file computed again from its samples with the current
  * rule; the verdict it had is kept as `verdictAsRun`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -44,6 +44,7 @@ export const SIMULATOR_DEFAULT_EVENTS_PER_SECOND = 5;
 /** The soak runs the market at ten times that. */
 export const EVENTS_PER_SECOND = 10 * SIMULATOR_DEFAULT_EVENTS_PER_SECOND;
 export const DEFAULT_MINUTES = 30;
+export const DEFAULT_ITEMS = 20_000;
 const WARMUP_SHARE = 0.2;
 const MEMORY_TOLERANCE = 0.1;
 /** Handles that come and go with in-flight work (a request, a timer) are not growth. */
@@ -100,6 +101,7 @@ function readOptions() {
       'sample-seconds': { type: 'string', default: '10' },
       'buy-seconds': { type: 'string', default: '4' },
       'reconnect-seconds': { type: 'string', default: '60' },
+      items: { type: 'string', default: String(DEFAULT_ITEMS) },
       out: { type: 'string', default: join(ROOT, 'bench', 'results', 'soak.json') },
       /** Writes a V8 heap snapshot at the end of the warm-up and at the end, to diff when the heap grows. */
       'heap-snapshots': { type: 'string' },
@@ -118,6 +120,7 @@ function readOptions() {
     sampleMs: positive('sample-seconds', values['sample-seconds']) * 1000,
     buyMs: positive('buy-seconds', values['buy-seconds']) * 1000,
     reconnectMs: positive('reconnect-seconds', values['reconnect-seconds']) * 1000,
+    items: Math.round(positive('items', values.items)),
     durationMs: minutes * 60_000,
     out: values.out as string,
     heapSnapshots: values['heap-snapshots'],
@@ -134,10 +137,10 @@ interface Ready {
   admin_token: string;
 }
 
-async function startSandboxProcess(dir: string): Promise<{ child: ChildProcess; ready: Ready }> {
+async function startSandboxProcess(dir: string, items: number): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/server/cli.ts', '--port', '0', '--db', join(dir, 'sandbox.sqlite'), '--items', '20000', '--seed', '7', '--simulate', '--events-per-sec', String(EVENTS_PER_SECOND), '--json'],
+    ['--import', 'tsx', 'src/server/cli.ts', '--port', '0', '--db', join(dir, 'sandbox.sqlite'), '--items', String(items), '--seed', '7', '--simulate', '--events-per-sec', String(EVENTS_PER_SECOND), '--json'],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -260,7 +263,7 @@ export function flatness(samples: Sample[], pick: (s: Sample) => number): { firs
   };
 }
 
-// ---- the verdict (pure: tested in test/reliability/soak.test.ts)
+// ---- the verdict (pure: tested in test/reliability/soak.test.ts on synthetic runs and on a short real one)
 
 export interface SoakCounters {
   buysOk: number;
@@ -395,12 +398,12 @@ export function soakVerdict(input: { samples: Sample[]; durationMs: number; coun
 // ---- the run
 
 async function main(): Promise<void> {
-  const { minutes, sampleMs, buyMs, reconnectMs, durationMs, out, heapSnapshots } = readOptions();
+  const { minutes, sampleMs, buyMs, reconnectMs, items, durationMs, out, heapSnapshots } = readOptions();
   const dir = mkdtempSync(join(os.tmpdir(), 'md-soak-'));
   const loadBefore = os.loadavg().map((v) => Number(v.toFixed(2)));
   if (!gc) log('global.gc is not exposed (run with node --expose-gc --import tsx): memory is sampled without a forced GC, so the run cannot pass');
   log(`${minutes} min: sandbox with ${EVENTS_PER_SECOND} market events/s, a buy every ${buyMs / 1000} s, a forced reconnect every ${reconnectMs / 1000} s`);
-  const { child, ready } = await startSandboxProcess(dir);
+  const { child, ready } = await startSandboxProcess(dir, items);
   const adminHeaders = { 'x-admin-token': ready.admin_token, 'content-type': 'application/json' };
   const created = await fetch(`${ready.base_url}/admin/merchants`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ balance: 1_000_000_000 }) });
   const merchant = (await created.json()) as { merchantId: string; apiKey: string };
@@ -565,7 +568,7 @@ async function main(): Promise<void> {
     durationMinutes: minutes,
     settings: {
       marketEventsPerSecond: EVENTS_PER_SECOND,
-      catalogItems: 20_000,
+      catalogItems: items,
       buyEverySeconds: buyMs / 1000,
       forcedReconnectEverySeconds: reconnectMs / 1000,
       sampleEverySeconds: sampleMs / 1000,

@@ -1,8 +1,9 @@
-// The soak benchmark's plumbing and the committed result, without running it (it takes 30 minutes):
-// `npm run bench -- soak` knows it and gives it --expose-gc; its verdict judges memory, handles and the
-// database's growth; and bench/results/soak.json is a full run at the required settings that passed.
+// The soak benchmark: `npm run bench -- soak` knows it and gives it --expose-gc; its verdict judges
+// memory, handles and the database's growth; and a half-minute run of it, for real, records what it
+// measured and its verdict. A full run (30 minutes) is the benchmark's, and so is whether it passed.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { benchArgv, BENCHMARKS, DEFAULT_BENCHMARKS, findBenchmark } from '../../bench/lib/registry';
@@ -134,30 +135,46 @@ describe('the soak verdict', () => {
   });
 });
 
-describe('bench/results/soak.json (the committed run)', () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the result file's JSON
-  const result = JSON.parse(readFileSync(join(root, 'bench/results/soak.json'), 'utf8')) as Record<string, any>;
-
-  it('is a full run: 30 minutes, 10× the default market rate, buys and forced reconnects, samples after GC', () => {
-    expect(result.durationMinutes).toBeGreaterThanOrEqual(30);
-    expect(result.settings.marketEventsPerSecond).toBe(EVENTS_PER_SECOND);
-    expect(result.settings.gcBeforeSample).toBe(true);
-    expect(result.counters.buysOk).toBeGreaterThan(100);
-    expect(result.counters.cuts).toBeGreaterThanOrEqual(29);
-    expect(result.counters.reconnects).toBeGreaterThanOrEqual(result.counters.cuts - 1);
-    const last = result.samples.at(-1) as Sample;
-    expect(last.t).toBeGreaterThanOrEqual(30 * 60 - 15);
-    expect(typeof last.dataBytes).toBe('number');
-  });
-
-  it('passed, and its verdict is what the current rule says of its samples', () => {
-    expect(result.verdict.pass).toBe(true);
-    // The database grew by its data: no free pages, WAL flat, pages at most twice the data's growth.
-    expect(result.summary.freeMiB.last).toBeLessThanOrEqual(result.summary.freeMiB.budget);
-    expect(result.summary.pagesMiB.last).toBeLessThanOrEqual(result.summary.pagesMiB.budget);
-    const again = soakVerdict({ samples: result.samples as Sample[], durationMs: result.durationMinutes * 60_000, counters: result.counters as SoakCounters, gcBeforeSample: result.settings.gcBeforeSample });
-    expect(again.failures).toEqual([]);
-    expect(again.databaseFlat).toBe(true);
-    expect(result.verdict.rule).toBe(again.rule);
-  });
+describe('a short soak, run for real', () => {
+  // Half a minute against a 500-item sandbox: too short for the verdict to mean much, long enough for the
+  // benchmark to do all it does (the sandbox in its own process, buys, forced cuts, samples after GC) and
+  // record what it measured and its own verdict of it. Whether a full run passes is the benchmark's to say.
+  it('measures a live session and records its verdict of what it measured', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'md-soak-test-'));
+    const out = join(dir, 'soak.json');
+    try {
+      const child = spawnSync(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', 'bench/soak.ts', '--minutes', '0.5', '--sample-seconds', '2', '--buy-seconds', '1', '--reconnect-seconds', '8', '--items', '500', '--out', out],
+        { cwd: root, encoding: 'utf8', timeout: 170_000 },
+      );
+      expect(existsSync(out), `no result file; the soak said:\n${child.stderr.slice(-3000)}`).toBe(true);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the result file's JSON
+      const result = JSON.parse(readFileSync(out, 'utf8')) as Record<string, any>;
+      const samples = result.samples as Sample[];
+      expect(result.settings).toMatchObject({ catalogItems: 500, marketEventsPerSecond: EVENTS_PER_SECOND, gcBeforeSample: true, sandboxInOwnProcess: true });
+      // Samples every 2 s over the half minute, of a real process and a real database.
+      expect(samples.length).toBeGreaterThanOrEqual(8);
+      expect(samples.map((sample) => sample.t)).toEqual([...samples.map((sample) => sample.t)].sort((a, b) => a - b));
+      expect(samples.at(-1)?.t).toBeGreaterThanOrEqual(28);
+      for (const sample of samples) {
+        expect(sample.rssMiB).toBeGreaterThan(0);
+        expect(sample.heapUsedMiB).toBeGreaterThan(0);
+        expect(sample.handles).toBeGreaterThan(0);
+        expect(sample.dbBytes).toBeGreaterThan(0);
+        expect(sample.dataBytes).toBeGreaterThan(0);
+      }
+      expect(samples.some((sample) => sample.connection === 'connected' && sample.catalogItems === 500)).toBe(true);
+      // It bought, and cut the connections.
+      expect(result.counters.buysOk).toBeGreaterThan(0);
+      expect(result.counters.cuts).toBeGreaterThanOrEqual(1);
+      expect(samples.at(-1)?.buys).toBe(result.counters.buysOk);
+      // Its verdict is its rule applied to what it measured, and its exit code says it.
+      const verdict = soakVerdict({ samples, durationMs: 0.5 * 60_000, counters: result.counters as SoakCounters, gcBeforeSample: true });
+      expect(result.verdict).toEqual({ pass: verdict.pass, memoryFlat: verdict.memoryFlat, handlesFlat: verdict.handlesFlat, databaseFlat: verdict.databaseFlat, gcBeforeSample: true, rule: verdict.rule, failures: verdict.failures });
+      expect(child.status).toBe(verdict.pass ? 0 : 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
