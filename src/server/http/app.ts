@@ -8,6 +8,7 @@ import { acceptsGzip } from '../domain/catalog';
 import type { SandboxCore } from '../domain/core';
 import type { AdminHooks } from './adminRoutes';
 import { registerAdminRoutes } from './adminRoutes';
+import { AuthFailureLimiter } from './authFailures';
 import { createGuard } from './guard';
 import { buildOpenApiDocument } from './openapi';
 import { registerPublicRoutes } from './publicRoutes';
@@ -62,7 +63,14 @@ function sendEnvelope(request: FastifyRequest, reply: FastifyReply, body: { erro
   return reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding').send(gzipSync(json));
 }
 
-export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: FastifyInstance; limiter: SlidingWindowRateLimiter }> {
+export interface HttpApp {
+  app: FastifyInstance;
+  limiter: SlidingWindowRateLimiter;
+  /** Shared with the WebSocket upgrade, which authenticates too. */
+  authFailures: AuthFailureLimiter;
+}
+
+export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const { core } = options;
   const app = Fastify({
     logger: options.logger ?? false,
@@ -86,6 +94,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
   // Every answer is gzipped when the client accepts it, however small (spec: "Responses are gzip-compressed").
   await app.register(compress, { global: true, encodings: ['gzip'], threshold: 0 });
   const limiter = new SlidingWindowRateLimiter(() => core.clock.now());
+  const authFailures = new AuthFailureLimiter(() => core.clock.now(), SANDBOX_CHOICES.authFailuresPerMinute);
 
   // JSON only: fastify's text/plain parser would hand a string to the JSON endpoints.
   app.removeContentTypeParser('text/plain');
@@ -118,11 +127,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
     return reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(svg);
   });
 
-  const guard = createGuard(core, limiter);
+  const guard = createGuard(core, limiter, authFailures);
   await app.register(async (api) => {
     api.addHook('onRequest', guard);
     registerPublicRoutes(api, core);
   });
   registerAdminRoutes(app, core, options.adminToken, options.hooks);
-  return { app, limiter };
+  return { app, limiter, authFailures };
 }

@@ -3,6 +3,7 @@ import type { RateBucket } from '../../shared/api';
 import { ENDPOINTS } from '../../shared/api';
 import { ApiError, IP_NOT_ALLOWED_MESSAGE, MAINTENANCE_MESSAGE, unauthorized } from '../domain/apiError';
 import type { SandboxCore } from '../domain/core';
+import type { AuthFailureLimiter } from './authFailures';
 import { IpAllowlist } from './ipAllowlist';
 import type { SlidingWindowRateLimiter } from './rateLimiter';
 
@@ -17,18 +18,23 @@ function singleHeader(request: FastifyRequest, name: string): string | undefined
 }
 
 /**
- * Runs before every public endpoint, in this order: maintenance (503),
- * credentials (401), IP allowlist (403), rate limit (429). Each refusal is
- * the spec's `{error, message}` envelope.
+ * Runs before every public endpoint, in this order: maintenance (503), an address
+ * over its failed-authentication limit (429), credentials (401), IP allowlist (403),
+ * rate limit (429). Each refusal is the spec's `{error, message}` envelope.
  */
-export function createGuard(core: SandboxCore, limiter: SlidingWindowRateLimiter) {
+export function createGuard(core: SandboxCore, limiter: SlidingWindowRateLimiter, authFailures: AuthFailureLimiter) {
   const allowlist = new IpAllowlist();
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (core.maintenance) {
       throw new ApiError(503, 'maintenance', MAINTENANCE_MESSAGE, { 'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS) });
     }
+    const refusal = authFailures.refusal(request.ip);
+    if (refusal) throw refusal;
     const merchant = core.merchants.authenticate(singleHeader(request, 'x-merchant-id'), singleHeader(request, 'x-api-key'));
-    if (!merchant) throw unauthorized();
+    if (!merchant) {
+      authFailures.recordFailure(request.ip);
+      throw unauthorized();
+    }
     if (!(await allowlist.allows(merchant.ipAllowlist, request.ip))) {
       throw new ApiError(403, 'ip_not_allowed', IP_NOT_ALLOWED_MESSAGE);
     }
