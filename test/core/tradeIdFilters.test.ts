@@ -38,7 +38,7 @@ function trade(index: number): Trade {
 function payment(id: number, tradeId: string): BalanceTransaction {
   return {
     id,
-    type: 'TRADE PAYMENT',
+    type: 'FREEZE',
     amount: -1000,
     balanceBefore: 100_000 - (id - 1) * 1000,
     balanceAfter: 100_000 - id * 1000,
