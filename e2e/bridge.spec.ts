@@ -53,14 +53,14 @@ test('the page notices the web host going away, and recovers or says the session
     { timeout: 15_000 },
   );
 
-  // Back with a NEW token: this page's cookie is refused; it says what to do.
+  // Back with a NEW token: this page's token is refused; it says what to do.
   await stack().stopHost();
   await expect(banner).toBeVisible({ timeout: 15_000 });
   const freshUrl = await stack().startHost({ token: `renewed-${Date.now().toString(36)}-0123456789` });
   const expired = page.getByRole('alert').filter({ hasText: EXPIRED });
   await expect(expired).toBeVisible({ timeout: 30_000 });
   await expect(feed.locator('strong')).toHaveText('Session expired');
-  // Opening the newly printed URL (another tab) renews the cookie for the browser: this page comes back by itself.
+  // Opening the newly printed URL (another tab) stores the new token for this address: this page comes back by itself.
   const other = await context.newPage();
   await openApp(other, { url: freshUrl });
   await expect(expired).toBeHidden({ timeout: 30_000 });

@@ -1,5 +1,5 @@
 // Who may use the web host's bridge. No cookie: browsers send cookies to every port of a host,
-// so a cookie for 127.0.0.1:A also reached whatever listened on 127.0.0.1:B. The page holds the
+// so a cookie for 127.0.0.1:A would reach whatever listens on 127.0.0.1:B too. The page holds the
 // launch token itself (origin-scoped storage) and sends it as the socket's first frame, the
 // `hello`; a browser the host opens gets a one-time code instead, traded for the token once.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -257,7 +257,7 @@ describe('web bridge in Chromium', () => {
       await other.goto(second.url);
       await other.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
       expect(await other.evaluate(() => window.__md.bridge.catalog.item({ itemId: 12 }))).toMatchObject({ ok: true });
-      // The first host's page still loads after the second one set its cookie.
+      // The first host's page still works after the second one stored its token (each address has its own storage).
       const again = await context.newPage();
       const answer = await again.goto(`${host.origin}/`);
       expect(answer?.status()).toBe(200);
