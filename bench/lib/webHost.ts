@@ -8,7 +8,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser } from '@playwright/test';
-import { accountFileName } from '../../src/main/core/engine/engine';
 import { ROOT_DIR } from './result';
 import { LocalStore } from '../../src/main/core/store';
 import { catalogUrl, merchantHeaders, preparedStoreCopy, sleep, type MerchantCredentials } from './sandbox';
@@ -133,7 +132,7 @@ export async function prepareDataDir(options: {
   mkdirSync(accounts, { recursive: true });
   const staging = join(options.dataDir, 'staging');
   const file = await preparedStoreCopy(options.items, staging);
-  const target = join(accounts, accountFileName(options.merchant.merchantId));
+  const target = LocalStore.accountFile(options.dataDir, options.merchant.merchantId);
   renameSync(file, target);
   rmSync(staging, { recursive: true, force: true });
   const store = await LocalStore.open({ file: target });

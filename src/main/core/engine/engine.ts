@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Trade } from '../../../shared/api';
 import { isValidTradeUrl } from '../../../shared/api';
 import type {
@@ -22,9 +21,10 @@ import { centsToDecimal, toCsv } from '../export/csv';
 import type { EngineService } from '../ipc/engineService';
 import { EngineError } from '../ipc/engineService';
 import type { SecretStore } from '../secrets';
-import { LocalStore, StoreError } from '../store';
+import { type LocalStore, StoreError } from '../store';
 import type { ParsedLedgerQuery, ParsedTradeQuery } from '../store/types';
 import { preparePrivateDataDir } from '../privateFiles';
+import { accountStoreFile, openAccountStore } from './accountFiles';
 import { AppConfigFile } from './appConfig';
 import { DataDirLock } from './dataDirLock';
 import type { AccountCredentials } from './session';
@@ -46,11 +46,6 @@ export interface EngineOptions {
 }
 
 const EXPORT_PAGE = 1000;
-
-/** A file name safe on every OS for a merchant id. */
-export function accountFileName(merchantId: string): string {
-  return `${merchantId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80)}.sqlite`;
-}
 
 /**
  * The engine: one account session at a time (its store, client and feed),
@@ -400,10 +395,11 @@ export class Engine implements EngineService {
     const run = this.switching.catch(() => {}).then(async () => {
       await this.closeSession();
       this.storeProblem = null;
-      const file = join(this.options.dataDir, 'accounts', (demo ? 'demo-' : '') + accountFileName(credentials.merchantId));
+      const kind = demo ? 'demo' : 'account';
+      const file = accountStoreFile(this.options.dataDir, credentials.merchantId, kind);
       let store: LocalStore;
       try {
-        store = await LocalStore.open({ file });
+        store = await openAccountStore(this.options.dataDir, credentials.merchantId, kind, file, this.log);
       } catch (error) {
         // Damaged, from a newer app, or read-only: say which file and what to do, keep running, leave the file as it is.
         const detail = error instanceof StoreError && error.file ? error.message : `Cannot open the local database ${file}: ${(error as Error).message}`;

@@ -110,14 +110,21 @@ export function resolveWorkerEntry(): URL {
   );
 }
 
-const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+/** A plain id: lower-case letters and digits, single separators between them. */
+const PLAIN_ID = /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/;
+/** Device names Windows reserves whatever follows the first dot. */
+const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com\d|lpt\d)(?:\.|$)/;
 
-/** A file name for a merchant id: the id itself when it is plain, else a readable part plus a hash (never a path). */
+/**
+ * A file name for a merchant id: never a path, safe on every OS, and distinct for distinct ids even where the file
+ * system ignores case. A plain id is its own name; any other id is a readable part, `__` and a hash of the id
+ * (a plain id never holds `__`, so the two kinds never meet).
+ */
 export function safeFileName(merchantId: string): string {
-  if (SAFE_ID.test(merchantId) && !merchantId.includes('..')) return merchantId;
-  const readable = merchantId.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/\.+/g, '.').replace(/^[._-]+/, '').slice(0, 60);
-  const hash = createHash('sha256').update(merchantId).digest('hex').slice(0, 12);
-  return readable ? `${readable}-${hash}` : hash;
+  if (merchantId.length <= 100 && PLAIN_ID.test(merchantId) && !WINDOWS_RESERVED.test(merchantId)) return merchantId;
+  const readable = merchantId.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 60).replace(/^_+|_+$/g, '') || 'id';
+  const hash = createHash('sha256').update(merchantId).digest('hex').slice(0, 16);
+  return `${readable}__${hash}`;
 }
 
 type WriterArgs<M extends keyof WriterMethods> = Parameters<WriterMethods[M]>;
@@ -143,9 +150,9 @@ export class LocalStore {
     private readonly catalogIndexEnabled: boolean,
   ) {}
 
-  /** `<dataDir>/accounts/<safe merchant id>.sqlite` */
-  static accountFile(dataDir: string, merchantId: string): string {
-    return join(dataDir, 'accounts', `${safeFileName(merchantId)}.sqlite`);
+  /** `<dataDir>/accounts/<safe merchant id>.sqlite`; the demo sandbox's accounts in `accounts/demo/`, apart from real ones. */
+  static accountFile(dataDir: string, merchantId: string, kind: 'account' | 'demo' = 'account'): string {
+    return join(dataDir, 'accounts', ...(kind === 'demo' ? ['demo'] : []), `${safeFileName(merchantId)}.sqlite`);
   }
 
   /**
