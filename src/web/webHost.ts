@@ -80,6 +80,8 @@ export const BRIDGE_PATH = '/bridge';
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 const MAX_IN_FLIGHT_PER_SOCKET = 256;
 const MAX_SOCKETS = 32;
+/** Sockets still waiting for their hello (no credential yet): they never take a welcomed page's place. */
+const MAX_WAITING_SOCKETS = 8;
 /** A client that stops reading events is dropped (it reconnects and re-reads state). */
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,256}$/;
@@ -335,6 +337,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // --- the bridge -------------------------------------------------------------------------
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const alive = new WeakMap<WebSocket, boolean>();
+  const waiting = new Set<WebSocket>();
 
   function refuseUpgrade(socket: Duplex, status: number, text: string, message = text): void {
     const body = `${message}\n`;
@@ -365,7 +368,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       refuseUpgrade(socket, 404, 'Not Found');
       return;
     }
-    if (wss.clients.size >= MAX_SOCKETS) {
+    if (waiting.size >= MAX_WAITING_SOCKETS || wss.clients.size - waiting.size >= MAX_SOCKETS) {
       refuseUpgrade(socket, 503, 'Service Unavailable');
       return;
     }
@@ -380,17 +383,22 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       log(`web host: refused a bridge connection (${reason.slice(0, reason.indexOf(';'))})`);
       ws.close(UNAUTHORIZED_CLOSE, reason);
     };
+    waiting.add(ws);
     const helloTimer = setTimeout(() => refuse(REFUSALS.lateHello), helloTimeoutMs);
-    ws.once('close', () => clearTimeout(helloTimer));
+    ws.once('close', () => {
+      clearTimeout(helloTimer);
+      waiting.delete(ws);
+    });
     // Nothing reaches the engine, and no event leaves, before the hello: its first frame.
     ws.once('message', (data: RawData, isBinary: boolean) => {
       clearTimeout(helloTimer);
+      waiting.delete(ws);
       const hello = isBinary ? ({ ok: false, reason: REFUSALS.noHello, reused: false } as const) : credentials.check(rawDataToString(data));
       if (!hello.ok) {
         if (hello.reused) {
           log(
-            'web host: a one-time browser link was presented a second time. If your browser then said the link was ' +
-              'already used, someone else opened it first: restart the web host with a new token.',
+            'web host: a one-time browser link was presented a second time. If your browser then said the session ' +
+              'expired, someone else opened the link first: restart the web host with a new token.',
           );
         }
         refuse(hello.reason);

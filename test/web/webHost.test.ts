@@ -277,6 +277,18 @@ describe('web host', () => {
       expect(end.frames).toEqual([]);
     });
 
+    it('sockets without a credential cannot crowd out pages: at most 8 wait for their hello', async () => {
+      const page = await client();
+      const silent = Array.from({ length: 8 }, () => openSocket(host, { hello: null }));
+      await Promise.all(silent.map((ws) => new Promise((resolve) => ws.once('open', resolve))));
+      expect(await refusal(openSocket(host, { hello: null }))).toBe(503);
+      // A page already welcomed keeps working; once the silent ones are gone, a new page gets in.
+      expect(await page.call('catalog.item', { itemId: 5 })).toMatchObject({ ok: true });
+      for (const ws of silent) ws.terminate();
+      await expect.poll(() => host.stats().connections).toBe(1);
+      expect(await (await client()).call('catalog.item', { itemId: 6 })).toMatchObject({ ok: true });
+    });
+
     it('welcomes a hello with the token (no token echoed back), then answers calls and sends events', async () => {
       const c = await client();
       expect(c.messages[0]).toEqual({ type: 'welcome' });
