@@ -193,6 +193,7 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'account.test': account([proxyBaseUrl, 'http://127.0.0.1:9']),
     'account.useDemo': none,
     'account.useSaved': none,
+    'connection.retryNow': none,
   };
 }
 
