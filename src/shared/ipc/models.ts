@@ -48,6 +48,11 @@ export interface AccountSummary {
   keyStore: KeyStoreInfo;
   demo: boolean;
   /**
+   * The account is open from its cache only: no key store holds its API key (read-only and offline until
+   * the key is entered). Absent from older engines.
+   */
+  cacheOnly?: boolean;
+  /**
    * The account saved in Settings, whichever one is in use (in demo mode the fields above
    * describe the demo sandbox); null when none was ever saved. Absent from older engines.
    */

@@ -55,7 +55,9 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
       return null;
     });
     const apiKey = fromKeychain ?? (envKeyFits ? (envKey as string) : null);
-    if (!apiKey) throw new Error(`No API key for merchant ${merchantId}: store it in the keychain (Settings) or set ${API_KEY_VARIABLE}`);
+    if (!apiKey) {
+      options.log(`No API key for merchant ${merchantId} (key store or ${API_KEY_VARIABLE}): its cached data opens read-only; enter the key in Settings to go live`);
+    }
     const wsUrl = options.wsUrl ?? `${options.baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/ws`;
     override = { baseUrl: options.baseUrl.replace(/\/+$/, ''), wsUrl, merchantId, apiKey };
   }

@@ -27,8 +27,8 @@ import { preparePrivateDataDir } from '../privateFiles';
 import { accountStoreFile, openAccountStore } from './accountFiles';
 import { AppConfigFile } from './appConfig';
 import { DataDirLock } from './dataDirLock';
-import type { AccountCredentials } from './session';
-import { AccountSession } from './session';
+import type { AccountCredentials, SessionAccount } from './session';
+import { AccountSession, noKeyDetail } from './session';
 
 export interface DemoAccount {
   credentials: AccountCredentials;
@@ -41,8 +41,8 @@ export interface EngineOptions {
   log: (line: string) => void;
   /** Starts the embedded demo sandbox. */
   startDemo: () => Promise<DemoAccount>;
-  /** An account given on the command line, overriding the saved one. */
-  override?: AccountCredentials;
+  /** An account given on the command line, overriding the saved one (without a key: its cache only). */
+  override?: SessionAccount;
 }
 
 const EXPORT_PAGE = 1000;
@@ -82,7 +82,7 @@ export class Engine implements EngineService {
     this.lock = DataDirLock.acquire(options.dataDir, this.log);
     this.config = new AppConfigFile(options.dataDir);
     if (this.config.problem) this.log(this.config.problem);
-    this.buying = new BuyService(() => this.requireSession());
+    this.buying = new BuyService(() => this.requireLiveSession());
     this.alerts = new AlertService(
       () => this.session,
       this.buying,
@@ -115,10 +115,11 @@ export class Engine implements EngineService {
         return null;
       });
       this.keyConfigured = { merchantId: account.merchantId, configured: apiKey !== null };
-      if (apiKey) return this.switchTo({ ...account, apiKey }, false);
-      this.log(`no API key stored for merchant ${account.merchantId}; configure it in Settings`);
+      // Without its key the account still opens: its cache, read-only and offline, until the key is entered.
+      if (!apiKey) this.log(`no API key stored for merchant ${account.merchantId}: its cached data opens read-only; enter the key in Settings to go live`);
+      return this.switchTo({ ...account, apiKey }, false);
     }
-    if (settings.demoSandbox || !account) await this.useDemo();
+    await this.useDemo();
   }
 
   async close(): Promise<void> {
@@ -177,7 +178,7 @@ export class Engine implements EngineService {
       case 'catalog.item':
         return this.session ? this.session.store.getItem(args.itemId as number) : null;
       case 'catalog.refresh': {
-        const session = this.requireSession();
+        const session = this.requireLiveSession();
         void session.syncCatalog('manual');
         return { started: true, reason: 'Catalog sync requested' };
       }
@@ -275,7 +276,8 @@ export class Engine implements EngineService {
         merchantId: session?.merchantId ?? account?.merchantId ?? null,
         baseUrl: session?.credentials.baseUrl ?? account?.baseUrl ?? null,
         wsUrl: session?.credentials.wsUrl ?? account?.wsUrl ?? null,
-        apiKeyConfigured: this.demo !== null || configuredKey || this.options.override !== undefined,
+        apiKeyConfigured: this.demo !== null || configuredKey || Boolean(this.options.override?.apiKey),
+        cacheOnly: session !== null && !session.live,
         demo: this.demo !== null,
         saved: account ? { ...account, apiKeyConfigured: configuredKey } : null,
       },
@@ -370,8 +372,8 @@ export class Engine implements EngineService {
   private async useSaved(): Promise<ConnectionTestResult> {
     const { account } = this.config.get();
     if (!account) throw new EngineError('invalid_input', 'No account is saved yet: enter it under Connection and press Save');
+    // Without its key the account opens from its cache (read-only) until the key is entered.
     const apiKey = await this.options.secrets.get(account.merchantId).catch(() => null);
-    if (!apiKey) throw new EngineError('invalid_input', `No API key stored for ${account.merchantId}: enter it under Connection and press Save`);
     this.config.update((config) => ({ ...config, settings: { ...config.settings, demoSandbox: false } }));
     await this.switchTo({ ...account, apiKey }, false);
     await this.demo?.close();
@@ -390,7 +392,7 @@ export class Engine implements EngineService {
     };
   }
 
-  private switchTo(credentials: AccountCredentials, demo: boolean): Promise<void> {
+  private switchTo(credentials: SessionAccount, demo: boolean): Promise<void> {
     // A failed switch must not poison the next one (or close()): each runs after the previous settled.
     const run = this.switching.catch(() => {}).then(async () => {
       await this.closeSession();
@@ -429,6 +431,13 @@ export class Engine implements EngineService {
     if (!session) return;
     await session.stop();
     await session.store.close();
+  }
+
+  /** The session, with its key: what goes over the network (buying, a catalog refresh) needs it. */
+  private requireLiveSession(): AccountSession {
+    const session = this.requireSession();
+    if (!session.live) throw new EngineError('unavailable', noKeyDetail(session.merchantId));
+    return session;
   }
 
   private requireSession(): AccountSession {

@@ -4,6 +4,7 @@ import type { CatalogInfo, CatalogRow, ConnectionStatus, ProgressKind, ProgressS
 import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
 import type { EventBatcher } from '../events/batcher';
+import { EngineError } from '../ipc/engineService';
 import { FeedConnection } from '../feed';
 import { packPriceChanges, priceChangeOutcome, type ItemChangeGroup, type LocalStore } from '../store';
 import type { CatalogTotals, PriceMove, TradeSource } from '../store/types';
@@ -15,6 +16,14 @@ export interface AccountCredentials {
   wsUrl: string;
   merchantId: string;
   apiKey: string;
+}
+
+/** An account as a session opens it: without its API key, its cache only (read-only, offline). */
+export type SessionAccount = Omit<AccountCredentials, 'apiKey'> & { apiKey: string | null };
+
+/** Why an account open without its key is offline, and what to do about it. */
+export function noKeyDetail(merchantId: string): string {
+  return `Showing the cached data of ${merchantId}, read-only: no API key for it on this machine. Enter your API key in Settings → Connection to go live.`;
 }
 
 export interface SessionHooks {
@@ -98,8 +107,8 @@ export function itemChangeGroups(frames: readonly ItemFrame[]): ItemChangeGroup[
 export class AccountSession {
   /** The account's rate budget: the engine's one per merchant, shared with "Test connection" and later sessions. */
   readonly limiter: ClientRateLimiter;
-  readonly client: MerchantApiClient;
-  readonly feed: FeedConnection;
+  /** The API and the feed; null for an account open without its key. */
+  private readonly api: { client: MerchantApiClient; feed: FeedConnection } | null;
   connection: ConnectionStatus;
   balance: Balance | null = null;
   activeTrades = 0;
@@ -151,16 +160,42 @@ export class AccountSession {
   private readonly unsubscribers: (() => void)[] = [];
 
   constructor(
-    readonly credentials: AccountCredentials,
+    readonly credentials: SessionAccount,
     readonly store: LocalStore,
     private readonly events: EventBatcher,
     private readonly hooks: SessionHooks,
     limiter: ClientRateLimiter = new ClientRateLimiter(),
   ) {
     this.limiter = limiter;
-    this.client = new MerchantApiClient(credentials, { limiter: this.limiter });
-    this.feed = new FeedConnection({ wsUrl: credentials.wsUrl, merchantId: credentials.merchantId, apiKey: credentials.apiKey });
-    this.connection = { state: 'connecting', detail: 'Connecting to the live feed', nextAttemptAt: null, since: toUtcIso(Date.now()) };
+    const { apiKey } = credentials;
+    this.api =
+      apiKey === null
+        ? null
+        : {
+            client: new MerchantApiClient({ ...credentials, apiKey }, { limiter: this.limiter }),
+            feed: new FeedConnection({ wsUrl: credentials.wsUrl, merchantId: credentials.merchantId, apiKey }),
+          };
+    this.connection = this.api
+      ? { state: 'connecting', detail: 'Connecting to the live feed', nextAttemptAt: null, since: toUtcIso(Date.now()) }
+      : { state: 'offline', detail: noKeyDetail(credentials.merchantId), nextAttemptAt: null, since: toUtcIso(Date.now()) };
+  }
+
+  /** Whether the account has its key: without it nothing goes over the network. */
+  get live(): boolean {
+    return this.api !== null;
+  }
+
+  get client(): MerchantApiClient {
+    return this.liveApi().client;
+  }
+
+  get feed(): FeedConnection {
+    return this.liveApi().feed;
+  }
+
+  private liveApi(): { client: MerchantApiClient; feed: FeedConnection } {
+    if (!this.api) throw new EngineError('unavailable', noKeyDetail(this.merchantId));
+    return this.api;
   }
 
   get merchantId(): string {
@@ -180,6 +215,7 @@ export class AccountSession {
     const cachedBalance = (await this.store.getMeta('balance')) as Balance | null;
     if (cachedBalance) this.balance = cachedBalance;
     this.events.push({ catalog: this.catalog, activeTrades: this.activeTrades, ...(this.balance ? { balance: this.balance } : {}) });
+    if (!this.api) return; // no key: the cache only, and nothing over the network
 
     this.unsubscribers.push(
       this.limiter.onChange(() => this.events.push({ rateLimit: this.limiter.status() })),
@@ -208,7 +244,7 @@ export class AccountSession {
     if (this.ledgerTimer) clearTimeout(this.ledgerTimer);
     if (this.recoveryTimer) clearTimeout(this.recoveryTimer);
     for (const unsubscribe of this.unsubscribers) unsubscribe();
-    await this.feed.stop();
+    await this.api?.feed.stop();
     await Promise.allSettled([this.catalogSync, this.ledgerSync]);
   }
 
@@ -361,6 +397,7 @@ export class AccountSession {
    * so a long Retry-After never releases a pile of queued reconciles at once.
    */
   reconcile(reason: string): Promise<void> {
+    if (!this.api) return Promise.resolve();
     if (this.reconciling) {
       if (reason !== 'polling' && reason !== 'recovery') this.reconcileAgain = reason;
       return this.reconciling;
@@ -439,6 +476,7 @@ export class AccountSession {
    * every feed (re)connect and by the recovery. Single flight.
    */
   backfillHistory(): Promise<void> {
+    if (!this.api) return Promise.resolve();
     this.backfilling ??= this.runBackfill().finally(() => {
       this.backfilling = null;
     });
@@ -482,6 +520,7 @@ export class AccountSession {
    * once a minute. Changed trades reach the UI as trade events.
    */
   refreshWebhookFailed(): Promise<void> {
+    if (!this.api) return Promise.resolve();
     if (this.webhookFailedSync) return this.webhookFailedSync;
     if (Date.now() - this.webhookFailedAt < WEBHOOK_FAILED_REFRESH_MS) return Promise.resolve();
     this.webhookFailedAt = Date.now();
@@ -510,6 +549,7 @@ export class AccountSession {
   }
 
   async refreshBalance(): Promise<Balance | null> {
+    if (!this.api) return this.balance;
     try {
       this.balance = await this.client.getBalance({ signal: this.abort.signal });
       await this.store.setMeta('balance', this.balance);
@@ -575,6 +615,7 @@ export class AccountSession {
    * however many arrive (a storm of refresh requests costs two calls at most).
    */
   syncCatalog(reason: string): Promise<void> {
+    if (!this.api) return Promise.resolve();
     if (this.catalogSync) {
       this.catalogAgain = true;
       return this.catalogSync;
