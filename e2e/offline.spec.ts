@@ -85,3 +85,31 @@ test('browses the cache while the marketplace is down and reconnects by itself',
   expect(bought.status).toBe(200);
   await expect(trades.locator('tbody tr').filter({ hasText: item2.market_hash_name })).toBeVisible({ timeout: 15_000 });
 });
+
+test('"Retry now" (offline banner, command palette) reconnects at once instead of at the next backed-off attempt', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openApp(page, stack());
+  await expectFeedLive(page);
+
+  await stack().stopSandbox();
+  const banner = page.getByRole('status').filter({ hasText: 'Offline' });
+  const retryNow = banner.getByRole('button', { name: 'Retry now' });
+  await expect(retryNow).toBeVisible({ timeout: 30_000 });
+  // The palette offers it too while not live.
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await palette.getByRole('combobox').fill('retry');
+  await expect(palette.getByRole('option', { name: /Retry the connection now/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(palette).toBeHidden();
+
+  // The feed backs off while nothing answers; from the 6th attempt on its next try is 16-32 s away.
+  await expect(banner).toContainText(/\(attempt ([6-9]|\d\d)\)/, { timeout: 90_000 });
+  await stack().restartSandbox();
+  const clickedAt = Date.now();
+  await retryNow.focus();
+  await page.keyboard.press('Enter');
+  await expectFeedLive(page, 12_000);
+  expect(Date.now() - clickedAt).toBeLessThan(15_000);
+  await expect(banner).toBeHidden();
+});

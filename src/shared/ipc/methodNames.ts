@@ -32,6 +32,7 @@ export const IPC_METHOD_NAMES = [
   'account.test',
   'account.useDemo',
   'account.useSaved',
+  'connection.retryNow',
 ] as const satisfies readonly IpcMethod[];
 
 type Missing = Exclude<IpcMethod, (typeof IPC_METHOD_NAMES)[number]>;

@@ -1,5 +1,6 @@
 import { Countdown, TimeAgo } from '../components/TimeAgo';
 import { formatDateTime } from '../lib/format';
+import { retryConnectionNow } from '../state/actions/connection';
 import { navigate } from '../state/actions/ui';
 import { useStore } from '../state/store';
 
@@ -22,6 +23,14 @@ export function OfflineBanner() {
       · next attempt in <Countdown iso={connection.nextAttemptAt} passed="a moment" />
     </span>
   ) : null;
+  const retry = (
+    <>
+      {' '}
+      <button type="button" className="link-btn" onClick={() => void retryConnectionNow()}>
+        Retry now
+      </button>
+    </>
+  );
   switch (connection.state) {
     case 'offline':
       return (
@@ -29,6 +38,7 @@ export function OfflineBanner() {
           <strong>Offline</strong>
           {cached}. {connection.detail}
           {next}
+          {retry}
         </div>
       );
     case 'maintenance':
@@ -36,6 +46,7 @@ export function OfflineBanner() {
         <div className="banner warn" role="status">
           <strong>Marketplace maintenance</strong>
           {cached}. Buying is unavailable until it ends.{next}
+          {retry}
         </div>
       );
     case 'unauthorized':

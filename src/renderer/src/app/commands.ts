@@ -4,6 +4,7 @@ import { openBuyByName, openBuyForSelected } from '../screens/buy/open';
 import { acknowledgeAll, acknowledgeSelectedFiring, moveFiring, rearmSelectedFiring } from '../state/actions/alerts';
 import { requestWebNotifications, webNotificationPermission } from '../state/actions/boot';
 import { clearFilters, closeDetail, moveSelection, openSelectedDetail, refreshCatalog, softRefresh } from '../state/actions/catalog';
+import { retryConnectionNow } from '../state/actions/connection';
 import { connectDemoSandbox, switchToSavedAccount, updateSettings } from '../state/actions/settings';
 import { exportTradesCsv, setTradesTab } from '../state/actions/trades';
 import { closeDialog, focusSearch, navigate, openDialog, toast, togglePalette } from '../state/actions/ui';
@@ -101,6 +102,9 @@ export function buildCommands(): Command[] {
       : { id: 'app.demo', group: 'App', title: 'Use demo sandbox', keywords: 'connect sandbox demo on', run: () => void connectDemoSandbox() },
     { id: 'app.connection', group: 'App', title: 'Test or change the connection', keywords: 'api key merchant', run: () => navigate('settings') },
   ];
+  if (state.conn.connection && state.conn.connection.state !== 'connected') {
+    list.push({ id: 'app.retryNow', group: 'App', title: 'Retry the connection now', keywords: 'reconnect offline feed live maintenance', run: () => void retryConnectionNow() });
+  }
   if (state.conn.host === 'web' && webNotificationPermission() === 'default') {
     list.push({
       id: 'app.notifications',
