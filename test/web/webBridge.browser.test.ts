@@ -153,6 +153,16 @@ describe('web bridge in Chromium', () => {
     }
   });
 
+  it("a link with a token the host refuses does not replace this address's token: the page goes on with the one it had", async () => {
+    const other = await context.newPage();
+    await other.goto(`${host.origin}/?token=someone-elses-token-0123456789#/trades`);
+    await other.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
+    expect(other.url()).toBe(`${host.origin}/#/trades`);
+    expect(await other.evaluate(() => window.__md.bridge.catalog.item({ itemId: 6 }))).toMatchObject({ ok: true });
+    expect(await other.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBe(TOKEN);
+    await other.close();
+  });
+
   it('a reload keeps working (the token stays with this origin), with the URL still clean', async () => {
     await page.reload();
     await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' });

@@ -21,7 +21,7 @@ interface WebBridgeModule {
     options: {
       createSocket?: (url: string) => WebSocket;
       tokens?: TokenStore;
-      code?: string | null;
+      launch?: { token: string } | { code: string } | null;
       queueTimeoutMs?: number;
       reconnectInitialMs?: number;
       reconnectMaxMs?: number;
@@ -194,7 +194,7 @@ describe('web bridge (browser side) against the web host', () => {
     const bridge = connectWebBridge(first.origin, {
       createSocket: socketFactory(first.origin, sockets),
       tokens,
-      code: new URL(first.openUrl()).searchParams.get('code'),
+      launch: { code: new URL(first.openUrl()).searchParams.get('code') ?? '' },
       signal: controller.signal,
       reconnectInitialMs: 10,
       reconnectMaxMs: 60_000,

@@ -1,8 +1,8 @@
 // The browser side of the web host's bridge: the IPC contract over one WebSocket to `/bridge`.
 // The page holds the host's token itself: it arrives in the page's URL (`?token=`, or a one-time
-// `?code=` the host trades for it), is taken out of the address bar at once and kept in this
-// origin's localStorage (no other port or site can read it; no cookie, which every port of the
-// host would receive). Protocol, JSON text frames:
+// `?code=` the host trades for it), is taken out of the address bar at once, and once the host
+// accepts it is kept in this origin's localStorage (no other port or site can read it; no cookie,
+// which every port of the host would receive). Protocol, JSON text frames:
 //   → {type:'hello', token} | {type:'hello', code}   the first frame, nothing before it is answered
 //   ← {type:'welcome', token?}                        accepted (the token when a code was traded)
 //   → {type:'call', id, method, input}
@@ -33,8 +33,11 @@ export interface WebBridgeOptions {
   createSocket?: (url: string) => WebSocket;
   /** The token store; in a page, this origin's localStorage (see `pageCredentials`). */
   tokens?: TokenStore;
-  /** A one-time code to trade for the token on the first socket. */
-  code?: string | null;
+  /**
+   * A credential from the page's URL, offered before the stored token and stored only once the
+   * host accepts it (a link to this address with someone else's `?token=` cannot replace ours).
+   */
+  launch?: LaunchCredential | null;
   /** How long a call made while disconnected waits for a connection before failing. */
   queueTimeoutMs?: number;
   /** Reconnect backoff: first delay, doubling up to the max, with jitter. */
@@ -65,6 +68,8 @@ function reportListenerError(error: unknown): void {
   if (typeof reportError === 'function') reportError(error);
   else console.error(error);
 }
+
+export type LaunchCredential = { token: string } | { code: string };
 
 /** A token held in memory only (Node callers; a page whose storage is unavailable). */
 export function memoryTokenStore(token: string | null = null): TokenStore {
@@ -108,16 +113,12 @@ export function storageTokenStore(storage: Storage, events: Pick<Window, 'addEve
   };
 }
 
-/**
- * Takes `?token=` and `?code=` out of the page's URL (address bar and this history entry), keeping
- * the token in the store; returns the code, if any.
- */
-export function takeLaunchCredentials(page: Pick<Location, 'href'>, history: Pick<History, 'replaceState' | 'state'>, tokens: TokenStore): string | null {
+/** Takes `?token=` and `?code=` out of the page's URL (address bar and this history entry) and returns them. */
+export function takeLaunchCredential(page: Pick<Location, 'href'>, history: Pick<History, 'replaceState' | 'state'>): LaunchCredential | null {
   const url = new URL(page.href);
   const token = url.searchParams.get('token');
   const code = url.searchParams.get('code');
   if (token === null && code === null) return null;
-  if (token) tokens.write(token);
   url.searchParams.delete('token');
   url.searchParams.delete('code');
   try {
@@ -125,18 +126,18 @@ export function takeLaunchCredentials(page: Pick<Location, 'href'>, history: Pic
   } catch {
     // an opaque page: nothing to clean
   }
-  return code || null;
+  return code ? { code } : token ? { token } : null;
 }
 
 /** The credentials of the page this script runs in. */
-export function pageCredentials(): { tokens: TokenStore; code: string | null } {
+export function pageCredentials(): { tokens: TokenStore; launch: LaunchCredential | null } {
   let tokens: TokenStore;
   try {
     tokens = storageTokenStore(window.localStorage, window);
   } catch {
     tokens = memoryTokenStore();
   }
-  return { tokens, code: takeLaunchCredentials(location, history, tokens) };
+  return { tokens, launch: takeLaunchCredential(location, history) };
 }
 
 /** The bridge URL for a page served by the web host. */
@@ -168,7 +169,7 @@ export function connectWebBridge(
   const url = bridgeUrl(pageUrl);
   const inPage = options.tokens === undefined && typeof window !== 'undefined' ? pageCredentials() : null;
   const tokens = options.tokens ?? inPage?.tokens ?? memoryTokenStore();
-  let code = options.code ?? inPage?.code ?? null;
+  let launch = options.launch ?? inPage?.launch ?? null;
   /** Set while the host refuses our token: retries slow to the max delay. */
   let refused = false;
 
@@ -237,7 +238,7 @@ export function connectWebBridge(
   }
 
   /** The host's first frame: a welcome, or nothing usable (the close that follows says why). */
-  function welcome(ws: WebSocket, data: unknown, tradedCode: boolean): void {
+  function welcome(ws: WebSocket, data: unknown, offered: LaunchCredential | null): void {
     let message: unknown;
     try {
       message = typeof data === 'string' ? JSON.parse(data) : null;
@@ -248,9 +249,13 @@ export function connectWebBridge(
       ws.close(1002, 'expected a welcome');
       return;
     }
-    const token = (message as { token?: unknown }).token;
-    if (typeof token === 'string' && token !== '') tokens.write(token);
-    if (tradedCode) code = null; // spent
+    // The launch credential proved good: keep the token it stands for (a code is spent now).
+    const traded = (message as { token?: unknown }).token;
+    if (offered !== null) {
+      if ('token' in offered) tokens.write(offered.token);
+      else if (typeof traded === 'string' && traded !== '') tokens.write(traded);
+      launch = null;
+    }
     ready = true;
     attempt = 0;
     refused = false;
@@ -260,15 +265,15 @@ export function connectWebBridge(
 
   function open(): void {
     if (signal?.aborted) return;
-    const token = tokens.read();
-    const hello = code !== null ? { type: 'hello', code } : token !== null ? { type: 'hello', token } : null;
+    const offered = launch;
+    const stored = tokens.read();
+    const hello = offered !== null ? { type: 'hello', ...offered } : stored !== null ? { type: 'hello', token: stored } : null;
     if (hello === null) {
       // Nothing to offer: wait for another tab of this origin to store a token.
       refused = true;
       onStateChange('unauthorized');
       return;
     }
-    const tradedCode = 'code' in hello;
     onStateChange('connecting');
     let ws: WebSocket;
     try {
@@ -290,7 +295,7 @@ export function connectWebBridge(
     ws.onmessage = (event: MessageEvent) => {
       if (socket !== ws) return;
       if (ready) receive(event.data);
-      else welcome(ws, event.data, tradedCode);
+      else welcome(ws, event.data, offered);
     };
     ws.onerror = () => {
       // A close event always follows.
@@ -307,9 +312,9 @@ export function connectWebBridge(
         scheduleReconnect();
         return;
       }
-      if (tradedCode) {
-        // A used or expired link: the token this origin already holds may still be good.
-        code = null;
+      if (offered !== null) {
+        // A used, expired or foreign link: the token this origin already holds may still be good.
+        launch = null;
         if (tokens.read() !== null) {
           onStateChange('closed');
           scheduleReconnect();
