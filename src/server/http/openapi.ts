@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { EndpointName } from '../../shared/api';
 import { API_ERROR_CODES, ENDPOINTS, errorEnvelopeSchema } from '../../shared/api';
+import { BODY_RULES, QUERY_RULES } from './openapiRules';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -13,14 +15,52 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-function queryParameters(schema: z.ZodType): JsonSchema[] {
-  const json = schemaOf(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: json.required?.includes(name) ?? false,
-    schema: property,
-  }));
+type ObjectSchema = { properties?: Record<string, JsonSchema>; required?: string[] };
+
+/**
+ * One parameter per property. A whole number arrives as a string but is documented as the
+ * integer it must parse to (the output side, with its range); everything else as sent.
+ */
+function queryParameters(name: EndpointName, schema: z.ZodType): JsonSchema[] {
+  const input = schemaOf(schema, 'input') as ObjectSchema;
+  const output = schemaOf(schema, 'output') as ObjectSchema;
+  const rules = QUERY_RULES[name]?.parameters ?? {};
+  return Object.entries(input.properties ?? {}).map(([parameter, sent]) => {
+    const parsed = output.properties?.[parameter];
+    const base = parsed?.type === 'integer' ? parsed : sent;
+    const { description, ...keywords } = rules[parameter] ?? {};
+    return {
+      name: parameter,
+      in: 'query',
+      required: input.required?.includes(parameter) ?? false,
+      ...(description === undefined ? {} : { description }),
+      schema: { ...base, ...keywords },
+    };
+  });
+}
+
+/** The request body's schema with the rules its zod shape cannot express (openapiRules.ts). */
+function bodySchema(name: EndpointName, schema: z.ZodType): JsonSchema {
+  const json = schemaOf(schema, 'input') as JsonSchema & ObjectSchema;
+  const rules = BODY_RULES[name];
+  if (!rules) return json;
+  const properties = Object.fromEntries(
+    Object.entries(json.properties ?? {}).map(([property, value]) => [property, documentedProperty(value, rules.properties?.[property])]),
+  );
+  return { ...json, ...rules.schema, properties };
+}
+
+/** Adds keywords to a property; for a nullable one (anyOf [T, null]) to its non-null branch, the description on top. */
+function documentedProperty(value: JsonSchema, rule: JsonSchema | undefined): JsonSchema {
+  if (!rule) return value;
+  const { description, ...keywords } = rule;
+  const withDescription = description === undefined ? {} : { description };
+  const branches = value.anyOf;
+  if (Array.isArray(branches)) {
+    const anyOf = branches.map((branch: JsonSchema) => (branch.type === 'null' ? branch : { ...branch, ...keywords }));
+    return { ...value, anyOf, ...withDescription };
+  }
+  return { ...value, ...keywords, ...withDescription };
 }
 
 const errorResponse = (description: string) => ({
@@ -37,7 +77,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
   const schemas: Record<string, JsonSchema> = {
     Error: { ...schemaOf(errorEnvelopeSchema, 'output'), description: `error is one of: ${API_ERROR_CODES.join(', ')}` },
   };
-  for (const [name, endpoint] of Object.entries(ENDPOINTS)) {
+  for (const [name, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, (typeof ENDPOINTS)[EndpointName]][]) {
     const responseName = `${name[0]?.toUpperCase()}${name.slice(1)}Response`;
     schemas[responseName] = schemaOf(endpoint.response, 'output');
     const operation: JsonSchema = {
@@ -50,15 +90,22 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
         '400': errorResponse('Bad request, invalid parameters'),
         '401': errorResponse('Invalid or missing API key or merchant id'),
         '403': errorResponse('IP not allowed, partner blocked, or too many active trades'),
-        '429': errorResponse('Rate limited (Retry-After header)'),
+        '408': errorResponse('request_timeout: the headers or the whole request did not arrive in time (sandbox)'),
+        '429': errorResponse(
+          'Rate limited (Retry-After header): the merchant\'s requests per minute, or too many failed authentications from this address (sandbox)',
+        ),
         '500': errorResponse('Internal server error'),
         '503': errorResponse('Maintenance'),
       },
     };
     if ('body' in endpoint) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(endpoint.body, 'input') } } };
+      operation.requestBody = { required: true, content: { 'application/json': { schema: bodySchema(name, endpoint.body) } } };
     }
-    if ('query' in endpoint) operation.parameters = queryParameters(endpoint.query);
+    if ('query' in endpoint) {
+      operation.parameters = queryParameters(name, endpoint.query);
+      const between = QUERY_RULES[name]?.description;
+      if (between) operation.description = between;
+    }
     paths[endpoint.path] = { [endpoint.method.toLowerCase()]: operation };
   }
   return {
