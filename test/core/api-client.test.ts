@@ -9,6 +9,7 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import { catalogEnvelopeSchema, type Item } from '../../src/shared/api';
 import { TEST_TRADE_URL, adminApi, at, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
+import { until } from '../support/until';
 
 async function failure(promise: Promise<unknown>): Promise<ApiRequestError> {
   const error = await promise.then(
@@ -27,8 +28,6 @@ function pending(promise: Promise<unknown>) {
   );
   return state;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function listen(server: Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
@@ -189,9 +188,9 @@ describe('MerchantApiClient against the sandbox', () => {
       const before = Date.now();
       const error = await failure(client.getBalance());
       expect(error).toMatchObject({ kind: 'http', status: 503, code: 'maintenance', retryable: true, retryAfterMs: 60_000 });
-      const until = Date.parse(limiter.status().backoffUntil ?? '');
-      expect(until).toBeGreaterThanOrEqual(before + 60_000);
-      expect(until).toBeLessThanOrEqual(Date.now() + 60_000);
+      const backoffEnd = Date.parse(limiter.status().backoffUntil ?? '');
+      expect(backoffEnd).toBeGreaterThanOrEqual(before + 60_000);
+      expect(backoffEnd).toBeLessThanOrEqual(Date.now() + 60_000);
     } finally {
       await admin.post('/admin/maintenance', { on: false });
     }
@@ -216,7 +215,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const waiting = clientFor(merchant, { fetch: recordingFetch, limiter: full });
     const controller = new AbortController();
     const held = waiting.getBalance({ signal: controller.signal });
-    await sleep(50);
+    await until(() => full.queued('default') === 1); // held in the limiter
     expect(sent).toHaveLength(1);
     controller.abort();
     expect(await failure(held)).toMatchObject({ kind: 'aborted' });
@@ -243,7 +242,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const controller = new AbortController();
     const extra = client.getBalance({ signal: controller.signal });
     const state = pending(extra);
-    await sleep(200);
+    await until(() => client.limiter.queued('default') === 1); // held in the limiter
     expect(state.settled).toBe(false);
     expect(statuses).toHaveLength(300);
     controller.abort();
@@ -263,15 +262,15 @@ describe('MerchantApiClient against the sandbox', () => {
     expect(error).toMatchObject({ kind: 'http', status: 429, code: 'rate_limited', message: 'Rate limit exceeded', retryable: true });
     expect(error.retryAfterMs).toBeGreaterThan(55_000);
     expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);
-    const until = Date.parse(client.limiter.status().backoffUntil ?? '');
-    expect(until).toBeGreaterThanOrEqual(before + (error.retryAfterMs ?? 0));
-    expect(until).toBeLessThanOrEqual(Date.now() + (error.retryAfterMs ?? 0));
+    const backoffEnd = Date.parse(client.limiter.status().backoffUntil ?? '');
+    expect(backoffEnd).toBeGreaterThanOrEqual(before + (error.retryAfterMs ?? 0));
+    expect(backoffEnd).toBeLessThanOrEqual(Date.now() + (error.retryAfterMs ?? 0));
 
     // Even with free client slots nothing is sent until then.
     const controller = new AbortController();
     const waiting = client.getBalance({ signal: controller.signal });
     const state = pending(waiting);
-    await sleep(200);
+    await until(() => client.limiter.queued('default') === 1); // held in the limiter by the backoff
     expect(state.settled).toBe(false);
     controller.abort();
     await failure(waiting);
@@ -287,13 +286,13 @@ describe('MerchantApiClient against the sandbox', () => {
     const retryAfterSeconds = Number(response.headers.get('retry-after'));
     expect(retryAfterSeconds).toBeGreaterThan(0);
     client.reportCatalogResponse(response.status, response.headers);
-    const until = Date.parse(client.limiter.status().backoffUntil ?? '');
-    expect(until - Date.now()).toBeGreaterThan((retryAfterSeconds - 2) * 1000);
+    const backoffEnd = Date.parse(client.limiter.status().backoffUntil ?? '');
+    expect(backoffEnd - Date.now()).toBeGreaterThan((retryAfterSeconds - 2) * 1000);
 
     const controller = new AbortController();
     const next = client.prepareCatalogRequest(controller.signal);
     const state = pending(next);
-    await sleep(100);
+    await until(() => client.limiter.queued('catalog') === 1); // held in the limiter by the backoff
     expect(state.settled).toBe(false);
     controller.abort();
     expect(await failure(next)).toMatchObject({ kind: 'aborted', endpoint: '/Items/GetAllItemsOnSale' });

@@ -158,6 +158,11 @@ export class ClientRateLimiter {
     return this.#grant(bucket, now);
   }
 
+  /** Requests waiting for a slot of `bucket` (diagnostics, and a test's sign that a call is held here). */
+  queued(bucket: RateBucket): number {
+    return this.#buckets[bucket].waiters.length;
+  }
+
   /** The server asked us to wait (429 or 503): nothing is granted before `untilMs`. */
   noteBackoff(untilMs: number, reason: BackoffReason = 'rate-limited'): void {
     if (untilMs <= this.#backoffUntil) return;
