@@ -337,6 +337,8 @@ describe('FeedConnection against a scripted ws server', () => {
 /** A loopback TCP proxy that can be told to silently stop forwarding its current connections (no FIN, no RST). */
 class FreezableProxy {
   private readonly pairs = new Set<{ client: Socket; upstream: Socket; frozen: boolean }>();
+  /** Chunks the clients sent (after the upgrade: their frames, pings included). */
+  clientChunks = 0;
   private constructor(
     private readonly server: NetServer,
     readonly port: number,
@@ -351,6 +353,7 @@ class FreezableProxy {
       const pair = { client, upstream, frozen: false };
       proxy.pairs.add(pair);
       client.on('data', (chunk) => {
+        proxy.clientChunks++;
         if (!pair.frozen) upstream.write(chunk);
       });
       upstream.on('data', (chunk) => {
@@ -607,9 +610,11 @@ describe('FeedConnection against the sandbox feed', () => {
     const r = feed(endpoint(merchant, wsUrl), { heartbeatIntervalMs: 100, deadAfterMs: 400, backoff: { initialMs: 20, maxMs: 40 } });
     r.conn.start();
     await waitFor(inState(r, 'connected'), 'connected');
-    // Pings and pongs flow while healthy: nothing is declared dead.
-    await sleep(600);
+    // Pings and pongs flow while healthy: six pings (600 ms, past deadAfterMs) and nothing is declared dead.
+    const chunksBefore = proxy.clientChunks;
+    await waitFor(() => proxy.clientChunks >= chunksBefore + 6, 'six pings');
     expect(r.conn.state.state).toBe('connected');
+    expect(r.states.some((s) => s.state === 'reconnecting')).toBe(false);
 
     proxy.freeze();
     const frozenAt = Date.now();
