@@ -47,6 +47,9 @@ export interface EngineOptions {
 
 const EXPORT_PAGE = 1000;
 
+/** The engine's method table: one handler per contract method, typed by that method's input and result. */
+export type IpcHandlers = { [M in IpcMethod]: (input: IpcParsedInput<M>) => Promise<IpcResult<M>> };
+
 /**
  * The engine: one account session at a time (its store, client and feed),
  * the buy and alert services, and the typed method table the UIs call.
@@ -146,7 +149,8 @@ export class Engine implements EngineService {
     await this.starting.catch(() => {});
     await this.switching.catch(() => {});
     try {
-      return (await this.route(method, input as never)) as IpcResult<M>;
+      const handler: IpcHandlers[M] = this.handlers[method];
+      return await handler(input);
     } catch (error) {
       // Hosts log unexpected errors: whatever such an error carries, the key does not leave with it.
       if (error instanceof EngineError || !(error instanceof Error)) throw error;
@@ -168,104 +172,86 @@ export class Engine implements EngineService {
     return clean;
   }
 
-  private async route(method: IpcMethod, input: never): Promise<unknown> {
-    const args = input as Record<string, unknown>;
-    switch (method) {
-      case 'app.snapshot':
-        return this.snapshot();
-      case 'catalog.query':
-        return this.session ? this.session.store.queryCatalog(input) : emptyPage(args);
-      case 'catalog.item':
-        return this.session ? this.session.store.getItem(args.itemId as number) : null;
-      case 'catalog.refresh': {
-        const session = this.requireLiveSession();
-        void session.syncCatalog('manual');
-        return { started: true, reason: 'Catalog sync requested' };
+  /** Every method of the contract and its handler, each typed by its own input and result. */
+  private readonly handlers: IpcHandlers = {
+    'app.snapshot': () => this.snapshot(),
+    'catalog.query': async (query) => (this.session ? this.session.store.queryCatalog(query) : emptyPage(query)),
+    'catalog.item': async ({ itemId }) => (this.session ? this.session.store.getItem(itemId) : null),
+    'catalog.refresh': async () => {
+      const session = this.requireLiveSession();
+      void session.syncCatalog('manual');
+      return { started: true, reason: 'Catalog sync requested' };
+    },
+    'trades.query': async (query) => {
+      // Failed webhooks are not announced by any frame: the filter also asks the server (throttled, in the background).
+      if (query.webhookFailed === true) void this.session?.refreshWebhookFailed();
+      return this.session ? this.session.store.queryTrades(query) : emptyPage(query);
+    },
+    'trades.get': async ({ tradeId }) => (this.session ? this.session.store.getTrade(tradeId) : null),
+    'trades.exportCsv': (query) => this.exportTrades(query),
+    'wallet.ledger': async (query) => (this.session ? this.session.store.queryLedger(query) : emptyPage(query)),
+    'wallet.balanceSeries': async (query) => (this.session ? this.session.store.balanceSeries(query) : []),
+    'wallet.exportCsv': (query) => this.exportLedger(query),
+    'buy.check': (input) => this.buying.check(input),
+    'buy.byId': (input) => this.buying.buyById(input),
+    'buy.byName': (input) => this.buying.buyByName(input),
+    'recipients.list': async () => (this.session ? this.session.store.listRecipients() : []),
+    'recipients.save': async (input) => {
+      if (!isValidTradeUrl(input.tradeUrl)) {
+        throw new EngineError('invalid_input', 'Not a trade offer URL: https://steamcommunity.com/tradeoffer/new/?partner=…&token=…');
       }
-      case 'trades.query':
-        // Failed webhooks are not announced by any frame: the filter also asks the server (throttled, in the background).
-        if (args.webhookFailed === true) void this.session?.refreshWebhookFailed();
-        return this.session ? this.session.store.queryTrades(input) : emptyPage(args);
-      case 'trades.get':
-        return this.session ? this.session.store.getTrade(args.tradeId as string) : null;
-      case 'trades.exportCsv':
-        return this.exportTrades(input);
-      case 'wallet.ledger':
-        return this.session ? this.session.store.queryLedger(input) : emptyPage(args);
-      case 'wallet.balanceSeries':
-        return this.session ? this.session.store.balanceSeries(input) : [];
-      case 'wallet.exportCsv':
-        return this.exportLedger(input);
-      case 'buy.check':
-        return this.buying.check(input);
-      case 'buy.byId':
-        return this.buying.buyById(input);
-      case 'buy.byName':
-        return this.buying.buyByName(input);
-      case 'recipients.list':
-        return this.session ? this.session.store.listRecipients() : [];
-      case 'recipients.save': {
-        if (!isValidTradeUrl(args.tradeUrl as string)) {
-          throw new EngineError('invalid_input', 'Not a trade offer URL: https://steamcommunity.com/tradeoffer/new/?partner=…&token=…');
-        }
-        const saved = await this.requireSession().store.saveRecipient(input);
-        await this.alerts.reload(); // auto-buy keeps recipients' trade URLs in memory
-        return saved;
-      }
-      case 'recipients.delete': {
-        const deleted = await this.requireSession().store.deleteRecipient(args.id as string);
-        await this.alerts.reload();
-        return deleted;
-      }
-      case 'alerts.rules':
-        return this.session ? this.session.store.listAlertRules() : [];
-      case 'alerts.saveRule': {
-        const rule = await this.requireSession().store.saveAlertRule(input);
-        await this.alerts.reload();
-        void this.alerts.evaluateCatalog();
-        return rule;
-      }
-      case 'alerts.deleteRule': {
-        const result = await this.requireSession().store.deleteAlertRule(args.id as string);
-        await this.alerts.reload();
-        return result;
-      }
-      case 'alerts.firings':
-        return this.session ? this.session.store.listFirings({ limit: 500 }) : [];
-      case 'alerts.acknowledge': {
-        const store = this.requireSession().store;
-        const firing = await store.acknowledgeFiring(args.id as string);
-        this.events.push({ unacknowledgedFirings: await store.unacknowledgedFiringCount() });
-        return firing;
-      }
-      case 'alerts.rearm': {
-        // Re-arming forgets the rule's firings so the same items can fire again.
-        const store = this.requireSession().store;
-        await store.deleteFiringsForRule(args.id as string);
-        const rule = await store.setAlertRuleEnabled(args.id as string, true);
-        await this.alerts.reload();
-        this.events.push({ unacknowledgedFirings: await store.unacknowledgedFiringCount() });
-        void this.alerts.evaluateCatalog();
-        return rule;
-      }
-      case 'settings.update': {
-        const updated = this.config.update((config) => ({ ...config, settings: { ...config.settings, ...stripUndefined(args) } }));
-        this.events.push({ settings: updated.settings });
-        return updated.settings;
-      }
-      case 'account.test':
-        return this.testConnection(await this.withStoredKey(input));
-      case 'account.configure':
-        return this.configure(await this.withStoredKey(input));
-      case 'account.useDemo':
-        await this.useDemo();
-        return this.describeConnection(true);
-      case 'account.useSaved':
-        return this.useSaved();
-      case 'connection.retryNow':
-        return this.session ? this.session.retryNow() : { started: false };
-    }
-  }
+      const saved = await this.requireSession().store.saveRecipient(input);
+      await this.alerts.reload(); // auto-buy keeps recipients' trade URLs in memory
+      return saved;
+    },
+    'recipients.delete': async ({ id }) => {
+      const deleted = await this.requireSession().store.deleteRecipient(id);
+      await this.alerts.reload();
+      return deleted;
+    },
+    'alerts.rules': async () => (this.session ? this.session.store.listAlertRules() : []),
+    'alerts.saveRule': async (input) => {
+      const rule = await this.requireSession().store.saveAlertRule(input);
+      await this.alerts.reload();
+      void this.alerts.evaluateCatalog();
+      return rule;
+    },
+    'alerts.deleteRule': async ({ id }) => {
+      const result = await this.requireSession().store.deleteAlertRule(id);
+      await this.alerts.reload();
+      return result;
+    },
+    'alerts.firings': async () => (this.session ? this.session.store.listFirings({ limit: 500 }) : []),
+    'alerts.acknowledge': async ({ id }) => {
+      const store = this.requireSession().store;
+      const firing = await store.acknowledgeFiring(id);
+      this.events.push({ unacknowledgedFirings: await store.unacknowledgedFiringCount() });
+      return firing;
+    },
+    'alerts.rearm': async ({ id }) => {
+      // Re-arming forgets the rule's firings so the same items can fire again.
+      const store = this.requireSession().store;
+      await store.deleteFiringsForRule(id);
+      const rule = await store.setAlertRuleEnabled(id, true);
+      await this.alerts.reload();
+      this.events.push({ unacknowledgedFirings: await store.unacknowledgedFiringCount() });
+      void this.alerts.evaluateCatalog();
+      return rule;
+    },
+    'settings.update': async (patch) => {
+      const updated = this.config.update((config) => ({ ...config, settings: { ...config.settings, ...stripUndefined(patch) } }));
+      this.events.push({ settings: updated.settings });
+      return updated.settings;
+    },
+    'account.test': async (input) => this.testConnection(await this.withStoredKey(input)),
+    'account.configure': async (input) => this.configure(await this.withStoredKey(input)),
+    'account.useDemo': async () => {
+      await this.useDemo();
+      return this.describeConnection(true);
+    },
+    'account.useSaved': () => this.useSaved(),
+    'connection.retryNow': async () => (this.session ? this.session.retryNow() : { started: false }),
+  };
 
   async snapshot(): Promise<AppSnapshot> {
     const session = this.session;
@@ -486,8 +472,8 @@ export class Engine implements EngineService {
   }
 }
 
-function emptyPage(args: Record<string, unknown>): Page<never> {
-  return { rows: [], total: 0, offset: (args.offset as number) ?? 0, limit: (args.limit as number) ?? 0 };
+function emptyPage(query: { offset: number; limit: number }): Page<never> {
+  return { rows: [], total: 0, offset: query.offset, limit: query.limit };
 }
 
 /** Two URLs name the same endpoint: compared as parsed (host case, default port), a trailing slash aside. */
