@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { PRIVATE_DIR_MODE } from '../privateFiles';
 import { LocalStore } from '../store';
 
 /** The merchant a cache file belongs to, written on every open: an earlier name's file is adopted only by its owner. */
@@ -55,7 +56,7 @@ async function adoptEarlierFile(dataDir: string, merchantId: string, kind: Accou
   if (owner !== null && owner !== merchantId) return;
   // Closing checkpointed the file, so its WAL is normally gone; the main file goes first in any case. The shared-memory
   // index is rebuilt on open.
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   renameSync(earlier, file);
   if (existsSync(`${earlier}-wal`)) renameSync(`${earlier}-wal`, `${file}-wal`);
   rmSync(`${earlier}-shm`, { force: true });
