@@ -41,7 +41,8 @@ function aesBackend(options: { available?: boolean; selected?: string } = {}): S
 }
 
 /** A keytar module that is not installed: the real error Node gives for an import of a missing package. */
-const missingKeytar = () => new KeytarSecretStore({ loadModule: () => import('merchant-desk-no-such-keytar-module') as never });
+const NOT_INSTALLED: string = 'merchant-desk-no-such-keytar-module';
+const missingKeytar = () => new KeytarSecretStore({ loadModule: () => import(NOT_INSTALLED) as never });
 
 const dirs: string[] = [];
 function tempDir(): string {
