@@ -27,6 +27,7 @@ import { preparePrivateDataDir } from '../privateFiles';
 import { accountStoreFile, openAccountStore } from './accountFiles';
 import { AppConfigFile } from './appConfig';
 import { DataDirLock } from './dataDirLock';
+import { duplicateRecipientProblem } from './recipientRules';
 import type { AccountCredentials, SessionAccount } from './session';
 import { AccountSession, noKeyDetail } from './session';
 
@@ -200,7 +201,10 @@ export class Engine implements EngineService {
       if (!isValidTradeUrl(input.tradeUrl)) {
         throw new EngineError('invalid_input', 'Not a trade offer URL: https://steamcommunity.com/tradeoffer/new/?partner=…&token=…');
       }
-      const saved = await this.requireSession().store.saveRecipient(input);
+      const store = this.requireSession().store;
+      const duplicate = duplicateRecipientProblem(await store.listRecipients(), input);
+      if (duplicate) throw new EngineError('invalid_input', duplicate);
+      const saved = await store.saveRecipient(input);
       await this.alerts.reload(); // auto-buy keeps recipients' trade URLs in memory
       return saved;
     },
