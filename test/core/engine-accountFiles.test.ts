@@ -58,11 +58,9 @@ describe('one account file per merchant', () => {
       await app.call('recipients.save', { label: `of ${merchantId}`, tradeUrl: tradeUrlFor(10_000_000 + index) });
       await app.close();
     }
-    for (const merchantId of ids) {
-      const app = await openEngine(dataDir, merchantId);
-      expect(labels(await app.call('recipients.list')), merchantId).toEqual([`of ${merchantId}`]);
-      await app.close();
-    }
+    // The first one, opened again after the others, still has its own.
+    const first = await openEngine(dataDir, 'a/b');
+    expect(labels(await first.call('recipients.list'))).toEqual(['of a/b']);
     const files = readdirSync(join(dataDir, 'accounts')).filter((name) => name.endsWith('.sqlite'));
     expect(files).toHaveLength(ids.length);
     // Distinct on a file system that ignores case too (macOS, Windows).
