@@ -160,7 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       simulator?.stop();
       await feed.close();
       // A client may hold a connection that never sent a request (a fetch aborted while connecting):
-      // Node counts it as active, not idle, so app.close() would wait for its headers time-out (60 s).
+      // Node counts it as active, not idle, so app.close() would wait for its headers time-out.
       const stragglers = setTimeout(() => app.server.closeAllConnections(), 1000);
       await app.close();
       clearTimeout(stragglers);
