@@ -1,5 +1,6 @@
 import type { EngineEventBatch } from '../../../shared/ipc/events';
 import type { AppSnapshot } from '../../../shared/ipc/models';
+import { accountChanged, withoutAccountScope } from './accountScope';
 import { mergeFirings } from './slices/alerts';
 import { applyCatalogBatch } from './slices/catalog';
 import { applyConnBatch, connFromSnapshot } from './slices/conn';
@@ -43,12 +44,15 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
   return out;
 }
 
-/** The first full picture from the engine. */
+/** A full picture from the engine; another account than the page held replaces everything scoped to it. */
 export function applySnapshot(state: AppState, snap: AppSnapshot, host: 'electron' | 'web'): Partial<AppState> {
+  const fresh = accountChanged(state.conn.account, snap.account) ? withoutAccountScope(state) : null;
+  const base: AppState = fresh ? { ...state, ...fresh } : state;
   return {
-    conn: connFromSnapshot(state.conn, snap, host),
-    catalog: { ...state.catalog, info: snap.catalog },
-    wallet: { ...state.wallet, balance: snap.balance, balanceAt: snap.balance ? new Date().toISOString() : null },
-    settings: { ...state.settings, settings: snap.settings },
+    ...fresh,
+    conn: connFromSnapshot(base.conn, snap, host),
+    catalog: { ...base.catalog, info: snap.catalog },
+    wallet: { ...base.wallet, balance: snap.balance, balanceAt: snap.balance ? new Date().toISOString() : null },
+    settings: { ...base.settings, settings: snap.settings },
   };
 }

@@ -5,8 +5,12 @@ import { writePref } from '../../lib/persist';
 import { without } from '../../lib/records';
 import { withRecipients } from '../slices/settings';
 import { getState, update, useStore } from '../store';
+import { accountChanged } from '../accountScope';
 import { applySnapshot } from '../applyBatch';
+import { loadAlerts } from './alerts';
 import { loadAgeBaseline, softRefresh } from './catalog';
+import { loadTrades } from './trades';
+import { loadWallet } from './wallet';
 import { toast } from './ui';
 
 export async function loadRecipients(): Promise<void> {
@@ -52,17 +56,28 @@ export async function updateSettings(patch: SettingsPatch): Promise<void> {
   }
 }
 
-/** Read the whole snapshot again (after the account changed). */
+/** Read the whole snapshot again (after the account changed, or the link to the engine came back). */
 export async function reloadSnapshot(): Promise<void> {
   try {
     const snap = await unwrap(api().app.snapshot({}));
     const host = api().host;
+    const before = getState().conn.account;
     useStore.setState((s) => applySnapshot(s, snap, host));
+    if (accountChanged(before, snap.account)) reloadAccountData();
     softRefresh();
     void loadAgeBaseline();
   } catch (error) {
     toast('error', 'Could not refresh the app state', errorMessage(error));
   }
+}
+
+/** Another account is open: read its recipients, and what the current screen shows of it. */
+function reloadAccountData(): void {
+  void loadRecipients();
+  const screen = getState().ui.screen;
+  if (screen === 'trades') void loadTrades();
+  if (screen === 'wallet') loadWallet();
+  if (screen === 'alerts') void loadAlerts();
 }
 
 export async function testAccount(input: AccountInput): Promise<ConnectionTestResult> {
