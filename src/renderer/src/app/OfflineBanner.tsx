@@ -8,6 +8,7 @@ import { useStore } from '../state/store';
 export function OfflineBanner() {
   const connection = useStore((s) => s.conn.connection);
   const syncedAt = useStore((s) => s.catalog.info.syncedAt);
+  const cacheOnly = useStore((s) => s.conn.account?.cacheOnly === true);
   if (!connection) return null;
   const cached = syncedAt ? (
     <>
@@ -23,12 +24,19 @@ export function OfflineBanner() {
       · next attempt in <Countdown iso={connection.nextAttemptAt} passed="a moment" />
     </span>
   ) : null;
+  // Without its API key the account cannot connect: the action is entering the key, not retrying.
   const retry = (
     <>
       {' '}
-      <button type="button" className="link-btn" onClick={() => void retryConnectionNow()}>
-        Retry now
-      </button>
+      {cacheOnly ? (
+        <button type="button" className="link-btn" onClick={() => navigate('settings')}>
+          Enter API key
+        </button>
+      ) : (
+        <button type="button" className="link-btn" onClick={() => void retryConnectionNow()}>
+          Retry now
+        </button>
+      )}
     </>
   );
   switch (connection.state) {

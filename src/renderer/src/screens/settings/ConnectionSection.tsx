@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { type RefObject, useId, useRef, useState } from 'react';
 import type { AccountInput } from '../../../../shared/ipc/contract';
 import type { KeyStoreInfo } from '../../../../shared/ipc/keyStore';
 import type { AccountSummary, ConnectionTestResult, SavedAccount } from '../../../../shared/ipc/models';
@@ -39,7 +39,16 @@ function keyStoreHint(keyStore: KeyStoreInfo | null, keyConfigured: boolean): st
   return keyConfigured ? `A key is stored ${where}. Leave blank to keep it.` : `Stored ${where}; never shown again.`;
 }
 
-function ConnectionForm({ saved, demo, keyStore }: { saved: SavedAccount | null; demo: boolean; keyStore: KeyStoreInfo | null }) {
+interface ConnectionFormProps {
+  saved: SavedAccount | null;
+  demo: boolean;
+  keyStore: KeyStoreInfo | null;
+  /** The account is open from its cache without its key: saving the key takes it live. */
+  cacheOnly: boolean;
+  keyRef: RefObject<HTMLInputElement | null>;
+}
+
+function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyRef }: ConnectionFormProps) {
   const id = useId();
   const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? '');
   const [wsUrl, setWsUrl] = useState(saved?.wsUrl ?? '');
@@ -122,6 +131,7 @@ function ConnectionForm({ saved, demo, keyStore }: { saved: SavedAccount | null;
         >
           <div className="key-input">
             <input
+              ref={keyRef}
               id={`${id}-key`}
               type="password"
               autoComplete="new-password"
@@ -153,7 +163,7 @@ function ConnectionForm({ saved, demo, keyStore }: { saved: SavedAccount | null;
         </button>
         <button type="submit" className="btn primary" disabled={busy !== null}>
           {busy === 'save' ? <span className="spinner sm" aria-hidden="true" /> : null}
-          {demo ? 'Save and connect' : 'Save'}
+          {demo ? 'Save and connect' : cacheOnly ? 'Save and go live' : 'Save'}
         </button>
       </div>
     </form>
@@ -165,7 +175,8 @@ function DemoSwitch({ account }: { account: AccountSummary | null }) {
   const [busy, setBusy] = useState(false);
   const demo = account?.demo ?? false;
   const saved = account?.saved ?? null;
-  const canLeave = saved !== null && saved.apiKeyConfigured;
+  // Without its key the saved account opens from its cache (read-only), so it can always be left for.
+  const canLeave = saved !== null;
   const flip = async (on: boolean) => {
     setBusy(true);
     try {
@@ -189,7 +200,9 @@ function DemoSwitch({ account }: { account: AccountSummary | null }) {
         <div className="muted small">
           {demo
             ? 'An embedded marketplace with a simulated market and play money. Nothing here is real.'
-            : `Trading on ${account?.merchantId ?? 'your account'} for real. Turn on to practise on a simulated market.`}
+            : account?.cacheOnly
+              ? `The cached data of ${account.merchantId ?? 'your account'}, read-only until its API key is entered. Turn on to practise on a simulated market.`
+              : `Trading on ${account?.merchantId ?? 'your account'} for real. Turn on to practise on a simulated market.`}
         </div>
       </div>
       {demo && canLeave ? (
@@ -208,6 +221,8 @@ export function ConnectionSection() {
   const boot = useStore((s) => s.conn.boot);
   const saved = formAccount(account);
   const demo = account?.demo ?? false;
+  const cacheOnly = account?.cacheOnly === true;
+  const keyRef = useRef<HTMLInputElement>(null);
   return (
     <section className="panel settings-section" aria-labelledby="settings-connection">
       <div className="panel-head">
@@ -223,13 +238,27 @@ export function ConnectionSection() {
           {account?.merchantId ? <span className="muted small">{demo ? 'Demo merchant' : `Merchant ${account.merchantId}`}</span> : null}
         </div>
       </div>
-      {connection?.detail ? <p className="muted small">{connection.detail}</p> : null}
+      {cacheOnly ? (
+        <section className="notice warn form-lead" aria-label="Read-only: cached data">
+          <p>
+            <strong>Read-only: the cached data of {account?.merchantId}.</strong> No API key for it on this machine, so nothing is
+            sent to the marketplace: buying and refreshing wait for the key.
+          </p>
+          <button type="button" className="btn primary" onClick={() => keyRef.current?.focus()}>
+            Enter your API key to go live
+          </button>
+        </section>
+      ) : connection?.detail ? (
+        <p className="muted small">{connection.detail}</p>
+      ) : null}
       <DemoSwitch account={account} />
       <ConnectionForm
         key={`${boot}|${demo}|${saved?.merchantId ?? ''}|${saved?.baseUrl ?? ''}|${String(saved?.apiKeyConfigured)}`}
         saved={saved}
         demo={demo}
         keyStore={account?.keyStore ?? null}
+        cacheOnly={cacheOnly}
+        keyRef={keyRef}
       />
     </section>
   );

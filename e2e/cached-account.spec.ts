@@ -1,0 +1,86 @@
+// No key store holds the API key after a restart (no keytar: keys were kept in memory only). The saved
+// account still opens from its cache - catalog, trades - read-only and offline, and says how to go live;
+// entering the key in Settings makes it live again on the same cache.
+import type { Page } from '@playwright/test';
+import { merchantApi } from '../test/support/sandboxHttp';
+import { dataRows, expectFeedLive, goTo, openApp, statusBar, TRADE_URL } from './support/app';
+import { expect, test, useStack } from './support/stack';
+
+const ITEM = { itemId: 7_100_001, assetId: '71000001', market_hash_name: 'P250 | Sand Dune (Field-Tested)', price: 555 };
+
+const stack = useStack({
+  hostInDemo: true,
+  restartableHost: true,
+  withoutKeytar: true,
+  items: 400,
+  seed: 12,
+  async prepare({ sandbox, admin, merchant }) {
+    await admin.post('/admin/items', { items: [ITEM] });
+    const bought = await merchantApi(sandbox, merchant).post<{ tradeId: string }>('/Items/Buy', {
+      itemId: ITEM.itemId,
+      assetId: ITEM.assetId,
+      price: ITEM.price,
+      tradeUrl: TRADE_URL,
+      externalId: 'CACHED-1',
+    });
+    if (bought.status !== 200) throw new Error(`buy: ${bought.status} ${JSON.stringify(bought.body)}`);
+  },
+});
+
+const form = (page: Page) => page.getByRole('form', { name: 'Marketplace account' });
+const tradeRows = (page: Page) => page.getByRole('table', { name: 'Trades' }).locator('tbody tr');
+
+test('after a restart without a key store the saved account opens from its cache, read-only, until its key is entered', async ({ page }) => {
+  test.setTimeout(240_000);
+  const { merchantId, apiKey } = stack().merchant;
+  const { baseUrl, wsUrl } = stack().sandbox;
+  await openApp(page, stack(), '#/settings');
+  await expectFeedLive(page, 60_000);
+
+  // Save the account (its key is kept in memory only) and let it fill its cache.
+  await form(page).getByLabel('Base URL').fill(baseUrl);
+  await form(page).getByLabel('WebSocket URL').fill(wsUrl);
+  await form(page).getByLabel('Merchant ID').fill(merchantId);
+  await form(page).getByLabel('API key').fill(apiKey);
+  await form(page).getByRole('button', { name: 'Save and connect' }).click();
+  await expect(page.getByRole('switch', { name: 'Demo sandbox' })).not.toBeChecked({ timeout: 30_000 });
+  await expectFeedLive(page, 30_000);
+  await goTo(page, 'Trades');
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(tradeRows(page)).toHaveCount(1, { timeout: 30_000 });
+  await goTo(page, 'Catalog');
+  await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
+
+  // Restart Merchant Desk: the key is gone with the process.
+  await stack().stopHost();
+  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeVisible({ timeout: 15_000 });
+  await stack().startHost();
+  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeHidden({ timeout: 60_000 });
+
+  // The account's cached data, offline, never the demo, with the way to go live.
+  await expect(statusBar(page).locator('.conn-state strong')).toHaveText('Offline', { timeout: 30_000 });
+  await expect(statusBar(page).getByText('DEMO', { exact: true })).toHaveCount(0);
+  const banner = page.getByRole('status').filter({ hasText: 'Enter your API key' });
+  await expect(banner).toBeVisible();
+  await expect(page.getByText('No account configured')).toHaveCount(0);
+  await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
+  await expect(dataRows(page).filter({ hasText: ITEM.market_hash_name })).toHaveCount(0); // bought: not on sale
+  await goTo(page, 'Trades');
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(tradeRows(page)).toHaveCount(1);
+  await expect(tradeRows(page).first()).toContainText('$5.55');
+
+  // The banner's action leads to the key field; the key entered, the same account is live again.
+  await page.getByRole('button', { name: 'Enter API key' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  const notice = page.getByRole('region', { name: 'Read-only: cached data' });
+  await expect(notice).toContainText(`${merchantId}`);
+  await notice.getByRole('button', { name: 'Enter your API key to go live' }).click();
+  await expect(form(page).getByLabel('API key')).toBeFocused();
+  await page.keyboard.type(apiKey);
+  await form(page).getByRole('button', { name: 'Save and go live' }).click();
+  await expectFeedLive(page, 30_000);
+  await expect(notice).toHaveCount(0);
+  await goTo(page, 'Trades');
+  await expect(tradeRows(page)).toHaveCount(1);
+});
