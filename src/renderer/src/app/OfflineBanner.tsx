@@ -1,4 +1,5 @@
 import { Countdown, TimeAgo } from '../components/TimeAgo';
+import { detailWithoutDelay } from '../lib/connectionDetail';
 import { formatDateTime } from '../lib/format';
 import { retryConnectionNow } from '../state/actions/connection';
 import { navigate } from '../state/actions/ui';
@@ -44,7 +45,7 @@ export function OfflineBanner() {
       return (
         <div className="banner error" role="status">
           <strong>Offline</strong>
-          {cached}. {connection.detail}
+          {cached}. {connection.nextAttemptAt ? detailWithoutDelay(connection.detail) : connection.detail}
           {next}
           {retry}
         </div>

@@ -1,5 +1,6 @@
 import type { ProgressStatus, RateLimitStatus } from '../../../shared/ipc/models';
 import { Countdown } from '../components/TimeAgo';
+import { detailWithoutDelay } from '../lib/connectionDetail';
 import { formatInt } from '../lib/format';
 import { navigate } from '../state/actions/ui';
 import { useStore } from '../state/store';
@@ -38,7 +39,7 @@ function Feed() {
     <span className={`sb-item conn-state state-${connection.state}`} title={connection.detail}>
       <span className="status-dot" aria-hidden="true" />
       <strong>{CONNECTION_LABELS[connection.state]}</strong>
-      <span className="sb-detail">{connection.detail}</span>
+      <span className="sb-detail">{connection.nextAttemptAt && connection.state !== 'connected' ? detailWithoutDelay(connection.detail) : connection.detail}</span>
       {connection.nextAttemptAt && connection.state !== 'connected' ? (
         <span className="muted">
           {' '}

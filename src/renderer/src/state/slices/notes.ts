@@ -55,7 +55,11 @@ export function pushToasts(slice: NotesSlice, toasts: Toast[]): NotesSlice {
     return true;
   });
   if (fresh.length === 0) return slice;
-  return { toasts: [...slice.toasts, ...fresh].slice(-MAX_TOASTS) };
+  // A repeat of a toast on screen (same tone and words: Refresh clicked twice) replaces it instead of stacking.
+  const sameAs = (a: Toast, b: Toast) => a.tone === b.tone && a.title === b.title && a.body === b.body;
+  const kept = slice.toasts.filter((shown) => !fresh.some((t) => sameAs(shown, t)));
+  const unique = fresh.filter((t, i) => !fresh.slice(i + 1).some((later) => sameAs(t, later)));
+  return { toasts: [...kept, ...unique].slice(-MAX_TOASTS) };
 }
 
 export function dismissToast(slice: NotesSlice, id: string): NotesSlice {

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { DETAIL } from '../../src/main/core/feed/detail';
+import { detailWithoutDelay } from '../../src/renderer/src/lib/connectionDetail';
+
+describe('connection detail next to a live countdown', () => {
+  it('drops the frozen delay of every detail the feed writes, and keeps the rest', () => {
+    expect(detailWithoutDelay(DETAIL.offlineIn('connection refused', 16_000, 3))).toBe('Cannot reach the server (connection refused); retrying (attempt 3)');
+    expect(detailWithoutDelay(DETAIL.reconnectingIn(90_000, 2))).toBe('Reconnecting (attempt 2)');
+    expect(detailWithoutDelay(DETAIL.maintenanceIn('Sandbox', 3_600_000 + 300_000))).toBe('Sandbox under maintenance; retrying');
+    expect(detailWithoutDelay(DETAIL.feedRefusedIn('HTTP 429', 10_000, 300_000))).toBe('Feed refused (HTTP 429); polling every 10 s, retrying the feed');
+    expect(detailWithoutDelay(DETAIL.connectionLimitIn(3, 10_000, 5_000))).toBe(
+      'Feed refused: 3 connections already open for this merchant; polling every 10 s, retrying the feed',
+    );
+    expect(detailWithoutDelay(DETAIL.ipNotAllowedIn(65_000))).toBe("Feed refused: this computer's IP address is not on the merchant's allowlist; retrying");
+    for (const text of [DETAIL.connected, DETAIL.offlineNow('timed out', 4), DETAIL.unauthorized]) expect(detailWithoutDelay(text)).toBe(text);
+  });
+});
