@@ -1,7 +1,7 @@
 // A 100,000-item catalog: the first sync, search, filters, sort, deep scrolling in the
 // virtualized grid, and the item detail panel.
-import type { Page } from '@playwright/test';
-import { catalogGrid, dataRows, expectEveryRow, expectRowsRendered, matchingCount, openApp, parseMoney, rowName, rowPrice } from './support/app';
+import type { Locator, Page } from '@playwright/test';
+import { catalogGrid, dataRows, expectEveryRow, expectRowsRendered, matchingCount, openApp, parseMoney, rowName, rowPrice, screenshot } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const ITEMS = 100_000;
@@ -200,4 +200,80 @@ test('opens an item in the detail panel with its fields', async ({ page }) => {
   // Esc-free close: the panel goes away.
   await detail.getByRole('button', { name: 'Close detail' }).click();
   await expect(detail).toBeHidden();
+});
+
+const WEAR_SHORT: Record<string, string> = { 'Factory New': 'FN', 'Minimal Wear': 'MW', 'Field-Tested': 'FT', 'Well-Worn': 'WW', 'Battle-Scarred': 'BS' };
+
+/** Where an element is drawn, and how much of it its cell and the grid let show (0 when folded or clipped away). */
+async function shownWidth(element: Locator): Promise<{ width: number; shown: number; clipped: boolean }> {
+  return element.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const cell = (el.closest('[role="gridcell"], [role="columnheader"]') ?? el).getBoundingClientRect();
+    const grid = (el.closest('[role="grid"]') as HTMLElement).getBoundingClientRect();
+    const shown = Math.max(0, Math.min(box.right, cell.right, grid.right) - Math.max(box.left, cell.left, grid.left));
+    const visible = getComputedStyle(el).visibility === 'visible';
+    return { width: box.width, shown: visible ? shown : 0, clipped: (el as HTMLElement).scrollWidth > (el as HTMLElement).clientWidth + 1 };
+  });
+}
+
+test('beside the detail panel at 1280 px, each row shows its wear and the start of weapon and finish; empty columns fold', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSynced(page);
+  const search = page.getByRole('searchbox', { name: 'Search items' });
+  // The search matches names only, and says so.
+  await expect(search).toHaveAttribute('placeholder', /name/i);
+  await expect(search).not.toHaveAttribute('placeholder', /phase|sticker/i);
+
+  await search.fill('StatTrak™ AK-47 | Redline');
+  await expectMatching(page, sandboxCount(`market_hash_name LIKE 'StatTrak™ AK-47 | Redline%'`));
+  await dataRows(page).first().click();
+  const detail = page.getByRole('complementary', { name: 'Item detail' });
+  await expect(detail).toBeVisible();
+  await expectRowsRendered(page);
+
+  const wears = new Set<string>();
+  for (const row of await dataRows(page).all()) {
+    const name = await rowName(row);
+    const wear = /\(([^()]+)\)$/.exec(name)?.[1] ?? '';
+    const short = WEAR_SHORT[wear];
+    expect(short, name).toBeDefined();
+    wears.add(wear);
+    // The wear's abbreviation, whole, inside the row's name cell and the grid.
+    const tag = row.getByRole('gridcell').nth(1).locator('.wear-short');
+    await expect(tag).toHaveAttribute('title', wear);
+    expect(await tag.evaluate((el) => getComputedStyle(el, '::before').content), name).toBe(`"${short}"`);
+    const tagBox = await shownWidth(tag);
+    expect(tagBox.width, name).toBeGreaterThan(0);
+    expect(tagBox.shown, name).toBeCloseTo(tagBox.width, 0);
+    // Weapon and finish each keep their start on screen: "StatTrak™ AK-47" and "| Redline" are read in full here.
+    for (const part of ['.name-head', '.name-tail']) {
+      const box = await shownWidth(row.locator(part));
+      expect(box.clipped, `${name} ${part}`).toBe(false);
+      expect(box.shown, `${name} ${part}`).toBeGreaterThan(20);
+    }
+  }
+  // Rows of one skin in several wears: they look different only by the wear.
+  expect(wears.size).toBeGreaterThan(2);
+
+  // No Redline has a phase: the column folds and its room goes to the name; a Doppler search brings it back.
+  const phaseHeader = catalogGrid(page).getByRole('columnheader', { name: 'Phase' });
+  await expect.poll(async () => (await shownWidth(phaseHeader)).width).toBeLessThan(1);
+  await expect(phaseHeader.getByRole('button')).toBeHidden();
+  await screenshot(page, testInfo, 'catalog-narrow-redline');
+
+  await search.fill('Karambit Doppler');
+  await expectMatching(page, sandboxCount(`market_hash_name LIKE '★%Karambit | %Doppler%'`));
+  await expect.poll(async () => (await shownWidth(phaseHeader)).shown).toBeGreaterThan(60);
+  const phaseCell = dataRows(page).first().getByRole('gridcell').nth(2);
+  await expect(phaseCell).toHaveText(/^(Phase [1-4]|Ruby|Sapphire|Black Pearl|Emerald)$/);
+  expect((await shownWidth(phaseCell)).shown).toBeGreaterThan(60);
+
+  // A knife's grade reads as traders say it, in the grid and in the panel.
+  await dataRows(page).first().click();
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText(/^★ (StatTrak™ )?Karambit \| (Gamma )?Doppler/);
+  const props = detail.getByRole('region', { name: 'Properties' });
+  await expect(props.locator('.prop', { has: page.locator('dt', { hasText: /^Rarity$/ }) }).locator('dd')).toHaveText('★ Extraordinary');
+  await expect(detail.locator('.rarity-label')).toHaveText('★ Extraordinary');
+  await expectEveryRow(page, async (row) => (await row.getByRole('gridcell').first().getAttribute('title')) === '★ Extraordinary', '★ Extraordinary');
+  await screenshot(page, testInfo, 'catalog-narrow-knife');
 });

@@ -1,6 +1,11 @@
 import { RARITY_COLORS } from '../../../shared/api/values';
 
-/** Rarity colour → grade name, low to high. */
+const GOLD = '#e4ae39';
+
+/**
+ * Rarity colour → grade name, low to high. The gold colour is the grade of knives and gloves (★):
+ * traders call it Extraordinary. Contraband items (the Howl) share the colour without the ★.
+ */
 export const RARITY_NAMES: Record<string, string> = {
   '#b0c3d9': 'Consumer',
   '#5e98d9': 'Industrial',
@@ -8,7 +13,7 @@ export const RARITY_NAMES: Record<string, string> = {
   '#8847ff': 'Restricted',
   '#d32ce6': 'Classified',
   '#eb4b4b': 'Covert',
-  '#e4ae39': 'Contraband',
+  [GOLD]: '★ Extraordinary',
 };
 
 export const RARITIES: readonly { color: string; name: string }[] = RARITY_COLORS.map((color) => ({
@@ -18,9 +23,12 @@ export const RARITIES: readonly { color: string; name: string }[] = RARITY_COLOR
 
 export const NO_RARITY_COLOR = '#5c6370';
 
-export function rarityName(color: string | null): string {
+/** The grade an item shows: its colour's name, told apart by the item's name where colours are shared. */
+export function rarityName(color: string | null, marketHashName: string): string {
   if (!color) return 'Unknown rarity';
-  return RARITY_NAMES[color.toLowerCase()] ?? color;
+  const key = color.toLowerCase();
+  if (key === GOLD && !marketHashName.startsWith('★')) return 'Contraband';
+  return RARITY_NAMES[key] ?? color;
 }
 
 export function rarityColor(color: string | null): string {

@@ -4,10 +4,35 @@ import { activeFilterCount } from '../../lib/catalogQuery';
 import { formatInt } from '../../lib/format';
 import { computeWindow, scrollTopToReveal } from '../../lib/virtual';
 import { clearFilters, ensureRows, onGridScrolled, sortBy } from '../../state/actions/catalog';
+import type { CatalogRow } from '../../../../shared/ipc/models';
+import type { CatalogSortColumn } from '../../lib/catalogQuery';
+import type { CatalogSlice } from '../../state/slices/catalog';
 import { useStore } from '../../state/store';
-import { COLUMNS, GRID_TEMPLATE, GRID_TEMPLATE_NARROW, HEADER_HEIGHT, OVERSCAN, ROW_HEIGHT } from './columns';
+import { type Column, COLUMNS, emptyColumns, GRID_TEMPLATE, HEADER_HEIGHT, narrowTemplate, OVERSCAN, ROW_HEIGHT } from './columns';
 import { GridRow, rowDomId } from './GridRow';
 import { retryPage } from './retry';
+
+function* loadedRows(catalog: Pick<CatalogSlice, 'pages' | 'rows'>): Generator<CatalogRow> {
+  for (const page of Object.values(catalog.pages)) {
+    for (const id of page.ids) {
+      const row = catalog.rows[id];
+      if (row) yield row;
+    }
+  }
+}
+
+const columnSortedBy = (column: CatalogSortColumn) => COLUMNS.find((c) => c.sort === column)?.id ?? null;
+
+/**
+ * The columns folded on a narrow grid because no loaded row fills them, as "phase stickers"; while a
+ * query's first page loads, the last answer holds (no columns opening and closing at each keystroke).
+ */
+function useEmptyColumns(): string {
+  const now = useStore((s) => (s.catalog.total === null ? null : emptyColumns(loadedRows(s.catalog), columnSortedBy(s.catalog.sort.column)).join(' ')));
+  const [shown, setShown] = useState('');
+  if (now !== null && now !== shown) setShown(now);
+  return now ?? shown;
+}
 
 /** Viewport metrics the keyboard handlers need (PageUp/PageDown). */
 export const gridMetrics = { rowsPerPage: 15 };
@@ -24,8 +49,8 @@ function SortHeader() {
             role="columnheader"
             key={c.id}
             aria-sort={c.sort ? ariaSort : undefined}
-            // A header without a sort button is named on the header itself (a name on a plain span is not announced).
-            aria-label={c.sort ? undefined : c.label}
+            // Named on the header itself: a plain span's text is not announced, and a folded column's button is hidden.
+            aria-label={c.label}
             title={c.sort ? undefined : c.hint}
             className={`head-cell col-${c.id} ${c.align ?? ''}`}
           >
@@ -102,6 +127,7 @@ export function CatalogGrid() {
   const generation = useStore((s) => s.catalog.generation);
   const selectedIndex = useStore((s) => (s.catalog.selectedId === null ? -1 : s.catalog.selectedIndex));
   const revealSeq = useStore((s) => s.catalog.revealSeq);
+  const emptyIds = useEmptyColumns().split(' ').filter(Boolean) as Column['id'][];
   const scrollRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
@@ -160,7 +186,6 @@ export function CatalogGrid() {
     <div className="grid-wrap">
       <div
         ref={scrollRef}
-        className="grid-scroll"
         role="grid"
         aria-label="Catalog"
         aria-rowcount={total === null ? -1 : total + 1}
@@ -168,7 +193,8 @@ export function CatalogGrid() {
         aria-busy={total === null}
         aria-activedescendant={selectedIndex >= win.renderFirst && selectedIndex <= win.renderLast ? rowDomId(selectedIndex) : undefined}
         tabIndex={0}
-        style={{ '--cols': GRID_TEMPLATE, '--cols-narrow': GRID_TEMPLATE_NARROW } as CSSProperties}
+        className={['grid-scroll', ...emptyIds.map((id) => `empty-${id}`)].join(' ')}
+        style={{ '--cols': GRID_TEMPLATE, '--cols-narrow': narrowTemplate(emptyIds) } as CSSProperties}
         onScroll={(e) => {
           setScrollTop(e.currentTarget.scrollTop);
           onGridScrolled();

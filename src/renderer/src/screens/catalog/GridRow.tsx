@@ -8,6 +8,7 @@ import { pageOf, rowIdAt } from '../../state/slices/catalog';
 import { useStore } from '../../state/store';
 import { retryPage } from './retry';
 import { COLUMNS, ROW_HEIGHT } from './columns';
+import { nameParts } from './itemName';
 import { PriceFlash } from './PriceFlash';
 
 const GEM_PHASES: Record<string, string> = {
@@ -85,6 +86,7 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
   const style = { top, height: ROW_HEIGHT, '--rarity': rarityColor(row.rarityColor) } as CSSProperties;
   const stickerTitle = attachTitle(row.stickerNames, 'sticker');
   const keyTitle = attachTitle(row.keyChainNames, 'keychain');
+  const name = nameParts(row.market_hash_name);
   return (
     <div
       role="row"
@@ -98,14 +100,22 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
         openDetail(row.itemId);
       }}
     >
-      <div role="gridcell" className="cell cell-rarity" title={rarityName(row.rarityColor)}>
+      <div role="gridcell" className="cell cell-rarity" title={rarityName(row.rarityColor, row.market_hash_name)}>
         <ItemImage src={row.img} name={row.market_hash_name} rarity={row.rarityColor} size={40} decorative />
       </div>
       <div role="gridcell" className="cell cell-name" title={row.market_hash_name}>
-        <span className="name-text">{row.market_hash_name}</span>
+        {/* The weapon and the finish shorten apart, and the wear shows as FN…BS at the cell's end,
+            so rows of one skin stay apart in a narrow grid. */}
+        <span className="name-text">
+          <span className="name-head">{name.head}</span>
+          {name.tail ? <span className="name-tail">{name.tail}</span> : null}
+          {name.wear ? <span className="sr-only">{name.wear}</span> : null}
+        </span>
+        {/* Drawn by CSS from data-wear: the cell's text stays the name, as copied or read out. */}
+        {name.wearShort ? <span className="wear-short" data-wear={name.wearShort} title={name.wearName ?? undefined} aria-hidden="true" /> : null}
         {removed ? <span className="tag tag-sold">Sold</span> : null}
       </div>
-      <div role="gridcell" className="cell">
+      <div role="gridcell" className="cell col-phase">
         {row.phase ? (
           <span className="phase" style={{ '--phase': GEM_PHASES[row.phase] ?? 'var(--fg-muted)' } as CSSProperties}>
             {row.phase}
@@ -114,14 +124,14 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
           <span className="muted">—</span>
         )}
       </div>
-      <div role="gridcell" className="cell right num">
+      <div role="gridcell" className="cell col-float right num">
         {formatFloat(row.float)}
       </div>
       <div role="gridcell" className="cell col-seed right num">
         {/* No wear (stickers, charms, cases): no pattern either; their seed 0 says nothing. */}
         {row.paintSeed === null || row.float === null ? <span className="muted">—</span> : row.paintSeed}
       </div>
-      <div role="gridcell" className="cell" title={stickerTitle}>
+      <div role="gridcell" className="cell col-stickers" title={stickerTitle}>
         {row.stickerCount > 0 ? (
           <span className="attach">
             <span className="count num">{row.stickerCount}</span>

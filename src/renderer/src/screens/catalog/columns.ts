@@ -1,3 +1,4 @@
+import type { CatalogRow } from '../../../../shared/ipc/models';
 import type { CatalogSortColumn } from '../../lib/catalogQuery';
 
 export const ROW_HEIGHT = 36;
@@ -34,4 +35,32 @@ export const GRID_TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
 
 /** Columns folded away (0 wide, still in the accessibility tree) when the grid is narrow, e.g. beside the detail panel. */
 export const FOLDABLE: readonly Column['id'][] = ['seed', 'keychains'];
-export const GRID_TEMPLATE_NARROW = COLUMNS.map((c) => (FOLDABLE.includes(c.id) ? '0px' : c.width)).join(' ');
+
+/** Whether a row shows something in a column that folds when no row does (see emptyColumns). */
+const FILLED: Partial<Record<Column['id'], (row: CatalogRow) => boolean>> = {
+  phase: (row) => row.phase !== null,
+  float: (row) => row.float !== null,
+  stickers: (row) => row.stickerCount > 0,
+};
+
+/**
+ * The columns among phase, float and stickers that none of `rows` fills, so a narrow grid gives
+ * their room to the name. The column sorted by never folds (its header shows the sort), and
+ * without rows nothing does.
+ */
+export function emptyColumns(rows: Iterable<CatalogRow>, sortedBy: Column['id'] | null): Column['id'][] {
+  const open = new Set(Object.keys(FILLED) as Column['id'][]);
+  if (sortedBy !== null) open.delete(sortedBy);
+  let any = false;
+  for (const row of rows) {
+    any = true;
+    for (const id of open) if (FILLED[id]?.(row)) open.delete(id);
+    if (open.size === 0) break;
+  }
+  return any ? COLUMNS.filter((c) => open.has(c.id)).map((c) => c.id) : [];
+}
+
+/** The narrow grid's columns: the foldable ones and the empty ones 0 wide. */
+export function narrowTemplate(empty: readonly Column['id'][]): string {
+  return COLUMNS.map((c) => (FOLDABLE.includes(c.id) || empty.includes(c.id) ? '0px' : c.width)).join(' ');
+}

@@ -161,7 +161,7 @@ export function ItemDetailPanel() {
       <div className="detail-top">
         <div className="detail-toolbar">
           <span className="rarity-label">
-            <span className="rarity-dot" aria-hidden="true" /> {rarityName(rarity)}
+            <span className="rarity-dot" aria-hidden="true" /> {rarityName(rarity, name)}
           </span>
           <button type="button" className="icon-btn" aria-label="Close detail" title="Close (Esc)" onClick={closeDetail}>
             <Icon name="close" size={14} />
@@ -220,7 +220,7 @@ export function ItemDetailPanel() {
             <Prop label="Asset ID" mono>{item?.assetId ?? row?.assetId ?? DASH}</Prop>
             <Prop label="Class ID" mono>{item?.classId ?? DASH}</Prop>
             <Prop label="Instance ID" mono>{item?.instanceId ?? DASH}</Prop>
-            <Prop label="Rarity">{rarityName(rarity)}</Prop>
+            <Prop label="Rarity">{rarityName(rarity, name)}</Prop>
             {row ? <Prop label={seenAtFirstSync ? 'First seen' : 'Listed'}>{formatDateTime(row.listedAt)}</Prop> : null}
           </dl>
         </section>
