@@ -157,8 +157,32 @@ describe('webhook dispatcher', () => {
     return (await admin().get<{ deliveries: WebhookDeliveryLogEntry[] }>(`/admin/webhooks?merchantId=${merchantId}&limit=1000`)).body.deliveries;
   }
 
+  /** Polls the merchant's delivery log until `check` holds: the dispatcher records an answer a moment after the receiver sends it. */
+  async function logWhen(merchantId: string, check: (log: WebhookDeliveryLogEntry[]) => boolean, what: string): Promise<WebhookDeliveryLogEntry[]> {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const log = await webhookLog(merchantId);
+      if (check(log)) return log;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(log.map((e) => [e.kind, e.state]))}`);
+      await sleep(5);
+    }
+  }
+
+  const stateOf = (kind: WebhookDeliveryLogEntry['kind'], state: WebhookDeliveryLogEntry['state']) => (log: WebhookDeliveryLogEntry[]) =>
+    log.find((entry) => entry.kind === kind)?.state === state;
+
   async function clockNow(): Promise<number> {
     return Date.parse((await admin().get<{ now: string }>('/admin/clock')).body.now);
+  }
+
+  /**
+   * An item_removed queued after everything so far, waited for at the receiver: a merchant's deliveries go out one at a
+   * time in creation order, so once it has arrived nothing queued before it is still on its way.
+   */
+  async function deliverMarker(receiver: Receiver): Promise<number> {
+    const [itemId] = (await removeItems(1)) as [number];
+    await waitFor(() => receiver.hits.some((hit) => hit.type === 'item_removed' && hit.json.itemId === itemId), 'the marker delivery');
+    return itemId;
   }
 
   /** Takes `count` fresh items off sale: one item_removed webhook each to every merchant with a URL. */
@@ -252,8 +276,8 @@ describe('webhook dispatcher', () => {
 
     // A merchant without a URL gets nothing; its trades keep webhookStatus null.
     const quiet = await buy(silent);
+    // Deliveries are queued as the event happens, before the buy answers: nothing for the silent merchant can come later.
     await waitFor(() => receiver.of('item_removed').length === 4, 'item_removed of the silent merchant’s buy');
-    await sleep(50);
     expect((await tradeOf(silent, quiet.trade.tradeId)).webhookStatus).toBeNull();
     expect(await webhookLog(silent.merchantId)).toEqual([]);
 
@@ -329,7 +353,7 @@ describe('webhook dispatcher', () => {
 
     // Nothing is delivered twice, even hours later (no retry of a delivered status).
     await admin().advance(6 * 3600);
-    await sleep(50);
+    await deliverMarker(receiver);
     for (const { tradeId, expected } of seen) {
       const statuses = receiver.hits.filter((hit) => hit.type === 'trade_updated' && hit.json.tradeId === tradeId).map((hit) => hit.json.status);
       expect(statuses).toEqual(expected.map((update) => update.status));
@@ -347,8 +371,8 @@ describe('webhook dispatcher', () => {
     const { trade } = await buy(merchant);
     const attempts = () => receiver.of('trade_updated').length;
     await waitFor(() => attempts() === 1, 'first attempt');
-    await waitFor(() => receiver.inFlight === 0, 'answer');
-    await sleep(20);
+    // The retry is timed from the recorded answer: advancing before it is recorded would shift the schedule.
+    await logWhen(merchant.merchantId, stateOf('trade_updated', 'retrying'), 'the first attempt recorded');
 
     const schedule: [number, number][] = [
       [9, 1],
@@ -376,8 +400,7 @@ describe('webhook dispatcher', () => {
     receiver.answer = () => 200;
     await admin().transition(trade.tradeId, { status: 'SENT' });
     await waitFor(() => attempts() === 5, 'SENT webhook');
-    await waitFor(() => receiver.inFlight === 0, 'answer');
-    await sleep(20);
+    await logWhen(merchant.merchantId, stateOf('trade_updated', 'delivered'), 'the SENT webhook recorded');
     expect((await tradeOf(merchant, trade.tradeId)).webhookStatus).toBe('sent');
     expect((await api.get<TradeHistoryPage>('/Trades/History?webhookStatus=failed')).body.total).toBe(0);
     expect((await merchantView(merchant.merchantId)).webhook).toEqual({ consecutiveFailures: 0, pauses: 0, pausedUntil: null });
@@ -389,8 +412,7 @@ describe('webhook dispatcher', () => {
     receiver.answer = () => 302;
     await removeItems(1);
     await waitFor(() => receiver.hits.length === 1, 'attempt');
-    await sleep(50);
-    const [entry] = await webhookLog(merchant.merchantId);
+    const [entry] = await logWhen(merchant.merchantId, (log) => log[0]?.state !== 'delivering', 'the attempt recorded');
     expect(entry).toMatchObject({ state: 'retrying', attempts: 1, httpStatus: 302 });
     expect(entry?.lastError).toMatch(/^HTTP 302/);
     expect(receiver.hits).toHaveLength(1);
@@ -403,9 +425,13 @@ describe('webhook dispatcher', () => {
     await removeItems(6);
     // Five first attempts fail (the first ones wait for their retry and do not block the others): the breaker opens.
     await waitFor(() => receiver.hits.length === 5, 'five failed attempts');
-    await sleep(50);
-    expect(receiver.hits.length).toBe(5);
+    // The breaker opens as the 5th answer is recorded, in the same step that would otherwise send the 6th.
     let view = await merchantView(merchant.merchantId);
+    for (let tries = 0; view.webhook.pauses === 0 && tries < 500; tries++) {
+      await sleep(5);
+      view = await merchantView(merchant.merchantId);
+    }
+    expect(receiver.hits.length).toBe(5);
     expect(view.webhook).toMatchObject({ consecutiveFailures: 5, pauses: 1 });
     const log = await webhookLog(merchant.merchantId);
     expect(log.map((e) => e.state)).toEqual(['paused', 'paused', 'paused', 'paused', 'paused', 'paused']);
@@ -450,8 +476,8 @@ describe('webhook dispatcher', () => {
     const firstRefresh = flushed.findIndex((hit) => hit.type === 'refresh_catalog');
     expect(flushed.slice(0, firstRefresh).every((hit) => hit.type === 'item_removed')).toBe(true);
     expect(flushed.slice(firstRefresh).every((hit) => hit.type === 'refresh_catalog')).toBe(true);
-    await sleep(20);
-    const states = new Set((await webhookLog(merchant.merchantId)).map((e) => e.state));
+    const settled = await logWhen(merchant.merchantId, (log) => log.every((e) => e.state === 'delivered' || e.state === 'failed'), 'every delivery settled');
+    const states = new Set(settled.map((e) => e.state));
     expect([...states].sort()).toEqual(['delivered', 'failed']);
   });
 
@@ -477,7 +503,7 @@ describe('webhook dispatcher', () => {
     await waitFor(() => fresh.hits.length === 5, 'held deliveries at the new URL');
     expect(fresh.of('item_removed')).toEqual(removed.map((itemId) => ({ itemId })));
     expect(fresh.hits.every((hit) => hit.verified)).toBe(true);
-    await sleep(20);
+    await logWhen(merchant.merchantId, (log) => log.filter((e) => e.kind === 'item_removed').every((e) => e.state === 'delivered'), 'the held deliveries recorded');
     expect((await merchantView(merchant.merchantId)).webhook).toEqual({ consecutiveFailures: 0, pauses: 0, pausedUntil: null });
     const log = await webhookLog(merchant.merchantId);
     expect(log.filter((e) => e.kind === 'item_removed').every((e) => e.state === 'delivered' && e.url === fresh.url)).toBe(true);
@@ -491,10 +517,10 @@ describe('webhook dispatcher', () => {
     fresh.answer = () => 500;
     const { trade } = await buy(merchant);
     await waitFor(() => fresh.of('trade_updated').length === 1, 'PENDING attempt');
-    await sleep(50);
+    await logWhen(merchant.merchantId, stateOf('trade_updated', 'retrying'), 'the PENDING attempt recorded');
     await admin().patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: null });
-    await sleep(50);
-    const [pending] = (await webhookLog(merchant.merchantId)).filter((e) => e.kind === 'trade_updated');
+    const unset = await logWhen(merchant.merchantId, (entries) => entries.find((e) => e.kind === 'trade_updated')?.state !== 'retrying', 'the retry given up');
+    const [pending] = unset.filter((e) => e.kind === 'trade_updated');
     expect(pending).toMatchObject({ state: 'failed', attempts: 1, lastError: 'no webhook URL configured' });
     expect((await tradeOf(merchant, trade.tradeId)).webhookStatus).toBe('failed');
     await admin().advance(600);
@@ -528,26 +554,28 @@ describe('webhook dispatcher', () => {
     receiver.answer = () => 503;
     const [itemId] = await removeItems(1);
     await waitFor(() => receiver.hits.length === 1, 'first attempt');
-    await sleep(50);
+    await logWhen(merchant.merchantId, stateOf('item_removed', 'retrying'), 'the first attempt recorded');
     await (sb as Sandbox).close();
 
     receiver.answer = () => 200;
     await start({ dbFile });
-    expect(receiver.hits).toHaveLength(1);
+    // The retry waits for its time after the restart too: a delivery queued now goes out, the retry does not.
+    const marker = await deliverMarker(receiver);
+    expect(receiver.hits.map((hit) => hit.json)).toEqual([{ itemId }, { itemId: marker }]);
     await admin().advance(10);
-    expect(receiver.hits).toHaveLength(2);
-    expect(receiver.hits[1]?.json).toEqual({ itemId });
-    const [entry] = await webhookLog(merchant.merchantId);
+    expect(receiver.hits).toHaveLength(3);
+    expect(receiver.hits[2]?.json).toEqual({ itemId });
+    const entry = (await webhookLog(merchant.merchantId)).find((e) => (e.body as { itemId?: number }).itemId === itemId);
     expect(entry).toMatchObject({ state: 'delivered', attempts: 2, httpStatus: 200 });
 
     // Reset: the tables are wiped and nothing queued before goes out afterwards.
     receiver.answer = () => 500;
     await removeItems(1);
-    await waitFor(() => receiver.hits.length === 3, 'attempt before reset');
-    await sleep(50);
+    await waitFor(() => receiver.hits.length === 4, 'attempt before reset');
+    await logWhen(merchant.merchantId, stateOf('item_removed', 'retrying'), 'the attempt before reset recorded');
     expect((await admin().post('/admin/reset')).status).toBe(200);
     await admin().advance(600);
-    expect(receiver.hits).toHaveLength(3);
+    expect(receiver.hits).toHaveLength(4);
     expect((await admin().get<{ deliveries: unknown[] }>('/admin/webhooks')).body.deliveries).toEqual([]);
   });
 });
