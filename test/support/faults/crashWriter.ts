@@ -176,6 +176,8 @@ async function catalogLoop(api: MerchantApiClient): Promise<void> {
       // Which phase a kill lands in: receiving (staging only) or applying (the one big transaction).
       if (progress.phase !== phase) out({ t: 'note', op: 'sync', j: g, phase: (phase = progress.phase) });
     });
+    // As the app's session does: the download's rate slot is timed from its answer.
+    api.reportCatalogResponse(result.ok ? 200 : result.status, result.ok ? {} : result.headers);
     if (!result.ok) {
       out({ t: 'note', op: 'sync', j: g, status: result.status });
       return;
