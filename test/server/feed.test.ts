@@ -332,8 +332,10 @@ describe('sandbox WebSocket feed', () => {
       const client = await open(merchantA);
       const listed = await listItems(Array.from({ length: 50 }, (_, i) => ({ price: 100 + i })));
       const frame = await client.waitFor('item_upserted');
-      await sleep(50);
-      expect(client.ofType('item_upserted')).toHaveLength(1);
+      // A listing in a later turn, sent after them on the same socket: once it is here, every frame of the first turn is too.
+      const [marker] = (await listItems([{ price: 999 }])) as [Item];
+      await client.waitFor('item_upserted', (f) => f.items[0]?.itemId === marker.itemId);
+      expect(client.ofType('item_upserted')).toHaveLength(2);
       expect(frame.items.map((i) => i.itemId)).toEqual(listed.map((i) => i.itemId));
     });
 
@@ -355,9 +357,11 @@ describe('sandbox WebSocket feed', () => {
       catalog.reprice([{ itemId: b.itemId, price: 23 }]);
 
       await client.waitFrames(before + 5);
-      await sleep(30);
-      const burst = client.frames.slice(before);
-      expect(burst).toHaveLength(5);
+      // A listing in a later turn marks the end of the burst's frames.
+      const [marker] = (await listItems([{ price: 50 }])) as [Item];
+      await client.waitFor('item_upserted', (f) => f.items[0]?.itemId === marker.itemId);
+      expect(client.frames.slice(before + 5)).toEqual([expect.objectContaining({ type: 'item_upserted', items: [expect.objectContaining({ itemId: marker.itemId })] })]);
+      const burst = client.frames.slice(before, before + 5);
       expect(burst[0]).toEqual({
         type: 'price_changed',
         items: [
@@ -441,9 +445,10 @@ describe('sandbox WebSocket feed', () => {
       expect(dead.pings).toBeGreaterThanOrEqual(1);
       expect(feed.connectionCount(merchantA.merchantId)).toBe(1);
 
-      await sleep(600);
+      // A peer is dropped at the first ping check that finds no pong since the one before: four pings are three checks passed.
+      await waitFor(() => healthy.pings >= 4 || healthy.closed !== null, 'four pings to the healthy peer');
       expect(healthy.ws.readyState).toBe(WebSocket.OPEN);
-      expect(healthy.pings).toBeGreaterThanOrEqual(3);
+      expect(feed.connectionCount(merchantA.merchantId)).toBe(1);
     });
 
     it('answers client pings', async () => {
