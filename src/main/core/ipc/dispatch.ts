@@ -1,4 +1,4 @@
-import type { IpcEnvelope, IpcMethod } from '../../../shared/ipc';
+import type { IpcEnvelope, IpcMethod, IpcParsedInput } from '../../../shared/ipc';
 import { IPC_METHODS } from '../../../shared/ipc';
 import type { EngineService } from './engineService';
 import { EngineError } from './engineService';
@@ -26,10 +26,11 @@ function describe(error: { issues: { path: PropertyKey[]; message: string }[] })
 }
 
 /** The method's schema applied to the input; a schema that throws (the stack overflowing on deep enough input) is a refusal too. */
-function parseInput(method: IpcMethod, input: unknown): { ok: true; input: unknown } | { ok: false; problem: string } {
+function parseInput<M extends IpcMethod>(method: M, input: unknown): { ok: true; input: IpcParsedInput<M> } | { ok: false; problem: string } {
   try {
     const parsed = IPC_METHODS[method].input.safeParse(input);
-    return parsed.success ? { ok: true, input: parsed.data } : { ok: false, problem: describe(parsed.error) };
+    // TypeScript cannot relate `IPC_METHODS[M]`'s output to M (a correlated union); it is M's own schema.
+    return parsed.success ? { ok: true, input: parsed.data as IpcParsedInput<M> } : { ok: false, problem: describe(parsed.error) };
   } catch (error) {
     return { ok: false, problem: error instanceof RangeError ? 'input nested too deeply' : 'input could not be read' };
   }
@@ -51,7 +52,7 @@ export async function dispatchIpc(
   const parsed = parseInput(method, input);
   if (!parsed.ok) return { ok: false, error: { code: 'invalid_input', message: `${method}: ${parsed.problem}` } };
   try {
-    const value = await engine.handle(method, parsed.input as never);
+    const value = await engine.handle(method, parsed.input);
     return { ok: true, value };
   } catch (error) {
     if (error instanceof EngineError) return { ok: false, error: { code: error.code, message: error.message } };
