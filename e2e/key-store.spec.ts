@@ -30,4 +30,11 @@ test('without keytar: one start-up line and Settings both say the key is kept in
   await form.getByLabel('API key').fill(apiKey);
   await form.getByRole('button', { name: 'Save and connect' }).click();
   await expect(form.getByText('A key is stored in memory only: enter it again after a restart. Leave blank to keep it.')).toBeVisible({ timeout: 30_000 });
+
+  // Another address is another destination: the stored key is not offered for it; the form asks for the key.
+  await form.getByLabel('Base URL').fill('http://127.0.0.1:9/');
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByRole('alert').filter({ hasText: 'Required: the stored key is only sent to the saved addresses' })).toBeVisible();
+  await form.getByLabel('Base URL').fill(`${stack().sandbox.baseUrl}/`);
+  await expect(form.getByText('A key is stored in memory only: enter it again after a restart. Leave blank to keep it.')).toBeVisible();
 });

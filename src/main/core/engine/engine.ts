@@ -11,6 +11,8 @@ import type {
   IpcResult,
   Page,
 } from '../../../shared/ipc';
+import { keyStoreInfo } from '../../../shared/ipc/keyStore';
+import { sameEndpoint } from '../../../shared/endpoints';
 import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
@@ -268,6 +270,7 @@ export class Engine implements EngineService {
         wsUrl: session?.credentials.wsUrl ?? account?.wsUrl ?? null,
         apiKeyConfigured: this.demo !== null || configuredKey || Boolean(this.options.override?.apiKey),
         cacheOnly: session !== null && !session.live,
+        keyStore: keyStoreInfo(this.options.secrets.kind),
         demo: this.demo !== null,
         saved: account ? { ...account, apiKeyConfigured: configuredKey } : null,
       },
@@ -312,7 +315,7 @@ export class Engine implements EngineService {
     if (input.apiKey !== undefined) return { baseUrl, wsUrl: input.wsUrl, merchantId: input.merchantId, apiKey: input.apiKey };
     const saved = this.config.get().account;
     if (saved?.merchantId !== input.merchantId) throw new EngineError('invalid_input', `No API key stored for ${input.merchantId}: enter it`);
-    if (!sameAddress(saved.baseUrl, baseUrl) || !sameAddress(saved.wsUrl, input.wsUrl)) {
+    if (!sameEndpoint(saved.baseUrl, baseUrl) || !sameEndpoint(saved.wsUrl, input.wsUrl)) {
       throw new EngineError(
         'invalid_input',
         `The stored API key of ${saved.merchantId} is only sent to the saved account's addresses (${saved.baseUrl}, ${saved.wsUrl}): to use other addresses, enter the API key`,
@@ -478,16 +481,6 @@ export class Engine implements EngineService {
 
 function emptyPage(query: { offset: number; limit: number }): Page<never> {
   return { rows: [], total: 0, offset: query.offset, limit: query.limit };
-}
-
-/** Two URLs name the same endpoint: compared as parsed (host case, default port), a trailing slash aside. */
-function sameAddress(a: string, b: string): boolean {
-  const normal = (url: string) => new URL(url).href.replace(/\/+$/, '');
-  try {
-    return normal(a) === normal(b);
-  } catch {
-    return false;
-  }
 }
 
 function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {

@@ -1,5 +1,6 @@
 import { type RefObject, useId, useRef, useState } from 'react';
 import type { AccountInput } from '../../../../shared/ipc/contract';
+import { sameEndpoint } from '../../../../shared/endpoints';
 import type { KeyStoreInfo } from '../../../../shared/ipc/keyStore';
 import type { AccountSummary, ConnectionTestResult, SavedAccount } from '../../../../shared/ipc/models';
 import { Field } from '../../components/Field';
@@ -39,6 +40,11 @@ function keyStoreHint(keyStore: KeyStoreInfo | null, keyConfigured: boolean): st
   return keyConfigured ? `A key is stored ${where}. Leave blank to keep it.` : `Stored ${where}; never shown again.`;
 }
 
+function missingKeyProblem(saved: SavedAccount | null, merchantId: string): string {
+  if (saved?.apiKeyConfigured && merchantId.trim() === saved.merchantId) return 'Required: the stored key is only sent to the saved addresses';
+  return 'Required: no key is stored for this merchant';
+}
+
 interface ConnectionFormProps {
   saved: SavedAccount | null;
   demo: boolean;
@@ -57,14 +63,20 @@ function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyRef }: Connection
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState<'test' | 'save' | null>(null);
   const [result, setResult] = useState<(ConnectionTestResult & { action: string }) | null>(null);
-  // The stored key belongs to the saved merchant: another merchant id needs its own key.
-  const keyConfigured = (saved?.apiKeyConfigured ?? false) && merchantId.trim() === saved?.merchantId;
+  // The stored key belongs to the saved merchant and goes only to its saved addresses: another merchant id
+  // or another address needs its key typed again (the engine refuses otherwise).
+  const keyConfigured =
+    saved !== null &&
+    saved.apiKeyConfigured &&
+    merchantId.trim() === saved.merchantId &&
+    sameEndpoint(baseUrl, saved.baseUrl) &&
+    sameEndpoint(wsUrl, saved.wsUrl);
 
   const problems = {
     baseUrl: urlProblem(baseUrl, ['http', 'https']),
     wsUrl: urlProblem(wsUrl, ['ws', 'wss']),
     merchantId: merchantId.trim() === '' ? 'Required' : null,
-    apiKey: apiKey !== '' && apiKey.length < 8 ? 'At least 8 characters' : !keyConfigured && apiKey === '' ? 'Required: no key is stored for this merchant' : null,
+    apiKey: apiKey !== '' && apiKey.length < 8 ? 'At least 8 characters' : !keyConfigured && apiKey === '' ? missingKeyProblem(saved, merchantId) : null,
   };
   const ok = !problems.baseUrl && !problems.wsUrl && !problems.merchantId && !problems.apiKey;
   const input = (): AccountInput => ({
