@@ -144,6 +144,7 @@ test('trade detail: errorCode and failReason, stage and end of protection, offer
   await expect(detail.getByRole('note')).toContainText('Trade declined by user');
   await expect(detail.getByRole('region', { name: 'Status timeline' })).toContainText('Cancelled');
   await expect(detail.getByRole('region', { name: 'Trade facts' }).locator('.prop', { hasText: 'Offer ID' })).toContainText(/\d{10}/);
+  await expect(detail.getByRole('region', { name: 'Protection' })).toContainText('Nothing was delivered');
 
   // Completed: stage 1 while protected, with the time left and the date it ends.
   await open(COMPLETED);
@@ -156,9 +157,15 @@ test('trade detail: errorCode and failReason, stage and end of protection, offer
   const pad = (n: number) => String(n).padStart(2, '0');
   await expect(protection).toContainText(`${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())} ${pad(end.getHours())}:${pad(end.getMinutes())}`);
 
-  // Reversed: stage 2, its error, and when the refund happened.
+  // Reversed: not "final" with a protection that "ended" in the future, but reversed and refunded, and when.
   await open(REVERSED);
-  await expect(protection).toContainText('Stage 2 · final');
+  const reversed = (await stack().admin.get<{ rollbackAt: string }>(`/admin/trades/${ids.get(REVERSED)}`)).body;
+  await expect(protection.locator('.tag')).toHaveText('Reversed');
+  await expect(protection).toContainText('rolled back and its value refunded');
+  const rolledBack = new Date(reversed.rollbackAt);
+  await expect(protection).toContainText(`${rolledBack.getFullYear()}-${pad(rolledBack.getMonth() + 1)}-${pad(rolledBack.getDate())} ${pad(rolledBack.getHours())}:${pad(rolledBack.getMinutes())}`);
+  await expect(protection).not.toContainText('final');
+  await expect(protection).not.toContainText('Protection ended');
   await expect(detail.getByRole('note')).toContainText('Error 512');
   await expect(detail.getByRole('note')).toContainText(/reversed trade/);
   await expect(detail.getByRole('region', { name: 'Trade facts' })).toContainText('Reversed');
@@ -205,6 +212,47 @@ test('a saved recipient, a trade duration and an order id reach the marketplace'
   await goTo(page, 'Settings');
   await section.getByRole('button', { name: 'Delete Vault' }).click();
   await section.getByRole('button', { name: 'Confirm delete Vault' }).click();
+  await expect(section.getByText('No saved recipients yet')).toBeVisible();
+});
+
+test('saved recipients: a duplicate is refused with the one that holds it, and a recipient is edited in place', async ({ page }) => {
+  await openApp(page, stack());
+  await goTo(page, 'Settings');
+  const section = page.getByRole('region', { name: 'Saved recipients' });
+  const list = section.getByRole('list', { name: 'Saved recipients' });
+  await section.getByLabel('Label').fill('Storage A');
+  await section.getByLabel('Trade URL').fill(tradeUrlFor(881));
+  await section.getByRole('button', { name: 'Add recipient' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+
+  // The same Steam account under another label (a fresh token): refused, naming the one that holds it.
+  await section.getByLabel('Label').fill('Storage B');
+  await section.getByLabel('Trade URL').fill(tradeUrlFor(881).replace(/token=\w+/, 'token=Zz998877'));
+  await expect(section.getByRole('status')).toContainText('Already saved as “Storage A”');
+  await section.getByRole('button', { name: 'Add recipient' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  // The same label for another account: refused too.
+  await section.getByLabel('Label').fill('storage a');
+  await section.getByLabel('Trade URL').fill(tradeUrlFor(882));
+  await expect(section.getByRole('status')).toContainText('Already saved as “Storage A”');
+  await section.getByRole('button', { name: 'Add recipient' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+
+  // Edit: the form takes its values; the new label and token replace the old, still one recipient.
+  await section.getByRole('button', { name: 'Edit Storage A' }).click();
+  await expect(section.getByLabel('Label')).toHaveValue('Storage A');
+  await expect(section.getByLabel('Label')).toBeFocused();
+  await section.getByLabel('Label').fill('Storage Prime');
+  await section.getByLabel('Trade URL').fill(tradeUrlFor(881).replace(/token=\w+/, 'token=Zz998877'));
+  await expect(section.getByRole('status')).toHaveCount(0);
+  await section.getByRole('button', { name: 'Save changes' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(list).toContainText('Storage Prime');
+  await expect(list).not.toContainText('Storage A');
+  await expect(section.getByRole('button', { name: 'Add recipient' })).toBeVisible();
+
+  await section.getByRole('button', { name: 'Delete Storage Prime' }).click();
+  await section.getByRole('button', { name: 'Confirm delete Storage Prime' }).click();
   await expect(section.getByText('No saved recipients yet')).toBeVisible();
 });
 

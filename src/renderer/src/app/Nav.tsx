@@ -34,7 +34,7 @@ export function Nav() {
       <ul className="nav-list">
         {SCREENS.map((s) => (
           <li key={s.id}>
-            <a href={`#/${s.id}`} aria-label={s.label} aria-current={screen === s.id ? 'page' : undefined} className={`nav-link ${screen === s.id ? 'on' : ''}`}>
+            <a href={`#/${s.id}`} aria-current={screen === s.id ? 'page' : undefined} className={`nav-link ${screen === s.id ? 'on' : ''}`}>
               <Icon name={s.id} size={17} />
               <span className="nav-label">{s.label}</span>
               <NavBadge screen={s.id} />

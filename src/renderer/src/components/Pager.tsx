@@ -23,11 +23,12 @@ export function Pager({
       <span className="num muted" aria-live="polite">
         {formatInt(from)}–{formatInt(to)} of {formatInt(total)}
       </span>
-      <button type="button" className="btn sm" aria-label="Previous page" disabled={busy || offset === 0} onClick={() => onChange(Math.max(0, offset - limit), limit)}>
-        ‹ Prev
+      {/* The visible words are the accessible name (speech input users say what they see). */}
+      <button type="button" className="btn sm" disabled={busy || offset === 0} onClick={() => onChange(Math.max(0, offset - limit), limit)}>
+        <span aria-hidden="true">‹</span> Previous page
       </button>
-      <button type="button" className="btn sm" aria-label="Next page" disabled={busy || offset + limit >= total} onClick={() => onChange(offset + limit, limit)}>
-        Next ›
+      <button type="button" className="btn sm" disabled={busy || offset + limit >= total} onClick={() => onChange(offset + limit, limit)}>
+        Next page <span aria-hidden="true">›</span>
       </button>
       <label className="pager-size">
         <span className="muted">Rows</span>

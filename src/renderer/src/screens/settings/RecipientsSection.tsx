@@ -1,5 +1,6 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { isValidTradeUrl, redactTradeUrl } from '../../../../shared/api/tradeUrl';
+import type { Recipient } from '../../../../shared/ipc/models';
 import { Field } from '../../components/Field';
 import { formatDateTime } from '../../lib/format';
 import { errorMessage } from '../../lib/ipc';
@@ -8,12 +9,12 @@ import { deleteRecipient, saveRecipient } from '../../state/actions/settings';
 import { toast } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
 
-function RecipientRow({ id }: { id: string }) {
+function RecipientRow({ id, editing, onEdit }: { id: string; editing: boolean; onEdit: (recipient: Recipient) => void }) {
   const r = useStore((s) => s.settings.recipients[id]);
   const [armed, setArmed] = useState(false);
   if (!r) return null;
   return (
-    <li className="recipient-row">
+    <li className={`recipient-row ${editing ? 'editing' : ''}`}>
       <div className="recipient-main">
         <div className="strong">{r.label}</div>
         <div className="mono small muted" title={redactTradeUrl(r.tradeUrl)}>
@@ -21,6 +22,9 @@ function RecipientRow({ id }: { id: string }) {
         </div>
       </div>
       <span className="muted small">added {formatDateTime(r.createdAt)}</span>
+      <button type="button" className="btn sm ghost" aria-label={`Edit ${r.label}`} aria-pressed={editing} onClick={() => onEdit(r)}>
+        Edit
+      </button>
       <button
         type="button"
         className={`btn sm ${armed ? 'danger' : 'ghost'}`}
@@ -34,18 +38,50 @@ function RecipientRow({ id }: { id: string }) {
   );
 }
 
+/** Another saved recipient this one would duplicate (same Steam account or label), as the engine judges it. */
+function duplicateOf(recipients: Record<string, Recipient>, editingId: string | null, label: string, url: string): Recipient | null {
+  const partner = /[?&]partner=(\d+)/.exec(url)?.[1];
+  const key = label.trim().toLowerCase();
+  for (const other of Object.values(recipients)) {
+    if (other.id === editingId) continue;
+    if (key !== '' && other.label.trim().toLowerCase() === key) return other;
+    if (partner !== undefined && /[?&]partner=(\d+)/.exec(other.tradeUrl)?.[1] === partner) return other;
+  }
+  return null;
+}
+
 export function RecipientsSection() {
   const id = useId();
   const order = useStore((s) => s.settings.recipientOrder);
+  const recipients = useStore((s) => s.settings.recipients);
   const status = useStore((s) => s.settings.recipientsStatus);
+  const [editingId, setEditingId] = useState<string | null>(null);
   const [label, setLabel] = useState('');
   const [url, setUrl] = useState('');
   const [touched, setTouched] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const labelRef = useRef<HTMLInputElement>(null);
+  const duplicate = duplicateOf(recipients, editingId, label, url.trim());
   const urlProblem = tradeUrlProblem(url) ?? (touched && url.trim() === '' ? 'Paste the trade URL' : null);
   const labelProblem = touched && label.trim() === '' ? 'Give it a name you will recognise' : label.length > 80 ? 'At most 80 characters' : null;
-  const ok = label.trim() !== '' && label.length <= 80 && isValidTradeUrl(url.trim());
+  const ok = label.trim() !== '' && label.length <= 80 && isValidTradeUrl(url.trim()) && duplicate === null;
+
+  const reset = () => {
+    setEditingId(null);
+    setLabel('');
+    setUrl('');
+    setTouched(false);
+    setError(null);
+  };
+  const startEdit = (recipient: Recipient) => {
+    setEditingId(recipient.id);
+    setLabel(recipient.label);
+    setUrl(recipient.tradeUrl);
+    setTouched(false);
+    setError(null);
+    labelRef.current?.focus();
+  };
 
   return (
     <section className="panel settings-section" aria-labelledby="settings-recipients">
@@ -57,12 +93,13 @@ export function RecipientsSection() {
       ) : (
         <ul className="recipient-list" aria-label="Saved recipients">
           {order.map((rid) => (
-            <RecipientRow key={rid} id={rid} />
+            <RecipientRow key={rid} id={rid} editing={rid === editingId} onEdit={startEdit} />
           ))}
         </ul>
       )}
       <form
         className="settings-form inline-form"
+        aria-label={editingId ? 'Edit recipient' : 'Add recipient'}
         noValidate
         onSubmit={async (e) => {
           e.preventDefault();
@@ -71,11 +108,9 @@ export function RecipientsSection() {
           setSaving(true);
           setError(null);
           try {
-            const saved = await saveRecipient({ label: label.trim(), tradeUrl: url.trim() });
-            toast('success', 'Recipient saved', saved.label);
-            setLabel('');
-            setUrl('');
-            setTouched(false);
+            const saved = await saveRecipient({ ...(editingId ? { id: editingId } : {}), label: label.trim(), tradeUrl: url.trim() });
+            toast('success', editingId ? 'Recipient updated' : 'Recipient saved', saved.label);
+            reset();
           } catch (err) {
             setError(errorMessage(err));
           } finally {
@@ -84,7 +119,7 @@ export function RecipientsSection() {
         }}
       >
         <Field label="Label" htmlFor={`${id}-label`} error={labelProblem}>
-          <input id={`${id}-label`} value={label} placeholder="Main storage" onChange={(e) => setLabel(e.target.value)} />
+          <input ref={labelRef} id={`${id}-label`} maxLength={80} value={label} placeholder="Main storage" onChange={(e) => setLabel(e.target.value)} />
         </Field>
         <Field label="Trade URL" htmlFor={`${id}-url`} error={urlProblem} hint={isValidTradeUrl(url.trim()) ? <span className="ok-text">✓ Valid trade URL</span> : undefined} className="grow">
           <input
@@ -98,9 +133,24 @@ export function RecipientsSection() {
           />
         </Field>
         <button type="submit" className="btn" disabled={saving}>
-          Add recipient
+          {editingId ? 'Save changes' : 'Add recipient'}
         </button>
+        {editingId ? (
+          <button type="button" className="btn ghost" onClick={reset}>
+            Cancel edit
+          </button>
+        ) : null}
       </form>
+      {duplicate ? (
+        <div className="notice warn" role="status">
+          Already saved as “{duplicate.label}” ({redactTradeUrl(duplicate.tradeUrl)}): {editingId ? 'choose another label or account.' : 'edit that recipient instead.'}{' '}
+          {editingId !== duplicate.id ? (
+            <button type="button" className="link-btn" onClick={() => startEdit(duplicate)}>
+              Edit “{duplicate.label}”
+            </button>
+          ) : null}
+        </div>
+      ) : null}
       {error ? (
         <div className="notice error" role="alert">
           {error}

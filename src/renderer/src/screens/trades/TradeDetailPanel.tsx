@@ -1,10 +1,12 @@
 import type { CSSProperties, ReactNode } from 'react';
+import type { Trade } from '../../../../shared/api';
 import { redactTradeUrl } from '../../../../shared/api/tradeUrl';
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { Money } from '../../components/Money';
 import { statusStyle, StatusBadge } from '../../components/StatusBadge';
 import { Countdown, TimeAgo } from '../../components/TimeAgo';
+import { useNow } from '../../lib/clock';
 import { DASH, formatDateTime, formatFloat } from '../../lib/format';
 import { STATUS_COLORS, STATUS_LABELS, STATUS_MEANINGS } from '../../lib/status';
 import { loadTradeDetail } from '../../state/actions/trades';
@@ -38,6 +40,61 @@ function CopyId({ value, what }: { value: string; what: string }) {
         <Icon name="copy" size={12} />
       </button>
     </span>
+  );
+}
+
+/**
+ * Where the trade stands on reversal: in flight, reversible until a date, final, reversed, or
+ * never delivered (nothing to protect). A date is called "ended" only once it has passed.
+ */
+function Protection({ trade }: { trade: Trade }) {
+  const now = useNow();
+  const endDate = trade.endProtection ? <span className="muted small">({formatDateTime(trade.endProtection)})</span> : null;
+  switch (trade.status) {
+    case 'PENDING':
+    case 'SENT':
+    case 'CREATING':
+      return (
+        <p className="protection">
+          <span className="tag">Stage 1 · in flight</span> <span className="muted">Protection starts when the item is delivered.</span>
+        </p>
+      );
+    case 'REVERSED':
+      return (
+        <p className="protection">
+          <span className="tag tag-bad">Reversed</span> The completed trade was rolled back and its value refunded
+          {trade.rollbackAt ? <> on {formatDateTime(trade.rollbackAt)}</> : null}.
+        </p>
+      );
+    case 'COMPLETED':
+      break;
+    default:
+      return (
+        <p className="protection">
+          <span className="tag">Not delivered</span> <span className="muted">Nothing was delivered, so there is nothing to protect.</span>
+        </p>
+      );
+  }
+  if (trade.stage === 1) {
+    return (
+      <p className="protection">
+        <span className="tag tag-warn">Stage 1 · reversible</span>{' '}
+        {trade.endProtection ? (
+          <>
+            Protection ends in <strong><Countdown iso={trade.endProtection} passed="now" /></strong> {endDate}
+          </>
+        ) : (
+          <span className="muted">end of protection unknown</span>
+        )}
+      </p>
+    );
+  }
+  const ended = trade.endProtection !== null && Date.parse(trade.endProtection) <= now;
+  return (
+    <p className="protection">
+      <span className="tag tag-ok">Stage 2 · final</span> This trade can no longer be reversed.
+      {ended ? <span className="muted small"> Protection ended {formatDateTime(trade.endProtection as string)}.</span> : null}
+    </p>
   );
 }
 
@@ -90,7 +147,8 @@ export function TradeDetailPanel() {
           <span className="muted small">{STATUS_MEANINGS[trade.status]}</span>
         </div>
       </div>
-      <div className="detail-scroll">
+      {/* Focusable so the keyboard can scroll it. */}
+      <div className="detail-scroll" tabIndex={0} role="region" aria-label="Trade detail content">
         {trade.errorCode !== null || trade.failReason ? (
           <div className="notice error" role="note">
             <strong>Error {trade.errorCode ?? ''}</strong> {trade.failReason ?? ''}
@@ -99,29 +157,7 @@ export function TradeDetailPanel() {
 
         <section className="detail-section" aria-label="Protection">
           <h3>Protection</h3>
-          {trade.status === 'PENDING' || trade.status === 'SENT' || trade.status === 'CREATING' ? (
-            <p className="protection">
-              <span className="tag">Stage 1 · in flight</span>{' '}
-              <span className="muted">Protection starts when the item is delivered.</span>
-            </p>
-          ) : trade.stage === 1 ? (
-            <p className="protection">
-              <span className="tag tag-warn">Stage 1 · reversible</span>{' '}
-              {trade.endProtection ? (
-                <>
-                  Protection ends in <strong><Countdown iso={trade.endProtection} passed="now" /></strong>{' '}
-                  <span className="muted small">({formatDateTime(trade.endProtection)})</span>
-                </>
-              ) : (
-                <span className="muted">end of protection unknown</span>
-              )}
-            </p>
-          ) : (
-            <p className="protection">
-              <span className="tag tag-ok">Stage 2 · final</span> This trade can no longer be reversed.
-              {trade.endProtection ? <span className="muted small"> Protection ended {formatDateTime(trade.endProtection)}.</span> : null}
-            </p>
-          )}
+          <Protection trade={trade} />
         </section>
 
         <section className="detail-section" aria-label="Trade facts">
