@@ -159,10 +159,19 @@ describe('engine against the real sandbox', () => {
       return trade?.trade.status === 'COMPLETED' ? trade : null;
     }, 30_000, 'reconciled COMPLETED');
     expect(detail.timeline.map((entry) => entry.status)).toEqual(['PENDING', 'COMPLETED']);
-    const notifiedFor = () => batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'trade' && n.target.tradeId === tradeId);
-    await waitFor(() => notifiedFor().length > 0, 2000, 'notification');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(notifiedFor().map((n) => n.id)).toEqual([`trade:${tradeId}:COMPLETED`]);
+    const notifiedFor = (id: string) => batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'trade' && n.target.tradeId === id);
+    await waitFor(() => notifiedFor(tradeId).length > 0, 2000, 'notification');
+    // Markers: live again (said only once the reconnect has caught up), then another trade's status over the feed,
+    // announced in a later batch than anything the catch-up could still announce.
+    await waitFor(() => session().connection.state === 'connected', 30_000, 'live again');
+    const markerItem = at((await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 710 }] })).body.items);
+    await waitFor(async () => (await call('catalog.item', { itemId: markerItem.itemId })) !== null, 5000, 'marker item');
+    const marker = await call('buy.byId', { itemId: markerItem.itemId, assetId: markerItem.assetId, price: 710, recipient: { tradeUrl: TEST_TRADE_URL } });
+    if (!marker.ok) throw new Error(marker.failure.message);
+    await adminApi(sb).transition(marker.trade.tradeId, { status: 'SENT' });
+    await adminApi(sb).transition(marker.trade.tradeId, { status: 'COMPLETED' });
+    await waitFor(() => notifiedFor(marker.trade.tradeId).length > 0, 10_000, 'the marker trade notified');
+    expect(notifiedFor(tradeId).map((n) => n.id)).toEqual([`trade:${tradeId}:COMPLETED`]);
     // The ledger followed: FREEZE then BUY COMPLETED.
     const ledger = await waitFor(async () => {
       const page = await call('wallet.ledger', { tradeId });
@@ -237,12 +246,27 @@ describe('engine against the real sandbox', () => {
       for (let i = 0; i < 20; i++) burst.push(ipc('trades.query', { webhookFailed: true }));
       for (let i = 0; i < 20; i++) burst.push(ipc('catalog.query', { search: `AK ${i}` }));
       const asked = burst.length;
-      const settled = await Promise.race([Promise.allSettled(burst), new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))]);
+      let answered = 0;
+      for (const call of burst) void call.finally(() => answered++).catch(() => {});
+      // The shared limiter holds the excess back: calls wait in its queue and everything it let through has been
+      // answered, so nothing more goes out before its window moves on (a minute after the first of them). The storm
+      // runs until the refresh it asked for has been answered (at least 10 s after the start-up sync).
+      const limiter = session().limiter;
+      await waitFor(
+        () =>
+          seen.some((r) => r.status === 429) ||
+          (limiter.queued('default') > 0 &&
+          limiter.unanswered('default') === 0 &&
+          limiter.status().defaultRemaining === 0 &&
+            seen.some((r) => r.at >= started && isCatalog(r.path) && r.status !== 0)),
+        30_000,
+        'the burst held at its budget and a catalog sync answered',
+      );
       storming = false;
       await storm;
-      // The shared limiter held the excess back (still queued after 20 s): the burst asked for more than a minute's budget.
-      expect(settled).toBeNull();
-      expect(session().limiter.status().defaultRemaining).toBe(0);
+      const elapsed = Date.now() - started;
+      expect(seen.filter((r) => r.status === 429)).toEqual([]);
+      expect(answered).toBeLessThan(asked);
 
       const during = seen.filter((r) => r.at >= started);
       /** The most requests of a kind in any 60 s window (sliding, by the server's arrival times). */
@@ -258,7 +282,7 @@ describe('engine against the real sandbox', () => {
       const catalogCalls = busiestMinute((r) => isCatalog(r.path));
       const otherCalls = busiestMinute((r) => !isCatalog(r.path));
       process.stdout.write(
-        `rate limits: ${asked} IPC calls and ${seen.length - during.length} start-up requests; the server got ${during.length} in 20 s; ` +
+        `rate limits: ${asked} IPC calls and ${seen.length - during.length} start-up requests; the server got ${during.length} in ${(elapsed / 1000).toFixed(1)} s; ` +
           `busiest minute ${catalogCalls} catalog + ${otherCalls} other requests; ${seen.filter((r) => r.status === 429).length} × 429\n`,
       );
       expect(seen.filter((r) => r.status === 429)).toEqual([]);
@@ -267,7 +291,7 @@ describe('engine against the real sandbox', () => {
       // Not vacuous: the app did use its budget, and the refresh storm cost at most one sync per 10 s.
       expect(otherCalls).toBeGreaterThanOrEqual(250);
       expect(during.filter((r) => isCatalog(r.path)).length).toBeGreaterThanOrEqual(1);
-      expect(during.filter((r) => isCatalog(r.path)).length).toBeLessThanOrEqual(3);
+      expect(during.filter((r) => isCatalog(r.path)).length).toBeLessThanOrEqual(1 + Math.floor(elapsed / 10_000));
     } finally {
       sb.app.server.off('request', onRequest);
     }
@@ -338,9 +362,12 @@ describe('engine against the real sandbox', () => {
     expect(firing).toMatchObject({ ruleName: 'Zeus bargains', price: 4200, acknowledged: false });
     // The same item at the same price again (a replayed frame) does not fire twice.
     await adminApi(sb).post('/admin/items', { items: [{ itemId: 88_000_001, market_hash_name: 'Zeus x27 | Tesla Coil (Factory New)', price: 4200 }] });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // A marker listing after it on the same feed (frames are handled in order): once it fired, the replay was seen.
+    await adminApi(sb).post('/admin/items', { items: [{ itemId: 88_000_002, market_hash_name: 'Zeus x27 | Tesla Coil (Minimal Wear)', price: 4300 }] });
+    const notifiedFor = (itemId: number) => batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'item' && n.target.itemId === itemId);
+    await waitFor(() => notifiedFor(88_000_002).length > 0, 10_000, 'the marker notified');
     expect((await call('alerts.firings')).filter((f) => f.itemId === 88_000_001)).toHaveLength(1);
-    expect(batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'item' && n.target.itemId === 88_000_001)).toHaveLength(1);
+    expect(notifiedFor(88_000_001)).toHaveLength(1);
   }, 60_000);
 
   it('keeps the API key out of the database files and the logs', async () => {

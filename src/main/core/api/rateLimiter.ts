@@ -163,6 +163,11 @@ export class ClientRateLimiter {
     return this.#buckets[bucket].waiters.length;
   }
 
+  /** Granted requests of `bucket` not answered yet (a test's sign that all it let through has been answered). */
+  unanswered(bucket: RateBucket): number {
+    return this.#buckets[bucket].pending.size;
+  }
+
   /** The server asked us to wait (429 or 503): nothing is granted before `untilMs`. */
   noteBackoff(untilMs: number, reason: BackoffReason = 'rate-limited'): void {
     if (untilMs <= this.#backoffUntil) return;
