@@ -180,8 +180,8 @@ test('phase, float, souvenir, stickers and sticker-name filters; sorts by float,
   await expect(dataRows(page).first().getByRole('gridcell').nth(8)).toHaveText(/^\d+s$/);
 
   // Keychains: most first, the top row carrying as many as any item on sale.
-  await sortButton(page, 'Keychains (charms)').click();
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Keychains (charms)' })).toHaveAttribute('aria-sort', 'descending');
+  await sortButton(page, 'Charms (keychains)').click();
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Charms (keychains)' })).toHaveAttribute('aria-sort', 'descending');
   const keyChainCounts = () =>
     dataRows(page)
       .locator('.col-keychains')

@@ -26,7 +26,7 @@ export const COLUMNS: readonly Column[] = [
   { id: 'float', label: 'Float', sort: 'float', width: '86px', align: 'right' },
   { id: 'seed', label: 'Paint seed', short: 'Seed', sort: 'paintSeed', width: '56px', align: 'right' },
   { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)' },
-  { id: 'keychains', label: 'Keychains (charms)', short: 'Charms', sort: 'keychains', hint: 'Keychains, charms and sticker slabs', width: 'minmax(80px, 0.8fr)' },
+  { id: 'keychains', label: 'Charms (keychains)', short: 'Charms', sort: 'keychains', hint: 'Keychains, charms and sticker slabs', width: 'minmax(80px, 0.8fr)' },
   { id: 'price', label: 'Price', sort: 'price', width: '102px', align: 'right' },
   { id: 'age', label: 'Age', sort: 'listedAt', width: '52px', align: 'right' },
 ];

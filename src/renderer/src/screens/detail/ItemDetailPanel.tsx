@@ -193,7 +193,8 @@ export function ItemDetailPanel() {
         </div>
       </div>
 
-      <div className="detail-scroll">
+      {/* Focusable so the keyboard can scroll it. */}
+      <div className="detail-scroll" tabIndex={0} role="region" aria-label="Item detail content">
         {detail.status === 'error' ? (
           <EmptyState title="Could not load this item" tone="error" action={<button type="button" className="btn sm" onClick={() => detail.id !== null && void loadDetail(detail.id)}>Retry</button>}>
             {detail.error}
