@@ -8,7 +8,7 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { ProgressStatus } from '../../src/shared/ipc';
-import { type EngineHarness, sleep, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 import { ScriptedProxy } from './support/scriptedProxy';
@@ -149,7 +149,9 @@ describe('failed webhooks', () => {
       return answer.total === 1 ? answer : null;
     }, 10_000, 'the failed webhook listed');
     expect(page.rows[0]).toMatchObject({ tradeId: outcome.trade.tradeId, webhookStatus: 'failed' });
-    await sleep(200);
+    // Each poll above asked again; whatever request that started has been answered (so counted by the proxy) once the limiter holds none.
+    const limiter = app.session().limiter;
+    await waitFor(() => limiter.queued('default') === 0 && limiter.unanswered('default') === 0, 5000, 'every request answered');
     expect(s.proxy.count('/Trades/History?webhookStatus=failed')).toBe(1);
   }, 60_000);
 });
@@ -163,7 +165,7 @@ describe('the rate budget is per account', () => {
     expect(app.engine.limiterFor(s.merchant.merchantId)).toBe(limiter);
 
     const credentials = { baseUrl: s.proxy.baseUrl, wsUrl: s.sb.wsUrl, merchantId: s.merchant.merchantId, apiKey: s.merchant.apiKey };
-    await sleep(500);
+    await waitFor(() => limiter.queued('default') === 0 && limiter.unanswered('default') === 0, 5000, 'the start-up requests answered');
     const before = limiter.status().defaultRemaining;
     const tested = await app.call('account.test', credentials);
     expect(tested.ok).toBe(true);
