@@ -487,7 +487,9 @@ export class ReaderService implements ReaderMethods {
          WHERE seq > coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '${META.movesFolded}'), 0) AND itemId = ? AND moved IS NOT NULL
        ) ORDER BY at, run, seq`,
     ).all(itemId, itemId);
-    const moves = logged.filter((move, i) => logged[i + 1]?.at !== move.at);
+    // An item on sale shows its history from its listing on: the moves of an earlier listing (before a removal
+    // or a sync that left it out) are not its price now.
+    const moves = logged.filter((move, i) => logged[i + 1]?.at !== move.at && (listedAt === null || move.at >= listedAt));
     // The history starts at the listing: the first move's previous price, or the price now when it never moved.
     const priceHistory: PricePoint[] = [];
     const listed = listedAt ?? moves[0]?.at ?? null;

@@ -1,0 +1,80 @@
+/**
+ * The price history of an item listed again (after a live removal or a sync that left it out) starts at
+ * that listing: the moves of its earlier listing are not shown, and its last point is the price it is on
+ * sale at. Found by the store model test (test/core/storeModel.test.ts): the history ended at the price
+ * of the earlier listing's last move.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Item } from '../../src/shared/api';
+import { ReaderService } from '../../src/main/core/store/worker/reader';
+import { WriterService } from '../../src/main/core/store/worker/writer';
+import { generateCatalog } from '../../src/server/catalog/generator';
+import { syncWriterWithList } from '../support/listServer';
+
+const dir = mkdtempSync(join(tmpdir(), 'history-relisting-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const later = () => new Promise((resolve) => setTimeout(resolve, 3));
+
+function open(name: string): { writer: WriterService; reader: ReaderService; item: Item; close(): void } {
+  const file = join(dir, `${name}.sqlite`);
+  const writer = new WriterService(file);
+  const reader = new ReaderService(file, { catalogIndex: false });
+  const [item] = [...generateCatalog({ seed: 3, count: 1, imageBaseUrl: 'http://sandbox.invalid/img' })] as [Item];
+  return { writer, reader, item: { ...item, price: 1000 }, close: () => (reader.close(), writer.close()) };
+}
+
+describe('price history of an item listed again', () => {
+  it('after a live removal: starts at the new listing, at its price', async () => {
+    const { writer, reader, item, close } = open('live');
+    try {
+      writer.applyItemUpserts([item]);
+      await later();
+      writer.applyPriceChanges([{ itemId: item.itemId, price: 1200 }]);
+      await later();
+      writer.applyItemRemovals([item.itemId]);
+      await later();
+      // The same item at another price (its stored row is reused) and, after another removal, remade.
+      writer.applyItemUpserts([{ ...item, price: 900 }]);
+      let detail = reader.getItem(item.itemId);
+      const listedAt = reader.queryCatalog({ ...QUERY }).rows[0]?.listedAt;
+      expect(detail?.priceHistory).toEqual([{ at: listedAt, price: 900 }]);
+      await later();
+      writer.applyPriceChanges([{ itemId: item.itemId, price: 950 }]);
+      writer.applyItemRemovals([item.itemId]);
+      await later();
+      writer.applyItemUpserts([{ ...item, price: 800, float: 0.123 }]);
+      detail = reader.getItem(item.itemId);
+      expect(detail?.priceHistory.map((point) => point.price)).toEqual([800]);
+    } finally {
+      close();
+    }
+  });
+
+  it('after a sync that left it out: starts at the sync that listed it again', async () => {
+    const { writer, reader, item, close } = open('sync');
+    try {
+      await syncWriterWithList(writer, [item]);
+      await later();
+      writer.applyPriceChanges([{ itemId: item.itemId, price: 1200 }]);
+      await later();
+      await syncWriterWithList(writer, []);
+      expect(reader.getItem(item.itemId)?.onSale).toBe(false);
+      await later();
+      await syncWriterWithList(writer, [{ ...item, price: 900 }]);
+      const detail = reader.getItem(item.itemId);
+      expect(detail?.onSale).toBe(true);
+      expect(detail?.priceHistory.map((point) => point.price)).toEqual([900]);
+    } finally {
+      close();
+    }
+  });
+});
+
+const QUERY = {
+  search: '', priceMin: null, priceMax: null, rarityColors: [], floatMin: null, floatMax: null, phase: null,
+  statTrak: null, souvenir: null, hasStickers: null, stickerName: '', sort: 'price', direction: 'asc', offset: 0, limit: 10,
+} as const satisfies Parameters<ReaderService['queryCatalog']>[0];
