@@ -85,3 +85,23 @@ test('switching account changes its recipients, filters, selection and detail at
 function catalogSelection(page: Page) {
   return dataRows(page).and(page.locator('[aria-selected="true"]'));
 }
+
+test('a switch made in another window reaches this one at once', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const { merchantId } = stack().merchant;
+  // Where the first test left it: the demo on, the account saved; each with its own recipient.
+  await openApp(page, stack(), '#/settings');
+  await expect(demoBadge(page)).toBeVisible({ timeout: 30_000 });
+  await expect(recipientList(page)).toContainText('Demo storage');
+
+  const other = await context.newPage();
+  await openApp(other, stack(), '#/settings');
+  await other.getByRole('button', { name: `Back to ${merchantId}` }).click();
+  await expect(demoBadge(other)).toBeHidden({ timeout: 30_000 });
+
+  // This window did nothing: it follows the engine's switch.
+  await expect(demoBadge(page)).toBeHidden({ timeout: 10_000 });
+  await expect(recipientList(page)).toContainText('Account storage');
+  await expect(page.getByText('Demo storage')).toHaveCount(0);
+  await other.close();
+});

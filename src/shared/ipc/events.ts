@@ -34,6 +34,8 @@ export interface EngineEventBatch {
     invalidated: boolean;
   };
   ledgerChanged?: boolean;
+  /** Another account was opened (a switch made in any window, a start): read the snapshot again. */
+  accountChanged?: boolean;
   /** The settings after a change, whoever made it. */
   settings?: AppSettings;
   firings?: AlertFiring[];

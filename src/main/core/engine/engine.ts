@@ -400,7 +400,7 @@ export class Engine implements EngineService {
         const detail = error instanceof StoreError && error.file ? error.message : `Cannot open the local database ${file}: ${(error as Error).message}`;
         this.log(`local database: ${detail}`);
         this.storeProblem = { state: 'offline', detail, nextAttemptAt: null, since: toUtcIso(Date.now()) };
-        this.events.push({ connection: this.storeProblem });
+        this.events.push({ connection: this.storeProblem, accountChanged: true });
         return;
       }
       const session = new AccountSession(credentials, store, this.events, {
@@ -412,7 +412,12 @@ export class Engine implements EngineService {
       this.session = session;
       await this.alerts.reload();
       await session.start();
-      this.events.push({ connection: session.connection, items: { upserted: [], removed: [], prices: [], invalidated: true }, ledgerChanged: true });
+      this.events.push({
+        connection: session.connection,
+        items: { upserted: [], removed: [], prices: [], invalidated: true },
+        ledgerChanged: true,
+        accountChanged: true,
+      });
     });
     this.switching = run;
     return run;

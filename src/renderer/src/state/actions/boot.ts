@@ -121,6 +121,8 @@ function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState):
   if (batch.ledgerChanged && after.ui.screen === 'wallet') scheduleWalletReload();
   if (batch.firings?.some((f) => f.autoBuy !== null) && after.ui.screen === 'alerts') scheduleAlertsReload();
   if (batch.notifications && batch.notifications.length > 0 && after.conn.host === 'web') raiseWebNotifications(batch.notifications);
+  // The engine opened another account (perhaps from another window): everything scoped to the old one goes.
+  if (batch.accountChanged) void reloadSnapshot();
   // A desktop notification was clicked in the shell: open what it was about.
   if (batch.navigate) openTarget(batch.navigate);
 }
