@@ -87,8 +87,19 @@ describe('half-open feed (no FIN) through the engine', () => {
     }
     expect(local.find((t) => t.tradeId === sent)?.status).toBe('SENT');
 
-    // Notifications: each (trade, status) at most once; each final status exactly once.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Notifications: each (trade, status) at most once; each final status exactly once. Counted once a marker, `sent`
+    // completing over the live feed, is announced and fully fetched with no request of the engine unanswered.
+    await adminApi(sb).transition(sent, { status: 'COMPLETED' });
+    const limiter = app.session().limiter;
+    await waitFor(
+      async () =>
+        app.batches.some((b) => (b.notifications ?? []).some((n) => n.id === `trade:${sent}:COMPLETED`)) &&
+        (await app.call('trades.get', { tradeId: sent }))?.trade.completedAt != null &&
+        limiter.queued('default') === 0 &&
+        limiter.unanswered('default') === 0,
+      15_000,
+      'the marker handled',
+    );
     const notified = app.batches.flatMap((b) => b.notifications ?? []).filter((n): n is Notification & { target: { type: 'trade'; tradeId: string } } => n.kind === 'trade' && n.target?.type === 'trade');
     const ids = notified.map((n) => n.id);
     expect(ids.length).toBe(new Set(ids).size);
