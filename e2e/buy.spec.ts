@@ -3,7 +3,7 @@
 // for lack of funds.
 import type { Page } from '@playwright/test';
 import { formatCents } from '../src/shared/money';
-import { dataRows, goTo, openApp, TRADE_URL } from './support/app';
+import { dataRows, goTo, openApp, screenshot, statusBar, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const TARGET = { itemId: 9_000_001, market_hash_name: 'AK-47 | Tangerine Lattice (Field-Tested)', price: 1234 };
@@ -14,14 +14,18 @@ const BARGAINS = [
   { itemId: 9_000_012, market_hash_name: 'Glock-18 | Quillfeather (Field-Tested)', price: 450 },
 ];
 const PRICEY = { itemId: 9_000_021, market_hash_name: 'AWP | Gilded Monsoon (Factory New)', price: 500_000 };
+const KNIFE = { itemId: 9_000_031, market_hash_name: '★ StatTrak™ Karambit | Lore Drift (Factory New)', price: 900, phase: null };
+const SPARE = { itemId: 9_000_041, market_hash_name: 'P250 | Outage Probe (Field-Tested)', price: 250 };
 
 const stack = useStack({
   items: 3000,
   seed: 5,
+  // The last test stops the marketplace under the app and starts it again in place.
+  restartable: true,
   // $100: enough for the cheap buys below, far from the $5,000 AWP.
   merchant: { balance: 10_000 },
   async prepare({ admin }) {
-    const answer = await admin.post('/admin/items', { items: [TARGET, MOVER, ...BARGAINS, PRICEY] });
+    const answer = await admin.post('/admin/items', { items: [TARGET, MOVER, ...BARGAINS, PRICEY, KNIFE, SPARE] });
     if (answer.status !== 200 && answer.status !== 201) throw new Error(`listing test items: ${answer.status} ${JSON.stringify(answer.body)}`);
   },
 });
@@ -158,7 +162,7 @@ test('buys the cheapest listing by name under a max price, and refuses a max pri
   await dialog.getByLabel('Max price ($)').fill('2.00');
   await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
   await dialog.getByRole('button', { name: 'Review buy' }).click();
-  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText('No listing of this name at or below $2.00 in the local catalog');
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText('The cheapest listing of this name in the local catalog costs $4.50, above $2.00');
   await dialog.getByRole('button', { name: 'Confirm buy' }).click();
   const failure = dialog.getByRole('alert').filter({ hasText: 'Every match costs more than your maximum' });
   await expect(failure).toBeVisible();
@@ -203,3 +207,123 @@ test('refuses a buy above the balance and says what is available', async ({ page
   await expect(byName.getByRole('list', { name: 'Warnings' })).toContainText(`Only ${formatCents(available)} available for a ${formatCents(PRICEY.price)} buy`);
   await expect(byName.getByRole('button', { name: 'Confirm buy' })).toBeFocused();
 });
+
+test('buy by name suggests cached names as you type (without ★/™, any case), opens pre-filled from the row and the palette, and buys the name meant', async ({ page }, testInfo) => {
+  await openApp(page, stack());
+  await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 }); // the cache holds the catalog
+  await page.getByRole('button', { name: 'Purchase by name' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Buy by name' });
+  const name = dialog.getByRole('combobox', { name: 'Market hash name' });
+  await name.fill('karambit lore');
+  const suggestions = dialog.getByRole('listbox', { name: 'Names on sale' });
+  await expect(suggestions.getByRole('option')).toHaveCount(1);
+  await expect(suggestions.getByRole('option').first()).toContainText(KNIFE.market_hash_name);
+  await expect(suggestions.getByRole('option').first()).toContainText(formatCents(KNIFE.price));
+  await screenshot(page, testInfo, 'buy-by-name-suggestions');
+  // Keyboard: down to the suggestion, Enter takes it (and does not submit the form).
+  await page.keyboard.press('ArrowDown');
+  await expect(name).toHaveAttribute('aria-activedescendant', /.+/);
+  await page.keyboard.press('Enter');
+  await expect(name).toHaveValue(KNIFE.market_hash_name);
+  await expect(suggestions).toBeHidden();
+  await expect(dialog.getByText('You pay at most')).toHaveCount(0);
+
+  // Typed without ★ and ™, lower case: the review names the listing it means, the pre-check finds it.
+  await name.fill('stattrak karambit | lore drift (factory new)');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Max price ($)').fill('9.00');
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  await expect(dialog.locator('.confirm-facts')).toContainText(KNIFE.market_hash_name);
+  await expect(dialog.locator('.candidate')).toContainText(`Cheapest match in the local catalog: ${formatCents(KNIFE.price)} (item ${KNIFE.itemId})`);
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Confirm buy' }).click();
+  await expect(dialog).toBeHidden();
+  const tradeId = await openedTradeId(page);
+  await expect(tradeRow(page, tradeId)).toContainText(KNIFE.market_hash_name);
+
+  // A name no listing has: the pre-check says so (not a price_too_high guess).
+  await goTo(page, 'Catalog');
+  await page.getByRole('button', { name: 'Purchase by name' }).click();
+  await dialog.getByRole('combobox', { name: 'Market hash name' }).fill('Karambit | No Such Skin (Factory New)');
+  await dialog.getByLabel('Max price ($)').fill('9.00');
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  const warnings = dialog.getByRole('list', { name: 'Warnings' });
+  await expect(warnings).toContainText('No listing named Karambit | No Such Skin (Factory New) in the local catalog');
+  await expect(warnings).not.toContainText('price_too_high');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // Pre-filled from the selected row (N) and from the palette's "Buy by name".
+  await page.getByRole('searchbox', { name: 'Search items' }).fill('Monsoon');
+  const row = dataRows(page).filter({ hasText: PRICEY.market_hash_name }).first();
+  await row.click();
+  await page.keyboard.press('Escape'); // close the detail; the row stays selected
+  await catalogGridFocus(page);
+  await page.keyboard.press('n');
+  await expect(dialog.getByRole('combobox', { name: 'Market hash name' })).toHaveValue(PRICEY.market_hash_name);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await expect(palette).toBeVisible();
+  await page.keyboard.type('Buy by name');
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('combobox', { name: 'Market hash name' })).toHaveValue(PRICEY.market_hash_name);
+  // Closing the dialog gives the focus back to where it was opened from (the catalog row), not to <body>.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName ?? 'none')).not.toBe('BODY');
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+});
+
+test('the buy dialog says up front that the marketplace is in maintenance, and Review waits for it to end', async ({ page }) => {
+  const { admin } = stack();
+  await openApp(page, stack());
+  const dialog = await openBuyDialog(page, 'Outage', SPARE.market_hash_name);
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  const review = dialog.getByRole('button', { name: 'Review buy' });
+  await expect(review).toBeEnabled();
+  await admin.post('/admin/maintenance', { on: true });
+  try {
+    await expect(dialog.getByRole('status')).toContainText('under maintenance', { timeout: 30_000 });
+    await expect(review).toBeDisabled();
+  } finally {
+    await admin.post('/admin/maintenance', { on: false });
+  }
+  await expect(review).toBeEnabled({ timeout: 60_000 });
+  await expect(dialog.getByRole('status')).toHaveCount(0);
+});
+
+test('a buy that cannot reach the marketplace says it was not sent, and the form waits for the connection', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openApp(page, stack());
+  const dialog = await openBuyDialog(page, 'Outage', SPARE.market_hash_name);
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  await expect(dialog.getByRole('button', { name: 'Confirm buy' })).toBeEnabled();
+  await stack().stopSandbox();
+  try {
+    await dialog.getByRole('button', { name: 'Confirm buy' }).click();
+    const failure = dialog.getByRole('alert').filter({ hasText: 'Not sent' });
+    await expect(failure).toBeVisible({ timeout: 30_000 });
+    await expect(failure.locator('.failure-code')).toHaveText('not_sent');
+    await expect(failure).toContainText('nothing was sent');
+    await expect(failure).not.toContainText('ECONNREFUSED');
+    await expect(failure).toContainText('no trade was made');
+    // Once the app knows it is offline, the form says so and Review waits.
+    await expect(statusBar(page).locator('.conn-state strong')).toHaveText('Offline', { timeout: 60_000 });
+    await dialog.getByRole('button', { name: 'Edit' }).click();
+    await expect(dialog.getByRole('status')).toContainText('cannot be reached');
+    await expect(dialog.getByRole('button', { name: 'Review buy' })).toBeDisabled();
+  } finally {
+    await stack().restartSandbox();
+  }
+  await expect(dialog.getByRole('button', { name: 'Review buy' })).toBeEnabled({ timeout: 60_000 });
+});
+
+async function catalogGridFocus(page: Page) {
+  await page.getByRole('grid', { name: 'Catalog' }).focus();
+}

@@ -11,7 +11,10 @@ import { KNOWN_PHASES } from '../../lib/rarity';
 import { buyByName, checkBuyByName, type NameCheck } from '../../state/actions/buy';
 import { closeDialog } from '../../state/actions/ui';
 import type { Dialog as DialogState } from '../../state/slices/ui';
+import { BuyBlockedNotice, useBuyBlockedReason } from './BuyBlockedNotice';
 import { BuyFailureView } from './BuyFailureView';
+import { NameCombobox } from './NameCombobox';
+import { canonicalName } from './nameSuggestions';
 import { Warnings } from './Warnings';
 import { BuyOptions, type BuyOptionsValue, DEFAULT_OPTIONS, optionsReady } from './BuyOptions';
 import { initialRecipient } from './initialRecipient';
@@ -62,6 +65,7 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
   const [step, setStep] = useState<Step>({ kind: 'form' });
   const [error, setError] = useState<string | null>(null);
   const recipientText = useRecipientLabel(recipient);
+  const blocked = useBuyBlockedReason();
   const bad = problems(form);
   const maxCents = parseDollarsToCents(form.maxPrice);
   const ready =
@@ -105,6 +109,13 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
     }
   };
 
+  /** Review the buy of the cached name meant by what was typed (★, ™ and case ignored). */
+  const review = async () => {
+    const name = await canonicalName(form.name);
+    if (name !== form.name) set({ name });
+    setStep(confirmStep({ ...build(), market_hash_name: name }));
+  };
+
   const busy = step.kind === 'submitting';
   return (
     <Dialog title="Buy by name" onClose={closeDialog} className="buy-dialog" subtitle="Buys the cheapest matching item at or below your maximum price.">
@@ -113,11 +124,11 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
           className="dialog-form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (ready) setStep(confirmStep(build()));
+            if (ready && blocked === null) void review();
           }}
         >
           <Field label="Market hash name" htmlFor={`${id}-name`} error={form.name ? bad.name : null}>
-            <input id={`${id}-name`} autoFocus data-autofocus autoComplete="off" spellCheck={false} value={form.name} placeholder="★ Karambit | Doppler (Factory New)" onChange={(e) => set({ name: e.target.value })} />
+            <NameCombobox id={`${id}-name`} value={form.name} invalid={form.name !== '' && bad.name !== null} onChange={(name) => set({ name })} />
           </Field>
           <div className="form-row">
             <Field label="Phase" htmlFor={`${id}-phase`} hint={form.targeted ? 'Ignored when targeting an item' : 'Only for phase items (Doppler…)'}>
@@ -149,11 +160,12 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
           ) : null}
           <RecipientPicker value={recipient} onChange={setRecipient} />
           <BuyOptions value={options} onChange={setOptions} />
+          <BuyBlockedNotice reason={blocked} />
           <footer className="dialog-actions">
             <button type="button" className="btn ghost" onClick={closeDialog}>
               Cancel
             </button>
-            <button type="submit" className="btn primary" disabled={!ready}>
+            <button type="submit" className="btn primary" disabled={!ready || blocked !== null}>
               Review buy
             </button>
           </footer>

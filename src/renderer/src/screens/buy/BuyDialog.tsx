@@ -11,6 +11,7 @@ import { buyById, checkBuy } from '../../state/actions/buy';
 import { closeDialog } from '../../state/actions/ui';
 import type { Dialog as DialogState } from '../../state/slices/ui';
 import { useStore } from '../../state/store';
+import { BuyBlockedNotice, useBuyBlockedReason } from './BuyBlockedNotice';
 import { BuyFailureView } from './BuyFailureView';
 import { BuyOptions, type BuyOptionsValue, DEFAULT_OPTIONS, optionsReady } from './BuyOptions';
 import { initialRecipient } from './initialRecipient';
@@ -34,6 +35,7 @@ export function BuyDialog({ dialog }: { dialog: Extract<DialogState, { kind: 'bu
   const [step, setStep] = useState<Step>({ kind: 'form' });
   const [error, setError] = useState<string | null>(null);
   const recipientText = useRecipientLabel(recipient);
+  const blocked = useBuyBlockedReason();
   const moved = livePrice !== undefined && livePrice !== price;
   const ready = recipientReady(recipient) && optionsReady(options);
 
@@ -70,7 +72,7 @@ export function BuyDialog({ dialog }: { dialog: Extract<DialogState, { kind: 'bu
   };
 
   const review = () => {
-    if (!ready) return;
+    if (!ready || blocked !== null) return;
     setStep({ kind: 'confirm', input: buildInput(price), checking: true, warnings: [], checkError: null });
   };
 
@@ -117,11 +119,12 @@ export function BuyDialog({ dialog }: { dialog: Extract<DialogState, { kind: 'bu
         >
           <RecipientPicker value={recipient} onChange={setRecipient} />
           <BuyOptions value={options} onChange={setOptions} />
+          <BuyBlockedNotice reason={blocked} />
           <footer className="dialog-actions">
             <button type="button" className="btn ghost" onClick={closeDialog}>
               Cancel
             </button>
-            <button type="submit" className="btn primary" data-autofocus disabled={!ready}>
+            <button type="submit" className="btn primary" data-autofocus disabled={!ready || blocked !== null}>
               Review buy
             </button>
           </footer>

@@ -16,6 +16,8 @@ const TITLES: Record<string, string> = {
   asset_mismatch: 'The asset changed',
   maintenance: 'The marketplace is under maintenance',
   rate_limited: 'Rate limited',
+  not_sent: 'Not sent: the marketplace could not be reached',
+  outcome_unknown: 'No answer: the buy may or may not have gone through',
 };
 
 /** A refused buy: what happened, what to do, and the one-click follow-ups. */

@@ -1,5 +1,6 @@
 import type { BuyByIdInput, BuyByNameInput } from '../../../../shared/ipc/contract';
 import type { BuyOutcome, BuyWarning, CatalogRow } from '../../../../shared/ipc/models';
+import { nameKey, nameSearchText } from '../../../../shared/itemNames';
 import { formatCents } from '../../lib/format';
 import { api, unwrap } from '../../lib/ipc';
 import { writePref } from '../../lib/persist';
@@ -36,26 +37,33 @@ export async function checkBuyByName(input: BuyByNameInput): Promise<NameCheck> 
     const warnings = await checkBuy({ itemId: input.itemId, assetId: input.assetId, price: input.maxPrice, ...common });
     return { warnings, candidate: null };
   }
+  // Every cached listing of the name, cheapest first: "no such name" and "all above the maximum" are told apart.
   const page = await unwrap(
     api().catalog.query({
-      search: input.market_hash_name,
+      search: nameSearchText(input.market_hash_name),
       phase: input.phase ?? null,
-      priceMax: input.maxPrice,
       sort: 'price',
       direction: 'asc',
       offset: 0,
-      limit: 200,
+      limit: 400,
     }),
   );
-  const match = page.rows.find((row) => row.market_hash_name === input.market_hash_name && (input.phase === undefined || row.phase === input.phase));
+  const named = page.rows.filter((row) => nameKey(row.market_hash_name) === nameKey(input.market_hash_name) && (input.phase === undefined || row.phase === input.phase));
+  const match = named.find((row) => row.price <= input.maxPrice);
   if (!match) {
+    const cheapest = named[0];
     return {
       candidate: null,
       warnings: [
-        {
-          code: 'no-local-match',
-          message: `No listing of this name${input.phase ? ` (${input.phase})` : ''} at or below ${formatCents(input.maxPrice)} in the local catalog: the marketplace will most likely refuse (price_too_high).`,
-        },
+        cheapest
+          ? {
+              code: 'no-local-match',
+              message: `The cheapest listing of this name${input.phase ? ` (${input.phase})` : ''} in the local catalog costs ${formatCents(cheapest.price)}, above ${formatCents(input.maxPrice)}: the marketplace will most likely refuse (price_too_high).`,
+            }
+          : {
+              code: 'no-local-match',
+              message: `No listing named ${input.market_hash_name}${input.phase ? ` (${input.phase})` : ''} in the local catalog: check the name (pick it from the suggestions).`,
+            },
       ],
     };
   }

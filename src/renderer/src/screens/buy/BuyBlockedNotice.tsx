@@ -1,0 +1,30 @@
+import type { ConnectionState } from '../../../../shared/ipc/models';
+import { useStore } from '../../state/store';
+
+/** Why a buy cannot go out now, from the connection the engine reports; null when it can. */
+export function buyBlockedReason(state: ConnectionState | undefined): string | null {
+  switch (state) {
+    case 'offline':
+      return 'The marketplace cannot be reached, so a buy would not be sent. Buying resumes when the connection is back.';
+    case 'maintenance':
+      return 'The marketplace is under maintenance, so a buy would be refused. Buying resumes when maintenance ends.';
+    case 'unauthorized':
+      return 'The marketplace refused the API key or merchant ID: check them in Settings before buying.';
+    default:
+      return null;
+  }
+}
+
+export function useBuyBlockedReason(): string | null {
+  return useStore((s) => buyBlockedReason(s.conn.connection?.state));
+}
+
+/** Shown above a buy form while buying cannot work; the form's Review button is disabled meanwhile. */
+export function BuyBlockedNotice({ reason }: { reason: string | null }) {
+  if (reason === null) return null;
+  return (
+    <div className="notice warn" role="status">
+      {reason}
+    </div>
+  );
+}
