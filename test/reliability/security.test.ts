@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { signWebhookBody, verifyWebhookSignature } from '../../src/server/webhooks/signature';
 import { startWebHost, type WebHost } from '../../src/web/webHost';
 import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
-import { type EngineHarness, sleep, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import { adminApi, TEST_TRADE_URL, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 import { makeRendererDir, openBridge } from '../web/support';
 
@@ -154,10 +154,12 @@ describe('security: the API key stays in the engine', () => {
     expect(JSON.stringify(malformed)).toMatch(/Could not connect/);
 
     // A hostile middlebox echoes our request headers back in its error pages.
-    const until = Date.now() + 5_000;
-    proxy.inject('/Wallet', { kind: 'echo', status: 502, untilMs: until });
-    proxy.inject('/Items/Buy', { kind: 'echo', status: 500, untilMs: until });
-    proxy.inject('/Trades', { kind: 'echo', status: 400, untilMs: until });
+    const until = Date.now() + 60_000;
+    const removeEchoes = [
+      proxy.inject('/Wallet', { kind: 'echo', status: 502, untilMs: until }),
+      proxy.inject('/Items/Buy', { kind: 'echo', status: 500, untilMs: until }),
+      proxy.inject('/Trades', { kind: 'echo', status: 400, untilMs: until }),
+    ];
     await app.session().refreshBalance();
     const echoedBuy = await ipcCall('buy.byId', buy(spare));
     expect(JSON.stringify(echoedBuy)).toMatch(/"ok":false/);
@@ -165,7 +167,7 @@ describe('security: the API key stays in the engine', () => {
     await ipcCall('account.test', { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId });
     expect(proxy.requests.filter((r) => r.fault === 'echo').length).toBeGreaterThanOrEqual(3);
     expect(app.logs.some((line) => line.includes('502'))).toBe(true);
-    await sleep(Math.max(0, until - Date.now()));
+    for (const remove of removeEchoes) remove();
     // The catalog download runs in the store's worker: its refusal text is scrubbed too.
     const removeCatalogEcho = proxy.inject('/Items/GetAllItemsOnSale', { kind: 'echo', status: 502, untilMs: Date.now() + 60_000 });
     await app.session().syncCatalog('security test');
@@ -201,8 +203,16 @@ describe('security: the API key stays in the engine', () => {
       expect(leakIn(body, key), asset).toBeNull();
     }
 
-    // ... and everything that crossed a boundary.
-    await sleep(200);
+    // ... and everything that crossed a boundary, once the bridge has received every batch the engine has sent.
+    const lastSeq = app.batches.at(-1)?.seq ?? 0;
+    await waitFor(
+      () => bridgeMessages.some((text) => {
+        const message = JSON.parse(text) as { type?: string; batch?: { seq?: number } };
+        return message.type === 'events' && (message.batch?.seq ?? -1) >= lastSeq;
+      }),
+      10_000,
+      'the last batch over the bridge',
+    );
     bridge.close();
     const batches = app.batches.map((batch) => JSON.stringify(batch));
     const everything: [string, string[]][] = [
