@@ -147,6 +147,13 @@ test('trade id and order id filters take the start of an id (the table shows ids
     await expect(page.getByText(/Too big|catalog\.query/)).toHaveCount(0);
     await field.fill('');
   }
+  // A price beyond what the engine takes is marked on the field, not sent.
+  const maxPrice = page.getByRole('textbox', { name: 'Maximum price' });
+  await maxPrice.fill('99999999999');
+  await expect(maxPrice).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert').filter({ hasText: 'Maximum price: At most $10,000,000,000 — not applied.' })).toBeVisible();
+  await expect(page.getByText(/Too big|catalog\.query/)).toHaveCount(0);
+  await maxPrice.fill('');
   // And the ledger's trade id filter.
   await goTo(page, 'Wallet');
   const ledgerTradeId = page.getByRole('group', { name: 'Ledger filters' }).getByRole('textbox', { name: 'Trade ID' });

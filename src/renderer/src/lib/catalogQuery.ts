@@ -55,16 +55,24 @@ function tri(value: TriState): boolean | null {
   return value === 'any' ? null : value === 'yes';
 }
 
+/** The largest price filter the engine takes ($10,000,000,000 in cents: the IPC contract's bound). */
+const MAX_FILTER_CENTS = 1e12;
+
 function money(text: string): number | null | undefined {
   if (text.trim() === '') return null;
   const cents = parseDollarsToCents(text);
-  return cents === null || cents < 0 ? undefined : cents;
+  return cents === null || cents < 0 || cents > MAX_FILTER_CENTS ? undefined : cents;
+}
+
+function moneyProblem(text: string, example: string): string {
+  const cents = parseDollarsToCents(text);
+  return cents !== null && cents > MAX_FILTER_CENTS ? 'At most $10,000,000,000' : `Enter a dollar amount, ${example}`;
 }
 
 export function filterProblems(f: CatalogFilters): FilterProblems {
   const problems: FilterProblems = {};
-  if (money(f.priceMin) === undefined) problems.priceMin = 'Enter a dollar amount, e.g. 12.50';
-  if (money(f.priceMax) === undefined) problems.priceMax = 'Enter a dollar amount, e.g. 250';
+  if (money(f.priceMin) === undefined) problems.priceMin = moneyProblem(f.priceMin, 'e.g. 12.50');
+  if (money(f.priceMax) === undefined) problems.priceMax = moneyProblem(f.priceMax, 'e.g. 250');
   if (parseUnitFloat(f.floatMin) === undefined) problems.floatMin = 'A float between 0 and 1';
   if (parseUnitFloat(f.floatMax) === undefined) problems.floatMax = 'A float between 0 and 1';
   return problems;

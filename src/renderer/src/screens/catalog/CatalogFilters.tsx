@@ -148,6 +148,18 @@ export function CatalogFilters() {
       <TriSelect label="Souvenir" value={f.souvenir} yes="Souvenir only" no="No souvenir" onChange={(v) => editFilters({ souvenir: v }, true)} />
       <TriSelect label="Stickers" value={f.hasStickers} yes="With stickers" no="Without stickers" onChange={(v) => editFilters({ hasStickers: v }, true)} />
       </div>
+      {/* A value the filter cannot use is said in words: the rows shown ignore it. */}
+      {Object.keys(problems).length > 0 ? (
+        <div className="filter-row filter-problems" role="alert">
+          {(Object.entries(problems) as [keyof typeof PROBLEM_FIELDS, string][]).map(([field, text]) => (
+            <span key={field}>
+              {PROBLEM_FIELDS[field]}: {text} — not applied.
+            </span>
+          ))}
+        </div>
+      ) : null}
     </div>
   );
 }
+
+const PROBLEM_FIELDS = { priceMin: 'Minimum price', priceMax: 'Maximum price', floatMin: 'Minimum float', floatMax: 'Maximum float' } as const;
