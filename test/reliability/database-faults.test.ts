@@ -10,6 +10,7 @@ import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { startEngine, waitFor } from '../support/faults/harness';
 import { adminApi, type MerchantCredentials } from '../support/sandboxHttp';
+import { openBridge } from '../web/support';
 
 /**
  * The engine started on a data directory whose account database is corrupt
@@ -189,7 +190,20 @@ describe('database faults: a bad account database is reported, left alone, and s
       const url = new URL((/web host: (http\S+)/.exec(stdout) as RegExpExecArray)[1] as string);
       const page = await fetch(`${url.origin}/`);
       expect(page.status).toBe(200);
-      await new Promise((done) => setTimeout(done, 1500));
+      // The engine's start has settled (the host logs where the data is only after it), and did not fail the process.
+      await waitFor(() => stderr.includes('; data in ') || exitCode !== undefined, 15_000, 'the engine started');
+      expect(exitCode, stderr).toBeUndefined();
+      // Its engine answers over the bridge after the report: the process outlived the failure, and says why.
+      let answer: (message: Record<string, unknown>) => void = () => {};
+      const answered = new Promise<Record<string, unknown>>((resolve) => (answer = resolve));
+      const { ws } = await openBridge(url, { token }, (message) => {
+        if (message.type === 'result' && message.id === 1) answer(message);
+      });
+      ws.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} }));
+      const snapshot = (await answered) as { envelope: { ok: boolean; value?: { connection: { detail: string } } } };
+      ws.close();
+      expect(snapshot.envelope.ok).toBe(true);
+      expect(snapshot.envelope.value?.connection.detail).toMatch(advice.corrupt);
       expect(exitCode).toBeUndefined();
       expect(Buffer.compare(readFileSync(file), bytes)).toBe(0);
     } finally {
