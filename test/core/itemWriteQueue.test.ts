@@ -3,7 +3,7 @@
  * the first is under way, order, failures and stop. The writer here is a function whose calls the test
  * finishes by hand, so each step of the schedule is observable.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ItemWriteQueue, type ItemFrame } from '../../src/main/core/engine/itemWriteQueue';
 import { until } from '../support/until';
 
@@ -163,10 +163,16 @@ describe('ItemWriteQueue', () => {
     await until(() => writer.calls.length === 2);
     expect((sentAt[1] as number) - (sentAt[0] as number)).toBeGreaterThanOrEqual(39);
     expect(firstIds(writer.calls[1]?.frames ?? [])).toEqual([100, 200]);
-    // Two under way: a third waits however long, then goes once one is done.
-    void queue.push(prices(300, 10)).then(() => written.push(4));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(writer.calls).toHaveLength(2);
+    // Two under way: a third waits however long (a minute on a fake clock, past any pacing), then goes once one is done.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      void queue.push(prices(300, 10)).then(() => written.push(4));
+      await tick();
+      vi.advanceTimersByTime(60_000);
+      expect(writer.calls).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
     writer.calls[0]?.finish();
     await until(() => writer.calls.length === 3);
     expect(firstIds(writer.calls[2]?.frames ?? [])).toEqual([300]);
