@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeFetch } from '../../src/main/core/api/nodeFetch';
+import { until } from '../support/until';
 
 let server: Server;
 let base = '';
@@ -73,8 +74,7 @@ describe('nodeFetch', () => {
   it('stops at once when its signal aborts, closing the request', async () => {
     const controller = new AbortController();
     const pending = nodeFetch(`${base}/hold`, { signal: controller.signal });
-    await new Promise((done) => setTimeout(done, 50));
-    expect(held).not.toBeNull();
+    await until(() => held !== null, 5000);
     const closed = new Promise((done) => held?.on('close', done));
     controller.abort(new Error('gave up'));
     await expect(pending).rejects.toThrow('gave up');
