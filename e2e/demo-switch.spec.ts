@@ -4,7 +4,7 @@
 // demo's internals), and "Test connection" tests it even while the demo runs.
 import type { Page } from '@playwright/test';
 import { formatCents } from '../src/shared/money';
-import { expectFeedLive, goTo, openApp, statusBar } from './support/app';
+import { catalogGrid, dataRows, expectFeedLive, goTo, openApp, statusBar } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const stack = useStack({ hostInDemo: true, restartableHost: true, items: 500, seed: 6, merchant: { balance: 123_456 } });
@@ -69,7 +69,20 @@ test('demo on, off and on again, each choice kept across a restart; Settings sho
   await expect(back).toBeVisible();
 
   // The choice survives a restart of Merchant Desk (a saved account with a key does not override it).
+  const pictures = catalogGrid(page).locator('.item-img img');
+  const loadedPictures = () =>
+    pictures.evaluateAll((images) => images.flatMap((img) => (img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0 ? [img.src] : [])));
+  await goTo(page, 'Catalog');
+  await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
+  await expect.poll(async () => (await loadedPictures()).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
+  const [picture] = await loadedPictures();
   await restart(page);
+  // The demo kept its address: the cached pictures' URLs still answer, and a fresh window shows them at once.
+  expect((await fetch(picture as string)).status).toBe(200);
+  await page.reload();
+  await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
+  await expect.poll(async () => (await loadedPictures()).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
+  expect(new Set((await loadedPictures()).map((src) => new URL(src).origin))).toEqual(new Set([new URL(picture as string).origin]));
   await goTo(page, 'Settings');
   await expect(demoBadge(page)).toBeVisible();
   await expect(demoSwitch(page)).toBeChecked();
