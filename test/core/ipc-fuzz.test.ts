@@ -144,6 +144,21 @@ const account = (baseUrls: string[]) =>
     apiKey: opt(fc.string({ minLength: 8, maxLength: 60 })),
   });
 
+/** A rule as saved (and previewed). Auto-buy may be on, but with a spend cap of 0 it can never buy. */
+const ruleInput = record({
+  id: opt(id),
+  name: name.filter((s) => s.trim().length <= 80),
+  enabled: opt(fc.boolean()),
+  namePattern: opt(text(MAX_NAME_LENGTH)),
+  phase: opt(fc.option(text(64))),
+  floatMin: opt(fc.option(unit)),
+  floatMax: opt(fc.option(unit)),
+  maxPrice: opt(fc.option(cents)),
+  stickerNames: opt(fc.array(text(MAX_NAME_LENGTH, 1), { maxLength: 10 })),
+  autoBuy: opt(fc.record({ enabled: fc.boolean(), recipientId: fc.option(id), spendCap: fc.constant(0), dailyCap: cents, dryRun: fc.boolean() })),
+  existingListings: opt(fc.constantFrom('skip', 'buy')),
+});
+
 function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<unknown> } {
   return {
     'app.snapshot': none,
@@ -163,24 +178,14 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'recipients.save': record({ id: opt(id), label: name.filter((s) => s.trim().length <= 80), tradeUrl }),
     'recipients.delete': fc.record({ id }),
     'alerts.rules': none,
-    // Auto-buy may be on, but with a spend cap of 0 it can never buy: these runs count buys from buy.* only
-    // (auto-buy, the other spending path, has its own property below).
-    'alerts.saveRule': record({
-      id: opt(id),
-      name: name.filter((s) => s.trim().length <= 80),
-      enabled: opt(fc.boolean()),
-      namePattern: opt(text(MAX_NAME_LENGTH)),
-      phase: opt(fc.option(text(64))),
-      floatMin: opt(fc.option(unit)),
-      floatMax: opt(fc.option(unit)),
-      maxPrice: opt(fc.option(cents)),
-      stickerNames: opt(fc.array(text(MAX_NAME_LENGTH, 1), { maxLength: 10 })),
-      autoBuy: opt(fc.record({ enabled: fc.boolean(), recipientId: fc.option(id), spendCap: fc.constant(0), dailyCap: cents })),
-    }),
+    // These runs count buys from buy.* only (auto-buy, the other spending path, has its own property below).
+    'alerts.saveRule': ruleInput,
     'alerts.deleteRule': fc.record({ id }),
     'alerts.firings': none,
     'alerts.acknowledge': fc.record({ id }),
     'alerts.rearm': fc.record({ id }),
+    'alerts.preview': ruleInput,
+    'alerts.skips': none,
     'settings.update': record({
       theme: opt(fc.constantFrom('dark', 'light')),
       notifyStatuses: opt(fc.uniqueArray(fc.constantFrom(...TRADE_STATUSES_ACCEPTED), { maxLength: 10 })),
@@ -188,6 +193,9 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       alertsPaused: opt(fc.boolean()),
       demoSandbox: opt(fc.boolean()),
       closeToTray: opt(fc.boolean()),
+      autoBuyStopped: opt(fc.boolean()),
+      autoBuyDailyBudget: opt(fc.option(cents)),
+      autoBuyBalanceFloor: opt(cents),
     }),
     'account.configure': account([proxyBaseUrl, 'http://127.0.0.1:9']),
     'account.test': account([proxyBaseUrl, 'http://127.0.0.1:9']),

@@ -14,6 +14,8 @@ import type {
   AlertRule,
   AppSettings,
   AppSnapshot,
+  AutoBuyPreview,
+  AutoBuySkipLine,
   BalancePoint,
   BuyOutcome,
   BuyWarning,
@@ -140,8 +142,15 @@ export const alertRuleInputSchema = z.strictObject({
       recipientId: id.nullable(),
       spendCap: cents,
       dailyCap: cents,
+      /** Record "would buy at $X" and send nothing. */
+      dryRun: z.boolean().default(false),
     })
-    .default({ enabled: false, recipientId: null, spendCap: 0, dailyCap: 0 }),
+    .default({ enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, dryRun: false }),
+  /**
+   * On save with auto-buy on: 'skip' (the default) never buys what is on sale now, only new listings;
+   * 'buy' also buys the matches listed now (the preview's N).
+   */
+  existingListings: z.enum(['skip', 'buy']).default('skip'),
 });
 export type AlertRuleInput = z.input<typeof alertRuleInputSchema>;
 
@@ -152,6 +161,9 @@ export const settingsPatchSchema = z.strictObject({
   alertsPaused: z.boolean().optional(),
   demoSandbox: z.boolean().optional(),
   closeToTray: z.boolean().optional(),
+  autoBuyStopped: z.boolean().optional(),
+  autoBuyDailyBudget: cents.nullable().optional(),
+  autoBuyBalanceFloor: cents.optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
@@ -171,6 +183,8 @@ const none = z.strictObject({}).default({});
 const byTradeId = z.strictObject({ tradeId: id });
 const byItemId = z.strictObject({ itemId: z.int().positive() });
 const byId = z.strictObject({ id });
+/** Re-arming switches a rule on again: its auto-buy buys only new listings unless 'buy' is chosen. */
+const rearmInput = z.strictObject({ id, existingListings: z.enum(['skip', 'buy']).default('skip') });
 
 /** Every method: its input schema and (as a phantom) its result type. */
 function method<I extends z.ZodType, R>(input: I) {
@@ -199,7 +213,11 @@ export const IPC_METHODS = {
   'alerts.deleteRule': method<typeof byId, { deleted: boolean }>(byId),
   'alerts.firings': method<typeof none, AlertFiring[]>(none),
   'alerts.acknowledge': method<typeof byId, AlertFiring | null>(byId),
-  'alerts.rearm': method<typeof byId, AlertRule | null>(byId),
+  'alerts.rearm': method<typeof rearmInput, AlertRule | null>(rearmInput),
+  /** What a rule (as it would be saved) matches in the cached catalog now. */
+  'alerts.preview': method<typeof alertRuleInputSchema, AutoBuyPreview>(alertRuleInputSchema),
+  /** Auto-buy skips folded per rule and UTC day, newest first. */
+  'alerts.skips': method<typeof none, AutoBuySkipLine[]>(none),
   'settings.update': method<typeof settingsPatchSchema, AppSettings>(settingsPatchSchema),
   'account.configure': method<typeof accountInputSchema, ConnectionTestResult>(accountInputSchema),
   'account.test': method<typeof accountInputSchema, ConnectionTestResult>(accountInputSchema),

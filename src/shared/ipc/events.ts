@@ -2,6 +2,7 @@ import type { Balance, Trade } from '../api';
 import type {
   AlertFiring,
   AppSettings,
+  AutoBuyStatus,
   CatalogInfo,
   CatalogRow,
   ConnectionStatus,
@@ -41,6 +42,8 @@ export interface EngineEventBatch {
   firings?: AlertFiring[];
   notifications?: Notification[];
   unacknowledgedFirings?: number;
+  /** Auto-buy's spend today, skips and stop-all, after any change. */
+  autoBuy?: AutoBuyStatus;
   /**
    * Electron only: the user clicked a desktop notification; open this. Sent by the
    * shell in a batch of its own that repeats the last `seq` (so it is not a gap).

@@ -27,6 +27,8 @@ export const IPC_METHOD_NAMES = [
   'alerts.firings',
   'alerts.acknowledge',
   'alerts.rearm',
+  'alerts.preview',
+  'alerts.skips',
   'settings.update',
   'account.configure',
   'account.test',

@@ -86,6 +86,8 @@ export interface AppSnapshot {
   catalog: CatalogInfo;
   settings: AppSettings;
   unacknowledgedFirings: number;
+  /** Auto-buy's guard rails and spend today. Absent from older engines. */
+  autoBuy?: AutoBuyStatus;
 }
 
 /** A catalog row as the table shows it: flat, small, no holder fields. */
@@ -168,8 +170,47 @@ export interface AlertRule {
     /** Total this rule may spend per UTC day, cents. */
     dailyCap: number;
     spent: number;
+    /** Dry run: each match is recorded as "would buy at $X" and nothing is sent. Absent from older rules (off). */
+    dryRun?: boolean;
   };
   createdAt: string;
+}
+
+/** What a rule matches in the cached catalog now (shown before saving or enabling an auto-buy rule). */
+export interface AutoBuyPreview {
+  count: number;
+  /** Sum of the matches' prices, cents. */
+  total: number;
+  /** The cheapest matches, at most 20. */
+  items: { itemId: number; market_hash_name: string; price: number }[];
+}
+
+/** Auto-buy skips of one rule on one UTC day, folded into one line. */
+export interface AutoBuySkipLine {
+  ruleId: string;
+  ruleName: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  count: number;
+  lastAt: string;
+  /** Why, most frequent first. */
+  reasons: { reason: string; count: number }[];
+}
+
+/** Auto-buy today across rules: the guard rails' state, for the status bar and the Alerts screen. */
+export interface AutoBuyStatus {
+  /** Stop-all is on: no auto-buy request leaves. */
+  stopped: boolean;
+  /** The budget day (UTC), YYYY-MM-DD. */
+  day: string;
+  /** Cents auto-buy spent today across all rules (requests that left and were not refused). */
+  spentToday: number;
+  /** Cents all rules together may spend per UTC day; null: no global budget (each rule's caps still hold). */
+  dailyBudget: number | null;
+  /** Auto-buy never leaves less than this available, cents. */
+  balanceFloor: number;
+  /** Rules with auto-buy on (dry run included) or spend or skips today. */
+  rules: { ruleId: string; ruleName: string; spentToday: number; skippedToday: number; dryRun: boolean; enabled: boolean }[];
 }
 
 export interface AlertFiring {
@@ -181,8 +222,11 @@ export interface AlertFiring {
   price: number;
   firedAt: string;
   acknowledged: boolean;
-  /** Set when auto-buy acted on it. */
-  autoBuy: { tradeId: string | null; error: string | null } | null;
+  /**
+   * Set when auto-buy acted on it. `skipped`: a guard rail held it back (why); `dryRun`: recorded as
+   * "would buy at price", nothing sent. Both absent from older engines.
+   */
+  autoBuy: { tradeId: string | null; error: string | null; skipped?: string | null; dryRun?: boolean } | null;
 }
 
 export interface AppSettings {
@@ -193,6 +237,12 @@ export interface AppSettings {
   alertsPaused: boolean;
   demoSandbox: boolean;
   closeToTray: boolean;
+  /** Stop-all: no auto-buy request leaves until resumed. Absent from older engines (off). */
+  autoBuyStopped?: boolean;
+  /** Cents all auto-buy rules together may spend per UTC day; null or absent: no global budget. */
+  autoBuyDailyBudget?: number | null;
+  /** Auto-buy never leaves less than this available, cents (0 or absent: never more than is available). */
+  autoBuyBalanceFloor?: number;
 }
 
 export interface Notification {

@@ -1,12 +1,17 @@
 import type { Item } from '../../../shared/api';
-import type { AlertRule, AppSettings, CatalogRow } from '../../../shared/ipc';
+import type { AlertRule, AppSettings, AutoBuyPreview, AutoBuySkipLine, AutoBuyStatus, CatalogRow } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import type { BuyService } from '../buy/buyService';
 import type { AccountSession } from '../engine/session';
 import type { EventBatcher } from '../events/batcher';
+import { EngineError } from '../ipc/engineService';
+import type { ParsedAlertRuleInput } from '../store/types';
+import { armAutoBuy, autoBuyRuleProblem, previewMatches, ruleOfInput } from './arming';
+import { AutoBuyGuard } from './guard';
 import type { MatchableItem } from './rules';
-import { autoBuyVerdict, matchesRule, utcDayStart } from './rules';
+import { matchesRule, utcDayStart } from './rules';
+import { foldSkipLines } from './skips';
 
 interface Candidate extends MatchableItem {
   itemId: number;
@@ -27,6 +32,14 @@ const fromRow = (row: CatalogRow): Candidate => ({ ...row, stickerNames: row.sti
 
 const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
 
+/** What auto-buy does with one match, decided in the match's own task. */
+type AutoBuyDecision =
+  | { kind: 'buy'; outcome: Promise<{ tradeId: string | null; error: string | null }> }
+  | { kind: 'dry-run' }
+  | { kind: 'skip'; reason: string };
+
+const ONLY_NEW_REASON = 'listed before the rule was armed (only new listings)';
+
 /** Rows of the catalog a rule is checked against after each sync. */
 const SYNC_MATCH_LIMIT = 100;
 
@@ -39,17 +52,22 @@ const SYNC_MATCH_LIMIT = 100;
  * the firing's database round trip (a race with other buyers). It buys through
  * the idempotent buy path with an externalId derived from (rule, item, price),
  * and spend is added only for a trade that buy created (never for one the
- * order id already had).
+ * order id already had). The guard rails (guard.ts) decide each buy; a skip is
+ * stored folded into its rule's line for the day, a dry run as "would buy".
  */
 export class AlertService {
   private rules: AlertRule[] = [];
   /** `ruleId:itemId:price` of every firing stored (loaded with the rules, added to as they fire). */
   private fired = new Set<string>();
-  /** Auto-buy spend per rule today, kept in memory so a decision needs no database round trip. */
-  private spentToday = new Map<string, number>();
-  private day = 0;
   /** Saved recipients' trade URLs, so an auto-buy sends without a database round trip (reloaded with the rules). */
   private recipients = new Map<string, string>();
+  /** `ruleId:itemId` of listings on sale when a rule was armed with "only new listings". */
+  private baseline = new Set<string>();
+  /** Rules whose first skip today was announced (one notification per rule and day). */
+  private announcedSkips = new Set<string>();
+  private readonly guard: AutoBuyGuard;
+  /** Names of rules seen with spend or skips (kept for deleted rules' lines in the status). */
+  private ruleNames = new Map<string, string>();
 
   constructor(
     private readonly session: () => AccountSession | null,
@@ -57,23 +75,121 @@ export class AlertService {
     private readonly events: EventBatcher,
     private readonly settings: () => AppSettings,
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    this.guard = new AutoBuyGuard(
+      settings,
+      () => this.session()?.balance ?? null,
+      () => {
+        const session = this.session();
+        if (!session) return Promise.reject(new Error('no account session'));
+        return session.client.getBalance();
+      },
+      log,
+    );
+  }
 
   async reload(): Promise<AlertRule[]> {
     const session = this.session();
     if (!session) {
       this.rules = [];
+      this.guard.reset();
       return [];
     }
     this.rules = await session.store.listAlertRules();
     this.fired = new Set(await session.store.firingKeys());
     this.recipients = new Map((await session.store.listRecipients()).map((recipient) => [recipient.id, recipient.tradeUrl]));
-    this.day = utcDayStart(Date.now());
-    const since = toUtcIso(this.day);
-    this.spentToday = new Map(
-      await Promise.all(this.rules.map(async (rule) => [rule.id, await session.store.alertRuleSpentSince(rule.id, since)] as const)),
-    );
+    this.baseline = new Set(await session.store.autoBuyBaseline());
+    for (const rule of this.rules) this.ruleNames.set(rule.id, rule.name);
+    const day = utcDayStart(Date.now());
+    const rows = await session.store.autoBuyDay(toUtcIso(day));
+    this.guard.load({
+      day,
+      spentByRule: new Map(rows.map((row) => [row.ruleId, row.spent])),
+      skippedByRule: new Map(rows.map((row) => [row.ruleId, row.skipped])),
+    });
+    this.publishStatus();
     return this.rules;
+  }
+
+  /** An account switch: nothing in flight belongs to the next account. */
+  accountChanged(): void {
+    this.guard.reset();
+    this.announcedSkips.clear();
+  }
+
+  // ---- rules: save, re-arm, preview (the engine's handlers)
+
+  /**
+   * Saves a rule. Auto-buy needs a maximum price per item (refused otherwise). Saving or enabling an
+   * auto-buy rule arms it: by default ("only new listings") nothing on sale now is bought.
+   */
+  async saveRule(input: ParsedAlertRuleInput): Promise<AlertRule> {
+    const session = this.requireSession();
+    const problem = autoBuyRuleProblem(input);
+    if (problem) throw new EngineError('invalid_input', problem);
+    const rule = await session.store.saveAlertRule(input);
+    if (rule.enabled) await armAutoBuy(session.store, rule, input.existingListings);
+    await this.reload();
+    void this.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`));
+    return rule;
+  }
+
+  /** Re-arming forgets the rule's firings so the same items can fire again; auto-buy buys only new listings unless 'buy'. */
+  async rearm(id: string, existing: 'skip' | 'buy'): Promise<AlertRule | null> {
+    const store = this.requireSession().store;
+    await store.deleteFiringsForRule(id);
+    const rule = await store.setAlertRuleEnabled(id, true);
+    if (rule) await armAutoBuy(store, rule, existing);
+    await this.reload();
+    this.events.push({ unacknowledgedFirings: await store.unacknowledgedFiringCount() });
+    void this.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`));
+    return rule;
+  }
+
+  async preview(input: ParsedAlertRuleInput): Promise<AutoBuyPreview> {
+    return previewMatches(this.requireSession().store, ruleOfInput(input));
+  }
+
+  async skips(): Promise<AutoBuySkipLine[]> {
+    const session = this.session();
+    return session ? foldSkipLines(await session.store.autoBuySkips()) : [];
+  }
+
+  /** Auto-buy today: spend per rule and in total, skips, budget, floor and stop-all. */
+  status(): AutoBuyStatus {
+    const settings = this.settings();
+    const today = this.guard.today;
+    const rules: AutoBuyStatus['rules'] = [];
+    const listed = new Set<string>();
+    for (const rule of this.rules) {
+      const spent = today.spentByRule.get(rule.id) ?? 0;
+      const skipped = today.skippedByRule.get(rule.id) ?? 0;
+      if (!rule.autoBuy.enabled && spent === 0 && skipped === 0) continue;
+      listed.add(rule.id);
+      rules.push({ ruleId: rule.id, ruleName: rule.name, spentToday: spent, skippedToday: skipped, dryRun: rule.autoBuy.dryRun === true, enabled: rule.enabled && rule.autoBuy.enabled });
+    }
+    for (const [ruleId, spent] of today.spentByRule) {
+      if (listed.has(ruleId) || spent === 0) continue;
+      rules.push({ ruleId, ruleName: this.ruleNames.get(ruleId) ?? 'a deleted rule', spentToday: spent, skippedToday: today.skippedByRule.get(ruleId) ?? 0, dryRun: false, enabled: false });
+    }
+    return {
+      stopped: settings.autoBuyStopped === true,
+      day: toUtcIso(today.day).slice(0, 10),
+      spentToday: today.spentTotal,
+      dailyBudget: settings.autoBuyDailyBudget ?? null,
+      balanceFloor: settings.autoBuyBalanceFloor ?? 0,
+      rules,
+    };
+  }
+
+  publishStatus(): void {
+    this.events.push({ autoBuy: this.status() });
+  }
+
+  private requireSession(): AccountSession {
+    const session = this.session();
+    if (!session) throw new EngineError('unavailable', 'No account connected: configure one in Settings or use the demo sandbox');
+    return session;
   }
 
   /** Items from a frame (whole) or ids whose rows changed (looked up in the cache). */
@@ -148,7 +264,8 @@ export class AlertService {
     this.fired.add(key);
     const settings = this.settings();
     // Sent before the firing is stored: a buyer's race is won or lost in milliseconds.
-    const autoBuy = this.autoBuy(rule, item, settings.alertsPaused);
+    const decision = this.autoBuy(rule, item, settings.alertsPaused);
+    const autoBuy = decision?.kind === 'buy' ? decision.outcome : null;
     // The request is written on the next tick (when node:http hands it its socket): store the firing after it.
     if (autoBuy) await nextTick();
     const firing = await session.store.recordFiring({
@@ -157,13 +274,21 @@ export class AlertService {
       itemId: item.itemId,
       market_hash_name: item.market_hash_name,
       price: item.price,
+      ...(decision?.kind === 'skip' ? { autoBuySkipped: decision.reason } : {}),
+      ...(decision?.kind === 'dry-run' ? { autoBuyDryRun: true } : {}),
     });
     // Stored meanwhile by another path: no notification (an auto-buy already sent is idempotent by its order id).
     if (!firing) {
       if (autoBuy) await autoBuy;
       return false;
     }
+    if (decision?.kind === 'skip') {
+      this.skipped(rule, decision.reason, firing.firedAt);
+      return true;
+    }
     const notify = notifyEach && settings.notifyAlerts && !settings.alertsPaused;
+    const title = decision?.kind === 'dry-run' ? `Dry run: ${rule.name}` : `Alert: ${rule.name}`;
+    const price = decision?.kind === 'dry-run' ? `would buy at ${formatCents(item.price)}` : `at ${formatCents(item.price)}`;
     this.events.push({
       firings: [firing],
       unacknowledgedFirings: await session.store.unacknowledgedFiringCount(),
@@ -173,8 +298,8 @@ export class AlertService {
               {
                 id: `alert:${firing.id}`,
                 kind: 'alert' as const,
-                title: `Alert: ${rule.name}`,
-                body: `${item.market_hash_name}${item.phase ? ` · ${item.phase}` : ''} at ${formatCents(item.price)}`,
+                title,
+                body: `${item.market_hash_name}${item.phase ? ` · ${item.phase}` : ''} ${price}`,
                 target: { type: 'item' as const, itemId: item.itemId },
                 at: firing.firedAt,
               },
@@ -182,34 +307,55 @@ export class AlertService {
           }
         : {}),
     });
-    if (autoBuy) {
-      const outcome = await autoBuy;
-      const updated = await session.store.setFiringAutoBuy(firing.id, outcome);
-      if (updated) this.events.push({ firings: [updated] });
-    }
+    // The next match is decided without waiting for this answer (the guard has counted this buy already).
+    if (autoBuy) void this.recordOutcome(session, firing.id, autoBuy);
     return true;
   }
 
-  /** Starts an auto-buy at once when the rule allows it; resolves to what happened. */
-  private autoBuy(rule: AlertRule, item: Candidate, paused: boolean): Promise<{ tradeId: string | null; error: string | null }> | null {
-    if (!rule.autoBuy.enabled) return null;
-    const today = utcDayStart(Date.now());
-    if (today !== this.day) {
-      this.day = today;
-      this.spentToday.clear();
+  private async recordOutcome(session: AccountSession, firingId: string, autoBuy: Promise<{ tradeId: string | null; error: string | null }>): Promise<void> {
+    try {
+      const updated = await session.store.setFiringAutoBuy(firingId, await autoBuy);
+      if (updated) this.events.push({ firings: [updated] });
+    } catch (error) {
+      this.log(`auto-buy: could not record an outcome: ${(error as Error).message}`);
     }
-    const verdict = autoBuyVerdict(rule, item.price, this.spentToday.get(rule.id) ?? 0, paused);
-    if (!verdict.buy) return Promise.resolve({ tradeId: null, error: verdict.reason });
-    // Count the spend before the answer so a burst cannot overshoot the caps.
-    this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) + item.price);
-    rule.autoBuy.spent += item.price;
+    this.publishStatus();
+  }
+
+  /** A skip is counted on its rule's line for the day; only the rule's first skip of the day is announced. */
+  private skipped(rule: AlertRule, reason: string, at: string): void {
+    this.guard.skipped(rule.id);
+    this.publishStatus();
+    const key = `${rule.id}:${at.slice(0, 10)}`;
+    const settings = this.settings();
+    if (this.announcedSkips.has(key) || !settings.notifyAlerts || reason === ONLY_NEW_REASON) return;
+    this.announcedSkips.add(key);
+    this.events.push({
+      notifications: [
+        {
+          id: `auto-buy-skip:${key}`,
+          kind: 'alert',
+          title: `Auto-buy skipping: ${rule.name}`,
+          body: `A match was not bought: ${reason}. Further skips today are counted on the Alerts screen.`,
+          target: null,
+          at,
+        },
+      ],
+    });
+  }
+
+  /** Decides at once what auto-buy does with a match; a buy's request leaves in this task. */
+  private autoBuy(rule: AlertRule, item: Candidate, paused: boolean): AutoBuyDecision | null {
+    if (!rule.autoBuy.enabled) return null;
+    if (this.baseline.has(`${rule.id}:${item.itemId}`)) return { kind: 'skip', reason: ONLY_NEW_REASON };
+    const verdict = this.guard.verdict(rule, item.price, paused);
+    if (!verdict.buy) return { kind: 'skip', reason: verdict.reason };
+    if (rule.autoBuy.dryRun === true) return { kind: 'dry-run' };
     const recipientId = rule.autoBuy.recipientId as string;
     const tradeUrl = this.recipients.get(recipientId);
-    const release = () => {
-      this.spentToday.set(rule.id, (this.spentToday.get(rule.id) ?? 0) - item.price);
-      rule.autoBuy.spent -= item.price;
-    };
-    return this.buying
+    // Counted now, in the task that sends the request: a burst of matches cannot overshoot a cap, the budget or the floor.
+    const reservation = this.guard.reserve(rule, item.price);
+    const outcome = this.buying
       .placeById(
         {
           itemId: item.itemId,
@@ -225,11 +371,12 @@ export class AlertService {
       .then(async ({ outcome, placed }) => {
         const session = this.session();
         if (outcome.ok && placed) {
+          this.guard.settle(reservation, true);
           if (session) await session.store.addAlertRuleSpend(rule.id, item.price);
           this.log(`auto-buy: rule ${rule.name} bought item ${item.itemId} for ${formatCents(item.price)}`);
           return { tradeId: outcome.trade.tradeId, error: null };
         }
-        release();
+        this.guard.settle(reservation, false);
         if (outcome.ok) {
           // The order id already had this trade (bought and counted before): not spent again. Left without a
           // trade id on this firing, because the daily cap sums the firings that carry one.
@@ -238,8 +385,9 @@ export class AlertService {
         return { tradeId: null, error: outcome.failure.message };
       })
       .catch((error: unknown) => {
-        release();
+        this.guard.settle(reservation, false);
         return { tradeId: null, error: (error as Error).message };
       });
+    return { kind: 'buy', outcome };
   }
 }

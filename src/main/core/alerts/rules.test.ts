@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AlertRule } from '../../../shared/ipc';
-import { autoBuyVerdict, matchesRule, utcDayStart } from './rules';
+import type { Balance } from '../../../shared/api';
+import type { AlertRule, AppSettings } from '../../../shared/ipc';
+import { DEFAULT_SETTINGS } from '../engine/appConfig';
+import { AutoBuyGuard } from './guard';
+import { matchesRule, utcDayStart } from './rules';
 
 const rule = (patch: Partial<AlertRule> = {}): AlertRule => ({
   id: 'r1',
@@ -35,16 +38,30 @@ describe('alert rules', () => {
     expect(matchesRule(rule({ stickerNames: ['crown', 'titan'] }), item)).toBe(false);
   });
 
-  it('auto-buys only within both caps, with a recipient, and not while paused', () => {
-    const on = (spent: number) => rule({ autoBuy: { enabled: true, recipientId: 'rc1', spendCap: 5000, dailyCap: 3000, spent } });
-    expect(autoBuyVerdict(rule(), 100, 0, false)).toMatchObject({ buy: false });
-    expect(autoBuyVerdict(on(0), 1500, 0, false)).toEqual({ buy: true });
-    expect(autoBuyVerdict(on(0), 1500, 1600, false)).toMatchObject({ buy: false, reason: "the rule would exceed today's cap" });
-    expect(autoBuyVerdict(on(4000), 1500, 0, false)).toMatchObject({ buy: false, reason: 'the rule would exceed its spend cap' });
-    expect(autoBuyVerdict(on(0), 1500, 0, true)).toMatchObject({ buy: false, reason: 'alerts are paused' });
-    expect(autoBuyVerdict(rule({ autoBuy: { enabled: true, recipientId: null, spendCap: 9, dailyCap: 9, spent: 0 } }), 1, 0, false)).toMatchObject({
-      buy: false,
-    });
+  it('auto-buys only within both caps, the budget and the floor, with a maximum price and a recipient, and not while paused or stopped', () => {
+    let settings: AppSettings = { ...DEFAULT_SETTINGS };
+    let balance: Balance | null = { total_available: 10_000 } as Balance;
+    const guard = new AutoBuyGuard(() => settings, () => balance, () => Promise.reject(new Error('offline')), () => {});
+    const on = (spent: number, patch: Partial<AlertRule> = {}) =>
+      rule({ maxPrice: 2000, autoBuy: { enabled: true, recipientId: 'rc1', spendCap: 5000, dailyCap: 3000, spent }, ...patch });
+    expect(guard.verdict(on(0), 1500, false)).toEqual({ buy: true });
+    expect(guard.verdict(on(0, { maxPrice: null }), 1500, false)).toMatchObject({ buy: false, reason: 'no maximum price per item: auto-buy needs one' });
+    expect(guard.verdict(on(4000), 1500, false)).toMatchObject({ buy: false, reason: 'the rule would exceed its spend cap' });
+    expect(guard.verdict(on(0), 1500, true)).toMatchObject({ buy: false, reason: 'alerts are paused' });
+    expect(guard.verdict(rule({ maxPrice: 9, autoBuy: { enabled: true, recipientId: null, spendCap: 9, dailyCap: 9, spent: 0 } }), 1, false)).toMatchObject({ buy: false });
+    const first = on(0);
+    guard.reserve(first, 1500);
+    expect(guard.verdict(on(0), 1600, false)).toMatchObject({ buy: false, reason: "the rule would exceed today's cap" });
+    settings = { ...settings, autoBuyDailyBudget: 2000 };
+    expect(guard.verdict(on(0, { id: 'r2' }), 600, false)).toMatchObject({ buy: false, reason: 'the daily auto-buy budget of $20.00 would be exceeded' });
+    settings = { ...settings, autoBuyDailyBudget: null, autoBuyBalanceFloor: 8000 };
+    // 10 000 available, 1 500 in flight: 8 500 before this buy.
+    expect(guard.verdict(on(0, { id: 'r2' }), 500, false)).toEqual({ buy: true });
+    expect(guard.verdict(on(0, { id: 'r2' }), 600, false)).toMatchObject({ buy: false, reason: 'it would leave less than the balance floor of $80.00 available' });
+    balance = null;
+    expect(guard.verdict(on(0, { id: 'r2' }), 1, false)).toMatchObject({ buy: false, reason: 'the balance is not known yet, so the balance floor cannot be checked' });
+    settings = { ...settings, autoBuyStopped: true };
+    expect(guard.verdict(on(0, { id: 'r2' }), 1, false)).toMatchObject({ buy: false, reason: 'auto-buy is stopped (stop all)' });
   });
 
   it('computes the UTC day start', () => {

@@ -30,21 +30,6 @@ export function matchesRule(rule: AlertRule, item: MatchableItem): boolean {
   return rule.stickerNames.every((wanted) => item.stickerNames.some((name) => contains(name, wanted)));
 }
 
-export type AutoBuyVerdict = { buy: true } | { buy: false; reason: string };
-
-/**
- * Auto-buy is off by default; when on, each purchase must fit both the
- * rule's total spend cap and its cap for the current UTC day.
- */
-export function autoBuyVerdict(rule: AlertRule, price: number, spentToday: number, alertsPaused: boolean): AutoBuyVerdict {
-  if (!rule.autoBuy.enabled) return { buy: false, reason: 'auto-buy is off for this rule' };
-  if (alertsPaused) return { buy: false, reason: 'alerts are paused' };
-  if (!rule.autoBuy.recipientId) return { buy: false, reason: 'no recipient chosen for auto-buy' };
-  if (rule.autoBuy.spent + price > rule.autoBuy.spendCap) return { buy: false, reason: 'the rule would exceed its spend cap' };
-  if (spentToday + price > rule.autoBuy.dailyCap) return { buy: false, reason: "the rule would exceed today's cap" };
-  return { buy: true };
-}
-
 /** Start of the UTC day of `epochMs`, for daily caps. */
 export function utcDayStart(epochMs: number): number {
   const date = new Date(epochMs);

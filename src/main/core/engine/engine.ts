@@ -216,12 +216,7 @@ export class Engine implements EngineService {
       return deleted;
     },
     'alerts.rules': async () => (this.session ? this.session.store.listAlertRules() : []),
-    'alerts.saveRule': async (input) => {
-      const rule = await this.requireSession().store.saveAlertRule(input);
-      await this.alerts.reload();
-      void this.alerts.evaluateCatalog();
-      return rule;
-    },
+    'alerts.saveRule': (input) => this.alerts.saveRule(input),
     'alerts.deleteRule': async ({ id }) => {
       const result = await this.requireSession().store.deleteAlertRule(id);
       await this.alerts.reload();
@@ -234,19 +229,13 @@ export class Engine implements EngineService {
       this.events.push({ unacknowledgedFirings: await store.unacknowledgedFiringCount() });
       return firing;
     },
-    'alerts.rearm': async ({ id }) => {
-      // Re-arming forgets the rule's firings so the same items can fire again.
-      const store = this.requireSession().store;
-      await store.deleteFiringsForRule(id);
-      const rule = await store.setAlertRuleEnabled(id, true);
-      await this.alerts.reload();
-      this.events.push({ unacknowledgedFirings: await store.unacknowledgedFiringCount() });
-      void this.alerts.evaluateCatalog();
-      return rule;
-    },
+    'alerts.rearm': ({ id, existingListings }) => this.alerts.rearm(id, existingListings),
+    'alerts.preview': (input) => this.alerts.preview(input),
+    'alerts.skips': () => this.alerts.skips(),
     'settings.update': async (patch) => {
       const updated = this.config.update((config) => ({ ...config, settings: { ...config.settings, ...stripUndefined(patch) } }));
       this.events.push({ settings: updated.settings });
+      this.alerts.publishStatus(); // stop-all, budget and floor take effect with the next match
       return updated.settings;
     },
     'account.test': async (input) => this.testConnection(await this.withStoredKey(input)),
@@ -283,6 +272,7 @@ export class Engine implements EngineService {
       catalog: session?.catalog ?? { totalItems: 0, totalValue: 0, lastUpdate: null, syncedAt: null },
       settings,
       unacknowledgedFirings: session ? await session.store.unacknowledgedFiringCount() : 0,
+      autoBuy: this.alerts.status(),
     };
   }
 
@@ -410,6 +400,7 @@ export class Engine implements EngineService {
         log: this.log,
       }, this.limiterFor(credentials.merchantId));
       this.session = session;
+      this.alerts.accountChanged();
       await this.alerts.reload();
       await session.start();
       this.events.push({

@@ -57,6 +57,8 @@ import type {
   CatalogSyncProgress,
   CatalogSyncRequest,
   CatalogSyncResult,
+  AutoBuyDayRow,
+  AutoBuySkipRow,
   FiringInput,
   FiringQuery,
   ItemChangeGroup,
@@ -426,6 +428,24 @@ export class LocalStore {
   /** Cents auto-buy spent for a rule on firings since `sinceIso` (for the daily cap). */
   alertRuleSpentSince(ruleId: string, sinceIso: string): Promise<number> {
     return this.read('alertRuleSpentSince', ruleId, sinceIso);
+  }
+
+  /** Per rule: auto-buy spend and skips on firings since `sinceIso` (the guard rails' day). */
+  autoBuyDay(sinceIso: string): Promise<AutoBuyDayRow[]> {
+    return this.read('autoBuyDay', sinceIso);
+  }
+
+  autoBuySkips(limit = 500): Promise<AutoBuySkipRow[]> {
+    return this.read('autoBuySkips', limit);
+  }
+
+  /** `ruleId:itemId` of the listings "only new listings" holds back. */
+  autoBuyBaseline(): Promise<string[]> {
+    return this.read('autoBuyBaseline');
+  }
+
+  setAutoBuyBaseline(ruleId: string, itemIds: number[]): Promise<{ stored: number }> {
+    return this.write('setAutoBuyBaseline', ruleId, itemIds);
   }
 
   // ---- settings and meta

@@ -109,6 +109,27 @@ export interface FiringInput {
   market_hash_name: string;
   price: number;
   firedAt?: string;
+  /** Auto-buy held this match back (a guard rail): stored acknowledged, with the reason, folded into a skip line. */
+  autoBuySkipped?: string;
+  /** A dry-run rule's match: "would buy at price", nothing sent. */
+  autoBuyDryRun?: boolean;
+}
+
+/** A rule's auto-buy day: spend (firings with a trade) and skips since the start of the day. */
+export interface AutoBuyDayRow {
+  ruleId: string;
+  spent: number;
+  skipped: number;
+}
+
+/** Skipped firings grouped by rule, UTC day and reason. */
+export interface AutoBuySkipRow {
+  ruleId: string;
+  ruleName: string;
+  day: string;
+  reason: string;
+  count: number;
+  lastAt: string;
 }
 
 export interface FiringQuery {
@@ -201,6 +222,8 @@ export interface WriterMethods {
   acknowledgeAllFirings(): { acknowledged: number };
   setFiringAutoBuy(id: string, autoBuy: { tradeId: string | null; error: string | null }): AlertFiring | null;
   deleteFiringsForRule(ruleId: string): { deleted: number };
+  /** Replaces the listings a rule's auto-buy must never buy ("only new listings"). */
+  setAutoBuyBaseline(ruleId: string, itemIds: number[]): { stored: number };
   updateSettings(patch: SettingsPatch): AppSettings;
   setMeta(key: string, value: unknown): void;
   /** Streams GET /Items/GetAllItemsOnSale into the catalog (see catalogSync.ts). Not one transaction. */
@@ -229,6 +252,12 @@ export interface ReaderMethods {
   unacknowledgedFiringCount(): number;
   /** Cents auto-buy spent for a rule on firings at or after `sinceIso` (daily caps). */
   alertRuleSpentSince(ruleId: string, sinceIso: string): number;
+  /** Per rule (deleted ones too): auto-buy spend and skips on firings at or after `sinceIso`. */
+  autoBuyDay(sinceIso: string): AutoBuyDayRow[];
+  /** Skipped firings grouped by rule, UTC day and reason, newest days first. */
+  autoBuySkips(limit: number): AutoBuySkipRow[];
+  /** `ruleId:itemId` of every listing held back by "only new listings". */
+  autoBuyBaseline(): string[];
   getSettings(): AppSettings;
   getMeta(key: string): unknown;
   /** Whether catalog queries run on the in-memory index yet (false while it builds after open or a large sync). */

@@ -21,7 +21,7 @@ import type {
   TradeDetail,
   TradeTimelineEntry,
 } from '../../../../shared/ipc';
-import type { FiringQuery, ParsedCatalogQuery, ParsedLedgerQuery, ParsedTradeQuery, ReaderMethods } from '../types';
+import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedCatalogQuery, ParsedLedgerQuery, ParsedTradeQuery, ReaderMethods } from '../types';
 import { CatalogIndex, type IndexQuery } from './catalogIndex';
 import { CheckpointService, openReadConnection, type Db } from './open';
 import {
@@ -663,7 +663,8 @@ export class ReaderService implements ReaderMethods {
 
   listFirings(query: FiringQuery): AlertFiring[] {
     const limit = Math.max(1, Math.min(query.limit ?? 200, 10_000));
-    const where = query.unacknowledgedOnly ? 'WHERE acknowledged = 0' : '';
+    // Auto-buy skips are listed folded (autoBuySkips), not one row each.
+    const where = query.unacknowledgedOnly ? 'WHERE autoBuySkipped IS NULL AND acknowledged = 0' : 'WHERE autoBuySkipped IS NULL';
     return this.prepare<[number], Record<string, unknown>>(`SELECT ${FIRING_SELECT} FROM alert_firings ${where} ORDER BY firedAt DESC, id LIMIT ?`)
       .all(limit)
       .map(firingOf);
@@ -684,6 +685,29 @@ export class ReaderService implements ReaderMethods {
     )
       .pluck()
       .get(ruleId, sinceIso) as number;
+  }
+
+  autoBuyDay(sinceIso: string): AutoBuyDayRow[] {
+    return this.prepare<[string], AutoBuyDayRow>(
+      `SELECT ruleId,
+              coalesce(sum(CASE WHEN autoBuyTradeId IS NOT NULL THEN price END), 0) AS spent,
+              count(autoBuySkipped) AS skipped
+         FROM alert_firings WHERE firedAt >= ? AND (autoBuyTradeId IS NOT NULL OR autoBuySkipped IS NOT NULL)
+        GROUP BY ruleId`,
+    ).all(sinceIso) as AutoBuyDayRow[];
+  }
+
+  autoBuySkips(limit: number): AutoBuySkipRow[] {
+    // firedAt is UTC ISO with Z: its first 10 characters are the UTC day. ruleName: the row of max(firedAt) (SQLite's bare column rule).
+    return this.prepare<[number], AutoBuySkipRow>(
+      `SELECT ruleId, ruleName, substr(firedAt, 1, 10) AS day, autoBuySkipped AS reason, count(*) AS count, max(firedAt) AS lastAt
+         FROM alert_firings WHERE autoBuySkipped IS NOT NULL
+        GROUP BY ruleId, day, autoBuySkipped ORDER BY day DESC, lastAt DESC LIMIT ?`,
+    ).all(Math.max(1, Math.min(limit, 10_000))) as AutoBuySkipRow[];
+  }
+
+  autoBuyBaseline(): string[] {
+    return this.prepare<[], string>("SELECT ruleId || ':' || itemId FROM auto_buy_baseline").pluck().all() as string[];
   }
 
   getSettings(): AppSettings {

@@ -476,7 +476,8 @@ export function recipientOf(row: Record<string, unknown>): Recipient {
   return { id: row['id'] as string, label: row['label'] as string, tradeUrl: row['tradeUrl'] as string, createdAt: row['createdAt'] as string };
 }
 
-export const FIRING_SELECT = 'id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, acknowledged, autoBuyTradeId, autoBuyError, autoBuyDone';
+export const FIRING_SELECT =
+  'id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, acknowledged, autoBuyTradeId, autoBuyError, autoBuyDone, autoBuySkipped, autoBuyDryRun';
 
 export function firingOf(row: Record<string, unknown>): AlertFiring {
   return {
@@ -488,7 +489,15 @@ export function firingOf(row: Record<string, unknown>): AlertFiring {
     price: row['price'] as number,
     firedAt: row['firedAt'] as string,
     acknowledged: row['acknowledged'] === 1,
-    autoBuy: row['autoBuyDone'] === 1 ? { tradeId: (row['autoBuyTradeId'] as string | null) ?? null, error: (row['autoBuyError'] as string | null) ?? null } : null,
+    autoBuy:
+      row['autoBuyDone'] === 1
+        ? {
+            tradeId: (row['autoBuyTradeId'] as string | null) ?? null,
+            error: (row['autoBuyError'] as string | null) ?? null,
+            skipped: (row['autoBuySkipped'] as string | null) ?? null,
+            dryRun: row['autoBuyDryRun'] === 1,
+          }
+        : null,
   };
 }
 

@@ -223,9 +223,12 @@ function prepareStatements(db: Db) {
       'INSERT INTO alert_rules (id, json, createdAt) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json',
     ),
     deleteRule: db.prepare<[string]>('DELETE FROM alert_rules WHERE id = ?'),
-    insertFiring: db.prepare<[string, string, string, number, string, number, string]>(
-      'INSERT OR IGNORE INTO alert_firings (id, ruleId, ruleName, itemId, market_hash_name, price, firedAt) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    insertFiring: db.prepare<[string, string, string, number, string, number, string, string | null, number, number, number]>(
+      `INSERT OR IGNORE INTO alert_firings (id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, autoBuySkipped, autoBuyDryRun, autoBuyDone, acknowledged)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    deleteBaseline: db.prepare<[string]>('DELETE FROM auto_buy_baseline WHERE ruleId = ?'),
+    insertBaseline: db.prepare<[string, number]>('INSERT OR IGNORE INTO auto_buy_baseline (ruleId, itemId) VALUES (?, ?)'),
     selectFiring: db.prepare<[string], Record<string, unknown>>(`SELECT ${FIRING_SELECT} FROM alert_firings WHERE id = ?`),
     acknowledgeFiring: db.prepare<[string]>('UPDATE alert_firings SET acknowledged = 1 WHERE id = ?'),
     acknowledgeAll: db.prepare('UPDATE alert_firings SET acknowledged = 1 WHERE acknowledged = 0'),
@@ -922,14 +925,33 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
         floatMax: input.floatMax,
         maxPrice: input.maxPrice,
         stickerNames: [...input.stickerNames],
-        autoBuy: { ...input.autoBuy, spent: existing?.autoBuy.spent ?? 0 },
+        autoBuy: {
+          enabled: input.autoBuy.enabled,
+          recipientId: input.autoBuy.recipientId,
+          spendCap: input.autoBuy.spendCap,
+          dailyCap: input.autoBuy.dailyCap,
+          spent: existing?.autoBuy.spent ?? 0,
+          dryRun: input.autoBuy.dryRun,
+        },
         createdAt: existing?.createdAt ?? new Date().toISOString(),
       });
     })();
   }
 
   deleteAlertRule(id: string): { deleted: boolean } {
-    return { deleted: this.s.deleteRule.run(id).changes > 0 };
+    return this.db.transaction(() => {
+      this.s.deleteBaseline.run(id);
+      return { deleted: this.s.deleteRule.run(id).changes > 0 };
+    })();
+  }
+
+  setAutoBuyBaseline(ruleId: string, itemIds: number[]): { stored: number } {
+    return this.db.transaction(() => {
+      this.s.deleteBaseline.run(ruleId);
+      let stored = 0;
+      for (const itemId of itemIds) stored += this.s.insertBaseline.run(ruleId, itemId).changes;
+      return { stored };
+    })();
   }
 
   setAlertRuleEnabled(id: string, enabled: boolean): AlertRule | null {
@@ -949,7 +971,13 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
   recordFiring(input: FiringInput): AlertFiring | null {
     const id = randomUUID();
     const firedAt = input.firedAt ?? new Date().toISOString();
-    const result = this.s.insertFiring.run(id, input.ruleId, input.ruleName, input.itemId, input.market_hash_name, input.price, firedAt);
+    const skipped = input.autoBuySkipped ?? null;
+    const dryRun = input.autoBuyDryRun === true;
+    // A skip or a dry run is decided at once (nothing sent); a skip is folded into its rule's skip line, so it counts as seen.
+    const decided = skipped !== null || dryRun ? 1 : 0;
+    const result = this.s.insertFiring.run(
+      id, input.ruleId, input.ruleName, input.itemId, input.market_hash_name, input.price, firedAt, skipped, dryRun ? 1 : 0, decided, skipped !== null ? 1 : 0,
+    );
     if (result.changes === 0) return null;
     return firingOf(this.s.selectFiring.get(id) as Record<string, unknown>);
   }

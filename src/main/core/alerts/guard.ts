@@ -1,0 +1,198 @@
+import type { Balance } from '../../../shared/api';
+import type { AlertRule, AppSettings } from '../../../shared/ipc';
+import { formatCents } from '../../../shared/money';
+import { utcDayStart } from './rules';
+
+export type GuardVerdict = { buy: true } | { buy: false; reason: string };
+
+/** One auto-buy that left: its price counts against the balance until a balance read after its answer shows it. */
+interface Outstanding {
+  price: number;
+  answered: boolean;
+}
+
+export interface Reservation {
+  token: number;
+  rule: AlertRule;
+  price: number;
+  /** The budget day it counted on. */
+  day: number;
+}
+
+export interface GuardDay {
+  /** Start of the UTC day, epoch ms. */
+  day: number;
+  spentByRule: Map<string, number>;
+  skippedByRule: Map<string, number>;
+}
+
+/**
+ * Auto-buy's guard rails across rules, decided in memory so a decision needs no
+ * database round trip: each rule's total and daily caps, the global daily budget,
+ * the balance floor and stop-all. A buy is counted (reserve) in the same task
+ * that sends its request, before any await, so matches arriving together see
+ * each other's spend and cannot overshoot; a refused or failed buy gives its
+ * share back (release).
+ *
+ * The balance floor uses the lower of the session's balance and the balance the
+ * guard last read itself, minus every auto-buy that left and is not yet seen in
+ * a balance read issued after its answer (`outstanding`).
+ */
+export class AutoBuyGuard {
+  private day = 0;
+  private spentByRule = new Map<string, number>();
+  private skippedByRule = new Map<string, number>();
+  private spentTotal = 0;
+  private readonly outstanding = new Map<number, Outstanding>();
+  private nextToken = 1;
+  /** `total_available` from the guard's own read after buys were answered; null: none since the last settled state. */
+  private confirmedAvailable: number | null = null;
+  /** The session's balance object when the guard last confirmed: a newer one (read after) replaces the guard's own. */
+  private balanceAtConfirm: Balance | null = null;
+  private reconciling: Promise<void> | null = null;
+  private reconcileAgain = false;
+
+  constructor(
+    private readonly settings: () => AppSettings,
+    private readonly balance: () => Balance | null,
+    /** Reads the balance from the server now (a request issued after the call). */
+    private readonly readBalance: () => Promise<Balance>,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Today's spend and skips per rule, as stored (on account open and rule changes). */
+  load(today: GuardDay): void {
+    this.day = today.day;
+    this.spentByRule = new Map(today.spentByRule);
+    this.skippedByRule = new Map(today.skippedByRule);
+    // Spend still in flight stays counted: its answer gives it back or keeps it.
+    this.spentTotal = [...this.spentByRule.values()].reduce((sum, cents) => sum + cents, 0);
+  }
+
+  /** Forgets the in-flight state (another account opened). */
+  reset(): void {
+    this.outstanding.clear();
+    this.confirmedAvailable = null;
+    this.balanceAtConfirm = null;
+  }
+
+  private rollDay(now: number): void {
+    const today = utcDayStart(now);
+    if (today === this.day) return;
+    this.day = today;
+    this.spentByRule.clear();
+    this.skippedByRule.clear();
+    this.spentTotal = 0;
+  }
+
+  get today(): { day: number; spentTotal: number; spentByRule: ReadonlyMap<string, number>; skippedByRule: ReadonlyMap<string, number> } {
+    this.rollDay(Date.now());
+    return { day: this.day, spentTotal: this.spentTotal, spentByRule: this.spentByRule, skippedByRule: this.skippedByRule };
+  }
+
+  /** What may be spent before the floor, as far as anything we know says; null when the balance is unknown. */
+  available(): number | null {
+    const session = this.balance();
+    if (this.confirmedAvailable !== null && this.outstanding.size === 0 && session !== null && session !== this.balanceAtConfirm) {
+      this.confirmedAvailable = null; // a read after everything settled: the session's balance is current again
+    }
+    const known = [session?.total_available, this.confirmedAvailable ?? undefined].filter((v): v is number => typeof v === 'number');
+    if (known.length === 0) return null;
+    let inFlight = 0;
+    for (const entry of this.outstanding.values()) inFlight += entry.price;
+    return Math.min(...known) - inFlight;
+  }
+
+  /**
+   * Whether this match may be bought now. A rule without a maximum price never buys (older rules may
+   * lack one; saving refuses it). The rule's own caps first, then the budget, the floor and stop-all.
+   */
+  verdict(rule: AlertRule, price: number, alertsPaused: boolean): GuardVerdict {
+    this.rollDay(Date.now());
+    const settings = this.settings();
+    if (rule.maxPrice === null) return { buy: false, reason: 'no maximum price per item: auto-buy needs one' };
+    if (price > rule.maxPrice) return { buy: false, reason: `above the rule's maximum price of ${formatCents(rule.maxPrice)}` };
+    if (settings.autoBuyStopped === true) return { buy: false, reason: 'auto-buy is stopped (stop all)' };
+    if (alertsPaused) return { buy: false, reason: 'alerts are paused' };
+    if (!rule.autoBuy.recipientId) return { buy: false, reason: 'no recipient chosen for auto-buy' };
+    if (rule.autoBuy.spent + price > rule.autoBuy.spendCap) return { buy: false, reason: 'the rule would exceed its spend cap' };
+    if ((this.spentByRule.get(rule.id) ?? 0) + price > rule.autoBuy.dailyCap) return { buy: false, reason: "the rule would exceed today's cap" };
+    const budget = settings.autoBuyDailyBudget ?? null;
+    if (budget !== null && this.spentTotal + price > budget) {
+      return { buy: false, reason: `the daily auto-buy budget of ${formatCents(budget)} would be exceeded` };
+    }
+    const floor = settings.autoBuyBalanceFloor ?? 0;
+    const available = this.available();
+    if (available === null) {
+      if (floor > 0) return { buy: false, reason: 'the balance is not known yet, so the balance floor cannot be checked' };
+    } else if (available - price < floor) {
+      return {
+        buy: false,
+        reason: floor > 0 ? `it would leave less than the balance floor of ${formatCents(floor)} available` : 'not enough balance available',
+      };
+    }
+    return { buy: true };
+  }
+
+  /** Counts a buy about to leave (call in the task that sends it); settle it with what this returns. */
+  reserve(rule: AlertRule, price: number): Reservation {
+    this.rollDay(Date.now());
+    this.spentByRule.set(rule.id, (this.spentByRule.get(rule.id) ?? 0) + price);
+    this.spentTotal += price;
+    rule.autoBuy.spent += price;
+    const token = this.nextToken++;
+    this.outstanding.set(token, { price, answered: false });
+    return { token, rule, price, day: this.day };
+  }
+
+  /** The buy's answer: `bought` keeps its spend (and reads the balance again), otherwise it is given back. */
+  settle({ token, rule, price, day }: Reservation, bought: boolean): void {
+    const entry = this.outstanding.get(token);
+    if (!bought) {
+      this.outstanding.delete(token);
+      rule.autoBuy.spent -= price;
+      if (day === this.day) {
+        this.spentByRule.set(rule.id, (this.spentByRule.get(rule.id) ?? 0) - price);
+        this.spentTotal -= price;
+      }
+      return;
+    }
+    if (entry) entry.answered = true;
+    void this.reconcile();
+  }
+
+  /** Counts a skip for today's status. */
+  skipped(ruleId: string): void {
+    this.rollDay(Date.now());
+    this.skippedByRule.set(ruleId, (this.skippedByRule.get(ruleId) ?? 0) + 1);
+  }
+
+  /** Reads the balance after answers came, then stops counting the buys that read includes. */
+  private reconcile(): Promise<void> {
+    if (this.reconciling) {
+      this.reconcileAgain = true;
+      return this.reconciling;
+    }
+    const run = async () => {
+      do {
+        this.reconcileAgain = false;
+        const covered = [...this.outstanding].filter(([, entry]) => entry.answered).map(([token]) => token);
+        if (covered.length === 0) break;
+        try {
+          const read = await this.readBalance();
+          this.confirmedAvailable = read.total_available;
+          for (const token of covered) this.outstanding.delete(token);
+          this.balanceAtConfirm = this.balance();
+        } catch (error) {
+          // Kept counted (the safe side) until a later read succeeds.
+          this.log(`auto-buy: balance read after a buy failed: ${(error as Error).message}`);
+          break;
+        }
+      } while (this.reconcileAgain);
+    };
+    this.reconciling = run().finally(() => {
+      this.reconciling = null;
+    });
+    return this.reconciling;
+  }
+}

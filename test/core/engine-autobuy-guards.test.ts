@@ -1,0 +1,208 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/sandbox';
+import { startSandbox } from '../../src/server/sandbox';
+import type { Item } from '../../src/shared/api';
+import type { AlertRuleInput } from '../../src/shared/ipc/contract';
+import { FaultProxy } from '../support/faultProxy';
+import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import type { MerchantCredentials } from '../support/sandboxHttp';
+import { TEST_TRADE_URL, adminApi } from '../support/sandboxHttp';
+
+/**
+ * Auto-buy's guard rails against the real sandbox, with a counting proxy in front of it: every buy
+ * request is counted on the wire, as the server would receive it.
+ */
+describe('auto-buy guard rails against the real sandbox', () => {
+  let sb: Sandbox;
+  let proxy: FaultProxy;
+  let merchant: MerchantCredentials;
+  let dataDir: string;
+  let app: EngineHarness | null = null;
+
+  const buysOnTheWire = () => proxy.count('/Items/Buy');
+  const serverTrades = () => (sb.core.db.prepare('SELECT count(*) AS n FROM trades WHERE merchant_id = ?').get(merchant.merchantId) as { n: number }).n;
+
+  async function launch(balance: number): Promise<EngineHarness> {
+    sb = await startSandbox({ items: 50, seed: 7 });
+    merchant = await adminApi(sb).createMerchant({ balance });
+    proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    await proxy.start();
+    dataDir = mkdtempSync(join(tmpdir(), 'autobuy-guards-'));
+    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
+    const started = app;
+    await waitFor(() => started.session().connection.state === 'connected', 15_000, 'feed');
+    await waitFor(async () => (await started.call('catalog.query', { limit: 1 })).total > 0, 20_000, 'catalog');
+    await waitFor(() => started.session().balance !== null, 10_000, 'balance');
+    return started;
+  }
+
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+    await proxy?.close();
+    await sb?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const list = async (name: string, count: number, price: number, firstId: number): Promise<Item[]> => {
+    const answer = await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+      items: Array.from({ length: count }, (_, i) => ({ itemId: firstId + i, market_hash_name: `${name} ${i + 1} (Field-Tested)`, price, phase: null })),
+    });
+    expect(answer.status).toBe(200);
+    return answer.body.items;
+  };
+
+  const autoBuyRule = (recipientId: string, pattern: string, patch: Partial<AlertRuleInput> = {}): AlertRuleInput => ({
+    name: pattern,
+    namePattern: pattern,
+    maxPrice: 1000,
+    autoBuy: { enabled: true, recipientId, spendCap: 1_000_000, dailyCap: 1_000_000 },
+    ...patch,
+  });
+
+  /** Waits until `count` matches of the rule were decided: sent (answered or not), dry run, or skipped (folded). */
+  const decided = (harness: EngineHarness, ruleId: string, count: number) =>
+    waitFor(async () => {
+      const firings = (await harness.call('alerts.firings')).filter((f) => f.ruleId === ruleId);
+      const skipped = (await harness.call('alerts.skips')).filter((line) => line.ruleId === ruleId).reduce((sum, line) => sum + line.count, 0);
+      return firings.length + skipped >= count ? { firings, skipped } : null;
+    }, 30_000, `${count} matches decided`);
+
+  it('refuses an auto-buy rule without a maximum price, and a stored one without it never buys', async () => {
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    await expect(harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Karambit', { maxPrice: null }))).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('Auto-buy needs a maximum price per item') as unknown as string,
+    });
+    expect(await harness.call('alerts.rules')).toEqual([]);
+    // An alert without auto-buy needs none.
+    await harness.call('alerts.saveRule', { name: 'watch', namePattern: 'Karambit' });
+
+    // A rule stored without one (an older app wrote it) is held back by the guard at each match.
+    const legacy = await harness.session().store.saveAlertRule(autoBuyRule(recipient.id, 'Old Karambit', { maxPrice: null }));
+    await harness.call('alerts.rearm', { id: legacy.id });
+    await list('Old Karambit', 5, 64_100, 95_000_001);
+    const seen = await decided(harness, legacy.id, 5);
+    expect(seen.skipped).toBe(5);
+    const [line] = (await harness.call('alerts.skips')).filter((l) => l.ruleId === legacy.id);
+    expect(line?.reasons).toEqual([{ reason: 'no maximum price per item: auto-buy needs one', count: 5 }]);
+    expect(buysOnTheWire()).toBe(0);
+    expect(serverTrades()).toBe(0);
+  }, 60_000);
+
+  it('holds the global daily budget under a burst of 200 matching listings: no request past it on the wire', async () => {
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    await harness.call('settings.update', { autoBuyDailyBudget: 5000 });
+    // Two rules share the budget: 5 buys of $10 in all.
+    const a = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Burst Alpha'));
+    const b = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Burst Beta'));
+    // Requests wait at the proxy: nothing is answered while the burst is decided, so only counting at the
+    // moment a request leaves can hold the budget.
+    proxy.holdRequests();
+    await Promise.all([list('Burst Alpha', 100, 1000, 96_000_001), list('Burst Beta', 100, 1000, 96_100_001)]);
+    const [first, second] = await Promise.all([decided(harness, a.id, 100), decided(harness, b.id, 100)]);
+    await waitFor(() => buysOnTheWire() === 5, 5000, 'five buys at the proxy');
+    expect(first.skipped + second.skipped).toBe(195);
+    proxy.releaseRequests();
+    await waitFor(async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5, 20_000, 'five trades');
+    expect(buysOnTheWire()).toBe(5);
+    expect(serverTrades()).toBe(5);
+    const status = (await harness.call('app.snapshot')).autoBuy;
+    expect(status?.spentToday).toBe(5000);
+    expect(status?.rules.reduce((sum, rule) => sum + rule.spentToday, 0)).toBe(5000);
+    const reasons = (await harness.call('alerts.skips')).flatMap((line) => line.reasons.map((r) => r.reason));
+    expect(new Set(reasons)).toEqual(new Set(['the daily auto-buy budget of $50.00 would be exceeded']));
+  }, 90_000);
+
+  it('holds the balance floor under a burst of 200 matching listings', async () => {
+    // $200 available, floor $145: five buys of $10 leave $150; a sixth would leave $140.
+    const harness = await launch(20_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    await harness.call('settings.update', { autoBuyBalanceFloor: 14_500 });
+    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Floor Gamma'));
+    proxy.holdRequests();
+    await list('Floor Gamma', 200, 1000, 97_000_001);
+    const seen = await decided(harness, rule.id, 200);
+    await waitFor(() => buysOnTheWire() === 5, 5000, 'five buys at the proxy');
+    expect(seen.skipped).toBe(195);
+    proxy.releaseRequests();
+    await waitFor(async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5, 20_000, 'five trades');
+    // More listings after the answers and the balance read: still nothing below the floor.
+    await list('Floor Gamma', 20, 1000, 97_500_001);
+    await decided(harness, rule.id, 220);
+    expect(buysOnTheWire()).toBe(5);
+    expect(serverTrades()).toBe(5);
+  }, 90_000);
+
+  it('"only new listings" (the default) buys nothing that was on sale when the rule was saved', async () => {
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    const old = await list('Fresh Delta', 3, 500, 98_000_001);
+    await waitFor(async () => (await harness.call('catalog.query', { search: 'Fresh Delta' })).total === 3, 10_000, 'listed in the cache');
+    const input = autoBuyRule(recipient.id, 'Fresh Delta');
+    expect(await harness.call('alerts.preview', input)).toMatchObject({ count: 3, total: 1500 });
+    const rule = await harness.call('alerts.saveRule', input);
+    await decided(harness, rule.id, 3);
+    // Then new listings, and the old ones again at a lower price (a fresh match of each).
+    await list('Fresh Delta New', 2, 700, 98_100_001);
+    await adminApi(sb).post('/admin/items', { items: old.map((item) => ({ ...item, price: 400 })) });
+    const seen = await decided(harness, rule.id, 8);
+    await waitFor(async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 2, 20_000, 'two trades');
+    expect(buysOnTheWire()).toBe(2);
+    // Order ids are auto-<rule>-<itemId>-<price>.
+    expect(new Set(proxy.externalIds.map((id) => Number(/-(\d+)-\d+$/.exec(id)?.[1])))).toEqual(new Set([98_100_001, 98_100_002]));
+    expect(seen.skipped).toBe(6);
+    const [line] = await harness.call('alerts.skips');
+    expect(line?.reasons).toEqual([{ reason: 'listed before the rule was armed (only new listings)', count: 6 }]);
+
+    // "Also the N listed now" buys them.
+    const also = await harness.call('alerts.saveRule', { ...autoBuyRule(recipient.id, 'Fresh Delta 1'), existingListings: 'buy' });
+    await waitFor(async () => (await harness.call('alerts.firings')).some((f) => f.ruleId === also.id && f.autoBuy?.tradeId), 20_000, 'the existing one bought');
+    expect(buysOnTheWire()).toBe(3);
+  }, 90_000);
+
+  it('a dry run records "would buy" and sends nothing', async () => {
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Dry Epsilon', {
+      autoBuy: { enabled: true, recipientId: recipient.id, spendCap: 1_000_000, dailyCap: 1_000_000, dryRun: true },
+    }));
+    expect(rule.autoBuy.dryRun).toBe(true);
+    await list('Dry Epsilon', 3, 900, 99_000_001);
+    const seen = await decided(harness, rule.id, 3);
+    expect(seen.firings.map((f) => f.autoBuy)).toEqual([
+      { tradeId: null, error: null, skipped: null, dryRun: true },
+      { tradeId: null, error: null, skipped: null, dryRun: true },
+      { tradeId: null, error: null, skipped: null, dryRun: true },
+    ]);
+    await waitFor(() => harness.batches.flatMap((b) => b.notifications ?? []).filter((n) => n.title === 'Dry run: Dry Epsilon').length === 3, 5000, 'three "would buy" notifications');
+    expect(buysOnTheWire()).toBe(0);
+    expect(serverTrades()).toBe(0);
+  }, 60_000);
+
+  it('stop-all: the next match after the stop sends nothing, until resumed', async () => {
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Stop Zeta'));
+    await list('Stop Zeta A', 2, 800, 99_100_001);
+    await decided(harness, rule.id, 2);
+    await waitFor(() => buysOnTheWire() === 2, 5000, 'two buys at the proxy');
+
+    await harness.call('settings.update', { autoBuyStopped: true });
+    expect((await harness.call('app.snapshot')).autoBuy?.stopped).toBe(true);
+    await list('Stop Zeta B', 50, 800, 99_200_001);
+    const stopped = await decided(harness, rule.id, 52);
+    expect(stopped.skipped).toBe(50);
+    expect(buysOnTheWire()).toBe(2);
+
+    await harness.call('settings.update', { autoBuyStopped: false });
+    await list('Stop Zeta C', 1, 800, 99_300_001);
+    await decided(harness, rule.id, 53);
+    await waitFor(() => buysOnTheWire() === 3, 5000, 'the buy after resuming');
+  }, 60_000);
+});
