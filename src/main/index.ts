@@ -178,6 +178,7 @@ async function onReady(): Promise<void> {
       connectionState: snapshot.connection.state,
       alertsPaused: settings?.alertsPaused ?? snapshot.settings.alertsPaused,
       unacknowledgedFirings: snapshot.unacknowledgedFirings,
+      autoBuyStopped: (settings ?? snapshot.settings).autoBuyStopped === true,
     });
   } catch (error) {
     log(`snapshot for the tray failed: ${String(error)}`);
@@ -449,7 +450,7 @@ function showDesktopNotification(notice: DesktopNotice): void {
 function onSettings(next: AppSettings): void {
   settings = next;
   settingsEpoch++;
-  setTrayState({ ...trayState, alertsPaused: next.alertsPaused });
+  setTrayState({ ...trayState, alertsPaused: next.alertsPaused, autoBuyStopped: next.autoBuyStopped === true });
   if (pendingNotifications.length > 0) {
     const waiting = pendingNotifications;
     pendingNotifications = [];
@@ -507,6 +508,9 @@ function onTrayMenu(id: string): void {
     case 'pause-alerts':
       void toggleAlertsPaused();
       return;
+    case 'stop-auto-buy':
+      void toggleAutoBuyStopped();
+      return;
     case 'quit':
       app.quit();
       return;
@@ -519,6 +523,15 @@ async function toggleAlertsPaused(): Promise<void> {
   const result = await dispatchIpc(engine, 'settings.update', { alertsPaused: !(settings?.alertsPaused ?? false) });
   if (result.ok) onSettings(result.value as AppSettings);
   else log(`pausing alerts failed: ${result.error.message}`);
+}
+
+/** The tray's stop-all: no auto-buy request leaves until resumed (the engine checks it at every match). */
+async function toggleAutoBuyStopped(): Promise<void> {
+  const engine = launched?.engine;
+  if (!engine) return;
+  const result = await dispatchIpc(engine, 'settings.update', { autoBuyStopped: !(settings?.autoBuyStopped ?? false) });
+  if (result.ok) onSettings(result.value as AppSettings);
+  else log(`stopping auto-buy failed: ${result.error.message}`);
 }
 
 // ---- Quit: ask when work is in flight, then close the engine cleanly.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyTrayBatch, trayModel, type TrayState } from '../../src/main/shell/trayModel';
+import { applyTrayBatch, sameTrayState, trayModel, type TrayState } from '../../src/main/shell/trayModel';
 
 const base: TrayState = { activeTrades: 3, connectionState: 'connected', alertsPaused: false, unacknowledgedFirings: 0 };
 
@@ -38,6 +38,7 @@ describe('trayModel', () => {
     expect(trayModel(base).menu).toEqual([
       { id: 'open', label: 'Open Merchant Desk' },
       { type: 'checkbox', id: 'pause-alerts', label: 'Pause alerts', checked: false },
+      { id: 'stop-auto-buy', label: 'Stop all auto-buy' },
       { id: 'feed', label: 'Feed: connected', enabled: false },
       { type: 'separator' },
       { id: 'quit', label: 'Quit' },
@@ -45,9 +46,16 @@ describe('trayModel', () => {
     expect(trayModel({ ...base, alertsPaused: true }).menu[1]).toEqual({ type: 'checkbox', id: 'pause-alerts', label: 'Resume alerts', checked: true });
   });
 
+  it('stops all auto-buy from the menu, and says when it is stopped', () => {
+    expect(trayModel({ ...base, autoBuyStopped: true }).menu[2]).toEqual({ id: 'stop-auto-buy', label: 'Resume auto-buy (stopped)' });
+    expect(trayModel({ ...base, autoBuyStopped: true }).tooltip).toBe('Merchant Desk — 3 active trades · feed connected · auto-buy stopped');
+    expect(sameTrayState(base, { ...base, autoBuyStopped: true })).toBe(false);
+    expect(sameTrayState(base, { ...base, autoBuyStopped: false })).toBe(true);
+  });
+
   it('words every connection state', () => {
-    expect(trayModel({ ...base, connectionState: 'polling' }).menu[2]).toMatchObject({ label: 'Feed: polling (no live feed)' });
-    expect(trayModel({ ...base, connectionState: 'unauthorized' }).menu[2]).toMatchObject({ label: 'Feed: API key refused' });
+    expect(trayModel({ ...base, connectionState: 'polling' }).menu[3]).toMatchObject({ label: 'Feed: polling (no live feed)' });
+    expect(trayModel({ ...base, connectionState: 'unauthorized' }).menu[3]).toMatchObject({ label: 'Feed: API key refused' });
     expect(trayModel({ ...base, connectionState: 'maintenance' }).tooltip).toContain('feed marketplace maintenance');
   });
 });

@@ -10,9 +10,11 @@ export interface TrayState {
   connectionState: ConnectionState;
   alertsPaused: boolean;
   unacknowledgedFirings: number;
+  /** Stop-all is on: no auto-buy request leaves. Absent: off. */
+  autoBuyStopped?: boolean;
 }
 
-export type TrayMenuItemId = 'open' | 'pause-alerts' | 'feed' | 'quit';
+export type TrayMenuItemId = 'open' | 'pause-alerts' | 'stop-auto-buy' | 'feed' | 'quit';
 
 export type TrayMenuEntry =
   | { type?: 'normal'; id: TrayMenuItemId; label: string; enabled?: boolean }
@@ -63,12 +65,17 @@ export function trayModel(state: TrayState): TrayModel {
   ];
   if (firings > 0) parts.push(plural(firings, 'new alert', 'new alerts'));
   if (state.alertsPaused) parts.push('alerts paused');
+  if (state.autoBuyStopped === true) parts.push('auto-buy stopped');
   return {
     tooltip: `${APP_NAME} — ${parts.join(' · ')}`,
     badgeCount: active,
     menu: [
       { id: 'open', label: `Open ${APP_NAME}` },
       { type: 'checkbox', id: 'pause-alerts', label: state.alertsPaused ? 'Resume alerts' : 'Pause alerts', checked: state.alertsPaused },
+      // Stop-all is one click from the tray; resuming is too, but says what it does.
+      state.autoBuyStopped === true
+        ? { id: 'stop-auto-buy', label: 'Resume auto-buy (stopped)' }
+        : { id: 'stop-auto-buy', label: 'Stop all auto-buy' },
       { id: 'feed', label: `Feed: ${feedLabel(state.connectionState)}`, enabled: false },
       { type: 'separator' },
       { id: 'quit', label: 'Quit' },
@@ -95,6 +102,7 @@ export function sameTrayState(a: TrayState, b: TrayState): boolean {
     a.activeTrades === b.activeTrades &&
     a.connectionState === b.connectionState &&
     a.alertsPaused === b.alertsPaused &&
-    a.unacknowledgedFirings === b.unacknowledgedFirings
+    a.unacknowledgedFirings === b.unacknowledgedFirings &&
+    (a.autoBuyStopped === true) === (b.autoBuyStopped === true)
   );
 }
