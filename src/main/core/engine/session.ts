@@ -23,7 +23,7 @@ export type SessionAccount = Omit<AccountCredentials, 'apiKey'> & { apiKey: stri
 
 /** Why an account open without its key is offline, and what to do about it. */
 export function noKeyDetail(merchantId: string): string {
-  return `Showing the cached data of ${merchantId}, read-only: no API key for it on this machine. Enter your API key in Settings → Connection to go live.`;
+  return `Read-only: no API key for ${merchantId} on this machine. Enter your API key in Settings → Connection to go live.`;
 }
 
 export interface SessionHooks {
