@@ -1,0 +1,420 @@
+/**
+ * The commands of the store model test (fast-check model-based testing): each one runs on the store and
+ * on the model, checks the write's own answer, then every reader (compare.ts). Items are named by numbers
+ * (id, variant, seed, price) and made against the model's state when the command runs, so a re-listing or
+ * a price-only copy is what it says whatever ran before.
+ */
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { Item } from '../../../src/shared/api';
+import { LocalStore, packPriceChanges, type ItemChangeGroup } from '../../../src/main/core/store';
+import { checkAll, count, type Real } from './compare';
+import type { ListDelivery } from './listServer';
+import { QUERY_PHASES, QUERY_RARITIES, SEARCH_TERMS, STICKER_TERMS, makeItem, randomOf } from './items';
+import type { CatalogModel, ModelQuery, SortColumn } from './model';
+import { StoreProcess } from './storeProcess';
+
+export type Command = fc.AsyncCommand<CatalogModel, Real, false>;
+
+/** An item named by numbers: `same` = the id's last version as it was, `price` = it at a new price, `fresh` = a new item. */
+export interface ItemSpec {
+  itemId: number;
+  variant: 'same' | 'price' | 'fresh';
+  seed: number;
+  price: number;
+}
+
+export function itemOf(model: CatalogModel, spec: ItemSpec): Item {
+  const last = model.lastSeen.get(spec.itemId);
+  if (!last || spec.variant === 'fresh') return makeItem(spec.itemId, spec.seed, spec.price);
+  return spec.variant === 'same' ? last : { ...last, price: spec.price };
+}
+
+export type GroupSpec = { kind: 'upserts'; items: ItemSpec[] } | { kind: 'prices'; changes: { itemId: number; price: number }[] } | { kind: 'removals'; itemIds: number[] };
+
+/** A live burst against the model, checking each group's answer as it goes; the ids it touched. */
+function applyBurstToModel(model: CatalogModel, groups: GroupSpec[], built: ItemChangeGroup[], results: Awaited<ReturnType<Real['store']['applyItemChanges']>>, tick: number): number[] {
+  const touched: number[] = [];
+  groups.forEach((group, g) => {
+    const result = results[g];
+    if (group.kind === 'upserts') {
+      const items = (built[g] as { items: Item[] }).items;
+      checkUpserts(model, items, tick, result?.kind === 'upserts' ? result.result : null, `burst group ${g}: upserts`);
+      touched.push(...items.map((item) => item.itemId));
+    } else if (group.kind === 'prices') {
+      const previous = group.changes.map((change) => model.changePrice(change.itemId, change.price, tick) ?? Number.NaN);
+      expect(result?.kind === 'prices' ? Array.from(result.result.previous) : null, `burst group ${g}: prices before`).toEqual(previous);
+      touched.push(...group.changes.map((change) => change.itemId));
+    } else {
+      const removed = group.itemIds.filter((itemId) => model.remove(itemId));
+      expect(result?.kind === 'removals' ? result.result.removed : null, `burst group ${g}: removed`).toEqual(removed);
+      touched.push(...group.itemIds);
+    }
+  });
+  return touched;
+}
+
+type PriceMoveAnswer = { itemId: number; price: number; previous: number | null };
+
+/**
+ * Checks an upsert call's answer against the model, which it updates: the rows written (listed or changed)
+ * and the prices new or moved, in order. The store may also report an item that did not change (one whose
+ * price or listing changed live since it was last written whole: it rewrites such a row), never miss one.
+ */
+function checkUpserts(model: CatalogModel, items: Item[], tick: number, answer: { upserted: { itemId: number }[]; prices: PriceMoveAnswer[] } | null, label: string): void {
+  /** Each item in order: whether the model says it was written (an unchanged one the store may report too). */
+  const written: { itemId: number; must: boolean }[] = [];
+  const prices: PriceMoveAnswer[] = [];
+  for (const item of items) {
+    const before = model.onSale.get(item.itemId)?.item.price ?? null;
+    const outcome = model.upsert(item, tick);
+    written.push({ itemId: item.itemId, must: outcome !== 'unchanged' });
+    if (outcome === 'listed') prices.push({ itemId: item.itemId, price: item.price, previous: null });
+    else if (outcome === 'changed' && before !== item.price) prices.push({ itemId: item.itemId, price: item.price, previous: before });
+  }
+  expect(answer, `${label}: answered`).not.toBeNull();
+  expect(answer?.prices, `${label}: prices`).toEqual(prices);
+  const reported = answer?.upserted.map((row) => row.itemId) ?? [];
+  let next = 0;
+  for (const { itemId, must } of written) {
+    if (reported[next] === itemId) next++;
+    else if (must) expect(reported, `${label}: rows written (item ${itemId} missing)`).toEqual(written.filter((w) => w.must).map((w) => w.itemId));
+  }
+  expect(reported.slice(next), `${label}: rows written (more than the items)`).toEqual([]);
+}
+
+function buildGroups(model: CatalogModel, groups: GroupSpec[]): ItemChangeGroup[] {
+  // Items are made in order: an upsert group after a removal in the same burst sees the model before both.
+  return groups.map((group) =>
+    group.kind === 'upserts'
+      ? { kind: 'upserts', items: group.items.map((spec) => itemOf(model, spec)) }
+      : group.kind === 'prices'
+        ? { kind: 'prices', changes: packPriceChanges(group.changes) }
+        : { kind: 'removals', itemIds: group.itemIds },
+  );
+}
+
+abstract class Base implements Command {
+  constructor(readonly queries: ModelQuery[]) {}
+  check(): boolean {
+    return true;
+  }
+  abstract toString(): string;
+  /** The command itself; run() times it. */
+  protected abstract execute(model: CatalogModel, real: Real): Promise<void>;
+  async run(model: CatalogModel, real: Real): Promise<void> {
+    const started = performance.now();
+    await this.execute(model, real);
+    real.commandMs.push(performance.now() - started);
+  }
+  protected async verify(model: CatalogModel, real: Real, touched: number[]): Promise<void> {
+    await checkAll(real, model, this.queries, touched, touched[0] ?? this.queries.length);
+  }
+}
+
+export class Upserts extends Base {
+  constructor(
+    readonly items: ItemSpec[],
+    queries: ModelQuery[],
+  ) {
+    super(queries);
+  }
+  protected async execute(model: CatalogModel, real: Real): Promise<void> {
+    const items = this.items.map((spec) => itemOf(model, spec));
+    const tick = await real.clock.begin();
+    const result = await real.store.applyItemUpserts(items);
+    real.clock.end(tick);
+    checkUpserts(model, items, tick, result, 'applyItemUpserts');
+    expect(result.totals, 'applyItemUpserts totals').toEqual(model.totals);
+    count(real, 'upserts');
+    await this.verify(model, real, items.map((item) => item.itemId));
+  }
+  toString(): string {
+    return `upserts(${JSON.stringify(this.items)})`;
+  }
+}
+
+export class PriceChanges extends Base {
+  constructor(
+    readonly changes: { itemId: number; price: number }[],
+    queries: ModelQuery[],
+  ) {
+    super(queries);
+  }
+  protected async execute(model: CatalogModel, real: Real): Promise<void> {
+    const tick = await real.clock.begin();
+    const result = await real.store.applyPriceChanges(this.changes);
+    real.clock.end(tick);
+    const moves: { itemId: number; price: number; previous: number }[] = [];
+    const unknown: number[] = [];
+    for (const { itemId, price } of this.changes) {
+      const before = model.changePrice(itemId, price, tick);
+      if (before === null) unknown.push(itemId);
+      else if (before !== price) moves.push({ itemId, price, previous: before });
+    }
+    expect({ prices: result.prices, unknown: result.unknown }, 'applyPriceChanges answer').toEqual({ prices: moves, unknown });
+    expect(result.totals, 'applyPriceChanges totals').toEqual(model.totals);
+    count(real, 'prices');
+    await this.verify(model, real, this.changes.map((change) => change.itemId));
+  }
+  toString(): string {
+    return `prices(${JSON.stringify(this.changes)})`;
+  }
+}
+
+export class Removals extends Base {
+  constructor(
+    readonly itemIds: number[],
+    queries: ModelQuery[],
+  ) {
+    super(queries);
+  }
+  protected async execute(model: CatalogModel, real: Real): Promise<void> {
+    const tick = await real.clock.begin();
+    const result = await real.store.applyItemRemovals(this.itemIds);
+    real.clock.end(tick);
+    expect(result.removed, 'applyItemRemovals removed').toEqual(this.itemIds.filter((itemId) => model.remove(itemId)));
+    expect(result.totals, 'applyItemRemovals totals').toEqual(model.totals);
+    count(real, 'removals');
+    await this.verify(model, real, this.itemIds);
+  }
+  toString(): string {
+    return `removals(${JSON.stringify(this.itemIds)})`;
+  }
+}
+
+export class Burst extends Base {
+  constructor(
+    readonly groups: GroupSpec[],
+    queries: ModelQuery[],
+  ) {
+    super(queries);
+  }
+  protected async execute(model: CatalogModel, real: Real): Promise<void> {
+    const built = buildGroups(model, this.groups);
+    const tick = await real.clock.begin();
+    const results = await real.store.applyItemChanges(built);
+    real.clock.end(tick);
+    const touched = applyBurstToModel(model, this.groups, built, results, tick);
+    count(real, 'burst');
+    await this.verify(model, real, touched);
+  }
+  toString(): string {
+    return `burst(${JSON.stringify(this.groups)})`;
+  }
+}
+
+/** A catalog list made from the model's items on sale: some left out, some changed, some added. */
+export interface SyncSpec {
+  seed: number;
+  /** Per mille of the items on sale: left out, at a new price, made anew. */
+  dropped: number;
+  repriced: number;
+  remade: number;
+  /** A run of ids added (on sale or not): `count` ids from `first` on (wrapping), each as `variant`. */
+  added: { first: number; count: number; variant: ItemSpec['variant'] };
+}
+
+let syncCount = 0;
+
+function addedIds(spec: SyncSpec, ids: number): number[] {
+  return Array.from({ length: spec.added.count }, (_, i) => 1 + ((spec.added.first - 1 + i) % ids));
+}
+
+export function syncList(model: CatalogModel, spec: SyncSpec, ids: number): Item[] {
+  const random = randomOf(spec.seed);
+  const byId = new Map<number, Item>();
+  for (const [itemId, held] of [...model.onSale.entries()].sort((a, b) => a[0] - b[0])) {
+    const roll = random() * 1000;
+    if (roll < spec.dropped) continue;
+    if (roll < spec.dropped + spec.repriced) byId.set(itemId, { ...held.item, price: 1 + Math.floor(random() * 5000) });
+    else if (roll < spec.dropped + spec.repriced + spec.remade) byId.set(itemId, makeItem(itemId, spec.seed, held.item.price));
+    else byId.set(itemId, held.item);
+  }
+  for (const itemId of addedIds(spec, ids)) byId.set(itemId, itemOf(model, { itemId, variant: spec.added.variant, seed: spec.seed, price: 125 * (1 + ((itemId + spec.seed) % 40)) }));
+  return [...byId.values()];
+}
+
+export class Sync extends Base {
+  constructor(
+    readonly spec: SyncSpec,
+    readonly delivery: Exclude<ListDelivery, 'held'>,
+    queries: ModelQuery[],
+  ) {
+    super(queries);
+  }
+  protected async execute(model: CatalogModel, real: Real): Promise<void> {
+    const items = syncList(model, this.spec, real.size.ids);
+    const lastUpdate = new Date(Date.UTC(2026, 10, 1) + ++syncCount * 60_000).toISOString();
+    real.server.serve(items, lastUpdate, this.delivery);
+    const tick = await real.clock.begin();
+    const outcome = await real.store.syncCatalog({ url: real.server.url, headers: {} }).then(
+      (result) => result,
+      (error: unknown) => error as Error,
+    );
+    real.clock.end(tick);
+    if (this.delivery === 'cut') {
+      // A body cut short: the sync fails with its reason and the catalog is as it was.
+      expect(outcome, 'a cut sync fails').toBeInstanceOf(Error);
+      count(real, 'sync cut');
+    } else {
+      if (outcome instanceof Error || !outcome.ok) throw new Error(`sync failed: ${outcome instanceof Error ? outcome.message : outcome.status}`);
+      model.sync(items, lastUpdate, tick);
+      expect(outcome.total, 'sync total').toBe(model.totals.totalItems);
+      count(real, `sync ${outcome.mode}`);
+    }
+    await this.verify(model, real, [...items.map((item) => item.itemId).slice(0, real.size.batch), ...addedIds(this.spec, real.size.ids).slice(0, real.size.batch)]);
+  }
+  toString(): string {
+    return `sync(${JSON.stringify(this.spec)}, ${this.delivery})`;
+  }
+}
+
+export type IndexMode = 'sql' | 'wait' | 'race';
+
+export async function openStore(real: Real, index: IndexMode): Promise<void> {
+  const store = await LocalStore.open({ file: real.file, workerEntry: real.bundles.worker, catalogIndex: index !== 'sql' });
+  if (index === 'wait') expect(await store.whenCatalogIndexed(), 'catalog index built').toBe(true);
+  real.store = store;
+}
+
+/** The store closed and opened again (queries in SQL, on the index once built, or racing its build). */
+export class Reopen extends Base {
+  constructor(
+    readonly index: IndexMode,
+    queries: ModelQuery[],
+  ) {
+    super(queries);
+  }
+  protected async execute(model: CatalogModel, real: Real): Promise<void> {
+    await real.store.close();
+    await openStore(real, this.index);
+    count(real, `reopen ${this.index}`);
+    await this.verify(model, real, []);
+  }
+  toString(): string {
+    return `reopen(${this.index})`;
+  }
+}
+
+/**
+ * The app process killed (SIGKILL) right after a live burst returned, or while a sync's list is half
+ * downloaded; then the store opened again in this process. A returned burst is kept, the sync is not.
+ */
+export class Kill extends Base {
+  constructor(
+    readonly during: { burst: GroupSpec[] } | { sync: SyncSpec },
+    readonly index: IndexMode,
+    queries: ModelQuery[],
+  ) {
+    super(queries);
+  }
+  protected async execute(model: CatalogModel, real: Real): Promise<void> {
+    await real.store.close();
+    const app = await StoreProcess.start(real.file, real.bundles);
+    let touched: number[];
+    if ('burst' in this.during) {
+      const built = buildGroups(model, this.during.burst);
+      const tick = await real.clock.begin();
+      const results = await app.applyItemChanges(built);
+      real.clock.end(tick);
+      touched = applyBurstToModel(model, this.during.burst, built, results, tick);
+      await app.kill();
+      count(real, 'kill after burst');
+    } else {
+      const items = syncList(model, this.during.sync, real.size.ids);
+      const { whenHeld } = real.server.serve(items, new Date(Date.UTC(2026, 10, 1) + ++syncCount * 60_000).toISOString(), 'held');
+      const sync = app.syncCatalog({ url: real.server.url, headers: {} }).catch(() => null);
+      await whenHeld;
+      await app.kill();
+      expect(await sync, 'a killed sync never answers').toBeNull();
+      touched = items.map((item) => item.itemId).slice(0, real.size.batch);
+      count(real, 'kill mid-sync');
+    }
+    await openStore(real, this.index);
+    await this.verify(model, real, touched);
+  }
+  toString(): string {
+    return `kill(${JSON.stringify(this.during)}, ${this.index})`;
+  }
+}
+
+// ---- arbitraries
+
+/**
+ * At most one upsert group a burst: the writer takes the time once a group, so items listed by two groups
+ * of one call may hold two times the model cannot tell apart (and sort by listing time between them).
+ */
+function oneListingGroup(groups: GroupSpec[]): GroupSpec[] {
+  const first = groups.findIndex((group) => group.kind === 'upserts');
+  return groups.filter((group, g) => group.kind !== 'upserts' || g === first);
+}
+
+const SORTS: SortColumn[] = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'];
+
+/** Prices from a short ladder: ties are common, as are the bounds of a price filter. */
+const priceArb = fc.integer({ min: 1, max: 40 }).map((step) => step * 125);
+
+export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary<ModelQuery> {
+  const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { freq: 3, nil: null });
+  return fc.record({
+    search: fc.oneof({ weight: 3, arbitrary: fc.constant('') }, fc.constantFrom(...SEARCH_TERMS)),
+    priceMin: maybe(priceArb),
+    priceMax: maybe(priceArb),
+    rarityColors: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, fc.subarray(QUERY_RARITIES, { minLength: 1, maxLength: 3 })),
+    floatMin: maybe(fc.integer({ min: 0, max: 10 }).map((tenth) => tenth / 10)),
+    floatMax: maybe(fc.integer({ min: 0, max: 10 }).map((tenth) => tenth / 10)),
+    phase: maybe(fc.constantFrom(...QUERY_PHASES)),
+    statTrak: maybe(fc.boolean()),
+    souvenir: maybe(fc.boolean()),
+    hasStickers: maybe(fc.boolean()),
+    stickerName: fc.oneof({ weight: 4, arbitrary: fc.constant('') }, fc.constantFrom(...STICKER_TERMS)),
+    sort: fc.constantFrom(...SORTS),
+    direction: fc.constantFrom('asc' as const, 'desc' as const),
+    offset: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, fc.integer({ min: 0, max: Math.max(1, real.ids) })),
+    limit: fc.integer({ min: 1, max: real.pageLimit }),
+  });
+}
+
+export function commandArb(size: { ids: number; batch: number; pageLimit: number }): fc.Arbitrary<Command> {
+  const id = fc.integer({ min: 1, max: size.ids });
+  const queries = fc.array(queryArb(size), { minLength: 1, maxLength: 3 });
+  const itemSpec = fc.record({
+    itemId: id,
+    variant: fc.constantFrom('same' as const, 'price' as const, 'fresh' as const),
+    seed: fc.integer({ min: 0, max: 1_000_000 }),
+    price: priceArb,
+  });
+  const batch = { minLength: 1, maxLength: size.batch };
+  const group: fc.Arbitrary<GroupSpec> = fc.oneof(
+    fc.record({ kind: fc.constant('upserts' as const), items: fc.array(itemSpec, batch) }),
+    fc.record({ kind: fc.constant('prices' as const), changes: fc.array(fc.record({ itemId: id, price: priceArb }), batch) }),
+    fc.record({ kind: fc.constant('removals' as const), itemIds: fc.array(id, batch) }),
+  );
+  const syncSpec: fc.Arbitrary<SyncSpec> = fc.record({
+    seed: fc.integer({ min: 0, max: 1_000_000 }),
+    dropped: fc.integer({ min: 0, max: 300 }),
+    repriced: fc.integer({ min: 0, max: 300 }),
+    remade: fc.integer({ min: 0, max: 200 }),
+    added: fc.record({ first: id, count: fc.integer({ min: 0, max: Math.min(size.ids, 4 * size.batch) }), variant: itemSpec.map((spec) => spec.variant) }),
+  });
+  const index = fc.constantFrom<IndexMode>('sql', 'wait', 'race');
+  // Weighted: live writes most, syncs often, reopens and kills (a process start each, ~1-3 s) now and then.
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(fc.array(itemSpec, batch), queries).map(([items, q]): Command => new Upserts(items, q)) },
+    { weight: 4, arbitrary: fc.tuple(fc.array(fc.record({ itemId: id, price: priceArb }), batch), queries).map(([changes, q]): Command => new PriceChanges(changes, q)) },
+    { weight: 3, arbitrary: fc.tuple(fc.array(id, batch), queries).map(([ids, q]): Command => new Removals(ids, q)) },
+    { weight: 5, arbitrary: fc.tuple(fc.array(group, { minLength: 1, maxLength: 4 }).map(oneListingGroup), queries).map(([groups, q]): Command => new Burst(groups, q)) },
+    {
+      weight: 4,
+      arbitrary: fc.tuple(syncSpec, fc.constantFrom<'whole' | 'cut'>('whole', 'whole', 'whole', 'cut'), queries).map(([spec, delivery, q]): Command => new Sync(spec, delivery, q)),
+    },
+    { weight: 1, arbitrary: fc.tuple(index, queries).map(([mode, q]): Command => new Reopen(mode, q)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.oneof(fc.array(group, { minLength: 1, maxLength: 3 }).map((burst) => ({ burst: oneListingGroup(burst) })), syncSpec.map((sync) => ({ sync }))), index, queries)
+        .map(([during, mode, q]): Command => new Kill(during, mode, q)),
+    },
+  );
+}
