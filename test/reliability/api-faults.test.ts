@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { ClientRateLimiter, MerchantApiClient } from '../../src/main/core/api';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
-import { type EngineHarness, sleep, startEngine, waitFor } from '../support/faults/harness';
+import { fastForward, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
+import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**
@@ -17,8 +18,11 @@ import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sand
  * (rate-limit backoff or connection state in snapshot and event batches), and
  * recovers by itself once the fault ends (trades and balance current again).
  *
- * The scenarios are independent (own sandbox, proxy, merchant and engine) and
- * run concurrently; most of their time is spent waiting out the faults.
+ * The scenarios are independent (own sandbox, proxy, merchant and engine), each on
+ * a fake clock (setTimeout, setInterval, Date of the sandbox, the proxy and the
+ * engine) that flows with real time while the stage is set and is fast-forwarded
+ * through the fault and the recovery: the seconds the engine waits are its own
+ * timers' seconds, not the test's. They run one after another (the clock is global).
  */
 
 interface Scenario {
@@ -39,6 +43,7 @@ interface Scenario {
 }
 
 async function scenario(seed: number): Promise<Scenario> {
+  useFlowingFakeClock();
   const sb = await startSandbox({ items: 300, seed });
   const proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
   await proxy.start();
@@ -84,6 +89,7 @@ async function scenario(seed: number): Promise<Scenario> {
       await app.close();
       await proxy.close();
       await sb.close();
+      useRealClock();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -106,7 +112,16 @@ function report(line: string): void {
   process.stdout.write(`api-faults: ${line}\n`);
 }
 
-describe.concurrent('API faults: the engine backs off, says so, and recovers by itself', () => {
+/** Fast-forwards until `check` holds (at most `ms` of fake time), then asserts it. */
+async function reach(ms: number, check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  await fastForward(ms, check);
+  expect(await check(), what).toBe(true);
+}
+
+describe('API faults: the engine backs off, says so, and recovers by itself', () => {
+  // A scenario that failed before its close() leaves no fake clock to the next.
+  afterEach(() => useRealClock());
+
   it('a session signal shared by 5,000 requests keeps nothing per request (no AbortSignal.any leak)', async () => {
     const session = new AbortController();
     const ok = () => new Response(JSON.stringify({ balance: 1, credit_limit: 0, total_available: 1 }), { status: 200 });
@@ -148,10 +163,10 @@ describe.concurrent('API faults: the engine backs off, says so, and recovers by 
       const shown = await waitFor(async () => (await s.app.engine.snapshot()).rateLimit.backoffUntil, 10_000, 'backoff in the snapshot');
       expect(Date.parse(shown)).toBeGreaterThan(Date.now());
       await waitFor(() => s.app.batches.some((b) => b.rateLimit?.backoffUntil), 2_000, 'backoff in an event batch');
-      await waitFor(() => s.proxy.requests.filter((r) => r.fault === 'rate-limit').length === 6, 60_000, 'storm spent');
+      await reach(60_000, () => s.proxy.requests.filter((r) => r.fault === 'rate-limit').length === 6, 'storm spent');
       const stormEnd = Date.now();
-      await waitFor(() => s.current(), 30_000, 'balance and trades current');
-      await waitFor(async () => (await s.app.engine.snapshot()).rateLimit.backoffUntil === null, 10_000, 'backoff cleared');
+      await reach(30_000, () => s.current(), 'balance and trades current');
+      await reach(10_000, async () => (await s.app.engine.snapshot()).rateLimit.backoffUntil === null, 'backoff cleared');
       const busiest = busiestWindow(s.proxy, start, stormEnd);
       report(`429 storm: 6 refusals spread over ${((stormEnd - start) / 1000).toFixed(1)} s, at most ${busiest} requests in any 10 s, recovered ${((Date.now() - stormEnd) / 1000).toFixed(1)} s after`);
       // Retry-After 2 s honoured: 6 refusals cannot be spent in under ~2 backoff periods, and no spinning.
@@ -169,15 +184,15 @@ describe.concurrent('API faults: the engine backs off, says so, and recovers by 
       const start = Date.now();
       s.proxy.inject('/', { kind: 'maintenance', untilMs: start + 20_000, retryAfterSeconds: 5 });
       await s.disturb(tradeId); // the feed meets the 503 on its way back
-      await waitFor(() => s.app.session().connection.state === 'maintenance', 15_000, 'maintenance state');
+      await reach(15_000, () => s.app.session().connection.state === 'maintenance', 'maintenance state');
       await waitFor(() => s.app.batches.some((b) => b.connection?.state === 'maintenance'), 2_000, 'maintenance in a batch');
       expect((await s.app.engine.snapshot()).connection.detail).toMatch(/maintenance/i);
-      await sleep(Math.max(0, start + 20_000 - Date.now()));
+      await fastForward(start + 20_000 - Date.now());
       const end = Date.now();
       const during = s.proxy.count('/', start, end);
       const busiest = busiestWindow(s.proxy, start, end);
-      await waitFor(() => s.current(), 45_000, 'balance and trades current');
-      await waitFor(() => s.app.session().connection.state === 'connected', 45_000, 'feed back');
+      await reach(45_000, () => s.current(), 'balance and trades current');
+      await reach(45_000, () => s.app.session().connection.state === 'connected', 'feed back');
       report(`proxy 503 for 20 s: ${during} requests during it (busiest 10 s: ${busiest}), recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`);
       expect(busiest).toBeLessThan(20);
     } finally {
@@ -195,18 +210,18 @@ describe.concurrent('API faults: the engine backs off, says so, and recovers by 
       const refused = await s.app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 300, recipient: { tradeUrl: tradeUrlFor(61_000_001) } });
       expect(refused.ok).toBe(false);
       if (!refused.ok) expect(refused.failure.message).toMatch(/maintenance/i);
-      await waitFor(() => s.app.session().connection.state === 'maintenance', 20_000, 'maintenance state');
+      await reach(20_000, () => s.app.session().connection.state === 'maintenance', 'maintenance state');
       expect((await s.app.engine.snapshot()).rateLimit.backoffUntil).not.toBeNull();
       // Meanwhile the trade ends on the server (admin helpers work during maintenance).
       await s.disturb(tradeId);
-      await sleep(Math.max(0, start + 20_000 - Date.now()));
+      await fastForward(start + 20_000 - Date.now());
       await adminApi(s.sb).post('/admin/maintenance', { on: false });
       const end = Date.now();
       const busiest = busiestWindow(s.proxy, start, end);
       const during = s.proxy.count('/', start, end);
       // The sandbox said Retry-After: 60: the engine may wait that long from its last refusal.
-      await waitFor(() => s.current(), 65_000, 'balance and trades current');
-      await waitFor(() => s.app.session().connection.state === 'connected', 30_000, 'feed back');
+      await reach(65_000, () => s.current(), 'balance and trades current');
+      await reach(30_000, () => s.app.session().connection.state === 'connected', 'feed back');
       report(`sandbox maintenance for 20 s: ${during} requests during it (busiest 10 s: ${busiest}), recovered ${((Date.now() - end) / 1000).toFixed(1)} s after it ended`);
       expect(busiest).toBeLessThan(20);
     } finally {
@@ -223,11 +238,11 @@ describe.concurrent('API faults: the engine backs off, says so, and recovers by 
       s.proxy.inject('/Wallet', { kind: 'delay', delayMs: 17_000, untilMs: start + 20_000 });
       s.proxy.inject('/Trades', { kind: 'delay', delayMs: 17_000, untilMs: start + 20_000 });
       await s.disturb(tradeId);
-      await waitFor(() => s.app.logs.some((line) => /timeout/.test(line)), 25_000, 'a time-out logged');
-      await sleep(Math.max(0, start + 20_000 - Date.now()));
+      await reach(25_000, () => s.app.logs.some((line) => /timeout/.test(line)), 'a time-out logged');
+      await fastForward(start + 20_000 - Date.now());
       const end = Date.now();
       const busiest = busiestWindow(s.proxy, start, end);
-      await waitFor(() => s.current(), 45_000, 'balance and trades current');
+      await reach(45_000, () => s.current(), 'balance and trades current');
       report(`slow answers (17 s > 15 s time-out) for 20 s: busiest 10 s had ${busiest} requests, recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`);
       expect(busiest).toBeLessThan(20);
     } finally {
@@ -245,14 +260,14 @@ describe.concurrent('API faults: the engine backs off, says so, and recovers by 
       s.proxy.inject('/Trades/History', { kind: 'schema', untilMs: start + 15_000, body: () => '{"trades":[{"tradeId":7,"status":"DONE"}],"total":-1}' });
       s.proxy.inject('/Wallet/BalanceHistory', { kind: 'schema', untilMs: start + 15_000, body: (text) => text.replace(/"amount":/g, '"amount":"x","_":') });
       await s.disturb(tradeId);
-      await waitFor(() => s.app.logs.some((line) => /invalid_response|invalid response/.test(line)), 15_000, 'a schema error logged');
+      await reach(15_000, () => s.app.logs.some((line) => /invalid_response|invalid response/.test(line)), 'a schema error logged');
       // Nothing of the bad answers reached the cache.
       expect(s.app.session().balance).toEqual(balanceBefore);
       expect((await s.app.call('trades.query', { limit: 50 })).rows.every((t) => typeof t.tradeId === 'string' && t.status !== ('DONE' as never))).toBe(true);
-      await sleep(Math.max(0, start + 15_000 - Date.now()));
+      await fastForward(start + 15_000 - Date.now());
       const end = Date.now();
       const busiest = busiestWindow(s.proxy, start, end);
-      await waitFor(() => s.current(), 45_000, 'balance and trades current');
+      await reach(45_000, () => s.current(), 'balance and trades current');
       report(`schema-violating JSON for 15 s: busiest 10 s had ${busiest} requests, recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`);
       expect(busiest).toBeLessThan(20);
     } finally {
