@@ -12,6 +12,7 @@ import {
   Menu,
   nativeImage,
   Notification,
+  safeStorage,
   screen,
   session,
   shell,
@@ -147,10 +148,12 @@ async function onReady(): Promise<void> {
     if (method === 'settings.update' && result.ok) onSettings(result.value as AppSettings);
     return result;
   });
+  // safeStorage keeps the key encrypted at rest where keytar could not be built (it is ready once the app is).
   startEngine(
     createEngineFromOptions({
       dataDir,
       log,
+      safeStorage,
       // The demo is the shell's: its code (the sandbox) loads only when the demo is used.
       startDemo: async () => (await import('../server/demo')).startDemoSandbox(dataDir, log),
     }),

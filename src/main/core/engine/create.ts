@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { EngineService } from '../ipc/engineService';
-import { API_KEY_VARIABLE, MERCHANT_ID_VARIABLE, MemorySecretStore, openSecretStore } from '../secrets';
+import { API_KEY_VARIABLE, MERCHANT_ID_VARIABLE, MemorySecretStore, openSecretStore, type SafeStorageBackend } from '../secrets';
 import { AppConfigFile } from './appConfig';
 import type { DemoAccount } from './engine';
 import { Engine } from './engine';
@@ -14,6 +14,8 @@ export interface EngineLaunchOptions {
   dataDir: string;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** The Electron app's fallback key store where keytar is missing: Electron's safeStorage. */
+  safeStorage?: SafeStorageBackend;
   /**
    * Return before the engine has started (opened the account's cache, reconciled):
    * `started` settles then. A host can serve its UI meanwhile; calls wait for the start.
@@ -37,8 +39,11 @@ export interface LaunchedEngine {
  */
 export async function createEngineFromOptions(options: EngineLaunchOptions): Promise<LaunchedEngine> {
   const env = options.env ?? process.env;
-  const { store: secrets, warning } = await openSecretStore({ env });
-  if (warning) options.log(warning);
+  const { store: secrets, warning } = await openSecretStore({
+    env,
+    ...(options.safeStorage ? { safeStorage: { backend: options.safeStorage, file: join(options.dataDir, 'api-keys.json') } } : {}),
+  });
+  options.log(warning ?? 'API keys are kept in the OS keychain (service merchant-desk).');
   let override;
   if (options.baseUrl) {
     const saved = savedMerchantId(options.dataDir, options.log);
