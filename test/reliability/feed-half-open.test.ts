@@ -6,6 +6,7 @@ import type { Item, Trade } from '../../src/shared/api';
 import type { Notification } from '../../src/shared/ipc';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
+import { fastForward, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import { adminApi, merchantApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 
@@ -14,6 +15,7 @@ import { adminApi, merchantApi, tradeUrlFor, type MerchantCredentials } from '..
  * nothing either way (no FIN), while trades move on the server. The engine notices the silence
  * (its heartbeat), drops the dead socket, reconnects and reconciles: every trade ends equal to
  * the server's, and each status reaches notifications at most once (each final status exactly once).
+ * Everything runs on a fake clock fast-forwarded through the silence: the heartbeat's seconds are the engine's own.
  */
 
 const FIELDS = ['status', 'offerId', 'errorCode', 'failReason', 'externalId', 'price', 'itemId'] as const;
@@ -26,6 +28,7 @@ describe('half-open feed (no FIN) through the engine', () => {
   let dataDir: string;
 
   beforeAll(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 300, seed: 61 });
     proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
@@ -40,6 +43,7 @@ describe('half-open feed (no FIN) through the engine', () => {
     await app?.close();
     await proxy?.close();
     await sb?.close();
+    useRealClock();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -70,9 +74,13 @@ describe('half-open feed (no FIN) through the engine', () => {
     // `sent` stays SENT: no news is no change.
 
     // Noticed by the heartbeat (nothing received for deadAfterMs), dropped, reconnected on a new connection.
-    await waitFor(() => app.batches.some((b) => b.connection && b.connection.state !== 'connected' && Date.parse(b.at) >= silentSince), 40_000, 'the dead feed noticed');
+    const noticed = () => app.batches.some((b) => b.connection && b.connection.state !== 'connected' && Date.parse(b.at) >= silentSince);
+    await fastForward(40_000, noticed);
+    expect(noticed(), 'the dead feed noticed').toBe(true);
     const noticedAfter = Date.now() - silentSince;
-    await waitFor(() => proxy.requests.filter((r) => r.upgrade).length > upgradesBefore && app.session().connection.state === 'connected', 40_000, 'reconnected');
+    const reconnected = () => proxy.requests.filter((r) => r.upgrade).length > upgradesBefore && app.session().connection.state === 'connected';
+    await fastForward(40_000, reconnected);
+    expect(reconnected(), 'reconnected').toBe(true);
 
     // The engine's trades equal the server's, field by field.
     const server = (await merchantApi(sb, merchant).get<{ trades: Trade[] }>('/Trades/History?limit=50')).body.trades;

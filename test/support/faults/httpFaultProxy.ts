@@ -275,8 +275,9 @@ export class HttpFaultProxy {
     this.tunnels.add(tunnel);
     const cut = () => {
       this.tunnels.delete(tunnel);
-      socket.destroy();
       upstream.destroy();
+      // A half-open tunnel carries nothing, not even the server's close: the client must notice the silence itself.
+      if (!tunnel.halfOpen || socket.destroyed) socket.destroy();
     };
     upstream.on('error', cut);
     upstream.on('close', cut);
