@@ -6,7 +6,7 @@ import type { Item } from '../../src/shared/api';
 import { ClientRateLimiter, MerchantApiClient } from '../../src/main/core/api';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
-import { fastForward, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
+import { fastForward, reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 
@@ -110,12 +110,6 @@ const figures: string[] = [];
 function report(line: string): void {
   figures.push(line);
   process.stdout.write(`api-faults: ${line}\n`);
-}
-
-/** Fast-forwards until `check` holds (at most `ms` of fake time), then asserts it. */
-async function reach(ms: number, check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  await fastForward(ms, check);
-  expect(await check(), what).toBe(true);
 }
 
 describe('API faults: the engine backs off, says so, and recovers by itself', () => {

@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 /**
  * A fake clock for a whole stage (sandbox, proxy, engine in this process): vitest's fake setTimeout,
@@ -32,4 +32,10 @@ export async function fastForward(ms: number, until?: () => Promise<boolean> | b
     if (until && (await until())) break;
   }
   return Date.now() - start;
+}
+
+/** Fast-forwards until `check` holds (at most `ms` of fake time), then asserts that it does. */
+export async function reach(ms: number, check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  await fastForward(ms, check);
+  expect(await check(), what).toBe(true);
 }
