@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { EngineService } from '../ipc/engineService';
 import { API_KEY_VARIABLE, MERCHANT_ID_VARIABLE, MemorySecretStore, openSecretStore, type SafeStorageBackend } from '../secrets';
+import { sameEndpoint } from '../../../shared/endpoints';
 import { AppConfigFile } from './appConfig';
 import type { DemoAccount } from './engine';
 import { Engine } from './engine';
@@ -46,8 +47,8 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
   options.log(warning ?? 'API keys are kept in the OS keychain (service merchant-desk).');
   let override;
   if (options.baseUrl) {
-    const saved = savedMerchantId(options.dataDir, options.log);
-    const merchantId = env[MERCHANT_ID_VARIABLE] || saved;
+    const saved = savedAccount(options.dataDir, options.log);
+    const merchantId = env[MERCHANT_ID_VARIABLE] || saved?.merchantId;
     if (!merchantId) {
       throw new Error(
         `--base-url needs a merchant: set ${MERCHANT_ID_VARIABLE} (and the key in the keychain or ${API_KEY_VARIABLE}), or configure the account once in Settings so ${join(options.dataDir, 'config.json')} names it`,
@@ -55,10 +56,19 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
     }
     const envKey = env[API_KEY_VARIABLE];
     const envKeyFits = Boolean(envKey) && (!env[MERCHANT_ID_VARIABLE] || env[MERCHANT_ID_VARIABLE] === merchantId);
-    const fromKeychain = await secrets.get(merchantId).catch((error: unknown) => {
-      options.log(`keychain: ${(error as Error).message}`);
-      return null;
-    });
+    // A stored key goes only to the saved account's own address; the environment's key is given for this run.
+    const storedKeyFits = secrets.kind === 'environment' || (saved?.merchantId === merchantId && sameEndpoint(saved.baseUrl, options.baseUrl));
+    if (!storedKeyFits && !envKeyFits) {
+      options.log(
+        `The stored API key of ${merchantId} is only sent to the saved account's address${saved?.merchantId === merchantId ? ` (${saved.baseUrl})` : ''}; for ${options.baseUrl} set ${API_KEY_VARIABLE}`,
+      );
+    }
+    const fromKeychain = storedKeyFits
+      ? await secrets.get(merchantId).catch((error: unknown) => {
+          options.log(`keychain: ${(error as Error).message}`);
+          return null;
+        })
+      : null;
     const apiKey = fromKeychain ?? (envKeyFits ? (envKey as string) : null);
     if (!apiKey) {
       options.log(`No API key for merchant ${merchantId} (key store or ${API_KEY_VARIABLE}): its cached data opens read-only; enter the key in Settings to go live`);
@@ -79,9 +89,9 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
   return { engine, started, close: () => engine.close(), describe: () => engine.describe() };
 }
 
-/** The merchant of the account saved in `config.json`, if any (keychain-only headless runs name no merchant in the environment). */
-function savedMerchantId(dataDir: string, log: (line: string) => void): string | null {
+/** The account saved in `config.json`, if any (keychain-only headless runs name no merchant in the environment). */
+function savedAccount(dataDir: string, log: (line: string) => void): { merchantId: string; baseUrl: string } | null {
   const config = new AppConfigFile(dataDir);
   if (config.problem) log(config.problem);
-  return config.get().account?.merchantId ?? null;
+  return config.get().account ?? null;
 }
