@@ -49,7 +49,7 @@ export interface WebHostOptions {
 export interface WebHostStats {
   /** Open bridge sockets. */
   connections: number;
-  /** Well-formed JSON messages of an unknown type (or a call without a usable id), ignored. */
+  /** Well-formed JSON messages of an unknown type (or a call without a usable id), refused with a close (1008). */
   ignoredMessages: number;
 }
 
@@ -446,7 +446,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return;
       }
       if (!isBridgeCall(message)) {
+        // Nothing to answer (no call id): close with the reason, so no frame goes without a reply.
         ignoredMessages += 1;
+        ws.close(1008, 'not a bridge call: {"type":"call","id":<integer>,"method","input"} expected');
         return;
       }
       const { id, method, input } = message;

@@ -372,15 +372,18 @@ describe('web host', () => {
       await expect.poll(() => engine.listeners.size).toBe(0);
     });
 
-    it('ignores unknown message types (counted), and closes on non-JSON (1007), binary (1003) and oversize (1009)', async () => {
-      const c = await client();
+    it('answers every frame or closes with a reason: unknown types and calls without an id (1008, counted), non-JSON (1007), binary (1003), oversize (1009)', async () => {
       const before = host.stats().ignoredMessages;
-      c.ws.send(JSON.stringify({ type: 'hello' }));
-      c.ws.send(JSON.stringify([1, 2]));
-      c.ws.send('null');
-      c.ws.send(JSON.stringify({ type: 'call', id: 'x', method: 'app.snapshot' }));
-      expect((await c.call('catalog.item', { itemId: 1 })) as { ok: boolean }).toMatchObject({ ok: true });
+      for (const frame of [{ type: 'hello' }, [1, 2], null, { type: 'call', id: 'x', method: 'app.snapshot' }]) {
+        const c = await client();
+        c.ws.send(JSON.stringify(frame));
+        const closed = await c.closed;
+        expect(closed.code).toBe(1008);
+        expect(String(closed.reason)).toMatch(/^not a bridge call/);
+      }
       expect(host.stats().ignoredMessages).toBe(before + 4);
+      const c = await client();
+      expect((await c.call('catalog.item', { itemId: 1 })) as { ok: boolean }).toMatchObject({ ok: true });
 
       const notJson = await client();
       notJson.ws.send('{not json');
