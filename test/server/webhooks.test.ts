@@ -509,6 +509,8 @@ describe('webhook dispatcher', () => {
     expect(log.filter((e) => e.kind === 'item_removed').every((e) => e.state === 'delivered' && e.url === fresh.url)).toBe(true);
 
     // The old pause timer is gone: nothing more reaches the old URL.
+    const timers = (await admin().get<{ pending: { label: string }[] }>('/admin/clock')).body.pending;
+    expect(timers.filter((timer) => timer.label.startsWith('webhook'))).toEqual([]);
     const oldHits = receiver.hits.length;
     await admin().advance(16 * MINUTE);
     expect(receiver.hits.length).toBe(oldHits);
