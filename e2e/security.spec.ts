@@ -87,6 +87,9 @@ test('the bridge opens only on a hello with the token, checked with the Origin',
   // A browser that never had the token: the app loads and says the session expired.
   await page.goto(`${origin}/`);
   await expect(page.getByRole('alert').filter({ hasText: EXPIRED })).toBeVisible({ timeout: 15_000 });
+  // It says how to get in: the URL the web host printed.
+  await expect(page.getByRole('alert').filter({ hasText: EXPIRED })).toContainText('opened without the printed URL');
+  await expect(page.getByRole('alert').filter({ hasText: EXPIRED }).locator('code')).toHaveText('Merchant Desk web host: http://…/?token=…');
 });
 
 test('item images from the sandbox (another port of 127.0.0.1) receive nothing that opens the bridge', async ({ page }) => {

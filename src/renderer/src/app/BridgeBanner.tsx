@@ -24,7 +24,9 @@ export function BridgeBanner() {
         <strong>{BRIDGE_EXPIRED_TEXT}</strong>
         <span className="muted">
           {' '}
-          The web host restarted with a new access token. This page reconnects by itself once the new URL is opened in this browser.
+          This page holds no valid access token: it was opened without the printed URL, or the web host restarted with a
+          new token. Open the <code>Merchant Desk web host: http://…/?token=…</code> line&apos;s URL in this browser and this page
+          reconnects by itself.
         </span>
       </div>
     );
