@@ -1,0 +1,308 @@
+import { redactTradeUrl } from '../../../shared/api';
+import { forwardHost, parseForwardUrl, type ForwardTarget } from '../../../shared/forwardUrl';
+import type { Notification } from '../../../shared/ipc';
+import { toUtcIso } from '../../../shared/time';
+
+/**
+ * "To the phone": the notifications of the categories the merchant chose, posted to a chat webhook
+ * (Discord-compatible JSON, or a Telegram bot's sendMessage). At most one POST per `minIntervalMs`; whatever
+ * arrives meanwhile goes in the next message, so a burst of 30 trades is one message. A failed POST is tried
+ * again with a doubling backoff (a 429's retry-after respected) and the failure reported once per run of
+ * failures; a refusal (4xx) drops that message, since sending it again cannot help. Texts never carry an API
+ * key or a full trade URL token, and failures name the webhook's host only (its URL holds a token).
+ */
+
+export interface ForwardSettings {
+  url: string | null;
+  categories: readonly string[];
+}
+
+export interface PostResult {
+  status: number;
+  /** From a Retry-After header or the body's retry_after (Discord, Telegram), in ms. */
+  retryAfterMs: number | null;
+}
+
+export type PostJson = (url: string, body: unknown, signal: AbortSignal) => Promise<PostResult>;
+
+export interface ForwardStatus {
+  /** The webhook's host, null when forwarding is off. */
+  host: string | null;
+  pending: number;
+  lastSentAt: string | null;
+  /** The last failure, until a message gets through. */
+  problem: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface ForwarderOptions {
+  settings: () => ForwardSettings;
+  categoryOf: (notification: Notification) => string;
+  /** A failure (or recovery) the merchant should see in the notification centre. Never forwarded itself. */
+  report: (notification: Notification) => void;
+  onStatus?: (status: ForwardStatus) => void;
+  /** Removes secrets the engine knows of (API keys) from the text. */
+  scrub?: (text: string) => string;
+  post?: PostJson;
+  minIntervalMs?: number;
+  /** A burst is gathered this long before its first message goes. */
+  gatherMs?: number;
+  maxBackoffMs?: number;
+  timeoutMs?: number;
+  maxPending?: number;
+  now?: () => number;
+}
+
+/** Reports of the forwarder itself carry this id prefix: they are never forwarded (no loop through a failing webhook). */
+export const FORWARD_REPORT_PREFIX = 'forward:';
+
+const DISCORD_LIMIT = 2000;
+const TELEGRAM_LIMIT = 4096;
+
+export class NotificationForwarder {
+  private readonly pending: Notification[] = [];
+  private dropped = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private inFlight: Promise<void> | null = null;
+  private lastPostAt = Number.NEGATIVE_INFINITY;
+  private failures = 0;
+  private nextAttemptAt: number | null = null;
+  private lastSentAt: string | null = null;
+  private problem: string | null = null;
+  private stopped = false;
+  private readonly abort = new AbortController();
+  private readonly minIntervalMs: number;
+  private readonly gatherMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly timeoutMs: number;
+  private readonly maxPending: number;
+  private readonly now: () => number;
+  private readonly post: PostJson;
+
+  constructor(private readonly options: ForwarderOptions) {
+    this.minIntervalMs = options.minIntervalMs ?? 5_000;
+    this.gatherMs = options.gatherMs ?? 1_000;
+    this.maxBackoffMs = options.maxBackoffMs ?? 300_000;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxPending = options.maxPending ?? 200;
+    this.now = options.now ?? Date.now;
+    this.post = options.post ?? postJson;
+  }
+
+  /** Notifications as the engine raises them: the chosen categories are queued for the next message. */
+  offer(notifications: readonly Notification[]): void {
+    if (this.stopped) return;
+    const { url, categories } = this.options.settings();
+    if (url === null) return;
+    for (const notification of notifications) {
+      if (notification.id.startsWith(FORWARD_REPORT_PREFIX)) continue;
+      if (!categories.includes(this.options.categoryOf(notification))) continue;
+      this.pending.push(notification);
+    }
+    while (this.pending.length > this.maxPending) {
+      this.pending.shift();
+      this.dropped++;
+    }
+    this.schedule(this.gatherMs);
+  }
+
+  /** The settings changed: a new URL starts afresh (no backoff earned by the old one); none drops the queue. */
+  settingsChanged(): void {
+    const { url } = this.options.settings();
+    this.failures = 0;
+    this.problem = null;
+    if (url === null) {
+      this.pending.length = 0;
+      this.dropped = 0;
+      this.clearTimer();
+    } else if (this.pending.length > 0) {
+      this.clearTimer();
+      this.schedule(0);
+    }
+    this.publish();
+  }
+
+  status(): ForwardStatus {
+    const { url } = this.options.settings();
+    return {
+      host: url === null ? null : forwardHost(url),
+      pending: this.pending.length + this.dropped,
+      lastSentAt: this.lastSentAt,
+      problem: this.problem,
+      nextAttemptAt: this.nextAttemptAt === null ? null : toUtcIso(this.nextAttemptAt),
+    };
+  }
+
+  /** Resolves once no message is on its way and none is due (tests; the engine's close does not wait). */
+  async idle(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clearTimer();
+    this.abort.abort();
+    await this.inFlight?.catch(() => {});
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped || this.timer || this.inFlight || this.pending.length + this.dropped === 0) return;
+    const at = Math.max(this.now() + delayMs, this.lastPostAt + this.minIntervalMs, this.nextAttemptAt ?? 0);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.inFlight = this.flush().finally(() => {
+        this.inFlight = null;
+        this.schedule(0);
+      });
+    }, Math.max(0, at - this.now()));
+    this.publish();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async flush(): Promise<void> {
+    const settings = this.options.settings();
+    const parsed = settings.url === null ? null : parseForwardUrl(settings.url);
+    if (!parsed?.ok) {
+      this.pending.length = 0;
+      this.dropped = 0;
+      return;
+    }
+    const batch = this.pending.splice(0, this.pending.length);
+    const dropped = this.dropped;
+    this.dropped = 0;
+    const body = forwardBody(parsed.target, batch, dropped, (text) => this.clean(text));
+    const host = forwardHost(parsed.target.url);
+    this.lastPostAt = this.now();
+    let outcome: { ok: true } | { ok: false; retry: boolean; problem: string; retryAfterMs: number | null };
+    try {
+      const signal = AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.timeoutMs)]);
+      const answer = await this.post(parsed.target.url, body, signal);
+      if (answer.status >= 200 && answer.status < 300) outcome = { ok: true };
+      else {
+        const retry = answer.status === 408 || answer.status === 429 || answer.status >= 500;
+        outcome = { ok: false, retry, problem: `${host} answered HTTP ${answer.status}`, retryAfterMs: answer.retryAfterMs };
+      }
+    } catch (error) {
+      if (this.stopped) return;
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      outcome = { ok: false, retry: true, problem: timedOut ? `${host} did not answer within ${duration(this.timeoutMs)}` : `${host} could not be reached (${networkReason(error)})`, retryAfterMs: null };
+    }
+    if (outcome.ok) {
+      this.lastSentAt = toUtcIso(this.now());
+      this.nextAttemptAt = null;
+      if (this.failures > 0) {
+        this.report('recovered', `Forwarding to ${host} works again`, `${batch.length} notification${batch.length === 1 ? '' : 's'} delivered after the failure`);
+      }
+      this.failures = 0;
+      this.problem = null;
+      this.publish();
+      return;
+    }
+    this.failures++;
+    if (outcome.retry) {
+      // Back in front, before anything that arrived meanwhile; the oldest go first when the queue overflows.
+      this.pending.unshift(...batch);
+      this.dropped += dropped;
+      while (this.pending.length > this.maxPending) {
+        this.pending.shift();
+        this.dropped++;
+      }
+      const backoff = Math.min(this.maxBackoffMs, this.minIntervalMs * 2 ** (this.failures - 1));
+      // A chat API's retry-after is honoured up to an hour.
+      const wait = Math.max(backoff, Math.min(outcome.retryAfterMs ?? 0, 3_600_000));
+      this.nextAttemptAt = this.now() + wait;
+      this.problem = `${outcome.problem}; trying again in ${duration(wait)}`;
+    } else {
+      this.nextAttemptAt = null;
+      this.problem = `${outcome.problem}; ${batch.length} notification${batch.length === 1 ? '' : 's'} not forwarded (check the webhook URL in Settings)`;
+    }
+    // Once per run of failures, and for every message dropped: the centre is not flooded by a receiver that stays down.
+    if (this.failures === 1 || !outcome.retry) this.report('failed', `Forwarding to ${host} failed`, this.problem);
+    this.publish();
+  }
+
+  private clean(text: string): string {
+    const scrubbed = this.options.scrub ? this.options.scrub(text) : text;
+    return scrubbed.replace(/https?:\/\/[^\s"'<>]+/gi, (url) => redactTradeUrl(url)).replace(/([?&]token=)([^&\s]{0,2})[^&\s]*/gi, '$1$2******');
+  }
+
+  private report(kind: 'failed' | 'recovered', title: string, body: string): void {
+    const at = toUtcIso(this.now());
+    this.options.report({ id: `${FORWARD_REPORT_PREFIX}${kind}:${at}`, kind: 'system', title, body, target: null, at });
+  }
+
+  private publish(): void {
+    this.options.onStatus?.(this.status());
+  }
+}
+
+/** The JSON body for the webhook: one message for the whole batch, cut to the chat's length limit. */
+export function forwardBody(target: ForwardTarget, batch: readonly Notification[], dropped: number, clean: (text: string) => string): unknown {
+  const limit = target.format === 'telegram' ? TELEGRAM_LIMIT : DISCORD_LIMIT;
+  const text = forwardText(batch, dropped, limit, clean);
+  if (target.format === 'telegram') return { chat_id: target.chatId, text, disable_web_page_preview: true };
+  // No @everyone or role pings from an item's name.
+  return { username: 'Merchant Desk', content: text, allowed_mentions: { parse: [] } };
+}
+
+export function forwardText(batch: readonly Notification[], dropped: number, limit: number, clean: (text: string) => string): string {
+  const lines = batch.map((notification) => clean(`${notification.title} — ${notification.body}`).replace(/\s+/g, ' ').trim());
+  const total = lines.length + dropped;
+  if (total === 1 && lines[0] !== undefined) return cut(lines[0], limit);
+  const head = `Merchant Desk: ${total} notifications`;
+  let text = head;
+  let shown = 0;
+  for (const line of lines) {
+    const rest = total - shown - 1;
+    const tail = rest > 0 ? `\n…and ${rest} more` : '';
+    if (text.length + 3 + line.length + tail.length > limit) break;
+    text += `\n• ${line}`;
+    shown++;
+  }
+  if (shown < total) text += `\n…and ${total - shown} more`;
+  return cut(text, limit);
+}
+
+function cut(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
+}
+
+function networkReason(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  if (cause && typeof cause.code === 'string') return cause.code;
+  return error instanceof Error ? error.message.slice(0, 80) : 'unknown error';
+}
+
+/** POSTs JSON with the platform's fetch; reads a retry-after from the header or the chat API's body. */
+export async function postJson(url: string, body: unknown, signal: AbortSignal): Promise<PostResult> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+    redirect: 'error',
+  });
+  const text = await response.text().catch(() => '');
+  return { status: response.status, retryAfterMs: retryAfterMs(response.headers.get('retry-after'), text) };
+}
+
+function retryAfterMs(header: string | null, body: string): number | null {
+  const seconds = header !== null ? Number(header) : Number.NaN;
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  try {
+    const parsed = JSON.parse(body) as { retry_after?: unknown; parameters?: { retry_after?: unknown } };
+    const value = parsed.retry_after ?? parsed.parameters?.retry_after;
+    if (typeof value === 'number' && value >= 0) return value * 1000;
+  } catch {
+    // Not JSON: no hint.
+  }
+  return null;
+}

@@ -1,0 +1,243 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NotificationForwarder, type ForwardSettings } from '../../src/main/core/notify/forwarder';
+import { parseForwardUrl } from '../../src/shared/forwardUrl';
+import type { Notification } from '../../src/shared/ipc';
+import { until } from '../support/until';
+
+/** A chat webhook on loopback: records every body, and fails on demand. */
+class Receiver {
+  readonly received: { path: string; body: Record<string, unknown>; at: number }[] = [];
+  /** What the next requests get: a status, 'slow' (answers after `slowMs`), or 'ok'. */
+  mode: 'ok' | 'slow' | number = 'ok';
+  slowMs = 1_000;
+  port = 0;
+  private server: http.Server | null = null;
+
+  async start(port = 0): Promise<void> {
+    const server = http.createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        this.received.push({ path: request.url ?? '', body: JSON.parse(text) as Record<string, unknown>, at: Date.now() });
+        const answer = () => {
+          const status = typeof this.mode === 'number' ? this.mode : 204;
+          response.writeHead(status, { 'content-type': 'application/json' });
+          response.end(status === 204 ? undefined : JSON.stringify(status === 429 ? { message: 'You are being rate limited.', retry_after: 0.6 } : { message: 'nope' }));
+        };
+        if (this.mode === 'slow') setTimeout(answer, this.slowMs);
+        else answer();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    this.server = server;
+    this.port = (server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  texts(): string[] {
+    return this.received.map((r) => String(r.body.content ?? r.body.text));
+  }
+}
+
+const API_KEY = 'sk_live_abcdefgh12345678';
+const TRADE_URL = 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=Ab3dE6gH';
+
+let serial = 0;
+function notification(title: string, body: string, kind: Notification['kind'] = 'trade'): Notification {
+  serial++;
+  return { id: `n${serial}`, kind, title, body, target: null, at: new Date().toISOString() };
+}
+
+describe('notification forwarder against a local webhook receiver', () => {
+  let receiver: Receiver;
+  let settings: ForwardSettings;
+  let reports: Notification[];
+  let forwarder: NotificationForwarder;
+
+  const make = (overrides: Partial<ConstructorParameters<typeof NotificationForwarder>[0]> = {}) =>
+    new NotificationForwarder({
+      settings: () => settings,
+      categoryOf: (n) => n.kind,
+      report: (n) => reports.push(n),
+      scrub: (text) => text.split(API_KEY).join('[redacted]'),
+      minIntervalMs: 150,
+      gatherMs: 20,
+      timeoutMs: 300,
+      ...overrides,
+    });
+
+  beforeEach(async () => {
+    receiver = new Receiver();
+    await receiver.start();
+    reports = [];
+    settings = { url: `http://127.0.0.1:${receiver.port}/api/webhooks/1/SECRET-WEBHOOK-TOKEN`, categories: ['trade', 'alert'] };
+    forwarder = make();
+  });
+
+  afterEach(async () => {
+    await forwarder.stop();
+    await receiver.stop();
+  });
+
+  it('posts a Discord-compatible body without the API key or a full trade URL token', async () => {
+    forwarder.offer([notification('AK-47 | Redline', `Trade $12.34 was delivered to ${TRADE_URL} (key ${API_KEY})`)]);
+    await until(() => receiver.received.length === 1);
+    const [first] = receiver.received;
+    expect(first?.path).toBe('/api/webhooks/1/SECRET-WEBHOOK-TOKEN');
+    expect(first?.body).toEqual({
+      username: 'Merchant Desk',
+      content: 'AK-47 | Redline — Trade $12.34 was delivered to https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=Ab****** (key [redacted])',
+      allowed_mentions: { parse: [] },
+    });
+    const raw = JSON.stringify(receiver.received);
+    expect(raw).not.toContain(API_KEY);
+    expect(raw).not.toContain('Ab3dE6gH');
+  });
+
+  it('posts a Telegram sendMessage body to a bot URL', async () => {
+    settings = { ...settings, url: `http://127.0.0.1:${receiver.port}/bot123456:TOKEN-abc/sendMessage?chat_id=-100200300` };
+    forwarder.offer([notification('Sand Dune', 'Trade $0.05 was delivered')]);
+    await until(() => receiver.received.length === 1);
+    expect(receiver.received[0]?.path).toBe('/bot123456:TOKEN-abc/sendMessage?chat_id=-100200300');
+    expect(receiver.received[0]?.body).toEqual({ chat_id: '-100200300', text: 'Sand Dune — Trade $0.05 was delivered', disable_web_page_preview: true });
+  });
+
+  it('merges a burst into one message, sends only the chosen categories and keeps one POST per interval', async () => {
+    settings = { ...settings, categories: ['trade'] };
+    for (let i = 1; i <= 30; i++) forwarder.offer([notification(`Item ${i}`, 'Trade $1.00 was delivered')]);
+    forwarder.offer([notification('Alert: Karambit', 'Listed at $641.00', 'alert')]);
+    await until(() => receiver.received.length === 1);
+    const text = receiver.texts()[0] ?? '';
+    expect(text.split('\n')[0]).toBe('Merchant Desk: 30 notifications');
+    expect(text).toContain('• Item 1 — Trade $1.00 was delivered');
+    expect(text).toContain('• Item 30 — Trade $1.00 was delivered');
+    expect(text).not.toContain('Karambit');
+
+    // A second burst right after the first message: one more message, not before the interval has passed.
+    forwarder.offer([notification('Item 31', 'Trade $1.00 was cancelled')]);
+    forwarder.offer([notification('Item 32', 'Trade $1.00 was cancelled')]);
+    await until(() => receiver.received.length === 2);
+    const [first, second] = receiver.received;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(140);
+    expect(receiver.texts()[1]).toBe('Merchant Desk: 2 notifications\n• Item 31 — Trade $1.00 was cancelled\n• Item 32 — Trade $1.00 was cancelled');
+  });
+
+  it('cuts a long batch to the chat limit and says how many more there were', async () => {
+    for (let i = 1; i <= 200; i++) forwarder.offer([notification(`Karambit | Doppler ${i}`, `Trade $641.${String(i % 100).padStart(2, '0')} was delivered`)]);
+    await until(() => receiver.received.length === 1);
+    const text = receiver.texts()[0] ?? '';
+    expect(text.length).toBeLessThanOrEqual(2000);
+    expect(text).toMatch(/\n…and \d+ more$/);
+  });
+
+  it('survives a receiver that answers 500: reports once, keeps what arrived meanwhile and delivers it all later', async () => {
+    receiver.mode = 500;
+    forwarder.offer([notification('First', 'Trade $1.00 was delivered')]);
+    await until(() => receiver.received.length >= 1 && reports.length === 1);
+    forwarder.offer([notification('Second', 'Trade $2.00 was delivered')]);
+    await until(() => receiver.received.length >= 2);
+    expect(reports).toHaveLength(1); // one report for the run of failures, not one per attempt
+    expect(reports[0]?.title).toBe(`Forwarding to 127.0.0.1:${receiver.port} failed`);
+    expect(reports[0]?.body).toMatch(/answered HTTP 500; trying again in 150 ms$/);
+    expect(JSON.stringify(reports)).not.toContain('SECRET-WEBHOOK-TOKEN');
+    expect(forwarder.status().problem).toMatch(/HTTP 500/);
+
+    receiver.mode = 'ok';
+    await until(() => reports.length === 2);
+    expect(reports[1]?.title).toBe(`Forwarding to 127.0.0.1:${receiver.port} works again`);
+    const last = receiver.texts().at(-1) ?? '';
+    expect(last).toContain('First — Trade $1.00 was delivered');
+    expect(last).toContain('Second — Trade $2.00 was delivered');
+    expect(forwarder.status()).toMatchObject({ problem: null, pending: 0 });
+  });
+
+  it('backs off while the receiver keeps failing', async () => {
+    receiver.mode = 503;
+    forwarder.offer([notification('Held', 'Trade $1.00 was delivered')]);
+    await until(() => receiver.received.length >= 4, 10_000);
+    const gaps = receiver.received.slice(1).map((r, i) => r.at - (receiver.received[i]?.at ?? 0));
+    // 150, 300, 600 ms: each wait about twice the one before.
+    expect(gaps[0]).toBeGreaterThanOrEqual(140);
+    expect(gaps[1]).toBeGreaterThanOrEqual(290);
+    expect(gaps[2]).toBeGreaterThanOrEqual(590);
+  });
+
+  it("waits out a 429's retry_after before the next attempt", async () => {
+    receiver.mode = 429;
+    forwarder.offer([notification('Limited', 'Trade $1.00 was delivered')]);
+    await until(() => receiver.received.length === 1);
+    receiver.mode = 'ok';
+    await until(() => receiver.received.length === 2);
+    const [first, second] = receiver.received;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(590);
+    expect(reports[0]?.body).toMatch(/answered HTTP 429; trying again in 600 ms$/);
+  });
+
+  it('survives a refused connection and delivers once the receiver is back on its port', async () => {
+    const port = receiver.port;
+    await receiver.stop();
+    forwarder.offer([notification('While down', 'Trade $3.00 was delivered')]);
+    await until(() => reports.length === 1);
+    expect(reports[0]?.body).toMatch(/could not be reached \(ECONNREFUSED\)/);
+    await receiver.start(port);
+    await until(() => receiver.received.length === 1);
+    expect(receiver.texts()[0]).toBe('While down — Trade $3.00 was delivered');
+  });
+
+  it('gives up on a slow receiver after its time-out and sends the message again', async () => {
+    receiver.mode = 'slow';
+    forwarder.offer([notification('Slow', 'Trade $4.00 was delivered')]);
+    await until(() => reports.length === 1);
+    expect(reports[0]?.body).toMatch(/did not answer within 300 ms; trying again in 150 ms$/);
+    receiver.mode = 'ok';
+    await until(() => reports.length === 2);
+    expect(receiver.texts().at(-1)).toBe('Slow — Trade $4.00 was delivered');
+  });
+
+  it('drops a message the receiver refuses (4xx) and says so, and the next one goes through', async () => {
+    receiver.mode = 404;
+    forwarder.offer([notification('Refused', 'Trade $5.00 was delivered')]);
+    await until(() => reports.length === 1);
+    expect(reports[0]?.body).toMatch(/answered HTTP 404; 1 notification not forwarded \(check the webhook URL in Settings\)/);
+    receiver.mode = 'ok';
+    forwarder.offer([notification('Next', 'Trade $6.00 was delivered')]);
+    await until(() => receiver.received.length === 2);
+    expect(receiver.texts()[1]).toBe('Next — Trade $6.00 was delivered');
+  });
+
+  it('forwards nothing of its own reports, and nothing once the URL is removed', async () => {
+    receiver.mode = 500;
+    forwarder = make({ report: (n) => { reports.push(n); forwarder.offer([n]); } });
+    forwarder.offer([notification('Loop?', 'Trade $1.00 was delivered')]);
+    await until(() => reports.length === 1 && receiver.received.length >= 2);
+    expect(receiver.texts().every((text) => !text.includes('Forwarding to'))).toBe(true);
+    settings = { ...settings, url: null };
+    forwarder.settingsChanged();
+    expect(forwarder.status()).toMatchObject({ host: null, pending: 0 });
+  });
+});
+
+describe('webhook URL validation', () => {
+  it('takes http and https, recognises a Telegram sendMessage URL and says what is wrong otherwise', () => {
+    expect(parseForwardUrl('https://discord.com/api/webhooks/1/abc')).toMatchObject({ ok: true, target: { format: 'discord' } });
+    expect(parseForwardUrl('https://api.telegram.org/bot123:AA/sendMessage?chat_id=42')).toMatchObject({ ok: true, target: { format: 'telegram', chatId: '42' } });
+    expect(parseForwardUrl('https://api.telegram.org/bot123:AA/sendMessage')).toEqual({
+      ok: false,
+      problem: 'A Telegram sendMessage URL needs the chat: add ?chat_id=<chat id> (a number, or @channelname)',
+    });
+    expect(parseForwardUrl('ftp://example.com/hook')).toEqual({ ok: false, problem: 'Only http:// and https:// webhook URLs are allowed (not ftp:)' });
+    expect(parseForwardUrl('javascript:alert(1)')).toMatchObject({ ok: false });
+    expect(parseForwardUrl('not a url')).toEqual({ ok: false, problem: 'Not a URL: paste the webhook URL, starting with https://' });
+    expect(parseForwardUrl('https://user:pw@example.com/hook')).toMatchObject({ ok: false });
+    expect(parseForwardUrl(`https://example.com/${'a'.repeat(2100)}`)).toMatchObject({ ok: false });
+  });
+});
