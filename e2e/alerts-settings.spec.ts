@@ -90,6 +90,7 @@ test('alerts: firings acknowledged and re-armed from the keyboard and the palett
     await d.getByLabel('Rule name').fill('Okapi auto');
     await d.getByLabel('Name contains').fill('Okapi Bargain');
     await d.getByRole('checkbox', { name: 'Buy matching items automatically' }).check();
+    await d.getByLabel('Max price ($)').fill('10');
     await d.getByRole('combobox', { name: 'Recipient' }).selectOption({ label: `Desk — ${tradeUrlFor(31).replace('AbCd1234', 'Ab******')}` });
     await d.getByLabel('Total spend cap ($)').fill('10');
     await d.getByLabel('Daily cap ($)').fill('8');
@@ -97,12 +98,17 @@ test('alerts: firings acknowledged and re-armed from the keyboard and the palett
   const autoRule = rules.locator('tbody tr', { hasText: 'Okapi auto' });
   await expect(autoRule).toContainText(`${formatCents(0)} / ${formatCents(1000)}`);
   await expect(autoRule).toContainText(`at most ${formatCents(800)} a day`);
-  // A $7 listing is bought at once; a $5 one would pass the $8 a day: refused.
+  // A $7 listing is bought at once; a $5 one would pass the caps ($10 in all, checked first, and $8 a day): skipped,
+  // on the rule's one line for the day.
   await stack().admin.post('/admin/items', { items: [BARGAINS[0]] });
   await expect(firingRows(page).filter({ hasText: BARGAINS[0]?.market_hash_name ?? '' })).toContainText('bought · open trade', { timeout: 20_000 });
   await expect(autoRule).toContainText(`${formatCents(700)} / ${formatCents(1000)}`);
   await stack().admin.post('/admin/items', { items: [BARGAINS[1]] });
-  await expect(firingRows(page).filter({ hasText: BARGAINS[1]?.market_hash_name ?? '' })).toContainText('auto-buy failed', { timeout: 20_000 });
+  await expect(page.getByRole('list', { name: 'Auto-buy skips by rule and day' }).getByRole('listitem').filter({ hasText: 'Okapi auto' })).toContainText(
+    '1 match not bought: the rule would exceed its spend cap',
+    { timeout: 20_000 },
+  );
+  await expect(firingRows(page).filter({ hasText: BARGAINS[1]?.market_hash_name ?? '' })).toHaveCount(0);
   await expect(autoRule).toContainText(`${formatCents(700)} / ${formatCents(1000)}`);
   const trades = (await stack().api.get<{ trades: { itemId: number; price: number }[] }>('/Trades/History')).body.trades;
   expect(trades.map((t) => t.itemId)).toEqual([BARGAINS[0]?.itemId]);

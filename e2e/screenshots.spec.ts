@@ -137,12 +137,14 @@ test('screenshots of every main screen', async ({ page }) => {
         await dialog.getByRole('combobox', { name: 'Recipient' }).selectOption({ index: 1 });
         await dialog.getByLabel('Total spend cap ($)').fill('10000');
         await dialog.getByLabel('Daily cap ($)').fill('5000');
+        // Auto-buy buys only new listings unless told to take the ones on sale now too.
+        await dialog.getByRole('radio', { name: /^Also the \d+ listed now/ }).check();
       }
       await dialog.getByRole('button', { name: 'Save rule' }).click();
       await expect(dialog).toBeHidden();
     }
     await expect(page.getByRole('table', { name: 'Alert rules' }).locator('tbody tr')).toHaveCount(2);
-    // A new rule is checked against the catalog at once: the Howls on sale fire, a Dragon Lore is bought.
+    // A new rule is checked against the catalog at once: the Howls on sale fire, a Dragon Lore listed now is bought.
     const firings = page.getByRole('table', { name: 'Alert firings' }).locator('tbody tr');
     await expect(firings.first()).toBeVisible({ timeout: 30_000 });
     await expect(firings.filter({ hasText: 'bought · open trade' }).first()).toBeVisible({ timeout: 30_000 });

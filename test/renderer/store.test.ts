@@ -213,12 +213,15 @@ describe('alerts, toasts, routes', () => {
       floatMax: null,
       maxPrice: 150_000,
       stickerNames: ['Crown (Foil)', 'Titan'],
-      autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0 },
+      autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, dryRun: false },
     });
     const auto = { ...ok, autoBuy: true };
+    // Auto-buy needs a maximum price per item, as the engine does.
+    expect(ruleProblems({ ...auto, maxPrice: '', recipientId: 'r', spendCap: '100', dailyCap: '50' })).toEqual({ maxPrice: 'Auto-buy needs a maximum price per item' });
     expect(Object.keys(ruleProblems(auto)).sort()).toEqual(['dailyCap', 'recipientId', 'spendCap']);
     expect(ruleProblems({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '200' }).dailyCap).toMatch(/exceed/);
-    expect(ruleInput({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '50' }).autoBuy).toEqual({ enabled: true, recipientId: 'r', spendCap: 10_000, dailyCap: 5000 });
+    expect(ruleInput({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '50' }).autoBuy).toEqual({ enabled: true, recipientId: 'r', spendCap: 10_000, dailyCap: 5000, dryRun: false });
+    expect(ruleInput({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '50', dryRun: true }).autoBuy?.dryRun).toBe(true);
     expect(formFromRule(rule('r1')).maxPrice).toBe('1000.00');
   });
 });

@@ -13,7 +13,7 @@ export function Dialogs() {
     case 'buyByName':
       return <BuyByNameDialog dialog={dialog} />;
     case 'rule':
-      return <RuleEditor key={dialog.ruleId ?? 'new'} ruleId={dialog.ruleId} />;
+      return <RuleEditor key={dialog.ruleId ?? 'new'} ruleId={dialog.ruleId} enabling={dialog.enabling === true} />;
     case 'palette':
       return <CommandPalette />;
   }

@@ -4,6 +4,7 @@ import { detailWithoutDelay } from '../lib/connectionDetail';
 import { formatInt } from '../lib/format';
 import { navigate } from '../state/actions/ui';
 import { useStore } from '../state/store';
+import { AutoBuyStatusItem } from './AutoBuyStatusItem';
 import { BRIDGE_EXPIRED_TEXT, BRIDGE_LOST_TEXT } from './BridgeBanner';
 import { CONNECTION_LABELS } from './connectionLabels';
 
@@ -127,6 +128,7 @@ export function StatusBar() {
         ))}
       </span>
       <span className="sb-spacer" />
+      <AutoBuyStatusItem />
       <button type="button" className="sb-btn" onClick={() => navigate('trades')} title="Open active trades">
         <span className="num strong">{active}</span> active trade{active === 1 ? '' : 's'}
       </button>

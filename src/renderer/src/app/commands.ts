@@ -1,7 +1,7 @@
 import type { KeyCommand } from '../lib/keyboard';
 import { SHORTCUT_HINTS } from '../lib/keyboard';
 import { openBuyByName, openBuyForSelected } from '../screens/buy/open';
-import { acknowledgeAll, acknowledgeSelectedFiring, moveFiring, rearmSelectedFiring } from '../state/actions/alerts';
+import { acknowledgeAll, acknowledgeSelectedFiring, moveFiring, rearmSelectedFiring, setAutoBuyStopped, stopAllAutoBuy } from '../state/actions/alerts';
 import { requestWebNotifications, webNotificationPermission } from '../state/actions/boot';
 import { clearFilters, closeDetail, moveSelection, openSelectedDetail, refreshCatalog, softRefresh } from '../state/actions/catalog';
 import { retryConnectionNow } from '../state/actions/connection';
@@ -78,6 +78,16 @@ export function buildCommands(): Command[] {
         void acknowledgeAll(firingOrder.filter((id) => firings[id]?.acknowledged === false));
       },
     },
+    state.settings.settings?.autoBuyStopped === true
+      ? { id: 'alerts.autoBuyStop', group: 'Alerts', title: 'Resume auto-buy', keywords: 'auto-buy start stopped', run: () => void setAutoBuyStopped(false) }
+      : {
+          id: 'alerts.autoBuyStop',
+          group: 'Alerts',
+          title: 'Stop all auto-buy',
+          hint: hint('autobuy.stop'),
+          keywords: 'auto-buy emergency halt kill spend',
+          run: stopAllAutoBuy,
+        },
     {
       id: 'alerts.pause',
       group: 'Alerts',
@@ -179,6 +189,9 @@ export function runKeyCommand(command: KeyCommand, target: EventTarget | null): 
       return;
     case 'firing.rearm':
       rearmSelectedFiring();
+      return;
+    case 'autobuy.stop':
+      stopAllAutoBuy();
       return;
     case 'export.csv':
       if (getState().ui.screen === 'wallet') void exportLedgerCsv();

@@ -24,6 +24,7 @@ export type KeyCommand =
   | 'firing.down'
   | 'firing.acknowledge'
   | 'firing.rearm'
+  | 'autobuy.stop'
   | 'export.csv';
 
 export interface KeyInput {
@@ -85,6 +86,8 @@ const none = (pending: string | null = null): KeyResult => ({ command: null, pen
 export function interpretKey(pending: string | null, e: KeyInput): KeyResult {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && !e.altKey && e.key.toLowerCase() === 'k') return { command: 'palette.toggle', pending: null };
+  // Stop-all works from anywhere, a dialog or a text field included: it only ever stops.
+  if (mod && e.shiftKey && !e.altKey && e.key.toLowerCase() === 'x') return { command: 'autobuy.stop', pending: null };
   if (e.key === 'Escape') return { command: 'dialog.close', pending: null };
   // Everything else is for the focused field or the open dialog.
   if (e.inEditable || e.modalOpen || mod || e.altKey) return none();
@@ -132,5 +135,6 @@ export const SHORTCUT_HINTS: Partial<Record<KeyCommand, string>> = {
   'firing.down': '↓',
   'firing.acknowledge': 'A',
   'firing.rearm': 'R',
+  'autobuy.stop': 'Ctrl Shift X',
   'export.csv': 'E',
 };

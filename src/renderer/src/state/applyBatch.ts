@@ -36,6 +36,7 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
   if (batch.settings) out.settings = { ...state.settings, settings: batch.settings };
 
   if (batch.firings && batch.firings.length > 0) out.alerts = mergeFirings(state.alerts, batch.firings);
+  if (batch.autoBuy) out.alerts = { ...(out.alerts ?? state.alerts), autoBuy: batch.autoBuy };
 
   if (batch.notifications && batch.notifications.length > 0) {
     const notes = pushToasts(state.notes, toastsFromNotifications(batch.notifications));
@@ -54,5 +55,6 @@ export function applySnapshot(state: AppState, snap: AppSnapshot, host: 'electro
     catalog: { ...base.catalog, info: snap.catalog },
     wallet: { ...base.wallet, balance: snap.balance, balanceAt: snap.balance ? new Date().toISOString() : null },
     settings: { ...base.settings, settings: snap.settings },
+    ...(snap.autoBuy ? { alerts: { ...base.alerts, autoBuy: snap.autoBuy } } : {}),
   };
 }

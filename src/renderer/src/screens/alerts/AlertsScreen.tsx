@@ -9,6 +9,7 @@ import { acknowledgeAll, acknowledgeFiring, deleteRule, firingDomId, loadAlerts,
 import { updateSettings } from '../../state/actions/settings';
 import { openDialog, openTarget } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
+import { AutoBuyPanel, dryRunText, SkipLines } from './AutoBuyPanel';
 
 function describeRule(rule: AlertRule): string {
   const parts: string[] = [];
@@ -46,7 +47,7 @@ function AutoBuyCell({ rule }: { rule: AlertRule }) {
   return (
     <div className="autobuy" title={`Auto-buy on: spent ${formatCents(ab.spent)} of ${formatCents(ab.spendCap)} in total, at most ${formatCents(ab.dailyCap)} a UTC day`}>
       <div className="autobuy-line">
-        <span className="tag tag-warn">auto-buy</span>
+        <span className="tag tag-warn">{ab.dryRun === true ? 'dry run' : 'auto-buy'}</span>
         <span className="autobuy-meter" aria-hidden="true">
           <span style={{ width: `${Math.round(used * 100)}%` }} />
         </span>
@@ -71,7 +72,16 @@ function RuleRow({ id }: { id: string }) {
     <tr className={rule.enabled ? '' : 'dim'}>
       <td>
         <label className="switch" title={rule.enabled ? 'Enabled' : 'Disabled'}>
-          <input type="checkbox" role="switch" aria-label={`Enable ${rule.name}`} checked={rule.enabled} onChange={(e) => void setRuleEnabled(rule, e.target.checked)} />
+          <input
+            type="checkbox"
+            role="switch"
+            aria-label={`Enable ${rule.name}`}
+            checked={rule.enabled}
+            onChange={(e) =>
+              // Enabling an auto-buy rule first shows what it matches now and asks about those listings.
+              e.target.checked && rule.autoBuy.enabled ? openDialog({ kind: 'rule', ruleId: rule.id, enabling: true }) : void setRuleEnabled(rule, e.target.checked)
+            }
+          />
           <span aria-hidden="true" />
         </label>
       </td>
@@ -93,7 +103,11 @@ function RuleRow({ id }: { id: string }) {
             type="button"
             className="btn sm ghost"
             aria-label={`Re-arm ${rule.name}`}
-            title="Forget this rule's firings and switch it on: the same items may fire again"
+            title={
+              rule.autoBuy.enabled
+                ? "Forget this rule's firings and switch it on: the same items may fire again; auto-buy buys only listings newer than the re-arm"
+                : "Forget this rule's firings and switch it on: the same items may fire again"
+            }
             onClick={() => void rearmRule(rule.id)}
           >
             Re-arm
@@ -133,7 +147,9 @@ const FiringRow = memo(function FiringRow({ id }: { id: string }) {
       </td>
       <td className="small ellipsis">
         {f.autoBuy ? (
-          f.autoBuy.tradeId ? (
+          f.autoBuy.dryRun === true ? (
+            <span className="muted">{dryRunText(f.price)}</span>
+          ) : f.autoBuy.tradeId ? (
             <button type="button" className="link-btn" onClick={() => openTarget({ type: 'trade', tradeId: f.autoBuy?.tradeId ?? '' })}>
               bought · open trade
             </button>
@@ -250,6 +266,7 @@ export function AlertsScreen() {
       </header>
       {paused ? <div className="banner warn">Alerts are paused: no rule fires and nothing is bought automatically.</div> : null}
       <div className="alerts-body">
+        <AutoBuyPanel />
         <section className="panel" aria-label="Watchlist rules">
           <h2 className="panel-title">Watchlist</h2>
           {status === 'error' && ruleOrder.length === 0 ? (
@@ -312,6 +329,7 @@ export function AlertsScreen() {
               Acknowledge all
             </button>
           </div>
+          <SkipLines />
           <FiringsBody />
         </section>
       </div>

@@ -1,23 +1,91 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { redactTradeUrl } from '../../../../shared/api/tradeUrl';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
+import { formatCents } from '../../lib/format';
 import { errorMessage } from '../../lib/ipc';
 import { KNOWN_PHASES } from '../../lib/rarity';
-import { saveRule } from '../../state/actions/alerts';
+import { previewRule, saveRule } from '../../state/actions/alerts';
+import type { AutoBuyPreview } from '../../../../shared/ipc/models';
 import { closeDialog, navigate, toast } from '../../state/actions/ui';
 import { getState, useStore } from '../../state/store';
 import { EMPTY_RULE_FORM, formFromRule, type RuleForm, ruleInput, ruleProblems } from './ruleForm';
 
+const PREVIEW_DELAY_MS = 300;
+
+/**
+ * What an auto-buy rule matches now, and the choice about those listings: only new listings (the default)
+ * or also the ones listed now. Shown whenever an enabled auto-buy rule is saved.
+ */
+function ExistingListingsChoice({ form, value, onChange }: { form: RuleForm; value: 'skip' | 'buy'; onChange: (v: 'skip' | 'buy') => void }) {
+  const name = useId();
+  const [preview, setPreview] = useState<AutoBuyPreview | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const input = JSON.stringify(ruleInput(form));
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      previewRule(JSON.parse(input) as ReturnType<typeof ruleInput>).then(
+        (answer) => {
+          if (!live) return;
+          setPreview(answer);
+          setProblem(null);
+        },
+        (e: unknown) => {
+          if (live) setProblem(errorMessage(e));
+        },
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [input]);
+  const count = preview?.count ?? 0;
+  return (
+    <fieldset className="fieldset existing-listings" aria-describedby={`${name}-now`}>
+      <legend>Listings on sale now</legend>
+      <p id={`${name}-now`} className="small" role="status">
+        {problem ? (
+          <span className="neg">Could not check what matches now: {problem}</span>
+        ) : preview === null ? (
+          <span className="muted">Checking what matches now…</span>
+        ) : count === 0 ? (
+          'Nothing on sale matches this rule now.'
+        ) : (
+          <>
+            <strong className="num">{count}</strong> listing{count === 1 ? '' : 's'} on sale match{count === 1 ? 'es' : ''} now, <Money cents={preview.total} /> in total
+            {preview.items.length > 0 ? (
+              <span className="muted">
+                {' '}
+                (cheapest: {preview.items.slice(0, 3).map((item) => `${item.market_hash_name} ${formatCents(item.price)}`).join(', ')})
+              </span>
+            ) : null}
+          </>
+        )}
+      </p>
+      <label className="check">
+        <input type="radio" name={name} value="skip" checked={value === 'skip'} onChange={() => onChange('skip')} /> Only new listings (nothing on sale now is bought)
+      </label>
+      <label className="check">
+        <input type="radio" name={name} value="buy" checked={value === 'buy'} disabled={count === 0} onChange={() => onChange('buy')} /> Also the {count} listed now
+        {preview ? ` (total ${formatCents(preview.total)})` : null}
+      </label>
+    </fieldset>
+  );
+}
+
 /** Create or edit a watchlist rule. Auto-buy is off unless switched on, with caps in dollars. */
-export function RuleEditor({ ruleId }: { ruleId: string | null }) {
+export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null; enabling?: boolean }) {
   const id = useId();
   const [form, setForm] = useState<RuleForm>(() => {
     const rule = ruleId ? getState().alerts.rules[ruleId] : undefined;
-    return rule ? formFromRule(rule) : EMPTY_RULE_FORM;
+    const initial = rule ? formFromRule(rule) : EMPTY_RULE_FORM;
+    return enabling ? { ...initial, enabled: true } : initial;
   });
+  const [existing, setExisting] = useState<'skip' | 'buy'>('skip');
   const spent = useStore((s) => (ruleId ? s.alerts.rules[ruleId]?.autoBuy.spent : undefined));
   const { order, recipients } = useStore(useShallow((s) => ({ order: s.settings.recipientOrder, recipients: s.settings.recipients })));
   const [touched, setTouched] = useState(false);
@@ -34,7 +102,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
     setSaving(true);
     setError(null);
     try {
-      const rule = await saveRule(ruleInput(form));
+      const rule = await saveRule({ ...ruleInput(form), existingListings: form.autoBuy && form.enabled ? existing : 'skip' });
       toast('success', ruleId ? 'Rule saved' : 'Rule created', rule.name);
       closeDialog();
     } catch (e) {
@@ -45,7 +113,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
   };
 
   return (
-    <Dialog title={ruleId ? 'Edit alert rule' : 'New alert rule'} onClose={closeDialog} className="rule-dialog">
+    <Dialog title={enabling ? `Enable “${form.name}”` : ruleId ? 'Edit alert rule' : 'New alert rule'} onClose={closeDialog} className="rule-dialog">
       <form
         className="dialog-form"
         noValidate
@@ -84,8 +152,15 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
             <Field label="Float max" htmlFor={`${id}-fmax`} error={show('floatMax')}>
               <input id={`${id}-fmax`} inputMode="decimal" placeholder="1.00" value={form.floatMax} onChange={(e) => set({ floatMax: e.target.value })} />
             </Field>
-            <Field label="Max price ($)" htmlFor={`${id}-max`} error={show('maxPrice')}>
-              <input id={`${id}-max`} inputMode="decimal" placeholder="any" value={form.maxPrice} onChange={(e) => set({ maxPrice: e.target.value })} />
+            <Field label="Max price ($)" htmlFor={`${id}-max`} error={show('maxPrice')} hint={form.autoBuy ? 'Required for auto-buy: never pays more per item' : undefined}>
+              <input
+                id={`${id}-max`}
+                inputMode="decimal"
+                placeholder={form.autoBuy ? 'required' : 'any'}
+                aria-required={form.autoBuy}
+                value={form.maxPrice}
+                onChange={(e) => set({ maxPrice: e.target.value })}
+              />
             </Field>
           </div>
           <Field label="Sticker names" htmlFor={`${id}-stickers`} error={show('stickerNames')} hint="Comma-separated; an item matches with any of them">
@@ -135,12 +210,17 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
               <input id={`${id}-daily`} inputMode="decimal" disabled={!form.autoBuy} placeholder="0.00" value={form.dailyCap} onChange={(e) => set({ dailyCap: e.target.value })} />
             </Field>
           </div>
+          <label className="check">
+            <input type="checkbox" checked={form.dryRun} disabled={!form.autoBuy} onChange={(e) => set({ dryRun: e.target.checked })} /> Dry run: record “would buy at
+            $X” and send nothing
+          </label>
           {spent !== undefined ? (
             <div className="muted small">
               Spent by this rule so far: <Money cents={spent} />
             </div>
           ) : null}
         </fieldset>
+        {form.autoBuy && form.enabled && !form.dryRun && ok ? <ExistingListingsChoice form={form} value={existing} onChange={setExisting} /> : null}
         {error ? (
           <div className="notice error" role="alert">
             {error}
@@ -151,7 +231,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
             Cancel
           </button>
           <button type="submit" className="btn primary" disabled={saving || (touched && !ok)}>
-            {saving ? 'Saving…' : 'Save rule'}
+            {saving ? 'Saving…' : enabling ? 'Enable rule' : 'Save rule'}
           </button>
         </footer>
       </form>

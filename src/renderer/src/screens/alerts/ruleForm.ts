@@ -18,6 +18,8 @@ export interface RuleForm {
   recipientId: string;
   spendCap: string;
   dailyCap: string;
+  /** Record "would buy" only, send nothing. */
+  dryRun: boolean;
 }
 
 export const EMPTY_RULE_FORM: RuleForm = {
@@ -33,6 +35,7 @@ export const EMPTY_RULE_FORM: RuleForm = {
   recipientId: '',
   spendCap: '',
   dailyCap: '',
+  dryRun: false,
 };
 
 export function formFromRule(rule: AlertRule): RuleForm {
@@ -50,6 +53,7 @@ export function formFromRule(rule: AlertRule): RuleForm {
     recipientId: rule.autoBuy.recipientId ?? '',
     spendCap: rule.autoBuy.spendCap ? centsToInput(rule.autoBuy.spendCap) : '',
     dailyCap: rule.autoBuy.dailyCap ? centsToInput(rule.autoBuy.dailyCap) : '',
+    dryRun: rule.autoBuy.dryRun === true,
   };
 }
 
@@ -84,6 +88,7 @@ export function ruleProblems(f: RuleForm): RuleProblems {
   }
   if (f.autoBuy) {
     if (!f.recipientId) p.recipientId = 'Auto-buy needs a saved recipient';
+    if (dollars(f.maxPrice) === null) p.maxPrice = 'Auto-buy needs a maximum price per item';
     const spend = dollars(f.spendCap);
     const daily = dollars(f.dailyCap);
     if (spend === undefined || !spend) p.spendCap = 'A total cap above $0';
@@ -112,6 +117,7 @@ export function ruleInput(f: RuleForm): AlertRuleInput {
       recipientId: f.recipientId || null,
       spendCap: dollars(f.spendCap) ?? 0,
       dailyCap: dollars(f.dailyCap) ?? 0,
+      dryRun: f.autoBuy && f.dryRun,
     },
   };
 }

@@ -1,16 +1,17 @@
 import type { AlertRuleInput } from '../../../../shared/ipc/contract';
-import type { AlertRule } from '../../../../shared/ipc/models';
+import type { AlertRule, AutoBuyPreview } from '../../../../shared/ipc/models';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { mergeFirings, moveFiringSelection, removeRule, upsertRule, withRules } from '../slices/alerts';
 import { getState, update } from '../store';
+import { updateSettings } from './settings';
 import { toast } from './ui';
 
 export async function loadAlerts(): Promise<void> {
   update('alerts', (a) => ({ ...a, status: a.status === 'ready' ? 'ready' : 'loading', error: null }));
   try {
-    const [rules, firings] = await Promise.all([unwrap(api().alerts.rules({})), unwrap(api().alerts.firings({}))]);
-    update('alerts', (a) => ({ ...mergeFirings(withRules(a, rules), firings, true), status: 'ready', error: null }));
+    const [rules, firings, skips] = await Promise.all([unwrap(api().alerts.rules({})), unwrap(api().alerts.firings({})), unwrap(api().alerts.skips({}))]);
+    update('alerts', (a) => ({ ...mergeFirings(withRules(a, rules), firings, true), skips, status: 'ready', error: null }));
   } catch (error) {
     update('alerts', (a) => ({ ...a, status: 'error', error: errorMessage(error) }));
   }
@@ -42,11 +43,33 @@ export async function setRuleEnabled(rule: AlertRule, enabled: boolean): Promise
         recipientId: rule.autoBuy.recipientId,
         spendCap: rule.autoBuy.spendCap,
         dailyCap: rule.autoBuy.dailyCap,
+        dryRun: rule.autoBuy.dryRun === true,
       },
     });
   } catch (error) {
     toast('error', `Could not ${enabled ? 'enable' : 'disable'} “${rule.name}”`, errorMessage(error));
   }
+}
+
+/** The preview of what a rule would match now (the rule editor shows it before an auto-buy rule is saved or enabled). */
+export function previewRule(input: AlertRuleInput): Promise<AutoBuyPreview> {
+  return unwrap(api().alerts.preview(input));
+}
+
+/** Stop-all: the engine holds back every auto-buy from the next match on, until resumed. */
+export async function setAutoBuyStopped(stopped: boolean): Promise<void> {
+  await updateSettings({ autoBuyStopped: stopped }); // says so itself when the engine refuses
+  if ((getState().settings.settings?.autoBuyStopped === true) !== stopped) return;
+  if (stopped) toast('warn', 'All auto-buy stopped', 'No auto-buy request is sent until you resume it.');
+  else toast('success', 'Auto-buy resumed', 'Rules buy again within their caps, the daily budget and the balance floor.');
+}
+
+export function stopAllAutoBuy(): void {
+  if (getState().settings.settings?.autoBuyStopped === true) {
+    toast('info', 'Auto-buy is already stopped', 'Resume it from the status bar, the Alerts screen or the palette.');
+    return;
+  }
+  void setAutoBuyStopped(true);
 }
 
 export async function deleteRule(id: string, name: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { EngineEventBatch } from '../../../../shared/ipc/events';
-import type { Notification as DeskNotification } from '../../../../shared/ipc/models';
+import type { AutoBuyStatus, Notification as DeskNotification } from '../../../../shared/ipc/models';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { onBridgeState } from '../../platform/bridge';
@@ -104,6 +104,8 @@ function onBridgeChange(state: Parameters<typeof withBridgeState>[1]): void {
   else if (before.bridge === 'lost' || before.bridge === 'expired') resyncAfterGap();
 }
 
+const skippedToday = (status: AutoBuyStatus | null) => status?.rules.reduce((sum, rule) => sum + rule.skippedToday, 0) ?? 0;
+
 function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState): void {
   const items = batch.items;
   // The first sync (or a new account) sets when this cache started watching the market.
@@ -120,6 +122,8 @@ function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState):
   }
   if (batch.ledgerChanged && after.ui.screen === 'wallet') scheduleWalletReload();
   if (batch.firings?.some((f) => f.autoBuy !== null) && after.ui.screen === 'alerts') scheduleAlertsReload();
+  // A new skip is folded into its rule's line for the day: read the lines again.
+  if (batch.autoBuy && after.ui.screen === 'alerts' && skippedToday(batch.autoBuy) !== skippedToday(before.alerts.autoBuy)) scheduleAlertsReload();
   if (batch.notifications && batch.notifications.length > 0 && after.conn.host === 'web') raiseWebNotifications(batch.notifications);
   // The engine opened another account (perhaps from another window): everything scoped to the old one goes.
   if (batch.accountChanged) void reloadSnapshot();

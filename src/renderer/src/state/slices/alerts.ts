@@ -1,5 +1,5 @@
 import { without } from '../../lib/records';
-import type { AlertFiring, AlertRule } from '../../../../shared/ipc/models';
+import type { AlertFiring, AlertRule, AutoBuySkipLine, AutoBuyStatus } from '../../../../shared/ipc/models';
 
 export interface AlertsSlice {
   rules: Record<string, AlertRule>;
@@ -11,6 +11,10 @@ export interface AlertsSlice {
   error: string | null;
   /** The firing the keyboard acts on (A acknowledges, R re-arms its rule). */
   selectedFiringId: string | null;
+  /** Auto-buy today: spend, skips, budget, floor, stop-all (from the snapshot and engine events). */
+  autoBuy: AutoBuyStatus | null;
+  /** Auto-buy skips, one line per rule and UTC day. */
+  skips: AutoBuySkipLine[];
 }
 
 export const initialAlerts: AlertsSlice = {
@@ -21,6 +25,8 @@ export const initialAlerts: AlertsSlice = {
   status: 'idle',
   error: null,
   selectedFiringId: null,
+  autoBuy: null,
+  skips: [],
 };
 
 /** Move the firing selection by `delta` rows (newest first); the first press selects the newest. */
