@@ -6,7 +6,7 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { AlertRule } from '../../src/shared/ipc';
-import { type EngineHarness, sleep, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi } from '../support/sandboxHttp';
 
@@ -97,11 +97,22 @@ describe('auto-buy against the real sandbox', () => {
     // Restart, then the same matches again (the listings re-sent by the server: a replayed feed frame, and the start-up sync).
     await first.close();
     first = await launch();
+    const restarted = first;
     await items(listed);
-    await waitFor(async () => (await first.call('catalog.item', { itemId: 93_000_021 }))?.onSale === true, 10_000, 'the replay applied');
-    await sleep(1500);
+    // Markers that every re-sent listing has been through the rules: an alert-only rule's listing sent after the
+    // replay on the same feed (frames are handled in order), no catalog sync under way (a fresh cache starts none),
+    // and no request of the engine queued or unanswered (a buy it sent has reached the server).
+    const marker = await first.call('alerts.saveRule', { name: 'marker', namePattern: 'Cap Marker', maxPrice: 5000 });
+    await items([{ itemId: 93_000_031, name: 'Cap Marker 1', price: 1000 }]);
+    await waitFor(async () => (await restarted.call('alerts.firings')).some((f) => f.ruleId === marker.id), 10_000, 'the marker fired');
+    const limiter = restarted.session().limiter;
+    await waitFor(
+      async () => !(await restarted.engine.snapshot()).progress.some((p) => p.kind === 'catalog-sync') && limiter.queued('default') === 0 && limiter.unanswered('default') === 0,
+      20_000,
+      'no catalog sync or request under way',
+    );
     expect(serverTrades()).toBe(4);
-    expect(await first.call('alerts.firings')).toHaveLength(4);
+    expect((await first.call('alerts.firings')).filter((f) => f.ruleId !== marker.id)).toHaveLength(4);
     expect((await first.call('alerts.skips')).reduce((sum, line) => sum + line.count, 0)).toBe(2);
     expect((await rule(first, 'roomy')).autoBuy.spent).toBe(1000);
     expect((await rule(first, 'total cap')).autoBuy.spent).toBe(2000);
