@@ -8,24 +8,13 @@ import { KeytarSecretStore } from '../../src/main/core/secrets';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import { waitFor } from '../support/faults/harness';
+import { skipKeychainTests } from '../support/keychain';
 import { adminApi } from '../support/sandboxHttp';
 import { openBridge } from '../web/support';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const CI = process.env['CI'] === 'true';
 
-async function keychainProblem(): Promise<string | null> {
-  try {
-    await new KeytarSecretStore({ probeTimeoutMs: 3_000 }).probe();
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-const problem = await keychainProblem();
-// Locally without a Secret Service: one line, and the keychain case is skipped. In CI it must run (and fails without one).
-if (problem && !CI) console.warn(`headless keychain test skipped: ${problem} (run under scripts/with-keyring.sh)`);
-const keychainIt = problem && !CI ? it.skip : it;
+const keychainIt = (await skipKeychainTests('headless keychain test')) ? it.skip : it;
 
 interface Run {
   child: ChildProcess;

@@ -9,22 +9,13 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { createEngineFromOptions, type LaunchedEngine } from '../../src/main/core/engine/create';
 import { KeytarSecretStore } from '../../src/main/core/secrets';
+import { skipKeychainTests } from '../support/keychain';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { waitFor } from '../support/faults/harness';
 import { adminApi } from '../support/sandboxHttp';
 
-async function keychainProblem(): Promise<string | null> {
-  try {
-    await new KeytarSecretStore({ probeTimeoutMs: 3_000 }).probe();
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-const problem = await keychainProblem();
 // In CI (CI=true) the test always runs, and fails without a Secret Service instead of skipping silently.
-const noKeychain = problem !== null && process.env['CI'] !== 'true';
-if (noKeychain) console.warn(`stored-key launch tests skipped: ${problem} (run under scripts/with-keyring.sh)`);
+const noKeychain = await skipKeychainTests('stored-key launch tests');
 
 const noDemo = () => Promise.reject(new Error('no demo in this test'));
 
@@ -80,7 +71,7 @@ describe.skipIf(noKeychain)('--base-url and the key in the keychain', () => {
       env: { MERCHANT_ID: merchantId },
       startDemo: noDemo,
     });
-    const snapshot = await launched.engine.handle('app.snapshot', undefined);
+    const snapshot = await launched.engine.handle('app.snapshot', {});
     expect(snapshot.account).toMatchObject({ merchantId, cacheOnly: true });
     expect(seen.filter((headers) => headers['x-api-key'] !== undefined)).toEqual([]);
     expect(lines).toContain(`The stored API key of ${merchantId} is only sent to the saved account's address (${sb.baseUrl}); for ${listenerUrl} set MERCHANT_API_KEY`);
@@ -97,7 +88,7 @@ describe.skipIf(noKeychain)('--base-url and the key in the keychain', () => {
       env: { MERCHANT_ID: merchantId },
       startDemo: noDemo,
     });
-    const snapshot = await launched.engine.handle('app.snapshot', undefined);
+    const snapshot = await launched.engine.handle('app.snapshot', {});
     expect(snapshot.account).toMatchObject({ merchantId, apiKeyConfigured: true, cacheOnly: false });
     await waitFor(() => sb.feed.connectionCount(merchantId) === 1, 30_000, 'the feed opened with the stored key');
   }, 60_000);

@@ -17,20 +17,10 @@ import {
   SecretStoreReadOnlyError,
   SecretStoreUnavailableError,
 } from '../../src/main/core/secrets';
+import { skipKeychainTests } from '../support/keychain';
 
-async function keychainProblem(): Promise<string | null> {
-  try {
-    await new KeytarSecretStore({ probeTimeoutMs: 3_000 }).probe();
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-const problem = await keychainProblem();
 /** In CI (CI=true) the keychain tests always run, and fail when there is no Secret Service instead of skipping silently. */
-const noKeychain = problem !== null && process.env['CI'] !== 'true';
-if (noKeychain) console.warn(`keychain tests skipped: ${problem} (run under scripts/with-keyring.sh)`);
+const noKeychain = await skipKeychainTests('keychain tests');
 
 /** A keytar whose every call fails the way libsecret does without a session bus. */
 const brokenKeytar: KeytarBackend = {

@@ -3,25 +3,17 @@
 // directory (the electron package then names a file that does not exist), "present" with one that
 // holds a file called electron, so both cases run on any machine.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../support/tempDirs';
 
 const root = resolve(import.meta.dirname, '../..');
 const SKIP_LINE = 'electron e2e skipped: Electron binary not installed (it could not be downloaded here)';
 const FALLBACK_LINE = 'Electron binary not available on this machine; starting the web host instead.';
 
-const dirs: string[] = [];
-const temp = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 const absent = () => ({ ELECTRON_OVERRIDE_DIST_PATH: temp('md-no-electron-') });
 const present = () => {

@@ -2,11 +2,10 @@
 // one line when it fails; one line when keytar could not be built) and npm test's preflight (which system
 // packages are missing, how they get installed, the one line naming the command when they cannot be).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   installCommand,
   LIBSECRET_NEED,
@@ -15,19 +14,12 @@ import {
   type Probe,
   SYSTEM_NEEDS,
 } from '../../scripts/lib/systemPackages.mjs';
+import { tempDirs } from '../support/tempDirs';
 
 const root = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 
-const dirs: string[] = [];
-const temp = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 const probeOf = (present: { files?: string[]; commands?: string[]; pkgConfig?: string[] }): Probe => ({
   file: (path) => present.files?.includes(path) ?? false,
