@@ -393,11 +393,18 @@ describe('IPC boundary under fuzzing', () => {
       fc.asyncProperty(fc.integer({ min: 0, max: 4_000 }), fc.integer({ min: 0, max: 4_000 }), fc.option(fc.integer({ min: 1, max: 50_000 })), async (spendCap, dailyCap, maxPrice) => {
         const buysBefore = buyRequests().length;
         const idsBefore = proxy.externalIds.length;
+        // "Also the listings on sale now": the rule buys at once, within its guards.
         const answer = await dispatchIpc(engine, 'alerts.saveRule', {
           name: 'fuzz auto-buy',
           maxPrice,
           autoBuy: { enabled: true, recipientId, spendCap, dailyCap },
+          existingListings: 'buy',
         });
+        if (maxPrice === null) {
+          // No auto-buy without a maximum price per item.
+          expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+          return;
+        }
         if (!answer.ok) throw new Error(answer.error.message);
         const rule = answer.value as AlertRule;
         // Saving the rule evaluates the listings on sale: auto-buys start at once. Wait until they settle.

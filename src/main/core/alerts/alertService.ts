@@ -8,7 +8,7 @@ import type { EventBatcher } from '../events/batcher';
 import { EngineError } from '../ipc/engineService';
 import type { ParsedAlertRuleInput } from '../store/types';
 import { armAutoBuy, autoBuyRuleProblem, previewMatches, ruleOfInput } from './arming';
-import { AutoBuyGuard } from './guard';
+import { AutoBuyGuard, type Reservation } from './guard';
 import type { MatchableItem } from './rules';
 import { matchesRule, utcDayStart } from './rules';
 import { foldSkipLines } from './skips';
@@ -33,8 +33,15 @@ const fromRow = (row: CatalogRow): Candidate => ({ ...row, stickerNames: row.sti
 const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
 
 /** What auto-buy does with one match, decided in the match's own task. */
+/** A sent buy's outcome for its firing; `bought`: a trade this buy created (its spend stays counted). */
+interface AutoBuyOutcome {
+  tradeId: string | null;
+  error: string | null;
+  bought: boolean;
+}
+
 type AutoBuyDecision =
-  | { kind: 'buy'; outcome: Promise<{ tradeId: string | null; error: string | null }> }
+  | { kind: 'buy'; outcome: Promise<AutoBuyOutcome>; reservation: Reservation }
   | { kind: 'dry-run' }
   | { kind: 'skip'; reason: string };
 
@@ -95,6 +102,7 @@ export class AlertService {
       this.guard.reset();
       return [];
     }
+    const generation = this.guard.beginLoad();
     this.rules = await session.store.listAlertRules();
     this.fired = new Set(await session.store.firingKeys());
     this.recipients = new Map((await session.store.listRecipients()).map((recipient) => [recipient.id, recipient.tradeUrl]));
@@ -106,7 +114,7 @@ export class AlertService {
       day,
       spentByRule: new Map(rows.map((row) => [row.ruleId, row.spent])),
       skippedByRule: new Map(rows.map((row) => [row.ruleId, row.skipped])),
-    });
+    }, generation);
     this.publishStatus();
     return this.rules;
   }
@@ -265,7 +273,8 @@ export class AlertService {
     const settings = this.settings();
     // Sent before the firing is stored: a buyer's race is won or lost in milliseconds.
     const decision = this.autoBuy(rule, item, settings.alertsPaused);
-    const autoBuy = decision?.kind === 'buy' ? decision.outcome : null;
+    const buy = decision?.kind === 'buy' ? decision : null;
+    const autoBuy = buy?.outcome ?? null;
     // The request is written on the next tick (when node:http hands it its socket): store the firing after it.
     if (autoBuy) await nextTick();
     const firing = await session.store.recordFiring({
@@ -279,7 +288,7 @@ export class AlertService {
     });
     // Stored meanwhile by another path: no notification (an auto-buy already sent is idempotent by its order id).
     if (!firing) {
-      if (autoBuy) await autoBuy;
+      if (buy) this.guard.settle(buy.reservation, (await buy.outcome).bought);
       return false;
     }
     if (decision?.kind === 'skip') {
@@ -308,17 +317,20 @@ export class AlertService {
         : {}),
     });
     // The next match is decided without waiting for this answer (the guard has counted this buy already).
-    if (autoBuy) void this.recordOutcome(session, firing.id, autoBuy);
+    if (buy) void this.recordOutcome(session, firing.id, buy.outcome, buy.reservation);
     return true;
   }
 
-  private async recordOutcome(session: AccountSession, firingId: string, autoBuy: Promise<{ tradeId: string | null; error: string | null }>): Promise<void> {
+  /** Stores a buy's outcome on its firing; only then is it settled (a reload reads it from the store from then on). */
+  private async recordOutcome(session: AccountSession, firingId: string, outcome: Promise<AutoBuyOutcome>, reservation: Reservation): Promise<void> {
+    const { bought, ...autoBuy } = await outcome;
     try {
-      const updated = await session.store.setFiringAutoBuy(firingId, await autoBuy);
+      const updated = await session.store.setFiringAutoBuy(firingId, autoBuy);
       if (updated) this.events.push({ firings: [updated] });
     } catch (error) {
       this.log(`auto-buy: could not record an outcome: ${(error as Error).message}`);
     }
+    this.guard.settle(reservation, bought);
     this.publishStatus();
   }
 
@@ -368,26 +380,24 @@ export class AlertService {
         // look-up; should the server know it already, its duplicate_external_id answer is looked up instead.
         { cacheLookup: false },
       )
-      .then(async ({ outcome, placed }) => {
-        const session = this.session();
+      .then(async ({ outcome, placed }): Promise<AutoBuyOutcome> => {
         if (outcome.ok && placed) {
-          this.guard.settle(reservation, true);
-          if (session) await session.store.addAlertRuleSpend(rule.id, item.price);
           this.log(`auto-buy: rule ${rule.name} bought item ${item.itemId} for ${formatCents(item.price)}`);
-          return { tradeId: outcome.trade.tradeId, error: null };
+          try {
+            await this.session()?.store.addAlertRuleSpend(rule.id, item.price);
+          } catch (error) {
+            this.log(`auto-buy: could not store the spend: ${(error as Error).message}`);
+          }
+          return { tradeId: outcome.trade.tradeId, error: null, bought: true };
         }
-        this.guard.settle(reservation, false);
         if (outcome.ok) {
           // The order id already had this trade (bought and counted before): not spent again. Left without a
           // trade id on this firing, because the daily cap sums the firings that carry one.
-          return { tradeId: null, error: `Already bought earlier (trade ${outcome.trade.tradeId}); not counted again` };
+          return { tradeId: null, error: `Already bought earlier (trade ${outcome.trade.tradeId}); not counted again`, bought: false };
         }
-        return { tradeId: null, error: outcome.failure.message };
+        return { tradeId: null, error: outcome.failure.message, bought: false };
       })
-      .catch((error: unknown) => {
-        this.guard.settle(reservation, false);
-        return { tradeId: null, error: (error as Error).message };
-      });
-    return { kind: 'buy', outcome };
+      .catch((error: unknown): AutoBuyOutcome => ({ tradeId: null, error: (error as Error).message, bought: false }));
+    return { kind: 'buy', outcome, reservation };
   }
 }

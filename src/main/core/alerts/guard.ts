@@ -13,18 +13,30 @@ interface Outstanding {
 
 export interface Reservation {
   token: number;
-  rule: AlertRule;
+  ruleId: string;
   price: number;
   /** The budget day it counted on. */
   day: number;
 }
 
+/** A bought reservation, kept on top of the stored spend until a reload that began after it reads it from the store. */
+interface Settled extends Reservation {
+  loadGeneration: number;
+}
+
 export interface GuardDay {
   /** Start of the UTC day, epoch ms. */
   day: number;
+  /** Stored spend today per rule (firings with a trade). */
   spentByRule: Map<string, number>;
   skippedByRule: Map<string, number>;
 }
+
+const sum = (values: Iterable<number>) => {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
+};
 
 /**
  * Auto-buy's guard rails across rules, decided in memory so a decision needs no
@@ -32,17 +44,23 @@ export interface GuardDay {
  * the balance floor and stop-all. A buy is counted (reserve) in the same task
  * that sends its request, before any await, so matches arriving together see
  * each other's spend and cannot overshoot; a refused or failed buy gives its
- * share back (release).
+ * share back, a bought one stays counted (settle, once its outcome is stored).
+ *
+ * Spend = what the store held at the last load + reservations in flight + buys
+ * settled since (until a load that began after them has read them), so reloading
+ * rules during a burst never forgets a buy in flight.
  *
  * The balance floor uses the lower of the session's balance and the balance the
  * guard last read itself, minus every auto-buy that left and is not yet seen in
- * a balance read issued after its answer (`outstanding`).
+ * a balance read issued after its outcome (`outstanding`).
  */
 export class AutoBuyGuard {
   private day = 0;
-  private spentByRule = new Map<string, number>();
+  private storedDay = new Map<string, number>();
   private skippedByRule = new Map<string, number>();
-  private spentTotal = 0;
+  private readonly pending = new Map<number, Reservation>();
+  private settled: Settled[] = [];
+  private loadGeneration = 0;
   private readonly outstanding = new Map<number, Outstanding>();
   private nextToken = 1;
   /** `total_available` from the guard's own read after buys were answered; null: none since the last settled state. */
@@ -60,17 +78,25 @@ export class AutoBuyGuard {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Today's spend and skips per rule, as stored (on account open and rule changes). */
-  load(today: GuardDay): void {
-    this.day = today.day;
-    this.spentByRule = new Map(today.spentByRule);
-    this.skippedByRule = new Map(today.skippedByRule);
-    // Spend still in flight stays counted: its answer gives it back or keeps it.
-    this.spentTotal = [...this.spentByRule.values()].reduce((sum, cents) => sum + cents, 0);
+  /** Call before reading the store for `load`: buys settled before this are in what it reads. */
+  beginLoad(): number {
+    return ++this.loadGeneration;
   }
 
-  /** Forgets the in-flight state (another account opened). */
+  /** Today's stored spend and skips per rule (on account open and rule changes), read after `beginLoad`. */
+  load(today: GuardDay, generation: number): void {
+    this.day = today.day;
+    this.storedDay = new Map(today.spentByRule);
+    this.skippedByRule = new Map(today.skippedByRule);
+    this.settled = this.settled.filter((entry) => entry.loadGeneration >= generation);
+  }
+
+  /** Forgets everything in flight (another account opened). */
   reset(): void {
+    this.pending.clear();
+    this.settled = [];
+    this.storedDay.clear();
+    this.skippedByRule.clear();
     this.outstanding.clear();
     this.confirmedAvailable = null;
     this.balanceAtConfirm = null;
@@ -80,14 +106,31 @@ export class AutoBuyGuard {
     const today = utcDayStart(now);
     if (today === this.day) return;
     this.day = today;
-    this.spentByRule.clear();
+    this.storedDay.clear();
     this.skippedByRule.clear();
-    this.spentTotal = 0;
+  }
+
+  /** In-flight and settled-since-load spend: for one rule or all, today only or in total. */
+  private extra(ruleId: string | null, todayOnly: boolean): number {
+    let total = 0;
+    for (const entry of [...this.pending.values(), ...this.settled]) {
+      if (ruleId !== null && entry.ruleId !== ruleId) continue;
+      if (todayOnly && entry.day !== this.day) continue;
+      total += entry.price;
+    }
+    return total;
+  }
+
+  private spentTodayBy(ruleId: string): number {
+    return (this.storedDay.get(ruleId) ?? 0) + this.extra(ruleId, true);
   }
 
   get today(): { day: number; spentTotal: number; spentByRule: ReadonlyMap<string, number>; skippedByRule: ReadonlyMap<string, number> } {
     this.rollDay(Date.now());
-    return { day: this.day, spentTotal: this.spentTotal, spentByRule: this.spentByRule, skippedByRule: this.skippedByRule };
+    const spentByRule = new Map<string, number>();
+    const ids = new Set([...this.storedDay.keys(), ...[...this.pending.values(), ...this.settled].map((entry) => entry.ruleId)]);
+    for (const ruleId of ids) spentByRule.set(ruleId, this.spentTodayBy(ruleId));
+    return { day: this.day, spentTotal: sum(spentByRule.values()), spentByRule, skippedByRule: this.skippedByRule };
   }
 
   /** What may be spent before the floor, as far as anything we know says; null when the balance is unknown. */
@@ -98,9 +141,7 @@ export class AutoBuyGuard {
     }
     const known = [session?.total_available, this.confirmedAvailable ?? undefined].filter((v): v is number => typeof v === 'number');
     if (known.length === 0) return null;
-    let inFlight = 0;
-    for (const entry of this.outstanding.values()) inFlight += entry.price;
-    return Math.min(...known) - inFlight;
+    return Math.min(...known) - sum([...this.outstanding.values()].map((entry) => entry.price));
   }
 
   /**
@@ -115,10 +156,10 @@ export class AutoBuyGuard {
     if (settings.autoBuyStopped === true) return { buy: false, reason: 'auto-buy is stopped (stop all)' };
     if (alertsPaused) return { buy: false, reason: 'alerts are paused' };
     if (!rule.autoBuy.recipientId) return { buy: false, reason: 'no recipient chosen for auto-buy' };
-    if (rule.autoBuy.spent + price > rule.autoBuy.spendCap) return { buy: false, reason: 'the rule would exceed its spend cap' };
-    if ((this.spentByRule.get(rule.id) ?? 0) + price > rule.autoBuy.dailyCap) return { buy: false, reason: "the rule would exceed today's cap" };
+    if (rule.autoBuy.spent + this.extra(rule.id, false) + price > rule.autoBuy.spendCap) return { buy: false, reason: 'the rule would exceed its spend cap' };
+    if (this.spentTodayBy(rule.id) + price > rule.autoBuy.dailyCap) return { buy: false, reason: "the rule would exceed today's cap" };
     const budget = settings.autoBuyDailyBudget ?? null;
-    if (budget !== null && this.spentTotal + price > budget) {
+    if (budget !== null && sum(this.storedDay.values()) + this.extra(null, true) + price > budget) {
       return { buy: false, reason: `the daily auto-buy budget of ${formatCents(budget)} would be exceeded` };
     }
     const floor = settings.autoBuyBalanceFloor ?? 0;
@@ -137,26 +178,24 @@ export class AutoBuyGuard {
   /** Counts a buy about to leave (call in the task that sends it); settle it with what this returns. */
   reserve(rule: AlertRule, price: number): Reservation {
     this.rollDay(Date.now());
-    this.spentByRule.set(rule.id, (this.spentByRule.get(rule.id) ?? 0) + price);
-    this.spentTotal += price;
-    rule.autoBuy.spent += price;
-    const token = this.nextToken++;
-    this.outstanding.set(token, { price, answered: false });
-    return { token, rule, price, day: this.day };
+    const reservation: Reservation = { token: this.nextToken++, ruleId: rule.id, price, day: this.day };
+    this.pending.set(reservation.token, reservation);
+    this.outstanding.set(reservation.token, { price, answered: false });
+    return reservation;
   }
 
-  /** The buy's answer: `bought` keeps its spend (and reads the balance again), otherwise it is given back. */
-  settle({ token, rule, price, day }: Reservation, bought: boolean): void {
-    const entry = this.outstanding.get(token);
+  /**
+   * The buy's outcome, once stored (its spend and its firing's trade): `bought` keeps it counted (and reads
+   * the balance again), otherwise it is given back.
+   */
+  settle(reservation: Reservation, bought: boolean): void {
+    this.pending.delete(reservation.token);
     if (!bought) {
-      this.outstanding.delete(token);
-      rule.autoBuy.spent -= price;
-      if (day === this.day) {
-        this.spentByRule.set(rule.id, (this.spentByRule.get(rule.id) ?? 0) - price);
-        this.spentTotal -= price;
-      }
+      this.outstanding.delete(reservation.token);
       return;
     }
+    this.settled.push({ ...reservation, loadGeneration: this.loadGeneration });
+    const entry = this.outstanding.get(reservation.token);
     if (entry) entry.answered = true;
     void this.reconcile();
   }

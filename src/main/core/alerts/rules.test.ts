@@ -64,6 +64,25 @@ describe('alert rules', () => {
     expect(guard.verdict(on(0, { id: 'r2' }), 1, false)).toMatchObject({ buy: false, reason: 'auto-buy is stopped (stop all)' });
   });
 
+  it('keeps counting a buy in flight or just settled across a reload of the stored spend', () => {
+    const guard = new AutoBuyGuard(() => ({ ...DEFAULT_SETTINGS, autoBuyDailyBudget: 1000 }), () => ({ total_available: 1_000_000 }) as Balance, () => Promise.reject(new Error('offline')), () => {});
+    const r = rule({ maxPrice: 1000, autoBuy: { enabled: true, recipientId: 'rc1', spendCap: 10_000, dailyCap: 10_000, spent: 0 } });
+    const day = utcDayStart(Date.now());
+    const inFlight = guard.reserve(r, 600);
+    // A reload (a rule saved meanwhile) reads a store that does not hold the buy yet.
+    guard.load({ day, spentByRule: new Map(), skippedByRule: new Map() }, guard.beginLoad());
+    expect(guard.verdict(r, 500, false)).toMatchObject({ buy: false, reason: 'the daily auto-buy budget of $10.00 would be exceeded' });
+    guard.settle(inFlight, true);
+    const racing = guard.beginLoad(); // began after the settle: its read holds the buy
+    guard.load({ day, spentByRule: new Map([[r.id, 600]]), skippedByRule: new Map() }, racing);
+    expect(guard.today.spentTotal).toBe(600);
+    expect(guard.verdict(r, 400, false)).toEqual({ buy: true });
+    expect(guard.verdict(r, 401, false)).toMatchObject({ buy: false });
+    // A refused buy gives its share back.
+    guard.settle(guard.reserve(r, 400), false);
+    expect(guard.today.spentTotal).toBe(600);
+  });
+
   it('computes the UTC day start', () => {
     expect(utcDayStart(Date.UTC(2026, 10, 21, 23, 59))).toBe(Date.UTC(2026, 10, 21));
   });
