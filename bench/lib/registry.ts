@@ -29,6 +29,8 @@ export const BENCHMARKS: readonly BenchEntry[] = [
   { name: 'scroll', file: 'scroll.ts', minutes: 1.5 },
   { name: 'rest-throughput', file: 'rest-throughput.ts', minutes: 1.5 },
   { name: 'sandbox-feed', file: 'sandbox-feed.ts', minutes: 1.5 },
+  // Correctness at scale: the store model test (test/core/storeModel.test.ts) at 100k items.
+  { name: 'store-model', file: 'store-model.ts', minutes: 6 },
   // 30 minutes of live events at 10× the simulator's default rate, with buys and forced reconnects.
   { name: 'soak', file: 'soak.ts', minutes: 31, nodeArgs: ['--expose-gc'], onlyWhenNamed: true, docs: 'docs/reliability.md' },
 ];

@@ -6,12 +6,14 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { Item } from '../../../src/shared/api';
+import type { Item, TradeStatus, TransactionType } from '../../../src/shared/api';
+import { TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES } from '../../../src/shared/api';
 import { LocalStore, packPriceChanges, type ItemChangeGroup } from '../../../src/main/core/store';
 import { checkAll, count, type Real } from './compare';
 import type { ListDelivery } from './listServer';
 import { QUERY_PHASES, QUERY_RARITIES, SEARCH_TERMS, STICKER_TERMS, makeItem, randomOf } from './items';
 import type { CatalogModel, ModelQuery, SortColumn } from './model';
+import { checkRecords, ledgerEntryOf, tradeOf, type RecordsQuery } from './records';
 import { StoreProcess } from './storeProcess';
 
 export type Command = fc.AsyncCommand<CatalogModel, Real, false>;
@@ -270,6 +272,32 @@ export class Sync extends Base {
   }
 }
 
+/** Trades and ledger entries stored (some already held: a copy changes nothing), then one page of each. */
+export class Records extends Base {
+  constructor(
+    readonly trades: number[],
+    readonly entries: number[],
+    readonly query: RecordsQuery,
+    queries: ModelQuery[],
+  ) {
+    super(queries);
+  }
+  protected async execute(model: CatalogModel, real: Real): Promise<void> {
+    const trades = this.trades.map(tradeOf);
+    const entries = this.entries.map(ledgerEntryOf);
+    const [changed, inserted] = [await real.store.upsertTrades(trades, 'poll'), await real.store.insertLedger(entries)];
+    const expected = model.records.add(trades, entries);
+    expect(changed.changed.map((trade) => trade.tradeId), 'upsertTrades changed').toEqual(expected.changed);
+    expect(inserted.inserted.map((entry) => entry.id), 'insertLedger inserted').toEqual(expected.inserted);
+    count(real, 'records');
+    await checkRecords(real.store, model.records, this.query, this.trades[0] ?? 0);
+    await this.verify(model, real, []);
+  }
+  toString(): string {
+    return `records(${JSON.stringify([this.trades, this.entries, this.query])})`;
+  }
+}
+
 export type IndexMode = 'sql' | 'wait' | 'race';
 
 export async function openStore(real: Real, index: IndexMode): Promise<void> {
@@ -399,6 +427,19 @@ export function commandArb(size: { ids: number; batch: number; pageLimit: number
     added: fc.record({ first: id, count: fc.integer({ min: 0, max: Math.min(size.ids, 4 * size.batch) }), variant: itemSpec.map((spec) => spec.variant) }),
   });
   const index = fc.constantFrom<IndexMode>('sql', 'wait', 'race');
+  const recordsQuery: fc.Arbitrary<RecordsQuery> = fc.record({
+    idPrefix: fc.constantFrom('', '', 'tr', 'TR-', 'Tr_', 'tr_%', 'tR-1', 'x', '%', '_'),
+    externalPrefix: fc.constantFrom('', '', 'ext_', 'EXT_1', 'Ext%', 'e'),
+    statuses: fc.oneof({ weight: 3, arbitrary: fc.constant<TradeStatus[]>([]) }, fc.subarray([...TRADE_STATUSES_ACCEPTED], { minLength: 1, maxLength: 3 })),
+    activeOnly: fc.boolean(),
+    webhookFailed: fc.boolean(),
+    types: fc.oneof({ weight: 3, arbitrary: fc.constant<TransactionType[]>([]) }, fc.subarray([...TRANSACTION_TYPES], { minLength: 1, maxLength: 3 })),
+    fromHour: fc.option(fc.integer({ min: 0, max: 16 }), { nil: null }),
+    toHour: fc.option(fc.integer({ min: 0, max: 16 }), { nil: null }),
+    offset: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 })),
+    limit: fc.integer({ min: 1, max: 50 }),
+  });
+  const recordIds = fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 10 });
   // Weighted: live writes most, syncs often, reopens and kills (a process start each, ~1-3 s) now and then.
   return fc.oneof(
     { weight: 4, arbitrary: fc.tuple(fc.array(itemSpec, batch), queries).map(([items, q]): Command => new Upserts(items, q)) },
@@ -410,6 +451,7 @@ export function commandArb(size: { ids: number; batch: number; pageLimit: number
       arbitrary: fc.tuple(syncSpec, fc.constantFrom<'whole' | 'cut'>('whole', 'whole', 'whole', 'cut'), queries).map(([spec, delivery, q]): Command => new Sync(spec, delivery, q)),
     },
     { weight: 1, arbitrary: fc.tuple(index, queries).map(([mode, q]): Command => new Reopen(mode, q)) },
+    { weight: 2, arbitrary: fc.tuple(recordIds, recordIds, recordsQuery, queries).map(([trades, entries, rq, q]): Command => new Records(trades, entries, rq, q)) },
     {
       weight: 1,
       arbitrary: fc

@@ -4,12 +4,22 @@
  * tick whose wall-clock window [lo, hi] no other command's overlaps, so a stored time names its command.
  */
 import { expect } from 'vitest';
-import type { Item, PriceChange } from '../../../src/shared/api';
-import type { CatalogInfo, CatalogRow, ItemDetail, Page } from '../../../src/shared/ipc';
-import type { CatalogQuery } from '../../../src/shared/ipc/contract';
-import type { CatalogSyncResult, ItemChangeGroup, ItemChangeGroupResult, ItemRemovalResult, ItemUpsertResult, PriceChangeResult } from '../../../src/main/core/store';
+import type { BalanceTransaction, Item, PriceChange, Trade } from '../../../src/shared/api';
+import type { CatalogInfo, CatalogRow, ItemDetail, LedgerRow, Page, TradeDetail } from '../../../src/shared/ipc';
+import type { CatalogQuery, LedgerQuery, TradeQuery } from '../../../src/shared/ipc/contract';
+import type {
+  CatalogSyncResult,
+  ItemChangeGroup,
+  ItemChangeGroupResult,
+  ItemRemovalResult,
+  ItemUpsertResult,
+  LedgerInsertResult,
+  PriceChangeResult,
+  TradeUpsertResult,
+} from '../../../src/main/core/store';
 import type { CatalogModel, ModelPoint, ModelQuery } from './model';
 import type { ListServer } from './listServer';
+import { checkRecords } from './records';
 import type { StoreBundles } from './storeProcess';
 
 /** The store methods the commands use: LocalStore in this process, or StoreProcess (a child to kill). */
@@ -23,6 +33,11 @@ export interface StoreApi {
   getItem(itemId: number): Promise<ItemDetail | null>;
   findItemsByIds(itemIds: number[]): Promise<Item[]>;
   catalogInfo(): Promise<CatalogInfo>;
+  upsertTrades(trades: Trade[], source: 'poll'): Promise<TradeUpsertResult>;
+  insertLedger(entries: BalanceTransaction[]): Promise<LedgerInsertResult>;
+  queryTrades(query: TradeQuery): Promise<Page<Trade>>;
+  queryLedger(query: LedgerQuery): Promise<Page<LedgerRow>>;
+  getTrade(tradeId: string): Promise<TradeDetail | null>;
   close(): Promise<void>;
 }
 
@@ -146,11 +161,15 @@ export async function checkTotals(real: Real, model: CatalogModel, totals?: { to
   expect(info.lastUpdate, 'catalogInfo lastUpdate').toBe(model.lastUpdate);
 }
 
-/** Everything after a command: totals, its queries, and the detail of the items it touched plus a sample. */
+/** Every trade and ledger entry held, in order: kept through every write, reopen and kill. */
+const ALL_RECORDS = { idPrefix: '', externalPrefix: '', statuses: [], activeOnly: false, webhookFailed: false, types: [], fromHour: null, toHour: null, offset: 0, limit: 1000 };
+
+/** Everything after a command: totals, its queries, the detail of the items it touched plus a sample, trades and ledger. */
 export async function checkAll(real: Real, model: CatalogModel, queries: ModelQuery[], touched: number[], sampleSeed: number): Promise<void> {
   await checkTotals(real, model);
   for (const query of queries) await checkPage(real, model, query);
   const { ids, detailSample } = real.size;
   const sample = detailSample >= ids ? Array.from({ length: ids }, (_, i) => i + 1) : Array.from({ length: detailSample }, (_, i) => 1 + ((sampleSeed + i * 7919) % ids));
   await checkDetails(real, model, [...touched, ...sample]);
+  await checkRecords(real.store, model.records, ALL_RECORDS, sampleSeed);
 }

@@ -22,11 +22,14 @@
  *     (time, price) then every move since; sold, its moves in every listing (it keeps no listing time).
  *     It ends at the item's price whenever it moved since listed.
  *  7. Listing times and move times lie within the command that made them; items listed in one write share it.
+ *  8. Trades and ledger entries: stored once by id, kept through everything; pages newest first (createdAt,
+ *     then id, descending), the id filters a prefix of the id (ASCII case ignored, % and _ literal) (records.ts).
  */
 import type { Item } from '../../../src/shared/api';
 import { RARITY_COLORS } from '../../../src/shared/api';
 import type { CatalogRow } from '../../../src/shared/ipc';
 import type { CATALOG_SORT_COLUMNS } from '../../../src/shared/ipc/contract';
+import { RecordsModel } from './records';
 
 export type SortColumn = (typeof CATALOG_SORT_COLUMNS)[number];
 
@@ -107,6 +110,8 @@ export class CatalogModel {
   /** Every move of every id, across its listings (a sold item's history). */
   readonly allMoves = new Map<number, ModelPoint[]>();
   lastUpdate: string | null = null;
+  /** Trades and ledger entries (records.ts). */
+  readonly records = new RecordsModel();
 
   get totals(): { totalItems: number; totalValue: number } {
     let totalValue = 0;

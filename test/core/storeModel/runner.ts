@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { commandArb, itemOf, openStore } from './commands';
-import { Clock, checkAll, type Real, type SizeProfile } from './compare';
+import { Clock, checkAll, count, type Real, type SizeProfile } from './compare';
 import { ListServer } from './listServer';
 import { CatalogModel } from './model';
 import { bundleStore } from './storeProcess';
@@ -67,7 +67,11 @@ export async function runStoreModel(options: ModelRunOptions): Promise<ModelRunR
           commandMs: report.commandMs,
         };
         const model = new CatalogModel();
-        await openStore(real, 'race');
+        // Runs take turns: the catalog index built first (what the app queries once open), or SQL alone (what
+        // it queries while the index builds); reopen commands switch between them and race the build.
+        const mode = run % 2 === 0 ? 'sql' : 'wait';
+        await openStore(real, mode);
+        count(real, `open ${mode}`);
         try {
           if (options.fill > 0) await fill(model, real, options.fill, report);
           await fc.asyncModelRun(() => ({ model, real }), commands);
