@@ -101,6 +101,21 @@ test('auto-buy: preview on save, only new listings, dry run, stop-all from the h
   await today.getByRole('button', { name: 'Resume auto-buy' }).click();
   await expect(statusBar(page).getByRole('button', { name: 'Stop all auto-buy' })).toBeVisible();
 
+  // Switching the rule off and on again asks again: the four Zircons on sale now, only new listings by default.
+  const zircon = page.getByRole('table', { name: 'Alert rules' }).locator('tbody tr', { hasText: 'Zircon auto' });
+  await zircon.getByRole('switch', { name: 'Enable Zircon auto' }).click();
+  await expect(zircon.getByRole('switch', { name: 'Enable Zircon auto' })).not.toBeChecked();
+  // The switch opens the preview instead of switching at once.
+  await zircon.getByRole('switch', { name: 'Enable Zircon auto' }).click();
+  const enabling = page.getByRole('dialog', { name: 'Enable “Zircon auto”' });
+  await expect(enabling.getByRole('group', { name: 'Listings on sale now' })).toContainText(`4 listings on sale match now, ${formatCents(1800)} in total`, {
+    timeout: 15_000,
+  });
+  await expect(enabling.getByRole('radio', { name: /^Only new listings/ })).toBeChecked();
+  await enabling.getByRole('button', { name: 'Enable rule' }).click();
+  await expect(enabling).toBeHidden();
+  await expect(zircon.getByRole('switch', { name: 'Enable Zircon auto' })).toBeChecked();
+
   // Dry run: "would buy at $3.00" recorded, nothing sent.
   await page.getByRole('button', { name: 'New rule' }).click();
   await dialog.getByLabel('Rule name').fill('Quartz dry');
