@@ -191,7 +191,7 @@ describe('the rate budget is per account', () => {
 });
 
 describe('a feed refused with a 403 that is not ip_not_allowed', () => {
-  it('polls trades while the feed is retried slowly', async () => {
+  it('polls trades while the refused feed is retried with backoff', async () => {
     const s = await stack();
     const refusing: Server = createServer((_request, response) => response.writeHead(404).end());
     let upgrades = 0;
@@ -205,12 +205,12 @@ describe('a feed refused with a 403 that is not ip_not_allowed', () => {
     const app = await s.launch(`ws://127.0.0.1:${(refusing.address() as AddressInfo).port}/ws`);
 
     await waitFor(() => app.session().connection.state === 'polling', 10_000, 'polling');
-    expect(app.session().connection.detail).toMatch(/^Feed refused \(http 403 forbidden\); polling every 15 s, retrying the feed in 5 min$/);
+    expect(app.session().connection.detail).toMatch(/^Feed refused \(http 403 forbidden\); polling every 15 s, retrying the feed in [1-5] s$/);
     const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 650 }] })).body.items as [Item];
     const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 650, recipient: { tradeUrl: TEST_TRADE_URL } });
     if (!outcome.ok) throw new Error(outcome.failure.message);
     await adminApi(s.sb).transition(outcome.trade.tradeId, { status: 'SENT' });
     await waitFor(async () => (await app.call('trades.get', { tradeId: outcome.trade.tradeId }))?.trade.status === 'SENT', 25_000, 'the poll to pick up SENT');
-    expect(upgrades).toBe(1);
+    expect(upgrades).toBeGreaterThanOrEqual(1);
   }, 60_000);
 });
