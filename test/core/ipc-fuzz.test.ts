@@ -196,12 +196,22 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       autoBuyStopped: opt(fc.boolean()),
       autoBuyDailyBudget: opt(fc.option(cents)),
       autoBuyBalanceFloor: opt(cents),
+      soundCategories: opt(fc.uniqueArray(fc.constantFrom('trade', 'alert', 'auto-buy', 'connection'), { maxLength: 4 })),
+      soundMuted: opt(fc.boolean()),
     }),
     'account.configure': account([proxyBaseUrl, 'http://127.0.0.1:9']),
     'account.test': account([proxyBaseUrl, 'http://127.0.0.1:9']),
     'account.useDemo': none,
     'account.useSaved': none,
     'connection.retryNow': none,
+    'notifications.list': record({
+      categories: opt(fc.uniqueArray(fc.constantFrom('trade', 'alert', 'auto-buy', 'connection'), { maxLength: 4 })),
+      severities: opt(fc.uniqueArray(fc.constantFrom('success', 'danger', 'warning', 'neutral'), { maxLength: 4 })),
+      unreadOnly: opt(fc.boolean()),
+      offset: opt(fc.integer({ min: 0, max: 1000 })),
+      limit: opt(fc.integer({ min: 1, max: 1000 })),
+    }),
+    'notifications.markRead': fc.oneof(fc.record({ ids: fc.array(id, { minLength: 1, maxLength: 5 }) }), fc.constant({ all: true })),
   };
 }
 

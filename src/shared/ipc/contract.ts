@@ -23,6 +23,7 @@ import type {
   ConnectionTestResult,
   ItemDetail,
   LedgerRow,
+  NotificationPage,
   Page,
   Recipient,
   TradeDetail,
@@ -164,8 +165,30 @@ export const settingsPatchSchema = z.strictObject({
   autoBuyStopped: z.boolean().optional(),
   autoBuyDailyBudget: cents.nullable().optional(),
   autoBuyBalanceFloor: cents.optional(),
+  soundCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).max(4).optional(),
+  soundMuted: z.boolean().optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+const notificationCategory = z.enum(['trade', 'alert', 'auto-buy', 'connection']);
+const notificationSeverity = z.enum(['success', 'danger', 'warning', 'neutral']);
+
+export const notificationQuerySchema = z.strictObject({
+  categories: z.array(notificationCategory).max(4).default([]),
+  severities: z.array(notificationSeverity).max(4).default([]),
+  unreadOnly: z.boolean().default(false),
+  offset,
+  limit: pageLimit,
+});
+export type NotificationQuery = z.input<typeof notificationQuerySchema>;
+export type ParsedNotificationQuery = z.output<typeof notificationQuerySchema>;
+
+/** Some notifications by id, or every unread one raised at or before `through` (default: now). */
+export const notificationMarkReadSchema = z.union([
+  z.strictObject({ ids: z.array(id).min(1).max(1000) }),
+  z.strictObject({ all: z.literal(true), through: utcTimestampSchema.optional() }),
+]);
+export type NotificationMarkRead = z.infer<typeof notificationMarkReadSchema>;
 
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 const wsUrl = z.url({ protocol: /^wss?$/ }).max(2048);
@@ -226,6 +249,9 @@ export const IPC_METHODS = {
   'account.useSaved': method<typeof none, ConnectionTestResult>(none),
   /** "Retry now": reconnect the feed and reconcile at once, without waiting for the next backed-off attempt. */
   'connection.retryNow': method<typeof none, { started: boolean }>(none),
+  /** The notification centre: newest first, with the unread count. */
+  'notifications.list': method<typeof notificationQuerySchema, NotificationPage>(notificationQuerySchema),
+  'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(notificationMarkReadSchema),
 } as const;
 
 export type IpcMethod = keyof typeof IPC_METHODS;

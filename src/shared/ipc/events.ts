@@ -41,6 +41,8 @@ export interface EngineEventBatch {
   settings?: AppSettings;
   firings?: AlertFiring[];
   notifications?: Notification[];
+  /** Unread notifications in the centre, after any change. */
+  unreadNotifications?: number;
   unacknowledgedFirings?: number;
   /** Auto-buy's spend today, skips and stop-all, after any change. */
   autoBuy?: AutoBuyStatus;

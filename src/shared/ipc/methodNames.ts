@@ -35,6 +35,8 @@ export const IPC_METHOD_NAMES = [
   'account.useDemo',
   'account.useSaved',
   'connection.retryNow',
+  'notifications.list',
+  'notifications.markRead',
 ] as const satisfies readonly IpcMethod[];
 
 type Missing = Exclude<IpcMethod, (typeof IPC_METHOD_NAMES)[number]>;

@@ -88,6 +88,8 @@ export interface AppSnapshot {
   unacknowledgedFirings: number;
   /** Auto-buy's guard rails and spend today. Absent from older engines. */
   autoBuy?: AutoBuyStatus;
+  /** Unread notifications in the notification centre. Absent from older engines. */
+  unreadNotifications?: number;
 }
 
 /** A catalog row as the table shows it: flat, small, no holder fields. */
@@ -243,6 +245,10 @@ export interface AppSettings {
   autoBuyDailyBudget?: number | null;
   /** Auto-buy never leaves less than this available, cents (0 or absent: never more than is available). */
   autoBuyBalanceFloor?: number;
+  /** Categories that play a short sound; empty or absent: silent (the default). */
+  soundCategories?: NotificationCategory[];
+  /** Mutes every sound and keeps the choice of categories. */
+  soundMuted?: boolean;
 }
 
 export interface Notification {
@@ -253,6 +259,30 @@ export interface Notification {
   /** What clicking it opens. */
   target: { type: 'trade'; tradeId: string } | { type: 'item'; itemId: number } | null;
   at: string;
+  /** Set by the producer when its id does not tell (see shared/notifications.ts). */
+  category?: NotificationCategory;
+  severity?: NotificationSeverity;
+}
+
+/** The notification centre's filters and the sound choices are per category. */
+export type NotificationCategory = 'trade' | 'alert' | 'auto-buy' | 'connection';
+/** delivered: success (green); cancelled, failed, expired: danger (red); reversed: warning (amber); sent: neutral. */
+export type NotificationSeverity = 'success' | 'danger' | 'warning' | 'neutral';
+
+/** A notification kept in the account's store (the notification centre). */
+export interface StoredNotification extends Notification {
+  category: NotificationCategory;
+  severity: NotificationSeverity;
+  /** When it was marked read; null: unread. */
+  readAt: string | null;
+}
+
+export interface NotificationPage {
+  rows: StoredNotification[];
+  /** Rows matching the filter. */
+  total: number;
+  /** Unread notifications in the whole store. */
+  unread: number;
 }
 
 export interface BalancePoint {

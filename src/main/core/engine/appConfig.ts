@@ -18,6 +18,8 @@ const settingsSchema = z.object({
   alertsPaused: z.boolean().default(false),
   demoSandbox: z.boolean().default(true),
   closeToTray: z.boolean().default(false),
+  soundCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).default([]),
+  soundMuted: z.boolean().default(false),
   autoBuyStopped: z.boolean().default(false),
   autoBuyDailyBudget: z.int().min(0).nullable().default(null),
   autoBuyBalanceFloor: z.int().min(0).default(0),

@@ -19,6 +19,7 @@ import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
 import { AlertService } from '../alerts/alertService';
 import { BuyService } from '../buy/buyService';
 import { EventBatcher } from '../events/batcher';
+import { NotificationCentre } from '../notify/notificationCentre';
 import { centsToDecimal, toCsv } from '../export/csv';
 import type { EngineService } from '../ipc/engineService';
 import { EngineError } from '../ipc/engineService';
@@ -60,6 +61,8 @@ export type IpcHandlers = { [M in IpcMethod]: (input: IpcParsedInput<M>) => Prom
  */
 export class Engine implements EngineService {
   private readonly events = new EventBatcher();
+  /** Keeps every notification in the account's store (the notification centre) and raises connection and auto-buy ones. */
+  private readonly centre: NotificationCentre;
   private readonly config: AppConfigFile;
   private readonly buying: BuyService;
   private readonly alerts: AlertService;
@@ -88,6 +91,7 @@ export class Engine implements EngineService {
     this.lock = DataDirLock.acquire(options.dataDir, this.log);
     this.config = new AppConfigFile(options.dataDir);
     if (this.config.problem) this.log(this.config.problem);
+    this.centre = new NotificationCentre(this.events, () => this.session?.store.notifications ?? null, this.log);
     this.buying = new BuyService(() => this.requireLiveSession());
     this.alerts = new AlertService(
       () => this.session,
@@ -246,6 +250,8 @@ export class Engine implements EngineService {
     },
     'account.useSaved': () => this.useSaved(),
     'connection.retryNow': async () => (this.session ? this.session.retryNow() : { started: false }),
+    'notifications.list': (query) => this.centre.list(query),
+    'notifications.markRead': (input) => this.centre.markRead(input),
   };
 
   async snapshot(): Promise<AppSnapshot> {
@@ -273,6 +279,7 @@ export class Engine implements EngineService {
       settings,
       unacknowledgedFirings: session ? await session.store.unacknowledgedFiringCount() : 0,
       autoBuy: this.alerts.status(),
+      unreadNotifications: await this.centre.unreadCount(),
     };
   }
 
@@ -419,6 +426,7 @@ export class Engine implements EngineService {
     this.session = null;
     if (!session) return;
     await session.stop();
+    await this.centre.whenWritten();
     await session.store.close();
   }
 

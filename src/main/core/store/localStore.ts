@@ -53,6 +53,7 @@ import {
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
 import { StoreClosedError, StoreError, StoreReadOnlyError } from './errors';
 import { SCHEMA_VERSION } from './migrations';
+import { notificationMarkReadSchema, notificationQuerySchema, type NotificationRepository } from './notifications';
 import type {
   CatalogSyncProgress,
   CatalogSyncRequest,
@@ -447,6 +448,17 @@ export class LocalStore {
   setAutoBuyBaseline(ruleId: string, itemIds: number[]): Promise<{ stored: number }> {
     return this.write('setAutoBuyBaseline', ruleId, itemIds);
   }
+
+  // ---- notification centre
+
+  /** The notification centre's repository (see notifications.ts). */
+  readonly notifications: NotificationRepository = {
+    insert: (list) => this.write('insertNotifications', list),
+    // async: bad input rejects like any other failure of the call.
+    list: async (query = {}) => this.read('listNotifications', notificationQuerySchema.parse(query)),
+    markRead: async (input) => this.write('markNotificationsRead', notificationMarkReadSchema.parse(input)),
+    unreadCount: () => this.read('unreadNotificationCount'),
+  };
 
   // ---- settings and meta
 

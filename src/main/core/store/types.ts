@@ -10,11 +10,15 @@ import type {
   CatalogRow,
   ItemDetail,
   LedgerRow,
+  NotificationPage,
   Page,
   Recipient,
+  StoredNotification,
   TradeDetail,
   TradeTimelineEntry,
 } from '../../../shared/ipc';
+import type { NotificationMarkRead, ParsedNotificationQuery } from '../../../shared/ipc/contract';
+import type { NotificationInsertResult } from './notifications';
 import type {
   alertRuleInputSchema,
   catalogQuerySchema,
@@ -226,6 +230,9 @@ export interface WriterMethods {
   setAutoBuyBaseline(ruleId: string, itemIds: number[]): { stored: number };
   updateSettings(patch: SettingsPatch): AppSettings;
   setMeta(key: string, value: unknown): void;
+  /** The notification centre (worker/notificationRows.ts). */
+  insertNotifications(list: StoredNotification[]): NotificationInsertResult;
+  markNotificationsRead(input: NotificationMarkRead): { marked: number; unread: number };
   /** Streams GET /Items/GetAllItemsOnSale into the catalog (see catalogSync.ts). Not one transaction. */
   syncCatalog(request: CatalogSyncRequest): Promise<CatalogSyncResult>;
 }
@@ -260,6 +267,8 @@ export interface ReaderMethods {
   autoBuyBaseline(): string[];
   getSettings(): AppSettings;
   getMeta(key: string): unknown;
+  listNotifications(query: ParsedNotificationQuery): NotificationPage;
+  unreadNotificationCount(): number;
   /** Whether catalog queries run on the in-memory index yet (false while it builds after open or a large sync). */
   catalogIndexStatus(): { ready: boolean; items: number };
 }

@@ -18,6 +18,7 @@ import { migration015 } from './015-change-log-rowid';
 import { migration016 } from './016-pending-prices';
 import { migration017 } from './017-pending-listings';
 import { migration018 } from './018-auto-buy-guards';
+import { migration019 } from './019-notifications';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -26,7 +27,7 @@ export type { Migration } from './types';
  * Every schema step, in order; one file each. Append only: a shipped
  * migration is never edited, a fix is a new step.
  */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015, migration016, migration017, migration018];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015, migration016, migration017, migration018, migration019];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

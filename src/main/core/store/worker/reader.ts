@@ -24,6 +24,9 @@ import type {
 import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedCatalogQuery, ParsedLedgerQuery, ParsedTradeQuery, ReaderMethods } from '../types';
 import { CatalogIndex, type IndexQuery } from './catalogIndex';
 import { CheckpointService, openReadConnection, type Db } from './open';
+import { listNotifications, unreadNotificationCount } from './notificationRows';
+import type { NotificationPage } from '../../../../shared/ipc';
+import type { ParsedNotificationQuery } from '../../../../shared/ipc/contract';
 import {
   CATALOG_ROW_SELECT,
   catalogRowOf,
@@ -708,6 +711,14 @@ export class ReaderService implements ReaderMethods {
 
   autoBuyBaseline(): string[] {
     return this.prepare<[], string>("SELECT ruleId || ':' || itemId FROM auto_buy_baseline").pluck().all() as string[];
+  }
+
+  listNotifications(query: ParsedNotificationQuery): NotificationPage {
+    return listNotifications(this.db, query);
+  }
+
+  unreadNotificationCount(): number {
+    return unreadNotificationCount(this.db);
   }
 
   getSettings(): AppSettings {

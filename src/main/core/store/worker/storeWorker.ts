@@ -33,6 +33,8 @@ const WRITER_METHODS: readonly (keyof WriterMethods)[] = [
   'setAutoBuyBaseline',
   'updateSettings',
   'setMeta',
+  'insertNotifications',
+  'markNotificationsRead',
   'syncCatalog',
 ];
 
@@ -61,6 +63,8 @@ const READER_METHODS: readonly (keyof ReaderMethods)[] = [
   'autoBuyBaseline',
   'getSettings',
   'getMeta',
+  'listNotifications',
+  'unreadNotificationCount',
   'catalogIndexStatus',
 ];
 

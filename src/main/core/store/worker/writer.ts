@@ -36,6 +36,10 @@ import { LivePrices } from './livePrices';
 import { BatchedInsert } from './batchedInsert';
 import { openWriteConnection, useWriterSettings, type Db } from './open';
 import { PriceHistory } from './priceHistory';
+import { insertNotifications, markNotificationsRead } from './notificationRows';
+import type { NotificationInsertResult } from '../notifications';
+import type { NotificationMarkRead } from '../../../../shared/ipc/contract';
+import type { StoredNotification } from '../../../../shared/ipc';
 import {
   CHANGE_LOG_KEEP,
   FOLD_MOVES_AT,
@@ -1000,6 +1004,16 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
 
   deleteFiringsForRule(ruleId: string): { deleted: number } {
     return { deleted: this.s.deleteFiringsForRule.run(ruleId).changes };
+  }
+
+  // ---- notification centre (notificationRows.ts)
+
+  insertNotifications(list: StoredNotification[]): NotificationInsertResult {
+    return insertNotifications(this.db, list);
+  }
+
+  markNotificationsRead(input: NotificationMarkRead): { marked: number; unread: number } {
+    return markNotificationsRead(this.db, input, new Date().toISOString());
   }
 
   // ---- settings

@@ -1,0 +1,146 @@
+import type { Notification, NotificationCategory, NotificationSeverity } from './ipc/models';
+
+/**
+ * What every surface (toasts, the notification centre, desktop and browser
+ * notifications, sounds) derives from an engine notification: its category,
+ * its severity and how a burst folds into one line. Pure, shared by the
+ * engine, the shell and the renderer so they always agree.
+ */
+
+export const NOTIFICATION_CATEGORIES: readonly NotificationCategory[] = ['trade', 'alert', 'auto-buy', 'connection'];
+export const NOTIFICATION_SEVERITIES: readonly NotificationSeverity[] = ['success', 'danger', 'warning', 'neutral'];
+
+export const CATEGORY_LABELS: Record<NotificationCategory, string> = {
+  trade: 'Trades',
+  alert: 'Alerts',
+  'auto-buy': 'Auto-buy',
+  connection: 'Connection',
+};
+
+export const SEVERITY_LABELS: Record<NotificationSeverity, string> = {
+  success: 'Success',
+  danger: 'Problem',
+  warning: 'Warning',
+  neutral: 'Info',
+};
+
+const TRADE_STATUS_SEVERITY: Record<string, NotificationSeverity> = {
+  COMPLETED: 'success',
+  CANCELLED: 'danger',
+  FAILED: 'danger',
+  EXPIRED: 'danger',
+  REJECTED: 'danger',
+  REVERSED: 'warning',
+};
+
+/** `trade:<tradeId>:<STATUS>` (the engine's id for trade notifications) → the status. */
+export function tradeStatusOfNotification(notification: Pick<Notification, 'id' | 'kind'>): string | null {
+  if (notification.kind !== 'trade') return null;
+  return /:([A-Z]+)$/.exec(notification.id)?.[1] ?? null;
+}
+
+export function notificationCategory(notification: Pick<Notification, 'id' | 'kind' | 'category'>): NotificationCategory {
+  if (notification.category) return notification.category;
+  if (notification.kind === 'trade') return 'trade';
+  if (notification.id.startsWith('auto-buy')) return 'auto-buy';
+  if (notification.kind === 'system') return 'connection';
+  return 'alert';
+}
+
+export function notificationSeverity(notification: Pick<Notification, 'id' | 'kind' | 'category' | 'severity'>): NotificationSeverity {
+  if (notification.severity) return notification.severity;
+  const status = tradeStatusOfNotification(notification);
+  if (status) return TRADE_STATUS_SEVERITY[status] ?? 'neutral';
+  if (notification.id.startsWith('auto-buy-skip')) return 'warning';
+  return 'neutral';
+}
+
+/** A run of notifications shown as one line: "12 trades delivered". */
+export interface NotificationGroup<T extends Notification = Notification> {
+  /** The first notification's id. */
+  id: string;
+  category: NotificationCategory;
+  severity: NotificationSeverity;
+  /** The one notification's title, or the burst's ("12 trades delivered"). */
+  title: string;
+  /** The one notification's body, or the first few titles of the burst. */
+  body: string;
+  /** What clicking it opens: the one target every member shares, else null. */
+  target: Notification['target'];
+  at: string;
+  members: T[];
+}
+
+const TRADE_STATUS_PAST: Record<string, string> = {
+  PENDING: 'pending',
+  CREATING: 'being created',
+  SENT: 'sent',
+  COMPLETED: 'delivered',
+  CANCELLED: 'cancelled',
+  FAILED: 'failed',
+  EXPIRED: 'expired',
+  REVERSED: 'reversed',
+  REJECTED: 'rejected',
+};
+
+function groupKey(notification: Notification): string {
+  const status = tradeStatusOfNotification(notification);
+  return `${notificationCategory(notification)}:${notificationSeverity(notification)}:${status ?? ''}`;
+}
+
+function burstTitle(first: Notification, count: number): string {
+  const status = tradeStatusOfNotification(first);
+  if (status) return `${count} trades ${TRADE_STATUS_PAST[status] ?? status.toLowerCase()}`;
+  switch (notificationCategory(first)) {
+    case 'alert':
+      return `${count} alerts fired`;
+    case 'auto-buy':
+      return `${count} auto-buy updates`;
+    case 'connection':
+      return `${count} connection changes`;
+    default:
+      return `${count} trade updates`;
+  }
+}
+
+function groupOf<T extends Notification>(members: T[]): NotificationGroup<T> {
+  const first = members[0] as T;
+  const one = members.length === 1;
+  const targets = new Set(members.map((n) => JSON.stringify(n.target)));
+  const shown = members.slice(0, 3).map((n) => n.title);
+  return {
+    id: first.id,
+    category: notificationCategory(first),
+    severity: notificationSeverity(first),
+    title: one ? first.title : burstTitle(first, members.length),
+    body: one ? first.body : `${shown.join(', ')}${members.length > shown.length ? ` and ${members.length - shown.length} more` : ''}`,
+    target: targets.size === 1 ? first.target : null,
+    at: first.at,
+    members,
+  };
+}
+
+/**
+ * Folds runs of the same category, severity and trade status whose times lie
+ * within `windowMs` of the run's first into one group, keeping the list's
+ * order (a burst of twelve deliveries is one line, not twelve).
+ */
+export function groupNotifications<T extends Notification>(list: readonly T[], windowMs = 60_000): NotificationGroup<T>[] {
+  const groups: { key: string; startMs: number; members: T[] }[] = [];
+  for (const notification of list) {
+    const key = groupKey(notification);
+    const atMs = Date.parse(notification.at);
+    const last = groups[groups.length - 1];
+    if (last && last.key === key && Math.abs(atMs - last.startMs) <= windowMs) last.members.push(notification);
+    else groups.push({ key, startMs: atMs, members: [notification] });
+  }
+  return groups.map((group) => groupOf(group.members));
+}
+
+/** Trade bodies name the recipient by label or partner number, never by the trade URL (its token is a secret). */
+export function recipientWords(tradeUrl: string, labels: ReadonlyMap<string, string> = new Map()): string {
+  const label = labels.get(tradeUrl);
+  if (label) return label;
+  const partner = /[?&]partner=(\d{1,10})/.exec(tradeUrl)?.[1];
+  return partner ? `partner ${partner}` : 'an unknown recipient';
+}
