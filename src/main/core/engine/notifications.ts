@@ -1,6 +1,7 @@
 import type { Trade, TradeStatus } from '../../../shared/api';
 import type { Notification } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
+import { recipientWords } from '../../../shared/notifications';
 
 const STATUS_WORDS: Record<TradeStatus, string> = {
   PENDING: 'is pending',
@@ -17,12 +18,14 @@ const STATUS_WORDS: Record<TradeStatus, string> = {
 /**
  * One notification per status a trade reaches for the first time, for the
  * statuses the user asked to hear about. The store decides "first time",
- * so duplicates and replays of the feed never notify twice.
+ * so duplicates and replays of the feed never notify twice. The recipient is
+ * named by label or partner number: a trade URL's token is a secret.
  */
 export function tradeNotifications(
   changed: readonly Trade[],
   newStatuses: readonly { tradeId: string; status: TradeStatus }[],
   notifyStatuses: readonly string[],
+  recipientLabels: ReadonlyMap<string, string> = new Map(),
 ): Notification[] {
   const byId = new Map(changed.map((trade) => [trade.tradeId, trade]));
   const notifications: Notification[] = [];
@@ -35,7 +38,7 @@ export function tradeNotifications(
       id: `trade:${tradeId}:${status}`,
       kind: 'trade',
       title: `${trade.market_hash_name}${trade.phase ? ` · ${trade.phase}` : ''}`,
-      body: `Trade ${formatCents(trade.price)} ${STATUS_WORDS[status]}${reason}`,
+      body: `Trade ${formatCents(trade.price)} to ${recipientWords(trade.tradeUrl, recipientLabels)} ${STATUS_WORDS[status]}${reason}`,
       target: { type: 'trade', tradeId },
       at: trade.updatedAt,
     });

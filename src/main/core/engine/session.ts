@@ -212,6 +212,7 @@ export class AccountSession {
     this.catalog = await this.store.catalogInfo();
     this.catalogFromElsewhere = this.catalog.totalItems > 0 && (await this.store.getMeta(CATALOG_BASE_URL_META)) !== this.credentials.baseUrl;
     this.activeTrades = (await this.store.activeTrades()).length;
+    await this.loadRecipientLabels();
     const cachedBalance = (await this.store.getMeta('balance')) as Balance | null;
     if (cachedBalance) this.balance = cachedBalance;
     this.events.push({ catalog: this.catalog, activeTrades: this.activeTrades, ...(this.balance ? { balance: this.balance } : {}) });
@@ -362,10 +363,23 @@ export class AccountSession {
 
   // ---- Trades
 
+  /** Trade URL → the recipient's label, for trade notifications (which never show a trade URL). */
+  private recipientLabels: ReadonlyMap<string, string> = new Map();
+
+  private async loadRecipientLabels(): Promise<void> {
+    try {
+      this.recipientLabels = new Map((await this.store.listRecipients()).map((recipient) => [recipient.tradeUrl, recipient.label]));
+    } catch {
+      // The store closed under the read (the session stopping): the labels held stay.
+    }
+  }
+
   /** Announces changed trades, once-per-status notifications and the active count. */
   announceTrades(changed: Trade[], newStatuses: { tradeId: string; status: Trade['status'] }[]): void {
     if (changed.length === 0) return;
-    const notifications = tradeNotifications(changed, newStatuses, this.hooks.notifyStatuses());
+    const notifications = tradeNotifications(changed, newStatuses, this.hooks.notifyStatuses(), this.recipientLabels);
+    // Read again for the next announcement: a recipient renamed meanwhile shows under its new name.
+    void this.loadRecipientLabels();
     this.events.push({ trades: changed, ...(notifications.length > 0 ? { notifications } : {}) });
     void this.store
       .activeTrades()

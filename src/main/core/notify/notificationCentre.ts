@@ -39,7 +39,8 @@ const CONNECTION_TITLES: Record<ConnectionClass, string> = {
   down: 'Marketplace connection lost',
 };
 
-export function connectionNotification(status: ConnectionStatus, klass: ConnectionClass): Notification {
+/** `at`: when the engine announced the change (a status's `since` may be older than the one it replaced). */
+export function connectionNotification(status: ConnectionStatus, klass: ConnectionClass, at: string): Notification {
   return {
     id: `connection:${status.state}:${status.since}`,
     kind: 'system',
@@ -48,7 +49,7 @@ export function connectionNotification(status: ConnectionStatus, klass: Connecti
     title: status.state === 'unauthorized' ? 'The marketplace refused the API key' : CONNECTION_TITLES[klass],
     body: status.detail,
     target: null,
-    at: status.since,
+    at,
   };
 }
 
@@ -134,7 +135,7 @@ export class NotificationCentre {
     if (batch.connection) {
       const klass = connectionClass(batch.connection);
       // The first arrival after a start or a switch is news only when it is bad.
-      if (klass !== null && klass !== this.lastClass && (this.lastClass !== null || klass !== 'up')) raised.push(connectionNotification(batch.connection, klass));
+      if (klass !== null && klass !== this.lastClass && (this.lastClass !== null || klass !== 'up')) raised.push(connectionNotification(batch.connection, klass, batch.at));
       if (klass !== null) this.lastClass = klass;
     }
     for (const firing of batch.firings ?? []) {
