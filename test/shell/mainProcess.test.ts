@@ -159,6 +159,12 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
     expect(session.trayResumed.tooltip).not.toContain('alerts paused');
   });
 
+  it('the tray menu: Stop all auto-buy stops it in the engine, then offers to resume', () => {
+    expect(session.trayAutoBuyStopped.entry).toBe('Resume auto-buy (stopped)');
+    expect(session.trayAutoBuyStopped.tooltip).toMatch(/ · auto-buy stopped$/);
+    expect(session.trayAutoBuyResumed.entry).toBe('Stop all auto-buy');
+  });
+
   it('with "close to tray" on, closing the window hides it: nothing asked, nothing quit', () => {
     expect(session.closeToTraySet).toBe(true);
     expect(session.closedToTray).toEqual({ destroyed: false, visible: false, windows: 1, quitted: false, dialogs: 0 });
@@ -193,7 +199,7 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
     expect(session.batchesSent).toBeGreaterThan(0);
     expect(session.notification.body).toMatch(/^Trade \$\d+\.\d{2} /);
     expect(session.tray.tooltip).toMatch(/^Merchant Desk — .* · feed connected/);
-    expect(session.tray.menu).toEqual(['Open Merchant Desk', 'Pause alerts', 'Feed: connected', 'separator', 'Quit']);
+    expect(session.tray.menu).toEqual(['Open Merchant Desk', 'Pause alerts', 'Stop all auto-buy', 'Feed: connected', 'separator', 'Quit']);
     // The badge is the count of active trades.
     expect(session.badge.last).toBe(session.badge.activeTrades);
     expect(session.badge.activeTrades).toBeGreaterThanOrEqual(1);

@@ -145,6 +145,15 @@ async function session(fake, app) {
   await until('alerts resumed', async () => (await snapshotOf(call)).settings.alertsPaused === false, 5_000);
   await until('the tray to say so', () => trayEntry(fake, 'pause-alerts')?.label === 'Pause alerts', 5_000);
   report.trayResumed = { tooltip: fake.trays[0].tooltip, entry: trayEntry(fake, 'pause-alerts').label };
+  // "Stop all auto-buy" sets stop-all in the engine; the entry then offers to resume.
+  trayEntry(fake, 'stop-auto-buy').click();
+  await until('auto-buy stopped', async () => (await snapshotOf(call)).autoBuy?.stopped === true, 5_000);
+  await until('the tray to say so', () => trayEntry(fake, 'stop-auto-buy')?.label === 'Resume auto-buy (stopped)', 5_000);
+  report.trayAutoBuyStopped = { tooltip: fake.trays[0].tooltip, entry: trayEntry(fake, 'stop-auto-buy').label };
+  trayEntry(fake, 'stop-auto-buy').click();
+  await until('auto-buy resumed', async () => (await snapshotOf(call)).settings.autoBuyStopped === false, 5_000);
+  await until('the tray to say so', () => trayEntry(fake, 'stop-auto-buy')?.label === 'Stop all auto-buy', 5_000);
+  report.trayAutoBuyResumed = { entry: trayEntry(fake, 'stop-auto-buy').label };
 
   // Close to tray: closing hides the window, asks nothing and quits nothing.
   const closeToTray = await call('settings.update', { closeToTray: true });
