@@ -64,16 +64,19 @@ function prepareStatements(db: Db) {
     insertRun: db.prepare<[number, number, number, number]>('INSERT INTO price_move_runs (run, moves, first_at, last_at) VALUES (?, ?, ?, ?)'),
     dropRun: db.prepare<[number]>('DELETE FROM price_move_runs WHERE run = ?'),
     dropMovesOfRun: db.prepare<[number]>('DELETE FROM price_moves WHERE run = ?'),
-    // Live moves from the change log, in item order; of two moves of an item in one ms the later stays.
+    // Live moves from the change log, in item order; of two moves of an item in one ms the later's price stays,
+    // with the earlier's price before (the price before that instant).
     appendLive: db.prepare<[number, number]>(
-      'INSERT OR REPLACE INTO price_moves (run, itemId, at, price, previous) SELECT ?, itemId, at, moved, previous FROM item_changes WHERE seq > ? AND moved IS NOT NULL ORDER BY itemId, at, seq',
+      'INSERT INTO price_moves (run, itemId, at, price, previous) SELECT ?, itemId, at, moved, previous FROM item_changes WHERE seq > ? AND moved IS NOT NULL ORDER BY itemId, at, seq ' +
+        'ON CONFLICT (run, itemId, at) DO UPDATE SET price = excluded.price',
     ),
     sliceEnd: db.prepare<[number, number, number], number>('SELECT itemId FROM price_moves WHERE run = ? AND itemId > ? ORDER BY itemId LIMIT 1 OFFSET ?').pluck(),
-    // Of two moves of an item at one time, the later run's stays (as a reader reads them).
+    // Of two moves of an item at one time, the later run's price stays with the earlier's price before (as a reader reads them).
     mergeSlice: db.prepare<[number, string, number, number, number]>(
-      `INSERT OR REPLACE INTO price_moves (run, itemId, at, price, previous)
+      `INSERT INTO price_moves (run, itemId, at, price, previous)
        SELECT ?, itemId, at, price, previous FROM price_moves
-       WHERE run IN (SELECT value FROM json_each(?)) AND itemId > ? AND itemId <= ? AND at >= ? ORDER BY itemId, at, run`,
+       WHERE run IN (SELECT value FROM json_each(?)) AND itemId > ? AND itemId <= ? AND at >= ? ORDER BY itemId, at, run
+       ON CONFLICT (run, itemId, at) DO UPDATE SET price = excluded.price`,
     ),
     dropMergedSlice: db.prepare<[string, number, number]>('DELETE FROM price_moves WHERE run IN (SELECT value FROM json_each(?)) AND itemId > ? AND itemId <= ?'),
     // A merge slice's moves in the merged run (a range of it), added to the run's span.

@@ -492,11 +492,12 @@ export class ReaderService implements ReaderMethods {
     ).all(itemId, itemId);
     // An item on sale shows its history from its listing on: the moves of an earlier listing (before a removal
     // or a sync that left it out) are not its price now.
-    const moves = logged.filter((move, i) => logged[i + 1]?.at !== move.at && (listedAt === null || move.at >= listedAt));
-    // The history starts at the listing: the first move's previous price, or the price now when it never moved.
+    const since = listedAt === null ? logged : logged.filter((move) => move.at >= listedAt);
+    const moves = since.filter((move, i) => since[i + 1]?.at !== move.at);
+    // The history starts at the listing: the price before the first move (the first of its instant's), or the price now when it never moved.
     const priceHistory: PricePoint[] = [];
     const listed = listedAt ?? moves[0]?.at ?? null;
-    if (listed !== null) priceHistory.push({ at: isoOf(Math.min(listed, moves[0]?.at ?? listed)), price: moves[0]?.previous ?? item.price });
+    if (listed !== null) priceHistory.push({ at: isoOf(Math.min(listed, moves[0]?.at ?? listed)), price: since[0]?.previous ?? item.price });
     for (const move of moves) priceHistory.push({ at: isoOf(move.at), price: move.price });
     return { item, priceHistory, onSale };
   }
