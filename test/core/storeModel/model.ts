@@ -78,12 +78,6 @@ export interface ExpectedDetail {
   item: Item;
   onSale: boolean;
   history: ModelPoint[];
-  /**
-   * The listing point's price is not checked: the first instant the item moved at since it was listed held
-   * two moves, and the store keeps only the later one, whose price before is the one between them
-   * (a known defect, see KNOWN_DEFECTS in the test).
-   */
-  listingPriceUnchecked: boolean;
 }
 
 /** One point per tick: the last price at it. */
@@ -181,14 +175,10 @@ export class CatalogModel {
 
   detail(itemId: number): ExpectedDetail | null {
     const held = this.onSale.get(itemId);
-    if (held) {
-      const firstMoved = held.moves.find((move) => move.tick !== held.listedTick)?.tick;
-      const listingPriceUnchecked = firstMoved !== undefined && held.moves.filter((move) => move.tick === firstMoved).length > 1;
-      return { item: held.item, onSale: true, history: collapsed([{ tick: held.listedTick, price: held.listedPrice }, ...held.moves]), listingPriceUnchecked };
-    }
+    if (held) return { item: held.item, onSale: true, history: collapsed([{ tick: held.listedTick, price: held.listedPrice }, ...held.moves]) };
     // A sold item keeps no listing time: its history is its moves alone, of every listing.
     const sold = this.sold.get(itemId);
-    return sold ? { item: sold.item, onSale: false, history: collapsed(this.allMoves.get(itemId) ?? []), listingPriceUnchecked: false } : null;
+    return sold ? { item: sold.item, onSale: false, history: collapsed(this.allMoves.get(itemId) ?? []) } : null;
   }
 
   /** findItemsByIds: on sale or sold, in id order, each id once. */
