@@ -63,7 +63,8 @@ async function engineRound(round: number): Promise<void> {
       phase: null,
       floatMin: null,
       floatMax: null,
-      maxPrice: null,
+      // Auto-buy needs a maximum price per item; the market lists at $10.00 + index cents.
+      maxPrice: 1_000_000,
       stickerNames: [],
       autoBuy: { enabled: true, recipientId: (recipient as { id: string }).id, spendCap: 1_000_000_000, dailyCap: 1_000_000_000 },
     } as never);

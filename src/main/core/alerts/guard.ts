@@ -3,6 +3,9 @@ import type { AlertRule, AppSettings } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
 import { utcDayStart } from './rules';
 
+/** The guard's balance reads (with a floor set) are at least this far apart. */
+const RECONCILE_INTERVAL_MS = 1000;
+
 export type GuardVerdict = { buy: true } | { buy: false; reason: string };
 
 /** One auto-buy that left: its price counts against the balance until a balance read after its answer shows it. */
@@ -68,6 +71,9 @@ export class AutoBuyGuard {
   /** The session's balance object when the guard last confirmed: a newer one (read after) replaces the guard's own. */
   private balanceAtConfirm: Balance | null = null;
   private reconciling: Promise<void> | null = null;
+  private lastReadAt = 0;
+  /** Bumped by reset(): a balance read of the previous account is not taken. */
+  private epoch = 0;
   private reconcileAgain = false;
 
   constructor(
@@ -93,6 +99,7 @@ export class AutoBuyGuard {
 
   /** Forgets everything in flight (another account opened). */
   reset(): void {
+    this.epoch++;
     this.pending.clear();
     this.settled = [];
     this.storedDay.clear();
@@ -162,15 +169,12 @@ export class AutoBuyGuard {
     if (budget !== null && sum(this.storedDay.values()) + this.extra(null, true) + price > budget) {
       return { buy: false, reason: `the daily auto-buy budget of ${formatCents(budget)} would be exceeded` };
     }
+    // Without a floor, funds are checked as for any buy (BuyService, then the server).
     const floor = settings.autoBuyBalanceFloor ?? 0;
-    const available = this.available();
-    if (available === null) {
-      if (floor > 0) return { buy: false, reason: 'the balance is not known yet, so the balance floor cannot be checked' };
-    } else if (available - price < floor) {
-      return {
-        buy: false,
-        reason: floor > 0 ? `it would leave less than the balance floor of ${formatCents(floor)} available` : 'not enough balance available',
-      };
+    if (floor > 0) {
+      const available = this.available();
+      if (available === null) return { buy: false, reason: 'the balance is not known yet, so the balance floor cannot be checked' };
+      if (available - price < floor) return { buy: false, reason: `it would leave less than the balance floor of ${formatCents(floor)} available` };
     }
     return { buy: true };
   }
@@ -195,6 +199,11 @@ export class AutoBuyGuard {
       return;
     }
     this.settled.push({ ...reservation, loadGeneration: this.loadGeneration });
+    // The guard's own balance read costs a request: only while a floor is set (else the buy needs no more tracking).
+    if ((this.settings().autoBuyBalanceFloor ?? 0) === 0) {
+      this.outstanding.delete(reservation.token);
+      return;
+    }
     const entry = this.outstanding.get(reservation.token);
     if (entry) entry.answered = true;
     void this.reconcile();
@@ -214,11 +223,17 @@ export class AutoBuyGuard {
     }
     const run = async () => {
       do {
+        // At most one read a second: buys answered meanwhile wait for it (counted, the safe side).
+        const wait = this.lastReadAt + RECONCILE_INTERVAL_MS - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        this.lastReadAt = Date.now();
         this.reconcileAgain = false;
         const covered = [...this.outstanding].filter(([, entry]) => entry.answered).map(([token]) => token);
         if (covered.length === 0) break;
+        const epoch = this.epoch;
         try {
           const read = await this.readBalance();
+          if (epoch !== this.epoch) break;
           this.confirmedAvailable = read.total_available;
           for (const token of covered) this.outstanding.delete(token);
           this.balanceAtConfirm = this.balance();
