@@ -182,6 +182,7 @@ async function onReady(): Promise<void> {
       alertsPaused: settings?.alertsPaused ?? snapshot.settings.alertsPaused,
       unacknowledgedFirings: snapshot.unacknowledgedFirings,
       autoBuyStopped: (settings ?? snapshot.settings).autoBuyStopped === true,
+      unreadNotifications: snapshot.unreadNotifications ?? 0,
     });
   } catch (error) {
     log(`snapshot for the tray failed: ${String(error)}`);

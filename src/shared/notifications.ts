@@ -88,18 +88,20 @@ function groupKey(notification: Notification): string {
   return `${notificationCategory(notification)}:${notificationSeverity(notification)}:${status ?? ''}`;
 }
 
-function burstTitle(first: Notification, count: number): string {
+/** "12 trades delivered", "1 alert fired": what a group is, counted. */
+export function countedTitle(first: Notification, count: number): string {
+  const many = count !== 1;
   const status = tradeStatusOfNotification(first);
-  if (status) return `${count} trades ${TRADE_STATUS_PAST[status] ?? status.toLowerCase()}`;
+  if (status) return `${count} trade${many ? 's' : ''} ${TRADE_STATUS_PAST[status] ?? status.toLowerCase()}`;
   switch (notificationCategory(first)) {
     case 'alert':
-      return `${count} alerts fired`;
+      return `${count} alert${many ? 's' : ''} fired`;
     case 'auto-buy':
-      return `${count} auto-buy updates`;
+      return `${count} auto-buy update${many ? 's' : ''}`;
     case 'connection':
-      return `${count} connection changes`;
+      return `${count} connection change${many ? 's' : ''}`;
     default:
-      return `${count} trade updates`;
+      return `${count} trade update${many ? 's' : ''}`;
   }
 }
 
@@ -112,7 +114,7 @@ function groupOf<T extends Notification>(members: T[]): NotificationGroup<T> {
     id: first.id,
     category: notificationCategory(first),
     severity: notificationSeverity(first),
-    title: one ? first.title : burstTitle(first, members.length),
+    title: one ? first.title : countedTitle(first, members.length),
     body: one ? first.body : `${shown.join(', ')}${members.length > shown.length ? ` and ${members.length - shown.length} more` : ''}`,
     target: targets.size === 1 ? first.target : null,
     at: first.at,
@@ -135,6 +137,22 @@ export function groupNotifications<T extends Notification>(list: readonly T[], w
     else groups.push({ key, startMs: atMs, members: [notification] });
   }
   return groups.map((group) => groupOf(group.members));
+}
+
+/**
+ * One batch's notifications folded by category, severity and trade status,
+ * whatever their order (a reconnect that settles twelve trades at once is
+ * "12 trades delivered"), in the order each group first appears.
+ */
+export function groupBurst<T extends Notification>(list: readonly T[]): NotificationGroup<T>[] {
+  const groups = new Map<string, T[]>();
+  for (const notification of list) {
+    const key = groupKey(notification);
+    const members = groups.get(key);
+    if (members) members.push(notification);
+    else groups.set(key, [notification]);
+  }
+  return [...groups.values()].map(groupOf);
 }
 
 /** Trade bodies name the recipient by label or partner number, never by the trade URL (its token is a secret). */

@@ -29,11 +29,32 @@ function alert(id: string, itemId: number): Notification {
 }
 
 describe('planDesktopNotifications', () => {
-  it('shows trade notifications for the statuses the user chose, with their target', () => {
+  it('shows trade notifications for the statuses the user chose, with their target and severity', () => {
     const plan = planDesktopNotifications([trade('t1', 'COMPLETED')], settings);
     expect(plan).toEqual([
-      { id: 'trade:t1:COMPLETED', title: 'AK-47 | Redline (Field-Tested)', body: 'Trade $12.34 completed', target: { type: 'trade', tradeId: 't1' }, urgent: false },
+      {
+        id: 'trade:t1:COMPLETED',
+        title: 'AK-47 | Redline (Field-Tested)',
+        body: 'Trade $12.34 completed',
+        target: { type: 'trade', tradeId: 't1' },
+        urgent: false,
+        severity: 'success',
+      },
     ]);
+  });
+
+  it('gives each trade status its severity: delivered green, cancelled/failed/expired red, reversed amber, sent neutral', () => {
+    const all = { ...settings, notifyStatuses: ['SENT', 'COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED'] as NotificationSettings['notifyStatuses'] };
+    const severityOf = (status: string) => planDesktopNotifications([trade('t1', status)], all)[0]?.severity;
+    expect(['COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'SENT'].map(severityOf)).toEqual(['success', 'danger', 'danger', 'danger', 'warning', 'neutral']);
+  });
+
+  it('groups a burst of one kind into one notification: "12 trades delivered"', () => {
+    const burst = Array.from({ length: 12 }, (_, i) => trade(`t${i}`, 'COMPLETED'));
+    const plan = planDesktopNotifications(burst, settings);
+    expect(plan).toHaveLength(1);
+    expect(plan[0]).toMatchObject({ id: 'group:trade:t0:COMPLETED', title: '12 trades delivered', severity: 'success', target: null, urgent: false });
+    expect(plan[0]?.body).toBe('AK-47 | Redline (Field-Tested), AK-47 | Redline (Field-Tested), AK-47 | Redline (Field-Tested) and 9 more');
   });
 
   it('drops statuses turned off since the engine raised them', () => {
@@ -56,17 +77,20 @@ describe('planDesktopNotifications', () => {
     expect(planDesktopNotifications([system], { notifyStatuses: [], notifyAlerts: false, alertsPaused: true })).toHaveLength(1);
   });
 
-  it('folds a burst into one summary', () => {
-    const burst = [trade('t1', 'COMPLETED'), trade('t2', 'COMPLETED'), trade('t3', 'FAILED'), alert('a1', 7)];
-    expect(burst.length).toBeGreaterThan(MAX_DESKTOP_NOTIFICATIONS_PER_BATCH);
+  it('shows a batch of up to three kinds as one notification per kind, and folds more kinds into one summary', () => {
+    const threeKinds = [trade('t1', 'COMPLETED'), trade('t2', 'COMPLETED'), trade('t3', 'FAILED'), alert('a1', 7)];
+    expect(planDesktopNotifications(threeKinds, settings).map((n) => n.title)).toEqual(['2 trades delivered', 'AK-47 | Redline (Field-Tested)', 'Alert: cheap AK']);
+    const burst = [...threeKinds, trade('t4', 'SENT')];
+    expect(new Set(burst.map((n) => n.id.replace(/:t\d:/, ':'))).size).toBeGreaterThan(MAX_DESKTOP_NOTIFICATIONS_PER_BATCH);
     const plan = planDesktopNotifications(burst, settings);
     expect(plan).toEqual([
       {
         id: 'summary:trade:t1:COMPLETED',
         title: 'Merchant Desk',
-        body: '3 trade updates, 1 alert. Open Merchant Desk to see them.',
+        body: '2 trades delivered, 1 trade failed, 1 alert fired, 1 trade sent. Open Merchant Desk to see them.',
         target: null,
         urgent: true,
+        severity: 'danger',
       },
     ]);
   });

@@ -60,6 +60,26 @@ describe('trayModel', () => {
   });
 });
 
+describe('unread notifications in the tray', () => {
+  it('says the unread count in the tooltip and on the open entry, and nothing when all are read', () => {
+    const model = trayModel({ ...base, unreadNotifications: 3 });
+    expect(model.tooltip).toContain('3 unread notifications');
+    expect(model.menu[0]).toEqual({ id: 'open', label: 'Open Merchant Desk (3 unread)' });
+    expect(trayModel({ ...base, unreadNotifications: 1 }).tooltip).toContain('1 unread notification');
+    const read = trayModel({ ...base, unreadNotifications: 0 });
+    expect(read.tooltip).not.toContain('unread');
+    expect(read.menu[0]).toEqual({ id: 'open', label: 'Open Merchant Desk' });
+  });
+
+  it('follows the unread count of each batch', () => {
+    const next = applyTrayBatch(base, { unreadNotifications: 4 });
+    expect(next).not.toBe(base);
+    expect(trayModel(next).tooltip).toContain('4 unread notifications');
+    expect(applyTrayBatch(next, { unreadNotifications: 4 })).toBe(next);
+    expect(trayModel(applyTrayBatch(next, { unreadNotifications: 0 })).tooltip).not.toContain('unread');
+  });
+});
+
 describe('applyTrayBatch', () => {
   it('takes active trades, connection and firings from a batch', () => {
     const next = applyTrayBatch(base, {

@@ -1,21 +1,23 @@
-import type { AppSettings, Notification } from '../../shared/ipc';
+import type { AppSettings, Notification, NotificationSeverity } from '../../shared/ipc';
+import { countedTitle, groupBurst, notificationSeverity, tradeStatusOfNotification, type NotificationGroup } from '../../shared/notifications';
 
 /**
  * Which engine notifications become desktop notifications, and what clicking
  * one opens. The engine already applies `notifyStatuses` and the alert settings
  * when it raises a notification; this is the shell's own, last check against
  * the settings at display time (a batch can be in flight while they change) and
- * a cap so that a burst (a reconnect that settles twenty trades at once) shows
- * one summary instead of twenty toasts.
+ * grouping, so that a burst (a reconnect that settles twelve trades at once)
+ * shows "12 trades delivered" once instead of twelve notifications, and a
+ * batch of more kinds than the cap shows one summary.
  */
 
-/** More than this many in one batch are folded into one summary notification. */
+/** More than this many groups in one batch are folded into one summary notification. */
 export const MAX_DESKTOP_NOTIFICATIONS_PER_BATCH = 3;
 
 export type NotificationTarget = Notification['target'];
 
 export interface DesktopNotice {
-  /** The engine notification's id, or `summary:<first id>` for a folded burst. */
+  /** The engine notification's id, `group:<first id>` for a grouped burst, `summary:<first id>` for a folded batch. */
   id: string;
   title: string;
   body: string;
@@ -23,17 +25,15 @@ export interface DesktopNotice {
   target: NotificationTarget;
   /** Trade failures and alerts ask for attention ("critical" urgency on Linux). */
   urgent: boolean;
+  /** The same severity the toasts and the notification centre show (absent: the shell's own notices). */
+  severity?: NotificationSeverity;
 }
 
 export type NotificationSettings = Pick<AppSettings, 'notifyStatuses' | 'notifyAlerts' | 'alertsPaused'>;
 
-const URGENT_TRADE_STATUSES = new Set(['FAILED', 'REVERSED', 'REJECTED', 'EXPIRED', 'CANCELLED']);
-
 /** `trade:<tradeId>:<STATUS>` (the engine's id for trade notifications) → the status. */
 export function tradeStatusOf(notification: Notification): string | null {
-  if (notification.kind !== 'trade') return null;
-  const match = /:([A-Z]+)$/.exec(notification.id);
-  return match?.[1] ?? null;
+  return tradeStatusOfNotification(notification);
 }
 
 /** Whether one engine notification may show on the desktop under these settings. */
@@ -58,44 +58,53 @@ function clip(text: string, max: number): string {
   return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
 
-function toNotice(notification: Notification): DesktopNotice {
-  const status = tradeStatusOf(notification);
+function isUrgent(notification: Notification): boolean {
+  return notification.kind === 'alert' || notificationSeverity(notification) === 'danger' || notificationSeverity(notification) === 'warning';
+}
+
+function clipNotice(notice: DesktopNotice): DesktopNotice {
+  return { ...notice, title: clip(notice.title, 120), body: clip(notice.body, 300) };
+}
+
+function toNotice(group: NotificationGroup): DesktopNotice {
   return {
-    id: notification.id,
-    title: clip(notification.title, 120),
-    body: clip(notification.body, 300),
-    target: notification.target,
-    urgent: notification.kind === 'alert' || (status !== null && URGENT_TRADE_STATUSES.has(status)),
+    id: group.members.length === 1 ? group.id : `group:${group.id}`,
+    title: clip(group.title, 120),
+    body: clip(group.body, 300),
+    target: group.target,
+    urgent: group.members.some(isUrgent),
+    severity: group.severity,
   };
 }
 
-function summaryOf(list: readonly Notification[]): DesktopNotice {
-  const trades = list.filter((n) => n.kind === 'trade').length;
-  const alerts = list.filter((n) => n.kind === 'alert').length;
-  const other = list.length - trades - alerts;
-  const parts: string[] = [];
-  if (trades > 0) parts.push(`${trades} trade update${trades === 1 ? '' : 's'}`);
-  if (alerts > 0) parts.push(`${alerts} alert${alerts === 1 ? '' : 's'}`);
-  if (other > 0) parts.push(`${other} other notice${other === 1 ? '' : 's'}`);
-  const targets = new Set(list.map((n) => JSON.stringify(n.target)));
+const SEVERITY_RANK: Record<NotificationSeverity, number> = { danger: 3, warning: 2, success: 1, neutral: 0 };
+
+function summaryOf(groups: readonly NotificationGroup[]): DesktopNotice {
+  const all = groups.flatMap((group) => group.members);
+  const targets = new Set(all.map((n) => JSON.stringify(n.target)));
+  const worst = groups.reduce((a, b) => (SEVERITY_RANK[b.severity] > SEVERITY_RANK[a.severity] ? b : a));
   return {
-    id: `summary:${list[0]?.id ?? ''}`,
-    title: 'Merchant Desk',
-    body: `${parts.join(', ')}. Open Merchant Desk to see them.`,
+    id: `summary:${all[0]?.id ?? ''}`,
+    title: APP_TITLE,
+    body: `${groups.map((group) => countedTitle(group.members[0] as Notification, group.members.length)).join(', ')}. Open Merchant Desk to see them.`,
     // Only one place to go when every notification points at the same thing.
-    target: targets.size === 1 ? (list[0]?.target ?? null) : null,
-    urgent: list.some((n) => toNotice(n).urgent),
+    target: targets.size === 1 ? (all[0]?.target ?? null) : null,
+    urgent: all.some(isUrgent),
+    severity: worst.severity,
   };
 }
+
+const APP_TITLE = 'Merchant Desk';
 
 /** The desktop notifications to show for one event batch's `notifications`. */
 export function planDesktopNotifications(
   notifications: readonly Notification[] | undefined,
   settings: NotificationSettings,
 ): DesktopNotice[] {
-  const wanted = (notifications ?? []).filter((n) => wantsDesktop(n, settings));
-  if (wanted.length <= MAX_DESKTOP_NOTIFICATIONS_PER_BATCH) return wanted.map(toNotice);
-  return [summaryOf(wanted)];
+  const groups = groupBurst((notifications ?? []).filter((n) => wantsDesktop(n, settings)));
+  if (groups.length === 0) return [];
+  if (groups.length <= MAX_DESKTOP_NOTIFICATIONS_PER_BATCH) return groups.map(toNotice);
+  return [clipNotice(summaryOf(groups))];
 }
 
 /**

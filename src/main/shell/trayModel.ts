@@ -12,6 +12,8 @@ export interface TrayState {
   unacknowledgedFirings: number;
   /** Stop-all is on: no auto-buy request leaves. Absent: off. */
   autoBuyStopped?: boolean;
+  /** Unread notifications in the notification centre. Absent: none. */
+  unreadNotifications?: number;
 }
 
 export type TrayMenuItemId = 'open' | 'pause-alerts' | 'stop-auto-buy' | 'feed' | 'quit';
@@ -64,13 +66,15 @@ export function trayModel(state: TrayState): TrayModel {
     `feed ${feedLabel(state.connectionState)}`,
   ];
   if (firings > 0) parts.push(plural(firings, 'new alert', 'new alerts'));
+  const unread = count(state.unreadNotifications ?? 0);
+  if (unread > 0) parts.push(plural(unread, 'unread notification', 'unread notifications'));
   if (state.alertsPaused) parts.push('alerts paused');
   if (state.autoBuyStopped === true) parts.push('auto-buy stopped');
   return {
     tooltip: `${APP_NAME} — ${parts.join(' · ')}`,
     badgeCount: active,
     menu: [
-      { id: 'open', label: `Open ${APP_NAME}` },
+      { id: 'open', label: unread > 0 ? `Open ${APP_NAME} (${unread} unread)` : `Open ${APP_NAME}` },
       { type: 'checkbox', id: 'pause-alerts', label: state.alertsPaused ? 'Resume alerts' : 'Pause alerts', checked: state.alertsPaused },
       // Stop-all is one click from the tray; resuming is too, but says what it does.
       state.autoBuyStopped === true
@@ -86,13 +90,14 @@ export function trayModel(state: TrayState): TrayModel {
 /** Folds an engine event batch into the tray state; returns the same object when nothing the tray shows changed. */
 export function applyTrayBatch(
   state: TrayState,
-  batch: { activeTrades?: number; connection?: { state: ConnectionState }; unacknowledgedFirings?: number },
+  batch: { activeTrades?: number; connection?: { state: ConnectionState }; unacknowledgedFirings?: number; unreadNotifications?: number },
 ): TrayState {
   const next: TrayState = {
     ...state,
     ...(batch.activeTrades !== undefined ? { activeTrades: batch.activeTrades } : {}),
     ...(batch.connection !== undefined ? { connectionState: batch.connection.state } : {}),
     ...(batch.unacknowledgedFirings !== undefined ? { unacknowledgedFirings: batch.unacknowledgedFirings } : {}),
+    ...(batch.unreadNotifications !== undefined ? { unreadNotifications: batch.unreadNotifications } : {}),
   };
   return sameTrayState(state, next) ? state : next;
 }
@@ -103,6 +108,7 @@ export function sameTrayState(a: TrayState, b: TrayState): boolean {
     a.connectionState === b.connectionState &&
     a.alertsPaused === b.alertsPaused &&
     a.unacknowledgedFirings === b.unacknowledgedFirings &&
+    (a.unreadNotifications ?? 0) === (b.unreadNotifications ?? 0) &&
     (a.autoBuyStopped === true) === (b.autoBuyStopped === true)
   );
 }
