@@ -6,12 +6,14 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Item } from '../../../src/shared/api';
 
-export type ListDelivery = 'whole' | 'cut' | 'held';
+/** whole; cut (closed mid-body); held (half, then nothing); paused (half, then the rest once released). */
+export type ListDelivery = 'whole' | 'cut' | 'held' | 'paused';
 
 export class ListServer {
   private body = Buffer.alloc(0);
   private delivery: ListDelivery = 'whole';
   private onHeld: (() => void) | null = null;
+  private paused: (() => void) | null = null;
   private readonly open = new Set<ServerResponse>();
 
   private constructor(
@@ -27,7 +29,7 @@ export class ListServer {
     return self;
   }
 
-  /** The next download's list; `held` resolves `whenHeld` once half the body is out. */
+  /** The next download's list; `held` and `paused` resolve `whenHeld` once half the body is out. */
   serve(items: Item[], lastUpdate: string, delivery: ListDelivery): { whenHeld: Promise<void> } {
     const totalValue = items.reduce((sum, item) => sum + item.price, 0);
     this.body = Buffer.from(JSON.stringify({ totalItems: items.length, totalValue, items, lastUpdate }));
@@ -44,11 +46,24 @@ export class ListServer {
     const half = this.body.subarray(0, Math.max(1, this.body.length >> 1));
     response.write(half, () => {
       if (this.delivery === 'cut') response.destroy();
-      else {
+      else if (this.delivery === 'paused') {
+        this.open.add(response);
+        this.paused = () => {
+          this.open.delete(response);
+          response.end(this.body.subarray(half.length));
+        };
+        this.onHeld?.();
+      } else {
         this.open.add(response);
         this.onHeld?.();
       }
     });
+  }
+
+  /** The rest of a paused body. */
+  release(): void {
+    this.paused?.();
+    this.paused = null;
   }
 
   async close(): Promise<void> {

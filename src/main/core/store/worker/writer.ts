@@ -734,16 +734,20 @@ export class WriterService implements Omit<WriterMethods, 'syncCatalog'> {
     const logged: number[] = [];
     this.oneTransaction(() => {
       const live = this.livePricesToUse();
+      // Without the copy (a sync streams), the rows are read; they are written after the loop, so an item's
+      // second change in this call takes its first one's price from here.
+      const changedHere = live ? null : new Map<number, number>();
       for (let i = 0; i < count; i++) {
         const itemId = changes[2 * i] as number;
         const price = changes[2 * i + 1] as number;
         this.syncTouched?.add(itemId);
-        const previous = live ? live.get(itemId) : this.s.selectPrice.get(itemId)?.price;
+        const previous = live ? live.get(itemId) : (changedHere?.get(itemId) ?? this.s.selectPrice.get(itemId)?.price);
         previousPrices[i] = previous ?? Number.NaN;
         if (previous === undefined || previous === price) continue;
         pending.push(itemId, price, sign(price - previous), now);
         logged.push(itemId, price, now, price, previous);
         live?.set(itemId, price);
+        changedHere?.set(itemId, price);
         this.catalogValue += price - previous;
       }
       if (pending.length > 0) {
