@@ -298,6 +298,56 @@ export class Records extends Base {
   }
 }
 
+/**
+ * A sync whose download pauses halfway while a live burst is written; then the rest arrives and it
+ * commits. A bulk sync lists new items at its start, an incremental one at its apply: three ticks.
+ */
+export class SyncDuringFeed extends Base {
+  constructor(
+    readonly spec: SyncSpec,
+    readonly groups: GroupSpec[],
+    queries: ModelQuery[],
+  ) {
+    super(queries);
+  }
+  protected async execute(model: CatalogModel, real: Real): Promise<void> {
+    const items = syncList(model, this.spec, real.size.ids);
+    const lastUpdate = new Date(Date.UTC(2026, 10, 1) + ++syncCount * 60_000).toISOString();
+    const { whenHeld } = real.server.serve(items, lastUpdate, 'paused');
+    const started = await real.clock.begin();
+    const sync = real.store.syncCatalog({ url: real.server.url, headers: {} }).then(
+      (result) => result,
+      (error: unknown) => error as Error,
+    );
+    let touched: number[];
+    try {
+      await whenHeld;
+      real.clock.end(started);
+      const built = buildGroups(model, this.groups);
+      const fed = await real.clock.begin();
+      const results = await real.store.applyItemChanges(built);
+      real.clock.end(fed);
+      touched = applyBurstToModel(model, this.groups, built, results, fed);
+    } finally {
+      // The download ends whatever failed above (a failed check leaves no request hanging).
+      real.server.release();
+    }
+    const applied = await real.clock.begin();
+    const result = await sync;
+    real.clock.end(applied);
+    if (result instanceof Error) throw result;
+    if (!result.ok) throw new Error(`sync failed: ${result.status}`);
+    model.sync(items, lastUpdate, result.mode === 'bulk' ? started : applied, new Set(touched));
+    expect(result.total, 'sync total').toBe(model.totals.totalItems);
+    expect(result.keptFromFeed, 'sync keptFromFeed').toBe(new Set(touched).size);
+    count(real, `sync ${result.mode} during feed`);
+    await this.verify(model, real, [...touched, ...items.map((item) => item.itemId).slice(0, real.size.batch)]);
+  }
+  toString(): string {
+    return `syncDuringFeed(${JSON.stringify(this.spec)}, ${JSON.stringify(this.groups)})`;
+  }
+}
+
 export type IndexMode = 'sql' | 'wait' | 'race';
 
 export async function openStore(real: Real, index: IndexMode): Promise<void> {
@@ -450,6 +500,7 @@ export function commandArb(size: { ids: number; batch: number; pageLimit: number
       weight: 4,
       arbitrary: fc.tuple(syncSpec, fc.constantFrom<'whole' | 'cut'>('whole', 'whole', 'whole', 'cut'), queries).map(([spec, delivery, q]): Command => new Sync(spec, delivery, q)),
     },
+    { weight: 2, arbitrary: fc.tuple(syncSpec, fc.array(group, { minLength: 1, maxLength: 3 }).map(oneListingGroup), queries).map(([spec, groups, q]): Command => new SyncDuringFeed(spec, groups, q)) },
     { weight: 1, arbitrary: fc.tuple(index, queries).map(([mode, q]): Command => new Reopen(mode, q)) },
     { weight: 2, arbitrary: fc.tuple(recordIds, recordIds, recordsQuery, queries).map(([trades, entries, rq, q]): Command => new Records(trades, entries, rq, q)) },
     {

@@ -5,8 +5,9 @@
  * Invariants the test checks after every command (the store must answer as this model does):
  *  1. On sale = the last full sync's list, then every live change since in order: an upsert lists or
  *     rewrites an item, a price change moves a held item's price (unknown ids are reported, not stored),
- *     a removal takes a held item off sale. A sync that fails, or a process killed before its sync
- *     commits, changes nothing; a write that returned survives a kill of the process right after.
+ *     a removal takes a held item off sale. An id the feed wrote while a sync downloaded keeps the feed's
+ *     state (the list neither lists, changes nor sells it). A sync that fails, or a process killed before
+ *     its sync commits, changes nothing; a write that returned survives a kill of the process right after.
  *  2. Totals (catalogInfo, every write's result, an unfiltered page's total) = count and sum of prices on sale.
  *  3. A catalog page = the items on sale that pass every filter, sorted by the column then by itemId in
  *     the asked direction, empty values (no float; no float or no seed; no phase; no rarity) last in both
@@ -163,11 +164,14 @@ export class CatalogModel {
     return true;
   }
 
-  /** A sync that committed: the list is the catalog from now on. */
-  sync(items: Item[], lastUpdate: string, tick: number): void {
+  /**
+   * A sync that committed: the list is the catalog from now on, but for the ids the feed wrote while it
+   * downloaded (`fedDuring`: upserted, repriced or removed, held or not), which keep the feed's state.
+   */
+  sync(items: Item[], lastUpdate: string, tick: number, fedDuring: ReadonlySet<number> = new Set()): void {
     const listed = new Set(items.map((item) => item.itemId));
-    for (const itemId of [...this.onSale.keys()]) if (!listed.has(itemId)) this.remove(itemId);
-    for (const item of items) this.upsert(item, tick);
+    for (const itemId of [...this.onSale.keys()]) if (!listed.has(itemId) && !fedDuring.has(itemId)) this.remove(itemId);
+    for (const item of items) if (!fedDuring.has(item.itemId)) this.upsert(item, tick);
     this.lastUpdate = lastUpdate;
   }
 
