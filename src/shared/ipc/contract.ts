@@ -8,6 +8,7 @@ import {
   TRADE_STATUSES_ACCEPTED,
   TRANSACTION_TYPES,
 } from '../api';
+import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
 import { utcTimestampSchema } from '../time';
 import type {
   AlertFiring,
@@ -155,6 +156,17 @@ export const alertRuleInputSchema = z.strictObject({
 });
 export type AlertRuleInput = z.input<typeof alertRuleInputSchema>;
 
+/** A chat webhook URL: http(s) only; a Telegram sendMessage URL must name its chat (see shared/forwardUrl). */
+const forwardUrlSchema = z
+  .string()
+  .max(MAX_FORWARD_URL_LENGTH + 64)
+  .transform((value, context) => {
+    const parsed = parseForwardUrl(value);
+    if (parsed.ok) return parsed.target.url;
+    context.addIssue({ code: 'custom', message: parsed.problem });
+    return z.NEVER;
+  });
+
 export const settingsPatchSchema = z.strictObject({
   theme: z.enum(['dark', 'light']).optional(),
   notifyStatuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).optional(),
@@ -165,6 +177,8 @@ export const settingsPatchSchema = z.strictObject({
   autoBuyStopped: z.boolean().optional(),
   autoBuyDailyBudget: cents.nullable().optional(),
   autoBuyBalanceFloor: cents.optional(),
+  forwardUrl: forwardUrlSchema.nullable().optional(),
+  forwardCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).max(4).optional(),
   soundCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).max(4).optional(),
   soundMuted: z.boolean().optional(),
 });

@@ -3,9 +3,11 @@ import type {
   AlertFiring,
   AppSettings,
   AutoBuyStatus,
+  AwaySummary,
   CatalogInfo,
   CatalogRow,
   ConnectionStatus,
+  ForwardStatus,
   Notification,
   ProgressStatus,
   RateLimitStatus,
@@ -46,6 +48,10 @@ export interface EngineEventBatch {
   unacknowledgedFirings?: number;
   /** Auto-buy's spend today, skips and stop-all, after any change. */
   autoBuy?: AutoBuyStatus;
+  /** "While you were away", once the first sync after launch is done. */
+  awaySummary?: AwaySummary;
+  /** The forwarder's state after any change. */
+  forwarding?: ForwardStatus;
   /**
    * Electron only: the user clicked a desktop notification; open this. Sent by the
    * shell in a batch of its own that repeats the last `seq` (so it is not a gap).

@@ -88,6 +88,10 @@ export interface AppSnapshot {
   unacknowledgedFirings: number;
   /** Auto-buy's guard rails and spend today. Absent from older engines. */
   autoBuy?: AutoBuyStatus;
+  /** "While you were away": what the first sync after launch brought; null until then or when nothing changed. Absent from older engines. */
+  awaySummary?: AwaySummary | null;
+  /** Forwarding notifications to a chat webhook. Absent from older engines. */
+  forwarding?: ForwardStatus;
   /** Unread notifications in the notification centre. Absent from older engines. */
   unreadNotifications?: number;
 }
@@ -245,6 +249,10 @@ export interface AppSettings {
   autoBuyDailyBudget?: number | null;
   /** Auto-buy never leaves less than this available, cents (0 or absent: never more than is available). */
   autoBuyBalanceFloor?: number;
+  /** Chat webhook (Discord-compatible, or a Telegram bot's sendMessage URL) notifications are forwarded to; null or absent: off. */
+  forwardUrl?: string | null;
+  /** Which notifications are forwarded (see Notification.category). */
+  forwardCategories?: NotificationCategory[];
   /** Categories that play a short sound; empty or absent: silent (the default). */
   soundCategories?: NotificationCategory[];
   /** Mutes every sound and keeps the choice of categories. */
@@ -283,6 +291,32 @@ export interface NotificationPage {
   total: number;
   /** Unread notifications in the whole store. */
   unread: number;
+}
+
+/** "While you were away": what the first sync after launch found that the cache did not hold. */
+export interface AwaySummary {
+  /** The end of the last complete history sync before launch (about when the app last ran). */
+  since: string;
+  at: string;
+  /** Trades that reached a status while away, counted once each by their latest status; price total in cents. */
+  trades: { status: TradeStatus; count: number; total: number }[];
+  /** Set when exactly one trade changed: the summary opens it. */
+  onlyTradeId: string | null;
+  /** New ledger entries and their net amount, cents. */
+  ledger: { count: number; net: number };
+  /** Alert matches recorded since launch (the first sync's listings included). */
+  alertMatches: { count: number; autoBought: number };
+}
+
+/** The forwarder's state, for Settings. */
+export interface ForwardStatus {
+  /** The webhook's host (its path holds a token, never shown); null when forwarding is off. */
+  host: string | null;
+  pending: number;
+  lastSentAt: string | null;
+  /** The last failure, until a message gets through. */
+  problem: string | null;
+  nextAttemptAt: string | null;
 }
 
 export interface BalancePoint {

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { TRADE_STATUSES_ACCEPTED } from '../../../shared/api';
+import { MAX_FORWARD_URL_LENGTH } from '../../../shared/forwardUrl';
 import type { AppSettings } from '../../../shared/ipc';
 
 const accountSchema = z.object({
@@ -23,6 +24,8 @@ const settingsSchema = z.object({
   autoBuyStopped: z.boolean().default(false),
   autoBuyDailyBudget: z.int().min(0).nullable().default(null),
   autoBuyBalanceFloor: z.int().min(0).default(0),
+  forwardUrl: z.string().max(MAX_FORWARD_URL_LENGTH).nullable().default(null),
+  forwardCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).default(['trade', 'alert', 'auto-buy']),
 });
 
 const configSchema = z.object({

@@ -3,6 +3,7 @@ import { isValidTradeUrl } from '../../../shared/api';
 import type {
   AccountInput,
   AppSnapshot,
+  AwaySummary,
   ConnectionStatus,
   ConnectionTestResult,
   EngineEventBatch,
@@ -14,11 +15,14 @@ import type {
 import { keyStoreInfo } from '../../../shared/ipc/keyStore';
 import { sameEndpoint } from '../../../shared/endpoints';
 import { formatCents } from '../../../shared/money';
+import { notificationCategory } from '../../../shared/notifications';
 import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
 import { AlertService } from '../alerts/alertService';
 import { BuyService } from '../buy/buyService';
 import { EventBatcher } from '../events/batcher';
+import { AwayTracker, awaySummaryNotification } from '../notify/awaySummary';
+import { NotificationForwarder } from '../notify/forwarder';
 import { NotificationCentre } from '../notify/notificationCentre';
 import { centsToDecimal, toCsv } from '../export/csv';
 import type { EngineService } from '../ipc/engineService';
@@ -66,6 +70,11 @@ export class Engine implements EngineService {
   private readonly config: AppConfigFile;
   private readonly buying: BuyService;
   private readonly alerts: AlertService;
+  /** Chosen notifications to the merchant's chat webhook (settings.forwardUrl). */
+  private readonly forwarder: NotificationForwarder;
+  /** "While you were away" of the first live account opened since launch; null until its first sync is done. */
+  private awaySummary: AwaySummary | null = null;
+  private awayTracked = false;
   private session: AccountSession | null = null;
   private demo: DemoAccount | null = null;
   private switching: Promise<void> = Promise.resolve();
@@ -92,6 +101,19 @@ export class Engine implements EngineService {
     this.config = new AppConfigFile(options.dataDir);
     if (this.config.problem) this.log(this.config.problem);
     this.centre = new NotificationCentre(this.events, () => this.session?.store.notifications ?? null, this.log);
+    this.forwarder = new NotificationForwarder({
+      settings: () => {
+        const { forwardUrl, forwardCategories } = this.config.get().settings;
+        return { url: forwardUrl, categories: forwardCategories };
+      },
+      categoryOf: notificationCategory,
+      report: (notification) => this.events.push({ notifications: [notification] }),
+      onStatus: (forwarding) => this.events.push({ forwarding }),
+      scrub: (text) => this.scrub(text),
+    });
+    this.events.subscribe((batch) => {
+      if (batch.notifications) this.forwarder.offer(batch.notifications);
+    });
     this.buying = new BuyService(() => this.requireLiveSession());
     this.alerts = new AlertService(
       () => this.session,
@@ -135,6 +157,7 @@ export class Engine implements EngineService {
   async close(): Promise<void> {
     await this.switching.catch(() => {});
     await this.closeSession();
+    await this.forwarder.stop();
     await this.demo?.close();
     this.demo = null;
     this.events.close();
@@ -240,6 +263,7 @@ export class Engine implements EngineService {
       const updated = this.config.update((config) => ({ ...config, settings: { ...config.settings, ...stripUndefined(patch) } }));
       this.events.push({ settings: updated.settings });
       this.alerts.publishStatus(); // stop-all, budget and floor take effect with the next match
+      if (patch.forwardUrl !== undefined || patch.forwardCategories !== undefined) this.forwarder.settingsChanged();
       return updated.settings;
     },
     'account.test': async (input) => this.testConnection(await this.withStoredKey(input)),
@@ -279,6 +303,8 @@ export class Engine implements EngineService {
       settings,
       unacknowledgedFirings: session ? await session.store.unacknowledgedFiringCount() : 0,
       autoBuy: this.alerts.status(),
+      awaySummary: this.awaySummary,
+      forwarding: this.forwarder.status(),
       unreadNotifications: await this.centre.unreadCount(),
     };
   }
@@ -400,7 +426,12 @@ export class Engine implements EngineService {
         this.events.push({ connection: this.storeProblem, accountChanged: true });
         return;
       }
-      const session = new AccountSession(credentials, store, this.events, {
+      // Launch: what the cache holds before the first sync, for "while you were away" (the first live account only).
+      this.awaySummary = null;
+      const away = this.awayTracked || credentials.apiKey === null ? null : await AwayTracker.begin(store).catch(() => null);
+      if (credentials.apiKey !== null) this.awayTracked = true;
+      const session: AccountSession = new AccountSession(credentials, store, this.events, {
+        ...away?.sessionHooks(store, () => session.startupSettled(), (summary) => this.reportAway(session, summary), this.log),
         onItems: (source) => void this.alerts.evaluate(source).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
         onCatalogSynced: () => void this.alerts.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
         notifyStatuses: () => this.config.get().settings.notifyStatuses,
@@ -419,6 +450,13 @@ export class Engine implements EngineService {
     });
     this.switching = run;
     return run;
+  }
+
+  private reportAway(session: AccountSession, summary: AwaySummary | null): void {
+    this.log(`while away: ${summary ? awaySummaryNotification(summary).body : 'nothing changed'}`);
+    if (!summary || this.session !== session) return;
+    this.awaySummary = summary;
+    this.events.push({ awaySummary: summary, notifications: [awaySummaryNotification(summary)] });
   }
 
   private async closeSession(): Promise<void> {

@@ -32,6 +32,10 @@ export interface SessionHooks {
   /** After each completed catalog sync. */
   onCatalogSynced(): void;
   notifyStatuses(): readonly string[];
+  /** Trades stored, with the statuses each reached for the first time (every source, back-fill included). */
+  onTradesStored?(changed: readonly Trade[], newStatuses: readonly { tradeId: string; status: Trade['status'] }[]): void;
+  /** Once: the first reconcile since start completed without a failure. */
+  onFirstSync?(): void;
   log(line: string): void;
 }
 
@@ -155,6 +159,7 @@ export class AccountSession {
     minMsBetweenWrites: MIN_MS_BETWEEN_ITEM_WRITES,
   });
   private webhookFailedSync: Promise<void> | null = null;
+  private firstSyncDone = false;
   private webhookFailedAt = 0;
   private readonly abort = new AbortController();
   private readonly unsubscribers: (() => void)[] = [];
@@ -289,7 +294,11 @@ export class AccountSession {
           await this.fetchTrades({ tradeId: frame.tradeId }, 'feed');
           return;
         }
-        if (result.changed) this.announceTrades([result.trade], result.newStatus ? [{ tradeId: result.trade.tradeId, status: result.newStatus }] : []);
+        const newStatuses = result.newStatus ? [{ tradeId: result.trade.tradeId, status: result.newStatus }] : [];
+        if (result.changed) {
+          this.hooks.onTradesStored?.([result.trade], newStatuses);
+          this.announceTrades([result.trade], newStatuses);
+        }
         // A frame carries no timestamps: a status that sets completedAt, endProtection,
         // cancelledAt or rollbackAt is worth the one request for the full record.
         if (result.newStatus && !isActiveStatus(result.newStatus)) await this.fetchTrades({ tradeId: frame.tradeId }, 'feed');
@@ -394,6 +403,7 @@ export class AccountSession {
   async upsertTrades(trades: Trade[], source: TradeSource): Promise<void> {
     if (trades.length === 0) return;
     const result = await this.store.upsertTrades(trades, source);
+    this.hooks.onTradesStored?.(result.changed, result.newStatuses);
     // History back-filled on a first start is old news: shown, not notified.
     this.announceTrades(result.changed, source === 'backfill' ? [] : result.newStatuses);
   }
@@ -450,6 +460,10 @@ export class AccountSession {
       this.restUnauthorized = false;
       if (this.lastFailureAt < started) {
         this.recoveryAttempt = 0;
+        if (!this.firstSyncDone) {
+          this.firstSyncDone = true;
+          this.hooks.onFirstSync?.();
+        }
         if (this.restProblem !== null) {
           // REST answers again: back to what the feed says.
           this.restProblem = null;
@@ -552,6 +566,18 @@ export class AccountSession {
       }
     })();
     return this.webhookFailedSync;
+  }
+
+  /** The start-up's catch-up settled: the history back-fill under way finished and the ledger synced (read after the first sync). */
+  async startupSettled(): Promise<void> {
+    await this.backfilling;
+    if (!this.api || this.stopped) return;
+    if (this.ledgerTimer) clearTimeout(this.ledgerTimer);
+    this.ledgerTimer = null;
+    this.ledgerSync ??= this.syncLedger().finally(() => {
+      this.ledgerSync = null;
+    });
+    await this.ledgerSync;
   }
 
   // ---- Wallet

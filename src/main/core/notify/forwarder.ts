@@ -1,6 +1,6 @@
 import { redactTradeUrl } from '../../../shared/api';
 import { forwardHost, parseForwardUrl, type ForwardTarget } from '../../../shared/forwardUrl';
-import type { Notification } from '../../../shared/ipc';
+import type { ForwardStatus, Notification } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 
 /**
@@ -24,16 +24,6 @@ export interface PostResult {
 }
 
 export type PostJson = (url: string, body: unknown, signal: AbortSignal) => Promise<PostResult>;
-
-export interface ForwardStatus {
-  /** The webhook's host, null when forwarding is off. */
-  host: string | null;
-  pending: number;
-  lastSentAt: string | null;
-  /** The last failure, until a message gets through. */
-  problem: string | null;
-  nextAttemptAt: string | null;
-}
 
 export interface ForwarderOptions {
   settings: () => ForwardSettings;
@@ -232,7 +222,8 @@ export class NotificationForwarder {
 
   private report(kind: 'failed' | 'recovered', title: string, body: string): void {
     const at = toUtcIso(this.now());
-    this.options.report({ id: `${FORWARD_REPORT_PREFIX}${kind}:${at}`, kind: 'system', title, body, target: null, at });
+    const severity = kind === 'failed' ? 'danger' : 'success';
+    this.options.report({ id: `${FORWARD_REPORT_PREFIX}${kind}:${at}`, kind: 'system', category: 'connection', severity, title, body, target: null, at });
   }
 
   private publish(): void {

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { CatalogScreen } from '../screens/catalog/CatalogScreen';
 import { boot, startBackground } from '../state/actions/boot';
 import { useStore } from '../state/store';
+import { AwaySummaryBanner } from './AwaySummaryBanner';
 import { BridgeBanner } from './BridgeBanner';
 import { Dialogs } from './Dialogs';
 import { Nav } from './Nav';
@@ -64,6 +65,7 @@ export function App() {
       <Nav />
       <main className="main" id="main">
         <BridgeBanner />
+        <AwaySummaryBanner />
         {boot === 'failed' ? <BootFailure /> : <Screen />}
       </main>
       <StatusBar />

@@ -38,6 +38,14 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
   if (batch.firings && batch.firings.length > 0) out.alerts = mergeFirings(state.alerts, batch.firings);
   if (batch.autoBuy) out.alerts = { ...(out.alerts ?? state.alerts), autoBuy: batch.autoBuy };
 
+  if (batch.awaySummary || batch.forwarding) {
+    out.away = {
+      ...state.away,
+      ...(batch.awaySummary ? { summary: batch.awaySummary } : {}),
+      ...(batch.forwarding ? { forwarding: batch.forwarding } : {}),
+    };
+  }
+
   if (batch.notifications && batch.notifications.length > 0) {
     const notes = pushToasts(state.notes, toastsFromNotifications(batch.notifications));
     if (notes !== state.notes) out.notes = notes;
@@ -56,5 +64,6 @@ export function applySnapshot(state: AppState, snap: AppSnapshot, host: 'electro
     wallet: { ...base.wallet, balance: snap.balance, balanceAt: snap.balance ? new Date().toISOString() : null },
     settings: { ...base.settings, settings: snap.settings },
     ...(snap.autoBuy ? { alerts: { ...base.alerts, autoBuy: snap.autoBuy } } : {}),
+    away: { ...base.away, summary: snap.awaySummary ?? null, forwarding: snap.forwarding ?? null },
   };
 }

@@ -1,5 +1,7 @@
 import { create } from 'zustand';
+import { readPref } from '../lib/persist';
 import { type AlertsSlice, initialAlerts } from './slices/alerts';
+import { AWAY_DISMISSED_PREF, type AwaySlice, initialAway } from './slices/away';
 import { type CatalogSlice, initialCatalog } from './slices/catalog';
 import { type ConnSlice, initialConn } from './slices/conn';
 import { initialNotes, type NotesSlice } from './slices/notes';
@@ -22,6 +24,7 @@ export interface AppState {
   settings: SettingsSlice;
   notes: NotesSlice;
   ui: UiSlice;
+  away: AwaySlice;
 }
 
 export function initialState(): AppState {
@@ -34,6 +37,7 @@ export function initialState(): AppState {
     settings: initialSettings,
     notes: initialNotes,
     ui: initialUi,
+    away: { ...initialAway, dismissedAt: readPref(AWAY_DISMISSED_PREF) },
   };
 }
 

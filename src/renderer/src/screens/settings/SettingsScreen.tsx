@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { loadRecipients } from '../../state/actions/settings';
 import { ConnectionSection } from './ConnectionSection';
+import { ForwardingSection } from './ForwardingSection';
 import { AppearanceSection, NotificationsSection } from './PreferencesSection';
 import { RecipientsSection } from './RecipientsSection';
 import { ShortcutsSection } from './ShortcutsSection';
@@ -23,6 +24,7 @@ export function SettingsScreen() {
         </div>
         <div className="settings-col narrow">
           <NotificationsSection />
+          <ForwardingSection />
           <AppearanceSection />
           <ShortcutsSection />
         </div>
