@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
+import type { Sandbox } from '../../src/server/sandbox';
+import { startSandbox } from '../../src/server/sandbox';
+import type { Item } from '../../src/shared/api';
+import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import type { MerchantCredentials } from '../support/sandboxHttp';
+import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
+
+describe('forwarding from the engine to a chat webhook, against the real sandbox', () => {
+  let sb: Sandbox;
+  let merchant: MerchantCredentials;
+  let dataDir: string;
+  let app: EngineHarness;
+  let receiver: http.Server;
+  let status = 204;
+  const bodies: { path: string; body: Record<string, unknown> }[] = [];
+
+  beforeEach(async () => {
+    sb = await startSandbox({ items: 40, seed: 5 });
+    merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
+    dataDir = mkdtempSync(join(tmpdir(), 'engine-forward-'));
+    bodies.length = 0;
+    status = 204;
+    receiver = http.createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        bodies.push({ path: request.url ?? '', body: JSON.parse(text) as Record<string, unknown> });
+        response.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    await waitFor(() => app.session().connection.state === 'connected', 20_000, 'the feed');
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a bad URL with the reason and keeps the settings; forwards trade notifications; a failing receiver shows in the centre', async () => {
+    const refused = await dispatchIpc(app.engine, 'settings.update', { forwardUrl: 'ftp://example.com/hook' });
+    expect(refused).toEqual({ ok: false, error: expect.objectContaining({ code: 'invalid_input', message: 'settings.update: forwardUrl: Only http:// and https:// webhook URLs are allowed (not ftp:)' }) });
+    const noChat = await dispatchIpc(app.engine, 'settings.update', { forwardUrl: 'https://api.telegram.org/bot1:A/sendMessage', theme: 'light' });
+    expect(noChat.ok).toBe(false);
+    const before = await app.call('app.snapshot');
+    expect(before.settings).toMatchObject({ forwardUrl: null, theme: 'dark' });
+    expect(before.forwarding).toMatchObject({ host: null, pending: 0 });
+
+    const port = (receiver.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}/api/webhooks/7/SECRET-TOKEN`;
+    const saved = await app.call('settings.update', { forwardUrl: url, forwardCategories: ['trade'] });
+    expect(saved.forwardUrl).toBe(url);
+
+    const item = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId: 96_000_001, price: 777, steamId: null }] })).body.items[0] as Item;
+    const tradeId = sb.core.buying.buy(merchant.merchantId, { itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: tradeUrlFor(40_001) }).tradeId;
+    await adminApi(sb).transition(tradeId, { status: 'SENT' });
+    await waitFor(() => bodies.length > 0, 20_000, 'a forwarded message');
+    expect(bodies[0]?.path).toBe('/api/webhooks/7/SECRET-TOKEN');
+    expect(bodies[0]?.body).toMatchObject({ username: 'Merchant Desk', allowed_mentions: { parse: [] } });
+    expect(String(bodies[0]?.body.content)).toContain(item.market_hash_name);
+    expect(JSON.stringify(bodies)).not.toContain(merchant.apiKey);
+    expect(JSON.stringify(bodies)).not.toContain('AbCd1234');
+
+    // The receiver fails: the failure is a notification in the centre (by host, never the token), and the message is kept.
+    status = 500;
+    await adminApi(sb).transition(tradeId, { status: 'COMPLETED' });
+    const failure = await waitFor(
+      async () => (await app.call('notifications.list', {})).rows.find((row) => row.title.startsWith('Forwarding to')),
+      30_000,
+      'the failure in the centre',
+    );
+    expect(failure).toMatchObject({ title: `Forwarding to 127.0.0.1:${port} failed`, category: 'connection', severity: 'danger' });
+    expect(JSON.stringify(failure)).not.toContain('SECRET-TOKEN');
+    expect((await app.call('app.snapshot')).forwarding).toMatchObject({ host: `127.0.0.1:${port}`, pending: 1, problem: expect.stringMatching(/HTTP 500/) });
+  });
+});
