@@ -476,32 +476,33 @@ describe('catalog', () => {
   function lower(a: string, b: string): number {
     return a < b ? -1 : a > b ? 1 : 0;
   }
-  const rarityRank = (color: string | null) => (color === null ? -1 : colors.indexOf(color));
+  const rarityRank = (color: string | null) => (color === null ? null : colors.indexOf(color));
   const sortValue: Record<string, (item: Item) => number | string | null> = {
     price: (i) => i.price,
     name: (i) => i.market_hash_name,
     float: (i) => i.float,
-    paintSeed: (i) => i.paintSeed,
+    // A seed means nothing without wear (stickers, charms, vanilla knives): the grid shows none, so it sorts as empty.
+    paintSeed: (i) => (i.float === null ? null : i.paintSeed),
     phase: (i) => i.phase,
     stickers: (i) => i.stickers.length,
     keychains: (i) => i.keyChains.length,
     listedAt: () => 0,
     rarity: (i) => rarityRank(i.rarityColor),
   };
-  /** What SQL's ORDER BY col, itemId gives: NULLs first ascending. */
+  /** The column's order, then itemId, both in the direction asked; empty values last in both directions. */
   function expectedOrder(list: Item[], sort: string, direction: 'asc' | 'desc'): number[] {
     const value = sortValue[sort] as (item: Item) => number | string | null;
+    const sign = direction === 'asc' ? 1 : -1;
     const sorted = [...list].sort((a, b) => {
       const va = value(a);
       const vb = value(b);
       if (va !== vb) {
-        if (va === null) return -1;
-        if (vb === null) return 1;
-        return typeof va === 'string' ? lower(va, vb as string) : (va as number) - (vb as number);
+        if (va === null) return 1;
+        if (vb === null) return -1;
+        return sign * (typeof va === 'string' ? lower(va, vb as string) : (va as number) - (vb as number));
       }
-      return a.itemId - b.itemId;
+      return sign * (a.itemId - b.itemId);
     });
-    if (direction === 'desc') sorted.reverse();
     return sorted.map((item) => item.itemId);
   }
 
