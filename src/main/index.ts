@@ -32,10 +32,9 @@ import { createLog } from './shell/log';
 import { clickAction, planDesktopNotifications, type DesktopNotice, type NotificationTarget } from './shell/notificationModel';
 import { resolveDataDir, resourceFile, trayIconName } from './shell/paths';
 import { countActiveAutoBuyRules, QUIT_BUTTON_INDEX, QUIT_BUTTONS, quitDetail, quitWarning } from './shell/quitGuard';
-import { AwayChangesCollector, relaunchNotices } from './shell/relaunchSummary';
 import { describeError, errorMessage, SecretScrubber } from './shell/redact';
 import { CrashTracker, crashNotice, UNRESPONSIVE_GRACE_MS } from './shell/rendererHealth';
-import { readLastQuit, readWindowState, writeLastQuit, writeWindowState } from './shell/stateFiles';
+import { readWindowState, writeLastQuit, writeWindowState } from './shell/stateFiles';
 import { applyTrayBatch, sameTrayState, trayModel, type TrayModel, type TrayState } from './shell/trayModel';
 import { isAllowedDownload, isAllowedExternalUrl, navigationVerdict, windowOpenVerdict } from './shell/urlRules';
 import { mainWindowOptions, restoreBounds } from './shell/windowOptions';
@@ -383,26 +382,11 @@ function navigateTo(target: NonNullable<NotificationTarget>): void {
 
 // ---- Engine events → renderer, tray, notifications
 
+// "While you were away" comes from the engine (a notification and `awaySummary` after its first sync), as in the web host.
 function startEventForwarding(engine: LaunchedEngine): void {
-  const lastQuit = readLastQuit(dataDir);
-  const away = lastQuit
-    ? new AwayChangesCollector({
-        settleMs: 5_000,
-        maxMs: 30_000,
-        done: (trades) => {
-          const notices = relaunchNotices(trades, lastQuit, lastSeq, toUtcIso(Date.now()));
-          log(`since the last quit (${lastQuit}): ${notices?.desktop.body ?? 'no trade changed'}`);
-          if (!notices) return;
-          showDesktopNotification(notices.desktop);
-          // In the window too (a toast that opens the trade), not only on the desktop.
-          sendToRenderer(notices.batch);
-        },
-      })
-    : null;
   engine.engine.subscribe((batch) => {
     lastSeq = batch.seq;
     sendToRenderer(batch);
-    away?.add(batch);
     // Settings changed by another window or host (the web host shares the engine's config).
     if (batch.settings) onSettings(batch.settings);
     setTrayState(applyTrayBatch(trayState, batch));

@@ -248,12 +248,10 @@ async function session(fake, app) {
 async function relaunch(fake, app) {
   const { win, call } = await boot(fake);
   report.windowBounds = windowBounds(win);
-  const summary = await until('the relaunch summary', () => fake.notifications.find((n) => n.options.body.startsWith('While you were away')), 60_000);
+  const summary = await until('the relaunch summary', () => fake.notifications.find((n) => n.options.title === 'While you were away'), 60_000);
   report.summary = summary.options;
-  const summaryAt = fake.sent.findIndex((s) => s.payload.notifications?.some((n) => n.body.startsWith('While you were away')));
+  const summaryAt = fake.sent.findIndex((s) => s.payload.notifications?.some((n) => n.title === 'While you were away'));
   report.summaryBatch = fake.sent[summaryAt]?.payload ?? null;
-  // The batches sent before it (engine batches may follow it while this waits).
-  report.lastSeqBefore = Math.max(0, ...fake.sent.slice(0, Math.max(0, summaryAt)).map((s) => s.payload.seq));
   report.snapshot = { activeTrades: (await snapshotOf(call)).activeTrades };
   fake.dialogAnswer = 0;
   app.quit();
