@@ -114,6 +114,11 @@ async function everyScreen(page: Page, theme: string): Promise<void> {
   await expectClean(page, `${theme}: Wallet`);
   await goTo(page, 'Alerts');
   await expectClean(page, `${theme}: Alerts`);
+  await goTo(page, 'Notifications');
+  await expect(page.getByRole('list', { name: 'Notifications' }).or(page.getByRole('status').filter({ hasText: 'No notifications' }))).toBeVisible({ timeout: 15_000 });
+  const grouped = page.getByRole('list', { name: 'Notifications' }).getByRole('button', { name: /^Show \d+$/ }).first();
+  if (await grouped.isVisible()) await grouped.click();
+  await expectClean(page, `${theme}: Notifications`);
   await goTo(page, 'Settings');
   await expectClean(page, `${theme}: Settings`);
 }

@@ -48,7 +48,7 @@ export async function rowName(row: Locator): Promise<string> {
   return ((await row.locator('.name-text').textContent()) ?? '').trim();
 }
 
-export async function goTo(page: Page, screen: 'Catalog' | 'Trades' | 'Wallet' | 'Alerts' | 'Settings'): Promise<void> {
+export async function goTo(page: Page, screen: 'Catalog' | 'Trades' | 'Wallet' | 'Alerts' | 'Notifications' | 'Settings'): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: screen })).toBeVisible();
 }

@@ -6,6 +6,7 @@ import './styles/theme.css';
 import './styles/layout.css';
 import './styles/components.css';
 import './styles/screens.css';
+import './styles/notifications.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root element missing from index.html');

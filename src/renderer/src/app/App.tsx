@@ -6,6 +6,7 @@ import { AwaySummaryBanner } from './AwaySummaryBanner';
 import { BridgeBanner } from './BridgeBanner';
 import { Dialogs } from './Dialogs';
 import { Nav } from './Nav';
+import { useUnreadTitle } from './useUnreadTitle';
 import { StatusBar } from './StatusBar';
 import { Toasts } from './Toasts';
 import { useKeyboard } from './useKeyboard';
@@ -30,6 +31,7 @@ function BootFailure() {
 const TradesScreen = lazy(() => import('../screens/trades/TradesScreen').then((m) => ({ default: m.TradesScreen })));
 const WalletScreen = lazy(() => import('../screens/wallet/WalletScreen').then((m) => ({ default: m.WalletScreen })));
 const AlertsScreen = lazy(() => import('../screens/alerts/AlertsScreen').then((m) => ({ default: m.AlertsScreen })));
+const NotificationsScreen = lazy(() => import('../screens/notifications/NotificationsScreen').then((m) => ({ default: m.NotificationsScreen })));
 const SettingsScreen = lazy(() => import('../screens/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
 
 function ScreenByName() {
@@ -43,6 +45,8 @@ function ScreenByName() {
       return <WalletScreen />;
     case 'alerts':
       return <AlertsScreen />;
+    case 'notifications':
+      return <NotificationsScreen />;
     case 'settings':
       return <SettingsScreen />;
   }
@@ -59,6 +63,7 @@ function Screen() {
 export function App() {
   const boot = useStore((s) => s.conn.boot);
   useKeyboard();
+  useUnreadTitle();
   useEffect(() => startBackground(), []);
   return (
     <div className="app">

@@ -7,7 +7,8 @@ import { useStore } from '../state/store';
 function NavBadge({ screen }: { screen: string }) {
   const active = useStore((s) => s.conn.activeTrades);
   const unacked = useStore((s) => s.conn.unacknowledgedFirings);
-  const n = screen === 'trades' ? active : screen === 'alerts' ? unacked : 0;
+  const unread = useStore((s) => s.inbox.unread);
+  const n = screen === 'trades' ? active : screen === 'alerts' ? unacked : screen === 'notifications' ? unread : 0;
   if (!n) return null;
   return (
     <span className={`nav-badge ${screen === 'alerts' ? 'alert' : ''}`} aria-hidden="true">

@@ -15,6 +15,18 @@ function ToastItem({ toast }: { toast: Toast }) {
         {toast.body ? <div className="toast-body">{toast.body}</div> : null}
       </div>
       <div className="toast-actions">
+        {toast.opensNotifications ? (
+          <button
+            type="button"
+            className="link-btn"
+            onClick={() => {
+              navigate('notifications');
+              dismissToast(toast.id);
+            }}
+          >
+            Review
+          </button>
+        ) : null}
         {toast.opensAlerts ? (
           <button
             type="button"

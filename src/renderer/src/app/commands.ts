@@ -5,6 +5,7 @@ import { acknowledgeAll, acknowledgeSelectedFiring, moveFiring, rearmSelectedFir
 import { requestWebNotifications, webNotificationPermission } from '../state/actions/boot';
 import { clearFilters, closeDetail, moveSelection, openSelectedDetail, refreshCatalog, softRefresh } from '../state/actions/catalog';
 import { retryConnectionNow } from '../state/actions/connection';
+import { markAllNotificationsRead } from '../state/actions/inbox';
 import { connectDemoSandbox, switchToSavedAccount, updateSettings } from '../state/actions/settings';
 import { exportTradesCsv, setTradesTab } from '../state/actions/trades';
 import { closeDialog, focusSearch, navigate, openDialog, toast, togglePalette } from '../state/actions/ui';
@@ -31,6 +32,8 @@ export function buildCommands(): Command[] {
     { id: 'go.trades', group: 'Go to', title: 'Go to Trades', hint: hint('go.trades'), run: () => navigate('trades') },
     { id: 'go.wallet', group: 'Go to', title: 'Go to Wallet', hint: hint('go.wallet'), keywords: 'balance ledger', run: () => navigate('wallet') },
     { id: 'go.alerts', group: 'Go to', title: 'Go to Alerts', hint: hint('go.alerts'), keywords: 'watchlist rules firings', run: () => navigate('alerts') },
+    { id: 'go.notifications', group: 'Go to', title: 'Go to Notifications', hint: hint('go.notifications'), keywords: 'inbox centre center unread history', run: () => navigate('notifications') },
+    { id: 'notifications.markAllRead', group: 'App', title: 'Mark all notifications read', keywords: 'inbox unread clear', run: () => void markAllNotificationsRead() },
     { id: 'go.settings', group: 'Go to', title: 'Go to Settings', hint: hint('go.settings'), keywords: 'connection api key preferences', run: () => navigate('settings') },
     { id: 'search.focus', group: 'Catalog', title: 'Search items', hint: hint('search.focus'), keywords: 'find filter', run: focusSearch },
     { id: 'catalog.refresh', group: 'Catalog', title: 'Refresh the catalog', keywords: 'sync reload', run: () => void refreshCatalog() },
@@ -154,6 +157,7 @@ export function runKeyCommand(command: KeyCommand, target: EventTarget | null): 
     case 'go.trades':
     case 'go.wallet':
     case 'go.alerts':
+    case 'go.notifications':
     case 'go.settings':
       navigate(command.slice(3) as 'catalog');
       return;

@@ -12,6 +12,7 @@ export type KeyCommand =
   | 'go.trades'
   | 'go.wallet'
   | 'go.alerts'
+  | 'go.notifications'
   | 'go.settings'
   | 'selection.up'
   | 'selection.down'
@@ -42,7 +43,7 @@ export interface KeyInput {
   /** The catalog screen is showing (selection keys apply). */
   onCatalog: boolean;
   /** The screen showing, for the keys of one screen (alerts: firings; trades and wallet: export). */
-  screen?: 'catalog' | 'trades' | 'wallet' | 'alerts' | 'settings';
+  screen?: 'catalog' | 'trades' | 'wallet' | 'alerts' | 'notifications' | 'settings';
 }
 
 export interface KeyResult {
@@ -58,6 +59,7 @@ const GO_KEYS: Record<string, KeyCommand> = {
   t: 'go.trades',
   w: 'go.wallet',
   a: 'go.alerts',
+  n: 'go.notifications',
   s: 'go.settings',
 };
 
@@ -129,6 +131,7 @@ export const SHORTCUT_HINTS: Partial<Record<KeyCommand, string>> = {
   'go.trades': 'G T',
   'go.wallet': 'G W',
   'go.alerts': 'G A',
+  'go.notifications': 'G N',
   'go.settings': 'G S',
   'selection.open': 'Enter',
   'firing.up': '↑',

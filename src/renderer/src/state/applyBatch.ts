@@ -46,6 +46,10 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
     };
   }
 
+  if (batch.unreadNotifications !== undefined && batch.unreadNotifications !== state.inbox.unread) {
+    out.inbox = { ...state.inbox, unread: batch.unreadNotifications };
+  }
+
   if (batch.notifications && batch.notifications.length > 0) {
     const notes = pushToasts(state.notes, toastsFromNotifications(batch.notifications));
     if (notes !== state.notes) out.notes = notes;
@@ -63,6 +67,8 @@ export function applySnapshot(state: AppState, snap: AppSnapshot, host: 'electro
     catalog: { ...base.catalog, info: snap.catalog },
     wallet: { ...base.wallet, balance: snap.balance, balanceAt: snap.balance ? new Date().toISOString() : null },
     settings: { ...base.settings, settings: snap.settings },
+    // Another account's list is not this one's: the screen reads it again.
+    inbox: { ...base.inbox, ...(fresh ? { page: null, status: 'idle' as const } : {}), unread: snap.unreadNotifications ?? 0 },
     ...(snap.autoBuy ? { alerts: { ...base.alerts, autoBuy: snap.autoBuy } } : {}),
     away: { ...base.away, summary: snap.awaySummary ?? null, forwarding: snap.forwarding ?? null },
   };

@@ -4,6 +4,7 @@ import { type AlertsSlice, initialAlerts } from './slices/alerts';
 import { AWAY_DISMISSED_PREF, type AwaySlice, initialAway } from './slices/away';
 import { type CatalogSlice, initialCatalog } from './slices/catalog';
 import { type ConnSlice, initialConn } from './slices/conn';
+import { initialInbox, type InboxSlice } from './slices/inbox';
 import { initialNotes, type NotesSlice } from './slices/notes';
 import { initialSettings, type SettingsSlice } from './slices/settings';
 import { initialTrades, type TradesSlice } from './slices/trades';
@@ -23,6 +24,7 @@ export interface AppState {
   alerts: AlertsSlice;
   settings: SettingsSlice;
   notes: NotesSlice;
+  inbox: InboxSlice;
   ui: UiSlice;
   away: AwaySlice;
 }
@@ -36,6 +38,7 @@ export function initialState(): AppState {
     alerts: initialAlerts,
     settings: initialSettings,
     notes: initialNotes,
+    inbox: initialInbox,
     ui: initialUi,
     away: { ...initialAway, dismissedAt: readPref(AWAY_DISMISSED_PREF) },
   };

@@ -5,6 +5,7 @@ import { ForwardingSection } from './ForwardingSection';
 import { AppearanceSection, NotificationsSection } from './PreferencesSection';
 import { RecipientsSection } from './RecipientsSection';
 import { ShortcutsSection } from './ShortcutsSection';
+import { SoundsSection } from './SoundsSection';
 
 export function SettingsScreen() {
   useEffect(() => {
@@ -24,6 +25,7 @@ export function SettingsScreen() {
         </div>
         <div className="settings-col narrow">
           <NotificationsSection />
+          <SoundsSection />
           <ForwardingSection />
           <AppearanceSection />
           <ShortcutsSection />

@@ -1,5 +1,5 @@
 import type { EngineEventBatch } from '../../../../shared/ipc/events';
-import type { AutoBuyStatus, Notification as DeskNotification } from '../../../../shared/ipc/models';
+import type { AutoBuyStatus } from '../../../../shared/ipc/models';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { onBridgeState } from '../../platform/bridge';
@@ -14,6 +14,9 @@ import { loadRecipients, reloadSnapshot } from './settings';
 import { scheduleTradeDetailReload, scheduleTradesReload } from './trades';
 import { openTarget, syncFromHash } from './ui';
 import { scheduleWalletReload } from './wallet';
+import { scheduleNotificationsReload } from './inbox';
+import { raiseWebNotifications } from './webNotifications';
+import { playNotificationSounds } from '../../lib/sound';
 
 let started = false;
 let unsubscribe: (() => void) | null = null;
@@ -124,7 +127,12 @@ function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState):
   if (batch.firings?.some((f) => f.autoBuy !== null) && after.ui.screen === 'alerts') scheduleAlertsReload();
   // A new skip is folded into its rule's line for the day: read the lines again.
   if (batch.autoBuy && after.ui.screen === 'alerts' && skippedToday(batch.autoBuy) !== skippedToday(before.alerts.autoBuy)) scheduleAlertsReload();
-  if (batch.notifications && batch.notifications.length > 0 && after.conn.host === 'web') raiseWebNotifications(batch.notifications);
+  if (batch.notifications && batch.notifications.length > 0) {
+    const settings = after.settings.settings;
+    if (after.conn.host === 'web') raiseWebNotifications(batch.notifications, settings);
+    playNotificationSounds(batch.notifications, settings);
+    if (after.ui.screen === 'notifications') scheduleNotificationsReload();
+  }
   // The engine opened another account (perhaps from another window): everything scoped to the old one goes.
   if (batch.accountChanged) void reloadSnapshot();
   // A desktop notification was clicked in the shell: open what it was about.
@@ -147,21 +155,3 @@ export async function requestWebNotifications(): Promise<NotificationPermission 
   return window.Notification.requestPermission();
 }
 
-function raiseWebNotifications(list: DeskNotification[]): void {
-  if (!webNotificationsSupported() || window.Notification.permission !== 'granted') return;
-  const alerts = list.filter((n) => n.kind === 'alert');
-  // A flood of firings raises one notification (for the first), not dozens.
-  const shown = alerts.length > 2 ? [...list.filter((n) => n.kind !== 'alert'), { ...(alerts[0] as DeskNotification), title: `${alerts.length} alerts fired` }] : list;
-  for (const n of shown) {
-    try {
-      const note = new window.Notification(n.title, { body: n.body, tag: n.id });
-      note.onclick = () => {
-        window.focus();
-        openTarget(n.target);
-        note.close();
-      };
-    } catch {
-      // Some browsers only allow notifications from a service worker; the in-app toast remains.
-    }
-  }
-}

@@ -1,6 +1,7 @@
 import type { Notification } from '../../../../shared/ipc/models';
+import { groupBurst, notificationSeverity, type NotificationGroup } from '../../../../shared/notifications';
 
-export type ToastTone = 'info' | 'success' | 'warn' | 'error' | 'alert';
+export type ToastTone = 'info' | 'success' | 'warn' | 'error' | 'alert' | 'neutral';
 
 export interface Toast {
   id: string;
@@ -11,6 +12,8 @@ export interface Toast {
   at: string;
   /** A summary of many alerts: its action opens the Alerts screen. */
   opensAlerts?: boolean;
+  /** A summary of a burst of other notifications: its action opens the notification centre. */
+  opensNotifications?: boolean;
 }
 
 export interface NotesSlice {
@@ -18,31 +21,52 @@ export interface NotesSlice {
 }
 
 export const MAX_TOASTS = 4;
-/** More alert firings than this in one batch become one summary toast. */
+/** More notifications of one kind (alert firings, trades delivered) than this in one batch become one summary toast. */
 export const MAX_ALERT_TOASTS = 2;
 
 export const initialNotes: NotesSlice = { toasts: [] };
 
-export function toastFromNotification(n: Notification): Toast {
-  return { id: n.id, tone: n.kind === 'alert' ? 'alert' : 'info', title: n.title, body: n.body, target: n.target, at: n.at };
+/** The severity's tone (delivered green, cancelled/failed/expired red, reversed amber, sent neutral); a neutral alert keeps the alert tone. */
+export function toneOf(n: Notification): ToastTone {
+  switch (notificationSeverity(n)) {
+    case 'success':
+      return 'success';
+    case 'danger':
+      return 'error';
+    case 'warning':
+      return 'warn';
+    default:
+      return n.kind === 'alert' ? 'alert' : 'neutral';
+  }
 }
 
-/** Toasts for a batch's notifications; a flood of alert firings collapses into one summary. */
-export function toastsFromNotifications(list: Notification[]): Toast[] {
-  const alerts = list.filter((n) => n.kind === 'alert');
-  const others = list.filter((n) => n.kind !== 'alert').map(toastFromNotification);
-  if (alerts.length <= MAX_ALERT_TOASTS) return [...others, ...alerts.map(toastFromNotification)];
-  const first = alerts[0] as Notification;
-  const summary: Toast = {
-    id: `alerts-${first.id}`,
-    tone: 'alert',
-    title: `${alerts.length} alerts fired`,
-    body: `${first.body} and ${alerts.length - 1} more`,
-    target: null,
+export function toastFromNotification(n: Notification): Toast {
+  return { id: n.id, tone: toneOf(n), title: n.title, body: n.body, target: n.target, at: n.at };
+}
+
+function summaryToast(group: NotificationGroup): Toast {
+  const first = group.members[0] as Notification;
+  const alert = first.kind === 'alert';
+  return {
+    id: `group-${first.id}`,
+    tone: toneOf(first),
+    title: group.title,
+    body: alert ? `${first.body} and ${group.members.length - 1} more` : group.body,
+    target: group.target,
     at: first.at,
-    opensAlerts: true,
+    ...(alert ? { opensAlerts: true } : { opensNotifications: true }),
   };
-  return [...others, summary];
+}
+
+/**
+ * Toasts for a batch's notifications: a burst of one kind (more than
+ * MAX_ALERT_TOASTS alerts, twelve deliveries) is one summary toast; alerts
+ * come after the rest.
+ */
+export function toastsFromNotifications(list: Notification[]): Toast[] {
+  const groups = groupBurst(list);
+  const ordered = [...groups.filter((g) => g.members[0]?.kind !== 'alert'), ...groups.filter((g) => g.members[0]?.kind === 'alert')];
+  return ordered.flatMap((group) => (group.members.length > MAX_ALERT_TOASTS ? [summaryToast(group)] : group.members.map(toastFromNotification)));
 }
 
 /** Newest last; the oldest drop when more than MAX_TOASTS stack up; an id shows once. */

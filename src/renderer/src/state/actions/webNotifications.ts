@@ -1,0 +1,60 @@
+import type { AppSettings, Notification } from '../../../../shared/ipc/models';
+import { countedTitle, groupBurst, tradeStatusOfNotification } from '../../../../shared/notifications';
+import { openTarget } from './ui';
+
+/**
+ * Browser notifications (the web host; Electron's main raises native ones through
+ * src/main/shell/notificationModel.ts, with the same grouping): the statuses and
+ * alert settings chosen apply, a burst of one kind is one notification ("12 trades
+ * delivered"), and a batch of more than three kinds is one summary.
+ */
+
+export const MAX_WEB_NOTIFICATIONS_PER_BATCH = 3;
+
+export interface WebNotice {
+  tag: string;
+  title: string;
+  body: string;
+  target: Notification['target'];
+}
+
+type NoticeSettings = Pick<AppSettings, 'notifyStatuses' | 'notifyAlerts' | 'alertsPaused'>;
+
+function wanted(n: Notification, settings: NoticeSettings): boolean {
+  if (n.kind === 'alert') return settings.notifyAlerts && !settings.alertsPaused;
+  const status = tradeStatusOfNotification(n);
+  return status === null || (settings.notifyStatuses as readonly string[]).includes(status);
+}
+
+export function planWebNotifications(list: readonly Notification[], settings: NoticeSettings | null): WebNotice[] {
+  const groups = groupBurst(settings ? list.filter((n) => wanted(n, settings)) : list);
+  if (groups.length <= MAX_WEB_NOTIFICATIONS_PER_BATCH) {
+    return groups.map((group) => ({ tag: group.members.length === 1 ? group.id : `group:${group.id}`, title: group.title, body: group.body, target: group.target }));
+  }
+  const all = groups.flatMap((group) => group.members);
+  const targets = new Set(all.map((n) => JSON.stringify(n.target)));
+  return [
+    {
+      tag: `summary:${all[0]?.id ?? ''}`,
+      title: 'Merchant Desk',
+      body: groups.map((group) => countedTitle(group.members[0] as Notification, group.members.length)).join(', '),
+      target: targets.size === 1 ? (all[0]?.target ?? null) : null,
+    },
+  ];
+}
+
+export function raiseWebNotifications(list: readonly Notification[], settings: NoticeSettings | null): void {
+  if (typeof window === 'undefined' || !('Notification' in window) || window.Notification.permission !== 'granted') return;
+  for (const notice of planWebNotifications(list, settings)) {
+    try {
+      const note = new window.Notification(notice.title, { body: notice.body, tag: notice.tag });
+      note.onclick = () => {
+        window.focus();
+        openTarget(notice.target);
+        note.close();
+      };
+    } catch {
+      // Some browsers only allow notifications from a service worker; the in-app toast remains.
+    }
+  }
+}
