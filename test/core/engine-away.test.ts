@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accountStoreFile } from '../../src/main/core/engine/accountFiles';
+import { LocalStore } from '../../src/main/core/store';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
@@ -100,5 +102,38 @@ describe('"while you were away" after a restart, against the real sandbox', () =
     expect(harness.logs).toContain('while away: nothing changed');
     expect(summaryOf(harness)).toBeNull();
     expect((await harness.call('app.snapshot')).awaySummary).toBeNull();
+  });
+
+  it('counts the alert matches the first catalog sync after launch brings', async () => {
+    let harness = await launch();
+    await waitFor(async () => (await harness.session().store.getMeta('trades_history_mark')) !== null, 20_000, 'the history mark');
+    await waitFor(() => harness.session().catalog.totalItems > 0, 20_000, 'the catalog');
+    const ledger = await serverLedger();
+    await waitFor(async () => (await harness.call('wallet.ledger', { limit: 1 })).total === ledger, 10_000, 'the ledger');
+    await harness.call('alerts.saveRule', { name: 'Away knives', namePattern: 'Away Test Knife', maxPrice: 100_000 });
+    await app?.close();
+    app = null;
+
+    // While closed: two listings the rule matches, one above its maximum price.
+    await adminApi(sb).post('/admin/items', {
+      items: [
+        { itemId: 95_100_001, market_hash_name: 'Away Test Knife | Fade (Factory New)', price: 50_000, steamId: null },
+        { itemId: 95_100_002, market_hash_name: 'Away Test Knife | Slaughter (Minimal Wear)', price: 60_000, steamId: null },
+        { itemId: 95_100_003, market_hash_name: 'Away Test Knife | Doppler (Factory New)', price: 200_000, steamId: null },
+      ],
+    });
+    await adminApi(sb).post('/admin/catalog/rebuild');
+    // Closed long enough for the cached catalog to be out of date: the launch syncs it (here: it came from another address).
+    const store = await LocalStore.open({ file: accountStoreFile(dataDir, merchant.merchantId, 'account') });
+    await store.setMeta('catalog_base_url', 'http://elsewhere.invalid');
+    await store.close();
+
+    harness = await launch();
+    await settled(harness);
+    const summary = summaryOf(harness) as AwaySummary;
+    expect(summary.alertMatches).toEqual({ count: 2, autoBought: 0 });
+    expect(summary.trades).toEqual([]);
+    const notification = harness.batches.flatMap((batch) => batch.notifications ?? []).find((n) => n.title === 'While you were away');
+    expect(notification?.body).toBe('2 alert matches.');
   });
 });

@@ -75,6 +75,8 @@ export class Engine implements EngineService {
   /** "While you were away" of the first live account opened since launch; null until its first sync is done. */
   private awaySummary: AwaySummary | null = null;
   private awayTracked = false;
+  /** The alerts' evaluation of the last synced catalog. */
+  private catalogEvaluation: Promise<void> = Promise.resolve();
   private session: AccountSession | null = null;
   private demo: DemoAccount | null = null;
   private switching: Promise<void> = Promise.resolve();
@@ -431,9 +433,12 @@ export class Engine implements EngineService {
       const away = this.awayTracked || credentials.apiKey === null ? null : await AwayTracker.begin(store).catch(() => null);
       if (credentials.apiKey !== null) this.awayTracked = true;
       const session: AccountSession = new AccountSession(credentials, store, this.events, {
-        ...away?.sessionHooks(store, () => session.startupSettled(), (summary) => this.reportAway(session, summary), this.log),
+        // Settled: the start-up's syncs done, and the alerts' look at the catalog they brought.
+        ...away?.sessionHooks(store, () => session.startupSettled().then(() => this.catalogEvaluation), (summary) => this.reportAway(session, summary), this.log),
         onItems: (source) => void this.alerts.evaluate(source).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
-        onCatalogSynced: () => void this.alerts.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
+        onCatalogSynced: () => {
+          this.catalogEvaluation = this.alerts.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`));
+        },
         notifyStatuses: () => this.config.get().settings.notifyStatuses,
         log: this.log,
       }, this.limiterFor(credentials.merchantId));

@@ -147,6 +147,9 @@ export class AccountSession {
   private restProblem: string | null = null;
   private startedAt = Date.now();
   private startSyncScheduled = false;
+  /** Settles when the session's first catalog sync ends (or the session stops): the summary after launch waits for a due one. */
+  private firstCatalogSyncEnded!: () => void;
+  private readonly firstCatalogSync = new Promise<void>((resolve) => (this.firstCatalogSyncEnded = resolve));
   /** The cached catalog came from another base URL than this session's (see CATALOG_BASE_URL_META). */
   private catalogFromElsewhere = false;
   /** Item frames on their way to the writer, in arrival order. */
@@ -241,6 +244,7 @@ export class AccountSession {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.firstCatalogSyncEnded();
     this.itemWrites.stop();
     this.abort.abort();
     for (const timer of this.timers) clearTimeout(timer);
@@ -578,6 +582,8 @@ export class AccountSession {
       this.ledgerSync = null;
     });
     await this.ledgerSync;
+    // A stale cache syncs its catalog a few seconds after start: the listings alerts match while away come with it.
+    if (this.catalogSync || this.catalogDue()) await this.firstCatalogSync;
   }
 
   // ---- Wallet
@@ -632,11 +638,15 @@ export class AccountSession {
 
   // ---- Catalog
 
+  private catalogDue(): boolean {
+    const built = this.catalog.lastUpdate ? Date.parse(this.catalog.lastUpdate) : 0;
+    return this.catalogFromElsewhere || Date.now() >= built + CATALOG_REBUILD_INTERVAL_MS + FRESHNESS_GRACE_MS;
+  }
+
   /** The server rebuilds its list about every 5 minutes; fetch once ours is older than that. */
   private async syncCatalogIfStale(): Promise<void> {
     if (this.catalogSync) return;
-    const built = this.catalog.lastUpdate ? Date.parse(this.catalog.lastUpdate) : 0;
-    if (!this.catalogFromElsewhere && Date.now() < built + CATALOG_REBUILD_INTERVAL_MS + FRESHNESS_GRACE_MS) return;
+    if (!this.catalogDue()) return;
     // A cache that holds a catalog is shown first: its refresh waits until the start-up's first screens are up
     // (on 2 cores a 500k-item sync would otherwise slow the first paint by half a second). An empty cache syncs at once.
     const wait = this.catalog.totalItems > 0 ? this.startedAt + START_SYNC_DELAY_MS - Date.now() : 0;
@@ -704,6 +714,7 @@ export class AccountSession {
       this.fail(`catalog sync (${reason})`, error);
     } finally {
       this.clearProgress('catalog-sync');
+      this.firstCatalogSyncEnded();
     }
   }
 
