@@ -10,7 +10,6 @@ import type { Item, TradeStatus, TransactionType } from '../../../src/shared/api
 import { TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES } from '../../../src/shared/api';
 import { LocalStore, packPriceChanges, type ItemChangeGroup } from '../../../src/main/core/store';
 import { checkAll, count, type Real } from './compare';
-import type { ListDelivery } from './listServer';
 import { QUERY_PHASES, QUERY_RARITIES, SEARCH_TERMS, STICKER_TERMS, makeItem, randomOf } from './items';
 import type { CatalogModel, ModelQuery, SortColumn } from './model';
 import { checkRecords, ledgerEntryOf, tradeOf, type RecordsQuery } from './records';
@@ -240,7 +239,8 @@ export function syncList(model: CatalogModel, spec: SyncSpec, ids: number): Item
 export class Sync extends Base {
   constructor(
     readonly spec: SyncSpec,
-    readonly delivery: Exclude<ListDelivery, 'held'>,
+    /** whole; cut mid-body (fails); aborted by the app mid-body (fails). */
+    readonly delivery: 'whole' | 'cut' | 'abort',
     queries: ModelQuery[],
   ) {
     super(queries);
@@ -248,17 +248,24 @@ export class Sync extends Base {
   protected async execute(model: CatalogModel, real: Real): Promise<void> {
     const items = syncList(model, this.spec, real.size.ids);
     const lastUpdate = new Date(Date.UTC(2026, 10, 1) + ++syncCount * 60_000).toISOString();
-    real.server.serve(items, lastUpdate, this.delivery);
+    const { whenHeld } = real.server.serve(items, lastUpdate, this.delivery === 'abort' ? 'held' : this.delivery);
+    const abort = new AbortController();
     const tick = await real.clock.begin();
-    const outcome = await real.store.syncCatalog({ url: real.server.url, headers: {} }).then(
+    const sync = real.store.syncCatalog({ url: real.server.url, headers: {}, signal: abort.signal }).then(
       (result) => result,
       (error: unknown) => error as Error,
     );
+    if (this.delivery === 'abort') {
+      await whenHeld;
+      abort.abort();
+    }
+    const outcome = await sync;
     real.clock.end(tick);
-    if (this.delivery === 'cut') {
-      // A body cut short: the sync fails with its reason and the catalog is as it was.
-      expect(outcome, 'a cut sync fails').toBeInstanceOf(Error);
-      count(real, 'sync cut');
+    if (this.delivery !== 'whole') {
+      // A body cut short, or the app's cancel: the sync fails with its reason and the catalog is as it was.
+      expect(outcome, `a ${this.delivery} sync fails`).toBeInstanceOf(Error);
+      if (this.delivery === 'abort') expect((outcome as Error).name, 'an aborted sync says so').toBe('AbortError');
+      count(real, `sync ${this.delivery}`);
     } else {
       if (outcome instanceof Error || !outcome.ok) throw new Error(`sync failed: ${outcome instanceof Error ? outcome.message : outcome.status}`);
       model.sync(items, lastUpdate, tick);
@@ -320,6 +327,7 @@ export class SyncDuringFeed extends Base {
       (error: unknown) => error as Error,
     );
     let touched: number[];
+    let applied: number;
     try {
       await whenHeld;
       real.clock.end(started);
@@ -328,16 +336,16 @@ export class SyncDuringFeed extends Base {
       const results = await real.store.applyItemChanges(built);
       real.clock.end(fed);
       touched = applyBurstToModel(model, this.groups, built, results, fed);
+      applied = await real.clock.begin();
     } finally {
-      // The download ends whatever failed above (a failed check leaves no request hanging).
+      // The rest of the list, in the apply's tick; and whatever failed above (no request left hanging).
       real.server.release();
     }
-    const applied = await real.clock.begin();
     const result = await sync;
     real.clock.end(applied);
     if (result instanceof Error) throw result;
     if (!result.ok) throw new Error(`sync failed: ${result.status}`);
-    model.sync(items, lastUpdate, result.mode === 'bulk' ? started : applied, new Set(touched));
+    model.sync(items, lastUpdate, applied, new Set(touched), result.mode === 'bulk' ? started : applied);
     expect(result.total, 'sync total').toBe(model.totals.totalItems);
     expect(result.keptFromFeed, 'sync keptFromFeed').toBe(new Set(touched).size);
     count(real, `sync ${result.mode} during feed`);
@@ -498,7 +506,7 @@ export function commandArb(size: { ids: number; batch: number; pageLimit: number
     { weight: 5, arbitrary: fc.tuple(fc.array(group, { minLength: 1, maxLength: 4 }).map(oneListingGroup), queries).map(([groups, q]): Command => new Burst(groups, q)) },
     {
       weight: 4,
-      arbitrary: fc.tuple(syncSpec, fc.constantFrom<'whole' | 'cut'>('whole', 'whole', 'whole', 'cut'), queries).map(([spec, delivery, q]): Command => new Sync(spec, delivery, q)),
+      arbitrary: fc.tuple(syncSpec, fc.constantFrom<'whole' | 'cut' | 'abort'>('whole', 'whole', 'whole', 'whole', 'cut', 'abort'), queries).map(([spec, delivery, q]): Command => new Sync(spec, delivery, q)),
     },
     { weight: 2, arbitrary: fc.tuple(syncSpec, fc.array(group, { minLength: 1, maxLength: 3 }).map(oneListingGroup), queries).map(([spec, groups, q]): Command => new SyncDuringFeed(spec, groups, q)) },
     { weight: 1, arbitrary: fc.tuple(index, queries).map(([mode, q]): Command => new Reopen(mode, q)) },

@@ -28,7 +28,7 @@ export interface StoreApi {
   applyItemRemovals(itemIds: number[]): Promise<ItemRemovalResult>;
   applyPriceChanges(changes: PriceChange[]): Promise<PriceChangeResult>;
   applyItemChanges(groups: ItemChangeGroup[]): Promise<ItemChangeGroupResult[]>;
-  syncCatalog(request: { url: string; headers: Record<string, string> }): Promise<CatalogSyncResult>;
+  syncCatalog(request: { url: string; headers: Record<string, string>; signal?: AbortSignal }): Promise<CatalogSyncResult>;
   queryCatalog(query: CatalogQuery): Promise<Page<CatalogRow>>;
   getItem(itemId: number): Promise<ItemDetail | null>;
   findItemsByIds(itemIds: number[]): Promise<Item[]>;
@@ -55,6 +55,16 @@ export class Clock {
 
   end(tick: number): void {
     (this.windows[tick] as { hi: number }).hi = Date.now();
+  }
+
+  /** The windows around a time, for a failure's message. */
+  near(iso: string): string {
+    const at = Date.parse(iso);
+    return this.windows
+      .map((window, tick) => ({ tick, ...window }))
+      .filter((window) => window.hi >= at - 50 && window.lo <= at + 50)
+      .map((window) => `tick ${window.tick}: ${window.lo - at}..${window.hi - at} ms`)
+      .join(', ');
   }
 
   /** The tick whose window holds this time, or -1. */
@@ -108,7 +118,7 @@ function historyTicks(real: Real, points: { at: string; price: number }[], label
     const point = points[i] as { at: string; price: number };
     if (i > 0) expect(Date.parse(point.at), `${label}: history sorted by time`).toBeGreaterThanOrEqual(Date.parse((points[i - 1] as { at: string }).at));
     const tick = real.clock.tickOf(point.at);
-    expect(tick, `${label}: point ${point.at} is in no command's window`).toBeGreaterThanOrEqual(0);
+    expect(tick, `${label}: point ${point.at} is in no command's window (${real.clock.near(point.at)})`).toBeGreaterThanOrEqual(0);
     const last = ticks[ticks.length - 1];
     if (last && last.tick === tick) last.price = point.price;
     else ticks.push({ tick, price: point.price });

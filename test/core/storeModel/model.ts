@@ -120,11 +120,11 @@ export class CatalogModel {
     this.lastSeen.set(item.itemId, item);
   }
 
-  /** A feed upsert, or an item of a sync's list: listed when not on sale, else rewritten (a move if its price differs). */
-  upsert(item: Item, tick: number): 'listed' | 'changed' | 'unchanged' {
+  /** A feed upsert, or an item of a sync's list: listed (at listTick) when not on sale, else rewritten (a move if its price differs). */
+  upsert(item: Item, tick: number, listTick = tick): 'listed' | 'changed' | 'unchanged' {
     const held = this.onSale.get(item.itemId);
     if (!held) {
-      this.list(item, tick);
+      this.list(item, listTick);
       return 'listed';
     }
     if (sameItem(held.item, item)) return 'unchanged';
@@ -167,11 +167,12 @@ export class CatalogModel {
   /**
    * A sync that committed: the list is the catalog from now on, but for the ids the feed wrote while it
    * downloaded (`fedDuring`: upserted, repriced or removed, held or not), which keep the feed's state.
+   * Moves are at `tick` (the apply); a bulk sync lists new items at its start (`listTick`).
    */
-  sync(items: Item[], lastUpdate: string, tick: number, fedDuring: ReadonlySet<number> = new Set()): void {
+  sync(items: Item[], lastUpdate: string, tick: number, fedDuring: ReadonlySet<number> = new Set(), listTick = tick): void {
     const listed = new Set(items.map((item) => item.itemId));
     for (const itemId of [...this.onSale.keys()]) if (!listed.has(itemId) && !fedDuring.has(itemId)) this.remove(itemId);
-    for (const item of items) if (!fedDuring.has(item.itemId)) this.upsert(item, tick);
+    for (const item of items) if (!fedDuring.has(item.itemId)) this.upsert(item, tick, listTick);
     this.lastUpdate = lastUpdate;
   }
 
