@@ -82,6 +82,12 @@ test('after a restart the trades settled meanwhile are summarised by status with
   await expect(region.getByTestId('away-trades')).toHaveText('1 completed ($12.34), 1 cancelled ($43.21)');
   await expect(region.getByTestId('away-ledger')).toHaveText(`${newEntries} new ${newEntries === 1 ? 'entry' : 'entries'}, net +$${(net / 100).toFixed(2)}`);
   expect(await axeFindings(page, '.away-summary')).toEqual([]);
+  await goTo(page, 'Settings');
+  await page.getByRole('radiogroup', { name: 'Theme' }).getByText('Light').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  expect(await axeFindings(page, '.away-summary')).toEqual([]);
+  expect(await axeFindings(page, '.settings-section')).toEqual([]);
+  await page.getByRole('radiogroup', { name: 'Theme' }).getByText('Dark').click();
 
   // A window opened later gets it from the snapshot; its actions work from the keyboard.
   await page.reload();

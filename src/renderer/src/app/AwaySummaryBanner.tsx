@@ -23,7 +23,7 @@ export function AwaySummaryBanner() {
   return (
     <section className="banner away-summary" aria-labelledby="away-summary-title" data-testid="away-summary">
       <h2 id="away-summary-title">While you were away</h2>
-      <span className="muted"> since {formatDateTime(summary.since)}</span>
+      <span> since {formatDateTime(summary.since)}</span>
       <ul>
         {trades.length > 0 ? (
           <li>
