@@ -214,6 +214,24 @@ describe('notification forwarder against a local webhook receiver', () => {
     expect(receiver.texts()[1]).toBe('Next — Trade $6.00 was delivered');
   });
 
+  it('a new URL is tried at once, without the backoff the old one earned', async () => {
+    const failing = new Receiver();
+    await failing.start();
+    failing.mode = 500;
+    settings = { ...settings, url: `http://127.0.0.1:${failing.port}/hook` };
+    forwarder = make({ minIntervalMs: 100, maxBackoffMs: 60_000 });
+    forwarder.offer([notification('Moved', 'Trade $7.00 was delivered')]);
+    await until(() => failing.received.length >= 4);
+    // The next attempt at the old URL is due 800 ms after the last; the new one gets the message well before that.
+    const changedAt = Date.now();
+    settings = { ...settings, url: `http://127.0.0.1:${receiver.port}/new-hook` };
+    forwarder.settingsChanged();
+    await until(() => receiver.received.length === 1);
+    expect(Date.now() - changedAt).toBeLessThan(400);
+    expect(receiver.texts()[0]).toBe('Moved — Trade $7.00 was delivered');
+    await failing.stop();
+  });
+
   it('forwards nothing of its own reports, and nothing once the URL is removed', async () => {
     receiver.mode = 500;
     forwarder = make({ report: (n) => { reports.push(n); forwarder.offer([n]); } });

@@ -101,6 +101,7 @@ export class NotificationForwarder {
     const { url } = this.options.settings();
     this.failures = 0;
     this.problem = null;
+    this.nextAttemptAt = null;
     if (url === null) {
       this.pending.length = 0;
       this.dropped = 0;
@@ -121,11 +122,6 @@ export class NotificationForwarder {
       problem: this.problem,
       nextAttemptAt: this.nextAttemptAt === null ? null : toUtcIso(this.nextAttemptAt),
     };
-  }
-
-  /** Resolves once no message is on its way and none is due (tests; the engine's close does not wait). */
-  async idle(): Promise<void> {
-    while (this.inFlight) await this.inFlight;
   }
 
   async stop(): Promise<void> {
