@@ -232,6 +232,14 @@ describe('notification forwarder against a local webhook receiver', () => {
     await failing.stop();
   });
 
+  it('says why nothing is forwarded when the stored URL is unusable (edited by hand)', async () => {
+    settings = { ...settings, url: 'ftp://example.com/hook' };
+    forwarder.offer([notification('Lost?', 'Trade $1.00 was delivered')]);
+    await until(() => reports.length === 1);
+    expect(reports[0]?.body).toBe('The webhook URL in the settings is not usable: Only http:// and https:// webhook URLs are allowed (not ftp:); 1 notification not forwarded');
+    expect(forwarder.status().problem).toBe(reports[0]?.body);
+  });
+
   it('forwards nothing of its own reports, and nothing once the URL is removed', async () => {
     receiver.mode = 500;
     forwarder = make({ report: (n) => { reports.push(n); forwarder.offer([n]); } });

@@ -153,8 +153,16 @@ export class NotificationForwarder {
     const settings = this.options.settings();
     const parsed = settings.url === null ? null : parseForwardUrl(settings.url);
     if (!parsed?.ok) {
+      // A URL edited into config.json by hand: say why nothing is forwarded (once), and keep nothing.
+      const count = this.pending.length + this.dropped;
       this.pending.length = 0;
       this.dropped = 0;
+      if (parsed && !parsed.ok) {
+        const problem = `The webhook URL in the settings is not usable: ${parsed.problem}; ${count} notification${count === 1 ? '' : 's'} not forwarded`;
+        if (this.problem === null) this.report('failed', 'Forwarding failed', problem);
+        this.problem = problem;
+        this.publish();
+      }
       return;
     }
     const batch = this.pending.splice(0, this.pending.length);
