@@ -29,6 +29,7 @@ import type { EngineService } from './core/ipc/engineService';
 import { contentSecurityPolicy, withCspHeader } from './shell/csp';
 import { handleIpcCall } from './shell/ipcGuard';
 import { createLog } from './shell/log';
+import { BurstGate } from '../shared/notifications';
 import { clickAction, planDesktopNotifications, type DesktopNotice, type NotificationTarget } from './shell/notificationModel';
 import { resolveDataDir, resourceFile, trayIconName } from './shell/paths';
 import { countActiveAutoBuyRules, QUIT_BUTTON_INDEX, QUIT_BUTTONS, quitDetail, quitWarning } from './shell/quitGuard';
@@ -402,8 +403,14 @@ function notify(list: readonly EngineNotification[]): void {
     pendingNotifications = [...pendingNotifications, ...list].slice(-50);
     return;
   }
-  for (const notice of planDesktopNotifications(list, settings)) showDesktopNotification(notice);
+  desktopGate.offer(list);
 }
+
+/** Paced across batches: a trickle of trades is a few grouped notifications, not one each. */
+const desktopGate = new BurstGate<EngineNotification>((list, paced) => {
+  if (!settings) return;
+  for (const notice of planDesktopNotifications(list, settings, paced ? 1 : undefined)) showDesktopNotification(notice);
+});
 
 function showDesktopNotification(notice: DesktopNotice): void {
   testHook?.notifications.push(notice);
@@ -584,6 +591,7 @@ async function shutdown(): Promise<void> {
   }
   if (tray && !tray.isDestroyed()) tray.destroy();
   tray = null;
+  desktopGate.close();
   // Still starting (a quit right after launch): let it finish, then close it.
   const engine = launched ?? (app.isReady() ? await withTimeout(engineReady, 10_000).catch(() => null) : null);
   if (engine) {

@@ -83,9 +83,14 @@ const TRADE_STATUS_PAST: Record<string, string> = {
   REJECTED: 'rejected',
 };
 
+/**
+ * What may fold together: the same category, severity and trade status, and the same producer
+ * (the id's prefix), so an away summary or a forwarder report never hides inside another group.
+ */
 function groupKey(notification: Notification): string {
   const status = tradeStatusOfNotification(notification);
-  return `${notificationCategory(notification)}:${notificationSeverity(notification)}:${status ?? ''}`;
+  const producer = notification.id.split(':', 1)[0] ?? '';
+  return `${notificationCategory(notification)}:${notificationSeverity(notification)}:${status ?? ''}:${producer}`;
 }
 
 /** "12 trades delivered", "1 alert fired": what a group is, counted. */
@@ -161,4 +166,69 @@ export function recipientWords(tradeUrl: string, labels: ReadonlyMap<string, str
   if (label) return label;
   const partner = /[?&]partner=(\d{1,10})/.exec(tradeUrl)?.[1];
   return partner ? `partner ${partner}` : 'an unknown recipient';
+}
+
+export interface BurstGateOptions {
+  /** After a notice is shown, later ones wait this long and then show together. */
+  windowMs?: number;
+  now?: () => number;
+  setTimer?: (run: () => void, ms: number) => unknown;
+  clearTimer?: (timer: unknown) => void;
+}
+
+/**
+ * Paces desktop and browser notifications across batches: the first batch
+ * shows at once, and whatever arrives in the next `windowMs` waits and is
+ * shown as one notice when the window ends (so fifteen trades settling over a
+ * minute and a half are a handful of grouped notifications, not thirty).
+ * The in-app toasts and the centre are not paced.
+ */
+export class BurstGate<T> {
+  private readonly windowMs: number;
+  private readonly now: () => number;
+  private readonly setTimer: (run: () => void, ms: number) => unknown;
+  private readonly clearTimer: (timer: unknown) => void;
+  private lastShownAt = Number.NEGATIVE_INFINITY;
+  private held: T[] = [];
+  private timer: unknown = null;
+
+  constructor(
+    /** `paced`: the list waited for the window (several batches' worth): show it as one notice. */
+    private readonly show: (list: T[], paced: boolean) => void,
+    options: BurstGateOptions = {},
+  ) {
+    this.windowMs = options.windowMs ?? 15_000;
+    this.now = options.now ?? Date.now;
+    this.setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms));
+    this.clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as ReturnType<typeof setTimeout>));
+  }
+
+  offer(list: readonly T[]): void {
+    if (list.length === 0) return;
+    const now = this.now();
+    if (this.held.length === 0 && now - this.lastShownAt >= this.windowMs) {
+      this.lastShownAt = now;
+      this.show([...list], false);
+      return;
+    }
+    this.held.push(...list);
+    this.timer ??= this.setTimer(() => this.release(), Math.max(0, this.lastShownAt + this.windowMs - now));
+  }
+
+  /** Shows what waits now (the window ended, or the app is closing). */
+  release(): void {
+    if (this.timer !== null) this.clearTimer(this.timer);
+    this.timer = null;
+    if (this.held.length === 0) return;
+    const list = this.held;
+    this.held = [];
+    this.lastShownAt = this.now();
+    this.show(list, true);
+  }
+
+  close(): void {
+    if (this.timer !== null) this.clearTimer(this.timer);
+    this.timer = null;
+    this.held = [];
+  }
 }

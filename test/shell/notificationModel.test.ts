@@ -5,7 +5,9 @@ import {
   clickAction,
   planDesktopNotifications,
   type NotificationSettings,
+  type DesktopNotice,
 } from '../../src/main/shell/notificationModel';
+import { BurstGate } from '../../src/shared/notifications';
 
 const settings: NotificationSettings = {
   notifyStatuses: ['SENT', 'COMPLETED', 'FAILED', 'REJECTED'],
@@ -121,5 +123,77 @@ describe('clickAction', () => {
   it('shows the window and opens the target', () => {
     expect(clickAction({ target: { type: 'item', itemId: 7 } })).toEqual({ showWindow: true, navigate: { type: 'item', itemId: 7 } });
     expect(clickAction({ target: null })).toEqual({ showWindow: true, navigate: null });
+  });
+});
+
+describe('pacing across batches (BurstGate)', () => {
+  /** A clock and timers the test moves by hand. */
+  function manualTime() {
+    let now = 0;
+    const timers: { at: number; run: () => void }[] = [];
+    return {
+      now: () => now,
+      setTimer: (run: () => void, ms: number) => {
+        const timer = { at: now + ms, run };
+        timers.push(timer);
+        return timer;
+      },
+      clearTimer: (timer: unknown) => {
+        const i = timers.indexOf(timer as (typeof timers)[number]);
+        if (i >= 0) timers.splice(i, 1);
+      },
+      advanceTo(to: number) {
+        for (;;) {
+          timers.sort((a, b) => a.at - b.at);
+          const next = timers[0];
+          if (!next || next.at > to) break;
+          timers.shift();
+          now = next.at;
+          next.run();
+        }
+        now = to;
+      },
+    };
+  }
+
+  it('15 trades sent and delivered over 100 s are a handful of grouped notifications, not 30, and none is lost', () => {
+    const time = manualTime();
+    const shown: DesktopNotice[] = [];
+    const gate = new BurstGate<Notification>((list, paced) => shown.push(...planDesktopNotifications(list, settings, paced ? 1 : undefined)), { windowMs: 15_000, ...time });
+    for (let i = 0; i < 15; i++) {
+      time.advanceTo(i * 6_600);
+      gate.offer([trade(`t${i}`, 'SENT')]);
+      time.advanceTo(i * 6_600 + 3_000);
+      gate.offer([trade(`t${i}`, 'COMPLETED')]);
+    }
+    time.advanceTo(200_000);
+    // The first at once, then one grouped notice per 15 s window: 8, where one per status change was 30.
+    expect(shown.length).toBeLessThanOrEqual(8);
+    const counted = (status: string) =>
+      shown.reduce((sum, n) => {
+        const words = status === 'SENT' ? 'sent' : 'delivered';
+        const many = new RegExp(`(\\d+) trades? ${words}`).exec(n.title)?.[1];
+        if (many) return sum + Number(many);
+        if (n.id.startsWith('trade:') && n.id.endsWith(`:${status}`)) return sum + 1;
+        return sum + [...n.body.matchAll(new RegExp(`(\\d+) trades? ${words}`, 'g'))].reduce((s2, m) => s2 + Number(m[1]), 0);
+      }, 0);
+    expect(counted('SENT')).toBe(15);
+    expect(counted('COMPLETED')).toBe(15);
+  });
+
+  it('shows the first at once and holds nothing when batches are far apart', () => {
+    const time = manualTime();
+    const shown: string[] = [];
+    const gate = new BurstGate<Notification>((list) => shown.push(...list.map((n) => n.id)), { windowMs: 15_000, ...time });
+    gate.offer([trade('a', 'COMPLETED')]);
+    expect(shown).toEqual(['trade:a:COMPLETED']);
+    time.advanceTo(20_000);
+    gate.offer([trade('b', 'COMPLETED')]);
+    expect(shown).toEqual(['trade:a:COMPLETED', 'trade:b:COMPLETED']);
+    gate.offer([trade('c', 'COMPLETED')]);
+    expect(shown).toHaveLength(2);
+    time.advanceTo(35_000);
+    expect(shown).toEqual(['trade:a:COMPLETED', 'trade:b:COMPLETED', 'trade:c:COMPLETED']);
+    gate.close();
   });
 });

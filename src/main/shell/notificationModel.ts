@@ -100,10 +100,12 @@ const APP_TITLE = 'Merchant Desk';
 export function planDesktopNotifications(
   notifications: readonly Notification[] | undefined,
   settings: NotificationSettings,
+  /** More groups than this fold into one summary (1 for a list the pacing held back). */
+  maxNotices = MAX_DESKTOP_NOTIFICATIONS_PER_BATCH,
 ): DesktopNotice[] {
   const groups = groupBurst((notifications ?? []).filter((n) => wantsDesktop(n, settings)));
   if (groups.length === 0) return [];
-  if (groups.length <= MAX_DESKTOP_NOTIFICATIONS_PER_BATCH) return groups.map(toNotice);
+  if (groups.length <= maxNotices) return groups.map(toNotice);
   return [clipNotice(summaryOf(groups))];
 }
 

@@ -129,7 +129,7 @@ function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState):
   if (batch.autoBuy && after.ui.screen === 'alerts' && skippedToday(batch.autoBuy) !== skippedToday(before.alerts.autoBuy)) scheduleAlertsReload();
   if (batch.notifications && batch.notifications.length > 0) {
     const settings = after.settings.settings;
-    if (after.conn.host === 'web') raiseWebNotifications(batch.notifications, settings);
+    if (after.conn.host === 'web') raiseWebNotifications(batch.notifications);
     playNotificationSounds(batch.notifications, settings);
     if (after.ui.screen === 'notifications') scheduleNotificationsReload();
   }

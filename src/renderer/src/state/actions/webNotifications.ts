@@ -1,12 +1,14 @@
 import type { AppSettings, Notification } from '../../../../shared/ipc/models';
-import { countedTitle, groupBurst, tradeStatusOfNotification } from '../../../../shared/notifications';
+import { BurstGate, countedTitle, groupBurst, tradeStatusOfNotification } from '../../../../shared/notifications';
+import { getState } from '../store';
 import { openTarget } from './ui';
 
 /**
  * Browser notifications (the web host; Electron's main raises native ones through
  * src/main/shell/notificationModel.ts, with the same grouping): the statuses and
  * alert settings chosen apply, a burst of one kind is one notification ("12 trades
- * delivered"), and a batch of more than three kinds is one summary.
+ * delivered"), a batch of more than three kinds is one summary, and what comes within
+ * the pacing window after one was shown waits and shows grouped.
  */
 
 export const MAX_WEB_NOTIFICATIONS_PER_BATCH = 3;
@@ -26,9 +28,10 @@ function wanted(n: Notification, settings: NoticeSettings): boolean {
   return status === null || (settings.notifyStatuses as readonly string[]).includes(status);
 }
 
-export function planWebNotifications(list: readonly Notification[], settings: NoticeSettings | null): WebNotice[] {
+/** `maxNotices`: more groups fold into one summary (1 for a list the pacing held back). */
+export function planWebNotifications(list: readonly Notification[], settings: NoticeSettings | null, maxNotices = MAX_WEB_NOTIFICATIONS_PER_BATCH): WebNotice[] {
   const groups = groupBurst(settings ? list.filter((n) => wanted(n, settings)) : list);
-  if (groups.length <= MAX_WEB_NOTIFICATIONS_PER_BATCH) {
+  if (groups.length <= maxNotices) {
     return groups.map((group) => ({ tag: group.members.length === 1 ? group.id : `group:${group.id}`, title: group.title, body: group.body, target: group.target }));
   }
   const all = groups.flatMap((group) => group.members);
@@ -43,9 +46,16 @@ export function planWebNotifications(list: readonly Notification[], settings: No
   ];
 }
 
-export function raiseWebNotifications(list: readonly Notification[], settings: NoticeSettings | null): void {
+/** Paced across batches like the desktop's (shared/notifications.ts BurstGate); the settings are read when they show. */
+const gate = new BurstGate<Notification>((list, paced) => show(planWebNotifications(list, getState().settings.settings, paced ? 1 : undefined)));
+
+export function raiseWebNotifications(list: readonly Notification[]): void {
   if (typeof window === 'undefined' || !('Notification' in window) || window.Notification.permission !== 'granted') return;
-  for (const notice of planWebNotifications(list, settings)) {
+  gate.offer(list);
+}
+
+function show(notices: WebNotice[]): void {
+  for (const notice of notices) {
     try {
       const note = new window.Notification(notice.title, { body: notice.body, tag: notice.tag });
       note.onclick = () => {
