@@ -88,6 +88,34 @@ describe('notification centre, engine against the real sandbox', () => {
     expect(await restarted.call('notifications.list', { unreadOnly: true })).toMatchObject({ rows: [], unread: 0 });
   });
 
+  it('keeps an auto-buy and a budget skip as notifications (auto-buy: the item, price, rule; the skip amber)', async () => {
+    const harness = await launch();
+    await waitFor(async () => (await harness.call('catalog.query', { limit: 1 })).total > 0, 20_000, 'catalog');
+    await waitFor(() => harness.session().balance !== null, 10_000, 'balance');
+    const recipient = await harness.call('recipients.save', { label: 'Vault', tradeUrl: tradeUrlFor(40_010) });
+    await harness.call('settings.update', { autoBuyDailyBudget: 1_500 });
+    await harness.call('alerts.saveRule', {
+      name: 'Bell sniper',
+      namePattern: 'Bell Snipe',
+      maxPrice: 1_000,
+      autoBuy: { enabled: true, recipientId: recipient.id, spendCap: 1_000_000, dailyCap: 1_000_000 },
+    });
+    // Two matches of $9.00: the first is bought, the second would pass the $15.00 daily budget.
+    await adminApi(sb).post('/admin/items', {
+      items: [0, 1].map((i) => ({ itemId: 97_000_001 + i, market_hash_name: `Bell Snipe ${i + 1} (Field-Tested)`, price: 900, phase: null })),
+    });
+    const page = await stored(harness, (rows) => rows.some((n) => n.category === 'auto-buy' && n.title.startsWith('Auto-buy placed')) && rows.some((n) => n.id.startsWith('auto-buy-skip:')), 'the auto-buy and the skip kept');
+    const placed = page.rows.find((n) => n.title.startsWith('Auto-buy placed'));
+    expect(placed).toMatchObject({ kind: 'alert', category: 'auto-buy', severity: 'neutral', readAt: null });
+    expect(placed?.title).toMatch(/^Auto-buy placed: Bell Snipe [12] \(Field-Tested\)$/);
+    expect(placed?.body).toBe('Bell sniper: bought at $9.00; the trade follows in Trades');
+    expect(placed?.target?.type).toBe('trade');
+    expect(page.rows.find((n) => n.id.startsWith('auto-buy-skip:'))).toMatchObject({ category: 'auto-buy', severity: 'warning' });
+    expect(page.rows.filter((n) => n.category === 'alert').length).toBeGreaterThan(0);
+    // Announced once: the firing is sent again whenever it changes.
+    expect(page.rows.filter((n) => n.title.startsWith('Auto-buy placed'))).toHaveLength(1);
+  });
+
   it('keeps maintenance and the way back as connection notifications (amber, then green)', async () => {
     const harness = await launch();
     await waitFor(() => harness.engine.snapshot().then((s) => s.connection.state === 'connected'), 20_000, 'connected');
