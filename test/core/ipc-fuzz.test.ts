@@ -394,6 +394,9 @@ describe('IPC boundary under fuzzing', () => {
     const saved = await dispatchIpc(engine, 'recipients.save', { label: 'auto-buy fuzz', tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=87654321&token=AbCd1234' });
     if (!saved.ok) throw new Error(saved.error.message);
     const recipientId = (saved.value as { id: string }).id;
+    // The settings fuzzing above may have left stop-all on, a tiny global budget or a high floor: start clean.
+    const reset = await dispatchIpc(engine, 'settings.update', { autoBuyStopped: false, autoBuyDailyBudget: null, autoBuyBalanceFloor: 0 });
+    if (!reset.ok) throw new Error(reset.error.message);
     const spentOnServer = sb.core.db.prepare<[string, string], number>(
       "SELECT coalesce(sum(price), 0) FROM trades WHERE merchant_id = ? AND external_id LIKE ? || '%'",
     ).pluck();
