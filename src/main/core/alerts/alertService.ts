@@ -10,7 +10,7 @@ import type { ParsedAlertRuleInput } from '../store/types';
 import { armAutoBuy, autoBuyRuleProblem, previewMatches, ruleOfInput } from './arming';
 import { AutoBuyGuard, type Reservation } from './guard';
 import type { MatchableItem } from './rules';
-import { matchesRule, utcDayStart } from './rules';
+import { catalogQueryOfRule, matchesRule, utcDayStart } from './rules';
 import { foldSkipLines } from './skips';
 
 interface Candidate extends MatchableItem {
@@ -215,23 +215,7 @@ export class AlertService {
     const session = this.session();
     if (!session) return;
     for (const rule of this.rules.filter((r) => r.enabled)) {
-      const page = await session.store.queryCatalog({
-        search: rule.namePattern,
-        priceMin: null,
-        priceMax: rule.maxPrice,
-        rarityColors: [],
-        floatMin: rule.floatMin,
-        floatMax: rule.floatMax,
-        phase: rule.phase,
-        statTrak: null,
-        souvenir: null,
-        hasStickers: null,
-        stickerName: rule.stickerNames[0] ?? '',
-        sort: 'price',
-        direction: 'asc',
-        offset: 0,
-        limit: SYNC_MATCH_LIMIT,
-      });
+      const page = await session.store.queryCatalog(catalogQueryOfRule(rule, { maxPrice: rule.maxPrice, offset: 0, limit: SYNC_MATCH_LIMIT }));
       const fired = await this.fireMatches(page.rows.map(fromRow), [rule], false);
       // Listings already on sale when a rule is saved (or after a sync) are stored as firings but
       // announced once per rule, not once per listing.

@@ -1,7 +1,7 @@
 import type { AlertRule, AutoBuyPreview, CatalogRow } from '../../../shared/ipc';
 import type { LocalStore } from '../store';
 import type { ParsedAlertRuleInput } from '../store/types';
-import { matchesRule } from './rules';
+import { catalogQueryOfRule, matchesRule } from './rules';
 
 const PAGE = 1000;
 /** Pages read for a preview or a baseline: a rule broader than this many listings is held back by its first ones. */
@@ -40,23 +40,7 @@ async function cachedMatches(store: LocalStore, rule: AlertRule, anyPrice: boole
   const matching = anyPrice ? { ...rule, maxPrice: null } : rule;
   const rows: CatalogRow[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await store.queryCatalog({
-      search: rule.namePattern,
-      priceMin: null,
-      priceMax: matching.maxPrice,
-      rarityColors: [],
-      floatMin: rule.floatMin,
-      floatMax: rule.floatMax,
-      phase: rule.phase,
-      statTrak: null,
-      souvenir: null,
-      hasStickers: null,
-      stickerName: rule.stickerNames[0] ?? '',
-      sort: 'price',
-      direction: 'asc',
-      offset: page * PAGE,
-      limit: PAGE,
-    });
+    const answer = await store.queryCatalog(catalogQueryOfRule(rule, { maxPrice: matching.maxPrice, offset: page * PAGE, limit: PAGE }));
     rows.push(...answer.rows.filter((row) => matchesRule(matching, row)));
     if (answer.rows.length < PAGE) break;
   }

@@ -1,4 +1,5 @@
 import type { AlertRule } from '../../../shared/ipc';
+import type { ParsedCatalogQuery } from '../store/types';
 
 /** The fields of an item a rule looks at (an Item or a catalog row both fit). */
 export interface MatchableItem {
@@ -34,4 +35,28 @@ export function matchesRule(rule: AlertRule, item: MatchableItem): boolean {
 export function utcDayStart(epochMs: number): number {
   const date = new Date(epochMs);
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+}
+
+/**
+ * The catalog query that narrows the cache to a rule's candidates, cheapest first (the store filters by name,
+ * phase, float, price and the first sticker; `matchesRule` then checks every condition).
+ */
+export function catalogQueryOfRule(rule: AlertRule, page: { maxPrice: number | null; offset: number; limit: number }): ParsedCatalogQuery {
+  return {
+    search: rule.namePattern,
+    priceMin: null,
+    priceMax: page.maxPrice,
+    rarityColors: [],
+    floatMin: rule.floatMin,
+    floatMax: rule.floatMax,
+    phase: rule.phase,
+    statTrak: null,
+    souvenir: null,
+    hasStickers: null,
+    stickerName: rule.stickerNames[0] ?? '',
+    sort: 'price',
+    direction: 'asc',
+    offset: page.offset,
+    limit: page.limit,
+  };
 }
