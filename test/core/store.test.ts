@@ -956,7 +956,7 @@ describe('recipients, alert rules, firings, settings', () => {
     expect(await store.acknowledgeFiring(first.id)).toMatchObject({ acknowledged: true });
     expect((await store.listFirings({ unacknowledgedOnly: true })).map((f) => f.id)).toEqual([cheaper.id]);
     expect(await store.setFiringAutoBuy(cheaper.id, { tradeId: 'T1', error: null })).toMatchObject({ autoBuy: { tradeId: 'T1', error: null } });
-    expect(await store.alertRuleSpentSince(rule.id, '2000-01-01T00:00:00.000Z')).toBe(1400);
+    expect(await store.autoBuyDay('2000-01-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1400, skipped: 0 }]);
     expect(await store.acknowledgeAllFirings()).toEqual({ acknowledged: 1 });
     expect(await store.unacknowledgedFiringCount()).toBe(0);
     expect(await store.deleteFiringsForRule(rule.id)).toEqual({ deleted: 2 });

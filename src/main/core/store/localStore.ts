@@ -426,11 +426,6 @@ export class LocalStore {
     return this.write('deleteFiringsForRule', ruleId);
   }
 
-  /** Cents auto-buy spent for a rule on firings since `sinceIso` (for the daily cap). */
-  alertRuleSpentSince(ruleId: string, sinceIso: string): Promise<number> {
-    return this.read('alertRuleSpentSince', ruleId, sinceIso);
-  }
-
   /** Per rule: auto-buy spend and skips on firings since `sinceIso` (the guard rails' day). */
   autoBuyDay(sinceIso: string): Promise<AutoBuyDayRow[]> {
     return this.read('autoBuyDay', sinceIso);

@@ -258,7 +258,6 @@ export interface ReaderMethods {
   firingKeys(): string[];
   unacknowledgedFiringCount(): number;
   /** Cents auto-buy spent for a rule on firings at or after `sinceIso` (daily caps). */
-  alertRuleSpentSince(ruleId: string, sinceIso: string): number;
   /** Per rule (deleted ones too): auto-buy spend and skips on firings at or after `sinceIso`. */
   autoBuyDay(sinceIso: string): AutoBuyDayRow[];
   /** Skipped firings grouped by rule, UTC day and reason, newest days first. */

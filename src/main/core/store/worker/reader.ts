@@ -683,14 +683,6 @@ export class ReaderService implements ReaderMethods {
     return this.prepare<[], number>('SELECT count(*) FROM alert_firings WHERE acknowledged = 0').pluck().get() as number;
   }
 
-  alertRuleSpentSince(ruleId: string, sinceIso: string): number {
-    return this.prepare<[string, string], number>(
-      'SELECT coalesce(sum(price), 0) FROM alert_firings WHERE ruleId = ? AND autoBuyTradeId IS NOT NULL AND firedAt >= ?',
-    )
-      .pluck()
-      .get(ruleId, sinceIso) as number;
-  }
-
   autoBuyDay(sinceIso: string): AutoBuyDayRow[] {
     return this.prepare<[string], AutoBuyDayRow>(
       `SELECT ruleId,

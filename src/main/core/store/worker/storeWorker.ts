@@ -57,7 +57,6 @@ const READER_METHODS: readonly (keyof ReaderMethods)[] = [
   'listFirings',
   'firingKeys',
   'unacknowledgedFiringCount',
-  'alertRuleSpentSince',
   'autoBuyDay',
   'autoBuySkips',
   'autoBuyBaseline',
