@@ -1,6 +1,7 @@
 // No key store holds the API key after a restart (no keytar: keys were kept in memory only). The saved
 // account still opens from its cache - catalog, trades - read-only and offline, and says how to go live;
 // entering the key in Settings makes it live again on the same cache.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { merchantApi } from '../test/support/sandboxHttp';
 import { dataRows, expectFeedLive, goTo, openApp, statusBar, TRADE_URL } from './support/app';
@@ -29,6 +30,12 @@ const stack = useStack({
 
 const form = (page: Page) => page.getByRole('form', { name: 'Marketplace account' });
 const tradeRows = (page: Page) => page.getByRole('table', { name: 'Trades' }).locator('tbody tr');
+
+/** axe's WCAG 2.1 A/AA findings inside `selector`, one line each. */
+async function axeFindings(page: Page, selector: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include(selector).analyze();
+  return result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
+}
 
 test('after a restart without a key store the saved account opens from its cache, read-only, until its key is entered', async ({ page }) => {
   test.setTimeout(240_000);
@@ -62,6 +69,7 @@ test('after a restart without a key store the saved account opens from its cache
   await expect(statusBar(page).getByText('DEMO', { exact: true })).toHaveCount(0);
   const banner = page.getByRole('status').filter({ hasText: 'Enter your API key' });
   await expect(banner).toBeVisible();
+  expect(await axeFindings(page, '.banner')).toEqual([]);
   await expect(page.getByText('No account configured')).toHaveCount(0);
   await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
   await expect(dataRows(page).filter({ hasText: ITEM.market_hash_name })).toHaveCount(0); // bought: not on sale
@@ -75,6 +83,7 @@ test('after a restart without a key store the saved account opens from its cache
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   const notice = page.getByRole('region', { name: 'Read-only: cached data' });
   await expect(notice).toContainText(`${merchantId}`);
+  expect(await axeFindings(page, 'section[aria-labelledby="settings-connection"]')).toEqual([]);
   await notice.getByRole('button', { name: 'Enter your API key to go live' }).click();
   await expect(form(page).getByLabel('API key')).toBeFocused();
   await page.keyboard.type(apiKey);
