@@ -47,6 +47,9 @@ describe('keyboard map', () => {
     expect(interpretKey('g', key('w')).command).toBe('go.wallet');
     expect(interpretKey('g', key('a')).command).toBe('go.alerts');
     expect(interpretKey('g', key('s')).command).toBe('go.settings');
+    expect(interpretKey('g', key('n')).command).toBe('go.notifications');
+    // N alone is still buy by name.
+    expect(interpretKey(null, key('n')).command).toBe('buy.byName');
     expect(interpretKey('g', key('x'))).toEqual({ command: null, pending: null });
   });
 
