@@ -10,7 +10,7 @@
 // it in its output dir (attached to the report when the test fails), along with the
 // browser console.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -97,8 +97,24 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
  * Builds the bundles once (`electron-vite build`) when out/renderer/index.html is missing.
  * A lock directory keeps parallel workers from building at the same time.
  */
+/** The newest change under the renderer's sources (its own and the shared code it bundles). */
+function newestRendererSource(): number {
+  let newest = 0;
+  for (const dir of [join(ROOT, 'src', 'renderer'), join(ROOT, 'src', 'shared')]) {
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/** A build of the renderer exists and is newer than every source it is made of. */
+function rendererCurrent(): boolean {
+  return existsSync(RENDERER_INDEX) && statSync(RENDERER_INDEX).mtimeMs >= newestRendererSource();
+}
+
 export async function ensureRendererBuilt(): Promise<void> {
-  if (existsSync(RENDERER_INDEX)) return;
+  if (rendererCurrent()) return;
   mkdirSync(dirname(BUILD_LOCK), { recursive: true });
   for (;;) {
     try {
@@ -113,11 +129,11 @@ export async function ensureRendererBuilt(): Promise<void> {
         // gone meanwhile
       }
       await sleep(500);
-      if (existsSync(RENDERER_INDEX)) return;
+      if (rendererCurrent()) return;
     }
   }
   try {
-    if (existsSync(RENDERER_INDEX)) return;
+    if (rendererCurrent()) return;
     const require = createRequire(import.meta.url);
     const bin = join(dirname(require.resolve('electron-vite')), '..', 'bin', 'electron-vite.js');
     const build = spawnSync(process.execPath, [bin, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
