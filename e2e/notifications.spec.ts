@@ -4,7 +4,7 @@
 // reached from the keyboard and the palette; sound choices kept across a reload.
 import type { Page } from '@playwright/test';
 import { tradeUrlFor } from '../test/support/sandboxHttp';
-import { goTo, openApp } from './support/app';
+import { goTo, openApp, screenshot } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const BURST = Array.from({ length: 12 }, (_, i) => ({
@@ -60,7 +60,7 @@ async function deliveredAnnounced(page: Page): Promise<{ notices: number; trades
   return { notices, trades };
 }
 
-test('the centre keeps every trade change with its severity, groups a burst, filters and marks read; sounds are off by default and kept', async ({ page }) => {
+test('the centre keeps every trade change with its severity, groups a burst, filters and marks read; sounds are off by default and kept', async ({ page }, testInfo) => {
   const s = stack();
   await recordBrowserNotifications(page);
   await openApp(page, s);
@@ -115,6 +115,7 @@ test('the centre keeps every trade change with its severity, groups a burst, fil
   await expect(burstRow).toContainText(`${BURST[0]?.market_hash_name}`);
   await expect(burstRow).toContainText('Trade $10.00 to partner 41000 was delivered');
   expect(await page.content()).not.toContain('AbCd1234');
+  await screenshot(page, testInfo, 'notification-centre');
 
   // Unread: 14 sent + 12 delivered + cancelled + reversed's delivery and reversal = 29, in the title and the nav.
   await expect(page).toHaveTitle('(29) Merchant Desk');
