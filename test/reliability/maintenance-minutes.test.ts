@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
+import { fastForward, realSleep } from '../support/faults/fakeClock';
 import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
 import { type EngineHarness, startEngine } from '../support/faults/harness';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
@@ -20,9 +21,6 @@ import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
 
 const MAINTENANCE_MS = 4 * 60_000;
 const RETRY_AFTER_SECONDS = 30;
-// Captured before the clock is faked: the pump and the waits between steps use real time.
-const realSetTimeout = globalThis.setTimeout;
-const realSleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
 
 describe('503 maintenance for minutes (fake clock)', () => {
   let sb: Sandbox;
@@ -31,17 +29,6 @@ describe('503 maintenance for minutes (fake clock)', () => {
   let dataDir: string;
   const balanceOf = () => sb.core.db.prepare<[string], number>('SELECT balance FROM merchants WHERE merchant_id = ?').pluck();
   let merchantId = '';
-
-  /** Fake time forward by `ms` in 1 s steps, letting real I/O run between steps; stops early when `until` holds. */
-  async function fastForward(ms: number, until?: () => Promise<boolean> | boolean): Promise<number> {
-    const start = Date.now();
-    while (Date.now() - start < ms) {
-      await vi.advanceTimersByTimeAsync(1_000);
-      await realSleep(15);
-      if (until && (await until())) break;
-    }
-    return Date.now() - start;
-  }
 
   /** Waits in real time (fake time flowing with it) until `check` holds. */
   async function settle(what: string, check: () => Promise<boolean> | boolean, realMs = 30_000): Promise<void> {
