@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../../src/main/core/api';
+import { pooledSockets } from '../../src/main/core/api/nodeFetch';
 import { describeBuyFailure } from '../../src/main/core/buy/failures';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
@@ -337,8 +338,10 @@ describe('a buy when the marketplace is unreachable or in maintenance', () => {
   const buy = () => app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 700, recipient: { tradeUrl: TEST_TRADE_URL } });
 
   it('a refused connection is "not sent", named as such, and the retry is a new order', async () => {
-    // Nothing listens on the app's address any more: every connection is refused before a byte is sent.
+    // Nothing listens on the app's address any more: every connection is refused before a byte is sent (once the
+    // client has seen its kept-alive sockets close: a request written on one of those has an unknown outcome).
     await proxy.close();
+    await waitFor(() => pooledSockets(proxy.baseUrl) === 0, 10_000, 'the kept-alive sockets closed');
     const outcome = await buy();
     const failure = failed(outcome);
     expect(failure).toMatchObject({ code: 'not_sent', retryable: true });

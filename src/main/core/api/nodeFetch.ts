@@ -25,6 +25,22 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_SOCKET_MS }),
 };
 
+/**
+ * Sockets the pool holds open to `origin` (busy or idle). Tests wait for 0 after closing a server, so that a
+ * request they then send meets a refused connection rather than a kept-alive socket the client has not yet seen close.
+ */
+export function pooledSockets(origin: string): number {
+  const url = new URL(origin);
+  const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const prefix = `${url.hostname}:${port}:`;
+  let count = 0;
+  for (const pool of [agent.sockets, agent.freeSockets]) {
+    for (const [name, sockets] of Object.entries(pool)) if (name.startsWith(prefix)) count += sockets?.length ?? 0;
+  }
+  return count;
+}
+
 function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   return reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError');
