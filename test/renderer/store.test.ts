@@ -185,8 +185,9 @@ describe('alerts, toasts, routes', () => {
   });
 
   it('collapses a flood of alert notifications into one summary toast', () => {
-    const n = (id: string, kind: 'alert' | 'trade') => ({ id, kind, title: id, body: `body ${id}`, target: null, at: '2026-03-01T12:00:00.000Z' });
-    expect(toastsFromNotifications([n('a', 'alert'), n('b', 'alert'), n('t', 'trade')]).map((t) => t.id)).toEqual(['t', 'a', 'b']);
+    // Ids as the engine makes them: the producer, then what it is about.
+    const n = (name: string, kind: 'alert' | 'trade') => ({ id: `${kind}:${name}`, kind, title: name, body: `body ${name}`, target: null, at: '2026-03-01T12:00:00.000Z' });
+    expect(toastsFromNotifications([n('a', 'alert'), n('b', 'alert'), n('t', 'trade')]).map((t) => t.id)).toEqual(['trade:t', 'alert:a', 'alert:b']);
     const many = toastsFromNotifications([n('a', 'alert'), n('b', 'alert'), n('c', 'alert'), n('t', 'trade')]);
     expect(many).toHaveLength(2);
     expect(many[1]).toMatchObject({ title: '3 alerts fired', body: 'body a and 2 more', opensAlerts: true });
