@@ -164,7 +164,8 @@ describe('a short soak, run for real', () => {
         expect(sample.dbBytes).toBeGreaterThan(0);
         expect(sample.dataBytes).toBeGreaterThan(0);
       }
-      expect(samples.some((sample) => sample.connection === 'connected' && sample.catalogItems === 500)).toBe(true);
+      // Live with the catalog synced (the simulated market lists and removes items, so the count moves around 500).
+      expect(samples.some((sample) => sample.connection === 'connected' && Math.abs(sample.catalogItems - 500) <= 50)).toBe(true);
       // It bought, and cut the connections.
       expect(result.counters.buysOk).toBeGreaterThan(0);
       expect(result.counters.cuts).toBeGreaterThanOrEqual(1);
