@@ -4,35 +4,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStore } from '../../src/main/core/store';
 import type { BalanceTransaction, Trade } from '../../src/shared/api';
+import { trade } from '../renderer/fixtures';
 
 const TRADE_IDS = ['3f2a9c1e-0000-4000-8000-000000000001', '3f2a9c1e-0000-4000-8000-000000000002', '7b10d4aa-0000-4000-8000-000000000003'];
 const ORDER_IDS = ['ORD-1001', 'ORD-1002', 'ORDX1003'];
 
-function trade(index: number): Trade {
+function tradeAt(index: number): Trade {
   const at = new Date(Date.UTC(2026, 2, 1, 10, index)).toISOString();
-  return {
-    tradeId: TRADE_IDS[index] as string,
+  return trade(TRADE_IDS[index] as string, 'PENDING', {
     externalId: ORDER_IDS[index] as string,
-    status: 'PENDING',
     price: 1000 + index,
     itemId: 1 + index,
     assetId: `A${index}`,
-    offerId: null,
-    tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234',
-    market_hash_name: 'AK-47 | Redline (Field-Tested)',
-    phase: null,
-    float: 0.25,
-    webhookStatus: null,
-    failReason: null,
-    errorCode: null,
     createdAt: at,
     updatedAt: at,
-    completedAt: null,
-    cancelledAt: null,
-    endProtection: null,
-    rollbackAt: null,
-    stage: 1,
-  };
+  });
 }
 
 function payment(id: number, tradeId: string): BalanceTransaction {
@@ -57,7 +43,7 @@ describe('trade id and order id filters match what the table shows: a prefix of 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'trade-id-filters-'));
     store = await LocalStore.open({ file: join(dir, 'm.sqlite') });
-    await store.upsertTrades([trade(0), trade(1), trade(2)], 'poll');
+    await store.upsertTrades([tradeAt(0), tradeAt(1), tradeAt(2)], 'poll');
     await store.insertLedger(TRADE_IDS.map((id, i) => payment(i + 1, id)));
   });
 

@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import type { BalanceTransaction, Trade, TradeStatus, TransactionType } from '../../../src/shared/api';
 import { ACTIVE_TRADE_STATUSES, TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES } from '../../../src/shared/api';
+import { trade } from '../../renderer/fixtures';
 import type { StoreApi } from './compare';
 
 /** Ids with both cases, `_` and `%`, so a prefix filter meets LIKE's wildcards and case rules. */
@@ -19,29 +20,15 @@ const DAY0 = Date.UTC(2026, 10, 20);
 export function tradeOf(n: number): Trade {
   const status = TRADE_STATUSES_ACCEPTED[n % TRADE_STATUSES_ACCEPTED.length] as TradeStatus;
   const at = new Date(DAY0 + (n % 17) * 3_600_000).toISOString();
-  return {
-    tradeId: tradeIdOf(n),
+  return trade(tradeIdOf(n), status, {
     externalId: n % 4 === 0 ? null : `Ext_${n % 6}-${n}`,
-    status,
     price: 100 + n,
     itemId: n,
     assetId: String(n),
-    offerId: null,
-    tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234',
-    market_hash_name: 'AK-47 | Redline (Field-Tested)',
-    phase: null,
-    float: 0.25,
     webhookStatus: n % 5 === 1 ? 'failed' : null,
-    failReason: null,
-    errorCode: null,
     createdAt: at,
     updatedAt: at,
-    completedAt: null,
-    cancelledAt: null,
-    endProtection: null,
-    rollbackAt: null,
-    stage: 1,
-  };
+  });
 }
 
 export function ledgerEntryOf(n: number): BalanceTransaction {
