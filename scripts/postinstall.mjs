@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keytarBuilt } from './lib/systemPackages.mjs';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -36,9 +37,7 @@ function installElectron() {
 }
 
 function reportKeytar() {
-  const dir = packageDir('keytar');
-  const built = dir && existsSync(join(dir, 'build', 'Release', 'keytar.node'));
-  if (!built) {
+  if (!keytarBuilt(root)) {
     console.log(
       'postinstall: keytar (OS keychain) not built (on Linux it needs libsecret-1-dev); the app keeps API keys with Electron safeStorage, or in memory / MERCHANT_API_KEY in the web host.',
     );

@@ -5,11 +5,10 @@
 // a private D-Bus session with an unlocked gnome-keyring, under Xvfb.
 //   MERCHANT_DESK_TEST_PREFLIGHT_ONLY=1  only the check (used by its own test)
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installCommand, LIBSECRET_NEED, missingSystemPackages, planInstall, SYSTEM_NEEDS } from './lib/systemPackages.mjs';
+import { debianPackagesOf, installCommand, keytarBuilt, LIBSECRET_NEED, missingSystemPackages, planInstall, SYSTEM_NEEDS } from './lib/systemPackages.mjs';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,18 +26,9 @@ function aptGet(prefix, args) {
   return run(command, [...rest, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-function keytarBuilt() {
-  try {
-    const dir = dirname(require.resolve('keytar/package.json', { paths: [root] }));
-    return existsSync(join(dir, 'build', 'Release', 'keytar.node'));
-  } catch {
-    return false;
-  }
-}
-
 function preflight() {
   if (process.platform !== 'linux') return; // macOS/Windows: a keychain and a display are part of the OS.
-  const needs = keytarBuilt() ? SYSTEM_NEEDS : [...SYSTEM_NEEDS, LIBSECRET_NEED];
+  const needs = keytarBuilt(root) ? SYSTEM_NEEDS : [...SYSTEM_NEEDS, LIBSECRET_NEED];
   const missing = missingSystemPackages({ needs });
   if (missing.length === 0) return;
   const names = missing.map((need) => need.name).join(', ');
@@ -48,7 +38,7 @@ function preflight() {
     process.exit(1);
   }
   console.log(`npm test: installing ${names} with apt-get`);
-  const packages = [...new Set(missing.flatMap((need) => need.debian))];
+  const packages = debianPackagesOf(missing);
   if (aptGet(plan.prefix, ['update', '-qq']) !== 0 || aptGet(plan.prefix, ['install', '-y', '-qq', '--no-install-recommends', ...packages]) !== 0) {
     console.error(`npm test: apt-get failed; run: ${installCommand(missing, plan.prefix)}`);
     process.exit(1);
@@ -57,7 +47,7 @@ function preflight() {
 
 /** keytar is optional at install time; the keychain tests need it, and libsecret is here now. */
 function ensureKeytar() {
-  if (process.platform !== 'linux' || keytarBuilt()) return;
+  if (process.platform !== 'linux' || keytarBuilt(root)) return;
   const version = require(join(root, 'package.json')).optionalDependencies?.keytar ?? 'latest';
   console.log('npm test: building keytar (the OS keychain module) now that libsecret is installed');
   const status = run(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `keytar@${version}`]);

@@ -16,3 +16,5 @@ export const LIBSECRET_NEED: SystemNeed;
 export function missingSystemPackages(options?: { needs?: SystemNeed[]; probe?: Probe }): SystemNeed[];
 export function planInstall(options?: { isRoot?: boolean; hasAptGet?: boolean; sudoWorks?: () => boolean }): InstallPlan;
 export function installCommand(missing: SystemNeed[], prefix?: string[]): string;
+export function keytarBuilt(root: string): boolean;
+export function debianPackagesOf(missing: SystemNeed[]): string[];

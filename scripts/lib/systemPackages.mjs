@@ -3,6 +3,8 @@
 // decision is tested without touching the machine.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /** Each need: a name for messages, how it is found, and the Debian packages that bring it. */
 export const SYSTEM_NEEDS = [
@@ -45,9 +47,24 @@ export function planInstall({
   return { kind: 'manual', prefix: ['sudo'] };
 }
 
+/** Whether keytar (an optional dependency) is installed and built under `root`. */
+export function keytarBuilt(root) {
+  try {
+    const dir = dirname(createRequire(join(root, 'package.json')).resolve('keytar/package.json'));
+    return existsSync(join(dir, 'build', 'Release', 'keytar.node'));
+  } catch {
+    return false;
+  }
+}
+
+/** Every Debian package `missing` needs, once each, in order. */
+export function debianPackagesOf(missing) {
+  return [...new Set(missing.flatMap((need) => need.debian))];
+}
+
 /** The one command that installs `missing` (what we run, or what we tell the user to run). */
 export function installCommand(missing, prefix = []) {
-  const packages = [...new Set(missing.flatMap((need) => need.debian))];
+  const packages = debianPackagesOf(missing);
   const sudo = prefix.length ? 'sudo ' : '';
   return `${sudo}apt-get update && ${sudo}apt-get install -y ${packages.join(' ')}`;
 }
