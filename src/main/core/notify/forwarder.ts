@@ -2,6 +2,8 @@ import { redactTradeUrl } from '../../../shared/api';
 import { forwardHost, parseForwardUrl, type ForwardTarget } from '../../../shared/forwardUrl';
 import type { ForwardStatus, Notification } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
+import { parseRetryAfter } from '../api/errors';
+import { backoffBase } from '../feed/backoff';
 
 /**
  * "To the phone": the notifications of the categories the merchant chose, posted to a chat webhook
@@ -205,7 +207,7 @@ export class NotificationForwarder {
         this.pending.shift();
         this.dropped++;
       }
-      const backoff = Math.min(this.maxBackoffMs, this.minIntervalMs * 2 ** (this.failures - 1));
+      const backoff = backoffBase(this.failures, { initialMs: this.minIntervalMs, maxMs: this.maxBackoffMs });
       // A chat API's retry-after is honoured up to an hour.
       const wait = Math.max(backoff, Math.min(outcome.retryAfterMs ?? 0, 3_600_000));
       this.nextAttemptAt = this.now() + wait;
@@ -289,9 +291,10 @@ export async function postJson(url: string, body: unknown, signal: AbortSignal):
   return { status: response.status, retryAfterMs: retryAfterMs(response.headers.get('retry-after'), text) };
 }
 
+/** The header's wait, else a chat API's `retry_after` (seconds) in the JSON body (Discord, Telegram). */
 function retryAfterMs(header: string | null, body: string): number | null {
-  const seconds = header !== null ? Number(header) : Number.NaN;
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const fromHeader = parseRetryAfter(header);
+  if (fromHeader !== null) return fromHeader;
   try {
     const parsed = JSON.parse(body) as { retry_after?: unknown; parameters?: { retry_after?: unknown } };
     const value = parsed.retry_after ?? parsed.parameters?.retry_after;
