@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Balance, BalanceHistoryPage, CatalogEnvelope, Item, TradeHistoryPage } from '../../src/shared/api';
 import { RATE_LIMIT_WINDOW_MS } from '../../src/shared/api';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
-import { seededRandom } from '../support/faults/harness';
+import { seededRandom } from '../support/random';
 import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**

@@ -10,9 +10,10 @@ import type { Item, TradeStatus, TransactionType } from '../../../src/shared/api
 import { TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES } from '../../../src/shared/api';
 import { LocalStore, packPriceChanges, type ItemChangeGroup } from '../../../src/main/core/store';
 import { checkAll, count, type Real } from './compare';
-import { QUERY_PHASES, QUERY_RARITIES, SEARCH_TERMS, STICKER_TERMS, makeItem, randomOf } from './items';
+import { QUERY_PHASES, QUERY_RARITIES, SEARCH_TERMS, STICKER_TERMS, makeItem } from './items';
 import type { CatalogModel, ModelQuery, SortColumn } from './model';
 import { checkRecords, ledgerEntryOf, tradeOf, type RecordsQuery } from './records';
+import { seededRandom } from '../../support/random';
 import { StoreProcess } from './storeProcess';
 
 export type Command = fc.AsyncCommand<CatalogModel, Real, false>;
@@ -223,7 +224,7 @@ function addedIds(spec: SyncSpec, ids: number): number[] {
 }
 
 export function syncList(model: CatalogModel, spec: SyncSpec, ids: number): Item[] {
-  const random = randomOf(spec.seed);
+  const random = seededRandom(spec.seed);
   const byId = new Map<number, Item>();
   for (const [itemId, held] of [...model.onSale.entries()].sort((a, b) => a[0] - b[0])) {
     const roll = random() * 1000;

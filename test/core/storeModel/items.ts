@@ -5,6 +5,7 @@
  */
 import type { Item } from '../../../src/shared/api';
 import { RARITY_COLORS } from '../../../src/shared/api';
+import { seededRandom } from '../../support/random';
 
 const WEAPONS = ['AK-47 | Redline', 'AWP | Asiimov', 'M4A4 | Howl', 'Glock-18 | Fade', '★ Karambit | Doppler', '★ Bayonet', 'Sticker | Crown (Foil)', 'Charm | Lil Ava'];
 const WEARS = [' (Field-Tested)', ' (Minimal Wear)', ''];
@@ -12,25 +13,13 @@ const PHASES = ['Phase 1', 'Phase 2', 'Ruby', 'Emerald'];
 const STICKERS = ['Crown (Foil)', 'Titan | Katowice 2014', 'iBUYPOWER (Holo)', 'Howling Dawn', 'crown', 'Vitality'];
 const CHARMS = ['Lil Ava', 'Hot Wurst', 'Baby Karat'];
 
-/** mulberry32: a small seeded generator, so an item is a function of its seed. */
-export function randomOf(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)] as T;
 }
 
 /** Item `itemId` drawn from `seed` at `price`. */
 export function makeItem(itemId: number, seed: number, price: number): Item {
-  const random = randomOf(seed * 7919 + itemId);
+  const random = seededRandom(seed * 7919 + itemId);
   const weapon = pick(random, WEAPONS);
   const prefix = random() < 0.15 ? 'StatTrak™ ' : random() < 0.1 ? 'Souvenir ' : '';
   const worn = !weapon.startsWith('Sticker') && !weapon.startsWith('Charm') && random() < 0.85;
