@@ -255,6 +255,8 @@ describe('web bridge in Chromium', () => {
     // The user opens the newly printed URL in another tab: it stores the new token, and this tab takes it up.
     const other = await context.newPage();
     await other.goto(host.url);
+    // The token is stored once the host has welcomed it: closing the tab before that would leave nothing to take up.
+    await other.waitForFunction(() => window.__md?.states.includes('open'));
     await other.close();
     await page.waitForFunction(() => window.__md.states.at(-1) === 'open', undefined, { timeout: 20_000 });
     expect(await page.evaluate(() => window.__md.bridge.catalog.item({ itemId: 11 }))).toMatchObject({ ok: true });
