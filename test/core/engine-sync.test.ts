@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
-import type { Item } from '../../src/shared/api';
+import type { Item, Trade } from '../../src/shared/api';
 import type { ProgressStatus } from '../../src/shared/ipc';
 import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
@@ -106,6 +106,28 @@ describe('history back-fill', () => {
     const from = decodeURIComponent(/from=([^&]+)/.exec(incremental)?.[1] ?? '');
     expect(Date.parse(mark) - Date.parse(from)).toBe(10 * 60_000);
   }, 90_000);
+
+  it('notifies a status a back-fill brings when the trade changed after the app started (only older history is old news)', async () => {
+    const s = await stack();
+    const app = await s.launch();
+    await waitFor(async () => (await app.session().store.getMeta('trades_history_mark')) !== null, 15_000, 'first back-fill');
+    const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 777 }] })).body.items as [Item];
+    const buy = await merchantApi(s.sb, s.merchant).post<{ tradeId: string }>('/Items/Buy', {
+      itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: tradeUrlFor(30_001),
+    });
+    expect(buy.status).toBe(200);
+    const history = await merchantApi(s.sb, s.merchant).get<{ trades: Trade[] }>(`/Trades/History?tradeId=${buy.body.tradeId}`);
+    const made = history.body.trades[0] as Trade;
+    // Two trades the feed never announced, brought by a back-fill: one changed now, one before the app started.
+    const fresh: Trade = { ...made, tradeId: 'backfill-fresh', status: 'SENT', updatedAt: new Date().toISOString() };
+    const old: Trade = { ...made, tradeId: 'backfill-old', status: 'SENT', updatedAt: new Date(Date.now() - 3_600_000).toISOString() };
+    await app.session().upsertTrades([fresh, old], 'backfill');
+    const notified = await waitFor(() => {
+      const ids = app.batches.flatMap((b) => b.notifications ?? []).map((n) => n.id);
+      return ids.includes('trade:backfill-fresh:SENT') ? ids : null;
+    }, 5_000, 'the fresh trade notified');
+    expect(notified).not.toContain('trade:backfill-old:SENT');
+  }, 60_000);
 
   it('finds a trade made and finished while the app was closed for longer than the 14-day isActive window', async () => {
     const s = await stack();

@@ -408,8 +408,11 @@ export class AccountSession {
     if (trades.length === 0) return;
     const result = await this.store.upsertTrades(trades, source);
     this.hooks.onTradesStored?.(result.changed, result.newStatuses);
-    // History back-filled on a first start is old news: shown, not notified.
-    this.announceTrades(result.changed, source === 'backfill' ? [] : result.newStatuses);
+    // Back-filled history from before this start is old news: shown, not notified. A trade changed since
+    // then is news however it arrives (a back-fill after a reconnect can store it before the feed does).
+    const changedSinceStart = new Set(result.changed.filter((trade) => Date.parse(trade.updatedAt) >= this.startedAt).map((trade) => trade.tradeId));
+    const news = source === 'backfill' ? result.newStatuses.filter((change) => changedSinceStart.has(change.tradeId)) : result.newStatuses;
+    this.announceTrades(result.changed, news);
   }
 
   private async fetchTrades(query: { tradeId?: string; externalId?: string }, source: TradeSource): Promise<Trade[]> {
