@@ -5,6 +5,7 @@
 import { wearPercentOf, type KeyChain, type Sticker } from '../../shared/api';
 import {
   CHARM_TABLE,
+  CRAFT_STICKER_TABLE,
   entryByBase,
   pickEntry,
   SLAB_TABLE,
@@ -13,7 +14,7 @@ import {
   TOURNAMENT_STICKER_TABLE,
   type Entry,
 } from './entries';
-import { appliedStickerValue, attachedKeyChainValue } from './pricing';
+import { appliedStickerValue, attachedKeyChainValue, CRAFT_MULT } from './pricing';
 import type { Rng } from './rng';
 
 /** Distribution of the sticker count on a non-Souvenir weapon with stickers: 1..5. */
@@ -49,6 +50,9 @@ function sticker(rng: Rng, entry: Entry, slot: number, imageBase: string): Stick
   return result;
 }
 
+/** Share of stickered weapons that carry a craft: four of the same sticker, unscraped. */
+const CRAFT_SHARE = 0.06;
+
 /** 0–5 stickers (about 60% none); a Souvenir weapon carries 4 tournament stickers. */
 export function generateStickers(rng: Rng, imageBase: string, souvenir: boolean): Sticker[] {
   if (souvenir) {
@@ -57,6 +61,10 @@ export function generateStickers(rng: Rng, imageBase: string, souvenir: boolean)
     return stickers;
   }
   if (rng.chance(0.6)) return [];
+  if (rng.chance(CRAFT_SHARE)) {
+    const entry = pickEntry(CRAFT_STICKER_TABLE, rng);
+    return [0, 1, 2, 3].map((slot) => ({ ...sticker(rng, entry, slot, imageBase), wear: 0, wearPercent: wearPercentOf(0) }));
+  }
   const r = rng.next();
   let count = 1;
   while (count < 5 && r >= (STICKER_COUNT_CUMULATIVE[count - 1] ?? 1)) count++;
@@ -92,12 +100,21 @@ export function generateKeyChains(rng: Rng, imageBase: string): KeyChain[] {
   return [keyChain];
 }
 
-/** What the stickers add to a weapon's price, cents (unknown names add nothing). */
+const scraped = (wear: number | null) => wear !== null && wear > 0;
+
+/**
+ * What the stickers add to a weapon's price, cents (unknown names add nothing);
+ * four or more of the same unscraped sticker count CRAFT_MULT times.
+ */
 export function stickersValue(stickers: readonly Pick<Sticker, 'name' | 'wear'>[]): number {
+  const intact = new Map<string, number>();
+  for (const { name, wear } of stickers) if (!scraped(wear)) intact.set(name, (intact.get(name) ?? 0) + 1);
   let total = 0;
   for (const { name, wear } of stickers) {
     const entry = entryByBase(name);
-    if (entry) total += appliedStickerValue(entry.unitPrice, wear !== null && wear > 0);
+    if (!entry) continue;
+    const value = appliedStickerValue(entry.unitPrice, scraped(wear));
+    total += !scraped(wear) && (intact.get(name) ?? 0) >= 4 ? Math.round(value * CRAFT_MULT) : value;
   }
   return total;
 }

@@ -394,13 +394,13 @@ export const NIGHT_STRIPE_PAINT_INDEX = 735;
 export type PhaseRow = readonly [label: string, paintIndex: number, weight: number, minMult: number, maxMult: number];
 
 export const DOPPLER_PHASES: readonly PhaseRow[] = [
-  ['Phase 1', 418, 24, 1, 1],
+  ['Phase 1', 418, 24, 1, 1.05],
   ['Phase 2', 419, 24, 1.1, 1.2],
   ['Phase 3', 420, 23, 0.95, 1],
   ['Phase 4', 421, 23, 1.05, 1.15],
-  ['Ruby', 415, 2, 5, 8],
-  ['Sapphire', 416, 1.5, 5.5, 8],
-  ['Black Pearl', 417, 2.5, 3, 5],
+  ['Ruby', 415, 2, 6, 8],
+  ['Sapphire', 416, 1.5, 6.5, 9],
+  ['Black Pearl', 417, 2.5, 4.5, 6],
 ];
 
 export const GAMMA_DOPPLER_PHASES: readonly PhaseRow[] = [
@@ -408,7 +408,7 @@ export const GAMMA_DOPPLER_PHASES: readonly PhaseRow[] = [
   ['Phase 2', 570, 23.5, 1.1, 1.25],
   ['Phase 3', 571, 23.5, 0.95, 1],
   ['Phase 4', 572, 23.5, 1, 1.1],
-  ['Emerald', 568, 6, 4, 7],
+  ['Emerald', 568, 6, 2.8, 3.6],
 ];
 
 export const PHASES_BY_FINISH: Readonly<Record<string, readonly PhaseRow[]>> = {

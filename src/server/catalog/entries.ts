@@ -155,7 +155,7 @@ function makeEntry(input: EntryInput): Entry {
   };
 }
 
-interface KindTable {
+export interface KindTable {
   entries: Entry[];
   cumulative: number[];
 }
@@ -270,6 +270,10 @@ export const WEAPON_TABLE = buildWeapons();
 export const KNIFE_TABLE = buildKnives();
 export const GLOVE_TABLE = buildGloves();
 export const STICKER_TABLE = smallTable(stickerEntries);
+/** Stickers crafted four at a time: valuable ones (up to $2,000 each) are chosen more often than for a single sticker. */
+export const CRAFT_STICKER_TABLE = table(
+  stickerEntries.filter((entry) => entry.unitPrice <= 200_000).map((entry) => [entry, Math.pow(entry.unitPrice, -0.35)] as const),
+);
 /** Stickers a Souvenir weapon carries: tournament stickers only. */
 export const TOURNAMENT_STICKER_TABLE = smallTable(stickerEntries.filter((entry) => entry.base.split(' | ').length === 3));
 export const CHARM_TABLE = smallTable(charmEntries);
@@ -286,8 +290,9 @@ export const TABLE_BY_KIND: Readonly<Record<ItemKind, KindTable>> = {
   charm: ALL_CHARMS_TABLE,
 };
 
-/** Share of each kind among listings. */
-const KIND_CUMULATIVE = cumulative([80, 7, 3.5, 6.5, 3]);
+/** Share of each kind among listings (ITEM_KINDS order). */
+export const KIND_SHARES: readonly number[] = [0.8, 0.07, 0.035, 0.065, 0.03];
+const KIND_CUMULATIVE = cumulative(KIND_SHARES);
 
 export function pickKind(rng: Rng): ItemKind {
   return ITEM_KINDS[pickCumulative(KIND_CUMULATIVE, rng)] ?? 'weapon';

@@ -1,6 +1,6 @@
 /**
  * The sandbox's deterministic on-sale catalog. Item `itemId` of a catalog is a
- * pure function of (seed, itemId, holder count): every item draws from its own
+ * pure function of (seed, itemId, holder count, market size): every item draws from its own
  * stream seeded by `itemSeed(seed, itemId)`, so a catalog streams in constant
  * memory and any single item can be rebuilt on its own.
  */
@@ -30,9 +30,12 @@ import {
   type Phase,
 } from './entries';
 import { accountIdOf, holderPool, inspectDigits, inspectLink, tradeUrlOf, type HolderPool } from './holders';
+import { namePool, pickName, SOUVENIR_SHARE, STATTRAK_SHARE, type NamePool } from './namePool';
 import { parseMarketHashName, VARIANT_NORMAL, VARIANT_SOUVENIR, VARIANT_STATTRAK, type Variant } from './naming';
-import { listingPrice } from './pricing';
+import { drawPaintSeed } from './patterns';
+import { DEAL_FACTOR, DEAL_SHARE, LISTING_FACTOR } from './pricing';
 import { mix32, Rng, seed32 } from './rng';
+import { skinValue } from './value';
 
 export interface CatalogOptions {
   seed: number;
@@ -43,6 +46,8 @@ export interface CatalogOptions {
   imageBaseUrl: string;
   /** Accounts holding the items; default max(20, count / 200). */
   holderCount?: number;
+  /** Listings the market's names are sized for (about one name per 8); default count. */
+  marketSize?: number;
 }
 
 export const DEFAULT_FIRST_ITEM_ID = 1_000_001;
@@ -57,11 +62,9 @@ interface Context {
   firstItemId: number;
   imageBase: string;
   pool: HolderPool;
+  names: NamePool;
   assetBase: number;
 }
-
-const STATTRAK_SHARE = 0.12;
-const SOUVENIR_SHARE = 0.1;
 const ASSET_REUSE_SHARE = 1e-4;
 const ASSET_ID_STRIDE = 40;
 /** Instance id of items without stickers or keychains. */
@@ -82,6 +85,7 @@ function resolve(options: CatalogOptions): Context {
     firstItemId,
     imageBase: imageBaseUrl.replace(/\/+$/, ''),
     pool: holderPool(seed, holderCount),
+    names: namePool(seedWord, options.marketSize ?? count),
     // 11-digit asset ids: a per-seed base plus a disjoint block of ids per item.
     assetBase: 25_000_000_000 + (mix32(seedWord, 0xa55e7) % 1_000_000) * 1_000,
   };
@@ -136,13 +140,18 @@ function pickPhase(entry: Entry, rng: Rng, wanted: string | undefined): Phase | 
   return forced ?? phases[pickCumulative(phaseCumulative, rng)] ?? null;
 }
 
-function buildItem(rng: Rng, itemId: number, ctx: Context, forced: Forced): Item {
-  const entry = forced.entry ?? pickEntry(TABLE_BY_KIND[pickKind(rng)], rng);
+/** Entry, variant and wear: the forced ones, or one of the names the catalog offers. */
+function pickListing(rng: Rng, ctx: Context, forced: Forced): { entry: Entry; variant: Variant; wearIndex: number } {
+  if (!forced.entry) return pickName(ctx.names, pickKind(rng), rng);
+  const entry = forced.entry;
   const variant = forced.variant ?? pickVariant(entry, rng);
   let wearIndex = -1;
-  if (entry.hasWear) {
-    wearIndex = forced.wearIndex ?? entry.wears[pickCumulative(entry.wearCumulative, rng)] ?? 2;
-  }
+  if (entry.hasWear) wearIndex = forced.wearIndex ?? entry.wears[pickCumulative(entry.wearCumulative, rng)] ?? 2;
+  return { entry, variant, wearIndex };
+}
+
+function buildItem(rng: Rng, itemId: number, ctx: Context, forced: Forced): Item {
+  const { entry, variant, wearIndex } = pickListing(rng, ctx, forced);
   const phase = pickPhase(entry, rng, forced.phase);
   const float = wearIndex >= 0 && !rng.chance(0.01) ? floatFor(entry, wearIndex, rng) : null;
 
@@ -150,17 +159,14 @@ function buildItem(rng: Rng, itemId: number, ctx: Context, forced: Forced): Item
   const stickers = forced.stickers ?? (weapon ? generateStickers(rng, ctx.imageBase, variant === VARIANT_SOUVENIR) : []);
   const keyChains = forced.keyChains ?? (weapon ? generateKeyChains(rng, ctx.imageBase) : []);
 
-  const variantMult =
-    variant === VARIANT_STATTRAK ? entry.price.statTrakMult : variant === VARIANT_SOUVENIR ? entry.price.souvenirMult : 1;
-  let noise = rng.float(0.93, 1.08);
-  // A float near the bottom of its wear sells at a premium.
-  if (float !== null) {
-    const [wearLo, wearHi] = WEAR_BOUNDS[wearIndex] ?? [0, 1];
-    if (float < wearLo + (wearHi - wearLo) * 0.05) noise *= 1.08;
-  }
+  const drawnSeed = entry.hasWear ? drawPaintSeed(entry.base, rng) : 0;
+  const paintSeed = rng.chance(0.01) ? null : drawnSeed;
   const phaseMult = phase ? rng.float(phase.minMult, phase.maxMult) : 1;
+  // Now and then a seller lists well under the market: a deal for whoever finds it.
+  const [lo, hi] = rng.chance(DEAL_SHARE) ? DEAL_FACTOR : LISTING_FACTOR;
+  const skin = skinValue(entry, variant, wearIndex, float, paintSeed, phaseMult) * rng.float(lo, hi);
   const price =
-    listingPrice(entry.price, wearIndex, variantMult, noise, phaseMult) +
+    Math.max(1, Math.round(skin)) +
     (stickers.length > 0 ? stickersValue(stickers) : 0) +
     (keyChains.length > 0 ? keyChainsValue(keyChains) : 0);
 
@@ -168,7 +174,6 @@ function buildItem(rng: Rng, itemId: number, ctx: Context, forced: Forced): Item
   const reuseAsset = itemId > ctx.firstItemId && rng.chance(ASSET_REUSE_SHARE);
   const assetId = assetIdOf(ctx, reuseAsset ? rng.int(ctx.firstItemId, itemId - 1) : itemId);
   const paintIndex = rng.chance(0.01) ? null : (phase?.paintIndex ?? entry.paintIndex);
-  const paintSeed = rng.chance(0.01) ? null : entry.hasWear ? rng.int(1, 999) : 0;
   const rarityColor: RarityColor | null = rng.chance(0.005) ? null : entry.color;
   const img = rng.chance(0.01) ? null : imageUrl(ctx.imageBase, entry.kind, phase ? phase.slug : entry.slug);
   const plain = stickers.length === 0 && keyChains.length === 0;

@@ -4,7 +4,7 @@
  * so the same finish is priced alike in every catalog); each listing then adds
  * a little noise.
  */
-import type { Grade, KnifeDef, KnifeFinishRow } from './cs2Data';
+import { WEAPON_CLASSES, type Grade, type KnifeDef, type KnifeFinishRow, type WeaponClass } from './cs2Data';
 import { hashString, unitOf } from './rng';
 
 export interface PriceProfile {
@@ -34,6 +34,16 @@ const WEAPON_GRADE_PRICES: Readonly<Record<Grade, readonly [number, number, numb
   X: [200_000, 700_000, 200_000, 1_500_000],
 };
 
+/** Rifles and snipers (AK-47, M4, AWP) sell well above pistols and SMGs of the same grade. */
+const CLASS_PRICE_MULT: Readonly<Record<WeaponClass, number>> = {
+  rifle: 1.8,
+  sniper: 1.6,
+  pistol: 0.6,
+  smg: 0.45,
+  shotgun: 0.4,
+  machinegun: 0.35,
+};
+
 const KNIFE_PRICE_RANGE = [8_000, 500_000] as const;
 const GLOVE_PRICE_RANGE = [6_000, 400_000] as const;
 
@@ -48,8 +58,9 @@ function unit(name: string, salt: number): number {
 
 export function weaponProfile(base: string, grade: Grade): PriceProfile {
   const [lo, hi, min, max] = WEAPON_GRADE_PRICES[grade];
+  const weaponClass = WEAPON_CLASSES[base.split(' | ')[0] ?? ''];
   return {
-    base: logUniform(lo, hi, unit(base, 1)),
+    base: logUniform(lo, hi, unit(base, 1)) * (weaponClass ? CLASS_PRICE_MULT[weaponClass] : 1),
     min,
     max,
     wearMult: WEAPON_WEAR_MULT,
@@ -86,24 +97,39 @@ export function smallItemProfile(price: number): PriceProfile {
   return { base: price, min: 1, max: Number.MAX_SAFE_INTEGER, wearMult: NO_WEAR_MULT, statTrakMult: 1, souvenirMult: 1 };
 }
 
-/**
- * The listing price in cents. `variantMult` is the StatTrak™/Souvenir
- * multiplier (1 for normal), `noise` the listing's own factor, `phaseMult`
- * applied after clamping so gem phases can exceed the usual range.
- */
-export function listingPrice(profile: PriceProfile, wearIndex: number, variantMult: number, noise: number, phaseMult: number): number {
+/** The price level of a name (finish, wear, StatTrak™/Souvenir), in cents before rounding: what its listings scatter around. */
+export function nameLevel(profile: PriceProfile, wearIndex: number, variantMult: number): number {
   const wearMult = wearIndex < 0 ? 1 : (profile.wearMult[wearIndex] ?? 1);
-  const raw = profile.base * wearMult * variantMult * noise;
-  const clamped = Math.min(profile.max, Math.max(profile.min, raw));
-  return Math.max(1, Math.round(clamped * phaseMult));
+  return Math.min(profile.max, Math.max(profile.min, profile.base * wearMult * variantMult));
 }
 
-/** What an applied sticker adds to the weapon's price: a small share of the sticker's value. */
+/** Share of listings priced as deals, and how far under the name's level they are. */
+export const DEAL_SHARE = 0.04;
+export const DEAL_FACTOR: readonly [number, number] = [0.64, 0.86];
+/** An ordinary listing's own factor around its value. */
+export const LISTING_FACTOR: readonly [number, number] = [0.93, 1.08];
+
+/**
+ * What a float does to the price within its wear band [bandLo, bandHi): a
+ * 0.00x Factory New sells 20–50 % over, the bottom 5 % of any other band 5–12 %.
+ */
+export function floatPremium(float: number | null, wearIndex: number, bandLo: number, bandHi: number): number {
+  if (float === null || !(bandHi > bandLo)) return 1;
+  if (wearIndex === 0 && float < 0.01) return 1.2 + 0.3 * (1 - float / 0.01);
+  const position = (float - bandLo) / (bandHi - bandLo);
+  return position < 0.05 ? 1.05 + 0.07 * (1 - position / 0.05) : 1;
+}
+
+/** Four or more of the same unscraped sticker (a "craft") are worth this many times the stickers apart. */
+export const CRAFT_MULT = 2.5;
+
+/** What an applied sticker adds to the weapon's price: a share of the sticker's value, larger for valuable stickers. */
 export function appliedStickerValue(stickerPrice: number, scraped: boolean): number {
-  return Math.round(stickerPrice * (scraped ? 0.01 : 0.03));
+  const share = stickerPrice >= 100_000 ? 0.12 : stickerPrice >= 10_000 ? 0.08 : 0.03;
+  return Math.round(stickerPrice * share * (scraped ? 1 / 3 : 1));
 }
 
-/** What an attached keychain adds: a quarter of its value. */
+/** What an attached keychain adds: a third of its value. */
 export function attachedKeyChainValue(price: number): number {
-  return Math.round(price * 0.25);
+  return Math.round(price / 3);
 }

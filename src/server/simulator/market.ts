@@ -2,6 +2,7 @@ import type { Item, PriceChange } from '../../shared/api';
 import { SECOND_MS } from '../../shared/time';
 import { generateItem } from '../catalog/generator';
 import { Rng } from '../catalog/rng';
+import { marketValue, type ValuedItem } from '../catalog/value';
 import type { TimerHandle } from '../clock';
 import type { SandboxCore } from '../domain/core';
 import type { ResolvedOptions } from './options';
@@ -15,6 +16,14 @@ const BURST_SECONDS = 2;
 const RECOUNT_EVERY_MS = 10 * SECOND_MS;
 /** Tries to find a not-yet-picked on-sale item for one event. */
 const PICK_ATTEMPTS = 4;
+/** How strongly a reprice leans back toward the listing's value: the log-distance at which it goes the right way 84 % of the time. */
+const PULL_SCALE = 0.05;
+
+interface PickedItem {
+  itemId: number;
+  price: number;
+  json: string;
+}
 
 /** What one tick did, for tests and diagnostics. */
 export interface TickReport {
@@ -65,8 +74,8 @@ export class MarketMover {
     this.listingRng = root.fork('simulator listings');
     // Two subqueries: SQLite answers a lone min() or max() from the primary key, but scans for both at once.
     this.boundsStmt = core.db.prepare('SELECT (SELECT min(item_id) FROM items) AS lo, (SELECT max(item_id) FROM items) AS hi');
-    this.pickStmt = core.db.prepare<[number], { itemId: number; price: number }>(
-      'SELECT item_id AS itemId, price FROM items WHERE on_sale = 1 AND item_id >= ? ORDER BY item_id LIMIT 1',
+    this.pickStmt = core.db.prepare<[number], PickedItem>(
+      'SELECT item_id AS itemId, price, json FROM items WHERE on_sale = 1 AND item_id >= ? ORDER BY item_id LIMIT 1',
     );
     this.countStmt = core.db.prepare('SELECT count(*) AS n FROM items WHERE on_sale = 1');
   }
@@ -170,7 +179,7 @@ export class MarketMover {
     if (bounds.lo !== null && bounds.hi !== null) {
       for (let i = 0; i < reprices; i++) {
         const item = this.pickOnSale(bounds.lo, bounds.hi, picked);
-        if (item) changes.push({ itemId: item.itemId, price: this.newPrice(item.price) });
+        if (item) changes.push({ itemId: item.itemId, price: this.newPrice(item.price, valueOf(item.json)) });
       }
       for (let i = 0; i < removals; i++) {
         const item = this.pickOnSale(bounds.lo, bounds.hi, picked);
@@ -190,7 +199,7 @@ export class MarketMover {
   }
 
   /** A random on-sale item not picked yet this tick: the first on sale at or after a random id, wrapping. */
-  private pickOnSale(lo: number, hi: number, picked: Set<number>): { itemId: number; price: number } | null {
+  private pickOnSale(lo: number, hi: number, picked: Set<number>): PickedItem | null {
     for (let attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
       const item = this.pickStmt.get(this.rng.int(lo, hi)) ?? this.pickStmt.get(lo);
       if (!item) return null;
@@ -201,10 +210,16 @@ export class MarketMover {
     return null;
   }
 
-  /** ±repricePercent, whole cents, at least 1 cent, and never the same price. */
-  private newPrice(price: number): number {
+  /**
+   * ±repricePercent, whole cents, at least 1 cent, and never the same price. The
+   * direction leans toward the listing's value (its name's level and its own
+   * premiums), so prices wander around the market instead of drifting away;
+   * without a known value it is a coin toss.
+   */
+  private newPrice(price: number, value: number | null): number {
     const [lo, hi] = this.options.repricePercent;
-    const up = this.rng.chance(0.5) || price <= 1;
+    const pull = value === null ? 0 : Math.tanh(Math.log(value / price) / PULL_SCALE);
+    const up = this.rng.chance(0.5 + 0.45 * pull) || price <= 1;
     const percent = this.rng.float(lo, hi);
     let next = Math.max(1, Math.round(price * (1 + ((up ? 1 : -1) * percent) / 100)));
     if (next === price) next = up ? price + 1 : price - 1;
@@ -214,5 +229,17 @@ export class MarketMover {
   private countOnSale(): number {
     this.countedAt = Date.now();
     return (this.countStmt.get() as { n: number }).n;
+  }
+}
+
+/** The value of a stored item, or null when its JSON is not an item the catalog can value. */
+function valueOf(json: string): number | null {
+  try {
+    const item = JSON.parse(json) as ValuedItem;
+    if (typeof item.market_hash_name !== 'string' || !Array.isArray(item.stickers) || !Array.isArray(item.keyChains)) return null;
+    return marketValue(item);
+  } catch {
+    // Rows are written by the catalog itself; an unreadable one is repriced without a pull.
+    return null;
   }
 }
