@@ -7,6 +7,7 @@ import type { Item } from '../../shared/api';
 import { WEAPON_CLASSES, WEAR_NAMES } from './cs2Data';
 import { generateCatalog, type CatalogOptions } from './generator';
 import { parseMarketHashName } from './naming';
+import { patternTierOf } from './patterns';
 
 const DEMO_SIZE = 20_000;
 /** The lowest price a skin sells for, cents. */
@@ -94,7 +95,9 @@ describe('demo market: price levels', () => {
       if (parsed.wearIndex < 0 || listings.length < 3) continue;
       const key = `${parsed.variant}:${parsed.base}`;
       const row = byWear.get(key) ?? new Array<number | undefined>(WEAR_NAMES.length).fill(undefined);
-      row[parsed.wearIndex] = median(listings.filter(bare).map((item) => item.price));
+      // Ordinary listings: no stickers or charms, no seed from a pattern list (those sell on the pattern).
+      const ordinary = listings.filter((item) => bare(item) && patternTierOf(parsed.base, item.paintSeed) === null);
+      row[parsed.wearIndex] = median(ordinary.map((item) => item.price));
       byWear.set(key, row);
     }
     let fnBs = 0;

@@ -32,7 +32,7 @@ const FADE: readonly PatternTier[] = [{ label: 'Full fade', seeds: [412, 763, 60
 const MARBLE_FADE: readonly PatternTier[] = [{ label: 'Fire & Ice', seeds: [412, 16, 146, 241, 359, 393, 541, 602, 649, 688, 701, 152, 281, 292, 344, 628], mult: 1.8 }];
 
 /** Share of listings of a patterned finish that carry a seed from its tiers (on top of uniform draws hitting one). */
-const RARE_SEED_SHARE = 0.08;
+const RARE_SEED_SHARE = 0.03;
 
 /** The seed tiers of a finish (by base name), or null when its pattern does not change the price. */
 export function patternTiersOf(base: string): readonly PatternTier[] | null {

@@ -1,8 +1,9 @@
 /**
- * Price profiles: what an item of a given finish costs by wear, StatTrak™ and
- * Souvenir, in USD cents. A profile is fixed per finish (derived from its name,
- * so the same finish is priced alike in every catalog); each listing then adds
- * a little noise.
+ * Price profiles: what an item of a given finish costs by weapon class, wear,
+ * StatTrak™ and Souvenir, in USD cents. A profile is fixed per finish (derived
+ * from its name, so the same finish is priced alike in every catalog). The
+ * premiums a single listing earns (float, stickers, charms) and its own factor
+ * (a little noise, or now and then a deal) are here too; value.ts combines them.
  */
 import { WEAPON_CLASSES, type Grade, type KnifeDef, type KnifeFinishRow, type WeaponClass } from './cs2Data';
 import { hashString, unitOf } from './rng';
