@@ -18,8 +18,7 @@ import { closeLiveStore, openLiveStore } from '../support/liveStore';
 const dir = mkdtempSync(join(tmpdir(), 'empty-last-'));
 const file = join(dir, 'empty-last.sqlite');
 let writer: WriterService;
-let sql: ReaderService;
-let memory: ReaderService;
+let reader: ReaderService;
 let cheapest: number;
 
 const RARITY_ORDER = ['#b0c3d9', '#5e98d9', '#4b69ff', '#8847ff', '#d32ce6', '#eb4b4b', '#e4ae39'];
@@ -34,11 +33,11 @@ const SORTED_VALUE: Record<'float' | 'paintSeed' | 'phase' | 'rarity', (row: Cat
 
 beforeAll(async () => {
   const items = [...generateCatalog({ seed: 5, count: 12_000, imageBaseUrl: 'http://sandbox.invalid/img' })];
-  ({ writer, reader: sql, indexed: memory } = await openLiveStore(file, items));
+  ({ writer, reader } = openLiveStore(file, items));
   cheapest = Math.min(...items.map((item) => item.price));
 }, 60_000);
 
-afterAll(() => closeLiveStore(dir, memory, sql, writer));
+afterAll(() => closeLiveStore(dir, reader, writer));
 
 /** Every row of a query, page by page. */
 function allRows(reader: ReaderService, query: CatalogQuery): CatalogRow[] {
@@ -51,8 +50,8 @@ function allRows(reader: ReaderService, query: CatalogQuery): CatalogRow[] {
 }
 
 describe('catalog sort: empty values last in both directions', () => {
-  // Unfiltered (the index reads its permutation), a wide filter (walks it), a narrow one (sorts its
-  // few matches), and a filter on the sorted column itself (walks only the part its bounds allow).
+  // Unfiltered, a wide filter, a narrow one, and a filter on the sorted column itself; pages of 1,000 (past
+  // the first 2,000 rows the page is cut from the whole sorted list, before it from a heap).
   const filters: { label: string; query: () => CatalogQuery }[] = [
     { label: 'no filter', query: () => ({}) },
     { label: 'not StatTrak', query: () => ({ statTrak: false }) },
@@ -65,10 +64,7 @@ describe('catalog sort: empty values last in both directions', () => {
       it(`${sort} ${direction}`, () => {
         for (const { label, query } of filters) {
           const q = { ...query(), sort, direction };
-          const viaSql = allRows(sql, q);
-          const viaIndex = allRows(memory, q);
-          expect(viaIndex.map((r) => r.itemId), `${label}: index = SQL`).toEqual(viaSql.map((r) => r.itemId));
-          const values = viaSql.map(SORTED_VALUE[sort]);
+          const values = allRows(reader, q).map(SORTED_VALUE[sort]);
           const firstEmpty = values.indexOf(null);
           const filled = firstEmpty === -1 ? values : values.slice(0, firstEmpty);
           // Nothing with a value after the first empty one.
@@ -81,15 +77,14 @@ describe('catalog sort: empty values last in both directions', () => {
   }
 
   it('has both filled and empty values to order in each column (the test is not vacuous)', () => {
-    const rows = allRows(sql, {});
+    const rows = allRows(reader, {});
     for (const valueOf of Object.values(SORTED_VALUE)) {
       const empty = rows.filter((row) => valueOf(row) === null).length;
       expect(empty).toBeGreaterThan(10);
       expect(rows.length - empty).toBeGreaterThan(10);
     }
     // A search that matches few items, with and without phases.
-    const dopplers = allRows(sql, { search: 'Doppler' });
-    expect(dopplers.length).toBeLessThan(4096);
+    const dopplers = allRows(reader, { search: 'Doppler' });
     expect(dopplers.some((row) => row.phase !== null)).toBe(true);
   });
 });

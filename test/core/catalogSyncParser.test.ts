@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { leadingItemId, quickItemCheck } from '../../src/main/core/store/worker/catalogSync';
+import { leadingItemId } from '../../src/main/core/store/worker/download';
+import { quickItemCheck } from '../../src/main/core/store/worker/itemRows';
 import { bytesAt } from '../../src/main/core/store/worker/itemSplitter';
 import { generateCatalog } from '../../src/server/catalog/generator';
 

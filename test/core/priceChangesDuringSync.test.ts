@@ -21,15 +21,15 @@ describe('price changes while a sync downloads', () => {
   it('see the price the change before them left, in one call', async () => {
     const file = join(dir, 'during-sync.sqlite');
     const writer = new WriterService(file);
-    const reader = new ReaderService(file, { catalogIndex: false });
+    const reader = new ReaderService(file);
     const server = await ListServer.start();
     try {
       const [item, other] = [...generateCatalog({ seed: 6, count: 2, imageBaseUrl: 'http://sandbox.invalid/img' })] as [Item, Item];
-      writer.applyItemUpserts([{ ...item, price: 1000 }, { ...other, price: 500 }]);
+      writer.catalog.applyItemUpserts([{ ...item, price: 1000 }, { ...other, price: 500 }]);
       const { whenHeld } = server.serve([{ ...item, price: 1000 }, { ...other, price: 500 }], '2026-11-01T00:00:00.000Z', 'paused');
       const sync = writer.syncCatalog({ url: server.url, headers: {} }, { signal: new AbortController().signal, progress: () => {} });
       await whenHeld;
-      const changed = writer.applyPriceChanges([
+      const changed = writer.catalog.applyPriceChanges([
         { itemId: item.itemId, price: 1100 },
         { itemId: item.itemId, price: 1200 },
       ]);

@@ -22,7 +22,7 @@ const later = () => new Promise((resolve) => setTimeout(resolve, 3));
 function open(name: string): { writer: WriterService; reader: ReaderService; item: Item; close(): void } {
   const file = join(dir, `${name}.sqlite`);
   const writer = new WriterService(file);
-  const reader = new ReaderService(file, { catalogIndex: false });
+  const reader = new ReaderService(file);
   const [item] = [...generateCatalog({ seed: 3, count: 1, imageBaseUrl: 'http://sandbox.invalid/img' })] as [Item];
   return { writer, reader, item: { ...item, price: 1000 }, close: () => (reader.close(), writer.close()) };
 }
@@ -31,22 +31,22 @@ describe('price history of an item listed again', () => {
   it('after a live removal: starts at the new listing, at its price', async () => {
     const { writer, reader, item, close } = open('live');
     try {
-      writer.applyItemUpserts([item]);
+      writer.catalog.applyItemUpserts([item]);
       await later();
-      writer.applyPriceChanges([{ itemId: item.itemId, price: 1200 }]);
+      writer.catalog.applyPriceChanges([{ itemId: item.itemId, price: 1200 }]);
       await later();
-      writer.applyItemRemovals([item.itemId]);
+      writer.catalog.applyItemRemovals([item.itemId]);
       await later();
       // The same item at another price (its stored row is reused) and, after another removal, remade.
-      writer.applyItemUpserts([{ ...item, price: 900 }]);
+      writer.catalog.applyItemUpserts([{ ...item, price: 900 }]);
       let detail = reader.getItem(item.itemId);
       const listedAt = reader.queryCatalog({ ...QUERY }).rows[0]?.listedAt;
       expect(detail?.priceHistory).toEqual([{ at: listedAt, price: 900 }]);
       await later();
-      writer.applyPriceChanges([{ itemId: item.itemId, price: 950 }]);
-      writer.applyItemRemovals([item.itemId]);
+      writer.catalog.applyPriceChanges([{ itemId: item.itemId, price: 950 }]);
+      writer.catalog.applyItemRemovals([item.itemId]);
       await later();
-      writer.applyItemUpserts([{ ...item, price: 800, float: 0.123 }]);
+      writer.catalog.applyItemUpserts([{ ...item, price: 800, float: 0.123 }]);
       detail = reader.getItem(item.itemId);
       expect(detail?.priceHistory.map((point) => point.price)).toEqual([800]);
     } finally {
@@ -59,7 +59,7 @@ describe('price history of an item listed again', () => {
     try {
       await syncWriterWithList(writer, [item]);
       await later();
-      writer.applyPriceChanges([{ itemId: item.itemId, price: 1200 }]);
+      writer.catalog.applyPriceChanges([{ itemId: item.itemId, price: 1200 }]);
       await later();
       await syncWriterWithList(writer, []);
       expect(reader.getItem(item.itemId)?.onSale).toBe(false);

@@ -9,6 +9,7 @@ import type { BalanceTransaction, Item, Trade } from '../../src/shared/api';
 import type { CatalogQuery } from '../../src/shared/ipc/contract';
 import { at } from '../support/sandboxHttp';
 import {
+  CACHE_VERSION,
   DEFAULT_SETTINGS,
   LocalStore,
   SCHEMA_VERSION,
@@ -17,9 +18,6 @@ import {
   StoreVersionError,
   safeFileName,
 } from '../../src/main/core/store';
-import { migrate, MIGRATIONS, type Migration } from '../../src/main/core/store/migrations';
-import { migration001 } from '../../src/main/core/store/migrations/001-initial';
-import { hashJson, ITEM_COLUMNS, itemColumns } from '../../src/main/core/store/worker/rows';
 import { packPriceChanges, priceChangeOutcome } from '../../src/main/core/store/priceChanges';
 
 // ---- fixtures
@@ -148,215 +146,68 @@ describe('opening and migrations', () => {
     expect(safeFileName('a/b')).not.toBe(safeFileName('a_b'));
   });
 
-  it('applies numbered migrations in one transaction and rolls all back when one fails', () => {
-    const file = join(tempDir(), 'm.sqlite');
-    const db = new Database(file);
-    const steps: Migration[] = [
-      { version: 1, name: 'one', up: (d) => d.exec('CREATE TABLE one (x)') },
-      { version: 2, name: 'two', up: (d) => d.exec('CREATE TABLE two (x)') },
-    ];
-    expect(migrate(db, file, steps.slice(0, 1))).toEqual({ from: 0, to: 1 });
-    expect(migrate(db, file, steps)).toEqual({ from: 1, to: 2 });
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
-    const failing: Migration[] = [
-      ...steps,
-      { version: 3, name: 'three', up: (d) => d.exec('CREATE TABLE three (x)') },
-      { version: 4, name: 'boom', up: () => { throw new Error('boom'); } },
-    ];
-    expect(() => migrate(db, file, failing)).toThrow('boom');
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
-    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'three'").pluck().get()).toBe(0);
-    db.close();
-  });
-
-  it('migrates a version-1 file (JSON inside items) to the current layout, keeping its catalog', async () => {
-    const file = join(tempDir(), 'v1.sqlite');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    migrate(db, file, [migration001]);
-    const item = makeItem({ market_hash_name: 'AWP | Asiimov (Field-Tested)', price: 4321, stickers: [sticker('Crown (Foil)')] });
-    const columns = itemColumns(item);
-    const nameId = Number(db.prepare('INSERT INTO names (name, item_count) VALUES (?, 1)').run(item.market_hash_name).lastInsertRowid);
-    db.prepare(
-      `INSERT INTO items (itemId, assetId, name_id, name, phase, price, float, paintSeed, paintIndex, rarityColor, rarity_rank, img, statTrak,
-        souvenir, stickerCount, stickerNames, keyChainNames, json, listed_at, updated_at, last_move)
-       VALUES (@itemId, @assetId, @name_id, @name, @phase, @price, @float, @paintSeed, @paintIndex, @rarityColor, @rarity_rank, @img, @statTrak,
-        @souvenir, @stickerCount, @stickerNames, @keyChainNames, @json, 1, 1, 0)`,
-    ).run({ ...columns, name_id: nameId });
-    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '1'), ('catalog.value', '4321')").run();
-    db.close();
-
+  it('opens the last pre-release layout (schema 19): keeps the records, drops the old catalog tables for a new sync', async () => {
+    const file = join(tempDir(), 'pre-release.sqlite');
     const store = await openStore(file);
-    expect(store.migratedFrom).toBe(1);
-    expect((await store.getItem(item.itemId))?.item).toEqual(item);
-    expect((await store.queryCatalog({ search: 'asiimov' })).rows.map((row) => row.itemId)).toEqual([item.itemId]);
-    expect((await store.queryCatalog({ stickerName: 'crown' })).total).toBe(1);
-    // The hash computed by the migration is the one the writer computes: the same item is no change.
-    expect((await store.applyItemUpserts([item])).upserted).toEqual([]);
-    expect(await store.whenCatalogIndexed(10_000)).toBe(true);
-    expect((await store.queryCatalog({ search: 'asiimov' })).total).toBe(1);
+    const recipient = await store.saveRecipient({ label: 'Main', tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=1&token=abcd1234' });
+    await store.upsertTrades([makeTrade({ tradeId: 't-pre' })], 'poll');
+    await store.applyItemUpserts([makeItem({ itemId: 1 })]);
+    await store.close();
+    // What a pre-release build left: its user_version, an old cache table, its own statistics.
+    const db = new Database(file);
+    db.exec('CREATE TABLE item_prices_pending (itemId INTEGER PRIMARY KEY, price INTEGER); ANALYZE;');
+    db.pragma('user_version = 19');
+    db.prepare("UPDATE meta SET value = '0' WHERE key = 'cache.version'").run();
+    db.close();
+
+    const reopened = await openStore(file);
+    expect(reopened.migratedFrom).toBe(19);
+    expect(await reopened.listRecipients()).toEqual([recipient]);
+    expect((await reopened.getTrade('t-pre'))?.trade.tradeId).toBe('t-pre');
+    expect(await reopened.catalogInfo()).toMatchObject({ totalItems: 0, lastUpdate: null });
+    expect(await reopened.getItem(1)).toBeNull();
+    await reopened.close();
     const check = new Database(file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(check.prepare("SELECT count(*) FROM pragma_table_info('items') WHERE name = 'json'").pluck().get()).toBe(0);
+    expect(check.prepare("SELECT name FROM sqlite_schema WHERE name IN ('item_prices_pending', 'sqlite_stat1')").pluck().all()).toEqual([]);
     check.close();
   });
 
-  it('migrates price points (listing + moves) to price moves, keeping the history', async () => {
-    const file = join(tempDir(), 'v6.sqlite');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    migrate(db, file, MIGRATIONS.slice(0, 6));
-    // An item at 900 that moved twice, written the v6 way: the listing point, then each move.
-    const item = makeItem({ price: 900, keyChains: [{ name: 'Charm | Lil Ava', img: 'x', slot: 0 }] });
-    const columns = itemColumns(item);
-    const listedAt = Date.parse('2026-11-01T10:00:00.000Z');
-    const nameId = Number(db.prepare('INSERT INTO names (name, item_count) VALUES (?, 1)').run(item.market_hash_name).lastInsertRowid);
-    const v6Columns = ITEM_COLUMNS.filter((c) => c !== 'keyChainCount'); // added by 008
-    db.prepare(
-      `INSERT INTO items (${v6Columns.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${v6Columns.map((c) => `@${c}`).join(', ')}, @name_id, @listed_at, @listed_at, -1)`,
-    ).run({ ...columns, name_id: nameId, listed_at: listedAt });
-    db.prepare('INSERT INTO item_json (itemId, json) VALUES (?, ?)').run(item.itemId, columns.json);
-    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '1'), ('catalog.value', '900')").run();
-    const points = db.prepare('INSERT INTO price_points (itemId, at, price) VALUES (?, ?, ?)');
-    points.run(item.itemId, listedAt, 1000);
-    points.run(item.itemId, listedAt + 10, 1100);
-    points.run(item.itemId, listedAt + 20, 900);
-    db.close();
-
+  it('drops and re-creates the catalog cache when its layout version differs, keeping every record', async () => {
+    const file = join(tempDir(), 'cache.sqlite');
     const store = await openStore(file);
-    expect(store.migratedFrom).toBe(6);
-    // 008 counted its charms from the stored JSON.
-    const check = new Database(file, { readonly: true });
-    expect(check.prepare('SELECT keyChainCount FROM items_live WHERE itemId = ?').pluck().get(item.itemId)).toBe(1);
-    check.close();
-    expect((await store.getItem(item.itemId))?.priceHistory).toEqual([
-      { at: new Date(listedAt).toISOString(), price: 1000 },
-      { at: new Date(listedAt + 10).toISOString(), price: 1100 },
-      { at: new Date(listedAt + 20).toISOString(), price: 900 },
-    ]);
-  });
-
-  it('migrates version-16 live state (a pending price, a removal mark, a re-listing in item_prices) to pending listings, reading the same', async () => {
-    const file = join(tempDir(), 'v16.sqlite');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    migrate(db, file, MIGRATIONS.slice(0, 16));
-    const [repriced, removed, relisted] = [makeItem({ price: 1000 }), makeItem({ price: 2000 }), makeItem({ price: 3000 })];
-    for (const item of [repriced, removed, relisted]) {
-      const columns = itemColumns(item);
-      const nameId = Number(db.prepare('INSERT OR IGNORE INTO names (name, item_count) VALUES (?, 0)').run(item.market_hash_name).lastInsertRowid) || 1;
-      db.prepare(
-        `INSERT INTO items (${ITEM_COLUMNS.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')}, @name_id, 1, 1, 0)`,
-      ).run({ ...columns, name_id: nameId });
-      db.prepare('INSERT INTO item_json (itemId, json) VALUES (?, ?)').run(item.itemId, columns.json);
-    }
-    db.prepare('UPDATE names SET item_count = 2').run();
-    // As version 16 kept live state: a pending price, a removal mark and a re-listing's override in item_prices.
-    const relistedAt = Date.parse('2026-11-20T08:00:00.000Z');
-    db.prepare('INSERT INTO item_prices_pending (itemId, price, last_move, updated_at) VALUES (?, 1100, 1, 5)').run(repriced.itemId);
-    db.prepare('INSERT INTO item_prices (itemId, price, last_move, updated_at, removed_at) VALUES (?, 2100, 0, 5, 6)').run(removed.itemId);
-    db.prepare('INSERT INTO item_prices (itemId, price, last_move, updated_at, listed_at) VALUES (?, 3300, 0, 5, ?)').run(relisted.itemId, relistedAt);
-    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '2'), ('catalog.value', '4400')").run();
-    db.close();
-
-    const store = await openStore(file);
-    expect(store.migratedFrom).toBe(16);
-    const shown = async () => (await store.queryCatalog({ sort: 'price' })).rows.map((row) => [row.itemId, row.price, row.listedAt]);
-    expect(await shown()).toEqual([
-      [repriced.itemId, 1100, new Date(1).toISOString()],
-      [relisted.itemId, 3300, new Date(relistedAt).toISOString()],
-    ]);
-    expect(await store.getItem(removed.itemId)).toMatchObject({ onSale: false, item: { price: 2100 } });
-    // The old mark is a live removal still: listed again (pending) it is on sale, removed again it is sold at the new price.
-    await store.applyItemUpserts([{ ...removed, price: 2500 }]);
-    expect((await store.getItem(removed.itemId))?.onSale).toBe(true);
-    await store.applyItemRemovals([removed.itemId, repriced.itemId]);
-    expect(await store.getItem(removed.itemId)).toMatchObject({ onSale: false, item: { price: 2500 } });
-    expect(await store.getItem(repriced.itemId)).toMatchObject({ onSale: false, item: { price: 1100 } });
-    expect(await store.catalogInfo()).toMatchObject({ totalItems: 1, totalValue: 3300 });
-  });
-
-  it('migrates version-10 item hashes (SHA-1) to the hash a sync computes, so an unchanged item is no change', async () => {
-    const file = join(tempDir(), 'v10.sqlite');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    migrate(db, file, MIGRATIONS.slice(0, 10));
-    // As version 10 wrote them: the hash was the first 13 hex digits of the JSON's SHA-1.
-    const sha1 = (text: string) => parseInt(createHash('sha1').update(text).digest('hex').slice(0, 13), 16);
-    const items = [makeItem({ price: 1200 }), makeItem({ price: 3400, market_hash_name: 'M4A4 | Howl (Minimal Wear)' })];
-    for (const item of items) {
-      const columns = itemColumns(item);
-      const nameId = Number(db.prepare('INSERT INTO names (name, item_count) VALUES (?, 1)').run(item.market_hash_name).lastInsertRowid);
-      db.prepare(
-        `INSERT INTO items (${ITEM_COLUMNS.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')}, @name_id, 1, 1, 0)`,
-      ).run({ ...columns, hash: sha1(columns.json), name_id: nameId });
-      db.prepare('INSERT INTO item_json (itemId, json) VALUES (?, ?)').run(item.itemId, columns.json);
-    }
-    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '2'), ('catalog.value', '4600')").run();
-    db.close();
-
-    const store = await openStore(file);
-    expect(store.migratedFrom).toBe(10);
-    const check = new Database(file, { readonly: true });
-    const rows = check.prepare('SELECT i.hash, j.json FROM items i JOIN item_json j USING (itemId)').all() as { hash: number; json: string }[];
-    check.close();
-    expect(rows).toHaveLength(2);
-    for (const row of rows) {
-      expect(row.hash).toBe(hashJson(row.json));
-      expect(row.hash).not.toBe(sha1(row.json));
-    }
-    // The same items again are no change (with the SHA-1 hashes left, both would be rewritten).
-    expect((await store.applyItemUpserts(items)).upserted).toEqual([]);
-  });
-
-  it('migrates a version-13 history (moves clustered by item, a change log with AUTOINCREMENT) to runs and a rowid log, keeping the history and the sequence', async () => {
-    const file = join(tempDir(), 'v13.sqlite');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    migrate(db, file, MIGRATIONS.slice(0, 13));
-    const item = makeItem({ price: 1300 });
-    const columns = itemColumns(item);
-    const listedAt = Date.parse('2026-11-20T10:00:00.000Z');
-    const nameId = Number(db.prepare('INSERT INTO names (name, item_count) VALUES (?, 1)').run(item.market_hash_name).lastInsertRowid);
-    db.prepare(
-      `INSERT INTO items (${ITEM_COLUMNS.join(', ')}, name_id, listed_at, updated_at, last_move) VALUES (${ITEM_COLUMNS.map((c) => `@${c}`).join(', ')}, @name_id, @listed_at, @listed_at, 1)`,
-    ).run({ ...columns, hash: hashJson(columns.json), name_id: nameId, listed_at: listedAt });
-    db.prepare('INSERT INTO item_json (itemId, json) VALUES (?, ?)').run(item.itemId, columns.json);
-    db.prepare("INSERT INTO meta (key, value) VALUES ('catalog.count', '1'), ('catalog.value', '1300')").run();
-    // Two folded moves, and one still in the change log (after the folded mark).
-    db.prepare('INSERT INTO price_moves (itemId, at, price, previous) VALUES (?, ?, ?, ?), (?, ?, ?, ?)').run(
-      item.itemId, listedAt + 10, 1100, 1000, item.itemId, listedAt + 20, 1200, 1100,
-    );
-    const folded = db.prepare('SELECT max(seq) FROM item_changes').pluck().get() as number;
-    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('moves.folded', ?)").run(String(folded));
-    db.prepare('INSERT INTO item_changes (itemId, price, at, moved, previous) VALUES (?, ?, ?, ?, ?)').run(item.itemId, 1300, listedAt + 30, 1300, 1200);
-    const lastSeq = db.prepare('SELECT max(seq) FROM item_changes').pluck().get() as number;
-    db.close();
-
-    const store = await openStore(file);
-    expect(store.migratedFrom).toBe(13);
-    const history = [
-      { at: new Date(listedAt).toISOString(), price: 1000 },
-      { at: new Date(listedAt + 10).toISOString(), price: 1100 },
-      { at: new Date(listedAt + 20).toISOString(), price: 1200 },
-      { at: new Date(listedAt + 30).toISOString(), price: 1300 },
-    ];
-    expect((await store.getItem(item.itemId))?.priceHistory).toEqual(history);
-    // The next live change continues the sequence.
-    await store.applyPriceChanges([{ itemId: item.itemId, price: 1400 }]);
-    const check = new Database(file, { readonly: true });
-    try {
-      expect(check.prepare('SELECT run, moves, first_at, last_at FROM price_move_runs').all()).toEqual([{ run: 0, moves: 2, first_at: listedAt + 10, last_at: listedAt + 20 }]);
-      expect(check.prepare('SELECT max(seq) FROM item_changes').pluck().get()).toBe(lastSeq + 1);
-      expect(check.prepare("SELECT count(*) FROM sqlite_sequence WHERE name = 'item_changes'").pluck().get()).toBe(0);
-      expect(check.prepare("SELECT sql FROM sqlite_schema WHERE name = 'item_changes'").pluck().get()).not.toContain('AUTOINCREMENT');
-    } finally {
-      check.close();
-    }
-    const after = (await store.getItem(item.itemId))?.priceHistory;
-    expect(after?.slice(0, 4)).toEqual(history);
-    expect(after?.[4]?.price).toBe(1400);
+    await store.applyItemUpserts([makeItem({ itemId: 1 }), makeItem({ itemId: 2 })]);
+    await store.insertLedger([makeLedger(1)]);
+    await store.setMeta('trades_history_mark', '2026-01-01T00:00:00.000Z');
+    expect((await store.catalogInfo()).totalItems).toBe(2);
     await store.close();
+    const db = new Database(file);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'cache.version'").run(String(CACHE_VERSION + 1));
+    db.close();
+
+    const reopened = await openStore(file);
+    expect(reopened.migratedFrom).toBeNull();
+    expect((await reopened.catalogInfo()).totalItems).toBe(0);
+    expect((await reopened.queryCatalog({})).total).toBe(0);
+    expect((await reopened.queryLedger({})).total).toBe(1);
+    expect(await reopened.getMeta('trades_history_mark')).toBe('2026-01-01T00:00:00.000Z');
+    // Writable again as a fresh cache.
+    await reopened.applyItemUpserts([makeItem({ itemId: 3 })]);
+    expect((await reopened.queryCatalog({})).rows.map((row) => row.itemId)).toEqual([3]);
+    await reopened.close();
+  });
+
+  it('refuses an early pre-release layout untouched, saying so', async () => {
+    const file = join(tempDir(), 'early.sqlite');
+    const db = new Database(file);
+    db.exec('CREATE TABLE items (itemId INTEGER PRIMARY KEY)');
+    db.pragma('user_version = 5');
+    db.close();
+    const before = sha(file);
+    const error = await LocalStore.open({ file }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreVersionError);
+    expect((error as Error).message).toContain(file);
+    expect(sha(file)).toBe(before);
   });
 
   it('refuses a database created by a newer Merchant Desk and leaves it untouched', async () => {
@@ -443,7 +294,6 @@ describe('catalog', () => {
   const phases = [null, null, null, 'Phase 2', 'Ruby'];
   const stickerNames = ['Crown (Foil)', 'Titan (Holo) | Katowice 2014', 'iBUYPOWER | Katowice 2014', 'Howling Dawn'];
   let store: LocalStore;
-  const stores: Record<'sql' | 'index', LocalStore> = {} as Record<'sql' | 'index', LocalStore>;
   let items: Item[];
 
   beforeAll(async () => {
@@ -463,14 +313,11 @@ describe('catalog', () => {
         }),
       );
     }
-    stores.sql = await LocalStore.open({ file: join(tempDir(), 'catalog-sql.sqlite'), catalogIndex: false });
-    stores.index = await LocalStore.open({ file: join(tempDir(), 'catalog-index.sqlite') });
-    await stores.sql.applyItemUpserts(items);
-    await stores.index.applyItemUpserts(items);
-    expect(await stores.index.whenCatalogIndexed(30_000)).toBe(true);
+    store = await LocalStore.open({ file: join(tempDir(), 'catalog.sqlite') });
+    await store.applyItemUpserts(items);
   });
   afterAll(async () => {
-    await Promise.all([stores.sql.close(), stores.index.close()]);
+    await store.close();
   });
 
   function lower(a: string, b: string): number {
@@ -513,14 +360,10 @@ describe('catalog', () => {
   const idsOf = (list: Item[]) => list.map((item) => item.itemId).sort((a, b) => a - b);
   const sortedIds = async (query: CatalogQuery) => (await ids(query)).sort((a, b) => a - b);
 
-  // Both query engines must answer the same: SQL (used while the in-memory index builds) and the index.
-  for (const engine of ['sql', 'index'] as const) {
-    describe(`queries (${engine})`, () => {
-      beforeAll(() => {
-        store = stores[engine];
-      });
+  {
+    describe('queries', () => {
 
-      it('finds substrings of names through the trigram index, case-insensitively', async () => {
+      it('finds substrings of names, ASCII case ignored', async () => {
         expect(await sortedIds({ search: 'edlin' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('Redline'))));
         expect(await sortedIds({ search: 'DRAGON lore' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('Dragon Lore'))));
         // Every term must match, in any order.
@@ -622,7 +465,6 @@ describe('catalog', () => {
   }
 
   it('reads items back whole, by id and in detail', async () => {
-    store = stores.index;
     const sample = [items[3], items[77], items[200]] as Item[];
     expect(await store.findItemsByIds([...sample.map((i) => i.itemId), 1])).toEqual([...sample].sort((a, b) => a.itemId - b.itemId));
     const one = at(sample, 0);

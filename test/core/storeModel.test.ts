@@ -32,6 +32,6 @@ describe('local store vs the model', () => {
     });
     process.stdout.write(`store model: ${report.runs} runs, ${report.commandMs.length} commands in ${report.ms} ms: ${[...report.stats].map(([what, n]) => `${what} ${n}`).join(', ')}\n`);
     // Every kind of command ran (else these sizes test less than they claim).
-    expect([...report.stats.keys()]).toEqual(expect.arrayContaining(['burst', 'prices', 'removals', 'upserts', 'sync bulk', 'sync incremental', 'records']));
+    expect([...report.stats.keys()]).toEqual(expect.arrayContaining(['burst', 'prices', 'removals', 'upserts', 'sync', 'records']));
   }, 240_000);
 });

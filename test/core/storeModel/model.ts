@@ -167,12 +167,12 @@ export class CatalogModel {
   /**
    * A sync that committed: the list is the catalog from now on, but for the ids the feed wrote while it
    * downloaded (`fedDuring`: upserted, repriced or removed, held or not), which keep the feed's state.
-   * Moves are at `tick` (the apply); a bulk sync lists new items at its start (`listTick`).
+   * Moves and new listings are at `tick` (the apply).
    */
-  sync(items: Item[], lastUpdate: string, tick: number, fedDuring: ReadonlySet<number> = new Set(), listTick = tick): void {
+  sync(items: Item[], lastUpdate: string, tick: number, fedDuring: ReadonlySet<number> = new Set()): void {
     const listed = new Set(items.map((item) => item.itemId));
     for (const itemId of [...this.onSale.keys()]) if (!listed.has(itemId) && !fedDuring.has(itemId)) this.remove(itemId);
-    for (const item of items) if (!fedDuring.has(item.itemId)) this.upsert(item, tick, listTick);
+    for (const item of items) if (!fedDuring.has(item.itemId)) this.upsert(item, tick);
     this.lastUpdate = lastUpdate;
   }
 

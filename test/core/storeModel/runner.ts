@@ -67,11 +67,7 @@ export async function runStoreModel(options: ModelRunOptions): Promise<ModelRunR
           commandMs: report.commandMs,
         };
         const model = new CatalogModel();
-        // Runs take turns: the catalog index built first (what the app queries once open), or SQL alone (what
-        // it queries while the index builds); reopen commands switch between them and race the build.
-        const mode = run % 2 === 0 ? 'sql' : 'wait';
-        await openStore(real, mode);
-        count(real, `open ${mode}`);
+        await openStore(real);
         try {
           if (options.fill > 0) await fill(model, real, options.fill, report);
           await fc.asyncModelRun(() => ({ model, real }), commands);

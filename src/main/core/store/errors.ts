@@ -25,11 +25,15 @@ export class StoreVersionError extends StoreError {
     file: string,
     readonly fileVersion: number,
     readonly appVersion: number,
+    /** Why a version this build cannot read (default: a newer Merchant Desk's). */
+    reason?: string,
   ) {
     super(
       'version',
-      `The local database ${file} was created by a newer Merchant Desk (schema ${fileVersion} > ${appVersion}). ` +
-        'Update Merchant Desk to open it; the file was left untouched.',
+      reason === undefined
+        ? `The local database ${file} was created by a newer Merchant Desk (schema ${fileVersion} > ${appVersion}). ` +
+            'Update Merchant Desk to open it; the file was left untouched.'
+        : `The local database ${file} has schema ${fileVersion}, ${reason}; the file was left untouched.`,
       file,
     );
     this.name = 'StoreVersionError';

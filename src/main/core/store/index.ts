@@ -9,7 +9,7 @@ export {
   type CatalogSyncFailure,
   type StoreErrorCode,
 } from './errors';
-export { MIGRATIONS, SCHEMA_VERSION } from './migrations';
-export { DEFAULT_SETTINGS } from './worker/rows';
+export { CACHE_VERSION, SCHEMA_VERSION } from './schema';
+export { DEFAULT_SETTINGS } from './worker/recordRows';
 export { packPriceChanges, priceChangeOutcome } from './priceChanges';
 export type * from './types';

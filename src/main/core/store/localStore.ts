@@ -52,7 +52,7 @@ import {
 } from '../../../shared/ipc/contract';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
 import { StoreClosedError, StoreError, StoreReadOnlyError } from './errors';
-import { SCHEMA_VERSION } from './migrations';
+import { SCHEMA_VERSION } from './schema';
 import { notificationMarkReadSchema, notificationQuerySchema, type NotificationRepository } from './notifications';
 import type {
   CatalogSyncProgress,
@@ -87,11 +87,6 @@ export interface LocalStoreOptions {
   /** Calls slower than this (ms, default 250) are reported to onSlowCall. */
   slowCallMs?: number;
   onSlowCall?: (call: SlowCall) => void;
-  /**
-   * Serve catalog queries from the readers' in-memory index (default true; see
-   * worker/catalogIndex.ts). Off: every query runs in SQL (slower at 1M items).
-   */
-  catalogIndex?: boolean;
 }
 
 export type { SlowCall };
@@ -150,7 +145,6 @@ export class LocalStore {
     readonly migratedFrom: number | null,
     private readonly writer: WorkerClient,
     private readonly readers: WorkerClient[],
-    private readonly catalogIndexEnabled: boolean,
   ) {}
 
   /** `<dataDir>/accounts/<safe merchant id>.sqlite`; the demo sandbox's accounts in `accounts/demo/`, apart from real ones. */
@@ -174,16 +168,12 @@ export class LocalStore {
     createPrivateFile(file);
     const entry = options.workerEntry === undefined ? resolveWorkerEntry() : toUrl(options.workerEntry);
     const slowCallMs = options.slowCallMs ?? 250;
-    const catalogIndex = options.catalogIndex ?? true;
     const common = { entry, ...(options.onSlowCall ? { onSlowCall: options.onSlowCall } : {}) };
     // The writer creates and migrates the file the readers then open read-only. The readers' threads
     // boot meanwhile (loading their code is most of a cold open) and open the file once it is ready.
-    const writerStart = WorkerClient.start({ ...common, init: { role: 'writer', file, slowCallMs, catalogIndex } });
+    const writerStart = WorkerClient.start({ ...common, init: { role: 'writer', file, slowCallMs } });
     const count = Math.max(1, Math.min(options.readers ?? 1, 8));
-    // The first reader also checkpoints the WAL, so the writer never copies pages into the file itself.
-    const readerStarts = Array.from({ length: count }, (_, index) =>
-      WorkerClient.start({ ...common, init: { role: 'reader', file, slowCallMs, catalogIndex, checkpoint: index === 0 }, openWhen: writerStart }),
-    );
+    const readerStarts = Array.from({ length: count }, () => WorkerClient.start({ ...common, init: { role: 'reader', file, slowCallMs }, openWhen: writerStart }));
     const closeStarted = async (starts: Promise<{ client: WorkerClient }>[]) => {
       const settled = await Promise.allSettled(starts);
       await Promise.all(settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.client.close() : undefined)));
@@ -203,7 +193,7 @@ export class LocalStore {
       throw failed.reason;
     }
     const readers = readerOutcomes.map((outcome) => (outcome as PromiseFulfilledResult<{ client: WorkerClient }>).value.client);
-    return new LocalStore(file, migratedFrom, writer, readers, catalogIndex);
+    return new LocalStore(file, migratedFrom, writer, readers);
   }
 
   async close(): Promise<void> {
@@ -277,23 +267,6 @@ export class LocalStore {
 
   catalogInfo(): Promise<CatalogInfo> {
     return this.read('catalogInfo');
-  }
-
-  /**
-   * Resolves once every reader serves catalog queries from its in-memory index
-   * (built in the background after open and after a large sync; until then
-   * queries run in SQL, correct but slower at 1M items). For benchmarks and
-   * tests; the app need not wait.
-   */
-  async whenCatalogIndexed(timeoutMs = 60_000): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (this.closed) throw new StoreClosedError();
-      const states = await Promise.all(this.readers.map((reader) => reader.call<{ ready: boolean }>('catalogIndexStatus', [])));
-      if (states.every((state) => state.ready) || !this.catalogIndexEnabled) return states.every((state) => state.ready);
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
   }
 
   // ---- trades

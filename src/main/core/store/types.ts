@@ -178,8 +178,6 @@ export type CatalogSyncResult =
       firstSkipReason: string | null;
       /** Items the feed changed while the list streamed: kept as the feed left them. */
       keptFromFeed: number;
-      /** How the list was written: changed items only, or whole into fresh tables (a first sync). */
-      mode: 'incremental' | 'bulk';
       /** Items whose bytes were unchanged since the last sync (hashed, not parsed). */
       unchanged: number;
     }
@@ -191,8 +189,9 @@ export type CatalogSyncResult =
       bodyText: string;
     };
 
-/** Live item changes of one kind; a list of them, in feed order, is written in one transaction (one commit per burst). */
-/** Price changes packed as (itemId, price) pairs (priceChanges.ts): a burst crosses threads as one copy. */
+/**
+ * Live item changes of one kind; a list of them, in feed order, is written in one transaction (one commit per burst).
+ * Price changes packed as (itemId, price) pairs (priceChanges.ts): a burst crosses threads as one copy. */
 export type ItemChangeGroup = { kind: 'upserts'; items: Item[] } | { kind: 'prices'; changes: Float64Array } | { kind: 'removals'; itemIds: number[] };
 
 /** Each change's price before it, in order: NaN for an item not held, its own price for no move (priceChangeOutcome). */
@@ -257,7 +256,6 @@ export interface ReaderMethods {
   listFirings(query: FiringQuery): AlertFiring[];
   firingKeys(): string[];
   unacknowledgedFiringCount(): number;
-  /** Cents auto-buy spent for a rule on firings at or after `sinceIso` (daily caps). */
   /** Per rule (deleted ones too): auto-buy spend and skips on firings at or after `sinceIso`. */
   autoBuyDay(sinceIso: string): AutoBuyDayRow[];
   /** Skipped firings grouped by rule, UTC day and reason, newest days first. */
@@ -268,8 +266,6 @@ export interface ReaderMethods {
   getMeta(key: string): unknown;
   listNotifications(query: ParsedNotificationQuery): NotificationPage;
   unreadNotificationCount(): number;
-  /** Whether catalog queries run on the in-memory index yet (false while it builds after open or a large sync). */
-  catalogIndexStatus(): { ready: boolean; items: number };
 }
 
 export type WorkerRole = 'writer' | 'reader';
@@ -279,10 +275,6 @@ export interface WorkerInit {
   file: string;
   /** Log a call slower than this many ms back to the host. */
   slowCallMs: number;
-  /** Readers: keep the in-memory catalog index (default true). */
-  catalogIndex: boolean;
-  /** Reader: checkpoint the WAL in the background (one reader per store does). */
-  checkpoint?: boolean;
   /**
    * Load the code but open the file only on an `open` message: readers boot while the
    * writer is still migrating the file (their module loading is most of a cold start).

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { classifySqliteError, serializeError, StoreClosedError } from '../errors';
-import { SCHEMA_VERSION } from '../migrations';
+import { SCHEMA_VERSION } from '../schema';
 import type { HostMessage, ReaderMethods, WorkerInit, WorkerMessage, WriterMethods } from '../types';
 import { ReaderService } from './reader';
 import { WriterService } from './writer';
@@ -64,11 +64,7 @@ const READER_METHODS: readonly (keyof ReaderMethods)[] = [
   'getMeta',
   'listNotifications',
   'unreadNotificationCount',
-  'catalogIndexStatus',
 ];
-
-/** The writer's idle work (merging the price history's runs) starts once no call came for this long. */
-const IDLE_AFTER_MS = 250;
 
 function post(message: WorkerMessage): void {
   parentPort?.postMessage(message);
@@ -92,7 +88,7 @@ function main(): void {
 function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
   let service: WriterService | ReaderService;
   try {
-    service = init.role === 'writer' ? new WriterService(init.file) : new ReaderService(init.file, { catalogIndex: init.catalogIndex, checkpoint: init.checkpoint === true });
+    service = init.role === 'writer' ? new WriterService(init.file) : new ReaderService(init.file);
   } catch (error) {
     post({ kind: 'init-error', error: serializeError(error) });
     return;
@@ -102,23 +98,6 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
   const allowed = new Set<string>(init.role === 'writer' ? WRITER_METHODS : READER_METHODS);
   const aborts = new Map<number, AbortController>();
   let closed = false;
-
-  // Idle work, a slice at a time: queued calls run between slices and push the next quiet moment back.
-  let idleTimer: NodeJS.Timeout | null = null;
-  const runIdleWork = () => {
-    idleTimer = null;
-    if (closed || !(service instanceof WriterService)) return;
-    try {
-      if (service.idleWork()) idleTimer = setTimeout(runIdleWork, 0);
-    } catch {
-      // Its transaction rolled back whole; the next quiet moment tries again, and a lasting disk fault fails the next call.
-    }
-  };
-  const idleLater = () => {
-    if (!(service instanceof WriterService)) return;
-    if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = closed ? null : setTimeout(runIdleWork, IDLE_AFTER_MS);
-  };
 
   const fail = (id: number, error: unknown) => {
     post({ kind: 'result', id, ok: false, error: serializeError(classifySqliteError(error, init.file)) });
@@ -131,8 +110,6 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       return;
     }
     if (message.kind === 'close') {
-      if (idleTimer) clearTimeout(idleTimer);
-      idleTimer = null;
       for (const controller of aborts.values()) controller.abort();
       if (!closed) {
         closed = true;
@@ -157,9 +134,7 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       return;
     }
     const started = performance.now();
-    idleLater();
     const done = (value: unknown) => {
-      idleLater();
       const ms = performance.now() - started;
       if (ms >= init.slowCallMs) post({ kind: 'slow', method, ms: Math.round(ms) });
       post({ kind: 'result', id, ok: true, value: value === undefined ? null : value });
@@ -175,9 +150,11 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
           .finally(() => aborts.delete(id));
         return;
       }
-      const fn = (service as unknown as Record<string, (...a: unknown[]) => unknown>)[method];
-      if (typeof fn !== 'function') throw new Error(`unknown method ${method}`);
-      done(fn.apply(service, args));
+      // The writer's methods are its catalog's and its records'; a reader's are its own.
+      const owners: object[] = service instanceof WriterService ? [service.catalog, service.records] : [service];
+      const owner = owners.find((candidate) => typeof (candidate as Record<string, unknown>)[method] === 'function');
+      if (!owner) throw new Error(`unknown method ${method}`);
+      done(((owner as Record<string, (...a: unknown[]) => unknown>)[method] as (...a: unknown[]) => unknown).apply(owner, args));
     } catch (error) {
       fail(id, error);
     }

@@ -1,0 +1,115 @@
+import type { Database } from 'better-sqlite3';
+import { StoreVersionError } from './errors';
+
+/**
+ * Two kinds of tables live in an account's file:
+ * - the user's own records (settings, recipients, alert rules and firings, notifications, trades and their
+ *   timeline, the ledger): versioned by `PRAGMA user_version`, kept by migrations;
+ * - the catalog cache (items, their JSON, names, price history): versioned by CACHE_VERSION in `meta`.
+ *   A different layout drops and re-creates them empty, and the next sync fills them again.
+ */
+export const SCHEMA_VERSION = 20;
+/** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
+const PRE_RELEASE_VERSION = 19;
+export const CACHE_VERSION = 1;
+const CACHE_VERSION_KEY = 'cache.version';
+
+const RECORD_TABLES = `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE trades (
+    tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
+    price INTEGER NOT NULL, itemId INTEGER NOT NULL, assetId TEXT NOT NULL, offerId TEXT, tradeUrl TEXT NOT NULL,
+    market_hash_name TEXT NOT NULL, phase TEXT, float REAL, webhookStatus TEXT, failReason TEXT, errorCode INTEGER,
+    createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL, completedAt TEXT, cancelledAt TEXT, endProtection TEXT,
+    rollbackAt TEXT, stage INTEGER NOT NULL, updated_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX trades_created ON trades(createdAt, tradeId);
+  CREATE INDEX trades_status ON trades(status, createdAt);
+  CREATE INDEX trades_external ON trades(externalId) WHERE externalId IS NOT NULL;
+  CREATE TABLE trade_timeline (
+    tradeId TEXT NOT NULL REFERENCES trades(tradeId) ON DELETE CASCADE, status TEXT NOT NULL, at TEXT NOT NULL,
+    errorCode INTEGER, failReason TEXT, source TEXT NOT NULL, PRIMARY KEY (tradeId, status)
+  ) WITHOUT ROWID;
+  CREATE TABLE ledger (
+    id INTEGER PRIMARY KEY, type TEXT NOT NULL, amount INTEGER NOT NULL, balanceBefore INTEGER NOT NULL,
+    balanceAfter INTEGER NOT NULL, tradeId TEXT, note TEXT, createdAt TEXT NOT NULL, market_hash_name TEXT, phase TEXT
+  );
+  CREATE INDEX ledger_created ON ledger(createdAt, id);
+  CREATE INDEX ledger_trade ON ledger(tradeId) WHERE tradeId IS NOT NULL;
+  CREATE TABLE recipients (id TEXT PRIMARY KEY, label TEXT NOT NULL, tradeUrl TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE alert_rules (id TEXT PRIMARY KEY, json TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE alert_firings (
+    id TEXT PRIMARY KEY, ruleId TEXT NOT NULL, ruleName TEXT NOT NULL, itemId INTEGER NOT NULL,
+    market_hash_name TEXT NOT NULL, price INTEGER NOT NULL, firedAt TEXT NOT NULL, acknowledged INTEGER NOT NULL DEFAULT 0,
+    autoBuyTradeId TEXT, autoBuyError TEXT, autoBuyDone INTEGER NOT NULL DEFAULT 0, autoBuySkipped TEXT,
+    autoBuyDryRun INTEGER NOT NULL DEFAULT 0, UNIQUE (ruleId, itemId, price)
+  ) WITHOUT ROWID;
+  CREATE INDEX alert_firings_fired ON alert_firings(firedAt);
+  CREATE INDEX alert_firings_unack ON alert_firings(acknowledged) WHERE acknowledged = 0;
+  CREATE INDEX alert_firings_skipped ON alert_firings(ruleId, firedAt) WHERE autoBuySkipped IS NOT NULL;
+  CREATE TABLE auto_buy_baseline (ruleId TEXT NOT NULL, itemId INTEGER NOT NULL, PRIMARY KEY (ruleId, itemId)) WITHOUT ROWID;
+  CREATE TABLE notifications (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, category TEXT NOT NULL, severity TEXT NOT NULL, title TEXT NOT NULL,
+    body TEXT NOT NULL, target TEXT, at TEXT NOT NULL, readAt TEXT
+  );
+  CREATE INDEX notifications_at ON notifications(at DESC, id);
+  CREATE INDEX notifications_unread ON notifications(at) WHERE readAt IS NULL;
+`;
+const RECORD_TABLE_NAMES = new Set(['meta', 'settings', 'trades', 'trade_timeline', 'ledger', 'recipients', 'alert_rules', 'alert_firings', 'auto_buy_baseline', 'notifications']);
+
+/**
+ * The catalog. `items` holds what the readers' snapshot filters and sorts on (the item's own fields, its
+ * listing time and last move), `removed_at` (set: off sale, kept a week for detail views) and `version`,
+ * the writer's transaction counter, which readers follow to refresh their snapshot. The full item is in
+ * `item_json` (its price rewritten with the row's). `price_history` keeps listings (`listing` = 1) and moves.
+ */
+const CACHE_TABLES = `
+  CREATE TABLE names (name_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+  CREATE TABLE items (
+    itemId INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, price INTEGER NOT NULL, float REAL, paintSeed INTEGER,
+    phase TEXT, rarity INTEGER, statTrak INTEGER NOT NULL, souvenir INTEGER NOT NULL, stickerCount INTEGER NOT NULL,
+    keyChainCount INTEGER NOT NULL, stickerNames TEXT NOT NULL, listed_at INTEGER NOT NULL,
+    last_move INTEGER NOT NULL DEFAULT 0, removed_at INTEGER, hash INTEGER NOT NULL, version INTEGER NOT NULL
+  );
+  CREATE INDEX items_version ON items(version);
+  CREATE INDEX items_removed ON items(removed_at) WHERE removed_at IS NOT NULL;
+  CREATE TABLE item_json (itemId INTEGER PRIMARY KEY, json TEXT NOT NULL);
+  CREATE TABLE price_history (itemId INTEGER NOT NULL, at INTEGER NOT NULL, price INTEGER NOT NULL, listing INTEGER NOT NULL);
+  CREATE INDEX price_history_item ON price_history(itemId, at);
+`;
+
+/** Refuses (before anything is written) a file this build cannot read: a newer one, or an early pre-release layout. */
+export function checkSchemaVersion(version: number, file: string): void {
+  if (version > SCHEMA_VERSION) throw new StoreVersionError(file, version, SCHEMA_VERSION);
+  if (version > 0 && version < PRE_RELEASE_VERSION) throw new StoreVersionError(file, version, SCHEMA_VERSION, 'an early pre-release layout this version cannot read');
+}
+
+/** Brings the user's tables to SCHEMA_VERSION and the catalog cache to CACHE_VERSION, in one transaction; returns the version it found. */
+export function prepareSchema(db: Database, file: string): number {
+  const found = db.pragma('user_version', { simple: true }) as number;
+  checkSchemaVersion(found, file);
+  db.transaction(() => {
+    // Re-read inside the (immediate) transaction: another process may have migrated meanwhile.
+    const current = db.pragma('user_version', { simple: true }) as number;
+    checkSchemaVersion(current, file);
+    if (current === 0) db.exec(RECORD_TABLES);
+    if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    const cacheVersion = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get(CACHE_VERSION_KEY);
+    if (cacheVersion !== String(CACHE_VERSION)) resetCache(db);
+  }).immediate();
+  return found;
+}
+
+/** Drops every table that is not the user's (the old or current cache) and creates the cache empty. */
+function resetCache(db: Database): void {
+  const objects = db.prepare<[], { name: string; type: string }>("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')").all();
+  for (const { name, type } of objects) {
+    if (RECORD_TABLE_NAMES.has(name) || name === 'sqlite_sequence') continue;
+    // IF EXISTS: a dropped FTS table has taken its shadow tables with it.
+    db.exec(`DROP ${type === 'view' ? 'VIEW' : 'TABLE'} IF EXISTS "${name}"`);
+  }
+  db.prepare("DELETE FROM meta WHERE key LIKE 'catalog.%' OR key LIKE 'priceHistory.%' OR key LIKE 'moves.%'").run();
+  db.exec(CACHE_TABLES);
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(CACHE_VERSION_KEY, String(CACHE_VERSION));
+}

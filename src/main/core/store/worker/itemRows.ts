@@ -1,0 +1,159 @@
+/**
+ * An item's row in `items` (what the readers' snapshot filters and sorts on), its hash, and the catalog
+ * row the UI shows, built from the stored item. No SQLite access here.
+ */
+import type { Item } from '../../../../shared/api';
+import { RARITY_COLORS } from '../../../../shared/api';
+import type { CatalogRow } from '../../../../shared/ipc';
+
+export const STATTRAK_MARK = 'StatTrak™';
+export const SOUVENIR_PREFIX = 'Souvenir ';
+/** Separator of the sticker names stored as text (names never hold a newline). */
+export const NAME_LIST_SEPARATOR = '\n';
+
+const RARITY_RANK = new Map<string, number>(RARITY_COLORS.map((color, index) => [color, index]));
+
+export function rarityRankOf(color: string | null): number | null {
+  if (color === null) return null;
+  return RARITY_RANK.get(color.toLowerCase()) ?? null;
+}
+
+export function isoOf(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}
+
+/**
+ * A 53-bit hash of an item's JSON text (its UTF-8 bytes): a sync hashes each
+ * item's bytes as they arrive and parses only those whose hash differs from the
+ * stored one. Two 32-bit MurmurHash3 lanes with different constants run
+ * over every byte (MurmurHash3's block, tail and final steps; the length seeds
+ * them), and 32 + 21 of their bits are kept: two texts of one item
+ * collide with negligible odds. In plain JavaScript it costs half of a native
+ * SHA-1 call (~0.7 µs vs ~1.4 µs per 560-byte item: the call's overhead, not the
+ * digest, was the cost). Not a defence against a hostile server, which is the
+ * source of the data anyway.
+ */
+export function hashJson(json: string | Uint8Array): number {
+  const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
+  return hashBytes(bytes, 0, bytes.length);
+}
+
+/** The view hashBytes reads words through: kept while the same buffer comes back (a sync's chunk holds ~450 items). */
+let wordsOf: Uint8Array | null = null;
+let words: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+
+/** hashJson of bytes [start, end) of `bytes`, without a copy. */
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  if (bytes !== wordsOf) {
+    wordsOf = bytes;
+    words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  const view = words;
+  let h1 = 0x9747b28c ^ (end - start);
+  let h2 = 0x85ebca6b ^ (end - start);
+  let i = start;
+  for (const last = end - 4; i <= last; i += 4) {
+    // One little-endian load per word, at any alignment (four byte loads cost ~1.4× as much).
+    const word = view.getInt32(i, true);
+    let k1 = Math.imul(word, 0xcc9e2d51);
+    k1 = Math.imul((k1 << 15) | (k1 >>> 17), 0x1b873593);
+    h1 ^= k1;
+    h1 = (Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64) | 0;
+    let k2 = Math.imul(word, 0x85ebca77);
+    k2 = Math.imul((k2 << 13) | (k2 >>> 19), 0xc2b2ae3d);
+    h2 ^= k2;
+    h2 = (Math.imul((h2 << 17) | (h2 >>> 15), 5) + 0x561ccd1b) | 0;
+  }
+  let tail = 0;
+  for (let j = end - 1; j >= i; j--) tail = (tail << 8) | (bytes[j] as number);
+  const t1 = Math.imul(tail, 0xcc9e2d51);
+  h1 ^= Math.imul((t1 << 15) | (t1 >>> 17), 0x1b873593);
+  const t2 = Math.imul(tail, 0x85ebca77);
+  h2 ^= Math.imul((t2 << 13) | (t2 >>> 19), 0xc2b2ae3d);
+  return (finalMix(h1) >>> 0) * 0x200000 + (finalMix(h2) >>> 11);
+}
+
+/** MurmurHash3's finalizer: every input bit affects every output bit. */
+function finalMix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** The columns of `items` an item sets, in ITEM_COLUMNS order (positional binding is ~3× faster than named). */
+export const ITEM_COLUMNS = ['itemId', 'name', 'price', 'float', 'paintSeed', 'phase', 'rarity', 'statTrak', 'souvenir', 'stickerCount', 'keyChainCount', 'stickerNames', 'hash'] as const;
+
+export type ItemValues = [
+  itemId: number, name: string, price: number, float: number | null, paintSeed: number | null, phase: string | null, rarity: number | null,
+  statTrak: number, souvenir: number, stickerCount: number, keyChainCount: number, stickerNames: string, hash: number,
+];
+
+/** The values of ITEM_COLUMNS for an item whose JSON text's hash is known. */
+export function itemValues(item: Item, hash: number): ItemValues {
+  const name = item.market_hash_name;
+  return [
+    item.itemId, name, item.price, item.float, item.paintSeed, item.phase, rarityRankOf(item.rarityColor),
+    name.includes(STATTRAK_MARK) ? 1 : 0, name.startsWith(SOUVENIR_PREFIX) ? 1 : 0, item.stickers.length, item.keyChains.length,
+    item.stickers.map((sticker) => sticker.name).join(NAME_LIST_SEPARATOR), hash,
+  ];
+}
+
+export function moveOf(lastMove: number): CatalogRow['lastMove'] {
+  return lastMove > 0 ? 'up' : lastMove < 0 ? 'down' : null;
+}
+
+/** What the catalog shows of an item, with its listing time and last move. */
+export function catalogRowOf(item: Item, listedAt: number, lastMove: number): CatalogRow {
+  const name = item.market_hash_name;
+  return {
+    itemId: item.itemId,
+    assetId: item.assetId,
+    market_hash_name: name,
+    phase: item.phase,
+    price: item.price,
+    float: item.float,
+    paintSeed: item.paintSeed,
+    rarityColor: item.rarityColor,
+    img: item.img,
+    stickerCount: item.stickers.length,
+    stickerNames: item.stickers.map((sticker) => sticker.name),
+    keyChainNames: item.keyChains.map((charm) => charm.name),
+    statTrak: name.includes(STATTRAK_MARK),
+    souvenir: name.startsWith(SOUVENIR_PREFIX),
+    listedAt: isoOf(listedAt),
+    lastMove: moveOf(lastMove),
+  };
+}
+
+function nullableNumber(value: unknown): boolean {
+  return value === null || typeof value === 'number';
+}
+
+function nullableString(value: unknown): boolean {
+  return value === null || typeof value === 'string';
+}
+
+function namedList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const entry of value as unknown[]) {
+    if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string') return false;
+  }
+  return true;
+}
+
+/** The hand check every parsed item gets: the fields the cache stores and indexes. Returns what is wrong, or null. */
+export function quickItemCheck(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
+  const o = value as Record<string, unknown>;
+  if (typeof o['itemId'] !== 'number' || !Number.isSafeInteger(o['itemId']) || o['itemId'] <= 0) return 'itemId is not a positive integer';
+  if (typeof o['price'] !== 'number' || !Number.isSafeInteger(o['price'])) return 'price is not an integer';
+  if (typeof o['assetId'] !== 'string') return 'assetId is not a string';
+  if (typeof o['market_hash_name'] !== 'string') return 'market_hash_name is not a string';
+  if (typeof o['classId'] !== 'string' || typeof o['instanceId'] !== 'string') return 'classId/instanceId are not strings';
+  if (!nullableNumber(o['float']) || !nullableNumber(o['paintSeed']) || !nullableNumber(o['paintIndex'])) return 'float/paintSeed/paintIndex are not numbers';
+  if (!nullableString(o['phase']) || !nullableString(o['img']) || !nullableString(o['rarityColor'])) return 'phase/img/rarityColor are not strings';
+  if (!namedList(o['stickers']) || !namedList(o['keyChains'])) return 'stickers/keyChains are not lists of named entries';
+  return null;
+}

@@ -1,0 +1,153 @@
+/**
+ * Mapping between the records' API objects (trades, ledger entries, recipients, firings, settings) and
+ * table rows, shared by the writer and the reader threads. No SQLite access here.
+ */
+import type { BalanceTransaction, Trade, TradeStatus } from '../../../../shared/api';
+import type { AlertFiring, AppSettings, Recipient } from '../../../../shared/ipc';
+
+// ---- Trades
+
+/** Monotonic order of statuses: a stored trade only moves to a higher rank. */
+export const STATUS_RANK: Record<TradeStatus, number> = {
+  PENDING: 0,
+  CREATING: 0,
+  SENT: 1,
+  COMPLETED: 2,
+  CANCELLED: 2,
+  FAILED: 2,
+  EXPIRED: 2,
+  REJECTED: 2,
+  REVERSED: 3,
+};
+
+/**
+ * Whether a trade stored with `from` may move to `to`: active statuses move
+ * up the rank; COMPLETED only to REVERSED; other finals never move.
+ */
+export function canAdvance(from: TradeStatus, to: TradeStatus): boolean {
+  if (from === to) return false;
+  if (from === 'COMPLETED') return to === 'REVERSED';
+  if (STATUS_RANK[from] >= 2) return false;
+  return STATUS_RANK[to] > STATUS_RANK[from];
+}
+
+/** The time a status was reached, as far as the trade tells. */
+export function statusTimeOf(trade: Trade): string {
+  switch (trade.status) {
+    case 'PENDING':
+    case 'CREATING':
+      return trade.createdAt;
+    case 'COMPLETED':
+      return trade.completedAt ?? trade.updatedAt;
+    case 'CANCELLED':
+      return trade.cancelledAt ?? trade.updatedAt;
+    case 'REVERSED':
+      return trade.rollbackAt ?? trade.updatedAt;
+    default:
+      return trade.updatedAt;
+  }
+}
+
+export const TRADE_FIELDS = [
+  'tradeId',
+  'externalId',
+  'status',
+  'price',
+  'itemId',
+  'assetId',
+  'offerId',
+  'tradeUrl',
+  'market_hash_name',
+  'phase',
+  'float',
+  'webhookStatus',
+  'failReason',
+  'errorCode',
+  'createdAt',
+  'updatedAt',
+  'completedAt',
+  'cancelledAt',
+  'endProtection',
+  'rollbackAt',
+  'stage',
+] as const satisfies readonly (keyof Trade)[];
+
+export const TRADE_SELECT = TRADE_FIELDS.join(', ');
+
+/** A row read with TRADE_SELECT is already a Trade (same names, same types). */
+export function tradeOf(row: Record<string, unknown>): Trade {
+  const trade = {} as Record<string, unknown>;
+  for (const field of TRADE_FIELDS) trade[field] = row[field] ?? null;
+  return trade as unknown as Trade;
+}
+
+export function sameTrade(a: Trade, b: Trade): boolean {
+  return TRADE_FIELDS.every((field) => a[field] === b[field]);
+}
+
+// ---- Ledger
+
+export const LEDGER_SELECT = 'id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase';
+
+export function ledgerOf(row: Record<string, unknown>): BalanceTransaction {
+  return {
+    id: row['id'] as number,
+    type: row['type'] as BalanceTransaction['type'],
+    amount: row['amount'] as number,
+    balanceBefore: row['balanceBefore'] as number,
+    balanceAfter: row['balanceAfter'] as number,
+    tradeId: (row['tradeId'] as string | null) ?? null,
+    note: (row['note'] as string | null) ?? null,
+    createdAt: row['createdAt'] as string,
+    market_hash_name: (row['market_hash_name'] as string | null) ?? null,
+    phase: (row['phase'] as string | null) ?? null,
+  };
+}
+
+// ---- Recipients, firings, settings
+
+export function recipientOf(row: Record<string, unknown>): Recipient {
+  return { id: row['id'] as string, label: row['label'] as string, tradeUrl: row['tradeUrl'] as string, createdAt: row['createdAt'] as string };
+}
+
+export const FIRING_SELECT =
+  'id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, acknowledged, autoBuyTradeId, autoBuyError, autoBuyDone, autoBuySkipped, autoBuyDryRun';
+
+export function firingOf(row: Record<string, unknown>): AlertFiring {
+  return {
+    id: row['id'] as string,
+    ruleId: row['ruleId'] as string,
+    ruleName: row['ruleName'] as string,
+    itemId: row['itemId'] as number,
+    market_hash_name: row['market_hash_name'] as string,
+    price: row['price'] as number,
+    firedAt: row['firedAt'] as string,
+    acknowledged: row['acknowledged'] === 1,
+    autoBuy:
+      row['autoBuyDone'] === 1
+        ? {
+            tradeId: (row['autoBuyTradeId'] as string | null) ?? null,
+            error: (row['autoBuyError'] as string | null) ?? null,
+            skipped: (row['autoBuySkipped'] as string | null) ?? null,
+            dryRun: row['autoBuyDryRun'] === 1,
+          }
+        : null,
+  };
+}
+
+export const DEFAULT_SETTINGS: AppSettings = {
+  theme: 'dark',
+  notifyStatuses: ['COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'REJECTED'],
+  notifyAlerts: true,
+  alertsPaused: false,
+  demoSandbox: false,
+  closeToTray: false,
+};
+
+export function settingsOf(rows: { key: string; value: string }[]): AppSettings {
+  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const row of rows) {
+    if (row.key in DEFAULT_SETTINGS) settings[row.key] = JSON.parse(row.value) as unknown;
+  }
+  return settings as unknown as AppSettings;
+}

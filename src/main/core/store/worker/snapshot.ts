@@ -1,0 +1,188 @@
+/**
+ * A reader's copy of the catalog columns it filters and sorts on, one typed array per column, one slot
+ * per item ever held (items off sale keep their slot, marked). It follows the writer through `version`:
+ * each refresh reads the rows written since the last one (the first reads them all) and patches them in.
+ * Sort keys are computed when a query asks for a column and kept until a refresh changes a row.
+ */
+import { NAME_LIST_SEPARATOR } from './itemRows';
+import type { Db } from './open';
+
+/** Lower-casing of ASCII letters only (what the catalog's search ignores; other letters match as written). */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+type ItemRecord = [
+  itemId: number, nameId: number, price: number, float: number | null, paintSeed: number | null, phase: string | null, rarity: number | null,
+  statTrak: number, souvenir: number, stickerCount: number, keyChainCount: number, stickerNames: string, listedAt: number, onSale: number, version: number,
+];
+
+const ROW_SELECT =
+  'SELECT itemId, name_id, price, float, paintSeed, phase, rarity, statTrak, souvenir, stickerCount, keyChainCount, stickerNames, listed_at, removed_at IS NULL, version FROM items';
+/** More changed rows than this share of the table: read them with one scan of the table rather than through the version index. */
+const SCAN_SHARE = 0.1;
+
+export const STAT_TRAK = 1;
+export const SOUVENIR = 2;
+
+function grown<T extends Float64Array | Int32Array | Int8Array | Uint8Array>(array: T, capacity: number, fill?: number): T {
+  const next = new (array.constructor as new (length: number) => T)(capacity);
+  next.set(array);
+  if (fill !== undefined) next.fill(fill, array.length);
+  return next;
+}
+
+export class CatalogSnapshot {
+  size = 0;
+  itemId = new Float64Array(0);
+  onSale = new Uint8Array(0);
+  price = new Float64Array(0);
+  /** NaN: none (so no bound matches it). */
+  float = new Float64Array(0);
+  seed = new Float64Array(0);
+  /** Index into `phases`, or -1. */
+  phase = new Int32Array(0);
+  /** Rank in RARITY_COLORS, or -1. */
+  rarity = new Int8Array(0);
+  flags = new Uint8Array(0);
+  stickers = new Float64Array(0);
+  charms = new Float64Array(0);
+  listedAt = new Float64Array(0);
+  nameId = new Int32Array(0);
+  /** Sticker names, ASCII-lowered, joined by newlines: only for items that have stickers. */
+  readonly stickerText: (string | undefined)[] = [];
+  /** By name_id: the name ASCII-lowered (search), and its rank in name order (sort). */
+  readonly names: string[] = [];
+  private readonly written: string[] = [];
+  nameRank = new Int32Array(0);
+  readonly phases: string[] = [];
+  phaseRank = new Int32Array(0);
+  onSaleCount = 0;
+  onSaleValue = 0;
+  /** Changes whenever a refresh changed a row: what cached sort keys and orders are valid for. */
+  generation = 0;
+  private readonly slotOf = new Map<number, number>();
+  private readonly phaseCode = new Map<string, number>();
+  private version = 0;
+  private dataVersion = -1;
+  private readonly statements;
+
+  constructor(private readonly db: Db) {
+    this.statements = {
+      dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
+      changedCount: db.prepare<[number], number>('SELECT count(*) FROM items WHERE version > ?').pluck(),
+      total: db.prepare<[], number>('SELECT count(*) FROM items').pluck(),
+      byIndex: db.prepare<[number], ItemRecord>(`${ROW_SELECT} WHERE version > ?`).raw(),
+      byScan: db.prepare<[number], ItemRecord>(`${ROW_SELECT} NOT INDEXED WHERE version > ?`).raw(),
+      names: db.prepare<[number], [number, string]>('SELECT name_id, name FROM names WHERE name_id > ? ORDER BY name_id').raw(),
+    };
+  }
+
+  /** Reads what the writer committed since the last refresh; whether anything changed. */
+  refresh(): boolean {
+    const dataVersion = this.statements.dataVersion.get() as number;
+    if (dataVersion === this.dataVersion) return false;
+    this.dataVersion = dataVersion;
+    this.readNames();
+    const changed = this.statements.changedCount.get(this.version) as number;
+    if (changed === 0) return false;
+    const scan = changed > SCAN_SHARE * (this.statements.total.get() as number);
+    for (const record of (scan ? this.statements.byScan : this.statements.byIndex).iterate(this.version)) this.patch(record);
+    this.generation++;
+    return true;
+  }
+
+  private readNames(): void {
+    const added = this.statements.names.all(this.names.length - 1);
+    if (added.length === 0) return;
+    for (const [id, name] of added) {
+      this.written[id] = name;
+      this.names[id] = asciiLower(name);
+    }
+    // Ranks by the names as written (the sort is by the name shown, not by its lower case).
+    const ids = Object.keys(this.written).map(Number);
+    ids.sort((a, b) => {
+      const x = this.written[a] as string;
+      const y = this.written[b] as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    this.nameRank = new Int32Array(this.names.length);
+    ids.forEach((id, rank) => (this.nameRank[id] = rank));
+    this.generation++;
+  }
+
+  private phaseOf(phase: string | null): number {
+    if (phase === null) return -1;
+    let code = this.phaseCode.get(phase);
+    if (code === undefined) {
+      code = this.phases.length;
+      this.phases.push(phase);
+      this.phaseCode.set(phase, code);
+      const order = this.phases.map((_, i) => i).sort((a, b) => ((this.phases[a] as string) < (this.phases[b] as string) ? -1 : 1));
+      this.phaseRank = new Int32Array(this.phases.length);
+      order.forEach((phaseIndex, rank) => (this.phaseRank[phaseIndex] = rank));
+    }
+    return code;
+  }
+
+  /** The code a phase filter compares with (-2: a phase no item has). */
+  phaseFilterCode(phase: string): number {
+    return this.phaseCode.get(phase) ?? -2;
+  }
+
+  private slotFor(itemId: number): number {
+    const slot = this.slotOf.get(itemId);
+    if (slot !== undefined) return slot;
+    if (this.size === this.itemId.length) this.grow(Math.max(1024, this.size * 2));
+    this.slotOf.set(itemId, this.size);
+    this.itemId[this.size] = itemId;
+    return this.size++;
+  }
+
+  private grow(capacity: number): void {
+    this.itemId = grown(this.itemId, capacity);
+    this.onSale = grown(this.onSale, capacity);
+    this.price = grown(this.price, capacity);
+    this.float = grown(this.float, capacity);
+    this.seed = grown(this.seed, capacity);
+    this.phase = grown(this.phase, capacity);
+    this.rarity = grown(this.rarity, capacity);
+    this.flags = grown(this.flags, capacity);
+    this.stickers = grown(this.stickers, capacity);
+    this.charms = grown(this.charms, capacity);
+    this.listedAt = grown(this.listedAt, capacity);
+    this.nameId = grown(this.nameId, capacity);
+  }
+
+  private patch(record: ItemRecord): void {
+    const [itemId, nameId, price, float, paintSeed, phase, rarity, statTrak, souvenir, stickerCount, keyChainCount, stickerNames, listedAt, onSale, version] = record;
+    const slot = this.slotFor(itemId);
+    if (this.onSale[slot] === 1) {
+      this.onSaleCount--;
+      this.onSaleValue -= this.price[slot] as number;
+    }
+    if (onSale === 1) {
+      this.onSaleCount++;
+      this.onSaleValue += price;
+    }
+    this.onSale[slot] = onSale;
+    this.price[slot] = price;
+    this.float[slot] = float ?? Number.NaN;
+    this.seed[slot] = paintSeed ?? Number.NaN;
+    this.phase[slot] = this.phaseOf(phase);
+    this.rarity[slot] = rarity ?? -1;
+    this.flags[slot] = (statTrak === 1 ? STAT_TRAK : 0) | (souvenir === 1 ? SOUVENIR : 0);
+    this.stickers[slot] = stickerCount;
+    this.charms[slot] = keyChainCount;
+    this.listedAt[slot] = listedAt;
+    this.nameId[slot] = nameId;
+    this.stickerText[slot] = stickerCount > 0 ? asciiLower(stickerNames) : undefined;
+    if (version > this.version) this.version = version;
+  }
+
+  /** Whether one of the item's sticker names holds `text` (ASCII-lowered). */
+  stickerNamed(slot: number, text: string): boolean {
+    const names = this.stickerText[slot];
+    return names !== undefined && names.split(NAME_LIST_SEPARATOR).some((name) => name.includes(text));
+  }
+}
