@@ -69,7 +69,7 @@ try {
   await waitFor(() => engine.accountSession?.connection.state === 'connected', 30_000, 'the feed');
   // An empty cache: the engine syncs the whole catalog at start. Let it finish.
   await waitFor(() => syncs >= 1, 180_000, 'the start-up sync', 50);
-  await engine.accountSession?.store.whenCatalogIndexed(120_000);
+  await engine.accountSession?.store.queryCatalog({ limit: 1 });
   log(`engine connected and synced (${running.logs.find((l) => l.startsWith('catalog sync'))})`);
 
   // Delivery times by event key: a price (price changes, re-listings) or a removed itemId. Prices are one

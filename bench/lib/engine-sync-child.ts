@@ -37,7 +37,7 @@ childMain(async () => {
       return s;
     };
     await waitFor(() => syncs >= 1, 300_000, 'the first catalog sync', 5);
-    await session().store.whenCatalogIndexed(300_000);
+    await session().store.queryCatalog({ limit: 1 });
     const full = { ...lag.stop(), totalMs: Math.round(performance.now() - started) };
     await toParent({ type: 'synced', full });
     await new Promise<void>((resolve) => process.once('message', () => resolve()));
@@ -45,7 +45,7 @@ childMain(async () => {
     const started2 = performance.now();
     await running.engine.handle('catalog.refresh', {} as never);
     await waitFor(() => syncs >= 2, 300_000, 'the re-sync', 5);
-    await session().store.whenCatalogIndexed(300_000);
+    await session().store.queryCatalog({ limit: 1 });
     const resync = { ...lag2.stop(), totalMs: Math.round(performance.now() - started2) };
     return { full, resync, peakRssMB: peakRssMB(), syncLines: running.logs.filter((l) => l.startsWith('catalog sync')) };
   } finally {

@@ -46,7 +46,7 @@ childMain(async () => {
       }, 250)
     : null;
   const store = await LocalStore.open({ file });
-  await store.whenCatalogIndexed(120_000);
+  await store.queryCatalog({ limit: 1 });
   const runs: SyncRun[] = [];
   try {
     for (let i = 0; i < syncs; i++) {
@@ -62,7 +62,7 @@ childMain(async () => {
       const page = await store.queryCatalog({ search: term, limit: 200 });
       const searchableMs = performance.now() - started;
       if (page.rows.length === 0) throw new Error(`no rows for "${term}" after the sync`);
-      await store.whenCatalogIndexed(300_000);
+      await store.queryCatalog({ sort: 'float', limit: 200 });
       const indexedMs = performance.now() - started;
       runs.push({
         committedMs,

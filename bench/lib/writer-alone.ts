@@ -64,21 +64,6 @@ function call(): ItemChangeGroup[] {
   return groups;
 }
 
-/** Time inside the writer's folds (they run inside applyItemChanges), to tell their share from the rest. */
-const foldMs = { moves: 0, removals: 0 };
-for (const name of ['foldPriceMoves', 'foldRemovals'] as const) {
-  const fold = writer[name].bind(writer) as (...args: unknown[]) => unknown;
-  const key = name === 'foldPriceMoves' ? 'moves' : 'removals';
-  (writer as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
-    const started = performance.now();
-    try {
-      return fold(...args);
-    } finally {
-      foldMs[key] += performance.now() - started;
-    }
-  };
-}
-
 /** Page numbers of the frames in the WAL (each frame: a 24-byte header whose first 4 bytes are the page number). */
 function walPages(file: string, pageSize: number): number[] {
   const fd = openSync(`${file}-wal`, 'r');
@@ -100,12 +85,12 @@ const pageSize = writer.db.pragma('page_size', { simple: true }) as number;
 const commitPages: string[][] = [];
 /** The owners of the small structures live events write, by page number (dbstat walks only the b-trees named). */
 const ownersStatement = writer.db.prepare<[], { name: string; pageno: number }>(
-  `SELECT name, pageno FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name IN ('item_prices_pending', 'item_prices', 'item_changes', 'names', 'meta', 'price_move_runs', 'sold_items'))`,
+  `SELECT name, pageno FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name IN ('items', 'item_json', 'price_history', 'names', 'meta'))`,
 );
 let owners = new Map<number, string>();
-const ownerOf = (page: number) => owners.get(page) ?? 'other (items, item_json, price_moves, their indexes, free pages)';
+const ownerOf = (page: number) => owners.get(page) ?? 'other (free pages)';
 
-writer.applyItemChanges(call()); // reads the live prices once
+writer.catalog.applyItemChanges(call()); // warms the statements
 const cpu = process.cpuUsage();
 let events = 0;
 let worst = 0;
@@ -116,7 +101,7 @@ for (let i = 1; i <= CALLS; i++) {
   if (WAL_PAGES) owners = new Map(ownersStatement.all().map((row) => [row.pageno, row.name]));
   if (WAL_PAGES) writer.db.pragma('wal_checkpoint(TRUNCATE)');
   const started = performance.now();
-  writer.applyItemChanges(groups);
+  writer.catalog.applyItemChanges(groups);
   const ms = performance.now() - started;
   if (WAL_PAGES) commitPages.push(walPages(writer.file, pageSize).map((page) => ownerOf(page)));
   worst = Math.max(worst, ms);
@@ -124,11 +109,7 @@ for (let i = 1; i <= CALLS; i++) {
   windowEvents += eventsOf(groups);
   if (i % 20 === 0 || i === CALLS) {
     const perEvent = (ms: number) => ((ms * 1000) / windowEvents).toFixed(1);
-    console.log(
-      `calls ${i}: ${perEvent(windowMs)} µs an event (folds of moves ${perEvent(foldMs.moves)}, of removals ${perEvent(foldMs.removals)})`,
-    );
-    foldMs.moves = 0;
-    foldMs.removals = 0;
+    console.log(`calls ${i}: ${perEvent(windowMs)} µs an event`);
     events += windowEvents;
     windowMs = 0;
     windowEvents = 0;

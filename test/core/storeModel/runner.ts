@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { commandArb, itemOf, openStore } from './commands';
-import { Clock, checkAll, count, type Real, type SizeProfile } from './compare';
+import { Clock, checkAll, type Real, type SizeProfile } from './compare';
 import { ListServer } from './listServer';
 import { CatalogModel } from './model';
 import { bundleStore } from './storeProcess';
