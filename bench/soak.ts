@@ -226,7 +226,7 @@ function fileSizes(dataDir: string): { dbBytes: number; walBytes: number } {
 }
 
 /** Tables that grow with use; their rows are "the data" in the report (a count, not the verdict's measure). */
-const GROWING_TABLES = ['trades', 'trade_timeline', 'ledger', 'price_moves', 'item_prices', 'item_changes', 'sold_items', 'alert_firings'];
+const GROWING_TABLES = ['trades', 'trade_timeline', 'ledger', 'price_history', 'items', 'alert_firings', 'notifications'];
 
 /** What SQLite counts in the account database, read through a read-only connection of its own (WAL included). */
 function databaseUsage(dataDir: string): { pageBytes: number; dataBytes: number; freeBytes: number; rows: number } {

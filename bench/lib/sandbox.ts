@@ -98,7 +98,7 @@ export function createMerchant(sb: Sandbox, input: { balance?: number; reveal?: 
  * real sync and cached (bench/.cache/store-<items>-v<schema>.sqlite); returns a copy in `dir`.
  */
 export async function preparedStoreCopy(items: number, dir: string, log: (line: string) => void = console.log): Promise<string> {
-  const cached = join(CACHE_DIR, `store-${items}-seed${BENCH_SEED}-v${LocalStore.schemaVersion}.sqlite`);
+  const cached = join(CACHE_DIR, `store-${items}-seed${BENCH_SEED}-v${LocalStore.schemaVersion}-c${CACHE_VERSION}.sqlite`);
   if (!existsSync(cached) || fresh()) {
     log(`syncing a ${items.toLocaleString('en-US')}-item store once (cached in ${cached})...`);
     const bench = await startBenchSandbox(items);

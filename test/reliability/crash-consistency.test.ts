@@ -220,7 +220,7 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
           }
         }
         const stored = new Map(
-          (db.prepare('SELECT itemId, price FROM items_live').all() as { itemId: number; price: number }[]).map((r) => [r.itemId, r.price]),
+          (db.prepare('SELECT itemId, price FROM items WHERE removed_at IS NULL').all() as { itemId: number; price: number }[]).map((r) => [r.itemId, r.price]),
         );
         // Each item holds its last committed price or the price of a later write: never older, never one nobody wrote.
         const wrong = [...history.itemPrice].filter(([id, price]) => {
@@ -289,8 +289,8 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
 
       // ---- catalog: a sync replaces the list whole: every marker at one price, all items or the previous list.
       if (kind === 'catalog' || kind === 'mixed') {
-        const count = db.prepare('SELECT count(*) FROM items').pluck().get() as number;
-        const prices = db.prepare(`SELECT price FROM items_live WHERE itemId IN (${markers.join(',')})`).pluck().all() as number[];
+        const count = db.prepare('SELECT count(*) FROM items WHERE removed_at IS NULL').pluck().get() as number;
+        const prices = db.prepare(`SELECT price FROM items WHERE removed_at IS NULL AND itemId IN (${markers.join(',')})`).pluck().all() as number[];
         const committedSyncs = lines.filter((l) => l.t === 'commit' && l.op === 'sync');
         if (committedSyncs.length > 0) history.synced = true;
         for (const l of committedSyncs) history.markerPrice = Math.max(history.markerPrice, l.markerPrice as number);

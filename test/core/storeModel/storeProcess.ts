@@ -112,7 +112,6 @@ export class StoreProcess {
   getItem = (itemId: number) => this.call<ItemDetail | null>('getItem', itemId);
   findItemsByIds = (itemIds: number[]) => this.call<Item[]>('findItemsByIds', itemIds);
   catalogInfo = () => this.call<CatalogInfo>('catalogInfo');
-  whenCatalogIndexed = () => this.call<boolean>('whenCatalogIndexed');
 
   /** The store's own close, then the process ends. */
   async close(): Promise<void> {

@@ -120,8 +120,11 @@ export function serializeError(error: unknown): SerializedStoreError {
 
 export function deserializeError(data: SerializedStoreError, method?: string): Error {
   switch (data.code) {
-    case 'version':
-      return new StoreVersionError(data.file ?? '?', data.fileVersion ?? 0, data.appVersion ?? 0);
+    case 'version': {
+      const error = new StoreVersionError(data.file ?? '?', data.fileVersion ?? 0, data.appVersion ?? 0);
+      Object.defineProperty(error, 'message', { value: data.message });
+      return error;
+    }
     case 'corrupt': {
       const error = new StoreCorruptError(data.file ?? '?', '');
       Object.defineProperty(error, 'message', { value: data.message });

@@ -218,25 +218,13 @@ export class LocalStore {
   // ---- catalog
 
   /** Adds or replaces items (feed item_upserted, SearchItems answers). */
-  applyItemUpserts(items: Item[]): Promise<ItemUpsertResult> {
-    return this.write('applyItemUpserts', items);
-  }
-
+  applyItemUpserts = (items: Item[]): Promise<ItemUpsertResult> => this.write('applyItemUpserts', items);
   /** Removes items (feed item_removed, webhook item_removed); they stay readable by getItem for a week. */
-  applyItemRemovals(itemIds: number[]): Promise<ItemRemovalResult> {
-    return this.write('applyItemRemovals', itemIds);
-  }
-
+  applyItemRemovals = (itemIds: number[]): Promise<ItemRemovalResult> => this.write('applyItemRemovals', itemIds);
   /** Applies price_changed entries; ids not in the cache come back in `unknown`. */
-  applyPriceChanges(changes: PriceChange[]): Promise<PriceChangeResult> {
-    return this.write('applyPriceChanges', changes);
-  }
-
+  applyPriceChanges = (changes: PriceChange[]): Promise<PriceChangeResult> => this.write('applyPriceChanges', changes);
   /** Live item changes of every kind, in feed order, in one writer call and one transaction. */
-  applyItemChanges(groups: ItemChangeGroup[]): Promise<ItemChangeGroupResult[]> {
-    return this.write('applyItemChanges', groups);
-  }
-
+  applyItemChanges = (groups: ItemChangeGroup[]): Promise<ItemChangeGroupResult[]> => this.write('applyItemChanges', groups);
   /**
    * Downloads the whole on-sale list in the writer thread and replaces the
    * catalog with it in one transaction at the end. Progress arrives at most
@@ -253,169 +241,66 @@ export class LocalStore {
     });
   }
 
-  queryCatalog(query: CatalogQuery = {}): Promise<Page<CatalogRow>> {
-    return this.read('queryCatalog', catalogQuerySchema.parse(query));
-  }
-
-  getItem(itemId: number): Promise<ItemDetail | null> {
-    return this.read('getItem', itemId);
-  }
-
-  findItemsByIds(itemIds: number[]): Promise<Item[]> {
-    return this.read('findItemsByIds', itemIds);
-  }
-
-  catalogInfo(): Promise<CatalogInfo> {
-    return this.read('catalogInfo');
-  }
+  queryCatalog = (query: CatalogQuery = {}): Promise<Page<CatalogRow>> => this.read('queryCatalog', catalogQuerySchema.parse(query));
+  getItem = (itemId: number): Promise<ItemDetail | null> => this.read('getItem', itemId);
+  findItemsByIds = (itemIds: number[]): Promise<Item[]> => this.read('findItemsByIds', itemIds);
+  catalogInfo = (): Promise<CatalogInfo> => this.read('catalogInfo');
 
   // ---- trades
 
   /** Stores trades from the server (buy answer, poll, back-fill); statuses only move forward. */
-  upsertTrades(trades: Trade[], source: TradeSource): Promise<TradeUpsertResult> {
-    return this.write('upsertTrades', trades, source);
-  }
-
+  upsertTrades = (trades: Trade[], source: TradeSource): Promise<TradeUpsertResult> => this.write('upsertTrades', trades, source);
   /** Applies a trade_updated frame or webhook; `{ unknown: true }` when the trade is not held (fetch it by tradeId). */
-  applyTradeUpdate(update: TradeUpdate, source: TradeSource): Promise<TradeUpdateResult> {
-    return this.write('applyTradeUpdate', update, source);
-  }
-
-  queryTrades(query: TradeQuery = {}): Promise<Page<Trade>> {
-    return this.read('queryTrades', tradeQuerySchema.parse(query));
-  }
-
-  getTrade(tradeId: string): Promise<TradeDetail | null> {
-    return this.read('getTrade', tradeId);
-  }
-
-  activeTrades(): Promise<Trade[]> {
-    return this.read('activeTrades');
-  }
-
-  findTradeByExternalId(externalId: string): Promise<Trade | null> {
-    return this.read('findTradeByExternalId', externalId);
-  }
+  applyTradeUpdate = (update: TradeUpdate, source: TradeSource): Promise<TradeUpdateResult> => this.write('applyTradeUpdate', update, source);
+  queryTrades = (query: TradeQuery = {}): Promise<Page<Trade>> => this.read('queryTrades', tradeQuerySchema.parse(query));
+  getTrade = (tradeId: string): Promise<TradeDetail | null> => this.read('getTrade', tradeId);
+  activeTrades = (): Promise<Trade[]> => this.read('activeTrades');
+  findTradeByExternalId = (externalId: string): Promise<Trade | null> => this.read('findTradeByExternalId', externalId);
 
   // ---- ledger
 
   /** Idempotent by id: entries already held are skipped. */
-  insertLedger(entries: BalanceTransaction[]): Promise<LedgerInsertResult> {
-    return this.write('insertLedger', entries);
-  }
-
-  queryLedger(query: LedgerQuery = {}): Promise<Page<LedgerRow>> {
-    return this.read('queryLedger', ledgerQuerySchema.parse(query));
-  }
-
-  balanceSeries(query: LedgerQuery = {}): Promise<BalancePoint[]> {
-    return this.read('balanceSeries', ledgerQuerySchema.parse(query));
-  }
-
+  insertLedger = (entries: BalanceTransaction[]): Promise<LedgerInsertResult> => this.write('insertLedger', entries);
+  queryLedger = (query: LedgerQuery = {}): Promise<Page<LedgerRow>> => this.read('queryLedger', ledgerQuerySchema.parse(query));
+  balanceSeries = (query: LedgerQuery = {}): Promise<BalancePoint[]> => this.read('balanceSeries', ledgerQuerySchema.parse(query));
   /** createdAt of the newest ledger entry held: the high-water mark for the next ledger poll. */
-  latestLedgerCreatedAt(): Promise<string | null> {
-    return this.read('latestLedgerCreatedAt');
-  }
+  latestLedgerCreatedAt = (): Promise<string | null> => this.read('latestLedgerCreatedAt');
 
   // ---- recipients
 
-  listRecipients(): Promise<Recipient[]> {
-    return this.read('listRecipients');
-  }
-
-  getRecipient(id: string): Promise<Recipient | null> {
-    return this.read('getRecipient', id);
-  }
-
+  listRecipients = (): Promise<Recipient[]> => this.read('listRecipients');
+  getRecipient = (id: string): Promise<Recipient | null> => this.read('getRecipient', id);
   /** Creates (no id) or renames/re-points (id) a recipient. The trade URL is stored as given: validate it first. */
-  saveRecipient(input: { id?: string; label: string; tradeUrl: string }): Promise<Recipient> {
-    return this.write('saveRecipient', recipientInputSchema.parse(input));
-  }
-
-  deleteRecipient(id: string): Promise<{ deleted: boolean }> {
-    return this.write('deleteRecipient', id);
-  }
+  saveRecipient = (input: { id?: string; label: string; tradeUrl: string }): Promise<Recipient> => this.write('saveRecipient', recipientInputSchema.parse(input));
+  deleteRecipient = (id: string): Promise<{ deleted: boolean }> => this.write('deleteRecipient', id);
 
   // ---- alert rules and firings
 
-  listAlertRules(): Promise<AlertRule[]> {
-    return this.read('listAlertRules');
-  }
-
-  getAlertRule(id: string): Promise<AlertRule | null> {
-    return this.read('getAlertRule', id);
-  }
-
+  listAlertRules = (): Promise<AlertRule[]> => this.read('listAlertRules');
+  getAlertRule = (id: string): Promise<AlertRule | null> => this.read('getAlertRule', id);
   /** Creates or updates a rule; an update keeps createdAt and what auto-buy has spent. */
-  saveAlertRule(input: AlertRuleInput): Promise<AlertRule> {
-    return this.write('saveAlertRule', alertRuleInputSchema.parse(input));
-  }
-
-  deleteAlertRule(id: string): Promise<{ deleted: boolean }> {
-    return this.write('deleteAlertRule', id);
-  }
-
-  setAlertRuleEnabled(id: string, enabled: boolean): Promise<AlertRule | null> {
-    return this.write('setAlertRuleEnabled', id, enabled);
-  }
-
+  saveAlertRule = (input: AlertRuleInput): Promise<AlertRule> => this.write('saveAlertRule', alertRuleInputSchema.parse(input));
+  deleteAlertRule = (id: string): Promise<{ deleted: boolean }> => this.write('deleteAlertRule', id);
+  setAlertRuleEnabled = (id: string, enabled: boolean): Promise<AlertRule | null> => this.write('setAlertRuleEnabled', id, enabled);
   /** Adds to a rule's auto-buy spend (after a purchase it made). */
-  addAlertRuleSpend(id: string, cents: number): Promise<AlertRule | null> {
-    return this.write('addAlertRuleSpend', id, cents);
-  }
-
+  addAlertRuleSpend = (id: string, cents: number): Promise<AlertRule | null> => this.write('addAlertRuleSpend', id, cents);
   /** Records a firing; null when this rule already fired for this item at this price (dedupe). */
-  recordFiring(input: FiringInput): Promise<AlertFiring | null> {
-    return this.write('recordFiring', input);
-  }
-
-  listFirings(query: FiringQuery = {}): Promise<AlertFiring[]> {
-    return this.read('listFirings', query);
-  }
-
+  recordFiring = (input: FiringInput): Promise<AlertFiring | null> => this.write('recordFiring', input);
+  listFirings = (query: FiringQuery = {}): Promise<AlertFiring[]> => this.read('listFirings', query);
   /** `ruleId:itemId:price` of every stored firing. */
-  firingKeys(): Promise<string[]> {
-    return this.read('firingKeys');
-  }
-
-  unacknowledgedFiringCount(): Promise<number> {
-    return this.read('unacknowledgedFiringCount');
-  }
-
-  acknowledgeFiring(id: string): Promise<AlertFiring | null> {
-    return this.write('acknowledgeFiring', id);
-  }
-
-  acknowledgeAllFirings(): Promise<{ acknowledged: number }> {
-    return this.write('acknowledgeAllFirings');
-  }
-
-  setFiringAutoBuy(id: string, autoBuy: { tradeId: string | null; error: string | null }): Promise<AlertFiring | null> {
-    return this.write('setFiringAutoBuy', id, autoBuy);
-  }
-
+  firingKeys = (): Promise<string[]> => this.read('firingKeys');
+  unacknowledgedFiringCount = (): Promise<number> => this.read('unacknowledgedFiringCount');
+  acknowledgeFiring = (id: string): Promise<AlertFiring | null> => this.write('acknowledgeFiring', id);
+  acknowledgeAllFirings = (): Promise<{ acknowledged: number }> => this.write('acknowledgeAllFirings');
+  setFiringAutoBuy = (id: string, autoBuy: { tradeId: string | null; error: string | null }): Promise<AlertFiring | null> => this.write('setFiringAutoBuy', id, autoBuy);
   /** Forgets a rule's firings, so the same item and price can fire again (re-arm). */
-  deleteFiringsForRule(ruleId: string): Promise<{ deleted: number }> {
-    return this.write('deleteFiringsForRule', ruleId);
-  }
-
+  deleteFiringsForRule = (ruleId: string): Promise<{ deleted: number }> => this.write('deleteFiringsForRule', ruleId);
   /** Per rule: auto-buy spend and skips on firings since `sinceIso` (the guard rails' day). */
-  autoBuyDay(sinceIso: string): Promise<AutoBuyDayRow[]> {
-    return this.read('autoBuyDay', sinceIso);
-  }
-
-  autoBuySkips(limit = 500): Promise<AutoBuySkipRow[]> {
-    return this.read('autoBuySkips', limit);
-  }
-
+  autoBuyDay = (sinceIso: string): Promise<AutoBuyDayRow[]> => this.read('autoBuyDay', sinceIso);
+  autoBuySkips = (limit = 500): Promise<AutoBuySkipRow[]> => this.read('autoBuySkips', limit);
   /** `ruleId:itemId` of the listings "only new listings" holds back. */
-  autoBuyBaseline(): Promise<string[]> {
-    return this.read('autoBuyBaseline');
-  }
-
-  setAutoBuyBaseline(ruleId: string, itemIds: number[]): Promise<{ stored: number }> {
-    return this.write('setAutoBuyBaseline', ruleId, itemIds);
-  }
+  autoBuyBaseline = (): Promise<string[]> => this.read('autoBuyBaseline');
+  setAutoBuyBaseline = (ruleId: string, itemIds: number[]): Promise<{ stored: number }> => this.write('setAutoBuyBaseline', ruleId, itemIds);
 
   // ---- notification centre
 
@@ -430,22 +315,15 @@ export class LocalStore {
 
   // ---- settings and meta
 
-  getSettings(): Promise<AppSettings> {
-    return this.read('getSettings');
-  }
-
-  updateSettings(patch: Partial<AppSettings>): Promise<AppSettings> {
-    return this.write('updateSettings', settingsPatchSchema.parse(patch));
-  }
+  getSettings = (): Promise<AppSettings> => this.read('getSettings');
+  updateSettings = (patch: Partial<AppSettings>): Promise<AppSettings> => this.write('updateSettings', settingsPatchSchema.parse(patch));
 
   getMeta<T = unknown>(key: string): Promise<T | null> {
     return this.read('getMeta', key) as Promise<T | null>;
   }
 
   /** Stores any JSON value under a key (cursors, high-water marks). */
-  setMeta(key: string, value: unknown): Promise<void> {
-    return this.write('setMeta', key, value);
-  }
+  setMeta = (key: string, value: unknown): Promise<void> => this.write('setMeta', key, value);
 }
 
 function toUrl(entry: URL | string): URL {
