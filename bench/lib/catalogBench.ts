@@ -1,5 +1,5 @@
 /** Shared by search and filter-sort: a prepared 500k store, timed queries, the naive SQL baseline. */
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { LocalStore } from '../../src/main/core/store';
 import type { CatalogQuery } from '../../src/shared/ipc/contract';
@@ -44,7 +44,7 @@ export const SQL_SORT: Record<string, string> = {
   phase: 'phase',
   stickers: 'stickerCount',
   listedAt: 'listed_at',
-  rarity: 'rarity_rank',
+  rarity: 'rarity',
 };
 
 /** The naive query: WHERE over the given table, count(*), ORDER BY … LIMIT 200; ms for both statements. */
@@ -62,4 +62,16 @@ export function naiveQuery(
   const total = db.prepare(`SELECT count(*) FROM ${table} ${whereSql}`).pluck().get(...where.params) as number;
   const rows = db.prepare(`SELECT * FROM ${table} ${whereSql} ORDER BY ${SQL_SORT[sort] ?? 'price'} ${dir}, itemId ${dir} LIMIT ?`).all(...where.params, limit);
   return { ms: performance.now() - started, total, rows: rows.length };
+}
+
+/**
+ * The naive baseline's table: a copy of the items on sale with their names and no index, in the store's
+ * own file (a second, writable connection; the store's writer is idle meanwhile). Dropped by the caller.
+ */
+export function createPlainCopy(file: string): Database.Database {
+  const db = new Database(file);
+  db.exec(
+    'DROP TABLE IF EXISTS bench_plain; CREATE TABLE bench_plain AS SELECT i.*, n.name AS name FROM items i JOIN names n ON n.name_id = i.name_id WHERE i.removed_at IS NULL;',
+  );
+  return db;
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../src/main/core/engine/engine';
 import { MemorySecretStore } from '../../src/main/core/secrets';
-import { LocalStore } from '../../src/main/core/store';
+import { CACHE_VERSION, LocalStore } from '../../src/main/core/store';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/server/sandbox';
 import { BENCH_DIR } from './result';
 
