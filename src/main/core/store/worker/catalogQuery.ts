@@ -10,66 +10,123 @@ import { asciiLower, type CatalogSnapshot, SOUVENIR, STAT_TRAK } from './snapsho
 type Query = ParsedCatalogQuery;
 type SortColumn = Query['sort'];
 
+/**
+ * How a filter narrows the matches, as one of a few loops over a column (each its own function, so the
+ * engine compiles each loop for its one column type): a range, a code looked up in a table of wanted
+ * codes, a flag, or a test of its own.
+ */
+type Narrowing =
+  | { kind: 'range'; column: Float64Array; min: number; max: number }
+  | { kind: 'lookup'; column: Int32Array | Int8Array; wanted: Uint8Array }
+  | { kind: 'flag'; column: Uint8Array; bit: number; set: boolean }
+  | { kind: 'test'; test: (slot: number) => boolean };
+
 interface CatalogFilter {
   /** Whether the query uses it. */
   active(q: Query): boolean;
-  /** The test a slot must pass, made once per query. */
-  test(s: CatalogSnapshot, q: Query): (slot: number) => boolean;
+  narrowing(s: CatalogSnapshot, q: Query): Narrowing;
 }
 
 function searchTerms(search: string): string[] {
   return search.trim().split(/\s+/u).filter((term) => term !== '').map(asciiLower);
 }
 
-/** The names (by name_id) that hold every term. */
-function namesMatching(s: CatalogSnapshot, terms: string[]): Uint8Array {
-  const mask = new Uint8Array(s.names.length);
-  s.names.forEach((name, id) => {
-    if (terms.every((term) => name.includes(term))) mask[id] = 1;
-  });
-  return mask;
+/** A table of wanted codes (code + 1, so -1, "none", is index 0 and never wanted). */
+function wantedCodes(size: number, codes: Iterable<number>): Uint8Array {
+  const wanted = new Uint8Array(size + 1);
+  for (const code of codes) if (code >= 0 && code < size) wanted[code + 1] = 1;
+  return wanted;
 }
 
 const FILTERS: readonly CatalogFilter[] = [
   {
     active: (q) => searchTerms(q.search).length > 0,
-    test: (s, q) => {
-      const mask = namesMatching(s, searchTerms(q.search));
-      return (slot) => mask[s.nameId[slot] as number] === 1;
+    narrowing: (s, q) => {
+      const terms = searchTerms(q.search);
+      const ids = s.names.flatMap((name, id) => (terms.every((term) => name.includes(term)) ? [id] : []));
+      return { kind: 'lookup', column: s.nameId, wanted: wantedCodes(s.names.length, ids) };
     },
   },
-  { active: (q) => q.priceMin !== null, test: (s, q) => (slot) => (s.price[slot] as number) >= (q.priceMin as number) },
-  { active: (q) => q.priceMax !== null, test: (s, q) => (slot) => (s.price[slot] as number) <= (q.priceMax as number) },
-  // NaN (no float) fails both bounds.
-  { active: (q) => q.floatMin !== null, test: (s, q) => (slot) => (s.float[slot] as number) >= (q.floatMin as number) },
-  { active: (q) => q.floatMax !== null, test: (s, q) => (slot) => (s.float[slot] as number) <= (q.floatMax as number) },
+  { active: (q) => q.priceMin !== null || q.priceMax !== null, narrowing: (s, q) => ({ kind: 'range', column: s.price, min: q.priceMin ?? -Infinity, max: q.priceMax ?? Infinity }) },
+  // NaN (no float) is outside every range.
+  { active: (q) => q.floatMin !== null || q.floatMax !== null, narrowing: (s, q) => ({ kind: 'range', column: s.float, min: q.floatMin ?? -Infinity, max: q.floatMax ?? Infinity }) },
   {
     active: (q) => q.rarityColors.length > 0,
-    test: (s, q) => {
-      const wanted = new Set(q.rarityColors.map((color) => (RARITY_COLORS as readonly string[]).indexOf(color.toLowerCase())).filter((rank) => rank >= 0));
-      return (slot) => wanted.has(s.rarity[slot] as number);
-    },
+    narrowing: (s, q) => ({
+      kind: 'lookup',
+      column: s.rarity,
+      wanted: wantedCodes(RARITY_COLORS.length, q.rarityColors.map((color) => (RARITY_COLORS as readonly string[]).indexOf(color.toLowerCase()))),
+    }),
   },
   {
     active: (q) => q.phase !== null,
-    test: (s, q) => {
-      const code = s.phaseFilterCode(q.phase as string);
-      return (slot) => s.phase[slot] === code;
-    },
+    narrowing: (s, q) => ({ kind: 'lookup', column: s.phase, wanted: wantedCodes(s.phases.length, [s.phaseFilterCode(q.phase as string)]) }),
   },
-  { active: (q) => q.statTrak !== null, test: (s, q) => (slot) => (((s.flags[slot] as number) & STAT_TRAK) !== 0) === q.statTrak },
-  { active: (q) => q.souvenir !== null, test: (s, q) => (slot) => (((s.flags[slot] as number) & SOUVENIR) !== 0) === q.souvenir },
-  { active: (q) => q.hasStickers !== null, test: (s, q) => (slot) => (s.stickers[slot] as number) > 0 === q.hasStickers },
+  { active: (q) => q.statTrak !== null, narrowing: (s, q) => ({ kind: 'flag', column: s.flags, bit: STAT_TRAK, set: q.statTrak === true }) },
+  { active: (q) => q.souvenir !== null, narrowing: (s, q) => ({ kind: 'flag', column: s.flags, bit: SOUVENIR, set: q.souvenir === true }) },
+  { active: (q) => q.hasStickers !== null, narrowing: (s, q) => ({ kind: 'range', column: s.stickers, min: q.hasStickers ? 1 : 0, max: q.hasStickers ? Infinity : 0 }) },
   {
     active: (q) => q.stickerName.trim() !== '',
-    test: (s, q) => {
-      const text = asciiLower(q.stickerName.trim());
-      return (slot) => s.stickerNamed(slot, text);
+    narrowing: (s, q) => {
+      const wanted = s.stickerNames.holding(asciiLower(q.stickerName.trim()));
+      const bySlot = s.stickerNames.bySlot;
+      return {
+        kind: 'test',
+        test: (slot) => {
+          const ids = bySlot[slot];
+          if (ids !== undefined) for (let i = 0; i < ids.length; i++) if (wanted[ids[i] as number] === 1) return true;
+          return false;
+        },
+      };
     },
   },
 ];
 
-/** Each sort column's key of a slot; NaN is empty and sorts last in both directions. */
+function narrowRange(matches: Int32Array, count: number, column: Float64Array, min: number, max: number): number {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = matches[i] as number;
+    const value = column[slot] as number;
+    if (value >= min && value <= max) matches[kept++] = slot;
+  }
+  return kept;
+}
+
+function narrowLookup(matches: Int32Array, count: number, column: Int32Array | Int8Array, wanted: Uint8Array): number {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = matches[i] as number;
+    if (wanted[(column[slot] as number) + 1] === 1) matches[kept++] = slot;
+  }
+  return kept;
+}
+
+function narrowFlag(matches: Int32Array, count: number, column: Uint8Array, bit: number, set: boolean): number {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = matches[i] as number;
+    if ((((column[slot] as number) & bit) !== 0) === set) matches[kept++] = slot;
+  }
+  return kept;
+}
+
+function narrowTest(matches: Int32Array, count: number, test: (slot: number) => boolean): number {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = matches[i] as number;
+    if (test(slot)) matches[kept++] = slot;
+  }
+  return kept;
+}
+
+function narrow(matches: Int32Array, count: number, n: Narrowing): number {
+  if (n.kind === 'range') return narrowRange(matches, count, n.column, n.min, n.max);
+  if (n.kind === 'lookup') return narrowLookup(matches, count, n.column, n.wanted);
+  if (n.kind === 'flag') return narrowFlag(matches, count, n.column, n.bit, n.set);
+  return narrowTest(matches, count, n.test);
+}
+
+/** Each sort column's key of a slot; NaN is empty. */
 const SORT_KEYS: Record<SortColumn, (s: CatalogSnapshot, slot: number) => number> = {
   price: (s, slot) => s.price[slot] as number,
   name: (s, slot) => s.nameRank[s.nameId[slot] as number] as number,
@@ -86,108 +143,116 @@ const SORT_KEYS: Record<SortColumn, (s: CatalogSnapshot, slot: number) => number
 /** A page deeper than this is cut from the whole sorted match list (kept for the next page) instead of a heap. */
 const HEAP_MAX = 2000;
 
+/** Slots in page order: by key in the direction (`sign`; an empty key, +Infinity, last either way), then by itemId in the direction. */
+interface Order {
+  keys: Float64Array;
+  ids: Float64Array;
+  sign: number;
+}
+
+function keyOf(o: Order, slot: number): number {
+  const key = o.keys[slot] as number;
+  return key === Infinity ? key : key * o.sign;
+}
+
+function before(o: Order, a: number, b: number): boolean {
+  const x = keyOf(o, a);
+  const y = keyOf(o, b);
+  return x < y || (x === y && ((o.ids[a] as number) - (o.ids[b] as number)) * o.sign < 0);
+}
+
 export class CatalogQuery {
-  private keys: { column: SortColumn; generation: number; values: Float64Array } | null = null;
+  /** Sort keys by column (empty: +Infinity), for the snapshot's generation they were made in. */
+  private keys = new Map<SortColumn, Float64Array>();
+  private keysGeneration = -1;
   private sorted: { key: string; generation: number; order: Int32Array } | null = null;
+  /** The slots on sale, for the snapshot's generation they were listed in; each query narrows a copy in `scratch`. */
+  private onSale = { generation: -1, slots: new Int32Array(0) };
+  private scratch = new Int32Array(0);
 
   constructor(private readonly s: CatalogSnapshot) {}
 
   /** The slots of the page, in order, and how many items match. */
   run(q: Query): { slots: Int32Array; total: number } {
     const s = this.s;
-    let matches = new Int32Array(s.onSaleCount);
-    let count = 0;
-    for (let slot = 0; slot < s.size; slot++) if (s.onSale[slot] === 1) matches[count++] = slot;
-    for (const filter of FILTERS) {
-      if (!filter.active(q)) continue;
-      const test = filter.test(s, q);
-      let kept = 0;
-      for (let i = 0; i < count; i++) {
-        const slot = matches[i] as number;
-        if (test(slot)) matches[kept++] = slot;
-      }
-      count = kept;
+    if (this.onSale.generation !== s.generation) {
+      const slots = new Int32Array(s.onSaleCount);
+      for (let slot = 0, n = 0; slot < s.size; slot++) if (s.onSale[slot] === 1) slots[n++] = slot;
+      this.onSale = { generation: s.generation, slots };
+      if (this.scratch.length < slots.length) this.scratch = new Int32Array(s.itemId.length);
     }
-    matches = matches.subarray(0, count);
+    let count = this.onSale.slots.length;
+    const all = this.scratch;
+    all.set(this.onSale.slots);
+    for (const filter of FILTERS) if (filter.active(q)) count = narrow(all, count, filter.narrowing(s, q));
+    const matches = all.subarray(0, count);
     const end = Math.min(count, q.offset + q.limit);
     if (q.offset >= end) return { slots: new Int32Array(0), total: count };
-    const compare = this.comparator(q.sort, q.direction);
-    if (end <= HEAP_MAX) return { slots: smallest(matches, end, compare).subarray(q.offset, end), total: count };
-    return { slots: this.sortedMatches(q, matches, compare).subarray(q.offset, end), total: count };
+    const order: Order = { keys: this.keysFor(q.sort), ids: s.itemId, sign: q.direction === 'asc' ? 1 : -1 };
+    const page = end <= HEAP_MAX ? smallest(matches, end, order) : this.sortedMatches(q, matches, order);
+    return { slots: page.subarray(q.offset, end), total: count };
   }
 
-  private comparator(column: SortColumn, direction: 'asc' | 'desc'): (a: number, b: number) => number {
+  private keysFor(column: SortColumn): Float64Array {
     const s = this.s;
-    if (!this.keys || this.keys.column !== column || this.keys.generation !== s.generation) {
-      const values = new Float64Array(s.size);
-      const key = SORT_KEYS[column];
-      for (let slot = 0; slot < s.size; slot++) values[slot] = key(s, slot);
-      this.keys = { column, generation: s.generation, values };
+    if (this.keysGeneration !== s.generation) {
+      this.keys.clear();
+      this.keysGeneration = s.generation;
     }
-    const keys = this.keys.values;
-    const ids = s.itemId;
-    const sign = direction === 'asc' ? 1 : -1;
-    return (a, b) => {
-      const x = keys[a] as number;
-      const y = keys[b] as number;
-      if (x !== y) {
-        // NaN !== NaN: two empty values are a tie.
-        const xEmpty = x !== x;
-        const yEmpty = y !== y;
-        if (!xEmpty || !yEmpty) {
-          if (xEmpty) return 1;
-          if (yEmpty) return -1;
-          return x < y ? -sign : sign;
-        }
+    let keys = this.keys.get(column);
+    if (!keys) {
+      keys = new Float64Array(s.size);
+      const key = SORT_KEYS[column];
+      for (let slot = 0; slot < s.size; slot++) {
+        const value = key(s, slot);
+        keys[slot] = Number.isNaN(value) ? Infinity : value;
       }
-      return ((ids[a] as number) - (ids[b] as number)) * sign;
-    };
+      this.keys.set(column, keys);
+    }
+    return keys;
   }
 
   /** Every match in order, kept while the snapshot and the query (but for its page) stay the same. */
-  private sortedMatches(q: Query, matches: Int32Array, compare: (a: number, b: number) => number): Int32Array {
+  private sortedMatches(q: Query, matches: Int32Array, order: Order): Int32Array {
     const key = JSON.stringify({ ...q, offset: 0, limit: 0 });
     if (this.sorted?.key !== key || this.sorted.generation !== this.s.generation) {
-      this.sorted = { key, generation: this.s.generation, order: Int32Array.from(matches).sort(compare) };
+      this.sorted = { key, generation: this.s.generation, order: Int32Array.from(matches).sort((a, b) => (before(order, a, b) ? -1 : before(order, b, a) ? 1 : 0)) };
     }
     return this.sorted.order;
   }
 }
 
-/** The first `k` of `slots` in `compare` order (a bounded max-heap: one pass, k log k to finish). */
-function smallest(slots: Int32Array, k: number, compare: (a: number, b: number) => number): Int32Array {
+/** The first `k` of `slots` in page order: a bounded max-heap, one pass (most slots fail one compare with its top). */
+function smallest(slots: Int32Array, k: number, order: Order): Int32Array {
   const heap = new Int32Array(k);
   let size = 0;
-  const siftDown = (from: number) => {
-    let i = from;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= size) return;
-      const right = left + 1;
-      const larger = right < size && compare(heap[right] as number, heap[left] as number) > 0 ? right : left;
-      if (compare(heap[larger] as number, heap[i] as number) <= 0) return;
-      const swap = heap[i] as number;
-      heap[i] = heap[larger] as number;
-      heap[larger] = swap;
-      i = larger;
-    }
+  const { ids, sign } = order;
+  const swap = (i: number, j: number) => {
+    const t = heap[i] as number;
+    heap[i] = heap[j] as number;
+    heap[j] = t;
   };
-  for (const slot of slots) {
+  for (let n = 0; n < slots.length; n++) {
+    const slot = slots[n] as number;
     if (size < k) {
       let i = size++;
       heap[i] = slot;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (compare(heap[i] as number, heap[parent] as number) <= 0) break;
-        const swap = heap[i] as number;
-        heap[i] = heap[parent] as number;
-        heap[parent] = swap;
-        i = parent;
-      }
-    } else if (compare(slot, heap[0] as number) < 0) {
-      heap[0] = slot;
-      siftDown(0);
+      for (let parent = (i - 1) >> 1; i > 0 && before(order, heap[parent] as number, heap[i] as number); i = parent, parent = (i - 1) >> 1) swap(i, parent);
+      continue;
+    }
+    const top = heap[0] as number;
+    const key = keyOf(order, slot);
+    const topKey = keyOf(order, top);
+    if (key > topKey || (key === topKey && ((ids[slot] as number) - (ids[top] as number)) * sign > 0)) continue;
+    heap[0] = slot;
+    for (let i = 0; ; ) {
+      const left = 2 * i + 1;
+      if (left >= size) break;
+      const larger = left + 1 < size && before(order, heap[left] as number, heap[left + 1] as number) ? left + 1 : left;
+      if (!before(order, heap[i] as number, heap[larger] as number)) break;
+      swap(i, larger);
+      i = larger;
     }
   }
-  return heap.subarray(0, size).sort(compare);
+  return heap.subarray(0, size).sort((a, b) => (before(order, a, b) ? -1 : 1));
 }

@@ -26,13 +26,16 @@ export class ReaderService extends RecordsReader {
     super(db);
     this.snapshot = new CatalogSnapshot(db);
     this.query = new CatalogQuery(this.snapshot);
-    this.timer = setInterval(() => {
+    const refresh = () => {
       try {
         this.snapshot.refresh();
       } catch {
         // Busy or closing: the next query refreshes (and reports a lasting fault).
       }
-    }, REFRESH_EVERY_MS);
+    };
+    // Built at once: the first screen asks for a page while the app is still starting.
+    setImmediate(refresh);
+    this.timer = setInterval(refresh, REFRESH_EVERY_MS);
     this.timer.unref();
   }
 

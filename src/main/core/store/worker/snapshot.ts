@@ -9,21 +9,56 @@ import type { Db } from './open';
 
 /** Lower-casing of ASCII letters only (what the catalog's search ignores; other letters match as written). */
 export function asciiLower(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  // eslint-disable-next-line no-control-regex -- the ASCII range itself
+  return /[^\x00-\x7f]/.test(text) ? text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()) : text.toLowerCase();
 }
 
+/** A row as the snapshot reads it: flags packed (STAT_TRAK, SOUVENIR, ON_SALE), no sticker names as null (fewer values to cross). */
 type ItemRecord = [
   itemId: number, nameId: number, price: number, float: number | null, paintSeed: number | null, phase: string | null, rarity: number | null,
-  statTrak: number, souvenir: number, stickerCount: number, keyChainCount: number, stickerNames: string, listedAt: number, onSale: number, version: number,
+  flags: number, stickerCount: number, keyChainCount: number, stickerNames: string | null, listedAt: number, version: number,
 ];
 
 const ROW_SELECT =
-  'SELECT itemId, name_id, price, float, paintSeed, phase, rarity, statTrak, souvenir, stickerCount, keyChainCount, stickerNames, listed_at, removed_at IS NULL, version FROM items';
-/** More changed rows than this share of the table: read them with one scan of the table rather than through the version index. */
+  "SELECT itemId, name_id, price, float, paintSeed, phase, rarity, statTrak | (souvenir << 1) | ((removed_at IS NULL) << 2), stickerCount, keyChainCount, nullif(stickerNames, ''), listed_at, version FROM items";
+/** More changed rows than this share of the table: read them in id order, in chunks, rather than through the version index. */
 const SCAN_SHARE = 0.1;
+const SCAN_CHUNK = 20_000;
 
 export const STAT_TRAK = 1;
 export const SOUVENIR = 2;
+const ON_SALE = 4;
+
+/** Lists of names per slot (an item's stickers), each name kept once and named by a number. */
+export class NameLists {
+  /** By id: the name ASCII-lowered. */
+  readonly names: string[] = [];
+  private readonly ids = new Map<string, number>();
+  /** By slot: the ids of its names, or undefined for none. */
+  readonly bySlot: (number[] | undefined)[] = [];
+
+  set(slot: number, joined: string | null): void {
+    this.bySlot[slot] =
+      joined === null
+        ? undefined
+        : joined.split(NAME_LIST_SEPARATOR).map((name) => {
+            const lower = asciiLower(name);
+            let id = this.ids.get(lower);
+            if (id === undefined) {
+              id = this.names.push(lower) - 1;
+              this.ids.set(lower, id);
+            }
+            return id;
+          });
+  }
+
+  /** By id: 1 for the names that hold `text`. */
+  holding(text: string): Uint8Array {
+    const wanted = new Uint8Array(this.names.length);
+    this.names.forEach((name, id) => (wanted[id] = name.includes(text) ? 1 : 0));
+    return wanted;
+  }
+}
 
 function grown<T extends Float64Array | Int32Array | Int8Array | Uint8Array>(array: T, capacity: number, fill?: number): T {
   const next = new (array.constructor as new (length: number) => T)(capacity);
@@ -49,8 +84,7 @@ export class CatalogSnapshot {
   charms = new Float64Array(0);
   listedAt = new Float64Array(0);
   nameId = new Int32Array(0);
-  /** Sticker names, ASCII-lowered, joined by newlines: only for items that have stickers. */
-  readonly stickerText: (string | undefined)[] = [];
+  readonly stickerNames = new NameLists();
   /** By name_id: the name ASCII-lowered (search), and its rank in name order (sort). */
   readonly names: string[] = [];
   private readonly written: string[] = [];
@@ -61,7 +95,9 @@ export class CatalogSnapshot {
   onSaleValue = 0;
   /** Changes whenever a refresh changed a row: what cached sort keys and orders are valid for. */
   generation = 0;
-  private readonly slotOf = new Map<number, number>();
+  /** Slots [0, sortedSlots) hold ascending itemIds (found by binary search); slots added out of order are in laterSlots. */
+  private sortedSlots = 0;
+  private readonly laterSlots = new Map<number, number>();
   private readonly phaseCode = new Map<string, number>();
   private version = 0;
   private dataVersion = -1;
@@ -73,7 +109,7 @@ export class CatalogSnapshot {
       changedCount: db.prepare<[number], number>('SELECT count(*) FROM items WHERE version > ?').pluck(),
       total: db.prepare<[], number>('SELECT count(*) FROM items').pluck(),
       byIndex: db.prepare<[number], ItemRecord>(`${ROW_SELECT} WHERE version > ?`).raw(),
-      byScan: db.prepare<[number], ItemRecord>(`${ROW_SELECT} NOT INDEXED WHERE version > ?`).raw(),
+      byScan: db.prepare<[number, number], ItemRecord>(`${ROW_SELECT} NOT INDEXED WHERE itemId > ? AND version > ? ORDER BY itemId LIMIT ${SCAN_CHUNK}`).raw(),
       names: db.prepare<[number], [number, string]>('SELECT name_id, name FROM names WHERE name_id > ? ORDER BY name_id').raw(),
     };
   }
@@ -86,8 +122,17 @@ export class CatalogSnapshot {
     this.readNames();
     const changed = this.statements.changedCount.get(this.version) as number;
     if (changed === 0) return false;
-    const scan = changed > SCAN_SHARE * (this.statements.total.get() as number);
-    for (const record of (scan ? this.statements.byScan : this.statements.byIndex).iterate(this.version)) this.patch(record);
+    const since = this.version;
+    if (changed > SCAN_SHARE * (this.statements.total.get() as number)) {
+      for (let after = 0; ; ) {
+        const records = this.statements.byScan.all(after, since);
+        for (const record of records) this.patch(record);
+        if (records.length < SCAN_CHUNK) break;
+        after = (records[records.length - 1] as ItemRecord)[0];
+      }
+    } else {
+      for (const record of this.statements.byIndex.all(since)) this.patch(record);
+    }
     this.generation++;
     return true;
   }
@@ -131,12 +176,24 @@ export class CatalogSnapshot {
   }
 
   private slotFor(itemId: number): number {
-    const slot = this.slotOf.get(itemId);
-    if (slot !== undefined) return slot;
+    const sorted = this.sortedSlots;
+    if (sorted > 0 && itemId <= (this.itemId[sorted - 1] as number)) {
+      for (let low = 0, high = sorted - 1; low <= high; ) {
+        const mid = (low + high) >>> 1;
+        const at = this.itemId[mid] as number;
+        if (at === itemId) return mid;
+        if (at < itemId) low = mid + 1;
+        else high = mid - 1;
+      }
+    }
+    const later = this.laterSlots.get(itemId);
+    if (later !== undefined) return later;
     if (this.size === this.itemId.length) this.grow(Math.max(1024, this.size * 2));
-    this.slotOf.set(itemId, this.size);
-    this.itemId[this.size] = itemId;
-    return this.size++;
+    const slot = this.size++;
+    this.itemId[slot] = itemId;
+    if (slot === sorted && (sorted === 0 || itemId > (this.itemId[sorted - 1] as number))) this.sortedSlots++;
+    else this.laterSlots.set(itemId, slot);
+    return slot;
   }
 
   private grow(capacity: number): void {
@@ -155,7 +212,8 @@ export class CatalogSnapshot {
   }
 
   private patch(record: ItemRecord): void {
-    const [itemId, nameId, price, float, paintSeed, phase, rarity, statTrak, souvenir, stickerCount, keyChainCount, stickerNames, listedAt, onSale, version] = record;
+    const [itemId, nameId, price, float, paintSeed, phase, rarity, flags, stickerCount, keyChainCount, stickerNames, listedAt, version] = record;
+    const onSale = (flags & ON_SALE) === 0 ? 0 : 1;
     const slot = this.slotFor(itemId);
     if (this.onSale[slot] === 1) {
       this.onSaleCount--;
@@ -171,18 +229,12 @@ export class CatalogSnapshot {
     this.seed[slot] = paintSeed ?? Number.NaN;
     this.phase[slot] = this.phaseOf(phase);
     this.rarity[slot] = rarity ?? -1;
-    this.flags[slot] = (statTrak === 1 ? STAT_TRAK : 0) | (souvenir === 1 ? SOUVENIR : 0);
+    this.flags[slot] = flags;
     this.stickers[slot] = stickerCount;
     this.charms[slot] = keyChainCount;
     this.listedAt[slot] = listedAt;
     this.nameId[slot] = nameId;
-    this.stickerText[slot] = stickerCount > 0 ? asciiLower(stickerNames) : undefined;
+    this.stickerNames.set(slot, stickerNames);
     if (version > this.version) this.version = version;
-  }
-
-  /** Whether one of the item's sticker names holds `text` (ASCII-lowered). */
-  stickerNamed(slot: number, text: string): boolean {
-    const names = this.stickerText[slot];
-    return names !== undefined && names.split(NAME_LIST_SEPARATOR).some((name) => name.includes(text));
   }
 }
