@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import { StoreVersionError } from './errors';
 
 /**
@@ -13,6 +14,8 @@ export const SCHEMA_VERSION = 20;
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 1;
 const CACHE_VERSION_KEY = 'cache.version';
+/** A new id each time the cache is created: what a reader's saved snapshot belongs to. */
+export const CACHE_ID_KEY = 'cache.id';
 
 const RECORD_TABLES = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -111,5 +114,7 @@ function resetCache(db: Database): void {
   }
   db.prepare("DELETE FROM meta WHERE key LIKE 'catalog.%' OR key LIKE 'priceHistory.%' OR key LIKE 'moves.%'").run();
   db.exec(CACHE_TABLES);
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(CACHE_VERSION_KEY, String(CACHE_VERSION));
+  const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+  setMeta.run(CACHE_VERSION_KEY, String(CACHE_VERSION));
+  setMeta.run(CACHE_ID_KEY, JSON.stringify(randomUUID()));
 }

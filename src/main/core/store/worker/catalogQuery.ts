@@ -232,8 +232,10 @@ function smallest(slots: Int32Array, k: number, order: Order): Int32Array {
     heap[i] = heap[j] as number;
     heap[j] = t;
   };
-  for (let n = 0; n < slots.length; n++) {
-    const slot = slots[n] as number;
+  // Slots are mostly in itemId order: walked in the direction, so ties on the key (many items listed at one
+  // instant) lose to the heap's top at once instead of replacing it one after another.
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[sign > 0 ? i : slots.length - 1 - i] as number;
     if (size < k) {
       let i = size++;
       heap[i] = slot;

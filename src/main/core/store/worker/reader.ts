@@ -25,6 +25,7 @@ export class ReaderService extends RecordsReader {
     const db = openReadConnection(file);
     super(db);
     this.snapshot = new CatalogSnapshot(db);
+    this.snapshot.load(this.snapshotFile);
     this.query = new CatalogQuery(this.snapshot);
     const refresh = () => {
       try {
@@ -39,8 +40,19 @@ export class ReaderService extends RecordsReader {
     this.timer.unref();
   }
 
+  /** Where the snapshot is saved between runs (a cache: deleting it only costs the next start a full read). */
+  private get snapshotFile(): string {
+    return `${this.file}.snapshot`;
+  }
+
   close(): void {
     clearInterval(this.timer);
+    try {
+      this.snapshot.refresh();
+      this.snapshot.save(this.snapshotFile);
+    } catch {
+      // Best effort: the next start reads every row instead.
+    }
     this.db.close();
   }
 
