@@ -124,7 +124,10 @@ try {
   await prepareDataDir({ items: ITEMS, dataDir, baseUrl: sandbox.sb.baseUrl, wsUrl: sandbox.sb.wsUrl, merchant, log });
   const host = await spawnWebHost({ baseUrl: sandbox.sb.baseUrl, wsUrl: sandbox.sb.wsUrl, dataDir, merchant });
   try {
-    const page = await browser.newPage();
+    const context = await browser.newContext();
+    // tsx (esbuild keepNames) wraps named functions in __name(); the function passed to page.evaluate needs it too.
+    await context.addInitScript('window.__name = (fn) => fn;');
+    const page = await context.newPage();
     await page.goto(host.url);
     await page.waitForSelector(FIRST_ROW, { timeout: 60_000 });
     const queries = combos.map(queryOf);

@@ -14,9 +14,10 @@
  * walked round): random pages, and never two events of one item within a
  * batch window (the batcher would merge them).
  *
- * Each run has two phases: paced at the target rate (50,000 events/s) for the
+ * Each run has three phases: paced at the target rate (10,000 events/s) for the
  * latency (frame → subscriber, p50/p99), then as fast as the engine keeps up
- * (at most 60,000 events in flight) for the sustained throughput.
+ * (at most 60,000 events in flight) for the sustained throughput, then a burst of
+ * 50,000 price changes sent at once: the time until the last one reached the subscriber.
  *
  * Baseline, same run: raw `ws` frames per second on loopback (lib/wsBaseline.ts).
  */
@@ -34,7 +35,9 @@ import { rawWsFramesPerSec } from './lib/wsBaseline';
 const RUNS = runCount(5, 2);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 /** The paced phase's rate: the target. */
-const PACED_RATE = 50_000;
+const PACED_RATE = 10_000;
+/** Price changes in one burst (the marketplace's five-minute rebuild). */
+const BURST = 50_000;
 const machine = machineInfo();
 const log = (line: string) => console.log(`[live-events] ${line}`);
 const clock = () => performance.timeOrigin + performance.now();
@@ -62,7 +65,7 @@ const running = await startEngine({
   },
 });
 const engine = running.engine;
-const perRun: { eventsPerSec: number; events: number; seconds: number; pacedRate: number; p50Ms: number; p99Ms: number; maxMs: number; unpacedP99Ms: number; batches: number }[] = [];
+const perRun: { eventsPerSec: number; events: number; seconds: number; pacedRate: number; p50Ms: number; p99Ms: number; maxMs: number; unpacedP99Ms: number; burstMs: number; batches: number }[] = [];
 const baselines: number[] = [];
 const allLatencies: number[] = [];
 try {
@@ -122,7 +125,8 @@ try {
       return results;
     };
   }
-  const runOnce = async (seconds: number, rate: number) => {
+  /** `burst`: that many price changes at once instead of a timed phase. */
+  const runOnce = async (seconds: number, rate: number, burst = 0) => {
     callTrace.length = 0;
     removalsAt = new Map();
     delivered = 0;
@@ -133,7 +137,7 @@ try {
     const marketCpu = threadCpu(market.pid);
     const hostWrites = threadWrites(process.pid);
     const backpressure = setInterval(() => market.send({ type: 'delivered', count: delivered }), 20);
-    market.send({ type: 'run', seconds, rate });
+    market.send(burst > 0 ? { type: 'burst', count: burst } : { type: 'run', seconds, rate });
     const ran = await market.next<Ran>('ran');
     try {
       await waitFor(() => delivered >= ran.produced, 60_000, `all ${ran.produced} events delivered (have ${delivered})`, 1);
@@ -176,6 +180,7 @@ try {
     const paced = await runOnce(SECONDS, PACED_RATE);
     for (const ms of paced.latencies) allLatencies.push(ms);
     const fast = await runOnce(SECONDS, 0);
+    const burst = await runOnce(0, 0, BURST);
     const entry = {
       eventsPerSec: Math.round(fast.produced / fast.elapsed),
       events: fast.produced,
@@ -185,6 +190,7 @@ try {
       p99Ms: round(percentile(paced.latencies, 99)),
       maxMs: round(max(paced.latencies)),
       unpacedP99Ms: round(percentile(fast.latencies, 99)),
+      burstMs: round(max(burst.latencies)),
       batches: paced.batches + fast.batches,
     };
     perRun.push(entry);
@@ -192,7 +198,7 @@ try {
     baselines.push(baseline);
     log(
       `run ${run + 1}/${RUNS}: paced ${entry.pacedRate} events/s → frame→store p50 ${entry.p50Ms} ms, p99 ${entry.p99Ms} ms, max ${entry.maxMs} ms | ` +
-        `unpaced ${entry.eventsPerSec} events/s (${fast.produced} in ${entry.seconds} s, p99 ${entry.unpacedP99Ms} ms with ${WINDOW.toLocaleString('en-US')} in flight) | raw ws ${baseline} frames/s`,
+        `unpaced ${entry.eventsPerSec} events/s (${fast.produced} in ${entry.seconds} s, p99 ${entry.unpacedP99Ms} ms with ${WINDOW.toLocaleString('en-US')} in flight) | burst of ${BURST.toLocaleString('en-US')} visible in ${entry.burstMs} ms | raw ws ${baseline} frames/s`,
     );
   }
   unsubscribe();
@@ -212,18 +218,20 @@ const result = buildResult({
     paced_events_per_sec: summarize(perRun.map((r) => r.pacedRate), 'events/s'),
     frame_to_store_p99_ms: summarize(perRun.map((r) => r.p99Ms), 'ms'),
     frame_to_store_ms: summarize(allLatencies, 'ms', { p95: true, p99: true }),
+    burst_visible_ms: summarize(perRun.map((r) => r.burstMs), 'ms'),
     raw_ws_frames_per_sec: summarize(baselines, 'frames/s'),
   },
   baseline: { what: 'raw ws loopback, small text frames/s, same run', median: median(baselines), unit: 'frames/s' },
   ratio: median(perRun.map((r) => r.eventsPerSec)) / median(baselines),
   ratioMeaning: 'item events/s ÷ raw ws frames/s',
-  targetText: '≥ 50,000 events/s sustained; frame-to-store p99 ≤ 250 ms (at 50,000 events/s)',
+  targetText: '≥ 10,000 events/s sustained; frame-to-store p99 ≤ 250 ms (at 10,000 events/s); a burst of 50,000 price changes visible ≤ 2 s',
   checks: [
-    { text: 'events/s', metric: 'events_per_sec', stat: 'median', op: '>=', value: 50_000 },
-    { text: 'p99 latency at 50,000 events/s (worst run)', metric: 'frame_to_store_p99_ms', stat: 'max', op: '<=', value: 250 },
+    { text: 'events/s', metric: 'events_per_sec', stat: 'median', op: '>=', value: 10_000 },
+    { text: 'p99 latency at 10,000 events/s (worst run)', metric: 'frame_to_store_p99_ms', stat: 'max', op: '<=', value: 250 },
+    { text: 'burst of 50,000 visible (worst run)', metric: 'burst_visible_ms', stat: 'max', op: '<=', value: 2000 },
   ],
   notes: [
-    `Events mix: ${BATCH.reprice} price changes to ${BATCH.relist} re-listings to ${BATCH.remove} removals. Each run: ${SECONDS} s paced at ${PACED_RATE.toLocaleString('en-US')} events/s (latency: frame_to_store_*), then ${SECONDS} s as fast as the engine keeps up with at most ${WINDOW.toLocaleString('en-US')} in flight (events_per_sec; its latency is queueing, reported per run as unpacedP99Ms). A phase ends when every event was delivered.`,
+    `Events mix: ${BATCH.reprice} price changes to ${BATCH.relist} re-listings to ${BATCH.remove} removals. Each run: ${SECONDS} s paced at ${PACED_RATE.toLocaleString('en-US')} events/s (latency: frame_to_store_*), then ${SECONDS} s as fast as the engine keeps up with at most ${WINDOW.toLocaleString('en-US')} in flight (events_per_sec; its latency is queueing, reported per run as unpacedP99Ms), then ${BURST.toLocaleString('en-US')} price changes sent at once (burst_visible_ms: emission → the last one delivered). A phase ends when every event was delivered.`,
     'An event counts once it is in SQLite (the session awaits the writer before it pushes to the batcher) and in a batch delivered to the subscriber; latency = delivery time − emission time on the wall clock (performance.timeOrigin + now in both processes).',
     'The sandbox and the generator run in a child process (the marketplace is another machine in production); it, the engine host thread, the writer and reader workers all share the 2 cores.',
     'Events enter the sandbox through its event bus and leave through its real feed server (framing, batching, ws); the sandbox skips its own catalog writes for them, which on a 500k catalog cap at ~10k events/s on one core (the marketplace’s cost, not the app’s).',

@@ -15,6 +15,7 @@
  * most WINDOW events in flight); then → {type:'ran', produced, prices, priceAt,
  * removals, removalAt}: every event's key (a unique price, or a removed itemId)
  * and its emission time on the shared wall clock (performance.timeOrigin + now).
+ * ← {type:'burst', count} emits that many price changes at once, then → the same 'ran'.
  * ← {type:'stop'} closes the sandbox.
  */
 import type { Item } from '../../src/shared/api';
@@ -134,8 +135,27 @@ async function run(seconds: number, rate: number): Promise<void> {
   await toParent({ type: 'ran', produced, ...log });
 }
 
+/** A burst: `count` price changes emitted at once (as the marketplace's five-minute rebuild brings them), in feed-sized frames. */
+async function burst(count: number): Promise<void> {
+  const log: EventLog = { prices: [], priceAt: [], removals: [], removalAt: [] };
+  const now = clock();
+  for (let sent = 0; sent < count; ) {
+    const changes = [];
+    for (; changes.length < 2000 && sent < count; sent++) {
+      cursor = nextOnSale(cursor);
+      const price = nextPrice++;
+      changes.push({ itemId: onSale[cursor] as number, price });
+      log.prices.push(price);
+      log.priceAt.push(now);
+    }
+    sb.core.events.emit('pricesChanged', changes);
+  }
+  await toParent({ type: 'ran', produced: count, ...log });
+}
+
 process.on('message', (message: ChildMessage) => {
   if (message.type === 'delivered') delivered = message['count'] as number;
+  else if (message.type === 'burst') void burst(message['count'] as number);
   else if (message.type === 'run') void run(message['seconds'] as number, (message['rate'] as number | undefined) ?? 0);
   else if (message.type === 'stop') void bench.close().then(() => process.exit(0));
 });

@@ -12,7 +12,7 @@ import { StoreVersionError } from './errors';
 export const SCHEMA_VERSION = 20;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 const CACHE_VERSION_KEY = 'cache.version';
 /** A new id each time the cache is created: what a reader's saved snapshot belongs to. */
 export const CACHE_ID_KEY = 'cache.id';
