@@ -130,6 +130,8 @@ try {
     const page = await context.newPage();
     await page.goto(host.url);
     await page.waitForSelector(FIRST_ROW, { timeout: 60_000 });
+    // Past its start-up (the history back-fill, the first reconcile): queries as a user filters, not the cold start's.
+    await page.waitForTimeout(3000);
     const queries = combos.map(queryOf);
     // The page's own bridge protocol on a second socket of this page (the UI's is private to its module):
     // hello with the token the page stored, then one call at a time.

@@ -64,7 +64,8 @@ export class CatalogWriter {
   private readonly nameIds = new Map<string, number>();
   /** The version of the last committed write. */
   private version: number;
-  private count = 0;
+  /** The on-sale count and value, read at the first write (a scan of the table, kept off the store's opening). */
+  private count = Number.NaN;
   private value = 0;
   /** Items the feed touched while a sync streams: the sync leaves them as the feed set them. */
   syncTouched: Set<number> | null = null;
@@ -74,10 +75,10 @@ export class CatalogWriter {
   constructor(private readonly db: Db) {
     this.s = prepareStatements(db);
     this.version = this.s.lastVersion.get() as number;
-    this.recount();
   }
 
   get totals(): CatalogTotals {
+    if (Number.isNaN(this.count)) this.recount();
     return { totalItems: this.count, totalValue: this.value };
   }
 
@@ -94,6 +95,7 @@ export class CatalogWriter {
    */
   transaction<T>(apply: (write: Write) => T): T {
     if (this.current) return apply(this.current);
+    if (Number.isNaN(this.count)) this.recount();
     const write = { version: this.version + 1, now: Date.now() };
     const { count, value } = this;
     this.current = write;

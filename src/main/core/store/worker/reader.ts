@@ -25,7 +25,6 @@ export class ReaderService extends RecordsReader {
     const db = openReadConnection(file);
     super(db);
     this.snapshot = new CatalogSnapshot(db);
-    this.snapshot.load(this.snapshotFile);
     this.query = new CatalogQuery(this.snapshot);
     const refresh = () => {
       try {
@@ -34,8 +33,12 @@ export class ReaderService extends RecordsReader {
         // Busy or closing: the next query refreshes (and reports a lasting fault).
       }
     };
-    // Built at once: the first screen asks for a page while the app is still starting.
-    setImmediate(refresh);
+    // Taken up (or built) at once, once the thread has said it is ready: the first screen asks for a page
+    // while the app is still starting.
+    setImmediate(() => {
+      this.snapshot.load(this.snapshotFile);
+      refresh();
+    });
     this.timer = setInterval(refresh, REFRESH_EVERY_MS);
     this.timer.unref();
   }
