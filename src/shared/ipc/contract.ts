@@ -8,6 +8,7 @@ import {
   TRADE_STATUSES_ACCEPTED,
   TRANSACTION_TYPES,
 } from '../api';
+import { CHARM_PATTERN_MAX, MAX_LIST_ENTRIES, SEED_MAX, WEARS } from '../filters';
 import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
 import { utcTimestampSchema } from '../time';
 import type {
@@ -46,7 +47,15 @@ const pageLimit = z.int().min(1).max(1000).default(200);
 const tradeDuration = z.int().min(TRADE_DURATION_MIN_SECONDS).max(TRADE_DURATION_MAX_SECONDS);
 const externalId = z.string().min(1).max(MAX_EXTERNAL_ID_LENGTH);
 
-export const CATALOG_SORT_COLUMNS = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'] as const;
+export const CATALOG_SORT_COLUMNS = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity', 'discount', 'floatRank'] as const;
+
+/** Ranges of whole numbers within 0..max, sorted and not overlapping (as parseNumberList gives them). */
+const numberRanges = (max: number) =>
+  z
+    .array(z.tuple([z.int().min(0).max(max), z.int().min(0).max(max)]).refine(([low, high]) => low <= high, 'a range runs backwards'))
+    .max(MAX_LIST_ENTRIES)
+    .refine((ranges) => ranges.every((range, i) => i === 0 || range[0] > (ranges[i - 1] as [number, number])[1]), 'ranges must be sorted and apart')
+    .default([]);
 
 export const catalogQuerySchema = z.strictObject({
   search: z.string().max(MAX_NAME_LENGTH).default(''),
@@ -60,6 +69,25 @@ export const catalogQuerySchema = z.strictObject({
   souvenir: z.boolean().nullable().default(null),
   hasStickers: z.boolean().nullable().default(null),
   stickerName: z.string().max(MAX_NAME_LENGTH).default(''),
+  /** Paint seeds (a pasted list, parsed by parseNumberList). */
+  seeds: numberRanges(SEED_MAX),
+  /** Wear bands; a float in any of them matches. */
+  wears: z.array(z.enum(WEARS)).max(WEARS.length).default([]),
+  hasCharm: z.boolean().nullable().default(null),
+  /** A charm name holding the text. */
+  charmName: z.string().max(MAX_NAME_LENGTH).default(''),
+  charmPatterns: numberRanges(CHARM_PATTERN_MAX),
+  stickerCountMin: z.int().min(1).max(10).nullable().default(null),
+  /** At least this many of one sticker ("4× the same"). */
+  sameStickerMin: z.int().min(2).max(10).nullable().default(null),
+  /** Any of these sticker names (each held by one of the item's sticker names). */
+  stickerNames: z.array(z.string().trim().min(1).max(MAX_NAME_LENGTH)).max(20).default([]),
+  /** Words the item's name must not hold (space-separated). */
+  excludeWords: z.string().max(MAX_NAME_LENGTH).default(''),
+  /** At least this many percent under its name's reference price. */
+  discountMin: z.number().min(-1000).max(100).nullable().default(null),
+  /** Among the lowest floats of its name: rank at most this. */
+  floatRankMax: z.int().min(1).max(1_000_000).nullable().default(null),
   sort: z.enum(CATALOG_SORT_COLUMNS).default('price'),
   direction: z.enum(['asc', 'desc']).default('asc'),
   offset,

@@ -116,6 +116,23 @@ export interface CatalogRow {
   listedAt: string;
   /** Direction of the last price move, for flashing. */
   lastMove: 'up' | 'down' | null;
+  /** The market for its name (and phase), from the cached listings on sale: see MarketStanding. */
+  market: MarketStanding;
+}
+
+/**
+ * Where a listing stands in its name's market (its name and phase), computed from every listing on sale in
+ * the cache and kept current by the feed. Off sale: as when it left.
+ */
+export interface MarketStanding {
+  /** The median price of the name's listings on sale (two middle ones: their mean, rounded down), cents. */
+  reference: number;
+  /** How many of the name are on sale. */
+  listings: number;
+  /** How far under the reference, in percent ((reference − price) / reference × 100; negative: over it). */
+  discount: number;
+  /** 1 for the lowest float of its name on sale (ties: the lower itemId first); null without a float. */
+  floatRank: number | null;
 }
 
 export interface PricePoint {
@@ -127,6 +144,8 @@ export interface ItemDetail {
   item: Item;
   priceHistory: PricePoint[];
   onSale: boolean;
+  /** Its market's numbers (null for an item no longer held on sale or off). */
+  market: (MarketStanding & { leftSale24h: number; median7d: number | null; observed7d: number }) | null;
 }
 
 export interface TradeTimelineEntry {
