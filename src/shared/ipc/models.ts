@@ -116,8 +116,11 @@ export interface CatalogRow {
   listedAt: string;
   /** Direction of the last price move, for flashing. */
   lastMove: 'up' | 'down' | null;
-  /** The market for its name (and phase), from the cached listings on sale: see MarketStanding. */
-  market: MarketStanding;
+  /**
+   * The market for its name (and phase), from the cached listings on sale: see MarketStanding. Null in the
+   * rows a live change brings (the writer does not rank the market; a page read does): keep the one shown.
+   */
+  market: MarketStanding | null;
 }
 
 /**
@@ -144,7 +147,7 @@ export interface ItemDetail {
   item: Item;
   priceHistory: PricePoint[];
   onSale: boolean;
-  /** Its market's numbers (null for an item no longer held on sale or off). */
+  /** Its market's numbers while it is on sale (null once it left sale). */
   market: (MarketStanding & { leftSale24h: number; median7d: number | null; observed7d: number }) | null;
 }
 
