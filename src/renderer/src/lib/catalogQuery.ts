@@ -1,4 +1,5 @@
 import type { CATALOG_SORT_COLUMNS, CatalogQuery } from '../../../shared/ipc/contract';
+import { CHARM_PATTERN_MAX, formatNumberList, type NumberRange, parseNumberList, SEED_MAX, WEARS, type Wear } from '../../../shared/filters';
 import { parseDollarsToCents } from '../../../shared/money';
 import { parseUnitFloat } from './format';
 
@@ -20,6 +21,25 @@ export interface CatalogFilters {
   souvenir: TriState;
   hasStickers: TriState;
   stickerName: string;
+  /** Paint seeds as typed or pasted ("661, 670, 955, 1-25"). */
+  seeds: string;
+  /** The last seed list that parsed: what the query asks while the text does not parse. */
+  seedRanges: readonly NumberRange[];
+  wears: Wear[];
+  hasCharm: TriState;
+  charmName: string;
+  charmPatterns: string;
+  charmPatternRanges: readonly NumberRange[];
+  /** At least this many stickers. */
+  stickerCountMin: string;
+  /** '' or 2–5: at least that many of one sticker. */
+  sameStickerMin: string;
+  /** Any of these sticker names, comma-separated. */
+  stickerNames: string;
+  excludeWords: string;
+  /** At least this many percent under the name's reference price. */
+  discountMin: string;
+  floatRankMax: string;
 }
 
 export interface CatalogSort {
@@ -39,6 +59,19 @@ export const EMPTY_FILTERS: CatalogFilters = {
   souvenir: 'any',
   hasStickers: 'any',
   stickerName: '',
+  seeds: '',
+  seedRanges: [],
+  wears: [],
+  hasCharm: 'any',
+  charmName: '',
+  charmPatterns: '',
+  charmPatternRanges: [],
+  stickerCountMin: '',
+  sameStickerMin: '',
+  stickerNames: '',
+  excludeWords: '',
+  discountMin: '',
+  floatRankMax: '',
 };
 
 export const DEFAULT_SORT: CatalogSort = { column: 'price', direction: 'asc' };
@@ -49,6 +82,74 @@ export interface FilterProblems {
   priceMax?: string;
   floatMin?: string;
   floatMax?: string;
+  seeds?: string;
+  charmPatterns?: string;
+  stickerCountMin?: string;
+  sameStickerMin?: string;
+  stickerNames?: string;
+  discountMin?: string;
+  floatRankMax?: string;
+}
+
+/** The most sticker names one query takes, and the longest name (the IPC contract's bounds). */
+const MAX_STICKER_NAMES = 20;
+const MAX_NAME_LENGTH = 256;
+
+/**
+ * Apply an edit to the form. A pasted list that parses becomes the list the query asks; one that does not
+ * stays in its field (shown with its error) while the query keeps the last list that parsed.
+ */
+export function withFilterEdit(f: CatalogFilters, patch: Partial<CatalogFilters>): CatalogFilters {
+  const next = { ...f, ...patch };
+  if (patch.seeds !== undefined) {
+    const parsed = parseNumberList(patch.seeds, SEED_MAX);
+    if (parsed.ok) next.seedRanges = parsed.ranges;
+  }
+  if (patch.charmPatterns !== undefined) {
+    const parsed = parseNumberList(patch.charmPatterns, CHARM_PATTERN_MAX);
+    if (parsed.ok) next.charmPatternRanges = parsed.ranges;
+  }
+  return next;
+}
+
+function listProblem(text: string, max: number, applied: readonly NumberRange[], what: string): string | undefined {
+  const parsed = parseNumberList(text, max);
+  if (parsed.ok) return undefined;
+  const keeps = applied.length > 0 ? `still showing ${formatNumberList(applied)}` : `no ${what} filter applied`;
+  return `${parsed.error}; write numbers and ranges like 661, 670, 1-25 (${keeps}).`;
+}
+
+/** A whole number in min..max; null when blank; undefined when it does not parse. */
+function wholeNumber(text: string, min: number, max: number): number | null | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (!/^\d{1,7}$/u.test(trimmed)) return undefined;
+  const n = Number(trimmed);
+  return n >= min && n <= max ? n : undefined;
+}
+
+/** A percentage ("15", "12.5 %") in -1000..100; null when blank; undefined when it does not parse. */
+function percent(text: string): number | null | undefined {
+  const trimmed = text.trim().replace(/\s*%$/u, '');
+  if (trimmed === '') return null;
+  if (!/^-?\d{1,4}(?:\.\d{1,2})?$/u.test(trimmed)) return undefined;
+  const n = Number(trimmed);
+  return n >= -1000 && n <= 100 ? n : undefined;
+}
+
+/** The comma-separated sticker names, trimmed, blanks dropped. */
+function splitNames(text: string): string[] {
+  return text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
+function stickerNamesProblem(text: string): string | undefined {
+  const names = splitNames(text);
+  if (names.length > MAX_STICKER_NAMES) return `At most ${MAX_STICKER_NAMES} names (got ${names.length})`;
+  if (names.some((name) => name.length > MAX_NAME_LENGTH)) return `A name of at most ${MAX_NAME_LENGTH} characters`;
+  return undefined;
 }
 
 function tri(value: TriState): boolean | null {
@@ -75,6 +176,16 @@ export function filterProblems(f: CatalogFilters): FilterProblems {
   if (money(f.priceMax) === undefined) problems.priceMax = moneyProblem(f.priceMax, 'e.g. 250');
   if (parseUnitFloat(f.floatMin) === undefined) problems.floatMin = 'A float between 0 and 1';
   if (parseUnitFloat(f.floatMax) === undefined) problems.floatMax = 'A float between 0 and 1';
+  const seeds = listProblem(f.seeds, SEED_MAX, f.seedRanges, 'seed');
+  if (seeds) problems.seeds = seeds;
+  const patterns = listProblem(f.charmPatterns, CHARM_PATTERN_MAX, f.charmPatternRanges, 'charm pattern');
+  if (patterns) problems.charmPatterns = patterns;
+  if (wholeNumber(f.stickerCountMin, 1, 10) === undefined) problems.stickerCountMin = 'A whole number of stickers, 1 to 10';
+  if (wholeNumber(f.sameStickerMin, 2, 10) === undefined) problems.sameStickerMin = 'A whole number, 2 to 10';
+  const names = stickerNamesProblem(f.stickerNames);
+  if (names) problems.stickerNames = names;
+  if (percent(f.discountMin) === undefined) problems.discountMin = 'A percentage up to 100, e.g. 15';
+  if (wholeNumber(f.floatRankMax, 1, 1_000_000) === undefined) problems.floatRankMax = 'A whole number from 1, e.g. 3';
   return problems;
 }
 
@@ -92,6 +203,17 @@ export function toCatalogQuery(f: CatalogFilters, sort: CatalogSort): Omit<Catal
     souvenir: tri(f.souvenir),
     hasStickers: tri(f.hasStickers),
     stickerName: f.stickerName.trim(),
+    seeds: f.seedRanges.map(([low, high]) => [low, high]),
+    wears: WEARS.filter((wear) => f.wears.includes(wear)),
+    hasCharm: tri(f.hasCharm),
+    charmName: f.charmName.trim(),
+    charmPatterns: f.charmPatternRanges.map(([low, high]) => [low, high]),
+    stickerCountMin: wholeNumber(f.stickerCountMin, 1, 10) ?? null,
+    sameStickerMin: wholeNumber(f.sameStickerMin, 2, 10) ?? null,
+    stickerNames: stickerNamesProblem(f.stickerNames) ? [] : splitNames(f.stickerNames),
+    excludeWords: f.excludeWords.trim().split(/\s+/u).filter(Boolean).join(' '),
+    discountMin: percent(f.discountMin) ?? null,
+    floatRankMax: wholeNumber(f.floatRankMax, 1, 1_000_000) ?? null,
     sort: sort.column,
     direction: sort.direction,
   };
@@ -113,12 +235,27 @@ export function activeFilterCount(f: CatalogFilters): number {
   if (f.souvenir !== 'any') n++;
   if (f.hasStickers !== 'any') n++;
   if (f.stickerName.trim()) n++;
+  if (f.wears.length > 0) n++;
+  for (const count of Object.values(dealFilterCounts(f))) n += count;
   return n;
+}
+
+export type DealFilterGroup = 'pattern' | 'charms' | 'stickers' | 'market';
+
+/** How many of each group of deal filters are set (a collapsed group still says it narrows the list). */
+export function dealFilterCounts(f: CatalogFilters): Record<DealFilterGroup, number> {
+  const set = (text: string) => (text.trim() === '' ? 0 : 1);
+  return {
+    pattern: set(f.seeds),
+    charms: (f.hasCharm !== 'any' ? 1 : 0) + set(f.charmName) + set(f.charmPatterns),
+    stickers: set(f.stickerCountMin) + set(f.sameStickerMin) + set(f.stickerNames) + set(f.excludeWords),
+    market: set(f.discountMin) + set(f.floatRankMax),
+  };
 }
 
 /** Clicking a header: a new column starts in its natural direction; the same column flips. */
 export function nextSort(current: CatalogSort, column: CatalogSortColumn): CatalogSort {
   if (current.column === column) return { column, direction: current.direction === 'asc' ? 'desc' : 'asc' };
-  const descFirst: CatalogSortColumn[] = ['listedAt', 'stickers', 'keychains', 'rarity'];
+  const descFirst: CatalogSortColumn[] = ['listedAt', 'stickers', 'keychains', 'rarity', 'discount'];
   return { column, direction: descFirst.includes(column) ? 'desc' : 'asc' };
 }

@@ -153,3 +153,15 @@ export function timeAxisFormat(fromMs: number, toMs: number): (t: number) => str
     return full.slice(0, 10);
   };
 }
+
+/** A discount against the reference: "−23 %" under it, "+12 %" over it (whole percent). */
+export function formatDiscount(discount: number): string {
+  const whole = Math.round(Math.abs(discount));
+  if (whole === 0) return '0\u00a0%';
+  return `${discount > 0 ? '\u2212' : '+'}${whole}\u00a0%`;
+}
+
+/** "#2 of 418": a listing's float rank among its name on sale; a dash without a float. */
+export function formatFloatRank(rank: number | null, listings: number): string {
+  return rank === null ? DASH : `#${formatInt(rank)} of ${formatInt(listings)}`;
+}

@@ -1,5 +1,5 @@
 import type { CatalogFilters, CatalogSort } from '../../lib/catalogQuery';
-import { EMPTY_FILTERS, nextSort, type CatalogSortColumn } from '../../lib/catalogQuery';
+import { EMPTY_FILTERS, nextSort, withFilterEdit, type CatalogSortColumn } from '../../lib/catalogQuery';
 import type { CatalogQuery } from '../../../../shared/ipc/contract';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
@@ -62,7 +62,7 @@ const applySoon = debounced(applyFilters, 120);
 
 /** Edit the filter form; typing is debounced (~120 ms), toggles apply at once. */
 export function editFilters(patch: Partial<CatalogFilters>, immediate = false): void {
-  update('catalog', (c) => ({ ...c, filters: { ...c.filters, ...patch } }));
+  update('catalog', (c) => ({ ...c, filters: withFilterEdit(c.filters, patch) }));
   if (immediate) {
     applySoon.cancel();
     applyFilters();

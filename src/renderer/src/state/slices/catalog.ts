@@ -1,4 +1,4 @@
-import type { CatalogInfo, CatalogRow, ItemDetail, Page } from '../../../../shared/ipc/models';
+import type { CatalogInfo, CatalogRow, ItemDetail, MarketStanding, Page } from '../../../../shared/ipc/models';
 import type { EngineEventBatch } from '../../../../shared/ipc/events';
 import {
   type CatalogFilters,
@@ -295,6 +295,15 @@ export function pageFailed(slice: CatalogSlice, key: string, index: number, erro
   };
 }
 
+/**
+ * A standing after a live price move: its discount against the reference shown, until the next page read
+ * brings the engine's (the reference moves little with one listing of the name).
+ */
+function repriced<M extends MarketStanding>(market: M | null, price: number): M | null {
+  if (market === null || market.reference <= 0) return market;
+  return { ...market, discount: ((market.reference - price) / market.reference) * 100 };
+}
+
 /** Live item changes: update what we hold in place; never reorder (no layout shift). */
 export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, nowMs: number): CatalogSlice {
   const items = batch.items;
@@ -312,9 +321,11 @@ export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, 
   };
 
   for (const row of items.upserted) {
-    if (rows[row.itemId]) {
+    const held = rows[row.itemId];
+    if (held) {
       touchRows();
-      rows[row.itemId] = row;
+      // A live row carries no market standing (only a page read ranks the market): the shown one stays.
+      rows[row.itemId] = row.market === null ? { ...row, market: held.market } : row;
     } else {
       pendingNew++;
     }
@@ -325,7 +336,7 @@ export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, 
     const dir = before === null || move.price === before ? null : move.price > before ? 'up' : 'down';
     if (row) {
       touchRows();
-      rows[move.itemId] = { ...row, price: move.price, lastMove: dir ?? row.lastMove };
+      rows[move.itemId] = { ...row, price: move.price, lastMove: dir ?? row.lastMove, market: repriced(row.market, move.price) };
       if (dir) {
         if (moves === next.moves) moves = { ...moves };
         moves[move.itemId] = { dir, seq: batch.seq, at: nowMs };
@@ -338,6 +349,7 @@ export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, 
         data: {
           ...detail.data,
           item: { ...detail.data.item, price: move.price },
+          market: repriced(detail.data.market, move.price),
           priceHistory: [...history, { at: batch.at, price: move.price }],
         },
       };
