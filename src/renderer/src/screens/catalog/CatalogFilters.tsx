@@ -1,9 +1,10 @@
 import type { CSSProperties } from 'react';
 import { Icon } from '../../components/Icon';
-import { activeFilterCount, filterProblems, type TriState } from '../../lib/catalogQuery';
+import { activeFilterCount, type FilterProblems, filterProblems, type TriState } from '../../lib/catalogQuery';
 import { KNOWN_PHASES, RARITIES } from '../../lib/rarity';
 import { clearFilters, editFilters } from '../../state/actions/catalog';
 import { useStore } from '../../state/store';
+import { DealFilters, WearButtons } from './DealFilters';
 
 function TriSelect({ label, value, onChange, yes, no }: { label: string; value: TriState; onChange: (v: TriState) => void; yes: string; no: string }) {
   return (
@@ -44,6 +45,9 @@ export function CatalogFilters() {
   const f = useStore((s) => s.catalog.filters);
   const problems = filterProblems(f);
   const count = activeFilterCount(f);
+  const shownProblems = (Object.entries(problems) as [keyof FilterProblems, string][]).filter(
+    (entry): entry is [keyof typeof PROBLEM_FIELDS, string] => entry[0] in PROBLEM_FIELDS,
+  );
   return (
     <div className="filter-bar two-rows" role="group" aria-label="Filters">
       <div className="filter-row">
@@ -100,6 +104,7 @@ export function CatalogFilters() {
           onChange={(e) => editFilters({ floatMax: e.target.value })}
         />
       </div>
+      <WearButtons wears={f.wears} />
       <input
         className="sticker-input"
         aria-label="Sticker name"
@@ -148,10 +153,12 @@ export function CatalogFilters() {
       <TriSelect label="Souvenir" value={f.souvenir} yes="Souvenir only" no="No souvenir" onChange={(v) => editFilters({ souvenir: v }, true)} />
       <TriSelect label="Stickers" value={f.hasStickers} yes="With stickers" no="Without stickers" onChange={(v) => editFilters({ hasStickers: v }, true)} />
       </div>
-      {/* A value the filter cannot use is said in words: the rows shown ignore it. */}
-      {Object.keys(problems).length > 0 ? (
+      <DealFilters f={f} problems={problems} />
+      {/* A value the filter cannot use is said in words: the rows shown ignore it. (A pasted list says
+          its error beside its field, and the query keeps the last list that parsed.) */}
+      {shownProblems.length > 0 ? (
         <div className="filter-row filter-problems" role="alert">
-          {(Object.entries(problems) as [keyof typeof PROBLEM_FIELDS, string][]).map(([field, text]) => (
+          {shownProblems.map(([field, text]) => (
             <span key={field}>
               {PROBLEM_FIELDS[field]}: {text} — not applied.
             </span>
@@ -162,4 +169,14 @@ export function CatalogFilters() {
   );
 }
 
-const PROBLEM_FIELDS = { priceMin: 'Minimum price', priceMax: 'Maximum price', floatMin: 'Minimum float', floatMax: 'Maximum float' } as const;
+const PROBLEM_FIELDS = {
+  priceMin: 'Minimum price',
+  priceMax: 'Maximum price',
+  floatMin: 'Minimum float',
+  floatMax: 'Maximum float',
+  stickerCountMin: 'Sticker count',
+  sameStickerMin: 'Same sticker',
+  stickerNames: 'Any of stickers',
+  discountMin: 'Under reference by',
+  floatRankMax: 'Float rank',
+} as const;

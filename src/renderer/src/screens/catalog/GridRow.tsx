@@ -1,6 +1,7 @@
 import { type CSSProperties, memo } from 'react';
 import { useNow } from '../../lib/clock';
-import { formatAge, formatFloat } from '../../lib/format';
+import type { MarketStanding } from '../../../../shared/ipc/models';
+import { formatAge, formatCents, formatDiscount, formatFloat, formatFloatRank, formatInt } from '../../lib/format';
 import { rarityColor, rarityName } from '../../lib/rarity';
 import { ItemImage } from '../../components/ItemImage';
 import { openDetail, selectItem } from '../../state/actions/catalog';
@@ -33,6 +34,34 @@ function AgeCell({ listedAt }: { listedAt: string }) {
     <time className="num muted" dateTime={listedAt}>
       {formatAge(listedAt, now)}
     </time>
+  );
+}
+
+/** The discount against its name's reference and its float rank (a live row without one shows dashes). */
+function MarketCells({ market }: { market: MarketStanding | null }) {
+  if (market === null) {
+    return (
+      <>
+        <div role="gridcell" className="cell col-discount right num muted">—</div>
+        <div role="gridcell" className="cell col-rank right num muted">—</div>
+      </>
+    );
+  }
+  const under = Math.round(market.discount) >= 1;
+  const reference = `${formatCents(market.reference)}: the median of ${formatInt(market.listings)} on sale`;
+  return (
+    <>
+      <div role="gridcell" className="cell col-discount right num" title={`${under ? 'Under' : 'Not under'} its reference price ${reference}`}>
+        <span className={`discount ${under ? 'under' : 'over'}`}>{formatDiscount(market.discount)}</span>
+      </div>
+      <div
+        role="gridcell"
+        className="cell col-rank right num"
+        title={market.floatRank === null ? undefined : `#${market.floatRank} lowest float of ${formatInt(market.listings)} on sale`}
+      >
+        {market.floatRank === null ? <span className="muted">—</span> : formatFloatRank(market.floatRank, market.listings)}
+      </div>
+    </>
   );
 }
 
@@ -157,6 +186,7 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
       <div role="gridcell" className="cell right">
         <AgeCell listedAt={row.listedAt} />
       </div>
+      <MarketCells market={row.market} />
     </div>
   );
 }

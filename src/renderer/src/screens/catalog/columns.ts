@@ -6,7 +6,7 @@ export const HEADER_HEIGHT = 32;
 export const OVERSCAN = 10;
 
 export interface Column {
-  id: 'rarity' | 'name' | 'phase' | 'float' | 'seed' | 'stickers' | 'keychains' | 'price' | 'age';
+  id: 'rarity' | 'name' | 'phase' | 'float' | 'seed' | 'stickers' | 'keychains' | 'price' | 'age' | 'discount' | 'rank';
   /** Accessible name of the header (and its sort button). */
   label: string;
   /** Visible header text when shorter than the label. */
@@ -16,12 +16,14 @@ export interface Column {
   /** Tooltip of a header that is not a sort button. */
   hint?: string;
   width: string;
+  /** Its width in the narrow grid, when less than `width`. */
+  narrowWidth?: string;
   align?: 'right';
 }
 
 export const COLUMNS: readonly Column[] = [
   { id: 'rarity', label: 'Rarity', short: '', sort: 'rarity', width: '58px' },
-  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(170px, 2.3fr)' },
+  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(170px, 2.3fr)', narrowWidth: 'minmax(130px, 2.3fr)' },
   { id: 'phase', label: 'Phase', sort: 'phase', width: 'minmax(90px, 0.6fr)' },
   { id: 'float', label: 'Float', sort: 'float', width: '86px', align: 'right' },
   { id: 'seed', label: 'Paint seed', short: 'Seed', sort: 'paintSeed', width: '56px', align: 'right' },
@@ -29,12 +31,15 @@ export const COLUMNS: readonly Column[] = [
   { id: 'keychains', label: 'Charms (keychains)', short: 'Charms', sort: 'keychains', hint: 'Keychains, charms and sticker slabs', width: 'minmax(80px, 0.8fr)' },
   { id: 'price', label: 'Price', sort: 'price', width: '102px', align: 'right' },
   { id: 'age', label: 'Age', sort: 'listedAt', width: '52px', align: 'right' },
+  // After age: the columns before keep their places (scripts and tests address cells by position).
+  { id: 'discount', label: 'Discount', short: 'Disc.', sort: 'discount', width: '64px', align: 'right' },
+  { id: 'rank', label: 'Float rank', short: 'Rank', sort: 'floatRank', width: '92px', align: 'right' },
 ];
 
 export const GRID_TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
 
 /** Columns folded away (0 wide, still in the accessibility tree) when the grid is narrow, e.g. beside the detail panel. */
-export const FOLDABLE: readonly Column['id'][] = ['seed', 'keychains'];
+export const FOLDABLE: readonly Column['id'][] = ['seed', 'keychains', 'rank'];
 
 /** Whether a row shows something in a column that folds when no row does (see emptyColumns). */
 const FILLED: Partial<Record<Column['id'], (row: CatalogRow) => boolean>> = {
@@ -62,5 +67,5 @@ export function emptyColumns(rows: Iterable<CatalogRow>, sortedBy: Column['id'] 
 
 /** The narrow grid's columns: the foldable ones and the empty ones 0 wide. */
 export function narrowTemplate(empty: readonly Column['id'][]): string {
-  return COLUMNS.map((c) => (FOLDABLE.includes(c.id) || empty.includes(c.id) ? '0px' : c.width)).join(' ');
+  return COLUMNS.map((c) => (FOLDABLE.includes(c.id) || empty.includes(c.id) ? '0px' : (c.narrowWidth ?? c.width))).join(' ');
 }

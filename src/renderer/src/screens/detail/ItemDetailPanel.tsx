@@ -5,7 +5,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { ItemImage } from '../../components/ItemImage';
 import { TimeAgo } from '../../components/TimeAgo';
-import { DASH, formatDateTime, formatFloat } from '../../lib/format';
+import type { CatalogRow, ItemDetail } from '../../../../shared/ipc/models';
+import { DASH, formatCents, formatDateTime, formatDiscount, formatFloat, formatInt } from '../../lib/format';
 import { rarityColor, rarityName } from '../../lib/rarity';
 import { closeDetail, loadDetail } from '../../state/actions/catalog';
 import { toast } from '../../state/actions/ui';
@@ -139,6 +140,58 @@ function Holder({ item }: { item: Item }) {
   );
 }
 
+/**
+ * Where the listing stands in its name's market: the reference price and the numbers behind it (from the
+ * detail read; the row's while it loads), its discount, float rank, the 7-day median and how many left sale.
+ */
+function MarketNumbers({ detail, row }: { detail: ItemDetail | null; row: CatalogRow | undefined }) {
+  const full = detail?.market ?? null;
+  const market = full ?? (detail === null ? (row?.market ?? null) : null);
+  return (
+    <section className="detail-section" aria-label="Market">
+      <h3>Market</h3>
+      {market === null ? (
+        <p className="muted small">{detail && !detail.onSale ? 'No longer on sale: no market numbers.' : 'No market numbers yet.'}</p>
+      ) : (
+        <dl className="props">
+          <Prop label="Reference price">
+            <span className="num">{formatCents(market.reference)}</span>{' '}
+            <span className="muted small">
+              median of <span className="num">{formatInt(market.listings)}</span> on sale
+            </span>
+          </Prop>
+          <Prop label="Discount">
+            <span className={`num discount ${Math.round(market.discount) >= 1 ? 'under' : 'over'}`}>{formatDiscount(market.discount)}</span>{' '}
+            <span className="muted small">{market.discount >= 0.5 ? 'under' : market.discount <= -0.5 ? 'over' : 'at'} the reference</span>
+          </Prop>
+          <Prop label="Float rank">
+            {market.floatRank === null ? (
+              DASH
+            ) : (
+              <>
+                <span className="num">#{formatInt(market.floatRank)}</span> lowest float of <span className="num">{formatInt(market.listings)}</span> on sale
+              </>
+            )}
+          </Prop>
+          {full !== null && full.median7d !== null ? (
+            <Prop label="7-day median">
+              <span className="num">{formatCents(full.median7d)}</span>{' '}
+              <span className="muted small">
+                of <span className="num">{formatInt(full.observed7d)}</span> prices observed
+              </span>
+            </Prop>
+          ) : null}
+          {full !== null ? (
+            <Prop label="Left sale in 24 h">
+              <span className="num">{formatInt(full.leftSale24h)}</span>
+            </Prop>
+          ) : null}
+        </dl>
+      )}
+    </section>
+  );
+}
+
 /** The item detail side panel: every field of the Item, its price history, and Buy. */
 export function ItemDetailPanel() {
   const detail = useStore((s) => s.catalog.detail);
@@ -202,6 +255,8 @@ export function ItemDetailPanel() {
         ) : detail.status === 'missing' ? (
           <EmptyState title="Item not found">It left the catalog; it may have been sold.</EmptyState>
         ) : null}
+
+        <MarketNumbers detail={detail.data?.item.itemId === detail.id ? detail.data : null} row={row} />
 
         <section className="detail-section" aria-label="Price history">
           <h3>Price history</h3>

@@ -1,0 +1,254 @@
+import { type ReactNode, useState } from 'react';
+import { WEAR_BANDS, WEARS } from '../../../../shared/filters';
+import type { CatalogFilters, DealFilterGroup, FilterProblems, TriState } from '../../lib/catalogQuery';
+import { dealFilterCounts } from '../../lib/catalogQuery';
+import { formatInt } from '../../lib/format';
+import { readPref, writePref } from '../../lib/persist';
+import { editFilters } from '../../state/actions/catalog';
+
+const GROUPS: readonly { id: DealFilterGroup; title: string }[] = [
+  { id: 'pattern', title: 'Seed list' },
+  { id: 'charms', title: 'Charms' },
+  { id: 'stickers', title: 'Sticker combos' },
+  { id: 'market', title: 'Deals' },
+];
+
+const OPEN_PREF = 'catalog-filter-sections';
+
+/** The wear buttons beside the float range: a float in any pressed band matches. */
+export function WearButtons({ wears }: { wears: CatalogFilters['wears'] }) {
+  return (
+    <div className="filter-group wear-group" role="group" aria-label="Wear">
+      {WEARS.map((wear) => {
+        const on = wears.includes(wear);
+        const band = WEAR_BANDS[wear];
+        return (
+          <button
+            key={wear}
+            type="button"
+            className={`wear-btn ${on ? 'on' : ''}`}
+            aria-pressed={on}
+            title={`${band.label}: float ${band.min.toFixed(2)}–${Math.min(band.max, 1).toFixed(2)}`}
+            onClick={() => editFilters({ wears: on ? wears.filter((w) => w !== wear) : [...wears, wear] }, true)}
+          >
+            {wear}
+            <span className="sr-only"> ({band.label})</span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** How many seeds a list covers, for the line under the field. */
+function seedCount(ranges: CatalogFilters['seedRanges']): number {
+  return ranges.reduce((sum, [low, high]) => sum + high - low + 1, 0);
+}
+
+function TextFilter({
+  label,
+  value,
+  onChange,
+  placeholder,
+  className = '',
+  problem,
+  problemId,
+  inputMode,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  className?: string;
+  problem?: string | undefined;
+  problemId?: string;
+  inputMode?: 'numeric' | 'decimal';
+}) {
+  return (
+    <label className="filter-group">
+      <span className="filter-label">{label}</span>
+      <input
+        className={`${className} ${problem ? 'bad' : ''}`}
+        maxLength={2000}
+        placeholder={placeholder}
+        autoComplete="off"
+        spellCheck={false}
+        inputMode={inputMode}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem && problemId ? problemId : undefined}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') editFilters({}, true);
+        }}
+      />
+    </label>
+  );
+}
+
+/** A list field's error, said beside it (the query keeps the last list that parsed). */
+function ListError({ id, problem }: { id: string; problem: string | undefined }) {
+  return problem ? (
+    <span id={id} className="field-error list-error" role="alert">
+      {problem}
+    </span>
+  ) : null;
+}
+
+function Section({ id, title, open, children }: { id: string; title: string; open: boolean; children: ReactNode }) {
+  return (
+    <div id={id} className="filter-row filter-section" role="group" aria-label={title} hidden={!open}>
+      <span className="section-title" aria-hidden="true">
+        {title}
+      </span>
+      {children}
+    </div>
+  );
+}
+
+function readOpen(): DealFilterGroup[] {
+  const saved = readPref(OPEN_PREF);
+  return saved ? (saved.split(',').filter((id) => GROUPS.some((g) => g.id === id)) as DealFilterGroup[]) : [];
+}
+
+/**
+ * The deal filters (seed lists, charms, sticker combos, discount and float rank) in sections that open from
+ * a row of toggles, so the filter bar stays short; a closed section with filters set says how many.
+ */
+export function DealFilters({ f, problems }: { f: CatalogFilters; problems: FilterProblems }) {
+  const [open, setOpen] = useState<DealFilterGroup[]>(() => {
+    const counts = dealFilterCounts(f);
+    return [...new Set([...readOpen(), ...GROUPS.filter((g) => counts[g.id] > 0).map((g) => g.id)])];
+  });
+  const counts = dealFilterCounts(f);
+  const toggle = (id: DealFilterGroup) => {
+    const next = open.includes(id) ? open.filter((g) => g !== id) : [...open, id];
+    setOpen(next);
+    writePref(OPEN_PREF, next.join(',') || null);
+  };
+  const isOpen = (id: DealFilterGroup) => open.includes(id);
+  const seeds = seedCount(f.seedRanges);
+  return (
+    <>
+      <div className="filter-row section-toggles">
+        <span className="filter-label">More filters</span>
+        {GROUPS.map((g) => (
+          <button
+            key={g.id}
+            type="button"
+            className={`section-toggle ${isOpen(g.id) ? 'open' : ''} ${counts[g.id] > 0 ? 'on' : ''}`}
+            aria-expanded={isOpen(g.id)}
+            aria-controls={`filters-${g.id}`}
+            onClick={() => toggle(g.id)}
+          >
+            <span className="chevron" aria-hidden="true">
+              {isOpen(g.id) ? '▾' : '▸'}
+            </span>
+            {g.title}
+            {counts[g.id] > 0 ? <span className="count-pill num"> {counts[g.id]}<span className="sr-only"> set</span></span> : null}
+          </button>
+        ))}
+        {/* A list error stays said while its section is closed. */}
+        {!isOpen('pattern') && problems.seeds ? <span className="field-error">Seed list: {problems.seeds}</span> : null}
+        {!isOpen('charms') && problems.charmPatterns ? <span className="field-error">Charm patterns: {problems.charmPatterns}</span> : null}
+      </div>
+
+      <Section id="filters-pattern" title="Seed list" open={isOpen('pattern')}>
+        <TextFilter
+          label="Paint seeds"
+          className="list-input"
+          placeholder="661, 670, 955, 1-25"
+          value={f.seeds}
+          problem={problems.seeds}
+          problemId="seeds-error"
+          onChange={(seeds) => editFilters({ seeds })}
+        />
+        <ListError id="seeds-error" problem={problems.seeds} />
+        {!problems.seeds && seeds > 0 ? (
+          <span className="field-hint num" aria-live="polite">
+            {formatInt(seeds)} seed{seeds === 1 ? '' : 's'}
+          </span>
+        ) : null}
+      </Section>
+
+      <Section id="filters-charms" title="Charms" open={isOpen('charms')}>
+        <select
+          aria-label="Has a charm"
+          className={`tri ${f.hasCharm !== 'any' ? 'on' : ''}`}
+          value={f.hasCharm}
+          onChange={(e) => editFilters({ hasCharm: e.target.value as TriState }, true)}
+        >
+          <option value="any">Charm: any</option>
+          <option value="yes">With a charm</option>
+          <option value="no">Without a charm</option>
+        </select>
+        <TextFilter label="Charm name" className="name-input" placeholder="e.g. Lil Squirt" value={f.charmName} onChange={(charmName) => editFilters({ charmName })} />
+        <TextFilter
+          label="Charm patterns"
+          className="list-input"
+          placeholder="e.g. 1-500, 90210"
+          value={f.charmPatterns}
+          problem={problems.charmPatterns}
+          problemId="charm-patterns-error"
+          onChange={(charmPatterns) => editFilters({ charmPatterns })}
+        />
+        <ListError id="charm-patterns-error" problem={problems.charmPatterns} />
+      </Section>
+
+      <Section id="filters-stickers" title="Sticker combos" open={isOpen('stickers')}>
+        <TextFilter
+          label="At least … stickers"
+          className="count-input"
+          inputMode="numeric"
+          placeholder="n"
+          value={f.stickerCountMin}
+          problem={problems.stickerCountMin}
+          onChange={(stickerCountMin) => editFilters({ stickerCountMin })}
+        />
+        <select
+          aria-label="Same sticker"
+          className={`tri ${f.sameStickerMin !== '' ? 'on' : ''}`}
+          value={f.sameStickerMin}
+          onChange={(e) => editFilters({ sameStickerMin: e.target.value }, true)}
+        >
+          <option value="">Same sticker: any</option>
+          {[2, 3, 4, 5].map((n) => (
+            <option key={n} value={String(n)}>
+              {n} × the same sticker
+            </option>
+          ))}
+        </select>
+        <TextFilter
+          label="Any of stickers"
+          className="names-input"
+          placeholder="Crown (Foil), Titan (Holo)"
+          value={f.stickerNames}
+          problem={problems.stickerNames}
+          onChange={(stickerNames) => editFilters({ stickerNames })}
+        />
+        <TextFilter label="Exclude words" className="name-input" placeholder="e.g. Souvenir" value={f.excludeWords} onChange={(excludeWords) => editFilters({ excludeWords })} />
+      </Section>
+
+      <Section id="filters-market" title="Deals" open={isOpen('market')}>
+        <TextFilter
+          label="Under reference by at least %"
+          className="count-input"
+          inputMode="decimal"
+          placeholder="15"
+          value={f.discountMin}
+          problem={problems.discountMin}
+          onChange={(discountMin) => editFilters({ discountMin })}
+        />
+        <TextFilter
+          label="Float rank within its name at most"
+          className="count-input"
+          inputMode="numeric"
+          placeholder="3"
+          value={f.floatRankMax}
+          problem={problems.floatRankMax}
+          onChange={(floatRankMax) => editFilters({ floatRankMax })}
+        />
+      </Section>
+    </>
+  );
+}
