@@ -177,6 +177,13 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'recipients.list': none,
     'recipients.save': record({ id: opt(id), label: name.filter((s) => s.trim().length <= 80), tradeUrl }),
     'recipients.delete': fc.record({ id }),
+    'searches.list': none,
+    'searches.save': record({
+      id: opt(id),
+      name: name.filter((s) => s.trim().length <= 80),
+      query: catalogQuery.map(({ offset: _offset, limit: _limit, ...query }) => query),
+    }),
+    'searches.delete': fc.record({ id }),
     'alerts.rules': none,
     // These runs count buys from buy.* only (auto-buy, the other spending path, has its own property below).
     'alerts.saveRule': ruleInput,

@@ -95,6 +95,28 @@ export const catalogQuerySchema = z.strictObject({
 });
 export type CatalogQuery = z.input<typeof catalogQuerySchema>;
 
+/** A saved search's query: the catalog query without paging (re-checked with this schema whenever it is read back). */
+export const savedSearchQuerySchema = catalogQuerySchema.omit({ offset: true, limit: true });
+export type SavedSearchQuery = z.output<typeof savedSearchQuerySchema>;
+export const SAVED_SEARCH_NAME_MAX = 80;
+
+export const savedSearchInputSchema = z.strictObject({
+  /** Absent: a new search; present: rename or replace that one. */
+  id: id.optional(),
+  name: z.string().trim().min(1, 'Name the search').max(SAVED_SEARCH_NAME_MAX, `A name is at most ${SAVED_SEARCH_NAME_MAX} characters`),
+  query: savedSearchQuerySchema,
+});
+export type SavedSearchInput = z.input<typeof savedSearchInputSchema>;
+export type ParsedSavedSearchInput = z.output<typeof savedSearchInputSchema>;
+
+export interface SavedSearch {
+  id: string;
+  name: string;
+  query: SavedSearchQuery;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export const tradeQuerySchema = z.strictObject({
   statuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).default([]),
   activeOnly: z.boolean().default(false),
@@ -273,6 +295,10 @@ export const IPC_METHODS = {
   'recipients.list': method<typeof none, Recipient[]>(none),
   'recipients.save': method<typeof recipientInputSchema, Recipient>(recipientInputSchema),
   'recipients.delete': method<typeof byId, { deleted: boolean }>(byId),
+  /** Saved catalog searches, by name. */
+  'searches.list': method<typeof none, SavedSearch[]>(none),
+  'searches.save': method<typeof savedSearchInputSchema, SavedSearch>(savedSearchInputSchema),
+  'searches.delete': method<typeof byId, { deleted: boolean }>(byId),
   'alerts.rules': method<typeof none, AlertRule[]>(none),
   'alerts.saveRule': method<typeof alertRuleInputSchema, AlertRule>(alertRuleInputSchema),
   'alerts.deleteRule': method<typeof byId, { deleted: boolean }>(byId),

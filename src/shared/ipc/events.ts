@@ -12,6 +12,7 @@ import type {
   ProgressStatus,
   RateLimitStatus,
 } from './models';
+import type { SavedSearch } from './contract';
 
 /**
  * One coalesced flush of engine events (at most ~20 a second). Absent fields
@@ -41,6 +42,8 @@ export interface EngineEventBatch {
   accountChanged?: boolean;
   /** The settings after a change, whoever made it. */
   settings?: AppSettings;
+  /** The saved searches after a change, whoever made it. */
+  savedSearches?: SavedSearch[];
   firings?: AlertFiring[];
   notifications?: Notification[];
   /** Unread notifications in the centre, after any change. */

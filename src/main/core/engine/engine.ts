@@ -11,6 +11,7 @@ import type {
   IpcParsedInput,
   IpcResult,
   Page,
+  SavedSearch,
 } from '../../../shared/ipc';
 import { keyStoreInfo } from '../../../shared/ipc/keyStore';
 import { sameEndpoint } from '../../../shared/endpoints';
@@ -244,6 +245,19 @@ export class Engine implements EngineService {
       await this.alerts.reload();
       return deleted;
     },
+    'searches.list': async () => (this.session ? this.listSearches(this.session.store) : []),
+    'searches.save': async (input) => {
+      const store = this.requireSession().store;
+      const saved = await store.saveSearch(input).catch(searchRefusal);
+      this.events.push({ savedSearches: await this.listSearches(store) });
+      return saved;
+    },
+    'searches.delete': async ({ id }) => {
+      const store = this.requireSession().store;
+      const deleted = await store.deleteSearch(id);
+      this.events.push({ savedSearches: await this.listSearches(store) });
+      return deleted;
+    },
     'alerts.rules': async () => (this.session ? this.session.store.listAlertRules() : []),
     'alerts.saveRule': (input) => this.alerts.saveRule(input),
     'alerts.deleteRule': async ({ id }) => {
@@ -279,6 +293,13 @@ export class Engine implements EngineService {
     'notifications.list': (query) => this.centre.list(query),
     'notifications.markRead': (input) => this.centre.markRead(input),
   };
+
+  /** The account's saved searches; one whose stored query no longer passes the schema is left out and logged. */
+  private async listSearches(store: LocalStore): Promise<SavedSearch[]> {
+    const { searches, skipped } = await store.listSearches();
+    for (const bad of skipped) this.log(`saved search ${bad.id} ("${bad.name}") left out: its stored query is not valid (${bad.problem})`);
+    return searches;
+  }
 
   async snapshot(): Promise<AppSnapshot> {
     const session = this.session;
@@ -536,4 +557,11 @@ function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T>
 
 function stamp(): string {
   return toUtcIso(Date.now()).replace(/[:.]/g, '-');
+}
+
+/** A saved search the store refused (a taken name, a deleted id): shown to the user as it is. */
+function searchRefusal(error: unknown): never {
+  if (error instanceof StoreError && error.code === 'conflict') throw new EngineError('invalid_input', error.message);
+  if (error instanceof StoreError && error.code === 'not_found') throw new EngineError('not_found', error.message);
+  throw error;
 }

@@ -4,7 +4,8 @@
  * `instanceof`-check them no matter which thread failed.
  */
 
-export type StoreErrorCode = 'version' | 'corrupt' | 'read_only' | 'closed' | 'worker' | 'sync' | 'internal';
+/** `conflict` and `not_found`: a record call refused its input (a taken name, an unknown id); the message says which. */
+export type StoreErrorCode = 'version' | 'corrupt' | 'read_only' | 'closed' | 'worker' | 'sync' | 'conflict' | 'not_found' | 'internal';
 
 export class StoreError extends Error {
   readonly code: StoreErrorCode;
@@ -139,6 +140,9 @@ export function deserializeError(data: SerializedStoreError, method?: string): E
       return new StoreClosedError(data.message);
     case 'sync':
       return new CatalogSyncError(data.reason ?? 'protocol', data.message);
+    case 'conflict':
+    case 'not_found':
+      return new StoreError(data.code, data.message);
     default: {
       const error = new StoreError(data.code, method ? `${method}: ${data.message}` : data.message, data.file);
       if (data.sqliteCode) Object.defineProperty(error, 'sqliteCode', { value: data.sqliteCode, enumerable: true });

@@ -43,11 +43,14 @@ import {
   catalogQuerySchema,
   ledgerQuerySchema,
   recipientInputSchema,
+  savedSearchInputSchema,
   settingsPatchSchema,
   tradeQuerySchema,
   type AlertRuleInput,
   type CatalogQuery,
   type LedgerQuery,
+  type SavedSearch,
+  type SavedSearchInput,
   type TradeQuery,
 } from '../../../shared/ipc/contract';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
@@ -69,6 +72,7 @@ import type {
   LedgerInsertResult,
   PriceChangeResult,
   ReaderMethods,
+  SavedSearchList,
   TradeSource,
   TradeUpdate,
   TradeUpdateResult,
@@ -273,6 +277,13 @@ export class LocalStore {
   /** Creates (no id) or renames/re-points (id) a recipient. The trade URL is stored as given: validate it first. */
   saveRecipient = (input: { id?: string; label: string; tradeUrl: string }): Promise<Recipient> => this.write('saveRecipient', recipientInputSchema.parse(input));
   deleteRecipient = (id: string): Promise<{ deleted: boolean }> => this.write('deleteRecipient', id);
+
+  // ---- saved searches
+
+  listSearches = (): Promise<SavedSearchList> => this.read('listSearches');
+  /** Creates (no id) or renames/replaces (id) a saved search; a taken name rejects with StoreError 'conflict', a deleted id with 'not_found'. */
+  saveSearch = async (input: SavedSearchInput): Promise<SavedSearch> => this.write('saveSearch', savedSearchInputSchema.parse(input));
+  deleteSearch = (id: string): Promise<{ deleted: boolean }> => this.write('deleteSearch', id);
 
   // ---- alert rules and firings
 

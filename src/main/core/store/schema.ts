@@ -9,13 +9,23 @@ import { StoreVersionError } from './errors';
  * - the catalog cache (items, their JSON, names, price history): versioned by CACHE_VERSION in `meta`.
  *   A different layout drops and re-creates them empty, and the next sync fills them again.
  */
-export const SCHEMA_VERSION = 20;
+export const SCHEMA_VERSION = 21;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
-export const CACHE_VERSION = 2;
+/** Schema 21 added the saved searches: a file at 19 or 20 gets the table. */
+const SAVED_SEARCHES_VERSION = 21;
+export const CACHE_VERSION = 3;
 const CACHE_VERSION_KEY = 'cache.version';
 /** A new id each time the cache is created: what a reader's saved snapshot belongs to. */
 export const CACHE_ID_KEY = 'cache.id';
+
+/** Named catalog queries (the CatalogQuery as JSON, without paging); a name is unique per account, case ignored. */
+const SAVED_SEARCHES_TABLE = `
+  CREATE TABLE saved_searches (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, query TEXT NOT NULL, createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE UNIQUE INDEX saved_searches_name ON saved_searches(name COLLATE NOCASE);
+`;
 
 const RECORD_TABLES = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -58,8 +68,8 @@ const RECORD_TABLES = `
   );
   CREATE INDEX notifications_at ON notifications(at DESC, id);
   CREATE INDEX notifications_unread ON notifications(at) WHERE readAt IS NULL;
-`;
-const RECORD_TABLE_NAMES = new Set(['meta', 'settings', 'trades', 'trade_timeline', 'ledger', 'recipients', 'alert_rules', 'alert_firings', 'auto_buy_baseline', 'notifications']);
+${SAVED_SEARCHES_TABLE}`;
+const RECORD_TABLE_NAMES = new Set(['meta', 'settings', 'trades', 'trade_timeline', 'ledger', 'recipients', 'alert_rules', 'alert_firings', 'auto_buy_baseline', 'notifications', 'saved_searches']);
 
 /**
  * The catalog. `items` holds what the readers' snapshot filters and sorts on (the item's own fields, its
@@ -72,7 +82,7 @@ const CACHE_TABLES = `
   CREATE TABLE items (
     itemId INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, price INTEGER NOT NULL, float REAL, paintSeed INTEGER,
     phase TEXT, rarity INTEGER, statTrak INTEGER NOT NULL, souvenir INTEGER NOT NULL, stickerCount INTEGER NOT NULL,
-    keyChainCount INTEGER NOT NULL, stickerNames TEXT NOT NULL, listed_at INTEGER NOT NULL,
+    keyChainCount INTEGER NOT NULL, stickerNames TEXT NOT NULL, keyChainNames TEXT NOT NULL, keyChainPatterns TEXT NOT NULL, listed_at INTEGER NOT NULL,
     last_move INTEGER NOT NULL DEFAULT 0, removed_at INTEGER, hash INTEGER NOT NULL, version INTEGER NOT NULL
   );
   CREATE INDEX items_version ON items(version);
@@ -97,6 +107,7 @@ export function prepareSchema(db: Database, file: string): number {
     const current = db.pragma('user_version', { simple: true }) as number;
     checkSchemaVersion(current, file);
     if (current === 0) db.exec(RECORD_TABLES);
+    else if (current < SAVED_SEARCHES_VERSION) db.exec(SAVED_SEARCHES_TABLE);
     if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
     const cacheVersion = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get(CACHE_VERSION_KEY);
     if (cacheVersion !== String(CACHE_VERSION)) resetCache(db);

@@ -17,7 +17,7 @@ import type {
   TradeDetail,
   TradeTimelineEntry,
 } from '../../../shared/ipc';
-import type { NotificationMarkRead, ParsedNotificationQuery } from '../../../shared/ipc/contract';
+import type { NotificationMarkRead, ParsedNotificationQuery, ParsedSavedSearchInput, SavedSearch } from '../../../shared/ipc/contract';
 import type { NotificationInsertResult } from './notifications';
 import type {
   alertRuleInputSchema,
@@ -205,6 +205,12 @@ export type ItemChangeGroupResult =
   | { kind: 'prices'; result: PackedPriceChangeResult }
   | { kind: 'removals'; result: ItemRemovalResult };
 
+/** The saved searches by name, and the rows whose stored query no longer passes the catalog query's schema (left out). */
+export interface SavedSearchList {
+  searches: SavedSearch[];
+  skipped: { id: string; name: string; problem: string }[];
+}
+
 /** Methods served by the writer thread. Each runs in one transaction unless noted. */
 export interface WriterMethods {
   applyItemUpserts(items: Item[]): ItemUpsertResult;
@@ -232,6 +238,9 @@ export interface WriterMethods {
   /** The notification centre (worker/notificationRows.ts). */
   insertNotifications(list: StoredNotification[]): NotificationInsertResult;
   markNotificationsRead(input: NotificationMarkRead): { marked: number; unread: number };
+  /** Creates (no id) or renames/replaces (id) a saved search; a name another search holds is refused. */
+  saveSearch(input: ParsedSavedSearchInput): SavedSearch;
+  deleteSearch(id: string): { deleted: boolean };
   /** Streams GET /Items/GetAllItemsOnSale into the catalog (see catalogSync.ts). Not one transaction. */
   syncCatalog(request: CatalogSyncRequest): Promise<CatalogSyncResult>;
 }
@@ -266,6 +275,7 @@ export interface ReaderMethods {
   getMeta(key: string): unknown;
   listNotifications(query: ParsedNotificationQuery): NotificationPage;
   unreadNotificationCount(): number;
+  listSearches(): SavedSearchList;
 }
 
 export type WorkerRole = 'writer' | 'reader';

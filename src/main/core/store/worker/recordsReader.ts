@@ -6,8 +6,8 @@ import type { Statement } from 'better-sqlite3';
 import type { Trade } from '../../../../shared/api';
 import { ACTIVE_TRADE_STATUSES } from '../../../../shared/api';
 import type { AlertFiring, AlertRule, AppSettings, BalancePoint, LedgerRow, NotificationPage, Page, Recipient, TradeDetail, TradeTimelineEntry } from '../../../../shared/ipc';
-import type { ParsedNotificationQuery } from '../../../../shared/ipc/contract';
-import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedLedgerQuery, ParsedTradeQuery } from '../types';
+import { savedSearchQuerySchema, type ParsedNotificationQuery } from '../../../../shared/ipc/contract';
+import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedLedgerQuery, ParsedTradeQuery, SavedSearchList } from '../types';
 import { listNotifications, unreadNotificationCount } from './notificationRows';
 import type { Db } from './open';
 import { FIRING_SELECT, firingOf, LEDGER_SELECT, ledgerOf, recipientOf, settingsOf, TRADE_SELECT, tradeOf } from './recordRows';
@@ -231,6 +231,27 @@ export class RecordsReader {
 
   unreadNotificationCount(): number {
     return unreadNotificationCount(this.db);
+  }
+
+  /** By name; a row whose query no longer passes the schema (hand-edited, or from a build with other filters) is left out and reported. */
+  listSearches(): SavedSearchList {
+    const rows = this.prepare<[], { id: string; name: string; query: string; createdAt: string; updatedAt: string }>(
+      'SELECT id, name, query, createdAt, updatedAt FROM saved_searches ORDER BY name COLLATE NOCASE, id',
+    ).all();
+    const list: SavedSearchList = { searches: [], skipped: [] };
+    for (const row of rows) {
+      let json: unknown;
+      try {
+        json = JSON.parse(row.query);
+      } catch (error) {
+        list.skipped.push({ id: row.id, name: row.name, problem: `not JSON (${(error as Error).message})` });
+        continue;
+      }
+      const parsed = savedSearchQuerySchema.safeParse(json);
+      if (parsed.success) list.searches.push({ ...row, query: parsed.data });
+      else list.skipped.push({ id: row.id, name: row.name, problem: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`).join('; ') });
+    }
+    return list;
   }
 
   getSettings(): AppSettings {

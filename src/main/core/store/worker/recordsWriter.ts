@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BalanceTransaction, Trade, TradeStatus } from '../../../../shared/api';
 import type { AlertFiring, AlertRule, AppSettings, Recipient, StoredNotification } from '../../../../shared/ipc';
-import type { NotificationMarkRead } from '../../../../shared/ipc/contract';
+import type { NotificationMarkRead, ParsedSavedSearchInput, SavedSearch } from '../../../../shared/ipc/contract';
+import { StoreError } from '../errors';
 import type { NotificationInsertResult } from '../notifications';
 import type {
   FiringInput,
@@ -78,6 +79,12 @@ function prepareStatements(db: Db) {
       'UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuyDone = 1 WHERE id = ?',
     ),
     deleteFiringsForRule: db.prepare<[string]>('DELETE FROM alert_firings WHERE ruleId = ?'),
+    searchById: db.prepare<[string], { createdAt: string }>('SELECT createdAt FROM saved_searches WHERE id = ?'),
+    searchByName: db.prepare<[string, string], { name: string }>('SELECT name FROM saved_searches WHERE name = ? COLLATE NOCASE AND id <> ?'),
+    upsertSearch: db.prepare<[string, string, string, string, string]>(
+      'INSERT INTO saved_searches (id, name, query, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, query = excluded.query, updatedAt = excluded.updatedAt',
+    ),
+    deleteSearch: db.prepare<[string]>('DELETE FROM saved_searches WHERE id = ?'),
     allSettings: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings'),
     setSetting: db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
   };
@@ -324,6 +331,26 @@ export class RecordsWriter {
 
   markNotificationsRead(input: NotificationMarkRead): { marked: number; unread: number } {
     return markNotificationsRead(this.db, input, new Date().toISOString());
+  }
+
+  // ---- saved searches
+
+  saveSearch(input: ParsedSavedSearchInput): SavedSearch {
+    return this.db.transaction((): SavedSearch => {
+      const id = input.id ?? randomUUID();
+      const existing = input.id === undefined ? undefined : this.s.searchById.get(id);
+      if (input.id !== undefined && !existing) throw new StoreError('not_found', 'This saved search was deleted; save the search again under a name.');
+      const taken = this.s.searchByName.get(input.name, id);
+      if (taken) throw new StoreError('conflict', `A search is already saved as "${taken.name}": choose another name, or replace that one.`);
+      const now = new Date().toISOString();
+      const createdAt = existing?.createdAt ?? now;
+      this.s.upsertSearch.run(id, input.name, JSON.stringify(input.query), createdAt, now);
+      return { id, name: input.name, query: input.query, createdAt, updatedAt: now };
+    })();
+  }
+
+  deleteSearch(id: string): { deleted: boolean } {
+    return { deleted: this.s.deleteSearch.run(id).changes > 0 };
   }
 
   // ---- settings

@@ -35,6 +35,8 @@ const WRITER_METHODS: readonly (keyof WriterMethods)[] = [
   'setMeta',
   'insertNotifications',
   'markNotificationsRead',
+  'saveSearch',
+  'deleteSearch',
   'syncCatalog',
 ];
 
@@ -64,6 +66,7 @@ const READER_METHODS: readonly (keyof ReaderMethods)[] = [
   'getMeta',
   'listNotifications',
   'unreadNotificationCount',
+  'listSearches',
 ];
 
 function post(message: WorkerMessage): void {
