@@ -39,7 +39,7 @@ function AgeCell({ listedAt }: { listedAt: string }) {
 
 /** The discount against its name's reference and its float rank (a live row without one shows dashes). */
 function MarketCells({ market }: { market: MarketStanding | null }) {
-  if (market === null) {
+  if (!market) {
     return (
       <>
         <div role="gridcell" className="cell col-discount right num muted">—</div>

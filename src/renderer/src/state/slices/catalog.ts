@@ -300,7 +300,7 @@ export function pageFailed(slice: CatalogSlice, key: string, index: number, erro
  * brings the engine's (the reference moves little with one listing of the name).
  */
 function repriced<M extends MarketStanding>(market: M | null, price: number): M | null {
-  if (market === null || market.reference <= 0) return market;
+  if (!market || market.reference <= 0) return market;
   return { ...market, discount: ((market.reference - price) / market.reference) * 100 };
 }
 
@@ -325,7 +325,7 @@ export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, 
     if (held) {
       touchRows();
       // A live row carries no market standing (only a page read ranks the market): the shown one stays.
-      rows[row.itemId] = row.market === null ? { ...row, market: held.market } : row;
+      rows[row.itemId] = row.market ? row : { ...row, market: held.market };
     } else {
       pendingNew++;
     }
