@@ -1,0 +1,247 @@
+// Finding deals in the catalog (issue 26), in Chromium against a sandbox's demo market (several listings
+// per name, blue-gem seeds, charms, and a few listings well under their name's level): a pasted seed list,
+// the wear buttons, the charm filters, the discount column sorted, and the market numbers in the detail.
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { formatCents, formatDiscount, formatInt } from '../src/renderer/src/lib/format';
+import { catalogGrid, columnTexts, dataRows, expectEveryRow, matchingCount, openApp, screenshot } from './support/app';
+import { expect, test, useStack } from './support/stack';
+
+const ITEMS = 12_000;
+const stack = useStack({ items: ITEMS, seed: 26 });
+
+test.describe.configure({ timeout: 120_000 });
+test.use({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+
+/** Cell positions in a catalog row (see COLUMNS): the new columns follow age. */
+const SEED_CELL = 4;
+const CHARMS_CELL = 6;
+const DISCOUNT_CELL = 9;
+const RANK_CELL = 10;
+
+async function openSynced(page: Page): Promise<void> {
+  await openApp(page, stack());
+  await expect(page.getByLabel('Catalog summary')).toContainText(`${formatInt(ITEMS)} items`, { timeout: 90_000 });
+  await expect(dataRows(page).first()).toBeVisible();
+}
+
+const sandboxCount = (where: string, ...params: (string | number)[]): number =>
+  (stack().sandbox.core.db.prepare(`SELECT count(*) AS n FROM items WHERE on_sale = 1 AND (${where})`).get(...params) as { n: number }).n;
+
+async function expectMatching(page: Page, expected: number): Promise<void> {
+  expect(expected).toBeGreaterThan(0);
+  expect(expected).toBeLessThan(ITEMS);
+  await expect.poll(() => matchingCount(page), { timeout: 20_000 }).toBe(expected);
+}
+
+const clearFilters = (page: Page) => page.getByRole('button', { name: /^Clear filters/ }).click();
+
+/** Opens a filter section from its toggle with the keyboard. */
+async function openSection(page: Page, title: string): Promise<void> {
+  const toggle = page.getByRole('button', { name: new RegExp(`^${title}( \\d+ set)?$`) });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') {
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+  }
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByRole('group', { name: title, exact: true })).toBeVisible();
+}
+
+/** "−23 %" → 23, "+5 %" → -5, "0 %" → 0. */
+function parseDiscount(text: string): number {
+  const match = /^([−+]?)(\d+)\s%$/u.exec(text.trim());
+  if (!match) throw new Error(`not a discount: ${JSON.stringify(text)}`);
+  return match[1] === '+' ? -Number(match[2]) : Number(match[2]);
+}
+
+interface Listing {
+  itemId: number;
+  name: string;
+  phase: string | null;
+  price: number;
+  float: number | null;
+}
+
+/**
+ * Every listing's standing in its name's (and phase's) market, recomputed plainly from the sandbox's on-sale
+ * list: the median price (two middle ones: their mean, rounded down), the discount, and the float rank
+ * (lowest first, ties by the lower item id).
+ */
+function marketOf(): Map<number, { reference: number; listings: number; discount: number; floatRank: number | null }> {
+  const listings = stack()
+    .sandbox.core.db.prepare(
+      `SELECT item_id AS itemId, market_hash_name AS name, phase, price, json_extract(json, '$.float') AS float FROM items WHERE on_sale = 1`,
+    )
+    .all() as Listing[];
+  const byName = new Map<string, Listing[]>();
+  for (const listing of listings) {
+    const key = `${listing.name}\u0000${listing.phase ?? ''}`;
+    byName.set(key, [...(byName.get(key) ?? []), listing]);
+  }
+  const standing = new Map<number, { reference: number; listings: number; discount: number; floatRank: number | null }>();
+  for (const group of byName.values()) {
+    const prices = group.map((l) => l.price).sort((a, b) => a - b);
+    const mid = prices.length >> 1;
+    const reference = prices.length % 2 === 1 ? (prices[mid] as number) : Math.floor(((prices[mid - 1] as number) + (prices[mid] as number)) / 2);
+    const floats = group.filter((l) => l.float !== null).sort((a, b) => (a.float as number) - (b.float as number) || a.itemId - b.itemId);
+    for (const listing of group) {
+      const rank = floats.indexOf(listing);
+      standing.set(listing.itemId, {
+        reference,
+        listings: group.length,
+        discount: ((reference - listing.price) / reference) * 100,
+        floatRank: rank < 0 ? null : rank + 1,
+      });
+    }
+  }
+  return standing;
+}
+
+async function expectAxeClean(page: Page, where: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const found = result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`));
+  expect.soft(found, `axe on ${where}`).toEqual([]);
+}
+
+test('a pasted seed list shows only those seeds; a list that does not parse is said and the last good one stays', async ({ page }) => {
+  await openSynced(page);
+  await openSection(page, 'Seed list');
+  const seeds = page.getByLabel('Paint seeds');
+
+  const inList = (seed: number) => seed === 661 || seed === 670 || seed === 955 || (seed >= 1 && seed <= 25);
+  // The seed cell; a listing without a float shows none (its seed still counts).
+  const seedOfList = async (row: Locator) => {
+    const [float, seed] = await Promise.all([3, SEED_CELL].map(async (cell) => ((await row.getByRole('gridcell').nth(cell).textContent()) ?? '').trim()));
+    return seed === '—' ? float === '—' : inList(Number(seed));
+  };
+  await seeds.fill('661, 670, 955, 1-25');
+  await expectMatching(page, sandboxCount(`json_extract(json, '$.paintSeed') IN (661, 670, 955) OR json_extract(json, '$.paintSeed') BETWEEN 1 AND 25`));
+  await expectEveryRow(page, seedOfList, 'a seed of the list');
+  await expect(page.getByText('28 seeds')).toBeVisible();
+  // Blue gems among them (the demo market draws Case Hardened seeds from the guides' lists).
+  await page.getByRole('searchbox', { name: 'Search items' }).fill('Case Hardened');
+  const gems = sandboxCount(
+    `market_hash_name LIKE '%Case Hardened%' AND (json_extract(json, '$.paintSeed') IN (661, 670, 955) OR json_extract(json, '$.paintSeed') BETWEEN 1 AND 25)`,
+  );
+  await expectMatching(page, gems);
+  await expectEveryRow(page, seedOfList, 'a Case Hardened seed of the list');
+  await screenshot(page, test.info(), 'catalog-seed-list', true);
+  await expectAxeClean(page, 'catalog with a seed list');
+
+  // A typo: the field keeps it and says what is wrong; the rows stay those of the last list that parsed.
+  await seeds.fill('661, 670, 955, 1-25, 9x5');
+  await expect(seeds).toHaveAttribute('aria-invalid', 'true');
+  const error = page.getByRole('alert').filter({ hasText: '"9x5" is not a number or a range like 1-25' });
+  await expect(error).toBeVisible();
+  await expect(error).toContainText('still showing 1-25, 661, 670, 955');
+  await expect(seeds).toHaveValue('661, 670, 955, 1-25, 9x5');
+  expect(await matchingCount(page)).toBe(gems);
+  await expectAxeClean(page, 'catalog with a seed list error');
+
+  // Fixed: the new list applies.
+  await page.getByRole('searchbox', { name: 'Search items' }).fill('');
+  await seeds.fill('1-25');
+  await expect(error).toBeHidden();
+  await expect(seeds).not.toHaveAttribute('aria-invalid');
+  await expectMatching(page, sandboxCount(`json_extract(json, '$.paintSeed') BETWEEN 1 AND 25`));
+  await clearFilters(page);
+  await expect(seeds).toHaveValue('');
+});
+
+test('wear buttons beside the float range narrow by float band', async ({ page }) => {
+  await openSynced(page);
+  const wear = page.getByRole('group', { name: 'Wear' });
+  const mw = wear.getByRole('button', { name: /^MW/ });
+  await mw.focus();
+  await page.keyboard.press('Space');
+  await expect(mw).toHaveAttribute('aria-pressed', 'true');
+  await expectMatching(page, sandboxCount(`json_extract(json, '$.float') >= 0.07 AND json_extract(json, '$.float') < 0.15`));
+  await expectEveryRow(
+    page,
+    async (row) => {
+      const float = Number(await row.getByRole('gridcell').nth(3).textContent());
+      return float >= 0.07 && float < 0.15;
+    },
+    'Minimal Wear by float',
+  );
+
+  // A second band adds to the first.
+  await wear.getByRole('button', { name: /^FN/ }).click();
+  await expect(wear.getByRole('button', { name: /^FN/ })).toHaveAttribute('aria-pressed', 'true');
+  await expectMatching(page, sandboxCount(`json_extract(json, '$.float') < 0.15`));
+  await mw.click();
+  await expect(mw).toHaveAttribute('aria-pressed', 'false');
+  await expectMatching(page, sandboxCount(`json_extract(json, '$.float') < 0.07`));
+  await clearFilters(page);
+  await expect(wear.getByRole('button', { name: /^FN/ })).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('charm filters: has a charm, a charm name', async ({ page }) => {
+  await openSynced(page);
+  await openSection(page, 'Charms');
+  await page.getByRole('combobox', { name: 'Has a charm' }).selectOption('yes');
+  await expectMatching(page, sandboxCount(`json_array_length(json, '$.keyChains') > 0`));
+  await expectEveryRow(page, async (row) => ((await row.getByRole('gridcell').nth(CHARMS_CELL).textContent()) ?? '').trim() !== '—', 'with a charm');
+
+  // The demo market's most common charm, by the part of its name after "Charm | ".
+  const common = stack()
+    .sandbox.core.db.prepare(
+      `SELECT json_extract(k.value, '$.name') AS name, count(*) AS n FROM items, json_each(items.json, '$.keyChains') AS k
+       WHERE on_sale = 1 GROUP BY name ORDER BY n DESC, name LIMIT 1`,
+    )
+    .get() as { name: string };
+  const short = common.name.replace(/^.*\| /, '');
+  await page.getByLabel('Charm name').fill(short);
+  await expectMatching(
+    page,
+    sandboxCount(`EXISTS (SELECT 1 FROM json_each(items.json, '$.keyChains') AS k WHERE json_extract(k.value, '$.name') LIKE ?)`, `%${short}%`),
+  );
+  await expectEveryRow(page, async (row) => ((await row.getByRole('gridcell').nth(CHARMS_CELL).getAttribute('title')) ?? '').includes(short), `with ${short}`);
+  await expect(page.getByRole('button', { name: /^Charms 2/ })).toBeVisible();
+
+  await page.getByRole('combobox', { name: 'Has a charm' }).selectOption('no');
+  await expect(page.getByText('No items match these filters')).toBeVisible({ timeout: 20_000 });
+  await clearFilters(page);
+});
+
+test('sorted by discount, the biggest deal comes first, and its detail shows the numbers behind it', async ({ page }) => {
+  await openSynced(page);
+  const grid = catalogGrid(page);
+  await grid.getByRole('button', { name: 'Discount', exact: true }).click();
+  await expect(grid.getByRole('columnheader', { name: 'Discount' })).toHaveAttribute('aria-sort', 'descending');
+
+  const standing = marketOf();
+  const deepest = Math.max(...[...standing.values()].map((s) => s.discount));
+  // The demo market's deals: 14–36 % under their name's level.
+  expect(deepest).toBeGreaterThan(14);
+  await expect.poll(async () => (await columnTexts(page, DISCOUNT_CELL))[0]).toBe(formatDiscount(deepest));
+  const shown = (await columnTexts(page, DISCOUNT_CELL)).map(parseDiscount);
+  expect(shown[0]).toBeGreaterThanOrEqual(shown[1] as number);
+  expect(shown).toEqual([...shown].sort((a, b) => b - a));
+  // Under the reference: the success colour; a row at or over it: muted.
+  await expect(dataRows(page).first().getByRole('gridcell').nth(DISCOUNT_CELL).locator('.discount')).toHaveClass(/under/);
+
+  // "At least 20 % under reference" keeps only the listings that far under.
+  await openSection(page, 'Deals');
+  await page.getByLabel('Under reference by at least %').fill('20');
+  await expectMatching(page, [...standing.values()].filter((s) => s.discount >= 20).length);
+  await expectEveryRow(page, async (row) => parseDiscount((await row.getByRole('gridcell').nth(DISCOUNT_CELL).textContent()) ?? '') >= 20, '20 % or more under');
+  await screenshot(page, test.info(), 'catalog-discount', true);
+
+  // The first row's detail: its reference, discount, float rank and liquidity, equal to the recomputation.
+  await dataRows(page).first().click();
+  const detail = page.getByRole('complementary', { name: 'Item detail' });
+  const itemId = Number(await detail.locator('.prop', { has: page.locator('dt', { hasText: /^Item ID$/ }) }).locator('dd').textContent());
+  const mine = standing.get(itemId);
+  if (!mine) throw new Error(`item ${itemId} is not on sale in the sandbox`);
+  const market = detail.getByRole('region', { name: 'Market' });
+  const prop = (label: string) => market.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  await expect(prop('Reference price')).toHaveText(`${formatCents(mine.reference)} median of ${formatInt(mine.listings)} on sale`);
+  await expect(prop('Discount')).toHaveText(`${formatDiscount(mine.discount)} under the reference`);
+  await expect(prop('Float rank')).toHaveText(mine.floatRank === null ? '—' : `#${formatInt(mine.floatRank)} lowest float of ${formatInt(mine.listings)} on sale`);
+  await expect(prop('Left sale in 24 h')).toHaveText('0');
+  const rank = ((await dataRows(page).first().getByRole('gridcell').nth(RANK_CELL).textContent()) ?? '').trim();
+  expect(rank).toBe(mine.floatRank === null ? '—' : `#${formatInt(mine.floatRank)} of ${formatInt(mine.listings)}`);
+  await screenshot(page, test.info(), 'detail-market', true);
+  await expectAxeClean(page, 'catalog sorted by discount with the detail panel');
+});
