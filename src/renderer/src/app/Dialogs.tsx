@@ -1,6 +1,7 @@
 import { BuyByNameDialog } from '../screens/buy/BuyByNameDialog';
 import { BuyDialog } from '../screens/buy/BuyDialog';
 import { RuleEditor } from '../screens/alerts/RuleEditor';
+import { RenameSearchDialog, SaveSearchDialog, WatchSearchDialog } from '../screens/searches/SearchDialogs';
 import { useStore } from '../state/store';
 import { CommandPalette } from './CommandPalette';
 
@@ -16,5 +17,11 @@ export function Dialogs() {
       return <RuleEditor key={dialog.ruleId ?? 'new'} ruleId={dialog.ruleId} enabling={dialog.enabling === true} />;
     case 'palette':
       return <CommandPalette />;
+    case 'saveSearch':
+      return <SaveSearchDialog />;
+    case 'renameSearch':
+      return <RenameSearchDialog key={dialog.searchId} searchId={dialog.searchId} />;
+    case 'watchSearch':
+      return <WatchSearchDialog key={dialog.searchId} searchId={dialog.searchId} />;
   }
 }

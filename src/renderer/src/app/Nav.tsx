@@ -3,6 +3,7 @@ import { Money } from '../components/Money';
 import { togglePalette } from '../state/actions/ui';
 import { SCREENS } from '../state/slices/ui';
 import { useStore } from '../state/store';
+import { SavedSearchesNav } from './SavedSearchesNav';
 
 function NavBadge({ screen }: { screen: string }) {
   const active = useStore((s) => s.conn.activeTrades);
@@ -43,6 +44,7 @@ export function Nav() {
                 G {s.key}
               </kbd>
             </a>
+            {s.id === 'catalog' ? <SavedSearchesNav /> : null}
           </li>
         ))}
       </ul>

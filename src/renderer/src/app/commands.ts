@@ -5,6 +5,7 @@ import { acknowledgeAll, acknowledgeSelectedFiring, moveFiring, rearmSelectedFir
 import { requestWebNotifications, webNotificationPermission } from '../state/actions/boot';
 import { clearFilters, closeDetail, moveSelection, openSelectedDetail, refreshCatalog, softRefresh } from '../state/actions/catalog';
 import { retryConnectionNow } from '../state/actions/connection';
+import { openSearch } from '../state/actions/searches';
 import { markAllNotificationsRead } from '../state/actions/inbox';
 import { connectDemoSandbox, switchToSavedAccount, updateSettings } from '../state/actions/settings';
 import { exportTradesCsv, setTradesTab } from '../state/actions/trades';
@@ -39,6 +40,13 @@ export function buildCommands(): Command[] {
     { id: 'catalog.refresh', group: 'Catalog', title: 'Refresh the catalog', keywords: 'sync reload', run: () => void refreshCatalog() },
     { id: 'catalog.requery', group: 'Catalog', title: 'Re-query rows on screen', keywords: 'reload', run: softRefresh },
     { id: 'catalog.clear', group: 'Catalog', title: 'Clear catalog filters', keywords: 'reset', run: () => { navigate('catalog'); clearFilters(); } },
+    { id: 'search.save', group: 'Catalog', title: 'Save the current search', keywords: 'saved searches filters name bookmark', run: () => { navigate('catalog'); openDialog({ kind: 'saveSearch' }); } },
+    ...state.searches.list.map(
+      (search): Command => ({ id: `search.open.${search.id}`, group: 'Catalog', title: `Open saved search: ${search.name}`, keywords: 'saved filters', run: () => openSearch(search) }),
+    ),
+    ...state.searches.list.map(
+      (search): Command => ({ id: `search.watch.${search.id}`, group: 'Alerts', title: `Watch saved search: ${search.name}`, keywords: 'alert rule notify', run: () => openDialog({ kind: 'watchSearch', searchId: search.id }) }),
+    ),
     { id: 'catalog.detail', group: 'Catalog', title: 'Open selected item detail', hint: hint('selection.open'), run: openSelectedDetail },
     { id: 'catalog.closeDetail', group: 'Catalog', title: 'Close item detail', run: closeDetail },
     { id: 'catalog.first', group: 'Catalog', title: 'Select the first row', run: () => { navigate('catalog'); moveSelection('first'); } },

@@ -1,6 +1,7 @@
 import type { AccountSummary } from '../../../shared/ipc/models';
 import { initialAlerts } from './slices/alerts';
 import { initialCatalog } from './slices/catalog';
+import { initialSearches } from './slices/searches';
 import { initialTrades } from './slices/trades';
 import { initialWallet } from './slices/wallet';
 import type { AppState } from './store';
@@ -21,11 +22,11 @@ export function accountChanged(before: AccountSummary | null, next: AccountSumma
 }
 
 /**
- * Everything that belongs to the account the page held, dropped: saved recipients, alert rules and
+ * Everything that belongs to the account the page held, dropped: saved recipients and searches, alert rules and
  * firings, the catalog's filters, pages, selection and detail, the trades' and ledger's filters, pages and
  * detail, an open dialog (a buy of the other account's item). Kept: the screen, tabs and page sizes.
  */
-export function withoutAccountScope(state: AppState): Pick<AppState, 'catalog' | 'trades' | 'wallet' | 'alerts' | 'settings' | 'ui'> {
+export function withoutAccountScope(state: AppState): Pick<AppState, 'catalog' | 'trades' | 'wallet' | 'alerts' | 'settings' | 'searches' | 'ui'> {
   return {
     // A new generation: pages still on their way for the old account are not taken.
     catalog: { ...initialCatalog, info: state.catalog.info, generation: state.catalog.generation + 1 },
@@ -33,6 +34,7 @@ export function withoutAccountScope(state: AppState): Pick<AppState, 'catalog' |
     wallet: { ...initialWallet, balance: state.wallet.balance, balanceAt: state.wallet.balanceAt, limit: state.wallet.limit },
     alerts: initialAlerts,
     settings: { ...state.settings, recipients: {}, recipientOrder: [], recipientsStatus: 'idle' },
+    searches: initialSearches,
     ui: { ...state.ui, dialog: null },
   };
 }

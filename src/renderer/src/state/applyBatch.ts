@@ -34,6 +34,7 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
 
   // Settings changed elsewhere (the tray's "Pause alerts", another window).
   if (batch.settings) out.settings = { ...state.settings, settings: batch.settings };
+  if (batch.savedSearches) out.searches = { list: batch.savedSearches, status: 'ready' };
 
   if (batch.firings && batch.firings.length > 0) out.alerts = mergeFirings(state.alerts, batch.firings);
   if (batch.autoBuy) out.alerts = { ...(out.alerts ?? state.alerts), autoBuy: batch.autoBuy };

@@ -6,6 +6,7 @@ import { type CatalogSlice, initialCatalog } from './slices/catalog';
 import { type ConnSlice, initialConn } from './slices/conn';
 import { initialInbox, type InboxSlice } from './slices/inbox';
 import { initialNotes, type NotesSlice } from './slices/notes';
+import { initialSearches, type SearchesSlice } from './slices/searches';
 import { initialSettings, type SettingsSlice } from './slices/settings';
 import { initialTrades, type TradesSlice } from './slices/trades';
 import { initialUi, type UiSlice } from './slices/ui';
@@ -23,6 +24,7 @@ export interface AppState {
   wallet: WalletSlice;
   alerts: AlertsSlice;
   settings: SettingsSlice;
+  searches: SearchesSlice;
   notes: NotesSlice;
   inbox: InboxSlice;
   ui: UiSlice;
@@ -37,6 +39,7 @@ export function initialState(): AppState {
     wallet: initialWallet,
     alerts: initialAlerts,
     settings: initialSettings,
+    searches: initialSearches,
     notes: initialNotes,
     inbox: initialInbox,
     ui: initialUi,

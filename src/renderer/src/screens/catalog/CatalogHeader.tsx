@@ -4,6 +4,7 @@ import { useNow } from '../../lib/clock';
 import { formatCents, formatInt, formatRelative, formatTime } from '../../lib/format';
 import { openBuyByName } from '../buy/open';
 import { refreshCatalog, softRefresh } from '../../state/actions/catalog';
+import { openDialog } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
 
 function LastUpdate() {
@@ -51,6 +52,9 @@ export function CatalogHeader() {
             {[faded > 0 ? `${formatInt(faded)} sold` : '', pendingNew > 0 ? `${formatInt(pendingNew)} new or changed` : ''].filter(Boolean).join(' · ')} — refresh
           </button>
         ) : null}
+        <button type="button" className="btn" onClick={() => openDialog({ kind: 'saveSearch' })} title="Name this search, its filters and sort, to open it again from the sidebar or the palette">
+          Save search
+        </button>
         <button type="button" className="btn" onClick={() => openBuyByName()} title="Buy the cheapest item of a name (N)">
           <Icon name="bolt" size={14} /> Purchase by name
         </button>

@@ -10,6 +10,7 @@ import type { AppState } from '../store';
 import { getState, update, useStore } from '../store';
 import { scheduleAlertsReload } from './alerts';
 import { loadAgeBaseline, prefetchFirstPage, scheduleDetailReload, sweepFlashes } from './catalog';
+import { loadSearches } from './searches';
 import { loadRecipients, reloadSnapshot } from './settings';
 import { scheduleTradeDetailReload, scheduleTradesReload } from './trades';
 import { openTarget, syncFromHash } from './ui';
@@ -44,6 +45,7 @@ export async function boot(): Promise<void> {
     ready = true;
     for (const batch of early) handleBatch(batch);
     void loadRecipients();
+    void loadSearches();
     void loadAgeBaseline();
   } catch (error) {
     started = false;

@@ -8,6 +8,7 @@ import { getState, update, useStore } from '../store';
 import { accountChanged } from '../accountScope';
 import { applySnapshot } from '../applyBatch';
 import { loadAlerts } from './alerts';
+import { loadSearches } from './searches';
 import { loadAgeBaseline, softRefresh } from './catalog';
 import { loadTrades } from './trades';
 import { loadWallet } from './wallet';
@@ -74,6 +75,7 @@ export async function reloadSnapshot(): Promise<void> {
 /** Another account is open: read its recipients, and what the current screen shows of it. */
 function reloadAccountData(): void {
   void loadRecipients();
+  void loadSearches();
   const screen = getState().ui.screen;
   if (screen === 'trades') void loadTrades();
   if (screen === 'wallet') loadWallet();

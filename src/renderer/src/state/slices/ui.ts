@@ -24,7 +24,12 @@ export type Dialog =
   | { kind: 'buyByName'; prefill: BuyByNamePrefill }
   /** `enabling`: switching an auto-buy rule on (the editor shows what it matches now first). */
   | { kind: 'rule'; ruleId: string | null; enabling?: boolean }
-  | { kind: 'palette' };
+  | { kind: 'palette' }
+  /** Name the catalog's current filters and sort (a new search, or replacing one of that name). */
+  | { kind: 'saveSearch' }
+  | { kind: 'renameSearch'; searchId: string }
+  /** Turn a saved search into an alert rule, saying which filters the rule cannot carry. */
+  | { kind: 'watchSearch'; searchId: string };
 
 export interface UiSlice {
   screen: Screen;

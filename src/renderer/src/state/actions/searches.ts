@@ -1,0 +1,70 @@
+import type { SavedSearch } from '../../../../shared/ipc/contract';
+import { api, errorMessage, unwrap } from '../../lib/ipc';
+import { formOfQuery, queryOfForm } from '../../lib/savedSearch';
+import { withQuery } from '../slices/catalog';
+import { getState, update } from '../store';
+import { saveRule } from './alerts';
+import { navigate, toast } from './ui';
+
+export async function loadSearches(): Promise<void> {
+  update('searches', (s) => ({ ...s, status: s.status === 'ready' ? 'ready' : 'loading' }));
+  try {
+    const list = await unwrap(api().searches.list({}));
+    update('searches', () => ({ list, status: 'ready' }));
+  } catch (error) {
+    update('searches', (s) => ({ ...s, status: 'error' }));
+    toast('error', 'Could not load saved searches', errorMessage(error));
+  }
+}
+
+const byName = (a: SavedSearch, b: SavedSearch) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id.localeCompare(b.id);
+
+function withSaved(list: SavedSearch[], saved: SavedSearch): SavedSearch[] {
+  return [...list.filter((s) => s.id !== saved.id), saved].sort(byName);
+}
+
+/** The saved search named `name` (case and outer spaces ignored), if any. */
+export function searchNamed(name: string): SavedSearch | undefined {
+  const wanted = name.trim().toLowerCase();
+  return getState().searches.list.find((s) => s.name.trim().toLowerCase() === wanted);
+}
+
+/** Saves the catalog's current filters and sort under `name`; `replaceId` replaces that search's query. Throws with the engine's message. */
+export async function saveCurrentSearch(name: string, replaceId?: string): Promise<SavedSearch> {
+  const { filters, sort } = getState().catalog;
+  const saved = await unwrap(api().searches.save({ ...(replaceId ? { id: replaceId } : {}), name, query: queryOfForm(filters, sort) }));
+  update('searches', (s) => ({ ...s, list: withSaved(s.list, saved) }));
+  return saved;
+}
+
+/** Renames a saved search (its query unchanged). Throws with the engine's message. */
+export async function renameSearch(search: SavedSearch, name: string): Promise<SavedSearch> {
+  const saved = await unwrap(api().searches.save({ id: search.id, name, query: search.query }));
+  update('searches', (s) => ({ ...s, list: withSaved(s.list, saved) }));
+  return saved;
+}
+
+export async function deleteSearch(search: SavedSearch): Promise<void> {
+  try {
+    await unwrap(api().searches.delete({ id: search.id }));
+    update('searches', (s) => ({ ...s, list: s.list.filter((other) => other.id !== search.id) }));
+    toast('info', 'Saved search deleted', search.name);
+  } catch (error) {
+    toast('error', 'Could not delete the saved search', errorMessage(error));
+  }
+}
+
+/** Shows the catalog with the saved search's filters and sort. */
+export function openSearch(search: SavedSearch): void {
+  const { filters, sort, notShown } = formOfQuery(search.query);
+  update('catalog', (c) => withQuery(c, filters, sort));
+  navigate('catalog');
+  if (notShown.length > 0) toast('warn', `“${search.name}” opened without some filters`, `This screen cannot show: ${notShown.join(', ')}.`);
+}
+
+/** Creates the alert rule a watch of this search is (see watchOf); throws with the engine's message. */
+export async function createWatch(input: Parameters<typeof saveRule>[0]): Promise<void> {
+  const rule = await saveRule(input);
+  navigate('alerts');
+  toast('success', 'Watch created', `“${rule.name}” notifies on new matching listings. Edit the rule to switch on auto-buy.`);
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { type CatalogFilters, EMPTY_FILTERS } from '../../src/renderer/src/lib/catalogQuery';
+import { formOfQuery, queryOfForm, watchOf } from '../../src/renderer/src/lib/savedSearch';
+import { savedSearchQuerySchema, type SavedSearch } from '../../src/shared/ipc/contract';
+
+const search = (name: string, query: Record<string, unknown>): SavedSearch => ({
+  id: `id-${name}`,
+  name,
+  query: savedSearchQuerySchema.parse(query),
+  createdAt: '2026-11-26T08:00:00.000Z',
+  updatedAt: '2026-11-26T08:00:00.000Z',
+});
+
+describe('saved searches in the renderer', () => {
+  it('a filter form saved and opened again is the same form and sort', () => {
+    const filters: CatalogFilters = {
+      search: 'Karambit',
+      priceMin: '12.50',
+      priceMax: '250.00',
+      rarityColors: ['#eb4b4b'],
+      floatMin: '0.01',
+      floatMax: '0.07',
+      phase: 'Ruby',
+      statTrak: 'no',
+      souvenir: 'any',
+      hasStickers: 'yes',
+      stickerName: 'Crown',
+      seeds: '1-25, 661, 955',
+      seedRanges: [[1, 25], [661, 661], [955, 955]],
+      wears: ['FN', 'MW'],
+      hasCharm: 'yes',
+      charmName: 'Baby',
+      charmPatterns: '10-20',
+      charmPatternRanges: [[10, 20]],
+      stickerCountMin: '3',
+      sameStickerMin: '4',
+      stickerNames: 'Crown (Foil), Howl',
+      excludeWords: 'Souvenir Case',
+      discountMin: '12.5',
+      floatRankMax: '3',
+    };
+    const sort = { column: 'float', direction: 'desc' } as const;
+    const saved = savedSearchQuerySchema.parse(queryOfForm(filters, sort));
+    expect(formOfQuery(saved)).toEqual({ filters, sort, notShown: [] });
+    expect(formOfQuery(savedSearchQuerySchema.parse(queryOfForm(EMPTY_FILTERS, sort)))).toEqual({ filters: EMPTY_FILTERS, sort, notShown: [] });
+  });
+
+  it('opening a saved query the form cannot hold as it is names what it leaves out, never drops it silently', () => {
+    // A float the form would write in exponent notation, which its float field does not take back.
+    const { filters, notShown } = formOfQuery(search('tiny', { search: 'AWP', floatMax: 0.0000001, seeds: [[661, 661]] }).query);
+    expect(filters).toMatchObject({ search: 'AWP', seeds: '661' });
+    expect(notShown).toEqual(['float max']);
+  });
+
+  it('a watch carries one-word search, phase, float range, max price and sticker names, and names what it cannot carry', () => {
+    const watch = watchOf(
+      search('Ruby karambits', { search: 'Karambit', phase: 'Ruby', floatMin: 0.01, floatMax: 0.05, priceMin: 100, priceMax: 250_000, stickerName: 'Crown', seeds: [[1, 25]], statTrak: false, sort: 'discount' }),
+    );
+    expect(watch.input).toEqual({ name: 'Ruby karambits', enabled: true, namePattern: 'Karambit', phase: 'Ruby', floatMin: 0.01, floatMax: 0.05, maxPrice: 250_000, stickerNames: ['Crown'] });
+    expect(watch.carried).toEqual(['search text', 'maximum price', 'float min', 'float max', 'phase', 'sticker name']);
+    expect(watch.notCarried).toEqual(['minimum price', 'StatTrak', 'paint seeds']);
+
+    // Several words match anywhere in the catalog, one piece of text in a rule; "any of" several stickers has no rule form.
+    const loose = watchOf(search('two words', { search: 'AK-47 Redline', stickerNames: ['Crown', 'Howl'] }));
+    expect(loose.input).toMatchObject({ namePattern: '', stickerNames: [] });
+    expect(loose.notCarried).toEqual(['search text of several words', 'any of sticker names']);
+    expect(watchOf(search('one sticker', { stickerNames: ['Howl'] })).input.stickerNames).toEqual(['Howl']);
+  });
+});
