@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { ReaderService } from '../../src/main/core/store/worker/reader';
+import { catalogQuerySchema } from '../../src/shared/ipc/contract';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { syncWriterWithList } from '../support/listServer';
@@ -40,7 +41,7 @@ describe('price history of an item listed again', () => {
       // The same item at another price (its stored row is reused) and, after another removal, remade.
       writer.catalog.applyItemUpserts([{ ...item, price: 900 }]);
       let detail = reader.getItem(item.itemId);
-      const listedAt = reader.queryCatalog({ ...QUERY }).rows[0]?.listedAt;
+      const listedAt = reader.queryCatalog(QUERY).rows[0]?.listedAt;
       expect(detail?.priceHistory).toEqual([{ at: listedAt, price: 900 }]);
       await later();
       writer.catalog.applyPriceChanges([{ itemId: item.itemId, price: 950 }]);
@@ -74,7 +75,4 @@ describe('price history of an item listed again', () => {
   });
 });
 
-const QUERY = {
-  search: '', priceMin: null, priceMax: null, rarityColors: [], floatMin: null, floatMax: null, phase: null,
-  statTrak: null, souvenir: null, hasStickers: null, stickerName: '', sort: 'price', direction: 'asc', offset: 0, limit: 10,
-} as const satisfies Parameters<ReaderService['queryCatalog']>[0];
+const QUERY = catalogQuerySchema.parse({ limit: 10 });

@@ -155,7 +155,7 @@ describe('opening and migrations', () => {
     await store.close();
     // What a pre-release build left: its user_version, an old cache table, its own statistics.
     const db = new Database(file);
-    db.exec('CREATE TABLE item_prices_pending (itemId INTEGER PRIMARY KEY, price INTEGER); ANALYZE;');
+    db.exec('CREATE TABLE item_prices_pending (itemId INTEGER PRIMARY KEY, price INTEGER); ANALYZE; DROP TABLE IF EXISTS saved_searches;');
     db.pragma('user_version = 19');
     db.prepare("UPDATE meta SET value = '0' WHERE key = 'cache.version'").run();
     db.close();
@@ -459,6 +459,7 @@ describe('catalog', () => {
           souvenir: item.market_hash_name.startsWith('Souvenir '),
           listedAt: expect.stringMatching(/Z$/),
           lastMove: null,
+          market: { reference: expect.any(Number), listings: expect.any(Number), discount: expect.any(Number), floatRank: expect.any(Number) },
         });
       });
     });

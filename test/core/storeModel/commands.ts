@@ -10,7 +10,8 @@ import type { Item, TradeStatus, TransactionType } from '../../../src/shared/api
 import { TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES } from '../../../src/shared/api';
 import { LocalStore, packPriceChanges, type ItemChangeGroup } from '../../../src/main/core/store';
 import { checkAll, count, type Real } from './compare';
-import { QUERY_PHASES, QUERY_RARITIES, SEARCH_TERMS, STICKER_TERMS, makeItem } from './items';
+import { CHARM_TERMS, EXCLUDE_TERMS, QUERY_PHASES, QUERY_RARITIES, SEARCH_TERMS, STICKER_TERMS, makeItem } from './items';
+import { WEARS, type Wear } from '../../../src/shared/filters';
 import type { CatalogModel, ModelQuery, SortColumn } from './model';
 import { checkRecords, ledgerEntryOf, tradeOf, type RecordsQuery } from './records';
 import { seededRandom } from '../../support/random';
@@ -439,7 +440,16 @@ function oneListingGroup(groups: GroupSpec[]): GroupSpec[] {
   return groups.filter((group, g) => group.kind !== 'upserts' || g === first);
 }
 
-const SORTS: SortColumn[] = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'];
+const SORTS: SortColumn[] = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity', 'discount', 'floatRank'];
+const sometimes = <T>(none: T, arb: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: fc.constant(none) }, arb);
+/** Sorted, apart ranges within 0..max (as parseNumberList gives them). */
+const rangesArb = (max: number) =>
+  fc.uniqueArray(fc.integer({ min: 0, max }), { minLength: 1, maxLength: 6 }).map((bounds) => {
+    const sorted = [...bounds].sort((a, b) => a - b);
+    const ranges: [number, number][] = [];
+    for (let i = 0; i < sorted.length; i += 2) ranges.push([sorted[i] as number, sorted[i + 1] ?? (sorted[i] as number)]);
+    return ranges.filter((range, i) => i === 0 || range[0] > (ranges[i - 1] as [number, number])[1]);
+  });
 
 /** Prices from a short ladder: ties are common, as are the bounds of a price filter. */
 const priceArb = fc.integer({ min: 1, max: 40 }).map((step) => step * 125);
@@ -458,6 +468,17 @@ export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary
     souvenir: maybe(fc.boolean()),
     hasStickers: maybe(fc.boolean()),
     stickerName: fc.oneof({ weight: 4, arbitrary: fc.constant('') }, fc.constantFrom(...STICKER_TERMS)),
+    seeds: sometimes<[number, number][]>([], rangesArb(999)),
+    wears: sometimes<Wear[]>([], fc.subarray([...WEARS], { minLength: 1, maxLength: 3 })),
+    hasCharm: maybe(fc.boolean()),
+    charmName: sometimes('', fc.constantFrom(...CHARM_TERMS)),
+    charmPatterns: sometimes<[number, number][]>([], rangesArb(40)),
+    stickerCountMin: maybe(fc.integer({ min: 1, max: 3 })),
+    sameStickerMin: maybe(fc.integer({ min: 2, max: 3 })),
+    stickerNames: sometimes<string[]>([], fc.subarray(STICKER_TERMS, { minLength: 1, maxLength: 2 })),
+    excludeWords: sometimes('', fc.constantFrom(...EXCLUDE_TERMS)),
+    discountMin: maybe(fc.integer({ min: -50, max: 60 })),
+    floatRankMax: maybe(fc.integer({ min: 1, max: 4 })),
     sort: fc.constantFrom(...SORTS),
     direction: fc.constantFrom('asc' as const, 'desc' as const),
     offset: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, fc.integer({ min: 0, max: Math.max(1, real.ids) })),

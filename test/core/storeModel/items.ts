@@ -48,7 +48,12 @@ export function makeItem(itemId: number, seed: number, price: number): Item {
       wear: random() < 0.5 ? null : Math.round(random() * 100) / 100,
       wearPercent: null,
     })),
-    keyChains: Array.from({ length: keyChainCount }, (_, slot) => ({ name: pick(random, CHARMS), img: 'https://img.invalid/charm.png', slot })),
+    keyChains: Array.from({ length: keyChainCount }, (_, slot) => ({
+      name: pick(random, CHARMS),
+      img: 'https://img.invalid/charm.png',
+      slot,
+      ...(random() < 0.5 ? { pattern: Math.floor(random() * 40) } : {}),
+    })),
     steamId: null,
     inspectInGame: null,
     tradeUrl: null,
@@ -58,5 +63,7 @@ export function makeItem(itemId: number, seed: number, price: number): Item {
 /** Search terms and sticker names a query may use (some match nothing, some differ in case). */
 export const SEARCH_TERMS = ['ak', 'AWP', 'redline', 'doppler', 'stattrak', '★', 'souvenir', 'field-tested', 'fade', 'Karambit Doppler', 'ow', 'x', 'sticker crown', 'zzz'];
 export const STICKER_TERMS = ['crown', 'CROWN', 'holo', 'titan', 'dawn', 'nope'];
+export const CHARM_TERMS = ['lil', 'WURST', 'karat', 'nope'];
+export const EXCLUDE_TERMS = ['stattrak', 'field', 'souvenir ★', 'zzz'];
 export const QUERY_PHASES = [...PHASES, 'Sapphire'];
 export const QUERY_RARITIES = [...RARITY_COLORS, '#B0C3D9', '#000000'];

@@ -28,7 +28,8 @@
  */
 import type { Item } from '../../../src/shared/api';
 import { RARITY_COLORS } from '../../../src/shared/api';
-import type { CatalogRow } from '../../../src/shared/ipc';
+import type { CatalogRow, MarketStanding } from '../../../src/shared/ipc';
+import { WEAR_BANDS, type Wear } from '../../../src/shared/filters';
 import type { CATALOG_SORT_COLUMNS } from '../../../src/shared/ipc/contract';
 import { RecordsModel } from './records';
 
@@ -47,6 +48,17 @@ export interface ModelQuery {
   souvenir: boolean | null;
   hasStickers: boolean | null;
   stickerName: string;
+  seeds: [number, number][];
+  wears: Wear[];
+  hasCharm: boolean | null;
+  charmName: string;
+  charmPatterns: [number, number][];
+  stickerCountMin: number | null;
+  sameStickerMin: number | null;
+  stickerNames: string[];
+  excludeWords: string;
+  discountMin: number | null;
+  floatRankMax: number | null;
   sort: SortColumn;
   direction: 'asc' | 'desc';
   offset: number;
@@ -79,6 +91,8 @@ export interface ExpectedDetail {
   item: Item;
   onSale: boolean;
   history: ModelPoint[];
+  /** On sale: its market standing. */
+  market: MarketStanding | null;
 }
 
 /** One point per tick: the last price at it. */
@@ -180,10 +194,10 @@ export class CatalogModel {
 
   detail(itemId: number): ExpectedDetail | null {
     const held = this.onSale.get(itemId);
-    if (held) return { item: held.item, onSale: true, history: collapsed([{ tick: held.listedTick, price: held.listedPrice }, ...held.moves]) };
+    if (held) return { item: held.item, onSale: true, history: collapsed([{ tick: held.listedTick, price: held.listedPrice }, ...held.moves]), market: this.markets().get(itemId) ?? null };
     // A sold item keeps no listing time: its history is its moves alone, of every listing.
     const sold = this.sold.get(itemId);
-    return sold ? { item: sold.item, onSale: false, history: collapsed(this.allMoves.get(itemId) ?? []) } : null;
+    return sold ? { item: sold.item, onSale: false, history: collapsed(this.allMoves.get(itemId) ?? []), market: null } : null;
   }
 
   /** findItemsByIds: on sale or sold, in id order, each id once. */
@@ -196,14 +210,44 @@ export class CatalogModel {
       });
   }
 
+  /**
+   * Every listing's market standing, recomputed from the items on sale: by name and phase, the median price
+   * (the two middle ones' mean, rounded down), the count, the discount against it and the float rank.
+   */
+  markets(): Map<number, MarketStanding> {
+    const groups = new Map<string, Item[]>();
+    for (const { item } of this.onSale.values()) {
+      const key = `${item.market_hash_name}|${item.phase}`;
+      groups.set(key, [...(groups.get(key) ?? []), item]);
+    }
+    const standings = new Map<number, MarketStanding>();
+    for (const items of groups.values()) {
+      const prices = items.map((item) => item.price).sort((a, b) => a - b);
+      const middle = prices.length >> 1;
+      const reference = prices.length % 2 === 1 ? (prices[middle] as number) : Math.floor(((prices[middle - 1] as number) + (prices[middle] as number)) / 2);
+      const byFloat = items.filter((item) => item.float !== null).sort((a, b) => (a.float as number) - (b.float as number) || a.itemId - b.itemId);
+      for (const item of items) {
+        const rank = byFloat.indexOf(item);
+        standings.set(item.itemId, {
+          reference,
+          listings: items.length,
+          discount: reference === 0 ? 0 : ((reference - item.price) / reference) * 100,
+          floatRank: rank < 0 ? null : rank + 1,
+        });
+      }
+    }
+    return standings;
+  }
+
   page(query: ModelQuery): { rows: ExpectedRow[]; total: number } {
-    const matching = [...this.onSale.values()].filter((held) => matches(held.item, query));
-    matching.sort(comparator(query.sort, query.direction));
-    return { rows: matching.slice(query.offset, query.offset + query.limit).map(rowOf), total: matching.length };
+    const markets = this.markets();
+    const matching = [...this.onSale.values()].filter((held) => matches(held.item, query, markets.get(held.item.itemId) as MarketStanding));
+    matching.sort(comparator(query.sort, query.direction, markets));
+    return { rows: matching.slice(query.offset, query.offset + query.limit).map((held) => rowOf(held, markets)), total: matching.length };
   }
 }
 
-function rowOf(held: HeldItem): ExpectedRow {
+function rowOf(held: HeldItem, markets: Map<number, MarketStanding>): ExpectedRow {
   const item = held.item;
   return {
     itemId: item.itemId,
@@ -221,6 +265,7 @@ function rowOf(held: HeldItem): ExpectedRow {
     statTrak: item.market_hash_name.includes('StatTrak™'),
     souvenir: item.market_hash_name.startsWith('Souvenir '),
     lastMove: held.lastMove,
+    market: markets.get(item.itemId) ?? null,
     listedTick: held.listedTick,
   };
 }
@@ -236,7 +281,11 @@ function rarityIndex(color: string | null): number | null {
   return index < 0 ? null : index;
 }
 
-function matches(item: Item, q: ModelQuery): boolean {
+function inRange(ranges: [number, number][], value: number | null | undefined): boolean {
+  return typeof value === 'number' && ranges.some(([low, high]) => value >= low && value <= high);
+}
+
+function matches(item: Item, q: ModelQuery, market: MarketStanding): boolean {
   const name = asciiLower(item.market_hash_name);
   const terms = q.search.trim().split(/\s+/u).filter((term) => term !== '');
   if (!terms.every((term) => name.includes(asciiLower(term)))) return false;
@@ -255,11 +304,28 @@ function matches(item: Item, q: ModelQuery): boolean {
   if (q.hasStickers !== null && item.stickers.length > 0 !== q.hasStickers) return false;
   const sticker = asciiLower(q.stickerName.trim());
   if (sticker !== '' && !item.stickers.some((s) => asciiLower(s.name).includes(sticker))) return false;
+  if (q.seeds.length > 0 && !inRange(q.seeds, item.paintSeed)) return false;
+  if (q.wears.length > 0 && !q.wears.some((wear) => item.float !== null && item.float >= WEAR_BANDS[wear].min && item.float < WEAR_BANDS[wear].max)) return false;
+  if (q.hasCharm !== null && item.keyChains.length > 0 !== q.hasCharm) return false;
+  const charm = asciiLower(q.charmName.trim());
+  if (charm !== '' && !item.keyChains.some((c) => asciiLower(c.name).includes(charm))) return false;
+  if (q.charmPatterns.length > 0 && !item.keyChains.some((c) => inRange(q.charmPatterns, c.pattern))) return false;
+  if (q.stickerCountMin !== null && item.stickers.length < q.stickerCountMin) return false;
+  if (q.sameStickerMin !== null) {
+    const counts = new Map<string, number>();
+    for (const s of item.stickers) counts.set(asciiLower(s.name), (counts.get(asciiLower(s.name)) ?? 0) + 1);
+    if (Math.max(0, ...counts.values()) < q.sameStickerMin) return false;
+  }
+  if (q.stickerNames.length > 0 && !item.stickers.some((s) => q.stickerNames.some((term) => asciiLower(s.name).includes(asciiLower(term.trim()))))) return false;
+  const excluded = q.excludeWords.trim().split(/\s+/u).filter((word) => word !== '');
+  if (excluded.some((word) => name.includes(asciiLower(word)))) return false;
+  if (q.discountMin !== null && market.discount < q.discountMin) return false;
+  if (q.floatRankMax !== null && (market.floatRank === null || market.floatRank > q.floatRankMax)) return false;
   return true;
 }
 
 /** The value an item sorts by; null = empty (goes last whatever the direction). */
-function sortValue(held: HeldItem, sort: SortColumn): number | string | null {
+function sortValue(held: HeldItem, sort: SortColumn, markets: Map<number, MarketStanding>): number | string | null {
   const item = held.item;
   switch (sort) {
     case 'price':
@@ -281,14 +347,18 @@ function sortValue(held: HeldItem, sort: SortColumn): number | string | null {
       return held.listedTick;
     case 'rarity':
       return rarityIndex(item.rarityColor);
+    case 'discount':
+      return markets.get(item.itemId)?.discount ?? null;
+    case 'floatRank':
+      return markets.get(item.itemId)?.floatRank ?? null;
   }
 }
 
-function comparator(sort: SortColumn, direction: 'asc' | 'desc'): (a: HeldItem, b: HeldItem) => number {
+function comparator(sort: SortColumn, direction: 'asc' | 'desc', markets: Map<number, MarketStanding>): (a: HeldItem, b: HeldItem) => number {
   const sign = direction === 'asc' ? 1 : -1;
   return (a, b) => {
-    const x = sortValue(a, sort);
-    const y = sortValue(b, sort);
+    const x = sortValue(a, sort, markets);
+    const y = sortValue(b, sort, markets);
     if (x === null && y !== null) return 1;
     if (y === null && x !== null) return -1;
     if (x !== null && y !== null && x !== y) return (x < y ? -1 : 1) * sign;

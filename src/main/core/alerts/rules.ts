@@ -1,4 +1,5 @@
 import type { AlertRule } from '../../../shared/ipc';
+import { catalogQuerySchema } from '../../../shared/ipc/contract';
 import type { ParsedCatalogQuery } from '../store/types';
 
 /** The fields of an item a rule looks at (an Item or a catalog row both fit). */
@@ -42,21 +43,16 @@ export function utcDayStart(epochMs: number): number {
  * phase, float, price and the first sticker; `matchesRule` then checks every condition).
  */
 export function catalogQueryOfRule(rule: AlertRule, page: { maxPrice: number | null; offset: number; limit: number }): ParsedCatalogQuery {
-  return {
+  return catalogQuerySchema.parse({
     search: rule.namePattern,
-    priceMin: null,
     priceMax: page.maxPrice,
-    rarityColors: [],
     floatMin: rule.floatMin,
     floatMax: rule.floatMax,
     phase: rule.phase,
-    statTrak: null,
-    souvenir: null,
-    hasStickers: null,
     stickerName: rule.stickerNames[0] ?? '',
     sort: 'price',
     direction: 'asc',
     offset: page.offset,
     limit: page.limit,
-  };
+  });
 }

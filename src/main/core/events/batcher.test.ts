@@ -20,6 +20,7 @@ const row = (itemId: number, price: number): CatalogRow => ({
   souvenir: false,
   listedAt: '2026-11-21T00:00:00.000Z',
   lastMove: null,
+  market: null,
 });
 
 const trade = (tradeId: string, status: Trade['status']) => ({ tradeId, status }) as Trade;

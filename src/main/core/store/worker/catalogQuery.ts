@@ -4,6 +4,7 @@
  * below (and its field in the query schema).
  */
 import { RARITY_COLORS } from '../../../../shared/api';
+import { inRanges, WEAR_BANDS } from '../../../../shared/filters';
 import type { ParsedCatalogQuery } from '../types';
 import { asciiLower, type CatalogSnapshot, SOUVENIR, STAT_TRAK } from './snapshot';
 
@@ -29,6 +30,15 @@ interface CatalogFilter {
 
 function searchTerms(search: string): string[] {
   return search.trim().split(/\s+/u).filter((term) => term !== '').map(asciiLower);
+}
+
+/** A test that one of a slot's listed ids (stickers, charms) is wanted. */
+function anyListed(bySlot: readonly (readonly number[] | undefined)[], wanted: Uint8Array): (slot: number) => boolean {
+  return (slot) => {
+    const ids = bySlot[slot];
+    if (ids !== undefined) for (let i = 0; i < ids.length; i++) if (wanted[ids[i] as number] === 1) return true;
+    return false;
+  };
 }
 
 /** A table of wanted codes (code + 1, so -1, "none", is index 0 and never wanted). */
@@ -67,19 +77,51 @@ const FILTERS: readonly CatalogFilter[] = [
   { active: (q) => q.hasStickers !== null, narrowing: (s, q) => ({ kind: 'range', column: s.stickers, min: q.hasStickers ? 1 : 0, max: q.hasStickers ? Infinity : 0 }) },
   {
     active: (q) => q.stickerName.trim() !== '',
+    narrowing: (s, q) => ({ kind: 'test', test: anyListed(s.stickerNames.bySlot, s.stickerNames.holding(asciiLower(q.stickerName.trim()))) }),
+  },
+  {
+    active: (q) => q.stickerNames.length > 0,
     narrowing: (s, q) => {
-      const wanted = s.stickerNames.holding(asciiLower(q.stickerName.trim()));
-      const bySlot = s.stickerNames.bySlot;
-      return {
-        kind: 'test',
-        test: (slot) => {
-          const ids = bySlot[slot];
-          if (ids !== undefined) for (let i = 0; i < ids.length; i++) if (wanted[ids[i] as number] === 1) return true;
-          return false;
-        },
-      };
+      const wanted = q.stickerNames.map((name) => s.stickerNames.holding(asciiLower(name)));
+      return { kind: 'test', test: anyListed(s.stickerNames.bySlot, wanted.reduce((all, one) => all.map((hit, id) => hit | (one[id] as number)))) };
     },
   },
+  { active: (q) => q.stickerCountMin !== null, narrowing: (s, q) => ({ kind: 'range', column: s.stickers, min: q.stickerCountMin as number, max: Infinity }) },
+  { active: (q) => q.sameStickerMin !== null, narrowing: (s, q) => ({ kind: 'range', column: s.sameStickers, min: q.sameStickerMin as number, max: Infinity }) },
+  { active: (q) => q.hasCharm !== null, narrowing: (s, q) => ({ kind: 'range', column: s.charms, min: q.hasCharm ? 1 : 0, max: q.hasCharm ? Infinity : 0 }) },
+  {
+    active: (q) => q.charmName.trim() !== '',
+    narrowing: (s, q) => ({ kind: 'test', test: anyListed(s.charmNames.bySlot, s.charmNames.holding(asciiLower(q.charmName.trim()))) }),
+  },
+  {
+    active: (q) => q.charmPatterns.length > 0,
+    narrowing: (s, q) => ({ kind: 'test', test: (slot) => s.charmPatterns[slot]?.some((pattern) => inRanges(q.charmPatterns, pattern)) === true }),
+  },
+  {
+    active: (q) => q.seeds.length > 0,
+    narrowing: (s, q) => {
+      const wanted = new Uint8Array(SEED_LOOKUP);
+      for (const [low, high] of q.seeds) wanted.fill(1, low, Math.min(high, SEED_LOOKUP - 1) + 1);
+      return { kind: 'test', test: (slot) => wanted[s.seed[slot] as number] === 1 };
+    },
+  },
+  {
+    active: (q) => q.wears.length > 0,
+    narrowing: (s, q) => {
+      const bands = q.wears.map((wear) => WEAR_BANDS[wear]);
+      return { kind: 'test', test: (slot) => bands.some((band) => (s.float[slot] as number) >= band.min && (s.float[slot] as number) < band.max) };
+    },
+  },
+  {
+    active: (q) => q.excludeWords.trim() !== '',
+    narrowing: (s, q) => {
+      const words = searchTerms(q.excludeWords);
+      const ids = s.names.flatMap((name, id) => (words.some((word) => name.includes(word)) ? [] : [id]));
+      return { kind: 'lookup', column: s.nameId, wanted: wantedCodes(s.names.length, ids) };
+    },
+  },
+  { active: (q) => q.discountMin !== null, narrowing: (s, q) => ({ kind: 'range', column: s.markets.discount, min: q.discountMin as number, max: Infinity }) },
+  { active: (q) => q.floatRankMax !== null, narrowing: (s, q) => ({ kind: 'range', column: s.markets.floatRank, min: 1, max: q.floatRankMax as number }) },
 ];
 
 function narrowRange(matches: Int32Array, count: number, column: Float64Array, min: number, max: number): number {
@@ -138,7 +180,12 @@ const SORT_KEYS: Record<SortColumn, (s: CatalogSnapshot, slot: number) => number
   keychains: (s, slot) => s.charms[slot] as number,
   listedAt: (s, slot) => s.listedAt[slot] as number,
   rarity: (s, slot) => (s.rarity[slot] === -1 ? Number.NaN : (s.rarity[slot] as number)),
+  discount: (s, slot) => s.markets.discount[slot] as number,
+  floatRank: (s, slot) => s.markets.floatRank[slot] as number,
 };
+
+/** Paint seeds run 0 to 999: a table of wanted seeds (NaN, no seed, reads undefined: not wanted). */
+const SEED_LOOKUP = 1000;
 
 /** A page deeper than this is cut from the whole sorted match list (kept for the next page) instead of a heap. */
 const HEAP_MAX = 2000;

@@ -4,7 +4,7 @@
  */
 import type { Item } from '../../../../shared/api';
 import { RARITY_COLORS } from '../../../../shared/api';
-import type { CatalogRow } from '../../../../shared/ipc';
+import type { CatalogRow, MarketStanding } from '../../../../shared/ipc';
 
 export const STATTRAK_MARK = 'StatTrak™';
 export const SOUVENIR_PREFIX = 'Souvenir ';
@@ -83,20 +83,25 @@ function finalMix(h: number): number {
 }
 
 /** The columns of `items` an item sets, in ITEM_COLUMNS order (positional binding is ~3× faster than named). */
-export const ITEM_COLUMNS = ['itemId', 'name', 'price', 'float', 'paintSeed', 'phase', 'rarity', 'statTrak', 'souvenir', 'stickerCount', 'keyChainCount', 'stickerNames', 'hash'] as const;
+export const ITEM_COLUMNS = [
+  'itemId', 'name', 'price', 'float', 'paintSeed', 'phase', 'rarity', 'statTrak', 'souvenir', 'stickerCount', 'keyChainCount', 'stickerNames',
+  'keyChainNames', 'keyChainPatterns', 'hash',
+] as const;
 
 export type ItemValues = [
   itemId: number, name: string, price: number, float: number | null, paintSeed: number | null, phase: string | null, rarity: number | null,
-  statTrak: number, souvenir: number, stickerCount: number, keyChainCount: number, stickerNames: string, hash: number,
+  statTrak: number, souvenir: number, stickerCount: number, keyChainCount: number, stickerNames: string, keyChainNames: string,
+  keyChainPatterns: string, hash: number,
 ];
 
-/** The values of ITEM_COLUMNS for an item whose JSON text's hash is known. */
+/** The values of ITEM_COLUMNS for an item whose JSON text's hash is known (name lists joined by newlines, charm patterns by commas). */
 export function itemValues(item: Item, hash: number): ItemValues {
   const name = item.market_hash_name;
   return [
     item.itemId, name, item.price, item.float, item.paintSeed, item.phase, rarityRankOf(item.rarityColor),
     name.includes(STATTRAK_MARK) ? 1 : 0, name.startsWith(SOUVENIR_PREFIX) ? 1 : 0, item.stickers.length, item.keyChains.length,
-    item.stickers.map((sticker) => sticker.name).join(NAME_LIST_SEPARATOR), hash,
+    item.stickers.map((sticker) => sticker.name).join(NAME_LIST_SEPARATOR), item.keyChains.map((charm) => charm.name).join(NAME_LIST_SEPARATOR),
+    item.keyChains.flatMap((charm) => (typeof charm.pattern === 'number' ? [charm.pattern] : [])).join(','), hash,
   ];
 }
 
@@ -104,8 +109,8 @@ export function moveOf(lastMove: number): CatalogRow['lastMove'] {
   return lastMove > 0 ? 'up' : lastMove < 0 ? 'down' : null;
 }
 
-/** What the catalog shows of an item, with its listing time and last move. */
-export function catalogRowOf(item: Item, listedAt: number, lastMove: number): CatalogRow {
+/** What the catalog shows of an item, with its listing time, last move and market standing (null: not computed here). */
+export function catalogRowOf(item: Item, listedAt: number, lastMove: number, market: MarketStanding | null = null): CatalogRow {
   const name = item.market_hash_name;
   return {
     itemId: item.itemId,
@@ -124,6 +129,7 @@ export function catalogRowOf(item: Item, listedAt: number, lastMove: number): Ca
     souvenir: name.startsWith(SOUVENIR_PREFIX),
     listedAt: isoOf(listedAt),
     lastMove: moveOf(lastMove),
+    market,
   };
 }
 

@@ -13,6 +13,7 @@ import { openReadConnection } from './open';
 import { RecordsReader } from './recordsReader';
 import { CatalogSnapshot } from './snapshot';
 
+const DAY_MS = 24 * 3600_000;
 /** Between queries the snapshot follows the writer this often, so a query rarely waits for a refresh. */
 const REFRESH_EVERY_MS = 200;
 
@@ -71,9 +72,13 @@ export class ReaderService extends RecordsReader {
         )
           .raw()
           .all(JSON.stringify(ids))
-          .map(([itemId, listedAt, lastMove, json]) => [itemId, catalogRowOf(JSON.parse(json) as Item, listedAt, lastMove)]),
+          .map(([itemId, listedAt, lastMove, json]) => [itemId, { listedAt, lastMove, json }]),
       );
-      return { rows: ids.map((id) => rows.get(id) as CatalogRow), total, offset: q.offset, limit: q.limit };
+      const shown = Array.from(slots, (slot, i) => {
+        const row = rows.get(ids[i] as number) as { listedAt: number; lastMove: number; json: string };
+        return catalogRowOf(JSON.parse(row.json) as Item, row.listedAt, row.lastMove, this.snapshot.markets.standing(slot));
+      });
+      return { rows: shown, total, offset: q.offset, limit: q.limit };
     })();
   }
 
@@ -100,8 +105,30 @@ export class ReaderService extends RecordsReader {
         else priceHistory.push({ at: isoOf(point.at), price: point.price });
         lastAt = point.at;
       }
-      return { item: JSON.parse(row.json) as Item, priceHistory, onSale };
+      return { item: JSON.parse(row.json) as Item, priceHistory, onSale, market: onSale ? this.marketOf(itemId) : null };
     })();
+  }
+
+  /**
+   * An item's market standing with what lies behind it: of its name's listings, how many left sale in the
+   * last 24 h, and the median of the prices they were seen at (listed or moved to) in the last 7 days.
+   */
+  private marketOf(itemId: number): ItemDetail['market'] {
+    this.snapshot.refresh();
+    const slot = this.snapshot.slotOf(itemId);
+    if (slot < 0) return null;
+    const now = Date.now();
+    const group = this.snapshot.markets.groupSlots(slot);
+    const leftSale24h = group.filter((member) => (this.snapshot.removedAt[member] as number) >= now - DAY_MS).length;
+    const observed = this.prepare<[string, number], number>(
+      'SELECT price FROM price_history WHERE itemId IN (SELECT value FROM json_each(?)) AND at >= ? ORDER BY price',
+    )
+      .pluck()
+      .all(JSON.stringify(group.map((member) => this.snapshot.itemId[member])), now - 7 * DAY_MS) as number[];
+    const middle = observed.length >> 1;
+    const median7d =
+      observed.length === 0 ? null : observed.length % 2 === 1 ? (observed[middle] as number) : Math.floor(((observed[middle - 1] as number) + (observed[middle] as number)) / 2);
+    return { ...this.snapshot.markets.standing(slot), leftSale24h, median7d, observed7d: observed.length };
   }
 
   /** Items on sale, and those off sale still kept (the items of our active trades), in id order. */

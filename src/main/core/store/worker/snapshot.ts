@@ -8,6 +8,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { CACHE_ID_KEY } from '../schema';
 import { NAME_LIST_SEPARATOR } from './itemRows';
+import { grown, Markets } from './markets';
 import type { Db } from './open';
 
 /** Lower-casing of ASCII letters only (what the catalog's search ignores; other letters match as written). */
@@ -19,16 +20,18 @@ export function asciiLower(text: string): string {
 /** A row as the snapshot reads it: flags packed (STAT_TRAK, SOUVENIR, ON_SALE), no sticker names as null (fewer values to cross). */
 type ItemRecord = [
   itemId: number, nameId: number, price: number, float: number | null, paintSeed: number | null, phase: string | null, rarity: number | null,
-  flags: number, stickerCount: number, keyChainCount: number, stickerNames: string | null, listedAt: number, version: number,
+  flags: number, stickerCount: number, keyChainCount: number, stickerNames: string | null, charmNames: string | null, charmPatterns: string | null,
+  listedAt: number, removedAt: number | null, version: number,
 ];
 
 const ROW_SELECT =
-  "SELECT itemId, name_id, price, float, paintSeed, phase, rarity, statTrak | (souvenir << 1) | ((removed_at IS NULL) << 2), stickerCount, keyChainCount, nullif(stickerNames, ''), listed_at, version FROM items";
+  'SELECT itemId, name_id, price, float, paintSeed, phase, rarity, statTrak | (souvenir << 1) | ((removed_at IS NULL) << 2), stickerCount, keyChainCount, ' +
+  "nullif(stickerNames, ''), nullif(keyChainNames, ''), nullif(keyChainPatterns, ''), listed_at, removed_at, version FROM items";
 /** More changed rows than this share of the table: read them in id order, in chunks, rather than through the version index. */
 const SCAN_SHARE = 0.1;
 const SCAN_CHUNK = 20_000;
 /** A saved snapshot's layout; another is not read. */
-const SAVED_FORMAT = 1;
+const SAVED_FORMAT = 2;
 /**
  * A saved snapshot older than this is not read: rows dropped by the sync's retention (a week after they
  * left sale) leave no version to patch from, so one saved before they left could show them on sale.
@@ -70,13 +73,6 @@ export class NameLists {
   }
 }
 
-function grown<T extends Float64Array | Int32Array | Int8Array | Uint8Array>(array: T, capacity: number, fill?: number): T {
-  const next = new (array.constructor as new (length: number) => T)(capacity);
-  next.set(array);
-  if (fill !== undefined) next.fill(fill, array.length);
-  return next;
-}
-
 export class CatalogSnapshot {
   size = 0;
   itemId = new Float64Array(0);
@@ -95,6 +91,14 @@ export class CatalogSnapshot {
   listedAt = new Float64Array(0);
   nameId = new Int32Array(0);
   readonly stickerNames = new NameLists();
+  /** The most stickers of one name on an item ("4× the same"). */
+  sameStickers = new Float64Array(0);
+  readonly charmNames = new NameLists();
+  /** By slot: its charms' patterns, or undefined for none. */
+  readonly charmPatterns: (number[] | undefined)[] = [];
+  /** When it left sale (NaN: on sale). */
+  removedAt = new Float64Array(0);
+  readonly markets = new Markets();
   /** By name_id: the name ASCII-lowered (search), and its rank in name order (sort). */
   readonly names: string[] = [];
   private readonly written: string[] = [];
@@ -139,7 +143,7 @@ export class CatalogSnapshot {
 
   /** Takes up a saved snapshot of this cache, if there is a readable, recent one; the next refresh patches what came after it. */
   load(file: string): boolean {
-    let saved: { format: number; cacheId: string; savedAt: number; state: { version: number; stickerNames: object } };
+    let saved: { format: number; cacheId: string; savedAt: number; state: { version: number; stickerNames: object; charmNames: object; markets: object } };
     try {
       saved = deserialize(readFileSync(file)) as typeof saved;
     } catch {
@@ -148,7 +152,13 @@ export class CatalogSnapshot {
     const cacheId = this.statements.cacheId.get(CACHE_ID_KEY);
     const current = saved.format === SAVED_FORMAT && cacheId !== undefined && saved.cacheId === cacheId && Date.now() - saved.savedAt < SAVED_MAX_AGE_MS;
     if (!current || saved.state.version > (this.statements.lastVersion.get() as number)) return false;
-    Object.assign(this, saved.state, { stickerNames: Object.assign(new NameLists(), saved.state.stickerNames), dataVersion: -1 });
+    const { stickerNames, charmNames, markets } = saved.state;
+    Object.assign(this, saved.state, {
+      stickerNames: Object.assign(new NameLists(), stickerNames),
+      charmNames: Object.assign(new NameLists(), charmNames),
+      markets: Object.assign(new Markets(), markets),
+      dataVersion: -1,
+    });
     this.generation++;
     return true;
   }
@@ -172,6 +182,7 @@ export class CatalogSnapshot {
     } else {
       for (const record of this.statements.byIndex.all(since)) this.patch(record);
     }
+    this.markets.update(this);
     this.generation++;
     return true;
   }
@@ -214,7 +225,8 @@ export class CatalogSnapshot {
     return this.phaseCode.get(phase) ?? -2;
   }
 
-  private slotFor(itemId: number): number {
+  /** The slot of an item, or -1. */
+  slotOf(itemId: number): number {
     const sorted = this.sortedSlots;
     if (sorted > 0 && itemId <= (this.itemId[sorted - 1] as number)) {
       for (let low = 0, high = sorted - 1; low <= high; ) {
@@ -225,8 +237,13 @@ export class CatalogSnapshot {
         else high = mid - 1;
       }
     }
-    const later = this.laterSlots.get(itemId);
-    if (later !== undefined) return later;
+    return this.laterSlots.get(itemId) ?? -1;
+  }
+
+  private slotFor(itemId: number): number {
+    const found = this.slotOf(itemId);
+    if (found >= 0) return found;
+    const sorted = this.sortedSlots;
     if (this.size === this.itemId.length) this.grow(Math.max(1024, this.size * 2));
     const slot = this.size++;
     this.itemId[slot] = itemId;
@@ -248,10 +265,13 @@ export class CatalogSnapshot {
     this.charms = grown(this.charms, capacity);
     this.listedAt = grown(this.listedAt, capacity);
     this.nameId = grown(this.nameId, capacity);
+    this.sameStickers = grown(this.sameStickers, capacity);
+    this.removedAt = grown(this.removedAt, capacity);
   }
 
   private patch(record: ItemRecord): void {
-    const [itemId, nameId, price, float, paintSeed, phase, rarity, flags, stickerCount, keyChainCount, stickerNames, listedAt, version] = record;
+    const [itemId, nameId, price, float, paintSeed, phase, rarity, flags, stickerCount, keyChainCount, stickerNames, charmNames, charmPatterns, listedAt, removedAt, version] =
+      record;
     const onSale = (flags & ON_SALE) === 0 ? 0 : 1;
     const slot = this.slotFor(itemId);
     if (this.onSale[slot] === 1) {
@@ -274,6 +294,13 @@ export class CatalogSnapshot {
     this.listedAt[slot] = listedAt;
     this.nameId[slot] = nameId;
     this.stickerNames.set(slot, stickerNames);
+    const counts = new Map<number, number>();
+    for (const id of this.stickerNames.bySlot[slot] ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
+    this.sameStickers[slot] = Math.max(0, ...counts.values());
+    this.charmNames.set(slot, charmNames);
+    this.charmPatterns[slot] = charmPatterns === null ? undefined : charmPatterns.split(',').map(Number);
+    this.removedAt[slot] = removedAt ?? Number.NaN;
+    this.markets.touch(slot, nameId, this.phase[slot] as number);
     if (version > this.version) this.version = version;
   }
 }

@@ -1,0 +1,105 @@
+/**
+ * Each listing's standing in its name's market (its name and phase), from the snapshot's listings on sale:
+ * the reference price (the median), how many are on sale, the discount against the reference and the
+ * float rank. A group whose listings changed is computed again at the end of the refresh that changed it;
+ * a listing off sale keeps what it had when it left.
+ */
+import type { MarketStanding } from '../../../../shared/ipc';
+
+/** The columns a market reads, by slot. */
+export interface MarketInput {
+  itemId: Float64Array;
+  onSale: Uint8Array;
+  price: Float64Array;
+  /** NaN: no float. */
+  float: Float64Array;
+}
+
+/** A typed column with room for `capacity` slots, its values kept. */
+export function grown<T extends Float64Array | Int32Array | Int8Array | Uint8Array>(array: T, capacity: number): T {
+  const next = new (array.constructor as new (length: number) => T)(capacity);
+  next.set(array);
+  return next;
+}
+
+export class Markets {
+  /** By slot: its group (-1: none yet), its reference, discount and float rank (NaN: none). */
+  group = new Int32Array(0);
+  reference = new Float64Array(0);
+  discount = new Float64Array(0);
+  floatRank = new Float64Array(0);
+  /** By group: its slots (on sale or not) and how many of them are on sale. */
+  private readonly members: number[][] = [];
+  private readonly listings: number[] = [];
+  private readonly groupOf = new Map<string, number>();
+  private readonly dirty = new Set<number>();
+
+  /** A slot's name and phase after a write: it joins that group, and the group (and the one it left) is computed again. */
+  touch(slot: number, nameId: number, phaseCode: number): void {
+    if (slot >= this.group.length) {
+      const capacity = Math.max(1024, slot * 2);
+      const previous = this.group.length;
+      this.group = grown(this.group, capacity);
+      this.group.fill(-1, previous);
+      this.reference = grown(this.reference, capacity);
+      this.discount = grown(this.discount, capacity);
+      this.floatRank = grown(this.floatRank, capacity);
+    }
+    const key = `${nameId} ${phaseCode}`;
+    let group = this.groupOf.get(key);
+    if (group === undefined) {
+      group = this.members.push([]) - 1;
+      this.listings.push(0);
+      this.groupOf.set(key, group);
+    }
+    const before = this.group[slot] as number;
+    if (before !== group) {
+      if (before >= 0) {
+        const list = this.members[before] as number[];
+        list.splice(list.indexOf(slot), 1);
+        this.dirty.add(before);
+      }
+      (this.members[group] as number[]).push(slot);
+      this.group[slot] = group;
+    }
+    this.dirty.add(group);
+  }
+
+  /** Computes the groups touched since the last time. */
+  update(input: MarketInput): void {
+    for (const group of this.dirty) {
+      const onSale = (this.members[group] as number[]).filter((slot) => input.onSale[slot] === 1);
+      this.listings[group] = onSale.length;
+      if (onSale.length === 0) continue;
+      const prices = onSale.map((slot) => input.price[slot] as number).sort((a, b) => a - b);
+      const middle = prices.length >> 1;
+      const reference = prices.length % 2 === 1 ? (prices[middle] as number) : Math.floor(((prices[middle - 1] as number) + (prices[middle] as number)) / 2);
+      const byFloat = onSale
+        .filter((slot) => !Number.isNaN(input.float[slot]))
+        .sort((a, b) => (input.float[a] as number) - (input.float[b] as number) || (input.itemId[a] as number) - (input.itemId[b] as number));
+      for (const slot of onSale) {
+        this.reference[slot] = reference;
+        this.discount[slot] = reference === 0 ? 0 : ((reference - (input.price[slot] as number)) / reference) * 100;
+        this.floatRank[slot] = Number.NaN;
+      }
+      byFloat.forEach((slot, rank) => (this.floatRank[slot] = rank + 1));
+    }
+    this.dirty.clear();
+  }
+
+  /** A slot's standing (what it had when it left, for one off sale). */
+  standing(slot: number): MarketStanding {
+    const rank = this.floatRank[slot] as number;
+    return {
+      reference: this.reference[slot] as number,
+      listings: this.listings[this.group[slot] as number] ?? 0,
+      discount: this.discount[slot] as number,
+      floatRank: Number.isNaN(rank) ? null : rank,
+    };
+  }
+
+  /** The slots of a slot's group, on sale or not. */
+  groupSlots(slot: number): readonly number[] {
+    return this.members[this.group[slot] as number] ?? [];
+  }
+}
