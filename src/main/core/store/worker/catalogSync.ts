@@ -33,6 +33,7 @@ export const CATALOG_META = {
   syncedAt: 'catalog.syncedAt',
   serverTotalItems: 'catalog.serverTotalItems',
   serverTotalValue: 'catalog.serverTotalValue',
+  historyPrunedAt: 'catalog.historyPrunedAt',
 } as const;
 
 /** The ids of the items held when the sync started (ascending), with the hash of each one on sale (-1 off sale). */
@@ -159,7 +160,8 @@ class Receiver {
 const STAGED_COLUMNS = ITEM_COLUMNS.filter((c) => c !== 'itemId' && c !== 'name');
 
 /** The final transaction: the staged items written, the unnamed ones taken off sale, retention, totals, meta. */
-function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: EnvelopeFields, setMeta: (key: string, value: unknown) => void) {
+function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: EnvelopeFields, meta: MetaAccess) {
+  const { getMeta, setMeta } = meta;
   return catalog.transaction(({ version, now }) => {
     const touched = catalog.syncTouched ?? new Set<number>();
     const unstage = db.prepare<[number]>('DELETE FROM temp.sync_stage WHERE itemId = ?');
@@ -167,8 +169,15 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
     const names = db.prepare<[], string>('SELECT DISTINCT name FROM temp.sync_stage').pluck().all();
     for (const name of names) catalog.nameIdOf(name);
 
-    const added = db.prepare<[], number>('SELECT count(*) FROM temp.sync_stage s LEFT JOIN items i ON i.itemId = s.itemId WHERE i.removed_at IS NOT NULL OR i.itemId IS NULL').pluck().get() as number;
-    const staged = db.prepare<[], number>('SELECT count(*) FROM temp.sync_stage').pluck().get() as number;
+    // What the staged items add to the on-sale count and value (read before they are written).
+    const { staged, added, value } = db
+      .prepare<[], { staged: number; added: number; value: number }>(
+        `SELECT count(*) AS staged, count(*) FILTER (WHERE i.itemId IS NULL OR i.removed_at IS NOT NULL) AS added,
+                coalesce(sum(s.price - CASE WHEN i.itemId IS NOT NULL AND i.removed_at IS NULL THEN i.price ELSE 0 END), 0) AS value
+         FROM temp.sync_stage s LEFT JOIN items i ON i.itemId = s.itemId`,
+      )
+      .get() as { staged: number; added: number; value: number };
+    catalog.adjustTotals(added, value);
     // A listing point for a new or re-listed item, a move for one on sale at a new price: as writeItem does live.
     db.prepare(
       `INSERT INTO price_history (itemId, at, price, listing)
@@ -196,15 +205,23 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
     db.prepare('DELETE FROM price_history WHERE itemId IN (SELECT itemId FROM items WHERE removed_at < ?)').run(soldBefore);
     db.prepare('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM items WHERE removed_at < ?)').run(soldBefore);
     db.prepare('DELETE FROM items WHERE removed_at < ?').run(soldBefore);
-    db.prepare('DELETE FROM price_history WHERE at < ?').run(now - HISTORY_RETENTION_MS);
+    // A scan of the whole history: once a day is enough.
+    if (!(Number(getMeta(CATALOG_META.historyPrunedAt)) > now - 24 * 3600_000)) {
+      db.prepare('DELETE FROM price_history WHERE at < ?').run(now - HISTORY_RETENTION_MS);
+      setMeta(CATALOG_META.historyPrunedAt, now);
+    }
 
-    catalog.recount();
     setMeta(CATALOG_META.lastUpdate, envelope.lastUpdate);
     setMeta(CATALOG_META.syncedAt, new Date(now).toISOString());
     setMeta(CATALOG_META.serverTotalItems, envelope.totalItems);
     setMeta(CATALOG_META.serverTotalValue, envelope.totalValue);
     return { added, updated: staged - added, removed, keptFromFeed: touched.size };
   });
+}
+
+export interface MetaAccess {
+  getMeta(key: string): unknown;
+  setMeta(key: string, value: unknown): void;
 }
 
 export interface SyncContext {
@@ -215,7 +232,7 @@ export interface SyncContext {
 export async function runCatalogSync(
   db: Db,
   catalog: CatalogWriter,
-  setMeta: (key: string, value: unknown) => void,
+  meta: MetaAccess,
   request: CatalogSyncRequest,
   context: SyncContext,
 ): Promise<CatalogSyncResult> {
@@ -250,7 +267,7 @@ export async function runCatalogSync(
     const total = envelope.totalItems ?? splitter.totalItems;
     context.progress({ phase: 'applying', received: splitter.received, total, applied: 0 });
     const applyStarted = performance.now();
-    const applied = apply(db, catalog, receiver, envelope, setMeta);
+    const applied = apply(db, catalog, receiver, envelope, meta);
     context.progress({ phase: 'done', received: splitter.received, total, applied: receiver.staged + receiver.unchanged });
     return {
       ok: true,

@@ -82,8 +82,14 @@ export class CatalogWriter {
     return { totalItems: this.count, totalValue: this.value };
   }
 
-  /** The on-sale count and value read again (after a sync's apply). */
-  recount(): void {
+  /** Adds a sync's staged items to the on-sale count and value (inside the write's transaction: rolled back with it). */
+  adjustTotals(count: number, value: number): void {
+    this.count += count;
+    this.value += value;
+  }
+
+  /** The on-sale count and value read from the table. */
+  private recount(): void {
     const totals = this.s.totals.get() as { count: number; value: number };
     this.count = totals.count;
     this.value = totals.value;
