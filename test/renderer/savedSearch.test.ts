@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type CatalogFilters, EMPTY_FILTERS } from '../../src/renderer/src/lib/catalogQuery';
 import { formOfQuery, queryOfForm, watchOf } from '../../src/renderer/src/lib/savedSearch';
+import { withoutAccountScope } from '../../src/renderer/src/state/accountScope';
+import { initialState } from '../../src/renderer/src/state/store';
 import { savedSearchQuerySchema, type SavedSearch } from '../../src/shared/ipc/contract';
 
 const search = (name: string, query: Record<string, unknown>): SavedSearch => ({
@@ -65,5 +67,10 @@ describe('saved searches in the renderer', () => {
     expect(loose.input).toMatchObject({ namePattern: '', stickerNames: [] });
     expect(loose.notCarried).toEqual(['search text of several words', 'any of sticker names']);
     expect(watchOf(search('one sticker', { stickerNames: ['Howl'] })).input.stickerNames).toEqual(['Howl']);
+  });
+
+  it("another account's page drops the saved searches the page held (the new account's are read again)", () => {
+    const state = { ...initialState(), searches: { list: [search('mine', { search: 'AWP' })], status: 'ready' as const } };
+    expect(withoutAccountScope(state).searches).toEqual({ list: [], status: 'idle' });
   });
 });
