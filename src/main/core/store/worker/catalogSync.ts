@@ -48,14 +48,16 @@ class KnownItems {
   }
 
   static load(db: Db): KnownItems {
-    const rows = db.prepare<[], [number, number]>('SELECT itemId, CASE WHEN removed_at IS NULL THEN hash ELSE -1 END FROM items ORDER BY itemId').raw().all();
-    const ids = new Float64Array(rows.length);
-    const hashes = new Float64Array(rows.length);
-    rows.forEach(([id, hash], i) => {
+    const count = db.prepare<[], number>('SELECT count(*) FROM items').pluck().get() as number;
+    const ids = new Float64Array(count);
+    const hashes = new Float64Array(count);
+    let i = 0;
+    // Row by row into the two columns: half a million rows as arrays first would be ~40 MB more at the sync's peak.
+    for (const [id, hash] of db.prepare<[], [number, number]>('SELECT itemId, CASE WHEN removed_at IS NULL THEN hash ELSE -1 END FROM items ORDER BY itemId').raw().iterate()) {
       ids[i] = id;
-      hashes[i] = hash;
-    });
-    return new KnownItems(ids, hashes);
+      hashes[i++] = hash;
+    }
+    return new KnownItems(ids.subarray(0, i), hashes.subarray(0, i));
   }
 
   private indexOf(itemId: number): number {
