@@ -34,7 +34,7 @@ async function expectMatching(page: Page, expected: number): Promise<void> {
   await expect.poll(() => matchingCount(page), { timeout: 20_000 }).toBe(expected);
 }
 
-const clearFilters = (page: Page) => page.getByRole('button', { name: /^Clear filters/ }).click();
+const clearFilters = (page: Page) => page.getByRole('group', { name: 'Filters' }).getByRole('button', { name: /^Clear filters/ }).click();
 
 /** Opens a filter section from its toggle with the keyboard. */
 async function openSection(page: Page, title: string): Promise<void> {
@@ -107,34 +107,35 @@ test('a pasted seed list shows only those seeds; a list that does not parse is s
   await openSynced(page);
   await openSection(page, 'Seed list');
   const seeds = page.getByLabel('Paint seeds');
-
-  const inList = (seed: number) => seed === 661 || seed === 670 || seed === 955 || (seed >= 1 && seed <= 25);
-  // The seed cell; a listing without a float shows none (its seed still counts).
-  const seedOfList = async (row: Locator) => {
+  // The seed cell of every row is one of `list`; a listing without a float shows none (its seed still counts).
+  const seedIn = (list: (seed: number) => boolean) => async (row: Locator) => {
     const [float, seed] = await Promise.all([3, SEED_CELL].map(async (cell) => ((await row.getByRole('gridcell').nth(cell).textContent()) ?? '').trim()));
-    return seed === '—' ? float === '—' : inList(Number(seed));
+    return seed === '—' ? float === '—' : list(Number(seed));
   };
+  const seedSql = (list: string) => `json_extract(json, '$.paintSeed') IN (${list})`;
+
   await seeds.fill('661, 670, 955, 1-25');
-  await expectMatching(page, sandboxCount(`json_extract(json, '$.paintSeed') IN (661, 670, 955) OR json_extract(json, '$.paintSeed') BETWEEN 1 AND 25`));
-  await expectEveryRow(page, seedOfList, 'a seed of the list');
+  await expectMatching(page, sandboxCount(`${seedSql('661, 670, 955')} OR json_extract(json, '$.paintSeed') BETWEEN 1 AND 25`));
+  await expectEveryRow(page, seedIn((seed) => seed === 661 || seed === 670 || seed === 955 || (seed >= 1 && seed <= 25)), 'a seed of the list');
   await expect(page.getByText('28 seeds')).toBeVisible();
-  // Blue gems among them (the demo market draws Case Hardened seeds from the guides' lists).
+
+  // Knife Case Hardened blue gems, tier 1, as a guide lists them (the demo market draws such seeds).
+  const blueGems = [387, 442, 463, 269, 853, 494, 73, 670];
   await page.getByRole('searchbox', { name: 'Search items' }).fill('Case Hardened');
-  const gems = sandboxCount(
-    `market_hash_name LIKE '%Case Hardened%' AND (json_extract(json, '$.paintSeed') IN (661, 670, 955) OR json_extract(json, '$.paintSeed') BETWEEN 1 AND 25)`,
-  );
+  await seeds.fill(blueGems.join(', '));
+  const gems = sandboxCount(`market_hash_name LIKE '%Case Hardened%' AND ${seedSql(blueGems.join(', '))}`);
   await expectMatching(page, gems);
-  await expectEveryRow(page, seedOfList, 'a Case Hardened seed of the list');
+  await expectEveryRow(page, seedIn((seed) => blueGems.includes(seed)), 'a blue gem seed');
   await screenshot(page, test.info(), 'catalog-seed-list', true);
   await expectAxeClean(page, 'catalog with a seed list');
 
   // A typo: the field keeps it and says what is wrong; the rows stay those of the last list that parsed.
-  await seeds.fill('661, 670, 955, 1-25, 9x5');
+  await seeds.fill(`${blueGems.join(', ')}, 9x5`);
   await expect(seeds).toHaveAttribute('aria-invalid', 'true');
   const error = page.getByRole('alert').filter({ hasText: '"9x5" is not a number or a range like 1-25' });
   await expect(error).toBeVisible();
-  await expect(error).toContainText('still showing 1-25, 661, 670, 955');
-  await expect(seeds).toHaveValue('661, 670, 955, 1-25, 9x5');
+  await expect(error).toContainText('still showing 73, 269, 387, 442, 463, 494, 670, 853');
+  await expect(seeds).toHaveValue(`${blueGems.join(', ')}, 9x5`);
   expect(await matchingCount(page)).toBe(gems);
   await expectAxeClean(page, 'catalog with a seed list error');
 
@@ -223,7 +224,7 @@ test('sorted by discount, the biggest deal comes first, and its detail shows the
 
   // "At least 20 % under reference" keeps only the listings that far under.
   await openSection(page, 'Deals');
-  await page.getByLabel('Under reference by at least %').fill('20');
+  await page.getByLabel('Under reference by at least (percent)').fill('20');
   await expectMatching(page, [...standing.values()].filter((s) => s.discount >= 20).length);
   await expectEveryRow(page, async (row) => parseDiscount((await row.getByRole('gridcell').nth(DISCOUNT_CELL).textContent()) ?? '') >= 20, '20 % or more under');
   await screenshot(page, test.info(), 'catalog-discount', true);
@@ -244,4 +245,11 @@ test('sorted by discount, the biggest deal comes first, and its detail shows the
   expect(rank).toBe(mine.floatRank === null ? '—' : `#${formatInt(mine.floatRank)} of ${formatInt(mine.listings)}`);
   await screenshot(page, test.info(), 'detail-market', true);
   await expectAxeClean(page, 'catalog sorted by discount with the detail panel');
+
+  // On a laptop (1280 px) beside the detail panel, price, age and discount stay in view; the rank folds away.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const first = dataRows(page).first();
+  for (const cell of [7, 8, DISCOUNT_CELL]) await expect(first.getByRole('gridcell').nth(cell)).toBeInViewport();
+  expect((await first.getByRole('gridcell').nth(RANK_CELL).boundingBox())?.width).toBe(0);
+  await screenshot(page, test.info(), 'detail-market-1280');
 });

@@ -113,47 +113,53 @@ export function CatalogFilters() {
         value={f.stickerName}
         onChange={(e) => editFilters({ stickerName: e.target.value })}
       />
-      <span className="spacer" />
-      <button type="button" className="btn ghost sm" disabled={count === 0 && f.search === ''} onClick={clearFilters}>
-        Clear filters{count > 0 ? ` (${count})` : ''}
-      </button>
       </div>
-      <div className="filter-row">
-      <select aria-label="Phase" className={`tri ${f.phase ? 'on' : ''}`} value={f.phase} onChange={(e) => editFilters({ phase: e.target.value }, true)}>
-        <option value="">Phase: any</option>
-        {KNOWN_PHASES.map((p) => (
-          <option key={p} value={p}>
-            {p}
-          </option>
-        ))}
-      </select>
-      <div className="filter-group rarity-group" role="group" aria-label="Rarity">
-        <span className="filter-label">Rarity</span>
-        {RARITIES.map((r) => {
-          const on = f.rarityColors.includes(r.color);
-          return (
-            <button
-              key={r.color}
-              type="button"
-              className={`rarity-chip ${on ? 'on' : ''}`}
-              style={{ '--chip': r.color } as CSSProperties}
-              aria-pressed={on}
-              title={`${on ? 'Showing' : 'Show only'} ${r.name} items${f.rarityColors.length > 0 && !on ? ' too' : ''}`}
-              onClick={() =>
-                editFilters({ rarityColors: on ? f.rarityColors.filter((c) => c !== r.color) : [...f.rarityColors, r.color] }, true)
-              }
-            >
-              <span className="rarity-swatch" aria-hidden="true" />
-              {r.name}
-            </button>
-          );
-        })}
-      </div>
-      <TriSelect label="StatTrak" value={f.statTrak} yes="StatTrak™ only" no="No StatTrak™" onChange={(v) => editFilters({ statTrak: v }, true)} />
-      <TriSelect label="Souvenir" value={f.souvenir} yes="Souvenir only" no="No souvenir" onChange={(v) => editFilters({ souvenir: v }, true)} />
-      <TriSelect label="Stickers" value={f.hasStickers} yes="With stickers" no="Without stickers" onChange={(v) => editFilters({ hasStickers: v }, true)} />
-      </div>
-      <DealFilters f={f} problems={problems} />
+      <DealFilters
+        f={f}
+        problems={problems}
+        start={
+          <>
+            <select aria-label="Phase" className={`tri ${f.phase ? 'on' : ''}`} value={f.phase} onChange={(e) => editFilters({ phase: e.target.value }, true)}>
+              <option value="">Phase: any</option>
+              {KNOWN_PHASES.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+            <div className="filter-group rarity-group" role="group" aria-label="Rarity">
+              <span className="filter-label">Rarity</span>
+              {RARITIES.map((r) => {
+                const on = f.rarityColors.includes(r.color);
+                return (
+                  <button
+                    key={r.color}
+                    type="button"
+                    className={`rarity-chip ${on ? 'on' : ''}`}
+                    style={{ '--chip': r.color } as CSSProperties}
+                    aria-pressed={on}
+                    title={`${on ? 'Showing' : 'Show only'} ${r.name} items${f.rarityColors.length > 0 && !on ? ' too' : ''}`}
+                    onClick={() =>
+                      editFilters({ rarityColors: on ? f.rarityColors.filter((c) => c !== r.color) : [...f.rarityColors, r.color] }, true)
+                    }
+                  >
+                    <span className="rarity-swatch" aria-hidden="true" />
+                    {r.name}
+                  </button>
+                );
+              })}
+            </div>
+            <TriSelect label="StatTrak" value={f.statTrak} yes="StatTrak™ only" no="No StatTrak™" onChange={(v) => editFilters({ statTrak: v }, true)} />
+            <TriSelect label="Souvenir" value={f.souvenir} yes="Souvenir only" no="No souvenir" onChange={(v) => editFilters({ souvenir: v }, true)} />
+            <TriSelect label="Stickers" value={f.hasStickers} yes="With stickers" no="Without stickers" onChange={(v) => editFilters({ hasStickers: v }, true)} />
+          </>
+        }
+        end={
+          <button type="button" className="btn ghost sm" disabled={count === 0 && f.search === ''} onClick={clearFilters}>
+            Clear filters{count > 0 ? ` (${count})` : ''}
+          </button>
+        }
+      />
       {/* A value the filter cannot use is said in words: the rows shown ignore it. (A pasted list says
           its error beside its field, and the query keeps the last list that parsed.) */}
       {shownProblems.length > 0 ? (

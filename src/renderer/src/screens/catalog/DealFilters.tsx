@@ -54,8 +54,14 @@ function TextFilter({
   problem,
   problemId,
   inputMode,
+  name,
+  suffix,
 }: {
   label: string;
+  /** The field's accessible name when the visible words around it do not read as one. */
+  name?: string;
+  /** Words after the field ("%", "stickers"). */
+  suffix?: string;
   value: string;
   onChange: (value: string) => void;
   placeholder?: string;
@@ -74,6 +80,7 @@ function TextFilter({
         autoComplete="off"
         spellCheck={false}
         inputMode={inputMode}
+        aria-label={name}
         aria-invalid={problem ? true : undefined}
         aria-describedby={problem && problemId ? problemId : undefined}
         value={value}
@@ -82,6 +89,7 @@ function TextFilter({
           if (e.key === 'Enter') editFilters({}, true);
         }}
       />
+      {suffix ? <span className="filter-label">{suffix}</span> : null}
     </label>
   );
 }
@@ -113,9 +121,10 @@ function readOpen(): DealFilterGroup[] {
 
 /**
  * The deal filters (seed lists, charms, sticker combos, discount and float rank) in sections that open from
- * a row of toggles, so the filter bar stays short; a closed section with filters set says how many.
+ * toggles at the end of the filter bar's second row (`start` its other filters, `end` its last button), so the
+ * bar stays short; a closed section with filters set says how many.
  */
-export function DealFilters({ f, problems }: { f: CatalogFilters; problems: FilterProblems }) {
+export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; problems: FilterProblems; start: ReactNode; end: ReactNode }) {
   const [open, setOpen] = useState<DealFilterGroup[]>(() => {
     const counts = dealFilterCounts(f);
     return [...new Set([...readOpen(), ...GROUPS.filter((g) => counts[g.id] > 0).map((g) => g.id)])];
@@ -130,8 +139,11 @@ export function DealFilters({ f, problems }: { f: CatalogFilters; problems: Filt
   const seeds = seedCount(f.seedRanges);
   return (
     <>
+      {/* The toggles follow the row's other filters (they wrap onto its second line on a narrow window). */}
       <div className="filter-row section-toggles">
-        <span className="filter-label">More filters</span>
+        {start}
+        <span className="filter-group">
+          <span className="filter-label">More filters</span>
         {GROUPS.map((g) => (
           <button
             key={g.id}
@@ -148,9 +160,12 @@ export function DealFilters({ f, problems }: { f: CatalogFilters; problems: Filt
             {counts[g.id] > 0 ? <span className="count-pill num"> {counts[g.id]}<span className="sr-only"> set</span></span> : null}
           </button>
         ))}
+        </span>
         {/* A list error stays said while its section is closed. */}
         {!isOpen('pattern') && problems.seeds ? <span className="field-error">Seed list: {problems.seeds}</span> : null}
         {!isOpen('charms') && problems.charmPatterns ? <span className="field-error">Charm patterns: {problems.charmPatterns}</span> : null}
+        <span className="spacer" />
+        {end}
       </div>
 
       <Section id="filters-pattern" title="Seed list" open={isOpen('pattern')}>
@@ -197,7 +212,9 @@ export function DealFilters({ f, problems }: { f: CatalogFilters; problems: Filt
 
       <Section id="filters-stickers" title="Sticker combos" open={isOpen('stickers')}>
         <TextFilter
-          label="At least … stickers"
+          label="At least"
+          suffix="stickers"
+          name="At least this many stickers"
           className="count-input"
           inputMode="numeric"
           placeholder="n"
@@ -231,7 +248,9 @@ export function DealFilters({ f, problems }: { f: CatalogFilters; problems: Filt
 
       <Section id="filters-market" title="Deals" open={isOpen('market')}>
         <TextFilter
-          label="Under reference by at least %"
+          label="Under reference by at least"
+          suffix="%"
+          name="Under reference by at least (percent)"
           className="count-input"
           inputMode="decimal"
           placeholder="15"
@@ -240,7 +259,8 @@ export function DealFilters({ f, problems }: { f: CatalogFilters; problems: Filt
           onChange={(discountMin) => editFilters({ discountMin })}
         />
         <TextFilter
-          label="Float rank within its name at most"
+          label="Float rank within its name ≤"
+          name="Float rank within its name at most"
           className="count-input"
           inputMode="numeric"
           placeholder="3"

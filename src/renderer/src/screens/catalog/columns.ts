@@ -23,16 +23,16 @@ export interface Column {
 
 export const COLUMNS: readonly Column[] = [
   { id: 'rarity', label: 'Rarity', short: '', sort: 'rarity', width: '58px' },
-  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(170px, 2.3fr)', narrowWidth: 'minmax(130px, 2.3fr)' },
+  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(170px, 2.3fr)', narrowWidth: 'minmax(112px, 2.3fr)' },
   { id: 'phase', label: 'Phase', sort: 'phase', width: 'minmax(90px, 0.6fr)' },
   { id: 'float', label: 'Float', sort: 'float', width: '86px', align: 'right' },
   { id: 'seed', label: 'Paint seed', short: 'Seed', sort: 'paintSeed', width: '56px', align: 'right' },
-  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)' },
+  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)', narrowWidth: 'minmax(100px, 1.25fr)' },
   { id: 'keychains', label: 'Charms (keychains)', short: 'Charms', sort: 'keychains', hint: 'Keychains, charms and sticker slabs', width: 'minmax(80px, 0.8fr)' },
   { id: 'price', label: 'Price', sort: 'price', width: '102px', align: 'right' },
   { id: 'age', label: 'Age', sort: 'listedAt', width: '52px', align: 'right' },
   // After age: the columns before keep their places (scripts and tests address cells by position).
-  { id: 'discount', label: 'Discount', short: 'Disc.', sort: 'discount', width: '64px', align: 'right' },
+  { id: 'discount', label: 'Discount', sort: 'discount', width: '92px', align: 'right' },
   // 'Rank', not 'Float rank': a header named by a part of another's name would be ambiguous to find by name.
   { id: 'rank', label: 'Rank', sort: 'floatRank', width: '92px', align: 'right' },
 ];
