@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { formatCents, formatDiscount, formatInt } from '../src/renderer/src/lib/format';
-import { catalogGrid, columnTexts, dataRows, expectEveryRow, matchingCount, openApp, screenshot } from './support/app';
+import { catalogGrid, columnTexts, dataRows, expectEveryRow, goTo, matchingCount, openApp, screenshot } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const ITEMS = 12_000;
@@ -252,4 +252,29 @@ test('sorted by discount, the biggest deal comes first, and its detail shows the
   for (const cell of [7, 8, DISCOUNT_CELL]) await expect(first.getByRole('gridcell').nth(cell)).toBeInViewport();
   expect((await first.getByRole('gridcell').nth(RANK_CELL).boundingBox())?.width).toBe(0);
   await screenshot(page, test.info(), 'detail-market-1280');
+});
+
+test('light theme: every deal filter section, a list error, the discount column and the market numbers pass axe', async ({ page }) => {
+  await openSynced(page);
+  const theme = async (name: 'light' | 'dark') => {
+    await goTo(page, 'Settings');
+    await page.getByRole('radio', { name: new RegExp(name, 'i') }).check();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', name);
+    await goTo(page, 'Catalog');
+  };
+  await theme('light');
+  for (const title of ['Seed list', 'Charms', 'Sticker combos', 'Deals']) await openSection(page, title);
+  await page.getByLabel('Charm patterns').fill('1-500, 99999x');
+  await expect(page.getByRole('alert').filter({ hasText: '"99999x" is not a number' })).toBeVisible();
+  await page.getByLabel('At least this many stickers').fill('11');
+  await expect(page.getByRole('alert').filter({ hasText: 'Sticker count: A whole number of stickers, 1 to 10 — not applied.' })).toBeVisible();
+  await page.getByRole('group', { name: 'Wear' }).getByRole('button', { name: /^FT/ }).click();
+  await catalogGrid(page).getByRole('button', { name: 'Discount', exact: true }).click();
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Discount' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(dataRows(page).first().getByRole('gridcell').nth(DISCOUNT_CELL).locator('.discount')).toHaveClass(/under/);
+  await dataRows(page).first().click();
+  await expect(page.getByRole('complementary', { name: 'Item detail' }).getByRole('region', { name: 'Market' })).toContainText('Reference price');
+  await expectAxeClean(page, 'light theme: deal filters, discount column, market numbers');
+  await screenshot(page, test.info(), 'deals-light');
+  await theme('dark');
 });

@@ -116,7 +116,7 @@ function listProblem(text: string, max: number, applied: readonly NumberRange[],
   const parsed = parseNumberList(text, max);
   if (parsed.ok) return undefined;
   const keeps = applied.length > 0 ? `still showing ${formatNumberList(applied)}` : `no ${what} filter applied`;
-  return `${parsed.error}; write numbers and ranges like 661, 670, 1-25 (${keeps}).`;
+  return `${parsed.error} (${keeps}).`;
 }
 
 /** A whole number in min..max; null when blank; undefined when it does not parse. */

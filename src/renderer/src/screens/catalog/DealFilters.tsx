@@ -197,7 +197,7 @@ export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; pr
           <option value="yes">With a charm</option>
           <option value="no">Without a charm</option>
         </select>
-        <TextFilter label="Charm name" className="name-input" placeholder="e.g. Lil Squirt" value={f.charmName} onChange={(charmName) => editFilters({ charmName })} />
+        <TextFilter label="Charm name" className="name-input" placeholder="e.g. Die-cast AK" value={f.charmName} onChange={(charmName) => editFilters({ charmName })} />
         <TextFilter
           label="Charm patterns"
           className="list-input"
