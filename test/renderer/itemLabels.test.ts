@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { RARITIES, rarityName } from '../../src/renderer/src/lib/rarity';
-import { emptyColumns, narrowTemplate } from '../../src/renderer/src/screens/catalog/columns';
+import { COLUMNS, emptyColumns, narrowTemplate } from '../../src/renderer/src/screens/catalog/columns';
 import { nameParts } from '../../src/renderer/src/screens/catalog/itemName';
 import { row } from './fixtures';
 
@@ -83,8 +83,10 @@ describe('columns a narrow grid folds', () => {
     expect(emptyColumns([], null)).toEqual([]);
   });
 
-  it('gives a folded column no width, next to the always folded seed and charms', () => {
-    const widths = narrowTemplate(['phase']).split(' ').filter((w) => w === '0px');
-    expect(widths).toHaveLength(3);
+  it('gives a folded column no width, next to the always folded seed, charms and float rank', () => {
+    const template = narrowTemplate(['phase']).match(/minmax\([^)]*\)|\S+/g) ?? [];
+    expect(template).toHaveLength(COLUMNS.length);
+    const folded = COLUMNS.filter((_, i) => template[i] === '0px').map((c) => c.id);
+    expect(folded).toEqual(['phase', 'seed', 'keychains', 'rank']);
   });
 });
