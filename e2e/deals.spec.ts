@@ -129,6 +129,22 @@ test('a pasted seed list shows only those seeds; a list that does not parse is s
   await screenshot(page, test.info(), 'catalog-seed-list', true);
   await expectAxeClean(page, 'catalog with a seed list');
 
+  // Saved under a name, cleared, the section closed: opening the saved search brings the list back, shown.
+  await page.getByRole('button', { name: 'Save search' }).click();
+  await page.getByRole('dialog', { name: 'Save search' }).getByLabel('Name').fill('CH blue gems T1');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Save search' })).toBeHidden();
+  await clearFilters(page);
+  await page.getByRole('searchbox', { name: 'Search items' }).fill('');
+  const toggle = page.getByRole('button', { name: /^Seed list/ });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(seeds).toBeHidden();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Saved searches' }).getByRole('button', { name: 'CH blue gems T1', exact: true }).click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(seeds).toHaveValue('73, 269, 387, 442, 463, 494, 670, 853');
+  await expectMatching(page, gems);
+
   // A typo: the field keeps it and says what is wrong; the rows stay those of the last list that parsed.
   await seeds.fill(`${blueGems.join(', ')}, 9x5`);
   await expect(seeds).toHaveAttribute('aria-invalid', 'true');

@@ -130,6 +130,13 @@ export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; pr
     return [...new Set([...readOpen(), ...GROUPS.filter((g) => counts[g.id] > 0).map((g) => g.id)])];
   });
   const counts = dealFilterCounts(f);
+  // A section whose filters get set from elsewhere (a saved search opened) opens to show them.
+  const [seen, setSeen] = useState(counts);
+  if (GROUPS.some((g) => counts[g.id] !== seen[g.id])) {
+    setSeen(counts);
+    const gained = GROUPS.filter((g) => seen[g.id] === 0 && counts[g.id] > 0 && !open.includes(g.id)).map((g) => g.id);
+    if (gained.length > 0) setOpen([...open, ...gained]);
+  }
   const toggle = (id: DealFilterGroup) => {
     const next = open.includes(id) ? open.filter((g) => g !== id) : [...open, id];
     setOpen(next);
