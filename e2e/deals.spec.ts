@@ -67,7 +67,7 @@ interface Listing {
  * list: the median price (two middle ones: their mean, rounded down), the discount, and the float rank
  * (lowest first, ties by the lower item id).
  */
-function marketOf(): Map<number, { reference: number; listings: number; discount: number; floatRank: number | null }> {
+function marketOf(): Map<number, { price: number; reference: number; listings: number; discount: number; floatRank: number | null }> {
   const listings = stack()
     .sandbox.core.db.prepare(
       `SELECT item_id AS itemId, market_hash_name AS name, phase, price, json_extract(json, '$.float') AS float FROM items WHERE on_sale = 1`,
@@ -78,7 +78,7 @@ function marketOf(): Map<number, { reference: number; listings: number; discount
     const key = `${listing.name}\u0000${listing.phase ?? ''}`;
     byName.set(key, [...(byName.get(key) ?? []), listing]);
   }
-  const standing = new Map<number, { reference: number; listings: number; discount: number; floatRank: number | null }>();
+  const standing = new Map<number, { price: number; reference: number; listings: number; discount: number; floatRank: number | null }>();
   for (const group of byName.values()) {
     const prices = group.map((l) => l.price).sort((a, b) => a - b);
     const mid = prices.length >> 1;
@@ -87,6 +87,7 @@ function marketOf(): Map<number, { reference: number; listings: number; discount
     for (const listing of group) {
       const rank = floats.indexOf(listing);
       standing.set(listing.itemId, {
+        price: listing.price,
         reference,
         listings: group.length,
         discount: ((reference - listing.price) / reference) * 100,
@@ -238,10 +239,12 @@ test('sorted by discount, the biggest deal comes first, and its detail shows the
   // Under the reference: the success colour; a row at or over it: muted.
   await expect(dataRows(page).first().getByRole('gridcell').nth(DISCOUNT_CELL).locator('.discount')).toHaveClass(/under/);
 
-  // "At least 20 % under reference" keeps only the listings that far under.
+  // "At least 20 % under reference" keeps only the listings that far under; from $10, past the cent skins.
   await openSection(page, 'Deals');
   await page.getByLabel('Under reference by at least (percent)').fill('20');
   await expectMatching(page, [...standing.values()].filter((s) => s.discount >= 20).length);
+  await page.getByLabel('Minimum price').fill('10');
+  await expectMatching(page, [...standing.values()].filter((s) => s.discount >= 20 && s.price >= 1000).length);
   await expectEveryRow(page, async (row) => parseDiscount((await row.getByRole('gridcell').nth(DISCOUNT_CELL).textContent()) ?? '') >= 20, '20 % or more under');
   await screenshot(page, test.info(), 'catalog-discount', true);
 
