@@ -7,7 +7,7 @@ import { merchantApi } from '../test/support/sandboxHttp';
 import { dataRows, expectFeedLive, goTo, openApp, statusBar, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
-const ITEM = { itemId: 7_100_001, assetId: '71000001', market_hash_name: 'P250 | Sand Dune (Field-Tested)', price: 555 };
+const ITEM = { itemId: 7_100_001, assetId: '71000001', market_hash_name: 'P250 | Cached Sand (Field-Tested)', price: 555 };
 
 const stack = useStack({
   hostInDemo: true,

@@ -124,7 +124,7 @@ test('screenshots of every main screen', async ({ page }) => {
 
     await goTo(page, 'Alerts');
     for (const [name, pattern, max, auto] of [
-      ['Dragon Lore under $5k', 'Dragon Lore', '5000', true],
+      ['Asiimov under $10', 'Asiimov', '10', true],
       ['Howl watch', 'Howl', '', false],
     ] as const) {
       await page.getByRole('button', { name: 'New rule' }).click();
@@ -144,7 +144,7 @@ test('screenshots of every main screen', async ({ page }) => {
       await expect(dialog).toBeHidden();
     }
     await expect(page.getByRole('table', { name: 'Alert rules' }).locator('tbody tr')).toHaveCount(2);
-    // A new rule is checked against the catalog at once: the Howls on sale fire, a Dragon Lore listed now is bought.
+    // A new rule is checked against the catalog at once: the Howls on sale fire, an Asiimov listed now is bought.
     const firings = page.getByRole('table', { name: 'Alert firings' }).locator('tbody tr');
     await expect(firings.first()).toBeVisible({ timeout: 30_000 });
     await expect(firings.filter({ hasText: 'bought · open trade' }).first()).toBeVisible({ timeout: 30_000 });

@@ -83,10 +83,13 @@ describe('columns a narrow grid folds', () => {
     expect(emptyColumns([], null)).toEqual([]);
   });
 
-  it('gives a folded column no width, next to the always folded seed, charms and float rank', () => {
-    const template = narrowTemplate(['phase']).match(/minmax\([^)]*\)|\S+/g) ?? [];
-    expect(template).toHaveLength(COLUMNS.length);
-    const folded = COLUMNS.filter((_, i) => template[i] === '0px').map((c) => c.id);
-    expect(folded).toEqual(['phase', 'seed', 'keychains', 'rank']);
+  it('gives a folded column no width, next to seed, charms, discount and float rank (folded unless sorted by)', () => {
+    const folded = (sortedBy: Parameters<typeof narrowTemplate>[1]) => {
+      const template = narrowTemplate(['phase'], sortedBy).match(/minmax\([^)]*\)|\S+/g) ?? [];
+      expect(template).toHaveLength(COLUMNS.length);
+      return COLUMNS.filter((_, i) => template[i] === '0px').map((c) => c.id);
+    };
+    expect(folded(null)).toEqual(['phase', 'seed', 'keychains', 'discount', 'rank']);
+    expect(folded('discount')).toEqual(['phase', 'seed', 'keychains', 'rank']);
   });
 });

@@ -128,6 +128,7 @@ export function CatalogGrid() {
   const selectedIndex = useStore((s) => (s.catalog.selectedId === null ? -1 : s.catalog.selectedIndex));
   const revealSeq = useStore((s) => s.catalog.revealSeq);
   const emptyIds = useEmptyColumns().split(' ').filter(Boolean) as Column['id'][];
+  const sortedId = useStore((s) => columnSortedBy(s.catalog.sort.column));
   const scrollRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
@@ -194,7 +195,7 @@ export function CatalogGrid() {
         aria-activedescendant={selectedIndex >= win.renderFirst && selectedIndex <= win.renderLast ? rowDomId(selectedIndex) : undefined}
         tabIndex={0}
         className={['grid-scroll', ...emptyIds.map((id) => `empty-${id}`)].join(' ')}
-        style={{ '--cols': GRID_TEMPLATE, '--cols-narrow': narrowTemplate(emptyIds) } as CSSProperties}
+        style={{ '--cols': GRID_TEMPLATE, '--cols-narrow': narrowTemplate(emptyIds, sortedId) } as CSSProperties}
         onScroll={(e) => {
           setScrollTop(e.currentTarget.scrollTop);
           onGridScrolled();

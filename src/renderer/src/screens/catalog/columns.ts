@@ -23,11 +23,11 @@ export interface Column {
 
 export const COLUMNS: readonly Column[] = [
   { id: 'rarity', label: 'Rarity', short: '', sort: 'rarity', width: '58px' },
-  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(170px, 2.3fr)', narrowWidth: 'minmax(112px, 2.3fr)' },
+  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(170px, 2.3fr)' },
   { id: 'phase', label: 'Phase', sort: 'phase', width: 'minmax(90px, 0.6fr)' },
   { id: 'float', label: 'Float', sort: 'float', width: '86px', align: 'right' },
   { id: 'seed', label: 'Paint seed', short: 'Seed', sort: 'paintSeed', width: '56px', align: 'right' },
-  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)', narrowWidth: 'minmax(100px, 1.25fr)' },
+  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)' },
   { id: 'keychains', label: 'Charms (keychains)', short: 'Charms', sort: 'keychains', hint: 'Keychains, charms and sticker slabs', width: 'minmax(80px, 0.8fr)' },
   { id: 'price', label: 'Price', sort: 'price', width: '102px', align: 'right' },
   { id: 'age', label: 'Age', sort: 'listedAt', width: '52px', align: 'right' },
@@ -39,8 +39,11 @@ export const COLUMNS: readonly Column[] = [
 
 export const GRID_TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
 
-/** Columns folded away (0 wide, still in the accessibility tree) when the grid is narrow, e.g. beside the detail panel. */
-export const FOLDABLE: readonly Column['id'][] = ['seed', 'keychains', 'rank'];
+/**
+ * Columns folded away (0 wide, still in the accessibility tree) when the grid is narrow, e.g. beside the detail
+ * panel (which shows their values), unless the grid is sorted by one (its header shows the sort).
+ */
+export const FOLDABLE: readonly Column['id'][] = ['seed', 'keychains', 'discount', 'rank'];
 
 /** Whether a row shows something in a column that folds when no row does (see emptyColumns). */
 const FILLED: Partial<Record<Column['id'], (row: CatalogRow) => boolean>> = {
@@ -66,7 +69,7 @@ export function emptyColumns(rows: Iterable<CatalogRow>, sortedBy: Column['id'] 
   return any ? COLUMNS.filter((c) => open.has(c.id)).map((c) => c.id) : [];
 }
 
-/** The narrow grid's columns: the foldable ones and the empty ones 0 wide. */
-export function narrowTemplate(empty: readonly Column['id'][]): string {
-  return COLUMNS.map((c) => (FOLDABLE.includes(c.id) || empty.includes(c.id) ? '0px' : (c.narrowWidth ?? c.width))).join(' ');
+/** The narrow grid's columns: the foldable ones (but the one sorted by) and the empty ones 0 wide. */
+export function narrowTemplate(empty: readonly Column['id'][], sortedBy: Column['id'] | null = null): string {
+  return COLUMNS.map((c) => ((FOLDABLE.includes(c.id) && c.id !== sortedBy) || empty.includes(c.id) ? '0px' : (c.narrowWidth ?? c.width))).join(' ');
 }
