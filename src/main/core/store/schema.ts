@@ -14,7 +14,7 @@ export const SCHEMA_VERSION = 21;
 const PRE_RELEASE_VERSION = 19;
 /** Schema 21 added the saved searches: a file at 19 or 20 gets the table. */
 const SAVED_SEARCHES_VERSION = 21;
-export const CACHE_VERSION = 3;
+export const CACHE_VERSION = 4;
 const CACHE_VERSION_KEY = 'cache.version';
 /** A new id each time the cache is created: what a reader's saved snapshot belongs to. */
 export const CACHE_ID_KEY = 'cache.id';
@@ -75,7 +75,7 @@ const RECORD_TABLE_NAMES = new Set(['meta', 'settings', 'trades', 'trade_timelin
  * The catalog. `items` holds what the readers' snapshot filters and sorts on (the item's own fields, its
  * listing time and last move), `removed_at` (set: off sale, kept a week for detail views) and `version`,
  * the writer's transaction counter, which readers follow to refresh their snapshot. The full item is in
- * `item_json` (its price rewritten with the row's). `price_history` keeps listings (`listing` = 1) and moves.
+ * `item_json` (without its price: the row holds it). `price_history` keeps listings (`listing` = 1) and moves.
  */
 const CACHE_TABLES = `
   CREATE TABLE names (name_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);

@@ -15,7 +15,7 @@ import { CatalogSyncError } from '../errors';
 import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
 import type { CatalogWriter } from './catalogWriter';
 import { leadingItemId, streamBody } from './download';
-import { hashBytes, ITEM_COLUMNS, itemValues, quickItemCheck } from './itemRows';
+import { hashBytes, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
 import { EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
 import type { Db } from './open';
 
@@ -34,6 +34,8 @@ export const CATALOG_META = {
   serverTotalItems: 'catalog.serverTotalItems',
   serverTotalValue: 'catalog.serverTotalValue',
   historyPrunedAt: 'catalog.historyPrunedAt',
+  /** Set while a sync writes new items' texts ahead of its final transaction; left set by one that failed. */
+  syncUnfinished: 'catalog.syncUnfinished',
 } as const;
 
 /** The ids of the items held when the sync started (ascending), with the hash of each one on sale (-1 off sale). */
@@ -81,6 +83,11 @@ class KnownItems {
     return this.hashes[index] === hash;
   }
 
+  /** Whether the cache held the item (on sale or not) when the sync started. */
+  held(itemId: number): boolean {
+    return this.indexOf(itemId) >= 0;
+  }
+
   /** Items on sale when the sync started that the list did not name. */
   *unnamed(): Generator<number> {
     for (let i = 0; i < this.ids.length; i++) if (this.seen[i] === 0 && this.hashes[i] !== -1) yield this.ids[i] as number;
@@ -102,9 +109,15 @@ class Receiver {
     readonly known: KnownItems,
     private readonly received: () => number,
   ) {
-    db.exec(`CREATE TEMP TABLE sync_stage (${ITEM_COLUMNS.map((c) => (c === 'itemId' ? 'itemId INTEGER PRIMARY KEY' : c)).join(', ')}, json TEXT NOT NULL)`);
+    db.exec(`CREATE TEMP TABLE sync_stage (${ITEM_COLUMNS.map((c) => (c === 'itemId' ? 'itemId INTEGER PRIMARY KEY' : c)).join(', ')}, json TEXT)`);
     this.stage = db.prepare(`INSERT OR REPLACE INTO temp.sync_stage VALUES (${[...ITEM_COLUMNS, 'json'].map(() => '?').join(', ')})`);
+    // No reader sees the text of an item `items` does not hold; one the feed listed meanwhile keeps the feed's text.
+    this.newJson = db.prepare<[number, string, number]>(
+      'INSERT INTO item_json (itemId, json) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM items WHERE itemId = ?) ON CONFLICT(itemId) DO UPDATE SET json = excluded.json',
+    );
   }
+
+  private readonly newJson;
 
   /** One element of the items array; false when its bytes are not one JSON value (see ItemSplitter). */
   element(bytes: Buffer, start: number, end: number): boolean {
@@ -142,7 +155,10 @@ class Receiver {
       this.unchanged += 1;
       return true;
     }
-    this.pending.push([...itemValues(item, hash), json]);
+    // An item new to the cache has its text written at once (one copy of the list's bulk, not two); the
+    // stage keeps the text of the others, whose rows change only in the final transaction.
+    const stored = storedJson(json, item);
+    this.pending.push([...itemValues(item, hash), this.known.held(item.itemId) ? stored : null, stored]);
     if (this.pending.length >= STAGE_BATCH_ITEMS) this.flush();
     return true;
   }
@@ -153,7 +169,11 @@ class Receiver {
     const batch = this.pending;
     this.pending = [];
     this.db.transaction(() => {
-      for (const values of batch) this.stage.run(values);
+      for (const values of batch) {
+        const json = values.pop() as string;
+        this.stage.run(values);
+        if (values[values.length - 1] === null) this.newJson.run(values[0] as number, json, values[0] as number);
+      }
     })();
     this.staged += batch.length;
   }
@@ -198,7 +218,9 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
          last_move = CASE WHEN items.removed_at IS NOT NULL THEN 0 ELSE coalesce(nullif(sign(excluded.price - items.price), 0), items.last_move) END,
          price = excluded.price, removed_at = NULL, version = excluded.version`,
     ).run({ now, version });
-    db.prepare('INSERT INTO item_json (itemId, json) SELECT itemId, json FROM temp.sync_stage WHERE true ORDER BY itemId ON CONFLICT(itemId) DO UPDATE SET json = excluded.json').run();
+    db.prepare(
+      'INSERT INTO item_json (itemId, json) SELECT itemId, json FROM temp.sync_stage WHERE json IS NOT NULL ORDER BY itemId ON CONFLICT(itemId) DO UPDATE SET json = excluded.json',
+    ).run();
 
     let removed = 0;
     for (const itemId of receiver.known.unnamed()) if (!touched.has(itemId) && catalog.removeOne(itemId, { version, now })) removed++;
@@ -213,6 +235,7 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
       setMeta(CATALOG_META.historyPrunedAt, now);
     }
 
+    setMeta(CATALOG_META.syncUnfinished, false);
     setMeta(CATALOG_META.lastUpdate, envelope.lastUpdate);
     setMeta(CATALOG_META.syncedAt, new Date(now).toISOString());
     setMeta(CATALOG_META.serverTotalItems, envelope.totalItems);
@@ -246,6 +269,10 @@ export async function runCatalogSync(
   let receiver: Receiver | null = null;
   const splitter: ItemSplitter = new ItemSplitter((bytes, start, end) => (receiver as Receiver).element(bytes, start, end));
   try {
+    // The texts a sync that did not finish wrote for items it never listed: no reader sees them, and this
+    // sync must not keep them (it writes a new item's text only where none is).
+    if (meta.getMeta(CATALOG_META.syncUnfinished) === true) db.prepare('DELETE FROM item_json WHERE itemId NOT IN (SELECT itemId FROM items)').run();
+    meta.setMeta(CATALOG_META.syncUnfinished, true);
     receiver = new Receiver(db, KnownItems.load(db), () => splitter.received);
     const outcome = await streamBody(request, context.signal, (bytes) => {
       splitter.push(bytes);

@@ -15,7 +15,7 @@ import type {
   PriceChangeResult,
   PriceMove,
 } from '../types';
-import { catalogRowOf, hashJson, ITEM_COLUMNS, itemValues, quickItemCheck } from './itemRows';
+import { catalogRowOf, hashJson, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
 import type { Db } from './open';
 
 interface HeldRow {
@@ -43,9 +43,8 @@ function prepareStatements(db: Db) {
       `UPDATE items SET name_id = ?, ${UPDATE_COLUMNS.map((c) => `${c} = ?`).join(', ')}, last_move = ?, version = ? WHERE itemId = ?`,
     ),
     json: db.prepare<[number, string]>('INSERT INTO item_json (itemId, json) VALUES (?, ?) ON CONFLICT(itemId) DO UPDATE SET json = excluded.json'),
-    // The stored text no longer hashes to the row's hash: 0, so the next sync parses the item again.
+    // The list's text of the item no longer hashes to the row's hash: 0, so the next sync parses the item again.
     reprice: db.prepare<[number, number, number, number]>('UPDATE items SET price = ?, last_move = ?, hash = 0, version = ? WHERE itemId = ?'),
-    repriceJson: db.prepare<[number, number]>("UPDATE item_json SET json = json_set(json, '$.price', ?) WHERE itemId = ?"),
     remove: db.prepare<[number, number, number]>('UPDATE items SET removed_at = ?, version = ? WHERE itemId = ?'),
     history: db.prepare<[number, number, number, number]>('INSERT INTO price_history (itemId, at, price, listing) VALUES (?, ?, ?, ?)'),
     totals: db.prepare<[], { count: number; value: number }>('SELECT count(*) AS count, coalesce(sum(price), 0) AS value FROM items WHERE removed_at IS NULL'),
@@ -163,7 +162,7 @@ export class CatalogWriter {
     const nameId = this.nameIdOf(item.market_hash_name);
     if (!held || held.removed_at !== null) {
       this.s.insert.run(item.itemId, nameId, ...values.slice(2), write.now, write.version);
-      this.s.json.run(item.itemId, json);
+      this.s.json.run(item.itemId, storedJson(json, item));
       this.s.history.run(item.itemId, write.now, item.price, 1);
       this.count += 1;
       this.value += item.price;
@@ -173,7 +172,7 @@ export class CatalogWriter {
     const moved = held.price !== item.price;
     const lastMove = moved ? Math.sign(item.price - held.price) : held.last_move;
     this.s.update.run(nameId, ...values.slice(2), lastMove, write.version, item.itemId);
-    this.s.json.run(item.itemId, json);
+    this.s.json.run(item.itemId, storedJson(json, item));
     if (moved) {
       this.s.history.run(item.itemId, write.now, item.price, 0);
       this.value += item.price - held.price;
@@ -213,7 +212,6 @@ export class CatalogWriter {
       previous[i] = held.price;
       if (held.price === price) continue;
       this.s.reprice.run(price, Math.sign(price - held.price), write.version, itemId);
-      this.s.repriceJson.run(price, itemId);
       this.s.history.run(itemId, write.now, price, 0);
       this.value += price - held.price;
     }

@@ -105,6 +105,23 @@ export function itemValues(item: Item, hash: number): ItemValues {
   ];
 }
 
+/**
+ * An item's text as `item_json` keeps it: without its price, whose one home is the row (a live price change
+ * writes the row alone). The list's own text is cut where it holds `"price":<digits>,` at its top level
+ * (the spec's key order); any other text is written anew.
+ */
+export function storedJson(json: string, item: Item): string {
+  const cut = json.replace(/"price":\d+,/, '');
+  if (cut.length < json.length && !cut.includes('"price"')) return cut;
+  const { price: _price, ...rest } = item;
+  return JSON.stringify(rest);
+}
+
+/** The item from its stored text and the row's price. */
+export function itemOf(json: string, price: number): Item {
+  return { ...(JSON.parse(json) as Omit<Item, 'price'>), price };
+}
+
 export function moveOf(lastMove: number): CatalogRow['lastMove'] {
   return lastMove > 0 ? 'up' : lastMove < 0 ? 'down' : null;
 }

@@ -34,10 +34,12 @@ export class Markets {
   private readonly groupOf = new Map<string, number>();
   private readonly dirty = new Set<number>();
 
-  /** A slot's name and phase after a write: it joins that group, and the group (and the one it left) is computed again. */
-  touch(slot: number, nameId: number, phaseCode: number): void {
+  /**
+   * A slot's name and phase after a write: it joins that group, and the group (and the one it left) is computed
+   * again. `capacity`: the snapshot's room for slots, which the columns here follow.
+   */
+  touch(slot: number, nameId: number, phaseCode: number, capacity: number): void {
     if (slot >= this.group.length) {
-      const capacity = Math.max(1024, slot * 2);
       const previous = this.group.length;
       this.group = grown(this.group, capacity);
       this.group.fill(-1, previous);

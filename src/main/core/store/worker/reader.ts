@@ -8,7 +8,7 @@ import type { CatalogInfo, CatalogRow, ItemDetail, Page, PricePoint } from '../.
 import type { ParsedCatalogQuery } from '../types';
 import { CATALOG_META } from './catalogSync';
 import { CatalogQuery } from './catalogQuery';
-import { catalogRowOf, isoOf } from './itemRows';
+import { catalogRowOf, isoOf, itemOf } from './itemRows';
 import { openReadConnection } from './open';
 import { RecordsReader } from './recordsReader';
 import { CatalogSnapshot } from './snapshot';
@@ -67,16 +67,16 @@ export class ReaderService extends RecordsReader {
       const { slots, total } = this.query.run(q);
       const ids = Array.from(slots, (slot) => this.snapshot.itemId[slot] as number);
       const rows = new Map(
-        this.prepare<[string], [number, number, number, string]>(
-          'SELECT i.itemId, i.listed_at, i.last_move, j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?))',
+        this.prepare<[string], [number, number, number, number, string]>(
+          'SELECT i.itemId, i.listed_at, i.last_move, i.price, j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?))',
         )
           .raw()
           .all(JSON.stringify(ids))
-          .map(([itemId, listedAt, lastMove, json]) => [itemId, { listedAt, lastMove, json }]),
+          .map(([itemId, listedAt, lastMove, price, json]) => [itemId, { listedAt, lastMove, price, json }]),
       );
       const shown = Array.from(slots, (slot, i) => {
-        const row = rows.get(ids[i] as number) as { listedAt: number; lastMove: number; json: string };
-        return catalogRowOf(JSON.parse(row.json) as Item, row.listedAt, row.lastMove, this.snapshot.markets.standing(slot));
+        const row = rows.get(ids[i] as number) as { listedAt: number; lastMove: number; price: number; json: string };
+        return catalogRowOf(itemOf(row.json, row.price), row.listedAt, row.lastMove, this.snapshot.markets.standing(slot));
       });
       return { rows: shown, total, offset: q.offset, limit: q.limit };
     })();
@@ -89,8 +89,8 @@ export class ReaderService extends RecordsReader {
    */
   getItem(itemId: number): ItemDetail | null {
     return this.db.transaction((): ItemDetail | null => {
-      const row = this.prepare<[number], { json: string; listed_at: number; removed_at: number | null }>(
-        'SELECT j.json, i.listed_at, i.removed_at FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId = ?',
+      const row = this.prepare<[number], { json: string; price: number; listed_at: number; removed_at: number | null }>(
+        'SELECT j.json, i.price, i.listed_at, i.removed_at FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId = ?',
       ).get(itemId);
       if (!row) return null;
       const onSale = row.removed_at === null;
@@ -105,7 +105,7 @@ export class ReaderService extends RecordsReader {
         else priceHistory.push({ at: isoOf(point.at), price: point.price });
         lastAt = point.at;
       }
-      return { item: JSON.parse(row.json) as Item, priceHistory, onSale, market: onSale ? this.marketOf(itemId) : null };
+      return { item: itemOf(row.json, row.price), priceHistory, onSale, market: onSale ? this.marketOf(itemId) : null };
     })();
   }
 
@@ -134,10 +134,12 @@ export class ReaderService extends RecordsReader {
   /** Items on sale, and those off sale still kept (the items of our active trades), in id order. */
   findItemsByIds(itemIds: number[]): Item[] {
     if (itemIds.length === 0) return [];
-    return this.prepare<[string], string>('SELECT json FROM item_json WHERE itemId IN (SELECT value FROM json_each(?)) ORDER BY itemId')
-      .pluck()
+    return this.prepare<[string], [string, number]>(
+      'SELECT j.json, i.price FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?)) ORDER BY i.itemId',
+    )
+      .raw()
       .all(JSON.stringify(itemIds))
-      .map((json) => JSON.parse(json) as Item);
+      .map(([json, price]) => itemOf(json, price));
   }
 
   catalogInfo(): CatalogInfo {

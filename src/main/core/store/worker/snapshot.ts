@@ -172,7 +172,10 @@ export class CatalogSnapshot {
     const changed = this.statements.changedCount.get(this.version) as number;
     if (changed === 0) return false;
     const since = this.version;
-    if (changed > SCAN_SHARE * (this.statements.total.get() as number)) {
+    const total = this.statements.total.get() as number;
+    if (changed > SCAN_SHARE * total) {
+      // Room for every row at once: growing by doubling would copy every column several times at the peak.
+      if (this.itemId.length < total) this.grow(total + 1024);
       for (let after = 0; ; ) {
         const records = this.statements.byScan.all(after, since);
         for (const record of records) this.patch(record);
@@ -300,7 +303,7 @@ export class CatalogSnapshot {
     this.charmNames.set(slot, charmNames);
     this.charmPatterns[slot] = charmPatterns === null ? undefined : charmPatterns.split(',').map(Number);
     this.removedAt[slot] = removedAt ?? Number.NaN;
-    this.markets.touch(slot, nameId, this.phase[slot] as number);
+    this.markets.touch(slot, nameId, this.phase[slot] as number, this.itemId.length);
     if (version > this.version) this.version = version;
   }
 }
