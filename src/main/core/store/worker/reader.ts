@@ -21,6 +21,7 @@ export class ReaderService extends RecordsReader {
   private readonly snapshot: CatalogSnapshot;
   private readonly query: CatalogQuery;
   private readonly timer: NodeJS.Timeout;
+  private closed = false;
 
   constructor(readonly file: string) {
     const db = openReadConnection(file);
@@ -37,6 +38,7 @@ export class ReaderService extends RecordsReader {
     // Taken up (or built) at once, once the thread has said it is ready: the first screen asks for a page
     // while the app is still starting.
     setImmediate(() => {
+      if (this.closed) return;
       this.snapshot.load(this.snapshotFile);
       refresh();
     });
@@ -50,6 +52,7 @@ export class ReaderService extends RecordsReader {
   }
 
   close(): void {
+    this.closed = true;
     clearInterval(this.timer);
     try {
       this.snapshot.refresh();
