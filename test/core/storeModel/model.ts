@@ -129,6 +129,7 @@ export class CatalogModel {
   }
 
   private list(item: Item, tick: number): void {
+    this.changes++;
     this.onSale.set(item.itemId, { item, listedTick: tick, listedPrice: item.price, moves: [], lastMove: null });
     this.sold.delete(item.itemId);
     this.lastSeen.set(item.itemId, item);
@@ -142,6 +143,7 @@ export class CatalogModel {
       return 'listed';
     }
     if (sameItem(held.item, item)) return 'unchanged';
+    this.changes++;
     if (item.price !== held.item.price) this.move(held, item.price, tick);
     held.item = item;
     this.lastSeen.set(item.itemId, item);
@@ -160,6 +162,7 @@ export class CatalogModel {
   changePrice(itemId: number, price: number, tick: number): number | null {
     const held = this.onSale.get(itemId);
     if (!held) return null;
+    this.changes++;
     const before = held.item.price;
     if (price !== before) {
       this.move(held, price, tick);
@@ -173,6 +176,7 @@ export class CatalogModel {
   remove(itemId: number): boolean {
     const held = this.onSale.get(itemId);
     if (!held) return false;
+    this.changes++;
     this.onSale.delete(itemId);
     this.sold.set(itemId, { item: held.item });
     return true;
@@ -215,10 +219,15 @@ export class CatalogModel {
    * (the two middle ones' mean, rounded down), the count, the discount against it and the float rank.
    */
   markets(): Map<number, MarketStanding> {
+    // Computed once per state of the items on sale (a command asks for pages and details many times).
+    const state = this.changes;
+    if (this.marketsOf?.state === state) return this.marketsOf.standings;
     const groups = new Map<string, Item[]>();
     for (const { item } of this.onSale.values()) {
       const key = `${item.market_hash_name}|${item.phase}`;
-      groups.set(key, [...(groups.get(key) ?? []), item]);
+      const group = groups.get(key);
+      if (group) group.push(item);
+      else groups.set(key, [item]);
     }
     const standings = new Map<number, MarketStanding>();
     for (const items of groups.values()) {
@@ -226,8 +235,9 @@ export class CatalogModel {
       const middle = prices.length >> 1;
       const reference = prices.length % 2 === 1 ? (prices[middle] as number) : Math.floor(((prices[middle - 1] as number) + (prices[middle] as number)) / 2);
       const byFloat = items.filter((item) => item.float !== null).sort((a, b) => (a.float as number) - (b.float as number) || a.itemId - b.itemId);
+      const ranks = new Map(byFloat.map((item, i) => [item.itemId, i + 1]));
       for (const item of items) {
-        const rank = byFloat.indexOf(item);
+        const rank = (ranks.get(item.itemId) ?? 0) - 1;
         standings.set(item.itemId, {
           reference,
           listings: items.length,
@@ -236,8 +246,13 @@ export class CatalogModel {
         });
       }
     }
+    this.marketsOf = { state, standings };
     return standings;
   }
+
+  private marketsOf: { state: number; standings: Map<number, MarketStanding> } | null = null;
+  /** Counts every change to the items on sale (what cached markets are valid for). */
+  private changes = 0;
 
   page(query: ModelQuery): { rows: ExpectedRow[]; total: number } {
     const markets = this.markets();
