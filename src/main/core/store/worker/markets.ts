@@ -15,6 +15,13 @@ export interface MarketInput {
   float: Float64Array;
 }
 
+/** The median of ascending prices (the two middle ones: their mean, rounded down to a cent); null for none. */
+export function medianOf(sorted: readonly number[]): number | null {
+  if (sorted.length === 0) return null;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : Math.floor(((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2);
+}
+
 /** A typed column with room for `capacity` slots, its values kept. */
 export function grown<T extends Float64Array | Int32Array | Int8Array | Uint8Array>(array: T, capacity: number): T {
   const next = new (array.constructor as new (length: number) => T)(capacity);
@@ -74,8 +81,7 @@ export class Markets {
       this.listings[group] = onSale.length;
       if (onSale.length === 0) continue;
       const prices = onSale.map((slot) => input.price[slot] as number).sort((a, b) => a - b);
-      const middle = prices.length >> 1;
-      const reference = prices.length % 2 === 1 ? (prices[middle] as number) : Math.floor(((prices[middle - 1] as number) + (prices[middle] as number)) / 2);
+      const reference = medianOf(prices) as number;
       const byFloat = onSale
         .filter((slot) => !Number.isNaN(input.float[slot]))
         .sort((a, b) => (input.float[a] as number) - (input.float[b] as number) || (input.itemId[a] as number) - (input.itemId[b] as number));

@@ -11,6 +11,7 @@ import { CatalogQuery } from './catalogQuery';
 import { catalogRowOf, isoOf, itemOf } from './itemRows';
 import { openReadConnection } from './open';
 import { RecordsReader } from './recordsReader';
+import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
 
 const DAY_MS = 24 * 3600_000;
@@ -128,10 +129,7 @@ export class ReaderService extends RecordsReader {
     )
       .pluck()
       .all(JSON.stringify(group.map((member) => this.snapshot.itemId[member])), now - 7 * DAY_MS) as number[];
-    const middle = observed.length >> 1;
-    const median7d =
-      observed.length === 0 ? null : observed.length % 2 === 1 ? (observed[middle] as number) : Math.floor(((observed[middle - 1] as number) + (observed[middle] as number)) / 2);
-    return { ...this.snapshot.markets.standing(slot), leftSale24h, median7d, observed7d: observed.length };
+    return { ...this.snapshot.markets.standing(slot), leftSale24h, median7d: medianOf(observed), observed7d: observed.length };
   }
 
   /** Items on sale, and those off sale still kept (the items of our active trades), in id order. */
