@@ -1,5 +1,6 @@
 import type { Balance, BalanceTransaction, Item, Trade, TradeStatus, TransactionType } from '../api';
 import type { KeyStoreInfo } from './keyStore';
+import type { CatalogFilters } from './contract';
 
 /**
  * What the engine shows its hosts (Electron renderer, web host). Plain data,
@@ -136,6 +137,11 @@ export interface MarketStanding {
   discount: number;
   /** 1 for the lowest float of its name on sale (ties: the lower itemId first); null without a float. */
   floatRank: number | null;
+  /**
+   * The same among its name's listings on sale with its paint seed, and how many have that seed and a float;
+   * null without a seed or a float. In the detail, and in a page's rows when its query has a seed list.
+   */
+  seedRank?: { rank: number; of: number } | null;
 }
 
 export interface PricePoint {
@@ -183,13 +189,10 @@ export interface AlertRule {
   id: string;
   name: string;
   enabled: boolean;
-  /** Substring of market_hash_name, case-insensitive. */
-  namePattern: string;
-  phase: string | null;
-  floatMin: number | null;
-  floatMax: number | null;
+  /** What it matches: the catalog's filters (a rule stored before them has its conditions folded in when read). */
+  filters: CatalogFilters;
+  /** The most one item may cost, cents. */
   maxPrice: number | null;
-  stickerNames: string[];
   autoBuy: {
     enabled: boolean;
     recipientId: string | null;

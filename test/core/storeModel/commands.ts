@@ -468,7 +468,7 @@ export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary
     souvenir: maybe(fc.boolean()),
     hasStickers: maybe(fc.boolean()),
     stickerName: fc.oneof({ weight: 4, arbitrary: fc.constant('') }, fc.constantFrom(...STICKER_TERMS)),
-    seeds: sometimes<[number, number][]>([], rangesArb(999)),
+    seeds: sometimes<[number, number][]>([], fc.oneof(rangesArb(999), fc.constant<[number, number][]>([[661, 667]]))),
     wears: sometimes<Wear[]>([], fc.subarray([...WEARS], { minLength: 1, maxLength: 3 })),
     hasCharm: maybe(fc.boolean()),
     charmName: sometimes('', fc.constantFrom(...CHARM_TERMS)),

@@ -17,6 +17,8 @@ function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)] as T;
 }
 
+const sharedSeed = (drawn: number): number => (drawn % 3 === 0 ? 661 + (drawn % 9) : drawn);
+
 /** Item `itemId` drawn from `seed` at `price`. */
 export function makeItem(itemId: number, seed: number, price: number): Item {
   const random = seededRandom(seed * 7919 + itemId);
@@ -33,8 +35,9 @@ export function makeItem(itemId: number, seed: number, price: number): Item {
     classId: String(300 + (seed % 7)),
     instanceId: '0',
     paintIndex: worn ? 1 + Math.floor(random() * 900) : null,
-    // A worn item may still come without a seed; an unworn one may carry 0 (shown and sorted as empty).
-    paintSeed: worn ? (random() < 0.1 ? null : Math.floor(random() * 1000)) : random() < 0.5 ? 0 : null,
+    // A worn item may still come without a seed; an unworn one may carry 0 (shown and sorted as empty). A
+    // third of the seeds are one of three (661, 664, 667), so a seed's float rank meets rivals of its name.
+    paintSeed: worn ? (random() < 0.1 ? null : sharedSeed(Math.floor(random() * 1000))) : random() < 0.5 ? 0 : null,
     rarityColor: random() < 0.15 ? null : pick(random, RARITY_COLORS),
     market_hash_name: name,
     img: random() < 0.1 ? null : `https://img.invalid/${itemId}-${seed % 100}.png`,

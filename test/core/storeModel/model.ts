@@ -238,11 +238,14 @@ export class CatalogModel {
       const ranks = new Map(byFloat.map((item, i) => [item.itemId, i + 1]));
       for (const item of items) {
         const rank = (ranks.get(item.itemId) ?? 0) - 1;
+        // Among those of its seed: the same float order, kept to that seed.
+        const sameSeed = byFloat.filter((other) => other.paintSeed === item.paintSeed);
         standings.set(item.itemId, {
           reference,
           listings: items.length,
           discount: reference === 0 ? 0 : ((reference - item.price) / reference) * 100,
           floatRank: rank < 0 ? null : rank + 1,
+          seedRank: rank < 0 || item.paintSeed === null ? null : { rank: sameSeed.indexOf(item) + 1, of: sameSeed.length },
         });
       }
     }
@@ -258,8 +261,15 @@ export class CatalogModel {
     const markets = this.markets();
     const matching = [...this.onSale.values()].filter((held) => matches(held.item, query, markets.get(held.item.itemId) as MarketStanding));
     matching.sort(comparator(query.sort, query.direction, markets));
-    return { rows: matching.slice(query.offset, query.offset + query.limit).map((held) => rowOf(held, markets)), total: matching.length };
+    const rows = matching.slice(query.offset, query.offset + query.limit).map((held) => rowOf(held, markets));
+    // A row's seed rank is given only under a seed list.
+    if (query.seeds.length === 0) for (const row of rows) if (row.market) row.market = withoutSeedRank(row.market);
+    return { rows, total: matching.length };
   }
+}
+
+function withoutSeedRank({ seedRank: _seedRank, ...market }: MarketStanding): MarketStanding {
+  return market;
 }
 
 function rowOf(held: HeldItem, markets: Map<number, MarketStanding>): ExpectedRow {

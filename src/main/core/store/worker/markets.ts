@@ -106,6 +106,14 @@ export class Markets {
     };
   }
 
+  /** Its float rank among its group's listings on sale with its seed (computed when asked: a detail, a page's rows). */
+  seedRank(slot: number, { onSale, seed, float, itemId }: MarketInput & { seed: Float64Array }): MarketStanding['seedRank'] {
+    if (onSale[slot] !== 1 || Number.isNaN(seed[slot]) || Number.isNaN(float[slot])) return null;
+    const same = this.groupSlots(slot).filter((other) => onSale[other] === 1 && seed[other] === seed[slot] && !Number.isNaN(float[other]));
+    const before = same.filter((other) => (float[other] as number) < (float[slot] as number) || (float[other] === float[slot] && (itemId[other] as number) < (itemId[slot] as number)));
+    return { rank: before.length + 1, of: same.length };
+  }
+
   /** The slots of a slot's group, on sale or not. */
   groupSlots(slot: number): readonly number[] {
     return this.members[this.group[slot] as number] ?? [];

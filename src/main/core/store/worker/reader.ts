@@ -5,6 +5,7 @@
  */
 import type { Item } from '../../../../shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, Page, PricePoint } from '../../../../shared/ipc';
+import type { CatalogFilters } from '../../../../shared/ipc/contract';
 import type { ParsedCatalogQuery } from '../types';
 import { CATALOG_META } from './catalogSync';
 import { CatalogQuery } from './catalogQuery';
@@ -80,7 +81,9 @@ export class ReaderService extends RecordsReader {
       );
       const shown = Array.from(slots, (slot, i) => {
         const row = rows.get(ids[i] as number) as { listedAt: number; lastMove: number; price: number; json: string };
-        return catalogRowOf(itemOf(row.json, row.price), row.listedAt, row.lastMove, this.snapshot.markets.standing(slot));
+        const market = this.snapshot.markets.standing(slot);
+        if (q.seeds.length > 0) market.seedRank = this.snapshot.markets.seedRank(slot, this.snapshot);
+        return catalogRowOf(itemOf(row.json, row.price), row.listedAt, row.lastMove, market);
       });
       return { rows: shown, total, offset: q.offset, limit: q.limit };
     })();
@@ -129,7 +132,16 @@ export class ReaderService extends RecordsReader {
     )
       .pluck()
       .all(JSON.stringify(group.map((member) => this.snapshot.itemId[member])), now - 7 * DAY_MS) as number[];
-    return { ...this.snapshot.markets.standing(slot), leftSale24h, median7d: medianOf(observed), observed7d: observed.length };
+    const seedRank = this.snapshot.markets.seedRank(slot, this.snapshot);
+    return { ...this.snapshot.markets.standing(slot), seedRank, leftSale24h, median7d: medianOf(observed), observed7d: observed.length };
+  }
+
+  /** Which of these items on sale the filters match now (the catalog's own narrowings, market standing included). */
+  matchingItemIds(filters: CatalogFilters, itemIds: number[]): number[] {
+    return this.db.transaction(() => {
+      this.snapshot.refresh();
+      return this.query.matchingIds(filters, itemIds);
+    })();
   }
 
   /** Items on sale, and those off sale still kept (the items of our active trades), in id order. */
