@@ -40,6 +40,7 @@ import type {
 } from '../../../shared/ipc';
 import {
   alertRuleInputSchema,
+  catalogFiltersSchema,
   catalogQuerySchema,
   ledgerQuerySchema,
   recipientInputSchema,
@@ -47,6 +48,7 @@ import {
   settingsPatchSchema,
   tradeQuerySchema,
   type AlertRuleInput,
+  type CatalogFiltersInput,
   type CatalogQuery,
   type LedgerQuery,
   type SavedSearch,
@@ -54,7 +56,7 @@ import {
   type TradeQuery,
 } from '../../../shared/ipc/contract';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
-import { StoreClosedError, StoreError, StoreReadOnlyError } from './errors';
+import { readOnlyError, StoreClosedError, StoreError } from './errors';
 import { SCHEMA_VERSION } from './schema';
 import { notificationMarkReadSchema, notificationQuerySchema, type NotificationRepository } from './notifications';
 import type {
@@ -166,7 +168,7 @@ export class LocalStore {
     try {
       mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     } catch (error) {
-      throw new StoreReadOnlyError(file, `cannot create its folder: ${(error as Error).message}`);
+      throw readOnlyError(file, `cannot create its folder: ${(error as Error).message}`);
     }
     // Owner-only before SQLite opens it; SQLite gives its -wal and -shm the same mode.
     createPrivateFile(file);
@@ -248,6 +250,7 @@ export class LocalStore {
   queryCatalog = (query: CatalogQuery = {}): Promise<Page<CatalogRow>> => this.read('queryCatalog', catalogQuerySchema.parse(query));
   getItem = (itemId: number): Promise<ItemDetail | null> => this.read('getItem', itemId);
   findItemsByIds = (itemIds: number[]): Promise<Item[]> => this.read('findItemsByIds', itemIds);
+  matchingItemIds = (filters: CatalogFiltersInput, itemIds: number[]): Promise<number[]> => this.read('matchingItemIds', catalogFiltersSchema.parse(filters), itemIds);
   catalogInfo = (): Promise<CatalogInfo> => this.read('catalogInfo');
 
   // ---- trades

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { StoreVersionError } from './errors';
+import { versionError } from './errors';
 
 /**
  * Two kinds of tables live in an account's file:
@@ -94,8 +94,8 @@ const CACHE_TABLES = `
 
 /** Refuses (before anything is written) a file this build cannot read: a newer one, or an early pre-release layout. */
 export function checkSchemaVersion(version: number, file: string): void {
-  if (version > SCHEMA_VERSION) throw new StoreVersionError(file, version, SCHEMA_VERSION);
-  if (version > 0 && version < PRE_RELEASE_VERSION) throw new StoreVersionError(file, version, SCHEMA_VERSION, 'an early pre-release layout this version cannot read');
+  if (version > SCHEMA_VERSION) throw versionError(file, version, SCHEMA_VERSION);
+  if (version > 0 && version < PRE_RELEASE_VERSION) throw versionError(file, version, SCHEMA_VERSION, 'an early pre-release layout this version cannot read');
 }
 
 /** Brings the user's tables to SCHEMA_VERSION and the catalog cache to CACHE_VERSION, in one transaction; returns the version it found. */
