@@ -10,6 +10,7 @@ import {
 } from '../api';
 import { CHARM_PATTERN_MAX, MAX_LIST_ENTRIES, SEED_MAX, WEARS } from '../filters';
 import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
+import { seedListsSchema } from '../seedLists';
 import { utcTimestampSchema } from '../time';
 import type {
   AlertFiring,
@@ -231,6 +232,8 @@ export const settingsPatchSchema = z.strictObject({
   forwardCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).max(4).optional(),
   soundCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).max(4).optional(),
   soundMuted: z.boolean().optional(),
+  /** Every named seed list (a change sends the whole set). */
+  seedLists: seedListsSchema.optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 

@@ -1,6 +1,7 @@
 import type { Balance, BalanceTransaction, Item, Trade, TradeStatus, TransactionType } from '../api';
 import type { KeyStoreInfo } from './keyStore';
 import type { CatalogFilters } from './contract';
+import type { SeedList } from '../seedLists';
 
 /**
  * What the engine shows its hosts (Electron renderer, web host). Plain data,
@@ -282,6 +283,8 @@ export interface AppSettings {
   soundCategories?: NotificationCategory[];
   /** Mutes every sound and keeps the choice of categories. */
   soundMuted?: boolean;
+  /** Named paint-seed lists the catalog's Seed list section saves and picks (see shared/seedLists.ts). */
+  seedLists?: SeedList[];
 }
 
 export interface Notification {

@@ -26,6 +26,8 @@ const settingsSchema = z.object({
   autoBuyBalanceFloor: z.int().min(0).default(0),
   forwardUrl: z.string().max(MAX_FORWARD_URL_LENGTH).nullable().default(null),
   forwardCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).default(['trade', 'alert', 'auto-buy']),
+  // Checked when saved (settingsPatchSchema); read back by shape alone, so one list edited by hand loses no other setting.
+  seedLists: z.array(z.object({ name: z.string(), seeds: z.string() })).default([]),
 });
 
 const configSchema = z.object({
