@@ -776,10 +776,9 @@ describe('recipients, alert rules, firings, settings', () => {
     expect(rule).toMatchObject({
       name: 'Cheap redlines',
       enabled: true,
-      namePattern: 'redline',
+      // An older caller's name pattern is folded into the catalog's filters.
+      filters: { search: 'redline', phase: null, stickerNames: [], seeds: [] },
       maxPrice: 2000,
-      phase: null,
-      stickerNames: [],
       autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, spent: 0 },
     });
     await store.addAlertRuleSpend(rule.id, 1500);

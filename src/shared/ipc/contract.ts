@@ -58,7 +58,8 @@ const numberRanges = (max: number) =>
     .refine((ranges) => ranges.every((range, i) => i === 0 || range[0] > (ranges[i - 1] as [number, number])[1]), 'ranges must be sorted and apart')
     .default([]);
 
-export const catalogQuerySchema = z.strictObject({
+/** The catalog's filters: one model for the catalog, saved searches and alert rules (a filter is written once). */
+export const catalogFiltersSchema = z.strictObject({
   search: z.string().max(MAX_NAME_LENGTH).default(''),
   priceMin: cents.nullable().default(null),
   priceMax: cents.nullable().default(null),
@@ -89,6 +90,11 @@ export const catalogQuerySchema = z.strictObject({
   discountMin: z.number().min(-1000).max(100).nullable().default(null),
   /** Among the lowest floats of its name: rank at most this. */
   floatRankMax: z.int().min(1).max(1_000_000).nullable().default(null),
+});
+export type CatalogFilters = z.output<typeof catalogFiltersSchema>;
+export type CatalogFiltersInput = z.input<typeof catalogFiltersSchema>;
+
+export const catalogQuerySchema = catalogFiltersSchema.extend({
   sort: z.enum(CATALOG_SORT_COLUMNS).default('price'),
   direction: z.enum(['asc', 'desc']).default('asc'),
   offset,
@@ -179,32 +185,63 @@ export const recipientInputSchema = z.strictObject({
 });
 export type RecipientInput = z.infer<typeof recipientInputSchema>;
 
-export const alertRuleInputSchema = z.strictObject({
-  id: id.optional(),
-  name: z.string().trim().min(1).max(80),
-  enabled: z.boolean().default(true),
-  namePattern: z.string().max(MAX_NAME_LENGTH).default(''),
-  phase: z.string().max(64).nullable().default(null),
-  floatMin: z.number().min(0).max(1).nullable().default(null),
-  floatMax: z.number().min(0).max(1).nullable().default(null),
-  maxPrice: cents.nullable().default(null),
-  stickerNames: z.array(z.string().min(1).max(MAX_NAME_LENGTH)).max(10).default([]),
-  autoBuy: z
-    .strictObject({
-      enabled: z.boolean(),
-      recipientId: id.nullable(),
-      spendCap: cents,
-      dailyCap: cents,
-      /** Record "would buy at $X" and send nothing. */
-      dryRun: z.boolean().default(false),
-    })
-    .default({ enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, dryRun: false }),
-  /**
-   * On save with auto-buy on: 'skip' (the default) never buys what is on sale now, only new listings;
-   * 'buy' also buys the matches listed now (the preview's N).
-   */
-  existingListings: z.enum(['skip', 'buy']).default('skip'),
-});
+/** The conditions a rule held before it held the catalog's filters (older rules and callers): folded into `filters`. */
+export interface LegacyRuleFields {
+  namePattern?: string | undefined;
+  phase?: string | null | undefined;
+  floatMin?: number | null | undefined;
+  floatMax?: number | null | undefined;
+  stickerNames?: readonly string[] | undefined;
+}
+
+/** A rule's filters with an older rule's conditions folded in: its name pattern as the search words, its sticker names as the wanted stickers. */
+export function ruleFiltersInput(rule: LegacyRuleFields & { filters?: CatalogFiltersInput | undefined }): CatalogFiltersInput {
+  const filters: CatalogFiltersInput = { ...rule.filters };
+  if (rule.namePattern !== undefined && rule.namePattern.trim() !== '') filters.search = rule.namePattern;
+  if (rule.phase != null) filters.phase = rule.phase;
+  if (rule.floatMin != null) filters.floatMin = rule.floatMin;
+  if (rule.floatMax != null) filters.floatMax = rule.floatMax;
+  const stickers = (rule.stickerNames ?? []).map((name) => name.trim()).filter((name) => name !== '');
+  if (stickers.length > 0) filters.stickerNames = stickers;
+  return filters;
+}
+
+export const alertRuleInputSchema = z
+  .strictObject({
+    id: id.optional(),
+    name: z.string().trim().min(1).max(80),
+    enabled: z.boolean().default(true),
+    /** What the rule matches: the catalog's filters. */
+    filters: catalogFiltersSchema.optional(),
+    namePattern: z.string().max(MAX_NAME_LENGTH).optional(),
+    phase: z.string().max(64).nullable().optional(),
+    floatMin: z.number().min(0).max(1).nullable().optional(),
+    floatMax: z.number().min(0).max(1).nullable().optional(),
+    stickerNames: z.array(z.string().min(1).max(MAX_NAME_LENGTH)).max(10).optional(),
+    /** The most one item may cost, cents (auto-buy needs it). */
+    maxPrice: cents.nullable().default(null),
+    autoBuy: z
+      .strictObject({
+        enabled: z.boolean(),
+        recipientId: id.nullable(),
+        spendCap: cents,
+        dailyCap: cents,
+        /** Record "would buy at $X" and send nothing. */
+        dryRun: z.boolean().default(false),
+      })
+      .default({ enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, dryRun: false }),
+    /**
+     * On save with auto-buy on: 'skip' (the default) never buys what is on sale now, only new listings;
+     * 'buy' also buys the matches listed now (the preview's N).
+     */
+    existingListings: z.enum(['skip', 'buy']).default('skip'),
+  })
+  .transform(({ namePattern, phase, floatMin, floatMax, stickerNames, filters, ...rule }, context) => {
+    const folded = catalogFiltersSchema.safeParse(ruleFiltersInput({ namePattern, phase, floatMin, floatMax, stickerNames, filters }));
+    if (folded.success) return { ...rule, filters: folded.data };
+    for (const issue of folded.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: ['filters', ...issue.path] });
+    return z.NEVER;
+  });
 export type AlertRuleInput = z.input<typeof alertRuleInputSchema>;
 
 /** A chat webhook URL: http(s) only; a Telegram sendMessage URL must name its chat (see shared/forwardUrl). */

@@ -1,5 +1,5 @@
 import type { Item } from '../../../shared/api';
-import type { AlertRule, AppSettings, AutoBuyPreview, AutoBuySkipLine, AutoBuyStatus, CatalogRow } from '../../../shared/ipc';
+import type { AlertRule, AppSettings, AutoBuyPreview, AutoBuySkipLine, AutoBuyStatus } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import type { BuyService } from '../buy/buyService';
@@ -9,26 +9,11 @@ import { EngineError } from '../ipc/engineService';
 import type { ParsedAlertRuleInput } from '../store/types';
 import { armAutoBuy, autoBuyRuleProblem, previewMatches, ruleOfInput } from './arming';
 import { AutoBuyGuard, type Reservation } from './guard';
-import type { MatchableItem } from './rules';
-import { catalogQueryOfRule, matchesRule, utcDayStart } from './rules';
+import { catalogQueryOfRule, compileRule, type CompiledRule, filtersOfRule, utcDayStart } from './rules';
 import { foldSkipLines } from './skips';
 
-interface Candidate extends MatchableItem {
-  itemId: number;
-  assetId: string;
-}
-
-const fromItem = (item: Item): Candidate => ({
-  itemId: item.itemId,
-  assetId: item.assetId,
-  market_hash_name: item.market_hash_name,
-  phase: item.phase,
-  float: item.float,
-  price: item.price,
-  stickerNames: item.stickers.map((s) => s.name),
-});
-
-const fromRow = (row: CatalogRow): Candidate => ({ ...row, stickerNames: row.stickerNames });
+/** What a firing and its buy need of a match (an Item or a catalog row). */
+type Candidate = Pick<Item, 'itemId' | 'assetId' | 'market_hash_name' | 'phase' | 'price'>;
 
 const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
 
@@ -64,6 +49,8 @@ const SYNC_MATCH_LIMIT = 100;
  */
 export class AlertService {
   private rules: AlertRule[] = [];
+  /** The enabled rules, each as one test of an item. */
+  private live: CompiledRule[] = [];
   /** `ruleId:itemId:price` of every firing stored (loaded with the rules, added to as they fire). */
   private fired = new Set<string>();
   /** Saved recipients' trade URLs, so an auto-buy sends without a database round trip (reloaded with the rules). */
@@ -99,11 +86,13 @@ export class AlertService {
     const session = this.session();
     if (!session) {
       this.rules = [];
+      this.live = [];
       this.guard.reset();
       return [];
     }
     const generation = this.guard.beginLoad();
     this.rules = await session.store.listAlertRules();
+    this.live = this.rules.filter((rule) => rule.enabled).map(compileRule);
     this.fired = new Set(await session.store.firingKeys());
     this.recipients = new Map((await session.store.listRecipients()).map((recipient) => [recipient.id, recipient.tradeUrl]));
     this.baseline = new Set(await session.store.autoBuyBaseline());
@@ -200,14 +189,33 @@ export class AlertService {
     return session;
   }
 
-  /** Items from a frame (whole) or ids whose rows changed (looked up in the cache). */
-  async evaluate(source: { items?: Item[]; itemIds?: number[] }): Promise<void> {
-    if (this.rules.length === 0) return;
+  /**
+   * Items from a frame (whole, before they are written), ids whose rows changed (looked up in the cache), or
+   * ids of items just written. A rule is decided from the item alone, at once; one that filters on the market
+   * standing (which a frame does not carry) is asked of the store once the change is written.
+   */
+  async evaluate(source: { items?: Item[]; itemIds?: number[]; writtenIds?: number[] }): Promise<void> {
+    if (this.live.length === 0) return;
     const session = this.session();
     if (!session) return;
-    let candidates: Candidate[] = (source.items ?? []).map(fromItem);
-    if (source.itemIds && source.itemIds.length > 0) candidates = candidates.concat((await session.store.findItemsByIds(source.itemIds)).map(fromItem));
-    await this.fireMatches(candidates);
+    let items = source.items ?? [];
+    if (source.itemIds && source.itemIds.length > 0) items = items.concat(await session.store.findItemsByIds(source.itemIds));
+    for (const item of items) {
+      for (const compiled of this.live) if (!compiled.needsStanding && compiled.test(item, null)) await this.fire(compiled.rule, item, true);
+    }
+    const written = [...(source.itemIds ?? []), ...(source.writtenIds ?? [])];
+    if (written.length === 0) return;
+    const byId = new Map(items.map((item) => [item.itemId, item]));
+    for (const { rule, needsStanding } of this.live) {
+      if (!needsStanding) continue;
+      const matched = await session.store.matchingItemIds(filtersOfRule(rule), written);
+      const unknown = matched.filter((itemId) => !byId.has(itemId));
+      if (unknown.length > 0) for (const item of await session.store.findItemsByIds(unknown)) byId.set(item.itemId, item);
+      for (const itemId of matched) {
+        const item = byId.get(itemId);
+        if (item) await this.fire(rule, item, true);
+      }
+    }
   }
 
   /** After a sync: each rule's cheapest matches in the whole cached catalog. */
@@ -215,8 +223,9 @@ export class AlertService {
     const session = this.session();
     if (!session) return;
     for (const rule of this.rules.filter((r) => r.enabled)) {
-      const page = await session.store.queryCatalog(catalogQueryOfRule(rule, { maxPrice: rule.maxPrice, offset: 0, limit: SYNC_MATCH_LIMIT }));
-      const fired = await this.fireMatches(page.rows.map(fromRow), [rule], false);
+      const page = await session.store.queryCatalog(catalogQueryOfRule(rule, { anyPrice: false, offset: 0, limit: SYNC_MATCH_LIMIT }));
+      let fired = 0;
+      for (const row of page.rows) if (await this.fire(rule, row, false)) fired++;
       // Listings already on sale when a rule is saved (or after a sync) are stored as firings but
       // announced once per rule, not once per listing.
       const settings = this.settings();
@@ -235,17 +244,6 @@ export class AlertService {
         });
       }
     }
-  }
-
-  /** Fires every match; returns how many firings were new. */
-  private async fireMatches(candidates: Candidate[], rules: AlertRule[] = this.rules, notify = true): Promise<number> {
-    let fired = 0;
-    for (const item of candidates) {
-      for (const rule of rules) {
-        if (matchesRule(rule, item) && (await this.fire(rule, item, notify))) fired++;
-      }
-    }
-    return fired;
   }
 
   private async fire(rule: AlertRule, item: Candidate, notifyEach: boolean): Promise<boolean> {

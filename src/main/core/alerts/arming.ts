@@ -1,7 +1,7 @@
 import type { AlertRule, AutoBuyPreview, CatalogRow } from '../../../shared/ipc';
 import type { LocalStore } from '../store';
 import type { ParsedAlertRuleInput } from '../store/types';
-import { catalogQueryOfRule, matchesRule } from './rules';
+import { catalogQueryOfRule } from './rules';
 
 const PAGE = 1000;
 /** Pages read for a preview or a baseline: a rule broader than this many listings is held back by its first ones. */
@@ -24,12 +24,8 @@ export function ruleOfInput(input: ParsedAlertRuleInput): AlertRule {
     id: input.id ?? 'preview',
     name: input.name,
     enabled: true,
-    namePattern: input.namePattern,
-    phase: input.phase,
-    floatMin: input.floatMin,
-    floatMax: input.floatMax,
+    filters: input.filters,
     maxPrice: input.maxPrice,
-    stickerNames: [...input.stickerNames],
     autoBuy: { ...input.autoBuy, spent: 0 },
     createdAt: new Date(0).toISOString(),
   };
@@ -37,11 +33,10 @@ export function ruleOfInput(input: ParsedAlertRuleInput): AlertRule {
 
 /** Cached listings the rule matches now, cheapest first; `anyPrice` ignores its maximum price. */
 async function cachedMatches(store: LocalStore, rule: AlertRule, anyPrice: boolean): Promise<CatalogRow[]> {
-  const matching = anyPrice ? { ...rule, maxPrice: null } : rule;
   const rows: CatalogRow[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await store.queryCatalog(catalogQueryOfRule(rule, { maxPrice: matching.maxPrice, offset: page * PAGE, limit: PAGE }));
-    rows.push(...answer.rows.filter((row) => matchesRule(matching, row)));
+    const answer = await store.queryCatalog(catalogQueryOfRule(rule, { anyPrice, offset: page * PAGE, limit: PAGE }));
+    rows.push(...answer.rows);
     if (answer.rows.length < PAGE) break;
   }
   return rows;

@@ -1,41 +1,54 @@
 import { describe, expect, it } from 'vitest';
-import type { Balance } from '../../../shared/api';
+import type { Balance, Item } from '../../../shared/api';
 import type { AlertRule, AppSettings } from '../../../shared/ipc';
+import { catalogFiltersSchema, type CatalogFiltersInput } from '../../../shared/ipc/contract';
 import { DEFAULT_SETTINGS } from '../engine/appConfig';
 import { AutoBuyGuard } from './guard';
-import { matchesRule, utcDayStart } from './rules';
+import { compileRule, utcDayStart } from './rules';
 
 const rule = (patch: Partial<AlertRule> = {}): AlertRule => ({
   id: 'r1',
   name: 'Cheap Redlines',
   enabled: true,
-  namePattern: 'redline',
-  phase: null,
-  floatMin: null,
-  floatMax: null,
+  filters: catalogFiltersSchema.parse({ search: 'redline' }),
   maxPrice: null,
-  stickerNames: [],
   autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, spent: 0 },
   createdAt: '2026-11-21T00:00:00.000Z',
   ...patch,
 });
 
-const item = { market_hash_name: 'AK-47 | Redline (Field-Tested)', phase: null, float: 0.21, price: 1500, stickerNames: ['Sticker | Crown (Foil)'] };
+const item = {
+  itemId: 1,
+  assetId: 'a1',
+  market_hash_name: 'AK-47 | Redline (Field-Tested)',
+  phase: null,
+  float: 0.21,
+  paintSeed: 661,
+  price: 1500,
+  stickers: [{ name: 'Sticker | Crown (Foil)' }],
+  keyChains: [],
+} as unknown as Item;
+const matches = (filters: CatalogFiltersInput, patch: Partial<AlertRule> = {}, of: Item = item) =>
+  compileRule(rule({ filters: catalogFiltersSchema.parse(filters), ...patch })).test(of, null);
 
 describe('alert rules', () => {
-  it('matches on every condition it sets and nothing else', () => {
-    expect(matchesRule(rule(), item)).toBe(true);
-    expect(matchesRule(rule({ enabled: false }), item)).toBe(false);
-    expect(matchesRule(rule({ namePattern: 'vulcan' }), item)).toBe(false);
-    expect(matchesRule(rule({ maxPrice: 1500 }), item)).toBe(true);
-    expect(matchesRule(rule({ maxPrice: 1499 }), item)).toBe(false);
-    expect(matchesRule(rule({ floatMin: 0.15, floatMax: 0.2 }), item)).toBe(false);
-    expect(matchesRule(rule({ floatMax: 0.25 }), item)).toBe(true);
-    expect(matchesRule(rule({ floatMax: 0.25 }), { ...item, float: null })).toBe(false);
-    expect(matchesRule(rule({ phase: 'Phase 2' }), item)).toBe(false);
-    expect(matchesRule(rule({ phase: 'Phase 2', namePattern: '' }), { ...item, phase: 'Phase 2' })).toBe(true);
-    expect(matchesRule(rule({ stickerNames: ['crown'] }), item)).toBe(true);
-    expect(matchesRule(rule({ stickerNames: ['crown', 'titan'] }), item)).toBe(false);
+  it('matches its filters and its maximum price, nothing else', () => {
+    expect(matches({ search: 'redline' })).toBe(true);
+    expect(matches({ search: 'vulcan' })).toBe(false);
+    expect(matches({}, { maxPrice: 1500 })).toBe(true);
+    expect(matches({}, { maxPrice: 1499 })).toBe(false);
+    expect(matches({ priceMax: 2000 }, { maxPrice: 1499 })).toBe(false);
+    expect(matches({ floatMin: 0.15, floatMax: 0.2 })).toBe(false);
+    expect(matches({ floatMax: 0.25 })).toBe(true);
+    expect(matches({ floatMax: 0.25 }, {}, { ...item, float: null })).toBe(false);
+    expect(matches({ phase: 'Phase 2' })).toBe(false);
+    expect(matches({ phase: 'Phase 2' }, {}, { ...item, phase: 'Phase 2' })).toBe(true);
+    expect(matches({ stickerNames: ['crown', 'titan'] })).toBe(true);
+    expect(matches({ seeds: [[1, 25], [661, 661]] })).toBe(true);
+    expect(matches({ seeds: [[1, 25]] })).toBe(false);
+    expect(matches({ hasCharm: true })).toBe(false);
+    // The market standing is not known from the item alone: such a rule is decided by the store.
+    expect(compileRule(rule({ filters: catalogFiltersSchema.parse({ discountMin: 10 }) })).needsStanding).toBe(true);
   });
 
   it('auto-buys only within both caps, the budget and the floor, with a maximum price and a recipient, and not while paused or stopped', () => {

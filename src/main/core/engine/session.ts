@@ -28,7 +28,7 @@ export function noKeyDetail(merchantId: string): string {
 
 export interface SessionHooks {
   /** Items arrived or changed (feed frames, syncs): alerts evaluate them. */
-  onItems(rows: { items?: Item[]; itemIds?: number[] }): void;
+  onItems(rows: { items?: Item[]; itemIds?: number[]; writtenIds?: number[] }): void;
   /** After each completed catalog sync. */
   onCatalogSynced(): void;
   notifyStatuses(): readonly string[];
@@ -327,6 +327,7 @@ export class AccountSession {
       switch (entry.kind) {
         case 'upserts':
           this.announceItems(entry.result.totals, { upserted: entry.result.upserted, prices: entry.result.prices });
+          if (entry.result.upserted.length > 0) this.hooks.onItems({ writtenIds: entry.result.upserted.map((row) => row.itemId) });
           break;
         case 'prices': {
           const group = groups[i] as Extract<ItemChangeGroup, { kind: 'prices' }>;
@@ -371,6 +372,7 @@ export class AccountSession {
       this.hooks.onItems({ items: found.items });
       const upserted = await this.store.applyItemUpserts(found.items);
       this.announceItems(upserted.totals, { upserted: upserted.upserted, prices: upserted.prices });
+      if (upserted.upserted.length > 0) this.hooks.onItems({ writtenIds: upserted.upserted.map((row) => row.itemId) });
     }
   }
 

@@ -17,7 +17,7 @@ import type {
   TradeDetail,
   TradeTimelineEntry,
 } from '../../../shared/ipc';
-import type { NotificationMarkRead, ParsedNotificationQuery, ParsedSavedSearchInput, SavedSearch } from '../../../shared/ipc/contract';
+import type { CatalogFilters, NotificationMarkRead, ParsedNotificationQuery, ParsedSavedSearchInput, SavedSearch } from '../../../shared/ipc/contract';
 import type { NotificationInsertResult } from './notifications';
 import type {
   alertRuleInputSchema,
@@ -250,6 +250,8 @@ export interface ReaderMethods {
   queryCatalog(query: ParsedCatalogQuery): Page<CatalogRow>;
   getItem(itemId: number): ItemDetail | null;
   findItemsByIds(itemIds: number[]): Item[];
+  /** Which of these items on sale the filters match (market standing included). */
+  matchingItemIds(filters: CatalogFilters, itemIds: number[]): number[];
   catalogInfo(): CatalogInfo;
   queryTrades(query: ParsedTradeQuery): Page<Trade>;
   getTrade(tradeId: string): TradeDetail | null;

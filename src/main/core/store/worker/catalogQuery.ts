@@ -1,14 +1,20 @@
 /**
  * The catalog query over a reader's snapshot: each filter narrows the list of matching slots in turn,
  * then the page is picked by the sort column's keys. A filter or a sort column is one entry in a table
- * below (and its field in the query schema).
+ * below (and its field in the filter schema). A filter's entry also holds the same test over one item,
+ * which alert rules use on the items a live frame brings (the agreement is property-tested).
  */
+import type { Item } from '../../../../shared/api';
 import { RARITY_COLORS } from '../../../../shared/api';
 import { inRanges, WEAR_BANDS } from '../../../../shared/filters';
+import type { CatalogFilters } from '../../../../shared/ipc/contract';
+import type { MarketStanding } from '../../../../shared/ipc/models';
 import type { ParsedCatalogQuery } from '../types';
+import { rarityRankOf, SOUVENIR_PREFIX, STATTRAK_MARK } from './itemRows';
 import { asciiLower, type CatalogSnapshot, SOUVENIR, STAT_TRAK } from './snapshot';
 
 type Query = ParsedCatalogQuery;
+type Filters = CatalogFilters;
 type SortColumn = Query['sort'];
 
 /**
@@ -22,10 +28,17 @@ type Narrowing =
   | { kind: 'flag'; column: Uint8Array; bit: number; set: boolean }
   | { kind: 'test'; test: (slot: number) => boolean };
 
+/** A filter's test of one item; `standing`: its market standing (null: not known, which a filter that needs it fails). */
+export type ItemTest = (item: Item, standing: MarketStanding | null) => boolean;
+
 interface CatalogFilter {
-  /** Whether the query uses it. */
-  active(q: Query): boolean;
-  narrowing(s: CatalogSnapshot, q: Query): Narrowing;
+  /** Whether the filters use it. */
+  active(f: Filters): boolean;
+  narrowing(s: CatalogSnapshot, f: Filters): Narrowing;
+  /** The same filter over one item. */
+  item(f: Filters): ItemTest;
+  /** It reads the market standing (which a feed frame's item does not carry). */
+  needsStanding?: true;
 }
 
 function searchTerms(search: string): string[] {
@@ -48,81 +61,157 @@ function wantedCodes(size: number, codes: Iterable<number>): Uint8Array {
   return wanted;
 }
 
+const within = (value: number | null, min: number | null, max: number | null) => value !== null && value >= (min ?? -Infinity) && value <= (max ?? Infinity);
+/** Whether one of the names (stickers, charms), ASCII-lowered, holds one of the texts. */
+const anyHolding = (names: readonly { name: string }[], texts: readonly string[]) => names.some(({ name }) => texts.some((text) => asciiLower(name).includes(text)));
+const rarityCode = (color: string) => (RARITY_COLORS as readonly string[]).indexOf(color.toLowerCase());
+
 const FILTERS: readonly CatalogFilter[] = [
   {
-    active: (q) => searchTerms(q.search).length > 0,
-    narrowing: (s, q) => {
-      const terms = searchTerms(q.search);
+    active: (f) => searchTerms(f.search).length > 0,
+    narrowing: (s, f) => {
+      const terms = searchTerms(f.search);
       const ids = s.names.flatMap((name, id) => (terms.every((term) => name.includes(term)) ? [id] : []));
       return { kind: 'lookup', column: s.nameId, wanted: wantedCodes(s.names.length, ids) };
     },
+    item: (f) => {
+      const terms = searchTerms(f.search);
+      return (item) => terms.every((term) => asciiLower(item.market_hash_name).includes(term));
+    },
   },
-  { active: (q) => q.priceMin !== null || q.priceMax !== null, narrowing: (s, q) => ({ kind: 'range', column: s.price, min: q.priceMin ?? -Infinity, max: q.priceMax ?? Infinity }) },
+  {
+    active: (f) => f.priceMin !== null || f.priceMax !== null,
+    narrowing: (s, f) => ({ kind: 'range', column: s.price, min: f.priceMin ?? -Infinity, max: f.priceMax ?? Infinity }),
+    item: (f) => (item) => within(item.price, f.priceMin, f.priceMax),
+  },
   // NaN (no float) is outside every range.
-  { active: (q) => q.floatMin !== null || q.floatMax !== null, narrowing: (s, q) => ({ kind: 'range', column: s.float, min: q.floatMin ?? -Infinity, max: q.floatMax ?? Infinity }) },
   {
-    active: (q) => q.rarityColors.length > 0,
-    narrowing: (s, q) => ({
-      kind: 'lookup',
-      column: s.rarity,
-      wanted: wantedCodes(RARITY_COLORS.length, q.rarityColors.map((color) => (RARITY_COLORS as readonly string[]).indexOf(color.toLowerCase()))),
-    }),
+    active: (f) => f.floatMin !== null || f.floatMax !== null,
+    narrowing: (s, f) => ({ kind: 'range', column: s.float, min: f.floatMin ?? -Infinity, max: f.floatMax ?? Infinity }),
+    item: (f) => (item) => within(item.float, f.floatMin, f.floatMax),
   },
   {
-    active: (q) => q.phase !== null,
-    narrowing: (s, q) => ({ kind: 'lookup', column: s.phase, wanted: wantedCodes(s.phases.length, [s.phaseFilterCode(q.phase as string)]) }),
+    active: (f) => f.rarityColors.length > 0,
+    narrowing: (s, f) => ({ kind: 'lookup', column: s.rarity, wanted: wantedCodes(RARITY_COLORS.length, f.rarityColors.map(rarityCode)) }),
+    item: (f) => {
+      const wanted = new Set(f.rarityColors.map(rarityCode));
+      return (item) => {
+        const rank = rarityRankOf(item.rarityColor);
+        return rank !== null && wanted.has(rank);
+      };
+    },
   },
-  { active: (q) => q.statTrak !== null, narrowing: (s, q) => ({ kind: 'flag', column: s.flags, bit: STAT_TRAK, set: q.statTrak === true }) },
-  { active: (q) => q.souvenir !== null, narrowing: (s, q) => ({ kind: 'flag', column: s.flags, bit: SOUVENIR, set: q.souvenir === true }) },
-  { active: (q) => q.hasStickers !== null, narrowing: (s, q) => ({ kind: 'range', column: s.stickers, min: q.hasStickers ? 1 : 0, max: q.hasStickers ? Infinity : 0 }) },
   {
-    active: (q) => q.stickerName.trim() !== '',
-    narrowing: (s, q) => ({ kind: 'test', test: anyListed(s.stickerNames.bySlot, s.stickerNames.holding(asciiLower(q.stickerName.trim()))) }),
+    active: (f) => f.phase !== null,
+    narrowing: (s, f) => ({ kind: 'lookup', column: s.phase, wanted: wantedCodes(s.phases.length, [s.phaseFilterCode(f.phase as string)]) }),
+    item: (f) => (item) => item.phase === f.phase,
   },
   {
-    active: (q) => q.stickerNames.length > 0,
-    narrowing: (s, q) => {
-      const wanted = q.stickerNames.map((name) => s.stickerNames.holding(asciiLower(name)));
+    active: (f) => f.statTrak !== null,
+    narrowing: (s, f) => ({ kind: 'flag', column: s.flags, bit: STAT_TRAK, set: f.statTrak === true }),
+    item: (f) => (item) => item.market_hash_name.includes(STATTRAK_MARK) === f.statTrak,
+  },
+  {
+    active: (f) => f.souvenir !== null,
+    narrowing: (s, f) => ({ kind: 'flag', column: s.flags, bit: SOUVENIR, set: f.souvenir === true }),
+    item: (f) => (item) => item.market_hash_name.startsWith(SOUVENIR_PREFIX) === f.souvenir,
+  },
+  {
+    active: (f) => f.hasStickers !== null,
+    narrowing: (s, f) => ({ kind: 'range', column: s.stickers, min: f.hasStickers ? 1 : 0, max: f.hasStickers ? Infinity : 0 }),
+    item: (f) => (item) => item.stickers.length > 0 === f.hasStickers,
+  },
+  {
+    active: (f) => f.stickerName.trim() !== '',
+    narrowing: (s, f) => ({ kind: 'test', test: anyListed(s.stickerNames.bySlot, s.stickerNames.holding(asciiLower(f.stickerName.trim()))) }),
+    item: (f) => (item) => anyHolding(item.stickers, [asciiLower(f.stickerName.trim())]),
+  },
+  {
+    active: (f) => f.stickerNames.length > 0,
+    narrowing: (s, f) => {
+      const wanted = f.stickerNames.map((name) => s.stickerNames.holding(asciiLower(name)));
       return { kind: 'test', test: anyListed(s.stickerNames.bySlot, wanted.reduce((all, one) => all.map((hit, id) => hit | (one[id] as number)))) };
     },
-  },
-  { active: (q) => q.stickerCountMin !== null, narrowing: (s, q) => ({ kind: 'range', column: s.stickers, min: q.stickerCountMin as number, max: Infinity }) },
-  { active: (q) => q.sameStickerMin !== null, narrowing: (s, q) => ({ kind: 'range', column: s.sameStickers, min: q.sameStickerMin as number, max: Infinity }) },
-  { active: (q) => q.hasCharm !== null, narrowing: (s, q) => ({ kind: 'range', column: s.charms, min: q.hasCharm ? 1 : 0, max: q.hasCharm ? Infinity : 0 }) },
-  {
-    active: (q) => q.charmName.trim() !== '',
-    narrowing: (s, q) => ({ kind: 'test', test: anyListed(s.charmNames.bySlot, s.charmNames.holding(asciiLower(q.charmName.trim()))) }),
+    item: (f) => (item) => anyHolding(item.stickers, f.stickerNames.map(asciiLower)),
   },
   {
-    active: (q) => q.charmPatterns.length > 0,
-    narrowing: (s, q) => ({ kind: 'test', test: (slot) => s.charmPatterns[slot]?.some((pattern) => inRanges(q.charmPatterns, pattern)) === true }),
+    active: (f) => f.stickerCountMin !== null,
+    narrowing: (s, f) => ({ kind: 'range', column: s.stickers, min: f.stickerCountMin as number, max: Infinity }),
+    item: (f) => (item) => item.stickers.length >= (f.stickerCountMin as number),
   },
   {
-    active: (q) => q.seeds.length > 0,
-    narrowing: (s, q) => {
+    active: (f) => f.sameStickerMin !== null,
+    narrowing: (s, f) => ({ kind: 'range', column: s.sameStickers, min: f.sameStickerMin as number, max: Infinity }),
+    item: (f) => (item) => {
+      const counts = new Map<string, number>();
+      for (const { name } of item.stickers) counts.set(asciiLower(name), (counts.get(asciiLower(name)) ?? 0) + 1);
+      return Math.max(0, ...counts.values()) >= (f.sameStickerMin as number);
+    },
+  },
+  {
+    active: (f) => f.hasCharm !== null,
+    narrowing: (s, f) => ({ kind: 'range', column: s.charms, min: f.hasCharm ? 1 : 0, max: f.hasCharm ? Infinity : 0 }),
+    item: (f) => (item) => item.keyChains.length > 0 === f.hasCharm,
+  },
+  {
+    active: (f) => f.charmName.trim() !== '',
+    narrowing: (s, f) => ({ kind: 'test', test: anyListed(s.charmNames.bySlot, s.charmNames.holding(asciiLower(f.charmName.trim()))) }),
+    item: (f) => (item) => anyHolding(item.keyChains, [asciiLower(f.charmName.trim())]),
+  },
+  {
+    active: (f) => f.charmPatterns.length > 0,
+    narrowing: (s, f) => ({ kind: 'test', test: (slot) => s.charmPatterns[slot]?.some((pattern) => inRanges(f.charmPatterns, pattern)) === true }),
+    item: (f) => (item) => item.keyChains.some(({ pattern }) => typeof pattern === 'number' && inRanges(f.charmPatterns, pattern)),
+  },
+  {
+    active: (f) => f.seeds.length > 0,
+    narrowing: (s, f) => {
       const wanted = new Uint8Array(SEED_LOOKUP);
-      for (const [low, high] of q.seeds) wanted.fill(1, low, Math.min(high, SEED_LOOKUP - 1) + 1);
+      for (const [low, high] of f.seeds) wanted.fill(1, low, Math.min(high, SEED_LOOKUP - 1) + 1);
       return { kind: 'test', test: (slot) => wanted[s.seed[slot] as number] === 1 };
     },
+    item: (f) => (item) => item.paintSeed !== null && Number.isInteger(item.paintSeed) && inRanges(f.seeds, item.paintSeed),
   },
   {
-    active: (q) => q.wears.length > 0,
-    narrowing: (s, q) => {
-      const bands = q.wears.map((wear) => WEAR_BANDS[wear]);
+    active: (f) => f.wears.length > 0,
+    narrowing: (s, f) => {
+      const bands = f.wears.map((wear) => WEAR_BANDS[wear]);
       return { kind: 'test', test: (slot) => bands.some((band) => (s.float[slot] as number) >= band.min && (s.float[slot] as number) < band.max) };
     },
+    item: (f) => (item) => item.float !== null && f.wears.some((wear) => (item.float as number) >= WEAR_BANDS[wear].min && (item.float as number) < WEAR_BANDS[wear].max),
   },
   {
-    active: (q) => q.excludeWords.trim() !== '',
-    narrowing: (s, q) => {
-      const words = searchTerms(q.excludeWords);
+    active: (f) => f.excludeWords.trim() !== '',
+    narrowing: (s, f) => {
+      const words = searchTerms(f.excludeWords);
       const ids = s.names.flatMap((name, id) => (words.some((word) => name.includes(word)) ? [] : [id]));
       return { kind: 'lookup', column: s.nameId, wanted: wantedCodes(s.names.length, ids) };
     },
+    item: (f) => {
+      const words = searchTerms(f.excludeWords);
+      return (item) => !words.some((word) => asciiLower(item.market_hash_name).includes(word));
+    },
   },
-  { active: (q) => q.discountMin !== null, narrowing: (s, q) => ({ kind: 'range', column: s.markets.discount, min: q.discountMin as number, max: Infinity }) },
-  { active: (q) => q.floatRankMax !== null, narrowing: (s, q) => ({ kind: 'range', column: s.markets.floatRank, min: 1, max: q.floatRankMax as number }) },
+  {
+    active: (f) => f.discountMin !== null,
+    narrowing: (s, f) => ({ kind: 'range', column: s.markets.discount, min: f.discountMin as number, max: Infinity }),
+    item: (f) => (_item, standing) => standing !== null && standing.discount >= (f.discountMin as number),
+    needsStanding: true,
+  },
+  {
+    active: (f) => f.floatRankMax !== null,
+    narrowing: (s, f) => ({ kind: 'range', column: s.markets.floatRank, min: 1, max: f.floatRankMax as number }),
+    item: (f) => (_item, standing) => within(standing?.floatRank ?? null, 1, f.floatRankMax),
+    needsStanding: true,
+  },
 ];
+
+/** The filters as one test of an item, and whether it needs the item's market standing (see ItemTest). */
+export function itemFilter(f: Filters): { test: ItemTest; needsStanding: boolean } {
+  const used = FILTERS.filter((filter) => filter.active(f));
+  const tests = used.map((filter) => filter.item(f));
+  return { test: (item, standing) => tests.every((test) => test(item, standing)), needsStanding: used.some((filter) => filter.needsStanding === true) };
+}
 
 function narrowRange(matches: Int32Array, count: number, column: Float64Array, min: number, max: number): number {
   let kept = 0;
@@ -166,6 +255,11 @@ function narrow(matches: Int32Array, count: number, n: Narrowing): number {
   if (n.kind === 'lookup') return narrowLookup(matches, count, n.column, n.wanted);
   if (n.kind === 'flag') return narrowFlag(matches, count, n.column, n.bit, n.set);
   return narrowTest(matches, count, n.test);
+}
+
+function narrowAll(s: CatalogSnapshot, f: Filters, matches: Int32Array, count: number): number {
+  for (const filter of FILTERS) if (filter.active(f)) count = narrow(matches, count, filter.narrowing(s, f));
+  return count;
 }
 
 /** Each sort column's key of a slot; NaN is empty. */
@@ -231,13 +325,20 @@ export class CatalogQuery {
     let count = this.onSale.slots.length;
     const all = this.scratch;
     all.set(this.onSale.slots);
-    for (const filter of FILTERS) if (filter.active(q)) count = narrow(all, count, filter.narrowing(s, q));
+    count = narrowAll(s, q, all, count);
     const matches = all.subarray(0, count);
     const end = Math.min(count, q.offset + q.limit);
     if (q.offset >= end) return { slots: new Int32Array(0), total: count };
     const order: Order = { keys: this.keysFor(q.sort), ids: s.itemId, sign: q.direction === 'asc' ? 1 : -1 };
     const page = end <= HEAP_MAX ? smallest(matches, end, order) : this.sortedMatches(q, matches, order);
     return { slots: page.subarray(q.offset, end), total: count };
+  }
+
+  /** Which of these items (those on sale) the filters match, by the same narrowings over their slots alone. */
+  matchingIds(f: Filters, itemIds: readonly number[]): number[] {
+    const s = this.s;
+    const slots = Int32Array.from(itemIds.map((itemId) => s.slotOf(itemId)).filter((slot) => slot >= 0 && s.onSale[slot] === 1));
+    return Array.from(slots.subarray(0, narrowAll(s, f, slots, slots.length)), (slot) => s.itemId[slot] as number);
   }
 
   private keysFor(column: SortColumn): Float64Array {

@@ -3,7 +3,8 @@
  * table rows, shared by the writer and the reader threads. No SQLite access here.
  */
 import type { BalanceTransaction, Trade, TradeStatus } from '../../../../shared/api';
-import type { AlertFiring, AppSettings, Recipient } from '../../../../shared/ipc';
+import type { AlertFiring, AlertRule, AppSettings, Recipient } from '../../../../shared/ipc';
+import { catalogFiltersSchema, type LegacyRuleFields, ruleFiltersInput } from '../../../../shared/ipc/contract';
 
 // ---- Trades
 
@@ -108,6 +109,18 @@ export function ledgerOf(row: Record<string, unknown>): BalanceTransaction {
 
 export function recipientOf(row: Record<string, unknown>): Recipient {
   return { id: row['id'] as string, label: row['label'] as string, tradeUrl: row['tradeUrl'] as string, createdAt: row['createdAt'] as string };
+}
+
+/**
+ * A rule as stored (JSON): one stored before rules held the catalog's filters gets its conditions folded in
+ * (same meaning); filters added since get their defaults. Filters that no longer read leave the rule switched off.
+ */
+export function alertRuleOf(json: string): AlertRule {
+  const stored = JSON.parse(json) as AlertRule & LegacyRuleFields;
+  const { namePattern: _n, phase: _p, floatMin: _min, floatMax: _max, stickerNames: _s, filters: _f, ...rule } = stored;
+  const filters = catalogFiltersSchema.safeParse(ruleFiltersInput(stored));
+  if (filters.success) return { ...rule, filters: filters.data };
+  return { ...rule, enabled: false, filters: catalogFiltersSchema.parse({}) };
 }
 
 export const FIRING_SELECT =

@@ -10,7 +10,7 @@ import { savedSearchQuerySchema, type ParsedNotificationQuery } from '../../../.
 import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedLedgerQuery, ParsedTradeQuery, SavedSearchList } from '../types';
 import { listNotifications, unreadNotificationCount } from './notificationRows';
 import type { Db } from './open';
-import { FIRING_SELECT, firingOf, LEDGER_SELECT, ledgerOf, recipientOf, settingsOf, TRADE_SELECT, tradeOf } from './recordRows';
+import { alertRuleOf, FIRING_SELECT, firingOf, LEDGER_SELECT, ledgerOf, recipientOf, settingsOf, TRADE_SELECT, tradeOf } from './recordRows';
 
 const MAX_SERIES_POINTS = 2000;
 const STATEMENT_CACHE_SIZE = 100;
@@ -176,12 +176,12 @@ export class RecordsReader {
     return this.prepare<[], string>('SELECT json FROM alert_rules ORDER BY createdAt, id')
       .pluck()
       .all()
-      .map((json) => JSON.parse(json as string) as AlertRule);
+      .map((json) => alertRuleOf(json as string));
   }
 
   getAlertRule(id: string): AlertRule | null {
     const json = this.prepare<[string], string>('SELECT json FROM alert_rules WHERE id = ?').pluck().get(id) as string | undefined;
-    return json === undefined ? null : (JSON.parse(json) as AlertRule);
+    return json === undefined ? null : alertRuleOf(json);
   }
 
   listFirings(query: FiringQuery): AlertFiring[] {

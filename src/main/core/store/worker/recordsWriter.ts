@@ -22,6 +22,7 @@ import type {
 import { insertNotifications, markNotificationsRead } from './notificationRows';
 import type { Db } from './open';
 import {
+  alertRuleOf,
   canAdvance,
   DEFAULT_SETTINGS,
   FIRING_SELECT,
@@ -224,7 +225,7 @@ export class RecordsWriter {
 
   private readRule(id: string): AlertRule | null {
     const row = this.s.selectRule.get(id);
-    return row ? (JSON.parse(row.json) as AlertRule) : null;
+    return row ? alertRuleOf(row.json) : null;
   }
 
   private writeRule(rule: AlertRule): AlertRule {
@@ -240,12 +241,8 @@ export class RecordsWriter {
         id,
         name: input.name,
         enabled: input.enabled,
-        namePattern: input.namePattern,
-        phase: input.phase,
-        floatMin: input.floatMin,
-        floatMax: input.floatMax,
+        filters: input.filters,
         maxPrice: input.maxPrice,
-        stickerNames: [...input.stickerNames],
         autoBuy: {
           enabled: input.autoBuy.enabled,
           recipientId: input.autoBuy.recipientId,

@@ -20,7 +20,7 @@ const WRITER_METHODS: Record<keyof WriterMethods, true> = {
   saveSearch: true, deleteSearch: true, syncCatalog: true,
 };
 const READER_METHODS: Record<keyof ReaderMethods, true> = {
-  queryCatalog: true, getItem: true, findItemsByIds: true, catalogInfo: true, queryTrades: true, getTrade: true, activeTrades: true,
+  queryCatalog: true, getItem: true, findItemsByIds: true, matchingItemIds: true, catalogInfo: true, queryTrades: true, getTrade: true, activeTrades: true,
   findTradeByExternalId: true, queryLedger: true, balanceSeries: true, latestLedgerCreatedAt: true, listRecipients: true, getRecipient: true,
   listAlertRules: true, getAlertRule: true, listFirings: true, firingKeys: true, unacknowledgedFiringCount: true, autoBuyDay: true,
   autoBuySkips: true, autoBuyBaseline: true, getSettings: true, getMeta: true, listNotifications: true, unreadNotificationCount: true,

@@ -1,0 +1,68 @@
+/**
+ * One filter model, two implementations: the catalog's columnar narrowings (the store, over its snapshot) and
+ * the item-level tests live alert rules use on a frame's items. For random catalogs and random filter sets,
+ * both pick exactly the same items, market standing (discount, float rank) included.
+ */
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemFilter, LocalStore } from '../../src/main/core/store';
+import { catalogFiltersSchema, type CatalogFilters } from '../../src/shared/ipc/contract';
+import { queryArb } from './storeModel/commands';
+import { makeItem } from './storeModel/items';
+import { tempDirs } from '../support/tempDirs';
+
+const temp = tempDirs();
+let store: LocalStore;
+beforeAll(async () => {
+  store = await LocalStore.open({ file: join(temp('rule-filters-'), 'm1.sqlite') });
+});
+afterAll(() => store.close());
+
+const FILTER_KEYS = Object.keys(catalogFiltersSchema.shape) as (keyof CatalogFilters)[];
+/** A few filters set at once (the model test's values for them), so that some items pass and some do not. */
+const filtersArb = fc
+  .tuple(queryArb({ ids: 40, pageLimit: 40 }), fc.subarray(FILTER_KEYS, { minLength: 1, maxLength: 3 }), fc.constantFrom(0, 20, -25))
+  // A listing at its name's median is 0 % under it: a discount bound of 0 (or a round one) meets it at its edge.
+  .map(([query, keys, edge]): CatalogFilters =>
+    catalogFiltersSchema.parse(Object.fromEntries(keys.map((key) => [key, key === 'discountMin' && query.discountMin !== null && query.discountMin % 2 === 0 ? edge : query[key]]))),
+  );
+/** A catalog: item specs (seed, price from a short ladder, so names share prices and medians meet ties). */
+const catalogArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 1, max: 12 }).map((step) => step * 125)), { minLength: 1, maxLength: 40 });
+
+describe('rule filters', () => {
+  it('the item-level tests and the store pick the same items for any filters', async () => {
+    let firstId = 1;
+    let onSale: number[] = [];
+    /** Filter sets that picked some but not all items (the property says little about the others). */
+    let telling = 0;
+    await fc.assert(
+      fc.asyncProperty(catalogArb, fc.array(filtersArb, { minLength: 1, maxLength: 8 }), async (specs, filterSets) => {
+        await store.applyItemRemovals(onSale);
+        const items = specs.map(([seed, price], i) => makeItem(firstId + i, seed, price));
+        firstId += specs.length;
+        onSale = items.map((item) => item.itemId);
+        await store.applyItemUpserts(items);
+        const rows = (await store.queryCatalog({ limit: 1000 })).rows;
+        expect(rows.map((row) => row.itemId).sort((a, b) => a - b)).toEqual(onSale);
+        const standing = new Map(rows.map((row) => [row.itemId, row.market]));
+        for (const filters of filterSets) {
+          const { test } = itemFilter(filters);
+          const byItem = items.filter((item) => test(item, standing.get(item.itemId) ?? null)).map((item) => item.itemId);
+          if (byItem.length > 0 && byItem.length < items.length) telling++;
+          expect(await store.matchingItemIds(filters, onSale)).toEqual(byItem);
+          const page = await store.queryCatalog({ ...filters, limit: 1000 });
+          expect(page.rows.map((row) => row.itemId).sort((a, b) => a - b)).toEqual(byItem);
+        }
+      }),
+      { numRuns: 100 },
+    );
+    expect(telling).toBeGreaterThan(50);
+  });
+
+  it('asks the store only for the filters that read the market standing', () => {
+    expect(itemFilter(catalogFiltersSchema.parse({ seeds: [[1, 25]], hasCharm: true })).needsStanding).toBe(false);
+    expect(itemFilter(catalogFiltersSchema.parse({ seeds: [[1, 25]], discountMin: 10 })).needsStanding).toBe(true);
+    expect(itemFilter(catalogFiltersSchema.parse({ floatRankMax: 3 })).needsStanding).toBe(true);
+  });
+});
