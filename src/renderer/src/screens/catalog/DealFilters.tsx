@@ -5,6 +5,7 @@ import { dealFilterCounts } from '../../lib/catalogQuery';
 import { formatInt } from '../../lib/format';
 import { readPref, writePref } from '../../lib/persist';
 import { editFilters } from '../../state/actions/catalog';
+import { SeedLists } from './SeedLists';
 
 const GROUPS: readonly { id: DealFilterGroup; title: string }[] = [
   { id: 'pattern', title: 'Seed list' },
@@ -191,6 +192,7 @@ export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; pr
             {formatInt(seeds)} seed{seeds === 1 ? '' : 's'}
           </span>
         ) : null}
+        <SeedLists f={f} listProblem={problems.seeds} />
       </Section>
 
       <Section id="filters-charms" title="Charms" open={isOpen('charms')}>

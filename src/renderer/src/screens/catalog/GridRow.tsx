@@ -49,6 +49,12 @@ function MarketCells({ market }: { market: MarketStanding | null }) {
   }
   const under = Math.round(market.discount) >= 1;
   const reference = `${formatCents(market.reference)}: the median of ${formatInt(market.listings)} on sale`;
+  // Under a seed list the page brings the rank among the listings of the row's seed too.
+  const seedRank = market.seedRank ?? null;
+  const rankTitle = [
+    market.floatRank === null ? null : `#${market.floatRank} lowest float of ${formatInt(market.listings)} on sale`,
+    seedRank === null ? null : `#${seedRank.rank} lowest float of ${formatInt(seedRank.of)} with its seed`,
+  ].filter((part) => part !== null);
   return (
     <>
       <div role="gridcell" className="cell col-discount right num" title={`${under ? 'Under' : 'Not under'} its reference price ${reference}`}>
@@ -57,9 +63,18 @@ function MarketCells({ market }: { market: MarketStanding | null }) {
       <div
         role="gridcell"
         className="cell col-rank right num"
-        title={market.floatRank === null ? undefined : `#${market.floatRank} lowest float of ${formatInt(market.listings)} on sale`}
+        title={rankTitle.length === 0 ? undefined : rankTitle.join('; ')}
       >
-        {market.floatRank === null ? <span className="muted">—</span> : formatFloatRank(market.floatRank, market.listings)}
+        {seedRank === null ? (
+          market.floatRank === null ? <span className="muted">—</span> : formatFloatRank(market.floatRank, market.listings)
+        ) : (
+          <span className="rank-stack">
+            <span>{formatFloatRank(market.floatRank, market.listings)}</span>
+            <span className="seed-rank">
+              seed #{formatInt(seedRank.rank)} of {formatInt(seedRank.of)}
+            </span>
+          </span>
+        )}
       </div>
     </>
   );

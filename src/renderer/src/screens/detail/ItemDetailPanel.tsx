@@ -147,6 +147,7 @@ function Holder({ item }: { item: Item }) {
 function MarketNumbers({ detail, row }: { detail: ItemDetail | null; row: CatalogRow | undefined }) {
   const full = detail?.market ?? null;
   const market = full ?? (detail === null ? (row?.market ?? null) : null);
+  const seed = detail?.item.paintSeed ?? row?.paintSeed ?? null;
   return (
     <section className="detail-section" aria-label="Market">
       <h3>Market</h3>
@@ -173,6 +174,18 @@ function MarketNumbers({ detail, row }: { detail: ItemDetail | null; row: Catalo
               </>
             )}
           </Prop>
+          {seed !== null && market.seedRank !== undefined ? (
+            <Prop label="Float rank in its seed">
+              {market.seedRank === null ? (
+                DASH
+              ) : (
+                <>
+                  <span className="num">#{formatInt(market.seedRank.rank)}</span> lowest float of <span className="num">{formatInt(market.seedRank.of)}</span> with
+                  seed <span className="num">{seed}</span>
+                </>
+              )}
+            </Prop>
+          ) : null}
           {full !== null && full.median7d !== null ? (
             <Prop label="7-day median">
               <span className="num">{formatCents(full.median7d)}</span>{' '}
