@@ -1,6 +1,6 @@
 // Saved searches: the catalog's search, filters and sort saved under a name from the header, listed in the
 // sidebar, kept across a reload (they live in the account's store), opened from the command palette, and
-// turned into a watch (an alert rule) that says which filters it cannot carry.
+// turned into a watch (an alert rule) that carries every filter of it.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { catalogGrid, dataRows, expectFeedLive, openApp } from './support/app';
@@ -86,18 +86,18 @@ test('a search saved from the catalog header is in the sidebar after a reload, o
   await expect(dataRows(page).first()).toContainText('P250 | Savedspire');
   await expect(dataRows(page).nth(1)).toContainText('Glock-18 | Savedspire');
 
-  // Watch it from the sidebar item's menu: the dialog says what the rule carries and what it cannot.
+  // Watch it from the sidebar item's menu: the dialog says what the rule matches, every filter of the search.
   await savedList(page).getByRole('button', { name: 'Actions for saved search “Spire deals”' }).click();
   await savedList(page).getByRole('button', { name: 'Watch' }).click();
   const watchDialog = page.getByRole('dialog', { name: 'Watch “Spire deals”' });
-  await expect(watchDialog).toContainText('The watch matches: search text, maximum price.');
-  await expect(watchDialog.getByRole('note')).toContainText('A watch cannot carry these filters yet: minimum price.');
+  await expect(watchDialog).toContainText('The watch matches: “Savedspire” · price $1.00–$10.00.');
+  await expect(watchDialog).toContainText('Every filter of this search carries over');
   await expectAxeClean(page, 'dialog[open]', 'the watch dialog');
   await watchDialog.getByRole('button', { name: 'Create watch' }).click();
   await expect(watchDialog).toBeHidden();
   await expect(page.getByRole('heading', { level: 1, name: 'Alerts' })).toBeVisible();
   const rule = page.getByRole('table', { name: 'Alert rules' }).locator('tbody tr', { hasText: 'Spire deals' });
-  await expect(rule).toBeVisible();
+  await expect(rule).toContainText('“Savedspire” · price $1.00–$10.00 · ≤ $10.00 each');
   // The rule is checked against the catalog at once: the two under $10 fire, the $45 one does not.
   const firings = page.getByRole('table', { name: 'Alert firings' }).locator('tbody tr');
   await expect(firings).toHaveCount(2, { timeout: 20_000 });

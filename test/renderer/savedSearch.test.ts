@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CatalogFilters, EMPTY_FILTERS } from '../../src/renderer/src/lib/catalogQuery';
+import { filterSummary } from '../../src/renderer/src/lib/filterSummary';
 import { formOfQuery, queryOfForm, watchOf } from '../../src/renderer/src/lib/savedSearch';
 import { withoutAccountScope } from '../../src/renderer/src/state/accountScope';
 import { initialState } from '../../src/renderer/src/state/store';
@@ -54,19 +55,34 @@ describe('saved searches in the renderer', () => {
     expect(notShown).toEqual(['float max']);
   });
 
-  it('a watch carries one-word search, phase, float range, max price and sticker names, and names what it cannot carry', () => {
-    const watch = watchOf(
-      search('Ruby karambits', { search: 'Karambit', phase: 'Ruby', floatMin: 0.01, floatMax: 0.05, priceMin: 100, priceMax: 250_000, stickerName: 'Crown', seeds: [[1, 25]], statTrak: false, sort: 'discount' }),
-    );
-    expect(watch.input).toEqual({ name: 'Ruby karambits', enabled: true, namePattern: 'Karambit', phase: 'Ruby', floatMin: 0.01, floatMax: 0.05, maxPrice: 250_000, stickerNames: ['Crown'] });
-    expect(watch.carried).toEqual(['search text', 'maximum price', 'float min', 'float max', 'phase', 'sticker name']);
-    expect(watch.notCarried).toEqual(['minimum price', 'StatTrak', 'paint seeds']);
-
-    // Several words match anywhere in the catalog, one piece of text in a rule; "any of" several stickers has no rule form.
-    const loose = watchOf(search('two words', { search: 'AK-47 Redline', stickerNames: ['Crown', 'Howl'] }));
-    expect(loose.input).toMatchObject({ namePattern: '', stickerNames: [] });
-    expect(loose.notCarried).toEqual(['search text of several words', 'any of sticker names']);
-    expect(watchOf(search('one sticker', { stickerNames: ['Howl'] })).input.stickerNames).toEqual(['Howl']);
+  it('a watch carries every filter of the search (its maximum price also as the rule\'s own), and its summary names them', () => {
+    const saved = search('Ruby karambits', {
+      search: 'Karambit Doppler',
+      phase: 'Ruby',
+      floatMin: 0.01,
+      floatMax: 0.05,
+      priceMin: 100,
+      priceMax: 250_000,
+      stickerNames: ['Crown', 'Howl'],
+      seeds: [[1, 25], [661, 661]],
+      hasCharm: true,
+      discountMin: 20,
+      statTrak: false,
+      sort: 'discount',
+    });
+    const { sort: _sort, direction: _direction, ...filters } = saved.query;
+    expect(watchOf(saved)).toEqual({ name: 'Ruby karambits', enabled: true, filters, maxPrice: 250_000 });
+    expect(filterSummary(saved.query)).toEqual([
+      '“Karambit Doppler”',
+      'price $1.00–$2,500.00',
+      'float 0.01–0.05',
+      'Ruby',
+      'no StatTrak™',
+      'seeds 1-25, 661',
+      'with a charm',
+      'any of Crown, Howl',
+      '≥ 20 % under reference',
+    ]);
   });
 
   it("another account's page drops the saved searches the page held (the new account's are read again)", () => {

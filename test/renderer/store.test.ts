@@ -8,6 +8,8 @@ import { applyConnBatch, initialConn } from '../../src/renderer/src/state/slices
 import { screenFromHash } from '../../src/renderer/src/state/slices/ui';
 import { ruleInput, ruleProblems, EMPTY_RULE_FORM, formFromRule } from '../../src/renderer/src/screens/alerts/ruleForm';
 import type { AlertFiring, AlertRule } from '../../src/shared/ipc/models';
+import { catalogFiltersSchema } from '../../src/shared/ipc/contract';
+import { EMPTY_FILTERS, withFilterEdit } from '../../src/renderer/src/lib/catalogQuery';
 import { batch, items, trade } from './fixtures';
 
 describe('applyBatch', () => {
@@ -137,12 +139,8 @@ describe('alerts, toasts, routes', () => {
     id,
     name: id,
     enabled: true,
-    namePattern: 'Doppler',
-    phase: null,
-    floatMin: null,
-    floatMax: null,
+    filters: catalogFiltersSchema.parse({ search: 'Doppler', seeds: [[1, 25]], discountMin: 20 }),
     maxPrice: 100_000,
-    stickerNames: [],
     autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, spent: 0 },
     createdAt: '2026-03-01T12:00:00.000Z',
   });
@@ -202,20 +200,20 @@ describe('alerts, toasts, routes', () => {
 
   it('validates the rule editor and keeps auto-buy off by default', () => {
     expect(ruleProblems(EMPTY_RULE_FORM).name).toBeDefined();
-    expect(ruleProblems({ ...EMPTY_RULE_FORM, name: 'x' }).namePattern).toBeDefined();
-    const ok = { ...EMPTY_RULE_FORM, name: 'Rubies', namePattern: 'Doppler', phase: 'Ruby', maxPrice: '1,500', stickerNames: 'Crown (Foil), Titan ' };
+    expect(ruleProblems({ ...EMPTY_RULE_FORM, name: 'x' }).filters).toBe('Add at least one condition (a filter or a maximum price)');
+    const filters = withFilterEdit(EMPTY_FILTERS, { search: 'Doppler', phase: 'Ruby', stickerNames: 'Crown (Foil), Titan ', seeds: '661, 1-25', hasCharm: 'yes' });
+    const ok = { ...EMPTY_RULE_FORM, name: 'Rubies', filters, maxPrice: '1,500' };
     expect(ruleProblems(ok)).toEqual({});
     expect(ruleInput(ok)).toEqual({
       name: 'Rubies',
       enabled: true,
-      namePattern: 'Doppler',
-      phase: 'Ruby',
-      floatMin: null,
-      floatMax: null,
+      filters: catalogFiltersSchema.parse({ search: 'Doppler', phase: 'Ruby', stickerNames: ['Crown (Foil)', 'Titan'], seeds: [[1, 25], [661, 661]], hasCharm: true }),
       maxPrice: 150_000,
-      stickerNames: ['Crown (Foil)', 'Titan'],
       autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, dryRun: false },
     });
+    // A filter the catalog would leave out is not saved as if it were not there.
+    expect(ruleProblems({ ...ok, filters: withFilterEdit(filters, { seeds: '661, abc' }) }).filters).toBe('Fix the filter marked in red');
+    expect(ruleProblems({ ...ok, filters: withFilterEdit(filters, { discountMin: '150' }) }).filters).toBe('Fix the filter marked in red');
     const auto = { ...ok, autoBuy: true };
     // Auto-buy needs a maximum price per item, as the engine does.
     expect(ruleProblems({ ...auto, maxPrice: '', recipientId: 'r', spendCap: '100', dailyCap: '50' })).toEqual({ maxPrice: 'Auto-buy needs a maximum price per item' });
@@ -224,5 +222,7 @@ describe('alerts, toasts, routes', () => {
     expect(ruleInput({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '50' }).autoBuy).toEqual({ enabled: true, recipientId: 'r', spendCap: 10_000, dailyCap: 5000, dryRun: false });
     expect(ruleInput({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '50', dryRun: true }).autoBuy?.dryRun).toBe(true);
     expect(formFromRule(rule('r1')).maxPrice).toBe('1000.00');
+    expect(formFromRule(rule('r1')).filters).toMatchObject({ search: 'Doppler', seeds: '1-25', discountMin: '20' });
+    expect(ruleInput(formFromRule(rule('r1'))).filters).toEqual(rule('r1').filters);
   });
 });

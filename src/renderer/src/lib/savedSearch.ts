@@ -86,43 +86,8 @@ function isSet(query: SavedSearchQuery, key: FilterKey): boolean {
   return !(Array.isArray(value) && value.length === 0);
 }
 
-/**
- * An alert rule watching a saved search, as far as the rule model reaches: one-word search text → name contains,
- * phase, float range, maximum price → max price, sticker names (all must be on the item). `notCarried` names
- * every filter set in the search that the rule would leave out (the watch then matches more than the search).
- */
-export function watchOf(search: SavedSearch): { input: AlertRuleInput; carried: string[]; notCarried: string[] } {
-  const q = search.query;
-  const carried = new Set<FilterKey>();
-  const terms = q.search.trim().split(/\s+/u).filter((term) => term !== '');
-  // The catalog matches every word anywhere in the name; a rule matches one piece of text: only one word means the same.
-  const namePattern = terms.length === 1 ? (terms[0] as string) : '';
-  if (namePattern !== '') carried.add('search');
-  const stickerNames: string[] = [];
-  if (q.stickerName.trim() !== '') {
-    stickerNames.push(q.stickerName.trim());
-    carried.add('stickerName');
-  }
-  // "Any of" one name is "has" that name; a rule cannot say "any of" several.
-  if (q.stickerNames.length === 1) {
-    stickerNames.push(q.stickerNames[0] as string);
-    carried.add('stickerNames');
-  }
-  for (const key of ['phase', 'floatMin', 'floatMax', 'priceMax'] as const) if (isSet(q, key)) carried.add(key);
-  const input: AlertRuleInput = {
-    name: search.name,
-    enabled: true,
-    namePattern,
-    phase: q.phase,
-    floatMin: q.floatMin,
-    floatMax: q.floatMax,
-    maxPrice: q.priceMax,
-    stickerNames,
-  };
-  const set = FILTER_KEYS.filter((key) => isSet(q, key));
-  return {
-    input,
-    carried: set.filter((key) => carried.has(key)).map((key) => QUERY_FILTER_LABELS[key]),
-    notCarried: set.filter((key) => !carried.has(key)).map((key) => (key === 'search' ? 'search text of several words' : QUERY_FILTER_LABELS[key])),
-  };
+/** An alert rule watching a saved search: every filter of it, its maximum price as the rule's own (auto-buy's cap). */
+export function watchOf(search: SavedSearch): AlertRuleInput {
+  const { sort: _sort, direction: _direction, ...filters } = search.query;
+  return { name: search.name, enabled: true, filters, maxPrice: search.query.priceMax };
 }

@@ -4,6 +4,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { Money } from '../../components/Money';
 import { TimeAgo } from '../../components/TimeAgo';
+import { filterSummary } from '../../lib/filterSummary';
 import { formatCents, formatDateTime } from '../../lib/format';
 import { acknowledgeAll, acknowledgeFiring, deleteRule, firingDomId, loadAlerts, rearmRule, selectFiring, setRuleEnabled } from '../../state/actions/alerts';
 import { updateSettings } from '../../state/actions/settings';
@@ -12,12 +13,8 @@ import { useStore } from '../../state/store';
 import { AutoBuyPanel, dryRunText, SkipLines } from './AutoBuyPanel';
 
 function describeRule(rule: AlertRule): string {
-  const parts: string[] = [];
-  if (rule.namePattern) parts.push(`“${rule.namePattern}”`);
-  if (rule.phase) parts.push(rule.phase);
-  if (rule.floatMin !== null || rule.floatMax !== null) parts.push(`float ${rule.floatMin ?? 0}–${rule.floatMax ?? 1}`);
-  if (rule.maxPrice !== null) parts.push(`≤ ${formatCents(rule.maxPrice)}`);
-  if (rule.stickerNames.length) parts.push(`stickers: ${rule.stickerNames.join(', ')}`);
+  const parts = filterSummary(rule.filters);
+  if (rule.maxPrice !== null) parts.push(`≤ ${formatCents(rule.maxPrice)} each`);
   return parts.join(' · ') || 'any item';
 }
 

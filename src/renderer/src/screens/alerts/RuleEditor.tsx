@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { redactTradeUrl } from '../../../../shared/api/tradeUrl';
 import { Dialog } from '../../components/Dialog';
@@ -6,7 +6,9 @@ import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
 import { formatCents } from '../../lib/format';
 import { errorMessage } from '../../lib/ipc';
-import { KNOWN_PHASES } from '../../lib/rarity';
+import { activeFilterCount, EMPTY_FILTERS, withFilterEdit } from '../../lib/catalogQuery';
+import { CatalogFilters } from '../catalog/CatalogFilters';
+import { type FilterEdit, FilterEditContext } from '../catalog/filterEdit';
 import { previewRule, saveRule } from '../../state/actions/alerts';
 import type { AutoBuyPreview } from '../../../../shared/ipc/models';
 import { closeDialog, navigate, toast } from '../../state/actions/ui';
@@ -94,6 +96,7 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
   const problems = ruleProblems(form);
   const show = (k: keyof RuleForm) => (touched ? problems[k] : undefined);
   const set = (patch: Partial<RuleForm>) => setForm((f) => ({ ...f, ...patch }));
+  const editRuleFilters = useCallback<FilterEdit>((patch) => setForm((f) => ({ ...f, filters: withFilterEdit(f.filters, patch) })), []);
   const ok = Object.keys(problems).length === 0;
 
   const submit = async () => {
@@ -130,41 +133,33 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
             <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Enabled
           </label>
         </div>
-        <fieldset className="fieldset">
-          <legend>Match items</legend>
-          <Field label="Name contains" htmlFor={`${id}-pattern`} error={show('namePattern')} hint="Part of the market hash name, any case">
-            <input id={`${id}-pattern`} value={form.namePattern} placeholder="Karambit | Doppler" onChange={(e) => set({ namePattern: e.target.value })} />
-          </Field>
-          <div className="form-row">
-            <Field label="Phase" htmlFor={`${id}-phase`}>
-              <select id={`${id}-phase`} value={form.phase} onChange={(e) => set({ phase: e.target.value })}>
-                <option value="">Any phase</option>
-                {KNOWN_PHASES.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label="Float min" htmlFor={`${id}-fmin`} error={show('floatMin')}>
-              <input id={`${id}-fmin`} inputMode="decimal" placeholder="0.00" value={form.floatMin} onChange={(e) => set({ floatMin: e.target.value })} />
-            </Field>
-            <Field label="Float max" htmlFor={`${id}-fmax`} error={show('floatMax')}>
-              <input id={`${id}-fmax`} inputMode="decimal" placeholder="1.00" value={form.floatMax} onChange={(e) => set({ floatMax: e.target.value })} />
-            </Field>
-            <Field label="Max price ($)" htmlFor={`${id}-max`} error={show('maxPrice')} hint={form.autoBuy ? 'Required for auto-buy: never pays more per item' : undefined}>
-              <input
-                id={`${id}-max`}
-                inputMode="decimal"
-                placeholder={form.autoBuy ? 'required' : 'any'}
-                aria-required={form.autoBuy}
-                value={form.maxPrice}
-                onChange={(e) => set({ maxPrice: e.target.value })}
-              />
-            </Field>
-          </div>
-          <Field label="Sticker names" htmlFor={`${id}-stickers`} error={show('stickerNames')} hint="Comma-separated; an item matches with any of them">
-            <input id={`${id}-stickers`} value={form.stickerNames} placeholder="Crown (Foil), Howling Dawn" onChange={(e) => set({ stickerNames: e.target.value })} />
+        <fieldset className="fieldset rule-filters" aria-describedby={show('filters') ? `${id}-filters-error` : undefined}>
+          <legend>Match items: the catalog’s filters</legend>
+          <FilterEditContext.Provider value={editRuleFilters}>
+            <CatalogFilters
+              form={form.filters}
+              idPrefix={`${id}-filters`}
+              end={
+                <button type="button" className="btn ghost sm" disabled={activeFilterCount(form.filters) === 0 && form.filters.search === ''} onClick={() => set({ filters: EMPTY_FILTERS })}>
+                  Clear filters
+                </button>
+              }
+            />
+          </FilterEditContext.Provider>
+          {show('filters') ? (
+            <p id={`${id}-filters-error`} className="field-error" role="alert">
+              {show('filters')}
+            </p>
+          ) : null}
+          <Field label="Max price ($)" htmlFor={`${id}-max`} error={show('maxPrice')} hint={form.autoBuy ? 'Per item. Required for auto-buy: never pays more per item' : 'Per item, optional: the rule ignores listings above it'}>
+            <input
+              id={`${id}-max`}
+              inputMode="decimal"
+              placeholder={form.autoBuy ? 'required' : 'any'}
+              aria-required={form.autoBuy}
+              value={form.maxPrice}
+              onChange={(e) => set({ maxPrice: e.target.value })}
+            />
           </Field>
         </fieldset>
         <fieldset className={`fieldset ${form.autoBuy ? 'autobuy-on' : ''}`}>

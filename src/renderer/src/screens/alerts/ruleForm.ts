@@ -1,19 +1,18 @@
 import type { AlertRuleInput } from '../../../../shared/ipc/contract';
 import type { AlertRule } from '../../../../shared/ipc/models';
 import { parseDollarsToCents } from '../../../../shared/money';
-import { centsToInput, parseUnitFloat } from '../../lib/format';
+import { activeFilterCount, type CatalogFilters, DEFAULT_SORT, EMPTY_FILTERS, filterProblems, toCatalogQuery } from '../../lib/catalogQuery';
+import { centsToInput } from '../../lib/format';
+import { formOfQuery } from '../../lib/savedSearch';
 
 /** The rule editor's form, as typed. */
 export interface RuleForm {
   id?: string;
   name: string;
   enabled: boolean;
-  namePattern: string;
-  phase: string;
-  floatMin: string;
-  floatMax: string;
+  /** What it matches: the catalog's filter form. */
+  filters: CatalogFilters;
   maxPrice: string;
-  stickerNames: string;
   autoBuy: boolean;
   recipientId: string;
   spendCap: string;
@@ -25,12 +24,8 @@ export interface RuleForm {
 export const EMPTY_RULE_FORM: RuleForm = {
   name: '',
   enabled: true,
-  namePattern: '',
-  phase: '',
-  floatMin: '',
-  floatMax: '',
+  filters: EMPTY_FILTERS,
   maxPrice: '',
-  stickerNames: '',
   autoBuy: false,
   recipientId: '',
   spendCap: '',
@@ -43,12 +38,8 @@ export function formFromRule(rule: AlertRule): RuleForm {
     id: rule.id,
     name: rule.name,
     enabled: rule.enabled,
-    namePattern: rule.namePattern,
-    phase: rule.phase ?? '',
-    floatMin: rule.floatMin === null ? '' : String(rule.floatMin),
-    floatMax: rule.floatMax === null ? '' : String(rule.floatMax),
+    filters: formOfQuery({ ...rule.filters, ...DEFAULT_SORT_QUERY }).filters,
     maxPrice: centsToInput(rule.maxPrice),
-    stickerNames: rule.stickerNames.join(', '),
     autoBuy: rule.autoBuy.enabled,
     recipientId: rule.autoBuy.recipientId ?? '',
     spendCap: rule.autoBuy.spendCap ? centsToInput(rule.autoBuy.spendCap) : '',
@@ -56,6 +47,8 @@ export function formFromRule(rule: AlertRule): RuleForm {
     dryRun: rule.autoBuy.dryRun === true,
   };
 }
+
+const DEFAULT_SORT_QUERY = { sort: DEFAULT_SORT.column, direction: DEFAULT_SORT.direction };
 
 export type RuleProblems = Partial<Record<keyof RuleForm, string>>;
 
@@ -65,27 +58,17 @@ function dollars(text: string): number | null | undefined {
   return cents === null || cents < 0 ? undefined : cents;
 }
 
-export function splitStickers(text: string): string[] {
-  return text
-    .split(/[,\n]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
 export function ruleProblems(f: RuleForm): RuleProblems {
   const p: RuleProblems = {};
   if (f.name.trim() === '') p.name = 'Give the rule a name';
   else if (f.name.trim().length > 80) p.name = 'At most 80 characters';
-  const fMin = parseUnitFloat(f.floatMin);
-  const fMax = parseUnitFloat(f.floatMax);
-  if (fMin === undefined) p.floatMin = 'A float between 0 and 1';
-  if (fMax === undefined) p.floatMax = 'A float between 0 and 1';
-  if (typeof fMin === 'number' && typeof fMax === 'number' && fMin > fMax) p.floatMax = 'Must be at least the minimum';
-  if (dollars(f.maxPrice) === undefined) p.maxPrice = 'A dollar amount, e.g. 250';
-  if (splitStickers(f.stickerNames).length > 10) p.stickerNames = 'At most 10 sticker names';
-  if (f.namePattern.trim() === '' && f.phase === '' && fMin == null && fMax == null && dollars(f.maxPrice) == null && splitStickers(f.stickerNames).length === 0) {
-    p.namePattern = 'Add at least one condition (a name, phase, float, price or sticker)';
+  // A filter the catalog would leave out (shown red) is not saved into a rule as if it were not there.
+  const unread = Object.keys(filterProblems(f.filters)).length;
+  if (unread > 0) p.filters = `Fix the ${unread === 1 ? 'filter' : `${unread} filters`} marked in red`;
+  else if (activeFilterCount(f.filters) === 0 && f.filters.search.trim() === '' && dollars(f.maxPrice) == null) {
+    p.filters = 'Add at least one condition (a filter or a maximum price)';
   }
+  if (dollars(f.maxPrice) === undefined) p.maxPrice = 'A dollar amount, e.g. 250';
   if (f.autoBuy) {
     if (!f.recipientId) p.recipientId = 'Auto-buy needs a saved recipient';
     if (dollars(f.maxPrice) === null) p.maxPrice = 'Auto-buy needs a maximum price per item';
@@ -106,12 +89,8 @@ export function ruleInput(f: RuleForm): AlertRuleInput {
     ...(f.id ? { id: f.id } : {}),
     name: f.name.trim(),
     enabled: f.enabled,
-    namePattern: f.namePattern.trim(),
-    phase: f.phase || null,
-    floatMin: parseUnitFloat(f.floatMin) ?? null,
-    floatMax: parseUnitFloat(f.floatMax) ?? null,
+    filters: filtersOfForm(f.filters),
     maxPrice: dollars(f.maxPrice) ?? null,
-    stickerNames: splitStickers(f.stickerNames),
     autoBuy: {
       enabled: f.autoBuy,
       recipientId: f.recipientId || null,
@@ -120,4 +99,10 @@ export function ruleInput(f: RuleForm): AlertRuleInput {
       dryRun: f.autoBuy && f.dryRun,
     },
   };
+}
+
+/** The rule's filters from the form (the catalog query's filter fields). */
+function filtersOfForm(filters: CatalogFilters): NonNullable<AlertRuleInput['filters']> {
+  const { sort: _sort, direction: _direction, ...query } = toCatalogQuery(filters, DEFAULT_SORT);
+  return query;
 }

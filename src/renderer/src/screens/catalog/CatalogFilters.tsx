@@ -1,10 +1,11 @@
-import type { CSSProperties } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { Icon } from '../../components/Icon';
-import { activeFilterCount, type FilterProblems, filterProblems, type TriState } from '../../lib/catalogQuery';
+import { activeFilterCount, type CatalogFilters as FilterForm, type FilterProblems, filterProblems, type TriState } from '../../lib/catalogQuery';
 import { KNOWN_PHASES, RARITIES } from '../../lib/rarity';
-import { clearFilters, editFilters } from '../../state/actions/catalog';
+import { clearFilters } from '../../state/actions/catalog';
 import { useStore } from '../../state/store';
 import { DealFilters, WearButtons } from './DealFilters';
+import { useEditFilters } from './filterEdit';
 
 function TriSelect({ label, value, onChange, yes, no }: { label: string; value: TriState; onChange: (v: TriState) => void; yes: string; no: string }) {
   return (
@@ -16,33 +17,43 @@ function TriSelect({ label, value, onChange, yes, no }: { label: string; value: 
   );
 }
 
-export function SearchBox() {
-  const search = useStore((s) => s.catalog.filters.search);
+/** The search words; `value` and `id` for a form that holds its own filters (the catalog's search box answers to "/"). */
+export function SearchBox({ value, id = 'catalog-search' }: { value?: string; id?: string } = {}) {
+  const stored = useStore((s) => s.catalog.filters.search);
+  const editFilters = useEditFilters();
+  const search = value ?? stored;
+  const catalog = id === 'catalog-search';
   return (
     <div className="search-box">
       <Icon name="search" size={15} />
       <input
-        id="catalog-search"
+        id={id}
         type="search"
-        aria-label="Search items"
+        aria-label={catalog ? 'Search items' : 'Name contains'}
         maxLength={256}
-        placeholder="Search by item name…"
+        placeholder={catalog ? 'Search by item name…' : 'Words of the name, e.g. Karambit Doppler'}
         autoComplete="off"
         spellCheck={false}
         value={search}
         onChange={(e) => editFilters({ search: e.target.value })}
         onKeyDown={(e) => {
           if (e.key === 'Enter') editFilters({}, true);
-          if (e.key === 'ArrowDown') (document.querySelector('[role="grid"][aria-label="Catalog"]') as HTMLElement | null)?.focus();
+          if (catalog && e.key === 'ArrowDown') (document.querySelector('[role="grid"][aria-label="Catalog"]') as HTMLElement | null)?.focus();
         }}
       />
-      <kbd aria-hidden="true">/</kbd>
+      {catalog ? <kbd aria-hidden="true">/</kbd> : null}
     </div>
   );
 }
 
-export function CatalogFilters() {
-  const f = useStore((s) => s.catalog.filters);
+/**
+ * The catalog's filter controls, over the catalog's filters; a form that holds its own (a rule's) passes them as
+ * `form` (with `end`, its own last button, and `idPrefix`, its element ids) inside its FilterEditContext.
+ */
+export function CatalogFilters({ form, end, idPrefix = 'filters' }: { form?: FilterForm; end?: ReactNode; idPrefix?: string } = {}) {
+  const stored = useStore((s) => s.catalog.filters);
+  const f = form ?? stored;
+  const editFilters = useEditFilters();
   const problems = filterProblems(f);
   const count = activeFilterCount(f);
   const shownProblems = (Object.entries(problems) as [keyof FilterProblems, string][]).filter(
@@ -51,7 +62,7 @@ export function CatalogFilters() {
   return (
     <div className="filter-bar two-rows" role="group" aria-label="Filters">
       <div className="filter-row">
-      <SearchBox />
+      <SearchBox {...(form ? { value: f.search, id: `${idPrefix}-search` } : {})} />
       <div className="filter-group" role="group" aria-label="Price range in dollars">
         <span className="filter-label">Price</span>
         <span className={`affix ${problems.priceMin ? 'bad' : ''}`}>
@@ -117,6 +128,7 @@ export function CatalogFilters() {
       <DealFilters
         f={f}
         problems={problems}
+        idPrefix={idPrefix}
         start={
           <>
             <select aria-label="Phase" className={`tri ${f.phase ? 'on' : ''}`} value={f.phase} onChange={(e) => editFilters({ phase: e.target.value }, true)}>
@@ -155,9 +167,11 @@ export function CatalogFilters() {
           </>
         }
         end={
-          <button type="button" className="btn ghost sm" disabled={count === 0 && f.search === ''} onClick={clearFilters}>
-            Clear filters{count > 0 ? ` (${count})` : ''}
-          </button>
+          end ?? (
+            <button type="button" className="btn ghost sm" disabled={count === 0 && f.search === ''} onClick={clearFilters}>
+              Clear filters{count > 0 ? ` (${count})` : ''}
+            </button>
+          )
         }
       />
       {/* A value the filter cannot use is said in words: the rows shown ignore it. (A pasted list says

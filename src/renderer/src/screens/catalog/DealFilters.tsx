@@ -4,7 +4,7 @@ import type { CatalogFilters, DealFilterGroup, FilterProblems, TriState } from '
 import { dealFilterCounts } from '../../lib/catalogQuery';
 import { formatInt } from '../../lib/format';
 import { readPref, writePref } from '../../lib/persist';
-import { editFilters } from '../../state/actions/catalog';
+import { useEditFilters } from './filterEdit';
 import { SeedLists } from './SeedLists';
 
 const GROUPS: readonly { id: DealFilterGroup; title: string }[] = [
@@ -18,6 +18,7 @@ const OPEN_PREF = 'catalog-filter-sections';
 
 /** The wear buttons beside the float range: a float in any pressed band matches. */
 export function WearButtons({ wears }: { wears: CatalogFilters['wears'] }) {
+  const editFilters = useEditFilters();
   return (
     <div className="filter-group wear-group" role="group" aria-label="Wear">
       {WEARS.map((wear) => {
@@ -71,6 +72,7 @@ function TextFilter({
   problemId?: string;
   inputMode?: 'numeric' | 'decimal';
 }) {
+  const editFilters = useEditFilters();
   return (
     <label className="filter-group">
       <span className="filter-label">{label}</span>
@@ -125,7 +127,8 @@ function readOpen(): DealFilterGroup[] {
  * toggles at the end of the filter bar's second row (`start` its other filters, `end` its last button), so the
  * bar stays short; a closed section with filters set says how many.
  */
-export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; problems: FilterProblems; start: ReactNode; end: ReactNode }) {
+export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: { f: CatalogFilters; problems: FilterProblems; start: ReactNode; end: ReactNode; idPrefix?: string }) {
+  const editFilters = useEditFilters();
   const [open, setOpen] = useState<DealFilterGroup[]>(() => {
     const counts = dealFilterCounts(f);
     return [...new Set([...readOpen(), ...GROUPS.filter((g) => counts[g.id] > 0).map((g) => g.id)])];
@@ -158,7 +161,7 @@ export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; pr
             type="button"
             className={`section-toggle ${isOpen(g.id) ? 'open' : ''} ${counts[g.id] > 0 ? 'on' : ''}`}
             aria-expanded={isOpen(g.id)}
-            aria-controls={`filters-${g.id}`}
+            aria-controls={`${idPrefix}-${g.id}`}
             onClick={() => toggle(g.id)}
           >
             <span className="chevron" aria-hidden="true">
@@ -176,17 +179,17 @@ export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; pr
         {end}
       </div>
 
-      <Section id="filters-pattern" title="Seed list" open={isOpen('pattern')}>
+      <Section id={`${idPrefix}-pattern`} title="Seed list" open={isOpen('pattern')}>
         <TextFilter
           label="Paint seeds"
           className="list-input"
           placeholder="661, 670, 955, 1-25"
           value={f.seeds}
           problem={problems.seeds}
-          problemId="seeds-error"
+          problemId={`${idPrefix}-seeds-error`}
           onChange={(seeds) => editFilters({ seeds })}
         />
-        <ListError id="seeds-error" problem={problems.seeds} />
+        <ListError id={`${idPrefix}-seeds-error`} problem={problems.seeds} />
         {!problems.seeds && seeds > 0 ? (
           <span className="field-hint num" aria-live="polite">
             {formatInt(seeds)} seed{seeds === 1 ? '' : 's'}
@@ -195,7 +198,7 @@ export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; pr
         <SeedLists f={f} listProblem={problems.seeds} />
       </Section>
 
-      <Section id="filters-charms" title="Charms" open={isOpen('charms')}>
+      <Section id={`${idPrefix}-charms`} title="Charms" open={isOpen('charms')}>
         <select
           aria-label="Has a charm"
           className={`tri ${f.hasCharm !== 'any' ? 'on' : ''}`}
@@ -213,13 +216,13 @@ export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; pr
           placeholder="e.g. 1-500, 90210"
           value={f.charmPatterns}
           problem={problems.charmPatterns}
-          problemId="charm-patterns-error"
+          problemId={`${idPrefix}-charm-patterns-error`}
           onChange={(charmPatterns) => editFilters({ charmPatterns })}
         />
-        <ListError id="charm-patterns-error" problem={problems.charmPatterns} />
+        <ListError id={`${idPrefix}-charm-patterns-error`} problem={problems.charmPatterns} />
       </Section>
 
-      <Section id="filters-stickers" title="Sticker combos" open={isOpen('stickers')}>
+      <Section id={`${idPrefix}-stickers`} title="Sticker combos" open={isOpen('stickers')}>
         <TextFilter
           label="At least"
           suffix="stickers"
@@ -255,7 +258,7 @@ export function DealFilters({ f, problems, start, end }: { f: CatalogFilters; pr
         <TextFilter label="Exclude words" className="name-input" placeholder="e.g. Souvenir" value={f.excludeWords} onChange={(excludeWords) => editFilters({ excludeWords })} />
       </Section>
 
-      <Section id="filters-market" title="Deals" open={isOpen('market')}>
+      <Section id={`${idPrefix}-market`} title="Deals" open={isOpen('market')}>
         <TextFilter
           label="Under reference by at least"
           suffix="%"

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { formatNumberList } from '../../../../shared/filters';
 import { SEED_LIST_NAME_MAX, type SeedList, withSeedList } from '../../../../shared/seedLists';
 import type { CatalogFilters } from '../../lib/catalogQuery';
-import { editFilters } from '../../state/actions/catalog';
+import { useEditFilters } from './filterEdit';
 import { saveSeedLists } from '../../state/actions/seedLists';
 import { useStore } from '../../state/store';
 
@@ -13,6 +13,7 @@ const NO_LISTS: readonly SeedList[] = [];
  * field's list under a name (a name already used is replaced). The lists live in the app's settings.
  */
 export function SeedLists({ f, listProblem }: { f: CatalogFilters; listProblem: string | undefined }) {
+  const editFilters = useEditFilters();
   const lists = useStore((s) => s.settings.settings?.seedLists ?? NO_LISTS);
   const [name, setName] = useState('');
   const [said, setSaid] = useState<{ text: string; error: boolean } | null>(null);

@@ -3,6 +3,7 @@ import type { SavedSearch } from '../../../../shared/ipc/contract';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { errorMessage } from '../../lib/ipc';
+import { filterSummary } from '../../lib/filterSummary';
 import { watchOf } from '../../lib/savedSearch';
 import { createWatch, renameSearch, saveCurrentSearch, searchNamed } from '../../state/actions/searches';
 import { closeDialog, toast } from '../../state/actions/ui';
@@ -124,22 +125,17 @@ function Gone() {
 }
 
 function WatchBody({ search }: { search: SavedSearch }) {
-  const { input, carried, notCarried } = watchOf(search);
+  const input = watchOf(search);
+  const matches = filterSummary(search.query);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
     <div className="dialog-form">
       <p>A watch is an alert rule: each new listing that matches it notifies you. Auto-buy stays off until you switch it on in the rule.</p>
       <p>
-        <strong>The watch matches:</strong> {carried.length > 0 ? carried.join(', ') : 'every listing (none of this search’s filters carries over)'}.
+        <strong>The watch matches:</strong> {matches.length > 0 ? matches.join(' · ') : 'every listing'}.
       </p>
-      {notCarried.length > 0 ? (
-        <div className="notice warn" role="note">
-          <strong>A watch cannot carry these filters yet:</strong> {notCarried.join(', ')}. The watch matches more than the search shows.
-        </div>
-      ) : (
-        <p className="muted small">Every filter of this search carries over.</p>
-      )}
+      <p className="muted small">Every filter of this search carries over; edit the rule to change them.</p>
       {error ? (
         <div className="notice error" role="alert">
           {error}

@@ -32,12 +32,8 @@ export async function setRuleEnabled(rule: AlertRule, enabled: boolean): Promise
       id: rule.id,
       name: rule.name,
       enabled,
-      namePattern: rule.namePattern,
-      phase: rule.phase,
-      floatMin: rule.floatMin,
-      floatMax: rule.floatMax,
+      filters: rule.filters,
       maxPrice: rule.maxPrice,
-      stickerNames: rule.stickerNames,
       autoBuy: {
         enabled: rule.autoBuy.enabled,
         recipientId: rule.autoBuy.recipientId,
