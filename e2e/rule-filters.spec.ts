@@ -3,7 +3,7 @@
 // holds the same filter controls (edited from the keyboard) and passes axe in both themes.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expectFeedLive, goTo, openApp } from './support/app';
+import { expectFeedLive, goTo, openApp, screenshot } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const stack = useStack({ items: 2000, seed: 29, merchant: { balance: 100_000 } });
@@ -105,6 +105,7 @@ test('a watch of a saved search with a seed list and a charm fires on the listin
   await page.getByRole('button', { name: 'Edit Seedwatch gems' }).click();
   await expect(editor.getByLabel('Paint seeds')).toHaveValue('955');
   await expectAxeClean(page, '.rule-dialog', 'the rule editor (light)');
+  await screenshot(page, test.info(), 'rule-editor-light');
   await page.keyboard.press('Escape');
   await expect(editor).toBeHidden();
 });
