@@ -4,10 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppConfigFile } from '../../src/main/core/engine/appConfig';
+import { Engine } from '../../src/main/core/engine/engine';
+import type { SecretStore } from '../../src/main/core/secrets';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item, Trade } from '../../src/shared/api';
-import type { ProgressStatus } from '../../src/shared/ipc';
+import type { EngineEventBatch, ProgressStatus } from '../../src/shared/ipc';
 import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
@@ -127,6 +130,60 @@ describe('history back-fill', () => {
       return ids.includes('trade:backfill-fresh:SENT') ? ids : null;
     }, 5_000, 'the fresh trade notified');
     expect(notified).not.toContain('trade:backfill-old:SENT');
+  }, 60_000);
+
+  it('notifies a trade sent while the app opens the account (the host shows the app before the session starts); older history stays old news', async () => {
+    const s = await stack();
+    // A feed that never completes its handshake: until its 25 s time-out, the start-up back-fill is the only way in.
+    const silentFeed: Server = createServer();
+    const held = new Set<{ destroy(): void }>();
+    silentFeed.on('upgrade', (_request, socket) => held.add(socket));
+    await new Promise<void>((resolve) => silentFeed.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => {
+      for (const socket of held) socket.destroy();
+      return new Promise<void>((resolve) => silentFeed.close(() => resolve()));
+    });
+    const wsUrl = `ws://127.0.0.1:${(silentFeed.address() as AddressInfo).port}/ws`;
+    new AppConfigFile(s.dataDir).update((config) => ({
+      ...config,
+      account: { baseUrl: s.proxy.baseUrl, wsUrl, merchantId: s.merchant.merchantId },
+      settings: { ...config.settings, demoSandbox: false },
+    }));
+    const items = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 501 }, { price: 502 }] })).body.items;
+    const [before, during] = seedTrades(s, items);
+    if (!before || !during) throw new Error('two trades expected');
+    const sentBefore = s.sb.core.trades.transition(before, { status: 'SENT' }).updated_at;
+    await waitFor(() => Date.now() > sentBefore, 1_000, 'the clock past the first sending');
+
+    // The keychain answers when the test says: the app is opening the account meanwhile.
+    let answerKeychain!: () => void;
+    const keychainAnswers = new Promise<void>((resolve) => (answerKeychain = resolve));
+    const secrets: SecretStore = {
+      kind: 'memory',
+      get: async (merchantId) => {
+        await keychainAnswers;
+        return merchantId === s.merchant.merchantId ? s.merchant.apiKey : null;
+      },
+      set: () => Promise.reject(new Error('read only here')),
+      delete: () => Promise.resolve(false),
+    };
+    const batches: EngineEventBatch[] = [];
+    const engine = new Engine({ dataDir: s.dataDir, secrets, log: () => {}, startDemo: () => Promise.reject(new Error('no demo here')) });
+    cleanups.push(() => engine.close());
+    engine.subscribe((batch) => batches.push(batch));
+    const started = engine.start();
+    s.sb.core.trades.transition(during, { status: 'SENT' });
+    answerKeychain();
+    await started;
+
+    // One back-fill stores both: the one sent while the app opened is news, the one sent before is history.
+    await waitFor(async () => (await engine.handle('trades.get', { tradeId: during }))?.trade.status === 'SENT', 15_000, 'the back-fill storing the trade');
+    const notified = await waitFor(() => {
+      const ids = batches.flatMap((b) => b.notifications ?? []).map((n) => n.id);
+      return ids.includes(`trade:${during}:SENT`) ? ids : null;
+    }, 15_000, 'the trade sent while the app opened notified');
+    expect(notified).not.toContain(`trade:${before}:SENT`);
+    expect(engine.accountSession?.connection.state).toBe('connecting');
   }, 60_000);
 
   it('finds a trade made and finished while the app was closed for longer than the 14-day isActive window', async () => {

@@ -137,13 +137,14 @@ export class Engine implements EngineService {
    * else the demo sandbox.
    */
   start(): Promise<void> {
-    this.starting = this.startAccount();
+    // The host may show the app while the keychain answers and the store opens: trades changed from now are news.
+    this.starting = this.startAccount(Date.now());
     return this.starting;
   }
 
-  private async startAccount(): Promise<void> {
+  private async startAccount(requestedAt: number): Promise<void> {
     const { account, settings } = this.config.get();
-    if (this.options.override) return this.switchTo(this.options.override, false);
+    if (this.options.override) return this.switchTo(this.options.override, false, requestedAt);
     if (account && !settings.demoSandbox) {
       const apiKey = await this.options.secrets.get(account.merchantId).catch((error: unknown) => {
         this.log(`keychain: ${(error as Error).message}`);
@@ -152,9 +153,9 @@ export class Engine implements EngineService {
       this.keyConfigured = { merchantId: account.merchantId, configured: apiKey !== null };
       // Without its key the account still opens: its cache, read-only and offline, until the key is entered.
       if (!apiKey) this.log(`no API key stored for merchant ${account.merchantId}: its cached data opens read-only; enter the key in Settings to go live`);
-      return this.switchTo({ ...account, apiKey }, false);
+      return this.switchTo({ ...account, apiKey }, false, requestedAt);
     }
-    await this.useDemo();
+    await this.useDemo(requestedAt);
   }
 
   async close(): Promise<void> {
@@ -399,11 +400,11 @@ export class Engine implements EngineService {
     return result;
   }
 
-  private async useDemo(): Promise<void> {
+  private async useDemo(requestedAt = Date.now()): Promise<void> {
     this.demo ??= await this.options.startDemo();
     const before = this.config.get().settings.demoSandbox;
     this.config.update((config) => ({ ...config, settings: { ...config.settings, demoSandbox: true } }));
-    await this.switchTo(this.demo.credentials, true);
+    await this.switchTo(this.demo.credentials, true, requestedAt);
     if (!before) this.events.push({ settings: this.config.get().settings });
   }
 
@@ -431,7 +432,8 @@ export class Engine implements EngineService {
     };
   }
 
-  private switchTo(credentials: SessionAccount, demo: boolean): Promise<void> {
+  /** `requestedAt`: when the user (or the launch) asked for this account; its trades changed since are news. */
+  private switchTo(credentials: SessionAccount, demo: boolean, requestedAt = Date.now()): Promise<void> {
     // A failed switch must not poison the next one (or close()): each runs after the previous settled.
     const run = this.switching.catch(() => {}).then(async () => {
       await this.closeSession();
@@ -462,7 +464,7 @@ export class Engine implements EngineService {
         },
         notifyStatuses: () => this.config.get().settings.notifyStatuses,
         log: this.log,
-      }, this.limiterFor(credentials.merchantId));
+      }, this.limiterFor(credentials.merchantId), requestedAt);
       this.session = session;
       this.alerts.accountChanged();
       await this.alerts.reload();

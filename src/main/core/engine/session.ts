@@ -173,6 +173,11 @@ export class AccountSession {
     private readonly events: EventBatcher,
     private readonly hooks: SessionHooks,
     limiter: ClientRateLimiter = new ClientRateLimiter(),
+    /**
+     * When the app began opening this account (a launch, a switch): a trade changed since then is this session's
+     * news, whichever path brings it. A host shows the app, and the merchant trades, before start() runs.
+     */
+    private readonly openedAt: number = Date.now(),
   ) {
     this.limiter = limiter;
     const { apiKey } = credentials;
@@ -410,10 +415,10 @@ export class AccountSession {
     if (trades.length === 0) return;
     const result = await this.store.upsertTrades(trades, source);
     this.hooks.onTradesStored?.(result.changed, result.newStatuses);
-    // Back-filled history from before this start is old news: shown, not notified. A trade changed since
-    // then is news however it arrives (a back-fill after a reconnect can store it before the feed does).
-    const changedSinceStart = new Set(result.changed.filter((trade) => Date.parse(trade.updatedAt) >= this.startedAt).map((trade) => trade.tradeId));
-    const news = source === 'backfill' ? result.newStatuses.filter((change) => changedSinceStart.has(change.tradeId)) : result.newStatuses;
+    // Back-filled history from before the account was opened is old news: shown, not notified. A trade changed
+    // since then is news however it arrives (a back-fill can store it before the feed or a reconcile does).
+    const changedSinceOpened = new Set(result.changed.filter((trade) => Date.parse(trade.updatedAt) >= this.openedAt).map((trade) => trade.tradeId));
+    const news = source === 'backfill' ? result.newStatuses.filter((change) => changedSinceOpened.has(change.tradeId)) : result.newStatuses;
     this.announceTrades(result.changed, news);
   }
 
