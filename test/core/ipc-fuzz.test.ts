@@ -149,6 +149,8 @@ const ruleInput = record({
   id: opt(id),
   name: name.filter((s) => s.trim().length <= 80),
   enabled: opt(fc.boolean()),
+  // The catalog's filters, or (as older callers send) the conditions rules held before them.
+  filters: opt(catalogQuery.map(({ sort: _sort, direction: _direction, offset: _offset, limit: _limit, ...filters }) => filters)),
   namePattern: opt(text(MAX_NAME_LENGTH)),
   phase: opt(fc.option(text(64))),
   floatMin: opt(fc.option(unit)),
