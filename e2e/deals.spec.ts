@@ -273,6 +273,46 @@ test('sorted by discount, the biggest deal comes first, and its detail shows the
   await screenshot(page, test.info(), 'detail-market-1280');
 });
 
+test('"at least N on sale" keeps thin markets out of the discount sort; a count that does not parse is said and not applied', async ({ page }) => {
+  await openSynced(page);
+  const grid = catalogGrid(page);
+  await grid.getByRole('button', { name: 'Discount', exact: true }).click();
+  await expect(grid.getByRole('columnheader', { name: 'Discount' })).toHaveAttribute('aria-sort', 'descending');
+  const standing = [...marketOf().values()];
+  const liquid = standing.filter((s) => s.listings >= 5);
+  const deepest = (list: typeof standing) => list.reduce((best, s) => (s.discount > best.discount ? s : best));
+  // Unfiltered, a name with few listings leads (a plain one beside one with stickers is far under their median).
+  expect(deepest(standing).listings).toBeLessThan(5);
+
+  await openSection(page, 'Deals');
+  const onSale = page.getByLabel('At least this many of its name on sale');
+  await onSale.focus();
+  await page.keyboard.type('5');
+  await expectMatching(page, liquid.length);
+  await expect(page.getByRole('button', { name: 'Deals 1 set' })).toBeVisible();
+  // The rows are the deepest discounts among names with 5 or more on sale, and every rank says so.
+  const ranked = liquid.map((s) => s.discount).sort((a, b) => b - a);
+  await expect.poll(async () => (await columnTexts(page, DISCOUNT_CELL))[0]).toBe(formatDiscount(deepest(liquid).discount));
+  const shown = await columnTexts(page, DISCOUNT_CELL);
+  expect(shown).toEqual(ranked.slice(0, shown.length).map(formatDiscount));
+  const ofCounts = (await columnTexts(page, RANK_CELL)).flatMap((rank) => (rank === '—' ? [] : [Number(/ of ([\d,]+)$/u.exec(rank)?.[1]?.replace(/,/g, ''))]));
+  expect(ofCounts.length).toBeGreaterThan(0);
+  for (const n of ofCounts) expect(n).toBeGreaterThanOrEqual(5);
+  await expectAxeClean(page, 'catalog with at least 5 on sale');
+
+  // Zero is no count of listings: said beside the filters, and the list goes back to every listing.
+  await onSale.fill('0');
+  await expect(onSale).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert').filter({ hasText: 'On sale: A whole number from 1 to 100000, e.g. 5 — not applied.' })).toBeVisible();
+  await expect.poll(() => matchingCount(page), { timeout: 20_000 }).toBe(standing.length);
+  await expect(onSale).toHaveValue('0');
+  await onSale.fill('5');
+  await expectMatching(page, liquid.length);
+  await clearFilters(page);
+  await expect(onSale).toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Deals', exact: true })).toBeVisible();
+});
+
 test('light theme: every deal filter section, a list error, the discount column and the market numbers pass axe', async ({ page }) => {
   await openSynced(page);
   const theme = async (name: 'light' | 'dark') => {

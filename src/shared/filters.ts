@@ -9,6 +9,8 @@ export type NumberRange = readonly [min: number, max: number];
 /** Paint seeds run 0 to 999 (the API's range); charm patterns up to 100,000. */
 export const SEED_MAX = 999;
 export const CHARM_PATTERN_MAX = 100_000;
+/** The largest "at least N of its name on sale" a filter takes. */
+export const LISTINGS_MIN_MAX = 100_000;
 /** A pasted list holds at most this many entries (ranges count once). */
 export const MAX_LIST_ENTRIES = 500;
 

@@ -137,6 +137,8 @@ describe('alert rules with the catalog filters, against the real sandbox', () =>
     expect(await save({ name: 'past 999', filters: { seeds: [[1, 1000]] } })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('filters.seeds.0.1') } });
     expect(await save({ name: 'a list as text', filters: { seeds: '661, 670' } })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('filters.seeds') } });
     expect(await save({ name: 'over 100 %', filters: { discountMin: 150 } })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^alerts\.saveRule: filters\.discountMin: .*100/) } });
+    expect(await save({ name: 'none on sale', filters: { listingsMin: 0 } })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'alerts.saveRule: filters.listingsMin: listings on sale: at least 1' } });
+    expect(await save({ name: 'half a listing', filters: { listingsMin: 2.5 } })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'alerts.saveRule: filters.listingsMin: listings on sale: a whole number' } });
     expect(await save({ name: 'a sort', filters: { sort: 'price' } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await harness.call('alerts.rules')).toEqual([]);
   }, 60_000);

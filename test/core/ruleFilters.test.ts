@@ -64,5 +64,6 @@ describe('rule filters', () => {
     expect(itemFilter(catalogFiltersSchema.parse({ seeds: [[1, 25]], hasCharm: true })).needsStanding).toBe(false);
     expect(itemFilter(catalogFiltersSchema.parse({ seeds: [[1, 25]], discountMin: 10 })).needsStanding).toBe(true);
     expect(itemFilter(catalogFiltersSchema.parse({ floatRankMax: 3 })).needsStanding).toBe(true);
+    expect(itemFilter(catalogFiltersSchema.parse({ listingsMin: 5 })).needsStanding).toBe(true);
   });
 });

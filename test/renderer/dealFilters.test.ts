@@ -149,6 +149,19 @@ describe('discount and float rank', () => {
     expect(filterProblems(withFilterEdit(EMPTY_FILTERS, { floatRankMax: '1.5' })).floatRankMax).toBeDefined();
   });
 
+  it('carries "at least N on sale" as a whole number from 1 to 100000, and refuses anything else', () => {
+    const f = withFilterEdit(EMPTY_FILTERS, { listingsMin: ' 5 ' });
+    expect(engineQuery(f).listingsMin).toBe(5);
+    expect(filterProblems(f).listingsMin).toBeUndefined();
+    expect(activeFilterCount(f)).toBe(1);
+    expect(engineQuery(withFilterEdit(EMPTY_FILTERS, { listingsMin: '100000' })).listingsMin).toBe(100_000);
+    for (const bad of ['0', '2.5', 'five', '-3', '100001']) {
+      const form = withFilterEdit(EMPTY_FILTERS, { listingsMin: bad });
+      expect(filterProblems(form).listingsMin, bad).toBe('A whole number from 1 to 100000, e.g. 5');
+      expect(engineQuery(form).listingsMin, bad).toBeNull();
+    }
+  });
+
   it('sorts by discount biggest first, by float rank lowest first', () => {
     expect(nextSort(DEFAULT_SORT, 'discount')).toEqual({ column: 'discount', direction: 'desc' });
     expect(nextSort({ column: 'discount', direction: 'desc' }, 'discount')).toEqual({ column: 'discount', direction: 'asc' });
@@ -168,6 +181,7 @@ describe('discount and float rank', () => {
       excludeWords: '',
       discountMin: null,
       floatRankMax: null,
+      listingsMin: null,
     });
     expect(activeFilterCount(EMPTY_FILTERS)).toBe(0);
   });

@@ -41,6 +41,7 @@ describe('saved searches in the renderer', () => {
       excludeWords: 'Souvenir Case',
       discountMin: '12.5',
       floatRankMax: '3',
+      listingsMin: '5',
     };
     const sort = { column: 'float', direction: 'desc' } as const;
     const saved = savedSearchQuerySchema.parse(queryOfForm(filters, sort));
@@ -67,6 +68,7 @@ describe('saved searches in the renderer', () => {
       seeds: [[1, 25], [661, 661]],
       hasCharm: true,
       discountMin: 20,
+      listingsMin: 5,
       statTrak: false,
       sort: 'discount',
     });
@@ -82,6 +84,7 @@ describe('saved searches in the renderer', () => {
       'with a charm',
       'any of Crown, Howl',
       '≥ 20 % under reference',
+      '≥ 5 on sale',
     ]);
   });
 

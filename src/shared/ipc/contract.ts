@@ -8,7 +8,7 @@ import {
   TRADE_STATUSES_ACCEPTED,
   TRANSACTION_TYPES,
 } from '../api';
-import { CHARM_PATTERN_MAX, MAX_LIST_ENTRIES, SEED_MAX, WEARS } from '../filters';
+import { CHARM_PATTERN_MAX, LISTINGS_MIN_MAX, MAX_LIST_ENTRIES, SEED_MAX, WEARS } from '../filters';
 import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
 import { seedListsSchema } from '../seedLists';
 import { utcTimestampSchema } from '../time';
@@ -90,6 +90,13 @@ export const catalogFiltersSchema = z.strictObject({
   discountMin: z.number().min(-1000).max(100).nullable().default(null),
   /** Among the lowest floats of its name: rank at most this. */
   floatRankMax: z.int().min(1).max(1_000_000).nullable().default(null),
+  /** At least this many of its name (and phase) on sale: a discount in a thin market says little. */
+  listingsMin: z
+    .int('listings on sale: a whole number')
+    .min(1, 'listings on sale: at least 1')
+    .max(LISTINGS_MIN_MAX, `listings on sale: at most ${LISTINGS_MIN_MAX}`)
+    .nullable()
+    .default(null),
 });
 export type CatalogFilters = z.output<typeof catalogFiltersSchema>;
 export type CatalogFiltersInput = z.input<typeof catalogFiltersSchema>;

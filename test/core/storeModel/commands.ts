@@ -12,6 +12,7 @@ import { LocalStore, packPriceChanges, type ItemChangeGroup } from '../../../src
 import { checkAll, count, type Real } from './compare';
 import { CHARM_TERMS, EXCLUDE_TERMS, QUERY_PHASES, QUERY_RARITIES, SEARCH_TERMS, STICKER_TERMS, makeItem } from './items';
 import { WEARS, type Wear } from '../../../src/shared/filters';
+import { catalogFiltersSchema } from '../../../src/shared/ipc/contract';
 import type { CatalogModel, ModelQuery, SortColumn } from './model';
 import { checkRecords, ledgerEntryOf, tradeOf, type RecordsQuery } from './records';
 import { seededRandom } from '../../support/random';
@@ -451,12 +452,15 @@ const rangesArb = (max: number) =>
     return ranges.filter((range, i) => i === 0 || range[0] > (ranges[i - 1] as [number, number])[1]);
   });
 
+/** Every filter off. */
+const NO_FILTERS = catalogFiltersSchema.parse({});
+
 /** Prices from a short ladder: ties are common, as are the bounds of a price filter. */
 const priceArb = fc.integer({ min: 1, max: 40 }).map((step) => step * 125);
 
 export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary<ModelQuery> {
   const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { freq: 3, nil: null });
-  return fc.record({
+  const full = fc.record({
     search: fc.oneof({ weight: 3, arbitrary: fc.constant('') }, fc.constantFrom(...SEARCH_TERMS)),
     priceMin: maybe(priceArb),
     priceMax: maybe(priceArb),
@@ -479,11 +483,17 @@ export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary
     excludeWords: sometimes('', fc.constantFrom(...EXCLUDE_TERMS)),
     discountMin: maybe(fc.integer({ min: -50, max: 60 })),
     floatRankMax: maybe(fc.integer({ min: 1, max: 4 })),
+    // Names hold one to a few listings here: small bounds split them, and each bound meets some group at its edge.
+    listingsMin: maybe(fc.integer({ min: 1, max: 4 })),
     sort: fc.constantFrom(...SORTS),
     direction: fc.constantFrom('asc' as const, 'desc' as const),
     offset: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, fc.integer({ min: 0, max: Math.max(1, real.ids) })),
     limit: fc.integer({ min: 1, max: real.pageLimit }),
   });
+  // With many filters set at once a query mostly matches nothing: the market filters (read from the standings
+  // the model recomputes) also come alone, so that each meets its names' groups at its bound.
+  const marketOnly = full.map((q): ModelQuery => ({ ...NO_FILTERS, discountMin: q.discountMin, floatRankMax: q.floatRankMax, listingsMin: q.listingsMin, sort: q.sort, direction: q.direction, offset: q.offset, limit: q.limit }));
+  return fc.oneof({ weight: 3, arbitrary: full }, { weight: 1, arbitrary: marketOnly });
 }
 
 export function commandArb(size: { ids: number; batch: number; pageLimit: number }): fc.Arbitrary<Command> {

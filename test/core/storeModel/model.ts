@@ -59,6 +59,7 @@ export interface ModelQuery {
   excludeWords: string;
   discountMin: number | null;
   floatRankMax: number | null;
+  listingsMin: number | null;
   sort: SortColumn;
   direction: 'asc' | 'desc';
   offset: number;
@@ -346,6 +347,7 @@ function matches(item: Item, q: ModelQuery, market: MarketStanding): boolean {
   if (excluded.some((word) => name.includes(asciiLower(word)))) return false;
   if (q.discountMin !== null && market.discount < q.discountMin) return false;
   if (q.floatRankMax !== null && (market.floatRank === null || market.floatRank > q.floatRankMax)) return false;
+  if (q.listingsMin !== null && market.listings < q.listingsMin) return false;
   return true;
 }
 

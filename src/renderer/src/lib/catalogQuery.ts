@@ -1,5 +1,5 @@
 import type { CATALOG_SORT_COLUMNS, CatalogQuery } from '../../../shared/ipc/contract';
-import { CHARM_PATTERN_MAX, formatNumberList, type NumberRange, parseNumberList, SEED_MAX, WEARS, type Wear } from '../../../shared/filters';
+import { CHARM_PATTERN_MAX, formatNumberList, LISTINGS_MIN_MAX, type NumberRange, parseNumberList, SEED_MAX, WEARS, type Wear } from '../../../shared/filters';
 import { parseDollarsToCents } from '../../../shared/money';
 import { parseUnitFloat } from './format';
 
@@ -40,6 +40,8 @@ export interface CatalogFilters {
   /** At least this many percent under the name's reference price. */
   discountMin: string;
   floatRankMax: string;
+  /** At least this many of the name on sale. */
+  listingsMin: string;
 }
 
 export interface CatalogSort {
@@ -72,6 +74,7 @@ export const EMPTY_FILTERS: CatalogFilters = {
   excludeWords: '',
   discountMin: '',
   floatRankMax: '',
+  listingsMin: '',
 };
 
 export const DEFAULT_SORT: CatalogSort = { column: 'price', direction: 'asc' };
@@ -89,6 +92,7 @@ export interface FilterProblems {
   stickerNames?: string;
   discountMin?: string;
   floatRankMax?: string;
+  listingsMin?: string;
 }
 
 /** The most sticker names one query takes, and the longest name (the IPC contract's bounds). */
@@ -186,6 +190,7 @@ export function filterProblems(f: CatalogFilters): FilterProblems {
   if (names) problems.stickerNames = names;
   if (percent(f.discountMin) === undefined) problems.discountMin = 'A percentage up to 100, e.g. 15';
   if (wholeNumber(f.floatRankMax, 1, 1_000_000) === undefined) problems.floatRankMax = 'A whole number from 1, e.g. 3';
+  if (wholeNumber(f.listingsMin, 1, LISTINGS_MIN_MAX) === undefined) problems.listingsMin = `A whole number from 1 to ${LISTINGS_MIN_MAX}, e.g. 5`;
   return problems;
 }
 
@@ -214,6 +219,7 @@ export function toCatalogQuery(f: CatalogFilters, sort: CatalogSort): Omit<Catal
     excludeWords: f.excludeWords.trim().split(/\s+/u).filter(Boolean).join(' '),
     discountMin: percent(f.discountMin) ?? null,
     floatRankMax: wholeNumber(f.floatRankMax, 1, 1_000_000) ?? null,
+    listingsMin: wholeNumber(f.listingsMin, 1, LISTINGS_MIN_MAX) ?? null,
     sort: sort.column,
     direction: sort.direction,
   };
@@ -249,7 +255,7 @@ export function dealFilterCounts(f: CatalogFilters): Record<DealFilterGroup, num
     pattern: set(f.seeds),
     charms: (f.hasCharm !== 'any' ? 1 : 0) + set(f.charmName) + set(f.charmPatterns),
     stickers: set(f.stickerCountMin) + set(f.sameStickerMin) + set(f.stickerNames) + set(f.excludeWords),
-    market: set(f.discountMin) + set(f.floatRankMax),
+    market: set(f.discountMin) + set(f.listingsMin) + set(f.floatRankMax),
   };
 }
 

@@ -27,6 +27,7 @@ export function filterSummary(f: CatalogFilters): string[] {
   if (f.stickerNames.length > 0) parts.push(`any of ${clip(f.stickerNames.join(', '))}`);
   if (f.excludeWords.trim() !== '') parts.push(`not “${f.excludeWords.trim()}”`);
   if (f.discountMin !== null) parts.push(`≥ ${f.discountMin} % under reference`);
+  if (f.listingsMin !== null) parts.push(`≥ ${f.listingsMin} on sale`);
   if (f.floatRankMax !== null) parts.push(`float rank ≤ ${f.floatRankMax}`);
   return parts;
 }

@@ -27,6 +27,7 @@ export const QUERY_FILTER_LABELS: Record<Exclude<keyof SavedSearchQuery, 'sort' 
   excludeWords: 'excluded words',
   discountMin: 'under reference by',
   floatRankMax: 'float rank',
+  listingsMin: 'listings on sale',
 };
 
 type FilterKey = keyof typeof QUERY_FILTER_LABELS;
@@ -70,6 +71,7 @@ export function formOfQuery(query: SavedSearchQuery): { filters: CatalogFilters;
     excludeWords: query.excludeWords,
     discountMin: numberText(query.discountMin),
     floatRankMax: numberText(query.floatRankMax),
+    listingsMin: numberText(query.listingsMin),
   };
   const sort: CatalogSort = { column: query.sort, direction: query.direction };
   const back: Partial<Record<FilterKey, unknown>> = queryOfForm(filters, sort);

@@ -204,6 +204,15 @@ const FILTERS: readonly CatalogFilter[] = [
     item: (f) => (_item, standing) => within(standing?.floatRank ?? null, 1, f.floatRankMax),
     needsStanding: true,
   },
+  {
+    active: (f) => f.listingsMin !== null,
+    narrowing: (s, f) => {
+      const min = f.listingsMin as number;
+      return { kind: 'test', test: (slot) => s.markets.listingsAt(slot) >= min };
+    },
+    item: (f) => (_item, standing) => standing !== null && standing.listings >= (f.listingsMin as number),
+    needsStanding: true,
+  },
 ];
 
 /** The filters as one test of an item, and whether it needs the item's market standing (see ItemTest). */

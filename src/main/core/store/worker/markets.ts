@@ -95,12 +95,17 @@ export class Markets {
     this.dirty.clear();
   }
 
+  /** How many of a slot's group are on sale. */
+  listingsAt(slot: number): number {
+    return this.listings[this.group[slot] as number] ?? 0;
+  }
+
   /** A slot's standing (what it had when it left, for one off sale). */
   standing(slot: number): MarketStanding {
     const rank = this.floatRank[slot] as number;
     return {
       reference: this.reference[slot] as number,
-      listings: this.listings[this.group[slot] as number] ?? 0,
+      listings: this.listingsAt(slot),
       discount: this.discount[slot] as number,
       floatRank: Number.isNaN(rank) ? null : rank,
     };

@@ -199,4 +199,5 @@ const PROBLEM_FIELDS = {
   stickerNames: 'Any of stickers',
   discountMin: 'Under reference by',
   floatRankMax: 'Float rank',
+  listingsMin: 'On sale',
 } as const;

@@ -123,7 +123,7 @@ function readOpen(): DealFilterGroup[] {
 }
 
 /**
- * The deal filters (seed lists, charms, sticker combos, discount and float rank) in sections that open from
+ * The deal filters (seed lists, charms, sticker combos, discount, listings on sale and float rank) in sections that open from
  * toggles at the end of the filter bar's second row (`start` its other filters, `end` its last button), so the
  * bar stays short; a closed section with filters set says how many.
  */
@@ -269,6 +269,17 @@ export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: {
           value={f.discountMin}
           problem={problems.discountMin}
           onChange={(discountMin) => editFilters({ discountMin })}
+        />
+        <TextFilter
+          label="At least"
+          suffix="on sale"
+          name="At least this many of its name on sale"
+          className="count-input"
+          inputMode="numeric"
+          placeholder="5"
+          value={f.listingsMin}
+          problem={problems.listingsMin}
+          onChange={(listingsMin) => editFilters({ listingsMin })}
         />
         <TextFilter
           label="Float rank within its name ≤"
