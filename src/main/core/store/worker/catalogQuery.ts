@@ -12,6 +12,7 @@ import type { MarketStanding } from '../../../../shared/ipc/models';
 import type { ParsedCatalogQuery } from '../types';
 import { rarityRankOf, SOUVENIR_PREFIX, STATTRAK_MARK } from './itemRows';
 import { asciiLower, type CatalogSnapshot, SOUVENIR, STAT_TRAK } from './snapshot';
+import type { SlotLists } from './slotLists';
 
 type Query = ParsedCatalogQuery;
 type Filters = CatalogFilters;
@@ -24,7 +25,9 @@ type SortColumn = Query['sort'];
  */
 type Narrowing =
   | { kind: 'range'; column: Float64Array; min: number; max: number }
-  | { kind: 'lookup'; column: Int32Array | Int8Array; wanted: Uint8Array }
+  | { kind: 'lookup'; column: Int32Array | Int8Array | Float64Array; wanted: Uint8Array }
+  | { kind: 'listed'; lists: SlotLists; wanted: Uint8Array }
+  | { kind: 'bands'; column: Float64Array; bands: readonly { min: number; max: number }[] }
   | { kind: 'flag'; column: Uint8Array; bit: number; set: boolean }
   | { kind: 'test'; test: (slot: number) => boolean };
 
@@ -45,13 +48,11 @@ function searchTerms(search: string): string[] {
   return search.trim().split(/\s+/u).filter((term) => term !== '').map(asciiLower);
 }
 
-/** A test that one of a slot's listed ids (stickers, charms) is wanted. */
-function anyListed(bySlot: readonly (readonly number[] | undefined)[], wanted: Uint8Array): (slot: number) => boolean {
-  return (slot) => {
-    const ids = bySlot[slot];
-    if (ids !== undefined) for (let i = 0; i < ids.length; i++) if (wanted[ids[i] as number] === 1) return true;
-    return false;
-  };
+/** A table of wanted values (value + `shift`), 1 for those in the ranges. */
+function wantedValues(ranges: readonly (readonly [number, number])[], shift: number): Uint8Array {
+  const wanted = new Uint8Array(Math.max(0, ...ranges.map(([, high]) => high)) + shift + 1);
+  for (const [low, high] of ranges) wanted.fill(1, low + shift, high + shift + 1);
+  return wanted;
 }
 
 /** A table of wanted codes (code + 1, so -1, "none", is index 0 and never wanted). */
@@ -123,14 +124,14 @@ const FILTERS: readonly CatalogFilter[] = [
   },
   {
     active: (f) => f.stickerName.trim() !== '',
-    narrowing: (s, f) => ({ kind: 'test', test: anyListed(s.stickerNames.bySlot, s.stickerNames.holding(asciiLower(f.stickerName.trim()))) }),
+    narrowing: (s, f) => ({ kind: 'listed', lists: s.stickerNames.bySlot, wanted: s.stickerNames.holding(asciiLower(f.stickerName.trim())) }),
     item: (f) => (item) => anyHolding(item.stickers, [asciiLower(f.stickerName.trim())]),
   },
   {
     active: (f) => f.stickerNames.length > 0,
     narrowing: (s, f) => {
       const wanted = f.stickerNames.map((name) => s.stickerNames.holding(asciiLower(name)));
-      return { kind: 'test', test: anyListed(s.stickerNames.bySlot, wanted.reduce((all, one) => all.map((hit, id) => hit | (one[id] as number)))) };
+      return { kind: 'listed', lists: s.stickerNames.bySlot, wanted: wanted.reduce((all, one) => all.map((hit, id) => hit | (one[id] as number))) };
     },
     item: (f) => (item) => anyHolding(item.stickers, f.stickerNames.map(asciiLower)),
   },
@@ -155,29 +156,25 @@ const FILTERS: readonly CatalogFilter[] = [
   },
   {
     active: (f) => f.charmName.trim() !== '',
-    narrowing: (s, f) => ({ kind: 'test', test: anyListed(s.charmNames.bySlot, s.charmNames.holding(asciiLower(f.charmName.trim()))) }),
+    narrowing: (s, f) => ({ kind: 'listed', lists: s.charmNames.bySlot, wanted: s.charmNames.holding(asciiLower(f.charmName.trim())) }),
     item: (f) => (item) => anyHolding(item.keyChains, [asciiLower(f.charmName.trim())]),
   },
   {
     active: (f) => f.charmPatterns.length > 0,
-    narrowing: (s, f) => ({ kind: 'test', test: (slot) => s.charmPatterns[slot]?.some((pattern) => inRanges(f.charmPatterns, pattern)) === true }),
-    item: (f) => (item) => item.keyChains.some(({ pattern }) => typeof pattern === 'number' && inRanges(f.charmPatterns, pattern)),
+    narrowing: (s, f) => ({ kind: 'listed', lists: s.charmPatterns, wanted: wantedValues(f.charmPatterns, 0) }),
+    item: (f) => (item) => item.keyChains.some(({ pattern }) => Number.isInteger(pattern) && inRanges(f.charmPatterns, pattern as number)),
   },
   {
     active: (f) => f.seeds.length > 0,
     narrowing: (s, f) => {
-      const wanted = new Uint8Array(SEED_LOOKUP);
-      for (const [low, high] of f.seeds) wanted.fill(1, low, Math.min(high, SEED_LOOKUP - 1) + 1);
-      return { kind: 'test', test: (slot) => wanted[s.seed[slot] as number] === 1 };
+      // NaN (no seed) reads past the table: not wanted.
+      return { kind: 'lookup', column: s.seed, wanted: wantedValues(f.seeds, 1) };
     },
     item: (f) => (item) => item.paintSeed !== null && Number.isInteger(item.paintSeed) && inRanges(f.seeds, item.paintSeed),
   },
   {
     active: (f) => f.wears.length > 0,
-    narrowing: (s, f) => {
-      const bands = f.wears.map((wear) => WEAR_BANDS[wear]);
-      return { kind: 'test', test: (slot) => bands.some((band) => (s.float[slot] as number) >= band.min && (s.float[slot] as number) < band.max) };
-    },
+    narrowing: (s, f) => ({ kind: 'bands', column: s.float, bands: f.wears.map((wear) => WEAR_BANDS[wear]) }),
     item: (f) => (item) => item.float !== null && f.wears.some((wear) => (item.float as number) >= WEAR_BANDS[wear].min && (item.float as number) < WEAR_BANDS[wear].max),
   },
   {
@@ -232,7 +229,7 @@ function narrowRange(matches: Int32Array, count: number, column: Float64Array, m
   return kept;
 }
 
-function narrowLookup(matches: Int32Array, count: number, column: Int32Array | Int8Array, wanted: Uint8Array): number {
+function narrowLookup(matches: Int32Array, count: number, column: Int32Array | Int8Array | Float64Array, wanted: Uint8Array): number {
   let kept = 0;
   for (let i = 0; i < count; i++) {
     const slot = matches[i] as number;
@@ -250,6 +247,38 @@ function narrowFlag(matches: Int32Array, count: number, column: Uint8Array, bit:
   return kept;
 }
 
+function narrowListed(matches: Int32Array, count: number, { start, length, pool }: SlotLists, wanted: Uint8Array): number {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = matches[i] as number;
+    const first = start[slot] as number;
+    const end = first + (length[slot] as number);
+    for (let at = first; at < end; at++) {
+      if (wanted[pool[at] as number] === 1) {
+        matches[kept++] = slot;
+        break;
+      }
+    }
+  }
+  return kept;
+}
+
+/** In one of the bands, each [min, max). */
+function narrowBands(matches: Int32Array, count: number, column: Float64Array, bands: readonly { min: number; max: number }[]): number {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const slot = matches[i] as number;
+    const value = column[slot] as number;
+    for (const band of bands) {
+      if (value >= band.min && value < band.max) {
+        matches[kept++] = slot;
+        break;
+      }
+    }
+  }
+  return kept;
+}
+
 function narrowTest(matches: Int32Array, count: number, test: (slot: number) => boolean): number {
   let kept = 0;
   for (let i = 0; i < count; i++) {
@@ -263,6 +292,8 @@ function narrow(matches: Int32Array, count: number, n: Narrowing): number {
   if (n.kind === 'range') return narrowRange(matches, count, n.column, n.min, n.max);
   if (n.kind === 'lookup') return narrowLookup(matches, count, n.column, n.wanted);
   if (n.kind === 'flag') return narrowFlag(matches, count, n.column, n.bit, n.set);
+  if (n.kind === 'listed') return narrowListed(matches, count, n.lists, n.wanted);
+  if (n.kind === 'bands') return narrowBands(matches, count, n.column, n.bands);
   return narrowTest(matches, count, n.test);
 }
 
@@ -286,9 +317,6 @@ const SORT_KEYS: Record<SortColumn, (s: CatalogSnapshot, slot: number) => number
   discount: (s, slot) => s.markets.discount[slot] as number,
   floatRank: (s, slot) => s.markets.floatRank[slot] as number,
 };
-
-/** Paint seeds run 0 to 999: a table of wanted seeds (NaN, no seed, reads undefined: not wanted). */
-const SEED_LOOKUP = 1000;
 
 /** A page deeper than this is cut from the whole sorted match list (kept for the next page) instead of a heap. */
 const HEAP_MAX = 2000;

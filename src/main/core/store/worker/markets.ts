@@ -36,10 +36,18 @@ export class Markets {
   discount = new Float64Array(0);
   floatRank = new Float64Array(0);
   /** By group: its slots (on sale or not) and how many of them are on sale. */
-  private readonly members: number[][] = [];
+  private members: number[][] = [];
   private readonly listings: number[] = [];
   private readonly groupOf = new Map<string, number>();
   private readonly dirty = new Set<number>();
+
+  /** A saved market (without its groups' slot lists): the lists rebuilt from the slots' groups. */
+  static restored(saved: Markets): Markets {
+    const markets = Object.assign(new Markets(), saved);
+    markets.members = Array.from(markets.listings, (): number[] => []);
+    markets.group.forEach((group, slot) => group >= 0 && markets.members[group]?.push(slot));
+    return markets;
+  }
 
   /**
    * A slot's name and phase after a write: it joins that group, and the group (and the one it left) is computed

@@ -6,9 +6,11 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
+import { CHARM_PATTERN_MAX } from '../../../../shared/filters';
 import { CACHE_ID_KEY } from '../schema';
 import { NAME_LIST_SEPARATOR } from './itemRows';
 import { grown, Markets } from './markets';
+import { SlotLists } from './slotLists';
 import type { Db } from './open';
 
 /** Lower-casing of ASCII letters only (what the catalog's search ignores; other letters match as written). */
@@ -31,12 +33,14 @@ const ROW_SELECT =
 const SCAN_SHARE = 0.1;
 const SCAN_CHUNK = 20_000;
 /** A saved snapshot's layout; another is not read. */
-const SAVED_FORMAT = 2;
+const SAVED_FORMAT = 3;
 /**
  * A saved snapshot older than this is not read: rows dropped by the sync's retention (a week after they
  * left sale) leave no version to patch from, so one saved before they left could show them on sale.
  */
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
+
+const isCharmPattern = (value: number) => Number.isInteger(value) && value >= 0 && value <= CHARM_PATTERN_MAX;
 
 export const STAT_TRAK = 1;
 export const SOUVENIR = 2;
@@ -47,13 +51,14 @@ export class NameLists {
   /** By id: the name ASCII-lowered. */
   readonly names: string[] = [];
   private readonly ids = new Map<string, number>();
-  /** By slot: the ids of its names, or undefined for none. */
-  readonly bySlot: (number[] | undefined)[] = [];
+  /** By slot: the ids of its names. */
+  readonly bySlot = new SlotLists();
 
   set(slot: number, joined: string | null): void {
-    this.bySlot[slot] =
+    this.bySlot.set(
+      slot,
       joined === null
-        ? undefined
+        ? []
         : joined.split(NAME_LIST_SEPARATOR).map((name) => {
             const lower = asciiLower(name);
             let id = this.ids.get(lower);
@@ -62,7 +67,8 @@ export class NameLists {
               this.ids.set(lower, id);
             }
             return id;
-          });
+          }),
+    );
   }
 
   /** By id: 1 for the names that hold `text`. */
@@ -94,8 +100,8 @@ export class CatalogSnapshot {
   /** The most stickers of one name on an item ("4× the same"). */
   sameStickers = new Float64Array(0);
   readonly charmNames = new NameLists();
-  /** By slot: its charms' patterns, or undefined for none. */
-  readonly charmPatterns: (number[] | undefined)[] = [];
+  /** By slot: its charms' patterns. */
+  readonly charmPatterns = new SlotLists();
   /** When it left sale (NaN: on sale). */
   removedAt = new Float64Array(0);
   readonly markets = new Markets();
@@ -136,6 +142,8 @@ export class CatalogSnapshot {
    */
   save(file: string): void {
     const { db: _db, statements: _statements, ...state } = this;
+    // The groups' slot lists are rebuilt from the slots' groups at load (as arrays of arrays, they would be most of the take-up).
+    Object.assign(state, { markets: { ...this.markets, members: [] } });
     const cacheId = this.statements.cacheId.get(CACHE_ID_KEY);
     writeFileSync(`${file}.tmp`, serialize({ format: SAVED_FORMAT, cacheId, savedAt: Date.now(), state }), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
@@ -143,7 +151,7 @@ export class CatalogSnapshot {
 
   /** Takes up a saved snapshot of this cache, if there is a readable, recent one; the next refresh patches what came after it. */
   load(file: string): boolean {
-    let saved: { format: number; cacheId: string; savedAt: number; state: { version: number; stickerNames: object; charmNames: object; markets: object } };
+    let saved: { format: number; cacheId: string; savedAt: number; state: { version: number; stickerNames: NameLists; charmNames: NameLists; charmPatterns: SlotLists; markets: Markets } };
     try {
       saved = deserialize(readFileSync(file)) as typeof saved;
     } catch {
@@ -152,11 +160,13 @@ export class CatalogSnapshot {
     const cacheId = this.statements.cacheId.get(CACHE_ID_KEY);
     const current = saved.format === SAVED_FORMAT && cacheId !== undefined && saved.cacheId === cacheId && Date.now() - saved.savedAt < SAVED_MAX_AGE_MS;
     if (!current || saved.state.version > (this.statements.lastVersion.get() as number)) return false;
-    const { stickerNames, charmNames, markets } = saved.state;
+    const { stickerNames, charmNames, charmPatterns, markets } = saved.state;
+    const names = (lists: NameLists) => Object.assign(new NameLists(), lists, { bySlot: Object.assign(new SlotLists(), lists.bySlot) });
     Object.assign(this, saved.state, {
-      stickerNames: Object.assign(new NameLists(), stickerNames),
-      charmNames: Object.assign(new NameLists(), charmNames),
-      markets: Object.assign(new Markets(), markets),
+      stickerNames: names(stickerNames),
+      charmNames: names(charmNames),
+      charmPatterns: Object.assign(new SlotLists(), charmPatterns),
+      markets: Markets.restored(markets),
       dataVersion: -1,
     });
     this.generation++;
@@ -298,10 +308,11 @@ export class CatalogSnapshot {
     this.nameId[slot] = nameId;
     this.stickerNames.set(slot, stickerNames);
     const counts = new Map<number, number>();
-    for (const id of this.stickerNames.bySlot[slot] ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
+    for (const id of this.stickerNames.bySlot.get(slot)) counts.set(id, (counts.get(id) ?? 0) + 1);
     this.sameStickers[slot] = Math.max(0, ...counts.values());
     this.charmNames.set(slot, charmNames);
-    this.charmPatterns[slot] = charmPatterns === null ? undefined : charmPatterns.split(',').map(Number);
+    // A pattern no filter can ask for (not an integer in range) is kept as -1, which no filter wants.
+    this.charmPatterns.set(slot, charmPatterns === null ? [] : charmPatterns.split(',').map((text) => (isCharmPattern(Number(text)) ? Number(text) : -1)));
     this.removedAt[slot] = removedAt ?? Number.NaN;
     this.markets.touch(slot, nameId, this.phase[slot] as number, this.itemId.length);
     if (version > this.version) this.version = version;

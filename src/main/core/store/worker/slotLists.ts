@@ -1,0 +1,67 @@
+/**
+ * A short list of numbers per slot (an item's sticker ids, its charms' patterns) in typed arrays: one pool,
+ * and each slot's start and length in it. A filter walks them in one tight loop, and a saved snapshot writes
+ * and reads them as a few copies (as arrays of arrays they were most of its take-up time at 500k items).
+ * A slot set again gets a new run at the pool's end; the old run is left behind and squeezed out when the
+ * pool is full and at least half of it is left behind.
+ */
+import { grown } from './markets';
+
+export class SlotLists {
+  start = new Int32Array(0);
+  length = new Int32Array(0);
+  pool = new Int32Array(1024);
+  used = 0;
+  /** Pool entries no slot's run holds any more. */
+  private stale = 0;
+
+  set(slot: number, values: readonly number[]): void {
+    if (slot >= this.start.length) {
+      const capacity = Math.max(1024, slot * 2);
+      this.start = grown(this.start, capacity);
+      this.length = grown(this.length, capacity);
+    }
+    this.stale += this.length[slot] as number;
+    this.length[slot] = 0;
+    if (values.length === 0) return;
+    if (this.used + values.length > this.pool.length) this.makeRoom(values.length);
+    this.start[slot] = this.used;
+    this.pool.set(values, this.used);
+    this.used += values.length;
+    this.length[slot] = values.length;
+  }
+
+  /** A slot's values (a copy). */
+  get(slot: number): number[] {
+    const start = this.start[slot] ?? 0;
+    return Array.from(this.pool.subarray(start, start + (this.length[slot] ?? 0)));
+  }
+
+  /** Whether one of a slot's values is wanted (`wanted[value] === 1`). */
+  anyWanted(slot: number, wanted: Uint8Array): boolean {
+    const pool = this.pool;
+    const start = this.start[slot] as number;
+    const end = start + (this.length[slot] as number);
+    for (let i = start; i < end; i++) if (wanted[pool[i] as number] === 1) return true;
+    return false;
+  }
+
+  private makeRoom(needed: number): void {
+    if (this.stale * 2 >= this.used) {
+      const pool = new Int32Array(this.pool.length);
+      let used = 0;
+      for (let slot = 0; slot < this.start.length; slot++) {
+        const length = this.length[slot] as number;
+        if (length === 0) continue;
+        const start = this.start[slot] as number;
+        pool.set(this.pool.subarray(start, start + length), used);
+        this.start[slot] = used;
+        used += length;
+      }
+      this.pool = pool;
+      this.used = used;
+      this.stale = 0;
+    }
+    if (this.used + needed > this.pool.length) this.pool = grown(this.pool, Math.max(this.pool.length * 2, this.used + needed));
+  }
+}
