@@ -60,6 +60,27 @@ describe('rule filters', () => {
     expect(telling).toBeGreaterThan(50);
   });
 
+  it('a seed list and a charm pattern list take exactly the values at their edges, in the store and item by item', async () => {
+    const seeds = [null, 0, 1, 24, 25, 26, 660, 661, 662, 999];
+    const patterns = [0, 1, 99, 100, 101, 100_000];
+    const base = 900_000;
+    const items = [
+      ...seeds.map((paintSeed, i) => ({ ...makeItem(base + i, 1, 1000), float: 0.2, paintSeed, keyChains: [] })),
+      ...patterns.map((pattern, i) => ({ ...makeItem(base + 100 + i, 1, 1000), keyChains: [{ name: 'Lil Ava', img: 'https://img.invalid/c.png', slot: 0, pattern }] })),
+    ];
+    await store.applyItemUpserts(items);
+    const ids = items.map((item) => item.itemId);
+    const bySeed = catalogFiltersSchema.parse({ seeds: [[1, 25], [661, 661]] });
+    const wantedSeeds = items.filter((item) => [1, 24, 25, 661].includes(item.paintSeed as number)).map((item) => item.itemId);
+    expect(await store.matchingItemIds(bySeed, ids)).toEqual(wantedSeeds);
+    expect(items.filter((item) => itemFilter(bySeed).test(item, null)).map((item) => item.itemId)).toEqual(wantedSeeds);
+    const byPattern = catalogFiltersSchema.parse({ charmPatterns: [[0, 0], [100, 100_000]] });
+    const wantedPatterns = items.filter((item) => [0, 100, 101, 100_000].includes(item.keyChains[0]?.pattern ?? -1)).map((item) => item.itemId);
+    expect(await store.matchingItemIds(byPattern, ids)).toEqual(wantedPatterns);
+    expect(items.filter((item) => itemFilter(byPattern).test(item, null)).map((item) => item.itemId)).toEqual(wantedPatterns);
+    await store.applyItemRemovals(ids);
+  });
+
   it('asks the store only for the filters that read the market standing', () => {
     expect(itemFilter(catalogFiltersSchema.parse({ seeds: [[1, 25]], hasCharm: true })).needsStanding).toBe(false);
     expect(itemFilter(catalogFiltersSchema.parse({ seeds: [[1, 25]], discountMin: 10 })).needsStanding).toBe(true);
