@@ -8,9 +8,9 @@ import {
   TRADE_STATUSES_ACCEPTED,
   TRANSACTION_TYPES,
 } from '../api';
-import { CHARM_PATTERN_MAX, LISTINGS_MIN_MAX, MAX_LIST_ENTRIES, SEED_MAX, WEARS } from '../filters';
+import { CHARM_PATTERN_MAX, formatNumberList, LISTINGS_MIN_MAX, MAX_LIST_ENTRIES, parseNumberList, SEED_MAX, WEARS } from '../filters';
 import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
-import { seedListsSchema } from '../seedLists';
+import { SEED_LIST_NAME_MAX, SEED_LISTS_MAX } from '../seedLists';
 import { utcTimestampSchema } from '../time';
 import type {
   AlertFiring,
@@ -250,6 +250,37 @@ export const alertRuleInputSchema = z
     return z.NEVER;
   });
 export type AlertRuleInput = z.input<typeof alertRuleInputSchema>;
+
+/** A named seed list: its name, and its seeds as formatNumberList writes them. */
+const seedListSchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Name the seed list')
+    .max(SEED_LIST_NAME_MAX, `A seed list's name is at most ${SEED_LIST_NAME_MAX} characters`),
+  seeds: z
+    .string()
+    .max(20_000, 'The seed list is too long')
+    .transform((text, context) => {
+      const parsed = parseNumberList(text, SEED_MAX);
+      if (parsed.ok && parsed.ranges.length > 0) return formatNumberList(parsed.ranges);
+      context.addIssue({ code: 'custom', message: parsed.ok ? 'The seed list holds no seed' : parsed.error });
+      return z.NEVER;
+    }),
+});
+
+/** Every saved list; names differ (letter case aside). */
+export const seedListsSchema = z
+  .array(seedListSchema)
+  .max(SEED_LISTS_MAX, `At most ${SEED_LISTS_MAX} seed lists`)
+  .superRefine((lists, context) => {
+    const seen = new Set<string>();
+    lists.forEach((list, i) => {
+      const key = list.name.toLowerCase();
+      if (seen.has(key)) context.addIssue({ code: 'custom', message: `Two seed lists are named "${list.name}"`, path: [i, 'name'] });
+      seen.add(key);
+    });
+  });
 
 /** A chat webhook URL: http(s) only; a Telegram sendMessage URL must name its chat (see shared/forwardUrl). */
 const forwardUrlSchema = z
