@@ -425,35 +425,45 @@ export class CatalogQuery {
 function smallest(slots: Int32Array, k: number, order: Order): Int32Array {
   const heap = new Int32Array(k);
   let size = 0;
-  const { ids, sign } = order;
+  const { keys, ids, sign } = order;
   const swap = (i: number, j: number) => {
     const t = heap[i] as number;
     heap[i] = heap[j] as number;
     heap[j] = t;
   };
+  // The top's key and id, read again only when the top changes: most slots fail one compare with them, and
+  // that compare is most of a broad query's time.
+  let topKey = Number.NaN;
+  let topId = 0;
+  const readTop = () => {
+    topKey = keyOf(order, heap[0] as number);
+    topId = ids[heap[0] as number] as number;
+  };
   // Slots are mostly in itemId order: walked in the direction, so ties on the key (many items listed at one
   // instant) lose to the heap's top at once instead of replacing it one after another.
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[sign > 0 ? i : slots.length - 1 - i] as number;
+  const last = slots.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const slot = slots[sign > 0 ? i : last - i] as number;
     if (size < k) {
-      let i = size++;
-      heap[i] = slot;
-      for (let parent = (i - 1) >> 1; i > 0 && before(order, heap[parent] as number, heap[i] as number); i = parent, parent = (i - 1) >> 1) swap(i, parent);
+      let at = size++;
+      heap[at] = slot;
+      for (let parent = (at - 1) >> 1; at > 0 && before(order, heap[parent] as number, heap[at] as number); at = parent, parent = (at - 1) >> 1) swap(at, parent);
+      if (size === k) readTop();
       continue;
     }
-    const top = heap[0] as number;
-    const key = keyOf(order, slot);
-    const topKey = keyOf(order, top);
-    if (key > topKey || (key === topKey && ((ids[slot] as number) - (ids[top] as number)) * sign > 0)) continue;
+    const raw = keys[slot] as number;
+    const key = raw === Infinity ? raw : raw * sign;
+    if (key > topKey || (key === topKey && ((ids[slot] as number) - topId) * sign > 0)) continue;
     heap[0] = slot;
-    for (let i = 0; ; ) {
-      const left = 2 * i + 1;
+    for (let at = 0; ; ) {
+      const left = 2 * at + 1;
       if (left >= size) break;
       const larger = left + 1 < size && before(order, heap[left] as number, heap[left + 1] as number) ? left + 1 : left;
-      if (!before(order, heap[i] as number, heap[larger] as number)) break;
-      swap(i, larger);
-      i = larger;
+      if (!before(order, heap[at] as number, heap[larger] as number)) break;
+      swap(at, larger);
+      at = larger;
     }
+    readTop();
   }
   return heap.subarray(0, size).sort((a, b) => (before(order, a, b) ? -1 : 1));
 }
