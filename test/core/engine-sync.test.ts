@@ -220,9 +220,10 @@ describe('failed webhooks', () => {
     await waitFor(async () => (await app.call('catalog.item', { itemId: item.itemId })) !== null, 10_000, 'item');
     const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 900, recipient: { tradeUrl: TEST_TRADE_URL } });
     if (!outcome.ok) throw new Error(outcome.failure.message);
-    // The delivery failed at the server: no frame says so.
+    // The delivery failed at the server: no frame says so. (A fetch of the trade that races ahead of the filter,
+    // e.g. for a feed frame the buy's answer had not stored yet, may bring the status first: either way the filter
+    // asks the server once.)
     s.sb.core.trades.setWebhookStatus(outcome.trade.tradeId, 'failed');
-    expect((await app.call('trades.query', { webhookFailed: true })).total).toBe(0);
     const page = await waitFor(async () => {
       const answer = await app.call('trades.query', { webhookFailed: true });
       return answer.total === 1 ? answer : null;
