@@ -1,19 +1,11 @@
-/**
- * Errors of the local store. They cross the worker boundary as plain data (`SerializedStoreError`) and are
- * rebuilt on the host side as the same class, so callers can `instanceof`-check them whichever thread failed.
- */
+// Errors of the local store: they cross the worker boundary as data and are rebuilt as the same class, for `instanceof`.
 
 /** `conflict` and `not_found`: a record call refused its input (a taken name, an unknown id); the message says which. */
 export type StoreErrorCode = 'version' | 'corrupt' | 'read_only' | 'closed' | 'worker' | 'sync' | 'conflict' | 'not_found' | 'internal';
 
+/** `file`: the database file, when the error is about one. */
 export class StoreError extends Error {
-  constructor(
-    readonly code: StoreErrorCode,
-    message: string,
-    /** The database file, when the error is about one. */
-    readonly file: string | null = null,
-    options?: { cause?: unknown },
-  ) {
+  constructor(readonly code: StoreErrorCode, message: string, readonly file: string | null = null, options?: { cause?: unknown }) {
     super(message, options);
   }
   override name = 'StoreError';
@@ -42,10 +34,7 @@ export type CatalogSyncFailure = 'aborted' | 'network' | 'protocol' | 'busy';
 
 /** A catalog sync that did not complete; the previous catalog is kept as it was. */
 export class CatalogSyncError extends StoreError {
-  constructor(
-    readonly reason: CatalogSyncFailure,
-    message: string,
-  ) {
+  constructor(readonly reason: CatalogSyncFailure, message: string) {
     super('sync', message);
     this.name = reason === 'aborted' ? 'AbortError' : 'CatalogSyncError';
   }

@@ -2,13 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { versionError } from './errors';
 
-/**
- * Two kinds of tables live in an account's file:
- * - the user's own records (settings, recipients, alert rules and firings, notifications, trades and their
- *   timeline, the ledger): versioned by `PRAGMA user_version`, kept by migrations;
- * - the catalog cache (items, their JSON, names, price history): versioned by CACHE_VERSION in `meta`.
- *   A different layout drops and re-creates them empty, and the next sync fills them again.
- */
+/** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
 export const SCHEMA_VERSION = 21;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
@@ -71,12 +65,7 @@ const RECORD_TABLES = `
 ${SAVED_SEARCHES_TABLE}`;
 const RECORD_TABLE_NAMES = new Set(['meta', 'settings', 'trades', 'trade_timeline', 'ledger', 'recipients', 'alert_rules', 'alert_firings', 'auto_buy_baseline', 'notifications', 'saved_searches']);
 
-/**
- * The catalog. `items` holds what the readers' snapshot filters and sorts on (the item's own fields, its
- * listing time and last move), `removed_at` (set: off sale, kept a week for detail views) and `version`,
- * the writer's transaction counter, which readers follow to refresh their snapshot. The full item is in
- * `item_json` (without its price: the row holds it). `price_history` keeps listings (`listing` = 1) and moves.
- */
+/** `items.version`: the writer's transaction counter, which readers follow; `item_json` holds no price (the row does). */
 const CACHE_TABLES = `
   CREATE TABLE names (name_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
   CREATE TABLE items (

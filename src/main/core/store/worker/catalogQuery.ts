@@ -1,8 +1,6 @@
 /**
- * The catalog query over a reader's snapshot: each filter narrows the list of matching slots in turn,
- * then the page is picked by the sort column's keys. A filter or a sort column is one entry in a table
- * below (and its field in the filter schema). A filter's entry also holds the same test over one item,
- * which alert rules use on the items a live frame brings (the agreement is property-tested).
+ * The catalog query over a reader's snapshot: each filter narrows the matching slots in turn, then the page is picked by
+ * the sort column's keys. A filter or sort column is one entry below; a filter's `item` test is what alert rules use on a frame.
  */
 import type { Item } from '../../../../shared/api';
 import { RARITY_COLORS } from '../../../../shared/api';
@@ -18,11 +16,7 @@ type Query = ParsedCatalogQuery;
 type Filters = CatalogFilters;
 type SortColumn = Query['sort'];
 
-/**
- * How a filter narrows the matches, as one of a few loops over a column (each its own function, so the
- * engine compiles each loop for its one column type): a range, a code looked up in a table of wanted
- * codes, a flag, or a test of its own.
- */
+/** How a filter narrows the matches: one of a few loops, each its own function so the engine compiles it for one column type. */
 type Narrowing =
   | { kind: 'range'; column: Float64Array; min: number; max: number }
   | { kind: 'lookup'; column: Int32Array | Int8Array; wanted: Uint8Array }
@@ -167,9 +161,7 @@ const FILTERS: readonly CatalogFilter[] = [
   },
   {
     active: (f) => f.seeds.length > 0,
-    narrowing: (s, f) => {
-      return { kind: 'values', column: s.seed, wanted: wantedValues(f.seeds, 0) };
-    },
+    narrowing: (s, f) => ({ kind: 'values', column: s.seed, wanted: wantedValues(f.seeds, 0) }),
     item: (f) => (item) => item.paintSeed !== null && Number.isInteger(item.paintSeed) && inRanges(f.seeds, item.paintSeed),
   },
   {
@@ -373,10 +365,9 @@ export class CatalogQuery {
       this.onSale = { generation: s.generation, slots };
       if (this.scratch.length < slots.length) this.scratch = new Int32Array(s.itemId.length);
     }
-    let count = this.onSale.slots.length;
     const all = this.scratch;
     all.set(this.onSale.slots);
-    count = narrowAll(s, q, all, count);
+    const count = narrowAll(s, q, all, this.onSale.slots.length);
     const matches = all.subarray(0, count);
     const end = Math.min(count, q.offset + q.limit);
     if (q.offset >= end) return { slots: new Int32Array(0), total: count };
@@ -431,16 +422,14 @@ function smallest(slots: Int32Array, k: number, order: Order): Int32Array {
     heap[i] = heap[j] as number;
     heap[j] = t;
   };
-  // The top's key and id, read again only when the top changes: most slots fail one compare with them, and
-  // that compare is most of a broad query's time.
+  // The top's key and id, read again only when the top changes: the compare with them is most of a broad query's time.
   let topKey = Number.NaN;
   let topId = 0;
   const readTop = () => {
     topKey = keyOf(order, heap[0] as number);
     topId = ids[heap[0] as number] as number;
   };
-  // Slots are mostly in itemId order: walked in the direction, so ties on the key (many items listed at one
-  // instant) lose to the heap's top at once instead of replacing it one after another.
+  // Slots are mostly in itemId order: walked in the direction, ties on the key (items listed at one instant) lose at once.
   const last = slots.length - 1;
   for (let i = 0; i <= last; i++) {
     const slot = slots[sign > 0 ? i : last - i] as number;

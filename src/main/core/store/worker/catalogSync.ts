@@ -1,14 +1,7 @@
 /**
- * Streaming catalog sync, run inside the writer thread.
- *
- * 1. The list streams in (download.ts); ItemSplitter cuts its items array into byte ranges. Each item's
- *    bytes are hashed; an item on sale whose hash is the stored one is unchanged and never decoded or parsed.
- * 2. New and changed items are parsed, checked and staged in a TEMP table in short transactions, so no
- *    write transaction waits on the network and trade updates keep flowing meanwhile.
- * 3. ONE transaction makes the list the catalog: staged items written (set-based, the same rules as a live
- *    upsert: a listing for a new or re-listed item, a move for a new price), items on sale the list no
- *    longer names taken off sale, items the feed touched meanwhile left as the feed set them. A failed
- *    or cancelled download never reaches it, so the previous catalog stays as it was.
+ * Streaming catalog sync, in the writer thread. An item on sale whose bytes hash as stored is never parsed; the others
+ * are checked and staged in a TEMP table in short transactions, so no write waits on the network. ONE final transaction
+ * makes the list the catalog (a live upsert's rules; the feed's changes meanwhile kept); a failed download never reaches it.
  */
 import { itemSchema, type Item } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
@@ -17,6 +10,7 @@ import type { CatalogWriter } from './catalogWriter';
 import { leadingItemId, streamBody } from './download';
 import { hashBytes, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
 import { EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
+import { sortedIndexOf } from './markets';
 import type { Db } from './open';
 
 const STAGE_BATCH_ITEMS = 2000;
@@ -25,7 +19,6 @@ const PROGRESS_INTERVAL_MS = 100;
 const FULL_CHECK_EVERY = 1000;
 /** Items off sale are kept this long (detail views, trades), then dropped with their history. */
 const SOLD_RETENTION_MS = 7 * 24 * 3600_000;
-/** Price history older than this is dropped. */
 const HISTORY_RETENTION_MS = 90 * 24 * 3600_000;
 
 export const CATALOG_META = {
@@ -62,22 +55,9 @@ class KnownItems {
     return new KnownItems(ids.subarray(0, i), hashes.subarray(0, i));
   }
 
-  private indexOf(itemId: number): number {
-    let low = 0;
-    let high = this.ids.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const at = this.ids[mid] as number;
-      if (at < itemId) low = mid + 1;
-      else if (at > itemId) high = mid - 1;
-      else return mid;
-    }
-    return -1;
-  }
-
   /** Marks the item named by the list; whether it is on sale with these very bytes. */
   see(itemId: number, hash: number): boolean {
-    const index = this.indexOf(itemId);
+    const index = sortedIndexOf(this.ids, itemId);
     if (index < 0) return false;
     this.seen[index] = 1;
     return this.hashes[index] === hash;
@@ -85,7 +65,7 @@ class KnownItems {
 
   /** Whether the cache held the item (on sale or not) when the sync started. */
   held(itemId: number): boolean {
-    return this.indexOf(itemId) >= 0;
+    return sortedIndexOf(this.ids, itemId) >= 0;
   }
 
   /** Items on sale when the sync started that the list did not name. */
@@ -103,6 +83,7 @@ class Receiver {
   private parsed = 0;
   private pending: unknown[][] = [];
   private readonly stage;
+  private readonly newJson;
 
   constructor(
     private readonly db: Db,
@@ -116,8 +97,6 @@ class Receiver {
       'INSERT INTO item_json (itemId, json) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM items WHERE itemId = ?) ON CONFLICT(itemId) DO UPDATE SET json = excluded.json',
     );
   }
-
-  private readonly newJson;
 
   /** One element of the items array; false when its bytes are not one JSON value (see ItemSplitter). */
   element(bytes: Buffer, start: number, end: number): boolean {
@@ -155,15 +134,13 @@ class Receiver {
       this.unchanged += 1;
       return true;
     }
-    // An item new to the cache has its text written at once (one copy of the list's bulk, not two); the
-    // stage keeps the text of the others, whose rows change only in the final transaction.
+    // A new item's text is written at once (one copy of the list's bulk, not two); the others' rows change only at the end.
     const stored = storedJson(json, item);
     this.pending.push([...itemValues(item, hash), this.known.held(item.itemId) ? stored : null, stored]);
     if (this.pending.length >= STAGE_BATCH_ITEMS) this.flush();
     return true;
   }
 
-  /** Stages the pending items in one short transaction. */
   flush(): void {
     if (this.pending.length === 0) return;
     const batch = this.pending;
@@ -211,9 +188,7 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
       `INSERT INTO items (itemId, name_id, ${STAGED_COLUMNS.join(', ')}, listed_at, last_move, removed_at, version)
        SELECT s.itemId, n.name_id, ${STAGED_COLUMNS.map((c) => `s.${c}`).join(', ')}, @now, 0, NULL, @version
        FROM temp.sync_stage s JOIN names n ON n.name = s.name WHERE true ORDER BY s.itemId
-       ON CONFLICT(itemId) DO UPDATE SET name_id = excluded.name_id, ${STAGED_COLUMNS.filter((c) => c !== 'price')
-         .map((c) => `${c} = excluded.${c}`)
-         .join(', ')},
+       ON CONFLICT(itemId) DO UPDATE SET name_id = excluded.name_id, ${STAGED_COLUMNS.filter((c) => c !== 'price').map((c) => `${c} = excluded.${c}`).join(', ')},
          listed_at = CASE WHEN items.removed_at IS NULL THEN items.listed_at ELSE excluded.listed_at END,
          last_move = CASE WHEN items.removed_at IS NOT NULL THEN 0 ELSE coalesce(nullif(sign(excluded.price - items.price), 0), items.last_move) END,
          price = excluded.price, removed_at = NULL, version = excluded.version`,
@@ -254,13 +229,7 @@ export interface SyncContext {
   progress: (progress: { phase: 'receiving' | 'applying' | 'done'; received: number; total: number | null; applied: number }) => void;
 }
 
-export async function runCatalogSync(
-  db: Db,
-  catalog: CatalogWriter,
-  meta: MetaAccess,
-  request: CatalogSyncRequest,
-  context: SyncContext,
-): Promise<CatalogSyncResult> {
+export async function runCatalogSync(db: Db, catalog: CatalogWriter, meta: MetaAccess, request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {
   if (catalog.syncTouched) throw new CatalogSyncError('busy', 'a catalog sync is already running');
   const started = performance.now();
   catalog.syncTouched = new Set();
@@ -269,8 +238,7 @@ export async function runCatalogSync(
   let receiver: Receiver | null = null;
   const splitter: ItemSplitter = new ItemSplitter((bytes, start, end) => (receiver as Receiver).element(bytes, start, end));
   try {
-    // The texts a sync that did not finish wrote for items it never listed: no reader sees them, and this
-    // sync must not keep them (it writes a new item's text only where none is).
+    // A sync that did not finish left texts of items it never listed; this one writes a new item's text only where none is.
     if (meta.getMeta(CATALOG_META.syncUnfinished) === true) db.prepare('DELETE FROM item_json WHERE itemId NOT IN (SELECT itemId FROM items)').run();
     meta.setMeta(CATALOG_META.syncUnfinished, true);
     receiver = new Receiver(db, KnownItems.load(db), () => splitter.received);

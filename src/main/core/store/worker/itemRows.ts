@@ -1,7 +1,4 @@
-/**
- * An item's row in `items` (what the readers' snapshot filters and sorts on), its hash, and the catalog
- * row the UI shows, built from the stored item. No SQLite access here.
- */
+/** An item's row in `items`, its hash, and the catalog row the UI shows, built from the stored item. No SQLite here. */
 import type { Item } from '../../../../shared/api';
 import { RARITY_COLORS } from '../../../../shared/api';
 import type { CatalogRow, MarketStanding } from '../../../../shared/ipc';
@@ -14,8 +11,7 @@ export const NAME_LIST_SEPARATOR = '\n';
 const RARITY_RANK = new Map<string, number>(RARITY_COLORS.map((color, index) => [color, index]));
 
 export function rarityRankOf(color: string | null): number | null {
-  if (color === null) return null;
-  return RARITY_RANK.get(color.toLowerCase()) ?? null;
+  return color === null ? null : (RARITY_RANK.get(color.toLowerCase()) ?? null);
 }
 
 export function isoOf(epochMs: number): string {
@@ -23,15 +19,9 @@ export function isoOf(epochMs: number): string {
 }
 
 /**
- * A 53-bit hash of an item's JSON text (its UTF-8 bytes): a sync hashes each
- * item's bytes as they arrive and parses only those whose hash differs from the
- * stored one. Two 32-bit MurmurHash3 lanes with different constants run
- * over every byte (MurmurHash3's block, tail and final steps; the length seeds
- * them), and 32 + 21 of their bits are kept: two texts of one item
- * collide with negligible odds. In plain JavaScript it costs half of a native
- * SHA-1 call (~0.7 µs vs ~1.4 µs per 560-byte item: the call's overhead, not the
- * digest, was the cost). Not a defence against a hostile server, which is the
- * source of the data anyway.
+ * A 53-bit hash of an item's JSON text (UTF-8 bytes): a sync parses only the items whose hash differs from the stored one.
+ * Two MurmurHash3 lanes (the length seeds them), 32 + 21 of their bits kept. Plain JS: half a native SHA-1 call's cost
+ * (the call's overhead dominated). Not a defence against a hostile server, the data's source anyway.
  */
 export function hashJson(json: string | Uint8Array): number {
   const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
@@ -105,11 +95,7 @@ export function itemValues(item: Item, hash: number): ItemValues {
   ];
 }
 
-/**
- * An item's text as `item_json` keeps it: without its price, whose one home is the row (a live price change
- * writes the row alone). The list's own text is cut where it holds `"price":<digits>,` at its top level
- * (the spec's key order); any other text is written anew.
- */
+/** An item's text without its price, whose one home is the row: the list's text cut at `"price":<digits>,`, or written anew. */
 export function storedJson(json: string, item: Item): string {
   const cut = json.replace(/"price":\d+,/, '');
   if (cut.length < json.length && !cut.includes('"price"')) return cut;
@@ -122,9 +108,6 @@ export function itemOf(json: string, price: number): Item {
   return { ...(JSON.parse(json) as Omit<Item, 'price'>), price };
 }
 
-export function moveOf(lastMove: number): CatalogRow['lastMove'] {
-  return lastMove > 0 ? 'up' : lastMove < 0 ? 'down' : null;
-}
 
 /** What the catalog shows of an item, with its listing time, last move and market standing (null: not computed here). */
 export function catalogRowOf(item: Item, listedAt: number, lastMove: number, market: MarketStanding | null = null): CatalogRow {
@@ -145,18 +128,14 @@ export function catalogRowOf(item: Item, listedAt: number, lastMove: number, mar
     statTrak: name.includes(STATTRAK_MARK),
     souvenir: name.startsWith(SOUVENIR_PREFIX),
     listedAt: isoOf(listedAt),
-    lastMove: moveOf(lastMove),
+    lastMove: lastMove > 0 ? 'up' : lastMove < 0 ? 'down' : null,
     market,
   };
 }
 
-function nullableNumber(value: unknown): boolean {
-  return value === null || typeof value === 'number';
-}
+const nullableNumber = (value: unknown): boolean => value === null || typeof value === 'number';
+const nullableString = (value: unknown): boolean => value === null || typeof value === 'string';
 
-function nullableString(value: unknown): boolean {
-  return value === null || typeof value === 'string';
-}
 
 function namedList(value: unknown): boolean {
   if (!Array.isArray(value)) return false;

@@ -1,27 +1,12 @@
 /**
- * Incremental, byte-level splitter of the on-sale list envelope
- * `{"totalItems":N,"totalValue":V,"items":[{…},{…}],"lastUpdate":"…"}`.
- *
- * The body of a 1M-item catalog is ~560 MB of JSON, more than V8's longest
- * string, so it is never held whole and never decoded whole: bytes are fed
- * chunk by chunk and each element of the top-level `"items"` array is handed
- * over as a byte range, so the consumer can hash it and decide whether it needs
- * decoding and `JSON.parse` at all (an unchanged item does not).
- *
- * Two ways to find where an element ends:
- * - fast: an element that starts with `{"itemId":` ends right before the next
- *   `},{"itemId":` (a native `indexOf`). In valid JSON that byte sequence can
- *   only be the start of an object whose first key is itemId — a `"` inside a
- *   string is always escaped — so the split is right unless an item holds a
- *   nested object keyed that way; the consumer then reports the range as not one
- *   element, and the splitter rescans it the slow way.
- * - exact: a state machine over every byte (string, escape, depth), used for
- *   the envelope around the array, for elements of any other shape, and from
- *   the first fast split the consumer refused.
- *
- * Everything outside the array (totals, lastUpdate, any field a newer server
- * adds) is kept as a small "skeleton" text and parsed at the end, so the
- * fields may come before or after the array.
+ * Incremental, byte-level splitter of the on-sale list envelope `{"totalItems":N,"totalValue":V,"items":[{…},…],"lastUpdate":"…"}`.
+ * A 1M-item body (~560 MB) is longer than V8's longest string, so it is never held or decoded whole: each element of
+ * `"items"` is handed over as a byte range, hashed, and parsed only when it changed.
+ * - fast: an element starting `{"itemId":` ends right before the next `},{"itemId":` (in valid JSON those bytes can only
+ *   start an object keyed itemId first, as a `"` in a string is escaped); a nested object keyed that way makes the
+ *   consumer refuse the range, and the exact scanner takes over from there.
+ * - exact: a state machine over every byte (string, escape, depth), for the envelope and elements of other shapes.
+ * Fields outside the array are kept as a small "skeleton" text parsed at the end, so they may come before or after it.
  */
 
 export class EnvelopeFormatError extends Error {
@@ -37,24 +22,11 @@ export interface EnvelopeFields {
   lastUpdate: string | null;
 }
 
-/**
- * Receives one element of the items array: bytes [start, end) of `bytes`
- * (valid only during the call). Returns false when the range is not one
- * complete JSON value; the splitter then finds the element's end exactly and
- * calls again (and throws if that range is refused too).
- */
+/** One element: bytes [start, end) of `bytes` (valid during the call); false if not one JSON value (then retried exactly, once). */
 export type ElementSink = (bytes: Buffer, start: number, end: number) => boolean;
 
-const enum Mode {
-  /** Inside the envelope, before the items array. */
-  Before,
-  /** Inside the items array. */
-  Items,
-  /** Inside the envelope, after the items array. */
-  After,
-  /** The envelope's closing brace was seen. */
-  Done,
-}
+/** In the envelope before the items array, in it, after it, past the envelope's closing brace. */
+const enum Mode { Before, Items, After, Done }
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -64,7 +36,7 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
-const ITEM_START = Buffer.from('{"itemId":');
+export const ITEM_START = Buffer.from('{"itemId":');
 const ITEM_SEPARATOR = Buffer.from('},{"itemId":');
 const ITEMS_KEY = /"items"\s*:\s*$/;
 /** The skeleton never needs more than this; a bigger one means this is not an envelope. */
@@ -72,10 +44,7 @@ const MAX_SKELETON_BYTES = 1 << 20;
 /** A fast-path element longer than this means the separator is not there (other formatting): go exact. */
 const MAX_FAST_ELEMENT_BYTES = 1 << 20;
 
-/**
- * Whether `bytes` holds `prefix` at `at`. A plain loop: `Buffer#compare` with offsets
- * validates its five arguments on every call, ~0.2 µs, twice per item of a sync.
- */
+/** Whether `bytes` holds `prefix` at `at`. A plain loop: `Buffer#compare` checks its five arguments each call (~0.2 µs, twice per item). */
 export function bytesAt(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean {
   if (at < 0 || at + prefix.length > bytes.length) return false;
   for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
@@ -109,16 +78,12 @@ export class ItemSplitter {
   private totalItemsEarly: number | null = null;
   private count = 0;
 
-  /**
-   * @param bridgeBytes how much of a new chunk is joined to the bytes left over from the
-   *   previous one (an element longer than that which spans two chunks joins them whole)
-   */
+  /** @param bridgeBytes how much of a new chunk is joined to the previous one's leftover (a longer spanning element joins both whole) */
   constructor(
     private readonly onElement: ElementSink,
     private readonly bridgeBytes = 8192,
   ) {}
 
-  /** Elements handed over so far. */
   get received(): number {
     return this.count;
   }
@@ -133,10 +98,8 @@ export class ItemSplitter {
     if (this.pending.length === 0) {
       this.pending = chunk;
     } else if (chunk.length > this.bridgeBytes) {
-      // Join only the chunk's first bytes to the ones left over: the element that spans both
-      // chunks ends there, and the rest is scanned in the chunk itself. Copying every chunk
-      // behind a few hundred left-over bytes cost a 500k sync ~280 MB of copies and the
-      // collections that come with them.
+      // Join only the chunk's first bytes to the leftover (the spanning element ends there); the rest is scanned in
+      // place: copying whole chunks behind the leftover cost a 500k sync ~280 MB of copies.
       const left = this.pending.length;
       this.pending = Buffer.concat([this.pending, chunk.subarray(0, this.bridgeBytes)]);
       this.scan(false);
@@ -157,13 +120,12 @@ export class ItemSplitter {
     if (this.mode !== Mode.Done) {
       throw new EnvelopeFormatError(this.mode === Mode.Before ? 'the catalog body has no "items" array' : 'the catalog body ended early');
     }
-    let envelope: unknown;
+    let fields: Record<string, unknown>;
     try {
-      envelope = JSON.parse(this.skeleton);
+      fields = JSON.parse(this.skeleton) as Record<string, unknown>;
     } catch (error) {
       throw new EnvelopeFormatError(`the catalog envelope is not valid JSON (${(error as Error).message})`);
     }
-    const fields = envelope as Record<string, unknown>;
     return {
       totalItems: typeof fields['totalItems'] === 'number' ? fields['totalItems'] : null,
       totalValue: typeof fields['totalValue'] === 'number' ? fields['totalValue'] : null,
@@ -172,15 +134,8 @@ export class ItemSplitter {
   }
 
   private scan(atEnd: boolean): void {
-    for (;;) {
-      if (this.mode === Mode.Items && !this.exact) {
-        // Fast path: returns false when it needs more bytes (or at the end, the exact scanner).
-        if (!this.fastItems(atEnd)) return;
-        continue;
-      }
-      this.exactScan();
-      return;
-    }
+    while (this.mode === Mode.Items && !this.exact) if (!this.fastItems(atEnd)) return;
+    this.exactScan();
   }
 
   /** One fast-path step; false when nothing more can be done with the bytes at hand. */

@@ -1,8 +1,6 @@
 /**
- * Each listing's standing in its name's market (its name and phase), from the snapshot's listings on sale:
- * the reference price (the median), how many are on sale, the discount against the reference and the
- * float rank. A group whose listings changed is computed again at the end of the refresh that changed it;
- * a listing off sale keeps what it had when it left.
+ * Each listing's standing in its market (name and phase) among the listings on sale: median price, count, discount,
+ * float rank. A refresh computes again the groups it changed; a listing off sale keeps what it had when it left.
  */
 import type { MarketStanding } from '../../../../shared/ipc';
 
@@ -29,6 +27,18 @@ export function grown<T extends Float64Array | Int32Array | Int8Array | Uint8Arr
   return next;
 }
 
+/** The index of `value` in `values[0, length)`, ascending and without repeats; -1 when absent. */
+export function sortedIndexOf(values: Float64Array, value: number, length = values.length): number {
+  for (let low = 0, high = length - 1; low <= high; ) {
+    const mid = (low + high) >>> 1;
+    const at = values[mid] as number;
+    if (at === value) return mid;
+    if (at < value) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
 export class Markets {
   /** By slot: its group (-1: none yet), its reference, discount and float rank (NaN: none). */
   group = new Int32Array(0);
@@ -49,10 +59,7 @@ export class Markets {
     return markets;
   }
 
-  /**
-   * A slot's name and phase after a write: it joins that group, and the group (and the one it left) is computed
-   * again. `capacity`: the snapshot's room for slots, which the columns here follow.
-   */
+  /** A slot's name and phase after a write: it joins that group, computed again with the one it left. `capacity`: the snapshot's. */
   touch(slot: number, nameId: number, phaseCode: number, capacity: number): void {
     if (slot >= this.group.length) {
       const previous = this.group.length;
@@ -82,7 +89,6 @@ export class Markets {
     this.dirty.add(group);
   }
 
-  /** Computes the groups touched since the last time. */
   update(input: MarketInput): void {
     for (const group of this.dirty) {
       const onSale = (this.members[group] as number[]).filter((slot) => input.onSale[slot] === 1);
@@ -103,20 +109,15 @@ export class Markets {
     this.dirty.clear();
   }
 
-  /** How many of a slot's group are on sale. */
-  listingsAt(slot: number): number {
+  listingsAt(
+slot: number): number {
     return this.listings[this.group[slot] as number] ?? 0;
   }
 
   /** A slot's standing (what it had when it left, for one off sale). */
   standing(slot: number): MarketStanding {
     const rank = this.floatRank[slot] as number;
-    return {
-      reference: this.reference[slot] as number,
-      listings: this.listingsAt(slot),
-      discount: this.discount[slot] as number,
-      floatRank: Number.isNaN(rank) ? null : rank,
-    };
+    return { reference: this.reference[slot] as number, listings: this.listingsAt(slot), discount: this.discount[slot] as number, floatRank: Number.isNaN(rank) ? null : rank };
   }
 
   /** Its float rank among its group's listings on sale with its seed (computed when asked: a detail, a page's rows). */

@@ -1,9 +1,6 @@
 /**
- * A short list of numbers per slot (an item's sticker ids, its charms' patterns) in typed arrays: one pool,
- * and each slot's start and length in it. A filter walks them in one tight loop, and a saved snapshot writes
- * and reads them as a few copies (as arrays of arrays they were most of its take-up time at 500k items).
- * A slot set again gets a new run at the pool's end; the old run is left behind and squeezed out when the
- * pool is full and at least half of it is left behind.
+ * A short list of numbers per slot (sticker ids, charm patterns) in one typed pool: a tight loop for filters, a few
+ * copies for a saved snapshot. A slot set again gets a new run; the pool is squeezed when full and half left behind.
  */
 import { grown } from './markets';
 

@@ -1,15 +1,13 @@
 /**
- * A reader's copy of the catalog columns it filters and sorts on, one typed array per column, one slot
- * per item ever held (items off sale keep their slot, marked). It follows the writer through `version`:
- * each refresh reads the rows written since the last one (the first reads them all) and patches them in.
- * Sort keys are computed when a query asks for a column and kept until a refresh changes a row.
+ * A reader's copy of the columns it filters and sorts on: one typed array per column, one slot per item ever held
+ * (off sale keeps its slot). Each refresh patches in the rows whose `version` is above the last one read.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { CHARM_PATTERN_MAX } from '../../../../shared/filters';
 import { CACHE_ID_KEY } from '../schema';
 import { NAME_LIST_SEPARATOR } from './itemRows';
-import { grown, Markets } from './markets';
+import { grown, Markets, sortedIndexOf } from './markets';
 import { SlotLists } from './slotLists';
 import type { Db } from './open';
 
@@ -34,10 +32,7 @@ const SCAN_SHARE = 0.1;
 const SCAN_CHUNK = 20_000;
 /** A saved snapshot's layout; another is not read. */
 const SAVED_FORMAT = 3;
-/**
- * A saved snapshot older than this is not read: rows dropped by the sync's retention (a week after they
- * left sale) leave no version to patch from, so one saved before they left could show them on sale.
- */
+/** Older saved snapshots are not read: rows the sync's retention drops (a week off sale) leave no version to patch from. */
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
 
 const isCharmPattern = (value: number) => Number.isInteger(value) && value >= 0 && value <= CHARM_PATTERN_MAX;
@@ -136,10 +131,7 @@ export class CatalogSnapshot {
     };
   }
 
-  /**
-   * Saves the snapshot beside the store (`file`), so the next start patches it instead of reading every row
-   * (~1 s at 500k items, the first screen's wait). Written whole to a temporary file, then renamed in.
-   */
+  /** Saves the snapshot to `file` (written then renamed), so the next start patches it instead of reading every row (~1 s at 500k). */
   save(file: string): void {
     const { db: _db, statements: _statements, ...state } = this;
     // The groups' slot lists are rebuilt from the slots' groups at load (as arrays of arrays, they would be most of the take-up).
@@ -242,13 +234,8 @@ export class CatalogSnapshot {
   slotOf(itemId: number): number {
     const sorted = this.sortedSlots;
     if (sorted > 0 && itemId <= (this.itemId[sorted - 1] as number)) {
-      for (let low = 0, high = sorted - 1; low <= high; ) {
-        const mid = (low + high) >>> 1;
-        const at = this.itemId[mid] as number;
-        if (at === itemId) return mid;
-        if (at < itemId) low = mid + 1;
-        else high = mid - 1;
-      }
+      const found = sortedIndexOf(this.itemId, itemId, sorted);
+      if (found >= 0) return found;
     }
     return this.laterSlots.get(itemId) ?? -1;
   }
