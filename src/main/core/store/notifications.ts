@@ -1,11 +1,11 @@
 import type { NotificationPage, StoredNotification } from '../../../shared/ipc';
-import { notificationMarkReadSchema, notificationQuerySchema, type NotificationMarkRead, type NotificationQuery } from '../../../shared/ipc/contract';
+import type { NotificationMarkRead, NotificationQuery } from '../../../shared/ipc/contract';
+
+export { notificationMarkReadSchema, notificationQuerySchema } from '../../../shared/ipc/contract';
 
 /**
- * The notification centre's repository in the account's store (table
- * `notifications`, migration 019). `LocalStore.notifications` implements it;
- * the engine's NotificationCentre writes through it, and readers of the
- * history (the away summary, the webhook forwarder) read through it.
+ * The notification centre's store (table `notifications`), implemented by `LocalStore.notifications`: the
+ * engine's NotificationCentre writes through it; the away summary and the webhook forwarder read through it.
  */
 export interface NotificationRepository {
   /** Keeps notifications; idempotent by id (one already held is left as it is, read or not). */
@@ -22,9 +22,3 @@ export interface NotificationInsertResult {
   inserted: StoredNotification[];
   unread: number;
 }
-
-/** The centre keeps this many notifications; older ones are dropped as new ones arrive. */
-export const NOTIFICATIONS_KEPT = 20_000;
-
-export { notificationMarkReadSchema, notificationQuerySchema };
-export type { NotificationMarkRead, NotificationQuery };

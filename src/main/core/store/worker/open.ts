@@ -1,8 +1,23 @@
-import Database from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import { classifySqliteError } from '../errors';
 import { checkSchemaVersion, prepareSchema, SCHEMA_VERSION } from '../schema';
 
 export type Db = Database.Database;
+export type Prepare = <P extends unknown[] = unknown[], R = unknown>(sql: string) => Statement<P, R>;
+
+/** Prepared statements kept by their SQL, so each can be written at its one use (the oldest dropped past 100). */
+export function statementCache(db: Db): Prepare {
+  const statements = new Map<string, Statement>();
+  return <P extends unknown[], R>(sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= 100) statements.delete(statements.keys().next().value as string);
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement as unknown as Statement<P, R>;
+  };
+}
 
 /** The size the WAL file is cut back to after a checkpoint emptied it (a sync can grow it to hundreds of MB). */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;

@@ -1,9 +1,9 @@
 /**
- * Mapping between the records' API objects (trades, ledger entries, recipients, firings, settings) and
- * table rows, shared by the writer and the reader threads. No SQLite access here.
+ * The records' columns, and the API objects of rows that need converting (rules, firings, settings);
+ * shared by the writer and the reader threads. No SQLite access here.
  */
-import type { BalanceTransaction, Trade, TradeStatus } from '../../../../shared/api';
-import type { AlertFiring, AlertRule, AppSettings, Recipient } from '../../../../shared/ipc';
+import type { Trade, TradeStatus } from '../../../../shared/api';
+import type { AlertFiring, AlertRule, AppSettings } from '../../../../shared/ipc';
 import { catalogFiltersSchema, type LegacyRuleFields, ruleFiltersInput } from '../../../../shared/ipc/contract';
 
 // ---- Trades
@@ -73,43 +73,16 @@ export const TRADE_FIELDS = [
   'stage',
 ] as const satisfies readonly (keyof Trade)[];
 
+/** A row read with these columns is a Trade as it is (same names, same types). */
 export const TRADE_SELECT = TRADE_FIELDS.join(', ');
-
-/** A row read with TRADE_SELECT is already a Trade (same names, same types). */
-export function tradeOf(row: Record<string, unknown>): Trade {
-  const trade = {} as Record<string, unknown>;
-  for (const field of TRADE_FIELDS) trade[field] = row[field] ?? null;
-  return trade as unknown as Trade;
-}
+/** Likewise a BalanceTransaction. */
+export const LEDGER_SELECT = 'id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase';
 
 export function sameTrade(a: Trade, b: Trade): boolean {
   return TRADE_FIELDS.every((field) => a[field] === b[field]);
 }
 
-// ---- Ledger
-
-export const LEDGER_SELECT = 'id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase';
-
-export function ledgerOf(row: Record<string, unknown>): BalanceTransaction {
-  return {
-    id: row['id'] as number,
-    type: row['type'] as BalanceTransaction['type'],
-    amount: row['amount'] as number,
-    balanceBefore: row['balanceBefore'] as number,
-    balanceAfter: row['balanceAfter'] as number,
-    tradeId: (row['tradeId'] as string | null) ?? null,
-    note: (row['note'] as string | null) ?? null,
-    createdAt: row['createdAt'] as string,
-    market_hash_name: (row['market_hash_name'] as string | null) ?? null,
-    phase: (row['phase'] as string | null) ?? null,
-  };
-}
-
-// ---- Recipients, firings, settings
-
-export function recipientOf(row: Record<string, unknown>): Recipient {
-  return { id: row['id'] as string, label: row['label'] as string, tradeUrl: row['tradeUrl'] as string, createdAt: row['createdAt'] as string };
-}
+// ---- Rules, firings, settings
 
 /**
  * A rule as stored (JSON): one stored before rules held the catalog's filters gets its conditions folded in
@@ -126,26 +99,19 @@ export function alertRuleOf(json: string): AlertRule {
 export const FIRING_SELECT =
   'id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, acknowledged, autoBuyTradeId, autoBuyError, autoBuyDone, autoBuySkipped, autoBuyDryRun';
 
-export function firingOf(row: Record<string, unknown>): AlertFiring {
-  return {
-    id: row['id'] as string,
-    ruleId: row['ruleId'] as string,
-    ruleName: row['ruleName'] as string,
-    itemId: row['itemId'] as number,
-    market_hash_name: row['market_hash_name'] as string,
-    price: row['price'] as number,
-    firedAt: row['firedAt'] as string,
-    acknowledged: row['acknowledged'] === 1,
-    autoBuy:
-      row['autoBuyDone'] === 1
-        ? {
-            tradeId: (row['autoBuyTradeId'] as string | null) ?? null,
-            error: (row['autoBuyError'] as string | null) ?? null,
-            skipped: (row['autoBuySkipped'] as string | null) ?? null,
-            dryRun: row['autoBuyDryRun'] === 1,
-          }
-        : null,
-  };
+export type FiringRow = Omit<AlertFiring, 'acknowledged' | 'autoBuy'> & {
+  acknowledged: number;
+  autoBuyDone: number;
+  autoBuyTradeId: string | null;
+  autoBuyError: string | null;
+  autoBuySkipped: string | null;
+  autoBuyDryRun: number;
+};
+
+export function firingOf(row: FiringRow): AlertFiring {
+  const { acknowledged, autoBuyDone, autoBuyTradeId, autoBuyError, autoBuySkipped, autoBuyDryRun, ...firing } = row;
+  const autoBuy = autoBuyDone === 1 ? { tradeId: autoBuyTradeId, error: autoBuyError, skipped: autoBuySkipped, dryRun: autoBuyDryRun === 1 } : null;
+  return { ...firing, acknowledged: acknowledged === 1, autoBuy };
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {

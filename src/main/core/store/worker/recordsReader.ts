@@ -1,150 +1,101 @@
 /**
  * The reader thread's answers about the user's records: trades, the ledger, recipients, alert rules and
- * firings, notifications, settings and meta.
+ * firings, notifications, saved searches, settings and meta.
  */
-import type { Statement } from 'better-sqlite3';
 import type { Trade } from '../../../../shared/api';
 import { ACTIVE_TRADE_STATUSES } from '../../../../shared/api';
-import type { AlertFiring, AlertRule, AppSettings, BalancePoint, LedgerRow, NotificationPage, Page, Recipient, TradeDetail, TradeTimelineEntry } from '../../../../shared/ipc';
+import type { AlertFiring, AlertRule, AppSettings, BalancePoint, LedgerRow, NotificationPage, Page, Recipient, StoredNotification, TradeDetail, TradeTimelineEntry } from '../../../../shared/ipc';
 import { savedSearchQuerySchema, type ParsedNotificationQuery } from '../../../../shared/ipc/contract';
 import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedLedgerQuery, ParsedTradeQuery, SavedSearchList } from '../types';
-import { listNotifications, unreadNotificationCount } from './notificationRows';
-import type { Db } from './open';
-import { alertRuleOf, FIRING_SELECT, firingOf, LEDGER_SELECT, ledgerOf, recipientOf, settingsOf, TRADE_SELECT, tradeOf } from './recordRows';
+import { statementCache, type Db, type Prepare } from './open';
+import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_SELECT, settingsOf, TRADE_SELECT } from './recordRows';
 
 const MAX_SERIES_POINTS = 2000;
-const STATEMENT_CACHE_SIZE = 100;
 
-/** `text` as a LIKE pattern that matches it literally (% and _ escaped with \\). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** One condition of a WHERE clause and its parameters; `false` when the filter is not asked for. */
+type Clause = readonly [sql: string, ...params: unknown[]] | false;
+
+function whereOf(clauses: Clause[]): { where: string; params: unknown[] } {
+  const asked = clauses.filter((clause) => clause !== false);
+  return { where: asked.length > 0 ? `WHERE ${asked.map(([sql]) => sql).join(' AND ')}` : '', params: asked.flatMap(([, ...params]) => params) };
+}
+
+function isIn(column: string, values: readonly unknown[]): Clause {
+  return values.length > 0 && [`${column} IN (${values.map(() => '?').join(', ')})`, ...values];
+}
+
+/** The table shows ids shortened: a filter matches the start of an id (ASCII case ignored by LIKE; % and _ literal). */
+function startsWith(column: string, prefix: string): Clause {
+  return prefix !== '' && [`${column} LIKE ? ESCAPE '\\'`, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`];
+}
+
+function ledgerWhere(q: ParsedLedgerQuery): { where: string; params: unknown[] } {
+  return whereOf([isIn('type', q.types), startsWith('tradeId', q.tradeId), q.from !== null && ['createdAt >= ?', q.from], q.to !== null && ['createdAt <= ?', q.to]]);
 }
 
 export class RecordsReader {
-  private readonly statements = new Map<string, Statement>();
+  /** Also the writer's cache: RecordsWriter reads through a RecordsReader on its own connection. */
+  readonly prepare: Prepare;
 
-  constructor(protected readonly db: Db) {}
-
-  /** A prepared statement, kept for reuse (the oldest dropped past the cache's size). */
-  prepare<P extends unknown[] = unknown[], R = unknown>(sql: string): Statement<P, R> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value as string);
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement as unknown as Statement<P, R>;
+  constructor(protected readonly db: Db) {
+    this.prepare = statementCache(db);
   }
 
   private countOf(from: string, where: string, params: unknown[]): number {
-    return this.prepare<unknown[], number>(`SELECT count(*) FROM ${from} ${where}`).pluck().get(...params) as number;
+    return this.prepare(`SELECT count(*) FROM ${from} ${where}`).pluck().get(...params) as number;
   }
 
   getMeta(key: string): unknown {
-    const value = this.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+    const value = this.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get(key);
     return value === undefined ? null : (JSON.parse(value) as unknown);
   }
 
   // ---- trades
 
   queryTrades(q: ParsedTradeQuery): Page<Trade> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.statuses.length > 0) {
-      where.push(`status IN (${q.statuses.map(() => '?').join(', ')})`);
-      params.push(...q.statuses);
-    }
-    if (q.activeOnly) {
-      where.push(`status IN (${ACTIVE_TRADE_STATUSES.map(() => '?').join(', ')})`);
-      params.push(...ACTIVE_TRADE_STATUSES);
-    }
-    if (q.from !== null) {
-      where.push('createdAt >= ?');
-      params.push(q.from);
-    }
-    if (q.to !== null) {
-      where.push('createdAt <= ?');
-      params.push(q.to);
-    }
-    // The table shows ids shortened: a filter matches the start of an id (ASCII case ignored by LIKE).
-    if (q.externalId !== '') {
-      where.push("externalId LIKE ? ESCAPE '\\'");
-      params.push(`${escapeLike(q.externalId)}%`);
-    }
-    if (q.tradeId !== '') {
-      where.push("tradeId LIKE ? ESCAPE '\\'");
-      params.push(`${escapeLike(q.tradeId)}%`);
-    }
-    if (q.webhookFailed) where.push("webhookStatus = 'failed'");
-    const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const rows = this.prepare<unknown[], Record<string, unknown>>(
-      `SELECT ${TRADE_SELECT} FROM trades ${whereSql} ORDER BY createdAt DESC, tradeId DESC LIMIT ? OFFSET ?`,
-    ).all(...params, q.limit, q.offset);
-    const total = this.countOf('trades', whereSql, params);
-    return { rows: rows.map(tradeOf), total, offset: q.offset, limit: q.limit };
+    const { where, params } = whereOf([
+      isIn('status', q.statuses),
+      q.activeOnly && isIn('status', ACTIVE_TRADE_STATUSES),
+      q.from !== null && ['createdAt >= ?', q.from],
+      q.to !== null && ['createdAt <= ?', q.to],
+      startsWith('externalId', q.externalId),
+      startsWith('tradeId', q.tradeId),
+      q.webhookFailed && ["webhookStatus = 'failed'"],
+    ]);
+    const rows = this.prepare<unknown[], Trade>(`SELECT ${TRADE_SELECT} FROM trades ${where} ORDER BY createdAt DESC, tradeId DESC LIMIT ? OFFSET ?`).all(...params, q.limit, q.offset);
+    return { rows, total: this.countOf('trades', where, params), offset: q.offset, limit: q.limit };
   }
 
   getTrade(tradeId: string): TradeDetail | null {
-    const row = this.prepare<[string], Record<string, unknown>>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`).get(tradeId);
-    if (!row) return null;
+    const trade = this.prepare<[string], Trade>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`).get(tradeId);
+    if (!trade) return null;
     const timeline = this.prepare<[string], TradeTimelineEntry>(
       "SELECT status, at, errorCode, failReason, source FROM trade_timeline WHERE tradeId = ? ORDER BY at, CASE status WHEN 'PENDING' THEN 0 WHEN 'CREATING' THEN 0 WHEN 'SENT' THEN 1 WHEN 'REVERSED' THEN 3 ELSE 2 END",
     ).all(tradeId);
-    return { trade: tradeOf(row), timeline };
+    return { trade, timeline };
   }
 
   activeTrades(): Trade[] {
-    return this.prepare<string[], Record<string, unknown>>(
-      `SELECT ${TRADE_SELECT} FROM trades WHERE status IN (${ACTIVE_TRADE_STATUSES.map(() => '?').join(', ')}) ORDER BY createdAt DESC, tradeId DESC`,
-    )
-      .all(...ACTIVE_TRADE_STATUSES)
-      .map(tradeOf);
+    const { where, params } = whereOf([isIn('status', ACTIVE_TRADE_STATUSES)]);
+    return this.prepare<unknown[], Trade>(`SELECT ${TRADE_SELECT} FROM trades ${where} ORDER BY createdAt DESC, tradeId DESC`).all(...params);
   }
 
   findTradeByExternalId(externalId: string): Trade | null {
-    const row = this.prepare<[string], Record<string, unknown>>(`SELECT ${TRADE_SELECT} FROM trades WHERE externalId = ? LIMIT 1`).get(externalId);
-    return row ? tradeOf(row) : null;
+    return this.prepare<[string], Trade>(`SELECT ${TRADE_SELECT} FROM trades WHERE externalId = ? LIMIT 1`).get(externalId) ?? null;
   }
 
   // ---- ledger
 
-  private ledgerWhere(q: ParsedLedgerQuery): { sql: string; params: unknown[] } {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.types.length > 0) {
-      where.push(`type IN (${q.types.map(() => '?').join(', ')})`);
-      params.push(...q.types);
-    }
-    if (q.tradeId !== '') {
-      where.push("tradeId LIKE ? ESCAPE '\\'");
-      params.push(`${escapeLike(q.tradeId)}%`);
-    }
-    if (q.from !== null) {
-      where.push('createdAt >= ?');
-      params.push(q.from);
-    }
-    if (q.to !== null) {
-      where.push('createdAt <= ?');
-      params.push(q.to);
-    }
-    return { sql: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', params };
-  }
-
   queryLedger(q: ParsedLedgerQuery): Page<LedgerRow> {
-    const { sql, params } = this.ledgerWhere(q);
-    const rows = this.prepare<unknown[], Record<string, unknown>>(
-      `SELECT ${LEDGER_SELECT} FROM ledger ${sql} ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`,
-    ).all(...params, q.limit, q.offset);
-    const total = this.countOf('ledger', sql, params);
-    return { rows: rows.map(ledgerOf), total, offset: q.offset, limit: q.limit };
+    const { where, params } = ledgerWhere(q);
+    const rows = this.prepare<unknown[], LedgerRow>(`SELECT ${LEDGER_SELECT} FROM ledger ${where} ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`).all(...params, q.limit, q.offset);
+    return { rows, total: this.countOf('ledger', where, params), offset: q.offset, limit: q.limit };
   }
 
   /** Balance after each entry, oldest first; long series are thinned to the last point of each bucket. */
   balanceSeries(q: ParsedLedgerQuery): BalancePoint[] {
-    const { sql, params } = this.ledgerWhere(q);
-    const points = this.prepare<unknown[], { at: string; balance: number }>(
-      `SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${sql} ORDER BY createdAt, id`,
-    ).all(...params);
+    const { where, params } = ledgerWhere(q);
+    const points = this.prepare<unknown[], BalancePoint>(`SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${where} ORDER BY createdAt, id`).all(...params);
     if (points.length <= MAX_SERIES_POINTS) return points;
     const step = points.length / MAX_SERIES_POINTS;
     const thinned: BalancePoint[] = [];
@@ -156,31 +107,25 @@ export class RecordsReader {
   }
 
   latestLedgerCreatedAt(): string | null {
-    return (this.prepare<[], string | null>('SELECT max(createdAt) FROM ledger').pluck().get() as string | null) ?? null;
+    return this.prepare<[], string | null>('SELECT max(createdAt) FROM ledger').pluck().get() ?? null;
   }
 
   // ---- recipients, rules, firings, settings
 
   listRecipients(): Recipient[] {
-    return this.prepare<[], Record<string, unknown>>('SELECT id, label, tradeUrl, createdAt FROM recipients ORDER BY label COLLATE NOCASE, createdAt')
-      .all()
-      .map(recipientOf);
+    return this.prepare<[], Recipient>('SELECT id, label, tradeUrl, createdAt FROM recipients ORDER BY label COLLATE NOCASE, createdAt').all();
   }
 
   getRecipient(id: string): Recipient | null {
-    const row = this.prepare<[string], Record<string, unknown>>('SELECT id, label, tradeUrl, createdAt FROM recipients WHERE id = ?').get(id);
-    return row ? recipientOf(row) : null;
+    return this.prepare<[string], Recipient>('SELECT id, label, tradeUrl, createdAt FROM recipients WHERE id = ?').get(id) ?? null;
   }
 
   listAlertRules(): AlertRule[] {
-    return this.prepare<[], string>('SELECT json FROM alert_rules ORDER BY createdAt, id')
-      .pluck()
-      .all()
-      .map((json) => alertRuleOf(json as string));
+    return this.prepare<[], string>('SELECT json FROM alert_rules ORDER BY createdAt, id').pluck().all().map(alertRuleOf);
   }
 
   getAlertRule(id: string): AlertRule | null {
-    const json = this.prepare<[string], string>('SELECT json FROM alert_rules WHERE id = ?').pluck().get(id) as string | undefined;
+    const json = this.prepare<[string], string>('SELECT json FROM alert_rules WHERE id = ?').pluck().get(id);
     return json === undefined ? null : alertRuleOf(json);
   }
 
@@ -188,14 +133,14 @@ export class RecordsReader {
     const limit = Math.max(1, Math.min(query.limit ?? 200, 10_000));
     // Auto-buy skips are listed folded (autoBuySkips), not one row each.
     const where = query.unacknowledgedOnly ? 'WHERE autoBuySkipped IS NULL AND acknowledged = 0' : 'WHERE autoBuySkipped IS NULL';
-    return this.prepare<[number], Record<string, unknown>>(`SELECT ${FIRING_SELECT} FROM alert_firings ${where} ORDER BY firedAt DESC, id LIMIT ?`)
+    return this.prepare<[number], FiringRow>(`SELECT ${FIRING_SELECT} FROM alert_firings ${where} ORDER BY firedAt DESC, id LIMIT ?`)
       .all(limit)
       .map(firingOf);
   }
 
   /** `ruleId:itemId:price` of every stored firing: what auto-buy must not fire again. */
   firingKeys(): string[] {
-    return this.prepare<[], string>("SELECT ruleId || ':' || itemId || ':' || price FROM alert_firings").pluck().all() as string[];
+    return this.prepare<[], string>("SELECT ruleId || ':' || itemId || ':' || price FROM alert_firings").pluck().all();
   }
 
   unacknowledgedFiringCount(): number {
@@ -209,7 +154,7 @@ export class RecordsReader {
               count(autoBuySkipped) AS skipped
          FROM alert_firings WHERE firedAt >= ? AND (autoBuyTradeId IS NOT NULL OR autoBuySkipped IS NOT NULL)
         GROUP BY ruleId`,
-    ).all(sinceIso) as AutoBuyDayRow[];
+    ).all(sinceIso);
   }
 
   autoBuySkips(limit: number): AutoBuySkipRow[] {
@@ -218,20 +163,31 @@ export class RecordsReader {
       `SELECT ruleId, ruleName, substr(firedAt, 1, 10) AS day, autoBuySkipped AS reason, count(*) AS count, max(firedAt) AS lastAt
          FROM alert_firings WHERE autoBuySkipped IS NOT NULL
         GROUP BY ruleId, day, autoBuySkipped ORDER BY day DESC, lastAt DESC LIMIT ?`,
-    ).all(Math.max(1, Math.min(limit, 10_000))) as AutoBuySkipRow[];
+    ).all(Math.max(1, Math.min(limit, 10_000)));
   }
 
   autoBuyBaseline(): string[] {
-    return this.prepare<[], string>("SELECT ruleId || ':' || itemId FROM auto_buy_baseline").pluck().all() as string[];
+    return this.prepare<[], string>("SELECT ruleId || ':' || itemId FROM auto_buy_baseline").pluck().all();
   }
 
+  // ---- notifications
+
+  /** Newest first; `target` is stored as JSON. */
   listNotifications(query: ParsedNotificationQuery): NotificationPage {
-    return listNotifications(this.db, query);
+    const { where, params } = whereOf([isIn('category', query.categories), isIn('severity', query.severities), query.unreadOnly && ['readAt IS NULL']]);
+    const total = this.countOf('notifications', where, params);
+    const rows = this.prepare<unknown[], Omit<StoredNotification, 'target'> & { target: string | null }>(
+      `SELECT id, kind, category, severity, title, body, target, at, readAt FROM notifications ${where} ORDER BY at DESC, id LIMIT ? OFFSET ?`,
+    ).all(...params, query.limit, query.offset);
+    const notifications = rows.map((row) => ({ ...row, target: row.target === null ? null : (JSON.parse(row.target) as StoredNotification['target']) }));
+    return { rows: notifications, total, unread: this.unreadNotificationCount() };
   }
 
   unreadNotificationCount(): number {
-    return unreadNotificationCount(this.db);
+    return this.prepare<[], number>('SELECT count(*) FROM notifications WHERE readAt IS NULL').pluck().get() as number;
   }
+
+  // ---- saved searches, settings
 
   /** By name; a row whose query no longer passes the schema (hand-edited, or from a build with other filters) is left out and reported. */
   listSearches(): SavedSearchList {

@@ -19,100 +19,50 @@ import type {
   TradeUpdateResult,
   TradeUpsertResult,
 } from '../types';
-import { insertNotifications, markNotificationsRead } from './notificationRows';
-import type { Db } from './open';
-import {
-  alertRuleOf,
-  canAdvance,
-  DEFAULT_SETTINGS,
-  FIRING_SELECT,
-  firingOf,
-  recipientOf,
-  sameTrade,
-  settingsOf,
-  STATUS_RANK,
-  statusTimeOf,
-  TRADE_FIELDS,
-  TRADE_SELECT,
-  tradeOf,
-} from './recordRows';
+import { type Db, type Prepare } from './open';
+import { RecordsReader } from './recordsReader';
+import { canAdvance, DEFAULT_SETTINGS, FIRING_SELECT, firingOf, type FiringRow, sameTrade, STATUS_RANK, statusTimeOf, TRADE_FIELDS, TRADE_SELECT } from './recordRows';
 
-function prepareStatements(db: Db) {
-  return {
-    getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
-    setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-    selectTrade: db.prepare<[string], Record<string, unknown>>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`),
-    insertTrade: db.prepare(
-      `INSERT INTO trades (${TRADE_FIELDS.join(', ')}, status_rank, updated_at) VALUES (${TRADE_FIELDS.map((f) => `@${f}`).join(', ')}, @status_rank, @updated_at)`,
-    ),
-    updateTrade: db.prepare(
-      `UPDATE trades SET ${TRADE_FIELDS.filter((f) => f !== 'tradeId')
-        .map((f) => `${f} = @${f}`)
-        .join(', ')}, status_rank = @status_rank, updated_at = @updated_at WHERE tradeId = @tradeId`,
-    ),
-    insertTimeline: db.prepare<[string, string, string, number | null, string | null, string]>(
-      'INSERT OR IGNORE INTO trade_timeline (tradeId, status, at, errorCode, failReason, source) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    insertLedger: db.prepare(
-      `INSERT OR IGNORE INTO ledger (id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase)
-       VALUES (@id, @type, @amount, @balanceBefore, @balanceAfter, @tradeId, @note, @createdAt, @market_hash_name, @phase)`,
-    ),
-    selectRecipient: db.prepare<[string], Record<string, unknown>>('SELECT id, label, tradeUrl, createdAt FROM recipients WHERE id = ?'),
-    upsertRecipient: db.prepare<[string, string, string, string]>(
-      'INSERT INTO recipients (id, label, tradeUrl, createdAt) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET label = excluded.label, tradeUrl = excluded.tradeUrl',
-    ),
-    deleteRecipient: db.prepare<[string]>('DELETE FROM recipients WHERE id = ?'),
-    selectRule: db.prepare<[string], { json: string }>('SELECT json FROM alert_rules WHERE id = ?'),
-    upsertRule: db.prepare<[string, string, string]>(
-      'INSERT INTO alert_rules (id, json, createdAt) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json',
-    ),
-    deleteRule: db.prepare<[string]>('DELETE FROM alert_rules WHERE id = ?'),
-    insertFiring: db.prepare<[string, string, string, number, string, number, string, string | null, number, number, number]>(
-      `INSERT OR IGNORE INTO alert_firings (id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, autoBuySkipped, autoBuyDryRun, autoBuyDone, acknowledged)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    deleteBaseline: db.prepare<[string]>('DELETE FROM auto_buy_baseline WHERE ruleId = ?'),
-    insertBaseline: db.prepare<[string, number]>('INSERT OR IGNORE INTO auto_buy_baseline (ruleId, itemId) VALUES (?, ?)'),
-    selectFiring: db.prepare<[string], Record<string, unknown>>(`SELECT ${FIRING_SELECT} FROM alert_firings WHERE id = ?`),
-    acknowledgeFiring: db.prepare<[string]>('UPDATE alert_firings SET acknowledged = 1 WHERE id = ?'),
-    acknowledgeAll: db.prepare('UPDATE alert_firings SET acknowledged = 1 WHERE acknowledged = 0'),
-    setFiringAutoBuy: db.prepare<[string | null, string | null, string]>(
-      'UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuyDone = 1 WHERE id = ?',
-    ),
-    deleteFiringsForRule: db.prepare<[string]>('DELETE FROM alert_firings WHERE ruleId = ?'),
-    searchById: db.prepare<[string], { createdAt: string }>('SELECT createdAt FROM saved_searches WHERE id = ?'),
-    searchByName: db.prepare<[string, string], { name: string }>('SELECT name FROM saved_searches WHERE name = ? COLLATE NOCASE AND id <> ?'),
-    upsertSearch: db.prepare<[string, string, string, string, string]>(
-      'INSERT INTO saved_searches (id, name, query, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, query = excluded.query, updatedAt = excluded.updatedAt',
-    ),
-    deleteSearch: db.prepare<[string]>('DELETE FROM saved_searches WHERE id = ?'),
-    allSettings: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings'),
-    setSetting: db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-  };
-}
+const TRADE_COLUMNS = [...TRADE_FIELDS, 'status_rank', 'updated_at'];
+const INSERT_TRADE_SQL = `INSERT INTO trades (${TRADE_COLUMNS.join(', ')}) VALUES (${TRADE_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+const UPDATE_TRADE_SQL = `UPDATE trades SET ${TRADE_COLUMNS.filter((c) => c !== 'tradeId').map((c) => `${c} = @${c}`).join(', ')} WHERE tradeId = @tradeId`;
+/** The centre keeps this many notifications; older ones are dropped as new ones arrive. */
+const NOTIFICATIONS_KEPT = 20_000;
 
 export class RecordsWriter {
-  private readonly s: ReturnType<typeof prepareStatements>;
+  /** The same queries as the reader thread's, on this connection (inside this writer's transactions). */
+  private readonly reads: RecordsReader;
+  private readonly prepare: Prepare;
 
   constructor(private readonly db: Db) {
-    this.s = prepareStatements(db);
+    this.reads = new RecordsReader(db);
+    this.prepare = this.reads.prepare;
   }
 
   readMeta(key: string): unknown {
-    const row = this.s.getMeta.get(key);
-    return row ? (JSON.parse(row.value) as unknown) : null;
+    return this.reads.getMeta(key);
   }
 
   setMeta(key: string, value: unknown): void {
-    this.s.setMeta.run(key, JSON.stringify(value ?? null));
+    this.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value ?? null));
   }
 
   // ---- trades
 
-  private tradeParams(trade: Trade, now: number): Record<string, unknown> {
+  private writeTrade(sql: string, trade: Trade, now: number): void {
     const params: Record<string, unknown> = { status_rank: STATUS_RANK[trade.status], updated_at: now };
     for (const field of TRADE_FIELDS) params[field] = trade[field];
-    return params;
+    this.prepare(sql).run(params);
+  }
+
+  private storedTrade(tradeId: string): Trade | undefined {
+    return this.prepare<[string], Trade>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`).get(tradeId);
+  }
+
+  /** Whether the trade's status is new to its timeline. */
+  private addToTimeline(trade: Trade, at: string, source: TradeSource): boolean {
+    const insert = this.prepare('INSERT OR IGNORE INTO trade_timeline (tradeId, status, at, errorCode, failReason, source) VALUES (?, ?, ?, ?, ?, ?)');
+    return insert.run(trade.tradeId, trade.status, at, trade.errorCode, trade.failReason, source).changes > 0;
   }
 
   upsertTrades(trades: Trade[], source: TradeSource): TradeUpsertResult {
@@ -121,30 +71,21 @@ export class RecordsWriter {
     const newStatuses: { tradeId: string; status: TradeStatus }[] = [];
     this.db.transaction(() => {
       for (const incoming of trades) {
-        const row = this.s.selectTrade.get(incoming.tradeId);
-        const stored = row ? tradeOf(row) : null;
-        if (stored === null) {
-          this.s.insertTrade.run(this.tradeParams(incoming, now));
+        const stored = this.storedTrade(incoming.tradeId);
+        if (!stored) {
+          this.writeTrade(INSERT_TRADE_SQL, incoming, now);
         } else if (stored.status === incoming.status) {
           // Same status: the server's record is the newer word on the other fields (offerId, webhookStatus, …).
           if (sameTrade(stored, incoming)) continue;
-          this.s.updateTrade.run(this.tradeParams(incoming, now));
+          this.writeTrade(UPDATE_TRADE_SQL, incoming, now);
         } else if (canAdvance(stored.status, incoming.status)) {
-          this.s.updateTrade.run(this.tradeParams(incoming, now));
+          this.writeTrade(UPDATE_TRADE_SQL, incoming, now);
         } else {
           // An older status arriving late (SENT after COMPLETED): ignored whole.
           continue;
         }
         changed.push(incoming);
-        const added = this.s.insertTimeline.run(
-          incoming.tradeId,
-          incoming.status,
-          statusTimeOf(incoming),
-          incoming.errorCode,
-          incoming.failReason,
-          source,
-        );
-        if (added.changes > 0) newStatuses.push({ tradeId: incoming.tradeId, status: incoming.status });
+        if (this.addToTimeline(incoming, statusTimeOf(incoming), source)) newStatuses.push({ tradeId: incoming.tradeId, status: incoming.status });
       }
     })();
     return { changed, newStatuses };
@@ -152,9 +93,8 @@ export class RecordsWriter {
 
   applyTradeUpdate(update: TradeUpdate, source: TradeSource): TradeUpdateResult {
     return this.db.transaction((): TradeUpdateResult => {
-      const row = this.s.selectTrade.get(update.tradeId);
-      if (!row) return { unknown: true, tradeId: update.tradeId };
-      const stored = tradeOf(row);
+      const stored = this.storedTrade(update.tradeId);
+      if (!stored) return { unknown: true, tradeId: update.tradeId };
       const nowMs = Date.now();
       const nowIso = new Date(nowMs).toISOString();
       let next: Trade;
@@ -183,26 +123,20 @@ export class RecordsWriter {
       } else {
         return { unknown: false, trade: stored, changed: false, newStatus: null };
       }
-      this.s.updateTrade.run(this.tradeParams(next, nowMs));
-      let newStatus: TradeStatus | null = null;
-      if (next.status !== stored.status) {
-        const added = this.s.insertTimeline.run(next.tradeId, next.status, nowIso, update.errorCode, update.failReason, source);
-        if (added.changes > 0) newStatus = next.status;
-      }
-      return { unknown: false, trade: next, changed: true, newStatus };
+      this.writeTrade(UPDATE_TRADE_SQL, next, nowMs);
+      const added = next.status !== stored.status && this.addToTimeline(next, nowIso, source);
+      return { unknown: false, trade: next, changed: true, newStatus: added ? next.status : null };
     })();
   }
 
   // ---- ledger
 
   insertLedger(entries: BalanceTransaction[]): LedgerInsertResult {
-    const inserted: BalanceTransaction[] = [];
-    this.db.transaction(() => {
-      for (const entry of entries) {
-        if (this.s.insertLedger.run(entry).changes > 0) inserted.push(entry);
-      }
-    })();
-    return { inserted };
+    const insert = this.prepare(
+      `INSERT OR IGNORE INTO ledger (id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase)
+       VALUES (@id, @type, @amount, @balanceBefore, @balanceAfter, @tradeId, @note, @createdAt, @market_hash_name, @phase)`,
+    );
+    return { inserted: this.db.transaction(() => entries.filter((entry) => insert.run(entry).changes > 0))() };
   }
 
   // ---- recipients
@@ -210,33 +144,29 @@ export class RecordsWriter {
   saveRecipient(input: RecipientInput): Recipient {
     return this.db.transaction(() => {
       const id = input.id ?? randomUUID();
-      const existing = this.s.selectRecipient.get(id);
-      const createdAt = existing ? (existing['createdAt'] as string) : new Date().toISOString();
-      this.s.upsertRecipient.run(id, input.label, input.tradeUrl, createdAt);
-      return recipientOf({ id, label: input.label, tradeUrl: input.tradeUrl, createdAt });
+      const createdAt = this.reads.getRecipient(id)?.createdAt ?? new Date().toISOString();
+      this.prepare('INSERT INTO recipients (id, label, tradeUrl, createdAt) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET label = excluded.label, tradeUrl = excluded.tradeUrl').run(
+        id, input.label, input.tradeUrl, createdAt,
+      );
+      return { id, label: input.label, tradeUrl: input.tradeUrl, createdAt };
     })();
   }
 
   deleteRecipient(id: string): { deleted: boolean } {
-    return { deleted: this.s.deleteRecipient.run(id).changes > 0 };
+    return { deleted: this.prepare('DELETE FROM recipients WHERE id = ?').run(id).changes > 0 };
   }
 
   // ---- alert rules and firings
 
-  private readRule(id: string): AlertRule | null {
-    const row = this.s.selectRule.get(id);
-    return row ? alertRuleOf(row.json) : null;
-  }
-
   private writeRule(rule: AlertRule): AlertRule {
-    this.s.upsertRule.run(rule.id, JSON.stringify(rule), rule.createdAt);
+    this.prepare('INSERT INTO alert_rules (id, json, createdAt) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json').run(rule.id, JSON.stringify(rule), rule.createdAt);
     return rule;
   }
 
   saveAlertRule(input: ParsedAlertRuleInput): AlertRule {
     return this.db.transaction(() => {
       const id = input.id ?? randomUUID();
-      const existing = this.readRule(id);
+      const existing = this.reads.getAlertRule(id);
       return this.writeRule({
         id,
         name: input.name,
@@ -258,76 +188,102 @@ export class RecordsWriter {
 
   deleteAlertRule(id: string): { deleted: boolean } {
     return this.db.transaction(() => {
-      this.s.deleteBaseline.run(id);
-      return { deleted: this.s.deleteRule.run(id).changes > 0 };
+      this.prepare('DELETE FROM auto_buy_baseline WHERE ruleId = ?').run(id);
+      return { deleted: this.prepare('DELETE FROM alert_rules WHERE id = ?').run(id).changes > 0 };
     })();
   }
 
   setAutoBuyBaseline(ruleId: string, itemIds: number[]): { stored: number } {
     return this.db.transaction(() => {
-      this.s.deleteBaseline.run(ruleId);
+      this.prepare('DELETE FROM auto_buy_baseline WHERE ruleId = ?').run(ruleId);
+      const insert = this.prepare('INSERT OR IGNORE INTO auto_buy_baseline (ruleId, itemId) VALUES (?, ?)');
       let stored = 0;
-      for (const itemId of itemIds) stored += this.s.insertBaseline.run(ruleId, itemId).changes;
+      for (const itemId of itemIds) stored += insert.run(ruleId, itemId).changes;
       return { stored };
     })();
   }
 
   setAlertRuleEnabled(id: string, enabled: boolean): AlertRule | null {
     return this.db.transaction(() => {
-      const rule = this.readRule(id);
+      const rule = this.reads.getAlertRule(id);
       return rule ? this.writeRule({ ...rule, enabled }) : null;
     })();
   }
 
   addAlertRuleSpend(id: string, cents: number): AlertRule | null {
     return this.db.transaction(() => {
-      const rule = this.readRule(id);
+      const rule = this.reads.getAlertRule(id);
       return rule ? this.writeRule({ ...rule, autoBuy: { ...rule.autoBuy, spent: rule.autoBuy.spent + cents } }) : null;
     })();
   }
 
+  private firing(id: string): AlertFiring | null {
+    const row = this.prepare<[string], FiringRow>(`SELECT ${FIRING_SELECT} FROM alert_firings WHERE id = ?`).get(id);
+    return row ? firingOf(row) : null;
+  }
+
   recordFiring(input: FiringInput): AlertFiring | null {
     const id = randomUUID();
-    const firedAt = input.firedAt ?? new Date().toISOString();
     const skipped = input.autoBuySkipped ?? null;
     const dryRun = input.autoBuyDryRun === true;
     // A skip or a dry run is decided at once (nothing sent); a skip is folded into its rule's skip line, so it counts as seen.
-    const decided = skipped !== null || dryRun ? 1 : 0;
-    const result = this.s.insertFiring.run(
-      id, input.ruleId, input.ruleName, input.itemId, input.market_hash_name, input.price, firedAt, skipped, dryRun ? 1 : 0, decided, skipped !== null ? 1 : 0,
+    const inserted = this.prepare(
+      `INSERT OR IGNORE INTO alert_firings (id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, autoBuySkipped, autoBuyDryRun, autoBuyDone, acknowledged)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id, input.ruleId, input.ruleName, input.itemId, input.market_hash_name, input.price, input.firedAt ?? new Date().toISOString(),
+      skipped, dryRun ? 1 : 0, skipped !== null || dryRun ? 1 : 0, skipped !== null ? 1 : 0,
     );
-    if (result.changes === 0) return null;
-    return firingOf(this.s.selectFiring.get(id) as Record<string, unknown>);
+    return inserted.changes === 0 ? null : this.firing(id);
   }
 
   acknowledgeFiring(id: string): AlertFiring | null {
-    this.s.acknowledgeFiring.run(id);
-    const row = this.s.selectFiring.get(id);
-    return row ? firingOf(row) : null;
+    this.prepare('UPDATE alert_firings SET acknowledged = 1 WHERE id = ?').run(id);
+    return this.firing(id);
   }
 
   acknowledgeAllFirings(): { acknowledged: number } {
-    return { acknowledged: this.s.acknowledgeAll.run().changes };
+    return { acknowledged: this.prepare('UPDATE alert_firings SET acknowledged = 1 WHERE acknowledged = 0').run().changes };
   }
 
   setFiringAutoBuy(id: string, autoBuy: { tradeId: string | null; error: string | null }): AlertFiring | null {
-    this.s.setFiringAutoBuy.run(autoBuy.tradeId, autoBuy.error, id);
-    const row = this.s.selectFiring.get(id);
-    return row ? firingOf(row) : null;
+    this.prepare('UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuyDone = 1 WHERE id = ?').run(autoBuy.tradeId, autoBuy.error, id);
+    return this.firing(id);
   }
 
   deleteFiringsForRule(ruleId: string): { deleted: number } {
-    return { deleted: this.s.deleteFiringsForRule.run(ruleId).changes };
+    return { deleted: this.prepare('DELETE FROM alert_firings WHERE ruleId = ?').run(ruleId).changes };
   }
 
-  // ---- notification centre (notificationRows.ts)
+  // ---- notifications
 
+  /** Idempotent by id (one already held is left as it is, read or not); keeps the newest NOTIFICATIONS_KEPT. */
   insertNotifications(list: StoredNotification[]): NotificationInsertResult {
-    return insertNotifications(this.db, list);
+    const insert = this.prepare('INSERT OR IGNORE INTO notifications (id, kind, category, severity, title, body, target, at, readAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    return this.db.transaction(() => {
+      const inserted = list.filter(
+        (n) => insert.run(n.id, n.kind, n.category, n.severity, n.title, n.body, n.target === null ? null : JSON.stringify(n.target), n.at, n.readAt).changes > 0,
+      );
+      if (inserted.length > 0) {
+        this.prepare('DELETE FROM notifications WHERE id IN (SELECT id FROM notifications ORDER BY at DESC, id LIMIT -1 OFFSET ?)').run(NOTIFICATIONS_KEPT);
+      }
+      return { inserted, unread: this.reads.unreadNotificationCount() };
+    })();
   }
 
+  /** The given ids, or every unread one at or before `through` (now when not given). */
   markNotificationsRead(input: NotificationMarkRead): { marked: number; unread: number } {
-    return markNotificationsRead(this.db, input, new Date().toISOString());
+    const now = new Date().toISOString();
+    return this.db.transaction(() => {
+      let marked = 0;
+      if ('ids' in input) {
+        const mark = this.prepare('UPDATE notifications SET readAt = ? WHERE id = ? AND readAt IS NULL');
+        for (const id of input.ids) marked += mark.run(now, id).changes;
+      } else {
+        marked = this.prepare('UPDATE notifications SET readAt = ? WHERE readAt IS NULL AND at <= ?').run(now, input.through ?? now).changes;
+      }
+      return { marked, unread: this.reads.unreadNotificationCount() };
+    })();
   }
 
   // ---- saved searches
@@ -335,19 +291,21 @@ export class RecordsWriter {
   saveSearch(input: ParsedSavedSearchInput): SavedSearch {
     return this.db.transaction((): SavedSearch => {
       const id = input.id ?? randomUUID();
-      const existing = input.id === undefined ? undefined : this.s.searchById.get(id);
+      const existing = input.id === undefined ? undefined : this.prepare<[string], { createdAt: string }>('SELECT createdAt FROM saved_searches WHERE id = ?').get(id);
       if (input.id !== undefined && !existing) throw new StoreError('not_found', 'This saved search was deleted; save the search again under a name.');
-      const taken = this.s.searchByName.get(input.name, id);
+      const taken = this.prepare<[string, string], { name: string }>('SELECT name FROM saved_searches WHERE name = ? COLLATE NOCASE AND id <> ?').get(input.name, id);
       if (taken) throw new StoreError('conflict', `A search is already saved as "${taken.name}": choose another name, or replace that one.`);
       const now = new Date().toISOString();
       const createdAt = existing?.createdAt ?? now;
-      this.s.upsertSearch.run(id, input.name, JSON.stringify(input.query), createdAt, now);
+      this.prepare(
+        'INSERT INTO saved_searches (id, name, query, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, query = excluded.query, updatedAt = excluded.updatedAt',
+      ).run(id, input.name, JSON.stringify(input.query), createdAt, now);
       return { id, name: input.name, query: input.query, createdAt, updatedAt: now };
     })();
   }
 
   deleteSearch(id: string): { deleted: boolean } {
-    return { deleted: this.s.deleteSearch.run(id).changes > 0 };
+    return { deleted: this.prepare('DELETE FROM saved_searches WHERE id = ?').run(id).changes > 0 };
   }
 
   // ---- settings
@@ -356,9 +314,9 @@ export class RecordsWriter {
     return this.db.transaction(() => {
       for (const [key, value] of Object.entries(patch)) {
         if (value === undefined || !(key in DEFAULT_SETTINGS)) continue;
-        this.s.setSetting.run(key, JSON.stringify(value));
+        this.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
       }
-      return settingsOf(this.s.allSettings.all());
+      return this.reads.getSettings();
     })();
   }
 }
