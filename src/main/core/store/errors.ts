@@ -5,7 +5,12 @@ export type StoreErrorCode = 'version' | 'corrupt' | 'read_only' | 'closed' | 'w
 
 /** `file`: the database file, when the error is about one. */
 export class StoreError extends Error {
-  constructor(readonly code: StoreErrorCode, message: string, readonly file: string | null = null, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    readonly file: string | null = null,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
   override name = 'StoreError';
@@ -19,7 +24,6 @@ export class StoreVersionError extends StoreError {
 export class StoreCorruptError extends StoreError {
   override name = 'StoreCorruptError';
 }
-/** The file or its folder cannot be written. */
 export class StoreReadOnlyError extends StoreError {
   override name = 'StoreReadOnlyError';
 }
@@ -34,7 +38,10 @@ export type CatalogSyncFailure = 'aborted' | 'network' | 'protocol' | 'busy';
 
 /** A catalog sync that did not complete; the previous catalog is kept as it was. */
 export class CatalogSyncError extends StoreError {
-  constructor(readonly reason: CatalogSyncFailure, message: string) {
+  constructor(
+    readonly reason: CatalogSyncFailure,
+    message: string,
+  ) {
     super('sync', message);
     this.name = reason === 'aborted' ? 'AbortError' : 'CatalogSyncError';
   }

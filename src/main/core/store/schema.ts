@@ -15,51 +15,39 @@ export const CACHE_ID_KEY = 'cache.id';
 
 /** Named catalog queries (the CatalogQuery as JSON, without paging); a name is unique per account, case ignored. */
 const SAVED_SEARCHES_TABLE = `
-  CREATE TABLE saved_searches (
-    id TEXT PRIMARY KEY, name TEXT NOT NULL, query TEXT NOT NULL, createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL
-  ) WITHOUT ROWID;
+  CREATE TABLE saved_searches (id TEXT PRIMARY KEY, name TEXT NOT NULL, query TEXT NOT NULL, createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE UNIQUE INDEX saved_searches_name ON saved_searches(name COLLATE NOCASE);
 `;
 
 const RECORD_TABLES = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  CREATE TABLE trades (
-    tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
+  CREATE TABLE trades (tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
     price INTEGER NOT NULL, itemId INTEGER NOT NULL, assetId TEXT NOT NULL, offerId TEXT, tradeUrl TEXT NOT NULL,
     market_hash_name TEXT NOT NULL, phase TEXT, float REAL, webhookStatus TEXT, failReason TEXT, errorCode INTEGER,
     createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL, completedAt TEXT, cancelledAt TEXT, endProtection TEXT,
-    rollbackAt TEXT, stage INTEGER NOT NULL, updated_at INTEGER NOT NULL
-  ) WITHOUT ROWID;
+    rollbackAt TEXT, stage INTEGER NOT NULL, updated_at INTEGER NOT NULL) WITHOUT ROWID;
   CREATE INDEX trades_created ON trades(createdAt, tradeId);
   CREATE INDEX trades_status ON trades(status, createdAt);
   CREATE INDEX trades_external ON trades(externalId) WHERE externalId IS NOT NULL;
-  CREATE TABLE trade_timeline (
-    tradeId TEXT NOT NULL REFERENCES trades(tradeId) ON DELETE CASCADE, status TEXT NOT NULL, at TEXT NOT NULL,
-    errorCode INTEGER, failReason TEXT, source TEXT NOT NULL, PRIMARY KEY (tradeId, status)
-  ) WITHOUT ROWID;
-  CREATE TABLE ledger (
-    id INTEGER PRIMARY KEY, type TEXT NOT NULL, amount INTEGER NOT NULL, balanceBefore INTEGER NOT NULL,
-    balanceAfter INTEGER NOT NULL, tradeId TEXT, note TEXT, createdAt TEXT NOT NULL, market_hash_name TEXT, phase TEXT
-  );
+  CREATE TABLE trade_timeline (tradeId TEXT NOT NULL REFERENCES trades(tradeId) ON DELETE CASCADE, status TEXT NOT NULL, at TEXT NOT NULL,
+    errorCode INTEGER, failReason TEXT, source TEXT NOT NULL, PRIMARY KEY (tradeId, status)) WITHOUT ROWID;
+  CREATE TABLE ledger (id INTEGER PRIMARY KEY, type TEXT NOT NULL, amount INTEGER NOT NULL, balanceBefore INTEGER NOT NULL,
+    balanceAfter INTEGER NOT NULL, tradeId TEXT, note TEXT, createdAt TEXT NOT NULL, market_hash_name TEXT, phase TEXT);
   CREATE INDEX ledger_created ON ledger(createdAt, id);
   CREATE INDEX ledger_trade ON ledger(tradeId) WHERE tradeId IS NOT NULL;
   CREATE TABLE recipients (id TEXT PRIMARY KEY, label TEXT NOT NULL, tradeUrl TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE alert_rules (id TEXT PRIMARY KEY, json TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
-  CREATE TABLE alert_firings (
-    id TEXT PRIMARY KEY, ruleId TEXT NOT NULL, ruleName TEXT NOT NULL, itemId INTEGER NOT NULL,
+  CREATE TABLE alert_firings (id TEXT PRIMARY KEY, ruleId TEXT NOT NULL, ruleName TEXT NOT NULL, itemId INTEGER NOT NULL,
     market_hash_name TEXT NOT NULL, price INTEGER NOT NULL, firedAt TEXT NOT NULL, acknowledged INTEGER NOT NULL DEFAULT 0,
     autoBuyTradeId TEXT, autoBuyError TEXT, autoBuyDone INTEGER NOT NULL DEFAULT 0, autoBuySkipped TEXT,
-    autoBuyDryRun INTEGER NOT NULL DEFAULT 0, UNIQUE (ruleId, itemId, price)
-  ) WITHOUT ROWID;
+    autoBuyDryRun INTEGER NOT NULL DEFAULT 0, UNIQUE (ruleId, itemId, price)) WITHOUT ROWID;
   CREATE INDEX alert_firings_fired ON alert_firings(firedAt);
   CREATE INDEX alert_firings_unack ON alert_firings(acknowledged) WHERE acknowledged = 0;
   CREATE INDEX alert_firings_skipped ON alert_firings(ruleId, firedAt) WHERE autoBuySkipped IS NOT NULL;
   CREATE TABLE auto_buy_baseline (ruleId TEXT NOT NULL, itemId INTEGER NOT NULL, PRIMARY KEY (ruleId, itemId)) WITHOUT ROWID;
-  CREATE TABLE notifications (
-    id TEXT PRIMARY KEY, kind TEXT NOT NULL, category TEXT NOT NULL, severity TEXT NOT NULL, title TEXT NOT NULL,
-    body TEXT NOT NULL, target TEXT, at TEXT NOT NULL, readAt TEXT
-  );
+  CREATE TABLE notifications (id TEXT PRIMARY KEY, kind TEXT NOT NULL, category TEXT NOT NULL, severity TEXT NOT NULL, title TEXT NOT NULL,
+    body TEXT NOT NULL, target TEXT, at TEXT NOT NULL, readAt TEXT);
   CREATE INDEX notifications_at ON notifications(at DESC, id);
   CREATE INDEX notifications_unread ON notifications(at) WHERE readAt IS NULL;
 ${SAVED_SEARCHES_TABLE}`;
@@ -68,12 +56,10 @@ const RECORD_TABLE_NAMES = new Set(['meta', 'settings', 'trades', 'trade_timelin
 /** `items.version`: the writer's transaction counter, which readers follow; `item_json` holds no price (the row does). */
 const CACHE_TABLES = `
   CREATE TABLE names (name_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-  CREATE TABLE items (
-    itemId INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, price INTEGER NOT NULL, float REAL, paintSeed INTEGER,
+  CREATE TABLE items (itemId INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, price INTEGER NOT NULL, float REAL, paintSeed INTEGER,
     phase TEXT, rarity INTEGER, statTrak INTEGER NOT NULL, souvenir INTEGER NOT NULL, stickerCount INTEGER NOT NULL,
     keyChainCount INTEGER NOT NULL, stickerNames TEXT NOT NULL, keyChainNames TEXT NOT NULL, keyChainPatterns TEXT NOT NULL, listed_at INTEGER NOT NULL,
-    last_move INTEGER NOT NULL DEFAULT 0, removed_at INTEGER, hash INTEGER NOT NULL, version INTEGER NOT NULL
-  );
+    last_move INTEGER NOT NULL DEFAULT 0, removed_at INTEGER, hash INTEGER NOT NULL, version INTEGER NOT NULL);
   CREATE INDEX items_version ON items(version);
   CREATE INDEX items_removed ON items(removed_at) WHERE removed_at IS NOT NULL;
   CREATE TABLE item_json (itemId INTEGER PRIMARY KEY, json TEXT NOT NULL);

@@ -30,7 +30,6 @@ type Narrowing =
 export type ItemTest = (item: Item, standing: MarketStanding | null) => boolean;
 
 interface CatalogFilter {
-  /** Whether the filters use it. */
   active(f: Filters): boolean;
   narrowing(s: CatalogSnapshot, f: Filters): Narrowing;
   /** The same filter over one item. */
@@ -356,7 +355,6 @@ export class CatalogQuery {
 
   constructor(private readonly s: CatalogSnapshot) {}
 
-  /** The slots of the page, in order, and how many items match. */
   run(q: Query): { slots: Int32Array; total: number } {
     const s = this.s;
     if (this.onSale.generation !== s.generation) {

@@ -188,7 +188,9 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
       `INSERT INTO items (itemId, name_id, ${STAGED_COLUMNS.join(', ')}, listed_at, last_move, removed_at, version)
        SELECT s.itemId, n.name_id, ${STAGED_COLUMNS.map((c) => `s.${c}`).join(', ')}, @now, 0, NULL, @version
        FROM temp.sync_stage s JOIN names n ON n.name = s.name WHERE true ORDER BY s.itemId
-       ON CONFLICT(itemId) DO UPDATE SET name_id = excluded.name_id, ${STAGED_COLUMNS.filter((c) => c !== 'price').map((c) => `${c} = excluded.${c}`).join(', ')},
+       ON CONFLICT(itemId) DO UPDATE SET name_id = excluded.name_id, ${STAGED_COLUMNS.filter((c) => c !== 'price')
+         .map((c) => `${c} = excluded.${c}`)
+         .join(', ')},
          listed_at = CASE WHEN items.removed_at IS NULL THEN items.listed_at ELSE excluded.listed_at END,
          last_move = CASE WHEN items.removed_at IS NOT NULL THEN 0 ELSE coalesce(nullif(sign(excluded.price - items.price), 0), items.last_move) END,
          price = excluded.price, removed_at = NULL, version = excluded.version`,
@@ -252,13 +254,7 @@ export async function runCatalogSync(db: Db, catalog: CatalogWriter, meta: MetaA
       }
     });
     if (outcome.kind === 'http') return { ok: false, status: outcome.status, headers: outcome.headers, bodyText: outcome.bodyText };
-    let envelope: EnvelopeFields;
-    try {
-      envelope = splitter.end();
-    } catch (error) {
-      if (!(error instanceof EnvelopeFormatError)) throw error;
-      throw new CatalogSyncError('protocol', `the catalog could not be read: ${error.message}`);
-    }
+    const envelope = splitter.end();
     receiver.flush();
     if (context.signal.aborted) throw new CatalogSyncError('aborted', 'the catalog sync was cancelled');
     const total = envelope.totalItems ?? splitter.totalItems;
@@ -278,6 +274,8 @@ export async function runCatalogSync(db: Db, catalog: CatalogWriter, meta: MetaA
       firstSkipReason: receiver.firstSkipReason,
       unchanged: receiver.unchanged,
     };
+  } catch (error) {
+    throw error instanceof EnvelopeFormatError ? new CatalogSyncError('protocol', `the catalog could not be read: ${error.message}`) : error;
   } finally {
     catalog.syncTouched = null;
     if (receiver) db.exec('DROP TABLE IF EXISTS temp.sync_stage');

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { CatalogSyncError } from '../errors';
 import type { CatalogSyncRequest } from '../types';
-import { bytesAt, EnvelopeFormatError, ITEM_START } from './itemSplitter';
+import { bytesAt, ITEM_START } from './itemSplitter';
 
 /** Longest stretch of work on the body before the thread lets queued messages in. */
 const SLICE_MS = 20;
@@ -27,17 +27,10 @@ function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> 
 }
 
 function decoderFor(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
-  switch (encoding.trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return zlib.createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
-    case 'deflate':
-      return zlib.createInflate({ chunkSize: GUNZIP_CHUNK_BYTES });
-    case 'br':
-      return zlib.createBrotliDecompress({ chunkSize: GUNZIP_CHUNK_BYTES });
-    default:
-      return null;
-  }
+  const name = encoding.trim().toLowerCase();
+  if (name === 'gzip' || name === 'x-gzip') return zlib.createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
+  if (name === 'deflate') return zlib.createInflate({ chunkSize: GUNZIP_CHUNK_BYTES });
+  return name === 'br' ? zlib.createBrotliDecompress({ chunkSize: GUNZIP_CHUNK_BYTES }) : null;
 }
 
 /** Downloads `request.url`, handing decoded bytes to `onBytes`; resolves when the body ended, or with the first 64 KB of a non-2xx answer. */
@@ -62,8 +55,7 @@ export function streamBody(request: CatalogSyncRequest, signal: AbortSignal, onB
       req.destroy();
       response?.destroy();
       body?.destroy();
-      if (error instanceof EnvelopeFormatError) reject(new CatalogSyncError('protocol', `the catalog could not be read: ${error.message}`));
-      else reject(error);
+      reject(error);
     };
     const networkFailure = (what: string) => (error?: Error) =>
       fail(new CatalogSyncError('network', `the catalog download ${what}${error?.message ? `: ${error.message}` : ''}`));

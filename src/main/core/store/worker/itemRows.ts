@@ -103,7 +103,6 @@ export function storedJson(json: string, item: Item): string {
   return JSON.stringify(rest);
 }
 
-/** The item from its stored text and the row's price. */
 export function itemOf(json: string, price: number): Item {
   return { ...(JSON.parse(json) as Omit<Item, 'price'>), price };
 }

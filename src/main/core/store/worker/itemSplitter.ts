@@ -26,7 +26,12 @@ export interface EnvelopeFields {
 export type ElementSink = (bytes: Buffer, start: number, end: number) => boolean;
 
 /** In the envelope before the items array, in it, after it, past the envelope's closing brace. */
-const enum Mode { Before, Items, After, Done }
+const enum Mode {
+  Before,
+  Items,
+  After,
+  Done,
+}
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -218,7 +223,6 @@ export class ItemSplitter {
         continue;
       }
       if (mode === Mode.Items && depth === 2 && this.elementStart < 0) {
-        // Between elements of the array.
         if (isSpace(c)) continue;
         if (c === COMMA) {
           if (this.expectElement) throw new EnvelopeFormatError(`an empty element in the items array after ${this.count} items`);
@@ -256,7 +260,6 @@ export class ItemSplitter {
             this.totalItemsEarly = readTotalItems(this.skeleton);
             this.envStart = i + 1;
             if (!this.exact) {
-              // Hand over to the fast path at the first element.
               this.pos = i + 1;
               this.depth = depth;
               this.inString = false;
@@ -311,20 +314,15 @@ export class ItemSplitter {
 
   /** Drops consumed bytes, keeping the current element (or envelope text not yet in the skeleton). */
   private compact(): void {
-    let keep: number;
-    if (this.mode === Mode.Items) {
-      keep = this.elementStart >= 0 ? this.elementStart : this.pos;
-    } else {
-      if (this.mode !== Mode.Done) {
-        // Envelope bytes may end inside a multi-byte character: keep a partial one for the next chunk.
-        let cut = this.pending.length;
-        while (cut > this.envStart && cut > this.pending.length - 4 && ((this.pending[cut - 1] as number) & 0xc0) === 0x80) cut--;
-        if (cut > this.envStart && ((this.pending[cut - 1] as number) & 0x80) !== 0) cut--;
-        this.addSkeleton(this.pending, this.envStart, cut);
-        this.envStart = cut;
-      }
-      keep = Math.min(this.envStart, this.pos);
+    if (this.mode === Mode.Before || this.mode === Mode.After) {
+      // Envelope bytes may end inside a multi-byte character: keep a partial one for the next chunk.
+      let cut = this.pending.length;
+      while (cut > this.envStart && cut > this.pending.length - 4 && ((this.pending[cut - 1] as number) & 0xc0) === 0x80) cut--;
+      if (cut > this.envStart && ((this.pending[cut - 1] as number) & 0x80) !== 0) cut--;
+      this.addSkeleton(this.pending, this.envStart, cut);
+      this.envStart = cut;
     }
+    const keep = this.mode !== Mode.Items ? Math.min(this.envStart, this.pos) : this.elementStart >= 0 ? this.elementStart : this.pos;
     if (keep <= 0) return;
     this.pending = keep >= this.pending.length ? Buffer.alloc(0) : this.pending.subarray(keep);
     this.pos -= keep;

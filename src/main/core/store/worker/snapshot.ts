@@ -50,20 +50,16 @@ export class NameLists {
   readonly bySlot = new SlotLists();
 
   set(slot: number, joined: string | null): void {
-    this.bySlot.set(
-      slot,
-      joined === null
-        ? []
-        : joined.split(NAME_LIST_SEPARATOR).map((name) => {
-            const lower = asciiLower(name);
-            let id = this.ids.get(lower);
-            if (id === undefined) {
-              id = this.names.push(lower) - 1;
-              this.ids.set(lower, id);
-            }
-            return id;
-          }),
-    );
+    this.bySlot.set(slot, joined === null ? [] : joined.split(NAME_LIST_SEPARATOR).map((name) => this.idOf(asciiLower(name))));
+  }
+
+  private idOf(lower: string): number {
+    let id = this.ids.get(lower);
+    if (id === undefined) {
+      id = this.names.push(lower) - 1;
+      this.ids.set(lower, id);
+    }
+    return id;
   }
 
   /** By id: 1 for the names that hold `text`. */
@@ -95,7 +91,6 @@ export class CatalogSnapshot {
   /** The most stickers of one name on an item ("4× the same"). */
   sameStickers = new Float64Array(0);
   readonly charmNames = new NameLists();
-  /** By slot: its charms' patterns. */
   readonly charmPatterns = new SlotLists();
   /** When it left sale (NaN: on sale). */
   removedAt = new Float64Array(0);
@@ -230,7 +225,6 @@ export class CatalogSnapshot {
     return this.phaseCode.get(phase) ?? -2;
   }
 
-  /** The slot of an item, or -1. */
   slotOf(itemId: number): number {
     const sorted = this.sortedSlots;
     if (sorted > 0 && itemId <= (this.itemId[sorted - 1] as number)) {
