@@ -29,15 +29,15 @@ function note(id: string, at: string, extra: Partial<StoredNotification> = {}): 
 describe('notification centre store (real SQLite file)', () => {
   it('keeps notifications across a reopen, newest first, idempotent by id, with the unread count', async () => {
     const { store, file } = await openStore();
-    const first = await store.notifications.insert([note('a', '2026-11-26T05:00:00.000Z'), note('b', '2026-11-26T05:00:01.000Z')]);
+    const first = await store.insertNotifications([note('a', '2026-11-26T05:00:00.000Z'), note('b', '2026-11-26T05:00:01.000Z')]);
     expect(first.inserted.map((n) => n.id)).toEqual(['a', 'b']);
     expect(first.unread).toBe(2);
     // A replay of the same notification is not a second one.
-    const again = await store.notifications.insert([note('a', '2026-11-26T05:00:00.000Z')]);
+    const again = await store.insertNotifications([note('a', '2026-11-26T05:00:00.000Z')]);
     expect(again.inserted).toEqual([]);
     await store.close();
     const { store: reopened } = await openStore(file);
-    const page = await reopened.notifications.list();
+    const page = await reopened.listNotifications();
     expect(page.rows.map((n) => n.id)).toEqual(['b', 'a']);
     expect(page.rows[0]).toEqual(note('b', '2026-11-26T05:00:01.000Z'));
     expect(page).toMatchObject({ total: 2, unread: 2 });
@@ -45,30 +45,30 @@ describe('notification centre store (real SQLite file)', () => {
 
   it('filters by category, severity and unread, and marks read by id or all up to a time', async () => {
     const { store } = await openStore();
-    await store.notifications.insert([
+    await store.insertNotifications([
       note('t1', '2026-11-26T05:00:00.000Z'),
       note('t2', '2026-11-26T05:00:01.000Z', { severity: 'danger' }),
       note('al', '2026-11-26T05:00:02.000Z', { kind: 'alert', category: 'alert', severity: 'neutral', target: { type: 'item', itemId: 7 } }),
       note('cx', '2026-11-26T05:00:03.000Z', { kind: 'system', category: 'connection', severity: 'warning', target: null }),
     ]);
-    expect((await store.notifications.list({ categories: ['trade'] })).rows.map((n) => n.id)).toEqual(['t2', 't1']);
-    expect((await store.notifications.list({ severities: ['danger', 'warning'] })).rows.map((n) => n.id)).toEqual(['cx', 't2']);
-    expect(await store.notifications.markRead({ ids: ['t2', 'missing'] })).toEqual({ marked: 1, unread: 3 });
-    const unread = await store.notifications.list({ unreadOnly: true });
+    expect((await store.listNotifications({ categories: ['trade'] })).rows.map((n) => n.id)).toEqual(['t2', 't1']);
+    expect((await store.listNotifications({ severities: ['danger', 'warning'] })).rows.map((n) => n.id)).toEqual(['cx', 't2']);
+    expect(await store.markNotificationsRead({ ids: ['t2', 'missing'] })).toEqual({ marked: 1, unread: 3 });
+    const unread = await store.listNotifications({ unreadOnly: true });
     expect(unread.rows.map((n) => n.id)).toEqual(['cx', 'al', 't1']);
-    expect((await store.notifications.list({ categories: ['trade'] })).rows.find((n) => n.id === 't2')?.readAt).toMatch(/Z$/);
+    expect((await store.listNotifications({ categories: ['trade'] })).rows.find((n) => n.id === 't2')?.readAt).toMatch(/Z$/);
     // "Mark all read" does not mark what arrived after the list the user saw.
-    expect(await store.notifications.markRead({ all: true, through: '2026-11-26T05:00:02.000Z' })).toEqual({ marked: 2, unread: 1 });
-    expect(await store.notifications.unreadCount()).toBe(1);
-    expect((await store.notifications.list({ limit: 1, offset: 1 })).rows.map((n) => n.id)).toEqual(['al']);
+    expect(await store.markNotificationsRead({ all: true, through: '2026-11-26T05:00:02.000Z' })).toEqual({ marked: 2, unread: 1 });
+    expect(await store.unreadNotificationCount()).toBe(1);
+    expect((await store.listNotifications({ limit: 1, offset: 1 })).rows.map((n) => n.id)).toEqual(['al']);
   });
 
   it('refuses a bad query or mark-read with a clear error and changes nothing', async () => {
     const { store } = await openStore();
-    await store.notifications.insert([note('a', '2026-11-26T05:00:00.000Z')]);
-    await expect(store.notifications.list({ categories: ['bogus' as 'trade'] })).rejects.toThrow(/categories/);
-    await expect(store.notifications.markRead({ ids: [] })).rejects.toThrow();
-    await expect(store.notifications.markRead({ all: true, through: 'yesterday' })).rejects.toThrow();
-    expect(await store.notifications.unreadCount()).toBe(1);
+    await store.insertNotifications([note('a', '2026-11-26T05:00:00.000Z')]);
+    await expect(store.listNotifications({ categories: ['bogus' as 'trade'] })).rejects.toThrow(/categories/);
+    await expect(store.markNotificationsRead({ ids: [] })).rejects.toThrow();
+    await expect(store.markNotificationsRead({ all: true, through: 'yesterday' })).rejects.toThrow();
+    expect(await store.unreadNotificationCount()).toBe(1);
   });
 });

@@ -19,6 +19,8 @@ import {
   safeFileName,
 } from '../../src/main/core/store';
 import { packPriceChanges, priceChangeOutcome } from '../../src/main/core/store/priceChanges';
+import { resolveWorkerEntry } from '../../src/main/core/store/localStore';
+import { WorkerClient } from '../../src/main/core/store/workerClient';
 
 // ---- fixtures
 
@@ -821,6 +823,32 @@ describe('recipients, alert rules, firings, settings', () => {
     const again = await openStore(file);
     expect(await again.getSettings()).toEqual(next);
     expect(await again.getMeta('feed.cursor')).toEqual({ seq: 42 });
+  });
+
+  it('checks each call\'s input in the worker: bad input is refused with a clear error and nothing is stored', async () => {
+    const store = await openStore();
+    await expect(store.queryCatalog({ sort: 'colour' } as unknown as CatalogQuery)).rejects.toThrow(/queryCatalog: .*sort/s);
+    await expect(store.queryTrades({ limit: -1 })).rejects.toThrow(/queryTrades: .*limit/s);
+    await expect(store.saveRecipient({ label: '', tradeUrl: 'x' })).rejects.toThrow(/saveRecipient: .*label/s);
+    await expect(store.updateSettings({ theme: 'pink' } as never)).rejects.toThrow(/updateSettings: .*theme/s);
+    expect(await store.listRecipients()).toEqual([]);
+    expect(await store.getSettings()).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('serves the listed calls only, each on its own thread', async () => {
+    const file = join(tempDir(), 'guard.sqlite');
+    await (await openStore(file)).close();
+    const { client } = await WorkerClient.start({ entry: resolveWorkerEntry(), init: { role: 'reader', file } });
+    try {
+      // The service's own members (its connection, its statement cache) are not calls.
+      await expect(client.call('prepare', ['DELETE FROM meta'])).rejects.toThrow(/unknown reader method prepare/);
+      await expect(client.call('close', [])).rejects.toThrow(/unknown reader method close/);
+      // A writer's call is not served by a reader.
+      await expect(client.call('setMeta', ['k', 1])).rejects.toThrow(/unknown reader method setMeta/);
+      expect(await client.call('getMeta', ['k'])).toBeNull();
+    } finally {
+      await client.close();
+    }
   });
 
   it('rejects calls after close', async () => {

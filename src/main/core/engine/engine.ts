@@ -103,7 +103,7 @@ export class Engine implements EngineService {
     this.lock = DataDirLock.acquire(options.dataDir, this.log);
     this.config = new AppConfigFile(options.dataDir);
     if (this.config.problem) this.log(this.config.problem);
-    this.centre = new NotificationCentre(this.events, () => this.session?.store.notifications ?? null, this.log);
+    this.centre = new NotificationCentre(this.events, () => this.session?.store ?? null, this.log);
     this.forwarder = new NotificationForwarder({
       settings: () => {
         const { forwardUrl, forwardCategories } = this.config.get().settings;

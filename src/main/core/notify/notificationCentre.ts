@@ -4,7 +4,10 @@ import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import { notificationCategory, notificationSeverity } from '../../../shared/notifications';
 import type { EventBatcher } from '../events/batcher';
-import type { NotificationRepository } from '../store/notifications';
+import type { LocalStore } from '../store';
+
+/** The store's calls the centre uses. */
+type NotificationStore = Pick<LocalStore, 'insertNotifications' | 'listNotifications' | 'markNotificationsRead' | 'unreadNotificationCount'>;
 
 /**
  * The notification centre's engine side: every notification an event batch
@@ -98,7 +101,7 @@ export class NotificationCentre {
   constructor(
     private readonly events: EventBatcher,
     /** The open account's notifications; null while none is open. */
-    private readonly repository: () => NotificationRepository | null,
+    private readonly repository: () => NotificationStore | null,
     private readonly log: (line: string) => void,
   ) {
     this.unsubscribe = events.subscribe((batch) => this.onBatch(batch));
@@ -109,19 +112,19 @@ export class NotificationCentre {
   }
 
   list(query: NotificationQuery): Promise<NotificationPage> {
-    return this.repository()?.list(query) ?? Promise.resolve(EMPTY_PAGE);
+    return this.repository()?.listNotifications(query) ?? Promise.resolve(EMPTY_PAGE);
   }
 
   async markRead(input: NotificationMarkRead): Promise<{ marked: number; unread: number }> {
     const repository = this.repository();
     if (!repository) return { marked: 0, unread: 0 };
-    const result = await repository.markRead(input);
+    const result = await repository.markNotificationsRead(input);
     this.events.push({ unreadNotifications: result.unread });
     return result;
   }
 
   async unreadCount(): Promise<number> {
-    return (await this.repository()?.unreadCount()) ?? 0;
+    return (await this.repository()?.unreadNotificationCount()) ?? 0;
   }
 
   /** Stored notifications are written in arrival order, one call at a time. */
@@ -153,7 +156,7 @@ export class NotificationCentre {
     if (!repository) return;
     this.writes = this.writes.then(async () => {
       try {
-        const result = await repository.insert(list.map(toStored));
+        const result = await repository.insertNotifications(list.map(toStored));
         if (result.inserted.length > 0) this.events.push({ unreadNotifications: result.unread });
       } catch (error) {
         this.log(`notifications: could not keep ${list.length} notification(s): ${(error as Error).message}`);

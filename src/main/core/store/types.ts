@@ -1,30 +1,15 @@
 import type { z } from 'zod';
 import type { SerializedStoreError } from './errors';
-import type { BalanceTransaction, Item, PriceChange, Trade, TradeStatus } from '../../../shared/api';
-import type {
-  AlertFiring,
-  AlertRule,
-  AppSettings,
-  BalancePoint,
-  CatalogInfo,
-  CatalogRow,
-  ItemDetail,
-  LedgerRow,
-  NotificationPage,
-  Page,
-  Recipient,
-  StoredNotification,
-  TradeDetail,
-  TradeTimelineEntry,
-} from '../../../shared/ipc';
-import type { CatalogFilters, NotificationMarkRead, ParsedNotificationQuery, ParsedSavedSearchInput, SavedSearch } from '../../../shared/ipc/contract';
-import type { NotificationInsertResult } from './notifications';
+import type { BalanceTransaction, Item, Trade, TradeStatus } from '../../../shared/api';
+import type { CatalogRow, StoredNotification, TradeTimelineEntry } from '../../../shared/ipc';
+import type { SavedSearch } from '../../../shared/ipc/contract';
+import type { CatalogWriter } from './worker/catalogWriter';
+import type { ReaderService } from './worker/reader';
+import type { RecordsWriter } from './worker/recordsWriter';
 import type {
   alertRuleInputSchema,
   catalogQuerySchema,
   ledgerQuerySchema,
-  recipientInputSchema,
-  settingsPatchSchema,
   tradeQuerySchema,
 } from '../../../shared/ipc/contract';
 
@@ -33,8 +18,6 @@ export type ParsedCatalogQuery = z.output<typeof catalogQuerySchema>;
 export type ParsedTradeQuery = z.output<typeof tradeQuerySchema>;
 export type ParsedLedgerQuery = z.output<typeof ledgerQuerySchema>;
 export type ParsedAlertRuleInput = z.output<typeof alertRuleInputSchema>;
-export type RecipientInput = z.output<typeof recipientInputSchema>;
-export type SettingsPatch = z.output<typeof settingsPatchSchema>;
 
 export type TradeSource = TradeTimelineEntry['source'];
 
@@ -100,6 +83,12 @@ export type TradeUpdateResult =
       /** Set when this update brought a status we had not seen for this trade. */
       newStatus: TradeStatus | null;
     };
+
+export interface NotificationInsertResult {
+  /** The notifications that were new (an id already held is left as it is, read or not). */
+  inserted: StoredNotification[];
+  unread: number;
+}
 
 export interface LedgerInsertResult {
   /** Entries that were new (an id already held is skipped). */
@@ -211,82 +200,34 @@ export interface SavedSearchList {
   skipped: { id: string; name: string; problem: string }[];
 }
 
-/** Methods served by the writer thread. Each runs in one transaction unless noted. */
-export interface WriterMethods {
-  applyItemUpserts(items: Item[]): ItemUpsertResult;
-  applyItemRemovals(itemIds: number[]): ItemRemovalResult;
-  applyPriceChanges(changes: PriceChange[]): PriceChangeResult;
-  applyItemChanges(groups: ItemChangeGroup[]): ItemChangeGroupResult[];
-  upsertTrades(trades: Trade[], source: TradeSource): TradeUpsertResult;
-  applyTradeUpdate(update: TradeUpdate, source: TradeSource): TradeUpdateResult;
-  insertLedger(entries: BalanceTransaction[]): LedgerInsertResult;
-  saveRecipient(input: RecipientInput): Recipient;
-  deleteRecipient(id: string): { deleted: boolean };
-  saveAlertRule(input: ParsedAlertRuleInput): AlertRule;
-  deleteAlertRule(id: string): { deleted: boolean };
-  setAlertRuleEnabled(id: string, enabled: boolean): AlertRule | null;
-  addAlertRuleSpend(id: string, cents: number): AlertRule | null;
-  recordFiring(input: FiringInput): AlertFiring | null;
-  acknowledgeFiring(id: string): AlertFiring | null;
-  acknowledgeAllFirings(): { acknowledged: number };
-  setFiringAutoBuy(id: string, autoBuy: { tradeId: string | null; error: string | null }): AlertFiring | null;
-  deleteFiringsForRule(ruleId: string): { deleted: number };
-  /** Replaces the listings a rule's auto-buy must never buy ("only new listings"). */
-  setAutoBuyBaseline(ruleId: string, itemIds: number[]): { stored: number };
-  updateSettings(patch: SettingsPatch): AppSettings;
-  setMeta(key: string, value: unknown): void;
-  /** The notification centre (worker/notificationRows.ts). */
-  insertNotifications(list: StoredNotification[]): NotificationInsertResult;
-  markNotificationsRead(input: NotificationMarkRead): { marked: number; unread: number };
-  /** Creates (no id) or renames/replaces (id) a saved search; a name another search holds is refused. */
-  saveSearch(input: ParsedSavedSearchInput): SavedSearch;
-  deleteSearch(id: string): { deleted: boolean };
-  /** Streams GET /Items/GetAllItemsOnSale into the catalog (see catalogSync.ts). Not one transaction. */
-  syncCatalog(request: CatalogSyncRequest): Promise<CatalogSyncResult>;
-}
+/** The store's calls by the worker object that serves them; a worker serves these names and no others. */
+export const STORE_METHODS = {
+  reader: [
+    'queryCatalog', 'getItem', 'findItemsByIds', 'matchingItemIds', 'catalogInfo', 'queryTrades', 'getTrade', 'activeTrades', 'findTradeByExternalId',
+    'queryLedger', 'balanceSeries', 'latestLedgerCreatedAt', 'listRecipients', 'getRecipient', 'listAlertRules', 'getAlertRule', 'listFirings',
+    'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'autoBuySkips', 'autoBuyBaseline', 'getSettings', 'getMeta', 'listNotifications',
+    'unreadNotificationCount', 'listSearches',
+  ],
+  catalog: ['applyItemUpserts', 'applyItemRemovals', 'applyPriceChanges', 'applyItemChanges'],
+  records: [
+    'upsertTrades', 'applyTradeUpdate', 'insertLedger', 'saveRecipient', 'deleteRecipient', 'saveAlertRule', 'deleteAlertRule', 'setAlertRuleEnabled',
+    'addAlertRuleSpend', 'recordFiring', 'acknowledgeFiring', 'acknowledgeAllFirings', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
+    'updateSettings', 'setMeta', 'insertNotifications', 'markNotificationsRead', 'saveSearch', 'deleteSearch',
+  ],
+} as const satisfies { reader: readonly (keyof ReaderService)[]; catalog: readonly (keyof CatalogWriter)[]; records: readonly (keyof RecordsWriter)[] };
 
-/** Methods served by the read-only reader thread(s). */
-export interface ReaderMethods {
-  queryCatalog(query: ParsedCatalogQuery): Page<CatalogRow>;
-  getItem(itemId: number): ItemDetail | null;
-  findItemsByIds(itemIds: number[]): Item[];
-  /** Which of these items on sale the filters match (market standing included). */
-  matchingItemIds(filters: CatalogFilters, itemIds: number[]): number[];
-  catalogInfo(): CatalogInfo;
-  queryTrades(query: ParsedTradeQuery): Page<Trade>;
-  getTrade(tradeId: string): TradeDetail | null;
-  activeTrades(): Trade[];
-  findTradeByExternalId(externalId: string): Trade | null;
-  queryLedger(query: ParsedLedgerQuery): Page<LedgerRow>;
-  balanceSeries(query: ParsedLedgerQuery): BalancePoint[];
-  latestLedgerCreatedAt(): string | null;
-  listRecipients(): Recipient[];
-  getRecipient(id: string): Recipient | null;
-  listAlertRules(): AlertRule[];
-  getAlertRule(id: string): AlertRule | null;
-  listFirings(query: FiringQuery): AlertFiring[];
-  firingKeys(): string[];
-  unacknowledgedFiringCount(): number;
-  /** Per rule (deleted ones too): auto-buy spend and skips on firings at or after `sinceIso`. */
-  autoBuyDay(sinceIso: string): AutoBuyDayRow[];
-  /** Skipped firings grouped by rule, UTC day and reason, newest days first. */
-  autoBuySkips(limit: number): AutoBuySkipRow[];
-  /** `ruleId:itemId` of every listing held back by "only new listings". */
-  autoBuyBaseline(): string[];
-  getSettings(): AppSettings;
-  getMeta(key: string): unknown;
-  listNotifications(query: ParsedNotificationQuery): NotificationPage;
-  unreadNotificationCount(): number;
-  listSearches(): SavedSearchList;
-}
+export type StoreMethodOwner = keyof typeof STORE_METHODS;
+type MethodsOf<O extends StoreMethodOwner> = (typeof STORE_METHODS)[O][number];
+type Promised<T> = { [M in keyof T]: T[M] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
+
+/** The calls as the host makes them: each method of its worker object, answered by a promise. */
+export type StoreCalls = Promised<Pick<ReaderService, MethodsOf<'reader'>> & Pick<CatalogWriter, MethodsOf<'catalog'>> & Pick<RecordsWriter, MethodsOf<'records'>>>;
 
 export type WorkerRole = 'writer' | 'reader';
 
 export interface WorkerInit {
   role: WorkerRole;
   file: string;
-  /** Log a call slower than this many ms back to the host. */
-  slowCallMs: number;
   /**
    * Load the code but open the file only on an `open` message: readers boot while the
    * writer is still migrating the file (their module loading is most of a cold start).
@@ -307,5 +248,4 @@ export type WorkerMessage =
   | { kind: 'init-error'; error: SerializedStoreError }
   | { kind: 'result'; id: number; ok: true; value: unknown }
   | { kind: 'result'; id: number; ok: false; error: SerializedStoreError }
-  | { kind: 'progress'; id: number; progress: CatalogSyncProgress }
-  | { kind: 'slow'; method: string; ms: number };
+  | { kind: 'progress'; id: number; progress: CatalogSyncProgress };

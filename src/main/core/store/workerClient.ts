@@ -9,33 +9,17 @@ interface PendingCall {
   onProgress?: (progress: CatalogSyncProgress) => void;
 }
 
-export interface SlowCall {
-  role: WorkerInit['role'];
-  method: string;
-  ms: number;
-}
-
-/**
- * The store threads allocate short-lived objects at a high rate (a sync parses and drops
- * hundreds of MB of items; an index build reads every row): a small young generation
- * keeps each thread's garbage from piling up between scavenges (−50 MB of peak RSS in a
- * 500k-item sync, bench/catalog-sync.ts) for a few more, shorter scavenges.
- */
+/** A small young generation: the threads drop short-lived objects fast (−50 MB of a 500k sync's peak RSS). */
 const YOUNG_GENERATION_MB = 8;
 
 export interface WorkerStartOptions {
   entry: URL;
   init: WorkerInit;
-  onSlowCall?: (call: SlowCall) => void;
   /** Boot the thread now, open the file once this resolves (a rejection ends the thread). */
   openWhen?: Promise<unknown>;
 }
 
-/**
- * The host side of one store worker: a tiny RPC over postMessage. The worker
- * keeps the process alive only while calls are pending, so a store left open
- * never holds a finished program up.
- */
+/** The host side of one store worker: RPC over postMessage. The thread keeps the process alive only while calls are pending. */
 export class WorkerClient {
   private nextId = 1;
   private readonly pending = new Map<number, PendingCall>();
@@ -46,17 +30,12 @@ export class WorkerClient {
   private constructor(
     private readonly worker: Worker,
     readonly role: WorkerInit['role'],
-    private readonly onSlowCall?: (call: SlowCall) => void,
   ) {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: WorkerMessage) => this.onMessage(message));
     worker.on('error', (error) => this.fail(new StoreError('worker', `the store ${role} thread crashed: ${error.message}`, null, { cause: error })));
     worker.on('exit', (code) => this.fail(this.closing ? new StoreClosedError() : new StoreError('worker', `the store ${role} thread exited (code ${code})`)));
     worker.unref();
-  }
-
-  get pendingCalls(): number {
-    return this.pending.size;
   }
 
   static start(options: WorkerStartOptions): Promise<{ client: WorkerClient; migratedFrom: number | null }> {
@@ -77,7 +56,7 @@ export class WorkerClient {
       const onMessage = (message: WorkerMessage) => {
         if (message.kind === 'ready') {
           cleanup();
-          resolve({ client: new WorkerClient(worker, options.init.role, options.onSlowCall), migratedFrom: message.migratedFrom });
+          resolve({ client: new WorkerClient(worker, options.init.role), migratedFrom: message.migratedFrom });
         } else if (message.kind === 'init-error') {
           cleanup();
           void worker.terminate();
@@ -179,9 +158,6 @@ export class WorkerClient {
         } catch {
           // A failing progress listener must not take the host down; the call itself goes on.
         }
-        return;
-      case 'slow':
-        this.onSlowCall?.({ role: this.role, method: message.method, ms: message.ms });
         return;
       default:
         return;

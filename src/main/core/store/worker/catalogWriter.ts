@@ -1,7 +1,4 @@
-/**
- * The writer thread's live catalog changes (feed upserts, price changes, removals): plain point reads and
- * writes, one transaction per call, every row it writes stamped with the call's version (see schema.ts).
- */
+/** Live catalog changes (feed upserts, price changes, removals): point reads and writes, one transaction per call, rows stamped with its version. */
 import type { Item, PriceChange } from '../../../../shared/api';
 import type { CatalogRow } from '../../../../shared/ipc';
 import { packPriceChanges, priceChangeOutcome } from '../priceChanges';

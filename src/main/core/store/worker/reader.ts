@@ -1,12 +1,7 @@
-/**
- * The reader thread's service: a read-only connection that answers the UI's queries. In WAL mode it reads
- * the last commit while the writer works, so a long sync never delays a query. Catalog pages come from
- * its snapshot (snapshot.ts, catalogQuery.ts); the records' answers from recordsReader.ts.
- */
+/** The reader thread's service: catalog pages from its snapshot (snapshot.ts, catalogQuery.ts), records from recordsReader.ts. */
 import type { Item } from '../../../../shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, Page, PricePoint } from '../../../../shared/ipc';
-import type { CatalogFilters } from '../../../../shared/ipc/contract';
-import type { ParsedCatalogQuery } from '../types';
+import { catalogFiltersSchema, catalogQuerySchema, type CatalogFiltersInput, type CatalogQuery as CatalogQueryInput } from '../../../../shared/ipc/contract';
 import { CATALOG_META } from './catalogSync';
 import { CatalogQuery } from './catalogQuery';
 import { catalogRowOf, isoOf, itemOf } from './itemRows';
@@ -37,8 +32,7 @@ export class ReaderService extends RecordsReader {
         // Busy or closing: the next query refreshes (and reports a lasting fault).
       }
     };
-    // Taken up (or built) at once, once the thread has said it is ready: the first screen asks for a page
-    // while the app is still starting.
+    // At once, after the thread said it is ready: the first screen asks for a page while the app starts.
     setImmediate(() => {
       if (this.closed) return;
       this.snapshot.load(this.snapshotFile);
@@ -66,7 +60,8 @@ export class ReaderService extends RecordsReader {
   }
 
   /** A page of the catalog; the snapshot and the rows read in one read transaction (one committed state). */
-  queryCatalog(q: ParsedCatalogQuery): Page<CatalogRow> {
+  queryCatalog(query: CatalogQueryInput = {}): Page<CatalogRow> {
+    const q = catalogQuerySchema.parse(query);
     return this.db.transaction(() => {
       this.snapshot.refresh();
       const { slots, total } = this.query.run(q);
@@ -137,10 +132,11 @@ export class ReaderService extends RecordsReader {
   }
 
   /** Which of these items on sale the filters match now (the catalog's own narrowings, market standing included). */
-  matchingItemIds(filters: CatalogFilters, itemIds: number[]): number[] {
+  matchingItemIds(filters: CatalogFiltersInput, itemIds: number[]): number[] {
+    const parsed = catalogFiltersSchema.parse(filters);
     return this.db.transaction(() => {
       this.snapshot.refresh();
-      return this.query.matchingIds(filters, itemIds);
+      return this.query.matchingIds(parsed, itemIds);
     })();
   }
 

@@ -5,8 +5,16 @@
 import type { Trade } from '../../../../shared/api';
 import { ACTIVE_TRADE_STATUSES } from '../../../../shared/api';
 import type { AlertFiring, AlertRule, AppSettings, BalancePoint, LedgerRow, NotificationPage, Page, Recipient, StoredNotification, TradeDetail, TradeTimelineEntry } from '../../../../shared/ipc';
-import { savedSearchQuerySchema, type ParsedNotificationQuery } from '../../../../shared/ipc/contract';
-import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedLedgerQuery, ParsedTradeQuery, SavedSearchList } from '../types';
+import {
+  ledgerQuerySchema,
+  notificationQuerySchema,
+  savedSearchQuerySchema,
+  tradeQuerySchema,
+  type LedgerQuery,
+  type NotificationQuery,
+  type TradeQuery,
+} from '../../../../shared/ipc/contract';
+import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedLedgerQuery, SavedSearchList } from '../types';
 import { statementCache, type Db, type Prepare } from './open';
 import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_SELECT, settingsOf, TRADE_SELECT } from './recordRows';
 
@@ -52,7 +60,8 @@ export class RecordsReader {
 
   // ---- trades
 
-  queryTrades(q: ParsedTradeQuery): Page<Trade> {
+  queryTrades(query: TradeQuery = {}): Page<Trade> {
+    const q = tradeQuerySchema.parse(query);
     const { where, params } = whereOf([
       isIn('status', q.statuses),
       q.activeOnly && isIn('status', ACTIVE_TRADE_STATUSES),
@@ -86,15 +95,16 @@ export class RecordsReader {
 
   // ---- ledger
 
-  queryLedger(q: ParsedLedgerQuery): Page<LedgerRow> {
+  queryLedger(query: LedgerQuery = {}): Page<LedgerRow> {
+    const q = ledgerQuerySchema.parse(query);
     const { where, params } = ledgerWhere(q);
     const rows = this.prepare<unknown[], LedgerRow>(`SELECT ${LEDGER_SELECT} FROM ledger ${where} ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`).all(...params, q.limit, q.offset);
     return { rows, total: this.countOf('ledger', where, params), offset: q.offset, limit: q.limit };
   }
 
   /** Balance after each entry, oldest first; long series are thinned to the last point of each bucket. */
-  balanceSeries(q: ParsedLedgerQuery): BalancePoint[] {
-    const { where, params } = ledgerWhere(q);
+  balanceSeries(query: LedgerQuery = {}): BalancePoint[] {
+    const { where, params } = ledgerWhere(ledgerQuerySchema.parse(query));
     const points = this.prepare<unknown[], BalancePoint>(`SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${where} ORDER BY createdAt, id`).all(...params);
     if (points.length <= MAX_SERIES_POINTS) return points;
     const step = points.length / MAX_SERIES_POINTS;
@@ -129,7 +139,7 @@ export class RecordsReader {
     return json === undefined ? null : alertRuleOf(json);
   }
 
-  listFirings(query: FiringQuery): AlertFiring[] {
+  listFirings(query: FiringQuery = {}): AlertFiring[] {
     const limit = Math.max(1, Math.min(query.limit ?? 200, 10_000));
     // Auto-buy skips are listed folded (autoBuySkips), not one row each.
     const where = query.unacknowledgedOnly ? 'WHERE autoBuySkipped IS NULL AND acknowledged = 0' : 'WHERE autoBuySkipped IS NULL';
@@ -157,7 +167,7 @@ export class RecordsReader {
     ).all(sinceIso);
   }
 
-  autoBuySkips(limit: number): AutoBuySkipRow[] {
+  autoBuySkips(limit = 500): AutoBuySkipRow[] {
     // firedAt is UTC ISO with Z: its first 10 characters are the UTC day. ruleName: the row of max(firedAt) (SQLite's bare column rule).
     return this.prepare<[number], AutoBuySkipRow>(
       `SELECT ruleId, ruleName, substr(firedAt, 1, 10) AS day, autoBuySkipped AS reason, count(*) AS count, max(firedAt) AS lastAt
@@ -173,7 +183,8 @@ export class RecordsReader {
   // ---- notifications
 
   /** Newest first; `target` is stored as JSON. */
-  listNotifications(query: ParsedNotificationQuery): NotificationPage {
+  listNotifications(input: NotificationQuery = {}): NotificationPage {
+    const query = notificationQuerySchema.parse(input);
     const { where, params } = whereOf([isIn('category', query.categories), isIn('severity', query.severities), query.unreadOnly && ['readAt IS NULL']]);
     const total = this.countOf('notifications', where, params);
     const rows = this.prepare<unknown[], Omit<StoredNotification, 'target'> & { target: string | null }>(

@@ -5,20 +5,21 @@
 import { randomUUID } from 'node:crypto';
 import type { BalanceTransaction, Trade, TradeStatus } from '../../../../shared/api';
 import type { AlertFiring, AlertRule, AppSettings, Recipient, StoredNotification } from '../../../../shared/ipc';
-import type { NotificationMarkRead, ParsedSavedSearchInput, SavedSearch } from '../../../../shared/ipc/contract';
+import {
+  alertRuleInputSchema,
+  notificationMarkReadSchema,
+  recipientInputSchema,
+  savedSearchInputSchema,
+  settingsPatchSchema,
+  type AlertRuleInput,
+  type NotificationMarkRead,
+  type RecipientInput,
+  type SavedSearch,
+  type SavedSearchInput,
+  type SettingsPatch,
+} from '../../../../shared/ipc/contract';
 import { StoreError } from '../errors';
-import type { NotificationInsertResult } from '../notifications';
-import type {
-  FiringInput,
-  LedgerInsertResult,
-  ParsedAlertRuleInput,
-  RecipientInput,
-  SettingsPatch,
-  TradeSource,
-  TradeUpdate,
-  TradeUpdateResult,
-  TradeUpsertResult,
-} from '../types';
+import type { FiringInput, LedgerInsertResult, NotificationInsertResult, TradeSource, TradeUpdate, TradeUpdateResult, TradeUpsertResult } from '../types';
 import { type Db, type Prepare } from './open';
 import { RecordsReader } from './recordsReader';
 import { canAdvance, DEFAULT_SETTINGS, FIRING_SELECT, firingOf, type FiringRow, sameTrade, STATUS_RANK, statusTimeOf, TRADE_FIELDS, TRADE_SELECT } from './recordRows';
@@ -141,7 +142,9 @@ export class RecordsWriter {
 
   // ---- recipients
 
-  saveRecipient(input: RecipientInput): Recipient {
+  /** Creates (no id) or renames/re-points (id) a recipient; the trade URL is stored as given (validate it first). */
+  saveRecipient(recipient: RecipientInput): Recipient {
+    const input = recipientInputSchema.parse(recipient);
     return this.db.transaction(() => {
       const id = input.id ?? randomUUID();
       const createdAt = this.reads.getRecipient(id)?.createdAt ?? new Date().toISOString();
@@ -163,7 +166,9 @@ export class RecordsWriter {
     return rule;
   }
 
-  saveAlertRule(input: ParsedAlertRuleInput): AlertRule {
+  /** Creates or updates a rule; an update keeps createdAt and what auto-buy has spent. */
+  saveAlertRule(rule: AlertRuleInput): AlertRule {
+    const input = alertRuleInputSchema.parse(rule);
     return this.db.transaction(() => {
       const id = input.id ?? randomUUID();
       const existing = this.reads.getAlertRule(id);
@@ -272,7 +277,8 @@ export class RecordsWriter {
   }
 
   /** The given ids, or every unread one at or before `through` (now when not given). */
-  markNotificationsRead(input: NotificationMarkRead): { marked: number; unread: number } {
+  markNotificationsRead(marks: NotificationMarkRead): { marked: number; unread: number } {
+    const input = notificationMarkReadSchema.parse(marks);
     const now = new Date().toISOString();
     return this.db.transaction(() => {
       let marked = 0;
@@ -288,7 +294,9 @@ export class RecordsWriter {
 
   // ---- saved searches
 
-  saveSearch(input: ParsedSavedSearchInput): SavedSearch {
+  /** Creates (no id) or renames/replaces (id); a taken name is refused with StoreError 'conflict', a deleted id with 'not_found'. */
+  saveSearch(search: SavedSearchInput): SavedSearch {
+    const input = savedSearchInputSchema.parse(search);
     return this.db.transaction((): SavedSearch => {
       const id = input.id ?? randomUUID();
       const existing = input.id === undefined ? undefined : this.prepare<[string], { createdAt: string }>('SELECT createdAt FROM saved_searches WHERE id = ?').get(id);
@@ -310,7 +318,8 @@ export class RecordsWriter {
 
   // ---- settings
 
-  updateSettings(patch: SettingsPatch): AppSettings {
+  updateSettings(input: SettingsPatch): AppSettings {
+    const patch = settingsPatchSchema.parse(input);
     return this.db.transaction(() => {
       for (const [key, value] of Object.entries(patch)) {
         if (value === undefined || !(key in DEFAULT_SETTINGS)) continue;

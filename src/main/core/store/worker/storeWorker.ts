@@ -1,31 +1,10 @@
-/**
- * Entry of a store worker thread (writer or reader, per workerData.role).
- * Serves `{kind:'call', id, method, args}` messages one at a time with
- * `{kind:'result', id, ok, value | error}`; syncCatalog also sends
- * `{kind:'progress'}` messages and honours `{kind:'abort'}`.
- */
+/** Entry of a store worker thread (writer or reader, per workerData.role): answers the host's calls one at a time. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { classifySqliteError, serializeError, StoreClosedError } from '../errors';
 import { SCHEMA_VERSION } from '../schema';
-import type { HostMessage, ReaderMethods, WorkerInit, WorkerMessage, WriterMethods } from '../types';
+import { STORE_METHODS, type CatalogSyncRequest, type HostMessage, type StoreMethodOwner, type WorkerInit, type WorkerMessage } from '../types';
 import { ReaderService } from './reader';
 import { WriterService } from './writer';
-
-/** The methods each role serves (records of every method name: the compiler finds one left out). */
-const WRITER_METHODS: Record<keyof WriterMethods, true> = {
-  applyItemUpserts: true, applyItemRemovals: true, applyPriceChanges: true, applyItemChanges: true, upsertTrades: true, applyTradeUpdate: true,
-  insertLedger: true, saveRecipient: true, deleteRecipient: true, saveAlertRule: true, deleteAlertRule: true, setAlertRuleEnabled: true,
-  addAlertRuleSpend: true, recordFiring: true, acknowledgeFiring: true, acknowledgeAllFirings: true, setFiringAutoBuy: true,
-  deleteFiringsForRule: true, setAutoBuyBaseline: true, updateSettings: true, setMeta: true, insertNotifications: true, markNotificationsRead: true,
-  saveSearch: true, deleteSearch: true, syncCatalog: true,
-};
-const READER_METHODS: Record<keyof ReaderMethods, true> = {
-  queryCatalog: true, getItem: true, findItemsByIds: true, matchingItemIds: true, catalogInfo: true, queryTrades: true, getTrade: true, activeTrades: true,
-  findTradeByExternalId: true, queryLedger: true, balanceSeries: true, latestLedgerCreatedAt: true, listRecipients: true, getRecipient: true,
-  listAlertRules: true, getAlertRule: true, listFirings: true, firingKeys: true, unacknowledgedFiringCount: true, autoBuyDay: true,
-  autoBuySkips: true, autoBuyBaseline: true, getSettings: true, getMeta: true, listNotifications: true, unreadNotificationCount: true,
-  listSearches: true,
-};
 
 function post(message: WorkerMessage): void {
   parentPort?.postMessage(message);
@@ -56,7 +35,13 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
   }
   post({ kind: 'ready', schemaVersion: SCHEMA_VERSION, migratedFrom: service instanceof WriterService ? service.migratedFrom : null });
 
-  const allowed = new Set<string>(Object.keys(init.role === 'writer' ? WRITER_METHODS : READER_METHODS));
+  // The object that serves each method of this thread's role.
+  const owners: Partial<Record<StoreMethodOwner, object>> = service instanceof WriterService ? { catalog: service.catalog, records: service.records } : { reader: service };
+  const targets = new Map<string, object>();
+  for (const [owner, methods] of Object.entries(STORE_METHODS) as [StoreMethodOwner, readonly string[]][]) {
+    const target = owners[owner];
+    if (target) for (const method of methods) targets.set(method, target);
+  }
   const aborts = new Map<number, AbortController>();
   let closed = false;
 
@@ -90,32 +75,20 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       fail(id, new StoreClosedError());
       return;
     }
-    if (!allowed.has(method)) {
-      fail(id, new Error(`unknown ${init.role} method ${method}`));
-      return;
-    }
-    const started = performance.now();
-    const done = (value: unknown) => {
-      const ms = performance.now() - started;
-      if (ms >= init.slowCallMs) post({ kind: 'slow', method, ms: Math.round(ms) });
-      post({ kind: 'result', id, ok: true, value: value === undefined ? null : value });
-    };
     try {
       if (method === 'syncCatalog' && service instanceof WriterService) {
         const controller = new AbortController();
         aborts.set(id, controller);
-        const [request] = args as Parameters<WriterMethods['syncCatalog']>;
         service
-          .syncCatalog(request, { signal: controller.signal, progress: (progress) => post({ kind: 'progress', id, progress }) })
-          .then(done, (error: unknown) => fail(id, error))
+          .syncCatalog(args[0] as CatalogSyncRequest, { signal: controller.signal, progress: (progress) => post({ kind: 'progress', id, progress }) })
+          .then((value) => post({ kind: 'result', id, ok: true, value }), (error: unknown) => fail(id, error))
           .finally(() => aborts.delete(id));
         return;
       }
-      // The writer's methods are its catalog's and its records'; a reader's are its own.
-      const owners: object[] = service instanceof WriterService ? [service.catalog, service.records] : [service];
-      const owner = owners.find((candidate) => typeof (candidate as Record<string, unknown>)[method] === 'function');
-      if (!owner) throw new Error(`unknown method ${method}`);
-      done(((owner as Record<string, (...a: unknown[]) => unknown>)[method] as (...a: unknown[]) => unknown).apply(owner, args));
+      const target = targets.get(method) as Record<string, (...a: unknown[]) => unknown> | undefined;
+      if (!target) throw new Error(`unknown ${init.role} method ${method}`);
+      const value = (target[method] as (...a: unknown[]) => unknown).apply(target, args);
+      post({ kind: 'result', id, ok: true, value: value === undefined ? null : value });
     } catch (error) {
       fail(id, error);
     }
