@@ -42,10 +42,10 @@ function searchTerms(search: string): string[] {
   return search.trim().split(/\s+/u).filter((term) => term !== '').map(asciiLower);
 }
 
-/** A table of wanted values (value + `shift`), 1 for those in the ranges. */
-function wantedValues(ranges: readonly (readonly [number, number])[], shift: number): Uint8Array {
-  const wanted = new Uint8Array(Math.max(0, ...ranges.map(([, high]) => high)) + shift + 1);
-  for (const [low, high] of ranges) wanted.fill(1, low + shift, high + shift + 1);
+/** A table of wanted values, 1 for those in the ranges. */
+function wantedValues(ranges: readonly (readonly [number, number])[]): Uint8Array {
+  const wanted = new Uint8Array(Math.max(0, ...ranges.map(([, high]) => high)) + 1);
+  for (const [low, high] of ranges) wanted.fill(1, low, high + 1);
   return wanted;
 }
 
@@ -155,12 +155,12 @@ const FILTERS: readonly CatalogFilter[] = [
   },
   {
     active: (f) => f.charmPatterns.length > 0,
-    narrowing: (s, f) => ({ kind: 'listed', lists: s.charmPatterns, wanted: wantedValues(f.charmPatterns, 0) }),
+    narrowing: (s, f) => ({ kind: 'listed', lists: s.charmPatterns, wanted: wantedValues(f.charmPatterns) }),
     item: (f) => (item) => item.keyChains.some(({ pattern }) => Number.isInteger(pattern) && inRanges(f.charmPatterns, pattern as number)),
   },
   {
     active: (f) => f.seeds.length > 0,
-    narrowing: (s, f) => ({ kind: 'values', column: s.seed, wanted: wantedValues(f.seeds, 0) }),
+    narrowing: (s, f) => ({ kind: 'values', column: s.seed, wanted: wantedValues(f.seeds) }),
     item: (f) => (item) => item.paintSeed !== null && Number.isInteger(item.paintSeed) && inRanges(f.seeds, item.paintSeed),
   },
   {

@@ -1,12 +1,9 @@
 /**
- * Incremental, byte-level splitter of the on-sale list envelope `{"totalItems":N,"totalValue":V,"items":[{…},…],"lastUpdate":"…"}`.
- * A 1M-item body (~560 MB) is longer than V8's longest string, so it is never held or decoded whole: each element of
- * `"items"` is handed over as a byte range, hashed, and parsed only when it changed.
- * - fast: an element starting `{"itemId":` ends right before the next `},{"itemId":` (in valid JSON those bytes can only
- *   start an object keyed itemId first, as a `"` in a string is escaped); a nested object keyed that way makes the
- *   consumer refuse the range, and the exact scanner takes over from there.
- * - exact: a state machine over every byte (string, escape, depth), for the envelope and elements of other shapes.
- * Fields outside the array are kept as a small "skeleton" text parsed at the end, so they may come before or after it.
+ * Incremental byte-level splitter of the list envelope `{"totalItems":N,"totalValue":V,"items":[{…},…],"lastUpdate":"…"}`:
+ * a 1M-item body (~560 MB) exceeds V8's longest string, so each element of `"items"` is handed over as a byte range.
+ * Fast path: an element starting `{"itemId":` ends before the next `},{"itemId":` (in valid JSON only an object keyed itemId
+ * first starts so, as a `"` in a string is escaped); the consumer refuses a range cut at a nested one, and an exact byte
+ * state machine takes over. Fields outside the array are kept as a small "skeleton" text, parsed at the end.
  */
 
 export class EnvelopeFormatError extends Error {

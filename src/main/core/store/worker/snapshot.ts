@@ -36,6 +36,8 @@ const SAVED_FORMAT = 3;
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
 
 const isCharmPattern = (value: number) => Number.isInteger(value) && value >= 0 && value <= CHARM_PATTERN_MAX;
+/** The snapshot's columns by slot, which `grow` copies into longer arrays. */
+const SLOT_COLUMNS = ['itemId', 'onSale', 'price', 'float', 'seed', 'phase', 'rarity', 'flags', 'stickers', 'charms', 'listedAt', 'nameId', 'sameStickers', 'removedAt'] as const;
 
 export const STAT_TRAK = 1;
 export const SOUVENIR = 2;
@@ -247,20 +249,9 @@ export class CatalogSnapshot {
   }
 
   private grow(capacity: number): void {
-    this.itemId = grown(this.itemId, capacity);
-    this.onSale = grown(this.onSale, capacity);
-    this.price = grown(this.price, capacity);
-    this.float = grown(this.float, capacity);
-    this.seed = grown(this.seed, capacity);
-    this.phase = grown(this.phase, capacity);
-    this.rarity = grown(this.rarity, capacity);
-    this.flags = grown(this.flags, capacity);
-    this.stickers = grown(this.stickers, capacity);
-    this.charms = grown(this.charms, capacity);
-    this.listedAt = grown(this.listedAt, capacity);
-    this.nameId = grown(this.nameId, capacity);
-    this.sameStickers = grown(this.sameStickers, capacity);
-    this.removedAt = grown(this.removedAt, capacity);
+    // `grown` keeps each column's array type.
+    const columns = this as Record<(typeof SLOT_COLUMNS)[number], Float64Array | Int32Array | Int8Array | Uint8Array>;
+    for (const name of SLOT_COLUMNS) columns[name] = grown(columns[name], capacity);
   }
 
   private patch(record: ItemRecord): void {
