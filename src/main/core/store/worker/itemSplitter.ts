@@ -7,10 +7,7 @@
  */
 
 export class EnvelopeFormatError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EnvelopeFormatError';
-  }
+  override name = 'EnvelopeFormatError';
 }
 
 export interface EnvelopeFields {
