@@ -104,7 +104,10 @@ export function storedJson(json: string, item: Item): string {
 }
 
 export function itemOf(json: string, price: number): Item {
-  return { ...(JSON.parse(json) as Omit<Item, 'price'>), price };
+  // Set on the parsed object rather than spread into a copy (a page parses 200 of them); price comes last either way.
+  const item = JSON.parse(json) as Item;
+  item.price = price;
+  return item;
 }
 
 

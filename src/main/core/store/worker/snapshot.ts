@@ -31,7 +31,7 @@ const ROW_SELECT =
 const SCAN_SHARE = 0.1;
 const SCAN_CHUNK = 20_000;
 /** A saved snapshot's layout; another is not read. */
-const SAVED_FORMAT = 3;
+const SAVED_FORMAT = 4;
 /** Older saved snapshots are not read: rows the sync's retention drops (a week off sale) leave no version to patch from. */
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
 
@@ -51,8 +51,11 @@ export class NameLists {
   /** By slot: the ids of its names. */
   readonly bySlot = new SlotLists();
 
-  set(slot: number, joined: string | null): void {
-    this.bySlot.set(slot, joined === null ? [] : joined.split(NAME_LIST_SEPARATOR).map((name) => this.idOf(asciiLower(name))));
+  /** Sets a slot's names; returns their ids. */
+  set(slot: number, joined: string | null): number[] {
+    const ids = joined === null ? [] : joined.split(NAME_LIST_SEPARATOR).map((name) => this.idOf(asciiLower(name)));
+    this.bySlot.set(slot, ids);
+    return ids;
   }
 
   private idOf(lower: string): number {
@@ -278,10 +281,8 @@ export class CatalogSnapshot {
     this.charms[slot] = keyChainCount;
     this.listedAt[slot] = listedAt;
     this.nameId[slot] = nameId;
-    this.stickerNames.set(slot, stickerNames);
-    const counts = new Map<number, number>();
-    for (const id of this.stickerNames.bySlot.get(slot)) counts.set(id, (counts.get(id) ?? 0) + 1);
-    this.sameStickers[slot] = Math.max(0, ...counts.values());
+    const stickerIds = this.stickerNames.set(slot, stickerNames);
+    this.sameStickers[slot] = stickerIds.reduce((most, id) => Math.max(most, stickerIds.filter((other) => other === id).length), 0);
     this.charmNames.set(slot, charmNames);
     // A pattern no filter can ask for (not an integer in range) is kept as -1, which no filter wants.
     this.charmPatterns.set(slot, charmPatterns === null ? [] : charmPatterns.split(',').map((text) => (isCharmPattern(Number(text)) ? Number(text) : -1)));
