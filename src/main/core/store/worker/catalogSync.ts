@@ -10,7 +10,7 @@ import type { CatalogWriter } from './catalogWriter';
 import { leadingItemId, streamBody } from './download';
 import { hashBytes, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
 import { EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
-import { sortedIndexOf } from './markets';
+import { sortedIndexOf } from './columns';
 import type { Db } from './open';
 
 const STAGE_BATCH_ITEMS = 2000;
@@ -160,7 +160,6 @@ const STAGED_COLUMNS = ITEM_COLUMNS.filter((c) => c !== 'itemId' && c !== 'name'
 
 /** The final transaction: the staged items written, the unnamed ones taken off sale, retention, totals, meta. */
 function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: EnvelopeFields, meta: MetaAccess) {
-  const { getMeta, setMeta } = meta;
   return catalog.transaction(({ version, now }) => {
     const touched = catalog.syncTouched ?? new Set<number>();
     const unstage = db.prepare<[number]>('DELETE FROM temp.sync_stage WHERE itemId = ?');
@@ -207,16 +206,16 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
     db.prepare('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM items WHERE removed_at < ?)').run(soldBefore);
     db.prepare('DELETE FROM items WHERE removed_at < ?').run(soldBefore);
     // A scan of the whole history: once a day is enough.
-    if (!(Number(getMeta(CATALOG_META.historyPrunedAt)) > now - 24 * 3600_000)) {
+    if (!(Number(meta.getMeta(CATALOG_META.historyPrunedAt)) > now - 24 * 3600_000)) {
       db.prepare('DELETE FROM price_history WHERE at < ?').run(now - HISTORY_RETENTION_MS);
-      setMeta(CATALOG_META.historyPrunedAt, now);
+      meta.setMeta(CATALOG_META.historyPrunedAt, now);
     }
 
-    setMeta(CATALOG_META.syncUnfinished, false);
-    setMeta(CATALOG_META.lastUpdate, envelope.lastUpdate);
-    setMeta(CATALOG_META.syncedAt, new Date(now).toISOString());
-    setMeta(CATALOG_META.serverTotalItems, envelope.totalItems);
-    setMeta(CATALOG_META.serverTotalValue, envelope.totalValue);
+    meta.setMeta(CATALOG_META.syncUnfinished, false);
+    meta.setMeta(CATALOG_META.lastUpdate, envelope.lastUpdate);
+    meta.setMeta(CATALOG_META.syncedAt, new Date(now).toISOString());
+    meta.setMeta(CATALOG_META.serverTotalItems, envelope.totalItems);
+    meta.setMeta(CATALOG_META.serverTotalValue, envelope.totalValue);
     return { added, updated: staged - added, removed, keptFromFeed: touched.size };
   });
 }

@@ -3,6 +3,7 @@
  * float rank. A refresh computes again the groups it changed; a listing off sale keeps what it had when it left.
  */
 import type { MarketStanding } from '../../../../shared/ipc';
+import { grown } from './columns';
 
 /** The columns a market reads, by slot. */
 export interface MarketInput {
@@ -18,25 +19,6 @@ export function medianOf(sorted: readonly number[]): number | null {
   if (sorted.length === 0) return null;
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : Math.floor(((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2);
-}
-
-/** A typed column with room for `capacity` slots, its values kept. */
-export function grown<T extends Float64Array | Int32Array | Int8Array | Uint8Array>(array: T, capacity: number): T {
-  const next = new (array.constructor as new (length: number) => T)(capacity);
-  next.set(array);
-  return next;
-}
-
-/** The index of `value` in `values[0, length)`, ascending and without repeats; -1 when absent. */
-export function sortedIndexOf(values: Float64Array, value: number, length = values.length): number {
-  for (let low = 0, high = length - 1; low <= high; ) {
-    const mid = (low + high) >>> 1;
-    const at = values[mid] as number;
-    if (at === value) return mid;
-    if (at < value) low = mid + 1;
-    else high = mid - 1;
-  }
-  return -1;
 }
 
 export class Markets {
@@ -110,8 +92,8 @@ export class Markets {
     this.dirty.clear();
   }
 
-  listingsAt(
-slot: number): number {
+  /** How many of a slot's group are on sale. */
+  listingsAt(slot: number): number {
     return this.listings[this.group[slot] as number] ?? 0;
   }
 

@@ -40,7 +40,7 @@ export class RecordsWriter {
     this.prepare = this.reads.prepare;
   }
 
-  readMeta(key: string): unknown {
+  getMeta(key: string): unknown {
     return this.reads.getMeta(key);
   }
 

@@ -2,7 +2,7 @@
  * A short list of numbers per slot (sticker ids, charm patterns) in one typed pool: a tight loop for filters, a few
  * copies for a saved snapshot. A slot set again gets a new run; the pool is squeezed when full and half left behind.
  */
-import { grown } from './markets';
+import { grown } from './columns';
 
 export class SlotLists {
   start = new Int32Array(0);

@@ -7,7 +7,8 @@ import { deserialize, serialize } from 'node:v8';
 import { CHARM_PATTERN_MAX } from '../../../../shared/filters';
 import { CACHE_ID_KEY } from '../schema';
 import { NAME_LIST_SEPARATOR } from './itemRows';
-import { grown, Markets, sortedIndexOf } from './markets';
+import { grown, sortedIndexOf } from './columns';
+import { Markets } from './markets';
 import { SlotLists } from './slotLists';
 import type { Db } from './open';
 

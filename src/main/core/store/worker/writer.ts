@@ -25,7 +25,7 @@ export class WriterService {
   }
 
   syncCatalog(request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {
-    return runCatalogSync(this.db, this.catalog, { getMeta: (key) => this.records.readMeta(key), setMeta: (key, value) => this.records.setMeta(key, value) }, request, context);
+    return runCatalogSync(this.db, this.catalog, this.records, request, context);
   }
 
   close(): void {
