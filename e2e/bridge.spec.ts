@@ -23,6 +23,19 @@ test('the page notices the web host going away, and recovers or says the session
   const banner = page.getByRole('alert').filter({ hasText: LOST });
   const feed = statusBar(page).locator('.conn-state');
 
+  // Every feed state the status bar shows from here on, however briefly.
+  await page.evaluate(() => {
+    const shown: string[] = [];
+    (window as unknown as { feedStatesShown: string[] }).feedStatesShown = shown;
+    const bar = document.querySelector('section[aria-label="Status bar"]');
+    const note = () => {
+      const text = bar?.querySelector('.conn-state strong')?.textContent ?? bar?.querySelector('.conn-state')?.textContent?.trim() ?? '';
+      if (shown.at(-1) !== text) shown.push(text);
+    };
+    if (bar) new MutationObserver(note).observe(bar, { subtree: true, childList: true, characterData: true });
+  });
+  const feedStatesShown = () => page.evaluate(() => (window as unknown as { feedStatesShown: string[] }).feedStatesShown);
+
   // The host stops: the banner and the status bar say so (not "Live").
   await stack().stopHost();
   await expect(banner).toBeVisible({ timeout: 15_000 });
@@ -43,6 +56,10 @@ test('the page notices the web host going away, and recovers or says the session
   await stack().startHost();
   await expect(banner).toBeHidden({ timeout: 30_000 });
   await expectFeedLive(page);
+  // What the feed was before the host went away is not shown as its state now: "Live" only once the new engine says so.
+  const shown = await feedStatesShown();
+  expect(shown).toContain('Disconnected');
+  expect(shown.slice(shown.lastIndexOf('Disconnected') + 1)[0]).not.toBe('Live');
   await expect(page.getByText('Alerts are paused: no rule fires')).toBeVisible({ timeout: 15_000 });
   await expect(statusBar(page).getByRole('button', { name: /1 active trade\b/ })).toBeVisible({ timeout: 30_000 });
   // Still live: a change on the server arrives over the new engine's events.

@@ -40,7 +40,8 @@ export const initialConn: ConnSlice = {
 
 /**
  * The bridge's raw state folded into what the page shows. A retry (`connecting`) does not
- * end a loss; coming back (`open`) forgets the seq: a restarted host counts from 1 again.
+ * end a loss; coming back (`open`) forgets the seq (a restarted host counts from 1 again) and
+ * the feed state heard before the loss, which the re-read snapshot or the next event replaces.
  */
 export function withBridgeState(slice: ConnSlice, state: 'connecting' | 'open' | 'closed' | 'unauthorized'): ConnSlice {
   let bridge: BridgeLink;
@@ -50,7 +51,7 @@ export function withBridgeState(slice: ConnSlice, state: 'connecting' | 'open' |
   else bridge = slice.bridge ?? 'starting';
   if (bridge === slice.bridge) return slice;
   const back = bridge === 'open' && (slice.bridge === 'lost' || slice.bridge === 'expired');
-  return { ...slice, bridge, ...(back ? { lastSeq: 0 } : {}) };
+  return { ...slice, bridge, ...(back ? { lastSeq: 0, connection: null } : {}) };
 }
 
 /** Whether the page currently cannot reach Merchant Desk (what it shows may be stale). */
