@@ -10,7 +10,6 @@ import type { CatalogQuery } from '../../src/shared/ipc/contract';
 import { at } from '../support/sandboxHttp';
 import {
   CACHE_VERSION,
-  DEFAULT_SETTINGS,
   LocalStore,
   SCHEMA_VERSION,
   StoreCorruptError,
@@ -754,9 +753,9 @@ describe('ledger', () => {
   });
 });
 
-// ---- recipients, alerts, settings, meta
+// ---- recipients, alerts, meta
 
-describe('recipients, alert rules, firings, settings', () => {
+describe('recipients, alert rules, firings, meta', () => {
   it('saves, renames and deletes recipients', async () => {
     const store = await openStore();
     const tradeUrl = 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234';
@@ -787,7 +786,7 @@ describe('recipients, alert rules, firings, settings', () => {
     const updated = await store.saveAlertRule({ id: rule.id, name: 'Redlines', namePattern: 'redline', autoBuy: { enabled: true, recipientId: 'r1', spendCap: 10_000, dailyCap: 5000 } });
     expect(updated).toMatchObject({ id: rule.id, name: 'Redlines', createdAt: rule.createdAt, autoBuy: { enabled: true, spent: 1500 } });
     expect(await store.setAlertRuleEnabled(rule.id, false)).toMatchObject({ enabled: false });
-    expect(await store.listAlertRules()).toEqual([await store.getAlertRule(rule.id)]);
+    expect(await store.listAlertRules()).toEqual([{ ...updated, enabled: false }]);
 
     const firing = { ruleId: rule.id, ruleName: 'Redlines', itemId: 7, market_hash_name: 'AK-47 | Redline (Field-Tested)', price: 1500 };
     const first = await store.recordFiring(firing);
@@ -801,27 +800,23 @@ describe('recipients, alert rules, firings, settings', () => {
     expect((await store.listFirings({ unacknowledgedOnly: true })).map((f) => f.id)).toEqual([cheaper.id]);
     expect(await store.setFiringAutoBuy(cheaper.id, { tradeId: 'T1', error: null })).toMatchObject({ autoBuy: { tradeId: 'T1', error: null } });
     expect(await store.autoBuyDay('2000-01-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1400, skipped: 0 }]);
-    expect(await store.acknowledgeAllFirings()).toEqual({ acknowledged: 1 });
+    expect(await store.acknowledgeFiring(cheaper.id)).toMatchObject({ acknowledged: true });
     expect(await store.unacknowledgedFiringCount()).toBe(0);
     expect(await store.deleteFiringsForRule(rule.id)).toEqual({ deleted: 2 });
     expect(await store.recordFiring(firing)).not.toBeNull(); // re-armed
     expect(await store.deleteAlertRule(rule.id)).toEqual({ deleted: true });
-    expect(await store.getAlertRule(rule.id)).toBeNull();
+    expect(await store.listAlertRules()).toEqual([]);
     expect(await store.listFirings({})).toHaveLength(1); // history outlives the rule
   });
 
-  it('keeps settings and meta across reopening', async () => {
-    const file = join(tempDir(), 'settings.sqlite');
+  it('keeps meta across reopening', async () => {
+    const file = join(tempDir(), 'meta.sqlite');
     const store = await LocalStore.open({ file });
-    expect(await store.getSettings()).toEqual(DEFAULT_SETTINGS);
-    const next = await store.updateSettings({ theme: 'light', notifyStatuses: ['COMPLETED'] });
-    expect(next).toEqual({ ...DEFAULT_SETTINGS, theme: 'light', notifyStatuses: ['COMPLETED'] });
     await store.setMeta('feed.cursor', { seq: 42 });
     expect(await store.getMeta('feed.cursor')).toEqual({ seq: 42 });
     expect(await store.getMeta('missing')).toBeNull();
     await store.close();
     const again = await openStore(file);
-    expect(await again.getSettings()).toEqual(next);
     expect(await again.getMeta('feed.cursor')).toEqual({ seq: 42 });
   });
 
@@ -830,9 +825,9 @@ describe('recipients, alert rules, firings, settings', () => {
     await expect(store.queryCatalog({ sort: 'colour' } as unknown as CatalogQuery)).rejects.toThrow(/queryCatalog: .*sort/s);
     await expect(store.queryTrades({ limit: -1 })).rejects.toThrow(/queryTrades: .*limit/s);
     await expect(store.saveRecipient({ label: '', tradeUrl: 'x' })).rejects.toThrow(/saveRecipient: .*label/s);
-    await expect(store.updateSettings({ theme: 'pink' } as never)).rejects.toThrow(/updateSettings: .*theme/s);
+    await expect(store.saveSearch({ name: 'x'.repeat(500), query: {} })).rejects.toThrow(/saveSearch: .*name/s);
     expect(await store.listRecipients()).toEqual([]);
-    expect(await store.getSettings()).toEqual(DEFAULT_SETTINGS);
+    expect((await store.listSearches()).searches).toEqual([]);
   });
 
   it('serves the listed calls only, each on its own thread', async () => {

@@ -10,7 +10,6 @@ export {
   type StoreErrorCode,
 } from './errors';
 export { CACHE_VERSION, SCHEMA_VERSION } from './schema';
-export { DEFAULT_SETTINGS } from './worker/recordRows';
 export { itemFilter, type ItemTest } from './worker/catalogQuery';
 export { packPriceChanges, priceChangeOutcome } from './priceChanges';
 export type * from './types';

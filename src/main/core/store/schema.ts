@@ -21,7 +21,6 @@ const SAVED_SEARCHES_TABLE = `
 
 const RECORD_TABLES = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE trades (tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
     price INTEGER NOT NULL, itemId INTEGER NOT NULL, assetId TEXT NOT NULL, offerId TEXT, tradeUrl TEXT NOT NULL,
     market_hash_name TEXT NOT NULL, phase TEXT, float REAL, webhookStatus TEXT, failReason TEXT, errorCode INTEGER,
@@ -51,7 +50,7 @@ const RECORD_TABLES = `
   CREATE INDEX notifications_at ON notifications(at DESC, id);
   CREATE INDEX notifications_unread ON notifications(at) WHERE readAt IS NULL;
 ${SAVED_SEARCHES_TABLE}`;
-const RECORD_TABLE_NAMES = new Set(['meta', 'settings', 'trades', 'trade_timeline', 'ledger', 'recipients', 'alert_rules', 'alert_firings', 'auto_buy_baseline', 'notifications', 'saved_searches']);
+const RECORD_TABLE_NAMES = new Set(Array.from(RECORD_TABLES.matchAll(/CREATE TABLE (\w+)/g), ([, name]) => name));
 
 /** `items.version`: the writer's transaction counter, which readers follow; `item_json` holds no price (the row does). */
 const CACHE_TABLES = `

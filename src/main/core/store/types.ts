@@ -204,15 +204,15 @@ export interface SavedSearchList {
 export const STORE_METHODS = {
   reader: [
     'queryCatalog', 'getItem', 'findItemsByIds', 'matchingItemIds', 'catalogInfo', 'queryTrades', 'getTrade', 'activeTrades', 'findTradeByExternalId',
-    'queryLedger', 'balanceSeries', 'latestLedgerCreatedAt', 'listRecipients', 'getRecipient', 'listAlertRules', 'getAlertRule', 'listFirings',
-    'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'autoBuySkips', 'autoBuyBaseline', 'getSettings', 'getMeta', 'listNotifications',
+    'queryLedger', 'balanceSeries', 'latestLedgerCreatedAt', 'listRecipients', 'getRecipient', 'listAlertRules', 'listFirings',
+    'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'autoBuySkips', 'autoBuyBaseline', 'getMeta', 'listNotifications',
     'unreadNotificationCount', 'listSearches',
   ],
   catalog: ['applyItemUpserts', 'applyItemRemovals', 'applyPriceChanges', 'applyItemChanges'],
   records: [
     'upsertTrades', 'applyTradeUpdate', 'insertLedger', 'saveRecipient', 'deleteRecipient', 'saveAlertRule', 'deleteAlertRule', 'setAlertRuleEnabled',
-    'addAlertRuleSpend', 'recordFiring', 'acknowledgeFiring', 'acknowledgeAllFirings', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
-    'updateSettings', 'setMeta', 'insertNotifications', 'markNotificationsRead', 'saveSearch', 'deleteSearch',
+    'addAlertRuleSpend', 'recordFiring', 'acknowledgeFiring', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
+    'setMeta', 'insertNotifications', 'markNotificationsRead', 'saveSearch', 'deleteSearch',
   ],
 } as const satisfies { reader: readonly (keyof ReaderService)[]; catalog: readonly (keyof CatalogWriter)[]; records: readonly (keyof RecordsWriter)[] };
 

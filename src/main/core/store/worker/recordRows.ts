@@ -1,9 +1,9 @@
 /**
- * The records' columns, and the API objects of rows that need converting (rules, firings, settings);
+ * The records' columns, and the API objects of rows that need converting (rules, firings);
  * shared by the writer and the reader threads. No SQLite access here.
  */
 import type { Trade, TradeStatus } from '../../../../shared/api';
-import type { AlertFiring, AlertRule, AppSettings } from '../../../../shared/ipc';
+import type { AlertFiring, AlertRule } from '../../../../shared/ipc';
 import { catalogFiltersSchema, type LegacyRuleFields, ruleFiltersInput } from '../../../../shared/ipc/contract';
 
 // ---- Trades
@@ -82,7 +82,7 @@ export function sameTrade(a: Trade, b: Trade): boolean {
   return TRADE_FIELDS.every((field) => a[field] === b[field]);
 }
 
-// ---- Rules, firings, settings
+// ---- Rules and firings
 
 /**
  * A rule as stored (JSON): one stored before rules held the catalog's filters gets its conditions folded in
@@ -112,21 +112,4 @@ export function firingOf(row: FiringRow): AlertFiring {
   const { acknowledged, autoBuyDone, autoBuyTradeId, autoBuyError, autoBuySkipped, autoBuyDryRun, ...firing } = row;
   const autoBuy = autoBuyDone === 1 ? { tradeId: autoBuyTradeId, error: autoBuyError, skipped: autoBuySkipped, dryRun: autoBuyDryRun === 1 } : null;
   return { ...firing, acknowledged: acknowledged === 1, autoBuy };
-}
-
-export const DEFAULT_SETTINGS: AppSettings = {
-  theme: 'dark',
-  notifyStatuses: ['COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'REJECTED'],
-  notifyAlerts: true,
-  alertsPaused: false,
-  demoSandbox: false,
-  closeToTray: false,
-};
-
-export function settingsOf(rows: { key: string; value: string }[]): AppSettings {
-  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
-  for (const row of rows) {
-    if (row.key in DEFAULT_SETTINGS) settings[row.key] = JSON.parse(row.value) as unknown;
-  }
-  return settings as unknown as AppSettings;
 }

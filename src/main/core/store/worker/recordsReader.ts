@@ -1,10 +1,10 @@
 /**
  * The reader thread's answers about the user's records: trades, the ledger, recipients, alert rules and
- * firings, notifications, saved searches, settings and meta.
+ * firings, notifications, saved searches and meta.
  */
 import type { Trade } from '../../../../shared/api';
 import { ACTIVE_TRADE_STATUSES } from '../../../../shared/api';
-import type { AlertFiring, AlertRule, AppSettings, BalancePoint, LedgerRow, NotificationPage, Page, Recipient, StoredNotification, TradeDetail, TradeTimelineEntry } from '../../../../shared/ipc';
+import type { AlertFiring, AlertRule, BalancePoint, LedgerRow, NotificationPage, Page, Recipient, StoredNotification, TradeDetail, TradeTimelineEntry } from '../../../../shared/ipc';
 import {
   ledgerQuerySchema,
   notificationQuerySchema,
@@ -16,7 +16,7 @@ import {
 } from '../../../../shared/ipc/contract';
 import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedLedgerQuery, SavedSearchList } from '../types';
 import { statementCache, type Db, type Prepare } from './open';
-import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_SELECT, settingsOf, TRADE_SELECT } from './recordRows';
+import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_SELECT, TRADE_SELECT } from './recordRows';
 
 const MAX_SERIES_POINTS = 2000;
 
@@ -120,7 +120,7 @@ export class RecordsReader {
     return this.prepare<[], string | null>('SELECT max(createdAt) FROM ledger').pluck().get() ?? null;
   }
 
-  // ---- recipients, rules, firings, settings
+  // ---- recipients, rules, firings
 
   listRecipients(): Recipient[] {
     return this.prepare<[], Recipient>('SELECT id, label, tradeUrl, createdAt FROM recipients ORDER BY label COLLATE NOCASE, createdAt').all();
@@ -198,7 +198,7 @@ export class RecordsReader {
     return this.prepare<[], number>('SELECT count(*) FROM notifications WHERE readAt IS NULL').pluck().get() as number;
   }
 
-  // ---- saved searches, settings
+  // ---- saved searches
 
   /** By name; a row whose query no longer passes the schema (hand-edited, or from a build with other filters) is left out and reported. */
   listSearches(): SavedSearchList {
@@ -219,9 +219,5 @@ export class RecordsReader {
       else list.skipped.push({ id: row.id, name: row.name, problem: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`).join('; ') });
     }
     return list;
-  }
-
-  getSettings(): AppSettings {
-    return settingsOf(this.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings').all());
   }
 }

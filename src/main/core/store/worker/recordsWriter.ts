@@ -1,28 +1,26 @@
 /**
  * The writer thread's changes to the user's records: trades (statuses only move forward), the ledger,
- * recipients, alert rules and firings, notifications, settings and meta. One transaction per call.
+ * recipients, alert rules and firings, notifications, saved searches and meta. One transaction per call.
  */
 import { randomUUID } from 'node:crypto';
 import type { BalanceTransaction, Trade, TradeStatus } from '../../../../shared/api';
-import type { AlertFiring, AlertRule, AppSettings, Recipient, StoredNotification } from '../../../../shared/ipc';
+import type { AlertFiring, AlertRule, Recipient, StoredNotification } from '../../../../shared/ipc';
 import {
   alertRuleInputSchema,
   notificationMarkReadSchema,
   recipientInputSchema,
   savedSearchInputSchema,
-  settingsPatchSchema,
   type AlertRuleInput,
   type NotificationMarkRead,
   type RecipientInput,
   type SavedSearch,
   type SavedSearchInput,
-  type SettingsPatch,
 } from '../../../../shared/ipc/contract';
 import { StoreError } from '../errors';
 import type { FiringInput, LedgerInsertResult, NotificationInsertResult, TradeSource, TradeUpdate, TradeUpdateResult, TradeUpsertResult } from '../types';
 import { type Db, type Prepare } from './open';
 import { RecordsReader } from './recordsReader';
-import { canAdvance, DEFAULT_SETTINGS, FIRING_SELECT, firingOf, type FiringRow, sameTrade, STATUS_RANK, statusTimeOf, TRADE_FIELDS, TRADE_SELECT } from './recordRows';
+import { canAdvance, FIRING_SELECT, firingOf, type FiringRow, sameTrade, STATUS_RANK, statusTimeOf, TRADE_FIELDS, TRADE_SELECT } from './recordRows';
 
 const TRADE_COLUMNS = [...TRADE_FIELDS, 'status_rank', 'updated_at'];
 const INSERT_TRADE_SQL = `INSERT INTO trades (${TRADE_COLUMNS.join(', ')}) VALUES (${TRADE_COLUMNS.map((c) => `@${c}`).join(', ')})`;
@@ -247,10 +245,6 @@ export class RecordsWriter {
     return this.firing(id);
   }
 
-  acknowledgeAllFirings(): { acknowledged: number } {
-    return { acknowledged: this.prepare('UPDATE alert_firings SET acknowledged = 1 WHERE acknowledged = 0').run().changes };
-  }
-
   setFiringAutoBuy(id: string, autoBuy: { tradeId: string | null; error: string | null }): AlertFiring | null {
     this.prepare('UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuyDone = 1 WHERE id = ?').run(autoBuy.tradeId, autoBuy.error, id);
     return this.firing(id);
@@ -314,18 +308,5 @@ export class RecordsWriter {
 
   deleteSearch(id: string): { deleted: boolean } {
     return { deleted: this.prepare('DELETE FROM saved_searches WHERE id = ?').run(id).changes > 0 };
-  }
-
-  // ---- settings
-
-  updateSettings(input: SettingsPatch): AppSettings {
-    const patch = settingsPatchSchema.parse(input);
-    return this.db.transaction(() => {
-      for (const [key, value] of Object.entries(patch)) {
-        if (value === undefined || !(key in DEFAULT_SETTINGS)) continue;
-        this.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
-      }
-      return this.reads.getSettings();
-    })();
   }
 }
