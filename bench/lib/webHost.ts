@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { chromium, type Browser } from '@playwright/test';
 import { ROOT_DIR } from './result';
 import { LocalStore } from '../../src/main/core/store';
+import { accountStoreFile } from '../../src/main/core/engine/accountFiles';
 import { catalogUrl, merchantHeaders, preparedStoreCopy, sleep, type MerchantCredentials } from './sandbox';
 
 const URL_LINE = /^Merchant Desk web host: (http:\/\/\S+)$/;
@@ -132,7 +133,7 @@ export async function prepareDataDir(options: {
   mkdirSync(accounts, { recursive: true });
   const staging = join(options.dataDir, 'staging');
   const file = await preparedStoreCopy(options.items, staging);
-  const target = LocalStore.accountFile(options.dataDir, options.merchant.merchantId);
+  const target = accountStoreFile(options.dataDir, options.merchant.merchantId);
   renameSync(file, target);
   rmSync(staging, { recursive: true, force: true });
   const store = await LocalStore.open({ file: target });

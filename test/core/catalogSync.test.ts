@@ -25,7 +25,7 @@ const stores: LocalStore[] = [];
 async function openStore(): Promise<LocalStore> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-sync-'));
   dirs.push(dir);
-  const store = await LocalStore.open({ file: LocalStore.accountFile(dir, 'merchant') });
+  const store = await LocalStore.open({ file: join(dir, 'accounts', 'merchant.sqlite') });
   stores.push(store);
   return store;
 }

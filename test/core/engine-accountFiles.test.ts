@@ -6,8 +6,9 @@ import type { IpcMethod, IpcParsedInput, IpcResult } from '../../src/shared/ipc'
 import { IPC_METHODS } from '../../src/shared/ipc';
 import { Engine } from '../../src/main/core/engine/engine';
 import { MemorySecretStore } from '../../src/main/core/secrets';
-import { LocalStore, safeFileName } from '../../src/main/core/store';
+import { LocalStore } from '../../src/main/core/store';
 import { tradeUrlFor } from '../support/sandboxHttp';
+import { accountStoreFile, safeFileName } from '../../src/main/core/engine/accountFiles';
 
 /** Nothing listens here: sessions open their cache and stay offline, which is all these tests need. */
 const NOWHERE = { baseUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9/ws' };
@@ -92,8 +93,8 @@ describe('one account file per merchant', () => {
     }
     // Plain ids keep their name: the file is easy to find.
     expect(safeFileName('merchant-1')).toBe('merchant-1');
-    expect(LocalStore.accountFile('/data', 'merchant-1')).toBe(join('/data', 'accounts', 'merchant-1.sqlite'));
-    expect(LocalStore.accountFile('/data', 'merchant-1', 'demo')).toBe(join('/data', 'accounts', 'demo', 'merchant-1.sqlite'));
+    expect(accountStoreFile('/data', 'merchant-1')).toBe(join('/data', 'accounts', 'merchant-1.sqlite'));
+    expect(accountStoreFile('/data', 'merchant-1', 'demo')).toBe(join('/data', 'accounts', 'demo', 'merchant-1.sqlite'));
   });
 });
 
@@ -119,8 +120,8 @@ describe('caches written under the earlier names', () => {
     await app.close();
     expect(existsSync(old)).toBe(false);
     expect(existsSync(oldDemo)).toBe(false);
-    expect(existsSync(LocalStore.accountFile(dataDir, 'Shop.eu'))).toBe(true);
-    expect(existsSync(LocalStore.accountFile(dataDir, 'demo', 'demo'))).toBe(true);
+    expect(existsSync(accountStoreFile(dataDir, 'Shop.eu'))).toBe(true);
+    expect(existsSync(accountStoreFile(dataDir, 'demo', 'demo'))).toBe(true);
   }, 60_000);
 
   it('are not taken from a merchant that has opened its file under the new names', async () => {

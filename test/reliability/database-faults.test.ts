@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalStore } from '../../src/main/core/store';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { startEngine, waitFor } from '../support/faults/harness';
 import { adminApi, type MerchantCredentials } from '../support/sandboxHttp';
 import { openBridge } from '../web/support';
+import { accountStoreFile } from '../../src/main/core/engine/accountFiles';
 
 /**
  * The engine started on a data directory whose account database is corrupt
@@ -89,7 +89,7 @@ describe('database faults: a bad account database is reported, left alone, and s
     await first.close();
     writeFileSync(join(dataDir, 'accounts', 'unrelated-account.sqlite'), 'another account, not ours to touch');
     writeFileSync(join(dataDir, 'notes.txt'), 'user data beside the app data');
-    const file = LocalStore.accountFile(dataDir, merchant.merchantId);
+    const file = accountStoreFile(dataDir, merchant.merchantId);
     expect(existsSync(file)).toBe(true);
     if (fault === 'corrupt') writeFileSync(file, randomBytes(64 * 1024));
     if (fault === 'newer') {

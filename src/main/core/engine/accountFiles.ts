@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PRIVATE_DIR_MODE } from '../privateFiles';
@@ -8,9 +9,26 @@ const OWNER_META = 'merchant_id';
 
 export type AccountKind = 'account' | 'demo';
 
-/** Where a merchant's cache lives: one name per merchant, distinct for distinct ids (see safeFileName). */
-export function accountStoreFile(dataDir: string, merchantId: string, kind: AccountKind): string {
-  return LocalStore.accountFile(dataDir, merchantId, kind);
+/** A plain id: lower-case letters and digits, single separators between them. */
+const PLAIN_ID = /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/;
+/** Device names Windows reserves whatever follows the first dot. */
+const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com\d|lpt\d)(?:\.|$)/;
+
+/**
+ * A file name for a merchant id: never a path, safe on every OS, and distinct for distinct ids even where the file
+ * system ignores case. A plain id is its own name; any other id is a readable part, `__` and a hash of the id
+ * (a plain id never holds `__`, so the two kinds never meet).
+ */
+export function safeFileName(merchantId: string): string {
+  if (merchantId.length <= 100 && PLAIN_ID.test(merchantId) && !WINDOWS_RESERVED.test(merchantId)) return merchantId;
+  const readable = merchantId.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 60).replace(/^_+|_+$/g, '') || 'id';
+  const hash = createHash('sha256').update(merchantId).digest('hex').slice(0, 16);
+  return `${readable}__${hash}`;
+}
+
+/** Where a merchant's cache lives: `<dataDir>/accounts/<safe merchant id>.sqlite`, the demo sandbox's in `accounts/demo/`, apart from real ones. */
+export function accountStoreFile(dataDir: string, merchantId: string, kind: AccountKind = 'account'): string {
+  return join(dataDir, 'accounts', ...(kind === 'demo' ? ['demo'] : []), `${safeFileName(merchantId)}.sqlite`);
 }
 
 /**

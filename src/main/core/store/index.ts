@@ -1,4 +1,4 @@
-export { LocalStore, resolveWorkerEntry, safeFileName, type CatalogSyncOptions, type LocalStoreOptions } from './localStore';
+export { LocalStore, resolveWorkerEntry, type CatalogSyncOptions, type LocalStoreOptions } from './localStore';
 export {
   CatalogSyncError,
   StoreClosedError,

@@ -7,8 +7,7 @@
  * thread; in a bundle, `storeWorker.js` beside the chunk holding this module (electron.vite.config.ts emits it).
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
 import { readOnlyError, StoreClosedError, StoreError } from './errors';
@@ -17,7 +16,7 @@ import { STORE_METHODS, type CatalogSyncProgress, type CatalogSyncRequest, type 
 import { WorkerClient } from './workerClient';
 
 export interface LocalStoreOptions {
-  /** The SQLite file; its folder is created. See LocalStore.accountFile. */
+  /** The SQLite file; its folder is created. */
   file: string;
   /** The worker entry to start; see the comment at the top of this file. */
   workerEntry?: URL | string;
@@ -38,23 +37,6 @@ export function resolveWorkerEntry(): URL {
     `The store worker was not found next to ${fileURLToPath(here)} (tried ${candidates.map((url) => fileURLToPath(url)).join(', ')}). ` +
       "Build src/main/core/store/worker/storeWorker.ts as an entry named 'storeWorker', or pass workerEntry to LocalStore.open.",
   );
-}
-
-/** A plain id: lower-case letters and digits, single separators between them. */
-const PLAIN_ID = /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/;
-/** Device names Windows reserves whatever follows the first dot. */
-const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com\d|lpt\d)(?:\.|$)/;
-
-/**
- * A file name for a merchant id: never a path, safe on every OS, and distinct for distinct ids even where the file
- * system ignores case. A plain id is its own name; any other id is a readable part, `__` and a hash of the id
- * (a plain id never holds `__`, so the two kinds never meet).
- */
-export function safeFileName(merchantId: string): string {
-  if (merchantId.length <= 100 && PLAIN_ID.test(merchantId) && !WINDOWS_RESERVED.test(merchantId)) return merchantId;
-  const readable = merchantId.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 60).replace(/^_+|_+$/g, '') || 'id';
-  const hash = createHash('sha256').update(merchantId).digest('hex').slice(0, 16);
-  return `${readable}__${hash}`;
 }
 
 export interface CatalogSyncOptions extends CatalogSyncRequest {
@@ -106,11 +88,6 @@ class StoreHandle {
 export const LocalStore = {
   /** The schema version this build writes. */
   schemaVersion: SCHEMA_VERSION,
-
-  /** `<dataDir>/accounts/<safe merchant id>.sqlite`; the demo sandbox's accounts in `accounts/demo/`, apart from real ones. */
-  accountFile(dataDir: string, merchantId: string, kind: 'account' | 'demo' = 'account'): string {
-    return join(dataDir, 'accounts', ...(kind === 'demo' ? ['demo'] : []), `${safeFileName(merchantId)}.sqlite`);
-  },
 
   /**
    * Opens (creating and migrating as needed) the store. Fails with StoreVersionError (file from a newer app),
