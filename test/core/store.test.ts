@@ -8,14 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BalanceTransaction, Item, Trade } from '../../src/shared/api';
 import type { CatalogQuery } from '../../src/shared/ipc/contract';
 import { at } from '../support/sandboxHttp';
-import {
-  CACHE_VERSION,
-  LocalStore,
-  SCHEMA_VERSION,
-  StoreCorruptError,
-  StoreReadOnlyError,
-  StoreVersionError,
-} from '../../src/main/core/store';
+import { CACHE_VERSION, LocalStore, SCHEMA_VERSION, StoreError } from '../../src/main/core/store';
 import { packPriceChanges, priceChangeOutcome } from '../../src/main/core/store/priceChanges';
 import { resolveWorkerEntry } from '../../src/main/core/store/localStore';
 import { WorkerClient } from '../../src/main/core/store/workerClient';
@@ -194,7 +187,8 @@ describe('opening and migrations', () => {
     db.close();
     const before = sha(file);
     const error = await LocalStore.open({ file }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreVersionError);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({ code: 'version' });
     expect((error as Error).message).toContain(file);
     expect(sha(file)).toBe(before);
   });
@@ -207,7 +201,8 @@ describe('opening and migrations', () => {
     db.close();
     const before = sha(file);
     const error = await LocalStore.open({ file }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreVersionError);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({ code: 'version' });
     expect((error as Error).message).toContain(`created by a newer Merchant Desk (schema ${SCHEMA_VERSION + 3} > ${SCHEMA_VERSION})`);
     expect((error as Error).message).toContain(file);
     expect(sha(file)).toBe(before);
@@ -218,8 +213,9 @@ describe('opening and migrations', () => {
     writeFileSync(file, Buffer.alloc(8192, 'this is not sqlite '));
     const before = sha(file);
     const error = await LocalStore.open({ file }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreCorruptError);
-    expect((error as StoreCorruptError).file).toBe(file);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({ code: 'corrupt' });
+    expect((error as StoreError).file).toBe(file);
     expect((error as Error).message).toContain(file);
     expect(sha(file)).toBe(before);
   });
@@ -234,7 +230,8 @@ describe('opening and migrations', () => {
     bytes.fill(0xa5, 100, 4096);
     writeFileSync(file, bytes);
     const error = await LocalStore.open({ file }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreCorruptError);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({ code: 'corrupt' });
     expect((error as Error).message).toMatch(/damaged|not a Merchant Desk database/);
   });
 
@@ -256,7 +253,8 @@ describe('opening and migrations', () => {
     }
     try {
       const error = await LocalStore.open({ file }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(StoreReadOnlyError);
+      expect(error).toBeInstanceOf(StoreError);
+      expect(error).toMatchObject({ code: 'read_only' });
       expect((error as Error).message).toContain(file);
       expect((error as Error).message).toContain('cannot be written');
     } finally {

@@ -1,6 +1,10 @@
-// Errors of the local store: they cross the worker boundary as data and are rebuilt as the same class, for `instanceof`.
+// Errors of the local store: they cross the worker boundary as data and are rebuilt as the same class and code.
 
-/** `conflict` and `not_found`: a record call refused its input (a taken name, an unknown id); the message says which. */
+/**
+ * `version`: a newer (or early pre-release) file, refused untouched; `corrupt`: damaged or not a database, nothing
+ * deleted; `read_only`: the file or its folder cannot be written; `conflict`, `not_found`: a record call refused its
+ * input (a taken name, an unknown id), the message says which.
+ */
 export type StoreErrorCode = 'version' | 'corrupt' | 'read_only' | 'closed' | 'worker' | 'sync' | 'conflict' | 'not_found' | 'internal';
 
 /** `file`: the database file, when the error is about one. */
@@ -16,23 +20,7 @@ export class StoreError extends Error {
   override name = 'StoreError';
 }
 
-/** The file was written by a newer Merchant Desk (or an early pre-release): we refuse to touch it. */
-export class StoreVersionError extends StoreError {
-  override name = 'StoreVersionError';
-}
-/** SQLITE_CORRUPT / SQLITE_NOTADB: the file is damaged or not a database. Nothing is deleted. */
-export class StoreCorruptError extends StoreError {
-  override name = 'StoreCorruptError';
-}
-export class StoreReadOnlyError extends StoreError {
-  override name = 'StoreReadOnlyError';
-}
-export class StoreClosedError extends StoreError {
-  override name = 'StoreClosedError';
-  constructor(message = 'The local store is closed.') {
-    super('closed', message);
-  }
-}
+export const closedError = () => new StoreError('closed', 'The local store is closed.');
 
 export type CatalogSyncFailure = 'aborted' | 'network' | 'protocol' | 'busy';
 
@@ -47,16 +35,16 @@ export class CatalogSyncError extends StoreError {
   }
 }
 
-export function versionError(file: string, fileVersion: number, appVersion: number, reason?: string): StoreVersionError {
+export function versionError(file: string, fileVersion: number, appVersion: number, reason?: string): StoreError {
   const message =
     reason === undefined
       ? `The local database ${file} was created by a newer Merchant Desk (schema ${fileVersion} > ${appVersion}). Update Merchant Desk to open it; the file was left untouched.`
       : `The local database ${file} has schema ${fileVersion}, ${reason}; the file was left untouched.`;
-  return new StoreVersionError('version', message, file);
+  return new StoreError('version', message, file);
 }
 
-export function readOnlyError(file: string, detail: string): StoreReadOnlyError {
-  return new StoreReadOnlyError('read_only', `The local database ${file} cannot be written (${detail}). Check the permissions of the file and its folder.`, file);
+export function readOnlyError(file: string, detail: string): StoreError {
+  return new StoreError('read_only', `The local database ${file} cannot be written (${detail}). Check the permissions of the file and its folder.`, file);
 }
 
 export interface SerializedStoreError {
@@ -75,13 +63,10 @@ export function serializeError(error: unknown): SerializedStoreError {
   return { message: typeof sqliteCode === 'string' ? `${sqliteCode}: ${err.message}` : err.message, code: 'internal', file: null, ...(err.stack ? { stack: err.stack } : {}) };
 }
 
-const CLASS_OF_CODE: Partial<Record<StoreErrorCode, typeof StoreError>> = { version: StoreVersionError, corrupt: StoreCorruptError, read_only: StoreReadOnlyError };
-
 /** The error a worker sent, as the class it was thrown as; an unexpected one names the method and keeps the worker's stack. */
 export function deserializeError(data: SerializedStoreError, method?: string): Error {
-  if (data.code === 'closed') return new StoreClosedError(data.message);
   if (data.code === 'sync') return new CatalogSyncError(data.reason ?? 'protocol', data.message);
-  if (data.code !== 'internal') return new (CLASS_OF_CODE[data.code] ?? StoreError)(data.code, data.message, data.file);
+  if (data.code !== 'internal') return new StoreError(data.code, data.message, data.file);
   const error = new StoreError('internal', method ? `${method}: ${data.message}` : data.message);
   if (data.stack) error.stack = `${error.name}: ${error.message}\n    (in the store worker)\n${data.stack.split('\n').slice(1).join('\n')}`;
   return error;
@@ -93,7 +78,7 @@ export function classifySqliteError(error: unknown, file: string): unknown {
   if (typeof code !== 'string') return error;
   const detail = `${code}: ${error instanceof Error ? error.message : String(error)}`;
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new StoreCorruptError('corrupt', `The local database ${file} is damaged or is not a Merchant Desk database (${detail}). It was left untouched; move it aside to start with a fresh cache.`, file);
+    return new StoreError('corrupt', `The local database ${file} is damaged or is not a Merchant Desk database (${detail}). It was left untouched; move it aside to start with a fresh cache.`, file);
   }
   if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH') return readOnlyError(file, detail);
   return error;

@@ -1,11 +1,7 @@
 export { LocalStore, resolveWorkerEntry, type CatalogSyncOptions, type LocalStoreOptions } from './localStore';
 export {
   CatalogSyncError,
-  StoreClosedError,
-  StoreCorruptError,
   StoreError,
-  StoreReadOnlyError,
-  StoreVersionError,
   type CatalogSyncFailure,
   type StoreErrorCode,
 } from './errors';

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
-import { readOnlyError, StoreClosedError, StoreError } from './errors';
+import { closedError, readOnlyError, StoreError } from './errors';
 import { SCHEMA_VERSION } from './schema';
 import { STORE_METHODS, type CatalogSyncProgress, type CatalogSyncRequest, type CatalogSyncResult, type StoreCalls } from './types';
 import { WorkerClient } from './workerClient';
@@ -70,7 +70,7 @@ class StoreHandle {
   }
 
   private call<T>(client: WorkerClient, method: string, args: unknown[], extras?: Parameters<WorkerClient['call']>[2]): Promise<T> {
-    if (this.closed) return Promise.reject(new StoreClosedError());
+    if (this.closed) return Promise.reject(closedError());
     return client.call<T>(method, args, extras);
   }
 
@@ -90,8 +90,8 @@ export const LocalStore = {
   schemaVersion: SCHEMA_VERSION,
 
   /**
-   * Opens (creating and migrating as needed) the store. Fails with StoreVersionError (file from a newer app),
-   * StoreCorruptError or StoreReadOnlyError; the file is never deleted or rewritten on failure.
+   * Opens (creating and migrating as needed) the store. Fails with a StoreError coded `version` (a file from a newer
+   * app), `corrupt` or `read_only`; the file is never deleted or rewritten on failure.
    */
   async open(options: LocalStoreOptions): Promise<LocalStore> {
     const { file } = options;

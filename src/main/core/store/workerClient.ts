@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { deserializeError, StoreClosedError, StoreError } from './errors';
+import { closedError, deserializeError, StoreError } from './errors';
 import type { CatalogSyncProgress, HostMessage, WorkerInit, WorkerMessage } from './types';
 
 interface PendingCall {
@@ -34,7 +34,7 @@ export class WorkerClient {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: WorkerMessage) => this.onMessage(message));
     worker.on('error', (error) => this.fail(new StoreError('worker', `the store ${role} thread crashed: ${error.message}`, null, { cause: error })));
-    worker.on('exit', (code) => this.fail(this.closing ? new StoreClosedError() : new StoreError('worker', `the store ${role} thread exited (code ${code})`)));
+    worker.on('exit', (code) => this.fail(this.closing ? closedError() : new StoreError('worker', `the store ${role} thread exited (code ${code})`)));
     worker.unref();
   }
 
@@ -88,7 +88,7 @@ export class WorkerClient {
 
   call<T>(method: string, args: unknown[], extras: { onProgress?: (progress: CatalogSyncProgress) => void; signal?: AbortSignal } = {}): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.closing) return Promise.reject(new StoreClosedError());
+    if (this.closing) return Promise.reject(closedError());
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const { signal, onProgress } = extras;

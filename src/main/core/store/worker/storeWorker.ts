@@ -1,6 +1,6 @@
 /** Entry of a store worker thread (writer or reader, per workerData.role): answers the host's calls one at a time. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { classifySqliteError, serializeError, StoreClosedError } from '../errors';
+import { classifySqliteError, closedError, serializeError } from '../errors';
 import { SCHEMA_VERSION } from '../schema';
 import { STORE_METHODS, type CatalogSyncRequest, type HostMessage, type StoreMethodOwner, type WorkerInit, type WorkerMessage } from '../types';
 import { ReaderService } from './reader';
@@ -72,7 +72,7 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
     }
     const { id, method, args } = message;
     if (closed) {
-      fail(id, new StoreClosedError());
+      fail(id, closedError());
       return;
     }
     try {
