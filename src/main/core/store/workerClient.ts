@@ -38,52 +38,28 @@ export class WorkerClient {
     worker.unref();
   }
 
-  static start(options: WorkerStartOptions): Promise<{ client: WorkerClient; migratedFrom: number | null }> {
-    return new Promise((resolve, reject) => {
-      let worker: Worker;
-      try {
-        const init: WorkerInit = options.openWhen ? { ...options.init, deferOpen: true } : options.init;
-        worker = new Worker(options.entry, { workerData: init, name: `store-${options.init.role}`, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-      } catch (error) {
-        reject(new StoreError('worker', `could not start the store ${options.init.role} thread: ${(error as Error).message}`, null, { cause: error }));
-        return;
-      }
-      const cleanup = () => {
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-      };
-      const onMessage = (message: WorkerMessage) => {
-        if (message.kind === 'ready') {
-          cleanup();
-          resolve({ client: new WorkerClient(worker, options.init.role), migratedFrom: message.migratedFrom });
-        } else if (message.kind === 'init-error') {
-          cleanup();
-          void worker.terminate();
-          reject(deserializeError(message.error));
-        }
-      };
-      const onError = (error: Error) => {
-        cleanup();
-        void worker.terminate();
-        reject(new StoreError('worker', `the store ${options.init.role} thread failed to start: ${error.message}`, null, { cause: error }));
-      };
-      const onExit = (code: number) => {
-        cleanup();
-        reject(new StoreError('worker', `the store ${options.init.role} thread exited while starting (code ${code})`));
-      };
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      options.openWhen?.then(
-        () => worker.postMessage({ kind: 'open' } satisfies HostMessage),
-        () => {
-          cleanup();
-          void worker.terminate();
-          reject(new StoreError('worker', `the store ${options.init.role} thread was not opened: the writer failed to start`));
-        },
-      );
+  static async start(options: WorkerStartOptions): Promise<{ client: WorkerClient; migratedFrom: number | null }> {
+    const { role } = options.init;
+    let worker: Worker;
+    try {
+      const init: WorkerInit = options.openWhen ? { ...options.init, deferOpen: true } : options.init;
+      worker = new Worker(options.entry, { workerData: init, name: `store-${role}`, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    } catch (error) {
+      throw new StoreError('worker', `could not start the store ${role} thread: ${(error as Error).message}`, null, { cause: error });
+    }
+    // Not opened when the writer failed: the thread is ended, and the writer's error is the one reported.
+    options.openWhen?.then(
+      () => worker.postMessage({ kind: 'open' } satisfies HostMessage),
+      () => void worker.terminate(),
+    );
+    const first = await new Promise<WorkerMessage | Error>((resolve) => {
+      worker.once('message', resolve);
+      worker.once('error', (error) => resolve(new StoreError('worker', `the store ${role} thread failed to start: ${error.message}`, null, { cause: error })));
+      worker.once('exit', (code) => resolve(new StoreError('worker', `the store ${role} thread exited while starting (code ${code})`)));
     });
+    if (!(first instanceof Error) && first.kind === 'ready') return { client: new WorkerClient(worker, role), migratedFrom: first.migratedFrom };
+    void worker.terminate();
+    throw first instanceof Error ? first : first.kind === 'init-error' ? deserializeError(first.error) : new StoreError('worker', `the store ${role} thread sent ${first.kind} first`);
   }
 
   call<T>(method: string, args: unknown[], extras: { onProgress?: (progress: CatalogSyncProgress) => void; signal?: AbortSignal } = {}): Promise<T> {
