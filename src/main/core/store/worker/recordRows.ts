@@ -50,27 +50,8 @@ export function statusTimeOf(trade: Trade): string {
 }
 
 export const TRADE_FIELDS = [
-  'tradeId',
-  'externalId',
-  'status',
-  'price',
-  'itemId',
-  'assetId',
-  'offerId',
-  'tradeUrl',
-  'market_hash_name',
-  'phase',
-  'float',
-  'webhookStatus',
-  'failReason',
-  'errorCode',
-  'createdAt',
-  'updatedAt',
-  'completedAt',
-  'cancelledAt',
-  'endProtection',
-  'rollbackAt',
-  'stage',
+  'tradeId', 'externalId', 'status', 'price', 'itemId', 'assetId', 'offerId', 'tradeUrl', 'market_hash_name', 'phase', 'float',
+  'webhookStatus', 'failReason', 'errorCode', 'createdAt', 'updatedAt', 'completedAt', 'cancelledAt', 'endProtection', 'rollbackAt', 'stage',
 ] as const satisfies readonly (keyof Trade)[];
 
 /** A row read with these columns is a Trade as it is (same names, same types). */

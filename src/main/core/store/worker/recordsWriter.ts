@@ -3,7 +3,7 @@
  * recipients, alert rules and firings, notifications, saved searches and meta. One transaction per call.
  */
 import { randomUUID } from 'node:crypto';
-import type { BalanceTransaction, Trade, TradeStatus } from '../../../../shared/api';
+import type { BalanceTransaction, Trade } from '../../../../shared/api';
 import type { AlertFiring, AlertRule, Recipient, StoredNotification } from '../../../../shared/ipc';
 import {
   alertRuleInputSchema,
@@ -48,83 +48,62 @@ export class RecordsWriter {
 
   // ---- trades
 
-  private writeTrade(sql: string, trade: Trade, now: number): void {
-    const params: Record<string, unknown> = { status_rank: STATUS_RANK[trade.status], updated_at: now };
-    for (const field of TRADE_FIELDS) params[field] = trade[field];
-    this.prepare(sql).run(params);
-  }
-
   private storedTrade(tradeId: string): Trade | undefined {
     return this.prepare<[string], Trade>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`).get(tradeId);
   }
 
-  /** Whether the trade's status is new to its timeline. */
-  private addToTimeline(trade: Trade, at: string, source: TradeSource): boolean {
+  /**
+   * Writes `next` over `stored` (undefined: a new trade) unless it changes nothing or its status may not follow the
+   * stored one (an older status arriving late is ignored whole); whether it was written and its status is new to
+   * the trade's timeline, added at `at`.
+   */
+  private putTrade(stored: Trade | undefined, next: Trade, at: string, source: TradeSource, now: number): { written: boolean; newStatus: boolean } {
+    if (stored && (stored.status === next.status ? sameTrade(stored, next) : !canAdvance(stored.status, next.status))) return { written: false, newStatus: false };
+    const params: Record<string, unknown> = { status_rank: STATUS_RANK[next.status], updated_at: now };
+    for (const field of TRADE_FIELDS) params[field] = next[field];
+    this.prepare(stored ? UPDATE_TRADE_SQL : INSERT_TRADE_SQL).run(params);
     const insert = this.prepare('INSERT OR IGNORE INTO trade_timeline (tradeId, status, at, errorCode, failReason, source) VALUES (?, ?, ?, ?, ?, ?)');
-    return insert.run(trade.tradeId, trade.status, at, trade.errorCode, trade.failReason, source).changes > 0;
+    return { written: true, newStatus: insert.run(next.tradeId, next.status, at, next.errorCode, next.failReason, source).changes > 0 };
   }
 
+  /** Trades as the server sent them: on the same status, the server's record is the newer word on the other fields. */
   upsertTrades(trades: Trade[], source: TradeSource): TradeUpsertResult {
     const now = Date.now();
-    const changed: Trade[] = [];
-    const newStatuses: { tradeId: string; status: TradeStatus }[] = [];
+    const result: TradeUpsertResult = { changed: [], newStatuses: [] };
     this.db.transaction(() => {
-      for (const incoming of trades) {
-        const stored = this.storedTrade(incoming.tradeId);
-        if (!stored) {
-          this.writeTrade(INSERT_TRADE_SQL, incoming, now);
-        } else if (stored.status === incoming.status) {
-          // Same status: the server's record is the newer word on the other fields (offerId, webhookStatus, …).
-          if (sameTrade(stored, incoming)) continue;
-          this.writeTrade(UPDATE_TRADE_SQL, incoming, now);
-        } else if (canAdvance(stored.status, incoming.status)) {
-          this.writeTrade(UPDATE_TRADE_SQL, incoming, now);
-        } else {
-          // An older status arriving late (SENT after COMPLETED): ignored whole.
-          continue;
-        }
-        changed.push(incoming);
-        if (this.addToTimeline(incoming, statusTimeOf(incoming), source)) newStatuses.push({ tradeId: incoming.tradeId, status: incoming.status });
+      for (const trade of trades) {
+        const { written, newStatus } = this.putTrade(this.storedTrade(trade.tradeId), trade, statusTimeOf(trade), source, now);
+        if (written) result.changed.push(trade);
+        if (newStatus) result.newStatuses.push({ tradeId: trade.tradeId, status: trade.status });
       }
     })();
-    return { changed, newStatuses };
+    return result;
   }
 
+  /** A status update (feed, webhook): fields it leaves null keep their stored value, but for a new status's failure fields. */
   applyTradeUpdate(update: TradeUpdate, source: TradeSource): TradeUpdateResult {
     return this.db.transaction((): TradeUpdateResult => {
       const stored = this.storedTrade(update.tradeId);
       if (!stored) return { unknown: true, tradeId: update.tradeId };
-      const nowMs = Date.now();
-      const nowIso = new Date(nowMs).toISOString();
-      let next: Trade;
-      if (stored.status === update.status) {
-        next = {
-          ...stored,
-          externalId: update.externalId ?? stored.externalId,
-          offerId: update.offerId ?? stored.offerId,
-          failReason: update.failReason ?? stored.failReason,
-          errorCode: update.errorCode ?? stored.errorCode,
-        };
-        if (sameTrade(stored, next)) return { unknown: false, trade: stored, changed: false, newStatus: null };
-      } else if (canAdvance(stored.status, update.status)) {
-        next = {
-          ...stored,
+      const now = new Date();
+      const at = now.toISOString();
+      const moves = update.status !== stored.status;
+      const next: Trade = {
+        ...stored,
+        externalId: update.externalId ?? stored.externalId,
+        offerId: update.offerId ?? stored.offerId,
+        failReason: moves ? update.failReason : (update.failReason ?? stored.failReason),
+        errorCode: moves ? update.errorCode : (update.errorCode ?? stored.errorCode),
+        ...(moves && {
           status: update.status,
-          externalId: update.externalId ?? stored.externalId,
-          offerId: update.offerId ?? stored.offerId,
-          failReason: update.failReason,
-          errorCode: update.errorCode,
-          updatedAt: nowIso,
-          completedAt: update.status === 'COMPLETED' ? (stored.completedAt ?? nowIso) : stored.completedAt,
-          cancelledAt: update.status === 'CANCELLED' ? (stored.cancelledAt ?? nowIso) : stored.cancelledAt,
-          rollbackAt: update.status === 'REVERSED' ? (stored.rollbackAt ?? nowIso) : stored.rollbackAt,
-        };
-      } else {
-        return { unknown: false, trade: stored, changed: false, newStatus: null };
-      }
-      this.writeTrade(UPDATE_TRADE_SQL, next, nowMs);
-      const added = next.status !== stored.status && this.addToTimeline(next, nowIso, source);
-      return { unknown: false, trade: next, changed: true, newStatus: added ? next.status : null };
+          updatedAt: at,
+          completedAt: update.status === 'COMPLETED' ? (stored.completedAt ?? at) : stored.completedAt,
+          cancelledAt: update.status === 'CANCELLED' ? (stored.cancelledAt ?? at) : stored.cancelledAt,
+          rollbackAt: update.status === 'REVERSED' ? (stored.rollbackAt ?? at) : stored.rollbackAt,
+        }),
+      };
+      const { written, newStatus } = this.putTrade(stored, next, at, source, now.getTime());
+      return { unknown: false, trade: written ? next : stored, changed: written, newStatus: newStatus && moves ? next.status : null };
     })();
   }
 
