@@ -8,7 +8,7 @@ describe('SlotLists', () => {
   it('holds each slot’s last list through sets, re-sets and squeezes of its pool, as a plain map does', () => {
     const op = fc.record({ slot: fc.integer({ min: 0, max: SLOTS - 1 }), values: fc.array(fc.integer({ min: -1, max: 1000 }), { maxLength: 6 }) });
     fc.assert(
-      fc.property(fc.array(op, { minLength: 200, maxLength: 3000, size: 'max' }), fc.integer({ min: 2, max: 9 }), (ops, every) => {
+      fc.property(fc.array(op, { minLength: 200, maxLength: 3000, size: 'max' }), (ops) => {
         const lists = new SlotLists();
         const model = new Map<number, number[]>();
         let held = 0;
@@ -19,11 +19,8 @@ describe('SlotLists', () => {
           peakHeld = Math.max(peakHeld, held);
           model.set(slot, values);
         }
-        const wanted = new Uint8Array(1001).map((_, value) => (value % every === 0 ? 1 : 0));
         for (let slot = 0; slot < SLOTS; slot++) {
-          const expected = model.get(slot) ?? [];
-          expect(lists.get(slot)).toEqual(expected);
-          expect(lists.anyWanted(slot, wanted)).toBe(expected.some((value) => value >= 0 && value % every === 0));
+          expect(lists.get(slot)).toEqual(model.get(slot) ?? []);
         }
         // Squeezed before it grows once half of it is left behind: the pool stays within 4 × the most the slots held.
         expect(lists.pool.length).toBeLessThanOrEqual(Math.max(1024, 4 * (peakHeld + 6)));

@@ -34,15 +34,6 @@ export class SlotLists {
     return Array.from(this.pool.subarray(start, start + (this.length[slot] ?? 0)));
   }
 
-  /** Whether one of a slot's values is wanted (`wanted[value] === 1`). */
-  anyWanted(slot: number, wanted: Uint8Array): boolean {
-    const pool = this.pool;
-    const start = this.start[slot] as number;
-    const end = start + (this.length[slot] as number);
-    for (let i = start; i < end; i++) if (wanted[pool[i] as number] === 1) return true;
-    return false;
-  }
-
   private makeRoom(needed: number): void {
     if (this.stale * 2 >= this.used) {
       const pool = new Int32Array(this.pool.length);
