@@ -145,26 +145,12 @@ export class RecordsWriter {
 
   /** Creates or updates a rule; an update keeps createdAt and what auto-buy has spent. */
   saveAlertRule(rule: AlertRuleInput): AlertRule {
-    const input = alertRuleInputSchema.parse(rule);
+    const { existingListings: _existingListings, ...input } = alertRuleInputSchema.parse(rule);
     return this.db.transaction(() => {
       const id = input.id ?? randomUUID();
       const existing = this.reads.getAlertRule(id);
-      return this.writeRule({
-        id,
-        name: input.name,
-        enabled: input.enabled,
-        filters: input.filters,
-        maxPrice: input.maxPrice,
-        autoBuy: {
-          enabled: input.autoBuy.enabled,
-          recipientId: input.autoBuy.recipientId,
-          spendCap: input.autoBuy.spendCap,
-          dailyCap: input.autoBuy.dailyCap,
-          spent: existing?.autoBuy.spent ?? 0,
-          dryRun: input.autoBuy.dryRun,
-        },
-        createdAt: existing?.createdAt ?? new Date().toISOString(),
-      });
+      const createdAt = existing?.createdAt ?? new Date().toISOString();
+      return this.writeRule({ ...input, id, autoBuy: { ...input.autoBuy, spent: existing?.autoBuy.spent ?? 0 }, createdAt });
     })();
   }
 
