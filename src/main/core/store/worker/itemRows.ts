@@ -20,8 +20,8 @@ export function isoOf(epochMs: number): string {
 
 /**
  * A 53-bit hash of an item's JSON text (UTF-8 bytes): a sync parses only the items whose hash differs from the stored one.
- * Two MurmurHash3 lanes (the length seeds them), 32 + 21 of their bits kept. Plain JS: half a native SHA-1 call's cost
- * (the call's overhead dominated). Not a defence against a hostile server, the data's source anyway.
+ * Two MurmurHash3 lanes (the length seeds them), 32 + 21 of their bits kept. Plain JS: a third of the cost of Node's one-shot
+ * crypto.hash (sha1 or md5) on a ~770-byte item, 0.43 against 1.5 µs. Not a defence against a hostile server, the data's source anyway.
  */
 export function hashJson(json: string | Uint8Array): number {
   const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
