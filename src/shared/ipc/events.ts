@@ -14,6 +14,13 @@ import type {
 } from './models';
 import type { SavedSearch } from './contract';
 
+/** One price that moved; `previous` is null for an item new to the cache. */
+export interface PriceMove {
+  itemId: number;
+  price: number;
+  previous: number | null;
+}
+
 /**
  * One coalesced flush of engine events (at most ~20 a second). Absent fields
  * did not change. Price moves are merged per item: only the latest survives.
@@ -33,7 +40,7 @@ export interface EngineEventBatch {
   items?: {
     upserted: CatalogRow[];
     removed: number[];
-    prices: { itemId: number; price: number; previous: number | null }[];
+    prices: PriceMove[];
     /** A bulk change (full sync) happened: re-query what is on screen. */
     invalidated: boolean;
   };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { SerializedStoreError } from './errors';
 import type { BalanceTransaction, Item, Trade, TradeStatus } from '../../../shared/api';
-import type { CatalogRow, StoredNotification, TradeTimelineEntry } from '../../../shared/ipc';
+import type { CatalogInfo, CatalogRow, PriceMove, StoredNotification, TradeTimelineEntry } from '../../../shared/ipc';
 import type { SavedSearch } from '../../../shared/ipc/contract';
 import type { CatalogWriter } from './worker/catalogWriter';
 import type { ReaderService } from './worker/reader';
@@ -21,18 +21,10 @@ export type ParsedAlertRuleInput = z.output<typeof alertRuleInputSchema>;
 
 export type TradeSource = TradeTimelineEntry['source'];
 
-/** One price that moved; `previous` is null for an item new to the cache. */
-export interface PriceMove {
-  itemId: number;
-  price: number;
-  previous: number | null;
-}
+export type { PriceMove } from '../../../shared/ipc';
 
 /** The cached catalog's count and value after a live change (the summary follows the feed, not only syncs). */
-export interface CatalogTotals {
-  totalItems: number;
-  totalValue: number;
-}
+export type CatalogTotals = Pick<CatalogInfo, 'totalItems' | 'totalValue'>;
 
 export interface ItemUpsertResult {
   /** Rows added or changed (unchanged items are left out). */
@@ -61,16 +53,6 @@ export interface TradeUpsertResult {
   changed: Trade[];
   /** Each status seen for the first time (notify once per entry). */
   newStatuses: { tradeId: string; status: TradeStatus }[];
-}
-
-/** The body of a trade_updated webhook or feed frame. */
-export interface TradeUpdate {
-  tradeId: string;
-  status: TradeStatus;
-  externalId: string | null;
-  offerId: string | null;
-  failReason: string | null;
-  errorCode: number | null;
 }
 
 export type TradeUpdateResult =

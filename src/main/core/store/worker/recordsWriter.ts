@@ -3,7 +3,7 @@
  * recipients, alert rules and firings, notifications, saved searches and meta. One transaction per call.
  */
 import { randomUUID } from 'node:crypto';
-import type { BalanceTransaction, Trade } from '../../../../shared/api';
+import type { BalanceTransaction, Trade, TradeUpdatedWebhook } from '../../../../shared/api';
 import type { AlertFiring, AlertRule, Recipient, StoredNotification } from '../../../../shared/ipc';
 import {
   alertRuleInputSchema,
@@ -17,7 +17,7 @@ import {
   type SavedSearchInput,
 } from '../../../../shared/ipc/contract';
 import { StoreError } from '../errors';
-import type { FiringInput, LedgerInsertResult, NotificationInsertResult, TradeSource, TradeUpdate, TradeUpdateResult, TradeUpsertResult } from '../types';
+import type { FiringInput, LedgerInsertResult, NotificationInsertResult, TradeSource, TradeUpdateResult, TradeUpsertResult } from '../types';
 import { type Db, type Prepare } from './open';
 import { RecordsReader } from './recordsReader';
 import { canAdvance, FIRING_SELECT, firingOf, type FiringRow, sameTrade, STATUS_RANK, statusTimeOf, TRADE_FIELDS, TRADE_SELECT } from './recordRows';
@@ -81,7 +81,7 @@ export class RecordsWriter {
   }
 
   /** A status update (feed, webhook): fields it leaves null keep their stored value, but for a new status's failure fields. */
-  applyTradeUpdate(update: TradeUpdate, source: TradeSource): TradeUpdateResult {
+  applyTradeUpdate(update: TradeUpdatedWebhook, source: TradeSource): TradeUpdateResult {
     return this.db.transaction((): TradeUpdateResult => {
       const stored = this.storedTrade(update.tradeId);
       if (!stored) return { unknown: true, tradeId: update.tradeId };
