@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { SerializedStoreError } from './errors';
 import type { BalanceTransaction, Item, Trade, TradeStatus } from '../../../shared/api';
-import type { CatalogInfo, CatalogRow, PriceMove, StoredNotification, TradeTimelineEntry } from '../../../shared/ipc';
+import type { AlertFiring, AutoBuySkipLine, CatalogInfo, CatalogRow, PriceMove, StoredNotification, TradeTimelineEntry } from '../../../shared/ipc';
 import type { SavedSearch } from '../../../shared/ipc/contract';
 import type { CatalogWriter } from './worker/catalogWriter';
 import type { ReaderService } from './worker/reader';
@@ -77,12 +77,7 @@ export interface LedgerInsertResult {
   inserted: BalanceTransaction[];
 }
 
-export interface FiringInput {
-  ruleId: string;
-  ruleName: string;
-  itemId: number;
-  market_hash_name: string;
-  price: number;
+export interface FiringInput extends Pick<AlertFiring, 'ruleId' | 'ruleName' | 'itemId' | 'market_hash_name' | 'price'> {
   firedAt?: string;
   /** Auto-buy held this match back (a guard rail): stored acknowledged, with the reason, folded into a skip line. */
   autoBuySkipped?: string;
@@ -97,15 +92,8 @@ export interface AutoBuyDayRow {
   skipped: number;
 }
 
-/** Skipped firings grouped by rule, UTC day and reason. */
-export interface AutoBuySkipRow {
-  ruleId: string;
-  ruleName: string;
-  day: string;
-  reason: string;
-  count: number;
-  lastAt: string;
-}
+/** Skipped firings grouped by rule, UTC day and reason (the engine folds the reasons into a skip line). */
+export type AutoBuySkipRow = Omit<AutoBuySkipLine, 'reasons'> & { reason: string };
 
 export interface FiringQuery {
   limit?: number;
