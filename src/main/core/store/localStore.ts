@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
 import { closedError, readOnlyError, StoreError } from './errors';
 import { SCHEMA_VERSION } from './schema';
@@ -19,7 +19,7 @@ export interface LocalStoreOptions {
   /** The SQLite file; its folder is created. */
   file: string;
   /** The worker entry to start; see the comment at the top of this file. */
-  workerEntry?: URL | string;
+  workerEntry?: URL;
 }
 
 /** Where a bundle may have put storeWorker.js, relative to the chunk holding this module. */
@@ -102,7 +102,7 @@ export const LocalStore = {
     }
     // Owner-only before SQLite opens it; SQLite gives its -wal and -shm the same mode.
     createPrivateFile(file);
-    const entry = options.workerEntry === undefined ? resolveWorkerEntry() : toUrl(options.workerEntry);
+    const entry = options.workerEntry ?? resolveWorkerEntry();
     // The writer creates and migrates the file the reader then opens read-only. The reader's thread boots
     // meanwhile (loading its code is most of a cold open) and opens the file once it is ready.
     const writerStart = WorkerClient.start({ entry, init: { role: 'writer', file } });
@@ -115,8 +115,3 @@ export const LocalStore = {
     return new StoreHandle(file, writer.value.migratedFrom, writer.value.client, reader.value.client) as unknown as LocalStore;
   },
 };
-
-function toUrl(entry: URL | string): URL {
-  if (entry instanceof URL) return entry;
-  return entry.startsWith('file:') ? new URL(entry) : pathToFileURL(entry);
-}
