@@ -718,6 +718,10 @@ export class AccountSession {
       this.hooks.log(
         `catalog sync (${reason}): +${result.added} ~${result.updated} -${result.removed} = ${result.total} items in ${result.ms} ms`,
       );
+      if (result.skipped > 0) {
+        const items = result.skipped === 1 ? '1 item' : `${result.skipped} items`;
+        this.hooks.log(`catalog sync (${reason}): ${items} left out, not in the API's item shape (the first: ${result.firstSkipReason ?? 'no reason given'})`);
+      }
       this.events.push({ catalog: this.catalog, items: { upserted: [], removed: [], prices: [], invalidated: true } });
       this.hooks.onCatalogSynced();
     } catch (error) {
