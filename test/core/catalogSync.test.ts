@@ -17,6 +17,7 @@ import type { CatalogEnvelope, Item, Trade } from '../../src/shared/api';
 import { CatalogSyncError, LocalStore, StoreError, type CatalogSyncProgress } from '../../src/main/core/store';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { adminApi, at, merchantApi, type MerchantCredentials } from '../support/sandboxHttp';
+import { applyItemRemovals, applyItemUpserts, applyPriceChanges } from '../support/liveChanges';
 
 const CATALOG_PATH = '/Items/GetAllItemsOnSale';
 
@@ -138,7 +139,7 @@ describe('catalog sync with the sandbox', () => {
     const admin = adminApi(sb);
     const [a, b] = (await serverCatalog(sb, demo)).items.slice(200, 202) as [Item, Item];
     // The feed moved both; the server then moved `a` again, and `b` to what the feed said.
-    await store.applyPriceChanges([
+    await applyPriceChanges(store, [
       { itemId: a.itemId, price: a.price + 50 },
       { itemId: b.itemId, price: b.price + 70 },
     ]);
@@ -398,7 +399,7 @@ describe('catalog sync failures keep the previous catalog', () => {
       expect(await store.syncCatalog({ url: `${baseUrl}/small`, headers: {} })).toMatchObject({ ok: true, added: 3 });
       const before = new Map((await store.queryCatalog({ sort: 'price', limit: 10 })).rows.map((row) => [row.itemId, row]));
       // A live price change on `other`; the list still has its old price: the list has the last word.
-      await store.applyPriceChanges([{ itemId: 2, price: 8 }]);
+      await applyPriceChanges(store, [{ itemId: 2, price: 8 }]);
       await new Promise((done) => setTimeout(done, 5));
       const result = await store.syncCatalog({ url: `${baseUrl}/big`, headers: {} });
       expect(result).toMatchObject({ ok: true, added: 20, updated: 2, removed: 1, total: 22, unchanged: 0 });
@@ -501,7 +502,7 @@ describe('a 100,000-item sync', () => {
     const found = byId(peek.body.items);
     const [feedItem, goneItem] = [found.get(1_000_500), found.get(1_050_000)];
     if (!feedItem || !goneItem) throw new Error('SearchItems did not return the two items');
-    await store.applyItemUpserts([feedItem]);
+    await applyItemUpserts(store, [feedItem]);
 
     // Two measures of the host's event loop while the list streams and applies:
     // - maxGap: wall-clock time between two ticks of a 10 ms interval. It also
@@ -558,8 +559,8 @@ describe('a 100,000-item sync', () => {
         writes = (async () => {
           await store.upsertTrades([trade], 'buy');
           await store.applyTradeUpdate({ tradeId: trade.tradeId, status: 'SENT', externalId: null, offerId: 'O', failReason: null, errorCode: null }, 'feed');
-          await store.applyPriceChanges([{ itemId: feedItem.itemId, price: feedItem.price + 777 }]);
-          await store.applyItemRemovals([goneItem.itemId]);
+          await applyPriceChanges(store, [{ itemId: feedItem.itemId, price: feedItem.price + 777 }]);
+          await applyItemRemovals(store, [goneItem.itemId]);
           return performance.now();
         })().then((end) => {
           expect(syncDone).toBe(0); // served while the list was still streaming

@@ -13,6 +13,7 @@ import { ReaderService } from '../../src/main/core/store/worker/reader';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { ListServer } from './storeModel/listServer';
+import { applyItemUpserts, applyPriceChanges } from '../support/liveChanges';
 
 const dir = mkdtempSync(join(tmpdir(), 'prices-during-sync-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,11 +26,11 @@ describe('price changes while a sync downloads', () => {
     const server = await ListServer.start();
     try {
       const [item, other] = [...generateCatalog({ seed: 6, count: 2, imageBaseUrl: 'http://sandbox.invalid/img' })] as [Item, Item];
-      writer.catalog.applyItemUpserts([{ ...item, price: 1000 }, { ...other, price: 500 }]);
+      applyItemUpserts(writer.catalog, [{ ...item, price: 1000 }, { ...other, price: 500 }]);
       const { whenHeld } = server.serve([{ ...item, price: 1000 }, { ...other, price: 500 }], '2026-11-01T00:00:00.000Z', 'paused');
       const sync = writer.syncCatalog({ url: server.url, headers: {} }, { signal: new AbortController().signal, progress: () => {} });
       await whenHeld;
-      const changed = writer.catalog.applyPriceChanges([
+      const changed = applyPriceChanges(writer.catalog, [
         { itemId: item.itemId, price: 1100 },
         { itemId: item.itemId, price: 1200 },
       ]);

@@ -14,6 +14,7 @@ import { catalogQuerySchema } from '../../src/shared/ipc/contract';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { syncWriterWithList } from '../support/listServer';
+import { applyItemRemovals, applyItemUpserts, applyPriceChanges } from '../support/liveChanges';
 
 const dir = mkdtempSync(join(tmpdir(), 'history-relisting-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,22 +33,22 @@ describe('price history of an item listed again', () => {
   it('after a live removal: starts at the new listing, at its price', async () => {
     const { writer, reader, item, close } = open('live');
     try {
-      writer.catalog.applyItemUpserts([item]);
+      applyItemUpserts(writer.catalog, [item]);
       await later();
-      writer.catalog.applyPriceChanges([{ itemId: item.itemId, price: 1200 }]);
+      applyPriceChanges(writer.catalog, [{ itemId: item.itemId, price: 1200 }]);
       await later();
-      writer.catalog.applyItemRemovals([item.itemId]);
+      applyItemRemovals(writer.catalog, [item.itemId]);
       await later();
       // The same item at another price (its stored row is reused) and, after another removal, remade.
-      writer.catalog.applyItemUpserts([{ ...item, price: 900 }]);
+      applyItemUpserts(writer.catalog, [{ ...item, price: 900 }]);
       let detail = reader.getItem(item.itemId);
       const listedAt = reader.queryCatalog(QUERY).rows[0]?.listedAt;
       expect(detail?.priceHistory).toEqual([{ at: listedAt, price: 900 }]);
       await later();
-      writer.catalog.applyPriceChanges([{ itemId: item.itemId, price: 950 }]);
-      writer.catalog.applyItemRemovals([item.itemId]);
+      applyPriceChanges(writer.catalog, [{ itemId: item.itemId, price: 950 }]);
+      applyItemRemovals(writer.catalog, [item.itemId]);
       await later();
-      writer.catalog.applyItemUpserts([{ ...item, price: 800, float: 0.123 }]);
+      applyItemUpserts(writer.catalog, [{ ...item, price: 800, float: 0.123 }]);
       detail = reader.getItem(item.itemId);
       expect(detail?.priceHistory.map((point) => point.price)).toEqual([800]);
     } finally {
@@ -60,7 +61,7 @@ describe('price history of an item listed again', () => {
     try {
       await syncWriterWithList(writer, [item]);
       await later();
-      writer.catalog.applyPriceChanges([{ itemId: item.itemId, price: 1200 }]);
+      applyPriceChanges(writer.catalog, [{ itemId: item.itemId, price: 1200 }]);
       await later();
       await syncWriterWithList(writer, []);
       expect(reader.getItem(item.itemId)?.onSale).toBe(false);

@@ -13,6 +13,7 @@ import type { Item } from '../../src/shared/api';
 import { ReaderService } from '../../src/main/core/store/worker/reader';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { generateCatalog } from '../../src/server/catalog/generator';
+import { applyItemRemovals, applyItemUpserts, applyPriceChanges } from '../support/liveChanges';
 
 const dir = mkdtempSync(join(tmpdir(), 'history-same-instant-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,16 +27,16 @@ describe('price history: two moves at one instant', () => {
     const reader = new ReaderService(file);
     try {
       const [item] = [...generateCatalog({ seed: 4, count: 1, imageBaseUrl: 'http://sandbox.invalid/img' })] as [Item];
-      writer.catalog.applyItemUpserts([{ ...item, price: 1000 }]);
+      applyItemUpserts(writer.catalog, [{ ...item, price: 1000 }]);
       await later();
-      writer.catalog.applyPriceChanges([
+      applyPriceChanges(writer.catalog, [
         { itemId: item.itemId, price: 1100 },
         { itemId: item.itemId, price: 1200 },
       ]);
       const prices = () => reader.getItem(item.itemId)?.priceHistory.map((point) => point.price);
       expect(prices()).toEqual([1000, 1200]);
       // A listing and a move in one instant: the last price at it.
-      writer.catalog.applyItemRemovals([item.itemId]);
+      applyItemRemovals(writer.catalog, [item.itemId]);
       await later();
       writer.catalog.applyItemChanges([
         { kind: 'upserts', items: [{ ...item, price: 3000 }] },

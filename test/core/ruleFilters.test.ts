@@ -11,6 +11,7 @@ import { catalogFiltersSchema, type CatalogFilters } from '../../src/shared/ipc/
 import { queryArb } from './storeModel/commands';
 import { makeItem } from './storeModel/items';
 import { tempDirs } from '../support/tempDirs';
+import { applyItemRemovals, applyItemUpserts } from '../support/liveChanges';
 
 const temp = tempDirs();
 let store: LocalStore;
@@ -38,11 +39,11 @@ describe('rule filters', () => {
     let telling = 0;
     await fc.assert(
       fc.asyncProperty(catalogArb, fc.array(filtersArb, { minLength: 1, maxLength: 8 }), async (specs, filterSets) => {
-        await store.applyItemRemovals(onSale);
+        await applyItemRemovals(store, onSale);
         const items = specs.map(([seed, price], i) => makeItem(firstId + i, seed, price));
         firstId += specs.length;
         onSale = items.map((item) => item.itemId);
-        await store.applyItemUpserts(items);
+        await applyItemUpserts(store, items);
         const rows = (await store.queryCatalog({ limit: 1000 })).rows;
         expect(rows.map((row) => row.itemId).sort((a, b) => a - b)).toEqual(onSale);
         const standing = new Map(rows.map((row) => [row.itemId, row.market]));
@@ -68,7 +69,7 @@ describe('rule filters', () => {
       ...seeds.map((paintSeed, i) => ({ ...makeItem(base + i, 1, 1000), float: 0.2, paintSeed, keyChains: [] })),
       ...patterns.map((pattern, i) => ({ ...makeItem(base + 100 + i, 1, 1000), keyChains: [{ name: 'Lil Ava', img: 'https://img.invalid/c.png', slot: 0, pattern }] })),
     ];
-    await store.applyItemUpserts(items);
+    await applyItemUpserts(store, items);
     const ids = items.map((item) => item.itemId);
     const bySeed = catalogFiltersSchema.parse({ seeds: [[1, 25], [661, 661]] });
     const wantedSeeds = items.filter((item) => [1, 24, 25, 661].includes(item.paintSeed as number)).map((item) => item.itemId);
@@ -78,7 +79,7 @@ describe('rule filters', () => {
     const wantedPatterns = items.filter((item) => [0, 100, 101, 100_000].includes(item.keyChains[0]?.pattern ?? -1)).map((item) => item.itemId);
     expect(await store.matchingItemIds(byPattern, ids)).toEqual(wantedPatterns);
     expect(items.filter((item) => itemFilter(byPattern).test(item, null)).map((item) => item.itemId)).toEqual(wantedPatterns);
-    await store.applyItemRemovals(ids);
+    await applyItemRemovals(store, ids);
   });
 
   it('asks the store only for the filters that read the market standing', () => {

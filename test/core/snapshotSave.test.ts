@@ -6,10 +6,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalStore } from '../../src/main/core/store';
-import { openReadConnection } from '../../src/main/core/store/worker/open';
+import { openConnection } from '../../src/main/core/store/worker/open';
 import { CatalogSnapshot } from '../../src/main/core/store/worker/snapshot';
 import { makeItem } from './storeModel/items';
 import { tempDirs } from '../support/tempDirs';
+import { applyItemRemovals, applyItemUpserts, applyPriceChanges } from '../support/liveChanges';
 
 const temp = tempDirs();
 
@@ -31,7 +32,7 @@ function viewOf(snapshot: CatalogSnapshot, itemId: number) {
 }
 
 function fresh(file: string): CatalogSnapshot {
-  const snapshot = new CatalogSnapshot(openReadConnection(file));
+  const snapshot = new CatalogSnapshot(openConnection(file, true).db);
   snapshot.refresh();
   return snapshot;
 }
@@ -41,15 +42,15 @@ describe('saved snapshot', () => {
     const file = join(temp('snapshot-save-'), 'm1.sqlite');
     const items = Array.from({ length: 400 }, (_, i) => makeItem(i + 1, i * 31, 100 + ((i * 37) % 900)));
     let store = await LocalStore.open({ file });
-    await store.applyItemUpserts(items);
-    await store.applyItemRemovals([5, 6, 7]);
+    await applyItemUpserts(store, items);
+    await applyItemRemovals(store, [5, 6, 7]);
     // Items re-written with other stickers and charms: their lists' old runs are left behind in the pool.
-    await store.applyItemUpserts(items.slice(100, 200).map((item) => ({ ...makeItem(item.itemId, item.itemId * 97, item.price + 1) })));
+    await applyItemUpserts(store, items.slice(100, 200).map((item) => ({ ...makeItem(item.itemId, item.itemId * 97, item.price + 1) })));
     await store.queryCatalog({ limit: 1 });
     await store.close();
     expect(existsSync(`${file}.snapshot`)).toBe(true);
 
-    const taken = new CatalogSnapshot(openReadConnection(file));
+    const taken = new CatalogSnapshot(openConnection(file, true).db);
     expect(taken.load(`${file}.snapshot`)).toBe(true);
     const ids = items.map((item) => item.itemId);
     const built = fresh(file);
@@ -57,8 +58,8 @@ describe('saved snapshot', () => {
 
     // Written after the save: the taken-up snapshot patches them in.
     store = await LocalStore.open({ file });
-    await store.applyItemUpserts(items.slice(0, 50).map((item) => makeItem(item.itemId, item.itemId * 13, item.price * 2)));
-    await store.applyPriceChanges([{ itemId: 300, price: 1 }]);
+    await applyItemUpserts(store, items.slice(0, 50).map((item) => makeItem(item.itemId, item.itemId * 13, item.price * 2)));
+    await applyPriceChanges(store, [{ itemId: 300, price: 1 }]);
     await store.close();
     taken.refresh();
     const rebuilt = fresh(file);

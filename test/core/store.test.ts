@@ -12,6 +12,7 @@ import { CACHE_VERSION, LocalStore, SCHEMA_VERSION, StoreError } from '../../src
 import { packPriceChanges, priceChangeOutcome } from '../../src/main/core/store/priceChanges';
 import { resolveWorkerEntry } from '../../src/main/core/store/localStore';
 import { WorkerClient } from '../../src/main/core/store/workerClient';
+import { applyItemRemovals, applyItemUpserts, applyPriceChanges } from '../support/liveChanges';
 
 // ---- fixtures
 
@@ -133,7 +134,7 @@ describe('opening and migrations', () => {
     const store = await openStore(file);
     const recipient = await store.saveRecipient({ label: 'Main', tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=1&token=abcd1234' });
     await store.upsertTrades([makeTrade({ tradeId: 't-pre' })], 'poll');
-    await store.applyItemUpserts([makeItem({ itemId: 1 })]);
+    await applyItemUpserts(store, [makeItem({ itemId: 1 })]);
     await store.close();
     // What a pre-release build left: its user_version, an old cache table, its own statistics.
     const db = new Database(file);
@@ -158,7 +159,7 @@ describe('opening and migrations', () => {
   it('drops and re-creates the catalog cache when its layout version differs, keeping every record', async () => {
     const file = join(tempDir(), 'cache.sqlite');
     const store = await openStore(file);
-    await store.applyItemUpserts([makeItem({ itemId: 1 }), makeItem({ itemId: 2 })]);
+    await applyItemUpserts(store, [makeItem({ itemId: 1 }), makeItem({ itemId: 2 })]);
     await store.insertLedger([makeLedger(1)]);
     await store.setMeta('trades_history_mark', '2026-01-01T00:00:00.000Z');
     expect((await store.catalogInfo()).totalItems).toBe(2);
@@ -174,7 +175,7 @@ describe('opening and migrations', () => {
     expect((await reopened.queryLedger({})).total).toBe(1);
     expect(await reopened.getMeta('trades_history_mark')).toBe('2026-01-01T00:00:00.000Z');
     // Writable again as a fresh cache.
-    await reopened.applyItemUpserts([makeItem({ itemId: 3 })]);
+    await applyItemUpserts(reopened, [makeItem({ itemId: 3 })]);
     expect((await reopened.queryCatalog({})).rows.map((row) => row.itemId)).toEqual([3]);
     await reopened.close();
   });
@@ -301,7 +302,7 @@ describe('catalog', () => {
       );
     }
     store = await LocalStore.open({ file: join(tempDir(), 'catalog.sqlite') });
-    await store.applyItemUpserts(items);
+    await applyItemUpserts(store, items);
   });
   afterAll(async () => {
     await store.close();
@@ -468,25 +469,25 @@ describe('catalog changes', () => {
   it('records price points and moves, from price changes and upserts', async () => {
     const store = await openStore();
     const item = makeItem({ price: 1000 });
-    const first = await store.applyItemUpserts([item]);
+    const first = await applyItemUpserts(store, [item]);
     expect(first.prices).toEqual([{ itemId: item.itemId, price: 1000, previous: null }]);
     expect(first.upserted).toHaveLength(1);
-    expect((await store.applyItemUpserts([item])).upserted).toEqual([]); // unchanged
+    expect((await applyItemUpserts(store, [item])).upserted).toEqual([]); // unchanged
 
-    const up = await store.applyPriceChanges([{ itemId: item.itemId, price: 1200 }, { itemId: 1, price: 5 }]);
+    const up = await applyPriceChanges(store, [{ itemId: item.itemId, price: 1200 }, { itemId: 1, price: 5 }]);
     expect(up.prices).toEqual([{ itemId: item.itemId, price: 1200, previous: 1000 }]);
     expect(up.unknown).toEqual([1]);
     // The row and every read carry the new price (the stored JSON keeps the one it arrived with).
     expect((await store.queryCatalog({ search: 'redline' })).rows[0]).toMatchObject({ itemId: item.itemId, price: 1200, lastMove: 'up' });
     expect((await store.getItem(item.itemId))?.item.price).toBe(1200);
     expect((await store.findItemsByIds([item.itemId]))[0]?.price).toBe(1200);
-    expect((await store.applyPriceChanges([{ itemId: item.itemId, price: 1200 }])).prices).toEqual([]);
+    expect((await applyPriceChanges(store, [{ itemId: item.itemId, price: 1200 }])).prices).toEqual([]);
 
-    const down = await store.applyItemUpserts([{ ...item, price: 900, float: 0.3 }]);
+    const down = await applyItemUpserts(store, [{ ...item, price: 900, float: 0.3 }]);
     expect(down.prices).toEqual([{ itemId: item.itemId, price: 900, previous: 1200 }]);
     expect(down.upserted[0]).toMatchObject({ price: 900, float: 0.3, lastMove: 'down' });
     // A change that is not a price keeps the last move.
-    const renamed = await store.applyItemUpserts([{ ...item, price: 900, float: 0.3, paintSeed: 1 }]);
+    const renamed = await applyItemUpserts(store, [{ ...item, price: 900, float: 0.3, paintSeed: 1 }]);
     expect(renamed.prices).toEqual([]);
     expect(renamed.upserted[0]).toMatchObject({ paintSeed: 1, lastMove: 'down' });
 
@@ -501,11 +502,11 @@ describe('catalog changes', () => {
     const store = await openStore();
     const a = makeItem({ price: 100 });
     const b = makeItem({ price: 250, market_hash_name: 'Glock-18 | Fade (Factory New)' });
-    expect((await store.applyItemUpserts([a, b])).totals).toEqual({ totalItems: 2, totalValue: 350 });
+    expect((await applyItemUpserts(store, [a, b])).totals).toEqual({ totalItems: 2, totalValue: 350 });
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 350, lastUpdate: null, syncedAt: null });
     // Repriced by the feed, then sold: it is remembered at the price it left at.
-    expect((await store.applyPriceChanges([{ itemId: a.itemId, price: 120 }])).totals).toEqual({ totalItems: 2, totalValue: 370 });
-    expect(await store.applyItemRemovals([a.itemId, 424242])).toEqual({ removed: [a.itemId], totals: { totalItems: 1, totalValue: 250 } });
+    expect((await applyPriceChanges(store, [{ itemId: a.itemId, price: 120 }])).totals).toEqual({ totalItems: 2, totalValue: 370 });
+    expect(await applyItemRemovals(store, [a.itemId, 424242])).toEqual({ removed: [a.itemId], totals: { totalItems: 1, totalValue: 250 } });
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 1, totalValue: 250 });
     const sold = await store.getItem(a.itemId);
     expect(sold).toMatchObject({ item: { ...a, price: 120 }, onSale: false });
@@ -513,7 +514,7 @@ describe('catalog changes', () => {
     expect((await store.queryCatalog({})).rows.map((r) => r.itemId)).toEqual([b.itemId]);
     expect(await store.queryCatalog({ search: 'redline' })).toMatchObject({ rows: [], total: 0 });
     // Back on sale.
-    await store.applyItemUpserts([a]);
+    await applyItemUpserts(store, [a]);
     expect((await store.getItem(a.itemId))?.onSale).toBe(true);
     expect((await store.queryCatalog({ search: 'redline' })).total).toBe(1);
   });
@@ -522,7 +523,7 @@ describe('catalog changes', () => {
     const store = await openStore();
     const a = makeItem({ price: 100 });
     const b = makeItem({ price: 200, market_hash_name: 'Glock-18 | Fade (Factory New)' });
-    await store.applyItemUpserts([a, b]);
+    await applyItemUpserts(store, [a, b]);
     const first = packPriceChanges([
       { itemId: a.itemId, price: 110 },
       { itemId: 777_777, price: 5 },
@@ -567,7 +568,7 @@ describe('catalog changes', () => {
     expect((await store.getItem(b.itemId))?.item.price).toBe(190);
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 330 });
     // ...and the writer's running totals went back with it.
-    expect((await store.applyPriceChanges([{ itemId: b.itemId, price: 200 }])).totals).toEqual({ totalItems: 2, totalValue: 340 });
+    expect((await applyPriceChanges(store, [{ itemId: b.itemId, price: 200 }])).totals).toEqual({ totalItems: 2, totalValue: 340 });
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 340 });
   });
 });

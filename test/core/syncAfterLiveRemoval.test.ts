@@ -13,6 +13,7 @@ import { WriterService } from '../../src/main/core/store/worker/writer';
 import { catalogQuerySchema } from '../../src/shared/ipc/contract';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { syncWriterWithList } from '../support/listServer';
+import { applyItemRemovals } from '../support/liveChanges';
 
 const dir = mkdtempSync(join(tmpdir(), 'sync-after-removal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +29,7 @@ it('lists again at a new price an item removed live, the last of its name, found
   const writer = new WriterService(file);
   try {
     expect(await syncWriterWithList(writer, catalog)).toMatchObject({ ok: true, added: 300 });
-    writer.catalog.applyItemRemovals([lone.itemId]);
+    applyItemRemovals(writer.catalog, [lone.itemId]);
     const again = catalog.map((item) => (item.itemId === lone.itemId ? { ...item, price: item.price + 5 } : item));
     expect(await syncWriterWithList(writer, again)).toMatchObject({ ok: true, added: 1, total: 300 });
 

@@ -6,11 +6,12 @@ import { rmSync } from 'node:fs';
 import type { Item } from '../../src/shared/api';
 import { ReaderService } from '../../src/main/core/store/worker/reader';
 import { WriterService } from '../../src/main/core/store/worker/writer';
+import { applyItemUpserts } from './liveChanges';
 
 /** The writer with `held` written, and a reader. */
 export function openLiveStore(file: string, held: Item[] = []): { writer: WriterService; reader: ReaderService } {
   const writer = new WriterService(file);
-  if (held.length > 0) writer.catalog.applyItemUpserts(held);
+  if (held.length > 0) applyItemUpserts(writer.catalog, held);
   return { writer, reader: new ReaderService(file) };
 }
 

@@ -17,6 +17,7 @@ import type { CatalogModel, ModelQuery, SortColumn } from './model';
 import { checkRecords, ledgerEntryOf, tradeOf, type RecordsQuery } from './records';
 import { seededRandom } from '../../support/random';
 import { StoreProcess } from './storeProcess';
+import { applyItemRemovals, applyItemUpserts, applyPriceChanges } from '../../support/liveChanges';
 
 export type Command = fc.AsyncCommand<CatalogModel, Real, false>;
 
@@ -139,7 +140,7 @@ export class Upserts extends Base {
   protected async execute(model: CatalogModel, real: Real): Promise<void> {
     const items = this.items.map((spec) => itemOf(model, spec));
     const tick = await real.clock.begin();
-    const result = await real.store.applyItemUpserts(items);
+    const result = await applyItemUpserts(real.store, items);
     real.clock.end(tick);
     checkUpserts(model, items, tick, result, 'applyItemUpserts');
     expect(result.totals, 'applyItemUpserts totals').toEqual(model.totals);
@@ -160,7 +161,7 @@ export class PriceChanges extends Base {
   }
   protected async execute(model: CatalogModel, real: Real): Promise<void> {
     const tick = await real.clock.begin();
-    const result = await real.store.applyPriceChanges(this.changes);
+    const result = await applyPriceChanges(real.store, this.changes);
     real.clock.end(tick);
     const moves: { itemId: number; price: number; previous: number }[] = [];
     const unknown: number[] = [];
@@ -188,7 +189,7 @@ export class Removals extends Base {
   }
   protected async execute(model: CatalogModel, real: Real): Promise<void> {
     const tick = await real.clock.begin();
-    const result = await real.store.applyItemRemovals(this.itemIds);
+    const result = await applyItemRemovals(real.store, this.itemIds);
     real.clock.end(tick);
     expect(result.removed, 'applyItemRemovals removed').toEqual(this.itemIds.filter((itemId) => model.remove(itemId)));
     expect(result.totals, 'applyItemRemovals totals').toEqual(model.totals);

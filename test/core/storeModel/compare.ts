@@ -4,17 +4,14 @@
  * tick whose wall-clock window [lo, hi] no other command's overlaps, so a stored time names its command.
  */
 import { expect } from 'vitest';
-import type { BalanceTransaction, Item, PriceChange, Trade } from '../../../src/shared/api';
+import type { BalanceTransaction, Item, Trade } from '../../../src/shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, LedgerRow, Page, TradeDetail } from '../../../src/shared/ipc';
 import type { CatalogQuery, LedgerQuery, TradeQuery } from '../../../src/shared/ipc/contract';
 import type {
   CatalogSyncResult,
   ItemChangeGroup,
   ItemChangeGroupResult,
-  ItemRemovalResult,
-  ItemUpsertResult,
   LedgerInsertResult,
-  PriceChangeResult,
   TradeUpsertResult,
 } from '../../../src/main/core/store';
 import type { CatalogModel, ModelPoint, ModelQuery } from './model';
@@ -24,9 +21,6 @@ import type { StoreBundles } from './storeProcess';
 
 /** The store methods the commands use: LocalStore in this process, or StoreProcess (a child to kill). */
 export interface StoreApi {
-  applyItemUpserts(items: Item[]): Promise<ItemUpsertResult>;
-  applyItemRemovals(itemIds: number[]): Promise<ItemRemovalResult>;
-  applyPriceChanges(changes: PriceChange[]): Promise<PriceChangeResult>;
   applyItemChanges(groups: ItemChangeGroup[]): Promise<ItemChangeGroupResult[]>;
   syncCatalog(request: { url: string; headers: Record<string, string>; signal?: AbortSignal }): Promise<CatalogSyncResult>;
   queryCatalog(query: CatalogQuery): Promise<Page<CatalogRow>>;

@@ -8,16 +8,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import type { Item, PriceChange } from '../../../src/shared/api';
+import type { Item } from '../../../src/shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, Page } from '../../../src/shared/ipc';
 import type { CatalogQuery } from '../../../src/shared/ipc/contract';
 import type {
   CatalogSyncResult,
   ItemChangeGroup,
   ItemChangeGroupResult,
-  ItemRemovalResult,
-  ItemUpsertResult,
-  PriceChangeResult,
 } from '../../../src/main/core/store';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -103,9 +100,6 @@ export class StoreProcess {
     });
   }
 
-  applyItemUpserts = (items: Item[]) => this.call<ItemUpsertResult>('applyItemUpserts', items);
-  applyItemRemovals = (itemIds: number[]) => this.call<ItemRemovalResult>('applyItemRemovals', itemIds);
-  applyPriceChanges = (changes: PriceChange[]) => this.call<PriceChangeResult>('applyPriceChanges', changes);
   applyItemChanges = (groups: ItemChangeGroup[]) => this.call<ItemChangeGroupResult[]>('applyItemChanges', groups);
   syncCatalog = (request: { url: string; headers: Record<string, string> }) => this.call<CatalogSyncResult>('syncCatalog', request);
   queryCatalog = (query: CatalogQuery) => this.call<Page<CatalogRow>>('queryCatalog', query);

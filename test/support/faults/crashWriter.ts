@@ -23,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import type { BalanceTransaction, Item, Trade, TradeStatus } from '../../../src/shared/api';
 import { MerchantApiClient } from '../../../src/main/core/api';
 import { LocalStore } from '../../../src/main/core/store';
+import { applyItemUpserts, applyPriceChanges } from '../liveChanges';
 
 const [kind, file, runText] = process.argv.slice(2);
 if (!kind || !file || !runText) {
@@ -96,8 +97,8 @@ async function itemsLoop(): Promise<never> {
     const chosen = j === 1 ? ids : pick(ids, 60);
     const op = j === 1 || j % 2 === 1 ? 'upsert' : 'price';
     out({ t: 'begin', op, j, price, ids: chosen });
-    if (op === 'upsert') await store.applyItemUpserts(chosen.map((itemId) => ({ ...(byId.get(itemId) as Item), price })));
-    else await store.applyPriceChanges(chosen.map((itemId) => ({ itemId, price })));
+    if (op === 'upsert') await applyItemUpserts(store, chosen.map((itemId) => ({ ...(byId.get(itemId) as Item), price })));
+    else await applyPriceChanges(store, chosen.map((itemId) => ({ itemId, price })));
     out({ t: 'commit', op, j });
   }
 }

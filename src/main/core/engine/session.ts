@@ -375,7 +375,9 @@ export class AccountSession {
       const found = await this.client.searchItems({ itemId: itemIds.slice(i, i + 500) }, { signal: this.abort.signal });
       if (found.items.length === 0) continue;
       this.hooks.onItems({ items: found.items });
-      const upserted = await this.store.applyItemUpserts(found.items);
+      const [written] = await this.store.applyItemChanges([{ kind: 'upserts', items: found.items }]);
+      if (written?.kind !== 'upserts') continue;
+      const upserted = written.result;
       this.announceItems(upserted.totals, { upserted: upserted.upserted, prices: upserted.prices });
       if (upserted.upserted.length > 0) this.hooks.onItems({ writtenIds: upserted.upserted.map((row) => row.itemId) });
     }

@@ -1,8 +1,5 @@
 /**
- * LocalStore: the host's face of an account's SQLite cache. It never touches SQLite: a WRITER worker owns the
- * only write connection, READER workers answer queries on read-only ones (WAL: a long write never delays a
- * read), and the host's event loop only posts messages.
- *
+ * LocalStore: the host's face of an account's SQLite cache, calls to its writer and reader threads (README.md).
  * The worker entry: from TypeScript source (vitest, tsx) worker/bootstrap.mjs, which registers tsx in the
  * thread; in a bundle, `storeWorker.js` beside the chunk holding this module (electron.vite.config.ts emits it).
  */

@@ -4,7 +4,7 @@
  * machine (two objects an event, both ways), as a Float64Array a copy of its bytes.
  */
 import type { PriceChange } from '../../../shared/api';
-import type { PriceChangeResult, PriceMove } from './types';
+import type { PriceMove } from './types';
 
 /** Price changes as (itemId, price) pairs. */
 export function packPriceChanges(changes: readonly PriceChange[]): Float64Array<ArrayBuffer> {
@@ -20,7 +20,7 @@ export function packPriceChanges(changes: readonly PriceChange[]): Float64Array<
  * The moves and unknown items of packed changes, given each change's price before it (`previous`, as the
  * writer returns it: NaN for an item not held, the same price for no move), in the changes' order.
  */
-export function priceChangeOutcome(packed: Float64Array, previous: Float64Array): Pick<PriceChangeResult, 'prices' | 'unknown'> {
+export function priceChangeOutcome(packed: Float64Array, previous: Float64Array): { prices: PriceMove[]; unknown: number[] } {
   const prices: PriceMove[] = [];
   const unknown: number[] = [];
   for (let i = 0; i < previous.length; i++) {

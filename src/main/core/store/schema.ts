@@ -6,51 +6,46 @@ import { versionError } from './errors';
 export const SCHEMA_VERSION = 21;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
-/** Schema 21 added the saved searches: a file at 19 or 20 gets the table. */
-const SAVED_SEARCHES_VERSION = 21;
 export const CACHE_VERSION = 4;
 const CACHE_VERSION_KEY = 'cache.version';
 /** A new id each time the cache is created: what a reader's saved snapshot belongs to. */
 export const CACHE_ID_KEY = 'cache.id';
 
-/** Named catalog queries (the CatalogQuery as JSON, without paging); a name is unique per account, case ignored. */
-const SAVED_SEARCHES_TABLE = `
-  CREATE TABLE saved_searches (id TEXT PRIMARY KEY, name TEXT NOT NULL, query TEXT NOT NULL, createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL) WITHOUT ROWID;
-  CREATE UNIQUE INDEX saved_searches_name ON saved_searches(name COLLATE NOCASE);
-`;
-
+/** Created where missing when the schema version moves (21 added `saved_searches`: catalog queries by name). */
 const RECORD_TABLES = `
-  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  CREATE TABLE trades (tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS trades (tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
     price INTEGER NOT NULL, itemId INTEGER NOT NULL, assetId TEXT NOT NULL, offerId TEXT, tradeUrl TEXT NOT NULL,
     market_hash_name TEXT NOT NULL, phase TEXT, float REAL, webhookStatus TEXT, failReason TEXT, errorCode INTEGER,
     createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL, completedAt TEXT, cancelledAt TEXT, endProtection TEXT,
     rollbackAt TEXT, stage INTEGER NOT NULL, updated_at INTEGER NOT NULL) WITHOUT ROWID;
-  CREATE INDEX trades_created ON trades(createdAt, tradeId);
-  CREATE INDEX trades_status ON trades(status, createdAt);
-  CREATE INDEX trades_external ON trades(externalId) WHERE externalId IS NOT NULL;
-  CREATE TABLE trade_timeline (tradeId TEXT NOT NULL REFERENCES trades(tradeId) ON DELETE CASCADE, status TEXT NOT NULL, at TEXT NOT NULL,
+  CREATE INDEX IF NOT EXISTS trades_created ON trades(createdAt, tradeId);
+  CREATE INDEX IF NOT EXISTS trades_status ON trades(status, createdAt);
+  CREATE INDEX IF NOT EXISTS trades_external ON trades(externalId) WHERE externalId IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS trade_timeline (tradeId TEXT NOT NULL REFERENCES trades(tradeId) ON DELETE CASCADE, status TEXT NOT NULL, at TEXT NOT NULL,
     errorCode INTEGER, failReason TEXT, source TEXT NOT NULL, PRIMARY KEY (tradeId, status)) WITHOUT ROWID;
-  CREATE TABLE ledger (id INTEGER PRIMARY KEY, type TEXT NOT NULL, amount INTEGER NOT NULL, balanceBefore INTEGER NOT NULL,
+  CREATE TABLE IF NOT EXISTS ledger (id INTEGER PRIMARY KEY, type TEXT NOT NULL, amount INTEGER NOT NULL, balanceBefore INTEGER NOT NULL,
     balanceAfter INTEGER NOT NULL, tradeId TEXT, note TEXT, createdAt TEXT NOT NULL, market_hash_name TEXT, phase TEXT);
-  CREATE INDEX ledger_created ON ledger(createdAt, id);
-  CREATE INDEX ledger_trade ON ledger(tradeId) WHERE tradeId IS NOT NULL;
-  CREATE TABLE recipients (id TEXT PRIMARY KEY, label TEXT NOT NULL, tradeUrl TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
-  CREATE TABLE alert_rules (id TEXT PRIMARY KEY, json TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
-  CREATE TABLE alert_firings (id TEXT PRIMARY KEY, ruleId TEXT NOT NULL, ruleName TEXT NOT NULL, itemId INTEGER NOT NULL,
+  CREATE INDEX IF NOT EXISTS ledger_created ON ledger(createdAt, id);
+  CREATE INDEX IF NOT EXISTS ledger_trade ON ledger(tradeId) WHERE tradeId IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS recipients (id TEXT PRIMARY KEY, label TEXT NOT NULL, tradeUrl TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS alert_rules (id TEXT PRIMARY KEY, json TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS alert_firings (id TEXT PRIMARY KEY, ruleId TEXT NOT NULL, ruleName TEXT NOT NULL, itemId INTEGER NOT NULL,
     market_hash_name TEXT NOT NULL, price INTEGER NOT NULL, firedAt TEXT NOT NULL, acknowledged INTEGER NOT NULL DEFAULT 0,
     autoBuyTradeId TEXT, autoBuyError TEXT, autoBuyDone INTEGER NOT NULL DEFAULT 0, autoBuySkipped TEXT,
     autoBuyDryRun INTEGER NOT NULL DEFAULT 0, UNIQUE (ruleId, itemId, price)) WITHOUT ROWID;
-  CREATE INDEX alert_firings_fired ON alert_firings(firedAt);
-  CREATE INDEX alert_firings_unack ON alert_firings(acknowledged) WHERE acknowledged = 0;
-  CREATE INDEX alert_firings_skipped ON alert_firings(ruleId, firedAt) WHERE autoBuySkipped IS NOT NULL;
-  CREATE TABLE auto_buy_baseline (ruleId TEXT NOT NULL, itemId INTEGER NOT NULL, PRIMARY KEY (ruleId, itemId)) WITHOUT ROWID;
-  CREATE TABLE notifications (id TEXT PRIMARY KEY, kind TEXT NOT NULL, category TEXT NOT NULL, severity TEXT NOT NULL, title TEXT NOT NULL,
+  CREATE INDEX IF NOT EXISTS alert_firings_fired ON alert_firings(firedAt);
+  CREATE INDEX IF NOT EXISTS alert_firings_unack ON alert_firings(acknowledged) WHERE acknowledged = 0;
+  CREATE INDEX IF NOT EXISTS alert_firings_skipped ON alert_firings(ruleId, firedAt) WHERE autoBuySkipped IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS auto_buy_baseline (ruleId TEXT NOT NULL, itemId INTEGER NOT NULL, PRIMARY KEY (ruleId, itemId)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS notifications (id TEXT PRIMARY KEY, kind TEXT NOT NULL, category TEXT NOT NULL, severity TEXT NOT NULL, title TEXT NOT NULL,
     body TEXT NOT NULL, target TEXT, at TEXT NOT NULL, readAt TEXT);
-  CREATE INDEX notifications_at ON notifications(at DESC, id);
-  CREATE INDEX notifications_unread ON notifications(at) WHERE readAt IS NULL;
-${SAVED_SEARCHES_TABLE}`;
-const RECORD_TABLE_NAMES = new Set(Array.from(RECORD_TABLES.matchAll(/CREATE TABLE (\w+)/g), ([, name]) => name));
+  CREATE INDEX IF NOT EXISTS notifications_at ON notifications(at DESC, id);
+  CREATE INDEX IF NOT EXISTS notifications_unread ON notifications(at) WHERE readAt IS NULL;
+  CREATE TABLE IF NOT EXISTS saved_searches (id TEXT PRIMARY KEY, name TEXT NOT NULL, query TEXT NOT NULL, createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL) WITHOUT ROWID;
+  CREATE UNIQUE INDEX IF NOT EXISTS saved_searches_name ON saved_searches(name COLLATE NOCASE);
+`;
+const RECORD_TABLE_NAMES = new Set(Array.from(RECORD_TABLES.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g), ([, name]) => name));
 
 /** `items.version`: the writer's transaction counter, which readers follow; `item_json` holds no price (the row does). */
 const CACHE_TABLES = `
@@ -80,9 +75,10 @@ export function prepareSchema(db: Database, file: string): number {
     // Re-read inside the (immediate) transaction: another process may have migrated meanwhile.
     const current = db.pragma('user_version', { simple: true }) as number;
     checkSchemaVersion(current, file);
-    if (current === 0) db.exec(RECORD_TABLES);
-    else if (current < SAVED_SEARCHES_VERSION) db.exec(SAVED_SEARCHES_TABLE);
-    if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    if (current !== SCHEMA_VERSION) {
+      db.exec(RECORD_TABLES);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }
     const cacheVersion = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get(CACHE_VERSION_KEY);
     if (cacheVersion !== String(CACHE_VERSION)) resetCache(db);
   }).immediate();

@@ -40,14 +40,6 @@ export interface ItemRemovalResult {
   totals: CatalogTotals;
 }
 
-export interface PriceChangeResult {
-  /** The moves (a price move is the whole change: the UI updates its rows from these). */
-  prices: PriceMove[];
-  /** Ids we do not hold: the caller may fetch them (SearchItems). */
-  unknown: number[];
-  totals: CatalogTotals;
-}
-
 export interface TradeUpsertResult {
   /** Trades whose record changed, latest state each. */
   changed: Trade[];
@@ -94,11 +86,6 @@ export interface AutoBuyDayRow {
 
 /** Skipped firings grouped by rule, UTC day and reason (the engine folds the reasons into a skip line). */
 export type AutoBuySkipRow = Omit<AutoBuySkipLine, 'reasons'> & { reason: string };
-
-export interface FiringQuery {
-  limit?: number;
-  unacknowledgedOnly?: boolean;
-}
 
 export interface CatalogSyncRequest {
   url: string;
@@ -178,7 +165,7 @@ export const STORE_METHODS = {
     'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'autoBuySkips', 'autoBuyBaseline', 'getMeta', 'listNotifications',
     'unreadNotificationCount', 'listSearches',
   ],
-  catalog: ['applyItemUpserts', 'applyItemRemovals', 'applyPriceChanges', 'applyItemChanges'],
+  catalog: ['applyItemChanges'],
   records: [
     'upsertTrades', 'applyTradeUpdate', 'insertLedger', 'saveRecipient', 'deleteRecipient', 'saveAlertRule', 'deleteAlertRule', 'setAlertRuleEnabled',
     'addAlertRuleSpend', 'recordFiring', 'acknowledgeFiring', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
@@ -193,10 +180,8 @@ type Promised<T> = { [M in keyof T]: T[M] extends (...args: infer A) => infer R 
 /** The calls as the host makes them: each method of its worker object, answered by a promise. */
 export type StoreCalls = Promised<Pick<ReaderService, MethodsOf<'reader'>> & Pick<CatalogWriter, MethodsOf<'catalog'>> & Pick<RecordsWriter, MethodsOf<'records'>>>;
 
-export type WorkerRole = 'writer' | 'reader';
-
 export interface WorkerInit {
-  role: WorkerRole;
+  role: 'writer' | 'reader';
   file: string;
   /**
    * Load the code but open the file only on an `open` message: readers boot while the

@@ -66,29 +66,16 @@ export class WorkerClient {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closing) return Promise.reject(closedError());
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      const { signal, onProgress } = extras;
-      const onAbort = () => this.post({ kind: 'abort', id });
-      if (signal) {
-        if (signal.aborted) queueMicrotask(onAbort);
-        else signal.addEventListener('abort', onAbort, { once: true });
-      }
-      const settle = () => signal?.removeEventListener('abort', onAbort);
-      this.pending.set(id, {
-        method,
-        resolve: (value) => {
-          settle();
-          resolve(value as T);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-        ...(onProgress ? { onProgress } : {}),
-      });
+    const { signal, onProgress } = extras;
+    const onAbort = () => this.post({ kind: 'abort', id });
+    if (signal?.aborted) queueMicrotask(onAbort);
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    const result = new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
       if (this.pending.size === 1) this.worker.ref();
       this.post({ kind: 'call', id, method, args });
     });
+    return signal ? result.finally(() => signal.removeEventListener('abort', onAbort)) : result;
   }
 
   /** Asks the worker to close its connection, then ends the thread. */
@@ -118,26 +105,20 @@ export class WorkerClient {
   }
 
   private onMessage(message: WorkerMessage): void {
-    switch (message.kind) {
-      case 'result': {
-        const call = this.pending.get(message.id);
-        if (!call) return;
-        this.pending.delete(message.id);
-        if (this.pending.size === 0 && !this.closing) this.worker.unref();
-        if (message.ok) call.resolve(message.value);
-        else call.reject(deserializeError(message.error, call.method));
-        return;
+    if (message.kind === 'progress') {
+      try {
+        this.pending.get(message.id)?.onProgress?.(message.progress);
+      } catch {
+        // A failing progress listener must not take the host down; the call itself goes on.
       }
-      case 'progress':
-        try {
-          this.pending.get(message.id)?.onProgress?.(message.progress);
-        } catch {
-          // A failing progress listener must not take the host down; the call itself goes on.
-        }
-        return;
-      default:
-        return;
+      return;
     }
+    const call = message.kind === 'result' ? this.pending.get(message.id) : undefined;
+    if (!call || message.kind !== 'result') return;
+    this.pending.delete(message.id);
+    if (this.pending.size === 0 && !this.closing) this.worker.unref();
+    if (message.ok) call.resolve(message.value);
+    else call.reject(deserializeError(message.error, call.method));
   }
 
   private fail(error: Error): void {

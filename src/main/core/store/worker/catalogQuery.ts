@@ -23,8 +23,7 @@ type Narrowing =
   | { kind: 'values'; column: Float64Array; wanted: Uint8Array }
   | { kind: 'listed'; lists: SlotLists; wanted: Uint8Array }
   | { kind: 'bands'; column: Float64Array; bands: readonly { min: number; max: number }[] }
-  | { kind: 'flag'; column: Uint8Array; bit: number; set: boolean }
-  | { kind: 'test'; test: (slot: number) => boolean };
+  | { kind: 'flag'; column: Uint8Array; bit: number; set: boolean };
 
 /** A filter's test of one item; `standing`: its market standing (null: not known, which a filter that needs it fails). */
 export type ItemTest = (item: Item, standing: MarketStanding | null) => boolean;
@@ -59,7 +58,31 @@ function wantedCodes(size: number, codes: Iterable<number>): Uint8Array {
 const within = (value: number | null, min: number | null, max: number | null) => value !== null && value >= (min ?? -Infinity) && value <= (max ?? Infinity);
 /** Whether one of the names (stickers, charms), ASCII-lowered, holds one of the texts. */
 const anyHolding = (names: readonly { name: string }[], texts: readonly string[]) => names.some(({ name }) => texts.some((text) => asciiLower(name).includes(text)));
-const rarityCode = (color: string) => (RARITY_COLORS as readonly string[]).indexOf(color.toLowerCase());
+const rarityCode = (color: string | null) => rarityRankOf(color) ?? -1;
+
+/** A filter on a number column within bounds (null: open), asked for when a bound is set; NaN is outside every range. */
+function between(
+  bounds: (f: Filters) => readonly [number | null, number | null],
+  column: (s: CatalogSnapshot) => Float64Array,
+  value: (item: Item, standing: MarketStanding | null) => number | null,
+  needsStanding?: true,
+): CatalogFilter {
+  return {
+    active: (f) => bounds(f).some((bound) => bound !== null),
+    narrowing: (s, f) => {
+      const [min, max] = bounds(f);
+      return { kind: 'range', column: column(s), min: min ?? -Infinity, max: max ?? Infinity };
+    },
+    item: (f) => {
+      const [min, max] = bounds(f);
+      return (item, standing) => within(value(item, standing), min, max);
+    },
+    ...(needsStanding && { needsStanding }),
+  };
+}
+
+/** "Has one" (at least 1) or "has none" (0) of a count, or either (null). */
+const presence = (wanted: boolean | null) => (wanted === null ? ([null, null] as const) : wanted ? ([1, null] as const) : ([0, 0] as const));
 
 const FILTERS: readonly CatalogFilter[] = [
   {
@@ -74,26 +97,14 @@ const FILTERS: readonly CatalogFilter[] = [
       return (item) => terms.every((term) => asciiLower(item.market_hash_name).includes(term));
     },
   },
-  {
-    active: (f) => f.priceMin !== null || f.priceMax !== null,
-    narrowing: (s, f) => ({ kind: 'range', column: s.price, min: f.priceMin ?? -Infinity, max: f.priceMax ?? Infinity }),
-    item: (f) => (item) => within(item.price, f.priceMin, f.priceMax),
-  },
-  // NaN (no float) is outside every range.
-  {
-    active: (f) => f.floatMin !== null || f.floatMax !== null,
-    narrowing: (s, f) => ({ kind: 'range', column: s.float, min: f.floatMin ?? -Infinity, max: f.floatMax ?? Infinity }),
-    item: (f) => (item) => within(item.float, f.floatMin, f.floatMax),
-  },
+  between((f) => [f.priceMin, f.priceMax], (s) => s.price, (item) => item.price),
+  between((f) => [f.floatMin, f.floatMax], (s) => s.float, (item) => item.float),
   {
     active: (f) => f.rarityColors.length > 0,
     narrowing: (s, f) => ({ kind: 'lookup', column: s.rarity, wanted: wantedCodes(RARITY_COLORS.length, f.rarityColors.map(rarityCode)) }),
     item: (f) => {
       const wanted = new Set(f.rarityColors.map(rarityCode));
-      return (item) => {
-        const rank = rarityRankOf(item.rarityColor);
-        return rank !== null && wanted.has(rank);
-      };
+      return (item) => rarityCode(item.rarityColor) >= 0 && wanted.has(rarityCode(item.rarityColor));
     },
   },
   {
@@ -111,11 +122,7 @@ const FILTERS: readonly CatalogFilter[] = [
     narrowing: (s, f) => ({ kind: 'flag', column: s.flags, bit: SOUVENIR, set: f.souvenir === true }),
     item: (f) => (item) => item.market_hash_name.startsWith(SOUVENIR_PREFIX) === f.souvenir,
   },
-  {
-    active: (f) => f.hasStickers !== null,
-    narrowing: (s, f) => ({ kind: 'range', column: s.stickers, min: f.hasStickers ? 1 : 0, max: f.hasStickers ? Infinity : 0 }),
-    item: (f) => (item) => item.stickers.length > 0 === f.hasStickers,
-  },
+  between((f) => presence(f.hasStickers), (s) => s.stickers, (item) => item.stickers.length),
   {
     active: (f) => f.stickerName.trim() !== '',
     narrowing: (s, f) => ({ kind: 'listed', lists: s.stickerNames.bySlot, wanted: s.stickerNames.holding(asciiLower(f.stickerName.trim())) }),
@@ -129,25 +136,13 @@ const FILTERS: readonly CatalogFilter[] = [
     },
     item: (f) => (item) => anyHolding(item.stickers, f.stickerNames.map(asciiLower)),
   },
-  {
-    active: (f) => f.stickerCountMin !== null,
-    narrowing: (s, f) => ({ kind: 'range', column: s.stickers, min: f.stickerCountMin as number, max: Infinity }),
-    item: (f) => (item) => item.stickers.length >= (f.stickerCountMin as number),
-  },
-  {
-    active: (f) => f.sameStickerMin !== null,
-    narrowing: (s, f) => ({ kind: 'range', column: s.sameStickers, min: f.sameStickerMin as number, max: Infinity }),
-    item: (f) => (item) => {
-      const counts = new Map<string, number>();
-      for (const { name } of item.stickers) counts.set(asciiLower(name), (counts.get(asciiLower(name)) ?? 0) + 1);
-      return Math.max(0, ...counts.values()) >= (f.sameStickerMin as number);
-    },
-  },
-  {
-    active: (f) => f.hasCharm !== null,
-    narrowing: (s, f) => ({ kind: 'range', column: s.charms, min: f.hasCharm ? 1 : 0, max: f.hasCharm ? Infinity : 0 }),
-    item: (f) => (item) => item.keyChains.length > 0 === f.hasCharm,
-  },
+  between((f) => [f.stickerCountMin, null], (s) => s.stickers, (item) => item.stickers.length),
+  between((f) => [f.sameStickerMin, null], (s) => s.sameStickers, (item) => {
+    const counts = new Map<string, number>();
+    for (const { name } of item.stickers) counts.set(asciiLower(name), (counts.get(asciiLower(name)) ?? 0) + 1);
+    return Math.max(0, ...counts.values());
+  }),
+  between((f) => presence(f.hasCharm), (s) => s.charms, (item) => item.keyChains.length),
   {
     active: (f) => f.charmName.trim() !== '',
     narrowing: (s, f) => ({ kind: 'listed', lists: s.charmNames.bySlot, wanted: s.charmNames.holding(asciiLower(f.charmName.trim())) }),
@@ -180,27 +175,9 @@ const FILTERS: readonly CatalogFilter[] = [
       return (item) => !words.some((word) => asciiLower(item.market_hash_name).includes(word));
     },
   },
-  {
-    active: (f) => f.discountMin !== null,
-    narrowing: (s, f) => ({ kind: 'range', column: s.markets.discount, min: f.discountMin as number, max: Infinity }),
-    item: (f) => (_item, standing) => standing !== null && standing.discount >= (f.discountMin as number),
-    needsStanding: true,
-  },
-  {
-    active: (f) => f.floatRankMax !== null,
-    narrowing: (s, f) => ({ kind: 'range', column: s.markets.floatRank, min: 1, max: f.floatRankMax as number }),
-    item: (f) => (_item, standing) => within(standing?.floatRank ?? null, 1, f.floatRankMax),
-    needsStanding: true,
-  },
-  {
-    active: (f) => f.listingsMin !== null,
-    narrowing: (s, f) => {
-      const min = f.listingsMin as number;
-      return { kind: 'test', test: (slot) => s.markets.listingsAt(slot) >= min };
-    },
-    item: (f) => (_item, standing) => standing !== null && standing.listings >= (f.listingsMin as number),
-    needsStanding: true,
-  },
+  between((f) => [f.discountMin, null], (s) => s.markets.discount, (_item, standing) => standing?.discount ?? null, true),
+  between((f) => (f.floatRankMax === null ? [null, null] : [1, f.floatRankMax]), (s) => s.markets.floatRank, (_item, standing) => standing?.floatRank ?? null, true),
+  between((f) => [f.listingsMin, null], (s) => s.markets.listings, (_item, standing) => standing?.listings ?? null, true),
 ];
 
 /** The filters as one test of an item, and whether it needs the item's market standing (see ItemTest). */
@@ -283,23 +260,13 @@ function narrowBands(matches: Int32Array, count: number, column: Float64Array, b
   return kept;
 }
 
-function narrowTest(matches: Int32Array, count: number, test: (slot: number) => boolean): number {
-  let kept = 0;
-  for (let i = 0; i < count; i++) {
-    const slot = matches[i] as number;
-    if (test(slot)) matches[kept++] = slot;
-  }
-  return kept;
-}
-
 function narrow(matches: Int32Array, count: number, n: Narrowing): number {
   if (n.kind === 'range') return narrowRange(matches, count, n.column, n.min, n.max);
   if (n.kind === 'lookup') return narrowLookup(matches, count, n.column, n.wanted);
   if (n.kind === 'flag') return narrowFlag(matches, count, n.column, n.bit, n.set);
   if (n.kind === 'values') return narrowValues(matches, count, n.column, n.wanted);
   if (n.kind === 'listed') return narrowListed(matches, count, n.lists, n.wanted);
-  if (n.kind === 'bands') return narrowBands(matches, count, n.column, n.bands);
-  return narrowTest(matches, count, n.test);
+  return narrowBands(matches, count, n.column, n.bands);
 }
 
 function narrowAll(s: CatalogSnapshot, f: Filters, matches: Int32Array, count: number): number {

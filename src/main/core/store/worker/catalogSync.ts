@@ -5,7 +5,8 @@
  */
 import { itemSchema, type Item } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
-import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
+import type { CatalogSyncProgress, CatalogSyncRequest, CatalogSyncResult } from '../types';
+import type { RecordsWriter } from './recordsWriter';
 import type { CatalogWriter } from './catalogWriter';
 import { leadingItemId, streamBody } from './download';
 import { hashBytes, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
@@ -220,14 +221,12 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
   });
 }
 
-export interface MetaAccess {
-  getMeta(key: string): unknown;
-  setMeta(key: string, value: unknown): void;
-}
+/** The records writer's meta, which the sync reads and writes in its transactions. */
+type MetaAccess = Pick<RecordsWriter, 'getMeta' | 'setMeta'>;
 
 export interface SyncContext {
   signal: AbortSignal;
-  progress: (progress: { phase: 'receiving' | 'applying' | 'done'; received: number; total: number | null; applied: number }) => void;
+  progress: (progress: CatalogSyncProgress) => void;
 }
 
 export async function runCatalogSync(db: Db, catalog: CatalogWriter, meta: MetaAccess, request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {

@@ -1,17 +1,7 @@
 /** Live catalog changes (feed upserts, price changes, removals): point reads and writes, one transaction per call, rows stamped with its version. */
-import type { Item, PriceChange } from '../../../../shared/api';
+import type { Item } from '../../../../shared/api';
 import type { CatalogRow } from '../../../../shared/ipc';
-import { packPriceChanges, priceChangeOutcome } from '../priceChanges';
-import type {
-  CatalogTotals,
-  ItemChangeGroup,
-  ItemChangeGroupResult,
-  ItemRemovalResult,
-  ItemUpsertResult,
-  PackedPriceChangeResult,
-  PriceChangeResult,
-  PriceMove,
-} from '../types';
+import type { CatalogTotals, ItemChangeGroup, ItemChangeGroupResult, ItemRemovalResult, ItemUpsertResult, PackedPriceChangeResult, PriceMove } from '../types';
 import { catalogRowOf, hashJson, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
 import type { Db } from './open';
 
@@ -121,20 +111,6 @@ export class CatalogWriter {
     if (id === undefined) id = Number(this.s.addName.run(name).lastInsertRowid);
     this.nameIds.set(name, id);
     return id;
-  }
-
-  applyItemUpserts(items: Item[]): ItemUpsertResult {
-    return this.transaction((write) => this.upsert(items, write));
-  }
-
-  applyItemRemovals(itemIds: number[]): ItemRemovalResult {
-    return this.transaction((write) => this.remove(itemIds, write));
-  }
-
-  applyPriceChanges(changes: PriceChange[]): PriceChangeResult {
-    const packed = packPriceChanges(changes);
-    const { previous, totals } = this.transaction((write) => this.reprice(packed, write));
-    return { ...priceChangeOutcome(packed, previous), totals };
   }
 
   /** Live changes of every kind in feed order, in one transaction: a burst costs one commit. */

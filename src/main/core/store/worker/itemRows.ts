@@ -2,6 +2,7 @@
 import type { Item } from '../../../../shared/api';
 import { RARITY_COLORS } from '../../../../shared/api';
 import type { CatalogRow, MarketStanding } from '../../../../shared/ipc';
+import { toUtcIso } from '../../../../shared/time';
 
 export const STATTRAK_MARK = 'StatTrak™';
 export const SOUVENIR_PREFIX = 'Souvenir ';
@@ -12,10 +13,6 @@ const RARITY_RANK = new Map<string, number>(RARITY_COLORS.map((color, index) => 
 
 export function rarityRankOf(color: string | null): number | null {
   return color === null ? null : (RARITY_RANK.get(color.toLowerCase()) ?? null);
-}
-
-export function isoOf(epochMs: number): string {
-  return new Date(epochMs).toISOString();
 }
 
 /**
@@ -78,14 +75,8 @@ export const ITEM_COLUMNS = [
   'keyChainNames', 'keyChainPatterns', 'hash',
 ] as const;
 
-export type ItemValues = [
-  itemId: number, name: string, price: number, float: number | null, paintSeed: number | null, phase: string | null, rarity: number | null,
-  statTrak: number, souvenir: number, stickerCount: number, keyChainCount: number, stickerNames: string, keyChainNames: string,
-  keyChainPatterns: string, hash: number,
-];
-
 /** The values of ITEM_COLUMNS for an item whose JSON text's hash is known (name lists joined by newlines, charm patterns by commas). */
-export function itemValues(item: Item, hash: number): ItemValues {
+export function itemValues(item: Item, hash: number): (string | number | null)[] {
   const name = item.market_hash_name;
   return [
     item.itemId, name, item.price, item.float, item.paintSeed, item.phase, rarityRankOf(item.rarityColor),
@@ -129,7 +120,7 @@ export function catalogRowOf(item: Item, listedAt: number, lastMove: number, mar
     keyChainNames: item.keyChains.map((charm) => charm.name),
     statTrak: name.includes(STATTRAK_MARK),
     souvenir: name.startsWith(SOUVENIR_PREFIX),
-    listedAt: isoOf(listedAt),
+    listedAt: toUtcIso(listedAt),
     lastMove: lastMove > 0 ? 'up' : lastMove < 0 ? 'down' : null,
     market,
   };

@@ -4,15 +4,10 @@
  */
 import type { MarketStanding } from '../../../../shared/ipc';
 import { grown } from './columns';
+import type { CatalogSnapshot } from './snapshot';
 
-/** The columns a market reads, by slot. */
-export interface MarketInput {
-  itemId: Float64Array;
-  onSale: Uint8Array;
-  price: Float64Array;
-  /** NaN: no float. */
-  float: Float64Array;
-}
+/** The snapshot's columns a market reads, by slot. */
+type MarketInput = Pick<CatalogSnapshot, 'itemId' | 'onSale' | 'price' | 'float' | 'seed'>;
 
 /** The median of ascending prices (the two middle ones: their mean, rounded down to a cent); null for none. */
 export function medianOf(sorted: readonly number[]): number | null {
@@ -22,21 +17,21 @@ export function medianOf(sorted: readonly number[]): number | null {
 }
 
 export class Markets {
-  /** By slot: its group (-1: none yet), its reference, discount and float rank (NaN: none). */
+  /** By slot: its group (-1: none yet); for a slot on sale, its reference, discount, float rank (NaN: none) and its group's listings on sale. */
   group = new Int32Array(0);
   reference = new Float64Array(0);
   discount = new Float64Array(0);
   floatRank = new Float64Array(0);
-  /** By group: its slots (on sale or not) and how many of them are on sale. */
+  listings = new Float64Array(0);
+  /** By group: its slots, on sale or not. */
   private members: number[][] = [];
-  private readonly listings: number[] = [];
   private readonly groupOf = new Map<number, number>();
   private readonly dirty = new Set<number>();
 
   /** A saved market (without its groups' slot lists): the lists rebuilt from the slots' groups. */
   static restored(saved: Markets): Markets {
     const markets = Object.assign(new Markets(), saved);
-    markets.members = Array.from(markets.listings, (): number[] => []);
+    markets.members = Array.from({ length: markets.groupOf.size }, (): number[] => []);
     markets.group.forEach((group, slot) => group >= 0 && markets.members[group]?.push(slot));
     return markets;
   }
@@ -50,13 +45,13 @@ export class Markets {
       this.reference = grown(this.reference, capacity);
       this.discount = grown(this.discount, capacity);
       this.floatRank = grown(this.floatRank, capacity);
+      this.listings = grown(this.listings, capacity);
     }
     // A number key (phase codes are few): a string per write was most of this method's time in a full read.
     const key = nameId * 65_536 + phaseCode + 1;
     let group = this.groupOf.get(key);
     if (group === undefined) {
       group = this.members.push([]) - 1;
-      this.listings.push(0);
       this.groupOf.set(key, group);
     }
     const before = this.group[slot] as number;
@@ -75,7 +70,6 @@ export class Markets {
   update(input: MarketInput): void {
     for (const group of this.dirty) {
       const onSale = (this.members[group] as number[]).filter((slot) => input.onSale[slot] === 1);
-      this.listings[group] = onSale.length;
       if (onSale.length === 0) continue;
       const prices = onSale.map((slot) => input.price[slot] as number).sort((a, b) => a - b);
       const reference = medianOf(prices) as number;
@@ -86,25 +80,21 @@ export class Markets {
         this.reference[slot] = reference;
         this.discount[slot] = reference === 0 ? 0 : ((reference - (input.price[slot] as number)) / reference) * 100;
         this.floatRank[slot] = Number.NaN;
+        this.listings[slot] = onSale.length;
       }
       byFloat.forEach((slot, rank) => (this.floatRank[slot] = rank + 1));
     }
     this.dirty.clear();
   }
 
-  /** How many of a slot's group are on sale. */
-  listingsAt(slot: number): number {
-    return this.listings[this.group[slot] as number] ?? 0;
-  }
-
   /** A slot's standing (what it had when it left, for one off sale). */
   standing(slot: number): MarketStanding {
     const rank = this.floatRank[slot] as number;
-    return { reference: this.reference[slot] as number, listings: this.listingsAt(slot), discount: this.discount[slot] as number, floatRank: Number.isNaN(rank) ? null : rank };
+    return { reference: this.reference[slot] as number, listings: this.listings[slot] as number, discount: this.discount[slot] as number, floatRank: Number.isNaN(rank) ? null : rank };
   }
 
   /** Its float rank among its group's listings on sale with its seed (computed when asked: a detail, a page's rows). */
-  seedRank(slot: number, { onSale, seed, float, itemId }: MarketInput & { seed: Float64Array }): MarketStanding['seedRank'] {
+  seedRank(slot: number, { onSale, seed, float, itemId }: MarketInput): MarketStanding['seedRank'] {
     if (onSale[slot] !== 1 || Number.isNaN(seed[slot]) || Number.isNaN(float[slot])) return null;
     const same = this.groupSlots(slot).filter((other) => onSale[other] === 1 && seed[other] === seed[slot] && !Number.isNaN(float[other]));
     const before = same.filter((other) => (float[other] as number) < (float[slot] as number) || (float[other] === float[slot] && (itemId[other] as number) < (itemId[slot] as number)));

@@ -22,29 +22,27 @@ export function statementCache(db: Db): Prepare {
 /** The size the WAL file is cut back to after a checkpoint emptied it (a sync can grow it to hundreds of MB). */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
-function closeQuietly(db: Db | null): void {
-  try {
-    db?.close();
-  } catch {
-    // Closing a half-open handle can fail too; the first error is the one to report.
-  }
-}
-
 /**
- * The write connection: WAL, synchronous=NORMAL (durable at checkpoints, never corrupt), foreign keys on.
- * SQLite's own auto-checkpoint keeps the WAL short. The schema version is checked BEFORE anything is
- * written, so a newer or foreign file is refused untouched.
+ * A connection, the version of its file checked BEFORE anything is written (a newer or foreign file is refused
+ * untouched). The writer's (`readonly` false, the only one): WAL, synchronous=NORMAL (durable at checkpoints,
+ * never corrupt), foreign keys on, SQLite's own auto-checkpoint keeping the WAL short; it creates and migrates the
+ * schema. A reader's: query-only on a file the writer has prepared.
  */
-export function openWriteConnection(file: string): { db: Db; migratedFrom: number | null } {
+export function openConnection(file: string, readonly: boolean): { db: Db; migratedFrom: number | null } {
   let db: Db | null = null;
   try {
-    db = new Database(file);
+    db = new Database(file, readonly ? { readonly: true, fileMustExist: true } : {});
     // Reading user_version reads the header: a file that is not SQLite fails here (SQLITE_NOTADB).
     checkSchemaVersion(db.pragma('user_version', { simple: true }) as number, file);
+    db.pragma('busy_timeout = 5000');
+    if (readonly) {
+      db.pragma('cache_size = -32768'); // 32 MB; no mmap: mapped pages count against the process's memory
+      db.pragma('query_only = ON');
+      return { db, migratedFrom: null };
+    }
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -65536'); // 64 MB
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     const found = prepareSchema(db, file);
@@ -54,23 +52,11 @@ export function openWriteConnection(file: string): { db: Db; migratedFrom: numbe
     );
     return { db, migratedFrom: found === SCHEMA_VERSION ? null : found };
   } catch (error) {
-    closeQuietly(db);
-    throw classifySqliteError(error, file);
-  }
-}
-
-/** A read-only connection for queries; the writer has prepared the file already. */
-export function openReadConnection(file: string): Db {
-  let db: Db | null = null;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-    checkSchemaVersion(db.pragma('user_version', { simple: true }) as number, file);
-    db.pragma('busy_timeout = 5000');
-    db.pragma('cache_size = -32768'); // 32 MB; no mmap: mapped pages count against the process's memory
-    db.pragma('query_only = ON');
-    return db;
-  } catch (error) {
-    closeQuietly(db);
+    try {
+      db?.close();
+    } catch {
+      // Closing a half-open handle can fail too; the first error is the one to report.
+    }
     throw classifySqliteError(error, file);
   }
 }

@@ -4,13 +4,17 @@ import type { CatalogInfo, CatalogRow, ItemDetail, Page, PricePoint } from '../.
 import { catalogFiltersSchema, catalogQuerySchema, type CatalogFiltersInput, type CatalogQuery as CatalogQueryInput } from '../../../../shared/ipc/contract';
 import { CATALOG_META } from './catalogSync';
 import { CatalogQuery } from './catalogQuery';
-import { catalogRowOf, isoOf, itemOf } from './itemRows';
-import { openReadConnection } from './open';
+import { toUtcIso } from '../../../../shared/time';
+import { catalogRowOf, itemOf } from './itemRows';
+import { openConnection } from './open';
 import { RecordsReader } from './recordsReader';
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
 
 const DAY_MS = 24 * 3600_000;
+
+/** An item's stored row: what a catalog row or an item is built from. */
+type StoredRow = { listedAt: number; lastMove: number; price: number; json: string };
 /** Between queries the snapshot follows the writer this often, so a query rarely waits for a refresh. */
 const REFRESH_EVERY_MS = 200;
 
@@ -21,7 +25,7 @@ export class ReaderService extends RecordsReader {
   private closed = false;
 
   constructor(readonly file: string) {
-    const db = openReadConnection(file);
+    const { db } = openConnection(file, true);
     super(db);
     this.snapshot = new CatalogSnapshot(db);
     this.query = new CatalogQuery(this.snapshot);
@@ -66,16 +70,9 @@ export class ReaderService extends RecordsReader {
       this.snapshot.refresh();
       const { slots, total } = this.query.run(q);
       const ids = Array.from(slots, (slot) => this.snapshot.itemId[slot] as number);
-      const rows = new Map(
-        this.prepare<[string], [number, number, number, number, string]>(
-          'SELECT i.itemId, i.listed_at, i.last_move, i.price, j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?))',
-        )
-          .raw()
-          .all(JSON.stringify(ids))
-          .map(([itemId, listedAt, lastMove, price, json]) => [itemId, { listedAt, lastMove, price, json }]),
-      );
+      const rows = this.rowsOf(ids);
       const shown = Array.from(slots, (slot, i) => {
-        const row = rows.get(ids[i] as number) as { listedAt: number; lastMove: number; price: number; json: string };
+        const row = rows.get(ids[i] as number) as StoredRow;
         const market = this.snapshot.markets.standing(slot);
         if (q.seeds.length > 0) market.seedRank = this.snapshot.markets.seedRank(slot, this.snapshot);
         return catalogRowOf(itemOf(row.json, row.price), row.listedAt, row.lastMove, market);
@@ -96,17 +93,11 @@ export class ReaderService extends RecordsReader {
       ).get(itemId);
       if (!row) return null;
       const onSale = row.removed_at === null;
-      const points = this.prepare<[number], { at: number; price: number; listing: number }>(
-        'SELECT at, price, listing FROM price_history WHERE itemId = ? ORDER BY at, rowid',
-      ).all(itemId);
-      const priceHistory: PricePoint[] = [];
-      let lastAt = Number.NaN;
-      for (const point of points) {
-        if (onSale ? point.at < row.listed_at : point.listing === 1) continue;
-        if (point.at === lastAt) (priceHistory[priceHistory.length - 1] as PricePoint).price = point.price;
-        else priceHistory.push({ at: isoOf(point.at), price: point.price });
-        lastAt = point.at;
-      }
+      // One point an instant, the last written at it (SQLite takes a bare column from the row of max()).
+      const points = this.prepare<[number, number, number], [at: number, price: number, rowid: number]>(
+        'SELECT at, price, max(rowid) FROM price_history WHERE itemId = ? AND CASE WHEN ? THEN at >= ? ELSE listing = 0 END GROUP BY at ORDER BY at',
+      ).raw().all(itemId, onSale ? 1 : 0, row.listed_at);
+      const priceHistory: PricePoint[] = points.map(([at, price]) => ({ at: toUtcIso(at), price }));
       return { item: itemOf(row.json, row.price), priceHistory, onSale, market: onSale ? this.marketOf(itemId) : null };
     })();
   }
@@ -142,13 +133,16 @@ export class ReaderService extends RecordsReader {
 
   /** Items on sale, and those off sale still kept (the items of our active trades), in id order. */
   findItemsByIds(itemIds: number[]): Item[] {
-    if (itemIds.length === 0) return [];
-    return this.prepare<[string], [string, number]>(
-      'SELECT j.json, i.price FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?)) ORDER BY i.itemId',
-    )
-      .raw()
-      .all(JSON.stringify(itemIds))
-      .map(([json, price]) => itemOf(json, price));
+    const rows = this.rowsOf(itemIds);
+    return [...rows].sort(([a], [b]) => a - b).map(([, row]) => itemOf(row.json, row.price));
+  }
+
+  /** The stored rows of these items, on sale or not, by id. */
+  private rowsOf(itemIds: readonly number[]): Map<number, StoredRow> {
+    const rows = this.prepare<[string], [number, number, number, number, string]>(
+      'SELECT i.itemId, i.listed_at, i.last_move, i.price, j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?))',
+    );
+    return new Map(rows.raw().all(JSON.stringify(itemIds)).map(([itemId, listedAt, lastMove, price, json]) => [itemId, { listedAt, lastMove, price, json }]));
   }
 
   catalogInfo(): CatalogInfo {

@@ -32,21 +32,15 @@ export function canAdvance(from: TradeStatus, to: TradeStatus): boolean {
   return STATUS_RANK[to] > STATUS_RANK[from];
 }
 
+/** Where a trade keeps the time it reached a status; any other status (or none kept): its updatedAt. */
+const STATUS_TIME_FIELD: Partial<Record<TradeStatus, 'createdAt' | 'completedAt' | 'cancelledAt' | 'rollbackAt'>> = {
+  PENDING: 'createdAt', CREATING: 'createdAt', COMPLETED: 'completedAt', CANCELLED: 'cancelledAt', REVERSED: 'rollbackAt',
+};
+
 /** The time a status was reached, as far as the trade tells. */
 export function statusTimeOf(trade: Trade): string {
-  switch (trade.status) {
-    case 'PENDING':
-    case 'CREATING':
-      return trade.createdAt;
-    case 'COMPLETED':
-      return trade.completedAt ?? trade.updatedAt;
-    case 'CANCELLED':
-      return trade.cancelledAt ?? trade.updatedAt;
-    case 'REVERSED':
-      return trade.rollbackAt ?? trade.updatedAt;
-    default:
-      return trade.updatedAt;
-  }
+  const field = STATUS_TIME_FIELD[trade.status];
+  return (field && trade[field]) ?? trade.updatedAt;
 }
 
 export const TRADE_FIELDS = [

@@ -14,7 +14,7 @@ import {
   type NotificationQuery,
   type TradeQuery,
 } from '../../../../shared/ipc/contract';
-import type { AutoBuyDayRow, AutoBuySkipRow, FiringQuery, ParsedLedgerQuery, SavedSearchList } from '../types';
+import type { AutoBuyDayRow, AutoBuySkipRow, ParsedLedgerQuery, SavedSearchList } from '../types';
 import { statementCache, type Db, type Prepare } from './open';
 import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_SELECT, TRADE_SELECT } from './recordRows';
 
@@ -139,7 +139,7 @@ export class RecordsReader {
     return json === undefined ? null : alertRuleOf(json);
   }
 
-  listFirings(query: FiringQuery = {}): AlertFiring[] {
+  listFirings(query: { limit?: number; unacknowledgedOnly?: boolean } = {}): AlertFiring[] {
     const limit = Math.max(1, Math.min(query.limit ?? 200, 10_000));
     // Auto-buy skips are listed folded (autoBuySkips), not one row each.
     const where = query.unacknowledgedOnly ? 'WHERE autoBuySkipped IS NULL AND acknowledged = 0' : 'WHERE autoBuySkipped IS NULL';

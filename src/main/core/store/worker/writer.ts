@@ -5,7 +5,7 @@
 import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
 import { CatalogWriter } from './catalogWriter';
 import { runCatalogSync, type SyncContext } from './catalogSync';
-import { openWriteConnection, type Db } from './open';
+import { openConnection, type Db } from './open';
 import { RecordsWriter } from './recordsWriter';
 
 export type { SyncContext };
@@ -17,7 +17,7 @@ export class WriterService {
   readonly records: RecordsWriter;
 
   constructor(readonly file: string) {
-    const { db, migratedFrom } = openWriteConnection(file);
+    const { db, migratedFrom } = openConnection(file, false);
     this.db = db;
     this.migratedFrom = migratedFrom;
     this.catalog = new CatalogWriter(db);
