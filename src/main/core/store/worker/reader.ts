@@ -2,9 +2,9 @@
 import type { Item } from '../../../../shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, Page, PricePoint } from '../../../../shared/ipc';
 import { catalogFiltersSchema, catalogQuerySchema, type CatalogFiltersInput, type CatalogQuery as CatalogQueryInput } from '../../../../shared/ipc/contract';
+import { toUtcIso } from '../../../../shared/time';
 import { CATALOG_META } from './catalogSync';
 import { CatalogQuery } from './catalogQuery';
-import { toUtcIso } from '../../../../shared/time';
 import { catalogRowOf, itemOf } from './itemRows';
 import { openConnection } from './open';
 import { RecordsReader } from './recordsReader';
@@ -12,11 +12,11 @@ import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
 
 const DAY_MS = 24 * 3600_000;
+/** Between queries the snapshot follows the writer this often, so a query rarely waits for a refresh. */
+const REFRESH_EVERY_MS = 200;
 
 /** An item's stored row: what a catalog row or an item is built from. */
 type StoredRow = { listedAt: number; lastMove: number; price: number; json: string };
-/** Between queries the snapshot follows the writer this often, so a query rarely waits for a refresh. */
-const REFRESH_EVERY_MS = 200;
 
 export class ReaderService extends RecordsReader {
   private readonly snapshot: CatalogSnapshot;
