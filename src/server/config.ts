@@ -28,8 +28,6 @@ export const SANDBOX_CHOICES = {
   requestTimeoutMs: 30 * SECOND_MS,
   /** A keep-alive connection idle this long after an answer is closed. */
   idleTimeoutMs: 10 * SECOND_MS,
-  /** Failed authentications a source address may make in 60 s; then every request from it gets 429 until the window slides. */
-  authFailuresPerMinute: 20,
 } as const;
 
 /** A merchant created by the CLI so the sandbox is usable at once. */

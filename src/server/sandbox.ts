@@ -80,7 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const itemRng = new Rng((options.seed ?? 1) ^ 0x5eed);
   const webhooks = new WebhookDispatcher(core);
-  const { app, limiter, authFailures } = await buildHttpApp({
+  const { app, limiter } = await buildHttpApp({
     core,
     adminToken,
     logger: options.logger,
@@ -95,9 +95,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       webhookTest: (merchantId) => webhooks.test(merchantId),
       webhookLog: (merchantId, limit) => webhooks.log(merchantId, limit),
       afterReset: () => {
-        // Rate-limit windows and failed authentications belong to the state a reset forgets.
+        // Rate-limit windows belong to the state a reset forgets.
         limiter.reset();
-        authFailures.reset();
         webhooks.afterReset();
         ensureDemo();
       },
@@ -135,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demo = { merchantId: created.merchantId, apiKey: created.apiKey };
   }
   ensureDemo();
-  const feed = new FeedServer(core, app.server, { authFailures });
+  const feed = new FeedServer(core, app.server);
   const simulator = options.simulate
     ? new MarketSimulator(core, { seed: options.seed ?? 1, eventsPerSecond: options.eventsPerSecond ?? 5, imageBaseUrl: imageBase() })
     : null;

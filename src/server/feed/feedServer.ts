@@ -20,7 +20,6 @@ import {
   revealKey,
   tradeUpdatedFrame,
 } from './frames';
-import type { AuthFailureLimiter } from '../http/authFailures';
 import { refuseUpgrade, singleHeader } from './upgrade';
 
 export const FEED_PATH = '/ws';
@@ -48,8 +47,6 @@ export interface FeedServerOptions {
   pingIntervalMs?: number;
   /** Unsent bytes above which a connection is closed as too slow. */
   maxBufferedBytes?: number;
-  /** The REST API's failed-authentication limit, shared so the upgrade is no faster way to guess keys. */
-  authFailures?: AuthFailureLimiter;
 }
 
 interface CorkableSocket {
@@ -94,7 +91,6 @@ export class FeedServer {
   private flushHandle: NodeJS.Immediate | null = null;
   private closing: Promise<void> | null = null;
   private openCount = 0;
-  private readonly authFailures: AuthFailureLimiter | null;
 
   constructor(
     private readonly core: SandboxCore,
@@ -103,7 +99,6 @@ export class FeedServer {
   ) {
     this.pingIntervalMs = options.pingIntervalMs ?? SANDBOX_CHOICES.feedPingIntervalMs;
     this.maxBufferedBytes = options.maxBufferedBytes ?? FEED_MAX_BUFFERED_BYTES;
-    this.authFailures = options.authFailures ?? null;
     server.on('upgrade', this.onUpgrade);
     core.events.on('tradeUpdated', this.onTradeUpdated);
     core.events.on('itemsRemoved', this.onItemsRemoved);
@@ -138,7 +133,7 @@ export class FeedServer {
     this.admit(request, socket, head).catch(() => socket.destroy());
   };
 
-  /** Same order as the REST guard: maintenance (503), failed-authentication limit (429), credentials (401), IP allowlist (403); then the connection limit. */
+  /** Same order as the REST guard: maintenance (503), credentials (401), IP allowlist (403); then the connection limit. */
   private async admit(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const path = (request.url ?? '').split('?')[0];
     if (path !== FEED_PATH) {
@@ -158,18 +153,11 @@ export class FeedServer {
       );
       return;
     }
-    const address = request.socket.remoteAddress ?? '';
-    const refusal = this.authFailures?.refusal(address);
-    if (refusal) {
-      refuseUpgrade(socket, refusal.status, refusal.toBody(), refusal.headers);
-      return;
-    }
     const merchant = this.core.merchants.authenticate(
       singleHeader(request.headers, 'x-merchant-id'),
       singleHeader(request.headers, 'x-api-key'),
     );
     if (!merchant) {
-      this.authFailures?.recordFailure(address);
       refuseUpgrade(socket, 401, { error: 'unauthorized', message: UNAUTHORIZED_MESSAGE });
       return;
     }

@@ -8,7 +8,6 @@ import { acceptsGzip } from '../domain/catalog';
 import type { SandboxCore } from '../domain/core';
 import type { AdminHooks } from './adminRoutes';
 import { registerAdminRoutes } from './adminRoutes';
-import { AuthFailureLimiter } from './authFailures';
 import { createGuard } from './guard';
 import { buildOpenApiDocument } from './openapi';
 import { registerPublicRoutes } from './publicRoutes';
@@ -66,8 +65,6 @@ function sendEnvelope(request: FastifyRequest, reply: FastifyReply, body: { erro
 export interface HttpApp {
   app: FastifyInstance;
   limiter: SlidingWindowRateLimiter;
-  /** Shared with the WebSocket upgrade, which authenticates too. */
-  authFailures: AuthFailureLimiter;
 }
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
@@ -94,7 +91,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // Every answer is gzipped when the client accepts it, however small (spec: "Responses are gzip-compressed").
   await app.register(compress, { global: true, encodings: ['gzip'], threshold: 0 });
   const limiter = new SlidingWindowRateLimiter(() => core.clock.now());
-  const authFailures = new AuthFailureLimiter(() => core.clock.now(), SANDBOX_CHOICES.authFailuresPerMinute);
 
   // JSON only: fastify's text/plain parser would hand a string to the JSON endpoints.
   app.removeContentTypeParser('text/plain');
@@ -127,11 +123,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     return reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(svg);
   });
 
-  const guard = createGuard(core, limiter, authFailures);
+  const guard = createGuard(core, limiter);
   await app.register(async (api) => {
     api.addHook('onRequest', guard);
     registerPublicRoutes(api, core);
   });
   registerAdminRoutes(app, core, options.adminToken, options.hooks);
-  return { app, limiter, authFailures };
+  return { app, limiter };
 }

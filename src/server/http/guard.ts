@@ -3,7 +3,6 @@ import type { RateBucket } from '../../shared/api';
 import { ENDPOINTS } from '../../shared/api';
 import { ApiError, IP_NOT_ALLOWED_MESSAGE, MAINTENANCE_MESSAGE, unauthorized } from '../domain/apiError';
 import type { SandboxCore } from '../domain/core';
-import type { AuthFailureLimiter } from './authFailures';
 import { IpAllowlist } from './ipAllowlist';
 import type { SlidingWindowRateLimiter } from './rateLimiter';
 
@@ -18,23 +17,19 @@ function singleHeader(request: FastifyRequest, name: string): string | undefined
 }
 
 /**
- * Runs before every public endpoint, in this order: maintenance (503), an address
- * over its failed-authentication limit (429), credentials (401), IP allowlist (403),
- * rate limit (429). Each refusal is the spec's `{error, message}` envelope.
+ * Runs before every public endpoint, in this order: maintenance (503), credentials (401), IP allowlist
+ * (403), rate limit (429). Each refusal is the spec's `{error, message}` envelope. Wrong credentials are
+ * answered 401 every time and slow nobody down: a merchant whose key is right is never refused for
+ * another client's failures, whatever address they share (docs/sandbox.md, "Authentication").
  */
-export function createGuard(core: SandboxCore, limiter: SlidingWindowRateLimiter, authFailures: AuthFailureLimiter) {
+export function createGuard(core: SandboxCore, limiter: SlidingWindowRateLimiter) {
   const allowlist = new IpAllowlist();
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (core.maintenance) {
       throw new ApiError(503, 'maintenance', MAINTENANCE_MESSAGE, { 'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS) });
     }
-    const refusal = authFailures.refusal(request.ip);
-    if (refusal) throw refusal;
     const merchant = core.merchants.authenticate(singleHeader(request, 'x-merchant-id'), singleHeader(request, 'x-api-key'));
-    if (!merchant) {
-      authFailures.recordFailure(request.ip);
-      throw unauthorized();
-    }
+    if (!merchant) throw unauthorized();
     if (!(await allowlist.allows(merchant.ipAllowlist, request.ip))) {
       throw new ApiError(403, 'ip_not_allowed', IP_NOT_ALLOWED_MESSAGE);
     }

@@ -92,7 +92,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
         '403': errorResponse('IP not allowed, partner blocked, or too many active trades'),
         '408': errorResponse('request_timeout: the headers or the whole request did not arrive in time (sandbox)'),
         '429': errorResponse(
-          'Rate limited (Retry-After header): the merchant\'s requests per minute, or too many failed authentications from this address (sandbox)',
+          'Rate limited (Retry-After header): the merchant\'s requests per minute',
         ),
         '500': errorResponse('Internal server error'),
         '503': errorResponse('Maintenance'),
