@@ -251,17 +251,16 @@ export class Engine implements EngineService {
       return deleted;
     },
     'searches.list': async () => (this.session ? this.listSearches(this.session.store) : []),
+    // Every page hears of the change itself, never the whole list again (it can be long).
     'searches.save': async (input) => {
-      const store = this.requireSession().store;
-      const saved = await store.saveSearch(input).catch(searchRefusal);
-      this.events.push({ savedSearches: await this.listSearches(store) });
+      const saved = await this.requireSession().store.saveSearch(input).catch(searchRefusal);
+      this.events.push({ savedSearches: { saved: [saved], deleted: [] } });
       return saved;
     },
     'searches.delete': async ({ id }) => {
-      const store = this.requireSession().store;
-      const deleted = await store.deleteSearch(id);
-      this.events.push({ savedSearches: await this.listSearches(store) });
-      return deleted;
+      const result = await this.requireSession().store.deleteSearch(id);
+      if (result.deleted) this.events.push({ savedSearches: { saved: [], deleted: [id] } });
+      return result;
     },
     'alerts.rules': async () => (this.session ? this.session.store.listAlertRules() : []),
     'alerts.saveRule': (input) => this.alerts.saveRule(input),
