@@ -21,6 +21,12 @@ export interface PriceMove {
   previous: number | null;
 }
 
+/** What changed in the saved searches: each saved one as it is now, and the ids deleted. */
+export interface SavedSearchChanges {
+  saved: SavedSearch[];
+  deleted: string[];
+}
+
 /**
  * One coalesced flush of engine events (at most ~20 a second). Absent fields
  * did not change. Price moves are merged per item: only the latest survives.
@@ -49,8 +55,8 @@ export interface EngineEventBatch {
   accountChanged?: boolean;
   /** The settings after a change, whoever made it. */
   settings?: AppSettings;
-  /** The saved searches after a change, whoever made it. */
-  savedSearches?: SavedSearch[];
+  /** Saved searches saved (created, renamed, replaced) or deleted, whoever did it: apply them to the list held. */
+  savedSearches?: SavedSearchChanges;
   firings?: AlertFiring[];
   notifications?: Notification[];
   /** Unread notifications in the centre, after any change. */

@@ -35,6 +35,7 @@ import { preparePrivateDataDir } from '../privateFiles';
 import { accountStoreFile, openAccountStore } from './accountFiles';
 import { AppConfigFile } from './appConfig';
 import { DataDirLock } from './dataDirLock';
+import { redactSecret } from './redactSecret';
 import { duplicateRecipientProblem } from './recipientRules';
 import type { AccountCredentials, SessionAccount } from './session';
 import { AccountSession, noKeyDetail } from './session';
@@ -52,6 +53,8 @@ export interface EngineOptions {
   startDemo: () => Promise<DemoAccount>;
   /** An account given on the command line, overriding the saved one (without a key: its cache only). */
   override?: SessionAccount;
+  /** Tests only (their chat receiver listens on loopback): forward to non-public addresses too. The hosts never set it. */
+  forwardToPrivateAddresses?: boolean;
 }
 
 const EXPORT_PAGE = 1000;
@@ -113,6 +116,7 @@ export class Engine implements EngineService {
       report: (notification) => this.events.push({ notifications: [notification] }),
       onStatus: (forwarding) => this.events.push({ forwarding }),
       scrub: (text) => this.scrub(text),
+      allowPrivateAddresses: options.forwardToPrivateAddresses === true,
     });
     this.events.subscribe((batch) => {
       if (batch.notifications) this.forwarder.offer(batch.notifications);
@@ -198,11 +202,11 @@ export class Engine implements EngineService {
     }
   }
 
-  /** `text` without any API key this engine holds (the account's, the command line's, the demo's). */
+  /** `text` without any API key this engine holds (the account's, the command line's, the demo's), nor a part of one (see redactSecret). */
   private scrub(text: string): string {
     const keys = [this.session?.credentials.apiKey, this.options.override?.apiKey, this.demo?.credentials.apiKey];
     let clean = text;
-    for (const key of keys) if (key && key.length >= 8) clean = clean.split(key).join('[redacted]');
+    for (const key of keys) if (key && key.length >= 8) clean = redactSecret(clean, key);
     return clean;
   }
 
@@ -247,17 +251,16 @@ export class Engine implements EngineService {
       return deleted;
     },
     'searches.list': async () => (this.session ? this.listSearches(this.session.store) : []),
+    // Every page hears of the change itself, never the whole list again (it can be long).
     'searches.save': async (input) => {
-      const store = this.requireSession().store;
-      const saved = await store.saveSearch(input).catch(searchRefusal);
-      this.events.push({ savedSearches: await this.listSearches(store) });
+      const saved = await this.requireSession().store.saveSearch(input).catch(searchRefusal);
+      this.events.push({ savedSearches: { saved: [saved], deleted: [] } });
       return saved;
     },
     'searches.delete': async ({ id }) => {
-      const store = this.requireSession().store;
-      const deleted = await store.deleteSearch(id);
-      this.events.push({ savedSearches: await this.listSearches(store) });
-      return deleted;
+      const result = await this.requireSession().store.deleteSearch(id);
+      if (result.deleted) this.events.push({ savedSearches: { saved: [], deleted: [id] } });
+      return result;
     },
     'alerts.rules': async () => (this.session ? this.session.store.listAlertRules() : []),
     'alerts.saveRule': (input) => this.alerts.saveRule(input),

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Trade } from '../../../shared/api';
-import type { CatalogRow, EngineEventBatch } from '../../../shared/ipc';
+import type { CatalogRow, EngineEventBatch, SavedSearch } from '../../../shared/ipc';
 import { EventBatcher } from './batcher';
 
 const row = (itemId: number, price: number): CatalogRow => ({
@@ -105,5 +105,16 @@ describe('EventBatcher', () => {
     expect(batches[0]?.notifications?.map((n) => n.id)).toEqual(['n1', 'n2']);
     batcher.flush();
     expect(batches).toHaveLength(1);
+  });
+
+  it('keeps the latest news of each saved search: a save then a deletion is a deletion, two saves the second', () => {
+    const search = (id: string, name: string) => ({ id, name, query: {} as SavedSearch['query'], createdAt: 'x', updatedAt: 'x' });
+    batcher.push({ savedSearches: { saved: [search('a', 'First'), search('b', 'Kept')], deleted: [] } });
+    batcher.push({ savedSearches: { saved: [search('b', 'Renamed')], deleted: ['a'] } });
+    batcher.flush();
+    expect(batches[0]?.savedSearches).toEqual({ saved: [search('b', 'Renamed')], deleted: ['a'] });
+    batcher.push({ activeTrades: 1 });
+    batcher.flush();
+    expect(batches[1]?.savedSearches).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import { mergeFirings } from './slices/alerts';
 import { applyCatalogBatch } from './slices/catalog';
 import { applyConnBatch, connFromSnapshot } from './slices/conn';
 import { pushToasts, toastsFromNotifications } from './slices/notes';
+import { withSearchChanges } from './slices/searches';
 import { applyTradesBatch } from './slices/trades';
 import type { AppState } from './store';
 
@@ -34,7 +35,7 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
 
   // Settings changed elsewhere (the tray's "Pause alerts", another window).
   if (batch.settings) out.settings = { ...state.settings, settings: batch.settings };
-  if (batch.savedSearches) out.searches = { list: batch.savedSearches, status: 'ready' };
+  if (batch.savedSearches) out.searches = { ...state.searches, list: withSearchChanges(state.searches.list, batch.savedSearches) };
 
   if (batch.firings && batch.firings.length > 0) out.alerts = mergeFirings(state.alerts, batch.firings);
   if (batch.autoBuy) out.alerts = { ...(out.alerts ?? state.alerts), autoBuy: batch.autoBuy };
