@@ -55,6 +55,12 @@ export interface AccountSummary {
    */
   cacheOnly?: boolean;
   /**
+   * The account's API key is awaited from an OS keychain slow to answer (busy, or locked until unlocked): neither
+   * live nor read-only. The engine asks again until it answers, then goes live (or read-only if it holds no key);
+   * the connection says so meanwhile. Absent from older engines.
+   */
+  awaitingKeyStore?: boolean;
+  /**
    * The account saved in Settings, whichever one is in use (in demo mode the fields above
    * describe the demo sandbox); null when none was ever saved. Absent from older engines.
    */

@@ -6,7 +6,7 @@ import { navigate } from '../state/actions/ui';
 import { useStore } from '../state/store';
 import { AutoBuyStatusItem } from './AutoBuyStatusItem';
 import { BRIDGE_EXPIRED_TEXT, BRIDGE_LOST_TEXT } from './BridgeBanner';
-import { CONNECTION_LABELS } from './connectionLabels';
+import { connectionLabel } from './connectionLabels';
 
 const PROGRESS_LABELS: Record<ProgressStatus['kind'], string> = {
   'catalog-sync': 'Catalog sync',
@@ -18,6 +18,7 @@ function Feed() {
   const connection = useStore((s) => s.conn.connection);
   const boot = useStore((s) => s.conn.boot);
   const bridge = useStore((s) => s.conn.bridge);
+  const keyAwaited = useStore((s) => s.conn.account?.awaitingKeyStore === true);
   // The page's own link to Merchant Desk comes first: the feed state it last heard is stale.
   if (bridge === 'lost' || bridge === 'expired') {
     const text = bridge === 'lost' ? BRIDGE_LOST_TEXT : BRIDGE_EXPIRED_TEXT;
@@ -39,7 +40,7 @@ function Feed() {
   return (
     <span className={`sb-item conn-state state-${connection.state}`} title={connection.detail}>
       <span className="status-dot" aria-hidden="true" />
-      <strong>{CONNECTION_LABELS[connection.state]}</strong>
+      <strong>{connectionLabel(connection.state, keyAwaited)}</strong>
       <span className="sb-detail">{connection.nextAttemptAt && connection.state !== 'connected' ? detailWithoutDelay(connection.detail) : connection.detail}</span>
       {connection.nextAttemptAt && connection.state !== 'connected' ? (
         <span className="muted">
