@@ -53,7 +53,7 @@ export interface EngineEventBatch {
   savedSearches?: SavedSearch[];
   firings?: AlertFiring[];
   notifications?: Notification[];
-  /** Unread notifications in the centre, after any change. */
+  /** Unread lines of the centre (a run shown as one line counts once), after any change. */
   unreadNotifications?: number;
   unacknowledgedFirings?: number;
   /** Auto-buy's spend today, skips and stop-all, after any change. */

@@ -94,7 +94,7 @@ export interface AppSnapshot {
   awaySummary?: AwaySummary | null;
   /** Forwarding notifications to a chat webhook. Absent from older engines. */
   forwarding?: ForwardStatus;
-  /** Unread notifications in the notification centre. Absent from older engines. */
+  /** Unread lines of the notification centre (a run shown as one line counts once). Absent from older engines. */
   unreadNotifications?: number;
 }
 
@@ -317,7 +317,7 @@ export interface NotificationPage {
   rows: StoredNotification[];
   /** Rows matching the filter. */
   total: number;
-  /** Unread notifications in the whole store. */
+  /** Unread lines of the whole centre: a run shown as one line (groupNotifications) counts once. */
   unread: number;
 }
 
