@@ -33,6 +33,8 @@ export interface EngineEventBatch {
   /** The full list of running progress entries when any changed. */
   progress?: ProgressStatus[];
   balance?: Balance;
+  /** When the server gave `balance` (sent with it; null: a balance cached before the time was kept). */
+  balanceAt?: string | null;
   activeTrades?: number;
   catalog?: CatalogInfo;
   /** Trades whose record changed, latest state each. */

@@ -84,6 +84,8 @@ export interface AppSnapshot {
   rateLimit: RateLimitStatus;
   progress: ProgressStatus[];
   balance: Balance | null;
+  /** When the server gave `balance`; null when unknown (none yet, or cached before the time was kept). Absent from older engines. */
+  balanceAt?: string | null;
   activeTrades: number;
   catalog: CatalogInfo;
   settings: AppSettings;

@@ -2,7 +2,7 @@ import { Countdown, TimeAgo } from '../components/TimeAgo';
 import { detailWithoutDelay } from '../lib/connectionDetail';
 import { formatDateTime } from '../lib/format';
 import { retryConnectionNow } from '../state/actions/connection';
-import { navigate } from '../state/actions/ui';
+import { navigate, openApiKeyField } from '../state/actions/ui';
 import { useStore } from '../state/store';
 
 /** Says plainly when what is on screen is not live. */
@@ -30,7 +30,7 @@ export function OfflineBanner() {
     <>
       {' '}
       {cacheOnly ? (
-        <button type="button" className="link-btn" onClick={() => navigate('settings')}>
+        <button type="button" className="link-btn" onClick={openApiKeyField}>
           Enter API key
         </button>
       ) : (

@@ -7,7 +7,7 @@ import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
 import { errorMessage } from '../../lib/ipc';
 import { configureAccount, connectDemoSandbox, switchToSavedAccount, testAccount } from '../../state/actions/settings';
-import { toast } from '../../state/actions/ui';
+import { API_KEY_FIELD_ID, toast } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
 import { CONNECTION_LABELS } from '../../app/connectionLabels';
 
@@ -137,14 +137,14 @@ function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyRef }: Connection
         </Field>
         <Field
           label="API key"
-          htmlFor={`${id}-key`}
+          htmlFor={API_KEY_FIELD_ID}
           error={show('apiKey')}
           hint={keyStoreHint(keyStore, keyConfigured)}
         >
           <div className="key-input">
             <input
               ref={keyRef}
-              id={`${id}-key`}
+              id={API_KEY_FIELD_ID}
               type="password"
               autoComplete="new-password"
               spellCheck={false}
