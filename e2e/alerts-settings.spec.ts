@@ -168,7 +168,21 @@ test('status bar: rate-limit meters and maintenance', async ({ page }) => {
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     await expect(statusBar(page).getByText('MAINTENANCE', { exact: true })).toBeVisible({ timeout: 20_000 });
     await expect(statusBar(page).locator('.conn-state strong')).toHaveText('Maintenance');
-    await expect(page.getByRole('status').filter({ hasText: 'Marketplace maintenance' })).toContainText('Buying is unavailable until it ends');
+    const banner = page.getByRole('status').filter({ hasText: 'Marketplace maintenance' });
+    await expect(banner).toContainText('Buying is unavailable until it ends');
+    // A refresh now would be refused: it is not started, and the toast says why.
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect(page.locator('.toast').filter({ hasText: 'Catalog refresh not started' })).toContainText('under maintenance');
+    // One countdown to the next try (the feed's attempt, which ends the API's back-off), in the status bar and the
+    // banner alike; also once the feed itself was closed for maintenance and waits for its next attempt.
+    for (const feedClosed of [false, true]) {
+      if (feedClosed) await expect(statusBar(page)).toContainText('Server under maintenance', { timeout: 20_000 });
+      await expect(statusBar(page)).toContainText(/retry in \d+:\d\d/);
+      await expect(statusBar(page).locator('time')).toHaveCount(1);
+      await expect(statusBar(page).getByText(/Backing off/)).toHaveCount(0);
+      await expect(banner.locator('time')).toHaveCount(2); // the cache's age, and the one countdown
+      await expect(banner).toContainText(/next attempt in \d+:\d\d/);
+    }
   } finally {
     await stack().admin.post('/admin/maintenance', { on: false });
   }
