@@ -153,6 +153,14 @@ test('trade id and order id filters take the start of an id (the table shows ids
   await expect(maxPrice).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('alert').filter({ hasText: 'Maximum price: At most $10,000,000,000 — not applied.' })).toBeVisible();
   await expect(page.getByText(/Too big|catalog\.query/)).toHaveCount(0);
+  // A minimum above the maximum would match nothing: said on the field, and left out of the query.
+  const minPrice = page.getByRole('textbox', { name: 'Minimum price' });
+  await maxPrice.fill('10');
+  await minPrice.fill('50');
+  await expect(minPrice).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert').filter({ hasText: 'Minimum price: Above the maximum price ($10.00): nothing would match — not applied.' })).toBeVisible();
+  await expect(maxPrice).not.toHaveAttribute('aria-invalid', 'true');
+  await minPrice.fill('');
   await maxPrice.fill('');
   // And the ledger's trade id filter.
   await goTo(page, 'Wallet');

@@ -376,7 +376,7 @@ export interface BuyFailure {
 export type BuyOutcome = { ok: true; trade: Trade; externalId: string } | { ok: false; failure: BuyFailure; externalId: string };
 
 export interface BuyWarning {
-  code: 'owner-near-limit' | 'holder-near-limit' | 'owner-near-block' | 'low-funds';
+  code: 'owner-near-limit' | 'holder-near-limit' | 'owner-near-block' | 'low-funds' | 'order-id-used';
   message: string;
 }
 
