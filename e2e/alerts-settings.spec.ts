@@ -124,7 +124,8 @@ test('settings: test connection, notifications per status and the theme, kept ac
   await account.getByLabel('API key').fill(stack().merchant.apiKey);
   await account.getByRole('button', { name: 'Test connection' }).click();
   const balance = (await stack().api.get<{ total_available: number }>('/Wallet/GetBalance')).body.total_available;
-  await expect(account.getByRole('status')).toContainText(`Connection works. Connected as ${stack().merchant.merchantId}: ${formatCents(balance)} available`);
+  // Said once: no "Balance …, available …" after the same figure (this merchant has no credit).
+  await expect(account.getByRole('status')).toHaveText(`Connection works. Connected as ${stack().merchant.merchantId}: ${formatCents(balance)} available.`);
   await account.getByLabel('API key').fill('definitely-not-the-key');
   await account.getByRole('button', { name: 'Test connection' }).click();
   await expect(account.getByRole('alert')).toContainText('Connection failed.');

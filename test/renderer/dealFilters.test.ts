@@ -188,8 +188,8 @@ describe('discount and float rank', () => {
 });
 
 describe('market standing display', () => {
-  it('writes a discount under the reference as −N % and over it as +N %', () => {
-    expect(formatDiscount(23.4)).toBe('−23\u00a0%');
+  it('writes a discount under the reference as -N % (the minus of every amount) and over it as +N %', () => {
+    expect(formatDiscount(23.4)).toBe('-23\u00a0%');
     expect(formatDiscount(-12.6)).toBe('+13\u00a0%');
     expect(formatDiscount(0.2)).toBe('0\u00a0%');
     expect(formatDiscount(-0.4)).toBe('0\u00a0%');

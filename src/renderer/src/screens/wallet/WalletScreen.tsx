@@ -8,7 +8,7 @@ import { LineChart } from '../../components/LineChart';
 import { Money } from '../../components/Money';
 import { Pager } from '../../components/Pager';
 import { TimeAgo } from '../../components/TimeAgo';
-import { formatCents, formatDateTime, formatDollarsShort } from '../../lib/format';
+import { formatCents, formatDateTime, formatDollarsShort, formatSignedCents } from '../../lib/format';
 import type { BalancePoint } from '../../../../shared/ipc/models';
 import { exportLedgerCsv, loadLedger, loadWallet, setLedgerFilters, setLedgerPage } from '../../state/actions/wallet';
 import { navigate } from '../../state/actions/ui';
@@ -102,10 +102,7 @@ function BalanceChart() {
         <span className="muted">
           {series.points.length} change{series.points.length === 1 ? '' : 's'} in range
         </span>
-        <span className={`num ${change > 0 ? 'pos' : change < 0 ? 'neg' : 'muted'}`}>
-          {change > 0 ? '+' : change < 0 ? '−' : '±'}
-          {formatCents(Math.abs(change))} over the range
-        </span>
+        <span className={`num ${change > 0 ? 'pos' : change < 0 ? 'neg' : 'muted'}`}>{formatSignedCents(change)} over the range</span>
       </div>
     </>
   );
@@ -174,7 +171,7 @@ function LedgerTable() {
     <div className={`table-wrap ${status === 'loading' && ids.length > 0 ? 'refreshing' : ''}`}>
       <table className="data-table ledger-table" aria-label="Ledger" aria-busy={status === 'loading'}>
         <colgroup>
-          <col style={{ width: 146 }} />
+          <col className="col-datetime" />
           <col style={{ width: 132 }} />
           <col style={{ width: 112 }} />
           <col style={{ width: 112 }} />
