@@ -4,7 +4,7 @@
 import type { Page } from '@playwright/test';
 import { formatCents } from '../src/shared/money';
 import { tradeUrlFor } from '../test/support/sandboxHttp';
-import { expectFeedLive, goTo, openApp, statusBar } from './support/app';
+import { expectFeedLive, goTo, openApp, screenshot, statusBar } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const OKAPIS = [
@@ -151,7 +151,7 @@ test('settings: test connection, notifications per status and the theme, kept ac
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
 
-test('status bar: rate-limit meters and maintenance', async ({ page }) => {
+test('status bar: rate-limit meters and maintenance', async ({ page }, testInfo) => {
   await openApp(page, stack());
   await expectFeedLive(page);
   const meters = statusBar(page).getByLabel('Rate-limit headroom');
@@ -184,6 +184,7 @@ test('status bar: rate-limit meters and maintenance', async ({ page }) => {
       await expect(banner.locator('time')).toHaveCount(2); // the cache's age, and the one countdown
       await expect(banner).toContainText(/next attempt in \d+:\d\d/);
     }
+    await screenshot(page, testInfo, 'maintenance-one-countdown');
   } finally {
     await stack().admin.post('/admin/maintenance', { on: false });
   }

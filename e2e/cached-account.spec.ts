@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { merchantApi } from '../test/support/sandboxHttp';
-import { dataRows, expectFeedLive, goTo, openApp, statusBar, TRADE_URL } from './support/app';
+import { dataRows, expectFeedLive, goTo, openApp, screenshot, statusBar, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const ITEM = { itemId: 7_100_001, assetId: '71000001', market_hash_name: 'P250 | Cached Sand (Field-Tested)', price: 555 };
@@ -37,7 +37,7 @@ async function axeFindings(page: Page, selector: string): Promise<string[]> {
   return result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
 }
 
-test('after a restart without a key store the saved account opens from its cache, read-only, until its key is entered', async ({ page }) => {
+test('after a restart without a key store the saved account opens from its cache, read-only, until its key is entered', async ({ page }, testInfo) => {
   test.setTimeout(240_000);
   const { merchantId, apiKey } = stack().merchant;
   const { baseUrl, wsUrl } = stack().sandbox;
@@ -89,6 +89,7 @@ test('after a restart without a key store the saved account opens from its cache
   const [, shown = ''] = /cached from (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)/.exec((await availableCard.textContent()) ?? '') ?? [];
   expect(new Date(shown.replace(' ', 'T')).getTime()).toBeLessThanOrEqual(stoppedAt);
   await expect(page.getByRole('navigation', { name: 'Main' }).getByText('Available · cached')).toBeVisible();
+  await screenshot(page, testInfo, 'wallet-cached');
 
   // Buying says what is missing (the key, not the network) and leads to it.
   await goTo(page, 'Catalog');
@@ -96,6 +97,7 @@ test('after a restart without a key store the saved account opens from its cache
   const byName = page.getByRole('dialog', { name: 'Buy by name' });
   await expect(byName.getByRole('status')).toContainText('Read-only: no API key for this account on this machine');
   await expect(byName.getByText('cannot be reached')).toHaveCount(0);
+  await screenshot(page, testInfo, 'buy-by-name-read-only');
   await byName.getByRole('button', { name: 'Enter API key' }).click();
   await expect(byName).toBeHidden();
   await expect(form(page).getByLabel('API key')).toBeFocused();

@@ -7,6 +7,8 @@ import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { StoredNotification } from '../../src/shared/ipc';
 import { groupNotifications } from '../../src/shared/notifications';
+import { DETAIL } from '../../src/main/core/feed/detail';
+import { connectionNotification } from '../../src/main/core/notify/notificationCentre';
 import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
@@ -148,5 +150,13 @@ describe('notification centre, engine against the real sandbox', () => {
     await harness.call('connection.retryNow');
     const back = await stored(harness, (rows) => rows.some((n) => n.category === 'connection' && n.severity === 'success'), 'a notification of the way back');
     expect(back.rows.filter((n) => n.category === 'connection').map((n) => n.title)).toEqual(['Connected to the marketplace again', 'Marketplace in maintenance']);
+  });
+
+  it('keeps a connection notification true later: no frozen "retrying in 30 s" in its text', () => {
+    const since = '2026-11-28T12:00:00.000Z';
+    const maintenance = connectionNotification({ state: 'maintenance', detail: DETAIL.maintenanceIn('Server', 30_000), nextAttemptAt: '2026-11-28T12:00:30.000Z', since }, 'maintenance', since);
+    expect(maintenance.body).toBe('Server under maintenance; retrying');
+    const offline = connectionNotification({ state: 'offline', detail: DETAIL.offlineIn('connection refused', 16_000, 3), nextAttemptAt: null, since }, 'down', since);
+    expect(offline.body).toBe('Cannot reach the server (connection refused); retrying (attempt 3)');
   });
 });
