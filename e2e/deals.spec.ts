@@ -47,9 +47,9 @@ async function openSection(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('group', { name: title, exact: true })).toBeVisible();
 }
 
-/** "−23 %" → 23, "+5 %" → -5, "0 %" → 0. */
+/** "-23 %" → 23, "+5 %" → -5, "0 %" → 0. */
 function parseDiscount(text: string): number {
-  const match = /^([−+]?)(\d+)\s%$/u.exec(text.trim());
+  const match = /^([-+]?)(\d+)\s%$/u.exec(text.trim());
   if (!match) throw new Error(`not a discount: ${JSON.stringify(text)}`);
   return match[1] === '+' ? -Number(match[2]) : Number(match[2]);
 }

@@ -188,8 +188,8 @@ describe('discount and float rank', () => {
 });
 
 describe('market standing display', () => {
-  it('writes a discount under the reference as −N % and over it as +N %', () => {
-    expect(formatDiscount(23.4)).toBe('−23\u00a0%');
+  it('writes a discount under the reference as -N % (the minus of every amount) and over it as +N %', () => {
+    expect(formatDiscount(23.4)).toBe('-23\u00a0%');
     expect(formatDiscount(-12.6)).toBe('+13\u00a0%');
     expect(formatDiscount(0.2)).toBe('0\u00a0%');
     expect(formatDiscount(-0.4)).toBe('0\u00a0%');
@@ -199,5 +199,20 @@ describe('market standing display', () => {
     expect(formatFloatRank(2, 418)).toBe('#2 of 418');
     expect(formatFloatRank(1, 1200)).toBe('#1 of 1,200');
     expect(formatFloatRank(null, 12)).toBe('—');
+  });
+});
+
+describe('a range whose minimum passes its maximum', () => {
+  it('is said on the minimum and left out of the query, for price and float alike', () => {
+    const f = withFilterEdit(EMPTY_FILTERS, { priceMin: '50', priceMax: '10', floatMin: '0.5', floatMax: '0.2' });
+    expect(filterProblems(f)).toEqual({
+      priceMin: 'Above the maximum price ($10.00): nothing would match',
+      floatMin: 'Above the maximum float (0.2): nothing would match',
+    });
+    expect(engineQuery(f)).toMatchObject({ priceMin: null, priceMax: 1000, floatMin: null, floatMax: 0.2 });
+    // Equal ends are a range of one value.
+    const same = withFilterEdit(EMPTY_FILTERS, { priceMin: '10', priceMax: '10.00' });
+    expect(filterProblems(same)).toEqual({});
+    expect(engineQuery(same)).toMatchObject({ priceMin: 1000, priceMax: 1000 });
   });
 });

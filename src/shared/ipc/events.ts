@@ -39,6 +39,8 @@ export interface EngineEventBatch {
   /** The full list of running progress entries when any changed. */
   progress?: ProgressStatus[];
   balance?: Balance;
+  /** When the server gave `balance` (sent with it; null: a balance cached before the time was kept). */
+  balanceAt?: string | null;
   activeTrades?: number;
   catalog?: CatalogInfo;
   /** Trades whose record changed, latest state each. */
@@ -59,7 +61,7 @@ export interface EngineEventBatch {
   savedSearches?: SavedSearchChanges;
   firings?: AlertFiring[];
   notifications?: Notification[];
-  /** Unread notifications in the centre, after any change. */
+  /** Unread lines of the centre (a run shown as one line counts once), after any change. */
   unreadNotifications?: number;
   unacknowledgedFirings?: number;
   /** Auto-buy's spend today, skips and stop-all, after any change. */

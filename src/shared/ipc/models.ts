@@ -90,6 +90,8 @@ export interface AppSnapshot {
   rateLimit: RateLimitStatus;
   progress: ProgressStatus[];
   balance: Balance | null;
+  /** When the server gave `balance`; null when unknown (none yet, or cached before the time was kept). Absent from older engines. */
+  balanceAt?: string | null;
   activeTrades: number;
   catalog: CatalogInfo;
   settings: AppSettings;
@@ -100,7 +102,7 @@ export interface AppSnapshot {
   awaySummary?: AwaySummary | null;
   /** Forwarding notifications to a chat webhook. Absent from older engines. */
   forwarding?: ForwardStatus;
-  /** Unread notifications in the notification centre. Absent from older engines. */
+  /** Unread lines of the notification centre (a run shown as one line counts once). Absent from older engines. */
   unreadNotifications?: number;
 }
 
@@ -323,7 +325,7 @@ export interface NotificationPage {
   rows: StoredNotification[];
   /** Rows matching the filter. */
   total: number;
-  /** Unread notifications in the whole store. */
+  /** Unread lines of the whole centre: a run shown as one line (groupNotifications) counts once. */
   unread: number;
 }
 
@@ -380,7 +382,7 @@ export interface BuyFailure {
 export type BuyOutcome = { ok: true; trade: Trade; externalId: string } | { ok: false; failure: BuyFailure; externalId: string };
 
 export interface BuyWarning {
-  code: 'owner-near-limit' | 'holder-near-limit' | 'owner-near-block' | 'low-funds';
+  code: 'owner-near-limit' | 'holder-near-limit' | 'owner-near-block' | 'low-funds' | 'order-id-used';
   message: string;
 }
 

@@ -294,11 +294,7 @@ export class Engine implements EngineService {
     'app.snapshot': () => this.snapshot(),
     'catalog.query': async (query) => (this.session ? this.session.store.queryCatalog(query) : emptyPage(query)),
     'catalog.item': async ({ itemId }) => (this.session ? this.session.store.getItem(itemId) : null),
-    'catalog.refresh': async () => {
-      const session = this.requireLiveSession();
-      void session.syncCatalog('manual');
-      return { started: true, reason: 'Catalog sync requested' };
-    },
+    'catalog.refresh': async () => this.requireSession().refreshCatalog(),
     'trades.query': async (query) => {
       // Failed webhooks are not announced by any frame: the filter also asks the server (throttled, in the background).
       if (query.webhookFailed === true) void this.session?.refreshWebhookFailed();
@@ -408,6 +404,7 @@ export class Engine implements EngineService {
       rateLimit: (session?.limiter ?? new ClientRateLimiter()).status(),
       progress: session?.progressList() ?? [],
       balance: session?.balance ?? null,
+      balanceAt: session?.balanceAt ?? null,
       activeTrades: session?.activeTrades ?? 0,
       catalog: session?.catalog ?? { totalItems: 0, totalValue: 0, lastUpdate: null, syncedAt: null },
       settings,

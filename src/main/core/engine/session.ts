@@ -64,6 +64,8 @@ const HISTORY_MARK_META = 'trades_history_mark';
  * another address (the demo restarted on another port, the account moved) is synced again at once.
  */
 const CATALOG_BASE_URL_META = 'catalog_base_url';
+/** When the server gave the cached balance (meta `balance`): a cached figure shows that time, not when it was read again. */
+const BALANCE_AT_META = 'balance_at';
 /** Each run re-reads this much before the mark: trades stamped by a server clock a little behind ours. */
 const HISTORY_OVERLAP_MS = 10 * 60_000;
 /** Trades/History?webhookStatus=failed is asked at most this often (the user's filter for failed webhooks). */
@@ -115,6 +117,8 @@ export class AccountSession {
   private readonly api: { client: MerchantApiClient; feed: FeedConnection } | null;
   connection: ConnectionStatus;
   balance: Balance | null = null;
+  /** When the server gave that balance (null: held since before the app kept the time). */
+  balanceAt: string | null = null;
   activeTrades = 0;
   catalog: CatalogInfo = { totalItems: 0, totalValue: 0, lastUpdate: null, syncedAt: null };
   private readonly progress = new Map<ProgressKind, ProgressStatus>();
@@ -227,8 +231,12 @@ export class AccountSession {
     this.activeTrades = (await this.store.activeTrades()).length;
     await this.loadRecipientLabels();
     const cachedBalance = (await this.store.getMeta('balance')) as Balance | null;
-    if (cachedBalance) this.balance = cachedBalance;
-    this.events.push({ catalog: this.catalog, activeTrades: this.activeTrades, ...(this.balance ? { balance: this.balance } : {}) });
+    if (cachedBalance) {
+      this.balance = cachedBalance;
+      const at = await this.store.getMeta(BALANCE_AT_META);
+      this.balanceAt = typeof at === 'string' ? at : null;
+    }
+    this.events.push({ catalog: this.catalog, activeTrades: this.activeTrades, ...(this.balance ? { balance: this.balance, balanceAt: this.balanceAt } : {}) });
     if (!this.api) return; // no key: the cache only, and nothing over the network
 
     this.unsubscribers.push(
@@ -610,8 +618,10 @@ export class AccountSession {
     if (!this.api) return this.balance;
     try {
       this.balance = await this.client.getBalance({ signal: this.abort.signal });
+      this.balanceAt = toUtcIso(Date.now());
       await this.store.setMeta('balance', this.balance);
-      this.events.push({ balance: this.balance });
+      await this.store.setMeta(BALANCE_AT_META, this.balanceAt);
+      this.events.push({ balance: this.balance, balanceAt: this.balanceAt });
     } catch (error) {
       this.fail('balance', error);
     }
@@ -670,6 +680,27 @@ export class AccountSession {
       return;
     }
     await this.syncCatalog('stale');
+  }
+
+  /**
+   * The user's Refresh: a sync when the marketplace can answer one; otherwise not started, and why (no key, offline,
+   * maintenance, a refused key), so nothing says "started" for a request that cannot leave.
+   */
+  refreshCatalog(): { started: boolean; reason: string } {
+    if (!this.api) return { started: false, reason: noKeyDetail(this.merchantId) };
+    switch (this.connection.state) {
+      case 'offline':
+        return { started: false, reason: 'The marketplace cannot be reached; the catalog refreshes by itself when the connection is back.' };
+      case 'maintenance':
+        return { started: false, reason: 'The marketplace is under maintenance; the catalog refreshes by itself when it ends.' };
+      case 'unauthorized':
+        return { started: false, reason: 'The marketplace refused the API key or merchant ID: check them in Settings.' };
+      default:
+        break;
+    }
+    const running = this.catalogSync !== null;
+    void this.syncCatalog('manual');
+    return { started: true, reason: running ? 'A sync is under way; another follows it.' : 'Catalog sync requested' };
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { CATALOG_SORT_COLUMNS, CatalogQuery } from '../../../shared/ipc/contract';
 import { CHARM_PATTERN_MAX, formatNumberList, LISTINGS_MIN_MAX, type NumberRange, parseNumberList, SEED_MAX, WEARS, type Wear } from '../../../shared/filters';
-import { parseDollarsToCents } from '../../../shared/money';
+import { formatCents, parseDollarsToCents } from '../../../shared/money';
 import { parseUnitFloat } from './format';
 
 /** What the engine can sort by: the contract's list (a column the store learns to sort by needs no change here). */
@@ -174,12 +174,21 @@ function moneyProblem(text: string, example: string): string {
   return cents !== null && cents > MAX_FILTER_CENTS ? 'At most $10,000,000,000' : `Enter a dollar amount, ${example}`;
 }
 
+/** A range whose minimum passes its maximum matches nothing: the minimum is the field said wrong (and left out). */
+function minAboveMax(min: number | null | undefined, max: number | null | undefined): max is number {
+  return typeof min === 'number' && typeof max === 'number' && min > max;
+}
+
 export function filterProblems(f: CatalogFilters): FilterProblems {
   const problems: FilterProblems = {};
-  if (money(f.priceMin) === undefined) problems.priceMin = moneyProblem(f.priceMin, 'e.g. 12.50');
-  if (money(f.priceMax) === undefined) problems.priceMax = moneyProblem(f.priceMax, 'e.g. 250');
-  if (parseUnitFloat(f.floatMin) === undefined) problems.floatMin = 'A float between 0 and 1';
-  if (parseUnitFloat(f.floatMax) === undefined) problems.floatMax = 'A float between 0 and 1';
+  const [priceMin, priceMax] = [money(f.priceMin), money(f.priceMax)];
+  if (priceMin === undefined) problems.priceMin = moneyProblem(f.priceMin, 'e.g. 12.50');
+  else if (minAboveMax(priceMin, priceMax)) problems.priceMin = `Above the maximum price (${formatCents(priceMax)}): nothing would match`;
+  if (priceMax === undefined) problems.priceMax = moneyProblem(f.priceMax, 'e.g. 250');
+  const [floatMin, floatMax] = [parseUnitFloat(f.floatMin), parseUnitFloat(f.floatMax)];
+  if (floatMin === undefined) problems.floatMin = 'A float between 0 and 1';
+  else if (minAboveMax(floatMin, floatMax)) problems.floatMin = `Above the maximum float (${f.floatMax.trim()}): nothing would match`;
+  if (floatMax === undefined) problems.floatMax = 'A float between 0 and 1';
   const seeds = listProblem(f.seeds, SEED_MAX, f.seedRanges, 'seed');
   if (seeds) problems.seeds = seeds;
   const patterns = listProblem(f.charmPatterns, CHARM_PATTERN_MAX, f.charmPatternRanges, 'charm pattern');
@@ -198,10 +207,10 @@ export function filterProblems(f: CatalogFilters): FilterProblems {
 export function toCatalogQuery(f: CatalogFilters, sort: CatalogSort): Omit<CatalogQuery, 'offset' | 'limit'> {
   return {
     search: f.search.trim(),
-    priceMin: money(f.priceMin) ?? null,
+    priceMin: minAboveMax(money(f.priceMin), money(f.priceMax)) ? null : (money(f.priceMin) ?? null),
     priceMax: money(f.priceMax) ?? null,
     rarityColors: [...f.rarityColors].sort(),
-    floatMin: parseUnitFloat(f.floatMin) ?? null,
+    floatMin: minAboveMax(parseUnitFloat(f.floatMin), parseUnitFloat(f.floatMax)) ? null : (parseUnitFloat(f.floatMin) ?? null),
     floatMax: parseUnitFloat(f.floatMax) ?? null,
     phase: f.phase.trim() === '' ? null : f.phase.trim(),
     statTrak: tri(f.statTrak),

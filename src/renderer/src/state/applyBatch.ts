@@ -28,7 +28,7 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
   if (batch.balance !== undefined || batch.ledgerChanged) {
     out.wallet = {
       ...state.wallet,
-      ...(batch.balance !== undefined ? { balance: batch.balance, balanceAt: batch.at } : {}),
+      ...(batch.balance !== undefined ? { balance: batch.balance, balanceAt: batch.balanceAt ?? null } : {}),
       ...(batch.ledgerChanged ? { stale: true } : {}),
     };
   }
@@ -67,7 +67,7 @@ export function applySnapshot(state: AppState, snap: AppSnapshot, host: 'electro
     ...fresh,
     conn: connFromSnapshot(base.conn, snap, host),
     catalog: { ...base.catalog, info: snap.catalog },
-    wallet: { ...base.wallet, balance: snap.balance, balanceAt: snap.balance ? new Date().toISOString() : null },
+    wallet: { ...base.wallet, balance: snap.balance, balanceAt: snap.balanceAt ?? null },
     settings: { ...base.settings, settings: snap.settings },
     // Another account's list is not this one's: the screen reads it again.
     inbox: { ...base.inbox, ...(fresh ? { page: null, status: 'idle' as const } : {}), unread: snap.unreadNotifications ?? 0 },

@@ -7,9 +7,14 @@ import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
 import { errorMessage } from '../../lib/ipc';
 import { configureAccount, connectDemoSandbox, switchToSavedAccount, testAccount } from '../../state/actions/settings';
-import { toast } from '../../state/actions/ui';
+import { API_KEY_FIELD_ID, toast } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
 import { connectionLabel } from '../../app/connectionLabels';
+
+/** A message as a sentence: its own full stop, or one added. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
 
 function urlProblem(value: string, schemes: string[]): string | null {
   if (value.trim() === '') return 'Required';
@@ -142,14 +147,14 @@ function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyAwaited: awaited,
         </Field>
         <Field
           label="API key"
-          htmlFor={`${id}-key`}
+          htmlFor={API_KEY_FIELD_ID}
           error={show('apiKey')}
           hint={keyStoreHint(keyStore, keyConfigured, keyAwaited)}
         >
           <div className="key-input">
             <input
               ref={keyRef}
-              id={`${id}-key`}
+              id={API_KEY_FIELD_ID}
               type="password"
               autoComplete="new-password"
               spellCheck={false}
@@ -163,11 +168,12 @@ function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyAwaited: awaited,
       </div>
       {result ? (
         <div className={`notice ${result.ok ? 'ok' : 'error'}`} role={result.ok ? 'status' : 'alert'}>
-          <strong>{result.ok ? (result.action === 'test' ? 'Connection works.' : 'Saved and connected.') : 'Connection failed.'}</strong> {result.message}
-          {result.ok && result.balance ? (
+          {/* The engine's message already names what is available: the credit behind it is said only when there is some. */}
+          <strong>{result.ok ? (result.action === 'test' ? 'Connection works.' : 'Saved and connected.') : 'Connection failed.'}</strong> {sentence(result.message)}
+          {result.ok && result.balance && result.balance.credit_limit > 0 ? (
             <>
               {' '}
-              Balance <Money cents={result.balance.balance} />, available <Money cents={result.balance.total_available} />.
+              Balance <Money cents={result.balance.balance} /> and credit <Money cents={result.balance.credit_limit} />.
             </>
           ) : null}
           {result.ok && result.action === 'test' && demo ? <> Still on the demo sandbox: Save to switch.</> : null}
