@@ -140,21 +140,21 @@ describe('live catalog updates', () => {
   it('keeps the market standing it shows when a live row brings none, and moves the discount with the price', () => {
     const s = loaded();
     const shown = s.rows[3]?.market;
-    expect(shown).toEqual({ reference: 1000, listings: 5, discount: 0, floatRank: 1 });
+    expect(shown).toEqual({ reference: 1000, listings: 5, plainListings: 5, discount: 0, floatRank: 1 });
     const upserted = applyCatalogBatch(s, batch(2, { items: items({ upserted: [row(3, 1000, { float: 0.01, market: null })] }) }), 0);
     expect(upserted.rows[3]?.float).toBe(0.01);
     expect(upserted.rows[3]?.market).toEqual(shown);
     // A live price of 800 against the shown reference of 1000: 20 % under it until the next page read.
     const moved = applyCatalogBatch(upserted, batch(3, { items: items({ prices: [{ itemId: 3, price: 800, previous: 1000 }] }) }), 0);
-    expect(moved.rows[3]?.market).toEqual({ reference: 1000, listings: 5, discount: 20, floatRank: 1 });
+    expect(moved.rows[3]?.market).toEqual({ reference: 1000, listings: 5, plainListings: 5, discount: 20, floatRank: 1 });
     // A page read brings the engine's own numbers.
-    const fresh = row(3, 800, { market: { reference: 950, listings: 6, discount: 15.78, floatRank: 2 } });
+    const fresh = row(3, 800, { market: { reference: 950, listings: 6, plainListings: 6, discount: 15.78, floatRank: 2 } });
     const read = receivePage({ ...moved, generation: moved.generation + 1 }, { key: moved.key, generation: moved.generation + 1, index: 0, page: { rows: [fresh], total: 500_000, offset: 0, limit: 100 }, centerPage: 0 });
     expect(read.rows[3]?.market).toEqual(fresh.market);
   });
 
   it('moves the detail panel\'s discount with a live price', () => {
-    const market = { reference: 2000, listings: 9, discount: 0, floatRank: 4, leftSale24h: 2, median7d: 2100, observed7d: 30 };
+    const market = { reference: 2000, listings: 9, plainListings: 7, discount: 0, floatRank: 4, leftSale24h: 2, median7d: 2100, observed7d: 30 };
     const s = { ...loaded(), detail: { id: 9, status: 'ready' as const, data: { item: { itemId: 9, price: 2000 } as never, priceHistory: [], onSale: true, market }, error: null } };
     const next = applyCatalogBatch(s, batch(3, { items: items({ prices: [{ itemId: 9, price: 2500, previous: 2000 }] }) }), 0);
     expect(next.detail.data?.market).toEqual({ ...market, discount: -25 });

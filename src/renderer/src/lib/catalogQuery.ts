@@ -259,6 +259,14 @@ export function dealFilterCounts(f: CatalogFilters): Record<DealFilterGroup, num
   };
 }
 
+/** Where the discount sort starts, in dollars: a listing a few cents under a few cents is no deal worth a look. */
+export const DEALS_MIN_PRICE = '1';
+
+/** The filters a sort starts with: from another column to the discount, a minimum price when none is set. */
+export function filtersForSort(f: CatalogFilters, from: CatalogSort, to: CatalogSort): CatalogFilters {
+  return to.column === 'discount' && from.column !== 'discount' && f.priceMin.trim() === '' ? { ...f, priceMin: DEALS_MIN_PRICE } : f;
+}
+
 /** Clicking a header: a new column starts in its natural direction; the same column flips. */
 export function nextSort(current: CatalogSort, column: CatalogSortColumn): CatalogSort {
   if (current.column === column) return { column, direction: current.direction === 'asc' ? 'desc' : 'asc' };

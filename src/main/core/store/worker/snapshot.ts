@@ -32,7 +32,7 @@ const ROW_SELECT =
 const SCAN_SHARE = 0.1;
 const SCAN_CHUNK = 20_000;
 /** A saved snapshot's layout; another is not read. */
-const SAVED_FORMAT = 5;
+const SAVED_FORMAT = 6;
 /** Older saved snapshots are not read: rows the sync's retention drops (a week off sale) leave no version to patch from. */
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
 

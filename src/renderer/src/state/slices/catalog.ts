@@ -300,7 +300,7 @@ export function pageFailed(slice: CatalogSlice, key: string, index: number, erro
  * brings the engine's (the reference moves little with one listing of the name).
  */
 function repriced<M extends MarketStanding>(market: M | null, price: number): M | null {
-  if (!market || market.reference <= 0) return market;
+  if (!market || market.reference === null || market.reference <= 0) return market;
   return { ...market, discount: ((market.reference - price) / market.reference) * 100 };
 }
 
