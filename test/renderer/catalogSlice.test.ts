@@ -160,6 +160,24 @@ describe('live catalog updates', () => {
     expect(next.detail.data?.market).toEqual({ ...market, discount: -25 });
   });
 
+  it('moves the reference and discount of every held row and the detail of a name whose market moved, and no other', () => {
+    const s = loaded();
+    const name = 'Tec-9 | Zzyzx Glow (Field-Tested)';
+    // Rows 3 and 100 share a name; row 4 (its own name) keeps its numbers.
+    const rows: CatalogSlice['rows'] = { ...s.rows, 3: row(3, 1000, { market_hash_name: name }), 100: row(100, 1200, { market_hash_name: name }) };
+    const market = { reference: 1000, listings: 5, plainListings: 5, discount: 0, floatRank: 4, leftSale24h: 2, median7d: 1000, observed7d: 30 };
+    const held = { ...s, rows, detail: { id: 3, status: 'ready' as const, data: { item: { itemId: 3, market_hash_name: name, phase: null, price: 1000 } as never, priceHistory: [], onSale: true, market }, error: null } };
+    const next = applyCatalogBatch(held, batch(4, { markets: [{ name, phase: null, reference: 800, listings: 6, plainListings: 4 }] }), 0);
+    expect(next.rows[3]?.market).toEqual({ reference: 800, listings: 6, plainListings: 4, discount: -25, floatRank: 1 });
+    expect(next.rows[100]?.market).toEqual({ reference: 800, listings: 6, plainListings: 4, discount: -50, floatRank: 1 });
+    expect(next.rows[4]).toBe(held.rows[4]);
+    expect(next.detail.data?.market).toEqual({ ...market, reference: 800, listings: 6, plainListings: 4, discount: -25 });
+    // The same name in another phase is another market; a name none of whose listings is plain has no reference.
+    expect(applyCatalogBatch(held, batch(5, { markets: [{ name, phase: 'Ruby', reference: 9, listings: 1, plainListings: 1 }] }), 0).rows[3]).toBe(held.rows[3]);
+    const bare = applyCatalogBatch(held, batch(6, { markets: [{ name, phase: null, reference: null, listings: 6, plainListings: 0 }] }), 0);
+    expect(bare.rows[3]?.market).toMatchObject({ reference: null, discount: null, plainListings: 0 });
+  });
+
   it('marks removed rows (they fade) and the detail as off sale', () => {
     const s = { ...loaded(), detail: { id: 4, status: 'ready' as const, data: { item: {} as never, priceHistory: [], onSale: true, market: null }, error: null } };
     const next = applyCatalogBatch(s, batch(3, { items: items({ removed: [4, 777_777] }) }), 0);

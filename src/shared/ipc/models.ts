@@ -151,6 +151,12 @@ export interface MarketStanding {
   seedRank?: { rank: number; of: number } | null;
 }
 
+/** A name's market (its listings on sale, by name and phase) after a live change moved it. */
+export interface NameMarket extends Pick<MarketStanding, 'reference' | 'listings' | 'plainListings'> {
+  name: string;
+  phase: string | null;
+}
+
 export interface PricePoint {
   at: string;
   price: number;

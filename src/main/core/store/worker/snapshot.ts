@@ -103,7 +103,8 @@ export class CatalogSnapshot {
   readonly markets = new Markets();
   /** By name_id: the name ASCII-lowered (search), and its rank in name order (sort). */
   readonly names: string[] = [];
-  private readonly written: string[] = [];
+  /** By name_id: the name as written. */
+  readonly written: string[] = [];
   nameRank = new Int32Array(0);
   readonly phases: string[] = [];
   phaseRank = new Int32Array(0);
