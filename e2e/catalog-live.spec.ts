@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import { formatDiscount } from '../src/renderer/src/lib/format';
 import { formatCents } from '../src/shared/money';
-import { catalogGrid, columnTexts, dataRows, expectEveryRow, matchingCount, openApp, rowNamed, statusBar } from './support/app';
+import { catalogGrid, columnTexts, dataRows, expectEveryRow, matchingCount, openApp, openFilterSection, rowNamed, statusBar } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const ZZYZX = [
@@ -143,6 +143,7 @@ test('phase, float, souvenir, stickers and sticker-name filters; sorts by float,
   await clearFilters(page);
 
   // With stickers, most stickers first.
+  await openFilterSection(page, 'Sticker combos');
   await page.getByRole('combobox', { name: 'Stickers' }).selectOption('yes');
   await expectMatching(page, sandboxValue('count(*)', `json_array_length(json, '$.stickers') > 0`));
   await sortButton(page, 'Stickers').click();
@@ -285,10 +286,10 @@ test('item detail: stickers with wear, keychains, holder and inspect link, and t
   const history = detail.getByRole('region', { name: 'Price history' });
   await expect(history.getByRole('status', { name: 'No price moves yet' })).toContainText(formatCents(DETAILED.price));
 
-  // Beside the detail panel (1280 px wide) seed and charms fold away; price and age stay in view.
+  // Beside the detail panel (1280 px wide) seed, charms and age fold away; price and discount stay in view.
   await expect(row.getByRole('gridcell').nth(7)).toBeInViewport();
-  await expect(row.getByRole('gridcell').nth(8)).toBeInViewport();
-  expect((await row.getByRole('gridcell').nth(6).boundingBox())?.width).toBe(0);
+  await expect(row.getByRole('gridcell').nth(9)).toBeInViewport();
+  for (const cell of [6, 8]) expect((await row.getByRole('gridcell').nth(cell).boundingBox())?.width).toBe(0);
 
   const props = detail.getByRole('region', { name: 'Properties' });
   const prop = (label: string) => props.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');

@@ -205,10 +205,10 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
           <span className="muted">—</span>
         )}
       </div>
-      <div role="gridcell" className="cell right">
+      <div role="gridcell" className="cell col-price right">
         <PriceFlash itemId={row.itemId} price={row.price} lastMove={row.lastMove} />
       </div>
-      <div role="gridcell" className="cell right">
+      <div role="gridcell" className="cell col-age right">
         <AgeCell listedAt={row.listedAt} />
       </div>
       <MarketCells market={row.market} />
