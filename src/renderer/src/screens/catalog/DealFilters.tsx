@@ -188,7 +188,7 @@ export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: {
       <div className="filter-row section-toggles">
         {start}
         {/* Named, not labelled on screen: each toggle says what it opens, and the bar keeps to two lines. */}
-        <span className="filter-group section-toggle-group" role="group" aria-label="More filters">
+        <span className="filter-group" role="group" aria-label="More filters">
         {GROUPS.map((g) => (
           <button
             key={g.id}
