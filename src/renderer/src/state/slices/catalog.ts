@@ -331,7 +331,8 @@ function withMarkets(slice: CatalogSlice, markets: readonly NameMarket[]): Catal
 export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, nowMs: number): CatalogSlice {
   const items = batch.items;
   if (!items && !batch.catalog && !batch.markets) return slice;
-  let next: CatalogSlice = batch.catalog ? { ...slice, info: batch.catalog } : { ...slice };
+  // Unchanged (a market of names not on screen) stays the same object: nothing re-renders.
+  let next: CatalogSlice = batch.catalog ? { ...slice, info: batch.catalog } : slice;
   if (!items) return batch.markets ? withMarkets(next, batch.markets) : next;
 
   let rows = next.rows;
