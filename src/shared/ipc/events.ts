@@ -7,6 +7,7 @@ import type {
   CatalogInfo,
   CatalogRow,
   ConnectionStatus,
+  NameMarket,
   ForwardStatus,
   Notification,
   ProgressStatus,
@@ -52,6 +53,11 @@ export interface EngineEventBatch {
     /** A bulk change (full sync) happened: re-query what is on screen. */
     invalidated: boolean;
   };
+  /**
+   * The markets live changes moved, latest each (by name and phase): the rows and an open detail of those names
+   * take the new reference and their discount against it without a read.
+   */
+  markets?: NameMarket[];
   ledgerChanged?: boolean;
   /** Another account was opened (a switch made in any window, a start): read the snapshot again. */
   accountChanged?: boolean;

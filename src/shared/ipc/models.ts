@@ -138,12 +138,18 @@ export interface CatalogRow {
  * the cache and kept current by the feed. Off sale: as when it left.
  */
 export interface MarketStanding {
-  /** The median price of the name's listings on sale (two middle ones: their mean, rounded down), cents. */
-  reference: number;
+  /**
+   * The median price of the name's plain listings on sale, those without stickers or charms (two middle ones:
+   * their mean, rounded down), cents: what the skin itself sells for, which a stickered listing is compared with
+   * too. Null when none of the name on sale is plain.
+   */
+  reference: number | null;
   /** How many of the name are on sale. */
   listings: number;
-  /** How far under the reference, in percent ((reference − price) / reference × 100; negative: over it). */
-  discount: number;
+  /** How many of them are plain: the listings the reference is the median of. */
+  plainListings: number;
+  /** How far under the reference, in percent ((reference − price) / reference × 100; negative: over it); null without a reference. */
+  discount: number | null;
   /** 1 for the lowest float of its name on sale (ties: the lower itemId first); null without a float. */
   floatRank: number | null;
   /**
@@ -151,6 +157,12 @@ export interface MarketStanding {
    * null without a seed or a float. In the detail, and in a page's rows when its query has a seed list.
    */
   seedRank?: { rank: number; of: number } | null;
+}
+
+/** A name's market (its listings on sale, by name and phase) after a live change moved it. */
+export interface NameMarket extends Pick<MarketStanding, 'reference' | 'listings' | 'plainListings'> {
+  name: string;
+  phase: string | null;
 }
 
 export interface PricePoint {

@@ -366,15 +366,38 @@ export class AccountSession {
     await this.fetchUnknownItems(unknown.filter((itemId) => !removed.has(itemId)));
   }
 
-  /** A live change of cached items, with the catalog summary after it (a `catalog` patch only when the count or value moved). */
+  /**
+   * A live change of cached items, with the catalog summary after it (a `catalog` patch only when the count or value
+   * moved), then the markets of their names: another listing's move shifts the reference of every row of its name.
+   */
   private announceItems(totals: CatalogTotals, change: { upserted?: CatalogRow[]; removed?: number[]; prices?: PriceMove[] }): void {
     const items = { upserted: change.upserted ?? [], removed: change.removed ?? [], prices: change.prices ?? [], invalidated: false };
+    for (const itemId of [...items.upserted.map((row) => row.itemId), ...items.removed, ...items.prices.map((move) => move.itemId)]) this.marketItems.push(itemId);
+    this.marketsRead ??= this.announceMarkets();
     if (totals.totalItems === this.catalog.totalItems && totals.totalValue === this.catalog.totalValue) {
       this.events.push({ items });
       return;
     }
     this.catalog = { ...this.catalog, ...totals };
     this.events.push({ catalog: this.catalog, items });
+  }
+
+  /** Items whose names' markets are read next: one read at a time, and what changes meanwhile joins the next one. */
+  private marketItems: number[] = [];
+  private marketsRead: Promise<void> | null = null;
+
+  private async announceMarkets(): Promise<void> {
+    try {
+      while (this.marketItems.length > 0) {
+        const markets = await this.store.nameMarkets(this.marketItems.splice(0));
+        if (markets.length > 0) this.events.push({ markets });
+      }
+    } catch (error) {
+      // The store closes under a pending read when the session stops.
+      this.fail('reading the markets of changed items', error);
+    } finally {
+      this.marketsRead = null;
+    }
   }
 
   /** Items a price change named that the cache never held: fetched whole, 500 ids per request. */

@@ -82,6 +82,22 @@ describe('EventBatcher', () => {
     ]);
   });
 
+  it('keeps one market per name and phase, the latest', () => {
+    const market = (name: string, phase: string | null, reference: number) => ({ name, phase, reference, listings: 4, plainListings: 3 });
+    batcher.push({ markets: [market('AK-47 | Redline (Field-Tested)', null, 3000), market('★ Karambit | Doppler (Factory New)', 'Ruby', 900_000)] });
+    batcher.push({ markets: [market('AK-47 | Redline (Field-Tested)', null, 3100)] });
+    batcher.push({ markets: [market('★ Karambit | Doppler (Factory New)', 'Phase 2', 130_000)] });
+    batcher.flush();
+    expect(batches[0]?.markets).toEqual([
+      market('AK-47 | Redline (Field-Tested)', null, 3100),
+      market('★ Karambit | Doppler (Factory New)', 'Ruby', 900_000),
+      market('★ Karambit | Doppler (Factory New)', 'Phase 2', 130_000),
+    ]);
+    batcher.push({ activeTrades: 1 });
+    batcher.flush();
+    expect(batches[1]?.markets).toBeUndefined();
+  });
+
   it('lets the latest item news win: removal after upsert, upsert after removal', () => {
     batcher.push({ items: { upserted: [row(1, 10), row(2, 20)], removed: [], prices: [], invalidated: false } });
     batcher.push({ items: { upserted: [], removed: [1, 3], prices: [{ itemId: 2, price: 25, previous: 20 }], invalidated: false } });

@@ -243,29 +243,36 @@ export function catalogQueryKey(f: CatalogFilters, sort: CatalogSort): string {
 export function activeFilterCount(f: CatalogFilters): number {
   let n = 0;
   if (f.priceMin.trim() || f.priceMax.trim()) n++;
-  if (f.rarityColors.length) n++;
   if (f.floatMin.trim() || f.floatMax.trim()) n++;
   if (f.phase.trim()) n++;
   if (f.statTrak !== 'any') n++;
   if (f.souvenir !== 'any') n++;
-  if (f.hasStickers !== 'any') n++;
   if (f.stickerName.trim()) n++;
   if (f.wears.length > 0) n++;
   for (const count of Object.values(dealFilterCounts(f))) n += count;
   return n;
 }
 
-export type DealFilterGroup = 'pattern' | 'charms' | 'stickers' | 'market';
+export type DealFilterGroup = 'rarity' | 'pattern' | 'charms' | 'stickers' | 'market';
 
 /** How many of each group of deal filters are set (a collapsed group still says it narrows the list). */
 export function dealFilterCounts(f: CatalogFilters): Record<DealFilterGroup, number> {
   const set = (text: string) => (text.trim() === '' ? 0 : 1);
   return {
+    rarity: f.rarityColors.length > 0 ? 1 : 0,
     pattern: set(f.seeds),
     charms: (f.hasCharm !== 'any' ? 1 : 0) + set(f.charmName) + set(f.charmPatterns),
-    stickers: set(f.stickerCountMin) + set(f.sameStickerMin) + set(f.stickerNames) + set(f.excludeWords),
+    stickers: (f.hasStickers !== 'any' ? 1 : 0) + set(f.stickerCountMin) + set(f.sameStickerMin) + set(f.stickerNames) + set(f.excludeWords),
     market: set(f.discountMin) + set(f.listingsMin) + set(f.floatRankMax),
   };
+}
+
+/** Where the discount sort starts, in dollars: a listing a few cents under a few cents is no deal worth a look. */
+export const DEALS_MIN_PRICE = '1';
+
+/** The filters a sort starts with: from another column to the discount, a minimum price when none is set. */
+export function filtersForSort(f: CatalogFilters, from: CatalogSort, to: CatalogSort): CatalogFilters {
+  return to.column === 'discount' && from.column !== 'discount' && f.priceMin.trim() === '' ? { ...f, priceMin: DEALS_MIN_PRICE } : f;
 }
 
 /** Clicking a header: a new column starts in its natural direction; the same column flips. */

@@ -154,10 +154,11 @@ export function timeAxisFormat(fromMs: number, toMs: number): (t: number) => str
   };
 }
 
-/** A discount against the reference: "-23 %" under it, "+12 %" over it (whole percent; the minus of formatCents). */
+/** A discount against the reference: "-23 %" under it, "+12 %" over it (whole percent; the minus of formatCents); "> +999 %" past that. */
 export function formatDiscount(discount: number): string {
   const whole = Math.round(Math.abs(discount));
   if (whole === 0) return '0\u00a0%';
+  if (whole > 999) return '>\u00a0+999\u00a0%';
   return `${discount > 0 ? '-' : '+'}${whole}\u00a0%`;
 }
 
