@@ -149,24 +149,24 @@ try {
     await page.waitForTimeout(3000);
     const queries = combos.map(queryOf);
     // The page's own bridge protocol on a second socket of this page (the UI's is private to its module):
-    // hello with the token the page stored, then one call at a time.
+    // the token the page stored offered at the upgrade, then one call at a time.
     const times = await page.evaluate(
       async ({ queries, reps, tokenKey }) => {
         const token = localStorage.getItem(tokenKey);
         if (!token) throw new Error('the page holds no bridge token');
-        const ws = new WebSocket(`ws://${location.host}/bridge`);
+        const ws = new WebSocket(`ws://${location.host}/bridge`, ['merchant-desk.bridge', `merchant-desk.token.${token}`]);
         const frames: ((data: string) => void)[] = [];
         ws.onmessage = (event: MessageEvent) => {
           const message = JSON.parse(String(event.data)) as { type: string };
           if (message.type !== 'events') frames.shift()?.(String(event.data));
         };
         const next = () => new Promise<string>((resolve) => frames.push(resolve));
+        // The welcome is the first frame: wait for it from the start.
+        const welcomed = next();
         await new Promise<void>((resolve, reject) => {
           ws.onopen = () => resolve();
           ws.onerror = () => reject(new Error('the bridge socket failed'));
         });
-        const welcomed = next();
-        ws.send(JSON.stringify({ type: 'hello', token }));
         if ((JSON.parse(await welcomed) as { type: string }).type !== 'welcome') throw new Error('the bridge refused the token');
         let id = 0;
         const call = async (input: unknown) => {

@@ -131,3 +131,28 @@ test('every screen, panel and dialog passes axe (WCAG 2.1 AA) in the dark and th
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await everyScreen(page, 'light');
 });
+
+test('typing in any text field of any screen types there: no single-key shortcut fires (b, n, /, e, a, r, g then a screen)', async ({ page }) => {
+  await openApp(page, stack());
+  // Every screen with a text field (Notifications has none).
+  const screens = ['Catalog', 'Trades', 'Wallet', 'Alerts', 'Settings'] as const;
+  const typed = 'gtbn/ear';
+  for (const screen of screens) {
+    await goTo(page, screen);
+    if (screen === 'Catalog') await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
+    const fields = page.locator('main input:visible:not([type=checkbox]):not([type=radio]):not([type=range]):not([disabled]), main textarea:visible');
+    const count = await fields.count();
+    expect(count, `text fields on ${screen}`).toBeGreaterThan(0);
+    for (let i = 0; i < count; i++) {
+      const field = fields.nth(i);
+      const before = await field.inputValue();
+      await field.focus();
+      await page.keyboard.type(typed);
+      const where = `${screen}, field ${(await field.getAttribute('aria-label')) ?? (await field.getAttribute('id')) ?? i}`;
+      await expect(page.getByRole('dialog'), where).toHaveCount(0);
+      await expect(page.getByRole('heading', { level: 1 }), where).toHaveText(screen);
+      await expect(field, where).toBeFocused();
+      await field.fill(before);
+    }
+  }
+});

@@ -4,7 +4,7 @@
 import type { Page } from '@playwright/test';
 import { formatCents } from '../src/shared/money';
 import { tradeUrlFor } from '../test/support/sandboxHttp';
-import { expectFeedLive, goTo, openApp, statusBar } from './support/app';
+import { expectFeedLive, goTo, openApp, screenshot, statusBar } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const OKAPIS = [
@@ -124,7 +124,8 @@ test('settings: test connection, notifications per status and the theme, kept ac
   await account.getByLabel('API key').fill(stack().merchant.apiKey);
   await account.getByRole('button', { name: 'Test connection' }).click();
   const balance = (await stack().api.get<{ total_available: number }>('/Wallet/GetBalance')).body.total_available;
-  await expect(account.getByRole('status')).toContainText(`Connection works. Connected as ${stack().merchant.merchantId}: ${formatCents(balance)} available`);
+  // Said once: no "Balance …, available …" after the same figure (this merchant has no credit).
+  await expect(account.getByRole('status')).toHaveText(`Connection works. Connected as ${stack().merchant.merchantId}: ${formatCents(balance)} available.`);
   await account.getByLabel('API key').fill('definitely-not-the-key');
   await account.getByRole('button', { name: 'Test connection' }).click();
   await expect(account.getByRole('alert')).toContainText('Connection failed.');
@@ -150,7 +151,7 @@ test('settings: test connection, notifications per status and the theme, kept ac
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
 
-test('status bar: rate-limit meters and maintenance', async ({ page }) => {
+test('status bar: rate-limit meters and maintenance', async ({ page }, testInfo) => {
   await openApp(page, stack());
   await expectFeedLive(page);
   const meters = statusBar(page).getByLabel('Rate-limit headroom');
@@ -168,7 +169,22 @@ test('status bar: rate-limit meters and maintenance', async ({ page }) => {
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     await expect(statusBar(page).getByText('MAINTENANCE', { exact: true })).toBeVisible({ timeout: 20_000 });
     await expect(statusBar(page).locator('.conn-state strong')).toHaveText('Maintenance');
-    await expect(page.getByRole('status').filter({ hasText: 'Marketplace maintenance' })).toContainText('Buying is unavailable until it ends');
+    const banner = page.getByRole('status').filter({ hasText: 'Marketplace maintenance' });
+    await expect(banner).toContainText('Buying is unavailable until it ends');
+    // A refresh now would be refused: it is not started, and the toast says why.
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect(page.locator('.toast').filter({ hasText: 'Catalog refresh not started' })).toContainText('under maintenance');
+    // One countdown to the next try (the feed's attempt, which ends the API's back-off), in the status bar and the
+    // banner alike; also once the feed itself was closed for maintenance and waits for its next attempt.
+    for (const feedClosed of [false, true]) {
+      if (feedClosed) await expect(statusBar(page)).toContainText('Server under maintenance', { timeout: 20_000 });
+      await expect(statusBar(page)).toContainText(/retry in \d+:\d\d/);
+      await expect(statusBar(page).locator('time')).toHaveCount(1);
+      await expect(statusBar(page).getByText(/Backing off/)).toHaveCount(0);
+      await expect(banner.locator('time')).toHaveCount(2); // the cache's age, and the one countdown
+      await expect(banner).toContainText(/next attempt in \d+:\d\d/);
+    }
+    await screenshot(page, testInfo, 'maintenance-one-countdown');
   } finally {
     await stack().admin.post('/admin/maintenance', { on: false });
   }

@@ -3,6 +3,7 @@
 // for lack of funds.
 import type { Page } from '@playwright/test';
 import { formatCents } from '../src/shared/money';
+import { merchantApi } from '../test/support/sandboxHttp';
 import { dataRows, goTo, openApp, screenshot, statusBar, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
@@ -16,6 +17,11 @@ const BARGAINS = [
 const PRICEY = { itemId: 9_000_021, market_hash_name: 'AWP | Gilded Monsoon (Factory New)', price: 500_000 };
 const KNIFE = { itemId: 9_000_031, market_hash_name: '★ StatTrak™ Karambit | Lore Drift (Factory New)', price: 900, phase: null };
 const SPARE = { itemId: 9_000_041, market_hash_name: 'P250 | Outage Probe (Field-Tested)', price: 250 };
+/** On sale in Phase 1 only: a buy by name in Phase 2 finds none. */
+const PHASED = { itemId: 9_000_051, market_hash_name: '★ Bayonet | Doppler Quarry (Factory New)', phase: 'Phase 1', price: 800 };
+/** Bought before the app starts with the order id USED-ORDER-1. */
+const USED = { itemId: 9_000_061, assetId: '90000061', market_hash_name: 'MAC-10 | Ledger Mark (Field-Tested)', price: 150 };
+const FRESH = { itemId: 9_000_062, market_hash_name: 'MAC-10 | Ledger Fresh (Field-Tested)', price: 160 };
 
 const stack = useStack({
   items: 3000,
@@ -24,9 +30,11 @@ const stack = useStack({
   restartable: true,
   // $100: enough for the cheap buys below, far from the $5,000 AWP.
   merchant: { balance: 10_000 },
-  async prepare({ admin }) {
-    const answer = await admin.post('/admin/items', { items: [TARGET, MOVER, ...BARGAINS, PRICEY, KNIFE, SPARE] });
+  async prepare({ sandbox, admin, merchant }) {
+    const answer = await admin.post('/admin/items', { items: [TARGET, MOVER, ...BARGAINS, PRICEY, KNIFE, SPARE, PHASED, USED, FRESH] });
     if (answer.status !== 200 && answer.status !== 201) throw new Error(`listing test items: ${answer.status} ${JSON.stringify(answer.body)}`);
+    const used = await merchantApi(sandbox, merchant).post('/Items/Buy', { itemId: USED.itemId, assetId: USED.assetId, price: USED.price, tradeUrl: TRADE_URL, externalId: 'USED-ORDER-1' });
+    if (used.status !== 200) throw new Error(`buy: ${used.status} ${JSON.stringify(used.body)}`);
   },
 });
 
@@ -50,6 +58,12 @@ async function openBuyDialog(page: Page, word: string, name: string) {
 async function openedTradeId(page: Page): Promise<string> {
   await expect(page).toHaveURL(/#\/trades\/[0-9a-f-]{36}$/);
   return decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+}
+
+/** Whether two element boxes share any area. */
+function overlap(a: { x: number; y: number; width: number; height: number } | null, b: typeof a): boolean {
+  if (!a || !b) throw new Error('an element has no box');
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 function tradeRow(page: Page, tradeId: string) {
@@ -77,6 +91,10 @@ test('buys by id and follows the trade live from PENDING to COMPLETED', async ({
   await expect(row.locator('.status-badge')).toHaveText(/^pending$/i);
   const detail = page.getByRole('complementary', { name: 'Trade detail' });
   await expect(detail.locator('.status-badge')).toHaveText(/^pending$/i);
+  // The buy's toast says so beside the new trade's detail, never over it.
+  const toast = page.locator('.toast').filter({ hasText: `Bought ${TARGET.market_hash_name}` });
+  await expect(toast).toBeVisible();
+  expect(overlap(await toast.boundingBox(), await detail.boundingBox())).toBe(false);
 
   // The sandbox moves it; the UI follows over the feed, no reload.
   await admin.transition(tradeId, { status: 'SENT' });
@@ -171,6 +189,40 @@ test('buys the cheapest listing by name under a max price, and refuses a max pri
   await expect(failure).toContainText('Raise the max price');
   const history = await stack().api.get<{ trades: unknown[] }>('/Trades/History');
   expect(history.body.trades.filter((t) => (t as { market_hash_name: string }).market_hash_name === name)).toHaveLength(1);
+});
+
+test('review flags an order id already used, and a buy by name in a phase with no listing blames the phase, not the name', async ({ page }) => {
+  await openApp(page, stack());
+
+  // By id, with the order id of a trade the app holds: said at review, before the marketplace refuses it.
+  const dialog = await openBuyDialog(page, 'Ledger Fresh', FRESH.market_hash_name);
+  await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await dialog.getByLabel('Order ID (optional)').fill('USED-ORDER-1');
+  await dialog.getByRole('button', { name: 'Review buy' }).click();
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText(
+    `Order id USED-ORDER-1 is already used by trade`,
+  );
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText(`(${USED.market_hash_name}, ${formatCents(USED.price)}, pending)`);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // By name in Phase 2 while only Phase 1 is on sale: the review and the refusal both name the phase.
+  await page.getByRole('button', { name: 'Purchase by name' }).click();
+  const byName = page.getByRole('dialog', { name: 'Buy by name' });
+  await byName.getByLabel('Market hash name').fill(PHASED.market_hash_name);
+  await byName.getByLabel('Phase').selectOption('Phase 2');
+  await byName.getByLabel('Max price ($)').fill('20.00');
+  await byName.getByLabel('Recipient trade URL').fill(TRADE_URL);
+  await byName.getByRole('button', { name: 'Review buy' }).click();
+  const warnings = byName.getByRole('list', { name: 'Warnings' });
+  await expect(warnings).toContainText('No listing of this name in Phase 2 in the local catalog; it is on sale in Phase 1: choose one of those, or Any phase.');
+  await expect(warnings).not.toContainText('check the name');
+  await byName.getByRole('button', { name: 'Confirm buy' }).click();
+  const failure = byName.getByRole('alert').filter({ hasText: 'No listing of this name in Phase 2 is on sale.' });
+  await expect(failure).toBeVisible();
+  await expect(failure.locator('.failure-code')).toHaveText('item_unavailable');
+  await expect(failure).toContainText('Choose another phase, or Any phase');
+  await expect(failure).not.toContainText('Check the name');
 });
 
 test('refuses a buy above the balance and says what is available', async ({ page }) => {

@@ -3,8 +3,9 @@
 // following the item (not the row) when rows shift, the item detail with stickers, keychains
 // and the holder fields a merchant with reveal enabled sees, and the keyboard and palette.
 import type { Page } from '@playwright/test';
+import { formatDiscount } from '../src/renderer/src/lib/format';
 import { formatCents } from '../src/shared/money';
-import { catalogGrid, columnTexts, dataRows, expectEveryRow, matchingCount, openApp, rowNamed, statusBar } from './support/app';
+import { catalogGrid, columnTexts, dataRows, expectEveryRow, matchingCount, openApp, openFilterSection, rowNamed, statusBar } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const ZZYZX = [
@@ -14,6 +15,18 @@ const ZZYZX = [
   { itemId: 5_000_104, assetId: '50000104', market_hash_name: 'UMP-45 | Zzyzx Line (Field-Tested)', price: 104, float: 0.34, paintSeed: 14 },
 ] as const;
 const [A, B, C, D] = ZZYZX;
+
+/** Three plain listings of one name ($10, $20, $30): their reference is the median, $20. */
+const GLOW = [1_000, 2_000, 3_000].map((price, i) => ({
+  itemId: 5_000_401 + i,
+  assetId: String(50_000_401 + i),
+  market_hash_name: 'Tec-9 | Zzyzx Glow (Field-Tested)',
+  price,
+  float: 0.2 + i / 100,
+  paintSeed: 40 + i,
+  stickers: [],
+  keyChains: [],
+}));
 
 const HOLDER_URL = 'https://steamcommunity.com/tradeoffer/new/?partner=424242&token=HolderTok9';
 const INSPECT = 'steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S76561198000000042A50000201D1234567890';
@@ -40,7 +53,7 @@ const stack = useStack({
   seed: 21,
   merchant: { reveal: { steamId: true, inspectInGame: true, tradeUrl: true } },
   async prepare({ admin }) {
-    const listed = await admin.post('/admin/items', { items: [...ZZYZX, DETAILED] });
+    const listed = await admin.post('/admin/items', { items: [...ZZYZX, DETAILED, ...GLOW] });
     if (listed.status >= 300) throw new Error(`listing: ${listed.status} ${JSON.stringify(listed.body)}`);
   },
 });
@@ -130,6 +143,7 @@ test('phase, float, souvenir, stickers and sticker-name filters; sorts by float,
   await clearFilters(page);
 
   // With stickers, most stickers first.
+  await openFilterSection(page, 'Sticker combos');
   await page.getByRole('combobox', { name: 'Stickers' }).selectOption('yes');
   await expectMatching(page, sandboxValue('count(*)', `json_array_length(json, '$.stickers') > 0`));
   await sortButton(page, 'Stickers').click();
@@ -272,10 +286,10 @@ test('item detail: stickers with wear, keychains, holder and inspect link, and t
   const history = detail.getByRole('region', { name: 'Price history' });
   await expect(history.getByRole('status', { name: 'No price moves yet' })).toContainText(formatCents(DETAILED.price));
 
-  // Beside the detail panel (1280 px wide) seed and charms fold away; price and age stay in view.
+  // Beside the detail panel (1280 px wide) seed, charms and age fold away; price and discount stay in view.
   await expect(row.getByRole('gridcell').nth(7)).toBeInViewport();
-  await expect(row.getByRole('gridcell').nth(8)).toBeInViewport();
-  expect((await row.getByRole('gridcell').nth(6).boundingBox())?.width).toBe(0);
+  await expect(row.getByRole('gridcell').nth(9)).toBeInViewport();
+  for (const cell of [6, 8]) expect((await row.getByRole('gridcell').nth(cell).boundingBox())?.width).toBe(0);
 
   const props = detail.getByRole('region', { name: 'Properties' });
   const prop = (label: string) => props.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
@@ -317,6 +331,35 @@ test('item detail: stickers with wear, keychains, holder and inspect link, and t
   await expect(history).toContainText('2 moves since first seen');
   await expect(history).toContainText(`+${formatCents(4400 - DETAILED.price)}`);
   await expect(detail.locator('.detail-price')).toContainText(formatCents(4400));
+});
+
+test('a live price move of one listing moves its name’s reference and discount in the open detail and the rows', async ({ page }) => {
+  await openSynced(page);
+  await page.getByRole('searchbox', { name: 'Search items' }).fill('Zzyzx Glow');
+  await expectMatching(page, 3);
+  const [cheap, middle, dear] = GLOW as [(typeof GLOW)[0], (typeof GLOW)[0], (typeof GLOW)[0]];
+  await rowNamed(page, cheap.market_hash_name).first().click();
+  const detail = page.getByRole('complementary', { name: 'Item detail' });
+  const market = detail.getByRole('region', { name: 'Market' });
+  const prop = (label: string) => market.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  await expect(detail.locator('.prop', { has: page.locator('dt', { hasText: /^Item ID$/ }) }).locator('dd')).toHaveText(String(cheap.itemId));
+  await expect(prop('Reference price')).toContainText(formatCents(2_000));
+  await expect(prop('Discount')).toHaveText(`${formatDiscount(50)} under the reference`);
+  // Rows by price (the three share a name): their discount cells.
+  const discountAt = (price: number) =>
+    dataRows(page).evaluateAll((rows, shown) => {
+      const cells = rows.map((row) => [...row.querySelectorAll('[role="gridcell"]')].map((cell) => (cell.textContent ?? '').trim()));
+      return cells.find((cell) => (cell[7] ?? '').replace(/^[▲▼]/u, '') === shown)?.[9] ?? null;
+    }, formatCents(price));
+  await expect.poll(() => discountAt(middle.price)).toBe(formatDiscount(0));
+
+  // Another listing of the name moves: $30 → $15. The median is $15 now, on screen without reopening anything.
+  await stack().admin.patch(`/admin/items/${dear.itemId}`, { price: 1_500 });
+  await expect(prop('Reference price')).toContainText(formatCents(1_500), { timeout: 15_000 });
+  await expect(prop('Discount')).toHaveText(`${formatDiscount(((1_500 - 1_000) / 1_500) * 100)} under the reference`);
+  await expect.poll(() => discountAt(cheap.price), { timeout: 15_000 }).toBe(formatDiscount(((1_500 - 1_000) / 1_500) * 100));
+  await expect.poll(() => discountAt(middle.price), { timeout: 15_000 }).toBe(formatDiscount(((1_500 - 2_000) / 1_500) * 100));
+  await expect.poll(() => discountAt(1_500), { timeout: 15_000 }).toBe(formatDiscount(0));
 });
 
 test('keyboard and palette in the running app: /, arrows, Enter, B, Esc, Ctrl+K', async ({ page }) => {

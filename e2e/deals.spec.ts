@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { formatCents, formatDiscount, formatInt } from '../src/renderer/src/lib/format';
-import { catalogGrid, columnTexts, dataRows, expectEveryRow, goTo, matchingCount, openApp, screenshot } from './support/app';
+import { catalogGrid, columnTexts, dataRows, expectEveryRow, expectRowsRendered, goTo, matchingCount, openApp, parseMoney, screenshot } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const ITEMS = 12_000;
@@ -47,9 +47,9 @@ async function openSection(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('group', { name: title, exact: true })).toBeVisible();
 }
 
-/** "−23 %" → 23, "+5 %" → -5, "0 %" → 0. */
+/** "-23 %" → 23, "+5 %" → -5, "0 %" → 0. */
 function parseDiscount(text: string): number {
-  const match = /^([−+]?)(\d+)\s%$/u.exec(text.trim());
+  const match = /^([-+]?)(\d+)\s%$/u.exec(text.trim());
   if (!match) throw new Error(`not a discount: ${JSON.stringify(text)}`);
   return match[1] === '+' ? -Number(match[2]) : Number(match[2]);
 }
@@ -60,17 +60,28 @@ interface Listing {
   phase: string | null;
   price: number;
   float: number | null;
+  plain: 0 | 1;
+}
+
+interface Standing {
+  price: number;
+  reference: number | null;
+  listings: number;
+  plain: number;
+  discount: number | null;
+  floatRank: number | null;
 }
 
 /**
  * Every listing's standing in its name's (and phase's) market, recomputed plainly from the sandbox's on-sale
- * list: the median price (two middle ones: their mean, rounded down), the discount, and the float rank
- * (lowest first, ties by the lower item id).
+ * list: the median price of the plain listings, without stickers or charms (two middle ones: their mean, rounded
+ * down; none without a plain one), the discount, and the float rank (lowest first, ties by the lower item id).
  */
-function marketOf(): Map<number, { price: number; reference: number; listings: number; discount: number; floatRank: number | null }> {
+function marketOf(): Map<number, Standing> {
   const listings = stack()
     .sandbox.core.db.prepare(
-      `SELECT item_id AS itemId, market_hash_name AS name, phase, price, json_extract(json, '$.float') AS float FROM items WHERE on_sale = 1`,
+      `SELECT item_id AS itemId, market_hash_name AS name, phase, price, json_extract(json, '$.float') AS float,
+         json_array_length(json, '$.stickers') + json_array_length(json, '$.keyChains') = 0 AS plain FROM items WHERE on_sale = 1`,
     )
     .all() as Listing[];
   const byName = new Map<string, Listing[]>();
@@ -78,11 +89,11 @@ function marketOf(): Map<number, { price: number; reference: number; listings: n
     const key = `${listing.name}\u0000${listing.phase ?? ''}`;
     byName.set(key, [...(byName.get(key) ?? []), listing]);
   }
-  const standing = new Map<number, { price: number; reference: number; listings: number; discount: number; floatRank: number | null }>();
+  const standing = new Map<number, Standing>();
   for (const group of byName.values()) {
-    const prices = group.map((l) => l.price).sort((a, b) => a - b);
+    const prices = group.filter((l) => l.plain === 1).map((l) => l.price).sort((a, b) => a - b);
     const mid = prices.length >> 1;
-    const reference = prices.length % 2 === 1 ? (prices[mid] as number) : Math.floor(((prices[mid - 1] as number) + (prices[mid] as number)) / 2);
+    const reference = prices.length === 0 ? null : prices.length % 2 === 1 ? (prices[mid] as number) : Math.floor(((prices[mid - 1] as number) + (prices[mid] as number)) / 2);
     const floats = group.filter((l) => l.float !== null).sort((a, b) => (a.float as number) - (b.float as number) || a.itemId - b.itemId);
     for (const listing of group) {
       const rank = floats.indexOf(listing);
@@ -90,13 +101,17 @@ function marketOf(): Map<number, { price: number; reference: number; listings: n
         price: listing.price,
         reference,
         listings: group.length,
-        discount: ((reference - listing.price) / reference) * 100,
+        plain: prices.length,
+        discount: reference === null ? null : ((reference - listing.price) / reference) * 100,
         floatRank: rank < 0 ? null : rank + 1,
       });
     }
   }
   return standing;
 }
+
+/** The listings the deals view starts from ($1 and up) that have a discount. */
+const deals = (standing: Map<number, Standing>) => [...standing.values()].filter((s): s is Standing & { discount: number } => s.discount !== null && s.price >= 100);
 
 async function expectAxeClean(page: Page, where: string): Promise<void> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -222,14 +237,39 @@ test('charm filters: has a charm, a charm name', async ({ page }) => {
   await clearFilters(page);
 });
 
+test('the default deals view is led by real deals: no cent skins first, no percentages past three digits', async ({ page }) => {
+  await openSynced(page);
+  const grid = catalogGrid(page);
+  await grid.getByRole('button', { name: 'Discount', exact: true }).click();
+  await expect(grid.getByRole('columnheader', { name: 'Discount' })).toHaveAttribute('aria-sort', 'descending');
+  await expectRowsRendered(page, 15);
+  // The leading rows: each at least $1, each within the demo market's deals (14–36 % under their name's level,
+  // a little more with a low float or a cheap name's whole cents), none an artefact of a median mixing listings.
+  await expect
+    .poll(async () => {
+      const [prices, discounts] = await Promise.all([columnTexts(page, 7), columnTexts(page, DISCOUNT_CELL)]);
+      return prices.slice(0, 15).map((price, i) => ({ cents: parseMoney(price), discount: parseDiscount(discounts[i] ?? '') })).filter((row) => row.cents < 100 || row.discount >= 50);
+    })
+    .toEqual([]);
+  await screenshot(page, test.info(), 'deals-default', true);
+
+  // The other end: listings far over their reference say so in at most three digits.
+  await grid.getByRole('button', { name: 'Discount', exact: true }).click();
+  await expect(grid.getByRole('columnheader', { name: 'Discount' })).toHaveAttribute('aria-sort', 'ascending');
+  await expectRowsRendered(page, 15);
+  for (const text of await columnTexts(page, DISCOUNT_CELL)) expect(text).toMatch(/^(?:[−+]?\d{1,3}\u00a0%|>\u00a0\+999\u00a0%|—)$/u);
+});
+
 test('sorted by discount, the biggest deal comes first, and its detail shows the numbers behind it', async ({ page }) => {
   await openSynced(page);
   const grid = catalogGrid(page);
   await grid.getByRole('button', { name: 'Discount', exact: true }).click();
   await expect(grid.getByRole('columnheader', { name: 'Discount' })).toHaveAttribute('aria-sort', 'descending');
+  // The deals view starts from $1, said in the price field (cleared, it shows every price).
+  await expect(page.getByLabel('Minimum price')).toHaveValue('1');
 
   const standing = marketOf();
-  const deepest = Math.max(...[...standing.values()].map((s) => s.discount));
+  const deepest = Math.max(...deals(standing).map((s) => s.discount));
   // The demo market's deals: 14–36 % under their name's level.
   expect(deepest).toBeGreaterThan(14);
   await expect.poll(async () => (await columnTexts(page, DISCOUNT_CELL))[0]).toBe(formatDiscount(deepest));
@@ -239,12 +279,12 @@ test('sorted by discount, the biggest deal comes first, and its detail shows the
   // Under the reference: the success colour; a row at or over it: muted.
   await expect(dataRows(page).first().getByRole('gridcell').nth(DISCOUNT_CELL).locator('.discount')).toHaveClass(/under/);
 
-  // "At least 20 % under reference" keeps only the listings that far under; from $10, past the cent skins.
+  // "At least 20 % under reference" keeps only the listings that far under; from $10, the pricier ones.
   await openSection(page, 'Deals');
   await page.getByLabel('Under reference by at least (percent)').fill('20');
-  await expectMatching(page, [...standing.values()].filter((s) => s.discount >= 20).length);
+  await expectMatching(page, deals(standing).filter((s) => s.discount >= 20).length);
   await page.getByLabel('Minimum price').fill('10');
-  await expectMatching(page, [...standing.values()].filter((s) => s.discount >= 20 && s.price >= 1000).length);
+  await expectMatching(page, deals(standing).filter((s) => s.discount >= 20 && s.price >= 1000).length);
   await expectEveryRow(page, async (row) => parseDiscount((await row.getByRole('gridcell').nth(DISCOUNT_CELL).textContent()) ?? '') >= 20, '20 % or more under');
   await screenshot(page, test.info(), 'catalog-discount', true);
 
@@ -253,10 +293,10 @@ test('sorted by discount, the biggest deal comes first, and its detail shows the
   const detail = page.getByRole('complementary', { name: 'Item detail' });
   const itemId = Number(await detail.locator('.prop', { has: page.locator('dt', { hasText: /^Item ID$/ }) }).locator('dd').textContent());
   const mine = standing.get(itemId);
-  if (!mine) throw new Error(`item ${itemId} is not on sale in the sandbox`);
+  if (!mine || mine.reference === null || mine.discount === null) throw new Error(`item ${itemId} is not on sale in the sandbox, or has no reference`);
   const market = detail.getByRole('region', { name: 'Market' });
   const prop = (label: string) => market.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
-  await expect(prop('Reference price')).toHaveText(`${formatCents(mine.reference)} median of ${formatInt(mine.listings)} on sale`);
+  await expect(prop('Reference price')).toHaveText(`${formatCents(mine.reference)} median of ${formatInt(mine.plain)} without stickers or charms`);
   await expect(prop('Discount')).toHaveText(`${formatDiscount(mine.discount)} under the reference`);
   await expect(prop('Float rank')).toHaveText(mine.floatRank === null ? '—' : `#${formatInt(mine.floatRank)} lowest float of ${formatInt(mine.listings)} on sale`);
   await expect(prop('Left sale in 24 h')).toHaveText('0');
@@ -265,11 +305,11 @@ test('sorted by discount, the biggest deal comes first, and its detail shows the
   await screenshot(page, test.info(), 'detail-market', true);
   await expectAxeClean(page, 'catalog sorted by discount with the detail panel');
 
-  // On a laptop (1280 px) beside the detail panel, price, age and discount stay in view; the rank folds away.
+  // On a laptop (1280 px) beside the detail panel, price and discount stay in view; the rank and age fold away.
   await page.setViewportSize({ width: 1280, height: 800 });
   const first = dataRows(page).first();
-  for (const cell of [7, 8, DISCOUNT_CELL]) await expect(first.getByRole('gridcell').nth(cell)).toBeInViewport();
-  expect((await first.getByRole('gridcell').nth(RANK_CELL).boundingBox())?.width).toBe(0);
+  for (const cell of [7, DISCOUNT_CELL]) await expect(first.getByRole('gridcell').nth(cell)).toBeInViewport();
+  for (const cell of [8, RANK_CELL]) expect((await first.getByRole('gridcell').nth(cell).boundingBox())?.width).toBe(0);
   await screenshot(page, test.info(), 'detail-market-1280');
 });
 
@@ -278,36 +318,36 @@ test('"at least N on sale" keeps thin markets out of the discount sort; a count 
   const grid = catalogGrid(page);
   await grid.getByRole('button', { name: 'Discount', exact: true }).click();
   await expect(grid.getByRole('columnheader', { name: 'Discount' })).toHaveAttribute('aria-sort', 'descending');
-  const standing = [...marketOf().values()];
-  const liquid = standing.filter((s) => s.listings >= 5);
+  const standing = deals(marketOf());
   const deepest = (list: typeof standing) => list.reduce((best, s) => (s.discount > best.discount ? s : best));
-  // Unfiltered, a name with few listings leads (a plain one beside one with stickers is far under their median).
-  expect(deepest(standing).listings).toBeLessThan(5);
+  // A count just past the listings of the deepest deal's name: that deal leaves, the next liquid one leads.
+  const atLeast = deepest(standing).listings + 1;
+  const liquid = standing.filter((s) => s.listings >= atLeast);
 
   await openSection(page, 'Deals');
   const onSale = page.getByLabel('At least this many of its name on sale');
   await onSale.focus();
-  await page.keyboard.type('5');
-  await expectMatching(page, liquid.length);
+  await page.keyboard.type(String(atLeast));
+  await expectMatching(page, [...marketOf().values()].filter((s) => s.price >= 100 && s.listings >= atLeast).length);
   await expect(page.getByRole('button', { name: 'Deals 1 set' })).toBeVisible();
-  // The rows are the deepest discounts among names with 5 or more on sale, and every rank says so.
+  // The rows are the deepest discounts among names with that many on sale or more, and every rank says so.
   const ranked = liquid.map((s) => s.discount).sort((a, b) => b - a);
   await expect.poll(async () => (await columnTexts(page, DISCOUNT_CELL))[0]).toBe(formatDiscount(deepest(liquid).discount));
   const shown = await columnTexts(page, DISCOUNT_CELL);
   expect(shown).toEqual(ranked.slice(0, shown.length).map(formatDiscount));
   const ofCounts = (await columnTexts(page, RANK_CELL)).flatMap((rank) => (rank === '—' ? [] : [Number(/ of ([\d,]+)$/u.exec(rank)?.[1]?.replace(/,/g, ''))]));
   expect(ofCounts.length).toBeGreaterThan(0);
-  for (const n of ofCounts) expect(n).toBeGreaterThanOrEqual(5);
-  await expectAxeClean(page, 'catalog with at least 5 on sale');
+  for (const n of ofCounts) expect(n).toBeGreaterThanOrEqual(atLeast);
+  await expectAxeClean(page, `catalog with at least ${atLeast} on sale`);
 
-  // Zero is no count of listings: said beside the filters, and the list goes back to every listing.
+  // Zero is no count of listings: said beside the filters, and the list goes back to every listing from $1.
   await onSale.fill('0');
   await expect(onSale).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('alert').filter({ hasText: 'On sale: A whole number from 1 to 100000, e.g. 5 — not applied.' })).toBeVisible();
-  await expect.poll(() => matchingCount(page), { timeout: 20_000 }).toBe(standing.length);
+  await expect.poll(() => matchingCount(page), { timeout: 20_000 }).toBe([...marketOf().values()].filter((s) => s.price >= 100).length);
   await expect(onSale).toHaveValue('0');
-  await onSale.fill('5');
-  await expectMatching(page, liquid.length);
+  await onSale.fill(String(atLeast));
+  await expectMatching(page, [...marketOf().values()].filter((s) => s.price >= 100 && s.listings >= atLeast).length);
   await clearFilters(page);
   await expect(onSale).toHaveValue('');
   await expect(page.getByRole('button', { name: 'Deals', exact: true })).toBeVisible();

@@ -1,6 +1,7 @@
 // First run in demo mode: no account, a fresh data dir, no --base-url. The web host starts
 // its embedded demo sandbox (simulated market) and the catalog fills by itself.
-import { catalogGrid, expectFeedLive, expectRowsRendered, openApp, screenshot, statusBar } from './support/app';
+import AxeBuilder from '@axe-core/playwright';
+import { catalogGrid, expectFeedLive, expectRowsRendered, goTo, openApp, screenshot, statusBar } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const stack = useStack({ demo: true });
@@ -22,4 +23,16 @@ test('first run in demo mode fills the catalog over a live feed', async ({ page 
   await expect(page.getByRole('navigation', { name: 'Main' }).getByText('DEMO SANDBOX')).toBeVisible();
 
   await screenshot(page, testInfo, 'demo-first-run');
+
+  // Settings in the light theme, the demo switch on (its DEMO tag on the switch's warm tint): WCAG AA contrast.
+  await goTo(page, 'Settings');
+  await page.getByRole('radio', { name: /light/i }).check();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await expect(page.getByRole('switch', { name: 'Demo sandbox' })).toBeChecked();
+  // Choosing the theme scrolled to Appearance: back to the switch (axe judges what is in view).
+  await page.getByRole('switch', { name: 'Demo sandbox' }).scrollIntoViewIfNeeded();
+  // axe reads computed colours: let the theme's transitions end first.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include('.settings-screen').analyze();
+  expect(axe.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} ${node.failureSummary ?? ''}`))).toEqual([]);
 });

@@ -6,13 +6,25 @@ import { catalogGrid, dataRows, expectEveryRow, expectFeedLive, expectRowsRender
 import { expect, test, useStack } from './support/stack';
 
 const ITEM = { itemId: 7_000_001, assetId: '70000001', market_hash_name: 'Five-SeveN | Lantern Watch (Minimal Wear)', price: 777 };
+/** Bought before the app starts and left active: it completes while the marketplace is away from the app. */
+const OPEN_ITEM = { itemId: 7_000_003, assetId: '70000003', market_hash_name: 'Five-SeveN | Lantern Dawn (Minimal Wear)', price: 444 };
+let openTradeId = '';
 
 const stack = useStack({
   items: 2000,
   seed: 9,
   restartable: true,
   async prepare({ sandbox, admin, merchant }) {
-    await admin.post('/admin/items', { items: [ITEM] });
+    await admin.post('/admin/items', { items: [ITEM, OPEN_ITEM] });
+    const open = await merchantApi(sandbox, merchant).post<{ tradeId: string }>('/Items/Buy', {
+      itemId: OPEN_ITEM.itemId,
+      assetId: OPEN_ITEM.assetId,
+      price: OPEN_ITEM.price,
+      tradeUrl: TRADE_URL,
+      externalId: 'OFFLINE-OPEN',
+    });
+    if (open.status !== 200) throw new Error(`buy: ${open.status} ${JSON.stringify(open.body)}`);
+    openTradeId = open.body.tradeId;
     const bought = await merchantApi(sandbox, merchant).post<{ tradeId: string }>('/Items/Buy', {
       itemId: ITEM.itemId,
       assetId: ITEM.assetId,
@@ -37,7 +49,7 @@ test('browses the cache while the marketplace is down and reconnects by itself',
   await goTo(page, 'Trades');
   await page.getByRole('tab', { name: 'History' }).click();
   const trades = page.getByRole('table', { name: 'Trades' });
-  await expect(trades.locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
+  await expect(trades.locator('tbody tr')).toHaveCount(2, { timeout: 30_000 });
   await goTo(page, 'Catalog');
 
   // The marketplace disappears.
@@ -58,22 +70,32 @@ test('browses the cache while the marketplace is down and reconnects by itself',
     el.scrollTop = el.scrollHeight / 2;
   });
   await expectRowsRendered(page);
+  // Refresh cannot reach the marketplace: not started, and said so.
+  await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+  await expect(page.locator('.toast').filter({ hasText: 'Catalog refresh not started' })).toContainText('cannot be reached');
 
   // Cached trade history.
   await goTo(page, 'Trades');
   await page.getByRole('tab', { name: 'History' }).click();
-  await expect(trades.locator('tbody tr')).toHaveCount(1);
-  await expect(trades.locator('tbody tr').first()).toContainText(ITEM.market_hash_name);
-  await expect(trades.locator('tbody tr').first().locator('.status-badge')).toHaveText(/^completed$/i);
+  await expect(trades.locator('tbody tr')).toHaveCount(2);
+  const done = trades.locator('tbody tr').filter({ hasText: ITEM.market_hash_name });
+  await expect(done.locator('.status-badge')).toHaveText(/^completed$/i);
   await expect(feedState).not.toHaveText('Live');
+  await page.getByRole('tab', { name: 'Active' }).click();
+  await expect(trades.locator('tbody tr')).toHaveCount(1);
+  await expect(trades.locator('tbody tr').first()).toContainText(OPEN_ITEM.market_hash_name);
 
-  // The marketplace comes back on the same address with the same data: no click needed.
+  // The marketplace comes back on the same address with the same data, and the open trade completed meanwhile
+  // (before the app reconnects): the Active tab on screen lets it go by itself, no reload.
   await stack().restartSandbox();
+  await stack().admin.transition(openTradeId, { status: 'SENT' });
+  await stack().admin.transition(openTradeId, { status: 'COMPLETED' });
   await expectFeedLive(page, 60_000);
   await expect(statusBar(page).getByText('OFFLINE', { exact: true })).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeHidden();
+  await expect(trades.locator('tbody tr').filter({ hasText: OPEN_ITEM.market_hash_name })).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByRole('tab', { name: 'Active' })).not.toContainText(/\d/);
   // And it is live again: a new trade made on the server shows up without a reload.
-  await page.getByRole('tab', { name: 'Active' }).click();
   const item2 = { itemId: 7_000_002, assetId: '70000002', market_hash_name: 'Five-SeveN | Lantern Dusk (Field-Tested)', price: 555 };
   await stack().admin.post('/admin/items', { items: [item2] });
   const bought = await stack().api.post<{ tradeId: string }>('/Items/Buy', {

@@ -3,6 +3,7 @@
 // turned into a watch (an alert rule) that carries every filter of it.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { WebSocket as NodeWebSocket } from 'ws';
 import { catalogGrid, dataRows, expectFeedLive, openApp } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
@@ -25,6 +26,32 @@ test.describe.configure({ timeout: 90_000 });
 
 const savedList = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Saved searches' });
 const priceHeader = (page: Page) => catalogGrid(page).getByRole('columnheader', { name: 'Price' });
+
+/** A second client of the web host's bridge (another page, in Node): calls one at a time. */
+async function otherClient(): Promise<{ call(method: string, input: unknown): Promise<{ ok: boolean; value?: unknown }>; close(): void }> {
+  const { origin, token } = stack();
+  const ws = new NodeWebSocket(`${origin.replace(/^http/, 'ws')}/bridge`, ['merchant-desk.bridge', `merchant-desk.token.${token}`], { origin });
+  const waiting = new Map<number, (envelope: { ok: boolean; value?: unknown }) => void>();
+  await new Promise<void>((resolve, reject) => {
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { type: string; id?: number; envelope?: { ok: boolean; value?: unknown } };
+      if (message.type === 'welcome') resolve();
+      if (message.type === 'result' && message.id !== undefined && message.envelope) waiting.get(message.id)?.(message.envelope);
+    });
+    ws.on('close', (code) => reject(new Error(`bridge closed: ${code}`)));
+    ws.on('error', reject);
+  });
+  let nextId = 1;
+  return {
+    call: (method, input) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        ws.send(JSON.stringify({ type: 'call', id, method, input }));
+      }),
+    close: () => ws.close(),
+  };
+}
 
 async function expectAxeClean(page: Page, include: string, where: string): Promise<void> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include(include).analyze();
@@ -116,4 +143,59 @@ test('a search saved from the catalog header is in the sidebar after a reload, o
   await savedList(page).getByRole('button', { name: 'Delete', exact: true }).click();
   await savedList(page).getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(savedList(page)).toBeHidden();
+});
+
+test('a change made in another window reaches the sidebar as that change alone, however many searches there are', async ({ page }) => {
+  const other = await otherClient();
+  const ids = new Map<string, string>();
+  for (let i = 0; i < 150; i++) {
+    const name = `Bulk ${String(i).padStart(3, '0')}`;
+    const answer = await other.call('searches.save', { name, query: { search: `bulk ${i}`, priceMax: 10_000 + i } });
+    expect(answer.ok).toBe(true);
+    ids.set(name, (answer.value as { id: string }).id);
+  }
+  // Every frame the page receives that tells of saved searches, by size.
+  const frames: number[] = [];
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => {
+      const text = String(payload);
+      if (text.includes('"savedSearches"')) frames.push(text.length);
+    }),
+  );
+  await openApp(page, stack());
+  await expect(savedList(page).getByRole('listitem')).toHaveCount(150, { timeout: 15_000 });
+
+  // Saved here: in the list at once, and the frame that tells every page of it holds that search only.
+  await page.getByRole('button', { name: 'Save search' }).click();
+  await page.keyboard.type('Aardvark first');
+  await page.keyboard.press('Enter');
+  await expect(savedList(page).getByRole('listitem').first()).toContainText('Aardvark first');
+  await expect.poll(() => frames.length).toBeGreaterThan(0);
+
+  // Renamed and deleted by the other client: this page applies each change.
+  expect((await other.call('searches.save', { id: ids.get('Bulk 004'), name: 'Zebra last', query: { search: 'bulk 4' } })).ok).toBe(true);
+  expect((await other.call('searches.delete', { id: ids.get('Bulk 003') })).ok).toBe(true);
+  await expect(savedList(page).getByRole('listitem').last()).toContainText('Zebra last');
+  await expect(savedList(page).getByRole('button', { name: 'Bulk 003', exact: true })).toHaveCount(0);
+  await expect(savedList(page).getByRole('button', { name: 'Bulk 004', exact: true })).toHaveCount(0);
+  await expect(savedList(page).getByRole('listitem')).toHaveCount(150);
+  expect(frames.length).toBeGreaterThanOrEqual(2);
+  // The whole list of 150 would be tens of KB in each.
+  for (const size of frames) expect(size).toBeLessThan(4_000);
+
+  // The limit (200) is said in words in the save dialog, and nothing is stored past it.
+  for (let i = 150; i < 200; i++) expect((await other.call('searches.save', { name: `Bulk ${i}`, query: { search: `bulk ${i}` } })).ok).toBe(true);
+  await expect(savedList(page).getByRole('listitem')).toHaveCount(200);
+  await page.getByRole('button', { name: 'Save search' }).click();
+  const saveDialog = page.getByRole('dialog', { name: 'Save search' });
+  await page.keyboard.type('One too many');
+  await page.keyboard.press('Enter');
+  await expect(saveDialog.getByRole('alert')).toHaveText('At most 200 searches can be saved: delete one to save another.');
+  await page.keyboard.press('Escape');
+  await expect(savedList(page).getByRole('listitem')).toHaveCount(200);
+
+  const all = (await other.call('searches.list', {})).value as { id: string }[];
+  for (const search of all) await other.call('searches.delete', { id: search.id });
+  await expect(savedList(page)).toBeHidden();
+  other.close();
 });

@@ -2,7 +2,7 @@
 // sandbox (simulated market) after a few real interactions. Each is a test artifact and
 // is copied to docs/screenshots/<name>.png (the README shows catalog.png).
 import type { Locator, Page } from '@playwright/test';
-import { catalogGrid, dataRows, expectFeedLive, goTo, openApp, rowPrice, screenshot, TRADE_URL } from './support/app';
+import { catalogGrid, dataRows, expectFeedLive, goTo, openApp, openFilterSection, rowPrice, screenshot, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const stack = useStack({ demo: true });
@@ -54,8 +54,10 @@ test('screenshots of every main screen', async ({ page }) => {
   });
 
   await test.step('item detail: an item with stickers, scrolled to them', async () => {
+    await openFilterSection(page, 'Sticker combos');
     await page.getByRole('combobox', { name: 'Stickers' }).selectOption('yes');
     await expect(page.getByLabel('Catalog summary')).toContainText('matching');
+    await page.getByRole('button', { name: 'Sticker combos 1 set' }).click();
     const row = dataRows(page).filter({ has: page.locator('.attach .count') }).first();
     await row.click();
     const stickers = detail.getByRole('region', { name: 'Stickers' });

@@ -1,10 +1,10 @@
 // The web host's credential stays with its page. The page and its assets hold no secret and are
 // served to anyone who names this host (Host and Origin checked); the /bridge WebSocket, which
-// drives the app, answers only after a first frame carrying the launch token. No cookie: a
+// drives the app, opens only for an upgrade that offers the launch token. No cookie: a
 // browser would send it to every port of 127.0.0.1, item images included.
 import type { Request } from '@playwright/test';
 import { WebSocket as NodeWebSocket } from 'ws';
-import { catalogGrid, openApp } from './support/app';
+import { catalogGrid, goTo, openApp } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const stack = useStack({ items: 500, seed: 2 });
@@ -15,29 +15,29 @@ const EXPIRED = 'Session expired — open the URL printed by npm run web';
 interface BridgeAttempt {
   /** The upgrade's HTTP status (101 when the socket opened). */
   status: number | null;
-  /** The close code once it ended (4401: the hello was refused). */
+  /** The close code once it ended (4401: the credential was refused). */
   closeCode: number | null;
   /** Frames received before the close. */
   frames: string[];
 }
 
 /**
- * Opens /bridge from Node with `headers` (and an Origin), sends `first` as the first frame (a
- * call when absent: no hello), and reports how it ended.
+ * Opens /bridge from Node with `headers` (and an Origin), offering `token` as a page does (none when
+ * null), sends `first` as the first frame (a call when absent), and reports how it ended.
  */
-function tryBridge(origin: string | null, headers: Record<string, string>, first?: Record<string, unknown>, query = ''): Promise<BridgeAttempt> {
+function tryBridge(origin: string | null, headers: Record<string, string>, token: string | null, first?: Record<string, unknown>, query = ''): Promise<BridgeAttempt> {
   const wsUrl = `${stack().origin.replace(/^http/, 'ws')}/bridge${query}`;
+  const protocols = token === null ? [] : ['merchant-desk.bridge', `merchant-desk.token.${token}`];
   return new Promise((done) => {
     const frames: string[] = [];
     let status: number | null = null;
-    const ws = new NodeWebSocket(wsUrl, { headers, ...(origin !== null ? { origin } : {}) });
+    const ws = new NodeWebSocket(wsUrl, protocols, { headers, ...(origin !== null ? { origin } : {}) });
     ws.on('upgrade', () => (status = 101));
     ws.on('open', () => ws.send(JSON.stringify(first ?? { type: 'call', id: 1, method: 'app.snapshot', input: {} })));
     ws.on('message', (data) => {
       frames.push(String(data));
-      // The control case: welcomed, it calls; answered, it is done.
+      // The control case: answered, it is done.
       const { type } = JSON.parse(String(data)) as { type?: string };
-      if (type === 'welcome') ws.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} }));
       if (type === 'result') ws.close();
     });
     ws.on('unexpected-response', (_request, response) => {
@@ -61,26 +61,27 @@ test('serves the app without a credential, never sets a cookie, and refuses a fo
     expect(body).not.toContain(stack().token);
   }
   // Node's fetch cannot send another Host: the bridge's upgrade can.
-  expect(await tryBridge(origin, { host: `evil.example:${new URL(origin).port}` })).toMatchObject({ status: 403 });
+  expect(await tryBridge(origin, { host: `evil.example:${new URL(origin).port}` }, stack().token)).toMatchObject({ status: 403 });
 });
 
-test('the bridge opens only on a hello with the token, checked with the Origin', async ({ page }) => {
+test('the bridge opens only for an upgrade offering the token, checked with the Origin', async ({ page }) => {
   const { origin, token } = stack();
   const port = new URL(origin).port;
   // No Origin (not a page), a foreign one: refused at the upgrade.
-  expect(await tryBridge(null, {}, { type: 'hello', token })).toMatchObject({ status: 403, frames: [] });
-  expect(await tryBridge('http://127.0.0.1:1', {}, { type: 'hello', token })).toMatchObject({ status: 403, frames: [] });
-  // The page's Origin but no good hello: closed with 4401 and never answered.
+  expect(await tryBridge(null, {}, token)).toMatchObject({ status: 403, frames: [] });
+  expect(await tryBridge('http://127.0.0.1:1', {}, token)).toMatchObject({ status: 403, frames: [] });
+  // The page's Origin but no good token at the upgrade: closed with 4401 and never answered.
   for (const [what, attempt] of [
-    ['a call first', await tryBridge(origin, {})],
-    ['a wrong token', await tryBridge(origin, {}, { type: 'hello', token: WRONG_TOKEN })],
-    ['the token in the query', await tryBridge(origin, {}, undefined, `?token=${encodeURIComponent(token)}`)],
-    ['the old cookies', await tryBridge(origin, { cookie: `md_token=${token}; md_token_${port}=${token}` })],
+    ['a call first', await tryBridge(origin, {}, null)],
+    ['a wrong token', await tryBridge(origin, {}, WRONG_TOKEN)],
+    ['the token as a first frame', await tryBridge(origin, {}, null, { type: 'hello', token })],
+    ['the token in the query', await tryBridge(origin, {}, null, undefined, `?token=${encodeURIComponent(token)}`)],
+    ['the old cookies', await tryBridge(origin, { cookie: `md_token=${token}; md_token_${port}=${token}` }, null)],
   ] as const) {
     expect(attempt, what).toEqual({ status: 101, closeCode: 4401, frames: [] });
   }
-  // The control: the token as the first frame opens it.
-  const good = await tryBridge(origin, {}, { type: 'hello', token });
+  // The control: the token offered at the upgrade opens it.
+  const good = await tryBridge(origin, {}, token);
   expect(good.frames[0]).toBe('{"type":"welcome"}');
   expect(good.frames.map((frame) => JSON.parse(frame) as unknown)).toContainEqual(expect.objectContaining({ type: 'result', id: 1, envelope: expect.objectContaining({ ok: true }) }));
 
@@ -109,6 +110,26 @@ test('item images from the sandbox (another port of 127.0.0.1) receive nothing t
     expect(headers['cookie']).toBeUndefined();
     // Whatever that port received, replayed by a non-browser client with the page's Origin, opens nothing.
     const replayed = Object.fromEntries(Object.entries(headers).filter(([name]) => name === 'cookie' || name === 'authorization'));
-    expect(await tryBridge(origin, replayed)).toEqual({ status: 101, closeCode: 4401, frames: [] });
+    expect(await tryBridge(origin, replayed, null)).toEqual({ status: 101, closeCode: 4401, frames: [] });
   }
+});
+
+test('the printed token URL leaves the tab at once: not in the address bar, in no step back of its history', async ({ page }) => {
+  const { origin, token } = stack();
+  await openApp(page, stack());
+  expect(page.url()).toBe(`${origin}/`);
+  await goTo(page, 'Trades');
+  await goTo(page, 'Wallet');
+  // Walked back to where the tab started (about:blank): no entry holds the token.
+  const entries = await page.evaluate(() => history.length);
+  const seen = [page.url()];
+  for (let step = 1; step < entries; step++) {
+    const before = page.url();
+    await page.goBack();
+    await expect.poll(() => page.url()).not.toBe(before);
+    seen.push(page.url());
+  }
+  expect(seen.at(-1)).toBe('about:blank');
+  expect(seen.filter((url) => url.startsWith(origin))).toEqual([`${origin}/#/wallet`, `${origin}/#/trades`, `${origin}/`]);
+  for (const url of seen) expect(url).not.toContain(token);
 });

@@ -1,10 +1,10 @@
 // Trades and Wallet over history the sandbox already holds when the app first starts:
 // trade filters (status, order id), the trades CSV, the ledger of a completed trade and
 // the ledger CSV. The files are real browser downloads, read back from disk.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { formatCents } from '../src/shared/money';
 import { merchantApi } from '../test/support/sandboxHttp';
-import { download, goTo, openApp, parseCsv, TRADE_URL } from './support/app';
+import { download, goTo, openApp, parseCsv, screenshot, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 interface Listing {
@@ -153,6 +153,14 @@ test('trade id and order id filters take the start of an id (the table shows ids
   await expect(maxPrice).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('alert').filter({ hasText: 'Maximum price: At most $10,000,000,000 — not applied.' })).toBeVisible();
   await expect(page.getByText(/Too big|catalog\.query/)).toHaveCount(0);
+  // A minimum above the maximum would match nothing: said on the field, and left out of the query.
+  const minPrice = page.getByRole('textbox', { name: 'Minimum price' });
+  await maxPrice.fill('10');
+  await minPrice.fill('50');
+  await expect(minPrice).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert').filter({ hasText: 'Minimum price: Above the maximum price ($10.00): nothing would match — not applied.' })).toBeVisible();
+  await expect(maxPrice).not.toHaveAttribute('aria-invalid', 'true');
+  await minPrice.fill('');
   await maxPrice.fill('');
   // And the ledger's trade id filter.
   await goTo(page, 'Wallet');
@@ -238,4 +246,29 @@ test('the ledger shows FREEZE then BUY COMPLETED for a completed trade, and expo
   }
   const forTrade = lines.filter((l) => l[col('tradeId')] === tradeId).sort((a, b) => Number(a[col('id')]) - Number(b[col('id')]));
   expect(forTrade.map((l) => l[col('type')])).toEqual(['FREEZE', 'BUY COMPLETED']);
+});
+
+test('at 1440 px the Trades and Wallet times show whole, and amounts and changes use one minus sign', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openHistory(page);
+  /** The texts of cells cut short (an ellipsis instead of the end). */
+  const cut = (cells: Locator) => cells.evaluateAll((tds) => tds.filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.textContent));
+  const created = tradeBodyRows(page).locator('td:first-child');
+  await expect(created.first()).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  expect(await cut(created)).toEqual([]);
+  // The detail open narrows the table; the time stays whole.
+  await tradeBodyRows(page).first().click();
+  await expect(page.getByRole('complementary', { name: 'Trade detail' })).toBeVisible();
+  expect(await cut(created)).toEqual([]);
+  await screenshot(page, testInfo, 'trades-1440');
+
+  await goTo(page, 'Wallet');
+  const ledgerTimes = page.getByRole('table', { name: 'Ledger' }).locator('tbody tr td:first-child');
+  await expect(ledgerTimes.first()).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, { timeout: 30_000 });
+  expect(await cut(ledgerTimes)).toEqual([]);
+  // Debits in the ledger and the chart's change over the range: "-$…" alike, never a second kind of minus.
+  await expect(page.locator('.chart-foot')).toContainText(/-\$[\d,]+\.\d\d over the range/);
+  await expect(page.getByRole('table', { name: 'Ledger' })).toContainText(/-\$[\d,]+\.\d\d/);
+  expect(await page.locator('main').textContent()).not.toContain('\u2212');
+  await screenshot(page, testInfo, 'wallet-1440');
 });

@@ -143,6 +143,13 @@ export async function expectRowsRendered(page: Page, min = 10, timeout = 15_000)
     .toEqual({ enough: true, skeletons: 0 });
 }
 
+/** Opens a filter section of the catalog (Rarity, Seed list, Charms, Sticker combos, Deals) from its toggle. */
+export async function openFilterSection(page: Page, title: string): Promise<void> {
+  const toggle = page.getByRole('group', { name: 'Filters' }).getByRole('button', { name: new RegExp(`^${title}( \\d+ set)?$`) });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(page.getByRole('group', { name: title, exact: true })).toBeVisible();
+}
+
 /** The "N matching" count of the catalog header once the current query has answered (null before). */
 export async function matchingCount(page: Page): Promise<number | null> {
   const text = (await page.getByLabel('Catalog summary').textContent()) ?? '';

@@ -2,6 +2,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createPrivateFile, PRIVATE_FILE_MODE } from '../main/core/privateFiles';
 import { startSandbox } from './sandbox';
 
 /** What the engine needs of the demo: an account (the demo's key is no secret) and a way to stop it. */
@@ -25,10 +26,13 @@ export async function startDemoSandbox(dataDir: string, log: (line: string) => v
     if (await portIsFree(previous)) port = previous;
     else log(`demo sandbox: port ${previous} is taken now; starting on another one (the cached pictures are fetched again)`);
   }
+  // The data folder is the user's alone, the demo's files too (SQLite gives -wal and -shm the database's mode).
+  const dbFile = join(dataDir, 'demo-sandbox.sqlite');
+  createPrivateFile(dbFile);
   const sandbox = await startSandbox({
     host: HOST,
     port,
-    dbFile: join(dataDir, 'demo-sandbox.sqlite'),
+    dbFile,
     demoMerchant: true,
     simulate: true,
     eventsPerSecond: 5,
@@ -63,7 +67,7 @@ function writePort(dataDir: string, port: number, log: (line: string) => void): 
   const file = join(dataDir, PORT_FILE);
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, `${JSON.stringify({ port })}\n`);
+    writeFileSync(temp, `${JSON.stringify({ port })}\n`, { mode: PRIVATE_FILE_MODE });
     renameSync(temp, file);
   } catch (error) {
     log(`demo sandbox: could not keep its port in ${file}: ${(error as Error).message}`);

@@ -19,6 +19,11 @@ export function formatCents(cents: Cents): string {
   return sign + dollarFormat.format(whole).replace(/\.00$/, '') + '.' + String(rest).padStart(2, '0');
 }
 
+/** A change: "+$1.20", "-$0.16", "$0.00": the same minus as formatCents, a plus for a rise. */
+export function formatSignedCents(cents: Cents): string {
+  return cents > 0 ? `+${formatCents(cents)}` : formatCents(cents);
+}
+
 /** "12.3" → 1230, "$1,234.56" → 123456. Returns null for anything that is not a dollar amount with ≤ 2 decimals. */
 export function parseDollarsToCents(text: string): Cents | null {
   const cleaned = text.trim().replace(/^\$/, '').replace(/,/g, '');

@@ -87,7 +87,7 @@ const TRADE_STATUS_PAST: Record<string, string> = {
  * What may fold together: the same category, severity and trade status, and the same producer
  * (the id's prefix), so an away summary or a forwarder report never hides inside another group.
  */
-function groupKey(notification: Notification): string {
+function groupKey(notification: Pick<Notification, 'id' | 'kind' | 'category' | 'severity'>): string {
   const status = tradeStatusOfNotification(notification);
   const producer = notification.id.split(':', 1)[0] ?? '';
   return `${notificationCategory(notification)}:${notificationSeverity(notification)}:${status ?? ''}:${producer}`;
@@ -133,15 +133,20 @@ function groupOf<T extends Notification>(members: T[]): NotificationGroup<T> {
  * order (a burst of twelve deliveries is one line, not twelve).
  */
 export function groupNotifications<T extends Notification>(list: readonly T[], windowMs = 60_000): NotificationGroup<T>[] {
-  const groups: { key: string; startMs: number; members: T[] }[] = [];
+  return notificationRuns(list, windowMs).map(groupOf);
+}
+
+/** The members of each line groupNotifications makes, from what the grouping reads (the unread count needs no more). */
+export function notificationRuns<T extends Pick<Notification, 'id' | 'kind' | 'category' | 'severity' | 'at'>>(list: readonly T[], windowMs = 60_000): T[][] {
+  const runs: { key: string; startMs: number; members: T[] }[] = [];
   for (const notification of list) {
     const key = groupKey(notification);
     const atMs = Date.parse(notification.at);
-    const last = groups[groups.length - 1];
+    const last = runs[runs.length - 1];
     if (last && last.key === key && Math.abs(atMs - last.startMs) <= windowMs) last.members.push(notification);
-    else groups.push({ key, startMs: atMs, members: [notification] });
+    else runs.push({ key, startMs: atMs, members: [notification] });
   }
-  return groups.map((group) => groupOf(group.members));
+  return runs.map((run) => run.members);
 }
 
 /**

@@ -1,8 +1,8 @@
 // The loopback web host: serves the built renderer and bridges the IPC contract over one
 // WebSocket per page, so the app also runs in a browser. Host and Origin are checked on every
 // request against what we are bound to (DNS rebinding, cross-site pages). The files hold no
-// secret and need no credential; the bridge socket does: its first frame must carry the launch
-// token (or a one-time code), see bridgeAuth.ts.
+// secret and need no credential; the bridge socket does: its upgrade must offer the launch token
+// (or a one-time code), see bridgeAuth.ts.
 import { randomBytes } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import Fastify from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { EngineService } from '../main/core/ipc/engineService';
 import { dispatchIpc } from '../main/core/ipc/dispatch';
-import { BridgeCredentials, DEFAULT_HELLO_TIMEOUT_MS, REFUSALS, UNAUTHORIZED_CLOSE } from './bridgeAuth';
+import { BRIDGE_PROTOCOL, BridgeCredentials, offeredCredential, UNAUTHORIZED_CLOSE } from './bridgeAuth';
 import { parseAllowedHost, parsePublicUrl } from './hostNames';
 
 export interface WebHostOptions {
@@ -40,14 +40,12 @@ export interface WebHostOptions {
   log?: (line: string) => void;
   /** Keep-alive ping period for bridge sockets. */
   pingIntervalMs?: number;
-  /** How long a new bridge socket may take to send its hello. */
-  helloTimeoutMs?: number;
   /** How long a code of `openUrl()` stays good (unused). */
   codeTtlMs?: number;
 }
 
 export interface WebHostStats {
-  /** Open bridge sockets. */
+  /** Open bridge sockets that were welcomed (a refused one is not a connection). */
   connections: number;
   /** Well-formed JSON messages of an unknown type (or a call without a usable id), refused with a close (1008). */
   ignoredMessages: number;
@@ -79,9 +77,12 @@ export interface BridgeCallMessage {
 export const BRIDGE_PATH = '/bridge';
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 const MAX_IN_FLIGHT_PER_SOCKET = 256;
+/** Welcomed sockets at once (pages, tabs); a socket without a credential never counts. */
 const MAX_SOCKETS = 32;
-/** Sockets still waiting for their hello (no credential yet): they never take a welcomed page's place. */
-const MAX_WAITING_SOCKETS = 8;
+/** A refused socket that does not answer our close frame is cut after this. */
+const REFUSED_LINGER_MS = 1000;
+/** Refusals are logged at most once per this period, with a count (a flood must not flood the log). */
+const REFUSAL_LOG_PERIOD_MS = 10_000;
 /** A client that stops reading events is dropped (it reconnects and re-reads state). */
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,256}$/;
@@ -239,7 +240,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     port: requestedPort = 0,
     log = () => {},
     pingIntervalMs = 20_000,
-    helloTimeoutMs = DEFAULT_HELLO_TIMEOUT_MS,
   } = options;
   const token = options.token ?? randomBytes(32).toString('base64url');
   if (!TOKEN_PATTERN.test(token)) throw new Error('web host token must be 16-256 characters of [A-Za-z0-9._~-]');
@@ -335,9 +335,29 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   // --- the bridge -------------------------------------------------------------------------
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+    // Never the credential: the answer names the bridge's protocol, which the page offers beside it.
+    handleProtocols: (protocols) => (protocols.has(BRIDGE_PROTOCOL) ? BRIDGE_PROTOCOL : false),
+  });
   const alive = new WeakMap<WebSocket, boolean>();
-  const waiting = new Set<WebSocket>();
+  /** Welcomed sockets: the only ones MAX_SOCKETS counts. */
+  const served = new Set<WebSocket>();
+
+  let refusalsUnlogged = 0;
+  let lastRefusalLogAt = Number.NEGATIVE_INFINITY;
+  function logRefusal(line: string): void {
+    const now = Date.now();
+    if (now - lastRefusalLogAt < REFUSAL_LOG_PERIOD_MS) {
+      refusalsUnlogged += 1;
+      return;
+    }
+    log(refusalsUnlogged > 0 ? `${line} (and ${refusalsUnlogged} more refused before it)` : line);
+    lastRefusalLogAt = now;
+    refusalsUnlogged = 0;
+  }
 
   function refuseUpgrade(socket: Duplex, status: number, text: string, message = text): void {
     const body = `${message}\n`;
@@ -353,13 +373,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     socket.on('error', () => {});
     const v = verdict(req);
     if (v.kind !== 'pass') {
-      log('web host: refused a bridge connection (403)');
+      logRefusal('web host: refused a bridge connection (403)');
       refuseUpgrade(socket, 403, 'Forbidden', v.body);
       return;
     }
     // Browsers always send Origin on a WebSocket: its absence means no page of ours.
     if (req.headers.origin === undefined) {
-      log('web host: refused a bridge connection without an Origin (403)');
+      logRefusal('web host: refused a bridge connection without an Origin (403)');
       refuseUpgrade(socket, 403, 'Forbidden', 'Forbidden: the bridge answers pages of this web host only (no Origin header).');
       return;
     }
@@ -368,44 +388,36 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       refuseUpgrade(socket, 404, 'Not Found');
       return;
     }
-    if (waiting.size >= MAX_WAITING_SOCKETS || wss.clients.size - waiting.size >= MAX_SOCKETS) {
-      refuseUpgrade(socket, 503, 'Service Unavailable');
+    // Before the credential, so a one-time code is not spent on a refusal.
+    if (served.size >= MAX_SOCKETS) {
+      refuseUpgrade(socket, 503, 'Service Unavailable', `Service Unavailable: at most ${MAX_SOCKETS} pages at once; close one.`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
-  });
-
-  wss.on('connection', (ws: WebSocket) => {
-    alive.set(ws, true);
-    ws.on('pong', () => alive.set(ws, true));
-    ws.on('error', (error) => log(`web host: bridge socket error: ${error.message}`));
-    const refuse = (reason: string): void => {
-      log(`web host: refused a bridge connection (${reason.slice(0, reason.indexOf(';'))})`);
-      ws.close(UNAUTHORIZED_CLOSE, reason);
-    };
-    waiting.add(ws);
-    const helloTimer = setTimeout(() => refuse(REFUSALS.lateHello), helloTimeoutMs);
-    ws.once('close', () => {
-      clearTimeout(helloTimer);
-      waiting.delete(ws);
-    });
-    // Nothing reaches the engine, and no event leaves, before the hello: its first frame.
-    ws.once('message', (data: RawData, isBinary: boolean) => {
-      clearTimeout(helloTimer);
-      waiting.delete(ws);
-      const hello = isBinary ? ({ ok: false, reason: REFUSALS.noHello, reused: false } as const) : credentials.check(rawDataToString(data));
-      if (!hello.ok) {
-        if (hello.reused) {
-          log(
-            'web host: a one-time browser link was presented a second time. If your browser then said the session ' +
-              'expired, someone else opened the link first: restart the web host with a new token.',
-          );
-        }
-        refuse(hello.reason);
-        return;
+    // Judged here, before any socket exists: one without a good credential never waits for anything.
+    const credential = credentials.check(offeredCredential(req.headers['sec-websocket-protocol']));
+    if (!credential.ok) {
+      if (credential.reused) {
+        log(
+          'web host: a one-time browser link was presented a second time. If your browser then said the session ' +
+            'expired, someone else opened the link first: restart the web host with a new token.',
+        );
       }
-      if (ws.readyState !== WebSocket.OPEN) return;
-      ws.send(JSON.stringify(hello.token === null ? { type: 'welcome' } : { type: 'welcome', token: hello.token }));
+      logRefusal(`web host: refused a bridge connection (${credential.reason.slice(0, credential.reason.indexOf(';'))})`);
+      // Opened only to be closed with the reason: a page then says its session expired, rather than "host down".
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        ws.on('error', () => {});
+        ws.close(UNAUTHORIZED_CLOSE, credential.reason);
+        setTimeout(() => ws.terminate(), REFUSED_LINGER_MS).unref();
+      });
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      alive.set(ws, true);
+      ws.on('pong', () => alive.set(ws, true));
+      ws.on('error', (error) => log(`web host: bridge socket error: ${error.message}`));
+      served.add(ws);
+      ws.once('close', () => served.delete(ws));
+      ws.send(JSON.stringify(credential.token === null ? { type: 'welcome' } : { type: 'welcome', token: credential.token }));
       serve(ws);
     });
   });
@@ -479,7 +491,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   const pinger = setInterval(() => {
-    for (const ws of wss.clients) {
+    for (const ws of served) {
       if (ws.readyState !== WebSocket.OPEN) continue; // closing: ping() would throw
       if (alive.get(ws) === false) {
         ws.terminate();
@@ -548,7 +560,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     openUrl: () => `${origin}/?code=${credentials.issueCode()}`,
     origin,
     port,
-    stats: () => ({ connections: wss.clients.size, ignoredMessages }),
+    stats: () => ({ connections: served.size, ignoredMessages }),
     close,
   };
 }

@@ -6,6 +6,7 @@ import { Engine } from '../../src/main/core/engine/engine';
 import { createLog } from '../../src/main/shell/log';
 import { MemorySecretStore } from '../../src/main/core/secrets';
 import { IPC_METHODS } from '../../src/shared/ipc';
+import { startDemoSandbox } from '../../src/server/demo';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { adminApi } from '../support/sandboxHttp';
 import { until } from '../support/until';
@@ -132,6 +133,25 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
       await engine.close();
     }
   });
+
+  it('the demo sandbox the hosts start keeps its database (with -wal and -shm) and its port file 0600 in the folder', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'md-perm-demo-'));
+    dirs.push(base);
+    const dataDir = join(base, 'Merchant Desk');
+    const umask = process.umask(0o022); // what a desktop session usually has: new files 0644 unless made otherwise
+    const engine = new Engine({ dataDir, secrets: new MemorySecretStore(), log: () => {}, startDemo: () => startDemoSandbox(dataDir, () => {}) });
+    try {
+      await engine.start();
+      const demoFiles = ['demo-sandbox.sqlite', 'demo-sandbox.sqlite-wal', 'demo-sandbox.sqlite-shm', 'demo-sandbox.json'].map((name) => join(dataDir, name));
+      await until(() => demoFiles.every((file) => existsSync(file)));
+      expect(Object.fromEntries(demoFiles.map((file) => [file.slice(dataDir.length), modeOf(file)]))).toEqual(
+        Object.fromEntries(demoFiles.map((file) => [file.slice(dataDir.length), '0600'])),
+      );
+    } finally {
+      process.umask(umask);
+      await engine.close();
+    }
+  }, 60_000);
 
   it('the shell log, written before the engine starts, creates the data folder and itself owner-only', () => {
     const base = mkdtempSync(join(tmpdir(), 'md-perm-log-'));

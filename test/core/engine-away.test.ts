@@ -12,6 +12,7 @@ import { type EngineHarness, startEngine, waitFor } from '../support/faults/harn
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 
+// Each test launches the engine two or three times, with a sync each: on a busy machine that is more than the default 30 s.
 describe('"while you were away" after a restart, against the real sandbox', () => {
   let sb: Sandbox;
   let merchant: MerchantCredentials;
@@ -102,7 +103,7 @@ describe('"while you were away" after a restart, against the real sandbox', () =
     expect(harness.logs).toContain('while away: nothing changed');
     expect(summaryOf(harness)).toBeNull();
     expect((await harness.call('app.snapshot')).awaySummary).toBeNull();
-  });
+  }, 120_000);
 
   it('counts the alert matches the first catalog sync after launch brings', async () => {
     let harness = await launch();
@@ -135,5 +136,5 @@ describe('"while you were away" after a restart, against the real sandbox', () =
     expect(summary.trades).toEqual([]);
     const notification = harness.batches.flatMap((batch) => batch.notifications ?? []).find((n) => n.title === 'While you were away');
     expect(notification?.body).toBe('2 alert matches.');
-  });
+  }, 120_000);
 });

@@ -23,7 +23,8 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
 
   beforeEach(async () => {
     sb = await startSandbox({ items: 40, seed: 5 });
-    merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
+    // Mixed case and characters that URL-encoding changes, so each written form of the key is a different text.
+    merchant = await adminApi(sb).createMerchant({ balance: 1_000_000, apiKey: 'Mk_Live+Mixed/Case=Key-0123456789abcdefXYZ' });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-forward-'));
     bodies.length = 0;
     status = 204;
@@ -36,7 +37,8 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    // The receiver listens on loopback: the test-only opt-in (no setting reaches it).
+    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant }, { forwardToPrivateAddresses: true });
     await waitFor(() => app.session().connection.state === 'connected', 20_000, 'the feed');
   });
 
@@ -67,7 +69,8 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
     await waitFor(() => bodies.length > 0, 20_000, 'a forwarded message');
     expect(bodies[0]?.path).toBe('/api/webhooks/7/SECRET-TOKEN');
     expect(bodies[0]?.body).toMatchObject({ username: 'Merchant Desk', allowed_mentions: { parse: [] } });
-    expect(String(bodies[0]?.body.content)).toContain(item.market_hash_name);
+    // Discord shows an escaped character as itself: the name as written.
+    expect(String(bodies[0]?.body.content).replace(/\\(.)/g, '$1')).toContain(item.market_hash_name);
     expect(JSON.stringify(bodies)).not.toContain(merchant.apiKey);
     expect(JSON.stringify(bodies)).not.toContain('AbCd1234');
 
@@ -82,5 +85,33 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
     expect(failure).toMatchObject({ title: `Forwarding to 127.0.0.1:${port} failed`, category: 'connection', severity: 'danger' });
     expect(JSON.stringify(failure)).not.toContain('SECRET-TOKEN');
     expect((await app.call('app.snapshot')).forwarding).toMatchObject({ host: `127.0.0.1:${port}`, pending: 1, problem: expect.stringMatching(/HTTP 500/) });
+  });
+
+  it('a message shows no part of the API key, no trade URL token in any form, and no Markdown of an item name', async () => {
+    const port = (receiver.address() as AddressInfo).port;
+    await app.call('settings.update', { forwardUrl: `http://127.0.0.1:${port}/api/webhooks/7/SECRET-TOKEN`, forwardCategories: ['trade'] });
+    const key = merchant.apiKey;
+    // An item's name is the server's free text: here it carries the key and a token as an echo of them would.
+    const echoes = [
+      `prefix ${key.slice(0, 16)}`,
+      `encoded ${encodeURIComponent(key)}`,
+      `lower ${key.toLowerCase()}`,
+      `upper ${key.toUpperCase()}`,
+      'offer ?partner=40002&amp;token=AbCd1234',
+      'encoded partner%3D40002%26token%3DAbCd1234',
+      'bare token=AbCd1234',
+    ].join('; ');
+    const name = `Karambit [claim your prize](http://evil.example/claim) @everyone ${echoes}`;
+    const item = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId: 96_000_002, price: 555, steamId: null, market_hash_name: name }] })).body.items[0] as Item;
+    const tradeId = sb.core.buying.buy(merchant.merchantId, { itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: tradeUrlFor(40_002) }).tradeId;
+    await adminApi(sb).transition(tradeId, { status: 'SENT' });
+    await waitFor(() => bodies.length > 0, 20_000, 'a forwarded message');
+    const content = String(bodies[0]?.body.content);
+    for (const form of ['prefix', 'encoded', 'lower', 'upper']) expect(content).toContain(`${form} \\[redacted\\]`);
+    for (const part of [key.slice(0, 8), key.slice(-8), encodeURIComponent(key).slice(8, 24), 'Cd1234']) {
+      expect(content.toLowerCase()).not.toContain(part.toLowerCase());
+    }
+    // The item's name as written, no masked link and no mention.
+    expect(content.startsWith('Karambit \\[claim your prize\\]\\(http://evil.example/claim\\) \\@everyone')).toBe(true);
   });
 });

@@ -6,6 +6,9 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { StoredNotification } from '../../src/shared/ipc';
+import { groupNotifications } from '../../src/shared/notifications';
+import { DETAIL } from '../../src/main/core/feed/detail';
+import { connectionNotification } from '../../src/main/core/notify/notificationCentre';
 import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
@@ -88,6 +91,27 @@ describe('notification centre, engine against the real sandbox', () => {
     expect(await restarted.call('notifications.list', { unreadOnly: true })).toMatchObject({ rows: [], unread: 0 });
   });
 
+  it('counts unread as the lines the centre shows: twenty trade changes in two bursts are two unread (snapshot, batch, list)', async () => {
+    const items = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+      items: Array.from({ length: 10 }, (_, i) => ({ itemId: 96_100_000 + i, price: 500 + i, steamId: null })),
+    })).body.items;
+    const harness = await launch();
+    const ids = items.map((item) => sb.core.buying.buy(merchant.merchantId, { itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: tradeUrlFor(40_020) }).tradeId);
+    await waitFor(async () => (await harness.call('trades.query', { limit: 1 })).total === ids.length, 20_000, 'the trades cached');
+    const admin = adminApi(sb);
+    for (const id of ids) await admin.transition(id, { status: 'SENT' });
+    for (const id of ids) await admin.transition(id, { status: 'COMPLETED' });
+    const page = await stored(harness, (rows) => rows.filter((n) => n.id.endsWith(':COMPLETED')).length === ids.length, 'the deliveries kept');
+    const lines = groupNotifications(page.rows);
+    expect(page.rows).toHaveLength(20);
+    expect(lines.map((line) => line.title)).toEqual(['10 trades delivered', '10 trades sent']);
+    expect(page.unread).toBe(2);
+    await waitFor(() => lastUnread(harness) === 2, 10_000, 'two unread in a batch');
+    expect((await harness.engine.snapshot()).unreadNotifications).toBe(2);
+    // The screen's "Mark read" on one line.
+    expect(await harness.call('notifications.markRead', { ids: (lines[0] as (typeof lines)[number]).members.map((n) => n.id) })).toEqual({ marked: 10, unread: 1 });
+  });
+
   it('keeps an auto-buy and a budget skip as notifications (auto-buy: the item, price, rule; the skip amber)', async () => {
     const harness = await launch();
     await waitFor(async () => (await harness.call('catalog.query', { limit: 1 })).total > 0, 20_000, 'catalog');
@@ -126,5 +150,13 @@ describe('notification centre, engine against the real sandbox', () => {
     await harness.call('connection.retryNow');
     const back = await stored(harness, (rows) => rows.some((n) => n.category === 'connection' && n.severity === 'success'), 'a notification of the way back');
     expect(back.rows.filter((n) => n.category === 'connection').map((n) => n.title)).toEqual(['Connected to the marketplace again', 'Marketplace in maintenance']);
+  });
+
+  it('keeps a connection notification true later: no frozen "retrying in 30 s" in its text', () => {
+    const since = '2026-11-28T12:00:00.000Z';
+    const maintenance = connectionNotification({ state: 'maintenance', detail: DETAIL.maintenanceIn('Server', 30_000), nextAttemptAt: '2026-11-28T12:00:30.000Z', since }, 'maintenance', since);
+    expect(maintenance.body).toBe('Server under maintenance; retrying');
+    const offline = connectionNotification({ state: 'offline', detail: DETAIL.offlineIn('connection refused', 16_000, 3), nextAttemptAt: null, since }, 'down', since);
+    expect(offline.body).toBe('Cannot reach the server (connection refused); retrying (attempt 3)');
   });
 });

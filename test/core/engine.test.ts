@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import type { EngineEventBatch, IpcMethod, IpcParsedInput, IpcResult } from '../../src/shared/ipc';
+import { ENDPOINTS } from '../../src/shared/api';
 import { IPC_METHODS } from '../../src/shared/ipc';
 import { Engine } from '../../src/main/core/engine/engine';
 import { MemorySecretStore } from '../../src/main/core/secrets';
@@ -179,6 +180,29 @@ describe('engine against the real sandbox', () => {
     }, 10_000, 'ledger');
     expect(ledger.rows.map((row) => row.type).sort()).toEqual(['BUY COMPLETED', 'FREEZE']);
   }, 60_000);
+
+  it('Refresh is not started, and says why, while the marketplace is in maintenance or cannot be reached; nothing is sent', async () => {
+    await launch();
+    await waitFor(() => session().connection.state === 'connected', 10_000, 'feed');
+    const catalogPath = ENDPOINTS.getAllItemsOnSale.path;
+    await waitFor(() => session().progressList().length === 0 && proxy.count(catalogPath) > 0, 20_000, 'the first sync done');
+    expect(await call('catalog.refresh')).toMatchObject({ started: true });
+    await waitFor(() => proxy.count(catalogPath) === 2, 20_000, 'the refresh sent');
+
+    await adminApi(sb).post('/admin/maintenance', { on: true });
+    await waitFor(() => session().connection.state === 'maintenance', 20_000, 'maintenance');
+    const sentBefore = proxy.count(catalogPath);
+    expect(await call('catalog.refresh')).toEqual({ started: false, reason: expect.stringMatching(/under maintenance/) });
+    await adminApi(sb).post('/admin/maintenance', { on: false });
+    await call('connection.retryNow');
+    await waitFor(() => session().connection.state === 'connected', 20_000, 'back from maintenance');
+
+    proxy.cut();
+    await waitFor(() => session().connection.state === 'offline', 30_000, 'offline');
+    expect(await call('catalog.refresh')).toEqual({ started: false, reason: expect.stringMatching(/cannot be reached/) });
+    expect(proxy.count(catalogPath)).toBe(sentBefore);
+    expect(session().progressList().filter((p) => p.kind === 'catalog-sync')).toEqual([]);
+  }, 90_000);
 
   it('falls back to polling when three other connections hold the feed limit, and keeps trades current', async () => {
     const others = await Promise.all(

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotificationForwarder, type ForwardSettings } from '../../src/main/core/notify/forwarder';
 import { parseForwardUrl } from '../../src/shared/forwardUrl';
@@ -72,6 +72,8 @@ describe('notification forwarder against a local webhook receiver', () => {
       minIntervalMs: 150,
       gatherMs: 20,
       timeoutMs: 300,
+      // The receiver listens on loopback: the test-only opt-in (no setting reaches it).
+      allowPrivateAddresses: true,
       ...overrides,
     });
 
@@ -95,7 +97,8 @@ describe('notification forwarder against a local webhook receiver', () => {
     expect(first?.path).toBe('/api/webhooks/1/SECRET-WEBHOOK-TOKEN');
     expect(first?.body).toEqual({
       username: 'Merchant Desk',
-      content: 'AK-47 | Redline — Trade $12.34 was delivered to https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=Ab****** (key [redacted])',
+      // Discord's Markdown escaped: the mask and the brackets show as written.
+      content: 'AK-47 \\| Redline — Trade $12.34 was delivered to https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=Ab\\*\\*\\*\\*\\*\\* \\(key \\[redacted\\]\\)',
       allowed_mentions: { parse: [] },
     });
     const raw = JSON.stringify(receiver.received);
@@ -187,7 +190,7 @@ describe('notification forwarder against a local webhook receiver', () => {
     await receiver.stop();
     forwarder.offer([notification('While down', 'Trade $3.00 was delivered')]);
     await until(() => reports.length === 1);
-    expect(reports[0]?.body).toMatch(/could not be reached \(ECONNREFUSED\)/);
+    expect(reports[0]?.body).toBe(`127.0.0.1:${port} could not be reached; trying again in 150 ms`);
     await receiver.start(port);
     await until(() => receiver.received.length === 1);
     expect(receiver.texts()[0]).toBe('While down — Trade $3.00 was delivered');
@@ -197,7 +200,7 @@ describe('notification forwarder against a local webhook receiver', () => {
     receiver.mode = 'slow';
     forwarder.offer([notification('Slow', 'Trade $4.00 was delivered')]);
     await until(() => reports.length === 1);
-    expect(reports[0]?.body).toMatch(/did not answer within 300 ms; trying again in 150 ms$/);
+    expect(reports[0]?.body).toBe(`127.0.0.1:${receiver.port} could not be reached; trying again in 150 ms`);
     receiver.mode = 'ok';
     await until(() => reports.length === 2);
     expect(receiver.texts().at(-1)).toBe('Slow — Trade $4.00 was delivered');
@@ -240,6 +243,101 @@ describe('notification forwarder against a local webhook receiver', () => {
     expect(forwarder.status().problem).toBe(reports[0]?.body);
   });
 
+  it('redacts a trade URL token however it is written: in a URL, HTML-escaped, URL-encoded, bare', async () => {
+    const forms = [
+      'https://steamcommunity.com/tradeoffer/new/?partner=1&token=Ab3dE6gH',
+      'https://steamcommunity.com/tradeoffer/new/?partner=1&amp;token=Ab3dE6gH',
+      'partner%3D1%26token%3DAb3dE6gH',
+      'partner=1&amp;TOKEN=Ab3dE6gH',
+      'token=Ab3dE6gH',
+      '(token=Ab3dE6gH)',
+      'token%253DAb3dE6gH',
+      'token&#61;Ab3dE6gH',
+    ];
+    // Telegram: plain text, so the mask reads as it is.
+    settings = { ...settings, url: `http://127.0.0.1:${receiver.port}/bot1:A/sendMessage?chat_id=42` };
+    forwarder.offer(forms.map((form, i) => notification(`Item ${i}`, `Trade $1.00 to ${form} was delivered`)));
+    await until(() => receiver.received.length === 1);
+    const text = receiver.texts()[0] ?? '';
+    expect(text.split('\n')).toHaveLength(forms.length + 1);
+    expect(text).not.toContain('3dE6gH');
+    expect(text).toContain('token=Ab******');
+  });
+
+  it('escapes Markdown in a Discord message: an item name is no link, no mention, no formatting', async () => {
+    forwarder.offer([notification('Karambit [claim your prize](http://evil.example/x) @everyone', '**Trade** $1.00 to @here was `delivered` ||now||')]);
+    await until(() => receiver.received.length === 1);
+    expect(receiver.texts()[0]).toBe(
+      'Karambit \\[claim your prize\\]\\(http://evil.example/x\\) \\@everyone — \\*\\*Trade\\*\\* $1.00 to \\@here was \\`delivered\\` \\|\\|now\\|\\|',
+    );
+    // Telegram gets plain text (no parse mode): nothing to escape.
+    settings = { ...settings, url: `http://127.0.0.1:${receiver.port}/bot1:A/sendMessage?chat_id=42` };
+    forwarder.offer([notification('Karambit [x](http://evil.example/x)', 'Trade $1.00 was delivered')]);
+    await until(() => receiver.received.length === 2);
+    expect(receiver.texts()[1]).toBe('Karambit [x](http://evil.example/x) — Trade $1.00 was delivered');
+  });
+
+  it('reads at most a few KB of an answer: a receiver streaming without end costs nothing, and the message counts as delivered', async () => {
+    let written = 0;
+    let clientGone = false;
+    const endless = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = (): void => {
+        while (!clientGone && written < 2 * 1024 ** 3) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+      };
+      response.on('close', () => (clientGone = true));
+      pump();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      settings = { ...settings, url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook` };
+      forwarder = make({ timeoutMs: 5_000 });
+      forwarder.offer([notification('Big answer', 'Trade $1.00 was delivered')]);
+      await until(() => forwarder.status().lastSentAt !== null && clientGone, 10_000);
+      expect(reports).toEqual([]);
+      // What the kernel's buffers took before the app hung up, not a stream read to its end.
+      expect(written).toBeLessThan(64 * 1024 ** 2);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise<void>((resolve) => endless.close(() => resolve()));
+    }
+  });
+
+  it('says the same of every unreachable receiver, whatever listens there: no port scanner', async () => {
+    // A port nobody listens on, one that accepts and stays silent, one that answers something other than HTTP.
+    const closed = new Receiver();
+    await closed.start();
+    const closedPort = closed.port;
+    await closed.stop();
+    const accepted = new Set<net.Socket>();
+    const silent = net.createServer((socket) => accepted.add(socket));
+    const garbage = net.createServer((socket) => {
+      accepted.add(socket);
+      socket.end('SSH-2.0-OpenSSH_9.6\r\n');
+    });
+    for (const server of [silent, garbage]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const ports = [closedPort, (silent.address() as AddressInfo).port, (garbage.address() as AddressInfo).port];
+      for (const port of ports) {
+        reports = [];
+        await forwarder.stop();
+        settings = { ...settings, url: `http://127.0.0.1:${port}/hook` };
+        forwarder = make();
+        forwarder.offer([notification('Probe', 'Trade $1.00 was delivered')]);
+        await until(() => reports.length === 1);
+        expect(reports[0]?.body, `port ${port}`).toBe(`127.0.0.1:${port} could not be reached; trying again in 150 ms`);
+      }
+    } finally {
+      await forwarder.stop();
+      for (const socket of accepted) socket.destroy();
+      for (const server of [silent, garbage]) await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('forwards nothing of its own reports, and nothing once the URL is removed', async () => {
     receiver.mode = 500;
     forwarder = make({ report: (n) => { reports.push(n); forwarder.offer([n]); } });
@@ -249,6 +347,56 @@ describe('notification forwarder against a local webhook receiver', () => {
     settings = { ...settings, url: null };
     forwarder.settingsChanged();
     expect(forwarder.status()).toMatchObject({ host: null, pending: 0 });
+  });
+});
+
+describe('where forwarding may go', () => {
+  it('refuses loopback, private, link-local and other non-public destinations, also a name that resolves to one, without connecting', async () => {
+    const receiver = new Receiver();
+    await receiver.start();
+    const port = receiver.port;
+    const reports: Notification[] = [];
+    let url = '';
+    const forwarder = new NotificationForwarder({
+      settings: () => ({ url, categories: ['trade'] }),
+      categoryOf: (n) => n.kind,
+      report: (n) => reports.push(n),
+      minIntervalMs: 50,
+      gatherMs: 10,
+      timeoutMs: 2_000,
+    });
+    try {
+      const destinations = [
+        `127.0.0.1:${port}`,
+        `localhost:${port}`,
+        `[::1]:${port}`,
+        `[::ffff:127.0.0.1]:${port}`,
+        `0.0.0.0:${port}`,
+        '10.1.2.3',
+        '172.16.5.4',
+        '192.168.1.1',
+        '100.64.0.1',
+        '169.254.169.254',
+        '[fe80::1]',
+        '[fd00::1]',
+        '224.0.0.1',
+      ];
+      for (const destination of destinations) {
+        reports.length = 0;
+        url = `http://${destination}/api/webhooks/1/SECRET`;
+        forwarder.settingsChanged();
+        forwarder.offer([notification('Probe', 'Trade $1.00 was delivered')]);
+        await until(() => reports.length === 1);
+        const host = new URL(url).host;
+        expect(reports[0]?.body, destination).toBe(
+          `${host} is not a public address: forwarding goes to public chat services only; 1 notification not forwarded (check the webhook URL in Settings)`,
+        );
+      }
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await forwarder.stop();
+      await receiver.stop();
+    }
   });
 });
 

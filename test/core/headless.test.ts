@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeytarSecretStore } from '../../src/main/core/secrets';
 import type { Sandbox } from '../../src/server/sandbox';
@@ -10,61 +9,24 @@ import { startSandbox } from '../../src/server/sandbox';
 import { waitFor } from '../support/faults/harness';
 import { skipKeychainTests } from '../support/keychain';
 import { adminApi } from '../support/sandboxHttp';
-import { openBridge } from '../web/support';
-
-const ROOT = resolve(import.meta.dirname, '../..');
+import { callHost, webCli as startWebCli, type WebCliRun, webHostUrl } from '../support/webCli';
 
 const keychainIt = (await skipKeychainTests('headless keychain test')) ? it.skip : it;
-
-interface Run {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exitCode: () => number | null | undefined;
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** `npx tsx src/web/cli.ts …` as a user would type it (after `npm run web --`), in its own process group. */
-function webCli(args: string[], env: NodeJS.ProcessEnv): Run {
-  const child = spawn('npx', ['tsx', 'src/web/cli.ts', '--no-open', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  let exitCode: number | null | undefined;
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.on('exit', (code) => (exitCode = code));
-  cleanups.push(async () => {
-    if (exitCode !== undefined) return;
-    try {
-      process.kill(-(child.pid as number), 'SIGTERM');
-    } catch {
-      return;
-    }
-    await waitFor(() => exitCode !== undefined, 15_000, 'the web host to stop').catch(() => process.kill(-(child.pid as number), 'SIGKILL'));
-  });
-  return { child, stdout: () => stdout, stderr: () => stderr, exitCode: () => exitCode };
+/** `npx tsx src/web/cli.ts …` as a user would type it (after `npm run web --`), stopped after the test. */
+function webCli(args: string[], env: NodeJS.ProcessEnv): WebCliRun {
+  const run = startWebCli(args, env);
+  cleanups.push(() => run.stop());
+  return run;
 }
 
 /** The app's snapshot through the web host's bridge, as a browser window would ask for it. */
-async function snapshot(url: URL): Promise<{ catalog: { totalItems: number }; account: { merchantId: string | null } }> {
-  const token = url.searchParams.get('token') as string;
-  const { ws } = await openBridge(url, { token });
-  try {
-    return await new Promise((done) => {
-      ws.on('message', (data) => {
-        const message = JSON.parse(String(data)) as { type: string; id?: number; envelope?: { ok: boolean; value: unknown } };
-        if (message.type === 'result' && message.id === 1) done(message.envelope?.value as never);
-      });
-      ws.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} }));
-    });
-  } finally {
-    ws.terminate();
-  }
-}
+const snapshot = (url: URL) => callHost(url, 'app.snapshot');
 
 describe('headless run: npm run web -- --base-url … --ws-url … --data-dir … --port …', () => {
   let sb: Sandbox;
@@ -81,12 +43,10 @@ describe('headless run: npm run web -- --base-url … --ws-url … --data-dir �
     return { dataDir, home };
   }
 
-  async function syncedAtStartUp(run: Run): Promise<URL> {
-    await waitFor(() => /web host: (http\S+)/.exec(run.stdout()) ?? run.exitCode() !== undefined, 60_000, 'the URL line or an exit');
-    expect(run.exitCode(), `exited:\n${run.stderr()}`).toBeUndefined();
-    const url = new URL((/web host: (http\S+)/.exec(run.stdout()) as RegExpExecArray)[1] as string);
+  async function syncedAtStartUp(run: WebCliRun): Promise<URL> {
+    const url = await webHostUrl(run);
     const { totalItems } = sb.core.catalog.totals();
-    await waitFor(async () => (await snapshot(url)).catalog.totalItems === totalItems, 30_000, `a catalog of ${totalItems} items`);
+    await waitFor(async () => (await snapshot(url)).catalog.totalItems === totalItems, 60_000, `a catalog of ${totalItems} items`);
     expect((await snapshot(url)).account.merchantId).toBe(merchant.merchantId);
     return url;
   }

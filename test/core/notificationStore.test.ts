@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { StoredNotification } from '../../src/shared/ipc';
+import { groupNotifications, type NotificationGroup } from '../../src/shared/notifications';
 import { LocalStore } from '../../src/main/core/store';
 
 const dirs: string[] = [];
@@ -61,6 +62,32 @@ describe('notification centre store (real SQLite file)', () => {
     expect(await store.markNotificationsRead({ all: true, through: '2026-11-26T05:00:02.000Z' })).toEqual({ marked: 2, unread: 1 });
     expect(await store.unreadNotificationCount()).toBe(1);
     expect((await store.listNotifications({ limit: 1, offset: 1 })).rows.map((n) => n.id)).toEqual(['al']);
+  });
+
+  it('counts unread rows as the centre shows them: 30 notifications in 6 runs are 6 unread, a run marked read is one less', async () => {
+    const { store } = await openStore();
+    const statuses = ['SENT', 'COMPLETED', 'CANCELLED'] as const;
+    const severity = { SENT: 'neutral', COMPLETED: 'success', CANCELLED: 'danger' } as const;
+    // Six runs of five, a kind at a time, each run within a few seconds, the runs minutes apart.
+    const list = Array.from({ length: 30 }, (_, i) => {
+      const run = Math.floor(i / 5);
+      const status = statuses[run % 3] as (typeof statuses)[number];
+      const at = new Date(Date.UTC(2026, 10, 28, 12, run * 5, i % 5)).toISOString();
+      return note(`trade:t${i}:${status}`, at, { severity: severity[status], title: `Item ${i}` });
+    });
+    const inserted = await store.insertNotifications(list);
+    const page = await store.listNotifications({ limit: 100 });
+    const rows = groupNotifications(page.rows);
+    expect(rows).toHaveLength(6);
+    expect(inserted.unread).toBe(6);
+    expect(page.unread).toBe(6);
+    // Reading one row's members (the screen's "Mark read") takes one off; one member of a run leaves its row unread.
+    const [newest, second] = rows as [NotificationGroup<StoredNotification>, NotificationGroup<StoredNotification>];
+    expect(await store.markNotificationsRead({ ids: newest.members.map((n) => n.id) })).toEqual({ marked: 5, unread: 5 });
+    expect(await store.markNotificationsRead({ ids: [second.members[0]?.id ?? ''] })).toEqual({ marked: 1, unread: 5 });
+    expect(await store.unreadNotificationCount()).toBe(5);
+    await store.markNotificationsRead({ all: true });
+    expect(await store.unreadNotificationCount()).toBe(0);
   });
 
   it('refuses a bad query or mark-read with a clear error and changes nothing', async () => {

@@ -15,9 +15,12 @@ import {
   MemorySecretStore,
   openSecretStore,
   SecretStoreReadOnlyError,
+  SecretStoreTimeoutError,
   SecretStoreUnavailableError,
+  whenKeychainAnswers,
 } from '../../src/main/core/secrets';
 import { skipKeychainTests } from '../support/keychain';
+import { until } from '../support/until';
 
 /** In CI (CI=true) the keychain tests always run, and fail when there is no Secret Service instead of skipping silently. */
 const noKeychain = await skipKeychainTests('keychain tests');
@@ -53,7 +56,8 @@ describe('KeytarSecretStore (the real OS keychain)', () => {
   });
 
   it.skipIf(noKeychain)('is what openSecretStore picks when it answers', async () => {
-    const opened = await openSecretStore({ env: { MERCHANT_API_KEY: 'k', MERCHANT_ID: 'm' } });
+    // Patient, as the tests are with a busy machine: the app's 5 s probe would take a slow keychain as slow, not absent.
+    const opened = await openSecretStore({ env: { MERCHANT_API_KEY: 'k', MERCHANT_ID: 'm' }, keychain: new KeytarSecretStore({ probeTimeoutMs: 60_000 }) });
     expect(opened.store.kind).toBe('keychain');
     expect(opened.warning).toBeNull();
   });
@@ -84,19 +88,60 @@ describe('KeytarSecretStore (the real OS keychain)', () => {
     await expect(broken.probe()).rejects.toBeInstanceOf(SecretStoreUnavailableError);
   });
 
-  it('gives up probing a keychain that never answers (a locked keyring waiting for a prompt)', async () => {
+  it('stops waiting for a probe that does not answer (a locked keyring waiting for a prompt): a slow keychain, not an absent one', async () => {
     const hanging: KeytarBackend = { ...brokenKeytar, findCredentials: () => new Promise(() => {}) };
     const store = new KeytarSecretStore({ backend: hanging, probeTimeoutMs: 50 });
-    await expect(store.probe()).rejects.toThrow('OS keychain unavailable: no answer within 50 ms (keyring locked?)');
+    const error = await store.probe().catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(SecretStoreTimeoutError);
+    expect((error as Error).message).toBe('OS keychain slow: no answer within 50 ms (busy, or locked and waiting to be unlocked)');
   });
 
-  it('gives up reading, writing and deleting when the keychain never answers', async () => {
+  it('stops waiting for a read, write or delete that does not answer, and hands over its late answer', async () => {
+    let answer: (key: string) => void = () => {};
     const never = () => new Promise<never>(() => {});
-    const hanging: KeytarBackend = { getPassword: never, setPassword: never, deletePassword: never, findCredentials: never };
+    const hanging: KeytarBackend = { getPassword: () => new Promise((resolve) => (answer = resolve)), setPassword: never, deletePassword: never, findCredentials: never };
     const store = new KeytarSecretStore({ backend: hanging, operationTimeoutMs: 50 });
-    await expect(store.get('acme')).rejects.toThrow('OS keychain unavailable: no answer within 50 ms (keyring locked?)');
-    await expect(store.set('acme', 'k')).rejects.toBeInstanceOf(SecretStoreUnavailableError);
-    await expect(store.delete('acme')).rejects.toBeInstanceOf(SecretStoreUnavailableError);
+    const error = await store.get('acme').catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(SecretStoreTimeoutError);
+    expect((error as Error).message).toBe('OS keychain slow: no answer within 50 ms (busy, or locked and waiting to be unlocked)');
+    answer('sk_late');
+    expect(await (error as SecretStoreTimeoutError).answer).toBe('sk_late');
+    await expect(store.set('acme', 'k')).rejects.toBeInstanceOf(SecretStoreTimeoutError);
+    await expect(store.delete('acme')).rejects.toBeInstanceOf(SecretStoreTimeoutError);
+  });
+});
+
+describe('whenKeychainAnswers', () => {
+  it('waits for the late answer of a call that timed out, and makes it again after a backoff when it fails', async () => {
+    const answers: { resolve(key: string | null): void; reject(error: Error): void }[] = [];
+    const backend: KeytarBackend = {
+      ...brokenKeytar,
+      getPassword: () => new Promise((resolve, reject) => answers.push({ resolve, reject })),
+    };
+    const store = new KeytarSecretStore({ backend, operationTimeoutMs: 50 });
+    const timedOut = (await store.get('acme').catch((reason: unknown) => reason)) as SecretStoreTimeoutError<string | null>;
+    expect(timedOut).toBeInstanceOf(SecretStoreTimeoutError);
+    const retries: number[] = [];
+    const answer = whenKeychainAnswers(timedOut, () => store.get('acme'), { signal: new AbortController().signal, onRetry: (at) => retries.push(at) });
+    // The hanging call fails (libsecret's own D-Bus time-out): one more call, after the backoff, answers.
+    answers[0]?.reject(new Error('Timeout was reached'));
+    await until(() => answers.length === 2, 10_000);
+    expect(retries).toHaveLength(1);
+    answers[1]?.resolve('sk_late');
+    expect(await answer).toBe('sk_late');
+  });
+
+  it('ends when its signal aborts (a key was entered meanwhile), even during the backoff, and asks no more', async () => {
+    let calls = 0;
+    let fail: (error: Error) => void = () => {};
+    const backend: KeytarBackend = { ...brokenKeytar, getPassword: () => (calls++, new Promise((_resolve, reject) => (fail = reject))) };
+    const store = new KeytarSecretStore({ backend, operationTimeoutMs: 50 });
+    const timedOut = (await store.get('acme').catch((reason: unknown) => reason)) as SecretStoreTimeoutError<string | null>;
+    const stop = new AbortController();
+    const answer = whenKeychainAnswers(timedOut, () => store.get('acme'), { signal: stop.signal, onRetry: () => stop.abort(new Error('a key was entered')) });
+    fail(new Error('Timeout was reached'));
+    await expect(answer).rejects.toThrow('a key was entered');
+    expect(calls).toBe(1);
   });
 });
 
@@ -158,6 +203,15 @@ describe('openSecretStore fallback order', () => {
     const opened = await openSecretStore({ env: { MERCHANT_API_KEY: 'sk_env' }, keychain: broken() });
     expect(opened.store.kind).toBe('memory');
     expect(opened.warning).toContain('kept in memory only');
+  });
+
+  it('keeps a keychain that is slow to answer, rather than the environment or memory', async () => {
+    const slow = new KeytarSecretStore({ backend: { ...brokenKeytar, findCredentials: () => new Promise(() => {}) }, probeTimeoutMs: 50 });
+    const opened = await openSecretStore({ env: { MERCHANT_API_KEY: 'sk_env', MERCHANT_ID: 'acme' }, keychain: slow });
+    expect(opened.store).toBe(slow);
+    expect(opened.warning).toBe(
+      'OS keychain slow: no answer within 50 ms (busy, or locked and waiting to be unlocked). API keys stay in the OS keychain: the engine waits for its answer.',
+    );
   });
 
   it('prefers a working keychain over the environment', async () => {

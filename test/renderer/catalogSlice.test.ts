@@ -140,24 +140,43 @@ describe('live catalog updates', () => {
   it('keeps the market standing it shows when a live row brings none, and moves the discount with the price', () => {
     const s = loaded();
     const shown = s.rows[3]?.market;
-    expect(shown).toEqual({ reference: 1000, listings: 5, discount: 0, floatRank: 1 });
+    expect(shown).toEqual({ reference: 1000, listings: 5, plainListings: 5, discount: 0, floatRank: 1 });
     const upserted = applyCatalogBatch(s, batch(2, { items: items({ upserted: [row(3, 1000, { float: 0.01, market: null })] }) }), 0);
     expect(upserted.rows[3]?.float).toBe(0.01);
     expect(upserted.rows[3]?.market).toEqual(shown);
     // A live price of 800 against the shown reference of 1000: 20 % under it until the next page read.
     const moved = applyCatalogBatch(upserted, batch(3, { items: items({ prices: [{ itemId: 3, price: 800, previous: 1000 }] }) }), 0);
-    expect(moved.rows[3]?.market).toEqual({ reference: 1000, listings: 5, discount: 20, floatRank: 1 });
+    expect(moved.rows[3]?.market).toEqual({ reference: 1000, listings: 5, plainListings: 5, discount: 20, floatRank: 1 });
     // A page read brings the engine's own numbers.
-    const fresh = row(3, 800, { market: { reference: 950, listings: 6, discount: 15.78, floatRank: 2 } });
+    const fresh = row(3, 800, { market: { reference: 950, listings: 6, plainListings: 6, discount: 15.78, floatRank: 2 } });
     const read = receivePage({ ...moved, generation: moved.generation + 1 }, { key: moved.key, generation: moved.generation + 1, index: 0, page: { rows: [fresh], total: 500_000, offset: 0, limit: 100 }, centerPage: 0 });
     expect(read.rows[3]?.market).toEqual(fresh.market);
   });
 
   it('moves the detail panel\'s discount with a live price', () => {
-    const market = { reference: 2000, listings: 9, discount: 0, floatRank: 4, leftSale24h: 2, median7d: 2100, observed7d: 30 };
+    const market = { reference: 2000, listings: 9, plainListings: 7, discount: 0, floatRank: 4, leftSale24h: 2, median7d: 2100, observed7d: 30 };
     const s = { ...loaded(), detail: { id: 9, status: 'ready' as const, data: { item: { itemId: 9, price: 2000 } as never, priceHistory: [], onSale: true, market }, error: null } };
     const next = applyCatalogBatch(s, batch(3, { items: items({ prices: [{ itemId: 9, price: 2500, previous: 2000 }] }) }), 0);
     expect(next.detail.data?.market).toEqual({ ...market, discount: -25 });
+  });
+
+  it('moves the reference and discount of every held row and the detail of a name whose market moved, and no other', () => {
+    const s = loaded();
+    const name = 'Tec-9 | Zzyzx Glow (Field-Tested)';
+    // Rows 3 and 100 share a name; row 4 (its own name) keeps its numbers.
+    const rows: CatalogSlice['rows'] = { ...s.rows, 3: row(3, 1000, { market_hash_name: name }), 100: row(100, 1200, { market_hash_name: name }) };
+    const market = { reference: 1000, listings: 5, plainListings: 5, discount: 0, floatRank: 4, leftSale24h: 2, median7d: 1000, observed7d: 30 };
+    const held = { ...s, rows, detail: { id: 3, status: 'ready' as const, data: { item: { itemId: 3, market_hash_name: name, phase: null, price: 1000 } as never, priceHistory: [], onSale: true, market }, error: null } };
+    const next = applyCatalogBatch(held, batch(4, { markets: [{ name, phase: null, reference: 800, listings: 6, plainListings: 4 }] }), 0);
+    expect(next.rows[3]?.market).toEqual({ reference: 800, listings: 6, plainListings: 4, discount: -25, floatRank: 1 });
+    expect(next.rows[100]?.market).toEqual({ reference: 800, listings: 6, plainListings: 4, discount: -50, floatRank: 1 });
+    expect(next.rows[4]).toBe(held.rows[4]);
+    expect(next.detail.data?.market).toEqual({ ...market, reference: 800, listings: 6, plainListings: 4, discount: -25 });
+    // The same name in another phase is another market (nothing on screen changes); a name none of whose listings
+    // is plain has no reference.
+    expect(applyCatalogBatch(held, batch(5, { markets: [{ name, phase: 'Ruby', reference: 9, listings: 1, plainListings: 1 }] }), 0)).toBe(held);
+    const bare = applyCatalogBatch(held, batch(6, { markets: [{ name, phase: null, reference: null, listings: 6, plainListings: 0 }] }), 0);
+    expect(bare.rows[3]?.market).toMatchObject({ reference: null, discount: null, plainListings: 0 });
   });
 
   it('marks removed rows (they fade) and the detail as off sale', () => {

@@ -8,6 +8,7 @@ import {
   DEFAULT_SORT,
   EMPTY_FILTERS,
   filterProblems,
+  filtersForSort,
   nextSort,
   toCatalogQuery,
   withFilterEdit,
@@ -168,6 +169,17 @@ describe('discount and float rank', () => {
     expect(nextSort(DEFAULT_SORT, 'floatRank')).toEqual({ column: 'floatRank', direction: 'asc' });
   });
 
+  it('starts the discount sort from $1 unless a minimum price is set, and never sets it again on a flip', () => {
+    const deals = { column: 'discount', direction: 'desc' } as const;
+    expect(filtersForSort(EMPTY_FILTERS, DEFAULT_SORT, deals)).toEqual({ ...EMPTY_FILTERS, priceMin: '1' });
+    expect(engineQuery(filtersForSort(EMPTY_FILTERS, DEFAULT_SORT, deals)).priceMin).toBe(100);
+    const own = { ...EMPTY_FILTERS, priceMin: '0.10' };
+    expect(filtersForSort(own, DEFAULT_SORT, deals)).toBe(own);
+    // Cleared while sorted by discount: the flip to ascending keeps it cleared.
+    expect(filtersForSort(EMPTY_FILTERS, deals, { column: 'discount', direction: 'asc' })).toBe(EMPTY_FILTERS);
+    expect(filtersForSort(EMPTY_FILTERS, DEFAULT_SORT, { column: 'float', direction: 'asc' })).toBe(EMPTY_FILTERS);
+  });
+
   it('an empty form asks for none of them', () => {
     expect(engineQuery(EMPTY_FILTERS)).toMatchObject({
       seeds: [],
@@ -188,16 +200,34 @@ describe('discount and float rank', () => {
 });
 
 describe('market standing display', () => {
-  it('writes a discount under the reference as −N % and over it as +N %', () => {
-    expect(formatDiscount(23.4)).toBe('−23\u00a0%');
+  it('writes a discount under the reference as -N % (the minus of every amount) and over it as +N %', () => {
+    expect(formatDiscount(23.4)).toBe('-23\u00a0%');
     expect(formatDiscount(-12.6)).toBe('+13\u00a0%');
     expect(formatDiscount(0.2)).toBe('0\u00a0%');
     expect(formatDiscount(-0.4)).toBe('0\u00a0%');
+    // Far over the reference (a cent skin carrying a $2,400 sticker): three digits at most.
+    expect(formatDiscount(-999.4)).toBe('+999\u00a0%');
+    expect(formatDiscount(-8_000_000)).toBe('>\u00a0+999\u00a0%');
   });
 
   it('writes a float rank as #k of N, or a dash without a float', () => {
     expect(formatFloatRank(2, 418)).toBe('#2 of 418');
     expect(formatFloatRank(1, 1200)).toBe('#1 of 1,200');
     expect(formatFloatRank(null, 12)).toBe('—');
+  });
+});
+
+describe('a range whose minimum passes its maximum', () => {
+  it('is said on the minimum and left out of the query, for price and float alike', () => {
+    const f = withFilterEdit(EMPTY_FILTERS, { priceMin: '50', priceMax: '10', floatMin: '0.5', floatMax: '0.2' });
+    expect(filterProblems(f)).toEqual({
+      priceMin: 'Above the maximum price ($10.00): nothing would match',
+      floatMin: 'Above the maximum float (0.2): nothing would match',
+    });
+    expect(engineQuery(f)).toMatchObject({ priceMin: null, priceMax: 1000, floatMin: null, floatMax: 0.2 });
+    // Equal ends are a range of one value.
+    const same = withFilterEdit(EMPTY_FILTERS, { priceMin: '10', priceMax: '10.00' });
+    expect(filterProblems(same)).toEqual({});
+    expect(engineQuery(same)).toMatchObject({ priceMin: 1000, priceMax: 1000 });
   });
 });

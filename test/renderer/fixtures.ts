@@ -20,7 +20,7 @@ export function row(itemId: number, price = 1000, extra: Partial<CatalogRow> = {
     souvenir: false,
     listedAt: '2026-03-01T12:00:00.000Z',
     lastMove: null,
-    market: { reference: 1000, listings: 5, discount: (1000 - price) / 10, floatRank: 1 },
+    market: { reference: 1000, listings: 5, plainListings: 5, discount: (1000 - price) / 10, floatRank: 1 },
     ...extra,
   };
 }

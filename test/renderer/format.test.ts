@@ -3,13 +3,17 @@ import {
   centsToInput,
   formatAge,
   formatCountdown,
+  formatCents,
+  formatDiscount,
   formatDollarsShort,
   formatDurationSeconds,
+  formatSignedCents,
   formatFloat,
   formatRelative,
   parseUnitFloat,
   shortId,
 } from '../../src/renderer/src/lib/format';
+import { scaleLabels } from '../../src/renderer/src/lib/chart';
 import { safeCsvFilename } from '../../src/renderer/src/lib/download';
 import { tradeUrlProblem } from '../../src/renderer/src/lib/tradeUrlHint';
 import { STATUS_COLORS, STATUS_LABELS } from '../../src/renderer/src/lib/status';
@@ -60,6 +64,20 @@ describe('format', () => {
     expect(formatDollarsShort(123_456)).toBe('$1,235');
     expect(formatDollarsShort(2_500_000)).toBe('$25.0k');
     expect(formatDollarsShort(-350_000_000)).toBe('-$3.5M');
+  });
+
+  it('writes every change with the one minus of formatCents', () => {
+    expect(formatSignedCents(120)).toBe('+$1.20');
+    expect(formatSignedCents(-16)).toBe('-$0.16');
+    expect(formatSignedCents(-16)).toBe(formatCents(-16));
+    expect(formatSignedCents(0)).toBe('$0.00');
+    expect(formatDiscount(23.4).startsWith('-')).toBe(true);
+  });
+
+  it('labels a value scale so its ends differ: the short form, or in full when the short one writes both the same', () => {
+    expect(scaleLabels(4_984, 5_000, formatDollarsShort, formatCents)).toEqual(['$50.00', '$49.84']);
+    expect(scaleLabels(40_000, 50_000, formatDollarsShort, formatCents)).toEqual(['$500', '$400']);
+    expect(scaleLabels(5_000, 5_000, formatDollarsShort, formatCents)).toEqual(['$50', null]);
   });
 
   it('parses unit floats for filters', () => {

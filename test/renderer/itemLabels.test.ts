@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { RARITIES, rarityName } from '../../src/renderer/src/lib/rarity';
-import { COLUMNS, emptyColumns, narrowTemplate } from '../../src/renderer/src/screens/catalog/columns';
+import { COLUMNS, emptyColumns, FOLDABLE, FOLDABLE_NARROWEST, narrowTemplate } from '../../src/renderer/src/screens/catalog/columns';
 import { nameParts } from '../../src/renderer/src/screens/catalog/itemName';
 import { row } from './fixtures';
 
@@ -83,13 +83,15 @@ describe('columns a narrow grid folds', () => {
     expect(emptyColumns([], null)).toEqual([]);
   });
 
-  it('gives a folded column no width, next to seed, charms, discount and float rank (folded unless sorted by)', () => {
-    const folded = (sortedBy: Parameters<typeof narrowTemplate>[1]) => {
-      const template = narrowTemplate(['phase'], sortedBy).match(/minmax\([^)]*\)|\S+/g) ?? [];
+  it('gives a folded column no width, next to seed, charms and float rank (folded unless sorted by), and the age when narrower; never the discount', () => {
+    const folded = (sortedBy: Parameters<typeof narrowTemplate>[1], which = FOLDABLE) => {
+      const template = narrowTemplate(['phase'], sortedBy, which).match(/minmax\([^)]*\)|\S+/g) ?? [];
       expect(template).toHaveLength(COLUMNS.length);
       return COLUMNS.filter((_, i) => template[i] === '0px').map((c) => c.id);
     };
-    expect(folded(null)).toEqual(['phase', 'seed', 'keychains', 'discount', 'rank']);
-    expect(folded('discount')).toEqual(['phase', 'seed', 'keychains', 'rank']);
+    expect(folded(null)).toEqual(['phase', 'seed', 'keychains', 'rank']);
+    expect(folded('rank')).toEqual(['phase', 'seed', 'keychains']);
+    expect(folded(null, FOLDABLE_NARROWEST)).toEqual(['phase', 'seed', 'keychains', 'age', 'rank']);
+    expect(folded('age', FOLDABLE_NARROWEST)).toEqual(['phase', 'seed', 'keychains', 'rank']);
   });
 });

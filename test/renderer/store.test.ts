@@ -91,8 +91,15 @@ describe('trades slice', () => {
     expect(updated.byId['a']?.status).toBe('SENT');
     expect(updated.stale).toBe(false);
     expect(applyTradesBatch(s, [trade('new')]).stale).toBe(true);
-    // On the active tab a trade that finished leaves the list.
-    expect(applyTradesBatch(s, [trade('a', 'COMPLETED')]).stale).toBe(true);
+    // On the active tab a trade that finished leaves the rows at once (a reload that never comes or answers late
+    // cannot keep it there), and the list is read again to fill the page.
+    const finished = applyTradesBatch(s, [trade('a', 'COMPLETED')]);
+    expect(finished.stale).toBe(true);
+    expect(finished.list).toMatchObject({ ids: [], total: 0 });
+    expect(finished.byId).toEqual({});
+    // On the history tab it stays, with its new status.
+    const history = receiveTradePage({ ...initialTrades, tab: 'history' }, tradeQueryKey({ ...initialTrades, tab: 'history' }), { rows: [trade('a')], total: 1, offset: 0, limit: 50 });
+    expect(applyTradesBatch(history, [trade('a', 'COMPLETED')]).list.ids).toEqual(['a']);
     expect(applyTradesBatch(s, undefined)).toBe(s);
   });
 

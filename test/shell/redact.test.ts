@@ -24,6 +24,18 @@ describe('SecretScrubber', () => {
     expect(scrubber.scrub(`MERCHANT_API_KEY=${KEY} next`)).toBe(`MERCHANT_API_KEY=${REDACTED} next`);
   });
 
+  it('cuts a part of a remembered secret too: a prefix, a tail, URL-encoded, in another letter case', () => {
+    const scrubber = new SecretScrubber();
+    const key = 'Mk_Live+Mixed/Case=Key-0123456789abcdef';
+    scrubber.remember(key);
+    for (const form of [key.slice(0, 12), key.slice(-10), encodeURIComponent(key), key.toLowerCase(), key.toUpperCase(), encodeURIComponent(key).toLowerCase()]) {
+      expect(scrubber.scrub(`sent ${form}, then`), form).toBe(`sent ${REDACTED}, then`);
+    }
+    // Runs shorter than 8 of its characters are ordinary text.
+    expect(scrubber.scrub('Mk_Live+ alone')).toBe(`${REDACTED} alone`);
+    expect(scrubber.scrub('Mk_Live alone')).toBe('Mk_Live alone');
+  });
+
   it('cuts the longer of two overlapping secrets whole', () => {
     const scrubber = new SecretScrubber();
     scrubber.remember('abcdefgh');

@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError, type EngineService } from '../../src/main/core/ipc/engineService';
+import { BRIDGE_PROTOCOL, CODE_PROTOCOL_PREFIX, TOKEN_PROTOCOL_PREFIX } from '../../src/web/bridgeAuth';
 import type { EngineEventBatch, IpcMethod, IpcParsedInput, IpcResult } from '../../src/shared/ipc';
 
 /**
@@ -83,8 +84,14 @@ export function rawRequest(
   });
 }
 
-/** What a page sends as the bridge socket's first frame: its token, or the one-time code of a browser link. */
-export type BridgeHello = { token: string } | { code: string };
+/** What a page offers at the bridge socket's upgrade: its token, or the one-time code of a browser link. */
+export type BridgeCredential = { token: string } | { code: string };
+
+/** The subprotocols a page offers (`Sec-WebSocket-Protocol`): the bridge's, and its credential; none without one. */
+export function bridgeProtocols(credential: BridgeCredential | null): string[] {
+  if (credential === null) return [];
+  return [BRIDGE_PROTOCOL, 'token' in credential ? `${TOKEN_PROTOCOL_PREFIX}${credential.token}` : `${CODE_PROTOCOL_PREFIX}${credential.code}`];
+}
 
 export interface OpenedBridge {
   ws: WebSocket;
@@ -93,20 +100,19 @@ export interface OpenedBridge {
 }
 
 /**
- * Opens the web host's `/bridge` as its page does: the page's Origin on the upgrade, then the hello
- * as the first frame. Resolves once welcomed; rejects with the close code and reason when refused.
+ * Opens the web host's `/bridge` as its page does: the page's Origin and the credential on the
+ * upgrade. Resolves once welcomed; rejects with the close code and reason when refused.
  * `onMessage` sees every frame after the welcome (attached before it, so none is missed).
  */
 export function openBridge(
   page: string | URL,
-  hello: BridgeHello,
+  credential: BridgeCredential,
   onMessage: (message: Record<string, unknown>) => void = () => {},
 ): Promise<OpenedBridge> {
   const url = new URL(page);
-  const ws = new WebSocket(`ws://${url.host}/bridge`, { origin: url.origin });
+  const ws = new WebSocket(`ws://${url.host}/bridge`, bridgeProtocols(credential), { origin: url.origin });
   return new Promise((resolve, reject) => {
     let welcomed = false;
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', ...hello })));
     ws.on('message', (data) => {
       const message = JSON.parse(String(data)) as Record<string, unknown>;
       if (welcomed) return onMessage(message);

@@ -134,7 +134,7 @@ describe('web bridge in Chromium', () => {
       expect(seen[0]?.headers['cookie']).toBeUndefined();
       expect(seen[0]?.headers['referer']).toBeUndefined();
 
-      // Replayed from Node with the page's own Origin: the socket opens, but nothing passes without the hello.
+      // Replayed from Node with the page's own Origin: the socket opens, but nothing passes without the token.
       const before = engine.calls.length;
       const replayed = new WsSocket(`ws://127.0.0.1:${host.port}/bridge`, {
         headers: Object.fromEntries(Object.entries(seen[0]?.headers ?? {}).filter(([name]) => name === 'cookie' || name === 'authorization')) as Record<string, string>,

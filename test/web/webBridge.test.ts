@@ -19,7 +19,7 @@ interface WebBridgeModule {
   connectWebBridge(
     page: string,
     options: {
-      createSocket?: (url: string) => WebSocket;
+      createSocket?: (url: string, protocols: string[]) => WebSocket;
       tokens?: TokenStore;
       launch?: { token: string } | { code: string } | null;
       queueTimeoutMs?: number;
@@ -54,8 +54,8 @@ function sharedStore(token: string | null): TokenStore & { otherTabWrites(token:
 const TOKEN = 'bridge-token-0123456789abcdef';
 
 function socketFactory(origin: string, sockets: WsSocket[]) {
-  return (url: string) => {
-    const ws = new WsSocket(url, { origin });
+  return (url: string, protocols: string[]) => {
+    const ws = new WsSocket(url, protocols, { origin });
     ws.on('error', () => {});
     sockets.push(ws);
     return ws as unknown as WebSocket;
@@ -173,7 +173,7 @@ describe('web bridge (browser side) against the web host', () => {
     expect(await bridge.app.snapshot({})).toMatchObject({ ok: true });
     await first.close();
     hosts.length = 0;
-    // Back on the same port with another token: the host closes our socket after the hello (4401).
+    // Back on the same port with another token: the host refuses our socket's token (4401).
     const other = await startWebHost({ engine, rendererDir: tree.rendererDir, token: 'another-token-0123456789abcdef', port: first.port });
     hosts.push(other);
     await expect.poll(() => states.at(-1)).toBe('unauthorized');

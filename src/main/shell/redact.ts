@@ -5,13 +5,16 @@
  * environment problem may quote what it was given). Every line the shell writes goes
  * through `scrub`, which cuts out
  * - every secret it was told about (`remember`: the `MERCHANT_API_KEY` variable, the
- *   keys the Settings screen sent with `account.configure` / `account.test`), and
+ *   keys the Settings screen sent with `account.configure` / `account.test`), and any
+ *   part of one as redactSecret finds it (a prefix, URL-encoded, in another letter case), and
  * - values that look like credentials whatever they are: `x-api-key: …`,
  *   `apiKey=…`, `"api_key": "…"`, `secret …`, `Bearer …`, `x-signature: …`, and
  *   trade-URL `token=…`.
  */
 
-export const REDACTED = '[redacted]';
+import { REDACTED, redactSecret } from '../core/engine/redactSecret';
+
+export { REDACTED };
 
 /** Shorter strings are not treated as secrets (they would cut ordinary words out of the log). */
 const MIN_SECRET_LENGTH = 8;
@@ -38,7 +41,7 @@ export class SecretScrubber {
   scrub(text: string): string {
     let clean = text;
     // Longest first: a key that contains another is cut out whole.
-    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) clean = clean.split(secret).join(REDACTED);
+    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) clean = redactSecret(clean, secret);
     clean = clean.replace(FIELD, (_match, name: string, separator: string) => `${name}${separator}${REDACTED}`);
     clean = clean.replace(BEARER, (_match, scheme: string) => `${scheme} ${REDACTED}`);
     return clean;

@@ -32,13 +32,13 @@ export const WEAR_BOUNDS: readonly (readonly [number, number])[] = [
 
 export const WEAPONS: readonly WeaponDef[] = [
   { name: 'AK-47', weight: 10, skins: [
-    ['Redline', 'R', 282, 'c', 0.1, 0.7], ['Asiimov', 'V', 801, 'c', 0.05, 0.7], ['Vulcan', 'V', 302, 'c', 0, 0.9],
+    ['Redline', 'L', 282, 'c', 0.1, 0.7], ['Asiimov', 'V', 801, 'c', 0.05, 0.7], ['Vulcan', 'V', 302, 'c', 0, 0.9],
     ['Fire Serpent', 'X', 180, 'c', 0.06, 0.76], ['Case Hardened', 'L', 44, 'c'], ['Bloodsport', 'V', 639, 'c', 0, 0.45],
     ['Neon Rider', 'V', 707, 'c', 0, 0.8], ['The Empress', 'V', 675, 'c'], ['Slate', 'R', 1035, 'c'],
     ['Phantom Disruptor', 'L', 941, 'c'], ['Wild Lotus', 'X', 724, 'x'], ['Gold Arabesque', 'X', 1171, 's'],
     ['Fuel Injector', 'V', 524, 'c'], ['Frontside Misty', 'L', 490, 'c', 0.02, 0.87], ['Point Disarray', 'L', 506, 'c', 0, 0.67],
     ['Aquamarine Revenge', 'V', 474, 'c', 0, 0.69], ['Jaguar', 'V', 316, 'c'], ['Hydroponic', 'L', 456, 'x', 0, 0.5],
-    ['Elite Build', 'M', 422, 'c'], ['Safari Mesh', 'I', 72, 's', 0.06, 0.8], ['Ice Coaled', 'R', 1141, 'c'],
+    ['Elite Build', 'M', 422, 'c'], ['Safari Mesh', 'I', 72, 's', 0.06, 0.8], ['Ice Coaled', 'L', 1141, 'c'],
     ['Nightwish', 'V', 1143, 'c'], ['Head Shot', 'V', 1221, 'c'], ['Inheritance', 'V', 1209, 'c'], ['Uncharted', 'M', 1087, 'c'],
     ['Blue Laminate', 'R', 226, 'x', 0.02, 0.4], ['Jet Set', 'L', 340, 'x', 0.1, 1], ['Legion of Anubis', 'V', 959, 'c'],
   ] },

@@ -22,7 +22,7 @@ import {
   type SmallItemRow,
 } from './cs2Data';
 import { marketHashName, slugify, STAR, type Variant } from './naming';
-import { gloveProfile, knifeProfile, smallItemProfile, weaponProfile, type PriceProfile } from './pricing';
+import { anchored, gloveProfile, knifeProfile, smallItemProfile, weaponProfile, type PriceProfile } from './pricing';
 import { hashString, type Rng } from './rng';
 
 export type ItemKind = 'weapon' | 'knife' | 'glove' | 'sticker' | 'charm';
@@ -178,7 +178,7 @@ function buildWeapons(): KindTable {
         statTrak: source === 'c',
         souvenir: source === 's',
         phases: null,
-        price: weaponProfile(base, grade),
+        price: anchored(base, weaponProfile(base, grade)),
       });
       pairs.push([entry, weapon.weight * GRADE_PICK_WEIGHTS[grade]]);
     }
@@ -204,7 +204,7 @@ function buildKnives(): KindTable {
         statTrak: true,
         souvenir: false,
         phases: finishName === null ? null : (PHASES_BY_FINISH[finishName] ?? null),
-        price: knifeProfile(base, knife, finish),
+        price: anchored(base, knifeProfile(base, knife, finish)),
       });
       pairs.push([entry, knife.weight * weight]);
     }
@@ -226,7 +226,7 @@ function buildGloves(): KindTable {
         statTrak: false,
         souvenir: false,
         phases: null,
-        price: gloveProfile(base, glove.base, mult),
+        price: anchored(base, gloveProfile(base, glove.base, mult)),
       });
       // Expensive finishes are rarer.
       pairs.push([entry, 1 / Math.sqrt(mult)]);

@@ -4,10 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../shared/api';
+import { PRICE_ANCHORS } from './anchors';
 import { WEAPON_CLASSES, WEAR_NAMES } from './cs2Data';
+import { allEntries, entryByBase, GRADE_COLORS } from './entries';
 import { generateCatalog, type CatalogOptions } from './generator';
-import { parseMarketHashName } from './naming';
+import { parseMarketHashName, VARIANT_NORMAL } from './naming';
 import { patternTierOf } from './patterns';
+import { variantMultOf } from './value';
 
 const DEMO_SIZE = 20_000;
 /** The lowest price a skin sells for, cents. */
@@ -131,8 +134,8 @@ describe('demo market: price levels', () => {
       levels.set(group, list);
     }
     const level = (group: Group) => median(levels.get(group) ?? []);
-    expect(level('knife')).toBeGreaterThan(20 * level('rifle'));
-    expect(level('glove')).toBeGreaterThan(20 * level('rifle'));
+    expect(level('knife')).toBeGreaterThan(15 * level('rifle'));
+    expect(level('glove')).toBeGreaterThan(15 * level('rifle'));
     expect(level('rifle')).toBeGreaterThan(2 * level('pistol'));
   });
 
@@ -151,6 +154,68 @@ describe('demo market: price levels', () => {
       expect(compared, prefix).toBeGreaterThan(10);
       expect(above / compared, prefix).toBeGreaterThan(0.9);
     }
+  });
+});
+
+describe('demo market: well-known names', () => {
+  it('anchors every wear a well-known finish has, and only those', () => {
+    for (const [base, levels] of Object.entries(PRICE_ANCHORS)) {
+      const entry = entryByBase(base);
+      expect(entry, base).toBeDefined();
+      const anchoredWears = levels.flatMap((level, wear) => (level === null ? [] : [wear]));
+      expect(anchoredWears, base).toEqual(entry?.wears);
+    }
+  });
+
+  it('lists them around their market levels, StatTrak™ and Souvenir a sane multiple of the plain skin', () => {
+    const m = market(7, 50_000);
+    let checked = 0;
+    for (const [name, listings] of m.byName) {
+      const parsed = parseMarketHashName(name);
+      const entry = entryByBase(parsed.base);
+      const level = PRICE_ANCHORS[parsed.base]?.[parsed.wearIndex];
+      if (!entry || level === undefined || level === null) continue;
+      // Ordinary listings: no stickers or charms, no seed from a pattern list, no Doppler gem, no 0.00x float.
+      const ordinary = listings.filter(
+        (item) =>
+          bare(item) && patternTierOf(parsed.base, item.paintSeed) === null && !/Ruby|Sapphire|Pearl|Emerald/.test(item.phase ?? '') && !((item.float ?? 1) < 0.01),
+      );
+      if (ordinary.length < 3) continue;
+      const variantMult = variantMultOf(entry, parsed.variant);
+      if (parsed.variant !== VARIANT_NORMAL) expect(variantMult, name).toBeGreaterThanOrEqual(1.15);
+      expect(variantMult, name).toBeLessThanOrEqual(3.7);
+      const ratio = median(ordinary.map((item) => item.price)) / (level * 100 * variantMult);
+      expect(ratio, name).toBeGreaterThan(0.85);
+      expect(ratio, name).toBeLessThan(1.25);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(15);
+  });
+
+  it('prices the names a trader knows by heart where the market does', () => {
+    const level = (base: string, wear: number) => (entryByBase(base)?.price.base ?? 0) * (entryByBase(base)?.price.wearMult[wear] ?? 0);
+    const ft = 2;
+    expect(level('AK-47 | Redline', ft)).toBeGreaterThanOrEqual(2_000);
+    expect(level('AK-47 | Redline', ft)).toBeLessThanOrEqual(4_000);
+    expect(level('Glock-18 | Fade', 0)).toBeGreaterThanOrEqual(30_000);
+    const killConfirmed = entryByBase('USP-S | Kill Confirmed');
+    const statTrak = level('USP-S | Kill Confirmed', ft) * (killConfirmed?.price.statTrakMult ?? 0);
+    expect(statTrak).toBeGreaterThan(6_000);
+    expect(statTrak).toBeLessThan(20_000);
+  });
+
+  it('gives well-known finishes their rarity', () => {
+    const classified = ['AK-47 | Redline', 'AWP | Redline', 'AK-47 | Case Hardened', 'M4A1-S | Hot Rod', 'AK-47 | Ice Coaled'];
+    const covert = ['AK-47 | Asiimov', 'AK-47 | Vulcan', 'AWP | Asiimov', 'USP-S | Kill Confirmed', 'M4A1-S | Printstream'];
+    const restricted = ['Glock-18 | Fade', 'Desert Eagle | Blaze'];
+    for (const base of classified) expect(entryByBase(base)?.color, base).toBe(GRADE_COLORS.L);
+    for (const base of covert) expect(entryByBase(base)?.color, base).toBe(GRADE_COLORS.V);
+    for (const base of restricted) expect(entryByBase(base)?.color, base).toBe(GRADE_COLORS.R);
+    // And the listings carry it (or, now and then, no rarity at all).
+    const redlines = market(7, 50_000).items.filter((item) => item.market_hash_name.includes('AK-47 | Redline ('));
+    expect(redlines.length).toBeGreaterThan(0);
+    for (const item of redlines) expect([GRADE_COLORS.L, null]).toContain(item.rarityColor);
+    expect(allEntries().filter((entry) => entry.base.endsWith('| Redline')).every((entry) => entry.color === GRADE_COLORS.L)).toBe(true);
   });
 });
 
@@ -194,10 +259,12 @@ describe('demo market: premiums', () => {
   });
 
   it('lists Case Hardened blue gems from the pattern guides far above their names’ medians', () => {
-    const m = market(7, DEMO_SIZE);
+    const m = market(7, 50_000);
     const gems = m.items.filter((item) => {
       if (!item.market_hash_name.includes('| Case Hardened (') || item.paintSeed === null) return false;
-      const seeds = item.market_hash_name.startsWith('★') ? KNIFE_BLUE_GEMS : item.market_hash_name.includes('AK-47') ? AK_BLUE_GEMS : [];
+      // Knives (gloves carry no pattern list).
+      const knife = item.market_hash_name.startsWith('★') && groupOf(item.market_hash_name) === 'knife';
+      const seeds = knife ? KNIFE_BLUE_GEMS : item.market_hash_name.includes('AK-47') ? AK_BLUE_GEMS : [];
       return seeds.includes(item.paintSeed);
     });
     expect(gems.length).toBeGreaterThanOrEqual(3);

@@ -5,6 +5,7 @@
  * premiums a single listing earns (float, stickers, charms) and its own factor
  * (a little noise, or now and then a deal) are here too; value.ts combines them.
  */
+import { PRICE_ANCHORS } from './anchors';
 import { WEAPON_CLASSES, type Grade, type KnifeDef, type KnifeFinishRow, type WeaponClass } from './cs2Data';
 import { hashString, unitOf } from './rng';
 
@@ -91,6 +92,18 @@ export function gloveProfile(base: string, gloveBase: number, finishMult: number
     statTrakMult: 1,
     souvenirMult: 1,
   };
+}
+
+/**
+ * A finish's profile with its market levels by wear where PRICE_ANCHORS knows them (not clamped to its grade's
+ * range); StatTrak™ and Souvenir multiply as before.
+ */
+export function anchored(base: string, profile: PriceProfile): PriceProfile {
+  const levels = PRICE_ANCHORS[base];
+  if (!levels) return profile;
+  const cents = levels.map((dollars) => (dollars === null ? null : dollars * 100));
+  const reference = cents[2] ?? (cents.find((level) => level !== null) as number);
+  return { ...profile, base: reference, min: 1, max: Number.MAX_SAFE_INTEGER, wearMult: cents.map((level) => (level ?? reference) / reference) };
 }
 
 /** Stickers, charms and slabs: the table price, no wear. */

@@ -30,7 +30,16 @@ export function buildTradeUrl(partner: string | number, token: string): string {
   return `https://steamcommunity.com/tradeoffer/new/?partner=${partner}&token=${token}`;
 }
 
-/** For logs and messages: the token is a secret of the recipient, keep two characters. */
-export function redactTradeUrl(url: string): string {
-  return url.replace(/([?&]token=)([^&]{0,2})[^&]*/, (_all, key: string, head: string) => `${key}${head}******`);
+/**
+ * `token` and its `=` as a URL, a URL-encoded (once or twice), an HTML or a JSON text writes them, then the
+ * value: unreserved characters and percent-escapes other than `&`, `#` and a space (where a value ends).
+ */
+const TRADE_TOKEN = /(token(?:=|%3D|%253D|&#61;|&#x3d;|\\u003d))((?:[A-Za-z0-9_.~-]|%(?!26|23|20)[0-9A-Fa-f]{2})*)/gi;
+
+/**
+ * For logs and messages: a trade URL's token is a secret of the recipient. Every token in `text` (a URL, or
+ * any text holding one however it is written) keeps two characters.
+ */
+export function redactTradeUrl(text: string): string {
+  return text.replace(TRADE_TOKEN, (_all, key: string, value: string) => `${key}${value.slice(0, 2)}******`);
 }

@@ -113,6 +113,8 @@ export type CatalogQuery = z.input<typeof catalogQuerySchema>;
 export const savedSearchQuerySchema = catalogQuerySchema.omit({ offset: true, limit: true });
 export type SavedSearchQuery = z.output<typeof savedSearchQuerySchema>;
 export const SAVED_SEARCH_NAME_MAX = 80;
+/** Saved searches one account keeps: more than a sidebar and a palette can offer usefully. */
+export const MAX_SAVED_SEARCHES = 200;
 
 export const savedSearchInputSchema = z.strictObject({
   /** Absent: a new search; present: rename or replace that one. */

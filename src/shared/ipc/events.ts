@@ -7,6 +7,7 @@ import type {
   CatalogInfo,
   CatalogRow,
   ConnectionStatus,
+  NameMarket,
   ForwardStatus,
   Notification,
   ProgressStatus,
@@ -21,6 +22,12 @@ export interface PriceMove {
   previous: number | null;
 }
 
+/** What changed in the saved searches: each saved one as it is now, and the ids deleted. */
+export interface SavedSearchChanges {
+  saved: SavedSearch[];
+  deleted: string[];
+}
+
 /**
  * One coalesced flush of engine events (at most ~20 a second). Absent fields
  * did not change. Price moves are merged per item: only the latest survives.
@@ -33,6 +40,8 @@ export interface EngineEventBatch {
   /** The full list of running progress entries when any changed. */
   progress?: ProgressStatus[];
   balance?: Balance;
+  /** When the server gave `balance` (sent with it; null: a balance cached before the time was kept). */
+  balanceAt?: string | null;
   activeTrades?: number;
   catalog?: CatalogInfo;
   /** Trades whose record changed, latest state each. */
@@ -44,16 +53,21 @@ export interface EngineEventBatch {
     /** A bulk change (full sync) happened: re-query what is on screen. */
     invalidated: boolean;
   };
+  /**
+   * The markets live changes moved, latest each (by name and phase): the rows and an open detail of those names
+   * take the new reference and their discount against it without a read.
+   */
+  markets?: NameMarket[];
   ledgerChanged?: boolean;
   /** Another account was opened (a switch made in any window, a start): read the snapshot again. */
   accountChanged?: boolean;
   /** The settings after a change, whoever made it. */
   settings?: AppSettings;
-  /** The saved searches after a change, whoever made it. */
-  savedSearches?: SavedSearch[];
+  /** Saved searches saved (created, renamed, replaced) or deleted, whoever did it: apply them to the list held. */
+  savedSearches?: SavedSearchChanges;
   firings?: AlertFiring[];
   notifications?: Notification[];
-  /** Unread notifications in the centre, after any change. */
+  /** Unread lines of the centre (a run shown as one line counts once), after any change. */
   unreadNotifications?: number;
   unacknowledgedFirings?: number;
   /** Auto-buy's spend today, skips and stop-all, after any change. */

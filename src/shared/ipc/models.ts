@@ -55,6 +55,12 @@ export interface AccountSummary {
    */
   cacheOnly?: boolean;
   /**
+   * The account's API key is awaited from an OS keychain slow to answer (busy, or locked until unlocked): neither
+   * live nor read-only. The engine asks again until it answers, then goes live (or read-only if it holds no key);
+   * the connection says so meanwhile. Absent from older engines.
+   */
+  awaitingKeyStore?: boolean;
+  /**
    * The account saved in Settings, whichever one is in use (in demo mode the fields above
    * describe the demo sandbox); null when none was ever saved. Absent from older engines.
    */
@@ -84,6 +90,8 @@ export interface AppSnapshot {
   rateLimit: RateLimitStatus;
   progress: ProgressStatus[];
   balance: Balance | null;
+  /** When the server gave `balance`; null when unknown (none yet, or cached before the time was kept). Absent from older engines. */
+  balanceAt?: string | null;
   activeTrades: number;
   catalog: CatalogInfo;
   settings: AppSettings;
@@ -94,7 +102,7 @@ export interface AppSnapshot {
   awaySummary?: AwaySummary | null;
   /** Forwarding notifications to a chat webhook. Absent from older engines. */
   forwarding?: ForwardStatus;
-  /** Unread notifications in the notification centre. Absent from older engines. */
+  /** Unread lines of the notification centre (a run shown as one line counts once). Absent from older engines. */
   unreadNotifications?: number;
 }
 
@@ -130,12 +138,18 @@ export interface CatalogRow {
  * the cache and kept current by the feed. Off sale: as when it left.
  */
 export interface MarketStanding {
-  /** The median price of the name's listings on sale (two middle ones: their mean, rounded down), cents. */
-  reference: number;
+  /**
+   * The median price of the name's plain listings on sale, those without stickers or charms (two middle ones:
+   * their mean, rounded down), cents: what the skin itself sells for, which a stickered listing is compared with
+   * too. Null when none of the name on sale is plain.
+   */
+  reference: number | null;
   /** How many of the name are on sale. */
   listings: number;
-  /** How far under the reference, in percent ((reference − price) / reference × 100; negative: over it). */
-  discount: number;
+  /** How many of them are plain: the listings the reference is the median of. */
+  plainListings: number;
+  /** How far under the reference, in percent ((reference − price) / reference × 100; negative: over it); null without a reference. */
+  discount: number | null;
   /** 1 for the lowest float of its name on sale (ties: the lower itemId first); null without a float. */
   floatRank: number | null;
   /**
@@ -143,6 +157,12 @@ export interface MarketStanding {
    * null without a seed or a float. In the detail, and in a page's rows when its query has a seed list.
    */
   seedRank?: { rank: number; of: number } | null;
+}
+
+/** A name's market (its listings on sale, by name and phase) after a live change moved it. */
+export interface NameMarket extends Pick<MarketStanding, 'reference' | 'listings' | 'plainListings'> {
+  name: string;
+  phase: string | null;
 }
 
 export interface PricePoint {
@@ -317,7 +337,7 @@ export interface NotificationPage {
   rows: StoredNotification[];
   /** Rows matching the filter. */
   total: number;
-  /** Unread notifications in the whole store. */
+  /** Unread lines of the whole centre: a run shown as one line (groupNotifications) counts once. */
   unread: number;
 }
 
@@ -374,7 +394,7 @@ export interface BuyFailure {
 export type BuyOutcome = { ok: true; trade: Trade; externalId: string } | { ok: false; failure: BuyFailure; externalId: string };
 
 export interface BuyWarning {
-  code: 'owner-near-limit' | 'holder-near-limit' | 'owner-near-block' | 'low-funds';
+  code: 'owner-near-limit' | 'holder-near-limit' | 'owner-near-block' | 'low-funds' | 'order-id-used';
   message: string;
 }
 

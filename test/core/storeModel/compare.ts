@@ -136,7 +136,7 @@ export async function checkDetails(real: Real, model: CatalogModel, itemIds: num
     expect(detail?.item, `${label}: item`).toEqual(expected.item);
     expect(historyTicks(real, detail?.priceHistory ?? [], label), `${label}: price history (tick, price)`).toEqual(expected.history);
     const market = detail?.market ?? null;
-    expect(market && { reference: market.reference, listings: market.listings, discount: market.discount, floatRank: market.floatRank, seedRank: market.seedRank }, `${label}: market`).toEqual(expected.market);
+    expect(market && { reference: market.reference, listings: market.listings, plainListings: market.plainListings, discount: market.discount, floatRank: market.floatRank, seedRank: market.seedRank }, `${label}: market`).toEqual(expected.market);
   });
   const found = await real.store.findItemsByIds(ids);
   expect(found, 'findItemsByIds').toEqual(model.lookUp(ids));

@@ -216,8 +216,9 @@ export class CatalogModel {
   }
 
   /**
-   * Every listing's market standing, recomputed from the items on sale: by name and phase, the median price
-   * (the two middle ones' mean, rounded down), the count, the discount against it and the float rank.
+   * Every listing's market standing, recomputed from the items on sale: by name and phase, the median price of the
+   * plain ones, without stickers or charms (the two middle ones' mean, rounded down; none without a plain one), the
+   * counts, the discount against it and the float rank.
    */
   markets(): Map<number, MarketStanding> {
     // Computed once per state of the items on sale (a command asks for pages and details many times).
@@ -232,9 +233,11 @@ export class CatalogModel {
     }
     const standings = new Map<number, MarketStanding>();
     for (const items of groups.values()) {
-      const prices = items.map((item) => item.price).sort((a, b) => a - b);
+      const plain = items.filter((item) => item.stickers.length === 0 && item.keyChains.length === 0);
+      const prices = plain.map((item) => item.price).sort((a, b) => a - b);
       const middle = prices.length >> 1;
-      const reference = prices.length % 2 === 1 ? (prices[middle] as number) : Math.floor(((prices[middle - 1] as number) + (prices[middle] as number)) / 2);
+      const reference =
+        prices.length === 0 ? null : prices.length % 2 === 1 ? (prices[middle] as number) : Math.floor(((prices[middle - 1] as number) + (prices[middle] as number)) / 2);
       const byFloat = items.filter((item) => item.float !== null).sort((a, b) => (a.float as number) - (b.float as number) || a.itemId - b.itemId);
       const ranks = new Map(byFloat.map((item, i) => [item.itemId, i + 1]));
       for (const item of items) {
@@ -244,7 +247,8 @@ export class CatalogModel {
         standings.set(item.itemId, {
           reference,
           listings: items.length,
-          discount: reference === 0 ? 0 : ((reference - item.price) / reference) * 100,
+          plainListings: plain.length,
+          discount: reference === null ? null : reference === 0 ? 0 : ((reference - item.price) / reference) * 100,
           floatRank: rank < 0 ? null : rank + 1,
           seedRank: rank < 0 || item.paintSeed === null ? null : { rank: sameSeed.indexOf(item) + 1, of: sameSeed.length },
         });
@@ -345,7 +349,7 @@ function matches(item: Item, q: ModelQuery, market: MarketStanding): boolean {
   if (q.stickerNames.length > 0 && !item.stickers.some((s) => q.stickerNames.some((term) => asciiLower(s.name).includes(asciiLower(term.trim()))))) return false;
   const excluded = q.excludeWords.trim().split(/\s+/u).filter((word) => word !== '');
   if (excluded.some((word) => name.includes(asciiLower(word)))) return false;
-  if (q.discountMin !== null && market.discount < q.discountMin) return false;
+  if (q.discountMin !== null && (market.discount === null || market.discount < q.discountMin)) return false;
   if (q.floatRankMax !== null && (market.floatRank === null || market.floatRank > q.floatRankMax)) return false;
   if (q.listingsMin !== null && market.listings < q.listingsMin) return false;
   return true;

@@ -43,7 +43,11 @@ export interface EngineHarness {
 }
 
 /** An engine on `dataDir` for `account` (the command-line override path), started. */
-export async function startEngine(dataDir: string, account: EngineAccount, options: { start?: boolean } = {}): Promise<EngineHarness> {
+export async function startEngine(
+  dataDir: string,
+  account: EngineAccount,
+  options: { start?: boolean; /** Chat webhooks on loopback (tests only). */ forwardToPrivateAddresses?: boolean } = {},
+): Promise<EngineHarness> {
   const logs: string[] = [];
   const batches: EngineEventBatch[] = [];
   const engine = new Engine({
@@ -52,6 +56,7 @@ export async function startEngine(dataDir: string, account: EngineAccount, optio
     log: (line) => logs.push(line),
     startDemo: () => Promise.reject(new Error('no demo sandbox in reliability tests')),
     override: { baseUrl: account.baseUrl, wsUrl: account.wsUrl, merchantId: account.merchantId, apiKey: account.apiKey },
+    ...(options.forwardToPrivateAddresses ? { forwardToPrivateAddresses: true } : {}),
   });
   engine.subscribe((batch) => batches.push(batch));
   if (options.start !== false) await engine.start();

@@ -141,6 +141,16 @@ export class BuyService {
     if (available !== null && input.price > available) {
       warnings.push({ code: 'low-funds', message: `Only ${formatCents(available)} available for a ${formatCents(input.price)} buy.` });
     }
+    // An order id names one trade for good: one the cache already holds is said at review, not first at the refusal.
+    const used = input.externalId ? await session.store.findTradeByExternalId(input.externalId) : null;
+    if (used) {
+      warnings.push({
+        code: 'order-id-used',
+        message:
+          `Order id ${used.externalId ?? ''} is already used by trade ${used.tradeId} (${used.market_hash_name}, ${formatCents(used.price)}, ${used.status.toLowerCase()}): ` +
+          'this buy would be refused, or answered with that trade if it is the same order. Use a new order id to buy again.',
+      });
+    }
     return warnings;
   }
 
@@ -340,6 +350,7 @@ export class BuyService {
           available: failureAvailable,
           price,
           byName: order.kind === 'name',
+          ...(order.kind === 'name' ? { phase: order.phase, targeted: order.itemId !== null } : {}),
         }),
       },
       placed: false,

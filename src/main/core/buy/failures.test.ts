@@ -30,6 +30,16 @@ describe('buy failure messages', () => {
     expect(poor).toMatchObject({ available: 5000, message: 'Not enough funds: $50.00 available, $70.00 needed.' });
   });
 
+  it('says which condition of a buy by name found nothing: the targeted listing, the phase, or the name', () => {
+    const base = { code: 'item_unavailable', message: 'Item currently unavailable', retryable: false, byName: true };
+    expect(describeBuyFailure({ ...base, phase: 'Phase 2' })).toMatchObject({
+      message: 'No listing of this name in Phase 2 is on sale.',
+      nextStep: expect.stringMatching(/^Choose another phase, or Any phase/),
+    });
+    expect(describeBuyFailure({ ...base, targeted: true, phase: null }).message).toBe('The targeted listing is not on sale any more (sold, or taken off sale).');
+    expect(describeBuyFailure({ ...base, phase: null }).nextStep).toMatch(/^Check the name/);
+  });
+
   it.each([
     'invalid_request',
     'invalid_price',

@@ -12,6 +12,10 @@ export interface FailureContext {
   price?: number;
   /** A buy by name: "unavailable" then means no listing of the name (or the targeted one) is on sale. */
   byName?: boolean;
+  /** A buy by name's phase: "unavailable" then means none of the name in that phase. */
+  phase?: string | null;
+  /** A buy by name that targeted one listing (item id and asset id). */
+  targeted?: boolean;
 }
 
 /**
@@ -90,8 +94,15 @@ export function describeBuyFailure(context: FailureContext): BuyFailure {
       break;
     }
     case 'item_unavailable': {
-      if (context.byName) {
-        failure.message = 'No listing of this name is on sale (or the targeted listing was just sold).';
+      // Say which condition found nothing: the targeted listing, the phase, or the name itself.
+      if (context.byName && context.targeted) {
+        failure.message = 'The targeted listing is not on sale any more (sold, or taken off sale).';
+        failure.nextStep = 'Untick "Target one specific item" to buy the cheapest listing of the name instead.';
+      } else if (context.byName && context.phase) {
+        failure.message = `No listing of this name in ${context.phase} is on sale.`;
+        failure.nextStep = 'Choose another phase, or Any phase: the item detail lists the phases on sale in the local catalog.';
+      } else if (context.byName) {
+        failure.message = 'No listing of this name is on sale.';
         failure.nextStep = 'Check the name: pick it from the suggestions, which list the names on sale in the local catalog.';
       }
       break;

@@ -35,8 +35,9 @@ export interface LaunchedEngine {
 /**
  * Builds and starts the engine for a host (web host CLI or Electron shell).
  * With `baseUrl`, the merchant is MERCHANT_ID, else the account saved in the
- * data directory's config.json; its key comes from the keychain, else from
- * MERCHANT_API_KEY. Without `baseUrl`, the host's demo sandbox starts (`startDemo`).
+ * data directory's config.json; its key comes from the keychain (waited for
+ * while it is slow to answer), else from MERCHANT_API_KEY. Without `baseUrl`,
+ * the host's demo sandbox starts (`startDemo`).
  */
 export async function createEngineFromOptions(options: EngineLaunchOptions): Promise<LaunchedEngine> {
   const env = options.env ?? process.env;
@@ -63,18 +64,10 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
         `The stored API key of ${merchantId} is only sent to the saved account's address${saved?.merchantId === merchantId ? ` (${saved.baseUrl})` : ''}; for ${options.baseUrl} set ${API_KEY_VARIABLE}`,
       );
     }
-    const fromKeychain = storedKeyFits
-      ? await secrets.get(merchantId).catch((error: unknown) => {
-          options.log(`keychain: ${(error as Error).message}`);
-          return null;
-        })
-      : null;
-    const apiKey = fromKeychain ?? (envKeyFits ? (envKey as string) : null);
-    if (!apiKey) {
-      options.log(`No API key for merchant ${merchantId} (key store or ${API_KEY_VARIABLE}): its cached data opens read-only; enter the key in Settings to go live`);
-    }
+    // The engine reads the stored key as it starts (waiting for a keychain slow to answer); the environment's serves without one.
+    const apiKey = envKeyFits ? (envKey as string) : null;
     const wsUrl = options.wsUrl ?? `${options.baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/ws`;
-    override = { baseUrl: options.baseUrl.replace(/\/+$/, ''), wsUrl, merchantId, apiKey };
+    override = { baseUrl: options.baseUrl.replace(/\/+$/, ''), wsUrl, merchantId, apiKey, useStoredKey: storedKeyFits };
   }
   const engine = new Engine({
     dataDir: options.dataDir,

@@ -28,13 +28,14 @@ import { NotificationCentre } from '../notify/notificationCentre';
 import { centsToDecimal, toCsv } from '../export/csv';
 import type { EngineService } from '../ipc/engineService';
 import { EngineError } from '../ipc/engineService';
-import type { SecretStore } from '../secrets';
+import { type SecretStore, SecretStoreTimeoutError, whenKeychainAnswers } from '../secrets';
 import { type LocalStore, StoreError } from '../store';
 import type { ParsedLedgerQuery, ParsedTradeQuery } from '../store/types';
 import { preparePrivateDataDir } from '../privateFiles';
 import { accountStoreFile, openAccountStore } from './accountFiles';
 import { AppConfigFile } from './appConfig';
 import { DataDirLock } from './dataDirLock';
+import { redactSecret } from './redactSecret';
 import { duplicateRecipientProblem } from './recipientRules';
 import type { AccountCredentials, SessionAccount } from './session';
 import { AccountSession, noKeyDetail } from './session';
@@ -51,7 +52,23 @@ export interface EngineOptions {
   /** Starts the embedded demo sandbox. */
   startDemo: () => Promise<DemoAccount>;
   /** An account given on the command line, overriding the saved one (without a key: its cache only). */
-  override?: SessionAccount;
+  override?: CommandLineAccount;
+  /** Tests only (their chat receiver listens on loopback): forward to non-public addresses too. The hosts never set it. */
+  forwardToPrivateAddresses?: boolean;
+}
+
+/**
+ * An account given on the command line. With `useStoredKey`, the key the secret store holds for it comes first
+ * (waited for while the keychain is slow) and `apiKey` (the environment's) serves when the store holds none.
+ */
+export type CommandLineAccount = SessionAccount & { useStoredKey?: boolean };
+
+/** The account's key awaited from a keychain that is slow to answer (see openWithStoredKey). */
+interface KeyWait {
+  merchantId: string;
+  abort: AbortController;
+  /** The connection the UIs show meanwhile: neither live nor read-only. */
+  status: ConnectionStatus;
 }
 
 const EXPORT_PAGE = 1000;
@@ -96,6 +113,10 @@ export class Engine implements EngineService {
   private readonly lock: DataDirLock | null;
   /** Whether the saved account's key is in the secret store, cached: the keychain may be slow, and snapshots are frequent. */
   private keyConfigured: { merchantId: string; configured: boolean } | null = null;
+  /** Set while the open account's key is awaited from a slow keychain. */
+  private keyWait: KeyWait | null = null;
+  /** Set while an entered key waits to be stored by a slow keychain. */
+  private keyStoring: AbortController | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.log = (line) => options.log(this.scrub(line));
@@ -113,6 +134,7 @@ export class Engine implements EngineService {
       report: (notification) => this.events.push({ notifications: [notification] }),
       onStatus: (forwarding) => this.events.push({ forwarding }),
       scrub: (text) => this.scrub(text),
+      allowPrivateAddresses: options.forwardToPrivateAddresses === true,
     });
     this.events.subscribe((batch) => {
       if (batch.notifications) this.forwarder.offer(batch.notifications);
@@ -144,21 +166,82 @@ export class Engine implements EngineService {
 
   private async startAccount(requestedAt: number): Promise<void> {
     const { account, settings } = this.config.get();
-    if (this.options.override) return this.switchTo(this.options.override, false, requestedAt);
-    if (account && !settings.demoSandbox) {
-      const apiKey = await this.options.secrets.get(account.merchantId).catch((error: unknown) => {
-        this.log(`keychain: ${(error as Error).message}`);
-        return null;
-      });
-      this.keyConfigured = { merchantId: account.merchantId, configured: apiKey !== null };
-      // Without its key the account still opens: its cache, read-only and offline, until the key is entered.
-      if (!apiKey) this.log(`no API key stored for merchant ${account.merchantId}: its cached data opens read-only; enter the key in Settings to go live`);
-      return this.switchTo({ ...account, apiKey }, false, requestedAt);
+    const { override } = this.options;
+    if (override) {
+      const { useStoredKey, ...commandLine } = override;
+      return useStoredKey ? this.openWithStoredKey(commandLine, requestedAt) : this.switchTo(commandLine, false, requestedAt);
     }
+    if (account && !settings.demoSandbox) return this.openWithStoredKey({ ...account, apiKey: null }, requestedAt);
     await this.useDemo(requestedAt);
   }
 
+  /**
+   * Opens `account` with the key the secret store holds for it, else with `account.apiKey` (the environment's, for an
+   * account given on the command line). A keychain slow to answer (busy, or locked until unlocked) is not "no key":
+   * without another key the cache opens meanwhile, waiting (neither read-only nor asking for the key), and the
+   * account goes live when the keychain gives its key; read-only only if it answers that it holds none.
+   */
+  private async openWithStoredKey(account: SessionAccount, requestedAt: number): Promise<void> {
+    this.endKeyWait();
+    let stored: string | null;
+    try {
+      stored = await this.options.secrets.get(account.merchantId);
+    } catch (error) {
+      this.log(`keychain: ${(error as Error).message}`);
+      if (!(error instanceof SecretStoreTimeoutError)) {
+        this.keyConfigured = { merchantId: account.merchantId, configured: false };
+        return this.openWithKey(account, null, requestedAt);
+      }
+      // The command line's key serves this run rather than waiting.
+      if (account.apiKey !== null) return this.openWithKey(account, null, requestedAt);
+      this.log(`waiting for the OS keychain: the cached data of ${account.merchantId} opens meanwhile; it goes live when the keychain gives its key`);
+      const wait: KeyWait = { merchantId: account.merchantId, abort: new AbortController(), status: keyWaitStatus(account.merchantId) };
+      this.keyWait = wait;
+      void whenKeychainAnswers(error as SecretStoreTimeoutError<string | null>, () => this.options.secrets.get(account.merchantId), {
+        signal: wait.abort.signal,
+        onRetry: (nextAttemptAt, failure) => {
+          this.log(`keychain: ${(failure as Error).message}; asking again at ${toUtcIso(nextAttemptAt)}`);
+          wait.status = { ...wait.status, nextAttemptAt: toUtcIso(nextAttemptAt) };
+          if (this.keyWait === wait) this.events.push({ connection: wait.status });
+        },
+      }).then(
+        (key) => {
+          if (this.keyWait !== wait) return;
+          this.keyWait = null;
+          this.keyConfigured = { merchantId: account.merchantId, configured: key !== null };
+          this.log(`the OS keychain answered for ${account.merchantId}`);
+          this.openWithKey(account, key, Date.now()).catch((failure: unknown) => this.log(`opening ${account.merchantId}: ${String(failure)}`));
+        },
+        () => {}, // ended: a key was entered, another account opened, or the engine closed
+      );
+      return this.switchTo(account, false, requestedAt);
+    }
+    this.keyConfigured = { merchantId: account.merchantId, configured: stored !== null };
+    return this.openWithKey(account, stored, requestedAt);
+  }
+
+  /** Opens `account` with `stored` (the store's key), else its own; without either, its cache only, read-only. */
+  private openWithKey(account: SessionAccount, stored: string | null, requestedAt: number): Promise<void> {
+    const apiKey = stored ?? account.apiKey;
+    if (!apiKey) this.log(`No API key for merchant ${account.merchantId}: its cached data opens read-only; enter the key in Settings to go live`);
+    return this.switchTo({ ...account, apiKey }, false, requestedAt);
+  }
+
+  /** Stops awaiting a slow keychain's answer: what it says later does not replace the account opened since. */
+  private endKeyWait(): void {
+    this.keyWait?.abort.abort(new Error('no longer waiting for the keychain'));
+    this.keyWait = null;
+  }
+
+  /** While the open account's key is awaited from a slow keychain, that wait. */
+  private keyWaitOf(session: AccountSession | null): KeyWait | null {
+    const wait = this.keyWait;
+    return wait && session && !session.live && session.merchantId === wait.merchantId ? wait : null;
+  }
+
   async close(): Promise<void> {
+    this.endKeyWait();
+    this.keyStoring?.abort(new Error('the engine closed'));
     await this.switching.catch(() => {});
     await this.closeSession();
     await this.forwarder.stop();
@@ -198,11 +281,11 @@ export class Engine implements EngineService {
     }
   }
 
-  /** `text` without any API key this engine holds (the account's, the command line's, the demo's). */
+  /** `text` without any API key this engine holds (the account's, the command line's, the demo's), nor a part of one (see redactSecret). */
   private scrub(text: string): string {
     const keys = [this.session?.credentials.apiKey, this.options.override?.apiKey, this.demo?.credentials.apiKey];
     let clean = text;
-    for (const key of keys) if (key && key.length >= 8) clean = clean.split(key).join('[redacted]');
+    for (const key of keys) if (key && key.length >= 8) clean = redactSecret(clean, key);
     return clean;
   }
 
@@ -211,11 +294,7 @@ export class Engine implements EngineService {
     'app.snapshot': () => this.snapshot(),
     'catalog.query': async (query) => (this.session ? this.session.store.queryCatalog(query) : emptyPage(query)),
     'catalog.item': async ({ itemId }) => (this.session ? this.session.store.getItem(itemId) : null),
-    'catalog.refresh': async () => {
-      const session = this.requireLiveSession();
-      void session.syncCatalog('manual');
-      return { started: true, reason: 'Catalog sync requested' };
-    },
+    'catalog.refresh': async () => this.requireSession().refreshCatalog(),
     'trades.query': async (query) => {
       // Failed webhooks are not announced by any frame: the filter also asks the server (throttled, in the background).
       if (query.webhookFailed === true) void this.session?.refreshWebhookFailed();
@@ -247,17 +326,16 @@ export class Engine implements EngineService {
       return deleted;
     },
     'searches.list': async () => (this.session ? this.listSearches(this.session.store) : []),
+    // Every page hears of the change itself, never the whole list again (it can be long).
     'searches.save': async (input) => {
-      const store = this.requireSession().store;
-      const saved = await store.saveSearch(input).catch(searchRefusal);
-      this.events.push({ savedSearches: await this.listSearches(store) });
+      const saved = await this.requireSession().store.saveSearch(input).catch(searchRefusal);
+      this.events.push({ savedSearches: { saved: [saved], deleted: [] } });
       return saved;
     },
     'searches.delete': async ({ id }) => {
-      const store = this.requireSession().store;
-      const deleted = await store.deleteSearch(id);
-      this.events.push({ savedSearches: await this.listSearches(store) });
-      return deleted;
+      const result = await this.requireSession().store.deleteSearch(id);
+      if (result.deleted) this.events.push({ savedSearches: { saved: [], deleted: [id] } });
+      return result;
     },
     'alerts.rules': async () => (this.session ? this.session.store.listAlertRules() : []),
     'alerts.saveRule': (input) => this.alerts.saveRule(input),
@@ -290,7 +368,8 @@ export class Engine implements EngineService {
       return this.describeConnection(true);
     },
     'account.useSaved': () => this.useSaved(),
-    'connection.retryNow': async () => (this.session ? this.session.retryNow() : { started: false }),
+    // While the keychain is awaited there is no connection to retry: its answer opens one.
+    'connection.retryNow': async () => (this.session && !this.keyWaitOf(this.session) ? this.session.retryNow() : { started: false }),
     'notifications.list': (query) => this.centre.list(query),
     'notifications.markRead': (input) => this.centre.markRead(input),
   };
@@ -306,22 +385,26 @@ export class Engine implements EngineService {
     const session = this.session;
     const { account, settings } = this.config.get();
     const configuredKey = account ? await this.isKeyConfigured(account.merchantId) : false;
+    const keyWait = this.keyWaitOf(session);
     return {
       account: {
         merchantId: session?.merchantId ?? account?.merchantId ?? null,
         baseUrl: session?.credentials.baseUrl ?? account?.baseUrl ?? null,
         wsUrl: session?.credentials.wsUrl ?? account?.wsUrl ?? null,
         apiKeyConfigured: this.demo !== null || configuredKey || Boolean(this.options.override?.apiKey),
-        cacheOnly: session !== null && !session.live,
+        cacheOnly: session !== null && !session.live && keyWait === null,
+        awaitingKeyStore: keyWait !== null,
         keyStore: keyStoreInfo(this.options.secrets.kind),
         demo: this.demo !== null,
         saved: account ? { ...account, apiKeyConfigured: configuredKey } : null,
       },
-      connection: session?.connection ??
+      connection: keyWait?.status ??
+        session?.connection ??
         this.storeProblem ?? { state: 'offline', detail: 'No account configured', nextAttemptAt: null, since: toUtcIso(Date.now()) },
       rateLimit: (session?.limiter ?? new ClientRateLimiter()).status(),
       progress: session?.progressList() ?? [],
       balance: session?.balance ?? null,
+      balanceAt: session?.balanceAt ?? null,
       activeTrades: session?.activeTrades ?? 0,
       catalog: session?.catalog ?? { totalItems: 0, totalValue: 0, lastUpdate: null, syncedAt: null },
       settings,
@@ -348,9 +431,28 @@ export class Engine implements EngineService {
   /** Read once per account (the secret store has its own time-out), then kept until the key is configured again. */
   private async isKeyConfigured(merchantId: string): Promise<boolean> {
     if (this.keyConfigured?.merchantId === merchantId) return this.keyConfigured.configured;
-    const key = await this.options.secrets.get(merchantId).catch(() => null);
-    this.keyConfigured = { merchantId, configured: key !== null };
-    return key !== null;
+    // Awaited for the open account: not known yet, and no second call while one hangs.
+    if (this.keyWait?.merchantId === merchantId) return false;
+    let late = null as Promise<unknown> | null;
+    const key = await this.options.secrets.get(merchantId).catch((error: unknown) => {
+      if (error instanceof SecretStoreTimeoutError) late = error.answer;
+      return null;
+    });
+    const known = { merchantId, configured: key !== null };
+    this.keyConfigured = known;
+    // A slow keychain's late answer still counts, without asking it again.
+    void late?.then((answer) => (known.configured = answer !== null), () => {});
+    return known.configured;
+  }
+
+  /** The key the store holds for `merchantId`, or null; a keychain still slow to answer is said as such. */
+  private async storedKey(merchantId: string): Promise<string | null> {
+    const slow = new EngineError('unavailable', `The OS keychain has not answered yet for ${merchantId} (busy, or locked: unlock it): wait for it, or enter the API key`);
+    if (this.keyWait?.merchantId === merchantId) throw slow;
+    return this.options.secrets.get(merchantId).catch((error: unknown) => {
+      if (error instanceof SecretStoreTimeoutError) throw slow;
+      return null;
+    });
   }
 
   /**
@@ -368,7 +470,7 @@ export class Engine implements EngineService {
         `The stored API key of ${saved.merchantId} is only sent to the saved account's addresses (${saved.baseUrl}, ${saved.wsUrl}): to use other addresses, enter the API key`,
       );
     }
-    const apiKey = await this.options.secrets.get(saved.merchantId).catch(() => null);
+    const apiKey = await this.storedKey(saved.merchantId);
     if (!apiKey) throw new EngineError('invalid_input', `No API key stored for ${saved.merchantId}: enter it`);
     return { baseUrl: saved.baseUrl, wsUrl: saved.wsUrl, merchantId: saved.merchantId, apiKey };
   }
@@ -387,7 +489,9 @@ export class Engine implements EngineService {
   private async configure(credentials: AccountCredentials): Promise<ConnectionTestResult> {
     const result = await this.testConnection(credentials);
     if (!result.ok) return result;
-    await this.options.secrets.set(credentials.merchantId, credentials.apiKey);
+    // The key entered wins over whatever a slow keychain answers later.
+    this.endKeyWait();
+    const unconfirmed = await this.storeKey(credentials.merchantId, credentials.apiKey);
     this.keyConfigured = { merchantId: credentials.merchantId, configured: true };
     this.config.update((config) => ({
       ...config,
@@ -397,10 +501,37 @@ export class Engine implements EngineService {
     await this.switchTo(credentials, false);
     await this.demo?.close();
     this.demo = null;
-    return result;
+    return unconfirmed ? { ...result, message: `${result.message}. ${unconfirmed}` } : result;
+  }
+
+  /**
+   * Stores an entered key. A keychain slow to answer gets it when it does (asked again after a failure, until the
+   * engine closes or another key is entered); the key is used meanwhile, never lost. Returns what to tell the user then.
+   */
+  private async storeKey(merchantId: string, apiKey: string): Promise<string | null> {
+    this.keyStoring?.abort(new Error('another key was entered'));
+    this.keyStoring = null;
+    try {
+      await this.options.secrets.set(merchantId, apiKey);
+      return null;
+    } catch (error) {
+      if (!(error instanceof SecretStoreTimeoutError)) throw error;
+      const storing = new AbortController();
+      this.keyStoring = storing;
+      this.log(`keychain: ${error.message}; the key entered for ${merchantId} is used now and stored when the keychain answers`);
+      void whenKeychainAnswers(error as SecretStoreTimeoutError<void>, () => this.options.secrets.set(merchantId, apiKey), {
+        signal: storing.signal,
+        onRetry: (nextAttemptAt, failure) => this.log(`keychain: storing the key of ${merchantId}: ${(failure as Error).message}; trying again at ${toUtcIso(nextAttemptAt)}`),
+      }).then(
+        () => this.log(`the OS keychain stored the key of ${merchantId}`),
+        () => {}, // another key was entered, or the engine closed
+      );
+      return 'The OS keychain has not confirmed storing the key yet: it is used now and stored when the keychain answers';
+    }
   }
 
   private async useDemo(requestedAt = Date.now()): Promise<void> {
+    this.endKeyWait();
     this.demo ??= await this.options.startDemo();
     const before = this.config.get().settings.demoSandbox;
     this.config.update((config) => ({ ...config, settings: { ...config.settings, demoSandbox: true } }));
@@ -412,10 +543,9 @@ export class Engine implements EngineService {
   private async useSaved(): Promise<ConnectionTestResult> {
     const { account } = this.config.get();
     if (!account) throw new EngineError('invalid_input', 'No account is saved yet: enter it under Connection and press Save');
-    // Without its key the account opens from its cache (read-only) until the key is entered.
-    const apiKey = await this.options.secrets.get(account.merchantId).catch(() => null);
     this.config.update((config) => ({ ...config, settings: { ...config.settings, demoSandbox: false } }));
-    await this.switchTo({ ...account, apiKey }, false);
+    // Without its key the account opens from its cache (read-only) until the key is entered.
+    await this.openWithStoredKey({ ...account, apiKey: null }, Date.now());
     await this.demo?.close();
     this.demo = null;
     this.events.push({ settings: this.config.get().settings });
@@ -470,7 +600,7 @@ export class Engine implements EngineService {
       await this.alerts.reload();
       await session.start();
       this.events.push({
-        connection: session.connection,
+        connection: this.keyWaitOf(session)?.status ?? session.connection,
         items: { upserted: [], removed: [], prices: [], invalidated: true },
         ledgerChanged: true,
         accountChanged: true,
@@ -499,7 +629,7 @@ export class Engine implements EngineService {
   /** The session, with its key: what goes over the network (buying, a catalog refresh) needs it. */
   private requireLiveSession(): AccountSession {
     const session = this.requireSession();
-    if (!session.live) throw new EngineError('unavailable', noKeyDetail(session.merchantId));
+    if (!session.live) throw new EngineError('unavailable', this.keyWaitOf(session)?.status.detail ?? noKeyDetail(session.merchantId));
     return session;
   }
 
@@ -547,6 +677,16 @@ export class Engine implements EngineService {
     }
     return { filename: `ledger-${stamp()}.csv`, csv: toCsv(header, lines) };
   }
+}
+
+/** The connection while the account's key is awaited from a slow keychain (`nextAttemptAt` is set after a failed call). */
+function keyWaitStatus(merchantId: string): ConnectionStatus {
+  return {
+    state: 'connecting',
+    detail: `Waiting for the OS keychain to give the API key of ${merchantId} (it is busy, or locked: unlock it); the account goes live when it answers`,
+    nextAttemptAt: null,
+    since: toUtcIso(Date.now()),
+  };
 }
 
 function emptyPage(query: { offset: number; limit: number }): Page<never> {

@@ -9,7 +9,7 @@ import type { TradeSource } from '../store/types';
 import { type Clock, systemClock, Throttler, Timers } from './session/async';
 import { CatalogScheduler } from './session/catalogScheduler';
 import { type CatchUpReason, ConnectionKeeper } from './session/connectionKeeper';
-import { noKeyDetail } from './session/connectionState';
+import { catalogRefreshRefusal, noKeyDetail } from './session/connectionState';
 import { LiveItems } from './session/liveItems';
 import { type LiveApi, ProgressBoard, type SessionAccount, type SessionContext, type SessionHooks } from './session/sessionContext';
 import { TradeSync } from './session/tradeSync';
@@ -111,6 +111,10 @@ export class AccountSession {
     return this.wallet.balance;
   }
 
+  get balanceAt(): string | null {
+    return this.wallet.balanceAt;
+  }
+
   get activeTrades(): number {
     return this.trades.activeTrades;
   }
@@ -131,7 +135,7 @@ export class AccountSession {
     this.events.push({
       catalog: this.catalog,
       activeTrades: this.activeTrades,
-      ...(this.balance ? { balance: this.balance } : {}),
+      ...(this.balance ? { balance: this.balance, balanceAt: this.balanceAt } : {}),
     });
     const api = this.api;
     if (!api) return; // no key: the cache only, and nothing over the network
@@ -164,6 +168,15 @@ export class AccountSession {
 
   syncCatalog(reason: string): Promise<void> {
     return this.catalogs.sync(reason);
+  }
+
+  /** The user's Refresh: a sync when the marketplace can answer one; otherwise not started, and why. */
+  refreshCatalog(): { started: boolean; reason: string } {
+    const refusal = this.api ? catalogRefreshRefusal(this.connection.state) : noKeyDetail(this.merchantId);
+    if (refusal !== null) return { started: false, reason: refusal };
+    const running = this.catalogs.busy;
+    void this.catalogs.sync('manual');
+    return { started: true, reason: running ? 'A sync is under way; another follows it.' : 'Catalog sync requested' };
   }
 
   upsertTrades(trades: Trade[], source: TradeSource): Promise<void> {

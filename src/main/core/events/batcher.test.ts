@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Trade } from '../../../shared/api';
-import type { CatalogRow, EngineEventBatch } from '../../../shared/ipc';
+import type { CatalogRow, EngineEventBatch, SavedSearch } from '../../../shared/ipc';
 import { EventBatcher } from './batcher';
 
 const row = (itemId: number, price: number): CatalogRow => ({
@@ -82,6 +82,22 @@ describe('EventBatcher', () => {
     ]);
   });
 
+  it('keeps one market per name and phase, the latest', () => {
+    const market = (name: string, phase: string | null, reference: number) => ({ name, phase, reference, listings: 4, plainListings: 3 });
+    batcher.push({ markets: [market('AK-47 | Redline (Field-Tested)', null, 3000), market('★ Karambit | Doppler (Factory New)', 'Ruby', 900_000)] });
+    batcher.push({ markets: [market('AK-47 | Redline (Field-Tested)', null, 3100)] });
+    batcher.push({ markets: [market('★ Karambit | Doppler (Factory New)', 'Phase 2', 130_000)] });
+    batcher.flush();
+    expect(batches[0]?.markets).toEqual([
+      market('AK-47 | Redline (Field-Tested)', null, 3100),
+      market('★ Karambit | Doppler (Factory New)', 'Ruby', 900_000),
+      market('★ Karambit | Doppler (Factory New)', 'Phase 2', 130_000),
+    ]);
+    batcher.push({ activeTrades: 1 });
+    batcher.flush();
+    expect(batches[1]?.markets).toBeUndefined();
+  });
+
   it('lets the latest item news win: removal after upsert, upsert after removal', () => {
     batcher.push({ items: { upserted: [row(1, 10), row(2, 20)], removed: [], prices: [], invalidated: false } });
     batcher.push({ items: { upserted: [], removed: [1, 3], prices: [{ itemId: 2, price: 25, previous: 20 }], invalidated: false } });
@@ -105,5 +121,16 @@ describe('EventBatcher', () => {
     expect(batches[0]?.notifications?.map((n) => n.id)).toEqual(['n1', 'n2']);
     batcher.flush();
     expect(batches).toHaveLength(1);
+  });
+
+  it('keeps the latest news of each saved search: a save then a deletion is a deletion, two saves the second', () => {
+    const search = (id: string, name: string) => ({ id, name, query: {} as SavedSearch['query'], createdAt: 'x', updatedAt: 'x' });
+    batcher.push({ savedSearches: { saved: [search('a', 'First'), search('b', 'Kept')], deleted: [] } });
+    batcher.push({ savedSearches: { saved: [search('b', 'Renamed')], deleted: ['a'] } });
+    batcher.flush();
+    expect(batches[0]?.savedSearches).toEqual({ saved: [search('b', 'Renamed')], deleted: ['a'] });
+    batcher.push({ activeTrades: 1 });
+    batcher.flush();
+    expect(batches[1]?.savedSearches).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { CatalogRow, EngineEventBatch } from '../../../shared/ipc';
+import type { CatalogRow, EngineEventBatch, NameMarket, SavedSearch } from '../../../shared/ipc';
 import type { Trade } from '../../../shared/api';
 import { toUtcIso } from '../../../shared/time';
 
@@ -15,8 +15,9 @@ export const DEFAULT_FLUSH_INTERVAL_MS = 50;
  * later ones within the interval wait for its end. So at most one batch per
  * interval, and news of a quiet engine is not held back by it. Within a
  * batch the latest value wins: one entry per trade, one price per item
- * (keeping the oldest `previous`, so a flash shows the net move), and an
- * upsert or removal supersedes earlier item news of the same id.
+ * (keeping the oldest `previous`, so a flash shows the net move), one market
+ * per name and phase, an upsert or removal supersedes earlier item news of
+ * the same id, and so does a saved search's save or deletion.
  */
 export class EventBatcher {
   private pending: EventPatch | null = null;
@@ -25,6 +26,9 @@ export class EventBatcher {
   private removed = new Set<number>();
   private prices = new Map<number, { itemId: number; price: number; previous: number | null }>();
   private invalidated = false;
+  private savedSearches = new Map<string, SavedSearch>();
+  private deletedSearches = new Set<string>();
+  private markets = new Map<string, NameMarket>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private seq = 0;
@@ -43,6 +47,7 @@ export class EventBatcher {
   push(patch: EventPatch): void {
     const pending = (this.pending ??= {});
     for (const trade of patch.trades ?? []) this.trades.set(trade.tradeId, trade);
+    for (const market of patch.markets ?? []) this.markets.set(`${market.name}\u0000${market.phase ?? ''}`, market);
     if (patch.items) {
       for (const row of patch.items.upserted) {
         this.removed.delete(row.itemId);
@@ -60,9 +65,19 @@ export class EventBatcher {
       }
       this.invalidated ||= patch.items.invalidated;
     }
+    if (patch.savedSearches) {
+      for (const search of patch.savedSearches.saved) {
+        this.deletedSearches.delete(search.id);
+        this.savedSearches.set(search.id, search);
+      }
+      for (const id of patch.savedSearches.deleted) {
+        this.savedSearches.delete(id);
+        this.deletedSearches.add(id);
+      }
+    }
     if (patch.firings) pending.firings = [...(pending.firings ?? []), ...patch.firings];
     if (patch.notifications) pending.notifications = [...(pending.notifications ?? []), ...patch.notifications];
-    const { trades: _t, items: _i, firings: _f, notifications: _n, ...scalars } = patch;
+    const { trades: _t, items: _i, markets: _m, firings: _f, notifications: _n, savedSearches: _s, ...scalars } = patch;
     Object.assign(pending, scalars);
     // Clamped: a wall clock set back must not hold a batch longer than the interval.
     this.timer ??= setTimeout(() => this.flush(), Math.min(this.intervalMs, Math.max(0, this.lastFlushAt + this.intervalMs - this.now())));
@@ -76,6 +91,7 @@ export class EventBatcher {
     this.lastFlushAt = this.now();
     const batch: EngineEventBatch = { ...this.pending, seq: ++this.seq, at: toUtcIso(this.lastFlushAt) };
     if (this.trades.size > 0) batch.trades = [...this.trades.values()];
+    if (this.markets.size > 0) batch.markets = [...this.markets.values()];
     if (this.upserted.size > 0 || this.removed.size > 0 || this.prices.size > 0 || this.invalidated) {
       batch.items = {
         upserted: [...this.upserted.values()],
@@ -84,8 +100,14 @@ export class EventBatcher {
         invalidated: this.invalidated,
       };
     }
+    if (this.savedSearches.size > 0 || this.deletedSearches.size > 0) {
+      batch.savedSearches = { saved: [...this.savedSearches.values()], deleted: [...this.deletedSearches] };
+    }
     this.pending = null;
+    this.savedSearches = new Map();
+    this.deletedSearches = new Set();
     this.trades = new Map();
+    this.markets = new Map();
     this.upserted = new Map();
     this.removed = new Set();
     this.prices = new Map();

@@ -1,6 +1,6 @@
 import type { Trade, TradeStatus } from '../../../shared/api';
 import type { AwaySummary, Notification } from '../../../shared/ipc';
-import { formatCents } from '../../../shared/money';
+import { formatSignedCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import type { SessionHooks } from '../engine/session';
 import type { LocalStore } from '../store';
@@ -117,7 +117,7 @@ export function awaySummaryText(summary: AwaySummary): string {
   const clauses = summary.trades.map(({ status, count }, i) => clause(count, PHRASES[status], i === 0));
   if (clauses.length > 0) parts.push(clauses.join(', '));
   const { count, net } = summary.ledger;
-  if (count > 0) parts.push(`${count} ledger ${count === 1 ? 'entry' : 'entries'} (net ${net > 0 ? '+' : net < 0 ? '−' : ''}${formatCents(Math.abs(net))})`);
+  if (count > 0) parts.push(`${count} ledger ${count === 1 ? 'entry' : 'entries'} (net ${formatSignedCents(net)})`);
   const matches = summary.alertMatches;
   if (matches.count > 0) {
     const bought = matches.autoBought > 0 ? `, ${matches.autoBought} auto-bought` : '';

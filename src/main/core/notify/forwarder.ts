@@ -2,27 +2,23 @@ import { redactTradeUrl } from '../../../shared/api';
 import { forwardHost, parseForwardUrl, type ForwardTarget } from '../../../shared/forwardUrl';
 import type { ForwardStatus, Notification } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
-import { parseRetryAfter } from '../api/errors';
 import { backoffBase } from '../feed/backoff';
+import { NotPublicAddressError, postJson, type PostResult } from './webhookPost';
 
 /**
  * "To the phone": the notifications of the categories the merchant chose, posted to a chat webhook
  * (Discord-compatible JSON, or a Telegram bot's sendMessage). At most one POST per `minIntervalMs`; whatever
  * arrives meanwhile goes in the next message, so a burst of 30 trades is one message. A failed POST is tried
  * again with a doubling backoff (a 429's retry-after respected) and the failure reported once per run of
- * failures; a refusal (4xx) drops that message, since sending it again cannot help. Texts never carry an API
- * key or a full trade URL token, and failures name the webhook's host only (its URL holds a token).
+ * failures; a refusal (4xx) drops that message, since sending it again cannot help, and so does a webhook
+ * on a non-public address (see webhookPost.ts). Texts never carry an API key or a trade URL token, Discord's
+ * Markdown in them is escaped, and failures name the webhook's host only (its URL holds a token) and say
+ * nothing of what listens there beyond an HTTP status: one text for every other failure.
  */
 
 export interface ForwardSettings {
   url: string | null;
   categories: readonly string[];
-}
-
-export interface PostResult {
-  status: number;
-  /** From a Retry-After header or the body's retry_after (Discord, Telegram), in ms. */
-  retryAfterMs: number | null;
 }
 
 export type PostJson = (url: string, body: unknown, signal: AbortSignal) => Promise<PostResult>;
@@ -36,6 +32,8 @@ export interface ForwarderOptions {
   /** Removes secrets the engine knows of (API keys) from the text. */
   scrub?: (text: string) => string;
   post?: PostJson;
+  /** Tests only (their receiver listens on loopback): webhooks on non-public addresses too. No setting reaches it. */
+  allowPrivateAddresses?: boolean;
   minIntervalMs?: number;
   /** A burst is gathered this long before its first message goes. */
   gatherMs?: number;
@@ -78,7 +76,8 @@ export class NotificationForwarder {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxPending = options.maxPending ?? 200;
     this.now = options.now ?? Date.now;
-    this.post = options.post ?? postJson;
+    const allowPrivateAddresses = options.allowPrivateAddresses === true;
+    this.post = options.post ?? ((url, body, signal) => postJson(url, body, signal, { allowPrivateAddresses }));
   }
 
   /** Notifications as the engine raises them: the chosen categories are queued for the next message. */
@@ -184,8 +183,11 @@ export class NotificationForwarder {
       }
     } catch (error) {
       if (this.stopped) return;
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      outcome = { ok: false, retry: true, problem: timedOut ? `${host} did not answer within ${duration(this.timeoutMs)}` : `${host} could not be reached (${networkReason(error)})`, retryAfterMs: null };
+      // Refused, reset, silent, not HTTP, unknown name: one text, so the report cannot tell what listens there.
+      outcome =
+        error instanceof NotPublicAddressError
+          ? { ok: false, retry: false, problem: `${host} is not a public address: forwarding goes to public chat services only`, retryAfterMs: null }
+          : { ok: false, retry: true, problem: `${host} could not be reached`, retryAfterMs: null };
     }
     if (outcome.ok) {
       this.lastSentAt = toUtcIso(this.now());
@@ -222,8 +224,7 @@ export class NotificationForwarder {
   }
 
   private clean(text: string): string {
-    const scrubbed = this.options.scrub ? this.options.scrub(text) : text;
-    return scrubbed.replace(/https?:\/\/[^\s"'<>]+/gi, (url) => redactTradeUrl(url)).replace(/([?&]token=)([^&\s]{0,2})[^&\s]*/gi, '$1$2******');
+    return redactTradeUrl(this.options.scrub ? this.options.scrub(text) : text);
   }
 
   private report(kind: 'failed' | 'recovered', title: string, body: string): void {
@@ -239,11 +240,18 @@ export class NotificationForwarder {
 
 /** The JSON body for the webhook: one message for the whole batch, cut to the chat's length limit. */
 export function forwardBody(target: ForwardTarget, batch: readonly Notification[], dropped: number, clean: (text: string) => string): unknown {
-  const limit = target.format === 'telegram' ? TELEGRAM_LIMIT : DISCORD_LIMIT;
-  const text = forwardText(batch, dropped, limit, clean);
-  if (target.format === 'telegram') return { chat_id: target.chatId, text, disable_web_page_preview: true };
-  // No @everyone or role pings from an item's name.
+  if (target.format === 'telegram') {
+    // Plain text (no parse_mode): nothing in it is markup.
+    return { chat_id: target.chatId, text: forwardText(batch, dropped, TELEGRAM_LIMIT, clean), disable_web_page_preview: true };
+  }
+  const text = forwardText(batch, dropped, DISCORD_LIMIT, (line) => escapeDiscordMarkdown(clean(line)));
+  // No @everyone or role pings from an item's name (escaped too, so it does not even read as one).
   return { username: 'Merchant Desk', content: text, allowed_mentions: { parse: [] } };
+}
+
+/** Text Discord shows as written: no link, mention, emphasis, spoiler, code, quote or heading made of it. */
+export function escapeDiscordMarkdown(text: string): string {
+  return text.replace(/[\\*_~`|[\]()<>@]/g, '\\$&').replace(/^(\s*)([-#])/, '$1\\$2');
 }
 
 export function forwardText(batch: readonly Notification[], dropped: number, limit: number, clean: (text: string) => string): string {
@@ -270,37 +278,4 @@ function cut(text: string, limit: number): string {
 
 function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
-}
-
-function networkReason(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  if (cause && typeof cause.code === 'string') return cause.code;
-  return error instanceof Error ? error.message.slice(0, 80) : 'unknown error';
-}
-
-/** POSTs JSON with the platform's fetch; reads a retry-after from the header or the chat API's body. */
-export async function postJson(url: string, body: unknown, signal: AbortSignal): Promise<PostResult> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal,
-    redirect: 'error',
-  });
-  const text = await response.text().catch(() => '');
-  return { status: response.status, retryAfterMs: retryAfterMs(response.headers.get('retry-after'), text) };
-}
-
-/** The header's wait, else a chat API's `retry_after` (seconds) in the JSON body (Discord, Telegram). */
-function retryAfterMs(header: string | null, body: string): number | null {
-  const fromHeader = parseRetryAfter(header);
-  if (fromHeader !== null) return fromHeader;
-  try {
-    const parsed = JSON.parse(body) as { retry_after?: unknown; parameters?: { retry_after?: unknown } };
-    const value = parsed.retry_after ?? parsed.parameters?.retry_after;
-    if (typeof value === 'number' && value >= 0) return value * 1000;
-  } catch {
-    // Not JSON: no hint.
-  }
-  return null;
 }

@@ -1,5 +1,6 @@
 import type { AlertFiring, ConnectionStatus, EngineEventBatch, Notification, NotificationPage, StoredNotification } from '../../../shared/ipc';
 import type { NotificationMarkRead, NotificationQuery } from '../../../shared/ipc/contract';
+import { detailWithoutDelay } from '../../../shared/connectionDetail';
 import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import { notificationCategory, notificationSeverity } from '../../../shared/notifications';
@@ -50,7 +51,8 @@ export function connectionNotification(status: ConnectionStatus, klass: Connecti
     category: 'connection',
     severity: klass === 'up' ? 'success' : klass === 'maintenance' ? 'warning' : 'danger',
     title: status.state === 'unauthorized' ? 'The marketplace refused the API key' : CONNECTION_TITLES[klass],
-    body: status.detail,
+    // Kept and shown later: "retrying in 30 s" would be false by then.
+    body: detailWithoutDelay(status.detail),
     target: null,
     at,
   };

@@ -4,3 +4,4 @@ export * from './memoryStore';
 export * from './openSecretStore';
 export * from './secretStore';
 export * from './safeStorageStore';
+export * from './whenKeychainAnswers';

@@ -1,5 +1,5 @@
 import type { SecretStore } from './secretStore';
-import { SecretStoreUnavailableError } from './secretStore';
+import { SecretStoreTimeoutError, SecretStoreUnavailableError } from './secretStore';
 
 export const KEYCHAIN_SERVICE = 'merchant-desk';
 
@@ -72,7 +72,10 @@ export class KeytarSecretStore implements SecretStore {
     this.#loadModule = options.loadModule ?? importKeytar;
   }
 
-  /** Resolves when the keychain answers a harmless lookup; rejects with `SecretStoreUnavailableError` otherwise. */
+  /**
+   * Resolves when the keychain answers a harmless lookup; rejects with `SecretStoreTimeoutError` when it is slow to,
+   * and with `SecretStoreUnavailableError` when there is none (keytar missing, no Secret Service).
+   */
   async probe(): Promise<void> {
     await withTimeout(this.#run((k) => k.findCredentials(this.service)), this.#probeTimeoutMs);
   }
@@ -100,11 +103,11 @@ export class KeytarSecretStore implements SecretStore {
   }
 }
 
-/** `operation`, or a `SecretStoreUnavailableError` when the keychain does not answer within `ms`. */
+/** `operation`, or a `SecretStoreTimeoutError` (carrying `operation`) when the keychain does not answer within `ms`. */
 async function withTimeout<T>(operation: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new SecretStoreUnavailableError(`no answer within ${ms} ms (keyring locked?)`)), ms);
+    timer = setTimeout(() => reject(new SecretStoreTimeoutError(ms, operation)), ms);
   });
   try {
     return await Promise.race([operation, timeout]);

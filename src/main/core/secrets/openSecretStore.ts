@@ -2,7 +2,7 @@ import { API_KEY_VARIABLE, type Environment, EnvironmentSecretStore, MERCHANT_ID
 import { KeytarSecretStore } from './keytarStore';
 import { MemorySecretStore } from './memoryStore';
 import { type SafeStorageBackend, SafeStorageSecretStore, safeStorageProblem } from './safeStorageStore';
-import type { SecretStore } from './secretStore';
+import { type SecretStore, SecretStoreTimeoutError } from './secretStore';
 
 export interface OpenSecretStoreOptions {
   env: Environment;
@@ -14,12 +14,13 @@ export interface OpenSecretStoreOptions {
 
 export interface OpenedSecretStore {
   store: SecretStore;
-  /** One line for the log: why the keychain is not used and where keys live instead; null when it is used. */
+  /** One line for the log: why the keychain is not used and where keys live instead, or that it is slow; null when it answered. */
   warning: string | null;
 }
 
 /**
- * The keychain when it answers; else the environment when both variables are set; else (in the
+ * The keychain when it answers, or is there but slow to (busy, or locked until the merchant unlocks it: a slow
+ * keychain is still where the keys are); else the environment when both variables are set; else (in the
  * Electron app) keys encrypted with safeStorage; else memory. Each fallback says why in one line.
  */
 export async function openSecretStore(options: OpenSecretStoreOptions): Promise<OpenedSecretStore> {
@@ -29,6 +30,9 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
     await keychain.probe();
     return { store: keychain, warning: null };
   } catch (error) {
+    if (error instanceof SecretStoreTimeoutError) {
+      return { store: keychain, warning: `${error.message}. API keys stay in the OS keychain: the engine waits for its answer.` };
+    }
     reason = error instanceof Error ? error.message : String(error);
   }
   if (EnvironmentSecretStore.isConfigured(options.env)) {

@@ -13,13 +13,29 @@ export interface SecretStore {
 
 /** The OS keychain cannot be used; `reason` says why (e.g. no Secret Service running). */
 export class SecretStoreUnavailableError extends Error {
-  override readonly name = 'SecretStoreUnavailableError';
+  override readonly name: string = 'SecretStoreUnavailableError';
 
   constructor(
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
     super(`OS keychain unavailable: ${reason}`, options);
+  }
+}
+
+/**
+ * The keychain did not answer within its time-out: it is there but slow (a busy machine, a brand-new keyring) or
+ * locked and waiting to be unlocked. Not "no keychain": `answer` is the call's own answer, whenever it comes.
+ */
+export class SecretStoreTimeoutError<T = unknown> extends SecretStoreUnavailableError {
+  override readonly name: string = 'SecretStoreTimeoutError';
+
+  constructor(
+    ms: number,
+    readonly answer: Promise<T>,
+  ) {
+    super(`no answer within ${ms} ms (busy, or locked and waiting to be unlocked)`);
+    this.message = `OS keychain slow: ${this.reason}`;
   }
 }
 

@@ -160,7 +160,7 @@ export interface SavedSearchList {
 /** The store's calls by the worker object that serves them; a worker serves these names and no others. */
 export const STORE_METHODS = {
   reader: [
-    'queryCatalog', 'getItem', 'findItemsByIds', 'matchingItemIds', 'catalogInfo', 'queryTrades', 'getTrade', 'activeTrades', 'findTradeByExternalId',
+    'queryCatalog', 'getItem', 'findItemsByIds', 'nameMarkets', 'matchingItemIds', 'catalogInfo', 'queryTrades', 'getTrade', 'activeTrades', 'findTradeByExternalId',
     'queryLedger', 'balanceSeries', 'latestLedgerCreatedAt', 'listRecipients', 'getRecipient', 'listAlertRules', 'listFirings',
     'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'autoBuySkips', 'autoBuyBaseline', 'getMeta', 'listNotifications',
     'unreadNotificationCount', 'listSearches',

@@ -1,5 +1,5 @@
 import type { TradeStatus } from '../../../shared/api';
-import { formatCents, formatDateTime } from '../lib/format';
+import { formatCents, formatDateTime, formatSignedCents } from '../lib/format';
 import { writePref } from '../lib/persist';
 import { STATUS_LABELS } from '../lib/status';
 import { AWAY_DISMISSED_PREF, visibleAwaySummary } from '../state/slices/away';
@@ -19,7 +19,7 @@ export function AwaySummaryBanner() {
     writePref(AWAY_DISMISSED_PREF, summary.at);
     update('away', (away) => ({ ...away, dismissedAt: summary.at }));
   };
-  const net = `${ledger.net > 0 ? '+' : ledger.net < 0 ? '−' : ''}${formatCents(Math.abs(ledger.net))}`;
+  const net = formatSignedCents(ledger.net);
   return (
     <section className="banner away-summary" aria-labelledby="away-summary-title" data-testid="away-summary">
       <h2 id="away-summary-title">While you were away</h2>

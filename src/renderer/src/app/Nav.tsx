@@ -1,6 +1,8 @@
 import { Icon } from '../components/Icon';
 import { Money } from '../components/Money';
+import { formatDateTime } from '../lib/format';
 import { togglePalette } from '../state/actions/ui';
+import { balanceIsLive } from '../state/slices/wallet';
 import { SCREENS } from '../state/slices/ui';
 import { useStore } from '../state/store';
 import { SavedSearchesNav } from './SavedSearchesNav';
@@ -21,6 +23,8 @@ function NavBadge({ screen }: { screen: string }) {
 export function Nav() {
   const screen = useStore((s) => s.ui.screen);
   const available = useStore((s) => s.wallet.balance?.total_available);
+  const balanceAt = useStore((s) => s.wallet.balanceAt);
+  const cached = useStore((s) => s.wallet.balance !== null && !balanceIsLive(s.conn.connection?.state));
   const demo = useStore((s) => s.conn.account?.demo ?? false);
   return (
     <nav className="nav" aria-label="Main">
@@ -49,8 +53,8 @@ export function Nav() {
         ))}
       </ul>
       <div className="nav-foot">
-        <div className="nav-balance">
-          <span className="muted small">Available</span>
+        <div className="nav-balance" title={balanceAt ? `Given by the marketplace at ${formatDateTime(balanceAt)}` : undefined}>
+          <span className="muted small">Available{cached ? ' · cached' : ''}</span>
           <Money cents={available} className="strong" />
         </div>
         <button type="button" className="palette-btn" onClick={togglePalette}>

@@ -1,13 +1,14 @@
 import { Countdown, TimeAgo } from '../components/TimeAgo';
-import { detailWithoutDelay } from '../lib/connectionDetail';
+import { detailWithoutDelay, nextAttemptAt } from '../lib/connectionDetail';
 import { formatDateTime } from '../lib/format';
 import { retryConnectionNow } from '../state/actions/connection';
-import { navigate } from '../state/actions/ui';
+import { navigate, openApiKeyField } from '../state/actions/ui';
 import { useStore } from '../state/store';
 
 /** Says plainly when what is on screen is not live. */
 export function OfflineBanner() {
   const connection = useStore((s) => s.conn.connection);
+  const rateLimit = useStore((s) => s.conn.rateLimit);
   const syncedAt = useStore((s) => s.catalog.info.syncedAt);
   const cacheOnly = useStore((s) => s.conn.account?.cacheOnly === true);
   if (!connection) return null;
@@ -19,10 +20,11 @@ export function OfflineBanner() {
   ) : (
     ' — no cached data yet'
   );
-  const next = connection.nextAttemptAt ? (
+  const nextAt = nextAttemptAt(connection, rateLimit);
+  const next = nextAt ? (
     <span className="muted">
       {' '}
-      · next attempt in <Countdown iso={connection.nextAttemptAt} passed="a moment" />
+      · next attempt in <Countdown iso={nextAt} passed="a moment" />
     </span>
   ) : null;
   // Without its API key the account cannot connect: the action is entering the key, not retrying.
@@ -30,7 +32,7 @@ export function OfflineBanner() {
     <>
       {' '}
       {cacheOnly ? (
-        <button type="button" className="link-btn" onClick={() => navigate('settings')}>
+        <button type="button" className="link-btn" onClick={openApiKeyField}>
           Enter API key
         </button>
       ) : (
@@ -45,7 +47,7 @@ export function OfflineBanner() {
       return (
         <div className="banner error" role="status">
           <strong>Offline</strong>
-          {cached}. {connection.nextAttemptAt ? detailWithoutDelay(connection.detail) : connection.detail}
+          {cached}. {nextAt ? detailWithoutDelay(connection.detail) : connection.detail}
           {next}
           {retry}
         </div>

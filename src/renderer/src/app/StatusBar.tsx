@@ -1,12 +1,12 @@
 import type { ProgressStatus, RateLimitStatus } from '../../../shared/ipc/models';
 import { Countdown } from '../components/TimeAgo';
-import { detailWithoutDelay } from '../lib/connectionDetail';
+import { detailWithoutDelay, nextAttemptAt } from '../lib/connectionDetail';
 import { formatInt } from '../lib/format';
 import { navigate } from '../state/actions/ui';
 import { useStore } from '../state/store';
 import { AutoBuyStatusItem } from './AutoBuyStatusItem';
 import { BRIDGE_EXPIRED_TEXT, BRIDGE_LOST_TEXT } from './BridgeBanner';
-import { CONNECTION_LABELS } from './connectionLabels';
+import { connectionLabel } from './connectionLabels';
 
 const PROGRESS_LABELS: Record<ProgressStatus['kind'], string> = {
   'catalog-sync': 'Catalog sync',
@@ -16,8 +16,10 @@ const PROGRESS_LABELS: Record<ProgressStatus['kind'], string> = {
 
 function Feed() {
   const connection = useStore((s) => s.conn.connection);
+  const rateLimit = useStore((s) => s.conn.rateLimit);
   const boot = useStore((s) => s.conn.boot);
   const bridge = useStore((s) => s.conn.bridge);
+  const keyAwaited = useStore((s) => s.conn.account?.awaitingKeyStore === true);
   // The page's own link to Merchant Desk comes first: the feed state it last heard is stale.
   if (bridge === 'lost' || bridge === 'expired') {
     const text = bridge === 'lost' ? BRIDGE_LOST_TEXT : BRIDGE_EXPIRED_TEXT;
@@ -36,15 +38,16 @@ function Feed() {
       </span>
     );
   }
+  const next = nextAttemptAt(connection, rateLimit);
   return (
     <span className={`sb-item conn-state state-${connection.state}`} title={connection.detail}>
       <span className="status-dot" aria-hidden="true" />
-      <strong>{CONNECTION_LABELS[connection.state]}</strong>
-      <span className="sb-detail">{connection.nextAttemptAt && connection.state !== 'connected' ? detailWithoutDelay(connection.detail) : connection.detail}</span>
-      {connection.nextAttemptAt && connection.state !== 'connected' ? (
+      <strong>{connectionLabel(connection.state, keyAwaited)}</strong>
+      <span className="sb-detail">{next ? detailWithoutDelay(connection.detail) : connection.detail}</span>
+      {next ? (
         <span className="muted">
           {' '}
-          · retry in <Countdown iso={connection.nextAttemptAt} passed="now" />
+          · retry in <Countdown iso={next} passed="now" />
         </span>
       ) : null}
     </span>
@@ -67,13 +70,14 @@ function Meter({ label, remaining, limit }: { label: string; remaining: number; 
   );
 }
 
-function RateLimits({ rl }: { rl: RateLimitStatus | null }) {
+function RateLimits({ rl, maintenance }: { rl: RateLimitStatus | null; maintenance: boolean }) {
   if (!rl) return null;
   return (
     <span className="sb-item rate" aria-label="Rate-limit headroom">
       <Meter label="API" remaining={rl.defaultRemaining} limit={rl.defaultLimit} />
       <Meter label="Catalog" remaining={rl.catalogRemaining} limit={rl.catalogLimit} />
-      {rl.backoffUntil ? (
+      {/* In maintenance the feed item counts down to the next try: one countdown, not two. */}
+      {rl.backoffUntil && !maintenance ? (
         <span className="badge warn">
           Backing off <Countdown iso={rl.backoffUntil} passed="…" />
         </span>
@@ -121,7 +125,7 @@ export function StatusBar() {
       {!down && state === 'maintenance' ? <span className="badge warn">MAINTENANCE</span> : null}
       {!down && state === 'unauthorized' ? <span className="badge error">UNAUTHORIZED</span> : null}
       {demo ? <span className="badge demo">DEMO</span> : null}
-      <RateLimits rl={rl} />
+      <RateLimits rl={rl} maintenance={!down && state === 'maintenance'} />
       <span className="sb-progress" aria-live="polite">
         {progress.map((p) => (
           <Progress key={p.kind} p={p} />

@@ -61,8 +61,12 @@ function ToastItem({ toast }: { toast: Toast }) {
 
 export function Toasts() {
   const toasts = useStore((s) => s.notes.toasts);
+  // A detail panel on the right (an item, a trade) is what the user reads now: toasts stack beside it, never over it.
+  const besideDetail = useStore(
+    (s) => (s.ui.screen === 'catalog' && s.catalog.detail.id !== null) || (s.ui.screen === 'trades' && s.trades.detail.id !== null),
+  );
   return (
-    <div className="toasts" role="region" aria-label="Notifications" aria-live="polite">
+    <div className={`toasts ${besideDetail ? 'beside-detail' : ''}`} role="region" aria-label="Notifications" aria-live="polite">
       {toasts.map((t) => (
         <ToastItem key={t.id} toast={t} />
       ))}

@@ -9,3 +9,8 @@ export const CONNECTION_LABELS: Record<ConnectionState, string> = {
   maintenance: 'Maintenance',
   unauthorized: 'Unauthorized',
 };
+
+/** The state's label; while the account's key is awaited from a slow keychain, that (the engine reports it as connecting). */
+export function connectionLabel(state: ConnectionState, keyAwaited: boolean): string {
+  return keyAwaited && state === 'connecting' ? 'Waiting for the keychain…' : CONNECTION_LABELS[state];
+}

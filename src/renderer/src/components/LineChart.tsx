@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type ChartBox, chartGeometry, nearestIndex, type SeriesPoint } from '../lib/chart';
+import { type ChartBox, chartGeometry, nearestIndex, scaleLabels, type SeriesPoint } from '../lib/chart';
 import { timeAxisFormat } from '../lib/format';
 
 const BOX: ChartBox = { width: 600, height: 160, pad: 6 };
@@ -45,12 +45,13 @@ export function LineChart({
   const ticks = Math.max(2, timeTicks);
   const times = Array.from({ length: ticks }, (_, i) => geo.minT + ((geo.maxT - geo.minT) * i) / (ticks - 1));
   const axisTime = formatAxisTime ?? timeAxisFormat(geo.minT, geo.maxT);
+  const [high, low] = scaleLabels(geo.minV, geo.maxV, formatAxisValue, formatValue);
   return (
     <figure className={`chart tone-${tone}`}>
       <div className="chart-grid">
         <div className="chart-scale num" aria-hidden="true">
-          <span>{formatAxisValue(geo.maxV)}</span>
-          {geo.maxV !== geo.minV ? <span>{formatAxisValue(geo.minV)}</span> : null}
+          <span>{high}</span>
+          {low !== null ? <span>{low}</span> : null}
         </div>
         <div
           className="chart-plot"

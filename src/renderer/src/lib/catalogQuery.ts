@@ -1,6 +1,6 @@
 import type { CATALOG_SORT_COLUMNS, CatalogQuery } from '../../../shared/ipc/contract';
 import { CHARM_PATTERN_MAX, formatNumberList, LISTINGS_MIN_MAX, type NumberRange, parseNumberList, SEED_MAX, WEARS, type Wear } from '../../../shared/filters';
-import { parseDollarsToCents } from '../../../shared/money';
+import { formatCents, parseDollarsToCents } from '../../../shared/money';
 import { parseUnitFloat } from './format';
 
 /** What the engine can sort by: the contract's list (a column the store learns to sort by needs no change here). */
@@ -174,12 +174,21 @@ function moneyProblem(text: string, example: string): string {
   return cents !== null && cents > MAX_FILTER_CENTS ? 'At most $10,000,000,000' : `Enter a dollar amount, ${example}`;
 }
 
+/** A range whose minimum passes its maximum matches nothing: the minimum is the field said wrong (and left out). */
+function minAboveMax(min: number | null | undefined, max: number | null | undefined): max is number {
+  return typeof min === 'number' && typeof max === 'number' && min > max;
+}
+
 export function filterProblems(f: CatalogFilters): FilterProblems {
   const problems: FilterProblems = {};
-  if (money(f.priceMin) === undefined) problems.priceMin = moneyProblem(f.priceMin, 'e.g. 12.50');
-  if (money(f.priceMax) === undefined) problems.priceMax = moneyProblem(f.priceMax, 'e.g. 250');
-  if (parseUnitFloat(f.floatMin) === undefined) problems.floatMin = 'A float between 0 and 1';
-  if (parseUnitFloat(f.floatMax) === undefined) problems.floatMax = 'A float between 0 and 1';
+  const [priceMin, priceMax] = [money(f.priceMin), money(f.priceMax)];
+  if (priceMin === undefined) problems.priceMin = moneyProblem(f.priceMin, 'e.g. 12.50');
+  else if (minAboveMax(priceMin, priceMax)) problems.priceMin = `Above the maximum price (${formatCents(priceMax)}): nothing would match`;
+  if (priceMax === undefined) problems.priceMax = moneyProblem(f.priceMax, 'e.g. 250');
+  const [floatMin, floatMax] = [parseUnitFloat(f.floatMin), parseUnitFloat(f.floatMax)];
+  if (floatMin === undefined) problems.floatMin = 'A float between 0 and 1';
+  else if (minAboveMax(floatMin, floatMax)) problems.floatMin = `Above the maximum float (${f.floatMax.trim()}): nothing would match`;
+  if (floatMax === undefined) problems.floatMax = 'A float between 0 and 1';
   const seeds = listProblem(f.seeds, SEED_MAX, f.seedRanges, 'seed');
   if (seeds) problems.seeds = seeds;
   const patterns = listProblem(f.charmPatterns, CHARM_PATTERN_MAX, f.charmPatternRanges, 'charm pattern');
@@ -198,10 +207,10 @@ export function filterProblems(f: CatalogFilters): FilterProblems {
 export function toCatalogQuery(f: CatalogFilters, sort: CatalogSort): Omit<CatalogQuery, 'offset' | 'limit'> {
   return {
     search: f.search.trim(),
-    priceMin: money(f.priceMin) ?? null,
+    priceMin: minAboveMax(money(f.priceMin), money(f.priceMax)) ? null : (money(f.priceMin) ?? null),
     priceMax: money(f.priceMax) ?? null,
     rarityColors: [...f.rarityColors].sort(),
-    floatMin: parseUnitFloat(f.floatMin) ?? null,
+    floatMin: minAboveMax(parseUnitFloat(f.floatMin), parseUnitFloat(f.floatMax)) ? null : (parseUnitFloat(f.floatMin) ?? null),
     floatMax: parseUnitFloat(f.floatMax) ?? null,
     phase: f.phase.trim() === '' ? null : f.phase.trim(),
     statTrak: tri(f.statTrak),
@@ -234,29 +243,36 @@ export function catalogQueryKey(f: CatalogFilters, sort: CatalogSort): string {
 export function activeFilterCount(f: CatalogFilters): number {
   let n = 0;
   if (f.priceMin.trim() || f.priceMax.trim()) n++;
-  if (f.rarityColors.length) n++;
   if (f.floatMin.trim() || f.floatMax.trim()) n++;
   if (f.phase.trim()) n++;
   if (f.statTrak !== 'any') n++;
   if (f.souvenir !== 'any') n++;
-  if (f.hasStickers !== 'any') n++;
   if (f.stickerName.trim()) n++;
   if (f.wears.length > 0) n++;
   for (const count of Object.values(dealFilterCounts(f))) n += count;
   return n;
 }
 
-export type DealFilterGroup = 'pattern' | 'charms' | 'stickers' | 'market';
+export type DealFilterGroup = 'rarity' | 'pattern' | 'charms' | 'stickers' | 'market';
 
 /** How many of each group of deal filters are set (a collapsed group still says it narrows the list). */
 export function dealFilterCounts(f: CatalogFilters): Record<DealFilterGroup, number> {
   const set = (text: string) => (text.trim() === '' ? 0 : 1);
   return {
+    rarity: f.rarityColors.length > 0 ? 1 : 0,
     pattern: set(f.seeds),
     charms: (f.hasCharm !== 'any' ? 1 : 0) + set(f.charmName) + set(f.charmPatterns),
-    stickers: set(f.stickerCountMin) + set(f.sameStickerMin) + set(f.stickerNames) + set(f.excludeWords),
+    stickers: (f.hasStickers !== 'any' ? 1 : 0) + set(f.stickerCountMin) + set(f.sameStickerMin) + set(f.stickerNames) + set(f.excludeWords),
     market: set(f.discountMin) + set(f.listingsMin) + set(f.floatRankMax),
   };
+}
+
+/** Where the discount sort starts, in dollars: a listing a few cents under a few cents is no deal worth a look. */
+export const DEALS_MIN_PRICE = '1';
+
+/** The filters a sort starts with: from another column to the discount, a minimum price when none is set. */
+export function filtersForSort(f: CatalogFilters, from: CatalogSort, to: CatalogSort): CatalogFilters {
+  return to.column === 'discount' && from.column !== 'discount' && f.priceMin.trim() === '' ? { ...f, priceMin: DEALS_MIN_PRICE } : f;
 }
 
 /** Clicking a header: a new column starts in its natural direction; the same column flips. */

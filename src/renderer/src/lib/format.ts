@@ -1,8 +1,8 @@
-import { formatCents } from '../../../shared/money';
+import { formatCents, formatSignedCents } from '../../../shared/money';
 
 /** Display helpers. Pure: every "now" is passed in (renders read it from the clock store). */
 
-export { formatCents };
+export { formatCents, formatSignedCents };
 
 export const DASH = '—';
 
@@ -154,11 +154,12 @@ export function timeAxisFormat(fromMs: number, toMs: number): (t: number) => str
   };
 }
 
-/** A discount against the reference: "−23 %" under it, "+12 %" over it (whole percent). */
+/** A discount against the reference: "-23 %" under it, "+12 %" over it (whole percent; the minus of formatCents); "> +999 %" past that. */
 export function formatDiscount(discount: number): string {
   const whole = Math.round(Math.abs(discount));
   if (whole === 0) return '0\u00a0%';
-  return `${discount > 0 ? '\u2212' : '+'}${whole}\u00a0%`;
+  if (whole > 999) return '>\u00a0+999\u00a0%';
+  return `${discount > 0 ? '-' : '+'}${whole}\u00a0%`;
 }
 
 /** "#2 of 418": a listing's float rank among its name on sale; a dash without a float. */

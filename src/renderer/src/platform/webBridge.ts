@@ -2,13 +2,14 @@
 // The page holds the host's token itself: it arrives in the page's URL (`?token=`, or a one-time
 // `?code=` the host trades for it), is taken out of the address bar at once, and once the host
 // accepts it is kept in this origin's localStorage (no other port or site can read it; no cookie,
-// which every port of the host would receive). Protocol, JSON text frames:
-//   → {type:'hello', token} | {type:'hello', code}   the first frame, nothing before it is answered
-//   ← {type:'welcome', token?}                        accepted (the token when a code was traded)
+// which every port of the host would receive). The credential goes with the socket's upgrade, as
+// subprotocols: `merchant-desk.bridge` and `merchant-desk.token.<token>` (or `merchant-desk.code.<code>`),
+// so the host judges it before the socket exists. Then JSON text frames:
+//   ← {type:'welcome', token?}          the first frame: accepted (the token when a code was traded)
 //   → {type:'call', id, method, input}
 //   ← {type:'result', id, envelope}     envelope = {ok:true, value} | {ok:false, error:{code, message}}
 //   ← {type:'events', batch}            one EngineEventBatch
-// A refused hello closes the socket with 4401 and a reason.
+// A refused credential closes the socket with 4401 and a reason.
 import { buildBridge, type IpcCall, type MerchantDeskApi } from '../../../shared/ipc/bridge';
 import type { IpcEnvelope } from '../../../shared/ipc/contract';
 import type { EngineEventBatch } from '../../../shared/ipc/events';
@@ -29,8 +30,8 @@ export interface TokenStore {
 }
 
 export interface WebBridgeOptions {
-  /** Opens the socket (tests under Node pass one that sends an Origin). */
-  createSocket?: (url: string) => WebSocket;
+  /** Opens the socket offering `protocols` (tests under Node pass one that sends an Origin). */
+  createSocket?: (url: string, protocols: string[]) => WebSocket;
   /** The token store; in a page, this origin's localStorage (see `pageCredentials`). */
   tokens?: TokenStore;
   /**
@@ -55,8 +56,12 @@ type Settle = (envelope: IpcEnvelope<unknown>) => void;
 const OPEN = 1; // WebSocket.OPEN, without relying on a global WebSocket class
 /** The host closes the socket on bigger messages; refuse them here so one call cannot drop every other. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
-/** The close code of a hello the host refused. */
+/** The close code of a credential the host refused. */
 const UNAUTHORIZED_CLOSE = 4401;
+/** As the host's bridgeAuth.ts names them. */
+const BRIDGE_PROTOCOL = 'merchant-desk.bridge';
+const TOKEN_PROTOCOL_PREFIX = 'merchant-desk.token.';
+const CODE_PROTOCOL_PREFIX = 'merchant-desk.code.';
 export const TOKEN_STORAGE_KEY = 'merchant-desk.web-token';
 
 const lost = (): IpcEnvelope<never> => ({
@@ -70,6 +75,11 @@ function reportListenerError(error: unknown): void {
 }
 
 export type LaunchCredential = { token: string } | { code: string };
+
+/** The subprotocol that carries a credential in the socket's upgrade. */
+function credentialProtocol(credential: LaunchCredential): string {
+  return 'token' in credential ? `${TOKEN_PROTOCOL_PREFIX}${credential.token}` : `${CODE_PROTOCOL_PREFIX}${credential.code}`;
+}
 
 /** A token held in memory only (Node callers; a page whose storage is unavailable). */
 export function memoryTokenStore(token: string | null = null): TokenStore {
@@ -158,7 +168,7 @@ export function connectWebBridge(
   options: WebBridgeOptions = {},
 ): MerchantDeskApi {
   const {
-    createSocket = (url: string) => new WebSocket(url),
+    createSocket = (url: string, protocols: string[]) => new WebSocket(url, protocols),
     queueTimeoutMs = 15_000,
     reconnectInitialMs = 250,
     reconnectMaxMs = 10_000,
@@ -267,8 +277,8 @@ export function connectWebBridge(
     if (signal?.aborted) return;
     const offered = launch;
     const stored = tokens.read();
-    const hello = offered !== null ? { type: 'hello', ...offered } : stored !== null ? { type: 'hello', token: stored } : null;
-    if (hello === null) {
+    const credential = offered ?? (stored !== null ? { token: stored } : null);
+    if (credential === null) {
       // Nothing to offer: wait for another tab of this origin to store a token.
       refused = true;
       onStateChange('unauthorized');
@@ -277,7 +287,7 @@ export function connectWebBridge(
     onStateChange('connecting');
     let ws: WebSocket;
     try {
-      ws = createSocket(url);
+      ws = createSocket(url, [BRIDGE_PROTOCOL, credentialProtocol(credential)]);
     } catch {
       onStateChange('closed');
       scheduleReconnect();
@@ -285,13 +295,6 @@ export function connectWebBridge(
     }
     socket = ws;
     ready = false;
-    ws.onopen = () => {
-      try {
-        ws.send(JSON.stringify(hello));
-      } catch {
-        // the close that follows reports it
-      }
-    };
     ws.onmessage = (event: MessageEvent) => {
       if (socket !== ws) return;
       if (ready) receive(event.data);

@@ -5,6 +5,7 @@ import { mergeFirings } from './slices/alerts';
 import { applyCatalogBatch } from './slices/catalog';
 import { applyConnBatch, connFromSnapshot } from './slices/conn';
 import { pushToasts, toastsFromNotifications } from './slices/notes';
+import { withSearchChanges } from './slices/searches';
 import { applyTradesBatch } from './slices/trades';
 import type { AppState } from './store';
 
@@ -27,14 +28,14 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
   if (batch.balance !== undefined || batch.ledgerChanged) {
     out.wallet = {
       ...state.wallet,
-      ...(batch.balance !== undefined ? { balance: batch.balance, balanceAt: batch.at } : {}),
+      ...(batch.balance !== undefined ? { balance: batch.balance, balanceAt: batch.balanceAt ?? null } : {}),
       ...(batch.ledgerChanged ? { stale: true } : {}),
     };
   }
 
   // Settings changed elsewhere (the tray's "Pause alerts", another window).
   if (batch.settings) out.settings = { ...state.settings, settings: batch.settings };
-  if (batch.savedSearches) out.searches = { list: batch.savedSearches, status: 'ready' };
+  if (batch.savedSearches) out.searches = { ...state.searches, list: withSearchChanges(state.searches.list, batch.savedSearches) };
 
   if (batch.firings && batch.firings.length > 0) out.alerts = mergeFirings(state.alerts, batch.firings);
   if (batch.autoBuy) out.alerts = { ...(out.alerts ?? state.alerts), autoBuy: batch.autoBuy };
@@ -66,7 +67,7 @@ export function applySnapshot(state: AppState, snap: AppSnapshot, host: 'electro
     ...fresh,
     conn: connFromSnapshot(base.conn, snap, host),
     catalog: { ...base.catalog, info: snap.catalog },
-    wallet: { ...base.wallet, balance: snap.balance, balanceAt: snap.balance ? new Date().toISOString() : null },
+    wallet: { ...base.wallet, balance: snap.balance, balanceAt: snap.balanceAt ?? null },
     settings: { ...base.settings, settings: snap.settings },
     // Another account's list is not this one's: the screen reads it again.
     inbox: { ...base.inbox, ...(fresh ? { page: null, status: 'idle' as const } : {}), unread: snap.unreadNotifications ?? 0 },

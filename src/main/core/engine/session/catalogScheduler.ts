@@ -38,6 +38,10 @@ export class CatalogScheduler {
     private readonly onSynced: () => void,
   ) {}
 
+  get busy(): boolean {
+    return this.syncs.busy;
+  }
+
   /** What the cache holds, before anything goes over the network. */
   async load(): Promise<void> {
     this.startedAt = this.ctx.timers.clock.now();

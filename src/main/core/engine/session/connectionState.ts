@@ -128,3 +128,20 @@ export function restFailureOf(error: ApiRequestError): { failure: RestFailure; d
   }
   return { failure: 'other', detail: error.message };
 }
+
+/**
+ * Why a catalog refresh the user asked for cannot leave now (the marketplace cannot answer one), or null. The catalog
+ * refreshes by itself once the connection is back.
+ */
+export function catalogRefreshRefusal(state: ConnectionStatus['state']): string | null {
+  switch (state) {
+    case 'offline':
+      return 'The marketplace cannot be reached; the catalog refreshes by itself when the connection is back.';
+    case 'maintenance':
+      return 'The marketplace is under maintenance; the catalog refreshes by itself when it ends.';
+    case 'unauthorized':
+      return 'The marketplace refused the API key or merchant ID: check them in Settings.';
+    default:
+      return null;
+  }
+}

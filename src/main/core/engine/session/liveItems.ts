@@ -58,6 +58,10 @@ export class LiveItems {
     minMsBetweenWrites: MIN_MS_BETWEEN_ITEM_WRITES,
   });
 
+  /** Items whose names' markets are read next: one read at a time, and what changes meanwhile joins the next one. */
+  private marketItems: number[] = [];
+  private marketsRead: Promise<void> | null = null;
+
   constructor(
     private readonly ctx: SessionContext,
     /** The catalog's count and value after a write (the session keeps the catalog's summary). */
@@ -107,15 +111,35 @@ export class LiveItems {
     await this.fetchUnknown(unknown.filter((itemId) => !removed.has(itemId)));
   }
 
-  /** A live change of cached items; the catalog's totals after it go to the session's summary. */
+  /**
+   * A live change of cached items; the catalog's totals after it go to the session's summary. Then the markets of
+   * their names: another listing's move shifts the reference of every row of its name.
+   */
   private announce(
     totals: CatalogTotals,
     change: { upserted?: CatalogRow[]; removed?: number[]; prices?: PriceMove[] },
   ): void {
+    const items = { upserted: change.upserted ?? [], removed: change.removed ?? [], prices: change.prices ?? [], invalidated: false };
     this.totalsAfterWrite(totals);
-    this.ctx.events.push({
-      items: { upserted: change.upserted ?? [], removed: change.removed ?? [], prices: change.prices ?? [], invalidated: false },
-    });
+    this.ctx.events.push({ items });
+    for (const row of items.upserted) this.marketItems.push(row.itemId);
+    for (const itemId of items.removed) this.marketItems.push(itemId);
+    for (const move of items.prices) this.marketItems.push(move.itemId);
+    this.marketsRead ??= this.announceMarkets();
+  }
+
+  private async announceMarkets(): Promise<void> {
+    try {
+      while (this.marketItems.length > 0) {
+        const markets = await this.ctx.store.nameMarkets(this.marketItems.splice(0));
+        if (markets.length > 0) this.ctx.events.push({ markets });
+      }
+    } catch (error) {
+      // The store closes under a pending read when the session stops.
+      this.ctx.report('reading the markets of changed items', error);
+    } finally {
+      this.marketsRead = null;
+    }
   }
 
   private written(rows: readonly CatalogRow[]): void {

@@ -1,15 +1,20 @@
 import type { Balance } from '../../../../shared/api';
 import { HISTORY_MAX_LIMIT } from '../../../../shared/api';
+import { toUtcIso } from '../../../../shared/time';
 import { Debouncer, Throttler } from './async';
 import type { SessionContext } from './sessionContext';
 
 const BALANCE_DEBOUNCE_MS = 250;
 const LEDGER_DEBOUNCE_MS = 1_000;
 const BALANCE_META = 'balance';
+/** When the server gave the cached balance: a cached figure shows that time, not when it was read again. */
+const BALANCE_AT_META = 'balance_at';
 
 /** The balance (cached across restarts) and the ledger, kept current after every change that may move them. */
 export class WalletSync {
   balance: Balance | null = null;
+  /** When the server gave that balance (null: held since before the app kept the time). */
+  balanceAt: string | null = null;
   private readonly balanceRefresh: Debouncer;
   private readonly ledgerRefresh: Debouncer;
   private readonly ledgerSyncs = new Throttler();
@@ -22,7 +27,10 @@ export class WalletSync {
   /** The balance the cache holds, before anything goes over the network. */
   async load(): Promise<void> {
     const cached = (await this.ctx.store.getMeta(BALANCE_META)) as Balance | null;
-    if (cached) this.balance = cached;
+    if (!cached) return;
+    this.balance = cached;
+    const at = await this.ctx.store.getMeta(BALANCE_AT_META);
+    this.balanceAt = typeof at === 'string' ? at : null;
   }
 
   /** Something moved money (a buy, a trade update): read the balance and the ledger again, soon. */
@@ -40,8 +48,10 @@ export class WalletSync {
     if (!client) return this.balance;
     try {
       this.balance = await client.getBalance({ signal: this.ctx.signal });
+      this.balanceAt = toUtcIso(this.ctx.timers.clock.now());
       await this.ctx.store.setMeta(BALANCE_META, this.balance);
-      this.ctx.events.push({ balance: this.balance });
+      await this.ctx.store.setMeta(BALANCE_AT_META, this.balanceAt);
+      this.ctx.events.push({ balance: this.balance, balanceAt: this.balanceAt });
     } catch (error) {
       this.ctx.report('balance', error);
     }

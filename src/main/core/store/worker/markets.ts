@@ -1,13 +1,14 @@
 /**
- * Each listing's standing in its market (name and phase) among the listings on sale: median price, count, discount,
- * float rank. A refresh computes again the groups it changed; a listing off sale keeps what it had when it left.
+ * Each listing's standing in its market (name and phase) among the listings on sale: the reference (the median price of
+ * the plain ones, without stickers or charms), counts, discount, float rank. A refresh computes again the groups it
+ * changed; a listing off sale keeps what it had when it left.
  */
 import type { MarketStanding } from '../../../../shared/ipc';
 import { grown } from './columns';
 import type { CatalogSnapshot } from './snapshot';
 
 /** The snapshot's columns a market reads, by slot. */
-type MarketInput = Pick<CatalogSnapshot, 'itemId' | 'onSale' | 'price' | 'float' | 'seed'>;
+type MarketInput = Pick<CatalogSnapshot, 'itemId' | 'onSale' | 'price' | 'float' | 'seed' | 'stickers' | 'charms'>;
 
 /** The median of ascending prices (the two middle ones: their mean, rounded down to a cent); null for none. */
 export function medianOf(sorted: readonly number[]): number | null {
@@ -17,12 +18,13 @@ export function medianOf(sorted: readonly number[]): number | null {
 }
 
 export class Markets {
-  /** By slot: its group (-1: none yet); for a slot on sale, its reference, discount, float rank (NaN: none) and its group's listings on sale. */
+  /** By slot: its group (-1: none yet); for a slot on sale, its reference, discount, float rank (NaN: none), its group's listings and plain ones. */
   group = new Int32Array(0);
   reference = new Float64Array(0);
   discount = new Float64Array(0);
   floatRank = new Float64Array(0);
   listings = new Float64Array(0);
+  plain = new Float64Array(0);
   /** By group: its slots, on sale or not. */
   private members: number[][] = [];
   private readonly groupOf = new Map<number, number>();
@@ -46,6 +48,7 @@ export class Markets {
       this.discount = grown(this.discount, capacity);
       this.floatRank = grown(this.floatRank, capacity);
       this.listings = grown(this.listings, capacity);
+      this.plain = grown(this.plain, capacity);
     }
     // A number key (phase codes are few): a string per write was most of this method's time in a full read.
     const key = nameId * 65_536 + phaseCode + 1;
@@ -71,8 +74,8 @@ export class Markets {
     for (const group of this.dirty) {
       const onSale = (this.members[group] as number[]).filter((slot) => input.onSale[slot] === 1);
       if (onSale.length === 0) continue;
-      const prices = onSale.map((slot) => input.price[slot] as number).sort((a, b) => a - b);
-      const reference = medianOf(prices) as number;
+      const plain = onSale.filter((slot) => input.stickers[slot] === 0 && input.charms[slot] === 0);
+      const reference = medianOf(plain.map((slot) => input.price[slot] as number).sort((a, b) => a - b)) ?? Number.NaN;
       const byFloat = onSale
         .filter((slot) => !Number.isNaN(input.float[slot]))
         .sort((a, b) => (input.float[a] as number) - (input.float[b] as number) || (input.itemId[a] as number) - (input.itemId[b] as number));
@@ -81,6 +84,7 @@ export class Markets {
         this.discount[slot] = reference === 0 ? 0 : ((reference - (input.price[slot] as number)) / reference) * 100;
         this.floatRank[slot] = Number.NaN;
         this.listings[slot] = onSale.length;
+        this.plain[slot] = plain.length;
       }
       byFloat.forEach((slot, rank) => (this.floatRank[slot] = rank + 1));
     }
@@ -89,8 +93,8 @@ export class Markets {
 
   /** A slot's standing (what it had when it left, for one off sale). */
   standing(slot: number): MarketStanding {
-    const rank = this.floatRank[slot] as number;
-    return { reference: this.reference[slot] as number, listings: this.listings[slot] as number, discount: this.discount[slot] as number, floatRank: Number.isNaN(rank) ? null : rank };
+    const value = (column: Float64Array) => (Number.isNaN(column[slot]) ? null : (column[slot] as number));
+    return { reference: value(this.reference), listings: this.listings[slot] as number, plainListings: this.plain[slot] as number, discount: value(this.discount), floatRank: value(this.floatRank) };
   }
 
   /** Its float rank among its group's listings on sale with its seed (computed when asked: a detail, a page's rows). */

@@ -1,6 +1,6 @@
 /** The reader thread's service: catalog pages from its snapshot (snapshot.ts, catalogQuery.ts), records from recordsReader.ts. */
 import type { Item } from '../../../../shared/api';
-import type { CatalogInfo, CatalogRow, ItemDetail, Page, PricePoint } from '../../../../shared/ipc';
+import type { CatalogInfo, CatalogRow, ItemDetail, NameMarket, Page, PricePoint } from '../../../../shared/ipc';
 import { catalogFiltersSchema, catalogQuerySchema, type CatalogFiltersInput, type CatalogQuery as CatalogQueryInput } from '../../../../shared/ipc/contract';
 import { toUtcIso } from '../../../../shared/time';
 import { CATALOG_META } from './catalogSync';
@@ -120,6 +120,20 @@ export class ReaderService extends RecordsReader {
       .all(JSON.stringify(group.map((member) => this.snapshot.itemId[member])), now - 7 * DAY_MS) as number[];
     const seedRank = this.snapshot.markets.seedRank(slot, this.snapshot);
     return { ...this.snapshot.markets.standing(slot), seedRank, leftSale24h, median7d: medianOf(observed), observed7d: observed.length };
+  }
+
+  /** The markets of these items' names (by name and phase) now, once a name: what a live change of them moved. */
+  nameMarkets(itemIds: number[]): NameMarket[] {
+    return this.db.transaction(() => {
+      const s = this.snapshot;
+      s.refresh();
+      const slots = new Map(itemIds.map((itemId) => s.slotOf(itemId)).filter((slot) => slot >= 0).map((slot) => [s.markets.group[slot], slot]));
+      return [...slots.values()].map((slot) => {
+        const member = s.markets.groupSlots(slot).find((other) => s.onSale[other] === 1);
+        const { reference, listings, plainListings } = member === undefined ? { reference: null, listings: 0, plainListings: 0 } : s.markets.standing(member);
+        return { name: s.written[s.nameId[slot] as number] as string, phase: s.phases[s.phase[slot] as number] ?? null, reference, listings, plainListings };
+      });
+    })();
   }
 
   /** Which of these items on sale the filters match now (the catalog's own narrowings, market standing included). */

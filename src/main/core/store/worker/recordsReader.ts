@@ -15,6 +15,7 @@ import {
   type TradeQuery,
 } from '../../../../shared/ipc/contract';
 import type { AutoBuyDayRow, AutoBuySkipRow, ParsedLedgerQuery, SavedSearchList } from '../types';
+import { notificationRuns } from '../../../../shared/notifications';
 import { statementCache, type Db, type Prepare } from './open';
 import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_SELECT, TRADE_SELECT } from './recordRows';
 
@@ -194,8 +195,18 @@ export class RecordsReader {
     return { rows: notifications, total, unread: this.unreadNotificationCount() };
   }
 
+  /**
+   * Unread lines of the centre: the runs it shows as one line (groupNotifications: "12 trades delivered") that hold
+   * an unread notification, so the badge, the title and the tray count what the list shows. Runs are read newest
+   * first, and no older notification changes a newer run: from the oldest unread one on is enough.
+   */
   unreadNotificationCount(): number {
-    return this.prepare<[], number>('SELECT count(*) FROM notifications WHERE readAt IS NULL').pluck().get() as number;
+    const oldest = this.prepare<[], string | null>('SELECT min(at) FROM notifications WHERE readAt IS NULL').pluck().get() ?? null;
+    if (oldest === null) return 0;
+    const rows = this.prepare<[string], Pick<StoredNotification, 'id' | 'kind' | 'category' | 'severity' | 'at' | 'readAt'>>(
+      'SELECT id, kind, category, severity, at, readAt FROM notifications WHERE at >= ? ORDER BY at DESC, id',
+    ).all(oldest);
+    return notificationRuns(rows).filter((run) => run.some((n) => n.readAt === null)).length;
   }
 
   // ---- saved searches

@@ -7,6 +7,7 @@ import type { BalanceTransaction, Trade, TradeUpdatedWebhook } from '../../../..
 import type { AlertFiring, AlertRule, Recipient, StoredNotification } from '../../../../shared/ipc';
 import {
   alertRuleInputSchema,
+  MAX_SAVED_SEARCHES,
   notificationMarkReadSchema,
   recipientInputSchema,
   savedSearchInputSchema,
@@ -253,13 +254,20 @@ export class RecordsWriter {
 
   // ---- saved searches
 
-  /** Creates (no id) or renames/replaces (id); a taken name is refused with StoreError 'conflict', a deleted id with 'not_found'. */
+  /**
+   * Creates (no id) or renames/replaces (id); a taken name, or a new one past MAX_SAVED_SEARCHES, is refused with
+   * StoreError 'conflict', a deleted id with 'not_found'.
+   */
   saveSearch(search: SavedSearchInput): SavedSearch {
     const input = savedSearchInputSchema.parse(search);
     return this.db.transaction((): SavedSearch => {
       const id = input.id ?? randomUUID();
       const existing = input.id === undefined ? undefined : this.prepare<[string], { createdAt: string }>('SELECT createdAt FROM saved_searches WHERE id = ?').get(id);
       if (input.id !== undefined && !existing) throw new StoreError('not_found', 'This saved search was deleted; save the search again under a name.');
+      const count = this.prepare<[], { count: number }>('SELECT count(*) AS count FROM saved_searches').get()?.count ?? 0;
+      if (input.id === undefined && count >= MAX_SAVED_SEARCHES) {
+        throw new StoreError('conflict', `At most ${MAX_SAVED_SEARCHES} searches can be saved: delete one to save another.`);
+      }
       const taken = this.prepare<[string, string], { name: string }>('SELECT name FROM saved_searches WHERE name = ? COLLATE NOCASE AND id <> ?').get(input.name, id);
       if (taken) throw new StoreError('conflict', `A search is already saved as "${taken.name}": choose another name, or replace that one.`);
       const now = new Date().toISOString();

@@ -32,7 +32,7 @@ const ROW_SELECT =
 const SCAN_SHARE = 0.1;
 const SCAN_CHUNK = 20_000;
 /** A saved snapshot's layout; another is not read. */
-const SAVED_FORMAT = 5;
+const SAVED_FORMAT = 6;
 /** Older saved snapshots are not read: rows the sync's retention drops (a week off sale) leave no version to patch from. */
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
 
@@ -103,7 +103,8 @@ export class CatalogSnapshot {
   readonly markets = new Markets();
   /** By name_id: the name ASCII-lowered (search), and its rank in name order (sort). */
   readonly names: string[] = [];
-  private readonly written: string[] = [];
+  /** By name_id: the name as written. */
+  readonly written: string[] = [];
   nameRank = new Int32Array(0);
   readonly phases: string[] = [];
   phaseRank = new Int32Array(0);

@@ -1,8 +1,11 @@
 import type { ConnectionState } from '../../../../shared/ipc/models';
+import { openApiKeyField } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
 
-/** Why a buy cannot go out now, from the connection the engine reports; null when it can. */
-export function buyBlockedReason(state: ConnectionState | undefined): string | null {
+/** Why a buy cannot go out now, from the account and the connection the engine reports; null when it can. */
+export function buyBlockedReason(state: ConnectionState | undefined, cacheOnly = false): string | null {
+  // Without its key the account is offline by choice, not by the network: the way on is the key.
+  if (cacheOnly) return 'Read-only: no API key for this account on this machine, so nothing can be bought. Enter your API key to go live.';
   switch (state) {
     case 'offline':
       return 'The marketplace cannot be reached, so a buy would not be sent. Buying resumes when the connection is back.';
@@ -16,15 +19,24 @@ export function buyBlockedReason(state: ConnectionState | undefined): string | n
 }
 
 export function useBuyBlockedReason(): string | null {
-  return useStore((s) => buyBlockedReason(s.conn.connection?.state));
+  return useStore((s) => buyBlockedReason(s.conn.connection?.state, s.conn.account?.cacheOnly === true));
 }
 
 /** Shown above a buy form while buying cannot work; the form's Review button is disabled meanwhile. */
 export function BuyBlockedNotice({ reason }: { reason: string | null }) {
+  const cacheOnly = useStore((s) => s.conn.account?.cacheOnly === true);
   if (reason === null) return null;
   return (
     <div className="notice warn" role="status">
       {reason}
+      {cacheOnly ? (
+        <>
+          {' '}
+          <button type="button" className="link-btn" onClick={openApiKeyField}>
+            Enter API key
+          </button>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -1,21 +1,11 @@
-import type { CSSProperties, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Icon } from '../../components/Icon';
-import { activeFilterCount, type CatalogFilters as FilterForm, type FilterProblems, filterProblems, type TriState } from '../../lib/catalogQuery';
-import { KNOWN_PHASES, RARITIES } from '../../lib/rarity';
+import { activeFilterCount, type CatalogFilters as FilterForm, type FilterProblems, filterProblems } from '../../lib/catalogQuery';
+import { KNOWN_PHASES } from '../../lib/rarity';
 import { clearFilters } from '../../state/actions/catalog';
 import { useStore } from '../../state/store';
-import { DealFilters, WearButtons } from './DealFilters';
+import { DealFilters, TriSelect, WearButtons } from './DealFilters';
 import { useEditFilters } from './filterEdit';
-
-function TriSelect({ label, value, onChange, yes, no }: { label: string; value: TriState; onChange: (v: TriState) => void; yes: string; no: string }) {
-  return (
-    <select aria-label={label} className={`tri ${value !== 'any' ? 'on' : ''}`} value={value} onChange={(e) => onChange(e.target.value as TriState)}>
-      <option value="any">{label}: any</option>
-      <option value="yes">{yes}</option>
-      <option value="no">{no}</option>
-    </select>
-  );
-}
 
 /** The search words; `value` and `id` for a form that holds its own filters (the catalog's search box answers to "/"). */
 export function SearchBox({ value, id = 'catalog-search' }: { value?: string; id?: string } = {}) {
@@ -139,31 +129,8 @@ export function CatalogFilters({ form, end, idPrefix = 'filters' }: { form?: Fil
                 </option>
               ))}
             </select>
-            <div className="filter-group rarity-group" role="group" aria-label="Rarity">
-              <span className="filter-label">Rarity</span>
-              {RARITIES.map((r) => {
-                const on = f.rarityColors.includes(r.color);
-                return (
-                  <button
-                    key={r.color}
-                    type="button"
-                    className={`rarity-chip ${on ? 'on' : ''}`}
-                    style={{ '--chip': r.color } as CSSProperties}
-                    aria-pressed={on}
-                    title={`${on ? 'Showing' : 'Show only'} ${r.name} items${f.rarityColors.length > 0 && !on ? ' too' : ''}`}
-                    onClick={() =>
-                      editFilters({ rarityColors: on ? f.rarityColors.filter((c) => c !== r.color) : [...f.rarityColors, r.color] }, true)
-                    }
-                  >
-                    <span className="rarity-swatch" aria-hidden="true" />
-                    {r.name}
-                  </button>
-                );
-              })}
-            </div>
             <TriSelect label="StatTrak" value={f.statTrak} yes="StatTrak™ only" no="No StatTrak™" onChange={(v) => editFilters({ statTrak: v }, true)} />
             <TriSelect label="Souvenir" value={f.souvenir} yes="Souvenir only" no="No souvenir" onChange={(v) => editFilters({ souvenir: v }, true)} />
-            <TriSelect label="Stickers" value={f.hasStickers} yes="With stickers" no="Without stickers" onChange={(v) => editFilters({ hasStickers: v }, true)} />
           </>
         }
         end={

@@ -8,7 +8,7 @@ import type { CatalogRow } from '../../../../shared/ipc/models';
 import type { CatalogSortColumn } from '../../lib/catalogQuery';
 import type { CatalogSlice } from '../../state/slices/catalog';
 import { useStore } from '../../state/store';
-import { type Column, COLUMNS, emptyColumns, GRID_TEMPLATE, HEADER_HEIGHT, narrowTemplate, OVERSCAN, ROW_HEIGHT } from './columns';
+import { type Column, COLUMNS, emptyColumns, FOLDABLE_NARROWEST, GRID_TEMPLATE, HEADER_HEIGHT, narrowTemplate, OVERSCAN, ROW_HEIGHT } from './columns';
 import { GridRow, rowDomId } from './GridRow';
 import { retryPage } from './retry';
 
@@ -194,8 +194,14 @@ export function CatalogGrid() {
         aria-busy={total === null}
         aria-activedescendant={selectedIndex >= win.renderFirst && selectedIndex <= win.renderLast ? rowDomId(selectedIndex) : undefined}
         tabIndex={0}
-        className={['grid-scroll', ...emptyIds.map((id) => `empty-${id}`)].join(' ')}
-        style={{ '--cols': GRID_TEMPLATE, '--cols-narrow': narrowTemplate(emptyIds, sortedId) } as CSSProperties}
+        className={['grid-scroll', ...emptyIds.map((id) => `empty-${id}`), ...(sortedId ? [`sorted-${sortedId}`] : [])].join(' ')}
+        style={
+          {
+            '--cols': GRID_TEMPLATE,
+            '--cols-narrow': narrowTemplate(emptyIds, sortedId),
+            '--cols-narrowest': narrowTemplate(emptyIds, sortedId, FOLDABLE_NARROWEST),
+          } as CSSProperties
+        }
         onScroll={(e) => {
           setScrollTop(e.currentTarget.scrollTop);
           onGridScrolled();

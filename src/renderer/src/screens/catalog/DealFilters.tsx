@@ -1,13 +1,15 @@
-import { type ReactNode, useState } from 'react';
+import { type CSSProperties, type ReactNode, useState } from 'react';
 import { WEAR_BANDS, WEARS } from '../../../../shared/filters';
 import type { CatalogFilters, DealFilterGroup, FilterProblems, TriState } from '../../lib/catalogQuery';
 import { dealFilterCounts } from '../../lib/catalogQuery';
 import { formatInt } from '../../lib/format';
 import { readPref, writePref } from '../../lib/persist';
+import { RARITIES } from '../../lib/rarity';
 import { useEditFilters } from './filterEdit';
 import { SeedLists } from './SeedLists';
 
 const GROUPS: readonly { id: DealFilterGroup; title: string }[] = [
+  { id: 'rarity', title: 'Rarity' },
   { id: 'pattern', title: 'Seed list' },
   { id: 'charms', title: 'Charms' },
   { id: 'stickers', title: 'Sticker combos' },
@@ -15,6 +17,38 @@ const GROUPS: readonly { id: DealFilterGroup; title: string }[] = [
 ];
 
 const OPEN_PREF = 'catalog-filter-sections';
+
+export function TriSelect({ label, value, onChange, yes, no }: { label: string; value: TriState; onChange: (v: TriState) => void; yes: string; no: string }) {
+  return (
+    <select aria-label={label} className={`tri ${value !== 'any' ? 'on' : ''}`} value={value} onChange={(e) => onChange(e.target.value as TriState)}>
+      <option value="any">{label}: any</option>
+      <option value="yes">{yes}</option>
+      <option value="no">{no}</option>
+    </select>
+  );
+}
+
+/** The rarity chips: an item of any pressed rarity matches. */
+function RarityChips({ colors }: { colors: CatalogFilters['rarityColors'] }) {
+  const editFilters = useEditFilters();
+  return RARITIES.map((r) => {
+    const on = colors.includes(r.color);
+    return (
+      <button
+        key={r.color}
+        type="button"
+        className={`rarity-chip ${on ? 'on' : ''}`}
+        style={{ '--chip': r.color } as CSSProperties}
+        aria-pressed={on}
+        title={`${on ? 'Showing' : 'Show only'} ${r.name} items${colors.length > 0 && !on ? ' too' : ''}`}
+        onClick={() => editFilters({ rarityColors: on ? colors.filter((c) => c !== r.color) : [...colors, r.color] }, true)}
+      >
+        <span className="rarity-swatch" aria-hidden="true" />
+        {r.name}
+      </button>
+    );
+  });
+}
 
 /** The wear buttons beside the float range: a float in any pressed band matches. */
 export function WearButtons({ wears }: { wears: CatalogFilters['wears'] }) {
@@ -123,9 +157,9 @@ function readOpen(): DealFilterGroup[] {
 }
 
 /**
- * The deal filters (seed lists, charms, sticker combos, discount, listings on sale and float rank) in sections that open from
- * toggles at the end of the filter bar's second row (`start` its other filters, `end` its last button), so the
- * bar stays short; a closed section with filters set says how many.
+ * The filters past the bar's two rows (rarity, seed lists, charms, sticker combos, discount, listings on sale and float
+ * rank) in sections that open from toggles at the end of its second row (`start` its other filters, `end` its last
+ * button), so the bar keeps to two lines; a closed section with filters set says how many.
  */
 export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: { f: CatalogFilters; problems: FilterProblems; start: ReactNode; end: ReactNode; idPrefix?: string }) {
   const editFilters = useEditFilters();
@@ -153,8 +187,8 @@ export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: {
       {/* The toggles follow the row's other filters (they wrap onto its second line on a narrow window). */}
       <div className="filter-row section-toggles">
         {start}
-        <span className="filter-group">
-          <span className="filter-label">More filters</span>
+        {/* Named, not labelled on screen: each toggle says what it opens, and the bar keeps to two lines. */}
+        <span className="filter-group" role="group" aria-label="More filters">
         {GROUPS.map((g) => (
           <button
             key={g.id}
@@ -178,6 +212,10 @@ export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: {
         <span className="spacer" />
         {end}
       </div>
+
+      <Section id={`${idPrefix}-rarity`} title="Rarity" open={isOpen('rarity')}>
+        <RarityChips colors={f.rarityColors} />
+      </Section>
 
       <Section id={`${idPrefix}-pattern`} title="Seed list" open={isOpen('pattern')}>
         <TextFilter
@@ -223,6 +261,7 @@ export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: {
       </Section>
 
       <Section id={`${idPrefix}-stickers`} title="Sticker combos" open={isOpen('stickers')}>
+        <TriSelect label="Stickers" value={f.hasStickers} yes="With stickers" no="Without stickers" onChange={(v) => editFilters({ hasStickers: v }, true)} />
         <TextFilter
           label="At least"
           suffix="stickers"

@@ -47,8 +47,8 @@ function MarketCells({ market }: { market: MarketStanding | null }) {
       </>
     );
   }
-  const under = Math.round(market.discount) >= 1;
-  const reference = `${formatCents(market.reference)}: the median of ${formatInt(market.listings)} on sale`;
+  const { reference, discount } = market;
+  const under = discount !== null && Math.round(discount) >= 1;
   // Under a seed list the page brings the rank among the listings of the row's seed too.
   const seedRank = market.seedRank ?? null;
   const rankTitle = [
@@ -57,9 +57,19 @@ function MarketCells({ market }: { market: MarketStanding | null }) {
   ].filter((part) => part !== null);
   return (
     <>
-      <div role="gridcell" className="cell col-discount right num" title={`${under ? 'Under' : 'Not under'} its reference price ${reference}`}>
-        <span className={`discount ${under ? 'under' : 'over'}`}>{formatDiscount(market.discount)}</span>
-      </div>
+      {reference === null || discount === null ? (
+        <div role="gridcell" className="cell col-discount right num muted" title="No reference: none of its name on sale is without stickers or charms">
+          —
+        </div>
+      ) : (
+        <div
+          role="gridcell"
+          className="cell col-discount right num"
+          title={`${under ? 'Under' : 'Not under'} its reference price ${formatCents(reference)}: the median of the ${formatInt(market.plainListings)} on sale without stickers or charms`}
+        >
+          <span className={`discount ${under ? 'under' : 'over'}`}>{formatDiscount(discount)}</span>
+        </div>
+      )}
       <div
         role="gridcell"
         className="cell col-rank right num"
@@ -195,10 +205,10 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
           <span className="muted">—</span>
         )}
       </div>
-      <div role="gridcell" className="cell right">
+      <div role="gridcell" className="cell col-price right">
         <PriceFlash itemId={row.itemId} price={row.price} lastMove={row.lastMove} />
       </div>
-      <div role="gridcell" className="cell right">
+      <div role="gridcell" className="cell col-age right">
         <AgeCell listedAt={row.listedAt} />
       </div>
       <MarketCells market={row.market} />

@@ -23,11 +23,11 @@ export interface Column {
 
 export const COLUMNS: readonly Column[] = [
   { id: 'rarity', label: 'Rarity', short: '', sort: 'rarity', width: '58px' },
-  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(170px, 2.3fr)' },
+  { id: 'name', label: 'Name', sort: 'name', width: 'minmax(170px, 2.3fr)', narrowWidth: 'minmax(150px, 2.3fr)' },
   { id: 'phase', label: 'Phase', sort: 'phase', width: 'minmax(90px, 0.6fr)' },
   { id: 'float', label: 'Float', sort: 'float', width: '86px', align: 'right' },
   { id: 'seed', label: 'Paint seed', short: 'Seed', sort: 'paintSeed', width: '56px', align: 'right' },
-  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)' },
+  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)', narrowWidth: 'minmax(100px, 1.25fr)' },
   { id: 'keychains', label: 'Charms (keychains)', short: 'Charms', sort: 'keychains', hint: 'Keychains, charms and sticker slabs', width: 'minmax(80px, 0.8fr)' },
   { id: 'price', label: 'Price', sort: 'price', width: '102px', align: 'right' },
   { id: 'age', label: 'Age', sort: 'listedAt', width: '52px', align: 'right' },
@@ -41,9 +41,11 @@ export const GRID_TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
 
 /**
  * Columns folded away (0 wide, still in the accessibility tree) when the grid is narrow, e.g. beside the detail
- * panel (which shows their values), unless the grid is sorted by one (its header shows the sort).
+ * panel (which shows their values), unless the grid is sorted by one (its header shows the sort); narrower still (a
+ * laptop beside the panel), the age too. The discount stays: what a deal hunter reads beside the detail.
  */
-export const FOLDABLE: readonly Column['id'][] = ['seed', 'keychains', 'discount', 'rank'];
+export const FOLDABLE: readonly Column['id'][] = ['seed', 'keychains', 'rank'];
+export const FOLDABLE_NARROWEST: readonly Column['id'][] = [...FOLDABLE, 'age'];
 
 /** Whether a row shows something in a column that folds when no row does (see emptyColumns). */
 const FILLED: Partial<Record<Column['id'], (row: CatalogRow) => boolean>> = {
@@ -69,7 +71,7 @@ export function emptyColumns(rows: Iterable<CatalogRow>, sortedBy: Column['id'] 
   return any ? COLUMNS.filter((c) => open.has(c.id)).map((c) => c.id) : [];
 }
 
-/** The narrow grid's columns: the foldable ones (but the one sorted by) and the empty ones 0 wide. */
-export function narrowTemplate(empty: readonly Column['id'][], sortedBy: Column['id'] | null = null): string {
-  return COLUMNS.map((c) => ((FOLDABLE.includes(c.id) && c.id !== sortedBy) || empty.includes(c.id) ? '0px' : (c.narrowWidth ?? c.width))).join(' ');
+/** The narrow grid's columns: the `folded` ones (but the one sorted by) and the empty ones 0 wide. */
+export function narrowTemplate(empty: readonly Column['id'][], sortedBy: Column['id'] | null = null, folded = FOLDABLE): string {
+  return COLUMNS.map((c) => ((folded.includes(c.id) && c.id !== sortedBy) || empty.includes(c.id) ? '0px' : (c.narrowWidth ?? c.width))).join(' ');
 }

@@ -156,14 +156,26 @@ function MarketNumbers({ detail, row }: { detail: ItemDetail | null; row: Catalo
       ) : (
         <dl className="props">
           <Prop label="Reference price">
-            <span className="num">{formatCents(market.reference)}</span>{' '}
-            <span className="muted small">
-              median of <span className="num">{formatInt(market.listings)}</span> on sale
-            </span>
+            {market.reference === null ? (
+              <span className="muted small">none: every one of its name on sale has stickers or charms</span>
+            ) : (
+              <>
+                <span className="num">{formatCents(market.reference)}</span>{' '}
+                <span className="muted small">
+                  median of <span className="num">{formatInt(market.plainListings)}</span> without stickers or charms
+                </span>
+              </>
+            )}
           </Prop>
           <Prop label="Discount">
-            <span className={`num discount ${Math.round(market.discount) >= 1 ? 'under' : 'over'}`}>{formatDiscount(market.discount)}</span>{' '}
-            <span className="muted small">{market.discount >= 0.5 ? 'under' : market.discount <= -0.5 ? 'over' : 'at'} the reference</span>
+            {market.discount === null ? (
+              DASH
+            ) : (
+              <>
+                <span className={`num discount ${Math.round(market.discount) >= 1 ? 'under' : 'over'}`}>{formatDiscount(market.discount)}</span>{' '}
+                <span className="muted small">{market.discount >= 0.5 ? 'under' : market.discount <= -0.5 ? 'over' : 'at'} the reference</span>
+              </>
+            )}
           </Prop>
           <Prop label="Float rank">
             {market.floatRank === null ? (

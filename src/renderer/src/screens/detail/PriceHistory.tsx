@@ -2,7 +2,7 @@ import type { PricePoint } from '../../../../shared/ipc/models';
 import { LineChart } from '../../components/LineChart';
 import { Money } from '../../components/Money';
 import { TimeAgo } from '../../components/TimeAgo';
-import { formatCents, formatDateTime } from '../../lib/format';
+import { formatCents, formatDateTime, formatSignedCents } from '../../lib/format';
 
 /** The points where the price actually changed (repeats of the same price say nothing). */
 export function priceMoves(points: readonly PricePoint[]): PricePoint[] {
@@ -55,8 +55,7 @@ export function PriceHistory({ points }: { points: readonly PricePoint[] }) {
         </span>
         {change !== 0 ? (
           <span className={`num ${change > 0 ? 'pos' : 'neg'}`}>
-            {change > 0 ? '+' : '−'}
-            {formatCents(Math.abs(change))} ({change > 0 ? '+' : '−'}
+            {formatSignedCents(change)} ({change > 0 ? '+' : '-'}
             {Math.abs(pct).toFixed(1)}%)
           </span>
         ) : (

@@ -7,9 +7,14 @@ import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
 import { errorMessage } from '../../lib/ipc';
 import { configureAccount, connectDemoSandbox, switchToSavedAccount, testAccount } from '../../state/actions/settings';
-import { toast } from '../../state/actions/ui';
+import { API_KEY_FIELD_ID, toast } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
-import { CONNECTION_LABELS } from '../../app/connectionLabels';
+import { connectionLabel } from '../../app/connectionLabels';
+
+/** A message as a sentence: its own full stop, or one added. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
 
 function urlProblem(value: string, schemes: string[]): string | null {
   if (value.trim() === '') return 'Required';
@@ -35,12 +40,14 @@ function formAccount(account: AccountSummary | null): SavedAccount | null {
 }
 
 /** Where the key is (or will be) kept: the engine's key store as it is, never a promise it cannot keep. */
-function keyStoreHint(keyStore: KeyStoreInfo | null, keyConfigured: boolean): string {
+function keyStoreHint(keyStore: KeyStoreInfo | null, keyConfigured: boolean, keyAwaited: boolean): string {
+  if (keyAwaited) return 'Waiting for the OS keychain to answer: the key stored there is used as soon as it does.';
   const where = keyStore?.description ?? 'by the engine';
   return keyConfigured ? `A key is stored ${where}. Leave blank to keep it.` : `Stored ${where}; never shown again.`;
 }
 
-function missingKeyProblem(saved: SavedAccount | null, merchantId: string): string {
+function missingKeyProblem(saved: SavedAccount | null, merchantId: string, keyAwaited: boolean): string {
+  if (keyAwaited) return 'Required while the keychain has not answered: wait for it, or enter the key';
   if (saved?.apiKeyConfigured && merchantId.trim() === saved.merchantId) return 'Required: the stored key is only sent to the saved addresses';
   return 'Required: no key is stored for this merchant';
 }
@@ -51,10 +58,12 @@ interface ConnectionFormProps {
   keyStore: KeyStoreInfo | null;
   /** The account is open from its cache without its key: saving the key takes it live. */
   cacheOnly: boolean;
+  /** The saved account's key is awaited from a keychain slow to answer: neither configured nor missing yet. */
+  keyAwaited: boolean;
   keyRef: RefObject<HTMLInputElement | null>;
 }
 
-function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyRef }: ConnectionFormProps) {
+function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyAwaited: awaited, keyRef }: ConnectionFormProps) {
   const id = useId();
   const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? '');
   const [wsUrl, setWsUrl] = useState(saved?.wsUrl ?? '');
@@ -71,12 +80,13 @@ function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyRef }: Connection
     merchantId.trim() === saved.merchantId &&
     sameEndpoint(baseUrl, saved.baseUrl) &&
     sameEndpoint(wsUrl, saved.wsUrl);
+  const keyAwaited = awaited && saved !== null && merchantId.trim() === saved.merchantId;
 
   const problems = {
     baseUrl: urlProblem(baseUrl, ['http', 'https']),
     wsUrl: urlProblem(wsUrl, ['ws', 'wss']),
     merchantId: merchantId.trim() === '' ? 'Required' : null,
-    apiKey: apiKey !== '' && apiKey.length < 8 ? 'At least 8 characters' : !keyConfigured && apiKey === '' ? missingKeyProblem(saved, merchantId) : null,
+    apiKey: apiKey !== '' && apiKey.length < 8 ? 'At least 8 characters' : !keyConfigured && apiKey === '' ? missingKeyProblem(saved, merchantId, keyAwaited) : null,
   };
   const ok = !problems.baseUrl && !problems.wsUrl && !problems.merchantId && !problems.apiKey;
   const input = (): AccountInput => ({
@@ -137,32 +147,33 @@ function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyRef }: Connection
         </Field>
         <Field
           label="API key"
-          htmlFor={`${id}-key`}
+          htmlFor={API_KEY_FIELD_ID}
           error={show('apiKey')}
-          hint={keyStoreHint(keyStore, keyConfigured)}
+          hint={keyStoreHint(keyStore, keyConfigured, keyAwaited)}
         >
           <div className="key-input">
             <input
               ref={keyRef}
-              id={`${id}-key`}
+              id={API_KEY_FIELD_ID}
               type="password"
               autoComplete="new-password"
               spellCheck={false}
               value={apiKey}
-              placeholder={keyConfigured ? '•••••••• (configured)' : 'Not configured'}
+              placeholder={keyConfigured ? '•••••••• (configured)' : keyAwaited ? 'Waiting for the keychain…' : 'Not configured'}
               onChange={(e) => setApiKey(e.target.value)}
             />
-            <span className={`tag ${keyConfigured ? 'tag-ok' : 'tag-warn'}`}>{keyConfigured ? 'configured' : 'not configured'}</span>
+            <span className={`tag ${keyConfigured ? 'tag-ok' : 'tag-warn'}`}>{keyConfigured ? 'configured' : keyAwaited ? 'waiting for the keychain' : 'not configured'}</span>
           </div>
         </Field>
       </div>
       {result ? (
         <div className={`notice ${result.ok ? 'ok' : 'error'}`} role={result.ok ? 'status' : 'alert'}>
-          <strong>{result.ok ? (result.action === 'test' ? 'Connection works.' : 'Saved and connected.') : 'Connection failed.'}</strong> {result.message}
-          {result.ok && result.balance ? (
+          {/* The engine's message already names what is available: the credit behind it is said only when there is some. */}
+          <strong>{result.ok ? (result.action === 'test' ? 'Connection works.' : 'Saved and connected.') : 'Connection failed.'}</strong> {sentence(result.message)}
+          {result.ok && result.balance && result.balance.credit_limit > 0 ? (
             <>
               {' '}
-              Balance <Money cents={result.balance.balance} />, available <Money cents={result.balance.total_available} />.
+              Balance <Money cents={result.balance.balance} /> and credit <Money cents={result.balance.credit_limit} />.
             </>
           ) : null}
           {result.ok && result.action === 'test' && demo ? <> Still on the demo sandbox: Save to switch.</> : null}
@@ -234,6 +245,7 @@ export function ConnectionSection() {
   const saved = formAccount(account);
   const demo = account?.demo ?? false;
   const cacheOnly = account?.cacheOnly === true;
+  const keyAwaited = account?.awaitingKeyStore === true;
   const keyRef = useRef<HTMLInputElement>(null);
   return (
     <section className="panel settings-section" aria-labelledby="settings-connection">
@@ -244,7 +256,7 @@ export function ConnectionSection() {
         <div className="conn-summary">
           {connection ? (
             <span className={`conn-state state-${connection.state}`} title={connection.detail}>
-              <span className="status-dot" aria-hidden="true" /> {CONNECTION_LABELS[connection.state]}
+              <span className="status-dot" aria-hidden="true" /> {connectionLabel(connection.state, keyAwaited)}
             </span>
           ) : null}
           {account?.merchantId ? <span className="muted small">{demo ? 'Demo merchant' : `Merchant ${account.merchantId}`}</span> : null}
@@ -264,12 +276,14 @@ export function ConnectionSection() {
         <p className="muted small">{connection.detail}</p>
       ) : null}
       <DemoSwitch account={account} />
+      {/* Not keyed by whether the key is configured: a key being typed while the keychain is awaited stays when it answers. */}
       <ConnectionForm
-        key={`${boot}|${demo}|${saved?.merchantId ?? ''}|${saved?.baseUrl ?? ''}|${String(saved?.apiKeyConfigured)}`}
+        key={`${boot}|${demo}|${saved?.merchantId ?? ''}|${saved?.baseUrl ?? ''}`}
         saved={saved}
         demo={demo}
         keyStore={account?.keyStore ?? null}
         cacheOnly={cacheOnly}
+        keyAwaited={keyAwaited}
         keyRef={keyRef}
       />
     </section>

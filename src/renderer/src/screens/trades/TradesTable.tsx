@@ -122,7 +122,7 @@ export function TradesTable({ compact }: { compact: boolean }) {
     <div className={`table-wrap ${status === 'loading' && ids.length > 0 ? 'refreshing' : ''}`}>
       <table className="data-table trades-table" aria-label="Trades" aria-busy={status === 'loading'}>
         <colgroup>
-          <col style={{ width: 150 }} />
+          <col className="col-datetime" />
           <col />
           <col style={{ width: 96 }} />
           <col style={{ width: 150 }} />

@@ -8,11 +8,11 @@ import { LineChart } from '../../components/LineChart';
 import { Money } from '../../components/Money';
 import { Pager } from '../../components/Pager';
 import { TimeAgo } from '../../components/TimeAgo';
-import { formatCents, formatDateTime, formatDollarsShort } from '../../lib/format';
+import { formatCents, formatDateTime, formatDollarsShort, formatSignedCents } from '../../lib/format';
 import type { BalancePoint } from '../../../../shared/ipc/models';
 import { exportLedgerCsv, loadLedger, loadWallet, setLedgerFilters, setLedgerPage } from '../../state/actions/wallet';
 import { navigate } from '../../state/actions/ui';
-import { EMPTY_LEDGER_FILTERS } from '../../state/slices/wallet';
+import { balanceIsLive, EMPTY_LEDGER_FILTERS } from '../../state/slices/wallet';
 import { useStore } from '../../state/store';
 
 const TYPE_TONES: Record<TransactionType, string> = {
@@ -25,9 +25,27 @@ const TYPE_TONES: Record<TransactionType, string> = {
   'ADMIN DEDUCT': 'var(--down)',
 };
 
+/** When the server gave the balance: "updated 3 min ago" while the engine keeps it current, else "cached" and when. */
+function BalanceTime() {
+  const at = useStore((s) => s.wallet.balanceAt);
+  const live = useStore((s) => balanceIsLive(s.conn.connection?.state));
+  if (live && at) {
+    return (
+      <>
+        updated <TimeAgo iso={at} />
+      </>
+    );
+  }
+  if (!at) return <>cached</>;
+  return (
+    <>
+      cached from <span className="num">{formatDateTime(at)}</span> (<TimeAgo iso={at} />)
+    </>
+  );
+}
+
 function BalanceCards() {
   const balance = useStore((s) => s.wallet.balance);
-  const at = useStore((s) => s.wallet.balanceAt);
   if (!balance) {
     return (
       <div className="cards">
@@ -42,7 +60,7 @@ function BalanceCards() {
         <div className="card-label">Total available</div>
         <Money cents={balance.total_available} className="card-value big-value" />
         <div className="card-foot muted small">
-          Balance + credit · updated <TimeAgo iso={at} />
+          Balance + credit · <BalanceTime />
         </div>
       </div>
       <div className="card">
@@ -84,10 +102,7 @@ function BalanceChart() {
         <span className="muted">
           {series.points.length} change{series.points.length === 1 ? '' : 's'} in range
         </span>
-        <span className={`num ${change > 0 ? 'pos' : change < 0 ? 'neg' : 'muted'}`}>
-          {change > 0 ? '+' : change < 0 ? '−' : '±'}
-          {formatCents(Math.abs(change))} over the range
-        </span>
+        <span className={`num ${change > 0 ? 'pos' : change < 0 ? 'neg' : 'muted'}`}>{formatSignedCents(change)} over the range</span>
       </div>
     </>
   );
@@ -156,7 +171,7 @@ function LedgerTable() {
     <div className={`table-wrap ${status === 'loading' && ids.length > 0 ? 'refreshing' : ''}`}>
       <table className="data-table ledger-table" aria-label="Ledger" aria-busy={status === 'loading'}>
         <colgroup>
-          <col style={{ width: 146 }} />
+          <col className="col-datetime" />
           <col style={{ width: 132 }} />
           <col style={{ width: 112 }} />
           <col style={{ width: 112 }} />

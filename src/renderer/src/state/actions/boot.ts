@@ -87,6 +87,8 @@ export function handleBatch(batch: EngineEventBatch): void {
 
 const resyncAfterGap = debounced(() => {
   void reloadSnapshot();
+  // Saved searches come as changes: one missed leaves the list behind.
+  void loadSearches();
   const { ui, catalog, trades } = getState();
   if (ui.screen === 'trades') scheduleTradesReload();
   if (ui.screen === 'wallet') scheduleWalletReload();

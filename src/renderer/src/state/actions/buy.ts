@@ -32,43 +32,38 @@ export async function checkBuyByName(input: BuyByNameInput): Promise<NameCheck> 
   const common = {
     recipient: input.recipient,
     ...(input.tradeDurationSeconds !== undefined ? { tradeDurationSeconds: input.tradeDurationSeconds } : {}),
+    ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
   };
   if (input.itemId !== undefined && input.assetId !== undefined) {
     const warnings = await checkBuy({ itemId: input.itemId, assetId: input.assetId, price: input.maxPrice, ...common });
     return { warnings, candidate: null };
   }
-  // Every cached listing of the name, cheapest first: "no such name" and "all above the maximum" are told apart.
-  const page = await unwrap(
-    api().catalog.query({
-      search: nameSearchText(input.market_hash_name),
-      phase: input.phase ?? null,
-      sort: 'price',
-      direction: 'asc',
-      offset: 0,
-      limit: 400,
-    }),
-  );
-  const named = page.rows.filter((row) => nameKey(row.market_hash_name) === nameKey(input.market_hash_name) && (input.phase === undefined || row.phase === input.phase));
+  // Every cached listing of the name (in the phase), cheapest first: "no such name", "not in that phase" and "all above
+  // the maximum" are told apart.
+  const named = await cachedListings(input.market_hash_name, input.phase ?? null);
   const match = named.find((row) => row.price <= input.maxPrice);
   if (!match) {
     const cheapest = named[0];
-    return {
-      candidate: null,
-      warnings: [
-        cheapest
-          ? {
-              code: 'no-local-match',
-              message: `The cheapest listing of this name${input.phase ? ` (${input.phase})` : ''} in the local catalog costs ${formatCents(cheapest.price)}, above ${formatCents(input.maxPrice)}: the marketplace will most likely refuse (price_too_high).`,
-            }
-          : {
-              code: 'no-local-match',
-              message: `No listing named ${input.market_hash_name}${input.phase ? ` (${input.phase})` : ''} in the local catalog: check the name (pick it from the suggestions).`,
-            },
-      ],
-    };
+    if (cheapest) {
+      const message = `The cheapest listing of this name${input.phase ? ` (${input.phase})` : ''} in the local catalog costs ${formatCents(cheapest.price)}, above ${formatCents(input.maxPrice)}: the marketplace will most likely refuse (price_too_high).`;
+      return { candidate: null, warnings: [{ code: 'no-local-match', message }] };
+    }
+    // None in the phase: the name may well be right, and the phase the thing to change.
+    const otherPhases = input.phase === undefined ? [] : [...new Set((await cachedListings(input.market_hash_name, null)).map((row) => row.phase ?? 'no phase'))];
+    const message =
+      otherPhases.length > 0
+        ? `No listing of this name in ${input.phase} in the local catalog; it is on sale in ${otherPhases.join(', ')}: choose one of those, or Any phase.`
+        : `No listing named ${input.market_hash_name} in the local catalog: check the name (pick it from the suggestions).`;
+    return { candidate: null, warnings: [{ code: 'no-local-match', message }] };
   }
   const warnings = await checkBuy({ itemId: match.itemId, assetId: match.assetId, price: match.price, ...common });
   return { warnings, candidate: match };
+}
+
+/** The local catalog's listings of exactly this name (and phase, unless null), cheapest first. */
+async function cachedListings(name: string, phase: string | null): Promise<CatalogRow[]> {
+  const page = await unwrap(api().catalog.query({ search: nameSearchText(name), phase, sort: 'price', direction: 'asc', offset: 0, limit: 400 }));
+  return page.rows.filter((row) => nameKey(row.market_hash_name) === nameKey(name) && (phase === null || row.phase === phase));
 }
 
 function remember(input: BuyByIdInput | BuyByNameInput) {

@@ -1,5 +1,5 @@
 import type { CatalogFilters, CatalogSort } from '../../lib/catalogQuery';
-import { EMPTY_FILTERS, nextSort, withFilterEdit, type CatalogSortColumn } from '../../lib/catalogQuery';
+import { EMPTY_FILTERS, filtersForSort, nextSort, withFilterEdit, type CatalogSortColumn } from '../../lib/catalogQuery';
 import type { CatalogQuery } from '../../../../shared/ipc/contract';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
@@ -84,7 +84,10 @@ export function setSort(sort: CatalogSort): void {
 }
 
 export function sortBy(column: CatalogSortColumn): void {
-  update('catalog', (c) => withQuery(c, c.filters, nextSort(c.sort, column)));
+  update('catalog', (c) => {
+    const sort = nextSort(c.sort, column);
+    return withQuery(c, filtersForSort(c.filters, c.sort, sort), sort);
+  });
 }
 
 /** Re-query what is on screen, keeping it visible until the answers arrive. */

@@ -2,6 +2,7 @@ import type { SavedSearch } from '../../../../shared/ipc/contract';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { formOfQuery, queryOfForm } from '../../lib/savedSearch';
 import { withQuery } from '../slices/catalog';
+import { withSearchChanges } from '../slices/searches';
 import { getState, update } from '../store';
 import { saveRule } from './alerts';
 import { navigate, toast } from './ui';
@@ -17,12 +18,6 @@ export async function loadSearches(): Promise<void> {
   }
 }
 
-const byName = (a: SavedSearch, b: SavedSearch) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id.localeCompare(b.id);
-
-function withSaved(list: SavedSearch[], saved: SavedSearch): SavedSearch[] {
-  return [...list.filter((s) => s.id !== saved.id), saved].sort(byName);
-}
-
 /** The saved search named `name` (case and outer spaces ignored), if any. */
 export function searchNamed(name: string): SavedSearch | undefined {
   const wanted = name.trim().toLowerCase();
@@ -33,21 +28,21 @@ export function searchNamed(name: string): SavedSearch | undefined {
 export async function saveCurrentSearch(name: string, replaceId?: string): Promise<SavedSearch> {
   const { filters, sort } = getState().catalog;
   const saved = await unwrap(api().searches.save({ ...(replaceId ? { id: replaceId } : {}), name, query: queryOfForm(filters, sort) }));
-  update('searches', (s) => ({ ...s, list: withSaved(s.list, saved) }));
+  update('searches', (s) => ({ ...s, list: withSearchChanges(s.list, { saved: [saved], deleted: [] }) }));
   return saved;
 }
 
 /** Renames a saved search (its query unchanged). Throws with the engine's message. */
 export async function renameSearch(search: SavedSearch, name: string): Promise<SavedSearch> {
   const saved = await unwrap(api().searches.save({ id: search.id, name, query: search.query }));
-  update('searches', (s) => ({ ...s, list: withSaved(s.list, saved) }));
+  update('searches', (s) => ({ ...s, list: withSearchChanges(s.list, { saved: [saved], deleted: [] }) }));
   return saved;
 }
 
 export async function deleteSearch(search: SavedSearch): Promise<void> {
   try {
     await unwrap(api().searches.delete({ id: search.id }));
-    update('searches', (s) => ({ ...s, list: s.list.filter((other) => other.id !== search.id) }));
+    update('searches', (s) => ({ ...s, list: withSearchChanges(s.list, { saved: [], deleted: [search.id] }) }));
     toast('info', 'Saved search deleted', search.name);
   } catch (error) {
     toast('error', 'Could not delete the saved search', errorMessage(error));

@@ -65,12 +65,25 @@ export function openTarget(target: Notification['target']): void {
 
 export function focusSearch(): void {
   if (getState().ui.screen !== 'catalog') navigate('catalog');
-  // The search box mounts with the catalog screen: focus on the next frame.
+  focusWhenShown('catalog-search');
+}
+
+/** The way from read-only to live: Settings with the API key field focused, so what is typed goes into it. */
+export function openApiKeyField(): void {
+  closeDialog();
+  navigate('settings');
+  focusWhenShown(API_KEY_FIELD_ID);
+}
+
+export const API_KEY_FIELD_ID = 'settings-api-key';
+
+/** Focuses (and selects) a field of a screen that is mounting: on the first frame it is there, for up to a second. */
+function focusWhenShown(id: string, frames = 60): void {
   requestAnimationFrame(() => {
-    const input = document.getElementById('catalog-search');
+    const input = document.getElementById(id);
     if (input instanceof HTMLInputElement) {
       input.focus();
       input.select();
-    }
+    } else if (frames > 1) focusWhenShown(id, frames - 1);
   });
 }

@@ -1,4 +1,4 @@
-import type { CatalogInfo, CatalogRow, ItemDetail, MarketStanding, Page } from '../../../../shared/ipc/models';
+import type { CatalogInfo, CatalogRow, ItemDetail, MarketStanding, NameMarket, Page } from '../../../../shared/ipc/models';
 import type { EngineEventBatch } from '../../../../shared/ipc/events';
 import {
   type CatalogFilters,
@@ -295,21 +295,45 @@ export function pageFailed(slice: CatalogSlice, key: string, index: number, erro
   };
 }
 
-/**
- * A standing after a live price move: its discount against the reference shown, until the next page read
- * brings the engine's (the reference moves little with one listing of the name).
- */
+/** A standing after a live price move: its discount against the reference shown (its name's market follows in `markets`). */
 function repriced<M extends MarketStanding>(market: M | null, price: number): M | null {
-  if (!market || market.reference <= 0) return market;
+  if (!market || market.reference === null || market.reference <= 0) return market;
   return { ...market, discount: ((market.reference - price) / market.reference) * 100 };
+}
+
+/** A standing after its name's market moved: the new reference and counts, and its discount against them. */
+function remarketed<M extends MarketStanding>(market: M | null, moved: NameMarket | undefined, price: number): M | null {
+  if (!market || !moved || moved.listings === 0) return market;
+  const { reference } = moved;
+  const discount = reference === null ? null : reference === 0 ? 0 : ((reference - price) / reference) * 100;
+  return { ...market, reference, listings: moved.listings, plainListings: moved.plainListings, discount };
+}
+
+const marketKey = (name: string, phase: string | null) => `${name}\u0000${phase ?? ''}`;
+
+/** The rows and the detail of the names whose market moved, each against the new reference (in place, no reorder). */
+function withMarkets(slice: CatalogSlice, markets: readonly NameMarket[]): CatalogSlice {
+  const moved = new Map(markets.map((market) => [marketKey(market.name, market.phase), market]));
+  let rows = slice.rows;
+  for (const row of Object.values(slice.rows)) {
+    const market = remarketed(row.market, moved.get(marketKey(row.market_hash_name, row.phase)), row.price);
+    if (market === row.market) continue;
+    if (rows === slice.rows) rows = { ...rows };
+    rows[row.itemId] = { ...row, market };
+  }
+  const data = slice.detail.data;
+  const detailMarket = data ? remarketed(data.market, moved.get(marketKey(data.item.market_hash_name, data.item.phase)), data.item.price) : null;
+  const detail = data && detailMarket !== data.market ? { ...slice.detail, data: { ...data, market: detailMarket } } : slice.detail;
+  return rows === slice.rows && detail === slice.detail ? slice : { ...slice, rows, detail };
 }
 
 /** Live item changes: update what we hold in place; never reorder (no layout shift). */
 export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, nowMs: number): CatalogSlice {
   const items = batch.items;
-  if (!items && !batch.catalog) return slice;
-  let next: CatalogSlice = batch.catalog ? { ...slice, info: batch.catalog } : { ...slice };
-  if (!items) return next;
+  if (!items && !batch.catalog && !batch.markets) return slice;
+  // Unchanged (a market of names not on screen) stays the same object: nothing re-renders.
+  let next: CatalogSlice = batch.catalog ? { ...slice, info: batch.catalog } : slice;
+  if (!items) return batch.markets ? withMarkets(next, batch.markets) : next;
 
   let rows = next.rows;
   let moves = next.moves;
@@ -365,6 +389,7 @@ export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, 
     if (detail.id === id && detail.data) detail = { ...detail, data: { ...detail.data, onSale: false } };
   }
   next = { ...next, rows, moves, removed, detail, pendingNew, faded };
+  if (batch.markets) next = withMarkets(next, batch.markets);
   if (items.invalidated) next = invalidate(next);
   return next;
 }

@@ -113,19 +113,30 @@ export function withDetailTrade(slice: TradesSlice, trade: Trade): TradesSlice {
   return { ...slice, byId: heldTrades(slice, slice.list.ids, null, [trade]) };
 }
 
-/** Live trade records: update in place; flag the list stale when it may miss one. */
+/**
+ * Live trade records: update in place; flag the list stale when it may miss one. On the Active tab a trade whose
+ * record says it finished leaves the rows at once: the list shows what the engine knows whether or not a reload
+ * follows (one does, to fill the page).
+ */
 export function applyTradesBatch(slice: TradesSlice, trades: Trade[] | undefined): TradesSlice {
   if (!trades || trades.length === 0) return slice;
   const byId = { ...slice.byId };
   const onList = new Set(slice.list.ids);
+  const finished = new Set<string>();
   let stale = slice.stale;
   let detail = slice.detail;
   for (const trade of trades) {
     // Only what is on screen is held; a trade the list does not show makes it stale (a reload fetches it).
     if (onList.has(trade.tradeId) || detail.id === trade.tradeId) byId[trade.tradeId] = trade;
     if (!onList.has(trade.tradeId)) stale = true;
-    else if (slice.tab === 'active' && !isActiveStatus(trade.status)) stale = true;
+    else if (slice.tab === 'active' && !isActiveStatus(trade.status)) {
+      stale = true;
+      finished.add(trade.tradeId);
+    }
     if (detail.id === trade.tradeId && detail.data) detail = { ...detail, data: { ...detail.data, trade } };
   }
-  return { ...slice, byId, stale, detail };
+  if (finished.size === 0) return { ...slice, byId, stale, detail };
+  const ids = slice.list.ids.filter((id) => !finished.has(id));
+  const held = heldTrades({ byId }, ids, detail.id);
+  return { ...slice, byId: held, stale, detail, list: { ...slice.list, ids, total: Math.max(0, slice.list.total - finished.size) } };
 }

@@ -1,5 +1,5 @@
 import type { Balance, TransactionType } from '../../../../shared/api';
-import type { BalancePoint, LedgerRow, Page } from '../../../../shared/ipc/models';
+import type { BalancePoint, ConnectionState, LedgerRow, Page } from '../../../../shared/ipc/models';
 import type { LedgerQuery } from '../../../../shared/ipc/contract';
 import { dateInputToIso } from '../../lib/format';
 import { idFilterPrefix, type ListState } from './trades';
@@ -11,11 +11,19 @@ export interface LedgerFilters {
   to: string;
 }
 
+/**
+ * Whether the balance on screen is kept current by the engine now (the feed is live, or REST polling is); else it is
+ * the one cached when the server last gave it.
+ */
+export function balanceIsLive(state: ConnectionState | undefined): boolean {
+  return state === 'connected' || state === 'polling';
+}
+
 export const EMPTY_LEDGER_FILTERS: LedgerFilters = { types: [], tradeId: '', from: '', to: '' };
 
 export interface WalletSlice {
   balance: Balance | null;
-  /** When the balance last changed (snapshot or event). */
+  /** When the server gave the balance (the engine's time, never when this page received it); null: unknown. */
   balanceAt: string | null;
   filters: LedgerFilters;
   offset: number;
