@@ -1,8 +1,8 @@
 import type { Balance, FeedFrame, Trade } from '../../../shared/api';
 import type { CatalogInfo, ConnectionStatus, ProgressStatus } from '../../../shared/ipc';
-import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
+import { ApiRequestError, ClientRateLimiter, type MerchantApiClient } from '../api';
 import type { EventBatcher } from '../events/batcher';
-import { FeedConnection } from '../feed';
+import type { FeedConnection } from '../feed';
 import { EngineError } from '../ipc/engineService';
 import type { LocalStore } from '../store';
 import type { TradeSource } from '../store/types';
@@ -11,7 +11,7 @@ import { CatalogScheduler } from './session/catalogScheduler';
 import { type CatchUpReason, ConnectionKeeper } from './session/connectionKeeper';
 import { catalogRefreshRefusal, noKeyDetail } from './session/connectionState';
 import { LiveItems } from './session/liveItems';
-import { type LiveApi, ProgressBoard, type SessionAccount, type SessionContext, type SessionHooks } from './session/sessionContext';
+import { type LiveApi, openLiveApi, ProgressBoard, type SessionAccount, type SessionContext, type SessionHooks } from './session/sessionContext';
 import { TradeSync } from './session/tradeSync';
 import { WalletSync } from './session/walletSync';
 
@@ -30,7 +30,6 @@ export class AccountSession {
   readonly limiter: ClientRateLimiter;
   private readonly api: LiveApi | null;
   private readonly ctx: SessionContext;
-  private readonly timers: Timers;
   private readonly abort = new AbortController();
   private readonly liveItems: LiveItems;
   private readonly trades: TradeSync;
@@ -56,15 +55,7 @@ export class AccountSession {
     clock: Clock = systemClock,
   ) {
     this.limiter = limiter;
-    const { apiKey } = credentials;
-    this.api =
-      apiKey === null
-        ? null
-        : {
-            client: new MerchantApiClient({ ...credentials, apiKey }, { limiter }),
-            feed: new FeedConnection({ wsUrl: credentials.wsUrl, merchantId: credentials.merchantId, apiKey }),
-          };
-    this.timers = new Timers(clock);
+    this.api = openLiveApi(credentials, limiter);
     this.ctx = {
       account: credentials,
       store,
@@ -72,7 +63,7 @@ export class AccountSession {
       limiter,
       api: this.api,
       hooks,
-      timers: this.timers,
+      timers: new Timers(clock),
       progress: new ProgressBoard(events, clock),
       signal: this.abort.signal,
       openedAt,
@@ -158,7 +149,7 @@ export class AccountSession {
     this.stopped = true;
     this.liveItems.stop();
     this.abort.abort();
-    this.timers.dispose();
+    this.ctx.timers.dispose();
     for (const unsubscribe of this.unsubscribers) unsubscribe();
     await this.api?.feed.stop();
     await Promise.allSettled([this.catalogs.stop(), this.wallet.ledgerSettled()]);
@@ -253,7 +244,7 @@ export class AccountSession {
   /** Reconcile = trades → wallet → catalog freshness → the connection is current. */
   private async runReconcile(reason: string): Promise<void> {
     if (this.stopped) return;
-    const started = this.timers.clock.now();
+    const started = this.ctx.timers.clock.now();
     const generation = this.keeper.generation;
     try {
       await this.trades.reconcile(reason === 'polling' ? 'poll' : 'reconcile');

@@ -1,8 +1,8 @@
 import type { Item, Trade } from '../../../../shared/api';
 import type { ProgressKind, ProgressStatus } from '../../../../shared/ipc';
-import type { ClientRateLimiter, MerchantApiClient } from '../../api';
+import { type ClientRateLimiter, MerchantApiClient } from '../../api';
 import type { EventBatcher } from '../../events/batcher';
-import type { FeedConnection } from '../../feed';
+import { FeedConnection } from '../../feed';
 import type { LocalStore } from '../../store';
 import { toUtcIso } from '../../../../shared/time';
 import type { Clock, Timers } from './async';
@@ -35,6 +35,16 @@ export interface SessionHooks {
 export interface LiveApi {
   client: MerchantApiClient;
   feed: FeedConnection;
+}
+
+/** The API and the feed of an account with its key; null for one without (its cache only). */
+export function openLiveApi(account: SessionAccount, limiter: ClientRateLimiter): LiveApi | null {
+  const { apiKey } = account;
+  if (apiKey === null) return null;
+  return {
+    client: new MerchantApiClient({ ...account, apiKey }, { limiter }),
+    feed: new FeedConnection({ wsUrl: account.wsUrl, merchantId: account.merchantId, apiKey }),
+  };
 }
 
 /** The work under way that the UI shows as progress (catalog sync, back-fill, ledger). */
