@@ -7,7 +7,6 @@ import { Throttler } from './async';
 import type { SessionContext } from './sessionContext';
 
 type TradeUpdate = Omit<Extract<FeedFrame, { type: 'trade_updated' }>, 'type'>;
-type NewStatus = { tradeId: string; status: Trade['status'] };
 
 /**
  * The history back-fill's high-water mark: the fixed `to` of the last complete run. Each run pages
@@ -100,24 +99,18 @@ export class TradeSync {
 
   /** The back-fill under way, if any (the start-up's catch-up waits for it). */
   backfillSettled(): Promise<void> {
-    return this.backfills.busy ? this.backfill() : Promise.resolve();
+    return this.backfills.join(async () => {});
   }
 
-  /**
-   * The cache's webhookStatus only changes when a trade is read again, and a failed delivery sends no frame:
-   * when the user filters for failed webhooks, ask the server (`webhookStatus=failed`, every page), at most
-   * once a minute. Changed trades reach the UI as trade events.
-   */
+  /** A failed delivery sends no frame: the user's filter for failed webhooks asks the server, at most once a minute. */
   refreshWebhookFailed(): Promise<void> {
-    if (!this.ctx.api) return Promise.resolve();
-    if (this.webhookRefreshes.busy) return this.webhookRefreshes.join(() => Promise.resolve());
     const now = this.ctx.timers.clock.now();
-    if (now - this.webhookFailedAt < WEBHOOK_FAILED_REFRESH_MS) return Promise.resolve();
-    this.webhookFailedAt = now;
+    if (!this.webhookRefreshes.busy) {
+      if (!this.ctx.api || now - this.webhookFailedAt < WEBHOOK_FAILED_REFRESH_MS) return Promise.resolve();
+      this.webhookFailedAt = now;
+    }
     return this.webhookRefreshes.join(() =>
-      this.pageThrough({ webhookStatus: 'failed' }, 'reconcile').catch((error: unknown) =>
-        this.ctx.report('failed webhooks', error),
-      ),
+      this.pageThrough({ webhookStatus: 'failed' }, 'reconcile').catch((error: unknown) => this.ctx.report('failed webhooks', error)),
     );
   }
 
@@ -130,9 +123,8 @@ export class TradeSync {
       const now = timers.clock.now();
       const to = toUtcIso(now);
       const from = Number.isNaN(markMs) ? null : toUtcIso(Math.min(markMs, now) - HISTORY_OVERLAP_MS);
-      progress.set('history-backfill', { done: 0, total: null, phase: 'page 1' });
-      await this.pageThrough({ ...(from ? { from } : {}), to }, 'backfill', (page, pages) =>
-        progress.set('history-backfill', { done: page, total: pages, phase: `page ${page} of ${pages}` }),
+      await this.pageThrough({ ...(from ? { from } : {}), to }, 'backfill', (done, total, page) =>
+        progress.set('history-backfill', { done, total, phase: total === null ? `page ${page}` : `page ${page} of ${total}` }),
       );
       await store.setMeta(HISTORY_MARK_META, to);
     } catch (error) {
@@ -142,26 +134,29 @@ export class TradeSync {
     }
   }
 
-  /** Every page of a history query, each stored as it comes. */
+  /** Every page of a history query, each stored as it comes; `progress` hears pages done of the total, and the page under way. */
   private async pageThrough(
     query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
     source: TradeSource,
-    onPage?: (page: number, pages: number) => void,
+    progress?: (done: number, total: number | null, page: number) => void,
   ): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
     let fetched = 0;
+    let pages: number | null = null;
     for (let page = 1; ; page++) {
+      progress?.(page - 1, pages, page);
       const answer = await client.tradeHistory({ ...query, limit: HISTORY_MAX_LIMIT, page }, { signal: this.ctx.signal });
       await this.upsertTrades(answer.trades, source);
       fetched += answer.trades.length;
-      onPage?.(page, Math.max(1, Math.ceil(answer.total / HISTORY_MAX_LIMIT)));
+      pages = Math.max(1, Math.ceil(answer.total / HISTORY_MAX_LIMIT));
+      progress?.(page, pages, page);
       if (answer.trades.length === 0 || fetched >= answer.total) return;
     }
   }
 
   /** Announces changed trades, once-per-status notifications and the active count. */
-  private announce(changed: Trade[], newStatuses: NewStatus[]): void {
+  private announce(changed: Trade[], newStatuses: { tradeId: string; status: Trade['status'] }[]): void {
     if (changed.length === 0) return;
     const notifications = tradeNotifications(changed, newStatuses, this.ctx.hooks.notifyStatuses(), this.recipientLabels);
     // Read again for the next announcement: a recipient renamed meanwhile shows under its new name.
