@@ -769,7 +769,8 @@ describe('recipients, alert rules, firings, meta', () => {
       maxPrice: 2000,
       autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, spent: 0 },
     });
-    await store.addAlertRuleSpend(rule.id, 1500);
+    expect(await store.recordAutoBuy({ externalId: 'auto-a', ruleId: rule.id, itemId: 6, price: 1500, at: '2026-01-01T00:00:00.000Z' })).toEqual({ recorded: true });
+    expect(await store.settleAutoBuy({ externalId: 'auto-a', state: 'bought', tradeId: 'T0', error: null })).toEqual({ changed: true, firing: null });
     const updated = await store.saveAlertRule({ id: rule.id, name: 'Redlines', namePattern: 'redline', autoBuy: { enabled: true, recipientId: 'r1', spendCap: 10_000, dailyCap: 5000 } });
     expect(updated).toMatchObject({ id: rule.id, name: 'Redlines', createdAt: rule.createdAt, autoBuy: { enabled: true, spent: 1500 } });
     expect(await store.setAlertRuleEnabled(rule.id, false)).toMatchObject({ enabled: false });
@@ -785,8 +786,8 @@ describe('recipients, alert rules, firings, meta', () => {
     expect(await store.unacknowledgedFiringCount()).toBe(2);
     expect(await store.acknowledgeFiring(first.id)).toMatchObject({ acknowledged: true });
     expect((await store.listFirings({ unacknowledgedOnly: true })).map((f) => f.id)).toEqual([cheaper.id]);
-    expect(await store.setFiringAutoBuy(cheaper.id, { tradeId: 'T1', error: null })).toMatchObject({ autoBuy: { tradeId: 'T1', error: null } });
-    expect(await store.autoBuyDay('2000-01-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1400, skipped: 0 }]);
+    expect(await store.setFiringAutoBuy(cheaper.id, { tradeId: null, error: 'refused' })).toMatchObject({ autoBuy: { tradeId: null, error: 'refused' } });
+    expect(await store.autoBuyDay('2000-01-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1500, skipped: 0 }]);
     expect(await store.acknowledgeFiring(cheaper.id)).toMatchObject({ acknowledged: true });
     expect(await store.unacknowledgedFiringCount()).toBe(0);
     expect(await store.deleteFiringsForRule(rule.id)).toEqual({ deleted: 2 });
@@ -794,6 +795,66 @@ describe('recipients, alert rules, firings, meta', () => {
     expect(await store.deleteAlertRule(rule.id)).toEqual({ deleted: true });
     expect(await store.listAlertRules()).toEqual([]);
     expect(await store.listFirings({})).toHaveLength(1); // history outlives the rule
+  });
+
+  it('keeps each auto-buy from before its request to its outcome: one record per order id, spend added once, its firing told', async () => {
+    const store = await openStore();
+    const rule = await store.saveAlertRule({ name: 'Knives', namePattern: 'knife', maxPrice: 5000 });
+    const at = '2026-03-01T10:00:00.000Z';
+    const buy = (externalId: string, itemId: number, price = 1000) => ({ externalId, ruleId: rule.id, itemId, price, at });
+    const firing = await store.recordFiring({ ruleId: rule.id, ruleName: rule.name, itemId: 1, market_hash_name: 'Knife 1', price: 1000 });
+    for (const [id, itemId] of [['auto-1', 1], ['auto-2', 2], ['auto-3', 3]] as const) expect(await store.recordAutoBuy(buy(id, itemId))).toEqual({ recorded: true });
+    // In flight until told otherwise: unresolved, not bought.
+    expect((await store.unresolvedAutoBuys()).map((r) => [r.externalId, r.state])).toEqual([['auto-1', 'in_flight'], ['auto-2', 'in_flight'], ['auto-3', 'in_flight']]);
+    expect(await store.autoBuyDay('2026-03-01T00:00:00.000Z')).toEqual([]);
+    // An order id with a record in flight is not recorded again.
+    expect(await store.recordAutoBuy(buy('auto-1', 1))).toMatchObject({ recorded: false, existing: { externalId: 'auto-1', state: 'in_flight' } });
+
+    const bought = await store.settleAutoBuy({ externalId: 'auto-1', state: 'bought', tradeId: 'T1', error: null });
+    expect(bought).toEqual({ changed: true, firing: expect.objectContaining({ id: firing?.id, autoBuy: { tradeId: 'T1', error: null, skipped: null, dryRun: false } }) as unknown });
+    // Final: told again, nothing changes and nothing is added twice.
+    expect(await store.settleAutoBuy({ externalId: 'auto-1', state: 'bought', tradeId: 'T1', error: null })).toEqual({ changed: false, firing: null });
+    expect(await store.settleAutoBuy({ externalId: 'auto-1', state: 'not_bought', tradeId: null, error: 'x' })).toEqual({ changed: false, firing: null });
+    await store.settleAutoBuy({ externalId: 'auto-2', state: 'unknown', tradeId: null, error: 'no answer' });
+    await store.settleAutoBuy({ externalId: 'auto-3', state: 'not_bought', tradeId: null, error: 'item_unavailable' });
+    expect((await store.unresolvedAutoBuys()).map((r) => [r.externalId, r.state])).toEqual([['auto-2', 'unknown']]);
+    // An unknown one found later is bought.
+    await store.settleAutoBuy({ externalId: 'auto-2', state: 'bought', tradeId: 'T2', error: null });
+    expect((await store.listAlertRules())[0]?.autoBuy.spent).toBe(2000);
+    expect(await store.autoBuyDay('2026-03-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 2000, skipped: 0 }]);
+    expect(await store.autoBuyDay('2026-03-02T00:00:00.000Z')).toEqual([]);
+    // A bought order id is never sent again; a not bought one may be.
+    expect(await store.recordAutoBuy(buy('auto-2', 2))).toMatchObject({ recorded: false, existing: { state: 'bought', tradeId: 'T2' } });
+    expect(await store.recordAutoBuy(buy('auto-3', 3))).toEqual({ recorded: true });
+    expect((await store.unresolvedAutoBuys()).map((r) => r.externalId)).toEqual(['auto-3']);
+  });
+
+  it('an account file from before auto-buy records keeps the day\'s spend its firings recorded', async () => {
+    const file = join(tempDir(), 'v21.sqlite');
+    const store = await LocalStore.open({ file });
+    const rule = await store.saveAlertRule({ name: 'Knives', namePattern: 'knife', maxPrice: 5000 });
+    const firing = await store.recordFiring({ ruleId: rule.id, ruleName: rule.name, itemId: 42, market_hash_name: 'Knife', price: 1200, firedAt: '2026-03-01T10:00:00.000Z' });
+    await store.setFiringAutoBuy(firing?.id as string, { tradeId: 'T42', error: null });
+    await store.recordFiring({ ruleId: rule.id, ruleName: rule.name, itemId: 43, market_hash_name: 'Knife', price: 900, firedAt: '2026-03-01T10:00:01.000Z' });
+    await store.close();
+    // What a schema-21 build left: no auto_buys table.
+    const db = new Database(file);
+    db.exec('DROP TABLE auto_buys');
+    db.pragma('user_version = 21');
+    db.close();
+    const reopened = await LocalStore.open({ file });
+    try {
+      expect(reopened.migratedFrom).toBe(21);
+      expect(await reopened.autoBuyDay('2026-03-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1200, skipped: 0 }]);
+      expect(await reopened.unresolvedAutoBuys()).toEqual([]);
+      // Its order id is the one auto-buy makes: not sent again.
+      expect(await reopened.recordAutoBuy({ externalId: `auto-${rule.id.slice(0, 12)}-42-1200`, ruleId: rule.id, itemId: 42, price: 1200, at: '2026-03-01T11:00:00.000Z' })).toMatchObject({
+        recorded: false,
+        existing: { state: 'bought', tradeId: 'T42' },
+      });
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('keeps meta across reopening', async () => {

@@ -77,7 +77,40 @@ export interface FiringInput extends Pick<AlertFiring, 'ruleId' | 'ruleName' | '
   autoBuyDryRun?: boolean;
 }
 
-/** A rule's auto-buy day: spend (firings with a trade) and skips since the start of the day. */
+/**
+ * What became of an auto-buy: `in_flight` from before its request leaves until its outcome is known; `unknown`
+ * when no answer said (a lost answer whose order id could not be looked up); then `bought` or `not_bought`.
+ */
+export type AutoBuyState = 'in_flight' | 'unknown' | 'bought' | 'not_bought';
+
+/** One auto-buy (table `auto_buys`), by its order id. */
+export interface AutoBuyRecord {
+  externalId: string;
+  ruleId: string;
+  itemId: number;
+  price: number;
+  /** When it was recorded, before its request left: its budget day is this UTC day. */
+  at: string;
+  state: AutoBuyState;
+  tradeId: string | null;
+}
+
+export type AutoBuyRecordInput = Omit<AutoBuyRecord, 'state' | 'tradeId'>;
+
+/** `recorded` false: the order id already has a record that is not `not_bought` (then nothing may be sent). */
+export type AutoBuyRecordResult = { recorded: true } | { recorded: false; existing: AutoBuyRecord };
+
+export interface AutoBuySettlement {
+  externalId: string;
+  state: Exclude<AutoBuyState, 'in_flight'>;
+  tradeId: string | null;
+  /** Shown on the buy's firing. */
+  error: string | null;
+  /** Held back before it was sent (stop-all while it waited for a rate slot): its firing becomes a skip with this reason. */
+  skipped?: string;
+}
+
+/** A rule's auto-buy day: spend (auto-buys bought) and skips since the start of the day. */
 export interface AutoBuyDayRow {
   ruleId: string;
   spent: number;
@@ -162,13 +195,13 @@ export const STORE_METHODS = {
   reader: [
     'queryCatalog', 'getItem', 'findItemsByIds', 'matchingItemIds', 'catalogInfo', 'queryTrades', 'getTrade', 'activeTrades', 'findTradeByExternalId',
     'queryLedger', 'balanceSeries', 'latestLedgerCreatedAt', 'listRecipients', 'getRecipient', 'listAlertRules', 'listFirings',
-    'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'autoBuySkips', 'autoBuyBaseline', 'getMeta', 'listNotifications',
+    'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'unresolvedAutoBuys', 'autoBuySkips', 'autoBuyBaseline', 'getMeta', 'listNotifications',
     'unreadNotificationCount', 'listSearches',
   ],
   catalog: ['applyItemChanges'],
   records: [
     'upsertTrades', 'applyTradeUpdate', 'insertLedger', 'saveRecipient', 'deleteRecipient', 'saveAlertRule', 'deleteAlertRule', 'setAlertRuleEnabled',
-    'addAlertRuleSpend', 'recordFiring', 'acknowledgeFiring', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
+    'recordAutoBuy', 'settleAutoBuy', 'recordFiring', 'acknowledgeFiring', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
     'setMeta', 'insertNotifications', 'markNotificationsRead', 'saveSearch', 'deleteSearch',
   ],
 } as const satisfies { reader: readonly (keyof ReaderService)[]; catalog: readonly (keyof CatalogWriter)[]; records: readonly (keyof RecordsWriter)[] };

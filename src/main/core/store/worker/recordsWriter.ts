@@ -17,7 +17,7 @@ import {
   type SavedSearchInput,
 } from '../../../../shared/ipc/contract';
 import { StoreError } from '../errors';
-import type { FiringInput, LedgerInsertResult, NotificationInsertResult, TradeSource, TradeUpdateResult, TradeUpsertResult } from '../types';
+import type { AutoBuyRecordInput, AutoBuyRecordResult, AutoBuySettlement, FiringInput, LedgerInsertResult, NotificationInsertResult, TradeSource, TradeUpdateResult, TradeUpsertResult } from '../types';
 import { type Db, type Prepare } from './open';
 import { RecordsReader } from './recordsReader';
 import { canAdvance, FIRING_SELECT, firingOf, type FiringRow, sameTrade, STATUS_RANK, statusTimeOf, TRADE_FIELDS, TRADE_SELECT } from './recordRows';
@@ -178,10 +178,47 @@ export class RecordsWriter {
     })();
   }
 
-  addAlertRuleSpend(id: string, cents: number): AlertRule | null {
+  // ---- auto-buys
+
+  /**
+   * An auto-buy about to be sent, committed before its request leaves (`in_flight`). An order id with a record
+   * that is not `not_bought` (bought, or an attempt not resolved yet) is not recorded again: nothing may be sent.
+   */
+  recordAutoBuy(input: AutoBuyRecordInput): AutoBuyRecordResult {
+    return this.db.transaction((): AutoBuyRecordResult => {
+      const existing = this.reads.autoBuy(input.externalId);
+      if (existing && existing.state !== 'not_bought') return { recorded: false, existing };
+      this.prepare(
+        `INSERT INTO auto_buys (externalId, ruleId, itemId, price, at, state, tradeId) VALUES (?, ?, ?, ?, ?, 'in_flight', NULL)
+         ON CONFLICT(externalId) DO UPDATE SET ruleId = excluded.ruleId, itemId = excluded.itemId, price = excluded.price, at = excluded.at,
+           state = 'in_flight', tradeId = NULL`,
+      ).run(input.externalId, input.ruleId, input.itemId, input.price, input.at);
+      return { recorded: true };
+    })();
+  }
+
+  /**
+   * What became of an auto-buy, with what follows from it in the same transaction: a record in flight or unknown
+   * takes the new state (a bought or not bought one stays as it is); bought adds its price to its rule's spend,
+   * once; its firing (rule, item, price) shows the outcome. `firing`: the firing as it is now, when there is one.
+   */
+  settleAutoBuy(settlement: AutoBuySettlement): { changed: boolean; firing: AlertFiring | null } {
     return this.db.transaction(() => {
-      const rule = this.reads.getAlertRule(id);
-      return rule ? this.writeRule({ ...rule, autoBuy: { ...rule.autoBuy, spent: rule.autoBuy.spent + cents } }) : null;
+      const record = this.reads.autoBuy(settlement.externalId);
+      if (!record || record.state === 'bought' || record.state === 'not_bought') return { changed: false, firing: null };
+      this.prepare('UPDATE auto_buys SET state = ?, tradeId = ? WHERE externalId = ?').run(settlement.state, settlement.tradeId, settlement.externalId);
+      if (settlement.state === 'bought') {
+        const rule = this.reads.getAlertRule(record.ruleId);
+        if (rule) this.writeRule({ ...rule, autoBuy: { ...rule.autoBuy, spent: rule.autoBuy.spent + record.price } });
+      }
+      const key = [record.ruleId, record.itemId, record.price] as const;
+      // A skip (held back before it was sent) is folded into its rule's skip line, as one decided at once is.
+      this.prepare(
+        `UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuySkipped = ?, autoBuyDone = 1,
+           acknowledged = CASE WHEN ? IS NULL THEN acknowledged ELSE 1 END WHERE ruleId = ? AND itemId = ? AND price = ?`,
+      ).run(settlement.tradeId, settlement.error, settlement.skipped ?? null, settlement.skipped ?? null, ...key);
+      const row = this.prepare<[string, number, number], FiringRow>(`SELECT ${FIRING_SELECT} FROM alert_firings WHERE ruleId = ? AND itemId = ? AND price = ?`).get(...key);
+      return { changed: true, firing: row ? firingOf(row) : null };
     })();
   }
 
