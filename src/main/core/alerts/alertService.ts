@@ -16,13 +16,11 @@ import { foldSkipLines } from './skips';
 type Candidate = Pick<Item, 'itemId' | 'assetId' | 'market_hash_name' | 'phase' | 'price'>;
 
 /**
- * What became of an auto-buy: what its record becomes (`recorded` false: nothing was sent, and a record its
- * order id already had is left as it is) and what its firing shows; `heldBack`: the guard rails' reason not to
+ * What became of a sent auto-buy, for its record and its firing; `heldBack`: the guard rails' reason not to
  * send it after all (stop-all while it waited for a rate slot), counted as a skip.
  */
 interface AutoBuyOutcome {
   state: 'bought' | 'unknown' | 'not_bought';
-  recorded: boolean;
   tradeId: string | null;
   error: string | null;
   heldBack: string | null;
@@ -36,6 +34,8 @@ type AutoBuyDecision =
 
 const ONLY_NEW_REASON = 'listed before the rule was armed (only new listings)';
 
+const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
+
 /** Rows of the catalog a rule is checked against after each sync. */
 const SYNC_MATCH_LIMIT = 100;
 
@@ -44,15 +44,15 @@ const SYNC_MATCH_LIMIT = 100;
  * catalog sync. A firing is stored once per (rule, item, price) and raised as
  * a notification. Auto-buy (off by default) acts only on a firing that is
  * new, so a replayed frame or a restart never buys again: the stored firings'
- * keys are held in memory (loaded with the rules), so the buy is decided
- * without the firing's database round trip (a race with other buyers). Its
- * order id is derived from (rule, item, price) and recorded (table auto_buys)
+ * keys are held in memory (loaded with the rules), so the buy goes out before
+ * the firing's database round trip (a race with other buyers). Its order id
+ * is derived from (rule, item, price) and written to the store's journal
  * before the request leaves, so neither a lost answer nor a kill can make the
  * app forget it: it counts against the caps and the budget until its order id
- * is known not to have bought (see resolveUnknown). The guard rails
- * (guard.ts) decide each buy, and again right before its request is written;
- * a skip is stored folded into its rule's line for the day, a dry run as
- * "would buy".
+ * is known not to have bought (see resolveUnknown); its outcome goes to the
+ * table auto_buys. The guard rails (guard.ts) decide each buy, and again right
+ * before its request is written; a skip is stored folded into its rule's line
+ * for the day, a dry run as "would buy".
  */
 export class AlertService {
   private rules: AlertRule[] = [];
@@ -114,7 +114,7 @@ export class AlertService {
         day,
         boughtToday: new Map(rows.map((row) => [row.ruleId, row.spent])),
         boughtTotal: new Map(this.rules.map((rule) => [rule.id, rule.autoBuy.spent])),
-        unresolved: unresolved.map(({ externalId, ruleId, price, at }) => ({ externalId, ruleId, price, day: utcDayStart(Date.parse(at)) })),
+        unresolved: unresolved.map(({ externalId, ruleId, itemId, price, at }) => ({ externalId, ruleId, itemId, price, at })),
       });
     }
     this.guard.loadSkips(day, new Map(rows.map((row) => [row.ruleId, row.skipped])));
@@ -275,10 +275,11 @@ export class AlertService {
     if (this.fired.has(key)) return false;
     this.fired.add(key);
     const settings = this.settings();
-    // Decided before the firing is stored: a buyer's race is won or lost in milliseconds. The buy's own record
-    // is written first; the firing follows it in the writer's queue and never holds the request back.
+    // Sent before the firing is stored: a buyer's race is won or lost in milliseconds.
     const decision = this.autoBuy(session, rule, item, settings.alertsPaused);
     const buy = decision?.kind === 'buy' ? decision : null;
+    // The request is written on the next tick (when node:http hands it its socket): store the firing after it.
+    if (buy) await nextTick();
     const firing = await session.store.recordFiring({
       ruleId: rule.id,
       ruleName: rule.name,
@@ -325,7 +326,7 @@ export class AlertService {
 
   /**
    * Stores what became of a buy (its record, its rule's spend and its firing, in one transaction), then settles
-   * it in the guard. Should the store fail, its record stays in flight: counted, and looked up at the next start.
+   * it in the guard. Should the store fail, its journal line stays: in flight at the next start, and looked up.
    */
   private async recordOutcome(
     session: AccountSession,
@@ -334,21 +335,24 @@ export class AlertService {
     outcome: Promise<AutoBuyOutcome>,
     reservation: Reservation,
   ): Promise<void> {
-    const result = await outcome;
+    const { state, tradeId, error, heldBack } = await outcome;
+    const { token: _token, day: _day, ...record } = reservation;
+    let counted: 'bought' | 'unknown' | 'not_bought' = state;
     try {
-      let firing;
-      if (result.recorded) {
-        const { state, tradeId, error, heldBack } = result;
-        firing = (await session.store.settleAutoBuy({ externalId: reservation.externalId, state, tradeId, error, ...(heldBack ? { skipped: heldBack } : {}) })).firing;
-      } else if (firingId !== null) {
-        firing = await session.store.setFiringAutoBuy(firingId, { tradeId: null, error: result.error });
+      const settled = await session.store.settleAutoBuy({ ...record, state, tradeId, error, ...(heldBack ? { skipped: heldBack } : {}) });
+      let firing = settled.firing;
+      if (settled.earlier) {
+        // The order id was bought by an earlier attempt (a re-armed rule's same listing): not counted again.
+        counted = 'not_bought';
+        const message = `Already bought earlier (trade ${settled.earlier.tradeId ?? 'not known'}); not counted again`;
+        if (firingId !== null) firing = await session.store.setFiringAutoBuy(firingId, { tradeId: null, error: message });
       }
-      if (firing) this.events.push({ firings: [firing], ...(result.heldBack ? { unacknowledgedFirings: await session.store.unacknowledgedFiringCount() } : {}) });
-    } catch (error) {
-      this.log(`auto-buy: could not record an outcome: ${(error as Error).message}`);
+      if (firing) this.events.push({ firings: [firing], ...(heldBack ? { unacknowledgedFirings: await session.store.unacknowledgedFiringCount() } : {}) });
+    } catch (failure) {
+      this.log(`auto-buy: could not record an outcome: ${(failure as Error).message}`);
     }
-    this.guard.settle(reservation, result.state);
-    if (result.heldBack) this.skipped(rule, result.heldBack, toUtcIso(Date.now()));
+    this.guard.settle(reservation, counted);
+    if (heldBack) this.skipped(rule, heldBack, toUtcIso(Date.now()));
     else this.publishStatus();
   }
 
@@ -368,14 +372,15 @@ export class AlertService {
     const session = this.session();
     if (!session?.live) return;
     for (const reservation of this.guard.unresolved()) {
-      const { externalId } = reservation;
+      const { token: _token, day: _day, ...record } = reservation;
+      const { externalId } = record;
       let trade: Trade | null;
       try {
         trade = (await session.client.tradeHistory({ externalId })).trades.find((t) => t.externalId === externalId) ?? null;
         if (this.session() !== session) return;
         if (trade) await session.upsertTrades([trade], 'reconcile');
         const settled = await session.store.settleAutoBuy({
-          externalId,
+          ...record,
           state: trade ? 'bought' : 'not_bought',
           tradeId: trade?.tradeId ?? null,
           error: trade ? null : `Its answer was lost, and no trade has order id ${externalId}: nothing was bought`,
@@ -413,58 +418,51 @@ export class AlertService {
     });
   }
 
-  /** Decides at once what auto-buy does with a match; a buy is counted in this task, its request follows its record. */
+  /** Decides at once what auto-buy does with a match; a buy's request leaves in this task. */
   private autoBuy(session: AccountSession, rule: AlertRule, item: Candidate, paused: boolean): AutoBuyDecision | null {
     if (!rule.autoBuy.enabled) return null;
     if (this.baseline.has(`${rule.id}:${item.itemId}`)) return { kind: 'skip', reason: ONLY_NEW_REASON };
     const verdict = this.guard.verdict(rule, item.price, paused);
     if (!verdict.buy) return { kind: 'skip', reason: verdict.reason };
     if (rule.autoBuy.dryRun === true) return { kind: 'dry-run' };
-    // Counted now, in the task that decides it: a burst of matches cannot overshoot a cap, the budget or the floor.
-    const reservation = this.guard.reserve(rule, item.price, `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`);
+    const externalId = `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`;
+    // A re-armed rule meets the same listing again: its first attempt's outcome comes first.
+    if (this.guard.holds(externalId)) return { kind: 'skip', reason: 'an earlier attempt at this listing and price has no known outcome yet' };
+    const record = { externalId, ruleId: rule.id, itemId: item.itemId, price: item.price, at: toUtcIso(Date.now()) };
+    try {
+      // Written before the request: a lost answer or a kill cannot make the app forget this buy.
+      session.store.journalAutoBuy(record);
+    } catch (error) {
+      return { kind: 'skip', reason: `it could not be recorded first (${(error as Error).message})` };
+    }
+    // Counted now, in the task that sends the request: a burst of matches cannot overshoot a cap, the budget or the floor.
+    const reservation = this.guard.reserve(record);
     return { kind: 'buy', outcome: this.send(session, rule, item, reservation), reservation };
   }
 
-  /**
-   * Records the auto-buy (committed before its request leaves), then buys through the idempotent buy path. The
-   * guard rails are asked again right before the request is written: it may have waited for a rate slot.
-   */
+  /** Buys through the idempotent buy path; the guard rails are asked again right before the request is written. */
   private async send(session: AccountSession, rule: AlertRule, item: Candidate, reservation: Reservation): Promise<AutoBuyOutcome> {
-    const { externalId } = reservation;
-    const unsent = (error: string): AutoBuyOutcome => ({ state: 'not_bought', recorded: false, tradeId: null, error, heldBack: null });
-    try {
-      const record = await session.store.recordAutoBuy({ externalId, ruleId: rule.id, itemId: item.itemId, price: item.price, at: toUtcIso(Date.now()) });
-      if (!record.recorded) {
-        return unsent(
-          record.existing.state === 'bought'
-            ? `Already bought earlier (trade ${record.existing.tradeId ?? 'not known'}); not counted again`
-            : `An earlier attempt with order id ${externalId} is still unresolved; not sent again`,
-        );
-      }
-    } catch (error) {
-      return unsent(`Not sent: the auto-buy could not be recorded first (${(error as Error).message})`);
-    }
     const recipientId = rule.autoBuy.recipientId as string;
     const tradeUrl = this.recipients.get(recipientId);
     let heldBack: string | null = null;
     try {
       const { outcome } = await this.buying.placeById(
-        { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: tradeUrl ? { tradeUrl } : { recipientId }, externalId },
-        // The order id is recorded as this buy's own: skip the cache look-up; should the server know it already,
-        // its duplicate_external_id answer is looked up instead.
+        { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: tradeUrl ? { tradeUrl } : { recipientId }, externalId: reservation.externalId },
+        // The order id is this buy's own: skip the cache look-up; should the server know it already (an earlier
+        // attempt), its duplicate_external_id answer is looked up instead.
         { cacheLookup: false, admit: () => (heldBack = this.admit(session, reservation)) },
       );
       if (outcome.ok) {
         this.log(`auto-buy: rule ${rule.name} bought item ${item.itemId} for ${formatCents(item.price)}`);
-        return { state: 'bought', recorded: true, tradeId: outcome.trade.tradeId, error: null, heldBack: null };
+        return { state: 'bought', tradeId: outcome.trade.tradeId, error: null, heldBack: null };
       }
       const state = outcome.failure.code === 'outcome_unknown' ? 'unknown' : 'not_bought';
       // Held back by the last look at the guard rails: not sent, counted as a skip.
-      if (heldBack !== null && outcome.failure.code === 'not_sent') return { state, recorded: true, tradeId: null, error: null, heldBack };
-      return { state, recorded: true, tradeId: null, error: outcome.failure.message, heldBack: null };
+      if (heldBack !== null && outcome.failure.code === 'not_sent') return { state, tradeId: null, error: null, heldBack };
+      return { state, tradeId: null, error: outcome.failure.message, heldBack: null };
     } catch (error) {
       // Whether it left is not known: counted until its order id is looked up.
-      return { state: 'unknown', recorded: true, tradeId: null, error: (error as Error).message, heldBack: null };
+      return { state: 'unknown', tradeId: null, error: (error as Error).message, heldBack: null };
     }
   }
 

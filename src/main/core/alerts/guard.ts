@@ -1,6 +1,7 @@
 import type { Balance } from '../../../shared/api';
 import type { AlertRule, AppSettings } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
+import type { AutoBuyRecordInput } from '../store/types';
 import { utcDayStart } from './rules';
 
 /** The guard's balance reads (with a floor set) are at least this far apart. */
@@ -15,12 +16,9 @@ interface Outstanding {
 }
 
 /** One auto-buy the guard counts, from its decision until it is known not to have bought. */
-export interface Reservation {
+export interface Reservation extends AutoBuyRecordInput {
   token: number;
-  externalId: string;
-  ruleId: string;
-  price: number;
-  /** The budget day it counts on (start of its UTC day, epoch ms). */
+  /** The budget day it counts on (start of the UTC day of `at`, epoch ms). */
   day: number;
 }
 
@@ -40,7 +38,7 @@ export interface GuardLedger {
   /** Bought in all, per rule (each rule's `spent`). */
   boughtTotal: ReadonlyMap<string, number>;
   /** Auto-buys whose outcome is not known: counted (as unknown) until their order id is looked up. */
-  unresolved: readonly Omit<Reservation, 'token'>[];
+  unresolved: readonly AutoBuyRecordInput[];
 }
 
 const sum = (values: Iterable<number>) => {
@@ -105,9 +103,9 @@ export class AutoBuyGuard {
     this.boughtToday = new Map(ledger.boughtToday);
     this.boughtTotal = new Map(ledger.boughtTotal);
     this.counted.clear();
-    for (const entry of ledger.unresolved) {
+    for (const record of ledger.unresolved) {
       const token = this.nextToken++;
-      this.counted.set(token, { ...entry, token, state: 'unknown' });
+      this.counted.set(token, { ...record, token, day: utcDayStart(Date.parse(record.at)), state: 'unknown' });
     }
     this.opened = true;
   }
@@ -205,12 +203,18 @@ export class AutoBuyGuard {
   }
 
   /** Counts a buy about to be sent (call in the task that decides it); settle it with what this returns. */
-  reserve(rule: AlertRule, price: number, externalId: string): Reservation {
+  reserve(record: AutoBuyRecordInput): Reservation {
     this.rollDay(Date.now());
-    const reservation: Reservation = { token: this.nextToken++, externalId, ruleId: rule.id, price, day: this.day };
+    const reservation: Reservation = { ...record, token: this.nextToken++, day: utcDayStart(Date.parse(record.at)) };
     this.counted.set(reservation.token, { ...reservation, state: 'in_flight' });
-    this.outstanding.set(reservation.token, { price, answered: false });
+    this.outstanding.set(reservation.token, { price: record.price, answered: false });
     return reservation;
+  }
+
+  /** Whether an auto-buy of this order id is in flight or its outcome unknown (then another attempt must wait). */
+  holds(externalId: string): boolean {
+    for (const entry of this.counted.values()) if (entry.externalId === externalId && entry.state !== 'bought') return true;
+    return false;
   }
 
   /** Auto-buys whose outcome is unknown, to look up by order id. */

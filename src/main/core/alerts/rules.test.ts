@@ -64,7 +64,7 @@ describe('alert rules', () => {
     expect(guard.verdict(on({ id: 'spent' }), 1500, false)).toMatchObject({ buy: false, reason: 'the rule would exceed its spend cap' });
     expect(guard.verdict(on(), 1500, true)).toMatchObject({ buy: false, reason: 'alerts are paused' });
     expect(guard.verdict(rule({ maxPrice: 9, autoBuy: { enabled: true, recipientId: null, spendCap: 9, dailyCap: 9, spent: 0 } }), 1, false)).toMatchObject({ buy: false });
-    guard.reserve(on(), 1500, 'auto-1');
+    guard.reserve({ externalId: 'auto-1', ruleId: 'r1', itemId: 1, price: 1500, at: new Date().toISOString() });
     expect(guard.verdict(on(), 1600, false)).toMatchObject({ buy: false, reason: "the rule would exceed today's cap" });
     settings = { ...settings, autoBuyDailyBudget: 2000 };
     expect(guard.verdict(on({ id: 'r2' }), 600, false)).toMatchObject({ buy: false, reason: 'the daily auto-buy budget of $20.00 would be exceeded' });
@@ -84,9 +84,11 @@ describe('alert rules', () => {
     const r = rule({ maxPrice: 1000, autoBuy: { enabled: true, recipientId: 'rc1', spendCap: 10_000, dailyCap: 10_000, spent: 0 } });
     const day = utcDayStart(Date.now());
     // The store held 200 bought today and 300 whose outcome the app never learnt (in flight when it was killed).
-    guard.open({ day, boughtToday: new Map([[r.id, 200]]), boughtTotal: new Map([[r.id, 200]]), unresolved: [{ externalId: 'auto-killed', ruleId: r.id, price: 300, day }] });
+    const now = new Date().toISOString();
+    guard.open({ day, boughtToday: new Map([[r.id, 200]]), boughtTotal: new Map([[r.id, 200]]), unresolved: [{ externalId: 'auto-killed', ruleId: r.id, itemId: 1, price: 300, at: now }] });
     expect(guard.today.spentTotal).toBe(500);
-    const sent = guard.reserve(r, 400, 'auto-lost');
+    expect(guard.holds('auto-killed')).toBe(true);
+    const sent = guard.reserve({ externalId: 'auto-lost', ruleId: r.id, itemId: 2, price: 400, at: now });
     expect(guard.verdict(r, 101, false)).toEqual(budget);
     // Asked again right before its request is written, a buy leaves itself out of the sums.
     expect(guard.verdict(r, 400, false, sent)).toEqual({ buy: true });
@@ -99,11 +101,12 @@ describe('alert rules', () => {
     guard.settle(killed, 'bought');
     guard.settle(lost, 'not_bought');
     expect(guard.unresolved()).toEqual([]);
+    expect([guard.holds('auto-killed'), guard.holds('auto-lost')]).toEqual([false, false]);
     expect(guard.today.spentTotal).toBe(500);
     expect(guard.verdict(r, 500, false)).toEqual({ buy: true });
     expect(guard.verdict(r, 501, false)).toEqual(budget);
     // Another account opens: nothing of this one counts, and a late answer of this one changes nothing.
-    const late = guard.reserve(r, 100, 'auto-late');
+    const late = guard.reserve({ externalId: 'auto-late', ruleId: r.id, itemId: 3, price: 100, at: now });
     guard.reset();
     guard.open({ day, boughtToday: new Map(), boughtTotal: new Map(), unresolved: [] });
     guard.settle(late, 'bought');

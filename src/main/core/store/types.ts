@@ -78,8 +78,9 @@ export interface FiringInput extends Pick<AlertFiring, 'ruleId' | 'ruleName' | '
 }
 
 /**
- * What became of an auto-buy: `in_flight` from before its request leaves until its outcome is known; `unknown`
- * when no answer said (a lost answer whose order id could not be looked up); then `bought` or `not_bought`.
+ * What became of an auto-buy: `in_flight` while its request is out (in the table: replayed from the journal,
+ * the app stopped first); `unknown` when no answer said (a lost answer whose order id could not be looked up);
+ * `bought` or `not_bought`.
  */
 export type AutoBuyState = 'in_flight' | 'unknown' | 'bought' | 'not_bought';
 
@@ -89,25 +90,33 @@ export interface AutoBuyRecord {
   ruleId: string;
   itemId: number;
   price: number;
-  /** When it was recorded, before its request left: its budget day is this UTC day. */
+  /** When it was decided, before its request left: its budget day is this UTC day. */
   at: string;
   state: AutoBuyState;
   tradeId: string | null;
 }
 
+/** An auto-buy as the journal holds it before its request leaves. */
 export type AutoBuyRecordInput = Omit<AutoBuyRecord, 'state' | 'tradeId'>;
 
-/** `recorded` false: the order id already has a record that is not `not_bought` (then nothing may be sent). */
-export type AutoBuyRecordResult = { recorded: true } | { recorded: false; existing: AutoBuyRecord };
-
-export interface AutoBuySettlement {
-  externalId: string;
+export interface AutoBuySettlement extends AutoBuyRecordInput {
   state: Exclude<AutoBuyState, 'in_flight'>;
   tradeId: string | null;
   /** Shown on the buy's firing. */
   error: string | null;
   /** Held back before it was sent (stop-all while it waited for a rate slot): its firing becomes a skip with this reason. */
   skipped?: string;
+}
+
+/**
+ * `counted`: this outcome made the order id bought (its price added to its rule's spend). `earlier`: the order
+ * id was bought already (an earlier attempt), left as it was and not counted again. `firing`: the buy's firing
+ * as it is now, when there is one and it changed.
+ */
+export interface AutoBuySettled {
+  counted: boolean;
+  earlier: AutoBuyRecord | null;
+  firing: AlertFiring | null;
 }
 
 /** A rule's auto-buy day: spend (auto-buys bought) and skips since the start of the day. */
@@ -201,7 +210,7 @@ export const STORE_METHODS = {
   catalog: ['applyItemChanges'],
   records: [
     'upsertTrades', 'applyTradeUpdate', 'insertLedger', 'saveRecipient', 'deleteRecipient', 'saveAlertRule', 'deleteAlertRule', 'setAlertRuleEnabled',
-    'recordAutoBuy', 'settleAutoBuy', 'recordFiring', 'acknowledgeFiring', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
+    'replayAutoBuys', 'settleAutoBuy', 'recordFiring', 'acknowledgeFiring', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
     'setMeta', 'insertNotifications', 'markNotificationsRead', 'saveSearch', 'deleteSearch',
   ],
 } as const satisfies { reader: readonly (keyof ReaderService)[]; catalog: readonly (keyof CatalogWriter)[]; records: readonly (keyof RecordsWriter)[] };
