@@ -337,13 +337,14 @@ export class AlertService {
   ): Promise<void> {
     const { state, tradeId, error, heldBack } = await outcome;
     const { token: _token, day: _day, ...record } = reservation;
-    let counted: 'bought' | 'unknown' | 'not_bought' = state;
+    /** What the guard keeps of it: an order id bought earlier is not counted twice. */
+    let kept: 'bought' | 'unknown' | 'not_bought' = state;
     try {
       const settled = await session.store.settleAutoBuy({ ...record, state, tradeId, error, ...(heldBack ? { skipped: heldBack } : {}) });
       let firing = settled.firing;
       if (settled.earlier) {
         // The order id was bought by an earlier attempt (a re-armed rule's same listing): not counted again.
-        counted = 'not_bought';
+        kept = 'not_bought';
         const message = `Already bought earlier (trade ${settled.earlier.tradeId ?? 'not known'}); not counted again`;
         if (firingId !== null) firing = await session.store.setFiringAutoBuy(firingId, { tradeId: null, error: message });
       }
@@ -351,7 +352,7 @@ export class AlertService {
     } catch (failure) {
       this.log(`auto-buy: could not record an outcome: ${(failure as Error).message}`);
     }
-    this.guard.settle(reservation, counted);
+    this.guard.settle(reservation, kept);
     if (heldBack) this.skipped(rule, heldBack, toUtcIso(Date.now()));
     else this.publishStatus();
   }
