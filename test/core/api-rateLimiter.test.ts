@@ -151,6 +151,45 @@ describe('ClientRateLimiter', () => {
     await expect(limiter.acquire('catalog', AbortSignal.abort())).rejects.toThrow();
   });
 
+  it("asks a waiter's admit when its turn comes and when reviewed: a refusal ends its wait, and the slot goes to the next in line", async () => {
+    const { clock, limiter } = fakeLimiter();
+    await answered(limiter, 'catalog');
+    await clock.advance(1_000);
+    for (let i = 0; i < 9; i++) await answered(limiter, 'catalog'); // one slot frees at 60 250, the others at 61 250
+    let stopped: Error | null = null;
+    const asked: string[] = [];
+    const gated = (name: string) => () => {
+      asked.push(name);
+      return stopped;
+    };
+    const refusedAtTurn = track(limiter.acquire('catalog', undefined, gated('a')));
+    const refusedByReview = track(limiter.acquire('catalog', undefined, gated('b')));
+    const ungated = track(answered(limiter, 'catalog'));
+    const admitted = track(limiter.acquire('catalog', undefined, gated('c')));
+    // Nothing is asked while they wait.
+    await clock.advance(29_000);
+    expect(asked).toEqual([]);
+    // Reviewed while allowed: all stay queued.
+    limiter.review();
+    expect(asked).toEqual(['a', 'b', 'c']);
+    await settle();
+    expect([refusedAtTurn, refusedByReview, admitted].map((s) => s.done || s.error !== null)).toEqual([false, false, false]);
+    // Their condition changes; the first one's turn comes before any review: refused when its slot frees.
+    stopped = new Error('stopped');
+    await clock.advance(30_250);
+    expect(refusedAtTurn.error).toBe(stopped);
+    // Its slot went to the next in line, which was refused too (asked at its turn), then to the ungated call.
+    expect(refusedByReview.error).toBe(stopped);
+    expect(ungated.done).toBe(true);
+    expect(admitted.done || admitted.error !== null).toBe(false);
+    // A review ends a refused wait at once, without waiting for a slot.
+    limiter.review();
+    await settle();
+    expect(admitted.error).toBe(stopped);
+    expect(limiter.queued('catalog')).toBe(0);
+    expect(limiter.status().catalogRemaining).toBe(0); // the one ungated grant took the one free slot
+  });
+
   it('waits out a server backoff even with free slots and reports it in status()', async () => {
     const { clock, limiter } = fakeLimiter();
     const statuses: (string | null)[] = [];

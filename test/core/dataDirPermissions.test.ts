@@ -45,19 +45,20 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
     });
   }
 
-  /** The account database's files while the engine holds it open (WAL mode: -wal and -shm beside it). */
+  /** The account database's files while the engine holds it open (WAL mode: -wal and -shm beside it; the auto-buy journal). */
   async function databaseFiles(dataDir: string): Promise<string[]> {
     const accounts = join(dataDir, 'accounts');
     const found = (): string[] | null => {
       const names = existsSync(accounts) ? readdirSync(accounts) : [];
       const db = names.find((name) => name.endsWith('.sqlite'));
-      return db && names.includes(`${db}-wal`) && names.includes(`${db}-shm`) ? [db, `${db}-wal`, `${db}-shm`].map((name) => join(accounts, name)) : null;
+      const beside = db ? [`${db}-wal`, `${db}-shm`, `${db}.auto-buys`] : [];
+      return db && beside.every((name) => names.includes(name)) ? [db, ...beside].map((name) => join(accounts, name)) : null;
     };
     await until(() => found() !== null);
     return found() ?? [];
   }
 
-  it('creates a new folder 0700, and config.json and the account database with its -wal and -shm 0600', async () => {
+  it('creates a new folder 0700, and config.json and the account database with its -wal, -shm and auto-buy journal 0600', async () => {
     const base = mkdtempSync(join(tmpdir(), 'md-perm-'));
     dirs.push(base);
     const dataDir = join(base, 'Merchant Desk');

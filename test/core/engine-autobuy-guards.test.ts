@@ -24,6 +24,12 @@ describe('auto-buy guard rails against the real sandbox', () => {
 
   const buysOnTheWire = () => proxy.count('/Items/Buy');
   const serverTrades = () => (sb.core.db.prepare('SELECT count(*) AS n FROM trades WHERE merchant_id = ?').get(merchant.merchantId) as { n: number }).n;
+  /** Cents the server's trades of auto-buy order ids (of one rule: auto-<rule>-<item>-<price>) hold: what was really spent. */
+  const serverSpend = (ruleId?: string) =>
+    sb.core.db
+      .prepare('SELECT coalesce(sum(price), 0) FROM trades WHERE merchant_id = ? AND external_id LIKE ?')
+      .pluck()
+      .get(merchant.merchantId, ruleId === undefined ? 'auto-%' : `auto-${ruleId.slice(0, 12)}-%`) as number;
 
   async function launch(balance: number): Promise<EngineHarness> {
     sb = await startSandbox({ items: 50, seed: 7 });
@@ -184,6 +190,103 @@ describe('auto-buy guard rails against the real sandbox', () => {
     expect(buysOnTheWire()).toBe(0);
     expect(serverTrades()).toBe(0);
   }, 60_000);
+
+  /** Waits until every firing of the rule has its buy's outcome recorded; returns them. */
+  const outcomes = (harness: EngineHarness, ruleId: string, count: number) =>
+    waitFor(async () => {
+      const firings = (await harness.call('alerts.firings')).filter((f) => f.ruleId === ruleId && f.autoBuy !== null);
+      return firings.length >= count ? firings : null;
+    }, 30_000, `${count} outcomes recorded`);
+
+  it('counts buys whose answers were lost and whose look-ups failed until their order ids are found: the server never spends past a cap or the budget', async () => {
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    await harness.call('settings.update', { autoBuyDailyBudget: 5000 });
+    const capped = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Lost Alpha', {
+      autoBuy: { enabled: true, recipientId: recipient.id, spendCap: 1_000_000, dailyCap: 3000 },
+    }));
+    const open = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Lost Beta'));
+    // Every buy reaches the server and its answer is lost; every look-up of an order id fails the same way.
+    proxy.swallowResponses('/Items/Buy', '/Trades/History?externalId=');
+
+    // $10 each: the capped rule buys 3 ($30, its cap), then the other 2 ($20, the budget).
+    await list('Lost Alpha', 6, 1000, 94_000_001);
+    await decided(harness, capped.id, 6);
+    const lostAlpha = await outcomes(harness, capped.id, 3);
+    expect(lostAlpha.map((f) => f.autoBuy?.error)).toEqual(Array.from({ length: 3 }, () => expect.stringMatching(/could not be looked up/)));
+    await list('Lost Beta', 6, 1000, 94_100_001);
+    await decided(harness, open.id, 6);
+    await outcomes(harness, open.id, 2);
+    // More of both while the outcomes are still unknown: nothing more is sent.
+    await list('Lost Alpha More', 4, 1000, 94_200_001);
+    await list('Lost Beta More', 4, 1000, 94_300_001);
+    await decided(harness, capped.id, 10);
+    await decided(harness, open.id, 10);
+    expect(serverSpend(capped.id)).toBeLessThanOrEqual(3000);
+    expect(serverSpend()).toBeLessThanOrEqual(5000);
+    expect(buysOnTheWire()).toBe(5);
+    expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(5000);
+
+    // The network heals; a reconcile looks the order ids up: the five trades are found, bought, stored.
+    proxy.swallowResponses();
+    await harness.call('connection.retryNow');
+    await waitFor(async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5, 20_000, 'five trades found by order id');
+    expect((await harness.call('trades.query', { limit: 50 })).total).toBe(5);
+    // Announced as failed when no answer came, then as placed once found.
+    await waitFor(
+      async () => (await harness.call('notifications.list', { limit: 100 })).rows.filter((n) => n.title.startsWith('Auto-buy placed')).length === 5,
+      5000,
+      'five "placed" notifications after the look-ups',
+    );
+    const status = (await harness.call('app.snapshot')).autoBuy;
+    expect(status?.spentToday).toBe(5000);
+    expect(status?.rules.find((r) => r.ruleId === capped.id)?.spentToday).toBe(3000);
+    expect((await harness.call('alerts.rules')).find((r) => r.id === capped.id)?.autoBuy.spent).toBe(3000);
+    await list('Lost Alpha Later', 2, 1000, 94_400_001);
+    await list('Lost Beta Later', 2, 1000, 94_500_001);
+    await decided(harness, capped.id, 12);
+    await decided(harness, open.id, 12);
+    expect(buysOnTheWire()).toBe(5);
+    expect(serverSpend(capped.id)).toBe(3000);
+    expect(serverSpend()).toBe(5000);
+  }, 120_000);
+
+  it('stop-all drops the auto-buys waiting in the rate limiter: none leaves after it is acknowledged, a manual buy still does', async () => {
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Queue Eta'));
+    const [manual] = await list('Manual Theta', 1, 700, 95_500_001);
+    if (!manual) throw new Error('no listing for the manual buy');
+    // The minute's budget spent by the app's own requests: what comes next waits in its rate limiter.
+    const limiter = harness.session().limiter;
+    await waitFor(() => limiter.queued('default') === 0 && limiter.unanswered('default') === 0, 10_000, 'start-up requests answered');
+    const fill = Array.from({ length: limiter.status().defaultRemaining }, () => harness.session().client.getBalance().catch(() => null));
+    await waitFor(() => limiter.status().defaultRemaining === 0, 10_000, 'the window full');
+
+    await list('Queue Eta', 25, 300, 95_000_001);
+    await decided(harness, rule.id, 25);
+    await waitFor(() => limiter.queued('default') >= 25, 10_000, 'the 25 auto-buys waiting for a slot');
+    expect(buysOnTheWire()).toBe(0);
+    await harness.call('settings.update', { autoBuyStopped: true });
+    const afterStop = buysOnTheWire();
+
+    // A manual buy asked after the stop waits for the same window, behind whatever still waits: when it has
+    // been sent, every auto-buy queued before it has had its turn.
+    const bought = await harness.call('buy.byId', { itemId: manual.itemId, assetId: manual.assetId, price: manual.price, recipient: { tradeUrl: TEST_TRADE_URL } });
+    expect(bought.ok).toBe(true);
+    expect(afterStop).toBe(0);
+    await Promise.all(fill);
+    expect(buysOnTheWire()).toBe(1);
+    expect(serverSpend()).toBe(0);
+    expect(serverTrades()).toBe(1);
+    // Recorded as skips of the stop, their reservations given back.
+    const line = await waitFor(async () => (await harness.call('alerts.skips')).find((l) => l.ruleId === rule.id && l.count === 25), 5000, '25 skips');
+    expect(line.reasons).toEqual([{ reason: 'auto-buy is stopped (stop all)', count: 25 }]);
+    expect((await harness.call('alerts.firings')).filter((f) => f.ruleId === rule.id)).toEqual([]);
+    const status = (await harness.call('app.snapshot')).autoBuy;
+    expect(status?.spentToday).toBe(0);
+    expect(status?.rules.find((r) => r.ruleId === rule.id)?.skippedToday).toBe(25);
+  }, 150_000);
 
   it('stop-all: the next match after the stop sends nothing, until resumed', async () => {
     const harness = await launch(1_000_000);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -772,7 +772,8 @@ describe('recipients, alert rules, firings, meta', () => {
       maxPrice: 2000,
       autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, spent: 0 },
     });
-    await store.addAlertRuleSpend(rule.id, 1500);
+    const boughtA = { externalId: 'auto-a', ruleId: rule.id, itemId: 6, price: 1500, at: '2026-01-01T00:00:00.000Z', state: 'bought', tradeId: 'T0', error: null } as const;
+    expect(await store.settleAutoBuy(boughtA)).toEqual({ counted: true, earlier: null, firing: null });
     const updated = await store.saveAlertRule({ id: rule.id, name: 'Redlines', namePattern: 'redline', autoBuy: { enabled: true, recipientId: 'r1', spendCap: 10_000, dailyCap: 5000 } });
     expect(updated).toMatchObject({ id: rule.id, name: 'Redlines', createdAt: rule.createdAt, autoBuy: { enabled: true, spent: 1500 } });
     expect(await store.setAlertRuleEnabled(rule.id, false)).toMatchObject({ enabled: false });
@@ -788,8 +789,8 @@ describe('recipients, alert rules, firings, meta', () => {
     expect(await store.unacknowledgedFiringCount()).toBe(2);
     expect(await store.acknowledgeFiring(first.id)).toMatchObject({ acknowledged: true });
     expect((await store.listFirings({ unacknowledgedOnly: true })).map((f) => f.id)).toEqual([cheaper.id]);
-    expect(await store.setFiringAutoBuy(cheaper.id, { tradeId: 'T1', error: null })).toMatchObject({ autoBuy: { tradeId: 'T1', error: null } });
-    expect(await store.autoBuyDay('2000-01-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1400, skipped: 0 }]);
+    expect(await store.setFiringAutoBuy(cheaper.id, { tradeId: null, error: 'refused' })).toMatchObject({ autoBuy: { tradeId: null, error: 'refused' } });
+    expect(await store.autoBuyDay('2000-01-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1500, skipped: 0 }]);
     expect(await store.acknowledgeFiring(cheaper.id)).toMatchObject({ acknowledged: true });
     expect(await store.unacknowledgedFiringCount()).toBe(0);
     expect(await store.deleteFiringsForRule(rule.id)).toEqual({ deleted: 2 });
@@ -797,6 +798,96 @@ describe('recipients, alert rules, firings, meta', () => {
     expect(await store.deleteAlertRule(rule.id)).toEqual({ deleted: true });
     expect(await store.listAlertRules()).toEqual([]);
     expect(await store.listFirings({})).toHaveLength(1); // history outlives the rule
+  });
+
+  it("keeps each auto-buy's outcome with its rule's spend and its firing, once per order id; a journaled buy whose outcome was not stored is in flight at the next open", async () => {
+    const file = join(tempDir(), 'accounts', 'm1.sqlite');
+    const journal = `${file}.auto-buys`;
+    const lines = () => readFileSync(journal, 'utf8').split('\n').filter((line) => line !== '');
+    const store = await openStore(file);
+    const rule = await store.saveAlertRule({ name: 'Knives', namePattern: 'knife', maxPrice: 5000 });
+    const at = '2026-03-01T10:00:00.000Z';
+    const later = '2026-03-01T11:00:00.000Z';
+    const buy = (externalId: string, itemId: number, when = at) => ({ externalId, ruleId: rule.id, itemId, price: 1000, at: when });
+    const states = async (s: LocalStore) => (await s.unresolvedAutoBuys()).map((r) => [r.externalId, r.state]);
+    const firing = await store.recordFiring({ ruleId: rule.id, ruleName: rule.name, itemId: 1, market_hash_name: 'Knife 1', price: 1000 });
+    // Journaled before their requests leave; nothing in the table yet.
+    for (const [id, itemId] of [['auto-1', 1], ['auto-2', 2], ['auto-3', 3]] as const) store.journalAutoBuy(buy(id, itemId));
+    expect(lines()).toHaveLength(3);
+    expect(await states(store)).toEqual([]);
+
+    expect(await store.settleAutoBuy({ ...buy('auto-1', 1), state: 'bought', tradeId: 'T1', error: null })).toEqual({
+      counted: true,
+      earlier: null,
+      firing: expect.objectContaining({ id: firing?.id, autoBuy: { tradeId: 'T1', error: null, skipped: null, dryRun: false } }) as unknown,
+    });
+    // Bought is final: a later attempt at the same order id is not counted again.
+    expect(await store.settleAutoBuy({ ...buy('auto-1', 1, later), state: 'bought', tradeId: 'T1', error: null })).toEqual({
+      counted: false,
+      earlier: expect.objectContaining({ state: 'bought', tradeId: 'T1', at }) as unknown,
+      firing: null,
+    });
+    await store.settleAutoBuy({ ...buy('auto-2', 2), state: 'unknown', tradeId: null, error: 'no answer' });
+    expect(await states(store)).toEqual([['auto-2', 'unknown']]);
+    expect(lines()).toHaveLength(3); // auto-3's outcome is not stored yet
+
+    // The app stops with auto-3's request out; a line the stop cut short was never a sent buy.
+    await store.close();
+    appendFileSync(journal, '{"externalId":"auto-cut","ruleId":"');
+    const reopened = await openStore(file);
+    expect(await states(reopened)).toEqual([['auto-2', 'unknown'], ['auto-3', 'in_flight']]);
+    expect(lines()).toEqual([]); // replayed into the table
+    // Looked up: one was bought, the other not.
+    await reopened.settleAutoBuy({ ...buy('auto-2', 2), state: 'bought', tradeId: 'T2', error: null });
+    await reopened.settleAutoBuy({ ...buy('auto-3', 3), state: 'not_bought', tradeId: null, error: 'no trade' });
+    expect(await states(reopened)).toEqual([]);
+    expect((await reopened.listAlertRules())[0]?.autoBuy.spent).toBe(2000);
+    expect(await reopened.autoBuyDay('2026-03-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 2000, skipped: 0 }]);
+    expect(await reopened.autoBuyDay('2026-03-02T00:00:00.000Z')).toEqual([]);
+
+    // New attempts (a re-armed rule) whose outcomes were not stored: the not bought order id is in flight again,
+    // the bought one stays bought.
+    reopened.journalAutoBuy(buy('auto-3', 3, later));
+    reopened.journalAutoBuy(buy('auto-1', 1, later));
+    await reopened.close();
+    const third = await openStore(file);
+    expect(await states(third)).toEqual([['auto-3', 'in_flight']]);
+    // Every journaled buy's outcome stored: the journal is emptied.
+    third.journalAutoBuy(buy('auto-4', 4));
+    third.journalAutoBuy(buy('auto-5', 5));
+    await third.settleAutoBuy({ ...buy('auto-4', 4), state: 'not_bought', tradeId: null, error: 'item_unavailable' });
+    expect(lines()).toHaveLength(2);
+    await third.settleAutoBuy({ ...buy('auto-5', 5), state: 'not_bought', tradeId: null, error: 'item_unavailable' });
+    expect(lines()).toEqual([]);
+  });
+
+  it('an account file from before auto-buy records keeps the day\'s spend its firings recorded', async () => {
+    const file = join(tempDir(), 'v21.sqlite');
+    const store = await LocalStore.open({ file });
+    const rule = await store.saveAlertRule({ name: 'Knives', namePattern: 'knife', maxPrice: 5000 });
+    const firing = await store.recordFiring({ ruleId: rule.id, ruleName: rule.name, itemId: 42, market_hash_name: 'Knife', price: 1200, firedAt: '2026-03-01T10:00:00.000Z' });
+    await store.setFiringAutoBuy(firing?.id as string, { tradeId: 'T42', error: null });
+    await store.recordFiring({ ruleId: rule.id, ruleName: rule.name, itemId: 43, market_hash_name: 'Knife', price: 900, firedAt: '2026-03-01T10:00:01.000Z' });
+    await store.close();
+    // What a schema-21 build left: no auto_buys table.
+    const db = new Database(file);
+    db.exec('DROP TABLE auto_buys');
+    db.pragma('user_version = 21');
+    db.close();
+    const reopened = await LocalStore.open({ file });
+    try {
+      expect(reopened.migratedFrom).toBe(21);
+      expect(await reopened.autoBuyDay('2026-03-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1200, skipped: 0 }]);
+      expect(await reopened.unresolvedAutoBuys()).toEqual([]);
+      // Its order id is the one auto-buy makes: a later attempt at it is not counted again.
+      const again = { externalId: `auto-${rule.id.slice(0, 12)}-42-1200`, ruleId: rule.id, itemId: 42, price: 1200, at: '2026-03-01T11:00:00.000Z' };
+      expect(await reopened.settleAutoBuy({ ...again, state: 'bought', tradeId: 'T42', error: null })).toMatchObject({
+        counted: false,
+        earlier: { state: 'bought', tradeId: 'T42' },
+      });
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('keeps meta across reopening', async () => {

@@ -5,13 +5,17 @@ import { type AddressInfo, type Server, type Socket, createServer, connect } fro
  * port) that tests use to see and break the network: it counts HTTP requests
  * by path as the server would receive them, can cut every connection (as a
  * network outage would), and can swallow the response to one request (the
- * request reaches the server, its answer never reaches the client).
+ * request reaches the server, its answer never reaches the client), to every
+ * request of some paths while set, or mute them (the answer never comes, the
+ * connection stays open: the client waits as for a slow server).
  */
 export class FaultProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private down = false;
   private dropNext: string | null = null;
+  private swallowing: readonly string[] = [];
+  private muting: readonly string[] = [];
   /** While set, what clients send waits here (in order) instead of going on to the server. */
   private held: (() => void)[] | null = null;
   /** Request lines seen, in order: `GET /Trades/History?isActive=true`. */
@@ -71,6 +75,19 @@ export class FaultProxy {
     this.dropNext = pathPrefix;
   }
 
+  /**
+   * Until called again (with no prefix: never), every request whose path starts with one of `prefixes` reaches
+   * the server, and its client connection dies before any answer: a lost answer each time.
+   */
+  swallowResponses(...prefixes: string[]): void {
+    this.swallowing = prefixes;
+  }
+
+  /** Until called again, requests whose path starts with one of `prefixes` reach the server and are never answered; their connection stays open. */
+  muteResponses(...prefixes: string[]): void {
+    this.muting = prefixes;
+  }
+
   async close(): Promise<void> {
     this.cut();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
@@ -85,6 +102,7 @@ export class FaultProxy {
     this.sockets.add(client);
     this.sockets.add(upstream);
     let swallowing = false;
+    let muted = false;
     const close = () => {
       client.destroy();
       upstream.destroy();
@@ -96,10 +114,13 @@ export class FaultProxy {
       for (const match of text.matchAll(/^(GET|POST|PUT|PATCH|DELETE) (\S+) HTTP\/1\.1$/gm)) {
         const line = `${match[1]} ${match[2]}`;
         this.requests.push(line);
-        if (this.dropNext && match[2]?.startsWith(this.dropNext)) {
+        const path = match[2] as string;
+        if (this.dropNext && path.startsWith(this.dropNext)) {
           this.dropNext = null;
           swallowing = true;
         }
+        if (this.swallowing.some((prefix) => path.startsWith(prefix))) swallowing = true;
+        if (this.muting.some((prefix) => path.startsWith(prefix))) muted = true;
       }
       for (const match of text.matchAll(/"externalId":"([^"]*)"/g)) this.externalIds.push(match[1] as string);
       if (this.held) this.held.push(() => upstream.write(chunk));
@@ -110,7 +131,7 @@ export class FaultProxy {
         close();
         return;
       }
-      client.write(chunk);
+      if (!muted) client.write(chunk);
     });
     client.on('error', close);
     upstream.on('error', close);

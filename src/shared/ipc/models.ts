@@ -255,7 +255,7 @@ export interface AutoBuyStatus {
   stopped: boolean;
   /** The budget day (UTC), YYYY-MM-DD. */
   day: string;
-  /** Cents auto-buy spent today across all rules (requests that left and were not refused). */
+  /** Cents auto-buy spent today across all rules: buys bought, in flight, or whose outcome is not known yet (counted until looked up). */
   spentToday: number;
   /** Cents all rules together may spend per UTC day; null: no global budget (each rule's caps still hold). */
   dailyBudget: number | null;

@@ -1,4 +1,4 @@
-import type { Item } from '../../../shared/api';
+import type { Item, Trade } from '../../../shared/api';
 import type { AlertRule, AppSettings, AutoBuyPreview, AutoBuySkipLine, AutoBuyStatus } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
@@ -15,22 +15,26 @@ import { foldSkipLines } from './skips';
 /** What a firing and its buy need of a match (an Item or a catalog row). */
 type Candidate = Pick<Item, 'itemId' | 'assetId' | 'market_hash_name' | 'phase' | 'price'>;
 
-const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
-
-/** What auto-buy does with one match, decided in the match's own task. */
-/** A sent buy's outcome for its firing; `bought`: a trade this buy created (its spend stays counted). */
+/**
+ * What became of a sent auto-buy, for its record and its firing; `heldBack`: the guard rails' reason not to
+ * send it after all (stop-all while it waited for a rate slot), counted as a skip.
+ */
 interface AutoBuyOutcome {
+  state: 'bought' | 'unknown' | 'not_bought';
   tradeId: string | null;
   error: string | null;
-  bought: boolean;
+  heldBack: string | null;
 }
 
+/** What auto-buy does with one match, decided in the match's own task. */
 type AutoBuyDecision =
   | { kind: 'buy'; outcome: Promise<AutoBuyOutcome>; reservation: Reservation }
   | { kind: 'dry-run' }
   | { kind: 'skip'; reason: string };
 
 const ONLY_NEW_REASON = 'listed before the rule was armed (only new listings)';
+
+const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
 
 /** Rows of the catalog a rule is checked against after each sync. */
 const SYNC_MATCH_LIMIT = 100;
@@ -41,11 +45,14 @@ const SYNC_MATCH_LIMIT = 100;
  * a notification. Auto-buy (off by default) acts only on a firing that is
  * new, so a replayed frame or a restart never buys again: the stored firings'
  * keys are held in memory (loaded with the rules), so the buy goes out before
- * the firing's database round trip (a race with other buyers). It buys through
- * the idempotent buy path with an externalId derived from (rule, item, price),
- * and spend is added only for a trade that buy created (never for one the
- * order id already had). The guard rails (guard.ts) decide each buy; a skip is
- * stored folded into its rule's line for the day, a dry run as "would buy".
+ * the firing's database round trip (a race with other buyers). Its order id
+ * is derived from (rule, item, price) and written to the store's journal
+ * before the request leaves, so neither a lost answer nor a kill can make the
+ * app forget it: it counts against the caps and the budget until its order id
+ * is known not to have bought (see resolveUnknown); its outcome goes to the
+ * table auto_buys. The guard rails (guard.ts) decide each buy, and again right
+ * before its request is written; a skip is stored folded into its rule's line
+ * for the day, a dry run as "would buy".
  */
 export class AlertService {
   private rules: AlertRule[] = [];
@@ -62,6 +69,8 @@ export class AlertService {
   private readonly guard: AutoBuyGuard;
   /** Names of rules seen with spend or skips (kept for deleted rules' lines in the status). */
   private ruleNames = new Map<string, string>();
+  /** The look-up of unknown outcomes under way (single flight). */
+  private resolving: Promise<void> | null = null;
 
   constructor(
     private readonly session: () => AccountSession | null,
@@ -90,7 +99,6 @@ export class AlertService {
       this.guard.reset();
       return [];
     }
-    const generation = this.guard.beginLoad();
     this.rules = await session.store.listAlertRules();
     this.live = this.rules.filter((rule) => rule.enabled).map(compileRule);
     this.fired = new Set(await session.store.firingKeys());
@@ -99,13 +107,27 @@ export class AlertService {
     for (const rule of this.rules) this.ruleNames.set(rule.id, rule.name);
     const day = utcDayStart(Date.now());
     const rows = await session.store.autoBuyDay(toUtcIso(day));
-    this.guard.load({
-      day,
-      spentByRule: new Map(rows.map((row) => [row.ruleId, row.spent])),
-      skippedByRule: new Map(rows.map((row) => [row.ruleId, row.skipped])),
-    }, generation);
+    if (!this.guard.isOpen) {
+      // Once per account, before its first auto-buy: from then on the guard keeps the count itself.
+      const unresolved = await session.store.unresolvedAutoBuys();
+      this.guard.open({
+        day,
+        boughtToday: new Map(rows.map((row) => [row.ruleId, row.spent])),
+        boughtTotal: new Map(this.rules.map((rule) => [rule.id, rule.autoBuy.spent])),
+        unresolved: unresolved.map(({ externalId, ruleId, itemId, price, at }) => ({ externalId, ruleId, itemId, price, at })),
+      });
+    }
+    this.guard.loadSkips(day, new Map(rows.map((row) => [row.ruleId, row.skipped])));
+    // Auto-buys waiting for a rate slot whose rule no longer buys them are dropped now.
+    session.limiter.review();
     this.publishStatus();
     return this.rules;
+  }
+
+  /** Settings changed: stop-all, pause, budget and floor hold the next match, and auto-buys waiting for a rate slot now. */
+  settingsChanged(): void {
+    this.session()?.limiter.review();
+    this.publishStatus();
   }
 
   /** An account switch: nothing in flight belongs to the next account. */
@@ -254,11 +276,10 @@ export class AlertService {
     this.fired.add(key);
     const settings = this.settings();
     // Sent before the firing is stored: a buyer's race is won or lost in milliseconds.
-    const decision = this.autoBuy(rule, item, settings.alertsPaused);
+    const decision = this.autoBuy(session, rule, item, settings.alertsPaused);
     const buy = decision?.kind === 'buy' ? decision : null;
-    const autoBuy = buy?.outcome ?? null;
     // The request is written on the next tick (when node:http hands it its socket): store the firing after it.
-    if (autoBuy) await nextTick();
+    if (buy) await nextTick();
     const firing = await session.store.recordFiring({
       ruleId: rule.id,
       ruleName: rule.name,
@@ -270,7 +291,7 @@ export class AlertService {
     });
     // Stored meanwhile by another path: no notification (an auto-buy already sent is idempotent by its order id).
     if (!firing) {
-      if (buy) this.guard.settle(buy.reservation, (await buy.outcome).bought);
+      if (buy) await this.recordOutcome(session, rule, null, buy.outcome, buy.reservation);
       return false;
     }
     if (decision?.kind === 'skip') {
@@ -299,21 +320,81 @@ export class AlertService {
         : {}),
     });
     // The next match is decided without waiting for this answer (the guard has counted this buy already).
-    if (buy) void this.recordOutcome(session, firing.id, buy.outcome, buy.reservation);
+    if (buy) void this.recordOutcome(session, rule, firing.id, buy.outcome, buy.reservation);
     return true;
   }
 
-  /** Stores a buy's outcome on its firing; only then is it settled (a reload reads it from the store from then on). */
-  private async recordOutcome(session: AccountSession, firingId: string, outcome: Promise<AutoBuyOutcome>, reservation: Reservation): Promise<void> {
-    const { bought, ...autoBuy } = await outcome;
+  /**
+   * Stores what became of a buy (its record, its rule's spend and its firing, in one transaction), then settles
+   * it in the guard. Should the store fail, its journal line stays: in flight at the next start, and looked up.
+   */
+  private async recordOutcome(
+    session: AccountSession,
+    rule: AlertRule,
+    firingId: string | null,
+    outcome: Promise<AutoBuyOutcome>,
+    reservation: Reservation,
+  ): Promise<void> {
+    const { state, tradeId, error, heldBack } = await outcome;
+    const { token: _token, day: _day, ...record } = reservation;
+    /** What the guard keeps of it: an order id bought earlier is not counted twice. */
+    let kept: 'bought' | 'unknown' | 'not_bought' = state;
     try {
-      const updated = await session.store.setFiringAutoBuy(firingId, autoBuy);
-      if (updated) this.events.push({ firings: [updated] });
-    } catch (error) {
-      this.log(`auto-buy: could not record an outcome: ${(error as Error).message}`);
+      const settled = await session.store.settleAutoBuy({ ...record, state, tradeId, error, ...(heldBack ? { skipped: heldBack } : {}) });
+      let firing = settled.firing;
+      if (settled.earlier) {
+        // The order id was bought by an earlier attempt (a re-armed rule's same listing): not counted again.
+        kept = 'not_bought';
+        const message = `Already bought earlier (trade ${settled.earlier.tradeId ?? 'not known'}); not counted again`;
+        if (firingId !== null) firing = await session.store.setFiringAutoBuy(firingId, { tradeId: null, error: message });
+      }
+      if (firing) this.events.push({ firings: [firing], ...(heldBack ? { unacknowledgedFirings: await session.store.unacknowledgedFiringCount() } : {}) });
+    } catch (failure) {
+      this.log(`auto-buy: could not record an outcome: ${(failure as Error).message}`);
     }
-    this.guard.settle(reservation, bought);
-    this.publishStatus();
+    this.guard.settle(reservation, kept);
+    if (heldBack) this.skipped(rule, heldBack, toUtcIso(Date.now()));
+    else this.publishStatus();
+  }
+
+  /**
+   * Looks up by order id each auto-buy whose outcome is unknown (after every reconcile: at start-up, after each
+   * reconnect, while polling): a trade found is bought (stored, its spend added), none found gives its share of
+   * the caps and the budget back. A failed look-up leaves it counted until the next reconcile.
+   */
+  resolveUnknown(): Promise<void> {
+    this.resolving ??= this.runResolve().finally(() => {
+      this.resolving = null;
+    });
+    return this.resolving;
+  }
+
+  private async runResolve(): Promise<void> {
+    const session = this.session();
+    if (!session?.live) return;
+    for (const reservation of this.guard.unresolved()) {
+      const { token: _token, day: _day, ...record } = reservation;
+      const { externalId } = record;
+      let trade: Trade | null;
+      try {
+        trade = (await session.client.tradeHistory({ externalId })).trades.find((t) => t.externalId === externalId) ?? null;
+        if (this.session() !== session) return;
+        if (trade) await session.upsertTrades([trade], 'reconcile');
+        const settled = await session.store.settleAutoBuy({
+          ...record,
+          state: trade ? 'bought' : 'not_bought',
+          tradeId: trade?.tradeId ?? null,
+          error: trade ? null : `Its answer was lost, and no trade has order id ${externalId}: nothing was bought`,
+        });
+        if (settled.firing) this.events.push({ firings: [settled.firing] });
+      } catch (error) {
+        this.log(`auto-buy: order ${externalId}: its outcome is still unknown (${(error as Error).message}); counted until it is looked up`);
+        return;
+      }
+      this.guard.settle(reservation, trade ? 'bought' : 'not_bought');
+      this.log(`auto-buy: order ${externalId} looked up: ${trade ? `bought (trade ${trade.tradeId})` : 'no trade, not counted'}`);
+      this.publishStatus();
+    }
   }
 
   /** A skip is counted on its rule's line for the day; only the rule's first skip of the day is announced. */
@@ -339,47 +420,59 @@ export class AlertService {
   }
 
   /** Decides at once what auto-buy does with a match; a buy's request leaves in this task. */
-  private autoBuy(rule: AlertRule, item: Candidate, paused: boolean): AutoBuyDecision | null {
+  private autoBuy(session: AccountSession, rule: AlertRule, item: Candidate, paused: boolean): AutoBuyDecision | null {
     if (!rule.autoBuy.enabled) return null;
     if (this.baseline.has(`${rule.id}:${item.itemId}`)) return { kind: 'skip', reason: ONLY_NEW_REASON };
     const verdict = this.guard.verdict(rule, item.price, paused);
     if (!verdict.buy) return { kind: 'skip', reason: verdict.reason };
     if (rule.autoBuy.dryRun === true) return { kind: 'dry-run' };
+    const externalId = `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`;
+    // A re-armed rule meets the same listing again: its first attempt's outcome comes first.
+    if (this.guard.holds(externalId)) return { kind: 'skip', reason: 'an earlier attempt at this listing and price has no known outcome yet' };
+    const record = { externalId, ruleId: rule.id, itemId: item.itemId, price: item.price, at: toUtcIso(Date.now()) };
+    try {
+      // Written before the request: a lost answer or a kill cannot make the app forget this buy.
+      session.store.journalAutoBuy(record);
+    } catch (error) {
+      return { kind: 'skip', reason: `it could not be recorded first (${(error as Error).message})` };
+    }
+    // Counted now, in the task that sends the request: a burst of matches cannot overshoot a cap, the budget or the floor.
+    const reservation = this.guard.reserve(record);
+    return { kind: 'buy', outcome: this.send(session, rule, item, reservation), reservation };
+  }
+
+  /** Buys through the idempotent buy path; the guard rails are asked again right before the request is written. */
+  private async send(session: AccountSession, rule: AlertRule, item: Candidate, reservation: Reservation): Promise<AutoBuyOutcome> {
     const recipientId = rule.autoBuy.recipientId as string;
     const tradeUrl = this.recipients.get(recipientId);
-    // Counted now, in the task that sends the request: a burst of matches cannot overshoot a cap, the budget or the floor.
-    const reservation = this.guard.reserve(rule, item.price);
-    const outcome = this.buying
-      .placeById(
-        {
-          itemId: item.itemId,
-          assetId: item.assetId,
-          price: item.price,
-          recipient: tradeUrl ? { tradeUrl } : { recipientId },
-          externalId: `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`,
-        },
-        // The order id is this firing's own and a firing is never repeated (see `fired`): skip the cache
-        // look-up; should the server know it already, its duplicate_external_id answer is looked up instead.
-        { cacheLookup: false },
-      )
-      .then(async ({ outcome, placed }): Promise<AutoBuyOutcome> => {
-        if (outcome.ok && placed) {
-          this.log(`auto-buy: rule ${rule.name} bought item ${item.itemId} for ${formatCents(item.price)}`);
-          try {
-            await this.session()?.store.addAlertRuleSpend(rule.id, item.price);
-          } catch (error) {
-            this.log(`auto-buy: could not store the spend: ${(error as Error).message}`);
-          }
-          return { tradeId: outcome.trade.tradeId, error: null, bought: true };
-        }
-        if (outcome.ok) {
-          // The order id already had this trade (bought and counted before): not spent again. Left without a
-          // trade id on this firing, because the daily cap sums the firings that carry one.
-          return { tradeId: null, error: `Already bought earlier (trade ${outcome.trade.tradeId}); not counted again`, bought: false };
-        }
-        return { tradeId: null, error: outcome.failure.message, bought: false };
-      })
-      .catch((error: unknown): AutoBuyOutcome => ({ tradeId: null, error: (error as Error).message, bought: false }));
-    return { kind: 'buy', outcome, reservation };
+    let heldBack: string | null = null;
+    try {
+      const { outcome } = await this.buying.placeById(
+        { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: tradeUrl ? { tradeUrl } : { recipientId }, externalId: reservation.externalId },
+        // The order id is this buy's own: skip the cache look-up; should the server know it already (an earlier
+        // attempt), its duplicate_external_id answer is looked up instead.
+        { cacheLookup: false, admit: () => (heldBack = this.admit(session, reservation)) },
+      );
+      if (outcome.ok) {
+        this.log(`auto-buy: rule ${rule.name} bought item ${item.itemId} for ${formatCents(item.price)}`);
+        return { state: 'bought', tradeId: outcome.trade.tradeId, error: null, heldBack: null };
+      }
+      const state = outcome.failure.code === 'outcome_unknown' ? 'unknown' : 'not_bought';
+      // Held back by the last look at the guard rails: not sent, counted as a skip.
+      if (heldBack !== null && outcome.failure.code === 'not_sent') return { state, tradeId: null, error: null, heldBack };
+      return { state, tradeId: null, error: outcome.failure.message, heldBack: null };
+    } catch (error) {
+      // Whether it left is not known: counted until its order id is looked up.
+      return { state: 'unknown', tradeId: null, error: (error as Error).message, heldBack: null };
+    }
+  }
+
+  /** The guard rails asked again right before an auto-buy's request is written: why not to send it, or null. */
+  private admit(session: AccountSession, reservation: Reservation): string | null {
+    if (this.session() !== session) return 'another account was opened before it was sent';
+    const rule = this.rules.find((candidate) => candidate.id === reservation.ruleId);
+    if (!rule?.enabled || !rule.autoBuy.enabled || rule.autoBuy.dryRun === true) return 'the rule stopped auto-buying before it was sent';
+    const verdict = this.guard.verdict(rule, reservation.price, this.settings().alertsPaused, reservation);
+    return verdict.buy ? null : verdict.reason;
   }
 }

@@ -1,6 +1,7 @@
 import type { Balance } from '../../../shared/api';
 import type { AlertRule, AppSettings } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
+import type { AutoBuyRecordInput } from '../store/types';
 import { utcDayStart } from './rules';
 
 /** The guard's balance reads (with a floor set) are at least this far apart. */
@@ -14,25 +15,30 @@ interface Outstanding {
   answered: boolean;
 }
 
-export interface Reservation {
+/** One auto-buy the guard counts, from its decision until it is known not to have bought. */
+export interface Reservation extends AutoBuyRecordInput {
   token: number;
-  ruleId: string;
-  price: number;
-  /** The budget day it counted on. */
+  /** The budget day it counts on (start of the UTC day of `at`, epoch ms). */
   day: number;
 }
 
-/** A bought reservation, kept on top of the stored spend until a reload that began after it reads it from the store. */
-interface Settled extends Reservation {
-  loadGeneration: number;
+/** What the guard knows of a counted auto-buy: sent now (`in_flight`), `unknown` (no answer said, or in flight when the app last stopped), `bought`. */
+export type CountedState = 'in_flight' | 'unknown' | 'bought';
+
+interface Counted extends Reservation {
+  state: CountedState;
 }
 
-export interface GuardDay {
+/** The account's auto-buys as the store holds them when it opens; from then on the guard keeps the count. */
+export interface GuardLedger {
   /** Start of the UTC day, epoch ms. */
   day: number;
-  /** Stored spend today per rule (firings with a trade). */
-  spentByRule: Map<string, number>;
-  skippedByRule: Map<string, number>;
+  /** Bought today, per rule. */
+  boughtToday: ReadonlyMap<string, number>;
+  /** Bought in all, per rule (each rule's `spent`). */
+  boughtTotal: ReadonlyMap<string, number>;
+  /** Auto-buys whose outcome is not known: counted (as unknown) until their order id is looked up. */
+  unresolved: readonly AutoBuyRecordInput[];
 }
 
 const sum = (values: Iterable<number>) => {
@@ -45,13 +51,15 @@ const sum = (values: Iterable<number>) => {
  * Auto-buy's guard rails across rules, decided in memory so a decision needs no
  * database round trip: each rule's total and daily caps, the global daily budget,
  * the balance floor and stop-all. A buy is counted (reserve) in the same task
- * that sends its request, before any await, so matches arriving together see
- * each other's spend and cannot overshoot; a refused or failed buy gives its
- * share back, a bought one stays counted (settle, once its outcome is stored).
+ * that decides it, before any await, so matches arriving together see each
+ * other's spend and cannot overshoot. It stays counted while in flight, bought,
+ * or unknown (no answer said whether it bought: the server may have made the
+ * trade); only a buy known not to have bought gives its share back (settle).
  *
- * Spend = what the store held at the last load + reservations in flight + buys
- * settled since (until a load that began after them has read them), so reloading
- * rules during a burst never forgets a buy in flight.
+ * Spend = what the store held when the account opened (bought; unresolved ones
+ * counted as unknown) + every auto-buy counted since. The guard reads the store
+ * once per account and keeps the count itself from then on (one engine per data
+ * folder), so reloading rules during a burst never forgets or doubles a buy.
  *
  * The balance floor uses the lower of the session's balance and the balance the
  * guard last read itself, minus every auto-buy that left and is not yet seen in
@@ -59,11 +67,11 @@ const sum = (values: Iterable<number>) => {
  */
 export class AutoBuyGuard {
   private day = 0;
-  private storedDay = new Map<string, number>();
+  private opened = false;
+  private boughtToday = new Map<string, number>();
+  private boughtTotal = new Map<string, number>();
   private skippedByRule = new Map<string, number>();
-  private readonly pending = new Map<number, Reservation>();
-  private settled: Settled[] = [];
-  private loadGeneration = 0;
+  private readonly counted = new Map<number, Counted>();
   private readonly outstanding = new Map<number, Outstanding>();
   private nextToken = 1;
   /** `total_available` from the guard's own read after buys were answered; null: none since the last settled state. */
@@ -84,25 +92,37 @@ export class AutoBuyGuard {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Call before reading the store for `load`: buys settled before this are in what it reads. */
-  beginLoad(): number {
-    return ++this.loadGeneration;
+  /** Whether the open account's ledger was loaded (`open`) since the last reset. */
+  get isOpen(): boolean {
+    return this.opened;
   }
 
-  /** Today's stored spend and skips per rule (on account open and rule changes), read after `beginLoad`. */
-  load(today: GuardDay, generation: number): void {
-    this.day = today.day;
-    this.storedDay = new Map(today.spentByRule);
-    this.skippedByRule = new Map(today.skippedByRule);
-    this.settled = this.settled.filter((entry) => entry.loadGeneration >= generation);
+  /** The account's auto-buys as stored when it opens, before any auto-buy of this session. */
+  open(ledger: GuardLedger): void {
+    this.day = ledger.day;
+    this.boughtToday = new Map(ledger.boughtToday);
+    this.boughtTotal = new Map(ledger.boughtTotal);
+    this.counted.clear();
+    for (const record of ledger.unresolved) {
+      const token = this.nextToken++;
+      this.counted.set(token, { ...record, token, day: utcDayStart(Date.parse(record.at)), state: 'unknown' });
+    }
+    this.opened = true;
   }
 
-  /** Forgets everything in flight (another account opened). */
+  /** Today's skips per rule, as stored (on account open and rule changes). */
+  loadSkips(day: number, skippedByRule: ReadonlyMap<string, number>): void {
+    this.rollDay(day);
+    this.skippedByRule = new Map(skippedByRule);
+  }
+
+  /** Forgets everything (another account opens). */
   reset(): void {
     this.epoch++;
-    this.pending.clear();
-    this.settled = [];
-    this.storedDay.clear();
+    this.opened = false;
+    this.counted.clear();
+    this.boughtToday.clear();
+    this.boughtTotal.clear();
     this.skippedByRule.clear();
     this.outstanding.clear();
     this.confirmedAvailable = null;
@@ -113,14 +133,15 @@ export class AutoBuyGuard {
     const today = utcDayStart(now);
     if (today === this.day) return;
     this.day = today;
-    this.storedDay.clear();
+    this.boughtToday.clear();
     this.skippedByRule.clear();
   }
 
-  /** In-flight and settled-since-load spend: for one rule or all, today only or in total. */
-  private extra(ruleId: string | null, todayOnly: boolean): number {
+  /** Counted spend since the account opened: for one rule or all, today only or in total, leaving `except` out. */
+  private extra(ruleId: string | null, todayOnly: boolean, except: Reservation | null): number {
     let total = 0;
-    for (const entry of [...this.pending.values(), ...this.settled]) {
+    for (const entry of this.counted.values()) {
+      if (entry.token === except?.token) continue;
       if (ruleId !== null && entry.ruleId !== ruleId) continue;
       if (todayOnly && entry.day !== this.day) continue;
       total += entry.price;
@@ -128,34 +149,35 @@ export class AutoBuyGuard {
     return total;
   }
 
-  private spentTodayBy(ruleId: string): number {
-    return (this.storedDay.get(ruleId) ?? 0) + this.extra(ruleId, true);
+  private spentTodayBy(ruleId: string, except: Reservation | null = null): number {
+    return (this.boughtToday.get(ruleId) ?? 0) + this.extra(ruleId, true, except);
   }
 
   get today(): { day: number; spentTotal: number; spentByRule: ReadonlyMap<string, number>; skippedByRule: ReadonlyMap<string, number> } {
     this.rollDay(Date.now());
     const spentByRule = new Map<string, number>();
-    const ids = new Set([...this.storedDay.keys(), ...[...this.pending.values(), ...this.settled].map((entry) => entry.ruleId)]);
+    const ids = new Set([...this.boughtToday.keys(), ...[...this.counted.values()].map((entry) => entry.ruleId)]);
     for (const ruleId of ids) spentByRule.set(ruleId, this.spentTodayBy(ruleId));
     return { day: this.day, spentTotal: sum(spentByRule.values()), spentByRule, skippedByRule: this.skippedByRule };
   }
 
-  /** What may be spent before the floor, as far as anything we know says; null when the balance is unknown. */
-  available(): number | null {
+  /** What may be spent before the floor, as far as anything we know says (`except` not taken off); null when the balance is unknown. */
+  available(except: Reservation | null = null): number | null {
     const session = this.balance();
     if (this.confirmedAvailable !== null && this.outstanding.size === 0 && session !== null && session !== this.balanceAtConfirm) {
       this.confirmedAvailable = null; // a read after everything settled: the session's balance is current again
     }
     const known = [session?.total_available, this.confirmedAvailable ?? undefined].filter((v): v is number => typeof v === 'number');
     if (known.length === 0) return null;
-    return Math.min(...known) - sum([...this.outstanding.values()].map((entry) => entry.price));
+    return Math.min(...known) - sum([...this.outstanding].filter(([token]) => token !== except?.token).map(([, entry]) => entry.price));
   }
 
   /**
    * Whether this match may be bought now. A rule without a maximum price never buys (older rules may
    * lack one; saving refuses it). The rule's own caps first, then the budget, the floor and stop-all.
+   * `own`: asked again for a buy already counted (right before its request leaves), which is left out of the sums.
    */
-  verdict(rule: AlertRule, price: number, alertsPaused: boolean): GuardVerdict {
+  verdict(rule: AlertRule, price: number, alertsPaused: boolean, own: Reservation | null = null): GuardVerdict {
     this.rollDay(Date.now());
     const settings = this.settings();
     if (rule.maxPrice === null) return { buy: false, reason: 'no maximum price per item: auto-buy needs one' };
@@ -163,49 +185,64 @@ export class AutoBuyGuard {
     if (settings.autoBuyStopped === true) return { buy: false, reason: 'auto-buy is stopped (stop all)' };
     if (alertsPaused) return { buy: false, reason: 'alerts are paused' };
     if (!rule.autoBuy.recipientId) return { buy: false, reason: 'no recipient chosen for auto-buy' };
-    if (rule.autoBuy.spent + this.extra(rule.id, false) + price > rule.autoBuy.spendCap) return { buy: false, reason: 'the rule would exceed its spend cap' };
-    if (this.spentTodayBy(rule.id) + price > rule.autoBuy.dailyCap) return { buy: false, reason: "the rule would exceed today's cap" };
+    const total = (this.boughtTotal.get(rule.id) ?? 0) + this.extra(rule.id, false, own);
+    if (total + price > rule.autoBuy.spendCap) return { buy: false, reason: 'the rule would exceed its spend cap' };
+    if (this.spentTodayBy(rule.id, own) + price > rule.autoBuy.dailyCap) return { buy: false, reason: "the rule would exceed today's cap" };
     const budget = settings.autoBuyDailyBudget ?? null;
-    if (budget !== null && sum(this.storedDay.values()) + this.extra(null, true) + price > budget) {
+    if (budget !== null && sum(this.boughtToday.values()) + this.extra(null, true, own) + price > budget) {
       return { buy: false, reason: `the daily auto-buy budget of ${formatCents(budget)} would be exceeded` };
     }
     // Without a floor, funds are checked as for any buy (BuyService, then the server).
     const floor = settings.autoBuyBalanceFloor ?? 0;
     if (floor > 0) {
-      const available = this.available();
+      const available = this.available(own);
       if (available === null) return { buy: false, reason: 'the balance is not known yet, so the balance floor cannot be checked' };
       if (available - price < floor) return { buy: false, reason: `it would leave less than the balance floor of ${formatCents(floor)} available` };
     }
     return { buy: true };
   }
 
-  /** Counts a buy about to leave (call in the task that sends it); settle it with what this returns. */
-  reserve(rule: AlertRule, price: number): Reservation {
+  /** Counts a buy about to be sent (call in the task that decides it); settle it with what this returns. */
+  reserve(record: AutoBuyRecordInput): Reservation {
     this.rollDay(Date.now());
-    const reservation: Reservation = { token: this.nextToken++, ruleId: rule.id, price, day: this.day };
-    this.pending.set(reservation.token, reservation);
-    this.outstanding.set(reservation.token, { price, answered: false });
+    const reservation: Reservation = { ...record, token: this.nextToken++, day: utcDayStart(Date.parse(record.at)) };
+    this.counted.set(reservation.token, { ...reservation, state: 'in_flight' });
+    this.outstanding.set(reservation.token, { price: record.price, answered: false });
     return reservation;
   }
 
+  /** Whether an auto-buy of this order id is in flight or its outcome unknown (then another attempt must wait). */
+  holds(externalId: string): boolean {
+    for (const entry of this.counted.values()) if (entry.externalId === externalId && entry.state !== 'bought') return true;
+    return false;
+  }
+
+  /** Auto-buys whose outcome is unknown, to look up by order id. */
+  unresolved(): Reservation[] {
+    return [...this.counted.values()].filter((entry) => entry.state === 'unknown').map(({ state: _state, ...reservation }) => reservation);
+  }
+
   /**
-   * The buy's outcome, once stored (its spend and its firing's trade): `bought` keeps it counted (and reads
-   * the balance again), otherwise it is given back.
+   * What became of a buy, once stored: `bought` and `unknown` keep it counted (and read the balance again, for
+   * the floor), `not_bought` gives it back.
    */
-  settle(reservation: Reservation, bought: boolean): void {
-    this.pending.delete(reservation.token);
-    if (!bought) {
+  settle(reservation: Reservation, state: 'bought' | 'unknown' | 'not_bought'): void {
+    const entry = this.counted.get(reservation.token);
+    if (!entry) return; // another account opened meanwhile
+    if (state === 'not_bought') {
+      this.counted.delete(reservation.token);
       this.outstanding.delete(reservation.token);
       return;
     }
-    this.settled.push({ ...reservation, loadGeneration: this.loadGeneration });
+    entry.state = state;
     // The guard's own balance read costs a request: only while a floor is set (else the buy needs no more tracking).
     if ((this.settings().autoBuyBalanceFloor ?? 0) === 0) {
       this.outstanding.delete(reservation.token);
       return;
     }
-    const entry = this.outstanding.get(reservation.token);
-    if (entry) entry.answered = true;
+    const answered = this.outstanding.get(reservation.token);
+    if (!answered) return;
+    answered.answered = true;
     void this.reconcile();
   }
 

@@ -20,6 +20,7 @@ import {
   ApiRequestError,
   errorFromResponse,
   networkError,
+  notSentError,
   parseRetryAfter,
   schemaError,
   timeoutError,
@@ -44,6 +45,11 @@ export interface MerchantApiClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Asked right before the request is written: at once, and again if it waits for a rate slot, when its turn
+   * comes or the limiter reviews its queue. A reason instead of null ends the call unsent (`not_sent`).
+   */
+  admit?: () => string | null;
 }
 
 /** What a worker needs to stream `GET /Items/GetAllItemsOnSale` itself. Holds the API key: never log it. */
@@ -182,8 +188,11 @@ export class MerchantApiClient {
     const endpoint = ENDPOINTS[name];
     const { path } = endpoint;
     const signal = options?.signal;
+    const admit = options?.admit;
+    const refusal = admit?.() ?? null;
+    if (refusal !== null) throw notSentError(path, refusal);
     // No await when a slot is free: the request is written in the caller's task (auto-buy is a race).
-    const slot = (signal?.aborted ? null : this.limiter.tryAcquire(endpoint.bucket)) ?? (await this.#acquire(endpoint.bucket, path, signal));
+    const slot = (signal?.aborted ? null : this.limiter.tryAcquire(endpoint.bucket)) ?? (await this.#acquire(endpoint.bucket, path, signal, admit));
 
     const request = requestSignal(signal, this.#timeoutMs);
     const url = `${this.baseUrl}${path}${input.query ? toQueryString(input.query) : ''}`;
@@ -225,10 +234,15 @@ export class MerchantApiClient {
     return parsed.data as EndpointResponse<N>;
   }
 
-  async #acquire(bucket: 'catalog' | 'default', path: string, signal: AbortSignal | undefined): Promise<RateSlot> {
+  async #acquire(bucket: 'catalog' | 'default', path: string, signal: AbortSignal | undefined, admit?: () => string | null): Promise<RateSlot> {
+    const gate = admit && (() => {
+      const reason = admit();
+      return reason === null ? null : notSentError(path, reason);
+    });
     try {
-      return await this.limiter.acquire(bucket, signal);
-    } catch {
+      return await this.limiter.acquire(bucket, signal, gate);
+    } catch (error) {
+      if (error instanceof ApiRequestError) throw error; // withdrawn by `admit`
       throw abortedError(path);
     }
   }

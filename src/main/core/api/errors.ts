@@ -18,7 +18,7 @@ export interface ApiRequestErrorInit {
  * Every failure of a request to the Merchant Trading API. `code` is the
  * envelope's `error` for HTTP answers in the envelope, `http_<status>` for
  * answers without one (a proxy's HTML page), else `timeout`, `network_error`,
- * `invalid_response` or `aborted`. `message` is the server's message as sent,
+ * `invalid_response`, `aborted` or `not_sent` (withdrawn before it was written). `message` is the server's message as sent,
  * so `price_changed` keeps its new price.
  */
 export class ApiRequestError extends Error {
@@ -155,6 +155,11 @@ export function networkError(endpoint: string, cause: unknown): ApiRequestError 
 
 export function abortedError(endpoint: string): ApiRequestError {
   return new ApiRequestError({ kind: 'aborted', endpoint, code: 'aborted', message: `request to ${endpoint} was cancelled`, retryable: false });
+}
+
+/** The caller withdrew the request before it was written (its `admit` gave this reason): nothing left. */
+export function notSentError(endpoint: string, reason: string): ApiRequestError {
+  return new ApiRequestError({ kind: 'aborted', endpoint, code: 'not_sent', message: reason, retryable: false });
 }
 
 /** The new price in cents of a `price_changed` error (`Price changed; new price: <cents> ($x.yz)`), else null. */

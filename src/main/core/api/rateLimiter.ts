@@ -36,10 +36,14 @@ export interface RateSlot {
 /** Why the server asked us to wait: a maintenance backoff ends as soon as the server is seen back. */
 export type BackoffReason = 'rate-limited' | 'maintenance';
 
+/** Asked right before a queued call is granted its slot (and by `review`): anything but null or undefined ends its wait with it. */
+export type Admit = () => unknown;
+
 interface Waiter {
   resolve: (slot: RateSlot) => void;
   reject: (reason: unknown) => void;
   detach: () => void;
+  admit: Admit | undefined;
 }
 
 interface PendingSlot {
@@ -127,7 +131,12 @@ export class ClientRateLimiter {
     return this.#now();
   }
 
-  acquire(bucket: RateBucket, signal?: AbortSignal): Promise<RateSlot> {
+  /**
+   * A slot now when one is free, else when one frees (FIFO). `admit` (for a request that may no longer be wanted
+   * by then) is asked when a queued call's turn comes and by `review`: a refusal ends the wait with it, and the
+   * slot goes to the next in line. A slot free at once is granted without asking: the caller has just decided.
+   */
+  acquire(bucket: RateBucket, signal?: AbortSignal, admit?: Admit): Promise<RateSlot> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const slot = this.tryAcquire(bucket);
     if (slot) return Promise.resolve(slot);
@@ -139,7 +148,7 @@ export class ClientRateLimiter {
         reject(abortReason(signal as AbortSignal));
         this.#schedule();
       };
-      const waiter: Waiter = { resolve, reject, detach: () => signal?.removeEventListener('abort', onAbort) };
+      const waiter: Waiter = { resolve, reject, detach: () => signal?.removeEventListener('abort', onAbort), admit };
       signal?.addEventListener('abort', onAbort, { once: true });
       queue.push(waiter);
       this.#schedule();
@@ -166,6 +175,21 @@ export class ClientRateLimiter {
   /** Granted requests of `bucket` not answered yet (a test's sign that all it let through has been answered). */
   unanswered(bucket: RateBucket): number {
     return this.#buckets[bucket].pending.size;
+  }
+
+  /** Asks every queued call's `admit` now (what it depends on changed): a refusal ends that wait at once. */
+  review(): void {
+    for (const bucket of BUCKETS) {
+      const queue = this.#buckets[bucket].waiters;
+      for (const waiter of [...queue]) {
+        const refusal = waiter.admit?.() ?? null;
+        if (refusal === null) continue;
+        queue.splice(queue.indexOf(waiter), 1);
+        waiter.detach();
+        waiter.reject(refusal);
+      }
+    }
+    this.#schedule();
   }
 
   /** The server asked us to wait (429 or 503): nothing is granted before `untilMs`. */
@@ -288,7 +312,9 @@ export class ClientRateLimiter {
       while (queue.length > 0 && this.#canGrant(bucket, now)) {
         const waiter = queue.shift() as Waiter;
         waiter.detach();
-        waiter.resolve(this.#grant(bucket, now));
+        const refusal = waiter.admit?.() ?? null;
+        if (refusal === null) waiter.resolve(this.#grant(bucket, now));
+        else waiter.reject(refusal);
       }
     }
   }

@@ -70,6 +70,11 @@ export interface PlaceOptions {
    * which is then looked up.
    */
   cacheLookup?: boolean;
+  /**
+   * Asked right before the request is written (also when it waited for a rate slot; see CallOptions.admit): a
+   * reason ends the buy unsent (`not_sent`). Auto-buy checks its guard rails again here.
+   */
+  admit?: () => string | null;
 }
 
 /**
@@ -190,7 +195,8 @@ export class BuyService {
     };
     const refused = firstFailedCheck(buyRequestChecks, body);
     if (refused) return this.refuse(externalId, refused.code, refused.message, input.price);
-    return this.send(externalId, order, input.price, input.itemId, () => this.session().client.buy(body), options);
+    const admit = options.admit;
+    return this.send(externalId, order, input.price, input.itemId, () => this.session().client.buy(body, admit ? { admit } : undefined), options);
   }
 
   /** buyByName, also saying whether the trade is new to us. */
@@ -306,7 +312,8 @@ export class BuyService {
     } catch (error) {
       if (!(error instanceof ApiRequestError)) throw error;
       const unsent = notSentReason(error);
-      if (unsent !== null) return this.notSent(externalId, order, price, unsent, ours);
+      if (unsent !== null) return this.notSent(externalId, order, price, `The marketplace could not be reached (${unsent})`, ours);
+      if (error.code === 'not_sent') return this.notSent(externalId, order, price, error.message, ours);
       if (this.outcomeUnknown(error)) return this.recover(externalId, order, price, error.message);
       return this.refused(externalId, order, price, error, ours);
     }
@@ -387,8 +394,9 @@ export class BuyService {
   }
 
   /**
-   * The connection was never made, so this attempt cannot have bought anything. An earlier unanswered
-   * attempt with the same order id still may have: that stays an unknown outcome.
+   * The request never left (no connection was made, or it was withdrawn before it was written), so this attempt
+   * cannot have bought anything. An earlier unanswered attempt with the same order id still may have: that stays
+   * an unknown outcome.
    */
   private notSent(externalId: string, order: Order, price: number, reason: string, ours: boolean): Placement {
     if (ours) {
@@ -396,16 +404,10 @@ export class BuyService {
         externalId,
         order,
         price,
-        `The marketplace could not be reached (${reason}); nothing was sent this time, and the earlier attempt with order id ${externalId} is still unconfirmed.`,
+        `${reason}; nothing was sent this time, and the earlier attempt with order id ${externalId} is still unconfirmed.`,
       );
     }
-    return this.refuse(
-      externalId,
-      'not_sent',
-      `The marketplace could not be reached (${reason}); nothing was sent. Order id ${externalId}.`,
-      price,
-      true,
-    );
+    return this.refuse(externalId, 'not_sent', `${reason}; nothing was sent. Order id ${externalId}.`, price, true);
   }
 
   private async recover(externalId: string, order: Order, price: number, reason: string): Promise<Placement> {

@@ -77,6 +77,8 @@ async function adoptEarlierFile(dataDir: string, merchantId: string, kind: Accou
   mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   renameSync(earlier, file);
   if (existsSync(`${earlier}-wal`)) renameSync(`${earlier}-wal`, `${file}-wal`);
+  // Its auto-buy journal was replayed into it when it was opened above; it goes with it all the same.
+  if (existsSync(`${earlier}.auto-buys`)) renameSync(`${earlier}.auto-buys`, `${file}.auto-buys`);
   rmSync(`${earlier}-shm`, { force: true });
   log(`local database: ${earlier} moved to ${file}`);
 }

@@ -357,7 +357,7 @@ export class Engine implements EngineService {
     'settings.update': async (patch) => {
       const updated = this.config.update((config) => ({ ...config, settings: { ...config.settings, ...stripUndefined(patch) } }));
       this.events.push({ settings: updated.settings });
-      this.alerts.publishStatus(); // stop-all, budget and floor take effect with the next match
+      this.alerts.settingsChanged(); // stop-all, budget and floor hold the next match and the auto-buys waiting for a rate slot
       if (patch.forwardUrl !== undefined || patch.forwardCategories !== undefined) this.forwarder.settingsChanged();
       return updated.settings;
     },
@@ -592,6 +592,7 @@ export class Engine implements EngineService {
         onCatalogSynced: () => {
           this.catalogEvaluation = this.alerts.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`));
         },
+        onReconciled: () => void this.alerts.resolveUnknown(),
         notifyStatuses: () => this.config.get().settings.notifyStatuses,
         log: this.log,
       }, this.limiterFor(credentials.merchantId), requestedAt);

@@ -248,6 +248,7 @@ export class AccountSession {
     const generation = this.keeper.generation;
     try {
       await this.trades.reconcile(reason === 'polling' ? 'poll' : 'reconcile');
+      this.hooks.onReconciled?.();
       await this.wallet.refreshBalance();
       this.wallet.scheduleLedgerSync();
       if (reason !== 'polling') void this.catalogs.syncIfStale();

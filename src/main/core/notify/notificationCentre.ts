@@ -58,7 +58,7 @@ export function connectionNotification(status: ConnectionStatus, klass: Connecti
   };
 }
 
-/** An auto-buy's answer (a buy placed or refused) as a notification; null while it has none. */
+/** An auto-buy's answer (a buy placed, refused, or with no answer) as a notification; null while it has none. */
 export function autoBuyNotification(firing: AlertFiring): Notification | null {
   const outcome = firing.autoBuy;
   if (!outcome || outcome.skipped || outcome.dryRun || (outcome.tradeId === null && outcome.error === null)) return null;
@@ -66,7 +66,8 @@ export function autoBuyNotification(firing: AlertFiring): Notification | null {
   const price = formatCents(firing.price);
   const bought = outcome.tradeId !== null;
   return {
-    id: `auto-buy:${firing.id}`,
+    // A buy whose answer was lost is announced as failed, and again once its order id is found bought.
+    id: `auto-buy:${firing.id}${bought ? ':placed' : ''}`,
     kind: 'alert',
     category: 'auto-buy',
     severity: bought ? 'neutral' : 'danger',

@@ -7,9 +7,19 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
+import { AutoBuyJournal } from './autoBuyJournal';
 import { closedError, readOnlyError, StoreError } from './errors';
 import { SCHEMA_VERSION } from './schema';
-import { STORE_METHODS, type CatalogSyncProgress, type CatalogSyncRequest, type CatalogSyncResult, type StoreCalls } from './types';
+import {
+  STORE_METHODS,
+  type AutoBuyRecordInput,
+  type AutoBuySettled,
+  type AutoBuySettlement,
+  type CatalogSyncProgress,
+  type CatalogSyncRequest,
+  type CatalogSyncResult,
+  type StoreCalls,
+} from './types';
 import { WorkerClient } from './workerClient';
 
 export interface LocalStoreOptions {
@@ -52,10 +62,12 @@ class StoreHandle {
     readonly migratedFrom: number | null,
     private readonly writer: WorkerClient,
     private readonly reader: WorkerClient,
+    private readonly journal: AutoBuyJournal,
   ) {
     for (const [owner, methods] of Object.entries(STORE_METHODS)) {
       const client = owner === 'reader' ? reader : writer;
-      for (const method of methods) (this as Record<string, unknown>)[method] = (...args: unknown[]) => this.call(client, method, args);
+      // A call this class defines itself (settleAutoBuy) wraps the worker's.
+      for (const method of methods) if (!(method in this)) (this as Record<string, unknown>)[method] = (...args: unknown[]) => this.call(client, method, args);
     }
   }
 
@@ -64,6 +76,28 @@ class StoreHandle {
     this.closed = true;
     await this.reader.close();
     await this.writer.close();
+    this.journal.close();
+  }
+
+  /**
+   * An auto-buy about to be sent, written to the journal (AutoBuyJournal) before this returns: call it in the task
+   * that sends the request. Throws when it cannot be written; then nothing may be sent.
+   */
+  journalAutoBuy(record: AutoBuyRecordInput): void {
+    if (this.closed) throw closedError();
+    this.journal.append(record);
+  }
+
+  /** What became of an auto-buy (the writer's settleAutoBuy); once every journaled buy's outcome is stored the journal is emptied. */
+  async settleAutoBuy(settlement: AutoBuySettlement): Promise<AutoBuySettled> {
+    try {
+      const settled = await this.call<AutoBuySettled>(this.writer, 'settleAutoBuy', [settlement]);
+      if (!this.closed) this.journal.stored(settlement.externalId, true);
+      return settled;
+    } catch (error) {
+      if (!this.closed) this.journal.stored(settlement.externalId, false);
+      throw error;
+    }
   }
 
   private call<T>(client: WorkerClient, method: string, args: unknown[], extras?: Parameters<WorkerClient['call']>[2]): Promise<T> {
@@ -109,6 +143,20 @@ export const LocalStore = {
       await Promise.all([writer, reader].map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.client.close() : undefined)));
       throw writer.status === 'rejected' ? writer.reason : (reader as PromiseRejectedResult).reason;
     }
-    return new StoreHandle(file, writer.value.migratedFrom, writer.value.client, reader.value.client) as unknown as LocalStore;
+    // Auto-buys whose requests were out when the app last stopped: in flight in the table, to be looked up.
+    let journal: AutoBuyJournal | null = null;
+    try {
+      const opened = AutoBuyJournal.open(`${file}.auto-buys`);
+      journal = opened.journal;
+      if (opened.lines.length > 0) {
+        await writer.value.client.call('replayAutoBuys', [opened.lines]);
+        journal.clear();
+      }
+    } catch (error) {
+      journal?.close();
+      await Promise.all([writer.value.client.close(), reader.value.client.close()]);
+      throw error instanceof StoreError ? error : readOnlyError(file, `cannot open its auto-buy journal: ${(error as Error).message}`);
+    }
+    return new StoreHandle(file, writer.value.migratedFrom, writer.value.client, reader.value.client, journal) as unknown as LocalStore;
   },
 };

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { versionError } from './errors';
 
 /** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
-export const SCHEMA_VERSION = 21;
+export const SCHEMA_VERSION = 22;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 4;
@@ -11,7 +11,10 @@ const CACHE_VERSION_KEY = 'cache.version';
 /** A new id each time the cache is created: what a reader's saved snapshot belongs to. */
 export const CACHE_ID_KEY = 'cache.id';
 
-/** Created where missing when the schema version moves (21 added `saved_searches`: catalog queries by name). */
+/**
+ * Created where missing when the schema version moves (21 added `saved_searches`: catalog queries by name; 22
+ * `auto_buys`: each auto-buy, written before its request leaves, with what became of it).
+ */
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS trades (tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
@@ -37,6 +40,10 @@ const RECORD_TABLES = `
   CREATE INDEX IF NOT EXISTS alert_firings_fired ON alert_firings(firedAt);
   CREATE INDEX IF NOT EXISTS alert_firings_unack ON alert_firings(acknowledged) WHERE acknowledged = 0;
   CREATE INDEX IF NOT EXISTS alert_firings_skipped ON alert_firings(ruleId, firedAt) WHERE autoBuySkipped IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS auto_buys (externalId TEXT PRIMARY KEY, ruleId TEXT NOT NULL, itemId INTEGER NOT NULL, price INTEGER NOT NULL,
+    at TEXT NOT NULL, state TEXT NOT NULL, tradeId TEXT) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS auto_buys_at ON auto_buys(at);
+  CREATE INDEX IF NOT EXISTS auto_buys_open ON auto_buys(state) WHERE state IN ('in_flight', 'unknown');
   CREATE TABLE IF NOT EXISTS auto_buy_baseline (ruleId TEXT NOT NULL, itemId INTEGER NOT NULL, PRIMARY KEY (ruleId, itemId)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS notifications (id TEXT PRIMARY KEY, kind TEXT NOT NULL, category TEXT NOT NULL, severity TEXT NOT NULL, title TEXT NOT NULL,
     body TEXT NOT NULL, target TEXT, at TEXT NOT NULL, readAt TEXT);
@@ -46,6 +53,16 @@ const RECORD_TABLES = `
   CREATE UNIQUE INDEX IF NOT EXISTS saved_searches_name ON saved_searches(name COLLATE NOCASE);
 `;
 const RECORD_TABLE_NAMES = new Set(Array.from(RECORD_TABLES.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g), ([, name]) => name));
+
+/**
+ * A file from before `auto_buys`: the buys its firings recorded become bought records, so the day's spend
+ * survives the upgrade (order ids as auto-buy makes them: auto-<rule id's first 12>-<item>-<price>).
+ */
+const AUTO_BUYS_FROM_FIRINGS = `
+  INSERT OR IGNORE INTO auto_buys (externalId, ruleId, itemId, price, at, state, tradeId)
+  SELECT 'auto-' || substr(ruleId, 1, 12) || '-' || itemId || '-' || price, ruleId, itemId, price, firedAt, 'bought', autoBuyTradeId
+    FROM alert_firings WHERE autoBuyTradeId IS NOT NULL;
+`;
 
 /** `items.version`: the writer's transaction counter, which readers follow; `item_json` holds no price (the row does). */
 const CACHE_TABLES = `
@@ -77,6 +94,7 @@ export function prepareSchema(db: Database, file: string): number {
     checkSchemaVersion(current, file);
     if (current !== SCHEMA_VERSION) {
       db.exec(RECORD_TABLES);
+      if (current > 0 && current < 22) db.exec(AUTO_BUYS_FROM_FIRINGS);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     const cacheVersion = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get(CACHE_VERSION_KEY);

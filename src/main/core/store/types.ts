@@ -77,7 +77,49 @@ export interface FiringInput extends Pick<AlertFiring, 'ruleId' | 'ruleName' | '
   autoBuyDryRun?: boolean;
 }
 
-/** A rule's auto-buy day: spend (firings with a trade) and skips since the start of the day. */
+/**
+ * What became of an auto-buy: `in_flight` while its request is out (in the table: replayed from the journal,
+ * the app stopped first); `unknown` when no answer said (a lost answer whose order id could not be looked up);
+ * `bought` or `not_bought`.
+ */
+export type AutoBuyState = 'in_flight' | 'unknown' | 'bought' | 'not_bought';
+
+/** One auto-buy (table `auto_buys`), by its order id. */
+export interface AutoBuyRecord {
+  externalId: string;
+  ruleId: string;
+  itemId: number;
+  price: number;
+  /** When it was decided, before its request left: its budget day is this UTC day. */
+  at: string;
+  state: AutoBuyState;
+  tradeId: string | null;
+}
+
+/** An auto-buy as the journal holds it before its request leaves. */
+export type AutoBuyRecordInput = Omit<AutoBuyRecord, 'state' | 'tradeId'>;
+
+export interface AutoBuySettlement extends AutoBuyRecordInput {
+  state: Exclude<AutoBuyState, 'in_flight'>;
+  tradeId: string | null;
+  /** Shown on the buy's firing. */
+  error: string | null;
+  /** Held back before it was sent (stop-all while it waited for a rate slot): its firing becomes a skip with this reason. */
+  skipped?: string;
+}
+
+/**
+ * `counted`: this outcome made the order id bought (its price added to its rule's spend). `earlier`: the order
+ * id was bought already (an earlier attempt), left as it was and not counted again. `firing`: the buy's firing
+ * as it is now, when there is one and it changed.
+ */
+export interface AutoBuySettled {
+  counted: boolean;
+  earlier: AutoBuyRecord | null;
+  firing: AlertFiring | null;
+}
+
+/** A rule's auto-buy day: spend (auto-buys bought) and skips since the start of the day. */
 export interface AutoBuyDayRow {
   ruleId: string;
   spent: number;
@@ -162,13 +204,13 @@ export const STORE_METHODS = {
   reader: [
     'queryCatalog', 'getItem', 'findItemsByIds', 'nameMarkets', 'matchingItemIds', 'catalogInfo', 'queryTrades', 'getTrade', 'activeTrades', 'findTradeByExternalId',
     'queryLedger', 'balanceSeries', 'latestLedgerCreatedAt', 'listRecipients', 'getRecipient', 'listAlertRules', 'listFirings',
-    'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'autoBuySkips', 'autoBuyBaseline', 'getMeta', 'listNotifications',
+    'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'unresolvedAutoBuys', 'autoBuySkips', 'autoBuyBaseline', 'getMeta', 'listNotifications',
     'unreadNotificationCount', 'listSearches',
   ],
   catalog: ['applyItemChanges'],
   records: [
     'upsertTrades', 'applyTradeUpdate', 'insertLedger', 'saveRecipient', 'deleteRecipient', 'saveAlertRule', 'deleteAlertRule', 'setAlertRuleEnabled',
-    'addAlertRuleSpend', 'recordFiring', 'acknowledgeFiring', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
+    'replayAutoBuys', 'settleAutoBuy', 'recordFiring', 'acknowledgeFiring', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
     'setMeta', 'insertNotifications', 'markNotificationsRead', 'saveSearch', 'deleteSearch',
   ],
 } as const satisfies { reader: readonly (keyof ReaderService)[]; catalog: readonly (keyof CatalogWriter)[]; records: readonly (keyof RecordsWriter)[] };

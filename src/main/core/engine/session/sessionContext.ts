@@ -28,6 +28,8 @@ export interface SessionHooks {
   onTradesStored?(changed: readonly Trade[], newStatuses: readonly { tradeId: string; status: Trade['status'] }[]): void;
   /** Once: the first reconcile since start completed without a failure. */
   onFirstSync?(): void;
+  /** After every reconcile that brought the active trades (start-up, each reconnect, polls): auto-buy looks up its unknown outcomes. */
+  onReconciled?(): void;
   log(line: string): void;
 }
 

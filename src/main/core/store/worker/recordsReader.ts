@@ -14,12 +14,13 @@ import {
   type NotificationQuery,
   type TradeQuery,
 } from '../../../../shared/ipc/contract';
-import type { AutoBuyDayRow, AutoBuySkipRow, ParsedLedgerQuery, SavedSearchList } from '../types';
+import type { AutoBuyDayRow, AutoBuyRecord, AutoBuySkipRow, ParsedLedgerQuery, SavedSearchList } from '../types';
 import { notificationRuns } from '../../../../shared/notifications';
 import { statementCache, type Db, type Prepare } from './open';
 import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_SELECT, TRADE_SELECT } from './recordRows';
 
 const MAX_SERIES_POINTS = 2000;
+const AUTO_BUY_SELECT = 'externalId, ruleId, itemId, price, at, state, tradeId';
 
 /** One condition of a WHERE clause and its parameters; `false` when the filter is not asked for. */
 type Clause = readonly [sql: string, ...params: unknown[]] | false;
@@ -158,14 +159,24 @@ export class RecordsReader {
     return this.prepare<[], number>('SELECT count(*) FROM alert_firings WHERE acknowledged = 0').pluck().get() as number;
   }
 
+  /** Per rule since `sinceIso`: the auto-buys bought (in flight and unknown ones are `unresolvedAutoBuys`) and the skips. */
   autoBuyDay(sinceIso: string): AutoBuyDayRow[] {
-    return this.prepare<[string], AutoBuyDayRow>(
-      `SELECT ruleId,
-              coalesce(sum(CASE WHEN autoBuyTradeId IS NOT NULL THEN price END), 0) AS spent,
-              count(autoBuySkipped) AS skipped
-         FROM alert_firings WHERE firedAt >= ? AND (autoBuyTradeId IS NOT NULL OR autoBuySkipped IS NOT NULL)
+    return this.prepare<[string, string], AutoBuyDayRow>(
+      `SELECT ruleId, sum(spent) AS spent, sum(skipped) AS skipped FROM (
+         SELECT ruleId, price AS spent, 0 AS skipped FROM auto_buys WHERE at >= ? AND state = 'bought'
+         UNION ALL
+         SELECT ruleId, 0, 1 FROM alert_firings WHERE firedAt >= ? AND autoBuySkipped IS NOT NULL)
         GROUP BY ruleId`,
-    ).all(sinceIso);
+    ).all(sinceIso, sinceIso);
+  }
+
+  /** Auto-buys whose outcome the app has not learnt: in flight when it stopped, or answered by nothing. */
+  unresolvedAutoBuys(): AutoBuyRecord[] {
+    return this.prepare<[], AutoBuyRecord>(`SELECT ${AUTO_BUY_SELECT} FROM auto_buys WHERE state IN ('in_flight', 'unknown') ORDER BY at, externalId`).all();
+  }
+
+  autoBuy(externalId: string): AutoBuyRecord | null {
+    return this.prepare<[string], AutoBuyRecord>(`SELECT ${AUTO_BUY_SELECT} FROM auto_buys WHERE externalId = ?`).get(externalId) ?? null;
   }
 
   autoBuySkips(limit = 500): AutoBuySkipRow[] {

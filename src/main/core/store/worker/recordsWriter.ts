@@ -18,7 +18,7 @@ import {
   type SavedSearchInput,
 } from '../../../../shared/ipc/contract';
 import { StoreError } from '../errors';
-import type { FiringInput, LedgerInsertResult, NotificationInsertResult, TradeSource, TradeUpdateResult, TradeUpsertResult } from '../types';
+import type { AutoBuyRecordInput, AutoBuySettled, AutoBuySettlement, FiringInput, LedgerInsertResult, NotificationInsertResult, TradeSource, TradeUpdateResult, TradeUpsertResult } from '../types';
 import { type Db, type Prepare } from './open';
 import { RecordsReader } from './recordsReader';
 import { canAdvance, FIRING_SELECT, firingOf, type FiringRow, sameTrade, STATUS_RANK, statusTimeOf, TRADE_FIELDS, TRADE_SELECT } from './recordRows';
@@ -179,10 +179,55 @@ export class RecordsWriter {
     })();
   }
 
-  addAlertRuleSpend(id: string, cents: number): AlertRule | null {
+  // ---- auto-buys
+
+  /**
+   * Journal lines whose outcome was not stored (the app stopped with their requests out): in flight, to be looked
+   * up. A record of the same order id stays as it is when it is bought, or when it is this attempt's or a later
+   * one's (at).
+   */
+  replayAutoBuys(records: AutoBuyRecordInput[]): { replayed: number } {
+    const upsert = this.prepare(
+      `INSERT INTO auto_buys (externalId, ruleId, itemId, price, at, state, tradeId) VALUES (?, ?, ?, ?, ?, 'in_flight', NULL)
+       ON CONFLICT(externalId) DO UPDATE SET ruleId = excluded.ruleId, itemId = excluded.itemId, price = excluded.price, at = excluded.at,
+         state = 'in_flight', tradeId = NULL
+       WHERE auto_buys.state <> 'bought' AND auto_buys.at < excluded.at`,
+    );
     return this.db.transaction(() => {
-      const rule = this.reads.getAlertRule(id);
-      return rule ? this.writeRule({ ...rule, autoBuy: { ...rule.autoBuy, spent: rule.autoBuy.spent + cents } }) : null;
+      let replayed = 0;
+      for (const r of records) replayed += upsert.run(r.externalId, r.ruleId, r.itemId, r.price, r.at).changes;
+      return { replayed };
+    })();
+  }
+
+  /**
+   * What became of an auto-buy, with what follows from it, in one transaction: its record takes the outcome
+   * (a bought one stays bought: `earlier`), bought adds its price to its rule's spend, once, and its firing
+   * (rule, item, price) shows the outcome.
+   */
+  settleAutoBuy(settlement: AutoBuySettlement): AutoBuySettled {
+    return this.db.transaction((): AutoBuySettled => {
+      const record = this.reads.autoBuy(settlement.externalId);
+      if (record?.state === 'bought') return { counted: false, earlier: record, firing: null };
+      const { externalId, ruleId, itemId, price, at, state, tradeId } = settlement;
+      this.prepare(
+        `INSERT INTO auto_buys (externalId, ruleId, itemId, price, at, state, tradeId) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(externalId) DO UPDATE SET ruleId = excluded.ruleId, itemId = excluded.itemId, price = excluded.price, at = excluded.at,
+           state = excluded.state, tradeId = excluded.tradeId`,
+      ).run(externalId, ruleId, itemId, price, at, state, tradeId);
+      if (state === 'bought') {
+        const rule = this.reads.getAlertRule(ruleId);
+        if (rule) this.writeRule({ ...rule, autoBuy: { ...rule.autoBuy, spent: rule.autoBuy.spent + price } });
+      }
+      const key = [ruleId, itemId, price] as const;
+      // A skip (held back before it was sent) is folded into its rule's skip line, as one decided at once is.
+      const skipped = settlement.skipped ?? null;
+      const changed = this.prepare(
+        `UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuySkipped = ?, autoBuyDone = 1,
+           acknowledged = CASE WHEN ? IS NULL THEN acknowledged ELSE 1 END WHERE ruleId = ? AND itemId = ? AND price = ?`,
+      ).run(tradeId, settlement.error, skipped, skipped, ...key).changes;
+      const row = changed > 0 ? this.prepare<[string, number, number], FiringRow>(`SELECT ${FIRING_SELECT} FROM alert_firings WHERE ruleId = ? AND itemId = ? AND price = ?`).get(...key) : undefined;
+      return { counted: state === 'bought', earlier: null, firing: row ? firingOf(row) : null };
     })();
   }
 

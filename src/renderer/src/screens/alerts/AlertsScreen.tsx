@@ -146,6 +146,10 @@ const FiringRow = memo(function FiringRow({ id }: { id: string }) {
         {f.autoBuy ? (
           f.autoBuy.dryRun === true ? (
             <span className="muted">{dryRunText(f.price)}</span>
+          ) : f.autoBuy.skipped ? (
+            <span className="muted" title={f.autoBuy.skipped}>
+              not bought: {f.autoBuy.skipped}
+            </span>
           ) : f.autoBuy.tradeId ? (
             <button type="button" className="link-btn" onClick={() => openTarget({ type: 'trade', tradeId: f.autoBuy?.tradeId ?? '' })}>
               bought · open trade
