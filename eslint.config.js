@@ -93,6 +93,34 @@ const noCrossLayerImport = {
   },
 };
 
+// The account session (src/main/core/engine/session.ts) composes single-job parts that share one context and
+// never import each other: where two parts seem to need each other, the composer is missing a step.
+const SESSION_PARTS_DIR = path.join(SRC, 'main', 'core', 'engine', 'session');
+const SESSION_PARTS = ['liveItems', 'tradeSync', 'walletSync', 'catalogScheduler'];
+const sessionPartOf = (file) =>
+  path.dirname(file) === SESSION_PARTS_DIR ? SESSION_PARTS.find((part) => path.basename(file).replace(/\.tsx?$/, '') === part) : undefined;
+
+/** @type {import('eslint').Rule.RuleModule} */
+const noImportBetweenSessionParts = {
+  meta: { type: 'problem', schema: [], messages: { part: 'Session part {{from}} must not import the part {{to}}: the session sequences them.' } },
+  create(context) {
+    const from = sessionPartOf(context.filename);
+    if (!from) return {};
+    const check = (node) => {
+      const source = node?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const to = sessionPartOf(path.resolve(path.dirname(context.filename), source));
+      if (to && to !== from) context.report({ node, messageId: 'part', data: { from, to } });
+    };
+    return {
+      ImportDeclaration: (n) => check(n.source),
+      ExportNamedDeclaration: (n) => check(n.source),
+      ExportAllDeclaration: (n) => check(n.source),
+      ImportExpression: (n) => check(n.source),
+    };
+  },
+};
+
 // Node-side code shares a tsconfig (lib DOM, for e2e/renderer tests) so guard browser globals here.
 const BROWSER_GLOBALS = ['window', 'document', 'localStorage', 'sessionStorage'].map((name) => ({
   name,
@@ -109,12 +137,13 @@ export default defineConfig(
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: globals.node },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
-    plugins: { layering: { rules: { 'no-cross-layer-import': noCrossLayerImport } } },
+    plugins: { layering: { rules: { 'no-cross-layer-import': noCrossLayerImport, 'no-import-between-session-parts': noImportBetweenSessionParts } } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['warn', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'layering/no-cross-layer-import': 'error',
+      'layering/no-import-between-session-parts': 'error',
     },
   },
   {

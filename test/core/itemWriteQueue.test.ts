@@ -4,7 +4,7 @@
  * finishes by hand, so each step of the schedule is observable.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { ItemWriteQueue, type ItemFrame } from '../../src/main/core/engine/itemWriteQueue';
+import { ItemWriteQueue, type ItemFrame } from '../../src/main/core/engine/session/itemWriteQueue';
 import { until } from '../support/until';
 
 function prices(first: number, count: number): ItemFrame {

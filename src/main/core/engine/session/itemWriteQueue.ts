@@ -1,4 +1,4 @@
-import type { FeedFrame } from '../../../shared/api';
+import type { FeedFrame } from '../../../../shared/api';
 
 export type ItemFrame = Extract<FeedFrame, { type: 'item_upserted' | 'price_changed' | 'item_removed' }>;
 

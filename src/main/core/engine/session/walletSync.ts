@@ -1,0 +1,100 @@
+import type { Balance } from '../../../../shared/api';
+import { HISTORY_MAX_LIMIT } from '../../../../shared/api';
+import { toUtcIso } from '../../../../shared/time';
+import { Debouncer, Throttler } from './async';
+import type { SessionContext } from './sessionContext';
+
+const BALANCE_DEBOUNCE_MS = 250;
+const LEDGER_DEBOUNCE_MS = 1_000;
+const BALANCE_META = 'balance';
+/** When the server gave the cached balance: a cached figure shows that time, not when it was read again. */
+const BALANCE_AT_META = 'balance_at';
+
+/** The balance (cached across restarts) and the ledger, kept current after every change that may move them. */
+export class WalletSync {
+  balance: Balance | null = null;
+  /** When the server gave that balance (null: held since before the app kept the time). */
+  balanceAt: string | null = null;
+  private readonly balanceRefresh: Debouncer;
+  private readonly ledgerRefresh: Debouncer;
+  private readonly ledgerSyncs = new Throttler();
+
+  constructor(private readonly ctx: SessionContext) {
+    this.balanceRefresh = new Debouncer(ctx.timers, BALANCE_DEBOUNCE_MS, () => void this.refreshBalance());
+    this.ledgerRefresh = new Debouncer(ctx.timers, LEDGER_DEBOUNCE_MS, () => void this.syncLedger());
+  }
+
+  /** The balance the cache holds, before anything goes over the network. */
+  async load(): Promise<void> {
+    const cached = (await this.ctx.store.getMeta(BALANCE_META)) as Balance | null;
+    if (!cached) return;
+    this.balance = cached;
+    const at = await this.ctx.store.getMeta(BALANCE_AT_META);
+    this.balanceAt = typeof at === 'string' ? at : null;
+  }
+
+  /** Something moved money (a buy, a trade update): read the balance and the ledger again, soon. */
+  changed(): void {
+    this.balanceRefresh.schedule();
+    this.ledgerRefresh.schedule();
+  }
+
+  scheduleLedgerSync(): void {
+    this.ledgerRefresh.schedule();
+  }
+
+  async refreshBalance(): Promise<Balance | null> {
+    const client = this.ctx.api?.client;
+    if (!client) return this.balance;
+    try {
+      this.balance = await client.getBalance({ signal: this.ctx.signal });
+      this.balanceAt = toUtcIso(this.ctx.timers.clock.now());
+      await this.ctx.store.setMeta(BALANCE_META, this.balance);
+      await this.ctx.store.setMeta(BALANCE_AT_META, this.balanceAt);
+      this.ctx.events.push({ balance: this.balance, balanceAt: this.balanceAt });
+    } catch (error) {
+      this.ctx.report('balance', error);
+    }
+    return this.balance;
+  }
+
+  /** The ledger now (a pending debounced sync joins it). */
+  syncLedger(): Promise<void> {
+    if (!this.ctx.api) return Promise.resolve();
+    this.ledgerRefresh.flush();
+    return this.ledgerSyncs.join(() => this.runLedgerSync());
+  }
+
+  /** A ledger sync under way, if any. */
+  ledgerSettled(): Promise<void> {
+    return this.ledgerSyncs.busy ? this.syncLedger() : Promise.resolve();
+  }
+
+  /** Fetches ledger entries created at or after the newest we hold (ids make it idempotent). */
+  private async runLedgerSync(): Promise<void> {
+    const { api, store, progress, signal } = this.ctx;
+    if (!api) return;
+    try {
+      const since = await store.latestLedgerCreatedAt();
+      let inserted = 0;
+      for (let page = 1; ; page++) {
+        const answer = await api.client.balanceHistory(
+          { limit: HISTORY_MAX_LIMIT, page, ...(since ? { from: since } : {}) },
+          { signal },
+        );
+        inserted += (await store.insertLedger(answer.transactions)).inserted.length;
+        if (answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) break;
+        progress.set('ledger-sync', {
+          done: page + 1,
+          total: Math.ceil(answer.total / HISTORY_MAX_LIMIT),
+          phase: 'ledger',
+        });
+      }
+      if (inserted > 0) this.ctx.events.push({ ledgerChanged: true });
+    } catch (error) {
+      this.ctx.report('ledger sync', error);
+    } finally {
+      progress.clear('ledger-sync');
+    }
+  }
+}
