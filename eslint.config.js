@@ -36,7 +36,8 @@ const PRELOAD_NODE = {
 // The renderer's bundle stays small (start-up parses it): zod is validated in main, so the renderer
 // imports schemas' types only, and the API's values from shared/api/values.ts.
 const RENDERER_ZOD = {
-  regex: '^(zod(/.*)?|(\\.\\./)+shared/api(/(index|enums|requests|resources|events|endpoints))?|(\\.\\./)+shared/ipc/(contract|events|models))$',
+  regex:
+    '^(zod(/.*)?|(\\.\\./)+shared/api(/(index|enums|requests|resources|events|endpoints))?|(\\.\\./)+shared/ipc/(contract|events|models))$',
   allowTypeImports: true,
   message: 'Would bundle zod into the renderer: import types with `import type`, values from shared/api/values.',
 };
@@ -70,7 +71,11 @@ const layerOf = (file) => {
 
 /** @type {import('eslint').Rule.RuleModule} */
 const noCrossLayerImport = {
-  meta: { type: 'problem', schema: [], messages: { cross: 'src/{{from}} must not import from src/{{to}} ({{source}}).' } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { cross: 'src/{{from}} must not import from src/{{to}} ({{source}}).' },
+  },
   create(context) {
     const from = layerOf(context.filename);
     const banned = FORBIDDEN_TARGETS[from];
@@ -98,11 +103,17 @@ const noCrossLayerImport = {
 const SESSION_PARTS_DIR = path.join(SRC, 'main', 'core', 'engine', 'session');
 const SESSION_PARTS = ['liveItems', 'tradeSync', 'walletSync', 'catalogScheduler'];
 const sessionPartOf = (file) =>
-  path.dirname(file) === SESSION_PARTS_DIR ? SESSION_PARTS.find((part) => path.basename(file).replace(/\.tsx?$/, '') === part) : undefined;
+  path.dirname(file) === SESSION_PARTS_DIR
+    ? SESSION_PARTS.find((part) => path.basename(file).replace(/\.tsx?$/, '') === part)
+    : undefined;
 
 /** @type {import('eslint').Rule.RuleModule} */
 const noImportBetweenSessionParts = {
-  meta: { type: 'problem', schema: [], messages: { part: 'Session part {{from}} must not import the part {{to}}: the session sequences them.' } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { part: 'Session part {{from}} must not import the part {{to}}: the session sequences them.' },
+  },
   create(context) {
     const from = sessionPartOf(context.filename);
     if (!from) return {};
@@ -129,7 +140,16 @@ const BROWSER_GLOBALS = ['window', 'document', 'localStorage', 'sessionStorage']
 
 export default defineConfig(
   {
-    ignores: ['out/', 'dist/', 'node_modules/', 'bench/results/', 'bench/.cache/', 'test-results/', 'playwright-report/', 'coverage/'],
+    ignores: [
+      'out/',
+      'dist/',
+      'node_modules/',
+      'bench/results/',
+      'bench/.cache/',
+      'test-results/',
+      'playwright-report/',
+      'coverage/',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
@@ -137,7 +157,14 @@ export default defineConfig(
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: globals.node },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
-    plugins: { layering: { rules: { 'no-cross-layer-import': noCrossLayerImport, 'no-import-between-session-parts': noImportBetweenSessionParts } } },
+    plugins: {
+      layering: {
+        rules: {
+          'no-cross-layer-import': noCrossLayerImport,
+          'no-import-between-session-parts': noImportBetweenSessionParts,
+        },
+      },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['warn', { fixStyle: 'inline-type-imports' }],

@@ -49,7 +49,12 @@ async function ask<T extends ChildMessage>(message: ChildMessage, answer: string
 async function engineRound(round: number): Promise<void> {
   const dataDir = scratchDir('autobuy-engine');
   const merchant = await ask<ChildMessage & MerchantCredentials>({ type: 'merchant' }, 'merchant');
-  const running = await startEngine({ dataDir, baseUrl: ready.restUrl, wsUrl: ready.wsUrl, merchant: { merchantId: merchant.merchantId, apiKey: merchant.apiKey } });
+  const running = await startEngine({
+    dataDir,
+    baseUrl: ready.restUrl,
+    wsUrl: ready.wsUrl,
+    merchant: { merchantId: merchant.merchantId, apiKey: merchant.apiKey },
+  });
   const engine = running.engine;
   const mine: number[] = [];
   try {
@@ -66,7 +71,12 @@ async function engineRound(round: number): Promise<void> {
       // Auto-buy needs a maximum price per item; the market lists at $10.00 + index cents.
       maxPrice: 1_000_000,
       stickerNames: [],
-      autoBuy: { enabled: true, recipientId: (recipient as { id: string }).id, spendCap: 1_000_000_000, dailyCap: 1_000_000_000 },
+      autoBuy: {
+        enabled: true,
+        recipientId: (recipient as { id: string }).id,
+        spendCap: 1_000_000_000,
+        dailyCap: 1_000_000_000,
+      },
     } as never);
     await sleep(1500); // let start-up traffic (reconcile, back-fill, ledger) settle
     for (let i = 0; i < BUYS_PER_ENGINE; i++) {
@@ -82,7 +92,9 @@ async function engineRound(round: number): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   perEngine.push({ buys: mine.length, p50Ms: round2(percentile(mine, 50)), p99Ms: round2(percentile(mine, 99)) });
-  log(`engine ${round + 1}/${ENGINES}: ${mine.length} buys, frame → POST p50 ${round2(percentile(mine, 50))} ms, p99 ${round2(percentile(mine, 99))} ms, max ${round2(max(mine))} ms`);
+  log(
+    `engine ${round + 1}/${ENGINES}: ${mine.length} buys, frame → POST p50 ${round2(percentile(mine, 50))} ms, p99 ${round2(percentile(mine, 99))} ms, max ${round2(max(mine))} ms`,
+  );
 }
 
 function round2(value: number): number {
@@ -92,8 +104,11 @@ function round2(value: number): number {
 let baseline: number[] = [];
 try {
   for (let r = 0; r < ENGINES; r++) await engineRound(r);
-  baseline = (await ask<ChildMessage & { latenciesMs: number[] }>({ type: 'baseline', samples: 100 }, 'baseline')).latenciesMs;
-  log(`baseline (frame → raw request line, no engine): p50 ${round2(percentile(baseline, 50))} ms, p99 ${round2(percentile(baseline, 99))} ms`);
+  baseline = (await ask<ChildMessage & { latenciesMs: number[] }>({ type: 'baseline', samples: 100 }, 'baseline'))
+    .latenciesMs;
+  log(
+    `baseline (frame → raw request line, no engine): p50 ${round2(percentile(baseline, 50))} ms, p99 ${round2(percentile(baseline, 99))} ms`,
+  );
 } finally {
   await market.stop();
 }
@@ -107,7 +122,11 @@ const result = buildResult({
     frame_to_post_ms: summarize(latencies, 'ms', { p95: true, p99: true }),
     baseline_frame_to_request_ms: summarize(baseline, 'ms', { p95: true, p99: true }),
   },
-  baseline: { what: 'transport floor: ws frame in → raw request line written through the same proxy, no engine', median: median(baseline), unit: 'ms' },
+  baseline: {
+    what: 'transport floor: ws frame in → raw request line written through the same proxy, no engine',
+    median: median(baseline),
+    unit: 'ms',
+  },
   ratio: median(latencies) / median(baseline),
   ratioMeaning: 'p50 ours ÷ p50 transport floor',
   targetText: 'p50 ≤ 2 ms, p99 ≤ 10 ms',

@@ -15,5 +15,7 @@ await runSyncBench({
   tryNaiveParse: true,
   targetText: 'completes; peak RSS ≤ 768 MB',
   checks: [{ text: 'peak RSS', metric: 'peak_rss_mb', stat: 'max', op: '<=', value: 768 }],
-  notes: ['3 runs (each sync + floor takes ~2 min at 1M on 2 cores); completing every run is the first condition (a failed run aborts the benchmark).'],
+  notes: [
+    '3 runs (each sync + floor takes ~2 min at 1M on 2 cores); completing every run is the first condition (a failed run aborts the benchmark).',
+  ],
 });

@@ -60,8 +60,15 @@ try {
       await page.evaluate(paint);
       const paintedMs = performance.now() - t0;
       const syncedAtStart = host.stderr.some((line) => line.startsWith('catalog sync ('));
-      runs.push({ upMs: Math.round(host.upMs), domMs: Math.round(domMs), paintedMs: Math.round(paintedMs), syncedAtStart });
-      log(`run ${i + 1}/${RUNS}: host URL ${Math.round(host.upMs)} ms, first row in DOM ${Math.round(domMs)} ms, painted ${Math.round(paintedMs)} ms${syncedAtStart ? ' (the engine synced at start!)' : ''}`);
+      runs.push({
+        upMs: Math.round(host.upMs),
+        domMs: Math.round(domMs),
+        paintedMs: Math.round(paintedMs),
+        syncedAtStart,
+      });
+      log(
+        `run ${i + 1}/${RUNS}: host URL ${Math.round(host.upMs)} ms, first row in DOM ${Math.round(domMs)} ms, painted ${Math.round(paintedMs)} ms${syncedAtStart ? ' (the engine synced at start!)' : ''}`,
+      );
     } finally {
       await context.close();
       await host.stop();
@@ -100,12 +107,28 @@ const result = buildResult({
   machine,
   runs: RUNS,
   metrics: {
-    first_row_painted_s: summarize(runs.map((r) => r.paintedMs / 1000), 's'),
-    host_url_s: summarize(runs.map((r) => r.upMs / 1000), 's'),
-    first_row_dom_s: summarize(runs.map((r) => r.domMs / 1000), 's'),
-    floor_s: summarize(floors.map((ms) => ms / 1000), 's'),
+    first_row_painted_s: summarize(
+      runs.map((r) => r.paintedMs / 1000),
+      's',
+    ),
+    host_url_s: summarize(
+      runs.map((r) => r.upMs / 1000),
+      's',
+    ),
+    first_row_dom_s: summarize(
+      runs.map((r) => r.domMs / 1000),
+      's',
+    ),
+    floor_s: summarize(
+      floors.map((ms) => ms / 1000),
+      's',
+    ),
   },
-  baseline: { what: 'floor: plain node HTTP server spawned, static 20-row table painted in the same Chromium', median: median(floors) / 1000, unit: 's' },
+  baseline: {
+    what: 'floor: plain node HTTP server spawned, static 20-row table painted in the same Chromium',
+    median: median(floors) / 1000,
+    unit: 's',
+  },
   ratio: median(runs.map((r) => r.paintedMs)) / median(floors),
   ratioMeaning: 'ours ÷ floor',
   targetText: '≤ 1.5 s',

@@ -31,7 +31,10 @@ const resync: Lag[] = [];
 const naive: Lag[] = [];
 let peak = 0;
 try {
-  const onSale = bench.sb.core.db.prepare('SELECT item_id, price FROM items WHERE on_sale = 1').all() as { item_id: number; price: number }[];
+  const onSale = bench.sb.core.db.prepare('SELECT item_id, price FROM items WHERE on_sale = 1').all() as {
+    item_id: number;
+    price: number;
+  }[];
   for (let i = 0; i < runs; i++) {
     const merchant = createMerchant(bench.sb, { balance: 1_000_000 });
     const child = new BenchChild('lib/engine-sync-child.ts', [], {
@@ -39,7 +42,9 @@ try {
     });
     const synced = await child.next<ChildMessage & { full: Lag }>('synced');
     // 2% of prices move (every 50th item, by this run's offset).
-    const changes = onSale.filter((_, k) => k % 50 === i % 50).map((row) => ({ itemId: row.item_id, price: row.price + 1 + i }));
+    const changes = onSale
+      .filter((_, k) => k % 50 === i % 50)
+      .map((row) => ({ itemId: row.item_id, price: row.price + 1 + i }));
     bench.sb.core.catalog.reprice(changes);
     child.send({ type: 'go' });
     const done = await child.next<ChildMessage & { resync: Lag; peakRssMB: number }>('result');
@@ -48,7 +53,10 @@ try {
     resync.push(done.resync);
     peak = Math.max(peak, done.peakRssMB);
     const naiveRun = await runChild<ChildMessage & Lag>('lib/naive-host-child.ts', [], {
-      env: { BENCH_URL: catalogUrl(bench.sb.baseUrl), BENCH_HEADERS: JSON.stringify(merchantHeaders(createMerchant(bench.sb))) },
+      env: {
+        BENCH_URL: catalogUrl(bench.sb.baseUrl),
+        BENCH_HEADERS: JSON.stringify(merchantHeaders(createMerchant(bench.sb))),
+      },
       nodeArgs: ['--max-old-space-size=16384'],
     });
     naive.push(naiveRun);
@@ -69,12 +77,30 @@ const result = buildResult({
   runs,
   metrics: {
     lag_p99_ms: summarize(worst, 'ms'),
-    full_sync_p99_ms: summarize(full.map((f) => f.p99), 'ms'),
-    full_sync_max_ms: summarize(full.map((f) => f.max), 'ms'),
-    resync_p99_ms: summarize(resync.map((f) => f.p99), 'ms'),
-    resync_max_ms: summarize(resync.map((f) => f.max), 'ms'),
-    naive_p99_ms: summarize(naive.map((f) => f.p99), 'ms'),
-    naive_max_ms: summarize(naive.map((f) => f.max), 'ms'),
+    full_sync_p99_ms: summarize(
+      full.map((f) => f.p99),
+      'ms',
+    ),
+    full_sync_max_ms: summarize(
+      full.map((f) => f.max),
+      'ms',
+    ),
+    resync_p99_ms: summarize(
+      resync.map((f) => f.p99),
+      'ms',
+    ),
+    resync_max_ms: summarize(
+      resync.map((f) => f.max),
+      'ms',
+    ),
+    naive_p99_ms: summarize(
+      naive.map((f) => f.p99),
+      'ms',
+    ),
+    naive_max_ms: summarize(
+      naive.map((f) => f.max),
+      'ms',
+    ),
     host_peak_rss_mb: summarize([peak], 'MB'),
   },
   baseline: {

@@ -53,30 +53,66 @@ const inStore: number[] = [];
 let combos: Combo[] = [];
 let referenceUpdateMs = Number.NaN;
 const naive: number[] = [];
-const perCombo: { filter: string; sort: string; dir: string; total: number; medianMs: number; maxMs: number; naiveMs: number }[] = [];
+const perCombo: {
+  filter: string;
+  sort: string;
+  dir: string;
+  total: number;
+  medianMs: number;
+  maxMs: number;
+  naiveMs: number;
+}[] = [];
 try {
   const db = createPlainCopy(prepared.file);
-  const ranks = db.prepare('SELECT rarity FROM bench_plain WHERE rarity IS NOT NULL GROUP BY rarity ORDER BY count(*) DESC LIMIT 2').pluck().all() as number[];
+  const ranks = db
+    .prepare('SELECT rarity FROM bench_plain WHERE rarity IS NOT NULL GROUP BY rarity ORDER BY count(*) DESC LIMIT 2')
+    .pluck()
+    .all() as number[];
   const rarity = ranks.map((rank) => RARITY_COLORS[rank] as string);
   const filters: Filter[] = [
     { label: 'none', query: {}, where: { sql: '', params: [] } },
-    { label: 'price $10–$100', query: { priceMin: 1000, priceMax: 10000 }, where: { sql: 'price >= ? AND price <= ?', params: [1000, 10000] } },
-    { label: 'float 0–0.07', query: { floatMin: 0, floatMax: 0.07 }, where: { sql: 'float >= ? AND float <= ?', params: [0, 0.07] } },
+    {
+      label: 'price $10–$100',
+      query: { priceMin: 1000, priceMax: 10000 },
+      where: { sql: 'price >= ? AND price <= ?', params: [1000, 10000] },
+    },
+    {
+      label: 'float 0–0.07',
+      query: { floatMin: 0, floatMax: 0.07 },
+      where: { sql: 'float >= ? AND float <= ?', params: [0, 0.07] },
+    },
     { label: 'StatTrak', query: { statTrak: true }, where: { sql: 'statTrak = 1', params: [] } },
     { label: 'has stickers', query: { hasStickers: true }, where: { sql: 'stickerCount > 0', params: [] } },
     { label: 'rarity ×2', query: { rarityColors: rarity }, where: { sql: 'rarity IN (?, ?)', params: ranks } },
     { label: 'phase Ruby', query: { phase: 'Ruby' }, where: { sql: 'phase = ?', params: ['Ruby'] } },
-    { label: 'sticker "Holo"', query: { stickerName: 'Holo' }, where: { sql: "stickerNames LIKE '%Holo%'", params: [] } },
+    {
+      label: 'sticker "Holo"',
+      query: { stickerName: 'Holo' },
+      where: { sql: "stickerNames LIKE '%Holo%'", params: [] },
+    },
     // No plain SQL computes a median per name: the baseline's WHERE keeps every row (a lower bound of its work).
     { label: 'discount ≥ 20 %', query: { discountMin: 20 }, where: { sql: 'price >= 0', params: [] } },
-    { label: 'seeds 661, 670, 955, 1-25', query: { seeds: [[1, 25], [661, 661], [670, 670], [955, 955]] }, where: { sql: 'paintSeed IN (661, 670, 955) OR paintSeed BETWEEN 1 AND 25', params: [] } },
+    {
+      label: 'seeds 661, 670, 955, 1-25',
+      query: {
+        seeds: [
+          [1, 25],
+          [661, 661],
+          [670, 670],
+          [955, 955],
+        ],
+      },
+      where: { sql: 'paintSeed IN (661, 670, 955) OR paintSeed BETWEEN 1 AND 25', params: [] },
+    },
     {
       label: 'search "AK-47" + price ≤ $50',
       query: { search: 'AK-47', priceMax: 5000 },
       where: { sql: "name LIKE '%AK-47%' AND price <= ?", params: [5000] },
     },
   ];
-  combos = filters.flatMap((filter) => SORTS.flatMap((sort) => (['asc', 'desc'] as const).map((direction) => ({ filter, sort, direction }))));
+  combos = filters.flatMap((filter) =>
+    SORTS.flatMap((sort) => (['asc', 'desc'] as const).map((direction) => ({ filter, sort, direction }))),
+  );
   log(`${combos.length} combinations × ${REPS} reps`);
   for (const c of combos) await timeQuery(prepared.store, queryOf(c));
   const byCombo = new Map<number, number[]>();
@@ -100,12 +136,24 @@ try {
   }
   // A burst of price changes through the writer, then the first page sorted by discount: the reader patches
   // the changed rows and recomputes the references of every name they touched before it answers.
-  const ids = db.prepare('SELECT itemId, price FROM bench_plain ORDER BY random() LIMIT ?').raw().all(BURST) as [number, number][];
-  await prepared.store.applyItemChanges([{ kind: 'prices', changes: packPriceChanges(ids.map(([itemId, price]) => ({ itemId, price: Math.max(1, Math.round(price * 0.9)) }))) }]);
+  const ids = db.prepare('SELECT itemId, price FROM bench_plain ORDER BY random() LIMIT ?').raw().all(BURST) as [
+    number,
+    number,
+  ][];
+  await prepared.store.applyItemChanges([
+    {
+      kind: 'prices',
+      changes: packPriceChanges(
+        ids.map(([itemId, price]) => ({ itemId, price: Math.max(1, Math.round(price * 0.9)) })),
+      ),
+    },
+  ]);
   const updateStarted = performance.now();
   reader.queryCatalog({ sort: 'discount', direction: 'desc', limit: 200 });
   referenceUpdateMs = performance.now() - updateStarted;
-  log(`${BURST.toLocaleString('en-US')} price changes: references updated and the first page by discount answered in ${round(referenceUpdateMs)} ms`);
+  log(
+    `${BURST.toLocaleString('en-US')} price changes: references updated and the first page by discount answered in ${round(referenceUpdateMs)} ms`,
+  );
   reader.close();
   // Baseline: every combination once (twice in full runs), on the unindexed copy.
   const naiveReps = isQuick() ? 1 : 2;
@@ -120,7 +168,15 @@ try {
     }
     naive.push(median(times));
     const ours = byCombo.get(i) ?? [];
-    perCombo.push({ filter: c.filter.label, sort: c.sort, dir: c.direction, total, medianMs: round(median(ours)), maxMs: round(Math.max(...ours)), naiveMs: round(median(times)) });
+    perCombo.push({
+      filter: c.filter.label,
+      sort: c.sort,
+      dir: c.direction,
+      total,
+      medianMs: round(median(ours)),
+      maxMs: round(Math.max(...ours)),
+      naiveMs: round(median(times)),
+    });
   }
   db.exec('DROP TABLE bench_plain');
   db.close();
@@ -154,7 +210,10 @@ try {
       async ({ queries, reps, tokenKey }) => {
         const token = localStorage.getItem(tokenKey);
         if (!token) throw new Error('the page holds no bridge token');
-        const ws = new WebSocket(`ws://${location.host}/bridge`, ['merchant-desk.bridge', `merchant-desk.token.${token}`]);
+        const ws = new WebSocket(`ws://${location.host}/bridge`, [
+          'merchant-desk.bridge',
+          `merchant-desk.token.${token}`,
+        ]);
         const frames: ((data: string) => void)[] = [];
         ws.onmessage = (event: MessageEvent) => {
           const message = JSON.parse(String(event.data)) as { type: string };
@@ -167,7 +226,8 @@ try {
           ws.onopen = () => resolve();
           ws.onerror = () => reject(new Error('the bridge socket failed'));
         });
-        if ((JSON.parse(await welcomed) as { type: string }).type !== 'welcome') throw new Error('the bridge refused the token');
+        if ((JSON.parse(await welcomed) as { type: string }).type !== 'welcome')
+          throw new Error('the bridge refused the token');
         let id = 0;
         const call = async (input: unknown) => {
           const answered = next();
@@ -198,7 +258,9 @@ try {
   await sandbox.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
-log(`end to end through the bridge: p95 ${round(percentile(bridge, 95))} ms over ${bridge.length} calls; in the store p95 ${round(percentile(inStore, 95))} ms`);
+log(
+  `end to end through the bridge: p95 ${round(percentile(bridge, 95))} ms over ${bridge.length} calls; in the store p95 ${round(percentile(inStore, 95))} ms`,
+);
 
 for (const f of [...new Set(perCombo.map((p) => p.filter))]) {
   const rows = perCombo.filter((p) => p.filter === f);
@@ -219,7 +281,11 @@ const result = buildResult({
     bridge_ms: summarize(bridge, 'ms', { p95: true, p99: true }),
     naive_unindexed_ms: summarize(naive, 'ms', { p95: true }),
   },
-  baseline: { what: 'the same WHERE + count + ORDER BY … LIMIT 200 on an unindexed copy of the items table', median: median(naive), unit: 'ms' },
+  baseline: {
+    what: 'the same WHERE + count + ORDER BY … LIMIT 200 on an unindexed copy of the items table',
+    median: median(naive),
+    unit: 'ms',
+  },
   ratio: percentile(samples, 95) / percentile(naive, 95),
   ratioMeaning: 'p95 ours ÷ p95 unindexed SQL',
   targetText: 'p95 ≤ 10 ms in the store, ≤ 20 ms from the host, ≤ 30 ms end to end through the bridge',

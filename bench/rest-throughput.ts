@@ -35,10 +35,17 @@ const log = (line: string) => console.log(`[rest-throughput] ${line}`);
 const pinned = existsSync('/usr/bin/taskset');
 if (pinned) spawnSync('/usr/bin/taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 
-type Ready = ChildMessage & { baseUrl: string; credentials?: { merchantId: string; apiKey: string }[]; tradeRows?: number };
+type Ready = ChildMessage & {
+  baseUrl: string;
+  credentials?: { merchantId: string; apiKey: string }[];
+  tradeRows?: number;
+};
 
 /** Bytes of one answer as sent (compressed when asked), by a raw request: fetch would decompress. */
-function wireBytes(url: string, headers: Record<string, string>): Promise<{ bytes: number; encoding: string | undefined }> {
+function wireBytes(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ bytes: number; encoding: string | undefined }> {
   return new Promise((resolve, reject) => {
     httpGet(url, { headers }, (res) => {
       let bytes = 0;
@@ -48,7 +55,12 @@ function wireBytes(url: string, headers: Record<string, string>): Promise<{ byte
   });
 }
 
-async function load(baseUrl: string, credentials: { merchantId: string; apiKey: string }[] | null, seconds: number, gzip = false): Promise<Result> {
+async function load(
+  baseUrl: string,
+  credentials: { merchantId: string; apiKey: string }[] | null,
+  seconds: number,
+  gzip = false,
+): Promise<Result> {
   let next = 0;
   return autocannon({
     url: baseUrl,
@@ -107,7 +119,9 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const r = await load(ready.baseUrl, credentials, SECONDS, true);
     ours.push(r);
-    log(`gzip run ${i + 1}/${RUNS}: ${Math.round(ok(r))} 200s/s (${r['2xx']} ok, ${r.non2xx} other, ${r.errors} errors), latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`);
+    log(
+      `gzip run ${i + 1}/${RUNS}: ${Math.round(ok(r))} 200s/s (${r['2xx']} ok, ${r.non2xx} other, ${r.errors} errors), latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`,
+    );
   }
   for (let i = 0; i < PLAIN_RUNS; i++) {
     const r = await load(ready.baseUrl, credentials, SECONDS);
@@ -118,7 +132,10 @@ try {
   await server.stop();
 }
 
-const bare = new BenchChild('lib/rest-server-child.ts', [], { cpus: '0', env: { BENCH_MODE: 'bare', BENCH_BODY: body } });
+const bare = new BenchChild('lib/rest-server-child.ts', [], {
+  cpus: '0',
+  env: { BENCH_MODE: 'bare', BENCH_BODY: body },
+});
 const baseline: Result[] = [];
 try {
   const ready = await bare.next<Ready>('ready');
@@ -139,12 +156,22 @@ const result = buildResult({
   runs: RUNS,
   metrics: {
     ok_per_sec: summarize(ours.map(ok), 'req/s'),
-    latency_p99_ms: summarize(ours.map((r) => r.latency.p99), 'ms'),
-    non_2xx: summarize(ours.map((r) => r.non2xx), 'responses'),
+    latency_p99_ms: summarize(
+      ours.map((r) => r.latency.p99),
+      'ms',
+    ),
+    non_2xx: summarize(
+      ours.map((r) => r.non2xx),
+      'responses',
+    ),
     uncompressed_ok_per_sec: summarize(plain.map(ok), 'req/s'),
     bare_fastify_per_sec: summarize(baseline.map(ok), 'req/s'),
   },
-  baseline: { what: 'bare fastify on the same core, same path, same (gzipped) response bytes', median: median(baseline.map(ok)), unit: 'req/s' },
+  baseline: {
+    what: 'bare fastify on the same core, same path, same (gzipped) response bytes',
+    median: median(baseline.map(ok)),
+    unit: 'req/s',
+  },
   ratio: median(ours.map(ok)) / median(baseline.map(ok)),
   ratioMeaning: 'ours ÷ bare fastify',
   targetText: '≥ 5,000 req/s (gzip)',

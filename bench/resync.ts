@@ -51,18 +51,30 @@ const ours: SyncRun[] = [];
 const naive: number[] = [];
 let peakRssMB = 0;
 try {
-  const onSale = (bench.sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id').pluck().all() as number[]).slice();
+  const onSale = (
+    bench.sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id').pluck().all() as number[]
+  ).slice();
   const ourMerchant = createMerchant(bench.sb);
   const naiveMerchant = createMerchant(bench.sb);
   const naiveDb = join(scratch, 'naive.sqlite');
   const naiveOnce = () =>
     runChild<ChildMessage & { committedMs: number; count: number }>('lib/floor-child.ts', [], {
-      env: { BENCH_URL: url, BENCH_HEADERS: JSON.stringify(merchantHeaders(naiveMerchant)), BENCH_FLOOR_MODE: 'upsert', BENCH_FLOOR_DB: naiveDb },
+      env: {
+        BENCH_URL: url,
+        BENCH_HEADERS: JSON.stringify(merchantHeaders(naiveMerchant)),
+        BENCH_FLOOR_MODE: 'upsert',
+        BENCH_FLOOR_DB: naiveDb,
+      },
       nodeArgs: ['--max-old-space-size=16384'],
     });
 
   const child = new BenchChild('lib/sync-child.ts', [], {
-    env: { BENCH_URL: url, BENCH_HEADERS: JSON.stringify(merchantHeaders(ourMerchant)), BENCH_SYNCS: String(runs + 1), BENCH_STORE: join(scratch, 'store.sqlite') },
+    env: {
+      BENCH_URL: url,
+      BENCH_HEADERS: JSON.stringify(merchantHeaders(ourMerchant)),
+      BENCH_SYNCS: String(runs + 1),
+      BENCH_STORE: join(scratch, 'store.sqlite'),
+    },
   });
   const first = await child.next<ChildMessage & { run: SyncRun }>('synced');
   log(`first full sync ${(first.run.searchableMs / 1000).toFixed(2)} s (not counted)`);
@@ -79,9 +91,11 @@ try {
     const picked = new Set<number>();
     while (picked.size < CHANGED) picked.add(onSale[Math.floor(random() * onSale.length)] as number);
     const prices = new Map(
-      (bench.sb.core.db.prepare(`SELECT item_id, price FROM items WHERE item_id IN (${[...picked].join(',')})`).all() as { item_id: number; price: number }[]).map(
-        (row) => [row.item_id, row.price],
-      ),
+      (
+        bench.sb.core.db
+          .prepare(`SELECT item_id, price FROM items WHERE item_id IN (${[...picked].join(',')})`)
+          .all() as { item_id: number; price: number }[]
+      ).map((row) => [row.item_id, row.price]),
     );
     const changes = [...picked].map((itemId) => {
       const price = prices.get(itemId) as number;
@@ -99,8 +113,10 @@ try {
     child.send({ type: 'go' });
     const synced = await child.next<ChildMessage & { run: SyncRun }>('synced');
     // The re-sync's span in the CPU profiles' clock (BENCH_CPU_PROF, bench/lib/profile-summary.ts --window).
-    if (process.env['BENCH_THREADS']) log(`CPU ms per thread: store ${JSON.stringify(childCpu())}; sandbox ${JSON.stringify(serverCpu())}`);
-    if (process.env['BENCH_CPU_PROF']) log(`re-sync ${i + 1} in the profiles' clock: --window ${startedUs}:${process.hrtime.bigint() / 1000n}`);
+    if (process.env['BENCH_THREADS'])
+      log(`CPU ms per thread: store ${JSON.stringify(childCpu())}; sandbox ${JSON.stringify(serverCpu())}`);
+    if (process.env['BENCH_CPU_PROF'])
+      log(`re-sync ${i + 1} in the profiles' clock: --window ${startedUs}:${process.hrtime.bigint() / 1000n}`);
     ours.push(synced.run);
     const baseline = await naiveOnce();
     naive.push(baseline.committedMs);
@@ -125,15 +141,37 @@ const result = buildResult({
   machine,
   runs,
   metrics: {
-    resync_s: summarize(ours.map((r) => r.searchableMs / 1000), 's'),
-    committed_s: summarize(ours.map((r) => r.committedMs / 1000), 's'),
-    apply_s: summarize(ours.map((r) => r.applyMs / 1000), 's'),
-    indexed_s: summarize(ours.map((r) => r.indexedMs / 1000), 's'),
-    naive_s: summarize(naive.map((ms) => ms / 1000), 's'),
-    host_lag_p99_ms: summarize(ours.map((r) => r.lag.p99), 'ms'),
+    resync_s: summarize(
+      ours.map((r) => r.searchableMs / 1000),
+      's',
+    ),
+    committed_s: summarize(
+      ours.map((r) => r.committedMs / 1000),
+      's',
+    ),
+    apply_s: summarize(
+      ours.map((r) => r.applyMs / 1000),
+      's',
+    ),
+    indexed_s: summarize(
+      ours.map((r) => r.indexedMs / 1000),
+      's',
+    ),
+    naive_s: summarize(
+      naive.map((ms) => ms / 1000),
+      's',
+    ),
+    host_lag_p99_ms: summarize(
+      ours.map((r) => r.lag.p99),
+      'ms',
+    ),
     peak_rss_mb: { median: round(peakRssMB), min: round(peakRssMB), max: round(peakRssMB), unit: 'MB' },
   },
-  baseline: { what: 'naive: same GET, one JSON.parse of the body, upsert all 500k rows in one transaction', median: median(naive) / 1000, unit: 's' },
+  baseline: {
+    what: 'naive: same GET, one JSON.parse of the body, upsert all 500k rows in one transaction',
+    median: median(naive) / 1000,
+    unit: 's',
+  },
   ratio: median(ratios),
   ratioMeaning: 'ours ÷ naive, median of per-run ratios',
   targetText: '≤ 2.5 s',

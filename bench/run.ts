@@ -21,7 +21,11 @@ const names = args.filter((a) => !a.startsWith('--'));
 
 if (args.includes('--list')) {
   for (const b of BENCHMARKS) {
-    const notes = [b.onlyWhenNamed ? 'only when named' : '', b.nodeArgs?.length ? `node ${b.nodeArgs.join(' ')}` : '', b.docs ? `see ${b.docs}` : '']
+    const notes = [
+      b.onlyWhenNamed ? 'only when named' : '',
+      b.nodeArgs?.length ? `node ${b.nodeArgs.join(' ')}` : '',
+      b.docs ? `see ${b.docs}` : '',
+    ]
       .filter(Boolean)
       .join('; ');
     console.log(`${b.name.padEnd(18)} ~${b.minutes} min  bench/${b.file}${notes ? `  (${notes})` : ''}`);
@@ -39,15 +43,19 @@ if (unknown.length > 0) {
   console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
   process.exit(2);
 }
-const selected: BenchEntry[] = names.length > 0 ? BENCHMARKS.filter((b) => names.includes(b.name)) : [...DEFAULT_BENCHMARKS];
+const selected: BenchEntry[] =
+  names.length > 0 ? BENCHMARKS.filter((b) => names.includes(b.name)) : [...DEFAULT_BENCHMARKS];
 const planned = selected.reduce((sum, b) => sum + b.minutes, 0);
-console.log(`running ${selected.map((b) => b.name).join(', ')}${quick ? ' (quick)' : ''}; about ${Math.round(quick ? planned / 2 : planned)} min on 2 cores`);
+console.log(
+  `running ${selected.map((b) => b.name).join(', ')}${quick ? ' (quick)' : ''}; about ${Math.round(quick ? planned / 2 : planned)} min on 2 cores`,
+);
 if (names.length === 0) {
   const skipped = BENCHMARKS.filter((b) => b.onlyWhenNamed).map((b) => b.name);
   if (skipped.length > 0) console.log(`not run unless named: ${skipped.join(', ')} (npm run bench -- ${skipped[0]})`);
 }
 if (args.includes('--dry-run')) {
-  for (const entry of selected) console.log(`${entry.name}: ${process.execPath} ${benchArgv(entry, BENCH_DIR, quick).join(' ')}`);
+  for (const entry of selected)
+    console.log(`${entry.name}: ${process.execPath} ${benchArgv(entry, BENCH_DIR, quick).join(' ')}`);
   process.exit(0);
 }
 
@@ -76,7 +84,8 @@ for (const entry of selected) {
   console.log(`\n=== ${entry.name} ===`);
   const outcome = await runOne(entry);
   outcomes.push({ name: entry.name, ...outcome });
-  if (outcome.code !== 0) console.error(`${entry.name} FAILED (exit ${outcome.code}) after ${outcome.seconds.toFixed(0)} s`);
+  if (outcome.code !== 0)
+    console.error(`${entry.name} FAILED (exit ${outcome.code}) after ${outcome.seconds.toFixed(0)} s`);
 }
 
 // Benchmarks written up elsewhere (the soak: docs/reliability.md) leave the generated table alone.
@@ -89,7 +98,8 @@ for (const outcome of outcomes) {
   const result = results.get(outcome.name);
   if (entry?.docs) console.log(`${verdictLine(entry)} [${outcome.seconds.toFixed(0)} s]`);
   else if (outcome.code !== 0 || !result) console.log(`${outcome.name}: FAILED (exit ${outcome.code})`);
-  else console.log(`${result.target.met ? 'met   ' : 'MISSED'} ${summaryLine(result)} [${outcome.seconds.toFixed(0)} s]`);
+  else
+    console.log(`${result.target.met ? 'met   ' : 'MISSED'} ${summaryLine(result)} [${outcome.seconds.toFixed(0)} s]`);
 }
 if (tableRun) console.log(`\ntable regenerated in ${DOCS_FILE}`);
 
@@ -97,7 +107,10 @@ if (tableRun) console.log(`\ntable regenerated in ${DOCS_FILE}`);
 function verdictLine(entry: BenchEntry): string {
   const file = resultFile(entry.name);
   if (!existsSync(file)) return `${entry.name}: FAILED (no ${file})`;
-  const result = JSON.parse(readFileSync(file, 'utf8')) as { durationMinutes?: number; verdict?: { pass?: boolean; failures?: string[] } };
+  const result = JSON.parse(readFileSync(file, 'utf8')) as {
+    durationMinutes?: number;
+    verdict?: { pass?: boolean; failures?: string[] };
+  };
   const failures = result.verdict?.failures ?? [];
   return `${result.verdict?.pass ? 'PASS  ' : 'FAILED'} ${entry.name}: ${result.durationMinutes ?? '?'} min${failures.length > 0 ? `: ${failures.join('; ')}` : ''}; figures in ${entry.docs}`;
 }

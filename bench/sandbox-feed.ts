@@ -131,9 +131,12 @@ class EventGenerator {
   private readonly items = new Map<number, Item>();
 
   constructor(private readonly sb: Sandbox) {
-    const rows = sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id').all() as { item_id: number }[];
+    const rows = sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id').all() as {
+      item_id: number;
+    }[];
     this.onSale = rows.map((row) => row.item_id);
-    for (const record of sb.core.catalog.searchByIds(this.onSale)) this.items.set(record.itemId, itemFor(record, REVEAL_ALL));
+    for (const record of sb.core.catalog.searchByIds(this.onSale))
+      this.items.set(record.itemId, itemFor(record, REVEAL_ALL));
   }
 
   /** The items currently on sale (order of `onSale` is the generator's rotation). */
@@ -202,16 +205,27 @@ async function feedRun(sb: Sandbox, headers: Record<string, string>, seconds: nu
   }
   // Everything produced must arrive; the clock stops when the slowest client has it all.
   const drainDeadline = performance.now() + 30_000;
-  while (minDelivered() < produced && performance.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 1));
+  while (minDelivered() < produced && performance.now() < drainDeadline)
+    await new Promise((resolve) => setTimeout(resolve, 1));
   const elapsed = (performance.now() - started) / 1000;
 
   for (const client of clients) client.ws.close();
-  await Promise.all(clients.map((c) => new Promise((resolve) => (c.ws.readyState === WebSocket.CLOSED ? resolve(null) : c.ws.once('close', resolve)))));
+  await Promise.all(
+    clients.map(
+      (c) =>
+        new Promise((resolve) => (c.ws.readyState === WebSocket.CLOSED ? resolve(null) : c.ws.once('close', resolve))),
+    ),
+  );
   const errors = clients.flatMap((c) => c.errors);
   if (errors.length > 0) throw new Error(`feed order broken: ${errors.slice(0, 5).join('; ')}`);
   const short = clients.find((c) => c.events !== produced);
   if (short) throw new Error(`a client got ${short.events} of ${produced} item events`);
-  return { eventsPerSec: Math.round(produced / elapsed), events: produced, frames: clients[0]?.frames ?? 0, seconds: Number(elapsed.toFixed(3)) };
+  return {
+    eventsPerSec: Math.round(produced / elapsed),
+    events: produced,
+    frames: clients[0]?.frames ?? 0,
+    seconds: Number(elapsed.toFixed(3)),
+  };
 }
 
 const baselineRun = (seconds: number) => rawWsFramesPerSec(seconds, BASELINE_FRAME);
@@ -236,7 +250,9 @@ export async function runSandboxFeedBench(options: SandboxFeedBenchOptions = {})
       perRun.push(result);
       const baseline = await baselineRun(Math.min(BASELINE_SECONDS, seconds));
       baselines.push(baseline);
-      log(`run ${run}/${runs}: ${result.eventsPerSec} item events/s to ${CLIENTS} clients (${result.events} events, ${result.frames} frames each); baseline ${baseline} frames/s`);
+      log(
+        `run ${run}/${runs}: ${result.eventsPerSec} item events/s to ${CLIENTS} clients (${result.events} events, ${result.frames} frames each); baseline ${baseline} frames/s`,
+      );
     }
   } finally {
     await sb.close();
@@ -270,7 +286,8 @@ export async function runSandboxFeedBench(options: SandboxFeedBenchOptions = {})
         secondsPerRun: seconds,
         eventsPerBatch: BATCH,
         windowEvents: WINDOW_EVENTS,
-        eventsCounted: 'item entries in price_changed, item_upserted and item_removed frames, received by every client, order-checked',
+        eventsCounted:
+          'item entries in price_changed, item_upserted and item_removed frames, received by every client, order-checked',
         baselineFrame: BASELINE_FRAME,
         loadAverage1m: { before: Number(loadBefore.toFixed(2)), after: Number((os.loadavg()[0] ?? 0).toFixed(2)) },
       },

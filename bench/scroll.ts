@@ -64,7 +64,8 @@ async function stopRecording(page: Page, reachedEnd: boolean): Promise<PassResul
   const fpsWindows: number[] = [];
   const first = frames[0] ?? 0;
   const last = frames[frames.length - 1] ?? 0;
-  for (let start = first; start + 1000 <= last; start += 1000) fpsWindows.push(frames.filter((t) => t >= start && t < start + 1000).length);
+  for (let start = first; start + 1000 <= last; start += 1000)
+    fpsWindows.push(frames.filter((t) => t >= start && t < start + 1000).length);
   let longFrames = 0;
   for (let i = 1; i < frames.length; i++) if ((frames[i] as number) - (frames[i - 1] as number) > 34) longFrames++;
   return { fpsWindows, frames: frames.length, longFrames, heapMaxMB: max(heap) / 1024 / 1024, reachedEnd };
@@ -164,7 +165,9 @@ try {
       await page.waitForTimeout(500);
       const drag = await dragPass(page, '.grid-scroll');
       const wheel = await wheelPass(page, '.grid-scroll');
-      const heapNowMB = await page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize / 1024 / 1024);
+      const heapNowMB = await page.evaluate(
+        () => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize / 1024 / 1024,
+      );
       ours.push({ drag, wheel });
       await context.close();
 
@@ -202,12 +205,25 @@ const result = buildResult({
   metrics: {
     end_to_end_fps: summarize(dragFps, 'fps'),
     wheel_fps: summarize(wheelFps, 'fps'),
-    heap_mb: summarize(ours.map((r) => Math.max(r.drag.heapMaxMB, r.wheel.heapMaxMB)), 'MB'),
-    long_frames_end_to_end: summarize(ours.map((r) => r.drag.longFrames), 'frames'),
+    heap_mb: summarize(
+      ours.map((r) => Math.max(r.drag.heapMaxMB, r.wheel.heapMaxMB)),
+      'MB',
+    ),
+    long_frames_end_to_end: summarize(
+      ours.map((r) => r.drag.longFrames),
+      'frames',
+    ),
     baseline_end_to_end_fps: summarize(baseDrag, 'fps'),
-    baseline_wheel_fps: summarize(base.map((r) => median(r.wheel.fpsWindows)), 'fps'),
+    baseline_wheel_fps: summarize(
+      base.map((r) => median(r.wheel.fpsWindows)),
+      'fps',
+    ),
   },
-  baseline: { what: 'minimal hand-written virtual list (plain DOM, 500k rows), same scroll, same browser', median: median(baseDrag), unit: 'fps' },
+  baseline: {
+    what: 'minimal hand-written virtual list (plain DOM, 500k rows), same scroll, same browser',
+    median: median(baseDrag),
+    unit: 'fps',
+  },
   ratio: median(dragFps) / median(baseDrag),
   ratioMeaning: 'end-to-end fps, ours ÷ minimal list',
   targetText: '≥ 55 fps median; renderer JS heap ≤ 150 MB',

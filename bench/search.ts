@@ -22,7 +22,10 @@ const log = (line: string) => console.log(`[search] ${line}`);
 /** A deterministic pick of search terms from the catalog itself. */
 function pickTerms(db: Database.Database): { term: string; kind: string }[] {
   const names = db.prepare('SELECT name FROM names ORDER BY name_id').pluck().all() as string[];
-  const stickers = db.prepare("SELECT stickerNames FROM items WHERE stickerCount > 0 LIMIT 2000").pluck().all() as string[];
+  const stickers = db
+    .prepare('SELECT stickerNames FROM items WHERE stickerCount > 0 LIMIT 2000')
+    .pluck()
+    .all() as string[];
   const phases = db.prepare('SELECT DISTINCT phase FROM items WHERE phase IS NOT NULL').pluck().all() as string[];
   let seed = 42;
   const random = () => {
@@ -44,10 +47,12 @@ function pickTerms(db: Database.Database): { term: string; kind: string }[] {
   for (let i = 0; i < 8; i++) terms.push({ term: fragment(3), kind: '3 chars' });
   for (let i = 0; i < 8; i++) terms.push({ term: fragment(5), kind: '5 chars' });
   for (let i = 0; i < 8; i++) terms.push({ term: fragment(10), kind: '10 chars' });
-  for (const word of ['AK-47', 'Redline', 'StatTrak', 'Souvenir', 'Knife', 'Gloves', 'Doppler', 'Factory New']) terms.push({ term: word, kind: 'word' });
+  for (const word of ['AK-47', 'Redline', 'StatTrak', 'Souvenir', 'Knife', 'Gloves', 'Doppler', 'Factory New'])
+    terms.push({ term: word, kind: 'word' });
   for (const phase of phases.slice(0, 4)) terms.push({ term: phase, kind: 'phase' });
   const stickerNames = [...new Set(stickers.flatMap((s) => s.split('\n')))].filter((s) => s.length > 0);
-  for (let i = 0; i < 6; i++) terms.push({ term: pick(stickerNames).replace(/^Sticker \| /, ''), kind: 'sticker name' });
+  for (let i = 0; i < 6; i++)
+    terms.push({ term: pick(stickerNames).replace(/^Sticker \| /, ''), kind: 'sticker name' });
   return terms;
 }
 
@@ -74,14 +79,27 @@ try {
     const times: number[] = [];
     let total = 0;
     for (let rep = 0; rep < naiveReps; rep++) {
-      const r = naiveQuery(db, 'bench_plain', { sql: "name LIKE ? ESCAPE '\\'", params: [`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`] }, 'price', false);
+      const r = naiveQuery(
+        db,
+        'bench_plain',
+        { sql: "name LIKE ? ESCAPE '\\'", params: [`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`] },
+        'price',
+        false,
+      );
       times.push(r.ms);
       total = r.total;
     }
     naive.push(median(times));
     const ours = byTerm.get(term) ?? [];
     const check = await prepared.store.queryCatalog({ search: term, limit: 1 });
-    perTerm.push({ term, kind, total: check.total, medianMs: Number(median(ours).toFixed(2)), maxMs: Number(Math.max(...ours).toFixed(2)), naiveMs: Number(median(times).toFixed(1)) });
+    perTerm.push({
+      term,
+      kind,
+      total: check.total,
+      medianMs: Number(median(ours).toFixed(2)),
+      maxMs: Number(Math.max(...ours).toFixed(2)),
+      naiveMs: Number(median(times).toFixed(1)),
+    });
     if (check.total !== total && !term.includes(' ')) log(`note: "${term}" ours ${check.total} rows, LIKE ${total}`);
   }
   db.exec('DROP TABLE bench_plain');
@@ -89,7 +107,10 @@ try {
 } finally {
   await prepared.close();
 }
-for (const t of perTerm) log(`${t.kind.padEnd(12)} ${JSON.stringify(t.term).padEnd(34)} ${String(t.total).padStart(7)} rows  median ${t.medianMs} ms  max ${t.maxMs} ms  | LIKE ${t.naiveMs} ms`);
+for (const t of perTerm)
+  log(
+    `${t.kind.padEnd(12)} ${JSON.stringify(t.term).padEnd(34)} ${String(t.total).padStart(7)} rows  median ${t.medianMs} ms  max ${t.maxMs} ms  | LIKE ${t.naiveMs} ms`,
+  );
 
 const result = buildResult({
   name: 'search',
@@ -100,7 +121,11 @@ const result = buildResult({
     query_ms: summarize(samples, 'ms', { p95: true, p99: true }),
     naive_like_ms: summarize(naive, 'ms', { p95: true }),
   },
-  baseline: { what: "name LIKE '%term%' over an unindexed copy of the items on sale with their names, same file (count + first 200 by price)", median: median(naive), unit: 'ms' },
+  baseline: {
+    what: "name LIKE '%term%' over an unindexed copy of the items on sale with their names, same file (count + first 200 by price)",
+    median: median(naive),
+    unit: 'ms',
+  },
   ratio: percentile(samples, 95) / percentile(naive, 95),
   ratioMeaning: 'p95 ours ÷ p95 LIKE',
   targetText: 'p95 ≤ 20 ms',

@@ -140,7 +140,23 @@ interface Ready {
 async function startSandboxProcess(dir: string, items: number): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/server/cli.ts', '--port', '0', '--db', join(dir, 'sandbox.sqlite'), '--items', String(items), '--seed', '7', '--simulate', '--events-per-sec', String(EVENTS_PER_SECOND), '--json'],
+    [
+      '--import',
+      'tsx',
+      'src/server/cli.ts',
+      '--port',
+      '0',
+      '--db',
+      join(dir, 'sandbox.sqlite'),
+      '--items',
+      String(items),
+      '--seed',
+      '7',
+      '--simulate',
+      '--events-per-sec',
+      String(EVENTS_PER_SECOND),
+      '--json',
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -210,7 +226,11 @@ const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 export const median = (list: number[]): number => {
   const sorted = [...list].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length === 0 ? 0 : sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length === 0
+    ? 0
+    : sorted.length % 2
+      ? (sorted[mid] as number)
+      : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
 function fileSizes(dataDir: string): { dbBytes: number; walBytes: number } {
@@ -226,7 +246,15 @@ function fileSizes(dataDir: string): { dbBytes: number; walBytes: number } {
 }
 
 /** Tables that grow with use; their rows are "the data" in the report (a count, not the verdict's measure). */
-const GROWING_TABLES = ['trades', 'trade_timeline', 'ledger', 'price_history', 'items', 'alert_firings', 'notifications'];
+const GROWING_TABLES = [
+  'trades',
+  'trade_timeline',
+  'ledger',
+  'price_history',
+  'items',
+  'alert_firings',
+  'notifications',
+];
 
 /** What SQLite counts in the account database, read through a read-only connection of its own (WAL included). */
 function databaseUsage(dataDir: string): { pageBytes: number; dataBytes: number; freeBytes: number; rows: number } {
@@ -241,7 +269,8 @@ function databaseUsage(dataDir: string): { pageBytes: number; dataBytes: number;
     const dataBytes = (db.prepare('SELECT coalesce(sum(pgsize - unused), 0) FROM dbstat').pluck().get() as number) ?? 0;
     const tables = new Set(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[]);
     let rows = 0;
-    for (const table of GROWING_TABLES) if (tables.has(table)) rows += db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
+    for (const table of GROWING_TABLES)
+      if (tables.has(table)) rows += db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
     return { pageBytes: pageSize * pageCount, dataBytes, freeBytes: pageSize * freePages, rows };
   } finally {
     db.close();
@@ -249,7 +278,10 @@ function databaseUsage(dataDir: string): { pageBytes: number; dataBytes: number;
 }
 
 /** Compares the first and the last quarter of the samples after the warm-up. */
-export function flatness(samples: Sample[], pick: (s: Sample) => number): { first: number; last: number; change: number; min: number; max: number } {
+export function flatness(
+  samples: Sample[],
+  pick: (s: Sample) => number,
+): { first: number; last: number; change: number; min: number; max: number } {
   const quarter = Math.max(1, Math.floor(samples.length / 4));
   const first = median(samples.slice(0, quarter).map(pick));
   const last = median(samples.slice(-quarter).map(pick));
@@ -315,7 +347,12 @@ export const SOAK_RULE =
   `${DB_TOLERANCE_MIB} MiB; at least one buy, and a reconnect after every forced cut but the last`;
 
 /** The soak's verdict from its samples: memory, handles and database flat after the warm-up; buys and reconnects happened. */
-export function soakVerdict(input: { samples: Sample[]; durationMs: number; counters: SoakCounters; gcBeforeSample: boolean }): SoakVerdict {
+export function soakVerdict(input: {
+  samples: Sample[];
+  durationMs: number;
+  counters: SoakCounters;
+  gcBeforeSample: boolean;
+}): SoakVerdict {
   const { samples, counters } = input;
   const warmupS = (input.durationMs * WARMUP_SHARE) / 1000;
   const steady = samples.filter((s) => s.t >= warmupS);
@@ -341,31 +378,43 @@ export function soakVerdict(input: { samples: Sample[]; durationMs: number; coun
   const lastSteady = steady.at(-1);
   // The JS heap after a full GC is the leak signal (±10 %). rss also holds the store workers' SQLite caches and
   // memory map, which fill up to their caps as the database grows: it may gain that much (and 10 %), no more.
-  const rssBudgetMiB = Math.round(rss.first * (1 + MEMORY_TOLERANCE) + SQLITE_CACHE_BUDGET_MIB + mib(lastSteady?.dbBytes ?? 0));
+  const rssBudgetMiB = Math.round(
+    rss.first * (1 + MEMORY_TOLERANCE) + SQLITE_CACHE_BUDGET_MIB + mib(lastSteady?.dbBytes ?? 0),
+  );
   const dbSlackMiB = Math.max(DB_TOLERANCE_MIB, MEMORY_TOLERANCE * pages.first);
   const round1 = (n: number) => Math.round(n * 10) / 10;
   const pagesBudget = round1(pages.first + DB_PAGES_PER_DATA * Math.max(0, data.last - data.first) + dbSlackMiB);
   const freeBudget = round1(free.first + dbSlackMiB);
   const walBudget = round1(wal.first + dbSlackMiB);
-  const ratio = (s: Sample | undefined) => (s && s.dataBytes > 0 ? Math.round((s.pageBytes / s.dataBytes) * 1000) / 1000 : 0);
+  const ratio = (s: Sample | undefined) =>
+    s && s.dataBytes > 0 ? Math.round((s.pageBytes / s.dataBytes) * 1000) / 1000 : 0;
 
   const failures: string[] = [];
   const enough = steady.length >= 4;
   if (!enough) failures.push(`too few samples after the warm-up (${steady.length} < 4): run longer`);
-  if (!input.gcBeforeSample) failures.push('memory was sampled without a forced GC (run with node --expose-gc, as npm run bench -- soak does)');
+  if (!input.gcBeforeSample)
+    failures.push('memory was sampled without a forced GC (run with node --expose-gc, as npm run bench -- soak does)');
   const memoryFlat = Math.abs(heap.change) <= MEMORY_TOLERANCE && rss.last <= rssBudgetMiB;
-  if (Math.abs(heap.change) > MEMORY_TOLERANCE) failures.push(`heap ${heap.first} → ${heap.last} MiB (${(heap.change * 100).toFixed(1)} %), beyond ±${MEMORY_TOLERANCE * 100} %`);
+  if (Math.abs(heap.change) > MEMORY_TOLERANCE)
+    failures.push(
+      `heap ${heap.first} → ${heap.last} MiB (${(heap.change * 100).toFixed(1)} %), beyond ±${MEMORY_TOLERANCE * 100} %`,
+    );
   if (rss.last > rssBudgetMiB) failures.push(`rss ${rss.last} MiB above its budget of ${rssBudgetMiB} MiB`);
   const handlesFlat = handles.last <= handles.first + HANDLE_TOLERANCE;
   if (!handlesFlat) failures.push(`open handles ${handles.first} → ${handles.last} (more than +${HANDLE_TOLERANCE})`);
   const databaseFlat = pages.last <= pagesBudget && free.last <= freeBudget && wal.last <= walBudget;
   if (pages.last > pagesBudget) {
-    failures.push(`database ${pages.first} → ${pages.last} MiB for data ${data.first} → ${data.last} MiB: it grows beyond its data (budget ${pagesBudget} MiB)`);
+    failures.push(
+      `database ${pages.first} → ${pages.last} MiB for data ${data.first} → ${data.last} MiB: it grows beyond its data (budget ${pagesBudget} MiB)`,
+    );
   }
-  if (free.last > freeBudget) failures.push(`free pages ${free.first} → ${free.last} MiB: space is not reused (budget ${freeBudget} MiB)`);
-  if (wal.last > walBudget) failures.push(`WAL ${wal.first} → ${wal.last} MiB: checkpoints do not keep up (budget ${walBudget} MiB)`);
+  if (free.last > freeBudget)
+    failures.push(`free pages ${free.first} → ${free.last} MiB: space is not reused (budget ${freeBudget} MiB)`);
+  if (wal.last > walBudget)
+    failures.push(`WAL ${wal.first} → ${wal.last} MiB: checkpoints do not keep up (budget ${walBudget} MiB)`);
   if (counters.buysOk <= 0) failures.push('no buy succeeded');
-  if (counters.reconnects < Math.max(0, counters.cuts - 1)) failures.push(`${counters.reconnects} reconnects after ${counters.cuts} forced cuts`);
+  if (counters.reconnects < Math.max(0, counters.cuts - 1))
+    failures.push(`${counters.reconnects} reconnects after ${counters.cuts} forced cuts`);
   return {
     pass: failures.length === 0,
     memoryFlat,
@@ -401,18 +450,35 @@ async function main(): Promise<void> {
   const { minutes, sampleMs, buyMs, reconnectMs, items, durationMs, out, heapSnapshots } = readOptions();
   const dir = mkdtempSync(join(os.tmpdir(), 'md-soak-'));
   const loadBefore = os.loadavg().map((v) => Number(v.toFixed(2)));
-  if (!gc) log('global.gc is not exposed (run with node --expose-gc --import tsx): memory is sampled without a forced GC, so the run cannot pass');
-  log(`${minutes} min: sandbox with ${EVENTS_PER_SECOND} market events/s, a buy every ${buyMs / 1000} s, a forced reconnect every ${reconnectMs / 1000} s`);
+  if (!gc)
+    log(
+      'global.gc is not exposed (run with node --expose-gc --import tsx): memory is sampled without a forced GC, so the run cannot pass',
+    );
+  log(
+    `${minutes} min: sandbox with ${EVENTS_PER_SECOND} market events/s, a buy every ${buyMs / 1000} s, a forced reconnect every ${reconnectMs / 1000} s`,
+  );
   const { child, ready } = await startSandboxProcess(dir, items);
   const adminHeaders = { 'x-admin-token': ready.admin_token, 'content-type': 'application/json' };
-  const created = await fetch(`${ready.base_url}/admin/merchants`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ balance: 1_000_000_000 }) });
+  const created = await fetch(`${ready.base_url}/admin/merchants`, {
+    method: 'POST',
+    headers: adminHeaders,
+    body: JSON.stringify({ balance: 1_000_000_000 }),
+  });
   const merchant = (await created.json()) as { merchantId: string; apiKey: string };
   const relay = new Relay(Number(new URL(ready.base_url).port));
   await relay.start();
 
   const dataDir = join(dir, 'engine');
   const engineLog = { lines: 0, last: [] as string[] };
-  const counters: SoakCounters = { buysOk: 0, buysRefused: {}, buyErrors: 0, reconnects: 0, cuts: 0, batches: 0, notifications: 0 };
+  const counters: SoakCounters = {
+    buysOk: 0,
+    buysRefused: {},
+    buyErrors: 0,
+    reconnects: 0,
+    cuts: 0,
+    batches: 0,
+    notifications: 0,
+  };
   const engine = new Engine({
     dataDir,
     secrets: new MemorySecretStore(),
@@ -422,7 +488,12 @@ async function main(): Promise<void> {
       if (engineLog.last.length > 20) engineLog.last.shift();
     },
     startDemo: () => Promise.reject(new Error('no demo in the soak')),
-    override: { baseUrl: `http://127.0.0.1:${relay.port}`, wsUrl: `ws://127.0.0.1:${relay.port}/ws`, merchantId: merchant.merchantId, apiKey: merchant.apiKey },
+    override: {
+      baseUrl: `http://127.0.0.1:${relay.port}`,
+      wsUrl: `ws://127.0.0.1:${relay.port}/ws`,
+      merchantId: merchant.merchantId,
+      apiKey: merchant.apiKey,
+    },
   });
   let lastState = '';
   let everConnected = false;
@@ -463,7 +534,9 @@ async function main(): Promise<void> {
           itemId: row.itemId,
           assetId: detail.item.assetId,
           price: detail.item.price,
-          recipient: { tradeUrl: `https://steamcommunity.com/tradeoffer/new/?partner=${90_000_000 + (partner++ % 20)}&token=AbCd1234` },
+          recipient: {
+            tradeUrl: `https://steamcommunity.com/tradeoffer/new/?partner=${90_000_000 + (partner++ % 20)}&token=AbCd1234`,
+          },
         });
         if (outcome.ok) counters.buysOk++;
         else counters.buysRefused[outcome.failure.code] = (counters.buysRefused[outcome.failure.code] ?? 0) + 1;
@@ -498,7 +571,12 @@ async function main(): Promise<void> {
       // A busy moment of the writer (SQLITE_BUSY): keep the previous reading rather than lose the sample.
       log(`database usage not read: ${(error as Error).message}`);
       const previous = samples.at(-1);
-      usage = { pageBytes: previous?.pageBytes ?? 0, dataBytes: previous?.dataBytes ?? 0, freeBytes: previous?.freeBytes ?? 0, rows: previous?.rows ?? 0 };
+      usage = {
+        pageBytes: previous?.pageBytes ?? 0,
+        dataBytes: previous?.dataBytes ?? 0,
+        freeBytes: previous?.freeBytes ?? 0,
+        rows: previous?.rows ?? 0,
+      };
     }
     const entry: Sample = {
       t: Math.round((Date.now() - started) / 100) / 10,
@@ -562,7 +640,11 @@ async function main(): Promise<void> {
   const cpus = os.cpus();
   const result = {
     name: 'soak',
-    machine: { cpu: cpus[0]?.model.trim() ?? 'unknown', cores: cpus.length, totalMemGiB: Number((os.totalmem() / 1024 ** 3).toFixed(1)) },
+    machine: {
+      cpu: cpus[0]?.model.trim() ?? 'unknown',
+      cores: cpus.length,
+      totalMemGiB: Number((os.totalmem() / 1024 ** 3).toFixed(1)),
+    },
     node: process.version,
     date: new Date(started).toISOString(),
     durationMinutes: minutes,
@@ -618,7 +700,12 @@ function rejudge(file: string): void {
     verdict: unknown;
     verdictAsRun?: unknown;
   };
-  const verdict = soakVerdict({ samples: result.samples, durationMs: result.durationMinutes * 60_000, counters: result.counters, gcBeforeSample: result.settings.gcBeforeSample });
+  const verdict = soakVerdict({
+    samples: result.samples,
+    durationMs: result.durationMinutes * 60_000,
+    counters: result.counters,
+    gcBeforeSample: result.settings.gcBeforeSample,
+  });
   const { samples, ...rest } = result;
   const next = {
     ...rest,

@@ -57,7 +57,11 @@ const result = buildResult({
     commandMs: summarize(commandMs.length > 0 ? commandMs : [Number.NaN], 'ms', { p95: true }),
     fillMs: summarize(fillMs.length > 0 ? fillMs : [Number.NaN], 'ms'),
   },
-  baseline: { what: `full sync of ${ITEMS / 1000}k items into an empty store, checked (the fill)`, median: median(fillMs), unit: 'ms' },
+  baseline: {
+    what: `full sync of ${ITEMS / 1000}k items into an empty store, checked (the fill)`,
+    median: median(fillMs),
+    unit: 'ms',
+  },
   ratio: median(commandMs) / median(fillMs),
   ratioMeaning: 'a command with its checks / the fill',
   targetText: 'no disagreement between the store and the model',

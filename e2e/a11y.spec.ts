@@ -7,10 +7,30 @@ import { merchantApi, tradeUrlFor } from '../test/support/sandboxHttp';
 import { dataRows, goTo, openApp, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
-const DONE = { itemId: 6_000_001, assetId: '60000001', market_hash_name: 'USP-S | Axe Harbor (Field-Tested)', price: 1500 };
-const REVERSED = { itemId: 6_000_002, assetId: '60000002', market_hash_name: 'AWP | Axe Vale (Field-Tested)', price: 4000 };
-const OPEN = { itemId: 6_000_003, assetId: '60000003', market_hash_name: 'AK-47 | Axe Reef (Minimal Wear)', price: 2500 };
-const ON_SALE = { itemId: 6_000_004, assetId: '60000004', market_hash_name: 'M4A4 | Axe Spire (Field-Tested)', price: 3100 };
+const DONE = {
+  itemId: 6_000_001,
+  assetId: '60000001',
+  market_hash_name: 'USP-S | Axe Harbor (Field-Tested)',
+  price: 1500,
+};
+const REVERSED = {
+  itemId: 6_000_002,
+  assetId: '60000002',
+  market_hash_name: 'AWP | Axe Vale (Field-Tested)',
+  price: 4000,
+};
+const OPEN = {
+  itemId: 6_000_003,
+  assetId: '60000003',
+  market_hash_name: 'AK-47 | Axe Reef (Minimal Wear)',
+  price: 2500,
+};
+const ON_SALE = {
+  itemId: 6_000_004,
+  assetId: '60000004',
+  market_hash_name: 'M4A4 | Axe Spire (Field-Tested)',
+  price: 3100,
+};
 
 const stack = useStack({
   items: 800,
@@ -20,7 +40,13 @@ const stack = useStack({
     await admin.post('/admin/items', { items: [DONE, REVERSED, OPEN, ON_SALE] });
     const api = merchantApi(sandbox, merchant);
     const buy = async (l: typeof DONE, n: number) => {
-      const answer = await api.post<{ tradeId: string }>('/Items/Buy', { itemId: l.itemId, assetId: l.assetId, price: l.price, tradeUrl: tradeUrlFor(30 + n), externalId: `A11Y-${n}` });
+      const answer = await api.post<{ tradeId: string }>('/Items/Buy', {
+        itemId: l.itemId,
+        assetId: l.assetId,
+        price: l.price,
+        tradeUrl: tradeUrlFor(30 + n),
+        externalId: `A11Y-${n}`,
+      });
       if (answer.status !== 200) throw new Error(`buy: ${answer.status} ${JSON.stringify(answer.body)}`);
       return answer.body.tradeId;
     };
@@ -43,7 +69,10 @@ async function violations(page: Page, include?: string): Promise<string[]> {
   if (include) builder = builder.include(include);
   const result = await builder.analyze();
   return result.violations.flatMap((v) =>
-    v.nodes.map((node) => `${v.id} (${v.impact ?? 'n/a'}): ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`),
+    v.nodes.map(
+      (node) =>
+        `${v.id} (${v.impact ?? 'n/a'}): ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`,
+    ),
   );
 }
 
@@ -102,10 +131,15 @@ async function everyScreen(page: Page, theme: string): Promise<void> {
 
   // Trades (active, history) and a reversed trade's detail.
   await goTo(page, 'Trades');
-  await expect(page.getByRole('table', { name: 'Trades' }).locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('table', { name: 'Trades' }).locator('tbody tr').first()).toBeVisible({
+    timeout: 30_000,
+  });
   await expectClean(page, `${theme}: Trades (active)`);
   await page.getByRole('tab', { name: 'History' }).click();
-  const reversedRow = page.getByRole('table', { name: 'Trades' }).getByRole('row').filter({ hasText: REVERSED.market_hash_name });
+  const reversedRow = page
+    .getByRole('table', { name: 'Trades' })
+    .getByRole('row')
+    .filter({ hasText: REVERSED.market_hash_name });
   await reversedRow.click();
   await expect(page.getByRole('complementary', { name: 'Trade detail' })).toContainText(REVERSED.market_hash_name);
   await expectClean(page, `${theme}: trade detail`);
@@ -115,8 +149,15 @@ async function everyScreen(page: Page, theme: string): Promise<void> {
   await goTo(page, 'Alerts');
   await expectClean(page, `${theme}: Alerts`);
   await goTo(page, 'Notifications');
-  await expect(page.getByRole('list', { name: 'Notifications' }).or(page.getByRole('status').filter({ hasText: 'No notifications' }))).toBeVisible({ timeout: 15_000 });
-  const grouped = page.getByRole('list', { name: 'Notifications' }).getByRole('button', { name: /^Show \d+$/ }).first();
+  await expect(
+    page
+      .getByRole('list', { name: 'Notifications' })
+      .or(page.getByRole('status').filter({ hasText: 'No notifications' })),
+  ).toBeVisible({ timeout: 15_000 });
+  const grouped = page
+    .getByRole('list', { name: 'Notifications' })
+    .getByRole('button', { name: /^Show \d+$/ })
+    .first();
   if (await grouped.isVisible()) await grouped.click();
   await expectClean(page, `${theme}: Notifications`);
   await goTo(page, 'Settings');
@@ -132,7 +173,9 @@ test('every screen, panel and dialog passes axe (WCAG 2.1 AA) in the dark and th
   await everyScreen(page, 'light');
 });
 
-test('typing in any text field of any screen types there: no single-key shortcut fires (b, n, /, e, a, r, g then a screen)', async ({ page }) => {
+test('typing in any text field of any screen types there: no single-key shortcut fires (b, n, /, e, a, r, g then a screen)', async ({
+  page,
+}) => {
   await openApp(page, stack());
   // Every screen with a text field (Notifications has none).
   const screens = ['Catalog', 'Trades', 'Wallet', 'Alerts', 'Settings'] as const;
@@ -140,7 +183,9 @@ test('typing in any text field of any screen types there: no single-key shortcut
   for (const screen of screens) {
     await goTo(page, screen);
     if (screen === 'Catalog') await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
-    const fields = page.locator('main input:visible:not([type=checkbox]):not([type=radio]):not([type=range]):not([disabled]), main textarea:visible');
+    const fields = page.locator(
+      'main input:visible:not([type=checkbox]):not([type=radio]):not([type=range]):not([disabled]), main textarea:visible',
+    );
     const count = await fields.count();
     expect(count, `text fields on ${screen}`).toBeGreaterThan(0);
     for (let i = 0; i < count; i++) {

@@ -29,7 +29,9 @@ async function buyDialogRecipients(page: Page): Promise<string[]> {
   await itemDetail(page).getByRole('button', { name: 'Buy', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Buy item' });
   await expect(dialog).toBeVisible();
-  const options = (await dialog.getByLabel('Recipient').locator('option').allTextContents()).map((text) => text.split(' — ')[0] ?? text);
+  const options = (await dialog.getByLabel('Recipient').locator('option').allTextContents()).map(
+    (text) => text.split(' — ')[0] ?? text,
+  );
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   return options;

@@ -38,7 +38,9 @@ async function newRule(page: Page, fill: (dialog: ReturnType<Page['getByRole']>)
   await expect(dialog).toBeHidden();
 }
 
-test('alerts: firings acknowledged and re-armed from the keyboard and the palette; auto-buy within its caps', async ({ page }) => {
+test('alerts: firings acknowledged and re-armed from the keyboard and the palette; auto-buy within its caps', async ({
+  page,
+}) => {
   await openApp(page, stack());
   await expectFeedLive(page);
 
@@ -83,7 +85,9 @@ test('alerts: firings acknowledged and re-armed from the keyboard and the palett
   await page.keyboard.press('r');
   await expect(page.getByRole('status').filter({ hasText: 'Rule re-armed' })).toBeVisible();
   await expect(unacknowledged(page)).toContainText('2 unacknowledged', { timeout: 20_000 });
-  await expect(firingRows(page).filter({ hasText: 'acknowledged' }).filter({ hasNotText: 'Acknowledge' })).toHaveCount(0);
+  await expect(firingRows(page).filter({ hasText: 'acknowledged' }).filter({ hasNotText: 'Acknowledge' })).toHaveCount(
+    0,
+  );
 
   // Auto-buy with a $10 total cap and an $8 daily cap.
   await newRule(page, async (d) => {
@@ -91,7 +95,9 @@ test('alerts: firings acknowledged and re-armed from the keyboard and the palett
     await d.getByLabel('Name contains').fill('Okapi Bargain');
     await d.getByRole('checkbox', { name: 'Buy matching items automatically' }).check();
     await d.getByLabel('Max price ($)').fill('10');
-    await d.getByRole('combobox', { name: 'Recipient' }).selectOption({ label: `Desk — ${tradeUrlFor(31).replace('AbCd1234', 'Ab******')}` });
+    await d
+      .getByRole('combobox', { name: 'Recipient' })
+      .selectOption({ label: `Desk — ${tradeUrlFor(31).replace('AbCd1234', 'Ab******')}` });
     await d.getByLabel('Total spend cap ($)').fill('10');
     await d.getByLabel('Daily cap ($)').fill('8');
   });
@@ -101,16 +107,22 @@ test('alerts: firings acknowledged and re-armed from the keyboard and the palett
   // A $7 listing is bought at once; a $5 one would pass the caps ($10 in all, checked first, and $8 a day): skipped,
   // on the rule's one line for the day.
   await stack().admin.post('/admin/items', { items: [BARGAINS[0]] });
-  await expect(firingRows(page).filter({ hasText: BARGAINS[0]?.market_hash_name ?? '' })).toContainText('bought · open trade', { timeout: 20_000 });
-  await expect(autoRule).toContainText(`${formatCents(700)} / ${formatCents(1000)}`);
-  await stack().admin.post('/admin/items', { items: [BARGAINS[1]] });
-  await expect(page.getByRole('list', { name: 'Auto-buy skips by rule and day' }).getByRole('listitem').filter({ hasText: 'Okapi auto' })).toContainText(
-    '1 match not bought: the rule would exceed its spend cap',
+  await expect(firingRows(page).filter({ hasText: BARGAINS[0]?.market_hash_name ?? '' })).toContainText(
+    'bought · open trade',
     { timeout: 20_000 },
   );
+  await expect(autoRule).toContainText(`${formatCents(700)} / ${formatCents(1000)}`);
+  await stack().admin.post('/admin/items', { items: [BARGAINS[1]] });
+  await expect(
+    page
+      .getByRole('list', { name: 'Auto-buy skips by rule and day' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Okapi auto' }),
+  ).toContainText('1 match not bought: the rule would exceed its spend cap', { timeout: 20_000 });
   await expect(firingRows(page).filter({ hasText: BARGAINS[1]?.market_hash_name ?? '' })).toHaveCount(0);
   await expect(autoRule).toContainText(`${formatCents(700)} / ${formatCents(1000)}`);
-  const trades = (await stack().api.get<{ trades: { itemId: number; price: number }[] }>('/Trades/History')).body.trades;
+  const trades = (await stack().api.get<{ trades: { itemId: number; price: number }[] }>('/Trades/History')).body
+    .trades;
   expect(trades.map((t) => t.itemId)).toEqual([BARGAINS[0]?.itemId]);
 });
 
@@ -125,7 +137,9 @@ test('settings: test connection, notifications per status and the theme, kept ac
   await account.getByRole('button', { name: 'Test connection' }).click();
   const balance = (await stack().api.get<{ total_available: number }>('/Wallet/GetBalance')).body.total_available;
   // Said once: no "Balance …, available …" after the same figure (this merchant has no credit).
-  await expect(account.getByRole('status')).toHaveText(`Connection works. Connected as ${stack().merchant.merchantId}: ${formatCents(balance)} available.`);
+  await expect(account.getByRole('status')).toHaveText(
+    `Connection works. Connected as ${stack().merchant.merchantId}: ${formatCents(balance)} available.`,
+  );
   await account.getByLabel('API key').fill('definitely-not-the-key');
   await account.getByRole('button', { name: 'Test connection' }).click();
   await expect(account.getByRole('alert')).toContainText('Connection failed.');
@@ -173,7 +187,9 @@ test('status bar: rate-limit meters and maintenance', async ({ page }, testInfo)
     await expect(banner).toContainText('Buying is unavailable until it ends');
     // A refresh now would be refused: it is not started, and the toast says why.
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
-    await expect(page.locator('.toast').filter({ hasText: 'Catalog refresh not started' })).toContainText('under maintenance');
+    await expect(page.locator('.toast').filter({ hasText: 'Catalog refresh not started' })).toContainText(
+      'under maintenance',
+    );
     // One countdown to the next try (the feed's attempt, which ends the API's back-off), in the status bar and the
     // banner alike; also once the feed itself was closed for maintenance and waits for its next attempt.
     for (const feedClosed of [false, true]) {

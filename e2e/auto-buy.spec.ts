@@ -14,7 +14,12 @@ const ON_SALE = [
   { itemId: 4_000_002, assetId: '40000002', market_hash_name: 'P250 | Zircon Ember (Minimal Wear)', price: 500 },
   { itemId: 4_000_003, assetId: '40000003', market_hash_name: 'P250 | Zircon Ember (Well-Worn)', price: 600 },
 ];
-const listing = (n: number, name: string, price: number) => ({ itemId: 4_100_000 + n, assetId: String(41_000_000 + n), market_hash_name: name, price });
+const listing = (n: number, name: string, price: number) => ({
+  itemId: 4_100_000 + n,
+  assetId: String(41_000_000 + n),
+  market_hash_name: name,
+  price,
+});
 
 const stack = useStack({
   items: 3000,
@@ -28,15 +33,22 @@ const stack = useStack({
 test.describe.configure({ timeout: 120_000 });
 
 const firingRows = (page: Page) => page.getByRole('table', { name: 'Alert firings' }).locator('tbody tr');
-const skipLine = (page: Page, rule: string) => page.getByRole('list', { name: 'Auto-buy skips by rule and day' }).getByRole('listitem').filter({ hasText: rule });
-const serverTrades = async () => (await stack().api.get<{ trades: { itemId: number }[] }>('/Trades/History')).body.trades;
+const skipLine = (page: Page, rule: string) =>
+  page.getByRole('list', { name: 'Auto-buy skips by rule and day' }).getByRole('listitem').filter({ hasText: rule });
+const serverTrades = async () =>
+  (await stack().api.get<{ trades: { itemId: number }[] }>('/Trades/History')).body.trades;
 
 async function axeFindings(page: Page, selector: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include(selector).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .include(selector)
+    .analyze();
   return result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
 }
 
-test('auto-buy: preview on save, only new listings, dry run, stop-all from the hotkey, the status bar and the palette', async ({ page }) => {
+test('auto-buy: preview on save, only new listings, dry run, stop-all from the hotkey, the status bar and the palette', async ({
+  page,
+}) => {
   await openApp(page, stack());
   await expectFeedLive(page);
 
@@ -63,22 +75,34 @@ test('auto-buy: preview on save, only new listings, dry run, stop-all from the h
 
   // The preview: the three on sale now, $15 in all; "only new listings" is the default.
   const existing = dialog.getByRole('group', { name: 'Listings on sale now' });
-  await expect(existing).toContainText(`3 listings on sale match now, ${formatCents(1500)} in total`, { timeout: 15_000 });
+  await expect(existing).toContainText(`3 listings on sale match now, ${formatCents(1500)} in total`, {
+    timeout: 15_000,
+  });
   await expect(existing.getByRole('radio', { name: /^Only new listings/ })).toBeChecked();
-  await expect(existing.getByRole('radio', { name: `Also the 3 listed now (total ${formatCents(1500)})` })).not.toBeChecked();
+  await expect(
+    existing.getByRole('radio', { name: `Also the 3 listed now (total ${formatCents(1500)})` }),
+  ).not.toBeChecked();
   expect(await axeFindings(page, '.rule-dialog')).toEqual([]);
   await dialog.getByRole('button', { name: 'Save rule' }).click();
   await expect(dialog).toBeHidden();
 
   // Nothing listed at save time is bought: the three fold into one quiet line, no red rows.
-  await expect(skipLine(page, 'Zircon auto')).toContainText('3 matches not bought: listed before the rule was armed (only new listings)', { timeout: 20_000 });
+  await expect(skipLine(page, 'Zircon auto')).toContainText(
+    '3 matches not bought: listed before the rule was armed (only new listings)',
+    { timeout: 20_000 },
+  );
   await expect(firingRows(page)).toHaveCount(0);
   // A new listing is bought; the spend shows in the status bar and on the Alerts screen.
   await stack().admin.post('/admin/items', { items: [listing(1, 'P250 | Zircon Ember (Factory New)', 700)] });
-  await expect(firingRows(page).filter({ hasText: 'Zircon Ember (Factory New)' })).toContainText('bought · open trade', { timeout: 20_000 });
+  await expect(firingRows(page).filter({ hasText: 'Zircon Ember (Factory New)' })).toContainText(
+    'bought · open trade',
+    { timeout: 20_000 },
+  );
   await expect(statusBar(page).getByRole('button', { name: /^Auto-buy/ })).toContainText(`${formatCents(700)} today`);
   const today = page.getByRole('region', { name: 'Auto-buy today' });
-  await expect(today.getByRole('table', { name: 'Auto-buy spend today by rule' })).toContainText(`Zircon auto${formatCents(700)}`);
+  await expect(today.getByRole('table', { name: 'Auto-buy spend today by rule' })).toContainText(
+    `Zircon auto${formatCents(700)}`,
+  );
   expect((await serverTrades()).map((t) => t.itemId)).toEqual([4_100_001]);
 
   // Stop-all from the hotkey: the next listing is not bought.
@@ -108,9 +132,12 @@ test('auto-buy: preview on save, only new listings, dry run, stop-all from the h
   // The switch opens the preview instead of switching at once.
   await zircon.getByRole('switch', { name: 'Enable Zircon auto' }).click();
   const enabling = page.getByRole('dialog', { name: 'Enable “Zircon auto”' });
-  await expect(enabling.getByRole('group', { name: 'Listings on sale now' })).toContainText(`4 listings on sale match now, ${formatCents(1800)} in total`, {
-    timeout: 15_000,
-  });
+  await expect(enabling.getByRole('group', { name: 'Listings on sale now' })).toContainText(
+    `4 listings on sale match now, ${formatCents(1800)} in total`,
+    {
+      timeout: 15_000,
+    },
+  );
   await expect(enabling.getByRole('radio', { name: /^Only new listings/ })).toBeChecked();
   await enabling.getByRole('button', { name: 'Enable rule' }).click();
   await expect(enabling).toBeHidden();
@@ -128,9 +155,14 @@ test('auto-buy: preview on save, only new listings, dry run, stop-all from the h
   await dialog.getByRole('checkbox', { name: /^Dry run/ }).check();
   await dialog.getByRole('button', { name: 'Save rule' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('table', { name: 'Alert rules' }).locator('tbody tr', { hasText: 'Quartz dry' })).toContainText('dry run');
+  await expect(
+    page.getByRole('table', { name: 'Alert rules' }).locator('tbody tr', { hasText: 'Quartz dry' }),
+  ).toContainText('dry run');
   await stack().admin.post('/admin/items', { items: [listing(3, 'MAC-10 | Quartz Haze (Field-Tested)', 300)] });
-  await expect(firingRows(page).filter({ hasText: 'Quartz Haze' })).toContainText(`dry run · would buy at ${formatCents(300)}`, { timeout: 20_000 });
+  await expect(firingRows(page).filter({ hasText: 'Quartz Haze' })).toContainText(
+    `dry run · would buy at ${formatCents(300)}`,
+    { timeout: 20_000 },
+  );
   expect(await serverTrades()).toHaveLength(1);
   expect(await axeFindings(page, '.alerts-screen')).toEqual([]);
   expect(await axeFindings(page, '.statusbar')).toEqual([]);

@@ -41,7 +41,10 @@ const stack = useStack({
 const summary = (page: Page) => page.getByRole('region', { name: 'While you were away' });
 
 async function axeFindings(page: Page, selector: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include(selector).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .include(selector)
+    .analyze();
   return result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
 }
 
@@ -49,7 +52,9 @@ async function serverLedgerCount(): Promise<number> {
   return (await stack().api.get<{ total: number }>('/Wallet/BalanceHistory?limit=1')).body.total;
 }
 
-test('after a restart the trades settled meanwhile are summarised by status with the ledger entries', async ({ page }) => {
+test('after a restart the trades settled meanwhile are summarised by status with the ledger entries', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await openApp(page, stack(), '#/trades');
   await expectFeedLive(page, 60_000);
@@ -58,7 +63,9 @@ test('after a restart the trades settled meanwhile are summarised by status with
   await expect(page.getByRole('table', { name: 'Trades' }).locator('tbody tr')).toHaveCount(3, { timeout: 30_000 });
   const ledgerBefore = await serverLedgerCount();
   await goTo(page, 'Wallet');
-  await expect(page.getByRole('table', { name: 'Ledger' }).locator('tbody tr')).toHaveCount(ledgerBefore, { timeout: 30_000 });
+  await expect(page.getByRole('table', { name: 'Ledger' }).locator('tbody tr')).toHaveCount(ledgerBefore, {
+    timeout: 30_000,
+  });
   await expect(summary(page)).toHaveCount(0);
 
   await stack().stopHost();
@@ -69,10 +76,15 @@ test('after a restart the trades settled meanwhile are summarised by status with
   await admin.transition(delivered, { status: 'COMPLETED' });
   await admin.transition(cancelled, { status: 'SENT' });
   await admin.transition(cancelled, { status: 'CANCELLED' });
-  const topUp = await admin.post(`/admin/merchants/${stack().merchant.merchantId}/balance`, { type: 'ADMIN TOP UP', amount: 10_000 });
+  const topUp = await admin.post(`/admin/merchants/${stack().merchant.merchantId}/balance`, {
+    type: 'ADMIN TOP UP',
+    amount: 10_000,
+  });
   expect(topUp.status).toBeLessThan(300);
   const newEntries = (await serverLedgerCount()) - ledgerBefore;
-  const newest = await stack().api.get<{ transactions: { amount: number }[] }>(`/Wallet/BalanceHistory?limit=${newEntries}`);
+  const newest = await stack().api.get<{ transactions: { amount: number }[] }>(
+    `/Wallet/BalanceHistory?limit=${newEntries}`,
+  );
   const net = newest.body.transactions.reduce((sum, entry) => sum + entry.amount, 0);
   await stack().startHost();
 
@@ -80,7 +92,9 @@ test('after a restart the trades settled meanwhile are summarised by status with
   const region = summary(page);
   await expect(region).toBeVisible({ timeout: 60_000 });
   await expect(region.getByTestId('away-trades')).toHaveText('1 completed ($12.34), 1 cancelled ($43.21)');
-  await expect(region.getByTestId('away-ledger')).toHaveText(`${newEntries} new ${newEntries === 1 ? 'entry' : 'entries'}, net +$${(net / 100).toFixed(2)}`);
+  await expect(region.getByTestId('away-ledger')).toHaveText(
+    `${newEntries} new ${newEntries === 1 ? 'entry' : 'entries'}, net +$${(net / 100).toFixed(2)}`,
+  );
   expect(await axeFindings(page, '.away-summary')).toEqual([]);
   await goTo(page, 'Settings');
   await page.getByRole('radiogroup', { name: 'Theme' }).getByText('Light').click();
@@ -105,7 +119,9 @@ test('after a restart the trades settled meanwhile are summarised by status with
   expect(stack().hostLog()).toContain('while away: 1 trade completed, 1 was cancelled;');
 });
 
-test('Settings: a bad webhook URL is refused with the reason; a good one gets the next trade notification, without the token', async ({ page }) => {
+test('Settings: a bad webhook URL is refused with the reason; a good one gets the next trade notification, without the token', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const bodies: { path: string; body: { content?: string } }[] = [];
   const receiver: Server = createServer((request, response) => {
@@ -125,7 +141,9 @@ test('Settings: a bad webhook URL is refused with the reason; a good one gets th
     const field = section.getByLabel('Webhook URL');
     await field.fill('https://api.telegram.org/bot123:ABC/sendMessage');
     await section.getByRole('button', { name: 'Save' }).click();
-    await expect(section.getByRole('alert')).toHaveText('A Telegram sendMessage URL needs the chat: add ?chat_id=<chat id> (a number, or @channelname)');
+    await expect(section.getByRole('alert')).toHaveText(
+      'A Telegram sendMessage URL needs the chat: add ?chat_id=<chat id> (a number, or @channelname)',
+    );
 
     await field.fill(`http://127.0.0.1:${port}/api/webhooks/42/SECRET-TOKEN`);
     await field.press('Enter');

@@ -7,14 +7,22 @@ import { join } from 'node:path';
 import { expectFeedLive, goTo, openApp, statusBar, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
-const ITEM = { itemId: 6_000_001, assetId: '60000001', market_hash_name: 'P250 | Harbor Mist (Field-Tested)', price: 640 };
+const ITEM = {
+  itemId: 6_000_001,
+  assetId: '60000001',
+  market_hash_name: 'P250 | Harbor Mist (Field-Tested)',
+  price: 640,
+};
 
 const stack = useStack({ items: 800, seed: 4, restartableHost: true });
 
 const LOST = 'Connection to Merchant Desk lost — reconnecting…';
 const EXPIRED = 'Session expired — open the URL printed by npm run web';
 
-test('the page notices the web host going away, and recovers or says the session expired', async ({ page, context }) => {
+test('the page notices the web host going away, and recovers or says the session expired', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await openApp(page, stack());
   await expectFeedLive(page);
@@ -29,12 +37,16 @@ test('the page notices the web host going away, and recovers or says the session
     (window as unknown as { feedStatesShown: string[] }).feedStatesShown = shown;
     const bar = document.querySelector('section[aria-label="Status bar"]');
     const note = () => {
-      const text = bar?.querySelector('.conn-state strong')?.textContent ?? bar?.querySelector('.conn-state')?.textContent?.trim() ?? '';
+      const text =
+        bar?.querySelector('.conn-state strong')?.textContent ??
+        bar?.querySelector('.conn-state')?.textContent?.trim() ??
+        '';
       if (shown.at(-1) !== text) shown.push(text);
     };
     if (bar) new MutationObserver(note).observe(bar, { subtree: true, childList: true, characterData: true });
   });
-  const feedStatesShown = () => page.evaluate(() => (window as unknown as { feedStatesShown: string[] }).feedStatesShown);
+  const feedStatesShown = () =>
+    page.evaluate(() => (window as unknown as { feedStatesShown: string[] }).feedStatesShown);
 
   // The host stops: the banner and the status bar say so (not "Live").
   await stack().stopHost();
@@ -45,11 +57,18 @@ test('the page notices the web host going away, and recovers or says the session
 
   // Meanwhile things change that only a fresh read shows: a setting edited on disk, a trade made elsewhere.
   const configFile = join(stack().dataDir, 'config.json');
-  const config = (existsSync(configFile) ? JSON.parse(readFileSync(configFile, 'utf8')) : { version: 1, settings: {} }) as { settings: Record<string, unknown> };
+  const config = (
+    existsSync(configFile) ? JSON.parse(readFileSync(configFile, 'utf8')) : { version: 1, settings: {} }
+  ) as { settings: Record<string, unknown> };
   config.settings['alertsPaused'] = true;
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
   await stack().admin.post('/admin/items', { items: [ITEM] });
-  const bought = await stack().api.post<{ tradeId: string }>('/Items/Buy', { itemId: ITEM.itemId, assetId: ITEM.assetId, price: ITEM.price, tradeUrl: TRADE_URL });
+  const bought = await stack().api.post<{ tradeId: string }>('/Items/Buy', {
+    itemId: ITEM.itemId,
+    assetId: ITEM.assetId,
+    price: ITEM.price,
+    tradeUrl: TRADE_URL,
+  });
   expect(bought.status).toBe(200);
 
   // Back with the same token on the same port: no click, no reload.
@@ -65,10 +84,13 @@ test('the page notices the web host going away, and recovers or says the session
   // Still live: a change on the server arrives over the new engine's events.
   await stack().admin.transition(bought.body.tradeId, { status: 'SENT' });
   await goTo(page, 'Trades');
-  await expect(page.getByRole('table', { name: 'Trades' }).locator('tbody tr').filter({ hasText: ITEM.market_hash_name }).locator('.status-badge')).toHaveText(
-    /^sent$/i,
-    { timeout: 15_000 },
-  );
+  await expect(
+    page
+      .getByRole('table', { name: 'Trades' })
+      .locator('tbody tr')
+      .filter({ hasText: ITEM.market_hash_name })
+      .locator('.status-badge'),
+  ).toHaveText(/^sent$/i, { timeout: 15_000 });
 
   // Back with a NEW token: this page's token is refused; it says what to do.
   await stack().stopHost();

@@ -15,12 +15,27 @@ const BARGAINS = [
   { itemId: 9_000_012, market_hash_name: 'Glock-18 | Quillfeather (Field-Tested)', price: 450 },
 ];
 const PRICEY = { itemId: 9_000_021, market_hash_name: 'AWP | Gilded Monsoon (Factory New)', price: 500_000 };
-const KNIFE = { itemId: 9_000_031, market_hash_name: '★ StatTrak™ Karambit | Lore Drift (Factory New)', price: 900, phase: null };
+const KNIFE = {
+  itemId: 9_000_031,
+  market_hash_name: '★ StatTrak™ Karambit | Lore Drift (Factory New)',
+  price: 900,
+  phase: null,
+};
 const SPARE = { itemId: 9_000_041, market_hash_name: 'P250 | Outage Probe (Field-Tested)', price: 250 };
 /** On sale in Phase 1 only: a buy by name in Phase 2 finds none. */
-const PHASED = { itemId: 9_000_051, market_hash_name: '★ Bayonet | Doppler Quarry (Factory New)', phase: 'Phase 1', price: 800 };
+const PHASED = {
+  itemId: 9_000_051,
+  market_hash_name: '★ Bayonet | Doppler Quarry (Factory New)',
+  phase: 'Phase 1',
+  price: 800,
+};
 /** Bought before the app starts with the order id USED-ORDER-1. */
-const USED = { itemId: 9_000_061, assetId: '90000061', market_hash_name: 'MAC-10 | Ledger Mark (Field-Tested)', price: 150 };
+const USED = {
+  itemId: 9_000_061,
+  assetId: '90000061',
+  market_hash_name: 'MAC-10 | Ledger Mark (Field-Tested)',
+  price: 150,
+};
 const FRESH = { itemId: 9_000_062, market_hash_name: 'MAC-10 | Ledger Fresh (Field-Tested)', price: 160 };
 
 const stack = useStack({
@@ -31,9 +46,18 @@ const stack = useStack({
   // $100: enough for the cheap buys below, far from the $5,000 AWP.
   merchant: { balance: 10_000 },
   async prepare({ sandbox, admin, merchant }) {
-    const answer = await admin.post('/admin/items', { items: [TARGET, MOVER, ...BARGAINS, PRICEY, KNIFE, SPARE, PHASED, USED, FRESH] });
-    if (answer.status !== 200 && answer.status !== 201) throw new Error(`listing test items: ${answer.status} ${JSON.stringify(answer.body)}`);
-    const used = await merchantApi(sandbox, merchant).post('/Items/Buy', { itemId: USED.itemId, assetId: USED.assetId, price: USED.price, tradeUrl: TRADE_URL, externalId: 'USED-ORDER-1' });
+    const answer = await admin.post('/admin/items', {
+      items: [TARGET, MOVER, ...BARGAINS, PRICEY, KNIFE, SPARE, PHASED, USED, FRESH],
+    });
+    if (answer.status !== 200 && answer.status !== 201)
+      throw new Error(`listing test items: ${answer.status} ${JSON.stringify(answer.body)}`);
+    const used = await merchantApi(sandbox, merchant).post('/Items/Buy', {
+      itemId: USED.itemId,
+      assetId: USED.assetId,
+      price: USED.price,
+      tradeUrl: TRADE_URL,
+      externalId: 'USED-ORDER-1',
+    });
     if (used.status !== 200) throw new Error(`buy: ${used.status} ${JSON.stringify(used.body)}`);
   },
 });
@@ -67,7 +91,10 @@ function overlap(a: { x: number; y: number; width: number; height: number } | nu
 }
 
 function tradeRow(page: Page, tradeId: string) {
-  return page.getByRole('table', { name: 'Trades' }).getByRole('row').filter({ has: page.locator(`td[title="${tradeId}"]`) });
+  return page
+    .getByRole('table', { name: 'Trades' })
+    .getByRole('row')
+    .filter({ has: page.locator(`td[title="${tradeId}"]`) });
 }
 
 test('buys by id and follows the trade live from PENDING to COMPLETED', async ({ page }) => {
@@ -132,7 +159,9 @@ test('re-buys at the new price after price_changed', async ({ page }) => {
   const failure = dialog.getByRole('alert').filter({ hasText: 'The price changed' });
   await expect(failure).toBeVisible();
   await expect(failure.locator('.failure-code')).toHaveText('price_changed');
-  await expect(failure).toContainText(`The price changed to ${formatCents(newPrice)} (you confirmed ${formatCents(MOVER.price)})`);
+  await expect(failure).toContainText(
+    `The price changed to ${formatCents(newPrice)} (you confirmed ${formatCents(MOVER.price)})`,
+  );
   const rebuy = dialog.getByRole('button', { name: `Buy at ${formatCents(newPrice)}` });
   await expect(rebuy).toBeVisible();
   // Keyboard-first: the one-click re-buy has the focus, so Enter buys at the new price.
@@ -144,11 +173,15 @@ test('re-buys at the new price after price_changed', async ({ page }) => {
   const row = tradeRow(page, tradeId);
   await expect(row).toContainText(MOVER.market_hash_name);
   await expect(row).toContainText(formatCents(newPrice));
-  const trade = await stack().api.get<{ trades: { price: number; itemId: number }[] }>(`/Trades/History?tradeId=${tradeId}`);
+  const trade = await stack().api.get<{ trades: { price: number; itemId: number }[] }>(
+    `/Trades/History?tradeId=${tradeId}`,
+  );
   expect(trade.body.trades[0]).toMatchObject({ price: newPrice, itemId: MOVER.itemId });
 });
 
-test('buys the cheapest listing by name under a max price, and refuses a max price below every listing', async ({ page }) => {
+test('buys the cheapest listing by name under a max price, and refuses a max price below every listing', async ({
+  page,
+}) => {
   await openApp(page, stack());
   const name = BARGAINS[0]?.market_hash_name ?? '';
 
@@ -163,13 +196,17 @@ test('buys the cheapest listing by name under a max price, and refuses a max pri
   await expect(dialog.getByText('You pay at most')).toBeVisible();
   await expect(dialog.locator('.confirm-facts')).toContainText('$5.00');
   // The same pre-checks as a buy by id, against the listing it will most likely get.
-  await expect(dialog.locator('.candidate')).toContainText(`Cheapest match in the local catalog: ${formatCents(300)} (item 9000011)`);
+  await expect(dialog.locator('.candidate')).toContainText(
+    `Cheapest match in the local catalog: ${formatCents(300)} (item 9000011)`,
+  );
   await expect(dialog.getByRole('list', { name: 'Warnings' })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Confirm buy' }).click();
   await expect(dialog).toBeHidden();
   const tradeId = await openedTradeId(page);
   await expect(tradeRow(page, tradeId)).toContainText('$3.00');
-  const bought = await stack().api.get<{ trades: { price: number; itemId: number }[] }>(`/Trades/History?tradeId=${tradeId}`);
+  const bought = await stack().api.get<{ trades: { price: number; itemId: number }[] }>(
+    `/Trades/History?tradeId=${tradeId}`,
+  );
   expect(bought.body.trades[0]).toMatchObject({ price: 300, itemId: 9_000_011 });
 
   // Max $2.00: now the cheapest is $4.50, above it → price_too_high, nothing bought.
@@ -180,7 +217,9 @@ test('buys the cheapest listing by name under a max price, and refuses a max pri
   await dialog.getByLabel('Max price ($)').fill('2.00');
   await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
   await dialog.getByRole('button', { name: 'Review buy' }).click();
-  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText('The cheapest listing of this name in the local catalog costs $4.50, above $2.00');
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText(
+    'The cheapest listing of this name in the local catalog costs $4.50, above $2.00',
+  );
   await dialog.getByRole('button', { name: 'Confirm buy' }).click();
   const failure = dialog.getByRole('alert').filter({ hasText: 'Every match costs more than your maximum' });
   await expect(failure).toBeVisible();
@@ -188,10 +227,14 @@ test('buys the cheapest listing by name under a max price, and refuses a max pri
   await expect(failure).toContainText('Item price 450 ($4.50) exceeds maxPrice 200 ($2.00)');
   await expect(failure).toContainText('Raise the max price');
   const history = await stack().api.get<{ trades: unknown[] }>('/Trades/History');
-  expect(history.body.trades.filter((t) => (t as { market_hash_name: string }).market_hash_name === name)).toHaveLength(1);
+  expect(history.body.trades.filter((t) => (t as { market_hash_name: string }).market_hash_name === name)).toHaveLength(
+    1,
+  );
 });
 
-test('review flags an order id already used, and a buy by name in a phase with no listing blames the phase, not the name', async ({ page }) => {
+test('review flags an order id already used, and a buy by name in a phase with no listing blames the phase, not the name', async ({
+  page,
+}) => {
   await openApp(page, stack());
 
   // By id, with the order id of a trade the app holds: said at review, before the marketplace refuses it.
@@ -202,7 +245,9 @@ test('review flags an order id already used, and a buy by name in a phase with n
   await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText(
     `Order id USED-ORDER-1 is already used by trade`,
   );
-  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText(`(${USED.market_hash_name}, ${formatCents(USED.price)}, pending)`);
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText(
+    `(${USED.market_hash_name}, ${formatCents(USED.price)}, pending)`,
+  );
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 
@@ -215,7 +260,9 @@ test('review flags an order id already used, and a buy by name in a phase with n
   await byName.getByLabel('Recipient trade URL').fill(TRADE_URL);
   await byName.getByRole('button', { name: 'Review buy' }).click();
   const warnings = byName.getByRole('list', { name: 'Warnings' });
-  await expect(warnings).toContainText('No listing of this name in Phase 2 in the local catalog; it is on sale in Phase 1: choose one of those, or Any phase.');
+  await expect(warnings).toContainText(
+    'No listing of this name in Phase 2 in the local catalog; it is on sale in Phase 1: choose one of those, or Any phase.',
+  );
   await expect(warnings).not.toContainText('check the name');
   await byName.getByRole('button', { name: 'Confirm buy' }).click();
   const failure = byName.getByRole('alert').filter({ hasText: 'No listing of this name in Phase 2 is on sale.' });
@@ -235,13 +282,17 @@ test('refuses a buy above the balance and says what is available', async ({ page
   await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
   await dialog.getByRole('button', { name: 'Review buy' }).click();
   // The pre-check already warns…
-  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText(`Only ${formatCents(available)} available`);
+  await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText(
+    `Only ${formatCents(available)} available`,
+  );
   await dialog.getByRole('button', { name: 'Confirm buy' }).click();
   // …and the refusal says plainly what is available and what is needed.
   const failure = dialog.getByRole('alert').filter({ hasText: 'Not enough balance' });
   await expect(failure).toBeVisible();
   await expect(failure.locator('.failure-code')).toHaveText('insufficient_balance');
-  await expect(failure).toContainText(`Not enough funds: ${formatCents(available)} available, ${formatCents(PRICEY.price)} needed.`);
+  await expect(failure).toContainText(
+    `Not enough funds: ${formatCents(available)} available, ${formatCents(PRICEY.price)} needed.`,
+  );
   await expect(failure.locator('.failure-fact')).toHaveText(`Available to spend: ${formatCents(available)}`);
   await expect(dialog.getByRole('button', { name: /^Buy at/ })).toHaveCount(0);
   const after = await stack().api.get<{ total_available: number }>('/Wallet/GetBalance');
@@ -256,11 +307,15 @@ test('refuses a buy above the balance and says what is available', async ({ page
   await byName.getByLabel('Max price ($)').fill('6000');
   await byName.getByLabel('Recipient trade URL').fill(TRADE_URL);
   await byName.getByRole('button', { name: 'Review buy' }).click();
-  await expect(byName.getByRole('list', { name: 'Warnings' })).toContainText(`Only ${formatCents(available)} available for a ${formatCents(PRICEY.price)} buy`);
+  await expect(byName.getByRole('list', { name: 'Warnings' })).toContainText(
+    `Only ${formatCents(available)} available for a ${formatCents(PRICEY.price)} buy`,
+  );
   await expect(byName.getByRole('button', { name: 'Confirm buy' })).toBeFocused();
 });
 
-test('buy by name suggests cached names as you type (without ★/™, any case), opens pre-filled from the row and the palette, and buys the name meant', async ({ page }, testInfo) => {
+test('buy by name suggests cached names as you type (without ★/™, any case), opens pre-filled from the row and the palette, and buys the name meant', async ({
+  page,
+}, testInfo) => {
   await openApp(page, stack());
   await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 }); // the cache holds the catalog
   await page.getByRole('button', { name: 'Purchase by name' }).click();
@@ -288,7 +343,9 @@ test('buy by name suggests cached names as you type (without ★/™, any case),
   await dialog.getByLabel('Recipient trade URL').fill(TRADE_URL);
   await dialog.getByRole('button', { name: 'Review buy' }).click();
   await expect(dialog.locator('.confirm-facts')).toContainText(KNIFE.market_hash_name);
-  await expect(dialog.locator('.candidate')).toContainText(`Cheapest match in the local catalog: ${formatCents(KNIFE.price)} (item ${KNIFE.itemId})`);
+  await expect(dialog.locator('.candidate')).toContainText(
+    `Cheapest match in the local catalog: ${formatCents(KNIFE.price)} (item ${KNIFE.itemId})`,
+  );
   await expect(dialog.getByRole('list', { name: 'Warnings' })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Confirm buy' }).click();
   await expect(dialog).toBeHidden();
@@ -331,7 +388,9 @@ test('buy by name suggests cached names as you type (without ★/™, any case),
   await expect(row).toHaveAttribute('aria-selected', 'true');
 });
 
-test('the buy dialog says up front that the marketplace is in maintenance, and Review waits for it to end', async ({ page }) => {
+test('the buy dialog says up front that the marketplace is in maintenance, and Review waits for it to end', async ({
+  page,
+}) => {
   const { admin } = stack();
   await openApp(page, stack());
   const dialog = await openBuyDialog(page, 'Outage', SPARE.market_hash_name);
@@ -349,7 +408,9 @@ test('the buy dialog says up front that the marketplace is in maintenance, and R
   await expect(dialog.getByRole('status')).toHaveCount(0);
 });
 
-test('a buy that cannot reach the marketplace says it was not sent, and the form waits for the connection', async ({ page }) => {
+test('a buy that cannot reach the marketplace says it was not sent, and the form waits for the connection', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   await openApp(page, stack());
   const dialog = await openBuyDialog(page, 'Outage', SPARE.market_hash_name);

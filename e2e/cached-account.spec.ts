@@ -7,7 +7,12 @@ import { merchantApi } from '../test/support/sandboxHttp';
 import { dataRows, expectFeedLive, goTo, openApp, screenshot, statusBar, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
-const ITEM = { itemId: 7_100_001, assetId: '71000001', market_hash_name: 'P250 | Cached Sand (Field-Tested)', price: 555 };
+const ITEM = {
+  itemId: 7_100_001,
+  assetId: '71000001',
+  market_hash_name: 'P250 | Cached Sand (Field-Tested)',
+  price: 555,
+};
 
 const stack = useStack({
   hostInDemo: true,
@@ -33,11 +38,16 @@ const tradeRows = (page: Page) => page.getByRole('table', { name: 'Trades' }).lo
 
 /** axe's WCAG 2.1 A/AA findings inside `selector`, one line each. */
 async function axeFindings(page: Page, selector: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include(selector).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .include(selector)
+    .analyze();
   return result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
 }
 
-test('after a restart without a key store the saved account opens from its cache, read-only, until its key is entered', async ({ page }, testInfo) => {
+test('after a restart without a key store the saved account opens from its cache, read-only, until its key is entered', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(240_000);
   const { merchantId, apiKey } = stack().merchant;
   const { baseUrl, wsUrl } = stack().sandbox;
@@ -64,9 +74,13 @@ test('after a restart without a key store the saved account opens from its cache
   // Restart Merchant Desk: the key is gone with the process.
   const stoppedAt = Date.now();
   await stack().stopHost();
-  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeVisible({
+    timeout: 15_000,
+  });
   await stack().startHost();
-  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeHidden({
+    timeout: 60_000,
+  });
 
   // The account's cached data, offline, never the demo, with the way to go live.
   await expect(statusBar(page).locator('.conn-state strong')).toHaveText('Offline', { timeout: 30_000 });
@@ -86,7 +100,8 @@ test('after a restart without a key store the saved account opens from its cache
   await goTo(page, 'Wallet');
   await expect(availableCard).toContainText(/Balance \+ credit · cached from \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
   await expect(availableCard).not.toContainText('just now');
-  const [, shown = ''] = /cached from (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)/.exec((await availableCard.textContent()) ?? '') ?? [];
+  const [, shown = ''] =
+    /cached from (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)/.exec((await availableCard.textContent()) ?? '') ?? [];
   expect(new Date(shown.replace(' ', 'T')).getTime()).toBeLessThanOrEqual(stoppedAt);
   await expect(page.getByRole('navigation', { name: 'Main' }).getByText('Available · cached')).toBeVisible();
   await screenshot(page, testInfo, 'wallet-cached');
@@ -104,7 +119,9 @@ test('after a restart without a key store the saved account opens from its cache
   // Refresh cannot leave without the key either: it says so instead of "started".
   await goTo(page, 'Catalog');
   await page.getByRole('button', { name: 'Refresh', exact: true }).click();
-  await expect(page.locator('.toast').filter({ hasText: 'Catalog refresh not started' })).toContainText('Enter your API key');
+  await expect(page.locator('.toast').filter({ hasText: 'Catalog refresh not started' })).toContainText(
+    'Enter your API key',
+  );
 
   // The banner's action leads to the key field, focused: the key typed goes into it, and none of its letters is a
   // shortcut (b: buy, n: buy by name, g s: Settings); the key entered, the same account is live again.

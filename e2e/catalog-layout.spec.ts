@@ -29,19 +29,29 @@ function headerBoxes(page: Page): Promise<{ text: Box; cell: Box }[]> {
         const box = cell.getBoundingClientRect();
         if (text.width === 0) return [];
         const name = cell.getAttribute('aria-label') ?? '';
-        return [{ text: { name, left: text.left, right: text.right, top: text.top, bottom: text.bottom }, cell: { name, left: box.left, right: box.right, top: box.top, bottom: box.bottom } }];
+        return [
+          {
+            text: { name, left: text.left, right: text.right, top: text.top, bottom: text.bottom },
+            cell: { name, left: box.left, right: box.right, top: box.top, bottom: box.bottom },
+          },
+        ];
       }),
     );
 }
 
-const overlap = (a: Box, b: Box) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+const overlap = (a: Box, b: Box) =>
+  a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
 
 /** How many lines the filter bar's controls take (controls whose tops lie within a few pixels share a line). */
 async function filterLines(page: Page): Promise<number> {
   const tops = await page
     .getByRole('group', { name: 'Filters' })
     .locator('input, select, button')
-    .evaluateAll((controls) => controls.filter((c) => c.getClientRects().length > 0).map((c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2)));
+    .evaluateAll((controls) =>
+      controls
+        .filter((c) => c.getClientRects().length > 0)
+        .map((c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2)),
+    );
   const lines: number[] = [];
   for (const top of tops.sort((a, b) => a - b)) if (lines.every((line) => Math.abs(line - top) > 8)) lines.push(top);
   return lines.length;
@@ -51,7 +61,9 @@ for (const [width, height] of [
   [1440, 900],
   [1280, 720],
 ] as const) {
-  test(`at ${width}×${height} with the detail open: headers apart, discount in view beside the panel, filters on two lines`, async ({ page }) => {
+  test(`at ${width}×${height} with the detail open: headers apart, discount in view beside the panel, filters on two lines`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height });
     await openApp(page, stack());
     await expect(dataRows(page).first()).toBeVisible({ timeout: 60_000 });
@@ -68,7 +80,8 @@ for (const [width, height] of [
     for (const [i, a] of headers.entries()) {
       expect.soft(a.text.left, `${a.text.name} inside its column`).toBeGreaterThanOrEqual(a.cell.left - 0.5);
       expect.soft(a.text.right, `${a.text.name} inside its column`).toBeLessThanOrEqual(a.cell.right + 0.5);
-      for (const b of headers.slice(i + 1)) expect.soft(overlap(a.text, b.text), `${a.text.name} over ${b.text.name}`).toBe(false);
+      for (const b of headers.slice(i + 1))
+        expect.soft(overlap(a.text, b.text), `${a.text.name} over ${b.text.name}`).toBe(false);
     }
 
     // Every loaded row's discount is on screen, clear of the panel, and its value is not cut.

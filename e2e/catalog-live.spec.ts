@@ -5,14 +5,52 @@
 import type { Page } from '@playwright/test';
 import { formatDiscount } from '../src/renderer/src/lib/format';
 import { formatCents } from '../src/shared/money';
-import { catalogGrid, columnTexts, dataRows, expectEveryRow, matchingCount, openApp, openFilterSection, rowNamed, statusBar } from './support/app';
+import {
+  catalogGrid,
+  columnTexts,
+  dataRows,
+  expectEveryRow,
+  matchingCount,
+  openApp,
+  openFilterSection,
+  rowNamed,
+  statusBar,
+} from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const ZZYZX = [
-  { itemId: 5_000_101, assetId: '50000101', market_hash_name: 'Glock-18 | Zzyzx Line (Field-Tested)', price: 101, float: 0.31, paintSeed: 11 },
-  { itemId: 5_000_102, assetId: '50000102', market_hash_name: 'MP9 | Zzyzx Line (Field-Tested)', price: 102, float: 0.32, paintSeed: 12 },
-  { itemId: 5_000_103, assetId: '50000103', market_hash_name: 'P90 | Zzyzx Line (Field-Tested)', price: 103, float: 0.33, paintSeed: 13 },
-  { itemId: 5_000_104, assetId: '50000104', market_hash_name: 'UMP-45 | Zzyzx Line (Field-Tested)', price: 104, float: 0.34, paintSeed: 14 },
+  {
+    itemId: 5_000_101,
+    assetId: '50000101',
+    market_hash_name: 'Glock-18 | Zzyzx Line (Field-Tested)',
+    price: 101,
+    float: 0.31,
+    paintSeed: 11,
+  },
+  {
+    itemId: 5_000_102,
+    assetId: '50000102',
+    market_hash_name: 'MP9 | Zzyzx Line (Field-Tested)',
+    price: 102,
+    float: 0.32,
+    paintSeed: 12,
+  },
+  {
+    itemId: 5_000_103,
+    assetId: '50000103',
+    market_hash_name: 'P90 | Zzyzx Line (Field-Tested)',
+    price: 103,
+    float: 0.33,
+    paintSeed: 13,
+  },
+  {
+    itemId: 5_000_104,
+    assetId: '50000104',
+    market_hash_name: 'UMP-45 | Zzyzx Line (Field-Tested)',
+    price: 104,
+    float: 0.34,
+    paintSeed: 14,
+  },
 ] as const;
 const [A, B, C, D] = ZZYZX;
 
@@ -29,7 +67,8 @@ const GLOW = [1_000, 2_000, 3_000].map((price, i) => ({
 }));
 
 const HOLDER_URL = 'https://steamcommunity.com/tradeoffer/new/?partner=424242&token=HolderTok9';
-const INSPECT = 'steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S76561198000000042A50000201D1234567890';
+const INSPECT =
+  'steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S76561198000000042A50000201D1234567890';
 const DETAILED = {
   itemId: 5_000_201,
   assetId: '50000201',
@@ -39,7 +78,15 @@ const DETAILED = {
   paintSeed: 661,
   rarityColor: '#eb4b4b',
   stickers: [
-    { name: 'Sticker | Quokka Crew (Holo) | Zzyzx Open 2031', img: 'https://127.0.0.1:9/s1.png', slot: 0, wear: 0.25, rotation: 12, offsetX: 0.125, offsetY: -0.5 },
+    {
+      name: 'Sticker | Quokka Crew (Holo) | Zzyzx Open 2031',
+      img: 'https://127.0.0.1:9/s1.png',
+      slot: 0,
+      wear: 0.25,
+      rotation: 12,
+      offsetX: 0.125,
+      offsetY: -0.5,
+    },
     { name: 'Sticker | Plain Quokka', img: 'https://127.0.0.1:9/s2.png', slot: 1, wear: null },
   ],
   keyChains: [{ name: "Charm | Lil' Quokka", img: 'https://127.0.0.1:9/k1.png', slot: 0, pattern: 4242 }],
@@ -62,7 +109,9 @@ test.describe.configure({ timeout: 90_000 });
 
 /** An aggregate over the sandbox's on-sale items (what the app must show once synced). */
 function sandboxValue(select: string, where: string, ...params: (string | number)[]): number {
-  const row = stack().sandbox.core.db.prepare(`SELECT ${select} AS v FROM items WHERE on_sale = 1 AND ${where}`).get(...params) as { v: number };
+  const row = stack()
+    .sandbox.core.db.prepare(`SELECT ${select} AS v FROM items WHERE on_sale = 1 AND ${where}`)
+    .get(...params) as { v: number };
   return row.v;
 }
 
@@ -72,7 +121,11 @@ let syncedTotal: number | null = null;
 async function openSynced(page: Page): Promise<void> {
   await openApp(page, stack());
   syncedTotal ??= sandboxValue('count(*)', '1');
-  const shown = async () => Number(/([\d,]+) items/.exec((await page.getByLabel('Catalog summary').textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? '0');
+  const shown = async () =>
+    Number(
+      /([\d,]+) items/.exec((await page.getByLabel('Catalog summary').textContent()) ?? '')?.[1]?.replace(/,/g, '') ??
+        '0',
+    );
   await expect.poll(shown, { timeout: 60_000 }).toBeGreaterThanOrEqual(syncedTotal);
   await expect(dataRows(page).first()).toBeVisible();
 }
@@ -86,49 +139,81 @@ const sortButton = (page: Page, name: string) => catalogGrid(page).getByRole('bu
 const clearFilters = (page: Page) => page.getByRole('button', { name: /^Clear filters/ }).click();
 
 /** Numbers of a column as shown ("—" is null); `parse` turns a cell's text into a number. */
-async function columnNumbers(page: Page, column: number, parse: (text: string) => number = Number): Promise<(number | null)[]> {
+async function columnNumbers(
+  page: Page,
+  column: number,
+  parse: (text: string) => number = Number,
+): Promise<(number | null)[]> {
   return (await columnTexts(page, column)).map((t) => (t === '—' || t === '' ? null : parse(t)));
 }
 
 const ascending = (values: readonly number[]) => values.every((v, i) => i === 0 || (values[i - 1] as number) <= v);
 const descending = (values: readonly number[]) => values.every((v, i) => i === 0 || (values[i - 1] as number) >= v);
 
-test('phase, float, souvenir, stickers and sticker-name filters; sorts by float, seed, stickers, rarity, phase, name and age', async ({ page }) => {
+test('phase, float, souvenir, stickers and sticker-name filters; sorts by float, seed, stickers, rarity, phase, name and age', async ({
+  page,
+}) => {
   await openSynced(page);
 
   // Phase: the commonest phase of this catalog.
-  const { phase } = stack().sandbox.core.db
-    .prepare(`SELECT phase, count(*) AS n FROM items WHERE on_sale = 1 AND phase IN ('Phase 1','Phase 2','Phase 3','Phase 4','Ruby','Sapphire','Black Pearl','Emerald') GROUP BY phase ORDER BY n DESC LIMIT 1`)
+  const { phase } = stack()
+    .sandbox.core.db.prepare(
+      `SELECT phase, count(*) AS n FROM items WHERE on_sale = 1 AND phase IN ('Phase 1','Phase 2','Phase 3','Phase 4','Ruby','Sapphire','Black Pearl','Emerald') GROUP BY phase ORDER BY n DESC LIMIT 1`,
+    )
     .get() as { phase: string };
   await page.getByRole('combobox', { name: 'Phase' }).selectOption(phase);
   await expectMatching(page, sandboxValue('count(*)', 'phase = ?', phase));
-  await expectEveryRow(page, async (row) => (await row.getByRole('gridcell').nth(2).textContent())?.trim() === phase, phase);
+  await expectEveryRow(
+    page,
+    async (row) => (await row.getByRole('gridcell').nth(2).textContent())?.trim() === phase,
+    phase,
+  );
   await clearFilters(page);
 
   // Float range.
   await page.getByLabel('Minimum float').fill('0.1');
   await page.getByLabel('Maximum float').fill('0.2');
   await expectMatching(page, sandboxValue('count(*)', `json_extract(json, '$.float') BETWEEN 0.1 AND 0.2`));
-  await expectEveryRow(page, async (row) => {
-    const f = Number(await row.getByRole('gridcell').nth(3).textContent());
-    return f >= 0.1 && f <= 0.2;
-  }, 'a float in 0.1–0.2');
+  await expectEveryRow(
+    page,
+    async (row) => {
+      const f = Number(await row.getByRole('gridcell').nth(3).textContent());
+      return f >= 0.1 && f <= 0.2;
+    },
+    'a float in 0.1–0.2',
+  );
 
   // …sorted by float, descending then ascending.
   await sortButton(page, 'Float').click();
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Float' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Float' })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
   await expect.poll(async () => ascending((await columnNumbers(page, 3)) as number[])).toBe(true);
   await sortButton(page, 'Float').click();
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Float' })).toHaveAttribute('aria-sort', 'descending');
-  await expect.poll(async () => (await columnNumbers(page, 3))[0]).toBe(Math.floor(sandboxValue(`max(json_extract(json, '$.float'))`, `json_extract(json, '$.float') <= 0.2`) * 1e6) / 1e6);
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Float' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  await expect
+    .poll(async () => (await columnNumbers(page, 3))[0])
+    .toBe(
+      Math.floor(sandboxValue(`max(json_extract(json, '$.float'))`, `json_extract(json, '$.float') <= 0.2`) * 1e6) /
+        1e6,
+    );
   expect(descending((await columnNumbers(page, 3)) as number[])).toBe(true);
 
   // …by paint seed (items with a float all have one).
   await sortButton(page, 'Paint seed').click();
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Paint seed' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Paint seed' })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
   // The seeds ascend from the lowest; items without a seed ("no data") come after them, in both directions.
   const seeds = async () => (await columnNumbers(page, 4)).filter((v): v is number => v !== null);
-  await expect.poll(async () => (await seeds())[0]).toBe(sandboxValue(`min(json_extract(json, '$.paintSeed'))`, `json_extract(json, '$.float') BETWEEN 0.1 AND 0.2`));
+  await expect
+    .poll(async () => (await seeds())[0])
+    .toBe(sandboxValue(`min(json_extract(json, '$.paintSeed'))`, `json_extract(json, '$.float') BETWEEN 0.1 AND 0.2`));
   const shown = await columnNumbers(page, 4);
   expect(shown[0]).not.toBeNull();
   const firstEmpty = shown.indexOf(null);
@@ -139,7 +224,11 @@ test('phase, float, souvenir, stickers and sticker-name filters; sorts by float,
   // Souvenir only.
   await page.getByRole('combobox', { name: 'Souvenir' }).selectOption('yes');
   await expectMatching(page, sandboxValue('count(*)', `market_hash_name LIKE 'Souvenir %'`));
-  await expectEveryRow(page, async (row) => ((await row.locator('.name-text').textContent()) ?? '').startsWith('Souvenir'), 'a souvenir');
+  await expectEveryRow(
+    page,
+    async (row) => ((await row.locator('.name-text').textContent()) ?? '').startsWith('Souvenir'),
+    'a souvenir',
+  );
   await clearFilters(page);
 
   // With stickers, most stickers first.
@@ -147,13 +236,22 @@ test('phase, float, souvenir, stickers and sticker-name filters; sorts by float,
   await page.getByRole('combobox', { name: 'Stickers' }).selectOption('yes');
   await expectMatching(page, sandboxValue('count(*)', `json_array_length(json, '$.stickers') > 0`));
   await sortButton(page, 'Stickers').click();
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Stickers' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Stickers' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
   const stickerCount = (t: string) => Number(/^\d+/.exec(t)?.[0] ?? 'NaN');
-  await expect.poll(async () => (await columnNumbers(page, 5, stickerCount))[0]).toBe(sandboxValue(`max(json_array_length(json, '$.stickers'))`, '1'));
+  await expect
+    .poll(async () => (await columnNumbers(page, 5, stickerCount))[0])
+    .toBe(sandboxValue(`max(json_array_length(json, '$.stickers'))`, '1'));
   expect(descending((await columnNumbers(page, 5, stickerCount)) as number[])).toBe(true);
   await page.getByRole('combobox', { name: 'Stickers' }).selectOption('no');
   await expectMatching(page, sandboxValue('count(*)', `json_array_length(json, '$.stickers') = 0`));
-  await expectEveryRow(page, async (row) => (await row.getByRole('gridcell').nth(5).textContent())?.trim() === '—', 'without stickers');
+  await expectEveryRow(
+    page,
+    async (row) => (await row.getByRole('gridcell').nth(5).textContent())?.trim() === '—',
+    'without stickers',
+  );
   await clearFilters(page);
 
   // Sticker name: our own sticker, on our one item.
@@ -161,53 +259,94 @@ test('phase, float, souvenir, stickers and sticker-name filters; sorts by float,
   await expectMatching(page, 1);
   await expect(dataRows(page)).toHaveCount(1);
   await expect(dataRows(page).first()).toContainText(DETAILED.market_hash_name);
-  await expect(dataRows(page).first().getByRole('gridcell').nth(5)).toHaveAttribute('title', /Sticker \| Quokka Crew \(Holo\) \| Zzyzx Open 2031/);
+  await expect(dataRows(page).first().getByRole('gridcell').nth(5)).toHaveAttribute(
+    'title',
+    /Sticker \| Quokka Crew \(Holo\) \| Zzyzx Open 2031/,
+  );
   await clearFilters(page);
 
   // Rarity, highest first: the first rows are the best grade on sale.
   await sortButton(page, 'Rarity').click();
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Rarity' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Rarity' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
   const order = ['Consumer', 'Industrial', 'Mil-Spec', 'Restricted', 'Classified', 'Covert', '★ Extraordinary'];
-  const rarities = async () => (await dataRows(page).locator('[role="gridcell"]:first-child').evaluateAll((cells) => cells.map((c) => c.getAttribute('title') ?? ''))).map((t) => order.indexOf(t));
+  const rarities = async () =>
+    (
+      await dataRows(page)
+        .locator('[role="gridcell"]:first-child')
+        .evaluateAll((cells) => cells.map((c) => c.getAttribute('title') ?? ''))
+    ).map((t) => order.indexOf(t));
   await expect.poll(async () => descending(await rarities())).toBe(true);
 
   // Phase and name sorts.
   await sortButton(page, 'Name').click();
   await expect(catalogGrid(page).getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'ascending');
-  const firstName = stack().sandbox.core.db.prepare('SELECT market_hash_name AS n FROM items WHERE on_sale = 1 ORDER BY market_hash_name COLLATE BINARY LIMIT 1').get() as { n: string };
+  const firstName = stack()
+    .sandbox.core.db.prepare(
+      'SELECT market_hash_name AS n FROM items WHERE on_sale = 1 ORDER BY market_hash_name COLLATE BINARY LIMIT 1',
+    )
+    .get() as { n: string };
   await expect(dataRows(page).first().locator('.name-text')).toHaveText(firstName.n);
   await sortButton(page, 'Phase').click();
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Phase' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Phase' })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
 
   // Age: newest listing first. Everything came with the first sync: its age is unknown ("—").
   await sortButton(page, 'Age').click();
   await expect(catalogGrid(page).getByRole('columnheader', { name: 'Age' })).toHaveAttribute('aria-sort', 'descending');
   await expect.poll(async () => (await columnTexts(page, 8)).every((t) => t === '—')).toBe(true);
   // A listing that appears now is the newest, with a real age.
-  await stack().admin.post('/admin/items', { items: [{ itemId: 5_000_301, assetId: '50000301', market_hash_name: 'Nova | Zzyzx Dawn (Factory New)', price: 777 }] });
+  await stack().admin.post('/admin/items', {
+    items: [
+      { itemId: 5_000_301, assetId: '50000301', market_hash_name: 'Nova | Zzyzx Dawn (Factory New)', price: 777 },
+    ],
+  });
   // It arrives over the feed ("N new or changed — refresh"), or with a sync that re-reads the rows anyway.
   await expect(async () => {
     const pill = page.getByRole('button', { name: /new or changed — refresh/ });
     if (await pill.isVisible()) await pill.click();
-    await expect(dataRows(page).first().locator('.name-text')).toHaveText('Nova | Zzyzx Dawn (Factory New)', { timeout: 1000 });
+    await expect(dataRows(page).first().locator('.name-text')).toHaveText('Nova | Zzyzx Dawn (Factory New)', {
+      timeout: 1000,
+    });
   }).toPass({ timeout: 20_000 });
   await expect(dataRows(page).first().getByRole('gridcell').nth(8)).toHaveText(/^\d+s$/);
 
   // Keychains: most first, the top row carrying as many as any item on sale.
   await sortButton(page, 'Charms (keychains)').click();
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Charms (keychains)' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Charms (keychains)' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
   const keyChainCounts = () =>
     dataRows(page)
       .locator('.col-keychains')
-      .evaluateAll((cells) => cells.map((c) => (c.querySelector('.count') ? Number(c.querySelector('.count')?.textContent) : c.querySelector('.attach-names') ? 1 : 0)));
-  await expect.poll(async () => (await keyChainCounts())[0]).toBe(sandboxValue(`max(json_array_length(json, '$.keyChains'))`, '1'));
+      .evaluateAll((cells) =>
+        cells.map((c) =>
+          c.querySelector('.count')
+            ? Number(c.querySelector('.count')?.textContent)
+            : c.querySelector('.attach-names')
+              ? 1
+              : 0,
+        ),
+      );
+  await expect
+    .poll(async () => (await keyChainCounts())[0])
+    .toBe(sandboxValue(`max(json_array_length(json, '$.keyChains'))`, '1'));
   expect(descending(await keyChainCounts())).toBe(true);
 });
 
-test('live prices flash up and down, sold items fade in place, and the selection follows its item when rows shift', async ({ page }) => {
+test('live prices flash up and down, sold items fade in place, and the selection follows its item when rows shift', async ({
+  page,
+}) => {
   const { admin } = stack();
   await openSynced(page);
-  await expect(page.getByLabel('Catalog summary')).toContainText(/Last catalog update \d\d:\d\d:\d\d \((just now|\d+ (s|min) ago)\)/);
+  await expect(page.getByLabel('Catalog summary')).toContainText(
+    /Last catalog update \d\d:\d\d:\d\d \((just now|\d+ (s|min) ago)\)/,
+  );
   await page.getByRole('searchbox', { name: 'Search items' }).fill('Zzyzx Line');
   await expectMatching(page, 4);
   await expect.poll(() => columnTexts(page, 1)).toEqual(ZZYZX.map((z) => z.market_hash_name));
@@ -236,7 +375,9 @@ test('live prices flash up and down, sold items fade in place, and the selection
   await expect(rowA).toHaveClass(/\bremoved\b/, { timeout: 15_000 });
   await expect(rowA.getByText('Sold', { exact: true })).toBeVisible();
   await page.waitForTimeout(1500); // longer than the old 0.9 s re-query that dropped sold rows
-  expect(await columnTexts(page, 1).then((names) => names.map((n) => n.replace(/Sold$/, '')))).toEqual(ZZYZX.map((z) => z.market_hash_name));
+  expect(await columnTexts(page, 1).then((names) => names.map((n) => n.replace(/Sold$/, '')))).toEqual(
+    ZZYZX.map((z) => z.market_hash_name),
+  );
   await expect(rowC).toHaveAttribute('aria-rowindex', '4');
 
   // The user refreshes: the sold row leaves, rows shift up, the highlight stays on C.
@@ -260,7 +401,9 @@ test('live prices flash up and down, sold items fade in place, and the selection
   await page.keyboard.press('ArrowDown');
   await expect(rowNamed(page, D.market_hash_name)).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('complementary', { name: 'Item detail' }).getByRole('heading', { level: 2 })).toHaveText(D.market_hash_name);
+  await expect(page.getByRole('complementary', { name: 'Item detail' }).getByRole('heading', { level: 2 })).toHaveText(
+    D.market_hash_name,
+  );
 
   // The catalog's last update follows a rebuild on the server.
   const before = (await page.getByLabel('Catalog summary').textContent()) ?? '';
@@ -292,7 +435,8 @@ test('item detail: stickers with wear, keychains, holder and inspect link, and t
   for (const cell of [6, 8]) expect((await row.getByRole('gridcell').nth(cell).boundingBox())?.width).toBe(0);
 
   const props = detail.getByRole('region', { name: 'Properties' });
-  const prop = (label: string) => props.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  const prop = (label: string) =>
+    props.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
   await expect(prop('Float')).toHaveText(String(DETAILED.float));
   await expect(prop('Paint seed')).toHaveText(String(DETAILED.paintSeed));
   await expect(prop('Rarity')).toHaveText('Covert');
@@ -333,7 +477,9 @@ test('item detail: stickers with wear, keychains, holder and inspect link, and t
   await expect(detail.locator('.detail-price')).toContainText(formatCents(4400));
 });
 
-test('a live price move of one listing moves its name’s reference and discount in the open detail and the rows', async ({ page }) => {
+test('a live price move of one listing moves its name’s reference and discount in the open detail and the rows', async ({
+  page,
+}) => {
   await openSynced(page);
   await page.getByRole('searchbox', { name: 'Search items' }).fill('Zzyzx Glow');
   await expectMatching(page, 3);
@@ -341,14 +487,19 @@ test('a live price move of one listing moves its name’s reference and discount
   await rowNamed(page, cheap.market_hash_name).first().click();
   const detail = page.getByRole('complementary', { name: 'Item detail' });
   const market = detail.getByRole('region', { name: 'Market' });
-  const prop = (label: string) => market.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
-  await expect(detail.locator('.prop', { has: page.locator('dt', { hasText: /^Item ID$/ }) }).locator('dd')).toHaveText(String(cheap.itemId));
+  const prop = (label: string) =>
+    market.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  await expect(detail.locator('.prop', { has: page.locator('dt', { hasText: /^Item ID$/ }) }).locator('dd')).toHaveText(
+    String(cheap.itemId),
+  );
   await expect(prop('Reference price')).toContainText(formatCents(2_000));
   await expect(prop('Discount')).toHaveText(`${formatDiscount(50)} under the reference`);
   // Rows by price (the three share a name): their discount cells.
   const discountAt = (price: number) =>
     dataRows(page).evaluateAll((rows, shown) => {
-      const cells = rows.map((row) => [...row.querySelectorAll('[role="gridcell"]')].map((cell) => (cell.textContent ?? '').trim()));
+      const cells = rows.map((row) =>
+        [...row.querySelectorAll('[role="gridcell"]')].map((cell) => (cell.textContent ?? '').trim()),
+      );
       return cells.find((cell) => (cell[7] ?? '').replace(/^[▲▼]/u, '') === shown)?.[9] ?? null;
     }, formatCents(price));
   await expect.poll(() => discountAt(middle.price)).toBe(formatDiscount(0));
@@ -357,8 +508,12 @@ test('a live price move of one listing moves its name’s reference and discount
   await stack().admin.patch(`/admin/items/${dear.itemId}`, { price: 1_500 });
   await expect(prop('Reference price')).toContainText(formatCents(1_500), { timeout: 15_000 });
   await expect(prop('Discount')).toHaveText(`${formatDiscount(((1_500 - 1_000) / 1_500) * 100)} under the reference`);
-  await expect.poll(() => discountAt(cheap.price), { timeout: 15_000 }).toBe(formatDiscount(((1_500 - 1_000) / 1_500) * 100));
-  await expect.poll(() => discountAt(middle.price), { timeout: 15_000 }).toBe(formatDiscount(((1_500 - 2_000) / 1_500) * 100));
+  await expect
+    .poll(() => discountAt(cheap.price), { timeout: 15_000 })
+    .toBe(formatDiscount(((1_500 - 1_000) / 1_500) * 100));
+  await expect
+    .poll(() => discountAt(middle.price), { timeout: 15_000 })
+    .toBe(formatDiscount(((1_500 - 2_000) / 1_500) * 100));
   await expect.poll(() => discountAt(1_500), { timeout: 15_000 }).toBe(formatDiscount(0));
 });
 
@@ -370,7 +525,11 @@ test('keyboard and palette in the running app: /, arrows, Enter, B, Esc, Ctrl+K'
   await page.keyboard.type('Zzyzx Line');
   // The search applies once typing pauses: wait for its answer (a new query resets the selection).
   await expectMatching(page, sandboxValue('count(*)', `market_hash_name LIKE '%Zzyzx Line%'`));
-  await expectEveryRow(page, async (row) => ((await row.locator('.name-text').textContent()) ?? '').includes('Zzyzx Line'), 'a Zzyzx Line');
+  await expectEveryRow(
+    page,
+    async (row) => ((await row.locator('.name-text').textContent()) ?? '').includes('Zzyzx Line'),
+    'a Zzyzx Line',
+  );
   // ArrowDown leaves the search box for the grid; the arrows then select rows.
   await page.keyboard.press('ArrowDown');
   await expect(catalogGrid(page)).toBeFocused();

@@ -1,7 +1,19 @@
 // A 100,000-item catalog: the first sync, search, filters, sort, deep scrolling in the
 // virtualized grid, and the item detail panel.
 import type { Locator, Page } from '@playwright/test';
-import { catalogGrid, dataRows, expectEveryRow, expectRowsRendered, matchingCount, openApp, openFilterSection, parseMoney, rowName, rowPrice, screenshot } from './support/app';
+import {
+  catalogGrid,
+  dataRows,
+  expectEveryRow,
+  expectRowsRendered,
+  matchingCount,
+  openApp,
+  openFilterSection,
+  parseMoney,
+  rowName,
+  rowPrice,
+  screenshot,
+} from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const ITEMS = 100_000;
@@ -16,7 +28,8 @@ async function openSynced(page: Page): Promise<void> {
     const seen: string[] = [];
     (window as unknown as { __progress: string[] }).__progress = seen;
     new MutationObserver(() => {
-      for (const bar of document.querySelectorAll('[role="progressbar"]')) seen.push(`${bar.getAttribute('aria-label')}: ${bar.getAttribute('aria-valuetext')}`);
+      for (const bar of document.querySelectorAll('[role="progressbar"]'))
+        seen.push(`${bar.getAttribute('aria-label')}: ${bar.getAttribute('aria-valuetext')}`);
     }).observe(document, { subtree: true, childList: true, attributes: true });
   });
   await openApp(page, stack());
@@ -26,7 +39,9 @@ async function openSynced(page: Page): Promise<void> {
 
 /** An aggregate over the sandbox's on-sale items: what the app must show after its sync. */
 function sandbox(select: string, where: string, ...params: (string | number)[]): number {
-  const row = stack().sandbox.core.db.prepare(`SELECT ${select} AS v FROM items WHERE on_sale = 1 AND ${where}`).get(...params) as { v: number };
+  const row = stack()
+    .sandbox.core.db.prepare(`SELECT ${select} AS v FROM items WHERE on_sale = 1 AND ${where}`)
+    .get(...params) as { v: number };
   return row.v;
 }
 
@@ -60,7 +75,10 @@ test('syncs 100,000 items, searches and filters them', async ({ page }) => {
 
   // Sorting by price descending within the filter starts at the top of the range.
   await catalogGrid(page).getByRole('button', { name: 'Price', exact: true }).click();
-  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Price' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(catalogGrid(page).getByRole('columnheader', { name: 'Price' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
   await expect.poll(() => rowPrice(dataRows(page).first())).toBe(sandbox('max(price)', 'price <= ?', 500));
   await expectEveryRow(page, async (row) => (await rowPrice(row)) <= 500, 'at most $5.00');
   expect(await matchingCount(page)).toBe(cheap);
@@ -79,7 +97,11 @@ test('syncs 100,000 items, searches and filters them', async ({ page }) => {
   await covert.click();
   await expect(covert).toHaveAttribute('aria-pressed', 'true');
   await expectMatching(page, sandboxCount(`json_extract(json, '$.rarityColor') = ?`, '#eb4b4b'));
-  await expectEveryRow(page, async (row) => (await row.getByRole('gridcell').first().getAttribute('title')) === 'Covert', 'Covert');
+  await expectEveryRow(
+    page,
+    async (row) => (await row.getByRole('gridcell').first().getAttribute('title')) === 'Covert',
+    'Covert',
+  );
 });
 
 test('sorts by price descending and scrolls deep into the grid without blank rows', async ({ page }) => {
@@ -98,7 +120,13 @@ test('sorts by price descending and scrolls deep into the grid without blank row
 
   // Far down: around row 80,000, then the very end. Rows render there (no blank, no skeleton left).
   // aria-rowindex counts the header row: data row i has i + 2.
-  const lastIndex = async () => Math.max(0, ...(await grid.locator('.grid-row[aria-rowindex]').evaluateAll((els) => els.map((el) => Number(el.getAttribute('aria-rowindex'))))));
+  const lastIndex = async () =>
+    Math.max(
+      0,
+      ...(await grid
+        .locator('.grid-row[aria-rowindex]')
+        .evaluateAll((els) => els.map((el) => Number(el.getAttribute('aria-rowindex'))))),
+    );
   for (const [fraction, atLeast] of [
     [0.8, ITEMS * 0.75],
     [1, ITEMS + 1],
@@ -120,11 +148,16 @@ test('sorts by price descending and scrolls deep into the grid without blank row
   const tail: number[] = [];
   for (const row of await dataRows(page).all()) tail.push(await rowPrice(row));
   const byIndex = await dataRows(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute('aria-rowindex'))));
-  const ordered = byIndex.map((index, i) => ({ index, price: tail[i] ?? 0 })).sort((a, b) => a.index - b.index).map((r) => r.price);
+  const ordered = byIndex
+    .map((index, i) => ({ index, price: tail[i] ?? 0 }))
+    .sort((a, b) => a.index - b.index)
+    .map((r) => r.price);
   expect(ordered).toEqual([...ordered].sort((a, b) => b - a));
 });
 
-test('rows scrolled far hand their DOM to the rows scrolled in, and each shows its own item and picture', async ({ page }) => {
+test('rows scrolled far hand their DOM to the rows scrolled in, and each shows its own item and picture', async ({
+  page,
+}) => {
   await openSynced(page);
   const grid = catalogGrid(page);
   await expectRowsRendered(page);
@@ -136,7 +169,13 @@ test('rows scrolled far hand their DOM to the rows scrolled in, and each shows i
   await grid.evaluate((el) => {
     el.scrollTop = (el.scrollHeight - el.clientHeight) * 0.5;
   });
-  await expect.poll(() => grid.locator('.grid-row[aria-rowindex]').evaluateAll((els) => Math.min(...els.map((el) => Number(el.getAttribute('aria-rowindex')))))).toBeGreaterThan(ITEMS * 0.45);
+  await expect
+    .poll(() =>
+      grid
+        .locator('.grid-row[aria-rowindex]')
+        .evaluateAll((els) => Math.min(...els.map((el) => Number(el.getAttribute('aria-rowindex'))))),
+    )
+    .toBeGreaterThan(ITEMS * 0.45);
   await expectRowsRendered(page);
   expect(await grid.locator('.grid-row[data-probe]').count()).toBeGreaterThan(marked / 2);
 
@@ -164,7 +203,11 @@ test('rows scrolled far hand their DOM to the rows scrolled in, and each shows i
     el.scrollTop += 20 * 36;
   });
   await expectRowsRendered(page);
-  const kept = await grid.locator('.grid-row img[data-shown]').evaluateAll((imgs) => imgs.map((img) => ({ shown: img.getAttribute('data-shown'), now: img.getAttribute('src') })));
+  const kept = await grid
+    .locator('.grid-row img[data-shown]')
+    .evaluateAll((imgs) =>
+      imgs.map((img) => ({ shown: img.getAttribute('data-shown'), now: img.getAttribute('src') })),
+    );
   expect(kept.length).toBeGreaterThan(0);
   for (const { shown, now } of kept) expect(now).toBe(shown);
 });
@@ -186,7 +229,8 @@ test('opens an item in the detail panel with its fields', async ({ page }) => {
   await expect(detail.getByRole('button', { name: 'Buy', exact: true })).toBeEnabled();
 
   const props = detail.getByRole('region', { name: 'Properties' });
-  const prop = (label: string) => props.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  const prop = (label: string) =>
+    props.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
   await expect(prop('Float')).toHaveText(/^0\.\d+$/);
   await expect(prop('Paint seed')).toHaveText(/^\d+$/);
   await expect(prop('Paint index')).toHaveText(/^\d+$/);
@@ -203,7 +247,13 @@ test('opens an item in the detail panel with its fields', async ({ page }) => {
   await expect(detail).toBeHidden();
 });
 
-const WEAR_SHORT: Record<string, string> = { 'Factory New': 'FN', 'Minimal Wear': 'MW', 'Field-Tested': 'FT', 'Well-Worn': 'WW', 'Battle-Scarred': 'BS' };
+const WEAR_SHORT: Record<string, string> = {
+  'Factory New': 'FN',
+  'Minimal Wear': 'MW',
+  'Field-Tested': 'FT',
+  'Well-Worn': 'WW',
+  'Battle-Scarred': 'BS',
+};
 
 /** Where an element is drawn, and how much of it its cell and the grid let show (0 when folded or clipped away). */
 async function shownWidth(element: Locator): Promise<{ width: number; shown: number; clipped: boolean }> {
@@ -213,11 +263,17 @@ async function shownWidth(element: Locator): Promise<{ width: number; shown: num
     const grid = (el.closest('[role="grid"]') as HTMLElement).getBoundingClientRect();
     const shown = Math.max(0, Math.min(box.right, cell.right, grid.right) - Math.max(box.left, cell.left, grid.left));
     const visible = getComputedStyle(el).visibility === 'visible';
-    return { width: box.width, shown: visible ? shown : 0, clipped: (el as HTMLElement).scrollWidth > (el as HTMLElement).clientWidth + 1 };
+    return {
+      width: box.width,
+      shown: visible ? shown : 0,
+      clipped: (el as HTMLElement).scrollWidth > (el as HTMLElement).clientWidth + 1,
+    };
   });
 }
 
-test('beside the detail panel at 1280 px, each row shows its wear and the start of weapon and finish; empty columns fold', async ({ page }, testInfo) => {
+test('beside the detail panel at 1280 px, each row shows its wear and the start of weapon and finish; empty columns fold', async ({
+  page,
+}, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSynced(page);
   const search = page.getByRole('searchbox', { name: 'Search items' });
@@ -273,8 +329,14 @@ test('beside the detail panel at 1280 px, each row shows its wear and the start 
   await dataRows(page).first().click();
   await expect(detail.getByRole('heading', { level: 2 })).toHaveText(/^★ (StatTrak™ )?Karambit \| (Gamma )?Doppler/);
   const props = detail.getByRole('region', { name: 'Properties' });
-  await expect(props.locator('.prop', { has: page.locator('dt', { hasText: /^Rarity$/ }) }).locator('dd')).toHaveText('★ Extraordinary');
+  await expect(props.locator('.prop', { has: page.locator('dt', { hasText: /^Rarity$/ }) }).locator('dd')).toHaveText(
+    '★ Extraordinary',
+  );
   await expect(detail.locator('.rarity-label')).toHaveText('★ Extraordinary');
-  await expectEveryRow(page, async (row) => (await row.getByRole('gridcell').first().getAttribute('title')) === '★ Extraordinary', '★ Extraordinary');
+  await expectEveryRow(
+    page,
+    async (row) => (await row.getByRole('gridcell').first().getAttribute('title')) === '★ Extraordinary',
+    '★ Extraordinary',
+  );
   await screenshot(page, testInfo, 'catalog-narrow-knife');
 });

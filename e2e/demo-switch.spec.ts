@@ -7,7 +7,13 @@ import { formatCents } from '../src/shared/money';
 import { catalogGrid, dataRows, expectFeedLive, goTo, openApp, statusBar } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
-const stack = useStack({ hostInDemo: true, restartableHost: true, items: 500, seed: 6, merchant: { balance: 123_456 } });
+const stack = useStack({
+  hostInDemo: true,
+  restartableHost: true,
+  items: 500,
+  seed: 6,
+  merchant: { balance: 123_456 },
+});
 
 const demoBadge = (page: Page) => statusBar(page).getByText('DEMO', { exact: true });
 const demoSwitch = (page: Page) => page.getByRole('switch', { name: 'Demo sandbox' });
@@ -15,13 +21,19 @@ const accountForm = (page: Page) => page.getByRole('form', { name: 'Marketplace 
 
 async function restart(page: Page): Promise<void> {
   await stack().stopHost();
-  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeVisible({
+    timeout: 15_000,
+  });
   await stack().startHost();
-  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeHidden({
+    timeout: 60_000,
+  });
   await expectFeedLive(page, 60_000);
 }
 
-test('demo on, off and on again, each choice kept across a restart; Settings shows and tests the saved account', async ({ page }) => {
+test('demo on, off and on again, each choice kept across a restart; Settings shows and tests the saved account', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const { merchantId, apiKey } = stack().merchant;
   const { baseUrl, wsUrl } = stack().sandbox;
@@ -44,7 +56,9 @@ test('demo on, off and on again, each choice kept across a restart; Settings sho
   await form.getByLabel('Merchant ID').fill(merchantId);
   await form.getByLabel('API key').fill(apiKey);
   await form.getByRole('button', { name: 'Test connection' }).click();
-  await expect(form.getByRole('status')).toContainText(`Connection works. Connected as ${merchantId}: ${formatCents(123_456)} available`);
+  await expect(form.getByRole('status')).toContainText(
+    `Connection works. Connected as ${merchantId}: ${formatCents(123_456)} available`,
+  );
   await expect(form.getByRole('status')).toContainText('Still on the demo sandbox');
   await expect(demoBadge(page)).toBeVisible();
 
@@ -71,7 +85,11 @@ test('demo on, off and on again, each choice kept across a restart; Settings sho
   // The choice survives a restart of Merchant Desk (a saved account with a key does not override it).
   const pictures = catalogGrid(page).locator('.item-img img');
   const loadedPictures = () =>
-    pictures.evaluateAll((images) => images.flatMap((img) => (img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0 ? [img.src] : [])));
+    pictures.evaluateAll((images) =>
+      images.flatMap((img) =>
+        img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0 ? [img.src] : [],
+      ),
+    );
   await goTo(page, 'Catalog');
   await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
   await expect.poll(async () => (await loadedPictures()).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
@@ -82,7 +100,9 @@ test('demo on, off and on again, each choice kept across a restart; Settings sho
   await page.reload();
   await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
   await expect.poll(async () => (await loadedPictures()).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
-  expect(new Set((await loadedPictures()).map((src) => new URL(src).origin))).toEqual(new Set([new URL(picture as string).origin]));
+  expect(new Set((await loadedPictures()).map((src) => new URL(src).origin))).toEqual(
+    new Set([new URL(picture as string).origin]),
+  );
   await goTo(page, 'Settings');
   await expect(demoBadge(page)).toBeVisible();
   await expect(demoSwitch(page)).toBeChecked();

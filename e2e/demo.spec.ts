@@ -32,7 +32,16 @@ test('first run in demo mode fills the catalog over a live feed', async ({ page 
   // Choosing the theme scrolled to Appearance: back to the switch (axe judges what is in view).
   await page.getByRole('switch', { name: 'Demo sandbox' }).scrollIntoViewIfNeeded();
   // axe reads computed colours: let the theme's transitions end first.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include('.settings-screen').analyze();
-  expect(axe.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} ${node.failureSummary ?? ''}`))).toEqual([]);
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
+  );
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .include('.settings-screen')
+    .analyze();
+  expect(
+    axe.violations.flatMap((v) =>
+      v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} ${node.failureSummary ?? ''}`),
+    ),
+  ).toEqual([]);
 });

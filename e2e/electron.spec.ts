@@ -31,7 +31,12 @@ const binary = electronBinary();
 
 /** What src/main/index.ts puts on globalThis when MERCHANT_DESK_TEST is set. */
 interface TestHook {
-  notifications: { id: string; title: string; body: string; target: { type: string; tradeId?: string; itemId?: number } | null }[];
+  notifications: {
+    id: string;
+    title: string;
+    body: string;
+    target: { type: string; tradeId?: string; itemId?: number } | null;
+  }[];
   quitWarnings: string[];
   windowOptions: { webPreferences: Record<string, unknown> }[];
   tray(): { tooltip: string; badgeCount: number; state: { activeTrades: number; connectionState: string } };
@@ -151,7 +156,12 @@ test.describe('Electron app', () => {
     await expect
       .poll(
         async () =>
-          app.evaluate(() => globalThis.__merchantDesk?.notifications.filter((n) => n.target?.type === 'trade').map((n) => n.target?.tradeId) ?? []),
+          app.evaluate(
+            () =>
+              globalThis.__merchantDesk?.notifications
+                .filter((n) => n.target?.type === 'trade')
+                .map((n) => n.target?.tradeId) ?? [],
+          ),
         { timeout: 60_000 },
       )
       .toContain(tradeId);
@@ -159,7 +169,9 @@ test.describe('Electron app', () => {
 
   test('keeps the tray model current', async () => {
     await expect
-      .poll(async () => (await app.evaluate(() => globalThis.__merchantDesk?.tray().tooltip)) ?? '', { timeout: 30_000 })
+      .poll(async () => (await app.evaluate(() => globalThis.__merchantDesk?.tray().tooltip)) ?? '', {
+        timeout: 30_000,
+      })
       .toMatch(/^Merchant Desk — .* · feed connected/);
     const [tray, snapshot] = await Promise.all([
       app.evaluate(() => globalThis.__merchantDesk?.tray()),
@@ -168,15 +180,20 @@ test.describe('Electron app', () => {
     expect(snapshot?.ok).toBe(true);
     if (snapshot?.ok) {
       await expect
-        .poll(async () => (await app.evaluate(() => globalThis.__merchantDesk?.tray().state.activeTrades)) ?? -1, { timeout: 10_000 })
+        .poll(async () => (await app.evaluate(() => globalThis.__merchantDesk?.tray().state.activeTrades)) ?? -1, {
+          timeout: 10_000,
+        })
         .toBe(snapshot.value.activeTrades);
     }
     // The badge is the count of active trades (the tooltip's number).
     await expect
-      .poll(async () => {
-        const model = await app.evaluate(() => globalThis.__merchantDesk?.tray());
-        return model ? model.badgeCount === model.state.activeTrades : false;
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          const model = await app.evaluate(() => globalThis.__merchantDesk?.tray());
+          return model ? model.badgeCount === model.state.activeTrades : false;
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
     expect(tray?.badgeCount).toBeGreaterThanOrEqual(0);
   });

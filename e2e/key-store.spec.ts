@@ -19,7 +19,9 @@ test('without keytar: one start-up line and Settings both say the key is kept in
   await openApp(page, stack());
   await goTo(page, 'Settings');
   const form = page.getByRole('form', { name: 'Marketplace account' });
-  await expect(form.getByText('Stored in memory only: enter it again after a restart; never shown again.')).toBeVisible();
+  await expect(
+    form.getByText('Stored in memory only: enter it again after a restart; never shown again.'),
+  ).toBeVisible();
   await expect(page.getByText(/OS keychain/)).toHaveCount(0);
 
   // Saved in memory: the form says where the key now is.
@@ -29,12 +31,18 @@ test('without keytar: one start-up line and Settings both say the key is kept in
   await form.getByLabel('Merchant ID').fill(merchantId);
   await form.getByLabel('API key').fill(apiKey);
   await form.getByRole('button', { name: 'Save and connect' }).click();
-  await expect(form.getByText('A key is stored in memory only: enter it again after a restart. Leave blank to keep it.')).toBeVisible({ timeout: 30_000 });
+  await expect(
+    form.getByText('A key is stored in memory only: enter it again after a restart. Leave blank to keep it.'),
+  ).toBeVisible({ timeout: 30_000 });
 
   // Another address is another destination: the stored key is not offered for it; the form asks for the key.
   await form.getByLabel('Base URL').fill('http://127.0.0.1:9/');
   await form.getByRole('button', { name: 'Test connection' }).click();
-  await expect(form.getByRole('alert').filter({ hasText: 'Required: the stored key is only sent to the saved addresses' })).toBeVisible();
+  await expect(
+    form.getByRole('alert').filter({ hasText: 'Required: the stored key is only sent to the saved addresses' }),
+  ).toBeVisible();
   await form.getByLabel('Base URL').fill(`${stack().sandbox.baseUrl}/`);
-  await expect(form.getByText('A key is stored in memory only: enter it again after a restart. Leave blank to keep it.')).toBeVisible();
+  await expect(
+    form.getByText('A key is stored in memory only: enter it again after a restart. Leave blank to keep it.'),
+  ).toBeVisible();
 });

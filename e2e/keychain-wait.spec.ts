@@ -22,7 +22,10 @@ let dataDir = '';
 
 /** axe's WCAG 2.1 A/AA findings inside `selector`, one line each. */
 async function axeFindings(page: Page, selector: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include(selector).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .include(selector)
+    .analyze();
   return result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
 }
 
@@ -37,7 +40,11 @@ test.beforeAll(async ({}, testInfo) => {
   dataDir = mkdtempSync(join(tmpdir(), 'md-e2e-keychain-'));
   writeFileSync(
     join(dataDir, 'config.json'),
-    JSON.stringify({ version: 1, account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId }, settings: { demoSandbox: false } }),
+    JSON.stringify({
+      version: 1,
+      account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId },
+      settings: { demoSandbox: false },
+    }),
   );
   keyring.freeze();
   const env: NodeJS.ProcessEnv = { ...keyring.env };
@@ -65,7 +72,9 @@ test('the page waits for a slow keychain, then goes live without a restart', asy
 
   await goTo(page, 'Settings');
   const form = page.getByRole('form', { name: 'Marketplace account' });
-  await expect(form.getByText('Waiting for the OS keychain to answer: the key stored there is used as soon as it does.')).toBeVisible();
+  await expect(
+    form.getByText('Waiting for the OS keychain to answer: the key stored there is used as soon as it does.'),
+  ).toBeVisible();
   await expect(form.getByText('waiting for the keychain', { exact: true })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Read-only: cached data' })).toHaveCount(0);
   expect(await axeFindings(page, 'section[aria-labelledby="settings-connection"]')).toEqual([]);

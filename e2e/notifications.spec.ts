@@ -13,8 +13,18 @@ const BURST = Array.from({ length: 12 }, (_, i) => ({
   market_hash_name: `Glock-18 | Bell Burst ${i + 1} (Field-Tested)`,
   price: 1_000 + i,
 }));
-const CANCELLED = { itemId: 7_100_101, assetId: '71000101', market_hash_name: 'P250 | Bell Cancel (Field-Tested)', price: 2_500 };
-const REVERSED = { itemId: 7_100_102, assetId: '71000102', market_hash_name: 'AWP | Bell Reverse (Field-Tested)', price: 9_900 };
+const CANCELLED = {
+  itemId: 7_100_101,
+  assetId: '71000101',
+  market_hash_name: 'P250 | Bell Cancel (Field-Tested)',
+  price: 2_500,
+};
+const REVERSED = {
+  itemId: 7_100_102,
+  assetId: '71000102',
+  market_hash_name: 'AWP | Bell Reverse (Field-Tested)',
+  price: 9_900,
+};
 
 const stack = useStack({
   items: 400,
@@ -56,14 +66,20 @@ async function expectUnreadLines(page: Page, n: number): Promise<void> {
   await expect(page.getByRole('list', { name: 'Notifications' }).locator(':scope > li.unread')).toHaveCount(n);
 }
 
-const raisedNotifications = (page: Page) => page.evaluate(() => (window as unknown as { raisedNotifications: { title: string; body: string }[] }).raisedNotifications);
+const raisedNotifications = (page: Page) =>
+  page.evaluate(
+    () => (window as unknown as { raisedNotifications: { title: string; body: string }[] }).raisedNotifications,
+  );
 
 /** How many trades the notifications raised so far announce as delivered ("12 trades delivered" counts 12), in how many notifications. */
 async function deliveredAnnounced(page: Page): Promise<{ notices: number; trades: number }> {
   let notices = 0;
   let trades = 0;
   for (const n of await raisedNotifications(page)) {
-    const counted = [...`${n.title}\n${n.body}`.matchAll(/(\d+) trades? delivered/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    const counted = [...`${n.title}\n${n.body}`.matchAll(/(\d+) trades? delivered/g)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
     const single = counted === 0 && / was delivered/.test(n.body) ? 1 : 0;
     if (counted + single > 0) notices++;
     trades += counted + single;
@@ -71,7 +87,9 @@ async function deliveredAnnounced(page: Page): Promise<{ notices: number; trades
   return { notices, trades };
 }
 
-test('the centre keeps every trade change with its severity, groups a burst, filters and marks read; sounds are off by default and kept', async ({ page }, testInfo) => {
+test('the centre keeps every trade change with its severity, groups a burst, filters and marks read; sounds are off by default and kept', async ({
+  page,
+}, testInfo) => {
   const s = stack();
   await recordBrowserNotifications(page);
   await openApp(page, s);
@@ -80,7 +98,12 @@ test('the centre keeps every trade change with its severity, groups a burst, fil
   await expectFeedLive(page);
   const api = s.api;
   const buy = async (item: (typeof BURST)[number], partner: number) => {
-    const answer = await api.post<{ tradeId: string }>('/Items/Buy', { itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: tradeUrlFor(partner) });
+    const answer = await api.post<{ tradeId: string }>('/Items/Buy', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      tradeUrl: tradeUrlFor(partner),
+    });
     if (answer.status !== 200) throw new Error(`buy: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body.tradeId;
   };
@@ -109,7 +132,12 @@ test('the centre keeps every trade change with its severity, groups a burst, fil
   await expect(burstRow).toHaveCount(1, { timeout: 30_000 });
   await expect(burstRow).toHaveAttribute('data-severity', 'success');
   await expect(burstRow.locator('.sev-tag')).toHaveText('Success');
-  await expect(page.locator('.toast.tone-success').filter({ hasText: /trades delivered/ }).first()).toBeVisible();
+  await expect(
+    page
+      .locator('.toast.tone-success')
+      .filter({ hasText: /trades delivered/ })
+      .first(),
+  ).toBeVisible();
   // Browser notifications are paced (one grouped notice per 15 s after the first): the burst may wait for its window.
   await expect.poll(() => deliveredAnnounced(page).then((d) => d.trades), { timeout: 30_000 }).toBe(12);
   expect((await deliveredAnnounced(page)).notices).toBeLessThanOrEqual(2);
@@ -123,7 +151,10 @@ test('the centre keeps every trade change with its severity, groups a burst, fil
   await expect(cancelledRow.locator('.sev-tag')).toHaveText('Problem');
   await expect(cancelledRow).toContainText('Trade $25.00 to partner 41001 was cancelled');
   trades.transition(reversed, { status: 'COMPLETED' });
-  await expect(rows.filter({ hasText: REVERSED.market_hash_name }).filter({ hasText: 'was delivered' })).toHaveCount(1, { timeout: 15_000 });
+  await expect(rows.filter({ hasText: REVERSED.market_hash_name }).filter({ hasText: 'was delivered' })).toHaveCount(
+    1,
+    { timeout: 15_000 },
+  );
   trades.transition(reversed, { status: 'REVERSED', errorCode: 512 });
   const reversedRow = rows.filter({ hasText: REVERSED.market_hash_name }).filter({ hasText: 'reversed' });
   await expect(reversedRow).toHaveAttribute('data-severity', 'warning');
@@ -182,6 +213,10 @@ test('the centre keeps every trade change with its severity, groups a burst, fil
   await sounds.getByRole('checkbox', { name: 'Mute all sounds' }).check();
   await page.reload();
   await expect(page.getByRole('region', { name: 'Sounds' }).getByRole('checkbox', { name: 'Trades' })).toBeChecked();
-  await expect(page.getByRole('region', { name: 'Sounds' }).getByRole('checkbox', { name: 'Mute all sounds' })).toBeChecked();
-  await expect(page.getByRole('region', { name: 'Sounds' }).getByRole('checkbox', { name: 'Alerts' })).not.toBeChecked();
+  await expect(
+    page.getByRole('region', { name: 'Sounds' }).getByRole('checkbox', { name: 'Mute all sounds' }),
+  ).toBeChecked();
+  await expect(
+    page.getByRole('region', { name: 'Sounds' }).getByRole('checkbox', { name: 'Alerts' }),
+  ).not.toBeChecked();
 });

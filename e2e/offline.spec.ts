@@ -2,12 +2,33 @@
 // (cached browsing keeps working, the status bar says so), then a new sandbox starts on
 // the same port with the same database and the app recovers by itself.
 import { merchantApi } from '../test/support/sandboxHttp';
-import { catalogGrid, dataRows, expectEveryRow, expectFeedLive, expectRowsRendered, goTo, openApp, rowName, statusBar, TRADE_URL } from './support/app';
+import {
+  catalogGrid,
+  dataRows,
+  expectEveryRow,
+  expectFeedLive,
+  expectRowsRendered,
+  goTo,
+  openApp,
+  rowName,
+  statusBar,
+  TRADE_URL,
+} from './support/app';
 import { expect, test, useStack } from './support/stack';
 
-const ITEM = { itemId: 7_000_001, assetId: '70000001', market_hash_name: 'Five-SeveN | Lantern Watch (Minimal Wear)', price: 777 };
+const ITEM = {
+  itemId: 7_000_001,
+  assetId: '70000001',
+  market_hash_name: 'Five-SeveN | Lantern Watch (Minimal Wear)',
+  price: 777,
+};
 /** Bought before the app starts and left active: it completes while the marketplace is away from the app. */
-const OPEN_ITEM = { itemId: 7_000_003, assetId: '70000003', market_hash_name: 'Five-SeveN | Lantern Dawn (Minimal Wear)', price: 444 };
+const OPEN_ITEM = {
+  itemId: 7_000_003,
+  assetId: '70000003',
+  market_hash_name: 'Five-SeveN | Lantern Dawn (Minimal Wear)',
+  price: 444,
+};
 let openTradeId = '';
 
 const stack = useStack({
@@ -72,7 +93,9 @@ test('browses the cache while the marketplace is down and reconnects by itself',
   await expectRowsRendered(page);
   // Refresh cannot reach the marketplace: not started, and said so.
   await page.getByRole('button', { name: 'Refresh', exact: true }).click();
-  await expect(page.locator('.toast').filter({ hasText: 'Catalog refresh not started' })).toContainText('cannot be reached');
+  await expect(page.locator('.toast').filter({ hasText: 'Catalog refresh not started' })).toContainText(
+    'cannot be reached',
+  );
 
   // Cached trade history.
   await goTo(page, 'Trades');
@@ -93,10 +116,17 @@ test('browses the cache while the marketplace is down and reconnects by itself',
   await expectFeedLive(page, 60_000);
   await expect(statusBar(page).getByText('OFFLINE', { exact: true })).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeHidden();
-  await expect(trades.locator('tbody tr').filter({ hasText: OPEN_ITEM.market_hash_name })).toHaveCount(0, { timeout: 15_000 });
+  await expect(trades.locator('tbody tr').filter({ hasText: OPEN_ITEM.market_hash_name })).toHaveCount(0, {
+    timeout: 15_000,
+  });
   await expect(page.getByRole('tab', { name: 'Active' })).not.toContainText(/\d/);
   // And it is live again: a new trade made on the server shows up without a reload.
-  const item2 = { itemId: 7_000_002, assetId: '70000002', market_hash_name: 'Five-SeveN | Lantern Dusk (Field-Tested)', price: 555 };
+  const item2 = {
+    itemId: 7_000_002,
+    assetId: '70000002',
+    market_hash_name: 'Five-SeveN | Lantern Dusk (Field-Tested)',
+    price: 555,
+  };
   await stack().admin.post('/admin/items', { items: [item2] });
   const bought = await stack().api.post<{ tradeId: string }>('/Items/Buy', {
     itemId: item2.itemId,
@@ -108,7 +138,9 @@ test('browses the cache while the marketplace is down and reconnects by itself',
   await expect(trades.locator('tbody tr').filter({ hasText: item2.market_hash_name })).toBeVisible({ timeout: 15_000 });
 });
 
-test('"Retry now" (offline banner, command palette) reconnects at once instead of at the next backed-off attempt', async ({ page }) => {
+test('"Retry now" (offline banner, command palette) reconnects at once instead of at the next backed-off attempt', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   await openApp(page, stack());
   await expectFeedLive(page);

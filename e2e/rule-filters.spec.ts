@@ -25,7 +25,8 @@ const listing = (n: number, paintSeed: number, charm: boolean, price: number) =>
 });
 
 const firingRows = (page: Page) => page.getByRole('table', { name: 'Alert firings' }).locator('tbody tr');
-const savedList = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Saved searches' });
+const savedList = (page: Page) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Saved searches' });
 
 async function openSection(page: Page, title: string): Promise<void> {
   const toggle = page.getByRole('button', { name: new RegExp(`^${title}( \\d+ set)?$`) });
@@ -39,11 +40,21 @@ async function openSection(page: Page, title: string): Promise<void> {
 async function expectAxeClean(page: Page, include: string, where: string): Promise<void> {
   // Let the dialog's and the theme's transitions finish: axe reads computed colours.
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include(include).analyze();
-  expect.soft(result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`)), `axe on ${where}`).toEqual([]);
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .include(include)
+    .analyze();
+  expect
+    .soft(
+      result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`)),
+      `axe on ${where}`,
+    )
+    .toEqual([]);
 }
 
-test('a watch of a saved search with a seed list and a charm fires on the listing that matches; the rule editor edits the same filters', async ({ page }) => {
+test('a watch of a saved search with a seed list and a charm fires on the listing that matches; the rule editor edits the same filters', async ({
+  page,
+}) => {
   await openApp(page, stack());
   await expectFeedLive(page);
 
@@ -69,7 +80,9 @@ test('a watch of a saved search with a seed list and a charm fires on the listin
   await expect(rule).toContainText('“Seedwatch” · seeds 1-25, 661, 670 · with a charm');
 
   // The sandbox lists two that miss one filter each, then one that matches: only that one fires.
-  await stack().admin.post('/admin/items', { items: [listing(1, 662, true, 1111), listing(2, 670, false, 2222), listing(3, 661, true, 1234)] });
+  await stack().admin.post('/admin/items', {
+    items: [listing(1, 662, true, 1111), listing(2, 670, false, 2222), listing(3, 661, true, 1234)],
+  });
   await expect(firingRows(page).filter({ hasText: '$12.34' })).toHaveCount(1, { timeout: 20_000 });
   await expect(firingRows(page)).toHaveCount(1);
 

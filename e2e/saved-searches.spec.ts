@@ -24,19 +24,32 @@ const stack = useStack({
 
 test.describe.configure({ timeout: 90_000 });
 
-const savedList = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Saved searches' });
+const savedList = (page: Page) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('list', { name: 'Saved searches' });
 const priceHeader = (page: Page) => catalogGrid(page).getByRole('columnheader', { name: 'Price' });
 
 /** A second client of the web host's bridge (another page, in Node): calls one at a time. */
-async function otherClient(): Promise<{ call(method: string, input: unknown): Promise<{ ok: boolean; value?: unknown }>; close(): void }> {
+async function otherClient(): Promise<{
+  call(method: string, input: unknown): Promise<{ ok: boolean; value?: unknown }>;
+  close(): void;
+}> {
   const { origin, token } = stack();
-  const ws = new NodeWebSocket(`${origin.replace(/^http/, 'ws')}/bridge`, ['merchant-desk.bridge', `merchant-desk.token.${token}`], { origin });
+  const ws = new NodeWebSocket(
+    `${origin.replace(/^http/, 'ws')}/bridge`,
+    ['merchant-desk.bridge', `merchant-desk.token.${token}`],
+    { origin },
+  );
   const waiting = new Map<number, (envelope: { ok: boolean; value?: unknown }) => void>();
   await new Promise<void>((resolve, reject) => {
     ws.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { type: string; id?: number; envelope?: { ok: boolean; value?: unknown } };
+      const message = JSON.parse(String(data)) as {
+        type: string;
+        id?: number;
+        envelope?: { ok: boolean; value?: unknown };
+      };
       if (message.type === 'welcome') resolve();
-      if (message.type === 'result' && message.id !== undefined && message.envelope) waiting.get(message.id)?.(message.envelope);
+      if (message.type === 'result' && message.id !== undefined && message.envelope)
+        waiting.get(message.id)?.(message.envelope);
     });
     ws.on('close', (code) => reject(new Error(`bridge closed: ${code}`)));
     ws.on('error', reject);
@@ -54,11 +67,21 @@ async function otherClient(): Promise<{ call(method: string, input: unknown): Pr
 }
 
 async function expectAxeClean(page: Page, include: string, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).include(include).analyze();
-  expect.soft(result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`)), `axe on ${where}`).toEqual([]);
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .include(include)
+    .analyze();
+  expect
+    .soft(
+      result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`)),
+      `axe on ${where}`,
+    )
+    .toEqual([]);
 }
 
-test('a search saved from the catalog header is in the sidebar after a reload, opens from the palette with its filters and sort, and becomes a watch', async ({ page }) => {
+test('a search saved from the catalog header is in the sidebar after a reload, opens from the palette with its filters and sort, and becomes a watch', async ({
+  page,
+}) => {
   await openApp(page, stack());
   await expectFeedLive(page);
   await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
@@ -96,7 +119,9 @@ test('a search saved from the catalog header is in the sidebar after a reload, o
   // A reload starts from an empty catalog query; the saved search is still listed (the account's store keeps it).
   await page.reload();
   await expect(page.getByRole('searchbox', { name: 'Search items' })).toHaveValue('');
-  await expect(savedList(page).getByRole('button', { name: 'Spire deals', exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(savedList(page).getByRole('button', { name: 'Spire deals', exact: true })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(dataRows(page).first()).toBeVisible({ timeout: 30_000 });
   await expect(priceHeader(page)).toHaveAttribute('aria-sort', 'ascending');
 
@@ -145,7 +170,9 @@ test('a search saved from the catalog header is in the sidebar after a reload, o
   await expect(savedList(page)).toBeHidden();
 });
 
-test('a change made in another window reaches the sidebar as that change alone, however many searches there are', async ({ page }) => {
+test('a change made in another window reaches the sidebar as that change alone, however many searches there are', async ({
+  page,
+}) => {
   const other = await otherClient();
   const ids = new Map<string, string>();
   for (let i = 0; i < 150; i++) {
@@ -173,7 +200,10 @@ test('a change made in another window reaches the sidebar as that change alone, 
   await expect.poll(() => frames.length).toBeGreaterThan(0);
 
   // Renamed and deleted by the other client: this page applies each change.
-  expect((await other.call('searches.save', { id: ids.get('Bulk 004'), name: 'Zebra last', query: { search: 'bulk 4' } })).ok).toBe(true);
+  expect(
+    (await other.call('searches.save', { id: ids.get('Bulk 004'), name: 'Zebra last', query: { search: 'bulk 4' } }))
+      .ok,
+  ).toBe(true);
   expect((await other.call('searches.delete', { id: ids.get('Bulk 003') })).ok).toBe(true);
   await expect(savedList(page).getByRole('listitem').last()).toContainText('Zebra last');
   await expect(savedList(page).getByRole('button', { name: 'Bulk 003', exact: true })).toHaveCount(0);
@@ -184,13 +214,16 @@ test('a change made in another window reaches the sidebar as that change alone, 
   for (const size of frames) expect(size).toBeLessThan(4_000);
 
   // The limit (200) is said in words in the save dialog, and nothing is stored past it.
-  for (let i = 150; i < 200; i++) expect((await other.call('searches.save', { name: `Bulk ${i}`, query: { search: `bulk ${i}` } })).ok).toBe(true);
+  for (let i = 150; i < 200; i++)
+    expect((await other.call('searches.save', { name: `Bulk ${i}`, query: { search: `bulk ${i}` } })).ok).toBe(true);
   await expect(savedList(page).getByRole('listitem')).toHaveCount(200);
   await page.getByRole('button', { name: 'Save search' }).click();
   const saveDialog = page.getByRole('dialog', { name: 'Save search' });
   await page.keyboard.type('One too many');
   await page.keyboard.press('Enter');
-  await expect(saveDialog.getByRole('alert')).toHaveText('At most 200 searches can be saved: delete one to save another.');
+  await expect(saveDialog.getByRole('alert')).toHaveText(
+    'At most 200 searches can be saved: delete one to save another.',
+  );
   await page.keyboard.press('Escape');
   await expect(savedList(page).getByRole('listitem')).toHaveCount(200);
 

@@ -2,7 +2,17 @@
 // sandbox (simulated market) after a few real interactions. Each is a test artifact and
 // is copied to docs/screenshots/<name>.png (the README shows catalog.png).
 import type { Locator, Page } from '@playwright/test';
-import { catalogGrid, dataRows, expectFeedLive, goTo, openApp, openFilterSection, rowPrice, screenshot, TRADE_URL } from './support/app';
+import {
+  catalogGrid,
+  dataRows,
+  expectFeedLive,
+  goTo,
+  openApp,
+  openFilterSection,
+  rowPrice,
+  screenshot,
+  TRADE_URL,
+} from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 const stack = useStack({ demo: true });
@@ -43,7 +53,10 @@ test('screenshots of every main screen', async ({ page }) => {
     // The market has moved once items changed off-screen ("N new or changed — show").
     await expect(page.getByRole('button', { name: /new or changed/ })).toBeVisible({ timeout: 30_000 });
     await catalogGrid(page).getByRole('button', { name: 'Price', exact: true }).click();
-    await expect(catalogGrid(page).getByRole('columnheader', { name: 'Price' })).toHaveAttribute('aria-sort', 'descending');
+    await expect(catalogGrid(page).getByRole('columnheader', { name: 'Price' })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
     await expect.poll(async () => (await rowPrice(dataRows(page).first())) > 100_000).toBe(true);
     const row = dataRows(page).nth(2);
     await row.click();
@@ -58,7 +71,9 @@ test('screenshots of every main screen', async ({ page }) => {
     await page.getByRole('combobox', { name: 'Stickers' }).selectOption('yes');
     await expect(page.getByLabel('Catalog summary')).toContainText('matching');
     await page.getByRole('button', { name: 'Sticker combos 1 set' }).click();
-    const row = dataRows(page).filter({ has: page.locator('.attach .count') }).first();
+    const row = dataRows(page)
+      .filter({ has: page.locator('.attach .count') })
+      .first();
     await row.click();
     const stickers = detail.getByRole('region', { name: 'Stickers' });
     await expect(stickers.locator('.attach-list li').first()).toBeVisible();
@@ -99,8 +114,17 @@ test('screenshots of every main screen', async ({ page }) => {
     // The simulator sends offers within 2–6 s; show the list once one has moved on.
     await page.getByRole('tab', { name: 'History' }).click();
     await expect(table.locator('tbody tr')).toHaveCount(4);
-    await expect(table.locator('.status-badge').filter({ hasNotText: /pending/i }).first()).toBeVisible({ timeout: 30_000 });
-    await table.locator('tbody tr').filter({ hasNot: page.locator('.status-badge', { hasText: /pending/i }) }).first().click();
+    await expect(
+      table
+        .locator('.status-badge')
+        .filter({ hasNotText: /pending/i })
+        .first(),
+    ).toBeVisible({ timeout: 30_000 });
+    await table
+      .locator('tbody tr')
+      .filter({ hasNot: page.locator('.status-badge', { hasText: /pending/i }) })
+      .first()
+      .click();
     const tradeDetail = page.getByRole('complementary', { name: 'Trade detail' });
     await expect(tradeDetail.getByRole('region', { name: 'Status timeline' }).locator('li')).not.toHaveCount(0);
     await shoot(page, 'trades');
@@ -110,7 +134,9 @@ test('screenshots of every main screen', async ({ page }) => {
     await goTo(page, 'Wallet');
     // One freeze per buy (the ledger syncs in the background after each).
     const types = page.getByRole('table', { name: 'Ledger' }).locator('.type-tag');
-    await expect.poll(async () => (await types.allTextContents()).filter((t) => t === 'FREEZE').length, { timeout: 30_000 }).toBe(4);
+    await expect
+      .poll(async () => (await types.allTextContents()).filter((t) => t === 'FREEZE').length, { timeout: 30_000 })
+      .toBe(4);
     await expect(page.getByRole('region', { name: 'Balance over time' }).locator('svg').first()).toBeVisible();
     await shoot(page, 'wallet');
   });

@@ -25,7 +25,13 @@ interface BridgeAttempt {
  * Opens /bridge from Node with `headers` (and an Origin), offering `token` as a page does (none when
  * null), sends `first` as the first frame (a call when absent), and reports how it ended.
  */
-function tryBridge(origin: string | null, headers: Record<string, string>, token: string | null, first?: Record<string, unknown>, query = ''): Promise<BridgeAttempt> {
+function tryBridge(
+  origin: string | null,
+  headers: Record<string, string>,
+  token: string | null,
+  first?: Record<string, unknown>,
+  query = '',
+): Promise<BridgeAttempt> {
   const wsUrl = `${stack().origin.replace(/^http/, 'ws')}/bridge${query}`;
   const protocols = token === null ? [] : ['merchant-desk.bridge', `merchant-desk.token.${token}`];
   return new Promise((done) => {
@@ -61,7 +67,9 @@ test('serves the app without a credential, never sets a cookie, and refuses a fo
     expect(body).not.toContain(stack().token);
   }
   // Node's fetch cannot send another Host: the bridge's upgrade can.
-  expect(await tryBridge(origin, { host: `evil.example:${new URL(origin).port}` }, stack().token)).toMatchObject({ status: 403 });
+  expect(await tryBridge(origin, { host: `evil.example:${new URL(origin).port}` }, stack().token)).toMatchObject({
+    status: 403,
+  });
 });
 
 test('the bridge opens only for an upgrade offering the token, checked with the Origin', async ({ page }) => {
@@ -83,17 +91,23 @@ test('the bridge opens only for an upgrade offering the token, checked with the 
   // The control: the token offered at the upgrade opens it.
   const good = await tryBridge(origin, {}, token);
   expect(good.frames[0]).toBe('{"type":"welcome"}');
-  expect(good.frames.map((frame) => JSON.parse(frame) as unknown)).toContainEqual(expect.objectContaining({ type: 'result', id: 1, envelope: expect.objectContaining({ ok: true }) }));
+  expect(good.frames.map((frame) => JSON.parse(frame) as unknown)).toContainEqual(
+    expect.objectContaining({ type: 'result', id: 1, envelope: expect.objectContaining({ ok: true }) }),
+  );
 
   // A browser that never had the token: the app loads and says the session expired.
   await page.goto(`${origin}/`);
   await expect(page.getByRole('alert').filter({ hasText: EXPIRED })).toBeVisible({ timeout: 15_000 });
   // It says how to get in: the URL the web host printed.
   await expect(page.getByRole('alert').filter({ hasText: EXPIRED })).toContainText('opened without the printed URL');
-  await expect(page.getByRole('alert').filter({ hasText: EXPIRED }).locator('code')).toHaveText('Merchant Desk web host: http://…/?token=…');
+  await expect(page.getByRole('alert').filter({ hasText: EXPIRED }).locator('code')).toHaveText(
+    'Merchant Desk web host: http://…/?token=…',
+  );
 });
 
-test('item images from the sandbox (another port of 127.0.0.1) receive nothing that opens the bridge', async ({ page }) => {
+test('item images from the sandbox (another port of 127.0.0.1) receive nothing that opens the bridge', async ({
+  page,
+}) => {
   const { origin, token } = stack();
   const elsewhere: Request[] = [];
   page.on('request', (request) => {
@@ -109,12 +123,16 @@ test('item images from the sandbox (another port of 127.0.0.1) receive nothing t
     expect(JSON.stringify({ url: request.url(), headers }), request.url()).not.toContain(token);
     expect(headers['cookie']).toBeUndefined();
     // Whatever that port received, replayed by a non-browser client with the page's Origin, opens nothing.
-    const replayed = Object.fromEntries(Object.entries(headers).filter(([name]) => name === 'cookie' || name === 'authorization'));
+    const replayed = Object.fromEntries(
+      Object.entries(headers).filter(([name]) => name === 'cookie' || name === 'authorization'),
+    );
     expect(await tryBridge(origin, replayed, null)).toEqual({ status: 101, closeCode: 4401, frames: [] });
   }
 });
 
-test('the printed token URL leaves the tab at once: not in the address bar, in no step back of its history', async ({ page }) => {
+test('the printed token URL leaves the tab at once: not in the address bar, in no step back of its history', async ({
+  page,
+}) => {
   const { origin, token } = stack();
   await openApp(page, stack());
   expect(page.url()).toBe(`${origin}/`);
@@ -130,6 +148,10 @@ test('the printed token URL leaves the tab at once: not in the address bar, in n
     seen.push(page.url());
   }
   expect(seen.at(-1)).toBe('about:blank');
-  expect(seen.filter((url) => url.startsWith(origin))).toEqual([`${origin}/#/wallet`, `${origin}/#/trades`, `${origin}/`]);
+  expect(seen.filter((url) => url.startsWith(origin))).toEqual([
+    `${origin}/#/wallet`,
+    `${origin}/#/trades`,
+    `${origin}/`,
+  ]);
   for (const url of seen) expect(url).not.toContain(token);
 });

@@ -34,7 +34,11 @@ async function openSeedSection(page: Page): Promise<void> {
 }
 
 const sandboxCount = (where: string, ...params: (string | number)[]): number =>
-  (stack().sandbox.core.db.prepare(`SELECT count(*) AS n FROM items WHERE on_sale = 1 AND (${where})`).get(...params) as { n: number }).n;
+  (
+    stack()
+      .sandbox.core.db.prepare(`SELECT count(*) AS n FROM items WHERE on_sale = 1 AND (${where})`)
+      .get(...params) as { n: number }
+  ).n;
 
 async function expectMatching(page: Page, expected: number): Promise<void> {
   expect(expected).toBeGreaterThan(0);
@@ -44,7 +48,9 @@ async function expectMatching(page: Page, expected: number): Promise<void> {
 
 async function expectAxeClean(page: Page, where: string): Promise<void> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`));
+  const found = result.violations.flatMap((v) =>
+    v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`),
+  );
   expect.soft(found, `axe on ${where}`).toEqual([]);
 }
 
@@ -55,7 +61,9 @@ async function setTheme(page: Page, name: 'light' | 'dark'): Promise<void> {
   await goTo(page, 'Catalog');
 }
 
-test('a seed list saved as "CH blue gems T1" is picked from the list after a reload: the rows hold only its seeds', async ({ page }) => {
+test('a seed list saved as "CH blue gems T1" is picked from the list after a reload: the rows hold only its seeds', async ({
+  page,
+}) => {
   await openSynced(page);
   await openSeedSection(page);
   const seeds = page.getByLabel('Paint seeds');
@@ -96,7 +104,9 @@ test('a seed list saved as "CH blue gems T1" is picked from the list after a rel
   await expectEveryRow(
     page,
     async (row: Locator) => {
-      const [float, seed] = await Promise.all([3, SEED_CELL].map(async (cell) => ((await row.getByRole('gridcell').nth(cell).textContent()) ?? '').trim()));
+      const [float, seed] = await Promise.all(
+        [3, SEED_CELL].map(async (cell) => ((await row.getByRole('gridcell').nth(cell).textContent()) ?? '').trim()),
+      );
       return seed === '—' ? float === '—' : BLUE_GEMS.includes(Number(seed));
     },
     'a blue gem seed',
@@ -148,10 +158,14 @@ function seedRanks(): { ranks: Map<number, { rank: number; of: number; seed: num
   return { ranks, groups: [...bySeed.values()] };
 }
 
-test('under a seed list, each row and the detail show the float rank within the seed, as recomputed from the sandbox', async ({ page }) => {
+test('under a seed list, each row and the detail show the float rank within the seed, as recomputed from the sandbox', async ({
+  page,
+}) => {
   const { ranks, groups } = seedRanks();
   // The name and seed with the most listings on sale (the demo market repeats knife blue-gem seeds).
-  const widest = [...groups].sort((a, b) => b.length - a.length || ((a[0] as Listing).name < (b[0] as Listing).name ? -1 : 1))[0] as Listing[];
+  const widest = [...groups].sort(
+    (a, b) => b.length - a.length || ((a[0] as Listing).name < (b[0] as Listing).name ? -1 : 1),
+  )[0] as Listing[];
   const { name, seed } = widest[0] as Listing;
   expect(widest.length).toBeGreaterThan(1);
 
@@ -159,10 +173,14 @@ test('under a seed list, each row and the detail show the float rank within the 
   await openSeedSection(page);
   await page.getByRole('searchbox', { name: 'Search items' }).fill(name);
   await page.getByLabel('Paint seeds').fill(String(seed));
-  await expectMatching(page, sandboxCount(`market_hash_name LIKE ? AND json_extract(json, '$.paintSeed') = ?`, `%${name}%`, seed));
+  await expectMatching(
+    page,
+    sandboxCount(`market_hash_name LIKE ? AND json_extract(json, '$.paintSeed') = ?`, `%${name}%`, seed),
+  );
 
   const detail = page.getByRole('complementary', { name: 'Item detail' });
-  const prop = (label: string) => detail.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  const prop = (label: string) =>
+    detail.locator('.prop', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
   const rows = Math.min(6, await dataRows(page).count());
   let previous = '';
   for (let i = 0; i < rows; i++) {
@@ -175,15 +193,21 @@ test('under a seed list, each row and the detail show the float rank within the 
     const itemId = Number(previous);
     const expected = ranks.get(itemId);
     if (!expected) throw new Error(`item ${itemId} has no float or seed on sale in the sandbox`);
-    await expect(row.getByRole('gridcell').nth(RANK_CELL).locator('.seed-rank')).toHaveText(`seed #${formatInt(expected.rank)} of ${formatInt(expected.of)}`);
-    await expect(prop('Float rank in its seed')).toHaveText(`#${formatInt(expected.rank)} lowest float of ${formatInt(expected.of)} with seed ${expected.seed}`);
+    await expect(row.getByRole('gridcell').nth(RANK_CELL).locator('.seed-rank')).toHaveText(
+      `seed #${formatInt(expected.rank)} of ${formatInt(expected.of)}`,
+    );
+    await expect(prop('Float rank in its seed')).toHaveText(
+      `#${formatInt(expected.rank)} lowest float of ${formatInt(expected.of)} with seed ${expected.seed}`,
+    );
   }
   await screenshot(page, test.info(), 'seed-rank');
   await expectAxeClean(page, 'rows and detail with the seed rank');
 
   // Without a seed list the rows carry no seed rank; the detail still has it (the item has a seed).
   await page.getByLabel('Paint seeds').fill('');
-  await expect.poll(() => matchingCount(page), { timeout: 20_000 }).toBe(sandboxCount('market_hash_name LIKE ?', `%${name}%`));
+  await expect
+    .poll(() => matchingCount(page), { timeout: 20_000 })
+    .toBe(sandboxCount('market_hash_name LIKE ?', `%${name}%`));
   await expect(catalogGrid(page).locator('.seed-rank')).toHaveCount(0);
   await expect(prop('Float rank in its seed')).toBeVisible();
 });

@@ -14,12 +14,19 @@ interface Listing {
   price: number;
 }
 
-const listing = (n: number, name: string, price: number): Listing => ({ itemId: 4_000_000 + n, assetId: String(40_000_000 + n), market_hash_name: name, price });
+const listing = (n: number, name: string, price: number): Listing => ({
+  itemId: 4_000_000 + n,
+  assetId: String(40_000_000 + n),
+  market_hash_name: name,
+  price,
+});
 const COMPLETED = listing(1, 'USP-S | Lantern Quay (Field-Tested)', 1500);
 const DECLINED = listing(2, 'AK-47 | Lantern Reef (Minimal Wear)', 2500);
 const REVERSED = listing(3, 'AWP | Lantern Vale (Field-Tested)', 4000);
 const HOOKLESS = listing(4, 'Desert Eagle | Lantern Moss (Factory New)', 900);
-const FILLERS = Array.from({ length: 26 }, (_, i) => listing(100 + i, `MAC-10 | Lantern Filler ${String(i + 1).padStart(2, '0')} (Field-Tested)`, 100 + i));
+const FILLERS = Array.from({ length: 26 }, (_, i) =>
+  listing(100 + i, `MAC-10 | Lantern Filler ${String(i + 1).padStart(2, '0')} (Field-Tested)`, 100 + i),
+);
 const BY_UI = listing(200, 'M4A4 | Lantern Spire (Minimal Wear)', 3100);
 const TOTAL = 4 + FILLERS.length;
 
@@ -32,17 +39,29 @@ const stack = useStack({
   async prepare({ sandbox, admin, merchant }) {
     const { merchantApi } = await import('../test/support/sandboxHttp');
     const api = merchantApi(sandbox, merchant);
-    const listed = await admin.post('/admin/items', { items: [COMPLETED, DECLINED, REVERSED, HOOKLESS, ...FILLERS, BY_UI] });
+    const listed = await admin.post('/admin/items', {
+      items: [COMPLETED, DECLINED, REVERSED, HOOKLESS, ...FILLERS, BY_UI],
+    });
     if (listed.status >= 300) throw new Error(`listing: ${listed.status}`);
     // Only the last trade's webhook should be tried: the others go out with no URL.
     await admin.patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: null });
     const buy = async (l: Listing, externalId: string, partner: number) => {
-      const answer = await api.post<{ tradeId: string }>('/Items/Buy', { itemId: l.itemId, assetId: l.assetId, price: l.price, tradeUrl: tradeUrlFor(partner), externalId });
+      const answer = await api.post<{ tradeId: string }>('/Items/Buy', {
+        itemId: l.itemId,
+        assetId: l.assetId,
+        price: l.price,
+        tradeUrl: tradeUrlFor(partner),
+        externalId,
+      });
       if (answer.status !== 200) throw new Error(`buy ${externalId}: ${answer.status} ${JSON.stringify(answer.body)}`);
       ids.set(l, answer.body.tradeId);
       return answer.body.tradeId;
     };
-    for (const [i, l] of FILLERS.entries()) await admin.transition(await buy(l, `ORD-F${i + 1}`, 2000 + i), { status: 'FAILED', failReason: 'Items invalid' });
+    for (const [i, l] of FILLERS.entries())
+      await admin.transition(await buy(l, `ORD-F${i + 1}`, 2000 + i), {
+        status: 'FAILED',
+        failReason: 'Items invalid',
+      });
     const done = await buy(COMPLETED, 'ORD-DONE', 11);
     await admin.transition(done, { status: 'SENT' });
     await admin.transition(done, { status: 'COMPLETED' });
@@ -70,7 +89,9 @@ async function openHistory(page: Page): Promise<void> {
   await openApp(page, stack());
   await goTo(page, 'Trades');
   await page.getByRole('tab', { name: 'History' }).click();
-  await expect(page.getByRole('navigation', { name: 'Pages' })).toContainText(`1–${Math.min(50, TOTAL)} of ${TOTAL}`, { timeout: 30_000 });
+  await expect(page.getByRole('navigation', { name: 'Pages' })).toContainText(`1–${Math.min(50, TOTAL)} of ${TOTAL}`, {
+    timeout: 30_000,
+  });
 }
 
 /** Today (local), as the date fields take it. */
@@ -111,7 +132,9 @@ test('pages through the history, filters by date range, trade id and failed webh
   await expect(pager).toContainText(`of ${TOTAL}`);
 
   // Trade id: exactly that trade.
-  await filters(page).getByRole('textbox', { name: 'Trade ID' }).fill(ids.get(DECLINED) ?? '');
+  await filters(page)
+    .getByRole('textbox', { name: 'Trade ID' })
+    .fill(ids.get(DECLINED) ?? '');
   await expect(bodyRows(page)).toHaveCount(1);
   await expect(bodyRows(page).first()).toContainText(DECLINED.market_hash_name);
   await filters(page).getByRole('button', { name: 'Clear' }).click();
@@ -131,7 +154,9 @@ test('trade detail: errorCode and failReason, stage and end of protection, offer
   const detail = page.getByRole('complementary', { name: 'Trade detail' });
   const open = async (l: Listing) => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Trades' }).click();
-    await filters(page).getByRole('textbox', { name: 'Trade ID' }).fill(ids.get(l) ?? '');
+    await filters(page)
+      .getByRole('textbox', { name: 'Trade ID' })
+      .fill(ids.get(l) ?? '');
     await expect(bodyRows(page)).toHaveCount(1);
     await expect(bodyRows(page).first()).toContainText(l.market_hash_name);
     await bodyRows(page).first().click();
@@ -143,19 +168,25 @@ test('trade detail: errorCode and failReason, stage and end of protection, offer
   await expect(detail.getByRole('note')).toContainText('Error 504');
   await expect(detail.getByRole('note')).toContainText('Trade declined by user');
   await expect(detail.getByRole('region', { name: 'Status timeline' })).toContainText('Cancelled');
-  await expect(detail.getByRole('region', { name: 'Trade facts' }).locator('.prop', { hasText: 'Offer ID' })).toContainText(/\d{10}/);
+  await expect(
+    detail.getByRole('region', { name: 'Trade facts' }).locator('.prop', { hasText: 'Offer ID' }),
+  ).toContainText(/\d{10}/);
   await expect(detail.getByRole('region', { name: 'Protection' })).toContainText('Nothing was delivered');
 
   // Completed: stage 1 while protected, with the time left and the date it ends.
   await open(COMPLETED);
-  const sandboxTrade = (await stack().admin.get<{ endProtection: string; stage: number }>(`/admin/trades/${ids.get(COMPLETED)}`)).body;
+  const sandboxTrade = (
+    await stack().admin.get<{ endProtection: string; stage: number }>(`/admin/trades/${ids.get(COMPLETED)}`)
+  ).body;
   expect(sandboxTrade.stage).toBe(1);
   const protection = detail.getByRole('region', { name: 'Protection' });
   await expect(protection).toContainText('Stage 1 · reversible');
   await expect(protection).toContainText(/Protection ends in 6d \d\d:\d\d:\d\d/);
   const end = new Date(sandboxTrade.endProtection);
   const pad = (n: number) => String(n).padStart(2, '0');
-  await expect(protection).toContainText(`${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())} ${pad(end.getHours())}:${pad(end.getMinutes())}`);
+  await expect(protection).toContainText(
+    `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())} ${pad(end.getHours())}:${pad(end.getMinutes())}`,
+  );
 
   // Reversed: not "final" with a protection that "ended" in the future, but reversed and refunded, and when.
   await open(REVERSED);
@@ -163,7 +194,9 @@ test('trade detail: errorCode and failReason, stage and end of protection, offer
   await expect(protection.locator('.tag')).toHaveText('Reversed');
   await expect(protection).toContainText('rolled back and its value refunded');
   const rolledBack = new Date(reversed.rollbackAt);
-  await expect(protection).toContainText(`${rolledBack.getFullYear()}-${pad(rolledBack.getMonth() + 1)}-${pad(rolledBack.getDate())} ${pad(rolledBack.getHours())}:${pad(rolledBack.getMinutes())}`);
+  await expect(protection).toContainText(
+    `${rolledBack.getFullYear()}-${pad(rolledBack.getMonth() + 1)}-${pad(rolledBack.getDate())} ${pad(rolledBack.getHours())}:${pad(rolledBack.getMinutes())}`,
+  );
   await expect(protection).not.toContainText('final');
   await expect(protection).not.toContainText('Protection ended');
   await expect(detail.getByRole('note')).toContainText('Error 512');
@@ -190,7 +223,10 @@ test('a saved recipient, a trade duration and an order id reach the marketplace'
   await goTo(page, 'Catalog');
   await page.getByRole('searchbox', { name: 'Search items' }).fill('Lantern Spire');
   await rowNamed(page, BY_UI.market_hash_name).click();
-  await page.getByRole('complementary', { name: 'Item detail' }).getByRole('button', { name: 'Buy', exact: true }).click();
+  await page
+    .getByRole('complementary', { name: 'Item detail' })
+    .getByRole('button', { name: 'Buy', exact: true })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Buy item' });
   const recipient = dialog.getByRole('combobox', { name: 'Recipient', exact: true });
   await expect(recipient.locator('option:checked')).toContainText('Vault');
@@ -204,9 +240,15 @@ test('a saved recipient, a trade duration and an order id reach the marketplace'
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(/#\/trades\/[0-9a-f-]{36}$/);
   const tradeId = decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
-  const row = stack().sandbox.core.db.prepare('SELECT trade_duration_seconds AS d, external_id AS e, trade_url AS u FROM trades WHERE trade_id = ?').get(tradeId) as { d: number; e: string; u: string };
+  const row = stack()
+    .sandbox.core.db.prepare(
+      'SELECT trade_duration_seconds AS d, external_id AS e, trade_url AS u FROM trades WHERE trade_id = ?',
+    )
+    .get(tradeId) as { d: number; e: string; u: string };
   expect(row).toEqual({ d: 7200, e: 'ORD-UI-7', u: vault });
-  await expect(page.getByRole('complementary', { name: 'Trade detail' }).getByRole('region', { name: 'Trade facts' })).toContainText('ORD-UI-7');
+  await expect(
+    page.getByRole('complementary', { name: 'Trade detail' }).getByRole('region', { name: 'Trade facts' }),
+  ).toContainText('ORD-UI-7');
 
   // Deleting it takes a second click.
   await goTo(page, 'Settings');
@@ -215,7 +257,9 @@ test('a saved recipient, a trade duration and an order id reach the marketplace'
   await expect(section.getByText('No saved recipients yet')).toBeVisible();
 });
 
-test('saved recipients: a duplicate is refused with the one that holds it, and a recipient is edited in place', async ({ page }) => {
+test('saved recipients: a duplicate is refused with the one that holds it, and a recipient is edited in place', async ({
+  page,
+}) => {
   await openApp(page, stack());
   await goTo(page, 'Settings');
   const section = page.getByRole('region', { name: 'Saved recipients' });
@@ -260,11 +304,16 @@ test('the ledger by type and date, its balance chart, and E to export', async ({
   await openApp(page, stack());
   await goTo(page, 'Wallet');
   const ledger = page.getByRole('table', { name: 'Ledger' });
-  const history = (await stack().api.get<{ transactions: { type: string }[] }>('/Wallet/BalanceHistory?limit=500')).body.transactions;
+  const history = (await stack().api.get<{ transactions: { type: string }[] }>('/Wallet/BalanceHistory?limit=500')).body
+    .transactions;
   await expect(ledger.locator('tbody tr')).toHaveCount(Math.min(50, history.length), { timeout: 30_000 });
 
   // The chart: one point per balance change.
-  await expect(page.getByRole('region', { name: 'Balance over time' }).getByRole('img', { name: /^Balance over time: \d+ points/ })).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: 'Balance over time' })
+      .getByRole('img', { name: /^Balance over time: \d+ points/ }),
+  ).toBeVisible();
 
   // Type: FREEZE only.
   const bar = page.getByRole('group', { name: 'Ledger filters' });

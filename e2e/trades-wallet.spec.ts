@@ -19,30 +19,105 @@ interface Listing {
 }
 
 const LISTINGS: Listing[] = [
-  { itemId: 8_000_001, assetId: '80000001', market_hash_name: 'USP-S | Harbor Lights (Field-Tested)', price: 1500, externalId: 'ORD-1001', moves: [{ status: 'SENT' }, { status: 'COMPLETED' }], status: 'COMPLETED' },
-  { itemId: 8_000_002, assetId: '80000002', market_hash_name: 'AK-47 | Copper Vale (Minimal Wear)', price: 2500, externalId: 'ORD-1002', moves: [{ status: 'SENT' }, { status: 'CANCELLED', errorCode: 504 }], status: 'CANCELLED' },
-  { itemId: 8_000_003, assetId: '80000003', market_hash_name: 'AWP | Silent Orchard (Field-Tested)', price: 4000, externalId: 'ORD-1003', moves: [], status: 'PENDING' },
-  { itemId: 8_000_004, assetId: '80000004', market_hash_name: 'Desert Eagle | Night Ferry (Factory New)', price: 900, externalId: 'ORD-1004', moves: [{ status: 'SENT' }], status: 'SENT' },
+  {
+    itemId: 8_000_001,
+    assetId: '80000001',
+    market_hash_name: 'USP-S | Harbor Lights (Field-Tested)',
+    price: 1500,
+    externalId: 'ORD-1001',
+    moves: [{ status: 'SENT' }, { status: 'COMPLETED' }],
+    status: 'COMPLETED',
+  },
+  {
+    itemId: 8_000_002,
+    assetId: '80000002',
+    market_hash_name: 'AK-47 | Copper Vale (Minimal Wear)',
+    price: 2500,
+    externalId: 'ORD-1002',
+    moves: [{ status: 'SENT' }, { status: 'CANCELLED', errorCode: 504 }],
+    status: 'CANCELLED',
+  },
+  {
+    itemId: 8_000_003,
+    assetId: '80000003',
+    market_hash_name: 'AWP | Silent Orchard (Field-Tested)',
+    price: 4000,
+    externalId: 'ORD-1003',
+    moves: [],
+    status: 'PENDING',
+  },
+  {
+    itemId: 8_000_004,
+    assetId: '80000004',
+    market_hash_name: 'Desert Eagle | Night Ferry (Factory New)',
+    price: 900,
+    externalId: 'ORD-1004',
+    moves: [{ status: 'SENT' }],
+    status: 'SENT',
+  },
 ];
 const tradeIds = new Map<string, string>(); // externalId → tradeId
 
 const TRADES_HEADER = [
-  'tradeId', 'externalId', 'status', 'price', 'itemId', 'assetId', 'offerId', 'market_hash_name', 'phase', 'float',
-  'webhookStatus', 'errorCode', 'failReason', 'createdAt', 'updatedAt', 'completedAt', 'cancelledAt', 'endProtection', 'rollbackAt', 'stage',
+  'tradeId',
+  'externalId',
+  'status',
+  'price',
+  'itemId',
+  'assetId',
+  'offerId',
+  'market_hash_name',
+  'phase',
+  'float',
+  'webhookStatus',
+  'errorCode',
+  'failReason',
+  'createdAt',
+  'updatedAt',
+  'completedAt',
+  'cancelledAt',
+  'endProtection',
+  'rollbackAt',
+  'stage',
 ];
-const LEDGER_HEADER = ['id', 'createdAt', 'type', 'amount', 'balanceBefore', 'balanceAfter', 'tradeId', 'market_hash_name', 'phase', 'note'];
+const LEDGER_HEADER = [
+  'id',
+  'createdAt',
+  'type',
+  'amount',
+  'balanceBefore',
+  'balanceAfter',
+  'tradeId',
+  'market_hash_name',
+  'phase',
+  'note',
+];
 
 const stack = useStack({
   items: 2000,
   seed: 3,
   merchant: { balance: 50_000 },
   async prepare({ sandbox, admin, merchant }) {
-    const listed = await admin.post('/admin/items', { items: LISTINGS.map(({ itemId, assetId, market_hash_name, price }) => ({ itemId, assetId, market_hash_name, price })) });
+    const listed = await admin.post('/admin/items', {
+      items: LISTINGS.map(({ itemId, assetId, market_hash_name, price }) => ({
+        itemId,
+        assetId,
+        market_hash_name,
+        price,
+      })),
+    });
     if (listed.status >= 300) throw new Error(`listing: ${listed.status} ${JSON.stringify(listed.body)}`);
     const api = merchantApi(sandbox, merchant);
     for (const l of LISTINGS) {
-      const bought = await api.post<{ tradeId: string }>('/Items/Buy', { itemId: l.itemId, assetId: l.assetId, price: l.price, tradeUrl: TRADE_URL, externalId: l.externalId });
-      if (bought.status !== 200) throw new Error(`buy ${l.externalId}: ${bought.status} ${JSON.stringify(bought.body)}`);
+      const bought = await api.post<{ tradeId: string }>('/Items/Buy', {
+        itemId: l.itemId,
+        assetId: l.assetId,
+        price: l.price,
+        tradeUrl: TRADE_URL,
+        externalId: l.externalId,
+      });
+      if (bought.status !== 200)
+        throw new Error(`buy ${l.externalId}: ${bought.status} ${JSON.stringify(bought.body)}`);
       tradeIds.set(l.externalId, bought.body.tradeId);
       for (const move of l.moves) await admin.transition(bought.body.tradeId, move);
     }
@@ -102,7 +177,9 @@ test('filters trades by status and order id', async ({ page }) => {
   await expect(rows.locator('.status-badge')).toHaveText([/^(pending|sent)$/i, /^(pending|sent)$/i]);
 });
 
-test('trade id and order id filters take the start of an id (the table shows ids shortened); over-long input is refused by the field', async ({ page }) => {
+test('trade id and order id filters take the start of an id (the table shows ids shortened); over-long input is refused by the field', async ({
+  page,
+}) => {
   await openHistory(page);
   const filters = page.getByRole('group', { name: 'Trade filters' });
   const rows = tradeBodyRows(page);
@@ -151,14 +228,20 @@ test('trade id and order id filters take the start of an id (the table shows ids
   const maxPrice = page.getByRole('textbox', { name: 'Maximum price' });
   await maxPrice.fill('99999999999');
   await expect(maxPrice).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByRole('alert').filter({ hasText: 'Maximum price: At most $10,000,000,000 — not applied.' })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Maximum price: At most $10,000,000,000 — not applied.' }),
+  ).toBeVisible();
   await expect(page.getByText(/Too big|catalog\.query/)).toHaveCount(0);
   // A minimum above the maximum would match nothing: said on the field, and left out of the query.
   const minPrice = page.getByRole('textbox', { name: 'Minimum price' });
   await maxPrice.fill('10');
   await minPrice.fill('50');
   await expect(minPrice).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByRole('alert').filter({ hasText: 'Minimum price: Above the maximum price ($10.00): nothing would match — not applied.' })).toBeVisible();
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: 'Minimum price: Above the maximum price ($10.00): nothing would match — not applied.' }),
+  ).toBeVisible();
   await expect(maxPrice).not.toHaveAttribute('aria-invalid', 'true');
   await minPrice.fill('');
   await maxPrice.fill('');
@@ -195,14 +278,19 @@ test('exports trades as CSV, all of them and filtered', async ({ page }, testInf
   expect(cancelled?.[col('offerId')]).toMatch(/^\d{10}$/);
 
   // The export follows the filters on screen.
-  await page.getByRole('group', { name: 'Trade filters' }).getByRole('button', { name: 'Completed', exact: true }).click();
+  await page
+    .getByRole('group', { name: 'Trade filters' })
+    .getByRole('button', { name: 'Completed', exact: true })
+    .click();
   await expect(tradeBodyRows(page)).toHaveCount(1);
   const filtered = await download(page, exportButton, testInfo);
   const [, ...completed] = parseCsv(filtered.text);
   expect(completed.map((r) => r[col('externalId')])).toEqual(['ORD-1001']);
 });
 
-test('the ledger shows FREEZE then BUY COMPLETED for a completed trade, and exports as CSV', async ({ page }, testInfo) => {
+test('the ledger shows FREEZE then BUY COMPLETED for a completed trade, and exports as CSV', async ({
+  page,
+}, testInfo) => {
   const completed = listing('ORD-1001');
   const tradeId = tradeIds.get(completed.externalId) ?? '';
   await openApp(page, stack());
@@ -211,7 +299,9 @@ test('the ledger shows FREEZE then BUY COMPLETED for a completed trade, and expo
   // Balance cards agree with the sandbox.
   const balance = (await stack().api.get<{ balance: number; total_available: number }>('/Wallet/GetBalance')).body;
   await expect(page.locator('.card', { hasText: 'Balance' }).first()).toContainText(formatCents(balance.balance));
-  await expect(page.locator('.card', { hasText: 'Total available' })).toContainText(formatCents(balance.total_available));
+  await expect(page.locator('.card', { hasText: 'Total available' })).toContainText(
+    formatCents(balance.total_available),
+  );
 
   // The completed trade's ledger: its freeze, then the completion (newest first on screen).
   const ledger = page.getByRole('table', { name: 'Ledger' });
@@ -228,7 +318,12 @@ test('the ledger shows FREEZE then BUY COMPLETED for a completed trade, and expo
   await page.getByRole('group', { name: 'Ledger filters' }).getByRole('button', { name: 'Clear' }).click();
 
   // Every transaction, as the sandbox has them.
-  const history = (await stack().api.get<{ transactions: { id: number; type: string; amount: number; tradeId: string | null }[]; total: number }>('/Wallet/BalanceHistory?limit=500')).body;
+  const history = (
+    await stack().api.get<{
+      transactions: { id: number; type: string; amount: number; tradeId: string | null }[];
+      total: number;
+    }>('/Wallet/BalanceHistory?limit=500')
+  ).body;
   await expect(rows).toHaveCount(history.transactions.length);
   const file = await download(page, page.getByRole('button', { name: 'Export CSV' }), testInfo);
   expect(file.name).toMatch(/^ledger-.+\.csv$/);
@@ -244,15 +339,20 @@ test('the ledger shows FREEZE then BUY COMPLETED for a completed trade, and expo
     expect(line?.[col('amount')]).toBe(`${t.amount < 0 ? '-' : ''}${(Math.abs(t.amount) / 100).toFixed(2)}`);
     expect(line?.[col('tradeId')]).toBe(t.tradeId ?? '');
   }
-  const forTrade = lines.filter((l) => l[col('tradeId')] === tradeId).sort((a, b) => Number(a[col('id')]) - Number(b[col('id')]));
+  const forTrade = lines
+    .filter((l) => l[col('tradeId')] === tradeId)
+    .sort((a, b) => Number(a[col('id')]) - Number(b[col('id')]));
   expect(forTrade.map((l) => l[col('type')])).toEqual(['FREEZE', 'BUY COMPLETED']);
 });
 
-test('at 1440 px the Trades and Wallet times show whole, and amounts and changes use one minus sign', async ({ page }, testInfo) => {
+test('at 1440 px the Trades and Wallet times show whole, and amounts and changes use one minus sign', async ({
+  page,
+}, testInfo) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openHistory(page);
   /** The texts of cells cut short (an ellipsis instead of the end). */
-  const cut = (cells: Locator) => cells.evaluateAll((tds) => tds.filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.textContent));
+  const cut = (cells: Locator) =>
+    cells.evaluateAll((tds) => tds.filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.textContent));
   const created = tradeBodyRows(page).locator('td:first-child');
   await expect(created.first()).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   expect(await cut(created)).toEqual([]);

@@ -21,11 +21,18 @@ const browser = await chromium.launch({
 try {
   for (const { svg, png, size } of OUTPUTS) {
     const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });
-    const markup = readFileSync(`${dir}${svg}`, 'utf8').replace(/width="\d+" height="\d+"/, `width="${size}" height="${size}"`);
+    const markup = readFileSync(`${dir}${svg}`, 'utf8').replace(
+      /width="\d+" height="\d+"/,
+      `width="${size}" height="${size}"`,
+    );
     await page.setContent(
       `<!doctype html><html><head><style>html,body{margin:0;padding:0;background:transparent}svg{display:block}</style></head><body>${markup}</body></html>`,
     );
-    await page.screenshot({ path: `${dir}${png}`, omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });
+    await page.screenshot({
+      path: `${dir}${png}`,
+      omitBackground: true,
+      clip: { x: 0, y: 0, width: size, height: size },
+    });
     await page.close();
     console.log(`${png} ${size}x${size}`);
   }

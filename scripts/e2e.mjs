@@ -22,9 +22,28 @@ const SKIP_LINE = 'electron e2e skipped: Electron binary not installed (it could
 const SPEC = /\.(spec|test)\.[cm]?[jt]sx?$/;
 // `playwright test` options that take a value as the next argument (so it is not a file filter).
 const VALUE_OPTIONS = new Set([
-  '-c', '--config', '-g', '--grep', '-gv', '--grep-invert', '-j', '--workers', '--max-failures', '--output',
-  '--project', '--repeat-each', '--reporter', '--retries', '--shard', '--timeout', '--trace', '--tsconfig',
-  '--global-timeout', '--ui-host', '--ui-port', '--browser',
+  '-c',
+  '--config',
+  '-g',
+  '--grep',
+  '-gv',
+  '--grep-invert',
+  '-j',
+  '--workers',
+  '--max-failures',
+  '--output',
+  '--project',
+  '--repeat-each',
+  '--reporter',
+  '--retries',
+  '--shard',
+  '--timeout',
+  '--trace',
+  '--tsconfig',
+  '--global-timeout',
+  '--ui-host',
+  '--ui-port',
+  '--browser',
 ]);
 
 /** The Electron binary's path, or null when it was never downloaded (the package throws, or names a missing file). */
@@ -85,7 +104,8 @@ const isElectronSpec = (file) => file === ELECTRON_SPEC || file.endsWith(`/${ELE
 if (specs.some(isElectronSpec) && !electronBinary()) {
   const { options, filters } = splitArgs(args);
   const others = specs.filter((f) => !isElectronSpec(f));
-  const electronWanted = filters.length === 0 || filters.some((filter) => specs.filter(isElectronSpec).some((f) => selects(filter, f)));
+  const electronWanted =
+    filters.length === 0 || filters.some((filter) => specs.filter(isElectronSpec).some((f) => selects(filter, f)));
   if (electronWanted) console.log(SKIP_LINE);
   let selected;
   if (filters.length === 0) {
@@ -106,7 +126,10 @@ if (specs.some(isElectronSpec) && !electronBinary()) {
 }
 
 const cli = require.resolve('@playwright/test/cli');
-const child = spawn(process.execPath, [cli, 'test', '--config', 'playwright.config.ts', ...args], { cwd: root, stdio: 'inherit' });
+const child = spawn(process.execPath, [cli, 'test', '--config', 'playwright.config.ts', ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => child.kill(signal));
 }

@@ -26,14 +26,26 @@ function installElectron() {
   const dir = packageDir('electron');
   if (!dir) return; // `npm install --omit=dev`
   if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
-    console.log('postinstall: Electron binary not downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD is set); `npm start` uses the web host.');
+    console.log(
+      'postinstall: Electron binary not downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD is set); `npm start` uses the web host.',
+    );
     return;
   }
   if (existsSync(join(dir, 'path.txt')) && existsSync(join(dir, 'dist'))) return;
-  const result = spawnSync(process.execPath, ['install.js'], { cwd: dir, encoding: 'utf8', timeout: DOWNLOAD_TIMEOUT_MS });
+  const result = spawnSync(process.execPath, ['install.js'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: DOWNLOAD_TIMEOUT_MS,
+  });
   if (result.status === 0) return;
-  const reason = `${result.stderr ?? ''}${result.error?.message ?? ''}`.trim().split('\n').find((line) => line.trim()) ?? `exit ${result.status}`;
-  console.log(`postinstall: Electron binary could not be downloaded (${reason.trim().slice(0, 160)}); \`npm start\` uses the web host.`);
+  const reason =
+    `${result.stderr ?? ''}${result.error?.message ?? ''}`
+      .trim()
+      .split('\n')
+      .find((line) => line.trim()) ?? `exit ${result.status}`;
+  console.log(
+    `postinstall: Electron binary could not be downloaded (${reason.trim().slice(0, 160)}); \`npm start\` uses the web host.`,
+  );
 }
 
 function reportKeytar() {

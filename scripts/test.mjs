@@ -8,7 +8,15 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { debianPackagesOf, installCommand, keytarBuilt, LIBSECRET_NEED, missingSystemPackages, planInstall, SYSTEM_NEEDS } from './lib/systemPackages.mjs';
+import {
+  debianPackagesOf,
+  installCommand,
+  keytarBuilt,
+  LIBSECRET_NEED,
+  missingSystemPackages,
+  planInstall,
+  SYSTEM_NEEDS,
+} from './lib/systemPackages.mjs';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -39,7 +47,10 @@ function preflight() {
   }
   console.log(`npm test: installing ${names} with apt-get`);
   const packages = debianPackagesOf(missing);
-  if (aptGet(plan.prefix, ['update', '-qq']) !== 0 || aptGet(plan.prefix, ['install', '-y', '-qq', '--no-install-recommends', ...packages]) !== 0) {
+  if (
+    aptGet(plan.prefix, ['update', '-qq']) !== 0 ||
+    aptGet(plan.prefix, ['install', '-y', '-qq', '--no-install-recommends', ...packages]) !== 0
+  ) {
     console.error(`npm test: apt-get failed; run: ${installCommand(missing, plan.prefix)}`);
     process.exit(1);
   }

@@ -33,11 +33,15 @@ const proxy = new TimestampProxy(Number(new URL(sb.baseUrl).port), (line, at) =>
 });
 await proxy.start();
 
-const template = itemFor(sb.core.catalog.searchByIds([1_000_001])[0] ?? (sb.core.catalog.searchByIds([sb.core.catalog.maxItemId()])[0] as never), {
-  steamId: true,
-  inspectInGame: true,
-  tradeUrl: true,
-});
+const template = itemFor(
+  sb.core.catalog.searchByIds([1_000_001])[0] ??
+    (sb.core.catalog.searchByIds([sb.core.catalog.maxItemId()])[0] as never),
+  {
+    steamId: true,
+    inspectInGame: true,
+    tradeUrl: true,
+  },
+);
 let nextItemId = sb.core.catalog.maxItemId() + 1;
 
 /**
@@ -52,14 +56,25 @@ function frameLeaves(): number {
 
 async function listAndWait(index: number): Promise<number> {
   const itemId = nextItemId++;
-  const item: Item = { ...template, itemId, assetId: String(90_000_000_000 + itemId), market_hash_name: `${AUTO_BUY_MARKER} | Item ${itemId} (Factory New)`, price: 1000 + index, steamId: null };
+  const item: Item = {
+    ...template,
+    itemId,
+    assetId: String(90_000_000_000 + itemId),
+    market_hash_name: `${AUTO_BUY_MARKER} | Item ${itemId} (Factory New)`,
+    price: 1000 + index,
+    steamId: null,
+  };
   const before = buyArrivals.length;
   sb.core.catalog.upsert([item]);
   const emitted = frameLeaves();
   await waitFor(() => buyArrivals.length > before, 10_000, `the buy of item ${itemId}`, 1);
   const latency = (buyArrivals[before] as { at: number }).at - emitted;
   // Settle: the trade exists, then it completes (frees the recipient's active-offer slot).
-  const trade = await waitFor(() => sb.core.db.prepare('SELECT trade_id FROM trades WHERE item_id = ?').pluck().get(itemId) as string | undefined, 10_000, 'the trade');
+  const trade = await waitFor(
+    () => sb.core.db.prepare('SELECT trade_id FROM trades WHERE item_id = ?').pluck().get(itemId) as string | undefined,
+    10_000,
+    'the trade',
+  );
   await sleep(30);
   sb.core.trades.transition(trade, { status: 'SENT' });
   sb.core.trades.transition(trade, { status: 'COMPLETED' });
@@ -79,12 +94,23 @@ async function baselineRun(samples: number): Promise<number[]> {
   await new Promise((resolve) => socket.once('connect', resolve));
   const out: number[] = [];
   ws.on('message', () => {
-    socket.write('POST /Items/Buy HTTP/1.1\r\nhost: bench\r\ncontent-length: 2\r\ncontent-type: application/json\r\n\r\n{}');
+    socket.write(
+      'POST /Items/Buy HTTP/1.1\r\nhost: bench\r\ncontent-length: 2\r\ncontent-type: application/json\r\n\r\n{}',
+    );
   });
   for (let i = 0; i < samples; i++) {
     const before = buyArrivals.length;
     const itemId = nextItemId++;
-    sb.core.catalog.upsert([{ ...template, itemId, assetId: String(90_000_000_000 + itemId), market_hash_name: `Baseline | ${itemId}`, price: 500, steamId: null }]);
+    sb.core.catalog.upsert([
+      {
+        ...template,
+        itemId,
+        assetId: String(90_000_000_000 + itemId),
+        market_hash_name: `Baseline | ${itemId}`,
+        price: 500,
+        steamId: null,
+      },
+    ]);
     const emitted = frameLeaves();
     await waitFor(() => buyArrivals.length > before, 5000, 'the raw request', 1);
     out.push((buyArrivals[before] as { at: number }).at - emitted);
@@ -106,11 +132,24 @@ process.on('message', (message: ChildMessage) => {
   const reply = (work: Promise<Record<string, unknown>>, type: string) =>
     void work.then(
       (value) => toParent({ type, ...value }),
-      (error: unknown) => toParent({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+      (error: unknown) =>
+        toParent({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     );
-  if (message.type === 'merchant') reply(Promise.resolve(createMerchant(sb, { balance: 100_000_000 }) as unknown as Record<string, unknown>), 'merchant');
-  else if (message.type === 'list') reply(listAndWait(message['index'] as number).then((latencyMs) => ({ latencyMs })), 'bought');
-  else if (message.type === 'baseline') reply(baselineRun(message['samples'] as number).then((latenciesMs) => ({ latenciesMs })), 'baseline');
+  if (message.type === 'merchant')
+    reply(
+      Promise.resolve(createMerchant(sb, { balance: 100_000_000 }) as unknown as Record<string, unknown>),
+      'merchant',
+    );
+  else if (message.type === 'list')
+    reply(
+      listAndWait(message['index'] as number).then((latencyMs) => ({ latencyMs })),
+      'bought',
+    );
+  else if (message.type === 'baseline')
+    reply(
+      baselineRun(message['samples'] as number).then((latenciesMs) => ({ latenciesMs })),
+      'baseline',
+    );
   else if (message.type === 'stop') void close();
 });
 process.on('disconnect', () => void close());

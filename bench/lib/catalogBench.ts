@@ -30,7 +30,10 @@ export async function openPreparedStore(items: number): Promise<PreparedStore> {
 }
 
 /** Times `query` through the host API (worker round trip included), ms per call. */
-export async function timeQuery(store: LocalStore, query: CatalogQuery): Promise<{ ms: number; total: number; rows: number }> {
+export async function timeQuery(
+  store: LocalStore,
+  query: CatalogQuery,
+): Promise<{ ms: number; total: number; rows: number }> {
   const started = performance.now();
   const page = await store.queryCatalog(query);
   return { ms: performance.now() - started, total: page.total, rows: page.rows.length };
@@ -59,8 +62,13 @@ export function naiveQuery(
   const whereSql = where.sql ? `WHERE ${where.sql}` : '';
   const dir = desc ? 'DESC' : 'ASC';
   const started = performance.now();
-  const total = db.prepare(`SELECT count(*) FROM ${table} ${whereSql}`).pluck().get(...where.params) as number;
-  const rows = db.prepare(`SELECT * FROM ${table} ${whereSql} ORDER BY ${SQL_SORT[sort] ?? 'price'} ${dir}, itemId ${dir} LIMIT ?`).all(...where.params, limit);
+  const total = db
+    .prepare(`SELECT count(*) FROM ${table} ${whereSql}`)
+    .pluck()
+    .get(...where.params) as number;
+  const rows = db
+    .prepare(`SELECT * FROM ${table} ${whereSql} ORDER BY ${SQL_SORT[sort] ?? 'price'} ${dir}, itemId ${dir} LIMIT ?`)
+    .all(...where.params, limit);
   return { ms: performance.now() - started, total, rows: rows.length };
 }
 

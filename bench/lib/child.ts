@@ -30,7 +30,9 @@ export class BenchChild {
   constructor(script: string, args: string[] = [], options: ChildOptions = {}) {
     const file = script.startsWith('/') ? script : join(BENCH_DIR, script);
     // BENCH_CPU_PROF=<dir>: every child writes a V8 CPU profile there (summarize with bench/lib/profile-summary.ts).
-    const profile = process.env['BENCH_CPU_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`] : [];
+    const profile = process.env['BENCH_CPU_PROF']
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`]
+      : [];
     const nodeArgv = [...profile, ...(options.nodeArgs ?? []), '--import', 'tsx', file, ...args];
     const useTaskset = options.cpus !== undefined && existsSync('/usr/bin/taskset');
     const command = useTaskset ? '/usr/bin/taskset' : process.execPath;
@@ -41,10 +43,13 @@ export class BenchChild {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.process.on('message', (message: ChildMessage) => {
-      const index = this.waiters.findIndex((w) => w.type === message.type || (message.type === 'error' && w.type !== 'error'));
+      const index = this.waiters.findIndex(
+        (w) => w.type === message.type || (message.type === 'error' && w.type !== 'error'),
+      );
       if (index >= 0) {
         const [waiter] = this.waiters.splice(index, 1);
-        if (message.type === 'error' && waiter?.type !== 'error') waiter?.reject(new Error(`child ${script}: ${String(message['message'])}`));
+        if (message.type === 'error' && waiter?.type !== 'error')
+          waiter?.reject(new Error(`child ${script}: ${String(message['message'])}`));
         else waiter?.resolve(message);
       } else {
         this.queue.push(message);
@@ -55,7 +60,9 @@ export class BenchChild {
         this.exitInfo = { code, signal };
         clearTimeout(this.timer);
         for (const waiter of this.waiters.splice(0)) {
-          waiter.reject(new Error(`child ${script} exited (code ${code}, signal ${signal}) before sending '${waiter.type}'`));
+          waiter.reject(
+            new Error(`child ${script} exited (code ${code}, signal ${signal}) before sending '${waiter.type}'`),
+          );
         }
         resolve({ code, signal });
       });
@@ -72,11 +79,15 @@ export class BenchChild {
     const index = this.queue.findIndex((m) => m.type === type || m.type === 'error');
     if (index >= 0) {
       const [message] = this.queue.splice(index, 1) as [ChildMessage];
-      if (message.type === 'error' && type !== 'error') return Promise.reject(new Error(`child: ${String(message['message'])}`));
+      if (message.type === 'error' && type !== 'error')
+        return Promise.reject(new Error(`child: ${String(message['message'])}`));
       return Promise.resolve(message as T);
     }
-    if (this.exitInfo) return Promise.reject(new Error(`child exited (code ${this.exitInfo.code}) before sending '${type}'`));
-    return new Promise<T>((resolve, reject) => this.waiters.push({ type, resolve: resolve as (m: ChildMessage) => void, reject }));
+    if (this.exitInfo)
+      return Promise.reject(new Error(`child exited (code ${this.exitInfo.code}) before sending '${type}'`));
+    return new Promise<T>((resolve, reject) =>
+      this.waiters.push({ type, resolve: resolve as (m: ChildMessage) => void, reject }),
+    );
   }
 
   send(message: ChildMessage): void {
@@ -97,7 +108,11 @@ export class BenchChild {
 }
 
 /** Runs a child to completion and returns its 'result' message. */
-export async function runChild<T extends ChildMessage>(script: string, args: string[] = [], options: ChildOptions = {}): Promise<T> {
+export async function runChild<T extends ChildMessage>(
+  script: string,
+  args: string[] = [],
+  options: ChildOptions = {},
+): Promise<T> {
   const child = new BenchChild(script, args, options);
   try {
     const result = await child.next<T>('result');
@@ -131,7 +146,10 @@ export function childMain(main: () => Promise<Record<string, unknown>>): void {
     })
     .catch(async (error: unknown) => {
       console.error(error);
-      await toParent({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      await toParent({
+        type: 'error',
+        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
       process.exit(1);
     });
 }

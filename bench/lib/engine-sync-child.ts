@@ -47,7 +47,12 @@ childMain(async () => {
     await waitFor(() => syncs >= 2, 300_000, 'the re-sync', 5);
     await session().store.queryCatalog({ limit: 1 });
     const resync = { ...lag2.stop(), totalMs: Math.round(performance.now() - started2) };
-    return { full, resync, peakRssMB: peakRssMB(), syncLines: running.logs.filter((l) => l.startsWith('catalog sync')) };
+    return {
+      full,
+      resync,
+      peakRssMB: peakRssMB(),
+      syncLines: running.logs.filter((l) => l.startsWith('catalog sync')),
+    };
   } finally {
     await running.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -27,29 +27,36 @@ interface FloorItem {
   price: number;
 }
 
-function download(url: string, headers: Record<string, string>): Promise<{ chunks: Buffer[]; bytes: number; gzBytes: number; firstByteMs: number }> {
+function download(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ chunks: Buffer[]; bytes: number; gzBytes: number; firstByteMs: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: { ...headers, 'accept-encoding': 'gzip', accept: 'application/json' } }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`HTTP ${res.statusCode}`));
-        res.resume();
-        return;
-      }
-      const firstByteMs = performance.now() - started;
-      let gzBytes = 0;
-      res.on('data', (chunk: Buffer) => (gzBytes += chunk.length));
-      const gunzip = zlib.createGunzip({ chunkSize: 1 << 20 });
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      gunzip.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        bytes += chunk.length;
-      });
-      gunzip.on('end', () => resolve({ chunks, bytes, gzBytes, firstByteMs }));
-      gunzip.on('error', reject);
-      res.pipe(gunzip);
-    });
+    const req = http.get(
+      url,
+      { headers: { ...headers, 'accept-encoding': 'gzip', accept: 'application/json' } },
+      (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`HTTP ${res.statusCode}`));
+          res.resume();
+          return;
+        }
+        const firstByteMs = performance.now() - started;
+        let gzBytes = 0;
+        res.on('data', (chunk: Buffer) => (gzBytes += chunk.length));
+        const gunzip = zlib.createGunzip({ chunkSize: 1 << 20 });
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        gunzip.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          bytes += chunk.length;
+        });
+        gunzip.on('end', () => resolve({ chunks, bytes, gzBytes, firstByteMs }));
+        gunzip.on('error', reject);
+        res.pipe(gunzip);
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -87,7 +94,9 @@ childMain(async () => {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec('CREATE TABLE IF NOT EXISTS items (itemId INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL, json TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS items (itemId INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL, json TEXT NOT NULL)',
+  );
   const insert = db.prepare(
     mode === 'upsert'
       ? 'INSERT INTO items (itemId, name, price, json) VALUES (?, ?, ?, ?) ON CONFLICT (itemId) DO UPDATE SET name = excluded.name, price = excluded.price, json = excluded.json'
@@ -115,7 +124,8 @@ childMain(async () => {
       const envelope = JSON.parse(text) as { items: FloorItem[] };
       parsedMs = performance.now() - started;
       db.transaction(() => {
-        for (const item of envelope.items) insert.run(item.itemId, item.market_hash_name, item.price, JSON.stringify(item));
+        for (const item of envelope.items)
+          insert.run(item.itemId, item.market_hash_name, item.price, JSON.stringify(item));
       })();
       count = envelope.items.length;
     }

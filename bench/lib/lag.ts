@@ -27,6 +27,11 @@ export class LagMonitor {
     this.histogram = null;
     const ms = (ns: number) => Math.round((ns / 1e6) * 100) / 100;
     // The histogram records the delay beyond the resolution tick; an idle loop reads ~1 ms.
-    return { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max), ms: Math.round(performance.now() - this.started) };
+    return {
+      p50: ms(h.percentile(50)),
+      p99: ms(h.percentile(99)),
+      max: ms(h.max),
+      ms: Math.round(performance.now() - this.started),
+    };
   }
 }

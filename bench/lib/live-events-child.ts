@@ -34,7 +34,10 @@ const bench = await startBenchSandbox(ITEMS);
 const sb = bench.sb;
 const merchant = createMerchant(sb, { balance: 1_000_000 });
 
-const onSale = sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id').pluck().all() as number[];
+const onSale = sb.core.db
+  .prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id')
+  .pluck()
+  .all() as number[];
 // Walked in a random order (a seeded shuffle): a market's changes hit items all over the catalog,
 // never neighbours in id order (which would share the cache's pages). One pass covers every item once,
 // so an item never changes twice within a batch window (the engine would merge the two).
@@ -76,7 +79,11 @@ function turn(log: EventLog, size: number = TURN_EVENTS): number {
   }
   events.emit('pricesChanged', changes);
   const relist: ItemRecord[] = [];
-  while (relist.length < relists && removedQueue.length > 0 && now - (removedQueue[0] as { at: number }).at >= RELIST_AFTER_MS) {
+  while (
+    relist.length < relists &&
+    removedQueue.length > 0 &&
+    now - (removedQueue[0] as { at: number }).at >= RELIST_AFTER_MS
+  ) {
     const { itemId } = removedQueue.shift() as { itemId: number };
     const price = nextPrice++;
     relist.push(toItemRecord({ ...(records.get(itemId) as Item), price }));
@@ -86,7 +93,8 @@ function turn(log: EventLog, size: number = TURN_EVENTS): number {
   }
   // A re-listed item is repriced only later: an upsert and a price change of one item within one batch
   // window are merged by the engine (correctly: the UI needs the latest state), which would hide the upsert.
-  while (relistedQueue.length > 0 && now - (relistedQueue[0] as { at: number }).at >= RELIST_AFTER_MS) onSale.push((relistedQueue.shift() as { itemId: number }).itemId);
+  while (relistedQueue.length > 0 && now - (relistedQueue[0] as { at: number }).at >= RELIST_AFTER_MS)
+    onSale.push((relistedQueue.shift() as { itemId: number }).itemId);
   if (relist.length > 0) events.emit('itemsUpserted', relist);
   // Removals come from the far side of the reprice cursor, so they never share a batch with a price change.
   const victims: number[] = [];
@@ -97,7 +105,8 @@ function turn(log: EventLog, size: number = TURN_EVENTS): number {
     gone.add(index);
     victims.push(onSale[index] as number);
   }
-  for (const record of sb.core.catalog.searchByIds(victims.filter((itemId) => !records.has(itemId)))) records.set(record.itemId, itemFor(record, HIDE_ALL));
+  for (const record of sb.core.catalog.searchByIds(victims.filter((itemId) => !records.has(itemId))))
+    records.set(record.itemId, itemFor(record, HIDE_ALL));
   events.emit('itemsRemoved', victims);
   for (const itemId of victims) {
     removedQueue.push({ itemId, at: now });
@@ -139,7 +148,7 @@ async function run(seconds: number, rate: number): Promise<void> {
 async function burst(count: number): Promise<void> {
   const log: EventLog = { prices: [], priceAt: [], removals: [], removalAt: [] };
   const now = clock();
-  for (let sent = 0; sent < count; ) {
+  for (let sent = 0; sent < count;) {
     const changes = [];
     for (; changes.length < 2000 && sent < count; sent++) {
       cursor = nextOnSale(cursor);

@@ -10,7 +10,16 @@ export const WINDOW = 60_000;
 
 /** The events in one writer call's groups (a price change is two numbers of its packed array). */
 export const eventsOf = (groups: ItemChangeGroup[]): number =>
-  groups.reduce((sum, group) => sum + (group.kind === 'prices' ? group.changes.length / 2 : group.kind === 'upserts' ? group.items.length : group.itemIds.length), 0);
+  groups.reduce(
+    (sum, group) =>
+      sum +
+      (group.kind === 'prices'
+        ? group.changes.length / 2
+        : group.kind === 'upserts'
+          ? group.items.length
+          : group.itemIds.length),
+    0,
+  );
 
 /**
  * Shuffles item ids in place, the same way for the same seed (a linear congruential generator):

@@ -17,15 +17,22 @@ childMain(async () => {
   const db = new Database(join(dir, 'naive.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec('CREATE TABLE items (itemId INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL, json TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE items (itemId INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL, json TEXT NOT NULL)',
+  );
   const insert = db.prepare('INSERT INTO items (itemId, name, price, json) VALUES (?, ?, ?, ?)');
   const lag = new LagMonitor().start();
   const started = performance.now();
   try {
-    const response = await fetch(process.env['BENCH_URL'] as string, { headers: JSON.parse(process.env['BENCH_HEADERS'] as string) as Record<string, string> });
-    const envelope = (await response.json()) as { items: { itemId: number; market_hash_name: string; price: number }[] };
+    const response = await fetch(process.env['BENCH_URL'] as string, {
+      headers: JSON.parse(process.env['BENCH_HEADERS'] as string) as Record<string, string>,
+    });
+    const envelope = (await response.json()) as {
+      items: { itemId: number; market_hash_name: string; price: number }[];
+    };
     db.transaction(() => {
-      for (const item of envelope.items) insert.run(item.itemId, item.market_hash_name, item.price, JSON.stringify(item));
+      for (const item of envelope.items)
+        insert.run(item.itemId, item.market_hash_name, item.price, JSON.stringify(item));
     })();
     // Let the loop turn once more so the last long task is measured.
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -33,12 +33,18 @@ export interface ProfileLine {
 
 function label(node: ProfileNode): { name: string; where: string } {
   const url = node.callFrame.url.replace(/^file:\/\//, '');
-  const where = url ? `${url.startsWith(ROOT_DIR) ? relative(ROOT_DIR, url) : url.replace(/.*node_modules\//, 'node_modules/')}:${node.callFrame.lineNumber + 1}` : '';
+  const where = url
+    ? `${url.startsWith(ROOT_DIR) ? relative(ROOT_DIR, url) : url.replace(/.*node_modules\//, 'node_modules/')}:${node.callFrame.lineNumber + 1}`
+    : '';
   return { name: node.callFrame.functionName || '(anonymous)', where };
 }
 
 /** window: [from, to] in the profiles' clock (µs, process.hrtime), to keep only the samples taken in it. */
-export function summarizeProfile(file: string, top = 25, window?: [number, number]): { totalMs: number; lines: ProfileLine[] } {
+export function summarizeProfile(
+  file: string,
+  top = 25,
+  window?: [number, number],
+): { totalMs: number; lines: ProfileLine[] } {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -50,7 +56,9 @@ export function summarizeProfile(file: string, top = 25, window?: [number, numbe
     if (window && (at < window[0] || at > window[1])) return;
     self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
-  const totalMs = window ? (Math.min(window[1], profile.endTime) - Math.max(window[0], profile.startTime)) / 1000 : (profile.endTime - profile.startTime) / 1000;
+  const totalMs = window
+    ? (Math.min(window[1], profile.endTime) - Math.max(window[0], profile.startTime)) / 1000
+    : (profile.endTime - profile.startTime) / 1000;
   const selfByKey = new Map<string, ProfileLine>();
   const totalByKey = new Map<string, number>();
   for (const [id, ms] of self) {
@@ -88,13 +96,19 @@ if (process.argv[1]?.endsWith('profile-summary.ts')) {
   const top = topIndex > 0 ? Number(process.argv[topIndex + 1]) : 25;
   // --window FROM:TO (µs, process.hrtime's clock, as the benchmarks print it with BENCH_TRACE).
   const windowIndex = process.argv.indexOf('--window');
-  const window = windowIndex > 0 ? ((process.argv[windowIndex + 1] ?? '').split(':').map(Number) as [number, number]) : undefined;
+  const window =
+    windowIndex > 0 ? ((process.argv[windowIndex + 1] ?? '').split(':').map(Number) as [number, number]) : undefined;
   const files = statSync(target).isDirectory()
-    ? readdirSync(target).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(target, f))
+    ? readdirSync(target)
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .map((f) => join(target, f))
     : [target];
   for (const file of files) {
     const { totalMs, lines } = summarizeProfile(file, top, window);
     console.log(`\n${file}: ${(totalMs / 1000).toFixed(1)} s profiled; top ${lines.length} by self time`);
-    for (const l of lines) console.log(`${l.selfMs.toFixed(0).padStart(7)} ms ${l.selfPct.toFixed(1).padStart(5)}%  total ${l.totalMs.toFixed(0).padStart(7)} ms  ${l.name}  ${l.where}`);
+    for (const l of lines)
+      console.log(
+        `${l.selfMs.toFixed(0).padStart(7)} ms ${l.selfPct.toFixed(1).padStart(5)}%  total ${l.totalMs.toFixed(0).padStart(7)} ms  ${l.name}  ${l.where}`,
+      );
   }
 }

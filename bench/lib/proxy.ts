@@ -46,7 +46,8 @@ export class TimestampProxy {
     client.on('data', (chunk: Buffer) => {
       const at = performance.now();
       const text = chunk.toString('latin1', 0, Math.min(chunk.length, 4096));
-      for (const match of text.matchAll(/^(GET|POST|PUT|PATCH|DELETE) (\S+) HTTP\/1\.1$/gm)) this.onRequest(`${match[1]} ${match[2]}`, at);
+      for (const match of text.matchAll(/^(GET|POST|PUT|PATCH|DELETE) (\S+) HTTP\/1\.1$/gm))
+        this.onRequest(`${match[1]} ${match[2]}`, at);
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => client.write(chunk));

@@ -32,7 +32,14 @@ export const BENCHMARKS: readonly BenchEntry[] = [
   // Correctness at scale: the store model test (test/core/storeModel.test.ts) at 100k items.
   { name: 'store-model', file: 'store-model.ts', minutes: 6 },
   // 30 minutes of live events at 10× the simulator's default rate, with buys and forced reconnects.
-  { name: 'soak', file: 'soak.ts', minutes: 31, nodeArgs: ['--expose-gc'], onlyWhenNamed: true, docs: 'docs/reliability.md' },
+  {
+    name: 'soak',
+    file: 'soak.ts',
+    minutes: 31,
+    nodeArgs: ['--expose-gc'],
+    onlyWhenNamed: true,
+    docs: 'docs/reliability.md',
+  },
 ];
 
 /** What a plain `npm run bench` runs: every benchmark but the ones run only when named. */
@@ -40,7 +47,13 @@ export const DEFAULT_BENCHMARKS: readonly BenchEntry[] = BENCHMARKS.filter((b) =
 
 /** The child process's arguments for a benchmark (after `node`). */
 export function benchArgv(entry: BenchEntry, benchDir: string, quick: boolean): string[] {
-  return [...(entry.nodeArgs ?? []), '--import', 'tsx', `${benchDir.replace(/\/+$/, '')}/${entry.file}`, ...(quick ? ['--quick'] : [])];
+  return [
+    ...(entry.nodeArgs ?? []),
+    '--import',
+    'tsx',
+    `${benchDir.replace(/\/+$/, '')}/${entry.file}`,
+    ...(quick ? ['--quick'] : []),
+  ];
 }
 
 export function findBenchmark(name: string): BenchEntry | undefined {

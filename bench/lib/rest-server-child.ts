@@ -47,7 +47,9 @@ childMain(async () => {
   try {
     const core = sb.core;
     const template = core.merchants.create({ balance: 1_000_000_000 });
-    const items = core.db.prepare('SELECT item_id, asset_id, price FROM items WHERE on_sale = 1 ORDER BY item_id LIMIT ?').all(TRADES) as {
+    const items = core.db
+      .prepare('SELECT item_id, asset_id, price FROM items WHERE on_sale = 1 ORDER BY item_id LIMIT ?')
+      .all(TRADES) as {
       item_id: number;
       asset_id: string;
       price: number;
@@ -63,13 +65,22 @@ childMain(async () => {
       core.trades.transition(result.tradeId, { status: 'SENT' });
       core.trades.transition(result.tradeId, { status: 'COMPLETED' });
     }
-    const columns = (core.db.prepare("SELECT name FROM pragma_table_info('trades') WHERE name NOT IN ('seq', 'trade_id', 'merchant_id', 'wire')").pluck().all() as string[]).join(', ');
+    const columns = (
+      core.db
+        .prepare(
+          "SELECT name FROM pragma_table_info('trades') WHERE name NOT IN ('seq', 'trade_id', 'merchant_id', 'wire')",
+        )
+        .pluck()
+        .all() as string[]
+    ).join(', ');
     // The stored wire JSON names the trade id: rewrite it for the copy.
     const copy = core.db.prepare(
       `INSERT INTO trades (trade_id, merchant_id, wire, ${columns})
        SELECT trade_id || '-' || @m, @m, replace(wire, trade_id, trade_id || '-' || @m), ${columns} FROM trades WHERE merchant_id = @t ORDER BY seq`,
     );
-    const credentials: { merchantId: string; apiKey: string }[] = [{ merchantId: template.merchantId, apiKey: template.apiKey }];
+    const credentials: { merchantId: string; apiKey: string }[] = [
+      { merchantId: template.merchantId, apiKey: template.apiKey },
+    ];
     core.db.transaction(() => {
       for (let i = 1; i < merchants; i++) {
         const m = core.merchants.create({});

@@ -60,7 +60,9 @@ export async function pristineSandboxDb(items: number, log: (line: string) => vo
   const sb = await startSandbox({ items, seed: BENCH_SEED, dbFile: tmp, port: BENCH_PORT });
   await sb.close();
   renameSync(tmp, file);
-  log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s (${(statSync(file).size / 1e6).toFixed(0)} MB)`);
+  log(
+    `generated in ${((performance.now() - started) / 1000).toFixed(1)} s (${(statSync(file).size / 1e6).toFixed(0)} MB)`,
+  );
   return file;
 }
 
@@ -71,7 +73,10 @@ export interface BenchSandbox {
 }
 
 /** A sandbox on a private copy of the pristine database (so runs never change the cache). */
-export async function startBenchSandbox(items: number, options: Omit<SandboxOptions, 'dbFile' | 'items' | 'seed'> = {}): Promise<BenchSandbox> {
+export async function startBenchSandbox(
+  items: number,
+  options: Omit<SandboxOptions, 'dbFile' | 'items' | 'seed'> = {},
+): Promise<BenchSandbox> {
   const pristine = await pristineSandboxDb(items);
   const dir = scratchDir('sandbox');
   const dbFile = join(dir, 'sandbox.db');
@@ -88,7 +93,10 @@ export async function startBenchSandbox(items: number, options: Omit<SandboxOpti
   };
 }
 
-export function createMerchant(sb: Sandbox, input: { balance?: number; reveal?: { steamId?: boolean; inspectInGame?: boolean; tradeUrl?: boolean } } = {}): MerchantCredentials {
+export function createMerchant(
+  sb: Sandbox,
+  input: { balance?: number; reveal?: { steamId?: boolean; inspectInGame?: boolean; tradeUrl?: boolean } } = {},
+): MerchantCredentials {
   const merchant = sb.core.merchants.create(input);
   return { merchantId: merchant.merchantId, apiKey: merchant.apiKey };
 }
@@ -97,8 +105,15 @@ export function createMerchant(sb: Sandbox, input: { balance?: number; reveal?: 
  * A local store holding the sandbox's `items`-item catalog, synced once through the
  * real sync and cached (bench/.cache/store-<items>-v<schema>.sqlite); returns a copy in `dir`.
  */
-export async function preparedStoreCopy(items: number, dir: string, log: (line: string) => void = console.log): Promise<string> {
-  const cached = join(CACHE_DIR, `store-${items}-seed${BENCH_SEED}-v${LocalStore.schemaVersion}-c${CACHE_VERSION}.sqlite`);
+export async function preparedStoreCopy(
+  items: number,
+  dir: string,
+  log: (line: string) => void = console.log,
+): Promise<string> {
+  const cached = join(
+    CACHE_DIR,
+    `store-${items}-seed${BENCH_SEED}-v${LocalStore.schemaVersion}-c${CACHE_VERSION}.sqlite`,
+  );
   if (!existsSync(cached) || fresh()) {
     log(`syncing a ${items.toLocaleString('en-US')}-item store once (cached in ${cached})...`);
     const bench = await startBenchSandbox(items);
@@ -114,7 +129,8 @@ export async function preparedStoreCopy(items: number, dir: string, log: (line: 
     } finally {
       await bench.close();
     }
-    for (const suffix of ['-wal', '-shm']) if (existsSync(tmp + suffix)) throw new Error(`${tmp + suffix} left behind: the store did not close cleanly`);
+    for (const suffix of ['-wal', '-shm'])
+      if (existsSync(tmp + suffix)) throw new Error(`${tmp + suffix} left behind: the store did not close cleanly`);
     renameSync(tmp, cached);
   }
   mkdirSync(dir, { recursive: true });
@@ -146,13 +162,23 @@ export async function startEngine(options: {
       options.log?.(line);
     },
     startDemo: () => Promise.reject(new Error('no demo in benchmarks')),
-    override: { baseUrl: options.baseUrl, wsUrl: options.wsUrl, merchantId: options.merchant.merchantId, apiKey: options.merchant.apiKey },
+    override: {
+      baseUrl: options.baseUrl,
+      wsUrl: options.wsUrl,
+      merchantId: options.merchant.merchantId,
+      apiKey: options.merchant.apiKey,
+    },
   });
   await engine.start();
   return { engine, logs, close: () => engine.close() };
 }
 
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs: number, what: string, everyMs = 20): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs: number,
+  what: string,
+  everyMs = 20,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

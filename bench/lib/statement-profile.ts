@@ -34,6 +34,8 @@ proto.prepare = function (this: unknown, sql: string) {
 process.on('exit', () => {
   const rows = [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
   for (const [sql, { ms, calls }] of rows) {
-    console.log(`${ms.toFixed(0).padStart(7)} ms ${String(calls).padStart(8)} × ${((ms * 1000) / calls).toFixed(1).padStart(8)} µs  ${sql.replace(/\s+/g, ' ').slice(0, 150)}`);
+    console.log(
+      `${ms.toFixed(0).padStart(7)} ms ${String(calls).padStart(8)} × ${((ms * 1000) / calls).toFixed(1).padStart(8)} µs  ${sql.replace(/\s+/g, ' ').slice(0, 150)}`,
+    );
   }
 });

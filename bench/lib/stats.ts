@@ -48,7 +48,11 @@ export function max(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : out;
 }
 
-export function summarize(values: readonly number[], unit: string, options: { p95?: boolean; p99?: boolean } = {}): Summary {
+export function summarize(
+  values: readonly number[],
+  unit: string,
+  options: { p95?: boolean; p99?: boolean } = {},
+): Summary {
   const out: Summary = { median: round(median(values)), min: round(min(values)), max: round(max(values)), unit };
   if (options.p95) out.p95 = round(percentile(values, 95));
   if (options.p99) out.p99 = round(percentile(values, 99));

@@ -41,8 +41,11 @@ childMain(async () => {
   const trace = process.env['BENCH_RSS_TRACE']
     ? setInterval(() => {
         const status = readFileSync('/proc/self/status', 'utf8');
-        const kb = (field: string) => Math.round(Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) / 1024);
-        console.error(`[rss] ${Math.round(performance.now())} ms anon ${kb('RssAnon')} MB file ${kb('RssFile')} MB shmem ${kb('RssShmem')} MB`);
+        const kb = (field: string) =>
+          Math.round(Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) / 1024);
+        console.error(
+          `[rss] ${Math.round(performance.now())} ms anon ${kb('RssAnon')} MB file ${kb('RssFile')} MB shmem ${kb('RssShmem')} MB`,
+        );
       }, 250)
     : null;
   const store = await LocalStore.open({ file });

@@ -85,7 +85,12 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<void> {
         naive = { ok: true, committedMs: Math.round(result.committedMs), peakRssMB: Math.round(result.peakRssMB) };
       } catch (error) {
         const message = (error as Error).message;
-        naive = { ok: false, error: /Cannot create a string longer than|Invalid string length|ERR_STRING_TOO_LONG/.exec(message)?.[0] ?? message.split('\n')[0] };
+        naive = {
+          ok: false,
+          error:
+            /Cannot create a string longer than|Invalid string length|ERR_STRING_TOO_LONG/.exec(message)?.[0] ??
+            message.split('\n')[0],
+        };
       }
       log(`naive whole-body JSON.parse: ${JSON.stringify(naive)}`);
     }
@@ -121,9 +126,18 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<void> {
     apply_s: s(ours.map((o) => o.run.applyMs / 1000)),
     floor_s: s(floors.map((f) => f.committedMs / 1000)),
     ratio_to_floor: summarize(ratios, '×'),
-    peak_rss_mb: summarize(ours.map((o) => o.peakRssMB), 'MB'),
-    floor_peak_rss_mb: summarize(floors.map((f) => f.peakRssMB), 'MB'),
-    host_lag_p99_ms: summarize(ours.map((o) => o.run.lag.p99), 'ms'),
+    peak_rss_mb: summarize(
+      ours.map((o) => o.peakRssMB),
+      'MB',
+    ),
+    floor_peak_rss_mb: summarize(
+      floors.map((f) => f.peakRssMB),
+      'MB',
+    ),
+    host_lag_p99_ms: summarize(
+      ours.map((o) => o.run.lag.p99),
+      'ms',
+    ),
   };
   const floorMedian = median(floors.map((f) => f.committedMs / 1000));
   const result = buildResult({

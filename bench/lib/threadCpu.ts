@@ -24,7 +24,12 @@ function sample(pid: number): Sample {
       const name = stat.slice(stat.indexOf('(') + 1, close);
       const fields = stat.slice(close + 2).split(' ');
       // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
-      out.set(tid, { name, ticks: Number(fields[11]) + Number(fields[12]), systemTicks: Number(fields[12]), ...writesOf(`/proc/${pid}/task/${tid}/io`) });
+      out.set(tid, {
+        name,
+        ticks: Number(fields[11]) + Number(fields[12]),
+        systemTicks: Number(fields[12]),
+        ...writesOf(`/proc/${pid}/task/${tid}/io`),
+      });
     } catch {
       // the thread ended
     }
@@ -52,7 +57,9 @@ export function threadWrites(pid: number): () => Record<string, string> {
       const was = before.get(tid);
       const calls = writes - (was?.writes ?? 0);
       const systemMs = ((systemTicks - (was?.systemTicks ?? 0)) * 1000) / TICKS_PER_SECOND;
-      if (calls > 0) spent[`${name}/${tid}`] = `${calls} writes, ${((written - (was?.written ?? 0)) / 1e6).toFixed(1)} MB, ${systemMs} ms system`;
+      if (calls > 0)
+        spent[`${name}/${tid}`] =
+          `${calls} writes, ${((written - (was?.written ?? 0)) / 1e6).toFixed(1)} MB, ${systemMs} ms system`;
     }
     return spent;
   };

@@ -48,7 +48,10 @@ export async function ensureFreshRenderer(log: (line: string) => void): Promise<
     if (!stale()) return;
     log('building the app (out/ is older than src/)...');
     const bin = join(dirname(createRequire(import.meta.url).resolve('electron-vite')), '..', 'bin', 'electron-vite.js');
-    const build = spawnSync(process.execPath, [bin, 'build', '--logLevel', 'warn'], { cwd: ROOT_DIR, stdio: 'inherit' });
+    const build = spawnSync(process.execPath, [bin, 'build', '--logLevel', 'warn'], {
+      cwd: ROOT_DIR,
+      stdio: 'inherit',
+    });
     if (build.status !== 0) throw new Error('electron-vite build failed');
   } finally {
     rmSync(BUILD_LOCK, { recursive: true, force: true });
@@ -65,13 +68,32 @@ export interface WebHostProcess {
 }
 
 /** Spawns the web host exactly as `npm start` runs it without Electron (the built out/main/web.js), pointed at the sandbox, signed in through the environment. */
-export function spawnWebHost(options: { baseUrl: string; wsUrl: string; dataDir: string; merchant: MerchantCredentials; t0?: number }): Promise<WebHostProcess> {
+export function spawnWebHost(options: {
+  baseUrl: string;
+  wsUrl: string;
+  dataDir: string;
+  merchant: MerchantCredentials;
+  t0?: number;
+}): Promise<WebHostProcess> {
   const t0 = options.t0 ?? performance.now();
-  const env: NodeJS.ProcessEnv = { ...process.env, MERCHANT_ID: options.merchant.merchantId, MERCHANT_API_KEY: options.merchant.apiKey };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MERCHANT_ID: options.merchant.merchantId,
+    MERCHANT_API_KEY: options.merchant.apiKey,
+  };
   delete env['MERCHANT_DESK_WEB_TOKEN'];
   const child = spawn(
     process.execPath,
-    [WEB_HOST_BUNDLE, '--base-url', options.baseUrl, '--ws-url', options.wsUrl, '--data-dir', options.dataDir, '--no-open'],
+    [
+      WEB_HOST_BUNDLE,
+      '--base-url',
+      options.baseUrl,
+      '--ws-url',
+      options.wsUrl,
+      '--data-dir',
+      options.dataDir,
+      '--no-open',
+    ],
     { cwd: ROOT_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const stderr: string[] = [];
@@ -107,7 +129,13 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--enable-precise-memory-info'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--enable-precise-memory-info',
+    ],
   });
 }
 
@@ -137,7 +165,10 @@ export async function prepareDataDir(options: {
   renameSync(file, target);
   rmSync(staging, { recursive: true, force: true });
   const store = await LocalStore.open({ file: target });
-  const result = await store.syncCatalog({ url: catalogUrl(options.baseUrl), headers: merchantHeaders(options.merchant) });
+  const result = await store.syncCatalog({
+    url: catalogUrl(options.baseUrl),
+    headers: merchantHeaders(options.merchant),
+  });
   await store.close();
   if (!result.ok) throw new Error(`preparing the cache: HTTP ${result.status}`);
   options.log(`cache prepared: ${result.total} items, re-synced in ${result.ms} ms`);

@@ -28,9 +28,16 @@ const CALL_EVENTS = Number(numbers[1] ?? 18_000);
 const PRICES_ONLY = process.argv.includes('--prices-only');
 const WAL_PAGES = process.argv.includes('--wal-pages');
 /** --turn=N: the generator's turns of ~N events (the paced phase emits ~55 a millisecond: three small groups each). */
-const TURN = Number(process.argv.find((arg) => arg.startsWith('--turn='))?.slice('--turn='.length) ?? BATCH.reprice + BATCH.relist + BATCH.remove);
+const TURN = Number(
+  process.argv.find((arg) => arg.startsWith('--turn='))?.slice('--turn='.length) ??
+    BATCH.reprice + BATCH.relist + BATCH.remove,
+);
 const SHARE = TURN / (BATCH.reprice + BATCH.relist + BATCH.remove);
-const PER_TURN = { reprice: Math.max(1, Math.round(BATCH.reprice * SHARE)), relist: Math.round(BATCH.relist * SHARE), remove: Math.round(BATCH.remove * SHARE) };
+const PER_TURN = {
+  reprice: Math.max(1, Math.round(BATCH.reprice * SHARE)),
+  relist: Math.round(BATCH.relist * SHARE),
+  remove: Math.round(BATCH.remove * SHARE),
+};
 
 const dir = mkdtempSync(join(tmpdir(), 'md-writer-alone-'));
 const writer = new WriterService(await preparedStoreCopy(500_000, dir));
@@ -46,10 +53,21 @@ function call(): ItemChangeGroup[] {
   const groups: ItemChangeGroup[] = [];
   const turns = Math.max(1, Math.round(CALL_EVENTS / (PER_TURN.reprice + PER_TURN.relist + PER_TURN.remove)));
   for (let turn = 0; turn < turns; turn++) {
-    groups.push({ kind: 'prices', changes: packPriceChanges(Array.from({ length: PER_TURN.reprice }, () => ({ itemId: ids[cursor++ % ids.length] as number, price: nextPrice++ }))) });
+    groups.push({
+      kind: 'prices',
+      changes: packPriceChanges(
+        Array.from({ length: PER_TURN.reprice }, () => ({
+          itemId: ids[cursor++ % ids.length] as number,
+          price: nextPrice++,
+        })),
+      ),
+    });
     if (PRICES_ONLY) continue;
     // Re-listed only once removed a while (as the benchmark's generator does).
-    const relist = removed.length > 3 * BATCH.relist ? removed.splice(0, PER_TURN.relist).map((item) => ({ ...item, price: nextPrice++ })) : [];
+    const relist =
+      removed.length > 3 * BATCH.relist
+        ? removed.splice(0, PER_TURN.relist).map((item) => ({ ...item, price: nextPrice++ }))
+        : [];
     if (relist.length > 0) groups.push({ kind: 'upserts', items: relist });
     const victims: number[] = [];
     for (let i = 0; i < PER_TURN.remove; i++) {
@@ -132,10 +150,18 @@ if (WAL_PAGES) {
   });
   const total = commitPages.reduce((sum, pages) => sum + pages.length, 0);
   const commits = commitPages.length;
-  console.log(`WAL pages a commit: ${(total / commits).toFixed(0)} (${((total * pageSize) / commits / 1e6).toFixed(2)} MB), ${(total / events).toFixed(2)} an event; per structure mean, median, max:`);
-  const rows = [...perCommit].map(([name, counts]) => ({ name, mean: counts.reduce((a, b) => a + b, 0) / commits, sorted: [...counts].sort((a, b) => a - b) }));
+  console.log(
+    `WAL pages a commit: ${(total / commits).toFixed(0)} (${((total * pageSize) / commits / 1e6).toFixed(2)} MB), ${(total / events).toFixed(2)} an event; per structure mean, median, max:`,
+  );
+  const rows = [...perCommit].map(([name, counts]) => ({
+    name,
+    mean: counts.reduce((a, b) => a + b, 0) / commits,
+    sorted: [...counts].sort((a, b) => a - b),
+  }));
   for (const { name, mean, sorted } of rows.sort((a, b) => b.mean - a.mean)) {
-    console.log(`  ${mean.toFixed(1).padStart(8)} ${String(sorted[Math.floor(commits / 2)]).padStart(6)} ${String(sorted[commits - 1]).padStart(6)}  ${name}`);
+    console.log(
+      `  ${mean.toFixed(1).padStart(8)} ${String(sorted[Math.floor(commits / 2)]).padStart(6)} ${String(sorted[commits - 1]).padStart(6)}  ${name}`,
+    );
   }
 }
 writer.close();

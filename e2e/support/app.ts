@@ -48,7 +48,10 @@ export async function rowName(row: Locator): Promise<string> {
   return ((await row.locator('.name-text').textContent()) ?? '').trim();
 }
 
-export async function goTo(page: Page, screen: 'Catalog' | 'Trades' | 'Wallet' | 'Alerts' | 'Notifications' | 'Settings'): Promise<void> {
+export async function goTo(
+  page: Page,
+  screen: 'Catalog' | 'Trades' | 'Wallet' | 'Alerts' | 'Notifications' | 'Settings',
+): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: screen })).toBeVisible();
 }
@@ -102,7 +105,11 @@ export function parseCsv(text: string): string[][] {
 }
 
 /** Clicks `button`, waits for the browser download it starts, saves it in the test's output dir. */
-export async function download(page: Page, button: Locator, testInfo: TestInfo): Promise<{ name: string; text: string; path: string }> {
+export async function download(
+  page: Page,
+  button: Locator,
+  testInfo: TestInfo,
+): Promise<{ name: string; text: string; path: string }> {
   const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
   const name = file.suggestedFilename();
   const path = testInfo.outputPath(name);
@@ -115,7 +122,12 @@ export async function download(page: Page, button: Locator, testInfo: TestInfo):
  * Waits until every loaded catalog row satisfies `check` (queries apply after a short
  * debounce, and the old rows stay until the new ones arrive). Returns how many rows there were.
  */
-export async function expectEveryRow(page: Page, check: (row: Locator) => Promise<boolean>, what: string, timeout = 20_000): Promise<number> {
+export async function expectEveryRow(
+  page: Page,
+  check: (row: Locator) => Promise<boolean>,
+  what: string,
+  timeout = 20_000,
+): Promise<number> {
   let count = 0;
   await expect
     .poll(
@@ -145,7 +157,9 @@ export async function expectRowsRendered(page: Page, min = 10, timeout = 15_000)
 
 /** Opens a filter section of the catalog (Rarity, Seed list, Charms, Sticker combos, Deals) from its toggle. */
 export async function openFilterSection(page: Page, title: string): Promise<void> {
-  const toggle = page.getByRole('group', { name: 'Filters' }).getByRole('button', { name: new RegExp(`^${title}( \\d+ set)?$`) });
+  const toggle = page
+    .getByRole('group', { name: 'Filters' })
+    .getByRole('button', { name: new RegExp(`^${title}( \\d+ set)?$`) });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await expect(page.getByRole('group', { name: title, exact: true })).toBeVisible();
 }
@@ -174,5 +188,7 @@ export async function columnTexts(page: Page, column: number): Promise<string[]>
 
 /** The row of the catalog showing `name` (a loaded row). */
 export function rowNamed(page: Page, name: string): Locator {
-  return dataRows(page).filter({ has: page.locator('.name-text', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+  return dataRows(page).filter({
+    has: page.locator('.name-text', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+  });
 }

@@ -10,7 +10,17 @@
 // it in its output dir (attached to the report when the test fails), along with the
 // browser console.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,7 +48,11 @@ export interface StackOptions {
   /** Body of `POST /admin/merchants` for the merchant the web host signs in as. */
   merchant?: Record<string, unknown>;
   /** Runs after the merchant exists and before the web host starts (list items, move the clock…). */
-  prepare?: (ctx: { sandbox: Sandbox; admin: ReturnType<typeof adminApi>; merchant: MerchantCredentials }) => Promise<void>;
+  prepare?: (ctx: {
+    sandbox: Sandbox;
+    admin: ReturnType<typeof adminApi>;
+    merchant: MerchantCredentials;
+  }) => Promise<void>;
   /** How long the web host may take to print its URL. */
   startTimeoutMs?: number;
   /**
@@ -124,7 +138,8 @@ export async function ensureRendererBuilt(): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       // Someone else is building; a lock older than 10 minutes belongs to a dead run.
       try {
-        if (Date.now() - statSync(BUILD_LOCK).mtimeMs > 10 * 60_000) rmSync(BUILD_LOCK, { recursive: true, force: true });
+        if (Date.now() - statSync(BUILD_LOCK).mtimeMs > 10 * 60_000)
+          rmSync(BUILD_LOCK, { recursive: true, force: true });
       } catch {
         // gone meanwhile
       }
@@ -137,7 +152,8 @@ export async function ensureRendererBuilt(): Promise<void> {
     const require = createRequire(import.meta.url);
     const bin = join(dirname(require.resolve('electron-vite')), '..', 'bin', 'electron-vite.js');
     const build = spawnSync(process.execPath, [bin, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-    if (build.status !== 0 || !existsSync(RENDERER_INDEX)) throw new Error('electron-vite build failed: run `npm run build` and fix what it reports');
+    if (build.status !== 0 || !existsSync(RENDERER_INDEX))
+      throw new Error('electron-vite build failed: run `npm run build` and fix what it reports');
   } finally {
     rmSync(BUILD_LOCK, { recursive: true, force: true });
   }
@@ -174,7 +190,11 @@ function spawnHost(args: string[], env: NodeJS.ProcessEnv, logFile: string, time
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       appendFileSync(logFile, `[exit] code ${code} signal ${signal}\n`);
-      fail(new Error(`the web host exited (code ${code}, signal ${signal}) before printing its URL; its log:\n${readFileSync(logFile, 'utf8')}`));
+      fail(
+        new Error(
+          `the web host exited (code ${code}, signal ${signal}) before printing its URL; its log:\n${readFileSync(logFile, 'utf8')}`,
+        ),
+      );
     });
   });
 }
@@ -222,7 +242,8 @@ export function useStack(options: StackOptions = {}): () => Stack {
     // The token goes through the environment (out of the process list), like a user would.
     if (options.restartableHost) env['MERCHANT_DESK_WEB_TOKEN'] = hostToken;
     if (options.withoutKeytar) {
-      env['NODE_OPTIONS'] = `${env['NODE_OPTIONS'] ?? ''} --import ${join(ROOT, 'test', 'support', 'withoutKeytar.mjs')}`.trim();
+      env['NODE_OPTIONS'] =
+        `${env['NODE_OPTIONS'] ?? ''} --import ${join(ROOT, 'test', 'support', 'withoutKeytar.mjs')}`.trim();
     }
 
     let admin: ReturnType<typeof adminApi> | null = null;
@@ -260,7 +281,8 @@ export function useStack(options: StackOptions = {}): () => Stack {
     const url = new URL(host.url);
     const token = url.searchParams.get('token') ?? '';
     const needSandbox = () => {
-      if (!sandbox) throw new Error(options.demo ? 'demo mode: the sandbox lives inside the web host' : 'the sandbox is stopped');
+      if (!sandbox)
+        throw new Error(options.demo ? 'demo mode: the sandbox lives inside the web host' : 'the sandbox is stopped');
       return sandbox;
     };
     const needMerchant = () => {
@@ -313,7 +335,12 @@ export function useStack(options: StackOptions = {}): () => Stack {
         if (!options.restartableHost) throw new Error('startHost needs useStack({ restartableHost: true })');
         if (child) throw new Error('the web host is still running');
         hostToken = next.token ?? hostToken;
-        const restarted = await spawnHost(args, { ...env, MERCHANT_DESK_WEB_TOKEN: hostToken }, logFile, options.startTimeoutMs ?? 90_000);
+        const restarted = await spawnHost(
+          args,
+          { ...env, MERCHANT_DESK_WEB_TOKEN: hostToken },
+          logFile,
+          options.startTimeoutMs ?? 90_000,
+        );
         child = restarted.child;
         process.once('exit', killOnExit);
         hostUrl = restarted.url;
@@ -333,7 +360,8 @@ export function useStack(options: StackOptions = {}): () => Stack {
     const slice = readFileSync(logFile).subarray(logOffset);
     const path = testInfo.outputPath('web-host.log');
     writeFileSync(path, slice);
-    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('web-host.log', { path, contentType: 'text/plain' });
+    if (testInfo.status !== testInfo.expectedStatus)
+      await testInfo.attach('web-host.log', { path, contentType: 'text/plain' });
   });
 
   base.afterAll(async () => {
@@ -358,7 +386,10 @@ export const test = base.extend({
     const lines: string[] = [];
     page.on('console', (message) => lines.push(`[${message.type()}] ${message.text()} (${message.location().url})`));
     page.on('response', (response) => {
-      if (response.status() >= 400) lines.push(`[http ${response.status()}] ${response.request().method()} ${response.url().replace(/token=[^&]+/, 'token=…')}`);
+      if (response.status() >= 400)
+        lines.push(
+          `[http ${response.status()}] ${response.request().method()} ${response.url().replace(/token=[^&]+/, 'token=…')}`,
+        );
     });
     page.on('pageerror', (error) => lines.push(`[pageerror] ${error.stack ?? error.message}`));
     await use(page);

@@ -29,7 +29,9 @@ async function roundTrip() {
 }
 
 function giveUp(reason) {
-  console.error(`with-keyring: the keyring (gnome-keyring-daemon) did not answer a store/read round trip within ${deadlineMs / 1000} s: ${reason}`);
+  console.error(
+    `with-keyring: the keyring (gnome-keyring-daemon) did not answer a store/read round trip within ${deadlineMs / 1000} s: ${reason}`,
+  );
   process.exit(1);
 }
 

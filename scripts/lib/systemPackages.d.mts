@@ -14,7 +14,11 @@ export type InstallPlan = { kind: 'apt' | 'manual'; prefix: string[] };
 export const SYSTEM_NEEDS: SystemNeed[];
 export const LIBSECRET_NEED: SystemNeed;
 export function missingSystemPackages(options?: { needs?: SystemNeed[]; probe?: Probe }): SystemNeed[];
-export function planInstall(options?: { isRoot?: boolean; hasAptGet?: boolean; sudoWorks?: () => boolean }): InstallPlan;
+export function planInstall(options?: {
+  isRoot?: boolean;
+  hasAptGet?: boolean;
+  sudoWorks?: () => boolean;
+}): InstallPlan;
 export function installCommand(missing: SystemNeed[], prefix?: string[]): string;
 export function keytarBuilt(root: string): boolean;
 export function debianPackagesOf(missing: SystemNeed[]): string[];

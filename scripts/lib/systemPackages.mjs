@@ -15,7 +15,11 @@ export const SYSTEM_NEEDS = [
 ];
 
 /** Needed only while keytar still has to be built from source. */
-export const LIBSECRET_NEED = { name: 'libsecret-1-dev', pkgConfig: 'libsecret-1', debian: ['libsecret-1-dev', 'pkg-config'] };
+export const LIBSECRET_NEED = {
+  name: 'libsecret-1-dev',
+  pkgConfig: 'libsecret-1',
+  debian: ['libsecret-1-dev', 'pkg-config'],
+};
 
 const defaultProbe = {
   file: (path) => existsSync(path),

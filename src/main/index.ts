@@ -20,7 +20,14 @@ import {
   type MenuItemConstructorOptions,
   type WebContents,
 } from 'electron';
-import type { AlertRule, AppSettings, EngineEventBatch, IpcMethod, IpcParsedInput, Notification as EngineNotification } from '../shared/ipc';
+import type {
+  AlertRule,
+  AppSettings,
+  EngineEventBatch,
+  IpcMethod,
+  IpcParsedInput,
+  Notification as EngineNotification,
+} from '../shared/ipc';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../shared/ipc';
 import { toUtcIso } from '../shared/time';
 import { createEngineFromOptions, type LaunchedEngine } from './core/engine/create';
@@ -30,7 +37,12 @@ import { contentSecurityPolicy, withCspHeader } from './shell/csp';
 import { handleIpcCall } from './shell/ipcGuard';
 import { createLog } from './shell/log';
 import { BurstGate } from '../shared/notifications';
-import { clickAction, planDesktopNotifications, type DesktopNotice, type NotificationTarget } from './shell/notificationModel';
+import {
+  clickAction,
+  planDesktopNotifications,
+  type DesktopNotice,
+  type NotificationTarget,
+} from './shell/notificationModel';
 import { resolveDataDir, resourceFile, trayIconName } from './shell/paths';
 import { countActiveAutoBuyRules, QUIT_BUTTON_INDEX, QUIT_BUTTONS, quitDetail, quitWarning } from './shell/quitGuard';
 import { describeError, errorMessage, SecretScrubber } from './shell/redact';
@@ -74,7 +86,12 @@ const resource = (name: string): string =>
 
 let mainWindow: BrowserWindow | null = null;
 let tray: Tray | null = null;
-let trayState: TrayState = { activeTrades: 0, connectionState: 'connecting', alertsPaused: false, unacknowledgedFirings: 0 };
+let trayState: TrayState = {
+  activeTrades: 0,
+  connectionState: 'connecting',
+  alertsPaused: false,
+  unacknowledgedFirings: 0,
+};
 let trayMenuKey = '';
 let settings: AppSettings | null = null;
 /** Counts settings updates, so a slower first snapshot cannot overwrite a newer change. */
@@ -92,7 +109,12 @@ interface TestHook {
   tray(): TrayModel & { state: TrayState };
 }
 const testHook: TestHook | null = TEST_MODE
-  ? { notifications: [], quitWarnings: [], windowOptions: [], tray: () => ({ ...trayModel(trayState), state: trayState }) }
+  ? {
+      notifications: [],
+      quitWarnings: [],
+      windowOptions: [],
+      tray: () => ({ ...trayModel(trayState), state: trayState }),
+    }
   : null;
 if (testHook) (globalThis as { __merchantDesk?: TestHook }).__merchantDesk = testHook;
 
@@ -106,7 +128,8 @@ const engineReady = new Promise<LaunchedEngine>((resolve, reject) => {
 
 /** What the IPC guard hands calls to: waits for the engine, so the guard itself runs first. */
 const lazyEngine: EngineService = {
-  handle: async <M extends IpcMethod>(method: M, input: IpcParsedInput<M>) => (await engineReady).engine.handle(method, input),
+  handle: async <M extends IpcMethod>(method: M, input: IpcParsedInput<M>) =>
+    (await engineReady).engine.handle(method, input),
   subscribe: () => () => {},
 };
 
@@ -140,7 +163,11 @@ async function onReady(): Promise<void> {
     const frame = event.senderFrame;
     const result = await handleIpcCall(
       lazyEngine,
-      { url: frame?.url, isMainFrame: frame !== null && frame.parent === null, isAppWindow: event.sender === mainWindow?.webContents },
+      {
+        url: frame?.url,
+        isMainFrame: frame !== null && frame.parent === null,
+        isAppWindow: event.sender === mainWindow?.webContents,
+      },
       method,
       input,
       { rendererUrl, log },
@@ -165,7 +192,11 @@ async function onReady(): Promise<void> {
     launched = await engineReady;
   } catch (error) {
     log(`engine failed to start: ${describeError(error)}`);
-    if (!TEST_MODE) dialog.showErrorBox('Merchant Desk could not start', `${secrets.scrub(errorMessage(error))}\n\nThe log is in ${join(dataDir, 'logs')}.`);
+    if (!TEST_MODE)
+      dialog.showErrorBox(
+        'Merchant Desk could not start',
+        `${secrets.scrub(errorMessage(error))}\n\nThe log is in ${join(dataDir, 'logs')}.`,
+      );
     app.exit(1);
     return;
   }
@@ -258,7 +289,11 @@ function createWindow(): BrowserWindow {
   const displays = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)];
   const bounds = restoreBounds(saved, displays);
   const icon = resource('icon.png');
-  const options = mainWindowOptions({ preload: preloadFile, bounds, ...(existsSync(icon) && process.platform !== 'darwin' ? { icon } : {}) });
+  const options = mainWindowOptions({
+    preload: preloadFile,
+    bounds,
+    ...(existsSync(icon) && process.platform !== 'darwin' ? { icon } : {}),
+  });
   testHook?.windowOptions.push(options);
   const win = new BrowserWindow(options);
   mainWindow = win;
@@ -290,10 +325,22 @@ function createWindow(): BrowserWindow {
       // Said to the user, not only logged: the window they were looking at went blank and came back.
       const notice = crashNotice(details.reason);
       log(`renderer reloaded: ${notice}`);
-      showDesktopNotification({ id: `renderer-reloaded:${Date.now()}`, title: APP_NAME, body: notice, target: null, urgent: false });
+      showDesktopNotification({
+        id: `renderer-reloaded:${Date.now()}`,
+        title: APP_NAME,
+        body: notice,
+        target: null,
+        urgent: false,
+      });
     } else if (next.action === 'give-up') {
       log(next.message);
-      showDesktopNotification({ id: `renderer-gave-up:${Date.now()}`, title: APP_NAME, body: next.message, target: null, urgent: true });
+      showDesktopNotification({
+        id: `renderer-gave-up:${Date.now()}`,
+        title: APP_NAME,
+        body: next.message,
+        target: null,
+        urgent: true,
+      });
       if (!TEST_MODE) dialog.showErrorBox('Merchant Desk', next.message);
     }
   });
@@ -304,7 +351,8 @@ function createWindow(): BrowserWindow {
     const { response } = await dialog.showMessageBox(target, {
       type: 'warning',
       message: 'Merchant Desk is not responding',
-      detail: 'The window has not responded for 10 seconds. Reloading it keeps your data; trades continue on the marketplace.',
+      detail:
+        'The window has not responded for 10 seconds. Reloading it keeps your data; trades continue on the marketplace.',
       buttons: ['Reload', 'Keep waiting'],
       defaultId: 0,
       cancelId: 1,
@@ -489,7 +537,8 @@ function renderTray(force: boolean): void {
   const template: MenuItemConstructorOptions[] = model.menu.map((entry) => {
     if (entry.type === 'separator') return { type: 'separator' };
     const click = (): void => onTrayMenu(entry.id);
-    if (entry.type === 'checkbox') return { type: 'checkbox', id: entry.id, label: entry.label, checked: entry.checked, click };
+    if (entry.type === 'checkbox')
+      return { type: 'checkbox', id: entry.id, label: entry.label, checked: entry.checked, click };
     return { id: entry.id, label: entry.label, enabled: entry.enabled ?? true, click };
   });
   tray.setContextMenu(Menu.buildFromTemplate(template));
@@ -553,7 +602,10 @@ async function confirmQuit(): Promise<boolean> {
   if (!engine) return true;
   let state: { activeTrades: number; autoBuyRules: number };
   try {
-    const [snapshot, rules] = await withTimeout(Promise.all([engine.snapshot(), dispatchIpc(engine, 'alerts.rules', {})]), 3_000);
+    const [snapshot, rules] = await withTimeout(
+      Promise.all([engine.snapshot(), dispatchIpc(engine, 'alerts.rules', {})]),
+      3_000,
+    );
     state = {
       activeTrades: snapshot.activeTrades,
       autoBuyRules: rules.ok ? countActiveAutoBuyRules(rules.value as AlertRule[], snapshot.settings.alertsPaused) : 0,
@@ -595,7 +647,9 @@ async function shutdown(): Promise<void> {
   // Still starting (a quit right after launch): let it finish, then close it.
   const engine = launched ?? (app.isReady() ? await withTimeout(engineReady, 10_000).catch(() => null) : null);
   if (engine) {
-    await withTimeout(engine.close(), 5_000).catch((error: unknown) => log(`engine close: ${(error as Error).message}`));
+    await withTimeout(engine.close(), 5_000).catch((error: unknown) =>
+      log(`engine close: ${(error as Error).message}`),
+    );
   }
   log('quit');
 }

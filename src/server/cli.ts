@@ -63,7 +63,8 @@ async function main(): Promise<void> {
     demoMerchant: true,
     simulate: values.simulate ?? false,
     eventsPerSecond: intOption(values['events-per-sec'], 'events-per-sec', 5, 0, 100_000),
-    onInternalError: (error) => process.stderr.write(`sandbox: internal error: ${(error as Error).stack ?? String(error)}\n`),
+    onInternalError: (error) =>
+      process.stderr.write(`sandbox: internal error: ${(error as Error).stack ?? String(error)}\n`),
   });
   const demo = sandbox.demo as { merchantId: string; apiKey: string };
   const ready = {

@@ -24,7 +24,10 @@ export async function startDemoSandbox(dataDir: string, log: (line: string) => v
   let port = 0;
   if (previous !== null) {
     if (await portIsFree(previous)) port = previous;
-    else log(`demo sandbox: port ${previous} is taken now; starting on another one (the cached pictures are fetched again)`);
+    else
+      log(
+        `demo sandbox: port ${previous} is taken now; starting on another one (the cached pictures are fetched again)`,
+      );
   }
   // The data folder is the user's alone, the demo's files too (SQLite gives -wal and -shm the database's mode).
   const dbFile = join(dataDir, 'demo-sandbox.sqlite');
@@ -36,7 +39,8 @@ export async function startDemoSandbox(dataDir: string, log: (line: string) => v
     demoMerchant: true,
     simulate: true,
     eventsPerSecond: 5,
-    onInternalError: (error) => log(`demo sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    onInternalError: (error) =>
+      log(`demo sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   const demo = sandbox.demo;
   if (!demo) {

@@ -104,7 +104,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         // Items given without an id get fresh ones after the highest in use.
         let nextId = core.catalog.maxItemId() + 1;
         return partials.map((partial) =>
-          completeItem({ ...partial, itemId: partial.itemId ?? nextId++ }, itemRng, { seed: options.seed ?? 1, count: items, imageBaseUrl: imageBase() }),
+          completeItem({ ...partial, itemId: partial.itemId ?? nextId++ }, itemRng, {
+            seed: options.seed ?? 1,
+            count: items,
+            imageBaseUrl: imageBase(),
+          }),
         );
       },
     },
@@ -136,7 +140,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ensureDemo();
   const feed = new FeedServer(core, app.server);
   const simulator = options.simulate
-    ? new MarketSimulator(core, { seed: options.seed ?? 1, eventsPerSecond: options.eventsPerSecond ?? 5, imageBaseUrl: imageBase() })
+    ? new MarketSimulator(core, {
+        seed: options.seed ?? 1,
+        eventsPerSecond: options.eventsPerSecond ?? 5,
+        imageBaseUrl: imageBase(),
+      })
     : null;
   simulator?.start();
 

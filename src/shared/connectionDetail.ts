@@ -6,4 +6,3 @@
 export function detailWithoutDelay(detail: string): string {
   return detail.replace(/\b(retrying(?: the feed)?|reconnecting) in \d+ (?:h|min|s)(?: \d+ (?:min|s))?/gi, '$1');
 }
-

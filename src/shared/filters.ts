@@ -22,7 +22,8 @@ export type ParsedNumberList = { ok: true; ranges: NumberRange[] } | { ok: false
  */
 export function parseNumberList(text: string, max: number = SEED_MAX): ParsedNumberList {
   const entries = text.split(/[\s,;]+/u).filter((entry) => entry !== '');
-  if (entries.length > MAX_LIST_ENTRIES) return { ok: false, error: `at most ${MAX_LIST_ENTRIES} entries (got ${entries.length})` };
+  if (entries.length > MAX_LIST_ENTRIES)
+    return { ok: false, error: `at most ${MAX_LIST_ENTRIES} entries (got ${entries.length})` };
   const ranges: [number, number][] = [];
   for (const entry of entries) {
     const match = /^(\d{1,7})(?:[-–](\d{1,7}))?$/u.exec(entry);

@@ -52,6 +52,8 @@ describe('trade URLs', () => {
   });
 
   it('redacts the token for logs', () => {
-    expect(redactTradeUrl(buildTradeUrl(1, 'AbCd1234'))).toBe('https://steamcommunity.com/tradeoffer/new/?partner=1&token=Ab******');
+    expect(redactTradeUrl(buildTradeUrl(1, 'AbCd1234'))).toBe(
+      'https://steamcommunity.com/tradeoffer/new/?partner=1&token=Ab******',
+    );
   });
 });

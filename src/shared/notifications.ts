@@ -39,7 +39,9 @@ export function tradeStatusOfNotification(notification: Pick<Notification, 'id' 
   return /:([A-Z]+)$/.exec(notification.id)?.[1] ?? null;
 }
 
-export function notificationCategory(notification: Pick<Notification, 'id' | 'kind' | 'category'>): NotificationCategory {
+export function notificationCategory(
+  notification: Pick<Notification, 'id' | 'kind' | 'category'>,
+): NotificationCategory {
   if (notification.category) return notification.category;
   if (notification.kind === 'trade') return 'trade';
   if (notification.id.startsWith('auto-buy')) return 'auto-buy';
@@ -47,7 +49,9 @@ export function notificationCategory(notification: Pick<Notification, 'id' | 'ki
   return 'alert';
 }
 
-export function notificationSeverity(notification: Pick<Notification, 'id' | 'kind' | 'category' | 'severity'>): NotificationSeverity {
+export function notificationSeverity(
+  notification: Pick<Notification, 'id' | 'kind' | 'category' | 'severity'>,
+): NotificationSeverity {
   if (notification.severity) return notification.severity;
   const status = tradeStatusOfNotification(notification);
   if (status) return TRADE_STATUS_SEVERITY[status] ?? 'neutral';
@@ -120,7 +124,9 @@ function groupOf<T extends Notification>(members: T[]): NotificationGroup<T> {
     category: notificationCategory(first),
     severity: notificationSeverity(first),
     title: one ? first.title : countedTitle(first, members.length),
-    body: one ? first.body : `${shown.join(', ')}${members.length > shown.length ? ` and ${members.length - shown.length} more` : ''}`,
+    body: one
+      ? first.body
+      : `${shown.join(', ')}${members.length > shown.length ? ` and ${members.length - shown.length} more` : ''}`,
     target: targets.size === 1 ? first.target : null,
     at: first.at,
     members,
@@ -132,12 +138,18 @@ function groupOf<T extends Notification>(members: T[]): NotificationGroup<T> {
  * within `windowMs` of the run's first into one group, keeping the list's
  * order (a burst of twelve deliveries is one line, not twelve).
  */
-export function groupNotifications<T extends Notification>(list: readonly T[], windowMs = 60_000): NotificationGroup<T>[] {
+export function groupNotifications<T extends Notification>(
+  list: readonly T[],
+  windowMs = 60_000,
+): NotificationGroup<T>[] {
   return notificationRuns(list, windowMs).map(groupOf);
 }
 
 /** The members of each line groupNotifications makes, from what the grouping reads (the unread count needs no more). */
-export function notificationRuns<T extends Pick<Notification, 'id' | 'kind' | 'category' | 'severity' | 'at'>>(list: readonly T[], windowMs = 60_000): T[][] {
+export function notificationRuns<T extends Pick<Notification, 'id' | 'kind' | 'category' | 'severity' | 'at'>>(
+  list: readonly T[],
+  windowMs = 60_000,
+): T[][] {
   const runs: { key: string; startMs: number; members: T[] }[] = [];
   for (const notification of list) {
     const key = groupKey(notification);

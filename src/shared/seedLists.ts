@@ -16,7 +16,8 @@ export interface SeedList {
 /** The lists with `list` saved under its name (replacing one of that name, letter case aside), in name order. */
 export function withSeedList(lists: readonly SeedList[], list: SeedList): SeedList[] {
   const key = list.name.trim().toLowerCase();
-  return [...lists.filter((other) => other.name.toLowerCase() !== key), { name: list.name.trim(), seeds: list.seeds }].sort((a, b) =>
-    a.name.localeCompare(b.name),
-  );
+  return [
+    ...lists.filter((other) => other.name.toLowerCase() !== key),
+    { name: list.name.trim(), seeds: list.seeds },
+  ].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -46,8 +46,15 @@ export function offeredCredential(header: string | undefined): Credential | null
 }
 
 export type CredentialVerdict =
-  | { ok: true; /** Set when a code was traded: the page keeps this token for its next sockets. */ token: string | null }
-  | { ok: false; reason: string; /** A code presented a second time: someone may have used it first. */ reused: boolean };
+  | {
+      ok: true;
+      /** Set when a code was traded: the page keeps this token for its next sockets. */ token: string | null;
+    }
+  | {
+      ok: false;
+      reason: string;
+      /** A code presented a second time: someone may have used it first. */ reused: boolean;
+    };
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
@@ -88,7 +95,9 @@ export class BridgeCredentials {
     if (offered === null) return refuse(REFUSALS.noCredential);
     if ('token' in offered) {
       // Constant-time: the digests have equal lengths whatever was sent.
-      return timingSafeEqual(digest(offered.token), this.expected) ? { ok: true, token: null } : refuse(REFUSALS.wrongToken);
+      return timingSafeEqual(digest(offered.token), this.expected)
+        ? { ok: true, token: null }
+        : refuse(REFUSALS.wrongToken);
     }
     const entry = this.codes.get(digest(offered.code).toString('hex'));
     if (!entry) return refuse(REFUSALS.unknownCode);

@@ -8,7 +8,8 @@ export function parsePublicUrl(value: string): { origin: string; host: string; s
   } catch {
     throw new Error(`--public-url ${value}: not a URL (e.g. https://desk.example.com)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--public-url ${value}: must start with http:// or https://`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`--public-url ${value}: must start with http:// or https://`);
   if (url.username || url.password) throw new Error(`--public-url ${value}: must not carry a user name or password`);
   if (url.pathname !== '/' || url.search || url.hash) {
     throw new Error(`--public-url ${value}: only the root of a host is supported (no path, query or fragment)`);

@@ -40,7 +40,10 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** Reads `npm run web` arguments; `env` supplies $MERCHANT_DESK_WEB_TOKEN. */
-export function parseWebCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): WebCliParse {
+export function parseWebCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): WebCliParse {
   let values;
   try {
     ({ values } = parseArgs({
@@ -66,7 +69,8 @@ export function parseWebCli(argv: readonly string[], env: Readonly<Record<string
 
   let port = 0;
   if (values.port !== undefined) {
-    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65_535) return { ok: false, message: `--port must be 0-65535, got ${values.port}` };
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65_535)
+      return { ok: false, message: `--port must be 0-65535, got ${values.port}` };
     port = Number(values.port);
   }
   const publicUrl = values['public-url'] ?? null;

@@ -162,7 +162,9 @@ function normalizeOrigin(origin: string): string {
 /** A header value fit to quote in a plain-text refusal (no control characters, bounded). */
 function quoted(value: string | undefined): string {
   if (value === undefined || value === '') return '(none)';
-  const clean = Array.from(value.slice(0, 120), (ch) => (ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 ? '?' : ch)).join('');
+  const clean = Array.from(value.slice(0, 120), (ch) =>
+    ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 ? '?' : ch,
+  ).join('');
   return `"${clean}${value.length > 120 ? '…' : ''}"`;
 }
 
@@ -234,16 +236,13 @@ async function resolveStatic(root: string, rawUrl: string): Promise<{ file: stri
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const {
-    engine,
-    host = '127.0.0.1',
-    port: requestedPort = 0,
-    log = () => {},
-    pingIntervalMs = 20_000,
-  } = options;
+  const { engine, host = '127.0.0.1', port: requestedPort = 0, log = () => {}, pingIntervalMs = 20_000 } = options;
   const token = options.token ?? randomBytes(32).toString('base64url');
   if (!TOKEN_PATTERN.test(token)) throw new Error('web host token must be 16-256 characters of [A-Za-z0-9._~-]');
-  const credentials = new BridgeCredentials(token, options.codeTtlMs === undefined ? {} : { codeTtlMs: options.codeTtlMs });
+  const credentials = new BridgeCredentials(
+    token,
+    options.codeTtlMs === undefined ? {} : { codeTtlMs: options.codeTtlMs },
+  );
   const publicUrl = options.publicUrl === undefined ? null : parsePublicUrl(options.publicUrl);
   const extraHosts = (options.allowHosts ?? []).map(parseAllowedHost);
 
@@ -260,7 +259,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   let ignoredMessages = 0;
 
   /** Requests through an https public URL: the socket is wss. */
-  const viaSecurePublicUrl = (hostHeader: string) => publicUrl !== null && publicUrl.secure && hostHeader === publicUrl.host;
+  const viaSecurePublicUrl = (hostHeader: string) =>
+    publicUrl !== null && publicUrl.secure && hostHeader === publicUrl.host;
 
   function verdict(req: IncomingMessage): Verdict {
     const hostHeader = (req.headers.host ?? '').toLowerCase();
@@ -316,7 +316,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   app.get('/*', async (request, reply) => {
     const found = await resolveStatic(root, request.raw.url ?? '/');
-    if (!found) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not Found');
+    if (!found)
+      return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not Found');
     const body = await readFile(found.file);
     const type = CONTENT_TYPES[extname(found.file).toLowerCase()] ?? 'application/octet-stream';
     const relative = found.file.slice(root.length + 1);
@@ -326,7 +327,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const known = request.method === 'POST' || request.method === 'PUT' || request.method === 'DELETE' || request.method === 'PATCH';
+    const known =
+      request.method === 'POST' ||
+      request.method === 'PUT' ||
+      request.method === 'DELETE' ||
+      request.method === 'PATCH';
     return reply
       .code(known ? 405 : 404)
       .type('text/plain; charset=utf-8')
@@ -380,7 +385,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // Browsers always send Origin on a WebSocket: its absence means no page of ours.
     if (req.headers.origin === undefined) {
       logRefusal('web host: refused a bridge connection without an Origin (403)');
-      refuseUpgrade(socket, 403, 'Forbidden', 'Forbidden: the bridge answers pages of this web host only (no Origin header).');
+      refuseUpgrade(
+        socket,
+        403,
+        'Forbidden',
+        'Forbidden: the bridge answers pages of this web host only (no Origin header).',
+      );
       return;
     }
     const pathname = (req.url ?? '/').split('?', 1)[0];
@@ -390,7 +400,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     // Before the credential, so a one-time code is not spent on a refusal.
     if (served.size >= MAX_SOCKETS) {
-      refuseUpgrade(socket, 503, 'Service Unavailable', `Service Unavailable: at most ${MAX_SOCKETS} pages at once; close one.`);
+      refuseUpgrade(
+        socket,
+        503,
+        'Service Unavailable',
+        `Service Unavailable: at most ${MAX_SOCKETS} pages at once; close one.`,
+      );
       return;
     }
     // Judged here, before any socket exists: one without a good credential never waits for anything.
@@ -402,7 +417,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
             'expired, someone else opened the link first: restart the web host with a new token.',
         );
       }
-      logRefusal(`web host: refused a bridge connection (${credential.reason.slice(0, credential.reason.indexOf(';'))})`);
+      logRefusal(
+        `web host: refused a bridge connection (${credential.reason.slice(0, credential.reason.indexOf(';'))})`,
+      );
       // Opened only to be closed with the reason: a page then says its session expired, rather than "host down".
       wss.handleUpgrade(req, socket, head, (ws) => {
         ws.on('error', () => {});
@@ -417,7 +434,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       ws.on('error', (error) => log(`web host: bridge socket error: ${error.message}`));
       served.add(ws);
       ws.once('close', () => served.delete(ws));
-      ws.send(JSON.stringify(credential.token === null ? { type: 'welcome' } : { type: 'welcome', token: credential.token }));
+      ws.send(
+        JSON.stringify(credential.token === null ? { type: 'welcome' } : { type: 'welcome', token: credential.token }),
+      );
       serve(ws);
     });
   });
@@ -465,7 +484,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       }
       const { id, method, input } = message;
       if (inFlight >= MAX_IN_FLIGHT_PER_SOCKET) {
-        send({ type: 'result', id, envelope: { ok: false, error: { code: 'unavailable', message: 'Too many calls in flight' } } });
+        send({
+          type: 'result',
+          id,
+          envelope: { ok: false, error: { code: 'unavailable', message: 'Too many calls in flight' } },
+        });
         return;
       }
       inFlight += 1;
@@ -478,7 +501,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           } catch (error) {
             // An unserializable result (BigInt, cycle) still answers the call.
             log(`web host: could not send the result of ${String(method).slice(0, 64)}: ${(error as Error).message}`);
-            send({ type: 'result', id, envelope: { ok: false, error: { code: 'internal', message: 'result could not be sent' } } });
+            send({
+              type: 'result',
+              id,
+              envelope: { ok: false, error: { code: 'internal', message: 'result could not be sent' } },
+            });
           }
         })
         .catch((error: unknown) => log(`web host: bridge call failed: ${(error as Error).message}`))
@@ -526,7 +553,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   );
   if (publicUrl) allowedOrigins.add(publicUrl.origin);
 
-  const urlHost = isWildcard(host) ? firstExternalAddress() ?? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const urlHost = isWildcard(host) ? (firstExternalAddress() ?? '127.0.0.1') : host.includes(':') ? `[${host}]` : host;
   ownOrigin = `http://${urlHost}:${port}`;
   const origin = publicUrl?.origin ?? ownOrigin;
 

@@ -25,11 +25,16 @@ function misbehavingServer(): Server {
         return json(200, '{"transactions":[],"total":0,"limit":50,"page":1,"nextCursor":"abc"}');
       case '/Items/SearchItems':
         res.writeHead(502, { 'content-type': 'text/html' });
-        return res.end('<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>');
+        return res.end(
+          '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+        );
       case '/Items/Buy':
         return json(200, 'OK');
       case '/Items/BuyByName':
-        return json(400, JSON.stringify({ error: 'invalid_request', message: `bad request headers ${JSON.stringify(req.headers)}` }));
+        return json(
+          400,
+          JSON.stringify({ error: 'invalid_request', message: `bad request headers ${JSON.stringify(req.headers)}` }),
+        );
       case '/Trades/History':
         return; // never answers
       default:
@@ -67,8 +72,16 @@ describe('MerchantApiClient against misbehaving servers', () => {
 
   it('names the mistyped field of a schema-violating answer', async () => {
     const error = await failure(client().getBalance());
-    expect(error).toMatchObject({ kind: 'schema', code: 'invalid_response', status: null, retryable: false, endpoint: '/Wallet/GetBalance' });
-    expect(error.message).toMatch(/^invalid response from \/Wallet\/GetBalance: balance: expected (int|number), received string$/);
+    expect(error).toMatchObject({
+      kind: 'schema',
+      code: 'invalid_response',
+      status: null,
+      retryable: false,
+      endpoint: '/Wallet/GetBalance',
+    });
+    expect(error.message).toMatch(
+      /^invalid response from \/Wallet\/GetBalance: balance: expected (int|number), received string$/,
+    );
   });
 
   it('tolerates unknown extra fields (stripped)', async () => {
@@ -77,7 +90,11 @@ describe('MerchantApiClient against misbehaving servers', () => {
 
   it('reports a 200 whose body is not JSON as a schema error', async () => {
     const error = await failure(client().buy({ itemId: 1, assetId: 'a', price: 1, tradeUrl: 'x' }));
-    expect(error).toMatchObject({ kind: 'schema', code: 'invalid_response', message: 'invalid response from /Items/Buy: body is not JSON' });
+    expect(error).toMatchObject({
+      kind: 'schema',
+      code: 'invalid_response',
+      message: 'invalid response from /Items/Buy: body is not JSON',
+    });
   });
 
   it("explains a proxy's HTML 502 instead of failing to parse it", async () => {
@@ -91,13 +108,21 @@ describe('MerchantApiClient against misbehaving servers', () => {
   it('gives up after timeoutMs on a server that never answers', async () => {
     const started = Date.now();
     const error = await failure(client().tradeHistory({ isActive: true }));
-    expect(error).toMatchObject({ kind: 'timeout', code: 'timeout', retryable: true, message: 'no answer from /Trades/History within 300 ms' });
+    expect(error).toMatchObject({
+      kind: 'timeout',
+      code: 'timeout',
+      retryable: true,
+      message: 'no answer from /Trades/History within 300 ms',
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('tells a cancellation by the caller from a time-out', async () => {
     const controller = new AbortController();
-    const call = new MerchantApiClient({ baseUrl, merchantId: 'acme', apiKey: API_KEY }).tradeHistory({}, { signal: controller.signal });
+    const call = new MerchantApiClient({ baseUrl, merchantId: 'acme', apiKey: API_KEY }).tradeHistory(
+      {},
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 50);
     expect(await failure(call)).toMatchObject({ kind: 'aborted', code: 'aborted', retryable: false });
   });
@@ -107,7 +132,9 @@ describe('MerchantApiClient against misbehaving servers', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const error = await failure(new MerchantApiClient({ baseUrl: `http://127.0.0.1:${port}`, merchantId: 'acme', apiKey: API_KEY }).getBalance());
+    const error = await failure(
+      new MerchantApiClient({ baseUrl: `http://127.0.0.1:${port}`, merchantId: 'acme', apiKey: API_KEY }).getBalance(),
+    );
     expect(error).toMatchObject({ kind: 'network', code: 'network_error', retryable: true, status: null });
     expect(error.message).toContain('ECONNREFUSED');
   });
@@ -115,8 +142,16 @@ describe('MerchantApiClient against misbehaving servers', () => {
   it('never shows the API key in errors or in the client itself', async () => {
     const sb = await startSandbox({ items: 10, seed: 2 });
     try {
-      const unauthorized = new MerchantApiClient({ baseUrl: sb.baseUrl, merchantId: 'acme', apiKey: API_KEY }).getBalance();
-      const offline = new MerchantApiClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'acme', apiKey: API_KEY }).getBalance();
+      const unauthorized = new MerchantApiClient({
+        baseUrl: sb.baseUrl,
+        merchantId: 'acme',
+        apiKey: API_KEY,
+      }).getBalance();
+      const offline = new MerchantApiClient({
+        baseUrl: 'http://127.0.0.1:9',
+        merchantId: 'acme',
+        apiKey: API_KEY,
+      }).getBalance();
       const errors = await Promise.all([
         failure(unauthorized),
         failure(offline),
@@ -130,7 +165,12 @@ describe('MerchantApiClient against misbehaving servers', () => {
       expect(echoed?.message).toContain('"x-merchant-id":"acme"');
       const subject = client();
       const texts = [
-        ...errors.flatMap((error) => [JSON.stringify(error), String(error), error.stack ?? '', inspect(error, { showHidden: true, depth: 10 })]),
+        ...errors.flatMap((error) => [
+          JSON.stringify(error),
+          String(error),
+          error.stack ?? '',
+          inspect(error, { showHidden: true, depth: 10 }),
+        ]),
         JSON.stringify(subject),
         String(subject),
         `${subject}`,
@@ -162,7 +202,11 @@ describe('MerchantApiClient catalog slots on a fake clock', () => {
     const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
     async function advance(ms: number) {
       const target = time + ms;
-      for (let next = timers.sort((a, b) => a.at - b.at)[0]; next && next.at <= target; next = timers.sort((a, b) => a.at - b.at)[0]) {
+      for (
+        let next = timers.sort((a, b) => a.at - b.at)[0];
+        next && next.at <= target;
+        next = timers.sort((a, b) => a.at - b.at)[0]
+      ) {
         timers.splice(timers.indexOf(next), 1);
         time = next.at;
         next.callback();
@@ -173,12 +217,22 @@ describe('MerchantApiClient catalog slots on a fake clock', () => {
     }
 
     const limiter = new ClientRateLimiter({ now: () => time, timers: fakeTimers });
-    const client = new MerchantApiClient({ baseUrl: 'http://127.0.0.1:1/', merchantId: 'acme', apiKey: API_KEY }, { limiter });
+    const client = new MerchantApiClient(
+      { baseUrl: 'http://127.0.0.1:1/', merchantId: 'acme', apiKey: API_KEY },
+      { limiter },
+    );
     const granted: number[] = [];
-    const requests = Array.from({ length: 12 }, (_, i) => client.prepareCatalogRequest().then((request) => (granted.push(i), request)));
+    const requests = Array.from({ length: 12 }, (_, i) =>
+      client.prepareCatalogRequest().then((request) => (granted.push(i), request)),
+    );
     await settle();
     expect(granted).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(limiter.status()).toMatchObject({ catalogRemaining: 0, catalogLimit: 10, defaultRemaining: 300, backoffUntil: null });
+    expect(limiter.status()).toMatchObject({
+      catalogRemaining: 0,
+      catalogLimit: 10,
+      defaultRemaining: 300,
+      backoffUntil: null,
+    });
 
     // The downloads answer 5 s later (a worker reports each answer): the window runs from then.
     await advance(5_000);
@@ -191,7 +245,12 @@ describe('MerchantApiClient catalog slots on a fake clock', () => {
     const request = await requests[10];
     expect(request).toEqual({
       url: 'http://127.0.0.1:1/Items/GetAllItemsOnSale',
-      headers: expect.objectContaining({ 'x-api-key': API_KEY, 'x-merchant-id': 'acme', 'Accept-Encoding': 'gzip', Accept: 'application/json' }),
+      headers: expect.objectContaining({
+        'x-api-key': API_KEY,
+        'x-merchant-id': 'acme',
+        'Accept-Encoding': 'gzip',
+        Accept: 'application/json',
+      }),
     });
 
     // A 503 the worker saw (with Retry-After) holds every bucket.

@@ -30,7 +30,9 @@ function pending(promise: Promise<unknown>) {
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 describe('MerchantApiClient against the sandbox', () => {
@@ -44,7 +46,9 @@ describe('MerchantApiClient against the sandbox', () => {
     new MerchantApiClient({ baseUrl: sb.baseUrl, ...credentials }, options);
 
   async function listItem(partial: Partial<Item>): Promise<Item> {
-    const answer = await admin.post<{ items: Item[] }>('/admin/items', { items: [{ itemId: nextItemId++, ...partial }] });
+    const answer = await admin.post<{ items: Item[] }>('/admin/items', {
+      items: [{ itemId: nextItemId++, ...partial }],
+    });
     expect(answer.status).toBe(200);
     return at(answer.body.items);
   }
@@ -78,7 +82,11 @@ describe('MerchantApiClient against the sandbox', () => {
     expect(await client.getBalance()).toEqual({ balance: 1_000_000, credit_limit: 0, total_available: 1_000_000 });
 
     const byId = await listItem({ price: 2_345, market_hash_name: 'AK-47 | Redline (Field-Tested)', phase: null });
-    const byName = await listItem({ price: 1_111, market_hash_name: 'Desk Test | Unique Name (Minimal Wear)', phase: null });
+    const byName = await listItem({
+      price: 1_111,
+      market_hash_name: 'Desk Test | Unique Name (Minimal Wear)',
+      phase: null,
+    });
     const search = await client.searchItems({ itemId: [byId.itemId, byName.itemId] });
     expect(search.items.map((item) => [item.itemId, item.price])).toEqual([
       [byId.itemId, 2_345],
@@ -86,9 +94,24 @@ describe('MerchantApiClient against the sandbox', () => {
     ]);
     expect((await client.searchItems({ market_hash_name: [byName.market_hash_name] })).totalItems).toBe(1);
 
-    const bought = await client.buy({ itemId: byId.itemId, assetId: byId.assetId, price: 2_345, tradeUrl: TEST_TRADE_URL, externalId: 'desk-1' });
-    expect(bought).toMatchObject({ assetId: byId.assetId, price: 2_345, externalId: 'desk-1', market_hash_name: byId.market_hash_name });
-    const boughtByName = await client.buyByName({ market_hash_name: byName.market_hash_name, maxPrice: 2_000, tradeUrl: tradeUrlFor(777) });
+    const bought = await client.buy({
+      itemId: byId.itemId,
+      assetId: byId.assetId,
+      price: 2_345,
+      tradeUrl: TEST_TRADE_URL,
+      externalId: 'desk-1',
+    });
+    expect(bought).toMatchObject({
+      assetId: byId.assetId,
+      price: 2_345,
+      externalId: 'desk-1',
+      market_hash_name: byId.market_hash_name,
+    });
+    const boughtByName = await client.buyByName({
+      market_hash_name: byName.market_hash_name,
+      maxPrice: 2_000,
+      tradeUrl: tradeUrlFor(777),
+    });
     expect(boughtByName).toMatchObject({ assetId: byName.assetId, price: 1_111, externalId: null });
 
     const active = await client.tradeHistory({ isActive: true });
@@ -103,7 +126,9 @@ describe('MerchantApiClient against the sandbox', () => {
     const freezes = await client.balanceHistory({ type: 'FREEZE' });
     expect(freezes.transactions.map((entry) => entry.amount).sort((a, b) => a - b)).toEqual([-2_345, -1_111]);
     const ledger = await client.balanceHistory({ tradeId: bought.tradeId, limit: 10 });
-    expect(ledger.transactions).toEqual([expect.objectContaining({ type: 'FREEZE', tradeId: bought.tradeId, balanceAfter: expect.any(Number) })]);
+    expect(ledger.transactions).toEqual([
+      expect.objectContaining({ type: 'FREEZE', tradeId: bought.tradeId, balanceAfter: expect.any(Number) }),
+    ]);
     expect(await client.getBalance()).toMatchObject({ balance: 1_000_000 - 2_345 - 1_111 });
 
     const catalogRequest = await client.prepareCatalogRequest();
@@ -164,14 +189,26 @@ describe('MerchantApiClient against the sandbox', () => {
     const client = clientFor(merchant);
     const item = await listItem({ price: 1_999, market_hash_name: 'M4A4 | Howl (Factory New)', phase: null });
 
-    const changed = await failure(client.buy({ itemId: item.itemId, assetId: item.assetId, price: 1_500, tradeUrl: TEST_TRADE_URL }));
-    expect(changed).toMatchObject({ kind: 'http', status: 400, code: 'price_changed', retryable: false, message: 'Price changed; new price: 1999 ($19.99)' });
+    const changed = await failure(
+      client.buy({ itemId: item.itemId, assetId: item.assetId, price: 1_500, tradeUrl: TEST_TRADE_URL }),
+    );
+    expect(changed).toMatchObject({
+      kind: 'http',
+      status: 400,
+      code: 'price_changed',
+      retryable: false,
+      message: 'Price changed; new price: 1999 ($19.99)',
+    });
     expect(newPriceOf(changed)).toBe(1_999);
 
-    const badUrl = await failure(client.buy({ itemId: item.itemId, assetId: item.assetId, price: 1_999, tradeUrl: 'https://example.com/trade' }));
+    const badUrl = await failure(
+      client.buy({ itemId: item.itemId, assetId: item.assetId, price: 1_999, tradeUrl: 'https://example.com/trade' }),
+    );
     expect(badUrl).toMatchObject({ status: 400, code: 'invalid_tradeurl', retryable: false });
 
-    const tooHigh = await failure(client.buyByName({ market_hash_name: item.market_hash_name, maxPrice: 100, tradeUrl: TEST_TRADE_URL }));
+    const tooHigh = await failure(
+      client.buyByName({ market_hash_name: item.market_hash_name, maxPrice: 100, tradeUrl: TEST_TRADE_URL }),
+    );
     expect(tooHigh).toMatchObject({ status: 400, code: 'price_too_high' });
     expect(tooHigh.message).toContain('exceeds maxPrice 100');
     expect(newPriceOf(tooHigh)).toBeNull();
@@ -187,7 +224,13 @@ describe('MerchantApiClient against the sandbox', () => {
     try {
       const before = Date.now();
       const error = await failure(client.getBalance());
-      expect(error).toMatchObject({ kind: 'http', status: 503, code: 'maintenance', retryable: true, retryAfterMs: 60_000 });
+      expect(error).toMatchObject({
+        kind: 'http',
+        status: 503,
+        code: 'maintenance',
+        retryable: true,
+        retryAfterMs: 60_000,
+      });
       const backoffEnd = Date.parse(limiter.status().backoffUntil ?? '');
       expect(backoffEnd).toBeGreaterThanOrEqual(before + 60_000);
       expect(backoffEnd).toBeLessThanOrEqual(Date.now() + 60_000);
@@ -249,7 +292,9 @@ describe('MerchantApiClient against the sandbox', () => {
     expect(await failure(extra)).toMatchObject({ kind: 'aborted', code: 'aborted', retryable: false });
 
     // The client's count matched the server's exactly: one more from outside is refused.
-    const outside = await fetch(`${sb.baseUrl}/Wallet/GetBalance`, { headers: { 'x-api-key': fresh.apiKey, 'x-merchant-id': fresh.merchantId } });
+    const outside = await fetch(`${sb.baseUrl}/Wallet/GetBalance`, {
+      headers: { 'x-api-key': fresh.apiKey, 'x-merchant-id': fresh.merchantId },
+    });
     expect(outside.status).toBe(429);
   });
 
@@ -259,7 +304,13 @@ describe('MerchantApiClient against the sandbox', () => {
     const client = clientFor(fresh);
     const before = Date.now();
     const error = await failure(client.tradeHistory({}));
-    expect(error).toMatchObject({ kind: 'http', status: 429, code: 'rate_limited', message: 'Rate limit exceeded', retryable: true });
+    expect(error).toMatchObject({
+      kind: 'http',
+      status: 429,
+      code: 'rate_limited',
+      message: 'Rate limit exceeded',
+      retryable: true,
+    });
     expect(error.retryAfterMs).toBeGreaterThan(55_000);
     expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);
     const backoffEnd = Date.parse(client.limiter.status().backoffUntil ?? '');

@@ -40,16 +40,22 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
     for (const call of calls) {
       call.then(
         () => results.push('ok'),
-        (error: unknown) => results.push(error instanceof ApiRequestError ? (error.status ?? error.code) : String(error)),
+        (error: unknown) =>
+          results.push(error instanceof ApiRequestError ? (error.status ?? error.code) : String(error)),
       );
     }
     return { done: () => results.length === calls.length, results };
   }
 
   /** Moves the sandbox clock on, `stepSeconds` at a time, until every call of the burst has its answer. */
-  async function advanceUntilAnswered(burst: ReturnType<typeof outcomes>, stepSeconds = 5, maxSeconds = 180): Promise<void> {
+  async function advanceUntilAnswered(
+    burst: ReturnType<typeof outcomes>,
+    stepSeconds = 5,
+    maxSeconds = 180,
+  ): Promise<void> {
     for (let moved = 0; !burst.done(); moved += stepSeconds) {
-      if (moved > maxSeconds) throw new Error(`burst still waiting after ${maxSeconds} s of clock time: ${burst.results.length} answered`);
+      if (moved > maxSeconds)
+        throw new Error(`burst still waiting after ${maxSeconds} s of clock time: ${burst.results.length} answered`);
       await admin.advance(stepSeconds);
       await until(() => burst.done(), 300).catch(() => undefined);
     }
@@ -60,7 +66,10 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
     const proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
     await proxy.start();
     try {
-      const client = new MerchantApiClient({ baseUrl: proxy.baseUrl, ...merchant }, { limiter: limiterOnSandboxClock() });
+      const client = new MerchantApiClient(
+        { baseUrl: proxy.baseUrl, ...merchant },
+        { limiter: limiterOnSandboxClock() },
+      );
 
       // Burst 1: all 300 granted at once; 16 sockets' worth reach the proxy, which holds them for 30 s of
       // clock time, so the other 284 wait for a socket.
@@ -99,7 +108,10 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
     const proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
     await proxy.start();
     try {
-      const client = new MerchantApiClient({ baseUrl: proxy.baseUrl, ...merchant }, { limiter: limiterOnSandboxClock() });
+      const client = new MerchantApiClient(
+        { baseUrl: proxy.baseUrl, ...merchant },
+        { limiter: limiterOnSandboxClock() },
+      );
       await client.getBalance(); // its answer says 49 remain
       const burst = outcomes(Array.from({ length: 100 }, () => client.getBalance()));
       await until(() => burst.results.length >= 49);

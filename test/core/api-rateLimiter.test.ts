@@ -173,7 +173,11 @@ describe('ClientRateLimiter', () => {
     limiter.review();
     expect(asked).toEqual(['a', 'b', 'c']);
     await settle();
-    expect([refusedAtTurn, refusedByReview, admitted].map((s) => s.done || s.error !== null)).toEqual([false, false, false]);
+    expect([refusedAtTurn, refusedByReview, admitted].map((s) => s.done || s.error !== null)).toEqual([
+      false,
+      false,
+      false,
+    ]);
     // Their condition changes; the first one's turn comes before any review: refused when its slot frees.
     stopped = new Error('stopped');
     await clock.advance(30_250);

@@ -68,7 +68,10 @@ describe('catalog sort: empty values last in both directions', () => {
           const firstEmpty = values.indexOf(null);
           const filled = firstEmpty === -1 ? values : values.slice(0, firstEmpty);
           // Nothing with a value after the first empty one.
-          expect(values.slice(filled.length).every((v) => v === null), `${label}: a value after an empty one`).toBe(true);
+          expect(
+            values.slice(filled.length).every((v) => v === null),
+            `${label}: a value after an empty one`,
+          ).toBe(true);
           const ordered = (filled as (number | string)[]).slice().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
           expect(filled, `${label}: values in order`).toEqual(direction === 'asc' ? ordered : ordered.reverse());
         }

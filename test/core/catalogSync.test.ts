@@ -38,7 +38,10 @@ afterAll(() => {
 });
 
 function syncRequest(baseUrl: string, credentials: MerchantCredentials) {
-  return { url: `${baseUrl}${CATALOG_PATH}`, headers: { 'x-api-key': credentials.apiKey, 'x-merchant-id': credentials.merchantId } };
+  return {
+    url: `${baseUrl}${CATALOG_PATH}`,
+    headers: { 'x-api-key': credentials.apiKey, 'x-merchant-id': credentials.merchantId },
+  };
 }
 
 async function serverCatalog(sb: Pick<Sandbox, 'baseUrl'>, credentials: MerchantCredentials): Promise<CatalogEnvelope> {
@@ -75,7 +78,16 @@ describe('catalog sync with the sandbox', () => {
     const result = await store.syncCatalog(syncRequest(sb.baseUrl, demo), (p) => progress.push(p));
     const elapsed = Date.now() - started;
     const server = await serverCatalog(sb, demo);
-    expect(result).toMatchObject({ ok: true, added: 3000, updated: 0, removed: 0, total: 3000, serverTotal: 3000, skipped: 0, lastUpdate: server.lastUpdate });
+    expect(result).toMatchObject({
+      ok: true,
+      added: 3000,
+      updated: 0,
+      removed: 0,
+      total: 3000,
+      serverTotal: 3000,
+      skipped: 0,
+      lastUpdate: server.lastUpdate,
+    });
 
     const stored = await store.findItemsByIds(server.items.map((item) => item.itemId));
     expect(stored).toHaveLength(server.items.length);
@@ -102,11 +114,15 @@ describe('catalog sync with the sandbox', () => {
     const repriced = server.items.slice(10, 15);
     const removed = server.items.slice(100, 103);
     for (const [i, item] of repriced.entries()) {
-      const answer = await admin.patch(`/admin/items/${item.itemId}`, { price: i % 2 === 0 ? item.price + 100 : Math.max(1, item.price - 1) });
+      const answer = await admin.patch(`/admin/items/${item.itemId}`, {
+        price: i % 2 === 0 ? item.price + 100 : Math.max(1, item.price - 1),
+      });
       expect(answer.status).toBe(200);
     }
     for (const item of removed) expect((await admin.delete(`/admin/items/${item.itemId}`)).status).toBe(200);
-    const addedAnswer = await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 1234 }, { price: 1234 }] });
+    const addedAnswer = await admin.post<{ items: Item[] }>('/admin/items', {
+      items: [{ price: 1234 }, { price: 1234 }],
+    });
     expect(addedAnswer.status).toBe(200);
     const addedIds = addedAnswer.body.items.map((item) => item.itemId);
 
@@ -120,9 +136,9 @@ describe('catalog sync with the sandbox', () => {
       const newPrice = (current.get(item.itemId) as Item).price;
       expect(detail?.item).toEqual(current.get(item.itemId));
       expect(detail?.priceHistory.map((p) => p.price)).toEqual([item.price, newPrice]);
-      const [row] = (await store.queryCatalog({ search: item.market_hash_name, priceMin: newPrice, priceMax: newPrice })).rows.filter(
-        (r) => r.itemId === item.itemId,
-      );
+      const [row] = (
+        await store.queryCatalog({ search: item.market_hash_name, priceMin: newPrice, priceMax: newPrice })
+      ).rows.filter((r) => r.itemId === item.itemId);
       expect(row?.lastMove).toBe(i % 2 === 0 ? 'up' : 'down');
     }
     for (const item of removed) expect(await store.getItem(item.itemId)).toMatchObject({ onSale: false, item });
@@ -132,7 +148,13 @@ describe('catalog sync with the sandbox', () => {
     expect((await store.catalogInfo()).totalValue).toBe(now.totalValue);
 
     // Nothing changed since: nothing to do.
-    expect(await store.syncCatalog(syncRequest(sb.baseUrl, demo))).toMatchObject({ ok: true, added: 0, updated: 0, removed: 0, total: 2999 });
+    expect(await store.syncCatalog(syncRequest(sb.baseUrl, demo))).toMatchObject({
+      ok: true,
+      added: 0,
+      updated: 0,
+      removed: 0,
+      total: 2999,
+    });
   });
 
   it('folds live price changes into the next sync: the list has the last word, history keeps every move', async () => {
@@ -144,29 +166,48 @@ describe('catalog sync with the sandbox', () => {
       { itemId: b.itemId, price: b.price + 70 },
     ]);
     expect((await store.getItem(a.itemId))?.item.price).toBe(a.price + 50);
-    expect((await store.queryCatalog({ search: b.market_hash_name, priceMin: b.price + 70, priceMax: b.price + 70 })).rows.map((r) => r.itemId)).toContain(b.itemId);
+    expect(
+      (
+        await store.queryCatalog({ search: b.market_hash_name, priceMin: b.price + 70, priceMax: b.price + 70 })
+      ).rows.map((r) => r.itemId),
+    ).toContain(b.itemId);
     expect((await admin.patch(`/admin/items/${a.itemId}`, { price: a.price + 90 })).status).toBe(200);
     expect((await admin.patch(`/admin/items/${b.itemId}`, { price: b.price + 70 })).status).toBe(200);
 
     const result = await store.syncCatalog(syncRequest(sb.baseUrl, demo));
     // Both are read again (their stored JSON no longer had their price); only `a` moves.
     expect(result).toMatchObject({ ok: true, added: 0, removed: 0, updated: 2 });
-    expect((await store.getItem(a.itemId))?.priceHistory.map((p) => p.price)).toEqual([a.price, a.price + 50, a.price + 90]);
+    expect((await store.getItem(a.itemId))?.priceHistory.map((p) => p.price)).toEqual([
+      a.price,
+      a.price + 50,
+      a.price + 90,
+    ]);
     expect((await store.getItem(b.itemId))?.priceHistory.map((p) => p.price)).toEqual([b.price, b.price + 70]);
     const rows = await store.findItemsByIds([a.itemId, b.itemId]);
     expect(rows.map((item) => item.price)).toEqual([a.price + 90, b.price + 70]);
-    const [rowB] = (await store.queryCatalog({ search: b.market_hash_name, priceMin: b.price + 70, priceMax: b.price + 70 })).rows.filter((r) => r.itemId === b.itemId);
+    const [rowB] = (
+      await store.queryCatalog({ search: b.market_hash_name, priceMin: b.price + 70, priceMax: b.price + 70 })
+    ).rows.filter((r) => r.itemId === b.itemId);
     expect(rowB?.lastMove).toBe('up');
     // Nothing left to read again.
-    expect(await store.syncCatalog(syncRequest(sb.baseUrl, demo))).toMatchObject({ ok: true, updated: 0, unchanged: 2999 });
+    expect(await store.syncCatalog(syncRequest(sb.baseUrl, demo))).toMatchObject({
+      ok: true,
+      updated: 0,
+      unchanged: 2999,
+    });
   });
 
   it('returns a non-2xx answer as data, leaving the catalog alone', async () => {
-    const result = await store.syncCatalog(syncRequest(sb.baseUrl, { merchantId: demo.merchantId, apiKey: 'wrong-key-123' }));
+    const result = await store.syncCatalog(
+      syncRequest(sb.baseUrl, { merchantId: demo.merchantId, apiKey: 'wrong-key-123' }),
+    );
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.status).toBe(401);
-    expect(JSON.parse(result.bodyText)).toMatchObject({ error: 'unauthorized', message: 'Invalid API key or Merchant ID' });
+    expect(JSON.parse(result.bodyText)).toMatchObject({
+      error: 'unauthorized',
+      message: 'Invalid API key or Merchant ID',
+    });
     expect(result.headers['content-type']).toContain('application/json');
     expect((await store.catalogInfo()).totalItems).toBe(2999);
   });
@@ -247,7 +288,10 @@ describe('catalog sync failures keep the previous catalog', () => {
       expect(await store.queryCatalog({ sort: 'name', limit: 50 })).toEqual(sample);
       // The store is still usable: the next sync completes.
       release();
-      expect(await store.syncCatalog(syncRequest(sb.baseUrl, sb.demo as MerchantCredentials))).toMatchObject({ ok: true, removed: 1 });
+      expect(await store.syncCatalog(syncRequest(sb.baseUrl, sb.demo as MerchantCredentials))).toMatchObject({
+        ok: true,
+        removed: 1,
+      });
     } finally {
       await sb.close();
     }
@@ -284,12 +328,53 @@ describe('catalog sync failures keep the previous catalog', () => {
     let baseUrl = '';
     const bodies = new Map<string, { gzip: boolean; text: string }>();
     const [good, other] = [
-      { itemId: 1, assetId: 'a', classId: 'c', instanceId: 'i', paintIndex: null, paintSeed: null, rarityColor: null, market_hash_name: 'Good | Item', img: null, phase: null, price: 5, float: null, stickers: [], keyChains: [], steamId: null, inspectInGame: null, tradeUrl: null },
-      { itemId: 2, assetId: 'b', classId: 'c', instanceId: 'i', paintIndex: null, paintSeed: null, rarityColor: null, market_hash_name: 'Other | Item', img: null, phase: null, price: 7, float: null, stickers: [], keyChains: [], steamId: null, inspectInGame: null, tradeUrl: null },
+      {
+        itemId: 1,
+        assetId: 'a',
+        classId: 'c',
+        instanceId: 'i',
+        paintIndex: null,
+        paintSeed: null,
+        rarityColor: null,
+        market_hash_name: 'Good | Item',
+        img: null,
+        phase: null,
+        price: 5,
+        float: null,
+        stickers: [],
+        keyChains: [],
+        steamId: null,
+        inspectInGame: null,
+        tradeUrl: null,
+      },
+      {
+        itemId: 2,
+        assetId: 'b',
+        classId: 'c',
+        instanceId: 'i',
+        paintIndex: null,
+        paintSeed: null,
+        rarityColor: null,
+        market_hash_name: 'Other | Item',
+        img: null,
+        phase: null,
+        price: 7,
+        float: null,
+        stickers: [],
+        keyChains: [],
+        steamId: null,
+        inspectInGame: null,
+        tradeUrl: null,
+      },
     ];
 
     beforeAll(async () => {
-      const valid = JSON.stringify({ totalItems: 2, totalValue: 12, items: [good, other], lastUpdate: '2026-01-01T00:00:00.000Z' });
+      const valid = JSON.stringify({
+        totalItems: 2,
+        totalValue: 12,
+        items: [good, other],
+        lastUpdate: '2026-01-01T00:00:00.000Z',
+      });
       bodies.set('/valid', { gzip: true, text: valid });
       bodies.set('/plain', { gzip: false, text: valid });
       bodies.set('/truncated', { gzip: true, text: valid.slice(0, 200) });
@@ -298,20 +383,63 @@ describe('catalog sync failures keep the previous catalog', () => {
       // Other servers' formatting: pretty-printed, keys in another order, an item nesting an object keyed like an item.
       bodies.set('/pretty', { gzip: true, text: JSON.stringify(JSON.parse(valid), null, 2) });
       const reordered = [good, other].map(({ price, itemId, ...rest }) => ({ price, ...rest, itemId }));
-      bodies.set('/reordered', { gzip: true, text: JSON.stringify({ totalItems: 2, items: reordered, totalValue: 12, lastUpdate: '2026-01-01T00:00:00.000Z' }) });
+      bodies.set('/reordered', {
+        gzip: true,
+        text: JSON.stringify({
+          totalItems: 2,
+          items: reordered,
+          totalValue: 12,
+          lastUpdate: '2026-01-01T00:00:00.000Z',
+        }),
+      });
       const nesting = { ...good, extra: [{ itemId: 99, note: '},{"itemId":' }, { itemId: 98 }] };
-      bodies.set('/nesting', { gzip: true, text: JSON.stringify({ totalItems: 2, totalValue: 12, items: [nesting, other], lastUpdate: '2026-01-01T00:00:00.000Z' }) });
+      bodies.set('/nesting', {
+        gzip: true,
+        text: JSON.stringify({
+          totalItems: 2,
+          totalValue: 12,
+          items: [nesting, other],
+          lastUpdate: '2026-01-01T00:00:00.000Z',
+        }),
+      });
       // A small list, then a much bigger one: the second sync is written whole into fresh tables (bulk)
       // and must merge what the cache held: listing times, price moves, sold items.
-      const extra = (n: number) => ({ ...other, itemId: 100 + n, assetId: `x${n}`, market_hash_name: `Extra | Item ${n}`, price: 10 + n });
+      const extra = (n: number) => ({
+        ...other,
+        itemId: 100 + n,
+        assetId: `x${n}`,
+        market_hash_name: `Extra | Item ${n}`,
+        price: 10 + n,
+      });
       const third = { ...other, itemId: 3, assetId: 'c3', market_hash_name: 'Third | Item', price: 9 };
       const renamedOther = { ...other, market_hash_name: 'Renamed | Item' };
-      bodies.set('/swap', { gzip: true, text: JSON.stringify({ totalItems: 3, totalValue: 23, items: [good, renamedOther, third], lastUpdate: '2026-01-03T00:00:00.000Z' }) });
-      bodies.set('/small', { gzip: true, text: JSON.stringify({ totalItems: 3, totalValue: 21, items: [good, other, third], lastUpdate: '2026-01-01T00:00:00.000Z' }) });
+      bodies.set('/swap', {
+        gzip: true,
+        text: JSON.stringify({
+          totalItems: 3,
+          totalValue: 23,
+          items: [good, renamedOther, third],
+          lastUpdate: '2026-01-03T00:00:00.000Z',
+        }),
+      });
+      bodies.set('/small', {
+        gzip: true,
+        text: JSON.stringify({
+          totalItems: 3,
+          totalValue: 21,
+          items: [good, other, third],
+          lastUpdate: '2026-01-01T00:00:00.000Z',
+        }),
+      });
       const bigItems = [{ ...good, price: 6 }, other, ...Array.from({ length: 20 }, (_, n) => extra(n))];
       bodies.set('/big', {
         gzip: true,
-        text: JSON.stringify({ totalItems: bigItems.length, totalValue: bigItems.reduce((sum, item) => sum + item.price, 0), items: bigItems, lastUpdate: '2026-01-02T00:00:00.000Z' }),
+        text: JSON.stringify({
+          totalItems: bigItems.length,
+          totalValue: bigItems.reduce((sum, item) => sum + item.price, 0),
+          items: bigItems,
+          lastUpdate: '2026-01-02T00:00:00.000Z',
+        }),
       });
       // One item through a repricing, a sticker added, the sticker's wear changed (JSON-only: no column
       // moves), a repricing again, then sold.
@@ -323,18 +451,39 @@ describe('catalog sync failures keep the previous catalog', () => {
         '/step-reprice': { ...good, price: 11, stickers: [{ ...sticker, wear: 0.5, wearPercent: '50%' }] },
       };
       for (const [path, item] of Object.entries(goodSteps)) {
-        bodies.set(path, { gzip: true, text: JSON.stringify({ totalItems: 2, totalValue: item.price + other.price, items: [item, other], lastUpdate: '2026-01-04T00:00:00.000Z' }) });
+        bodies.set(path, {
+          gzip: true,
+          text: JSON.stringify({
+            totalItems: 2,
+            totalValue: item.price + other.price,
+            items: [item, other],
+            lastUpdate: '2026-01-04T00:00:00.000Z',
+          }),
+        });
       }
-      bodies.set('/step-sold', { gzip: true, text: JSON.stringify({ totalItems: 1, totalValue: other.price, items: [other], lastUpdate: '2026-01-05T00:00:00.000Z' }) });
+      bodies.set('/step-sold', {
+        gzip: true,
+        text: JSON.stringify({
+          totalItems: 1,
+          totalValue: other.price,
+          items: [other],
+          lastUpdate: '2026-01-05T00:00:00.000Z',
+        }),
+      });
       server = createServer((request, response) => {
         const body = bodies.get(request.url ?? '');
         if (!body) {
           response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '60' });
-          response.end(JSON.stringify({ error: 'maintenance', message: 'System is under maintenance. Please try again later.' }));
+          response.end(
+            JSON.stringify({ error: 'maintenance', message: 'System is under maintenance. Please try again later.' }),
+          );
           return;
         }
         const payload = body.gzip ? gzipSync(body.text) : Buffer.from(body.text);
-        response.writeHead(200, { 'content-type': 'application/json', ...(body.gzip ? { 'content-encoding': 'gzip' } : {}) });
+        response.writeHead(200, {
+          'content-type': 'application/json',
+          ...(body.gzip ? { 'content-encoding': 'gzip' } : {}),
+        });
         response.end(payload);
       });
       await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -346,8 +495,17 @@ describe('catalog sync failures keep the previous catalog', () => {
 
     it('reads gzip and plain bodies', async () => {
       const store = await openStore();
-      expect(await store.syncCatalog({ url: `${baseUrl}/valid`, headers: {} })).toMatchObject({ ok: true, added: 2, total: 2 });
-      expect(await store.syncCatalog({ url: `${baseUrl}/plain`, headers: {} })).toMatchObject({ ok: true, added: 0, updated: 0, total: 2 });
+      expect(await store.syncCatalog({ url: `${baseUrl}/valid`, headers: {} })).toMatchObject({
+        ok: true,
+        added: 2,
+        total: 2,
+      });
+      expect(await store.syncCatalog({ url: `${baseUrl}/plain`, headers: {} })).toMatchObject({
+        ok: true,
+        added: 0,
+        updated: 0,
+        total: 2,
+      });
     });
 
     it('applies a repricing and a change of any other field alike: the item reads exactly as the list serves it', async () => {
@@ -364,46 +522,76 @@ describe('catalog sync failures keep the previous catalog', () => {
       const file = new Database(store.file, { readonly: true });
       const storedText = () => file.prepare<[], string>('SELECT json FROM item_json WHERE itemId = 1').pluck().get();
       for (const [path, prices] of steps) {
-        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, updated: 1, unchanged: 1 });
+        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({
+          ok: true,
+          updated: 1,
+          unchanged: 1,
+        });
         expect(storedText(), path).toBe(JSON.stringify((await served(path)).items[0]).replace(/"price":\d+,/, ''));
         const item = (await served(path)).items[0] as Item;
         const detail = await store.getItem(1);
         expect(detail?.item, path).toEqual(item);
-        expect(detail?.priceHistory.map((point) => point.price), path).toEqual(prices);
+        expect(
+          detail?.priceHistory.map((point) => point.price),
+          path,
+        ).toEqual(prices);
         expect((await store.findItemsByIds([1]))[0], path).toEqual(item);
         const stickered = (await store.queryCatalog({ hasStickers: true, limit: 10 })).rows.map((row) => row.itemId);
         expect(stickered, path).toEqual(item.stickers.length > 0 ? [1] : []);
         expect((await store.catalogInfo()).totalValue, path).toBe(item.price + other.price);
         // The same bytes again: nothing to read.
-        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, updated: 0, unchanged: 2 });
+        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({
+          ok: true,
+          updated: 0,
+          unchanged: 2,
+        });
       }
       file.close();
-      expect(await store.syncCatalog({ url: `${baseUrl}/step-sold`, headers: {} })).toMatchObject({ ok: true, removed: 1, total: 1 });
+      expect(await store.syncCatalog({ url: `${baseUrl}/step-sold`, headers: {} })).toMatchObject({
+        ok: true,
+        removed: 1,
+        total: 1,
+      });
       expect(await store.getItem(1)).toMatchObject({ onSale: false, item: (await served('/step-reprice')).items[0] });
     });
 
     it('reads other formattings of the list: pretty-printed, reordered keys, nested item-like objects', async () => {
       for (const path of ['/pretty', '/reordered', '/nesting']) {
         const store = await openStore();
-        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, added: 2, total: 2, skipped: 0 });
+        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({
+          ok: true,
+          added: 2,
+          total: 2,
+          skipped: 0,
+        });
         const stored = await store.findItemsByIds([1, 2]);
         expect(stored[0], path).toMatchObject(good);
         expect(stored[1], path).toEqual(other);
         // The same bytes again: nothing parsed, nothing written.
-        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({ ok: true, added: 0, updated: 0, removed: 0, unchanged: 2 });
+        expect(await store.syncCatalog({ url: `${baseUrl}${path}`, headers: {} }), path).toMatchObject({
+          ok: true,
+          added: 0,
+          updated: 0,
+          removed: 0,
+          unchanged: 2,
+        });
       }
     });
 
     it('merges what a small cache held when a much bigger list is written whole', async () => {
       const store = await openStore();
       expect(await store.syncCatalog({ url: `${baseUrl}/small`, headers: {} })).toMatchObject({ ok: true, added: 3 });
-      const before = new Map((await store.queryCatalog({ sort: 'price', limit: 10 })).rows.map((row) => [row.itemId, row]));
+      const before = new Map(
+        (await store.queryCatalog({ sort: 'price', limit: 10 })).rows.map((row) => [row.itemId, row]),
+      );
       // A live price change on `other`; the list still has its old price: the list has the last word.
       await applyPriceChanges(store, [{ itemId: 2, price: 8 }]);
       await new Promise((done) => setTimeout(done, 5));
       const result = await store.syncCatalog({ url: `${baseUrl}/big`, headers: {} });
       expect(result).toMatchObject({ ok: true, added: 20, updated: 2, removed: 1, total: 22, unchanged: 0 });
-      const rows = new Map((await store.queryCatalog({ sort: 'price', limit: 50 })).rows.map((row) => [row.itemId, row]));
+      const rows = new Map(
+        (await store.queryCatalog({ sort: 'price', limit: 50 })).rows.map((row) => [row.itemId, row]),
+      );
       // Held items keep their listing time; the repriced one moved up and has its history.
       expect(rows.get(1)?.listedAt).toBe(before.get(1)?.listedAt);
       expect(rows.get(2)?.listedAt).toBe(before.get(2)?.listedAt);
@@ -425,10 +613,21 @@ describe('catalog sync failures keep the previous catalog', () => {
       expect([await total('Other | Item'), await total('Third | Item'), await total('Renamed')]).toEqual([1, 1, 0]);
       // Incremental (the cache holds the whole list): `other` renamed, nothing sold.
       expect(await store.syncCatalog({ url: `${baseUrl}/swap`, headers: {} })).toMatchObject({ ok: true, updated: 1 });
-      expect([await total('Other | Item'), await total('Renamed | Item'), await total('Third | Item')]).toEqual([0, 1, 1]);
+      expect([await total('Other | Item'), await total('Renamed | Item'), await total('Third | Item')]).toEqual([
+        0, 1, 1,
+      ]);
       // `third` sold, `other` back under its first name.
-      expect(await store.syncCatalog({ url: `${baseUrl}/valid`, headers: {} })).toMatchObject({ ok: true, removed: 1, updated: 1 });
-      expect([await total('Other | Item'), await total('Renamed'), await total('Third | Item'), await total('Good | Item')]).toEqual([1, 0, 0, 1]);
+      expect(await store.syncCatalog({ url: `${baseUrl}/valid`, headers: {} })).toMatchObject({
+        ok: true,
+        removed: 1,
+        updated: 1,
+      });
+      expect([
+        await total('Other | Item'),
+        await total('Renamed'),
+        await total('Third | Item'),
+        await total('Good | Item'),
+      ]).toEqual([1, 0, 0, 1]);
     });
 
     it('rejects truncated or broken JSON and keeps the catalog', async () => {
@@ -445,7 +644,12 @@ describe('catalog sync failures keep the previous catalog', () => {
     it('leaves out items that fail the shape check, and says which', async () => {
       const store = await openStore();
       const result = await store.syncCatalog({ url: `${baseUrl}/bad-item`, headers: {} });
-      expect(result).toMatchObject({ ok: true, added: 1, skipped: 1, firstSkipReason: expect.stringContaining('item 2: price') });
+      expect(result).toMatchObject({
+        ok: true,
+        added: 1,
+        skipped: 1,
+        firstSkipReason: expect.stringContaining('item 2: price'),
+      });
     });
 
     it('maps a maintenance answer to data', async () => {
@@ -474,10 +678,14 @@ describe('a 100,000-item sync', () => {
 
   beforeAll(async () => {
     const root = resolve(import.meta.dirname, '../..');
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', '--port', '0', '--items', '100000', '--seed', '21', '--json'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/cli.ts', '--port', '0', '--items', '100000', '--seed', '21', '--json'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const lines = createInterface({ input: child.stdout as NonNullable<ChildProcess['stdout']> });
     ready = await new Promise((done, fail) => {
       child.once('exit', (code) => fail(new Error(`sandbox exited early (${code})`)));
@@ -498,7 +706,9 @@ describe('a 100,000-item sync', () => {
     const sb = { baseUrl: ready.base_url, adminToken: ready.admin_token };
 
     // An item the feed will touch mid-sync: the feed's newer price must survive the sync.
-    const peek = await merchantApi(sb, credentials).post<CatalogEnvelope>('/Items/SearchItems', { itemId: [1_000_500, 1_050_000] });
+    const peek = await merchantApi(sb, credentials).post<CatalogEnvelope>('/Items/SearchItems', {
+      itemId: [1_000_500, 1_050_000],
+    });
     const found = byId(peek.body.items);
     const [feedItem, goneItem] = [found.get(1_000_500), found.get(1_050_000)];
     if (!feedItem || !goneItem) throw new Error('SearchItems did not return the two items');
@@ -558,7 +768,17 @@ describe('a 100,000-item sync', () => {
         const t0 = performance.now();
         writes = (async () => {
           await store.upsertTrades([trade], 'buy');
-          await store.applyTradeUpdate({ tradeId: trade.tradeId, status: 'SENT', externalId: null, offerId: 'O', failReason: null, errorCode: null }, 'feed');
+          await store.applyTradeUpdate(
+            {
+              tradeId: trade.tradeId,
+              status: 'SENT',
+              externalId: null,
+              offerId: 'O',
+              failReason: null,
+              errorCode: null,
+            },
+            'feed',
+          );
           await applyPriceChanges(store, [{ itemId: feedItem.itemId, price: feedItem.price + 777 }]);
           await applyItemRemovals(store, [goneItem.itemId]);
           return performance.now();
@@ -572,7 +792,9 @@ describe('a 100,000-item sync', () => {
     clearInterval(timer);
     const syncMs = syncDone - started;
     const writeMs = await (writes as Promise<number> | null);
-    console.log(`100k sync: ${Math.round(syncMs)} ms (store says ${result.ok ? result.ms : '?'} ms); writes mid-sync took ${Math.round(writeMs ?? -1)} ms; host max gap ${Math.round(maxGap)} ms, max busy ${Math.round(maxBusy)} ms`);
+    console.log(
+      `100k sync: ${Math.round(syncMs)} ms (store says ${result.ok ? result.ms : '?'} ms); writes mid-sync took ${Math.round(writeMs ?? -1)} ms; host max gap ${Math.round(maxGap)} ms, max busy ${Math.round(maxBusy)} ms`,
+    );
 
     expect(result).toMatchObject({ ok: true, added: 99_998, total: 99_999, serverTotal: 100_000, keptFromFeed: 2 });
     expect(writeMs).not.toBeNull();
@@ -587,7 +809,9 @@ describe('a 100,000-item sync', () => {
 
     // Searchable: the same answer as a scan of the server's list.
     const server = await serverCatalog(sb, credentials);
-    const redlines = server.items.filter((item) => item.market_hash_name.toLowerCase().includes('redline') && item.itemId !== goneItem.itemId);
+    const redlines = server.items.filter(
+      (item) => item.market_hash_name.toLowerCase().includes('redline') && item.itemId !== goneItem.itemId,
+    );
     const page = await store.queryCatalog({ search: 'redline', sort: 'price', limit: 1000 });
     expect(page.total).toBe(redlines.length);
     const cheapest = [...redlines].sort((a, b) => a.price - b.price || a.itemId - b.itemId).slice(0, 5);

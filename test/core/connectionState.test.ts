@@ -18,13 +18,22 @@ const T1 = '2026-11-29T10:00:01.000Z';
 const T2 = '2026-11-29T10:00:02.000Z';
 const RETRY = '2026-11-29T10:00:30.000Z';
 
-const feed = (state: ConnectionState, detail = `feed ${state}`, nextAttemptAt: string | null = null): ConnectionInput => ({
+const feed = (
+  state: ConnectionState,
+  detail = `feed ${state}`,
+  nextAttemptAt: string | null = null,
+): ConnectionInput => ({
   kind: 'feed',
   status: { state, detail, nextAttemptAt, since: T1 },
 });
 const restOk = (generation: number): ConnectionInput => ({ kind: 'rest-ok', generation });
 const timeout: ConnectionInput = { kind: 'rest-failure', failure: 'timeout', detail: 'not answering in time', at: T2 };
-const garbled: ConnectionInput = { kind: 'rest-failure', failure: 'invalid-response', detail: 'answered something unexpected', at: T2 };
+const garbled: ConnectionInput = {
+  kind: 'rest-failure',
+  failure: 'invalid-response',
+  detail: 'answered something unexpected',
+  at: T2,
+};
 const maintenance: ConnectionInput = { kind: 'rest-failure', failure: 'maintenance', detail: 'maintenance', at: T2 };
 const refused: ConnectionInput = { kind: 'rest-failure', failure: 'unauthorized', detail: '401', at: T2 };
 const other: ConnectionInput = { kind: 'rest-failure', failure: 'other', detail: 'a 500', at: T2 };
@@ -39,25 +48,110 @@ type Row = [what: string, inputs: ConnectionInput[], shown: Partial<ConnectionSt
 const table: Row[] = [
   ['nothing heard yet', [], { state: 'connecting', detail: CONNECTING_DETAIL, since: OPENED }, false],
   ['the feed is connecting', [feed('connecting')], { state: 'connecting', detail: 'feed connecting' }, false],
-  ['the feed connected: catching up, not Live', [feed('connecting'), feed('connected')], { state: 'connecting', detail: CATCHING_UP_DETAIL }, false],
-  ['caught up by a reconcile begun after the connect', [feed('connected'), restOk(1)], { state: 'connected', detail: 'feed connected' }, false],
-  ['a reconcile begun before the connect does not end the catch-up', [feed('connected'), restOk(0)], { state: 'connecting', detail: CATCHING_UP_DETAIL }, false],
-  ['a reconnect starts a new catch-up', [feed('connected'), restOk(1), feed('reconnecting'), feed('connected')], { state: 'connecting', detail: CATCHING_UP_DETAIL }, false],
-  ['a reconcile of the old connection does not end the new catch-up', [feed('connected'), feed('offline'), feed('connected'), restOk(1)], { state: 'connecting' }, false],
-  ['the feed lost: its state, and polling', [feed('connected'), restOk(1), feed('reconnecting', 'retrying', RETRY)], { state: 'reconnecting', detail: 'retrying', nextAttemptAt: RETRY }, true],
-  ['the feed refused: still polled', [feed('unauthorized')], { state: 'unauthorized', detail: 'feed unauthorized' }, true],
+  [
+    'the feed connected: catching up, not Live',
+    [feed('connecting'), feed('connected')],
+    { state: 'connecting', detail: CATCHING_UP_DETAIL },
+    false,
+  ],
+  [
+    'caught up by a reconcile begun after the connect',
+    [feed('connected'), restOk(1)],
+    { state: 'connected', detail: 'feed connected' },
+    false,
+  ],
+  [
+    'a reconcile begun before the connect does not end the catch-up',
+    [feed('connected'), restOk(0)],
+    { state: 'connecting', detail: CATCHING_UP_DETAIL },
+    false,
+  ],
+  [
+    'a reconnect starts a new catch-up',
+    [feed('connected'), restOk(1), feed('reconnecting'), feed('connected')],
+    { state: 'connecting', detail: CATCHING_UP_DETAIL },
+    false,
+  ],
+  [
+    'a reconcile of the old connection does not end the new catch-up',
+    [feed('connected'), feed('offline'), feed('connected'), restOk(1)],
+    { state: 'connecting' },
+    false,
+  ],
+  [
+    'the feed lost: its state, and polling',
+    [feed('connected'), restOk(1), feed('reconnecting', 'retrying', RETRY)],
+    { state: 'reconnecting', detail: 'retrying', nextAttemptAt: RETRY },
+    true,
+  ],
+  [
+    'the feed refused: still polled',
+    [feed('unauthorized')],
+    { state: 'unauthorized', detail: 'feed unauthorized' },
+    true,
+  ],
   ['the feed in maintenance: polled', [feed('maintenance')], { state: 'maintenance' }, true],
-  ['a REST time-out is the detail until REST answers', [feed('connected'), restOk(1), timeout], { state: 'connected', detail: 'not answering in time' }, false],
-  ['a REST answer not understood, the same', [feed('connected'), restOk(1), garbled], { state: 'connected', detail: 'answered something unexpected' }, false],
-  ['the problem also shows while catching up', [feed('connected'), timeout], { state: 'connecting', detail: 'not answering in time' }, false],
-  ['REST answering clears the problem', [feed('connected'), restOk(1), timeout, restOk(1)], { state: 'connected', detail: 'feed connected' }, false],
-  ['REST maintenance', [feed('connected'), restOk(1), maintenance], { state: 'maintenance', detail: MAINTENANCE_DETAIL, since: T2 }, false],
-  ['maintenance ends when REST answers', [feed('connected'), restOk(1), maintenance, restOk(1)], { state: 'connected' }, false],
-  ['maintenance gives way to the feed\'s next word', [feed('connected'), restOk(1), maintenance, feed('reconnecting')], { state: 'reconnecting' }, true],
-  ['REST refuses the key: unauthorized, no polling', [feed('offline'), refused], { state: 'unauthorized', detail: UNAUTHORIZED_DETAIL, since: T2 }, false],
-  ['the feed\'s words do not hide a refused key', [feed('offline'), refused, feed('reconnecting')], { state: 'unauthorized' }, false],
+  [
+    'a REST time-out is the detail until REST answers',
+    [feed('connected'), restOk(1), timeout],
+    { state: 'connected', detail: 'not answering in time' },
+    false,
+  ],
+  [
+    'a REST answer not understood, the same',
+    [feed('connected'), restOk(1), garbled],
+    { state: 'connected', detail: 'answered something unexpected' },
+    false,
+  ],
+  [
+    'the problem also shows while catching up',
+    [feed('connected'), timeout],
+    { state: 'connecting', detail: 'not answering in time' },
+    false,
+  ],
+  [
+    'REST answering clears the problem',
+    [feed('connected'), restOk(1), timeout, restOk(1)],
+    { state: 'connected', detail: 'feed connected' },
+    false,
+  ],
+  [
+    'REST maintenance',
+    [feed('connected'), restOk(1), maintenance],
+    { state: 'maintenance', detail: MAINTENANCE_DETAIL, since: T2 },
+    false,
+  ],
+  [
+    'maintenance ends when REST answers',
+    [feed('connected'), restOk(1), maintenance, restOk(1)],
+    { state: 'connected' },
+    false,
+  ],
+  [
+    "maintenance gives way to the feed's next word",
+    [feed('connected'), restOk(1), maintenance, feed('reconnecting')],
+    { state: 'reconnecting' },
+    true,
+  ],
+  [
+    'REST refuses the key: unauthorized, no polling',
+    [feed('offline'), refused],
+    { state: 'unauthorized', detail: UNAUTHORIZED_DETAIL, since: T2 },
+    false,
+  ],
+  [
+    "the feed's words do not hide a refused key",
+    [feed('offline'), refused, feed('reconnecting')],
+    { state: 'unauthorized' },
+    false,
+  ],
   ['REST answering again ends it', [feed('offline'), refused, restOk(0)], { state: 'offline' }, true],
-  ['a failure with no state of its own changes nothing', [feed('connected'), restOk(1), other], { state: 'connected', detail: 'feed connected' }, false],
+  [
+    'a failure with no state of its own changes nothing',
+    [feed('connected'), restOk(1), other],
+    { state: 'connected', detail: 'feed connected' },
+    false,
+  ],
 ];
 
 describe('the connection state: what the UI shows after what happened', () => {

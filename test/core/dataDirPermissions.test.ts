@@ -52,7 +52,9 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
       const names = existsSync(accounts) ? readdirSync(accounts) : [];
       const db = names.find((name) => name.endsWith('.sqlite'));
       const beside = db ? [`${db}-wal`, `${db}-shm`, `${db}.auto-buys`] : [];
-      return db && beside.every((name) => names.includes(name)) ? [db, ...beside].map((name) => join(accounts, name)) : null;
+      return db && beside.every((name) => names.includes(name))
+        ? [db, ...beside].map((name) => join(accounts, name))
+        : null;
     };
     await until(() => found() !== null);
     return found() ?? [];
@@ -68,9 +70,18 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
       await engine.start();
       await engine.handle('settings.update', IPC_METHODS['settings.update'].input.parse({ theme: 'light' }));
       const files = await databaseFiles(dataDir);
-      expect({ dataDir: modeOf(dataDir), accounts: modeOf(join(dataDir, 'accounts')) }).toEqual({ dataDir: '0700', accounts: '0700' });
-      expect(Object.fromEntries([join(dataDir, 'config.json'), ...files].map((file) => [file.slice(dataDir.length), modeOf(file)]))).toEqual(
-        Object.fromEntries([join(dataDir, 'config.json'), ...files].map((file) => [file.slice(dataDir.length), '0600'])),
+      expect({ dataDir: modeOf(dataDir), accounts: modeOf(join(dataDir, 'accounts')) }).toEqual({
+        dataDir: '0700',
+        accounts: '0700',
+      });
+      expect(
+        Object.fromEntries(
+          [join(dataDir, 'config.json'), ...files].map((file) => [file.slice(dataDir.length), modeOf(file)]),
+        ),
+      ).toEqual(
+        Object.fromEntries(
+          [join(dataDir, 'config.json'), ...files].map((file) => [file.slice(dataDir.length), '0600']),
+        ),
       );
       expect(lines.join('\n')).not.toMatch(/other users/);
     } finally {
@@ -95,7 +106,10 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
     const lines: string[] = [];
     const engine = engineAt(dataDir, lines);
     try {
-      expect({ dataDir: modeOf(dataDir), accounts: modeOf(join(dataDir, 'accounts')) }).toEqual({ dataDir: '0700', accounts: '0700' });
+      expect({ dataDir: modeOf(dataDir), accounts: modeOf(join(dataDir, 'accounts')) }).toEqual({
+        dataDir: '0700',
+        accounts: '0700',
+      });
       for (const file of [join(dataDir, 'config.json'), db, `${db}-wal`]) expect(modeOf(file), file).toBe('0600');
       const warning = lines.find((line) => line.includes('other users'));
       expect(warning).toBeDefined();
@@ -127,7 +141,12 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
     const lines: string[] = [];
     const engine = engineAt(dataDir, lines);
     try {
-      expect([modeOf(dataDir), modeOf(join(dataDir, 'accounts')), modeOf(db), modeOf(join(dataDir, 'config.json'))]).toEqual(['0700', '0700', '0600', '0600']);
+      expect([
+        modeOf(dataDir),
+        modeOf(join(dataDir, 'accounts')),
+        modeOf(db),
+        modeOf(join(dataDir, 'config.json')),
+      ]).toEqual(['0700', '0700', '0600', '0600']);
       expect(modeOf(join(dataDir, 'notes.txt'))).toBe('0644');
       expect(lines.join('\n')).not.toMatch(/other users/);
     } finally {
@@ -140,10 +159,20 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
     dirs.push(base);
     const dataDir = join(base, 'Merchant Desk');
     const umask = process.umask(0o022); // what a desktop session usually has: new files 0644 unless made otherwise
-    const engine = new Engine({ dataDir, secrets: new MemorySecretStore(), log: () => {}, startDemo: () => startDemoSandbox(dataDir, () => {}) });
+    const engine = new Engine({
+      dataDir,
+      secrets: new MemorySecretStore(),
+      log: () => {},
+      startDemo: () => startDemoSandbox(dataDir, () => {}),
+    });
     try {
       await engine.start();
-      const demoFiles = ['demo-sandbox.sqlite', 'demo-sandbox.sqlite-wal', 'demo-sandbox.sqlite-shm', 'demo-sandbox.json'].map((name) => join(dataDir, name));
+      const demoFiles = [
+        'demo-sandbox.sqlite',
+        'demo-sandbox.sqlite-wal',
+        'demo-sandbox.sqlite-shm',
+        'demo-sandbox.json',
+      ].map((name) => join(dataDir, name));
       await until(() => demoFiles.every((file) => existsSync(file)));
       expect(Object.fromEntries(demoFiles.map((file) => [file.slice(dataDir.length), modeOf(file)]))).toEqual(
         Object.fromEntries(demoFiles.map((file) => [file.slice(dataDir.length), '0600'])),
@@ -159,6 +188,10 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
     dirs.push(base);
     const dataDir = join(base, 'Merchant Desk');
     createLog(dataDir, { echo: () => {} })('started');
-    expect([modeOf(dataDir), modeOf(join(dataDir, 'logs')), modeOf(join(dataDir, 'logs', 'main.log'))]).toEqual(['0700', '0700', '0600']);
+    expect([modeOf(dataDir), modeOf(join(dataDir, 'logs')), modeOf(join(dataDir, 'logs', 'main.log'))]).toEqual([
+      '0700',
+      '0700',
+      '0600',
+    ]);
   });
 });

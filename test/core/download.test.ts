@@ -68,8 +68,15 @@ afterAll(async () => {
   await new Promise((done) => server.close(done));
 });
 
-const download = (path: string, options: { signal?: AbortSignal; idleTimeoutMs?: number; onBytes?: (bytes: Buffer) => void } = {}) =>
-  streamBody({ url: `${base}${path}`, headers: {}, idleTimeoutMs: options.idleTimeoutMs }, options.signal ?? new AbortController().signal, options.onBytes ?? (() => {}));
+const download = (
+  path: string,
+  options: { signal?: AbortSignal; idleTimeoutMs?: number; onBytes?: (bytes: Buffer) => void } = {},
+) =>
+  streamBody(
+    { url: `${base}${path}`, headers: {}, idleTimeoutMs: options.idleTimeoutMs },
+    options.signal ?? new AbortController().signal,
+    options.onBytes ?? (() => {}),
+  );
 
 async function failureOf(outcome: Promise<unknown>): Promise<CatalogSyncError> {
   const error = await outcome.then(
@@ -89,20 +96,35 @@ describe('streamBody', () => {
 
   it('answers a non-2xx status with its headers and the first 64 KB of its decoded body', async () => {
     const outcome = await download('/error', { onBytes: () => expect.unreachable('an error body is not handed over') });
-    expect(outcome).toMatchObject({ kind: 'http', status: 503, headers: { 'retry-after': '60', 'set-cookie': 'a=1, b=2' } });
+    expect(outcome).toMatchObject({
+      kind: 'http',
+      status: 503,
+      headers: { 'retry-after': '60', 'set-cookie': 'a=1, b=2' },
+    });
     expect(outcome.kind === 'http' && outcome.bodyText).toBe(errorText.slice(0, 64 * 1024));
   });
 
   it('fails as network when nothing listens, when no byte comes, when cut off and when the gzip is broken', async () => {
-    expect(await failureOf(streamBody({ url: 'http://127.0.0.1:1/x', headers: {} }, new AbortController().signal, () => {}))).toMatchObject({
+    expect(
+      await failureOf(streamBody({ url: 'http://127.0.0.1:1/x', headers: {} }, new AbortController().signal, () => {})),
+    ).toMatchObject({
       reason: 'network',
       message: expect.stringMatching(/^the catalog download failed: /),
     });
     const started = performance.now();
-    expect(await failureOf(download('/silent', { idleTimeoutMs: 300 }))).toMatchObject({ reason: 'network', message: expect.stringMatching(/^no data from the server for \d+ s$/) });
+    expect(await failureOf(download('/silent', { idleTimeoutMs: 300 }))).toMatchObject({
+      reason: 'network',
+      message: expect.stringMatching(/^no data from the server for \d+ s$/),
+    });
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    expect(await failureOf(download('/cut'))).toMatchObject({ reason: 'network', message: expect.stringContaining('cut off before the end') });
-    expect(await failureOf(download('/not-gzip'))).toMatchObject({ reason: 'network', message: expect.stringContaining('could not be decompressed') });
+    expect(await failureOf(download('/cut'))).toMatchObject({
+      reason: 'network',
+      message: expect.stringContaining('cut off before the end'),
+    });
+    expect(await failureOf(download('/not-gzip'))).toMatchObject({
+      reason: 'network',
+      message: expect.stringContaining('could not be decompressed'),
+    });
   });
 
   it('fails as aborted when cancelled before the start or midway, and hands over nothing after', async () => {
@@ -128,7 +150,13 @@ describe('streamBody', () => {
 
   it("passes the consumer's own error through as it is", async () => {
     const own = new TypeError('not a catalog');
-    await expect(download('/ok', { onBytes: () => { throw own; } })).rejects.toBe(own);
+    await expect(
+      download('/ok', {
+        onBytes: () => {
+          throw own;
+        },
+      }),
+    ).rejects.toBe(own);
   });
 
   it('holds the download back while the consumer is slow, and lets the thread serve other work between stretches of ~20 ms', async () => {

@@ -33,7 +33,10 @@ async function openEngine(dataDir: string, merchantId: string, demoMerchantId = 
     dataDir,
     secrets: new MemorySecretStore(),
     log: () => {},
-    startDemo: async () => ({ credentials: { ...NOWHERE, merchantId: demoMerchantId, apiKey: 'demo-key-0123456789' }, close: async () => {} }),
+    startDemo: async () => ({
+      credentials: { ...NOWHERE, merchantId: demoMerchantId, apiKey: 'demo-key-0123456789' },
+      close: async () => {},
+    }),
     override: { ...NOWHERE, merchantId, apiKey: 'account-key-0123456789' },
   });
   engines.push(engine);
@@ -82,7 +85,24 @@ describe('one account file per merchant', () => {
   }, 60_000);
 
   it('names files safely on every OS, distinct even where case does not count', () => {
-    const ids = ['merchant-1', 'Merchant-1', 'a/b', 'a.b', 'a_b', 'a__b', '../../etc/passwd', 'C:\\x', '..', 'ü ñ', '', 'CON', 'con', 'nul.x', 'lpt1', 'x'.repeat(300)];
+    const ids = [
+      'merchant-1',
+      'Merchant-1',
+      'a/b',
+      'a.b',
+      'a_b',
+      'a__b',
+      '../../etc/passwd',
+      'C:\\x',
+      '..',
+      'ü ñ',
+      '',
+      'CON',
+      'con',
+      'nul.x',
+      'lpt1',
+      'x'.repeat(300),
+    ];
     const names = ids.map(safeFileName);
     expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(ids.length);
     for (const name of names) {
@@ -94,7 +114,9 @@ describe('one account file per merchant', () => {
     // Plain ids keep their name: the file is easy to find.
     expect(safeFileName('merchant-1')).toBe('merchant-1');
     expect(accountStoreFile('/data', 'merchant-1')).toBe(join('/data', 'accounts', 'merchant-1.sqlite'));
-    expect(accountStoreFile('/data', 'merchant-1', 'demo')).toBe(join('/data', 'accounts', 'demo', 'merchant-1.sqlite'));
+    expect(accountStoreFile('/data', 'merchant-1', 'demo')).toBe(
+      join('/data', 'accounts', 'demo', 'merchant-1.sqlite'),
+    );
   });
 });
 

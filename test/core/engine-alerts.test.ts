@@ -16,7 +16,12 @@ describe('auto-buy against the real sandbox', () => {
   let dataDir: string;
   let app: EngineHarness | null = null;
 
-  const serverTrades = () => (sb.core.db.prepare('SELECT count(*) AS n FROM trades WHERE merchant_id = ?').get(merchant.merchantId) as { n: number }).n;
+  const serverTrades = () =>
+    (
+      sb.core.db.prepare('SELECT count(*) AS n FROM trades WHERE merchant_id = ?').get(merchant.merchantId) as {
+        n: number;
+      }
+    ).n;
 
   async function launch(): Promise<EngineHarness> {
     app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
@@ -41,7 +46,8 @@ describe('auto-buy against the real sandbox', () => {
     for (const item of answer.body.items) assets.set(item.itemId, item.assetId);
   };
 
-  const rule = async (harness: EngineHarness, name: string) => (await harness.call('alerts.rules')).find((r) => r.name === name) as AlertRule;
+  const rule = async (harness: EngineHarness, name: string) =>
+    (await harness.call('alerts.rules')).find((r) => r.name === name) as AlertRule;
 
   beforeEach(async () => {
     sb = await startSandbox({ items: 200, seed: 31 });
@@ -59,10 +65,30 @@ describe('auto-buy against the real sandbox', () => {
   it('stops at the per-rule and daily caps, never buys again on a replay after a restart, and adds no spend for a trade already held', async () => {
     let first = await launch();
     const recipient = await first.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
-    const autoBuy = (spendCap: number, dailyCap: number) => ({ enabled: true, recipientId: recipient.id, spendCap, dailyCap });
-    await first.call('alerts.saveRule', { name: 'total cap', namePattern: 'Cap Alpha', maxPrice: 5000, autoBuy: autoBuy(2500, 100_000) });
-    await first.call('alerts.saveRule', { name: 'daily cap', namePattern: 'Cap Beta', maxPrice: 5000, autoBuy: autoBuy(100_000, 1500) });
-    await first.call('alerts.saveRule', { name: 'roomy', namePattern: 'Cap Gamma', maxPrice: 5000, autoBuy: autoBuy(100_000, 100_000) });
+    const autoBuy = (spendCap: number, dailyCap: number) => ({
+      enabled: true,
+      recipientId: recipient.id,
+      spendCap,
+      dailyCap,
+    });
+    await first.call('alerts.saveRule', {
+      name: 'total cap',
+      namePattern: 'Cap Alpha',
+      maxPrice: 5000,
+      autoBuy: autoBuy(2500, 100_000),
+    });
+    await first.call('alerts.saveRule', {
+      name: 'daily cap',
+      namePattern: 'Cap Beta',
+      maxPrice: 5000,
+      autoBuy: autoBuy(100_000, 1500),
+    });
+    await first.call('alerts.saveRule', {
+      name: 'roomy',
+      namePattern: 'Cap Gamma',
+      maxPrice: 5000,
+      autoBuy: autoBuy(100_000, 100_000),
+    });
 
     const listed = [
       { itemId: 93_000_001, name: 'Cap Alpha 1', price: 1000 },
@@ -74,11 +100,17 @@ describe('auto-buy against the real sandbox', () => {
     ];
     await items(listed);
     // Four buys listed as firings; the two matches a cap held back folded into their rules' skip lines.
-    const decided = await waitFor(async () => {
-      const firings = await first.call('alerts.firings');
-      const skips = await first.call('alerts.skips');
-      return firings.length === 4 && firings.every((f) => f.autoBuy !== null) && skips.length === 2 ? { firings, skips } : null;
-    }, 15_000, 'six matches decided');
+    const decided = await waitFor(
+      async () => {
+        const firings = await first.call('alerts.firings');
+        const skips = await first.call('alerts.skips');
+        return firings.length === 4 && firings.every((f) => f.autoBuy !== null) && skips.length === 2
+          ? { firings, skips }
+          : null;
+      },
+      15_000,
+      'six matches decided',
+    );
     const byItem = new Map(decided.firings.map((f) => [f.itemId, f.autoBuy]));
     expect(byItem.get(93_000_001)?.tradeId).toBeTruthy();
     expect(byItem.get(93_000_002)?.tradeId).toBeTruthy();
@@ -104,10 +136,17 @@ describe('auto-buy against the real sandbox', () => {
     // and no request of the engine queued or unanswered (a buy it sent has reached the server).
     const marker = await first.call('alerts.saveRule', { name: 'marker', namePattern: 'Cap Marker', maxPrice: 5000 });
     await items([{ itemId: 93_000_031, name: 'Cap Marker 1', price: 1000 }]);
-    await waitFor(async () => (await restarted.call('alerts.firings')).some((f) => f.ruleId === marker.id), 10_000, 'the marker fired');
+    await waitFor(
+      async () => (await restarted.call('alerts.firings')).some((f) => f.ruleId === marker.id),
+      10_000,
+      'the marker fired',
+    );
     const limiter = restarted.session().limiter;
     await waitFor(
-      async () => !(await restarted.engine.snapshot()).progress.some((p) => p.kind === 'catalog-sync') && limiter.queued('default') === 0 && limiter.unanswered('default') === 0,
+      async () =>
+        !(await restarted.engine.snapshot()).progress.some((p) => p.kind === 'catalog-sync') &&
+        limiter.queued('default') === 0 &&
+        limiter.unanswered('default') === 0,
       20_000,
       'no catalog sync or request under way',
     );
@@ -121,10 +160,14 @@ describe('auto-buy against the real sandbox', () => {
     // already has a trade, which is not spent twice.
     const roomy = await rule(first, 'roomy');
     await first.call('alerts.rearm', { id: roomy.id, existingListings: 'buy' });
-    const again = await waitFor(async () => {
-      const firing = (await first.call('alerts.firings')).find((f) => f.ruleId === roomy.id);
-      return firing?.autoBuy ? firing : null;
-    }, 15_000, 'the re-armed firing decided');
+    const again = await waitFor(
+      async () => {
+        const firing = (await first.call('alerts.firings')).find((f) => f.ruleId === roomy.id);
+        return firing?.autoBuy ? firing : null;
+      },
+      15_000,
+      'the re-armed firing decided',
+    );
     expect(again.autoBuy?.tradeId).toBeNull();
     expect(again.autoBuy?.error).toMatch(/^Already bought earlier \(trade .+\); not counted again$/);
     expect((await rule(first, 'roomy')).autoBuy.spent).toBe(1000);

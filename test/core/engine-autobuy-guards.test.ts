@@ -23,7 +23,12 @@ describe('auto-buy guard rails against the real sandbox', () => {
   let app: EngineHarness | null = null;
 
   const buysOnTheWire = () => proxy.count('/Items/Buy');
-  const serverTrades = () => (sb.core.db.prepare('SELECT count(*) AS n FROM trades WHERE merchant_id = ?').get(merchant.merchantId) as { n: number }).n;
+  const serverTrades = () =>
+    (
+      sb.core.db.prepare('SELECT count(*) AS n FROM trades WHERE merchant_id = ?').get(merchant.merchantId) as {
+        n: number;
+      }
+    ).n;
   /** Cents the server's trades of auto-buy order ids (of one rule: auto-<rule>-<item>-<price>) hold: what was really spent. */
   const serverSpend = (ruleId?: string) =>
     sb.core.db
@@ -55,7 +60,12 @@ describe('auto-buy guard rails against the real sandbox', () => {
 
   const list = async (name: string, count: number, price: number, firstId: number): Promise<Item[]> => {
     const answer = await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
-      items: Array.from({ length: count }, (_, i) => ({ itemId: firstId + i, market_hash_name: `${name} ${i + 1} (Field-Tested)`, price, phase: null })),
+      items: Array.from({ length: count }, (_, i) => ({
+        itemId: firstId + i,
+        market_hash_name: `${name} ${i + 1} (Field-Tested)`,
+        price,
+        phase: null,
+      })),
     });
     expect(answer.status).toBe(200);
     return answer.body.items;
@@ -71,16 +81,24 @@ describe('auto-buy guard rails against the real sandbox', () => {
 
   /** Waits until `count` matches of the rule were decided: sent (answered or not), dry run, or skipped (folded). */
   const decided = (harness: EngineHarness, ruleId: string, count: number) =>
-    waitFor(async () => {
-      const firings = (await harness.call('alerts.firings')).filter((f) => f.ruleId === ruleId);
-      const skipped = (await harness.call('alerts.skips')).filter((line) => line.ruleId === ruleId).reduce((sum, line) => sum + line.count, 0);
-      return firings.length + skipped >= count ? { firings, skipped } : null;
-    }, 30_000, `${count} matches decided`);
+    waitFor(
+      async () => {
+        const firings = (await harness.call('alerts.firings')).filter((f) => f.ruleId === ruleId);
+        const skipped = (await harness.call('alerts.skips'))
+          .filter((line) => line.ruleId === ruleId)
+          .reduce((sum, line) => sum + line.count, 0);
+        return firings.length + skipped >= count ? { firings, skipped } : null;
+      },
+      30_000,
+      `${count} matches decided`,
+    );
 
   it('refuses an auto-buy rule without a maximum price, and a stored one without it never buys', async () => {
     const harness = await launch(1_000_000);
     const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
-    await expect(harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Karambit', { maxPrice: null }))).rejects.toMatchObject({
+    await expect(
+      harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Karambit', { maxPrice: null })),
+    ).rejects.toMatchObject({
       code: 'invalid_input',
       message: expect.stringContaining('Auto-buy needs a maximum price per item') as unknown as string,
     });
@@ -89,7 +107,9 @@ describe('auto-buy guard rails against the real sandbox', () => {
     await harness.call('alerts.saveRule', { name: 'watch', namePattern: 'Karambit' });
 
     // A rule stored without one (an older app wrote it) is held back by the guard at each match.
-    const legacy = await harness.session().store.saveAlertRule(autoBuyRule(recipient.id, 'Old Karambit', { maxPrice: null }));
+    const legacy = await harness
+      .session()
+      .store.saveAlertRule(autoBuyRule(recipient.id, 'Old Karambit', { maxPrice: null }));
     await harness.call('alerts.rearm', { id: legacy.id });
     await list('Old Karambit', 5, 64_100, 95_000_001);
     const seen = await decided(harness, legacy.id, 5);
@@ -115,7 +135,11 @@ describe('auto-buy guard rails against the real sandbox', () => {
     await waitFor(() => buysOnTheWire() === 5, 5000, 'five buys at the proxy');
     expect(first.skipped + second.skipped).toBe(195);
     proxy.releaseRequests();
-    await waitFor(async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5, 20_000, 'five trades');
+    await waitFor(
+      async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5,
+      20_000,
+      'five trades',
+    );
     expect(buysOnTheWire()).toBe(5);
     expect(serverTrades()).toBe(5);
     const status = (await harness.call('app.snapshot')).autoBuy;
@@ -137,7 +161,11 @@ describe('auto-buy guard rails against the real sandbox', () => {
     await waitFor(() => buysOnTheWire() === 5, 5000, 'five buys at the proxy');
     expect(seen.skipped).toBe(195);
     proxy.releaseRequests();
-    await waitFor(async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5, 20_000, 'five trades');
+    await waitFor(
+      async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5,
+      20_000,
+      'five trades',
+    );
     // More listings after the answers and the balance read: still nothing below the floor.
     await list('Floor Gamma', 20, 1000, 97_500_001);
     await decided(harness, rule.id, 220);
@@ -149,7 +177,11 @@ describe('auto-buy guard rails against the real sandbox', () => {
     const harness = await launch(1_000_000);
     const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
     const old = await list('Fresh Delta', 3, 500, 98_000_001);
-    await waitFor(async () => (await harness.call('catalog.query', { search: 'Fresh Delta' })).total === 3, 10_000, 'listed in the cache');
+    await waitFor(
+      async () => (await harness.call('catalog.query', { search: 'Fresh Delta' })).total === 3,
+      10_000,
+      'listed in the cache',
+    );
     const input = autoBuyRule(recipient.id, 'Fresh Delta');
     expect(await harness.call('alerts.preview', input)).toMatchObject({ count: 3, total: 1500 });
     const rule = await harness.call('alerts.saveRule', input);
@@ -158,26 +190,42 @@ describe('auto-buy guard rails against the real sandbox', () => {
     await list('Fresh Delta New', 2, 700, 98_100_001);
     await adminApi(sb).post('/admin/items', { items: old.map((item) => ({ ...item, price: 400 })) });
     const seen = await decided(harness, rule.id, 8);
-    await waitFor(async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 2, 20_000, 'two trades');
+    await waitFor(
+      async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 2,
+      20_000,
+      'two trades',
+    );
     expect(buysOnTheWire()).toBe(2);
     // Order ids are auto-<rule>-<itemId>-<price>.
-    expect(new Set(proxy.externalIds.map((id) => Number(/-(\d+)-\d+$/.exec(id)?.[1])))).toEqual(new Set([98_100_001, 98_100_002]));
+    expect(new Set(proxy.externalIds.map((id) => Number(/-(\d+)-\d+$/.exec(id)?.[1])))).toEqual(
+      new Set([98_100_001, 98_100_002]),
+    );
     expect(seen.skipped).toBe(6);
     const [line] = await harness.call('alerts.skips');
     expect(line?.reasons).toEqual([{ reason: 'listed before the rule was armed (only new listings)', count: 6 }]);
 
     // "Also the N listed now" buys them.
-    const also = await harness.call('alerts.saveRule', { ...autoBuyRule(recipient.id, 'Fresh Delta 1'), existingListings: 'buy' });
-    await waitFor(async () => (await harness.call('alerts.firings')).some((f) => f.ruleId === also.id && f.autoBuy?.tradeId), 20_000, 'the existing one bought');
+    const also = await harness.call('alerts.saveRule', {
+      ...autoBuyRule(recipient.id, 'Fresh Delta 1'),
+      existingListings: 'buy',
+    });
+    await waitFor(
+      async () => (await harness.call('alerts.firings')).some((f) => f.ruleId === also.id && f.autoBuy?.tradeId),
+      20_000,
+      'the existing one bought',
+    );
     expect(buysOnTheWire()).toBe(3);
   }, 90_000);
 
   it('a dry run records "would buy" and sends nothing', async () => {
     const harness = await launch(1_000_000);
     const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
-    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Dry Epsilon', {
-      autoBuy: { enabled: true, recipientId: recipient.id, spendCap: 1_000_000, dailyCap: 1_000_000, dryRun: true },
-    }));
+    const rule = await harness.call(
+      'alerts.saveRule',
+      autoBuyRule(recipient.id, 'Dry Epsilon', {
+        autoBuy: { enabled: true, recipientId: recipient.id, spendCap: 1_000_000, dailyCap: 1_000_000, dryRun: true },
+      }),
+    );
     expect(rule.autoBuy.dryRun).toBe(true);
     await list('Dry Epsilon', 3, 900, 99_000_001);
     const seen = await decided(harness, rule.id, 3);
@@ -186,25 +234,38 @@ describe('auto-buy guard rails against the real sandbox', () => {
       { tradeId: null, error: null, skipped: null, dryRun: true },
       { tradeId: null, error: null, skipped: null, dryRun: true },
     ]);
-    await waitFor(() => harness.batches.flatMap((b) => b.notifications ?? []).filter((n) => n.title === 'Dry run: Dry Epsilon').length === 3, 5000, 'three "would buy" notifications');
+    await waitFor(
+      () =>
+        harness.batches.flatMap((b) => b.notifications ?? []).filter((n) => n.title === 'Dry run: Dry Epsilon')
+          .length === 3,
+      5000,
+      'three "would buy" notifications',
+    );
     expect(buysOnTheWire()).toBe(0);
     expect(serverTrades()).toBe(0);
   }, 60_000);
 
   /** Waits until every firing of the rule has its buy's outcome recorded; returns them. */
   const outcomes = (harness: EngineHarness, ruleId: string, count: number) =>
-    waitFor(async () => {
-      const firings = (await harness.call('alerts.firings')).filter((f) => f.ruleId === ruleId && f.autoBuy !== null);
-      return firings.length >= count ? firings : null;
-    }, 30_000, `${count} outcomes recorded`);
+    waitFor(
+      async () => {
+        const firings = (await harness.call('alerts.firings')).filter((f) => f.ruleId === ruleId && f.autoBuy !== null);
+        return firings.length >= count ? firings : null;
+      },
+      30_000,
+      `${count} outcomes recorded`,
+    );
 
   it('counts buys whose answers were lost and whose look-ups failed until their order ids are found: the server never spends past a cap or the budget', async () => {
     const harness = await launch(1_000_000);
     const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
     await harness.call('settings.update', { autoBuyDailyBudget: 5000 });
-    const capped = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Lost Alpha', {
-      autoBuy: { enabled: true, recipientId: recipient.id, spendCap: 1_000_000, dailyCap: 3000 },
-    }));
+    const capped = await harness.call(
+      'alerts.saveRule',
+      autoBuyRule(recipient.id, 'Lost Alpha', {
+        autoBuy: { enabled: true, recipientId: recipient.id, spendCap: 1_000_000, dailyCap: 3000 },
+      }),
+    );
     const open = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Lost Beta'));
     // Every buy reaches the server and its answer is lost; every look-up of an order id fails the same way.
     proxy.swallowResponses('/Items/Buy', '/Trades/History?externalId=');
@@ -213,7 +274,9 @@ describe('auto-buy guard rails against the real sandbox', () => {
     await list('Lost Alpha', 6, 1000, 94_000_001);
     await decided(harness, capped.id, 6);
     const lostAlpha = await outcomes(harness, capped.id, 3);
-    expect(lostAlpha.map((f) => f.autoBuy?.error)).toEqual(Array.from({ length: 3 }, () => expect.stringMatching(/could not be looked up/)));
+    expect(lostAlpha.map((f) => f.autoBuy?.error)).toEqual(
+      Array.from({ length: 3 }, () => expect.stringMatching(/could not be looked up/)),
+    );
     await list('Lost Beta', 6, 1000, 94_100_001);
     await decided(harness, open.id, 6);
     await outcomes(harness, open.id, 2);
@@ -230,11 +293,18 @@ describe('auto-buy guard rails against the real sandbox', () => {
     // The network heals; a reconcile looks the order ids up: the five trades are found, bought, stored.
     proxy.swallowResponses();
     await harness.call('connection.retryNow');
-    await waitFor(async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5, 20_000, 'five trades found by order id');
+    await waitFor(
+      async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5,
+      20_000,
+      'five trades found by order id',
+    );
     expect((await harness.call('trades.query', { limit: 50 })).total).toBe(5);
     // Announced as failed when no answer came, then as placed once found.
     await waitFor(
-      async () => (await harness.call('notifications.list', { limit: 100 })).rows.filter((n) => n.title.startsWith('Auto-buy placed')).length === 5,
+      async () =>
+        (await harness.call('notifications.list', { limit: 100 })).rows.filter((n) =>
+          n.title.startsWith('Auto-buy placed'),
+        ).length === 5,
       5000,
       'five "placed" notifications after the look-ups',
     );
@@ -259,8 +329,17 @@ describe('auto-buy guard rails against the real sandbox', () => {
     if (!manual) throw new Error('no listing for the manual buy');
     // The minute's budget spent by the app's own requests: what comes next waits in its rate limiter.
     const limiter = harness.session().limiter;
-    await waitFor(() => limiter.queued('default') === 0 && limiter.unanswered('default') === 0, 10_000, 'start-up requests answered');
-    const fill = Array.from({ length: limiter.status().defaultRemaining }, () => harness.session().client.getBalance().catch(() => null));
+    await waitFor(
+      () => limiter.queued('default') === 0 && limiter.unanswered('default') === 0,
+      10_000,
+      'start-up requests answered',
+    );
+    const fill = Array.from({ length: limiter.status().defaultRemaining }, () =>
+      harness
+        .session()
+        .client.getBalance()
+        .catch(() => null),
+    );
     await waitFor(() => limiter.status().defaultRemaining === 0, 10_000, 'the window full');
 
     await list('Queue Eta', 25, 300, 95_000_001);
@@ -272,7 +351,12 @@ describe('auto-buy guard rails against the real sandbox', () => {
 
     // A manual buy asked after the stop waits for the same window, behind whatever still waits: when it has
     // been sent, every auto-buy queued before it has had its turn.
-    const bought = await harness.call('buy.byId', { itemId: manual.itemId, assetId: manual.assetId, price: manual.price, recipient: { tradeUrl: TEST_TRADE_URL } });
+    const bought = await harness.call('buy.byId', {
+      itemId: manual.itemId,
+      assetId: manual.assetId,
+      price: manual.price,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+    });
     expect(bought.ok).toBe(true);
     expect(afterStop).toBe(0);
     await Promise.all(fill);
@@ -280,7 +364,11 @@ describe('auto-buy guard rails against the real sandbox', () => {
     expect(serverSpend()).toBe(0);
     expect(serverTrades()).toBe(1);
     // Recorded as skips of the stop, their reservations given back.
-    const line = await waitFor(async () => (await harness.call('alerts.skips')).find((l) => l.ruleId === rule.id && l.count === 25), 5000, '25 skips');
+    const line = await waitFor(
+      async () => (await harness.call('alerts.skips')).find((l) => l.ruleId === rule.id && l.count === 25),
+      5000,
+      '25 skips',
+    );
     expect(line.reasons).toEqual([{ reason: 'auto-buy is stopped (stop all)', count: 25 }]);
     expect((await harness.call('alerts.firings')).filter((f) => f.ruleId === rule.id)).toEqual([]);
     const status = (await harness.call('app.snapshot')).autoBuy;

@@ -38,17 +38,35 @@ describe('buying through the engine against the real sandbox', () => {
   let nextItemId = 91_000_000;
 
   const serverTrades = (where = '1 = 1', ...params: unknown[]) =>
-    (sb.core.db.prepare(`SELECT count(*) AS n FROM trades WHERE merchant_id = ? AND ${where}`).get(merchant.merchantId, ...params) as { n: number }).n;
+    (
+      sb.core.db
+        .prepare(`SELECT count(*) AS n FROM trades WHERE merchant_id = ? AND ${where}`)
+        .get(merchant.merchantId, ...params) as { n: number }
+    ).n;
 
   /** New listings, on sale at the server and in the engine's cache. */
   async function listings(specs: Partial<Item>[]): Promise<Item[]> {
-    const items = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: specs.map((spec) => ({ itemId: nextItemId++, ...spec })) })).body.items;
-    await waitFor(async () => (await app.call('catalog.item', { itemId: at(items, items.length - 1).itemId }))?.onSale === true, 10_000, 'the listings in the cache');
+    const items = (
+      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+        items: specs.map((spec) => ({ itemId: nextItemId++, ...spec })),
+      })
+    ).body.items;
+    await waitFor(
+      async () => (await app.call('catalog.item', { itemId: at(items, items.length - 1).itemId }))?.onSale === true,
+      10_000,
+      'the listings in the cache',
+    );
     return items;
   }
 
   const byId = (item: Item, patch: Record<string, unknown> = {}) =>
-    app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: { tradeUrl: TEST_TRADE_URL }, ...patch });
+    app.call('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+      ...patch,
+    });
 
   beforeEach(async () => {
     sb = await startSandbox({ items: 200, seed: 23 });
@@ -57,7 +75,11 @@ describe('buying through the engine against the real sandbox', () => {
     merchant = await adminApi(sb).createMerchant({ balance: 5_000_000, reveal: { steamId: true } });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-buy-'));
     app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
-    await waitFor(() => app.session().connection.state === 'connected' && app.session().balance !== null, 15_000, 'feed and balance');
+    await waitFor(
+      () => app.session().connection.state === 'connected' && app.session().balance !== null,
+      15_000,
+      'feed and balance',
+    );
   });
 
   afterEach(async () => {
@@ -108,7 +130,10 @@ describe('buying through the engine against the real sandbox', () => {
 
   it('a retry without the order id, after a lost answer and failed look-ups, never makes a second trade (by name)', async () => {
     const name = 'Glock-18 | Retry Test (Field-Tested)';
-    await listings([{ market_hash_name: name, price: 1500, phase: null }, { market_hash_name: name, price: 1500, phase: null }]);
+    await listings([
+      { market_hash_name: name, price: 1500, phase: null },
+      { market_hash_name: name, price: 1500, phase: null },
+    ]);
     let lookupsFail = true;
     let swallowed = false;
     proxy.rule = (_method, path) => {
@@ -148,16 +173,27 @@ describe('buying through the engine against the real sandbox', () => {
 
     // Another item under the same order id: refused, with that trade named and a next step.
     const reused = failed(await byId(b, { externalId: 'order-7' }));
-    expect(reused).toMatchObject({ code: 'duplicate_external_id', retryable: false, nextStep: 'This order id was used before: open that trade, or use a new order id.' });
+    expect(reused).toMatchObject({
+      code: 'duplicate_external_id',
+      retryable: false,
+      nextStep: 'This order id was used before: open that trade, or use a new order id.',
+    });
     expect(reused.message).toContain(first.tradeId);
     expect(reused.message).toContain('order-7');
     // Same item, another recipient: not the same order either.
-    expect(failed(await byId(a, { externalId: 'order-7', recipient: { tradeUrl: tradeUrlFor(555) } })).code).toBe('duplicate_external_id');
+    expect(failed(await byId(a, { externalId: 'order-7', recipient: { tradeUrl: tradeUrlFor(555) } })).code).toBe(
+      'duplicate_external_id',
+    );
 
     // An order id the merchant's own system used (the cache never saw it: history reads other than by order id fail).
-    proxy.rule = (_method, path) => (path.startsWith('/Trades/History') && !path.includes('externalId=') ? 'drop' : 'pass');
+    proxy.rule = (_method, path) =>
+      path.startsWith('/Trades/History') && !path.includes('externalId=') ? 'drop' : 'pass';
     const outside = await merchantApi(sb, merchant).post<{ tradeId: string }>('/Items/Buy', {
-      itemId: c.itemId, assetId: c.assetId, price: c.price, tradeUrl: TEST_TRADE_URL, externalId: 'erp-9',
+      itemId: c.itemId,
+      assetId: c.assetId,
+      price: c.price,
+      tradeUrl: TEST_TRADE_URL,
+      externalId: 'erp-9',
     });
     expect(outside.status).toBe(200);
     const [d] = (await listings([{ price: 1300 }])) as [Item];
@@ -177,10 +213,21 @@ describe('buying through the engine against the real sandbox', () => {
       await adminApi(sb).transition(trade.tradeId, { status: 'CANCELLED', errorCode: 504 });
       declined.push(trade.tradeId);
       if (declined.length === 7) {
-        await waitFor(async () => (await app.call('trades.query', { statuses: ['CANCELLED'] })).total === 7, 10_000, '7 declines in the cache');
-        const warnings = await app.call('buy.check', { itemId: at(items, 10).itemId, assetId: at(items, 10).assetId, price: at(items, 10).price, recipient: { tradeUrl: owner } });
+        await waitFor(
+          async () => (await app.call('trades.query', { statuses: ['CANCELLED'] })).total === 7,
+          10_000,
+          '7 declines in the cache',
+        );
+        const warnings = await app.call('buy.check', {
+          itemId: at(items, 10).itemId,
+          assetId: at(items, 10).assetId,
+          price: at(items, 10).price,
+          recipient: { tradeUrl: owner },
+        });
         expect(warnings.map((w) => w.code)).toContain('owner-near-block');
-        expect(warnings.find((w) => w.code === 'owner-near-block')?.message).toMatch(/^7 of your offers to this recipient were declined or expired in 24 h/);
+        expect(warnings.find((w) => w.code === 'owner-near-block')?.message).toMatch(
+          /^7 of your offers to this recipient were declined or expired in 24 h/,
+        );
       }
     }
     const last = at(items, 10);
@@ -188,7 +235,9 @@ describe('buying through the engine against the real sandbox', () => {
     expect(blocked.code).toBe('partner_blocked');
     expect(blocked.blockedUntil).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(Date.parse(blocked.blockedUntil as string)).toBeGreaterThan(Date.now());
-    expect(blocked.message).toBe(`The recipient is blocked until ${blocked.blockedUntil} after repeated declined or expired offers.`);
+    expect(blocked.message).toBe(
+      `The recipient is blocked until ${blocked.blockedUntil} after repeated declined or expired offers.`,
+    );
     expect(blocked.nextStep).toBe('Wait until the block ends, or ask the recipient to accept their offers.');
   }, 90_000);
 
@@ -196,9 +245,14 @@ describe('buying through the engine against the real sandbox', () => {
     const sameHolder = await listings(Array.from({ length: 6 }, (_, i) => ({ price: 300 + i, steamId: holder(1) })));
     const check = (item: Item, tradeUrl = TEST_TRADE_URL) =>
       app.call('buy.check', { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: { tradeUrl } });
-    for (const [i, item] of sameHolder.slice(0, 4).entries()) bought(await byId(item, { recipient: { tradeUrl: tradeUrlFor(7000 + i) } }));
+    for (const [i, item] of sameHolder.slice(0, 4).entries())
+      bought(await byId(item, { recipient: { tradeUrl: tradeUrlFor(7000 + i) } }));
     // The bought items left sale (the feed's item_removed): the warning still finds their holder.
-    await waitFor(async () => (await app.call('catalog.item', { itemId: at(sameHolder, 3).itemId }))?.onSale === false, 10_000, 'the 4th item off sale');
+    await waitFor(
+      async () => (await app.call('catalog.item', { itemId: at(sameHolder, 3).itemId }))?.onSale === false,
+      10_000,
+      'the 4th item off sale',
+    );
     const holderWarning = (await check(at(sameHolder, 4))).find((w) => w.code === 'holder-near-limit');
     expect(holderWarning?.message).toBe('The account holding this item has at least 4 of 5 active offers.');
     bought(await byId(at(sameHolder, 4)));
@@ -208,7 +262,9 @@ describe('buying through the engine against the real sandbox', () => {
     expect(busyHolder.message).toMatch(/account holding this item/);
 
     const owner = tradeUrlFor(31_337);
-    const forOwner = await listings(Array.from({ length: 31 }, (_, i) => ({ price: 200 + i, steamId: holder(500 + i) })));
+    const forOwner = await listings(
+      Array.from({ length: 31 }, (_, i) => ({ price: 200 + i, steamId: holder(500 + i) })),
+    );
     for (const item of forOwner.slice(0, 27)) bought(await byId(item, { recipient: { tradeUrl: owner } }));
     const ownerWarning = (await check(at(forOwner, 27), owner)).find((w) => w.code === 'owner-near-limit');
     expect(ownerWarning?.message).toBe('This recipient already has 27 of 30 active offers from you.');
@@ -221,15 +277,31 @@ describe('buying through the engine against the real sandbox', () => {
   it('maps price_too_high and insufficient_balance (with what is available) from the server', async () => {
     const name = 'MP9 | Mapping Test (Minimal Wear)';
     const [cheap] = (await listings([{ market_hash_name: name, price: 2500, phase: null }])) as [Item];
-    const tooHigh = failed(await app.call('buy.byName', { market_hash_name: name, maxPrice: 2000, recipient: { tradeUrl: TEST_TRADE_URL } }));
-    expect(tooHigh).toMatchObject({ code: 'price_too_high', nextStep: 'Raise the max price, or wait for a cheaper listing.', retryable: false });
+    const tooHigh = failed(
+      await app.call('buy.byName', { market_hash_name: name, maxPrice: 2000, recipient: { tradeUrl: TEST_TRADE_URL } }),
+    );
+    expect(tooHigh).toMatchObject({
+      code: 'price_too_high',
+      nextStep: 'Raise the max price, or wait for a cheaper listing.',
+      retryable: false,
+    });
     expect(tooHigh.message).toContain('exceeds maxPrice');
     expect(serverTrades()).toBe(0);
 
     const rich = 'AWP | Mapping Test (Factory New)';
     await listings([{ market_hash_name: rich, price: 9_000_000, phase: null }]);
-    const poor = failed(await app.call('buy.byName', { market_hash_name: rich, maxPrice: 9_000_000, recipient: { tradeUrl: TEST_TRADE_URL } }));
-    expect(poor).toMatchObject({ code: 'insufficient_balance', available: 5_000_000, nextStep: 'Top up the balance or ask for a higher credit limit.' });
+    const poor = failed(
+      await app.call('buy.byName', {
+        market_hash_name: rich,
+        maxPrice: 9_000_000,
+        recipient: { tradeUrl: TEST_TRADE_URL },
+      }),
+    );
+    expect(poor).toMatchObject({
+      code: 'insufficient_balance',
+      available: 5_000_000,
+      nextStep: 'Top up the balance or ask for a higher credit limit.',
+    });
     expect(poor.message).toBe('Not enough funds: $50,000.00 available, $90,000.00 needed.');
     expect(cheap.price).toBe(2500);
   }, 60_000);
@@ -238,11 +310,23 @@ describe('buying through the engine against the real sandbox', () => {
     const knife = '★ StatTrak™ Karambit | Name Match Test (Factory New)';
     await listings([{ market_hash_name: knife, price: 4000, phase: null }]);
     const typed = 'stattrak karambit | name match test (factory new)';
-    const trade = bought(await app.call('buy.byName', { market_hash_name: typed, maxPrice: 4000, recipient: { tradeUrl: TEST_TRADE_URL } }));
+    const trade = bought(
+      await app.call('buy.byName', {
+        market_hash_name: typed,
+        maxPrice: 4000,
+        recipient: { tradeUrl: TEST_TRADE_URL },
+      }),
+    );
     expect(trade.market_hash_name).toBe(knife);
     expect(serverTrades()).toBe(1);
 
-    const unknown = failed(await app.call('buy.byName', { market_hash_name: 'Karambit | No Such Skin (Factory New)', maxPrice: 4000, recipient: { tradeUrl: TEST_TRADE_URL } }));
+    const unknown = failed(
+      await app.call('buy.byName', {
+        market_hash_name: 'Karambit | No Such Skin (Factory New)',
+        maxPrice: 4000,
+        recipient: { tradeUrl: TEST_TRADE_URL },
+      }),
+    );
     expect(unknown.code).toBe('item_unavailable');
     expect(unknown.nextStep).not.toMatch(/another listing/);
     expect(unknown.nextStep).toMatch(/name/);
@@ -253,25 +337,48 @@ describe('buying through the engine against the real sandbox', () => {
     const [item] = (await listings([{ price: 800 }])) as [Item];
     const buysBefore = proxy.count('/Items/Buy');
     // Past the IPC schema (a host that skips it): the engine's own checks.
-    const zero = await app.engine.handle('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 0, recipient: { tradeUrl: TEST_TRADE_URL } } as never);
-    const short = await app.engine.handle('buy.byId', {
-      itemId: item.itemId, assetId: item.assetId, price: 800, recipient: { tradeUrl: TEST_TRADE_URL }, tradeDurationSeconds: 60,
+    const zero = await app.engine.handle('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: 0,
+      recipient: { tradeUrl: TEST_TRADE_URL },
     } as never);
-    const zeroMax = await app.engine.handle('buy.byName', { market_hash_name: item.market_hash_name, maxPrice: 0, recipient: { tradeUrl: TEST_TRADE_URL } } as never);
+    const short = await app.engine.handle('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: 800,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+      tradeDurationSeconds: 60,
+    } as never);
+    const zeroMax = await app.engine.handle('buy.byName', {
+      market_hash_name: item.market_hash_name,
+      maxPrice: 0,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+    } as never);
     expect(failed(zero)).toMatchObject({ code: 'invalid_price', nextStep: 'Enter a price above $0.00.' });
     expect(failed(zeroMax)).toMatchObject({ code: 'invalid_price', nextStep: 'Enter a price above $0.00.' });
-    expect(failed(short)).toMatchObject({ code: 'invalid_trade_duration', nextStep: 'Choose a trade duration between 10 minutes and 12 hours.' });
+    expect(failed(short)).toMatchObject({
+      code: 'invalid_trade_duration',
+      nextStep: 'Choose a trade duration between 10 minutes and 12 hours.',
+    });
     expect(proxy.count('/Items/Buy')).toBe(buysBefore);
 
     // The sandbox answers the same bodies with the same codes, which map to the same next steps.
     const client = app.session().client;
     for (const [body, outcome] of [
       [{ itemId: item.itemId, assetId: item.assetId, price: 0, tradeUrl: TEST_TRADE_URL }, zero],
-      [{ itemId: item.itemId, assetId: item.assetId, price: 800, tradeUrl: TEST_TRADE_URL, tradeDurationSeconds: 60 }, short],
+      [
+        { itemId: item.itemId, assetId: item.assetId, price: 800, tradeUrl: TEST_TRADE_URL, tradeDurationSeconds: 60 },
+        short,
+      ],
     ] as const) {
       const error = await client.buy(body).catch((reason: unknown) => reason);
       expect(error).toBeInstanceOf(ApiRequestError);
-      const server = describeBuyFailure({ code: (error as ApiRequestError).code, message: (error as ApiRequestError).message, retryable: false });
+      const server = describeBuyFailure({
+        code: (error as ApiRequestError).code,
+        message: (error as ApiRequestError).message,
+        retryable: false,
+      });
       expect(server.code).toBe(failed(outcome).code);
       expect(server.nextStep).toBe(failed(outcome).nextStep);
     }
@@ -289,15 +396,25 @@ describe('a buy during a server back-off', () => {
     const app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
     try {
       await waitFor(() => app.session().balance !== null, 15_000, 'balance');
-      const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 700 }] })).body.items as [Item];
+      const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 700 }] })).body
+        .items as [Item];
       proxy.inject('/Wallet/GetBalance', { kind: 'rate-limit', times: 1, retryAfterSeconds: 120 });
       await app.session().refreshBalance();
       expect(app.session().limiter.status().backoffUntil).not.toBeNull();
       const started = Date.now();
-      const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 700, recipient: { tradeUrl: TEST_TRADE_URL } });
+      const outcome = await app.call('buy.byId', {
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: 700,
+        recipient: { tradeUrl: TEST_TRADE_URL },
+      });
       expect(Date.now() - started).toBeLessThan(5_000);
       const failure = failed(outcome);
-      expect(failure).toMatchObject({ code: 'rate_limited', retryable: true, nextStep: 'The app waits for the rate limit to reset; try again in a moment.' });
+      expect(failure).toMatchObject({
+        code: 'rate_limited',
+        retryable: true,
+        nextStep: 'The app waits for the rate limit to reset; try again in a moment.',
+      });
       expect(failure.message).toContain('nothing was sent');
       expect(failure.message).toContain(outcome.externalId);
       expect(proxy.count('/Items/Buy')).toBe(0);
@@ -324,8 +441,14 @@ describe('a buy when the marketplace is unreachable or in maintenance', () => {
     const merchant = await adminApi(sb).createMerchant({ balance: 100_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-unreachable-'));
     app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
-    await waitFor(() => app.session().connection.state === 'connected' && app.session().balance !== null, 15_000, 'feed and balance');
-    [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId: 92_000_001, price: 700 }] })).body.items as [Item];
+    await waitFor(
+      () => app.session().connection.state === 'connected' && app.session().balance !== null,
+      15_000,
+      'feed and balance',
+    );
+    [item] = (
+      await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId: 92_000_001, price: 700 }] })
+    ).body.items as [Item];
   });
 
   afterEach(async () => {
@@ -335,7 +458,13 @@ describe('a buy when the marketplace is unreachable or in maintenance', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const buy = () => app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 700, recipient: { tradeUrl: TEST_TRADE_URL } });
+  const buy = () =>
+    app.call('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: 700,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+    });
 
   it('a refused connection is "not sent", named as such, and the retry is a new order', async () => {
     // Nothing listens on the app's address any more: every connection is refused before a byte is sent (once the
@@ -359,11 +488,18 @@ describe('a buy when the marketplace is unreachable or in maintenance', () => {
     await adminApi(sb).post('/admin/maintenance', { on: true });
     await waitFor(() => app.session().connection.state === 'maintenance', 15_000, 'maintenance state');
     // A REST call meets the 503 and its Retry-After (the call itself then waits it out: not awaited).
-    void app.session().refreshBalance().catch(() => undefined);
+    void app
+      .session()
+      .refreshBalance()
+      .catch(() => undefined);
     await waitFor(() => app.session().limiter.status().backoffUntil !== null, 15_000, 'the back-off of the 503');
     const buysBefore = proxy.count('/Items/Buy');
     const failure = failed(await buy());
-    expect(failure).toMatchObject({ code: 'maintenance', retryable: true, nextStep: 'The marketplace is under maintenance; try again later.' });
+    expect(failure).toMatchObject({
+      code: 'maintenance',
+      retryable: true,
+      nextStep: 'The marketplace is under maintenance; try again later.',
+    });
     expect(failure.message).toContain('under maintenance');
     expect(failure.message).toContain('nothing was sent');
     expect(proxy.count('/Items/Buy')).toBe(buysBefore);

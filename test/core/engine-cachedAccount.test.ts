@@ -42,7 +42,11 @@ describe('a saved account whose key no store holds', () => {
   async function cacheAnAccount(): Promise<{ tradeId: string; itemPrice: number; balanceAt: string }> {
     writeFileSync(
       join(dataDir, 'config.json'),
-      JSON.stringify({ version: 1, account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId }, settings: { demoSandbox: false } }),
+      JSON.stringify({
+        version: 1,
+        account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId },
+        settings: { demoSandbox: false },
+      }),
     );
     const keys = new MemorySecretStore();
     await keys.set(merchant.merchantId, merchant.apiKey);
@@ -51,9 +55,17 @@ describe('a saved account whose key no store holds', () => {
     await waitFor(async () => (await call('catalog.query', { limit: 1 })).total === 300, 'catalog sync');
     const [cheapest] = (await call('catalog.query', { sort: 'price', direction: 'asc', limit: 1 })).rows;
     if (!cheapest) throw new Error('empty catalog');
-    const bought = await call('buy.byId', { itemId: cheapest.itemId, assetId: cheapest.assetId, price: cheapest.price, recipient: { tradeUrl: TEST_TRADE_URL } });
+    const bought = await call('buy.byId', {
+      itemId: cheapest.itemId,
+      assetId: cheapest.assetId,
+      price: cheapest.price,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+    });
     if (!bought.ok) throw new Error(bought.failure.message);
-    await waitFor(async () => (await call('wallet.ledger', { tradeId: bought.trade.tradeId })).total > 0, 'ledger cached');
+    await waitFor(
+      async () => (await call('wallet.ledger', { tradeId: bought.trade.tradeId })).total > 0,
+      'ledger cached',
+    );
     await waitFor(() => engine?.accountSession?.balance?.balance === 200_000 - cheapest.price, 'balance cached');
     const { balanceAt } = await call('app.snapshot');
     if (!balanceAt) throw new Error('a live balance without the time the server gave it');
@@ -90,7 +102,13 @@ describe('a saved account whose key no store holds', () => {
     await engine.start();
     const before = requests.length;
     const snapshot = await call('app.snapshot');
-    expect(snapshot.account).toMatchObject({ merchantId: merchant.merchantId, baseUrl: sb.baseUrl, demo: false, apiKeyConfigured: false, cacheOnly: true });
+    expect(snapshot.account).toMatchObject({
+      merchantId: merchant.merchantId,
+      baseUrl: sb.baseUrl,
+      demo: false,
+      apiKeyConfigured: false,
+      cacheOnly: true,
+    });
     expect(snapshot.connection.state).toBe('offline');
     expect(snapshot.connection.detail).toMatch(/Enter your API key .* to go live/);
     expect(snapshot.catalog.totalItems).toBe(299);
@@ -105,15 +123,30 @@ describe('a saved account whose key no store holds', () => {
 
     // What needs the key says so up front, and nothing is sent.
     const [row] = (await call('catalog.query', { limit: 1 })).rows;
-    await expect(call('buy.byId', { itemId: row?.itemId, assetId: row?.assetId, price: row?.price, recipient: { tradeUrl: TEST_TRADE_URL } })).rejects.toMatchObject({
+    await expect(
+      call('buy.byId', {
+        itemId: row?.itemId,
+        assetId: row?.assetId,
+        price: row?.price,
+        recipient: { tradeUrl: TEST_TRADE_URL },
+      }),
+    ).rejects.toMatchObject({
       code: 'unavailable',
       message: expect.stringMatching(/Enter your API key/),
     });
-    expect(await call('catalog.refresh')).toEqual({ started: false, reason: expect.stringMatching(/Enter your API key/) });
+    expect(await call('catalog.refresh')).toEqual({
+      started: false,
+      reason: expect.stringMatching(/Enter your API key/),
+    });
     expect(requests.slice(before)).toEqual([]);
 
     // The key entered in Settings: the same account goes live on the same cache.
-    const result = await call('account.configure', { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+    const result = await call('account.configure', {
+      baseUrl: sb.baseUrl,
+      wsUrl: sb.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: merchant.apiKey,
+    });
     expect(result.ok).toBe(true);
     await waitFor(() => engine?.accountSession?.connection.state === 'connected', 'the feed');
     expect((await call('app.snapshot')).account).toMatchObject({ apiKeyConfigured: true, cacheOnly: false });
@@ -134,8 +167,16 @@ describe('a saved account whose key no store holds', () => {
     engine = launched.engine;
     // A keychain slow to answer (a busy machine) is waited for first; it holds no key for this merchant.
     let snapshot = await call('app.snapshot');
-    await waitFor(async () => !(snapshot = await call('app.snapshot')).account.awaitingKeyStore, "the key store's answer", 60_000);
-    expect(snapshot.account).toMatchObject({ merchantId: merchant.merchantId, apiKeyConfigured: false, cacheOnly: true });
+    await waitFor(
+      async () => !(snapshot = await call('app.snapshot')).account.awaitingKeyStore,
+      "the key store's answer",
+      60_000,
+    );
+    expect(snapshot.account).toMatchObject({
+      merchantId: merchant.merchantId,
+      apiKeyConfigured: false,
+      cacheOnly: true,
+    });
     expect(snapshot.connection.detail).toMatch(/Enter your API key .* to go live/);
     expect((await call('trades.get', { tradeId }))?.trade.tradeId).toBe(tradeId);
     expect(lines.join('\n')).toMatch(new RegExp(`No API key for merchant ${merchant.merchantId}`));

@@ -21,7 +21,10 @@ class RecordingListener {
   private readonly server: Server = createServer((request, response) => {
     this.requests.push({ kind: 'http', url: request.url ?? '', headers: request.headers });
     if (this.redirectTo) response.writeHead(307, { location: `${this.redirectTo.baseUrl}${request.url ?? '/'}` }).end();
-    else response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found","message":"nothing here"}');
+    else
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":"not_found","message":"nothing here"}');
   });
 
   constructor(private readonly redirectTo: RecordingListener | null = null) {
@@ -80,7 +83,10 @@ describe('the stored API key goes only to the saved account’s own addresses', 
   /** An engine whose saved account is the merchant on the sandbox, its key in the secret store: as after a restart. */
   async function savedAccountEngine(): Promise<Engine> {
     const saved = { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId };
-    writeFileSync(join(dataDir, 'config.json'), JSON.stringify({ version: 1, account: saved, settings: { demoSandbox: false } }));
+    writeFileSync(
+      join(dataDir, 'config.json'),
+      JSON.stringify({ version: 1, account: saved, settings: { demoSandbox: false } }),
+    );
     const secrets = new MemorySecretStore();
     await secrets.set(merchant.merchantId, merchant.apiKey);
     engine = new Engine({
@@ -93,7 +99,8 @@ describe('the stored API key goes only to the saved account’s own addresses', 
     return engine;
   }
 
-  const call = (method: string, input: unknown): Promise<IpcEnvelope<unknown>> => dispatchIpc(engine as Engine, method, input);
+  const call = (method: string, input: unknown): Promise<IpcEnvelope<unknown>> =>
+    dispatchIpc(engine as Engine, method, input);
   const configFile = () => readFileSync(join(dataDir, 'config.json'), 'utf8');
 
   it('refuses to send it to another base URL or WebSocket URL without the key typed in the same call', async () => {
@@ -114,7 +121,10 @@ describe('the stored API key goes only to the saved account’s own addresses', 
         expect(listener.apiKeysSeen(), `${method} ${JSON.stringify(urls)}`).not.toContain(merchant.apiKey);
         expect(answer, `${method} ${JSON.stringify(urls)}`).toEqual({
           ok: false,
-          error: { code: 'invalid_input', message: expect.stringMatching(/only sent to the saved account's addresses.*enter the API key/i) as unknown },
+          error: {
+            code: 'invalid_input',
+            message: expect.stringMatching(/only sent to the saved account's addresses.*enter the API key/i) as unknown,
+          },
         });
       }
     }
@@ -124,7 +134,12 @@ describe('the stored API key goes only to the saved account’s own addresses', 
     expect(engine?.accountSession).toBe(session);
 
     // A key typed in the call goes where the call says (the listener records it): the listener does see requests.
-    const typed = await call('account.test', { baseUrl: listener.baseUrl, wsUrl: listener.wsUrl, merchantId: merchant.merchantId, apiKey: 'typed-key-0123456789' });
+    const typed = await call('account.test', {
+      baseUrl: listener.baseUrl,
+      wsUrl: listener.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: 'typed-key-0123456789',
+    });
     expect(typed).toMatchObject({ ok: true, value: { ok: false } });
     await waitFor(() => listener.requests.length > 0, 5000, 'the typed key at the listener');
     expect(listener.apiKeysSeen().every((key) => key === 'typed-key-0123456789')).toBe(true);
@@ -139,14 +154,19 @@ describe('the stored API key goes only to the saved account’s own addresses', 
     expect(tested).toMatchObject({ ok: true, value: { ok: true, merchantId: merchant.merchantId } });
     const saved = await call('account.configure', sameAddresses);
     expect(saved).toMatchObject({ ok: true, value: { ok: true } });
-    expect(JSON.parse(configFile())).toMatchObject({ account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId } });
+    expect(JSON.parse(configFile())).toMatchObject({
+      account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId },
+    });
   }, 60_000);
 
   it('does not lend one merchant’s stored key to another merchant id, even at the saved addresses', async () => {
     await savedAccountEngine();
     const other = await adminApi(sb).createMerchant({ balance: 10_000 });
     const answer = await call('account.test', { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: other.merchantId });
-    expect(answer).toEqual({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('enter') as unknown } });
+    expect(answer).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringContaining('enter') as unknown },
+    });
   }, 60_000);
 
   it('is not carried along a redirect by the REST client, the catalog download or the feed', async () => {
@@ -160,14 +180,31 @@ describe('the stored API key goes only to the saved account’s own addresses', 
         secrets: new MemorySecretStore(),
         log: (line) => logs.push(line),
         startDemo: () => Promise.reject(new Error('no demo in this test')),
-        override: { baseUrl: redirector.baseUrl, wsUrl: redirector.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey },
+        override: {
+          baseUrl: redirector.baseUrl,
+          wsUrl: redirector.wsUrl,
+          merchantId: merchant.merchantId,
+          apiKey: merchant.apiKey,
+        },
       });
       await engine.start();
-      const tested = await call('account.test', { baseUrl: redirector.baseUrl, wsUrl: redirector.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+      const tested = await call('account.test', {
+        baseUrl: redirector.baseUrl,
+        wsUrl: redirector.wsUrl,
+        merchantId: merchant.merchantId,
+        apiKey: merchant.apiKey,
+      });
       expect(tested).toMatchObject({ ok: true, value: { ok: false } });
       const urls = () => redirector.requests.map((request) => `${request.kind} ${request.url.split('?')[0] ?? ''}`);
       // Each path has asked the redirector and has had its answer (the feed gave up on it, the catalog sync failed).
-      await waitFor(() => urls().includes('upgrade /ws') && urls().includes('http /Items/GetAllItemsOnSale') && urls().includes('http /Wallet/GetBalance'), 15_000, 'requests at the redirector');
+      await waitFor(
+        () =>
+          urls().includes('upgrade /ws') &&
+          urls().includes('http /Items/GetAllItemsOnSale') &&
+          urls().includes('http /Wallet/GetBalance'),
+        15_000,
+        'requests at the redirector',
+      );
       await waitFor(() => engine?.accountSession?.connection.state !== 'connecting', 15_000, 'the feed refused');
       await waitFor(() => logs.some((line) => line.startsWith('catalog sync')), 15_000, 'the catalog sync failed');
       expect(redirector.requests.every((request) => request.headers['x-api-key'] === merchant.apiKey)).toBe(true);

@@ -22,7 +22,12 @@ describe('the demo sandbox across restarts', () => {
   }
 
   async function launch(): Promise<Engine> {
-    engine = new Engine({ dataDir, secrets: new MemorySecretStore(), log: () => {}, startDemo: () => startDemoSandbox(dataDir, () => {}) });
+    engine = new Engine({
+      dataDir,
+      secrets: new MemorySecretStore(),
+      log: () => {},
+      startDemo: () => startDemoSandbox(dataDir, () => {}),
+    });
     await engine.start();
     return engine;
   }
@@ -30,7 +35,10 @@ describe('the demo sandbox across restarts', () => {
   /** Twenty cached items that have a picture, by id: the simulator's new listings would hide stale ones. */
   async function someItemIds(): Promise<number[]> {
     const page = await call('catalog.query', { sort: 'price', direction: 'asc', limit: 40 });
-    return page.rows.filter((row) => row.img).slice(0, 20).map((row) => row.itemId);
+    return page.rows
+      .filter((row) => row.img)
+      .slice(0, 20)
+      .map((row) => row.itemId);
   }
 
   /** The cached pictures of those items that are still cached (the simulator sells some). */

@@ -24,7 +24,10 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
   beforeEach(async () => {
     sb = await startSandbox({ items: 40, seed: 5 });
     // Mixed case and characters that URL-encoding changes, so each written form of the key is a different text.
-    merchant = await adminApi(sb).createMerchant({ balance: 1_000_000, apiKey: 'Mk_Live+Mixed/Case=Key-0123456789abcdefXYZ' });
+    merchant = await adminApi(sb).createMerchant({
+      balance: 1_000_000,
+      apiKey: 'Mk_Live+Mixed/Case=Key-0123456789abcdefXYZ',
+    });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-forward-'));
     bodies.length = 0;
     status = 204;
@@ -38,7 +41,11 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     // The receiver listens on loopback: the test-only opt-in (no setting reaches it).
-    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant }, { forwardToPrivateAddresses: true });
+    app = await startEngine(
+      dataDir,
+      { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant },
+      { forwardToPrivateAddresses: true },
+    );
     await waitFor(() => app.session().connection.state === 'connected', 20_000, 'the feed');
   });
 
@@ -51,8 +58,17 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
 
   it('refuses a bad URL with the reason and keeps the settings; forwards trade notifications; a failing receiver shows in the centre', async () => {
     const refused = await dispatchIpc(app.engine, 'settings.update', { forwardUrl: 'ftp://example.com/hook' });
-    expect(refused).toEqual({ ok: false, error: expect.objectContaining({ code: 'invalid_input', message: 'settings.update: forwardUrl: Only http:// and https:// webhook URLs are allowed (not ftp:)' }) });
-    const noChat = await dispatchIpc(app.engine, 'settings.update', { forwardUrl: 'https://api.telegram.org/bot1:A/sendMessage', theme: 'light' });
+    expect(refused).toEqual({
+      ok: false,
+      error: expect.objectContaining({
+        code: 'invalid_input',
+        message: 'settings.update: forwardUrl: Only http:// and https:// webhook URLs are allowed (not ftp:)',
+      }),
+    });
+    const noChat = await dispatchIpc(app.engine, 'settings.update', {
+      forwardUrl: 'https://api.telegram.org/bot1:A/sendMessage',
+      theme: 'light',
+    });
     expect(noChat.ok).toBe(false);
     const before = await app.call('app.snapshot');
     expect(before.settings).toMatchObject({ forwardUrl: null, theme: 'dark' });
@@ -63,8 +79,17 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
     const saved = await app.call('settings.update', { forwardUrl: url, forwardCategories: ['trade'] });
     expect(saved.forwardUrl).toBe(url);
 
-    const item = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId: 96_000_001, price: 777, steamId: null }] })).body.items[0] as Item;
-    const tradeId = sb.core.buying.buy(merchant.merchantId, { itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: tradeUrlFor(40_001) }).tradeId;
+    const item = (
+      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+        items: [{ itemId: 96_000_001, price: 777, steamId: null }],
+      })
+    ).body.items[0] as Item;
+    const tradeId = sb.core.buying.buy(merchant.merchantId, {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      tradeUrl: tradeUrlFor(40_001),
+    }).tradeId;
     await adminApi(sb).transition(tradeId, { status: 'SENT' });
     await waitFor(() => bodies.length > 0, 20_000, 'a forwarded message');
     expect(bodies[0]?.path).toBe('/api/webhooks/7/SECRET-TOKEN');
@@ -82,14 +107,25 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
       30_000,
       'the failure in the centre',
     );
-    expect(failure).toMatchObject({ title: `Forwarding to 127.0.0.1:${port} failed`, category: 'connection', severity: 'danger' });
+    expect(failure).toMatchObject({
+      title: `Forwarding to 127.0.0.1:${port} failed`,
+      category: 'connection',
+      severity: 'danger',
+    });
     expect(JSON.stringify(failure)).not.toContain('SECRET-TOKEN');
-    expect((await app.call('app.snapshot')).forwarding).toMatchObject({ host: `127.0.0.1:${port}`, pending: 1, problem: expect.stringMatching(/HTTP 500/) });
+    expect((await app.call('app.snapshot')).forwarding).toMatchObject({
+      host: `127.0.0.1:${port}`,
+      pending: 1,
+      problem: expect.stringMatching(/HTTP 500/),
+    });
   });
 
   it('a message shows no part of the API key, no trade URL token in any form, and no Markdown of an item name', async () => {
     const port = (receiver.address() as AddressInfo).port;
-    await app.call('settings.update', { forwardUrl: `http://127.0.0.1:${port}/api/webhooks/7/SECRET-TOKEN`, forwardCategories: ['trade'] });
+    await app.call('settings.update', {
+      forwardUrl: `http://127.0.0.1:${port}/api/webhooks/7/SECRET-TOKEN`,
+      forwardCategories: ['trade'],
+    });
     const key = merchant.apiKey;
     // An item's name is the server's free text: here it carries the key and a token as an echo of them would.
     const echoes = [
@@ -102,8 +138,17 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
       'bare token=AbCd1234',
     ].join('; ');
     const name = `Karambit [claim your prize](http://evil.example/claim) @everyone ${echoes}`;
-    const item = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId: 96_000_002, price: 555, steamId: null, market_hash_name: name }] })).body.items[0] as Item;
-    const tradeId = sb.core.buying.buy(merchant.merchantId, { itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: tradeUrlFor(40_002) }).tradeId;
+    const item = (
+      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+        items: [{ itemId: 96_000_002, price: 555, steamId: null, market_hash_name: name }],
+      })
+    ).body.items[0] as Item;
+    const tradeId = sb.core.buying.buy(merchant.merchantId, {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      tradeUrl: tradeUrlFor(40_002),
+    }).tradeId;
     await adminApi(sb).transition(tradeId, { status: 'SENT' });
     await waitFor(() => bodies.length > 0, 20_000, 'a forwarded message');
     const content = String(bodies[0]?.body.content);

@@ -45,7 +45,12 @@ describe('the engine’s method table', () => {
       secrets: new MemorySecretStore(),
       log: () => {},
       startDemo: () => Promise.reject(new Error('no demo in this test')),
-      override: { baseUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9/ws', merchantId: 'handlers', apiKey: 'account-key-0123456789' },
+      override: {
+        baseUrl: 'http://127.0.0.1:9',
+        wsUrl: 'ws://127.0.0.1:9/ws',
+        merchantId: 'handlers',
+        apiKey: 'account-key-0123456789',
+      },
     });
     engines.push(engine);
     await engine.start();
@@ -55,13 +60,20 @@ describe('the engine’s method table', () => {
       return answer.value;
     };
 
-    const saved = (await call('recipients.save', { label: 'Main', tradeUrl: tradeUrlFor(12_345_678) })) as { id: string };
+    const saved = (await call('recipients.save', { label: 'Main', tradeUrl: tradeUrlFor(12_345_678) })) as {
+      id: string;
+    };
     expect(await call('recipients.list')).toEqual([expect.objectContaining({ id: saved.id, label: 'Main' })]);
     expect(await call('recipients.delete', { id: saved.id })).toEqual({ deleted: true });
     expect(await call('recipients.delete', { id: saved.id })).toEqual({ deleted: false });
     expect(await call('catalog.item', { itemId: 424_242 })).toBeNull();
     expect(await call('trades.get', { tradeId: 'no-such-trade' })).toBeNull();
-    expect(await call('wallet.ledger', { offset: 5, limit: 7 })).toMatchObject({ rows: [], total: 0, offset: 5, limit: 7 });
+    expect(await call('wallet.ledger', { offset: 5, limit: 7 })).toMatchObject({
+      rows: [],
+      total: 0,
+      offset: 5,
+      limit: 7,
+    });
     expect(await call('settings.update', { theme: 'light' })).toMatchObject({ theme: 'light' });
     expect(await dispatchIpc(engine, 'recipients.save', { label: 'Bad', tradeUrl: 'https://example.com/' })).toEqual({
       ok: false,

@@ -41,7 +41,9 @@ async function holder(dataDir: string): Promise<ChildProcess> {
     DataDirLock.acquire(${JSON.stringify(dataDir)});
     console.log('locked');
     setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   cleanups.push(() => {
     child.kill('SIGKILL');
   });
@@ -60,7 +62,9 @@ describe('one engine per data folder', () => {
     const first = engineOn(dataDir);
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(true);
     expect(() => engineOn(dataDir)).toThrow(DataDirLockedError);
-    expect(() => engineOn(dataDir)).toThrow(`The data folder ${dataDir} is already used by another engine in this process; close it first.`);
+    expect(() => engineOn(dataDir)).toThrow(
+      `The data folder ${dataDir} is already used by another engine in this process; close it first.`,
+    );
     await first.close();
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
     const second = engineOn(dataDir);
@@ -80,7 +84,9 @@ describe('one engine per data folder', () => {
     }
     expect(refusal).toBeInstanceOf(DataDirLockedError);
     expect((refusal as Error).message).toMatch(
-      new RegExp(`^Another Merchant Desk \\(process ${child.pid}, started .+Z\\) is already using the data folder ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. Close it first, or start this one with another data folder \\(--data-dir\\)\\.`),
+      new RegExp(
+        `^Another Merchant Desk \\(process ${child.pid}, started .+Z\\) is already using the data folder ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. Close it first, or start this one with another data folder \\(--data-dir\\)\\.`,
+      ),
     );
 
     // A crash (SIGKILL) leaves the file behind; its pid is dead, so the next engine takes over.

@@ -26,14 +26,25 @@ describe('saved recipients: no duplicates, and editable', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as { code?: string; message: string });
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: unknown) => error as { code?: string; message: string },
+    );
 
   it('refuses a second recipient with the same trade account or the same label, saying which one holds it; nothing is lost', async () => {
     const main = await app.call('recipients.save', { label: 'Main storage', tradeUrl: tradeUrlFor(111) });
-    const sameAccount = await refusal(app.call('recipients.save', { label: 'Other', tradeUrl: tradeUrlFor(111).replace(/token=\w+/, 'token=NewTok99') }));
+    const sameAccount = await refusal(
+      app.call('recipients.save', {
+        label: 'Other',
+        tradeUrl: tradeUrlFor(111).replace(/token=\w+/, 'token=NewTok99'),
+      }),
+    );
     expect(sameAccount).toMatchObject({ code: 'invalid_input' });
     expect(sameAccount?.message).toContain('"Main storage"');
-    const sameLabel = await refusal(app.call('recipients.save', { label: '  main STORAGE ', tradeUrl: tradeUrlFor(222) }));
+    const sameLabel = await refusal(
+      app.call('recipients.save', { label: '  main STORAGE ', tradeUrl: tradeUrlFor(222) }),
+    );
     expect(sameLabel).toMatchObject({ code: 'invalid_input' });
     expect(sameLabel?.message).toContain('"Main storage"');
     expect(await app.call('recipients.list')).toEqual([main]);
@@ -42,11 +53,17 @@ describe('saved recipients: no duplicates, and editable', () => {
   it('edits a recipient in place: label and trade URL change, id and creation time stay', async () => {
     const [main] = await app.call('recipients.list');
     if (!main) throw new Error('no recipient');
-    const edited = await app.call('recipients.save', { id: main.id, label: 'Vault', tradeUrl: tradeUrlFor(111).replace(/token=\w+/, 'token=Fresh123') });
+    const edited = await app.call('recipients.save', {
+      id: main.id,
+      label: 'Vault',
+      tradeUrl: tradeUrlFor(111).replace(/token=\w+/, 'token=Fresh123'),
+    });
     expect(edited).toMatchObject({ id: main.id, label: 'Vault', createdAt: main.createdAt });
     expect(edited.tradeUrl).toContain('token=Fresh123');
     expect(await app.call('recipients.list')).toEqual([edited]);
     // Saving it unchanged is not a duplicate of itself.
-    expect(await app.call('recipients.save', { id: main.id, label: 'Vault', tradeUrl: edited.tradeUrl })).toMatchObject({ id: main.id });
+    expect(await app.call('recipients.save', { id: main.id, label: 'Vault', tradeUrl: edited.tradeUrl })).toMatchObject(
+      { id: main.id },
+    );
   });
 });

@@ -34,7 +34,17 @@ describe('alert rules with the catalog filters, against the real sandbox', () =>
   }
 
   /** Lists these items (in one frame); each spec sets what the test reads, no random stickers or charms. */
-  const list = (specs: { itemId: number; name: string; price: number; paintSeed: number; float?: number; keyChains?: KeyChain[]; stickers?: string[] }[]) =>
+  const list = (
+    specs: {
+      itemId: number;
+      name: string;
+      price: number;
+      paintSeed: number;
+      float?: number;
+      keyChains?: KeyChain[];
+      stickers?: string[];
+    }[],
+  ) =>
     adminApi(sb).post<{ items: Item[] }>('/admin/items', {
       items: specs.map((s) => ({
         itemId: s.itemId,
@@ -44,11 +54,20 @@ describe('alert rules with the catalog filters, against the real sandbox', () =>
         paintSeed: s.paintSeed,
         float: s.float ?? 0.2,
         keyChains: s.keyChains ?? [],
-        stickers: (s.stickers ?? []).map((name, slot) => ({ name, img: 'https://img.invalid/sticker.png', slot, wear: null })),
+        stickers: (s.stickers ?? []).map((name, slot) => ({
+          name,
+          img: 'https://img.invalid/sticker.png',
+          slot,
+          wear: null,
+        })),
       })),
     });
 
-  const firedItems = async (harness: EngineHarness, ruleId: string) => (await harness.call('alerts.firings')).filter((f) => f.ruleId === ruleId).map((f) => f.itemId).sort();
+  const firedItems = async (harness: EngineHarness, ruleId: string) =>
+    (await harness.call('alerts.firings'))
+      .filter((f) => f.ruleId === ruleId)
+      .map((f) => f.itemId)
+      .sort();
 
   beforeEach(async () => {
     sb = await startSandbox({ items: 200, seed: 31 });
@@ -68,13 +87,35 @@ describe('alert rules with the catalog filters, against the real sandbox', () =>
     const name = '★ Filter Test Knife | Case Hardened (Field-Tested)';
     // The name's market: four listings at $100 (none in the list, none with a charm).
     await list([0, 1, 2, 3].map((i) => ({ itemId: 96_000_001 + i, name, price: 10_000, paintSeed: 300 + i })));
-    await waitFor(async () => (await harness.call('catalog.query', { search: 'Filter Test Knife' })).total === 4, 10_000, 'the market cached');
+    await waitFor(
+      async () => (await harness.call('catalog.query', { search: 'Filter Test Knife' })).total === 4,
+      10_000,
+      'the market cached',
+    );
     const rule = await harness.call('alerts.saveRule', {
       name: 'CH blue gems',
-      filters: { search: 'Filter Test Knife', seeds: [[1, 25], [661, 661], [670, 670]], hasCharm: true, discountMin: 20 },
+      filters: {
+        search: 'Filter Test Knife',
+        seeds: [
+          [1, 25],
+          [661, 661],
+          [670, 670],
+        ],
+        hasCharm: true,
+        discountMin: 20,
+      },
       maxPrice: 100_000,
     });
-    expect(rule.filters).toMatchObject({ seeds: [[1, 25], [661, 661], [670, 670]], hasCharm: true, discountMin: 20, search: 'Filter Test Knife' });
+    expect(rule.filters).toMatchObject({
+      seeds: [
+        [1, 25],
+        [661, 661],
+        [670, 670],
+      ],
+      hasCharm: true,
+      discountMin: 20,
+      search: 'Filter Test Knife',
+    });
     expect(await firedItems(harness, rule.id)).toEqual([]);
 
     // One frame: the match and three that miss one filter each. The reference is the median of the five plain
@@ -113,13 +154,30 @@ describe('alert rules with the catalog filters, against the real sandbox', () =>
 
     harness = await launch();
     const [rule] = await harness.call('alerts.rules');
-    expect(rule).toMatchObject({ id: saved.id, maxPrice: 5000, filters: { search: 'Legacy Blade | Slaughter', floatMin: 0.1, floatMax: 0.3, stickerNames: ['crown'], phase: null } });
+    expect(rule).toMatchObject({
+      id: saved.id,
+      maxPrice: 5000,
+      filters: {
+        search: 'Legacy Blade | Slaughter',
+        floatMin: 0.1,
+        floatMax: 0.3,
+        stickerNames: ['crown'],
+        phase: null,
+      },
+    });
     const name = 'Legacy Blade | Slaughter (Minimal Wear)';
     await list([
       { itemId: 96_000_202, name, price: 4000, paintSeed: 1, float: 0.35, stickers: ['Crown (Foil)'] },
       { itemId: 96_000_203, name, price: 4000, paintSeed: 1, float: 0.2 },
       { itemId: 96_000_204, name, price: 5001, paintSeed: 1, float: 0.2, stickers: ['Crown (Foil)'] },
-      { itemId: 96_000_205, name: 'Legacy Blade | Fade (Minimal Wear)', price: 4000, paintSeed: 1, float: 0.2, stickers: ['Crown (Foil)'] },
+      {
+        itemId: 96_000_205,
+        name: 'Legacy Blade | Fade (Minimal Wear)',
+        price: 4000,
+        paintSeed: 1,
+        float: 0.2,
+        stickers: ['Crown (Foil)'],
+      },
       // Last: once it fired, the frame's others were decided.
       { itemId: 96_000_201, name, price: 4000, paintSeed: 1, float: 0.2, stickers: ['Crown (Foil)'] },
     ]);
@@ -134,12 +192,36 @@ describe('alert rules with the catalog filters, against the real sandbox', () =>
       ok: false,
       error: { code: 'invalid_input', message: 'alerts.saveRule: filters.seeds.0: a range runs backwards' },
     });
-    expect(await save({ name: 'past 999', filters: { seeds: [[1, 1000]] } })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('filters.seeds.0.1') } });
-    expect(await save({ name: 'a list as text', filters: { seeds: '661, 670' } })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('filters.seeds') } });
-    expect(await save({ name: 'over 100 %', filters: { discountMin: 150 } })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^alerts\.saveRule: filters\.discountMin: .*100/) } });
-    expect(await save({ name: 'none on sale', filters: { listingsMin: 0 } })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'alerts.saveRule: filters.listingsMin: listings on sale: at least 1' } });
-    expect(await save({ name: 'half a listing', filters: { listingsMin: 2.5 } })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'alerts.saveRule: filters.listingsMin: listings on sale: a whole number' } });
-    expect(await save({ name: 'a sort', filters: { sort: 'price' } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await save({ name: 'past 999', filters: { seeds: [[1, 1000]] } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringContaining('filters.seeds.0.1') },
+    });
+    expect(await save({ name: 'a list as text', filters: { seeds: '661, 670' } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringContaining('filters.seeds') },
+    });
+    expect(await save({ name: 'over 100 %', filters: { discountMin: 150 } })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(/^alerts\.saveRule: filters\.discountMin: .*100/),
+      },
+    });
+    expect(await save({ name: 'none on sale', filters: { listingsMin: 0 } })).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: 'alerts.saveRule: filters.listingsMin: listings on sale: at least 1' },
+    });
+    expect(await save({ name: 'half a listing', filters: { listingsMin: 2.5 } })).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: 'alerts.saveRule: filters.listingsMin: listings on sale: a whole number',
+      },
+    });
+    expect(await save({ name: 'a sort', filters: { sort: 'price' } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     expect(await harness.call('alerts.rules')).toEqual([]);
   }, 60_000);
 });

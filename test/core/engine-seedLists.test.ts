@@ -52,12 +52,24 @@ describe('named seed lists in the settings, against the real sandbox', () => {
 
     const refusals: [unknown, string][] = [
       [[{ name: '   ', seeds: '1' }], 'settings.update: seedLists.0.name: Name the seed list'],
-      [[{ name: 'x'.repeat(61), seeds: '1' }], "settings.update: seedLists.0.name: A seed list's name is at most 60 characters"],
-      [[{ name: 'Typo', seeds: '661, 9x5' }], 'settings.update: seedLists.0.seeds: "9x5" is not a number or a range like 1-25'],
+      [
+        [{ name: 'x'.repeat(61), seeds: '1' }],
+        "settings.update: seedLists.0.name: A seed list's name is at most 60 characters",
+      ],
+      [
+        [{ name: 'Typo', seeds: '661, 9x5' }],
+        'settings.update: seedLists.0.seeds: "9x5" is not a number or a range like 1-25',
+      ],
       [[{ name: 'Past', seeds: '1000' }], 'settings.update: seedLists.0.seeds: "1000" is past 999'],
       [[{ name: 'Empty', seeds: ' , ' }], 'settings.update: seedLists.0.seeds: The seed list holds no seed'],
-      [[...lists, { name: 'ch BLUE gems t1', seeds: '1' }], 'settings.update: seedLists.2.name: Two seed lists are named "ch BLUE gems t1"'],
-      [Array.from({ length: 101 }, (_, i) => ({ name: `List ${i}`, seeds: String(i) })), 'settings.update: seedLists: At most 100 seed lists'],
+      [
+        [...lists, { name: 'ch BLUE gems t1', seeds: '1' }],
+        'settings.update: seedLists.2.name: Two seed lists are named "ch BLUE gems t1"',
+      ],
+      [
+        Array.from({ length: 101 }, (_, i) => ({ name: `List ${i}`, seeds: String(i) })),
+        'settings.update: seedLists: At most 100 seed lists',
+      ],
       [[{ name: 'Extra', seeds: '1', color: 'blue' }], 'settings.update: seedLists.0: Unrecognized key: "color"'],
     ];
     for (const [seedLists, message] of refusals) {
@@ -70,7 +82,10 @@ describe('named seed lists in the settings, against the real sandbox', () => {
     expect(await settings()).toMatchObject({ seedLists: lists, theme: 'dark' });
 
     // 100 lists are fine; deleting one sends the rest.
-    const hundred = Array.from({ length: 100 }, (_, i) => ({ name: `List ${String(i).padStart(3, '0')}`, seeds: String(i) }));
+    const hundred = Array.from({ length: 100 }, (_, i) => ({
+      name: `List ${String(i).padStart(3, '0')}`,
+      seeds: String(i),
+    }));
     expect(await dispatchIpc(app.engine, 'settings.update', { seedLists: hundred })).toMatchObject({ ok: true });
     expect(await dispatchIpc(app.engine, 'settings.update', { seedLists: lists.slice(1) })).toMatchObject({ ok: true });
 

@@ -40,10 +40,19 @@ it('logs how many items a sync left out, and why the first one was', async () =>
   const merchant = await adminApi(sandbox).createMerchant({ balance: 10_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'sync-skips-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const app: EngineHarness = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+  const app: EngineHarness = await startEngine(dataDir, {
+    baseUrl: proxy.baseUrl,
+    wsUrl: proxy.wsUrl,
+    merchantId: merchant.merchantId,
+    apiKey: merchant.apiKey,
+  });
   cleanups.push(() => app.close());
 
-  const line = await waitFor(() => app.logs.find((entry) => entry.includes('left out')), 20_000, 'the log line on the items left out');
+  const line = await waitFor(
+    () => app.logs.find((entry) => entry.includes('left out')),
+    20_000,
+    'the log line on the items left out',
+  );
   expect(line).toContain('2 items');
   expect(line).toContain(`item ${broken[0]}: price is not an integer`);
   // The rest of the list is the catalog.

@@ -16,7 +16,11 @@ import { FaultProxy } from '../support/faultProxy';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, at } from '../support/sandboxHttp';
 
-async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -48,7 +52,12 @@ describe('engine against the real sandbox', () => {
       secrets: new MemorySecretStore(),
       log: (line) => logs.push(line),
       startDemo: () => Promise.reject(new Error('no demo in this test')),
-      override: { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey },
+      override: {
+        baseUrl: proxy.baseUrl,
+        wsUrl: proxy.wsUrl,
+        merchantId: merchant.merchantId,
+        apiKey: merchant.apiKey,
+      },
     });
     engine.subscribe((batch) => batches.push(batch));
     await engine.start();
@@ -84,25 +93,59 @@ describe('engine against the real sandbox', () => {
 
     const [first] = (await call('catalog.query', { sort: 'price', direction: 'asc', limit: 1 })).rows;
     await adminApi(sb).patch(`/admin/items/${first?.itemId}`, { price: 999_999 });
-    await waitFor(async () => (await call('catalog.item', { itemId: first?.itemId }))?.item.price === 999_999, 5000, 'price_changed applied');
-    await waitFor(() => batches.some((b) => b.items?.prices.some((p) => p.itemId === first?.itemId && p.price === 999_999)), 2000, 'price batch');
+    await waitFor(
+      async () => (await call('catalog.item', { itemId: first?.itemId }))?.item.price === 999_999,
+      5000,
+      'price_changed applied',
+    );
+    await waitFor(
+      () => batches.some((b) => b.items?.prices.some((p) => p.itemId === first?.itemId && p.price === 999_999)),
+      2000,
+      'price batch',
+    );
     await adminApi(sb).delete(`/admin/items/${first?.itemId}`);
-    await waitFor(async () => (await call('catalog.item', { itemId: first?.itemId }))?.onSale === false || (await call('catalog.item', { itemId: first?.itemId })) === null, 5000, 'removal');
+    await waitFor(
+      async () =>
+        (await call('catalog.item', { itemId: first?.itemId }))?.onSale === false ||
+        (await call('catalog.item', { itemId: first?.itemId })) === null,
+      5000,
+      'removal',
+    );
     // The catalog summary follows the feed (count and value), not only syncs.
-    const serverTotals = () => sb.core.db.prepare('SELECT count(*) AS totalItems, sum(price) AS totalValue FROM items WHERE on_sale = 1').get() as { totalItems: number; totalValue: number };
+    const serverTotals = () =>
+      sb.core.db
+        .prepare('SELECT count(*) AS totalItems, sum(price) AS totalValue FROM items WHERE on_sale = 1')
+        .get() as { totalItems: number; totalValue: number };
     await waitFor(() => batches.some((b) => b.catalog?.totalItems === 1999), 5000, 'summary after the removal');
     const listed = await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 4321 }] });
     expect(listed.status).toBe(200);
-    await waitFor(async () => (await call('app.snapshot')).catalog.totalItems === 2000, 5000, 'summary after the listing');
+    await waitFor(
+      async () => (await call('app.snapshot')).catalog.totalItems === 2000,
+      5000,
+      'summary after the listing',
+    );
     expect((await call('app.snapshot')).catalog).toMatchObject(serverTotals());
     // A trade and its ledger entries, cached before the network goes.
     const [second] = (await call('catalog.query', { sort: 'price', direction: 'asc', limit: 1 })).rows;
-    const bought = await call('buy.byId', { itemId: second?.itemId, assetId: second?.assetId, price: second?.price, recipient: { tradeUrl: TEST_TRADE_URL } });
+    const bought = await call('buy.byId', {
+      itemId: second?.itemId,
+      assetId: second?.assetId,
+      price: second?.price,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+    });
     if (!bought.ok) throw new Error(bought.failure.message);
     await adminApi(sb).transition(bought.trade.tradeId, { status: 'SENT' });
     await adminApi(sb).transition(bought.trade.tradeId, { status: 'COMPLETED' });
-    await waitFor(async () => (await call('trades.get', { tradeId: bought.trade.tradeId }))?.trade.status === 'COMPLETED', 10_000, 'COMPLETED cached');
-    await waitFor(async () => (await call('wallet.ledger', { tradeId: bought.trade.tradeId })).total === 2, 10_000, 'ledger cached');
+    await waitFor(
+      async () => (await call('trades.get', { tradeId: bought.trade.tradeId }))?.trade.status === 'COMPLETED',
+      10_000,
+      'COMPLETED cached',
+    );
+    await waitFor(
+      async () => (await call('wallet.ledger', { tradeId: bought.trade.tradeId })).total === 2,
+      10_000,
+      'ledger cached',
+    );
     await waitFor(() => session().balance?.balance === 500_000 - (second?.price ?? 0), 10_000, 'balance cached');
 
     // Offline cold start: the network is gone, the cache is not.
@@ -136,17 +179,32 @@ describe('engine against the real sandbox', () => {
     sb.core.catalog.load([unseen]);
     expect(await call('catalog.item', { itemId: unseen.itemId })).toBeNull();
     sb.core.catalog.reprice([{ itemId: unseen.itemId, price: 4242 }]);
-    await waitFor(async () => (await call('catalog.item', { itemId: unseen.itemId }))?.item.price === 4242, 5000, 'unknown item fetched');
+    await waitFor(
+      async () => (await call('catalog.item', { itemId: unseen.itemId }))?.item.price === 4242,
+      5000,
+      'unknown item fetched',
+    );
     expect((await call('catalog.item', { itemId: unseen.itemId }))?.item).toEqual({ ...unseen, price: 4242 });
-    await waitFor(() => batches.some((b) => b.items?.upserted.some((row) => row.itemId === unseen.itemId && row.price === 4242)), 2000, 'upsert batch');
+    await waitFor(
+      () => batches.some((b) => b.items?.upserted.some((row) => row.itemId === unseen.itemId && row.price === 4242)),
+      2000,
+      'upsert batch',
+    );
   }, 60_000);
 
   it('reconciles a trade that changed while the network was cut, and notifies each status once', async () => {
     await launch();
     await waitFor(() => session().connection.state === 'connected', 10_000, 'feed');
-    const item = at((await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 700 }] })).body.items);
+    const item = at(
+      (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 700 }] })).body.items,
+    );
     await waitFor(async () => (await call('catalog.item', { itemId: item.itemId })) !== null, 5000, 'new item');
-    const outcome = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 700, recipient: { tradeUrl: TEST_TRADE_URL } });
+    const outcome = await call('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: 700,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+    });
     if (!outcome.ok) throw new Error(outcome.failure.message);
     const tradeId = outcome.trade.tradeId;
 
@@ -155,29 +213,51 @@ describe('engine against the real sandbox', () => {
     await adminApi(sb).transition(tradeId, { status: 'SENT' });
     await adminApi(sb).transition(tradeId, { status: 'COMPLETED' });
     proxy.restore();
-    const detail = await waitFor(async () => {
-      const trade = await call('trades.get', { tradeId });
-      return trade?.trade.status === 'COMPLETED' ? trade : null;
-    }, 30_000, 'reconciled COMPLETED');
+    const detail = await waitFor(
+      async () => {
+        const trade = await call('trades.get', { tradeId });
+        return trade?.trade.status === 'COMPLETED' ? trade : null;
+      },
+      30_000,
+      'reconciled COMPLETED',
+    );
     expect(detail.timeline.map((entry) => entry.status)).toEqual(['PENDING', 'COMPLETED']);
-    const notifiedFor = (id: string) => batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'trade' && n.target.tradeId === id);
+    const notifiedFor = (id: string) =>
+      batches
+        .flatMap((b) => b.notifications ?? [])
+        .filter((n) => n.target?.type === 'trade' && n.target.tradeId === id);
     await waitFor(() => notifiedFor(tradeId).length > 0, 2000, 'notification');
     // Markers: live again (said only once the reconnect has caught up), then another trade's status over the feed,
     // announced in a later batch than anything the catch-up could still announce.
     await waitFor(() => session().connection.state === 'connected', 30_000, 'live again');
-    const markerItem = at((await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 710 }] })).body.items);
-    await waitFor(async () => (await call('catalog.item', { itemId: markerItem.itemId })) !== null, 5000, 'marker item');
-    const marker = await call('buy.byId', { itemId: markerItem.itemId, assetId: markerItem.assetId, price: 710, recipient: { tradeUrl: TEST_TRADE_URL } });
+    const markerItem = at(
+      (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 710 }] })).body.items,
+    );
+    await waitFor(
+      async () => (await call('catalog.item', { itemId: markerItem.itemId })) !== null,
+      5000,
+      'marker item',
+    );
+    const marker = await call('buy.byId', {
+      itemId: markerItem.itemId,
+      assetId: markerItem.assetId,
+      price: 710,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+    });
     if (!marker.ok) throw new Error(marker.failure.message);
     await adminApi(sb).transition(marker.trade.tradeId, { status: 'SENT' });
     await adminApi(sb).transition(marker.trade.tradeId, { status: 'COMPLETED' });
     await waitFor(() => notifiedFor(marker.trade.tradeId).length > 0, 10_000, 'the marker trade notified');
     expect(notifiedFor(tradeId).map((n) => n.id)).toEqual([`trade:${tradeId}:COMPLETED`]);
     // The ledger followed: FREEZE then BUY COMPLETED.
-    const ledger = await waitFor(async () => {
-      const page = await call('wallet.ledger', { tradeId });
-      return page.rows.length === 2 ? page : null;
-    }, 10_000, 'ledger');
+    const ledger = await waitFor(
+      async () => {
+        const page = await call('wallet.ledger', { tradeId });
+        return page.rows.length === 2 ? page : null;
+      },
+      10_000,
+      'ledger',
+    );
     expect(ledger.rows.map((row) => row.type).sort()).toEqual(['BUY COMPLETED', 'FREEZE']);
   }, 60_000);
 
@@ -185,23 +265,37 @@ describe('engine against the real sandbox', () => {
     await launch();
     await waitFor(() => session().connection.state === 'connected', 10_000, 'feed');
     const catalogPath = ENDPOINTS.getAllItemsOnSale.path;
-    await waitFor(() => session().progressList().length === 0 && proxy.count(catalogPath) > 0, 20_000, 'the first sync done');
+    await waitFor(
+      () => session().progressList().length === 0 && proxy.count(catalogPath) > 0,
+      20_000,
+      'the first sync done',
+    );
     expect(await call('catalog.refresh')).toMatchObject({ started: true });
     await waitFor(() => proxy.count(catalogPath) === 2, 20_000, 'the refresh sent');
 
     await adminApi(sb).post('/admin/maintenance', { on: true });
     await waitFor(() => session().connection.state === 'maintenance', 20_000, 'maintenance');
     const sentBefore = proxy.count(catalogPath);
-    expect(await call('catalog.refresh')).toEqual({ started: false, reason: expect.stringMatching(/under maintenance/) });
+    expect(await call('catalog.refresh')).toEqual({
+      started: false,
+      reason: expect.stringMatching(/under maintenance/),
+    });
     await adminApi(sb).post('/admin/maintenance', { on: false });
     await call('connection.retryNow');
     await waitFor(() => session().connection.state === 'connected', 20_000, 'back from maintenance');
 
     proxy.cut();
     await waitFor(() => session().connection.state === 'offline', 30_000, 'offline');
-    expect(await call('catalog.refresh')).toEqual({ started: false, reason: expect.stringMatching(/cannot be reached/) });
+    expect(await call('catalog.refresh')).toEqual({
+      started: false,
+      reason: expect.stringMatching(/cannot be reached/),
+    });
     expect(proxy.count(catalogPath)).toBe(sentBefore);
-    expect(session().progressList().filter((p) => p.kind === 'catalog-sync')).toEqual([]);
+    expect(
+      session()
+        .progressList()
+        .filter((p) => p.kind === 'catalog-sync'),
+    ).toEqual([]);
   }, 90_000);
 
   it('falls back to polling when three other connections hold the feed limit, and keeps trades current', async () => {
@@ -209,7 +303,9 @@ describe('engine against the real sandbox', () => {
       [0, 1, 2].map(
         () =>
           new Promise<WebSocket>((resolve, reject) => {
-            const socket = new WebSocket(sb.wsUrl, { headers: { 'x-api-key': merchant.apiKey, 'x-merchant-id': merchant.merchantId } });
+            const socket = new WebSocket(sb.wsUrl, {
+              headers: { 'x-api-key': merchant.apiKey, 'x-merchant-id': merchant.merchantId },
+            });
             socket.once('message', () => resolve(socket));
             socket.once('error', reject);
           }),
@@ -219,11 +315,22 @@ describe('engine against the real sandbox', () => {
       await launch();
       await waitFor(() => session().connection.state === 'polling', 10_000, 'polling state');
       expect(session().connection.detail).toMatch(/connection|limit|3/i);
-      const item = at((await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 300 }] })).body.items);
-      const outcome = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 300, recipient: { tradeUrl: TEST_TRADE_URL } });
+      const item = at(
+        (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 300 }] })).body.items,
+      );
+      const outcome = await call('buy.byId', {
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: 300,
+        recipient: { tradeUrl: TEST_TRADE_URL },
+      });
       if (!outcome.ok) throw new Error(outcome.failure.message);
       await adminApi(sb).transition(outcome.trade.tradeId, { status: 'SENT' });
-      await waitFor(async () => (await call('trades.get', { tradeId: outcome.trade.tradeId }))?.trade.status === 'SENT', 25_000, 'poll picked up SENT');
+      await waitFor(
+        async () => (await call('trades.get', { tradeId: outcome.trade.tradeId }))?.trade.status === 'SENT',
+        25_000,
+        'poll picked up SENT',
+      );
     } finally {
       for (const socket of others) socket.close();
     }
@@ -260,11 +367,22 @@ describe('engine against the real sandbox', () => {
       // far more than 300 calls that each cost the server a request, all at once.
       const { dispatchIpc } = await import('../../src/main/core/ipc/dispatch');
       const ipc = (method: string, input: unknown) => dispatchIpc(engine as Engine, method, input);
-      const account = { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey };
+      const account = {
+        baseUrl: proxy.baseUrl,
+        wsUrl: proxy.wsUrl,
+        merchantId: merchant.merchantId,
+        apiKey: merchant.apiKey,
+      };
       const burst: Promise<unknown>[] = [];
       for (let i = 0; i < 60; i++) burst.push(ipc('catalog.refresh', {}));
       for (let i = 0; i < 320; i++) {
-        burst.push(ipc('buy.byName', { market_hash_name: `No Such Item ${i}`, maxPrice: 100, recipient: { tradeUrl: TEST_TRADE_URL } }));
+        burst.push(
+          ipc('buy.byName', {
+            market_hash_name: `No Such Item ${i}`,
+            maxPrice: 100,
+            recipient: { tradeUrl: TEST_TRADE_URL },
+          }),
+        );
       }
       for (let i = 0; i < 20; i++) burst.push(ipc('account.test', account));
       for (let i = 0; i < 20; i++) burst.push(ipc('trades.query', { webhookFailed: true }));
@@ -280,8 +398,8 @@ describe('engine against the real sandbox', () => {
         () =>
           seen.some((r) => r.status === 429) ||
           (limiter.queued('default') > 0 &&
-          limiter.unanswered('default') === 0 &&
-          limiter.status().defaultRemaining === 0 &&
+            limiter.unanswered('default') === 0 &&
+            limiter.status().defaultRemaining === 0 &&
             seen.some((r) => r.at >= started && isCatalog(r.path) && r.status !== 0)),
         30_000,
         'the burst held at its budget and a catalog sync answered',
@@ -324,31 +442,66 @@ describe('engine against the real sandbox', () => {
   it('turns a buy whose answer is lost into exactly one trade', async () => {
     await launch();
     await waitFor(() => session().connection.state === 'connected', 10_000, 'feed');
-    const item = at((await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 1200 }] })).body.items);
+    const item = at(
+      (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 1200 }] })).body.items,
+    );
     proxy.swallowNextResponse('/Items/Buy');
-    const outcome = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 1200, recipient: { tradeUrl: TEST_TRADE_URL }, externalId: 'lost-answer-1' });
+    const outcome = await call('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: 1200,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+      externalId: 'lost-answer-1',
+    });
     expect(outcome.ok).toBe(true);
     expect(proxy.count('/Items/Buy')).toBe(1);
-    const server = sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'lost-answer-1'").get() as { n: number };
+    const server = sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'lost-answer-1'").get() as {
+      n: number;
+    };
     expect(server.n).toBe(1);
     const local = await call('trades.query', { externalId: 'lost-answer-1' });
     expect(local.total).toBe(1);
     // Trying again with the same order id never makes a second trade.
-    const again = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 1200, recipient: { tradeUrl: TEST_TRADE_URL }, externalId: 'lost-answer-1' });
+    const again = await call('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: 1200,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+      externalId: 'lost-answer-1',
+    });
     expect(again.ok ? again.trade.tradeId : again.failure.code).toBe(outcome.ok ? outcome.trade.tradeId : '');
-    expect((sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'lost-answer-1'").get() as { n: number }).n).toBe(1);
+    expect(
+      (
+        sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'lost-answer-1'").get() as {
+          n: number;
+        }
+      ).n,
+    ).toBe(1);
   }, 60_000);
 
   it('maps every buy refusal to a clear message and a next step', async () => {
     await launch();
     await waitFor(() => session().balance !== null, 10_000, 'balance');
-    const [cheap, pricey] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 1000 }, { price: 900_000 }] })).body.items as [Item, Item];
+    const [cheap, pricey] = (
+      await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 1000 }, { price: 900_000 }] })
+    ).body.items as [Item, Item];
     const buy = (patch: Record<string, unknown>, item: Item = cheap) =>
-      call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: { tradeUrl: TEST_TRADE_URL }, ...patch });
+      call('buy.byId', {
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: item.price,
+        recipient: { tradeUrl: TEST_TRADE_URL },
+        ...patch,
+      });
 
     const changed = await buy({ price: 900 });
     expect(changed.ok).toBe(false);
-    if (!changed.ok) expect(changed.failure).toMatchObject({ code: 'price_changed', newPrice: 1000, nextStep: 'Buy at $10.00, or cancel.' });
+    if (!changed.ok)
+      expect(changed.failure).toMatchObject({
+        code: 'price_changed',
+        newPrice: 1000,
+        nextStep: 'Buy at $10.00, or cancel.',
+      });
     const badUrl = await buy({ recipient: { tradeUrl: 'https://steamcommunity.com/id/someone' } });
     if (!badUrl.ok) expect(badUrl.failure.code).toBe('invalid_tradeurl');
     const poor = await buy({}, pricey);
@@ -367,28 +520,47 @@ describe('engine against the real sandbox', () => {
     const again = await buy({ externalId: 'dup-1' });
     expect(again.ok && ok.ok && again.trade.tradeId === ok.trade.tradeId).toBe(true);
     // Another item under the same order id is another order: shown as the duplicate it is.
-    const [other] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 100 }] })).body.items as [Item];
+    const [other] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 100 }] })).body
+      .items as [Item];
     const duplicate = await buy({ externalId: 'dup-1' }, other);
     expect(duplicate.ok).toBe(false);
     if (!duplicate.ok && ok.ok) {
-      expect(duplicate.failure).toMatchObject({ code: 'duplicate_external_id', nextStep: 'This order id was used before: open that trade, or use a new order id.' });
+      expect(duplicate.failure).toMatchObject({
+        code: 'duplicate_external_id',
+        nextStep: 'This order id was used before: open that trade, or use a new order id.',
+      });
       expect(duplicate.failure.message).toContain(ok.trade.tradeId);
     }
-    expect((sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'dup-1'").get() as { n: number }).n).toBe(1);
+    expect(
+      (sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'dup-1'").get() as { n: number }).n,
+    ).toBe(1);
   }, 60_000);
 
   it('fires an alert rule once per item and price', async () => {
     await launch();
     await waitFor(async () => (await call('catalog.query', { limit: 1 })).total > 0, 20_000, 'first sync');
     await call('alerts.saveRule', { name: 'Zeus bargains', namePattern: 'Zeus x27 | Tesla Coil', maxPrice: 5000 });
-    await adminApi(sb).post('/admin/items', { items: [{ itemId: 88_000_001, market_hash_name: 'Zeus x27 | Tesla Coil (Factory New)', price: 4200 }] });
-    const firing = await waitFor(async () => (await call('alerts.firings')).find((f) => f.itemId === 88_000_001), 10_000, 'firing');
+    await adminApi(sb).post('/admin/items', {
+      items: [{ itemId: 88_000_001, market_hash_name: 'Zeus x27 | Tesla Coil (Factory New)', price: 4200 }],
+    });
+    const firing = await waitFor(
+      async () => (await call('alerts.firings')).find((f) => f.itemId === 88_000_001),
+      10_000,
+      'firing',
+    );
     expect(firing).toMatchObject({ ruleName: 'Zeus bargains', price: 4200, acknowledged: false });
     // The same item at the same price again (a replayed frame) does not fire twice.
-    await adminApi(sb).post('/admin/items', { items: [{ itemId: 88_000_001, market_hash_name: 'Zeus x27 | Tesla Coil (Factory New)', price: 4200 }] });
+    await adminApi(sb).post('/admin/items', {
+      items: [{ itemId: 88_000_001, market_hash_name: 'Zeus x27 | Tesla Coil (Factory New)', price: 4200 }],
+    });
     // A marker listing after it on the same feed (frames are handled in order): once it fired, the replay was seen.
-    await adminApi(sb).post('/admin/items', { items: [{ itemId: 88_000_002, market_hash_name: 'Zeus x27 | Tesla Coil (Minimal Wear)', price: 4300 }] });
-    const notifiedFor = (itemId: number) => batches.flatMap((b) => b.notifications ?? []).filter((n) => n.target?.type === 'item' && n.target.itemId === itemId);
+    await adminApi(sb).post('/admin/items', {
+      items: [{ itemId: 88_000_002, market_hash_name: 'Zeus x27 | Tesla Coil (Minimal Wear)', price: 4300 }],
+    });
+    const notifiedFor = (itemId: number) =>
+      batches
+        .flatMap((b) => b.notifications ?? [])
+        .filter((n) => n.target?.type === 'item' && n.target.itemId === itemId);
     await waitFor(() => notifiedFor(88_000_002).length > 0, 10_000, 'the marker notified');
     expect((await call('alerts.firings')).filter((f) => f.itemId === 88_000_001)).toHaveLength(1);
     expect(notifiedFor(88_000_001)).toHaveLength(1);

@@ -39,12 +39,18 @@ interface Recorded {
 const connections: FeedConnection[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 
-function feed(endpoint: ConstructorParameters<typeof FeedConnection>[0], options: ConstructorParameters<typeof FeedConnection>[1] = {}): Recorded {
+function feed(
+  endpoint: ConstructorParameters<typeof FeedConnection>[0],
+  options: ConstructorParameters<typeof FeedConnection>[1] = {},
+): Recorded {
   const logs: string[] = [];
   const conn = new FeedConnection(endpoint, { log: (level, message) => logs.push(`${level} ${message}`), ...options });
   const recorded: Recorded = { conn, states: [], frames: [], problems: [], connects: 0, logs };
   conn.onState((status) =>
-    recorded.states.push({ ...status, delayMs: status.nextAttemptAt === null ? null : Date.parse(status.nextAttemptAt) - Date.now() }),
+    recorded.states.push({
+      ...status,
+      delayMs: status.nextAttemptAt === null ? null : Date.parse(status.nextAttemptAt) - Date.now(),
+    }),
   );
   conn.onFrame((frame) => recorded.frames.push(frame));
   conn.onProblem((problem) => recorded.problems.push(problem));
@@ -103,9 +109,13 @@ describe('backoff', () => {
     expect(() => resolveBackoff({ initialMs: 100, maxMs: 50 })).toThrow(RangeError);
     expect(() => resolveBackoff({ jitter: 1.5 })).toThrow(RangeError);
     expect(resolveBackoff()).toEqual({ initialMs: 1000, maxMs: 60_000, jitter: 0.5 });
-    expect(() => new FeedConnection({ wsUrl: 'ws://x', merchantId: 'm', apiKey: 'k' }, { heartbeatIntervalMs: 500, deadAfterMs: 400 })).toThrow(
-      RangeError,
-    );
+    expect(
+      () =>
+        new FeedConnection(
+          { wsUrl: 'ws://x', merchantId: 'm', apiKey: 'k' },
+          { heartbeatIntervalMs: 500, deadAfterMs: 400 },
+        ),
+    ).toThrow(RangeError);
   });
 
   it('formats delays for the status bar', () => {
@@ -169,7 +179,13 @@ describe('FeedConnection against a scripted ws server', () => {
     socket.send(JSON.stringify({ type: 'price_changed', items: [{ itemId: 7, price: 120 }] }));
     await waitFor(() => r.frames.length === 3, 'the later frames');
     expect(r.problems.map((p) => p.kind)).toEqual(['malformed-frame', 'malformed-frame', 'listener-error']);
-    expect(r.conn.stats).toMatchObject({ upgradeAttempts: 1, connects: 1, frames: 3, malformedFrames: 2, listenerErrors: 1 });
+    expect(r.conn.stats).toMatchObject({
+      upgradeAttempts: 1,
+      connects: 1,
+      frames: 3,
+      malformedFrames: 2,
+      listenerErrors: 1,
+    });
     expect(sockets).toHaveLength(1);
     expect(socket.readyState).toBe(WebSocket.OPEN);
     expect(r.conn.state.state).toBe('connected');
@@ -204,16 +220,24 @@ describe('FeedConnection against a scripted ws server', () => {
     expect(retries.map((s) => s.state)).toEqual(['reconnecting', 'reconnecting', 'reconnecting', 'reconnecting']);
     const expected = [30, 60, 120, 120];
     const delays = retries.map((s) => s.delayMs ?? 0);
-    expect(delays.map((delay, i) => near(delay, at(expected, i))), `delays ${delays.join(', ')}`).toEqual([true, true, true, true]);
+    expect(
+      delays.map((delay, i) => near(delay, at(expected, i))),
+      `delays ${delays.join(', ')}`,
+    ).toEqual([true, true, true, true]);
     expect(retries[2]?.detail).toBe('Reconnecting in 1 s (attempt 3)');
     expect(retries[0]?.cause).toBe('close 1011');
     // No attempt before its time: each upgrade came at least the announced delay after the previous one.
-    for (let i = 1; i <= 4; i++) expect(at(arrivals, i) - at(arrivals, i - 1)).toBeGreaterThanOrEqual(at(expected, i - 1) - 1);
+    for (let i = 1; i <= 4; i++)
+      expect(at(arrivals, i) - at(arrivals, i - 1)).toBeGreaterThanOrEqual(at(expected, i - 1) - 1);
     expect(maxOpen).toBe(1);
 
     // The 5th (or 6th) connection is held: after healthyAfterMs the counter resets, so the next drop starts over.
     await waitFor(() => held.length === 1, 'a held connection');
-    await waitFor(() => r.conn.state.state === 'connected' && r.conn.state.attempt === 0, 'the attempt counter to reset', 2000);
+    await waitFor(
+      () => r.conn.state.state === 'connected' && r.conn.state.attempt === 0,
+      'the attempt counter to reset',
+      2000,
+    );
     const before = scheduled(r).length;
     held[0]?.close(1001, 'going away');
     await waitFor(() => scheduled(r).length > before, 'the next retry');
@@ -227,7 +251,11 @@ describe('FeedConnection against a scripted ws server', () => {
     const answers: { status: number; body: string; headers?: string }[] = [
       { status: 403, body: JSON.stringify({ error: 'forbidden', message: 'Blocked by the corporate proxy' }) },
       { status: 403, body: '<html>Forbidden</html>' },
-      { status: 429, body: JSON.stringify({ error: 'rate_limited', message: 'Rate limit exceeded' }), headers: 'Retry-After: 1\r\n' },
+      {
+        status: 429,
+        body: JSON.stringify({ error: 'rate_limited', message: 'Rate limit exceeded' }),
+        headers: 'Retry-After: 1\r\n',
+      },
       { status: 429, body: JSON.stringify({ error: 'rate_limited', message: 'Rate limit exceeded' }) },
     ];
     let upgrades = 0;
@@ -255,14 +283,22 @@ describe('FeedConnection against a scripted ws server', () => {
     expect(first).toMatchObject({ state: 'polling', cause: 'http 403 forbidden' });
     expect(first.delayMs).toBeGreaterThanOrEqual(2_500 - 15);
     expect(first.delayMs).toBeLessThanOrEqual(5_000);
-    expect(first.detail).toMatch(/^Feed refused \(http 403 forbidden\); polling every 15 s, retrying the feed in [2-5] s$/);
+    expect(first.detail).toMatch(
+      /^Feed refused \(http 403 forbidden\); polling every 15 s, retrying the feed in [2-5] s$/,
+    );
     await defaults.conn.stop();
 
     // Scaled down: from 40 ms, doubling, jittered (× 0.75 here), capped at limitRetryMs; a longer Retry-After wins.
     upgrades = 0;
     const r = feed(
       { wsUrl, merchantId: 'm', apiKey: 'k'.repeat(20) },
-      { refusedRetryMs: 40, limitRetryMs: 300, pollIntervalMs: 15_000, random: () => 0.5, backoff: { initialMs: 10, maxMs: 20, jitter: 0.5 } },
+      {
+        refusedRetryMs: 40,
+        limitRetryMs: 300,
+        pollIntervalMs: 15_000,
+        random: () => 0.5,
+        backoff: { initialMs: 10, maxMs: 20, jitter: 0.5 },
+      },
     );
     r.conn.start();
     await waitFor(() => scheduled(r).length >= 6, 'six refusals', 5000);
@@ -278,7 +314,10 @@ describe('FeedConnection against a scripted ws server', () => {
     ]);
     const expected = [30, 60, 1000, 225, 225, 225]; // bases 40, 80, (160: Retry-After 1 s), 300 (cap), 300, 300
     const delays = refusals.map((s) => s.delayMs ?? 0);
-    expect(delays.map((delay, i) => near(delay, at(expected, i))), `delays ${delays.join(', ')}`).toEqual(expected.map(() => true));
+    expect(
+      delays.map((delay, i) => near(delay, at(expected, i))),
+      `delays ${delays.join(', ')}`,
+    ).toEqual(expected.map(() => true));
     expect(r.states.some((s) => s.state === 'unauthorized')).toBe(false);
   });
 
@@ -431,9 +470,11 @@ describe('FeedConnection against the sandbox feed', () => {
     expect(r.states.map((s) => s.state)).toEqual(['connecting', 'connected']);
 
     const api = merchantApi(sb, merchant);
-    const [itemId] = (sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY price LIMIT 1').all() as { item_id: number }[]).map(
-      (row) => row.item_id,
-    );
+    const [itemId] = (
+      sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY price LIMIT 1').all() as {
+        item_id: number;
+      }[]
+    ).map((row) => row.item_id);
     const search = await api.post<{ items: Item[] }>('/Items/SearchItems', { itemId: [itemId] });
     const item = search.body.items[0] as Item;
     const buy = await api.post<{ tradeId: string }>('/Items/Buy', {
@@ -444,7 +485,10 @@ describe('FeedConnection against the sandbox feed', () => {
     });
     expect(buy.status).toBe(200);
     await waitFor(() => r.frames.some((f) => f.type === 'trade_updated'), 'trade_updated');
-    expect(r.frames.find((f) => f.type === 'trade_updated')).toMatchObject({ tradeId: buy.body.tradeId, status: 'PENDING' });
+    expect(r.frames.find((f) => f.type === 'trade_updated')).toMatchObject({
+      tradeId: buy.body.tradeId,
+      status: 'PENDING',
+    });
     expect(r.frames.find((f) => f.type === 'item_removed')).toEqual({ type: 'item_removed', itemIds: [item.itemId] });
 
     await admin.transition(buy.body.tradeId, { status: 'SENT' });
@@ -455,7 +499,9 @@ describe('FeedConnection against the sandbox feed', () => {
 
   it('bad key: unauthorized at once, no retries until restart(), and the key is never logged', async () => {
     const badKey = 'wrong-key-ABCDEFGHIJKLMNOP';
-    const r = feed(endpoint({ merchantId: merchant.merchantId, apiKey: badKey }), { backoff: { initialMs: 20, maxMs: 40 } });
+    const r = feed(endpoint({ merchantId: merchant.merchantId, apiKey: badKey }), {
+      backoff: { initialMs: 20, maxMs: 40 },
+    });
     r.conn.start();
     await waitFor(inState(r, 'unauthorized'), 'unauthorized');
     expect(r.conn.state).toMatchObject({ nextAttemptAt: null, cause: 'http 401 unauthorized' });
@@ -465,7 +511,10 @@ describe('FeedConnection against the sandbox feed', () => {
     expect(r.conn.stats.upgradeAttempts).toBe(1);
 
     r.conn.restart();
-    await waitFor(() => r.conn.stats.upgradeAttempts === 2 && r.conn.state.state === 'unauthorized', 'the second refusal');
+    await waitFor(
+      () => r.conn.stats.upgradeAttempts === 2 && r.conn.state.state === 'unauthorized',
+      'the second refusal',
+    );
     expect(r.conn.hasPendingAttempt).toBe(false);
     expect(upgrades).toBe(2);
 
@@ -510,11 +559,18 @@ describe('FeedConnection against the sandbox feed', () => {
     expect(sb.feed.connectionCount(merchant.merchantId)).toBe(3);
     upgrades = 0;
 
-    const r = feed(endpoint(), { refusedRetryMs: 100, limitRetryMs: 400, random: () => 0, pollIntervalMs: 15_000, backoff: { initialMs: 10, maxMs: 20 } });
+    const r = feed(endpoint(), {
+      refusedRetryMs: 100,
+      limitRetryMs: 400,
+      random: () => 0,
+      pollIntervalMs: 15_000,
+      backoff: { initialMs: 10, maxMs: 20 },
+    });
     r.conn.start();
     await waitFor(inState(r, 'polling'), 'polling');
     expect(r.conn.state).toMatchObject({
-      detail: 'Feed refused: 3 connections already open for this merchant; polling every 15 s, retrying the feed in 1 s',
+      detail:
+        'Feed refused: 3 connections already open for this merchant; polling every 15 s, retrying the feed in 1 s',
       cause: 'close 4008',
     });
     expect(r.connects).toBe(0);
@@ -524,7 +580,10 @@ describe('FeedConnection against the sandbox feed', () => {
     const delays = scheduled(r)
       .slice(0, 4)
       .map((s) => s.delayMs ?? 0);
-    expect(delays.map((delay, i) => near(delay, at([100, 200, 400, 400], i))), `delays ${delays.join(', ')}`).toEqual([true, true, true, true]);
+    expect(
+      delays.map((delay, i) => near(delay, at([100, 200, 400, 400], i))),
+      `delays ${delays.join(', ')}`,
+    ).toEqual([true, true, true, true]);
     expect(r.conn.state.state).toBe('polling');
 
     others[0]?.close();
@@ -547,7 +606,10 @@ describe('FeedConnection against the sandbox feed', () => {
     expect(retries[1]).toMatchObject({ state: 'offline', cause: 'ECONNREFUSED', attempt: 2 });
     expect(retries[1]?.detail).toBe('Cannot reach the server (connection refused); retrying in 1 s (attempt 2)');
     const delays = retries.slice(0, 4).map((s) => s.delayMs ?? 0);
-    expect(delays.map((delay, i) => near(delay, at([40, 80, 160, 320], i))), `delays ${delays.join(', ')}`).toEqual([true, true, true, true]);
+    expect(
+      delays.map((delay, i) => near(delay, at([40, 80, 160, 320], i))),
+      `delays ${delays.join(', ')}`,
+    ).toEqual([true, true, true, true]);
 
     sb = await startSandbox({ port, dbFile, items: 200, seed: 5 });
     const restarted = sb;
@@ -559,12 +621,24 @@ describe('FeedConnection against the sandbox feed', () => {
 
   it('maintenance (HTTP 503 at upgrade): maintenance state with backoff from maintenanceRetryMs, then connects', async () => {
     await admin.post('/admin/maintenance', { on: true });
-    const r = feed(endpoint(), { maintenanceRetryMs: 150, serverLabel: 'Sandbox', backoff: { jitter: 0.5 }, random: () => 0 });
+    const r = feed(endpoint(), {
+      maintenanceRetryMs: 150,
+      serverLabel: 'Sandbox',
+      backoff: { jitter: 0.5 },
+      random: () => 0,
+    });
     r.conn.start();
     await waitFor(inState(r, 'maintenance'), 'maintenance');
-    expect(r.conn.state).toMatchObject({ cause: 'http 503 maintenance', detail: 'Sandbox under maintenance; retrying in 1 s' });
+    expect(r.conn.state).toMatchObject({
+      cause: 'http 503 maintenance',
+      detail: 'Sandbox under maintenance; retrying in 1 s',
+    });
     await waitFor(() => scheduled(r).length >= 2, 'a second maintenance retry');
-    expect(scheduled(r).map((s) => Math.round((s.delayMs ?? 0) / 50) * 50).slice(0, 2)).toEqual([150, 300]);
+    expect(
+      scheduled(r)
+        .map((s) => Math.round((s.delayMs ?? 0) / 50) * 50)
+        .slice(0, 2),
+    ).toEqual([150, 300]);
     await admin.post('/admin/maintenance', { on: false });
     await waitFor(inState(r, 'connected'), 'connected after maintenance', 3000);
   });
@@ -607,7 +681,11 @@ describe('FeedConnection against the sandbox feed', () => {
     const proxy = await FreezableProxy.start(Number(new URL(sb.baseUrl).port));
     cleanups.push(() => proxy.close());
     const wsUrl = `ws://127.0.0.1:${proxy.port}/ws`;
-    const r = feed(endpoint(merchant, wsUrl), { heartbeatIntervalMs: 100, deadAfterMs: 400, backoff: { initialMs: 20, maxMs: 40 } });
+    const r = feed(endpoint(merchant, wsUrl), {
+      heartbeatIntervalMs: 100,
+      deadAfterMs: 400,
+      backoff: { initialMs: 20, maxMs: 40 },
+    });
     r.conn.start();
     await waitFor(inState(r, 'connected'), 'connected');
     // Pings and pongs flow while healthy: six pings (600 ms, past deadAfterMs) and nothing is declared dead.

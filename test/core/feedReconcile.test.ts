@@ -27,7 +27,11 @@ describe('after an outage the app catches up at once and only then says Live', (
     const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     const app = await startEngine(join(dir, 'app'), { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
     cleanups.push(() => app.close());
-    await waitFor(() => app.session().connection.state === 'connected' && app.session().balance !== null, 15_000, 'live');
+    await waitFor(
+      () => app.session().connection.state === 'connected' && app.session().balance !== null,
+      15_000,
+      'live',
+    );
     return { sb, dbFile, merchant, app };
   }
 
@@ -38,7 +42,9 @@ describe('after an outage the app catches up at once and only then says Live', (
   it('maintenance ends: the feed is back, the 503 backoff (Retry-After 60) no longer holds the reconcile, Live after it', async () => {
     const { sb, merchant, app } = await setUp();
     const admin = adminApi(sb);
-    const [item] = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 900 }] })).body.items as [Item];
+    const [item] = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 900 }] })).body.items as [
+      Item,
+    ];
     const bought = await merchantApi(sb, merchant).post<{ tradeId: string }>('/Items/Buy', {
       itemId: item.itemId,
       assetId: item.assetId,
@@ -57,7 +63,10 @@ describe('after an outage the app catches up at once and only then says Live', (
     // While it lasts the trade ends and the balance changes.
     await admin.transition(bought.body.tradeId, { status: 'SENT' });
     await admin.transition(bought.body.tradeId, { status: 'COMPLETED' });
-    expect((await admin.post(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'ADMIN TOP UP', amount: 12_345 })).status).toBe(201);
+    expect(
+      (await admin.post(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'ADMIN TOP UP', amount: 12_345 }))
+        .status,
+    ).toBe(201);
 
     const mark = app.batches.length;
     await admin.post('/admin/maintenance', { on: false });
@@ -79,7 +88,9 @@ describe('after an outage the app catches up at once and only then says Live', (
     const port = Number(new URL(sb.baseUrl).port);
     await sb.close();
     await waitFor(
-      () => app.session().feed.state.attempt >= 3 && Date.parse(app.session().connection.nextAttemptAt ?? '') - Date.now() > 1_500,
+      () =>
+        app.session().feed.state.attempt >= 3 &&
+        Date.parse(app.session().connection.nextAttemptAt ?? '') - Date.now() > 1_500,
       20_000,
       'a backed-off retry',
     );
@@ -87,12 +98,24 @@ describe('after an outage the app catches up at once and only then says Live', (
 
     const back = await startSandbox({ port, dbFile });
     cleanups.push(() => back.close());
-    expect((await adminApi(back).post(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'ADMIN TOP UP', amount: 777 })).status).toBe(201);
-    const serverBalance = (await merchantApi(back, merchant).get<{ balance: number }>('/Wallet/GetBalance')).body.balance;
+    expect(
+      (
+        await adminApi(back).post(`/admin/merchants/${merchant.merchantId}/balance`, {
+          type: 'ADMIN TOP UP',
+          amount: 777,
+        })
+      ).status,
+    ).toBe(201);
+    const serverBalance = (await merchantApi(back, merchant).get<{ balance: number }>('/Wallet/GetBalance')).body
+      .balance;
     const nextAttempt = Date.parse(app.session().connection.nextAttemptAt ?? '');
 
     expect(await app.call('connection.retryNow', {})).toEqual({ started: true });
-    await waitFor(() => app.session().connection.state === 'connected' && app.session().balance?.balance === serverBalance, 10_000, 'live');
+    await waitFor(
+      () => app.session().connection.state === 'connected' && app.session().balance?.balance === serverBalance,
+      10_000,
+      'live',
+    );
     expect(Date.now()).toBeLessThan(nextAttempt);
   });
 });

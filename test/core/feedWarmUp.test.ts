@@ -8,6 +8,9 @@ import { warmFrameValidation } from '../../src/main/core/feed/warmUp';
 
 describe('feed warm-up', () => {
   it('validates a sample of every item frame kind, and every sample is valid', () => {
-    expect(warmFrameValidation()).toEqual({ valid: true, kinds: ['connected', 'item_upserted', 'price_changed', 'item_removed'] });
+    expect(warmFrameValidation()).toEqual({
+      valid: true,
+      kinds: ['connected', 'item_upserted', 'price_changed', 'item_removed'],
+    });
   });
 });

@@ -20,11 +20,21 @@ class Receiver {
       let text = '';
       request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
       request.on('end', () => {
-        this.received.push({ path: request.url ?? '', body: JSON.parse(text) as Record<string, unknown>, at: Date.now() });
+        this.received.push({
+          path: request.url ?? '',
+          body: JSON.parse(text) as Record<string, unknown>,
+          at: Date.now(),
+        });
         const answer = () => {
           const status = typeof this.mode === 'number' ? this.mode : 204;
           response.writeHead(status, { 'content-type': 'application/json' });
-          response.end(status === 204 ? undefined : JSON.stringify(status === 429 ? { message: 'You are being rate limited.', retry_after: 0.6 } : { message: 'nope' }));
+          response.end(
+            status === 204
+              ? undefined
+              : JSON.stringify(
+                  status === 429 ? { message: 'You are being rate limited.', retry_after: 0.6 } : { message: 'nope' },
+                ),
+          );
         };
         if (this.mode === 'slow') setTimeout(answer, this.slowMs);
         else answer();
@@ -81,7 +91,10 @@ describe('notification forwarder against a local webhook receiver', () => {
     receiver = new Receiver();
     await receiver.start();
     reports = [];
-    settings = { url: `http://127.0.0.1:${receiver.port}/api/webhooks/1/SECRET-WEBHOOK-TOKEN`, categories: ['trade', 'alert'] };
+    settings = {
+      url: `http://127.0.0.1:${receiver.port}/api/webhooks/1/SECRET-WEBHOOK-TOKEN`,
+      categories: ['trade', 'alert'],
+    };
     forwarder = make();
   });
 
@@ -98,7 +111,8 @@ describe('notification forwarder against a local webhook receiver', () => {
     expect(first?.body).toEqual({
       username: 'Merchant Desk',
       // Discord's Markdown escaped: the mask and the brackets show as written.
-      content: 'AK-47 \\| Redline — Trade $12.34 was delivered to https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=Ab\\*\\*\\*\\*\\*\\* \\(key \\[redacted\\]\\)',
+      content:
+        'AK-47 \\| Redline — Trade $12.34 was delivered to https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=Ab\\*\\*\\*\\*\\*\\* \\(key \\[redacted\\]\\)',
       allowed_mentions: { parse: [] },
     });
     const raw = JSON.stringify(receiver.received);
@@ -107,11 +121,18 @@ describe('notification forwarder against a local webhook receiver', () => {
   });
 
   it('posts a Telegram sendMessage body to a bot URL', async () => {
-    settings = { ...settings, url: `http://127.0.0.1:${receiver.port}/bot123456:TOKEN-abc/sendMessage?chat_id=-100200300` };
+    settings = {
+      ...settings,
+      url: `http://127.0.0.1:${receiver.port}/bot123456:TOKEN-abc/sendMessage?chat_id=-100200300`,
+    };
     forwarder.offer([notification('Sand Dune', 'Trade $0.05 was delivered')]);
     await until(() => receiver.received.length === 1);
     expect(receiver.received[0]?.path).toBe('/bot123456:TOKEN-abc/sendMessage?chat_id=-100200300');
-    expect(receiver.received[0]?.body).toEqual({ chat_id: '-100200300', text: 'Sand Dune — Trade $0.05 was delivered', disable_web_page_preview: true });
+    expect(receiver.received[0]?.body).toEqual({
+      chat_id: '-100200300',
+      text: 'Sand Dune — Trade $0.05 was delivered',
+      disable_web_page_preview: true,
+    });
   });
 
   it('merges a burst into one message, sends only the chosen categories and keeps one POST per interval', async () => {
@@ -131,11 +152,16 @@ describe('notification forwarder against a local webhook receiver', () => {
     await until(() => receiver.received.length === 2);
     const [first, second] = receiver.received;
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(140);
-    expect(receiver.texts()[1]).toBe('Merchant Desk: 2 notifications\n• Item 31 — Trade $1.00 was cancelled\n• Item 32 — Trade $1.00 was cancelled');
+    expect(receiver.texts()[1]).toBe(
+      'Merchant Desk: 2 notifications\n• Item 31 — Trade $1.00 was cancelled\n• Item 32 — Trade $1.00 was cancelled',
+    );
   });
 
   it('cuts a long batch to the chat limit and says how many more there were', async () => {
-    for (let i = 1; i <= 200; i++) forwarder.offer([notification(`Karambit | Doppler ${i}`, `Trade $641.${String(i % 100).padStart(2, '0')} was delivered`)]);
+    for (let i = 1; i <= 200; i++)
+      forwarder.offer([
+        notification(`Karambit | Doppler ${i}`, `Trade $641.${String(i % 100).padStart(2, '0')} was delivered`),
+      ]);
     await until(() => receiver.received.length === 1);
     const text = receiver.texts()[0] ?? '';
     expect(text.length).toBeLessThanOrEqual(2000);
@@ -210,7 +236,9 @@ describe('notification forwarder against a local webhook receiver', () => {
     receiver.mode = 404;
     forwarder.offer([notification('Refused', 'Trade $5.00 was delivered')]);
     await until(() => reports.length === 1);
-    expect(reports[0]?.body).toMatch(/answered HTTP 404; 1 notification not forwarded \(check the webhook URL in Settings\)/);
+    expect(reports[0]?.body).toMatch(
+      /answered HTTP 404; 1 notification not forwarded \(check the webhook URL in Settings\)/,
+    );
     receiver.mode = 'ok';
     forwarder.offer([notification('Next', 'Trade $6.00 was delivered')]);
     await until(() => receiver.received.length === 2);
@@ -239,7 +267,9 @@ describe('notification forwarder against a local webhook receiver', () => {
     settings = { ...settings, url: 'ftp://example.com/hook' };
     forwarder.offer([notification('Lost?', 'Trade $1.00 was delivered')]);
     await until(() => reports.length === 1);
-    expect(reports[0]?.body).toBe('The webhook URL in the settings is not usable: Only http:// and https:// webhook URLs are allowed (not ftp:); 1 notification not forwarded');
+    expect(reports[0]?.body).toBe(
+      'The webhook URL in the settings is not usable: Only http:// and https:// webhook URLs are allowed (not ftp:); 1 notification not forwarded',
+    );
     expect(forwarder.status().problem).toBe(reports[0]?.body);
   });
 
@@ -265,7 +295,12 @@ describe('notification forwarder against a local webhook receiver', () => {
   });
 
   it('escapes Markdown in a Discord message: an item name is no link, no mention, no formatting', async () => {
-    forwarder.offer([notification('Karambit [claim your prize](http://evil.example/x) @everyone', '**Trade** $1.00 to @here was `delivered` ||now||')]);
+    forwarder.offer([
+      notification(
+        'Karambit [claim your prize](http://evil.example/x) @everyone',
+        '**Trade** $1.00 to @here was `delivered` ||now||',
+      ),
+    ]);
     await until(() => receiver.received.length === 1);
     expect(receiver.texts()[0]).toBe(
       'Karambit \\[claim your prize\\]\\(http://evil.example/x\\) \\@everyone — \\*\\*Trade\\*\\* $1.00 to \\@here was \\`delivered\\` \\|\\|now\\|\\|',
@@ -319,7 +354,8 @@ describe('notification forwarder against a local webhook receiver', () => {
       accepted.add(socket);
       socket.end('SSH-2.0-OpenSSH_9.6\r\n');
     });
-    for (const server of [silent, garbage]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    for (const server of [silent, garbage])
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const ports = [closedPort, (silent.address() as AddressInfo).port, (garbage.address() as AddressInfo).port];
       for (const port of ports) {
@@ -340,7 +376,12 @@ describe('notification forwarder against a local webhook receiver', () => {
 
   it('forwards nothing of its own reports, and nothing once the URL is removed', async () => {
     receiver.mode = 500;
-    forwarder = make({ report: (n) => { reports.push(n); forwarder.offer([n]); } });
+    forwarder = make({
+      report: (n) => {
+        reports.push(n);
+        forwarder.offer([n]);
+      },
+    });
     forwarder.offer([notification('Loop?', 'Trade $1.00 was delivered')]);
     await until(() => reports.length === 1 && receiver.received.length >= 2);
     expect(receiver.texts().every((text) => !text.includes('Forwarding to'))).toBe(true);
@@ -402,15 +443,27 @@ describe('where forwarding may go', () => {
 
 describe('webhook URL validation', () => {
   it('takes http and https, recognises a Telegram sendMessage URL and says what is wrong otherwise', () => {
-    expect(parseForwardUrl('https://discord.com/api/webhooks/1/abc')).toMatchObject({ ok: true, target: { format: 'discord' } });
-    expect(parseForwardUrl('https://api.telegram.org/bot123:AA/sendMessage?chat_id=42')).toMatchObject({ ok: true, target: { format: 'telegram', chatId: '42' } });
+    expect(parseForwardUrl('https://discord.com/api/webhooks/1/abc')).toMatchObject({
+      ok: true,
+      target: { format: 'discord' },
+    });
+    expect(parseForwardUrl('https://api.telegram.org/bot123:AA/sendMessage?chat_id=42')).toMatchObject({
+      ok: true,
+      target: { format: 'telegram', chatId: '42' },
+    });
     expect(parseForwardUrl('https://api.telegram.org/bot123:AA/sendMessage')).toEqual({
       ok: false,
       problem: 'A Telegram sendMessage URL needs the chat: add ?chat_id=<chat id> (a number, or @channelname)',
     });
-    expect(parseForwardUrl('ftp://example.com/hook')).toEqual({ ok: false, problem: 'Only http:// and https:// webhook URLs are allowed (not ftp:)' });
+    expect(parseForwardUrl('ftp://example.com/hook')).toEqual({
+      ok: false,
+      problem: 'Only http:// and https:// webhook URLs are allowed (not ftp:)',
+    });
     expect(parseForwardUrl('javascript:alert(1)')).toMatchObject({ ok: false });
-    expect(parseForwardUrl('not a url')).toEqual({ ok: false, problem: 'Not a URL: paste the webhook URL, starting with https://' });
+    expect(parseForwardUrl('not a url')).toEqual({
+      ok: false,
+      problem: 'Not a URL: paste the webhook URL, starting with https://',
+    });
     expect(parseForwardUrl('https://user:pw@example.com/hook')).toMatchObject({ ok: false });
     expect(parseForwardUrl(`https://example.com/${'a'.repeat(2100)}`)).toMatchObject({ ok: false });
   });

@@ -46,14 +46,24 @@ describe('headless run: npm run web -- --base-url … --ws-url … --data-dir �
   async function syncedAtStartUp(run: WebCliRun): Promise<URL> {
     const url = await webHostUrl(run);
     const { totalItems } = sb.core.catalog.totals();
-    await waitFor(async () => (await snapshot(url)).catalog.totalItems === totalItems, 60_000, `a catalog of ${totalItems} items`);
+    await waitFor(
+      async () => (await snapshot(url)).catalog.totalItems === totalItems,
+      60_000,
+      `a catalog of ${totalItems} items`,
+    );
     expect((await snapshot(url)).account.merchantId).toBe(merchant.merchantId);
     return url;
   }
 
   it('with the credentials in the environment: syncs at start-up; a second host on the same data folder is refused', async () => {
     const { dataDir, home } = await setup();
-    const env = { ...process.env, HOME: home, DBUS_SESSION_BUS_ADDRESS: 'disabled:', MERCHANT_ID: merchant.merchantId, MERCHANT_API_KEY: merchant.apiKey };
+    const env = {
+      ...process.env,
+      HOME: home,
+      DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+      MERCHANT_ID: merchant.merchantId,
+      MERCHANT_API_KEY: merchant.apiKey,
+    };
     const args = ['--base-url', sb.baseUrl, '--ws-url', sb.wsUrl, '--data-dir', dataDir];
     const run = webCli([...args, '--port', '0'], env);
     await syncedAtStartUp(run);
@@ -63,33 +73,46 @@ describe('headless run: npm run web -- --base-url … --ws-url … --data-dir �
     const second = webCli([...args, '--port', '0'], env);
     await waitFor(() => second.exitCode() !== undefined, 60_000, 'the second host to give up');
     expect(second.exitCode()).toBe(1);
-    expect(second.stderr()).toMatch(new RegExp(`web: Another Merchant Desk \\(process \\d+, started [^)]+\\) is already using the data folder`));
+    expect(second.stderr()).toMatch(
+      new RegExp(`web: Another Merchant Desk \\(process \\d+, started [^)]+\\) is already using the data folder`),
+    );
     expect(second.stdout()).toBe('');
     expect(sb.feed.connectionCount(merchant.merchantId)).toBe(1);
   }, 120_000);
 
-  keychainIt('with the key in the keychain and the merchant saved in config.json (nothing in the environment): syncs at start-up', async () => {
-    const { dataDir, home } = await setup();
-    const keychain = new KeytarSecretStore();
-    const merchantId = `headless-${randomUUID().slice(0, 8)}`;
-    merchant = await adminApi(sb).createMerchant({ merchantId, balance: 50_000 });
-    await keychain.set(merchantId, merchant.apiKey);
-    cleanups.push(async () => {
-      await keychain.delete(merchantId);
-    });
-    writeFileSync(
-      join(dataDir, 'config.json'),
-      JSON.stringify({ version: 1, account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId }, settings: { demoSandbox: false } }),
-    );
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
-    delete env['MERCHANT_ID'];
-    delete env['MERCHANT_API_KEY'];
-    const port = await freePort();
-    const run = webCli(['--base-url', sb.baseUrl, '--ws-url', sb.wsUrl, '--data-dir', dataDir, '--port', String(port)], env);
-    const url = await syncedAtStartUp(run);
-    expect(url.port).toBe(String(port));
-    expect(run.stderr()).not.toContain(merchant.apiKey);
-  }, 120_000);
+  keychainIt(
+    'with the key in the keychain and the merchant saved in config.json (nothing in the environment): syncs at start-up',
+    async () => {
+      const { dataDir, home } = await setup();
+      const keychain = new KeytarSecretStore();
+      const merchantId = `headless-${randomUUID().slice(0, 8)}`;
+      merchant = await adminApi(sb).createMerchant({ merchantId, balance: 50_000 });
+      await keychain.set(merchantId, merchant.apiKey);
+      cleanups.push(async () => {
+        await keychain.delete(merchantId);
+      });
+      writeFileSync(
+        join(dataDir, 'config.json'),
+        JSON.stringify({
+          version: 1,
+          account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId },
+          settings: { demoSandbox: false },
+        }),
+      );
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+      delete env['MERCHANT_ID'];
+      delete env['MERCHANT_API_KEY'];
+      const port = await freePort();
+      const run = webCli(
+        ['--base-url', sb.baseUrl, '--ws-url', sb.wsUrl, '--data-dir', dataDir, '--port', String(port)],
+        env,
+      );
+      const url = await syncedAtStartUp(run);
+      expect(url.port).toBe(String(port));
+      expect(run.stderr()).not.toContain(merchant.apiKey);
+    },
+    120_000,
+  );
 });
 
 async function freePort(): Promise<number> {

@@ -7,7 +7,25 @@ import { describe, expect, it } from 'vitest';
 import { parseHotFrame } from '../../src/main/core/feed/hotFrames';
 import { feedFrameSchema } from '../../src/shared/api';
 
-const EDGE_VALUES: unknown[] = [0, -0, 1, -1, 1.5, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), Number.NaN, Infinity, '7', null, true, [], {}, [3], undefined];
+const EDGE_VALUES: unknown[] = [
+  0,
+  -0,
+  1,
+  -1,
+  1.5,
+  2 ** 53 - 1,
+  2 ** 53,
+  -(2 ** 53),
+  Number.NaN,
+  Infinity,
+  '7',
+  null,
+  true,
+  [],
+  {},
+  [3],
+  undefined,
+];
 
 /** A small deterministic generator (mulberry32), so a failure replays. */
 function random(seed: number): () => number {
@@ -29,15 +47,38 @@ function candidate(next: () => number): unknown {
   const count = Math.floor(next() * 4);
   switch (Math.floor(next() * 6)) {
     case 0:
-      return { type: 'price_changed', items: Array.from({ length: count }, () => ({ itemId: value(), price: next() < 0.8 ? Math.floor(next() * 1e6) - 1000 : pick(next, EDGE_VALUES) })) };
+      return {
+        type: 'price_changed',
+        items: Array.from({ length: count }, () => ({
+          itemId: value(),
+          price: next() < 0.8 ? Math.floor(next() * 1e6) - 1000 : pick(next, EDGE_VALUES),
+        })),
+      };
     case 1:
       return { type: 'item_removed', itemIds: Array.from({ length: count }, value) };
     case 2: // extra keys, at the top and per item: dropped, as the schema drops them
-      return { type: 'price_changed', extra: 1, items: Array.from({ length: count }, () => ({ itemId: value(), price: 5, note: 'x' })) };
+      return {
+        type: 'price_changed',
+        extra: 1,
+        items: Array.from({ length: count }, () => ({ itemId: value(), price: 5, note: 'x' })),
+      };
     case 3: // wrong shapes
-      return pick(next, [{ type: 'price_changed' }, { type: 'price_changed', items: {} }, { type: 'item_removed', itemIds: '1,2' }, { type: 'price_changed', items: [null] }, { type: 'price_changed', items: [[1, 2]] }]);
+      return pick(next, [
+        { type: 'price_changed' },
+        { type: 'price_changed', items: {} },
+        { type: 'item_removed', itemIds: '1,2' },
+        { type: 'price_changed', items: [null] },
+        { type: 'price_changed', items: [[1, 2]] },
+      ]);
     case 4: // other kinds: always the schema's
-      return pick(next, [{ type: 'connected', merchantId: 'm' }, { type: 'item_upserted', items: [] }, { type: 'nope' }, null, 'price_changed', 42]);
+      return pick(next, [
+        { type: 'connected', merchantId: 'm' },
+        { type: 'item_upserted', items: [] },
+        { type: 'nope' },
+        null,
+        'price_changed',
+        42,
+      ]);
     default:
       return { type: 'item_removed', itemIds: [value(), value()], items: [] };
   }
@@ -48,7 +89,11 @@ describe('parseHotFrame', () => {
     const next = random(20261124);
     const inputs: unknown[] = [];
     for (const edge of EDGE_VALUES) {
-      inputs.push({ type: 'price_changed', items: [{ itemId: edge, price: 1 }] }, { type: 'price_changed', items: [{ itemId: 1, price: edge }] }, { type: 'item_removed', itemIds: [edge] });
+      inputs.push(
+        { type: 'price_changed', items: [{ itemId: edge, price: 1 }] },
+        { type: 'price_changed', items: [{ itemId: 1, price: edge }] },
+        { type: 'item_removed', itemIds: [edge] },
+      );
     }
     for (let i = 0; i < 5_000; i++) inputs.push(candidate(next));
     let accepted = 0;

@@ -12,7 +12,14 @@ import {
   TRADE_STATUSES_ACCEPTED,
   TRANSACTION_TYPES,
 } from '../../src/shared/api';
-import { CATALOG_SORT_COLUMNS, IPC_METHODS, IPC_METHOD_NAMES, type AlertFiring, type AlertRule, type IpcMethod } from '../../src/shared/ipc';
+import {
+  CATALOG_SORT_COLUMNS,
+  IPC_METHODS,
+  IPC_METHOD_NAMES,
+  type AlertFiring,
+  type AlertRule,
+  type IpcMethod,
+} from '../../src/shared/ipc';
 import { Engine } from '../../src/main/core/engine/engine';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { MemorySecretStore } from '../../src/main/core/secrets';
@@ -51,14 +58,18 @@ const name = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim().l
 const cents = fc.integer({ min: 0, max: 2_000_000_000 });
 const positive = fc.integer({ min: 1, max: 2_000_000_000 });
 const unit = fc.double({ min: 0, max: 1, noNaN: true });
-const timestamp = fc.date({ min: new Date('2020-01-01T00:00:00.000Z'), max: new Date('2030-01-01T00:00:00.000Z'), noInvalidDate: true }).map((d) => d.toISOString());
+const timestamp = fc
+  .date({ min: new Date('2020-01-01T00:00:00.000Z'), max: new Date('2030-01-01T00:00:00.000Z'), noInvalidDate: true })
+  .map((d) => d.toISOString());
 const offset = fc.integer({ min: 0, max: 10_000_000 });
 const limit = fc.integer({ min: 1, max: 1000 });
 const tradeDuration = fc.integer({ min: TRADE_DURATION_MIN_SECONDS, max: TRADE_DURATION_MAX_SECONDS });
 const externalId = text(MAX_EXTERNAL_ID_LENGTH, 1);
 const tradeUrl = fc.oneof(
   fc.constant(TEST_TRADE_URL),
-  fc.integer({ min: 1, max: 99_999_999 }).map((partner) => `https://steamcommunity.com/tradeoffer/new/?partner=${partner}&token=AbCd1234`),
+  fc
+    .integer({ min: 1, max: 99_999_999 })
+    .map((partner) => `https://steamcommunity.com/tradeoffer/new/?partner=${partner}&token=AbCd1234`),
   text(MAX_TRADE_URL_LENGTH),
 );
 const recipient = fc.oneof(fc.record({ recipientId: id }), fc.record({ tradeUrl }));
@@ -66,7 +77,9 @@ const none = fc.constantFrom(undefined, {});
 const opt = <T>(arb: fc.Arbitrary<T>) => ({ arb, optional: true as const });
 
 /** A record whose `optional` fields may be missing. */
-function record(fields: Record<string, fc.Arbitrary<unknown> | { arb: fc.Arbitrary<unknown>; optional: true }>): fc.Arbitrary<Record<string, unknown>> {
+function record(
+  fields: Record<string, fc.Arbitrary<unknown> | { arb: fc.Arbitrary<unknown>; optional: true }>,
+): fc.Arbitrary<Record<string, unknown>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   const required: string[] = [];
   for (const [key, field] of Object.entries(fields)) {
@@ -123,24 +136,29 @@ const buyById = record({
   tradeDurationSeconds: opt(tradeDuration),
   externalId: opt(externalId),
 });
-const buyByName = fc.tuple(
-  record({
-    market_hash_name: text(MAX_NAME_LENGTH, 1),
-    phase: opt(text(64, 1)),
-    maxPrice: positive,
-    recipient,
-    tradeDurationSeconds: opt(tradeDuration),
-    externalId: opt(externalId),
-  }),
-  fc.option(fc.record({ itemId: positive, assetId: text(64, 1) })),
-).map(([body, target]) => ({ ...body, ...(target ?? {}) }));
+const buyByName = fc
+  .tuple(
+    record({
+      market_hash_name: text(MAX_NAME_LENGTH, 1),
+      phase: opt(text(64, 1)),
+      maxPrice: positive,
+      recipient,
+      tradeDurationSeconds: opt(tradeDuration),
+      externalId: opt(externalId),
+    }),
+    fc.option(fc.record({ itemId: positive, assetId: text(64, 1) })),
+  )
+  .map(([body, target]) => ({ ...body, ...(target ?? {}) }));
 
 /** Any account but the engine's own: a random merchant at the sandbox (refused), or a closed loopback port. */
 const account = (baseUrls: string[]) =>
   record({
     baseUrl: fc.constantFrom(...baseUrls),
     wsUrl: fc.constantFrom('ws://127.0.0.1:9/ws', 'wss://127.0.0.1:9/ws'),
-    merchantId: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0).map((s) => `fuzz-${s}`),
+    merchantId: fc
+      .string({ minLength: 1, maxLength: 30 })
+      .filter((s) => s.trim().length > 0)
+      .map((s) => `fuzz-${s}`),
     apiKey: opt(fc.string({ minLength: 8, maxLength: 60 })),
   });
 
@@ -150,14 +168,24 @@ const ruleInput = record({
   name: name.filter((s) => s.trim().length <= 80),
   enabled: opt(fc.boolean()),
   // The catalog's filters, or (as older callers send) the conditions rules held before them.
-  filters: opt(catalogQuery.map(({ sort: _sort, direction: _direction, offset: _offset, limit: _limit, ...filters }) => filters)),
+  filters: opt(
+    catalogQuery.map(({ sort: _sort, direction: _direction, offset: _offset, limit: _limit, ...filters }) => filters),
+  ),
   namePattern: opt(text(MAX_NAME_LENGTH)),
   phase: opt(fc.option(text(64))),
   floatMin: opt(fc.option(unit)),
   floatMax: opt(fc.option(unit)),
   maxPrice: opt(fc.option(cents)),
   stickerNames: opt(fc.array(text(MAX_NAME_LENGTH, 1), { maxLength: 10 })),
-  autoBuy: opt(fc.record({ enabled: fc.boolean(), recipientId: fc.option(id), spendCap: fc.constant(0), dailyCap: cents, dryRun: fc.boolean() })),
+  autoBuy: opt(
+    fc.record({
+      enabled: fc.boolean(),
+      recipientId: fc.option(id),
+      spendCap: fc.constant(0),
+      dailyCap: cents,
+      dryRun: fc.boolean(),
+    }),
+  ),
   existingListings: opt(fc.constantFrom('skip', 'buy')),
 });
 
@@ -205,7 +233,9 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       autoBuyStopped: opt(fc.boolean()),
       autoBuyDailyBudget: opt(fc.option(cents)),
       autoBuyBalanceFloor: opt(cents),
-      soundCategories: opt(fc.uniqueArray(fc.constantFrom('trade', 'alert', 'auto-buy', 'connection'), { maxLength: 4 })),
+      soundCategories: opt(
+        fc.uniqueArray(fc.constantFrom('trade', 'alert', 'auto-buy', 'connection'), { maxLength: 4 }),
+      ),
       soundMuted: opt(fc.boolean()),
     }),
     'account.configure': account([proxyBaseUrl, 'http://127.0.0.1:9']),
@@ -220,28 +250,38 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       offset: opt(fc.integer({ min: 0, max: 1000 })),
       limit: opt(fc.integer({ min: 1, max: 1000 })),
     }),
-    'notifications.markRead': fc.oneof(fc.record({ ids: fc.array(id, { minLength: 1, maxLength: 5 }) }), fc.constant({ all: true })),
+    'notifications.markRead': fc.oneof(
+      fc.record({ ids: fc.array(id, { minLength: 1, maxLength: 5 }) }),
+      fc.constant({ all: true }),
+    ),
   };
 }
 
 // ---- invalid payloads: mutations of valid ones, and anything at all
 
-const wrongValues = fc.constantFrom<unknown>(null, 'x', -1, 0.5, 1e13, true, [], {}, '', Number.NaN, { nested: 1 }, ['a']);
+const wrongValues = fc.constantFrom<unknown>(null, 'x', -1, 0.5, 1e13, true, [], {}, '', Number.NaN, { nested: 1 }, [
+  'a',
+]);
 
 function mutations(valid: unknown): fc.Arbitrary<unknown> {
-  const object = typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? (valid as Record<string, unknown>) : {};
+  const object =
+    typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? (valid as Record<string, unknown>) : {};
   const keys = Object.keys(object);
   const options: fc.Arbitrary<unknown>[] = [
     // An unknown key (every input is a strict object).
     fc.string({ minLength: 1, maxLength: 12 }).map((key) => ({ ...object, [key]: 1 })),
-    fc.constantFrom('__proto__', 'constructor', 'prototype', 'apiKeyHint', 'spend').map((key) => JSON.parse(JSON.stringify({ ...object, [key]: { polluted: true } })) as unknown),
+    fc
+      .constantFrom('__proto__', 'constructor', 'prototype', 'apiKeyHint', 'spend')
+      .map((key) => JSON.parse(JSON.stringify({ ...object, [key]: { polluted: true } })) as unknown),
     // Not an object at all.
     fc.constantFrom<unknown>(null, 0, 42, 'buy', true, [object], JSON.stringify(object)),
   ];
   if (keys.length > 0) {
     // A field of the wrong type or range, or a required field dropped.
     options.push(fc.tuple(fc.constantFrom(...keys), wrongValues).map(([key, value]) => ({ ...object, [key]: value })));
-    options.push(fc.constantFrom(...keys).map((key) => Object.fromEntries(Object.entries(object).filter(([k]) => k !== key))));
+    options.push(
+      fc.constantFrom(...keys).map((key) => Object.fromEntries(Object.entries(object).filter(([k]) => k !== key))),
+    );
   }
   return fc.oneof(...options);
 }
@@ -249,7 +289,10 @@ function mutations(valid: unknown): fc.Arbitrary<unknown> {
 function invalidPayloads(method: IpcMethod, valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
   const schema = IPC_METHODS[method].input;
   return fc
-    .oneof({ arbitrary: valid.chain(mutations), weight: 4 }, { arbitrary: fc.anything({ withNullPrototype: true, withBigInt: true, maxDepth: 3 }), weight: 1 })
+    .oneof(
+      { arbitrary: valid.chain(mutations), weight: 4 },
+      { arbitrary: fc.anything({ withNullPrototype: true, withBigInt: true, maxDepth: 3 }), weight: 1 },
+    )
     .filter((payload) => !schema.safeParse(payload).success);
 }
 
@@ -267,7 +310,7 @@ describe('IPC boundary under fuzzing', () => {
     proxy.requests.filter((line) => BUY_PATHS.has((line.split(' ')[1] ?? '').split('?')[0] ?? ''));
   const quiet = async (ms: number): Promise<void> => {
     // Until no buy request arrived for `ms`.
-    for (let seen = buyRequests().length; ; ) {
+    for (let seen = buyRequests().length; ;) {
       await new Promise((resolve) => setTimeout(resolve, ms));
       const now = buyRequests().length;
       if (now === seen) return;
@@ -287,7 +330,12 @@ describe('IPC boundary under fuzzing', () => {
       secrets: new MemorySecretStore(),
       log: () => {},
       startDemo: () => Promise.reject(new Error('no demo here')),
-      override: { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey },
+      override: {
+        baseUrl: proxy.baseUrl,
+        wsUrl: proxy.wsUrl,
+        merchantId: merchant.merchantId,
+        apiKey: merchant.apiKey,
+      },
     });
     await engine.start();
     const original = engine.handle.bind(engine);
@@ -297,7 +345,11 @@ describe('IPC boundary under fuzzing', () => {
     }) as Engine['handle'];
     valid = validPayloads(proxy.baseUrl);
     // The catalog is there before the runs (buys and auto-buys need something to buy).
-    for (let waited = 0; (await engine.handle('catalog.query', IPC_METHODS['catalog.query'].input.parse({ limit: 1 }))).total === 0; waited += 100) {
+    for (
+      let waited = 0;
+      (await engine.handle('catalog.query', IPC_METHODS['catalog.query'].input.parse({ limit: 1 }))).total === 0;
+      waited += 100
+    ) {
       if (waited > 20_000) throw new Error('no catalog');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -322,23 +374,26 @@ describe('IPC boundary under fuzzing', () => {
     }
   });
 
-  it.each([...IPC_METHOD_NAMES])('%s: every payload its schema refuses is answered invalid_input before the engine sees it', async (method) => {
-    const buysBefore = buyRequests().length;
-    await fc.assert(
-      fc.asyncProperty(invalidPayloads(method, valid[method]), async (payload) => {
-        const before = handled;
-        const answer = await dispatchIpc(engine, method, payload);
-        expect(answer.ok).toBe(false);
-        if (!answer.ok) {
-          expect(answer.error.code).toBe('invalid_input');
-          expect(answer.error.message.startsWith(method)).toBe(true);
-        }
-        expect(handled).toBe(before);
-      }),
-      { numRuns: 60, seed: 20_260_601 + IPC_METHOD_NAMES.indexOf(method) },
-    );
-    expect(buyRequests().length).toBe(buysBefore);
-  });
+  it.each([...IPC_METHOD_NAMES])(
+    '%s: every payload its schema refuses is answered invalid_input before the engine sees it',
+    async (method) => {
+      const buysBefore = buyRequests().length;
+      await fc.assert(
+        fc.asyncProperty(invalidPayloads(method, valid[method]), async (payload) => {
+          const before = handled;
+          const answer = await dispatchIpc(engine, method, payload);
+          expect(answer.ok).toBe(false);
+          if (!answer.ok) {
+            expect(answer.error.code).toBe('invalid_input');
+            expect(answer.error.message.startsWith(method)).toBe(true);
+          }
+          expect(handled).toBe(before);
+        }),
+        { numRuns: 60, seed: 20_260_601 + IPC_METHOD_NAMES.indexOf(method) },
+      );
+      expect(buyRequests().length).toBe(buysBefore);
+    },
+  );
 
   it('every schema-valid payload of every method reaches the engine; only buy.byId / buy.byName reach the buy endpoints', async () => {
     const buysBy = new Map<IpcMethod, number>();
@@ -360,18 +415,24 @@ describe('IPC boundary under fuzzing', () => {
           else expect(buys).toBeLessThanOrEqual(1);
           buysBy.set(method, (buysBy.get(method) ?? 0) + buys);
         }),
-        { numRuns: BUY_METHODS.has(method) || method.startsWith('account.') ? 12 : 20, seed: 20_260_701 + IPC_METHOD_NAMES.indexOf(method) },
+        {
+          numRuns: BUY_METHODS.has(method) || method.startsWith('account.') ? 12 : 20,
+          seed: 20_260_701 + IPC_METHOD_NAMES.indexOf(method),
+        },
       );
     }
     // Nothing arrives later either (no background buy started by any of those calls).
     await quiet(1_500);
     const total = buyRequests().length - buysAtStart;
     expect(total).toBe([...buysBy.values()].reduce((sum, n) => sum + n, 0));
-    expect([...buysBy.keys()].filter((method) => (buysBy.get(method) ?? 0) > 0 && !BUY_METHODS.has(method))).toEqual([]);
+    expect([...buysBy.keys()].filter((method) => (buysBy.get(method) ?? 0) > 0 && !BUY_METHODS.has(method))).toEqual(
+      [],
+    );
     // The valid buy requests did reach the server (they are the way to spend).
     expect((buysBy.get('buy.byId') ?? 0) + (buysBy.get('buy.byName') ?? 0)).toBeGreaterThan(0);
     // Leave no rule behind for the auto-buy property.
-    for (const rule of (await engine.handle('alerts.rules', {})) as AlertRule[]) await engine.handle('alerts.deleteRule', { id: rule.id });
+    for (const rule of (await engine.handle('alerts.rules', {})) as AlertRule[])
+      await engine.handle('alerts.deleteRule', { id: rule.id });
     await engine.handle('settings.update', IPC_METHODS['settings.update'].input.parse({ alertsPaused: false }));
   }, 240_000);
 
@@ -382,7 +443,11 @@ describe('IPC boundary under fuzzing', () => {
         itemId: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
         assetId: fc.oneof(fc.string(), fc.integer()),
         price: fc.oneof(fc.integer({ min: -10, max: 0 }), fc.double(), fc.string()),
-        recipient: fc.oneof(fc.record({ tradeUrl: fc.integer() }), fc.record({ recipientId: fc.constant('') }), fc.constant({})),
+        recipient: fc.oneof(
+          fc.record({ tradeUrl: fc.integer() }),
+          fc.record({ recipientId: fc.constant('') }),
+          fc.constant({}),
+        ),
         tradeDurationSeconds: fc.oneof(fc.integer({ min: 0, max: 599 }), fc.integer({ min: 43_201, max: 1e6 })),
       },
       { requiredKeys: [] },
@@ -400,55 +465,77 @@ describe('IPC boundary under fuzzing', () => {
 
   it('auto-buy, the one other spending path, spends within its caps (counted on the sandbox)', async () => {
     // A recipient of its own: the buys above may have filled TEST_TRADE_URL's 30 active offers.
-    const saved = await dispatchIpc(engine, 'recipients.save', { label: 'auto-buy fuzz', tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=87654321&token=AbCd1234' });
+    const saved = await dispatchIpc(engine, 'recipients.save', {
+      label: 'auto-buy fuzz',
+      tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=87654321&token=AbCd1234',
+    });
     if (!saved.ok) throw new Error(saved.error.message);
     const recipientId = (saved.value as { id: string }).id;
     // The settings fuzzing above may have left stop-all on, a tiny global budget or a high floor: start clean.
-    const reset = await dispatchIpc(engine, 'settings.update', { autoBuyStopped: false, autoBuyDailyBudget: null, autoBuyBalanceFloor: 0 });
+    const reset = await dispatchIpc(engine, 'settings.update', {
+      autoBuyStopped: false,
+      autoBuyDailyBudget: null,
+      autoBuyBalanceFloor: 0,
+    });
     if (!reset.ok) throw new Error(reset.error.message);
-    const spentOnServer = sb.core.db.prepare<[string, string], number>(
-      "SELECT coalesce(sum(price), 0) FROM trades WHERE merchant_id = ? AND external_id LIKE ? || '%'",
-    ).pluck();
+    const spentOnServer = sb.core.db
+      .prepare<[string, string], number>(
+        "SELECT coalesce(sum(price), 0) FROM trades WHERE merchant_id = ? AND external_id LIKE ? || '%'",
+      )
+      .pluck();
     let spentTotal = 0;
     let ordersSeen = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 4_000 }), fc.integer({ min: 0, max: 4_000 }), fc.option(fc.integer({ min: 1, max: 50_000 })), async (spendCap, dailyCap, maxPrice) => {
-        const buysBefore = buyRequests().length;
-        const idsBefore = proxy.externalIds.length;
-        // "Also the listings on sale now": the rule buys at once, within its guards.
-        const answer = await dispatchIpc(engine, 'alerts.saveRule', {
-          name: 'fuzz auto-buy',
-          maxPrice,
-          autoBuy: { enabled: true, recipientId, spendCap, dailyCap },
-          existingListings: 'buy',
-        });
-        if (maxPrice === null) {
-          // No auto-buy without a maximum price per item.
-          expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-          return;
-        }
-        if (!answer.ok) throw new Error(answer.error.message);
-        const rule = answer.value as AlertRule;
-        // Saving the rule evaluates the listings on sale: auto-buys start at once. Wait until they settle.
-        await quiet(1_500);
-        const firings = ((await engine.handle('alerts.firings', {})) as AlertFiring[]).filter((f) => f.ruleId === rule.id);
-        const spent = spentOnServer.get(merchantId, `auto-${rule.id.slice(0, 12)}-`) ?? 0;
-        expect(spent).toBeLessThanOrEqual(Math.min(spendCap, dailyCap));
-        // Every buy request of this run was by id (never by name), and this rule's (its order ids) were attempts
-        // its firings record. Counted by order id: a buy of an earlier run may still wait in the client's rate
-        // limiter when quiet() returns (its bucket spent by the tests before) and go out during this one.
-        const requests = buyRequests().slice(buysBefore);
-        expect(requests.every((line) => line.startsWith('POST /Items/Buy') && !line.includes('BuyByName'))).toBe(true);
-        const attempts = firings.filter((f) => f.autoBuy !== null && (f.autoBuy.tradeId !== null || !VERDICT_REFUSALS.has(f.autoBuy.error ?? ''))).length;
-        const ruleOrders = proxy.externalIds.slice(idsBefore).filter((id) => id.startsWith(`auto-${rule.id.slice(0, 12)}-`));
-        expect(ruleOrders.length).toBeLessThanOrEqual(attempts);
-        expect(ruleOrders.length).toBeLessThanOrEqual(requests.length);
-        ordersSeen += ruleOrders.length;
-        const rules = (await engine.handle('alerts.rules', {})) as AlertRule[];
-        expect(rules.find((r) => r.id === rule.id)?.autoBuy.spent ?? 0).toBeLessThanOrEqual(spendCap);
-        spentTotal += spent;
-        await engine.handle('alerts.deleteRule', { id: rule.id });
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 4_000 }),
+        fc.integer({ min: 0, max: 4_000 }),
+        fc.option(fc.integer({ min: 1, max: 50_000 })),
+        async (spendCap, dailyCap, maxPrice) => {
+          const buysBefore = buyRequests().length;
+          const idsBefore = proxy.externalIds.length;
+          // "Also the listings on sale now": the rule buys at once, within its guards.
+          const answer = await dispatchIpc(engine, 'alerts.saveRule', {
+            name: 'fuzz auto-buy',
+            maxPrice,
+            autoBuy: { enabled: true, recipientId, spendCap, dailyCap },
+            existingListings: 'buy',
+          });
+          if (maxPrice === null) {
+            // No auto-buy without a maximum price per item.
+            expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+            return;
+          }
+          if (!answer.ok) throw new Error(answer.error.message);
+          const rule = answer.value as AlertRule;
+          // Saving the rule evaluates the listings on sale: auto-buys start at once. Wait until they settle.
+          await quiet(1_500);
+          const firings = ((await engine.handle('alerts.firings', {})) as AlertFiring[]).filter(
+            (f) => f.ruleId === rule.id,
+          );
+          const spent = spentOnServer.get(merchantId, `auto-${rule.id.slice(0, 12)}-`) ?? 0;
+          expect(spent).toBeLessThanOrEqual(Math.min(spendCap, dailyCap));
+          // Every buy request of this run was by id (never by name), and this rule's (its order ids) were attempts
+          // its firings record. Counted by order id: a buy of an earlier run may still wait in the client's rate
+          // limiter when quiet() returns (its bucket spent by the tests before) and go out during this one.
+          const requests = buyRequests().slice(buysBefore);
+          expect(requests.every((line) => line.startsWith('POST /Items/Buy') && !line.includes('BuyByName'))).toBe(
+            true,
+          );
+          const attempts = firings.filter(
+            (f) => f.autoBuy !== null && (f.autoBuy.tradeId !== null || !VERDICT_REFUSALS.has(f.autoBuy.error ?? '')),
+          ).length;
+          const ruleOrders = proxy.externalIds
+            .slice(idsBefore)
+            .filter((id) => id.startsWith(`auto-${rule.id.slice(0, 12)}-`));
+          expect(ruleOrders.length).toBeLessThanOrEqual(attempts);
+          expect(ruleOrders.length).toBeLessThanOrEqual(requests.length);
+          ordersSeen += ruleOrders.length;
+          const rules = (await engine.handle('alerts.rules', {})) as AlertRule[];
+          expect(rules.find((r) => r.id === rule.id)?.autoBuy.spent ?? 0).toBeLessThanOrEqual(spendCap);
+          spentTotal += spent;
+          await engine.handle('alerts.deleteRule', { id: rule.id });
+        },
+      ),
       // Stateful (money moves): no shrinking, the first failing run is the counterexample.
       { numRuns: 8, seed: 20_260_801, endOnFailure: true },
     );

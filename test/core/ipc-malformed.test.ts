@@ -19,7 +19,14 @@ const deepObject = (): unknown => JSON.parse(`${'{"a":'.repeat(DEPTH)}1${'}'.rep
 const malformedMethods: [string, () => unknown][] = [
   ['an object whose toString is a number (JSON)', () => JSON.parse('{"toString":1}') as unknown],
   ['an object whose toString is an object (JSON)', () => JSON.parse('{"toString":{},"valueOf":{}}') as unknown],
-  ['an object whose toString throws', () => ({ toString: () => { throw new Error('boom'); } })],
+  [
+    'an object whose toString throws',
+    () => ({
+      toString: () => {
+        throw new Error('boom');
+      },
+    }),
+  ],
   ['an object without a prototype', () => Object.create(null) as unknown],
   ['a symbol', () => Symbol('app.snapshot')],
   ['a 200,000-deep array', deepArray],
@@ -28,31 +35,43 @@ const malformedMethods: [string, () => unknown][] = [
 ];
 
 describe('malformed bridge calls', () => {
-  it.each(malformedMethods)('a method that is %s is answered invalid_input, and the engine is not reached', async (_what, make) => {
-    const engine = new EchoEngine();
-    const answer = await dispatchIpc(engine, make(), {});
-    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    if (answer.ok) throw new Error('accepted');
-    expect(answer.error.message).toMatch(/^unknown method /);
-    expect(answer.error.message.length).toBeLessThanOrEqual(120);
-    expect(engine.calls).toEqual([]);
-  });
-
-  it.each([...IPC_METHOD_NAMES])('%s: a 200,000-deep input, an array or an object, anywhere, is answered invalid_input', async (method) => {
-    const engine = new EchoEngine();
-    const inputs = [deepArray(), deepObject(), { search: deepArray() }, { itemId: deepObject() }, [deepArray()]];
-    for (const input of inputs) {
-      const answer = await dispatchIpc(engine, method, input);
+  it.each(malformedMethods)(
+    'a method that is %s is answered invalid_input, and the engine is not reached',
+    async (_what, make) => {
+      const engine = new EchoEngine();
+      const answer = await dispatchIpc(engine, make(), {});
       expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    }
-    expect(engine.calls).toEqual([]);
-  });
+      if (answer.ok) throw new Error('accepted');
+      expect(answer.error.message).toMatch(/^unknown method /);
+      expect(answer.error.message.length).toBeLessThanOrEqual(120);
+      expect(engine.calls).toEqual([]);
+    },
+  );
+
+  it.each([...IPC_METHOD_NAMES])(
+    '%s: a 200,000-deep input, an array or an object, anywhere, is answered invalid_input',
+    async (method) => {
+      const engine = new EchoEngine();
+      const inputs = [deepArray(), deepObject(), { search: deepArray() }, { itemId: deepObject() }, [deepArray()]];
+      for (const input of inputs) {
+        const answer = await dispatchIpc(engine, method, input);
+        expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      }
+      expect(engine.calls).toEqual([]);
+    },
+  );
 
   it('the Electron gate answers a refused sender whose method is an object, and logs no more than a description of it', async () => {
     const lines: string[] = [];
     const sender = { url: 'https://evil.example/', isMainFrame: true, isAppWindow: true };
     for (const [, make] of malformedMethods) {
-      const answer = await handleIpcCall(new EchoEngine(), sender, make(), {}, { rendererUrl: 'file:///app/out/renderer/index.html', log: (line) => lines.push(line) });
+      const answer = await handleIpcCall(
+        new EchoEngine(),
+        sender,
+        make(),
+        {},
+        { rendererUrl: 'file:///app/out/renderer/index.html', log: (line) => lines.push(line) },
+      );
       expect(answer).toBe(FORBIDDEN);
     }
     expect(lines).toHaveLength(malformedMethods.length);

@@ -6,13 +6,25 @@ import { packPriceChanges } from '../../src/main/core/store';
 type ItemFrame = Extract<FeedFrame, { type: 'item_upserted' | 'price_changed' | 'item_removed' }>;
 
 const item = (itemId: number) => ({ itemId }) as unknown as Item;
-const prices = (...ids: number[]): ItemFrame => ({ type: 'price_changed', items: ids.map((itemId) => ({ itemId, price: itemId * 10 })) });
+const prices = (...ids: number[]): ItemFrame => ({
+  type: 'price_changed',
+  items: ids.map((itemId) => ({ itemId, price: itemId * 10 })),
+});
 const removals = (...ids: number[]): ItemFrame => ({ type: 'item_removed', itemIds: ids });
 const upserts = (...ids: number[]): ItemFrame => ({ type: 'item_upserted', items: ids.map(item) });
 
 describe('item frames → writer groups', () => {
   it('merges each run of one kind into one group and keeps the feed order across kinds', () => {
-    const frames = [prices(1, 2), prices(3), removals(1), removals(4), upserts(1), prices(1), upserts(5, 6), upserts(7)];
+    const frames = [
+      prices(1, 2),
+      prices(3),
+      removals(1),
+      removals(4),
+      upserts(1),
+      prices(1),
+      upserts(5, 6),
+      upserts(7),
+    ];
     expect(itemChangeGroups(frames)).toEqual([
       // Price changes packed as (itemId, price) pairs: one copy across threads.
       { kind: 'prices', changes: new Float64Array([1, 10, 2, 20, 3, 30]) },

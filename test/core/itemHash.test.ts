@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { hashBytes, hashJson } from '../../src/main/core/store/worker/itemRows';
 import { generateCatalog } from '../../src/server/catalog/generator';
 
-const items = [...generateCatalog({ seed: 21, count: 3000, imageBaseUrl: 'http://sandbox.invalid/img' })].map((item) => JSON.stringify(item));
+const items = [...generateCatalog({ seed: 21, count: 3000, imageBaseUrl: 'http://sandbox.invalid/img' })].map((item) =>
+  JSON.stringify(item),
+);
 
 /** The hash as stored by every earlier version (byte by byte): stored hashes must stay valid. */
 function storedHash(bytes: Uint8Array): number {
@@ -21,7 +23,11 @@ function storedHash(bytes: Uint8Array): number {
   let h2 = 0x85ebca6b ^ bytes.length;
   let i = 0;
   for (; i + 4 <= bytes.length; i += 4) {
-    const word = (bytes[i] as number) | ((bytes[i + 1] as number) << 8) | ((bytes[i + 2] as number) << 16) | ((bytes[i + 3] as number) << 24);
+    const word =
+      (bytes[i] as number) |
+      ((bytes[i + 1] as number) << 8) |
+      ((bytes[i + 2] as number) << 16) |
+      ((bytes[i + 3] as number) << 24);
     let k1 = Math.imul(word, 0xcc9e2d51);
     k1 = Math.imul((k1 << 15) | (k1 >>> 17), 0x1b873593);
     h1 ^= k1;
@@ -64,7 +70,6 @@ describe('hashJson / hashBytes', () => {
     }
   });
 
-
   it('hashes a text, its UTF-8 bytes and the same bytes inside a larger buffer alike', () => {
     const text = '{"itemId":7,"market_hash_name":"★ Karambit | Doppler (Factory New)","phase":"Ruby","price":123456}';
     const bytes = Buffer.from(text, 'utf8');
@@ -73,7 +78,10 @@ describe('hashJson / hashBytes', () => {
     expect(hashJson(text)).toBe(hashJson(bytes));
     expect(hashBytes(padded, start, start + bytes.length)).toBe(hashJson(text));
     // Every tail length (0–3 bytes past the last whole word) is covered by the range.
-    for (let cut = 1; cut <= 4; cut++) expect(hashBytes(padded, start, start + bytes.length - cut)).toBe(hashJson(bytes.subarray(0, bytes.length - cut)));
+    for (let cut = 1; cut <= 4; cut++)
+      expect(hashBytes(padded, start, start + bytes.length - cut)).toBe(
+        hashJson(bytes.subarray(0, bytes.length - cut)),
+      );
   });
 
   it('is a non-negative integer below 2^53', () => {
@@ -107,7 +115,9 @@ describe('hashJson / hashBytes', () => {
 
   it('tells 3,000 catalog items and their repricings apart', () => {
     const hashes = new Set(items.map((text) => hashJson(text)));
-    const repriced = items.map((text) => text.replace(/"price":(\d+)/, (_match, price: string) => `"price":${Number(price) + 1}`));
+    const repriced = items.map((text) =>
+      text.replace(/"price":(\d+)/, (_match, price: string) => `"price":${Number(price) + 1}`),
+    );
     for (const text of repriced) hashes.add(hashJson(text));
     expect(hashes.size).toBe(items.length * 2);
   });

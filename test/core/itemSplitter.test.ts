@@ -4,7 +4,12 @@ import { EnvelopeFormatError, ItemSplitter } from '../../src/main/core/store/wor
 import { generateCatalog } from '../../src/server/catalog/generator';
 
 /** Splits `text` fed in chunks cut at `cuts`; elements are parsed as the sync does (a refused parse = false). */
-function splitInChunks(text: string, cuts: number[], chunkOf: (text: string) => Buffer = (t) => Buffer.from(t), bridgeBytes?: number) {
+function splitInChunks(
+  text: string,
+  cuts: number[],
+  chunkOf: (text: string) => Buffer = (t) => Buffer.from(t),
+  bridgeBytes?: number,
+) {
   const items: unknown[] = [];
   const refused: string[] = [];
   const splitter = new ItemSplitter((bytes, start, end) => {
@@ -40,20 +45,42 @@ describe('ItemSplitter', () => {
   it('splits the items array at any chunk boundaries (bytes, even inside a character), with fields before or after it', () => {
     const bodies = [
       JSON.stringify({ totalItems: 5, totalValue: 7, items: tricky, lastUpdate: '2026-01-01T00:00:00.000Z' }),
-      JSON.stringify({ lastUpdate: '2026-01-01T00:00:00.000Z', items: tricky, extra: { items: [1] }, note: 'é😀', totalItems: 5, totalValue: 7 }),
+      JSON.stringify({
+        lastUpdate: '2026-01-01T00:00:00.000Z',
+        items: tricky,
+        extra: { items: [1] },
+        note: 'é😀',
+        totalItems: 5,
+        totalValue: 7,
+      }),
       JSON.stringify({ totalItems: 5, totalValue: 7, items: tricky, lastUpdate: '2026-01-01T00:00:00.000Z' }, null, 2),
-      JSON.stringify({ totalItems: 5, totalValue: 7, items: tricky.map((item) => ({ name: 'first key differs', ...item })), lastUpdate: '2026-01-01T00:00:00.000Z' }),
+      JSON.stringify({
+        totalItems: 5,
+        totalValue: 7,
+        items: tricky.map((item) => ({ name: 'first key differs', ...item })),
+        lastUpdate: '2026-01-01T00:00:00.000Z',
+      }),
     ];
     fc.assert(
       // Bridges from 1 byte (an element spanning two chunks nearly always joins them whole) to the default.
-      fc.property(fc.nat(bodies.length - 1), fc.array(fc.nat(), { maxLength: 40 }), fc.constantFrom(1, 7, 64, undefined), (which, cuts, bridge) => {
-        const body = bodies[which] as string;
-        const size = Buffer.byteLength(body);
-        const { items, envelope } = splitInChunks(body, cuts.map((cut) => cut % (size + 1)), undefined, bridge);
-        const expected = which === 3 ? tricky.map((item) => ({ name: 'first key differs', ...item })) : tricky;
-        expect(items).toEqual(expected);
-        expect(envelope).toEqual({ totalItems: 5, totalValue: 7, lastUpdate: '2026-01-01T00:00:00.000Z' });
-      }),
+      fc.property(
+        fc.nat(bodies.length - 1),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        fc.constantFrom(1, 7, 64, undefined),
+        (which, cuts, bridge) => {
+          const body = bodies[which] as string;
+          const size = Buffer.byteLength(body);
+          const { items, envelope } = splitInChunks(
+            body,
+            cuts.map((cut) => cut % (size + 1)),
+            undefined,
+            bridge,
+          );
+          const expected = which === 3 ? tricky.map((item) => ({ name: 'first key differs', ...item })) : tricky;
+          expect(items).toEqual(expected);
+          expect(envelope).toEqual({ totalItems: 5, totalValue: 7, lastUpdate: '2026-01-01T00:00:00.000Z' });
+        },
+      ),
       { numRuns: 800 },
     );
   });
@@ -97,7 +124,10 @@ describe('ItemSplitter', () => {
 
   it('takes scalar elements, the last one too, and only the key "items" as the items array', () => {
     expect(splitInChunks('{"items":[1,{"itemId":2}, "x"]}', []).items).toEqual([1, { itemId: 2 }, 'x']);
-    const { items, envelope } = splitInChunks('{"a\\"items":[{"itemId":1}],"items":[{"itemId":2}],"totalItems":1}', [12]);
+    const { items, envelope } = splitInChunks(
+      '{"a\\"items":[{"itemId":1}],"items":[{"itemId":2}],"totalItems":1}',
+      [12],
+    );
     expect(items).toEqual([{ itemId: 2 }]);
     expect(envelope.totalItems).toBe(1);
   });
@@ -105,7 +135,9 @@ describe('ItemSplitter', () => {
   it('rejects an envelope over 1 MB outside its items array, before or after it', () => {
     const note = `"note":"${'x'.repeat(1 << 20)}"`;
     const cuts = Array.from({ length: 20 }, (_, i) => i * 65_536);
-    expect(() => splitInChunks(`{${note},"items":[]}`, cuts)).toThrow(new EnvelopeFormatError('the catalog envelope outside its "items" array is over 1 MB'));
+    expect(() => splitInChunks(`{${note},"items":[]}`, cuts)).toThrow(
+      new EnvelopeFormatError('the catalog envelope outside its "items" array is over 1 MB'),
+    );
     expect(() => splitInChunks(`{"items":[],${note}}`, cuts)).toThrow(EnvelopeFormatError);
   });
 
@@ -132,7 +164,10 @@ describe('ItemSplitter', () => {
     const catalog = [...generateCatalog({ seed: 3, count: 4000, imageBaseUrl: 'http://x/img' })];
     const body = `{"items":[${catalog.map((item) => JSON.stringify(item)).join(', ')}],"totalItems":4000}`;
     expect(Buffer.byteLength(body)).toBeGreaterThan(2 << 20); // past the fast path's wait
-    const { items, refused, envelope } = splitInChunks(body, Array.from({ length: Math.ceil(body.length / 65_536) }, (_, i) => i * 65_536));
+    const { items, refused, envelope } = splitInChunks(
+      body,
+      Array.from({ length: Math.ceil(body.length / 65_536) }, (_, i) => i * 65_536),
+    );
     expect(items).toEqual(catalog);
     expect(refused).toEqual([]);
     expect(envelope.totalItems).toBe(4000);
@@ -152,24 +187,64 @@ describe('ItemSplitter', () => {
 function serialize(value: unknown, ws: () => string): string {
   const list = (open: string, parts: string[], close: string) =>
     `${open}${ws()}${parts.map((part, k) => (k > 0 ? `${ws()},${ws()}${part}` : part)).join('')}${ws()}${close}`;
-  if (Array.isArray(value)) return list('[', value.map((v) => serialize(v, ws)), ']');
+  if (Array.isArray(value))
+    return list(
+      '[',
+      value.map((v) => serialize(v, ws)),
+      ']',
+    );
   if (value !== null && typeof value === 'object') {
-    return list('{', Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}${ws()}:${ws()}${serialize(v, ws)}`), '}');
+    return list(
+      '{',
+      Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}${ws()}:${ws()}${serialize(v, ws)}`),
+      '}',
+    );
   }
   return JSON.stringify(value);
 }
 
 const text = fc
-  .array(fc.oneof(fc.constantFrom('},{"itemId":', '"', '\\', '\\"', '[', ']', '{', '}', ',', ':', ' ', 'é', '😀', 'StatTrak™ ★', '"items":['), fc.string({ unit: 'grapheme', maxLength: 6 })), { maxLength: 4 })
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        '},{"itemId":',
+        '"',
+        '\\',
+        '\\"',
+        '[',
+        ']',
+        '{',
+        '}',
+        ',',
+        ':',
+        ' ',
+        'é',
+        '😀',
+        'StatTrak™ ★',
+        '"items":[',
+      ),
+      fc.string({ unit: 'grapheme', maxLength: 6 }),
+    ),
+    { maxLength: 4 },
+  )
   .map((parts) => parts.join(''));
 const key = fc.oneof(fc.constantFrom('itemId', 'items', 'name', 'a"items', 'x'), text);
 const scalar = fc.oneof(fc.integer(), fc.double(), text, fc.boolean(), fc.constant(null));
 const { value, itemLike } = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, scalar, tie('array'), tie('object'), tie('itemLike'), fc.array(tie('itemLike'), { minLength: 2, maxLength: 3 })),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    scalar,
+    tie('array'),
+    tie('object'),
+    tie('itemLike'),
+    fc.array(tie('itemLike'), { minLength: 2, maxLength: 3 }),
+  ),
   array: fc.array(tie('value'), { maxLength: 3 }),
   object: fc.dictionary(key, tie('value'), { maxKeys: 3 }),
   // Objects keyed itemId first, nested in arrays: their separators `},{"itemId":` cut fast ranges short.
-  itemLike: fc.tuple(fc.nat(), fc.dictionary(key, tie('value'), { maxKeys: 3 })).map(([itemId, rest]) => ({ itemId, ...rest })),
+  itemLike: fc
+    .tuple(fc.nat(), fc.dictionary(key, tie('value'), { maxKeys: 3 }))
+    .map(([itemId, rest]) => ({ itemId, ...rest })),
 }));
 const element = fc.oneof(
   { weight: 6, arbitrary: itemLike },
@@ -180,25 +255,55 @@ const element = fc.oneof(
 const envelope = fc
   .tuple(
     fc.record(
-      { totalItems: fc.oneof(fc.nat(), value), totalValue: fc.oneof(fc.nat(), value), lastUpdate: fc.oneof(fc.constant('2026-01-01T00:00:00.000Z'), value), note: value, 'a"items': value },
+      {
+        totalItems: fc.oneof(fc.nat(), value),
+        totalValue: fc.oneof(fc.nat(), value),
+        lastUpdate: fc.oneof(fc.constant('2026-01-01T00:00:00.000Z'), value),
+        note: value,
+        'a"items': value,
+      },
       { requiredKeys: [] },
     ),
     fc.array(element, { maxLength: 8 }),
     fc.array(fc.double(), { maxLength: 8 }),
-    fc.constantFrom('object', 'object', 'object', 'object', 'object', 'object', 'no items', 'items not an array', 'array', 'scalar'),
+    fc.constantFrom(
+      'object',
+      'object',
+      'object',
+      'object',
+      'object',
+      'object',
+      'no items',
+      'items not an array',
+      'array',
+      'scalar',
+    ),
   )
   .map(([fields, items, order, shape]) => {
     const entries: [string, unknown][] = Object.entries(fields);
     if (shape !== 'no items') entries.push(['items', shape === 'items not an array' ? { items } : items]);
-    const sorted = entries.map((entry, k) => ({ entry, at: order[k] ?? k })).sort((a, b) => a.at - b.at).map(({ entry }) => entry);
+    const sorted = entries
+      .map((entry, k) => ({ entry, at: order[k] ?? k }))
+      .sort((a, b) => a.at - b.at)
+      .map(({ entry }) => entry);
     return shape === 'array' ? items : shape === 'scalar' ? 'items' : Object.fromEntries(sorted);
   });
 /** A one-character change that usually breaks the text (none can make a duplicate key). */
 const mutation = fc.oneof(
   { weight: 3, arbitrary: fc.constant(null) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('delete', 'insert', 'truncate'), fc.double({ min: 0, max: 1, maxExcluded: true }), fc.constantFrom(...'{}[],:"\\ x1é'.split(''))) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(
+      fc.constantFrom('delete', 'insert', 'truncate'),
+      fc.double({ min: 0, max: 1, maxExcluded: true }),
+      fc.constantFrom(...'{}[],:"\\ x1é'.split('')),
+    ),
+  },
 );
-const whitespace = fc.oneof(fc.constant(['']), fc.array(fc.constantFrom('', '', '', ' ', '\n', '\t', '\r\n  '), { minLength: 1, maxLength: 12 }));
+const whitespace = fc.oneof(
+  fc.constant(['']),
+  fc.array(fc.constantFrom('', '', '', ' ', '\n', '\t', '\r\n  '), { minLength: 1, maxLength: 12 }),
+);
 
 function mutate(text: string, [kind, where, char]: [string, number, string]): string {
   const at = Math.floor(where * (text.length + 1));
@@ -221,8 +326,15 @@ function expectedSplit(body: Buffer) {
   const number = (v: unknown) => (typeof v === 'number' ? v : null);
   return {
     items: fields['items'] as unknown[],
-    envelope: { totalItems: number(fields['totalItems']), totalValue: number(fields['totalValue']), lastUpdate: typeof fields['lastUpdate'] === 'string' ? fields['lastUpdate'] : null },
-    early: keys.includes('totalItems') && keys.indexOf('totalItems') < keys.indexOf('items') ? number(fields['totalItems']) : null,
+    envelope: {
+      totalItems: number(fields['totalItems']),
+      totalValue: number(fields['totalValue']),
+      lastUpdate: typeof fields['lastUpdate'] === 'string' ? fields['lastUpdate'] : null,
+    },
+    early:
+      keys.includes('totalItems') && keys.indexOf('totalItems') < keys.indexOf('items')
+        ? number(fields['totalItems'])
+        : null,
   };
 }
 
@@ -230,15 +342,23 @@ describe('ItemSplitter against JSON.parse of the whole body', () => {
   it('gives the elements and fields JSON.parse gives, or an EnvelopeFormatError exactly when the body is not a catalog envelope', () => {
     fc.assert(
       fc.property(
-        envelope, whitespace, mutation,
-        fc.oneof(fc.array(fc.nat(), { maxLength: 30 }), fc.integer({ min: 1, max: 48 }).map((every) => -every)),
+        envelope,
+        whitespace,
+        mutation,
+        fc.oneof(
+          fc.array(fc.nat(), { maxLength: 30 }),
+          fc.integer({ min: 1, max: 48 }).map((every) => -every),
+        ),
         fc.constantFrom(1, 2, 5, 16, 64, undefined),
         (value, spaces, change, chunking, bridge) => {
           let k = 0;
           const serialized = serialize(value, () => spaces[k++ % spaces.length] as string);
           const text = change === null ? serialized : mutate(serialized, change);
           const size = Buffer.byteLength(text);
-          const cuts = typeof chunking === 'number' ? Array.from({ length: Math.ceil(size / -chunking) }, (_, i) => i * -chunking) : chunking.map((cut) => cut % (size + 1));
+          const cuts =
+            typeof chunking === 'number'
+              ? Array.from({ length: Math.ceil(size / -chunking) }, (_, i) => i * -chunking)
+              : chunking.map((cut) => cut % (size + 1));
           const expected = expectedSplit(Buffer.from(text));
           let result: ReturnType<typeof splitInChunks> | undefined;
           let failure: unknown;

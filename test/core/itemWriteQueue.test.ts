@@ -8,7 +8,10 @@ import { ItemWriteQueue, type ItemFrame } from '../../src/main/core/engine/sessi
 import { until } from '../support/until';
 
 function prices(first: number, count: number): ItemFrame {
-  return { type: 'price_changed', items: Array.from({ length: count }, (_, i) => ({ itemId: first + i, price: 100 + i })) } as ItemFrame;
+  return {
+    type: 'price_changed',
+    items: Array.from({ length: count }, (_, i) => ({ itemId: first + i, price: 100 + i })),
+  } as ItemFrame;
 }
 
 function removal(itemId: number): ItemFrame {
@@ -43,7 +46,8 @@ function pacedQueue(minMsBetweenWrites: number) {
   return { writer, sentAt, queue };
 }
 
-const firstIds = (frames: ItemFrame[]) => frames.map((frame) => (frame.type === 'item_removed' ? frame.itemIds[0] : frame.items[0]?.itemId));
+const firstIds = (frames: ItemFrame[]) =>
+  frames.map((frame) => (frame.type === 'item_removed' ? frame.itemIds[0] : frame.items[0]?.itemId));
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 /** Past this turn's I/O: the queue sends then (setImmediate). */
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -53,7 +57,14 @@ describe('ItemWriteQueue', () => {
     const writer = manualWriter();
     const errors: unknown[] = [];
     // The interval is longer than the test: only the threshold lets a second call overlap.
-    const queue = new ItemWriteQueue({ write: writer.write, onError: (e) => errors.push(e), maxEventsPerWrite: 1000, maxWritesInFlight: 2, minEventsToOverlap: 300, minMsBetweenWrites: 60_000 });
+    const queue = new ItemWriteQueue({
+      write: writer.write,
+      onError: (e) => errors.push(e),
+      maxEventsPerWrite: 1000,
+      maxWritesInFlight: 2,
+      minEventsToOverlap: 300,
+      minMsBetweenWrites: 60_000,
+    });
     const written: number[] = [];
     const push = (frame: ItemFrame, id: number) => void queue.push(frame).then(() => written.push(id));
 
@@ -94,7 +105,14 @@ describe('ItemWriteQueue', () => {
 
   it('sends the frames of one turn in one call, after work they started on the next tick', async () => {
     const writer = manualWriter();
-    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 1000, maxWritesInFlight: 2, minEventsToOverlap: 1, minMsBetweenWrites: 0 });
+    const queue = new ItemWriteQueue({
+      write: writer.write,
+      onError: () => undefined,
+      maxEventsPerWrite: 1000,
+      maxWritesInFlight: 2,
+      minEventsToOverlap: 1,
+      minMsBetweenWrites: 0,
+    });
     const order: string[] = [];
     // As a socket read does: several frames in one task, one of whose listeners starts a request written
     // on the next tick (node:http hands a request its socket then).
@@ -110,7 +128,14 @@ describe('ItemWriteQueue', () => {
 
   it('cuts a flood into calls of at most maxEventsPerWrite events, in arrival order', async () => {
     const writer = manualWriter();
-    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 250, maxWritesInFlight: 2, minEventsToOverlap: 1, minMsBetweenWrites: 0 });
+    const queue = new ItemWriteQueue({
+      write: writer.write,
+      onError: () => undefined,
+      maxEventsPerWrite: 250,
+      maxWritesInFlight: 2,
+      minEventsToOverlap: 1,
+      minMsBetweenWrites: 0,
+    });
     void queue.push(prices(0, 100));
     for (let i = 1; i <= 10; i++) void queue.push(prices(i * 100, 100));
     await tick();
@@ -118,7 +143,12 @@ describe('ItemWriteQueue', () => {
     for (let next = 0; next < writer.calls.length; next++) {
       const call = writer.calls[next] as (typeof writer.calls)[number];
       sent.push(...firstIds(call.frames).map(Number));
-      expect(call.frames.reduce((sum, frame) => sum + (frame.type === 'item_removed' ? frame.itemIds.length : frame.items.length), 0)).toBeLessThanOrEqual(300);
+      expect(
+        call.frames.reduce(
+          (sum, frame) => sum + (frame.type === 'item_removed' ? frame.itemIds.length : frame.items.length),
+          0,
+        ),
+      ).toBeLessThanOrEqual(300);
       call.finish();
       await flush();
     }
@@ -185,7 +215,14 @@ describe('ItemWriteQueue', () => {
 
   it('on stop, settles the frames not sent and takes no more', async () => {
     const writer = manualWriter();
-    const queue = new ItemWriteQueue({ write: writer.write, onError: () => undefined, maxEventsPerWrite: 1000, maxWritesInFlight: 1, minEventsToOverlap: 1, minMsBetweenWrites: 0 });
+    const queue = new ItemWriteQueue({
+      write: writer.write,
+      onError: () => undefined,
+      maxEventsPerWrite: 1000,
+      maxWritesInFlight: 1,
+      minEventsToOverlap: 1,
+      minMsBetweenWrites: 0,
+    });
     const first = queue.push(prices(1, 1));
     await tick();
     const second = queue.push(prices(2, 1));

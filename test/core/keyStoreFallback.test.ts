@@ -114,20 +114,30 @@ describe('SafeStorageSecretStore (Electron safeStorage behind an interface)', ()
     const other = join(tempDir(), 'api-keys.json');
     await new SafeStorageSecretStore(aesBackend(), other).set('acme', 'sk_x');
     // Another machine's (or user's) OS key cannot decrypt it.
-    await expect(new SafeStorageSecretStore(aesBackend(), other).get('acme')).rejects.toThrow(/the stored key of acme could not be decrypted/);
+    await expect(new SafeStorageSecretStore(aesBackend(), other).get('acme')).rejects.toThrow(
+      /the stored key of acme could not be decrypted/,
+    );
   });
 });
 
 describe('when keytar is not installed', () => {
   it('the keychain explains it in one line', async () => {
-    const error = await missingKeytar().probe().catch((reason: unknown) => reason);
+    const error = await missingKeytar()
+      .probe()
+      .catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(SecretStoreUnavailableError);
-    expect((error as Error).message).toBe('OS keychain unavailable: keytar is not installed (its build needs libsecret-1-dev on Linux)');
+    expect((error as Error).message).toBe(
+      'OS keychain unavailable: keytar is not installed (its build needs libsecret-1-dev on Linux)',
+    );
   });
 
   it('the desktop app keeps keys encrypted with safeStorage, and says so', async () => {
     const file = join(tempDir(), 'api-keys.json');
-    const opened = await openSecretStore({ env: {}, keychain: missingKeytar(), safeStorage: { backend: aesBackend(), file } });
+    const opened = await openSecretStore({
+      env: {},
+      keychain: missingKeytar(),
+      safeStorage: { backend: aesBackend(), file },
+    });
     expect(opened.store.kind).toBe('safeStorage');
     expect(opened.warning).toBe(
       `OS keychain unavailable: keytar is not installed (its build needs libsecret-1-dev on Linux). API keys are stored encrypted with Electron safeStorage in ${file}.`,
@@ -167,7 +177,11 @@ describe('when keytar is not installed', () => {
       const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
       if (!('MERCHANT_API_KEY' in extra)) delete env['MERCHANT_API_KEY'];
       if (!('MERCHANT_ID' in extra)) delete env['MERCHANT_ID'];
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--import', WITHOUT_KEYTAR, '--input-type=module', '-e', script], { env });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', '--import', WITHOUT_KEYTAR, '--input-type=module', '-e', script],
+        { env },
+      );
       return JSON.parse(stdout) as { kind: string; warning: string };
     };
     const memory = await run({});

@@ -33,7 +33,11 @@ describe.skipIf(skip)('a keychain slow to answer (gnome-keyring-daemon stopped w
     merchant = await adminApi(sb).createMerchant({ merchantId: `slow-${randomUUID().slice(0, 8)}`, balance: 100_000 });
     writeFileSync(
       join(dataDir, 'config.json'),
-      JSON.stringify({ version: 1, account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId }, settings: { demoSandbox: false } }),
+      JSON.stringify({
+        version: 1,
+        account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId },
+        settings: { demoSandbox: false },
+      }),
     );
   });
 
@@ -57,16 +61,28 @@ describe.skipIf(skip)('a keychain slow to answer (gnome-keyring-daemon stopped w
   /** The first snapshot: the engine answers once the account is open, while the keychain is still stopped. */
   async function waitingSnapshot(url: URL) {
     const snapshot = await callHost(url, 'app.snapshot');
-    expect(snapshot.account).toMatchObject({ merchantId: merchant.merchantId, keyStore: { kind: 'keychain' }, cacheOnly: false, awaitingKeyStore: true });
-    expect(snapshot.connection).toMatchObject({ state: 'connecting', detail: expect.stringMatching(/^Waiting for the OS keychain to give the API key/) });
+    expect(snapshot.account).toMatchObject({
+      merchantId: merchant.merchantId,
+      keyStore: { kind: 'keychain' },
+      cacheOnly: false,
+      awaitingKeyStore: true,
+    });
+    expect(snapshot.connection).toMatchObject({
+      state: 'connecting',
+      detail: expect.stringMatching(/^Waiting for the OS keychain to give the API key/),
+    });
     return snapshot;
   }
 
   const live = (url: URL) =>
-    waitFor(async () => {
-      const snapshot = await callHost(url, 'app.snapshot');
-      return snapshot.connection.state === 'connected' ? snapshot : null;
-    }, 60_000, 'the account live');
+    waitFor(
+      async () => {
+        const snapshot = await callHost(url, 'app.snapshot');
+        return snapshot.connection.state === 'connected' ? snapshot : null;
+      },
+      60_000,
+      'the account live',
+    );
 
   it('the saved account waits for it, then goes live with its stored key when it answers', async () => {
     await keyring.store(merchant.merchantId, merchant.apiKey);
@@ -81,7 +97,12 @@ describe.skipIf(skip)('a keychain slow to answer (gnome-keyring-daemon stopped w
 
     keyring.thaw();
     const snapshot = await live(url);
-    expect(snapshot.account).toMatchObject({ apiKeyConfigured: true, cacheOnly: false, awaitingKeyStore: false, keyStore: { kind: 'keychain' } });
+    expect(snapshot.account).toMatchObject({
+      apiKeyConfigured: true,
+      cacheOnly: false,
+      awaitingKeyStore: false,
+      keyStore: { kind: 'keychain' },
+    });
     expect(sb.feed.connectionCount(merchant.merchantId)).toBe(1);
     expect(`${run.stdout()}${run.stderr()}`).not.toContain(merchant.apiKey);
   }, 120_000);
@@ -94,13 +115,25 @@ describe.skipIf(skip)('a keychain slow to answer (gnome-keyring-daemon stopped w
     const url = await webHostUrl(run);
     await waitingSnapshot(url);
 
-    const saved = await callHost(url, 'account.configure', { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
-    expect(saved).toMatchObject({ ok: true, message: expect.stringMatching(/has not confirmed storing the key yet: it is used now/) });
+    const saved = await callHost(url, 'account.configure', {
+      baseUrl: sb.baseUrl,
+      wsUrl: sb.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: merchant.apiKey,
+    });
+    expect(saved).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/has not confirmed storing the key yet: it is used now/),
+    });
     await live(url);
 
     // Answering in order, the keychain gives the outdated key (ignored: a key was entered since), then stores the new one.
     keyring.thaw();
-    await waitFor(() => run.stderr().includes(`the OS keychain stored the key of ${merchant.merchantId}`), 60_000, 'the keychain storing the entered key');
+    await waitFor(
+      () => run.stderr().includes(`the OS keychain stored the key of ${merchant.merchantId}`),
+      60_000,
+      'the keychain storing the entered key',
+    );
     const after = await callHost(url, 'app.snapshot');
     expect(after.connection.state).toBe('connected');
     expect(after.account).toMatchObject({ apiKeyConfigured: true, awaitingKeyStore: false });

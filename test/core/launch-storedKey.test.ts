@@ -36,7 +36,9 @@ describe.skipIf(noKeychain)('--base-url and the key in the keychain', () => {
     await keychain.set(merchantId, apiKey);
     listener = createServer((request, response) => {
       seen.push(request.headers);
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found","message":"nothing here"}');
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":"not_found","message":"nothing here"}');
     });
     await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
     listenerUrl = `http://127.0.0.1:${(listener.address() as { port: number }).port}`;
@@ -56,7 +58,11 @@ describe.skipIf(noKeychain)('--base-url and the key in the keychain', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'launch-key-'));
     writeFileSync(
       join(dataDir, 'config.json'),
-      JSON.stringify({ version: 1, account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId }, settings: { demoSandbox: false } }),
+      JSON.stringify({
+        version: 1,
+        account: { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId },
+        settings: { demoSandbox: false },
+      }),
     );
   }
 
@@ -74,7 +80,9 @@ describe.skipIf(noKeychain)('--base-url and the key in the keychain', () => {
     const snapshot = await launched.engine.handle('app.snapshot', {});
     expect(snapshot.account).toMatchObject({ merchantId, cacheOnly: true });
     expect(seen.filter((headers) => headers['x-api-key'] !== undefined)).toEqual([]);
-    expect(lines).toContain(`The stored API key of ${merchantId} is only sent to the saved account's address (${sb.baseUrl}); for ${listenerUrl} set MERCHANT_API_KEY`);
+    expect(lines).toContain(
+      `The stored API key of ${merchantId} is only sent to the saved account's address (${sb.baseUrl}); for ${listenerUrl} set MERCHANT_API_KEY`,
+    );
     expect(lines.join('\n')).not.toContain(apiKey);
   }, 60_000);
 
@@ -91,10 +99,14 @@ describe.skipIf(noKeychain)('--base-url and the key in the keychain', () => {
     // A keychain slow to answer (a busy machine) is waited for: never read-only meanwhile.
     const engine = launched.engine;
     expect((await engine.handle('app.snapshot', {})).account).toMatchObject({ merchantId, cacheOnly: false });
-    const snapshot = await waitFor(async () => {
-      const next = await engine.handle('app.snapshot', {});
-      return next.account.awaitingKeyStore ? null : next;
-    }, 60_000, 'the keychain to answer');
+    const snapshot = await waitFor(
+      async () => {
+        const next = await engine.handle('app.snapshot', {});
+        return next.account.awaitingKeyStore ? null : next;
+      },
+      60_000,
+      'the keychain to answer',
+    );
     expect(snapshot.account).toMatchObject({ merchantId, apiKeyConfigured: true, cacheOnly: false });
     await waitFor(() => sb.feed.connectionCount(merchantId) === 1, 30_000, 'the feed opened with the stored key');
   }, 120_000);

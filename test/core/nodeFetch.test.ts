@@ -22,7 +22,15 @@ beforeAll(async () => {
         response.end(gzipSync(JSON.stringify({ error: 'rate_limited', message: 'é slow down' })));
       } else if (request.url === '/echo') {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ method: request.method, body, key: request.headers['x-api-key'], length: request.headers['content-length'], port: request.socket.remotePort }));
+        response.end(
+          JSON.stringify({
+            method: request.method,
+            body,
+            key: request.headers['x-api-key'],
+            length: request.headers['content-length'],
+            port: request.socket.remotePort,
+          }),
+        );
       } else if (request.url === '/hold') {
         held = response;
       } else {
@@ -50,7 +58,11 @@ describe('nodeFetch', () => {
   });
 
   it('sends headers given as a plain object (any case), a Headers or pairs, the same way', async () => {
-    const sources: HeadersInit[] = [{ 'X-Api-Key': 'k1', 'Content-Type': 'application/json' }, new Headers({ 'x-api-key': 'k2' }), [['X-API-KEY', 'k3']]];
+    const sources: HeadersInit[] = [
+      { 'X-Api-Key': 'k1', 'Content-Type': 'application/json' },
+      new Headers({ 'x-api-key': 'k2' }),
+      [['X-API-KEY', 'k3']],
+    ];
     const keys: string[] = [];
     for (const headers of sources) {
       const response = await nodeFetch(`${base}/echo`, { method: 'POST', headers, body: '{}' });
@@ -62,7 +74,11 @@ describe('nodeFetch', () => {
   it('sends method, headers and a string body, and reuses one connection', async () => {
     const ports = new Set<number>();
     for (let i = 0; i < 3; i++) {
-      const response = await nodeFetch(`${base}/echo`, { method: 'POST', headers: { 'x-api-key': 'k', 'content-type': 'application/json' }, body: '{"a":"é"}' });
+      const response = await nodeFetch(`${base}/echo`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'k', 'content-type': 'application/json' },
+        body: '{"a":"é"}',
+      });
       const echoed = (await response.json()) as { port: number };
       expect(echoed).toEqual({ method: 'POST', body: '{"a":"é"}', key: 'k', length: '10', port: expect.any(Number) });
       ports.add(echoed.port);

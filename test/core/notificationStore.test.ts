@@ -24,13 +24,27 @@ async function openStore(file?: string): Promise<{ store: LocalStore; file: stri
 }
 
 function note(id: string, at: string, extra: Partial<StoredNotification> = {}): StoredNotification {
-  return { id, kind: 'trade', category: 'trade', severity: 'success', title: `T ${id}`, body: 'b', target: { type: 'trade', tradeId: id }, at, readAt: null, ...extra };
+  return {
+    id,
+    kind: 'trade',
+    category: 'trade',
+    severity: 'success',
+    title: `T ${id}`,
+    body: 'b',
+    target: { type: 'trade', tradeId: id },
+    at,
+    readAt: null,
+    ...extra,
+  };
 }
 
 describe('notification centre store (real SQLite file)', () => {
   it('keeps notifications across a reopen, newest first, idempotent by id, with the unread count', async () => {
     const { store, file } = await openStore();
-    const first = await store.insertNotifications([note('a', '2026-11-26T05:00:00.000Z'), note('b', '2026-11-26T05:00:01.000Z')]);
+    const first = await store.insertNotifications([
+      note('a', '2026-11-26T05:00:00.000Z'),
+      note('b', '2026-11-26T05:00:01.000Z'),
+    ]);
     expect(first.inserted.map((n) => n.id)).toEqual(['a', 'b']);
     expect(first.unread).toBe(2);
     // A replay of the same notification is not a second one.
@@ -49,17 +63,35 @@ describe('notification centre store (real SQLite file)', () => {
     await store.insertNotifications([
       note('t1', '2026-11-26T05:00:00.000Z'),
       note('t2', '2026-11-26T05:00:01.000Z', { severity: 'danger' }),
-      note('al', '2026-11-26T05:00:02.000Z', { kind: 'alert', category: 'alert', severity: 'neutral', target: { type: 'item', itemId: 7 } }),
-      note('cx', '2026-11-26T05:00:03.000Z', { kind: 'system', category: 'connection', severity: 'warning', target: null }),
+      note('al', '2026-11-26T05:00:02.000Z', {
+        kind: 'alert',
+        category: 'alert',
+        severity: 'neutral',
+        target: { type: 'item', itemId: 7 },
+      }),
+      note('cx', '2026-11-26T05:00:03.000Z', {
+        kind: 'system',
+        category: 'connection',
+        severity: 'warning',
+        target: null,
+      }),
     ]);
     expect((await store.listNotifications({ categories: ['trade'] })).rows.map((n) => n.id)).toEqual(['t2', 't1']);
-    expect((await store.listNotifications({ severities: ['danger', 'warning'] })).rows.map((n) => n.id)).toEqual(['cx', 't2']);
+    expect((await store.listNotifications({ severities: ['danger', 'warning'] })).rows.map((n) => n.id)).toEqual([
+      'cx',
+      't2',
+    ]);
     expect(await store.markNotificationsRead({ ids: ['t2', 'missing'] })).toEqual({ marked: 1, unread: 3 });
     const unread = await store.listNotifications({ unreadOnly: true });
     expect(unread.rows.map((n) => n.id)).toEqual(['cx', 'al', 't1']);
-    expect((await store.listNotifications({ categories: ['trade'] })).rows.find((n) => n.id === 't2')?.readAt).toMatch(/Z$/);
+    expect((await store.listNotifications({ categories: ['trade'] })).rows.find((n) => n.id === 't2')?.readAt).toMatch(
+      /Z$/,
+    );
     // "Mark all read" does not mark what arrived after the list the user saw.
-    expect(await store.markNotificationsRead({ all: true, through: '2026-11-26T05:00:02.000Z' })).toEqual({ marked: 2, unread: 1 });
+    expect(await store.markNotificationsRead({ all: true, through: '2026-11-26T05:00:02.000Z' })).toEqual({
+      marked: 2,
+      unread: 1,
+    });
     expect(await store.unreadNotificationCount()).toBe(1);
     expect((await store.listNotifications({ limit: 1, offset: 1 })).rows.map((n) => n.id)).toEqual(['al']);
   });
@@ -83,7 +115,10 @@ describe('notification centre store (real SQLite file)', () => {
     expect(page.unread).toBe(6);
     // Reading one row's members (the screen's "Mark read") takes one off; one member of a run leaves its row unread.
     const [newest, second] = rows as [NotificationGroup<StoredNotification>, NotificationGroup<StoredNotification>];
-    expect(await store.markNotificationsRead({ ids: newest.members.map((n) => n.id) })).toEqual({ marked: 5, unread: 5 });
+    expect(await store.markNotificationsRead({ ids: newest.members.map((n) => n.id) })).toEqual({
+      marked: 5,
+      unread: 5,
+    });
     expect(await store.markNotificationsRead({ ids: [second.members[0]?.id ?? ''] })).toEqual({ marked: 1, unread: 5 });
     expect(await store.unreadNotificationCount()).toBe(5);
     await store.markNotificationsRead({ all: true });

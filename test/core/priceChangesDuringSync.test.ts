@@ -25,10 +25,26 @@ describe('price changes while a sync downloads', () => {
     const reader = new ReaderService(file);
     const server = await ListServer.start();
     try {
-      const [item, other] = [...generateCatalog({ seed: 6, count: 2, imageBaseUrl: 'http://sandbox.invalid/img' })] as [Item, Item];
-      applyItemUpserts(writer.catalog, [{ ...item, price: 1000 }, { ...other, price: 500 }]);
-      const { whenHeld } = server.serve([{ ...item, price: 1000 }, { ...other, price: 500 }], '2026-11-01T00:00:00.000Z', 'paused');
-      const sync = writer.syncCatalog({ url: server.url, headers: {} }, { signal: new AbortController().signal, progress: () => {} });
+      const [item, other] = [...generateCatalog({ seed: 6, count: 2, imageBaseUrl: 'http://sandbox.invalid/img' })] as [
+        Item,
+        Item,
+      ];
+      applyItemUpserts(writer.catalog, [
+        { ...item, price: 1000 },
+        { ...other, price: 500 },
+      ]);
+      const { whenHeld } = server.serve(
+        [
+          { ...item, price: 1000 },
+          { ...other, price: 500 },
+        ],
+        '2026-11-01T00:00:00.000Z',
+        'paused',
+      );
+      const sync = writer.syncCatalog(
+        { url: server.url, headers: {} },
+        { signal: new AbortController().signal, progress: () => {} },
+      );
       await whenHeld;
       const changed = applyPriceChanges(writer.catalog, [
         { itemId: item.itemId, price: 1100 },

@@ -23,13 +23,30 @@ afterAll(() => store.close());
 const FILTER_KEYS = Object.keys(catalogFiltersSchema.shape) as (keyof CatalogFilters)[];
 /** A few filters set at once (the model test's values for them), so that some items pass and some do not. */
 const filtersArb = fc
-  .tuple(queryArb({ ids: 40, pageLimit: 40 }), fc.subarray(FILTER_KEYS, { minLength: 1, maxLength: 3 }), fc.constantFrom(0, 20, -25))
+  .tuple(
+    queryArb({ ids: 40, pageLimit: 40 }),
+    fc.subarray(FILTER_KEYS, { minLength: 1, maxLength: 3 }),
+    fc.constantFrom(0, 20, -25),
+  )
   // A listing at its name's median is 0 % under it: a discount bound of 0 (or a round one) meets it at its edge.
   .map(([query, keys, edge]): CatalogFilters =>
-    catalogFiltersSchema.parse(Object.fromEntries(keys.map((key) => [key, key === 'discountMin' && query.discountMin !== null && query.discountMin % 2 === 0 ? edge : query[key]]))),
+    catalogFiltersSchema.parse(
+      Object.fromEntries(
+        keys.map((key) => [
+          key,
+          key === 'discountMin' && query.discountMin !== null && query.discountMin % 2 === 0 ? edge : query[key],
+        ]),
+      ),
+    ),
   );
 /** A catalog: item specs (seed, price from a short ladder, so names share prices and medians meet ties). */
-const catalogArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 1, max: 12 }).map((step) => step * 125)), { minLength: 1, maxLength: 40 });
+const catalogArb = fc.array(
+  fc.tuple(
+    fc.integer({ min: 0, max: 10_000 }),
+    fc.integer({ min: 1, max: 12 }).map((step) => step * 125),
+  ),
+  { minLength: 1, maxLength: 40 },
+);
 
 describe('rule filters', () => {
   it('the item-level tests and the store pick the same items for any filters', async () => {
@@ -49,7 +66,9 @@ describe('rule filters', () => {
         const standing = new Map(rows.map((row) => [row.itemId, row.market]));
         for (const filters of filterSets) {
           const { test } = itemFilter(filters);
-          const byItem = items.filter((item) => test(item, standing.get(item.itemId) ?? null)).map((item) => item.itemId);
+          const byItem = items
+            .filter((item) => test(item, standing.get(item.itemId) ?? null))
+            .map((item) => item.itemId);
           if (byItem.length > 0 && byItem.length < items.length) telling++;
           expect(await store.matchingItemIds(filters, onSale)).toEqual(byItem);
           const page = await store.queryCatalog({ ...filters, limit: 1000 });
@@ -67,18 +86,37 @@ describe('rule filters', () => {
     const base = 900_000;
     const items = [
       ...seeds.map((paintSeed, i) => ({ ...makeItem(base + i, 1, 1000), float: 0.2, paintSeed, keyChains: [] })),
-      ...patterns.map((pattern, i) => ({ ...makeItem(base + 100 + i, 1, 1000), keyChains: [{ name: 'Lil Ava', img: 'https://img.invalid/c.png', slot: 0, pattern }] })),
+      ...patterns.map((pattern, i) => ({
+        ...makeItem(base + 100 + i, 1, 1000),
+        keyChains: [{ name: 'Lil Ava', img: 'https://img.invalid/c.png', slot: 0, pattern }],
+      })),
     ];
     await applyItemUpserts(store, items);
     const ids = items.map((item) => item.itemId);
-    const bySeed = catalogFiltersSchema.parse({ seeds: [[1, 25], [661, 661]] });
-    const wantedSeeds = items.filter((item) => [1, 24, 25, 661].includes(item.paintSeed as number)).map((item) => item.itemId);
+    const bySeed = catalogFiltersSchema.parse({
+      seeds: [
+        [1, 25],
+        [661, 661],
+      ],
+    });
+    const wantedSeeds = items
+      .filter((item) => [1, 24, 25, 661].includes(item.paintSeed as number))
+      .map((item) => item.itemId);
     expect(await store.matchingItemIds(bySeed, ids)).toEqual(wantedSeeds);
     expect(items.filter((item) => itemFilter(bySeed).test(item, null)).map((item) => item.itemId)).toEqual(wantedSeeds);
-    const byPattern = catalogFiltersSchema.parse({ charmPatterns: [[0, 0], [100, 100_000]] });
-    const wantedPatterns = items.filter((item) => [0, 100, 101, 100_000].includes(item.keyChains[0]?.pattern ?? -1)).map((item) => item.itemId);
+    const byPattern = catalogFiltersSchema.parse({
+      charmPatterns: [
+        [0, 0],
+        [100, 100_000],
+      ],
+    });
+    const wantedPatterns = items
+      .filter((item) => [0, 100, 101, 100_000].includes(item.keyChains[0]?.pattern ?? -1))
+      .map((item) => item.itemId);
     expect(await store.matchingItemIds(byPattern, ids)).toEqual(wantedPatterns);
-    expect(items.filter((item) => itemFilter(byPattern).test(item, null)).map((item) => item.itemId)).toEqual(wantedPatterns);
+    expect(items.filter((item) => itemFilter(byPattern).test(item, null)).map((item) => item.itemId)).toEqual(
+      wantedPatterns,
+    );
     await applyItemRemovals(store, ids);
   });
 

@@ -27,10 +27,23 @@ afterEach(async () => {
 });
 
 const query = (input: Record<string, unknown>): SavedSearchQuery => savedSearchQuerySchema.parse(input);
-const blueGems = query({ search: 'Case Hardened', seeds: [[661, 661], [955, 955]], floatMax: 0.07, sort: 'float', direction: 'asc' });
+const blueGems = query({
+  search: 'Case Hardened',
+  seeds: [
+    [661, 661],
+    [955, 955],
+  ],
+  floatMax: 0.07,
+  sort: 'float',
+  direction: 'asc',
+});
 const cheapKnives = query({ search: 'Knife', priceMax: 50_000, discountMin: 15, sort: 'discount', direction: 'desc' });
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as Error);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error as Error,
+  );
 
 describe('saved searches in the account store', () => {
   it('a saved search survives a reopen, listed by name; renaming keeps its id and creation time', async () => {
@@ -48,7 +61,11 @@ describe('saved searches in the account store', () => {
     expect(searches.map((s) => s.name)).toEqual(['CH blue gems T1', 'Cheap knives']);
     expect(searches[0]?.query).toEqual(blueGems);
 
-    const renamed = await reopened.saveSearch({ id: knives.id, name: 'Knives under $500', query: { ...cheapKnives, discountMin: 20 } });
+    const renamed = await reopened.saveSearch({
+      id: knives.id,
+      name: 'Knives under $500',
+      query: { ...cheapKnives, discountMin: 20 },
+    });
     expect(renamed).toMatchObject({ id: knives.id, name: 'Knives under $500', createdAt: knives.createdAt });
     expect(renamed.query.discountMin).toBe(20);
     expect((await reopened.listSearches()).searches.map((s) => s.id)).toEqual([gems.id, knives.id]);
@@ -65,13 +82,22 @@ describe('saved searches in the account store', () => {
     const duplicate = await refusal(store.saveSearch({ name: ' BLUE GEMS ', query: cheapKnives }));
     expect(duplicate).toBeInstanceOf(StoreError);
     expect(duplicate).toMatchObject({ code: 'conflict' });
-    expect(duplicate?.message).toBe('A search is already saved as "Blue gems": choose another name, or replace that one.');
+    expect(duplicate?.message).toBe(
+      'A search is already saved as "Blue gems": choose another name, or replace that one.',
+    );
     // Renaming one onto the other's name is the same refusal; saving one under its own name is not.
-    expect(await refusal(store.saveSearch({ id: other.id, name: 'blue gems', query: cheapKnives }))).toMatchObject({ code: 'conflict' });
-    expect(await store.saveSearch({ id: gems.id, name: 'Blue Gems', query: blueGems })).toMatchObject({ id: gems.id, name: 'Blue Gems' });
+    expect(await refusal(store.saveSearch({ id: other.id, name: 'blue gems', query: cheapKnives }))).toMatchObject({
+      code: 'conflict',
+    });
+    expect(await store.saveSearch({ id: gems.id, name: 'Blue Gems', query: blueGems })).toMatchObject({
+      id: gems.id,
+      name: 'Blue Gems',
+    });
     // A deleted search cannot be renamed back to life.
     await store.deleteSearch(other.id);
-    expect(await refusal(store.saveSearch({ id: other.id, name: 'Knives', query: cheapKnives }))).toMatchObject({ code: 'not_found' });
+    expect(await refusal(store.saveSearch({ id: other.id, name: 'Knives', query: cheapKnives }))).toMatchObject({
+      code: 'not_found',
+    });
     expect((await store.listSearches()).searches.map((s) => [s.name, s.query])).toEqual([['Blue Gems', blueGems]]);
   });
 
@@ -80,8 +106,12 @@ describe('saved searches in the account store', () => {
     expect(await refusal(store.saveSearch({ name: '   ', query: blueGems }))).toBeInstanceOf(Error);
     expect(await refusal(store.saveSearch({ name: 'x'.repeat(81), query: blueGems }))).toBeInstanceOf(Error);
     expect(await store.saveSearch({ name: 'x'.repeat(80), query: blueGems })).toMatchObject({ name: 'x'.repeat(80) });
-    expect(await refusal(store.saveSearch({ name: 'paged', query: { ...blueGems, offset: 100 } as SavedSearchQuery }))).toBeInstanceOf(Error);
-    expect(await refusal(store.saveSearch({ name: 'odd', query: { ...blueGems, colour: 'red' } as SavedSearchQuery }))).toBeInstanceOf(Error);
+    expect(
+      await refusal(store.saveSearch({ name: 'paged', query: { ...blueGems, offset: 100 } as SavedSearchQuery })),
+    ).toBeInstanceOf(Error);
+    expect(
+      await refusal(store.saveSearch({ name: 'odd', query: { ...blueGems, colour: 'red' } as SavedSearchQuery })),
+    ).toBeInstanceOf(Error);
     expect((await store.listSearches()).searches).toHaveLength(1);
   });
 
@@ -91,7 +121,9 @@ describe('saved searches in the account store', () => {
     const good = await store.saveSearch({ name: 'Good', query: blueGems });
     await store.close();
     const db = new Database(file);
-    const insert = db.prepare('INSERT INTO saved_searches (id, name, query, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?)');
+    const insert = db.prepare(
+      'INSERT INTO saved_searches (id, name, query, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?)',
+    );
     const at = '2026-11-01T00:00:00.000Z';
     insert.run('torn', 'A torn row', '{"search": "AK', at, at);
     insert.run('old', 'An old filter', JSON.stringify({ ...blueGems, sort: 'popularity' }), at, at);
@@ -109,7 +141,10 @@ describe('saved searches in the account store', () => {
   it('migrates a schema-20 file: keeps every record, adds the table, and the searches then work', async () => {
     const file = tempFile();
     const store = await openStore(file);
-    const recipient = await store.saveRecipient({ label: 'Main', tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=1&token=abcd1234' });
+    const recipient = await store.saveRecipient({
+      label: 'Main',
+      tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=1&token=abcd1234',
+    });
     await store.setMeta('trades_history_mark', '2026-01-01T00:00:00.000Z');
     await store.close();
     // What a schema-20 build left: the same records, no saved_searches table.

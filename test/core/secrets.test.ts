@@ -57,23 +57,38 @@ describe('KeytarSecretStore (the real OS keychain)', () => {
 
   it.skipIf(noKeychain)('is what openSecretStore picks when it answers', async () => {
     // Patient, as the tests are with a busy machine: the app's 5 s probe would take a slow keychain as slow, not absent.
-    const opened = await openSecretStore({ env: { MERCHANT_API_KEY: 'k', MERCHANT_ID: 'm' }, keychain: new KeytarSecretStore({ probeTimeoutMs: 60_000 }) });
+    const opened = await openSecretStore({
+      env: { MERCHANT_API_KEY: 'k', MERCHANT_ID: 'm' },
+      keychain: new KeytarSecretStore({ probeTimeoutMs: 60_000 }),
+    });
     expect(opened.store.kind).toBe('keychain');
     expect(opened.warning).toBeNull();
   });
 
-  it.runIf(process.platform === 'linux')('explains a real missing Secret Service (child process without a session bus)', async () => {
-    const secrets = fileURLToPath(new URL('../../src/main/core/secrets/index.ts', import.meta.url));
-    const script = `const { openSecretStore } = await import(${JSON.stringify(secrets)});
+  it.runIf(process.platform === 'linux')(
+    'explains a real missing Secret Service (child process without a session bus)',
+    async () => {
+      const secrets = fileURLToPath(new URL('../../src/main/core/secrets/index.ts', import.meta.url));
+      const script = `const { openSecretStore } = await import(${JSON.stringify(secrets)});
       const opened = await openSecretStore({ env: {} });
       console.log(JSON.stringify({ kind: opened.store.kind, warning: opened.warning }));`;
-    const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/merchant-desk-bus' };
-    delete env['DISPLAY'];
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env });
-    const result = JSON.parse(stdout) as { kind: string; warning: string };
-    expect(result.kind).toBe('memory');
-    expect(result.warning).toMatch(/^OS keychain unavailable: no Secret Service reachable \(.+\)\. API keys are kept in memory only/);
-  });
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/merchant-desk-bus',
+      };
+      delete env['DISPLAY'];
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { env },
+      );
+      const result = JSON.parse(stdout) as { kind: string; warning: string };
+      expect(result.kind).toBe('memory');
+      expect(result.warning).toMatch(
+        /^OS keychain unavailable: no Secret Service reachable \(.+\)\. API keys are kept in memory only/,
+      );
+    },
+  );
 
   it('wraps keychain failures in SecretStoreUnavailableError with the reason', async () => {
     const broken = new KeytarSecretStore({ backend: brokenKeytar });
@@ -93,17 +108,26 @@ describe('KeytarSecretStore (the real OS keychain)', () => {
     const store = new KeytarSecretStore({ backend: hanging, probeTimeoutMs: 50 });
     const error = await store.probe().catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(SecretStoreTimeoutError);
-    expect((error as Error).message).toBe('OS keychain slow: no answer within 50 ms (busy, or locked and waiting to be unlocked)');
+    expect((error as Error).message).toBe(
+      'OS keychain slow: no answer within 50 ms (busy, or locked and waiting to be unlocked)',
+    );
   });
 
   it('stops waiting for a read, write or delete that does not answer, and hands over its late answer', async () => {
     let answer: (key: string) => void = () => {};
     const never = () => new Promise<never>(() => {});
-    const hanging: KeytarBackend = { getPassword: () => new Promise((resolve) => (answer = resolve)), setPassword: never, deletePassword: never, findCredentials: never };
+    const hanging: KeytarBackend = {
+      getPassword: () => new Promise((resolve) => (answer = resolve)),
+      setPassword: never,
+      deletePassword: never,
+      findCredentials: never,
+    };
     const store = new KeytarSecretStore({ backend: hanging, operationTimeoutMs: 50 });
     const error = await store.get('acme').catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(SecretStoreTimeoutError);
-    expect((error as Error).message).toBe('OS keychain slow: no answer within 50 ms (busy, or locked and waiting to be unlocked)');
+    expect((error as Error).message).toBe(
+      'OS keychain slow: no answer within 50 ms (busy, or locked and waiting to be unlocked)',
+    );
     answer('sk_late');
     expect(await (error as SecretStoreTimeoutError).answer).toBe('sk_late');
     await expect(store.set('acme', 'k')).rejects.toBeInstanceOf(SecretStoreTimeoutError);
@@ -119,10 +143,15 @@ describe('whenKeychainAnswers', () => {
       getPassword: () => new Promise((resolve, reject) => answers.push({ resolve, reject })),
     };
     const store = new KeytarSecretStore({ backend, operationTimeoutMs: 50 });
-    const timedOut = (await store.get('acme').catch((reason: unknown) => reason)) as SecretStoreTimeoutError<string | null>;
+    const timedOut = (await store.get('acme').catch((reason: unknown) => reason)) as SecretStoreTimeoutError<
+      string | null
+    >;
     expect(timedOut).toBeInstanceOf(SecretStoreTimeoutError);
     const retries: number[] = [];
-    const answer = whenKeychainAnswers(timedOut, () => store.get('acme'), { signal: new AbortController().signal, onRetry: (at) => retries.push(at) });
+    const answer = whenKeychainAnswers(timedOut, () => store.get('acme'), {
+      signal: new AbortController().signal,
+      onRetry: (at) => retries.push(at),
+    });
     // The hanging call fails (libsecret's own D-Bus time-out): one more call, after the backoff, answers.
     answers[0]?.reject(new Error('Timeout was reached'));
     await until(() => answers.length === 2, 10_000);
@@ -134,11 +163,19 @@ describe('whenKeychainAnswers', () => {
   it('ends when its signal aborts (a key was entered meanwhile), even during the backoff, and asks no more', async () => {
     let calls = 0;
     let fail: (error: Error) => void = () => {};
-    const backend: KeytarBackend = { ...brokenKeytar, getPassword: () => (calls++, new Promise((_resolve, reject) => (fail = reject))) };
+    const backend: KeytarBackend = {
+      ...brokenKeytar,
+      getPassword: () => (calls++, new Promise((_resolve, reject) => (fail = reject))),
+    };
     const store = new KeytarSecretStore({ backend, operationTimeoutMs: 50 });
-    const timedOut = (await store.get('acme').catch((reason: unknown) => reason)) as SecretStoreTimeoutError<string | null>;
+    const timedOut = (await store.get('acme').catch((reason: unknown) => reason)) as SecretStoreTimeoutError<
+      string | null
+    >;
     const stop = new AbortController();
-    const answer = whenKeychainAnswers(timedOut, () => store.get('acme'), { signal: stop.signal, onRetry: () => stop.abort(new Error('a key was entered')) });
+    const answer = whenKeychainAnswers(timedOut, () => store.get('acme'), {
+      signal: stop.signal,
+      onRetry: () => stop.abort(new Error('a key was entered')),
+    });
     fail(new Error('Timeout was reached'));
     await expect(answer).rejects.toThrow('a key was entered');
     expect(calls).toBe(1);
@@ -190,7 +227,10 @@ describe('openSecretStore fallback order', () => {
   const broken = () => new KeytarSecretStore({ backend: brokenKeytar });
 
   it('uses the environment when the keychain fails and both variables are set', async () => {
-    const opened = await openSecretStore({ env: { MERCHANT_API_KEY: 'sk_env', MERCHANT_ID: 'acme' }, keychain: broken() });
+    const opened = await openSecretStore({
+      env: { MERCHANT_API_KEY: 'sk_env', MERCHANT_ID: 'acme' },
+      keychain: broken(),
+    });
     expect(opened.store.kind).toBe('environment');
     expect(await opened.store.get('acme')).toBe('sk_env');
     expect(opened.warning).toBe(
@@ -206,7 +246,10 @@ describe('openSecretStore fallback order', () => {
   });
 
   it('keeps a keychain that is slow to answer, rather than the environment or memory', async () => {
-    const slow = new KeytarSecretStore({ backend: { ...brokenKeytar, findCredentials: () => new Promise(() => {}) }, probeTimeoutMs: 50 });
+    const slow = new KeytarSecretStore({
+      backend: { ...brokenKeytar, findCredentials: () => new Promise(() => {}) },
+      probeTimeoutMs: 50,
+    });
     const opened = await openSecretStore({ env: { MERCHANT_API_KEY: 'sk_env', MERCHANT_ID: 'acme' }, keychain: slow });
     expect(opened.store).toBe(slow);
     expect(opened.warning).toBe(
@@ -222,7 +265,10 @@ describe('openSecretStore fallback order', () => {
       deletePassword: (_service, account) => working.delete(account),
       findCredentials: async () => [],
     };
-    const opened = await openSecretStore({ env: { MERCHANT_API_KEY: 'sk_env', MERCHANT_ID: 'acme' }, keychain: new KeytarSecretStore({ backend }) });
+    const opened = await openSecretStore({
+      env: { MERCHANT_API_KEY: 'sk_env', MERCHANT_ID: 'acme' },
+      keychain: new KeytarSecretStore({ backend }),
+    });
     expect(opened).toMatchObject({ store: { kind: 'keychain' }, warning: null });
   });
 });
@@ -232,7 +278,11 @@ describe('the engine and the keychain', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'secrets-engine-'));
     writeFileSync(
       join(dataDir, 'config.json'),
-      JSON.stringify({ version: 1, account: { baseUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9/ws', merchantId: 'acme' }, settings: { demoSandbox: true } }),
+      JSON.stringify({
+        version: 1,
+        account: { baseUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9/ws', merchantId: 'acme' },
+        settings: { demoSandbox: true },
+      }),
     );
     let reads = 0;
     const hanging: KeytarBackend = {

@@ -16,7 +16,9 @@ function manualClock(): Clock & { advance(ms: number): void } {
     advance(ms) {
       const end = now + ms;
       for (;;) {
-        const next = [...due.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+        const next = [...due.entries()]
+          .filter(([, t]) => t.at <= end)
+          .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
         if (!next) break;
         due.delete(next[0]);
         now = next[1].at;

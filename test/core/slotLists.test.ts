@@ -6,7 +6,10 @@ const SLOTS = 300;
 
 describe('SlotLists', () => {
   it('holds each slot’s last list through sets, re-sets and squeezes of its pool, as a plain map does', () => {
-    const op = fc.record({ slot: fc.integer({ min: 0, max: SLOTS - 1 }), values: fc.array(fc.integer({ min: -1, max: 1000 }), { maxLength: 6 }) });
+    const op = fc.record({
+      slot: fc.integer({ min: 0, max: SLOTS - 1 }),
+      values: fc.array(fc.integer({ min: -1, max: 1000 }), { maxLength: 6 }),
+    });
     fc.assert(
       fc.property(fc.array(op, { minLength: 200, maxLength: 3000, size: 'max' }), (ops) => {
         const lists = new SlotLists();

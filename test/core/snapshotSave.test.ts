@@ -45,7 +45,10 @@ describe('saved snapshot', () => {
     await applyItemUpserts(store, items);
     await applyItemRemovals(store, [5, 6, 7]);
     // Items re-written with other stickers and charms: their lists' old runs are left behind in the pool.
-    await applyItemUpserts(store, items.slice(100, 200).map((item) => ({ ...makeItem(item.itemId, item.itemId * 97, item.price + 1) })));
+    await applyItemUpserts(
+      store,
+      items.slice(100, 200).map((item) => ({ ...makeItem(item.itemId, item.itemId * 97, item.price + 1) })),
+    );
     await store.queryCatalog({ limit: 1 });
     await store.close();
     expect(existsSync(`${file}.snapshot`)).toBe(true);
@@ -58,11 +61,15 @@ describe('saved snapshot', () => {
 
     // Written after the save: the taken-up snapshot patches them in.
     store = await LocalStore.open({ file });
-    await applyItemUpserts(store, items.slice(0, 50).map((item) => makeItem(item.itemId, item.itemId * 13, item.price * 2)));
+    await applyItemUpserts(
+      store,
+      items.slice(0, 50).map((item) => makeItem(item.itemId, item.itemId * 13, item.price * 2)),
+    );
     await applyPriceChanges(store, [{ itemId: 300, price: 1 }]);
     await store.close();
     taken.refresh();
     const rebuilt = fresh(file);
-    for (const itemId of ids) expect(viewOf(taken, itemId), `item ${itemId} after later writes`).toEqual(viewOf(rebuilt, itemId));
+    for (const itemId of ids)
+      expect(viewOf(taken, itemId), `item ${itemId} after later writes`).toEqual(viewOf(rebuilt, itemId));
   });
 });

@@ -132,13 +132,18 @@ describe('opening and migrations', () => {
   it('opens the last pre-release layout (schema 19): keeps the records, drops the old catalog tables for a new sync', async () => {
     const file = join(tempDir(), 'pre-release.sqlite');
     const store = await openStore(file);
-    const recipient = await store.saveRecipient({ label: 'Main', tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=1&token=abcd1234' });
+    const recipient = await store.saveRecipient({
+      label: 'Main',
+      tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=1&token=abcd1234',
+    });
     await store.upsertTrades([makeTrade({ tradeId: 't-pre' })], 'poll');
     await applyItemUpserts(store, [makeItem({ itemId: 1 })]);
     await store.close();
     // What a pre-release build left: its user_version, an old cache table, its own statistics.
     const db = new Database(file);
-    db.exec('CREATE TABLE item_prices_pending (itemId INTEGER PRIMARY KEY, price INTEGER); ANALYZE; DROP TABLE IF EXISTS saved_searches;');
+    db.exec(
+      'CREATE TABLE item_prices_pending (itemId INTEGER PRIMARY KEY, price INTEGER); ANALYZE; DROP TABLE IF EXISTS saved_searches;',
+    );
     db.pragma('user_version = 19');
     db.prepare("UPDATE meta SET value = '0' WHERE key = 'cache.version'").run();
     db.close();
@@ -152,7 +157,12 @@ describe('opening and migrations', () => {
     await reopened.close();
     const check = new Database(file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(check.prepare("SELECT name FROM sqlite_schema WHERE name IN ('item_prices_pending', 'sqlite_stat1')").pluck().all()).toEqual([]);
+    expect(
+      check
+        .prepare("SELECT name FROM sqlite_schema WHERE name IN ('item_prices_pending', 'sqlite_stat1')")
+        .pluck()
+        .all(),
+    ).toEqual([]);
     check.close();
   });
 
@@ -204,7 +214,9 @@ describe('opening and migrations', () => {
     const error = await LocalStore.open({ file }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect(error).toMatchObject({ code: 'version' });
-    expect((error as Error).message).toContain(`created by a newer Merchant Desk (schema ${SCHEMA_VERSION + 3} > ${SCHEMA_VERSION})`);
+    expect((error as Error).message).toContain(
+      `created by a newer Merchant Desk (schema ${SCHEMA_VERSION + 3} > ${SCHEMA_VERSION})`,
+    );
     expect((error as Error).message).toContain(file);
     expect(sha(file)).toBe(before);
   });
@@ -296,7 +308,9 @@ describe('catalog', () => {
           paintSeed: i % 13 === 0 ? null : (i * 17) % 1000,
           rarityColor: i % 17 === 0 ? null : (colors[i % colors.length] as Item['rarityColor']),
           phase: phases[i % phases.length] as string | null,
-          stickers: Array.from({ length: i % 4 }, (_, k) => sticker(stickerNames[(i + k) % stickerNames.length] as string)),
+          stickers: Array.from({ length: i % 4 }, (_, k) =>
+            sticker(stickerNames[(i + k) % stickerNames.length] as string),
+          ),
           keyChains: i % 9 === 0 ? [{ name: 'Charm | Lil Ava', img: 'x', slot: 0 }] : [],
         }),
       );
@@ -350,29 +364,44 @@ describe('catalog', () => {
 
   {
     describe('queries', () => {
-
       it('finds substrings of names, ASCII case ignored', async () => {
-        expect(await sortedIds({ search: 'edlin' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('Redline'))));
-        expect(await sortedIds({ search: 'DRAGON lore' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('Dragon Lore'))));
+        expect(await sortedIds({ search: 'edlin' })).toEqual(
+          idsOf(items.filter((i) => i.market_hash_name.includes('Redline'))),
+        );
+        expect(await sortedIds({ search: 'DRAGON lore' })).toEqual(
+          idsOf(items.filter((i) => i.market_hash_name.includes('Dragon Lore'))),
+        );
         // Every term must match, in any order.
-        expect(await sortedIds({ search: 'lore souvenir' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.startsWith('Souvenir AWP'))));
+        expect(await sortedIds({ search: 'lore souvenir' })).toEqual(
+          idsOf(items.filter((i) => i.market_hash_name.startsWith('Souvenir AWP'))),
+        );
         expect(await ids({ search: 'no such skin' })).toEqual([]);
         const page = await store.queryCatalog({ search: 'karambit' });
         expect(page.total).toBe(items.filter((i) => i.market_hash_name.includes('Karambit')).length);
       });
 
       it('handles 1–2 character terms and special characters', async () => {
-        expect(await sortedIds({ search: 'AK' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('AK'))));
-        expect(await sortedIds({ search: '18' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('18'))));
+        expect(await sortedIds({ search: 'AK' })).toEqual(
+          idsOf(items.filter((i) => i.market_hash_name.includes('AK'))),
+        );
+        expect(await sortedIds({ search: '18' })).toEqual(
+          idsOf(items.filter((i) => i.market_hash_name.includes('18'))),
+        );
         expect(await sortedIds({ search: '★' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('★'))));
         expect(await sortedIds({ search: '_' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('_'))));
         expect(await sortedIds({ search: '%' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('%'))));
-        expect(await sortedIds({ search: '"Quoted"' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('"Quoted"'))));
-        expect(await sortedIds({ search: 'stattrak™ ak' })).toEqual(idsOf(items.filter((i) => i.market_hash_name.startsWith('StatTrak™ AK'))));
+        expect(await sortedIds({ search: '"Quoted"' })).toEqual(
+          idsOf(items.filter((i) => i.market_hash_name.includes('"Quoted"'))),
+        );
+        expect(await sortedIds({ search: 'stattrak™ ak' })).toEqual(
+          idsOf(items.filter((i) => i.market_hash_name.startsWith('StatTrak™ AK'))),
+        );
       });
 
       it('applies each filter', async () => {
-        expect(await sortedIds({ priceMin: 1000, priceMax: 2000 })).toEqual(idsOf(items.filter((i) => i.price >= 1000 && i.price <= 2000)));
+        expect(await sortedIds({ priceMin: 1000, priceMax: 2000 })).toEqual(
+          idsOf(items.filter((i) => i.price >= 1000 && i.price <= 2000)),
+        );
         expect(await sortedIds({ rarityColors: ['#eb4b4b', '#e4ae39'] })).toEqual(
           idsOf(items.filter((i) => i.rarityColor === '#eb4b4b' || i.rarityColor === '#e4ae39')),
         );
@@ -381,9 +410,15 @@ describe('catalog', () => {
           idsOf(items.filter((i) => i.float !== null && i.float >= 0.1 && i.float <= 0.3)),
         );
         expect(await sortedIds({ phase: 'Ruby' })).toEqual(idsOf(items.filter((i) => i.phase === 'Ruby')));
-        expect(await sortedIds({ statTrak: true })).toEqual(idsOf(items.filter((i) => i.market_hash_name.includes('StatTrak™'))));
-        expect(await sortedIds({ statTrak: false })).toEqual(idsOf(items.filter((i) => !i.market_hash_name.includes('StatTrak™'))));
-        expect(await sortedIds({ souvenir: true })).toEqual(idsOf(items.filter((i) => i.market_hash_name.startsWith('Souvenir '))));
+        expect(await sortedIds({ statTrak: true })).toEqual(
+          idsOf(items.filter((i) => i.market_hash_name.includes('StatTrak™'))),
+        );
+        expect(await sortedIds({ statTrak: false })).toEqual(
+          idsOf(items.filter((i) => !i.market_hash_name.includes('StatTrak™'))),
+        );
+        expect(await sortedIds({ souvenir: true })).toEqual(
+          idsOf(items.filter((i) => i.market_hash_name.startsWith('Souvenir '))),
+        );
         expect(await sortedIds({ hasStickers: true })).toEqual(idsOf(items.filter((i) => i.stickers.length > 0)));
         expect(await sortedIds({ hasStickers: false })).toEqual(idsOf(items.filter((i) => i.stickers.length === 0)));
         expect(await sortedIds({ stickerName: 'katowice' })).toEqual(
@@ -392,18 +427,37 @@ describe('catalog', () => {
         expect(await sortedIds({ search: 'awp', priceMax: 3000, hasStickers: true, floatMax: 0.5 })).toEqual(
           idsOf(
             items.filter(
-              (i) => i.market_hash_name.includes('AWP') && i.price <= 3000 && i.stickers.length > 0 && i.float !== null && i.float <= 0.5,
+              (i) =>
+                i.market_hash_name.includes('AWP') &&
+                i.price <= 3000 &&
+                i.stickers.length > 0 &&
+                i.float !== null &&
+                i.float <= 0.5,
             ),
           ),
         );
       });
 
       it('sorts by every column in both directions, ties by itemId', async () => {
-        for (const sort of ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity'] as const) {
+        for (const sort of [
+          'price',
+          'name',
+          'float',
+          'paintSeed',
+          'phase',
+          'stickers',
+          'keychains',
+          'listedAt',
+          'rarity',
+        ] as const) {
           for (const direction of ['asc', 'desc'] as const) {
-            expect(await ids({ sort, direction }), `${sort} ${direction}`).toEqual(expectedOrder(items, sort, direction));
+            expect(await ids({ sort, direction }), `${sort} ${direction}`).toEqual(
+              expectedOrder(items, sort, direction),
+            );
             const filtered = items.filter((i) => i.market_hash_name.includes('AWP'));
-            expect(await ids({ sort, direction, search: 'awp' }), `awp ${sort} ${direction}`).toEqual(expectedOrder(filtered, sort, direction));
+            expect(await ids({ sort, direction, search: 'awp' }), `awp ${sort} ${direction}`).toEqual(
+              expectedOrder(filtered, sort, direction),
+            );
           }
         }
       });
@@ -427,12 +481,21 @@ describe('catalog', () => {
 
       it('returns flat catalog rows', async () => {
         const item = items.find((i) => i.stickers.length === 3 && i.keyChains.length > 0) as Item;
-        const [row] = (await store.queryCatalog({ search: item.market_hash_name, priceMin: item.price, priceMax: item.price })).rows.filter(
-          (r) => r.itemId === item.itemId,
-        );
+        const [row] = (
+          await store.queryCatalog({ search: item.market_hash_name, priceMin: item.price, priceMax: item.price })
+        ).rows.filter((r) => r.itemId === item.itemId);
         // Its reference is the median of its name's plain listings (none: no reference).
-        const plain = items.filter((i) => i.market_hash_name === item.market_hash_name && i.phase === item.phase && i.stickers.length === 0 && i.keyChains.length === 0);
-        const priced = plain.length === 0 ? { reference: null, discount: null } : { reference: expect.any(Number), discount: expect.any(Number) };
+        const plain = items.filter(
+          (i) =>
+            i.market_hash_name === item.market_hash_name &&
+            i.phase === item.phase &&
+            i.stickers.length === 0 &&
+            i.keyChains.length === 0,
+        );
+        const priced =
+          plain.length === 0
+            ? { reference: null, discount: null }
+            : { reference: expect.any(Number), discount: expect.any(Number) };
         expect(row).toEqual({
           itemId: item.itemId,
           assetId: item.assetId,
@@ -450,7 +513,12 @@ describe('catalog', () => {
           souvenir: item.market_hash_name.startsWith('Souvenir '),
           listedAt: expect.stringMatching(/Z$/),
           lastMove: null,
-          market: { ...priced, listings: expect.any(Number), plainListings: plain.length, floatRank: expect.any(Number) },
+          market: {
+            ...priced,
+            listings: expect.any(Number),
+            plainListings: plain.length,
+            floatRank: expect.any(Number),
+          },
         });
       });
     });
@@ -458,7 +526,9 @@ describe('catalog', () => {
 
   it('reads items back whole, by id and in detail', async () => {
     const sample = [items[3], items[77], items[200]] as Item[];
-    expect(await store.findItemsByIds([...sample.map((i) => i.itemId), 1])).toEqual([...sample].sort((a, b) => a.itemId - b.itemId));
+    expect(await store.findItemsByIds([...sample.map((i) => i.itemId), 1])).toEqual(
+      [...sample].sort((a, b) => a.itemId - b.itemId),
+    );
     const one = at(sample, 0);
     const detail = await store.getItem(one.itemId);
     expect(detail?.item).toEqual(one);
@@ -477,11 +547,18 @@ describe('catalog changes', () => {
     expect(first.upserted).toHaveLength(1);
     expect((await applyItemUpserts(store, [item])).upserted).toEqual([]); // unchanged
 
-    const up = await applyPriceChanges(store, [{ itemId: item.itemId, price: 1200 }, { itemId: 1, price: 5 }]);
+    const up = await applyPriceChanges(store, [
+      { itemId: item.itemId, price: 1200 },
+      { itemId: 1, price: 5 },
+    ]);
     expect(up.prices).toEqual([{ itemId: item.itemId, price: 1200, previous: 1000 }]);
     expect(up.unknown).toEqual([1]);
     // The row and every read carry the new price (the stored JSON keeps the one it arrived with).
-    expect((await store.queryCatalog({ search: 'redline' })).rows[0]).toMatchObject({ itemId: item.itemId, price: 1200, lastMove: 'up' });
+    expect((await store.queryCatalog({ search: 'redline' })).rows[0]).toMatchObject({
+      itemId: item.itemId,
+      price: 1200,
+      lastMove: 'up',
+    });
     expect((await store.getItem(item.itemId))?.item.price).toBe(1200);
     expect((await store.findItemsByIds([item.itemId]))[0]?.price).toBe(1200);
     expect((await applyPriceChanges(store, [{ itemId: item.itemId, price: 1200 }])).prices).toEqual([]);
@@ -506,10 +583,21 @@ describe('catalog changes', () => {
     const a = makeItem({ price: 100 });
     const b = makeItem({ price: 250, market_hash_name: 'Glock-18 | Fade (Factory New)' });
     expect((await applyItemUpserts(store, [a, b])).totals).toEqual({ totalItems: 2, totalValue: 350 });
-    expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 350, lastUpdate: null, syncedAt: null });
+    expect(await store.catalogInfo()).toMatchObject({
+      totalItems: 2,
+      totalValue: 350,
+      lastUpdate: null,
+      syncedAt: null,
+    });
     // Repriced by the feed, then sold: it is remembered at the price it left at.
-    expect((await applyPriceChanges(store, [{ itemId: a.itemId, price: 120 }])).totals).toEqual({ totalItems: 2, totalValue: 370 });
-    expect(await applyItemRemovals(store, [a.itemId, 424242])).toEqual({ removed: [a.itemId], totals: { totalItems: 1, totalValue: 250 } });
+    expect((await applyPriceChanges(store, [{ itemId: a.itemId, price: 120 }])).totals).toEqual({
+      totalItems: 2,
+      totalValue: 370,
+    });
+    expect(await applyItemRemovals(store, [a.itemId, 424242])).toEqual({
+      removed: [a.itemId],
+      totals: { totalItems: 1, totalValue: 250 },
+    });
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 1, totalValue: 250 });
     const sold = await store.getItem(a.itemId);
     expect(sold).toMatchObject({ item: { ...a, price: 120 }, onSale: false });
@@ -548,11 +636,27 @@ describe('catalog changes', () => {
       const entry = results[i] as Extract<(typeof results)[number], { kind: 'prices' }>;
       return { ...priceChangeOutcome(packed, entry.result.previous), totals: entry.result.totals };
     };
-    expect([...(results[0] as Extract<(typeof results)[number], { kind: 'prices' }>).result.previous]).toEqual([100, Number.NaN, 200]);
-    expect(outcome(0, first)).toMatchObject({ prices: [{ itemId: a.itemId, price: 110, previous: 100 }], unknown: [777_777] });
+    expect([...(results[0] as Extract<(typeof results)[number], { kind: 'prices' }>).result.previous]).toEqual([
+      100,
+      Number.NaN,
+      200,
+    ]);
+    expect(outcome(0, first)).toMatchObject({
+      prices: [{ itemId: a.itemId, price: 110, previous: 100 }],
+      unknown: [777_777],
+    });
     expect(results[1]).toMatchObject({ result: { removed: [a.itemId], totals: { totalItems: 1, totalValue: 200 } } });
-    expect(results[2]).toMatchObject({ result: { upserted: [{ itemId: a.itemId, price: 130 }], totals: { totalItems: 2, totalValue: 330 } } });
-    expect(outcome(3, last)).toMatchObject({ prices: [{ itemId: a.itemId, price: 140 }, { itemId: b.itemId, price: 190 }], unknown: [], totals: { totalValue: 330 } });
+    expect(results[2]).toMatchObject({
+      result: { upserted: [{ itemId: a.itemId, price: 130 }], totals: { totalItems: 2, totalValue: 330 } },
+    });
+    expect(outcome(3, last)).toMatchObject({
+      prices: [
+        { itemId: a.itemId, price: 140 },
+        { itemId: b.itemId, price: 190 },
+      ],
+      unknown: [],
+      totals: { totalValue: 330 },
+    });
     expect((await store.getItem(a.itemId))?.item.price).toBe(140);
     expect((await store.getItem(a.itemId))?.onSale).toBe(true);
     expect((await store.queryCatalog({ sort: 'price' })).rows.map((row) => [row.itemId, row.price])).toEqual([
@@ -571,7 +675,10 @@ describe('catalog changes', () => {
     expect((await store.getItem(b.itemId))?.item.price).toBe(190);
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 330 });
     // ...and the writer's running totals went back with it.
-    expect((await applyPriceChanges(store, [{ itemId: b.itemId, price: 200 }])).totals).toEqual({ totalItems: 2, totalValue: 340 });
+    expect((await applyPriceChanges(store, [{ itemId: b.itemId, price: 200 }])).totals).toEqual({
+      totalItems: 2,
+      totalValue: 340,
+    });
     expect(await store.catalogInfo()).toMatchObject({ totalItems: 2, totalValue: 340 });
   });
 });
@@ -582,7 +689,10 @@ describe('trades', () => {
   it('stores trades monotonically, once per status on the timeline', async () => {
     const store = await openStore();
     const pending = makeTrade({ tradeId: 'T1', status: 'PENDING' });
-    expect(await store.upsertTrades([pending], 'buy')).toEqual({ changed: [pending], newStatuses: [{ tradeId: 'T1', status: 'PENDING' }] });
+    expect(await store.upsertTrades([pending], 'buy')).toEqual({
+      changed: [pending],
+      newStatuses: [{ tradeId: 'T1', status: 'PENDING' }],
+    });
     // A duplicate changes nothing.
     expect(await store.upsertTrades([pending], 'poll')).toEqual({ changed: [], newStatuses: [] });
 
@@ -595,7 +705,9 @@ describe('trades', () => {
       completedAt: '2026-03-01T10:05:00.000Z',
     });
     // Out of order: COMPLETED first, the late SENT is ignored.
-    expect((await store.upsertTrades([completed], 'poll')).newStatuses).toEqual([{ tradeId: 'T1', status: 'COMPLETED' }]);
+    expect((await store.upsertTrades([completed], 'poll')).newStatuses).toEqual([
+      { tradeId: 'T1', status: 'COMPLETED' },
+    ]);
     expect(await store.upsertTrades([sent], 'feed')).toEqual({ changed: [], newStatuses: [] });
     expect((await store.getTrade('T1'))?.trade.status).toBe('COMPLETED');
 
@@ -620,7 +732,13 @@ describe('trades', () => {
     expect(detail?.timeline).toEqual([
       { status: 'PENDING', at: NOW, errorCode: null, failReason: null, source: 'buy' },
       { status: 'COMPLETED', at: '2026-03-01T10:05:00.000Z', errorCode: null, failReason: null, source: 'poll' },
-      { status: 'REVERSED', at: '2026-03-04T00:00:00.000Z', errorCode: 512, failReason: 'Buyer reversed trade on Platform', source: 'poll' },
+      {
+        status: 'REVERSED',
+        at: '2026-03-04T00:00:00.000Z',
+        errorCode: 512,
+        failReason: 'Buyer reversed trade on Platform',
+        source: 'poll',
+      },
     ]);
   });
 
@@ -636,12 +754,24 @@ describe('trades', () => {
       'backfill',
     );
     const attempts = ['C', 'F', 'E', 'R'].flatMap((tradeId) =>
-      (['PENDING', 'SENT', 'COMPLETED', 'REVERSED', 'CREATING'] as const).map((status) => makeTrade({ tradeId, status })),
+      (['PENDING', 'SENT', 'COMPLETED', 'REVERSED', 'CREATING'] as const).map((status) =>
+        makeTrade({ tradeId, status }),
+      ),
     );
     expect(await store.upsertTrades(attempts, 'poll')).toEqual({ changed: [], newStatuses: [] });
-    for (const [tradeId, status] of [['C', 'CANCELLED'], ['F', 'FAILED'], ['E', 'EXPIRED'], ['R', 'REJECTED']] as const) {
+    for (const [tradeId, status] of [
+      ['C', 'CANCELLED'],
+      ['F', 'FAILED'],
+      ['E', 'EXPIRED'],
+      ['R', 'REJECTED'],
+    ] as const) {
       expect((await store.getTrade(tradeId))?.trade.status).toBe(status);
-      expect(await store.applyTradeUpdate({ tradeId, status: 'SENT', externalId: null, offerId: null, failReason: null, errorCode: null }, 'feed')).toMatchObject({
+      expect(
+        await store.applyTradeUpdate(
+          { tradeId, status: 'SENT', externalId: null, offerId: null, failReason: null, errorCode: null },
+          'feed',
+        ),
+      ).toMatchObject({
         unknown: false,
         changed: false,
         newStatus: null,
@@ -651,22 +781,51 @@ describe('trades', () => {
 
   it('applies feed updates and reports unknown trades', async () => {
     const store = await openStore();
-    const update = { tradeId: 'T9', status: 'SENT' as const, externalId: null, offerId: 'O9', failReason: null, errorCode: null };
+    const update = {
+      tradeId: 'T9',
+      status: 'SENT' as const,
+      externalId: null,
+      offerId: 'O9',
+      failReason: null,
+      errorCode: null,
+    };
     expect(await store.applyTradeUpdate(update, 'feed')).toEqual({ unknown: true, tradeId: 'T9' });
     await store.upsertTrades([makeTrade({ tradeId: 'T9', externalId: 'order-9' })], 'buy');
     const sent = await store.applyTradeUpdate(update, 'feed');
-    expect(sent).toMatchObject({ unknown: false, changed: true, newStatus: 'SENT', trade: { status: 'SENT', offerId: 'O9', externalId: 'order-9' } });
+    expect(sent).toMatchObject({
+      unknown: false,
+      changed: true,
+      newStatus: 'SENT',
+      trade: { status: 'SENT', offerId: 'O9', externalId: 'order-9' },
+    });
     // The same frame again (webhook and feed both deliver): no change, no second notification.
     expect(await store.applyTradeUpdate(update, 'feed')).toMatchObject({ changed: false, newStatus: null });
     const done = await store.applyTradeUpdate({ ...update, status: 'COMPLETED' }, 'feed');
-    expect(done).toMatchObject({ newStatus: 'COMPLETED', trade: { status: 'COMPLETED', completedAt: expect.stringMatching(/Z$/) } });
+    expect(done).toMatchObject({
+      newStatus: 'COMPLETED',
+      trade: { status: 'COMPLETED', completedAt: expect.stringMatching(/Z$/) },
+    });
     // A late SENT after COMPLETED is ignored.
-    expect(await store.applyTradeUpdate(update, 'feed')).toMatchObject({ changed: false, newStatus: null, trade: { status: 'COMPLETED' } });
+    expect(await store.applyTradeUpdate(update, 'feed')).toMatchObject({
+      changed: false,
+      newStatus: null,
+      trade: { status: 'COMPLETED' },
+    });
     const cancelled = await store.applyTradeUpdate(
-      { tradeId: 'T9', status: 'REVERSED', externalId: null, offerId: null, failReason: 'Seller reversed trade on Platform', errorCode: 512 },
+      {
+        tradeId: 'T9',
+        status: 'REVERSED',
+        externalId: null,
+        offerId: null,
+        failReason: 'Seller reversed trade on Platform',
+        errorCode: 512,
+      },
       'feed',
     );
-    expect(cancelled).toMatchObject({ newStatus: 'REVERSED', trade: { status: 'REVERSED', errorCode: 512, offerId: 'O9', rollbackAt: expect.any(String) } });
+    expect(cancelled).toMatchObject({
+      newStatus: 'REVERSED',
+      trade: { status: 'REVERSED', errorCode: 512, offerId: 'O9', rollbackAt: expect.any(String) },
+    });
     expect((await store.getTrade('T9'))?.timeline.map((entry) => [entry.status, entry.source])).toEqual([
       ['PENDING', 'buy'],
       ['SENT', 'feed'],
@@ -691,14 +850,18 @@ describe('trades', () => {
     const all = await store.queryTrades({ limit: 10 });
     expect(all.total).toBe(30);
     expect(all.rows.map((t) => t.tradeId)).toEqual(newestFirst.slice(0, 10).map((t) => t.tradeId));
-    expect((await store.queryTrades({ offset: 25 })).rows.map((t) => t.tradeId)).toEqual(newestFirst.slice(25).map((t) => t.tradeId));
+    expect((await store.queryTrades({ offset: 25 })).rows.map((t) => t.tradeId)).toEqual(
+      newestFirst.slice(25).map((t) => t.tradeId),
+    );
     expect((await store.queryTrades({ statuses: ['COMPLETED', 'FAILED'] })).total).toBe(12);
     const active = await store.queryTrades({ activeOnly: true });
     expect(active.rows.every((t) => t.status === 'PENDING' || t.status === 'SENT')).toBe(true);
     expect(active.total).toBe(12);
     expect((await store.activeTrades()).map((t) => t.tradeId)).toEqual(active.rows.map((t) => t.tradeId));
     expect(
-      (await store.queryTrades({ from: '2026-02-01T00:10:00.000Z', to: '2026-02-01T00:12:00.000Z' })).rows.map((t) => t.tradeId),
+      (await store.queryTrades({ from: '2026-02-01T00:10:00.000Z', to: '2026-02-01T00:12:00.000Z' })).rows.map(
+        (t) => t.tradeId,
+      ),
     ).toEqual(['T12', 'T11', 'T10']);
     expect((await store.queryTrades({ externalId: 'order-10' })).rows.map((t) => t.tradeId)).toEqual(['T10']);
     expect((await store.queryTrades({ tradeId: 'T07' })).rows.map((t) => t.tradeId)).toEqual(['T07']);
@@ -715,7 +878,17 @@ describe('ledger', () => {
   it('inserts idempotently by id and queries, newest first', async () => {
     const store = await openStore();
     const entries = Array.from({ length: 20 }, (_, i) =>
-      makeLedger(i + 1, i % 4 === 0 ? { type: 'BUY COMPLETED', amount: -500, tradeId: `T${i}`, market_hash_name: 'AK-47 | Redline (Field-Tested)' } : {}),
+      makeLedger(
+        i + 1,
+        i % 4 === 0
+          ? {
+              type: 'BUY COMPLETED',
+              amount: -500,
+              tradeId: `T${i}`,
+              market_hash_name: 'AK-47 | Redline (Field-Tested)',
+            }
+          : {},
+      ),
     );
     expect((await store.insertLedger(entries.slice(0, 15))).inserted).toHaveLength(15);
     expect((await store.insertLedger(entries)).inserted.map((e) => e.id)).toEqual([16, 17, 18, 19, 20]);
@@ -725,9 +898,15 @@ describe('ledger', () => {
     expect(page.total).toBe(20);
     expect(page.rows.map((row) => row.id)).toEqual([20, 19, 18, 17, 16]);
     expect(page.rows[0]).toEqual(entries[19]);
-    expect((await store.queryLedger({ types: ['BUY COMPLETED'] })).rows.map((row) => row.id)).toEqual([17, 13, 9, 5, 1]);
+    expect((await store.queryLedger({ types: ['BUY COMPLETED'] })).rows.map((row) => row.id)).toEqual([
+      17, 13, 9, 5, 1,
+    ]);
     expect((await store.queryLedger({ tradeId: 'T8' })).rows.map((row) => row.id)).toEqual([9]);
-    expect((await store.queryLedger({ from: at(entries, 2).createdAt, to: at(entries, 4).createdAt })).rows.map((row) => row.id)).toEqual([5, 4, 3]);
+    expect(
+      (await store.queryLedger({ from: at(entries, 2).createdAt, to: at(entries, 4).createdAt })).rows.map(
+        (row) => row.id,
+      ),
+    ).toEqual([5, 4, 3]);
     expect(await store.latestLedgerCreatedAt()).toBe(at(entries, 19).createdAt);
 
     const series = await store.balanceSeries({});
@@ -772,14 +951,39 @@ describe('recipients, alert rules, firings, meta', () => {
       maxPrice: 2000,
       autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, spent: 0 },
     });
-    const boughtA = { externalId: 'auto-a', ruleId: rule.id, itemId: 6, price: 1500, at: '2026-01-01T00:00:00.000Z', state: 'bought', tradeId: 'T0', error: null } as const;
+    const boughtA = {
+      externalId: 'auto-a',
+      ruleId: rule.id,
+      itemId: 6,
+      price: 1500,
+      at: '2026-01-01T00:00:00.000Z',
+      state: 'bought',
+      tradeId: 'T0',
+      error: null,
+    } as const;
     expect(await store.settleAutoBuy(boughtA)).toEqual({ counted: true, earlier: null, firing: null });
-    const updated = await store.saveAlertRule({ id: rule.id, name: 'Redlines', namePattern: 'redline', autoBuy: { enabled: true, recipientId: 'r1', spendCap: 10_000, dailyCap: 5000 } });
-    expect(updated).toMatchObject({ id: rule.id, name: 'Redlines', createdAt: rule.createdAt, autoBuy: { enabled: true, spent: 1500 } });
+    const updated = await store.saveAlertRule({
+      id: rule.id,
+      name: 'Redlines',
+      namePattern: 'redline',
+      autoBuy: { enabled: true, recipientId: 'r1', spendCap: 10_000, dailyCap: 5000 },
+    });
+    expect(updated).toMatchObject({
+      id: rule.id,
+      name: 'Redlines',
+      createdAt: rule.createdAt,
+      autoBuy: { enabled: true, spent: 1500 },
+    });
     expect(await store.setAlertRuleEnabled(rule.id, false)).toMatchObject({ enabled: false });
     expect(await store.listAlertRules()).toEqual([{ ...updated, enabled: false }]);
 
-    const firing = { ruleId: rule.id, ruleName: 'Redlines', itemId: 7, market_hash_name: 'AK-47 | Redline (Field-Tested)', price: 1500 };
+    const firing = {
+      ruleId: rule.id,
+      ruleName: 'Redlines',
+      itemId: 7,
+      market_hash_name: 'AK-47 | Redline (Field-Tested)',
+      price: 1500,
+    };
     const first = await store.recordFiring(firing);
     if (!first) throw new Error('first firing not recorded');
     expect(first).toMatchObject({ ...firing, acknowledged: false, autoBuy: null, firedAt: expect.any(String) });
@@ -789,7 +993,9 @@ describe('recipients, alert rules, firings, meta', () => {
     expect(await store.unacknowledgedFiringCount()).toBe(2);
     expect(await store.acknowledgeFiring(first.id)).toMatchObject({ acknowledged: true });
     expect((await store.listFirings({ unacknowledgedOnly: true })).map((f) => f.id)).toEqual([cheaper.id]);
-    expect(await store.setFiringAutoBuy(cheaper.id, { tradeId: null, error: 'refused' })).toMatchObject({ autoBuy: { tradeId: null, error: 'refused' } });
+    expect(await store.setFiringAutoBuy(cheaper.id, { tradeId: null, error: 'refused' })).toMatchObject({
+      autoBuy: { tradeId: null, error: 'refused' },
+    });
     expect(await store.autoBuyDay('2000-01-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1500, skipped: 0 }]);
     expect(await store.acknowledgeFiring(cheaper.id)).toMatchObject({ acknowledged: true });
     expect(await store.unacknowledgedFiringCount()).toBe(0);
@@ -803,26 +1009,51 @@ describe('recipients, alert rules, firings, meta', () => {
   it("keeps each auto-buy's outcome with its rule's spend and its firing, once per order id; a journaled buy whose outcome was not stored is in flight at the next open", async () => {
     const file = join(tempDir(), 'accounts', 'm1.sqlite');
     const journal = `${file}.auto-buys`;
-    const lines = () => readFileSync(journal, 'utf8').split('\n').filter((line) => line !== '');
+    const lines = () =>
+      readFileSync(journal, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
     const store = await openStore(file);
     const rule = await store.saveAlertRule({ name: 'Knives', namePattern: 'knife', maxPrice: 5000 });
     const at = '2026-03-01T10:00:00.000Z';
     const later = '2026-03-01T11:00:00.000Z';
-    const buy = (externalId: string, itemId: number, when = at) => ({ externalId, ruleId: rule.id, itemId, price: 1000, at: when });
+    const buy = (externalId: string, itemId: number, when = at) => ({
+      externalId,
+      ruleId: rule.id,
+      itemId,
+      price: 1000,
+      at: when,
+    });
     const states = async (s: LocalStore) => (await s.unresolvedAutoBuys()).map((r) => [r.externalId, r.state]);
-    const firing = await store.recordFiring({ ruleId: rule.id, ruleName: rule.name, itemId: 1, market_hash_name: 'Knife 1', price: 1000 });
+    const firing = await store.recordFiring({
+      ruleId: rule.id,
+      ruleName: rule.name,
+      itemId: 1,
+      market_hash_name: 'Knife 1',
+      price: 1000,
+    });
     // Journaled before their requests leave; nothing in the table yet.
-    for (const [id, itemId] of [['auto-1', 1], ['auto-2', 2], ['auto-3', 3]] as const) store.journalAutoBuy(buy(id, itemId));
+    for (const [id, itemId] of [
+      ['auto-1', 1],
+      ['auto-2', 2],
+      ['auto-3', 3],
+    ] as const)
+      store.journalAutoBuy(buy(id, itemId));
     expect(lines()).toHaveLength(3);
     expect(await states(store)).toEqual([]);
 
     expect(await store.settleAutoBuy({ ...buy('auto-1', 1), state: 'bought', tradeId: 'T1', error: null })).toEqual({
       counted: true,
       earlier: null,
-      firing: expect.objectContaining({ id: firing?.id, autoBuy: { tradeId: 'T1', error: null, skipped: null, dryRun: false } }) as unknown,
+      firing: expect.objectContaining({
+        id: firing?.id,
+        autoBuy: { tradeId: 'T1', error: null, skipped: null, dryRun: false },
+      }) as unknown,
     });
     // Bought is final: a later attempt at the same order id is not counted again.
-    expect(await store.settleAutoBuy({ ...buy('auto-1', 1, later), state: 'bought', tradeId: 'T1', error: null })).toEqual({
+    expect(
+      await store.settleAutoBuy({ ...buy('auto-1', 1, later), state: 'bought', tradeId: 'T1', error: null }),
+    ).toEqual({
       counted: false,
       earlier: expect.objectContaining({ state: 'bought', tradeId: 'T1', at }) as unknown,
       firing: null,
@@ -835,14 +1066,19 @@ describe('recipients, alert rules, firings, meta', () => {
     await store.close();
     appendFileSync(journal, '{"externalId":"auto-cut","ruleId":"');
     const reopened = await openStore(file);
-    expect(await states(reopened)).toEqual([['auto-2', 'unknown'], ['auto-3', 'in_flight']]);
+    expect(await states(reopened)).toEqual([
+      ['auto-2', 'unknown'],
+      ['auto-3', 'in_flight'],
+    ]);
     expect(lines()).toEqual([]); // replayed into the table
     // Looked up: one was bought, the other not.
     await reopened.settleAutoBuy({ ...buy('auto-2', 2), state: 'bought', tradeId: 'T2', error: null });
     await reopened.settleAutoBuy({ ...buy('auto-3', 3), state: 'not_bought', tradeId: null, error: 'no trade' });
     expect(await states(reopened)).toEqual([]);
     expect((await reopened.listAlertRules())[0]?.autoBuy.spent).toBe(2000);
-    expect(await reopened.autoBuyDay('2026-03-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 2000, skipped: 0 }]);
+    expect(await reopened.autoBuyDay('2026-03-01T00:00:00.000Z')).toEqual([
+      { ruleId: rule.id, spent: 2000, skipped: 0 },
+    ]);
     expect(await reopened.autoBuyDay('2026-03-02T00:00:00.000Z')).toEqual([]);
 
     // New attempts (a re-armed rule) whose outcomes were not stored: the not bought order id is in flight again,
@@ -861,13 +1097,27 @@ describe('recipients, alert rules, firings, meta', () => {
     expect(lines()).toEqual([]);
   });
 
-  it('an account file from before auto-buy records keeps the day\'s spend its firings recorded', async () => {
+  it("an account file from before auto-buy records keeps the day's spend its firings recorded", async () => {
     const file = join(tempDir(), 'v21.sqlite');
     const store = await LocalStore.open({ file });
     const rule = await store.saveAlertRule({ name: 'Knives', namePattern: 'knife', maxPrice: 5000 });
-    const firing = await store.recordFiring({ ruleId: rule.id, ruleName: rule.name, itemId: 42, market_hash_name: 'Knife', price: 1200, firedAt: '2026-03-01T10:00:00.000Z' });
+    const firing = await store.recordFiring({
+      ruleId: rule.id,
+      ruleName: rule.name,
+      itemId: 42,
+      market_hash_name: 'Knife',
+      price: 1200,
+      firedAt: '2026-03-01T10:00:00.000Z',
+    });
     await store.setFiringAutoBuy(firing?.id as string, { tradeId: 'T42', error: null });
-    await store.recordFiring({ ruleId: rule.id, ruleName: rule.name, itemId: 43, market_hash_name: 'Knife', price: 900, firedAt: '2026-03-01T10:00:01.000Z' });
+    await store.recordFiring({
+      ruleId: rule.id,
+      ruleName: rule.name,
+      itemId: 43,
+      market_hash_name: 'Knife',
+      price: 900,
+      firedAt: '2026-03-01T10:00:01.000Z',
+    });
     await store.close();
     // What a schema-21 build left: no auto_buys table.
     const db = new Database(file);
@@ -877,10 +1127,18 @@ describe('recipients, alert rules, firings, meta', () => {
     const reopened = await LocalStore.open({ file });
     try {
       expect(reopened.migratedFrom).toBe(21);
-      expect(await reopened.autoBuyDay('2026-03-01T00:00:00.000Z')).toEqual([{ ruleId: rule.id, spent: 1200, skipped: 0 }]);
+      expect(await reopened.autoBuyDay('2026-03-01T00:00:00.000Z')).toEqual([
+        { ruleId: rule.id, spent: 1200, skipped: 0 },
+      ]);
       expect(await reopened.unresolvedAutoBuys()).toEqual([]);
       // Its order id is the one auto-buy makes: a later attempt at it is not counted again.
-      const again = { externalId: `auto-${rule.id.slice(0, 12)}-42-1200`, ruleId: rule.id, itemId: 42, price: 1200, at: '2026-03-01T11:00:00.000Z' };
+      const again = {
+        externalId: `auto-${rule.id.slice(0, 12)}-42-1200`,
+        ruleId: rule.id,
+        itemId: 42,
+        price: 1200,
+        at: '2026-03-01T11:00:00.000Z',
+      };
       expect(await reopened.settleAutoBuy({ ...again, state: 'bought', tradeId: 'T42', error: null })).toMatchObject({
         counted: false,
         earlier: { state: 'bought', tradeId: 'T42' },
@@ -901,9 +1159,11 @@ describe('recipients, alert rules, firings, meta', () => {
     expect(await again.getMeta('feed.cursor')).toEqual({ seq: 42 });
   });
 
-  it('checks each call\'s input in the worker: bad input is refused with a clear error and nothing is stored', async () => {
+  it("checks each call's input in the worker: bad input is refused with a clear error and nothing is stored", async () => {
     const store = await openStore();
-    await expect(store.queryCatalog({ sort: 'colour' } as unknown as CatalogQuery)).rejects.toThrow(/queryCatalog: .*sort/s);
+    await expect(store.queryCatalog({ sort: 'colour' } as unknown as CatalogQuery)).rejects.toThrow(
+      /queryCatalog: .*sort/s,
+    );
     await expect(store.queryTrades({ limit: -1 })).rejects.toThrow(/queryTrades: .*limit/s);
     await expect(store.saveRecipient({ label: '', tradeUrl: 'x' })).rejects.toThrow(/saveRecipient: .*label/s);
     await expect(store.saveSearch({ name: 'x'.repeat(500), query: {} })).rejects.toThrow(/saveSearch: .*name/s);

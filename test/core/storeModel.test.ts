@@ -30,9 +30,16 @@ describe('local store vs the model', () => {
       timeLimitMs: 150_000,
       ...replayOptions(process.env),
     });
-    process.stdout.write(`store model: ${report.runs} runs, ${report.commandMs.length} commands in ${report.ms} ms: ${[...report.stats].map(([what, n]) => `${what} ${n}`).join(', ')}\n`);
+    process.stdout.write(
+      `store model: ${report.runs} runs, ${report.commandMs.length} commands in ${report.ms} ms: ${[...report.stats].map(([what, n]) => `${what} ${n}`).join(', ')}\n`,
+    );
     // Every kind of command ran (else these sizes test less than they claim).
-    expect([...report.stats.keys()]).toEqual(expect.arrayContaining(['burst', 'prices', 'removals', 'upserts', 'records']));
-    expect([...report.stats.keys()].filter((kind) => kind.startsWith('sync')).length, 'syncs of some kind').toBeGreaterThan(0);
+    expect([...report.stats.keys()]).toEqual(
+      expect.arrayContaining(['burst', 'prices', 'removals', 'upserts', 'records']),
+    );
+    expect(
+      [...report.stats.keys()].filter((kind) => kind.startsWith('sync')).length,
+      'syncs of some kind',
+    ).toBeGreaterThan(0);
   }, 240_000);
 });

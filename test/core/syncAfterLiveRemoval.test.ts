@@ -35,7 +35,10 @@ it('lists again at a new price an item removed live, the last of its name, found
 
     const reader = new ReaderService(file);
     try {
-      expect(reader.getItem(lone.itemId)).toMatchObject({ onSale: true, item: { price: lone.price + 5, market_hash_name: lone.market_hash_name } });
+      expect(reader.getItem(lone.itemId)).toMatchObject({
+        onSale: true,
+        item: { price: lone.price + 5, market_hash_name: lone.market_hash_name },
+      });
       // Found by its name again, at its new price.
       const found = reader.queryCatalog(catalogQuerySchema.parse({ search: lone.market_hash_name }));
       expect(found.rows.map((row) => [row.itemId, row.price])).toEqual([[lone.itemId, lone.price + 5]]);

@@ -6,7 +6,11 @@ import { LocalStore } from '../../src/main/core/store';
 import type { BalanceTransaction, Trade } from '../../src/shared/api';
 import { trade } from '../renderer/fixtures';
 
-const TRADE_IDS = ['3f2a9c1e-0000-4000-8000-000000000001', '3f2a9c1e-0000-4000-8000-000000000002', '7b10d4aa-0000-4000-8000-000000000003'];
+const TRADE_IDS = [
+  '3f2a9c1e-0000-4000-8000-000000000001',
+  '3f2a9c1e-0000-4000-8000-000000000002',
+  '7b10d4aa-0000-4000-8000-000000000003',
+];
 const ORDER_IDS = ['ORD-1001', 'ORD-1002', 'ORDX1003'];
 
 function tradeAt(index: number): Trade {

@@ -29,12 +29,27 @@ async function scenario(seed: number, inject: (proxy: HttpFaultProxy, untilMs: n
   const dataDir = mkdtempSync(join(tmpdir(), 'api-fault-state-'));
   let app: EngineHarness | null = null;
   try {
-    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+    app = await startEngine(dataDir, {
+      baseUrl: proxy.baseUrl,
+      wsUrl: proxy.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: merchant.apiKey,
+    });
     const engine = app;
     await waitFor(() => engine.session().connection.state === 'connected', 15_000, 'feed connected');
-    await waitFor(async () => (await engine.call('catalog.query', { limit: 1 })).total > 0 && engine.session().balance !== null, 20_000, 'first sync');
-    const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 400 }] })).body.items as [Item];
-    const outcome = await engine.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 400, recipient: { tradeUrl: tradeUrlFor(73_000_000 + seed) } });
+    await waitFor(
+      async () => (await engine.call('catalog.query', { limit: 1 })).total > 0 && engine.session().balance !== null,
+      20_000,
+      'first sync',
+    );
+    const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 400 }] })).body
+      .items as [Item];
+    const outcome = await engine.call('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: 400,
+      recipient: { tradeUrl: tradeUrlFor(73_000_000 + seed) },
+    });
     if (!outcome.ok) throw new Error(outcome.failure.message);
     const start = Date.now();
     inject(proxy, start + 25_000);
@@ -69,7 +84,14 @@ async function cleared(app: EngineHarness, words: RegExp): Promise<void> {
 
 /** A connection event after `since` whose detail matches, and the snapshot saying the same. */
 async function shown(app: EngineHarness, since: number, words: RegExp): Promise<void> {
-  await reach(25_000, () => app.batches.some((b) => Date.parse(b.at) >= since && b.connection !== undefined && words.test(b.connection.detail)), `a connection event saying ${words}`);
+  await reach(
+    25_000,
+    () =>
+      app.batches.some(
+        (b) => Date.parse(b.at) >= since && b.connection !== undefined && words.test(b.connection.detail),
+      ),
+    `a connection event saying ${words}`,
+  );
   expect((await app.engine.snapshot()).connection.detail).toMatch(words);
 }
 
@@ -94,11 +116,23 @@ describe('API faults the user must see (not only a log line)', () => {
 
   it('schema-violating JSON: a connection event says the marketplace answered something unexpected', async () => {
     const s = await scenario(82, (proxy, untilMs) => {
-      proxy.inject('/Wallet/GetBalance', { kind: 'schema', untilMs, body: () => '{"balance":"a lot","credit_limit":null}' });
-      proxy.inject('/Trades/History', { kind: 'schema', untilMs, body: () => '{"trades":[{"tradeId":7,"status":"DONE"}],"total":-1}' });
+      proxy.inject('/Wallet/GetBalance', {
+        kind: 'schema',
+        untilMs,
+        body: () => '{"balance":"a lot","credit_limit":null}',
+      });
+      proxy.inject('/Trades/History', {
+        kind: 'schema',
+        untilMs,
+        body: () => '{"trades":[{"tradeId":7,"status":"DONE"}],"total":-1}',
+      });
     });
     try {
-      await reach(25_000, () => s.engine.logs.some((line) => /invalid_response|invalid response/.test(line)), 'a schema error logged');
+      await reach(
+        25_000,
+        () => s.engine.logs.some((line) => /invalid_response|invalid response/.test(line)),
+        'a schema error logged',
+      );
       await shown(s.engine, s.start, /unexpected|invalid|malformed|not understood/i);
       await cleared(s.engine, /unexpected|not understood/i);
     } finally {

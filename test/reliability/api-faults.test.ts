@@ -49,18 +49,32 @@ async function scenario(seed: number): Promise<Scenario> {
   await proxy.start();
   const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'api-faults-'));
-  const app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+  const app = await startEngine(dataDir, {
+    baseUrl: proxy.baseUrl,
+    wsUrl: proxy.wsUrl,
+    merchantId: merchant.merchantId,
+    apiKey: merchant.apiKey,
+  });
   await waitFor(() => app.session().connection.state === 'connected', 15_000, 'feed connected');
-  await waitFor(async () => (await app.call('catalog.query', { limit: 1 })).total > 0 && app.session().balance !== null, 20_000, 'first sync');
+  await waitFor(
+    async () => (await app.call('catalog.query', { limit: 1 })).total > 0 && app.session().balance !== null,
+    20_000,
+    'first sync',
+  );
   let partner = 50_000_000 + seed * 1000;
   // The server's truth read in-process: over HTTP these checks would spend the merchant's own rate budget.
   const balanceOf = sb.core.db.prepare<[string], number>('SELECT balance FROM merchants WHERE merchant_id = ?').pluck();
-  const tradesOf = sb.core.db.prepare<[string], { trade_id: string; status: string }>('SELECT trade_id, status FROM trades WHERE merchant_id = ?');
+  const tradesOf = sb.core.db.prepare<[string], { trade_id: string; status: string }>(
+    'SELECT trade_id, status FROM trades WHERE merchant_id = ?',
+  );
   const current = async (): Promise<boolean> => {
     const local = await app.call('trades.query', { limit: 500 });
     const byId = new Map(local.rows.map((t) => [t.tradeId, t.status]));
     const trades = tradesOf.all(merchant.merchantId);
-    return app.session().balance?.balance === balanceOf.get(merchant.merchantId) && trades.every((t) => byId.get(t.trade_id) === t.status);
+    return (
+      app.session().balance?.balance === balanceOf.get(merchant.merchantId) &&
+      trades.every((t) => byId.get(t.trade_id) === t.status)
+    );
   };
   return {
     sb,
@@ -68,8 +82,14 @@ async function scenario(seed: number): Promise<Scenario> {
     merchant,
     app,
     async buy(price) {
-      const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price }] })).body.items as [Item];
-      const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price, recipient: { tradeUrl: tradeUrlFor(partner++) } });
+      const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price }] })).body
+        .items as [Item];
+      const outcome = await app.call('buy.byId', {
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price,
+        recipient: { tradeUrl: tradeUrlFor(partner++) },
+      });
       if (!outcome.ok) throw new Error(outcome.failure.message);
       // Start every fault from a current cache (the buy's own balance refresh is debounced).
       await waitFor(() => current(), 15_000, 'current after the buy');
@@ -83,8 +103,17 @@ async function scenario(seed: number): Promise<Scenario> {
     current,
     async close() {
       if (process.env.API_FAULTS_DEBUG === '1') {
-        process.stdout.write(`--- seed ${seed} state ${JSON.stringify(app.session().connection)}\n${app.logs.slice(-40).join('\n')}\n`);
-        process.stdout.write(proxy.requests.map((r) => `${new Date(r.at).toISOString().slice(11, 23)} ${r.method} ${r.path.slice(0, 60)} ${r.status} ${r.fault ?? ''}`).join('\n') + '\n');
+        process.stdout.write(
+          `--- seed ${seed} state ${JSON.stringify(app.session().connection)}\n${app.logs.slice(-40).join('\n')}\n`,
+        );
+        process.stdout.write(
+          proxy.requests
+            .map(
+              (r) =>
+                `${new Date(r.at).toISOString().slice(11, 23)} ${r.method} ${r.path.slice(0, 60)} ${r.status} ${r.fault ?? ''}`,
+            )
+            .join('\n') + '\n',
+        );
       }
       await app.close();
       await proxy.close();
@@ -125,8 +154,12 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
     );
     for (let i = 0; i < 5_000; i++) await client.getBalance({ signal: session.signal });
     // What Node keeps on a source signal for each AbortSignal.any() made from it (nodejs/node#55351).
-    const dependants = Object.getOwnPropertySymbols(session.signal).find((symbol) => String(symbol) === 'Symbol(kDependantSignals)');
-    const kept = dependants ? ((session.signal as unknown as Record<symbol, Set<unknown> | undefined>)[dependants]?.size ?? 0) : 0;
+    const dependants = Object.getOwnPropertySymbols(session.signal).find(
+      (symbol) => String(symbol) === 'Symbol(kDependantSignals)',
+    );
+    const kept = dependants
+      ? ((session.signal as unknown as Record<symbol, Set<unknown> | undefined>)[dependants]?.size ?? 0)
+      : 0;
     expect(kept).toBe(0);
     // Still wired: the session's abort cancels a request in flight.
     const slow = new MerchantApiClient(
@@ -154,15 +187,25 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       s.proxy.inject('/', { kind: 'rate-limit', times: 6, retryAfterSeconds: 2 });
       await s.disturb(tradeId);
       void s.app.call('catalog.refresh').catch(() => {});
-      const shown = await waitFor(async () => (await s.app.engine.snapshot()).rateLimit.backoffUntil, 10_000, 'backoff in the snapshot');
+      const shown = await waitFor(
+        async () => (await s.app.engine.snapshot()).rateLimit.backoffUntil,
+        10_000,
+        'backoff in the snapshot',
+      );
       expect(Date.parse(shown)).toBeGreaterThan(Date.now());
       await waitFor(() => s.app.batches.some((b) => b.rateLimit?.backoffUntil), 2_000, 'backoff in an event batch');
       await reach(60_000, () => s.proxy.requests.filter((r) => r.fault === 'rate-limit').length === 6, 'storm spent');
       const stormEnd = Date.now();
       await reach(30_000, () => s.current(), 'balance and trades current');
-      await reach(10_000, async () => (await s.app.engine.snapshot()).rateLimit.backoffUntil === null, 'backoff cleared');
+      await reach(
+        10_000,
+        async () => (await s.app.engine.snapshot()).rateLimit.backoffUntil === null,
+        'backoff cleared',
+      );
       const busiest = busiestWindow(s.proxy, start, stormEnd);
-      report(`429 storm: 6 refusals spread over ${((stormEnd - start) / 1000).toFixed(1)} s, at most ${busiest} requests in any 10 s, recovered ${((Date.now() - stormEnd) / 1000).toFixed(1)} s after`);
+      report(
+        `429 storm: 6 refusals spread over ${((stormEnd - start) / 1000).toFixed(1)} s, at most ${busiest} requests in any 10 s, recovered ${((Date.now() - stormEnd) / 1000).toFixed(1)} s after`,
+      );
       // Retry-After 2 s honoured: 6 refusals cannot be spent in under ~2 backoff periods, and no spinning.
       expect(stormEnd - start).toBeGreaterThanOrEqual(3_000);
       expect(busiest).toBeLessThan(30);
@@ -179,7 +222,11 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       s.proxy.inject('/', { kind: 'maintenance', untilMs: start + 20_000, retryAfterSeconds: 5 });
       await s.disturb(tradeId); // the feed meets the 503 on its way back
       await reach(15_000, () => s.app.session().connection.state === 'maintenance', 'maintenance state');
-      await waitFor(() => s.app.batches.some((b) => b.connection?.state === 'maintenance'), 2_000, 'maintenance in a batch');
+      await waitFor(
+        () => s.app.batches.some((b) => b.connection?.state === 'maintenance'),
+        2_000,
+        'maintenance in a batch',
+      );
       expect((await s.app.engine.snapshot()).connection.detail).toMatch(/maintenance/i);
       await fastForward(start + 20_000 - Date.now());
       const end = Date.now();
@@ -187,7 +234,9 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       const busiest = busiestWindow(s.proxy, start, end);
       await reach(45_000, () => s.current(), 'balance and trades current');
       await reach(45_000, () => s.app.session().connection.state === 'connected', 'feed back');
-      report(`proxy 503 for 20 s: ${during} requests during it (busiest 10 s: ${busiest}), recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`);
+      report(
+        `proxy 503 for 20 s: ${during} requests during it (busiest 10 s: ${busiest}), recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`,
+      );
       expect(busiest).toBeLessThan(20);
     } finally {
       await s.close();
@@ -198,10 +247,16 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
     const s = await scenario(33);
     try {
       const tradeId = await s.buy(900);
-      const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 300 }] })).body.items as [Item];
+      const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 300 }] })).body
+        .items as [Item];
       const start = Date.now();
       await adminApi(s.sb).post('/admin/maintenance', { on: true });
-      const refused = await s.app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 300, recipient: { tradeUrl: tradeUrlFor(61_000_001) } });
+      const refused = await s.app.call('buy.byId', {
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: 300,
+        recipient: { tradeUrl: tradeUrlFor(61_000_001) },
+      });
       expect(refused.ok).toBe(false);
       if (!refused.ok) expect(refused.failure.message).toMatch(/maintenance/i);
       await reach(20_000, () => s.app.session().connection.state === 'maintenance', 'maintenance state');
@@ -216,7 +271,9 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       // The sandbox said Retry-After: 60: the engine may wait that long from its last refusal.
       await reach(65_000, () => s.current(), 'balance and trades current');
       await reach(30_000, () => s.app.session().connection.state === 'connected', 'feed back');
-      report(`sandbox maintenance for 20 s: ${during} requests during it (busiest 10 s: ${busiest}), recovered ${((Date.now() - end) / 1000).toFixed(1)} s after it ended`);
+      report(
+        `sandbox maintenance for 20 s: ${during} requests during it (busiest 10 s: ${busiest}), recovered ${((Date.now() - end) / 1000).toFixed(1)} s after it ended`,
+      );
       expect(busiest).toBeLessThan(20);
     } finally {
       await s.close();
@@ -237,7 +294,9 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       const end = Date.now();
       const busiest = busiestWindow(s.proxy, start, end);
       await reach(45_000, () => s.current(), 'balance and trades current');
-      report(`slow answers (17 s > 15 s time-out) for 20 s: busiest 10 s had ${busiest} requests, recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`);
+      report(
+        `slow answers (17 s > 15 s time-out) for 20 s: busiest 10 s had ${busiest} requests, recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`,
+      );
       expect(busiest).toBeLessThan(20);
     } finally {
       await s.close();
@@ -250,19 +309,41 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       const tradeId = await s.buy(650);
       const balanceBefore = s.app.session().balance;
       const start = Date.now();
-      s.proxy.inject('/Wallet/GetBalance', { kind: 'schema', untilMs: start + 15_000, body: () => '{"balance":"a lot","credit_limit":null}' });
-      s.proxy.inject('/Trades/History', { kind: 'schema', untilMs: start + 15_000, body: () => '{"trades":[{"tradeId":7,"status":"DONE"}],"total":-1}' });
-      s.proxy.inject('/Wallet/BalanceHistory', { kind: 'schema', untilMs: start + 15_000, body: (text) => text.replace(/"amount":/g, '"amount":"x","_":') });
+      s.proxy.inject('/Wallet/GetBalance', {
+        kind: 'schema',
+        untilMs: start + 15_000,
+        body: () => '{"balance":"a lot","credit_limit":null}',
+      });
+      s.proxy.inject('/Trades/History', {
+        kind: 'schema',
+        untilMs: start + 15_000,
+        body: () => '{"trades":[{"tradeId":7,"status":"DONE"}],"total":-1}',
+      });
+      s.proxy.inject('/Wallet/BalanceHistory', {
+        kind: 'schema',
+        untilMs: start + 15_000,
+        body: (text) => text.replace(/"amount":/g, '"amount":"x","_":'),
+      });
       await s.disturb(tradeId);
-      await reach(15_000, () => s.app.logs.some((line) => /invalid_response|invalid response/.test(line)), 'a schema error logged');
+      await reach(
+        15_000,
+        () => s.app.logs.some((line) => /invalid_response|invalid response/.test(line)),
+        'a schema error logged',
+      );
       // Nothing of the bad answers reached the cache.
       expect(s.app.session().balance).toEqual(balanceBefore);
-      expect((await s.app.call('trades.query', { limit: 50 })).rows.every((t) => typeof t.tradeId === 'string' && t.status !== ('DONE' as never))).toBe(true);
+      expect(
+        (await s.app.call('trades.query', { limit: 50 })).rows.every(
+          (t) => typeof t.tradeId === 'string' && t.status !== ('DONE' as never),
+        ),
+      ).toBe(true);
       await fastForward(start + 15_000 - Date.now());
       const end = Date.now();
       const busiest = busiestWindow(s.proxy, start, end);
       await reach(45_000, () => s.current(), 'balance and trades current');
-      report(`schema-violating JSON for 15 s: busiest 10 s had ${busiest} requests, recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`);
+      report(
+        `schema-violating JSON for 15 s: busiest 10 s had ${busiest} requests, recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`,
+      );
       expect(busiest).toBeLessThan(20);
     } finally {
       await s.close();

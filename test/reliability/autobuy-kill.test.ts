@@ -56,7 +56,12 @@ describe('auto-buy: SIGKILL with buys in flight, restart on the same data direct
 
   const list = async (name: string, count: number, firstId: number) => {
     const answer = await adminApi(sb).post('/admin/items', {
-      items: Array.from({ length: count }, (_, i) => ({ itemId: firstId + i, market_hash_name: `${name} ${i + 1} (Field-Tested)`, price: 1000, phase: null })),
+      items: Array.from({ length: count }, (_, i) => ({
+        itemId: firstId + i,
+        market_hash_name: `${name} ${i + 1} (Field-Tested)`,
+        price: 1000,
+        phase: null,
+      })),
     });
     expect(answer.status).toBe(200);
   };
@@ -94,25 +99,37 @@ describe('auto-buy: SIGKILL with buys in flight, restart on the same data direct
             return []; // a line cut by the kill
           }
         });
-    const exited = new Promise<NodeJS.Signals | number | null>((done) => child.on('exit', (code, signal) => done(signal ?? code)));
+    const exited = new Promise<NodeJS.Signals | number | null>((done) =>
+      child.on('exit', (code, signal) => done(signal ?? code)),
+    );
     return {
       child,
       lines,
       stderr: () => stderr,
       exited,
       ready: () =>
-        waitFor(() => {
-          if (child.exitCode !== null) throw new Error(`the engine exited: ${stderr.slice(-2000)}`);
-          return lines().find((line): line is Extract<Line, { t: 'ready' }> => line.t === 'ready');
-        }, 60_000, `run ${run} ready`),
+        waitFor(
+          () => {
+            if (child.exitCode !== null) throw new Error(`the engine exited: ${stderr.slice(-2000)}`);
+            return lines().find((line): line is Extract<Line, { t: 'ready' }> => line.t === 'ready');
+          },
+          60_000,
+          `run ${run} ready`,
+        ),
       /** The last auto-buy status it announced. */
-      status: () => lines().reduce<AutoBuyStatus | null>((last, line) => (line.t === 'ready' || line.t === 'autoBuy' ? line.status : last), null),
+      status: () =>
+        lines().reduce<AutoBuyStatus | null>(
+          (last, line) => (line.t === 'ready' || line.t === 'autoBuy' ? line.status : last),
+          null,
+        ),
       /** The latest state of each firing it announced with an outcome, by item id. */
-      firings: () => new Map(lines().flatMap((line) => (line.t === 'firing' ? [[line.firing.itemId, line.firing] as const] : []))),
+      firings: () =>
+        new Map(lines().flatMap((line) => (line.t === 'firing' ? [[line.firing.itemId, line.firing] as const] : []))),
     };
   }
 
-  const skipped = (status: AutoBuyStatus | null) => status?.rules.reduce((sum, rule) => sum + rule.skippedToday, 0) ?? 0;
+  const skipped = (status: AutoBuyStatus | null) =>
+    status?.rules.reduce((sum, rule) => sum + rule.skippedToday, 0) ?? 0;
 
   it('counts the killed buys at once, finds their trades by order id, and the server never spends past the budget or a cap', async () => {
     const first = launch(1, {
@@ -130,7 +147,11 @@ describe('auto-buy: SIGKILL with buys in flight, restart on the same data direct
     proxy.muteResponses('/Items/Buy');
     await list('Kill Alpha', 10, 97_000_001);
     await list('Kill Beta', 10, 97_100_001);
-    await waitFor(() => serverSpend() === 5000 && skipped(first.status()) === 15, 20_000, 'five trades made, fifteen matches held back');
+    await waitFor(
+      () => serverSpend() === 5000 && skipped(first.status()) === 15,
+      20_000,
+      'five trades made, fifteen matches held back',
+    );
     // Still in flight: no outcome of any of them has come back to the app.
     expect(first.firings().size).toBe(0);
     first.child.kill('SIGKILL');
@@ -141,7 +162,11 @@ describe('auto-buy: SIGKILL with buys in flight, restart on the same data direct
     const ready = await second.ready();
     await list('Kill Alpha', 10, 97_200_001);
     await list('Kill Beta', 10, 97_300_001);
-    await waitFor(() => skipped(second.status()) === 35 || [...second.firings().keys()].some((id) => id >= 97_200_001), 30_000, 'the new listings decided');
+    await waitFor(
+      () => skipped(second.status()) === 35 || [...second.firings().keys()].some((id) => id >= 97_200_001),
+      30_000,
+      'the new listings decided',
+    );
     expect(serverSpend(capped)).toBeLessThanOrEqual(3000);
     expect(serverSpend()).toBeLessThanOrEqual(5000);
     expect(skipped(second.status())).toBe(35);
@@ -150,7 +175,11 @@ describe('auto-buy: SIGKILL with buys in flight, restart on the same data direct
     expect(ready.status.rules.find((rule) => rule.ruleId === capped)?.spentToday).toBe(3000);
 
     // Looked up by order id after the restart's reconcile: the five are bought, with their trades.
-    await waitFor(() => [...second.firings().values()].filter((firing) => firing.autoBuy?.tradeId).length === 5, 30_000, 'the five trades found');
+    await waitFor(
+      () => [...second.firings().values()].filter((firing) => firing.autoBuy?.tradeId).length === 5,
+      30_000,
+      'the five trades found',
+    );
     expect(second.status()?.spentToday).toBe(5000);
     expect(serverSpend()).toBe(5000);
     expect(proxy.count('/Items/Buy')).toBe(5);

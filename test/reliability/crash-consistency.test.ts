@@ -40,7 +40,10 @@ const PARALLEL = 3;
 const DELAYS: Record<Kind, number[]> = Object.fromEntries(
   ALL_KINDS.map((kind, index) => [
     kind,
-    fc.sample(fc.noBias(fc.integer({ min: 5, max: kind === 'catalog' || kind === 'mixed' ? 2200 : 900 })), { seed: SEED + index, numRuns: KILLS_PER_KIND }),
+    fc.sample(fc.noBias(fc.integer({ min: 5, max: kind === 'catalog' || kind === 'mixed' ? 2200 : 900 })), {
+      seed: SEED + index,
+      numRuns: KILLS_PER_KIND,
+    }),
   ]),
 ) as Record<Kind, number[]>;
 
@@ -68,7 +71,17 @@ interface History {
   synced: boolean;
 }
 
-const RANK: Record<string, number> = { PENDING: 0, CREATING: 0, SENT: 1, COMPLETED: 2, CANCELLED: 2, FAILED: 2, EXPIRED: 2, REJECTED: 2, REVERSED: 3 };
+const RANK: Record<string, number> = {
+  PENDING: 0,
+  CREATING: 0,
+  SENT: 1,
+  COMPLETED: 2,
+  CANCELLED: 2,
+  FAILED: 2,
+  EXPIRED: 2,
+  REJECTED: 2,
+  REVERSED: 3,
+};
 
 class Semaphore {
   private waiting: (() => void)[] = [];
@@ -100,7 +113,10 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
     worker = await bundleStoreWorker();
     sb = await startSandbox({ items: CATALOG_ITEMS, seed: 5 });
     dir = mkdtempSync(join(tmpdir(), 'crash-consistency-'));
-    const ids = (sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id LIMIT 400').pluck().all() as number[]);
+    const ids = sb.core.db
+      .prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id LIMIT 400')
+      .pluck()
+      .all() as number[];
     markers = ids.slice(0, MARKER_COUNT);
     // Real items for the item writer, as the API returns them.
     const reader = await adminApi(sb).createMerchant({ balance: 0 });
@@ -173,7 +189,8 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
     const deadline = Date.now() + 30_000;
     const mark = after === 'ready' ? '"t":"ready"' : '"phase":"applying"';
     while (!readFileSync(outFile, 'utf8').includes(mark)) {
-      if (exitStatus) throw new Error(`writer exited by itself (${JSON.stringify(exitStatus)}): ${stderr.slice(-2000)}`);
+      if (exitStatus)
+        throw new Error(`writer exited by itself (${JSON.stringify(exitStatus)}): ${stderr.slice(-2000)}`);
       if (Date.now() > deadline) throw new Error(`writer did not reach ${after} in 30 s: ${stderr.slice(-2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -220,7 +237,12 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
           }
         }
         const stored = new Map(
-          (db.prepare('SELECT itemId, price FROM items WHERE removed_at IS NULL').all() as { itemId: number; price: number }[]).map((r) => [r.itemId, r.price]),
+          (
+            db.prepare('SELECT itemId, price FROM items WHERE removed_at IS NULL').all() as {
+              itemId: number;
+              price: number;
+            }[]
+          ).map((r) => [r.itemId, r.price]),
         );
         // Each item holds its last committed price or the price of a later write: never older, never one nobody wrote.
         const wrong = [...history.itemPrice].filter(([id, price]) => {
@@ -233,27 +255,38 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
           const applied = ids.filter((id) => stored.get(id) === l.price).length;
           expect([0, ids.length], `write ${l.op} ${l.j} half applied`).toContain(applied);
           // It committed just before the kill: from now on it counts as committed.
-          if (applied > 0) for (const id of ids) history.itemPrice.set(id, Math.max(history.itemPrice.get(id) ?? 0, l.price as number));
+          if (applied > 0)
+            for (const id of ids)
+              history.itemPrice.set(id, Math.max(history.itemPrice.get(id) ?? 0, l.price as number));
         }
       }
 
       // ---- trades: committed batches and status moves are there; a batch in flight is all or nothing.
       if (kind === 'trades' || kind === 'mixed') {
-        for (const l of begun.filter((x) => x.op === 'trades' && isCommitted(x))) for (const id of l.ids as string[]) history.trades.set(id, 0);
+        for (const l of begun.filter((x) => x.op === 'trades' && isCommitted(x)))
+          for (const id of l.ids as string[]) history.trades.set(id, 0);
         for (const l of begun.filter((x) => x.op === 'update' && isCommitted(x))) {
           const id = l.tradeId as string;
           history.trades.set(id, Math.max(history.trades.get(id) ?? 0, RANK[l.status as string] as number));
         }
         const stored = new Map(
-          (db.prepare('SELECT tradeId, status, status_rank FROM trades').all() as { tradeId: string; status: string; status_rank: number }[]).map(
-            (r) => [r.tradeId, r],
-          ),
+          (
+            db.prepare('SELECT tradeId, status, status_rank FROM trades').all() as {
+              tradeId: string;
+              status: string;
+              status_rank: number;
+            }[]
+          ).map((r) => [r.tradeId, r]),
         );
         const wrong = [...history.trades].filter(([id, rank]) => {
           const row = stored.get(id);
           return !row || (RANK[row.status] as number) < rank || row.status_rank !== RANK[row.status];
         });
-        expect(wrong.map(([id, rank]) => `trade ${id}: committed rank ${rank}, stored ${JSON.stringify(stored.get(id) ?? null)}`)).toEqual([]);
+        expect(
+          wrong.map(
+            ([id, rank]) => `trade ${id}: committed rank ${rank}, stored ${JSON.stringify(stored.get(id) ?? null)}`,
+          ),
+        ).toEqual([]);
         for (const l of inFlight.filter((x) => x.op === 'trades')) {
           const present = (l.ids as string[]).filter((id) => stored.has(id)).length;
           expect([0, (l.ids as string[]).length], `trade batch ${l.j} half applied`).toContain(present);
@@ -261,7 +294,9 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
         }
         // A status and its timeline entry are written in one transaction.
         const orphaned = db
-          .prepare('SELECT count(*) FROM trades t WHERE NOT EXISTS (SELECT 1 FROM trade_timeline l WHERE l.tradeId = t.tradeId AND l.status = t.status)')
+          .prepare(
+            'SELECT count(*) FROM trades t WHERE NOT EXISTS (SELECT 1 FROM trade_timeline l WHERE l.tradeId = t.tradeId AND l.status = t.status)',
+          )
           .pluck()
           .get() as number;
         expect(orphaned).toBe(0);
@@ -271,9 +306,15 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
       if (kind === 'ledger' || kind === 'mixed') {
         const ledgerIds = new Set(db.prepare('SELECT id FROM ledger').pluck().all() as number[]);
         const idsOf = (l: Line): number[] =>
-          l.op === 'ledger' ? Array.from({ length: l.count as number }, (_, k) => (l.first as number) + k) : (l.ids as number[]);
-        for (const l of begun.filter((x) => (x.op === 'ledger' || x.op === 'ledgerSync') && isCommitted(x))) for (const id of idsOf(l)) history.ledgerIds.add(id);
-        expect([...history.ledgerIds].filter((id) => !ledgerIds.has(id)), 'committed ledger entries missing').toEqual([]);
+          l.op === 'ledger'
+            ? Array.from({ length: l.count as number }, (_, k) => (l.first as number) + k)
+            : (l.ids as number[]);
+        for (const l of begun.filter((x) => (x.op === 'ledger' || x.op === 'ledgerSync') && isCommitted(x)))
+          for (const id of idsOf(l)) history.ledgerIds.add(id);
+        expect(
+          [...history.ledgerIds].filter((id) => !ledgerIds.has(id)),
+          'committed ledger entries missing',
+        ).toEqual([]);
         for (const l of inFlight.filter((x) => x.op === 'ledger' || x.op === 'ledgerSync')) {
           const ids = idsOf(l);
           const fresh = ids.filter((id) => !history.ledgerIds.has(id));
@@ -290,7 +331,10 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
       // ---- catalog: a sync replaces the list whole: every marker at one price, all items or the previous list.
       if (kind === 'catalog' || kind === 'mixed') {
         const count = db.prepare('SELECT count(*) FROM items WHERE removed_at IS NULL').pluck().get() as number;
-        const prices = db.prepare(`SELECT price FROM items WHERE removed_at IS NULL AND itemId IN (${markers.join(',')})`).pluck().all() as number[];
+        const prices = db
+          .prepare(`SELECT price FROM items WHERE removed_at IS NULL AND itemId IN (${markers.join(',')})`)
+          .pluck()
+          .all() as number[];
         const committedSyncs = lines.filter((l) => l.t === 'commit' && l.op === 'sync');
         if (committedSyncs.length > 0) history.synced = true;
         for (const l of committedSyncs) history.markerPrice = Math.max(history.markerPrice, l.markerPrice as number);
@@ -311,7 +355,9 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
       const last = inFlight[0];
       if (!last) return null;
       // For a sync in flight, the phase it was in (the child notes each phase as it starts).
-      const phase = [...lines].reverse().find((l) => l.t === 'note' && l.op === 'sync' && l.j === last.j && typeof l.phase === 'string');
+      const phase = [...lines]
+        .reverse()
+        .find((l) => l.t === 'note' && l.op === 'sync' && l.j === last.j && typeof l.phase === 'string');
       return `${last.op} ${last.j}${last.op === 'sync' && phase ? ` (${String(phase.phase)})` : ''}`;
     } finally {
       db.close();
@@ -328,7 +374,8 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
         expect([0, 400]).toContain(history.itemPrice.size);
         expect(info.totalItems).toBe(history.itemPrice.size);
       }
-      if (kind === 'trades' || kind === 'mixed') expect((await store.queryTrades({ limit: 1 })).total).toBe(history.trades.size);
+      if (kind === 'trades' || kind === 'mixed')
+        expect((await store.queryTrades({ limit: 1 })).total).toBe(history.trades.size);
       if (kind === 'ledger') expect((await store.queryLedger({ limit: 1 })).total).toBe(history.ledgerIds.size);
       // Usable: a write and its read-back.
       await store.setMeta('crash-check', { run });
@@ -345,7 +392,8 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
     if (kind === 'mixed') {
       // Something new for the child's ledger sync to fetch: 250 entries (3 pages).
       sb.core.db.transaction(() => {
-        for (let i = 0; i < 250; i++) sb.core.ledger.post(merchant.merchantId, { type: 'CRYPTO DEPOSIT', amount: 100 + i, note: `deposit ${i}` });
+        for (let i = 0; i < 250; i++)
+          sb.core.ledger.post(merchant.merchantId, { type: 'CRYPTO DEPOSIT', amount: 100 + i, note: `deposit ${i}` });
       })();
     }
     return merchant;
@@ -355,7 +403,13 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
     '%s: 10 random kill points, nothing committed lost, nothing half-written, file reopens',
     async (kind) => {
       const file = join(dir, `${kind}.sqlite`);
-      const history: History = { itemPrice: new Map(), trades: new Map(), ledgerIds: new Set(), markerPrice: 0, synced: false };
+      const history: History = {
+        itemPrice: new Map(),
+        trades: new Map(),
+        ledgerIds: new Set(),
+        markerPrice: 0,
+        synced: false,
+      };
       for (let run = 1; run <= KILLS_PER_KIND; run++) {
         // Half of the catalog kills aim at the sync's one big transaction: a random 0-50 ms after it starts applying.
         const aimAtApply = kind === 'catalog' && run % 2 === 0;
@@ -379,7 +433,9 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
       const mine = reports.filter((r) => r.kind === kind);
       expect(mine).toHaveLength(KILLS_PER_KIND);
       // The kills really landed during writes, not before the first one.
-      expect(mine.filter((r) => r.commits > 0 || r.inFlight !== null).length).toBeGreaterThanOrEqual(KILLS_PER_KIND - 2);
+      expect(mine.filter((r) => r.commits > 0 || r.inFlight !== null).length).toBeGreaterThanOrEqual(
+        KILLS_PER_KIND - 2,
+      );
     },
     90_000,
   );

@@ -1,6 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -77,7 +86,12 @@ describe('database faults: a bad account database is reported, left alone, and s
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  const account = () => ({ baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+  const account = () => ({
+    baseUrl: sb.baseUrl,
+    wsUrl: sb.wsUrl,
+    merchantId: merchant.merchantId,
+    apiKey: merchant.apiKey,
+  });
 
   /** A data dir that an engine used normally (config, an account database, another account's database), then the fault. */
   async function preparedDataDir(fault: Fault): Promise<{ dataDir: string; file: string } | null> {
@@ -85,7 +99,10 @@ describe('database faults: a bad account database is reported, left alone, and s
     dirs.push(dataDir);
     const first = await startEngine(dataDir, account());
     await waitFor(async () => (await first.call('catalog.query', { limit: 1 })).total > 0, 20_000, 'first sync');
-    await first.call('recipients.save', { label: 'Main', tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234' });
+    await first.call('recipients.save', {
+      label: 'Main',
+      tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234',
+    });
     await first.close();
     writeFileSync(join(dataDir, 'accounts', 'unrelated-account.sqlite'), 'another account, not ours to touch');
     writeFileSync(join(dataDir, 'notes.txt'), 'user data beside the app data');
@@ -111,50 +128,69 @@ describe('database faults: a bad account database is reported, left alone, and s
     readonly: /cannot be written|permissions/i,
   };
 
-  it.each(['corrupt', 'newer', 'readonly'] as const)('%s database: clear message, no crash, file and other data untouched', async (fault) => {
-    const prepared = await preparedDataDir(fault);
-    if (!prepared) {
-      process.stdout.write('database-faults: cannot make a file read-only here (root without chattr); read-only case not run\n');
-      return;
-    }
-    const { dataDir, file } = prepared;
-    const before = snapshotTree(dataDir);
-
-    const app = await startEngine(dataDir, account()); // resolves: no crash
-    try {
-      // Said once in the log, naming the file and what to do.
-      const logged = app.logs.filter((line) => line.includes(file));
-      expect(logged.length, app.logs.join('\n')).toBeGreaterThanOrEqual(1);
-      expect(logged.join('\n')).toMatch(advice[fault]);
-      // Shown in the state the UI renders (snapshot and event batches).
-      const snapshot = await app.engine.snapshot();
-      expect(snapshot.connection.detail).toContain(file);
-      expect(snapshot.connection.detail).toMatch(advice[fault]);
-      await waitFor(() => app.batches.some((b) => b.connection?.detail.includes(file)), 2_000, 'the problem in an event batch');
-      // Calls that need the account fail typed, with the same explanation; reads answer empty.
-      const refresh = await dispatchIpc(app.engine, 'catalog.refresh', {});
-      expect(refresh).toMatchObject({ ok: false, error: { code: 'unavailable' } });
-      if (!refresh.ok) expect(refresh.error.message).toContain(file);
-      const query = await dispatchIpc(app.engine, 'catalog.query', { limit: 5 });
-      expect(query).toMatchObject({ ok: true, value: { rows: [], total: 0 } });
-
-      // Nothing was deleted or rewritten: every file of the data dir has its bytes (SQLite may add -wal/-shm beside a read-only file).
-      const after = snapshotTree(dataDir);
-      for (const [path, bytes] of before) {
-        expect(after.has(path), `${path} still there`).toBe(true);
-        expect(Buffer.compare(after.get(path) as Buffer, bytes), `${path} unchanged`).toBe(0);
+  it.each(['corrupt', 'newer', 'readonly'] as const)(
+    '%s database: clear message, no crash, file and other data untouched',
+    async (fault) => {
+      const prepared = await preparedDataDir(fault);
+      if (!prepared) {
+        process.stdout.write(
+          'database-faults: cannot make a file read-only here (root without chattr); read-only case not run\n',
+        );
+        return;
       }
+      const { dataDir, file } = prepared;
+      const before = snapshotTree(dataDir);
 
-      // Still alive and useful: it switches to another account without a restart.
-      const switched = await dispatchIpc(app.engine, 'account.configure', { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, merchantId: other.merchantId, apiKey: other.apiKey });
-      expect(switched).toMatchObject({ ok: true, value: { ok: true } });
-      await waitFor(async () => (await app.call('catalog.query', { limit: 1 })).total > 0, 20_000, 'the other account syncs');
-      expect((await app.engine.snapshot()).connection.detail).not.toContain(file);
-      expect(Buffer.compare(readFileSync(file), before.get(file) as Buffer)).toBe(0);
-    } finally {
-      await app.close();
-    }
-  }, 60_000);
+      const app = await startEngine(dataDir, account()); // resolves: no crash
+      try {
+        // Said once in the log, naming the file and what to do.
+        const logged = app.logs.filter((line) => line.includes(file));
+        expect(logged.length, app.logs.join('\n')).toBeGreaterThanOrEqual(1);
+        expect(logged.join('\n')).toMatch(advice[fault]);
+        // Shown in the state the UI renders (snapshot and event batches).
+        const snapshot = await app.engine.snapshot();
+        expect(snapshot.connection.detail).toContain(file);
+        expect(snapshot.connection.detail).toMatch(advice[fault]);
+        await waitFor(
+          () => app.batches.some((b) => b.connection?.detail.includes(file)),
+          2_000,
+          'the problem in an event batch',
+        );
+        // Calls that need the account fail typed, with the same explanation; reads answer empty.
+        const refresh = await dispatchIpc(app.engine, 'catalog.refresh', {});
+        expect(refresh).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+        if (!refresh.ok) expect(refresh.error.message).toContain(file);
+        const query = await dispatchIpc(app.engine, 'catalog.query', { limit: 5 });
+        expect(query).toMatchObject({ ok: true, value: { rows: [], total: 0 } });
+
+        // Nothing was deleted or rewritten: every file of the data dir has its bytes (SQLite may add -wal/-shm beside a read-only file).
+        const after = snapshotTree(dataDir);
+        for (const [path, bytes] of before) {
+          expect(after.has(path), `${path} still there`).toBe(true);
+          expect(Buffer.compare(after.get(path) as Buffer, bytes), `${path} unchanged`).toBe(0);
+        }
+
+        // Still alive and useful: it switches to another account without a restart.
+        const switched = await dispatchIpc(app.engine, 'account.configure', {
+          baseUrl: sb.baseUrl,
+          wsUrl: sb.wsUrl,
+          merchantId: other.merchantId,
+          apiKey: other.apiKey,
+        });
+        expect(switched).toMatchObject({ ok: true, value: { ok: true } });
+        await waitFor(
+          async () => (await app.call('catalog.query', { limit: 1 })).total > 0,
+          20_000,
+          'the other account syncs',
+        );
+        expect((await app.engine.snapshot()).connection.detail).not.toContain(file);
+        expect(Buffer.compare(readFileSync(file), before.get(file) as Buffer)).toBe(0);
+      } finally {
+        await app.close();
+      }
+    },
+    60_000,
+  );
 
   it('a real process (the web host CLI) keeps running on a corrupt account database and tells why', async () => {
     const prepared = await preparedDataDir('corrupt');
@@ -165,12 +201,31 @@ describe('database faults: a bad account database is reported, left alone, and s
     const token = 'reliability-token-0123456789';
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/web/cli.ts', '--no-open', '--port', '0', '--base-url', sb.baseUrl, '--data-dir', dataDir, '--token', token],
+      [
+        '--import',
+        'tsx',
+        'src/web/cli.ts',
+        '--no-open',
+        '--port',
+        '0',
+        '--base-url',
+        sb.baseUrl,
+        '--data-dir',
+        dataDir,
+        '--token',
+        token,
+      ],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
         // No keychain here: the key comes from the environment, as on a headless machine.
-        env: { ...process.env, HOME: join(dataDir, 'home'), DBUS_SESSION_BUS_ADDRESS: 'disabled:', MERCHANT_ID: merchant.merchantId, MERCHANT_API_KEY: merchant.apiKey },
+        env: {
+          ...process.env,
+          HOME: join(dataDir, 'home'),
+          DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+          MERCHANT_ID: merchant.merchantId,
+          MERCHANT_API_KEY: merchant.apiKey,
+        },
       },
     );
     let stdout = '';
@@ -180,7 +235,11 @@ describe('database faults: a bad account database is reported, left alone, and s
     let exitCode: number | null | undefined;
     child.on('exit', (code) => (exitCode = code));
     try {
-      await waitFor(() => /web host: (http\S+)/.exec(stdout) ?? exitCode !== undefined, 30_000, 'the web host URL or an exit');
+      await waitFor(
+        () => /web host: (http\S+)/.exec(stdout) ?? exitCode !== undefined,
+        30_000,
+        'the web host URL or an exit',
+      );
       expect(exitCode, `the process exited:\n${stderr}`).toBeUndefined();
       // The host listens while the engine opens the account: the report follows the URL line.
       await waitFor(() => stderr.includes(file) || exitCode !== undefined, 15_000, 'the report of the bad file');

@@ -29,7 +29,10 @@ class ReplayFeed {
   constructor(private readonly merchant: MerchantCredentials) {
     this.server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
     this.server.on('connection', (ws, request) => {
-      if (request.headers['x-api-key'] !== merchant.apiKey || request.headers['x-merchant-id'] !== merchant.merchantId) {
+      if (
+        request.headers['x-api-key'] !== merchant.apiKey ||
+        request.headers['x-merchant-id'] !== merchant.merchantId
+      ) {
         this.refusedAuth++;
         ws.close(4001, 'credentials changed');
         return;
@@ -92,7 +95,9 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
     feed = new ReplayFeed(merchant);
     await new Promise<void>((resolve) => feed.server.once('listening', () => resolve()));
     // The real feed, recorded: the frames we replay are the sandbox's own.
-    recorder = new WebSocket(sb.wsUrl, { headers: { 'x-api-key': merchant.apiKey, 'x-merchant-id': merchant.merchantId } });
+    recorder = new WebSocket(sb.wsUrl, {
+      headers: { 'x-api-key': merchant.apiKey, 'x-merchant-id': merchant.merchantId },
+    });
     recorder.on('message', (data) => {
       const text = String(data);
       if (text.includes('"type":"trade_updated"')) recorded.push(text);
@@ -102,7 +107,12 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
       recorder.once('error', reject);
     });
     dataDir = mkdtempSync(join(tmpdir(), 'feed-faults-'));
-    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: feed.url, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+    app = await startEngine(dataDir, {
+      baseUrl: sb.baseUrl,
+      wsUrl: feed.url,
+      merchantId: merchant.merchantId,
+      apiKey: merchant.apiKey,
+    });
     await waitFor(() => app.session().connection.state === 'connected', 15_000, 'engine connected to the replay feed');
   }, 60_000);
 
@@ -121,15 +131,26 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
    * engine is left unanswered, the frames before it (and the fetches they started) have been handled.
    */
   async function sendMarker(): Promise<string> {
-    const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 900 + markers }] })).body.items as [Item];
-    const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: { tradeUrl: tradeUrlFor(41_000_000 + markers++) } });
+    const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 900 + markers }] }))
+      .body.items as [Item];
+    const outcome = await app.call('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      recipient: { tradeUrl: tradeUrlFor(41_000_000 + markers++) },
+    });
     if (!outcome.ok) throw new Error(outcome.failure.message);
     const tradeId = outcome.trade.tradeId;
     await adminApi(sb).transition(tradeId, { status: 'SENT' });
     await adminApi(sb).transition(tradeId, { status: 'COMPLETED' });
-    await waitFor(() => recorded.some((frame) => frame.includes(tradeId) && frame.includes('"COMPLETED"')), 10_000, 'the marker frames recorded');
+    await waitFor(
+      () => recorded.some((frame) => frame.includes(tradeId) && frame.includes('"COMPLETED"')),
+      10_000,
+      'the marker frames recorded',
+    );
     feed.send(recorded.filter((frame) => frame.includes(tradeId)));
-    const announced = () => app.batches.some((batch) => (batch.notifications ?? []).some((n) => n.id === `trade:${tradeId}:COMPLETED`));
+    const announced = () =>
+      app.batches.some((batch) => (batch.notifications ?? []).some((n) => n.id === `trade:${tradeId}:COMPLETED`));
     const limiter = app.session().limiter;
     await waitFor(
       async () =>
@@ -144,15 +165,23 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
   }
 
   it('ends with the server trade states and one notification per status, whatever the feed sends', async () => {
-    const items = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: Array.from({ length: 8 }, (_, i) => ({ price: 500 + i })) })).body
-      .items;
+    const items = (
+      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+        items: Array.from({ length: 8 }, (_, i) => ({ price: 500 + i })),
+      })
+    ).body.items;
     expect(items).toHaveLength(8);
     // Half bought through the engine (it holds them PENDING), half straight over REST (unknown to it until a frame names them).
     const tradeIds: string[] = [];
     for (const [index, item] of items.entries()) {
       const tradeUrl = tradeUrlFor(40_000_000 + index);
       if (index % 2 === 0) {
-        const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: { tradeUrl } });
+        const outcome = await app.call('buy.byId', {
+          itemId: item.itemId,
+          assetId: item.assetId,
+          price: item.price,
+          recipient: { tradeUrl },
+        });
         if (!outcome.ok) throw new Error(outcome.failure.message);
         tradeIds.push(outcome.trade.tradeId);
       } else {
@@ -186,7 +215,9 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
 
     // The replay: per trade reversed, tripled or shuffled, trades interleaved, garbage between every two frames.
     const random = seededRandom(7);
-    const byTrade = new Map<string, string[]>(tradeIds.map((id) => [id, recorded.filter((frame) => frame.includes(id))]));
+    const byTrade = new Map<string, string[]>(
+      tradeIds.map((id) => [id, recorded.filter((frame) => frame.includes(id))]),
+    );
     const sequences = tradeIds.map((id, index) => {
       const frames = byTrade.get(id) as string[];
       if (index % 3 === 0) return [...[...frames].reverse(), ...frames];
@@ -213,12 +244,26 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
       const page = await merchantApi(sb, merchant).get<TradeHistoryPage>('/Trades/History?limit=500');
       return page.body.trades;
     };
-    const fields = (t: Trade) => ({ tradeId: t.tradeId, status: t.status, offerId: t.offerId, errorCode: t.errorCode, failReason: t.failReason, externalId: t.externalId });
+    const fields = (t: Trade) => ({
+      tradeId: t.tradeId,
+      status: t.status,
+      offerId: t.offerId,
+      errorCode: t.errorCode,
+      failReason: t.failReason,
+      externalId: t.externalId,
+    });
     const serverTrades = await server();
     expect(serverTrades).toHaveLength(tradeIds.length);
     const wanted = serverTrades.map(fields).sort((a, b) => a.tradeId.localeCompare(b.tradeId));
-    const local = async () => (await app.call('trades.query', { limit: 100 })).rows.map(fields).sort((a, b) => a.tradeId.localeCompare(b.tradeId));
-    await waitFor(async () => JSON.stringify(await local()) === JSON.stringify(wanted), 15_000, 'engine trades equal to the server').catch(async (error: unknown) => {
+    const local = async () =>
+      (await app.call('trades.query', { limit: 100 })).rows
+        .map(fields)
+        .sort((a, b) => a.tradeId.localeCompare(b.tradeId));
+    await waitFor(
+      async () => JSON.stringify(await local()) === JSON.stringify(wanted),
+      15_000,
+      'engine trades equal to the server',
+    ).catch(async (error: unknown) => {
       expect(await local()).toEqual(wanted);
       throw error;
     });
@@ -231,11 +276,14 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
 
     // At most one notification per trade and status; the final status of each trade announced exactly once.
     const marker = await sendMarker();
-    const notified = app.batches.flatMap((batch) => batch.notifications ?? []).filter((n) => n.kind === 'trade' && !n.id.includes(marker));
+    const notified = app.batches
+      .flatMap((batch) => batch.notifications ?? [])
+      .filter((n) => n.kind === 'trade' && !n.id.includes(marker));
     const counts = new Map<string, number>();
     for (const n of notified) counts.set(n.id, (counts.get(n.id) ?? 0) + 1);
     expect([...counts].filter(([, count]) => count > 1)).toEqual([]);
-    for (const trade of serverTrades) expect(counts.get(`trade:${trade.tradeId}:${trade.status}`), `${trade.tradeId} ${trade.status}`).toBe(1);
+    for (const trade of serverTrades)
+      expect(counts.get(`trade:${trade.tradeId}:${trade.status}`), `${trade.tradeId} ${trade.status}`).toBe(1);
     process.stdout.write(
       `feed-faults: ${recorded.length} real frames replayed as ${script.length - script.length / 2} trade frames + ${script.length / 2} garbage frames; ` +
         `${malformed} reported malformed; ${notified.length} notifications for ${counts.size} trade statuses\n`,
@@ -247,10 +295,16 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
 
     // A reconnect reconciles: then every field of every trade is the server's (timestamps included).
     feed.cutAll();
-    await waitFor(() => feed.connections === 2 && app.session().connection.state === 'connected', 15_000, 'reconnected');
+    await waitFor(
+      () => feed.connections === 2 && app.session().connection.state === 'connected',
+      15_000,
+      'reconnected',
+    );
     const full = (t: Trade[]) => [...t].sort((a, b) => a.tradeId.localeCompare(b.tradeId));
     await waitFor(
-      async () => JSON.stringify(full((await app.call('trades.query', { limit: 100 })).rows)) === JSON.stringify(full(await server())),
+      async () =>
+        JSON.stringify(full((await app.call('trades.query', { limit: 100 })).rows)) ===
+        JSON.stringify(full(await server())),
       15_000,
       'full trade records equal after the reconcile',
     ).catch(async (error: unknown) => {
@@ -261,7 +315,9 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
     const notificationsBefore = app.batches.flatMap((batch) => batch.notifications ?? []).length;
     feed.send(recorded.flatMap((frame) => [frame, frame]));
     const secondMarker = await sendMarker();
-    expect(app.batches.flatMap((batch) => batch.notifications ?? []).filter((n) => !n.id.includes(secondMarker)).length).toBe(notificationsBefore);
+    expect(
+      app.batches.flatMap((batch) => batch.notifications ?? []).filter((n) => !n.id.includes(secondMarker)).length,
+    ).toBe(notificationsBefore);
     expect(full((await app.call('trades.query', { limit: 100 })).rows)).toEqual(full(await server()));
     // Timelines record each status once, in lifecycle order.
     for (const tradeId of tradeIds) {

@@ -34,7 +34,12 @@ describe('half-open feed (no FIN) through the engine', () => {
     await proxy.start();
     merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'feed-half-open-'));
-    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+    app = await startEngine(dataDir, {
+      baseUrl: proxy.baseUrl,
+      wsUrl: proxy.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: merchant.apiKey,
+    });
     await waitFor(() => app.session().connection.state === 'connected', 15_000, 'feed connected');
     await waitFor(async () => (await app.call('catalog.query', { limit: 1 })).total > 0, 20_000, 'first sync');
   }, 60_000);
@@ -48,20 +53,33 @@ describe('half-open feed (no FIN) through the engine', () => {
   });
 
   it('notices the silence, reconnects, ends with the server states and notifies each status once', async () => {
-    const items = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [500, 510, 520, 530].map((price) => ({ price })) })).body.items;
+    const items = (
+      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+        items: [500, 510, 520, 530].map((price) => ({ price })),
+      })
+    ).body.items;
     const tradeIds: string[] = [];
     for (const [i, item] of items.entries()) {
-      const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: { tradeUrl: tradeUrlFor(72_000_000 + i) } });
+      const outcome = await app.call('buy.byId', {
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: item.price,
+        recipient: { tradeUrl: tradeUrlFor(72_000_000 + i) },
+      });
       if (!outcome.ok) throw new Error(outcome.failure.message);
       tradeIds.push(outcome.trade.tradeId);
     }
     const [completed, declined, failed, sent] = tradeIds as [string, string, string, string];
     // Everyone SENT over a healthy feed first (seen and notified once).
     for (const id of tradeIds) await adminApi(sb).transition(id, { status: 'SENT' });
-    await waitFor(async () => {
-      const rows = (await app.call('trades.query', { limit: 50 })).rows;
-      return tradeIds.every((id) => rows.find((t) => t.tradeId === id)?.status === 'SENT');
-    }, 15_000, 'SENT over the feed');
+    await waitFor(
+      async () => {
+        const rows = (await app.call('trades.query', { limit: 50 })).rows;
+        return tradeIds.every((id) => rows.find((t) => t.tradeId === id)?.status === 'SENT');
+      },
+      15_000,
+      'SENT over the feed',
+    );
 
     const upgradesBefore = proxy.requests.filter((r) => r.upgrade).length;
     const quieted = proxy.halfOpenWebSockets();
@@ -74,20 +92,26 @@ describe('half-open feed (no FIN) through the engine', () => {
     // `sent` stays SENT: no news is no change.
 
     // Noticed by the heartbeat (nothing received for deadAfterMs), dropped, reconnected on a new connection.
-    const noticed = () => app.batches.some((b) => b.connection && b.connection.state !== 'connected' && Date.parse(b.at) >= silentSince);
+    const noticed = () =>
+      app.batches.some((b) => b.connection && b.connection.state !== 'connected' && Date.parse(b.at) >= silentSince);
     await fastForward(40_000, noticed);
     expect(noticed(), 'the dead feed noticed').toBe(true);
     const noticedAfter = Date.now() - silentSince;
-    const reconnected = () => proxy.requests.filter((r) => r.upgrade).length > upgradesBefore && app.session().connection.state === 'connected';
+    const reconnected = () =>
+      proxy.requests.filter((r) => r.upgrade).length > upgradesBefore && app.session().connection.state === 'connected';
     await fastForward(40_000, reconnected);
     expect(reconnected(), 'reconnected').toBe(true);
 
     // The engine's trades equal the server's, field by field.
     const server = (await merchantApi(sb, merchant).get<{ trades: Trade[] }>('/Trades/History?limit=50')).body.trades;
-    await waitFor(async () => {
-      const local = (await app.call('trades.query', { limit: 50 })).rows;
-      return server.every((s) => FIELDS.every((f) => local.find((t) => t.tradeId === s.tradeId)?.[f] === s[f]));
-    }, 30_000, 'trades equal to the server');
+    await waitFor(
+      async () => {
+        const local = (await app.call('trades.query', { limit: 50 })).rows;
+        return server.every((s) => FIELDS.every((f) => local.find((t) => t.tradeId === s.tradeId)?.[f] === s[f]));
+      },
+      30_000,
+      'trades equal to the server',
+    );
     const local = (await app.call('trades.query', { limit: 50 })).rows;
     for (const s of server) {
       const mine = local.find((t) => t.tradeId === s.tradeId);
@@ -108,7 +132,12 @@ describe('half-open feed (no FIN) through the engine', () => {
       15_000,
       'the marker handled',
     );
-    const notified = app.batches.flatMap((b) => b.notifications ?? []).filter((n): n is Notification & { target: { type: 'trade'; tradeId: string } } => n.kind === 'trade' && n.target?.type === 'trade');
+    const notified = app.batches
+      .flatMap((b) => b.notifications ?? [])
+      .filter(
+        (n): n is Notification & { target: { type: 'trade'; tradeId: string } } =>
+          n.kind === 'trade' && n.target?.type === 'trade',
+      );
     const ids = notified.map((n) => n.id);
     expect(ids.length).toBe(new Set(ids).size);
     for (const [tradeId, status] of [
@@ -116,7 +145,10 @@ describe('half-open feed (no FIN) through the engine', () => {
       [declined, 'CANCELLED'],
       [failed, 'FAILED'],
     ] as const) {
-      expect(ids.filter((id) => id === `trade:${tradeId}:${status}`), `${tradeId} ${status}`).toHaveLength(1);
+      expect(
+        ids.filter((id) => id === `trade:${tradeId}:${status}`),
+        `${tradeId} ${status}`,
+      ).toHaveLength(1);
     }
     for (const tradeId of tradeIds) expect(ids.filter((id) => id === `trade:${tradeId}:SENT`)).toHaveLength(1);
     process.stdout.write(

@@ -55,7 +55,12 @@ describe('load: 20 merchants at once', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    const answer: Answer<T> = { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T, at: Date.now() };
+    const answer: Answer<T> = {
+      status: response.status,
+      headers: response.headers,
+      body: (text ? JSON.parse(text) : null) as T,
+      at: Date.now(),
+    };
     client.answers.push(answer);
     return answer;
   }
@@ -64,18 +69,26 @@ describe('load: 20 merchants at once', () => {
     sb = await startSandbox({ items: 20_000, seed: 51 });
     const admin = adminApi(sb);
     // Cheap items under a few shared names: buys by name and by id compete for them.
-    names = (sb.core.db.prepare('SELECT DISTINCT market_hash_name FROM items WHERE on_sale = 1 LIMIT ?').pluck().all(NAMES) as string[]).map(
-      (name) => `${name} [load]`,
-    );
+    names = (
+      sb.core.db
+        .prepare('SELECT DISTINCT market_hash_name FROM items WHERE on_sale = 1 LIMIT ?')
+        .pluck()
+        .all(NAMES) as string[]
+    ).map((name) => `${name} [load]`);
     const created = await admin.post<{ items: Item[] }>('/admin/items', {
-      items: names.flatMap((name, n) => Array.from({ length: ITEMS_PER_NAME }, (_, i) => ({ market_hash_name: name, price: 100 + n * 10 + i }))),
+      items: names.flatMap((name, n) =>
+        Array.from({ length: ITEMS_PER_NAME }, (_, i) => ({ market_hash_name: name, price: 100 + n * 10 + i })),
+      ),
     });
     expect(created.status).toBe(200);
     poolIds = created.body.items.map((item) => item.itemId);
     for (const item of created.body.items) prices.set(item.itemId, item.price);
     clients = [];
     for (let index = 0; index < MERCHANTS; index++) {
-      const merchant = await admin.createMerchant({ merchantId: `load-${String(index).padStart(2, '0')}`, balance: START_BALANCE });
+      const merchant = await admin.createMerchant({
+        merchantId: `load-${String(index).padStart(2, '0')}`,
+        balance: START_BALANCE,
+      });
       clients.push({ ...merchant, index, answers: [], bought: [] });
     }
   }, 60_000);
@@ -101,7 +114,15 @@ describe('load: 20 merchants at once', () => {
       const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
       switch (kind) {
         case 'history':
-          await send(client, 'GET', pick(['/Trades/History?limit=100', '/Trades/History?isActive=true', '/Trades/History?status=PENDING&limit=20']));
+          await send(
+            client,
+            'GET',
+            pick([
+              '/Trades/History?limit=100',
+              '/Trades/History?isActive=true',
+              '/Trades/History?status=PENDING&limit=20',
+            ]),
+          );
           break;
         case 'balance':
           await send(client, 'GET', '/Wallet/GetBalance');
@@ -111,7 +132,8 @@ describe('load: 20 merchants at once', () => {
           break;
         case 'search':
           if (random() < 0.5) await send(client, 'POST', '/Items/SearchItems', { market_hash_name: [pick(names)] });
-          else await send(client, 'POST', '/Items/SearchItems', { itemId: [pick(poolIds), pick(poolIds), pick(poolIds)] });
+          else
+            await send(client, 'POST', '/Items/SearchItems', { itemId: [pick(poolIds), pick(poolIds), pick(poolIds)] });
           break;
         case 'buyByName':
         case 'buyById': {
@@ -119,7 +141,11 @@ describe('load: 20 merchants at once', () => {
           const common = { tradeUrl: tradeUrlFor(70_000_000 + client.index), externalId };
           const answer =
             kind === 'buyByName'
-              ? await send<{ tradeId: string; price: number }>(client, 'POST', '/Items/BuyByName', { market_hash_name: pick(names), maxPrice: 1000, ...common })
+              ? await send<{ tradeId: string; price: number }>(client, 'POST', '/Items/BuyByName', {
+                  market_hash_name: pick(names),
+                  maxPrice: 1000,
+                  ...common,
+                })
               : await (async () => {
                   const itemId = pick(poolIds);
                   const item = sb.core.catalog.find(itemId);
@@ -132,7 +158,11 @@ describe('load: 20 merchants at once', () => {
                 })();
           if (answer.status === 200) {
             const trade = answer.body;
-            const itemId = (sb.core.db.prepare('SELECT item_id FROM trades WHERE trade_id = ?').pluck().get(trade.tradeId) as number) ?? -1;
+            const itemId =
+              (sb.core.db
+                .prepare('SELECT item_id FROM trades WHERE trade_id = ?')
+                .pluck()
+                .get(trade.tradeId) as number) ?? -1;
             client.bought.push({ tradeId: trade.tradeId, price: trade.price, itemId, externalId });
           }
           break;
@@ -144,7 +174,12 @@ describe('load: 20 merchants at once', () => {
   it('serves 2,000 mixed requests from 20 concurrent merchants: no 5xx, isolated, exactly-once accounting', async () => {
     const started = Date.now();
     // Meanwhile a 21st merchant streams the whole on-sale list five times: each envelope must agree with itself.
-    const reader: Client = { ...(await adminApi(sb).createMerchant({ balance: 0 })), index: 99, answers: [], bought: [] };
+    const reader: Client = {
+      ...(await adminApi(sb).createMerchant({ balance: 0 })),
+      index: 99,
+      answers: [],
+      bought: [],
+    };
     const streams = (async () => {
       for (let i = 0; i < 5; i++) {
         const answer = await send<CatalogEnvelope>(reader, 'GET', '/Items/GetAllItemsOnSale');
@@ -195,8 +230,13 @@ describe('load: 20 merchants at once', () => {
       const code = `${answer.status} ${(answer.body as { error?: string } | null)?.error ?? '?'}`;
       codes.set(code, (codes.get(code) ?? 0) + 1);
     }
-    const byStatus = [...codes].sort().map(([code, count]) => `${code}×${count}`).join(', ');
-    process.stdout.write(`load: ${all.length} requests from ${MERCHANTS} merchants in ${loadMs} ms (${statuses.get(200)} × 200; refusals ${byStatus}) plus 5 catalog streams; ${buys} buys, ${boughtItems.length} distinct items\n`);
+    const byStatus = [...codes]
+      .sort()
+      .map(([code, count]) => `${code}×${count}`)
+      .join(', ');
+    process.stdout.write(
+      `load: ${all.length} requests from ${MERCHANTS} merchants in ${loadMs} ms (${statuses.get(200)} × 200; refusals ${byStatus}) plus 5 catalog streams; ${buys} buys, ${boughtItems.length} distinct items\n`,
+    );
   }, 60_000);
 
   it("holds the limit per merchant: each one's 301st request in the window is a 429, the others are still served", async () => {
@@ -214,11 +254,20 @@ describe('load: 20 merchants at once', () => {
         const own = sent.length;
         // Refusals count too: a malformed query (400) and a buy of an item that does not exist (4xx).
         sent.push(await send(client, 'GET', '/Trades/History?limit=not-a-number'));
-        sent.push(await send(client, 'POST', '/Items/Buy', { itemId: 999_999_999, assetId: 'x', price: 1, tradeUrl: tradeUrlFor(90_000_000 + i) }));
+        sent.push(
+          await send(client, 'POST', '/Items/Buy', {
+            itemId: 999_999_999,
+            assetId: 'x',
+            price: 1,
+            tradeUrl: tradeUrlFor(90_000_000 + i),
+          }),
+        );
         expect(sent.slice(own).map((a) => a.status >= 400 && a.status < 500 && a.status !== 429)).toEqual([true, true]);
         let refused: Answer<{ error: string }> | null = null;
         while (refused === null && sent.length < 400) {
-          const batch = await Promise.all(Array.from({ length: 50 }, () => send<{ error: string }>(client, 'GET', '/Wallet/GetBalance')));
+          const batch = await Promise.all(
+            Array.from({ length: 50 }, () => send<{ error: string }>(client, 'GET', '/Wallet/GetBalance')),
+          );
           for (const answer of batch) {
             if (answer.status === 429) refused ??= answer;
             else if (refused === null) sent.push(answer);
@@ -246,7 +295,9 @@ describe('load: 20 merchants at once', () => {
       // A window later every merchant is served again.
       clock.mockReturnValue(frozenAt + RATE_LIMIT_WINDOW_MS + 1);
       expect((await send(clients[0] as Client, 'GET', '/Wallet/GetBalance')).status).toBe(200);
-      process.stdout.write(`load: all ${MERCHANTS} merchants refused at their 301st request (test clock held still); neighbours served meanwhile\n`);
+      process.stdout.write(
+        `load: all ${MERCHANTS} merchants refused at their 301st request (test clock held still); neighbours served meanwhile\n`,
+      );
     } finally {
       clock.mockRestore();
     }

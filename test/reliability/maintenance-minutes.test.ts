@@ -27,7 +27,8 @@ describe('503 maintenance for minutes (fake clock)', () => {
   let proxy: HttpFaultProxy;
   let app: EngineHarness;
   let dataDir: string;
-  const balanceOf = () => sb.core.db.prepare<[string], number>('SELECT balance FROM merchants WHERE merchant_id = ?').pluck();
+  const balanceOf = () =>
+    sb.core.db.prepare<[string], number>('SELECT balance FROM merchants WHERE merchant_id = ?').pluck();
   let merchantId = '';
 
   /** Waits in real time (fake time flowing with it) until `check` holds. */
@@ -42,22 +43,44 @@ describe('503 maintenance for minutes (fake clock)', () => {
   const current = async (): Promise<boolean> => {
     const local = await app.call('trades.query', { limit: 500 });
     const byId = new Map(local.rows.map((t) => [t.tradeId, t.status]));
-    const trades = sb.core.db.prepare<[string], { trade_id: string; status: string }>('SELECT trade_id, status FROM trades WHERE merchant_id = ?').all(merchantId);
-    return app.session().balance?.balance === balanceOf().get(merchantId) && trades.every((t) => byId.get(t.trade_id) === t.status);
+    const trades = sb.core.db
+      .prepare<[string], { trade_id: string; status: string }>(
+        'SELECT trade_id, status FROM trades WHERE merchant_id = ?',
+      )
+      .all(merchantId);
+    return (
+      app.session().balance?.balance === balanceOf().get(merchantId) &&
+      trades.every((t) => byId.get(t.trade_id) === t.status)
+    );
   };
 
   beforeAll(async () => {
     // Fake setTimeout/setInterval/Date for everything created from here on; they advance with real time
     // (shouldAdvanceTime) until the test fast-forwards them.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'], shouldAdvanceTime: true, advanceTimeDelta: 10 });
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+      shouldAdvanceTime: true,
+      advanceTimeDelta: 10,
+    });
     sb = await startSandbox({ items: 300, seed: 41 });
     proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     merchantId = merchant.merchantId;
     dataDir = mkdtempSync(join(tmpdir(), 'maintenance-minutes-'));
-    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
-    await settle('feed connected and first sync', async () => app.session().connection.state === 'connected' && (await app.call('catalog.query', { limit: 1 })).total > 0 && app.session().balance !== null);
+    app = await startEngine(dataDir, {
+      baseUrl: proxy.baseUrl,
+      wsUrl: proxy.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: merchant.apiKey,
+    });
+    await settle(
+      'feed connected and first sync',
+      async () =>
+        app.session().connection.state === 'connected' &&
+        (await app.call('catalog.query', { limit: 1 })).total > 0 &&
+        app.session().balance !== null,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -70,8 +93,14 @@ describe('503 maintenance for minutes (fake clock)', () => {
 
   it('says so, sends a few requests a minute (no spin), and is current again soon after it ends', async () => {
     // A trade held by the engine, current before the fault.
-    const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 800 }] })).body.items as [Item];
-    const outcome = await app.call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: 800, recipient: { tradeUrl: tradeUrlFor(71_000_001) } });
+    const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 800 }] })).body
+      .items as [Item];
+    const outcome = await app.call('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: 800,
+      recipient: { tradeUrl: tradeUrlFor(71_000_001) },
+    });
     if (!outcome.ok) throw new Error(outcome.failure.message);
     await settle('current after the buy', current);
 
@@ -93,12 +122,18 @@ describe('503 maintenance for minutes (fake clock)', () => {
     // Still saying so at the end of minutes of maintenance.
     expect(app.session().connection.state).toBe('maintenance');
     const during = proxy.requests.filter((r) => r.at >= start && r.at < start + MAINTENANCE_MS);
-    const perMinute = Array.from({ length: MAINTENANCE_MS / 60_000 }, (_, m) => during.filter((r) => r.at >= start + m * 60_000 && r.at < start + (m + 1) * 60_000).length);
+    const perMinute = Array.from(
+      { length: MAINTENANCE_MS / 60_000 },
+      (_, m) => during.filter((r) => r.at >= start + m * 60_000 && r.at < start + (m + 1) * 60_000).length,
+    );
     // Everything sent during it met the 503 (but a balance read already on its way when it began).
     expect(during.filter((r) => r.status !== 503 && r.at > start + 1_000)).toEqual([]);
 
     // After the end: current again (trades and balance), feed back, without anyone asking.
-    const recoveredIn = await fastForward(5 * 60_000, async () => (await current()) && app.session().connection.state === 'connected');
+    const recoveredIn = await fastForward(
+      5 * 60_000,
+      async () => (await current()) && app.session().connection.state === 'connected',
+    );
     expect(await current()).toBe(true);
     expect(app.session().connection.state).toBe('connected');
     process.stdout.write(

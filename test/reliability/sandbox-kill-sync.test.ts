@@ -108,7 +108,22 @@ async function freePort(): Promise<number> {
 async function startChild(dbFile: string, port: number): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/server/cli.ts', '--port', String(port), '--db', dbFile, '--items', String(ITEMS), '--seed', '5', '--admin-token', ADMIN_TOKEN, '--json'],
+    [
+      '--import',
+      'tsx',
+      'src/server/cli.ts',
+      '--port',
+      String(port),
+      '--db',
+      dbFile,
+      '--items',
+      String(ITEMS),
+      '--seed',
+      '5',
+      '--admin-token',
+      ADMIN_TOKEN,
+      '--json',
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -116,7 +131,10 @@ async function startChild(dbFile: string, port: number): Promise<{ child: ChildP
     stderr += chunk.toString();
   });
   const ready = await new Promise<{ base_url: string }>((done, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start in 120 s: ${stderr.slice(-2000)}`)), 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`sandbox did not start in 120 s: ${stderr.slice(-2000)}`)),
+      120_000,
+    );
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr.slice(-2000)}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', (line) => {
       clearTimeout(timer);
@@ -169,7 +187,9 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
     });
     // Readers see the committed catalog a moment before the session has read its totals after the sync: wait for both.
     await waitFor(
-      async () => (await app.call('catalog.query', { limit: 1 })).total === ITEMS && (await app.engine.snapshot()).catalog.totalItems === ITEMS,
+      async () =>
+        (await app.call('catalog.query', { limit: 1 })).total === ITEMS &&
+        (await app.engine.snapshot()).catalog.totalItems === ITEMS,
       90_000,
       'the first complete sync',
     );
@@ -189,11 +209,17 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
     // The server's next list is bigger: new items (the live feed brings them to the cache as they are listed),
     // then a rebuild of the on-sale list (a new lastUpdate: a refresh_catalog).
     for (let done = 0; done < ADDED; done += 4_000) {
-      const answer = await admin().post<{ items: Item[] }>('/admin/items', { items: Array.from({ length: 4_000 }, (_, i) => ({ price: 10_000 + done + i })) });
+      const answer = await admin().post<{ items: Item[] }>('/admin/items', {
+        items: Array.from({ length: 4_000 }, (_, i) => ({ price: 10_000 + done + i })),
+      });
       expect(answer.status).toBe(200);
     }
     const rebuilt = (await admin().post<{ lastUpdate: string }>('/admin/catalog/rebuild', {})).body.lastUpdate;
-    await waitFor(async () => (await app.call('catalog.query', { limit: 1 })).total === ITEMS + ADDED, 30_000, 'the new listings over the feed');
+    await waitFor(
+      async () => (await app.call('catalog.query', { limit: 1 })).total === ITEMS + ADDED,
+      30_000,
+      'the new listings over the feed',
+    );
     // The cache as it is before the sync: the previous complete list plus what the feed brought.
     const before = await cachedCatalog(app);
     const infoBefore = (await app.engine.snapshot()).catalog;
@@ -207,7 +233,10 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
     expect(refresh.started).toBe(true);
     const midway = await waitFor(
       () => {
-        const progress = app.batches.slice(batchesBefore).flatMap((b) => b.progress ?? []).filter((p) => p.kind === 'catalog-sync' && p.phase === 'receiving' && p.done >= 5_000);
+        const progress = app.batches
+          .slice(batchesBefore)
+          .flatMap((b) => b.progress ?? [])
+          .filter((p) => p.kind === 'catalog-sync' && p.phase === 'receiving' && p.done >= 5_000);
         return progress.at(-1) ?? null;
       },
       60_000,
@@ -240,12 +269,20 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
     expect(server.items).toHaveLength(ITEMS + ADDED);
     expect(server.lastUpdate).toBe(rebuilt);
     await app.call('catalog.refresh');
-    await waitFor(async () => (await app.engine.snapshot()).catalog.lastUpdate === server.lastUpdate, 90_000, 'the next sync to complete');
+    await waitFor(
+      async () => (await app.engine.snapshot()).catalog.lastUpdate === server.lastUpdate,
+      90_000,
+      'the next sync to complete',
+    );
     // The refresh asked for it; the feed's return may already have started it (a reconnect checks the catalog's freshness).
-    expect(app.logs.some((line) => new RegExp(`catalog sync \\([^)]+\\): .*= ${server.items.length} items`).test(line))).toBe(true);
+    expect(
+      app.logs.some((line) => new RegExp(`catalog sync \\([^)]+\\): .*= ${server.items.length} items`).test(line)),
+    ).toBe(true);
     const after = await cachedCatalog(app);
     expect(after.size).toBe(server.items.length);
-    expect(server.items.filter((item: Item) => after.get(item.itemId) !== item.price).map((item: Item) => item.itemId)).toEqual([]);
+    expect(
+      server.items.filter((item: Item) => after.get(item.itemId) !== item.price).map((item: Item) => item.itemId),
+    ).toEqual([]);
     process.stdout.write(
       `kill-sync: killed at ${midway.done} items received${midway.total ? ` of ${midway.total}` : ''}; cache kept ${afterKill.size} items; after the restart the next sync has ${after.size}\n`,
     );

@@ -78,10 +78,20 @@ describe('security: the API key stays in the engine', () => {
     merchant = await adminApi(sb).createMerchant({ balance: 50_000 });
     expect(merchant.apiKey.length).toBeGreaterThanOrEqual(32);
     dataDir = mkdtempSync(join(tmpdir(), 'security-'));
-    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: merchant.apiKey });
+    app = await startEngine(dataDir, {
+      baseUrl: proxy.baseUrl,
+      wsUrl: proxy.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: merchant.apiKey,
+    });
     const built = join(ROOT, 'out', 'renderer');
     if (!existsSync(join(built, 'index.html'))) renderer = makeRendererDir();
-    host = await startWebHost({ engine: app.engine, rendererDir: renderer?.rendererDir ?? built, token, log: (line) => hostLog.push(line) });
+    host = await startWebHost({
+      engine: app.engine,
+      rendererDir: renderer?.rendererDir ?? built,
+      token,
+      log: (line) => hostLog.push(line),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -96,7 +106,9 @@ describe('security: the API key stays in the engine', () => {
   it('is in no database file, log line, crash text, IPC result, event batch, bridge message or renderer file', async () => {
     const key = merchant.apiKey;
     // The bridge, as the renderer uses it: every frame it receives is kept.
-    const { ws: bridge } = await openBridge(host.url, { token }, (message) => bridgeMessages.push(JSON.stringify(message)));
+    const { ws: bridge } = await openBridge(host.url, { token }, (message) =>
+      bridgeMessages.push(JSON.stringify(message)),
+    );
     let nextId = 1;
     const viaBridge = (method: string, input: unknown = {}) =>
       new Promise<Record<string, unknown>>((done) => {
@@ -112,12 +124,18 @@ describe('security: the API key stays in the engine', () => {
         bridge.send(JSON.stringify({ type: 'call', id, method, input }));
       });
 
-    await waitFor(async () => (await app.call('catalog.query', { limit: 1 })).total > 0 && app.session().balance !== null, 20_000, 'first sync');
+    await waitFor(
+      async () => (await app.call('catalog.query', { limit: 1 })).total > 0 && app.session().balance !== null,
+      20_000,
+      'first sync',
+    );
     await viaBridge('app.snapshot');
     await ipcCall('catalog.refresh');
     await ipcCall('recipients.save', { label: 'Main', tradeUrl: TEST_TRADE_URL });
     const [cheap, other, pricey, spare] = (
-      await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 800 }, { price: 900 }, { price: 900_000 }, { price: 700 }] })
+      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+        items: [{ price: 800 }, { price: 900 }, { price: 900_000 }, { price: 700 }],
+      })
     ).body.items as [Item, Item, Item, Item];
     const buy = (item: Item, patch: Record<string, unknown> = {}) => ({
       itemId: item.itemId,
@@ -133,13 +151,25 @@ describe('security: the API key stays in the engine', () => {
     await ipcCall('buy.byId', buy(other, { price: 1 }));
     await ipcCall('buy.byId', buy(pricey));
     await ipcCall('buy.byId', buy(cheap, { recipient: { tradeUrl: 'https://steamcommunity.com/id/nobody' } }));
-    await ipcCall('buy.byName', { market_hash_name: 'No Such Item (Factory New)', maxPrice: 500, recipient: { tradeUrl: TEST_TRADE_URL } });
+    await ipcCall('buy.byName', {
+      market_hash_name: 'No Such Item (Factory New)',
+      maxPrice: 500,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+    });
     // Trades move; notifications and the ledger sync follow.
     const tradeId = bought.ok ? ((bought.value as { trade: { tradeId: string } }).trade.tradeId as string) : '';
     await adminApi(sb).transition(tradeId, { status: 'SENT' });
     await adminApi(sb).transition(tradeId, { status: 'COMPLETED' });
     await waitFor(async () => (await app.call('wallet.ledger', { limit: 50 })).total >= 3, 15_000, 'ledger synced');
-    for (const method of ['app.snapshot', 'trades.query', 'wallet.ledger', 'wallet.balanceSeries', 'recipients.list', 'alerts.firings', 'alerts.rules']) {
+    for (const method of [
+      'app.snapshot',
+      'trades.query',
+      'wallet.ledger',
+      'wallet.balanceSeries',
+      'recipients.list',
+      'alerts.firings',
+      'alerts.rules',
+    ]) {
       await ipcCall(method);
       await viaBridge(method);
     }
@@ -148,9 +178,24 @@ describe('security: the API key stays in the engine', () => {
     await ipcCall('wallet.exportCsv');
     await ipcCall('alerts.saveRule', { name: 'cheap', namePattern: 'AK-47', maxPrice: 100 });
     // Connection tests: the right key, a wrong one, and one that is not a valid header (its text lands in a fetch error).
-    await ipcCall('account.test', { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: key });
-    await ipcCall('account.test', { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: `${key.slice(0, -4)}0000` });
-    const malformed = await ipcCall('account.test', { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: merchant.merchantId, apiKey: `${key}\nX` });
+    await ipcCall('account.test', {
+      baseUrl: proxy.baseUrl,
+      wsUrl: proxy.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: key,
+    });
+    await ipcCall('account.test', {
+      baseUrl: proxy.baseUrl,
+      wsUrl: proxy.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: `${key.slice(0, -4)}0000`,
+    });
+    const malformed = await ipcCall('account.test', {
+      baseUrl: proxy.baseUrl,
+      wsUrl: proxy.wsUrl,
+      merchantId: merchant.merchantId,
+      apiKey: `${key}\nX`,
+    });
     expect(JSON.stringify(malformed)).toMatch(/Could not connect/);
 
     // A hostile middlebox echoes our request headers back in its error pages.
@@ -169,10 +214,19 @@ describe('security: the API key stays in the engine', () => {
     expect(app.logs.some((line) => line.includes('502'))).toBe(true);
     for (const remove of removeEchoes) remove();
     // The catalog download runs in the store's worker: its refusal text is scrubbed too.
-    const removeCatalogEcho = proxy.inject('/Items/GetAllItemsOnSale', { kind: 'echo', status: 502, untilMs: Date.now() + 60_000 });
+    const removeCatalogEcho = proxy.inject('/Items/GetAllItemsOnSale', {
+      kind: 'echo',
+      status: 502,
+      untilMs: Date.now() + 60_000,
+    });
     await app.session().syncCatalog('security test');
     removeCatalogEcho();
-    expect(app.logs.some((line) => line.startsWith('catalog sync') && line.includes('HTTP 502 from /Items/GetAllItemsOnSale')), app.logs.slice(-8).join('\n')).toBe(true);
+    expect(
+      app.logs.some(
+        (line) => line.startsWith('catalog sync') && line.includes('HTTP 502 from /Items/GetAllItemsOnSale'),
+      ),
+      app.logs.slice(-8).join('\n'),
+    ).toBe(true);
     // A network cut: the feed drops and reconnects, requests fail and are logged.
     proxy.cutAll();
     await waitFor(() => app.session().connection.state === 'connected', 20_000, 'feed back after the cut');
@@ -180,11 +234,15 @@ describe('security: the API key stays in the engine', () => {
     // Handlers that throw: the IPC answer is generic, whatever the error carried; the host logs only the message.
     const store = app.session().store;
     const original = store.queryTrades.bind(store);
-    store.queryTrades = () => Promise.reject(new Error(`disk I/O error while reading trades (merchant ${merchant.merchantId}, key ${key})`));
+    store.queryTrades = () =>
+      Promise.reject(new Error(`disk I/O error while reading trades (merchant ${merchant.merchantId}, key ${key})`));
     const crashed = await ipcCall('trades.query', { limit: 5 });
     const crashedBridge = await viaBridge('trades.query', { limit: 5 });
     store.queryTrades = original;
-    expect(crashed).toEqual({ ok: false, error: { code: 'internal', message: 'trades.query failed unexpectedly; see the log' } });
+    expect(crashed).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'trades.query failed unexpectedly; see the log' },
+    });
     expect(JSON.stringify(crashedBridge)).toContain('failed unexpectedly');
     expect(internalErrors.some((line) => line.includes('disk I/O error'))).toBe(true);
 
@@ -206,10 +264,11 @@ describe('security: the API key stays in the engine', () => {
     // ... and everything that crossed a boundary, once the bridge has received every batch the engine has sent.
     const lastSeq = app.batches.at(-1)?.seq ?? 0;
     await waitFor(
-      () => bridgeMessages.some((text) => {
-        const message = JSON.parse(text) as { type?: string; batch?: { seq?: number } };
-        return message.type === 'events' && (message.batch?.seq ?? -1) >= lastSeq;
-      }),
+      () =>
+        bridgeMessages.some((text) => {
+          const message = JSON.parse(text) as { type?: string; batch?: { seq?: number } };
+          return message.type === 'events' && (message.batch?.seq ?? -1) >= lastSeq;
+        }),
       10_000,
       'the last batch over the bridge',
     );
@@ -223,7 +282,14 @@ describe('security: the API key stays in the engine', () => {
       ['event batches', batches],
       ['bridge messages', bridgeMessages],
       ['snapshot', [JSON.stringify(await app.engine.snapshot()), app.engine.describe()]],
-      ['inspected client and feed', [inspect(app.session().client, { depth: 4 }), inspect(app.session().feed, { depth: 4 }), JSON.stringify(app.session().client)]],
+      [
+        'inspected client and feed',
+        [
+          inspect(app.session().client, { depth: 4 }),
+          inspect(app.session().feed, { depth: 4 }),
+          JSON.stringify(app.session().client),
+        ],
+      ],
     ];
     for (const [what, lines] of everything) {
       for (const line of lines) expect(leakIn(line, key), `${what}: ${line.slice(0, 400)}`).toBeNull();
@@ -244,7 +310,8 @@ describe('security: the API key stays in the engine', () => {
 
 describe('security: webhook signature check at a receiver', () => {
   const key = 'sk_sandbox_0123456789abcdef0123456789abcdef0123456789abcdef';
-  const body = '{"tradeId":"1f0c","status":"COMPLETED","externalId":"ünïcødé-✓","offerId":null,"failReason":null,"errorCode":null}';
+  const body =
+    '{"tradeId":"1f0c","status":"COMPLETED","externalId":"ünïcødé-✓","offerId":null,"failReason":null,"errorCode":null}';
   const signature = signWebhookBody(body, key);
 
   it('accepts exactly the signature of the exact bytes, in either hex case', () => {
@@ -277,7 +344,8 @@ describe('security: webhook signature check at a receiver', () => {
       ['no header', body, undefined, key],
       ['all-zero signature', body, '0'.repeat(64), key],
     ];
-    for (const [what, bytes, header, secret] of rejected) expect(verifyWebhookSignature(bytes, header, secret), what).toBe(false);
+    for (const [what, bytes, header, secret] of rejected)
+      expect(verifyWebhookSignature(bytes, header, secret), what).toBe(false);
   });
 
   it('a receiver behind a tampering relay rejects the altered deliveries of the sandbox and accepts the intact ones', async () => {
@@ -289,7 +357,11 @@ describe('security: webhook signature check at a receiver', () => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const ok = verifyWebhookSignature(Buffer.concat(chunks), req.headers['x-signature'] as string | undefined, merchantKey);
+        const ok = verifyWebhookSignature(
+          Buffer.concat(chunks),
+          req.headers['x-signature'] as string | undefined,
+          merchantKey,
+        );
         verdicts.push({ kind: String(req.headers['x-webhook-type']), ok, tampered: req.headers['x-tampered'] === '1' });
         res.writeHead(ok ? 200 : 401).end();
       });
@@ -307,14 +379,23 @@ describe('security: webhook signature check at a receiver', () => {
         const n = seen++;
         if (n % 2 === 1) {
           headers['x-tampered'] = '1';
-          if (n % 4 === 1) raw = Buffer.from(raw.toString('utf8').replace(/"status":"(\w+)"/, '"status":"COMPLETED"').replace(/}$/, ' }'));
+          if (n % 4 === 1)
+            raw = Buffer.from(
+              raw
+                .toString('utf8')
+                .replace(/"status":"(\w+)"/, '"status":"COMPLETED"')
+                .replace(/}$/, ' }'),
+            );
           else headers['x-signature'] = signWebhookBody(raw, 'guessed-key');
           headers['content-length'] = String(raw.length);
         }
-        const forward = httpRequest({ host: '127.0.0.1', port: receiverPort, method: 'POST', path: req.url, headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502).end();
-          answer.resume();
-        });
+        const forward = httpRequest(
+          { host: '127.0.0.1', port: receiverPort, method: 'POST', path: req.url, headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502).end();
+            answer.resume();
+          },
+        );
         forward.end(raw);
       });
     });
@@ -323,8 +404,10 @@ describe('security: webhook signature check at a receiver', () => {
       const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}/hook`;
       const m = await adminApi(sb).createMerchant({ balance: 100_000, webhookUrl: relayUrl });
       merchantKey = m.apiKey;
-      for (let i = 0; i < 3; i++) expect((await adminApi(sb).post(`/admin/merchants/${m.merchantId}/webhook-test`)).status).toBe(200);
-      const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 500 }] })).body.items as [Item];
+      for (let i = 0; i < 3; i++)
+        expect((await adminApi(sb).post(`/admin/merchants/${m.merchantId}/webhook-test`)).status).toBe(200);
+      const [item] = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 500 }] })).body
+        .items as [Item];
       expect((await adminApi(sb).delete(`/admin/items/${item.itemId}`)).status).toBe(200);
       await waitFor(() => verdicts.length >= 4, 15_000, 'deliveries');
       expect(verdicts.filter((v) => v.tampered).every((v) => !v.ok)).toBe(true);

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { benchArgv, BENCHMARKS, DEFAULT_BENCHMARKS, findBenchmark } from '../../bench/lib/registry';
-import { DEFAULT_MINUTES, EVENTS_PER_SECOND, SIMULATOR_DEFAULT_EVENTS_PER_SECOND, type Sample, type SoakCounters, soakVerdict } from '../../bench/soak';
+import {
+  DEFAULT_MINUTES,
+  EVENTS_PER_SECOND,
+  SIMULATOR_DEFAULT_EVENTS_PER_SECOND,
+  type Sample,
+  type SoakCounters,
+  soakVerdict,
+} from '../../bench/soak';
 
 const root = resolve(import.meta.dirname, '../..');
 const MIB = 1024 * 1024;
@@ -44,7 +51,15 @@ function run(vary: (sample: Sample, progress: number) => Partial<Sample> = () =>
   }
   return samples;
 }
-const counters: SoakCounters = { buysOk: 440, buysRefused: {}, buyErrors: 0, reconnects: 29, cuts: 30, batches: 36_000, notifications: 900 };
+const counters: SoakCounters = {
+  buysOk: 440,
+  buysRefused: {},
+  buyErrors: 0,
+  reconnects: 29,
+  cuts: 30,
+  batches: 36_000,
+  notifications: 900,
+};
 const durationMs = 30 * 60_000;
 
 describe('npm run bench -- soak', () => {
@@ -60,11 +75,17 @@ describe('npm run bench -- soak', () => {
   });
 
   it('the runner spawns it with --expose-gc (dry run) and accepts the name', () => {
-    const dry = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--dry-run', 'soak'], { cwd: root, encoding: 'utf8' });
+    const dry = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--dry-run', 'soak'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(dry.status).toBe(0);
     const line = dry.stdout.split('\n').find((l) => l.startsWith('soak: '));
     expect(line).toMatch(/ --expose-gc --import tsx \S*bench\/soak\.ts$/);
-    const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--dry-run', 'soakk'], { cwd: root, encoding: 'utf8' });
+    const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--dry-run', 'soakk'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('unknown benchmark');
   }, 60_000);
@@ -87,7 +108,11 @@ describe('the soak verdict', () => {
 
   it('passes a database whose pages fill less as random-order indexes take a bigger share (up to 2 bytes per byte of data)', () => {
     // Data +10 MiB, pages +16 MiB: what the 30-minute run measured (price history in a random-order index).
-    const samples = run((s, p) => ({ dataBytes: (17 + 10 * p) * MIB, pageBytes: (20 + 16 * p) * MIB, dbBytes: (20 + 16 * p) * MIB }));
+    const samples = run((s, p) => ({
+      dataBytes: (17 + 10 * p) * MIB,
+      pageBytes: (20 + 16 * p) * MIB,
+      dbBytes: (20 + 16 * p) * MIB,
+    }));
     const verdict = soakVerdict({ samples, durationMs, counters, gcBeforeSample: true });
     expect(verdict.failures).toEqual([]);
     expect(verdict.summary.pagesPerData.last).toBeGreaterThan(verdict.summary.pagesPerData.first);
@@ -95,7 +120,11 @@ describe('the soak verdict', () => {
 
   it('fails a database that grows beyond its data (space not reused)', () => {
     // The data stays the same; the file gains 12 MiB.
-    const samples = run((s, p) => ({ dataBytes: 17 * MIB, pageBytes: (20 + 12 * p) * MIB, dbBytes: (20 + 12 * p) * MIB }));
+    const samples = run((s, p) => ({
+      dataBytes: 17 * MIB,
+      pageBytes: (20 + 12 * p) * MIB,
+      dbBytes: (20 + 12 * p) * MIB,
+    }));
     const verdict = soakVerdict({ samples, durationMs, counters, gcBeforeSample: true });
     expect(verdict.databaseFlat).toBe(false);
     expect(verdict.pass).toBe(false);
@@ -120,17 +149,40 @@ describe('the soak verdict', () => {
   });
 
   it('fails a growing heap, growing handles, no buys, missing reconnects', () => {
-    expect(soakVerdict({ samples: run((s, p) => ({ heapUsedMiB: s.heapUsedMiB * (1 + 0.5 * p) })), durationMs, counters, gcBeforeSample: true }).memoryFlat).toBe(false);
-    expect(soakVerdict({ samples: run((s, p) => ({ handles: s.handles + Math.round(20 * p) })), durationMs, counters, gcBeforeSample: true }).handlesFlat).toBe(false);
-    expect(soakVerdict({ samples: run(), durationMs, counters: { ...counters, buysOk: 0 }, gcBeforeSample: true }).pass).toBe(false);
-    expect(soakVerdict({ samples: run(), durationMs, counters: { ...counters, reconnects: 10 }, gcBeforeSample: true }).pass).toBe(false);
+    expect(
+      soakVerdict({
+        samples: run((s, p) => ({ heapUsedMiB: s.heapUsedMiB * (1 + 0.5 * p) })),
+        durationMs,
+        counters,
+        gcBeforeSample: true,
+      }).memoryFlat,
+    ).toBe(false);
+    expect(
+      soakVerdict({
+        samples: run((s, p) => ({ handles: s.handles + Math.round(20 * p) })),
+        durationMs,
+        counters,
+        gcBeforeSample: true,
+      }).handlesFlat,
+    ).toBe(false);
+    expect(
+      soakVerdict({ samples: run(), durationMs, counters: { ...counters, buysOk: 0 }, gcBeforeSample: true }).pass,
+    ).toBe(false);
+    expect(
+      soakVerdict({ samples: run(), durationMs, counters: { ...counters, reconnects: 10 }, gcBeforeSample: true }).pass,
+    ).toBe(false);
   });
 
   it('gives no pass without a forced GC before each sample, or with too few samples', () => {
     const noGc = soakVerdict({ samples: run(), durationMs, counters, gcBeforeSample: false });
     expect(noGc.pass).toBe(false);
     expect(noGc.failures.join('\n')).toMatch(/without a forced GC/);
-    const short = soakVerdict({ samples: run(() => ({}), 0.3), durationMs: 0.3 * 60_000, counters, gcBeforeSample: true });
+    const short = soakVerdict({
+      samples: run(() => ({}), 0.3),
+      durationMs: 0.3 * 60_000,
+      counters,
+      gcBeforeSample: true,
+    });
     expect(short.pass).toBe(false);
   });
 });
@@ -145,14 +197,36 @@ describe('a short soak, run for real', () => {
     try {
       const child = spawnSync(
         process.execPath,
-        ['--expose-gc', '--import', 'tsx', 'bench/soak.ts', '--minutes', '0.5', '--sample-seconds', '2', '--buy-seconds', '1', '--reconnect-seconds', '8', '--items', '500', '--out', out],
+        [
+          '--expose-gc',
+          '--import',
+          'tsx',
+          'bench/soak.ts',
+          '--minutes',
+          '0.5',
+          '--sample-seconds',
+          '2',
+          '--buy-seconds',
+          '1',
+          '--reconnect-seconds',
+          '8',
+          '--items',
+          '500',
+          '--out',
+          out,
+        ],
         { cwd: root, encoding: 'utf8', timeout: 170_000 },
       );
       expect(existsSync(out), `no result file; the soak said:\n${child.stderr.slice(-3000)}`).toBe(true);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the result file's JSON
       const result = JSON.parse(readFileSync(out, 'utf8')) as Record<string, any>;
       const samples = result.samples as Sample[];
-      expect(result.settings).toMatchObject({ catalogItems: 500, marketEventsPerSecond: EVENTS_PER_SECOND, gcBeforeSample: true, sandboxInOwnProcess: true });
+      expect(result.settings).toMatchObject({
+        catalogItems: 500,
+        marketEventsPerSecond: EVENTS_PER_SECOND,
+        gcBeforeSample: true,
+        sandboxInOwnProcess: true,
+      });
       // Samples every 2 s over the half minute, of a real process and a real database.
       expect(samples.length).toBeGreaterThanOrEqual(8);
       expect(samples.map((sample) => sample.t)).toEqual([...samples.map((sample) => sample.t)].sort((a, b) => a - b));
@@ -165,14 +239,29 @@ describe('a short soak, run for real', () => {
         expect(sample.dataBytes).toBeGreaterThan(0);
       }
       // Live with the catalog synced (the simulated market lists and removes items, so the count moves around 500).
-      expect(samples.some((sample) => sample.connection === 'connected' && Math.abs(sample.catalogItems - 500) <= 50)).toBe(true);
+      expect(
+        samples.some((sample) => sample.connection === 'connected' && Math.abs(sample.catalogItems - 500) <= 50),
+      ).toBe(true);
       // It bought, and cut the connections.
       expect(result.counters.buysOk).toBeGreaterThan(0);
       expect(result.counters.cuts).toBeGreaterThanOrEqual(1);
       expect(samples.at(-1)?.buys).toBe(result.counters.buysOk);
       // Its verdict is its rule applied to what it measured, and its exit code says it.
-      const verdict = soakVerdict({ samples, durationMs: 0.5 * 60_000, counters: result.counters as SoakCounters, gcBeforeSample: true });
-      expect(result.verdict).toEqual({ pass: verdict.pass, memoryFlat: verdict.memoryFlat, handlesFlat: verdict.handlesFlat, databaseFlat: verdict.databaseFlat, gcBeforeSample: true, rule: verdict.rule, failures: verdict.failures });
+      const verdict = soakVerdict({
+        samples,
+        durationMs: 0.5 * 60_000,
+        counters: result.counters as SoakCounters,
+        gcBeforeSample: true,
+      });
+      expect(result.verdict).toEqual({
+        pass: verdict.pass,
+        memoryFlat: verdict.memoryFlat,
+        handlesFlat: verdict.handlesFlat,
+        databaseFlat: verdict.databaseFlat,
+        gcBeforeSample: true,
+        rule: verdict.rule,
+        failures: verdict.failures,
+      });
       expect(child.status).toBe(verdict.pass ? 0 : 1);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -36,7 +36,13 @@ function loaded(total = 500_000, pages: number[] = [0]): CatalogSlice {
   let s = initialCatalog;
   for (const p of pages) {
     s = markLoading(s, [p]);
-    s = receivePage(s, { key: s.key, generation: s.generation, index: p, page: page(p * PAGE_SIZE + 1, PAGE_SIZE, total), centerPage: p });
+    s = receivePage(s, {
+      key: s.key,
+      generation: s.generation,
+      index: p,
+      page: page(p * PAGE_SIZE + 1, PAGE_SIZE, total),
+      centerPage: p,
+    });
   }
   return s;
 }
@@ -74,11 +80,29 @@ describe('catalog page cache', () => {
 
   it('ignores answers for an old query or an older generation', () => {
     const s = loaded();
-    const other = receivePage(s, { key: 'other', generation: s.generation, index: 1, page: page(101, 100, 10), centerPage: 0 });
+    const other = receivePage(s, {
+      key: 'other',
+      generation: s.generation,
+      index: 1,
+      page: page(101, 100, 10),
+      centerPage: 0,
+    });
     expect(other).toBe(s);
     const newer = { ...s, generation: s.generation + 2 };
-    const refreshed = receivePage(newer, { key: s.key, generation: newer.generation, index: 0, page: page(1, 100, 500_000), centerPage: 0 });
-    const late = receivePage(refreshed, { key: s.key, generation: s.generation, index: 0, page: page(9001, 100, 500_000), centerPage: 0 });
+    const refreshed = receivePage(newer, {
+      key: s.key,
+      generation: newer.generation,
+      index: 0,
+      page: page(1, 100, 500_000),
+      centerPage: 0,
+    });
+    const late = receivePage(refreshed, {
+      key: s.key,
+      generation: s.generation,
+      index: 0,
+      page: page(9001, 100, 500_000),
+      centerPage: 0,
+    });
     expect(rowIdAt(late, 0)).toBe(1);
   });
 
@@ -114,7 +138,18 @@ describe('catalog page cache', () => {
 describe('live catalog updates', () => {
   it('updates prices in place with a flash direction, without reordering', () => {
     const s = loaded();
-    const next = applyCatalogBatch(s, batch(7, { items: items({ prices: [{ itemId: 5, price: 1200, previous: 1000 }, { itemId: 6, price: 900, previous: null }] }) }), 1000);
+    const next = applyCatalogBatch(
+      s,
+      batch(7, {
+        items: items({
+          prices: [
+            { itemId: 5, price: 1200, previous: 1000 },
+            { itemId: 6, price: 900, previous: null },
+          ],
+        }),
+      }),
+      1000,
+    );
     expect(next.rows[5]?.price).toBe(1200);
     expect(next.rows[5]?.lastMove).toBe('up');
     expect(next.moves[5]).toEqual({ dir: 'up', seq: 7, at: 1000 });
@@ -124,7 +159,11 @@ describe('live catalog updates', () => {
 
   it('ignores prices of rows it does not hold, counts unseen upserts', () => {
     const s = loaded();
-    const next = applyCatalogBatch(s, batch(2, { items: items({ prices: [{ itemId: 999_999, price: 1, previous: 2 }], upserted: [row(424_242)] }) }), 0);
+    const next = applyCatalogBatch(
+      s,
+      batch(2, { items: items({ prices: [{ itemId: 999_999, price: 1, previous: 2 }], upserted: [row(424_242)] }) }),
+      0,
+    );
     expect(next.rows[999_999]).toBeUndefined();
     expect(next.moves[999_999]).toBeUndefined();
     expect(next.pendingNew).toBe(1);
@@ -141,22 +180,68 @@ describe('live catalog updates', () => {
     const s = loaded();
     const shown = s.rows[3]?.market;
     expect(shown).toEqual({ reference: 1000, listings: 5, plainListings: 5, discount: 0, floatRank: 1 });
-    const upserted = applyCatalogBatch(s, batch(2, { items: items({ upserted: [row(3, 1000, { float: 0.01, market: null })] }) }), 0);
+    const upserted = applyCatalogBatch(
+      s,
+      batch(2, { items: items({ upserted: [row(3, 1000, { float: 0.01, market: null })] }) }),
+      0,
+    );
     expect(upserted.rows[3]?.float).toBe(0.01);
     expect(upserted.rows[3]?.market).toEqual(shown);
     // A live price of 800 against the shown reference of 1000: 20 % under it until the next page read.
-    const moved = applyCatalogBatch(upserted, batch(3, { items: items({ prices: [{ itemId: 3, price: 800, previous: 1000 }] }) }), 0);
-    expect(moved.rows[3]?.market).toEqual({ reference: 1000, listings: 5, plainListings: 5, discount: 20, floatRank: 1 });
+    const moved = applyCatalogBatch(
+      upserted,
+      batch(3, { items: items({ prices: [{ itemId: 3, price: 800, previous: 1000 }] }) }),
+      0,
+    );
+    expect(moved.rows[3]?.market).toEqual({
+      reference: 1000,
+      listings: 5,
+      plainListings: 5,
+      discount: 20,
+      floatRank: 1,
+    });
     // A page read brings the engine's own numbers.
-    const fresh = row(3, 800, { market: { reference: 950, listings: 6, plainListings: 6, discount: 15.78, floatRank: 2 } });
-    const read = receivePage({ ...moved, generation: moved.generation + 1 }, { key: moved.key, generation: moved.generation + 1, index: 0, page: { rows: [fresh], total: 500_000, offset: 0, limit: 100 }, centerPage: 0 });
+    const fresh = row(3, 800, {
+      market: { reference: 950, listings: 6, plainListings: 6, discount: 15.78, floatRank: 2 },
+    });
+    const read = receivePage(
+      { ...moved, generation: moved.generation + 1 },
+      {
+        key: moved.key,
+        generation: moved.generation + 1,
+        index: 0,
+        page: { rows: [fresh], total: 500_000, offset: 0, limit: 100 },
+        centerPage: 0,
+      },
+    );
     expect(read.rows[3]?.market).toEqual(fresh.market);
   });
 
-  it('moves the detail panel\'s discount with a live price', () => {
-    const market = { reference: 2000, listings: 9, plainListings: 7, discount: 0, floatRank: 4, leftSale24h: 2, median7d: 2100, observed7d: 30 };
-    const s = { ...loaded(), detail: { id: 9, status: 'ready' as const, data: { item: { itemId: 9, price: 2000 } as never, priceHistory: [], onSale: true, market }, error: null } };
-    const next = applyCatalogBatch(s, batch(3, { items: items({ prices: [{ itemId: 9, price: 2500, previous: 2000 }] }) }), 0);
+  it("moves the detail panel's discount with a live price", () => {
+    const market = {
+      reference: 2000,
+      listings: 9,
+      plainListings: 7,
+      discount: 0,
+      floatRank: 4,
+      leftSale24h: 2,
+      median7d: 2100,
+      observed7d: 30,
+    };
+    const s = {
+      ...loaded(),
+      detail: {
+        id: 9,
+        status: 'ready' as const,
+        data: { item: { itemId: 9, price: 2000 } as never, priceHistory: [], onSale: true, market },
+        error: null,
+      },
+    };
+    const next = applyCatalogBatch(
+      s,
+      batch(3, { items: items({ prices: [{ itemId: 9, price: 2500, previous: 2000 }] }) }),
+      0,
+    );
     expect(next.detail.data?.market).toEqual({ ...market, discount: -25 });
   });
 
@@ -164,23 +249,90 @@ describe('live catalog updates', () => {
     const s = loaded();
     const name = 'Tec-9 | Zzyzx Glow (Field-Tested)';
     // Rows 3 and 100 share a name; row 4 (its own name) keeps its numbers.
-    const rows: CatalogSlice['rows'] = { ...s.rows, 3: row(3, 1000, { market_hash_name: name }), 100: row(100, 1200, { market_hash_name: name }) };
-    const market = { reference: 1000, listings: 5, plainListings: 5, discount: 0, floatRank: 4, leftSale24h: 2, median7d: 1000, observed7d: 30 };
-    const held = { ...s, rows, detail: { id: 3, status: 'ready' as const, data: { item: { itemId: 3, market_hash_name: name, phase: null, price: 1000 } as never, priceHistory: [], onSale: true, market }, error: null } };
-    const next = applyCatalogBatch(held, batch(4, { markets: [{ name, phase: null, reference: 800, listings: 6, plainListings: 4 }] }), 0);
-    expect(next.rows[3]?.market).toEqual({ reference: 800, listings: 6, plainListings: 4, discount: -25, floatRank: 1 });
-    expect(next.rows[100]?.market).toEqual({ reference: 800, listings: 6, plainListings: 4, discount: -50, floatRank: 1 });
+    const rows: CatalogSlice['rows'] = {
+      ...s.rows,
+      3: row(3, 1000, { market_hash_name: name }),
+      100: row(100, 1200, { market_hash_name: name }),
+    };
+    const market = {
+      reference: 1000,
+      listings: 5,
+      plainListings: 5,
+      discount: 0,
+      floatRank: 4,
+      leftSale24h: 2,
+      median7d: 1000,
+      observed7d: 30,
+    };
+    const held = {
+      ...s,
+      rows,
+      detail: {
+        id: 3,
+        status: 'ready' as const,
+        data: {
+          item: { itemId: 3, market_hash_name: name, phase: null, price: 1000 } as never,
+          priceHistory: [],
+          onSale: true,
+          market,
+        },
+        error: null,
+      },
+    };
+    const next = applyCatalogBatch(
+      held,
+      batch(4, { markets: [{ name, phase: null, reference: 800, listings: 6, plainListings: 4 }] }),
+      0,
+    );
+    expect(next.rows[3]?.market).toEqual({
+      reference: 800,
+      listings: 6,
+      plainListings: 4,
+      discount: -25,
+      floatRank: 1,
+    });
+    expect(next.rows[100]?.market).toEqual({
+      reference: 800,
+      listings: 6,
+      plainListings: 4,
+      discount: -50,
+      floatRank: 1,
+    });
     expect(next.rows[4]).toBe(held.rows[4]);
-    expect(next.detail.data?.market).toEqual({ ...market, reference: 800, listings: 6, plainListings: 4, discount: -25 });
+    expect(next.detail.data?.market).toEqual({
+      ...market,
+      reference: 800,
+      listings: 6,
+      plainListings: 4,
+      discount: -25,
+    });
     // The same name in another phase is another market (nothing on screen changes); a name none of whose listings
     // is plain has no reference.
-    expect(applyCatalogBatch(held, batch(5, { markets: [{ name, phase: 'Ruby', reference: 9, listings: 1, plainListings: 1 }] }), 0)).toBe(held);
-    const bare = applyCatalogBatch(held, batch(6, { markets: [{ name, phase: null, reference: null, listings: 6, plainListings: 0 }] }), 0);
+    expect(
+      applyCatalogBatch(
+        held,
+        batch(5, { markets: [{ name, phase: 'Ruby', reference: 9, listings: 1, plainListings: 1 }] }),
+        0,
+      ),
+    ).toBe(held);
+    const bare = applyCatalogBatch(
+      held,
+      batch(6, { markets: [{ name, phase: null, reference: null, listings: 6, plainListings: 0 }] }),
+      0,
+    );
     expect(bare.rows[3]?.market).toMatchObject({ reference: null, discount: null, plainListings: 0 });
   });
 
   it('marks removed rows (they fade) and the detail as off sale', () => {
-    const s = { ...loaded(), detail: { id: 4, status: 'ready' as const, data: { item: {} as never, priceHistory: [], onSale: true, market: null }, error: null } };
+    const s = {
+      ...loaded(),
+      detail: {
+        id: 4,
+        status: 'ready' as const,
+        data: { item: {} as never, priceHistory: [], onSale: true, market: null },
+        error: null,
+      },
+    };
     const next = applyCatalogBatch(s, batch(3, { items: items({ removed: [4, 777_777] }) }), 0);
     expect(next.removed).toEqual({ 4: true });
     expect(next.detail.data?.onSale).toBe(false);
@@ -190,14 +342,29 @@ describe('live catalog updates', () => {
 
   it('an answered row is no longer marked removed', () => {
     const s = applyCatalogBatch(loaded(), batch(3, { items: items({ removed: [4] }) }), 0);
-    const refreshed = receivePage({ ...s, generation: s.generation + 1 }, { key: s.key, generation: s.generation + 1, index: 0, page: page(1, 100, 500_000), centerPage: 0 });
+    const refreshed = receivePage(
+      { ...s, generation: s.generation + 1 },
+      { key: s.key, generation: s.generation + 1, index: 0, page: page(1, 100, 500_000), centerPage: 0 },
+    );
     expect(refreshed.removed).toEqual({});
   });
 
   it('appends detail price history on a move', () => {
     const item = { itemId: 9, price: 1000 } as never;
-    const s = { ...loaded(), detail: { id: 9, status: 'ready' as const, data: { item, priceHistory: [{ at: 'x', price: 1000 }], onSale: true, market: null }, error: null } };
-    const next = applyCatalogBatch(s, batch(3, { items: items({ prices: [{ itemId: 9, price: 1100, previous: 1000 }] }) }), 0);
+    const s = {
+      ...loaded(),
+      detail: {
+        id: 9,
+        status: 'ready' as const,
+        data: { item, priceHistory: [{ at: 'x', price: 1000 }], onSale: true, market: null },
+        error: null,
+      },
+    };
+    const next = applyCatalogBatch(
+      s,
+      batch(3, { items: items({ prices: [{ itemId: 9, price: 1100, previous: 1000 }] }) }),
+      0,
+    );
     expect(next.detail.data?.item.price).toBe(1100);
     expect(next.detail.data?.priceHistory).toHaveLength(2);
   });
@@ -212,7 +379,11 @@ describe('live catalog updates', () => {
 
   it('takes catalog info and sweeps old flashes', () => {
     const info = { totalItems: 5, totalValue: 500, lastUpdate: null, syncedAt: null };
-    const s = applyCatalogBatch(loaded(), batch(1, { catalog: info, items: items({ prices: [{ itemId: 1, price: 5, previous: 4 }] }) }), 1000);
+    const s = applyCatalogBatch(
+      loaded(),
+      batch(1, { catalog: info, items: items({ prices: [{ itemId: 1, price: 5, previous: 4 }] }) }),
+      1000,
+    );
     expect(s.info).toBe(info);
     expect(sweepMoves(s, 500)).toBe(s);
     expect(sweepMoves(s, 1500).moves).toEqual({});
@@ -222,7 +393,17 @@ describe('live catalog updates', () => {
 describe('catalog query', () => {
   it('turns the typed form into an engine query, leaving out what does not parse', () => {
     const q = toCatalogQuery(
-      { ...EMPTY_FILTERS, search: ' karambit ', priceMin: '12.5', priceMax: 'abc', floatMax: '0.07', rarityColors: ['#eb4b4b', '#4b69ff'], statTrak: 'yes', hasStickers: 'no', phase: 'Ruby' },
+      {
+        ...EMPTY_FILTERS,
+        search: ' karambit ',
+        priceMin: '12.5',
+        priceMax: 'abc',
+        floatMax: '0.07',
+        rarityColors: ['#eb4b4b', '#4b69ff'],
+        statTrak: 'yes',
+        hasStickers: 'no',
+        phase: 'Ruby',
+      },
       { column: 'float', direction: 'desc' },
     );
     expect(q).toMatchObject({
@@ -256,7 +437,10 @@ describe('catalog query', () => {
     expect(activeFilterCount({ ...EMPTY_FILTERS, priceMin: '1', priceMax: '2', souvenir: 'no' })).toBe(2);
     expect(nextSort({ column: 'price', direction: 'asc' }, 'price')).toEqual({ column: 'price', direction: 'desc' });
     expect(nextSort({ column: 'price', direction: 'desc' }, 'name')).toEqual({ column: 'name', direction: 'asc' });
-    expect(nextSort({ column: 'price', direction: 'asc' }, 'listedAt')).toEqual({ column: 'listedAt', direction: 'desc' });
+    expect(nextSort({ column: 'price', direction: 'asc' }, 'listedAt')).toEqual({
+      column: 'listedAt',
+      direction: 'desc',
+    });
   });
 });
 
@@ -264,8 +448,16 @@ describe('selection follows the item, not the row position', () => {
   /** Page 0 answered again without `gone` (sold and dropped by a re-query): every row below moves up one. */
   function withoutItem(s: CatalogSlice, gone: number): CatalogSlice {
     const next = invalidate(s);
-    const rows = page(1, PAGE_SIZE + 1, 500_000).rows.filter((r) => r.itemId !== gone).slice(0, PAGE_SIZE);
-    return receivePage(next, { key: next.key, generation: next.generation, index: 0, page: { rows, total: 499_999, offset: 0, limit: PAGE_SIZE }, centerPage: 0 });
+    const rows = page(1, PAGE_SIZE + 1, 500_000)
+      .rows.filter((r) => r.itemId !== gone)
+      .slice(0, PAGE_SIZE);
+    return receivePage(next, {
+      key: next.key,
+      generation: next.generation,
+      index: 0,
+      page: { rows, total: 499_999, offset: 0, limit: PAGE_SIZE },
+      centerPage: 0,
+    });
   }
 
   it('keeps the selected item when rows above it leave, and moves its position with it', () => {
@@ -292,7 +484,13 @@ describe('selection follows the item, not the row position', () => {
     expect(s.selectedIndex).toBe(450);
     expect(s.revealSeq).toBe(1);
     s = markLoading(s, [4]);
-    s = receivePage(s, { key: s.key, generation: s.generation, index: 4, page: page(401, PAGE_SIZE, 500_000), centerPage: 4 });
+    s = receivePage(s, {
+      key: s.key,
+      generation: s.generation,
+      index: 4,
+      page: page(401, PAGE_SIZE, 500_000),
+      centerPage: 4,
+    });
     expect(s.selectedId).toBe(451);
     expect(s.selectedIndex).toBe(450);
   });
@@ -309,7 +507,13 @@ describe('selection follows the item, not the row position', () => {
     let s = withSelection(loaded(500_000, [0]), 3, 2);
     for (let p = 1; p < MAX_PAGES + 5; p++) {
       s = markLoading(s, [p]);
-      s = receivePage(s, { key: s.key, generation: s.generation, index: p, page: page(p * PAGE_SIZE + 1, PAGE_SIZE, 500_000), centerPage: p });
+      s = receivePage(s, {
+        key: s.key,
+        generation: s.generation,
+        index: p,
+        page: page(p * PAGE_SIZE + 1, PAGE_SIZE, 500_000),
+        centerPage: p,
+      });
     }
     expect(s.pages[0]).toBeUndefined();
     expect(selectedRow(s)?.itemId).toBe(3);

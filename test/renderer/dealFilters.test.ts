@@ -16,7 +16,8 @@ import {
 import { formatDiscount, formatFloatRank } from '../../src/renderer/src/lib/format';
 import { catalogQuerySchema } from '../../src/shared/ipc/contract';
 
-const engineQuery = (filters: typeof EMPTY_FILTERS) => catalogQuerySchema.parse({ ...toCatalogQuery(filters, DEFAULT_SORT), offset: 0, limit: 100 });
+const engineQuery = (filters: typeof EMPTY_FILTERS) =>
+  catalogQuerySchema.parse({ ...toCatalogQuery(filters, DEFAULT_SORT), offset: 0, limit: 100 });
 
 describe('paint seed list', () => {
   it('parses a pasted list into the ranges the query carries', () => {
@@ -74,7 +75,11 @@ describe('paint seed list', () => {
 
 describe('charm filters', () => {
   it('carries has-charm, a charm name and a pattern list up to the charm pattern maximum', () => {
-    const f = withFilterEdit(EMPTY_FILTERS, { hasCharm: 'yes', charmName: ' Lil Squirt ', charmPatterns: '100000, 5-9' });
+    const f = withFilterEdit(EMPTY_FILTERS, {
+      hasCharm: 'yes',
+      charmName: ' Lil Squirt ',
+      charmPatterns: '100000, 5-9',
+    });
     expect(engineQuery(f)).toMatchObject({
       hasCharm: true,
       charmName: 'Lil Squirt',
@@ -127,10 +132,15 @@ describe('sticker filters and excluded words', () => {
       stickerCountMin: '0',
       stickerNames: Array.from({ length: 21 }, (_, i) => `Sticker ${i}`).join(', '),
     });
-    expect(filterProblems(f)).toMatchObject({ stickerCountMin: expect.stringMatching(/1 to 10/), stickerNames: expect.stringMatching(/at most 20/i) });
+    expect(filterProblems(f)).toMatchObject({
+      stickerCountMin: expect.stringMatching(/1 to 10/),
+      stickerNames: expect.stringMatching(/at most 20/i),
+    });
     expect(engineQuery(f)).toMatchObject({ stickerCountMin: null, stickerNames: [] });
     expect(filterProblems(withFilterEdit(EMPTY_FILTERS, { stickerCountMin: '2.5' })).stickerCountMin).toBeDefined();
-    expect(filterProblems(withFilterEdit(EMPTY_FILTERS, { stickerNames: 'x'.repeat(257) })).stickerNames).toMatch(/256/);
+    expect(filterProblems(withFilterEdit(EMPTY_FILTERS, { stickerNames: 'x'.repeat(257) })).stickerNames).toMatch(
+      /256/,
+    );
   });
 });
 
@@ -165,7 +175,10 @@ describe('discount and float rank', () => {
 
   it('sorts by discount biggest first, by float rank lowest first', () => {
     expect(nextSort(DEFAULT_SORT, 'discount')).toEqual({ column: 'discount', direction: 'desc' });
-    expect(nextSort({ column: 'discount', direction: 'desc' }, 'discount')).toEqual({ column: 'discount', direction: 'asc' });
+    expect(nextSort({ column: 'discount', direction: 'desc' }, 'discount')).toEqual({
+      column: 'discount',
+      direction: 'asc',
+    });
     expect(nextSort(DEFAULT_SORT, 'floatRank')).toEqual({ column: 'floatRank', direction: 'asc' });
   });
 

@@ -127,8 +127,12 @@ describe('trade URL hints', () => {
   it('says what is wrong', () => {
     expect(tradeUrlProblem('steamcommunity.com/tradeoffer/new/?partner=1&token=abcdefgh')).toMatch(/starts with https/);
     expect(tradeUrlProblem('https://example.com/?partner=1&token=abcdefgh')).toMatch(/not a trade offer link/);
-    expect(tradeUrlProblem('https://steamcommunity.com/tradeoffer/new/?token=abcdefgh')).toMatch(/partner number is missing/);
-    expect(tradeUrlProblem('https://steamcommunity.com/tradeoffer/new/?partner=0&token=abcdefgh')).toMatch(/not a valid account/);
+    expect(tradeUrlProblem('https://steamcommunity.com/tradeoffer/new/?token=abcdefgh')).toMatch(
+      /partner number is missing/,
+    );
+    expect(tradeUrlProblem('https://steamcommunity.com/tradeoffer/new/?partner=0&token=abcdefgh')).toMatch(
+      /not a valid account/,
+    );
     expect(tradeUrlProblem('https://steamcommunity.com/tradeoffer/new/?partner=12')).toMatch(/token is missing/);
     expect(tradeUrlProblem('https://steamcommunity.com/tradeoffer/new/?partner=12&token=abc')).toMatch(/exactly 8/);
   });

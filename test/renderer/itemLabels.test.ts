@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from '../../src/server/catalog/generator';
 import { RARITIES, rarityName } from '../../src/renderer/src/lib/rarity';
-import { COLUMNS, emptyColumns, FOLDABLE, FOLDABLE_NARROWEST, narrowTemplate } from '../../src/renderer/src/screens/catalog/columns';
+import {
+  COLUMNS,
+  emptyColumns,
+  FOLDABLE,
+  FOLDABLE_NARROWEST,
+  narrowTemplate,
+} from '../../src/renderer/src/screens/catalog/columns';
 import { nameParts } from '../../src/renderer/src/screens/catalog/itemName';
 import { row } from './fixtures';
 
@@ -42,7 +48,9 @@ describe('item name parts for a narrow grid', () => {
       wearName: 'Field-Tested',
       wearShort: 'FT',
     });
-    const shorts = ['Factory New', 'Minimal Wear', 'Field-Tested', 'Well-Worn', 'Battle-Scarred'].map((w) => nameParts(`P90 | Asiimov (${w})`).wearShort);
+    const shorts = ['Factory New', 'Minimal Wear', 'Field-Tested', 'Well-Worn', 'Battle-Scarred'].map(
+      (w) => nameParts(`P90 | Asiimov (${w})`).wearShort,
+    );
     expect(shorts).toEqual(['FN', 'MW', 'FT', 'WW', 'BS']);
   });
 
@@ -54,7 +62,13 @@ describe('item name parts for a narrow grid', () => {
       wearName: null,
       wearShort: null,
     });
-    expect(nameParts('★ Karambit')).toEqual({ head: '★ Karambit', tail: '', wear: '', wearName: null, wearShort: null });
+    expect(nameParts('★ Karambit')).toEqual({
+      head: '★ Karambit',
+      tail: '',
+      wear: '',
+      wearName: null,
+      wearShort: null,
+    });
   });
 
   it('parts always join back into the name (every item of a generated catalog)', () => {

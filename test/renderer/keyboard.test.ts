@@ -22,8 +22,13 @@ describe('keyboard map', () => {
 
   it('stops all auto-buy with Ctrl+Shift+X or Cmd+Shift+X from anywhere, a dialog or a text field included', () => {
     expect(interpretKey(null, key('X', { ctrlKey: true, shiftKey: true })).command).toBe('autobuy.stop');
-    expect(interpretKey(null, key('x', { metaKey: true, shiftKey: true, inEditable: true })).command).toBe('autobuy.stop');
-    expect(interpretKey('g', key('X', { ctrlKey: true, shiftKey: true, modalOpen: true }))).toEqual({ command: 'autobuy.stop', pending: null });
+    expect(interpretKey(null, key('x', { metaKey: true, shiftKey: true, inEditable: true })).command).toBe(
+      'autobuy.stop',
+    );
+    expect(interpretKey('g', key('X', { ctrlKey: true, shiftKey: true, modalOpen: true }))).toEqual({
+      command: 'autobuy.stop',
+      pending: null,
+    });
     expect(interpretKey(null, key('x', { ctrlKey: true })).command).toBeNull();
     expect(interpretKey(null, key('X', { ctrlKey: true, shiftKey: true, altKey: true })).command).toBeNull();
   });

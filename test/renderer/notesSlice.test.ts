@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { pushToasts, type Toast } from '../../src/renderer/src/state/slices/notes';
 
-const toast = (id: string, title: string, body = '', tone: Toast['tone'] = 'info'): Toast => ({ id, tone, title, body, target: null, at: '2026-03-01T10:00:00.000Z' });
+const toast = (id: string, title: string, body = '', tone: Toast['tone'] = 'info'): Toast => ({
+  id,
+  tone,
+  title,
+  body,
+  target: null,
+  at: '2026-03-01T10:00:00.000Z',
+});
 
 describe('toasts', () => {
   it('a repeat of a toast on screen replaces it instead of stacking (Refresh clicked three times)', () => {
     let slice = { toasts: [] as Toast[] };
-    for (const id of ['a', 'b', 'c']) slice = pushToasts(slice, [toast(id, 'Catalog refresh started', 'Catalog sync requested')]);
+    for (const id of ['a', 'b', 'c'])
+      slice = pushToasts(slice, [toast(id, 'Catalog refresh started', 'Catalog sync requested')]);
     expect(slice.toasts.map((t) => t.id)).toEqual(['c']);
   });
 

@@ -19,8 +19,24 @@ const trade = (tradeId: string, status: string, extra: Partial<Notification> = {
   at,
   ...extra,
 });
-const alert = (id: string): Notification => ({ id: `alert:${id}`, kind: 'alert', title: 'Alert: cheap', body: `Item ${id} at $1.00`, target: { type: 'item', itemId: 1 }, at });
-const connection: Notification = { id: 'connection:maintenance:x', kind: 'system', category: 'connection', severity: 'warning', title: 'Marketplace in maintenance', body: '', target: null, at };
+const alert = (id: string): Notification => ({
+  id: `alert:${id}`,
+  kind: 'alert',
+  title: 'Alert: cheap',
+  body: `Item ${id} at $1.00`,
+  target: { type: 'item', itemId: 1 },
+  at,
+});
+const connection: Notification = {
+  id: 'connection:maintenance:x',
+  kind: 'system',
+  category: 'connection',
+  severity: 'warning',
+  title: 'Marketplace in maintenance',
+  body: '',
+  target: null,
+  at,
+};
 
 describe('sounds', () => {
   const played: NotificationCategory[] = [];
@@ -39,7 +55,10 @@ describe('sounds', () => {
 
   it('plays a chosen kind once per batch, only that kind, and nothing while muted', () => {
     const burst = Array.from({ length: 12 }, (_, i) => trade(`t${i}`, 'COMPLETED'));
-    playNotificationSounds([...burst, alert('x'), connection], { soundCategories: ['trade', 'connection'], soundMuted: false });
+    playNotificationSounds([...burst, alert('x'), connection], {
+      soundCategories: ['trade', 'connection'],
+      soundMuted: false,
+    });
     expect(played).toEqual(['trade', 'connection']);
     played.length = 0;
     playNotificationSounds([alert('x')], { soundCategories: ['trade'], soundMuted: false });
@@ -57,7 +76,9 @@ describe('sounds', () => {
 
 describe('toasts and browser notifications', () => {
   it('take the severity tone: delivered green, cancelled/failed/expired red, reversed amber, sent neutral', () => {
-    const tones = toastsFromNotifications(['COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'SENT'].map((s, i) => trade(`t${i}`, s))).map((t) => [t.id.split(':')[2], t.tone]);
+    const tones = toastsFromNotifications(
+      ['COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'SENT'].map((s, i) => trade(`t${i}`, s)),
+    ).map((t) => [t.id.split(':')[2], t.tone]);
     expect(tones).toEqual([
       ['COMPLETED', 'success'],
       ['CANCELLED', 'error'],
@@ -74,15 +95,29 @@ describe('toasts and browser notifications', () => {
     expect(toasts).toHaveLength(1);
     expect(toasts[0]).toMatchObject({ title: '12 trades delivered', tone: 'success', opensNotifications: true });
     const web = planWebNotifications(burst, DEFAULT_SETTINGS);
-    expect(web).toEqual([{ tag: 'group:trade:t0:COMPLETED', title: '12 trades delivered', body: 'Item t0, Item t1, Item t2 and 9 more', target: null }]);
+    expect(web).toEqual([
+      {
+        tag: 'group:trade:t0:COMPLETED',
+        title: '12 trades delivered',
+        body: 'Item t0, Item t1, Item t2 and 9 more',
+        target: null,
+      },
+    ]);
   });
 
   it('browser notifications follow the status and alert settings, and fold more than three kinds into one', () => {
-    expect(planWebNotifications([trade('a', 'SENT')], { ...DEFAULT_SETTINGS, notifyStatuses: ['COMPLETED'] })).toEqual([]);
+    expect(planWebNotifications([trade('a', 'SENT')], { ...DEFAULT_SETTINGS, notifyStatuses: ['COMPLETED'] })).toEqual(
+      [],
+    );
     expect(planWebNotifications([alert('x')], { ...DEFAULT_SETTINGS, alertsPaused: true })).toEqual([]);
     const mixed = [trade('a', 'COMPLETED'), trade('b', 'FAILED'), trade('c', 'SENT'), alert('x')];
     expect(planWebNotifications(mixed, DEFAULT_SETTINGS)).toEqual([
-      { tag: 'summary:trade:a:COMPLETED', title: 'Merchant Desk', body: '1 trade delivered, 1 trade failed, 1 trade sent, 1 alert fired', target: null },
+      {
+        tag: 'summary:trade:a:COMPLETED',
+        title: 'Merchant Desk',
+        body: '1 trade delivered, 1 trade failed, 1 trade sent, 1 alert fired',
+        target: null,
+      },
     ]);
   });
 });

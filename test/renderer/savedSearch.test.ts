@@ -29,7 +29,11 @@ describe('saved searches in the renderer', () => {
       hasStickers: 'yes',
       stickerName: 'Crown',
       seeds: '1-25, 661, 955',
-      seedRanges: [[1, 25], [661, 661], [955, 955]],
+      seedRanges: [
+        [1, 25],
+        [661, 661],
+        [955, 955],
+      ],
       wears: ['FN', 'MW'],
       hasCharm: 'yes',
       charmName: 'Baby',
@@ -46,17 +50,23 @@ describe('saved searches in the renderer', () => {
     const sort = { column: 'float', direction: 'desc' } as const;
     const saved = savedSearchQuerySchema.parse(queryOfForm(filters, sort));
     expect(formOfQuery(saved)).toEqual({ filters, sort, notShown: [] });
-    expect(formOfQuery(savedSearchQuerySchema.parse(queryOfForm(EMPTY_FILTERS, sort)))).toEqual({ filters: EMPTY_FILTERS, sort, notShown: [] });
+    expect(formOfQuery(savedSearchQuerySchema.parse(queryOfForm(EMPTY_FILTERS, sort)))).toEqual({
+      filters: EMPTY_FILTERS,
+      sort,
+      notShown: [],
+    });
   });
 
   it('opening a saved query the form cannot hold as it is names what it leaves out, never drops it silently', () => {
     // A float the form would write in exponent notation, which its float field does not take back.
-    const { filters, notShown } = formOfQuery(search('tiny', { search: 'AWP', floatMax: 0.0000001, seeds: [[661, 661]] }).query);
+    const { filters, notShown } = formOfQuery(
+      search('tiny', { search: 'AWP', floatMax: 0.0000001, seeds: [[661, 661]] }).query,
+    );
     expect(filters).toMatchObject({ search: 'AWP', seeds: '661' });
     expect(notShown).toEqual(['float max']);
   });
 
-  it('a watch carries every filter of the search (its maximum price also as the rule\'s own), and its summary names them', () => {
+  it("a watch carries every filter of the search (its maximum price also as the rule's own), and its summary names them", () => {
     const saved = search('Ruby karambits', {
       search: 'Karambit Doppler',
       phase: 'Ruby',
@@ -65,7 +75,10 @@ describe('saved searches in the renderer', () => {
       priceMin: 100,
       priceMax: 250_000,
       stickerNames: ['Crown', 'Howl'],
-      seeds: [[1, 25], [661, 661]],
+      seeds: [
+        [1, 25],
+        [661, 661],
+      ],
       hasCharm: true,
       discountMin: 20,
       listingsMin: 5,
@@ -89,7 +102,10 @@ describe('saved searches in the renderer', () => {
   });
 
   it("another account's page drops the saved searches the page held (the new account's are read again)", () => {
-    const state = { ...initialState(), searches: { list: [search('mine', { search: 'AWP' })], status: 'ready' as const } };
+    const state = {
+      ...initialState(),
+      searches: { list: [search('mine', { search: 'AWP' })], status: 'ready' as const },
+    };
     expect(withoutAccountScope(state).searches).toEqual({ list: [], status: 'idle' });
   });
 });

@@ -1,9 +1,29 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyBatch } from '../../src/renderer/src/state/applyBatch';
 import { initialState, useStore } from '../../src/renderer/src/state/store';
-import { applyTradesBatch, initialTrades, receiveTradePage, tradeQueryKey, toTradeQuery, withDetailTrade } from '../../src/renderer/src/state/slices/trades';
-import { initialAlerts, mergeFirings, moveFiringSelection, removeRule, upsertRule, withRules } from '../../src/renderer/src/state/slices/alerts';
-import { dismissToast, initialNotes, MAX_TOASTS, pushToasts, toastsFromNotifications } from '../../src/renderer/src/state/slices/notes';
+import {
+  applyTradesBatch,
+  initialTrades,
+  receiveTradePage,
+  tradeQueryKey,
+  toTradeQuery,
+  withDetailTrade,
+} from '../../src/renderer/src/state/slices/trades';
+import {
+  initialAlerts,
+  mergeFirings,
+  moveFiringSelection,
+  removeRule,
+  upsertRule,
+  withRules,
+} from '../../src/renderer/src/state/slices/alerts';
+import {
+  dismissToast,
+  initialNotes,
+  MAX_TOASTS,
+  pushToasts,
+  toastsFromNotifications,
+} from '../../src/renderer/src/state/slices/notes';
 import { applyConnBatch, initialConn } from '../../src/renderer/src/state/slices/conn';
 import { screenFromHash } from '../../src/renderer/src/state/slices/ui';
 import { ruleInput, ruleProblems, EMPTY_RULE_FORM, formFromRule } from '../../src/renderer/src/screens/alerts/ruleForm';
@@ -16,7 +36,11 @@ describe('applyBatch', () => {
   it('returns only the slices a batch changed', () => {
     const s = initialState();
     expect(applyBatch(s, batch(1), 0)).toEqual({ conn: { ...s.conn, lastSeq: 1 } });
-    const out = applyBatch(s, batch(2, { balance: { balance: 100, credit_limit: 0, total_available: 100 }, activeTrades: 3 }), 0);
+    const out = applyBatch(
+      s,
+      batch(2, { balance: { balance: 100, credit_limit: 0, total_available: 100 }, activeTrades: 3 }),
+      0,
+    );
     expect(Object.keys(out).sort()).toEqual(['conn', 'wallet']);
     expect(out.wallet?.balance?.total_available).toBe(100);
     expect(out.conn?.activeTrades).toBe(3);
@@ -31,7 +55,10 @@ describe('applyBatch', () => {
   });
 
   it('leaves absent fields unchanged', () => {
-    const conn = applyConnBatch({ ...initialConn, activeTrades: 4, unacknowledgedFirings: 2 }, batch(5, { unacknowledgedFirings: 0 }));
+    const conn = applyConnBatch(
+      { ...initialConn, activeTrades: 4, unacknowledgedFirings: 2 },
+      batch(5, { unacknowledgedFirings: 0 }),
+    );
     expect(conn.activeTrades).toBe(4);
     expect(conn.unacknowledgedFirings).toBe(0);
   });
@@ -45,8 +72,29 @@ describe('applyBatch', () => {
         trades: [trade('t1', 'SENT')],
         items: items({ removed: [1] }),
         ledgerChanged: true,
-        firings: [{ id: 'f1', ruleId: 'r', ruleName: 'R', itemId: 1, market_hash_name: 'X', price: 1, firedAt: '2026-03-01T12:00:00.000Z', acknowledged: false, autoBuy: null }],
-        notifications: [{ id: 'n1', kind: 'trade', title: 'Trade sent', body: 'X', target: { type: 'trade', tradeId: 't1' }, at: '2026-03-01T12:00:00.000Z' }],
+        firings: [
+          {
+            id: 'f1',
+            ruleId: 'r',
+            ruleName: 'R',
+            itemId: 1,
+            market_hash_name: 'X',
+            price: 1,
+            firedAt: '2026-03-01T12:00:00.000Z',
+            acknowledged: false,
+            autoBuy: null,
+          },
+        ],
+        notifications: [
+          {
+            id: 'n1',
+            kind: 'trade',
+            title: 'Trade sent',
+            body: 'X',
+            target: { type: 'trade', tradeId: 't1' },
+            at: '2026-03-01T12:00:00.000Z',
+          },
+        ],
       }),
       0,
     );
@@ -59,7 +107,13 @@ describe('applyBatch', () => {
     vi.useFakeTimers();
     const { handleBatch } = await import('../../src/renderer/src/state/actions/boot');
     const spy = vi.spyOn(useStore, 'setState');
-    handleBatch(batch(1, { activeTrades: 2, items: items({ prices: [{ itemId: 1, price: 2, previous: 1 }] }), balance: { balance: 1, credit_limit: 0, total_available: 1 } }));
+    handleBatch(
+      batch(1, {
+        activeTrades: 2,
+        items: items({ prices: [{ itemId: 1, price: 2, previous: 1 }] }),
+        balance: { balance: 1, credit_limit: 0, total_available: 1 },
+      }),
+    );
     expect(spy).toHaveBeenCalledTimes(1);
     expect(useStore.getState().conn.activeTrades).toBe(2);
     spy.mockRestore();
@@ -72,8 +126,22 @@ describe('applyBatch', () => {
 
 describe('trades slice', () => {
   it('builds the engine query from the tab and filters', () => {
-    const q = toTradeQuery({ ...initialTrades, tab: 'history', filters: { ...initialTrades.filters, statuses: ['FAILED'], externalId: ' ORD-1 ', webhookFailed: true }, offset: 50 });
-    expect(q).toMatchObject({ statuses: ['FAILED'], activeOnly: false, externalId: 'ORD-1', webhookFailed: true, offset: 50, limit: 50, from: null, to: null });
+    const q = toTradeQuery({
+      ...initialTrades,
+      tab: 'history',
+      filters: { ...initialTrades.filters, statuses: ['FAILED'], externalId: ' ORD-1 ', webhookFailed: true },
+      offset: 50,
+    });
+    expect(q).toMatchObject({
+      statuses: ['FAILED'],
+      activeOnly: false,
+      externalId: 'ORD-1',
+      webhookFailed: true,
+      offset: 50,
+      limit: 50,
+      from: null,
+      to: null,
+    });
     expect(toTradeQuery(initialTrades).activeOnly).toBe(true);
   });
 
@@ -86,7 +154,12 @@ describe('trades slice', () => {
   });
 
   it('updates trades live and flags the list stale when it may miss one', () => {
-    const s = receiveTradePage(initialTrades, tradeQueryKey(initialTrades), { rows: [trade('a')], total: 1, offset: 0, limit: 50 });
+    const s = receiveTradePage(initialTrades, tradeQueryKey(initialTrades), {
+      rows: [trade('a')],
+      total: 1,
+      offset: 0,
+      limit: 50,
+    });
     const updated = applyTradesBatch(s, [trade('a', 'SENT')]);
     expect(updated.byId['a']?.status).toBe('SENT');
     expect(updated.stale).toBe(false);
@@ -98,18 +171,30 @@ describe('trades slice', () => {
     expect(finished.list).toMatchObject({ ids: [], total: 0 });
     expect(finished.byId).toEqual({});
     // On the history tab it stays, with its new status.
-    const history = receiveTradePage({ ...initialTrades, tab: 'history' }, tradeQueryKey({ ...initialTrades, tab: 'history' }), { rows: [trade('a')], total: 1, offset: 0, limit: 50 });
+    const history = receiveTradePage(
+      { ...initialTrades, tab: 'history' },
+      tradeQueryKey({ ...initialTrades, tab: 'history' }),
+      { rows: [trade('a')], total: 1, offset: 0, limit: 50 },
+    );
     expect(applyTradesBatch(history, [trade('a', 'COMPLETED')]).list.ids).toEqual(['a']);
     expect(applyTradesBatch(s, undefined)).toBe(s);
   });
 
   it('keeps an open detail in step', () => {
-    const s = { ...initialTrades, detail: { id: 'a', status: 'ready' as const, data: { trade: trade('a'), timeline: [] }, error: null } };
+    const s = {
+      ...initialTrades,
+      detail: { id: 'a', status: 'ready' as const, data: { trade: trade('a'), timeline: [] }, error: null },
+    };
     expect(applyTradesBatch(s, [trade('a', 'FAILED', { errorCode: 500 })]).detail.data?.trade.errorCode).toBe(500);
   });
 
   it('holds only the trades on screen, however many pass by (the cache pages from SQLite)', () => {
-    let s = receiveTradePage(initialTrades, tradeQueryKey(initialTrades), { rows: [trade('a'), trade('b')], total: 2, offset: 0, limit: 50 });
+    let s = receiveTradePage(initialTrades, tradeQueryKey(initialTrades), {
+      rows: [trade('a'), trade('b')],
+      total: 2,
+      offset: 0,
+      limit: 50,
+    });
     // A flood of live trades the list does not show: flagged stale, not kept.
     for (let i = 0; i < 5000; i++) s = applyTradesBatch(s, [trade(`live-${i}`, 'SENT')]);
     expect(Object.keys(s.byId).sort()).toEqual(['a', 'b']);
@@ -122,15 +207,33 @@ describe('trades slice', () => {
     s = withDetailTrade(s, trade('y'));
     expect(Object.keys(s.byId).sort()).toEqual(['a', 'b', 'y']);
     // A new page replaces the old one's records; the detail stays.
-    s = receiveTradePage({ ...s, offset: 50 }, tradeQueryKey({ ...s, offset: 50 }), { rows: [trade('c')], total: 51, offset: 50, limit: 50 });
+    s = receiveTradePage({ ...s, offset: 50 }, tradeQueryKey({ ...s, offset: 50 }), {
+      rows: [trade('c')],
+      total: 51,
+      offset: 50,
+      limit: 50,
+    });
     expect(Object.keys(s.byId).sort()).toEqual(['c', 'y']);
   });
 });
 
 describe('alert firing selection', () => {
-  const firing = (id: string, at: string) => ({ id, ruleId: 'r', ruleName: 'R', itemId: 1, market_hash_name: id, price: 1, firedAt: at, acknowledged: false, autoBuy: null });
+  const firing = (id: string, at: string) => ({
+    id,
+    ruleId: 'r',
+    ruleName: 'R',
+    itemId: 1,
+    market_hash_name: id,
+    price: 1,
+    firedAt: at,
+    acknowledged: false,
+    autoBuy: null,
+  });
   it('walks the firings newest first and forgets a firing that is gone', () => {
-    let a = mergeFirings(initialAlerts, [firing('old', '2026-03-01T10:00:00.000Z'), firing('new', '2026-03-01T12:00:00.000Z')]);
+    let a = mergeFirings(initialAlerts, [
+      firing('old', '2026-03-01T10:00:00.000Z'),
+      firing('new', '2026-03-01T12:00:00.000Z'),
+    ]);
     a = moveFiringSelection(a, 1);
     expect(a.selectedFiringId).toBe('new');
     a = moveFiringSelection(a, 1);
@@ -191,8 +294,19 @@ describe('alerts, toasts, routes', () => {
 
   it('collapses a flood of alert notifications into one summary toast', () => {
     // Ids as the engine makes them: the producer, then what it is about.
-    const n = (name: string, kind: 'alert' | 'trade') => ({ id: `${kind}:${name}`, kind, title: name, body: `body ${name}`, target: null, at: '2026-03-01T12:00:00.000Z' });
-    expect(toastsFromNotifications([n('a', 'alert'), n('b', 'alert'), n('t', 'trade')]).map((t) => t.id)).toEqual(['trade:t', 'alert:a', 'alert:b']);
+    const n = (name: string, kind: 'alert' | 'trade') => ({
+      id: `${kind}:${name}`,
+      kind,
+      title: name,
+      body: `body ${name}`,
+      target: null,
+      at: '2026-03-01T12:00:00.000Z',
+    });
+    expect(toastsFromNotifications([n('a', 'alert'), n('b', 'alert'), n('t', 'trade')]).map((t) => t.id)).toEqual([
+      'trade:t',
+      'alert:a',
+      'alert:b',
+    ]);
     const many = toastsFromNotifications([n('a', 'alert'), n('b', 'alert'), n('c', 'alert'), n('t', 'trade')]);
     expect(many).toHaveLength(2);
     expect(many[1]).toMatchObject({ title: '3 alerts fired', body: 'body a and 2 more', opensAlerts: true });
@@ -207,27 +321,58 @@ describe('alerts, toasts, routes', () => {
 
   it('validates the rule editor and keeps auto-buy off by default', () => {
     expect(ruleProblems(EMPTY_RULE_FORM).name).toBeDefined();
-    expect(ruleProblems({ ...EMPTY_RULE_FORM, name: 'x' }).filters).toBe('Add at least one condition (a filter or a maximum price)');
-    const filters = withFilterEdit(EMPTY_FILTERS, { search: 'Doppler', phase: 'Ruby', stickerNames: 'Crown (Foil), Titan ', seeds: '661, 1-25', hasCharm: 'yes' });
+    expect(ruleProblems({ ...EMPTY_RULE_FORM, name: 'x' }).filters).toBe(
+      'Add at least one condition (a filter or a maximum price)',
+    );
+    const filters = withFilterEdit(EMPTY_FILTERS, {
+      search: 'Doppler',
+      phase: 'Ruby',
+      stickerNames: 'Crown (Foil), Titan ',
+      seeds: '661, 1-25',
+      hasCharm: 'yes',
+    });
     const ok = { ...EMPTY_RULE_FORM, name: 'Rubies', filters, maxPrice: '1,500' };
     expect(ruleProblems(ok)).toEqual({});
     expect(ruleInput(ok)).toEqual({
       name: 'Rubies',
       enabled: true,
-      filters: catalogFiltersSchema.parse({ search: 'Doppler', phase: 'Ruby', stickerNames: ['Crown (Foil)', 'Titan'], seeds: [[1, 25], [661, 661]], hasCharm: true }),
+      filters: catalogFiltersSchema.parse({
+        search: 'Doppler',
+        phase: 'Ruby',
+        stickerNames: ['Crown (Foil)', 'Titan'],
+        seeds: [
+          [1, 25],
+          [661, 661],
+        ],
+        hasCharm: true,
+      }),
       maxPrice: 150_000,
       autoBuy: { enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, dryRun: false },
     });
     // A filter the catalog would leave out is not saved as if it were not there.
-    expect(ruleProblems({ ...ok, filters: withFilterEdit(filters, { seeds: '661, abc' }) }).filters).toBe('Fix the filter marked in red');
-    expect(ruleProblems({ ...ok, filters: withFilterEdit(filters, { discountMin: '150' }) }).filters).toBe('Fix the filter marked in red');
+    expect(ruleProblems({ ...ok, filters: withFilterEdit(filters, { seeds: '661, abc' }) }).filters).toBe(
+      'Fix the filter marked in red',
+    );
+    expect(ruleProblems({ ...ok, filters: withFilterEdit(filters, { discountMin: '150' }) }).filters).toBe(
+      'Fix the filter marked in red',
+    );
     const auto = { ...ok, autoBuy: true };
     // Auto-buy needs a maximum price per item, as the engine does.
-    expect(ruleProblems({ ...auto, maxPrice: '', recipientId: 'r', spendCap: '100', dailyCap: '50' })).toEqual({ maxPrice: 'Auto-buy needs a maximum price per item' });
+    expect(ruleProblems({ ...auto, maxPrice: '', recipientId: 'r', spendCap: '100', dailyCap: '50' })).toEqual({
+      maxPrice: 'Auto-buy needs a maximum price per item',
+    });
     expect(Object.keys(ruleProblems(auto)).sort()).toEqual(['dailyCap', 'recipientId', 'spendCap']);
     expect(ruleProblems({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '200' }).dailyCap).toMatch(/exceed/);
-    expect(ruleInput({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '50' }).autoBuy).toEqual({ enabled: true, recipientId: 'r', spendCap: 10_000, dailyCap: 5000, dryRun: false });
-    expect(ruleInput({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '50', dryRun: true }).autoBuy?.dryRun).toBe(true);
+    expect(ruleInput({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '50' }).autoBuy).toEqual({
+      enabled: true,
+      recipientId: 'r',
+      spendCap: 10_000,
+      dailyCap: 5000,
+      dryRun: false,
+    });
+    expect(
+      ruleInput({ ...auto, recipientId: 'r', spendCap: '100', dailyCap: '50', dryRun: true }).autoBuy?.dryRun,
+    ).toBe(true);
     expect(formFromRule(rule('r1')).maxPrice).toBe('1000.00');
     expect(formFromRule(rule('r1')).filters).toMatchObject({ search: 'Doppler', seeds: '1-25', discountMin: '20' });
     expect(ruleInput(formFromRule(rule('r1'))).filters).toEqual(rule('r1').filters);

@@ -29,7 +29,8 @@ function over(layer: string, below: string): string {
   const b = /^#([0-9a-f]{6})$/i.exec(below);
   if (!m || !b) throw new Error(`cannot lay ${layer} over ${below}`);
   const alpha = Number(m[4]);
-  const channel = (i: number) => Math.round(Number(m[i + 1]) * alpha + parseInt((b[1] as string).slice(i * 2, i * 2 + 2), 16) * (1 - alpha));
+  const channel = (i: number) =>
+    Math.round(Number(m[i + 1]) * alpha + parseInt((b[1] as string).slice(i * 2, i * 2 + 2), 16) * (1 - alpha));
   return `#${[0, 1, 2].map((i) => channel(i).toString(16).padStart(2, '0')).join('')}`;
 }
 

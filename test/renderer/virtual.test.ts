@@ -110,7 +110,9 @@ describe('palette matching', () => {
   it('prefers substrings and word starts', () => {
     expect(fuzzyScore('Go to Trades', '')).toBe(0);
     expect(fuzzyScore('Go to Trades', 'xyz')).toBeNull();
-    expect(fuzzyScore('Go to Trades', 'trades')).toBeGreaterThan(fuzzyScore('Export trades as CSV', 'trades') as number);
+    expect(fuzzyScore('Go to Trades', 'trades')).toBeGreaterThan(
+      fuzzyScore('Export trades as CSV', 'trades') as number,
+    );
     expect(fuzzyScore('Buy by name', 'bbn')).not.toBeNull();
   });
   it('ranks and keeps order for ties', () => {

@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BalanceHistoryPage, BalanceTransaction, BuyResult, CatalogEnvelope, Item, Trade, TradeHistoryPage } from '../../src/shared/api';
+import type {
+  BalanceHistoryPage,
+  BalanceTransaction,
+  BuyResult,
+  CatalogEnvelope,
+  Item,
+  Trade,
+  TradeHistoryPage,
+} from '../../src/shared/api';
 import { DEMO_MERCHANT } from '../../src/server/config';
 import { ITEMS_GONE_BEFORE_SEND } from '../../src/server/domain/core';
 import type { Sandbox } from '../../src/server/sandbox';
@@ -24,7 +32,8 @@ describe('sandbox admin helpers', () => {
   const demo = (): MerchantCredentials => sb.demo as MerchantCredentials;
 
   async function ledger(merchant: MerchantCredentials): Promise<BalanceTransaction[]> {
-    return (await merchantApi(sb, merchant).get<BalanceHistoryPage>('/Wallet/BalanceHistory?limit=500')).body.transactions;
+    return (await merchantApi(sb, merchant).get<BalanceHistoryPage>('/Wallet/BalanceHistory?limit=500')).body
+      .transactions;
   }
 
   async function balance(merchant: MerchantCredentials): Promise<number> {
@@ -48,7 +57,9 @@ describe('sandbox admin helpers', () => {
   }
 
   async function listItem(partial: Partial<Item> = {}): Promise<Item> {
-    return at((await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 800, ...partial }] })).body.items);
+    return at(
+      (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 800, ...partial }] })).body.items,
+    );
   }
 
   async function buy(merchant: MerchantCredentials, item: Item): Promise<BuyResult> {
@@ -63,11 +74,16 @@ describe('sandbox admin helpers', () => {
   }
 
   async function tradeOf(merchant: MerchantCredentials, tradeId: string): Promise<Trade> {
-    return at((await merchantApi(sb, merchant).get<TradeHistoryPage>(`/Trades/History?tradeId=${tradeId}`)).body.trades);
+    return at(
+      (await merchantApi(sb, merchant).get<TradeHistoryPage>(`/Trades/History?tradeId=${tradeId}`)).body.trades,
+    );
   }
 
   async function onSale(itemId: number): Promise<boolean> {
-    return (await merchantApi(sb, demo()).post<CatalogEnvelope>('/Items/SearchItems', { itemId: [itemId] })).body.totalItems === 1;
+    return (
+      (await merchantApi(sb, demo()).post<CatalogEnvelope>('/Items/SearchItems', { itemId: [itemId] })).body
+        .totalItems === 1
+    );
   }
 
   describe('balances', () => {
@@ -89,8 +105,14 @@ describe('sandbox admin helpers', () => {
         market_hash_name: null,
         phase: null,
       });
-      const topUp = await admin.post<BalanceTransaction>(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'ADMIN TOP UP', amount: 500 });
-      const deposit = await admin.post<BalanceTransaction>(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'CRYPTO DEPOSIT', amount: 1_000 });
+      const topUp = await admin.post<BalanceTransaction>(`/admin/merchants/${merchant.merchantId}/balance`, {
+        type: 'ADMIN TOP UP',
+        amount: 500,
+      });
+      const deposit = await admin.post<BalanceTransaction>(`/admin/merchants/${merchant.merchantId}/balance`, {
+        type: 'CRYPTO DEPOSIT',
+        amount: 1_000,
+      });
       expect([topUp.body.amount, deposit.body.amount]).toEqual([500, 1_000]);
       expect(await balance(merchant)).toBe(99_000);
 
@@ -103,12 +125,17 @@ describe('sandbox admin helpers', () => {
         ['ADMIN TOP UP', 100_000],
       ]);
       expect(at(entries, 2)).toEqual(deduct.body);
-      const deductions = (await merchantApi(sb, merchant).get<BalanceHistoryPage>('/Wallet/BalanceHistory?type=ADMIN%20DEDUCT')).body;
+      const deductions = (
+        await merchantApi(sb, merchant).get<BalanceHistoryPage>('/Wallet/BalanceHistory?type=ADMIN%20DEDUCT')
+      ).body;
       expect(deductions.transactions.map((e) => e.amount)).toEqual([-2_500]);
 
       // The amount is a positive number of cents; the type gives the sign.
       for (const amount of [0, -5, 1.5]) {
-        const refused = await admin.post<ErrorBody>(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'ADMIN DEDUCT', amount });
+        const refused = await admin.post<ErrorBody>(`/admin/merchants/${merchant.merchantId}/balance`, {
+          type: 'ADMIN DEDUCT',
+          amount,
+        });
         expect([refused.status, refused.body.error]).toEqual([400, 'invalid_request']);
       }
       expect(await balance(merchant)).toBe(99_000);
@@ -116,20 +143,35 @@ describe('sandbox admin helpers', () => {
 
     it('PATCH {balance} reaches the new balance through one ledger entry of the difference', async () => {
       const merchant = await admin.createMerchant({ balance: 10_000, creditLimit: 500 });
-      const up = await admin.patch<{ balance: number; totalAvailable: number }>(`/admin/merchants/${merchant.merchantId}`, { balance: 25_000 });
+      const up = await admin.patch<{ balance: number; totalAvailable: number }>(
+        `/admin/merchants/${merchant.merchantId}`,
+        { balance: 25_000 },
+      );
       expect(up.status).toBe(200);
       expect(up.body).toMatchObject({ balance: 25_000, totalAvailable: 25_500 });
       await admin.patch(`/admin/merchants/${merchant.merchantId}`, { balance: 4_000 });
       // The same balance again writes nothing.
       await admin.patch(`/admin/merchants/${merchant.merchantId}`, { balance: 4_000, creditLimit: 700 });
       const entries = await ledger(merchant);
-      expect(entries.map((e) => ({ type: e.type, amount: e.amount, before: e.balanceBefore, after: e.balanceAfter, note: e.note }))).toEqual([
+      expect(
+        entries.map((e) => ({
+          type: e.type,
+          amount: e.amount,
+          before: e.balanceBefore,
+          after: e.balanceAfter,
+          note: e.note,
+        })),
+      ).toEqual([
         { type: 'ADMIN DEDUCT', amount: -21_000, before: 25_000, after: 4_000, note: 'Balance set by administrator' },
         { type: 'ADMIN TOP UP', amount: 15_000, before: 10_000, after: 25_000, note: 'Balance set by administrator' },
         { type: 'ADMIN TOP UP', amount: 10_000, before: 0, after: 10_000, note: 'Starting balance' },
       ]);
       expect(entries.reduce((sum, e) => sum + e.amount, 0)).toBe(4_000);
-      expect((await merchantApi(sb, merchant).get('/Wallet/GetBalance')).body).toEqual({ balance: 4_000, credit_limit: 700, total_available: 4_700 });
+      expect((await merchantApi(sb, merchant).get('/Wallet/GetBalance')).body).toEqual({
+        balance: 4_000,
+        credit_limit: 700,
+        total_available: 4_700,
+      });
     });
   });
 
@@ -153,7 +195,11 @@ describe('sandbox admin helpers', () => {
 
       const reset = await admin.post<{ reset: boolean; totalItems: number; totalValue: number }>('/admin/reset');
       expect(reset.status).toBe(200);
-      expect(reset.body).toEqual({ reset: true, totalItems: seededCatalog.totalItems, totalValue: seededCatalog.totalValue });
+      expect(reset.body).toEqual({
+        reset: true,
+        totalItems: seededCatalog.totalItems,
+        totalValue: seededCatalog.totalValue,
+      });
 
       // The catalog is the generated one again, item for item; only lastUpdate is new.
       const catalog = (await merchantApi(sb, demo()).get<CatalogEnvelope>('/Items/GetAllItemsOnSale')).body;
@@ -161,7 +207,12 @@ describe('sandbox admin helpers', () => {
       expect([catalog.totalItems, catalog.totalValue]).toEqual([seededCatalog.totalItems, seededCatalog.totalValue]);
       expect(Date.parse(catalog.lastUpdate)).toBeGreaterThan(Date.parse(seededCatalog.lastUpdate));
       // The demo merchant keeps its credentials, with nothing but its starting balance.
-      expect((await merchantApi(sb, demo()).get<TradeHistoryPage>('/Trades/History')).body).toEqual({ trades: [], total: 0, limit: 50, page: 1 });
+      expect((await merchantApi(sb, demo()).get<TradeHistoryPage>('/Trades/History')).body).toEqual({
+        trades: [],
+        total: 0,
+        limit: 50,
+        page: 1,
+      });
       expect(await ledger(demo())).toEqual([{ ...at(seededLedger), createdAt: expect.any(String) }]);
       expect((await merchantApi(sb, demo()).get('/Wallet/GetBalance')).body).toEqual({
         balance: DEMO_MERCHANT.balance,
@@ -209,7 +260,9 @@ describe('sandbox admin helpers', () => {
       expect(Date.parse(rebuilt.body.lastUpdate)).toBeGreaterThan(Date.parse(first));
       expect(Math.abs(Date.parse(rebuilt.body.lastUpdate) - (await clockNow()))).toBeLessThan(1000);
       expect(await lastUpdate()).toBe(rebuilt.body.lastUpdate);
-      expect((await merchantApi(sb, demo()).get<CatalogEnvelope>('/Items/GetAllItemsOnSale')).body.lastUpdate).toBe(rebuilt.body.lastUpdate);
+      expect((await merchantApi(sb, demo()).get<CatalogEnvelope>('/Items/GetAllItemsOnSale')).body.lastUpdate).toBe(
+        rebuilt.body.lastUpdate,
+      );
 
       // The interval restarts at the manual rebuild: nothing at 4:59, a rebuild at exactly 5:00, and again 5:00 later.
       let previous = rebuilt.body.lastUpdate;
@@ -234,15 +287,31 @@ describe('sandbox admin helpers', () => {
     it('is derived from wear, robust to floating point (0.9 → 10%)', async () => {
       const wears = [0, 1, 0.9, 0.07685845345258713, null];
       const item = await listItem({
-        stickers: wears.map((wear, slot) => ({ name: `Sticker | Test ${slot}`, img: 'http://sandbox.invalid/img/sticker/test.svg', slot, wear })),
+        stickers: wears.map((wear, slot) => ({
+          name: `Sticker | Test ${slot}`,
+          img: 'http://sandbox.invalid/img/sticker/test.svg',
+          slot,
+          wear,
+        })),
       } as Partial<Item>);
       const expected = ['100%', '0%', '10%', '92%', null];
       expect(item.stickers.map((s) => s.wearPercent)).toEqual(expected);
-      const seen = at((await merchantApi(sb, demo()).post<CatalogEnvelope>('/Items/SearchItems', { itemId: [item.itemId] })).body.items);
+      const seen = at(
+        (await merchantApi(sb, demo()).post<CatalogEnvelope>('/Items/SearchItems', { itemId: [item.itemId] })).body
+          .items,
+      );
       expect(seen.stickers.map((s) => [s.wear, s.wearPercent])).toEqual(wears.map((wear, i) => [wear, expected[i]]));
       // A wearPercent given by the caller is recomputed, so the two always agree.
       const given = await listItem({
-        stickers: [{ name: 'Sticker | Given', img: 'http://sandbox.invalid/img/sticker/given.svg', slot: 0, wear: 0.9, wearPercent: '9%' }],
+        stickers: [
+          {
+            name: 'Sticker | Given',
+            img: 'http://sandbox.invalid/img/sticker/given.svg',
+            slot: 0,
+            wear: 0.9,
+            wearPercent: '9%',
+          },
+        ],
       } as Partial<Item>);
       expect(at(given.stickers).wearPercent).toBe('10%');
     });
@@ -251,9 +320,17 @@ describe('sandbox admin helpers', () => {
       const wears = [0, 5.49e-8, Math.fround(5.49e-8), 1e-7, 1e-6, 0.005, 0.01, 0.010001, 0.9999999];
       const expected = ['100%', '99%', '99%', '99%', '99%', '99%', '99%', '98%', '0%'];
       const item = await listItem({
-        stickers: wears.map((wear, slot) => ({ name: `Sticker | Tiny ${slot}`, img: 'http://sandbox.invalid/img/sticker/test.svg', slot, wear })),
+        stickers: wears.map((wear, slot) => ({
+          name: `Sticker | Tiny ${slot}`,
+          img: 'http://sandbox.invalid/img/sticker/test.svg',
+          slot,
+          wear,
+        })),
       } as Partial<Item>);
-      const seen = at((await merchantApi(sb, demo()).post<CatalogEnvelope>('/Items/SearchItems', { itemId: [item.itemId] })).body.items);
+      const seen = at(
+        (await merchantApi(sb, demo()).post<CatalogEnvelope>('/Items/SearchItems', { itemId: [item.itemId] })).body
+          .items,
+      );
       expect(seen.stickers.map((s) => [s.wear, s.wearPercent])).toEqual(wears.map((wear, i) => [wear, expected[i]]));
     });
   });
@@ -261,7 +338,9 @@ describe('sandbox admin helpers', () => {
   describe('DELETE /admin/items/:itemId (sold elsewhere)', () => {
     it('takes an item on sale off sale', async () => {
       const item = await listItem();
-      const answer = await admin.delete<{ itemId: number; removed: boolean; trade: Trade | null }>(`/admin/items/${item.itemId}`);
+      const answer = await admin.delete<{ itemId: number; removed: boolean; trade: Trade | null }>(
+        `/admin/items/${item.itemId}`,
+      );
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({ itemId: item.itemId, removed: true, trade: null });
       expect(await onSale(item.itemId)).toBe(false);
@@ -275,11 +354,24 @@ describe('sandbox admin helpers', () => {
       const sent = await admin.transition(bought.tradeId, { status: 'SENT' });
       expect(await balance(merchant)).toBe(48_800);
 
-      const answer = await admin.delete<{ itemId: number; removed: boolean; trade: Trade }>(`/admin/items/${item.itemId}`);
+      const answer = await admin.delete<{ itemId: number; removed: boolean; trade: Trade }>(
+        `/admin/items/${item.itemId}`,
+      );
       expect(answer.status).toBe(200);
-      expect(answer.body.trade).toMatchObject({ tradeId: bought.tradeId, status: 'CANCELLED', errorCode: 505, failReason: 'Items no longer valid' });
+      expect(answer.body.trade).toMatchObject({
+        tradeId: bought.tradeId,
+        status: 'CANCELLED',
+        errorCode: 505,
+        failReason: 'Items no longer valid',
+      });
       const trade = await tradeOf(merchant, bought.tradeId);
-      expect(trade).toMatchObject({ status: 'CANCELLED', errorCode: 505, failReason: 'Items no longer valid', offerId: sent.offerId, stage: 2 });
+      expect(trade).toMatchObject({
+        status: 'CANCELLED',
+        errorCode: 505,
+        failReason: 'Items no longer valid',
+        offerId: sent.offerId,
+        stage: 2,
+      });
       expect(trade.cancelledAt).toBe(trade.updatedAt);
       expect((await ledger(merchant)).slice(0, 2).map((e) => [e.type, e.amount, e.tradeId])).toEqual([
         ['BUY CANCELLED', 1_200, bought.tradeId],
@@ -300,7 +392,12 @@ describe('sandbox admin helpers', () => {
       const answer = await admin.delete<{ trade: Trade }>(`/admin/items/${item.itemId}`);
       expect(answer.status).toBe(200);
       const trade = await tradeOf(merchant, bought.tradeId);
-      expect(trade).toMatchObject({ status: 'FAILED', errorCode: 500, failReason: ITEMS_GONE_BEFORE_SEND, offerId: null });
+      expect(trade).toMatchObject({
+        status: 'FAILED',
+        errorCode: 500,
+        failReason: ITEMS_GONE_BEFORE_SEND,
+        offerId: null,
+      });
       expect(answer.body.trade).toEqual(trade);
       expect(await balance(merchant)).toBe(50_000);
       expect(await onSale(item.itemId)).toBe(false);

@@ -18,7 +18,12 @@ interface Ready {
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function launch(args: string[]): { child: ChildProcessWithoutNullStreams; ready: Promise<Ready>; exited: Promise<number | null>; stderr: () => string } {
+function launch(args: string[]): {
+  child: ChildProcessWithoutNullStreams;
+  ready: Promise<Ready>;
+  exited: Promise<number | null>;
+  stderr: () => string;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], { cwd: process.cwd() });
   let stdout = '';
   let stderr = '';
@@ -41,7 +46,19 @@ describe('sandbox CLI', () => {
   const db = join(dir, 'state.db');
 
   it('prints its URLs and demo credentials, answers /health, keeps state across a restart, stops cleanly on SIGTERM', async () => {
-    const first = launch(['--port', '0', '--db', db, '--items', '500', '--seed', '3', '--admin-token', 'secret-admin', '--json']);
+    const first = launch([
+      '--port',
+      '0',
+      '--db',
+      db,
+      '--items',
+      '500',
+      '--seed',
+      '3',
+      '--admin-token',
+      'secret-admin',
+      '--json',
+    ]);
     const ready = await first.ready;
     expect(ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.ws_url).toBe(`${ready.base_url.replace('http', 'ws')}/ws`);
@@ -52,7 +69,12 @@ describe('sandbox CLI', () => {
     const catalog = (await demo.get<CatalogEnvelope>('/Items/GetAllItemsOnSale')).body;
     expect(catalog.totalItems).toBe(500);
     const item = catalog.items[0] as CatalogEnvelope['items'][number];
-    const bought = await demo.post<BuyResult>('/Items/Buy', { itemId: item.itemId, assetId: item.assetId, price: item.price, tradeUrl: TEST_TRADE_URL });
+    const bought = await demo.post<BuyResult>('/Items/Buy', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      tradeUrl: TEST_TRADE_URL,
+    });
     expect(bought.status).toBe(200);
     const advanced = await adminApi({ baseUrl: ready.base_url, adminToken: 'secret-admin' }).advance(3600);
 
@@ -62,11 +84,20 @@ describe('sandbox CLI', () => {
     const second = launch(['--port', '0', '--db', db, '--admin-token', 'secret-admin', '--json']);
     const again = await second.ready;
     expect(again.api_key).toBe(ready.api_key);
-    const demoAgain = merchantApi({ baseUrl: again.base_url }, { merchantId: again.merchant_id, apiKey: again.api_key });
+    const demoAgain = merchantApi(
+      { baseUrl: again.base_url },
+      { merchantId: again.merchant_id, apiKey: again.api_key },
+    );
     const trades = (await demoAgain.get<TradeHistoryPage>('/Trades/History')).body;
     expect(trades.trades.map((t) => t.tradeId)).toEqual([bought.body.tradeId]);
-    expect((await demoAgain.post<CatalogEnvelope>('/Items/SearchItems', { itemId: [item.itemId] })).body.totalItems).toBe(0);
-    const clock = (await adminApi({ baseUrl: again.base_url, adminToken: 'secret-admin' }).get<{ now: string; offsetMs: number }>('/admin/clock')).body;
+    expect(
+      (await demoAgain.post<CatalogEnvelope>('/Items/SearchItems', { itemId: [item.itemId] })).body.totalItems,
+    ).toBe(0);
+    const clock = (
+      await adminApi({ baseUrl: again.base_url, adminToken: 'secret-admin' }).get<{ now: string; offsetMs: number }>(
+        '/admin/clock',
+      )
+    ).body;
     // The test clock's offset survived: time did not jump back to real time.
     expect(Date.parse(clock.now)).toBeGreaterThan(Date.parse(advanced.now));
     expect(clock.offsetMs).toBeGreaterThan(3590 * 1000);

@@ -21,12 +21,33 @@ describe('feed frames', () => {
         { itemId: 5, price: 100 },
         { itemId: 6, price: 200 },
       ]),
-      tradeUpdatedFrame({ tradeId: 't1', status: 'FAILED', externalId: null, offerId: 'o', failReason: 'why "so"', errorCode: 3 }),
+      tradeUpdatedFrame({
+        tradeId: 't1',
+        status: 'FAILED',
+        externalId: null,
+        offerId: 'o',
+        failReason: 'why "so"',
+        errorCode: 3,
+      }),
     ];
     const parsed = frames.map((text) => feedFrameSchema.parse(JSON.parse(text)));
     expect(parsed[0]).toEqual({ type: 'connected', merchantId: 'm_"quoted"' });
-    expect(parsed[3]).toEqual({ type: 'price_changed', items: [{ itemId: 5, price: 100 }, { itemId: 6, price: 200 }] });
-    expect(Object.keys(parsed[4] as object)).toEqual(['type', 'tradeId', 'status', 'externalId', 'offerId', 'failReason', 'errorCode']);
+    expect(parsed[3]).toEqual({
+      type: 'price_changed',
+      items: [
+        { itemId: 5, price: 100 },
+        { itemId: 6, price: 200 },
+      ],
+    });
+    expect(Object.keys(parsed[4] as object)).toEqual([
+      'type',
+      'tradeId',
+      'status',
+      'externalId',
+      'offerId',
+      'failReason',
+      'errorCode',
+    ]);
   });
 
   it('merges consecutive events of one type and keeps the order across types', () => {
@@ -35,7 +56,14 @@ describe('feed frames', () => {
     queue.addItems('item_removed', [2, 3]);
     queue.addItems('price_changed', [{ itemId: 4, price: 1 }]);
     queue.addItems('item_removed', []);
-    queue.addTrade('m', { tradeId: 't', status: 'PENDING', externalId: null, offerId: null, failReason: null, errorCode: null });
+    queue.addTrade('m', {
+      tradeId: 't',
+      status: 'PENDING',
+      externalId: null,
+      offerId: null,
+      failReason: null,
+      errorCode: null,
+    });
     queue.addItems('item_removed', [5]);
     const frames = queue.take();
     expect(frames.map((f) => f.type)).toEqual(['item_removed', 'price_changed', 'trade_updated', 'item_removed']);
@@ -56,7 +84,8 @@ describe('feed frames', () => {
   it('numbers the 8 reveal combinations', () => {
     const keys = new Set<number>();
     for (const steamId of [false, true])
-      for (const inspectInGame of [false, true]) for (const tradeUrl of [false, true]) keys.add(revealKey({ steamId, inspectInGame, tradeUrl }));
+      for (const inspectInGame of [false, true])
+        for (const tradeUrl of [false, true]) keys.add(revealKey({ steamId, inspectInGame, tradeUrl }));
     expect([...keys].sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 });

@@ -54,7 +54,11 @@ class FeedClient {
     );
   }
 
-  static open(url: string, credentials: MerchantCredentials, options: { autoPong?: boolean } = {}): Promise<FeedClient> {
+  static open(
+    url: string,
+    credentials: MerchantCredentials,
+    options: { autoPong?: boolean } = {},
+  ): Promise<FeedClient> {
     const ws = new WebSocket(url, {
       headers: { 'x-api-key': credentials.apiKey, 'x-merchant-id': credentials.merchantId },
       ...options,
@@ -62,13 +66,19 @@ class FeedClient {
     const client = new FeedClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));
-      ws.once('unexpected-response', (_request, response) => reject(new Error(`upgrade refused: ${response.statusCode}`)));
+      ws.once('unexpected-response', (_request, response) =>
+        reject(new Error(`upgrade refused: ${response.statusCode}`)),
+      );
       ws.once('error', reject);
     });
   }
 
   /** Opens and waits for the first frame. */
-  static async connected(url: string, credentials: MerchantCredentials, options: { autoPong?: boolean } = {}): Promise<FeedClient> {
+  static async connected(
+    url: string,
+    credentials: MerchantCredentials,
+    options: { autoPong?: boolean } = {},
+  ): Promise<FeedClient> {
     const client = await FeedClient.open(url, credentials, options);
     await client.waitFrames(1);
     return client;
@@ -84,7 +94,10 @@ class FeedClient {
     return this.frames;
   }
 
-  async waitFor<T extends FeedFrame['type']>(type: T, match: (frame: Extract<FeedFrame, { type: T }>) => boolean = () => true) {
+  async waitFor<T extends FeedFrame['type']>(
+    type: T,
+    match: (frame: Extract<FeedFrame, { type: T }>) => boolean = () => true,
+  ) {
     let found: Extract<FeedFrame, { type: T }> | undefined;
     await waitFor(() => (found = this.ofType(type).find(match)) !== undefined, `a ${type} frame`);
     return found as Extract<FeedFrame, { type: T }>;
@@ -97,7 +110,10 @@ class FeedClient {
 }
 
 /** The answer to an upgrade that the server refuses. */
-function refusedUpgrade(url: string, headers: Record<string, string>): Promise<{ status: number; contentType: string; body: unknown }> {
+function refusedUpgrade(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; contentType: string; body: unknown }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers });
     ws.once('open', () => {
@@ -109,14 +125,21 @@ function refusedUpgrade(url: string, headers: Record<string, string>): Promise<{
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type']), body: JSON.parse(text) }),
+        resolve({
+          status: response.statusCode ?? 0,
+          contentType: String(response.headers['content-type']),
+          body: JSON.parse(text),
+        }),
       );
     });
     ws.once('error', () => {});
   });
 }
 
-const headersOf = (credentials: MerchantCredentials) => ({ 'x-api-key': credentials.apiKey, 'x-merchant-id': credentials.merchantId });
+const headersOf = (credentials: MerchantCredentials) => ({
+  'x-api-key': credentials.apiKey,
+  'x-merchant-id': credentials.merchantId,
+});
 
 describe('sandbox WebSocket feed', () => {
   let sb: Sandbox;
@@ -126,22 +149,30 @@ describe('sandbox WebSocket feed', () => {
   const clients: FeedClient[] = [];
   let nextItemId = 8_000_001;
 
-  async function open(credentials: MerchantCredentials, options: { autoPong?: boolean } = {}, url = sb.wsUrl): Promise<FeedClient> {
+  async function open(
+    credentials: MerchantCredentials,
+    options: { autoPong?: boolean } = {},
+    url = sb.wsUrl,
+  ): Promise<FeedClient> {
     const client = await FeedClient.connected(url, credentials, options);
     clients.push(client);
     return client;
   }
 
   async function listItems(partials: Partial<Item>[]): Promise<Item[]> {
-    const answer = await admin.post<{ items: Item[] }>('/admin/items', { items: partials.map((p) => ({ itemId: nextItemId++, ...p })) });
+    const answer = await admin.post<{ items: Item[] }>('/admin/items', {
+      items: partials.map((p) => ({ itemId: nextItemId++, ...p })),
+    });
     expect(answer.status).toBe(200);
     return answer.body.items;
   }
 
   const onSaleIds = (limit: number) =>
-    (sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id LIMIT ?').all(limit) as { item_id: number }[]).map(
-      (row) => row.item_id,
-    );
+    (
+      sb.core.db.prepare('SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id LIMIT ?').all(limit) as {
+        item_id: number;
+      }[]
+    ).map((row) => row.item_id);
 
   beforeEach(async () => {
     sb = await startSandbox({ items: 300, seed: 3 });
@@ -160,10 +191,16 @@ describe('sandbox WebSocket feed', () => {
 
   describe('upgrade', () => {
     it('refuses missing or wrong credentials with 401 and the JSON envelope', async () => {
-      const expected = { status: 401, contentType: 'application/json', body: { error: 'unauthorized', message: 'Invalid API key or Merchant ID' } };
+      const expected = {
+        status: 401,
+        contentType: 'application/json',
+        body: { error: 'unauthorized', message: 'Invalid API key or Merchant ID' },
+      };
       expect(await refusedUpgrade(sb.wsUrl, {})).toEqual(expected);
       expect(await refusedUpgrade(sb.wsUrl, { 'x-merchant-id': merchantA.merchantId })).toEqual(expected);
-      expect(await refusedUpgrade(sb.wsUrl, { ...headersOf(merchantA), 'x-api-key': merchantB.apiKey })).toEqual(expected);
+      expect(await refusedUpgrade(sb.wsUrl, { ...headersOf(merchantA), 'x-api-key': merchantB.apiKey })).toEqual(
+        expected,
+      );
       expect(await refusedUpgrade(sb.wsUrl, { ...headersOf(merchantA), 'x-merchant-id': 'nobody' })).toEqual(expected);
       expect(sb.feed.connectionCount(merchantA.merchantId)).toBe(0);
     });
@@ -200,14 +237,18 @@ describe('sandbox WebSocket feed', () => {
       const three = [await open(merchantA), await open(merchantA), await open(merchantA)];
       const fourth = await FeedClient.open(sb.wsUrl, merchantA);
       clients.push(fourth);
-      expect(await fourth.whenClosed).toEqual({ code: FEED_CLOSE_CODES.connectionLimit, reason: 'connection limit: 3 per merchant' });
+      expect(await fourth.whenClosed).toEqual({
+        code: FEED_CLOSE_CODES.connectionLimit,
+        reason: 'connection limit: 3 per merchant',
+      });
       expect(fourth.frames).toEqual([]);
       expect(sb.feed.connectionCount(merchantA.merchantId)).toBe(3);
 
       // The others still receive events; another merchant is not limited by A's connections.
       const other = await open(merchantB);
       const [item] = await listItems([{ price: 500 }]);
-      for (const client of [...three, other]) await client.waitFor('item_upserted', (f) => f.items[0]?.itemId === item?.itemId);
+      for (const client of [...three, other])
+        await client.waitFor('item_upserted', (f) => f.items[0]?.itemId === item?.itemId);
       expect(three.every((client) => client.ws.readyState === WebSocket.OPEN)).toBe(true);
 
       await three[0]?.close();
@@ -280,7 +321,10 @@ describe('sandbox WebSocket feed', () => {
         const { tradeId } = bought.body;
         all.push(tradeId);
         const offerId = await driveRow(admin, tradeId, row);
-        const expected = expectedUpdates(row, tradeId, externalId, offerId).map((update) => ({ type: 'trade_updated', ...update }));
+        const expected = expectedUpdates(row, tradeId, externalId, offerId).map((update) => ({
+          type: 'trade_updated',
+          ...update,
+        }));
         const mine = () => a.ofType('trade_updated').filter((frame) => frame.tradeId === tradeId);
         await waitFor(() => mine().length >= expected.length, `${row.name}: ${expected.length} frames`);
         // A later frame to the same connection proves no duplicate was still on its way.
@@ -288,7 +332,16 @@ describe('sandbox WebSocket feed', () => {
         await a.waitFor('item_upserted', (frame) => frame.items.some((i) => i.itemId === marker.itemId));
         lastMarker = marker.itemId;
         expect(mine(), row.name).toEqual(expected);
-        for (const frame of mine()) expect(Object.keys(frame)).toEqual(['type', 'tradeId', 'status', 'externalId', 'offerId', 'failReason', 'errorCode']);
+        for (const frame of mine())
+          expect(Object.keys(frame)).toEqual([
+            'type',
+            'tradeId',
+            'status',
+            'externalId',
+            'offerId',
+            'failReason',
+            'errorCode',
+          ]);
       }
       // B got everything sent to every connection up to the last marker, and no trade of A's.
       await b.waitFor('item_upserted', (frame) => frame.items.some((i) => i.itemId === lastMarker));
@@ -304,7 +357,10 @@ describe('sandbox WebSocket feed', () => {
       expect(await client.waitFor('item_removed')).toEqual({ type: 'item_removed', itemIds: [first.itemId] });
 
       expect((await admin.patch(`/admin/items/${second.itemId}`, { price: 2345 })).status).toBe(200);
-      expect(await client.waitFor('price_changed')).toEqual({ type: 'price_changed', items: [{ itemId: second.itemId, price: 2345 }] });
+      expect(await client.waitFor('price_changed')).toEqual({
+        type: 'price_changed',
+        items: [{ itemId: second.itemId, price: 2345 }],
+      });
     });
 
     it('sends item_upserted with full items, holder fields only to a merchant who may see them', async () => {
@@ -341,11 +397,17 @@ describe('sandbox WebSocket feed', () => {
 
     it('merges consecutive events of one type but never reorders different types', async () => {
       const client = await open(merchantB);
-      const [a, b, c, d] = (await listItems([{ price: 10 }, { price: 20 }, { price: 30 }, { price: 40 }])) as Item[] as [Item, Item, Item, Item];
+      const [a, b, c, d] = (await listItems([
+        { price: 10 },
+        { price: 20 },
+        { price: 30 },
+        { price: 40 },
+      ])) as Item[] as [Item, Item, Item, Item];
       await client.waitFor('item_upserted');
       const before = client.frames.length;
       const catalog = sb.core.catalog;
-      const record = (item: Item) => itemFor(catalog.find(item.itemId) as NonNullable<ReturnType<typeof catalog.find>>, REVEAL_ALL);
+      const record = (item: Item) =>
+        itemFor(catalog.find(item.itemId) as NonNullable<ReturnType<typeof catalog.find>>, REVEAL_ALL);
 
       // One synchronous burst: the same turn.
       catalog.reprice([{ itemId: a.itemId, price: 11 }]);
@@ -360,7 +422,9 @@ describe('sandbox WebSocket feed', () => {
       // A listing in a later turn marks the end of the burst's frames.
       const [marker] = (await listItems([{ price: 50 }])) as [Item];
       await client.waitFor('item_upserted', (f) => f.items[0]?.itemId === marker.itemId);
-      expect(client.frames.slice(before + 5)).toEqual([expect.objectContaining({ type: 'item_upserted', items: [expect.objectContaining({ itemId: marker.itemId })] })]);
+      expect(client.frames.slice(before + 5)).toEqual([
+        expect.objectContaining({ type: 'item_upserted', items: [expect.objectContaining({ itemId: marker.itemId })] }),
+      ]);
       const burst = client.frames.slice(before, before + 5);
       expect(burst[0]).toEqual({
         type: 'price_changed',
@@ -464,7 +528,8 @@ describe('sandbox WebSocket feed', () => {
       const a = await open(merchantA, {}, url);
       const b = await open(merchantB, {}, url);
       await admin.post('/admin/maintenance', { on: true });
-      for (const client of [a, b]) expect(await client.whenClosed).toEqual({ code: FEED_CLOSE_CODES.maintenance, reason: 'maintenance' });
+      for (const client of [a, b])
+        expect(await client.whenClosed).toEqual({ code: FEED_CLOSE_CODES.maintenance, reason: 'maintenance' });
       expect(feed.connectionCount(merchantA.merchantId)).toBe(0);
     });
 

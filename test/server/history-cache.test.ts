@@ -11,12 +11,21 @@ import { adminApi, at, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 const DAY = 24 * 3600;
 
 /** A raw GET, so the bytes on the wire (gzip or not) are visible. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          encoding: res.headers['content-encoding'],
+          body: Buffer.concat(chunks),
+        }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -116,7 +125,10 @@ describe('sandbox REST: Trades/History served from its answer cache, never stale
     const old = await buy(merchant, 'old');
     await admin.advance(7 * DAY);
     const recent = await buy(merchant, 'recent');
-    expect((await poll(merchant, '?isActive=true')).trades.map((t) => t.tradeId)).toEqual([recent.tradeId, old.tradeId]);
+    expect((await poll(merchant, '?isActive=true')).trades.map((t) => t.tradeId)).toEqual([
+      recent.tradeId,
+      old.tradeId,
+    ]);
     await admin.advance(7 * DAY - 60);
     expect((await poll(merchant, '?isActive=true')).total).toBe(2);
     await admin.advance(61);
@@ -137,7 +149,11 @@ describe('sandbox REST: Trades/History served from its answer cache, never stale
     expect(only(await poll(merchant)).tradeId).toBe(mine.tradeId);
 
     expect((await admin.post('/admin/reset')).status).toBe(200);
-    const again = await admin.createMerchant({ merchantId: merchant.merchantId, apiKey: merchant.apiKey, balance: 100_000 });
+    const again = await admin.createMerchant({
+      merchantId: merchant.merchantId,
+      apiKey: merchant.apiKey,
+      balance: 100_000,
+    });
     expect(again.merchantId).toBe(merchant.merchantId);
     expect(await poll(merchant)).toEqual({ trades: [], total: 0, limit: 50, page: 1 });
   });

@@ -63,8 +63,17 @@ describe('sandbox trade lifecycle and ledger', () => {
     const done = await admin.transition(bought.tradeId, { status: 'COMPLETED' });
     const completed = await trade(bought.tradeId);
     expect(done.status).toBe('COMPLETED');
-    expect(completed).toMatchObject({ status: 'COMPLETED', errorCode: null, failReason: null, stage: 1, cancelledAt: null, rollbackAt: null });
-    expect(Date.parse(completed.endProtection as string) - Date.parse(completed.completedAt as string)).toBe(7 * DAY * 1000);
+    expect(completed).toMatchObject({
+      status: 'COMPLETED',
+      errorCode: null,
+      failReason: null,
+      stage: 1,
+      cancelledAt: null,
+      rollbackAt: null,
+    });
+    expect(Date.parse(completed.endProtection as string) - Date.parse(completed.completedAt as string)).toBe(
+      7 * DAY * 1000,
+    );
     expect(completed.updatedAt).toBe(completed.completedAt);
     expect(await ledgerOf(bought.tradeId)).toEqual([
       ['FREEZE', -700],
@@ -74,7 +83,9 @@ describe('sandbox trade lifecycle and ledger', () => {
 
     await admin.advance(7 * DAY + 1);
     expect((await trade(bought.tradeId)).stage).toBe(2);
-    const late = await admin.post<{ error: string }>(`/admin/trades/${bought.tradeId}/transition`, { status: 'REVERSED' });
+    const late = await admin.post<{ error: string }>(`/admin/trades/${bought.tradeId}/transition`, {
+      status: 'REVERSED',
+    });
     expect(late.status).toBe(409);
     expect(late.body.error).toBe('invalid_request');
   });
@@ -86,20 +97,29 @@ describe('sandbox trade lifecycle and ledger', () => {
     [{ status: 'CANCELLED', errorCode: 506 }, 506, 'Trade countered'],
     [{ status: 'EXPIRED' }, 503, 'Trade offer expired'],
     [{ status: 'FAILED', failReason: 'Steam error: (26) Revoked' }, 500, 'Steam error: (26) Revoked'],
-  ])('SENT → %o gives errorCode %i, its failReason, cancelledAt where cancelled, and a full refund', async (request, code, reason) => {
-    const { trade: bought } = await buy(900);
-    await admin.transition(bought.tradeId, { status: 'SENT' });
-    const before = await balance();
-    await admin.transition(bought.tradeId, request);
-    const ended = await trade(bought.tradeId);
-    expect(ended).toMatchObject({ status: request.status, errorCode: code, failReason: reason, stage: 2, completedAt: null });
-    expect(ended.cancelledAt !== null).toBe(request.status !== 'FAILED');
-    expect(await ledgerOf(bought.tradeId)).toEqual([
-      ['FREEZE', -900],
-      ['BUY CANCELLED', 900],
-    ]);
-    expect(await balance()).toBe(before + 900);
-  });
+  ])(
+    'SENT → %o gives errorCode %i, its failReason, cancelledAt where cancelled, and a full refund',
+    async (request, code, reason) => {
+      const { trade: bought } = await buy(900);
+      await admin.transition(bought.tradeId, { status: 'SENT' });
+      const before = await balance();
+      await admin.transition(bought.tradeId, request);
+      const ended = await trade(bought.tradeId);
+      expect(ended).toMatchObject({
+        status: request.status,
+        errorCode: code,
+        failReason: reason,
+        stage: 2,
+        completedAt: null,
+      });
+      expect(ended.cancelledAt !== null).toBe(request.status !== 'FAILED');
+      expect(await ledgerOf(bought.tradeId)).toEqual([
+        ['FREEZE', -900],
+        ['BUY CANCELLED', 900],
+      ]);
+      expect(await balance()).toBe(before + 900);
+    },
+  );
 
   it.each([
     [{ status: 'FAILED' }, 500],
@@ -124,7 +144,12 @@ describe('sandbox trade lifecycle and ledger', () => {
     const before = await balance();
     await admin.transition(bought.tradeId, { status: 'REVERSED', failReason: `${who} reversed trade on Steam` });
     const reversed = await trade(bought.tradeId);
-    expect(reversed).toMatchObject({ status: 'REVERSED', errorCode: 512, failReason: `${who} reversed trade on Steam`, stage: 2 });
+    expect(reversed).toMatchObject({
+      status: 'REVERSED',
+      errorCode: 512,
+      failReason: `${who} reversed trade on Steam`,
+      stage: 2,
+    });
     expect(reversed.rollbackAt).toBe(reversed.updatedAt);
     expect(await ledgerOf(bought.tradeId)).toEqual([
       ['FREEZE', -1500],
@@ -158,12 +183,15 @@ describe('sandbox trade lifecycle and ledger', () => {
     const soldElsewhere = await buy();
     await admin.transition(soldElsewhere.trade.tradeId, { status: 'SENT' });
     await admin.transition(soldElsewhere.trade.tradeId, { status: 'CANCELLED', errorCode: 505 });
-    const found = await api.post<{ items: Item[] }>('/Items/SearchItems', { itemId: [declined.item.itemId, soldElsewhere.item.itemId] });
+    const found = await api.post<{ items: Item[] }>('/Items/SearchItems', {
+      itemId: [declined.item.itemId, soldElsewhere.item.itemId],
+    });
     expect(found.body.items.map((i) => i.itemId)).toEqual([declined.item.itemId]);
   });
 
   it('expires an unaccepted offer after its own tradeDurationSeconds, firing due timers in order', async () => {
-    const listed = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 100 }, { price: 100 }] })).body.items;
+    const listed = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 100 }, { price: 100 }] }))
+      .body.items;
     const [short, long] = [at(listed, 0), at(listed, 1)];
     const buyWith = async (item: Item, seconds: number) =>
       (

@@ -22,16 +22,23 @@ afterEach(async () => {
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 function mediansByName(items: readonly Item[]): Map<string, { median: number; count: number }> {
   const prices = new Map<string, number[]>();
-  for (const item of items) prices.set(item.market_hash_name, [...(prices.get(item.market_hash_name) ?? []), item.price]);
+  for (const item of items)
+    prices.set(item.market_hash_name, [...(prices.get(item.market_hash_name) ?? []), item.price]);
   return new Map([...prices].map(([name, list]) => [name, { median: median(list), count: list.length }]));
 }
 
-async function open(): Promise<{ sb: Sandbox; search: (ids: number[]) => Promise<Item[]>; simulator: (mix: { reprice: number; newListing: number; soldElsewhere: number }) => MarketSimulator }> {
+async function open(): Promise<{
+  sb: Sandbox;
+  search: (ids: number[]) => Promise<Item[]>;
+  simulator: (mix: { reprice: number; newListing: number; soldElsewhere: number }) => MarketSimulator;
+}> {
   const sb = await startSandbox({ items: ITEMS, seed: 11, simulate: false });
   opened.push(sb);
   const merchant = await adminApi(sb).createMerchant({ balance: 0 });
@@ -46,7 +53,12 @@ async function open(): Promise<{ sb: Sandbox; search: (ids: number[]) => Promise
     return found;
   };
   const simulator = (marketMix: { reprice: number; newListing: number; soldElsewhere: number }) => {
-    const created = new MarketSimulator(sb.core, { seed: 11, eventsPerSecond: 0, imageBaseUrl: `${sb.baseUrl}/img`, marketMix });
+    const created = new MarketSimulator(sb.core, {
+      seed: 11,
+      eventsPerSecond: 0,
+      imageBaseUrl: `${sb.baseUrl}/img`,
+      marketMix,
+    });
     simulators.push(created);
     return created;
   };

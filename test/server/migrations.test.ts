@@ -20,21 +20,36 @@ describe('sandbox migration 4', () => {
     await first.close();
     // What an earlier version left behind: two items' JSON with a REAL price, schema version 3.
     const file = new Database(dbFile);
-    const [one, two] = file.prepare<[], { item_id: number; price: number }>('SELECT item_id, price FROM items ORDER BY item_id LIMIT 2').all();
-    const setReal = file.prepare<[string, number]>("UPDATE items SET json = replace(json, '\"price\":' || price || ',', '\"price\":' || ? || '.0,') WHERE item_id = ?");
+    const [one, two] = file
+      .prepare<[], { item_id: number; price: number }>('SELECT item_id, price FROM items ORDER BY item_id LIMIT 2')
+      .all();
+    const setReal = file.prepare<[string, number]>(
+      "UPDATE items SET json = replace(json, '\"price\":' || price || ',', '\"price\":' || ? || '.0,') WHERE item_id = ?",
+    );
     setReal.run(String(one?.price), one?.item_id ?? 0);
     setReal.run(String(two?.price), two?.item_id ?? 0);
     // Every other item as it was (but for the image URLs' port, which each start rewrites).
     const withoutPort = (text: string | undefined) => text?.replace(/127\.0\.0\.1:\d+/g, 'host');
-    const untouched = file.prepare<[], string>('SELECT group_concat(json, char(10)) FROM (SELECT json FROM items ORDER BY item_id LIMIT -1 OFFSET 2)').pluck().get();
-    expect(file.prepare<[], number>("SELECT count(*) FROM items WHERE json_type(json, '$.price') = 'real'").pluck().get()).toBe(2);
+    const untouched = file
+      .prepare<[], string>(
+        'SELECT group_concat(json, char(10)) FROM (SELECT json FROM items ORDER BY item_id LIMIT -1 OFFSET 2)',
+      )
+      .pluck()
+      .get();
+    expect(
+      file.prepare<[], number>("SELECT count(*) FROM items WHERE json_type(json, '$.price') = 'real'").pluck().get(),
+    ).toBe(2);
     file.pragma('user_version = 3');
     file.close();
 
     const again = await startSandbox({ items: 50, seed: 4, dbFile });
     try {
       const merchant = await adminApi(again).createMerchant();
-      const text = await (await fetch(`${again.baseUrl}/Items/GetAllItemsOnSale`, { headers: { 'x-api-key': merchant.apiKey, 'x-merchant-id': merchant.merchantId } })).text();
+      const text = await (
+        await fetch(`${again.baseUrl}/Items/GetAllItemsOnSale`, {
+          headers: { 'x-api-key': merchant.apiKey, 'x-merchant-id': merchant.merchantId },
+        })
+      ).text();
       expect(text).not.toMatch(/"price":\d+\.0[,}]/);
       expect(text).toContain(`"itemId":${one?.item_id},`);
       expect(text).toContain(`"price":${one?.price},`);
@@ -43,8 +58,17 @@ describe('sandbox migration 4', () => {
     }
     const after = new Database(dbFile, { readonly: true });
     expect(after.pragma('user_version', { simple: true })).toBe(4);
-    expect(after.prepare<[], number>("SELECT count(*) FROM items WHERE json_type(json, '$.price') = 'real'").pluck().get()).toBe(0);
-    expect(after.prepare<[], string>('SELECT group_concat(json, char(10)) FROM (SELECT json FROM items ORDER BY item_id LIMIT -1 OFFSET 2)').pluck().get()).toSatisfy((text: string) => withoutPort(text) === withoutPort(untouched));
+    expect(
+      after.prepare<[], number>("SELECT count(*) FROM items WHERE json_type(json, '$.price') = 'real'").pluck().get(),
+    ).toBe(0);
+    expect(
+      after
+        .prepare<[], string>(
+          'SELECT group_concat(json, char(10)) FROM (SELECT json FROM items ORDER BY item_id LIMIT -1 OFFSET 2)',
+        )
+        .pluck()
+        .get(),
+    ).toSatisfy((text: string) => withoutPort(text) === withoutPort(untouched));
     after.close();
   });
 });

@@ -30,7 +30,12 @@ type Schema = {
   exclusiveMinimum?: number;
 };
 type Parameter = { name: string; in: string; required: boolean; schema: Schema };
-type Operation = { operationId: string; description?: string; parameters?: Parameter[]; requestBody?: { content: { 'application/json': { schema: Schema } } } };
+type Operation = {
+  operationId: string;
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: { content: { 'application/json': { schema: Schema } } };
+};
 type Document = { paths: Record<string, Record<string, Operation>> };
 
 const RUNS = 60;
@@ -66,7 +71,10 @@ function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
     case 'boolean':
       return fc.boolean();
     case 'integer': {
-      const low = schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : (schema.minimum ?? Number.MIN_SAFE_INTEGER);
+      const low =
+        schema.exclusiveMinimum !== undefined
+          ? schema.exclusiveMinimum + 1
+          : (schema.minimum ?? Number.MIN_SAFE_INTEGER);
       const high = schema.maximum ?? Number.MAX_SAFE_INTEGER;
       const near = fc.integer({ min: Math.max(low, -1000), max: Math.min(high, Math.max(low, -1000) + 2000) });
       return fc.oneof(fc.constantFrom(low, high), near, fc.bigInt({ min: BigInt(low), max: BigInt(high) }).map(Number));
@@ -75,16 +83,24 @@ function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
       if (schema.pattern !== undefined) return fc.stringMatching(new RegExp(schema.pattern));
       const min = schema.minLength ?? 0;
       const max = schema.maxLength ?? 50;
-      return fc.oneof(fc.string({ unit: textUnit, minLength: min, maxLength: Math.min(max, min + 12) }), fc.string({ unit: textUnit, minLength: max, maxLength: max }));
+      return fc.oneof(
+        fc.string({ unit: textUnit, minLength: min, maxLength: Math.min(max, min + 12) }),
+        fc.string({ unit: textUnit, minLength: max, maxLength: max }),
+      );
     }
     case 'array': {
       const items = arbitraryOf(schema.items ?? {});
       const min = schema.minItems ?? 0;
       const max = schema.maxItems ?? 10;
-      return fc.oneof(fc.array(items, { minLength: min, maxLength: Math.min(max, min + 4) }), fc.array(items, { minLength: max, maxLength: max }));
+      return fc.oneof(
+        fc.array(items, { minLength: min, maxLength: Math.min(max, min + 4) }),
+        fc.array(items, { minLength: max, maxLength: max }),
+      );
     }
     case 'object': {
-      const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, arbitraryOf(value)]));
+      const properties = Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, value]) => [key, arbitraryOf(value)]),
+      );
       const record = (required: string[]) => fc.record(properties, { requiredKeys: required });
       const base = schema.required ?? [];
       if (!schema.oneOf) return record(base);
@@ -139,56 +155,77 @@ describe('the OpenAPI document: requests valid by it are accepted', () => {
   }
 
   function operations(): [string, string, Operation][] {
-    return Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [path, method, op] as [string, string, Operation]));
+    return Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => [path, method, op] as [string, string, Operation]),
+    );
   }
 
   it('covers every endpoint', () => {
-    expect(operations().map(([, , op]) => op.operationId).sort()).toEqual(
+    expect(
+      operations()
+        .map(([, , op]) => op.operationId)
+        .sort(),
+    ).toEqual(
       ['balanceHistory', 'buy', 'buyByName', 'getAllItemsOnSale', 'getBalance', 'searchItems', 'tradeHistory'].sort(),
     );
   });
 
-  it.each(['searchItems', 'buy', 'buyByName'])('%s: generated bodies valid by the document are not refused', async (operationId) => {
-    const [path, method, op] = operations().find(([, , o]) => o.operationId === operationId) ?? [];
-    const schema = op?.requestBody?.content['application/json'].schema;
-    if (!path || !method || !schema) throw new Error(`${operationId}: no request body in the document`);
-    const valid = ajv.compile(schema);
-    await fc.assert(
-      fc.asyncProperty(arbitraryOf(schema), async (body) => {
-        fc.pre(valid(body));
-        expectAccepted(await send(method, path, '', body), body);
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  it.each(['searchItems', 'buy', 'buyByName'])(
+    '%s: generated bodies valid by the document are not refused',
+    async (operationId) => {
+      const [path, method, op] = operations().find(([, , o]) => o.operationId === operationId) ?? [];
+      const schema = op?.requestBody?.content['application/json'].schema;
+      if (!path || !method || !schema) throw new Error(`${operationId}: no request body in the document`);
+      const valid = ajv.compile(schema);
+      await fc.assert(
+        fc.asyncProperty(arbitraryOf(schema), async (body) => {
+          fc.pre(valid(body));
+          expectAccepted(await send(method, path, '', body), body);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 
-  it.each(['tradeHistory', 'balanceHistory'])('%s: generated queries valid by the document are not refused', async (operationId) => {
-    const [path, method, op] = operations().find(([, , o]) => o.operationId === operationId) ?? [];
-    const parameters = op?.parameters ?? [];
-    if (!path || !method || parameters.length === 0) throw new Error(`${operationId}: no query parameters in the document`);
-    // JSON Schema cannot compare two parameters: the document states these rules in words, a generated client follows them.
-    expect(op?.description).toContain('`from` must not be after `to`');
-    if (parameters.some((p) => p.name === 'isActive')) expect(op?.description).toContain('`isActive=true` cannot be combined with `from` or `to`');
-    const validators = new Map(parameters.map((p) => [p.name, ajv.compile(p.schema)]));
-    const query = fc.record(Object.fromEntries(parameters.map((p) => [p.name, arbitraryOf(p.schema)])), { requiredKeys: [] });
-    await fc.assert(
-      fc.asyncProperty(query, async (values) => {
-        fc.pre(Object.entries(values).every(([name, value]) => validators.get(name)?.(value) === true));
-        const { from, to, isActive } = values as { from?: string; to?: string; isActive?: string };
-        fc.pre(from === undefined || to === undefined || Date.parse(from) <= Date.parse(to));
-        fc.pre(!(isActive === 'true' && (from !== undefined || to !== undefined)));
-        const search = new URLSearchParams(Object.entries(values).map(([name, value]) => [name, String(value)])).toString();
-        expectAccepted(await send(method, path, search ? `?${search}` : '', undefined), values);
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  it.each(['tradeHistory', 'balanceHistory'])(
+    '%s: generated queries valid by the document are not refused',
+    async (operationId) => {
+      const [path, method, op] = operations().find(([, , o]) => o.operationId === operationId) ?? [];
+      const parameters = op?.parameters ?? [];
+      if (!path || !method || parameters.length === 0)
+        throw new Error(`${operationId}: no query parameters in the document`);
+      // JSON Schema cannot compare two parameters: the document states these rules in words, a generated client follows them.
+      expect(op?.description).toContain('`from` must not be after `to`');
+      if (parameters.some((p) => p.name === 'isActive'))
+        expect(op?.description).toContain('`isActive=true` cannot be combined with `from` or `to`');
+      const validators = new Map(parameters.map((p) => [p.name, ajv.compile(p.schema)]));
+      const query = fc.record(Object.fromEntries(parameters.map((p) => [p.name, arbitraryOf(p.schema)])), {
+        requiredKeys: [],
+      });
+      await fc.assert(
+        fc.asyncProperty(query, async (values) => {
+          fc.pre(Object.entries(values).every(([name, value]) => validators.get(name)?.(value) === true));
+          const { from, to, isActive } = values as { from?: string; to?: string; isActive?: string };
+          fc.pre(from === undefined || to === undefined || Date.parse(from) <= Date.parse(to));
+          fc.pre(!(isActive === 'true' && (from !== undefined || to !== undefined)));
+          const search = new URLSearchParams(
+            Object.entries(values).map(([name, value]) => [name, String(value)]),
+          ).toString();
+          expectAccepted(await send(method, path, search ? `?${search}` : '', undefined), values);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 
-  it.each(['getBalance', 'getAllItemsOnSale'])('%s: the request without parameters is accepted', async (operationId) => {
-    const [path, method, op] = operations().find(([, , o]) => o.operationId === operationId) ?? [];
-    if (!path || !method) throw new Error(`${operationId} missing`);
-    expect(op?.parameters).toBeUndefined();
-    expect(op?.requestBody).toBeUndefined();
-    expect((await send(method, path, '', undefined)).status).toBe(200);
-  });
+  it.each(['getBalance', 'getAllItemsOnSale'])(
+    '%s: the request without parameters is accepted',
+    async (operationId) => {
+      const [path, method, op] = operations().find(([, , o]) => o.operationId === operationId) ?? [];
+      if (!path || !method) throw new Error(`${operationId} missing`);
+      expect(op?.parameters).toBeUndefined();
+      expect(op?.requestBody).toBeUndefined();
+      expect((await send(method, path, '', undefined)).status).toBe(200);
+    },
+  );
 });

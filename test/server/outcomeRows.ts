@@ -67,20 +67,32 @@ export const OUTCOME_ROWS: readonly OutcomeRow[] = [
   },
   {
     name: 'REVERSED 512 by the seller',
-    steps: [{ status: 'SENT' }, { status: 'COMPLETED' }, { status: 'REVERSED', failReason: 'Seller reversed trade on Steam' }],
+    steps: [
+      { status: 'SENT' },
+      { status: 'COMPLETED' },
+      { status: 'REVERSED', failReason: 'Seller reversed trade on Steam' },
+    ],
     statuses: ['PENDING', 'SENT', 'COMPLETED', 'REVERSED'],
     final: { status: 'REVERSED', errorCode: 512, failReason: 'Seller reversed trade on Steam' },
   },
   {
     name: 'REVERSED 512 by the buyer',
-    steps: [{ status: 'SENT' }, { status: 'COMPLETED' }, { status: 'REVERSED', errorCode: 512, failReason: 'Buyer reversed trade on Steam' }],
+    steps: [
+      { status: 'SENT' },
+      { status: 'COMPLETED' },
+      { status: 'REVERSED', errorCode: 512, failReason: 'Buyer reversed trade on Steam' },
+    ],
     statuses: ['PENDING', 'SENT', 'COMPLETED', 'REVERSED'],
     final: { status: 'REVERSED', errorCode: 512, failReason: 'Buyer reversed trade on Steam' },
   },
 ];
 
 /** Moves a freshly bought trade along a row; returns the offerId it got when SENT (null if never sent). */
-export async function driveRow(admin: ReturnType<typeof adminApi>, tradeId: string, row: OutcomeRow): Promise<string | null> {
+export async function driveRow(
+  admin: ReturnType<typeof adminApi>,
+  tradeId: string,
+  row: OutcomeRow,
+): Promise<string | null> {
   let offerId: string | null = null;
   for (const step of row.steps) {
     if (step === 'expire') {

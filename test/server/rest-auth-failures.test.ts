@@ -11,7 +11,9 @@ const FAILED_ATTEMPTS = 100;
 /** The status and body of a WebSocket upgrade, accepted (101) or refused. */
 function upgrade(url: string, credentials: MerchantCredentials): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(url, { headers: { 'x-api-key': credentials.apiKey, 'x-merchant-id': credentials.merchantId } });
+    const ws = new WebSocket(url, {
+      headers: { 'x-api-key': credentials.apiKey, 'x-merchant-id': credentials.merchantId },
+    });
     ws.once('open', () => {
       ws.close();
       resolve({ status: 101, body: null });
@@ -53,10 +55,19 @@ describe('sandbox: wrong credentials are answered 401 and never refuse a right k
         expect(right.status, `right key after ${i + 1} failures`).toBe(200);
       }
     }
-    expect(await merchantApi(sb, merchant).get('/Wallet/GetBalance')).toMatchObject({ status: 200, body: { balance: 100_000 } });
+    expect(await merchantApi(sb, merchant).get('/Wallet/GetBalance')).toMatchObject({
+      status: 200,
+      body: { balance: 100_000 },
+    });
     // Another merchant on the address, and an unknown merchant id: the same rules.
-    expect(await merchantApi(sb, other).get('/Wallet/GetBalance')).toMatchObject({ status: 200, body: { balance: 500 } });
-    expect(await merchantApi(sb, { ...other, merchantId: 'm_nobody' }).get('/Wallet/GetBalance')).toMatchObject({ status: 401, body: UNAUTHORIZED });
+    expect(await merchantApi(sb, other).get('/Wallet/GetBalance')).toMatchObject({
+      status: 200,
+      body: { balance: 500 },
+    });
+    expect(await merchantApi(sb, { ...other, merchantId: 'm_nobody' }).get('/Wallet/GetBalance')).toMatchObject({
+      status: 401,
+      body: UNAUTHORIZED,
+    });
   });
 
   it('answers wrong keys at the WebSocket upgrade with 401, and the right key still opens the feed', async () => {

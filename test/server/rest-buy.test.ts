@@ -69,7 +69,13 @@ describe('sandbox REST: buying', () => {
     });
 
     const trades = await api.get<TradeHistoryPage>(`/Trades/History?tradeId=${result.tradeId}`);
-    expect(trades.body.trades[0]).toMatchObject({ status: 'PENDING', offerId: null, itemId: item.itemId, stage: 1, webhookStatus: null });
+    expect(trades.body.trades[0]).toMatchObject({
+      status: 'PENDING',
+      offerId: null,
+      itemId: item.itemId,
+      stage: 1,
+      webhookStatus: null,
+    });
 
     const ledger = await api.get<BalanceHistoryPage>(`/Wallet/BalanceHistory?tradeId=${result.tradeId}`);
     expect(ledger.body.transactions).toHaveLength(1);
@@ -80,7 +86,11 @@ describe('sandbox REST: buying', () => {
       balanceAfter: 47_500,
       market_hash_name: item.market_hash_name,
     });
-    expect((await api.get('/Wallet/GetBalance')).body).toEqual({ balance: 47_500, credit_limit: 10_000, total_available: 57_500 });
+    expect((await api.get('/Wallet/GetBalance')).body).toEqual({
+      balance: 47_500,
+      credit_limit: 10_000,
+      total_available: 57_500,
+    });
 
     const search = await api.post<{ totalItems: number }>('/Items/SearchItems', { itemId: [item.itemId] });
     expect(search.body.totalItems).toBe(0);
@@ -91,10 +101,17 @@ describe('sandbox REST: buying', () => {
     // Expiry counts from SENT: the default 1800 s.
     const sent = await admin.transition(result.tradeId, { status: 'SENT' });
     await admin.advance(1799);
-    expect((await api.get<TradeHistoryPage>(`/Trades/History?tradeId=${result.tradeId}`)).body.trades[0]?.status).toBe('SENT');
+    expect((await api.get<TradeHistoryPage>(`/Trades/History?tradeId=${result.tradeId}`)).body.trades[0]?.status).toBe(
+      'SENT',
+    );
     await admin.advance(2);
     const expired = (await api.get<TradeHistoryPage>(`/Trades/History?tradeId=${result.tradeId}`)).body.trades[0];
-    expect(expired).toMatchObject({ status: 'EXPIRED', errorCode: 503, failReason: 'Trade offer expired', offerId: sent.offerId });
+    expect(expired).toMatchObject({
+      status: 'EXPIRED',
+      errorCode: 503,
+      failReason: 'Trade offer expired',
+      offerId: sent.offerId,
+    });
   });
 
   it('answers every buy error with its code and changes nothing', async () => {
@@ -136,24 +153,35 @@ describe('sandbox REST: buying', () => {
     // Credit makes a negative balance possible.
     const [affordable] = await listItems([{ price: 59_900 }]);
     expect((await api.post('/Items/Buy', buyBody(affordable as Item))).status).toBe(200);
-    expect((await api.get('/Wallet/GetBalance')).body).toEqual({ balance: -10_000, credit_limit: 10_000, total_available: 0 });
+    expect((await api.get('/Wallet/GetBalance')).body).toEqual({
+      balance: -10_000,
+      credit_limit: 10_000,
+      total_available: 0,
+    });
   });
 
   it('limits active offers: 30 per trade URL owner, 5 per holding account', async () => {
     await admin.post(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'ADMIN TOP UP', amount: 1_000_000 });
-    const ownerItems = await listItems(Array.from({ length: 31 }, (_, i) => ({ price: 10, steamId: `7656119800000${String(i).padStart(4, '0')}` })));
+    const ownerItems = await listItems(
+      Array.from({ length: 31 }, (_, i) => ({ price: 10, steamId: `7656119800000${String(i).padStart(4, '0')}` })),
+    );
     for (const item of ownerItems.slice(0, 30)) expect((await api.post('/Items/Buy', buyBody(item))).status).toBe(200);
     const ownerFull = await api.post<ErrorBody>('/Items/Buy', buyBody(ownerItems[30] as Item));
     expect([ownerFull.status, ownerFull.body.error]).toEqual([403, 'too_many_active_trades']);
     // Another owner is fine.
-    expect((await api.post('/Items/Buy', buyBody(ownerItems[30] as Item, { tradeUrl: tradeUrlFor(777) }))).status).toBe(200);
+    expect((await api.post('/Items/Buy', buyBody(ownerItems[30] as Item, { tradeUrl: tradeUrlFor(777) }))).status).toBe(
+      200,
+    );
 
     const holder = '76561198099999999';
     const held = await listItems(Array.from({ length: 6 }, () => ({ price: 10, steamId: holder })));
     for (const [i, item] of held.slice(0, 5).entries()) {
       expect((await api.post('/Items/Buy', buyBody(item, { tradeUrl: tradeUrlFor(1000 + i) }))).status).toBe(200);
     }
-    const holderFull = await api.post<ErrorBody>('/Items/Buy', buyBody(held[5] as Item, { tradeUrl: tradeUrlFor(2000) }));
+    const holderFull = await api.post<ErrorBody>(
+      '/Items/Buy',
+      buyBody(held[5] as Item, { tradeUrl: tradeUrlFor(2000) }),
+    );
     expect([holderFull.status, holderFull.body.error]).toEqual([403, 'too_many_active_trades']);
     expect(holderFull.body.message).toContain('another account');
   });
@@ -193,8 +221,15 @@ describe('sandbox REST: buying', () => {
   it('answers every BuyByName error row with its code and changes nothing', async () => {
     // Names the generator never makes (no souvenir of a case skin), so only the items listed here match.
     const name = 'Souvenir AWP | Asiimov (Field-Tested)';
-    const [cheap] = await listItems([{ market_hash_name: name, phase: null, price: 2_000, steamId: '76561198011110001' }]);
-    const byName = (extra: Record<string, unknown> = {}) => ({ market_hash_name: name, tradeUrl: TEST_TRADE_URL, maxPrice: 5_000, ...extra });
+    const [cheap] = await listItems([
+      { market_hash_name: name, phase: null, price: 2_000, steamId: '76561198011110001' },
+    ]);
+    const byName = (extra: Record<string, unknown> = {}) => ({
+      market_hash_name: name,
+      tradeUrl: TEST_TRADE_URL,
+      maxPrice: 5_000,
+      ...extra,
+    });
     // externalId `taken` is used by a Buy: unique per merchant across both endpoints.
     const [other] = await listItems([{ price: 100 }]);
     expect((await api.post('/Items/Buy', buyBody(other as Item, { externalId: 'taken' }))).status).toBe(200);
@@ -208,11 +243,23 @@ describe('sandbox REST: buying', () => {
       ['invalid_price', 400, byName({ maxPrice: -1 })],
       ['invalid_trade_duration', 400, byName({ tradeDurationSeconds: 599 })],
       ['invalid_trade_duration', 400, byName({ tradeDurationSeconds: 43_201 })],
-      ['invalid_tradeurl', 400, byName({ tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=123&token=short' })],
-      ['invalid_tradeurl', 400, byName({ tradeUrl: 'http://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234' })],
+      [
+        'invalid_tradeurl',
+        400,
+        byName({ tradeUrl: 'https://steamcommunity.com/tradeoffer/new/?partner=123&token=short' }),
+      ],
+      [
+        'invalid_tradeurl',
+        400,
+        byName({ tradeUrl: 'http://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234' }),
+      ],
       ['item_unavailable', 400, byName({ market_hash_name: 'AWP | Nothing Like It (Field-Tested)' })],
       ['item_unavailable', 400, byName({ phase: 'Phase 9' })],
-      ['item_unavailable', 400, byName({ itemId: cheap?.itemId, assetId: cheap?.assetId, market_hash_name: 'AK-47 | Redline (Field-Tested)' })],
+      [
+        'item_unavailable',
+        400,
+        byName({ itemId: cheap?.itemId, assetId: cheap?.assetId, market_hash_name: 'AK-47 | Redline (Field-Tested)' }),
+      ],
       ['asset_mismatch', 400, byName({ itemId: cheap?.itemId, assetId: '1' })],
       ['price_too_high', 400, byName({ maxPrice: 1_999 })],
       ['duplicate_external_id', 400, byName({ externalId: 'taken' })],
@@ -225,14 +272,25 @@ describe('sandbox REST: buying', () => {
     expect(await snapshot()).toEqual(before);
 
     // Balance + credit limit is 49,900 + 10,000.
-    const [dear] = await listItems([{ market_hash_name: 'Souvenir M4A4 | Howl (Minimal Wear)', phase: null, price: 59_901 }]);
-    const poor = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: dear?.market_hash_name, tradeUrl: TEST_TRADE_URL, maxPrice: 60_000 });
+    const [dear] = await listItems([
+      { market_hash_name: 'Souvenir M4A4 | Howl (Minimal Wear)', phase: null, price: 59_901 },
+    ]);
+    const poor = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: dear?.market_hash_name,
+      tradeUrl: TEST_TRADE_URL,
+      maxPrice: 60_000,
+    });
     expect([poor.status, poor.body.error]).toEqual([400, 'insufficient_balance']);
     expect(poor.body.message).toContain('$599.01');
     expect((await snapshot()).balance).toEqual(before.balance);
     const bought = await api.post<BuyResult>('/Items/BuyByName', byName({ externalId: 'fresh' }));
     expect(bought.status).toBe(200);
-    const duplicate = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: dear?.market_hash_name, tradeUrl: TEST_TRADE_URL, maxPrice: 60_000, externalId: 'fresh' });
+    const duplicate = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: dear?.market_hash_name,
+      tradeUrl: TEST_TRADE_URL,
+      maxPrice: 60_000,
+      externalId: 'fresh',
+    });
     expect([duplicate.status, duplicate.body.error]).toEqual([400, 'duplicate_external_id']);
   });
 
@@ -242,36 +300,83 @@ describe('sandbox REST: buying', () => {
     await blockOwner(blocked);
     const name = 'Souvenir Glock-18 | Fade (Factory New)';
     await listItems([{ market_hash_name: name, phase: null, price: 50 }]);
-    const refused = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: name, tradeUrl: blocked, maxPrice: 100 });
+    const refused = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: name,
+      tradeUrl: blocked,
+      maxPrice: 100,
+    });
     expect([refused.status, refused.body.error]).toEqual([403, 'partner_blocked']);
     expect(refused.body.message).toMatch(/expiresAt: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
     // 30 active offers to one owner; the 31st is refused, another owner is fine.
     const owner = tradeUrlFor(6160);
     const ownerName = 'Souvenir MP9 | Hydra (Field-Tested)';
-    await listItems(Array.from({ length: 32 }, (_, i) => ({ market_hash_name: ownerName, phase: null, price: 10 + i, steamId: `7656119802${String(i).padStart(7, '0')}` })));
+    await listItems(
+      Array.from({ length: 32 }, (_, i) => ({
+        market_hash_name: ownerName,
+        phase: null,
+        price: 10 + i,
+        steamId: `7656119802${String(i).padStart(7, '0')}`,
+      })),
+    );
     for (let i = 0; i < 30; i++) {
-      const answer = await api.post<BuyResult>('/Items/BuyByName', { market_hash_name: ownerName, tradeUrl: owner, maxPrice: 100 });
+      const answer = await api.post<BuyResult>('/Items/BuyByName', {
+        market_hash_name: ownerName,
+        tradeUrl: owner,
+        maxPrice: 100,
+      });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       expect(answer.body.price).toBe(10 + i);
     }
-    const ownerFull = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: ownerName, tradeUrl: owner, maxPrice: 100 });
+    const ownerFull = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: ownerName,
+      tradeUrl: owner,
+      maxPrice: 100,
+    });
     expect([ownerFull.status, ownerFull.body.error]).toEqual([403, 'too_many_active_trades']);
     expect(ownerFull.body.message).toContain('30 active offers');
-    expect((await api.post('/Items/BuyByName', { market_hash_name: ownerName, tradeUrl: tradeUrlFor(6161), maxPrice: 100 })).status).toBe(200);
+    expect(
+      (await api.post('/Items/BuyByName', { market_hash_name: ownerName, tradeUrl: tradeUrlFor(6161), maxPrice: 100 }))
+        .status,
+    ).toBe(200);
 
     // 5 active offers per holding account: the cheapest item of a busy holder is skipped while another holder has one…
     const holder = '76561198033333333';
     const heldName = 'Souvenir USP-S | Kill Confirmed (Minimal Wear)';
-    const held = await listItems(Array.from({ length: 6 }, (_, i) => ({ market_hash_name: heldName, phase: null, price: 100 + i, steamId: holder })));
-    const [spare] = await listItems([{ market_hash_name: heldName, phase: null, price: 500, steamId: '76561198044444444' }]);
+    const held = await listItems(
+      Array.from({ length: 6 }, (_, i) => ({
+        market_hash_name: heldName,
+        phase: null,
+        price: 100 + i,
+        steamId: holder,
+      })),
+    );
+    const [spare] = await listItems([
+      { market_hash_name: heldName, phase: null, price: 500, steamId: '76561198044444444' },
+    ]);
     for (let i = 0; i < 5; i++) {
-      expect((await api.post('/Items/BuyByName', { market_hash_name: heldName, tradeUrl: tradeUrlFor(7000 + i), maxPrice: 1_000 })).status).toBe(200);
+      expect(
+        (
+          await api.post('/Items/BuyByName', {
+            market_hash_name: heldName,
+            tradeUrl: tradeUrlFor(7000 + i),
+            maxPrice: 1_000,
+          })
+        ).status,
+      ).toBe(200);
     }
-    const skipped = await api.post<BuyResult>('/Items/BuyByName', { market_hash_name: heldName, tradeUrl: tradeUrlFor(7100), maxPrice: 1_000 });
+    const skipped = await api.post<BuyResult>('/Items/BuyByName', {
+      market_hash_name: heldName,
+      tradeUrl: tradeUrlFor(7100),
+      maxPrice: 1_000,
+    });
     expect(skipped.body.assetId).toBe(spare?.assetId);
     // …and refused when no holder of the name has a free slot, or when the busy holder's item is targeted.
-    const holderFull = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: heldName, tradeUrl: tradeUrlFor(7200), maxPrice: 1_000 });
+    const holderFull = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: heldName,
+      tradeUrl: tradeUrlFor(7200),
+      maxPrice: 1_000,
+    });
     expect([holderFull.status, holderFull.body.error]).toEqual([403, 'too_many_active_trades']);
     expect(holderFull.body.message).toContain('another account');
     const targeted = await api.post<ErrorBody>('/Items/BuyByName', {
@@ -290,18 +395,36 @@ describe('sandbox REST: buying', () => {
     const blocked = tradeUrlFor(8100);
     await blockOwner(blocked);
     const busyHolder = '76561198055555555';
-    for (const [i, item] of (await listItems(Array.from({ length: 5 }, () => ({ price: 10, steamId: busyHolder })))).entries()) {
+    for (const [i, item] of (
+      await listItems(Array.from({ length: 5 }, () => ({ price: 10, steamId: busyHolder })))
+    ).entries()) {
       expect((await api.post('/Items/Buy', buyBody(item, { tradeUrl: tradeUrlFor(8200 + i) }))).status).toBe(200);
     }
     const fullOwner = tradeUrlFor(8300);
-    for (const [i, item] of (await listItems(Array.from({ length: 30 }, (_, i) => ({ price: 10, steamId: `7656119806${String(i).padStart(7, '0')}` })))).entries()) {
-      expect((await api.post('/Items/Buy', buyBody(item, { tradeUrl: fullOwner, ...(i === 0 ? { externalId: 'used' } : {}) }))).status).toBe(200);
+    for (const [i, item] of (
+      await listItems(
+        Array.from({ length: 30 }, (_, i) => ({ price: 10, steamId: `7656119806${String(i).padStart(7, '0')}` })),
+      )
+    ).entries()) {
+      expect(
+        (
+          await api.post(
+            '/Items/Buy',
+            buyBody(item, { tradeUrl: fullOwner, ...(i === 0 ? { externalId: 'used' } : {}) }),
+          )
+        ).status,
+      ).toBe(200);
     }
     const name = 'Souvenir Desert Eagle | Blaze (Factory New)';
     const [item, heldByBusy, dear] = (await listItems([
       { market_hash_name: name, phase: null, price: 3_000, steamId: '76561198066666666' },
       { market_hash_name: 'Souvenir AK-47 | Vulcan (Minimal Wear)', phase: null, price: 3_000, steamId: busyHolder },
-      { market_hash_name: 'StatTrak™ AWP | Dragon Lore (Factory New)', phase: null, price: 5_000_000, steamId: '76561198077777777' },
+      {
+        market_hash_name: 'StatTrak™ AWP | Dragon Lore (Factory New)',
+        phase: null,
+        price: 5_000_000,
+        steamId: '76561198077777777',
+      },
     ])) as [Item, Item, Item];
     const bad = { tradeUrl: 'https://steamcommunity.com/id/nobody' };
     const before = await snapshot();
@@ -330,7 +453,10 @@ describe('sandbox REST: buying', () => {
       ['invalid_price', byName(item, { maxPrice: 0, tradeDurationSeconds: 43_201 })],
       ['invalid_trade_duration', byName(item, { tradeDurationSeconds: 43_201, ...bad })],
       ['invalid_tradeurl', byName(item, { market_hash_name: 'Nothing (Field-Tested)', ...bad })],
-      ['item_unavailable', byName(item, { itemId: item.itemId, assetId: 'x', market_hash_name: 'Nothing (Field-Tested)' })],
+      [
+        'item_unavailable',
+        byName(item, { itemId: item.itemId, assetId: 'x', market_hash_name: 'Nothing (Field-Tested)' }),
+      ],
       ['asset_mismatch', byName(item, { itemId: item.itemId, assetId: 'x', maxPrice: 1 })],
       ['price_too_high', byName(item, { maxPrice: 1, externalId: 'used' })],
       ['duplicate_external_id', byName(dear, { externalId: 'used' })],
@@ -338,7 +464,10 @@ describe('sandbox REST: buying', () => {
       ['partner_blocked', byName(heldByBusy, { tradeUrl: blocked })],
       ['too_many_active_trades', byName(heldByBusy, { tradeUrl: fullOwner })],
     ];
-    for (const [path, cases] of [['/Items/Buy', buyCases], ['/Items/BuyByName', byNameCases]] as const) {
+    for (const [path, cases] of [
+      ['/Items/Buy', buyCases],
+      ['/Items/BuyByName', byNameCases],
+    ] as const) {
       for (const [code, body] of cases) {
         const answer = await api.post<ErrorBody>(path, body);
         expect(answer.body.error, `${path} ${JSON.stringify(body)}`).toBe(code);
@@ -379,7 +508,9 @@ describe('sandbox REST: buying', () => {
     // An expiry counts (2), then 8 more declines make 10 within 24 h: blocked.
     await admin.transition(afterOld.tradeId, { status: 'SENT' });
     await admin.advance(1801);
-    expect((await api.get<TradeHistoryPage>(`/Trades/History?tradeId=${afterOld.tradeId}`)).body.trades[0]?.status).toBe('EXPIRED');
+    expect(
+      (await api.get<TradeHistoryPage>(`/Trades/History?tradeId=${afterOld.tradeId}`)).body.trades[0]?.status,
+    ).toBe('EXPIRED');
     for (let i = 0; i < 7; i++) await decline((await buyForOwner()).tradeId);
     const ninth = await buyForOwner();
     expect(ninth.status).toBe(200);
@@ -397,10 +528,18 @@ describe('sandbox REST: buying', () => {
     ]);
     await admin.post(`/admin/merchants/${merchant.merchantId}/balance`, { type: 'CRYPTO DEPOSIT', amount: 1_000_000 });
 
-    const tooHigh = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: name, tradeUrl: TEST_TRADE_URL, maxPrice: 89_999 });
+    const tooHigh = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: name,
+      tradeUrl: TEST_TRADE_URL,
+      maxPrice: 89_999,
+    });
     expect([tooHigh.status, tooHigh.body.error]).toEqual([400, 'price_too_high']);
 
-    const cheapest = await api.post<BuyResult>('/Items/BuyByName', { market_hash_name: name, tradeUrl: TEST_TRADE_URL, maxPrice: 100_000 });
+    const cheapest = await api.post<BuyResult>('/Items/BuyByName', {
+      market_hash_name: name,
+      tradeUrl: TEST_TRADE_URL,
+      maxPrice: 100_000,
+    });
     expect(cheapest.body).toMatchObject({ assetId: p1cheap?.assetId, price: 90_000, phase: 'Phase 1' });
 
     const phase2 = await api.post<BuyResult>('/Items/BuyByName', {
@@ -427,7 +566,12 @@ describe('sandbox REST: buying', () => {
       maxPrice: 100_000,
     });
     expect(mismatch.body.error).toBe('asset_mismatch');
-    const onlyOne = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: name, itemId: p1dear?.itemId, tradeUrl: TEST_TRADE_URL, maxPrice: 1 });
+    const onlyOne = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: name,
+      itemId: p1dear?.itemId,
+      tradeUrl: TEST_TRADE_URL,
+      maxPrice: 1,
+    });
     expect(onlyOne.body.error).toBe('invalid_request');
     const targeted = await api.post<BuyResult>('/Items/BuyByName', {
       market_hash_name: name,
@@ -439,9 +583,17 @@ describe('sandbox REST: buying', () => {
     });
     expect(targeted.body).toMatchObject({ price: 99_000, externalId: 'by-name-1' });
 
-    const none = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: name, tradeUrl: TEST_TRADE_URL, maxPrice: 100_000 });
+    const none = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: name,
+      tradeUrl: TEST_TRADE_URL,
+      maxPrice: 100_000,
+    });
     expect(none.body.error).toBe('item_unavailable');
-    const zero = await api.post<ErrorBody>('/Items/BuyByName', { market_hash_name: name, tradeUrl: TEST_TRADE_URL, maxPrice: 0 });
+    const zero = await api.post<ErrorBody>('/Items/BuyByName', {
+      market_hash_name: name,
+      tradeUrl: TEST_TRADE_URL,
+      maxPrice: 0,
+    });
     expect(zero.body.error).toBe('invalid_price');
   });
 });

@@ -29,7 +29,8 @@ const junk = fc.oneof(
 );
 
 /** Printable header text (what fetch lets through). */
-const headerText = (maxLength: number) => fc.string({ unit: fc.constantFrom(...'abcXYZ019 _-.,;:/=+*?()<>@"\'[]{}'.split('')), maxLength });
+const headerText = (maxLength: number) =>
+  fc.string({ unit: fc.constantFrom(...'abcXYZ019 _-.,;:/=+*?()<>@"\'[]{}'.split('')), maxLength });
 
 /** A media type that is not JSON: fastify's JSON parser must not take it, so the answer is a 400. */
 const notJson = (contentType: string) => !/^\s*application\/json\s*(;|$)/i.test(contentType);
@@ -66,7 +67,9 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
     return {
       trades: row('SELECT count(*) AS n, coalesce(max(seq), 0) AS last FROM trades'),
       ledger: row('SELECT count(*) AS n, coalesce(sum(amount), 0) AS sum, coalesce(max(id), 0) AS last FROM ledger'),
-      catalog: row('SELECT count(*) AS n, total(price) AS value, total(item_id * price) AS weighted, total(item_id) AS ids FROM items WHERE on_sale = 1'),
+      catalog: row(
+        'SELECT count(*) AS n, total(price) AS value, total(item_id * price) AS weighted, total(item_id) AS ids FROM items WHERE on_sale = 1',
+      ),
       items: row('SELECT count(*) AS n FROM items'),
       merchants: db.prepare('SELECT merchant_id, balance, credit_limit FROM merchants ORDER BY merchant_id').all(),
       strikes: row('SELECT count(*) AS n FROM partner_strikes'),
@@ -127,10 +130,18 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
   it('Buy and BuyByName bodies with one field broken or missing', async () => {
     const before = state();
     const optional = ['tradeDurationSeconds', 'externalId'];
-    expect(buyRequestSchema.safeParse(buyBody).success && buyByNameRequestSchema.safeParse(byNameBody).success).toBe(true);
-    const mutation = fc.boolean().chain((useName) =>
-      fc.tuple(fc.constant(useName), fc.constantFrom(...Object.keys(useName ? byNameBody : buyBody), ...optional), fc.option(junk, { nil: undefined })),
+    expect(buyRequestSchema.safeParse(buyBody).success && buyByNameRequestSchema.safeParse(byNameBody).success).toBe(
+      true,
     );
+    const mutation = fc
+      .boolean()
+      .chain((useName) =>
+        fc.tuple(
+          fc.constant(useName),
+          fc.constantFrom(...Object.keys(useName ? byNameBody : buyBody), ...optional),
+          fc.option(junk, { nil: undefined }),
+        ),
+      );
     await fc.assert(
       fc.asyncProperty(mutation, async ([useName, key, value]) => {
         const body: Record<string, unknown> = Object.fromEntries(
@@ -151,9 +162,14 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('/Items/Buy', '/Items/BuyByName', '/Items/SearchItems'),
-        fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 })),
+        fc.oneof(
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+          fc.string({ maxLength: 200 }),
+        ),
         async (path, body) => {
-          const answer = await paced(() => api.raw(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+          const answer = await paced(() =>
+            api.raw(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+          );
           // SearchItems may legitimately succeed on a valid random body; everything else must be refused.
           if (answer.status === 200) {
             expect(path).toBe('/Items/SearchItems');
@@ -169,10 +185,35 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
 
   it('history queries: 200 exactly when the shared schema accepts them, else a 400 envelope', async () => {
     const before = state();
-    const keys = fc.constantFrom('tradeId', 'status', 'externalId', 'webhookStatus', 'isActive', 'from', 'to', 'limit', 'page', 'type', 'x');
+    const keys = fc.constantFrom(
+      'tradeId',
+      'status',
+      'externalId',
+      'webhookStatus',
+      'isActive',
+      'from',
+      'to',
+      'limit',
+      'page',
+      'type',
+      'x',
+    );
     const values = fc.oneof(
       fc.string({ maxLength: 12 }),
-      fc.constantFrom('true', 'false', 'SENT', 'sent', 'failed', 'BUY COMPLETED', '0', '1', '500', '501', '2026-11-01T00:00:00Z', '2026-13-01T00:00:00Z'),
+      fc.constantFrom(
+        'true',
+        'false',
+        'SENT',
+        'sent',
+        'failed',
+        'BUY COMPLETED',
+        '0',
+        '1',
+        '500',
+        '501',
+        '2026-11-01T00:00:00Z',
+        '2026-13-01T00:00:00Z',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.boolean(), fc.dictionary(keys, values, { maxKeys: 4 }), async (trades, query) => {
@@ -190,8 +231,23 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
   it('GetAllItemsOnSale and GetBalance take no parameters: any query is a 400', async () => {
     const before = state();
     const query = fc.oneof(
-      fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 8 }), { minKeys: 1, maxKeys: 3 }).map((q) => new URLSearchParams(q).toString()),
-      fc.constantFrom('x', 'x=', '=x', 'limit=10', 'page=1', 'isActive=true', 'a=1&a=2', '__proto__=1', 'constructor=x', 'toString=1', '%00=1', 'a[b]=c'),
+      fc
+        .dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 8 }), { minKeys: 1, maxKeys: 3 })
+        .map((q) => new URLSearchParams(q).toString()),
+      fc.constantFrom(
+        'x',
+        'x=',
+        '=x',
+        'limit=10',
+        'page=1',
+        'isActive=true',
+        'a=1&a=2',
+        '__proto__=1',
+        'constructor=x',
+        'toString=1',
+        '%00=1',
+        'a[b]=c',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.boolean(), query, async (catalog, search) => {
@@ -209,20 +265,44 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
   it('GetAllItemsOnSale and GetBalance ignore junk headers other than the credentials', async () => {
     const before = state();
     const seen = state().catalog as { n: number };
-    const names = fc.constantFrom('x-foo', 'accept', 'accept-language', 'accept-encoding', 'content-type', 'cookie', 'authorization', 'if-none-match', 'range', 'x-forwarded-for', 'x-real-ip', 'user-agent', 'x-no-compression', 'cache-control', 'x-api-keys');
+    const names = fc.constantFrom(
+      'x-foo',
+      'accept',
+      'accept-language',
+      'accept-encoding',
+      'content-type',
+      'cookie',
+      'authorization',
+      'if-none-match',
+      'range',
+      'x-forwarded-for',
+      'x-real-ip',
+      'user-agent',
+      'x-no-compression',
+      'cache-control',
+      'x-api-keys',
+    );
     await fc.assert(
-      fc.asyncProperty(fc.boolean(), fc.dictionary(names, headerText(30), { minKeys: 1, maxKeys: 4 }), async (catalog, headers) => {
-        const init = { headers };
-        if (catalog) {
-          const answer = await pacedCatalog(() => api.raw('/Items/GetAllItemsOnSale', init));
-          expect(answer.status, JSON.stringify(headers)).toBe(200);
-          expect(catalogEnvelopeSchema.parse(answer.body).totalItems).toBe(seen.n);
-        } else {
-          const answer = await paced(() => api.raw('/Wallet/GetBalance', init));
-          expect(answer.status, JSON.stringify(headers)).toBe(200);
-          expect(balanceSchema.parse(answer.body)).toEqual({ balance: 100_000, credit_limit: 0, total_available: 100_000 });
-        }
-      }),
+      fc.asyncProperty(
+        fc.boolean(),
+        fc.dictionary(names, headerText(30), { minKeys: 1, maxKeys: 4 }),
+        async (catalog, headers) => {
+          const init = { headers };
+          if (catalog) {
+            const answer = await pacedCatalog(() => api.raw('/Items/GetAllItemsOnSale', init));
+            expect(answer.status, JSON.stringify(headers)).toBe(200);
+            expect(catalogEnvelopeSchema.parse(answer.body).totalItems).toBe(seen.n);
+          } else {
+            const answer = await paced(() => api.raw('/Wallet/GetBalance', init));
+            expect(answer.status, JSON.stringify(headers)).toBe(200);
+            expect(balanceSchema.parse(answer.body)).toEqual({
+              balance: 100_000,
+              credit_limit: 0,
+              total_available: 100_000,
+            });
+          }
+        },
+      ),
       { numRuns: 60 },
     );
     expect(state()).toEqual(before);
@@ -248,13 +328,18 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
       headerText(40).filter(notJson),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/Items/Buy', '/Items/BuyByName', '/Items/SearchItems'), contentType, async (path, type) => {
-        const body = path === '/Items/Buy' ? buyBody : path === '/Items/BuyByName' ? byNameBody : { itemId: [item.itemId] };
-        const headers: Record<string, string> = type === '' ? {} : { 'content-type': type };
-        const answer = await paced(() => rawPost(path, headers, Buffer.from(JSON.stringify(body))));
-        expect400(answer, { path, type });
-        expect((answer.body as { message: string }).message).toBe('Content-Type must be application/json');
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('/Items/Buy', '/Items/BuyByName', '/Items/SearchItems'),
+        contentType,
+        async (path, type) => {
+          const body =
+            path === '/Items/Buy' ? buyBody : path === '/Items/BuyByName' ? byNameBody : { itemId: [item.itemId] };
+          const headers: Record<string, string> = type === '' ? {} : { 'content-type': type };
+          const answer = await paced(() => rawPost(path, headers, Buffer.from(JSON.stringify(body))));
+          expect400(answer, { path, type });
+          expect((answer.body as { message: string }).message).toBe('Content-Type must be application/json');
+        },
+      ),
       { numRuns: RUNS },
     );
     expect(state()).toEqual(before);
@@ -265,42 +350,57 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
     const encoding = fc.oneof(
       // Declared but not applied: the body is plain JSON.
       fc.constantFrom('gzip', 'deflate', 'br').map((name) => ({ name, known: true })),
-      fc.oneof(fc.constantFrom('x-junk', 'GZIP', 'gzip, gzip', 'compress', 'zstd', 'identity, gzip', '*'), headerText(20))
+      fc
+        .oneof(
+          fc.constantFrom('x-junk', 'GZIP', 'gzip, gzip', 'compress', 'zstd', 'identity, gzip', '*'),
+          headerText(20),
+        )
         .filter((name) => !['', 'identity', 'gzip', 'deflate', 'br'].includes(name.trim()))
         .map((name) => ({ name, known: false })),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('/Items/Buy', '/Items/BuyByName'), encoding, async (path, { name, known }) => {
         const body = Buffer.from(JSON.stringify(path === '/Items/Buy' ? buyBody : byNameBody));
-        const answer = await paced(() => rawPost(path, { 'content-type': 'application/json', 'content-encoding': name }, body));
+        const answer = await paced(() =>
+          rawPost(path, { 'content-type': 'application/json', 'content-encoding': name }, body),
+        );
         expect400(answer, { path, name });
-        expect((answer.body as { message: string }).message).toMatch(known ? /could not be decompressed/ : /^Unsupported Content-Encoding: /);
+        expect((answer.body as { message: string }).message).toMatch(
+          known ? /could not be decompressed/ : /^Unsupported Content-Encoding: /,
+        );
       }),
       { numRuns: 60 },
     );
     expect(state()).toEqual(before);
   });
 
-  it.each(['/Items/Buy', '/Items/BuyByName'])('refuses an oversized body on %s with a 413 envelope, also gzipped', async (path) => {
-    const before = state();
-    const base = path === '/Items/Buy' ? buyBody : byNameBody;
-    const huge = Buffer.from(JSON.stringify({ ...base, externalId: 'x'.repeat(2 * 1024 * 1024) }));
-    const expected = { error: 'payload_too_large', message: 'Request body exceeds 1048576 bytes' };
-    const plain = await paced(() => rawPost(path, { 'content-type': 'application/json' }, huge));
-    expect(plain).toEqual({ status: 413, body: expected });
-    // Small on the wire, too large once inflated.
-    const bomb = gzipSync(huge);
-    expect(bomb.length).toBeLessThan(10_000);
-    const inflated = await paced(() => rawPost(path, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, bomb));
-    expect(inflated).toEqual({ status: 413, body: expected });
-    expect(state()).toEqual(before);
-  });
+  it.each(['/Items/Buy', '/Items/BuyByName'])(
+    'refuses an oversized body on %s with a 413 envelope, also gzipped',
+    async (path) => {
+      const before = state();
+      const base = path === '/Items/Buy' ? buyBody : byNameBody;
+      const huge = Buffer.from(JSON.stringify({ ...base, externalId: 'x'.repeat(2 * 1024 * 1024) }));
+      const expected = { error: 'payload_too_large', message: 'Request body exceeds 1048576 bytes' };
+      const plain = await paced(() => rawPost(path, { 'content-type': 'application/json' }, huge));
+      expect(plain).toEqual({ status: 413, body: expected });
+      // Small on the wire, too large once inflated.
+      const bomb = gzipSync(huge);
+      expect(bomb.length).toBeLessThan(10_000);
+      const inflated = await paced(() =>
+        rawPost(path, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, bomb),
+      );
+      expect(inflated).toEqual({ status: 413, body: expected });
+      expect(state()).toEqual(before);
+    },
+  );
 
   it('credential headers of any printable shape get a 401 envelope', async () => {
     const printable = fc.string({ unit: fc.constantFrom(...'abcXYZ019_-.:/+= '.split('')), maxLength: 40 });
     await fc.assert(
       fc.asyncProperty(printable, printable, async (key, merchantId) => {
-        const response = await fetch(`${sb.baseUrl}/Wallet/GetBalance`, { headers: { 'x-api-key': key, 'x-merchant-id': merchantId } });
+        const response = await fetch(`${sb.baseUrl}/Wallet/GetBalance`, {
+          headers: { 'x-api-key': key, 'x-merchant-id': merchantId },
+        });
         expect(response.status).toBe(401);
         expectEnvelope(await response.json(), { key, merchantId });
       }),
@@ -310,7 +410,11 @@ describe('sandbox REST: malformed input always gets a 400 envelope and changes n
 
   it('a well-formed gzip request body is accepted (the encodings above are refused for being wrong, not for being compressed)', async () => {
     const answer = await paced(() =>
-      rawPost('/Items/SearchItems', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, gzipSync(JSON.stringify({ itemId: [item.itemId] }))),
+      rawPost(
+        '/Items/SearchItems',
+        { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        gzipSync(JSON.stringify({ itemId: [item.itemId] })),
+      ),
     );
     expect(answer.status).toBe(200);
     expect(catalogEnvelopeSchema.parse(answer.body).items.map((i) => i.itemId)).toEqual([item.itemId]);

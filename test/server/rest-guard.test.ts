@@ -9,7 +9,10 @@ import { adminApi, merchantApi } from '../support/sandboxHttp';
 const UNAUTHORIZED = { error: 'unauthorized', message: 'Invalid API key or Merchant ID' };
 
 /** A raw request, so compression is visible (fetch would decompress silently). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -35,10 +38,21 @@ describe('sandbox REST: authentication, allowlist, maintenance, limits, envelope
 
   it('answers /health and serves the OpenAPI document without credentials', async () => {
     expect((await fetch(`${sb.baseUrl}/health`)).status).toBe(200);
-    const doc = (await (await fetch(`${sb.baseUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${sb.baseUrl}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/Items/Buy', '/Items/BuyByName', '/Items/GetAllItemsOnSale', '/Items/SearchItems', '/Trades/History', '/Wallet/BalanceHistory', '/Wallet/GetBalance'].sort(),
+      [
+        '/Items/Buy',
+        '/Items/BuyByName',
+        '/Items/GetAllItemsOnSale',
+        '/Items/SearchItems',
+        '/Trades/History',
+        '/Wallet/BalanceHistory',
+        '/Wallet/GetBalance',
+      ].sort(),
     );
   });
 
@@ -73,7 +87,9 @@ describe('sandbox REST: authentication, allowlist, maintenance, limits, envelope
   });
 
   it('refuses an allowlist over 20 entries', async () => {
-    const answer = await admin.post('/admin/merchants', { ipAllowlist: Array.from({ length: 21 }, (_, i) => `10.0.0.${i}`) });
+    const answer = await admin.post('/admin/merchants', {
+      ipAllowlist: Array.from({ length: 21 }, (_, i) => `10.0.0.${i}`),
+    });
     expect(answer.status).toBe(400);
     expect((answer.body as { error: string }).error).toBe('invalid_request');
   });
@@ -82,7 +98,10 @@ describe('sandbox REST: authentication, allowlist, maintenance, limits, envelope
     await admin.post('/admin/maintenance', { on: true });
     const answer = await merchantApi(sb, merchant).get('/Wallet/GetBalance');
     expect(answer.status).toBe(503);
-    expect(answer.body).toEqual({ error: 'maintenance', message: 'System is under maintenance. Please try again later.' });
+    expect(answer.body).toEqual({
+      error: 'maintenance',
+      message: 'System is under maintenance. Please try again later.',
+    });
     expect(answer.headers.get('retry-after')).toBe('60');
     await admin.post('/admin/maintenance', { on: false });
     expect((await merchantApi(sb, merchant).get('/Wallet/GetBalance')).status).toBe(200);
@@ -135,7 +154,13 @@ describe('sandbox REST: authentication, allowlist, maintenance, limits, envelope
   });
 
   it.each([
-    ['GetBalance (a 60-byte body)', '/Wallet/GetBalance', {}, 200, { balance: 100_000, credit_limit: 0, total_available: 100_000 }],
+    [
+      'GetBalance (a 60-byte body)',
+      '/Wallet/GetBalance',
+      {},
+      200,
+      { balance: 100_000, credit_limit: 0, total_available: 100_000 },
+    ],
     ['an empty Trades/History', '/Trades/History', {}, 200, { trades: [], total: 0, limit: 50, page: 1 }],
     ['a 400 envelope', '/Trades/History?limit=0', {}, 400, { error: 'invalid_request' }],
     ['a 401 envelope', '/Wallet/GetBalance', { 'x-api-key': 'wrong' }, 401, UNAUTHORIZED],
@@ -165,11 +190,19 @@ describe('sandbox REST: authentication, allowlist, maintenance, limits, envelope
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error: 'not_found' });
 
-    const badJson = await api.raw('/Items/Buy', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"itemId":' });
+    const badJson = await api.raw('/Items/Buy', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"itemId":',
+    });
     expect(badJson.status).toBe(400);
     expect(badJson.body).toMatchObject({ error: 'invalid_request' });
 
-    const textBody = await api.raw('/Items/Buy', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    const textBody = await api.raw('/Items/Buy', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     expect(textBody.status).toBe(400);
     expect(textBody.body).toMatchObject({ error: 'invalid_request' });
 
@@ -192,7 +225,15 @@ describe('sandbox REST: authentication, allowlist, maintenance, limits, envelope
 
   it('serves item images with a silhouette per weapon class', async () => {
     const shapes = new Map<string, string>();
-    for (const slug of ['glock-18-fade', 'usp-s-kill-confirmed', 'mp9-hydra', 'ak-47-redline', 'awp-dragon-lore', 'nova-koi', 'negev-power-loader']) {
+    for (const slug of [
+      'glock-18-fade',
+      'usp-s-kill-confirmed',
+      'mp9-hydra',
+      'ak-47-redline',
+      'awp-dragon-lore',
+      'nova-koi',
+      'negev-power-loader',
+    ]) {
       const response = await fetch(`${sb.baseUrl}/img/weapon/${slug}.svg`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('image/svg+xml');
@@ -205,7 +246,11 @@ describe('sandbox REST: authentication, allowlist, maintenance, limits, envelope
   });
 
   it('keeps the admin helpers behind x-admin-token', async () => {
-    const refused = await fetch(`${sb.baseUrl}/admin/merchants`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const refused = await fetch(`${sb.baseUrl}/admin/merchants`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(refused.status).toBe(401);
     const wrong = await fetch(`${sb.baseUrl}/admin/reset`, { method: 'POST', headers: { 'x-admin-token': 'nope' } });
     expect(wrong.status).toBe(401);

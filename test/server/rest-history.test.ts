@@ -35,7 +35,10 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
   beforeAll(async () => {
     sb = await startSandbox({ items: 400, seed: 21 });
     admin = adminApi(sb);
-    alice = await admin.createMerchant({ balance: 1_000_000, reveal: { steamId: true, inspectInGame: true, tradeUrl: true } });
+    alice = await admin.createMerchant({
+      balance: 1_000_000,
+      reveal: { steamId: true, inspectInGame: true, tradeUrl: true },
+    });
     bob = await admin.createMerchant({ balance: 1_000_000 });
     aliceApi = merchantApi(sb, alice);
     bobApi = merchantApi(sb, bob);
@@ -55,7 +58,9 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
     expect(envelope.totalValue).toBe(envelope.items.reduce((sum, item) => sum + item.price, 0));
     expect(new Set(envelope.items.map((i) => i.itemId)).size).toBe(envelope.items.length);
     // Alice has every holder field enabled, Bob none.
-    expect(envelope.items.every((i) => i.steamId !== null && i.tradeUrl !== null && i.inspectInGame !== null)).toBe(true);
+    expect(envelope.items.every((i) => i.steamId !== null && i.tradeUrl !== null && i.inspectInGame !== null)).toBe(
+      true,
+    );
     const bobs = catalogEnvelopeSchema.parse((await bobApi.get<CatalogEnvelope>('/Items/GetAllItemsOnSale')).body);
     expect(bobs.items.every((i) => i.steamId === null && i.tradeUrl === null && i.inspectInGame === null)).toBe(true);
     expect(bobs.totalItems).toBe(envelope.totalItems);
@@ -64,23 +69,35 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
   it('searches by ids and by names', async () => {
     const all = catalogEnvelopeSchema.parse((await bobApi.get('/Items/GetAllItemsOnSale')).body).items;
     const picked = all.slice(0, 3);
-    const byId = catalogEnvelopeSchema.parse((await bobApi.post('/Items/SearchItems', { itemId: [...picked.map((i) => i.itemId), 1] })).body);
+    const byId = catalogEnvelopeSchema.parse(
+      (await bobApi.post('/Items/SearchItems', { itemId: [...picked.map((i) => i.itemId), 1] })).body,
+    );
     expect(byId.items.map((i) => i.itemId).sort()).toEqual(picked.map((i) => i.itemId).sort());
     const name = picked[0]?.market_hash_name as string;
-    const byName = catalogEnvelopeSchema.parse((await bobApi.post('/Items/SearchItems', { market_hash_name: [name] })).body);
+    const byName = catalogEnvelopeSchema.parse(
+      (await bobApi.post('/Items/SearchItems', { market_hash_name: [name] })).body,
+    );
     expect(byName.items.length).toBe(all.filter((i) => i.market_hash_name === name).length);
     expect(byName.items.every((i) => i.market_hash_name === name)).toBe(true);
     const tenNames = Array.from({ length: 10 }, (_, i) => (i === 0 ? name : `Nothing ${i}`));
-    const ten = catalogEnvelopeSchema.parse((await bobApi.post('/Items/SearchItems', { market_hash_name: tenNames })).body);
+    const ten = catalogEnvelopeSchema.parse(
+      (await bobApi.post('/Items/SearchItems', { market_hash_name: tenNames })).body,
+    );
     expect(ten.totalItems).toBe(byName.totalItems);
-    const elevenNames = await bobApi.post<{ error: string; message: string }>('/Items/SearchItems', { market_hash_name: [...tenNames, 'Nothing 10'] });
+    const elevenNames = await bobApi.post<{ error: string; message: string }>('/Items/SearchItems', {
+      market_hash_name: [...tenNames, 'Nothing 10'],
+    });
     expect([elevenNames.status, elevenNames.body.error]).toEqual([400, 'invalid_request']);
     expect(elevenNames.body.message).toMatch(/market_hash_name/);
-    const exactly500 = await bobApi.post('/Items/SearchItems', { itemId: Array.from({ length: 500 }, (_, i) => i + 1) });
+    const exactly500 = await bobApi.post('/Items/SearchItems', {
+      itemId: Array.from({ length: 500 }, (_, i) => i + 1),
+    });
     expect(exactly500.status).toBe(200);
     const both = await bobApi.post<{ error: string }>('/Items/SearchItems', { itemId: [1], market_hash_name: [name] });
     expect([both.status, both.body.error]).toEqual([400, 'invalid_request']);
-    const tooMany = await bobApi.post<{ error: string }>('/Items/SearchItems', { itemId: Array.from({ length: 501 }, (_, i) => i + 1) });
+    const tooMany = await bobApi.post<{ error: string }>('/Items/SearchItems', {
+      itemId: Array.from({ length: 501 }, (_, i) => i + 1),
+    });
     expect([tooMany.status, tooMany.body.error]).toEqual([400, 'invalid_request']);
   });
 
@@ -114,10 +131,22 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
     const all = tradeHistoryPageSchema.parse((await aliceApi.get('/Trades/History')).body).trades;
     const pivot = all.find((t) => t.tradeId === aliceTrades[3]?.tradeId) as Trade;
     const from = tradeHistoryPageSchema.parse((await aliceApi.get(`/Trades/History?from=${pivot.createdAt}`)).body);
-    expect(from.trades.map((t) => t.tradeId).sort()).toEqual(aliceTrades.slice(3).map((t) => t.tradeId).sort());
+    expect(from.trades.map((t) => t.tradeId).sort()).toEqual(
+      aliceTrades
+        .slice(3)
+        .map((t) => t.tradeId)
+        .sort(),
+    );
     const to = tradeHistoryPageSchema.parse((await aliceApi.get(`/Trades/History?to=${pivot.createdAt}`)).body);
-    expect(to.trades.map((t) => t.tradeId).sort()).toEqual(aliceTrades.slice(0, 4).map((t) => t.tradeId).sort());
-    const window = tradeHistoryPageSchema.parse((await aliceApi.get(`/Trades/History?from=${pivot.createdAt}&to=${pivot.createdAt}`)).body);
+    expect(to.trades.map((t) => t.tradeId).sort()).toEqual(
+      aliceTrades
+        .slice(0, 4)
+        .map((t) => t.tradeId)
+        .sort(),
+    );
+    const window = tradeHistoryPageSchema.parse(
+      (await aliceApi.get(`/Trades/History?from=${pivot.createdAt}&to=${pivot.createdAt}`)).body,
+    );
     expect(window.trades.map((t) => t.tradeId)).toEqual([pivot.tradeId]);
   });
 
@@ -131,11 +160,16 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
     expect(active.trades.length).toBeGreaterThan(1);
     const refused = await aliceApi.get<{ error: string }>('/Trades/History?isActive=true&from=2026-01-01T00:00:00Z');
     expect([refused.status, refused.body.error]).toEqual([400, 'invalid_request']);
-    const refusedTo = await aliceApi.get<{ error: string; message: string }>(`/Trades/History?isActive=true&to=${new Date().toISOString()}`);
+    const refusedTo = await aliceApi.get<{ error: string; message: string }>(
+      `/Trades/History?isActive=true&to=${new Date().toISOString()}`,
+    );
     expect([refusedTo.status, refusedTo.body.error]).toEqual([400, 'invalid_request']);
     expect(refusedTo.body.message).toContain('isActive cannot be combined with from or to');
     // isActive=false is no filter: from/to are fine with it.
-    expect((await aliceApi.get(`/Trades/History?isActive=false&to=${new Date(Date.now() + 30 * 86_400_000).toISOString()}`)).status).toBe(200);
+    expect(
+      (await aliceApi.get(`/Trades/History?isActive=false&to=${new Date(Date.now() + 30 * 86_400_000).toISOString()}`))
+        .status,
+    ).toBe(200);
   });
 
   it('isActive=true ignores limit and page, whatever they hold (spec: "Ignored when isActive=true")', async () => {
@@ -147,7 +181,8 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
       expect(tradeHistoryPageSchema.parse(answer.body), paging).toEqual(reference);
     }
     // Without isActive they are checked as before.
-    for (const paging of ['limit=1000', 'page=0']) expect((await aliceApi.get(`/Trades/History?${paging}`)).status, paging).toBe(400);
+    for (const paging of ['limit=1000', 'page=0'])
+      expect((await aliceApi.get(`/Trades/History?${paging}`)).status, paging).toBe(400);
   });
 
   it('filters by webhookStatus sent and failed (null until a delivery settled)', async () => {
@@ -162,12 +197,17 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const hooked = await admin.createMerchant({ balance: 100_000, webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` });
+      const hooked = await admin.createMerchant({
+        balance: 100_000,
+        webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+      });
       const api = merchantApi(sb, hooked);
       const delivered = await buyOne(api, 'hook-ok');
       const failing = await buyOne(api, 'hook-fail');
-      const count = async (query: string) => tradeHistoryPageSchema.parse((await api.get(`/Trades/History?${query}`)).body).total;
-      for (let i = 0; i < 200 && (await count('webhookStatus=sent')) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      const count = async (query: string) =>
+        tradeHistoryPageSchema.parse((await api.get(`/Trades/History?${query}`)).body).total;
+      for (let i = 0; i < 200 && (await count('webhookStatus=sent')) === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       // The refused PENDING webhook is retried 10 s, 60 s and 300 s of clock time apart, then it has failed.
       expect(await count('webhookStatus=failed')).toBe(0);
       for (const seconds of [11, 61, 301]) await admin.advance(seconds);
@@ -181,7 +221,11 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
       expect(await count('webhookStatus=failed&externalId=hook-fail')).toBe(1);
       // A merchant without a webhook URL: null, in neither list.
       expect(tradeHistoryPageSchema.parse((await bobApi.get('/Trades/History?webhookStatus=sent')).body).total).toBe(0);
-      expect(tradeHistoryPageSchema.parse((await bobApi.get('/Trades/History')).body).trades.every((t) => t.webhookStatus === null)).toBe(true);
+      expect(
+        tradeHistoryPageSchema
+          .parse((await bobApi.get('/Trades/History')).body)
+          .trades.every((t) => t.webhookStatus === null),
+      ).toBe(true);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -189,7 +233,15 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
   });
 
   it('rejects bad history queries with invalid_request', async () => {
-    for (const query of ['limit=501', 'page=0', 'status=DONE', 'webhookStatus=x', 'from=yesterday', 'status=SENT&status=PENDING', 'sort=asc']) {
+    for (const query of [
+      'limit=501',
+      'page=0',
+      'status=DONE',
+      'webhookStatus=x',
+      'from=yesterday',
+      'status=SENT&status=PENDING',
+      'sort=asc',
+    ]) {
       const answer = await aliceApi.get<{ error: string }>(`/Trades/History?${query}`);
       expect([answer.status, answer.body.error], query).toEqual([400, 'invalid_request']);
     }
@@ -202,46 +254,70 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
     await admin.transition(target.tradeId, { status: 'SENT' });
     await admin.transition(target.tradeId, { status: 'COMPLETED' });
     const ledger = balanceHistoryPageSchema.parse((await aliceApi.get('/Wallet/BalanceHistory?limit=500')).body);
-    const balance = (await aliceApi.get<{ balance: number; credit_limit: number; total_available: number }>('/Wallet/GetBalance')).body;
+    const balance = (
+      await aliceApi.get<{ balance: number; credit_limit: number; total_available: number }>('/Wallet/GetBalance')
+    ).body;
     for (const entry of ledger.transactions) expect(entry.balanceAfter).toBe(entry.balanceBefore + entry.amount);
     expect(ledger.transactions.reduce((sum, e) => sum + e.amount, 0)).toBe(balance.balance);
     expect(balance.total_available).toBe(balance.balance + balance.credit_limit);
     // Newest first, and consecutive entries chain.
     const chronological = [...ledger.transactions].reverse();
-    for (let i = 1; i < chronological.length; i++) expect(chronological[i]?.balanceBefore).toBe(chronological[i - 1]?.balanceAfter);
-    expect(chronological[0]).toMatchObject({ type: 'ADMIN TOP UP', amount: 1_000_000, tradeId: null, market_hash_name: null });
+    for (let i = 1; i < chronological.length; i++)
+      expect(chronological[i]?.balanceBefore).toBe(chronological[i - 1]?.balanceAfter);
+    expect(chronological[0]).toMatchObject({
+      type: 'ADMIN TOP UP',
+      amount: 1_000_000,
+      tradeId: null,
+      market_hash_name: null,
+    });
 
-    const completed = balanceHistoryPageSchema.parse((await aliceApi.get('/Wallet/BalanceHistory?type=BUY%20COMPLETED')).body);
+    const completed = balanceHistoryPageSchema.parse(
+      (await aliceApi.get('/Wallet/BalanceHistory?type=BUY%20COMPLETED')).body,
+    );
     expect(completed.transactions).toHaveLength(1);
     expect(completed.transactions[0]).toMatchObject({ amount: 0, tradeId: target.tradeId });
     const paged = balanceHistoryPageSchema.parse((await aliceApi.get('/Wallet/BalanceHistory?limit=2&page=2')).body);
     expect(paged.transactions.map((t) => t.id)).toEqual(ledger.transactions.slice(2, 4).map((t) => t.id));
     const since = ledger.transactions[1]?.createdAt as string;
-    const fromFilter = balanceHistoryPageSchema.parse((await aliceApi.get(`/Wallet/BalanceHistory?from=${since}`)).body);
+    const fromFilter = balanceHistoryPageSchema.parse(
+      (await aliceApi.get(`/Wallet/BalanceHistory?from=${since}`)).body,
+    );
     expect(fromFilter.transactions.every((t) => t.createdAt >= since)).toBe(true);
     // `to` is inclusive, and with `from` gives a window; entries are newest first either way.
     const pivot = chronological[3] as (typeof chronological)[number];
-    const toFilter = balanceHistoryPageSchema.parse((await aliceApi.get(`/Wallet/BalanceHistory?to=${pivot.createdAt}&limit=500`)).body);
+    const toFilter = balanceHistoryPageSchema.parse(
+      (await aliceApi.get(`/Wallet/BalanceHistory?to=${pivot.createdAt}&limit=500`)).body,
+    );
     const upToPivot = ledger.transactions.filter((t) => t.createdAt <= pivot.createdAt);
     expect(toFilter.transactions.map((t) => t.id)).toEqual(upToPivot.map((t) => t.id));
     expect(toFilter.total).toBe(upToPivot.length);
     expect(toFilter.transactions.map((t) => t.id)).toContain(pivot.id);
     expect(toFilter.transactions.some((t) => t.createdAt > pivot.createdAt)).toBe(false);
     expect(toFilter.total).toBeLessThan(ledger.total);
-    const window = balanceHistoryPageSchema.parse((await aliceApi.get(`/Wallet/BalanceHistory?from=${pivot.createdAt}&to=${pivot.createdAt}`)).body);
-    expect(window.transactions.map((t) => t.id)).toEqual(ledger.transactions.filter((t) => t.createdAt === pivot.createdAt).map((t) => t.id));
-    const inverted = await aliceApi.get<{ error: string }>(`/Wallet/BalanceHistory?from=${since}&to=${chronological[0]?.createdAt}`);
+    const window = balanceHistoryPageSchema.parse(
+      (await aliceApi.get(`/Wallet/BalanceHistory?from=${pivot.createdAt}&to=${pivot.createdAt}`)).body,
+    );
+    expect(window.transactions.map((t) => t.id)).toEqual(
+      ledger.transactions.filter((t) => t.createdAt === pivot.createdAt).map((t) => t.id),
+    );
+    const inverted = await aliceApi.get<{ error: string }>(
+      `/Wallet/BalanceHistory?from=${since}&to=${chronological[0]?.createdAt}`,
+    );
     expect([inverted.status, inverted.body.error]).toEqual([400, 'invalid_request']);
   });
 
-  it("shows a merchant only its own trades and ledger", async () => {
+  it('shows a merchant only its own trades and ledger', async () => {
     const bobTrades = tradeHistoryPageSchema.parse((await bobApi.get('/Trades/History')).body);
     expect(bobTrades.total).toBe(1);
     const aliceIds = new Set(aliceTrades.map((t) => t.tradeId));
     expect(bobTrades.trades.some((t) => aliceIds.has(t.tradeId))).toBe(false);
-    const peek = tradeHistoryPageSchema.parse((await bobApi.get(`/Trades/History?tradeId=${aliceTrades[0]?.tradeId}`)).body);
+    const peek = tradeHistoryPageSchema.parse(
+      (await bobApi.get(`/Trades/History?tradeId=${aliceTrades[0]?.tradeId}`)).body,
+    );
     expect(peek.total).toBe(0);
-    const peekLedger = balanceHistoryPageSchema.parse((await bobApi.get(`/Wallet/BalanceHistory?tradeId=${aliceTrades[0]?.tradeId}`)).body);
+    const peekLedger = balanceHistoryPageSchema.parse(
+      (await bobApi.get(`/Wallet/BalanceHistory?tradeId=${aliceTrades[0]?.tradeId}`)).body,
+    );
     expect(peekLedger.total).toBe(0);
     // Both used externalId order-0: unique per merchant, not globally.
     const bobsOrder = tradeHistoryPageSchema.parse((await bobApi.get('/Trades/History?externalId=order-0')).body);
@@ -250,7 +326,9 @@ describe('sandbox REST: catalog, history, wallet, isolation', () => {
 
   it('validates live answers against its own OpenAPI document', async () => {
     const { default: Ajv2020 } = await import('ajv/dist/2020.js');
-    const doc = (await (await fetch(`${sb.baseUrl}/openapi.json`)).json()) as { components: { schemas: Record<string, object> } };
+    const doc = (await (await fetch(`${sb.baseUrl}/openapi.json`)).json()) as {
+      components: { schemas: Record<string, object> };
+    };
     const ajv = new Ajv2020({ strict: false });
     for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema, name);
     const check = (name: string, body: unknown) => {
@@ -294,11 +372,17 @@ describe('sandbox REST: the on-sale list follows every change between downloads'
     const [first, second] = before.items;
     const last = before.items.at(-1) as Item;
 
-    expect((await admin.patch(`/admin/items/${second?.itemId}`, { price: (second?.price ?? 0) + 77 })).status).toBe(200);
+    expect((await admin.patch(`/admin/items/${second?.itemId}`, { price: (second?.price ?? 0) + 77 })).status).toBe(
+      200,
+    );
     const repriced = await list();
     expect(repriced.totalValue).toBe(before.totalValue + 77);
     // The text too: an integer as the spec has it ("price":1234, never 1234.0), and only the price changed.
-    const rawList = await (await fetch(`${sb.baseUrl}/Items/GetAllItemsOnSale`, { headers: { 'x-api-key': creds.apiKey, 'x-merchant-id': creds.merchantId } })).text();
+    const rawList = await (
+      await fetch(`${sb.baseUrl}/Items/GetAllItemsOnSale`, {
+        headers: { 'x-api-key': creds.apiKey, 'x-merchant-id': creds.merchantId },
+      })
+    ).text();
     const textOf = (item: Item) => JSON.stringify(item);
     expect(rawList).toContain(textOf({ ...(second as Item), price: (second?.price ?? 0) + 77 }));
 
@@ -309,7 +393,8 @@ describe('sandbox REST: the on-sale list follows every change between downloads'
     expect(shrunk.totalItems).toBe(before.totalItems - 2);
     expect(shrunk.items[0]?.itemId).toBe(second?.itemId);
 
-    const added = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 4321 }] })).body.items[0] as Item;
+    const added = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 4321 }] })).body
+      .items[0] as Item;
     const grown = await list();
     expect(grown.items.at(-1)?.itemId).toBe(added.itemId);
     expect(grown.totalValue).toBe(shrunk.totalValue + 4321);

@@ -25,7 +25,11 @@ function parseResponses(data: Buffer): RawResponse[] {
     }
     const length = Number(headers['content-length']);
     if (!Number.isInteger(length)) throw new Error(`no content-length in ${statusLine}`);
-    responses.push({ status: Number(statusLine.split(' ')[1]), headers, body: rest.subarray(end + 4, end + 4 + length) });
+    responses.push({
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      body: rest.subarray(end + 4, end + 4 + length),
+    });
     rest = rest.subarray(end + 4 + length);
   }
   return responses;
@@ -44,7 +48,9 @@ describe('sandbox REST: shutting down', () => {
 
     // A request in progress keeps the connection busy, so closing does not drop it as idle…
     const body = '{"itemId":[1]}';
-    socket.write(`POST /Items/SearchItems HTTP/1.1\r\nHost: sandbox\r\n${auth}content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST /Items/SearchItems HTTP/1.1\r\nHost: sandbox\r\n${auth}content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closing = sb.close();
     while (sb.app.server.listening) await new Promise((resolve) => setTimeout(resolve, 1));

@@ -47,11 +47,15 @@ async function buyerFor(sb: Sandbox): Promise<Buyer> {
 async function buyMany(sb: Sandbox, buyer: Buyer, count: number): Promise<string[]> {
   const active = new Map<string, number>();
   const busy = sb.core.db
-    .prepare("SELECT holder, count(*) AS n FROM trades WHERE status IN ('PENDING', 'SENT') AND holder IS NOT NULL GROUP BY holder")
+    .prepare(
+      "SELECT holder, count(*) AS n FROM trades WHERE status IN ('PENDING', 'SENT') AND holder IS NOT NULL GROUP BY holder",
+    )
     .all() as { holder: string; n: number }[];
   for (const row of busy) active.set(row.holder, row.n);
   const candidates = sb.core.db
-    .prepare('SELECT item_id AS itemId, asset_id AS assetId, price, steam_id AS holder FROM items WHERE on_sale = 1 AND price <= 20000 ORDER BY item_id')
+    .prepare(
+      'SELECT item_id AS itemId, asset_id AS assetId, price, steam_id AS holder FROM items WHERE on_sale = 1 AND price <= 20000 ORDER BY item_id',
+    )
     .all() as { itemId: number; assetId: string; price: number; holder: string | null }[];
   const tradeIds: string[] = [];
   for (const item of candidates) {
@@ -76,14 +80,19 @@ function statusOf(sb: Sandbox, tradeId: string): TradeStatus {
 }
 
 /** The row of the outcome table (via the transition table) that a final trade matches, or a reason why not. */
-function outcomeProblem(trade: { status: TradeStatus; errorCode: number | null; failReason: string | null }): string | null {
+function outcomeProblem(trade: {
+  status: TradeStatus;
+  errorCode: number | null;
+  failReason: string | null;
+}): string | null {
   const rules = TRADE_TRANSITIONS.filter((rule) => rule.to === trade.status);
   if (rules.length === 0) return `no rule leads to ${trade.status}`;
   const ok = rules.some((rule) =>
     rule.outcomes.some(
       (o) =>
         o.errorCode === trade.errorCode &&
-        (o.failReason === trade.failReason || (rule.freeReason === true && typeof trade.failReason === 'string' && trade.failReason.length > 0)),
+        (o.failReason === trade.failReason ||
+          (rule.freeReason === true && typeof trade.failReason === 'string' && trade.failReason.length > 0)),
     ),
   );
   return ok ? null : `${trade.status} ${trade.errorCode} ${JSON.stringify(trade.failReason)} matches no outcome row`;
@@ -109,7 +118,11 @@ async function runScenario(): Promise<Outcome[]> {
   }
   await admin.advance(6 * DAY + 1);
   const outcomes = tradeIds.map((id) => {
-    const row = sb.core.trades.find(id) as { status: TradeStatus; error_code: number | null; fail_reason: string | null };
+    const row = sb.core.trades.find(id) as {
+      status: TradeStatus;
+      error_code: number | null;
+      fail_reason: string | null;
+    };
     return [row.status, row.error_code, row.fail_reason] as Outcome;
   });
   await sb.close();
@@ -202,7 +215,12 @@ describe('market simulator: trades', () => {
     await admin.advance(DAY - 60);
     expect(statusOf(sb, kept)).toBe('COMPLETED');
     await admin.advance(5 * DAY + 60);
-    const row = sb.core.trades.find(kept) as { status: string; error_code: number; fail_reason: string; rollback_at: number };
+    const row = sb.core.trades.find(kept) as {
+      status: string;
+      error_code: number;
+      fail_reason: string;
+      rollback_at: number;
+    };
     expect(row.status).toBe('REVERSED');
     expect(row.error_code).toBe(512);
     expect(['Seller reversed trade on Steam', 'Buyer reversed trade on Steam']).toContain(row.fail_reason);
@@ -231,7 +249,8 @@ describe('market simulator: trades', () => {
     await admin.advance(6);
     await admin.advance(90);
     for (const tradeId of tradeIds) {
-      const trade = (await buyer.api.get<TradeHistoryPage>(`/Trades/History?tradeId=${tradeId}`)).body.trades[0] as Trade;
+      const trade = (await buyer.api.get<TradeHistoryPage>(`/Trades/History?tradeId=${tradeId}`)).body
+        .trades[0] as Trade;
       expect(trade).toMatchObject({ status: 'CANCELLED', errorCode: 505, failReason: 'Items no longer valid' });
       expect(trade.offerId).toMatch(/^\d+$/);
       const search = await buyer.api.post<{ totalItems: number }>('/Items/SearchItems', { itemId: [trade.itemId] });
@@ -239,7 +258,11 @@ describe('market simulator: trades', () => {
       // The item is gone: an administrator has nothing left to delete.
       expect((await admin.delete(`/admin/items/${trade.itemId}`)).status).toBe(404);
     }
-    const refunds = (await buyer.api.get<{ transactions: { type: string; amount: number }[] }>('/Wallet/BalanceHistory?type=BUY%20CANCELLED')).body;
+    const refunds = (
+      await buyer.api.get<{ transactions: { type: string; amount: number }[] }>(
+        '/Wallet/BalanceHistory?type=BUY%20CANCELLED',
+      )
+    ).body;
     expect(refunds.transactions).toHaveLength(3);
     const after = (await buyer.api.get<{ balance: number }>('/Wallet/GetBalance')).body.balance;
     expect(after - before).toBe(refunds.transactions.reduce((sum, t) => sum + t.amount, 0));
@@ -254,7 +277,13 @@ describe('market simulator: trades', () => {
     await admin.advance(120);
     expect(statusOf(sb, waiting)).toBe('PENDING');
 
-    const simulator = new MarketSimulator(sb.core, { seed: 11, eventsPerSecond: 0, imageBaseUrl: `${sb.baseUrl}/img`, sendFailProbability: 0, sendRejectProbability: 0 });
+    const simulator = new MarketSimulator(sb.core, {
+      seed: 11,
+      eventsPerSecond: 0,
+      imageBaseUrl: `${sb.baseUrl}/img`,
+      sendFailProbability: 0,
+      sendRejectProbability: 0,
+    });
     extraSimulators.push(simulator);
     simulator.start();
     // Both moves were due in the past: they fire at once.
@@ -287,10 +316,12 @@ describe('market simulator: market events', () => {
     const startSize = sb.core.catalog.totals().totalItems;
     const counts = countEvents(sb);
     const before = new Map(
-      (sb.core.db.prepare('SELECT item_id, price FROM items WHERE on_sale = 1').all() as { item_id: number; price: number }[]).map((r) => [
-        r.item_id,
-        r.price,
-      ]),
+      (
+        sb.core.db.prepare('SELECT item_id, price FROM items WHERE on_sale = 1').all() as {
+          item_id: number;
+          price: number;
+        }[]
+      ).map((r) => [r.item_id, r.price]),
     );
     await sleep(2300);
     const total = counts.repriced + counts.upserted + counts.removed;
@@ -306,7 +337,10 @@ describe('market simulator: market events', () => {
     expect(Math.abs(size - startSize)).toBeLessThanOrEqual(startSize * 0.05);
 
     // Reprices stay within ±8 % (one step; an item repriced twice may move twice) and whole cents ≥ 1.
-    const after = sb.core.db.prepare('SELECT item_id, price FROM items WHERE on_sale = 1').all() as { item_id: number; price: number }[];
+    const after = sb.core.db.prepare('SELECT item_id, price FROM items WHERE on_sale = 1').all() as {
+      item_id: number;
+      price: number;
+    }[];
     for (const { item_id, price } of after) {
       expect(Number.isInteger(price) && price >= 1).toBe(true);
       const old = before.get(item_id);
@@ -316,7 +350,8 @@ describe('market simulator: market events', () => {
     const maxBefore = Math.max(...before.keys());
     const fresh = sb.core.db.prepare('SELECT json FROM items WHERE item_id > ?').all(maxBefore) as { json: string }[];
     expect(fresh.length).toBe(counts.upserted);
-    for (const { json } of fresh) expect(JSON.parse(json)).toMatchObject({ market_hash_name: expect.any(String), price: expect.any(Number) });
+    for (const { json } of fresh)
+      expect(JSON.parse(json)).toMatchObject({ market_hash_name: expect.any(String), price: expect.any(Number) });
 
     const simulator = sb.simulator as MarketSimulator;
     simulator.stop();

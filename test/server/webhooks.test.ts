@@ -66,7 +66,8 @@ class Receiver {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
+      const header = (name: string) =>
+        typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined;
       const hit: Hit = {
         type: header('x-webhook-type'),
         contentType: header('content-type'),
@@ -82,7 +83,9 @@ class Receiver {
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
       setTimeout(() => {
         this.inFlight--;
-        response.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'http://127.0.0.1:9/elsewhere' } : {}).end('ok');
+        response
+          .writeHead(answer, answer >= 300 && answer < 400 ? { location: 'http://127.0.0.1:9/elsewhere' } : {})
+          .end('ok');
       }, this.delayMs);
     });
   }
@@ -146,7 +149,8 @@ describe('webhook dispatcher', () => {
   }
 
   async function tradeOf(merchant: MerchantCredentials, tradeId: string): Promise<Trade> {
-    return (await merchantApi(sb as Sandbox, merchant).get<TradeHistoryPage>(`/Trades/History?tradeId=${tradeId}`)).body.trades[0] as Trade;
+    return (await merchantApi(sb as Sandbox, merchant).get<TradeHistoryPage>(`/Trades/History?tradeId=${tradeId}`)).body
+      .trades[0] as Trade;
   }
 
   async function merchantView(merchantId: string): Promise<MerchantView> {
@@ -154,22 +158,33 @@ describe('webhook dispatcher', () => {
   }
 
   async function webhookLog(merchantId: string): Promise<WebhookDeliveryLogEntry[]> {
-    return (await admin().get<{ deliveries: WebhookDeliveryLogEntry[] }>(`/admin/webhooks?merchantId=${merchantId}&limit=1000`)).body.deliveries;
+    return (
+      await admin().get<{ deliveries: WebhookDeliveryLogEntry[] }>(
+        `/admin/webhooks?merchantId=${merchantId}&limit=1000`,
+      )
+    ).body.deliveries;
   }
 
   /** Polls the merchant's delivery log until `check` holds: the dispatcher records an answer a moment after the receiver sends it. */
-  async function logWhen(merchantId: string, check: (log: WebhookDeliveryLogEntry[]) => boolean, what: string): Promise<WebhookDeliveryLogEntry[]> {
+  async function logWhen(
+    merchantId: string,
+    check: (log: WebhookDeliveryLogEntry[]) => boolean,
+    what: string,
+  ): Promise<WebhookDeliveryLogEntry[]> {
     const deadline = Date.now() + 5000;
     for (;;) {
       const log = await webhookLog(merchantId);
       if (check(log)) return log;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(log.map((e) => [e.kind, e.state]))}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}: ${JSON.stringify(log.map((e) => [e.kind, e.state]))}`);
       await sleep(5);
     }
   }
 
-  const stateOf = (kind: WebhookDeliveryLogEntry['kind'], state: WebhookDeliveryLogEntry['state']) => (log: WebhookDeliveryLogEntry[]) =>
-    log.find((entry) => entry.kind === kind)?.state === state;
+  const stateOf =
+    (kind: WebhookDeliveryLogEntry['kind'], state: WebhookDeliveryLogEntry['state']) =>
+    (log: WebhookDeliveryLogEntry[]) =>
+      log.find((entry) => entry.kind === kind)?.state === state;
 
   async function clockNow(): Promise<number> {
     return Date.parse((await admin().get<{ now: string }>('/admin/clock')).body.now);
@@ -181,7 +196,10 @@ describe('webhook dispatcher', () => {
    */
   async function deliverMarker(receiver: Receiver): Promise<number> {
     const [itemId] = (await removeItems(1)) as [number];
-    await waitFor(() => receiver.hits.some((hit) => hit.type === 'item_removed' && hit.json.itemId === itemId), 'the marker delivery');
+    await waitFor(
+      () => receiver.hits.some((hit) => hit.type === 'item_removed' && hit.json.itemId === itemId),
+      'the marker delivery',
+    );
     return itemId;
   }
 
@@ -247,10 +265,16 @@ describe('webhook dispatcher', () => {
     // The test webhook, answered at once (it does not wait for the queue, so let the queue drain first).
     await waitFor(() => receiver.inFlight === 0, 'last answer');
     const before = await clockNow();
-    const test = await admin().post<{ delivered: boolean; httpStatus: number | null }>(`/admin/merchants/${merchant.merchantId}/webhook-test`);
+    const test = await admin().post<{ delivered: boolean; httpStatus: number | null }>(
+      `/admin/merchants/${merchant.merchantId}/webhook-test`,
+    );
     expect(test.body).toEqual({ delivered: true, httpStatus: 200 });
     const [testBody] = receiver.of('test');
-    expect(testBody).toEqual({ event: 'test', message: 'Test webhook from the Merchant Trading API sandbox', timestamp: expect.any(String) });
+    expect(testBody).toEqual({
+      event: 'test',
+      message: 'Test webhook from the Merchant Trading API sandbox',
+      timestamp: expect.any(String),
+    });
     expect(testBody?.timestamp).toMatch(UTC_TIMESTAMP_PATTERN);
     expect(Math.abs(Date.parse(testBody?.timestamp as string) - before)).toBeLessThan(5000);
 
@@ -340,14 +364,29 @@ describe('webhook dispatcher', () => {
 
       // Exactly the spec's body, field for field and in order, one per status, each signed with the merchant's key.
       const hits = mine();
-      expect(hits.map((hit) => hit.json), row.name).toEqual(expected);
+      expect(
+        hits.map((hit) => hit.json),
+        row.name,
+      ).toEqual(expected);
       for (const hit of hits) {
-        expect(Object.keys(hit.json)).toEqual(['tradeId', 'status', 'externalId', 'offerId', 'failReason', 'errorCode']);
+        expect(Object.keys(hit.json)).toEqual([
+          'tradeId',
+          'status',
+          'externalId',
+          'offerId',
+          'failReason',
+          'errorCode',
+        ]);
         expect(hit.contentType).toBe('application/json');
         expect(hit.verified, row.name).toBe(true);
         expect(hit.signature).toBe(signWebhookBody(hit.raw, merchant.apiKey));
       }
-      expect(await tradeOf(merchant, tradeId), row.name).toMatchObject({ ...row.final, externalId, offerId, webhookStatus: 'sent' });
+      expect(await tradeOf(merchant, tradeId), row.name).toMatchObject({
+        ...row.final,
+        externalId,
+        offerId,
+        webhookStatus: 'sent',
+      });
       seen.push({ tradeId, expected });
     }
 
@@ -355,10 +394,14 @@ describe('webhook dispatcher', () => {
     await admin().advance(6 * 3600);
     await deliverMarker(receiver);
     for (const { tradeId, expected } of seen) {
-      const statuses = receiver.hits.filter((hit) => hit.type === 'trade_updated' && hit.json.tradeId === tradeId).map((hit) => hit.json.status);
+      const statuses = receiver.hits
+        .filter((hit) => hit.type === 'trade_updated' && hit.json.tradeId === tradeId)
+        .map((hit) => hit.json.status);
       expect(statuses).toEqual(expected.map((update) => update.status));
       const logged = (await webhookLog(merchant.merchantId)).filter((entry) => entry.tradeId === tradeId);
-      expect(logged.map((entry) => [entry.state, entry.attempts]).reverse()).toEqual(expected.map(() => ['delivered', 1]));
+      expect(logged.map((entry) => [entry.state, entry.attempts]).reverse()).toEqual(
+        expected.map(() => ['delivered', 1]),
+      );
       expect(logged.map((entry) => entry.body).reverse()).toEqual(expected);
     }
     expect(receiver.hits.every((hit) => hit.verified)).toBe(true);
@@ -388,7 +431,13 @@ describe('webhook dispatcher', () => {
       expect(attempts(), `after +${seconds}s`).toBe(expected);
     }
     const [entry] = (await webhookLog(merchant.merchantId)).filter((e) => e.kind === 'trade_updated');
-    expect(entry).toMatchObject({ state: 'failed', attempts: 4, httpStatus: 500, lastError: 'HTTP 500', nextAttemptAt: null });
+    expect(entry).toMatchObject({
+      state: 'failed',
+      attempts: 4,
+      httpStatus: 500,
+      lastError: 'HTTP 500',
+      nextAttemptAt: null,
+    });
     expect((await tradeOf(merchant, trade.tradeId)).webhookStatus).toBe('failed');
     const api = merchantApi(sb as Sandbox, merchant);
     const failed = (await api.get<TradeHistoryPage>('/Trades/History?webhookStatus=failed')).body;
@@ -403,7 +452,11 @@ describe('webhook dispatcher', () => {
     await logWhen(merchant.merchantId, stateOf('trade_updated', 'delivered'), 'the SENT webhook recorded');
     expect((await tradeOf(merchant, trade.tradeId)).webhookStatus).toBe('sent');
     expect((await api.get<TradeHistoryPage>('/Trades/History?webhookStatus=failed')).body.total).toBe(0);
-    expect((await merchantView(merchant.merchantId)).webhook).toEqual({ consecutiveFailures: 0, pauses: 0, pausedUntil: null });
+    expect((await merchantView(merchant.merchantId)).webhook).toEqual({
+      consecutiveFailures: 0,
+      pauses: 0,
+      pausedUntil: null,
+    });
   });
 
   it('treats a redirect as a failure and does not follow it', async () => {
@@ -458,7 +511,8 @@ describe('webhook dispatcher', () => {
       expect(view.webhook.pauses).toBe(index + 2);
       expect(view.webhook.consecutiveFailures).toBe(5 + index + 1);
     }
-    const next = Date.parse((await merchantView(merchant.merchantId)).webhook.pausedUntil as string) - (await clockNow());
+    const next =
+      Date.parse((await merchantView(merchant.merchantId)).webhook.pausedUntil as string) - (await clockNow());
     expect(next).toBeGreaterThan(240 * MINUTE * 1000 - 3000);
     expect(receiver.hits.every((hit) => hit.verified)).toBe(true);
 
@@ -468,15 +522,25 @@ describe('webhook dispatcher', () => {
     const held = (await webhookLog(merchant.merchantId)).filter((e) => e.state === 'paused');
     // The six item_removed (one of them already failed for good) plus the refresh_catalog webhooks of ~12 hours.
     expect(held.length).toBeGreaterThan(100);
-    const test = await admin().post<{ delivered: boolean; httpStatus: number }>(`/admin/merchants/${merchant.merchantId}/webhook-test`);
+    const test = await admin().post<{ delivered: boolean; httpStatus: number }>(
+      `/admin/merchants/${merchant.merchantId}/webhook-test`,
+    );
     expect(test.body).toEqual({ delivered: true, httpStatus: 200 });
-    expect((await merchantView(merchant.merchantId)).webhook).toEqual({ consecutiveFailures: 0, pauses: 0, pausedUntil: null });
+    expect((await merchantView(merchant.merchantId)).webhook).toEqual({
+      consecutiveFailures: 0,
+      pauses: 0,
+      pausedUntil: null,
+    });
     await waitFor(() => receiver.hits.length === hitsBefore + 1 + held.length, 'held deliveries', 10_000);
     const flushed = receiver.hits.slice(hitsBefore + 1);
     const firstRefresh = flushed.findIndex((hit) => hit.type === 'refresh_catalog');
     expect(flushed.slice(0, firstRefresh).every((hit) => hit.type === 'item_removed')).toBe(true);
     expect(flushed.slice(firstRefresh).every((hit) => hit.type === 'refresh_catalog')).toBe(true);
-    const settled = await logWhen(merchant.merchantId, (log) => log.every((e) => e.state === 'delivered' || e.state === 'failed'), 'every delivery settled');
+    const settled = await logWhen(
+      merchant.merchantId,
+      (log) => log.every((e) => e.state === 'delivered' || e.state === 'failed'),
+      'every delivery settled',
+    );
     const states = new Set(settled.map((e) => e.state));
     expect([...states].sort()).toEqual(['delivered', 'failed']);
   });
@@ -489,24 +553,39 @@ describe('webhook dispatcher', () => {
     await waitFor(() => receiver.hits.length === 5, 'five failed attempts');
     // The 5th answer reaches the dispatcher a moment after the receiver saw the request.
     await waitFor(() => receiver.inFlight === 0, 'the 5th answer');
-    for (let tries = 0; (await merchantView(merchant.merchantId)).webhook.pauses !== 1 && tries < 100; tries++) await sleep(10);
+    for (let tries = 0; (await merchantView(merchant.merchantId)).webhook.pauses !== 1 && tries < 100; tries++)
+      await sleep(10);
     expect((await merchantView(merchant.merchantId)).webhook.pauses).toBe(1);
     // A failed test webhook does not resume delivery.
-    const failedTest = await admin().post<{ delivered: boolean; httpStatus: number }>(`/admin/merchants/${merchant.merchantId}/webhook-test`);
+    const failedTest = await admin().post<{ delivered: boolean; httpStatus: number }>(
+      `/admin/merchants/${merchant.merchantId}/webhook-test`,
+    );
     expect(failedTest.body).toEqual({ delivered: false, httpStatus: 500 });
     expect((await merchantView(merchant.merchantId)).webhook.pauses).toBe(1);
 
     const fresh = await Receiver.start(merchant.apiKey);
     receivers.push(fresh);
-    const patched = await admin().patch<MerchantView>(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: fresh.url });
+    const patched = await admin().patch<MerchantView>(`/admin/merchants/${merchant.merchantId}`, {
+      webhookUrl: fresh.url,
+    });
     expect(patched.status).toBe(200);
     await waitFor(() => fresh.hits.length === 5, 'held deliveries at the new URL');
     expect(fresh.of('item_removed')).toEqual(removed.map((itemId) => ({ itemId })));
     expect(fresh.hits.every((hit) => hit.verified)).toBe(true);
-    await logWhen(merchant.merchantId, (log) => log.filter((e) => e.kind === 'item_removed').every((e) => e.state === 'delivered'), 'the held deliveries recorded');
-    expect((await merchantView(merchant.merchantId)).webhook).toEqual({ consecutiveFailures: 0, pauses: 0, pausedUntil: null });
+    await logWhen(
+      merchant.merchantId,
+      (log) => log.filter((e) => e.kind === 'item_removed').every((e) => e.state === 'delivered'),
+      'the held deliveries recorded',
+    );
+    expect((await merchantView(merchant.merchantId)).webhook).toEqual({
+      consecutiveFailures: 0,
+      pauses: 0,
+      pausedUntil: null,
+    });
     const log = await webhookLog(merchant.merchantId);
-    expect(log.filter((e) => e.kind === 'item_removed').every((e) => e.state === 'delivered' && e.url === fresh.url)).toBe(true);
+    expect(
+      log.filter((e) => e.kind === 'item_removed').every((e) => e.state === 'delivered' && e.url === fresh.url),
+    ).toBe(true);
 
     // The old pause timer is gone: nothing more reaches the old URL.
     const timers = (await admin().get<{ pending: { label: string }[] }>('/admin/clock')).body.pending;
@@ -521,7 +600,11 @@ describe('webhook dispatcher', () => {
     await waitFor(() => fresh.of('trade_updated').length === 1, 'PENDING attempt');
     await logWhen(merchant.merchantId, stateOf('trade_updated', 'retrying'), 'the PENDING attempt recorded');
     await admin().patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: null });
-    const unset = await logWhen(merchant.merchantId, (entries) => entries.find((e) => e.kind === 'trade_updated')?.state !== 'retrying', 'the retry given up');
+    const unset = await logWhen(
+      merchant.merchantId,
+      (entries) => entries.find((e) => e.kind === 'trade_updated')?.state !== 'retrying',
+      'the retry given up',
+    );
     const [pending] = unset.filter((e) => e.kind === 'trade_updated');
     expect(pending).toMatchObject({ state: 'failed', attempts: 1, lastError: 'no webhook URL configured' });
     expect((await tradeOf(merchant, trade.tradeId)).webhookStatus).toBe('failed');
@@ -543,7 +626,12 @@ describe('webhook dispatcher', () => {
       await sleep(100);
     }
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(4900);
-    expect(entry).toMatchObject({ state: 'retrying', attempts: 1, httpStatus: null, lastError: 'timeout after 5000 ms' });
+    expect(entry).toMatchObject({
+      state: 'retrying',
+      attempts: 1,
+      httpStatus: null,
+      lastError: 'timeout after 5000 ms',
+    });
     expect((await merchantView(merchant.merchantId)).webhook.consecutiveFailures).toBe(1);
   }, 15_000);
 
@@ -567,7 +655,9 @@ describe('webhook dispatcher', () => {
     await admin().advance(10);
     expect(receiver.hits).toHaveLength(3);
     expect(receiver.hits[2]?.json).toEqual({ itemId });
-    const entry = (await webhookLog(merchant.merchantId)).find((e) => (e.body as { itemId?: number }).itemId === itemId);
+    const entry = (await webhookLog(merchant.merchantId)).find(
+      (e) => (e.body as { itemId?: number }).itemId === itemId,
+    );
     expect(entry).toMatchObject({ state: 'delivered', attempts: 2, httpStatus: 200 });
 
     // Reset: the tables are wiped and nothing queued before goes out afterwards.

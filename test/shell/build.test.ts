@@ -29,7 +29,10 @@ beforeAll(() => {
   outDir = mkdtempSync(join(tmpdir(), 'md-build-'));
   const require = createRequire(import.meta.url);
   const bin = join(dirname(require.resolve('electron-vite')), '..', 'bin', 'electron-vite.js');
-  const build = spawnSync(process.execPath, [bin, 'build', '--outDir', outDir, '--logLevel', 'error'], { cwd: root, encoding: 'utf8' });
+  const build = spawnSync(process.execPath, [bin, 'build', '--outDir', outDir, '--logLevel', 'error'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (build.status !== 0) throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
 }, 180_000);
 
@@ -64,7 +67,10 @@ function runPreload(): { exposed: Record<string, unknown>; ipc: FakeIpc; require
         ipc.listeners.set(channel, [...(ipc.listeners.get(channel) ?? []), listener]);
       },
       removeListener: (channel: string, listener: (...args: unknown[]) => void) => {
-        ipc.listeners.set(channel, (ipc.listeners.get(channel) ?? []).filter((l) => l !== listener));
+        ipc.listeners.set(
+          channel,
+          (ipc.listeners.get(channel) ?? []).filter((l) => l !== listener),
+        );
       },
     },
   };
@@ -176,13 +182,22 @@ describe('built main', () => {
   });
 
   it('bundles zod, fastify and ws (one file each to compile at start, not hundreds), and the web host starts its server code after the store threads', () => {
-    const files = [...readdirSync(join(outDir, 'main')).filter((f) => f.endsWith('.js')), ...readdirSync(join(outDir, 'main', 'chunks')).map((f) => `chunks/${f}`)];
+    const files = [
+      ...readdirSync(join(outDir, 'main')).filter((f) => f.endsWith('.js')),
+      ...readdirSync(join(outDir, 'main', 'chunks')).map((f) => `chunks/${f}`),
+    ];
     for (const file of files) {
-      expect(readFileSync(join(outDir, 'main', file), 'utf8'), file).not.toMatch(/(from|import\(|require\()\s*"(zod|fastify|ws)"/);
+      expect(readFileSync(join(outDir, 'main', file), 'utf8'), file).not.toMatch(
+        /(from|import\(|require\()\s*"(zod|fastify|ws)"/,
+      );
     }
     // web.js reaches fastify only through a dynamic import: its static imports (and theirs) hold none of it.
     const staticImports = (file: string): string[] =>
-      [...readFileSync(join(outDir, 'main', file), 'utf8').matchAll(/^import\s[^;]*?from\s*"\.\/(?:chunks\/)?([^"]+)"/gm)].map((m) => `chunks/${m[1] ?? ''}`);
+      [
+        ...readFileSync(join(outDir, 'main', file), 'utf8').matchAll(
+          /^import\s[^;]*?from\s*"\.\/(?:chunks\/)?([^"]+)"/gm,
+        ),
+      ].map((m) => `chunks/${m[1] ?? ''}`);
     const seen = new Set<string>();
     const queue = staticImports('web.js');
     while (queue.length > 0) {
@@ -198,7 +213,9 @@ describe('built main', () => {
 
 /** The content of every `<meta http-equiv="Content-Security-Policy">` of an HTML text. */
 function metaPolicies(html: string): string[] {
-  return [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/gi)].map((m) => m[1] ?? '');
+  return [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/gi)].map(
+    (m) => m[1] ?? '',
+  );
 }
 
 describe('built renderer (out/renderer/index.html)', () => {
@@ -247,14 +264,19 @@ describe('built renderer (out/renderer/index.html)', () => {
         if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
       });
       await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to load (CSP) ${e.violatedDirective} ${e.blockedURI}`));
+        document.addEventListener('securitypolicyviolation', (e) =>
+          console.error(`Refused to load (CSP) ${e.violatedDirective} ${e.blockedURI}`),
+        );
       });
       await page.goto(host.url);
       const grid = page.getByRole('grid', { name: 'Catalog' });
       await grid.locator('[role="row"][aria-selected]').first().waitFor({ timeout: 30_000 });
       // The bridge socket is open (the rows came through it), and an item image from the sandbox loaded.
       await page.waitForFunction(
-        () => [...document.images].some((img) => img.complete && img.naturalWidth > 0 && img.src.startsWith('http://127.0.0.1:')),
+        () =>
+          [...document.images].some(
+            (img) => img.complete && img.naturalWidth > 0 && img.src.startsWith('http://127.0.0.1:'),
+          ),
         null,
         { timeout: 30_000 },
       );

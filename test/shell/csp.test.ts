@@ -5,7 +5,9 @@ import { contentSecurityPolicy, metaContentSecurityPolicy, withCspHeader } from 
 
 /** The content of every `<meta http-equiv="Content-Security-Policy">` in an HTML text. */
 function metaPolicies(html: string): string[] {
-  return [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/gi)].map((m) => m[1] ?? '');
+  return [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/gi)].map(
+    (m) => m[1] ?? '',
+  );
 }
 
 function directives(policy: string): Map<string, string[]> {
@@ -81,7 +83,10 @@ describe('the <meta> policy', () => {
 
 describe('withCspHeader', () => {
   it('replaces any policy the response carried, whatever its case, and keeps other headers', () => {
-    const headers = withCspHeader({ 'content-security-policy': ["default-src *"], 'Content-Type': 'text/html' }, "default-src 'none'");
+    const headers = withCspHeader(
+      { 'content-security-policy': ['default-src *'], 'Content-Type': 'text/html' },
+      "default-src 'none'",
+    );
     expect(headers).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': ["default-src 'none'"] });
   });
 

@@ -64,7 +64,13 @@ describe('handleIpcCall', () => {
   ])('refuses %s as forbidden and never reaches the engine', async (_name, sender) => {
     const engine = new RecordingEngine();
     const lines: string[] = [];
-    const result = await call(engine, sender, 'buy.byId', { itemId: 1, assetId: 'a', price: 100, recipient: { recipientId: 'r' } }, lines);
+    const result = await call(
+      engine,
+      sender,
+      'buy.byId',
+      { itemId: 1, assetId: 'a', price: 100, recipient: { recipientId: 'r' } },
+      lines,
+    );
     expect(result).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(engine.calls).toEqual([]);
     expect(lines).toHaveLength(1);
@@ -73,7 +79,13 @@ describe('handleIpcCall', () => {
 
   it('logs a refused sender by origin only, never its query string', async () => {
     const lines: string[] = [];
-    await call(new RecordingEngine(), { url: 'https://evil.example/x?token=secret', isMainFrame: true, isAppWindow: true }, 'app.snapshot', {}, lines);
+    await call(
+      new RecordingEngine(),
+      { url: 'https://evil.example/x?token=secret', isMainFrame: true, isAppWindow: true },
+      'app.snapshot',
+      {},
+      lines,
+    );
     expect(lines[0]).toContain('https://evil.example');
     expect(lines[0]).not.toContain('secret');
   });
@@ -99,7 +111,10 @@ describe('handleIpcCall', () => {
     const failing = new RecordingEngine((method) => {
       throw method === 'trades.get' ? new EngineError('not_found', 'No such trade') : new Error('disk on fire');
     });
-    expect(await call(failing, ours, 'trades.get', { tradeId: 'x' })).toEqual({ ok: false, error: { code: 'not_found', message: 'No such trade' } });
+    expect(await call(failing, ours, 'trades.get', { tradeId: 'x' })).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'No such trade' },
+    });
     const lines: string[] = [];
     const result = await call(failing, ours, 'app.snapshot', {}, lines);
     expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });

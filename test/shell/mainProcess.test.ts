@@ -50,7 +50,8 @@ function drive(scenario: string, dataDir: string, env: Record<string, string> = 
     },
   });
   const line = child.stdout.split('\n').find((l) => l.startsWith('REPORT '));
-  if (!line) throw new Error(`the ${scenario} driver printed no report (status ${child.status}):\n${child.stderr.slice(-4000)}`);
+  if (!line)
+    throw new Error(`the ${scenario} driver printed no report (status ${child.status}):\n${child.stderr.slice(-4000)}`);
   const report = JSON.parse(line.slice('REPORT '.length)) as Report;
   if (report.error) throw new Error(`${scenario} driver failed: ${report.error}\n${child.stderr.slice(-4000)}`);
   report.stderr = child.stderr;
@@ -101,7 +102,12 @@ afterAll(() => {
 describe('the Electron main process (stand-in electron, real engine)', () => {
   it('enables the sandbox and opens the window with the hardened options', () => {
     expect(session.sandboxEnabled).toBe(true);
-    expect(session.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true });
+    expect(session.webPreferences).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    });
     expect(session.rendererUrl).toMatch(/^file:\/\/.*\/renderer\/index\.html$/);
   });
 
@@ -186,7 +192,10 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
   it('a hung renderer gets the "not responding" dialog after the grace period; Reload restarts and reloads it', () => {
     expect(session.hangEarly).toEqual({ dialogs: 0 });
     expect(session.log).toContain('window responsive again');
-    expect(session.hang.dialog).toEqual({ message: 'Merchant Desk is not responding', buttons: ['Reload', 'Keep waiting'] });
+    expect(session.hang.dialog).toEqual({
+      message: 'Merchant Desk is not responding',
+      buttons: ['Reload', 'Keep waiting'],
+    });
     expect(session.hang.reloads).toBe(1);
     expect(session.log).toContain('reloading the unresponsive window');
     expect(session.log).toContain('renderer gone: killed');
@@ -201,7 +210,13 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
     expect(session.tray.tooltip).toMatch(/^Merchant Desk — .* · feed connected/);
     // The buy's notification may be counted as unread by the time the menu is read: "(1 unread)" then.
     expect(session.tray.menu[0]).toMatch(/^Open Merchant Desk( \(\d+ unread\))?$/);
-    expect(session.tray.menu.slice(1)).toEqual(['Pause alerts', 'Stop all auto-buy', 'Feed: connected', 'separator', 'Quit']);
+    expect(session.tray.menu.slice(1)).toEqual([
+      'Pause alerts',
+      'Stop all auto-buy',
+      'Feed: connected',
+      'separator',
+      'Quit',
+    ]);
     // The badge is the count of active trades.
     expect(session.badge.last).toBe(session.badge.activeTrades);
     expect(session.badge.activeTrades).toBeGreaterThanOrEqual(1);
@@ -228,12 +243,18 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
     expect(relaunch.summary.body).toMatch(new RegExp(`^${trades} completed[;.]`));
     expect(relaunch.log).toContain(`while away: ${relaunch.summary.body}`);
     // In the window: the engine's batch carries the summary and the same words as a notification (a toast, kept by the centre).
-    expect(relaunch.summaryBatch.awaySummary.trades).toEqual([{ status: 'COMPLETED', count: completedWhileClosed, total: expect.any(Number) }]);
+    expect(relaunch.summaryBatch.awaySummary.trades).toEqual([
+      { status: 'COMPLETED', count: completedWhileClosed, total: expect.any(Number) },
+    ]);
     expect(relaunch.summaryBatch.notifications).toEqual(
-      expect.arrayContaining([expect.objectContaining({ kind: 'system', title: 'While you were away', body: relaunch.summary.body })]),
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'system', title: 'While you were away', body: relaunch.summary.body }),
+      ]),
     );
     if (completedWhileClosed === 1) {
-      const away = relaunch.summaryBatch.notifications.find((n: { title: string }) => n.title === 'While you were away');
+      const away = relaunch.summaryBatch.notifications.find(
+        (n: { title: string }) => n.title === 'While you were away',
+      );
       expect(away.target).toEqual({ type: 'trade', tradeId: expect.any(String) });
     }
   });
@@ -250,7 +271,9 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
 
   it('an engine that cannot start: logged and shown without the key, exit code 1', () => {
     expect(failing.exitCode).toBe(1);
-    expect(failing.log).toContain('engine failed to start: keychain said no for MERCHANT_API_KEY=[redacted] while sending x-api-key: [redacted]');
+    expect(failing.log).toContain(
+      'engine failed to start: keychain said no for MERCHANT_API_KEY=[redacted] while sending x-api-key: [redacted]',
+    );
     expect(failing.errorBoxes).toHaveLength(1);
     expect(failing.errorBoxes[0].title).toBe('Merchant Desk could not start');
     expect(failing.errorBoxes[0].message).toContain('keychain said no');

@@ -27,7 +27,14 @@ function trade(tradeId: string, status: string): Notification {
 }
 
 function alert(id: string, itemId: number): Notification {
-  return { id: `alert:${id}`, kind: 'alert', title: 'Alert: cheap AK', body: 'AK at $10.00', target: { type: 'item', itemId }, at: '2026-01-01T00:00:00.000Z' };
+  return {
+    id: `alert:${id}`,
+    kind: 'alert',
+    title: 'Alert: cheap AK',
+    body: 'AK at $10.00',
+    target: { type: 'item', itemId },
+    at: '2026-01-01T00:00:00.000Z',
+  };
 }
 
 describe('planDesktopNotifications', () => {
@@ -46,17 +53,42 @@ describe('planDesktopNotifications', () => {
   });
 
   it('gives each trade status its severity: delivered green, cancelled/failed/expired red, reversed amber, sent neutral', () => {
-    const all = { ...settings, notifyStatuses: ['SENT', 'COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED'] as NotificationSettings['notifyStatuses'] };
+    const all = {
+      ...settings,
+      notifyStatuses: [
+        'SENT',
+        'COMPLETED',
+        'CANCELLED',
+        'FAILED',
+        'EXPIRED',
+        'REVERSED',
+      ] as NotificationSettings['notifyStatuses'],
+    };
     const severityOf = (status: string) => planDesktopNotifications([trade('t1', status)], all)[0]?.severity;
-    expect(['COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'SENT'].map(severityOf)).toEqual(['success', 'danger', 'danger', 'danger', 'warning', 'neutral']);
+    expect(['COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'SENT'].map(severityOf)).toEqual([
+      'success',
+      'danger',
+      'danger',
+      'danger',
+      'warning',
+      'neutral',
+    ]);
   });
 
   it('groups a burst of one kind into one notification: "12 trades delivered"', () => {
     const burst = Array.from({ length: 12 }, (_, i) => trade(`t${i}`, 'COMPLETED'));
     const plan = planDesktopNotifications(burst, settings);
     expect(plan).toHaveLength(1);
-    expect(plan[0]).toMatchObject({ id: 'group:trade:t0:COMPLETED', title: '12 trades delivered', severity: 'success', target: null, urgent: false });
-    expect(plan[0]?.body).toBe('AK-47 | Redline (Field-Tested), AK-47 | Redline (Field-Tested), AK-47 | Redline (Field-Tested) and 9 more');
+    expect(plan[0]).toMatchObject({
+      id: 'group:trade:t0:COMPLETED',
+      title: '12 trades delivered',
+      severity: 'success',
+      target: null,
+      urgent: false,
+    });
+    expect(plan[0]?.body).toBe(
+      'AK-47 | Redline (Field-Tested), AK-47 | Redline (Field-Tested), AK-47 | Redline (Field-Tested) and 9 more',
+    );
   });
 
   it('drops statuses turned off since the engine raised them', () => {
@@ -75,15 +107,30 @@ describe('planDesktopNotifications', () => {
   });
 
   it('always shows system notices', () => {
-    const system: Notification = { id: 's1', kind: 'system', title: 'Feed', body: 'Reconnected', target: null, at: 'x' };
-    expect(planDesktopNotifications([system], { notifyStatuses: [], notifyAlerts: false, alertsPaused: true })).toHaveLength(1);
+    const system: Notification = {
+      id: 's1',
+      kind: 'system',
+      title: 'Feed',
+      body: 'Reconnected',
+      target: null,
+      at: 'x',
+    };
+    expect(
+      planDesktopNotifications([system], { notifyStatuses: [], notifyAlerts: false, alertsPaused: true }),
+    ).toHaveLength(1);
   });
 
   it('shows a batch of up to three kinds as one notification per kind, and folds more kinds into one summary', () => {
     const threeKinds = [trade('t1', 'COMPLETED'), trade('t2', 'COMPLETED'), trade('t3', 'FAILED'), alert('a1', 7)];
-    expect(planDesktopNotifications(threeKinds, settings).map((n) => n.title)).toEqual(['2 trades delivered', 'AK-47 | Redline (Field-Tested)', 'Alert: cheap AK']);
+    expect(planDesktopNotifications(threeKinds, settings).map((n) => n.title)).toEqual([
+      '2 trades delivered',
+      'AK-47 | Redline (Field-Tested)',
+      'Alert: cheap AK',
+    ]);
     const burst = [...threeKinds, trade('t4', 'SENT')];
-    expect(new Set(burst.map((n) => n.id.replace(/:t\d:/, ':'))).size).toBeGreaterThan(MAX_DESKTOP_NOTIFICATIONS_PER_BATCH);
+    expect(new Set(burst.map((n) => n.id.replace(/:t\d:/, ':'))).size).toBeGreaterThan(
+      MAX_DESKTOP_NOTIFICATIONS_PER_BATCH,
+    );
     const plan = planDesktopNotifications(burst, settings);
     expect(plan).toEqual([
       {
@@ -121,7 +168,10 @@ describe('planDesktopNotifications', () => {
 
 describe('clickAction', () => {
   it('shows the window and opens the target', () => {
-    expect(clickAction({ target: { type: 'item', itemId: 7 } })).toEqual({ showWindow: true, navigate: { type: 'item', itemId: 7 } });
+    expect(clickAction({ target: { type: 'item', itemId: 7 } })).toEqual({
+      showWindow: true,
+      navigate: { type: 'item', itemId: 7 },
+    });
     expect(clickAction({ target: null })).toEqual({ showWindow: true, navigate: null });
   });
 });
@@ -159,7 +209,10 @@ describe('pacing across batches (BurstGate)', () => {
   it('15 trades sent and delivered over 100 s are a handful of grouped notifications, not 30, and none is lost', () => {
     const time = manualTime();
     const shown: DesktopNotice[] = [];
-    const gate = new BurstGate<Notification>((list, paced) => shown.push(...planDesktopNotifications(list, settings, paced ? 1 : undefined)), { windowMs: 15_000, ...time });
+    const gate = new BurstGate<Notification>(
+      (list, paced) => shown.push(...planDesktopNotifications(list, settings, paced ? 1 : undefined)),
+      { windowMs: 15_000, ...time },
+    );
     for (let i = 0; i < 15; i++) {
       time.advanceTo(i * 6_600);
       gate.offer([trade(`t${i}`, 'SENT')]);
@@ -175,7 +228,9 @@ describe('pacing across batches (BurstGate)', () => {
         const many = new RegExp(`(\\d+) trades? ${words}`).exec(n.title)?.[1];
         if (many) return sum + Number(many);
         if (n.id.startsWith('trade:') && n.id.endsWith(`:${status}`)) return sum + 1;
-        return sum + [...n.body.matchAll(new RegExp(`(\\d+) trades? ${words}`, 'g'))].reduce((s2, m) => s2 + Number(m[1]), 0);
+        return (
+          sum + [...n.body.matchAll(new RegExp(`(\\d+) trades? ${words}`, 'g'))].reduce((s2, m) => s2 + Number(m[1]), 0)
+        );
       }, 0);
     expect(counted('SENT')).toBe(15);
     expect(counted('COMPLETED')).toBe(15);
@@ -184,7 +239,10 @@ describe('pacing across batches (BurstGate)', () => {
   it('shows the first at once and holds nothing when batches are far apart', () => {
     const time = manualTime();
     const shown: string[] = [];
-    const gate = new BurstGate<Notification>((list) => shown.push(...list.map((n) => n.id)), { windowMs: 15_000, ...time });
+    const gate = new BurstGate<Notification>((list) => shown.push(...list.map((n) => n.id)), {
+      windowMs: 15_000,
+      ...time,
+    });
     gate.offer([trade('a', 'COMPLETED')]);
     expect(shown).toEqual(['trade:a:COMPLETED']);
     time.advanceTo(20_000);

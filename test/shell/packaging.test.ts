@@ -129,7 +129,9 @@ describe('electron-builder.yml', () => {
       expect(names, name).toContain(name);
       expect(existsSync(join(root, 'resources', name)), name).toBe(true);
     }
-    expect(pngSize(join(root, 'resources', 'trayTemplate@2x.png')).width).toBe(2 * pngSize(join(root, 'resources', 'trayTemplate.png')).width);
+    expect(pngSize(join(root, 'resources', 'trayTemplate@2x.png')).width).toBe(
+      2 * pngSize(join(root, 'resources', 'trayTemplate.png')).width,
+    );
   });
 
   it('has the deb metadata electron-builder demands: a homepage and a maintainer with an email', () => {
@@ -147,7 +149,9 @@ describe('electron-builder.yml', () => {
     const files = (config.files ?? []).flatMap((entry) => (typeof entry === 'string' ? [entry] : (entry.filter ?? [])));
     expect(files).toEqual(['out/**', 'package.json']);
     expect(pkg.main).toBe('out/main/index.js');
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['**/node_modules/better-sqlite3/**', '**/node_modules/keytar/**']));
+    expect(config.asarUnpack).toEqual(
+      expect.arrayContaining(['**/node_modules/better-sqlite3/**', '**/node_modules/keytar/**']),
+    );
   });
 });
 
@@ -161,7 +165,11 @@ describe('Electron fuses (flipped by electron-builder right before signing)', ()
   /** A stand-in Electron binary: some bytes, the fuse sentinel, wire version 1, its length and the default wire. */
   function fakeElectronBinary(dir: string): string {
     const file = join(dir, 'merchant-desk');
-    const wire = Buffer.concat([Buffer.from(constants.SENTINEL), Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]), Buffer.from(ELECTRON_DEFAULT_WIRE)]);
+    const wire = Buffer.concat([
+      Buffer.from(constants.SENTINEL),
+      Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]),
+      Buffer.from(ELECTRON_DEFAULT_WIRE),
+    ]);
     writeFileSync(file, Buffer.concat([Buffer.alloc(4096, 0x90), wire, Buffer.alloc(4096, 0x90)]));
     return file;
   }
@@ -178,7 +186,9 @@ describe('Electron fuses (flipped by electron-builder right before signing)', ()
   });
 
   it('writes that wire into an Electron binary the way the packaging step does', async () => {
-    const { PlatformPackager } = require('app-builder-lib') as { PlatformPackager: { prototype: { generateFuseConfig: GenerateFuseConfig } } };
+    const { PlatformPackager } = require('app-builder-lib') as {
+      PlatformPackager: { prototype: { generateFuseConfig: GenerateFuseConfig } };
+    };
     const fuseConfig = await PlatformPackager.prototype.generateFuseConfig.call(null, config.electronFuses ?? {});
     const dir = mkdtempSync(join(tmpdir(), 'md-fuses-'));
     try {
@@ -187,7 +197,11 @@ describe('Electron fuses (flipped by electron-builder right before signing)', ()
       const wire = await fuses.getCurrentFuseWire(binary);
       const state = (option: string): string => {
         const value = wire[String(fuses.FuseV1Options[option])];
-        return value === constants.FuseState.ENABLE ? 'on' : value === constants.FuseState.DISABLE ? 'off' : `unexpected ${String(value)}`;
+        return value === constants.FuseState.ENABLE
+          ? 'on'
+          : value === constants.FuseState.DISABLE
+            ? 'off'
+            : `unexpected ${String(value)}`;
       };
       expect({
         RunAsNode: state('RunAsNode'),

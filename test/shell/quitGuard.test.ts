@@ -7,7 +7,9 @@ describe('quitWarning', () => {
   });
 
   it('names active trades and auto-buy rules, with the right grammar', () => {
-    expect(quitWarning({ activeTrades: 3, autoBuyRules: 1 })).toBe('3 trades are still active and 1 auto-buy rule is on. Quit anyway?');
+    expect(quitWarning({ activeTrades: 3, autoBuyRules: 1 })).toBe(
+      '3 trades are still active and 1 auto-buy rule is on. Quit anyway?',
+    );
     expect(quitWarning({ activeTrades: 1, autoBuyRules: 0 })).toBe('1 trade is still active. Quit anyway?');
     expect(quitWarning({ activeTrades: 0, autoBuyRules: 2 })).toBe('2 auto-buy rules are on. Quit anyway?');
   });
@@ -25,7 +27,9 @@ describe('countActiveAutoBuyRules', () => {
   });
 
   it('counts enabled rules with auto-buy on', () => {
-    expect(countActiveAutoBuyRules([rule(true, true), rule(true, false), rule(false, true), rule(true, true)], false)).toBe(2);
+    expect(
+      countActiveAutoBuyRules([rule(true, true), rule(true, false), rule(false, true), rule(true, true)], false),
+    ).toBe(2);
   });
 
   it('counts none while alerts are paused (auto-buy does not act then)', () => {

@@ -28,7 +28,14 @@ describe('SecretScrubber', () => {
     const scrubber = new SecretScrubber();
     const key = 'Mk_Live+Mixed/Case=Key-0123456789abcdef';
     scrubber.remember(key);
-    for (const form of [key.slice(0, 12), key.slice(-10), encodeURIComponent(key), key.toLowerCase(), key.toUpperCase(), encodeURIComponent(key).toLowerCase()]) {
+    for (const form of [
+      key.slice(0, 12),
+      key.slice(-10),
+      encodeURIComponent(key),
+      key.toLowerCase(),
+      key.toUpperCase(),
+      encodeURIComponent(key).toLowerCase(),
+    ]) {
       expect(scrubber.scrub(`sent ${form}, then`), form).toBe(`sent ${REDACTED}, then`);
     }
     // Runs shorter than 8 of its characters are ordinary text.
@@ -70,7 +77,9 @@ describe('SecretScrubber', () => {
       expect(clean, line).toContain(REDACTED);
     }
     // The merchant id is no secret.
-    expect(scrubber.scrub(`headers {"x-api-key":"${unknown}","x-merchant-id":"m_1"}`)).toContain('"x-merchant-id":"m_1"');
+    expect(scrubber.scrub(`headers {"x-api-key":"${unknown}","x-merchant-id":"m_1"}`)).toContain(
+      '"x-merchant-id":"m_1"',
+    );
   });
 
   it('leaves ordinary lines alone', () => {

@@ -23,7 +23,12 @@ const present = () => {
 };
 
 function e2e(args: string[], env: Record<string, string>) {
-  const run = spawnSync(process.execPath, ['scripts/e2e.mjs', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
+  const run = spawnSync(process.execPath, ['scripts/e2e.mjs', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, ...env },
+  });
   return { status: run.status, lines: run.stdout.split('\n').filter((line) => line.trim() !== ''), stderr: run.stderr };
 }
 
@@ -83,7 +88,11 @@ async function startLauncher() {
   };
   const lines: string[] = [];
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL line in 90 s; stdout ${JSON.stringify(lines)}; stderr ${output.stderr.slice(-2000)}`)), 90_000);
+    const timer = setTimeout(
+      () =>
+        reject(new Error(`no URL line in 90 s; stdout ${JSON.stringify(lines)}; stderr ${output.stderr.slice(-2000)}`)),
+      90_000,
+    );
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       lines.push(line);
       const match = /^Merchant Desk web host: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/.exec(line);
@@ -92,7 +101,9 @@ async function startLauncher() {
         resolveUrl(match[1]);
       }
     });
-    void exited.then((code) => reject(new Error(`start.mjs exited (${code}) before the URL line; stderr ${output.stderr.slice(-2000)}`)));
+    void exited.then((code) =>
+      reject(new Error(`start.mjs exited (${code}) before the URL line; stderr ${output.stderr.slice(-2000)}`)),
+    );
   }).catch(async (error: unknown) => {
     if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
     throw error;

@@ -62,9 +62,15 @@ describe('paths', () => {
   });
 
   it('finds resources beside the repository build or the packaged app', () => {
-    expect(resourceFile('tray.png', { isPackaged: false, bundleDir: '/repo/out/main', resourcesPath: '/x' })).toBe('/repo/resources/tray.png');
-    expect(resourceFile('tray.png', { isPackaged: true, bundleDir: '/x', resourcesPath: '/opt/md/resources' })).toBe('/opt/md/resources/resources/tray.png');
-    expect(() => resourceFile('../secret', { isPackaged: false, bundleDir: '/repo/out/main', resourcesPath: '/x' })).toThrow();
+    expect(resourceFile('tray.png', { isPackaged: false, bundleDir: '/repo/out/main', resourcesPath: '/x' })).toBe(
+      '/repo/resources/tray.png',
+    );
+    expect(resourceFile('tray.png', { isPackaged: true, bundleDir: '/x', resourcesPath: '/opt/md/resources' })).toBe(
+      '/opt/md/resources/resources/tray.png',
+    );
+    expect(() =>
+      resourceFile('../secret', { isPackaged: false, bundleDir: '/repo/out/main', resourcesPath: '/x' }),
+    ).toThrow();
   });
 
   it('uses a template tray image on macOS only', () => {
@@ -99,7 +105,8 @@ describe('log', () => {
 describe('CrashTracker', () => {
   it('reloads after a crash and gives up after too many in a minute', () => {
     const tracker = new CrashTracker();
-    for (let i = 0; i < MAX_CRASHES_IN_WINDOW; i++) expect(tracker.onGone('crashed', 1_000 * i)).toEqual({ action: 'reload' });
+    for (let i = 0; i < MAX_CRASHES_IN_WINDOW; i++)
+      expect(tracker.onGone('crashed', 1_000 * i)).toEqual({ action: 'reload' });
     const last = tracker.onGone('oom', 5_000);
     expect(last.action).toBe('give-up');
     expect(last.action === 'give-up' && last.message).toContain('oom');

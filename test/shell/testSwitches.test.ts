@@ -25,7 +25,14 @@ function launch(env: Record<string, string>): Report {
     cwd: root,
     encoding: 'utf8',
     timeout: 120_000,
-    env: { ...process.env, MERCHANT_DESK_DATA_DIR: dataDir, DRIVE_SCENARIO: 'engine-fails', DRIVE_ENGINE: 'fail', FAKE_ELECTRON_PACKAGED: '', ...env },
+    env: {
+      ...process.env,
+      MERCHANT_DESK_DATA_DIR: dataDir,
+      DRIVE_SCENARIO: 'engine-fails',
+      DRIVE_ENGINE: 'fail',
+      FAKE_ELECTRON_PACKAGED: '',
+      ...env,
+    },
   });
   const line = child.stdout.split('\n').find((l) => l.startsWith('REPORT '));
   if (!line) throw new Error(`the driver printed no report (status ${child.status}):\n${child.stderr.slice(-4000)}`);

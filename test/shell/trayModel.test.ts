@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { applyTrayBatch, sameTrayState, trayModel, type TrayState } from '../../src/main/shell/trayModel';
 
-const base: TrayState = { activeTrades: 3, connectionState: 'connected', alertsPaused: false, unacknowledgedFirings: 0 };
+const base: TrayState = {
+  activeTrades: 3,
+  connectionState: 'connected',
+  alertsPaused: false,
+  unacknowledgedFirings: 0,
+};
 
 describe('trayModel', () => {
   it('says how many trades are active and how the feed is', () => {
@@ -43,19 +48,33 @@ describe('trayModel', () => {
       { type: 'separator' },
       { id: 'quit', label: 'Quit' },
     ]);
-    expect(trayModel({ ...base, alertsPaused: true }).menu[1]).toEqual({ type: 'checkbox', id: 'pause-alerts', label: 'Resume alerts', checked: true });
+    expect(trayModel({ ...base, alertsPaused: true }).menu[1]).toEqual({
+      type: 'checkbox',
+      id: 'pause-alerts',
+      label: 'Resume alerts',
+      checked: true,
+    });
   });
 
   it('stops all auto-buy from the menu, and says when it is stopped', () => {
-    expect(trayModel({ ...base, autoBuyStopped: true }).menu[2]).toEqual({ id: 'stop-auto-buy', label: 'Resume auto-buy (stopped)' });
-    expect(trayModel({ ...base, autoBuyStopped: true }).tooltip).toBe('Merchant Desk — 3 active trades · feed connected · auto-buy stopped');
+    expect(trayModel({ ...base, autoBuyStopped: true }).menu[2]).toEqual({
+      id: 'stop-auto-buy',
+      label: 'Resume auto-buy (stopped)',
+    });
+    expect(trayModel({ ...base, autoBuyStopped: true }).tooltip).toBe(
+      'Merchant Desk — 3 active trades · feed connected · auto-buy stopped',
+    );
     expect(sameTrayState(base, { ...base, autoBuyStopped: true })).toBe(false);
     expect(sameTrayState(base, { ...base, autoBuyStopped: false })).toBe(true);
   });
 
   it('words every connection state', () => {
-    expect(trayModel({ ...base, connectionState: 'polling' }).menu[3]).toMatchObject({ label: 'Feed: polling (no live feed)' });
-    expect(trayModel({ ...base, connectionState: 'unauthorized' }).menu[3]).toMatchObject({ label: 'Feed: API key refused' });
+    expect(trayModel({ ...base, connectionState: 'polling' }).menu[3]).toMatchObject({
+      label: 'Feed: polling (no live feed)',
+    });
+    expect(trayModel({ ...base, connectionState: 'unauthorized' }).menu[3]).toMatchObject({
+      label: 'Feed: API key refused',
+    });
     expect(trayModel({ ...base, connectionState: 'maintenance' }).tooltip).toContain('feed marketplace maintenance');
   });
 });
@@ -87,7 +106,12 @@ describe('applyTrayBatch', () => {
       connection: { state: 'offline' },
       unacknowledgedFirings: 1,
     });
-    expect(next).toEqual({ activeTrades: 5, connectionState: 'offline', alertsPaused: false, unacknowledgedFirings: 1 });
+    expect(next).toEqual({
+      activeTrades: 5,
+      connectionState: 'offline',
+      alertsPaused: false,
+      unacknowledgedFirings: 1,
+    });
   });
 
   it('returns the same object when nothing it shows changed', () => {

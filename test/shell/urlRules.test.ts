@@ -8,7 +8,8 @@ import {
   windowOpenVerdict,
 } from '../../src/main/shell/urlRules';
 
-const INSPECT = 'steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S76561198084749846A12345678901D1234567890123456789';
+const INSPECT =
+  'steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S76561198084749846A12345678901D1234567890123456789';
 
 describe('isAllowedExternalUrl', () => {
   it.each([
@@ -30,7 +31,10 @@ describe('isAllowedExternalUrl', () => {
     ['data:', 'data:text/html,<script>alert(1)</script>'],
     ['blob:', 'blob:https://example.com/uuid'],
     ['steam openurl', 'steam://openurl/https://evil.example'],
-    ['steam run other game', 'steam://rungame/570/76561202255233023/+csgo_econ_action_preview%20S76561198084749846A1D1'],
+    [
+      'steam run other game',
+      'steam://rungame/570/76561202255233023/+csgo_econ_action_preview%20S76561198084749846A1D1',
+    ],
     ['steam install', 'steam://install/730'],
     ['inspect link with a trailing command', `${INSPECT}+quit`],
     ['inspect link with a newline', `${INSPECT}\n+quit`],
@@ -58,7 +62,9 @@ describe('isAllowedExternalUrl', () => {
 
   it('matches the sandbox catalog inspect link format', () => {
     expect(isInspectLink(INSPECT)).toBe(true);
-    expect(isInspectLink('steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S7656119808474984A1D1')).toBe(false);
+    expect(
+      isInspectLink('steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S7656119808474984A1D1'),
+    ).toBe(false);
   });
 });
 
@@ -81,7 +87,9 @@ describe('isAppNavigation', () => {
   });
 
   it('compares Windows drive paths case-insensitively', () => {
-    expect(isAppNavigation('file:///c:/Program%20Files/MD/index.html', 'file:///C:/Program%20Files/MD/index.html')).toBe(true);
+    expect(
+      isAppNavigation('file:///c:/Program%20Files/MD/index.html', 'file:///C:/Program%20Files/MD/index.html'),
+    ).toBe(true);
   });
 
   it('allows the dev server origin only', () => {

@@ -59,20 +59,40 @@ describe('restoreBounds', () => {
   });
 
   it('moves a window that hangs off the edge back inside the work area', () => {
-    expect(restoreBounds({ x: 1500, y: 600, width: 1200, height: 800 }, [FHD])).toEqual({ x: 720, y: 240, width: 1200, height: 800 });
+    expect(restoreBounds({ x: 1500, y: 600, width: 1200, height: 800 }, [FHD])).toEqual({
+      x: 720,
+      y: 240,
+      width: 1200,
+      height: 800,
+    });
   });
 
   it('shrinks a window larger than the display to its work area', () => {
-    expect(restoreBounds({ x: -50, y: -50, width: 3000, height: 2000 }, [FHD])).toEqual({ x: 0, y: 0, width: 1920, height: 1040 });
+    expect(restoreBounds({ x: -50, y: -50, width: 3000, height: 2000 }, [FHD])).toEqual({
+      x: 0,
+      y: 0,
+      width: 1920,
+      height: 1040,
+    });
   });
 
   it('re-centres on the primary display a window left on a display that is gone', () => {
-    expect(restoreBounds({ x: -1200, y: 100, width: 1100, height: 700 }, [FHD])).toEqual({ x: 410, y: 170, width: 1100, height: 700 });
+    expect(restoreBounds({ x: -1200, y: 100, width: 1100, height: 700 }, [FHD])).toEqual({
+      x: 410,
+      y: 170,
+      width: 1100,
+      height: 700,
+    });
   });
 
   it('re-centres a window of which only a sliver is visible', () => {
     // 20 px on screen: no grabbable title bar.
-    expect(restoreBounds({ x: 1900, y: 100, width: 1000, height: 700 }, [FHD])).toEqual({ x: 460, y: 170, width: 1000, height: 700 });
+    expect(restoreBounds({ x: 1900, y: 100, width: 1000, height: 700 }, [FHD])).toEqual({
+      x: 460,
+      y: 170,
+      width: 1000,
+      height: 700,
+    });
   });
 
   it('keeps a window on a secondary display at negative coordinates', () => {
@@ -82,16 +102,36 @@ describe('restoreBounds', () => {
 
   it('picks the display holding most of a window that spans two', () => {
     // 280 px on the left display, 700 px on the primary one.
-    expect(restoreBounds({ x: -280, y: 100, width: 980, height: 700 }, [FHD, LEFT])).toEqual({ x: 0, y: 100, width: 980, height: 700 });
+    expect(restoreBounds({ x: -280, y: 100, width: 980, height: 700 }, [FHD, LEFT])).toEqual({
+      x: 0,
+      y: 100,
+      width: 980,
+      height: 700,
+    });
   });
 
   it('never restores below the minimum size when the display allows it', () => {
-    expect(restoreBounds({ x: 100, y: 100, width: 300, height: 200 }, [FHD])).toEqual({ x: 100, y: 100, width: MIN_SIZE.width, height: MIN_SIZE.height });
+    expect(restoreBounds({ x: 100, y: 100, width: 300, height: 200 }, [FHD])).toEqual({
+      x: 100,
+      y: 100,
+      width: MIN_SIZE.width,
+      height: MIN_SIZE.height,
+    });
   });
 
   it('treats garbage as nothing saved', () => {
-    expect(restoreBounds({ x: Number.NaN, y: 0, width: 100, height: 100 }, [FHD])).toEqual({ x: 320, y: 120, width: 1280, height: 800 });
-    expect(restoreBounds({ x: 0, y: 0, width: 0, height: 100 }, [FHD])).toEqual({ x: 320, y: 120, width: 1280, height: 800 });
+    expect(restoreBounds({ x: Number.NaN, y: 0, width: 100, height: 100 }, [FHD])).toEqual({
+      x: 320,
+      y: 120,
+      width: 1280,
+      height: 800,
+    });
+    expect(restoreBounds({ x: 0, y: 0, width: 0, height: 100 }, [FHD])).toEqual({
+      x: 320,
+      y: 120,
+      width: 1280,
+      height: 800,
+    });
   });
 });
 
@@ -103,10 +143,15 @@ describe('parseWindowState', () => {
     });
   });
 
-  it.each([null, 'x', 42, {}, { bounds: null }, { bounds: { x: 0, y: 0, width: '1', height: 1 } }, { bounds: { x: 0, y: 0, width: -5, height: 1 } }])(
-    'refuses %j',
-    (value) => {
-      expect(parseWindowState(value)).toBeNull();
-    },
-  );
+  it.each([
+    null,
+    'x',
+    42,
+    {},
+    { bounds: null },
+    { bounds: { x: 0, y: 0, width: '1', height: 1 } },
+    { bounds: { x: 0, y: 0, width: -5, height: 1 } },
+  ])('refuses %j', (value) => {
+    expect(parseWindowState(value)).toBeNull();
+  });
 });

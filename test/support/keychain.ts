@@ -14,7 +14,9 @@ export async function keychainProblem(): Promise<string | null> {
     if (!(error instanceof SecretStoreTimeoutError)) return (error as Error).message;
     // There, but slow: wait for its answer, as the app does.
     try {
-      await whenKeychainAnswers(error, () => keychain.probe(), { signal: AbortSignal.timeout(SLOW_KEYCHAIN_DEADLINE_MS) });
+      await whenKeychainAnswers(error, () => keychain.probe(), {
+        signal: AbortSignal.timeout(SLOW_KEYCHAIN_DEADLINE_MS),
+      });
       return null;
     } catch (late) {
       return `${error.message}, and still no answer after ${SLOW_KEYCHAIN_DEADLINE_MS / 1000} s (${(late as Error).message})`;

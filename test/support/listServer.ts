@@ -8,8 +8,17 @@ import type { Item } from '../../src/shared/api';
 import type { CatalogSyncResult } from '../../src/main/core/store';
 import type { WriterService } from '../../src/main/core/store/worker/writer';
 
-export async function syncWriterWithList(writer: WriterService, items: Item[], progress: () => void = () => {}): Promise<CatalogSyncResult> {
-  const body = JSON.stringify({ totalItems: items.length, totalValue: items.reduce((sum, item) => sum + item.price, 0), items, lastUpdate: '2026-11-01T00:00:00.000Z' });
+export async function syncWriterWithList(
+  writer: WriterService,
+  items: Item[],
+  progress: () => void = () => {},
+): Promise<CatalogSyncResult> {
+  const body = JSON.stringify({
+    totalItems: items.length,
+    totalValue: items.reduce((sum, item) => sum + item.price, 0),
+    items,
+    lastUpdate: '2026-11-01T00:00:00.000Z',
+  });
   const server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(body);

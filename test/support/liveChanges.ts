@@ -32,19 +32,34 @@ function one<T>(answer: Results | Promise<Results>, read: (result: ItemChangeGro
 
 export function applyItemUpserts(store: Writes<Promise<Results>>, items: Item[]): Promise<ItemUpsertResult>;
 export function applyItemUpserts(writer: Writes<Results>, items: Item[]): ItemUpsertResult;
-export function applyItemUpserts(target: Writes<Results | Promise<Results>>, items: Item[]): ItemUpsertResult | Promise<ItemUpsertResult> {
-  return one(target.applyItemChanges([{ kind: 'upserts', items }]), (entry) => (entry as { result: ItemUpsertResult }).result);
+export function applyItemUpserts(
+  target: Writes<Results | Promise<Results>>,
+  items: Item[],
+): ItemUpsertResult | Promise<ItemUpsertResult> {
+  return one(
+    target.applyItemChanges([{ kind: 'upserts', items }]),
+    (entry) => (entry as { result: ItemUpsertResult }).result,
+  );
 }
 
 export function applyItemRemovals(store: Writes<Promise<Results>>, itemIds: number[]): Promise<ItemRemovalResult>;
 export function applyItemRemovals(writer: Writes<Results>, itemIds: number[]): ItemRemovalResult;
-export function applyItemRemovals(target: Writes<Results | Promise<Results>>, itemIds: number[]): ItemRemovalResult | Promise<ItemRemovalResult> {
-  return one(target.applyItemChanges([{ kind: 'removals', itemIds }]), (entry) => (entry as { result: ItemRemovalResult }).result);
+export function applyItemRemovals(
+  target: Writes<Results | Promise<Results>>,
+  itemIds: number[],
+): ItemRemovalResult | Promise<ItemRemovalResult> {
+  return one(
+    target.applyItemChanges([{ kind: 'removals', itemIds }]),
+    (entry) => (entry as { result: ItemRemovalResult }).result,
+  );
 }
 
 export function applyPriceChanges(store: Writes<Promise<Results>>, changes: PriceChange[]): Promise<PriceChangeResult>;
 export function applyPriceChanges(writer: Writes<Results>, changes: PriceChange[]): PriceChangeResult;
-export function applyPriceChanges(target: Writes<Results | Promise<Results>>, changes: PriceChange[]): PriceChangeResult | Promise<PriceChangeResult> {
+export function applyPriceChanges(
+  target: Writes<Results | Promise<Results>>,
+  changes: PriceChange[],
+): PriceChangeResult | Promise<PriceChangeResult> {
   const packed = packPriceChanges(changes);
   return one(target.applyItemChanges([{ kind: 'prices', changes: packed }]), (entry) => {
     const { previous, totals } = (entry as Extract<ItemChangeGroupResult, { kind: 'prices' }>).result;

@@ -35,13 +35,25 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
   const dir = mkdtempSync(join(tmpdir(), 'private-keyring-'));
   const runtime = join(dir, 'run');
   mkdirSync(runtime, { mode: 0o700 });
-  const bus = spawnSync('dbus-daemon', ['--session', '--fork', '--print-address=1', '--print-pid=1'], { encoding: 'utf8' });
+  const bus = spawnSync('dbus-daemon', ['--session', '--fork', '--print-address=1', '--print-pid=1'], {
+    encoding: 'utf8',
+  });
   const [address, busPid] = bus.stdout.trim().split('\n');
   if (bus.status !== 0 || !address || !busPid) throw new Error(`dbus-daemon did not start: ${bus.stderr}`);
-  const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: address, HOME: dir, XDG_RUNTIME_DIR: runtime, XDG_DATA_HOME: join(dir, 'data') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DBUS_SESSION_BUS_ADDRESS: address,
+    HOME: dir,
+    XDG_RUNTIME_DIR: runtime,
+    XDG_DATA_HOME: join(dir, 'data'),
+  };
   let daemonPid = 0;
   const close = () => {
-    for (const [pid, signal] of [[daemonPid, 'SIGCONT'], [daemonPid, 'SIGTERM'], [Number(busPid), 'SIGTERM']] as const) {
+    for (const [pid, signal] of [
+      [daemonPid, 'SIGCONT'],
+      [daemonPid, 'SIGTERM'],
+      [Number(busPid), 'SIGTERM'],
+    ] as const) {
       try {
         if (pid > 0) process.kill(pid, signal);
       } catch {
@@ -51,7 +63,11 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const keyring = spawnSync('gnome-keyring-daemon', ['--unlock', '--components=secrets'], { input: 'private-keyring', env, encoding: 'utf8' });
+    const keyring = spawnSync('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
+      input: 'private-keyring',
+      env,
+      encoding: 'utf8',
+    });
     if (keyring.status !== 0) throw new Error(`gnome-keyring-daemon did not start: ${keyring.stderr}`);
     // The daemon forks and takes its bus name a moment later.
     daemonPid = await waitFor(() => secretServicePid(env), 10_000, 'gnome-keyring-daemon on the private bus');
@@ -65,7 +81,11 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
     thaw: () => process.kill(daemonPid, 'SIGCONT'),
     store: async (merchantId, apiKey) => {
       const script = `const keytar = require('keytar'); keytar.setPassword(${JSON.stringify(KEYCHAIN_SERVICE)}, process.argv[1], process.argv[2]).catch((e) => { console.error(e.message); process.exit(1); });`;
-      await promisify(execFile)(process.execPath, ['-e', script, merchantId, apiKey], { cwd: ROOT, env, timeout: 30_000 });
+      await promisify(execFile)(process.execPath, ['-e', script, merchantId, apiKey], {
+        cwd: ROOT,
+        env,
+        timeout: 30_000,
+      });
     },
     close,
   };
@@ -75,7 +95,14 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
 function secretServicePid(env: NodeJS.ProcessEnv): number | null {
   const answer = spawnSync(
     'dbus-send',
-    ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.GetConnectionUnixProcessID', 'string:org.freedesktop.secrets'],
+    [
+      '--session',
+      '--print-reply',
+      '--dest=org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.GetConnectionUnixProcessID',
+      'string:org.freedesktop.secrets',
+    ],
     { env, encoding: 'utf8' },
   );
   const pid = /uint32 (\d+)/.exec(answer.stdout)?.[1];

@@ -42,16 +42,24 @@ export function merchantApi(sandbox: Pick<Sandbox, 'baseUrl'>, credentials: Merc
         body: JSON.stringify(body),
       }),
     raw: <T = unknown>(path: string, init: RequestInit) =>
-      send<T>(`${sandbox.baseUrl}${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } }),
+      send<T>(`${sandbox.baseUrl}${path}`, {
+        ...init,
+        headers: { ...headers, ...(init.headers as Record<string, string>) },
+      }),
   };
 }
 
 export function adminApi(sandbox: Pick<Sandbox, 'baseUrl' | 'adminToken'>) {
   const headers = { 'x-admin-token': sandbox.adminToken, 'content-type': 'application/json' };
   const call = <T>(method: string, path: string, body?: unknown) =>
-    send<T>(`${sandbox.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    send<T>(`${sandbox.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   return {
-    get: <T = unknown>(path: string) => send<T>(`${sandbox.baseUrl}${path}`, { headers: { 'x-admin-token': sandbox.adminToken } }),
+    get: <T = unknown>(path: string) =>
+      send<T>(`${sandbox.baseUrl}${path}`, { headers: { 'x-admin-token': sandbox.adminToken } }),
     post: <T = unknown>(path: string, body: unknown = {}) => call<T>('POST', path, body),
     patch: <T = unknown>(path: string, body: unknown) => call<T>('PATCH', path, body),
     delete: <T = unknown>(path: string) =>

@@ -19,7 +19,12 @@ export interface WebCliRun {
 
 /** `npx tsx src/web/cli.ts --no-open …args` with `env`. */
 export function webCli(args: string[], env: NodeJS.ProcessEnv): WebCliRun {
-  const child = spawn('npx', ['tsx', 'src/web/cli.ts', '--no-open', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['tsx', 'src/web/cli.ts', '--no-open', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   let exitCode: number | null | undefined;
@@ -33,14 +38,20 @@ export function webCli(args: string[], env: NodeJS.ProcessEnv): WebCliRun {
     } catch {
       return;
     }
-    await waitFor(() => exitCode !== undefined, 15_000, 'the web host to stop').catch(() => process.kill(-(child.pid as number), 'SIGKILL'));
+    await waitFor(() => exitCode !== undefined, 15_000, 'the web host to stop').catch(() =>
+      process.kill(-(child.pid as number), 'SIGKILL'),
+    );
   };
   return { child, stdout: () => stdout, stderr: () => stderr, exitCode: () => exitCode, stop };
 }
 
 /** The page URL the host printed (with its token); throws with the host's stderr if it exited first. */
 export async function webHostUrl(run: WebCliRun, timeoutMs = 60_000): Promise<URL> {
-  await waitFor(() => /web host: (http\S+)/.exec(run.stdout()) ?? run.exitCode() !== undefined, timeoutMs, 'the URL line or an exit');
+  await waitFor(
+    () => /web host: (http\S+)/.exec(run.stdout()) ?? run.exitCode() !== undefined,
+    timeoutMs,
+    'the URL line or an exit',
+  );
   const line = /web host: (http\S+)/.exec(run.stdout());
   if (!line) throw new Error(`the web host exited (${String(run.exitCode())}):\n${run.stderr()}`);
   return new URL(line[1] as string);
@@ -53,7 +64,11 @@ export async function callHost<M extends IpcMethod>(url: URL, method: M, input: 
   try {
     return await new Promise((done, fail) => {
       ws.on('message', (data) => {
-        const message = JSON.parse(String(data)) as { type: string; id?: number; envelope?: { ok: boolean; value?: unknown; error?: unknown } };
+        const message = JSON.parse(String(data)) as {
+          type: string;
+          id?: number;
+          envelope?: { ok: boolean; value?: unknown; error?: unknown };
+        };
         if (message.type !== 'result' || message.id !== 1) return;
         if (message.envelope?.ok) done(message.envelope.value as IpcResult<M>);
         else fail(new Error(`${method}: ${JSON.stringify(message.envelope?.error)}`));

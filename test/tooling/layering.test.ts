@@ -47,7 +47,9 @@ describe('layering lint rules', () => {
   it('keeps the engine (src/main/core) off the sandbox, the hosts and the shell: hosts hand it its account', async () => {
     const file = 'src/main/core/engine/x.ts';
     const dynamic = (from: string) => `export const load = () => import('${from}');\n`;
-    expect(await ruleIds("export * from '../../../server/sandbox';\n", file)).toContain('layering/no-cross-layer-import');
+    expect(await ruleIds("export * from '../../../server/sandbox';\n", file)).toContain(
+      'layering/no-cross-layer-import',
+    );
     expect(await ruleIds(dynamic('../../../server/sandbox'), file)).toContain('layering/no-cross-layer-import');
     expect(await ruleIds("export * from '../../../web/options';\n", file)).toContain('layering/no-cross-layer-import');
     expect(await ruleIds("export * from '../../index';\n", file)).toContain('layering/no-cross-layer-import');
@@ -56,7 +58,9 @@ describe('layering lint rules', () => {
     expect(await ruleIds("export * from '../../../shared/money';\n", file)).toEqual([]);
     expect(await ruleIds("export * from './core/engine/create';\n", 'src/main/x.ts')).toEqual([]);
     // Shared and the renderer still may not reach the engine.
-    expect(await ruleIds("export * from '../main/core/store';\n", 'src/shared/x.ts')).toContain('layering/no-cross-layer-import');
+    expect(await ruleIds("export * from '../main/core/store';\n", 'src/shared/x.ts')).toContain(
+      'layering/no-cross-layer-import',
+    );
   });
 
   it('keeps zod out of the renderer bundle: schema modules for types only, values from shared/api/values', async () => {
@@ -65,7 +69,9 @@ describe('layering lint rules', () => {
     for (const from of ['zod', '../../../shared/api', '../../../shared/api/enums', '../../../shared/ipc/contract']) {
       expect(await ruleIds(value(from), file), from).toContain('no-restricted-imports');
     }
-    expect(await ruleIds("import type { Trade } from '../../../shared/api';\nexport type T = Trade;\n", file)).toEqual([]);
+    expect(await ruleIds("import type { Trade } from '../../../shared/api';\nexport type T = Trade;\n", file)).toEqual(
+      [],
+    );
     expect(await ruleIds(value('../../../shared/api/values'), file)).toEqual([]);
     // Main-side code keeps its schemas.
     expect(await ruleIds(value('../../../shared/api'), 'src/main/core/x/y.ts')).toEqual([]);

@@ -33,7 +33,10 @@ describe('the browser the web host opens', () => {
     mkdirSync(home);
     const argvFile = join(work, 'argv');
     const envFile = join(work, 'env');
-    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nenv > '${envFile}.tmp'\nprintf '%s\\n' "$@" > '${argvFile}.tmp'\nmv '${envFile}.tmp' '${envFile}'\nmv '${argvFile}.tmp' '${argvFile}'\n`);
+    writeFileSync(
+      join(bin, 'xdg-open'),
+      `#!/bin/sh\nenv > '${envFile}.tmp'\nprintf '%s\\n' "$@" > '${argvFile}.tmp'\nmv '${envFile}.tmp' '${envFile}'\nmv '${argvFile}.tmp' '${argvFile}'\n`,
+    );
     chmodSync(join(bin, 'xdg-open'), 0o755);
 
     const env: NodeJS.ProcessEnv = {
@@ -46,7 +49,19 @@ describe('the browser the web host opens', () => {
       MERCHANT_API_KEY: merchant.apiKey,
       MERCHANT_DESK_WEB_TOKEN: TOKEN,
     };
-    const args = ['--import', 'tsx', 'src/web/cli.ts', '--base-url', sb.baseUrl, '--ws-url', sb.wsUrl, '--data-dir', join(work, 'data'), '--port', '0'];
+    const args = [
+      '--import',
+      'tsx',
+      'src/web/cli.ts',
+      '--base-url',
+      sb.baseUrl,
+      '--ws-url',
+      sb.wsUrl,
+      '--data-dir',
+      join(work, 'data'),
+      '--port',
+      '0',
+    ];
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

@@ -73,12 +73,17 @@ export function rawRequest(
   method = 'GET',
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -90,7 +95,10 @@ export type BridgeCredential = { token: string } | { code: string };
 /** The subprotocols a page offers (`Sec-WebSocket-Protocol`): the bridge's, and its credential; none without one. */
 export function bridgeProtocols(credential: BridgeCredential | null): string[] {
   if (credential === null) return [];
-  return [BRIDGE_PROTOCOL, 'token' in credential ? `${TOKEN_PROTOCOL_PREFIX}${credential.token}` : `${CODE_PROTOCOL_PREFIX}${credential.code}`];
+  return [
+    BRIDGE_PROTOCOL,
+    'token' in credential ? `${TOKEN_PROTOCOL_PREFIX}${credential.token}` : `${CODE_PROTOCOL_PREFIX}${credential.code}`,
+  ];
 }
 
 export interface OpenedBridge {
@@ -116,7 +124,8 @@ export function openBridge(
     ws.on('message', (data) => {
       const message = JSON.parse(String(data)) as Record<string, unknown>;
       if (welcomed) return onMessage(message);
-      if (message['type'] !== 'welcome') return reject(new Error(`expected a welcome, got ${String(data).slice(0, 200)}`));
+      if (message['type'] !== 'welcome')
+        return reject(new Error(`expected a welcome, got ${String(data).slice(0, 200)}`));
       welcomed = true;
       resolve({ ws, welcome: message });
     });

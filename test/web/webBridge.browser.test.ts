@@ -137,13 +137,17 @@ describe('web bridge in Chromium', () => {
       // Replayed from Node with the page's own Origin: the socket opens, but nothing passes without the token.
       const before = engine.calls.length;
       const replayed = new WsSocket(`ws://127.0.0.1:${host.port}/bridge`, {
-        headers: Object.fromEntries(Object.entries(seen[0]?.headers ?? {}).filter(([name]) => name === 'cookie' || name === 'authorization')) as Record<string, string>,
+        headers: Object.fromEntries(
+          Object.entries(seen[0]?.headers ?? {}).filter(([name]) => name === 'cookie' || name === 'authorization'),
+        ) as Record<string, string>,
         origin: host.origin,
       });
       const frames: string[] = [];
       replayed.on('message', (data) => frames.push(String(data)));
       replayed.on('error', () => {});
-      replayed.on('open', () => replayed.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} })));
+      replayed.on('open', () =>
+        replayed.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} })),
+      );
       const code = await new Promise<number>((resolve) => replayed.on('close', (c) => resolve(c)));
       expect(code).toBe(4401);
       expect(frames).toEqual([]);
@@ -208,7 +212,9 @@ describe('web bridge in Chromium', () => {
     expect(answers[1]).toEqual({ ok: false, error: { code: 'not_found', message: 'no such trade' } });
     expect(answers[2]).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(answers[3]).toEqual({ ok: true, value: { method: 'app.snapshot', input: {} } });
-    expect(engine.calls.some((c) => c.method === 'catalog.item' && (c.input as { itemId: number }).itemId === -1)).toBe(false);
+    expect(engine.calls.some((c) => c.method === 'catalog.item' && (c.input as { itemId: number }).itemId === -1)).toBe(
+      false,
+    );
   });
 
   it('receives engine event batches', async () => {
@@ -242,7 +248,9 @@ describe('web bridge in Chromium', () => {
     });
     engine.emit(batch(3));
     await page.waitForFunction(() => window.__md.events.some((b) => b.seq === 3));
-    expect(await page.evaluate(() => window.__md.states)).toEqual(expect.arrayContaining(['connecting', 'open', 'closed']));
+    expect(await page.evaluate(() => window.__md.states)).toEqual(
+      expect.arrayContaining(['connecting', 'open', 'closed']),
+    );
     expect(await page.evaluate(() => window.__md.states.at(-1))).toBe('open');
   });
 
@@ -274,8 +282,12 @@ describe('web bridge in Chromium', () => {
       const answer = await again.goto(`${host.origin}/`);
       expect(answer?.status()).toBe(200);
       expect(await again.evaluate(() => window.__md.bridge.catalog.item({ itemId: 13 }))).toMatchObject({ ok: true });
-      expect(await again.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBe('renewed-token-0123456789abcdef');
-      expect(await other.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBe('second-token-0123456789abcdef');
+      expect(await again.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBe(
+        'renewed-token-0123456789abcdef',
+      );
+      expect(await other.evaluate(() => localStorage.getItem('merchant-desk.web-token'))).toBe(
+        'second-token-0123456789abcdef',
+      );
       await other.close();
       await again.close();
     } finally {

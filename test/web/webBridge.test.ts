@@ -86,7 +86,11 @@ describe('web bridge (browser side) against the web host', () => {
   it('queues calls made before the socket opens, correlates answers by id, and delivers events', async () => {
     const engine = new EchoEngine();
     const host = await start(engine);
-    const bridge = connectWebBridge(host.origin, { createSocket: socketFactory(host.origin, sockets), tokens: memoryTokenStore(TOKEN), signal: controller.signal });
+    const bridge = connectWebBridge(host.origin, {
+      createSocket: socketFactory(host.origin, sockets),
+      tokens: memoryTokenStore(TOKEN),
+      signal: controller.signal,
+    });
     expect(bridge.host).toBe('web');
     // Made synchronously, before the socket can be open.
     const [a, b, bad] = await Promise.all([
@@ -112,7 +116,11 @@ describe('web bridge (browser side) against the web host', () => {
   it('refuses an oversized input locally instead of losing the socket', async () => {
     const engine = new EchoEngine();
     const host = await start(engine);
-    const bridge = connectWebBridge(host.origin, { createSocket: socketFactory(host.origin, sockets), tokens: memoryTokenStore(TOKEN), signal: controller.signal });
+    const bridge = connectWebBridge(host.origin, {
+      createSocket: socketFactory(host.origin, sockets),
+      tokens: memoryTokenStore(TOKEN),
+      signal: controller.signal,
+    });
     const big = await bridge.catalog.query({ search: 'x'.repeat(1024 * 1024) });
     expect(big).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await bridge.catalog.item({ itemId: 3 })).toMatchObject({ ok: true });
@@ -139,7 +147,10 @@ describe('web bridge (browser side) against the web host', () => {
     const inFlight = bridge.catalog.refresh({});
     await expect.poll(() => engine.calls.at(-1)?.method).toBe('catalog.refresh');
     await first.close();
-    expect(await inFlight).toEqual({ ok: false, error: { code: 'unavailable', message: 'Connection to Merchant Desk lost' } });
+    expect(await inFlight).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: 'Connection to Merchant Desk lost' },
+    });
     release();
 
     // While down: a call waits in the queue; it is sent once the host is back on the same port.
@@ -174,7 +185,12 @@ describe('web bridge (browser side) against the web host', () => {
     await first.close();
     hosts.length = 0;
     // Back on the same port with another token: the host refuses our socket's token (4401).
-    const other = await startWebHost({ engine, rendererDir: tree.rendererDir, token: 'another-token-0123456789abcdef', port: first.port });
+    const other = await startWebHost({
+      engine,
+      rendererDir: tree.rendererDir,
+      token: 'another-token-0123456789abcdef',
+      port: first.port,
+    });
     hosts.push(other);
     await expect.poll(() => states.at(-1)).toBe('unauthorized');
     expect(await bridge.catalog.item({ itemId: 5 }).then((e) => e.ok)).toBe(false);

@@ -5,7 +5,16 @@ import { WebSocket } from 'ws';
 import type { EngineEventBatch } from '../../src/shared/ipc';
 import { parseWebCli } from '../../src/web/options';
 import { startWebHost, type WebHost } from '../../src/web/webHost';
-import { APP_MARKER, EchoEngine, SECRET, bridgeProtocols, makeRendererDir, openBridge, rawRequest, type BridgeCredential } from './support';
+import {
+  APP_MARKER,
+  EchoEngine,
+  SECRET,
+  bridgeProtocols,
+  makeRendererDir,
+  openBridge,
+  rawRequest,
+  type BridgeCredential,
+} from './support';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const EXPECTED_CSP = (hostPort: string) =>
@@ -58,7 +67,10 @@ class Client {
   readonly messages: Record<string, unknown>[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private nextId = 1;
-  private waiters: { predicate: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
+  private waiters: {
+    predicate: (m: Record<string, unknown>) => boolean;
+    resolve: (m: Record<string, unknown>) => void;
+  }[] = [];
 
   constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
@@ -107,7 +119,13 @@ describe('web host', () => {
   const logLines: string[] = [];
 
   beforeAll(async () => {
-    host = await startWebHost({ engine, rendererDir: tree.rendererDir, token: TOKEN, pingIntervalMs: 100, log: (line) => logLines.push(line) });
+    host = await startWebHost({
+      engine,
+      rendererDir: tree.rendererDir,
+      token: TOKEN,
+      pingIntervalMs: 100,
+      log: (line) => logLines.push(line),
+    });
   });
   afterEach(async () => {
     for (const c of clients.splice(0)) c.ws.terminate();
@@ -132,7 +150,14 @@ describe('web host', () => {
 
   describe('the page and its assets', () => {
     it('are served without a credential (they hold no secret) and never set a cookie', async () => {
-      for (const path of ['/', '/index.html', '/assets/app-1a2b.js', `/?token=${TOKEN}`, '/?token=wrong-token-0123456789abcdef', '/?code=anything']) {
+      for (const path of [
+        '/',
+        '/index.html',
+        '/assets/app-1a2b.js',
+        `/?token=${TOKEN}`,
+        '/?token=wrong-token-0123456789abcdef',
+        '/?code=anything',
+      ]) {
         const answer = await rawRequest(host.port, path);
         expect(answer.status, path).toBe(200);
         expect(answer.headers['set-cookie'], path).toBeUndefined();
@@ -148,7 +173,12 @@ describe('web host', () => {
 
   describe('Host and Origin', () => {
     it('a foreign Host is refused with 403 even with the token (DNS rebinding)', async () => {
-      for (const foreign of [`evil.example:${host.port}`, 'evil.example', `127.0.0.1:${host.port + 1}`, `127.0.0.1:${host.port}.evil.example`]) {
+      for (const foreign of [
+        `evil.example:${host.port}`,
+        'evil.example',
+        `127.0.0.1:${host.port + 1}`,
+        `127.0.0.1:${host.port}.evil.example`,
+      ]) {
         const answer = await rawRequest(host.port, '/', { host: foreign });
         expect(answer.status, foreign).toBe(403);
         expect(answer.body).toMatch(/^Forbidden: this Merchant Desk web host does not answer to the Host "/);
@@ -190,7 +220,9 @@ describe('web host', () => {
       expect(js.status).toBe(200);
       expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
       expect(js.headers['cache-control']).toContain('immutable');
-      expect((await rawRequest(host.port, '/assets/style.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+      expect((await rawRequest(host.port, '/assets/style.css')).headers['content-type']).toBe(
+        'text/css; charset=utf-8',
+      );
       for (const answer of [js, await rawRequest(host.port, '/'), await rawRequest(host.port, '/')]) {
         expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
         expect(answer.headers['x-content-type-options']).toBe('nosniff');
@@ -248,7 +280,8 @@ describe('web host', () => {
     });
 
     it('opens nothing without the token at the upgrade: none, a wrong one, an unknown code, the token in a first frame, the query or a cookie are closed with 4401', async () => {
-      const callFirst = (ws: WebSocket) => ws.once('open', () => ws.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} })));
+      const callFirst = (ws: WebSocket) =>
+        ws.once('open', () => ws.send(JSON.stringify({ type: 'call', id: 1, method: 'app.snapshot', input: {} })));
       const helloFirst = openSocket(host, { credential: null });
       helloFirst.once('open', () => helloFirst.send(JSON.stringify({ type: 'hello', token: TOKEN })));
       const attempts: [string, WebSocket][] = [
@@ -258,7 +291,13 @@ describe('web host', () => {
         ['an unknown code', openSocket(host, { credential: { code: 'not-a-code-0123456789abcdef' } })],
         ['the token as a first frame', helloFirst],
         ['the token in the query', openSocket(host, { credential: null, path: `/bridge?token=${TOKEN}` })],
-        ['the cookies of earlier versions', openSocket(host, { credential: null, headers: { cookie: `md_token=${TOKEN}; md_token_${host.port}=${TOKEN}` } })],
+        [
+          'the cookies of earlier versions',
+          openSocket(host, {
+            credential: null,
+            headers: { cookie: `md_token=${TOKEN}; md_token_${host.port}=${TOKEN}` },
+          }),
+        ],
       ];
       const before = engine.calls.length;
       for (const [what, ws] of attempts) if (what !== 'the token as a first frame') callFirst(ws);
@@ -272,7 +311,7 @@ describe('web host', () => {
       expect(host.stats().connections).toBe(0);
     });
 
-    it('sockets without a credential never keep a page out: a flood from the page\'s own address, re-opened as they end', async () => {
+    it("sockets without a credential never keep a page out: a flood from the page's own address, re-opened as they end", async () => {
       // Silent sockets from 127.0.0.1, the page's own address: each one that ends is opened again at once.
       let flooding = true;
       let attempts = 0;
@@ -300,7 +339,9 @@ describe('web host', () => {
         for (let i = 0; i < 15; i++) {
           // The page that presses stop-all: it gets in every time, and its call is answered.
           const page = await Client.open(host);
-          expect(await page.call('settings.update', { autoBuyStopped: true }), `try ${i + 1}`).toMatchObject({ ok: true });
+          expect(await page.call('settings.update', { autoBuyStopped: true }), `try ${i + 1}`).toMatchObject({
+            ok: true,
+          });
           page.ws.close();
           await page.closed;
         }
@@ -344,10 +385,16 @@ describe('web host', () => {
         value: { method: 'catalog.item', input: { itemId: 7 } },
       });
       // The engine sees the schema's output: defaults filled in.
-      const page = (await c.call('trades.query', { activeOnly: true })) as { ok: true; value: { input: Record<string, unknown> } };
+      const page = (await c.call('trades.query', { activeOnly: true })) as {
+        ok: true;
+        value: { input: Record<string, unknown> };
+      };
       expect(page.value.input).toMatchObject({ activeOnly: true, statuses: [], offset: 0, limit: 200 });
       // No input at all is `{}`.
-      expect(await c.call('app.snapshot', undefined)).toEqual({ ok: true, value: { method: 'app.snapshot', input: {} } });
+      expect(await c.call('app.snapshot', undefined)).toEqual({
+        ok: true,
+        value: { method: 'app.snapshot', input: {} },
+      });
     });
 
     it('refuses invalid input and unknown methods before the engine', async () => {
@@ -390,7 +437,9 @@ describe('web host', () => {
         type: 'events',
         batch: { ...batch, seq: 2 },
       });
-      expect(c.messages.filter((m) => m['type'] === 'events').map((m) => (m['batch'] as EngineEventBatch).seq)).toEqual([1, 2]);
+      expect(c.messages.filter((m) => m['type'] === 'events').map((m) => (m['batch'] as EngineEventBatch).seq)).toEqual(
+        [1, 2],
+      );
       c.ws.close();
       await c.closed;
       await expect.poll(() => engine.listeners.size).toBe(0);
@@ -418,7 +467,9 @@ describe('web host', () => {
       expect((await binary.closed).code).toBe(1003);
 
       const big = await client();
-      big.ws.send(JSON.stringify({ type: 'call', id: 1, method: 'catalog.query', input: { search: 'x'.repeat(1024 * 1024) } }));
+      big.ws.send(
+        JSON.stringify({ type: 'call', id: 1, method: 'catalog.query', input: { search: 'x'.repeat(1024 * 1024) } }),
+      );
       expect((await big.closed).code).toBe(1009);
     });
 
@@ -441,7 +492,9 @@ describe('web host lifecycle and options', () => {
       } finally {
         await host.close();
       }
-      await expect(startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir, token: 'short' })).rejects.toThrow(/token/);
+      await expect(
+        startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir, token: 'short' }),
+      ).rejects.toThrow(/token/);
       await expect(
         startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir, token: 'has;semicolon-0123456789' }),
       ).rejects.toThrow(/token/);
@@ -494,7 +547,12 @@ describe('running on a server: --public-url, --allow-host, several hosts', () =>
     tree.cleanup();
   });
   const start = async (options: Partial<Parameters<typeof startWebHost>[0]> = {}) => {
-    const host = await startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir, token: TOKEN, ...options });
+    const host = await startWebHost({
+      engine: new EchoEngine(),
+      rendererDir: tree.rendererDir,
+      token: TOKEN,
+      ...options,
+    });
     hosts.push(host);
     return host;
   };
@@ -516,7 +574,13 @@ describe('running on a server: --public-url, --allow-host, several hosts', () =>
   });
 
   it('refuses an unusable public URL', async () => {
-    for (const bad of ['desk.example.com', 'ftp://desk.example.com', 'https://desk.example.com/md/', 'https://u:p@desk.example.com/', 'https://desk.example.com/?a=1']) {
+    for (const bad of [
+      'desk.example.com',
+      'ftp://desk.example.com',
+      'https://desk.example.com/md/',
+      'https://u:p@desk.example.com/',
+      'https://desk.example.com/?a=1',
+    ]) {
       await expect(start({ publicUrl: bad }), bad).rejects.toThrow(/--public-url/);
     }
   });
@@ -524,7 +588,10 @@ describe('running on a server: --public-url, --allow-host, several hosts', () =>
   it('--allow-host: a name means name:PORT, name:port means exactly that; Host and Origin', async () => {
     const host = await start({ allowHosts: ['myserver', 'Proxy.LAN:8443'] });
     expect((await rawRequest(host.port, '/', { host: `myserver:${host.port}` })).status).toBe(200);
-    expect((await rawRequest(host.port, '/', { host: `myserver:${host.port}`, origin: `http://myserver:${host.port}` })).status).toBe(200);
+    expect(
+      (await rawRequest(host.port, '/', { host: `myserver:${host.port}`, origin: `http://myserver:${host.port}` }))
+        .status,
+    ).toBe(200);
     expect((await rawRequest(host.port, '/', { host: 'proxy.lan:8443' })).status).toBe(200);
     expect((await rawRequest(host.port, '/', { host: 'myserver:1' })).status).toBe(403);
     expect((await rawRequest(host.port, '/', { host: `proxy.lan:${host.port}` })).status).toBe(403);
@@ -543,7 +610,9 @@ describe('running on a server: --public-url, --allow-host, several hosts', () =>
     );
     const wrongOrigin = await rawRequest(host.port, '/', { origin: 'https://proxy.example' });
     expect(wrongOrigin.status).toBe(403);
-    expect(wrongOrigin.body).toMatch(/^Forbidden: requests from the page origin "https:\/\/proxy\.example" are refused \(cross-site use\)\. .*--public-url/);
+    expect(wrongOrigin.body).toMatch(
+      /^Forbidden: requests from the page origin "https:\/\/proxy\.example" are refused \(cross-site use\)\. .*--public-url/,
+    );
     const long = await rawRequest(host.port, '/', { origin: `http://${'x'.repeat(500)}` });
     expect(long.body.length).toBeLessThan(400);
     // The socket's refusal carries the same explanation.
@@ -582,44 +651,82 @@ describe('running on a server: --public-url, --allow-host, several hosts', () =>
 describe('npm run web command line', () => {
   it('binds loopback by default, without warnings', () => {
     const parsed = parseWebCli([]);
-    expect(parsed).toMatchObject({ ok: true, options: { host: '127.0.0.1', port: 0, publicUrl: null, allowHosts: [], warnings: [], open: true } });
+    expect(parsed).toMatchObject({
+      ok: true,
+      options: { host: '127.0.0.1', port: 0, publicUrl: null, allowHosts: [], warnings: [], open: true },
+    });
   });
 
   it('warns on stderr-bound lines when exposed to the network', () => {
-    const parsed = parseWebCli(['--host', '0.0.0.0', '--public-url', 'https://desk.example.com', '--allow-host', 'myserver', '--allow-host', 'alt:9000', '--no-open']);
+    const parsed = parseWebCli([
+      '--host',
+      '0.0.0.0',
+      '--public-url',
+      'https://desk.example.com',
+      '--allow-host',
+      'myserver',
+      '--allow-host',
+      'alt:9000',
+      '--no-open',
+    ]);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.options).toMatchObject({ host: '0.0.0.0', publicUrl: 'https://desk.example.com', allowHosts: ['myserver', 'alt:9000'], open: false });
+    expect(parsed.options).toMatchObject({
+      host: '0.0.0.0',
+      publicUrl: 'https://desk.example.com',
+      allowHosts: ['myserver', 'alt:9000'],
+      open: false,
+    });
     expect(parsed.options.warnings).toHaveLength(1);
-    expect(parsed.options.warnings[0]).toMatch(/^WARNING: --host 0\.0\.0\.0 makes Merchant Desk reachable from the network, protected only by the token/);
-    expect(parseWebCli(['--public-url', 'http://desk.example.com']).ok && parseWebCli(['--public-url', 'http://desk.example.com'])).toMatchObject({
+    expect(parsed.options.warnings[0]).toMatch(
+      /^WARNING: --host 0\.0\.0\.0 makes Merchant Desk reachable from the network, protected only by the token/,
+    );
+    expect(
+      parseWebCli(['--public-url', 'http://desk.example.com']).ok &&
+        parseWebCli(['--public-url', 'http://desk.example.com']),
+    ).toMatchObject({
       options: { warnings: [expect.stringMatching(/plain http/)] },
     });
   });
 
   it('refuses bad values before anything starts', () => {
     expect(parseWebCli(['--port', '70000'])).toMatchObject({ ok: false, message: expect.stringMatching(/--port/) });
-    expect(parseWebCli(['--public-url', 'https://x.example/path'])).toMatchObject({ ok: false, message: expect.stringMatching(/--public-url/) });
-    expect(parseWebCli(['--allow-host', 'https://x.example'])).toMatchObject({ ok: false, message: expect.stringMatching(/--allow-host/) });
+    expect(parseWebCli(['--public-url', 'https://x.example/path'])).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/--public-url/),
+    });
+    expect(parseWebCli(['--allow-host', 'https://x.example'])).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/--allow-host/),
+    });
     expect(parseWebCli(['--bogus'])).toMatchObject({ ok: false });
   });
 
   it('takes the token from the environment when not given', () => {
-    expect(parseWebCli([], { MERCHANT_DESK_WEB_TOKEN: 'env-token-0123456789abcdef' })).toMatchObject({ options: { token: 'env-token-0123456789abcdef' } });
-    expect(parseWebCli(['--token', 'cli-token-0123456789abcdef'], { MERCHANT_DESK_WEB_TOKEN: 'env' })).toMatchObject({ options: { token: 'cli-token-0123456789abcdef' } });
+    expect(parseWebCli([], { MERCHANT_DESK_WEB_TOKEN: 'env-token-0123456789abcdef' })).toMatchObject({
+      options: { token: 'env-token-0123456789abcdef' },
+    });
+    expect(parseWebCli(['--token', 'cli-token-0123456789abcdef'], { MERCHANT_DESK_WEB_TOKEN: 'env' })).toMatchObject({
+      options: { token: 'cli-token-0123456789abcdef' },
+    });
   });
 });
 
 describe('bound to every interface', () => {
   it('reports an address other machines can open, and answers the machine name', async () => {
     const tree = makeRendererDir();
-    const host = await startWebHost({ engine: new EchoEngine(), rendererDir: tree.rendererDir, token: TOKEN, host: '0.0.0.0' });
+    const host = await startWebHost({
+      engine: new EchoEngine(),
+      rendererDir: tree.rendererDir,
+      token: TOKEN,
+      host: '0.0.0.0',
+    });
     try {
       const external = Object.values(networkInterfaces())
         .flat()
         .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
       expect(host.origin).toBe(`http://${external ?? '127.0.0.1'}:${host.port}`);
-        expect((await rawRequest(host.port, '/', { host: `${hostname().toLowerCase()}:${host.port}` })).status).toBe(200);
+      expect((await rawRequest(host.port, '/', { host: `${hostname().toLowerCase()}:${host.port}` })).status).toBe(200);
       expect((await rawRequest(host.port, '/', { host: `evil.example:${host.port}` })).status).toBe(403);
     } finally {
       await host.close();

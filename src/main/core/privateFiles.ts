@@ -12,7 +12,8 @@ export const PRIVATE_FILE_MODE = 0o600;
 /** Sub-folders of the data folder the app writes to. */
 const OUR_FOLDERS = ['accounts', join('accounts', 'demo'), 'logs'];
 /** Files the app writes there (a --data-dir may be a folder with other things in it: those are left alone). */
-const OUR_FILE = /^(?:.+\.sqlite(?:-wal|-shm|-journal|\.auto-buys)?|.+\.json(?:\.broken-\d+|\.\d+\.tmp)?|.+\.lock|.+\.log)$/;
+const OUR_FILE =
+  /^(?:.+\.sqlite(?:-wal|-shm|-journal|\.auto-buys)?|.+\.json(?:\.broken-\d+|\.\d+\.tmp)?|.+\.lock|.+\.log)$/;
 
 const posix = process.platform !== 'win32';
 const octal = (mode: number): string => (mode & 0o777).toString(8).padStart(4, '0');

@@ -60,7 +60,9 @@ export async function handleIpcCall(
   options: IpcGuardOptions,
 ): Promise<IpcEnvelope<unknown>> {
   if (!sender.isAppWindow || !sender.isMainFrame || !isTrustedSender(sender.url, options.rendererUrl)) {
-    options.log?.(`ipc: refused ${describeMethod(method)} from ${describeSender(sender.url)}${sender.isMainFrame ? '' : ' (subframe)'}`);
+    options.log?.(
+      `ipc: refused ${describeMethod(method)} from ${describeSender(sender.url)}${sender.isMainFrame ? '' : ' (subframe)'}`,
+    );
     return FORBIDDEN;
   }
   return dispatchIpc(engine, method, input, (name, error) => {

@@ -17,7 +17,8 @@ export function createLog(dataDir: string, options: { echo?: (line: string) => v
   try {
     // Created owner-only, the data folder too when the log comes first (src/main/core/privateFiles.ts).
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_LOG_BYTES) renameSync(file, join(dir, 'main.old.log'));
+    if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_LOG_BYTES)
+      renameSync(file, join(dir, 'main.old.log'));
   } catch {
     writable = false;
   }

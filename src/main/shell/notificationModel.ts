@@ -1,5 +1,11 @@
 import type { AppSettings, Notification, NotificationSeverity } from '../../shared/ipc';
-import { countedTitle, groupBurst, notificationSeverity, tradeStatusOfNotification, type NotificationGroup } from '../../shared/notifications';
+import {
+  countedTitle,
+  groupBurst,
+  notificationSeverity,
+  tradeStatusOfNotification,
+  type NotificationGroup,
+} from '../../shared/notifications';
 
 /**
  * Which engine notifications become desktop notifications, and what clicking
@@ -59,7 +65,11 @@ function clip(text: string, max: number): string {
 }
 
 function isUrgent(notification: Notification): boolean {
-  return notification.kind === 'alert' || notificationSeverity(notification) === 'danger' || notificationSeverity(notification) === 'warning';
+  return (
+    notification.kind === 'alert' ||
+    notificationSeverity(notification) === 'danger' ||
+    notificationSeverity(notification) === 'warning'
+  );
 }
 
 function clipNotice(notice: DesktopNotice): DesktopNotice {
@@ -113,6 +123,9 @@ export function planDesktopNotifications(
  * What a click does: always bring the window up; when the notice has a target,
  * tell the renderer to open it (an event batch with `navigate`).
  */
-export function clickAction(notice: Pick<DesktopNotice, 'target'>): { showWindow: true; navigate: NonNullable<NotificationTarget> | null } {
+export function clickAction(notice: Pick<DesktopNotice, 'target'>): {
+  showWindow: true;
+  navigate: NonNullable<NotificationTarget> | null;
+} {
   return { showWindow: true, navigate: notice.target ?? null };
 }

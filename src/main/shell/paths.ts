@@ -20,7 +20,9 @@ export function resourceFile(
   where: { isPackaged: boolean; bundleDir: string; resourcesPath: string },
 ): string {
   if (name.includes('/') || name.includes('\\') || name.includes('..')) throw new Error(`not a resource name: ${name}`);
-  return where.isPackaged ? join(where.resourcesPath, 'resources', name) : join(where.bundleDir, '..', '..', 'resources', name);
+  return where.isPackaged
+    ? join(where.resourcesPath, 'resources', name)
+    : join(where.bundleDir, '..', '..', 'resources', name);
 }
 
 /** The tray image for a platform: a monochrome template image on macOS (its name must end in `Template`). */

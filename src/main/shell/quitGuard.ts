@@ -41,7 +41,10 @@ export const QUIT_BUTTONS = ['Quit anyway', 'Cancel'] as const;
 export const QUIT_BUTTON_INDEX = { quit: 0, cancel: 1 } as const;
 
 /** Rules that would buy on their own right now: enabled, auto-buy on, and alerts not paused. */
-export function countActiveAutoBuyRules(rules: readonly Pick<AlertRule, 'enabled' | 'autoBuy'>[], alertsPaused: boolean): number {
+export function countActiveAutoBuyRules(
+  rules: readonly Pick<AlertRule, 'enabled' | 'autoBuy'>[],
+  alertsPaused: boolean,
+): number {
   if (alertsPaused) return 0;
   return rules.filter((rule) => rule.enabled && rule.autoBuy.enabled).length;
 }

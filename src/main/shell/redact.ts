@@ -20,7 +20,8 @@ export { REDACTED };
 const MIN_SECRET_LENGTH = 8;
 
 /** `name: value`, `name=value`, `"name":"value"` for credential-like names; the value is replaced. */
-const FIELD = /((?:x-)?api[-_]?key|x-merchant-key|x-signature|signature[-_]?secret|secret|password|passwd|token|access[-_]?token|admin[-_]?token)(["']?\s*[:=]\s*["']?)(?!\[redacted\])([^\s"'`,;&<>)}\]]+)/gi;
+const FIELD =
+  /((?:x-)?api[-_]?key|x-merchant-key|x-signature|signature[-_]?secret|secret|password|passwd|token|access[-_]?token|admin[-_]?token)(["']?\s*[:=]\s*["']?)(?!\[redacted\])([^\s"'`,;&<>)}\]]+)/gi;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
 export class SecretScrubber {

@@ -40,7 +40,11 @@ export function readLastQuit(dataDir: string): string | null {
   const value = readJson(join(dataDir, LAST_QUIT_FILE));
   if (typeof value !== 'object' || value === null) return null;
   const at = (value as Record<string, unknown>).at;
-  return typeof at === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(at) && Number.isFinite(Date.parse(at)) ? at : null;
+  return typeof at === 'string' &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(at) &&
+    Number.isFinite(Date.parse(at))
+    ? at
+    : null;
 }
 
 export function writeLastQuit(dataDir: string, at: string): void {

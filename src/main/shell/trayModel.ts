@@ -75,7 +75,12 @@ export function trayModel(state: TrayState): TrayModel {
     badgeCount: active,
     menu: [
       { id: 'open', label: unread > 0 ? `Open ${APP_NAME} (${unread} unread)` : `Open ${APP_NAME}` },
-      { type: 'checkbox', id: 'pause-alerts', label: state.alertsPaused ? 'Resume alerts' : 'Pause alerts', checked: state.alertsPaused },
+      {
+        type: 'checkbox',
+        id: 'pause-alerts',
+        label: state.alertsPaused ? 'Resume alerts' : 'Pause alerts',
+        checked: state.alertsPaused,
+      },
       // Stop-all is one click from the tray; resuming is too, but says what it does.
       state.autoBuyStopped === true
         ? { id: 'stop-auto-buy', label: 'Resume auto-buy (stopped)' }
@@ -90,7 +95,12 @@ export function trayModel(state: TrayState): TrayModel {
 /** Folds an engine event batch into the tray state; returns the same object when nothing the tray shows changed. */
 export function applyTrayBatch(
   state: TrayState,
-  batch: { activeTrades?: number; connection?: { state: ConnectionState }; unacknowledgedFirings?: number; unreadNotifications?: number },
+  batch: {
+    activeTrades?: number;
+    connection?: { state: ConnectionState };
+    unacknowledgedFirings?: number;
+    unreadNotifications?: number;
+  },
 ): TrayState {
   const next: TrayState = {
     ...state,

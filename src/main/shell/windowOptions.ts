@@ -99,7 +99,12 @@ export function parseWindowState(value: unknown): SavedWindowState | null {
   const { bounds, maximized } = value as Record<string, unknown>;
   if (!isFiniteRect(bounds) || bounds.width <= 0 || bounds.height <= 0) return null;
   return {
-    bounds: { x: Math.round(bounds.x), y: Math.round(bounds.y), width: Math.round(bounds.width), height: Math.round(bounds.height) },
+    bounds: {
+      x: Math.round(bounds.x),
+      y: Math.round(bounds.y),
+      width: Math.round(bounds.width),
+      height: Math.round(bounds.height),
+    },
     maximized: maximized === true,
   };
 }
@@ -139,14 +144,19 @@ export function restoreBounds(saved: SavedWindowState | Rect | null, displays: r
   const primary = displays[0]?.workArea;
   if (!primary) return null;
   const bounds = saved === null ? null : 'bounds' in saved ? saved.bounds : saved;
-  if (!bounds || !isFiniteRect(bounds) || bounds.width <= 0 || bounds.height <= 0) return centreIn(DEFAULT_SIZE, primary);
+  if (!bounds || !isFiniteRect(bounds) || bounds.width <= 0 || bounds.height <= 0)
+    return centreIn(DEFAULT_SIZE, primary);
   let best: { area: Rect; size: number } | null = null;
   for (const { workArea } of displays) {
     const o = overlap(bounds, workArea);
-    if (o.width < Math.min(MIN_VISIBLE.width, bounds.width) || o.height < Math.min(MIN_VISIBLE.height, bounds.height)) continue;
+    if (o.width < Math.min(MIN_VISIBLE.width, bounds.width) || o.height < Math.min(MIN_VISIBLE.height, bounds.height))
+      continue;
     const size = o.width * o.height;
     if (!best || size > best.size) best = { area: workArea, size };
   }
   if (best) return clampInto(bounds, best.area);
-  return centreIn({ width: Math.max(bounds.width, MIN_SIZE.width), height: Math.max(bounds.height, MIN_SIZE.height) }, primary);
+  return centreIn(
+    { width: Math.max(bounds.width, MIN_SIZE.width), height: Math.max(bounds.height, MIN_SIZE.height) },
+    primary,
+  );
 }

@@ -4,7 +4,13 @@
  * Battle-Scarred; null where the finish's floats do not reach the wear), about where the market stood in
  * 2025–26, before StatTrak™ or Souvenir. Every other finish is priced by its grade (pricing.ts).
  */
-export type WearLevels = readonly [fn: number | null, mw: number | null, ft: number | null, ww: number | null, bs: number | null];
+export type WearLevels = readonly [
+  fn: number | null,
+  mw: number | null,
+  ft: number | null,
+  ww: number | null,
+  bs: number | null,
+];
 
 export const PRICE_ANCHORS: Readonly<Record<string, WearLevels>> = {
   'AK-47 | Redline': [null, 80, 32, 27, 22],

@@ -57,13 +57,18 @@ const CRAFT_SHARE = 0.06;
 export function generateStickers(rng: Rng, imageBase: string, souvenir: boolean): Sticker[] {
   if (souvenir) {
     const stickers: Sticker[] = [];
-    for (let slot = 0; slot < 4; slot++) stickers.push(sticker(rng, pickEntry(TOURNAMENT_STICKER_TABLE, rng), slot, imageBase));
+    for (let slot = 0; slot < 4; slot++)
+      stickers.push(sticker(rng, pickEntry(TOURNAMENT_STICKER_TABLE, rng), slot, imageBase));
     return stickers;
   }
   if (rng.chance(0.6)) return [];
   if (rng.chance(CRAFT_SHARE)) {
     const entry = pickEntry(CRAFT_STICKER_TABLE, rng);
-    return [0, 1, 2, 3].map((slot) => ({ ...sticker(rng, entry, slot, imageBase), wear: 0, wearPercent: wearPercentOf(0) }));
+    return [0, 1, 2, 3].map((slot) => ({
+      ...sticker(rng, entry, slot, imageBase),
+      wear: 0,
+      wearPercent: wearPercentOf(0),
+    }));
   }
   const r = rng.next();
   let count = 1;

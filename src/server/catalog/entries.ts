@@ -272,10 +272,14 @@ export const GLOVE_TABLE = buildGloves();
 export const STICKER_TABLE = smallTable(stickerEntries);
 /** Stickers crafted four at a time: valuable ones (up to $2,000 each) are chosen more often than for a single sticker. */
 export const CRAFT_STICKER_TABLE = table(
-  stickerEntries.filter((entry) => entry.unitPrice <= 200_000).map((entry) => [entry, Math.pow(entry.unitPrice, -0.35)] as const),
+  stickerEntries
+    .filter((entry) => entry.unitPrice <= 200_000)
+    .map((entry) => [entry, Math.pow(entry.unitPrice, -0.35)] as const),
 );
 /** Stickers a Souvenir weapon carries: tournament stickers only. */
-export const TOURNAMENT_STICKER_TABLE = smallTable(stickerEntries.filter((entry) => entry.base.split(' | ').length === 3));
+export const TOURNAMENT_STICKER_TABLE = smallTable(
+  stickerEntries.filter((entry) => entry.base.split(' | ').length === 3),
+);
 export const CHARM_TABLE = smallTable(charmEntries);
 export const SOUVENIR_CHARM_TABLE = smallTable(souvenirCharmEntries);
 export const SLAB_TABLE = smallTable(slabEntries);
@@ -344,7 +348,8 @@ export function entryClassId(entry: Entry, variant: Variant, wearIndex: number):
 /** Guessed kind of a name the tables do not know. */
 function guessKind(base: string): ItemKind {
   if (base.startsWith('Sticker |') || base.startsWith('Patch |')) return 'sticker';
-  if (base.startsWith('Charm |') || base.startsWith('Souvenir Charm |') || base.startsWith('Sticker Slab |')) return 'charm';
+  if (base.startsWith('Charm |') || base.startsWith('Souvenir Charm |') || base.startsWith('Sticker Slab |'))
+    return 'charm';
   if (base.startsWith(STAR)) return /glove|wraps/i.test(base) ? 'glove' : 'knife';
   return 'weapon';
 }

@@ -49,9 +49,15 @@ function nameProblem(item: Item): string | null {
   const souvenir = name.startsWith('Souvenir ') && !name.startsWith('Souvenir Charm |');
   if (statTrak && souvenir) return 'StatTrak™ and Souvenir together';
   if (name.includes('  ') || name !== name.trim()) return 'stray spaces';
-  if (kind === 'small') return statTrak || souvenir || WEAR_SUFFIX.test(name) ? 'sticker/charm with variant or wear' : null;
+  if (kind === 'small')
+    return statTrak || souvenir || WEAR_SUFFIX.test(name) ? 'sticker/charm with variant or wear' : null;
   if (kind === 'weapon') {
-    if (!/^(StatTrak™ |Souvenir )?[^★|]+ \| [^|]+ \((Factory New|Minimal Wear|Field-Tested|Well-Worn|Battle-Scarred)\)$/.test(name)) return 'weapon name shape';
+    if (
+      !/^(StatTrak™ |Souvenir )?[^★|]+ \| [^|]+ \((Factory New|Minimal Wear|Field-Tested|Well-Worn|Battle-Scarred)\)$/.test(
+        name,
+      )
+    )
+      return 'weapon name shape';
     return null;
   }
   if (souvenir || name.includes('Souvenir')) return 'souvenir knife/glove';
@@ -65,7 +71,9 @@ function nameProblem(item: Item): string | null {
     if (item.paintSeed !== null && item.paintSeed !== 0) return 'vanilla knife paint seed';
     return /^★ (StatTrak™ )?[A-Z][A-Za-z0-9 -]+$/.test(name) ? null : 'vanilla knife name shape';
   }
-  return /^★ (StatTrak™ )?[^|★]+ \| [^|]+ \((Factory New|Minimal Wear|Field-Tested|Well-Worn|Battle-Scarred)\)$/.test(name)
+  return /^★ (StatTrak™ )?[^|★]+ \| [^|]+ \((Factory New|Minimal Wear|Field-Tested|Well-Worn|Battle-Scarred)\)$/.test(
+    name,
+  )
     ? null
     : 'knife/glove name shape';
 }
@@ -88,7 +96,9 @@ describe('generateCatalog determinism', () => {
       throw new Error('Math.random called');
     });
     expect([...generateCatalog(options(3, 2_000))]).toHaveLength(2_000);
-    expect(completeItem({ market_hash_name: 'AWP | Asiimov (Field-Tested)' }, new Rng(1), options(3, 10)).itemId).toBeGreaterThan(0);
+    expect(
+      completeItem({ market_hash_name: 'AWP | Asiimov (Field-Tested)' }, new Rng(1), options(3, 10)).itemId,
+    ).toBeGreaterThan(0);
   });
 
   it('builds item N the same whatever the count for the same holders and market size, and generateItem rebuilds it from itemSeed', () => {
@@ -165,9 +175,13 @@ describe('generated items', () => {
       if (item.float === null) continue;
       const [lo, hi] = WEAR_BOUNDS[WEAR_NAMES.indexOf(wear[1] as (typeof WEAR_NAMES)[number])] ?? [0, 0];
       if (!(item.float >= lo && item.float < hi)) throw new Error(`${item.market_hash_name}: float ${item.float}`);
-      const base = item.market_hash_name.slice(0, wear.index).replace(/^(StatTrak™ |Souvenir )/, '').replace('★ StatTrak™ ', '★ ');
+      const base = item.market_hash_name
+        .slice(0, wear.index)
+        .replace(/^(StatTrak™ |Souvenir )/, '')
+        .replace('★ StatTrak™ ', '★ ');
       const [min, max] = ranges.get(base) ?? [0, 1];
-      if (!(item.float >= min && item.float <= max)) throw new Error(`${item.market_hash_name}: float ${item.float} outside ${min}–${max}`);
+      if (!(item.float >= min && item.float <= max))
+        throw new Error(`${item.market_hash_name}: float ${item.float} outside ${min}–${max}`);
     }
   });
 
@@ -229,7 +243,9 @@ describe('generated items', () => {
       const partner = BigInt(item.steamId ?? '0') - 76561197960265728n;
       expect(item.tradeUrl).toContain(`partner=${partner}&`);
       expect(item.inspectInGame).toMatch(
-        new RegExp(`^steam://rungame/730/76561202255233023/\\+csgo_econ_action_preview%20S${item.steamId}A${item.assetId}D\\d+$`),
+        new RegExp(
+          `^steam://rungame/730/76561202255233023/\\+csgo_econ_action_preview%20S${item.steamId}A${item.assetId}D\\d+$`,
+        ),
       );
     }
     expect(new Set([...generateCatalog(options(3, 30_000))].map(holderOf)).size).toBe(150);
@@ -259,7 +275,9 @@ describe('generated items', () => {
       if (item.phase !== null || item.stickers.length + item.keyChains.length > 0) continue;
       prices.set(item.market_hash_name, [...(prices.get(item.market_hash_name) ?? []), item.price]);
     }
-    const medians = [...prices].map(([name, list]) => [name, [...list].sort((a, b) => a - b)[list.length >> 1] ?? 0] as const);
+    const medians = [...prices].map(
+      ([name, list]) => [name, [...list].sort((a, b) => a - b)[list.length >> 1] ?? 0] as const,
+    );
     const within = (pick: (name: string) => boolean, lo: number, hi: number) => {
       const picked = medians.filter(([name]) => pick(name));
       expect(picked.length).toBeGreaterThan(0);
@@ -268,9 +286,15 @@ describe('generated items', () => {
     // The ranges of pricing.ts, give or take a listing's own ±8 % and float and pattern premiums.
     within((name) => kindOf({ market_hash_name: name } as Item) === 'knife', 8_000 * 0.92, 500_000 * 1.2);
     within((name) => kindOf({ market_hash_name: name } as Item) === 'glove', 6_000 * 0.92, 400_000 * 1.2);
-    const consumer = new Set(items.filter((item) => item.rarityColor === '#b0c3d9').map((item) => item.market_hash_name));
+    const consumer = new Set(
+      items.filter((item) => item.rarityColor === '#b0c3d9').map((item) => item.market_hash_name),
+    );
     within((name) => consumer.has(name) && !name.startsWith('Souvenir '), 1, 110);
-    within((name) => / \| (Dragon Lore|Howl|Gungnir|Medusa|Wild Lotus) \(/.test(name), 200_000, Number.MAX_SAFE_INTEGER);
+    within(
+      (name) => / \| (Dragon Lore|Howl|Gungnir|Medusa|Wild Lotus) \(/.test(name),
+      200_000,
+      Number.MAX_SAFE_INTEGER,
+    );
   });
 
   it('reports "no data" nulls rarely', () => {
@@ -284,7 +308,10 @@ describe('generated items', () => {
 
   it('totals items and value', () => {
     const items = [...generateCatalog(options(4, 1_000))];
-    expect(catalogTotals(items)).toEqual({ totalItems: 1_000, totalValue: items.reduce((sum, item) => sum + item.price, 0) });
+    expect(catalogTotals(items)).toEqual({
+      totalItems: 1_000,
+      totalValue: items.reduce((sum, item) => sum + item.price, 0),
+    });
     expect(catalogTotals([])).toEqual({ totalItems: 0, totalValue: 0 });
   });
 });
@@ -294,7 +321,11 @@ describe('completeItem', () => {
 
   it('keeps a given name and price and fills the rest consistently', () => {
     for (let seed = 1; seed <= 50; seed++) {
-      const item = completeItem({ market_hash_name: 'StatTrak™ AK-47 | Redline (Field-Tested)', price: 1234 }, new Rng(seed), opts);
+      const item = completeItem(
+        { market_hash_name: 'StatTrak™ AK-47 | Redline (Field-Tested)', price: 1234 },
+        new Rng(seed),
+        opts,
+      );
       itemSchema.parse(item);
       expect(item.market_hash_name).toBe('StatTrak™ AK-47 | Redline (Field-Tested)');
       expect(item.price).toBe(1234);
@@ -332,9 +363,26 @@ describe('completeItem', () => {
         market_hash_name: 'AWP | Asiimov (Battle-Scarred)',
         stickers: [
           { name: 'Sticker | Crown (Foil)', img: `${IMAGE_BASE}/sticker/sticker-crown-foil.svg`, slot: 0, wear: 0 },
-          { name: 'Sticker | Crown (Foil)', img: `${IMAGE_BASE}/sticker/sticker-crown-foil.svg`, slot: 0, wear: 1, wearPercent: '55%' },
-          { name: 'Sticker | Howling Dawn', img: `${IMAGE_BASE}/sticker/sticker-howling-dawn.svg`, slot: 2, wear: null, rotation: 12.5 },
-          { name: 'Sticker | Bish (Holo)', img: `${IMAGE_BASE}/sticker/sticker-bish-holo.svg`, slot: 3, wear: Math.fround(0.25) },
+          {
+            name: 'Sticker | Crown (Foil)',
+            img: `${IMAGE_BASE}/sticker/sticker-crown-foil.svg`,
+            slot: 0,
+            wear: 1,
+            wearPercent: '55%',
+          },
+          {
+            name: 'Sticker | Howling Dawn',
+            img: `${IMAGE_BASE}/sticker/sticker-howling-dawn.svg`,
+            slot: 2,
+            wear: null,
+            rotation: 12.5,
+          },
+          {
+            name: 'Sticker | Bish (Holo)',
+            img: `${IMAGE_BASE}/sticker/sticker-bish-holo.svg`,
+            slot: 3,
+            wear: Math.fround(0.25),
+          },
         ],
       },
       new Rng(2),
@@ -348,13 +396,21 @@ describe('completeItem', () => {
   });
 
   it('honours a given Doppler phase and name', () => {
-    const item = completeItem({ market_hash_name: '★ Karambit | Doppler (Factory New)', phase: 'Ruby' }, new Rng(4), opts);
+    const item = completeItem(
+      { market_hash_name: '★ Karambit | Doppler (Factory New)', phase: 'Ruby' },
+      new Rng(4),
+      opts,
+    );
     itemSchema.parse(item);
     expect(item.phase).toBe('Ruby');
     expect([415, null]).toContain(item.paintIndex);
     expect(['#e4ae39', null]).toContain(item.rarityColor);
     if (item.float !== null) expect(item.float).toBeLessThan(0.07);
-    const drawn = completeItem({ market_hash_name: '★ StatTrak™ Bayonet | Gamma Doppler (Minimal Wear)' }, new Rng(4), opts);
+    const drawn = completeItem(
+      { market_hash_name: '★ StatTrak™ Bayonet | Gamma Doppler (Minimal Wear)' },
+      new Rng(4),
+      opts,
+    );
     expect(GAMMA_LABELS).toContain(drawn.phase);
     expect(drawn.stickers).toEqual([]);
   });
@@ -366,7 +422,9 @@ describe('completeItem', () => {
     for (const float of [0.01, 0.1, 0.2, 0.4, 0.9]) {
       const item = completeItem({ float }, new Rng(Math.round(float * 100)), opts);
       expect(item.float).toBe(float);
-      const [lo, hi] = WEAR_BOUNDS[WEAR_NAMES.findIndex((name) => item.market_hash_name.endsWith(`(${name})`))] ?? [2, 2];
+      const [lo, hi] = WEAR_BOUNDS[WEAR_NAMES.findIndex((name) => item.market_hash_name.endsWith(`(${name})`))] ?? [
+        2, 2,
+      ];
       expect(float >= lo && float < hi).toBe(true);
     }
   });
@@ -382,7 +440,11 @@ describe('completeItem', () => {
     expect(sticker.img === null || sticker.img.includes('/sticker/')).toBe(true);
     const glove = completeItem({ market_hash_name: '★ Sport Gloves | Vice (Field-Tested)' }, new Rng(1), opts);
     expect(glove.float === null || (glove.float >= 0.15 && glove.float < 0.38)).toBe(true);
-    const unknown = completeItem({ market_hash_name: 'Mystery Gun | Prototype (Factory New)', price: 500 }, new Rng(1), opts);
+    const unknown = completeItem(
+      { market_hash_name: 'Mystery Gun | Prototype (Factory New)', price: 500 },
+      new Rng(1),
+      opts,
+    );
     itemSchema.parse(unknown);
     expect(unknown.market_hash_name).toBe('Mystery Gun | Prototype (Factory New)');
     expect(unknown.rarityColor).toBeNull();
@@ -392,7 +454,11 @@ describe('completeItem', () => {
   });
 
   it('uses a given steamId and assetId in the inspect link and trade URL', () => {
-    const item = completeItem({ market_hash_name: 'AWP | Asiimov (Field-Tested)', steamId: '76561198000000001', assetId: '12345678901' }, new Rng(6), opts);
+    const item = completeItem(
+      { market_hash_name: 'AWP | Asiimov (Field-Tested)', steamId: '76561198000000001', assetId: '12345678901' },
+      new Rng(6),
+      opts,
+    );
     expect(item.steamId).toBe('76561198000000001');
     expect(item.assetId).toBe('12345678901');
     expect(item.inspectInGame).toMatch(/%20S76561198000000001A12345678901D\d+$/);
@@ -403,7 +469,11 @@ describe('completeItem', () => {
   });
 
   it('keeps explicitly given nulls and odd values as given', () => {
-    const item = completeItem({ itemId: 9, img: null, float: null, rarityColor: null, paintSeed: null, phase: null }, new Rng(1), opts);
+    const item = completeItem(
+      { itemId: 9, img: null, float: null, rarityColor: null, paintSeed: null, phase: null },
+      new Rng(1),
+      opts,
+    );
     expect(item).toMatchObject({ itemId: 9, img: null, float: null, rarityColor: null, paintSeed: null, phase: null });
   });
 });

@@ -74,8 +74,10 @@ const FLOAT_STEPS = 1e9;
 function resolve(options: CatalogOptions): Context {
   const { seed, count, imageBaseUrl } = options;
   const firstItemId = options.firstItemId ?? DEFAULT_FIRST_ITEM_ID;
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a non-negative integer, got ${count}`);
-  if (!Number.isSafeInteger(firstItemId) || firstItemId < 1) throw new RangeError(`firstItemId must be a positive integer, got ${firstItemId}`);
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new RangeError(`count must be a non-negative integer, got ${count}`);
+  if (!Number.isSafeInteger(firstItemId) || firstItemId < 1)
+    throw new RangeError(`firstItemId must be a positive integer, got ${firstItemId}`);
   const holderCount = options.holderCount ?? Math.max(20, Math.floor(count / 200));
   const seedWord = seed32(seed);
   return {
@@ -97,7 +99,9 @@ export function itemSeed(seed: number, itemId: number): number {
 }
 
 function assetIdOf(ctx: Context, itemId: number): string {
-  return String(ctx.assetBase + itemId * ASSET_ID_STRIDE + (mix32(ctx.seedWord ^ 0x5a5a5a5a, seed32(itemId)) % ASSET_ID_STRIDE));
+  return String(
+    ctx.assetBase + itemId * ASSET_ID_STRIDE + (mix32(ctx.seedWord ^ 0x5a5a5a5a, seed32(itemId)) % ASSET_ID_STRIDE),
+  );
 }
 
 /** Index into WEAR_NAMES of a float. */
@@ -156,7 +160,8 @@ function buildItem(rng: Rng, itemId: number, ctx: Context, forced: Forced): Item
   const float = wearIndex >= 0 && !rng.chance(0.01) ? floatFor(entry, wearIndex, rng) : null;
 
   const weapon = entry.kind === 'weapon';
-  const stickers = forced.stickers ?? (weapon ? generateStickers(rng, ctx.imageBase, variant === VARIANT_SOUVENIR) : []);
+  const stickers =
+    forced.stickers ?? (weapon ? generateStickers(rng, ctx.imageBase, variant === VARIANT_SOUVENIR) : []);
   const keyChains = forced.keyChains ?? (weapon ? generateKeyChains(rng, ctx.imageBase) : []);
 
   const drawnSeed = entry.hasWear ? drawPaintSeed(entry.base, rng) : 0;
@@ -250,7 +255,8 @@ function forcedFor(partial: ItemInput, rng: Rng): Forced {
         const kind = pickKind(rng);
         if (kind === 'sticker' || kind === 'charm') continue;
         const entry = pickEntry(TABLE_BY_KIND[kind], rng);
-        if (entry.hasWear && entry.wears.includes(wearIndex) && float >= entry.minFloat && float < entry.maxFloat) forced.entry = entry;
+        if (entry.hasWear && entry.wears.includes(wearIndex) && float >= entry.minFloat && float < entry.maxFloat)
+          forced.entry = entry;
       }
       forced.entry ??= entryByBase('AK-47 | Case Hardened') ?? syntheticEntry('AK-47 | Case Hardened', true);
     } else if (!forced.entry.hasWear) {
@@ -288,7 +294,8 @@ export function completeItem(partial: ItemInput, rng: Rng, options: CatalogOptio
       inspectInGame = null;
     } else {
       const accountId = accountIdOf(steamId);
-      tradeUrl = ctx.pool.bySteamId.get(steamId)?.tradeUrl ?? (accountId === null ? null : tradeUrlOf(accountId, ctx.seedWord));
+      tradeUrl =
+        ctx.pool.bySteamId.get(steamId)?.tradeUrl ?? (accountId === null ? null : tradeUrlOf(accountId, ctx.seedWord));
       inspectInGame = inspectLink(steamId, assetId, inspectDigits(rng));
     }
   }

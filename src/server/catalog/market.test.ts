@@ -16,7 +16,11 @@ const DEMO_SIZE = 20_000;
 /** The lowest price a skin sells for, cents. */
 const FLOOR = 3;
 const E2E_SIZE = 2_000;
-const options = (seed: number, count: number): CatalogOptions => ({ seed, count, imageBaseUrl: 'http://127.0.0.1:4000/img' });
+const options = (seed: number, count: number): CatalogOptions => ({
+  seed,
+  count,
+  imageBaseUrl: 'http://127.0.0.1:4000/img',
+});
 
 /** Blue gem seeds as a pattern guide lists them (tier 1, the ones traders paste first). */
 const AK_BLUE_GEMS = [661, 670, 321, 955, 151, 179, 387, 555, 592, 617, 760, 809, 828, 868];
@@ -25,7 +29,9 @@ const KNIFE_BLUE_GEMS = [387, 442, 463, 269, 853, 494, 73, 670];
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 interface Market {
@@ -115,7 +121,14 @@ describe('demo market: price levels', () => {
       }
       for (let wear = 0; wear < row.length - 1; wear++) {
         const [better, worse] = [row[wear], row[wear + 1]];
-        if (better === undefined || worse === undefined || Number.isNaN(better) || Number.isNaN(worse) || better <= FLOOR) continue;
+        if (
+          better === undefined ||
+          worse === undefined ||
+          Number.isNaN(better) ||
+          Number.isNaN(worse) ||
+          better <= FLOOR
+        )
+          continue;
         adjacent++;
         if (better > worse) adjacentOrdered++;
       }
@@ -178,7 +191,10 @@ describe('demo market: well-known names', () => {
       // Ordinary listings: no stickers or charms, no seed from a pattern list, no Doppler gem, no 0.00x float.
       const ordinary = listings.filter(
         (item) =>
-          bare(item) && patternTierOf(parsed.base, item.paintSeed) === null && !/Ruby|Sapphire|Pearl|Emerald/.test(item.phase ?? '') && !((item.float ?? 1) < 0.01),
+          bare(item) &&
+          patternTierOf(parsed.base, item.paintSeed) === null &&
+          !/Ruby|Sapphire|Pearl|Emerald/.test(item.phase ?? '') &&
+          !((item.float ?? 1) < 0.01),
       );
       if (ordinary.length < 3) continue;
       const variantMult = variantMultOf(entry, parsed.variant);
@@ -193,7 +209,8 @@ describe('demo market: well-known names', () => {
   });
 
   it('prices the names a trader knows by heart where the market does', () => {
-    const level = (base: string, wear: number) => (entryByBase(base)?.price.base ?? 0) * (entryByBase(base)?.price.wearMult[wear] ?? 0);
+    const level = (base: string, wear: number) =>
+      (entryByBase(base)?.price.base ?? 0) * (entryByBase(base)?.price.wearMult[wear] ?? 0);
     const ft = 2;
     expect(level('AK-47 | Redline', ft)).toBeGreaterThanOrEqual(2_000);
     expect(level('AK-47 | Redline', ft)).toBeLessThanOrEqual(4_000);
@@ -205,8 +222,20 @@ describe('demo market: well-known names', () => {
   });
 
   it('gives well-known finishes their rarity', () => {
-    const classified = ['AK-47 | Redline', 'AWP | Redline', 'AK-47 | Case Hardened', 'M4A1-S | Hot Rod', 'AK-47 | Ice Coaled'];
-    const covert = ['AK-47 | Asiimov', 'AK-47 | Vulcan', 'AWP | Asiimov', 'USP-S | Kill Confirmed', 'M4A1-S | Printstream'];
+    const classified = [
+      'AK-47 | Redline',
+      'AWP | Redline',
+      'AK-47 | Case Hardened',
+      'M4A1-S | Hot Rod',
+      'AK-47 | Ice Coaled',
+    ];
+    const covert = [
+      'AK-47 | Asiimov',
+      'AK-47 | Vulcan',
+      'AWP | Asiimov',
+      'USP-S | Kill Confirmed',
+      'M4A1-S | Printstream',
+    ];
     const restricted = ['Glock-18 | Fade', 'Desert Eagle | Blaze'];
     for (const base of classified) expect(entryByBase(base)?.color, base).toBe(GRADE_COLORS.L);
     for (const base of covert) expect(entryByBase(base)?.color, base).toBe(GRADE_COLORS.V);
@@ -215,7 +244,11 @@ describe('demo market: well-known names', () => {
     const redlines = market(7, 50_000).items.filter((item) => item.market_hash_name.includes('AK-47 | Redline ('));
     expect(redlines.length).toBeGreaterThan(0);
     for (const item of redlines) expect([GRADE_COLORS.L, null]).toContain(item.rarityColor);
-    expect(allEntries().filter((entry) => entry.base.endsWith('| Redline')).every((entry) => entry.color === GRADE_COLORS.L)).toBe(true);
+    expect(
+      allEntries()
+        .filter((entry) => entry.base.endsWith('| Redline'))
+        .every((entry) => entry.color === GRADE_COLORS.L),
+    ).toBe(true);
   });
 });
 
@@ -268,7 +301,8 @@ describe('demo market: premiums', () => {
       return seeds.includes(item.paintSeed);
     });
     expect(gems.length).toBeGreaterThanOrEqual(3);
-    for (const gem of gems) expect(ratio(m, gem), `${gem.market_hash_name} seed ${gem.paintSeed ?? ''}`).toBeGreaterThan(2);
+    for (const gem of gems)
+      expect(ratio(m, gem), `${gem.market_hash_name} seed ${gem.paintSeed ?? ''}`).toBeGreaterThan(2);
   });
 
   it('prices four of the same valuable sticker, and valuable charms, above the skin’s median', () => {
@@ -284,7 +318,9 @@ describe('demo market: premiums', () => {
       if (craft && item.stickers.every((sticker) => sticker.wear === 0)) crafts.push(item.price / median);
       if (item.keyChains.length > 0 && item.stickers.length === 0) charmed.push(item.price / median);
     }
-    const stickered = m.items.filter((item) => item.stickers.length > 0 && !item.market_hash_name.startsWith('Souvenir ')).length;
+    const stickered = m.items.filter(
+      (item) => item.stickers.length > 0 && !item.market_hash_name.startsWith('Souvenir '),
+    ).length;
     expect(craftCount / stickered).toBeGreaterThan(0.02);
     expect(crafts.length).toBeGreaterThan(20);
     expect(median(crafts)).toBeGreaterThan(1.1);
@@ -304,9 +340,15 @@ describe('demo market: deals', () => {
       expect(share).toBeGreaterThan(0.01);
       expect(share).toBeLessThan(0.1);
       const groups = new Set(deals.map((item) => groupOf(item.market_hash_name)));
-      expect([...groups].sort()).toEqual(count >= DEMO_SIZE ? ['glove', 'knife', 'other', 'pistol', 'rifle'] : expect.arrayContaining(['rifle', 'pistol']));
+      expect([...groups].sort()).toEqual(
+        count >= DEMO_SIZE
+          ? ['glove', 'knife', 'other', 'pistol', 'rifle']
+          : expect.arrayContaining(['rifle', 'pistol']),
+      );
       // Deals are not spread across the few names with one or two listings only.
-      expect(deals.filter((item) => (m.byName.get(item.market_hash_name)?.length ?? 0) >= 3).length / deals.length).toBeGreaterThan(0.8);
+      expect(
+        deals.filter((item) => (m.byName.get(item.market_hash_name)?.length ?? 0) >= 3).length / deals.length,
+      ).toBeGreaterThan(0.8);
     });
   }
 });

@@ -6,7 +6,15 @@
  * few showcase names the demo always has (Doppler and Case Hardened knives,
  * fades). The choice is a pure function of (seed, market size).
  */
-import { entryName, ITEM_KINDS, KIND_SHARES, pickCumulative, TABLE_BY_KIND, type Entry, type ItemKind } from './entries';
+import {
+  entryName,
+  ITEM_KINDS,
+  KIND_SHARES,
+  pickCumulative,
+  TABLE_BY_KIND,
+  type Entry,
+  type ItemKind,
+} from './entries';
 import { VARIANT_NORMAL, VARIANT_SOUVENIR, VARIANT_STATTRAK, type Variant } from './naming';
 import { hashString, mix32, Rng } from './rng';
 
@@ -49,8 +57,16 @@ export interface NamePool {
 }
 
 function variantShares(entry: Entry): [Variant, number][] {
-  if (entry.statTrak) return [[VARIANT_NORMAL, 1 - STATTRAK_SHARE], [VARIANT_STATTRAK, STATTRAK_SHARE]];
-  if (entry.souvenir) return [[VARIANT_NORMAL, 1 - SOUVENIR_SHARE], [VARIANT_SOUVENIR, SOUVENIR_SHARE]];
+  if (entry.statTrak)
+    return [
+      [VARIANT_NORMAL, 1 - STATTRAK_SHARE],
+      [VARIANT_STATTRAK, STATTRAK_SHARE],
+    ];
+  if (entry.souvenir)
+    return [
+      [VARIANT_NORMAL, 1 - SOUVENIR_SHARE],
+      [VARIANT_SOUVENIR, SOUVENIR_SHARE],
+    ];
   return [[VARIANT_NORMAL, 1]];
 }
 

@@ -14,7 +14,11 @@ export interface PatternTier {
 
 const AK_CASE_HARDENED: readonly PatternTier[] = [
   { label: 'Blue gem tier 1', seeds: [661, 670, 321, 955, 151, 179, 387, 555, 592, 617, 760, 809, 828, 868], mult: 8 },
-  { label: 'Blue gem tier 2', seeds: [4, 13, 28, 103, 112, 168, 209, 242, 278, 341, 363, 442, 463, 495, 502, 525, 601, 690, 713, 750], mult: 2.5 },
+  {
+    label: 'Blue gem tier 2',
+    seeds: [4, 13, 28, 103, 112, 168, 209, 242, 278, 341, 363, 442, 463, 495, 502, 525, 601, 690, 713, 750],
+    mult: 2.5,
+  },
 ];
 
 const FIVE_SEVEN_CASE_HARDENED: readonly PatternTier[] = [
@@ -27,9 +31,17 @@ const KNIFE_CASE_HARDENED: readonly PatternTier[] = [
   { label: 'Blue gem tier 2', seeds: [11, 55, 128, 151, 179, 321, 592, 661, 750, 809, 955], mult: 2.2 },
 ];
 
-const FADE: readonly PatternTier[] = [{ label: 'Full fade', seeds: [412, 763, 601, 617, 641, 753, 11, 124, 243, 284, 518, 652, 735, 882, 976], mult: 1.3 }];
+const FADE: readonly PatternTier[] = [
+  { label: 'Full fade', seeds: [412, 763, 601, 617, 641, 753, 11, 124, 243, 284, 518, 652, 735, 882, 976], mult: 1.3 },
+];
 
-const MARBLE_FADE: readonly PatternTier[] = [{ label: 'Fire & Ice', seeds: [412, 16, 146, 241, 359, 393, 541, 602, 649, 688, 701, 152, 281, 292, 344, 628], mult: 1.8 }];
+const MARBLE_FADE: readonly PatternTier[] = [
+  {
+    label: 'Fire & Ice',
+    seeds: [412, 16, 146, 241, 359, 393, 541, 602, 649, 688, 701, 152, 281, 292, 344, 628],
+    mult: 1.8,
+  },
+];
 
 /** Share of listings of a patterned finish that carry a seed from its tiers (on top of uniform draws hitting one). */
 const RARE_SEED_SHARE = 0.03;

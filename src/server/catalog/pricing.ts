@@ -103,12 +103,25 @@ export function anchored(base: string, profile: PriceProfile): PriceProfile {
   if (!levels) return profile;
   const cents = levels.map((dollars) => (dollars === null ? null : dollars * 100));
   const reference = cents[2] ?? (cents.find((level) => level !== null) as number);
-  return { ...profile, base: reference, min: 1, max: Number.MAX_SAFE_INTEGER, wearMult: cents.map((level) => (level ?? reference) / reference) };
+  return {
+    ...profile,
+    base: reference,
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    wearMult: cents.map((level) => (level ?? reference) / reference),
+  };
 }
 
 /** Stickers, charms and slabs: the table price, no wear. */
 export function smallItemProfile(price: number): PriceProfile {
-  return { base: price, min: 1, max: Number.MAX_SAFE_INTEGER, wearMult: NO_WEAR_MULT, statTrakMult: 1, souvenirMult: 1 };
+  return {
+    base: price,
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    wearMult: NO_WEAR_MULT,
+    statTrakMult: 1,
+    souvenirMult: 1,
+  };
 }
 
 /** The price level of a name (finish, wear, StatTrak™/Souvenir), in cents before rounding: what its listings scatter around. */

@@ -29,7 +29,9 @@ describe('renderItemImage', () => {
   });
 
   it('draws a different silhouette per kind', () => {
-    const shapes = new Set(['weapon', 'knife', 'glove', 'sticker', 'charm'].map((kind) => renderItemImage(kind, 'same-slug')));
+    const shapes = new Set(
+      ['weapon', 'knife', 'glove', 'sticker', 'charm'].map((kind) => renderItemImage(kind, 'same-slug')),
+    );
     expect(shapes.size).toBe(5);
   });
 
@@ -58,11 +60,19 @@ describe('renderItemImage', () => {
 
   it('gives every weapon of the catalog a class', () => {
     expect(Object.keys(WEAPON_CLASSES).sort()).toEqual(WEAPONS.map((weapon) => weapon.name).sort());
-    for (const weapon of WEAPONS) expect(weaponClassOf(`${slugify(weapon.name)}-some-finish`), weapon.name).toBe(WEAPON_CLASSES[weapon.name]);
+    for (const weapon of WEAPONS)
+      expect(weaponClassOf(`${slugify(weapon.name)}-some-finish`), weapon.name).toBe(WEAPON_CLASSES[weapon.name]);
   });
 
   it('draws each weapon class with its own silhouette, the same for every weapon of a class', () => {
-    const representatives = ['glock-18-fade', 'mp9-hydra', 'ak-47-redline', 'awp-dragon-lore', 'nova-koi', 'negev-power-loader'];
+    const representatives = [
+      'glock-18-fade',
+      'mp9-hydra',
+      'ak-47-redline',
+      'awp-dragon-lore',
+      'nova-koi',
+      'negev-power-loader',
+    ];
     const weaponShapes = representatives.map((slug) => shapeOf(renderItemImage('weapon', slug)));
     expect(weaponShapes.every((shape) => shape !== null && shape.length > 50)).toBe(true);
     expect(new Set(weaponShapes).size).toBe(6);
@@ -70,18 +80,23 @@ describe('renderItemImage', () => {
     const others = ['knife', 'glove'].map((kind) => shapeOf(renderItemImage(kind, 'same-slug')));
     expect(new Set([...weaponShapes, ...others]).size).toBe(8);
     // Same class, same shape (colours differ with the slug).
-    expect(shapeOf(renderItemImage('weapon', 'usp-s-kill-confirmed'))).toBe(shapeOf(renderItemImage('weapon', 'desert-eagle-blaze')));
+    expect(shapeOf(renderItemImage('weapon', 'usp-s-kill-confirmed'))).toBe(
+      shapeOf(renderItemImage('weapon', 'desert-eagle-blaze')),
+    );
     expect(shapeOf(renderItemImage('weapon', 'ssg-08-abyss'))).toBe(shapeOf(renderItemImage('weapon', 'awp-asiimov')));
     expect(renderItemImage('weapon', 'usp-s-kill-confirmed')).not.toBe(renderItemImage('weapon', 'desert-eagle-blaze'));
   });
 
-  it.each(['glock-18-fade', 'mp9-hydra', 'awp-dragon-lore', 'nova-koi', 'negev-power-loader'])('keeps the %s image small and self-contained', (slug) => {
-    const text = renderItemImage('weapon', slug) ?? '';
-    expect(text.length).toBeLessThan(1000);
-    expect(text).not.toMatch(/<text|<script|href=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
-    // Path data only: numbers, commands, spaces.
-    for (const [, d] of text.matchAll(/ d="([^"]*)"/g)) expect(d).toMatch(/^[MmLlHhVvQqCcZz0-9 .,-]+$/);
-  });
+  it.each(['glock-18-fade', 'mp9-hydra', 'awp-dragon-lore', 'nova-koi', 'negev-power-loader'])(
+    'keeps the %s image small and self-contained',
+    (slug) => {
+      const text = renderItemImage('weapon', slug) ?? '';
+      expect(text.length).toBeLessThan(1000);
+      expect(text).not.toMatch(/<text|<script|href=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+      // Path data only: numbers, commands, spaces.
+      for (const [, d] of text.matchAll(/ d="([^"]*)"/g)) expect(d).toMatch(/^[MmLlHhVvQqCcZz0-9 .,-]+$/);
+    },
+  );
 
   it.each([
     ['tank', 'ak-47-redline'],

@@ -23,8 +23,7 @@ const WEAPON_SILHOUETTES: Readonly<Record<WeaponClass, string>> = {
   pistol:
     '<path fill-rule="evenodd" d="M78 70h8v-4h8v4h86v-4h6v4h6v24h-64l-4 16q-3 8-12 6l-8 34H76l10-46-8-6zm30 26h18q-2 12-12 10h-6z"/>',
   // Compact: wire stock, short barrel, magazine in front of the grip.
-  smg:
-    '<path fill-rule="evenodd" d="M26 90h44v-6h112l4 6h26v8h-26l-6 6h-44v44h-14v-44h-8l-8 26H94l6-26H70v2l-44 8zm8 6v8l36-6v-2z"/>',
+  smg: '<path fill-rule="evenodd" d="M26 90h44v-6h112l4 6h26v8h-26l-6 6h-44v44h-14v-44h-8l-8 26H94l6-26H70v2l-44 8zm8 6v8l36-6v-2z"/>',
   // Pump-action: wedge stock, receiver, tube magazine, pump under a long barrel.
   shotgun:
     '<path d="M20 114 66 92h170v7H118v7h-8l-6 26H92l4-26H66l-38 20z"/>' +
@@ -43,7 +42,8 @@ const SILHOUETTES: Readonly<Record<string, string>> = {
     '<rect x="109" y="32" width="17" height="66" rx="8"/><rect x="128" y="36" width="17" height="62" rx="8"/>' +
     '<rect x="147" y="48" width="17" height="52" rx="8"/><rect x="150" y="96" width="18" height="50" rx="9" transform="rotate(-40 159 121)"/>' +
     '<rect x="94" y="150" width="68" height="22" rx="4" opacity=".7"/>',
-  sticker: '<circle cx="128" cy="96" r="60"/><path d="M128 58l11 24 26 3-19 18 5 26-23-13-23 13 5-26-19-18 26-3z" opacity=".55"/>',
+  sticker:
+    '<circle cx="128" cy="96" r="60"/><path d="M128 58l11 24 26 3-19 18 5 26-23-13-23 13 5-26-19-18 26-3z" opacity=".55"/>',
   charm:
     '<circle cx="128" cy="38" r="15" fill="none" stroke-width="7"/><path d="M125 52h6v30h-6z"/>' +
     '<rect x="100" y="88" width="56" height="56" rx="12" transform="rotate(45 128 116)"/>',

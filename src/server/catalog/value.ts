@@ -26,7 +26,14 @@ function bandOf(entry: Entry, wearIndex: number): readonly [number, number] {
 }
 
 /** The skin's own value in cents (no attachments), not rounded. */
-export function skinValue(entry: Entry, variant: Variant, wearIndex: number, float: number | null, paintSeed: number | null, phaseMult: number): number {
+export function skinValue(
+  entry: Entry,
+  variant: Variant,
+  wearIndex: number,
+  float: number | null,
+  paintSeed: number | null,
+  phaseMult: number,
+): number {
   const level = nameLevel(entry.price, wearIndex, variantMultOf(entry, variant));
   const [lo, hi] = wearIndex >= 0 ? bandOf(entry, wearIndex) : [0, 0];
   return level * floatPremium(float, wearIndex, lo, hi) * patternPremium(entry.base, paintSeed) * phaseMult;

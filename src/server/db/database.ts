@@ -51,7 +51,9 @@ export class MetaStore {
 
   constructor(db: SqliteDatabase) {
     this.getStmt = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
-    this.setStmt = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.setStmt = db.prepare(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
   }
 
   get(key: string): string | undefined {

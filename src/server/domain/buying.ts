@@ -74,9 +74,11 @@ export class Buying {
 
   private targeted(request: BuyByNameRequest): ItemRecord {
     const item = this.catalog.findOnSale(request.itemId as number);
-    if (!item || item.market_hash_name !== request.market_hash_name) throw badRequest('item_unavailable', 'Item currently unavailable');
+    if (!item || item.market_hash_name !== request.market_hash_name)
+      throw badRequest('item_unavailable', 'Item currently unavailable');
     if (item.assetId !== request.assetId) throw badRequest('asset_mismatch', 'assetId does not match the item');
-    if (item.price > request.maxPrice) throw badRequest('price_too_high', priceTooHighMessage(item.price, request.maxPrice));
+    if (item.price > request.maxPrice)
+      throw badRequest('price_too_high', priceTooHighMessage(item.price, request.maxPrice));
     return item;
   }
 
@@ -85,9 +87,12 @@ export class Buying {
     const candidates = this.catalog.byName(request.market_hash_name, request.phase ?? null);
     const cheapest = candidates[0];
     if (!cheapest) throw badRequest('item_unavailable', 'Item currently unavailable');
-    if (cheapest.price > request.maxPrice) throw badRequest('price_too_high', priceTooHighMessage(cheapest.price, request.maxPrice));
+    if (cheapest.price > request.maxPrice)
+      throw badRequest('price_too_high', priceTooHighMessage(cheapest.price, request.maxPrice));
     const eligible = candidates.find(
-      (c) => c.price <= request.maxPrice && (c.steamId === null || this.trades.activeCountForHolder(c.steamId) < MAX_ACTIVE_TRADES_PER_HOLDER),
+      (c) =>
+        c.price <= request.maxPrice &&
+        (c.steamId === null || this.trades.activeCountForHolder(c.steamId) < MAX_ACTIVE_TRADES_PER_HOLDER),
     );
     // When every holder is busy, the cheapest goes on to fail the holder limit with its own error.
     return eligible ?? cheapest;

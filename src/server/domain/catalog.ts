@@ -117,7 +117,9 @@ export class Catalog {
     );
     this.onSaleStmt = db.prepare<[number], ItemRow>('SELECT * FROM items WHERE item_id = ? AND on_sale = 1');
     this.anyStmt = db.prepare<[number], ItemRow>('SELECT * FROM items WHERE item_id = ?');
-    this.byIdsStmt = db.prepare<[string], ItemRow>('SELECT * FROM items WHERE on_sale = 1 AND item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id');
+    this.byIdsStmt = db.prepare<[string], ItemRow>(
+      'SELECT * FROM items WHERE on_sale = 1 AND item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id',
+    );
     this.takeOffSaleStmt = db.prepare('UPDATE items SET on_sale = 0, updated_at = ? WHERE item_id = ? AND on_sale = 1');
   }
 
@@ -208,7 +210,9 @@ export class Catalog {
 
   /** Puts an item back on sale (its trade ended and the seller still holds it) and announces it. */
   relist(itemId: number): ItemRecord | null {
-    const changed = this.db.prepare('UPDATE items SET on_sale = 1, updated_at = ? WHERE item_id = ? AND on_sale = 0').run(this.clock.now(), itemId);
+    const changed = this.db
+      .prepare('UPDATE items SET on_sale = 1, updated_at = ? WHERE item_id = ? AND on_sale = 0')
+      .run(this.clock.now(), itemId);
     if (changed.changes === 0) return null;
     this.touch(itemId);
     const record = this.findOnSale(itemId) as ItemRecord;
@@ -225,7 +229,8 @@ export class Catalog {
        WHERE item_id = @itemId AND on_sale = 1 AND price != @price`,
     );
     this.db.transaction(() => {
-      for (const change of changes) if (stmt.run({ ...change, now: this.clock.now() }).changes > 0) applied.push(change);
+      for (const change of changes)
+        if (stmt.run({ ...change, now: this.clock.now() }).changes > 0) applied.push(change);
     })();
     for (const change of applied) this.touch(change.itemId);
     if (applied.length > 0) this.events.emit('pricesChanged', applied);
@@ -248,7 +253,9 @@ export class Catalog {
     const unique = [...new Set(names)];
     const placeholders = unique.map(() => '?').join(',');
     const rows = this.db
-      .prepare(`SELECT * FROM items WHERE on_sale = 1 AND market_hash_name IN (${placeholders}) ORDER BY price, item_id`)
+      .prepare(
+        `SELECT * FROM items WHERE on_sale = 1 AND market_hash_name IN (${placeholders}) ORDER BY price, item_id`,
+      )
       .all(...unique) as ItemRow[];
     return rows.map(toRecord);
   }
@@ -257,9 +264,13 @@ export class Catalog {
   byName(name: string, phase: string | null): ItemRecord[] {
     const rows = (
       phase === null
-        ? this.db.prepare('SELECT * FROM items WHERE on_sale = 1 AND market_hash_name = ? ORDER BY price, item_id').all(name)
+        ? this.db
+            .prepare('SELECT * FROM items WHERE on_sale = 1 AND market_hash_name = ? ORDER BY price, item_id')
+            .all(name)
         : this.db
-            .prepare('SELECT * FROM items WHERE on_sale = 1 AND market_hash_name = ? AND phase = ? ORDER BY price, item_id')
+            .prepare(
+              'SELECT * FROM items WHERE on_sale = 1 AND market_hash_name = ? AND phase = ? ORDER BY price, item_id',
+            )
             .all(name, phase)
     ) as ItemRow[];
     return rows.map(toRecord);
@@ -294,7 +305,10 @@ export class Catalog {
       const head = this.headOf(reader);
       const lastUpdate = this.lastUpdate;
       yield `{"totalItems":${head.items},"totalValue":${head.value},"items":[`;
-      const page = reader.prepare<[number, number], Pick<ItemRow, 'item_id' | 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>>(
+      const page = reader.prepare<
+        [number, number],
+        Pick<ItemRow, 'item_id' | 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>
+      >(
         'SELECT item_id, json, steam_id, inspect_in_game, trade_url FROM items WHERE on_sale = 1 AND item_id > ? ORDER BY item_id LIMIT ?',
       );
       let after = 0;
@@ -304,7 +318,12 @@ export class Catalog {
         if (rows.length === 0) break;
         let chunk = '';
         for (const row of rows) {
-          chunk += (first ? '' : ',') + serializeItem({ json: row.json, steamId: row.steam_id, inspectInGame: row.inspect_in_game, tradeUrl: row.trade_url }, reveal);
+          chunk +=
+            (first ? '' : ',') +
+            serializeItem(
+              { json: row.json, steamId: row.steam_id, inspectInGame: row.inspect_in_game, tradeUrl: row.trade_url },
+              reveal,
+            );
           first = false;
         }
         after = (rows[rows.length - 1] as { item_id: number }).item_id;
@@ -336,7 +355,10 @@ export class Catalog {
       const key = revealKey(reveal);
       const first = Math.floor(head.firstId / SEGMENT_SPAN);
       const last = head.items === 0 ? first - 1 : Math.floor(head.lastId / SEGMENT_SPAN);
-      const rows = reader.prepare<[number, number], Pick<ItemRow, 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>>(
+      const rows = reader.prepare<
+        [number, number],
+        Pick<ItemRow, 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>
+      >(
         'SELECT json, steam_id, inspect_in_game, trade_url FROM items WHERE item_id >= ? AND item_id < ? AND on_sale = 1 ORDER BY item_id',
       );
 
@@ -360,7 +382,12 @@ export class Catalog {
         let text = '';
         for (let i = 0; i < found.length; i++) {
           const row = found[i] as Pick<ItemRow, 'json' | 'steam_id' | 'inspect_in_game' | 'trade_url'>;
-          text += (i === 0 ? '' : ',') + serializeItem({ json: row.json, steamId: row.steam_id, inspectInGame: row.inspect_in_game, tradeUrl: row.trade_url }, reveal);
+          text +=
+            (i === 0 ? '' : ',') +
+            serializeItem(
+              { json: row.json, steamId: row.steam_id, inspectInGame: row.inspect_in_game, tradeUrl: row.trade_url },
+              reveal,
+            );
         }
         const store = (segment: GzipSegment): CachedSegment => {
           const built = { ...segment, epoch, version, items: found.length };
@@ -401,10 +428,19 @@ export class Catalog {
    */
   private headOf(reader: SqliteDatabase): ListHead {
     if (this.listHead?.version === this.listVersion) return this.listHead;
-    const totals = reader.prepare('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items WHERE on_sale = 1').get() as { n: number; v: number };
+    const totals = reader
+      .prepare('SELECT count(*) AS n, coalesce(sum(price), 0) AS v FROM items WHERE on_sale = 1')
+      .get() as { n: number; v: number };
     const bound = (dir: 'ASC' | 'DESC') =>
-      (reader.prepare(`SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id ${dir} LIMIT 1`).pluck().get() as number | undefined) ?? 0;
-    this.listHead = { version: this.listVersion, items: totals.n, value: totals.v, firstId: bound('ASC'), lastId: bound('DESC') };
+      (reader.prepare(`SELECT item_id FROM items WHERE on_sale = 1 ORDER BY item_id ${dir} LIMIT 1`).pluck().get() as
+        number | undefined) ?? 0;
+    this.listHead = {
+      version: this.listVersion,
+      items: totals.n,
+      value: totals.v,
+      firstId: bound('ASC'),
+      lastId: bound('DESC'),
+    };
     return this.listHead;
   }
 

@@ -137,6 +137,8 @@ export class SandboxCore {
   }
 
   private seedCatalog(): void {
-    this.catalog.load(generateCatalog({ seed: this.options.seed, count: this.options.items, imageBaseUrl: this.imageBaseUrl }));
+    this.catalog.load(
+      generateCatalog({ seed: this.options.seed, count: this.options.items, imageBaseUrl: this.imageBaseUrl }),
+    );
   }
 }

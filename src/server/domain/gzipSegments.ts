@@ -27,7 +27,9 @@ export function segmentOf(text: string | Buffer): GzipSegment {
 export function segmentOfAsync(text: string): Promise<GzipSegment> {
   const raw = Buffer.from(text);
   return new Promise((resolve, reject) =>
-    zlib.deflateRaw(raw, SEGMENT_OPTIONS, (error, deflated) => (error ? reject(error) : resolve({ deflated, crc: zlib.crc32(raw), length: raw.length }))),
+    zlib.deflateRaw(raw, SEGMENT_OPTIONS, (error, deflated) =>
+      error ? reject(error) : resolve({ deflated, crc: zlib.crc32(raw), length: raw.length }),
+    ),
   );
 }
 

@@ -86,7 +86,10 @@ export class Ledger {
     return toTransaction(this.byIdStmt.get(info.lastInsertRowid) as LedgerRow);
   }
 
-  list(merchantId: string, query: BalanceHistoryQuery): { transactions: BalanceTransaction[]; total: number; limit: number; page: number } {
+  list(
+    merchantId: string,
+    query: BalanceHistoryQuery,
+  ): { transactions: BalanceTransaction[]; total: number; limit: number; page: number } {
     const where = ['merchant_id = @merchantId'];
     const params: Record<string, string | number> = { merchantId };
     if (query.type) {
@@ -117,7 +120,9 @@ export class Ledger {
 
   /** Sum of a merchant's ledger, for the invariant checks. */
   sum(merchantId: string): number {
-    const row = this.db.prepare('SELECT coalesce(sum(amount), 0) AS s FROM ledger WHERE merchant_id = ?').get(merchantId) as { s: number };
+    const row = this.db
+      .prepare('SELECT coalesce(sum(amount), 0) AS s FROM ledger WHERE merchant_id = ?')
+      .get(merchantId) as { s: number };
     return row.s;
   }
 }

@@ -82,7 +82,11 @@ export function findTransition(from: TradeStatus, to: TradeStatus): TransitionRu
  * The outcome for a move: the default, or the row matching the requested
  * errorCode / failReason. Null when the request matches no row of the table.
  */
-export function resolveOutcome(rule: TransitionRule, errorCode?: number | null, failReason?: string | null): Outcome | null {
+export function resolveOutcome(
+  rule: TransitionRule,
+  errorCode?: number | null,
+  failReason?: string | null,
+): Outcome | null {
   const candidates = rule.outcomes.filter((o) => errorCode === undefined || o.errorCode === errorCode);
   if (candidates.length === 0) return null;
   if (failReason === undefined || failReason === null) return candidates[0] as Outcome;

@@ -13,16 +13,28 @@ const revealSchema = z.strictObject({
 });
 
 const merchantFields = {
-  apiKey: z.string().min(16).max(256).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').optional(),
+  apiKey: z
+    .string()
+    .min(16)
+    .max(256)
+    .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+    .optional(),
   balance: z.int().min(0).optional(),
   creditLimit: z.int().min(0).optional(),
-  webhookUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),
+  webhookUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable()
+    .optional(),
   ipAllowlist: z.array(z.string().min(1).max(253)).max(IP_ALLOWLIST_MAX_ENTRIES).optional(),
   reveal: revealSchema.optional(),
 };
 
 export const createMerchantSchema = z.strictObject({
-  merchantId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64').optional(),
+  merchantId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64')
+    .optional(),
   ...merchantFields,
 });
 export type CreateMerchantInput = z.infer<typeof createMerchantSchema>;
@@ -132,7 +144,8 @@ export class Merchants {
   create(input: CreateMerchantInput): Merchant {
     const merchantId = input.merchantId ?? `m_${randomBytes(6).toString('hex')}`;
     const create = this.db.transaction(() => {
-      if (this.byIdStmt.get(merchantId)) throw new ApiError(409, 'invalid_request', `merchant ${merchantId} already exists`);
+      if (this.byIdStmt.get(merchantId))
+        throw new ApiError(409, 'invalid_request', `merchant ${merchantId} already exists`);
       this.db
         .prepare(
           `INSERT INTO merchants (merchant_id, api_key, balance, credit_limit, webhook_url, ip_allowlist,
@@ -150,7 +163,8 @@ export class Merchants {
           input.reveal?.tradeUrl ? 1 : 0,
           this.clock.now(),
         );
-      if (input.balance) this.ledger.post(merchantId, { type: 'ADMIN TOP UP', amount: input.balance, note: 'Starting balance' });
+      if (input.balance)
+        this.ledger.post(merchantId, { type: 'ADMIN TOP UP', amount: input.balance, note: 'Starting balance' });
     });
     create();
     const merchant = this.get(merchantId);
@@ -180,7 +194,8 @@ export class Merchants {
       if (input.reveal?.steamId !== undefined) set('reveal_steam_id', input.reveal.steamId ? 1 : 0);
       if (input.reveal?.inspectInGame !== undefined) set('reveal_inspect', input.reveal.inspectInGame ? 1 : 0);
       if (input.reveal?.tradeUrl !== undefined) set('reveal_trade_url', input.reveal.tradeUrl ? 1 : 0);
-      if (sets.length > 0) this.db.prepare(`UPDATE merchants SET ${sets.join(', ')} WHERE merchant_id = @merchantId`).run(params);
+      if (sets.length > 0)
+        this.db.prepare(`UPDATE merchants SET ${sets.join(', ')} WHERE merchant_id = @merchantId`).run(params);
       if (input.balance !== undefined && input.balance !== current.balance) {
         const amount = input.balance - current.balance;
         this.ledger.post(merchantId, {
@@ -196,9 +211,14 @@ export class Merchants {
     return merchant;
   }
 
-  setWebhookBreaker(merchantId: string, state: { consecutiveFailures: number; pauses: number; pausedUntil: number | null }): void {
+  setWebhookBreaker(
+    merchantId: string,
+    state: { consecutiveFailures: number; pauses: number; pausedUntil: number | null },
+  ): void {
     this.db
-      .prepare('UPDATE merchants SET webhook_failures = ?, webhook_pauses = ?, webhook_paused_until = ? WHERE merchant_id = ?')
+      .prepare(
+        'UPDATE merchants SET webhook_failures = ?, webhook_pauses = ?, webhook_paused_until = ? WHERE merchant_id = ?',
+      )
       .run(state.consecutiveFailures, state.pauses, state.pausedUntil, merchantId);
   }
 }

@@ -81,7 +81,17 @@ const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 const PAGE_GZIP_LEVEL = 1;
 
 /** The query parameters in a fixed order: one cache key per distinct question. */
-const HISTORY_QUERY_KEYS = ['tradeId', 'status', 'externalId', 'webhookStatus', 'isActive', 'from', 'to', 'limit', 'page'] as const;
+const HISTORY_QUERY_KEYS = [
+  'tradeId',
+  'status',
+  'externalId',
+  'webhookStatus',
+  'isActive',
+  'from',
+  'to',
+  'limit',
+  'page',
+] as const;
 
 function historyQueryKey(query: TradeHistoryQuery): string {
   return HISTORY_QUERY_KEYS.map((key) => (query[key] === undefined ? '' : String(query[key]))).join('\u0001');
@@ -267,8 +277,8 @@ export class Trades {
 
   findByExternalId(merchantId: string, externalId: string): TradeRow | null {
     return (
-      (this.db.prepare('SELECT * FROM trades WHERE merchant_id = ? AND external_id = ?').get(merchantId, externalId) as TradeRow | undefined) ??
-      null
+      (this.db.prepare('SELECT * FROM trades WHERE merchant_id = ? AND external_id = ?').get(merchantId, externalId) as
+        TradeRow | undefined) ?? null
     );
   }
 
@@ -276,14 +286,18 @@ export class Trades {
   activeForItem(itemId: number): TradeRow | null {
     return (
       (this.db
-        .prepare("SELECT * FROM trades WHERE item_id = ? AND status IN ('PENDING', 'SENT', 'CREATING') ORDER BY seq DESC LIMIT 1")
+        .prepare(
+          "SELECT * FROM trades WHERE item_id = ? AND status IN ('PENDING', 'SENT', 'CREATING') ORDER BY seq DESC LIMIT 1",
+        )
         .get(itemId) as TradeRow | undefined) ?? null
     );
   }
 
   activeCountForPartner(partner: string): number {
     return (
-      this.db.prepare("SELECT count(*) AS n FROM trades WHERE partner = ? AND status IN ('PENDING', 'SENT', 'CREATING')").get(partner) as {
+      this.db
+        .prepare("SELECT count(*) AS n FROM trades WHERE partner = ? AND status IN ('PENDING', 'SENT', 'CREATING')")
+        .get(partner) as {
         n: number;
       }
     ).n;
@@ -291,7 +305,9 @@ export class Trades {
 
   activeCountForHolder(holder: string): number {
     return (
-      this.db.prepare("SELECT count(*) AS n FROM trades WHERE holder = ? AND status IN ('PENDING', 'SENT', 'CREATING')").get(holder) as {
+      this.db
+        .prepare("SELECT count(*) AS n FROM trades WHERE holder = ? AND status IN ('PENDING', 'SENT', 'CREATING')")
+        .get(holder) as {
         n: number;
       }
     ).n;
@@ -299,7 +315,8 @@ export class Trades {
 
   /** The end of a partner's block, or null when it may trade. */
   partnerBlockedUntil(partner: string): number | null {
-    const row = this.db.prepare('SELECT until FROM partner_blocks WHERE partner = ?').get(partner) as { until: number } | undefined;
+    const row = this.db.prepare('SELECT until FROM partner_blocks WHERE partner = ?').get(partner) as
+      { until: number } | undefined;
     return row && row.until > this.clock.now() ? row.until : null;
   }
 
@@ -388,11 +405,19 @@ export class Trades {
       const rule = findTransition(row.status, request.status);
       if (!rule) throw new ApiError(409, 'invalid_request', `A ${row.status} trade cannot become ${request.status}`);
       if (row.status === 'COMPLETED' && this.stageOf(row) !== 1) {
-        throw new ApiError(409, 'invalid_request', 'The trade is past its protection period (stage 2) and cannot be reversed');
+        throw new ApiError(
+          409,
+          'invalid_request',
+          'The trade is past its protection period (stage 2) and cannot be reversed',
+        );
       }
       const outcome = resolveOutcome(rule, request.errorCode, request.failReason);
       if (!outcome) {
-        throw new ApiError(400, 'invalid_request', `errorCode/failReason do not match any ${request.status} row of the outcome table`);
+        throw new ApiError(
+          400,
+          'invalid_request',
+          `errorCode/failReason do not match any ${request.status} row of the outcome table`,
+        );
       }
       const now = this.clock.now();
       const sets: Record<string, string | number | null> = {
@@ -415,7 +440,9 @@ export class Trades {
       // The stored wire JSON changes with the row, in the same UPDATE.
       sets.wire = Trades.wireBaseOf({ ...row, ...sets } as TradeRow);
       const columns = Object.keys(sets);
-      this.db.prepare(`UPDATE trades SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE trade_id = @tradeId`).run({ ...sets, tradeId });
+      this.db
+        .prepare(`UPDATE trades SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE trade_id = @tradeId`)
+        .run({ ...sets, tradeId });
 
       if (rule.ledger) {
         this.ledger.post(row.merchant_id, {
@@ -451,7 +478,12 @@ export class Trades {
   }
 
   list(merchantId: string, query: TradeHistoryQuery): { trades: Trade[]; total: number; limit: number; page: number } {
-    return JSON.parse(this.listJson(merchantId, query)) as { trades: Trade[]; total: number; limit: number; page: number };
+    return JSON.parse(this.listJson(merchantId, query)) as {
+      trades: Trade[];
+      total: number;
+      limit: number;
+      page: number;
+    };
   }
 
   /** The Trades/History answer as JSON text (built afresh; the route serves historyBody). */
@@ -481,7 +513,11 @@ export class Trades {
     if (cached) this.forgetPage(key, cached);
     const built = this.buildPage(merchantId, query);
     const plain = Buffer.from(built.json);
-    const page: CachedPage = { version, validUntil: built.validUntil, gzip: gzipSync(plain, { level: PAGE_GZIP_LEVEL }) };
+    const page: CachedPage = {
+      version,
+      validUntil: built.validUntil,
+      gzip: gzipSync(plain, { level: PAGE_GZIP_LEVEL }),
+    };
     this.pages.set(key, page);
     this.pageBytes += page.gzip.length;
     // Least recently used pages go first past the bound (never the one just built).
@@ -544,7 +580,8 @@ export class Trades {
     }
     let validUntil = Number.POSITIVE_INFINITY;
     for (const row of rows) {
-      if (row.status === 'COMPLETED' && row.end_protection !== null && row.end_protection > now) validUntil = Math.min(validUntil, row.end_protection);
+      if (row.status === 'COMPLETED' && row.end_protection !== null && row.end_protection > now)
+        validUntil = Math.min(validUntil, row.end_protection);
       // In the window while created_at >= now - 14 days.
       if (query.isActive === true) validUntil = Math.min(validUntil, row.created_at + ACTIVE_TRADES_WINDOW_MS + 1);
     }
@@ -600,13 +637,17 @@ export class Trades {
   private recordStrike(partner: string, tradeId: string, now: number): void {
     this.db.prepare('INSERT INTO partner_strikes (partner, at, trade_id) VALUES (?, ?, ?)').run(partner, now, tradeId);
     const recent = (
-      this.db.prepare('SELECT count(*) AS n FROM partner_strikes WHERE partner = ? AND at > ?').get(partner, now - PARTNER_BLOCK_WINDOW_MS) as {
+      this.db
+        .prepare('SELECT count(*) AS n FROM partner_strikes WHERE partner = ? AND at > ?')
+        .get(partner, now - PARTNER_BLOCK_WINDOW_MS) as {
         n: number;
       }
     ).n;
     if (recent >= PARTNER_BLOCK_THRESHOLD && this.partnerBlockedUntil(partner) === null) {
       this.db
-        .prepare('INSERT INTO partner_blocks (partner, until) VALUES (?, ?) ON CONFLICT (partner) DO UPDATE SET until = excluded.until')
+        .prepare(
+          'INSERT INTO partner_blocks (partner, until) VALUES (?, ?) ON CONFLICT (partner) DO UPDATE SET until = excluded.until',
+        )
         .run(partner, now + SANDBOX_CHOICES.partnerBlockMs);
     }
   }

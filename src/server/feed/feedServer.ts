@@ -161,7 +161,10 @@ export class FeedServer {
       refuseUpgrade(socket, 401, { error: 'unauthorized', message: UNAUTHORIZED_MESSAGE });
       return;
     }
-    if (merchant.ipAllowlist.length > 0 && !(await this.allowlist.allows(merchant.ipAllowlist, request.socket.remoteAddress ?? ''))) {
+    if (
+      merchant.ipAllowlist.length > 0 &&
+      !(await this.allowlist.allows(merchant.ipAllowlist, request.socket.remoteAddress ?? ''))
+    ) {
       refuseUpgrade(socket, 403, { error: 'ip_not_allowed', message: IP_NOT_ALLOWED_MESSAGE });
       return;
     }
@@ -332,7 +335,12 @@ export class FeedServer {
       for (const { ws } of feeds.connections) {
         // ws keeps its socket in a private field; without one (another ws version) frames are written one by one.
         const socket = (ws as unknown as { _socket?: Partial<CorkableSocket> })._socket;
-        if (ws.readyState !== WebSocket.OPEN || typeof socket?.cork !== 'function' || typeof socket.uncork !== 'function') continue;
+        if (
+          ws.readyState !== WebSocket.OPEN ||
+          typeof socket?.cork !== 'function' ||
+          typeof socket.uncork !== 'function'
+        )
+          continue;
         socket.cork();
         sockets.push(socket as CorkableSocket);
       }
@@ -351,7 +359,8 @@ export class FeedServer {
         for (const ids of chunked(frame.parts, frame.count)) this.broadcast(Buffer.from(itemRemovedFrame(ids)));
         return;
       case 'price_changed':
-        for (const changes of chunked(frame.parts, frame.count)) this.broadcast(Buffer.from(priceChangedFrame(changes)));
+        for (const changes of chunked(frame.parts, frame.count))
+          this.broadcast(Buffer.from(priceChangedFrame(changes)));
         return;
       case 'item_upserted':
         for (const records of chunked(frame.parts, frame.count)) {

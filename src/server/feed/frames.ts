@@ -98,7 +98,11 @@ export class FrameQueue {
 }
 
 /** The parts of a merged frame cut into arrays of at most `max` elements, in order. */
-export function chunked<T>(parts: readonly (readonly T[])[], count: number, max = MAX_ITEMS_PER_FRAME): readonly (readonly T[])[] {
+export function chunked<T>(
+  parts: readonly (readonly T[])[],
+  count: number,
+  max = MAX_ITEMS_PER_FRAME,
+): readonly (readonly T[])[] {
   if (parts.length === 1 && count <= max) return parts;
   const chunks: T[][] = [];
   let current: T[] = [];

@@ -22,7 +22,12 @@ export interface AdminHooks {
 const ADMIN_BODY_LIMIT = 64 * 1024 * 1024;
 
 const idParam = z.object({ merchantId: z.string().min(1).max(64) });
-const itemIdParam = z.object({ itemId: z.string().regex(/^\d{1,15}$/).transform(Number) });
+const itemIdParam = z.object({
+  itemId: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+});
 const tradeIdParam = z.object({ tradeId: z.string().min(1).max(128) });
 
 const balanceSchema = z.strictObject({
@@ -33,7 +38,12 @@ const balanceSchema = z.strictObject({
 // wearPercent may be left out: it is derived from wear.
 const partialItemSchema = itemSchema
   .partial()
-  .extend({ stickers: z.array(stickerSchema.partial({ wearPercent: true })).max(10).optional() })
+  .extend({
+    stickers: z
+      .array(stickerSchema.partial({ wearPercent: true }))
+      .max(10)
+      .optional(),
+  })
   .strict();
 export type PartialItem = z.infer<typeof partialItemSchema>;
 const upsertItemsSchema = z.strictObject({ items: z.array(partialItemSchema).min(1).max(10_000) });
@@ -43,11 +53,21 @@ const transitionSchema = z.strictObject({
   errorCode: z.int().nullable().optional(),
   failReason: z.string().min(1).max(1000).nullable().optional(),
 });
-const advanceSchema = z.strictObject({ seconds: z.number().min(0).max(10 * 365 * 24 * 3600) });
+const advanceSchema = z.strictObject({
+  seconds: z
+    .number()
+    .min(0)
+    .max(10 * 365 * 24 * 3600),
+});
 const maintenanceSchema = z.strictObject({ on: z.boolean() });
 const webhookLogQuery = z.strictObject({
   merchantId: z.string().min(1).max(64).optional(),
-  limit: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.int().min(1).max(1000)).optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .transform(Number)
+    .pipe(z.int().min(1).max(1000))
+    .optional(),
 });
 
 function digest(value: string): Buffer {
@@ -55,7 +75,12 @@ function digest(value: string): Buffer {
 }
 
 /** Test helpers in the manner of a payment provider's test mode, behind `x-admin-token`. */
-export function registerAdminRoutes(app: FastifyInstance, core: SandboxCore, adminToken: string, hooks: AdminHooks): void {
+export function registerAdminRoutes(
+  app: FastifyInstance,
+  core: SandboxCore,
+  adminToken: string,
+  hooks: AdminHooks,
+): void {
   const expected = digest(adminToken);
   app.register(async (admin) => {
     admin.addHook('onRequest', async (request: FastifyRequest) => {
@@ -106,7 +131,9 @@ export function registerAdminRoutes(app: FastifyInstance, core: SandboxCore, adm
     admin.post('/admin/items', { bodyLimit: ADMIN_BODY_LIMIT }, async (request) => {
       const input = parseOrReject(upsertItemsSchema, request.body, 'items');
       const records = core.catalog.upsert(hooks.completeItems(input.items));
-      return { items: records.map((record) => itemFor(record, { steamId: true, inspectInGame: true, tradeUrl: true })) };
+      return {
+        items: records.map((record) => itemFor(record, { steamId: true, inspectInGame: true, tradeUrl: true })),
+      };
     });
 
     admin.patch('/admin/items/:itemId', async (request) => {
@@ -137,7 +164,11 @@ export function registerAdminRoutes(app: FastifyInstance, core: SandboxCore, adm
       return core.trades.toWire(core.trades.transition(tradeId, input));
     });
 
-    admin.get('/admin/clock', async () => ({ now: core.clock.nowIso(), offsetMs: core.clock.offset, pending: core.clock.pending() }));
+    admin.get('/admin/clock', async () => ({
+      now: core.clock.nowIso(),
+      offsetMs: core.clock.offset,
+      pending: core.clock.pending(),
+    }));
 
     admin.post('/admin/clock/advance', async (request) => {
       const { seconds } = parseOrReject(advanceSchema, request.body, 'clock advance');

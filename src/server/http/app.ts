@@ -36,10 +36,18 @@ function toApiError(error: FastifyError | Error): ApiError {
   }
   // Request bodies may come compressed (@fastify/compress): gzip, deflate or br, else refused.
   if (fastifyError.code === 'FST_CP_ERR_INVALID_CONTENT_ENCODING') {
-    return new ApiError(400, 'invalid_request', `${fastifyError.message}; send the body uncompressed or as gzip, deflate or br`);
+    return new ApiError(
+      400,
+      'invalid_request',
+      `${fastifyError.message}; send the body uncompressed or as gzip, deflate or br`,
+    );
   }
   if (fastifyError.code === 'FST_CP_ERR_INVALID_CONTENT') {
-    return new ApiError(400, 'invalid_request', 'The request body could not be decompressed as its Content-Encoding says');
+    return new ApiError(
+      400,
+      'invalid_request',
+      'The request body could not be decompressed as its Content-Encoding says',
+    );
   }
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
     return new ApiError(400, 'invalid_request', 'Content-Type must be application/json');
@@ -55,7 +63,11 @@ function toApiError(error: FastifyError | Error): ApiError {
  * compress plugin, whose hooks do not run for the not-found handler or for errors raised
  * before a route's own hooks (the plugin leaves a body with Content-Encoding alone).
  */
-function sendEnvelope(request: FastifyRequest, reply: FastifyReply, body: { error: string; message: string }): FastifyReply {
+function sendEnvelope(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: { error: string; message: string },
+): FastifyReply {
   reply.type('application/json; charset=utf-8');
   const json = JSON.stringify(body);
   if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(json);
@@ -102,7 +114,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     done();
   });
   app.addHook('onRequest', async () => {
-    if (closing) throw new ApiError(503, 'unavailable', SHUTTING_DOWN_MESSAGE, { 'Retry-After': '1', Connection: 'close' });
+    if (closing)
+      throw new ApiError(503, 'unavailable', SHUTTING_DOWN_MESSAGE, { 'Retry-After': '1', Connection: 'close' });
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -111,7 +124,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     void sendEnvelope(request, reply.code(apiError.status).headers(apiError.headers), apiError.toBody());
   });
   app.setNotFoundHandler((request, reply) => {
-    void sendEnvelope(request, reply.code(404), { error: 'not_found', message: `No endpoint ${request.method} ${request.url.split('?')[0]}` });
+    void sendEnvelope(request, reply.code(404), {
+      error: 'not_found',
+      message: `No endpoint ${request.method} ${request.url.split('?')[0]}`,
+    });
   });
 
   app.get('/health', async () => ({ status: 'ok', lastUpdate: core.catalog.lastUpdate }));

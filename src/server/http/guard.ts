@@ -26,9 +26,14 @@ export function createGuard(core: SandboxCore, limiter: SlidingWindowRateLimiter
   const allowlist = new IpAllowlist();
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (core.maintenance) {
-      throw new ApiError(503, 'maintenance', MAINTENANCE_MESSAGE, { 'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS) });
+      throw new ApiError(503, 'maintenance', MAINTENANCE_MESSAGE, {
+        'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS),
+      });
     }
-    const merchant = core.merchants.authenticate(singleHeader(request, 'x-merchant-id'), singleHeader(request, 'x-api-key'));
+    const merchant = core.merchants.authenticate(
+      singleHeader(request, 'x-merchant-id'),
+      singleHeader(request, 'x-api-key'),
+    );
     if (!merchant) throw unauthorized();
     if (!(await allowlist.allows(merchant.ipAllowlist, request.ip))) {
       throw new ApiError(403, 'ip_not_allowed', IP_NOT_ALLOWED_MESSAGE);
@@ -40,7 +45,9 @@ export function createGuard(core: SandboxCore, limiter: SlidingWindowRateLimiter
     reply.header('X-RateLimit-Remaining', decision.remaining);
     reply.header('X-RateLimit-Reset', resetSeconds);
     if (!decision.allowed) {
-      throw new ApiError(429, 'rate_limited', 'Rate limit exceeded', { 'Retry-After': String(Math.max(1, resetSeconds)) });
+      throw new ApiError(429, 'rate_limited', 'Rate limit exceeded', {
+        'Retry-After': String(Math.max(1, resetSeconds)),
+      });
     }
     request.merchant = merchant;
   };

@@ -11,7 +11,10 @@ function documented(schema: z.ZodType): z.ZodType {
 }
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(documented(schema), { io, unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(documented(schema), {
+    io,
+    unrepresentable: 'any',
+  }) as JsonSchema;
   return rest;
 }
 
@@ -45,7 +48,10 @@ function bodySchema(name: EndpointName, schema: z.ZodType): JsonSchema {
   const rules = BODY_RULES[name];
   if (!rules) return json;
   const properties = Object.fromEntries(
-    Object.entries(json.properties ?? {}).map(([property, value]) => [property, documentedProperty(value, rules.properties?.[property])]),
+    Object.entries(json.properties ?? {}).map(([property, value]) => [
+      property,
+      documentedProperty(value, rules.properties?.[property]),
+    ]),
   );
   return { ...json, ...rules.schema, properties };
 }
@@ -75,7 +81,10 @@ const errorResponse = (description: string) => ({
 export function buildOpenApiDocument(serverUrl: string): JsonSchema {
   const paths: Record<string, JsonSchema> = {};
   const schemas: Record<string, JsonSchema> = {
-    Error: { ...schemaOf(errorEnvelopeSchema, 'output'), description: `error is one of: ${API_ERROR_CODES.join(', ')}` },
+    Error: {
+      ...schemaOf(errorEnvelopeSchema, 'output'),
+      description: `error is one of: ${API_ERROR_CODES.join(', ')}`,
+    },
   };
   for (const [name, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, (typeof ENDPOINTS)[EndpointName]][]) {
     const responseName = `${name[0]?.toUpperCase()}${name.slice(1)}Response`;
@@ -86,20 +95,24 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
       security: [{ apiKey: [], merchantId: [] }],
       'x-rate-limit-per-minute': endpoint.bucket === 'catalog' ? 10 : 300,
       responses: {
-        '200': { description: 'Success', content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseName}` } } } },
+        '200': {
+          description: 'Success',
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseName}` } } },
+        },
         '400': errorResponse('Bad request, invalid parameters'),
         '401': errorResponse('Invalid or missing API key or merchant id'),
         '403': errorResponse('IP not allowed, partner blocked, or too many active trades'),
         '408': errorResponse('request_timeout: the headers or the whole request did not arrive in time (sandbox)'),
-        '429': errorResponse(
-          'Rate limited (Retry-After header): the merchant\'s requests per minute',
-        ),
+        '429': errorResponse("Rate limited (Retry-After header): the merchant's requests per minute"),
         '500': errorResponse('Internal server error'),
         '503': errorResponse('Maintenance'),
       },
     };
     if ('body' in endpoint) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: bodySchema(name, endpoint.body) } } };
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: bodySchema(name, endpoint.body) } },
+      };
     }
     if ('query' in endpoint) {
       operation.parameters = queryParameters(name, endpoint.query);
@@ -113,7 +126,8 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
     info: {
       title: 'Merchant Trading API (sandbox)',
       version: '2026-10-04',
-      description: 'Generated from the zod schemas in src/shared/api. Money in integer USD cents; timestamps UTC ISO 8601 with milliseconds.',
+      description:
+        'Generated from the zod schemas in src/shared/api. Money in integer USD cents; timestamps UTC ISO 8601 with milliseconds.',
     },
     servers: [{ url: serverUrl }],
     components: {

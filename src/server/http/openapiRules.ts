@@ -32,7 +32,8 @@ export const TRADE_URL_DOCUMENTED_PATTERN = `^https://steamcommunity\\.com/trade
 export const QUERY_TIMESTAMP_DOCUMENTED_PATTERN =
   '^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?Z$';
 
-const utf16 = (max: number) => `at most ${max} UTF-16 code units (a character outside the Basic Multilingual Plane counts as 2)`;
+const utf16 = (max: number) =>
+  `at most ${max} UTF-16 code units (a character outside the Basic Multilingual Plane counts as 2)`;
 
 const tradeUrl: JsonSchema = {
   pattern: TRADE_URL_DOCUMENTED_PATTERN,
@@ -68,7 +69,9 @@ export const BODY_RULES: Partial<Record<EndpointName, BodyRules>> = {
       oneOf: [{ required: ['market_hash_name'] }, { required: ['itemId'] }],
     },
     properties: {
-      market_hash_name: { description: `Up to ${SEARCH_MAX_NAMES} full market hash names, each ${utf16(MAX_NAME_LENGTH)}.` },
+      market_hash_name: {
+        description: `Up to ${SEARCH_MAX_NAMES} full market hash names, each ${utf16(MAX_NAME_LENGTH)}.`,
+      },
       itemId: { description: `Up to ${SEARCH_MAX_ITEM_IDS} positive item ids.` },
     },
   },
@@ -76,7 +79,11 @@ export const BODY_RULES: Partial<Record<EndpointName, BodyRules>> = {
     properties: {
       itemId: { description: 'Item id from the on-sale list.' },
       assetId: assetId('Must match the item (else 400 asset_mismatch),'),
-      price: { minimum: 1, description: 'Expected price in USD cents, greater than 0 (else 400 invalid_price); a changed price is 400 price_changed.' },
+      price: {
+        minimum: 1,
+        description:
+          'Expected price in USD cents, greater than 0 (else 400 invalid_price); a changed price is 400 price_changed.',
+      },
       tradeUrl,
       externalId,
       tradeDurationSeconds,
@@ -90,7 +97,11 @@ export const BODY_RULES: Partial<Record<EndpointName, BodyRules>> = {
     properties: {
       market_hash_name: name('Full market hash name'),
       phase: name('Phase filter, used only without itemId'),
-      maxPrice: { minimum: 1, description: 'Highest price in USD cents, greater than 0 (else 400 invalid_price); a dearer item is 400 price_too_high.' },
+      maxPrice: {
+        minimum: 1,
+        description:
+          'Highest price in USD cents, greater than 0 (else 400 invalid_price); a dearer item is 400 price_too_high.',
+      },
       tradeUrl,
       externalId,
       tradeDurationSeconds,
@@ -127,7 +138,10 @@ export const QUERY_RULES: Partial<Record<EndpointName, QueryRules>> = {
       ...paging,
       tradeId: { description: 'Exact trade id.' },
       externalId: { description: "Exact merchant's order id." },
-      isActive: { description: '`true`: every trade created within the last 14 days, unpaged; cannot be combined with `from` or `to`.' },
+      isActive: {
+        description:
+          '`true`: every trade created within the last 14 days, unpaged; cannot be combined with `from` or `to`.',
+      },
     },
   },
   balanceHistory: {

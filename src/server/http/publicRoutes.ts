@@ -47,7 +47,9 @@ export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): v
   app.post(ENDPOINTS.searchItems.path, async (request, reply) => {
     const merchant = merchantOf(request);
     const body = parseOrReject(searchItemsRequestSchema, request.body, 'request');
-    const records = body.itemId ? core.catalog.searchByIds(body.itemId) : core.catalog.searchByNames(body.market_hash_name ?? []);
+    const records = body.itemId
+      ? core.catalog.searchByIds(body.itemId)
+      : core.catalog.searchByNames(body.market_hash_name ?? []);
     reply.type(json);
     return core.catalog.envelopeOf(records, merchant.reveal);
   });
@@ -75,7 +77,11 @@ export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): v
   app.get(ENDPOINTS.getBalance.path, async (request) => {
     parseOrReject(noQuerySchema, request.query, 'query');
     const merchant = core.merchants.get(merchantOf(request).merchantId);
-    return { balance: merchant.balance, credit_limit: merchant.creditLimit, total_available: merchant.balance + merchant.creditLimit };
+    return {
+      balance: merchant.balance,
+      credit_limit: merchant.creditLimit,
+      total_available: merchant.balance + merchant.creditLimit,
+    };
   });
 
   app.get(ENDPOINTS.balanceHistory.path, async (request) => {

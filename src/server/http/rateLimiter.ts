@@ -36,7 +36,12 @@ export class SlidingWindowRateLimiter {
     if (allowed) stamps.push(now);
     this.windows.set(key, stamps);
     const oldest = stamps[0] ?? now;
-    return { allowed, limit, remaining: Math.max(0, limit - stamps.length), resetMs: Math.max(0, oldest + RATE_LIMIT_WINDOW_MS - now) };
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - stamps.length),
+      resetMs: Math.max(0, oldest + RATE_LIMIT_WINDOW_MS - now),
+    };
   }
 
   reset(): void {

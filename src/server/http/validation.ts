@@ -20,7 +20,11 @@ export function parseOrReject<S extends z.ZodType>(schema: S, input: unknown, wh
 }
 
 /** Shape first (invalid_request), then the ordered value checks, each with its own code. */
-export function parseChecked<S extends z.ZodType>(shape: S, checks: readonly RequestCheck<z.output<S>>[], input: unknown): z.output<S> {
+export function parseChecked<S extends z.ZodType>(
+  shape: S,
+  checks: readonly RequestCheck<z.output<S>>[],
+  input: unknown,
+): z.output<S> {
   const body = parseOrReject(shape, input, 'request');
   const failed = firstFailedCheck(checks, body);
   if (failed) throw new ApiError(400, failed.code, failed.message);

@@ -73,7 +73,9 @@ export class MarketMover {
     this.rng = root.fork('simulator market');
     this.listingRng = root.fork('simulator listings');
     // Two subqueries: SQLite answers a lone min() or max() from the primary key, but scans for both at once.
-    this.boundsStmt = core.db.prepare('SELECT (SELECT min(item_id) FROM items) AS lo, (SELECT max(item_id) FROM items) AS hi');
+    this.boundsStmt = core.db.prepare(
+      'SELECT (SELECT min(item_id) FROM items) AS lo, (SELECT max(item_id) FROM items) AS hi',
+    );
     this.pickStmt = core.db.prepare<[number], PickedItem>(
       'SELECT item_id AS itemId, price, json FROM items WHERE on_sale = 1 AND item_id >= ? ORDER BY item_id LIMIT 1',
     );
@@ -188,7 +190,11 @@ export class MarketMover {
     }
     const items: Item[] = [];
     let nextId = (bounds.hi ?? 0) + 1;
-    const catalogOptions = { seed: this.options.seed, count: this.core.options.items, imageBaseUrl: this.options.imageBaseUrl };
+    const catalogOptions = {
+      seed: this.options.seed,
+      count: this.core.options.items,
+      imageBaseUrl: this.options.imageBaseUrl,
+    };
     for (let i = 0; i < listings; i++) items.push(generateItem(this.listingRng, nextId++, catalogOptions));
 
     const repriced = changes.length > 0 ? this.core.catalog.reprice(changes).length : 0;
@@ -236,7 +242,8 @@ export class MarketMover {
 function valueOf(json: string): number | null {
   try {
     const item = JSON.parse(json) as ValuedItem;
-    if (typeof item.market_hash_name !== 'string' || !Array.isArray(item.stickers) || !Array.isArray(item.keyChains)) return null;
+    if (typeof item.market_hash_name !== 'string' || !Array.isArray(item.stickers) || !Array.isArray(item.keyChains))
+      return null;
     return marketValue(item);
   } catch {
     // Rows are written by the catalog itself; an unreadable one is repriced without a pull.

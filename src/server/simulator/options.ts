@@ -124,7 +124,8 @@ function checkProbability(name: string, p: number): number {
 
 function checkWeights<T extends object>(name: string, weights: T): T {
   const values = Object.values(weights) as number[];
-  if (values.some((w) => !(w >= 0) || !Number.isFinite(w))) throw new RangeError(`${name}: weights must be finite and >= 0`);
+  if (values.some((w) => !(w >= 0) || !Number.isFinite(w)))
+    throw new RangeError(`${name}: weights must be finite and >= 0`);
   if (values.reduce((sum, w) => sum + w, 0) <= 0) throw new RangeError(`${name}: at least one weight must be > 0`);
   return weights;
 }
@@ -137,9 +138,16 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     throw new RangeError(`eventsPerSecond must be a finite number >= 0, got ${options.eventsPerSecond}`);
   }
   const d = SIMULATOR_DEFAULTS;
-  const sendFailProbability = checkProbability('sendFailProbability', options.sendFailProbability ?? d.sendFailProbability);
-  const sendRejectProbability = checkProbability('sendRejectProbability', options.sendRejectProbability ?? d.sendRejectProbability);
-  if (sendFailProbability + sendRejectProbability > 1) throw new RangeError('sendFailProbability + sendRejectProbability must be <= 1');
+  const sendFailProbability = checkProbability(
+    'sendFailProbability',
+    options.sendFailProbability ?? d.sendFailProbability,
+  );
+  const sendRejectProbability = checkProbability(
+    'sendRejectProbability',
+    options.sendRejectProbability ?? d.sendRejectProbability,
+  );
+  if (sendFailProbability + sendRejectProbability > 1)
+    throw new RangeError('sendFailProbability + sendRejectProbability must be <= 1');
   return {
     seed: options.seed,
     eventsPerSecond: options.eventsPerSecond,
@@ -147,7 +155,10 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     sendDelayMs: scale(checkRange('sendDelaySeconds', options.sendDelaySeconds ?? d.sendDelaySeconds), SECOND_MS),
     sendFailProbability,
     sendRejectProbability,
-    outcomeDelayMs: scale(checkRange('outcomeDelaySeconds', options.outcomeDelaySeconds ?? d.outcomeDelaySeconds), SECOND_MS),
+    outcomeDelayMs: scale(
+      checkRange('outcomeDelaySeconds', options.outcomeDelaySeconds ?? d.outcomeDelaySeconds),
+      SECOND_MS,
+    ),
     outcomes: checkWeights('outcomes', { ...DEFAULT_OUTCOMES, ...options.outcomes }),
     reversalProbability: checkProbability('reversalProbability', options.reversalProbability ?? d.reversalProbability),
     // Reversals must land inside the protection period (stage 1), or the transition is refused.

@@ -52,7 +52,8 @@ export class TradeDriver {
   private readonly root: Rng;
   private readonly timers = new Map<string, TimerHandle>();
   private readonly reasons = reversalReasons();
-  private readonly onUpdate = (_merchantId: string, update: TradeUpdatedWebhook) => this.plan(update.tradeId, update.status);
+  private readonly onUpdate = (_merchantId: string, update: TradeUpdatedWebhook) =>
+    this.plan(update.tradeId, update.status);
   private running = false;
 
   constructor(
@@ -100,7 +101,14 @@ export class TradeDriver {
         const dueAt = row.created_at + drawDelay(rng, o.sendDelayMs);
         const u = rng.next();
         if (u < o.sendFailProbability) {
-          return { dueAt, request: { status: 'FAILED', errorCode: TRADE_ERROR_CODES.failed, failReason: rng.pick(SEND_FAILURE_MESSAGES) } };
+          return {
+            dueAt,
+            request: {
+              status: 'FAILED',
+              errorCode: TRADE_ERROR_CODES.failed,
+              failReason: rng.pick(SEND_FAILURE_MESSAGES),
+            },
+          };
         }
         if (u < o.sendFailProbability + o.sendRejectProbability) return { dueAt, request: { status: 'REJECTED' } };
         return { dueAt, request: { status: 'SENT' } };
@@ -132,10 +140,14 @@ export class TradeDriver {
     if (!row || row.status !== status) return;
     const move = this.planFor(row);
     if (!move) return;
-    const timer = this.core.clock.schedule(move.dueAt, `simulator: trade ${tradeId} ${status} → ${move.request.status}`, () => {
-      if (this.timers.get(tradeId) === timer) this.timers.delete(tradeId);
-      this.apply(tradeId, status, move.request);
-    });
+    const timer = this.core.clock.schedule(
+      move.dueAt,
+      `simulator: trade ${tradeId} ${status} → ${move.request.status}`,
+      () => {
+        if (this.timers.get(tradeId) === timer) this.timers.delete(tradeId);
+        this.apply(tradeId, status, move.request);
+      },
+    );
     this.timers.set(tradeId, timer);
   }
 

@@ -79,7 +79,9 @@ export class WebhookDispatcher {
           this.report('event', error);
         }
       };
-    const onTrade = guarded((merchantId: string, update: TradeUpdatedWebhook) => this.onTradeUpdated(merchantId, update));
+    const onTrade = guarded((merchantId: string, update: TradeUpdatedWebhook) =>
+      this.onTradeUpdated(merchantId, update),
+    );
     const onRemoved = guarded((itemIds: number[]) => this.onItemsRemoved(itemIds));
     const onRebuilt = guarded(() => this.onCatalogRebuilt());
     events.on('tradeUpdated', onTrade);
@@ -89,7 +91,9 @@ export class WebhookDispatcher {
       () => events.off('tradeUpdated', onTrade),
       () => events.off('itemsRemoved', onRemoved),
       () => events.off('catalogRebuilt', onRebuilt),
-      core.merchants.onChange(guarded((merchant: Merchant, change: 'created' | 'updated') => this.onMerchantChange(merchant, change))),
+      core.merchants.onChange(
+        guarded((merchant: Merchant, change: 'created' | 'updated') => this.onMerchantChange(merchant, change)),
+      ),
     );
     this.restore();
   }
@@ -215,7 +219,8 @@ export class WebhookDispatcher {
     const urlChanged = known && previous !== merchant.webhookUrl;
     // Merchants.update already cleared failures and pausedUntil when a webhookUrl was given (even the same one).
     const lane = this.lanes.get(id);
-    const releasedByUpdate = merchant.webhook.pausedUntil === null && (lane?.pauseTimer != null || this.store.countPaused(id) > 0);
+    const releasedByUpdate =
+      merchant.webhook.pausedUntil === null && (lane?.pauseTimer != null || this.store.countPaused(id) > 0);
     if (urlChanged || releasedByUpdate) this.closeBreaker(id, { flushRetries: true });
   }
 
@@ -227,7 +232,11 @@ export class WebhookDispatcher {
     return this.core.merchants.all().filter((merchant) => merchant.webhookUrl !== null);
   }
 
-  private enqueue(merchants: Merchant[], kind: WebhookKind, payloads: { body: string; tradeId: string | null }[]): void {
+  private enqueue(
+    merchants: Merchant[],
+    kind: WebhookKind,
+    payloads: { body: string; tradeId: string | null }[],
+  ): void {
     const now = this.core.clock.now();
     const ready: string[] = [];
     this.store.transaction(() => {
@@ -330,7 +339,11 @@ export class WebhookDispatcher {
       this.store.record(row.id, 'delivered', result.httpStatus, null, null);
       this.settleTrade(row);
       const breaker = current?.webhook;
-      if (countsForBreaker && breaker && (breaker.consecutiveFailures !== 0 || breaker.pauses !== 0 || breaker.pausedUntil !== null)) {
+      if (
+        countsForBreaker &&
+        breaker &&
+        (breaker.consecutiveFailures !== 0 || breaker.pauses !== 0 || breaker.pausedUntil !== null)
+      ) {
         this.closeBreaker(lane.merchantId, { flushRetries: false });
       }
       return;

@@ -25,7 +25,13 @@ function describeNetworkError(error: unknown): string {
  * Redirects are not followed (a 3xx is a failure); the attempt times out after
  * SANDBOX_CHOICES.webhookTimeoutMs of real time.
  */
-export async function postWebhook(url: string, kind: WebhookKind, body: string, secret: string, cancel: AbortSignal): Promise<AttemptResult> {
+export async function postWebhook(
+  url: string,
+  kind: WebhookKind,
+  body: string,
+  secret: string,
+  cancel: AbortSignal,
+): Promise<AttemptResult> {
   const timeoutMs = SANDBOX_CHOICES.webhookTimeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
@@ -45,7 +51,12 @@ export async function postWebhook(url: string, kind: WebhookKind, body: string, 
     const status = response.status;
     const ok = status >= 200 && status < 300;
     if (ok) return { ok, httpStatus: status, error: null, aborted: false };
-    const error = status === 0 ? 'redirect not followed' : status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
+    const error =
+      status === 0
+        ? 'redirect not followed'
+        : status >= 300 && status < 400
+          ? `HTTP ${status} (redirects are not followed)`
+          : `HTTP ${status}`;
     return { ok, httpStatus: status === 0 ? null : status, error, aborted: false };
   } catch (error) {
     if (cancel.aborted) return { ok: false, httpStatus: null, error: 'aborted by the sandbox', aborted: true };

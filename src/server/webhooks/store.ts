@@ -118,36 +118,53 @@ export class DeliveryStore {
   }
 
   /** Records an attempt's outcome. */
-  record(id: number, state: DeliveryState, httpStatus: number | null, error: string | null, nextAttemptAt: number | null): void {
+  record(
+    id: number,
+    state: DeliveryState,
+    httpStatus: number | null,
+    error: string | null,
+    nextAttemptAt: number | null,
+  ): void {
     this.db
-      .prepare('UPDATE webhook_deliveries SET state = ?, http_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE webhook_deliveries SET state = ?, http_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?',
+      )
       .run(state, httpStatus, error, nextAttemptAt, id);
   }
 
   /** Settles a delivery without an attempt (no URL to send to). */
   fail(id: number, error: string): void {
-    this.db.prepare("UPDATE webhook_deliveries SET state = 'failed', last_error = ?, next_attempt_at = NULL WHERE id = ?").run(error, id);
+    this.db
+      .prepare("UPDATE webhook_deliveries SET state = 'failed', last_error = ?, next_attempt_at = NULL WHERE id = ?")
+      .run(error, id);
   }
 
   /** An attempt cut short by the sandbox itself (shutdown): it does not count. */
   undoAttempt(id: number): void {
     this.db
-      .prepare("UPDATE webhook_deliveries SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'delivering'")
+      .prepare(
+        "UPDATE webhook_deliveries SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'delivering'",
+      )
       .run(id);
   }
 
   /** A due retry joins the merchant's queue; false when it is no longer waiting (paused, reset). */
   retryDue(id: number): boolean {
     return (
-      this.db.prepare("UPDATE webhook_deliveries SET state = 'queued', next_attempt_at = NULL WHERE id = ? AND state = 'retrying'").run(id)
-        .changes > 0
+      this.db
+        .prepare(
+          "UPDATE webhook_deliveries SET state = 'queued', next_attempt_at = NULL WHERE id = ? AND state = 'retrying'",
+        )
+        .run(id).changes > 0
     );
   }
 
   /** The breaker opened: everything waiting for this merchant is held until `until`. */
   hold(merchantId: string, until: number): void {
     this.db
-      .prepare(`UPDATE webhook_deliveries SET state = 'paused', next_attempt_at = ? WHERE merchant_id = ? AND ${WAITING}`)
+      .prepare(
+        `UPDATE webhook_deliveries SET state = 'paused', next_attempt_at = ? WHERE merchant_id = ? AND ${WAITING}`,
+      )
       .run(until, merchantId);
   }
 
@@ -155,7 +172,9 @@ export class DeliveryStore {
   release(merchantId: string, options: { retrying: boolean }): number {
     const states = options.retrying ? "('paused', 'retrying')" : "('paused')";
     return this.db
-      .prepare(`UPDATE webhook_deliveries SET state = 'queued', next_attempt_at = NULL WHERE merchant_id = ? AND state IN ${states} AND ${WAITING}`)
+      .prepare(
+        `UPDATE webhook_deliveries SET state = 'queued', next_attempt_at = NULL WHERE merchant_id = ? AND state IN ${states} AND ${WAITING}`,
+      )
       .run(merchantId).changes;
   }
 
@@ -163,13 +182,21 @@ export class DeliveryStore {
     return (
       merchantId === undefined
         ? this.db.prepare("SELECT * FROM webhook_deliveries WHERE state = 'retrying' ORDER BY id").all()
-        : this.db.prepare(`SELECT * FROM webhook_deliveries WHERE merchant_id = ? AND state = 'retrying' AND ${WAITING} ORDER BY id`).all(merchantId)
+        : this.db
+            .prepare(
+              `SELECT * FROM webhook_deliveries WHERE merchant_id = ? AND state = 'retrying' AND ${WAITING} ORDER BY id`,
+            )
+            .all(merchantId)
     ) as DeliveryRow[];
   }
 
   countPaused(merchantId: string): number {
     return (
-      this.db.prepare(`SELECT count(*) AS n FROM webhook_deliveries WHERE merchant_id = ? AND state = 'paused' AND ${WAITING}`).get(merchantId) as {
+      this.db
+        .prepare(
+          `SELECT count(*) AS n FROM webhook_deliveries WHERE merchant_id = ? AND state = 'paused' AND ${WAITING}`,
+        )
+        .get(merchantId) as {
         n: number;
       }
     ).n;
@@ -196,7 +223,9 @@ export class DeliveryStore {
     return (
       merchantId === undefined
         ? this.db.prepare('SELECT * FROM webhook_deliveries ORDER BY id DESC LIMIT ?').all(limit)
-        : this.db.prepare('SELECT * FROM webhook_deliveries WHERE merchant_id = ? ORDER BY id DESC LIMIT ?').all(merchantId, limit)
+        : this.db
+            .prepare('SELECT * FROM webhook_deliveries WHERE merchant_id = ? ORDER BY id DESC LIMIT ?')
+            .all(merchantId, limit)
     ) as DeliveryRow[];
   }
 }

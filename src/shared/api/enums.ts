@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { API_ERROR_CODES, RARITY_COLORS, TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES, WEBHOOK_KINDS, WEBHOOK_STATUSES } from './values';
+import {
+  API_ERROR_CODES,
+  RARITY_COLORS,
+  TRADE_STATUSES_ACCEPTED,
+  TRANSACTION_TYPES,
+  WEBHOOK_KINDS,
+  WEBHOOK_STATUSES,
+} from './values';
 
 export * from './values';
 

@@ -50,7 +50,10 @@ export const itemRemovedFrameSchema = z.object({
 });
 export const itemUpsertedFrameSchema = z.object({ type: z.literal('item_upserted'), items: z.array(itemSchema) });
 export const priceChangeSchema = z.object({ itemId: z.int().positive(), price: z.int() });
-export const priceChangedFrameSchema = z.object({ type: z.literal('price_changed'), items: z.array(priceChangeSchema) });
+export const priceChangedFrameSchema = z.object({
+  type: z.literal('price_changed'),
+  items: z.array(priceChangeSchema),
+});
 
 export const feedFrameSchema = z.discriminatedUnion('type', [
   connectedFrameSchema,

@@ -145,7 +145,8 @@ const pagingParams = {
 
 /** Spec: limit and page are "Ignored when isActive=true": dropped before validation, whatever they hold. */
 function withoutPagingWhenActive(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null || (input as Record<string, unknown>)['isActive'] !== 'true') return input;
+  if (typeof input !== 'object' || input === null || (input as Record<string, unknown>)['isActive'] !== 'true')
+    return input;
   const { limit: _limit, page: _page, ...rest } = input as Record<string, unknown>;
   return rest;
 }

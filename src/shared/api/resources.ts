@@ -36,7 +36,10 @@ export const stickerSchema = z.object({
   img: z.string(),
   slot: z.int(),
   wear: z.number().min(0).max(1).nullable(),
-  wearPercent: z.string().regex(/^\d{1,3}%$/).nullable(),
+  wearPercent: z
+    .string()
+    .regex(/^\d{1,3}%$/)
+    .nullable(),
   rotation: z.number().optional(),
   offsetX: z.number().optional(),
   offsetY: z.number().optional(),

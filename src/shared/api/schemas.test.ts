@@ -37,7 +37,9 @@ const item = {
   phase: null,
   price: 1234,
   float: 0.2512,
-  stickers: [{ name: 'Sticker | Crown (Foil)', img: 'https://example.test/s.svg', slot: 0, wear: 0.25, wearPercent: '75%' }],
+  stickers: [
+    { name: 'Sticker | Crown (Foil)', img: 'https://example.test/s.svg', slot: 0, wear: 0.25, wearPercent: '75%' },
+  ],
   keyChains: [{ name: "Charm | Lil' Squirt", img: 'https://example.test/c.svg', slot: 0, pattern: 42 }],
   steamId: null,
   inspectInGame: null,
@@ -137,7 +139,9 @@ describe('resource schemas', () => {
 describe('SearchItems body', () => {
   it('accepts exactly one of the two fields', () => {
     expect(searchItemsRequestSchema.safeParse({ itemId: [1, 2] }).success).toBe(true);
-    expect(searchItemsRequestSchema.safeParse({ market_hash_name: ['AK-47 | Redline (Field-Tested)'] }).success).toBe(true);
+    expect(searchItemsRequestSchema.safeParse({ market_hash_name: ['AK-47 | Redline (Field-Tested)'] }).success).toBe(
+      true,
+    );
   });
 
   it.each([
@@ -159,7 +163,9 @@ describe('Buy body', () => {
   const body = { itemId: 1001, assetId: '38291234567', price: 1234, tradeUrl: TRADE_URL };
 
   it('accepts a valid body with the optional fields', () => {
-    expect(buyRequestSchema.safeParse({ ...body, externalId: 'order-1', tradeDurationSeconds: 600 }).success).toBe(true);
+    expect(buyRequestSchema.safeParse({ ...body, externalId: 'order-1', tradeDurationSeconds: 600 }).success).toBe(
+      true,
+    );
     expect(buyRequestSchema.safeParse({ ...body, externalId: null }).success).toBe(true);
   });
 
@@ -220,7 +226,9 @@ describe('history queries', () => {
   it('parse strings into typed values and back', () => {
     const parsed = tradeHistoryQuerySchema.parse({ limit: '20', page: '3', status: 'SENT', isActive: 'false' });
     expect(parsed).toEqual({ limit: 20, page: 3, status: 'SENT', isActive: false });
-    expect(tradeHistoryQuerySchema.parse(Object.fromEntries(new URLSearchParams(toQueryString(parsed))))).toEqual(parsed);
+    expect(tradeHistoryQuerySchema.parse(Object.fromEntries(new URLSearchParams(toQueryString(parsed))))).toEqual(
+      parsed,
+    );
   });
 
   it.each([
@@ -264,15 +272,26 @@ describe('events', () => {
   it('parse every feed frame type and reject unknown or incomplete ones', () => {
     expect(feedFrameSchema.parse({ type: 'connected', merchantId: 'm1' }).type).toBe('connected');
     expect(feedFrameSchema.parse({ type: 'item_removed', itemIds: [1, 2] }).type).toBe('item_removed');
-    expect(feedFrameSchema.parse({ type: 'price_changed', items: [{ itemId: 1, price: 5 }] }).type).toBe('price_changed');
+    expect(feedFrameSchema.parse({ type: 'price_changed', items: [{ itemId: 1, price: 5 }] }).type).toBe(
+      'price_changed',
+    );
     expect(feedFrameSchema.parse({ type: 'item_upserted', items: [item] }).type).toBe('item_upserted');
     expect(feedFrameSchema.safeParse({ type: 'hello' }).success).toBe(false);
     expect(feedFrameSchema.safeParse({ type: 'trade_updated', tradeId: 't' }).success).toBe(false);
-    expect(feedFrameSchema.safeParse({ type: 'price_changed', items: [{ itemId: 1, price: 5.5 }] }).success).toBe(false);
+    expect(feedFrameSchema.safeParse({ type: 'price_changed', items: [{ itemId: 1, price: 5.5 }] }).success).toBe(
+      false,
+    );
   });
 
   it('parse webhook bodies', () => {
-    const update = { tradeId: 't', status: 'SENT', externalId: null, offerId: '123', failReason: null, errorCode: null };
+    const update = {
+      tradeId: 't',
+      status: 'SENT',
+      externalId: null,
+      offerId: '123',
+      failReason: null,
+      errorCode: null,
+    };
     expect(tradeUpdatedWebhookSchema.parse(update)).toEqual(update);
     expect(tradeUpdatedWebhookSchema.safeParse({ ...update, errorCode: '504' }).success).toBe(false);
     expect(testWebhookSchema.safeParse({ event: 'test', message: 'hi', timestamp: 'yesterday' }).success).toBe(false);

@@ -23,7 +23,13 @@ export const TRADE_STATUSES_ACCEPTED = [...TRADE_STATUSES, 'CREATING'] as const;
 /** Statuses that count against the active-offer limits. */
 export const ACTIVE_TRADE_STATUSES = ['PENDING', 'SENT', 'CREATING'] as const satisfies readonly TradeStatus[];
 /** Statuses from which a trade never moves again. */
-export const FINAL_TRADE_STATUSES = ['CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'REJECTED'] as const satisfies readonly TradeStatus[];
+export const FINAL_TRADE_STATUSES = [
+  'CANCELLED',
+  'FAILED',
+  'EXPIRED',
+  'REVERSED',
+  'REJECTED',
+] as const satisfies readonly TradeStatus[];
 
 export function isActiveStatus(status: TradeStatus): boolean {
   return (ACTIVE_TRADE_STATUSES as readonly TradeStatus[]).includes(status);

@@ -15,7 +15,9 @@ export type IpcCall = <M extends IpcMethod>(method: M, input: IpcInput<M>) => Pr
  */
 export type MerchantDeskApi = {
   [A in Area]: {
-    [M in Extract<IpcMethod, `${A}.${string}`> as NameOf<M>]: (input: IpcInput<M>) => Promise<IpcEnvelope<IpcResult<M>>>;
+    [M in Extract<IpcMethod, `${A}.${string}`> as NameOf<M>]: (
+      input: IpcInput<M>,
+    ) => Promise<IpcEnvelope<IpcResult<M>>>;
   };
 } & {
   events: { subscribe(listener: (batch: EngineEventBatch) => void): () => void };

@@ -8,7 +8,15 @@ import {
   TRADE_STATUSES_ACCEPTED,
   TRANSACTION_TYPES,
 } from '../api';
-import { CHARM_PATTERN_MAX, formatNumberList, LISTINGS_MIN_MAX, MAX_LIST_ENTRIES, parseNumberList, SEED_MAX, WEARS } from '../filters';
+import {
+  CHARM_PATTERN_MAX,
+  formatNumberList,
+  LISTINGS_MIN_MAX,
+  MAX_LIST_ENTRIES,
+  parseNumberList,
+  SEED_MAX,
+  WEARS,
+} from '../filters';
 import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
 import { SEED_LIST_NAME_MAX, SEED_LISTS_MAX } from '../seedLists';
 import { utcTimestampSchema } from '../time';
@@ -48,14 +56,33 @@ const pageLimit = z.int().min(1).max(1000).default(200);
 const tradeDuration = z.int().min(TRADE_DURATION_MIN_SECONDS).max(TRADE_DURATION_MAX_SECONDS);
 const externalId = z.string().min(1).max(MAX_EXTERNAL_ID_LENGTH);
 
-export const CATALOG_SORT_COLUMNS = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity', 'discount', 'floatRank'] as const;
+export const CATALOG_SORT_COLUMNS = [
+  'price',
+  'name',
+  'float',
+  'paintSeed',
+  'phase',
+  'stickers',
+  'keychains',
+  'listedAt',
+  'rarity',
+  'discount',
+  'floatRank',
+] as const;
 
 /** Ranges of whole numbers within 0..max, sorted and not overlapping (as parseNumberList gives them). */
 const numberRanges = (max: number) =>
   z
-    .array(z.tuple([z.int().min(0).max(max), z.int().min(0).max(max)]).refine(([low, high]) => low <= high, 'a range runs backwards'))
+    .array(
+      z
+        .tuple([z.int().min(0).max(max), z.int().min(0).max(max)])
+        .refine(([low, high]) => low <= high, 'a range runs backwards'),
+    )
     .max(MAX_LIST_ENTRIES)
-    .refine((ranges) => ranges.every((range, i) => i === 0 || range[0] > (ranges[i - 1] as [number, number])[1]), 'ranges must be sorted and apart')
+    .refine(
+      (ranges) => ranges.every((range, i) => i === 0 || range[0] > (ranges[i - 1] as [number, number])[1]),
+      'ranges must be sorted and apart',
+    )
     .default([]);
 
 /** The catalog's filters: one model for the catalog, saved searches and alert rules (a filter is written once). */
@@ -119,7 +146,11 @@ export const MAX_SAVED_SEARCHES = 200;
 export const savedSearchInputSchema = z.strictObject({
   /** Absent: a new search; present: rename or replace that one. */
   id: id.optional(),
-  name: z.string().trim().min(1, 'Name the search').max(SAVED_SEARCH_NAME_MAX, `A name is at most ${SAVED_SEARCH_NAME_MAX} characters`),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Name the search')
+    .max(SAVED_SEARCH_NAME_MAX, `A name is at most ${SAVED_SEARCH_NAME_MAX} characters`),
   query: savedSearchQuerySchema,
 });
 export type SavedSearchInput = z.input<typeof savedSearchInputSchema>;
@@ -204,7 +235,9 @@ export interface LegacyRuleFields {
 }
 
 /** A rule's filters with an older rule's conditions folded in: its name pattern as the search words, its sticker names as the wanted stickers. */
-export function ruleFiltersInput(rule: LegacyRuleFields & { filters?: CatalogFiltersInput | undefined }): CatalogFiltersInput {
+export function ruleFiltersInput(
+  rule: LegacyRuleFields & { filters?: CatalogFiltersInput | undefined },
+): CatalogFiltersInput {
   const filters: CatalogFiltersInput = { ...rule.filters };
   if (rule.namePattern !== undefined && rule.namePattern.trim() !== '') filters.search = rule.namePattern;
   if (rule.phase != null) filters.phase = rule.phase;
@@ -246,9 +279,12 @@ export const alertRuleInputSchema = z
     existingListings: z.enum(['skip', 'buy']).default('skip'),
   })
   .transform(({ namePattern, phase, floatMin, floatMax, stickerNames, filters, ...rule }, context) => {
-    const folded = catalogFiltersSchema.safeParse(ruleFiltersInput({ namePattern, phase, floatMin, floatMax, stickerNames, filters }));
+    const folded = catalogFiltersSchema.safeParse(
+      ruleFiltersInput({ namePattern, phase, floatMin, floatMax, stickerNames, filters }),
+    );
     if (folded.success) return { ...rule, filters: folded.data };
-    for (const issue of folded.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: ['filters', ...issue.path] });
+    for (const issue of folded.error.issues)
+      context.addIssue({ code: 'custom', message: issue.message, path: ['filters', ...issue.path] });
     return z.NEVER;
   });
 export type AlertRuleInput = z.input<typeof alertRuleInputSchema>;
@@ -279,7 +315,8 @@ export const seedListsSchema = z
     const seen = new Set<string>();
     lists.forEach((list, i) => {
       const key = list.name.toLowerCase();
-      if (seen.has(key)) context.addIssue({ code: 'custom', message: `Two seed lists are named "${list.name}"`, path: [i, 'name'] });
+      if (seen.has(key))
+        context.addIssue({ code: 'custom', message: `Two seed lists are named "${list.name}"`, path: [i, 'name'] });
       seen.add(key);
     });
   });
@@ -306,8 +343,14 @@ export const settingsPatchSchema = z.strictObject({
   autoBuyDailyBudget: cents.nullable().optional(),
   autoBuyBalanceFloor: cents.optional(),
   forwardUrl: forwardUrlSchema.nullable().optional(),
-  forwardCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).max(4).optional(),
-  soundCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).max(4).optional(),
+  forwardCategories: z
+    .array(z.enum(['trade', 'alert', 'auto-buy', 'connection']))
+    .max(4)
+    .optional(),
+  soundCategories: z
+    .array(z.enum(['trade', 'alert', 'auto-buy', 'connection']))
+    .max(4)
+    .optional(),
   soundMuted: z.boolean().optional(),
   /** Every named seed list (a change sends the whole set). */
   seedLists: seedListsSchema.optional(),
@@ -399,7 +442,9 @@ export const IPC_METHODS = {
   'connection.retryNow': method<typeof none, { started: boolean }>(none),
   /** The notification centre: newest first, with the unread count. */
   'notifications.list': method<typeof notificationQuerySchema, NotificationPage>(notificationQuerySchema),
-  'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(notificationMarkReadSchema),
+  'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(
+    notificationMarkReadSchema,
+  ),
 } as const;
 
 export type IpcMethod = keyof typeof IPC_METHODS;

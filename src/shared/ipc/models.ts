@@ -8,7 +8,8 @@ import type { SeedList } from '../seedLists';
  * structured-clone safe. Money in cents, times in UTC ISO strings.
  */
 
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'polling' | 'offline' | 'maintenance' | 'unauthorized';
+export type ConnectionState =
+  'connecting' | 'connected' | 'reconnecting' | 'polling' | 'offline' | 'maintenance' | 'unauthorized';
 
 export interface ConnectionStatus {
   state: ConnectionState;
@@ -262,7 +263,14 @@ export interface AutoBuyStatus {
   /** Auto-buy never leaves less than this available, cents. */
   balanceFloor: number;
   /** Rules with auto-buy on (dry run included) or spend or skips today. */
-  rules: { ruleId: string; ruleName: string; spentToday: number; skippedToday: number; dryRun: boolean; enabled: boolean }[];
+  rules: {
+    ruleId: string;
+    ruleName: string;
+    spentToday: number;
+    skippedToday: number;
+    dryRun: boolean;
+    enabled: boolean;
+  }[];
 }
 
 export interface AlertFiring {
@@ -391,7 +399,8 @@ export interface BuyFailure {
   available?: number;
 }
 
-export type BuyOutcome = { ok: true; trade: Trade; externalId: string } | { ok: false; failure: BuyFailure; externalId: string };
+export type BuyOutcome =
+  { ok: true; trade: Trade; externalId: string } | { ok: false; failure: BuyFailure; externalId: string };
 
 export interface BuyWarning {
   code: 'owner-near-limit' | 'holder-near-limit' | 'owner-near-block' | 'low-funds' | 'order-id-used';

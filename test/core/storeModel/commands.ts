@@ -10,7 +10,15 @@ import type { Item, TradeStatus, TransactionType } from '../../../src/shared/api
 import { TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES } from '../../../src/shared/api';
 import { LocalStore, packPriceChanges, type ItemChangeGroup } from '../../../src/main/core/store';
 import { checkAll, count, type Real } from './compare';
-import { CHARM_TERMS, EXCLUDE_TERMS, QUERY_PHASES, QUERY_RARITIES, SEARCH_TERMS, STICKER_TERMS, makeItem } from './items';
+import {
+  CHARM_TERMS,
+  EXCLUDE_TERMS,
+  QUERY_PHASES,
+  QUERY_RARITIES,
+  SEARCH_TERMS,
+  STICKER_TERMS,
+  makeItem,
+} from './items';
 import { WEARS, type Wear } from '../../../src/shared/filters';
 import { catalogFiltersSchema } from '../../../src/shared/ipc/contract';
 import type { CatalogModel, ModelQuery, SortColumn } from './model';
@@ -35,10 +43,19 @@ export function itemOf(model: CatalogModel, spec: ItemSpec): Item {
   return spec.variant === 'same' ? last : { ...last, price: spec.price };
 }
 
-export type GroupSpec = { kind: 'upserts'; items: ItemSpec[] } | { kind: 'prices'; changes: { itemId: number; price: number }[] } | { kind: 'removals'; itemIds: number[] };
+export type GroupSpec =
+  | { kind: 'upserts'; items: ItemSpec[] }
+  | { kind: 'prices'; changes: { itemId: number; price: number }[] }
+  | { kind: 'removals'; itemIds: number[] };
 
 /** A live burst against the model, checking each group's answer as it goes; the ids it touched. */
-function applyBurstToModel(model: CatalogModel, groups: GroupSpec[], built: ItemChangeGroup[], results: Awaited<ReturnType<Real['store']['applyItemChanges']>>, tick: number): number[] {
+function applyBurstToModel(
+  model: CatalogModel,
+  groups: GroupSpec[],
+  built: ItemChangeGroup[],
+  results: Awaited<ReturnType<Real['store']['applyItemChanges']>>,
+  tick: number,
+): number[] {
   const touched: number[] = [];
   groups.forEach((group, g) => {
     const result = results[g];
@@ -47,8 +64,13 @@ function applyBurstToModel(model: CatalogModel, groups: GroupSpec[], built: Item
       checkUpserts(model, items, tick, result?.kind === 'upserts' ? result.result : null, `burst group ${g}: upserts`);
       touched.push(...items.map((item) => item.itemId));
     } else if (group.kind === 'prices') {
-      const previous = group.changes.map((change) => model.changePrice(change.itemId, change.price, tick) ?? Number.NaN);
-      expect(result?.kind === 'prices' ? Array.from(result.result.previous) : null, `burst group ${g}: prices before`).toEqual(previous);
+      const previous = group.changes.map(
+        (change) => model.changePrice(change.itemId, change.price, tick) ?? Number.NaN,
+      );
+      expect(
+        result?.kind === 'prices' ? Array.from(result.result.previous) : null,
+        `burst group ${g}: prices before`,
+      ).toEqual(previous);
       touched.push(...group.changes.map((change) => change.itemId));
     } else {
       const removed = group.itemIds.filter((itemId) => model.remove(itemId));
@@ -66,7 +88,13 @@ type PriceMoveAnswer = { itemId: number; price: number; previous: number | null 
  * and the prices new or moved, in order. The store may also report an item that did not change (one whose
  * price or listing changed live since it was last written whole: it rewrites such a row), never miss one.
  */
-function checkUpserts(model: CatalogModel, items: Item[], tick: number, answer: { upserted: { itemId: number }[]; prices: PriceMoveAnswer[] } | null, label: string): void {
+function checkUpserts(
+  model: CatalogModel,
+  items: Item[],
+  tick: number,
+  answer: { upserted: { itemId: number }[]; prices: PriceMoveAnswer[] } | null,
+  label: string,
+): void {
   /** Each item in order: whether the model says it was written (an unchanged one the store may report too). */
   const written: { itemId: number; must: boolean }[] = [];
   const prices: PriceMoveAnswer[] = [];
@@ -75,13 +103,17 @@ function checkUpserts(model: CatalogModel, items: Item[], tick: number, answer: 
     const outcome = model.upsert(item, tick);
     written.push({ itemId: item.itemId, must: outcome !== 'unchanged' });
     if (outcome === 'listed') prices.push({ itemId: item.itemId, price: item.price, previous: null });
-    else if (outcome === 'changed' && before !== item.price) prices.push({ itemId: item.itemId, price: item.price, previous: before });
+    else if (outcome === 'changed' && before !== item.price)
+      prices.push({ itemId: item.itemId, price: item.price, previous: before });
   }
   expect(answer, `${label}: answered`).not.toBeNull();
   expect(answer?.prices, `${label}: prices`).toEqual(prices);
   const reported = answer?.upserted.map((row) => row.itemId) ?? [];
   const expected = written.filter((w) => w.must).map((w) => w.itemId);
-  expect(reportsWritten(written, reported), `${label}: rows written ${JSON.stringify(reported)}, must hold ${JSON.stringify(expected)} in order`).toBe(true);
+  expect(
+    reportsWritten(written, reported),
+    `${label}: rows written ${JSON.stringify(reported)}, must hold ${JSON.stringify(expected)} in order`,
+  ).toBe(true);
 }
 
 /** Whether `reported` is the items in order with every must-write among them (an item may appear twice in one call). */
@@ -145,7 +177,11 @@ export class Upserts extends Base {
     checkUpserts(model, items, tick, result, 'applyItemUpserts');
     expect(result.totals, 'applyItemUpserts totals').toEqual(model.totals);
     count(real, 'upserts');
-    await this.verify(model, real, items.map((item) => item.itemId));
+    await this.verify(
+      model,
+      real,
+      items.map((item) => item.itemId),
+    );
   }
   toString(): string {
     return `upserts(${JSON.stringify(this.items)})`;
@@ -170,10 +206,17 @@ export class PriceChanges extends Base {
       if (before === null) unknown.push(itemId);
       else if (before !== price) moves.push({ itemId, price, previous: before });
     }
-    expect({ prices: result.prices, unknown: result.unknown }, 'applyPriceChanges answer').toEqual({ prices: moves, unknown });
+    expect({ prices: result.prices, unknown: result.unknown }, 'applyPriceChanges answer').toEqual({
+      prices: moves,
+      unknown,
+    });
     expect(result.totals, 'applyPriceChanges totals').toEqual(model.totals);
     count(real, 'prices');
-    await this.verify(model, real, this.changes.map((change) => change.itemId));
+    await this.verify(
+      model,
+      real,
+      this.changes.map((change) => change.itemId),
+    );
   }
   toString(): string {
     return `prices(${JSON.stringify(this.changes)})`;
@@ -246,10 +289,20 @@ export function syncList(model: CatalogModel, spec: SyncSpec, ids: number): Item
     const roll = random() * 1000;
     if (roll < spec.dropped) continue;
     if (roll < spec.dropped + spec.repriced) byId.set(itemId, { ...held.item, price: 1 + Math.floor(random() * 5000) });
-    else if (roll < spec.dropped + spec.repriced + spec.remade) byId.set(itemId, makeItem(itemId, spec.seed, held.item.price));
+    else if (roll < spec.dropped + spec.repriced + spec.remade)
+      byId.set(itemId, makeItem(itemId, spec.seed, held.item.price));
     else byId.set(itemId, held.item);
   }
-  for (const itemId of addedIds(spec, ids)) byId.set(itemId, itemOf(model, { itemId, variant: spec.added.variant, seed: spec.seed, price: 125 * (1 + ((itemId + spec.seed) % 40)) }));
+  for (const itemId of addedIds(spec, ids))
+    byId.set(
+      itemId,
+      itemOf(model, {
+        itemId,
+        variant: spec.added.variant,
+        seed: spec.seed,
+        price: 125 * (1 + ((itemId + spec.seed) % 40)),
+      }),
+    );
   return [...byId.values()];
 }
 
@@ -284,12 +337,16 @@ export class Sync extends Base {
       if (this.delivery === 'abort') expect((outcome as Error).name, 'an aborted sync says so').toBe('AbortError');
       count(real, `sync ${this.delivery}`);
     } else {
-      if (outcome instanceof Error || !outcome.ok) throw new Error(`sync failed: ${outcome instanceof Error ? outcome.message : outcome.status}`);
+      if (outcome instanceof Error || !outcome.ok)
+        throw new Error(`sync failed: ${outcome instanceof Error ? outcome.message : outcome.status}`);
       model.sync(items, lastUpdate, tick);
       expect(outcome.total, 'sync total').toBe(model.totals.totalItems);
       count(real, 'sync');
     }
-    await this.verify(model, real, [...items.map((item) => item.itemId).slice(0, real.size.batch), ...addedIds(this.spec, real.size.ids).slice(0, real.size.batch)]);
+    await this.verify(model, real, [
+      ...items.map((item) => item.itemId).slice(0, real.size.batch),
+      ...addedIds(this.spec, real.size.ids).slice(0, real.size.batch),
+    ]);
   }
   toString(): string {
     return `sync(${JSON.stringify(this.spec)}, ${this.delivery})`;
@@ -311,8 +368,14 @@ export class Records extends Base {
     const entries = this.entries.map(ledgerEntryOf);
     const [changed, inserted] = [await real.store.upsertTrades(trades, 'poll'), await real.store.insertLedger(entries)];
     const expected = model.records.add(trades, entries);
-    expect(changed.changed.map((trade) => trade.tradeId), 'upsertTrades changed').toEqual(expected.changed);
-    expect(inserted.inserted.map((entry) => entry.id), 'insertLedger inserted').toEqual(expected.inserted);
+    expect(
+      changed.changed.map((trade) => trade.tradeId),
+      'upsertTrades changed',
+    ).toEqual(expected.changed);
+    expect(
+      inserted.inserted.map((entry) => entry.id),
+      'insertLedger inserted',
+    ).toEqual(expected.inserted);
     count(real, 'records');
     await checkRecords(real.store, model.records, this.query, this.trades[0] ?? 0);
     await this.verify(model, real, []);
@@ -415,7 +478,11 @@ export class Kill extends Base {
       count(real, 'kill after burst');
     } else {
       const items = syncList(model, this.during.sync, real.size.ids);
-      const { whenHeld } = real.server.serve(items, new Date(Date.UTC(2026, 10, 1) + ++syncCount * 60_000).toISOString(), 'held');
+      const { whenHeld } = real.server.serve(
+        items,
+        new Date(Date.UTC(2026, 10, 1) + ++syncCount * 60_000).toISOString(),
+        'held',
+      );
       const sync = app.syncCatalog({ url: real.server.url, headers: {} }).catch(() => null);
       await whenHeld;
       await app.kill();
@@ -442,14 +509,27 @@ function oneListingGroup(groups: GroupSpec[]): GroupSpec[] {
   return groups.filter((group, g) => group.kind !== 'upserts' || g === first);
 }
 
-const SORTS: SortColumn[] = ['price', 'name', 'float', 'paintSeed', 'phase', 'stickers', 'keychains', 'listedAt', 'rarity', 'discount', 'floatRank'];
+const SORTS: SortColumn[] = [
+  'price',
+  'name',
+  'float',
+  'paintSeed',
+  'phase',
+  'stickers',
+  'keychains',
+  'listedAt',
+  'rarity',
+  'discount',
+  'floatRank',
+];
 const sometimes = <T>(none: T, arb: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: fc.constant(none) }, arb);
 /** Sorted, apart ranges within 0..max (as parseNumberList gives them). */
 const rangesArb = (max: number) =>
   fc.uniqueArray(fc.integer({ min: 0, max }), { minLength: 1, maxLength: 6 }).map((bounds) => {
     const sorted = [...bounds].sort((a, b) => a - b);
     const ranges: [number, number][] = [];
-    for (let i = 0; i < sorted.length; i += 2) ranges.push([sorted[i] as number, sorted[i + 1] ?? (sorted[i] as number)]);
+    for (let i = 0; i < sorted.length; i += 2)
+      ranges.push([sorted[i] as number, sorted[i + 1] ?? (sorted[i] as number)]);
     return ranges.filter((range, i) => i === 0 || range[0] > (ranges[i - 1] as [number, number])[1]);
   });
 
@@ -465,7 +545,10 @@ export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary
     search: fc.oneof({ weight: 3, arbitrary: fc.constant('') }, fc.constantFrom(...SEARCH_TERMS)),
     priceMin: maybe(priceArb),
     priceMax: maybe(priceArb),
-    rarityColors: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, fc.subarray(QUERY_RARITIES, { minLength: 1, maxLength: 3 })),
+    rarityColors: fc.oneof(
+      { weight: 3, arbitrary: fc.constant<string[]>([]) },
+      fc.subarray(QUERY_RARITIES, { minLength: 1, maxLength: 3 }),
+    ),
     floatMin: maybe(fc.integer({ min: 0, max: 10 }).map((tenth) => tenth / 10)),
     floatMax: maybe(fc.integer({ min: 0, max: 10 }).map((tenth) => tenth / 10)),
     phase: maybe(fc.constantFrom(...QUERY_PHASES)),
@@ -493,7 +576,16 @@ export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary
   });
   // With many filters set at once a query mostly matches nothing: the market filters (read from the standings
   // the model recomputes) also come alone, so that each meets its names' groups at its bound.
-  const marketOnly = full.map((q): ModelQuery => ({ ...NO_FILTERS, discountMin: q.discountMin, floatRankMax: q.floatRankMax, listingsMin: q.listingsMin, sort: q.sort, direction: q.direction, offset: q.offset, limit: q.limit }));
+  const marketOnly = full.map((q): ModelQuery => ({
+    ...NO_FILTERS,
+    discountMin: q.discountMin,
+    floatRankMax: q.floatRankMax,
+    listingsMin: q.listingsMin,
+    sort: q.sort,
+    direction: q.direction,
+    offset: q.offset,
+    limit: q.limit,
+  }));
   return fc.oneof({ weight: 3, arbitrary: full }, { weight: 1, arbitrary: marketOnly });
 }
 
@@ -509,7 +601,10 @@ export function commandArb(size: { ids: number; batch: number; pageLimit: number
   const batch = { minLength: 1, maxLength: size.batch };
   const group: fc.Arbitrary<GroupSpec> = fc.oneof(
     fc.record({ kind: fc.constant('upserts' as const), items: fc.array(itemSpec, batch) }),
-    fc.record({ kind: fc.constant('prices' as const), changes: fc.array(fc.record({ itemId: id, price: priceArb }), batch) }),
+    fc.record({
+      kind: fc.constant('prices' as const),
+      changes: fc.array(fc.record({ itemId: id, price: priceArb }), batch),
+    }),
     fc.record({ kind: fc.constant('removals' as const), itemIds: fc.array(id, batch) }),
   );
   const syncSpec: fc.Arbitrary<SyncSpec> = fc.record({
@@ -517,15 +612,25 @@ export function commandArb(size: { ids: number; batch: number; pageLimit: number
     dropped: fc.integer({ min: 0, max: 300 }),
     repriced: fc.integer({ min: 0, max: 300 }),
     remade: fc.integer({ min: 0, max: 200 }),
-    added: fc.record({ first: id, count: fc.integer({ min: 0, max: Math.min(size.ids, 4 * size.batch) }), variant: itemSpec.map((spec) => spec.variant) }),
+    added: fc.record({
+      first: id,
+      count: fc.integer({ min: 0, max: Math.min(size.ids, 4 * size.batch) }),
+      variant: itemSpec.map((spec) => spec.variant),
+    }),
   });
   const recordsQuery: fc.Arbitrary<RecordsQuery> = fc.record({
     idPrefix: fc.constantFrom('', '', 'tr', 'TR-', 'Tr_', 'tr_%', 'tR-1', 'x', '%', '_'),
     externalPrefix: fc.constantFrom('', '', 'ext_', 'EXT_1', 'Ext%', 'e'),
-    statuses: fc.oneof({ weight: 3, arbitrary: fc.constant<TradeStatus[]>([]) }, fc.subarray([...TRADE_STATUSES_ACCEPTED], { minLength: 1, maxLength: 3 })),
+    statuses: fc.oneof(
+      { weight: 3, arbitrary: fc.constant<TradeStatus[]>([]) },
+      fc.subarray([...TRADE_STATUSES_ACCEPTED], { minLength: 1, maxLength: 3 }),
+    ),
     activeOnly: fc.boolean(),
     webhookFailed: fc.boolean(),
-    types: fc.oneof({ weight: 3, arbitrary: fc.constant<TransactionType[]>([]) }, fc.subarray([...TRANSACTION_TYPES], { minLength: 1, maxLength: 3 })),
+    types: fc.oneof(
+      { weight: 3, arbitrary: fc.constant<TransactionType[]>([]) },
+      fc.subarray([...TRANSACTION_TYPES], { minLength: 1, maxLength: 3 }),
+    ),
     fromHour: fc.option(fc.integer({ min: 0, max: 16 }), { nil: null }),
     toHour: fc.option(fc.integer({ min: 0, max: 16 }), { nil: null }),
     offset: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 })),
@@ -534,21 +639,56 @@ export function commandArb(size: { ids: number; batch: number; pageLimit: number
   const recordIds = fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 10 });
   // Weighted: live writes most, syncs often, reopens and kills (a process start each, ~1-3 s) now and then.
   return fc.oneof(
-    { weight: 4, arbitrary: fc.tuple(fc.array(itemSpec, batch), queries).map(([items, q]): Command => new Upserts(items, q)) },
-    { weight: 4, arbitrary: fc.tuple(fc.array(fc.record({ itemId: id, price: priceArb }), batch), queries).map(([changes, q]): Command => new PriceChanges(changes, q)) },
-    { weight: 3, arbitrary: fc.tuple(fc.array(id, batch), queries).map(([ids, q]): Command => new Removals(ids, q)) },
-    { weight: 5, arbitrary: fc.tuple(fc.array(group, { minLength: 1, maxLength: 4 }).map(oneListingGroup), queries).map(([groups, q]): Command => new Burst(groups, q)) },
     {
       weight: 4,
-      arbitrary: fc.tuple(syncSpec, fc.constantFrom<'whole' | 'cut' | 'abort'>('whole', 'whole', 'whole', 'whole', 'cut', 'abort'), queries).map(([spec, delivery, q]): Command => new Sync(spec, delivery, q)),
+      arbitrary: fc.tuple(fc.array(itemSpec, batch), queries).map(([items, q]): Command => new Upserts(items, q)),
     },
-    { weight: 2, arbitrary: fc.tuple(syncSpec, fc.array(group, { minLength: 1, maxLength: 3 }).map(oneListingGroup), queries).map(([spec, groups, q]): Command => new SyncDuringFeed(spec, groups, q)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.array(fc.record({ itemId: id, price: priceArb }), batch), queries)
+        .map(([changes, q]): Command => new PriceChanges(changes, q)),
+    },
+    { weight: 3, arbitrary: fc.tuple(fc.array(id, batch), queries).map(([ids, q]): Command => new Removals(ids, q)) },
+    {
+      weight: 5,
+      arbitrary: fc
+        .tuple(fc.array(group, { minLength: 1, maxLength: 4 }).map(oneListingGroup), queries)
+        .map(([groups, q]): Command => new Burst(groups, q)),
+    },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(
+          syncSpec,
+          fc.constantFrom<'whole' | 'cut' | 'abort'>('whole', 'whole', 'whole', 'whole', 'cut', 'abort'),
+          queries,
+        )
+        .map(([spec, delivery, q]): Command => new Sync(spec, delivery, q)),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(syncSpec, fc.array(group, { minLength: 1, maxLength: 3 }).map(oneListingGroup), queries)
+        .map(([spec, groups, q]): Command => new SyncDuringFeed(spec, groups, q)),
+    },
     { weight: 1, arbitrary: queries.map((q): Command => new Reopen(q)) },
-    { weight: 2, arbitrary: fc.tuple(recordIds, recordIds, recordsQuery, queries).map(([trades, entries, rq, q]): Command => new Records(trades, entries, rq, q)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(recordIds, recordIds, recordsQuery, queries)
+        .map(([trades, entries, rq, q]): Command => new Records(trades, entries, rq, q)),
+    },
     {
       weight: 1,
       arbitrary: fc
-        .tuple(fc.oneof(fc.array(group, { minLength: 1, maxLength: 3 }).map((burst) => ({ burst: oneListingGroup(burst) })), syncSpec.map((sync) => ({ sync }))), queries)
+        .tuple(
+          fc.oneof(
+            fc.array(group, { minLength: 1, maxLength: 3 }).map((burst) => ({ burst: oneListingGroup(burst) })),
+            syncSpec.map((sync) => ({ sync })),
+          ),
+          queries,
+        )
         .map(([during, q]): Command => new Kill(during, q)),
     },
   );

@@ -22,7 +22,11 @@ import type { StoreBundles } from './storeProcess';
 /** The store methods the commands use: LocalStore in this process, or StoreProcess (a child to kill). */
 export interface StoreApi {
   applyItemChanges(groups: ItemChangeGroup[]): Promise<ItemChangeGroupResult[]>;
-  syncCatalog(request: { url: string; headers: Record<string, string>; signal?: AbortSignal }): Promise<CatalogSyncResult>;
+  syncCatalog(request: {
+    url: string;
+    headers: Record<string, string>;
+    signal?: AbortSignal;
+  }): Promise<CatalogSyncResult>;
   queryCatalog(query: CatalogQuery): Promise<Page<CatalogRow>>;
   getItem(itemId: number): Promise<ItemDetail | null>;
   findItemsByIds(itemIds: number[]): Promise<Item[]>;
@@ -110,9 +114,15 @@ function historyTicks(real: Real, points: { at: string; price: number }[], label
   const ticks: ModelPoint[] = [];
   for (let i = 0; i < points.length; i++) {
     const point = points[i] as { at: string; price: number };
-    if (i > 0) expect(Date.parse(point.at), `${label}: history sorted by time`).toBeGreaterThanOrEqual(Date.parse((points[i - 1] as { at: string }).at));
+    if (i > 0)
+      expect(Date.parse(point.at), `${label}: history sorted by time`).toBeGreaterThanOrEqual(
+        Date.parse((points[i - 1] as { at: string }).at),
+      );
     const tick = real.clock.tickOf(point.at);
-    expect(tick, `${label}: point ${point.at} is in no command's window (${real.clock.near(point.at)})`).toBeGreaterThanOrEqual(0);
+    expect(
+      tick,
+      `${label}: point ${point.at} is in no command's window (${real.clock.near(point.at)})`,
+    ).toBeGreaterThanOrEqual(0);
     const last = ticks[ticks.length - 1];
     if (last && last.tick === tick) last.price = point.price;
     else ticks.push({ tick, price: point.price });
@@ -134,9 +144,21 @@ export async function checkDetails(real: Real, model: CatalogModel, itemIds: num
     expect(detail, `${label}: detail`).not.toBeNull();
     expect(detail?.onSale, `${label}: on sale`).toBe(expected.onSale);
     expect(detail?.item, `${label}: item`).toEqual(expected.item);
-    expect(historyTicks(real, detail?.priceHistory ?? [], label), `${label}: price history (tick, price)`).toEqual(expected.history);
+    expect(historyTicks(real, detail?.priceHistory ?? [], label), `${label}: price history (tick, price)`).toEqual(
+      expected.history,
+    );
     const market = detail?.market ?? null;
-    expect(market && { reference: market.reference, listings: market.listings, plainListings: market.plainListings, discount: market.discount, floatRank: market.floatRank, seedRank: market.seedRank }, `${label}: market`).toEqual(expected.market);
+    expect(
+      market && {
+        reference: market.reference,
+        listings: market.listings,
+        plainListings: market.plainListings,
+        discount: market.discount,
+        floatRank: market.floatRank,
+        seedRank: market.seedRank,
+      },
+      `${label}: market`,
+    ).toEqual(expected.market);
   });
   const found = await real.store.findItemsByIds(ids);
   expect(found, 'findItemsByIds').toEqual(model.lookUp(ids));
@@ -146,7 +168,10 @@ export async function checkPage(real: Real, model: CatalogModel, query: ModelQue
   const page = await real.store.queryCatalog(query);
   const expected = model.page(query);
   const label = `query ${JSON.stringify(query)}`;
-  expect(page.rows.map((row) => row.itemId), `${label}: rows`).toEqual(expected.rows.map((row) => row.itemId));
+  expect(
+    page.rows.map((row) => row.itemId),
+    `${label}: rows`,
+  ).toEqual(expected.rows.map((row) => row.itemId));
   expect(page.total, `${label}: total`).toBe(expected.total);
   page.rows.forEach((row, i) => {
     const { listedTick, ...fields } = expected.rows[i] as (typeof expected.rows)[number];
@@ -156,7 +181,11 @@ export async function checkPage(real: Real, model: CatalogModel, query: ModelQue
   });
 }
 
-export async function checkTotals(real: Real, model: CatalogModel, totals?: { totalItems: number; totalValue: number }): Promise<void> {
+export async function checkTotals(
+  real: Real,
+  model: CatalogModel,
+  totals?: { totalItems: number; totalValue: number },
+): Promise<void> {
   const expected = model.totals;
   if (totals) expect(totals, "the write's totals").toEqual(expected);
   const info = await real.store.catalogInfo();
@@ -165,14 +194,34 @@ export async function checkTotals(real: Real, model: CatalogModel, totals?: { to
 }
 
 /** Every trade and ledger entry held, in order: kept through every write, reopen and kill. */
-const ALL_RECORDS = { idPrefix: '', externalPrefix: '', statuses: [], activeOnly: false, webhookFailed: false, types: [], fromHour: null, toHour: null, offset: 0, limit: 1000 };
+const ALL_RECORDS = {
+  idPrefix: '',
+  externalPrefix: '',
+  statuses: [],
+  activeOnly: false,
+  webhookFailed: false,
+  types: [],
+  fromHour: null,
+  toHour: null,
+  offset: 0,
+  limit: 1000,
+};
 
 /** Everything after a command: totals, its queries, the detail of the items it touched plus a sample, trades and ledger. */
-export async function checkAll(real: Real, model: CatalogModel, queries: ModelQuery[], touched: number[], sampleSeed: number): Promise<void> {
+export async function checkAll(
+  real: Real,
+  model: CatalogModel,
+  queries: ModelQuery[],
+  touched: number[],
+  sampleSeed: number,
+): Promise<void> {
   await checkTotals(real, model);
   for (const query of queries) await checkPage(real, model, query);
   const { ids, detailSample } = real.size;
-  const sample = detailSample >= ids ? Array.from({ length: ids }, (_, i) => i + 1) : Array.from({ length: detailSample }, (_, i) => 1 + ((sampleSeed + i * 7919) % ids));
+  const sample =
+    detailSample >= ids
+      ? Array.from({ length: ids }, (_, i) => i + 1)
+      : Array.from({ length: detailSample }, (_, i) => 1 + ((sampleSeed + i * 7919) % ids));
   await checkDetails(real, model, [...touched, ...sample]);
   await checkRecords(real.store, model.records, ALL_RECORDS, sampleSeed);
 }

@@ -7,7 +7,16 @@ import type { Item } from '../../../src/shared/api';
 import { RARITY_COLORS } from '../../../src/shared/api';
 import { seededRandom } from '../../support/random';
 
-const WEAPONS = ['AK-47 | Redline', 'AWP | Asiimov', 'M4A4 | Howl', 'Glock-18 | Fade', '★ Karambit | Doppler', '★ Bayonet', 'Sticker | Crown (Foil)', 'Charm | Lil Ava'];
+const WEAPONS = [
+  'AK-47 | Redline',
+  'AWP | Asiimov',
+  'M4A4 | Howl',
+  'Glock-18 | Fade',
+  '★ Karambit | Doppler',
+  '★ Bayonet',
+  'Sticker | Crown (Foil)',
+  'Charm | Lil Ava',
+];
 const WEARS = [' (Field-Tested)', ' (Minimal Wear)', ''];
 const PHASES = ['Phase 1', 'Phase 2', 'Ruby', 'Emerald'];
 const STICKERS = ['Crown (Foil)', 'Titan | Katowice 2014', 'iBUYPOWER (Holo)', 'Howling Dawn', 'crown', 'Vitality'];
@@ -41,7 +50,8 @@ export function makeItem(itemId: number, seed: number, price: number): Item {
     rarityColor: random() < 0.15 ? null : pick(random, RARITY_COLORS),
     market_hash_name: name,
     img: random() < 0.1 ? null : `https://img.invalid/${itemId}-${seed % 100}.png`,
-    phase: weapon.includes('Doppler') || weapon.includes('Fade') ? (random() < 0.3 ? null : pick(random, PHASES)) : null,
+    phase:
+      weapon.includes('Doppler') || weapon.includes('Fade') ? (random() < 0.3 ? null : pick(random, PHASES)) : null,
     price,
     float,
     stickers: Array.from({ length: stickerCount }, (_, slot) => ({
@@ -64,7 +74,22 @@ export function makeItem(itemId: number, seed: number, price: number): Item {
 }
 
 /** Search terms and sticker names a query may use (some match nothing, some differ in case). */
-export const SEARCH_TERMS = ['ak', 'AWP', 'redline', 'doppler', 'stattrak', '★', 'souvenir', 'field-tested', 'fade', 'Karambit Doppler', 'ow', 'x', 'sticker crown', 'zzz'];
+export const SEARCH_TERMS = [
+  'ak',
+  'AWP',
+  'redline',
+  'doppler',
+  'stattrak',
+  '★',
+  'souvenir',
+  'field-tested',
+  'fade',
+  'Karambit Doppler',
+  'ow',
+  'x',
+  'sticker crown',
+  'zzz',
+];
 export const STICKER_TERMS = ['crown', 'CROWN', 'holo', 'titan', 'dawn', 'nope'];
 export const CHARM_TERMS = ['lil', 'WURST', 'karat', 'nope'];
 export const EXCLUDE_TERMS = ['stattrak', 'field', 'souvenir ★', 'zzz'];

@@ -190,7 +190,8 @@ export class CatalogModel {
    */
   sync(items: Item[], lastUpdate: string, tick: number, fedDuring: ReadonlySet<number> = new Set()): void {
     const listed = new Set(items.map((item) => item.itemId));
-    for (const itemId of [...this.onSale.keys()]) if (!listed.has(itemId) && !fedDuring.has(itemId)) this.remove(itemId);
+    for (const itemId of [...this.onSale.keys()])
+      if (!listed.has(itemId) && !fedDuring.has(itemId)) this.remove(itemId);
     for (const item of items) if (!fedDuring.has(item.itemId)) this.upsert(item, tick);
     this.lastUpdate = lastUpdate;
   }
@@ -199,10 +200,18 @@ export class CatalogModel {
 
   detail(itemId: number): ExpectedDetail | null {
     const held = this.onSale.get(itemId);
-    if (held) return { item: held.item, onSale: true, history: collapsed([{ tick: held.listedTick, price: held.listedPrice }, ...held.moves]), market: this.markets().get(itemId) ?? null };
+    if (held)
+      return {
+        item: held.item,
+        onSale: true,
+        history: collapsed([{ tick: held.listedTick, price: held.listedPrice }, ...held.moves]),
+        market: this.markets().get(itemId) ?? null,
+      };
     // A sold item keeps no listing time: its history is its moves alone, of every listing.
     const sold = this.sold.get(itemId);
-    return sold ? { item: sold.item, onSale: false, history: collapsed(this.allMoves.get(itemId) ?? []), market: null } : null;
+    return sold
+      ? { item: sold.item, onSale: false, history: collapsed(this.allMoves.get(itemId) ?? []), market: null }
+      : null;
   }
 
   /** findItemsByIds: on sale or sold, in id order, each id once. */
@@ -237,8 +246,14 @@ export class CatalogModel {
       const prices = plain.map((item) => item.price).sort((a, b) => a - b);
       const middle = prices.length >> 1;
       const reference =
-        prices.length === 0 ? null : prices.length % 2 === 1 ? (prices[middle] as number) : Math.floor(((prices[middle - 1] as number) + (prices[middle] as number)) / 2);
-      const byFloat = items.filter((item) => item.float !== null).sort((a, b) => (a.float as number) - (b.float as number) || a.itemId - b.itemId);
+        prices.length === 0
+          ? null
+          : prices.length % 2 === 1
+            ? (prices[middle] as number)
+            : Math.floor(((prices[middle - 1] as number) + (prices[middle] as number)) / 2);
+      const byFloat = items
+        .filter((item) => item.float !== null)
+        .sort((a, b) => (a.float as number) - (b.float as number) || a.itemId - b.itemId);
       const ranks = new Map(byFloat.map((item, i) => [item.itemId, i + 1]));
       for (const item of items) {
         const rank = (ranks.get(item.itemId) ?? 0) - 1;
@@ -250,7 +265,8 @@ export class CatalogModel {
           plainListings: plain.length,
           discount: reference === null ? null : reference === 0 ? 0 : ((reference - item.price) / reference) * 100,
           floatRank: rank < 0 ? null : rank + 1,
-          seedRank: rank < 0 || item.paintSeed === null ? null : { rank: sameSeed.indexOf(item) + 1, of: sameSeed.length },
+          seedRank:
+            rank < 0 || item.paintSeed === null ? null : { rank: sameSeed.indexOf(item) + 1, of: sameSeed.length },
         });
       }
     }
@@ -264,7 +280,9 @@ export class CatalogModel {
 
   page(query: ModelQuery): { rows: ExpectedRow[]; total: number } {
     const markets = this.markets();
-    const matching = [...this.onSale.values()].filter((held) => matches(held.item, query, markets.get(held.item.itemId) as MarketStanding));
+    const matching = [...this.onSale.values()].filter((held) =>
+      matches(held.item, query, markets.get(held.item.itemId) as MarketStanding),
+    );
     matching.sort(comparator(query.sort, query.direction, markets));
     const rows = matching.slice(query.offset, query.offset + query.limit).map((held) => rowOf(held, markets));
     // A row's seed rank is given only under a seed list.
@@ -317,7 +335,10 @@ function inRange(ranges: [number, number][], value: number | null | undefined): 
 
 function matches(item: Item, q: ModelQuery, market: MarketStanding): boolean {
   const name = asciiLower(item.market_hash_name);
-  const terms = q.search.trim().split(/\s+/u).filter((term) => term !== '');
+  const terms = q.search
+    .trim()
+    .split(/\s+/u)
+    .filter((term) => term !== '');
   if (!terms.every((term) => name.includes(asciiLower(term)))) return false;
   if (q.priceMin !== null && item.price < q.priceMin) return false;
   if (q.priceMax !== null && item.price > q.priceMax) return false;
@@ -335,7 +356,13 @@ function matches(item: Item, q: ModelQuery, market: MarketStanding): boolean {
   const sticker = asciiLower(q.stickerName.trim());
   if (sticker !== '' && !item.stickers.some((s) => asciiLower(s.name).includes(sticker))) return false;
   if (q.seeds.length > 0 && !inRange(q.seeds, item.paintSeed)) return false;
-  if (q.wears.length > 0 && !q.wears.some((wear) => item.float !== null && item.float >= WEAR_BANDS[wear].min && item.float < WEAR_BANDS[wear].max)) return false;
+  if (
+    q.wears.length > 0 &&
+    !q.wears.some(
+      (wear) => item.float !== null && item.float >= WEAR_BANDS[wear].min && item.float < WEAR_BANDS[wear].max,
+    )
+  )
+    return false;
   if (q.hasCharm !== null && item.keyChains.length > 0 !== q.hasCharm) return false;
   const charm = asciiLower(q.charmName.trim());
   if (charm !== '' && !item.keyChains.some((c) => asciiLower(c.name).includes(charm))) return false;
@@ -346,8 +373,15 @@ function matches(item: Item, q: ModelQuery, market: MarketStanding): boolean {
     for (const s of item.stickers) counts.set(asciiLower(s.name), (counts.get(asciiLower(s.name)) ?? 0) + 1);
     if (Math.max(0, ...counts.values()) < q.sameStickerMin) return false;
   }
-  if (q.stickerNames.length > 0 && !item.stickers.some((s) => q.stickerNames.some((term) => asciiLower(s.name).includes(asciiLower(term.trim()))))) return false;
-  const excluded = q.excludeWords.trim().split(/\s+/u).filter((word) => word !== '');
+  if (
+    q.stickerNames.length > 0 &&
+    !item.stickers.some((s) => q.stickerNames.some((term) => asciiLower(s.name).includes(asciiLower(term.trim()))))
+  )
+    return false;
+  const excluded = q.excludeWords
+    .trim()
+    .split(/\s+/u)
+    .filter((word) => word !== '');
   if (excluded.some((word) => name.includes(asciiLower(word)))) return false;
   if (q.discountMin !== null && (market.discount === null || market.discount < q.discountMin)) return false;
   if (q.floatRankMax !== null && (market.floatRank === null || market.floatRank > q.floatRankMax)) return false;
@@ -385,7 +419,11 @@ function sortValue(held: HeldItem, sort: SortColumn, markets: Map<number, Market
   }
 }
 
-function comparator(sort: SortColumn, direction: 'asc' | 'desc', markets: Map<number, MarketStanding>): (a: HeldItem, b: HeldItem) => number {
+function comparator(
+  sort: SortColumn,
+  direction: 'asc' | 'desc',
+  markets: Map<number, MarketStanding>,
+): (a: HeldItem, b: HeldItem) => number {
   const sign = direction === 'asc' ? 1 : -1;
   return (a, b) => {
     const x = sortValue(a, sort, markets);

@@ -61,11 +61,13 @@ export interface RecordsQuery {
 }
 
 const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-const startsWith = (id: string | null, prefix: string) => prefix === '' || (id !== null && asciiLower(id).startsWith(asciiLower(prefix)));
+const startsWith = (id: string | null, prefix: string) =>
+  prefix === '' || (id !== null && asciiLower(id).startsWith(asciiLower(prefix)));
 const hour = (h: number | null) => (h === null ? null : new Date(DAY0 + h * 3_600_000).toISOString());
 
 function newestFirst<T extends { createdAt: string }>(key: (row: T) => string | number): (a: T, b: T) => number {
-  return (a, b) => (a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? 1 : -1) : key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0);
+  return (a, b) =>
+    a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? 1 : -1) : key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0;
 }
 
 export class RecordsModel {
@@ -73,8 +75,12 @@ export class RecordsModel {
   readonly ledger = new Map<number, BalanceTransaction>();
 
   add(trades: Trade[], entries: BalanceTransaction[]): { changed: string[]; inserted: number[] } {
-    const changed = trades.filter((trade) => !this.trades.has(trade.tradeId) && this.trades.set(trade.tradeId, trade)).map((trade) => trade.tradeId);
-    const inserted = entries.filter((entry) => !this.ledger.has(entry.id) && this.ledger.set(entry.id, entry)).map((entry) => entry.id);
+    const changed = trades
+      .filter((trade) => !this.trades.has(trade.tradeId) && this.trades.set(trade.tradeId, trade))
+      .map((trade) => trade.tradeId);
+    const inserted = entries
+      .filter((entry) => !this.ledger.has(entry.id) && this.ledger.set(entry.id, entry))
+      .map((entry) => entry.id);
     return { changed, inserted };
   }
 
@@ -113,7 +119,12 @@ export class RecordsModel {
 }
 
 /** The trade and ledger pages of a query, and one trade's detail, against the model. */
-export async function checkRecords(store: StoreApi, records: RecordsModel, q: RecordsQuery, probeTrade: number): Promise<void> {
+export async function checkRecords(
+  store: StoreApi,
+  records: RecordsModel,
+  q: RecordsQuery,
+  probeTrade: number,
+): Promise<void> {
   const tradeQuery = {
     statuses: q.statuses,
     activeOnly: q.activeOnly,
@@ -127,12 +138,26 @@ export async function checkRecords(store: StoreApi, records: RecordsModel, q: Re
   };
   const trades = await store.queryTrades(tradeQuery);
   const expectedTrades = records.tradePage(q);
-  expect({ ids: trades.rows.map((t) => t.tradeId), total: trades.total }, `trades ${JSON.stringify(tradeQuery)}`).toEqual(expectedTrades);
+  expect(
+    { ids: trades.rows.map((t) => t.tradeId), total: trades.total },
+    `trades ${JSON.stringify(tradeQuery)}`,
+  ).toEqual(expectedTrades);
   for (const row of trades.rows) expect(row, `trade ${row.tradeId}`).toEqual(records.trades.get(row.tradeId));
-  const ledgerQuery = { types: q.types, tradeId: q.idPrefix, from: hour(q.fromHour), to: hour(q.toHour), offset: q.offset, limit: q.limit };
+  const ledgerQuery = {
+    types: q.types,
+    tradeId: q.idPrefix,
+    from: hour(q.fromHour),
+    to: hour(q.toHour),
+    offset: q.offset,
+    limit: q.limit,
+  };
   const ledger = await store.queryLedger(ledgerQuery);
-  expect({ ids: ledger.rows.map((e) => e.id), total: ledger.total }, `ledger ${JSON.stringify(ledgerQuery)}`).toEqual(records.ledgerPage(q));
+  expect({ ids: ledger.rows.map((e) => e.id), total: ledger.total }, `ledger ${JSON.stringify(ledgerQuery)}`).toEqual(
+    records.ledgerPage(q),
+  );
   for (const row of ledger.rows) expect(row, `ledger entry ${row.id}`).toEqual(records.ledger.get(row.id));
   const tradeId = tradeIdOf(probeTrade);
-  expect((await store.getTrade(tradeId))?.trade ?? null, `getTrade ${tradeId}`).toEqual(records.trades.get(tradeId) ?? null);
+  expect((await store.getTrade(tradeId))?.trade ?? null, `getTrade ${tradeId}`).toEqual(
+    records.trades.get(tradeId) ?? null,
+  );
 }

@@ -54,28 +54,31 @@ export async function runStoreModel(options: ModelRunOptions): Promise<ModelRunR
     await fc.assert(
       // A plain array of commands (not fc.commands): its length is drawn evenly, so runs are long enough to
       // meet the same items through several writes; shrinking still drops commands one by one.
-      fc.asyncProperty(fc.array(commandArb(options.size), { minLength: options.minCommands, maxLength: options.maxCommands }), async (commands) => {
-        const run = ++report.runs;
-        const real: Real = {
-          store: null as unknown as Real['store'],
-          file: join(options.dir, `run-${run}.sqlite`),
-          bundles,
-          server,
-          clock: new Clock(),
-          size: options.size,
-          stats: report.stats,
-          commandMs: report.commandMs,
-        };
-        const model = new CatalogModel();
-        await openStore(real);
-        try {
-          if (options.fill > 0) await fill(model, real, options.fill, report);
-          await fc.asyncModelRun(() => ({ model, real }), commands);
-        } finally {
-          await real.store.close();
-        }
-        options.log?.(`run ${run}: ${commands.length} commands, ${Date.now() - started} ms so far`);
-      }),
+      fc.asyncProperty(
+        fc.array(commandArb(options.size), { minLength: options.minCommands, maxLength: options.maxCommands }),
+        async (commands) => {
+          const run = ++report.runs;
+          const real: Real = {
+            store: null as unknown as Real['store'],
+            file: join(options.dir, `run-${run}.sqlite`),
+            bundles,
+            server,
+            clock: new Clock(),
+            size: options.size,
+            stats: report.stats,
+            commandMs: report.commandMs,
+          };
+          const model = new CatalogModel();
+          await openStore(real);
+          try {
+            if (options.fill > 0) await fill(model, real, options.fill, report);
+            await fc.asyncModelRun(() => ({ model, real }), commands);
+          } finally {
+            await real.store.close();
+          }
+          options.log?.(`run ${run}: ${commands.length} commands, ${Date.now() - started} ms so far`);
+        },
+      ),
       {
         numRuns: options.runs,
         ...(options.seed === undefined ? {} : { seed: options.seed }),
@@ -95,7 +98,9 @@ export async function runStoreModel(options: ModelRunOptions): Promise<ModelRunR
 /** The first sync of a large catalog (ids 1..count), checked like any command. */
 async function fill(model: CatalogModel, real: Real, count: number, report: ModelRunReport): Promise<void> {
   const started = performance.now();
-  const items = Array.from({ length: count }, (_, i) => itemOf(model, { itemId: i + 1, variant: 'fresh', seed: 1, price: 125 * (1 + ((i * 7919) % 40)) }));
+  const items = Array.from({ length: count }, (_, i) =>
+    itemOf(model, { itemId: i + 1, variant: 'fresh', seed: 1, price: 125 * (1 + ((i * 7919) % 40)) }),
+  );
   const lastUpdate = '2026-10-31T00:00:00.000Z';
   real.server.serve(items, lastUpdate, 'whole');
   const tick = await real.clock.begin();

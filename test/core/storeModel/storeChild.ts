@@ -42,7 +42,16 @@ try {
       (value) => {
         if (method !== 'close') send({ id, ok: true, value });
       },
-      (error: unknown) => send({ id, ok: false, error: { name: (error as Error).name, message: (error as Error).message, code: (error as { code?: unknown }).code ?? null } }),
+      (error: unknown) =>
+        send({
+          id,
+          ok: false,
+          error: {
+            name: (error as Error).name,
+            message: (error as Error).message,
+            code: (error as { code?: unknown }).code ?? null,
+          },
+        }),
     );
   });
   send({ ready: true });

@@ -11,11 +11,7 @@ import { build, type BuildOptions } from 'esbuild';
 import type { Item } from '../../../src/shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, Page } from '../../../src/shared/ipc';
 import type { CatalogQuery } from '../../../src/shared/ipc/contract';
-import type {
-  CatalogSyncResult,
-  ItemChangeGroup,
-  ItemChangeGroupResult,
-} from '../../../src/main/core/store';
+import type { CatalogSyncResult, ItemChangeGroup, ItemChangeGroupResult } from '../../../src/main/core/store';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -29,12 +25,31 @@ export async function bundleStore(): Promise<StoreBundles> {
   const cache = join(ROOT, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'store-model-'));
-  const common: BuildOptions = { bundle: true, platform: 'node', format: 'esm', target: 'node20', external: ['better-sqlite3'], logLevel: 'warning' };
+  const common: BuildOptions = {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    logLevel: 'warning',
+  };
   await Promise.all([
-    build({ ...common, entryPoints: [join(ROOT, 'src/main/core/store/worker/storeWorker.ts')], outfile: join(dir, 'storeWorker.mjs') }),
-    build({ ...common, entryPoints: [join(import.meta.dirname, 'storeChild.ts')], outfile: join(dir, 'storeChild.mjs') }),
+    build({
+      ...common,
+      entryPoints: [join(ROOT, 'src/main/core/store/worker/storeWorker.ts')],
+      outfile: join(dir, 'storeWorker.mjs'),
+    }),
+    build({
+      ...common,
+      entryPoints: [join(import.meta.dirname, 'storeChild.ts')],
+      outfile: join(dir, 'storeChild.mjs'),
+    }),
   ]);
-  return { child: join(dir, 'storeChild.mjs'), worker: pathToFileURL(join(dir, 'storeWorker.mjs')), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    child: join(dir, 'storeChild.mjs'),
+    worker: pathToFileURL(join(dir, 'storeWorker.mjs')),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 interface Reply {
@@ -58,7 +73,10 @@ export class StoreCallError extends Error {
 /** A LocalStore in a child process, with the methods the model test calls. */
 export class StoreProcess {
   private nextId = 1;
-  private readonly pending = new Map<number, { method: string; resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { method: string; resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
   private exitError: Error | null = null;
   private readonly exited: Promise<void>;
   private stderr = '';
@@ -70,7 +88,15 @@ export class StoreProcess {
       if (!call) return;
       this.pending.delete(message.id);
       if (message.ok) call.resolve(message.value);
-      else call.reject(new StoreCallError(call.method, message.error?.name ?? 'Error', message.error?.message ?? '', message.error?.code ?? null));
+      else
+        call.reject(
+          new StoreCallError(
+            call.method,
+            message.error?.name ?? 'Error',
+            message.error?.message ?? '',
+            message.error?.code ?? null,
+          ),
+        );
     });
     child.once('exit', (code, signal) => {
       this.exitError = new Error(`store process exited (${signal ?? code}): ${this.stderr.slice(-2000)}`);
@@ -80,13 +106,20 @@ export class StoreProcess {
   }
 
   static async start(file: string, bundles: StoreBundles): Promise<StoreProcess> {
-    const child = spawn(process.execPath, [bundles.child, file, bundles.worker.href], { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+    const child = spawn(process.execPath, [bundles.child, file, bundles.worker.href], {
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
     const store = new StoreProcess(child);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => (store.stderr += chunk));
     await new Promise<void>((done, fail) => {
-      child.once('message', (message: { ready?: boolean; error?: string }) => (message.ready ? done() : fail(new Error(`store did not open: ${message.error}`))));
-      child.once('exit', (code, signal) => fail(new Error(`store process exited before it was ready (${signal ?? code}): ${store.stderr.slice(-2000)}`)));
+      child.once('message', (message: { ready?: boolean; error?: string }) =>
+        message.ready ? done() : fail(new Error(`store did not open: ${message.error}`)),
+      );
+      child.once('exit', (code, signal) =>
+        fail(new Error(`store process exited before it was ready (${signal ?? code}): ${store.stderr.slice(-2000)}`)),
+      );
     });
     return store;
   }
@@ -101,7 +134,8 @@ export class StoreProcess {
   }
 
   applyItemChanges = (groups: ItemChangeGroup[]) => this.call<ItemChangeGroupResult[]>('applyItemChanges', groups);
-  syncCatalog = (request: { url: string; headers: Record<string, string> }) => this.call<CatalogSyncResult>('syncCatalog', request);
+  syncCatalog = (request: { url: string; headers: Record<string, string> }) =>
+    this.call<CatalogSyncResult>('syncCatalog', request);
   queryCatalog = (query: CatalogQuery) => this.call<Page<CatalogRow>>('queryCatalog', query);
   getItem = (itemId: number) => this.call<ItemDetail | null>('getItem', itemId);
   findItemsByIds = (itemIds: number[]) => this.call<Item[]>('findItemsByIds', itemIds);

@@ -32,8 +32,10 @@ async function until(what, check, ms = 60_000) {
     await sleep(100);
   }
 }
-const readLog = () => (existsSync(join(dataDir, 'logs', 'main.log')) ? readFileSync(join(dataDir, 'logs', 'main.log'), 'utf8') : '');
-const readJson = (name) => (existsSync(join(dataDir, name)) ? JSON.parse(readFileSync(join(dataDir, name), 'utf8')) : null);
+const readLog = () =>
+  existsSync(join(dataDir, 'logs', 'main.log')) ? readFileSync(join(dataDir, 'logs', 'main.log'), 'utf8') : '';
+const readJson = (name) =>
+  existsSync(join(dataDir, name)) ? JSON.parse(readFileSync(join(dataDir, name), 'utf8')) : null;
 
 /** The shell up: its IPC handler, its window with the renderer loaded, and a call function from that window. */
 async function boot(fake) {
@@ -41,12 +43,20 @@ async function boot(fake) {
   const win = await until('the window', () => fake.windows[0]);
   await until('the renderer to load', () => win.webContents.url);
   const rendererUrl = win.webContents.url;
-  const event = (url, { parent = null, sender = win.webContents } = {}) => ({ senderFrame: url === null ? null : { url, parent }, sender });
+  const event = (url, { parent = null, sender = win.webContents } = {}) => ({
+    senderFrame: url === null ? null : { url, parent },
+    sender,
+  });
   const call = (method, input = {}) => handler(event(rendererUrl), method, input);
   return { handler, win, rendererUrl, event, call };
 }
 
-const windowBounds = (win) => ({ x: win.options.x, y: win.options.y, width: win.options.width, height: win.options.height });
+const windowBounds = (win) => ({
+  x: win.options.x,
+  y: win.options.y,
+  width: win.options.width,
+  height: win.options.height,
+});
 const trayEntry = (fake, id) => fake.trays[0]?.menu?.template.find((entry) => entry.id === id);
 const snapshotOf = async (call) => {
   const answer = await call('app.snapshot', {});
@@ -60,7 +70,12 @@ async function buyCheapest(call, offset = 0) {
     return result.ok && result.value.rows.length > 0 ? result.value : null;
   });
   const item = page.rows[0];
-  const buy = await call('buy.byId', { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: { tradeUrl: TRADE_URL } });
+  const buy = await call('buy.byId', {
+    itemId: item.itemId,
+    assetId: item.assetId,
+    price: item.price,
+    recipient: { tradeUrl: TRADE_URL },
+  });
   if (!(buy.ok && buy.value.ok)) throw new Error(`buy failed: ${JSON.stringify(buy)}`);
   return buy.value.trade.tradeId;
 }
@@ -90,10 +105,17 @@ async function session(fake, app) {
       resolve();
     }),
   );
-  await new Promise((resolve) => fake.session.permissionRequest(null, 'geolocation', (granted) => resolve((report.permission = granted))));
+  await new Promise((resolve) =>
+    fake.session.permissionRequest(null, 'geolocation', (granted) => resolve((report.permission = granted))),
+  );
   report.permissionCheck = fake.session.permissionCheck(null, 'notifications');
   const download = (url) => {
-    const e = { prevented: false, preventDefault() { this.prevented = true; } };
+    const e = {
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    };
     fake.session.emitter.emit('will-download', e, { getURL: () => url });
     return e.prevented;
   };
@@ -101,7 +123,13 @@ async function session(fake, app) {
 
   // Navigation
   const navigate = (url) => {
-    const e = { url, prevented: false, preventDefault() { this.prevented = true; } };
+    const e = {
+      url,
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    };
     win.webContents.emit('will-navigate', e);
     return e.prevented;
   };
@@ -140,7 +168,11 @@ async function session(fake, app) {
   trayEntry(fake, 'pause-alerts').click();
   await until('alerts paused', async () => (await snapshotOf(call)).settings.alertsPaused === true, 5_000);
   await until('the tray to say so', () => trayEntry(fake, 'pause-alerts')?.label === 'Resume alerts', 5_000);
-  report.trayPaused = { tooltip: fake.trays[0].tooltip, entry: trayEntry(fake, 'pause-alerts').label, checked: trayEntry(fake, 'pause-alerts').checked };
+  report.trayPaused = {
+    tooltip: fake.trays[0].tooltip,
+    entry: trayEntry(fake, 'pause-alerts').label,
+    checked: trayEntry(fake, 'pause-alerts').checked,
+  };
   trayEntry(fake, 'pause-alerts').click();
   await until('alerts resumed', async () => (await snapshotOf(call)).settings.alertsPaused === false, 5_000);
   await until('the tray to say so', () => trayEntry(fake, 'pause-alerts')?.label === 'Pause alerts', 5_000);
@@ -148,7 +180,11 @@ async function session(fake, app) {
   // "Stop all auto-buy" sets stop-all in the engine; the entry then offers to resume.
   trayEntry(fake, 'stop-auto-buy').click();
   await until('auto-buy stopped', async () => (await snapshotOf(call)).autoBuy?.stopped === true, 5_000);
-  await until('the tray to say so', () => trayEntry(fake, 'stop-auto-buy')?.label === 'Resume auto-buy (stopped)', 5_000);
+  await until(
+    'the tray to say so',
+    () => trayEntry(fake, 'stop-auto-buy')?.label === 'Resume auto-buy (stopped)',
+    5_000,
+  );
   report.trayAutoBuyStopped = { tooltip: fake.trays[0].tooltip, entry: trayEntry(fake, 'stop-auto-buy').label };
   trayEntry(fake, 'stop-auto-buy').click();
   await until('auto-buy resumed', async () => (await snapshotOf(call)).settings.autoBuyStopped === false, 5_000);
@@ -161,12 +197,23 @@ async function session(fake, app) {
   const dialogsBefore = fake.dialogs.length;
   win.close();
   await sleep(300);
-  report.closedToTray = { destroyed: win.isDestroyed(), visible: win.isVisible(), windows: fake.windows.length, quitted: fake.quitted, dialogs: fake.dialogs.length - dialogsBefore };
+  report.closedToTray = {
+    destroyed: win.isDestroyed(),
+    visible: win.isVisible(),
+    windows: fake.windows.length,
+    quitted: fake.quitted,
+    dialogs: fake.dialogs.length - dialogsBefore,
+  };
   // A second launch (second-instance) brings the hidden, minimized window back and focuses it.
   win.minimize();
   const focusesBefore = win.focuses;
   app.emit('second-instance', {}, ['merchant-desk'], '/');
-  report.secondInstance = { visible: win.isVisible(), minimized: win.isMinimized(), focused: win.focuses > focusesBefore, windows: fake.windows.length };
+  report.secondInstance = {
+    visible: win.isVisible(),
+    minimized: win.isMinimized(),
+    focused: win.focuses > focusesBefore,
+    windows: fake.windows.length,
+  };
   await call('settings.update', { closeToTray: false });
 
   // A crashed renderer is reloaded and the user is told.
@@ -200,7 +247,11 @@ async function session(fake, app) {
   win.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
   win.webContents.emit('render-process-gone', {}, { reason: 'oom', exitCode: 0 });
   await sleep(50);
-  report.crashLoop = { reloads: win.loads - loadsBeforeLoop, errorBoxes: [...fake.errorBoxes], notification: fake.notifications.at(-1)?.options ?? null };
+  report.crashLoop = {
+    reloads: win.loads - loadsBeforeLoop,
+    errorBoxes: [...fake.errorBoxes],
+    notification: fake.notifications.at(-1)?.options ?? null,
+  };
   // A clean exit of the renderer process (the OS ending it on purpose) is no crash.
   const loadsBeforeClean = win.loads;
   win.webContents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
@@ -214,7 +265,10 @@ async function session(fake, app) {
     fake.notifications.find((n) => n.options.body.startsWith('Trade ')),
   );
   report.notification = notification.options;
-  report.tray = { tooltip: fake.trays[0].tooltip, menu: fake.trays[0].menu.template.map((entry) => entry.label ?? entry.type) };
+  report.tray = {
+    tooltip: fake.trays[0].tooltip,
+    menu: fake.trays[0].menu.template.map((entry) => entry.label ?? entry.type),
+  };
   const active = (await snapshotOf(call)).activeTrades;
   await until('the badge to count the active trades', () => fake.badge.at(-1) === active, 10_000);
   report.badge = { last: fake.badge.at(-1), activeTrades: active };
@@ -234,7 +288,11 @@ async function session(fake, app) {
   trayEntry(fake, 'quit').click();
   await until('the quit dialog', () => fake.dialogs.length > dialogsBeforeQuit);
   await sleep(200);
-  report.afterCancel = { windows: fake.windows.length, dialog: fake.dialogs[dialogsBeforeQuit]?.message ?? null, quitted: fake.quitted };
+  report.afterCancel = {
+    windows: fake.windows.length,
+    dialog: fake.dialogs[dialogsBeforeQuit]?.message ?? null,
+    quitted: fake.quitted,
+  };
   fake.dialogAnswer = 0;
   trayEntry(fake, 'quit').click();
   await until('the quit', () => fake.quitted, 20_000);
@@ -248,7 +306,11 @@ async function session(fake, app) {
 async function relaunch(fake, app) {
   const { win, call } = await boot(fake);
   report.windowBounds = windowBounds(win);
-  const summary = await until('the relaunch summary', () => fake.notifications.find((n) => n.options.title === 'While you were away'), 60_000);
+  const summary = await until(
+    'the relaunch summary',
+    () => fake.notifications.find((n) => n.options.title === 'While you were away'),
+    60_000,
+  );
   report.summary = summary.options;
   const summaryAt = fake.sent.findIndex((s) => s.payload.notifications?.some((n) => n.title === 'While you were away'));
   report.summaryBatch = fake.sent[summaryAt]?.payload ?? null;

@@ -225,9 +225,11 @@ export class Notification extends EventEmitter {
   }
 }
 
-const displays = (process.env.FAKE_ELECTRON_DISPLAYS ? JSON.parse(process.env.FAKE_ELECTRON_DISPLAYS) : [{ x: 0, y: 0, width: 1920, height: 1040 }]).map(
-  (workArea, index) => ({ id: index + 1, workArea, bounds: workArea }),
-);
+const displays = (
+  process.env.FAKE_ELECTRON_DISPLAYS
+    ? JSON.parse(process.env.FAKE_ELECTRON_DISPLAYS)
+    : [{ x: 0, y: 0, width: 1920, height: 1040 }]
+).map((workArea, index) => ({ id: index + 1, workArea, bounds: workArea }));
 export const screen = { getPrimaryDisplay: () => displays[0], getAllDisplays: () => [...displays] };
 
 const defaultSession = Object.assign(new EventEmitter(), {
@@ -287,4 +289,17 @@ export class Tray extends EventEmitter {
   }
 }
 
-export default { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, safeStorage, screen, session, shell, Tray };
+export default {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  nativeImage,
+  Notification,
+  safeStorage,
+  screen,
+  session,
+  shell,
+  Tray,
+};

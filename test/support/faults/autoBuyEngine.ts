@@ -52,7 +52,11 @@ if (env.AB_SETUP) {
   }
 }
 const rules: AlertRule[] = await app.call('alerts.rules');
-out({ t: 'ready', rules: Object.fromEntries(rules.map((rule) => [rule.name, rule.id])), status: (await app.call('app.snapshot')).autoBuy });
+out({
+  t: 'ready',
+  rules: Object.fromEntries(rules.map((rule) => [rule.name, rule.id])),
+  status: (await app.call('app.snapshot')).autoBuy,
+});
 
 process.on('SIGTERM', () => {
   void app.close().then(() => process.exit(0));

@@ -84,7 +84,10 @@ function trade(tradeId: string, status: TradeStatus, at: string): Trade {
 }
 
 // CRASH_WORKER_ENTRY: a bundled store worker (see storeWorkerBundle.ts), else the TypeScript source through tsx.
-const store = await LocalStore.open({ file, ...(env.CRASH_WORKER_ENTRY ? { workerEntry: new URL(env.CRASH_WORKER_ENTRY) } : {}) });
+const store = await LocalStore.open({
+  file,
+  ...(env.CRASH_WORKER_ENTRY ? { workerEntry: new URL(env.CRASH_WORKER_ENTRY) } : {}),
+});
 out({ t: 'ready', pid: process.pid });
 
 async function itemsLoop(): Promise<never> {
@@ -97,8 +100,16 @@ async function itemsLoop(): Promise<never> {
     const chosen = j === 1 ? ids : pick(ids, 60);
     const op = j === 1 || j % 2 === 1 ? 'upsert' : 'price';
     out({ t: 'begin', op, j, price, ids: chosen });
-    if (op === 'upsert') await applyItemUpserts(store, chosen.map((itemId) => ({ ...(byId.get(itemId) as Item), price })));
-    else await applyPriceChanges(store, chosen.map((itemId) => ({ itemId, price })));
+    if (op === 'upsert')
+      await applyItemUpserts(
+        store,
+        chosen.map((itemId) => ({ ...(byId.get(itemId) as Item), price })),
+      );
+    else
+      await applyPriceChanges(
+        store,
+        chosen.map((itemId) => ({ itemId, price })),
+      );
     out({ t: 'commit', op, j });
   }
 }
@@ -185,7 +196,13 @@ async function catalogLoop(api: MerchantApiClient): Promise<void> {
     }
     // Read back after the commit: the marker price this sync stored.
     const found = await store.findItemsByIds(markers);
-    out({ t: 'commit', op: 'sync', j: g, total: result.total, markerPrice: Math.min(...found.map((item) => item.price)) });
+    out({
+      t: 'commit',
+      op: 'sync',
+      j: g,
+      total: result.total,
+      markerPrice: Math.min(...found.map((item) => item.price)),
+    });
   }
 }
 

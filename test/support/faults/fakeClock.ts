@@ -14,7 +14,11 @@ export const realSleep = (ms: number): Promise<void> => new Promise((resolve) =>
 
 /** Fakes the timers and Date of everything created from now on; they advance with real time until fast-forwarded. */
 export function useFlowingFakeClock(): void {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'], shouldAdvanceTime: true, advanceTimeDelta: 10 });
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    shouldAdvanceTime: true,
+    advanceTimeDelta: 10,
+  });
 }
 
 export function useRealClock(): void {

@@ -55,7 +55,12 @@ export async function startEngine(
     secrets: new MemorySecretStore(),
     log: (line) => logs.push(line),
     startDemo: () => Promise.reject(new Error('no demo sandbox in reliability tests')),
-    override: { baseUrl: account.baseUrl, wsUrl: account.wsUrl, merchantId: account.merchantId, apiKey: account.apiKey },
+    override: {
+      baseUrl: account.baseUrl,
+      wsUrl: account.wsUrl,
+      merchantId: account.merchantId,
+      apiKey: account.apiKey,
+    },
     ...(options.forwardToPrivateAddresses ? { forwardToPrivateAddresses: true } : {}),
   });
   engine.subscribe((batch) => batches.push(batch));
@@ -81,4 +86,3 @@ export async function startEngine(
     },
   };
 }
-

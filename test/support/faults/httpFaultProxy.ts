@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
@@ -159,7 +165,14 @@ export class HttpFaultProxy {
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const path = req.url ?? '/';
-    const seen: SeenRequest = { at: Date.now(), method: req.method ?? 'GET', path, status: null, fault: null, upgrade: false };
+    const seen: SeenRequest = {
+      at: Date.now(),
+      method: req.method ?? 'GET',
+      path,
+      status: null,
+      fault: null,
+      upgrade: false,
+    };
     this.requests.push(seen);
     const fault = this.match(path);
     seen.fault = fault?.kind ?? null;
@@ -167,7 +180,12 @@ export class HttpFaultProxy {
       fault.times--;
       req.resume();
       seen.status = 429;
-      this.answer(res, 429, { error: 'rate_limited', message: 'Rate limit exceeded' }, { 'retry-after': String(fault.retryAfterSeconds) });
+      this.answer(
+        res,
+        429,
+        { error: 'rate_limited', message: 'Rate limit exceeded' },
+        { 'retry-after': String(fault.retryAfterSeconds) },
+      );
       return;
     }
     if (fault?.kind === 'maintenance') {
@@ -188,43 +206,49 @@ export class HttpFaultProxy {
         .map(([name, value]) => `<li>${name}: ${String(value)}</li>`)
         .join('');
       const page = `<html><body><h1>${fault.status} Upstream error</h1><p>Your request:</p><ul>${echoed}</ul></body></html>`;
-      res.writeHead(fault.status, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(page)) });
+      res.writeHead(fault.status, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': String(Buffer.byteLength(page)),
+      });
       res.end(page);
       return;
     }
     const headers = { ...req.headers, host: `${this.target.host}:${this.target.port}` };
     // A body we rewrite must arrive uncompressed.
     if (fault?.kind === 'schema') headers['accept-encoding'] = 'identity';
-    const upstream = httpRequest({ host: this.target.host, port: this.target.port, method: req.method, path, headers }, (answer) => {
-      seen.status = answer.statusCode ?? 0;
-      if (!fault) {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        let body: Buffer = Buffer.concat(chunks);
-        const outHeaders = { ...answer.headers };
-        const status = answer.statusCode ?? 502;
-        if (fault.kind === 'schema' && status >= 200 && status < 300) {
-          body = Buffer.from(fault.body(body.toString('utf8')));
-          delete outHeaders['content-encoding'];
-          delete outHeaders['transfer-encoding'];
-          outHeaders['content-type'] = 'application/json';
+    const upstream = httpRequest(
+      { host: this.target.host, port: this.target.port, method: req.method, path, headers },
+      (answer) => {
+        seen.status = answer.statusCode ?? 0;
+        if (!fault) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
         }
-        outHeaders['content-length'] = String(body.length);
-        const send = () => {
-          if (res.destroyed || res.writableEnded) return;
-          res.writeHead(status, outHeaders);
-          res.end(body);
-        };
-        if (fault.kind === 'delay') this.later(fault.delayMs, send);
-        else send();
-      });
-      answer.on('error', () => res.destroy());
-    });
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          let body: Buffer = Buffer.concat(chunks);
+          const outHeaders = { ...answer.headers };
+          const status = answer.statusCode ?? 502;
+          if (fault.kind === 'schema' && status >= 200 && status < 300) {
+            body = Buffer.from(fault.body(body.toString('utf8')));
+            delete outHeaders['content-encoding'];
+            delete outHeaders['transfer-encoding'];
+            outHeaders['content-type'] = 'application/json';
+          }
+          outHeaders['content-length'] = String(body.length);
+          const send = () => {
+            if (res.destroyed || res.writableEnded) return;
+            res.writeHead(status, outHeaders);
+            res.end(body);
+          };
+          if (fault.kind === 'delay') this.later(fault.delayMs, send);
+          else send();
+        });
+        answer.on('error', () => res.destroy());
+      },
+    );
     upstream.on('error', () => {
       seen.status = 502;
       if (!res.headersSent) this.answer(res, 502, { error: 'bad_gateway', message: 'upstream unreachable' });
@@ -235,21 +259,35 @@ export class HttpFaultProxy {
 
   private answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    });
     res.end(text);
   }
 
   /** WebSocket upgrades pass through as raw TCP (only a maintenance fault refuses them, as the sandbox would). */
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = req.url ?? '/';
-    const seen: SeenRequest = { at: Date.now(), method: req.method ?? 'GET', path, status: null, fault: null, upgrade: true };
+    const seen: SeenRequest = {
+      at: Date.now(),
+      method: req.method ?? 'GET',
+      path,
+      status: null,
+      fault: null,
+      upgrade: true,
+    };
     this.requests.push(seen);
     this.track(socket);
     const fault = this.match(path);
     if (fault?.kind === 'maintenance') {
       seen.fault = 'maintenance';
       seen.status = 503;
-      const body = JSON.stringify({ error: 'maintenance', message: 'System is under maintenance. Please try again later.' });
+      const body = JSON.stringify({
+        error: 'maintenance',
+        message: 'System is under maintenance. Please try again later.',
+      });
       socket.end(
         `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: ${fault.retryAfterSeconds}\r\n` +
           `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -263,7 +301,8 @@ export class HttpFaultProxy {
       let head0 = `${req.method} ${path} HTTP/${req.httpVersion}\r\n`;
       for (let i = 0; i < req.rawHeaders.length; i += 2) {
         const name = req.rawHeaders[i] as string;
-        const value = name.toLowerCase() === 'host' ? `${this.target.host}:${this.target.port}` : (req.rawHeaders[i + 1] as string);
+        const value =
+          name.toLowerCase() === 'host' ? `${this.target.host}:${this.target.port}` : (req.rawHeaders[i + 1] as string);
         head0 += `${name}: ${value}\r\n`;
       }
       upstream.write(`${head0}\r\n`);

@@ -102,7 +102,9 @@ export class AlertService {
     this.rules = await session.store.listAlertRules();
     this.live = this.rules.filter((rule) => rule.enabled).map(compileRule);
     this.fired = new Set(await session.store.firingKeys());
-    this.recipients = new Map((await session.store.listRecipients()).map((recipient) => [recipient.id, recipient.tradeUrl]));
+    this.recipients = new Map(
+      (await session.store.listRecipients()).map((recipient) => [recipient.id, recipient.tradeUrl]),
+    );
     this.baseline = new Set(await session.store.autoBuyBaseline());
     for (const rule of this.rules) this.ruleNames.set(rule.id, rule.name);
     const day = utcDayStart(Date.now());
@@ -114,7 +116,13 @@ export class AlertService {
         day,
         boughtToday: new Map(rows.map((row) => [row.ruleId, row.spent])),
         boughtTotal: new Map(this.rules.map((rule) => [rule.id, rule.autoBuy.spent])),
-        unresolved: unresolved.map(({ externalId, ruleId, itemId, price, at }) => ({ externalId, ruleId, itemId, price, at })),
+        unresolved: unresolved.map(({ externalId, ruleId, itemId, price, at }) => ({
+          externalId,
+          ruleId,
+          itemId,
+          price,
+          at,
+        })),
       });
     }
     this.guard.loadSkips(day, new Map(rows.map((row) => [row.ruleId, row.skipped])));
@@ -185,11 +193,25 @@ export class AlertService {
       const skipped = today.skippedByRule.get(rule.id) ?? 0;
       if (!rule.autoBuy.enabled && spent === 0 && skipped === 0) continue;
       listed.add(rule.id);
-      rules.push({ ruleId: rule.id, ruleName: rule.name, spentToday: spent, skippedToday: skipped, dryRun: rule.autoBuy.dryRun === true, enabled: rule.enabled && rule.autoBuy.enabled });
+      rules.push({
+        ruleId: rule.id,
+        ruleName: rule.name,
+        spentToday: spent,
+        skippedToday: skipped,
+        dryRun: rule.autoBuy.dryRun === true,
+        enabled: rule.enabled && rule.autoBuy.enabled,
+      });
     }
     for (const [ruleId, spent] of today.spentByRule) {
       if (listed.has(ruleId) || spent === 0) continue;
-      rules.push({ ruleId, ruleName: this.ruleNames.get(ruleId) ?? 'a deleted rule', spentToday: spent, skippedToday: today.skippedByRule.get(ruleId) ?? 0, dryRun: false, enabled: false });
+      rules.push({
+        ruleId,
+        ruleName: this.ruleNames.get(ruleId) ?? 'a deleted rule',
+        spentToday: spent,
+        skippedToday: today.skippedByRule.get(ruleId) ?? 0,
+        dryRun: false,
+        enabled: false,
+      });
     }
     return {
       stopped: settings.autoBuyStopped === true,
@@ -207,7 +229,8 @@ export class AlertService {
 
   private requireSession(): AccountSession {
     const session = this.session();
-    if (!session) throw new EngineError('unavailable', 'No account connected: configure one in Settings or use the demo sandbox');
+    if (!session)
+      throw new EngineError('unavailable', 'No account connected: configure one in Settings or use the demo sandbox');
     return session;
   }
 
@@ -221,9 +244,11 @@ export class AlertService {
     const session = this.session();
     if (!session) return;
     let items = source.items ?? [];
-    if (source.itemIds && source.itemIds.length > 0) items = items.concat(await session.store.findItemsByIds(source.itemIds));
+    if (source.itemIds && source.itemIds.length > 0)
+      items = items.concat(await session.store.findItemsByIds(source.itemIds));
     for (const item of items) {
-      for (const compiled of this.live) if (!compiled.needsStanding && compiled.test(item, null)) await this.fire(compiled.rule, item, true);
+      for (const compiled of this.live)
+        if (!compiled.needsStanding && compiled.test(item, null)) await this.fire(compiled.rule, item, true);
     }
     const written = [...(source.itemIds ?? []), ...(source.writtenIds ?? [])];
     if (written.length === 0) return;
@@ -232,7 +257,8 @@ export class AlertService {
       if (!needsStanding) continue;
       const matched = await session.store.matchingItemIds(filtersOfRule(rule), written);
       const unknown = matched.filter((itemId) => !byId.has(itemId));
-      if (unknown.length > 0) for (const item of await session.store.findItemsByIds(unknown)) byId.set(item.itemId, item);
+      if (unknown.length > 0)
+        for (const item of await session.store.findItemsByIds(unknown)) byId.set(item.itemId, item);
       for (const itemId of matched) {
         const item = byId.get(itemId);
         if (item) await this.fire(rule, item, true);
@@ -245,7 +271,9 @@ export class AlertService {
     const session = this.session();
     if (!session) return;
     for (const rule of this.rules.filter((r) => r.enabled)) {
-      const page = await session.store.queryCatalog(catalogQueryOfRule(rule, { anyPrice: false, offset: 0, limit: SYNC_MATCH_LIMIT }));
+      const page = await session.store.queryCatalog(
+        catalogQueryOfRule(rule, { anyPrice: false, offset: 0, limit: SYNC_MATCH_LIMIT }),
+      );
       let fired = 0;
       for (const row of page.rows) if (await this.fire(rule, row, false)) fired++;
       // Listings already on sale when a rule is saved (or after a sync) are stored as firings but
@@ -300,7 +328,8 @@ export class AlertService {
     }
     const notify = notifyEach && settings.notifyAlerts && !settings.alertsPaused;
     const title = decision?.kind === 'dry-run' ? `Dry run: ${rule.name}` : `Alert: ${rule.name}`;
-    const price = decision?.kind === 'dry-run' ? `would buy at ${formatCents(item.price)}` : `at ${formatCents(item.price)}`;
+    const price =
+      decision?.kind === 'dry-run' ? `would buy at ${formatCents(item.price)}` : `at ${formatCents(item.price)}`;
     this.events.push({
       firings: [firing],
       unacknowledgedFirings: await session.store.unacknowledgedFiringCount(),
@@ -340,15 +369,26 @@ export class AlertService {
     /** What the guard keeps of it: an order id bought earlier is not counted twice. */
     let kept: 'bought' | 'unknown' | 'not_bought' = state;
     try {
-      const settled = await session.store.settleAutoBuy({ ...record, state, tradeId, error, ...(heldBack ? { skipped: heldBack } : {}) });
+      const settled = await session.store.settleAutoBuy({
+        ...record,
+        state,
+        tradeId,
+        error,
+        ...(heldBack ? { skipped: heldBack } : {}),
+      });
       let firing = settled.firing;
       if (settled.earlier) {
         // The order id was bought by an earlier attempt (a re-armed rule's same listing): not counted again.
         kept = 'not_bought';
         const message = `Already bought earlier (trade ${settled.earlier.tradeId ?? 'not known'}); not counted again`;
-        if (firingId !== null) firing = await session.store.setFiringAutoBuy(firingId, { tradeId: null, error: message });
+        if (firingId !== null)
+          firing = await session.store.setFiringAutoBuy(firingId, { tradeId: null, error: message });
       }
-      if (firing) this.events.push({ firings: [firing], ...(heldBack ? { unacknowledgedFirings: await session.store.unacknowledgedFiringCount() } : {}) });
+      if (firing)
+        this.events.push({
+          firings: [firing],
+          ...(heldBack ? { unacknowledgedFirings: await session.store.unacknowledgedFiringCount() } : {}),
+        });
     } catch (failure) {
       this.log(`auto-buy: could not record an outcome: ${(failure as Error).message}`);
     }
@@ -377,7 +417,8 @@ export class AlertService {
       const { externalId } = record;
       let trade: Trade | null;
       try {
-        trade = (await session.client.tradeHistory({ externalId })).trades.find((t) => t.externalId === externalId) ?? null;
+        trade =
+          (await session.client.tradeHistory({ externalId })).trades.find((t) => t.externalId === externalId) ?? null;
         if (this.session() !== session) return;
         if (trade) await session.upsertTrades([trade], 'reconcile');
         const settled = await session.store.settleAutoBuy({
@@ -388,11 +429,15 @@ export class AlertService {
         });
         if (settled.firing) this.events.push({ firings: [settled.firing] });
       } catch (error) {
-        this.log(`auto-buy: order ${externalId}: its outcome is still unknown (${(error as Error).message}); counted until it is looked up`);
+        this.log(
+          `auto-buy: order ${externalId}: its outcome is still unknown (${(error as Error).message}); counted until it is looked up`,
+        );
         return;
       }
       this.guard.settle(reservation, trade ? 'bought' : 'not_bought');
-      this.log(`auto-buy: order ${externalId} looked up: ${trade ? `bought (trade ${trade.tradeId})` : 'no trade, not counted'}`);
+      this.log(
+        `auto-buy: order ${externalId} looked up: ${trade ? `bought (trade ${trade.tradeId})` : 'no trade, not counted'}`,
+      );
       this.publishStatus();
     }
   }
@@ -428,7 +473,8 @@ export class AlertService {
     if (rule.autoBuy.dryRun === true) return { kind: 'dry-run' };
     const externalId = `auto-${rule.id.slice(0, 12)}-${item.itemId}-${item.price}`;
     // A re-armed rule meets the same listing again: its first attempt's outcome comes first.
-    if (this.guard.holds(externalId)) return { kind: 'skip', reason: 'an earlier attempt at this listing and price has no known outcome yet' };
+    if (this.guard.holds(externalId))
+      return { kind: 'skip', reason: 'an earlier attempt at this listing and price has no known outcome yet' };
     const record = { externalId, ruleId: rule.id, itemId: item.itemId, price: item.price, at: toUtcIso(Date.now()) };
     try {
       // Written before the request: a lost answer or a kill cannot make the app forget this buy.
@@ -442,13 +488,24 @@ export class AlertService {
   }
 
   /** Buys through the idempotent buy path; the guard rails are asked again right before the request is written. */
-  private async send(session: AccountSession, rule: AlertRule, item: Candidate, reservation: Reservation): Promise<AutoBuyOutcome> {
+  private async send(
+    session: AccountSession,
+    rule: AlertRule,
+    item: Candidate,
+    reservation: Reservation,
+  ): Promise<AutoBuyOutcome> {
     const recipientId = rule.autoBuy.recipientId as string;
     const tradeUrl = this.recipients.get(recipientId);
     let heldBack: string | null = null;
     try {
       const { outcome } = await this.buying.placeById(
-        { itemId: item.itemId, assetId: item.assetId, price: item.price, recipient: tradeUrl ? { tradeUrl } : { recipientId }, externalId: reservation.externalId },
+        {
+          itemId: item.itemId,
+          assetId: item.assetId,
+          price: item.price,
+          recipient: tradeUrl ? { tradeUrl } : { recipientId },
+          externalId: reservation.externalId,
+        },
         // The order id is this buy's own: skip the cache look-up; should the server know it already (an earlier
         // attempt), its duplicate_external_id answer is looked up instead.
         { cacheLookup: false, admit: () => (heldBack = this.admit(session, reservation)) },
@@ -459,7 +516,8 @@ export class AlertService {
       }
       const state = outcome.failure.code === 'outcome_unknown' ? 'unknown' : 'not_bought';
       // Held back by the last look at the guard rails: not sent, counted as a skip.
-      if (heldBack !== null && outcome.failure.code === 'not_sent') return { state, tradeId: null, error: null, heldBack };
+      if (heldBack !== null && outcome.failure.code === 'not_sent')
+        return { state, tradeId: null, error: null, heldBack };
       return { state, tradeId: null, error: outcome.failure.message, heldBack: null };
     } catch (error) {
       // Whether it left is not known: counted until its order id is looked up.
@@ -471,7 +529,8 @@ export class AlertService {
   private admit(session: AccountSession, reservation: Reservation): string | null {
     if (this.session() !== session) return 'another account was opened before it was sent';
     const rule = this.rules.find((candidate) => candidate.id === reservation.ruleId);
-    if (!rule?.enabled || !rule.autoBuy.enabled || rule.autoBuy.dryRun === true) return 'the rule stopped auto-buying before it was sent';
+    if (!rule?.enabled || !rule.autoBuy.enabled || rule.autoBuy.dryRun === true)
+      return 'the rule stopped auto-buying before it was sent';
     const verdict = this.guard.verdict(rule, reservation.price, this.settings().alertsPaused, reservation);
     return verdict.buy ? null : verdict.reason;
   }

@@ -14,7 +14,8 @@ const PREVIEW_ITEMS = 20;
  */
 export function autoBuyRuleProblem(input: ParsedAlertRuleInput): string | null {
   if (!input.autoBuy.enabled) return null;
-  if (input.maxPrice === null) return 'Auto-buy needs a maximum price per item: set "Max price" on the rule (a cap alone does not limit what one item costs)';
+  if (input.maxPrice === null)
+    return 'Auto-buy needs a maximum price per item: set "Max price" on the rule (a cap alone does not limit what one item costs)';
   return null;
 }
 
@@ -48,7 +49,9 @@ export async function previewMatches(store: LocalStore, rule: AlertRule): Promis
   return {
     count: rows.length,
     total: rows.reduce((sum, row) => sum + row.price, 0),
-    items: rows.slice(0, PREVIEW_ITEMS).map((row) => ({ itemId: row.itemId, market_hash_name: row.market_hash_name, price: row.price })),
+    items: rows
+      .slice(0, PREVIEW_ITEMS)
+      .map((row) => ({ itemId: row.itemId, market_hash_name: row.market_hash_name, price: row.price })),
   };
 }
 
@@ -57,7 +60,10 @@ export async function previewMatches(store: LocalStore, rule: AlertRule): Promis
  * any price, so neither one on sale now nor a later price drop of one is bought; 'buy' stores none.
  */
 export async function armAutoBuy(store: LocalStore, rule: AlertRule, existing: 'skip' | 'buy'): Promise<number> {
-  const itemIds = rule.autoBuy.enabled && existing === 'skip' ? (await cachedMatches(store, rule, true)).map((row) => row.itemId) : [];
+  const itemIds =
+    rule.autoBuy.enabled && existing === 'skip'
+      ? (await cachedMatches(store, rule, true)).map((row) => row.itemId)
+      : [];
   await store.setAutoBuyBaseline(rule.id, itemIds);
   return itemIds.length;
 }

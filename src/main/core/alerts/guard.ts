@@ -153,7 +153,12 @@ export class AutoBuyGuard {
     return (this.boughtToday.get(ruleId) ?? 0) + this.extra(ruleId, true, except);
   }
 
-  get today(): { day: number; spentTotal: number; spentByRule: ReadonlyMap<string, number>; skippedByRule: ReadonlyMap<string, number> } {
+  get today(): {
+    day: number;
+    spentTotal: number;
+    spentByRule: ReadonlyMap<string, number>;
+    skippedByRule: ReadonlyMap<string, number>;
+  } {
     this.rollDay(Date.now());
     const spentByRule = new Map<string, number>();
     const ids = new Set([...this.boughtToday.keys(), ...[...this.counted.values()].map((entry) => entry.ruleId)]);
@@ -164,12 +169,22 @@ export class AutoBuyGuard {
   /** What may be spent before the floor, as far as anything we know says (`except` not taken off); null when the balance is unknown. */
   available(except: Reservation | null = null): number | null {
     const session = this.balance();
-    if (this.confirmedAvailable !== null && this.outstanding.size === 0 && session !== null && session !== this.balanceAtConfirm) {
+    if (
+      this.confirmedAvailable !== null &&
+      this.outstanding.size === 0 &&
+      session !== null &&
+      session !== this.balanceAtConfirm
+    ) {
       this.confirmedAvailable = null; // a read after everything settled: the session's balance is current again
     }
-    const known = [session?.total_available, this.confirmedAvailable ?? undefined].filter((v): v is number => typeof v === 'number');
+    const known = [session?.total_available, this.confirmedAvailable ?? undefined].filter(
+      (v): v is number => typeof v === 'number',
+    );
     if (known.length === 0) return null;
-    return Math.min(...known) - sum([...this.outstanding].filter(([token]) => token !== except?.token).map(([, entry]) => entry.price));
+    return (
+      Math.min(...known) -
+      sum([...this.outstanding].filter(([token]) => token !== except?.token).map(([, entry]) => entry.price))
+    );
   }
 
   /**
@@ -181,13 +196,15 @@ export class AutoBuyGuard {
     this.rollDay(Date.now());
     const settings = this.settings();
     if (rule.maxPrice === null) return { buy: false, reason: 'no maximum price per item: auto-buy needs one' };
-    if (price > rule.maxPrice) return { buy: false, reason: `above the rule's maximum price of ${formatCents(rule.maxPrice)}` };
+    if (price > rule.maxPrice)
+      return { buy: false, reason: `above the rule's maximum price of ${formatCents(rule.maxPrice)}` };
     if (settings.autoBuyStopped === true) return { buy: false, reason: 'auto-buy is stopped (stop all)' };
     if (alertsPaused) return { buy: false, reason: 'alerts are paused' };
     if (!rule.autoBuy.recipientId) return { buy: false, reason: 'no recipient chosen for auto-buy' };
     const total = (this.boughtTotal.get(rule.id) ?? 0) + this.extra(rule.id, false, own);
     if (total + price > rule.autoBuy.spendCap) return { buy: false, reason: 'the rule would exceed its spend cap' };
-    if (this.spentTodayBy(rule.id, own) + price > rule.autoBuy.dailyCap) return { buy: false, reason: "the rule would exceed today's cap" };
+    if (this.spentTodayBy(rule.id, own) + price > rule.autoBuy.dailyCap)
+      return { buy: false, reason: "the rule would exceed today's cap" };
     const budget = settings.autoBuyDailyBudget ?? null;
     if (budget !== null && sum(this.boughtToday.values()) + this.extra(null, true, own) + price > budget) {
       return { buy: false, reason: `the daily auto-buy budget of ${formatCents(budget)} would be exceeded` };
@@ -196,8 +213,10 @@ export class AutoBuyGuard {
     const floor = settings.autoBuyBalanceFloor ?? 0;
     if (floor > 0) {
       const available = this.available(own);
-      if (available === null) return { buy: false, reason: 'the balance is not known yet, so the balance floor cannot be checked' };
-      if (available - price < floor) return { buy: false, reason: `it would leave less than the balance floor of ${formatCents(floor)} available` };
+      if (available === null)
+        return { buy: false, reason: 'the balance is not known yet, so the balance floor cannot be checked' };
+      if (available - price < floor)
+        return { buy: false, reason: `it would leave less than the balance floor of ${formatCents(floor)} available` };
     }
     return { buy: true };
   }
@@ -213,13 +232,16 @@ export class AutoBuyGuard {
 
   /** Whether an auto-buy of this order id is in flight or its outcome unknown (then another attempt must wait). */
   holds(externalId: string): boolean {
-    for (const entry of this.counted.values()) if (entry.externalId === externalId && entry.state !== 'bought') return true;
+    for (const entry of this.counted.values())
+      if (entry.externalId === externalId && entry.state !== 'bought') return true;
     return false;
   }
 
   /** Auto-buys whose outcome is unknown, to look up by order id. */
   unresolved(): Reservation[] {
-    return [...this.counted.values()].filter((entry) => entry.state === 'unknown').map(({ state: _state, ...reservation }) => reservation);
+    return [...this.counted.values()]
+      .filter((entry) => entry.state === 'unknown')
+      .map(({ state: _state, ...reservation }) => reservation);
   }
 
   /**

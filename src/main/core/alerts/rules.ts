@@ -30,6 +30,15 @@ export function utcDayStart(epochMs: number): number {
 }
 
 /** The catalog query of a rule's matches in the cache, cheapest first. */
-export function catalogQueryOfRule(rule: AlertRule, page: { anyPrice: boolean; offset: number; limit: number }): ParsedCatalogQuery {
-  return catalogQuerySchema.parse({ ...filtersOfRule(rule, page.anyPrice), sort: 'price', direction: 'asc', offset: page.offset, limit: page.limit });
+export function catalogQueryOfRule(
+  rule: AlertRule,
+  page: { anyPrice: boolean; offset: number; limit: number },
+): ParsedCatalogQuery {
+  return catalogQuerySchema.parse({
+    ...filtersOfRule(rule, page.anyPrice),
+    sort: 'price',
+    direction: 'asc',
+    offset: page.offset,
+    limit: page.limit,
+  });
 }

@@ -71,7 +71,10 @@ type Query = Record<string, string | number | boolean | undefined>;
  * WeakRef per call in the long-lived source signal and never prunes it (nodejs/node#55351), one
  * leaked entry per API request for the life of the session.
  */
-function requestSignal(signal: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut(): boolean; done(): void } {
+function requestSignal(
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): { signal: AbortSignal; timedOut(): boolean; done(): void } {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -184,7 +187,11 @@ export class MerchantApiClient {
     return { baseUrl: this.baseUrl, merchantId: this.merchantId };
   }
 
-  async #call<N extends EndpointName>(name: N, input: { query?: Query; body?: unknown }, options?: CallOptions): Promise<EndpointResponse<N>> {
+  async #call<N extends EndpointName>(
+    name: N,
+    input: { query?: Query; body?: unknown },
+    options?: CallOptions,
+  ): Promise<EndpointResponse<N>> {
     const endpoint = ENDPOINTS[name];
     const { path } = endpoint;
     const signal = options?.signal;
@@ -192,7 +199,9 @@ export class MerchantApiClient {
     const refusal = admit?.() ?? null;
     if (refusal !== null) throw notSentError(path, refusal);
     // No await when a slot is free: the request is written in the caller's task (auto-buy is a race).
-    const slot = (signal?.aborted ? null : this.limiter.tryAcquire(endpoint.bucket)) ?? (await this.#acquire(endpoint.bucket, path, signal, admit));
+    const slot =
+      (signal?.aborted ? null : this.limiter.tryAcquire(endpoint.bucket)) ??
+      (await this.#acquire(endpoint.bucket, path, signal, admit));
 
     const request = requestSignal(signal, this.#timeoutMs);
     const url = `${this.baseUrl}${path}${input.query ? toQueryString(input.query) : ''}`;
@@ -234,11 +243,18 @@ export class MerchantApiClient {
     return parsed.data as EndpointResponse<N>;
   }
 
-  async #acquire(bucket: 'catalog' | 'default', path: string, signal: AbortSignal | undefined, admit?: () => string | null): Promise<RateSlot> {
-    const gate = admit && (() => {
-      const reason = admit();
-      return reason === null ? null : notSentError(path, reason);
-    });
+  async #acquire(
+    bucket: 'catalog' | 'default',
+    path: string,
+    signal: AbortSignal | undefined,
+    admit?: () => string | null,
+  ): Promise<RateSlot> {
+    const gate =
+      admit &&
+      (() => {
+        const reason = admit();
+        return reason === null ? null : notSentError(path, reason);
+      });
     try {
       return await this.limiter.acquire(bucket, signal, gate);
     } catch (error) {

@@ -66,7 +66,11 @@ const SNIPPET_LENGTH = 120;
 function describeBody(bodyText: string, contentType: string | null): string {
   if (bodyText.trim() === '') return 'an empty body';
   // Proxies answer with HTML pages; show their text, not their markup.
-  const text = bodyText.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = bodyText
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const snippet = text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH)}…` : text;
   return `a ${contentType?.split(';')[0] ?? 'non-JSON'} body${snippet ? `: "${snippet}"` : ''}`;
 }
@@ -96,10 +100,26 @@ export function errorFromResponse(
   const envelope = readEnvelope(bodyText);
   if (envelope) {
     const message = envelope.message ?? `HTTP ${status} ${envelope.error} from ${endpoint}`;
-    return new ApiRequestError({ kind: 'http', endpoint, status, code: envelope.error, message, retryable, retryAfterMs });
+    return new ApiRequestError({
+      kind: 'http',
+      endpoint,
+      status,
+      code: envelope.error,
+      message,
+      retryable,
+      retryAfterMs,
+    });
   }
   const message = `HTTP ${status} from ${endpoint} with ${describeBody(bodyText, headerValue(headers, 'content-type'))} (not the API's error envelope)`;
-  return new ApiRequestError({ kind: 'http', endpoint, status, code: `http_${status}`, message, retryable, retryAfterMs });
+  return new ApiRequestError({
+    kind: 'http',
+    endpoint,
+    status,
+    code: `http_${status}`,
+    message,
+    retryable,
+    retryAfterMs,
+  });
 }
 
 const MAX_LISTED_ISSUES = 3;
@@ -116,7 +136,9 @@ export function schemaError(endpoint: string, problem: z.ZodError | string): Api
   if (typeof problem === 'string') {
     detail = problem;
   } else {
-    const issues = problem.issues.map((issue) => `${issuePath(issue.path)}: ${issue.message.replace(/^Invalid input: /, '')}`);
+    const issues = problem.issues.map(
+      (issue) => `${issuePath(issue.path)}: ${issue.message.replace(/^Invalid input: /, '')}`,
+    );
     const more = issues.length > MAX_LISTED_ISSUES ? ` (and ${issues.length - MAX_LISTED_ISSUES} more)` : '';
     detail = issues.slice(0, MAX_LISTED_ISSUES).join('; ') + more;
   }
@@ -154,7 +176,13 @@ export function networkError(endpoint: string, cause: unknown): ApiRequestError 
 }
 
 export function abortedError(endpoint: string): ApiRequestError {
-  return new ApiRequestError({ kind: 'aborted', endpoint, code: 'aborted', message: `request to ${endpoint} was cancelled`, retryable: false });
+  return new ApiRequestError({
+    kind: 'aborted',
+    endpoint,
+    code: 'aborted',
+    message: `request to ${endpoint} was cancelled`,
+    retryable: false,
+  });
 }
 
 /** The caller withdrew the request before it was written (its `admit` gave this reason): nothing left. */

@@ -67,7 +67,8 @@ function responseHeaders(raw: string[]): Headers {
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string;
     // Set-Cookie is the one header that must not be joined; nothing here reads it.
-    if (name.toLowerCase() !== 'content-encoding' && name.toLowerCase() !== 'content-length') headers.append(name, raw[i + 1] as string);
+    if (name.toLowerCase() !== 'content-encoding' && name.toLowerCase() !== 'content-length')
+      headers.append(name, raw[i + 1] as string);
   }
   return headers;
 }
@@ -118,7 +119,13 @@ export const nodeFetch: typeof fetch = (input, init = {}) => {
             finish(() => {
               const status = response.statusCode ?? 0;
               const nullBody = status === 204 || status === 205 || status === 304;
-              resolve(new Response(nullBody ? null : new Uint8Array(decoded), { status, statusText: response.statusMessage ?? '', headers: responseHeaders(response.rawHeaders) }));
+              resolve(
+                new Response(nullBody ? null : new Uint8Array(decoded), {
+                  status,
+                  statusText: response.statusMessage ?? '',
+                  headers: responseHeaders(response.rawHeaders),
+                }),
+              );
             }),
           (error: unknown) => finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
         );

@@ -354,13 +354,17 @@ export class ClientRateLimiter {
     if (this.#timer) this.#timers.clearTimeout(this.#timer.handle);
     this.#timer = null;
     if (wake === null) return;
-    const handle = this.#timers.setTimeout(() => {
-      this.#timer = null;
-      this.#pump();
-      this.#schedule();
-    }, Math.max(0, wake - this.#now()));
+    const handle = this.#timers.setTimeout(
+      () => {
+        this.#timer = null;
+        this.#pump();
+        this.#schedule();
+      },
+      Math.max(0, wake - this.#now()),
+    );
     // Waking only to refresh a status display must not keep the process alive.
-    if (!BUCKETS.some((bucket) => this.#buckets[bucket].waiters.length > 0)) (handle as { unref?: () => void }).unref?.();
+    if (!BUCKETS.some((bucket) => this.#buckets[bucket].waiters.length > 0))
+      (handle as { unref?: () => void }).unref?.();
     this.#timer = { handle, at: wake };
   }
 

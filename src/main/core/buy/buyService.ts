@@ -34,7 +34,15 @@ type Recipient = BuyByIdInput['recipient'];
 /** What one buy asks for: a trade answering the same order id must match it to be the same order. */
 type Order =
   | { kind: 'id'; itemId: number; assetId: string; price: number; tradeUrl: string }
-  | { kind: 'name'; market_hash_name: string; phase: string | null; maxPrice: number; itemId: number | null; assetId: string | null; tradeUrl: string };
+  | {
+      kind: 'name';
+      market_hash_name: string;
+      phase: string | null;
+      maxPrice: number;
+      itemId: number | null;
+      assetId: string | null;
+      tradeUrl: string;
+    };
 
 /** A buy's outcome, and whether it made a trade not counted before (auto-buy adds spend only then). */
 export interface Placement {
@@ -54,7 +62,8 @@ function orderKey(order: Order): string {
 /** Whether a trade the server holds under an order id is this order (the same item, price and recipient). */
 function sameOrder(order: Order, trade: Trade): boolean {
   if (trade.tradeUrl !== order.tradeUrl) return false;
-  if (order.kind === 'id') return trade.itemId === order.itemId && trade.assetId === order.assetId && trade.price === order.price;
+  if (order.kind === 'id')
+    return trade.itemId === order.itemId && trade.assetId === order.assetId && trade.price === order.price;
   return (
     trade.market_hash_name === order.market_hash_name &&
     trade.price <= order.maxPrice &&
@@ -144,7 +153,10 @@ export class BuyService {
     }
     const available = session.balance ? session.balance.total_available : null;
     if (available !== null && input.price > available) {
-      warnings.push({ code: 'low-funds', message: `Only ${formatCents(available)} available for a ${formatCents(input.price)} buy.` });
+      warnings.push({
+        code: 'low-funds',
+        message: `Only ${formatCents(available)} available for a ${formatCents(input.price)} buy.`,
+      });
     }
     // An order id names one trade for good: one the cache already holds is said at review, not first at the refusal.
     const used = input.externalId ? await session.store.findTradeByExternalId(input.externalId) : null;
@@ -173,7 +185,12 @@ export class BuyService {
   private async canonicalName(typed: string): Promise<string> {
     try {
       const page = await this.session().store.queryCatalog({ search: nameSearchText(typed), limit: 200 });
-      return resolveName(typed, page.rows.map((row) => row.market_hash_name)) ?? typed;
+      return (
+        resolveName(
+          typed,
+          page.rows.map((row) => row.market_hash_name),
+        ) ?? typed
+      );
     } catch {
       return typed; // the server judges the name as typed
     }
@@ -182,7 +199,8 @@ export class BuyService {
   /** buyById, also saying whether the trade is new to us (auto-buy's spend). */
   async placeById(input: BuyByIdInput, options: PlaceOptions = {}): Promise<Placement> {
     // A trade URL given needs no look-up, and no await: an auto-buy's request goes out in the frame's task.
-    const tradeUrl = 'tradeUrl' in input.recipient ? input.recipient.tradeUrl : await this.resolveRecipient(input.recipient);
+    const tradeUrl =
+      'tradeUrl' in input.recipient ? input.recipient.tradeUrl : await this.resolveRecipient(input.recipient);
     const order: Order = { kind: 'id', itemId: input.itemId, assetId: input.assetId, price: input.price, tradeUrl };
     const externalId = input.externalId ?? this.retriedId(order) ?? `md-${randomUUID()}`;
     const body: BuyRequest = {
@@ -196,7 +214,14 @@ export class BuyService {
     const refused = firstFailedCheck(buyRequestChecks, body);
     if (refused) return this.refuse(externalId, refused.code, refused.message, input.price);
     const admit = options.admit;
-    return this.send(externalId, order, input.price, input.itemId, () => this.session().client.buy(body, admit ? { admit } : undefined), options);
+    return this.send(
+      externalId,
+      order,
+      input.price,
+      input.itemId,
+      () => this.session().client.buy(body, admit ? { admit } : undefined),
+      options,
+    );
   }
 
   /** buyByName, also saying whether the trade is new to us. */
@@ -223,7 +248,9 @@ export class BuyService {
     };
     const refused = firstFailedCheck(buyByNameRequestChecks, body);
     if (refused) return this.refuse(externalId, refused.code, refused.message, input.maxPrice);
-    return this.send(externalId, order, input.maxPrice, input.itemId ?? null, () => this.session().client.buyByName(body));
+    return this.send(externalId, order, input.maxPrice, input.itemId ?? null, () =>
+      this.session().client.buyByName(body),
+    );
   }
 
   private async resolveRecipient(recipient: Recipient): Promise<string> {
@@ -254,13 +281,17 @@ export class BuyService {
   private settled(externalId: string): void {
     const order = this.unanswered.get(externalId);
     this.unanswered.delete(externalId);
-    if (order && this.unknownByOrder.get(orderKey(order))?.externalId === externalId) this.unknownByOrder.delete(orderKey(order));
+    if (order && this.unknownByOrder.get(orderKey(order))?.externalId === externalId)
+      this.unknownByOrder.delete(orderKey(order));
   }
 
   private refuse(externalId: string, code: string, message: string, price: number, retryable = false): Placement {
     const session = this.session();
     const available = session.balance ? session.balance.total_available : null;
-    return { outcome: { ok: false, externalId, failure: describeBuyFailure({ code, message, retryable, available, price }) }, placed: false };
+    return {
+      outcome: { ok: false, externalId, failure: describeBuyFailure({ code, message, retryable, available, price }) },
+      placed: false,
+    };
   }
 
   private async send(
@@ -312,7 +343,8 @@ export class BuyService {
     } catch (error) {
       if (!(error instanceof ApiRequestError)) throw error;
       const unsent = notSentReason(error);
-      if (unsent !== null) return this.notSent(externalId, order, price, `The marketplace could not be reached (${unsent})`, ours);
+      if (unsent !== null)
+        return this.notSent(externalId, order, price, `The marketplace could not be reached (${unsent})`, ours);
       if (error.code === 'not_sent') return this.notSent(externalId, order, price, error.message, ours);
       if (this.outcomeUnknown(error)) return this.recover(externalId, order, price, error.message);
       return this.refused(externalId, order, price, error, ours);
@@ -326,14 +358,26 @@ export class BuyService {
   }
 
   /** The server refused. For our own unanswered id, a refusal may be caused by the earlier attempt: check first. */
-  private async refused(externalId: string, order: Order, price: number, error: ApiRequestError, ours: boolean): Promise<Placement> {
+  private async refused(
+    externalId: string,
+    order: Order,
+    price: number,
+    error: ApiRequestError,
+    ours: boolean,
+  ): Promise<Placement> {
     const session = this.session();
     if (ours || error.code === 'duplicate_external_id') {
       // item_unavailable (the earlier attempt bought it) or duplicate_external_id (it holds the id): the
       // trade is found by the id, or the refusal is genuine.
       const found = await this.lookup(externalId, ours ? LOOKUP_ATTEMPTS : 1);
       if (found.checked && found.trade) return this.answerForExisting(externalId, order, found.trade, ours, price);
-      if (!found.checked && ours) return this.unknown(externalId, order, price, `${error.message}; the order could not be checked (${found.error})`);
+      if (!found.checked && ours)
+        return this.unknown(
+          externalId,
+          order,
+          price,
+          `${error.message}; the order could not be checked (${found.error})`,
+        );
       if (error.code === 'duplicate_external_id') {
         return this.refuse(
           externalId,
@@ -345,7 +389,8 @@ export class BuyService {
     }
     this.settled(externalId);
     let failureAvailable = session.balance?.total_available ?? null;
-    if (error.code === 'insufficient_balance') failureAvailable = (await session.refreshBalance())?.total_available ?? failureAvailable;
+    if (error.code === 'insufficient_balance')
+      failureAvailable = (await session.refreshBalance())?.total_available ?? failureAvailable;
     return {
       outcome: {
         ok: false,
@@ -369,7 +414,13 @@ export class BuyService {
    * unanswered attempt (new to us), or the same item, price and recipient (a repeat). Anything else is
    * another order that used the id: a duplicate_external_id the user must see.
    */
-  private async answerForExisting(externalId: string, order: Order, trade: Trade, ours: boolean, price: number): Promise<Placement> {
+  private async answerForExisting(
+    externalId: string,
+    order: Order,
+    trade: Trade,
+    ours: boolean,
+    price: number,
+  ): Promise<Placement> {
     if (sameOrder(order, trade)) {
       if (ours) {
         this.settled(externalId);
@@ -390,7 +441,11 @@ export class BuyService {
 
   /** No answer, or one that says nothing about the buy: the trade may or may not exist. */
   private outcomeUnknown(error: ApiRequestError): boolean {
-    return error.kind === 'timeout' || error.kind === 'network' || (error.status !== null && error.status >= 500 && error.status !== 503);
+    return (
+      error.kind === 'timeout' ||
+      error.kind === 'network' ||
+      (error.status !== null && error.status >= 500 && error.status !== 503)
+    );
   }
 
   /**
@@ -427,7 +482,11 @@ export class BuyService {
   private unknown(externalId: string, order: Order, price: number, message: string): Placement {
     this.rememberUnknown(externalId, order);
     return {
-      outcome: { ok: false, externalId, failure: describeBuyFailure({ code: 'outcome_unknown', message, retryable: true, price }) },
+      outcome: {
+        ok: false,
+        externalId,
+        failure: describeBuyFailure({ code: 'outcome_unknown', message, retryable: true, price }),
+      },
       placed: false,
     };
   }
@@ -470,7 +529,8 @@ const UNSENT_CAUSES: Record<string, string> = {
 function notSentReason(error: ApiRequestError): string | null {
   if (error.kind !== 'network') return null;
   const cause: unknown = error.cause;
-  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? (cause as { code: unknown }).code : null;
+  const code =
+    typeof cause === 'object' && cause !== null && 'code' in cause ? (cause as { code: unknown }).code : null;
   return typeof code === 'string' ? (UNSENT_CAUSES[code] ?? null) : null;
 }
 

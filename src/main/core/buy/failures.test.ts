@@ -17,16 +17,31 @@ describe('buy failure messages', () => {
   });
 
   it('offers the new price for a one-click re-buy', () => {
-    const failure = describeBuyFailure({ code: 'price_changed', message: priceChangedMessage(1500), retryable: false, price: 1400 });
+    const failure = describeBuyFailure({
+      code: 'price_changed',
+      message: priceChangedMessage(1500),
+      retryable: false,
+      price: 1400,
+    });
     expect(failure).toMatchObject({ newPrice: 1500, nextStep: 'Buy at $15.00, or cancel.' });
     expect(failure.message).toBe('The price changed to $15.00 (you confirmed $14.00).');
   });
 
   it('says until when a partner is blocked and how much is available', () => {
-    const blocked = describeBuyFailure({ code: 'partner_blocked', message: partnerBlockedMessage(Date.UTC(2026, 0, 2)), retryable: false });
+    const blocked = describeBuyFailure({
+      code: 'partner_blocked',
+      message: partnerBlockedMessage(Date.UTC(2026, 0, 2)),
+      retryable: false,
+    });
     expect(blocked.blockedUntil).toBe('2026-01-02T00:00:00.000Z');
     expect(blocked.message).toContain('2026-01-02T00:00:00.000Z');
-    const poor = describeBuyFailure({ code: 'insufficient_balance', message: 'x', retryable: false, available: 5000, price: 7000 });
+    const poor = describeBuyFailure({
+      code: 'insufficient_balance',
+      message: 'x',
+      retryable: false,
+      available: 5000,
+      price: 7000,
+    });
     expect(poor).toMatchObject({ available: 5000, message: 'Not enough funds: $50.00 available, $70.00 needed.' });
   });
 
@@ -36,7 +51,9 @@ describe('buy failure messages', () => {
       message: 'No listing of this name in Phase 2 is on sale.',
       nextStep: expect.stringMatching(/^Choose another phase, or Any phase/),
     });
-    expect(describeBuyFailure({ ...base, targeted: true, phase: null }).message).toBe('The targeted listing is not on sale any more (sold, or taken off sale).');
+    expect(describeBuyFailure({ ...base, targeted: true, phase: null }).message).toBe(
+      'The targeted listing is not on sale any more (sold, or taken off sale).',
+    );
     expect(describeBuyFailure({ ...base, phase: null }).nextStep).toMatch(/^Check the name/);
   });
 

@@ -42,7 +42,8 @@ const NEXT_STEPS: Record<string, string> = {
   invalid_request: 'Check the buy details and try again.',
   invalid_price: 'Enter a price above $0.00.',
   invalid_trade_duration: 'Choose a trade duration between 10 minutes and 12 hours.',
-  invalid_tradeurl: "Paste the recipient's full trade offer URL (https://steamcommunity.com/tradeoffer/new/?partner=…&token=…).",
+  invalid_tradeurl:
+    "Paste the recipient's full trade offer URL (https://steamcommunity.com/tradeoffer/new/?partner=…&token=…).",
   item_unavailable: 'Pick another listing of this item — Buy by name takes the cheapest one.',
   asset_mismatch: 'The listing changed since the catalog was synced: refresh the catalog and try again.',
   price_changed: 'Buy at the new price, or cancel.',
@@ -100,15 +101,18 @@ export function describeBuyFailure(context: FailureContext): BuyFailure {
         failure.nextStep = 'Untick "Target one specific item" to buy the cheapest listing of the name instead.';
       } else if (context.byName && context.phase) {
         failure.message = `No listing of this name in ${context.phase} is on sale.`;
-        failure.nextStep = 'Choose another phase, or Any phase: the item detail lists the phases on sale in the local catalog.';
+        failure.nextStep =
+          'Choose another phase, or Any phase: the item detail lists the phases on sale in the local catalog.';
       } else if (context.byName) {
         failure.message = 'No listing of this name is on sale.';
-        failure.nextStep = 'Check the name: pick it from the suggestions, which list the names on sale in the local catalog.';
+        failure.nextStep =
+          'Check the name: pick it from the suggestions, which list the names on sale in the local catalog.';
       }
       break;
     }
     case 'too_many_active_trades': {
-      if (/another account|holding/i.test(message)) failure.nextStep = 'Buy a listing of the same item held by another account.';
+      if (/another account|holding/i.test(message))
+        failure.nextStep = 'Buy a listing of the same item held by another account.';
       else if (/owner|wait/i.test(message)) failure.nextStep = "Wait for the recipient's open offers to finish.";
       break;
     }

@@ -21,7 +21,12 @@ const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com\d|lpt\d)(?:\.|$)/;
  */
 export function safeFileName(merchantId: string): string {
   if (merchantId.length <= 100 && PLAIN_ID.test(merchantId) && !WINDOWS_RESERVED.test(merchantId)) return merchantId;
-  const readable = merchantId.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 60).replace(/^_+|_+$/g, '') || 'id';
+  const readable =
+    merchantId
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .slice(0, 60)
+      .replace(/^_+|_+$/g, '') || 'id';
   const hash = createHash('sha256').update(merchantId).digest('hex').slice(0, 16);
   return `${readable}__${hash}`;
 }
@@ -59,7 +64,13 @@ function earlierFile(dataDir: string, merchantId: string, kind: AccountKind): st
   return join(dataDir, 'accounts', `${kind === 'demo' ? 'demo-' : ''}${name}.sqlite`);
 }
 
-async function adoptEarlierFile(dataDir: string, merchantId: string, kind: AccountKind, file: string, log: (line: string) => void): Promise<void> {
+async function adoptEarlierFile(
+  dataDir: string,
+  merchantId: string,
+  kind: AccountKind,
+  file: string,
+  log: (line: string) => void,
+): Promise<void> {
   const earlier = earlierFile(dataDir, merchantId, kind);
   if (earlier === file || !existsSync(earlier)) return;
   let owner: unknown;

@@ -14,7 +14,9 @@ export type AccountEndpoint = z.infer<typeof accountSchema>;
 
 const settingsSchema = z.object({
   theme: z.enum(['dark', 'light']).default('dark'),
-  notifyStatuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).default(['SENT', 'COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'REJECTED']),
+  notifyStatuses: z
+    .array(z.enum(TRADE_STATUSES_ACCEPTED))
+    .default(['SENT', 'COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'REJECTED']),
   notifyAlerts: z.boolean().default(true),
   alertsPaused: z.boolean().default(false),
   demoSandbox: z.boolean().default(true),
@@ -25,7 +27,9 @@ const settingsSchema = z.object({
   autoBuyDailyBudget: z.int().min(0).nullable().default(null),
   autoBuyBalanceFloor: z.int().min(0).default(0),
   forwardUrl: z.string().max(MAX_FORWARD_URL_LENGTH).nullable().default(null),
-  forwardCategories: z.array(z.enum(['trade', 'alert', 'auto-buy', 'connection'])).default(['trade', 'alert', 'auto-buy']),
+  forwardCategories: z
+    .array(z.enum(['trade', 'alert', 'auto-buy', 'connection']))
+    .default(['trade', 'alert', 'auto-buy']),
   // Checked when saved (settingsPatchSchema); read back by shape alone, so one list edited by hand loses no other setting.
   seedLists: z.array(z.object({ name: z.string(), seeds: z.string() })).default([]),
 });

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import type { EngineService } from '../ipc/engineService';
-import { API_KEY_VARIABLE, MERCHANT_ID_VARIABLE, MemorySecretStore, openSecretStore, type SafeStorageBackend } from '../secrets';
+import {
+  API_KEY_VARIABLE,
+  MERCHANT_ID_VARIABLE,
+  MemorySecretStore,
+  openSecretStore,
+  type SafeStorageBackend,
+} from '../secrets';
 import { sameEndpoint } from '../../../shared/endpoints';
 import { AppConfigFile } from './appConfig';
 import type { DemoAccount } from './engine';
@@ -43,7 +49,9 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
   const env = options.env ?? process.env;
   const { store: secrets, warning } = await openSecretStore({
     env,
-    ...(options.safeStorage ? { safeStorage: { backend: options.safeStorage, file: join(options.dataDir, 'api-keys.json') } } : {}),
+    ...(options.safeStorage
+      ? { safeStorage: { backend: options.safeStorage, file: join(options.dataDir, 'api-keys.json') } }
+      : {}),
   });
   options.log(warning ?? 'API keys are kept in the OS keychain (service merchant-desk).');
   let override;
@@ -58,7 +66,9 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
     const envKey = env[API_KEY_VARIABLE];
     const envKeyFits = Boolean(envKey) && (!env[MERCHANT_ID_VARIABLE] || env[MERCHANT_ID_VARIABLE] === merchantId);
     // A stored key goes only to the saved account's own address; the environment's key is given for this run.
-    const storedKeyFits = secrets.kind === 'environment' || (saved?.merchantId === merchantId && sameEndpoint(saved.baseUrl, options.baseUrl));
+    const storedKeyFits =
+      secrets.kind === 'environment' ||
+      (saved?.merchantId === merchantId && sameEndpoint(saved.baseUrl, options.baseUrl));
     if (!storedKeyFits && !envKeyFits) {
       options.log(
         `The stored API key of ${merchantId} is only sent to the saved account's address${saved?.merchantId === merchantId ? ` (${saved.baseUrl})` : ''}; for ${options.baseUrl} set ${API_KEY_VARIABLE}`,

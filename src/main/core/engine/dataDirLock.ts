@@ -53,7 +53,12 @@ function readOwner(file: string): LockOwner | null {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockOwner>;
     if (typeof value.pid !== 'number' || typeof value.token !== 'string') return null;
-    return { pid: value.pid, host: String(value.host ?? ''), startedAt: String(value.startedAt ?? ''), token: value.token };
+    return {
+      pid: value.pid,
+      host: String(value.host ?? ''),
+      startedAt: String(value.startedAt ?? ''),
+      token: value.token,
+    };
   } catch {
     return null;
   }
@@ -111,7 +116,8 @@ export class DataDirLock {
     } catch {
       key = dataDir;
     }
-    if (heldHere.has(key)) throw new DataDirLockedError(dataDir, { pid: process.pid, startedAt: null, sameProcess: true });
+    if (heldHere.has(key))
+      throw new DataDirLockedError(dataDir, { pid: process.pid, startedAt: null, sameProcess: true });
     const file = join(dataDir, LOCK_FILE);
     const token = randomUUID();
     const content = `${JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), token } satisfies LockOwner)}\n`;
@@ -132,7 +138,11 @@ export class DataDirLock {
         const owner = readOwner(file);
         // Another machine's process (a shared folder) cannot be checked: it counts as alive.
         if (owner && (owner.host !== hostname() || (alive(owner.pid) && owner.pid !== process.pid))) {
-          throw new DataDirLockedError(dataDir, { pid: owner.pid, startedAt: owner.startedAt || null, sameProcess: false });
+          throw new DataDirLockedError(dataDir, {
+            pid: owner.pid,
+            startedAt: owner.startedAt || null,
+            sameProcess: false,
+          });
         }
         if (!owner && Date.now() - safeMtime(file) < 2_000) {
           // Being written by its creator right now: look again in a moment.

@@ -169,7 +169,9 @@ export class Engine implements EngineService {
     const { override } = this.options;
     if (override) {
       const { useStoredKey, ...commandLine } = override;
-      return useStoredKey ? this.openWithStoredKey(commandLine, requestedAt) : this.switchTo(commandLine, false, requestedAt);
+      return useStoredKey
+        ? this.openWithStoredKey(commandLine, requestedAt)
+        : this.switchTo(commandLine, false, requestedAt);
     }
     if (account && !settings.demoSandbox) return this.openWithStoredKey({ ...account, apiKey: null }, requestedAt);
     await this.useDemo(requestedAt);
@@ -194,23 +196,35 @@ export class Engine implements EngineService {
       }
       // The command line's key serves this run rather than waiting.
       if (account.apiKey !== null) return this.openWithKey(account, null, requestedAt);
-      this.log(`waiting for the OS keychain: the cached data of ${account.merchantId} opens meanwhile; it goes live when the keychain gives its key`);
-      const wait: KeyWait = { merchantId: account.merchantId, abort: new AbortController(), status: keyWaitStatus(account.merchantId) };
+      this.log(
+        `waiting for the OS keychain: the cached data of ${account.merchantId} opens meanwhile; it goes live when the keychain gives its key`,
+      );
+      const wait: KeyWait = {
+        merchantId: account.merchantId,
+        abort: new AbortController(),
+        status: keyWaitStatus(account.merchantId),
+      };
       this.keyWait = wait;
-      void whenKeychainAnswers(error as SecretStoreTimeoutError<string | null>, () => this.options.secrets.get(account.merchantId), {
-        signal: wait.abort.signal,
-        onRetry: (nextAttemptAt, failure) => {
-          this.log(`keychain: ${(failure as Error).message}; asking again at ${toUtcIso(nextAttemptAt)}`);
-          wait.status = { ...wait.status, nextAttemptAt: toUtcIso(nextAttemptAt) };
-          if (this.keyWait === wait) this.events.push({ connection: wait.status });
+      void whenKeychainAnswers(
+        error as SecretStoreTimeoutError<string | null>,
+        () => this.options.secrets.get(account.merchantId),
+        {
+          signal: wait.abort.signal,
+          onRetry: (nextAttemptAt, failure) => {
+            this.log(`keychain: ${(failure as Error).message}; asking again at ${toUtcIso(nextAttemptAt)}`);
+            wait.status = { ...wait.status, nextAttemptAt: toUtcIso(nextAttemptAt) };
+            if (this.keyWait === wait) this.events.push({ connection: wait.status });
+          },
         },
-      }).then(
+      ).then(
         (key) => {
           if (this.keyWait !== wait) return;
           this.keyWait = null;
           this.keyConfigured = { merchantId: account.merchantId, configured: key !== null };
           this.log(`the OS keychain answered for ${account.merchantId}`);
-          this.openWithKey(account, key, Date.now()).catch((failure: unknown) => this.log(`opening ${account.merchantId}: ${String(failure)}`));
+          this.openWithKey(account, key, Date.now()).catch((failure: unknown) =>
+            this.log(`opening ${account.merchantId}: ${String(failure)}`),
+          );
         },
         () => {}, // ended: a key was entered, another account opened, or the engine closed
       );
@@ -223,7 +237,10 @@ export class Engine implements EngineService {
   /** Opens `account` with `stored` (the store's key), else its own; without either, its cache only, read-only. */
   private openWithKey(account: SessionAccount, stored: string | null, requestedAt: number): Promise<void> {
     const apiKey = stored ?? account.apiKey;
-    if (!apiKey) this.log(`No API key for merchant ${account.merchantId}: its cached data opens read-only; enter the key in Settings to go live`);
+    if (!apiKey)
+      this.log(
+        `No API key for merchant ${account.merchantId}: its cached data opens read-only; enter the key in Settings to go live`,
+      );
     return this.switchTo({ ...account, apiKey }, false, requestedAt);
   }
 
@@ -311,7 +328,10 @@ export class Engine implements EngineService {
     'recipients.list': async () => (this.session ? this.session.store.listRecipients() : []),
     'recipients.save': async (input) => {
       if (!isValidTradeUrl(input.tradeUrl)) {
-        throw new EngineError('invalid_input', 'Not a trade offer URL: https://steamcommunity.com/tradeoffer/new/?partner=…&token=…');
+        throw new EngineError(
+          'invalid_input',
+          'Not a trade offer URL: https://steamcommunity.com/tradeoffer/new/?partner=…&token=…',
+        );
       }
       const store = this.requireSession().store;
       const duplicate = duplicateRecipientProblem(await store.listRecipients(), input);
@@ -355,7 +375,10 @@ export class Engine implements EngineService {
     'alerts.preview': (input) => this.alerts.preview(input),
     'alerts.skips': () => this.alerts.skips(),
     'settings.update': async (patch) => {
-      const updated = this.config.update((config) => ({ ...config, settings: { ...config.settings, ...stripUndefined(patch) } }));
+      const updated = this.config.update((config) => ({
+        ...config,
+        settings: { ...config.settings, ...stripUndefined(patch) },
+      }));
       this.events.push({ settings: updated.settings });
       this.alerts.settingsChanged(); // stop-all, budget and floor hold the next match and the auto-buys waiting for a rate slot
       if (patch.forwardUrl !== undefined || patch.forwardCategories !== undefined) this.forwarder.settingsChanged();
@@ -369,7 +392,8 @@ export class Engine implements EngineService {
     },
     'account.useSaved': () => this.useSaved(),
     // While the keychain is awaited there is no connection to retry: its answer opens one.
-    'connection.retryNow': async () => (this.session && !this.keyWaitOf(this.session) ? this.session.retryNow() : { started: false }),
+    'connection.retryNow': async () =>
+      this.session && !this.keyWaitOf(this.session) ? this.session.retryNow() : { started: false },
     'notifications.list': (query) => this.centre.list(query),
     'notifications.markRead': (input) => this.centre.markRead(input),
   };
@@ -377,7 +401,8 @@ export class Engine implements EngineService {
   /** The account's saved searches; one whose stored query no longer passes the schema is left out and logged. */
   private async listSearches(store: LocalStore): Promise<SavedSearch[]> {
     const { searches, skipped } = await store.listSearches();
-    for (const bad of skipped) this.log(`saved search ${bad.id} ("${bad.name}") left out: its stored query is not valid (${bad.problem})`);
+    for (const bad of skipped)
+      this.log(`saved search ${bad.id} ("${bad.name}") left out: its stored query is not valid (${bad.problem})`);
     return searches;
   }
 
@@ -400,7 +425,12 @@ export class Engine implements EngineService {
       },
       connection: keyWait?.status ??
         session?.connection ??
-        this.storeProblem ?? { state: 'offline', detail: 'No account configured', nextAttemptAt: null, since: toUtcIso(Date.now()) },
+        this.storeProblem ?? {
+          state: 'offline',
+          detail: 'No account configured',
+          nextAttemptAt: null,
+          since: toUtcIso(Date.now()),
+        },
       rateLimit: (session?.limiter ?? new ClientRateLimiter()).status(),
       progress: session?.progressList() ?? [],
       balance: session?.balance ?? null,
@@ -441,13 +471,19 @@ export class Engine implements EngineService {
     const known = { merchantId, configured: key !== null };
     this.keyConfigured = known;
     // A slow keychain's late answer still counts, without asking it again.
-    void late?.then((answer) => (known.configured = answer !== null), () => {});
+    void late?.then(
+      (answer) => (known.configured = answer !== null),
+      () => {},
+    );
     return known.configured;
   }
 
   /** The key the store holds for `merchantId`, or null; a keychain still slow to answer is said as such. */
   private async storedKey(merchantId: string): Promise<string | null> {
-    const slow = new EngineError('unavailable', `The OS keychain has not answered yet for ${merchantId} (busy, or locked: unlock it): wait for it, or enter the API key`);
+    const slow = new EngineError(
+      'unavailable',
+      `The OS keychain has not answered yet for ${merchantId} (busy, or locked: unlock it): wait for it, or enter the API key`,
+    );
     if (this.keyWait?.merchantId === merchantId) throw slow;
     return this.options.secrets.get(merchantId).catch((error: unknown) => {
       if (error instanceof SecretStoreTimeoutError) throw slow;
@@ -461,9 +497,11 @@ export class Engine implements EngineService {
    */
   private async withStoredKey(input: AccountInput): Promise<AccountCredentials> {
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
-    if (input.apiKey !== undefined) return { baseUrl, wsUrl: input.wsUrl, merchantId: input.merchantId, apiKey: input.apiKey };
+    if (input.apiKey !== undefined)
+      return { baseUrl, wsUrl: input.wsUrl, merchantId: input.merchantId, apiKey: input.apiKey };
     const saved = this.config.get().account;
-    if (saved?.merchantId !== input.merchantId) throw new EngineError('invalid_input', `No API key stored for ${input.merchantId}: enter it`);
+    if (saved?.merchantId !== input.merchantId)
+      throw new EngineError('invalid_input', `No API key stored for ${input.merchantId}: enter it`);
     if (!sameEndpoint(saved.baseUrl, baseUrl) || !sameEndpoint(saved.wsUrl, input.wsUrl)) {
       throw new EngineError(
         'invalid_input',
@@ -476,10 +514,18 @@ export class Engine implements EngineService {
   }
 
   private async testConnection(credentials: AccountCredentials): Promise<ConnectionTestResult> {
-    const client = new MerchantApiClient(credentials, { timeoutMs: 10_000, limiter: this.limiterFor(credentials.merchantId) });
+    const client = new MerchantApiClient(credentials, {
+      timeoutMs: 10_000,
+      limiter: this.limiterFor(credentials.merchantId),
+    });
     try {
       const balance = await client.getBalance();
-      return { ok: true, message: `Connected as ${credentials.merchantId}: ${formatCents(balance.total_available)} available`, merchantId: credentials.merchantId, balance };
+      return {
+        ok: true,
+        message: `Connected as ${credentials.merchantId}: ${formatCents(balance.total_available)} available`,
+        merchantId: credentials.merchantId,
+        balance,
+      };
     } catch (error) {
       const message = error instanceof ApiRequestError ? error.message : (error as Error).message;
       return { ok: false, message: `Could not connect: ${message}`, merchantId: null, balance: null };
@@ -518,11 +564,20 @@ export class Engine implements EngineService {
       if (!(error instanceof SecretStoreTimeoutError)) throw error;
       const storing = new AbortController();
       this.keyStoring = storing;
-      this.log(`keychain: ${error.message}; the key entered for ${merchantId} is used now and stored when the keychain answers`);
-      void whenKeychainAnswers(error as SecretStoreTimeoutError<void>, () => this.options.secrets.set(merchantId, apiKey), {
-        signal: storing.signal,
-        onRetry: (nextAttemptAt, failure) => this.log(`keychain: storing the key of ${merchantId}: ${(failure as Error).message}; trying again at ${toUtcIso(nextAttemptAt)}`),
-      }).then(
+      this.log(
+        `keychain: ${error.message}; the key entered for ${merchantId} is used now and stored when the keychain answers`,
+      );
+      void whenKeychainAnswers(
+        error as SecretStoreTimeoutError<void>,
+        () => this.options.secrets.set(merchantId, apiKey),
+        {
+          signal: storing.signal,
+          onRetry: (nextAttemptAt, failure) =>
+            this.log(
+              `keychain: storing the key of ${merchantId}: ${(failure as Error).message}; trying again at ${toUtcIso(nextAttemptAt)}`,
+            ),
+        },
+      ).then(
         () => this.log(`the OS keychain stored the key of ${merchantId}`),
         () => {}, // another key was entered, or the engine closed
       );
@@ -542,7 +597,8 @@ export class Engine implements EngineService {
   /** Back from the demo sandbox to the saved account; the choice persists (settings.demoSandbox). */
   private async useSaved(): Promise<ConnectionTestResult> {
     const { account } = this.config.get();
-    if (!account) throw new EngineError('invalid_input', 'No account is saved yet: enter it under Connection and press Save');
+    if (!account)
+      throw new EngineError('invalid_input', 'No account is saved yet: enter it under Connection and press Save');
     this.config.update((config) => ({ ...config, settings: { ...config.settings, demoSandbox: false } }));
     // Without its key the account opens from its cache (read-only) until the key is entered.
     await this.openWithStoredKey({ ...account, apiKey: null }, Date.now());
@@ -565,48 +621,69 @@ export class Engine implements EngineService {
   /** `requestedAt`: when the user (or the launch) asked for this account; its trades changed since are news. */
   private switchTo(credentials: SessionAccount, demo: boolean, requestedAt = Date.now()): Promise<void> {
     // A failed switch must not poison the next one (or close()): each runs after the previous settled.
-    const run = this.switching.catch(() => {}).then(async () => {
-      await this.closeSession();
-      this.storeProblem = null;
-      const kind = demo ? 'demo' : 'account';
-      const file = accountStoreFile(this.options.dataDir, credentials.merchantId, kind);
-      let store: LocalStore;
-      try {
-        store = await openAccountStore(this.options.dataDir, credentials.merchantId, kind, file, this.log);
-      } catch (error) {
-        // Damaged, from a newer app, or read-only: say which file and what to do, keep running, leave the file as it is.
-        const detail = error instanceof StoreError && error.file ? error.message : `Cannot open the local database ${file}: ${(error as Error).message}`;
-        this.log(`local database: ${detail}`);
-        this.storeProblem = { state: 'offline', detail, nextAttemptAt: null, since: toUtcIso(Date.now()) };
-        this.events.push({ connection: this.storeProblem, accountChanged: true });
-        return;
-      }
-      // Launch: what the cache holds before the first sync, for "while you were away" (the first live account only).
-      this.awaySummary = null;
-      const away = this.awayTracked || credentials.apiKey === null ? null : await AwayTracker.begin(store).catch(() => null);
-      if (credentials.apiKey !== null) this.awayTracked = true;
-      const session: AccountSession = new AccountSession(credentials, store, this.events, {
-        // Settled: the start-up's syncs done, and the alerts' look at the catalog they brought.
-        ...away?.sessionHooks(store, () => session.startupSettled().then(() => this.catalogEvaluation), (summary) => this.reportAway(session, summary), this.log),
-        onItems: (source) => void this.alerts.evaluate(source).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
-        onCatalogSynced: () => {
-          this.catalogEvaluation = this.alerts.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`));
-        },
-        onReconciled: () => void this.alerts.resolveUnknown(),
-        notifyStatuses: () => this.config.get().settings.notifyStatuses,
-        log: this.log,
-      }, this.limiterFor(credentials.merchantId), requestedAt);
-      this.session = session;
-      this.alerts.accountChanged();
-      await this.alerts.reload();
-      await session.start();
-      this.events.push({
-        connection: this.keyWaitOf(session)?.status ?? session.connection,
-        items: { upserted: [], removed: [], prices: [], invalidated: true },
-        ledgerChanged: true,
-        accountChanged: true,
+    const run = this.switching
+      .catch(() => {})
+      .then(async () => {
+        await this.closeSession();
+        this.storeProblem = null;
+        const kind = demo ? 'demo' : 'account';
+        const file = accountStoreFile(this.options.dataDir, credentials.merchantId, kind);
+        let store: LocalStore;
+        try {
+          store = await openAccountStore(this.options.dataDir, credentials.merchantId, kind, file, this.log);
+        } catch (error) {
+          // Damaged, from a newer app, or read-only: say which file and what to do, keep running, leave the file as it is.
+          const detail =
+            error instanceof StoreError && error.file
+              ? error.message
+              : `Cannot open the local database ${file}: ${(error as Error).message}`;
+          this.log(`local database: ${detail}`);
+          this.storeProblem = { state: 'offline', detail, nextAttemptAt: null, since: toUtcIso(Date.now()) };
+          this.events.push({ connection: this.storeProblem, accountChanged: true });
+          return;
+        }
+        // Launch: what the cache holds before the first sync, for "while you were away" (the first live account only).
+        this.awaySummary = null;
+        const away =
+          this.awayTracked || credentials.apiKey === null ? null : await AwayTracker.begin(store).catch(() => null);
+        if (credentials.apiKey !== null) this.awayTracked = true;
+        const session: AccountSession = new AccountSession(
+          credentials,
+          store,
+          this.events,
+          {
+            // Settled: the start-up's syncs done, and the alerts' look at the catalog they brought.
+            ...away?.sessionHooks(
+              store,
+              () => session.startupSettled().then(() => this.catalogEvaluation),
+              (summary) => this.reportAway(session, summary),
+              this.log,
+            ),
+            onItems: (source) =>
+              void this.alerts.evaluate(source).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
+            onCatalogSynced: () => {
+              this.catalogEvaluation = this.alerts
+                .evaluateCatalog()
+                .catch((error: unknown) => this.log(`alerts: ${String(error)}`));
+            },
+            onReconciled: () => void this.alerts.resolveUnknown(),
+            notifyStatuses: () => this.config.get().settings.notifyStatuses,
+            log: this.log,
+          },
+          this.limiterFor(credentials.merchantId),
+          requestedAt,
+        );
+        this.session = session;
+        this.alerts.accountChanged();
+        await this.alerts.reload();
+        await session.start();
+        this.events.push({
+          connection: this.keyWaitOf(session)?.status ?? session.connection,
+          items: { upserted: [], removed: [], prices: [], invalidated: true },
+          ledgerChanged: true,
+          accountChanged: true,
+        });
       });
-    });
     this.switching = run;
     return run;
   }
@@ -630,13 +707,17 @@ export class Engine implements EngineService {
   /** The session, with its key: what goes over the network (buying, a catalog refresh) needs it. */
   private requireLiveSession(): AccountSession {
     const session = this.requireSession();
-    if (!session.live) throw new EngineError('unavailable', this.keyWaitOf(session)?.status.detail ?? noKeyDetail(session.merchantId));
+    if (!session.live)
+      throw new EngineError('unavailable', this.keyWaitOf(session)?.status.detail ?? noKeyDetail(session.merchantId));
     return session;
   }
 
   private requireSession(): AccountSession {
     if (!this.session) {
-      throw new EngineError('unavailable', this.storeProblem?.detail ?? 'No account connected: configure one in Settings or use the demo sandbox');
+      throw new EngineError(
+        'unavailable',
+        this.storeProblem?.detail ?? 'No account connected: configure one in Settings or use the demo sandbox',
+      );
     }
     return this.session;
   }
@@ -652,14 +733,50 @@ export class Engine implements EngineService {
       if (page.rows.length < EXPORT_PAGE) break;
     }
     const header = [
-      'tradeId', 'externalId', 'status', 'price', 'itemId', 'assetId', 'offerId', 'market_hash_name', 'phase', 'float',
-      'webhookStatus', 'errorCode', 'failReason', 'createdAt', 'updatedAt', 'completedAt', 'cancelledAt', 'endProtection', 'rollbackAt', 'stage',
+      'tradeId',
+      'externalId',
+      'status',
+      'price',
+      'itemId',
+      'assetId',
+      'offerId',
+      'market_hash_name',
+      'phase',
+      'float',
+      'webhookStatus',
+      'errorCode',
+      'failReason',
+      'createdAt',
+      'updatedAt',
+      'completedAt',
+      'cancelledAt',
+      'endProtection',
+      'rollbackAt',
+      'stage',
     ];
     const csv = toCsv(
       header,
       rows.map((t) => [
-        t.tradeId, t.externalId, t.status, centsToDecimal(t.price), t.itemId, t.assetId, t.offerId, t.market_hash_name, t.phase, t.float,
-        t.webhookStatus, t.errorCode, t.failReason, t.createdAt, t.updatedAt, t.completedAt, t.cancelledAt, t.endProtection, t.rollbackAt, t.stage,
+        t.tradeId,
+        t.externalId,
+        t.status,
+        centsToDecimal(t.price),
+        t.itemId,
+        t.assetId,
+        t.offerId,
+        t.market_hash_name,
+        t.phase,
+        t.float,
+        t.webhookStatus,
+        t.errorCode,
+        t.failReason,
+        t.createdAt,
+        t.updatedAt,
+        t.completedAt,
+        t.cancelledAt,
+        t.endProtection,
+        t.rollbackAt,
+        t.stage,
       ]),
     );
     return { filename: `trades-${stamp()}.csv`, csv };
@@ -667,12 +784,34 @@ export class Engine implements EngineService {
 
   private async exportLedger(query: ParsedLedgerQuery): Promise<{ filename: string; csv: string }> {
     const store = this.requireSession().store;
-    const header = ['id', 'createdAt', 'type', 'amount', 'balanceBefore', 'balanceAfter', 'tradeId', 'market_hash_name', 'phase', 'note'];
+    const header = [
+      'id',
+      'createdAt',
+      'type',
+      'amount',
+      'balanceBefore',
+      'balanceAfter',
+      'tradeId',
+      'market_hash_name',
+      'phase',
+      'note',
+    ];
     const lines: (string | number | null)[][] = [];
     for (let offset = 0; ; offset += EXPORT_PAGE) {
       const page = await store.queryLedger({ ...query, offset, limit: EXPORT_PAGE });
       for (const e of page.rows) {
-        lines.push([e.id, e.createdAt, e.type, centsToDecimal(e.amount), centsToDecimal(e.balanceBefore), centsToDecimal(e.balanceAfter), e.tradeId, e.market_hash_name, e.phase, e.note]);
+        lines.push([
+          e.id,
+          e.createdAt,
+          e.type,
+          centsToDecimal(e.amount),
+          centsToDecimal(e.balanceBefore),
+          centsToDecimal(e.balanceAfter),
+          e.tradeId,
+          e.market_hash_name,
+          e.phase,
+          e.note,
+        ]);
       }
       if (page.rows.length < EXPORT_PAGE) break;
     }

@@ -11,7 +11,14 @@ import { CatalogScheduler } from './session/catalogScheduler';
 import { type CatchUpReason, ConnectionKeeper } from './session/connectionKeeper';
 import { catalogRefreshRefusal, noKeyDetail } from './session/connectionState';
 import { LiveItems } from './session/liveItems';
-import { type LiveApi, openLiveApi, ProgressBoard, type SessionAccount, type SessionContext, type SessionHooks } from './session/sessionContext';
+import {
+  type LiveApi,
+  openLiveApi,
+  ProgressBoard,
+  type SessionAccount,
+  type SessionContext,
+  type SessionHooks,
+} from './session/sessionContext';
 import { TradeSync } from './session/tradeSync';
 import { WalletSync } from './session/walletSync';
 
@@ -137,7 +144,9 @@ export class AccountSession {
         void this.reconcile('feed connected');
         void this.trades.backfill(); // from the high-water mark: what was created while we were away
       }),
-      api.feed.onFrame((frame) => void this.onFrame(frame).catch((error: unknown) => this.fail('applying a feed frame', error))),
+      api.feed.onFrame(
+        (frame) => void this.onFrame(frame).catch((error: unknown) => this.fail('applying a feed frame', error)),
+      ),
       api.feed.onProblem((problem) => this.hooks.log(`feed: ${problem.kind}: ${problem.message}`)),
     );
     api.feed.start();
@@ -219,7 +228,8 @@ export class AccountSession {
     this.limiter.endMaintenanceBackoff();
     this.keeper.resetRecovery();
     const feedState = api.feed.state.state;
-    if (feedState !== 'connected' && !(feedState === 'connecting' && api.feed.hasPendingAttempt)) void api.feed.restart();
+    if (feedState !== 'connected' && !(feedState === 'connecting' && api.feed.hasPendingAttempt))
+      void api.feed.restart();
     void this.reconcile('retry now');
     void this.trades.backfill();
     return { started: true };

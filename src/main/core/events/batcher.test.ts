@@ -63,18 +63,32 @@ describe('EventBatcher', () => {
     const flushedAt: number[] = [];
     batcher.subscribe(() => flushedAt.push(Date.now()));
     for (let ms = 0; ms < 1000; ms++) {
-      batcher.push({ items: { upserted: [], removed: [], prices: [{ itemId: ms % 7, price: ms, previous: null }], invalidated: false } });
+      batcher.push({
+        items: {
+          upserted: [],
+          removed: [],
+          prices: [{ itemId: ms % 7, price: ms, previous: null }],
+          invalidated: false,
+        },
+      });
       vi.advanceTimersByTime(1);
     }
     // The first at once, then one at the end of each interval: at 0, 50, ..., 1000 ms (the loop ends at 1000).
     expect(flushedAt).toHaveLength(21);
-    for (let i = 1; i < flushedAt.length; i++) expect((flushedAt[i] as number) - (flushedAt[i - 1] as number)).toBeGreaterThanOrEqual(50);
+    for (let i = 1; i < flushedAt.length; i++)
+      expect((flushedAt[i] as number) - (flushedAt[i - 1] as number)).toBeGreaterThanOrEqual(50);
   });
 
   it('merges price changes per item, keeping the first previous and the last price', () => {
-    batcher.push({ items: { upserted: [], removed: [], prices: [{ itemId: 1, price: 110, previous: 100 }], invalidated: false } });
-    batcher.push({ items: { upserted: [], removed: [], prices: [{ itemId: 1, price: 95, previous: 110 }], invalidated: false } });
-    batcher.push({ items: { upserted: [], removed: [], prices: [{ itemId: 2, price: 5, previous: 4 }], invalidated: false } });
+    batcher.push({
+      items: { upserted: [], removed: [], prices: [{ itemId: 1, price: 110, previous: 100 }], invalidated: false },
+    });
+    batcher.push({
+      items: { upserted: [], removed: [], prices: [{ itemId: 1, price: 95, previous: 110 }], invalidated: false },
+    });
+    batcher.push({
+      items: { upserted: [], removed: [], prices: [{ itemId: 2, price: 5, previous: 4 }], invalidated: false },
+    });
     batcher.flush();
     expect(batches[0]?.items?.prices).toEqual([
       { itemId: 1, price: 95, previous: 100 },
@@ -83,8 +97,19 @@ describe('EventBatcher', () => {
   });
 
   it('keeps one market per name and phase, the latest', () => {
-    const market = (name: string, phase: string | null, reference: number) => ({ name, phase, reference, listings: 4, plainListings: 3 });
-    batcher.push({ markets: [market('AK-47 | Redline (Field-Tested)', null, 3000), market('★ Karambit | Doppler (Factory New)', 'Ruby', 900_000)] });
+    const market = (name: string, phase: string | null, reference: number) => ({
+      name,
+      phase,
+      reference,
+      listings: 4,
+      plainListings: 3,
+    });
+    batcher.push({
+      markets: [
+        market('AK-47 | Redline (Field-Tested)', null, 3000),
+        market('★ Karambit | Doppler (Factory New)', 'Ruby', 900_000),
+      ],
+    });
     batcher.push({ markets: [market('AK-47 | Redline (Field-Tested)', null, 3100)] });
     batcher.push({ markets: [market('★ Karambit | Doppler (Factory New)', 'Phase 2', 130_000)] });
     batcher.flush();
@@ -100,7 +125,9 @@ describe('EventBatcher', () => {
 
   it('lets the latest item news win: removal after upsert, upsert after removal', () => {
     batcher.push({ items: { upserted: [row(1, 10), row(2, 20)], removed: [], prices: [], invalidated: false } });
-    batcher.push({ items: { upserted: [], removed: [1, 3], prices: [{ itemId: 2, price: 25, previous: 20 }], invalidated: false } });
+    batcher.push({
+      items: { upserted: [], removed: [1, 3], prices: [{ itemId: 2, price: 25, previous: 20 }], invalidated: false },
+    });
     batcher.push({ items: { upserted: [row(3, 30)], removed: [], prices: [], invalidated: true } });
     batcher.flush();
     const items = batches[0]?.items;
@@ -111,8 +138,14 @@ describe('EventBatcher', () => {
   });
 
   it('keeps one entry per trade, the latest, and concatenates notifications', () => {
-    batcher.push({ trades: [trade('a', 'PENDING')], notifications: [{ id: 'n1', kind: 'trade', title: 't', body: 'b', target: null, at: 'x' }] });
-    batcher.push({ trades: [trade('a', 'SENT'), trade('b', 'PENDING')], notifications: [{ id: 'n2', kind: 'trade', title: 't', body: 'b', target: null, at: 'x' }] });
+    batcher.push({
+      trades: [trade('a', 'PENDING')],
+      notifications: [{ id: 'n1', kind: 'trade', title: 't', body: 'b', target: null, at: 'x' }],
+    });
+    batcher.push({
+      trades: [trade('a', 'SENT'), trade('b', 'PENDING')],
+      notifications: [{ id: 'n2', kind: 'trade', title: 't', body: 'b', target: null, at: 'x' }],
+    });
     batcher.flush();
     expect(batches[0]?.trades?.map((t) => [t.tradeId, t.status])).toEqual([
       ['a', 'SENT'],
@@ -124,7 +157,13 @@ describe('EventBatcher', () => {
   });
 
   it('keeps the latest news of each saved search: a save then a deletion is a deletion, two saves the second', () => {
-    const search = (id: string, name: string) => ({ id, name, query: {} as SavedSearch['query'], createdAt: 'x', updatedAt: 'x' });
+    const search = (id: string, name: string) => ({
+      id,
+      name,
+      query: {} as SavedSearch['query'],
+      createdAt: 'x',
+      updatedAt: 'x',
+    });
     batcher.push({ savedSearches: { saved: [search('a', 'First'), search('b', 'Kept')], deleted: [] } });
     batcher.push({ savedSearches: { saved: [search('b', 'Renamed')], deleted: ['a'] } });
     batcher.flush();

@@ -80,7 +80,10 @@ export class EventBatcher {
     const { trades: _t, items: _i, markets: _m, firings: _f, notifications: _n, savedSearches: _s, ...scalars } = patch;
     Object.assign(pending, scalars);
     // Clamped: a wall clock set back must not hold a batch longer than the interval.
-    this.timer ??= setTimeout(() => this.flush(), Math.min(this.intervalMs, Math.max(0, this.lastFlushAt + this.intervalMs - this.now())));
+    this.timer ??= setTimeout(
+      () => this.flush(),
+      Math.min(this.intervalMs, Math.max(0, this.lastFlushAt + this.intervalMs - this.now())),
+    );
   }
 
   /** Sends what is pending now (also used on shutdown). */

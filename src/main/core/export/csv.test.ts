@@ -3,9 +3,16 @@ import { centsToDecimal, toCsv } from './csv';
 
 describe('CSV export', () => {
   it('quotes what needs quoting and defuses formulas', () => {
-    expect(toCsv(['a', 'b'], [['x,y', 'say "hi"'], ['=SUM(A1)', null], [-5, 'line\nbreak']])).toBe(
-      'a,b\r\n"x,y","say ""hi"""\r\n\'=SUM(A1),\r\n-5,"line\nbreak"\r\n',
-    );
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['x,y', 'say "hi"'],
+          ['=SUM(A1)', null],
+          [-5, 'line\nbreak'],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n\'=SUM(A1),\r\n-5,"line\nbreak"\r\n');
   });
 
   it('keeps negative amounts as numbers while defusing formulas that start with a minus', () => {

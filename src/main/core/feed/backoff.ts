@@ -44,7 +44,8 @@ export function resolveBackoff(options: Partial<BackoffOptions> = {}): BackoffOp
     maxMs: options.maxMs ?? DEFAULT_BACKOFF.maxMs,
     jitter: options.jitter ?? DEFAULT_BACKOFF.jitter,
   };
-  if (!(resolved.initialMs > 0) || !Number.isFinite(resolved.initialMs)) throw new RangeError('backoff.initialMs must be > 0');
+  if (!(resolved.initialMs > 0) || !Number.isFinite(resolved.initialMs))
+    throw new RangeError('backoff.initialMs must be > 0');
   if (!(resolved.maxMs >= resolved.initialMs) || !Number.isFinite(resolved.maxMs)) {
     throw new RangeError('backoff.maxMs must be finite and >= backoff.initialMs');
   }

@@ -51,7 +51,8 @@ export const DETAIL = {
   reconnectingNow: (attempt: number) => `Reconnecting… (attempt ${attempt})`,
   offlineIn: (cause: string, delayMs: number, attempt: number) =>
     `Cannot reach the server (${cause}); retrying in ${formatDelay(delayMs)} (attempt ${attempt})`,
-  offlineNow: (cause: string, attempt: number) => `Cannot reach the server (${cause}); retrying now (attempt ${attempt})`,
+  offlineNow: (cause: string, attempt: number) =>
+    `Cannot reach the server (${cause}); retrying now (attempt ${attempt})`,
   maintenanceIn: (label: string, delayMs: number) => `${label} under maintenance; retrying in ${formatDelay(delayMs)}`,
   maintenanceNow: (label: string) => `${label} under maintenance; checking again now`,
   connectionLimitIn: (limit: number, pollMs: number, delayMs: number) =>
@@ -64,7 +65,8 @@ export const DETAIL = {
     `Feed refused: this computer's IP address is not on the merchant's allowlist; retrying in ${formatDelay(delayMs)}`,
   feedRefusedIn: (cause: string, pollMs: number, delayMs: number) =>
     `Feed refused (${cause}); polling every ${formatDelay(pollMs)}, retrying the feed in ${formatDelay(delayMs)}`,
-  feedRefusedNow: (cause: string, pollMs: number) => `Feed refused (${cause}); polling every ${formatDelay(pollMs)}, retrying the feed now`,
+  feedRefusedNow: (cause: string, pollMs: number) =>
+    `Feed refused (${cause}); polling every ${formatDelay(pollMs)}, retrying the feed now`,
   ipNotAllowedNow: "Feed refused: this computer's IP address is not on the merchant's allowlist; retrying now",
   badAddress: 'Feed address is not a valid ws:// or wss:// URL; check the account settings',
 } as const;

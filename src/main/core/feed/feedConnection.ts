@@ -170,7 +170,13 @@ export class FeedConnection {
   /** Consecutive refusals of the feed (4008, 403, 429); drives their backoff. */
   private refusedCount = 0;
   private status: FeedStatus;
-  private readonly statsValue: FeedStats = { upgradeAttempts: 0, connects: 0, frames: 0, malformedFrames: 0, listenerErrors: 0 };
+  private readonly statsValue: FeedStats = {
+    upgradeAttempts: 0,
+    connects: 0,
+    frames: 0,
+    malformedFrames: 0,
+    listenerErrors: 0,
+  };
 
   private readonly frameListeners = new Set<Listener<[FeedFrame]>>();
   private readonly stateListeners = new Set<Listener<[FeedStatus]>>();
@@ -181,7 +187,10 @@ export class FeedConnection {
     this.wsUrlValue = endpoint.wsUrl;
     this.merchantIdValue = endpoint.merchantId;
     this.#apiKey = endpoint.apiKey;
-    this.heartbeatIntervalMs = positive('heartbeatIntervalMs', options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs);
+    this.heartbeatIntervalMs = positive(
+      'heartbeatIntervalMs',
+      options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
+    );
     this.deadAfterMs = positive('deadAfterMs', options.deadAfterMs ?? DEFAULTS.deadAfterMs);
     if (this.deadAfterMs <= this.heartbeatIntervalMs) {
       // The server must get a chance to answer at least one ping before the connection is declared dead.
@@ -189,7 +198,10 @@ export class FeedConnection {
     }
     this.backoff = resolveBackoff(options.backoff);
     this.limitRetryMs = positive('limitRetryMs', options.limitRetryMs ?? DEFAULTS.limitRetryMs);
-    this.refusedRetryMs = Math.min(this.limitRetryMs, positive('refusedRetryMs', options.refusedRetryMs ?? DEFAULTS.refusedRetryMs));
+    this.refusedRetryMs = Math.min(
+      this.limitRetryMs,
+      positive('refusedRetryMs', options.refusedRetryMs ?? DEFAULTS.refusedRetryMs),
+    );
     this.maintenanceRetryMs = positive('maintenanceRetryMs', options.maintenanceRetryMs ?? DEFAULTS.maintenanceRetryMs);
     this.healthyAfterMs = positive('healthyAfterMs', options.healthyAfterMs ?? DEFAULTS.healthyAfterMs);
     this.pollIntervalMs = positive('pollIntervalMs', options.pollIntervalMs ?? DEFAULTS.pollIntervalMs);
@@ -335,7 +347,9 @@ export class FeedConnection {
     ws.on('error', (error: Error & { code?: unknown; errors?: unknown }) => {
       attempt.error ??= { code: errorCode(error), message: error.message };
     });
-    ws.on('unexpected-response', (_request: ClientRequest, response: IncomingMessage) => this.onRefused(attempt, response));
+    ws.on('unexpected-response', (_request: ClientRequest, response: IncomingMessage) =>
+      this.onRefused(attempt, response),
+    );
     ws.on('open', () => this.onOpen(attempt));
     ws.on('message', (data: RawData, isBinary: boolean) => this.onMessage(attempt, data, isBinary));
     ws.on('ping', () => this.markAlive(attempt));
@@ -375,7 +389,11 @@ export class FeedConnection {
   private onClose(attempt: Attempt, code: number, reason: string): void {
     if (attempt.refusal) this.end(attempt, { kind: 'refused', refusal: attempt.refusal });
     else if (!attempt.opened) {
-      this.end(attempt, { kind: 'network', code: attempt.error?.code ?? null, message: attempt.error?.message ?? 'connection failed' });
+      this.end(attempt, {
+        kind: 'network',
+        code: attempt.error?.code ?? null,
+        message: attempt.error?.message ?? 'connection failed',
+      });
     } else this.end(attempt, { kind: 'closed', code, reason });
   }
 
@@ -511,7 +529,12 @@ export class FeedConnection {
         return;
       }
       case 'network':
-        this.retryWithBackoff('offline', cause.code ?? describeNetworkError(null, cause.message), null, describeNetworkError(cause.code, cause.message));
+        this.retryWithBackoff(
+          'offline',
+          cause.code ?? describeNetworkError(null, cause.message),
+          null,
+          describeNetworkError(cause.code, cause.message),
+        );
         return;
       case 'closed': {
         const tag = `close ${cause.code}`;
@@ -555,7 +578,11 @@ export class FeedConnection {
       this.maintenanceRetryMs,
       backoffDelay(
         this.maintenanceCount,
-        { ...this.backoff, initialMs: this.maintenanceRetryMs, maxMs: Math.max(this.backoff.maxMs, this.maintenanceRetryMs) },
+        {
+          ...this.backoff,
+          initialMs: this.maintenanceRetryMs,
+          maxMs: Math.max(this.backoff.maxMs, this.maintenanceRetryMs),
+        },
         this.random,
       ),
     );
@@ -572,24 +599,50 @@ export class FeedConnection {
    * A refusal of the feed is often over in seconds: retry from `refusedRetryMs`, doubling up to `limitRetryMs`,
    * jittered, never before a Retry-After. The state is `polling`: the engine keeps trades current over REST.
    */
-  private retryRefused(retryAfterMs: number | null, detailLater: (ms: number) => string, detailNow: () => string, cause: string): void {
+  private retryRefused(
+    retryAfterMs: number | null,
+    detailLater: (ms: number) => string,
+    detailNow: () => string,
+    cause: string,
+  ): void {
     this.maintenanceCount = 0;
     this.refusedCount++;
-    let delay = backoffDelay(this.refusedCount, { ...this.backoff, initialMs: this.refusedRetryMs, maxMs: this.limitRetryMs }, this.random);
+    let delay = backoffDelay(
+      this.refusedCount,
+      { ...this.backoff, initialMs: this.refusedRetryMs, maxMs: this.limitRetryMs },
+      this.random,
+    );
     if (retryAfterMs !== null) delay = Math.max(delay, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
     this.schedule('polling', delay, detailLater, detailNow, cause);
   }
 
-  private retryWithBackoff(state: 'reconnecting' | 'offline', cause: string, retryAfterMs: number | null, words = cause): void {
+  private retryWithBackoff(
+    state: 'reconnecting' | 'offline',
+    cause: string,
+    retryAfterMs: number | null,
+    words = cause,
+  ): void {
     this.maintenanceCount = 0;
     this.attempt++;
     const attempt = this.attempt;
     let delay = backoffDelay(attempt, this.backoff, this.random);
     if (retryAfterMs !== null) delay = Math.max(delay, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
     if (state === 'offline') {
-      this.schedule(state, delay, (ms) => DETAIL.offlineIn(words, ms, attempt), () => DETAIL.offlineNow(words, attempt), cause);
+      this.schedule(
+        state,
+        delay,
+        (ms) => DETAIL.offlineIn(words, ms, attempt),
+        () => DETAIL.offlineNow(words, attempt),
+        cause,
+      );
     } else {
-      this.schedule(state, delay, (ms) => DETAIL.reconnectingIn(ms, attempt), () => DETAIL.reconnectingNow(attempt), cause);
+      this.schedule(
+        state,
+        delay,
+        (ms) => DETAIL.reconnectingIn(ms, attempt),
+        () => DETAIL.reconnectingNow(attempt),
+        cause,
+      );
     }
   }
 
@@ -639,7 +692,12 @@ export class FeedConnection {
 
   // ---- Status and listeners
 
-  private setStatus(state: ConnectionState, detail: string, nextAttemptAtMs: number | null, cause: string | null): void {
+  private setStatus(
+    state: ConnectionState,
+    detail: string,
+    nextAttemptAtMs: number | null,
+    cause: string | null,
+  ): void {
     const previous = this.status;
     const nextAttemptAt = nextAttemptAtMs === null ? null : toUtcIso(nextAttemptAtMs);
     if (
@@ -680,7 +738,10 @@ export class FeedConnection {
         listener(...args);
       } catch (error) {
         this.statsValue.listenerErrors++;
-        this.problem('listener-error', `A ${name} listener threw: ${error instanceof Error ? error.message : String(error)}`);
+        this.problem(
+          'listener-error',
+          `A ${name} listener threw: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }
@@ -705,7 +766,8 @@ function clearAttemptTimers(attempt: Attempt): void {
 }
 
 function positive(name: string, value: number): number {
-  if (!(value > 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a positive number of milliseconds`);
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new RangeError(`${name} must be a positive number of milliseconds`);
   return value;
 }
 
@@ -755,7 +817,8 @@ function readBody(response: IncomingMessage): Promise<string> {
 function errorField(text: string): string | null {
   try {
     const body: unknown = JSON.parse(text);
-    if (body && typeof body === 'object' && 'error' in body && typeof body.error === 'string') return body.error.slice(0, 64);
+    if (body && typeof body === 'object' && 'error' in body && typeof body.error === 'string')
+      return body.error.slice(0, 64);
   } catch {
     // Not JSON: the status alone decides.
   }

@@ -26,11 +26,16 @@ function describe(error: { issues: { path: PropertyKey[]; message: string }[] })
 }
 
 /** The method's schema applied to the input; a schema that throws (the stack overflowing on deep enough input) is a refusal too. */
-function parseInput<M extends IpcMethod>(method: M, input: unknown): { ok: true; input: IpcParsedInput<M> } | { ok: false; problem: string } {
+function parseInput<M extends IpcMethod>(
+  method: M,
+  input: unknown,
+): { ok: true; input: IpcParsedInput<M> } | { ok: false; problem: string } {
   try {
     const parsed = IPC_METHODS[method].input.safeParse(input);
     // TypeScript cannot relate `IPC_METHODS[M]`'s output to M (a correlated union); it is M's own schema.
-    return parsed.success ? { ok: true, input: parsed.data as IpcParsedInput<M> } : { ok: false, problem: describe(parsed.error) };
+    return parsed.success
+      ? { ok: true, input: parsed.data as IpcParsedInput<M> }
+      : { ok: false, problem: describe(parsed.error) };
   } catch (error) {
     return { ok: false, problem: error instanceof RangeError ? 'input nested too deeply' : 'input could not be read' };
   }
@@ -48,7 +53,8 @@ export async function dispatchIpc(
   input: unknown,
   onInternalError: (method: string, error: unknown) => void = () => {},
 ): Promise<IpcEnvelope<unknown>> {
-  if (!isIpcMethod(method)) return { ok: false, error: { code: 'invalid_input', message: `unknown method ${describeMethod(method)}` } };
+  if (!isIpcMethod(method))
+    return { ok: false, error: { code: 'invalid_input', message: `unknown method ${describeMethod(method)}` } };
   const parsed = parseInput(method, input);
   if (!parsed.ok) return { ok: false, error: { code: 'invalid_input', message: `${method}: ${parsed.problem}` } };
   try {

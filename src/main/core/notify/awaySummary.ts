@@ -13,7 +13,17 @@ import type { LocalStore } from '../store';
  */
 
 /** Outcomes first, then what is still going (the order the summary lists them in). */
-const ORDER: TradeStatus[] = ['COMPLETED', 'REJECTED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'SENT', 'CREATING', 'PENDING'];
+const ORDER: TradeStatus[] = [
+  'COMPLETED',
+  'REJECTED',
+  'CANCELLED',
+  'FAILED',
+  'EXPIRED',
+  'REVERSED',
+  'SENT',
+  'CREATING',
+  'PENDING',
+];
 
 type Phrase = { verb: string; voice: 'active' | 'passive' | 'present' };
 
@@ -65,7 +75,12 @@ export class AwayTracker {
    * The session hooks that feed it, and the summary reported once the first sync and the start-up's back-fill
    * and ledger sync are done (`settled`).
    */
-  sessionHooks(store: LocalStore, settled: () => Promise<void>, report: (summary: AwaySummary | null) => void, log: (line: string) => void): Pick<SessionHooks, 'onTradesStored' | 'onFirstSync'> {
+  sessionHooks(
+    store: LocalStore,
+    settled: () => Promise<void>,
+    report: (summary: AwaySummary | null) => void,
+    log: (line: string) => void,
+  ): Pick<SessionHooks, 'onTradesStored' | 'onFirstSync'> {
     return {
       onTradesStored: (changed, newStatuses) => this.tradesStored(changed, newStatuses),
       onFirstSync: () => {
@@ -85,7 +100,10 @@ export class AwayTracker {
       const entry = counts.get(trade.status) ?? { count: 0, total: 0 };
       counts.set(trade.status, { count: entry.count + 1, total: entry.total + trade.price });
     }
-    const trades = ORDER.filter((status) => counts.has(status)).map((status) => ({ status, ...(counts.get(status) ?? { count: 0, total: 0 }) }));
+    const trades = ORDER.filter((status) => counts.has(status)).map((status) => ({
+      status,
+      ...(counts.get(status) ?? { count: 0, total: 0 }),
+    }));
 
     const ledgerAfter = await store.queryLedger({ limit: 1 });
     const newEntries = Math.max(0, ledgerAfter.total - this.ledgerBefore);
@@ -96,7 +114,10 @@ export class AwayTracker {
     }
 
     const firings = (await store.listFirings({ limit: 10_000 })).filter((firing) => firing.firedAt >= this.launchedAt);
-    const alertMatches = { count: firings.length, autoBought: firings.filter((firing) => firing.autoBuy?.tradeId).length };
+    const alertMatches = {
+      count: firings.length,
+      autoBought: firings.filter((firing) => firing.autoBuy?.tradeId).length,
+    };
 
     if (trades.length === 0 && newEntries === 0 && alertMatches.count === 0) return null;
     const only = this.trades.size === 1 ? [...this.trades.values()][0] : undefined;

@@ -135,13 +135,16 @@ export class NotificationForwarder {
   private schedule(delayMs: number): void {
     if (this.stopped || this.timer || this.inFlight || this.pending.length + this.dropped === 0) return;
     const at = Math.max(this.now() + delayMs, this.lastPostAt + this.minIntervalMs, this.nextAttemptAt ?? 0);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.inFlight = this.flush().finally(() => {
-        this.inFlight = null;
-        this.schedule(0);
-      });
-    }, Math.max(0, at - this.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.inFlight = this.flush().finally(() => {
+          this.inFlight = null;
+          this.schedule(0);
+        });
+      },
+      Math.max(0, at - this.now()),
+    );
     this.publish();
   }
 
@@ -179,21 +182,35 @@ export class NotificationForwarder {
       if (answer.status >= 200 && answer.status < 300) outcome = { ok: true };
       else {
         const retry = answer.status === 408 || answer.status === 429 || answer.status >= 500;
-        outcome = { ok: false, retry, problem: `${host} answered HTTP ${answer.status}`, retryAfterMs: answer.retryAfterMs };
+        outcome = {
+          ok: false,
+          retry,
+          problem: `${host} answered HTTP ${answer.status}`,
+          retryAfterMs: answer.retryAfterMs,
+        };
       }
     } catch (error) {
       if (this.stopped) return;
       // Refused, reset, silent, not HTTP, unknown name: one text, so the report cannot tell what listens there.
       outcome =
         error instanceof NotPublicAddressError
-          ? { ok: false, retry: false, problem: `${host} is not a public address: forwarding goes to public chat services only`, retryAfterMs: null }
+          ? {
+              ok: false,
+              retry: false,
+              problem: `${host} is not a public address: forwarding goes to public chat services only`,
+              retryAfterMs: null,
+            }
           : { ok: false, retry: true, problem: `${host} could not be reached`, retryAfterMs: null };
     }
     if (outcome.ok) {
       this.lastSentAt = toUtcIso(this.now());
       this.nextAttemptAt = null;
       if (this.failures > 0) {
-        this.report('recovered', `Forwarding to ${host} works again`, `${batch.length} notification${batch.length === 1 ? '' : 's'} delivered after the failure`);
+        this.report(
+          'recovered',
+          `Forwarding to ${host} works again`,
+          `${batch.length} notification${batch.length === 1 ? '' : 's'} delivered after the failure`,
+        );
       }
       this.failures = 0;
       this.problem = null;
@@ -230,7 +247,16 @@ export class NotificationForwarder {
   private report(kind: 'failed' | 'recovered', title: string, body: string): void {
     const at = toUtcIso(this.now());
     const severity = kind === 'failed' ? 'danger' : 'success';
-    this.options.report({ id: `${FORWARD_REPORT_PREFIX}${kind}:${at}`, kind: 'system', category: 'connection', severity, title, body, target: null, at });
+    this.options.report({
+      id: `${FORWARD_REPORT_PREFIX}${kind}:${at}`,
+      kind: 'system',
+      category: 'connection',
+      severity,
+      title,
+      body,
+      target: null,
+      at,
+    });
   }
 
   private publish(): void {
@@ -239,10 +265,19 @@ export class NotificationForwarder {
 }
 
 /** The JSON body for the webhook: one message for the whole batch, cut to the chat's length limit. */
-export function forwardBody(target: ForwardTarget, batch: readonly Notification[], dropped: number, clean: (text: string) => string): unknown {
+export function forwardBody(
+  target: ForwardTarget,
+  batch: readonly Notification[],
+  dropped: number,
+  clean: (text: string) => string,
+): unknown {
   if (target.format === 'telegram') {
     // Plain text (no parse_mode): nothing in it is markup.
-    return { chat_id: target.chatId, text: forwardText(batch, dropped, TELEGRAM_LIMIT, clean), disable_web_page_preview: true };
+    return {
+      chat_id: target.chatId,
+      text: forwardText(batch, dropped, TELEGRAM_LIMIT, clean),
+      disable_web_page_preview: true,
+    };
   }
   const text = forwardText(batch, dropped, DISCORD_LIMIT, (line) => escapeDiscordMarkdown(clean(line)));
   // No @everyone or role pings from an item's name (escaped too, so it does not even read as one).
@@ -254,8 +289,15 @@ export function escapeDiscordMarkdown(text: string): string {
   return text.replace(/[\\*_~`|[\]()<>@]/g, '\\$&').replace(/^(\s*)([-#])/, '$1\\$2');
 }
 
-export function forwardText(batch: readonly Notification[], dropped: number, limit: number, clean: (text: string) => string): string {
-  const lines = batch.map((notification) => clean(`${notification.title} — ${notification.body}`).replace(/\s+/g, ' ').trim());
+export function forwardText(
+  batch: readonly Notification[],
+  dropped: number,
+  limit: number,
+  clean: (text: string) => string,
+): string {
+  const lines = batch.map((notification) =>
+    clean(`${notification.title} — ${notification.body}`).replace(/\s+/g, ' ').trim(),
+  );
   const total = lines.length + dropped;
   if (total === 1 && lines[0] !== undefined) return cut(lines[0], limit);
   const head = `Merchant Desk: ${total} notifications`;

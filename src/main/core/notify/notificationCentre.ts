@@ -1,4 +1,11 @@
-import type { AlertFiring, ConnectionStatus, EngineEventBatch, Notification, NotificationPage, StoredNotification } from '../../../shared/ipc';
+import type {
+  AlertFiring,
+  ConnectionStatus,
+  EngineEventBatch,
+  Notification,
+  NotificationPage,
+  StoredNotification,
+} from '../../../shared/ipc';
 import type { NotificationMarkRead, NotificationQuery } from '../../../shared/ipc/contract';
 import { detailWithoutDelay } from '../../../shared/connectionDetail';
 import { formatCents } from '../../../shared/money';
@@ -8,7 +15,10 @@ import type { EventBatcher } from '../events/batcher';
 import type { LocalStore } from '../store';
 
 /** The store's calls the centre uses. */
-type NotificationStore = Pick<LocalStore, 'insertNotifications' | 'listNotifications' | 'markNotificationsRead' | 'unreadNotificationCount'>;
+type NotificationStore = Pick<
+  LocalStore,
+  'insertNotifications' | 'listNotifications' | 'markNotificationsRead' | 'unreadNotificationCount'
+>;
 
 /**
  * The notification centre's engine side: every notification an event batch
@@ -61,7 +71,8 @@ export function connectionNotification(status: ConnectionStatus, klass: Connecti
 /** An auto-buy's answer (a buy placed, refused, or with no answer) as a notification; null while it has none. */
 export function autoBuyNotification(firing: AlertFiring): Notification | null {
   const outcome = firing.autoBuy;
-  if (!outcome || outcome.skipped || outcome.dryRun || (outcome.tradeId === null && outcome.error === null)) return null;
+  if (!outcome || outcome.skipped || outcome.dryRun || (outcome.tradeId === null && outcome.error === null))
+    return null;
   const item = firing.market_hash_name;
   const price = formatCents(firing.price);
   const bought = outcome.tradeId !== null;
@@ -72,8 +83,11 @@ export function autoBuyNotification(firing: AlertFiring): Notification | null {
     category: 'auto-buy',
     severity: bought ? 'neutral' : 'danger',
     title: bought ? `Auto-buy placed: ${item}` : `Auto-buy failed: ${item}`,
-    body: bought ? `${firing.ruleName}: bought at ${price}; the trade follows in Trades` : `${firing.ruleName}: not bought at ${price} (${outcome.error ?? 'no answer'})`,
-    target: bought && outcome.tradeId ? { type: 'trade', tradeId: outcome.tradeId } : { type: 'item', itemId: firing.itemId },
+    body: bought
+      ? `${firing.ruleName}: bought at ${price}; the trade follows in Trades`
+      : `${firing.ruleName}: not bought at ${price} (${outcome.error ?? 'no answer'})`,
+    target:
+      bought && outcome.tradeId ? { type: 'trade', tradeId: outcome.tradeId } : { type: 'item', itemId: firing.itemId },
     at: toUtcIso(Date.now()),
   };
 }
@@ -141,7 +155,8 @@ export class NotificationCentre {
     if (batch.connection) {
       const klass = connectionClass(batch.connection);
       // The first arrival after a start or a switch is news only when it is bad.
-      if (klass !== null && klass !== this.lastClass && (this.lastClass !== null || klass !== 'up')) raised.push(connectionNotification(batch.connection, klass, batch.at));
+      if (klass !== null && klass !== this.lastClass && (this.lastClass !== null || klass !== 'up'))
+        raised.push(connectionNotification(batch.connection, klass, batch.at));
       if (klass !== null) this.lastClass = klass;
     }
     for (const firing of batch.firings ?? []) {

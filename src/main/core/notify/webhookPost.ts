@@ -72,19 +72,30 @@ export function isPublicAddress(address: string): boolean {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup that refuses a name with any non-public address (net.connect calls it for names, not for IP literals). */
-function publicLookup(hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void {
+function publicLookup(
+  hostname: string,
+  options: { all?: boolean; family?: number | string },
+  callback: LookupCallback,
+): void {
   dnsLookup(hostname, { ...options, all: true } as { all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const first = addresses[0];
-    if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
-    if (addresses.some((a) => !isPublicAddress(a.address))) return callback(new NotPublicAddressError(`${hostname} is not a public address`), []);
+    if (first === undefined)
+      return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+    if (addresses.some((a) => !isPublicAddress(a.address)))
+      return callback(new NotPublicAddressError(`${hostname} is not a public address`), []);
     if (options.all) callback(null, addresses);
     else callback(null, first.address, first.family);
   });
 }
 
 /** POSTs `body` as JSON; resolves with the status once it is known and at most MAX_ANSWER_BYTES of the answer read. */
-export function postJson(url: string, body: unknown, signal: AbortSignal, options: PostOptions = {}): Promise<PostResult> {
+export function postJson(
+  url: string,
+  body: unknown,
+  signal: AbortSignal,
+  options: PostOptions = {},
+): Promise<PostResult> {
   const target = new URL(url);
   const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!options.allowPrivateAddresses && isIP(literal) !== 0 && !isPublicAddress(literal)) {
@@ -110,7 +121,10 @@ export function postJson(url: string, body: unknown, signal: AbortSignal, option
           done = true;
           const text = Buffer.concat(chunks).toString('utf8');
           const header = response.headers['retry-after'];
-          resolve({ status: response.statusCode ?? 0, retryAfterMs: retryAfterMs(typeof header === 'string' ? header : null, text) });
+          resolve({
+            status: response.statusCode ?? 0,
+            retryAfterMs: retryAfterMs(typeof header === 'string' ? header : null, text),
+          });
           // Whatever else the receiver would send is not read: the connection goes.
           response.destroy();
         };

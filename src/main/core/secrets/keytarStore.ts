@@ -28,14 +28,16 @@ const DEFAULT_OPERATION_TIMEOUT_MS = 10_000;
 function reasonOf(error: unknown): string {
   // Node's messages for a missing module go on with the require stack: the first line says it.
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-  if (/d-?bus|org\.freedesktop\.secrets|secret service|could not connect/i.test(message)) return `no Secret Service reachable (${message})`;
+  if (/d-?bus|org\.freedesktop\.secrets|secret service|could not connect/i.test(message))
+    return `no Secret Service reachable (${message})`;
   return message;
 }
 
 // An optional dependency: named through a variable so that neither the type checker nor the bundler
 // needs it present; Node resolves it at run time.
 const KEYTAR_MODULE = 'keytar';
-const importKeytar = (): Promise<{ default: KeytarBackend }> => import(/* @vite-ignore */ KEYTAR_MODULE) as Promise<{ default: KeytarBackend }>;
+const importKeytar = (): Promise<{ default: KeytarBackend }> =>
+  import(/* @vite-ignore */ KEYTAR_MODULE) as Promise<{ default: KeytarBackend }>;
 
 function isModuleNotFound(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -49,9 +51,13 @@ async function loadKeytar(load: () => Promise<{ default: KeytarBackend }>): Prom
   } catch (error) {
     if (isModuleNotFound(error)) {
       // keytar is an optional dependency: npm leaves it out where it cannot be built.
-      throw new SecretStoreUnavailableError('keytar is not installed (its build needs libsecret-1-dev on Linux)', { cause: error });
+      throw new SecretStoreUnavailableError('keytar is not installed (its build needs libsecret-1-dev on Linux)', {
+        cause: error,
+      });
     }
-    throw new SecretStoreUnavailableError(`the keytar module could not be loaded (${reasonOf(error)})`, { cause: error });
+    throw new SecretStoreUnavailableError(`the keytar module could not be loaded (${reasonOf(error)})`, {
+      cause: error,
+    });
   }
 }
 
@@ -77,19 +83,31 @@ export class KeytarSecretStore implements SecretStore {
    * and with `SecretStoreUnavailableError` when there is none (keytar missing, no Secret Service).
    */
   async probe(): Promise<void> {
-    await withTimeout(this.#run((k) => k.findCredentials(this.service)), this.#probeTimeoutMs);
+    await withTimeout(
+      this.#run((k) => k.findCredentials(this.service)),
+      this.#probeTimeoutMs,
+    );
   }
 
   get(merchantId: string): Promise<string | null> {
-    return withTimeout(this.#run((k) => k.getPassword(this.service, merchantId)), this.#operationTimeoutMs);
+    return withTimeout(
+      this.#run((k) => k.getPassword(this.service, merchantId)),
+      this.#operationTimeoutMs,
+    );
   }
 
   set(merchantId: string, apiKey: string): Promise<void> {
-    return withTimeout(this.#run((k) => k.setPassword(this.service, merchantId, apiKey)), this.#operationTimeoutMs);
+    return withTimeout(
+      this.#run((k) => k.setPassword(this.service, merchantId, apiKey)),
+      this.#operationTimeoutMs,
+    );
   }
 
   delete(merchantId: string): Promise<boolean> {
-    return withTimeout(this.#run((k) => k.deletePassword(this.service, merchantId)), this.#operationTimeoutMs);
+    return withTimeout(
+      this.#run((k) => k.deletePassword(this.service, merchantId)),
+      this.#operationTimeoutMs,
+    );
   }
 
   async #run<T>(operation: (backend: KeytarBackend) => Promise<T>): Promise<T> {

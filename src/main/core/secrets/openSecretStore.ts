@@ -31,7 +31,10 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
     return { store: keychain, warning: null };
   } catch (error) {
     if (error instanceof SecretStoreTimeoutError) {
-      return { store: keychain, warning: `${error.message}. API keys stay in the OS keychain: the engine waits for its answer.` };
+      return {
+        store: keychain,
+        warning: `${error.message}. API keys stay in the OS keychain: the engine waits for its answer.`,
+      };
     }
     reason = error instanceof Error ? error.message : String(error);
   }

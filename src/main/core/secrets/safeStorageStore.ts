@@ -59,7 +59,10 @@ export class SafeStorageSecretStore implements SecretStore {
     try {
       return this.#backend.decryptString(Buffer.from(encrypted, 'base64'));
     } catch (error) {
-      throw new SecretStoreUnavailableError(`the stored key of ${merchantId} could not be decrypted (${(error as Error).message})`, { cause: error });
+      throw new SecretStoreUnavailableError(
+        `the stored key of ${merchantId} could not be decrypted (${(error as Error).message})`,
+        { cause: error },
+      );
     }
   }
 
@@ -85,9 +88,15 @@ export class SafeStorageSecretStore implements SecretStore {
     try {
       parsed = JSON.parse(readFileSync(this.#file, 'utf8'));
     } catch (error) {
-      throw new SecretStoreUnavailableError(`${this.#file} is not readable JSON (${(error as Error).message}); move it away to start afresh`, { cause: error });
+      throw new SecretStoreUnavailableError(
+        `${this.#file} is not readable JSON (${(error as Error).message}); move it away to start afresh`,
+        { cause: error },
+      );
     }
-    if (!isKeyFile(parsed)) throw new SecretStoreUnavailableError(`${this.#file} is not a key file of this app; move it away to start afresh`);
+    if (!isKeyFile(parsed))
+      throw new SecretStoreUnavailableError(
+        `${this.#file} is not a key file of this app; move it away to start afresh`,
+      );
     return new Map(Object.entries(parsed.keys));
   }
 

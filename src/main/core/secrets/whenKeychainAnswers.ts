@@ -17,7 +17,11 @@ export interface KeychainWaitOptions {
  * (never a second call while one hangs: a locked keyring answers it once unlocked); when a call fails, `again`
  * makes it anew after a backoff.
  */
-export async function whenKeychainAnswers<T>(timedOut: SecretStoreTimeoutError<T>, again: () => Promise<T>, options: KeychainWaitOptions): Promise<T> {
+export async function whenKeychainAnswers<T>(
+  timedOut: SecretStoreTimeoutError<T>,
+  again: () => Promise<T>,
+  options: KeychainWaitOptions,
+): Promise<T> {
   let pending = timedOut.answer;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -26,7 +30,9 @@ export async function whenKeychainAnswers<T>(timedOut: SecretStoreTimeoutError<T
       if (options.signal.aborted) throw error;
       const delay = Math.min(KEYCHAIN_RETRY_FIRST_MS * 2 ** attempt, KEYCHAIN_RETRY_MAX_MS);
       options.onRetry?.(Date.now() + delay, error);
-      await sleep(delay, undefined, { signal: options.signal }).catch(() => Promise.reject(options.signal.reason as Error));
+      await sleep(delay, undefined, { signal: options.signal }).catch(() =>
+        Promise.reject(options.signal.reason as Error),
+      );
     }
     pending = again().catch((error: unknown) => {
       // Slow again: that call's own answer is the one to wait for (an error carries the answer of the call it timed).

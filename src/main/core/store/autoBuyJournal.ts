@@ -21,10 +21,12 @@ export class AutoBuyJournal {
   /** Opens (creating it owner-only) the journal and reads the lines it holds; a line cut short or not an auto-buy is skipped. */
   static open(file: string): { journal: AutoBuyJournal; lines: AutoBuyRecordInput[] } {
     const fd = openSync(file, 'a+', PRIVATE_FILE_MODE);
-    const lines = readFileSync(fd, 'utf8').split('\n').flatMap((text) => {
-      const record = parseLine(text);
-      return record ? [record] : [];
-    });
+    const lines = readFileSync(fd, 'utf8')
+      .split('\n')
+      .flatMap((text) => {
+        const record = parseLine(text);
+        return record ? [record] : [];
+      });
     return { journal: new AutoBuyJournal(fd), lines };
   }
 
@@ -56,7 +58,13 @@ function parseLine(text: string): AutoBuyRecordInput | null {
   try {
     const value = JSON.parse(text) as Partial<Record<keyof AutoBuyRecordInput, unknown>>;
     const { externalId, ruleId, itemId, price, at } = value;
-    if (typeof externalId !== 'string' || typeof ruleId !== 'string' || typeof at !== 'string' || Number.isNaN(Date.parse(at))) return null;
+    if (
+      typeof externalId !== 'string' ||
+      typeof ruleId !== 'string' ||
+      typeof at !== 'string' ||
+      Number.isNaN(Date.parse(at))
+    )
+      return null;
     if (!Number.isSafeInteger(itemId) || !Number.isSafeInteger(price)) return null;
     return { externalId, ruleId, itemId: itemId as number, price: price as number, at };
   } catch {

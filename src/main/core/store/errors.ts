@@ -5,7 +5,8 @@
  * deleted; `read_only`: the file or its folder cannot be written; `conflict`, `not_found`: a record call refused its
  * input (a taken name, an unknown id), the message says which.
  */
-export type StoreErrorCode = 'version' | 'corrupt' | 'read_only' | 'closed' | 'worker' | 'sync' | 'conflict' | 'not_found' | 'internal';
+export type StoreErrorCode =
+  'version' | 'corrupt' | 'read_only' | 'closed' | 'worker' | 'sync' | 'conflict' | 'not_found' | 'internal';
 
 /** `file`: the database file, when the error is about one. */
 export class StoreError extends Error {
@@ -44,7 +45,11 @@ export function versionError(file: string, fileVersion: number, appVersion: numb
 }
 
 export function readOnlyError(file: string, detail: string): StoreError {
-  return new StoreError('read_only', `The local database ${file} cannot be written (${detail}). Check the permissions of the file and its folder.`, file);
+  return new StoreError(
+    'read_only',
+    `The local database ${file} cannot be written (${detail}). Check the permissions of the file and its folder.`,
+    file,
+  );
 }
 
 export interface SerializedStoreError {
@@ -56,11 +61,17 @@ export interface SerializedStoreError {
 }
 
 export function serializeError(error: unknown): SerializedStoreError {
-  if (error instanceof CatalogSyncError) return { message: error.message, code: error.code, file: null, reason: error.reason };
+  if (error instanceof CatalogSyncError)
+    return { message: error.message, code: error.code, file: null, reason: error.reason };
   if (error instanceof StoreError) return { message: error.message, code: error.code, file: error.file };
   const err = error instanceof Error ? error : new Error(String(error));
   const sqliteCode = (err as { code?: unknown }).code;
-  return { message: typeof sqliteCode === 'string' ? `${sqliteCode}: ${err.message}` : err.message, code: 'internal', file: null, ...(err.stack ? { stack: err.stack } : {}) };
+  return {
+    message: typeof sqliteCode === 'string' ? `${sqliteCode}: ${err.message}` : err.message,
+    code: 'internal',
+    file: null,
+    ...(err.stack ? { stack: err.stack } : {}),
+  };
 }
 
 /** The error a worker sent, as the class it was thrown as; an unexpected one names the method and keeps the worker's stack. */
@@ -68,7 +79,8 @@ export function deserializeError(data: SerializedStoreError, method?: string): E
   if (data.code === 'sync') return new CatalogSyncError(data.reason ?? 'protocol', data.message);
   if (data.code !== 'internal') return new StoreError(data.code, data.message, data.file);
   const error = new StoreError('internal', method ? `${method}: ${data.message}` : data.message);
-  if (data.stack) error.stack = `${error.name}: ${error.message}\n    (in the store worker)\n${data.stack.split('\n').slice(1).join('\n')}`;
+  if (data.stack)
+    error.stack = `${error.name}: ${error.message}\n    (in the store worker)\n${data.stack.split('\n').slice(1).join('\n')}`;
   return error;
 }
 
@@ -78,8 +90,18 @@ export function classifySqliteError(error: unknown, file: string): unknown {
   if (typeof code !== 'string') return error;
   const detail = `${code}: ${error instanceof Error ? error.message : String(error)}`;
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new StoreError('corrupt', `The local database ${file} is damaged or is not a Merchant Desk database (${detail}). It was left untouched; move it aside to start with a fresh cache.`, file);
+    return new StoreError(
+      'corrupt',
+      `The local database ${file} is damaged or is not a Merchant Desk database (${detail}). It was left untouched; move it aside to start with a fresh cache.`,
+      file,
+    );
   }
-  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH') return readOnlyError(file, detail);
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    code === 'SQLITE_CANTOPEN' ||
+    code === 'SQLITE_PERM' ||
+    code === 'SQLITE_AUTH'
+  )
+    return readOnlyError(file, detail);
   return error;
 }

@@ -67,7 +67,9 @@ class StoreHandle {
     for (const [owner, methods] of Object.entries(STORE_METHODS)) {
       const client = owner === 'reader' ? reader : writer;
       // A call this class defines itself (settleAutoBuy) wraps the worker's.
-      for (const method of methods) if (!(method in this)) (this as Record<string, unknown>)[method] = (...args: unknown[]) => this.call(client, method, args);
+      for (const method of methods)
+        if (!(method in this))
+          (this as Record<string, unknown>)[method] = (...args: unknown[]) => this.call(client, method, args);
     }
   }
 
@@ -100,7 +102,12 @@ class StoreHandle {
     }
   }
 
-  private call<T>(client: WorkerClient, method: string, args: unknown[], extras?: Parameters<WorkerClient['call']>[2]): Promise<T> {
+  private call<T>(
+    client: WorkerClient,
+    method: string,
+    args: unknown[],
+    extras?: Parameters<WorkerClient['call']>[2],
+  ): Promise<T> {
     if (this.closed) return Promise.reject(closedError());
     return client.call<T>(method, args, extras);
   }
@@ -110,9 +117,15 @@ class StoreHandle {
    * end; progress at most ~10 times a second. A non-2xx answer resolves `{ ok: false, … }`; a network failure,
    * a cancel or an unreadable body rejects with CatalogSyncError and leaves the previous catalog as it was.
    */
-  syncCatalog(options: CatalogSyncOptions, onProgress?: (progress: CatalogSyncProgress) => void): Promise<CatalogSyncResult> {
+  syncCatalog(
+    options: CatalogSyncOptions,
+    onProgress?: (progress: CatalogSyncProgress) => void,
+  ): Promise<CatalogSyncResult> {
     const { signal, ...request } = options;
-    return this.call(this.writer, 'syncCatalog', [request], { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
+    return this.call(this.writer, 'syncCatalog', [request], {
+      ...(signal ? { signal } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    });
   }
 }
 
@@ -140,7 +153,9 @@ export const LocalStore = {
     const readerStart = WorkerClient.start({ entry, init: { role: 'reader', file }, openWhen: writerStart });
     const [writer, reader] = await Promise.allSettled([writerStart, readerStart]);
     if (writer.status === 'rejected' || reader.status === 'rejected') {
-      await Promise.all([writer, reader].map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.client.close() : undefined)));
+      await Promise.all(
+        [writer, reader].map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.client.close() : undefined)),
+      );
       throw writer.status === 'rejected' ? writer.reason : (reader as PromiseRejectedResult).reason;
     }
     // Auto-buys whose requests were out when the app last stopped: in flight in the table, to be looked up.
@@ -155,8 +170,16 @@ export const LocalStore = {
     } catch (error) {
       journal?.close();
       await Promise.all([writer.value.client.close(), reader.value.client.close()]);
-      throw error instanceof StoreError ? error : readOnlyError(file, `cannot open its auto-buy journal: ${(error as Error).message}`);
+      throw error instanceof StoreError
+        ? error
+        : readOnlyError(file, `cannot open its auto-buy journal: ${(error as Error).message}`);
     }
-    return new StoreHandle(file, writer.value.migratedFrom, writer.value.client, reader.value.client, journal) as unknown as LocalStore;
+    return new StoreHandle(
+      file,
+      writer.value.migratedFrom,
+      writer.value.client,
+      reader.value.client,
+      journal,
+    ) as unknown as LocalStore;
   },
 };

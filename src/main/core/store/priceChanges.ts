@@ -20,14 +20,18 @@ export function packPriceChanges(changes: readonly PriceChange[]): Float64Array<
  * The moves and unknown items of packed changes, given each change's price before it (`previous`, as the
  * writer returns it: NaN for an item not held, the same price for no move), in the changes' order.
  */
-export function priceChangeOutcome(packed: Float64Array, previous: Float64Array): { prices: PriceMove[]; unknown: number[] } {
+export function priceChangeOutcome(
+  packed: Float64Array,
+  previous: Float64Array,
+): { prices: PriceMove[]; unknown: number[] } {
   const prices: PriceMove[] = [];
   const unknown: number[] = [];
   for (let i = 0; i < previous.length; i++) {
     const itemId = packed[2 * i] as number;
     const before = previous[i] as number;
     if (Number.isNaN(before)) unknown.push(itemId);
-    else if (before !== packed[2 * i + 1]) prices.push({ itemId, price: packed[2 * i + 1] as number, previous: before });
+    else if (before !== packed[2 * i + 1])
+      prices.push({ itemId, price: packed[2 * i + 1] as number, previous: before });
   }
   return { prices, unknown };
 }

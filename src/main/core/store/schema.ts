@@ -52,7 +52,9 @@ const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS saved_searches (id TEXT PRIMARY KEY, name TEXT NOT NULL, query TEXT NOT NULL, createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE UNIQUE INDEX IF NOT EXISTS saved_searches_name ON saved_searches(name COLLATE NOCASE);
 `;
-const RECORD_TABLE_NAMES = new Set(Array.from(RECORD_TABLES.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g), ([, name]) => name));
+const RECORD_TABLE_NAMES = new Set(
+  Array.from(RECORD_TABLES.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g), ([, name]) => name),
+);
 
 /**
  * A file from before `auto_buys`: the buys its firings recorded become bought records, so the day's spend
@@ -81,7 +83,8 @@ const CACHE_TABLES = `
 /** Refuses (before anything is written) a file this build cannot read: a newer one, or an early pre-release layout. */
 export function checkSchemaVersion(version: number, file: string): void {
   if (version > SCHEMA_VERSION) throw versionError(file, version, SCHEMA_VERSION);
-  if (version > 0 && version < PRE_RELEASE_VERSION) throw versionError(file, version, SCHEMA_VERSION, 'an early pre-release layout this version cannot read');
+  if (version > 0 && version < PRE_RELEASE_VERSION)
+    throw versionError(file, version, SCHEMA_VERSION, 'an early pre-release layout this version cannot read');
 }
 
 /** Brings the user's tables to SCHEMA_VERSION and the catalog cache to CACHE_VERSION, in one transaction; returns the version it found. */
@@ -97,7 +100,10 @@ export function prepareSchema(db: Database, file: string): number {
       if (current > 0 && current < 22) db.exec(AUTO_BUYS_FROM_FIRINGS);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
-    const cacheVersion = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get(CACHE_VERSION_KEY);
+    const cacheVersion = db
+      .prepare<[string], string>('SELECT value FROM meta WHERE key = ?')
+      .pluck()
+      .get(CACHE_VERSION_KEY);
     if (cacheVersion !== String(CACHE_VERSION)) resetCache(db);
   }).immediate();
   return found;
@@ -105,7 +111,9 @@ export function prepareSchema(db: Database, file: string): number {
 
 /** Drops every table that is not the user's (the old or current cache) and creates the cache empty. */
 function resetCache(db: Database): void {
-  const objects = db.prepare<[], { name: string; type: string }>("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')").all();
+  const objects = db
+    .prepare<[], { name: string; type: string }>("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')")
+    .all();
   for (const { name, type } of objects) {
     if (RECORD_TABLE_NAMES.has(name) || name === 'sqlite_sequence') continue;
     // IF EXISTS: a dropped FTS table has taken its shadow tables with it.
@@ -113,7 +121,9 @@ function resetCache(db: Database): void {
   }
   db.prepare("DELETE FROM meta WHERE key LIKE 'catalog.%' OR key LIKE 'priceHistory.%' OR key LIKE 'moves.%'").run();
   db.exec(CACHE_TABLES);
-  const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+  const setMeta = db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  );
   setMeta.run(CACHE_VERSION_KEY, String(CACHE_VERSION));
   setMeta.run(CACHE_ID_KEY, JSON.stringify(randomUUID()));
 }

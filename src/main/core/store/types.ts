@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import type { SerializedStoreError } from './errors';
 import type { BalanceTransaction, Item, Trade, TradeStatus } from '../../../shared/api';
-import type { AlertFiring, AutoBuySkipLine, CatalogInfo, CatalogRow, PriceMove, StoredNotification, TradeTimelineEntry } from '../../../shared/ipc';
+import type {
+  AlertFiring,
+  AutoBuySkipLine,
+  CatalogInfo,
+  CatalogRow,
+  PriceMove,
+  StoredNotification,
+  TradeTimelineEntry,
+} from '../../../shared/ipc';
 import type { SavedSearch } from '../../../shared/ipc/contract';
 import type { CatalogWriter } from './worker/catalogWriter';
 import type { ReaderService } from './worker/reader';
@@ -69,7 +77,10 @@ export interface LedgerInsertResult {
   inserted: BalanceTransaction[];
 }
 
-export interface FiringInput extends Pick<AlertFiring, 'ruleId' | 'ruleName' | 'itemId' | 'market_hash_name' | 'price'> {
+export interface FiringInput extends Pick<
+  AlertFiring,
+  'ruleId' | 'ruleName' | 'itemId' | 'market_hash_name' | 'price'
+> {
   firedAt?: string;
   /** Auto-buy held this match back (a guard rail): stored acknowledged, with the reason, folded into a skip line. */
   autoBuySkipped?: string;
@@ -180,7 +191,10 @@ export type CatalogSyncResult =
 /**
  * Live item changes of one kind; a list of them, in feed order, is written in one transaction (one commit per burst).
  * Price changes packed as (itemId, price) pairs (priceChanges.ts): a burst crosses threads as one copy. */
-export type ItemChangeGroup = { kind: 'upserts'; items: Item[] } | { kind: 'prices'; changes: Float64Array } | { kind: 'removals'; itemIds: number[] };
+export type ItemChangeGroup =
+  | { kind: 'upserts'; items: Item[] }
+  | { kind: 'prices'; changes: Float64Array }
+  | { kind: 'removals'; itemIds: number[] };
 
 /** Each change's price before it, in order: NaN for an item not held, its own price for no move (priceChangeOutcome). */
 export interface PackedPriceChangeResult {
@@ -202,25 +216,75 @@ export interface SavedSearchList {
 /** The store's calls by the worker object that serves them; a worker serves these names and no others. */
 export const STORE_METHODS = {
   reader: [
-    'queryCatalog', 'getItem', 'findItemsByIds', 'nameMarkets', 'matchingItemIds', 'catalogInfo', 'queryTrades', 'getTrade', 'activeTrades', 'findTradeByExternalId',
-    'queryLedger', 'balanceSeries', 'latestLedgerCreatedAt', 'listRecipients', 'getRecipient', 'listAlertRules', 'listFirings',
-    'firingKeys', 'unacknowledgedFiringCount', 'autoBuyDay', 'unresolvedAutoBuys', 'autoBuySkips', 'autoBuyBaseline', 'getMeta', 'listNotifications',
-    'unreadNotificationCount', 'listSearches',
+    'queryCatalog',
+    'getItem',
+    'findItemsByIds',
+    'nameMarkets',
+    'matchingItemIds',
+    'catalogInfo',
+    'queryTrades',
+    'getTrade',
+    'activeTrades',
+    'findTradeByExternalId',
+    'queryLedger',
+    'balanceSeries',
+    'latestLedgerCreatedAt',
+    'listRecipients',
+    'getRecipient',
+    'listAlertRules',
+    'listFirings',
+    'firingKeys',
+    'unacknowledgedFiringCount',
+    'autoBuyDay',
+    'unresolvedAutoBuys',
+    'autoBuySkips',
+    'autoBuyBaseline',
+    'getMeta',
+    'listNotifications',
+    'unreadNotificationCount',
+    'listSearches',
   ],
   catalog: ['applyItemChanges'],
   records: [
-    'upsertTrades', 'applyTradeUpdate', 'insertLedger', 'saveRecipient', 'deleteRecipient', 'saveAlertRule', 'deleteAlertRule', 'setAlertRuleEnabled',
-    'replayAutoBuys', 'settleAutoBuy', 'recordFiring', 'acknowledgeFiring', 'setFiringAutoBuy', 'deleteFiringsForRule', 'setAutoBuyBaseline',
-    'setMeta', 'insertNotifications', 'markNotificationsRead', 'saveSearch', 'deleteSearch',
+    'upsertTrades',
+    'applyTradeUpdate',
+    'insertLedger',
+    'saveRecipient',
+    'deleteRecipient',
+    'saveAlertRule',
+    'deleteAlertRule',
+    'setAlertRuleEnabled',
+    'replayAutoBuys',
+    'settleAutoBuy',
+    'recordFiring',
+    'acknowledgeFiring',
+    'setFiringAutoBuy',
+    'deleteFiringsForRule',
+    'setAutoBuyBaseline',
+    'setMeta',
+    'insertNotifications',
+    'markNotificationsRead',
+    'saveSearch',
+    'deleteSearch',
   ],
-} as const satisfies { reader: readonly (keyof ReaderService)[]; catalog: readonly (keyof CatalogWriter)[]; records: readonly (keyof RecordsWriter)[] };
+} as const satisfies {
+  reader: readonly (keyof ReaderService)[];
+  catalog: readonly (keyof CatalogWriter)[];
+  records: readonly (keyof RecordsWriter)[];
+};
 
 export type StoreMethodOwner = keyof typeof STORE_METHODS;
 type MethodsOf<O extends StoreMethodOwner> = (typeof STORE_METHODS)[O][number];
-type Promised<T> = { [M in keyof T]: T[M] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
+type Promised<T> = {
+  [M in keyof T]: T[M] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
 
 /** The calls as the host makes them: each method of its worker object, answered by a promise. */
-export type StoreCalls = Promised<Pick<ReaderService, MethodsOf<'reader'>> & Pick<CatalogWriter, MethodsOf<'catalog'>> & Pick<RecordsWriter, MethodsOf<'records'>>>;
+export type StoreCalls = Promised<
+  Pick<ReaderService, MethodsOf<'reader'>> &
+    Pick<CatalogWriter, MethodsOf<'catalog'>> &
+    Pick<RecordsWriter, MethodsOf<'records'>>
+>;
 
 export interface WorkerInit {
   role: 'writer' | 'reader';

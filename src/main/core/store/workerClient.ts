@@ -33,8 +33,14 @@ export class WorkerClient {
   ) {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: WorkerMessage) => this.onMessage(message));
-    worker.on('error', (error) => this.fail(new StoreError('worker', `the store ${role} thread crashed: ${error.message}`, null, { cause: error })));
-    worker.on('exit', (code) => this.fail(this.closing ? closedError() : new StoreError('worker', `the store ${role} thread exited (code ${code})`)));
+    worker.on('error', (error) =>
+      this.fail(new StoreError('worker', `the store ${role} thread crashed: ${error.message}`, null, { cause: error })),
+    );
+    worker.on('exit', (code) =>
+      this.fail(
+        this.closing ? closedError() : new StoreError('worker', `the store ${role} thread exited (code ${code})`),
+      ),
+    );
     worker.unref();
   }
 
@@ -43,9 +49,15 @@ export class WorkerClient {
     let worker: Worker;
     try {
       const init: WorkerInit = options.openWhen ? { ...options.init, deferOpen: true } : options.init;
-      worker = new Worker(options.entry, { workerData: init, name: `store-${role}`, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+      worker = new Worker(options.entry, {
+        workerData: init,
+        name: `store-${role}`,
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      });
     } catch (error) {
-      throw new StoreError('worker', `could not start the store ${role} thread: ${(error as Error).message}`, null, { cause: error });
+      throw new StoreError('worker', `could not start the store ${role} thread: ${(error as Error).message}`, null, {
+        cause: error,
+      });
     }
     // Not opened when the writer failed: the thread is ended, and the writer's error is the one reported.
     options.openWhen?.then(
@@ -54,15 +66,32 @@ export class WorkerClient {
     );
     const first = await new Promise<WorkerMessage | Error>((resolve) => {
       worker.once('message', resolve);
-      worker.once('error', (error) => resolve(new StoreError('worker', `the store ${role} thread failed to start: ${error.message}`, null, { cause: error })));
-      worker.once('exit', (code) => resolve(new StoreError('worker', `the store ${role} thread exited while starting (code ${code})`)));
+      worker.once('error', (error) =>
+        resolve(
+          new StoreError('worker', `the store ${role} thread failed to start: ${error.message}`, null, {
+            cause: error,
+          }),
+        ),
+      );
+      worker.once('exit', (code) =>
+        resolve(new StoreError('worker', `the store ${role} thread exited while starting (code ${code})`)),
+      );
     });
-    if (!(first instanceof Error) && first.kind === 'ready') return { client: new WorkerClient(worker, role), migratedFrom: first.migratedFrom };
+    if (!(first instanceof Error) && first.kind === 'ready')
+      return { client: new WorkerClient(worker, role), migratedFrom: first.migratedFrom };
     void worker.terminate();
-    throw first instanceof Error ? first : first.kind === 'init-error' ? deserializeError(first.error) : new StoreError('worker', `the store ${role} thread sent ${first.kind} first`);
+    throw first instanceof Error
+      ? first
+      : first.kind === 'init-error'
+        ? deserializeError(first.error)
+        : new StoreError('worker', `the store ${role} thread sent ${first.kind} first`);
   }
 
-  call<T>(method: string, args: unknown[], extras: { onProgress?: (progress: CatalogSyncProgress) => void; signal?: AbortSignal } = {}): Promise<T> {
+  call<T>(
+    method: string,
+    args: unknown[],
+    extras: { onProgress?: (progress: CatalogSyncProgress) => void; signal?: AbortSignal } = {},
+  ): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closing) return Promise.reject(closedError());
     const id = this.nextId++;
@@ -71,7 +100,12 @@ export class WorkerClient {
     if (signal?.aborted) queueMicrotask(onAbort);
     else signal?.addEventListener('abort', onAbort, { once: true });
     const result = new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
+      this.pending.set(id, {
+        method,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        ...(onProgress ? { onProgress } : {}),
+      });
       if (this.pending.size === 1) this.worker.ref();
       this.post({ kind: 'call', id, method, args });
     });

@@ -31,8 +31,12 @@ function BootFailure() {
 const TradesScreen = lazy(() => import('../screens/trades/TradesScreen').then((m) => ({ default: m.TradesScreen })));
 const WalletScreen = lazy(() => import('../screens/wallet/WalletScreen').then((m) => ({ default: m.WalletScreen })));
 const AlertsScreen = lazy(() => import('../screens/alerts/AlertsScreen').then((m) => ({ default: m.AlertsScreen })));
-const NotificationsScreen = lazy(() => import('../screens/notifications/NotificationsScreen').then((m) => ({ default: m.NotificationsScreen })));
-const SettingsScreen = lazy(() => import('../screens/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
+const NotificationsScreen = lazy(() =>
+  import('../screens/notifications/NotificationsScreen').then((m) => ({ default: m.NotificationsScreen })),
+);
+const SettingsScreen = lazy(() =>
+  import('../screens/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
+);
 
 function ScreenByName() {
   const screen = useStore((s) => s.ui.screen);

@@ -13,7 +13,10 @@ export function spentTodayText(status: AutoBuyStatus): string {
 
 /** Each rule's spend today, one per line (the status bar's tooltip). */
 function perRuleText(status: AutoBuyStatus): string {
-  const lines = status.rules.map((rule) => `${rule.ruleName}: ${formatCents(rule.spentToday)}${rule.dryRun ? ' (dry run)' : ''}${rule.skippedToday ? `, ${rule.skippedToday} skipped` : ''}`);
+  const lines = status.rules.map(
+    (rule) =>
+      `${rule.ruleName}: ${formatCents(rule.spentToday)}${rule.dryRun ? ' (dry run)' : ''}${rule.skippedToday ? `, ${rule.skippedToday} skipped` : ''}`,
+  );
   return [`Auto-buy spent ${spentTodayText(status)} (UTC day ${status.day})`, ...lines].join('\n');
 }
 
@@ -29,11 +32,21 @@ export function AutoBuyStatusItem() {
         Auto-buy <span className="num strong">{spentTodayText(status)}</span>
       </button>
       {status.stopped ? (
-        <button type="button" className="sb-btn attention" onClick={() => void setAutoBuyStopped(false)} title="Auto-buy is stopped: no request is sent. Resume it">
+        <button
+          type="button"
+          className="sb-btn attention"
+          onClick={() => void setAutoBuyStopped(false)}
+          title="Auto-buy is stopped: no request is sent. Resume it"
+        >
           <span className="strong">Auto-buy stopped</span> · Resume
         </button>
       ) : (
-        <button type="button" className="sb-btn" onClick={stopAllAutoBuy} title={`Stop all auto-buy now (${SHORTCUT_HINTS['autobuy.stop'] ?? ''})`}>
+        <button
+          type="button"
+          className="sb-btn"
+          onClick={stopAllAutoBuy}
+          title={`Stop all auto-buy now (${SHORTCUT_HINTS['autobuy.stop'] ?? ''})`}
+        >
           Stop all auto-buy
         </button>
       )}

@@ -7,7 +7,9 @@ import { openTarget, navigate } from '../state/actions/ui';
 import { update, useStore } from '../state/store';
 
 function tradeLine(trades: { status: TradeStatus; count: number; total: number }[]): string {
-  return trades.map(({ status, count, total }) => `${count} ${STATUS_LABELS[status].toLowerCase()} (${formatCents(total)})`).join(', ');
+  return trades
+    .map(({ status, count, total }) => `${count} ${STATUS_LABELS[status].toLowerCase()} (${formatCents(total)})`)
+    .join(', ');
 }
 
 /** "While you were away": what the first sync after launch found, until dismissed. */
@@ -32,12 +34,14 @@ export function AwaySummaryBanner() {
         ) : null}
         {ledger.count > 0 ? (
           <li>
-            Ledger: <span data-testid="away-ledger">{`${ledger.count} new ${ledger.count === 1 ? 'entry' : 'entries'}, net ${net}`}</span>
+            Ledger:{' '}
+            <span data-testid="away-ledger">{`${ledger.count} new ${ledger.count === 1 ? 'entry' : 'entries'}, net ${net}`}</span>
           </li>
         ) : null}
         {alertMatches.count > 0 ? (
           <li>
-            Alerts: <span data-testid="away-alerts">{`${alertMatches.count} match${alertMatches.count === 1 ? '' : 'es'}${alertMatches.autoBought > 0 ? `, ${alertMatches.autoBought} auto-bought` : ''}`}</span>
+            Alerts:{' '}
+            <span data-testid="away-alerts">{`${alertMatches.count} match${alertMatches.count === 1 ? '' : 'es'}${alertMatches.autoBought > 0 ? `, ${alertMatches.autoBought} auto-bought` : ''}`}</span>
           </li>
         ) : null}
       </ul>
@@ -46,7 +50,9 @@ export function AwaySummaryBanner() {
           <button
             type="button"
             className="link-btn"
-            onClick={() => (summary.onlyTradeId ? openTarget({ type: 'trade', tradeId: summary.onlyTradeId }) : navigate('trades'))}
+            onClick={() =>
+              summary.onlyTradeId ? openTarget({ type: 'trade', tradeId: summary.onlyTradeId }) : navigate('trades')
+            }
           >
             {summary.onlyTradeId ? 'Open the trade' : 'View trades'}
           </button>

@@ -14,7 +14,10 @@ export function BridgeBanner() {
       <div className="banner error bridge-banner" role="alert">
         <span className="spinner sm" aria-hidden="true" />
         <strong>{BRIDGE_LOST_TEXT}</strong>
-        <span className="muted"> What is on screen is frozen until it is back; nothing you do here reaches the marketplace.</span>
+        <span className="muted">
+          {' '}
+          What is on screen is frozen until it is back; nothing you do here reaches the marketplace.
+        </span>
       </div>
     );
   }
@@ -25,8 +28,8 @@ export function BridgeBanner() {
         <span className="muted">
           {' '}
           This page holds no valid access token: it was opened without the printed URL, or the web host restarted with a
-          new token. Open the <code>Merchant Desk web host: http://…/?token=…</code> line&apos;s URL in this browser and this page
-          reconnects by itself.
+          new token. Open the <code>Merchant Desk web host: http://…/?token=…</code> line&apos;s URL in this browser and
+          this page reconnects by itself.
         </span>
       </div>
     );

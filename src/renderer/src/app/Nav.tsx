@@ -31,16 +31,31 @@ export function Nav() {
       <div className="brand">
         <span className="brand-mark" aria-hidden="true">
           <svg viewBox="0 0 20 20" width="18" height="18">
-            <path d="M3 14l4-5 3 3 4-6 3 4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+            <path
+              d="M3 14l4-5 3 3 4-6 3 4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
           </svg>
         </span>
         <span className="brand-name">Merchant Desk</span>
       </div>
-      {demo ? <div className="demo-flag" title="Connected to the embedded demo sandbox, not a real marketplace">DEMO SANDBOX</div> : null}
+      {demo ? (
+        <div className="demo-flag" title="Connected to the embedded demo sandbox, not a real marketplace">
+          DEMO SANDBOX
+        </div>
+      ) : null}
       <ul className="nav-list">
         {SCREENS.map((s) => (
           <li key={s.id}>
-            <a href={`#/${s.id}`} aria-current={screen === s.id ? 'page' : undefined} className={`nav-link ${screen === s.id ? 'on' : ''}`}>
+            <a
+              href={`#/${s.id}`}
+              aria-current={screen === s.id ? 'page' : undefined}
+              className={`nav-link ${screen === s.id ? 'on' : ''}`}
+            >
               <Icon name={s.id} size={17} />
               <span className="nav-label">{s.label}</span>
               <NavBadge screen={s.id} />
@@ -53,7 +68,10 @@ export function Nav() {
         ))}
       </ul>
       <div className="nav-foot">
-        <div className="nav-balance" title={balanceAt ? `Given by the marketplace at ${formatDateTime(balanceAt)}` : undefined}>
+        <div
+          className="nav-balance"
+          title={balanceAt ? `Given by the marketplace at ${formatDateTime(balanceAt)}` : undefined}
+        >
           <span className="muted small">Available{cached ? ' · cached' : ''}</span>
           <Money cents={available} className="strong" />
         </div>

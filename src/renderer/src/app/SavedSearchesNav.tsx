@@ -21,7 +21,12 @@ function SavedSearchItem({ search }: { search: SavedSearch }) {
       }}
     >
       <div className="nav-search-row">
-        <button type="button" className="nav-search-open" title={`Open saved search “${search.name}”`} onClick={() => openSearch(search)}>
+        <button
+          type="button"
+          className="nav-search-open"
+          title={`Open saved search “${search.name}”`}
+          onClick={() => openSearch(search)}
+        >
           {search.name}
         </button>
         <button
@@ -39,10 +44,24 @@ function SavedSearchItem({ search }: { search: SavedSearch }) {
         <div className="nav-search-menu" id={menuId} role="group" aria-label={`Saved search “${search.name}”`}>
           {menu === 'open' ? (
             <>
-              <button type="button" className="link-btn" onClick={() => { close(); openDialog({ kind: 'watchSearch', searchId: search.id }); }}>
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => {
+                  close();
+                  openDialog({ kind: 'watchSearch', searchId: search.id });
+                }}
+              >
                 Watch
               </button>
-              <button type="button" className="link-btn" onClick={() => { close(); openDialog({ kind: 'renameSearch', searchId: search.id }); }}>
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => {
+                  close();
+                  openDialog({ kind: 'renameSearch', searchId: search.id });
+                }}
+              >
                 Rename
               </button>
               <button type="button" className="link-btn" onClick={() => setMenu('confirmDelete')}>

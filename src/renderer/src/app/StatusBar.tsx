@@ -136,7 +136,12 @@ export function StatusBar() {
       <button type="button" className="sb-btn" onClick={() => navigate('trades')} title="Open active trades">
         <span className="num strong">{active}</span> active trade{active === 1 ? '' : 's'}
       </button>
-      <button type="button" className={`sb-btn ${unacked ? 'attention' : ''}`} onClick={() => navigate('alerts')} title="Open alerts">
+      <button
+        type="button"
+        className={`sb-btn ${unacked ? 'attention' : ''}`}
+        onClick={() => navigate('alerts')}
+        title="Open alerts"
+      >
         <span className="num strong">{unacked}</span> unacknowledged alert{unacked === 1 ? '' : 's'}
       </button>
     </section>

@@ -51,7 +51,12 @@ function ToastItem({ toast }: { toast: Toast }) {
             {toast.target.type === 'trade' ? 'Open trade' : 'Open item'}
           </button>
         ) : null}
-        <button type="button" className="icon-btn xs" aria-label="Dismiss notification" onClick={() => dismissToast(toast.id)}>
+        <button
+          type="button"
+          className="icon-btn xs"
+          aria-label="Dismiss notification"
+          onClick={() => dismissToast(toast.id)}
+        >
           ×
         </button>
       </div>
@@ -63,10 +68,17 @@ export function Toasts() {
   const toasts = useStore((s) => s.notes.toasts);
   // A detail panel on the right (an item, a trade) is what the user reads now: toasts stack beside it, never over it.
   const besideDetail = useStore(
-    (s) => (s.ui.screen === 'catalog' && s.catalog.detail.id !== null) || (s.ui.screen === 'trades' && s.trades.detail.id !== null),
+    (s) =>
+      (s.ui.screen === 'catalog' && s.catalog.detail.id !== null) ||
+      (s.ui.screen === 'trades' && s.trades.detail.id !== null),
   );
   return (
-    <div className={`toasts ${besideDetail ? 'beside-detail' : ''}`} role="region" aria-label="Notifications" aria-live="polite">
+    <div
+      className={`toasts ${besideDetail ? 'beside-detail' : ''}`}
+      role="region"
+      aria-label="Notifications"
+      aria-live="polite"
+    >
       {toasts.map((t) => (
         <ToastItem key={t.id} toast={t} />
       ))}

@@ -1,9 +1,23 @@
 import type { KeyCommand } from '../lib/keyboard';
 import { SHORTCUT_HINTS } from '../lib/keyboard';
 import { openBuyByName, openBuyForSelected } from '../screens/buy/open';
-import { acknowledgeAll, acknowledgeSelectedFiring, moveFiring, rearmSelectedFiring, setAutoBuyStopped, stopAllAutoBuy } from '../state/actions/alerts';
+import {
+  acknowledgeAll,
+  acknowledgeSelectedFiring,
+  moveFiring,
+  rearmSelectedFiring,
+  setAutoBuyStopped,
+  stopAllAutoBuy,
+} from '../state/actions/alerts';
 import { requestWebNotifications, webNotificationPermission } from '../state/actions/boot';
-import { clearFilters, closeDetail, moveSelection, openSelectedDetail, refreshCatalog, softRefresh } from '../state/actions/catalog';
+import {
+  clearFilters,
+  closeDetail,
+  moveSelection,
+  openSelectedDetail,
+  refreshCatalog,
+  softRefresh,
+} from '../state/actions/catalog';
 import { retryConnectionNow } from '../state/actions/connection';
 import { openSearch } from '../state/actions/searches';
 import { markAllNotificationsRead } from '../state/actions/inbox';
@@ -29,35 +43,189 @@ const hint = (k: KeyCommand) => SHORTCUT_HINTS[k];
 export function buildCommands(): Command[] {
   const state = getState();
   const list: Command[] = [
-    { id: 'go.catalog', group: 'Go to', title: 'Go to Catalog', hint: hint('go.catalog'), run: () => navigate('catalog') },
+    {
+      id: 'go.catalog',
+      group: 'Go to',
+      title: 'Go to Catalog',
+      hint: hint('go.catalog'),
+      run: () => navigate('catalog'),
+    },
     { id: 'go.trades', group: 'Go to', title: 'Go to Trades', hint: hint('go.trades'), run: () => navigate('trades') },
-    { id: 'go.wallet', group: 'Go to', title: 'Go to Wallet', hint: hint('go.wallet'), keywords: 'balance ledger', run: () => navigate('wallet') },
-    { id: 'go.alerts', group: 'Go to', title: 'Go to Alerts', hint: hint('go.alerts'), keywords: 'watchlist rules firings', run: () => navigate('alerts') },
-    { id: 'go.notifications', group: 'Go to', title: 'Go to Notifications', hint: hint('go.notifications'), keywords: 'inbox centre center unread history', run: () => navigate('notifications') },
-    { id: 'notifications.markAllRead', group: 'App', title: 'Mark all notifications read', keywords: 'inbox unread clear', run: () => void markAllNotificationsRead() },
-    { id: 'go.settings', group: 'Go to', title: 'Go to Settings', hint: hint('go.settings'), keywords: 'connection api key preferences', run: () => navigate('settings') },
-    { id: 'search.focus', group: 'Catalog', title: 'Search items', hint: hint('search.focus'), keywords: 'find filter', run: focusSearch },
-    { id: 'catalog.refresh', group: 'Catalog', title: 'Refresh the catalog', keywords: 'sync reload', run: () => void refreshCatalog() },
+    {
+      id: 'go.wallet',
+      group: 'Go to',
+      title: 'Go to Wallet',
+      hint: hint('go.wallet'),
+      keywords: 'balance ledger',
+      run: () => navigate('wallet'),
+    },
+    {
+      id: 'go.alerts',
+      group: 'Go to',
+      title: 'Go to Alerts',
+      hint: hint('go.alerts'),
+      keywords: 'watchlist rules firings',
+      run: () => navigate('alerts'),
+    },
+    {
+      id: 'go.notifications',
+      group: 'Go to',
+      title: 'Go to Notifications',
+      hint: hint('go.notifications'),
+      keywords: 'inbox centre center unread history',
+      run: () => navigate('notifications'),
+    },
+    {
+      id: 'notifications.markAllRead',
+      group: 'App',
+      title: 'Mark all notifications read',
+      keywords: 'inbox unread clear',
+      run: () => void markAllNotificationsRead(),
+    },
+    {
+      id: 'go.settings',
+      group: 'Go to',
+      title: 'Go to Settings',
+      hint: hint('go.settings'),
+      keywords: 'connection api key preferences',
+      run: () => navigate('settings'),
+    },
+    {
+      id: 'search.focus',
+      group: 'Catalog',
+      title: 'Search items',
+      hint: hint('search.focus'),
+      keywords: 'find filter',
+      run: focusSearch,
+    },
+    {
+      id: 'catalog.refresh',
+      group: 'Catalog',
+      title: 'Refresh the catalog',
+      keywords: 'sync reload',
+      run: () => void refreshCatalog(),
+    },
     { id: 'catalog.requery', group: 'Catalog', title: 'Re-query rows on screen', keywords: 'reload', run: softRefresh },
-    { id: 'catalog.clear', group: 'Catalog', title: 'Clear catalog filters', keywords: 'reset', run: () => { navigate('catalog'); clearFilters(); } },
-    { id: 'search.save', group: 'Catalog', title: 'Save the current search', keywords: 'saved searches filters name bookmark', run: () => { navigate('catalog'); openDialog({ kind: 'saveSearch' }); } },
-    ...state.searches.list.map(
-      (search): Command => ({ id: `search.open.${search.id}`, group: 'Catalog', title: `Open saved search: ${search.name}`, keywords: 'saved filters', run: () => openSearch(search) }),
-    ),
-    ...state.searches.list.map(
-      (search): Command => ({ id: `search.watch.${search.id}`, group: 'Alerts', title: `Watch saved search: ${search.name}`, keywords: 'alert rule notify', run: () => openDialog({ kind: 'watchSearch', searchId: search.id }) }),
-    ),
-    { id: 'catalog.detail', group: 'Catalog', title: 'Open selected item detail', hint: hint('selection.open'), run: openSelectedDetail },
+    {
+      id: 'catalog.clear',
+      group: 'Catalog',
+      title: 'Clear catalog filters',
+      keywords: 'reset',
+      run: () => {
+        navigate('catalog');
+        clearFilters();
+      },
+    },
+    {
+      id: 'search.save',
+      group: 'Catalog',
+      title: 'Save the current search',
+      keywords: 'saved searches filters name bookmark',
+      run: () => {
+        navigate('catalog');
+        openDialog({ kind: 'saveSearch' });
+      },
+    },
+    ...state.searches.list.map((search): Command => ({
+      id: `search.open.${search.id}`,
+      group: 'Catalog',
+      title: `Open saved search: ${search.name}`,
+      keywords: 'saved filters',
+      run: () => openSearch(search),
+    })),
+    ...state.searches.list.map((search): Command => ({
+      id: `search.watch.${search.id}`,
+      group: 'Alerts',
+      title: `Watch saved search: ${search.name}`,
+      keywords: 'alert rule notify',
+      run: () => openDialog({ kind: 'watchSearch', searchId: search.id }),
+    })),
+    {
+      id: 'catalog.detail',
+      group: 'Catalog',
+      title: 'Open selected item detail',
+      hint: hint('selection.open'),
+      run: openSelectedDetail,
+    },
     { id: 'catalog.closeDetail', group: 'Catalog', title: 'Close item detail', run: closeDetail },
-    { id: 'catalog.first', group: 'Catalog', title: 'Select the first row', run: () => { navigate('catalog'); moveSelection('first'); } },
-    { id: 'catalog.last', group: 'Catalog', title: 'Select the last row', run: () => { navigate('catalog'); moveSelection('last'); } },
-    { id: 'buy.selected', group: 'Buy', title: 'Buy selected item', hint: hint('buy.selected'), keywords: 'purchase', run: openBuyForSelected },
-    { id: 'buy.byName', group: 'Buy', title: 'Buy by name', hint: hint('buy.byName'), keywords: 'purchase cheapest max price', run: () => openBuyByName() },
-    { id: 'trades.active', group: 'Trades', title: 'Show active trades', run: () => { navigate('trades'); setTradesTab('active'); } },
-    { id: 'trades.history', group: 'Trades', title: 'Show trade history', run: () => { navigate('trades'); setTradesTab('history'); } },
-    { id: 'trades.export', group: 'Trades', title: 'Export trades as CSV', hint: state.ui.screen === 'trades' ? hint('export.csv') : undefined, keywords: 'download', run: () => void exportTradesCsv() },
-    { id: 'wallet.export', group: 'Wallet', title: 'Export ledger as CSV', hint: state.ui.screen === 'wallet' ? hint('export.csv') : undefined, keywords: 'download balance', run: () => void exportLedgerCsv() },
-    { id: 'alerts.new', group: 'Alerts', title: 'New alert rule', keywords: 'watchlist create', run: () => { navigate('alerts'); openDialog({ kind: 'rule', ruleId: null }); } },
+    {
+      id: 'catalog.first',
+      group: 'Catalog',
+      title: 'Select the first row',
+      run: () => {
+        navigate('catalog');
+        moveSelection('first');
+      },
+    },
+    {
+      id: 'catalog.last',
+      group: 'Catalog',
+      title: 'Select the last row',
+      run: () => {
+        navigate('catalog');
+        moveSelection('last');
+      },
+    },
+    {
+      id: 'buy.selected',
+      group: 'Buy',
+      title: 'Buy selected item',
+      hint: hint('buy.selected'),
+      keywords: 'purchase',
+      run: openBuyForSelected,
+    },
+    {
+      id: 'buy.byName',
+      group: 'Buy',
+      title: 'Buy by name',
+      hint: hint('buy.byName'),
+      keywords: 'purchase cheapest max price',
+      run: () => openBuyByName(),
+    },
+    {
+      id: 'trades.active',
+      group: 'Trades',
+      title: 'Show active trades',
+      run: () => {
+        navigate('trades');
+        setTradesTab('active');
+      },
+    },
+    {
+      id: 'trades.history',
+      group: 'Trades',
+      title: 'Show trade history',
+      run: () => {
+        navigate('trades');
+        setTradesTab('history');
+      },
+    },
+    {
+      id: 'trades.export',
+      group: 'Trades',
+      title: 'Export trades as CSV',
+      hint: state.ui.screen === 'trades' ? hint('export.csv') : undefined,
+      keywords: 'download',
+      run: () => void exportTradesCsv(),
+    },
+    {
+      id: 'wallet.export',
+      group: 'Wallet',
+      title: 'Export ledger as CSV',
+      hint: state.ui.screen === 'wallet' ? hint('export.csv') : undefined,
+      keywords: 'download balance',
+      run: () => void exportLedgerCsv(),
+    },
+    {
+      id: 'alerts.new',
+      group: 'Alerts',
+      title: 'New alert rule',
+      keywords: 'watchlist create',
+      run: () => {
+        navigate('alerts');
+        openDialog({ kind: 'rule', ruleId: null });
+      },
+    },
     {
       id: 'alerts.ackSelected',
       group: 'Alerts',
@@ -90,7 +258,13 @@ export function buildCommands(): Command[] {
       },
     },
     state.settings.settings?.autoBuyStopped === true
-      ? { id: 'alerts.autoBuyStop', group: 'Alerts', title: 'Resume auto-buy', keywords: 'auto-buy start stopped', run: () => void setAutoBuyStopped(false) }
+      ? {
+          id: 'alerts.autoBuyStop',
+          group: 'Alerts',
+          title: 'Resume auto-buy',
+          keywords: 'auto-buy start stopped',
+          run: () => void setAutoBuyStopped(false),
+        }
       : {
           id: 'alerts.autoBuyStop',
           group: 'Alerts',
@@ -120,11 +294,29 @@ export function buildCommands(): Command[] {
           keywords: 'demo sandbox off account live',
           run: () => void switchToSavedAccount(),
         }
-      : { id: 'app.demo', group: 'App', title: 'Use demo sandbox', keywords: 'connect sandbox demo on', run: () => void connectDemoSandbox() },
-    { id: 'app.connection', group: 'App', title: 'Test or change the connection', keywords: 'api key merchant', run: () => navigate('settings') },
+      : {
+          id: 'app.demo',
+          group: 'App',
+          title: 'Use demo sandbox',
+          keywords: 'connect sandbox demo on',
+          run: () => void connectDemoSandbox(),
+        },
+    {
+      id: 'app.connection',
+      group: 'App',
+      title: 'Test or change the connection',
+      keywords: 'api key merchant',
+      run: () => navigate('settings'),
+    },
   ];
   if (state.conn.connection && state.conn.connection.state !== 'connected') {
-    list.push({ id: 'app.retryNow', group: 'App', title: 'Retry the connection now', keywords: 'reconnect offline feed live maintenance', run: () => void retryConnectionNow() });
+    list.push({
+      id: 'app.retryNow',
+      group: 'App',
+      title: 'Retry the connection now',
+      keywords: 'reconnect offline feed live maintenance',
+      run: () => void retryConnectionNow(),
+    });
   }
   if (state.conn.host === 'web' && webNotificationPermission() === 'default') {
     list.push({
@@ -132,7 +324,9 @@ export function buildCommands(): Command[] {
       group: 'App',
       title: 'Enable desktop notifications',
       run: () =>
-        void requestWebNotifications().then((p) => p === 'granted' && toast('success', 'Desktop notifications enabled')),
+        void requestWebNotifications().then(
+          (p) => p === 'granted' && toast('success', 'Desktop notifications enabled'),
+        ),
     });
   }
   return list;

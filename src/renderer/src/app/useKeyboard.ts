@@ -7,12 +7,19 @@ function isEditable(el: EventTarget | null): boolean {
   if (!(el instanceof HTMLElement)) return false;
   if (el.isContentEditable) return true;
   if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
-  if (el instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color'].includes(el.type);
+  if (el instanceof HTMLInputElement)
+    return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color'].includes(el.type);
   return false;
 }
 
 function isButton(el: EventTarget | null): boolean {
-  return el instanceof HTMLElement && (el.matches('button, a[href], summary, [role="button"], [role="link"], input[type="checkbox"], input[type="radio"]') || el.closest('tr[tabindex]') !== null);
+  return (
+    el instanceof HTMLElement &&
+    (el.matches(
+      'button, a[href], summary, [role="button"], [role="link"], input[type="checkbox"], input[type="radio"]',
+    ) ||
+      el.closest('tr[tabindex]') !== null)
+  );
 }
 
 /** The app's keyboard map on window keydown. */
@@ -21,7 +28,7 @@ export function useKeyboard(): void {
     let pending: string | null = null;
     let timer: number | null = null;
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.isComposing || e.repeat && e.key === 'g') return;
+      if (e.defaultPrevented || e.isComposing || (e.repeat && e.key === 'g')) return;
       const { ui } = getState();
       const result = interpretKey(pending, {
         key: e.key,

@@ -15,7 +15,15 @@ export function isIsoDay(text: string): boolean {
  * mm/dd/yyyy, while every table here is ISO), with the native calendar one click away.
  * `value` is '' or a valid day; a half-typed or invalid day stays in the field, marked.
  */
-export function DateInput({ label, value, onChange }: { label: string; value: string; onChange: (day: string) => void }) {
+export function DateInput({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (day: string) => void;
+}) {
   const [draft, setDraft] = useState<string | null>(null);
   // A new value from outside (Clear): any half-typed text goes.
   const [seen, setSeen] = useState(value);

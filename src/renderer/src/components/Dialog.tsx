@@ -9,7 +9,13 @@ function openerOf(active: Element | null): HTMLElement | null {
 }
 
 /** Where focus goes when the opener is gone, best first: the selected row, the screen's list, its heading. */
-const FALLBACK_FOCUS = ['main [aria-selected="true"][tabindex]', 'main [role="grid"]', 'main table tbody tr[aria-current="true"]', 'main table tbody tr[tabindex]', 'main h1'];
+const FALLBACK_FOCUS = [
+  'main [aria-selected="true"][tabindex]',
+  'main [role="grid"]',
+  'main table tbody tr[aria-current="true"]',
+  'main table tbody tr[tabindex]',
+  'main h1',
+];
 
 /**
  * Focus goes back where the dialog was opened from, else to the selected row of the screen,
@@ -21,7 +27,8 @@ function restoreFocus(opener: HTMLElement | null): void {
   if (document.querySelector('dialog[open]')) return;
   let target = opener?.isConnected && opener.offsetParent !== null ? opener : null;
   for (const selector of FALLBACK_FOCUS) target ??= document.querySelector<HTMLElement>(selector);
-  if (target && !target.hasAttribute('tabindex') && !target.matches('a, button, input, select, textarea')) target.tabIndex = -1;
+  if (target && !target.hasAttribute('tabindex') && !target.matches('a, button, input, select, textarea'))
+    target.tabIndex = -1;
   target?.focus();
 }
 

@@ -2,7 +2,10 @@ import { type CSSProperties, useState } from 'react';
 import { rarityColor } from '../lib/rarity';
 
 function initials(name: string): string {
-  const clean = name.replace(/[★™]/g, '').replace(/StatTrak|Souvenir/g, '').trim();
+  const clean = name
+    .replace(/[★™]/g, '')
+    .replace(/StatTrak|Souvenir/g, '')
+    .trim();
   const [weapon = ''] = clean.split('|');
   return weapon
     .trim()

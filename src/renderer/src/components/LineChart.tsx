@@ -65,9 +65,29 @@ export function LineChart({
           }}
           onMouseLeave={() => setHover(null)}
         >
-          <svg viewBox={`0 0 ${box.width} ${box.height}`} preserveAspectRatio="none" width="100%" height={height} aria-hidden="true">
-            <line x1="0" x2={box.width} y1={box.pad} y2={box.pad} className="chart-gridline" vectorEffect="non-scaling-stroke" />
-            <line x1="0" x2={box.width} y1={box.height - box.pad} y2={box.height - box.pad} className="chart-gridline" vectorEffect="non-scaling-stroke" />
+          <svg
+            viewBox={`0 0 ${box.width} ${box.height}`}
+            preserveAspectRatio="none"
+            width="100%"
+            height={height}
+            aria-hidden="true"
+          >
+            <line
+              x1="0"
+              x2={box.width}
+              y1={box.pad}
+              y2={box.pad}
+              className="chart-gridline"
+              vectorEffect="non-scaling-stroke"
+            />
+            <line
+              x1="0"
+              x2={box.width}
+              y1={box.height - box.pad}
+              y2={box.height - box.pad}
+              className="chart-gridline"
+              vectorEffect="non-scaling-stroke"
+            />
             <path d={geo.area} className="chart-area" />
             <polyline points={geo.line} className="chart-line" vectorEffect="non-scaling-stroke" />
           </svg>
@@ -78,7 +98,10 @@ export function LineChart({
                 className="chart-dot"
                 style={{ left: `${(activeCoord.x / box.width) * 100}%`, top: `${(activeCoord.y / box.height) * 100}%` }}
               />
-              <span className={`chart-tip num ${activeCoord.x > box.width / 2 ? 'left' : ''}`} style={{ left: `${(activeCoord.x / box.width) * 100}%` }}>
+              <span
+                className={`chart-tip num ${activeCoord.x > box.width / 2 ? 'left' : ''}`}
+                style={{ left: `${(activeCoord.x / box.width) * 100}%` }}
+              >
                 <strong>{formatValue(active.v)}</strong> {formatTime(active.t)}
               </span>
             </>

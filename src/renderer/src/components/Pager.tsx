@@ -24,10 +24,20 @@ export function Pager({
         {formatInt(from)}–{formatInt(to)} of {formatInt(total)}
       </span>
       {/* The visible words are the accessible name (speech input users say what they see). */}
-      <button type="button" className="btn sm" disabled={busy || offset === 0} onClick={() => onChange(Math.max(0, offset - limit), limit)}>
+      <button
+        type="button"
+        className="btn sm"
+        disabled={busy || offset === 0}
+        onClick={() => onChange(Math.max(0, offset - limit), limit)}
+      >
         <span aria-hidden="true">‹</span> Previous page
       </button>
-      <button type="button" className="btn sm" disabled={busy || offset + limit >= total} onClick={() => onChange(offset + limit, limit)}>
+      <button
+        type="button"
+        className="btn sm"
+        disabled={busy || offset + limit >= total}
+        onClick={() => onChange(offset + limit, limit)}
+      >
         Next page <span aria-hidden="true">›</span>
       </button>
       <label className="pager-size">

@@ -1,5 +1,14 @@
 import type { CATALOG_SORT_COLUMNS, CatalogQuery } from '../../../shared/ipc/contract';
-import { CHARM_PATTERN_MAX, formatNumberList, LISTINGS_MIN_MAX, type NumberRange, parseNumberList, SEED_MAX, WEARS, type Wear } from '../../../shared/filters';
+import {
+  CHARM_PATTERN_MAX,
+  formatNumberList,
+  LISTINGS_MIN_MAX,
+  type NumberRange,
+  parseNumberList,
+  SEED_MAX,
+  WEARS,
+  type Wear,
+} from '../../../shared/filters';
 import { formatCents, parseDollarsToCents } from '../../../shared/money';
 import { parseUnitFloat } from './format';
 
@@ -183,23 +192,27 @@ export function filterProblems(f: CatalogFilters): FilterProblems {
   const problems: FilterProblems = {};
   const [priceMin, priceMax] = [money(f.priceMin), money(f.priceMax)];
   if (priceMin === undefined) problems.priceMin = moneyProblem(f.priceMin, 'e.g. 12.50');
-  else if (minAboveMax(priceMin, priceMax)) problems.priceMin = `Above the maximum price (${formatCents(priceMax)}): nothing would match`;
+  else if (minAboveMax(priceMin, priceMax))
+    problems.priceMin = `Above the maximum price (${formatCents(priceMax)}): nothing would match`;
   if (priceMax === undefined) problems.priceMax = moneyProblem(f.priceMax, 'e.g. 250');
   const [floatMin, floatMax] = [parseUnitFloat(f.floatMin), parseUnitFloat(f.floatMax)];
   if (floatMin === undefined) problems.floatMin = 'A float between 0 and 1';
-  else if (minAboveMax(floatMin, floatMax)) problems.floatMin = `Above the maximum float (${f.floatMax.trim()}): nothing would match`;
+  else if (minAboveMax(floatMin, floatMax))
+    problems.floatMin = `Above the maximum float (${f.floatMax.trim()}): nothing would match`;
   if (floatMax === undefined) problems.floatMax = 'A float between 0 and 1';
   const seeds = listProblem(f.seeds, SEED_MAX, f.seedRanges, 'seed');
   if (seeds) problems.seeds = seeds;
   const patterns = listProblem(f.charmPatterns, CHARM_PATTERN_MAX, f.charmPatternRanges, 'charm pattern');
   if (patterns) problems.charmPatterns = patterns;
-  if (wholeNumber(f.stickerCountMin, 1, 10) === undefined) problems.stickerCountMin = 'A whole number of stickers, 1 to 10';
+  if (wholeNumber(f.stickerCountMin, 1, 10) === undefined)
+    problems.stickerCountMin = 'A whole number of stickers, 1 to 10';
   if (wholeNumber(f.sameStickerMin, 2, 10) === undefined) problems.sameStickerMin = 'A whole number, 2 to 10';
   const names = stickerNamesProblem(f.stickerNames);
   if (names) problems.stickerNames = names;
   if (percent(f.discountMin) === undefined) problems.discountMin = 'A percentage up to 100, e.g. 15';
   if (wholeNumber(f.floatRankMax, 1, 1_000_000) === undefined) problems.floatRankMax = 'A whole number from 1, e.g. 3';
-  if (wholeNumber(f.listingsMin, 1, LISTINGS_MIN_MAX) === undefined) problems.listingsMin = `A whole number from 1 to ${LISTINGS_MIN_MAX}, e.g. 5`;
+  if (wholeNumber(f.listingsMin, 1, LISTINGS_MIN_MAX) === undefined)
+    problems.listingsMin = `A whole number from 1 to ${LISTINGS_MIN_MAX}, e.g. 5`;
   return problems;
 }
 
@@ -210,7 +223,9 @@ export function toCatalogQuery(f: CatalogFilters, sort: CatalogSort): Omit<Catal
     priceMin: minAboveMax(money(f.priceMin), money(f.priceMax)) ? null : (money(f.priceMin) ?? null),
     priceMax: money(f.priceMax) ?? null,
     rarityColors: [...f.rarityColors].sort(),
-    floatMin: minAboveMax(parseUnitFloat(f.floatMin), parseUnitFloat(f.floatMax)) ? null : (parseUnitFloat(f.floatMin) ?? null),
+    floatMin: minAboveMax(parseUnitFloat(f.floatMin), parseUnitFloat(f.floatMax))
+      ? null
+      : (parseUnitFloat(f.floatMin) ?? null),
     floatMax: parseUnitFloat(f.floatMax) ?? null,
     phase: f.phase.trim() === '' ? null : f.phase.trim(),
     statTrak: tri(f.statTrak),
@@ -262,7 +277,12 @@ export function dealFilterCounts(f: CatalogFilters): Record<DealFilterGroup, num
     rarity: f.rarityColors.length > 0 ? 1 : 0,
     pattern: set(f.seeds),
     charms: (f.hasCharm !== 'any' ? 1 : 0) + set(f.charmName) + set(f.charmPatterns),
-    stickers: (f.hasStickers !== 'any' ? 1 : 0) + set(f.stickerCountMin) + set(f.sameStickerMin) + set(f.stickerNames) + set(f.excludeWords),
+    stickers:
+      (f.hasStickers !== 'any' ? 1 : 0) +
+      set(f.stickerCountMin) +
+      set(f.sameStickerMin) +
+      set(f.stickerNames) +
+      set(f.excludeWords),
     market: set(f.discountMin) + set(f.listingsMin) + set(f.floatRankMax),
   };
 }
@@ -272,7 +292,9 @@ export const DEALS_MIN_PRICE = '1';
 
 /** The filters a sort starts with: from another column to the discount, a minimum price when none is set. */
 export function filtersForSort(f: CatalogFilters, from: CatalogSort, to: CatalogSort): CatalogFilters {
-  return to.column === 'discount' && from.column !== 'discount' && f.priceMin.trim() === '' ? { ...f, priceMin: DEALS_MIN_PRICE } : f;
+  return to.column === 'discount' && from.column !== 'discount' && f.priceMin.trim() === ''
+    ? { ...f, priceMin: DEALS_MIN_PRICE }
+    : f;
 }
 
 /** Clicking a header: a new column starts in its natural direction; the same column flips. */

@@ -89,7 +89,12 @@ export function nearestIndex(coords: readonly { x: number }[], fraction: number,
  * The value scale's two labels (high, low; one when the series is flat). The short form drops detail ($456k, $50):
  * when it would write both ends the same ($50.00 and $49.84 both "$50"), both are written in full.
  */
-export function scaleLabels(minV: number, maxV: number, short: (v: number) => string, full: (v: number) => string): [high: string, low: string | null] {
+export function scaleLabels(
+  minV: number,
+  maxV: number,
+  short: (v: number) => string,
+  full: (v: number) => string,
+): [high: string, low: string | null] {
   if (minV === maxV) return [short(maxV), null];
   const high = short(maxV);
   const low = short(minV);

@@ -11,12 +11,22 @@ const yesNo = (value: boolean | null, yes: string, no: string) => (value === nul
 export function filterSummary(f: CatalogFilters): string[] {
   const parts: string[] = [];
   if (f.search.trim() !== '') parts.push(`“${f.search.trim()}”`);
-  if (f.priceMin !== null || f.priceMax !== null) parts.push(`price ${f.priceMin === null ? 'any' : formatCents(f.priceMin)}–${f.priceMax === null ? 'any' : formatCents(f.priceMax)}`);
-  if (f.rarityColors.length > 0) parts.push(f.rarityColors.map((color) => RARITIES.find((r) => r.color === color.toLowerCase())?.name ?? color).join(' or '));
+  if (f.priceMin !== null || f.priceMax !== null)
+    parts.push(
+      `price ${f.priceMin === null ? 'any' : formatCents(f.priceMin)}–${f.priceMax === null ? 'any' : formatCents(f.priceMax)}`,
+    );
+  if (f.rarityColors.length > 0)
+    parts.push(
+      f.rarityColors.map((color) => RARITIES.find((r) => r.color === color.toLowerCase())?.name ?? color).join(' or '),
+    );
   if (f.floatMin !== null || f.floatMax !== null) parts.push(`float ${f.floatMin ?? 0}–${f.floatMax ?? 1}`);
   if (f.wears.length > 0) parts.push(f.wears.join('/'));
   if (f.phase !== null) parts.push(f.phase);
-  parts.push(...yesNo(f.statTrak, 'StatTrak™', 'no StatTrak™'), ...yesNo(f.souvenir, 'souvenir', 'no souvenir'), ...yesNo(f.hasStickers, 'with stickers', 'without stickers'));
+  parts.push(
+    ...yesNo(f.statTrak, 'StatTrak™', 'no StatTrak™'),
+    ...yesNo(f.souvenir, 'souvenir', 'no souvenir'),
+    ...yesNo(f.hasStickers, 'with stickers', 'without stickers'),
+  );
   if (f.stickerName.trim() !== '') parts.push(`sticker “${f.stickerName.trim()}”`);
   if (f.seeds.length > 0) parts.push(`seeds ${clip(formatNumberList(f.seeds))}`);
   parts.push(...yesNo(f.hasCharm, 'with a charm', 'without a charm'));

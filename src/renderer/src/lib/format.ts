@@ -120,7 +120,9 @@ export function dateInputToIso(value: string, endOfDay: boolean): string | null 
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return null;
   const [, y, m, d] = match;
-  const date = endOfDay ? new Date(Number(y), Number(m) - 1, Number(d), 23, 59, 59, 999) : new Date(Number(y), Number(m) - 1, Number(d));
+  const date = endOfDay
+    ? new Date(Number(y), Number(m) - 1, Number(d), 23, 59, 59, 999)
+    : new Date(Number(y), Number(m) - 1, Number(d));
   if (Number.isNaN(date.getTime())) return null;
   return date.toISOString();
 }

@@ -106,7 +106,8 @@ export function interpretKey(pending: string | null, e: KeyInput): KeyResult {
     const firing = FIRING_KEYS[e.key];
     if (firing) return { command: firing, pending: null };
   }
-  if ((e.screen === 'trades' || e.screen === 'wallet') && e.key === 'e') return { command: 'export.csv', pending: null };
+  if ((e.screen === 'trades' || e.screen === 'wallet') && e.key === 'e')
+    return { command: 'export.csv', pending: null };
   switch (e.key) {
     case 'g':
       return none('g');

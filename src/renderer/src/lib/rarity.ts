@@ -36,4 +36,13 @@ export function rarityColor(color: string | null): string {
 }
 
 /** Phase labels of phase-variant items (Doppler, Gamma Doppler). */
-export const KNOWN_PHASES = ['Phase 1', 'Phase 2', 'Phase 3', 'Phase 4', 'Ruby', 'Sapphire', 'Black Pearl', 'Emerald'] as const;
+export const KNOWN_PHASES = [
+  'Phase 1',
+  'Phase 2',
+  'Phase 3',
+  'Phase 4',
+  'Ruby',
+  'Sapphire',
+  'Black Pearl',
+  'Emerald',
+] as const;

@@ -45,7 +45,11 @@ const numberText = (value: number | null): string => (value === null ? '' : Stri
  * The filter form and sort for a saved query, and the filters of it the form cannot hold (named for the user):
  * whatever does not come back unchanged through the form is reported, never dropped silently.
  */
-export function formOfQuery(query: SavedSearchQuery): { filters: CatalogFilters; sort: CatalogSort; notShown: string[] } {
+export function formOfQuery(query: SavedSearchQuery): {
+  filters: CatalogFilters;
+  sort: CatalogSort;
+  notShown: string[];
+} {
   const filters: CatalogFilters = {
     search: query.search,
     priceMin: centsToInput(query.priceMin),
@@ -76,7 +80,8 @@ export function formOfQuery(query: SavedSearchQuery): { filters: CatalogFilters;
   const sort: CatalogSort = { column: query.sort, direction: query.direction };
   const back: Partial<Record<FilterKey, unknown>> = queryOfForm(filters, sort);
   // A filter the form's query leaves out is at its default there: lost only if the saved one sets it.
-  const lost = (key: FilterKey) => (key in back ? JSON.stringify(back[key]) !== JSON.stringify(query[key]) : isSet(query, key));
+  const lost = (key: FilterKey) =>
+    key in back ? JSON.stringify(back[key]) !== JSON.stringify(query[key]) : isSet(query, key);
   const notShown = FILTER_KEYS.filter(lost).map((key) => QUERY_FILTER_LABELS[key]);
   return { filters, sort, notShown };
 }

@@ -12,7 +12,10 @@ export type SoundPlayer = (category: NotificationCategory) => void;
 export type SoundSettings = Pick<AppSettings, 'soundCategories' | 'soundMuted'>;
 
 /** The categories a batch sounds, in first-seen order; none when muted or none chosen (the default). */
-export function soundsFor(list: readonly Notification[], settings: SoundSettings | null | undefined): NotificationCategory[] {
+export function soundsFor(
+  list: readonly Notification[],
+  settings: SoundSettings | null | undefined,
+): NotificationCategory[] {
   const chosen = settings?.soundCategories ?? [];
   if (settings?.soundMuted === true || chosen.length === 0) return [];
   const out: NotificationCategory[] = [];
@@ -61,7 +64,10 @@ export function setSoundPlayer(next: SoundPlayer): SoundPlayer {
 }
 
 /** Plays the batch's sounds under these settings; returns the categories played. */
-export function playNotificationSounds(list: readonly Notification[], settings: SoundSettings | null | undefined): NotificationCategory[] {
+export function playNotificationSounds(
+  list: readonly Notification[],
+  settings: SoundSettings | null | undefined,
+): NotificationCategory[] {
   const categories = soundsFor(list, settings);
   for (const category of categories) player(category);
   return categories;

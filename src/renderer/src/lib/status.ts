@@ -41,4 +41,13 @@ export const STATUS_MEANINGS: Record<TradeStatus, string> = {
 };
 
 /** Order statuses are offered in filters. */
-export const FILTER_STATUSES: readonly TradeStatus[] = ['PENDING', 'SENT', 'COMPLETED', 'CANCELLED', 'FAILED', 'EXPIRED', 'REVERSED', 'REJECTED'];
+export const FILTER_STATUSES: readonly TradeStatus[] = [
+  'PENDING',
+  'SENT',
+  'COMPLETED',
+  'CANCELLED',
+  'FAILED',
+  'EXPIRED',
+  'REVERSED',
+  'REJECTED',
+];

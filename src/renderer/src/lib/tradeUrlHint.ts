@@ -16,8 +16,10 @@ export function tradeUrlProblem(raw: string): string | null {
   const partner = params.get('partner');
   const token = params.get('token');
   if (partner === null) return 'The partner number is missing (partner=…)';
-  if (!/^\d{1,10}$/.test(partner) || Number(partner) < 1 || Number(partner) > 0xffff_ffff) return 'The partner number is not a valid account id';
+  if (!/^\d{1,10}$/.test(partner) || Number(partner) < 1 || Number(partner) > 0xffff_ffff)
+    return 'The partner number is not a valid account id';
   if (token === null) return 'The token is missing (token=…, 8 characters)';
-  if (!/^[A-Za-z0-9_-]{8}$/.test(token)) return `The token must be exactly 8 letters, digits, - or _ (this one has ${token.length})`;
+  if (!/^[A-Za-z0-9_-]{8}$/.test(token))
+    return `The token must be exactly 8 letters, digits, - or _ (this one has ${token.length})`;
   return 'Use the link exactly as Steam shows it: …/tradeoffer/new/?partner=<number>&token=<8 characters>';
 }

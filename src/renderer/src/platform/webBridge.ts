@@ -78,7 +78,9 @@ export type LaunchCredential = { token: string } | { code: string };
 
 /** The subprotocol that carries a credential in the socket's upgrade. */
 function credentialProtocol(credential: LaunchCredential): string {
-  return 'token' in credential ? `${TOKEN_PROTOCOL_PREFIX}${credential.token}` : `${CODE_PROTOCOL_PREFIX}${credential.code}`;
+  return 'token' in credential
+    ? `${TOKEN_PROTOCOL_PREFIX}${credential.token}`
+    : `${CODE_PROTOCOL_PREFIX}${credential.code}`;
 }
 
 /** A token held in memory only (Node callers; a page whose storage is unavailable). */
@@ -94,7 +96,10 @@ export function memoryTokenStore(token: string | null = null): TokenStore {
 }
 
 /** This origin's localStorage; other tabs' writes arrive as `storage` events. */
-export function storageTokenStore(storage: Storage, events: Pick<Window, 'addEventListener' | 'removeEventListener'>): TokenStore {
+export function storageTokenStore(
+  storage: Storage,
+  events: Pick<Window, 'addEventListener' | 'removeEventListener'>,
+): TokenStore {
   // Storage can refuse (disabled, quota): the page then keeps its token in memory for its lifetime.
   const fallback = memoryTokenStore();
   return {
@@ -124,7 +129,10 @@ export function storageTokenStore(storage: Storage, events: Pick<Window, 'addEve
 }
 
 /** Takes `?token=` and `?code=` out of the page's URL (address bar and this history entry) and returns them. */
-export function takeLaunchCredential(page: Pick<Location, 'href'>, history: Pick<History, 'replaceState' | 'state'>): LaunchCredential | null {
+export function takeLaunchCredential(
+  page: Pick<Location, 'href'>,
+  history: Pick<History, 'replaceState' | 'state'>,
+): LaunchCredential | null {
   const url = new URL(page.href);
   const token = url.searchParams.get('token');
   const code = url.searchParams.get('code');

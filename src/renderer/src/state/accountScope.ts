@@ -26,12 +26,19 @@ export function accountChanged(before: AccountSummary | null, next: AccountSumma
  * firings, the catalog's filters, pages, selection and detail, the trades' and ledger's filters, pages and
  * detail, an open dialog (a buy of the other account's item). Kept: the screen, tabs and page sizes.
  */
-export function withoutAccountScope(state: AppState): Pick<AppState, 'catalog' | 'trades' | 'wallet' | 'alerts' | 'settings' | 'searches' | 'ui'> {
+export function withoutAccountScope(
+  state: AppState,
+): Pick<AppState, 'catalog' | 'trades' | 'wallet' | 'alerts' | 'settings' | 'searches' | 'ui'> {
   return {
     // A new generation: pages still on their way for the old account are not taken.
     catalog: { ...initialCatalog, info: state.catalog.info, generation: state.catalog.generation + 1 },
     trades: { ...initialTrades, tab: state.trades.tab, limit: state.trades.limit },
-    wallet: { ...initialWallet, balance: state.wallet.balance, balanceAt: state.wallet.balanceAt, limit: state.wallet.limit },
+    wallet: {
+      ...initialWallet,
+      balance: state.wallet.balance,
+      balanceAt: state.wallet.balanceAt,
+      limit: state.wallet.limit,
+    },
     alerts: initialAlerts,
     settings: { ...state.settings, recipients: {}, recipientOrder: [], recipientsStatus: 'idle' },
     searches: initialSearches,

@@ -35,7 +35,8 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
 
   // Settings changed elsewhere (the tray's "Pause alerts", another window).
   if (batch.settings) out.settings = { ...state.settings, settings: batch.settings };
-  if (batch.savedSearches) out.searches = { ...state.searches, list: withSearchChanges(state.searches.list, batch.savedSearches) };
+  if (batch.savedSearches)
+    out.searches = { ...state.searches, list: withSearchChanges(state.searches.list, batch.savedSearches) };
 
   if (batch.firings && batch.firings.length > 0) out.alerts = mergeFirings(state.alerts, batch.firings);
   if (batch.autoBuy) out.alerts = { ...(out.alerts ?? state.alerts), autoBuy: batch.autoBuy };
@@ -70,7 +71,11 @@ export function applySnapshot(state: AppState, snap: AppSnapshot, host: 'electro
     wallet: { ...base.wallet, balance: snap.balance, balanceAt: snap.balanceAt ?? null },
     settings: { ...base.settings, settings: snap.settings },
     // Another account's list is not this one's: the screen reads it again.
-    inbox: { ...base.inbox, ...(fresh ? { page: null, status: 'idle' as const } : {}), unread: snap.unreadNotifications ?? 0 },
+    inbox: {
+      ...base.inbox,
+      ...(fresh ? { page: null, status: 'idle' as const } : {}),
+      unread: snap.unreadNotifications ?? 0,
+    },
     ...(snap.autoBuy ? { alerts: { ...base.alerts, autoBuy: snap.autoBuy } } : {}),
     away: { ...base.away, summary: snap.awaySummary ?? null, forwarding: snap.forwarding ?? null },
   };

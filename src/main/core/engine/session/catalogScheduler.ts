@@ -70,7 +70,9 @@ export class CatalogScheduler {
 
   due(): boolean {
     const built = this.catalog.lastUpdate ? Date.parse(this.catalog.lastUpdate) : 0;
-    return this.fromElsewhere || this.ctx.timers.clock.now() >= built + CATALOG_REBUILD_INTERVAL_MS + FRESHNESS_GRACE_MS;
+    return (
+      this.fromElsewhere || this.ctx.timers.clock.now() >= built + CATALOG_REBUILD_INTERVAL_MS + FRESHNESS_GRACE_MS
+    );
   }
 
   /** The start-up's catch-up waits for a sync under way or due. */
@@ -125,14 +127,19 @@ export class CatalogScheduler {
       this.catalog = await store.catalogInfo();
       await store.setMeta(CATALOG_BASE_URL_META, this.ctx.account.baseUrl);
       this.fromElsewhere = false;
-      hooks.log(`catalog sync (${reason}): +${result.added} ~${result.updated} -${result.removed} = ${result.total} items in ${result.ms} ms`);
+      hooks.log(
+        `catalog sync (${reason}): +${result.added} ~${result.updated} -${result.removed} = ${result.total} items in ${result.ms} ms`,
+      );
       if (result.skipped > 0) {
         const items = result.skipped === 1 ? '1 item' : `${result.skipped} items`;
         hooks.log(
           `catalog sync (${reason}): ${items} left out, not in the API's item shape (the first: ${result.firstSkipReason ?? 'no reason given'})`,
         );
       }
-      this.ctx.events.push({ catalog: this.catalog, items: { upserted: [], removed: [], prices: [], invalidated: true } });
+      this.ctx.events.push({
+        catalog: this.catalog,
+        items: { upserted: [], removed: [], prices: [], invalidated: true },
+      });
       this.onSynced();
     } catch (error) {
       this.ctx.report(`catalog sync (${reason})`, error);

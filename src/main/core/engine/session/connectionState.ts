@@ -94,10 +94,20 @@ export function connectionStatus(model: ConnectionModel): ConnectionStatus {
     return { state: 'maintenance', detail: MAINTENANCE_DETAIL, nextAttemptAt, since: model.maintenanceSince };
   }
   if (!feed) {
-    return { state: 'connecting', detail: model.restProblem ?? CONNECTING_DETAIL, nextAttemptAt: null, since: model.openedAt };
+    return {
+      state: 'connecting',
+      detail: model.restProblem ?? CONNECTING_DETAIL,
+      nextAttemptAt: null,
+      since: model.openedAt,
+    };
   }
   if (feed.state === 'connected' && model.catchingUp) {
-    return { state: 'connecting', detail: model.restProblem ?? CATCHING_UP_DETAIL, nextAttemptAt: null, since: feed.since };
+    return {
+      state: 'connecting',
+      detail: model.restProblem ?? CATCHING_UP_DETAIL,
+      nextAttemptAt: null,
+      since: feed.since,
+    };
   }
   return { state: feed.state, detail: model.restProblem ?? feed.detail, nextAttemptAt, since: feed.since };
 }
@@ -121,10 +131,16 @@ export function restFailureOf(error: ApiRequestError): { failure: RestFailure; d
   if (error.code === 'unauthorized') return { failure: 'unauthorized', detail: error.message };
   if (error.code === 'maintenance') return { failure: 'maintenance', detail: error.message };
   if (error.kind === 'timeout') {
-    return { failure: 'timeout', detail: `The marketplace is not answering in time (${error.endpoint} timed out); retrying automatically` };
+    return {
+      failure: 'timeout',
+      detail: `The marketplace is not answering in time (${error.endpoint} timed out); retrying automatically`,
+    };
   }
   if (error.code === 'invalid_response') {
-    return { failure: 'invalid-response', detail: `The marketplace answered something unexpected (${error.endpoint}: not understood); retrying automatically` };
+    return {
+      failure: 'invalid-response',
+      detail: `The marketplace answered something unexpected (${error.endpoint}: not understood); retrying automatically`,
+    };
   }
   return { failure: 'other', detail: error.message };
 }

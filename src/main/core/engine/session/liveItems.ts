@@ -119,7 +119,12 @@ export class LiveItems {
     totals: CatalogTotals,
     change: { upserted?: CatalogRow[]; removed?: number[]; prices?: PriceMove[] },
   ): void {
-    const items = { upserted: change.upserted ?? [], removed: change.removed ?? [], prices: change.prices ?? [], invalidated: false };
+    const items = {
+      upserted: change.upserted ?? [],
+      removed: change.removed ?? [],
+      prices: change.prices ?? [],
+      invalidated: false,
+    };
     this.totalsAfterWrite(totals);
     this.ctx.events.push({ items });
     for (const row of items.upserted) this.marketItems.push(row.itemId);

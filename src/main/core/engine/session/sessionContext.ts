@@ -25,7 +25,10 @@ export interface SessionHooks {
   onCatalogSynced(): void;
   notifyStatuses(): readonly string[];
   /** Trades stored, with the statuses each reached for the first time (every source, back-fill included). */
-  onTradesStored?(changed: readonly Trade[], newStatuses: readonly { tradeId: string; status: Trade['status'] }[]): void;
+  onTradesStored?(
+    changed: readonly Trade[],
+    newStatuses: readonly { tradeId: string; status: Trade['status'] }[],
+  ): void;
   /** Once: the first reconcile since start completed without a failure. */
   onFirstSync?(): void;
   /** After every reconcile that brought the active trades (start-up, each reconnect, polls): auto-buy looks up its unknown outcomes. */

@@ -58,7 +58,8 @@ export class TradeSync {
     }
     // A frame carries no timestamps: a status that sets completedAt, endProtection,
     // cancelledAt or rollbackAt is worth the one request for the full record.
-    if (result.newStatus && !isActiveStatus(result.newStatus)) await this.pageThrough({ tradeId: update.tradeId }, 'feed');
+    if (result.newStatus && !isActiveStatus(result.newStatus))
+      await this.pageThrough({ tradeId: update.tradeId }, 'feed');
     this.walletTouched();
   }
 
@@ -70,7 +71,9 @@ export class TradeSync {
     // since then is news however it arrives (a back-fill can store it before the feed or a reconcile does).
     let news = result.newStatuses;
     if (source === 'backfill') {
-      const recent = new Set(result.changed.filter((t) => Date.parse(t.updatedAt) >= this.ctx.openedAt).map((t) => t.tradeId));
+      const recent = new Set(
+        result.changed.filter((t) => Date.parse(t.updatedAt) >= this.ctx.openedAt).map((t) => t.tradeId),
+      );
       news = news.filter((change) => recent.has(change.tradeId));
     }
     this.announce(result.changed, news);
@@ -110,7 +113,9 @@ export class TradeSync {
       this.webhookFailedAt = now;
     }
     return this.webhookRefreshes.join(() =>
-      this.pageThrough({ webhookStatus: 'failed' }, 'reconcile').catch((error: unknown) => this.ctx.report('failed webhooks', error)),
+      this.pageThrough({ webhookStatus: 'failed' }, 'reconcile').catch((error: unknown) =>
+        this.ctx.report('failed webhooks', error),
+      ),
     );
   }
 
@@ -124,7 +129,11 @@ export class TradeSync {
       const to = toUtcIso(now);
       const from = Number.isNaN(markMs) ? null : toUtcIso(Math.min(markMs, now) - HISTORY_OVERLAP_MS);
       await this.pageThrough({ ...(from ? { from } : {}), to }, 'backfill', (done, total, page) =>
-        progress.set('history-backfill', { done, total, phase: total === null ? `page ${page}` : `page ${page} of ${total}` }),
+        progress.set('history-backfill', {
+          done,
+          total,
+          phase: total === null ? `page ${page}` : `page ${page} of ${total}`,
+        }),
       );
       await store.setMeta(HISTORY_MARK_META, to);
     } catch (error) {
@@ -146,7 +155,10 @@ export class TradeSync {
     let pages: number | null = null;
     for (let page = 1; ; page++) {
       progress?.(page - 1, pages, page);
-      const answer = await client.tradeHistory({ ...query, limit: HISTORY_MAX_LIMIT, page }, { signal: this.ctx.signal });
+      const answer = await client.tradeHistory(
+        { ...query, limit: HISTORY_MAX_LIMIT, page },
+        { signal: this.ctx.signal },
+      );
       await this.upsertTrades(answer.trades, source);
       fetched += answer.trades.length;
       pages = Math.max(1, Math.ceil(answer.total / HISTORY_MAX_LIMIT));
@@ -158,7 +170,12 @@ export class TradeSync {
   /** Announces changed trades, once-per-status notifications and the active count. */
   private announce(changed: Trade[], newStatuses: { tradeId: string; status: Trade['status'] }[]): void {
     if (changed.length === 0) return;
-    const notifications = tradeNotifications(changed, newStatuses, this.ctx.hooks.notifyStatuses(), this.recipientLabels);
+    const notifications = tradeNotifications(
+      changed,
+      newStatuses,
+      this.ctx.hooks.notifyStatuses(),
+      this.recipientLabels,
+    );
     // Read again for the next announcement: a recipient renamed meanwhile shows under its new name.
     void this.loadRecipientLabels();
     this.ctx.events.push({ trades: changed, ...(notifications.length > 0 ? { notifications } : {}) });

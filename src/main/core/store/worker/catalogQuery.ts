@@ -38,7 +38,11 @@ interface CatalogFilter {
 }
 
 function searchTerms(search: string): string[] {
-  return search.trim().split(/\s+/u).filter((term) => term !== '').map(asciiLower);
+  return search
+    .trim()
+    .split(/\s+/u)
+    .filter((term) => term !== '')
+    .map(asciiLower);
 }
 
 /** A table of wanted values, 1 for those in the ranges. */
@@ -55,9 +59,11 @@ function wantedCodes(size: number, codes: Iterable<number>): Uint8Array {
   return wanted;
 }
 
-const within = (value: number | null, min: number | null, max: number | null) => value !== null && value >= (min ?? -Infinity) && value <= (max ?? Infinity);
+const within = (value: number | null, min: number | null, max: number | null) =>
+  value !== null && value >= (min ?? -Infinity) && value <= (max ?? Infinity);
 /** Whether one of the names (stickers, charms), ASCII-lowered, holds one of the texts. */
-const anyHolding = (names: readonly { name: string }[], texts: readonly string[]) => names.some(({ name }) => texts.some((text) => asciiLower(name).includes(text)));
+const anyHolding = (names: readonly { name: string }[], texts: readonly string[]) =>
+  names.some(({ name }) => texts.some((text) => asciiLower(name).includes(text)));
 const rarityCode = (color: string | null) => rarityRankOf(color) ?? -1;
 
 /** A filter on a number column within bounds (null: open), asked for when a bound is set; NaN is outside every range. */
@@ -82,7 +88,8 @@ function between(
 }
 
 /** "Has one" (at least 1) or "has none" (0) of a count, or either (null). */
-const presence = (wanted: boolean | null) => (wanted === null ? ([null, null] as const) : wanted ? ([1, null] as const) : ([0, 0] as const));
+const presence = (wanted: boolean | null) =>
+  wanted === null ? ([null, null] as const) : wanted ? ([1, null] as const) : ([0, 0] as const);
 
 const FILTERS: readonly CatalogFilter[] = [
   {
@@ -97,11 +104,23 @@ const FILTERS: readonly CatalogFilter[] = [
       return (item) => terms.every((term) => asciiLower(item.market_hash_name).includes(term));
     },
   },
-  between((f) => [f.priceMin, f.priceMax], (s) => s.price, (item) => item.price),
-  between((f) => [f.floatMin, f.floatMax], (s) => s.float, (item) => item.float),
+  between(
+    (f) => [f.priceMin, f.priceMax],
+    (s) => s.price,
+    (item) => item.price,
+  ),
+  between(
+    (f) => [f.floatMin, f.floatMax],
+    (s) => s.float,
+    (item) => item.float,
+  ),
   {
     active: (f) => f.rarityColors.length > 0,
-    narrowing: (s, f) => ({ kind: 'lookup', column: s.rarity, wanted: wantedCodes(RARITY_COLORS.length, f.rarityColors.map(rarityCode)) }),
+    narrowing: (s, f) => ({
+      kind: 'lookup',
+      column: s.rarity,
+      wanted: wantedCodes(RARITY_COLORS.length, f.rarityColors.map(rarityCode)),
+    }),
     item: (f) => {
       const wanted = new Set(f.rarityColors.map(rarityCode));
       return (item) => rarityCode(item.rarityColor) >= 0 && wanted.has(rarityCode(item.rarityColor));
@@ -109,7 +128,11 @@ const FILTERS: readonly CatalogFilter[] = [
   },
   {
     active: (f) => f.phase !== null,
-    narrowing: (s, f) => ({ kind: 'lookup', column: s.phase, wanted: wantedCodes(s.phases.length, [s.phaseFilterCode(f.phase as string)]) }),
+    narrowing: (s, f) => ({
+      kind: 'lookup',
+      column: s.phase,
+      wanted: wantedCodes(s.phases.length, [s.phaseFilterCode(f.phase as string)]),
+    }),
     item: (f) => (item) => item.phase === f.phase,
   },
   {
@@ -122,46 +145,80 @@ const FILTERS: readonly CatalogFilter[] = [
     narrowing: (s, f) => ({ kind: 'flag', column: s.flags, bit: SOUVENIR, set: f.souvenir === true }),
     item: (f) => (item) => item.market_hash_name.startsWith(SOUVENIR_PREFIX) === f.souvenir,
   },
-  between((f) => presence(f.hasStickers), (s) => s.stickers, (item) => item.stickers.length),
+  between(
+    (f) => presence(f.hasStickers),
+    (s) => s.stickers,
+    (item) => item.stickers.length,
+  ),
   {
     active: (f) => f.stickerName.trim() !== '',
-    narrowing: (s, f) => ({ kind: 'listed', lists: s.stickerNames.bySlot, wanted: s.stickerNames.holding(asciiLower(f.stickerName.trim())) }),
+    narrowing: (s, f) => ({
+      kind: 'listed',
+      lists: s.stickerNames.bySlot,
+      wanted: s.stickerNames.holding(asciiLower(f.stickerName.trim())),
+    }),
     item: (f) => (item) => anyHolding(item.stickers, [asciiLower(f.stickerName.trim())]),
   },
   {
     active: (f) => f.stickerNames.length > 0,
     narrowing: (s, f) => {
       const wanted = f.stickerNames.map((name) => s.stickerNames.holding(asciiLower(name)));
-      return { kind: 'listed', lists: s.stickerNames.bySlot, wanted: wanted.reduce((all, one) => all.map((hit, id) => hit | (one[id] as number))) };
+      return {
+        kind: 'listed',
+        lists: s.stickerNames.bySlot,
+        wanted: wanted.reduce((all, one) => all.map((hit, id) => hit | (one[id] as number))),
+      };
     },
     item: (f) => (item) => anyHolding(item.stickers, f.stickerNames.map(asciiLower)),
   },
-  between((f) => [f.stickerCountMin, null], (s) => s.stickers, (item) => item.stickers.length),
-  between((f) => [f.sameStickerMin, null], (s) => s.sameStickers, (item) => {
-    const counts = new Map<string, number>();
-    for (const { name } of item.stickers) counts.set(asciiLower(name), (counts.get(asciiLower(name)) ?? 0) + 1);
-    return Math.max(0, ...counts.values());
-  }),
-  between((f) => presence(f.hasCharm), (s) => s.charms, (item) => item.keyChains.length),
+  between(
+    (f) => [f.stickerCountMin, null],
+    (s) => s.stickers,
+    (item) => item.stickers.length,
+  ),
+  between(
+    (f) => [f.sameStickerMin, null],
+    (s) => s.sameStickers,
+    (item) => {
+      const counts = new Map<string, number>();
+      for (const { name } of item.stickers) counts.set(asciiLower(name), (counts.get(asciiLower(name)) ?? 0) + 1);
+      return Math.max(0, ...counts.values());
+    },
+  ),
+  between(
+    (f) => presence(f.hasCharm),
+    (s) => s.charms,
+    (item) => item.keyChains.length,
+  ),
   {
     active: (f) => f.charmName.trim() !== '',
-    narrowing: (s, f) => ({ kind: 'listed', lists: s.charmNames.bySlot, wanted: s.charmNames.holding(asciiLower(f.charmName.trim())) }),
+    narrowing: (s, f) => ({
+      kind: 'listed',
+      lists: s.charmNames.bySlot,
+      wanted: s.charmNames.holding(asciiLower(f.charmName.trim())),
+    }),
     item: (f) => (item) => anyHolding(item.keyChains, [asciiLower(f.charmName.trim())]),
   },
   {
     active: (f) => f.charmPatterns.length > 0,
     narrowing: (s, f) => ({ kind: 'listed', lists: s.charmPatterns, wanted: wantedValues(f.charmPatterns) }),
-    item: (f) => (item) => item.keyChains.some(({ pattern }) => Number.isInteger(pattern) && inRanges(f.charmPatterns, pattern as number)),
+    item: (f) => (item) =>
+      item.keyChains.some(({ pattern }) => Number.isInteger(pattern) && inRanges(f.charmPatterns, pattern as number)),
   },
   {
     active: (f) => f.seeds.length > 0,
     narrowing: (s, f) => ({ kind: 'values', column: s.seed, wanted: wantedValues(f.seeds) }),
-    item: (f) => (item) => item.paintSeed !== null && Number.isInteger(item.paintSeed) && inRanges(f.seeds, item.paintSeed),
+    item: (f) => (item) =>
+      item.paintSeed !== null && Number.isInteger(item.paintSeed) && inRanges(f.seeds, item.paintSeed),
   },
   {
     active: (f) => f.wears.length > 0,
     narrowing: (s, f) => ({ kind: 'bands', column: s.float, bands: f.wears.map((wear) => WEAR_BANDS[wear]) }),
-    item: (f) => (item) => item.float !== null && f.wears.some((wear) => (item.float as number) >= WEAR_BANDS[wear].min && (item.float as number) < WEAR_BANDS[wear].max),
+    item: (f) => (item) =>
+      item.float !== null &&
+      f.wears.some(
+        (wear) => (item.float as number) >= WEAR_BANDS[wear].min && (item.float as number) < WEAR_BANDS[wear].max,
+      ),
   },
   {
     active: (f) => f.excludeWords.trim() !== '',
@@ -175,16 +232,34 @@ const FILTERS: readonly CatalogFilter[] = [
       return (item) => !words.some((word) => asciiLower(item.market_hash_name).includes(word));
     },
   },
-  between((f) => [f.discountMin, null], (s) => s.markets.discount, (_item, standing) => standing?.discount ?? null, true),
-  between((f) => (f.floatRankMax === null ? [null, null] : [1, f.floatRankMax]), (s) => s.markets.floatRank, (_item, standing) => standing?.floatRank ?? null, true),
-  between((f) => [f.listingsMin, null], (s) => s.markets.listings, (_item, standing) => standing?.listings ?? null, true),
+  between(
+    (f) => [f.discountMin, null],
+    (s) => s.markets.discount,
+    (_item, standing) => standing?.discount ?? null,
+    true,
+  ),
+  between(
+    (f) => (f.floatRankMax === null ? [null, null] : [1, f.floatRankMax]),
+    (s) => s.markets.floatRank,
+    (_item, standing) => standing?.floatRank ?? null,
+    true,
+  ),
+  between(
+    (f) => [f.listingsMin, null],
+    (s) => s.markets.listings,
+    (_item, standing) => standing?.listings ?? null,
+    true,
+  ),
 ];
 
 /** The filters as one test of an item, and whether it needs the item's market standing (see ItemTest). */
 export function itemFilter(f: Filters): { test: ItemTest; needsStanding: boolean } {
   const used = FILTERS.filter((filter) => filter.active(f));
   const tests = used.map((filter) => filter.item(f));
-  return { test: (item, standing) => tests.every((test) => test(item, standing)), needsStanding: used.some((filter) => filter.needsStanding === true) };
+  return {
+    test: (item, standing) => tests.every((test) => test(item, standing)),
+    needsStanding: used.some((filter) => filter.needsStanding === true),
+  };
 }
 
 function narrowRange(matches: Int32Array, count: number, column: Float64Array, min: number, max: number): number {
@@ -228,7 +303,12 @@ function narrowValues(matches: Int32Array, count: number, column: Float64Array, 
   return kept;
 }
 
-function narrowListed(matches: Int32Array, count: number, { start, length, pool }: SlotLists, wanted: Uint8Array): number {
+function narrowListed(
+  matches: Int32Array,
+  count: number,
+  { start, length, pool }: SlotLists,
+  wanted: Uint8Array,
+): number {
   let kept = 0;
   for (let i = 0; i < count; i++) {
     const slot = matches[i] as number;
@@ -245,7 +325,12 @@ function narrowListed(matches: Int32Array, count: number, { start, length, pool 
 }
 
 /** In one of the bands, each [min, max). */
-function narrowBands(matches: Int32Array, count: number, column: Float64Array, bands: readonly { min: number; max: number }[]): number {
+function narrowBands(
+  matches: Int32Array,
+  count: number,
+  column: Float64Array,
+  bands: readonly { min: number; max: number }[],
+): number {
   let kept = 0;
   for (let i = 0; i < count; i++) {
     const slot = matches[i] as number;
@@ -344,7 +429,9 @@ export class CatalogQuery {
   /** Which of these items (those on sale) the filters match, by the same narrowings over their slots alone. */
   matchingIds(f: Filters, itemIds: readonly number[]): number[] {
     const s = this.s;
-    const slots = Int32Array.from(itemIds.map((itemId) => s.slotOf(itemId)).filter((slot) => slot >= 0 && s.onSale[slot] === 1));
+    const slots = Int32Array.from(
+      itemIds.map((itemId) => s.slotOf(itemId)).filter((slot) => slot >= 0 && s.onSale[slot] === 1),
+    );
     return Array.from(slots.subarray(0, narrowAll(s, f, slots, slots.length)), (slot) => s.itemId[slot] as number);
   }
 
@@ -371,7 +458,11 @@ export class CatalogQuery {
   private sortedMatches(q: Query, matches: Int32Array, order: Order): Int32Array {
     const key = JSON.stringify({ ...q, offset: 0, limit: 0 });
     if (this.sorted?.key !== key || this.sorted.generation !== this.s.generation) {
-      this.sorted = { key, generation: this.s.generation, order: Int32Array.from(matches).sort((a, b) => (before(order, a, b) ? -1 : before(order, b, a) ? 1 : 0)) };
+      this.sorted = {
+        key,
+        generation: this.s.generation,
+        order: Int32Array.from(matches).sort((a, b) => (before(order, a, b) ? -1 : before(order, b, a) ? 1 : 0)),
+      };
     }
     return this.sorted.order;
   }
@@ -401,7 +492,12 @@ function smallest(slots: Int32Array, k: number, order: Order): Int32Array {
     if (size < k) {
       let at = size++;
       heap[at] = slot;
-      for (let parent = (at - 1) >> 1; at > 0 && before(order, heap[parent] as number, heap[at] as number); at = parent, parent = (at - 1) >> 1) swap(at, parent);
+      for (
+        let parent = (at - 1) >> 1;
+        at > 0 && before(order, heap[parent] as number, heap[at] as number);
+        at = parent, parent = (at - 1) >> 1
+      )
+        swap(at, parent);
       if (size === k) readTop();
       continue;
     }
@@ -409,7 +505,7 @@ function smallest(slots: Int32Array, k: number, order: Order): Int32Array {
     const key = raw === Infinity ? raw : raw * sign;
     if (key > topKey || (key === topKey && ((ids[slot] as number) - topId) * sign > 0)) continue;
     heap[0] = slot;
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const left = 2 * at + 1;
       if (left >= size) break;
       const larger = left + 1 < size && before(order, heap[left] as number, heap[left + 1] as number) ? left + 1 : left;

@@ -49,7 +49,12 @@ class KnownItems {
     const hashes = new Float64Array(count);
     let i = 0;
     // Row by row into the two columns: half a million rows as arrays first would be ~40 MB more at the sync's peak.
-    for (const [id, hash] of db.prepare<[], [number, number]>('SELECT itemId, CASE WHEN removed_at IS NULL THEN hash ELSE -1 END FROM items ORDER BY itemId').raw().iterate()) {
+    for (const [id, hash] of db
+      .prepare<[], [number, number]>(
+        'SELECT itemId, CASE WHEN removed_at IS NULL THEN hash ELSE -1 END FROM items ORDER BY itemId',
+      )
+      .raw()
+      .iterate()) {
       ids[i] = id;
       hashes[i++] = hash;
     }
@@ -71,7 +76,8 @@ class KnownItems {
 
   /** Items on sale when the sync started that the list did not name. */
   *unnamed(): Generator<number> {
-    for (let i = 0; i < this.ids.length; i++) if (this.seen[i] === 0 && this.hashes[i] !== -1) yield this.ids[i] as number;
+    for (let i = 0; i < this.ids.length; i++)
+      if (this.seen[i] === 0 && this.hashes[i] !== -1) yield this.ids[i] as number;
   }
 }
 
@@ -91,8 +97,12 @@ class Receiver {
     readonly known: KnownItems,
     private readonly received: () => number,
   ) {
-    db.exec(`CREATE TEMP TABLE sync_stage (${ITEM_COLUMNS.map((c) => (c === 'itemId' ? 'itemId INTEGER PRIMARY KEY' : c)).join(', ')}, json TEXT)`);
-    this.stage = db.prepare(`INSERT OR REPLACE INTO temp.sync_stage VALUES (${[...ITEM_COLUMNS, 'json'].map(() => '?').join(', ')})`);
+    db.exec(
+      `CREATE TEMP TABLE sync_stage (${ITEM_COLUMNS.map((c) => (c === 'itemId' ? 'itemId INTEGER PRIMARY KEY' : c)).join(', ')}, json TEXT)`,
+    );
+    this.stage = db.prepare(
+      `INSERT OR REPLACE INTO temp.sync_stage VALUES (${[...ITEM_COLUMNS, 'json'].map(() => '?').join(', ')})`,
+    );
     // No reader sees the text of an item `items` does not hold; one the feed listed meanwhile keeps the feed's text.
     this.newJson = db.prepare<[number, string, number]>(
       'INSERT INTO item_json (itemId, json) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM items WHERE itemId = ?) ON CONFLICT(itemId) DO UPDATE SET json = excluded.json',
@@ -200,10 +210,13 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
     ).run();
 
     let removed = 0;
-    for (const itemId of receiver.known.unnamed()) if (!touched.has(itemId) && catalog.removeOne(itemId, { version, now })) removed++;
+    for (const itemId of receiver.known.unnamed())
+      if (!touched.has(itemId) && catalog.removeOne(itemId, { version, now })) removed++;
 
     const soldBefore = now - SOLD_RETENTION_MS;
-    db.prepare('DELETE FROM price_history WHERE itemId IN (SELECT itemId FROM items WHERE removed_at < ?)').run(soldBefore);
+    db.prepare('DELETE FROM price_history WHERE itemId IN (SELECT itemId FROM items WHERE removed_at < ?)').run(
+      soldBefore,
+    );
     db.prepare('DELETE FROM item_json WHERE itemId IN (SELECT itemId FROM items WHERE removed_at < ?)').run(soldBefore);
     db.prepare('DELETE FROM items WHERE removed_at < ?').run(soldBefore);
     // A scan of the whole history: once a day is enough.
@@ -229,17 +242,26 @@ export interface SyncContext {
   progress: (progress: CatalogSyncProgress) => void;
 }
 
-export async function runCatalogSync(db: Db, catalog: CatalogWriter, meta: MetaAccess, request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {
+export async function runCatalogSync(
+  db: Db,
+  catalog: CatalogWriter,
+  meta: MetaAccess,
+  request: CatalogSyncRequest,
+  context: SyncContext,
+): Promise<CatalogSyncResult> {
   if (catalog.syncTouched) throw new CatalogSyncError('busy', 'a catalog sync is already running');
   const started = performance.now();
   catalog.syncTouched = new Set();
   let lastProgress = 0;
   let reported = 0;
   let receiver: Receiver | null = null;
-  const splitter: ItemSplitter = new ItemSplitter((bytes, start, end) => (receiver as Receiver).element(bytes, start, end));
+  const splitter: ItemSplitter = new ItemSplitter((bytes, start, end) =>
+    (receiver as Receiver).element(bytes, start, end),
+  );
   try {
     // A sync that did not finish left texts of items it never listed; this one writes a new item's text only where none is.
-    if (meta.getMeta(CATALOG_META.syncUnfinished) === true) db.prepare('DELETE FROM item_json WHERE itemId NOT IN (SELECT itemId FROM items)').run();
+    if (meta.getMeta(CATALOG_META.syncUnfinished) === true)
+      db.prepare('DELETE FROM item_json WHERE itemId NOT IN (SELECT itemId FROM items)').run();
     meta.setMeta(CATALOG_META.syncUnfinished, true);
     receiver = new Receiver(db, KnownItems.load(db), () => splitter.received);
     const outcome = await streamBody(request, context.signal, (bytes) => {
@@ -251,7 +273,8 @@ export async function runCatalogSync(db: Db, catalog: CatalogWriter, meta: MetaA
         context.progress({ phase: 'receiving', received: reported, total: splitter.totalItems, applied: 0 });
       }
     });
-    if (outcome.kind === 'http') return { ok: false, status: outcome.status, headers: outcome.headers, bodyText: outcome.bodyText };
+    if (outcome.kind === 'http')
+      return { ok: false, status: outcome.status, headers: outcome.headers, bodyText: outcome.bodyText };
     const envelope = splitter.end();
     receiver.flush();
     if (context.signal.aborted) throw new CatalogSyncError('aborted', 'the catalog sync was cancelled');
@@ -259,7 +282,12 @@ export async function runCatalogSync(db: Db, catalog: CatalogWriter, meta: MetaA
     context.progress({ phase: 'applying', received: splitter.received, total, applied: 0 });
     const applyStarted = performance.now();
     const applied = apply(db, catalog, receiver, envelope, meta);
-    context.progress({ phase: 'done', received: splitter.received, total, applied: receiver.staged + receiver.unchanged });
+    context.progress({
+      phase: 'done',
+      received: splitter.received,
+      total,
+      applied: receiver.staged + receiver.unchanged,
+    });
     return {
       ok: true,
       ...applied,
@@ -273,7 +301,9 @@ export async function runCatalogSync(db: Db, catalog: CatalogWriter, meta: MetaA
       unchanged: receiver.unchanged,
     };
   } catch (error) {
-    throw error instanceof EnvelopeFormatError ? new CatalogSyncError('protocol', `the catalog could not be read: ${error.message}`) : error;
+    throw error instanceof EnvelopeFormatError
+      ? new CatalogSyncError('protocol', `the catalog could not be read: ${error.message}`)
+      : error;
   } finally {
     catalog.syncTouched = null;
     if (receiver) db.exec('DROP TABLE IF EXISTS temp.sync_stage');

@@ -1,7 +1,15 @@
 /** Live catalog changes (feed upserts, price changes, removals): point reads and writes, one transaction per call, rows stamped with its version. */
 import type { Item } from '../../../../shared/api';
 import type { CatalogRow } from '../../../../shared/ipc';
-import type { CatalogTotals, ItemChangeGroup, ItemChangeGroupResult, ItemRemovalResult, ItemUpsertResult, PackedPriceChangeResult, PriceMove } from '../types';
+import type {
+  CatalogTotals,
+  ItemChangeGroup,
+  ItemChangeGroupResult,
+  ItemRemovalResult,
+  ItemUpsertResult,
+  PackedPriceChangeResult,
+  PriceMove,
+} from '../types';
 import { catalogRowOf, hashJson, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
 import type { Db } from './open';
 
@@ -17,7 +25,9 @@ const UPDATE_COLUMNS = ITEM_COLUMNS.filter((column) => column !== 'itemId' && co
 
 function prepareStatements(db: Db) {
   return {
-    held: db.prepare<[number], HeldRow>('SELECT price, removed_at, hash, listed_at, last_move FROM items WHERE itemId = ?'),
+    held: db.prepare<[number], HeldRow>(
+      'SELECT price, removed_at, hash, listed_at, last_move FROM items WHERE itemId = ?',
+    ),
     nameId: db.prepare<[string], number>('SELECT name_id FROM names WHERE name = ?').pluck(),
     addName: db.prepare<[string]>('INSERT INTO names (name) VALUES (?)'),
     insert: db.prepare(
@@ -29,12 +39,20 @@ function prepareStatements(db: Db) {
     update: db.prepare(
       `UPDATE items SET name_id = ?, ${UPDATE_COLUMNS.map((c) => `${c} = ?`).join(', ')}, last_move = ?, version = ? WHERE itemId = ?`,
     ),
-    json: db.prepare<[number, string]>('INSERT INTO item_json (itemId, json) VALUES (?, ?) ON CONFLICT(itemId) DO UPDATE SET json = excluded.json'),
+    json: db.prepare<[number, string]>(
+      'INSERT INTO item_json (itemId, json) VALUES (?, ?) ON CONFLICT(itemId) DO UPDATE SET json = excluded.json',
+    ),
     // The list's text of the item no longer hashes to the row's hash: 0, so the next sync parses the item again.
-    reprice: db.prepare<[number, number, number, number]>('UPDATE items SET price = ?, last_move = ?, hash = 0, version = ? WHERE itemId = ?'),
+    reprice: db.prepare<[number, number, number, number]>(
+      'UPDATE items SET price = ?, last_move = ?, hash = 0, version = ? WHERE itemId = ?',
+    ),
     remove: db.prepare<[number, number, number]>('UPDATE items SET removed_at = ?, version = ? WHERE itemId = ?'),
-    history: db.prepare<[number, number, number, number]>('INSERT INTO price_history (itemId, at, price, listing) VALUES (?, ?, ?, ?)'),
-    totals: db.prepare<[], { count: number; value: number }>('SELECT count(*) AS count, coalesce(sum(price), 0) AS value FROM items WHERE removed_at IS NULL'),
+    history: db.prepare<[number, number, number, number]>(
+      'INSERT INTO price_history (itemId, at, price, listing) VALUES (?, ?, ?, ?)',
+    ),
+    totals: db.prepare<[], { count: number; value: number }>(
+      'SELECT count(*) AS count, coalesce(sum(price), 0) AS value FROM items WHERE removed_at IS NULL',
+    ),
     lastVersion: db.prepare<[], number>('SELECT coalesce(max(version), 0) FROM items').pluck(),
   };
 }
@@ -139,7 +157,10 @@ export class CatalogWriter {
       this.s.history.run(item.itemId, write.now, item.price, 1);
       this.count += 1;
       this.value += item.price;
-      return { row: catalogRowOf(item, write.now, 0), move: { itemId: item.itemId, price: item.price, previous: null } };
+      return {
+        row: catalogRowOf(item, write.now, 0),
+        move: { itemId: item.itemId, price: item.price, previous: null },
+      };
     }
     if (held.hash === hash) return null;
     const moved = held.price !== item.price;
@@ -150,7 +171,10 @@ export class CatalogWriter {
       this.s.history.run(item.itemId, write.now, item.price, 0);
       this.value += item.price - held.price;
     }
-    return { row: catalogRowOf(item, held.listed_at, lastMove), move: moved ? { itemId: item.itemId, price: item.price, previous: held.price } : null };
+    return {
+      row: catalogRowOf(item, held.listed_at, lastMove),
+      move: moved ? { itemId: item.itemId, price: item.price, previous: held.price } : null,
+    };
   }
 
   private upsert(items: Item[], write: Write): ItemUpsertResult {

@@ -9,7 +9,7 @@ export function grown<T extends Float64Array | Int32Array | Int8Array | Uint8Arr
 
 /** The index of `value` in `values[0, length)`, ascending and without repeats; -1 when absent. */
 export function sortedIndexOf(values: Float64Array, value: number, length = values.length): number {
-  for (let low = 0, high = length - 1; low <= high; ) {
+  for (let low = 0, high = length - 1; low <= high;) {
     const mid = (low + high) >>> 1;
     const at = values[mid] as number;
     if (at === value) return mid;

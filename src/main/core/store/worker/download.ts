@@ -15,24 +15,36 @@ const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 /** Big decompressed chunks keep the per-chunk overhead low. */
 const GUNZIP_CHUNK_BYTES = 256 * 1024;
 /** The decompressor inflates on libuv's pool while the consumer handles a chunk, and pauses 4 chunks ahead of it (zlib passes Transform options on). */
-const GUNZIP_OPTIONS: zlib.ZlibOptions & TransformOptions = { chunkSize: GUNZIP_CHUNK_BYTES, readableHighWaterMark: 4 * GUNZIP_CHUNK_BYTES };
+const GUNZIP_OPTIONS: zlib.ZlibOptions & TransformOptions = {
+  chunkSize: GUNZIP_CHUNK_BYTES,
+  readableHighWaterMark: 4 * GUNZIP_CHUNK_BYTES,
+};
 
-export type StreamOutcome = { kind: 'ok' } | { kind: 'http'; status: number; headers: Record<string, string>; bodyText: string };
+export type StreamOutcome =
+  { kind: 'ok' } | { kind: 'http'; status: number; headers: Record<string, string>; bodyText: string };
 
 /** Downloads `request.url`, handing decoded bytes to `onBytes`; resolves when the body ended, or with the first 64 KB of a non-2xx answer. */
-export async function streamBody(request: CatalogSyncRequest, signal: AbortSignal, onBytes: (bytes: Buffer) => void): Promise<StreamOutcome> {
+export async function streamBody(
+  request: CatalogSyncRequest,
+  signal: AbortSignal,
+  onBytes: (bytes: Buffer) => void,
+): Promise<StreamOutcome> {
   const cancelled = () => new CatalogSyncError('aborted', 'the catalog sync was cancelled');
   if (signal.aborted) throw cancelled();
   const url = new URL(request.url);
   const idleMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const req = (url.protocol === 'https:' ? https : http).get(url, { headers: { ...request.headers, 'accept-encoding': 'gzip', accept: 'application/json' } });
+  const req = (url.protocol === 'https:' ? https : http).get(url, {
+    headers: { ...request.headers, 'accept-encoding': 'gzip', accept: 'application/json' },
+  });
   let failure: CatalogSyncError | null = null;
   const fail = (error: CatalogSyncError) => req.destroy((failure ??= error));
   const onAbort = () => fail(cancelled());
   signal.addEventListener('abort', onAbort, { once: true });
   // Errors reach the caller through the wait for the response, then through the body.
   req.on('error', () => {});
-  req.setTimeout(idleMs, () => fail(new CatalogSyncError('network', `no data from the server for ${Math.round(idleMs / 1000)} s`)));
+  req.setTimeout(idleMs, () =>
+    fail(new CatalogSyncError('network', `no data from the server for ${Math.round(idleMs / 1000)} s`)),
+  );
   let responded = false;
   let handling = false;
   try {
@@ -48,8 +60,18 @@ export async function streamBody(request: CatalogSyncRequest, signal: AbortSigna
         parts.push(chunk);
         if ((size += chunk.length) >= ERROR_BODY_LIMIT) break;
       }
-      const headers = Object.fromEntries(Object.entries(res.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(', ') : String(value)]));
-      return { kind: 'http', status, headers, bodyText: Buffer.concat(parts).toString('utf8').slice(0, ERROR_BODY_LIMIT) };
+      const headers = Object.fromEntries(
+        Object.entries(res.headers).map(([key, value]) => [
+          key,
+          Array.isArray(value) ? value.join(', ') : String(value),
+        ]),
+      );
+      return {
+        kind: 'http',
+        status,
+        headers,
+        bodyText: Buffer.concat(parts).toString('utf8').slice(0, ERROR_BODY_LIMIT),
+      };
     }
     let sliceStart = performance.now();
     for await (const chunk of body) {
@@ -66,7 +88,11 @@ export async function streamBody(request: CatalogSyncRequest, signal: AbortSigna
     return { kind: 'ok' };
   } catch (error) {
     if (handling) throw error;
-    const what = !responded ? 'failed' : (error as NodeJS.ErrnoException).code?.startsWith('Z_') ? 'could not be decompressed' : 'was cut off before the end';
+    const what = !responded
+      ? 'failed'
+      : (error as NodeJS.ErrnoException).code?.startsWith('Z_')
+        ? 'could not be decompressed'
+        : 'was cut off before the end';
     throw failure ?? new CatalogSyncError('network', `the catalog download ${what}: ${(error as Error).message}`);
   } finally {
     signal.removeEventListener('abort', onAbort);

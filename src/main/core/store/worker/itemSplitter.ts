@@ -99,7 +99,10 @@ export class ItemSplitter {
       this.pending = Buffer.concat([this.pending, chunk.subarray(0, this.bridgeBytes)]);
       this.scan(false);
       const keptFrom = left + this.bridgeBytes - this.pending.length;
-      this.pending = keptFrom >= left ? chunk.subarray(keptFrom - left) : Buffer.concat([this.pending, chunk.subarray(this.bridgeBytes)]);
+      this.pending =
+        keptFrom >= left
+          ? chunk.subarray(keptFrom - left)
+          : Buffer.concat([this.pending, chunk.subarray(this.bridgeBytes)]);
     } else {
       this.pending = left === 0 ? chunk : Buffer.concat([this.pending, chunk]);
     }
@@ -110,12 +113,19 @@ export class ItemSplitter {
   end(): EnvelopeFields {
     this.scan(true);
     if (this.mode !== Mode.After || this.depth !== 0) {
-      throw new EnvelopeFormatError(this.mode === Mode.Before ? 'the catalog body has no "items" array' : 'the catalog body ended early');
+      throw new EnvelopeFormatError(
+        this.mode === Mode.Before ? 'the catalog body has no "items" array' : 'the catalog body ended early',
+      );
     }
     const fields = parseObject(this.skeleton + this.decoder.end());
-    if (fields instanceof Error) throw new EnvelopeFormatError(`the catalog envelope is not valid JSON (${fields.message})`);
+    if (fields instanceof Error)
+      throw new EnvelopeFormatError(`the catalog envelope is not valid JSON (${fields.message})`);
     const lastUpdate = fields['lastUpdate'];
-    return { totalItems: numberOrNull(fields['totalItems']), totalValue: numberOrNull(fields['totalValue']), lastUpdate: typeof lastUpdate === 'string' ? lastUpdate : null };
+    return {
+      totalItems: numberOrNull(fields['totalItems']),
+      totalValue: numberOrNull(fields['totalValue']),
+      lastUpdate: typeof lastUpdate === 'string' ? lastUpdate : null,
+    };
   }
 
   /** Scans `pending` (but waits for more bytes to end a fast-path element), then drops what is consumed. */
@@ -142,16 +152,19 @@ export class ItemSplitter {
         }
         if (isSpace(c)) continue;
         if (c === COMMA) {
-          if (this.expectElement) throw new EnvelopeFormatError(`an empty element in the items array after ${this.count} items`);
+          if (this.expectElement)
+            throw new EnvelopeFormatError(`an empty element in the items array after ${this.count} items`);
           this.expectElement = true;
           continue;
         }
         if (c === CLOSE_BRACKET) {
-          if (this.expectElement && this.count > 0) throw new EnvelopeFormatError('a trailing comma in the items array');
+          if (this.expectElement && this.count > 0)
+            throw new EnvelopeFormatError('a trailing comma in the items array');
           [depth, this.mode, this.envStart] = [1, Mode.After, i];
           continue;
         }
-        if (!this.expectElement) throw new EnvelopeFormatError(`a missing comma in the items array after ${this.count} items`);
+        if (!this.expectElement)
+          throw new EnvelopeFormatError(`a missing comma in the items array after ${this.count} items`);
         this.expectElement = false;
         // Fast path: an element starting `{"itemId":` ends before the next `},{"itemId":` (in valid JSON only an object keyed
         // itemId first starts so, as a `"` in a string is escaped), which starts the next element the same way. A range
@@ -194,7 +207,8 @@ export class ItemSplitter {
         depth--;
         if (this.mode === Mode.Items && depth === 2) this.emitExact(s, i + 1);
         else if (depth < 0) throw new EnvelopeFormatError('unbalanced brackets in the catalog body');
-        else if (depth === 0 && this.mode === Mode.Before) throw new EnvelopeFormatError('the catalog body has no "items" array');
+        else if (depth === 0 && this.mode === Mode.Before)
+          throw new EnvelopeFormatError('the catalog body has no "items" array');
       }
     }
     [this.depth, this.inString, this.escaped] = [depth, inString, escaped];
@@ -218,7 +232,8 @@ export class ItemSplitter {
   private addSkeleton(to: number): void {
     if (to <= this.envStart) return;
     this.skeletonBytes += to - this.envStart;
-    if (this.skeletonBytes > MAX_PART_BYTES) throw new EnvelopeFormatError('the catalog envelope outside its "items" array is over 1 MB');
+    if (this.skeletonBytes > MAX_PART_BYTES)
+      throw new EnvelopeFormatError('the catalog envelope outside its "items" array is over 1 MB');
     this.skeleton += this.decoder.write(this.pending.subarray(this.envStart, to));
     this.envStart = to;
   }

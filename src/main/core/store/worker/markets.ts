@@ -14,7 +14,9 @@ type MarketInput = Pick<CatalogSnapshot, 'itemId' | 'onSale' | 'price' | 'float'
 export function medianOf(sorted: readonly number[]): number | null {
   if (sorted.length === 0) return null;
   const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : Math.floor(((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : Math.floor(((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2);
 }
 
 export class Markets {
@@ -78,7 +80,11 @@ export class Markets {
       const reference = medianOf(plain.map((slot) => input.price[slot] as number).sort((a, b) => a - b)) ?? Number.NaN;
       const byFloat = onSale
         .filter((slot) => !Number.isNaN(input.float[slot]))
-        .sort((a, b) => (input.float[a] as number) - (input.float[b] as number) || (input.itemId[a] as number) - (input.itemId[b] as number));
+        .sort(
+          (a, b) =>
+            (input.float[a] as number) - (input.float[b] as number) ||
+            (input.itemId[a] as number) - (input.itemId[b] as number),
+        );
       for (const slot of onSale) {
         this.reference[slot] = reference;
         this.discount[slot] = reference === 0 ? 0 : ((reference - (input.price[slot] as number)) / reference) * 100;
@@ -94,14 +100,26 @@ export class Markets {
   /** A slot's standing (what it had when it left, for one off sale). */
   standing(slot: number): MarketStanding {
     const value = (column: Float64Array) => (Number.isNaN(column[slot]) ? null : (column[slot] as number));
-    return { reference: value(this.reference), listings: this.listings[slot] as number, plainListings: this.plain[slot] as number, discount: value(this.discount), floatRank: value(this.floatRank) };
+    return {
+      reference: value(this.reference),
+      listings: this.listings[slot] as number,
+      plainListings: this.plain[slot] as number,
+      discount: value(this.discount),
+      floatRank: value(this.floatRank),
+    };
   }
 
   /** Its float rank among its group's listings on sale with its seed (computed when asked: a detail, a page's rows). */
   seedRank(slot: number, { onSale, seed, float, itemId }: MarketInput): MarketStanding['seedRank'] {
     if (onSale[slot] !== 1 || Number.isNaN(seed[slot]) || Number.isNaN(float[slot])) return null;
-    const same = this.groupSlots(slot).filter((other) => onSale[other] === 1 && seed[other] === seed[slot] && !Number.isNaN(float[other]));
-    const before = same.filter((other) => (float[other] as number) < (float[slot] as number) || (float[other] === float[slot] && (itemId[other] as number) < (itemId[slot] as number)));
+    const same = this.groupSlots(slot).filter(
+      (other) => onSale[other] === 1 && seed[other] === seed[slot] && !Number.isNaN(float[other]),
+    );
+    const before = same.filter(
+      (other) =>
+        (float[other] as number) < (float[slot] as number) ||
+        (float[other] === float[slot] && (itemId[other] as number) < (itemId[slot] as number)),
+    );
     return { rank: before.length + 1, of: same.length };
   }
 

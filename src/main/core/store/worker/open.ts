@@ -47,9 +47,9 @@ export function openConnection(file: string, readonly: boolean): { db: Db; migra
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     const found = prepareSchema(db, file);
     // A read-only file opens fine and fails on the first write: find out now, with a clear error.
-    db.prepare("INSERT INTO meta(key, value) VALUES ('store.openedAt', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
-      JSON.stringify(new Date().toISOString()),
-    );
+    db.prepare(
+      "INSERT INTO meta(key, value) VALUES ('store.openedAt', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(JSON.stringify(new Date().toISOString()));
     return { db, migratedFrom: found === SCHEMA_VERSION ? null : found };
   } catch (error) {
     try {

@@ -1,7 +1,12 @@
 /** The reader thread's service: catalog pages from its snapshot (snapshot.ts, catalogQuery.ts), records from recordsReader.ts. */
 import type { Item } from '../../../../shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, NameMarket, Page, PricePoint } from '../../../../shared/ipc';
-import { catalogFiltersSchema, catalogQuerySchema, type CatalogFiltersInput, type CatalogQuery as CatalogQueryInput } from '../../../../shared/ipc/contract';
+import {
+  catalogFiltersSchema,
+  catalogQuerySchema,
+  type CatalogFiltersInput,
+  type CatalogQuery as CatalogQueryInput,
+} from '../../../../shared/ipc/contract';
 import { toUtcIso } from '../../../../shared/time';
 import { CATALOG_META } from './catalogSync';
 import { CatalogQuery } from './catalogQuery';
@@ -96,7 +101,9 @@ export class ReaderService extends RecordsReader {
       // One point an instant, the last written at it (SQLite takes a bare column from the row of max()).
       const points = this.prepare<[number, number, number], [at: number, price: number, rowid: number]>(
         'SELECT at, price, max(rowid) FROM price_history WHERE itemId = ? AND CASE WHEN ? THEN at >= ? ELSE listing = 0 END GROUP BY at ORDER BY at',
-      ).raw().all(itemId, onSale ? 1 : 0, row.listed_at);
+      )
+        .raw()
+        .all(itemId, onSale ? 1 : 0, row.listed_at);
       const priceHistory: PricePoint[] = points.map(([at, price]) => ({ at: toUtcIso(at), price }));
       return { item: itemOf(row.json, row.price), priceHistory, onSale, market: onSale ? this.marketOf(itemId) : null };
     })();
@@ -119,7 +126,13 @@ export class ReaderService extends RecordsReader {
       .pluck()
       .all(JSON.stringify(group.map((member) => this.snapshot.itemId[member])), now - 7 * DAY_MS) as number[];
     const seedRank = this.snapshot.markets.seedRank(slot, this.snapshot);
-    return { ...this.snapshot.markets.standing(slot), seedRank, leftSale24h, median7d: medianOf(observed), observed7d: observed.length };
+    return {
+      ...this.snapshot.markets.standing(slot),
+      seedRank,
+      leftSale24h,
+      median7d: medianOf(observed),
+      observed7d: observed.length,
+    };
   }
 
   /** The markets of these items' names (by name and phase) now, once a name: what a live change of them moved. */
@@ -127,11 +140,23 @@ export class ReaderService extends RecordsReader {
     return this.db.transaction(() => {
       const s = this.snapshot;
       s.refresh();
-      const slots = new Map(itemIds.map((itemId) => s.slotOf(itemId)).filter((slot) => slot >= 0).map((slot) => [s.markets.group[slot], slot]));
+      const slots = new Map(
+        itemIds
+          .map((itemId) => s.slotOf(itemId))
+          .filter((slot) => slot >= 0)
+          .map((slot) => [s.markets.group[slot], slot]),
+      );
       return [...slots.values()].map((slot) => {
         const member = s.markets.groupSlots(slot).find((other) => s.onSale[other] === 1);
-        const { reference, listings, plainListings } = member === undefined ? { reference: null, listings: 0, plainListings: 0 } : s.markets.standing(member);
-        return { name: s.written[s.nameId[slot] as number] as string, phase: s.phases[s.phase[slot] as number] ?? null, reference, listings, plainListings };
+        const { reference, listings, plainListings } =
+          member === undefined ? { reference: null, listings: 0, plainListings: 0 } : s.markets.standing(member);
+        return {
+          name: s.written[s.nameId[slot] as number] as string,
+          phase: s.phases[s.phase[slot] as number] ?? null,
+          reference,
+          listings,
+          plainListings,
+        };
       });
     })();
   }
@@ -156,7 +181,12 @@ export class ReaderService extends RecordsReader {
     const rows = this.prepare<[string], [number, number, number, number, string]>(
       'SELECT i.itemId, i.listed_at, i.last_move, i.price, j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?))',
     );
-    return new Map(rows.raw().all(JSON.stringify(itemIds)).map(([itemId, listedAt, lastMove, price, json]) => [itemId, { listedAt, lastMove, price, json }]));
+    return new Map(
+      rows
+        .raw()
+        .all(JSON.stringify(itemIds))
+        .map(([itemId, listedAt, lastMove, price, json]) => [itemId, { listedAt, lastMove, price, json }]),
+    );
   }
 
   catalogInfo(): CatalogInfo {

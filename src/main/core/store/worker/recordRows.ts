@@ -34,7 +34,11 @@ export function canAdvance(from: TradeStatus, to: TradeStatus): boolean {
 
 /** Where a trade keeps the time it reached a status; any other status (or none kept): its updatedAt. */
 const STATUS_TIME_FIELD: Partial<Record<TradeStatus, 'createdAt' | 'completedAt' | 'cancelledAt' | 'rollbackAt'>> = {
-  PENDING: 'createdAt', CREATING: 'createdAt', COMPLETED: 'completedAt', CANCELLED: 'cancelledAt', REVERSED: 'rollbackAt',
+  PENDING: 'createdAt',
+  CREATING: 'createdAt',
+  COMPLETED: 'completedAt',
+  CANCELLED: 'cancelledAt',
+  REVERSED: 'rollbackAt',
 };
 
 /** The time a status was reached, as far as the trade tells. */
@@ -44,14 +48,34 @@ export function statusTimeOf(trade: Trade): string {
 }
 
 export const TRADE_FIELDS = [
-  'tradeId', 'externalId', 'status', 'price', 'itemId', 'assetId', 'offerId', 'tradeUrl', 'market_hash_name', 'phase', 'float',
-  'webhookStatus', 'failReason', 'errorCode', 'createdAt', 'updatedAt', 'completedAt', 'cancelledAt', 'endProtection', 'rollbackAt', 'stage',
+  'tradeId',
+  'externalId',
+  'status',
+  'price',
+  'itemId',
+  'assetId',
+  'offerId',
+  'tradeUrl',
+  'market_hash_name',
+  'phase',
+  'float',
+  'webhookStatus',
+  'failReason',
+  'errorCode',
+  'createdAt',
+  'updatedAt',
+  'completedAt',
+  'cancelledAt',
+  'endProtection',
+  'rollbackAt',
+  'stage',
 ] as const satisfies readonly (keyof Trade)[];
 
 /** A row read with these columns is a Trade as it is (same names, same types). */
 export const TRADE_SELECT = TRADE_FIELDS.join(', ');
 /** Likewise a BalanceTransaction. */
-export const LEDGER_SELECT = 'id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase';
+export const LEDGER_SELECT =
+  'id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase';
 
 export function sameTrade(a: Trade, b: Trade): boolean {
   return TRADE_FIELDS.every((field) => a[field] === b[field]);
@@ -85,6 +109,9 @@ export type FiringRow = Omit<AlertFiring, 'acknowledged' | 'autoBuy'> & {
 
 export function firingOf(row: FiringRow): AlertFiring {
   const { acknowledged, autoBuyDone, autoBuyTradeId, autoBuyError, autoBuySkipped, autoBuyDryRun, ...firing } = row;
-  const autoBuy = autoBuyDone === 1 ? { tradeId: autoBuyTradeId, error: autoBuyError, skipped: autoBuySkipped, dryRun: autoBuyDryRun === 1 } : null;
+  const autoBuy =
+    autoBuyDone === 1
+      ? { tradeId: autoBuyTradeId, error: autoBuyError, skipped: autoBuySkipped, dryRun: autoBuyDryRun === 1 }
+      : null;
   return { ...firing, acknowledged: acknowledged === 1, autoBuy };
 }

@@ -4,7 +4,18 @@
  */
 import type { Trade } from '../../../../shared/api';
 import { ACTIVE_TRADE_STATUSES } from '../../../../shared/api';
-import type { AlertFiring, AlertRule, BalancePoint, LedgerRow, NotificationPage, Page, Recipient, StoredNotification, TradeDetail, TradeTimelineEntry } from '../../../../shared/ipc';
+import type {
+  AlertFiring,
+  AlertRule,
+  BalancePoint,
+  LedgerRow,
+  NotificationPage,
+  Page,
+  Recipient,
+  StoredNotification,
+  TradeDetail,
+  TradeTimelineEntry,
+} from '../../../../shared/ipc';
 import {
   ledgerQuerySchema,
   notificationQuerySchema,
@@ -27,7 +38,10 @@ type Clause = readonly [sql: string, ...params: unknown[]] | false;
 
 function whereOf(clauses: Clause[]): { where: string; params: unknown[] } {
   const asked = clauses.filter((clause) => clause !== false);
-  return { where: asked.length > 0 ? `WHERE ${asked.map(([sql]) => sql).join(' AND ')}` : '', params: asked.flatMap(([, ...params]) => params) };
+  return {
+    where: asked.length > 0 ? `WHERE ${asked.map(([sql]) => sql).join(' AND ')}` : '',
+    params: asked.flatMap(([, ...params]) => params),
+  };
 }
 
 function isIn(column: string, values: readonly unknown[]): Clause {
@@ -40,7 +54,12 @@ function startsWith(column: string, prefix: string): Clause {
 }
 
 function ledgerWhere(q: ParsedLedgerQuery): { where: string; params: unknown[] } {
-  return whereOf([isIn('type', q.types), startsWith('tradeId', q.tradeId), q.from !== null && ['createdAt >= ?', q.from], q.to !== null && ['createdAt <= ?', q.to]]);
+  return whereOf([
+    isIn('type', q.types),
+    startsWith('tradeId', q.tradeId),
+    q.from !== null && ['createdAt >= ?', q.from],
+    q.to !== null && ['createdAt <= ?', q.to],
+  ]);
 }
 
 export class RecordsReader {
@@ -52,7 +71,9 @@ export class RecordsReader {
   }
 
   private countOf(from: string, where: string, params: unknown[]): number {
-    return this.prepare(`SELECT count(*) FROM ${from} ${where}`).pluck().get(...params) as number;
+    return this.prepare(`SELECT count(*) FROM ${from} ${where}`)
+      .pluck()
+      .get(...params) as number;
   }
 
   getMeta(key: string): unknown {
@@ -73,7 +94,9 @@ export class RecordsReader {
       startsWith('tradeId', q.tradeId),
       q.webhookFailed && ["webhookStatus = 'failed'"],
     ]);
-    const rows = this.prepare<unknown[], Trade>(`SELECT ${TRADE_SELECT} FROM trades ${where} ORDER BY createdAt DESC, tradeId DESC LIMIT ? OFFSET ?`).all(...params, q.limit, q.offset);
+    const rows = this.prepare<unknown[], Trade>(
+      `SELECT ${TRADE_SELECT} FROM trades ${where} ORDER BY createdAt DESC, tradeId DESC LIMIT ? OFFSET ?`,
+    ).all(...params, q.limit, q.offset);
     return { rows, total: this.countOf('trades', where, params), offset: q.offset, limit: q.limit };
   }
 
@@ -88,11 +111,17 @@ export class RecordsReader {
 
   activeTrades(): Trade[] {
     const { where, params } = whereOf([isIn('status', ACTIVE_TRADE_STATUSES)]);
-    return this.prepare<unknown[], Trade>(`SELECT ${TRADE_SELECT} FROM trades ${where} ORDER BY createdAt DESC, tradeId DESC`).all(...params);
+    return this.prepare<unknown[], Trade>(
+      `SELECT ${TRADE_SELECT} FROM trades ${where} ORDER BY createdAt DESC, tradeId DESC`,
+    ).all(...params);
   }
 
   findTradeByExternalId(externalId: string): Trade | null {
-    return this.prepare<[string], Trade>(`SELECT ${TRADE_SELECT} FROM trades WHERE externalId = ? LIMIT 1`).get(externalId) ?? null;
+    return (
+      this.prepare<[string], Trade>(`SELECT ${TRADE_SELECT} FROM trades WHERE externalId = ? LIMIT 1`).get(
+        externalId,
+      ) ?? null
+    );
   }
 
   // ---- ledger
@@ -100,14 +129,18 @@ export class RecordsReader {
   queryLedger(query: LedgerQuery = {}): Page<LedgerRow> {
     const q = ledgerQuerySchema.parse(query);
     const { where, params } = ledgerWhere(q);
-    const rows = this.prepare<unknown[], LedgerRow>(`SELECT ${LEDGER_SELECT} FROM ledger ${where} ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`).all(...params, q.limit, q.offset);
+    const rows = this.prepare<unknown[], LedgerRow>(
+      `SELECT ${LEDGER_SELECT} FROM ledger ${where} ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`,
+    ).all(...params, q.limit, q.offset);
     return { rows, total: this.countOf('ledger', where, params), offset: q.offset, limit: q.limit };
   }
 
   /** Balance after each entry, oldest first; long series are thinned to the last point of each bucket. */
   balanceSeries(query: LedgerQuery = {}): BalancePoint[] {
     const { where, params } = ledgerWhere(ledgerQuerySchema.parse(query));
-    const points = this.prepare<unknown[], BalancePoint>(`SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${where} ORDER BY createdAt, id`).all(...params);
+    const points = this.prepare<unknown[], BalancePoint>(
+      `SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${where} ORDER BY createdAt, id`,
+    ).all(...params);
     if (points.length <= MAX_SERIES_POINTS) return points;
     const step = points.length / MAX_SERIES_POINTS;
     const thinned: BalancePoint[] = [];
@@ -125,15 +158,23 @@ export class RecordsReader {
   // ---- recipients, rules, firings
 
   listRecipients(): Recipient[] {
-    return this.prepare<[], Recipient>('SELECT id, label, tradeUrl, createdAt FROM recipients ORDER BY label COLLATE NOCASE, createdAt').all();
+    return this.prepare<[], Recipient>(
+      'SELECT id, label, tradeUrl, createdAt FROM recipients ORDER BY label COLLATE NOCASE, createdAt',
+    ).all();
   }
 
   getRecipient(id: string): Recipient | null {
-    return this.prepare<[string], Recipient>('SELECT id, label, tradeUrl, createdAt FROM recipients WHERE id = ?').get(id) ?? null;
+    return (
+      this.prepare<[string], Recipient>('SELECT id, label, tradeUrl, createdAt FROM recipients WHERE id = ?').get(id) ??
+      null
+    );
   }
 
   listAlertRules(): AlertRule[] {
-    return this.prepare<[], string>('SELECT json FROM alert_rules ORDER BY createdAt, id').pluck().all().map(alertRuleOf);
+    return this.prepare<[], string>('SELECT json FROM alert_rules ORDER BY createdAt, id')
+      .pluck()
+      .all()
+      .map(alertRuleOf);
   }
 
   getAlertRule(id: string): AlertRule | null {
@@ -144,8 +185,12 @@ export class RecordsReader {
   listFirings(query: { limit?: number; unacknowledgedOnly?: boolean } = {}): AlertFiring[] {
     const limit = Math.max(1, Math.min(query.limit ?? 200, 10_000));
     // Auto-buy skips are listed folded (autoBuySkips), not one row each.
-    const where = query.unacknowledgedOnly ? 'WHERE autoBuySkipped IS NULL AND acknowledged = 0' : 'WHERE autoBuySkipped IS NULL';
-    return this.prepare<[number], FiringRow>(`SELECT ${FIRING_SELECT} FROM alert_firings ${where} ORDER BY firedAt DESC, id LIMIT ?`)
+    const where = query.unacknowledgedOnly
+      ? 'WHERE autoBuySkipped IS NULL AND acknowledged = 0'
+      : 'WHERE autoBuySkipped IS NULL';
+    return this.prepare<[number], FiringRow>(
+      `SELECT ${FIRING_SELECT} FROM alert_firings ${where} ORDER BY firedAt DESC, id LIMIT ?`,
+    )
       .all(limit)
       .map(firingOf);
   }
@@ -156,7 +201,9 @@ export class RecordsReader {
   }
 
   unacknowledgedFiringCount(): number {
-    return this.prepare<[], number>('SELECT count(*) FROM alert_firings WHERE acknowledged = 0').pluck().get() as number;
+    return this.prepare<[], number>('SELECT count(*) FROM alert_firings WHERE acknowledged = 0')
+      .pluck()
+      .get() as number;
   }
 
   /** Per rule since `sinceIso`: the auto-buys bought (in flight and unknown ones are `unresolvedAutoBuys`) and the skips. */
@@ -172,11 +219,17 @@ export class RecordsReader {
 
   /** Auto-buys whose outcome the app has not learnt: in flight when it stopped, or answered by nothing. */
   unresolvedAutoBuys(): AutoBuyRecord[] {
-    return this.prepare<[], AutoBuyRecord>(`SELECT ${AUTO_BUY_SELECT} FROM auto_buys WHERE state IN ('in_flight', 'unknown') ORDER BY at, externalId`).all();
+    return this.prepare<[], AutoBuyRecord>(
+      `SELECT ${AUTO_BUY_SELECT} FROM auto_buys WHERE state IN ('in_flight', 'unknown') ORDER BY at, externalId`,
+    ).all();
   }
 
   autoBuy(externalId: string): AutoBuyRecord | null {
-    return this.prepare<[string], AutoBuyRecord>(`SELECT ${AUTO_BUY_SELECT} FROM auto_buys WHERE externalId = ?`).get(externalId) ?? null;
+    return (
+      this.prepare<[string], AutoBuyRecord>(`SELECT ${AUTO_BUY_SELECT} FROM auto_buys WHERE externalId = ?`).get(
+        externalId,
+      ) ?? null
+    );
   }
 
   autoBuySkips(limit = 500): AutoBuySkipRow[] {
@@ -197,12 +250,19 @@ export class RecordsReader {
   /** Newest first; `target` is stored as JSON. */
   listNotifications(input: NotificationQuery = {}): NotificationPage {
     const query = notificationQuerySchema.parse(input);
-    const { where, params } = whereOf([isIn('category', query.categories), isIn('severity', query.severities), query.unreadOnly && ['readAt IS NULL']]);
+    const { where, params } = whereOf([
+      isIn('category', query.categories),
+      isIn('severity', query.severities),
+      query.unreadOnly && ['readAt IS NULL'],
+    ]);
     const total = this.countOf('notifications', where, params);
     const rows = this.prepare<unknown[], Omit<StoredNotification, 'target'> & { target: string | null }>(
       `SELECT id, kind, category, severity, title, body, target, at, readAt FROM notifications ${where} ORDER BY at DESC, id LIMIT ? OFFSET ?`,
     ).all(...params, query.limit, query.offset);
-    const notifications = rows.map((row) => ({ ...row, target: row.target === null ? null : (JSON.parse(row.target) as StoredNotification['target']) }));
+    const notifications = rows.map((row) => ({
+      ...row,
+      target: row.target === null ? null : (JSON.parse(row.target) as StoredNotification['target']),
+    }));
     return { rows: notifications, total, unread: this.unreadNotificationCount() };
   }
 
@@ -212,11 +272,15 @@ export class RecordsReader {
    * first, and no older notification changes a newer run: from the oldest unread one on is enough.
    */
   unreadNotificationCount(): number {
-    const oldest = this.prepare<[], string | null>('SELECT min(at) FROM notifications WHERE readAt IS NULL').pluck().get() ?? null;
+    const oldest =
+      this.prepare<[], string | null>('SELECT min(at) FROM notifications WHERE readAt IS NULL').pluck().get() ?? null;
     if (oldest === null) return 0;
-    const rows = this.prepare<[string], Pick<StoredNotification, 'id' | 'kind' | 'category' | 'severity' | 'at' | 'readAt'>>(
-      'SELECT id, kind, category, severity, at, readAt FROM notifications WHERE at >= ? ORDER BY at DESC, id',
-    ).all(oldest);
+    const rows = this.prepare<
+      [string],
+      Pick<StoredNotification, 'id' | 'kind' | 'category' | 'severity' | 'at' | 'readAt'>
+    >('SELECT id, kind, category, severity, at, readAt FROM notifications WHERE at >= ? ORDER BY at DESC, id').all(
+      oldest,
+    );
     return notificationRuns(rows).filter((run) => run.some((n) => n.readAt === null)).length;
   }
 
@@ -238,7 +302,14 @@ export class RecordsReader {
       }
       const parsed = savedSearchQuerySchema.safeParse(json);
       if (parsed.success) list.searches.push({ ...row, query: parsed.data });
-      else list.skipped.push({ id: row.id, name: row.name, problem: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`).join('; ') });
+      else
+        list.skipped.push({
+          id: row.id,
+          name: row.name,
+          problem: parsed.error.issues
+            .map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`)
+            .join('; '),
+        });
     }
     return list;
   }

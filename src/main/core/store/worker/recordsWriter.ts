@@ -18,14 +18,36 @@ import {
   type SavedSearchInput,
 } from '../../../../shared/ipc/contract';
 import { StoreError } from '../errors';
-import type { AutoBuyRecordInput, AutoBuySettled, AutoBuySettlement, FiringInput, LedgerInsertResult, NotificationInsertResult, TradeSource, TradeUpdateResult, TradeUpsertResult } from '../types';
+import type {
+  AutoBuyRecordInput,
+  AutoBuySettled,
+  AutoBuySettlement,
+  FiringInput,
+  LedgerInsertResult,
+  NotificationInsertResult,
+  TradeSource,
+  TradeUpdateResult,
+  TradeUpsertResult,
+} from '../types';
 import { type Db, type Prepare } from './open';
 import { RecordsReader } from './recordsReader';
-import { canAdvance, FIRING_SELECT, firingOf, type FiringRow, sameTrade, STATUS_RANK, statusTimeOf, TRADE_FIELDS, TRADE_SELECT } from './recordRows';
+import {
+  canAdvance,
+  FIRING_SELECT,
+  firingOf,
+  type FiringRow,
+  sameTrade,
+  STATUS_RANK,
+  statusTimeOf,
+  TRADE_FIELDS,
+  TRADE_SELECT,
+} from './recordRows';
 
 const TRADE_COLUMNS = [...TRADE_FIELDS, 'status_rank', 'updated_at'];
 const INSERT_TRADE_SQL = `INSERT INTO trades (${TRADE_COLUMNS.join(', ')}) VALUES (${TRADE_COLUMNS.map((c) => `@${c}`).join(', ')})`;
-const UPDATE_TRADE_SQL = `UPDATE trades SET ${TRADE_COLUMNS.filter((c) => c !== 'tradeId').map((c) => `${c} = @${c}`).join(', ')} WHERE tradeId = @tradeId`;
+const UPDATE_TRADE_SQL = `UPDATE trades SET ${TRADE_COLUMNS.filter((c) => c !== 'tradeId')
+  .map((c) => `${c} = @${c}`)
+  .join(', ')} WHERE tradeId = @tradeId`;
 /** The centre keeps this many notifications; older ones are dropped as new ones arrive. */
 const NOTIFICATIONS_KEPT = 20_000;
 
@@ -44,7 +66,9 @@ export class RecordsWriter {
   }
 
   setMeta(key: string, value: unknown): void {
-    this.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value ?? null));
+    this.prepare(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(key, JSON.stringify(value ?? null));
   }
 
   // ---- trades
@@ -58,13 +82,25 @@ export class RecordsWriter {
    * stored one (an older status arriving late is ignored whole); whether it was written and its status is new to
    * the trade's timeline, added at `at`.
    */
-  private putTrade(stored: Trade | undefined, next: Trade, at: string, source: TradeSource, now: number): { written: boolean; newStatus: boolean } {
-    if (stored && (stored.status === next.status ? sameTrade(stored, next) : !canAdvance(stored.status, next.status))) return { written: false, newStatus: false };
+  private putTrade(
+    stored: Trade | undefined,
+    next: Trade,
+    at: string,
+    source: TradeSource,
+    now: number,
+  ): { written: boolean; newStatus: boolean } {
+    if (stored && (stored.status === next.status ? sameTrade(stored, next) : !canAdvance(stored.status, next.status)))
+      return { written: false, newStatus: false };
     const params: Record<string, unknown> = { status_rank: STATUS_RANK[next.status], updated_at: now };
     for (const field of TRADE_FIELDS) params[field] = next[field];
     this.prepare(stored ? UPDATE_TRADE_SQL : INSERT_TRADE_SQL).run(params);
-    const insert = this.prepare('INSERT OR IGNORE INTO trade_timeline (tradeId, status, at, errorCode, failReason, source) VALUES (?, ?, ?, ?, ?, ?)');
-    return { written: true, newStatus: insert.run(next.tradeId, next.status, at, next.errorCode, next.failReason, source).changes > 0 };
+    const insert = this.prepare(
+      'INSERT OR IGNORE INTO trade_timeline (tradeId, status, at, errorCode, failReason, source) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    return {
+      written: true,
+      newStatus: insert.run(next.tradeId, next.status, at, next.errorCode, next.failReason, source).changes > 0,
+    };
   }
 
   /** Trades as the server sent them: on the same status, the server's record is the newer word on the other fields. */
@@ -73,7 +109,13 @@ export class RecordsWriter {
     const result: TradeUpsertResult = { changed: [], newStatuses: [] };
     this.db.transaction(() => {
       for (const trade of trades) {
-        const { written, newStatus } = this.putTrade(this.storedTrade(trade.tradeId), trade, statusTimeOf(trade), source, now);
+        const { written, newStatus } = this.putTrade(
+          this.storedTrade(trade.tradeId),
+          trade,
+          statusTimeOf(trade),
+          source,
+          now,
+        );
         if (written) result.changed.push(trade);
         if (newStatus) result.newStatuses.push({ tradeId: trade.tradeId, status: trade.status });
       }
@@ -104,7 +146,12 @@ export class RecordsWriter {
         }),
       };
       const { written, newStatus } = this.putTrade(stored, next, at, source, now.getTime());
-      return { unknown: false, trade: written ? next : stored, changed: written, newStatus: newStatus && moves ? next.status : null };
+      return {
+        unknown: false,
+        trade: written ? next : stored,
+        changed: written,
+        newStatus: newStatus && moves ? next.status : null,
+      };
     })();
   }
 
@@ -126,9 +173,9 @@ export class RecordsWriter {
     return this.db.transaction(() => {
       const id = input.id ?? randomUUID();
       const createdAt = this.reads.getRecipient(id)?.createdAt ?? new Date().toISOString();
-      this.prepare('INSERT INTO recipients (id, label, tradeUrl, createdAt) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET label = excluded.label, tradeUrl = excluded.tradeUrl').run(
-        id, input.label, input.tradeUrl, createdAt,
-      );
+      this.prepare(
+        'INSERT INTO recipients (id, label, tradeUrl, createdAt) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET label = excluded.label, tradeUrl = excluded.tradeUrl',
+      ).run(id, input.label, input.tradeUrl, createdAt);
       return { id, label: input.label, tradeUrl: input.tradeUrl, createdAt };
     })();
   }
@@ -140,7 +187,9 @@ export class RecordsWriter {
   // ---- alert rules and firings
 
   private writeRule(rule: AlertRule): AlertRule {
-    this.prepare('INSERT INTO alert_rules (id, json, createdAt) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json').run(rule.id, JSON.stringify(rule), rule.createdAt);
+    this.prepare(
+      'INSERT INTO alert_rules (id, json, createdAt) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json',
+    ).run(rule.id, JSON.stringify(rule), rule.createdAt);
     return rule;
   }
 
@@ -151,7 +200,12 @@ export class RecordsWriter {
       const id = input.id ?? randomUUID();
       const existing = this.reads.getAlertRule(id);
       const createdAt = existing?.createdAt ?? new Date().toISOString();
-      return this.writeRule({ ...input, id, autoBuy: { ...input.autoBuy, spent: existing?.autoBuy.spent ?? 0 }, createdAt });
+      return this.writeRule({
+        ...input,
+        id,
+        autoBuy: { ...input.autoBuy, spent: existing?.autoBuy.spent ?? 0 },
+        createdAt,
+      });
     })();
   }
 
@@ -226,7 +280,12 @@ export class RecordsWriter {
         `UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuySkipped = ?, autoBuyDone = 1,
            acknowledged = CASE WHEN ? IS NULL THEN acknowledged ELSE 1 END WHERE ruleId = ? AND itemId = ? AND price = ?`,
       ).run(tradeId, settlement.error, skipped, skipped, ...key).changes;
-      const row = changed > 0 ? this.prepare<[string, number, number], FiringRow>(`SELECT ${FIRING_SELECT} FROM alert_firings WHERE ruleId = ? AND itemId = ? AND price = ?`).get(...key) : undefined;
+      const row =
+        changed > 0
+          ? this.prepare<[string, number, number], FiringRow>(
+              `SELECT ${FIRING_SELECT} FROM alert_firings WHERE ruleId = ? AND itemId = ? AND price = ?`,
+            ).get(...key)
+          : undefined;
       return { counted: state === 'bought', earlier: null, firing: row ? firingOf(row) : null };
     })();
   }
@@ -245,8 +304,17 @@ export class RecordsWriter {
       `INSERT OR IGNORE INTO alert_firings (id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, autoBuySkipped, autoBuyDryRun, autoBuyDone, acknowledged)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      id, input.ruleId, input.ruleName, input.itemId, input.market_hash_name, input.price, input.firedAt ?? new Date().toISOString(),
-      skipped, dryRun ? 1 : 0, skipped !== null || dryRun ? 1 : 0, skipped !== null ? 1 : 0,
+      id,
+      input.ruleId,
+      input.ruleName,
+      input.itemId,
+      input.market_hash_name,
+      input.price,
+      input.firedAt ?? new Date().toISOString(),
+      skipped,
+      dryRun ? 1 : 0,
+      skipped !== null || dryRun ? 1 : 0,
+      skipped !== null ? 1 : 0,
     );
     return inserted.changes === 0 ? null : this.firing(id);
   }
@@ -257,7 +325,11 @@ export class RecordsWriter {
   }
 
   setFiringAutoBuy(id: string, autoBuy: { tradeId: string | null; error: string | null }): AlertFiring | null {
-    this.prepare('UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuyDone = 1 WHERE id = ?').run(autoBuy.tradeId, autoBuy.error, id);
+    this.prepare('UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuyDone = 1 WHERE id = ?').run(
+      autoBuy.tradeId,
+      autoBuy.error,
+      id,
+    );
     return this.firing(id);
   }
 
@@ -269,13 +341,28 @@ export class RecordsWriter {
 
   /** Idempotent by id (one already held is left as it is, read or not); keeps the newest NOTIFICATIONS_KEPT. */
   insertNotifications(list: StoredNotification[]): NotificationInsertResult {
-    const insert = this.prepare('INSERT OR IGNORE INTO notifications (id, kind, category, severity, title, body, target, at, readAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insert = this.prepare(
+      'INSERT OR IGNORE INTO notifications (id, kind, category, severity, title, body, target, at, readAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     return this.db.transaction(() => {
       const inserted = list.filter(
-        (n) => insert.run(n.id, n.kind, n.category, n.severity, n.title, n.body, n.target === null ? null : JSON.stringify(n.target), n.at, n.readAt).changes > 0,
+        (n) =>
+          insert.run(
+            n.id,
+            n.kind,
+            n.category,
+            n.severity,
+            n.title,
+            n.body,
+            n.target === null ? null : JSON.stringify(n.target),
+            n.at,
+            n.readAt,
+          ).changes > 0,
       );
       if (inserted.length > 0) {
-        this.prepare('DELETE FROM notifications WHERE id IN (SELECT id FROM notifications ORDER BY at DESC, id LIMIT -1 OFFSET ?)').run(NOTIFICATIONS_KEPT);
+        this.prepare(
+          'DELETE FROM notifications WHERE id IN (SELECT id FROM notifications ORDER BY at DESC, id LIMIT -1 OFFSET ?)',
+        ).run(NOTIFICATIONS_KEPT);
       }
       return { inserted, unread: this.reads.unreadNotificationCount() };
     })();
@@ -291,7 +378,10 @@ export class RecordsWriter {
         const mark = this.prepare('UPDATE notifications SET readAt = ? WHERE id = ? AND readAt IS NULL');
         for (const id of input.ids) marked += mark.run(now, id).changes;
       } else {
-        marked = this.prepare('UPDATE notifications SET readAt = ? WHERE readAt IS NULL AND at <= ?').run(now, input.through ?? now).changes;
+        marked = this.prepare('UPDATE notifications SET readAt = ? WHERE readAt IS NULL AND at <= ?').run(
+          now,
+          input.through ?? now,
+        ).changes;
       }
       return { marked, unread: this.reads.unreadNotificationCount() };
     })();
@@ -307,14 +397,28 @@ export class RecordsWriter {
     const input = savedSearchInputSchema.parse(search);
     return this.db.transaction((): SavedSearch => {
       const id = input.id ?? randomUUID();
-      const existing = input.id === undefined ? undefined : this.prepare<[string], { createdAt: string }>('SELECT createdAt FROM saved_searches WHERE id = ?').get(id);
-      if (input.id !== undefined && !existing) throw new StoreError('not_found', 'This saved search was deleted; save the search again under a name.');
-      const count = this.prepare<[], { count: number }>('SELECT count(*) AS count FROM saved_searches').get()?.count ?? 0;
+      const existing =
+        input.id === undefined
+          ? undefined
+          : this.prepare<[string], { createdAt: string }>('SELECT createdAt FROM saved_searches WHERE id = ?').get(id);
+      if (input.id !== undefined && !existing)
+        throw new StoreError('not_found', 'This saved search was deleted; save the search again under a name.');
+      const count =
+        this.prepare<[], { count: number }>('SELECT count(*) AS count FROM saved_searches').get()?.count ?? 0;
       if (input.id === undefined && count >= MAX_SAVED_SEARCHES) {
-        throw new StoreError('conflict', `At most ${MAX_SAVED_SEARCHES} searches can be saved: delete one to save another.`);
+        throw new StoreError(
+          'conflict',
+          `At most ${MAX_SAVED_SEARCHES} searches can be saved: delete one to save another.`,
+        );
       }
-      const taken = this.prepare<[string, string], { name: string }>('SELECT name FROM saved_searches WHERE name = ? COLLATE NOCASE AND id <> ?').get(input.name, id);
-      if (taken) throw new StoreError('conflict', `A search is already saved as "${taken.name}": choose another name, or replace that one.`);
+      const taken = this.prepare<[string, string], { name: string }>(
+        'SELECT name FROM saved_searches WHERE name = ? COLLATE NOCASE AND id <> ?',
+      ).get(input.name, id);
+      if (taken)
+        throw new StoreError(
+          'conflict',
+          `A search is already saved as "${taken.name}": choose another name, or replace that one.`,
+        );
       const now = new Date().toISOString();
       const createdAt = existing?.createdAt ?? now;
       this.prepare(

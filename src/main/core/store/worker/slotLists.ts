@@ -50,6 +50,7 @@ export class SlotLists {
       this.used = used;
       this.stale = 0;
     }
-    if (this.used + needed > this.pool.length) this.pool = grown(this.pool, Math.max(this.pool.length * 2, this.used + needed));
+    if (this.used + needed > this.pool.length)
+      this.pool = grown(this.pool, Math.max(this.pool.length * 2, this.used + needed));
   }
 }

@@ -20,9 +20,22 @@ export function asciiLower(text: string): string {
 
 /** A row as the snapshot reads it: flags packed (STAT_TRAK, SOUVENIR, ON_SALE), no sticker names as null (fewer values to cross). */
 type ItemRecord = [
-  itemId: number, nameId: number, price: number, float: number | null, paintSeed: number | null, phase: string | null, rarity: number | null,
-  flags: number, stickerCount: number, keyChainCount: number, stickerNames: string | null, charmNames: string | null, charmPatterns: string | null,
-  listedAt: number, removedAt: number | null, version: number,
+  itemId: number,
+  nameId: number,
+  price: number,
+  float: number | null,
+  paintSeed: number | null,
+  phase: string | null,
+  rarity: number | null,
+  flags: number,
+  stickerCount: number,
+  keyChainCount: number,
+  stickerNames: string | null,
+  charmNames: string | null,
+  charmPatterns: string | null,
+  listedAt: number,
+  removedAt: number | null,
+  version: number,
 ];
 
 const ROW_SELECT =
@@ -38,7 +51,22 @@ const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
 
 const isCharmPattern = (value: number) => Number.isInteger(value) && value >= 0 && value <= CHARM_PATTERN_MAX;
 /** The snapshot's columns by slot, which `grow` copies into longer arrays. */
-const SLOT_COLUMNS = ['itemId', 'onSale', 'price', 'float', 'seed', 'phase', 'rarity', 'flags', 'stickers', 'charms', 'listedAt', 'nameId', 'sameStickers', 'removedAt'] as const;
+const SLOT_COLUMNS = [
+  'itemId',
+  'onSale',
+  'price',
+  'float',
+  'seed',
+  'phase',
+  'rarity',
+  'flags',
+  'stickers',
+  'charms',
+  'listedAt',
+  'nameId',
+  'sameStickers',
+  'removedAt',
+] as const;
 
 export const STAT_TRAK = 1;
 export const SOUVENIR = 2;
@@ -126,8 +154,14 @@ export class CatalogSnapshot {
       changedCount: db.prepare<[number], number>('SELECT count(*) FROM items WHERE version > ?').pluck(),
       total: db.prepare<[], number>('SELECT count(*) FROM items').pluck(),
       byIndex: db.prepare<[number], ItemRecord>(`${ROW_SELECT} WHERE version > ?`).raw(),
-      byScan: db.prepare<[number, number], ItemRecord>(`${ROW_SELECT} NOT INDEXED WHERE itemId > ? AND version > ? ORDER BY itemId LIMIT ${SCAN_CHUNK}`).raw(),
-      names: db.prepare<[number], [number, string]>('SELECT name_id, name FROM names WHERE name_id > ? ORDER BY name_id').raw(),
+      byScan: db
+        .prepare<[number, number], ItemRecord>(
+          `${ROW_SELECT} NOT INDEXED WHERE itemId > ? AND version > ? ORDER BY itemId LIMIT ${SCAN_CHUNK}`,
+        )
+        .raw(),
+      names: db
+        .prepare<[number], [number, string]>('SELECT name_id, name FROM names WHERE name_id > ? ORDER BY name_id')
+        .raw(),
       cacheId: db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck(),
       lastVersion: db.prepare<[], number>('SELECT coalesce(max(version), 0) FROM items').pluck(),
     };
@@ -139,23 +173,41 @@ export class CatalogSnapshot {
     // The groups' slot lists are rebuilt from the slots' groups at load (as arrays of arrays, they would be most of the take-up).
     Object.assign(state, { markets: { ...this.markets, members: [] } });
     const cacheId = this.statements.cacheId.get(CACHE_ID_KEY);
-    writeFileSync(`${file}.tmp`, serialize({ format: SAVED_FORMAT, cacheId, savedAt: Date.now(), state }), { mode: 0o600 });
+    writeFileSync(`${file}.tmp`, serialize({ format: SAVED_FORMAT, cacheId, savedAt: Date.now(), state }), {
+      mode: 0o600,
+    });
     renameSync(`${file}.tmp`, file);
   }
 
   /** Takes up a saved snapshot of this cache, if there is a readable, recent one; the next refresh patches what came after it. */
   load(file: string): boolean {
-    let saved: { format: number; cacheId: string; savedAt: number; state: { version: number; stickerNames: NameLists; charmNames: NameLists; charmPatterns: SlotLists; markets: Markets } };
+    let saved: {
+      format: number;
+      cacheId: string;
+      savedAt: number;
+      state: {
+        version: number;
+        stickerNames: NameLists;
+        charmNames: NameLists;
+        charmPatterns: SlotLists;
+        markets: Markets;
+      };
+    };
     try {
       saved = deserialize(readFileSync(file)) as typeof saved;
     } catch {
       return false;
     }
     const cacheId = this.statements.cacheId.get(CACHE_ID_KEY);
-    const current = saved.format === SAVED_FORMAT && cacheId !== undefined && saved.cacheId === cacheId && Date.now() - saved.savedAt < SAVED_MAX_AGE_MS;
+    const current =
+      saved.format === SAVED_FORMAT &&
+      cacheId !== undefined &&
+      saved.cacheId === cacheId &&
+      Date.now() - saved.savedAt < SAVED_MAX_AGE_MS;
     if (!current || saved.state.version > (this.statements.lastVersion.get() as number)) return false;
     const { stickerNames, charmNames, charmPatterns, markets } = saved.state;
-    const names = (lists: NameLists) => Object.assign(new NameLists(), lists, { bySlot: Object.assign(new SlotLists(), lists.bySlot) });
+    const names = (lists: NameLists) =>
+      Object.assign(new NameLists(), lists, { bySlot: Object.assign(new SlotLists(), lists.bySlot) });
     Object.assign(this, saved.state, {
       stickerNames: names(stickerNames),
       charmNames: names(charmNames),
@@ -180,7 +232,7 @@ export class CatalogSnapshot {
     if (changed > SCAN_SHARE * total) {
       // Room for every row at once: growing by doubling would copy every column several times at the peak.
       if (this.itemId.length < total) this.grow(total + 1024);
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const records = this.statements.byScan.all(after, since);
         for (const record of records) this.patch(record);
         if (records.length < SCAN_CHUNK) break;
@@ -220,7 +272,9 @@ export class CatalogSnapshot {
       code = this.phases.length;
       this.phases.push(phase);
       this.phaseCode.set(phase, code);
-      const order = this.phases.map((_, i) => i).sort((a, b) => ((this.phases[a] as string) < (this.phases[b] as string) ? -1 : 1));
+      const order = this.phases
+        .map((_, i) => i)
+        .sort((a, b) => ((this.phases[a] as string) < (this.phases[b] as string) ? -1 : 1));
       this.phaseRank = new Int32Array(this.phases.length);
       order.forEach((phaseIndex, rank) => (this.phaseRank[phaseIndex] = rank));
     }
@@ -260,8 +314,24 @@ export class CatalogSnapshot {
   }
 
   private patch(record: ItemRecord): void {
-    const [itemId, nameId, price, float, paintSeed, phase, rarity, flags, stickerCount, keyChainCount, stickerNames, charmNames, charmPatterns, listedAt, removedAt, version] =
-      record;
+    const [
+      itemId,
+      nameId,
+      price,
+      float,
+      paintSeed,
+      phase,
+      rarity,
+      flags,
+      stickerCount,
+      keyChainCount,
+      stickerNames,
+      charmNames,
+      charmPatterns,
+      listedAt,
+      removedAt,
+      version,
+    ] = record;
     const onSale = (flags & ON_SALE) === 0 ? 0 : 1;
     const slot = this.slotFor(itemId);
     if (this.onSale[slot] === 1) {
@@ -284,10 +354,18 @@ export class CatalogSnapshot {
     this.listedAt[slot] = listedAt;
     this.nameId[slot] = nameId;
     const stickerIds = this.stickerNames.set(slot, stickerNames);
-    this.sameStickers[slot] = stickerIds.reduce((most, id) => Math.max(most, stickerIds.filter((other) => other === id).length), 0);
+    this.sameStickers[slot] = stickerIds.reduce(
+      (most, id) => Math.max(most, stickerIds.filter((other) => other === id).length),
+      0,
+    );
     this.charmNames.set(slot, charmNames);
     // A pattern no filter can ask for (not an integer in range) is kept as -1, which no filter wants.
-    this.charmPatterns.set(slot, charmPatterns === null ? [] : charmPatterns.split(',').map((text) => (isCharmPattern(Number(text)) ? Number(text) : -1)));
+    this.charmPatterns.set(
+      slot,
+      charmPatterns === null
+        ? []
+        : charmPatterns.split(',').map((text) => (isCharmPattern(Number(text)) ? Number(text) : -1)),
+    );
     this.removedAt[slot] = removedAt ?? Number.NaN;
     this.markets.touch(slot, nameId, this.phase[slot] as number, this.itemId.length);
     if (version > this.version) this.version = version;

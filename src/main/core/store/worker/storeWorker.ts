@@ -2,7 +2,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { classifySqliteError, closedError, serializeError } from '../errors';
 import { SCHEMA_VERSION } from '../schema';
-import { STORE_METHODS, type CatalogSyncRequest, type HostMessage, type StoreMethodOwner, type WorkerInit, type WorkerMessage } from '../types';
+import {
+  STORE_METHODS,
+  type CatalogSyncRequest,
+  type HostMessage,
+  type StoreMethodOwner,
+  type WorkerInit,
+  type WorkerMessage,
+} from '../types';
 import { ReaderService } from './reader';
 import { WriterService } from './writer';
 
@@ -33,10 +40,15 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
     post({ kind: 'init-error', error: serializeError(error) });
     return;
   }
-  post({ kind: 'ready', schemaVersion: SCHEMA_VERSION, migratedFrom: service instanceof WriterService ? service.migratedFrom : null });
+  post({
+    kind: 'ready',
+    schemaVersion: SCHEMA_VERSION,
+    migratedFrom: service instanceof WriterService ? service.migratedFrom : null,
+  });
 
   // The object that serves each method of this thread's role.
-  const owners: Partial<Record<StoreMethodOwner, object>> = service instanceof WriterService ? { catalog: service.catalog, records: service.records } : { reader: service };
+  const owners: Partial<Record<StoreMethodOwner, object>> =
+    service instanceof WriterService ? { catalog: service.catalog, records: service.records } : { reader: service };
   const targets = new Map<string, object>();
   for (const [owner, methods] of Object.entries(STORE_METHODS) as [StoreMethodOwner, readonly string[]][]) {
     const target = owners[owner];
@@ -80,8 +92,14 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
         const controller = new AbortController();
         aborts.set(id, controller);
         service
-          .syncCatalog(args[0] as CatalogSyncRequest, { signal: controller.signal, progress: (progress) => post({ kind: 'progress', id, progress }) })
-          .then((value) => post({ kind: 'result', id, ok: true, value }), (error: unknown) => fail(id, error))
+          .syncCatalog(args[0] as CatalogSyncRequest, {
+            signal: controller.signal,
+            progress: (progress) => post({ kind: 'progress', id, progress }),
+          })
+          .then(
+            (value) => post({ kind: 'result', id, ok: true, value }),
+            (error: unknown) => fail(id, error),
+          )
           .finally(() => aborts.delete(id));
         return;
       }

@@ -6,7 +6,16 @@ import { Money } from '../../components/Money';
 import { TimeAgo } from '../../components/TimeAgo';
 import { filterSummary } from '../../lib/filterSummary';
 import { formatCents, formatDateTime } from '../../lib/format';
-import { acknowledgeAll, acknowledgeFiring, deleteRule, firingDomId, loadAlerts, rearmRule, selectFiring, setRuleEnabled } from '../../state/actions/alerts';
+import {
+  acknowledgeAll,
+  acknowledgeFiring,
+  deleteRule,
+  firingDomId,
+  loadAlerts,
+  rearmRule,
+  selectFiring,
+  setRuleEnabled,
+} from '../../state/actions/alerts';
 import { updateSettings } from '../../state/actions/settings';
 import { openDialog, openTarget } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
@@ -42,7 +51,10 @@ function AutoBuyCell({ rule }: { rule: AlertRule }) {
   if (!ab.enabled) return <span className="muted small">Alert only</span>;
   const used = ab.spendCap > 0 ? Math.min(1, ab.spent / ab.spendCap) : 1;
   return (
-    <div className="autobuy" title={`Auto-buy on: spent ${formatCents(ab.spent)} of ${formatCents(ab.spendCap)} in total, at most ${formatCents(ab.dailyCap)} a UTC day`}>
+    <div
+      className="autobuy"
+      title={`Auto-buy on: spent ${formatCents(ab.spent)} of ${formatCents(ab.spendCap)} in total, at most ${formatCents(ab.dailyCap)} a UTC day`}
+    >
       <div className="autobuy-line">
         <span className="tag tag-warn">{ab.dryRun === true ? 'dry run' : 'auto-buy'}</span>
         <span className="autobuy-meter" aria-hidden="true">
@@ -76,7 +88,9 @@ function RuleRow({ id }: { id: string }) {
             checked={rule.enabled}
             onChange={(e) =>
               // Enabling an auto-buy rule first shows what it matches now and asks about those listings.
-              e.target.checked && rule.autoBuy.enabled ? openDialog({ kind: 'rule', ruleId: rule.id, enabling: true }) : void setRuleEnabled(rule, e.target.checked)
+              e.target.checked && rule.autoBuy.enabled
+                ? openDialog({ kind: 'rule', ruleId: rule.id, enabling: true })
+                : void setRuleEnabled(rule, e.target.checked)
             }
           />
           <span aria-hidden="true" />
@@ -89,7 +103,11 @@ function RuleRow({ id }: { id: string }) {
         </div>
       </td>
       <td className="num right">
-        {fired > 0 ? <span title={`${fired} firing${fired === 1 ? '' : 's'} listed below`}>{fired}</span> : <span className="muted">—</span>}
+        {fired > 0 ? (
+          <span title={`${fired} firing${fired === 1 ? '' : 's'} listed below`}>{fired}</span>
+        ) : (
+          <span className="muted">—</span>
+        )}
       </td>
       <td>
         <AutoBuyCell rule={rule} />
@@ -110,7 +128,12 @@ function RuleRow({ id }: { id: string }) {
             Re-arm
           </button>
         ) : null}
-        <button type="button" className="btn sm ghost" aria-label={`Edit ${rule.name}`} onClick={() => openDialog({ kind: 'rule', ruleId: rule.id })}>
+        <button
+          type="button"
+          className="btn sm ghost"
+          aria-label={`Edit ${rule.name}`}
+          onClick={() => openDialog({ kind: 'rule', ruleId: rule.id })}
+        >
           Edit
         </button>
         <DeleteButton rule={rule} />
@@ -135,7 +158,12 @@ const FiringRow = memo(function FiringRow({ id }: { id: string }) {
       </td>
       <td className="ellipsis">{f.ruleName}</td>
       <td className="ellipsis">
-        <button type="button" className="link-btn" onClick={() => openTarget({ type: 'item', itemId: f.itemId })} title="Open in the catalog">
+        <button
+          type="button"
+          className="link-btn"
+          onClick={() => openTarget({ type: 'item', itemId: f.itemId })}
+          title="Open in the catalog"
+        >
           {f.market_hash_name}
         </button>
       </td>
@@ -151,7 +179,11 @@ const FiringRow = memo(function FiringRow({ id }: { id: string }) {
               not bought: {f.autoBuy.skipped}
             </span>
           ) : f.autoBuy.tradeId ? (
-            <button type="button" className="link-btn" onClick={() => openTarget({ type: 'trade', tradeId: f.autoBuy?.tradeId ?? '' })}>
+            <button
+              type="button"
+              className="link-btn"
+              onClick={() => openTarget({ type: 'trade', tradeId: f.autoBuy?.tradeId ?? '' })}
+            >
               bought · open trade
             </button>
           ) : (
@@ -165,14 +197,26 @@ const FiringRow = memo(function FiringRow({ id }: { id: string }) {
       </td>
       <td className="right nowrap row-actions">
         {selected ? (
-          <button type="button" className="btn sm ghost" aria-label={`Re-arm rule ${f.ruleName}`} title="Re-arm this firing's rule (R)" onClick={() => void rearmRule(f.ruleId)}>
+          <button
+            type="button"
+            className="btn sm ghost"
+            aria-label={`Re-arm rule ${f.ruleName}`}
+            title="Re-arm this firing's rule (R)"
+            onClick={() => void rearmRule(f.ruleId)}
+          >
             Re-arm rule
           </button>
         ) : null}
         {f.acknowledged ? (
           <span className="muted small">acknowledged</span>
         ) : (
-          <button type="button" className="btn sm" aria-label={`Acknowledge ${f.market_hash_name}`} title={selected ? 'Acknowledge (A)' : undefined} onClick={() => void acknowledgeFiring(f.id)}>
+          <button
+            type="button"
+            className="btn sm"
+            aria-label={`Acknowledge ${f.market_hash_name}`}
+            title={selected ? 'Acknowledge (A)' : undefined}
+            onClick={() => void acknowledgeFiring(f.id)}
+          >
             Acknowledge
           </button>
         )}
@@ -188,13 +232,25 @@ function FiringsBody() {
   if (firingOrder.length === 0) {
     if (status === 'error') {
       return (
-        <EmptyState title="Could not load the firings" tone="error" action={<button type="button" className="btn" onClick={() => void loadAlerts()}>Retry</button>}>
+        <EmptyState
+          title="Could not load the firings"
+          tone="error"
+          action={
+            <button type="button" className="btn" onClick={() => void loadAlerts()}>
+              Retry
+            </button>
+          }
+        >
           {error}
         </EmptyState>
       );
     }
     if (status !== 'ready') return <EmptyState title="Loading firings…" tone="loading" />;
-    return <EmptyState title="Nothing has fired yet">When a live item matches an enabled rule it is listed here, newest first.</EmptyState>;
+    return (
+      <EmptyState title="Nothing has fired yet">
+        When a live item matches an enabled rule it is listed here, newest first.
+      </EmptyState>
+    );
   }
   return (
     <table className="data-table firings-table" aria-label="Alert firings" aria-describedby="firings-keys">
@@ -258,20 +314,35 @@ export function AlertsScreen() {
         </div>
         <div className="head-actions">
           <label className="check">
-            <input type="checkbox" checked={paused} onChange={(e) => void updateSettings({ alertsPaused: e.target.checked })} /> Pause all alerts
+            <input
+              type="checkbox"
+              checked={paused}
+              onChange={(e) => void updateSettings({ alertsPaused: e.target.checked })}
+            />{' '}
+            Pause all alerts
           </label>
           <button type="button" className="btn primary" onClick={() => openDialog({ kind: 'rule', ruleId: null })}>
             <Icon name="plus" size={14} /> New rule
           </button>
         </div>
       </header>
-      {paused ? <div className="banner warn">Alerts are paused: no rule fires and nothing is bought automatically.</div> : null}
+      {paused ? (
+        <div className="banner warn">Alerts are paused: no rule fires and nothing is bought automatically.</div>
+      ) : null}
       <div className="alerts-body">
         <AutoBuyPanel />
         <section className="panel" aria-label="Watchlist rules">
           <h2 className="panel-title">Watchlist</h2>
           {status === 'error' && ruleOrder.length === 0 ? (
-            <EmptyState title="Could not load alert rules" tone="error" action={<button type="button" className="btn" onClick={() => void loadAlerts()}>Retry</button>}>
+            <EmptyState
+              title="Could not load alert rules"
+              tone="error"
+              action={
+                <button type="button" className="btn" onClick={() => void loadAlerts()}>
+                  Retry
+                </button>
+              }
+            >
               {error}
             </EmptyState>
           ) : ruleOrder.length === 0 ? (
@@ -279,12 +350,17 @@ export function AlertsScreen() {
               <EmptyState
                 title="No watchlist rules yet"
                 action={
-                  <button type="button" className="btn primary" onClick={() => openDialog({ kind: 'rule', ruleId: null })}>
+                  <button
+                    type="button"
+                    className="btn primary"
+                    onClick={() => openDialog({ kind: 'rule', ruleId: null })}
+                  >
                     Create a rule
                   </button>
                 }
               >
-                A rule watches the live catalog for items by name, phase, float, price or stickers, and tells you — or buys — when one appears.
+                A rule watches the live catalog for items by name, phase, float, price or stickers, and tells you — or
+                buys — when one appears.
               </EmptyState>
             ) : (
               <EmptyState title="Loading rules…" tone="loading" />
@@ -326,7 +402,12 @@ export function AlertsScreen() {
               <kbd>↑</kbd>
               <kbd>↓</kbd> select · <kbd>A</kbd> acknowledge · <kbd>R</kbd> re-arm its rule
             </span>
-            <button type="button" className="btn sm" disabled={unacked.length === 0} onClick={() => void acknowledgeAll(unacked)}>
+            <button
+              type="button"
+              className="btn sm"
+              disabled={unacked.length === 0}
+              onClick={() => void acknowledgeAll(unacked)}
+            >
               Acknowledge all
             </button>
           </div>

@@ -40,7 +40,13 @@ function GuardSettings({ budget, floor }: { budget: number | null; floor: number
         error={budgetCents === undefined ? 'A dollar amount, e.g. 50' : undefined}
         hint={budget === null ? 'None set: only each rule’s caps limit spending' : 'Per UTC day, across every rule'}
       >
-        <input id={`${id}-budget`} inputMode="decimal" placeholder="none" value={budgetText} onChange={(e) => setBudgetText(e.target.value)} />
+        <input
+          id={`${id}-budget`}
+          inputMode="decimal"
+          placeholder="none"
+          value={budgetText}
+          onChange={(e) => setBudgetText(e.target.value)}
+        />
       </Field>
       <Field
         label="Balance floor ($)"
@@ -48,9 +54,19 @@ function GuardSettings({ budget, floor }: { budget: number | null; floor: number
         error={floorCents === undefined ? 'A dollar amount, e.g. 100' : undefined}
         hint="Auto-buy never leaves less than this available"
       >
-        <input id={`${id}-floor`} inputMode="decimal" placeholder="0.00" value={floorText} onChange={(e) => setFloorText(e.target.value)} />
+        <input
+          id={`${id}-floor`}
+          inputMode="decimal"
+          placeholder="0.00"
+          value={floorText}
+          onChange={(e) => setFloorText(e.target.value)}
+        />
       </Field>
-      <button type="submit" className="btn sm" disabled={!changed || budgetCents === undefined || floorCents === undefined}>
+      <button
+        type="submit"
+        className="btn sm"
+        disabled={!changed || budgetCents === undefined || floorCents === undefined}
+      >
         Save limits
       </button>
     </form>
@@ -69,7 +85,8 @@ export function AutoBuyPanel() {
         <h2 className="panel-title">Auto-buy today</h2>
         {status ? (
           <span className="small">
-            Spent <strong className="num">{spentTodayText(status)}</strong> <span className="muted">(UTC day {status.day})</span>
+            Spent <strong className="num">{spentTodayText(status)}</strong>{' '}
+            <span className="muted">(UTC day {status.day})</span>
           </span>
         ) : null}
         {stopped ? (
@@ -77,7 +94,12 @@ export function AutoBuyPanel() {
             Resume auto-buy
           </button>
         ) : (
-          <button type="button" className="btn sm" onClick={stopAllAutoBuy} title={`Stop all auto-buy (${SHORTCUT_HINTS['autobuy.stop'] ?? ''})`}>
+          <button
+            type="button"
+            className="btn sm"
+            onClick={stopAllAutoBuy}
+            title={`Stop all auto-buy (${SHORTCUT_HINTS['autobuy.stop'] ?? ''})`}
+          >
             Stop all auto-buy
           </button>
         )}
@@ -132,9 +154,12 @@ export function SkipLines() {
     <ul className="skip-lines" aria-label="Auto-buy skips by rule and day">
       {skips.map((line) => (
         <li key={`${line.ruleId}:${line.day}`} className="small">
-          <strong>{line.ruleName}</strong> <span className="muted">· {line.day} ·</span> <span className="num">{line.count}</span> match
+          <strong>{line.ruleName}</strong> <span className="muted">· {line.day} ·</span>{' '}
+          <span className="num">{line.count}</span> match
           {line.count === 1 ? '' : 'es'} not bought:{' '}
-          <span className="muted">{line.reasons.map((r) => `${r.reason}${line.reasons.length > 1 ? ` (${r.count})` : ''}`).join('; ')}</span>
+          <span className="muted">
+            {line.reasons.map((r) => `${r.reason}${line.reasons.length > 1 ? ` (${r.count})` : ''}`).join('; ')}
+          </span>
         </li>
       ))}
     </ul>

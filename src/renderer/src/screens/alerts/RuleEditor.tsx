@@ -21,7 +21,15 @@ const PREVIEW_DELAY_MS = 300;
  * What an auto-buy rule matches now, and the choice about those listings: only new listings (the default)
  * or also the ones listed now. Shown whenever an enabled auto-buy rule is saved.
  */
-function ExistingListingsChoice({ form, value, onChange }: { form: RuleForm; value: 'skip' | 'buy'; onChange: (v: 'skip' | 'buy') => void }) {
+function ExistingListingsChoice({
+  form,
+  value,
+  onChange,
+}: {
+  form: RuleForm;
+  value: 'skip' | 'buy';
+  onChange: (v: 'skip' | 'buy') => void;
+}) {
   const name = useId();
   const [preview, setPreview] = useState<AutoBuyPreview | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -58,21 +66,36 @@ function ExistingListingsChoice({ form, value, onChange }: { form: RuleForm; val
           'Nothing on sale matches this rule now.'
         ) : (
           <>
-            <strong className="num">{count}</strong> listing{count === 1 ? '' : 's'} on sale match{count === 1 ? 'es' : ''} now, <Money cents={preview.total} /> in total
+            <strong className="num">{count}</strong> listing{count === 1 ? '' : 's'} on sale match
+            {count === 1 ? 'es' : ''} now, <Money cents={preview.total} /> in total
             {preview.items.length > 0 ? (
               <span className="muted">
                 {' '}
-                (cheapest: {preview.items.slice(0, 3).map((item) => `${item.market_hash_name} ${formatCents(item.price)}`).join(', ')})
+                (cheapest:{' '}
+                {preview.items
+                  .slice(0, 3)
+                  .map((item) => `${item.market_hash_name} ${formatCents(item.price)}`)
+                  .join(', ')}
+                )
               </span>
             ) : null}
           </>
         )}
       </p>
       <label className="check">
-        <input type="radio" name={name} value="skip" checked={value === 'skip'} onChange={() => onChange('skip')} /> Only new listings (nothing on sale now is bought)
+        <input type="radio" name={name} value="skip" checked={value === 'skip'} onChange={() => onChange('skip')} />{' '}
+        Only new listings (nothing on sale now is bought)
       </label>
       <label className="check">
-        <input type="radio" name={name} value="buy" checked={value === 'buy'} disabled={count === 0} onChange={() => onChange('buy')} /> Also the {count} listed now
+        <input
+          type="radio"
+          name={name}
+          value="buy"
+          checked={value === 'buy'}
+          disabled={count === 0}
+          onChange={() => onChange('buy')}
+        />{' '}
+        Also the {count} listed now
         {preview ? ` (total ${formatCents(preview.total)})` : null}
       </label>
     </fieldset>
@@ -89,14 +112,19 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
   });
   const [existing, setExisting] = useState<'skip' | 'buy'>('skip');
   const spent = useStore((s) => (ruleId ? s.alerts.rules[ruleId]?.autoBuy.spent : undefined));
-  const { order, recipients } = useStore(useShallow((s) => ({ order: s.settings.recipientOrder, recipients: s.settings.recipients })));
+  const { order, recipients } = useStore(
+    useShallow((s) => ({ order: s.settings.recipientOrder, recipients: s.settings.recipients })),
+  );
   const [touched, setTouched] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const problems = ruleProblems(form);
   const show = (k: keyof RuleForm) => (touched ? problems[k] : undefined);
   const set = (patch: Partial<RuleForm>) => setForm((f) => ({ ...f, ...patch }));
-  const editRuleFilters = useCallback<FilterEdit>((patch) => setForm((f) => ({ ...f, filters: withFilterEdit(f.filters, patch) })), []);
+  const editRuleFilters = useCallback<FilterEdit>(
+    (patch) => setForm((f) => ({ ...f, filters: withFilterEdit(f.filters, patch) })),
+    [],
+  );
   const ok = Object.keys(problems).length === 0;
 
   const submit = async () => {
@@ -105,7 +133,10 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
     setSaving(true);
     setError(null);
     try {
-      const rule = await saveRule({ ...ruleInput(form), existingListings: form.autoBuy && form.enabled ? existing : 'skip' });
+      const rule = await saveRule({
+        ...ruleInput(form),
+        existingListings: form.autoBuy && form.enabled ? existing : 'skip',
+      });
       toast('success', ruleId ? 'Rule saved' : 'Rule created', rule.name);
       closeDialog();
     } catch (e) {
@@ -116,7 +147,11 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
   };
 
   return (
-    <Dialog title={enabling ? `Enable “${form.name}”` : ruleId ? 'Edit alert rule' : 'New alert rule'} onClose={closeDialog} className="rule-dialog">
+    <Dialog
+      title={enabling ? `Enable “${form.name}”` : ruleId ? 'Edit alert rule' : 'New alert rule'}
+      onClose={closeDialog}
+      className="rule-dialog"
+    >
       <form
         className="dialog-form"
         noValidate
@@ -127,20 +162,36 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
       >
         <div className="form-row">
           <Field label="Rule name" htmlFor={`${id}-name`} error={show('name')}>
-            <input id={`${id}-name`} autoFocus data-autofocus value={form.name} placeholder="Cheap Rubies" onChange={(e) => set({ name: e.target.value })} />
+            <input
+              id={`${id}-name`}
+              autoFocus
+              data-autofocus
+              value={form.name}
+              placeholder="Cheap Rubies"
+              onChange={(e) => set({ name: e.target.value })}
+            />
           </Field>
           <label className="check switch-label">
-            <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Enabled
+            <input type="checkbox" checked={form.enabled} onChange={(e) => set({ enabled: e.target.checked })} />{' '}
+            Enabled
           </label>
         </div>
-        <fieldset className="fieldset rule-filters" aria-describedby={show('filters') ? `${id}-filters-error` : undefined}>
+        <fieldset
+          className="fieldset rule-filters"
+          aria-describedby={show('filters') ? `${id}-filters-error` : undefined}
+        >
           <legend>Match items: the catalog’s filters</legend>
           <FilterEditContext.Provider value={editRuleFilters}>
             <CatalogFilters
               form={form.filters}
               idPrefix={`${id}-filters`}
               end={
-                <button type="button" className="btn ghost sm" disabled={activeFilterCount(form.filters) === 0 && form.filters.search === ''} onClick={() => set({ filters: EMPTY_FILTERS })}>
+                <button
+                  type="button"
+                  className="btn ghost sm"
+                  disabled={activeFilterCount(form.filters) === 0 && form.filters.search === ''}
+                  onClick={() => set({ filters: EMPTY_FILTERS })}
+                >
                   Clear filters
                 </button>
               }
@@ -151,7 +202,16 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
               {show('filters')}
             </p>
           ) : null}
-          <Field label="Max price ($)" htmlFor={`${id}-max`} error={show('maxPrice')} hint={form.autoBuy ? 'Per item. Required for auto-buy: never pays more per item' : 'Per item, optional: the rule ignores listings above it'}>
+          <Field
+            label="Max price ($)"
+            htmlFor={`${id}-max`}
+            error={show('maxPrice')}
+            hint={
+              form.autoBuy
+                ? 'Per item. Required for auto-buy: never pays more per item'
+                : 'Per item, optional: the rule ignores listings above it'
+            }
+          >
             <input
               id={`${id}-max`}
               inputMode="decimal"
@@ -165,9 +225,14 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
         <fieldset className={`fieldset ${form.autoBuy ? 'autobuy-on' : ''}`}>
           <legend>Auto-buy</legend>
           <label className="check">
-            <input type="checkbox" checked={form.autoBuy} onChange={(e) => set({ autoBuy: e.target.checked })} /> Buy matching items automatically
+            <input type="checkbox" checked={form.autoBuy} onChange={(e) => set({ autoBuy: e.target.checked })} /> Buy
+            matching items automatically
           </label>
-          {form.autoBuy ? <p className="notice warn small">Auto-buy spends real balance the moment a match appears, up to the caps below.</p> : null}
+          {form.autoBuy ? (
+            <p className="notice warn small">
+              Auto-buy spends real balance the moment a match appears, up to the caps below.
+            </p>
+          ) : null}
           <div className="form-row">
             <Field label="Recipient" htmlFor={`${id}-rcpt`} error={show('recipientId')}>
               {order.length === 0 ? (
@@ -185,7 +250,12 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
                   </button>
                 </div>
               ) : (
-                <select id={`${id}-rcpt`} value={form.recipientId} disabled={!form.autoBuy} onChange={(e) => set({ recipientId: e.target.value })}>
+                <select
+                  id={`${id}-rcpt`}
+                  value={form.recipientId}
+                  disabled={!form.autoBuy}
+                  onChange={(e) => set({ recipientId: e.target.value })}
+                >
                   <option value="">Choose…</option>
                   {order.map((rid) => {
                     const r = recipients[rid];
@@ -199,15 +269,34 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
               )}
             </Field>
             <Field label="Total spend cap ($)" htmlFor={`${id}-cap`} error={show('spendCap')}>
-              <input id={`${id}-cap`} inputMode="decimal" disabled={!form.autoBuy} placeholder="0.00" value={form.spendCap} onChange={(e) => set({ spendCap: e.target.value })} />
+              <input
+                id={`${id}-cap`}
+                inputMode="decimal"
+                disabled={!form.autoBuy}
+                placeholder="0.00"
+                value={form.spendCap}
+                onChange={(e) => set({ spendCap: e.target.value })}
+              />
             </Field>
             <Field label="Daily cap ($)" htmlFor={`${id}-daily`} error={show('dailyCap')}>
-              <input id={`${id}-daily`} inputMode="decimal" disabled={!form.autoBuy} placeholder="0.00" value={form.dailyCap} onChange={(e) => set({ dailyCap: e.target.value })} />
+              <input
+                id={`${id}-daily`}
+                inputMode="decimal"
+                disabled={!form.autoBuy}
+                placeholder="0.00"
+                value={form.dailyCap}
+                onChange={(e) => set({ dailyCap: e.target.value })}
+              />
             </Field>
           </div>
           <label className="check">
-            <input type="checkbox" checked={form.dryRun} disabled={!form.autoBuy} onChange={(e) => set({ dryRun: e.target.checked })} /> Dry run: record “would buy at
-            $X” and send nothing
+            <input
+              type="checkbox"
+              checked={form.dryRun}
+              disabled={!form.autoBuy}
+              onChange={(e) => set({ dryRun: e.target.checked })}
+            />{' '}
+            Dry run: record “would buy at $X” and send nothing
           </label>
           {spent !== undefined ? (
             <div className="muted small">
@@ -215,7 +304,9 @@ export function RuleEditor({ ruleId, enabling = false }: { ruleId: string | null
             </div>
           ) : null}
         </fieldset>
-        {form.autoBuy && form.enabled && !form.dryRun && ok ? <ExistingListingsChoice form={form} value={existing} onChange={setExisting} /> : null}
+        {form.autoBuy && form.enabled && !form.dryRun && ok ? (
+          <ExistingListingsChoice form={form} value={existing} onChange={setExisting} />
+        ) : null}
         {error ? (
           <div className="notice error" role="alert">
             {error}

@@ -1,7 +1,14 @@
 import type { AlertRuleInput } from '../../../../shared/ipc/contract';
 import type { AlertRule } from '../../../../shared/ipc/models';
 import { parseDollarsToCents } from '../../../../shared/money';
-import { activeFilterCount, type CatalogFilters, DEFAULT_SORT, EMPTY_FILTERS, filterProblems, toCatalogQuery } from '../../lib/catalogQuery';
+import {
+  activeFilterCount,
+  type CatalogFilters,
+  DEFAULT_SORT,
+  EMPTY_FILTERS,
+  filterProblems,
+  toCatalogQuery,
+} from '../../lib/catalogQuery';
 import { centsToInput } from '../../lib/format';
 import { formOfQuery } from '../../lib/savedSearch';
 
@@ -76,7 +83,8 @@ export function ruleProblems(f: RuleForm): RuleProblems {
     const daily = dollars(f.dailyCap);
     if (spend === undefined || !spend) p.spendCap = 'A total cap above $0';
     if (daily === undefined || !daily) p.dailyCap = 'A daily cap above $0';
-    if (typeof spend === 'number' && typeof daily === 'number' && spend > 0 && daily > spend) p.dailyCap = 'Cannot exceed the total cap';
+    if (typeof spend === 'number' && typeof daily === 'number' && spend > 0 && daily > spend)
+      p.dailyCap = 'Cannot exceed the total cap';
   } else {
     if (dollars(f.spendCap) === undefined) p.spendCap = 'A dollar amount';
     if (dollars(f.dailyCap) === undefined) p.dailyCap = 'A dollar amount';

@@ -5,7 +5,8 @@ import { useStore } from '../../state/store';
 /** Why a buy cannot go out now, from the account and the connection the engine reports; null when it can. */
 export function buyBlockedReason(state: ConnectionState | undefined, cacheOnly = false): string | null {
   // Without its key the account is offline by choice, not by the network: the way on is the key.
-  if (cacheOnly) return 'Read-only: no API key for this account on this machine, so nothing can be bought. Enter your API key to go live.';
+  if (cacheOnly)
+    return 'Read-only: no API key for this account on this machine, so nothing can be bought. Enter your API key to go live.';
   switch (state) {
     case 'offline':
       return 'The marketplace cannot be reached, so a buy would not be sent. Buying resumes when the connection is back.';

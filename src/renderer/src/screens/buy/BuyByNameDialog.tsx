@@ -19,7 +19,13 @@ import { Warnings } from './Warnings';
 import { BuyOptions, type BuyOptionsValue, DEFAULT_OPTIONS, optionsReady } from './BuyOptions';
 import { initialRecipient } from './initialRecipient';
 import { useConfirmCheck, useFocusWhenReady } from './useConfirmCheck';
-import { type RecipientChoice, recipientInput, RecipientPicker, recipientReady, useRecipientLabel } from './RecipientPicker';
+import {
+  type RecipientChoice,
+  recipientInput,
+  RecipientPicker,
+  recipientReady,
+  useRecipientLabel,
+} from './RecipientPicker';
 
 type Step =
   | { kind: 'form' }
@@ -27,7 +33,13 @@ type Step =
   | { kind: 'submitting'; input: BuyByNameInput }
   | { kind: 'failed'; input: BuyByNameInput; failure: BuyFailure };
 
-const confirmStep = (input: BuyByNameInput): Step => ({ kind: 'confirm', input, checking: true, check: null, checkError: null });
+const confirmStep = (input: BuyByNameInput): Step => ({
+  kind: 'confirm',
+  input,
+  checking: true,
+  check: null,
+  checkError: null,
+});
 
 interface NameForm {
   name: string;
@@ -41,10 +53,19 @@ interface NameForm {
 function problems(f: NameForm) {
   const cents = parseDollarsToCents(f.maxPrice);
   return {
-    name: f.name.trim() === '' ? 'The full market hash name, e.g. AK-47 | Redline (Field-Tested)' : f.name.length > 256 ? 'At most 256 characters' : null,
-    maxPrice: f.maxPrice.trim() === '' ? null : cents === null || cents <= 0 ? 'A dollar amount above 0, e.g. 125.50' : null,
+    name:
+      f.name.trim() === ''
+        ? 'The full market hash name, e.g. AK-47 | Redline (Field-Tested)'
+        : f.name.length > 256
+          ? 'At most 256 characters'
+          : null,
+    maxPrice:
+      f.maxPrice.trim() === '' ? null : cents === null || cents <= 0 ? 'A dollar amount above 0, e.g. 125.50' : null,
     itemId: f.targeted && !/^[1-9]\d{0,15}$/.test(f.itemId.trim()) ? 'A positive whole number' : null,
-    assetId: f.targeted && (f.assetId.trim() === '' || f.assetId.trim().length > 64) ? 'Required with the item ID (1–64 characters)' : null,
+    assetId:
+      f.targeted && (f.assetId.trim() === '' || f.assetId.trim().length > 64)
+        ? 'Required with the item ID (1–64 characters)'
+        : null,
   };
 }
 
@@ -69,7 +90,14 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
   const bad = problems(form);
   const maxCents = parseDollarsToCents(form.maxPrice);
   const ready =
-    !bad.name && !bad.maxPrice && !bad.itemId && !bad.assetId && maxCents !== null && maxCents > 0 && recipientReady(recipient) && optionsReady(options);
+    !bad.name &&
+    !bad.maxPrice &&
+    !bad.itemId &&
+    !bad.assetId &&
+    maxCents !== null &&
+    maxCents > 0 &&
+    recipientReady(recipient) &&
+    optionsReady(options);
   const set = (patch: Partial<NameForm>) => setForm((f) => ({ ...f, ...patch }));
 
   const build = (): BuyByNameInput => ({
@@ -118,7 +146,12 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
 
   const busy = step.kind === 'submitting';
   return (
-    <Dialog title="Buy by name" onClose={closeDialog} className="buy-dialog" subtitle="Buys the cheapest matching item at or below your maximum price.">
+    <Dialog
+      title="Buy by name"
+      onClose={closeDialog}
+      className="buy-dialog"
+      subtitle="Buys the cheapest matching item at or below your maximum price."
+    >
       {step.kind === 'form' ? (
         <form
           className="dialog-form"
@@ -128,11 +161,25 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
           }}
         >
           <Field label="Market hash name" htmlFor={`${id}-name`} error={form.name ? bad.name : null}>
-            <NameCombobox id={`${id}-name`} value={form.name} invalid={form.name !== '' && bad.name !== null} onChange={(name) => set({ name })} />
+            <NameCombobox
+              id={`${id}-name`}
+              value={form.name}
+              invalid={form.name !== '' && bad.name !== null}
+              onChange={(name) => set({ name })}
+            />
           </Field>
           <div className="form-row">
-            <Field label="Phase" htmlFor={`${id}-phase`} hint={form.targeted ? 'Ignored when targeting an item' : 'Only for phase items (Doppler…)'}>
-              <select id={`${id}-phase`} value={form.phase} disabled={form.targeted} onChange={(e) => set({ phase: e.target.value })}>
+            <Field
+              label="Phase"
+              htmlFor={`${id}-phase`}
+              hint={form.targeted ? 'Ignored when targeting an item' : 'Only for phase items (Doppler…)'}
+            >
+              <select
+                id={`${id}-phase`}
+                value={form.phase}
+                disabled={form.targeted}
+                onChange={(e) => set({ phase: e.target.value })}
+              >
                 <option value="">Any phase</option>
                 {KNOWN_PHASES.map((ph) => (
                   <option key={ph} value={ph}>
@@ -141,20 +188,42 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
                 ))}
               </select>
             </Field>
-            <Field label="Max price ($)" htmlFor={`${id}-max`} error={bad.maxPrice} hint="Refused if the item costs more">
-              <input id={`${id}-max`} inputMode="decimal" placeholder="0.00" value={form.maxPrice} onChange={(e) => set({ maxPrice: e.target.value })} />
+            <Field
+              label="Max price ($)"
+              htmlFor={`${id}-max`}
+              error={bad.maxPrice}
+              hint="Refused if the item costs more"
+            >
+              <input
+                id={`${id}-max`}
+                inputMode="decimal"
+                placeholder="0.00"
+                value={form.maxPrice}
+                onChange={(e) => set({ maxPrice: e.target.value })}
+              />
             </Field>
           </div>
           <label className="check">
-            <input type="checkbox" checked={form.targeted} onChange={(e) => set({ targeted: e.target.checked })} /> Target one specific item
+            <input type="checkbox" checked={form.targeted} onChange={(e) => set({ targeted: e.target.checked })} />{' '}
+            Target one specific item
           </label>
           {form.targeted ? (
             <div className="form-row">
               <Field label="Item ID" htmlFor={`${id}-item`} error={form.itemId ? bad.itemId : null}>
-                <input id={`${id}-item`} inputMode="numeric" value={form.itemId} onChange={(e) => set({ itemId: e.target.value })} />
+                <input
+                  id={`${id}-item`}
+                  inputMode="numeric"
+                  value={form.itemId}
+                  onChange={(e) => set({ itemId: e.target.value })}
+                />
               </Field>
               <Field label="Asset ID" htmlFor={`${id}-asset`} error={form.assetId ? bad.assetId : null}>
-                <input id={`${id}-asset`} spellCheck={false} value={form.assetId} onChange={(e) => set({ assetId: e.target.value })} />
+                <input
+                  id={`${id}-asset`}
+                  spellCheck={false}
+                  value={form.assetId}
+                  onChange={(e) => set({ assetId: e.target.value })}
+                />
               </Field>
             </div>
           ) : null}
@@ -228,8 +297,8 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
               ) : null}
               {step.check?.candidate ? (
                 <p className="muted small candidate">
-                  Cheapest match in the local catalog: <Money cents={step.check.candidate.price} className="strong" /> (item{' '}
-                  <span className="num">{step.check.candidate.itemId}</span>
+                  Cheapest match in the local catalog: <Money cents={step.check.candidate.price} className="strong" />{' '}
+                  (item <span className="num">{step.check.candidate.itemId}</span>
                   {step.check.candidate.phase ? `, ${step.check.candidate.phase}` : ''}).
                 </p>
               ) : null}

@@ -16,7 +16,13 @@ import { BuyFailureView } from './BuyFailureView';
 import { BuyOptions, type BuyOptionsValue, DEFAULT_OPTIONS, optionsReady } from './BuyOptions';
 import { initialRecipient } from './initialRecipient';
 import { useConfirmCheck, useFocusWhenReady } from './useConfirmCheck';
-import { type RecipientChoice, recipientInput, RecipientPicker, recipientReady, useRecipientLabel } from './RecipientPicker';
+import {
+  type RecipientChoice,
+  recipientInput,
+  RecipientPicker,
+  recipientReady,
+  useRecipientLabel,
+} from './RecipientPicker';
 
 type Step =
   | { kind: 'form' }
@@ -84,7 +90,8 @@ export function BuyDialog({ dialog }: { dialog: Extract<DialogState, { kind: 'bu
         <div className="buy-item-main">
           <div className="buy-item-name">{row.market_hash_name}</div>
           <div className="muted small">
-            {row.phase ? `${row.phase} · ` : ''}Float <span className="num">{formatFloat(row.float)}</span> · Item <span className="num">{row.itemId}</span>
+            {row.phase ? `${row.phase} · ` : ''}Float <span className="num">{formatFloat(row.float)}</span> · Item{' '}
+            <span className="num">{row.itemId}</span>
           </div>
         </div>
         <div className="buy-item-price">
@@ -131,7 +138,11 @@ export function BuyDialog({ dialog }: { dialog: Extract<DialogState, { kind: 'bu
         </form>
       ) : step.kind === 'failed' ? (
         <>
-          <BuyFailureView failure={step.failure} busy={busy} onRebuy={(newPrice) => void submit({ ...step.input, price: newPrice })} />
+          <BuyFailureView
+            failure={step.failure}
+            busy={busy}
+            onRebuy={(newPrice) => void submit({ ...step.input, price: newPrice })}
+          />
           <footer className="dialog-actions">
             <button type="button" className="btn ghost" onClick={closeDialog}>
               Close

@@ -21,7 +21,15 @@ const TITLES: Record<string, string> = {
 };
 
 /** A refused buy: what happened, what to do, and the one-click follow-ups. */
-export function BuyFailureView({ failure, onRebuy, busy }: { failure: BuyFailure; onRebuy?: (price: number) => void; busy: boolean }) {
+export function BuyFailureView({
+  failure,
+  onRebuy,
+  busy,
+}: {
+  failure: BuyFailure;
+  onRebuy?: (price: number) => void;
+  busy: boolean;
+}) {
   const rebuyRef = useRef<HTMLButtonElement>(null);
   const offersRebuy = failure.code === 'price_changed' && failure.newPrice !== undefined && onRebuy !== undefined;
   // Keyboard-first: the one-click re-buy has the focus, so Enter buys at the new price.
@@ -31,7 +39,9 @@ export function BuyFailureView({ failure, onRebuy, busy }: { failure: BuyFailure
   return (
     <div className="buy-failure" role="alert">
       <div className="failure-head">
-        <span className="failure-icon" aria-hidden="true">!</span>
+        <span className="failure-icon" aria-hidden="true">
+          !
+        </span>
         <div>
           <div className="failure-title">{TITLES[failure.code] ?? 'The buy did not go through'}</div>
           <code className="failure-code">{failure.code}</code>
@@ -40,7 +50,8 @@ export function BuyFailureView({ failure, onRebuy, busy }: { failure: BuyFailure
       <p className="failure-message">{failure.message}</p>
       {failure.code === 'partner_blocked' && failure.blockedUntil ? (
         <p className="failure-fact">
-          Blocked until <strong className="num">{formatDateTime(failure.blockedUntil)}</strong> (<TimeAgo iso={failure.blockedUntil} />)
+          Blocked until <strong className="num">{formatDateTime(failure.blockedUntil)}</strong> (
+          <TimeAgo iso={failure.blockedUntil} />)
         </p>
       ) : null}
       {failure.code === 'insufficient_balance' && failure.available !== undefined ? (
@@ -53,7 +64,13 @@ export function BuyFailureView({ failure, onRebuy, busy }: { failure: BuyFailure
         {failure.nextStep}
       </p>
       {offersRebuy ? (
-        <button ref={rebuyRef} type="button" className="btn primary" disabled={busy} onClick={() => onRebuy?.(failure.newPrice as number)}>
+        <button
+          ref={rebuyRef}
+          type="button"
+          className="btn primary"
+          disabled={busy}
+          onClick={() => onRebuy?.(failure.newPrice as number)}
+        >
           Buy at {formatCents(failure.newPrice as number)}
           <kbd aria-hidden="true">Enter</kbd>
         </button>

@@ -1,5 +1,9 @@
 import { useId } from 'react';
-import { TRADE_DURATION_DEFAULT_SECONDS, TRADE_DURATION_MAX_SECONDS, TRADE_DURATION_MIN_SECONDS } from '../../../../shared/api/limits';
+import {
+  TRADE_DURATION_DEFAULT_SECONDS,
+  TRADE_DURATION_MAX_SECONDS,
+  TRADE_DURATION_MIN_SECONDS,
+} from '../../../../shared/api/limits';
 import { Field } from '../../components/Field';
 import { formatDurationSeconds } from '../../lib/format';
 
@@ -16,7 +20,8 @@ export const DEFAULT_OPTIONS: BuyOptionsValue = { duration: String(TRADE_DURATIO
 export function durationProblem(text: string): string | null {
   if (!/^\d+$/.test(text.trim())) return 'Whole seconds, 600 to 43200';
   const n = Number(text);
-  if (n < TRADE_DURATION_MIN_SECONDS || n > TRADE_DURATION_MAX_SECONDS) return `Between ${TRADE_DURATION_MIN_SECONDS} s (10 min) and ${TRADE_DURATION_MAX_SECONDS} s (12 h)`;
+  if (n < TRADE_DURATION_MIN_SECONDS || n > TRADE_DURATION_MAX_SECONDS)
+    return `Between ${TRADE_DURATION_MIN_SECONDS} s (10 min) and ${TRADE_DURATION_MAX_SECONDS} s (12 h)`;
   return null;
 }
 
@@ -38,13 +43,20 @@ export function BuyOptions({ value, onChange }: { value: BuyOptionsValue; onChan
         label="Trade duration"
         htmlFor={`${id}-dur`}
         error={preset === 'custom' ? problem : null}
-        hint={preset === 'custom' ? 'Seconds the recipient has to accept (600–43200)' : 'Time the recipient has to accept'}
+        hint={
+          preset === 'custom' ? 'Seconds the recipient has to accept (600–43200)' : 'Time the recipient has to accept'
+        }
       >
         <div className="duration-inputs">
           <select
             id={`${id}-dur`}
             value={preset}
-            onChange={(e) => onChange({ ...value, duration: e.target.value === 'custom' ? (preset === 'custom' ? value.duration : '900') : e.target.value })}
+            onChange={(e) =>
+              onChange({
+                ...value,
+                duration: e.target.value === 'custom' ? (preset === 'custom' ? value.duration : '900') : e.target.value,
+              })
+            }
           >
             {DURATION_PRESETS.map((s) => (
               <option key={s} value={String(s)}>
@@ -65,7 +77,12 @@ export function BuyOptions({ value, onChange }: { value: BuyOptionsValue; onChan
           ) : null}
         </div>
       </Field>
-      <Field label="Order ID (optional)" htmlFor={`${id}-ext`} error={externalIdProblem(value.externalId)} hint="Your own reference (externalId); must be unique">
+      <Field
+        label="Order ID (optional)"
+        htmlFor={`${id}-ext`}
+        error={externalIdProblem(value.externalId)}
+        hint="Your own reference (externalId); must be unique"
+      >
         <input
           id={`${id}-ext`}
           autoComplete="off"

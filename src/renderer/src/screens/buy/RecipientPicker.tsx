@@ -23,9 +23,17 @@ export function useRecipientLabel(choice: RecipientChoice): string {
 }
 
 /** Saved recipients or a pasted trade URL, validated as you type. */
-export function RecipientPicker({ value, onChange }: { value: RecipientChoice; onChange: (c: RecipientChoice) => void }) {
+export function RecipientPicker({
+  value,
+  onChange,
+}: {
+  value: RecipientChoice;
+  onChange: (c: RecipientChoice) => void;
+}) {
   const id = useId();
-  const { order, recipients } = useStore(useShallow((s) => ({ order: s.settings.recipientOrder, recipients: s.settings.recipients })));
+  const { order, recipients } = useStore(
+    useShallow((s) => ({ order: s.settings.recipientOrder, recipients: s.settings.recipients })),
+  );
   const problem = value.kind === 'paste' ? tradeUrlProblem(value.url) : null;
   const valid = value.kind === 'paste' && isValidTradeUrl(value.url.trim());
   return (
@@ -35,7 +43,9 @@ export function RecipientPicker({ value, onChange }: { value: RecipientChoice; o
           <select
             id={`${id}-saved`}
             value={value.kind === 'saved' ? value.id : ''}
-            onChange={(e) => onChange(e.target.value === '' ? { kind: 'paste', url: '' } : { kind: 'saved', id: e.target.value })}
+            onChange={(e) =>
+              onChange(e.target.value === '' ? { kind: 'paste', url: '' } : { kind: 'saved', id: e.target.value })
+            }
           >
             {order.map((rid) => {
               const r = recipients[rid];
@@ -54,7 +64,13 @@ export function RecipientPicker({ value, onChange }: { value: RecipientChoice; o
           label="Recipient trade URL"
           htmlFor={`${id}-url`}
           error={problem}
-          hint={valid ? <span className="ok-text">✓ Valid trade URL</span> : 'Paste the recipient’s trade offer link from Steam'}
+          hint={
+            valid ? (
+              <span className="ok-text">✓ Valid trade URL</span>
+            ) : (
+              'Paste the recipient’s trade offer link from Steam'
+            )
+          }
         >
           <input
             id={`${id}-url`}

@@ -20,7 +20,9 @@ const DEBOUNCE_MS = 120;
 export async function suggestNames(typed: string): Promise<NameSuggestion[]> {
   const text = nameSearchText(typed);
   if (text.length < 2) return [];
-  const page = await unwrap(api().catalog.query({ search: text, sort: 'price', direction: 'asc', offset: 0, limit: SCANNED_ROWS }));
+  const page = await unwrap(
+    api().catalog.query({ search: text, sort: 'price', direction: 'asc', offset: 0, limit: SCANNED_ROWS }),
+  );
   const words = nameKey(typed).split(' ');
   const byName = new Map<string, NameSuggestion>();
   for (const row of page.rows) {
@@ -30,18 +32,34 @@ export async function suggestNames(typed: string): Promise<NameSuggestion[]> {
       continue;
     }
     const key = nameKey(row.market_hash_name);
-    if (words.every((word) => key.includes(word))) byName.set(row.market_hash_name, { name: row.market_hash_name, cheapest: row.price, listings: 1 });
+    if (words.every((word) => key.includes(word)))
+      byName.set(row.market_hash_name, { name: row.market_hash_name, cheapest: row.price, listings: 1 });
   }
   const exact = nameKey(typed);
   // The name typed in full first, then the cheapest.
-  return [...byName.values()].sort((a, b) => Number(nameKey(b.name) === exact) - Number(nameKey(a.name) === exact) || a.cheapest - b.cheapest).slice(0, MAX_SUGGESTIONS);
+  return [...byName.values()]
+    .sort((a, b) => Number(nameKey(b.name) === exact) - Number(nameKey(a.name) === exact) || a.cheapest - b.cheapest)
+    .slice(0, MAX_SUGGESTIONS);
 }
 
 /** The cached name a typed name means (★, ™ and case ignored), or the name as typed. */
 export async function canonicalName(typed: string): Promise<string> {
   try {
-    const page = await unwrap(api().catalog.query({ search: nameSearchText(typed), sort: 'price', direction: 'asc', offset: 0, limit: SCANNED_ROWS }));
-    return resolveName(typed.trim(), page.rows.map((row) => row.market_hash_name)) ?? typed.trim();
+    const page = await unwrap(
+      api().catalog.query({
+        search: nameSearchText(typed),
+        sort: 'price',
+        direction: 'asc',
+        offset: 0,
+        limit: SCANNED_ROWS,
+      }),
+    );
+    return (
+      resolveName(
+        typed.trim(),
+        page.rows.map((row) => row.market_hash_name),
+      ) ?? typed.trim()
+    );
   } catch {
     return typed.trim();
   }

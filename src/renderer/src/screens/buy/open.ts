@@ -48,6 +48,12 @@ export function openBuyByName(prefill?: BuyByNamePrefill): void {
     return;
   }
   const { catalog, ui } = getState();
-  const row = ui.screen === 'catalog' ? ((catalog.detail.id !== null ? catalog.rows[catalog.detail.id] : undefined) ?? selectedRow(catalog)) : undefined;
-  openDialog({ kind: 'buyByName', prefill: row ? { market_hash_name: row.market_hash_name, phase: row.phase, maxPrice: row.price } : {} });
+  const row =
+    ui.screen === 'catalog'
+      ? ((catalog.detail.id !== null ? catalog.rows[catalog.detail.id] : undefined) ?? selectedRow(catalog))
+      : undefined;
+  openDialog({
+    kind: 'buyByName',
+    prefill: row ? { market_hash_name: row.market_hash_name, phase: row.phase, maxPrice: row.price } : {},
+  });
 }

@@ -1,6 +1,11 @@
 import type { ReactNode } from 'react';
 import { Icon } from '../../components/Icon';
-import { activeFilterCount, type CatalogFilters as FilterForm, type FilterProblems, filterProblems } from '../../lib/catalogQuery';
+import {
+  activeFilterCount,
+  type CatalogFilters as FilterForm,
+  type FilterProblems,
+  filterProblems,
+} from '../../lib/catalogQuery';
 import { KNOWN_PHASES } from '../../lib/rarity';
 import { clearFilters } from '../../state/actions/catalog';
 import { useStore } from '../../state/store';
@@ -28,7 +33,8 @@ export function SearchBox({ value, id = 'catalog-search' }: { value?: string; id
         onChange={(e) => editFilters({ search: e.target.value })}
         onKeyDown={(e) => {
           if (e.key === 'Enter') editFilters({}, true);
-          if (catalog && e.key === 'ArrowDown') (document.querySelector('[role="grid"][aria-label="Catalog"]') as HTMLElement | null)?.focus();
+          if (catalog && e.key === 'ArrowDown')
+            (document.querySelector('[role="grid"][aria-label="Catalog"]') as HTMLElement | null)?.focus();
         }}
       />
       {catalog ? <kbd aria-hidden="true">/</kbd> : null}
@@ -40,7 +46,11 @@ export function SearchBox({ value, id = 'catalog-search' }: { value?: string; id
  * The catalog's filter controls, over the catalog's filters; a form that holds its own (a rule's) passes them as
  * `form` (with `end`, its own last button, and `idPrefix`, its element ids) inside its FilterEditContext.
  */
-export function CatalogFilters({ form, end, idPrefix = 'filters' }: { form?: FilterForm; end?: ReactNode; idPrefix?: string } = {}) {
+export function CatalogFilters({
+  form,
+  end,
+  idPrefix = 'filters',
+}: { form?: FilterForm; end?: ReactNode; idPrefix?: string } = {}) {
   const stored = useStore((s) => s.catalog.filters);
   const f = form ?? stored;
   const editFilters = useEditFilters();
@@ -52,68 +62,68 @@ export function CatalogFilters({ form, end, idPrefix = 'filters' }: { form?: Fil
   return (
     <div className="filter-bar two-rows" role="group" aria-label="Filters">
       <div className="filter-row">
-      <SearchBox {...(form ? { value: f.search, id: `${idPrefix}-search` } : {})} />
-      <div className="filter-group" role="group" aria-label="Price range in dollars">
-        <span className="filter-label">Price</span>
-        <span className={`affix ${problems.priceMin ? 'bad' : ''}`}>
-          <span aria-hidden="true">$</span>
+        <SearchBox {...(form ? { value: f.search, id: `${idPrefix}-search` } : {})} />
+        <div className="filter-group" role="group" aria-label="Price range in dollars">
+          <span className="filter-label">Price</span>
+          <span className={`affix ${problems.priceMin ? 'bad' : ''}`}>
+            <span aria-hidden="true">$</span>
+            <input
+              aria-label="Minimum price"
+              inputMode="decimal"
+              placeholder="min"
+              title={problems.priceMin}
+              aria-invalid={problems.priceMin ? true : undefined}
+              value={f.priceMin}
+              onChange={(e) => editFilters({ priceMin: e.target.value })}
+            />
+          </span>
+          <span className="dash">–</span>
+          <span className={`affix ${problems.priceMax ? 'bad' : ''}`}>
+            <span aria-hidden="true">$</span>
+            <input
+              aria-label="Maximum price"
+              inputMode="decimal"
+              placeholder="max"
+              title={problems.priceMax}
+              aria-invalid={problems.priceMax ? true : undefined}
+              value={f.priceMax}
+              onChange={(e) => editFilters({ priceMax: e.target.value })}
+            />
+          </span>
+        </div>
+        <div className="filter-group" role="group" aria-label="Float range">
+          <span className="filter-label">Float</span>
           <input
-            aria-label="Minimum price"
+            className={`float-input ${problems.floatMin ? 'bad' : ''}`}
+            aria-label="Minimum float"
             inputMode="decimal"
-            placeholder="min"
-            title={problems.priceMin}
-            aria-invalid={problems.priceMin ? true : undefined}
-            value={f.priceMin}
-            onChange={(e) => editFilters({ priceMin: e.target.value })}
+            placeholder="0.00"
+            title={problems.floatMin}
+            aria-invalid={problems.floatMin ? true : undefined}
+            value={f.floatMin}
+            onChange={(e) => editFilters({ floatMin: e.target.value })}
           />
-        </span>
-        <span className="dash">–</span>
-        <span className={`affix ${problems.priceMax ? 'bad' : ''}`}>
-          <span aria-hidden="true">$</span>
+          <span className="dash">–</span>
           <input
-            aria-label="Maximum price"
+            className={`float-input ${problems.floatMax ? 'bad' : ''}`}
+            aria-label="Maximum float"
             inputMode="decimal"
-            placeholder="max"
-            title={problems.priceMax}
-            aria-invalid={problems.priceMax ? true : undefined}
-            value={f.priceMax}
-            onChange={(e) => editFilters({ priceMax: e.target.value })}
+            placeholder="1.00"
+            title={problems.floatMax}
+            aria-invalid={problems.floatMax ? true : undefined}
+            value={f.floatMax}
+            onChange={(e) => editFilters({ floatMax: e.target.value })}
           />
-        </span>
-      </div>
-      <div className="filter-group" role="group" aria-label="Float range">
-        <span className="filter-label">Float</span>
+        </div>
+        <WearButtons wears={f.wears} />
         <input
-          className={`float-input ${problems.floatMin ? 'bad' : ''}`}
-          aria-label="Minimum float"
-          inputMode="decimal"
-          placeholder="0.00"
-          title={problems.floatMin}
-          aria-invalid={problems.floatMin ? true : undefined}
-          value={f.floatMin}
-          onChange={(e) => editFilters({ floatMin: e.target.value })}
+          className="sticker-input"
+          aria-label="Sticker name"
+          maxLength={256}
+          placeholder="Sticker name"
+          value={f.stickerName}
+          onChange={(e) => editFilters({ stickerName: e.target.value })}
         />
-        <span className="dash">–</span>
-        <input
-          className={`float-input ${problems.floatMax ? 'bad' : ''}`}
-          aria-label="Maximum float"
-          inputMode="decimal"
-          placeholder="1.00"
-          title={problems.floatMax}
-          aria-invalid={problems.floatMax ? true : undefined}
-          value={f.floatMax}
-          onChange={(e) => editFilters({ floatMax: e.target.value })}
-        />
-      </div>
-      <WearButtons wears={f.wears} />
-      <input
-        className="sticker-input"
-        aria-label="Sticker name"
-        maxLength={256}
-        placeholder="Sticker name"
-        value={f.stickerName}
-        onChange={(e) => editFilters({ stickerName: e.target.value })}
-      />
       </div>
       <DealFilters
         f={f}
@@ -121,7 +131,12 @@ export function CatalogFilters({ form, end, idPrefix = 'filters' }: { form?: Fil
         idPrefix={idPrefix}
         start={
           <>
-            <select aria-label="Phase" className={`tri ${f.phase ? 'on' : ''}`} value={f.phase} onChange={(e) => editFilters({ phase: e.target.value }, true)}>
+            <select
+              aria-label="Phase"
+              className={`tri ${f.phase ? 'on' : ''}`}
+              value={f.phase}
+              onChange={(e) => editFilters({ phase: e.target.value }, true)}
+            >
               <option value="">Phase: any</option>
               {KNOWN_PHASES.map((p) => (
                 <option key={p} value={p}>
@@ -129,13 +144,30 @@ export function CatalogFilters({ form, end, idPrefix = 'filters' }: { form?: Fil
                 </option>
               ))}
             </select>
-            <TriSelect label="StatTrak" value={f.statTrak} yes="StatTrak™ only" no="No StatTrak™" onChange={(v) => editFilters({ statTrak: v }, true)} />
-            <TriSelect label="Souvenir" value={f.souvenir} yes="Souvenir only" no="No souvenir" onChange={(v) => editFilters({ souvenir: v }, true)} />
+            <TriSelect
+              label="StatTrak"
+              value={f.statTrak}
+              yes="StatTrak™ only"
+              no="No StatTrak™"
+              onChange={(v) => editFilters({ statTrak: v }, true)}
+            />
+            <TriSelect
+              label="Souvenir"
+              value={f.souvenir}
+              yes="Souvenir only"
+              no="No souvenir"
+              onChange={(v) => editFilters({ souvenir: v }, true)}
+            />
           </>
         }
         end={
           end ?? (
-            <button type="button" className="btn ghost sm" disabled={count === 0 && f.search === ''} onClick={clearFilters}>
+            <button
+              type="button"
+              className="btn ghost sm"
+              disabled={count === 0 && f.search === ''}
+              onClick={clearFilters}
+            >
               Clear filters{count > 0 ? ` (${count})` : ''}
             </button>
           )

@@ -8,7 +8,17 @@ import type { CatalogRow } from '../../../../shared/ipc/models';
 import type { CatalogSortColumn } from '../../lib/catalogQuery';
 import type { CatalogSlice } from '../../state/slices/catalog';
 import { useStore } from '../../state/store';
-import { type Column, COLUMNS, emptyColumns, FOLDABLE_NARROWEST, GRID_TEMPLATE, HEADER_HEIGHT, narrowTemplate, OVERSCAN, ROW_HEIGHT } from './columns';
+import {
+  type Column,
+  COLUMNS,
+  emptyColumns,
+  FOLDABLE_NARROWEST,
+  GRID_TEMPLATE,
+  HEADER_HEIGHT,
+  narrowTemplate,
+  OVERSCAN,
+  ROW_HEIGHT,
+} from './columns';
 import { GridRow, rowDomId } from './GridRow';
 import { retryPage } from './retry';
 
@@ -28,7 +38,11 @@ const columnSortedBy = (column: CatalogSortColumn) => COLUMNS.find((c) => c.sort
  * query's first page loads, the last answer holds (no columns opening and closing at each keystroke).
  */
 function useEmptyColumns(): string {
-  const now = useStore((s) => (s.catalog.total === null ? null : emptyColumns(loadedRows(s.catalog), columnSortedBy(s.catalog.sort.column)).join(' ')));
+  const now = useStore((s) =>
+    s.catalog.total === null
+      ? null
+      : emptyColumns(loadedRows(s.catalog), columnSortedBy(s.catalog.sort.column)).join(' '),
+  );
   const [shown, setShown] = useState('');
   if (now !== null && now !== shown) setShown(now);
   return now ?? shown;
@@ -86,7 +100,15 @@ function GridMessage() {
   const filtered = activeFilterCount(filters) > 0 || filters.search.trim() !== '';
   if (total === null && firstPage?.status === 'error') {
     return (
-      <EmptyState title="Could not load the catalog" tone="error" action={<button type="button" className="btn" onClick={() => retryPage(0)}>Retry</button>}>
+      <EmptyState
+        title="Could not load the catalog"
+        tone="error"
+        action={
+          <button type="button" className="btn" onClick={() => retryPage(0)}>
+            Retry
+          </button>
+        }
+      >
         {firstPage.error}
       </EmptyState>
     );
@@ -108,7 +130,10 @@ function GridMessage() {
     );
   }
   return (
-    <EmptyState title={syncing ? 'Syncing the catalog…' : 'The catalog is empty'} tone={syncing ? 'loading' : 'neutral'}>
+    <EmptyState
+      title={syncing ? 'Syncing the catalog…' : 'The catalog is empty'}
+      tone={syncing ? 'loading' : 'neutral'}
+    >
       {syncing
         ? 'Items appear as soon as the first pages are stored.'
         : 'No items are on sale yet. Check the connection in Settings, or press Refresh.'}
@@ -153,7 +178,13 @@ export function CatalogGrid() {
     if (el) el.scrollTop = 0;
   }, [key]);
 
-  const win = computeWindow({ scrollTop, viewportHeight: viewport, total: total ?? 0, rowHeight: ROW_HEIGHT, overscan: OVERSCAN });
+  const win = computeWindow({
+    scrollTop,
+    viewportHeight: viewport,
+    total: total ?? 0,
+    rowHeight: ROW_HEIGHT,
+    overscan: OVERSCAN,
+  });
 
   // Load the pages of what is (nearly) visible; wait a beat while the scrollbar is dragged fast, but
   // not for a query's first page (start-up, a new filter): nothing is on screen yet.
@@ -170,7 +201,12 @@ export function CatalogGrid() {
     const index = useStore.getState().catalog.anchorIndex;
     if (!el || revealSeq === 0 || index < 0) return;
     const { total: t, viewport: vp } = metrics.current;
-    const target = scrollTopToReveal(index, { scrollTop: el.scrollTop, viewportHeight: vp, total: t, rowHeight: ROW_HEIGHT });
+    const target = scrollTopToReveal(index, {
+      scrollTop: el.scrollTop,
+      viewportHeight: vp,
+      total: t,
+      rowHeight: ROW_HEIGHT,
+    });
     if (target !== null) el.scrollTop = target;
   }, [revealSeq]);
 
@@ -192,9 +228,15 @@ export function CatalogGrid() {
         aria-rowcount={total === null ? -1 : total + 1}
         aria-colcount={COLUMNS.length}
         aria-busy={total === null}
-        aria-activedescendant={selectedIndex >= win.renderFirst && selectedIndex <= win.renderLast ? rowDomId(selectedIndex) : undefined}
+        aria-activedescendant={
+          selectedIndex >= win.renderFirst && selectedIndex <= win.renderLast ? rowDomId(selectedIndex) : undefined
+        }
         tabIndex={0}
-        className={['grid-scroll', ...emptyIds.map((id) => `empty-${id}`), ...(sortedId ? [`sorted-${sortedId}`] : [])].join(' ')}
+        className={[
+          'grid-scroll',
+          ...emptyIds.map((id) => `empty-${id}`),
+          ...(sortedId ? [`sorted-${sortedId}`] : []),
+        ].join(' ')}
         style={
           {
             '--cols': GRID_TEMPLATE,
@@ -208,7 +250,10 @@ export function CatalogGrid() {
         }}
       >
         <SortHeader />
-        <div className="grid-body" style={{ height: Math.max(win.contentHeight, total === null ? ROW_HEIGHT * 12 : 0) }}>
+        <div
+          className="grid-body"
+          style={{ height: Math.max(win.contentHeight, total === null ? ROW_HEIGHT * 12 : 0) }}
+        >
           <div className="grid-rows" style={{ transform: win.offset ? `translateY(${win.offset}px)` : undefined }}>
             {total === null
               ? Array.from({ length: 12 }, (_, i) => <GridRow key={`s${i}`} index={-1 - i} top={i * ROW_HEIGHT} />)

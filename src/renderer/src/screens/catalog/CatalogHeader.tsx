@@ -14,7 +14,8 @@ function LastUpdate() {
   const stale = now - Date.parse(lastUpdate) > 10 * 60_000;
   return (
     <span className={stale ? 'warn-text' : ''} title={new Date(lastUpdate).toString()}>
-      Last catalog update <span className="num">{formatTime(lastUpdate)}</span> <span className="num">({formatRelative(lastUpdate, now)})</span>
+      Last catalog update <span className="num">{formatTime(lastUpdate)}</span>{' '}
+      <span className="num">({formatRelative(lastUpdate, now)})</span>
     </span>
   );
 }
@@ -48,17 +49,43 @@ export function CatalogHeader() {
       </div>
       <div className="head-actions">
         {pendingNew > 0 || faded > 0 ? (
-          <button type="button" className="pill" onClick={softRefresh} title="Re-query the rows on screen: sold rows leave, new and changed ones show">
-            {[faded > 0 ? `${formatInt(faded)} sold` : '', pendingNew > 0 ? `${formatInt(pendingNew)} new or changed` : ''].filter(Boolean).join(' · ')} — refresh
+          <button
+            type="button"
+            className="pill"
+            onClick={softRefresh}
+            title="Re-query the rows on screen: sold rows leave, new and changed ones show"
+          >
+            {[
+              faded > 0 ? `${formatInt(faded)} sold` : '',
+              pendingNew > 0 ? `${formatInt(pendingNew)} new or changed` : '',
+            ]
+              .filter(Boolean)
+              .join(' · ')}{' '}
+            — refresh
           </button>
         ) : null}
-        <button type="button" className="btn" onClick={() => openDialog({ kind: 'saveSearch' })} title="Name this search, its filters and sort, to open it again from the sidebar or the palette">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => openDialog({ kind: 'saveSearch' })}
+          title="Name this search, its filters and sort, to open it again from the sidebar or the palette"
+        >
           Save search
         </button>
-        <button type="button" className="btn" onClick={() => openBuyByName()} title="Buy the cheapest item of a name (N)">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => openBuyByName()}
+          title="Buy the cheapest item of a name (N)"
+        >
           <Icon name="bolt" size={14} /> Purchase by name
         </button>
-        <button type="button" className={`btn ${syncing ? 'busy' : ''}`} onClick={() => void refreshCatalog()} title="Fetch a fresh on-sale list (rate limited: 10 a minute)">
+        <button
+          type="button"
+          className={`btn ${syncing ? 'busy' : ''}`}
+          onClick={() => void refreshCatalog()}
+          title="Fetch a fresh on-sale list (rate limited: 10 a minute)"
+        >
           <Icon name="refresh" size={14} /> Refresh
         </button>
       </div>

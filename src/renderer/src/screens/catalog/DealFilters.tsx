@@ -18,9 +18,26 @@ const GROUPS: readonly { id: DealFilterGroup; title: string }[] = [
 
 const OPEN_PREF = 'catalog-filter-sections';
 
-export function TriSelect({ label, value, onChange, yes, no }: { label: string; value: TriState; onChange: (v: TriState) => void; yes: string; no: string }) {
+export function TriSelect({
+  label,
+  value,
+  onChange,
+  yes,
+  no,
+}: {
+  label: string;
+  value: TriState;
+  onChange: (v: TriState) => void;
+  yes: string;
+  no: string;
+}) {
   return (
-    <select aria-label={label} className={`tri ${value !== 'any' ? 'on' : ''}`} value={value} onChange={(e) => onChange(e.target.value as TriState)}>
+    <select
+      aria-label={label}
+      className={`tri ${value !== 'any' ? 'on' : ''}`}
+      value={value}
+      onChange={(e) => onChange(e.target.value as TriState)}
+    >
       <option value="any">{label}: any</option>
       <option value="yes">{yes}</option>
       <option value="no">{no}</option>
@@ -41,7 +58,9 @@ function RarityChips({ colors }: { colors: CatalogFilters['rarityColors'] }) {
         style={{ '--chip': r.color } as CSSProperties}
         aria-pressed={on}
         title={`${on ? 'Showing' : 'Show only'} ${r.name} items${colors.length > 0 && !on ? ' too' : ''}`}
-        onClick={() => editFilters({ rarityColors: on ? colors.filter((c) => c !== r.color) : [...colors, r.color] }, true)}
+        onClick={() =>
+          editFilters({ rarityColors: on ? colors.filter((c) => c !== r.color) : [...colors, r.color] }, true)
+        }
       >
         <span className="rarity-swatch" aria-hidden="true" />
         {r.name}
@@ -161,7 +180,19 @@ function readOpen(): DealFilterGroup[] {
  * rank) in sections that open from toggles at the end of its second row (`start` its other filters, `end` its last
  * button), so the bar keeps to two lines; a closed section with filters set says how many.
  */
-export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: { f: CatalogFilters; problems: FilterProblems; start: ReactNode; end: ReactNode; idPrefix?: string }) {
+export function DealFilters({
+  f,
+  problems,
+  start,
+  end,
+  idPrefix = 'filters',
+}: {
+  f: CatalogFilters;
+  problems: FilterProblems;
+  start: ReactNode;
+  end: ReactNode;
+  idPrefix?: string;
+}) {
   const editFilters = useEditFilters();
   const [open, setOpen] = useState<DealFilterGroup[]>(() => {
     const counts = dealFilterCounts(f);
@@ -189,26 +220,34 @@ export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: {
         {start}
         {/* Named, not labelled on screen: each toggle says what it opens, and the bar keeps to two lines. */}
         <span className="filter-group" role="group" aria-label="More filters">
-        {GROUPS.map((g) => (
-          <button
-            key={g.id}
-            type="button"
-            className={`section-toggle ${isOpen(g.id) ? 'open' : ''} ${counts[g.id] > 0 ? 'on' : ''}`}
-            aria-expanded={isOpen(g.id)}
-            aria-controls={`${idPrefix}-${g.id}`}
-            onClick={() => toggle(g.id)}
-          >
-            <span className="chevron" aria-hidden="true">
-              {isOpen(g.id) ? '▾' : '▸'}
-            </span>
-            {g.title}
-            {counts[g.id] > 0 ? <span className="count-pill num"> {counts[g.id]}<span className="sr-only"> set</span></span> : null}
-          </button>
-        ))}
+          {GROUPS.map((g) => (
+            <button
+              key={g.id}
+              type="button"
+              className={`section-toggle ${isOpen(g.id) ? 'open' : ''} ${counts[g.id] > 0 ? 'on' : ''}`}
+              aria-expanded={isOpen(g.id)}
+              aria-controls={`${idPrefix}-${g.id}`}
+              onClick={() => toggle(g.id)}
+            >
+              <span className="chevron" aria-hidden="true">
+                {isOpen(g.id) ? '▾' : '▸'}
+              </span>
+              {g.title}
+              {counts[g.id] > 0 ? (
+                <span className="count-pill num">
+                  {' '}
+                  {counts[g.id]}
+                  <span className="sr-only"> set</span>
+                </span>
+              ) : null}
+            </button>
+          ))}
         </span>
         {/* A list error stays said while its section is closed. */}
         {!isOpen('pattern') && problems.seeds ? <span className="field-error">Seed list: {problems.seeds}</span> : null}
-        {!isOpen('charms') && problems.charmPatterns ? <span className="field-error">Charm patterns: {problems.charmPatterns}</span> : null}
+        {!isOpen('charms') && problems.charmPatterns ? (
+          <span className="field-error">Charm patterns: {problems.charmPatterns}</span>
+        ) : null}
         <span className="spacer" />
         {end}
       </div>
@@ -247,7 +286,13 @@ export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: {
           <option value="yes">With a charm</option>
           <option value="no">Without a charm</option>
         </select>
-        <TextFilter label="Charm name" className="name-input" placeholder="e.g. Die-cast AK" value={f.charmName} onChange={(charmName) => editFilters({ charmName })} />
+        <TextFilter
+          label="Charm name"
+          className="name-input"
+          placeholder="e.g. Die-cast AK"
+          value={f.charmName}
+          onChange={(charmName) => editFilters({ charmName })}
+        />
         <TextFilter
           label="Charm patterns"
           className="list-input"
@@ -261,7 +306,13 @@ export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: {
       </Section>
 
       <Section id={`${idPrefix}-stickers`} title="Sticker combos" open={isOpen('stickers')}>
-        <TriSelect label="Stickers" value={f.hasStickers} yes="With stickers" no="Without stickers" onChange={(v) => editFilters({ hasStickers: v }, true)} />
+        <TriSelect
+          label="Stickers"
+          value={f.hasStickers}
+          yes="With stickers"
+          no="Without stickers"
+          onChange={(v) => editFilters({ hasStickers: v }, true)}
+        />
         <TextFilter
           label="At least"
           suffix="stickers"
@@ -294,7 +345,13 @@ export function DealFilters({ f, problems, start, end, idPrefix = 'filters' }: {
           problem={problems.stickerNames}
           onChange={(stickerNames) => editFilters({ stickerNames })}
         />
-        <TextFilter label="Exclude words" className="name-input" placeholder="e.g. Souvenir" value={f.excludeWords} onChange={(excludeWords) => editFilters({ excludeWords })} />
+        <TextFilter
+          label="Exclude words"
+          className="name-input"
+          placeholder="e.g. Souvenir"
+          value={f.excludeWords}
+          onChange={(excludeWords) => editFilters({ excludeWords })}
+        />
       </Section>
 
       <Section id={`${idPrefix}-market`} title="Deals" open={isOpen('market')}>

@@ -25,7 +25,11 @@ function AgeCell({ listedAt }: { listedAt: string }) {
   if (baseline !== null && listedAt <= baseline) {
     // Already on sale when this cache first synced: how long is not known.
     return (
-      <time className="num faint" dateTime={listedAt} title={`On sale before the first sync (at least ${formatAge(listedAt, now)})`}>
+      <time
+        className="num faint"
+        dateTime={listedAt}
+        title={`On sale before the first sync (at least ${formatAge(listedAt, now)})`}
+      >
         —
       </time>
     );
@@ -42,8 +46,12 @@ function MarketCells({ market }: { market: MarketStanding | null }) {
   if (!market) {
     return (
       <>
-        <div role="gridcell" className="cell col-discount right num muted">—</div>
-        <div role="gridcell" className="cell col-rank right num muted">—</div>
+        <div role="gridcell" className="cell col-discount right num muted">
+          —
+        </div>
+        <div role="gridcell" className="cell col-rank right num muted">
+          —
+        </div>
       </>
     );
   }
@@ -58,7 +66,11 @@ function MarketCells({ market }: { market: MarketStanding | null }) {
   return (
     <>
       {reference === null || discount === null ? (
-        <div role="gridcell" className="cell col-discount right num muted" title="No reference: none of its name on sale is without stickers or charms">
+        <div
+          role="gridcell"
+          className="cell col-discount right num muted"
+          title="No reference: none of its name on sale is without stickers or charms"
+        >
           —
         </div>
       ) : (
@@ -76,7 +88,11 @@ function MarketCells({ market }: { market: MarketStanding | null }) {
         title={rankTitle.length === 0 ? undefined : rankTitle.join('; ')}
       >
         {seedRank === null ? (
-          market.floatRank === null ? <span className="muted">—</span> : formatFloatRank(market.floatRank, market.listings)
+          market.floatRank === null ? (
+            <span className="muted">—</span>
+          ) : (
+            formatFloatRank(market.floatRank, market.listings)
+          )
         ) : (
           <span className="rank-stack">
             <span>{formatFloatRank(market.floatRank, market.listings)}</span>
@@ -114,11 +130,18 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
   const row = useStore((s) => (id === undefined ? undefined : s.catalog.rows[id]));
   const selected = useStore((s) => id !== undefined && s.catalog.selectedId === id);
   const removed = useStore((s) => id !== undefined && s.catalog.removed[id] === true);
-  const pageError = useStore((s) => (s.catalog.pages[pageOf(index)]?.status === 'error' ? s.catalog.pages[pageOf(index)]?.error : null));
+  const pageError = useStore((s) =>
+    s.catalog.pages[pageOf(index)]?.status === 'error' ? s.catalog.pages[pageOf(index)]?.error : null,
+  );
 
   if (!row) {
     return (
-      <div role="row" aria-rowindex={index >= 0 ? index + 2 : undefined} className="grid-row skeleton" style={{ top, height: ROW_HEIGHT }}>
+      <div
+        role="row"
+        aria-rowindex={index >= 0 ? index + 2 : undefined}
+        className="grid-row skeleton"
+        style={{ top, height: ROW_HEIGHT }}
+      >
         {pageError && index % 100 === 0 ? (
           <div role="gridcell" className="row-error">
             Could not load these rows: {pageError}{' '}
@@ -166,7 +189,14 @@ function GridRowImpl({ index, top }: { index: number; top: number }) {
           {name.wear ? <span className="sr-only">{name.wear}</span> : null}
         </span>
         {/* Drawn by CSS from data-wear: the cell's text stays the name, as copied or read out. */}
-        {name.wearShort ? <span className="wear-short" data-wear={name.wearShort} title={name.wearName ?? undefined} aria-hidden="true" /> : null}
+        {name.wearShort ? (
+          <span
+            className="wear-short"
+            data-wear={name.wearShort}
+            title={name.wearName ?? undefined}
+            aria-hidden="true"
+          />
+        ) : null}
         {removed ? <span className="tag tag-sold">Sold</span> : null}
       </div>
       <div role="gridcell" className="cell col-phase">

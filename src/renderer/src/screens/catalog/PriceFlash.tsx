@@ -7,7 +7,17 @@ import { useStore } from '../../state/store';
  * a transient store subscription restarts a CSS animation on the element,
  * without re-rendering anything.
  */
-export function PriceFlash({ itemId, price, lastMove, className = '' }: { itemId: number; price: number; lastMove?: 'up' | 'down' | null; className?: string }) {
+export function PriceFlash({
+  itemId,
+  price,
+  lastMove,
+  className = '',
+}: {
+  itemId: number;
+  price: number;
+  lastMove?: 'up' | 'down' | null;
+  className?: string;
+}) {
   const ref = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     const el = ref.current;

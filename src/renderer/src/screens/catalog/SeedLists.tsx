@@ -43,9 +43,19 @@ export function SeedLists({ f, listProblem }: { f: CatalogFilters; listProblem: 
       return;
     }
     const replaced = lists.some((list) => list.name.toLowerCase() === trimmed.toLowerCase());
-    if (await store(withSeedList(lists, { name: trimmed, seeds: current }), `${replaced ? 'Replaced' : 'Saved'} “${trimmed}”`)) setName('');
+    if (
+      await store(
+        withSeedList(lists, { name: trimmed, seeds: current }),
+        `${replaced ? 'Replaced' : 'Saved'} “${trimmed}”`,
+      )
+    )
+      setName('');
   };
-  const remove = (list: SeedList) => void store(lists.filter((other) => other !== list), `Deleted “${list.name}”`);
+  const remove = (list: SeedList) =>
+    void store(
+      lists.filter((other) => other !== list),
+      `Deleted “${list.name}”`,
+    );
 
   return (
     <>
@@ -70,7 +80,13 @@ export function SeedLists({ f, listProblem }: { f: CatalogFilters; listProblem: 
         </select>
       </label>
       {shown ? (
-        <button type="button" className="btn ghost sm" aria-label={`Delete the seed list ${shown.name}`} disabled={busy} onClick={() => remove(shown)}>
+        <button
+          type="button"
+          className="btn ghost sm"
+          aria-label={`Delete the seed list ${shown.name}`}
+          disabled={busy}
+          onClick={() => remove(shown)}
+        >
           Delete
         </button>
       ) : null}
@@ -93,7 +109,11 @@ export function SeedLists({ f, listProblem }: { f: CatalogFilters; listProblem: 
       <button type="button" className="btn sm" disabled={busy} onClick={() => void save()}>
         Save list
       </button>
-      <span id="seed-list-said" className={said?.error ? 'field-error' : 'field-hint'} role={said?.error ? 'alert' : 'status'}>
+      <span
+        id="seed-list-said"
+        className={said?.error ? 'field-error' : 'field-hint'}
+        role={said?.error ? 'alert' : 'status'}
+      >
         {said?.text ?? ''}
       </span>
     </>

@@ -27,8 +27,21 @@ export const COLUMNS: readonly Column[] = [
   { id: 'phase', label: 'Phase', sort: 'phase', width: 'minmax(90px, 0.6fr)' },
   { id: 'float', label: 'Float', sort: 'float', width: '86px', align: 'right' },
   { id: 'seed', label: 'Paint seed', short: 'Seed', sort: 'paintSeed', width: '56px', align: 'right' },
-  { id: 'stickers', label: 'Stickers', sort: 'stickers', width: 'minmax(112px, 1.25fr)', narrowWidth: 'minmax(100px, 1.25fr)' },
-  { id: 'keychains', label: 'Charms (keychains)', short: 'Charms', sort: 'keychains', hint: 'Keychains, charms and sticker slabs', width: 'minmax(80px, 0.8fr)' },
+  {
+    id: 'stickers',
+    label: 'Stickers',
+    sort: 'stickers',
+    width: 'minmax(112px, 1.25fr)',
+    narrowWidth: 'minmax(100px, 1.25fr)',
+  },
+  {
+    id: 'keychains',
+    label: 'Charms (keychains)',
+    short: 'Charms',
+    sort: 'keychains',
+    hint: 'Keychains, charms and sticker slabs',
+    width: 'minmax(80px, 0.8fr)',
+  },
   { id: 'price', label: 'Price', sort: 'price', width: '102px', align: 'right' },
   { id: 'age', label: 'Age', sort: 'listedAt', width: '52px', align: 'right' },
   // After age: the columns before keep their places (scripts and tests address cells by position).
@@ -72,6 +85,12 @@ export function emptyColumns(rows: Iterable<CatalogRow>, sortedBy: Column['id'] 
 }
 
 /** The narrow grid's columns: the `folded` ones (but the one sorted by) and the empty ones 0 wide. */
-export function narrowTemplate(empty: readonly Column['id'][], sortedBy: Column['id'] | null = null, folded = FOLDABLE): string {
-  return COLUMNS.map((c) => ((folded.includes(c.id) && c.id !== sortedBy) || empty.includes(c.id) ? '0px' : (c.narrowWidth ?? c.width))).join(' ');
+export function narrowTemplate(
+  empty: readonly Column['id'][],
+  sortedBy: Column['id'] | null = null,
+  folded = FOLDABLE,
+): string {
+  return COLUMNS.map((c) =>
+    (folded.includes(c.id) && c.id !== sortedBy) || empty.includes(c.id) ? '0px' : (c.narrowWidth ?? c.width),
+  ).join(' ');
 }

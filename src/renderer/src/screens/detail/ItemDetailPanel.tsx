@@ -31,7 +31,17 @@ function copy(text: string, what: string) {
   );
 }
 
-function Placement({ rotation, offsetX, offsetY, offsetZ }: { rotation?: number; offsetX?: number; offsetY?: number; offsetZ?: number }) {
+function Placement({
+  rotation,
+  offsetX,
+  offsetY,
+  offsetZ,
+}: {
+  rotation?: number;
+  offsetX?: number;
+  offsetY?: number;
+  offsetZ?: number;
+}) {
   const parts: string[] = [];
   if (rotation !== undefined) parts.push(`rot ${rotation}°`);
   if (offsetX !== undefined) parts.push(`x ${offsetX.toFixed(3)}`);
@@ -98,7 +108,12 @@ function Attachments({ item }: { item: Item }) {
                   </div>
                   <div className="muted small">
                     Slot {k.slot}
-                    {k.pattern !== undefined ? <> · pattern <span className="num">{k.pattern}</span></> : null}{' '}
+                    {k.pattern !== undefined ? (
+                      <>
+                        {' '}
+                        · pattern <span className="num">{k.pattern}</span>
+                      </>
+                    ) : null}{' '}
                     <Placement rotation={k.rotation} offsetX={k.offsetX} offsetY={k.offsetY} offsetZ={k.offsetZ} />
                   </div>
                 </div>
@@ -117,7 +132,11 @@ function Holder({ item }: { item: Item }) {
     <section className="detail-section" aria-label="Holder">
       <h3>Holder</h3>
       <dl className="props">
-        {item.steamId !== null ? <Prop label="Steam ID" mono>{item.steamId}</Prop> : null}
+        {item.steamId !== null ? (
+          <Prop label="Steam ID" mono>
+            {item.steamId}
+          </Prop>
+        ) : null}
         {item.tradeUrl !== null ? (
           <Prop label="Trade URL">
             <span className="mono small">{redactTradeUrl(item.tradeUrl)}</span>
@@ -152,7 +171,9 @@ function MarketNumbers({ detail, row }: { detail: ItemDetail | null; row: Catalo
     <section className="detail-section" aria-label="Market">
       <h3>Market</h3>
       {market === null ? (
-        <p className="muted small">{detail && !detail.onSale ? 'No longer on sale: no market numbers.' : 'No market numbers yet.'}</p>
+        <p className="muted small">
+          {detail && !detail.onSale ? 'No longer on sale: no market numbers.' : 'No market numbers yet.'}
+        </p>
       ) : (
         <dl className="props">
           <Prop label="Reference price">
@@ -172,8 +193,12 @@ function MarketNumbers({ detail, row }: { detail: ItemDetail | null; row: Catalo
               DASH
             ) : (
               <>
-                <span className={`num discount ${Math.round(market.discount) >= 1 ? 'under' : 'over'}`}>{formatDiscount(market.discount)}</span>{' '}
-                <span className="muted small">{market.discount >= 0.5 ? 'under' : market.discount <= -0.5 ? 'over' : 'at'} the reference</span>
+                <span className={`num discount ${Math.round(market.discount) >= 1 ? 'under' : 'over'}`}>
+                  {formatDiscount(market.discount)}
+                </span>{' '}
+                <span className="muted small">
+                  {market.discount >= 0.5 ? 'under' : market.discount <= -0.5 ? 'over' : 'at'} the reference
+                </span>
               </>
             )}
           </Prop>
@@ -182,7 +207,8 @@ function MarketNumbers({ detail, row }: { detail: ItemDetail | null; row: Catalo
               DASH
             ) : (
               <>
-                <span className="num">#{formatInt(market.floatRank)}</span> lowest float of <span className="num">{formatInt(market.listings)}</span> on sale
+                <span className="num">#{formatInt(market.floatRank)}</span> lowest float of{' '}
+                <span className="num">{formatInt(market.listings)}</span> on sale
               </>
             )}
           </Prop>
@@ -192,8 +218,9 @@ function MarketNumbers({ detail, row }: { detail: ItemDetail | null; row: Catalo
                 DASH
               ) : (
                 <>
-                  <span className="num">#{formatInt(market.seedRank.rank)}</span> lowest float of <span className="num">{formatInt(market.seedRank.of)}</span> with
-                  seed <span className="num">{seed}</span>
+                  <span className="num">#{formatInt(market.seedRank.rank)}</span> lowest float of{' '}
+                  <span className="num">{formatInt(market.seedRank.of)}</span> with seed{' '}
+                  <span className="num">{seed}</span>
                 </>
               )}
             </Prop>
@@ -235,13 +262,23 @@ export function ItemDetailPanel() {
   const souvenir = name.startsWith('Souvenir');
 
   return (
-    <aside className="detail-panel" aria-label="Item detail" style={{ '--rarity': rarityColor(rarity) } as CSSProperties}>
+    <aside
+      className="detail-panel"
+      aria-label="Item detail"
+      style={{ '--rarity': rarityColor(rarity) } as CSSProperties}
+    >
       <div className="detail-top">
         <div className="detail-toolbar">
           <span className="rarity-label">
             <span className="rarity-dot" aria-hidden="true" /> {rarityName(rarity, name)}
           </span>
-          <button type="button" className="icon-btn" aria-label="Close detail" title="Close (Esc)" onClick={closeDetail}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Close detail"
+            title="Close (Esc)"
+            onClick={closeDetail}
+          >
             <Icon name="close" size={14} />
           </button>
         </div>
@@ -255,16 +292,31 @@ export function ItemDetailPanel() {
           {souvenir ? <span className="tag tag-sv">Souvenir</span> : null}
           {row ? (
             <span className="tag muted-tag" title={`First seen ${formatDateTime(row.listedAt)}`}>
-              {seenAtFirstSync ? 'on sale before the first sync' : <>listed <TimeAgo iso={row.listedAt} /></>}
+              {seenAtFirstSync ? (
+                'on sale before the first sync'
+              ) : (
+                <>
+                  listed <TimeAgo iso={row.listedAt} />
+                </>
+              )}
             </span>
           ) : null}
         </div>
         <div className="detail-buy">
           <div className="detail-price">
-            {price !== undefined ? <PriceFlash itemId={detail.id} price={price} lastMove={row?.lastMove ?? null} className="big" /> : <span className="muted">—</span>}
+            {price !== undefined ? (
+              <PriceFlash itemId={detail.id} price={price} lastMove={row?.lastMove ?? null} className="big" />
+            ) : (
+              <span className="muted">—</span>
+            )}
             {!onSale ? <span className="tag tag-sold">No longer on sale</span> : null}
           </div>
-          <button type="button" className="btn primary lg" disabled={!onSale || (!item && !row)} onClick={openBuyForSelected}>
+          <button
+            type="button"
+            className="btn primary lg"
+            disabled={!onSale || (!item && !row)}
+            onClick={openBuyForSelected}
+          >
             Buy
             <kbd aria-hidden="true">B</kbd>
           </button>
@@ -274,7 +326,15 @@ export function ItemDetailPanel() {
       {/* Focusable so the keyboard can scroll it. */}
       <div className="detail-scroll" tabIndex={0} role="region" aria-label="Item detail content">
         {detail.status === 'error' ? (
-          <EmptyState title="Could not load this item" tone="error" action={<button type="button" className="btn sm" onClick={() => detail.id !== null && void loadDetail(detail.id)}>Retry</button>}>
+          <EmptyState
+            title="Could not load this item"
+            tone="error"
+            action={
+              <button type="button" className="btn sm" onClick={() => detail.id !== null && void loadDetail(detail.id)}>
+                Retry
+              </button>
+            }
+          >
             {detail.error}
           </EmptyState>
         ) : detail.status === 'missing' ? (
@@ -285,7 +345,11 @@ export function ItemDetailPanel() {
 
         <section className="detail-section" aria-label="Price history">
           <h3>Price history</h3>
-          {detail.status === 'loading' && !detail.data ? <div className="chart-skeleton" aria-label="Loading price history" /> : <PriceHistory points={detail.data?.priceHistory ?? []} />}
+          {detail.status === 'loading' && !detail.data ? (
+            <div className="chart-skeleton" aria-label="Loading price history" />
+          ) : (
+            <PriceHistory points={detail.data?.priceHistory ?? []} />
+          )}
         </section>
 
         <section className="detail-section" aria-label="Properties">
@@ -294,13 +358,25 @@ export function ItemDetailPanel() {
             <Prop label="Float" mono>
               {item ? (item.float === null ? DASH : String(item.float)) : formatFloat(row?.float ?? null)}
             </Prop>
-            <Prop label="Paint seed" mono>{noWear ? DASH : ((item?.paintSeed ?? row?.paintSeed) ?? DASH)}</Prop>
-            <Prop label="Paint index" mono>{item?.paintIndex ?? DASH}</Prop>
-            <Prop label="Phase">{(item?.phase ?? row?.phase) ?? DASH}</Prop>
-            <Prop label="Item ID" mono>{detail.id}</Prop>
-            <Prop label="Asset ID" mono>{item?.assetId ?? row?.assetId ?? DASH}</Prop>
-            <Prop label="Class ID" mono>{item?.classId ?? DASH}</Prop>
-            <Prop label="Instance ID" mono>{item?.instanceId ?? DASH}</Prop>
+            <Prop label="Paint seed" mono>
+              {noWear ? DASH : (item?.paintSeed ?? row?.paintSeed ?? DASH)}
+            </Prop>
+            <Prop label="Paint index" mono>
+              {item?.paintIndex ?? DASH}
+            </Prop>
+            <Prop label="Phase">{item?.phase ?? row?.phase ?? DASH}</Prop>
+            <Prop label="Item ID" mono>
+              {detail.id}
+            </Prop>
+            <Prop label="Asset ID" mono>
+              {item?.assetId ?? row?.assetId ?? DASH}
+            </Prop>
+            <Prop label="Class ID" mono>
+              {item?.classId ?? DASH}
+            </Prop>
+            <Prop label="Instance ID" mono>
+              {item?.instanceId ?? DASH}
+            </Prop>
             <Prop label="Rarity">{rarityName(rarity, name)}</Prop>
             {row ? <Prop label={seenAtFirstSync ? 'First seen' : 'Listed'}>{formatDateTime(row.listedAt)}</Prop> : null}
           </dl>

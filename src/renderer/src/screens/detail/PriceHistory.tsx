@@ -27,8 +27,9 @@ export function PriceHistory({ points }: { points: readonly PricePoint[] }) {
         <div>
           <div className="strong">No price moves yet</div>
           <div className="muted small">
-            <Money cents={first.price} /> since <span className="num">{formatDateTime(first.at)}</span> (<TimeAgo iso={first.at} />). Moves
-            show here as they happen.
+            <Money cents={first.price} /> since <span className="num">{formatDateTime(first.at)}</span> (
+            <TimeAgo iso={first.at} />
+            ). Moves show here as they happen.
           </div>
         </div>
       </div>

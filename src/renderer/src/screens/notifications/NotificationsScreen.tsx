@@ -11,13 +11,24 @@ import {
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { TimeAgo } from '../../components/TimeAgo';
-import { loadNotifications, markAllNotificationsRead, markNotificationsRead, setNotificationFilters, showMoreNotifications } from '../../state/actions/inbox';
+import {
+  loadNotifications,
+  markAllNotificationsRead,
+  markNotificationsRead,
+  setNotificationFilters,
+  showMoreNotifications,
+} from '../../state/actions/inbox';
 import { openTarget } from '../../state/actions/ui';
 import { toggled } from '../../state/slices/inbox';
 import { useStore } from '../../state/store';
 
 /** The same tags the rest of the app uses for good, bad and watch-out. */
-const SEVERITY_TAG: Record<NotificationSeverity, string> = { success: 'tag-ok', danger: 'tag-bad', warning: 'tag-warn', neutral: '' };
+const SEVERITY_TAG: Record<NotificationSeverity, string> = {
+  success: 'tag-ok',
+  danger: 'tag-bad',
+  warning: 'tag-warn',
+  neutral: '',
+};
 
 function SeverityTag({ severity }: { severity: NotificationSeverity }) {
   return <span className={`tag sev-tag ${SEVERITY_TAG[severity]}`}>{SEVERITY_LABELS[severity]}</span>;
@@ -33,7 +44,12 @@ function NotificationLine({ n }: { n: StoredNotification }) {
       <span className="inbox-member-title">{n.title}</span>
       <span className="muted small">{n.body}</span>
       {n.target ? (
-        <button type="button" className="link-btn" onClick={() => openTarget(n.target)} aria-label={`${targetLabel(n.target)}: ${n.title}`}>
+        <button
+          type="button"
+          className="link-btn"
+          onClick={() => openTarget(n.target)}
+          aria-label={`${targetLabel(n.target)}: ${n.title}`}
+        >
           {targetLabel(n.target)}
         </button>
       ) : null}
@@ -47,7 +63,11 @@ function GroupRow({ group }: { group: NotificationGroup<StoredNotification> }) {
   const many = group.members.length > 1;
   const membersId = `inbox-members-${group.id}`;
   return (
-    <li className={`inbox-row sev-${group.severity} ${unreadIds.length > 0 ? 'unread' : ''}`} data-severity={group.severity} data-category={group.category}>
+    <li
+      className={`inbox-row sev-${group.severity} ${unreadIds.length > 0 ? 'unread' : ''}`}
+      data-severity={group.severity}
+      data-category={group.category}
+    >
       <div className="inbox-row-main">
         <div className="inbox-row-head">
           {unreadIds.length > 0 ? <span className="inbox-dot" aria-hidden="true" /> : null}
@@ -69,17 +89,33 @@ function GroupRow({ group }: { group: NotificationGroup<StoredNotification> }) {
         <TimeAgo iso={group.at} />
         <div className="inbox-actions">
           {many ? (
-            <button type="button" className="btn sm ghost" aria-expanded={open} aria-controls={membersId} onClick={() => setOpen(!open)}>
+            <button
+              type="button"
+              className="btn sm ghost"
+              aria-expanded={open}
+              aria-controls={membersId}
+              onClick={() => setOpen(!open)}
+            >
               {open ? 'Hide' : `Show ${group.members.length}`}
             </button>
           ) : null}
           {group.target ? (
-            <button type="button" className="btn sm ghost" onClick={() => openTarget(group.target)} aria-label={`${targetLabel(group.target)}: ${group.title}`}>
+            <button
+              type="button"
+              className="btn sm ghost"
+              onClick={() => openTarget(group.target)}
+              aria-label={`${targetLabel(group.target)}: ${group.title}`}
+            >
               {targetLabel(group.target)}
             </button>
           ) : null}
           {unreadIds.length > 0 ? (
-            <button type="button" className="btn sm" onClick={() => void markNotificationsRead(unreadIds)} aria-label={`Mark read: ${group.title}`}>
+            <button
+              type="button"
+              className="btn sm"
+              onClick={() => void markNotificationsRead(unreadIds)}
+              aria-label={`Mark read: ${group.title}`}
+            >
               Mark read
             </button>
           ) : null}
@@ -89,14 +125,32 @@ function GroupRow({ group }: { group: NotificationGroup<StoredNotification> }) {
   );
 }
 
-function ChipGroup<T extends string>({ label, values, chosen, names, onChange }: { label: string; values: readonly T[]; chosen: T[]; names: Record<T, string>; onChange: (next: T[]) => void }) {
+function ChipGroup<T extends string>({
+  label,
+  values,
+  chosen,
+  names,
+  onChange,
+}: {
+  label: string;
+  values: readonly T[];
+  chosen: T[];
+  names: Record<T, string>;
+  onChange: (next: T[]) => void;
+}) {
   return (
     <div className="filter-group" role="group" aria-label={label}>
       <span className="filter-label">{label}</span>
       {values.map((value) => {
         const on = chosen.includes(value);
         return (
-          <button key={value} type="button" className={`status-chip ${on ? 'on' : ''}`} aria-pressed={on} onClick={() => onChange(toggled(chosen, value))}>
+          <button
+            key={value}
+            type="button"
+            className={`status-chip ${on ? 'on' : ''}`}
+            aria-pressed={on}
+            onClick={() => onChange(toggled(chosen, value))}
+          >
             {names[value]}
           </button>
         );
@@ -124,7 +178,11 @@ function Filters() {
         onChange={(severities) => setNotificationFilters({ severities })}
       />
       <label className="check">
-        <input type="checkbox" checked={filters.unreadOnly} onChange={(e) => setNotificationFilters({ unreadOnly: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={filters.unreadOnly}
+          onChange={(e) => setNotificationFilters({ unreadOnly: e.target.checked })}
+        />
         Unread only
       </label>
     </div>
@@ -152,7 +210,13 @@ export function NotificationsScreen() {
           </div>
         </div>
         <div className="head-actions">
-          <button type="button" className="btn" onClick={() => void loadNotifications()} aria-label="Reload notifications" title="Reload">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void loadNotifications()}
+            aria-label="Reload notifications"
+            title="Reload"
+          >
             <Icon name="refresh" size={14} />
           </button>
           <button type="button" className="btn" disabled={unread === 0} onClick={() => void markAllNotificationsRead()}>
@@ -164,7 +228,9 @@ export function NotificationsScreen() {
       <div className="split-main inbox-main">
         {status === 'error' ? <div className="notice error">Could not load notifications: {error}</div> : null}
         {page && groups.length === 0 ? (
-          <EmptyState title="No notifications">Trade updates, alert firings, auto-buys and connection changes are kept here.</EmptyState>
+          <EmptyState title="No notifications">
+            Trade updates, alert firings, auto-buys and connection changes are kept here.
+          </EmptyState>
         ) : (
           <ul className="inbox-list" aria-label="Notifications" aria-busy={status === 'loading'}>
             {groups.map((group) => (

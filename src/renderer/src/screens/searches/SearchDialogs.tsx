@@ -19,7 +19,17 @@ function nameProblem(name: string): string | null {
 }
 
 /** A name prompt: Enter saves, Esc cancels. */
-function NameForm({ initial, submitLabel, onSubmit, note }: { initial: string; submitLabel: (name: string) => string; onSubmit: (name: string) => Promise<void>; note?: string }) {
+function NameForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  note,
+}: {
+  initial: string;
+  submitLabel: (name: string) => string;
+  onSubmit: (name: string) => Promise<void>;
+  note?: string;
+}) {
   const id = useId();
   const [name, setName] = useState(initial);
   const [touched, setTouched] = useState(false);
@@ -77,7 +87,12 @@ function NameForm({ initial, submitLabel, onSubmit, note }: { initial: string; s
 /** Names the catalog's current filters and sort; a name already saved replaces that search's filters. */
 export function SaveSearchDialog() {
   return (
-    <Dialog title="Save search" subtitle="The catalog's search, filters and sort, under a name" onClose={closeDialog} className="search-dialog">
+    <Dialog
+      title="Save search"
+      subtitle="The catalog's search, filters and sort, under a name"
+      onClose={closeDialog}
+      className="search-dialog"
+    >
       <NameForm
         initial=""
         note="Open it later from the sidebar or the command palette (Ctrl K). Using a saved name replaces that search."
@@ -131,7 +146,10 @@ function WatchBody({ search }: { search: SavedSearch }) {
   const [error, setError] = useState<string | null>(null);
   return (
     <div className="dialog-form">
-      <p>A watch is an alert rule: each new listing that matches it notifies you. Auto-buy stays off until you switch it on in the rule.</p>
+      <p>
+        A watch is an alert rule: each new listing that matches it notifies you. Auto-buy stays off until you switch it
+        on in the rule.
+      </p>
       <p>
         <strong>The watch matches:</strong> {matches.length > 0 ? matches.join(' · ') : 'every listing'}.
       </p>

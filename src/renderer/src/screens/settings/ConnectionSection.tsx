@@ -20,7 +20,8 @@ function urlProblem(value: string, schemes: string[]): string | null {
   if (value.trim() === '') return 'Required';
   try {
     const url = new URL(value.trim());
-    if (!schemes.includes(url.protocol.replace(':', ''))) return `Must start with ${schemes.map((s) => `${s}://`).join(' or ')}`;
+    if (!schemes.includes(url.protocol.replace(':', '')))
+      return `Must start with ${schemes.map((s) => `${s}://`).join(' or ')}`;
     return null;
   } catch {
     return 'Not a valid URL';
@@ -36,7 +37,12 @@ function formAccount(account: AccountSummary | null): SavedAccount | null {
   if (!account) return null;
   if (account.saved !== undefined && account.saved !== null) return account.saved;
   if (account.demo || account.merchantId === null || account.baseUrl === null || account.wsUrl === null) return null;
-  return { merchantId: account.merchantId, baseUrl: account.baseUrl, wsUrl: account.wsUrl, apiKeyConfigured: account.apiKeyConfigured };
+  return {
+    merchantId: account.merchantId,
+    baseUrl: account.baseUrl,
+    wsUrl: account.wsUrl,
+    apiKeyConfigured: account.apiKeyConfigured,
+  };
 }
 
 /** Where the key is (or will be) kept: the engine's key store as it is, never a promise it cannot keep. */
@@ -48,7 +54,8 @@ function keyStoreHint(keyStore: KeyStoreInfo | null, keyConfigured: boolean, key
 
 function missingKeyProblem(saved: SavedAccount | null, merchantId: string, keyAwaited: boolean): string {
   if (keyAwaited) return 'Required while the keychain has not answered: wait for it, or enter the key';
-  if (saved?.apiKeyConfigured && merchantId.trim() === saved.merchantId) return 'Required: the stored key is only sent to the saved addresses';
+  if (saved?.apiKeyConfigured && merchantId.trim() === saved.merchantId)
+    return 'Required: the stored key is only sent to the saved addresses';
   return 'Required: no key is stored for this merchant';
 }
 
@@ -86,7 +93,12 @@ function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyAwaited: awaited,
     baseUrl: urlProblem(baseUrl, ['http', 'https']),
     wsUrl: urlProblem(wsUrl, ['ws', 'wss']),
     merchantId: merchantId.trim() === '' ? 'Required' : null,
-    apiKey: apiKey !== '' && apiKey.length < 8 ? 'At least 8 characters' : !keyConfigured && apiKey === '' ? missingKeyProblem(saved, merchantId, keyAwaited) : null,
+    apiKey:
+      apiKey !== '' && apiKey.length < 8
+        ? 'At least 8 characters'
+        : !keyConfigured && apiKey === ''
+          ? missingKeyProblem(saved, merchantId, keyAwaited)
+          : null,
   };
   const ok = !problems.baseUrl && !problems.wsUrl && !problems.merchantId && !problems.apiKey;
   const input = (): AccountInput => ({
@@ -134,16 +146,46 @@ function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyAwaited: awaited,
         </p>
       ) : null}
       <div className="form-row">
-        <Field label="Base URL" htmlFor={`${id}-base`} error={show('baseUrl')} hint="The HTTP API, e.g. https://api.example.com">
-          <input id={`${id}-base`} type="url" spellCheck={false} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://" />
+        <Field
+          label="Base URL"
+          htmlFor={`${id}-base`}
+          error={show('baseUrl')}
+          hint="The HTTP API, e.g. https://api.example.com"
+        >
+          <input
+            id={`${id}-base`}
+            type="url"
+            spellCheck={false}
+            value={baseUrl}
+            onChange={(e) => setBaseUrl(e.target.value)}
+            placeholder="https://"
+          />
         </Field>
-        <Field label="WebSocket URL" htmlFor={`${id}-ws`} error={show('wsUrl')} hint="The live feed, e.g. wss://api.example.com/ws">
-          <input id={`${id}-ws`} type="url" spellCheck={false} value={wsUrl} onChange={(e) => setWsUrl(e.target.value)} placeholder="wss://" />
+        <Field
+          label="WebSocket URL"
+          htmlFor={`${id}-ws`}
+          error={show('wsUrl')}
+          hint="The live feed, e.g. wss://api.example.com/ws"
+        >
+          <input
+            id={`${id}-ws`}
+            type="url"
+            spellCheck={false}
+            value={wsUrl}
+            onChange={(e) => setWsUrl(e.target.value)}
+            placeholder="wss://"
+          />
         </Field>
       </div>
       <div className="form-row">
         <Field label="Merchant ID" htmlFor={`${id}-merchant`} error={show('merchantId')}>
-          <input id={`${id}-merchant`} spellCheck={false} autoComplete="off" value={merchantId} onChange={(e) => setMerchantId(e.target.value)} />
+          <input
+            id={`${id}-merchant`}
+            spellCheck={false}
+            autoComplete="off"
+            value={merchantId}
+            onChange={(e) => setMerchantId(e.target.value)}
+          />
         </Field>
         <Field
           label="API key"
@@ -159,17 +201,28 @@ function ConnectionForm({ saved, demo, keyStore, cacheOnly, keyAwaited: awaited,
               autoComplete="new-password"
               spellCheck={false}
               value={apiKey}
-              placeholder={keyConfigured ? '•••••••• (configured)' : keyAwaited ? 'Waiting for the keychain…' : 'Not configured'}
+              placeholder={
+                keyConfigured ? '•••••••• (configured)' : keyAwaited ? 'Waiting for the keychain…' : 'Not configured'
+              }
               onChange={(e) => setApiKey(e.target.value)}
             />
-            <span className={`tag ${keyConfigured ? 'tag-ok' : 'tag-warn'}`}>{keyConfigured ? 'configured' : keyAwaited ? 'waiting for the keychain' : 'not configured'}</span>
+            <span className={`tag ${keyConfigured ? 'tag-ok' : 'tag-warn'}`}>
+              {keyConfigured ? 'configured' : keyAwaited ? 'waiting for the keychain' : 'not configured'}
+            </span>
           </div>
         </Field>
       </div>
       {result ? (
         <div className={`notice ${result.ok ? 'ok' : 'error'}`} role={result.ok ? 'status' : 'alert'}>
           {/* The engine's message already names what is available: the credit behind it is said only when there is some. */}
-          <strong>{result.ok ? (result.action === 'test' ? 'Connection works.' : 'Saved and connected.') : 'Connection failed.'}</strong> {sentence(result.message)}
+          <strong>
+            {result.ok
+              ? result.action === 'test'
+                ? 'Connection works.'
+                : 'Saved and connected.'
+              : 'Connection failed.'}
+          </strong>{' '}
+          {sentence(result.message)}
           {result.ok && result.balance && result.balance.credit_limit > 0 ? (
             <>
               {' '}
@@ -213,12 +266,24 @@ function DemoSwitch({ account }: { account: AccountSummary | null }) {
   return (
     <div className={`demo-switch ${demo ? 'on' : ''}`}>
       <label className="switch" title={demo && !canLeave ? 'Save an account below to leave the demo' : undefined}>
-        <input type="checkbox" role="switch" aria-label="Demo sandbox" checked={demo} disabled={disabled} onChange={(e) => void flip(e.target.checked)} />
+        <input
+          type="checkbox"
+          role="switch"
+          aria-label="Demo sandbox"
+          checked={demo}
+          disabled={disabled}
+          onChange={(e) => void flip(e.target.checked)}
+        />
         <span aria-hidden="true" />
       </label>
       <div className="demo-switch-text">
         <div className="strong">
-          Demo sandbox {busy ? <span className="spinner sm" aria-hidden="true" /> : <span className={`tag ${demo ? 'tag-demo' : ''}`}>{demo ? 'on' : 'off'}</span>}
+          Demo sandbox{' '}
+          {busy ? (
+            <span className="spinner sm" aria-hidden="true" />
+          ) : (
+            <span className={`tag ${demo ? 'tag-demo' : ''}`}>{demo ? 'on' : 'off'}</span>
+          )}
         </div>
         <div className="muted small">
           {demo
@@ -259,14 +324,16 @@ export function ConnectionSection() {
               <span className="status-dot" aria-hidden="true" /> {connectionLabel(connection.state, keyAwaited)}
             </span>
           ) : null}
-          {account?.merchantId ? <span className="muted small">{demo ? 'Demo merchant' : `Merchant ${account.merchantId}`}</span> : null}
+          {account?.merchantId ? (
+            <span className="muted small">{demo ? 'Demo merchant' : `Merchant ${account.merchantId}`}</span>
+          ) : null}
         </div>
       </div>
       {cacheOnly ? (
         <section className="notice warn form-lead" aria-label="Read-only: cached data">
           <p>
-            <strong>Read-only: the cached data of {account?.merchantId}.</strong> No API key for it on this machine, so nothing is
-            sent to the marketplace: buying and refreshing wait for the key.
+            <strong>Read-only: the cached data of {account?.merchantId}.</strong> No API key for it on this machine, so
+            nothing is sent to the marketplace: buying and refreshing wait for the key.
           </p>
           <button type="button" className="btn primary" onClick={() => keyRef.current?.focus()}>
             Enter your API key to go live

@@ -29,11 +29,16 @@ export function ForwardingSection() {
   const save = async (forwardUrl: string | null, forwardCategories?: ForwardCategory[]) => {
     setSaving(true);
     try {
-      const saved = await unwrap(api().settings.update({ forwardUrl, ...(forwardCategories ? { forwardCategories } : {}) }));
+      const saved = await unwrap(
+        api().settings.update({ forwardUrl, ...(forwardCategories ? { forwardCategories } : {}) }),
+      );
       update('settings', (s) => ({ ...s, settings: saved }));
       setUrl('');
       setError(null);
-      toast('success', forwardUrl === null ? 'Forwarding turned off' : `Forwarding to ${forwardHost(saved.forwardUrl ?? '')}`);
+      toast(
+        'success',
+        forwardUrl === null ? 'Forwarding turned off' : `Forwarding to ${forwardHost(saved.forwardUrl ?? '')}`,
+      );
     } catch (problem) {
       setError(errorMessage(problem));
     } finally {
@@ -107,7 +112,12 @@ export function ForwardingSection() {
       <div className="check-grid" role="group" aria-label="Forward these notifications">
         {CATEGORIES.map(({ value, label }) => (
           <label key={value} className="check">
-            <input type="checkbox" disabled={!settings} checked={categories.includes(value)} onChange={(event) => void toggle(value, event.target.checked)} />
+            <input
+              type="checkbox"
+              disabled={!settings}
+              checked={categories.includes(value)}
+              onChange={(event) => void toggle(value, event.target.checked)}
+            />
             {label}
           </label>
         ))}
@@ -115,7 +125,9 @@ export function ForwardingSection() {
       {current && status ? (
         <p className={status.problem ? 'warn-text small' : 'muted small'} role="status" data-testid="forward-status">
           {status.problem ??
-            (status.lastSentAt ? `Last message delivered ${formatDateTime(status.lastSentAt)}.` : 'Nothing forwarded yet.')}
+            (status.lastSentAt
+              ? `Last message delivered ${formatDateTime(status.lastSentAt)}.`
+              : 'Nothing forwarded yet.')}
           {status.pending > 0 ? ` ${status.pending} waiting.` : ''}
         </p>
       ) : null}

@@ -8,10 +8,15 @@ import { useStore } from '../../state/store';
 
 function WebNotifications() {
   const [permission, setPermission] = useState(webNotificationPermission);
-  if (permission === 'unsupported') return <p className="muted small">This browser cannot show desktop notifications; in-app toasts still appear.</p>;
+  if (permission === 'unsupported')
+    return <p className="muted small">This browser cannot show desktop notifications; in-app toasts still appear.</p>;
   if (permission === 'granted') return <p className="ok-text small">Desktop notifications are on for this browser.</p>;
   if (permission === 'denied')
-    return <p className="warn-text small">Desktop notifications are blocked for this page. Allow them in the browser’s site settings.</p>;
+    return (
+      <p className="warn-text small">
+        Desktop notifications are blocked for this page. Allow them in the browser’s site settings.
+      </p>
+    );
   return (
     <button
       type="button"
@@ -41,15 +46,30 @@ export function NotificationsSection() {
       <p className="muted small">Notify me when a trade becomes:</p>
       <div className="check-grid" role="group" aria-label="Notify on trade status">
         {FILTER_STATUSES.map((status) => (
-          <label key={status} className="check status-check" style={{ '--status-color': STATUS_COLORS[status] } as CSSProperties}>
-            <input type="checkbox" disabled={!settings} checked={statuses.includes(status)} onChange={(e) => toggle(status, e.target.checked)} />
+          <label
+            key={status}
+            className="check status-check"
+            style={{ '--status-color': STATUS_COLORS[status] } as CSSProperties}
+          >
+            <input
+              type="checkbox"
+              disabled={!settings}
+              checked={statuses.includes(status)}
+              onChange={(e) => toggle(status, e.target.checked)}
+            />
             <span className="status-dot" aria-hidden="true" />
             {STATUS_LABELS[status]}
           </label>
         ))}
       </div>
       <label className="check">
-        <input type="checkbox" disabled={!settings} checked={settings?.notifyAlerts ?? false} onChange={(e) => void updateSettings({ notifyAlerts: e.target.checked })} /> Notify me when an alert rule fires
+        <input
+          type="checkbox"
+          disabled={!settings}
+          checked={settings?.notifyAlerts ?? false}
+          onChange={(e) => void updateSettings({ notifyAlerts: e.target.checked })}
+        />{' '}
+        Notify me when an alert rule fires
       </label>
       {host === 'web' ? (
         <div className="web-notify">
@@ -74,7 +94,14 @@ export function AppearanceSection() {
         <div className="segmented" role="radiogroup" aria-label="Theme">
           {(['dark', 'light'] as const).map((t) => (
             <label key={t} className={`segment ${theme === t ? 'on' : ''}`}>
-              <input type="radio" name="theme" value={t} disabled={!ready} checked={theme === t} onChange={() => void updateSettings({ theme: t })} />
+              <input
+                type="radio"
+                name="theme"
+                value={t}
+                disabled={!ready}
+                checked={theme === t}
+                onChange={() => void updateSettings({ theme: t })}
+              />
               {t === 'dark' ? 'Dark' : 'Light'}
             </label>
           ))}
@@ -82,7 +109,12 @@ export function AppearanceSection() {
       </div>
       {host === 'electron' ? (
         <label className="check">
-          <input type="checkbox" checked={closeToTray} onChange={(e) => void updateSettings({ closeToTray: e.target.checked })} /> Keep running in the tray when the window closes
+          <input
+            type="checkbox"
+            checked={closeToTray}
+            onChange={(e) => void updateSettings({ closeToTray: e.target.checked })}
+          />{' '}
+          Keep running in the tray when the window closes
         </label>
       ) : null}
     </section>

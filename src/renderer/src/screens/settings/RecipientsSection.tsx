@@ -9,7 +9,15 @@ import { deleteRecipient, saveRecipient } from '../../state/actions/settings';
 import { toast } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
 
-function RecipientRow({ id, editing, onEdit }: { id: string; editing: boolean; onEdit: (recipient: Recipient) => void }) {
+function RecipientRow({
+  id,
+  editing,
+  onEdit,
+}: {
+  id: string;
+  editing: boolean;
+  onEdit: (recipient: Recipient) => void;
+}) {
   const r = useStore((s) => s.settings.recipients[id]);
   const [armed, setArmed] = useState(false);
   if (!r) return null;
@@ -22,7 +30,13 @@ function RecipientRow({ id, editing, onEdit }: { id: string; editing: boolean; o
         </div>
       </div>
       <span className="muted small">added {formatDateTime(r.createdAt)}</span>
-      <button type="button" className="btn sm ghost" aria-label={`Edit ${r.label}`} aria-pressed={editing} onClick={() => onEdit(r)}>
+      <button
+        type="button"
+        className="btn sm ghost"
+        aria-label={`Edit ${r.label}`}
+        aria-pressed={editing}
+        onClick={() => onEdit(r)}
+      >
         Edit
       </button>
       <button
@@ -39,7 +53,12 @@ function RecipientRow({ id, editing, onEdit }: { id: string; editing: boolean; o
 }
 
 /** Another saved recipient this one would duplicate (same Steam account or label), as the engine judges it. */
-function duplicateOf(recipients: Record<string, Recipient>, editingId: string | null, label: string, url: string): Recipient | null {
+function duplicateOf(
+  recipients: Record<string, Recipient>,
+  editingId: string | null,
+  label: string,
+  url: string,
+): Recipient | null {
   const partner = /[?&]partner=(\d+)/.exec(url)?.[1];
   const key = label.trim().toLowerCase();
   for (const other of Object.values(recipients)) {
@@ -64,7 +83,12 @@ export function RecipientsSection() {
   const labelRef = useRef<HTMLInputElement>(null);
   const duplicate = duplicateOf(recipients, editingId, label, url.trim());
   const urlProblem = tradeUrlProblem(url) ?? (touched && url.trim() === '' ? 'Paste the trade URL' : null);
-  const labelProblem = touched && label.trim() === '' ? 'Give it a name you will recognise' : label.length > 80 ? 'At most 80 characters' : null;
+  const labelProblem =
+    touched && label.trim() === ''
+      ? 'Give it a name you will recognise'
+      : label.length > 80
+        ? 'At most 80 characters'
+        : null;
   const ok = label.trim() !== '' && label.length <= 80 && isValidTradeUrl(url.trim()) && duplicate === null;
 
   const reset = () => {
@@ -89,7 +113,11 @@ export function RecipientsSection() {
         Saved recipients
       </h2>
       {order.length === 0 ? (
-        <p className="muted small">{status === 'loading' ? 'Loading…' : 'No saved recipients yet. Save the trade URLs you deliver to, then pick them when buying.'}</p>
+        <p className="muted small">
+          {status === 'loading'
+            ? 'Loading…'
+            : 'No saved recipients yet. Save the trade URLs you deliver to, then pick them when buying.'}
+        </p>
       ) : (
         <ul className="recipient-list" aria-label="Saved recipients">
           {order.map((rid) => (
@@ -108,7 +136,11 @@ export function RecipientsSection() {
           setSaving(true);
           setError(null);
           try {
-            const saved = await saveRecipient({ ...(editingId ? { id: editingId } : {}), label: label.trim(), tradeUrl: url.trim() });
+            const saved = await saveRecipient({
+              ...(editingId ? { id: editingId } : {}),
+              label: label.trim(),
+              tradeUrl: url.trim(),
+            });
             toast('success', editingId ? 'Recipient updated' : 'Recipient saved', saved.label);
             reset();
           } catch (err) {
@@ -119,9 +151,22 @@ export function RecipientsSection() {
         }}
       >
         <Field label="Label" htmlFor={`${id}-label`} error={labelProblem}>
-          <input ref={labelRef} id={`${id}-label`} maxLength={80} value={label} placeholder="Main storage" onChange={(e) => setLabel(e.target.value)} />
+          <input
+            ref={labelRef}
+            id={`${id}-label`}
+            maxLength={80}
+            value={label}
+            placeholder="Main storage"
+            onChange={(e) => setLabel(e.target.value)}
+          />
         </Field>
-        <Field label="Trade URL" htmlFor={`${id}-url`} error={urlProblem} hint={isValidTradeUrl(url.trim()) ? <span className="ok-text">✓ Valid trade URL</span> : undefined} className="grow">
+        <Field
+          label="Trade URL"
+          htmlFor={`${id}-url`}
+          error={urlProblem}
+          hint={isValidTradeUrl(url.trim()) ? <span className="ok-text">✓ Valid trade URL</span> : undefined}
+          className="grow"
+        >
           <input
             id={`${id}-url`}
             type="url"
@@ -143,7 +188,8 @@ export function RecipientsSection() {
       </form>
       {duplicate ? (
         <div className="notice warn" role="status">
-          Already saved as “{duplicate.label}” ({redactTradeUrl(duplicate.tradeUrl)}): {editingId ? 'choose another label or account.' : 'edit that recipient instead.'}{' '}
+          Already saved as “{duplicate.label}” ({redactTradeUrl(duplicate.tradeUrl)}):{' '}
+          {editingId ? 'choose another label or account.' : 'edit that recipient instead.'}{' '}
           {editingId !== duplicate.id ? (
             <button type="button" className="link-btn" onClick={() => startEdit(duplicate)}>
               Edit “{duplicate.label}”

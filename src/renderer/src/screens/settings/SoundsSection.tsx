@@ -10,7 +10,8 @@ export function SoundsSection() {
   const settings = useStore((s) => s.settings.settings);
   const chosen = settings?.soundCategories ?? [];
   const muted = settings?.soundMuted === true;
-  const toggle = (category: NotificationCategory) => void updateSettings({ soundCategories: toggled(chosen, category) });
+  const toggle = (category: NotificationCategory) =>
+    void updateSettings({ soundCategories: toggled(chosen, category) });
   return (
     <section className="panel settings-section" aria-labelledby="settings-sounds">
       <h2 className="panel-title" id="settings-sounds">
@@ -21,17 +22,33 @@ export function SoundsSection() {
         {NOTIFICATION_CATEGORIES.map((category) => (
           <div key={category} className="sound-choice">
             <label className="check">
-              <input type="checkbox" disabled={!settings} checked={chosen.includes(category)} onChange={() => toggle(category)} />
+              <input
+                type="checkbox"
+                disabled={!settings}
+                checked={chosen.includes(category)}
+                onChange={() => toggle(category)}
+              />
               {CATEGORY_LABELS[category]}
             </label>
-            <button type="button" className="btn sm ghost" onClick={() => webAudioChime(category)} aria-label={`Play the ${CATEGORY_LABELS[category]} sound`}>
+            <button
+              type="button"
+              className="btn sm ghost"
+              onClick={() => webAudioChime(category)}
+              aria-label={`Play the ${CATEGORY_LABELS[category]} sound`}
+            >
               Play
             </button>
           </div>
         ))}
       </div>
       <label className="check">
-        <input type="checkbox" disabled={!settings} checked={muted} onChange={(e) => void updateSettings({ soundMuted: e.target.checked })} /> Mute all sounds
+        <input
+          type="checkbox"
+          disabled={!settings}
+          checked={muted}
+          onChange={(e) => void updateSettings({ soundMuted: e.target.checked })}
+        />{' '}
+        Mute all sounds
       </label>
     </section>
   );

@@ -13,7 +13,17 @@ import { loadTradeDetail } from '../../state/actions/trades';
 import { navigate, toast } from '../../state/actions/ui';
 import { useStore } from '../../state/store';
 
-function Fact({ label, children, mono = false, wide = false }: { label: string; children: ReactNode; mono?: boolean; wide?: boolean }) {
+function Fact({
+  label,
+  children,
+  mono = false,
+  wide = false,
+}: {
+  label: string;
+  children: ReactNode;
+  mono?: boolean;
+  wide?: boolean;
+}) {
   return (
     <div className={`prop ${wide ? 'wide' : ''}`}>
       <dt>{label}</dt>
@@ -49,14 +59,17 @@ function CopyId({ value, what }: { value: string; what: string }) {
  */
 function Protection({ trade }: { trade: Trade }) {
   const now = useNow();
-  const endDate = trade.endProtection ? <span className="muted small">({formatDateTime(trade.endProtection)})</span> : null;
+  const endDate = trade.endProtection ? (
+    <span className="muted small">({formatDateTime(trade.endProtection)})</span>
+  ) : null;
   switch (trade.status) {
     case 'PENDING':
     case 'SENT':
     case 'CREATING':
       return (
         <p className="protection">
-          <span className="tag">Stage 1 · in flight</span> <span className="muted">Protection starts when the item is delivered.</span>
+          <span className="tag">Stage 1 · in flight</span>{' '}
+          <span className="muted">Protection starts when the item is delivered.</span>
         </p>
       );
     case 'REVERSED':
@@ -71,7 +84,8 @@ function Protection({ trade }: { trade: Trade }) {
     default:
       return (
         <p className="protection">
-          <span className="tag">Not delivered</span> <span className="muted">Nothing was delivered, so there is nothing to protect.</span>
+          <span className="tag">Not delivered</span>{' '}
+          <span className="muted">Nothing was delivered, so there is nothing to protect.</span>
         </p>
       );
   }
@@ -81,7 +95,11 @@ function Protection({ trade }: { trade: Trade }) {
         <span className="tag tag-warn">Stage 1 · reversible</span>{' '}
         {trade.endProtection ? (
           <>
-            Protection ends in <strong><Countdown iso={trade.endProtection} passed="now" /></strong> {endDate}
+            Protection ends in{' '}
+            <strong>
+              <Countdown iso={trade.endProtection} passed="now" />
+            </strong>{' '}
+            {endDate}
           </>
         ) : (
           <span className="muted">end of protection unknown</span>
@@ -93,12 +111,20 @@ function Protection({ trade }: { trade: Trade }) {
   return (
     <p className="protection">
       <span className="tag tag-ok">Stage 2 · final</span> This trade can no longer be reversed.
-      {ended ? <span className="muted small"> Protection ended {formatDateTime(trade.endProtection as string)}.</span> : null}
+      {ended ? (
+        <span className="muted small"> Protection ended {formatDateTime(trade.endProtection as string)}.</span>
+      ) : null}
     </p>
   );
 }
 
-const SOURCE_LABELS: Record<string, string> = { buy: 'buy answer', feed: 'live feed', poll: 'poll', reconcile: 'reconcile', backfill: 'back-fill' };
+const SOURCE_LABELS: Record<string, string> = {
+  buy: 'buy answer',
+  feed: 'live feed',
+  poll: 'poll',
+  reconcile: 'reconcile',
+  backfill: 'back-fill',
+};
 
 /** A trade: status timeline, error, protection stage and time left, offer id. */
 export function TradeDetailPanel() {
@@ -116,7 +142,15 @@ export function TradeDetailPanel() {
           </button>
         </div>
         {detail.status === 'error' ? (
-          <EmptyState title="Could not load this trade" tone="error" action={<button type="button" className="btn sm" onClick={() => detail.id && void loadTradeDetail(detail.id)}>Retry</button>}>
+          <EmptyState
+            title="Could not load this trade"
+            tone="error"
+            action={
+              <button type="button" className="btn sm" onClick={() => detail.id && void loadTradeDetail(detail.id)}>
+                Retry
+              </button>
+            }
+          >
             {detail.error}
           </EmptyState>
         ) : detail.status === 'missing' ? (
@@ -129,7 +163,11 @@ export function TradeDetailPanel() {
   }
   const timeline = detail.data?.timeline ?? [];
   return (
-    <aside className="detail-panel trade-detail" aria-label="Trade detail" style={{ '--rarity': STATUS_COLORS[trade.status] } as CSSProperties}>
+    <aside
+      className="detail-panel trade-detail"
+      aria-label="Trade detail"
+      style={{ '--rarity': STATUS_COLORS[trade.status] } as CSSProperties}
+    >
       <div className="detail-top">
         <div className="detail-toolbar">
           <StatusBadge status={trade.status} />
@@ -163,15 +201,31 @@ export function TradeDetailPanel() {
         <section className="detail-section" aria-label="Trade facts">
           <h3>Details</h3>
           <dl className="props">
-            <Fact label="Trade ID" wide><CopyId value={trade.tradeId} what="Trade ID" /></Fact>
-            <Fact label="Offer ID" mono>{trade.offerId ?? <span className="muted">not created yet</span>}</Fact>
-            <Fact label="Order ID" mono wide>{trade.externalId ?? DASH}</Fact>
-            <Fact label="Recipient" wide><span className="mono small">{redactTradeUrl(trade.tradeUrl)}</span></Fact>
-            <Fact label="Item ID" mono>{trade.itemId}</Fact>
-            <Fact label="Asset ID" mono>{trade.assetId}</Fact>
-            <Fact label="Webhook">{trade.webhookStatus === 'failed' ? <span className="neg">failed</span> : (trade.webhookStatus ?? DASH)}</Fact>
+            <Fact label="Trade ID" wide>
+              <CopyId value={trade.tradeId} what="Trade ID" />
+            </Fact>
+            <Fact label="Offer ID" mono>
+              {trade.offerId ?? <span className="muted">not created yet</span>}
+            </Fact>
+            <Fact label="Order ID" mono wide>
+              {trade.externalId ?? DASH}
+            </Fact>
+            <Fact label="Recipient" wide>
+              <span className="mono small">{redactTradeUrl(trade.tradeUrl)}</span>
+            </Fact>
+            <Fact label="Item ID" mono>
+              {trade.itemId}
+            </Fact>
+            <Fact label="Asset ID" mono>
+              {trade.assetId}
+            </Fact>
+            <Fact label="Webhook">
+              {trade.webhookStatus === 'failed' ? <span className="neg">failed</span> : (trade.webhookStatus ?? DASH)}
+            </Fact>
             <Fact label="Created">{formatDateTime(trade.createdAt)}</Fact>
-            <Fact label="Updated"><TimeAgo iso={trade.updatedAt} /></Fact>
+            <Fact label="Updated">
+              <TimeAgo iso={trade.updatedAt} />
+            </Fact>
             {trade.completedAt ? <Fact label="Completed">{formatDateTime(trade.completedAt)}</Fact> : null}
             {trade.cancelledAt ? <Fact label="Cancelled">{formatDateTime(trade.cancelledAt)}</Fact> : null}
             {trade.rollbackAt ? <Fact label="Reversed">{formatDateTime(trade.rollbackAt)}</Fact> : null}

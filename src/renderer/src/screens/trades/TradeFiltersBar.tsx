@@ -10,7 +10,14 @@ export const MAX_TRADE_ID_FILTER_LENGTH = 128;
 const MAX_ORDER_ID_FILTER_LENGTH = 128;
 
 export function tradeFiltersActive(f: typeof EMPTY_TRADE_FILTERS): boolean {
-  return f.statuses.length > 0 || f.from !== '' || f.to !== '' || f.externalId.trim() !== '' || f.tradeId.trim() !== '' || f.webhookFailed;
+  return (
+    f.statuses.length > 0 ||
+    f.from !== '' ||
+    f.to !== '' ||
+    f.externalId.trim() !== '' ||
+    f.tradeId.trim() !== '' ||
+    f.webhookFailed
+  );
 }
 
 export function TradeFiltersBar() {
@@ -27,7 +34,9 @@ export function TradeFiltersBar() {
               className={`status-chip ${on ? 'on' : ''}`}
               style={{ '--status-color': STATUS_COLORS[status] } as CSSProperties}
               aria-pressed={on}
-              onClick={() => setTradeFilters({ statuses: on ? f.statuses.filter((x) => x !== status) : [...f.statuses, status] })}
+              onClick={() =>
+                setTradeFilters({ statuses: on ? f.statuses.filter((x) => x !== status) : [...f.statuses, status] })
+              }
             >
               <span className="status-dot" aria-hidden="true" />
               {STATUS_LABELS[status]}
@@ -62,9 +71,19 @@ export function TradeFiltersBar() {
         onChange={(e) => setTradeFilters({ tradeId: e.target.value })}
       />
       <label className="check">
-        <input type="checkbox" checked={f.webhookFailed} onChange={(e) => setTradeFilters({ webhookFailed: e.target.checked })} /> Webhook failed
+        <input
+          type="checkbox"
+          checked={f.webhookFailed}
+          onChange={(e) => setTradeFilters({ webhookFailed: e.target.checked })}
+        />{' '}
+        Webhook failed
       </label>
-      <button type="button" className="btn ghost sm" disabled={!tradeFiltersActive(f)} onClick={() => resetTradeFilters(EMPTY_TRADE_FILTERS)}>
+      <button
+        type="button"
+        className="btn ghost sm"
+        disabled={!tradeFiltersActive(f)}
+        onClick={() => resetTradeFilters(EMPTY_TRADE_FILTERS)}
+      >
         Clear
       </button>
     </div>

@@ -52,7 +52,13 @@ export function TradesScreen() {
               New activity — back to newest
             </button>
           ) : null}
-          <button type="button" className="btn" onClick={() => void loadTrades()} aria-label="Reload trades" title="Reload">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void loadTrades()}
+            aria-label="Reload trades"
+            title="Reload"
+          >
             <Icon name="refresh" size={14} />
           </button>
           <button type="button" className="btn" onClick={() => void exportTradesCsv()}>
@@ -63,7 +69,14 @@ export function TradesScreen() {
       <OfflineBanner />
       <div className="tabs" role="tablist" aria-label="Trade lists">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={`tab ${tab === t.id ? 'on' : ''}`} onClick={() => setTradesTab(t.id)}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            className={`tab ${tab === t.id ? 'on' : ''}`}
+            onClick={() => setTradesTab(t.id)}
+          >
             {t.label}
             {t.id === 'active' && activeTrades > 0 ? <span className="tab-count num">{activeTrades}</span> : null}
           </button>
@@ -74,7 +87,14 @@ export function TradesScreen() {
         <div className="split-main">
           <TradesTable compact={detailOpen} />
           <footer className="table-foot">
-            <Pager offset={offset} limit={limit} total={total} sizes={TRADE_PAGE_SIZES} busy={status === 'loading'} onChange={(o, l) => setTradesPage(o, l)} />
+            <Pager
+              offset={offset}
+              limit={limit}
+              total={total}
+              sizes={TRADE_PAGE_SIZES}
+              busy={status === 'loading'}
+              onChange={(o, l) => setTradesPage(o, l)}
+            />
           </footer>
         </div>
         <TradeDetailPanel />

@@ -77,7 +77,15 @@ export function TradesTable({ compact }: { compact: boolean }) {
   if (ids.length === 0) {
     if (status === 'error') {
       empty = (
-        <EmptyState title="Could not load trades" tone="error" action={<button type="button" className="btn" onClick={() => void loadTrades()}>Retry</button>}>
+        <EmptyState
+          title="Could not load trades"
+          tone="error"
+          action={
+            <button type="button" className="btn" onClick={() => void loadTrades()}>
+              Retry
+            </button>
+          }
+        >
           {error}
         </EmptyState>
       );
@@ -85,7 +93,14 @@ export function TradesTable({ compact }: { compact: boolean }) {
       empty = <EmptyState title="Loading trades…" tone="loading" />;
     } else if (filtered) {
       empty = (
-        <EmptyState title="No trades match these filters" action={<button type="button" className="btn" onClick={() => resetTradeFilters(EMPTY_TRADE_FILTERS)}>Clear filters</button>}>
+        <EmptyState
+          title="No trades match these filters"
+          action={
+            <button type="button" className="btn" onClick={() => resetTradeFilters(EMPTY_TRADE_FILTERS)}>
+              Clear filters
+            </button>
+          }
+        >
           Try a wider date range or fewer statuses.
         </EmptyState>
       );

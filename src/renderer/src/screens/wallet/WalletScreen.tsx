@@ -49,7 +49,9 @@ function BalanceCards() {
   if (!balance) {
     return (
       <div className="cards">
-        <EmptyState title="No balance yet">Connect an account in Settings; the balance arrives with the first sync.</EmptyState>
+        <EmptyState title="No balance yet">
+          Connect an account in Settings; the balance arrives with the first sync.
+        </EmptyState>
       </div>
     );
   }
@@ -71,7 +73,9 @@ function BalanceCards() {
       <div className="card">
         <div className="card-label">Credit limit</div>
         <Money cents={balance.credit_limit} className="card-value" />
-        <div className="card-foot muted small">{balance.credit_limit > 0 ? 'Granted by an administrator' : 'No credit granted'}</div>
+        <div className="card-foot muted small">
+          {balance.credit_limit > 0 ? 'Granted by an administrator' : 'No credit granted'}
+        </div>
       </div>
     </div>
   );
@@ -79,9 +83,16 @@ function BalanceCards() {
 
 function BalanceChart() {
   const series = useStore((s) => s.wallet.series);
-  if (series.status === 'error') return <div className="notice error">Could not load the balance series: {series.error}</div>;
+  if (series.status === 'error')
+    return <div className="notice error">Could not load the balance series: {series.error}</div>;
   if (series.points.length === 0) {
-    return <div className="chart-empty muted">{series.status === 'loading' || series.status === 'idle' ? 'Loading balance history…' : 'No balance changes in this range yet'}</div>;
+    return (
+      <div className="chart-empty muted">
+        {series.status === 'loading' || series.status === 'idle'
+          ? 'Loading balance history…'
+          : 'No balance changes in this range yet'}
+      </div>
+    );
   }
   const first = series.points[0] as BalancePoint;
   const last = series.points[series.points.length - 1] as BalancePoint;
@@ -102,7 +113,9 @@ function BalanceChart() {
         <span className="muted">
           {series.points.length} change{series.points.length === 1 ? '' : 's'} in range
         </span>
-        <span className={`num ${change > 0 ? 'pos' : change < 0 ? 'neg' : 'muted'}`}>{formatSignedCents(change)} over the range</span>
+        <span className={`num ${change > 0 ? 'pos' : change < 0 ? 'neg' : 'muted'}`}>
+          {formatSignedCents(change)} over the range
+        </span>
       </div>
     </>
   );
@@ -131,14 +144,27 @@ function LedgerFilters() {
           );
         })}
       </div>
-      <input aria-label="Trade ID" placeholder="Trade ID (or its start)" className="id-input" maxLength={128} spellCheck={false} value={f.tradeId} onChange={(e) => setLedgerFilters({ tradeId: e.target.value })} />
+      <input
+        aria-label="Trade ID"
+        placeholder="Trade ID (or its start)"
+        className="id-input"
+        maxLength={128}
+        spellCheck={false}
+        value={f.tradeId}
+        onChange={(e) => setLedgerFilters({ tradeId: e.target.value })}
+      />
       <div className="filter-group" role="group" aria-label="Created between">
         <span className="filter-label">From</span>
         <DateInput label="From date" value={f.from} onChange={(day) => setLedgerFilters({ from: day })} />
         <span className="filter-label">to</span>
         <DateInput label="To date" value={f.to} onChange={(day) => setLedgerFilters({ to: day })} />
       </div>
-      <button type="button" className="btn ghost sm" disabled={!active} onClick={() => setLedgerFilters(EMPTY_LEDGER_FILTERS)}>
+      <button
+        type="button"
+        className="btn ghost sm"
+        disabled={!active}
+        onClick={() => setLedgerFilters(EMPTY_LEDGER_FILTERS)}
+      >
         Clear
       </button>
     </div>
@@ -151,21 +177,42 @@ function LedgerTable() {
   const status = useStore((s) => s.wallet.list.status);
   const error = useStore((s) => s.wallet.list.error);
   const filters = useStore((s) => s.wallet.filters);
-  const filtered = filters.types.length > 0 || filters.tradeId.trim() !== '' || filters.from !== '' || filters.to !== '';
+  const filtered =
+    filters.types.length > 0 || filters.tradeId.trim() !== '' || filters.from !== '' || filters.to !== '';
   let empty = null;
   if (ids.length === 0) {
     if (status === 'error')
       empty = (
-        <EmptyState title="Could not load the ledger" tone="error" action={<button type="button" className="btn" onClick={() => void loadLedger()}>Retry</button>}>
+        <EmptyState
+          title="Could not load the ledger"
+          tone="error"
+          action={
+            <button type="button" className="btn" onClick={() => void loadLedger()}>
+              Retry
+            </button>
+          }
+        >
           {error}
         </EmptyState>
       );
     else if (status !== 'ready') empty = <EmptyState title="Loading the ledger…" tone="loading" />;
     else if (filtered)
       empty = (
-        <EmptyState title="No transactions match these filters" action={<button type="button" className="btn" onClick={() => setLedgerFilters(EMPTY_LEDGER_FILTERS)}>Clear filters</button>} />
+        <EmptyState
+          title="No transactions match these filters"
+          action={
+            <button type="button" className="btn" onClick={() => setLedgerFilters(EMPTY_LEDGER_FILTERS)}>
+              Clear filters
+            </button>
+          }
+        />
       );
-    else empty = <EmptyState title="No transactions yet">Top-ups, buys, refunds and freezes appear here as they happen.</EmptyState>;
+    else
+      empty = (
+        <EmptyState title="No transactions yet">
+          Top-ups, buys, refunds and freezes appear here as they happen.
+        </EmptyState>
+      );
   }
   return (
     <div className={`table-wrap ${status === 'loading' && ids.length > 0 ? 'refreshing' : ''}`}>
@@ -221,19 +268,29 @@ function LedgerTable() {
                 <td className="right">
                   <Money cents={row.balanceAfter} />
                 </td>
-                <td className="note-cell" title={[row.market_hash_name, row.phase, row.note].filter(Boolean).join(' · ')}>
+                <td
+                  className="note-cell"
+                  title={[row.market_hash_name, row.phase, row.note].filter(Boolean).join(' · ')}
+                >
                   {row.market_hash_name ? (
                     <div className="ellipsis">
                       {row.market_hash_name}
                       {row.phase ? <span className="muted"> · {row.phase}</span> : null}
                     </div>
                   ) : null}
-                  {row.note ? <div className={`ellipsis ${row.market_hash_name ? 'muted small' : 'muted'}`}>{row.note}</div> : null}
+                  {row.note ? (
+                    <div className={`ellipsis ${row.market_hash_name ? 'muted small' : 'muted'}`}>{row.note}</div>
+                  ) : null}
                   {!row.market_hash_name && !row.note ? <span className="muted">—</span> : null}
                 </td>
                 <td className="mono small">
                   {row.tradeId ? (
-                    <button type="button" className="link-btn mono" onClick={() => navigate('trades', row.tradeId)} title={`Open trade ${row.tradeId}`}>
+                    <button
+                      type="button"
+                      className="link-btn mono"
+                      onClick={() => navigate('trades', row.tradeId)}
+                      title={`Open trade ${row.tradeId}`}
+                    >
                       {row.tradeId.length > 12 ? `${row.tradeId.slice(0, 10)}…` : row.tradeId}
                     </button>
                   ) : (
@@ -286,7 +343,14 @@ export function WalletScreen() {
       <div className="split-main">
         <LedgerTable />
         <footer className="table-foot">
-          <Pager offset={offset} limit={limit} total={total} sizes={[25, 50, 100, 200]} busy={status === 'loading'} onChange={(o, l) => setLedgerPage(o, l)} />
+          <Pager
+            offset={offset}
+            limit={limit}
+            total={total}
+            sizes={[25, 50, 100, 200]}
+            busy={status === 'loading'}
+            onChange={(o, l) => setLedgerPage(o, l)}
+          />
         </footer>
       </div>
     </div>

@@ -10,8 +10,17 @@ import { toast } from './ui';
 export async function loadAlerts(): Promise<void> {
   update('alerts', (a) => ({ ...a, status: a.status === 'ready' ? 'ready' : 'loading', error: null }));
   try {
-    const [rules, firings, skips] = await Promise.all([unwrap(api().alerts.rules({})), unwrap(api().alerts.firings({})), unwrap(api().alerts.skips({}))]);
-    update('alerts', (a) => ({ ...mergeFirings(withRules(a, rules), firings, true), skips, status: 'ready', error: null }));
+    const [rules, firings, skips] = await Promise.all([
+      unwrap(api().alerts.rules({})),
+      unwrap(api().alerts.firings({})),
+      unwrap(api().alerts.skips({})),
+    ]);
+    update('alerts', (a) => ({
+      ...mergeFirings(withRules(a, rules), firings, true),
+      skips,
+      status: 'ready',
+      error: null,
+    }));
   } catch (error) {
     update('alerts', (a) => ({ ...a, status: 'error', error: errorMessage(error) }));
   }
@@ -57,7 +66,8 @@ export async function setAutoBuyStopped(stopped: boolean): Promise<void> {
   await updateSettings({ autoBuyStopped: stopped }); // says so itself when the engine refuses
   if ((getState().settings.settings?.autoBuyStopped === true) !== stopped) return;
   if (stopped) toast('warn', 'All auto-buy stopped', 'No auto-buy request is sent until you resume it.');
-  else toast('success', 'Auto-buy resumed', 'Rules buy again within their caps, the daily budget and the balance floor.');
+  else
+    toast('success', 'Auto-buy resumed', 'Rules buy again within their caps, the daily budget and the balance floor.');
 }
 
 export function stopAllAutoBuy(): void {

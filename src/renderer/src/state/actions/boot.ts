@@ -111,12 +111,14 @@ function onBridgeChange(state: Parameters<typeof withBridgeState>[1]): void {
   else if (before.bridge === 'lost' || before.bridge === 'expired') resyncAfterGap();
 }
 
-const skippedToday = (status: AutoBuyStatus | null) => status?.rules.reduce((sum, rule) => sum + rule.skippedToday, 0) ?? 0;
+const skippedToday = (status: AutoBuyStatus | null) =>
+  status?.rules.reduce((sum, rule) => sum + rule.skippedToday, 0) ?? 0;
 
 function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState): void {
   const items = batch.items;
   // The first sync (or a new account) sets when this cache started watching the market.
-  if ((batch.catalog && after.catalog.baselineListedAt === null && batch.catalog.totalItems > 0) || items?.invalidated) void loadAgeBaseline();
+  if ((batch.catalog && after.catalog.baselineListedAt === null && batch.catalog.totalItems > 0) || items?.invalidated)
+    void loadAgeBaseline();
   if (items) {
     // Items that left sale fade in place (no row jumps under the pointer); a refresh, a scroll or a filter drops them.
     const detailId = after.catalog.detail.id;
@@ -130,7 +132,12 @@ function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState):
   if (batch.ledgerChanged && after.ui.screen === 'wallet') scheduleWalletReload();
   if (batch.firings?.some((f) => f.autoBuy !== null) && after.ui.screen === 'alerts') scheduleAlertsReload();
   // A new skip is folded into its rule's line for the day: read the lines again.
-  if (batch.autoBuy && after.ui.screen === 'alerts' && skippedToday(batch.autoBuy) !== skippedToday(before.alerts.autoBuy)) scheduleAlertsReload();
+  if (
+    batch.autoBuy &&
+    after.ui.screen === 'alerts' &&
+    skippedToday(batch.autoBuy) !== skippedToday(before.alerts.autoBuy)
+  )
+    scheduleAlertsReload();
   if (batch.notifications && batch.notifications.length > 0) {
     const settings = after.settings.settings;
     if (after.conn.host === 'web') raiseWebNotifications(batch.notifications);
@@ -158,4 +165,3 @@ export async function requestWebNotifications(): Promise<NotificationPermission 
   if (!webNotificationsSupported()) return 'unsupported';
   return window.Notification.requestPermission();
 }
-

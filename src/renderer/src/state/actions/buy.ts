@@ -49,7 +49,10 @@ export async function checkBuyByName(input: BuyByNameInput): Promise<NameCheck> 
       return { candidate: null, warnings: [{ code: 'no-local-match', message }] };
     }
     // None in the phase: the name may well be right, and the phase the thing to change.
-    const otherPhases = input.phase === undefined ? [] : [...new Set((await cachedListings(input.market_hash_name, null)).map((row) => row.phase ?? 'no phase'))];
+    const otherPhases =
+      input.phase === undefined
+        ? []
+        : [...new Set((await cachedListings(input.market_hash_name, null)).map((row) => row.phase ?? 'no phase'))];
     const message =
       otherPhases.length > 0
         ? `No listing of this name in ${input.phase} in the local catalog; it is on sale in ${otherPhases.join(', ')}: choose one of those, or Any phase.`
@@ -62,8 +65,19 @@ export async function checkBuyByName(input: BuyByNameInput): Promise<NameCheck> 
 
 /** The local catalog's listings of exactly this name (and phase, unless null), cheapest first. */
 async function cachedListings(name: string, phase: string | null): Promise<CatalogRow[]> {
-  const page = await unwrap(api().catalog.query({ search: nameSearchText(name), phase, sort: 'price', direction: 'asc', offset: 0, limit: 400 }));
-  return page.rows.filter((row) => nameKey(row.market_hash_name) === nameKey(name) && (phase === null || row.phase === phase));
+  const page = await unwrap(
+    api().catalog.query({
+      search: nameSearchText(name),
+      phase,
+      sort: 'price',
+      direction: 'asc',
+      offset: 0,
+      limit: 400,
+    }),
+  );
+  return page.rows.filter(
+    (row) => nameKey(row.market_hash_name) === nameKey(name) && (phase === null || row.phase === phase),
+  );
 }
 
 function remember(input: BuyByIdInput | BuyByNameInput) {

@@ -1,5 +1,11 @@
 import type { CatalogFilters, CatalogSort } from '../../lib/catalogQuery';
-import { EMPTY_FILTERS, filtersForSort, nextSort, withFilterEdit, type CatalogSortColumn } from '../../lib/catalogQuery';
+import {
+  EMPTY_FILTERS,
+  filtersForSort,
+  nextSort,
+  withFilterEdit,
+  type CatalogSortColumn,
+} from '../../lib/catalogQuery';
 import type { CatalogQuery } from '../../../../shared/ipc/contract';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
@@ -167,7 +173,15 @@ export function openDetail(itemId: number, soon = false): void {
   update('catalog', (c) =>
     c.detail.id === itemId && c.detail.status !== 'error'
       ? c
-      : { ...c, detail: { id: itemId, status: 'loading', data: c.detail.data?.item.itemId === itemId ? c.detail.data : null, error: null } },
+      : {
+          ...c,
+          detail: {
+            id: itemId,
+            status: 'loading',
+            data: c.detail.data?.item.itemId === itemId ? c.detail.data : null,
+            error: null,
+          },
+        },
   );
   if (detailTimer !== null) clearTimeout(detailTimer);
   detailTimer = setTimeout(() => void loadDetail(itemId), soon ? 120 : 0);
@@ -179,14 +193,18 @@ export function openSelectedDetail(): void {
 }
 
 export function closeDetail(): void {
-  update('catalog', (c) => (c.detail.id === null ? c : { ...c, detail: { id: null, status: 'idle', data: null, error: null } }));
+  update('catalog', (c) =>
+    c.detail.id === null ? c : { ...c, detail: { id: null, status: 'idle', data: null, error: null } },
+  );
 }
 
 export async function loadDetail(itemId: number): Promise<void> {
   try {
     const data = await unwrap(api().catalog.item({ itemId }));
     update('catalog', (c) =>
-      c.detail.id !== itemId ? c : { ...c, detail: { id: itemId, status: data ? 'ready' : 'missing', data, error: null } },
+      c.detail.id !== itemId
+        ? c
+        : { ...c, detail: { id: itemId, status: data ? 'ready' : 'missing', data, error: null } },
     );
   } catch (error) {
     update('catalog', (c) =>

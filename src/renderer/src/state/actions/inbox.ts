@@ -12,9 +12,17 @@ export async function loadNotifications(): Promise<void> {
   update('inbox', (s) => ({ ...s, status: 'loading', error: null }));
   try {
     const page = await unwrap(api().notifications.list({ ...filters, limit }));
-    update('inbox', (s) => (JSON.stringify({ filters: s.filters, limit: s.limit }) !== key ? s : { ...s, page, unread: page.unread, status: 'ready' }));
+    update('inbox', (s) =>
+      JSON.stringify({ filters: s.filters, limit: s.limit }) !== key
+        ? s
+        : { ...s, page, unread: page.unread, status: 'ready' },
+    );
   } catch (error) {
-    update('inbox', (s) => (JSON.stringify({ filters: s.filters, limit: s.limit }) !== key ? s : { ...s, status: 'error', error: errorMessage(error) }));
+    update('inbox', (s) =>
+      JSON.stringify({ filters: s.filters, limit: s.limit }) !== key
+        ? s
+        : { ...s, status: 'error', error: errorMessage(error) },
+    );
   }
 }
 
@@ -41,7 +49,9 @@ async function markRead(input: NotificationMarkRead, what: string): Promise<void
 }
 
 export function markNotificationsRead(ids: string[]): Promise<void> {
-  return ids.length === 0 ? Promise.resolve() : markRead({ ids: ids.slice(0, 1000) }, ids.length === 1 ? 'the notification' : 'the notifications');
+  return ids.length === 0
+    ? Promise.resolve()
+    : markRead({ ids: ids.slice(0, 1000) }, ids.length === 1 ? 'the notification' : 'the notifications');
 }
 
 export function markAllNotificationsRead(): Promise<void> {

@@ -27,7 +27,9 @@ export function searchNamed(name: string): SavedSearch | undefined {
 /** Saves the catalog's current filters and sort under `name`; `replaceId` replaces that search's query. Throws with the engine's message. */
 export async function saveCurrentSearch(name: string, replaceId?: string): Promise<SavedSearch> {
   const { filters, sort } = getState().catalog;
-  const saved = await unwrap(api().searches.save({ ...(replaceId ? { id: replaceId } : {}), name, query: queryOfForm(filters, sort) }));
+  const saved = await unwrap(
+    api().searches.save({ ...(replaceId ? { id: replaceId } : {}), name, query: queryOfForm(filters, sort) }),
+  );
   update('searches', (s) => ({ ...s, list: withSearchChanges(s.list, { saved: [saved], deleted: [] }) }));
   return saved;
 }
@@ -54,12 +56,17 @@ export function openSearch(search: SavedSearch): void {
   const { filters, sort, notShown } = formOfQuery(search.query);
   update('catalog', (c) => withQuery(c, filters, sort));
   navigate('catalog');
-  if (notShown.length > 0) toast('warn', `“${search.name}” opened without some filters`, `This screen cannot show: ${notShown.join(', ')}.`);
+  if (notShown.length > 0)
+    toast('warn', `“${search.name}” opened without some filters`, `This screen cannot show: ${notShown.join(', ')}.`);
 }
 
 /** Creates the alert rule a watch of this search is (see watchOf); throws with the engine's message. */
 export async function createWatch(input: Parameters<typeof saveRule>[0]): Promise<void> {
   const rule = await saveRule(input);
   navigate('alerts');
-  toast('success', 'Watch created', `“${rule.name}” notifies on new matching listings. Edit the rule to switch on auto-buy.`);
+  toast(
+    'success',
+    'Watch created',
+    `“${rule.name}” notifies on new matching listings. Edit the rule to switch on auto-buy.`,
+  );
 }

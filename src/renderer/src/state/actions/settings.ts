@@ -37,7 +37,11 @@ export async function saveRecipient(input: RecipientInput): Promise<Recipient> {
 export async function deleteRecipient(id: string): Promise<void> {
   try {
     await unwrap(api().recipients.delete({ id }));
-    update('settings', (s) => ({ ...s, recipients: without(s.recipients, id), recipientOrder: s.recipientOrder.filter((r) => r !== id) }));
+    update('settings', (s) => ({
+      ...s,
+      recipients: without(s.recipients, id),
+      recipientOrder: s.recipientOrder.filter((r) => r !== id),
+    }));
   } catch (error) {
     toast('error', 'Could not delete the recipient', errorMessage(error));
   }

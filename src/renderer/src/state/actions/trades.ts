@@ -1,7 +1,14 @@
 import { debounced } from '../../lib/debounce';
 import { downloadText, safeCsvFilename } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
-import { receiveTradePage, type TradeFilters, tradeQueryKey, type TradesTab, toTradeQuery, withDetailTrade } from '../slices/trades';
+import {
+  receiveTradePage,
+  type TradeFilters,
+  tradeQueryKey,
+  type TradesTab,
+  toTradeQuery,
+  withDetailTrade,
+} from '../slices/trades';
 import { getState, update } from '../store';
 import { toast } from './ui';
 

@@ -25,7 +25,9 @@ export async function loadSeries(): Promise<void> {
   update('wallet', (w) => ({ ...w, series: { ...w.series, status: 'loading', error: null, key } }));
   try {
     const points = await unwrap(api().wallet.balanceSeries(query));
-    update('wallet', (w) => (w.series.key !== key ? w : { ...w, series: { points, status: 'ready', error: null, key } }));
+    update('wallet', (w) =>
+      w.series.key !== key ? w : { ...w, series: { points, status: 'ready', error: null, key } },
+    );
   } catch (error) {
     update('wallet', (w) =>
       w.series.key !== key ? w : { ...w, series: { ...w.series, status: 'error', error: errorMessage(error) } },

@@ -29,10 +29,19 @@ function wanted(n: Notification, settings: NoticeSettings): boolean {
 }
 
 /** `maxNotices`: more groups fold into one summary (1 for a list the pacing held back). */
-export function planWebNotifications(list: readonly Notification[], settings: NoticeSettings | null, maxNotices = MAX_WEB_NOTIFICATIONS_PER_BATCH): WebNotice[] {
+export function planWebNotifications(
+  list: readonly Notification[],
+  settings: NoticeSettings | null,
+  maxNotices = MAX_WEB_NOTIFICATIONS_PER_BATCH,
+): WebNotice[] {
   const groups = groupBurst(settings ? list.filter((n) => wanted(n, settings)) : list);
   if (groups.length <= maxNotices) {
-    return groups.map((group) => ({ tag: group.members.length === 1 ? group.id : `group:${group.id}`, title: group.title, body: group.body, target: group.target }));
+    return groups.map((group) => ({
+      tag: group.members.length === 1 ? group.id : `group:${group.id}`,
+      title: group.title,
+      body: group.body,
+      target: group.target,
+    }));
   }
   const all = groups.flatMap((group) => group.members);
   const targets = new Set(all.map((n) => JSON.stringify(n.target)));
@@ -47,10 +56,13 @@ export function planWebNotifications(list: readonly Notification[], settings: No
 }
 
 /** Paced across batches like the desktop's (shared/notifications.ts BurstGate); the settings are read when they show. */
-const gate = new BurstGate<Notification>((list, paced) => show(planWebNotifications(list, getState().settings.settings, paced ? 1 : undefined)));
+const gate = new BurstGate<Notification>((list, paced) =>
+  show(planWebNotifications(list, getState().settings.settings, paced ? 1 : undefined)),
+);
 
 export function raiseWebNotifications(list: readonly Notification[]): void {
-  if (typeof window === 'undefined' || !('Notification' in window) || window.Notification.permission !== 'granted') return;
+  if (typeof window === 'undefined' || !('Notification' in window) || window.Notification.permission !== 'granted')
+    return;
   gate.offer(list);
 }
 

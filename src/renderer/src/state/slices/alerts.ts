@@ -64,6 +64,7 @@ export function mergeFirings(slice: AlertsSlice, firings: AlertFiring[], replace
   const map: Record<string, AlertFiring> = replace ? {} : { ...slice.firings };
   for (const f of firings) map[f.id] = f;
   const firingOrder = Object.keys(map).sort(byFiredAtDesc(map));
-  const selectedFiringId = slice.selectedFiringId !== null && map[slice.selectedFiringId] ? slice.selectedFiringId : null;
+  const selectedFiringId =
+    slice.selectedFiringId !== null && map[slice.selectedFiringId] ? slice.selectedFiringId : null;
   return { ...slice, firings: map, firingOrder, selectedFiringId };
 }

@@ -1,4 +1,11 @@
-import type { CatalogInfo, CatalogRow, ItemDetail, MarketStanding, NameMarket, Page } from '../../../../shared/ipc/models';
+import type {
+  CatalogInfo,
+  CatalogRow,
+  ItemDetail,
+  MarketStanding,
+  NameMarket,
+  Page,
+} from '../../../../shared/ipc/models';
 import type { EngineEventBatch } from '../../../../shared/ipc/events';
 import {
   type CatalogFilters,
@@ -187,7 +194,9 @@ function locateSelection(slice: CatalogSlice): CatalogSlice {
     if (slice.selectedIndex < 0) return slice;
     const index = clampSelection(slice.selectedIndex, slice.total);
     const id = rowIdAt(slice, index);
-    return id === undefined ? { ...slice, selectedIndex: index, anchorIndex: index } : { ...slice, selectedId: id, selectedIndex: index, anchorIndex: index };
+    return id === undefined
+      ? { ...slice, selectedIndex: index, anchorIndex: index }
+      : { ...slice, selectedId: id, selectedIndex: index, anchorIndex: index };
   }
   const index = indexOfId(slice, slice.selectedId, slice.selectedIndex >= 0 ? slice.selectedIndex : slice.anchorIndex);
   if (index === slice.selectedIndex) return slice;
@@ -195,7 +204,12 @@ function locateSelection(slice: CatalogSlice): CatalogSlice {
 }
 
 /** Pages (by index) that must be fetched to show rows first..last. */
-export function pagesToFetch(slice: CatalogSlice, first: number, last: number, inFlight: (index: number) => boolean): number[] {
+export function pagesToFetch(
+  slice: CatalogSlice,
+  first: number,
+  last: number,
+  inFlight: (index: number) => boolean,
+): number[] {
   if (last < first) {
     // Nothing on screen: page 0 still tells whether the query has (re)gained rows. Without
     // this an empty answer (a first run before the first sync) was never asked again.
@@ -291,7 +305,10 @@ export function pageFailed(slice: CatalogSlice, key: string, index: number, erro
   const old = slice.pages[index];
   return {
     ...slice,
-    pages: { ...slice.pages, [index]: { ids: old?.ids ?? [], status: 'error', generation: old?.generation ?? -1, error } },
+    pages: {
+      ...slice.pages,
+      [index]: { ids: old?.ids ?? [], status: 'error', generation: old?.generation ?? -1, error },
+    },
   };
 }
 
@@ -302,7 +319,11 @@ function repriced<M extends MarketStanding>(market: M | null, price: number): M 
 }
 
 /** A standing after its name's market moved: the new reference and counts, and its discount against them. */
-function remarketed<M extends MarketStanding>(market: M | null, moved: NameMarket | undefined, price: number): M | null {
+function remarketed<M extends MarketStanding>(
+  market: M | null,
+  moved: NameMarket | undefined,
+  price: number,
+): M | null {
   if (!market || !moved || moved.listings === 0) return market;
   const { reference } = moved;
   const discount = reference === null ? null : reference === 0 ? 0 : ((reference - price) / reference) * 100;
@@ -322,8 +343,11 @@ function withMarkets(slice: CatalogSlice, markets: readonly NameMarket[]): Catal
     rows[row.itemId] = { ...row, market };
   }
   const data = slice.detail.data;
-  const detailMarket = data ? remarketed(data.market, moved.get(marketKey(data.item.market_hash_name, data.item.phase)), data.item.price) : null;
-  const detail = data && detailMarket !== data.market ? { ...slice.detail, data: { ...data, market: detailMarket } } : slice.detail;
+  const detailMarket = data
+    ? remarketed(data.market, moved.get(marketKey(data.item.market_hash_name, data.item.phase)), data.item.price)
+    : null;
+  const detail =
+    data && detailMarket !== data.market ? { ...slice.detail, data: { ...data, market: detailMarket } } : slice.detail;
   return rows === slice.rows && detail === slice.detail ? slice : { ...slice, rows, detail };
 }
 
@@ -360,7 +384,12 @@ export function applyCatalogBatch(slice: CatalogSlice, batch: EngineEventBatch, 
     const dir = before === null || move.price === before ? null : move.price > before ? 'up' : 'down';
     if (row) {
       touchRows();
-      rows[move.itemId] = { ...row, price: move.price, lastMove: dir ?? row.lastMove, market: repriced(row.market, move.price) };
+      rows[move.itemId] = {
+        ...row,
+        price: move.price,
+        lastMove: dir ?? row.lastMove,
+        market: repriced(row.market, move.price),
+      };
       if (dir) {
         if (moves === next.moves) moves = { ...moves };
         moves[move.itemId] = { dir, seq: batch.seq, at: nowMs };

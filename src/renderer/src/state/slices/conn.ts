@@ -1,4 +1,10 @@
-import type { AccountSummary, AppSnapshot, ConnectionStatus, ProgressStatus, RateLimitStatus } from '../../../../shared/ipc/models';
+import type {
+  AccountSummary,
+  AppSnapshot,
+  ConnectionStatus,
+  ProgressStatus,
+  RateLimitStatus,
+} from '../../../../shared/ipc/models';
 import type { EngineEventBatch } from '../../../../shared/ipc/events';
 
 /**

@@ -65,8 +65,13 @@ function summaryToast(group: NotificationGroup): Toast {
  */
 export function toastsFromNotifications(list: Notification[]): Toast[] {
   const groups = groupBurst(list);
-  const ordered = [...groups.filter((g) => g.members[0]?.kind !== 'alert'), ...groups.filter((g) => g.members[0]?.kind === 'alert')];
-  return ordered.flatMap((group) => (group.members.length > MAX_ALERT_TOASTS ? [summaryToast(group)] : group.members.map(toastFromNotification)));
+  const ordered = [
+    ...groups.filter((g) => g.members[0]?.kind !== 'alert'),
+    ...groups.filter((g) => g.members[0]?.kind === 'alert'),
+  ];
+  return ordered.flatMap((group) =>
+    group.members.length > MAX_ALERT_TOASTS ? [summaryToast(group)] : group.members.map(toastFromNotification),
+  );
 }
 
 /** Newest last; the oldest drop when more than MAX_TOASTS stack up; an id shows once. */

@@ -9,7 +9,8 @@ export interface SearchesSlice {
 
 export const initialSearches: SearchesSlice = { list: [], status: 'idle' };
 
-const byName = (a: SavedSearch, b: SavedSearch) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id.localeCompare(b.id);
+const byName = (a: SavedSearch, b: SavedSearch) =>
+  a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id.localeCompare(b.id);
 
 /** The list with the engine's changes applied (a save replaces the search of its id), by name. */
 export function withSearchChanges(list: SavedSearch[], changes: SavedSearchChanges): SavedSearch[] {

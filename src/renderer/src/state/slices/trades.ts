@@ -16,7 +16,14 @@ export interface TradeFilters {
   webhookFailed: boolean;
 }
 
-export const EMPTY_TRADE_FILTERS: TradeFilters = { statuses: [], from: '', to: '', externalId: '', tradeId: '', webhookFailed: false };
+export const EMPTY_TRADE_FILTERS: TradeFilters = {
+  statuses: [],
+  from: '',
+  to: '',
+  externalId: '',
+  tradeId: '',
+  webhookFailed: false,
+};
 
 export interface ListState<Id> {
   ids: Id[];
@@ -90,7 +97,12 @@ export function tradeQueryKey(slice: Pick<TradesSlice, 'tab' | 'filters' | 'offs
 }
 
 /** byId reduced to the listed trades plus `keep` (the open detail), with `extra` records laid over. */
-export function heldTrades(slice: Pick<TradesSlice, 'byId'>, ids: readonly string[], keep: string | null, extra: readonly Trade[] = []): Record<string, Trade> {
+export function heldTrades(
+  slice: Pick<TradesSlice, 'byId'>,
+  ids: readonly string[],
+  keep: string | null,
+  extra: readonly Trade[] = [],
+): Record<string, Trade> {
   const byId: Record<string, Trade> = {};
   for (const id of ids) {
     const trade = slice.byId[id];
@@ -138,5 +150,11 @@ export function applyTradesBatch(slice: TradesSlice, trades: Trade[] | undefined
   if (finished.size === 0) return { ...slice, byId, stale, detail };
   const ids = slice.list.ids.filter((id) => !finished.has(id));
   const held = heldTrades({ byId }, ids, detail.id);
-  return { ...slice, byId: held, stale, detail, list: { ...slice.list, ids, total: Math.max(0, slice.list.total - finished.size) } };
+  return {
+    ...slice,
+    byId: held,
+    stale,
+    detail,
+    list: { ...slice.list, ids, total: Math.max(0, slice.list.total - finished.size) },
+  };
 }

@@ -20,7 +20,14 @@ export interface BuyByNamePrefill {
 }
 
 export type Dialog =
-  | { kind: 'buy'; itemId: number; row: Pick<CatalogRow, 'itemId' | 'assetId' | 'market_hash_name' | 'phase' | 'price' | 'float' | 'rarityColor' | 'img'> }
+  | {
+      kind: 'buy';
+      itemId: number;
+      row: Pick<
+        CatalogRow,
+        'itemId' | 'assetId' | 'market_hash_name' | 'phase' | 'price' | 'float' | 'rarityColor' | 'img'
+      >;
+    }
   | { kind: 'buyByName'; prefill: BuyByNamePrefill }
   /** `enabling`: switching an auto-buy rule on (the editor shows what it matches now first). */
   | { kind: 'rule'; ruleId: string | null; enabling?: boolean }
