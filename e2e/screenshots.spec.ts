@@ -1,6 +1,6 @@
 // Screenshots of every main screen at 1440×900, taken from the real app on the demo
-// sandbox (simulated market) after a few real interactions. Each is a test artifact and
-// is copied to docs/screenshots/<name>.png (the README shows catalog.png).
+// sandbox (simulated market) after a few real interactions. Each is a test artifact (test-results/); with
+// MERCHANT_DESK_SCREENSHOTS=1 it is also copied to docs/screenshots/<name>.png (the README shows catalog.png).
 import type { Locator, Page } from '@playwright/test';
 import {
   catalogGrid,

@@ -6,6 +6,8 @@ import { ROOT, type Stack } from './stack';
 
 export const TRADE_URL = 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234';
 export const SCREENSHOT_DIR = join(ROOT, 'docs', 'screenshots');
+/** The docs' screenshots are replaced only when asked: a plain test run leaves tracked files alone. */
+export const PUBLISH_SCREENSHOTS = process.env['MERCHANT_DESK_SCREENSHOTS'] === '1';
 
 /** Opens the web host's token URL (it answers with a cookie and a redirect) and waits for the shell. */
 export async function openApp(page: Page, stack: Pick<Stack, 'url'>, hash = ''): Promise<void> {
@@ -57,14 +59,14 @@ export async function goTo(
 }
 
 /**
- * Saves a screenshot as a test artifact (output dir + report attachment) and, with
- * `publish`, copies it to docs/screenshots/<name>.png.
+ * Saves a screenshot as a test artifact (under test-results/, attached to the report) and, with `publish` and
+ * MERCHANT_DESK_SCREENSHOTS=1, copies it to docs/screenshots/<name>.png.
  */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string, publish = false): Promise<string> {
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
   await testInfo.attach(name, { path, contentType: 'image/png' });
-  if (publish) {
+  if (publish && PUBLISH_SCREENSHOTS) {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     copyFileSync(path, join(SCREENSHOT_DIR, `${name}.png`));
   }

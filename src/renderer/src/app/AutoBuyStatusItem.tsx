@@ -2,7 +2,7 @@ import type { AutoBuyStatus } from '../../../shared/ipc/models';
 import { formatCents } from '../lib/format';
 import { SHORTCUT_HINTS } from '../lib/keyboard';
 import { setAutoBuyStopped, stopAllAutoBuy } from '../state/actions/alerts';
-import { navigate } from '../state/actions/ui';
+import { navigate } from '../state/actions/navigation';
 import { useStore } from '../state/store';
 
 /** "Spent today" in words: the total, of the budget when one is set. */

@@ -3,7 +3,7 @@ import { formatCents, formatDateTime, formatSignedCents } from '../lib/format';
 import { writePref } from '../lib/persist';
 import { STATUS_LABELS } from '../lib/status';
 import { AWAY_DISMISSED_PREF, visibleAwaySummary } from '../state/slices/away';
-import { openTarget, navigate } from '../state/actions/ui';
+import { openTarget, navigate } from '../state/actions/navigation';
 import { update, useStore } from '../state/store';
 
 function tradeLine(trades: { status: TradeStatus; count: number; total: number }[]): string {

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { Dialog } from '../components/Dialog';
 import { rankByQuery } from '../lib/fuzzy';
-import { closeDialog } from '../state/actions/ui';
+import { closeDialog } from '../state/actions/dialogs';
 import { buildCommands, type Command } from './commands';
 
 export function CommandPalette() {

@@ -1,7 +1,7 @@
 import { Icon } from '../components/Icon';
 import { Money } from '../components/Money';
 import { formatDateTime } from '../lib/format';
-import { togglePalette } from '../state/actions/ui';
+import { togglePalette } from '../state/actions/dialogs';
 import { balanceIsLive } from '../state/slices/wallet';
 import { SCREENS } from '../state/slices/ui';
 import { useStore } from '../state/store';

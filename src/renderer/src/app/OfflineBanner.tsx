@@ -2,7 +2,7 @@ import { Countdown, TimeAgo } from '../components/TimeAgo';
 import { detailWithoutDelay, nextAttemptAt } from '../lib/connectionDetail';
 import { formatDateTime } from '../lib/format';
 import { retryConnectionNow } from '../state/actions/connection';
-import { navigate, openApiKeyField } from '../state/actions/ui';
+import { navigate, openApiKeyField } from '../state/actions/navigation';
 import { useStore } from '../state/store';
 
 /** Says plainly when what is on screen is not live. */

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { SavedSearch } from '../../../shared/ipc/contract';
 import { deleteSearch, openSearch } from '../state/actions/searches';
-import { openDialog } from '../state/actions/ui';
+import { openDialog } from '../state/actions/dialogs';
 import { useStore } from '../state/store';
 
 /** One saved search in the sidebar: its name opens it; "⋯" shows watch, rename and delete (Esc hides them). */

@@ -2,7 +2,7 @@ import type { ProgressStatus, RateLimitStatus } from '../../../shared/ipc/models
 import { Countdown } from '../components/TimeAgo';
 import { detailWithoutDelay, nextAttemptAt } from '../lib/connectionDetail';
 import { formatInt } from '../lib/format';
-import { navigate } from '../state/actions/ui';
+import { navigate } from '../state/actions/navigation';
 import { useStore } from '../state/store';
 import { AutoBuyStatusItem } from './AutoBuyStatusItem';
 import { BRIDGE_EXPIRED_TEXT, BRIDGE_LOST_TEXT } from './BridgeBanner';

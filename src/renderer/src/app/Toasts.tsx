@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { dismissToast, navigate, openTarget } from '../state/actions/ui';
+import { dismissToast } from '../state/actions/toast';
+import { navigate, openTarget } from '../state/actions/navigation';
 import type { Toast } from '../state/slices/notes';
 import { useStore } from '../state/store';
 

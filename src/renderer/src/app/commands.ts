@@ -21,9 +21,12 @@ import {
 import { retryConnectionNow } from '../state/actions/connection';
 import { openSearch } from '../state/actions/searches';
 import { markAllNotificationsRead } from '../state/actions/inbox';
-import { connectDemoSandbox, switchToSavedAccount, updateSettings } from '../state/actions/settings';
+import { connectDemoSandbox, switchToSavedAccount } from '../state/actions/account';
+import { updateSettings } from '../state/actions/settings';
 import { exportTradesCsv, setTradesTab } from '../state/actions/trades';
-import { closeDialog, focusSearch, navigate, openDialog, toast, togglePalette } from '../state/actions/ui';
+import { closeDialog, openDialog, togglePalette } from '../state/actions/dialogs';
+import { focusSearch, navigate } from '../state/actions/navigation';
+import { toast } from '../state/actions/toast';
 import { exportLedgerCsv } from '../state/actions/wallet';
 import { gridMetrics } from '../screens/catalog/CatalogGrid';
 import { getState } from '../state/store';

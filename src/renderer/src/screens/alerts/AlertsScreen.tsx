@@ -17,7 +17,8 @@ import {
   setRuleEnabled,
 } from '../../state/actions/alerts';
 import { updateSettings } from '../../state/actions/settings';
-import { openDialog, openTarget } from '../../state/actions/ui';
+import { openDialog } from '../../state/actions/dialogs';
+import { openTarget } from '../../state/actions/navigation';
 import { useStore } from '../../state/store';
 import { AutoBuyPanel, dryRunText, SkipLines } from './AutoBuyPanel';
 

@@ -11,7 +11,9 @@ import { CatalogFilters } from '../catalog/CatalogFilters';
 import { type FilterEdit, FilterEditContext } from '../catalog/filterEdit';
 import { previewRule, saveRule } from '../../state/actions/alerts';
 import type { AutoBuyPreview } from '../../../../shared/ipc/models';
-import { closeDialog, navigate, toast } from '../../state/actions/ui';
+import { closeDialog } from '../../state/actions/dialogs';
+import { navigate } from '../../state/actions/navigation';
+import { toast } from '../../state/actions/toast';
 import { getState, useStore } from '../../state/store';
 import { EMPTY_RULE_FORM, formFromRule, type RuleForm, ruleInput, ruleProblems } from './ruleForm';
 

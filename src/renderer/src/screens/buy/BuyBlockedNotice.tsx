@@ -1,5 +1,5 @@
 import type { ConnectionState } from '../../../../shared/ipc/models';
-import { openApiKeyField } from '../../state/actions/ui';
+import { openApiKeyField } from '../../state/actions/navigation';
 import { useStore } from '../../state/store';
 
 /** Why a buy cannot go out now, from the account and the connection the engine reports; null when it can. */

@@ -9,7 +9,7 @@ import { centsToInput, formatDurationSeconds } from '../../lib/format';
 import { errorMessage } from '../../lib/ipc';
 import { KNOWN_PHASES } from '../../lib/rarity';
 import { buyByName, checkBuyByName, type NameCheck } from '../../state/actions/buy';
-import { closeDialog } from '../../state/actions/ui';
+import { closeDialog } from '../../state/actions/dialogs';
 import type { Dialog as DialogState } from '../../state/slices/ui';
 import { BuyBlockedNotice, useBuyBlockedReason } from './BuyBlockedNotice';
 import { BuyFailureView } from './BuyFailureView';

@@ -8,7 +8,7 @@ import { Money } from '../../components/Money';
 import { formatCents, formatDurationSeconds, formatFloat } from '../../lib/format';
 import { errorMessage } from '../../lib/ipc';
 import { buyById, checkBuy } from '../../state/actions/buy';
-import { closeDialog } from '../../state/actions/ui';
+import { closeDialog } from '../../state/actions/dialogs';
 import type { Dialog as DialogState } from '../../state/slices/ui';
 import { useStore } from '../../state/store';
 import { BuyBlockedNotice, useBuyBlockedReason } from './BuyBlockedNotice';

@@ -1,4 +1,5 @@
-import { openDialog, toast } from '../../state/actions/ui';
+import { openDialog } from '../../state/actions/dialogs';
+import { toast } from '../../state/actions/toast';
 import { selectedRow } from '../../state/slices/catalog';
 import type { BuyByNamePrefill } from '../../state/slices/ui';
 import { getState } from '../../state/store';

@@ -4,7 +4,7 @@ import { useNow } from '../../lib/clock';
 import { formatCents, formatInt, formatRelative, formatTime } from '../../lib/format';
 import { openBuyByName } from '../buy/open';
 import { refreshCatalog, softRefresh } from '../../state/actions/catalog';
-import { openDialog } from '../../state/actions/ui';
+import { openDialog } from '../../state/actions/dialogs';
 import { useStore } from '../../state/store';
 
 function LastUpdate() {

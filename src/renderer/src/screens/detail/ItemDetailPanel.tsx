@@ -9,7 +9,7 @@ import type { CatalogRow, ItemDetail } from '../../../../shared/ipc/models';
 import { DASH, formatCents, formatDateTime, formatDiscount, formatFloat, formatInt } from '../../lib/format';
 import { rarityColor, rarityName } from '../../lib/rarity';
 import { closeDetail, loadDetail } from '../../state/actions/catalog';
-import { toast } from '../../state/actions/ui';
+import { toast } from '../../state/actions/toast';
 import { useStore } from '../../state/store';
 import { openBuyForSelected } from '../buy/open';
 import { PriceFlash } from '../catalog/PriceFlash';

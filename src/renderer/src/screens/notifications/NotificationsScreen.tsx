@@ -18,7 +18,7 @@ import {
   setNotificationFilters,
   showMoreNotifications,
 } from '../../state/actions/inbox';
-import { openTarget } from '../../state/actions/ui';
+import { openTarget } from '../../state/actions/navigation';
 import { toggled } from '../../state/slices/inbox';
 import { useStore } from '../../state/store';
 

@@ -6,7 +6,8 @@ import { errorMessage } from '../../lib/ipc';
 import { filterSummary } from '../../lib/filterSummary';
 import { watchOf } from '../../lib/savedSearch';
 import { createWatch, renameSearch, saveCurrentSearch, searchNamed } from '../../state/actions/searches';
-import { closeDialog, toast } from '../../state/actions/ui';
+import { closeDialog } from '../../state/actions/dialogs';
+import { toast } from '../../state/actions/toast';
 import { useStore } from '../../state/store';
 
 /** The contract's SAVED_SEARCH_NAME_MAX (the contract's module brings zod, which stays out of the renderer). */

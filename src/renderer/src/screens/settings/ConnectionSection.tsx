@@ -6,8 +6,9 @@ import type { AccountSummary, ConnectionTestResult, SavedAccount } from '../../.
 import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
 import { errorMessage } from '../../lib/ipc';
-import { configureAccount, connectDemoSandbox, switchToSavedAccount, testAccount } from '../../state/actions/settings';
-import { API_KEY_FIELD_ID, toast } from '../../state/actions/ui';
+import { configureAccount, connectDemoSandbox, switchToSavedAccount, testAccount } from '../../state/actions/account';
+import { API_KEY_FIELD_ID } from '../../state/actions/navigation';
+import { toast } from '../../state/actions/toast';
 import { useStore } from '../../state/store';
 import { connectionLabel } from '../../app/connectionLabels';
 

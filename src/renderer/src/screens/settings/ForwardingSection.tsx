@@ -3,7 +3,7 @@ import { forwardHost, parseForwardUrl } from '../../../../shared/forwardUrl';
 import { Field } from '../../components/Field';
 import { formatDateTime } from '../../lib/format';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
-import { toast } from '../../state/actions/ui';
+import { toast } from '../../state/actions/toast';
 import { update, useStore } from '../../state/store';
 
 type ForwardCategory = 'trade' | 'alert' | 'auto-buy' | 'connection';

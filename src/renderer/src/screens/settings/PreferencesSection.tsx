@@ -3,7 +3,7 @@ import type { TradeStatus } from '../../../../shared/api';
 import { FILTER_STATUSES, STATUS_COLORS, STATUS_LABELS } from '../../lib/status';
 import { requestWebNotifications, webNotificationPermission } from '../../state/actions/boot';
 import { updateSettings } from '../../state/actions/settings';
-import { toast } from '../../state/actions/ui';
+import { toast } from '../../state/actions/toast';
 import { useStore } from '../../state/store';
 
 function WebNotifications() {

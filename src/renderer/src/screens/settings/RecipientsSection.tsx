@@ -6,7 +6,7 @@ import { formatDateTime } from '../../lib/format';
 import { errorMessage } from '../../lib/ipc';
 import { tradeUrlProblem } from '../../lib/tradeUrlHint';
 import { deleteRecipient, saveRecipient } from '../../state/actions/settings';
-import { toast } from '../../state/actions/ui';
+import { toast } from '../../state/actions/toast';
 import { useStore } from '../../state/store';
 
 function RecipientRow({

@@ -10,7 +10,8 @@ import { useNow } from '../../lib/clock';
 import { DASH, formatDateTime, formatFloat } from '../../lib/format';
 import { STATUS_COLORS, STATUS_LABELS, STATUS_MEANINGS } from '../../lib/status';
 import { loadTradeDetail } from '../../state/actions/trades';
-import { navigate, toast } from '../../state/actions/ui';
+import { navigate } from '../../state/actions/navigation';
+import { toast } from '../../state/actions/toast';
 import { useStore } from '../../state/store';
 
 function Fact({

@@ -6,7 +6,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { TimeAgo } from '../../components/TimeAgo';
 import { formatDateTime, shortId } from '../../lib/format';
 import { loadTrades, resetTradeFilters } from '../../state/actions/trades';
-import { navigate } from '../../state/actions/ui';
+import { navigate } from '../../state/actions/navigation';
 import { EMPTY_TRADE_FILTERS } from '../../state/slices/trades';
 import { useStore } from '../../state/store';
 import { tradeFiltersActive } from './TradeFiltersBar';

@@ -11,7 +11,7 @@ import { TimeAgo } from '../../components/TimeAgo';
 import { formatCents, formatDateTime, formatDollarsShort, formatSignedCents } from '../../lib/format';
 import type { BalancePoint } from '../../../../shared/ipc/models';
 import { exportLedgerCsv, loadLedger, loadWallet, setLedgerFilters, setLedgerPage } from '../../state/actions/wallet';
-import { navigate } from '../../state/actions/ui';
+import { navigate } from '../../state/actions/navigation';
 import { balanceIsLive, EMPTY_LEDGER_FILTERS } from '../../state/slices/wallet';
 import { useStore } from '../../state/store';
 

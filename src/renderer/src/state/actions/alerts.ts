@@ -5,7 +5,7 @@ import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { mergeFirings, moveFiringSelection, removeRule, upsertRule, withRules } from '../slices/alerts';
 import { getState, update } from '../store';
 import { updateSettings } from './settings';
-import { toast } from './ui';
+import { toast } from './toast';
 
 export async function loadAlerts(): Promise<void> {
   update('alerts', (a) => ({ ...a, status: a.status === 'ready' ? 'ready' : 'loading', error: null }));

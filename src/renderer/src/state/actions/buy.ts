@@ -4,7 +4,9 @@ import { nameKey, nameSearchText } from '../../../../shared/itemNames';
 import { formatCents } from '../../lib/format';
 import { api, unwrap } from '../../lib/ipc';
 import { writePref } from '../../lib/persist';
-import { closeDialog, navigate, toast } from './ui';
+import { closeDialog } from './dialogs';
+import { navigate } from './navigation';
+import { toast } from './toast';
 import { selectTrade } from './trades';
 
 export async function checkBuy(input: BuyByIdInput): Promise<BuyWarning[]> {

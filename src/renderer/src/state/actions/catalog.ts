@@ -24,7 +24,7 @@ import {
   withSelectionAt,
 } from '../slices/catalog';
 import { getState, update } from '../store';
-import { toast } from './ui';
+import { toast } from './toast';
 
 const inFlight = new Set<string>();
 const flightKey = (key: string, generation: number, index: number) => `${generation}|${index}|${key}`;

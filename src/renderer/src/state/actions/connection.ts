@@ -1,5 +1,5 @@
 import { api, errorMessage, unwrap } from '../../lib/ipc';
-import { toast } from './ui';
+import { toast } from './toast';
 
 /** "Retry now": the engine reconnects the feed and reconciles at once, instead of at its next backed-off attempt. */
 export async function retryConnectionNow(): Promise<void> {

@@ -3,7 +3,7 @@ import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { INBOX_PAGE, type InboxFilters } from '../slices/inbox';
 import { getState, update } from '../store';
-import { toast } from './ui';
+import { toast } from './toast';
 
 /** Reads the notification centre's list for the filters on screen. */
 export async function loadNotifications(): Promise<void> {

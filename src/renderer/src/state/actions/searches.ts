@@ -5,7 +5,8 @@ import { withQuery } from '../slices/catalog';
 import { withSearchChanges } from '../slices/searches';
 import { getState, update } from '../store';
 import { saveRule } from './alerts';
-import { navigate, toast } from './ui';
+import { navigate } from './navigation';
+import { toast } from './toast';
 
 export async function loadSearches(): Promise<void> {
   update('searches', (s) => ({ ...s, status: s.status === 'ready' ? 'ready' : 'loading' }));

@@ -10,7 +10,7 @@ import {
   withDetailTrade,
 } from '../slices/trades';
 import { getState, update } from '../store';
-import { toast } from './ui';
+import { toast } from './toast';
 
 export async function loadTrades(): Promise<void> {
   const slice = getState().trades;

@@ -3,7 +3,7 @@ import { downloadText, safeCsvFilename } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { type LedgerFilters, ledgerQueryKey, receiveLedgerPage, seriesQuery, toLedgerQuery } from '../slices/wallet';
 import { getState, update } from '../store';
-import { toast } from './ui';
+import { toast } from './toast';
 
 export async function loadLedger(): Promise<void> {
   const slice = getState().wallet;

@@ -1,7 +1,7 @@
 import type { AppSettings, Notification } from '../../../../shared/ipc/models';
 import { BurstGate, countedTitle, groupBurst, tradeStatusOfNotification } from '../../../../shared/notifications';
 import { getState } from '../store';
-import { openTarget } from './ui';
+import { openTarget } from './navigation';
 
 /**
  * Browser notifications (the web host; Electron's main raises native ones through

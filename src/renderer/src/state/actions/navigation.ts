@@ -1,21 +1,9 @@
 import type { Notification } from '../../../../shared/ipc/models';
-import { dismissToast as dismiss, pushToasts, type ToastTone } from '../slices/notes';
-import { type Dialog, type Screen, screenFromHash } from '../slices/ui';
-import { getState, update, useStore } from '../store';
+import { type Screen, screenFromHash } from '../slices/ui';
+import { getState, update } from '../store';
 import { openDetail } from './catalog';
+import { closeDialog } from './dialogs';
 import { selectTrade } from './trades';
-
-let toastSeq = 0;
-
-export function toast(tone: ToastTone, title: string, body = '', target: Notification['target'] = null): void {
-  toastSeq += 1;
-  const id = `local-${toastSeq}`;
-  update('notes', (n) => pushToasts(n, [{ id, tone, title, body, target, at: new Date().toISOString() }]));
-}
-
-export function dismissToast(id: string): void {
-  update('notes', (n) => dismiss(n, id));
-}
 
 /** Go to a screen (the hash is the source of truth, so Back works). */
 export function navigate(screen: Screen, sub: string | null = null): void {
@@ -33,21 +21,6 @@ export function syncFromHash(): void {
     if (sub && open !== sub) selectTrade(sub);
     else if (!sub && open) selectTrade(null);
   }
-}
-
-export function openDialog(dialog: Dialog): void {
-  useStore.setState((s) => ({ ui: { ...s.ui, dialog } }));
-}
-
-export function closeDialog(): void {
-  if (getState().ui.dialog === null) return;
-  useStore.setState((s) => ({ ui: { ...s.ui, dialog: null } }));
-}
-
-export function togglePalette(): void {
-  const open = getState().ui.dialog?.kind === 'palette';
-  if (open) closeDialog();
-  else if (getState().ui.dialog === null) openDialog({ kind: 'palette' });
 }
 
 /** What clicking a notification opens. */
