@@ -98,30 +98,52 @@ const noCrossLayerImport = {
   },
 };
 
-// The account session (src/main/core/engine/session.ts) composes single-job parts that share one context and
-// never import each other: where two parts seem to need each other, the composer is missing a step.
-const SESSION_PARTS_DIR = path.join(SRC, 'main', 'core', 'engine', 'session');
-const SESSION_PARTS = ['liveItems', 'tradeSync', 'walletSync', 'catalogScheduler'];
-const sessionPartOf = (file) =>
-  path.dirname(file) === SESSION_PARTS_DIR
-    ? SESSION_PARTS.find((part) => path.basename(file).replace(/\.tsx?$/, '') === part)
-    : undefined;
+// Parts composed by one file share a context and never import each other (nor does the context import a part):
+// where two parts seem to need each other, the composer is missing a step. The account session
+// (src/main/core/engine/session.ts) composes its parts; the Electron shell's entry (src/main/index.ts) the files
+// beside it.
+const PART_GROUPS = [
+  {
+    kind: 'Session part',
+    composer: 'the session',
+    dir: path.join(SRC, 'main', 'core', 'engine', 'session'),
+    context: 'sessionContext',
+    parts: ['liveItems', 'tradeSync', 'walletSync', 'catalogScheduler'],
+  },
+  {
+    kind: 'Shell part',
+    composer: 'src/main/index.ts',
+    dir: path.join(SRC, 'main'),
+    context: 'shellContext',
+    parts: ['window', 'rendererRecovery', 'tray', 'notifications', 'ipc', 'quit', 'security', 'singleInstance'],
+  },
+];
+/** The group and the part (or the group's context) a file is, if any. */
+const partOf = (file) => {
+  const group = PART_GROUPS.find(({ dir }) => path.dirname(file) === dir);
+  const name = path.basename(file).replace(/\.tsx?$/, '');
+  return group && (group.parts.includes(name) || group.context === name) ? { group, part: name } : undefined;
+};
 
 /** @type {import('eslint').Rule.RuleModule} */
-const noImportBetweenSessionParts = {
+const noImportBetweenParts = {
   meta: {
     type: 'problem',
     schema: [],
-    messages: { part: 'Session part {{from}} must not import the part {{to}}: the session sequences them.' },
+    messages: { part: '{{kind}} {{from}} must not import the part {{to}}: {{composer}} sequences them.' },
   },
   create(context) {
-    const from = sessionPartOf(context.filename);
+    const from = partOf(context.filename);
     if (!from) return {};
     const check = (node) => {
       const source = node?.value;
       if (typeof source !== 'string' || !source.startsWith('.')) return;
-      const to = sessionPartOf(path.resolve(path.dirname(context.filename), source));
-      if (to && to !== from) context.report({ node, messageId: 'part', data: { from, to } });
+      const to = partOf(path.resolve(path.dirname(context.filename), source));
+      if (to && to.group === from.group && to.part !== from.part && to.part !== to.group.context) {
+        const { composer } = from.group;
+        const kind = from.part === from.group.context ? 'The context' : from.group.kind;
+        context.report({ node, messageId: 'part', data: { kind, from: from.part, to: to.part, composer } });
+      }
     };
     return {
       ImportDeclaration: (n) => check(n.source),
@@ -195,7 +217,7 @@ export default defineConfig(
       layering: {
         rules: {
           'no-cross-layer-import': noCrossLayerImport,
-          'no-import-between-session-parts': noImportBetweenSessionParts,
+          'no-import-between-parts': noImportBetweenParts,
           'no-engine-import-from-parts': noEngineImportFromParts,
         },
       },
@@ -205,7 +227,7 @@ export default defineConfig(
       '@typescript-eslint/consistent-type-imports': ['warn', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'layering/no-cross-layer-import': 'error',
-      'layering/no-import-between-session-parts': 'error',
+      'layering/no-import-between-parts': 'error',
       'layering/no-engine-import-from-parts': 'error',
     },
   },

@@ -29,7 +29,7 @@ function electronBinary(): string | null {
 
 const binary = electronBinary();
 
-/** What src/main/index.ts puts on globalThis when MERCHANT_DESK_TEST is set. */
+/** What the shell (src/main/shellContext.ts, src/main/tray.ts) puts on globalThis when MERCHANT_DESK_TEST is set. */
 interface TestHook {
   notifications: {
     id: string;

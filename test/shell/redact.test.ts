@@ -109,7 +109,7 @@ describe('describeError / errorMessage', () => {
   });
 });
 
-describe('the shell log with the scrubber in front (as src/main/index.ts wires it)', () => {
+describe('the shell log with the scrubber in front (as src/main/shellContext.ts wires it)', () => {
   it('never writes a remembered key, even inside a stack trace', () => {
     const lines: string[] = [];
     const scrubber = new SecretScrubber();

@@ -79,10 +79,8 @@ describe('layering lint rules', () => {
 
   it('keeps the session parts from importing each other: the session sequences them', async () => {
     const part = 'src/main/core/engine/session/tradeSync.ts';
-    expect(await ruleIds("export * from './walletSync';\n", part)).toContain(
-      'layering/no-import-between-session-parts',
-    );
-    expect(await ruleIds("export * from './liveItems';\n", part)).toContain('layering/no-import-between-session-parts');
+    expect(await ruleIds("export * from './walletSync';\n", part)).toContain('layering/no-import-between-parts');
+    expect(await ruleIds("export * from './liveItems';\n", part)).toContain('layering/no-import-between-parts');
     // The shared context and helpers, and the composer's import of every part, stay allowed.
     expect(await ruleIds("export * from './sessionContext';\nexport * from './async';\n", part)).toEqual([]);
     expect(await ruleIds("export * from './session/tradeSync';\n", 'src/main/core/engine/session.ts')).toEqual([]);

@@ -2,7 +2,7 @@ import type { ConnectionState } from '../../shared/ipc';
 
 /**
  * What the tray shows, from the engine's state: tooltip, badge and menu. Plain
- * data; `src/main/index.ts` turns it into a Tray tooltip and a Menu.
+ * data; `src/main/tray.ts` turns it into a Tray tooltip and a Menu.
  */
 
 export interface TrayState {
