@@ -154,6 +154,40 @@ const noImportBetweenParts = {
   },
 };
 
+// The engine's folders depend one way: engine/ composes alerts/, buy/ and notify/, which depend on small interfaces
+// (a buying account, hooks of their own) and never on the engine: no import cycle between them.
+const CORE_DIR = path.join(SRC, 'main', 'core');
+const ENGINE_USERS = ['alerts', 'buy', 'notify'];
+const coreFolderOf = (file) => path.relative(CORE_DIR, file).split(path.sep)[0];
+
+/** @type {import('eslint').Rule.RuleModule} */
+const noEngineImportFromParts = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      engine: 'src/main/core/{{from}} must not import the engine ({{source}}): depend on a small interface instead.',
+    },
+  },
+  create(context) {
+    const from = coreFolderOf(context.filename);
+    if (!ENGINE_USERS.includes(from) || /\.test\.tsx?$/.test(context.filename)) return {};
+    const check = (node) => {
+      const source = node?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.resolve(path.dirname(context.filename), source);
+      if (target.startsWith(CORE_DIR + path.sep) && coreFolderOf(target) === 'engine')
+        context.report({ node, messageId: 'engine', data: { from, source } });
+    };
+    return {
+      ImportDeclaration: (n) => check(n.source),
+      ExportNamedDeclaration: (n) => check(n.source),
+      ExportAllDeclaration: (n) => check(n.source),
+      ImportExpression: (n) => check(n.source),
+    };
+  },
+};
+
 // Node-side code shares a tsconfig (lib DOM, for e2e/renderer tests) so guard browser globals here.
 const BROWSER_GLOBALS = ['window', 'document', 'localStorage', 'sessionStorage'].map((name) => ({
   name,
@@ -184,6 +218,7 @@ export default defineConfig(
         rules: {
           'no-cross-layer-import': noCrossLayerImport,
           'no-import-between-parts': noImportBetweenParts,
+          'no-engine-import-from-parts': noEngineImportFromParts,
         },
       },
     },
@@ -193,6 +228,7 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'layering/no-cross-layer-import': 'error',
       'layering/no-import-between-parts': 'error',
+      'layering/no-engine-import-from-parts': 'error',
     },
   },
   {

@@ -76,4 +76,23 @@ describe('layering lint rules', () => {
     // Main-side code keeps its schemas.
     expect(await ruleIds(value('../../../shared/api'), 'src/main/core/x/y.ts')).toEqual([]);
   });
+
+  it('keeps the session parts from importing each other: the session sequences them', async () => {
+    const part = 'src/main/core/engine/session/tradeSync.ts';
+    expect(await ruleIds("export * from './walletSync';\n", part)).toContain('layering/no-import-between-parts');
+    expect(await ruleIds("export * from './liveItems';\n", part)).toContain('layering/no-import-between-parts');
+    // The shared context and helpers, and the composer's import of every part, stay allowed.
+    expect(await ruleIds("export * from './sessionContext';\nexport * from './async';\n", part)).toEqual([]);
+    expect(await ruleIds("export * from './session/tradeSync';\n", 'src/main/core/engine/session.ts')).toEqual([]);
+  });
+
+  it('keeps alerts, buy and notify off the engine: they depend on small interfaces', async () => {
+    for (const folder of ['alerts', 'buy', 'notify']) {
+      expect(await ruleIds("export * from '../engine/session';\n", `src/main/core/${folder}/x.ts`)).toContain(
+        'layering/no-engine-import-from-parts',
+      );
+    }
+    expect(await ruleIds("export * from '../buy/buyingAccount';\n", 'src/main/core/alerts/x.ts')).toEqual([]);
+    expect(await ruleIds("export * from '../alerts/alertService';\n", 'src/main/core/engine/x.ts')).toEqual([]);
+  });
 });

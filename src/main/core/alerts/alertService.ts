@@ -3,7 +3,7 @@ import type { AlertRule, AppSettings, AutoBuyPreview, AutoBuySkipLine, AutoBuySt
 import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import type { BuyService } from '../buy/buyService';
-import type { AccountSession } from '../engine/session';
+import type { BuyingAccount } from '../buy/buyingAccount';
 import type { EventBatcher } from '../events/batcher';
 import { EngineError } from '../ipc/engineService';
 import type { ParsedAlertRuleInput } from '../store/types';
@@ -73,7 +73,7 @@ export class AlertService {
   private resolving: Promise<void> | null = null;
 
   constructor(
-    private readonly session: () => AccountSession | null,
+    private readonly account: () => BuyingAccount | null,
     private readonly buying: BuyService,
     private readonly events: EventBatcher,
     private readonly settings: () => AppSettings,
@@ -81,37 +81,37 @@ export class AlertService {
   ) {
     this.guard = new AutoBuyGuard(
       settings,
-      () => this.session()?.balance ?? null,
+      () => this.account()?.balance ?? null,
       () => {
-        const session = this.session();
-        if (!session) return Promise.reject(new Error('no account session'));
-        return session.client.getBalance();
+        const account = this.account();
+        if (!account) return Promise.reject(new Error('no account account'));
+        return account.client.getBalance();
       },
       log,
     );
   }
 
   async reload(): Promise<AlertRule[]> {
-    const session = this.session();
-    if (!session) {
+    const account = this.account();
+    if (!account) {
       this.rules = [];
       this.live = [];
       this.guard.reset();
       return [];
     }
-    this.rules = await session.store.listAlertRules();
+    this.rules = await account.store.listAlertRules();
     this.live = this.rules.filter((rule) => rule.enabled).map(compileRule);
-    this.fired = new Set(await session.store.firingKeys());
+    this.fired = new Set(await account.store.firingKeys());
     this.recipients = new Map(
-      (await session.store.listRecipients()).map((recipient) => [recipient.id, recipient.tradeUrl]),
+      (await account.store.listRecipients()).map((recipient) => [recipient.id, recipient.tradeUrl]),
     );
-    this.baseline = new Set(await session.store.autoBuyBaseline());
+    this.baseline = new Set(await account.store.autoBuyBaseline());
     for (const rule of this.rules) this.ruleNames.set(rule.id, rule.name);
     const day = utcDayStart(Date.now());
-    const rows = await session.store.autoBuyDay(toUtcIso(day));
+    const rows = await account.store.autoBuyDay(toUtcIso(day));
     if (!this.guard.isOpen) {
       // Once per account, before its first auto-buy: from then on the guard keeps the count itself.
-      const unresolved = await session.store.unresolvedAutoBuys();
+      const unresolved = await account.store.unresolvedAutoBuys();
       this.guard.open({
         day,
         boughtToday: new Map(rows.map((row) => [row.ruleId, row.spent])),
@@ -127,14 +127,14 @@ export class AlertService {
     }
     this.guard.loadSkips(day, new Map(rows.map((row) => [row.ruleId, row.skipped])));
     // Auto-buys waiting for a rate slot whose rule no longer buys them are dropped now.
-    session.limiter.review();
+    account.limiter.review();
     this.publishStatus();
     return this.rules;
   }
 
   /** Settings changed: stop-all, pause, budget and floor hold the next match, and auto-buys waiting for a rate slot now. */
   settingsChanged(): void {
-    this.session()?.limiter.review();
+    this.account()?.limiter.review();
     this.publishStatus();
   }
 
@@ -151,11 +151,11 @@ export class AlertService {
    * auto-buy rule arms it: by default ("only new listings") nothing on sale now is bought.
    */
   async saveRule(input: ParsedAlertRuleInput): Promise<AlertRule> {
-    const session = this.requireSession();
+    const account = this.requireAccount();
     const problem = autoBuyRuleProblem(input);
     if (problem) throw new EngineError('invalid_input', problem);
-    const rule = await session.store.saveAlertRule(input);
-    if (rule.enabled) await armAutoBuy(session.store, rule, input.existingListings);
+    const rule = await account.store.saveAlertRule(input);
+    if (rule.enabled) await armAutoBuy(account.store, rule, input.existingListings);
     await this.reload();
     void this.evaluateCatalog().catch((error: unknown) => this.log(`alerts: ${String(error)}`));
     return rule;
@@ -163,7 +163,7 @@ export class AlertService {
 
   /** Re-arming forgets the rule's firings so the same items can fire again; auto-buy buys only new listings unless 'buy'. */
   async rearm(id: string, existing: 'skip' | 'buy'): Promise<AlertRule | null> {
-    const store = this.requireSession().store;
+    const store = this.requireAccount().store;
     await store.deleteFiringsForRule(id);
     const rule = await store.setAlertRuleEnabled(id, true);
     if (rule) await armAutoBuy(store, rule, existing);
@@ -174,12 +174,12 @@ export class AlertService {
   }
 
   async preview(input: ParsedAlertRuleInput): Promise<AutoBuyPreview> {
-    return previewMatches(this.requireSession().store, ruleOfInput(input));
+    return previewMatches(this.requireAccount().store, ruleOfInput(input));
   }
 
   async skips(): Promise<AutoBuySkipLine[]> {
-    const session = this.session();
-    return session ? foldSkipLines(await session.store.autoBuySkips()) : [];
+    const account = this.account();
+    return account ? foldSkipLines(await account.store.autoBuySkips()) : [];
   }
 
   /** Auto-buy today: spend per rule and in total, skips, budget, floor and stop-all. */
@@ -227,51 +227,55 @@ export class AlertService {
     this.events.push({ autoBuy: this.status() });
   }
 
-  private requireSession(): AccountSession {
-    const session = this.session();
-    if (!session)
+  private requireAccount(): BuyingAccount {
+    const account = this.account();
+    if (!account)
       throw new EngineError('unavailable', 'No account connected: configure one in Settings or use the demo sandbox');
-    return session;
+    return account;
   }
 
   /**
-   * Items from a frame (whole, before they are written), ids whose rows changed (looked up in the cache), or
-   * ids of items just written. A rule is decided from the item alone, at once; one that filters on the market
-   * standing (which a frame does not carry) is asked of the store once the change is written.
+   * The exception to evaluating after the write, kept for latency: the items of an item_upserted frame, before they
+   * are written, for auto-buy rules only (a buyer's race is won or lost in milliseconds; the write and a read would
+   * cost tens). Every rule, auto-buy's included, is evaluated again once the write is done (evaluateWritten), and a
+   * firing is stored once per rule, item and price, so nothing fires or buys twice.
    */
-  async evaluate(source: { items?: Item[]; itemIds?: number[]; writtenIds?: number[] }): Promise<void> {
-    if (this.live.length === 0) return;
-    const session = this.session();
-    if (!session) return;
-    let items = source.items ?? [];
-    if (source.itemIds && source.itemIds.length > 0)
-      items = items.concat(await session.store.findItemsByIds(source.itemIds));
+  async evaluateFrame(items: readonly Item[]): Promise<void> {
+    const autoBuyRules = this.live.filter((compiled) => compiled.rule.autoBuy.enabled && !compiled.needsStanding);
+    if (autoBuyRules.length === 0) return;
     for (const item of items) {
-      for (const compiled of this.live)
-        if (!compiled.needsStanding && compiled.test(item, null)) await this.fire(compiled.rule, item, true);
+      for (const compiled of autoBuyRules) if (compiled.test(item, null)) await this.fire(compiled.rule, item, true);
     }
-    const written = [...(source.itemIds ?? []), ...(source.writtenIds ?? [])];
-    if (written.length === 0) return;
+  }
+
+  /**
+   * The one evaluation path: the items the writer reports as written (new, changed or repriced), read from the cache.
+   * A rule is decided from the item alone; one that filters on the market standing (which only the store knows) is
+   * asked of the store.
+   */
+  async evaluateWritten(itemIds: readonly number[]): Promise<void> {
+    if (this.live.length === 0 || itemIds.length === 0) return;
+    const account = this.account();
+    if (!account) return;
+    const items = await account.store.findItemsByIds([...itemIds]);
     const byId = new Map(items.map((item) => [item.itemId, item]));
-    for (const { rule, needsStanding } of this.live) {
-      if (!needsStanding) continue;
-      const matched = await session.store.matchingItemIds(filtersOfRule(rule), written);
-      const unknown = matched.filter((itemId) => !byId.has(itemId));
-      if (unknown.length > 0)
-        for (const item of await session.store.findItemsByIds(unknown)) byId.set(item.itemId, item);
+    for (const compiled of this.live) {
+      const matched = compiled.needsStanding
+        ? await account.store.matchingItemIds(filtersOfRule(compiled.rule), [...itemIds])
+        : items.filter((item) => compiled.test(item, null)).map((item) => item.itemId);
       for (const itemId of matched) {
         const item = byId.get(itemId);
-        if (item) await this.fire(rule, item, true);
+        if (item) await this.fire(compiled.rule, item, true);
       }
     }
   }
 
   /** After a sync: each rule's cheapest matches in the whole cached catalog. */
   async evaluateCatalog(): Promise<void> {
-    const session = this.session();
-    if (!session) return;
+    const account = this.account();
+    if (!account) return;
     for (const rule of this.rules.filter((r) => r.enabled)) {
-      const page = await session.store.queryCatalog(
+      const page = await account.store.queryCatalog(
         catalogQueryOfRule(rule, { anyPrice: false, offset: 0, limit: SYNC_MATCH_LIMIT }),
       );
       let fired = 0;
@@ -297,18 +301,18 @@ export class AlertService {
   }
 
   private async fire(rule: AlertRule, item: Candidate, notifyEach: boolean): Promise<boolean> {
-    const session = this.session();
-    if (!session) return false;
+    const account = this.account();
+    if (!account) return false;
     const key = `${rule.id}:${item.itemId}:${item.price}`;
     if (this.fired.has(key)) return false;
     this.fired.add(key);
     const settings = this.settings();
     // Sent before the firing is stored: a buyer's race is won or lost in milliseconds.
-    const decision = this.autoBuy(session, rule, item, settings.alertsPaused);
+    const decision = this.autoBuy(account, rule, item, settings.alertsPaused);
     const buy = decision?.kind === 'buy' ? decision : null;
     // The request is written on the next tick (when node:http hands it its socket): store the firing after it.
     if (buy) await nextTick();
-    const firing = await session.store.recordFiring({
+    const firing = await account.store.recordFiring({
       ruleId: rule.id,
       ruleName: rule.name,
       itemId: item.itemId,
@@ -319,7 +323,7 @@ export class AlertService {
     });
     // Stored meanwhile by another path: no notification (an auto-buy already sent is idempotent by its order id).
     if (!firing) {
-      if (buy) await this.recordOutcome(session, rule, null, buy.outcome, buy.reservation);
+      if (buy) await this.recordOutcome(account, rule, null, buy.outcome, buy.reservation);
       return false;
     }
     if (decision?.kind === 'skip') {
@@ -332,7 +336,7 @@ export class AlertService {
       decision?.kind === 'dry-run' ? `would buy at ${formatCents(item.price)}` : `at ${formatCents(item.price)}`;
     this.events.push({
       firings: [firing],
-      unacknowledgedFirings: await session.store.unacknowledgedFiringCount(),
+      unacknowledgedFirings: await account.store.unacknowledgedFiringCount(),
       ...(notify
         ? {
             notifications: [
@@ -349,7 +353,7 @@ export class AlertService {
         : {}),
     });
     // The next match is decided without waiting for this answer (the guard has counted this buy already).
-    if (buy) void this.recordOutcome(session, rule, firing.id, buy.outcome, buy.reservation);
+    if (buy) void this.recordOutcome(account, rule, firing.id, buy.outcome, buy.reservation);
     return true;
   }
 
@@ -358,7 +362,7 @@ export class AlertService {
    * it in the guard. Should the store fail, its journal line stays: in flight at the next start, and looked up.
    */
   private async recordOutcome(
-    session: AccountSession,
+    account: BuyingAccount,
     rule: AlertRule,
     firingId: string | null,
     outcome: Promise<AutoBuyOutcome>,
@@ -369,7 +373,7 @@ export class AlertService {
     /** What the guard keeps of it: an order id bought earlier is not counted twice. */
     let kept: 'bought' | 'unknown' | 'not_bought' = state;
     try {
-      const settled = await session.store.settleAutoBuy({
+      const settled = await account.store.settleAutoBuy({
         ...record,
         state,
         tradeId,
@@ -382,12 +386,12 @@ export class AlertService {
         kept = 'not_bought';
         const message = `Already bought earlier (trade ${settled.earlier.tradeId ?? 'not known'}); not counted again`;
         if (firingId !== null)
-          firing = await session.store.setFiringAutoBuy(firingId, { tradeId: null, error: message });
+          firing = await account.store.setFiringAutoBuy(firingId, { tradeId: null, error: message });
       }
       if (firing)
         this.events.push({
           firings: [firing],
-          ...(heldBack ? { unacknowledgedFirings: await session.store.unacknowledgedFiringCount() } : {}),
+          ...(heldBack ? { unacknowledgedFirings: await account.store.unacknowledgedFiringCount() } : {}),
         });
     } catch (failure) {
       this.log(`auto-buy: could not record an outcome: ${(failure as Error).message}`);
@@ -410,18 +414,18 @@ export class AlertService {
   }
 
   private async runResolve(): Promise<void> {
-    const session = this.session();
-    if (!session?.live) return;
+    const account = this.account();
+    if (!account?.live) return;
     for (const reservation of this.guard.unresolved()) {
       const { token: _token, day: _day, ...record } = reservation;
       const { externalId } = record;
       let trade: Trade | null;
       try {
         trade =
-          (await session.client.tradeHistory({ externalId })).trades.find((t) => t.externalId === externalId) ?? null;
-        if (this.session() !== session) return;
-        if (trade) await session.upsertTrades([trade], 'reconcile');
-        const settled = await session.store.settleAutoBuy({
+          (await account.client.tradeHistory({ externalId })).trades.find((t) => t.externalId === externalId) ?? null;
+        if (this.account() !== account) return;
+        if (trade) await account.upsertTrades([trade], 'reconcile');
+        const settled = await account.store.settleAutoBuy({
           ...record,
           state: trade ? 'bought' : 'not_bought',
           tradeId: trade?.tradeId ?? null,
@@ -465,7 +469,7 @@ export class AlertService {
   }
 
   /** Decides at once what auto-buy does with a match; a buy's request leaves in this task. */
-  private autoBuy(session: AccountSession, rule: AlertRule, item: Candidate, paused: boolean): AutoBuyDecision | null {
+  private autoBuy(account: BuyingAccount, rule: AlertRule, item: Candidate, paused: boolean): AutoBuyDecision | null {
     if (!rule.autoBuy.enabled) return null;
     if (this.baseline.has(`${rule.id}:${item.itemId}`)) return { kind: 'skip', reason: ONLY_NEW_REASON };
     const verdict = this.guard.verdict(rule, item.price, paused);
@@ -478,18 +482,18 @@ export class AlertService {
     const record = { externalId, ruleId: rule.id, itemId: item.itemId, price: item.price, at: toUtcIso(Date.now()) };
     try {
       // Written before the request: a lost answer or a kill cannot make the app forget this buy.
-      session.store.journalAutoBuy(record);
+      account.store.journalAutoBuy(record);
     } catch (error) {
       return { kind: 'skip', reason: `it could not be recorded first (${(error as Error).message})` };
     }
     // Counted now, in the task that sends the request: a burst of matches cannot overshoot a cap, the budget or the floor.
     const reservation = this.guard.reserve(record);
-    return { kind: 'buy', outcome: this.send(session, rule, item, reservation), reservation };
+    return { kind: 'buy', outcome: this.send(account, rule, item, reservation), reservation };
   }
 
   /** Buys through the idempotent buy path; the guard rails are asked again right before the request is written. */
   private async send(
-    session: AccountSession,
+    account: BuyingAccount,
     rule: AlertRule,
     item: Candidate,
     reservation: Reservation,
@@ -508,7 +512,7 @@ export class AlertService {
         },
         // The order id is this buy's own: skip the cache look-up; should the server know it already (an earlier
         // attempt), its duplicate_external_id answer is looked up instead.
-        { cacheLookup: false, admit: () => (heldBack = this.admit(session, reservation)) },
+        { cacheLookup: false, admit: () => (heldBack = this.admit(account, reservation)) },
       );
       if (outcome.ok) {
         this.log(`auto-buy: rule ${rule.name} bought item ${item.itemId} for ${formatCents(item.price)}`);
@@ -526,8 +530,8 @@ export class AlertService {
   }
 
   /** The guard rails asked again right before an auto-buy's request is written: why not to send it, or null. */
-  private admit(session: AccountSession, reservation: Reservation): string | null {
-    if (this.session() !== session) return 'another account was opened before it was sent';
+  private admit(account: BuyingAccount, reservation: Reservation): string | null {
+    if (this.account() !== account) return 'another account was opened before it was sent';
     const rule = this.rules.find((candidate) => candidate.id === reservation.ruleId);
     if (!rule?.enabled || !rule.autoBuy.enabled || rule.autoBuy.dryRun === true)
       return 'the rule stopped auto-buying before it was sent';

@@ -16,7 +16,7 @@ import { nameSearchText, resolveName } from '../../../shared/itemNames';
 import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError } from '../api';
-import type { AccountSession } from '../engine/session';
+import type { BuyingAccount } from './buyingAccount';
 import { EngineError } from '../ipc/engineService';
 import { describeBuyFailure } from './failures';
 
@@ -100,15 +100,15 @@ export class BuyService {
   /** The same attempts by what they bought (orderKey), for a retry that comes without the order id. */
   private readonly unknownByOrder = new Map<string, { externalId: string; at: number }>();
 
-  constructor(private readonly session: () => AccountSession) {}
+  constructor(private readonly account: () => BuyingAccount) {}
 
   /** Warnings from what we know locally; the server's answer is not guessed. */
   async check(input: BuyByIdInput): Promise<BuyWarning[]> {
-    const session = this.session();
+    const account = this.account();
     const warnings: BuyWarning[] = [];
     const tradeUrl = await this.resolveRecipient(input.recipient);
     const owner = parseTradeUrl(tradeUrl)?.partner;
-    const active = await session.store.activeTrades();
+    const active = await account.store.activeTrades();
     if (owner) {
       const ownerActive = active.filter((t) => parseTradeUrl(t.tradeUrl)?.partner === owner).length;
       if (ownerActive >= MAX_ACTIVE_TRADES_PER_OWNER - 3) {
@@ -118,7 +118,7 @@ export class BuyService {
         });
       }
       const since = toUtcIso(Date.now() - PARTNER_BLOCK_WINDOW_MS);
-      const recent = await session.store.queryTrades({
+      const recent = await account.store.queryTrades({
         statuses: ['CANCELLED', 'EXPIRED'],
         activeOnly: false,
         from: since,
@@ -139,10 +139,10 @@ export class BuyService {
         });
       }
     }
-    const [item] = await session.store.findItemsByIds([input.itemId]);
+    const [item] = await account.store.findItemsByIds([input.itemId]);
     if (item?.steamId) {
       // Only what the cache still knows: items of our active trades (on sale no more, kept a while as sold).
-      const activeItems = await session.store.findItemsByIds(active.map((t) => t.itemId));
+      const activeItems = await account.store.findItemsByIds(active.map((t) => t.itemId));
       const sameHolder = activeItems.filter((i) => i.steamId === item.steamId).length;
       if (sameHolder >= MAX_ACTIVE_TRADES_PER_HOLDER - 1) {
         warnings.push({
@@ -151,7 +151,7 @@ export class BuyService {
         });
       }
     }
-    const available = session.balance ? session.balance.total_available : null;
+    const available = account.balance ? account.balance.total_available : null;
     if (available !== null && input.price > available) {
       warnings.push({
         code: 'low-funds',
@@ -159,7 +159,7 @@ export class BuyService {
       });
     }
     // An order id names one trade for good: one the cache already holds is said at review, not first at the refusal.
-    const used = input.externalId ? await session.store.findTradeByExternalId(input.externalId) : null;
+    const used = input.externalId ? await account.store.findTradeByExternalId(input.externalId) : null;
     if (used) {
       warnings.push({
         code: 'order-id-used',
@@ -184,7 +184,7 @@ export class BuyService {
   /** The cached listing's exact name that a typed name means (one match), else the name as typed. */
   private async canonicalName(typed: string): Promise<string> {
     try {
-      const page = await this.session().store.queryCatalog({ search: nameSearchText(typed), limit: 200 });
+      const page = await this.account().store.queryCatalog({ search: nameSearchText(typed), limit: 200 });
       return (
         resolveName(
           typed,
@@ -219,7 +219,7 @@ export class BuyService {
       order,
       input.price,
       input.itemId,
-      () => this.session().client.buy(body, admit ? { admit } : undefined),
+      () => this.account().client.buy(body, admit ? { admit } : undefined),
       options,
     );
   }
@@ -249,13 +249,13 @@ export class BuyService {
     const refused = firstFailedCheck(buyByNameRequestChecks, body);
     if (refused) return this.refuse(externalId, refused.code, refused.message, input.maxPrice);
     return this.send(externalId, order, input.maxPrice, input.itemId ?? null, () =>
-      this.session().client.buyByName(body),
+      this.account().client.buyByName(body),
     );
   }
 
   private async resolveRecipient(recipient: Recipient): Promise<string> {
     if ('tradeUrl' in recipient) return recipient.tradeUrl;
-    const saved = await this.session().store.getRecipient(recipient.recipientId);
+    const saved = await this.account().store.getRecipient(recipient.recipientId);
     if (!saved) throw new EngineError('not_found', `No saved recipient ${recipient.recipientId}`);
     return saved.tradeUrl;
   }
@@ -286,8 +286,8 @@ export class BuyService {
   }
 
   private refuse(externalId: string, code: string, message: string, price: number, retryable = false): Placement {
-    const session = this.session();
-    const available = session.balance ? session.balance.total_available : null;
+    const account = this.account();
+    const available = account.balance ? account.balance.total_available : null;
     return {
       outcome: { ok: false, externalId, failure: describeBuyFailure({ code, message, retryable, available, price }) },
       placed: false,
@@ -302,20 +302,20 @@ export class BuyService {
     request: () => Promise<BuyResult>,
     options: PlaceOptions = {},
   ): Promise<Placement> {
-    const session = this.session();
-    const available = session.balance?.total_available ?? null;
+    const account = this.account();
+    const available = account.balance?.total_available ?? null;
     if (available !== null && price > available && itemId !== null) {
       return this.refuse(externalId, 'insufficient_balance', 'Insufficient merchant balance', price);
     }
     const ours = this.unanswered.has(externalId);
     // One order id, one trade: an id we already hold a trade for is answered from the cache when it is
     // the same order (or our own unanswered attempt), and refused as a duplicate when it is not.
-    const known = options.cacheLookup === false ? null : await session.store.findTradeByExternalId(externalId);
+    const known = options.cacheLookup === false ? null : await account.store.findTradeByExternalId(externalId);
     if (known) return this.answerForExisting(externalId, order, known, ours, price);
     // The server asked us to wait (429 / 503): fail fast and say so, rather than wait silently in the limiter.
-    const backoffUntil = session.limiter.status().backoffUntil;
+    const backoffUntil = account.limiter.status().backoffUntil;
     if (backoffUntil) {
-      if (session.connection.state === 'maintenance') {
+      if (account.connection.state === 'maintenance') {
         return this.refuse(
           externalId,
           'maintenance',
@@ -353,7 +353,7 @@ export class BuyService {
     const found = await this.lookup(externalId, 1);
     const trade = (found.checked ? found.trade : null) ?? synthesizePending(result, itemId);
     await this.remember(trade);
-    session.walletChanged();
+    account.walletChanged();
     return { outcome: { ok: true, trade, externalId }, placed: true };
   }
 
@@ -365,7 +365,7 @@ export class BuyService {
     error: ApiRequestError,
     ours: boolean,
   ): Promise<Placement> {
-    const session = this.session();
+    const account = this.account();
     if (ours || error.code === 'duplicate_external_id') {
       // item_unavailable (the earlier attempt bought it) or duplicate_external_id (it holds the id): the
       // trade is found by the id, or the refusal is genuine.
@@ -388,9 +388,9 @@ export class BuyService {
       }
     }
     this.settled(externalId);
-    let failureAvailable = session.balance?.total_available ?? null;
+    let failureAvailable = account.balance?.total_available ?? null;
     if (error.code === 'insufficient_balance')
-      failureAvailable = (await session.refreshBalance())?.total_available ?? failureAvailable;
+      failureAvailable = (await account.refreshBalance())?.total_available ?? failureAvailable;
     return {
       outcome: {
         ok: false,
@@ -425,7 +425,7 @@ export class BuyService {
       if (ours) {
         this.settled(externalId);
         await this.remember(trade);
-        this.session().walletChanged();
+        this.account().walletChanged();
       }
       return { outcome: { ok: true, trade, externalId }, placed: ours };
     }
@@ -493,7 +493,7 @@ export class BuyService {
 
   private async remember(trade: Trade): Promise<void> {
     try {
-      await this.session().upsertTrades([trade], 'buy');
+      await this.account().upsertTrades([trade], 'buy');
     } catch {
       // The trade exists on the server whatever the cache says; the next reconcile stores it.
     }
@@ -504,7 +504,7 @@ export class BuyService {
     let last = 'no attempt';
     for (let attempt = 0; attempt < attempts; attempt++) {
       try {
-        const page = await this.session().client.tradeHistory({ externalId });
+        const page = await this.account().client.tradeHistory({ externalId });
         return { checked: true, trade: page.trades.find((t) => t.externalId === externalId) ?? null };
       } catch (error) {
         last = error instanceof Error ? error.message : String(error);

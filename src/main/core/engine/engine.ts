@@ -659,8 +659,10 @@ export class Engine implements EngineService {
               (summary) => this.reportAway(session, summary),
               this.log,
             ),
-            onItems: (source) =>
-              void this.alerts.evaluate(source).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
+            onFrameItems: (items) =>
+              void this.alerts.evaluateFrame(items).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
+            onItemsWritten: (itemIds) =>
+              void this.alerts.evaluateWritten(itemIds).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
             onCatalogSynced: () => {
               this.catalogEvaluation = this.alerts
                 .evaluateCatalog()

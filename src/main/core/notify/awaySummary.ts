@@ -2,8 +2,13 @@ import type { Trade, TradeStatus } from '../../../shared/api';
 import type { AwaySummary, Notification } from '../../../shared/ipc';
 import { formatSignedCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
-import type { SessionHooks } from '../engine/session';
 import type { LocalStore } from '../store';
+
+/** What the tracker hears from the account session (its hooks of the same names). */
+export interface AwayHooks {
+  onTradesStored(changed: readonly Trade[], newStatuses: readonly { tradeId: string; status: Trade['status'] }[]): void;
+  onFirstSync(): void;
+}
 
 /**
  * "While you were away": what the first sync after launch brought that the cache did not hold — trades that
@@ -80,7 +85,7 @@ export class AwayTracker {
     settled: () => Promise<void>,
     report: (summary: AwaySummary | null) => void,
     log: (line: string) => void,
-  ): Pick<SessionHooks, 'onTradesStored' | 'onFirstSync'> {
+  ): AwayHooks {
     return {
       onTradesStored: (changed, newStatuses) => this.tradesStored(changed, newStatuses),
       onFirstSync: () => {

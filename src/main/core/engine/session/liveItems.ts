@@ -69,8 +69,8 @@ export class LiveItems {
   ) {}
 
   onFrame(frame: ItemFrame): Promise<void> {
-    // Alerts (and auto-buy) see new listings at once; the cache write waits its turn.
-    if (frame.type === 'item_upserted') this.ctx.hooks.onItems({ items: frame.items });
+    // Auto-buy sees new listings at once (its exception, see AlertService.evaluateFrame); the write waits its turn.
+    if (frame.type === 'item_upserted') this.ctx.hooks.onFrameItems(frame.items);
     return this.writes.push(frame);
   }
 
@@ -93,7 +93,7 @@ export class LiveItems {
           const outcome = priceChangeOutcome(group.changes, entry.result.previous);
           if (outcome.prices.length > 0) {
             this.announce(entry.result.totals, { prices: outcome.prices });
-            this.ctx.hooks.onItems({ itemIds: outcome.prices.map((move) => move.itemId) });
+            this.ctx.hooks.onItemsWritten(outcome.prices.map((move) => move.itemId));
           }
           unknown.push(...outcome.unknown);
           break;
@@ -148,7 +148,7 @@ export class LiveItems {
   }
 
   private written(rows: readonly CatalogRow[]): void {
-    if (rows.length > 0) this.ctx.hooks.onItems({ writtenIds: rows.map((row) => row.itemId) });
+    if (rows.length > 0) this.ctx.hooks.onItemsWritten(rows.map((row) => row.itemId));
   }
 
   /** Items a price change named that the cache never held: fetched whole, 500 ids per request. */
@@ -159,7 +159,6 @@ export class LiveItems {
       const ids = itemIds.slice(i, i + SEARCH_IDS_PER_REQUEST);
       const found = await client.searchItems({ itemId: ids }, { signal: this.ctx.signal });
       if (found.items.length === 0) continue;
-      this.ctx.hooks.onItems({ items: found.items });
       const [written] = await this.ctx.store.applyItemChanges([{ kind: 'upserts', items: found.items }]);
       if (written?.kind !== 'upserts') continue;
       this.announce(written.result.totals, { upserted: written.result.upserted, prices: written.result.prices });

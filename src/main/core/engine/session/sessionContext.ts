@@ -19,8 +19,10 @@ export type SessionAccount = Omit<AccountCredentials, 'apiKey'> & { apiKey: stri
 
 /** What the engine hears from a session. */
 export interface SessionHooks {
-  /** Items arrived or changed (feed frames, syncs): alerts evaluate them. */
-  onItems(rows: { items?: Item[]; itemIds?: number[]; writtenIds?: number[] }): void;
+  /** The items of an item_upserted frame, before they are written (auto-buy's frame-time path). */
+  onFrameItems(items: readonly Item[]): void;
+  /** Items the store reports as written (new, changed or repriced): alerts evaluate them. */
+  onItemsWritten(itemIds: readonly number[]): void;
   /** After each completed catalog sync. */
   onCatalogSynced(): void;
   notifyStatuses(): readonly string[];
