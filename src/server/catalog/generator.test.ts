@@ -296,9 +296,10 @@ describe('generated items', () => {
     );
     // A consumer name's level is at most $1.00; one 0.00x Factory New listing can be a name's whole plain market.
     within((name) => consumer.has(name) && !name.startsWith('Souvenir ') && !anchored(name), 1, 100 * 1.08 * 1.5);
+    // The grails (anchored: their lowest level is a Battle-Scarred Medusa near $1,800) stay far above everything else.
     within(
       (name) => / \| (Dragon Lore|Howl|Gungnir|Medusa|Wild Lotus) \(/.test(name),
-      200_000,
+      150_000,
       Number.MAX_SAFE_INTEGER,
     );
   });
