@@ -1,4 +1,3 @@
-import type { Trade } from '../../../shared/api';
 import { isValidTradeUrl } from '../../../shared/api';
 import type {
   AccountInput,
@@ -14,25 +13,24 @@ import type {
   SavedSearch,
 } from '../../../shared/ipc';
 import { keyStoreInfo } from '../../../shared/ipc/keyStore';
-import { sameEndpoint } from '../../../shared/endpoints';
-import { formatCents } from '../../../shared/money';
 import { notificationCategory } from '../../../shared/notifications';
 import { toUtcIso } from '../../../shared/time';
-import { ApiRequestError, ClientRateLimiter, MerchantApiClient } from '../api';
+import { ClientRateLimiter } from '../api';
 import { AlertService } from '../alerts/alertService';
 import { BuyService } from '../buy/buyService';
 import { EventBatcher } from '../events/batcher';
 import { AwayTracker, awaySummaryNotification } from '../notify/awaySummary';
 import { NotificationForwarder } from '../notify/forwarder';
 import { NotificationCentre } from '../notify/notificationCentre';
-import { centsToDecimal, toCsv } from '../export/csv';
+import { exportLedger, exportTrades } from '../export/exports';
 import type { EngineService } from '../ipc/engineService';
 import { EngineError } from '../ipc/engineService';
-import { type SecretStore, SecretStoreTimeoutError, whenKeychainAnswers } from '../secrets';
+import type { SecretStore } from '../secrets';
 import { type LocalStore, StoreError } from '../store';
-import type { ParsedLedgerQuery, ParsedTradeQuery } from '../store/types';
 import { preparePrivateDataDir } from '../privateFiles';
 import { accountStoreFile, openAccountStore } from './accountFiles';
+import { AccountKeys } from './accountKeys';
+import { testConnection } from '../api/connectionTest';
 import { AppConfigFile } from './appConfig';
 import { DataDirLock } from './dataDirLock';
 import { redactSecret } from './redactSecret';
@@ -62,16 +60,6 @@ export interface EngineOptions {
  * (waited for while the keychain is slow) and `apiKey` (the environment's) serves when the store holds none.
  */
 export type CommandLineAccount = SessionAccount & { useStoredKey?: boolean };
-
-/** The account's key awaited from a keychain that is slow to answer (see openWithStoredKey). */
-interface KeyWait {
-  merchantId: string;
-  abort: AbortController;
-  /** The connection the UIs show meanwhile: neither live nor read-only. */
-  status: ConnectionStatus;
-}
-
-const EXPORT_PAGE = 1000;
 
 /** The engine's method table: one handler per contract method, typed by that method's input and result. */
 export type IpcHandlers = { [M in IpcMethod]: (input: IpcParsedInput<M>) => Promise<IpcResult<M>> };
@@ -111,15 +99,12 @@ export class Engine implements EngineService {
   private readonly limiters = new Map<string, ClientRateLimiter>();
   /** One engine per data directory, across processes (one feed, one writer, one budget per account). */
   private readonly lock: DataDirLock | null;
-  /** Whether the saved account's key is in the secret store, cached: the keychain may be slow, and snapshots are frequent. */
-  private keyConfigured: { merchantId: string; configured: boolean } | null = null;
-  /** Set while the open account's key is awaited from a slow keychain. */
-  private keyWait: KeyWait | null = null;
-  /** Set while an entered key waits to be stored by a slow keychain. */
-  private keyStoring: AbortController | null = null;
+  /** The accounts' keys in the secret store, a slow keychain waited for. */
+  private readonly keys: AccountKeys;
 
   constructor(private readonly options: EngineOptions) {
     this.log = (line) => options.log(this.scrub(line));
+    this.keys = new AccountKeys(options.secrets, this.log, (connection) => this.events.push({ connection }));
     preparePrivateDataDir(options.dataDir, this.log);
     this.lock = DataDirLock.acquire(options.dataDir, this.log);
     this.config = new AppConfigFile(options.dataDir);
@@ -179,59 +164,18 @@ export class Engine implements EngineService {
 
   /**
    * Opens `account` with the key the secret store holds for it, else with `account.apiKey` (the environment's, for an
-   * account given on the command line). A keychain slow to answer (busy, or locked until unlocked) is not "no key":
-   * without another key the cache opens meanwhile, waiting (neither read-only nor asking for the key), and the
-   * account goes live when the keychain gives its key; read-only only if it answers that it holds none.
+   * account given on the command line). A keychain slow to answer is not "no key": without another key the cache
+   * opens meanwhile, waiting (neither read-only nor asking for the key), and the account goes live when the keychain
+   * gives its key; read-only only if it answers that it holds none.
    */
   private async openWithStoredKey(account: SessionAccount, requestedAt: number): Promise<void> {
-    this.endKeyWait();
-    let stored: string | null;
-    try {
-      stored = await this.options.secrets.get(account.merchantId);
-    } catch (error) {
-      this.log(`keychain: ${(error as Error).message}`);
-      if (!(error instanceof SecretStoreTimeoutError)) {
-        this.keyConfigured = { merchantId: account.merchantId, configured: false };
-        return this.openWithKey(account, null, requestedAt);
-      }
-      // The command line's key serves this run rather than waiting.
-      if (account.apiKey !== null) return this.openWithKey(account, null, requestedAt);
-      this.log(
-        `waiting for the OS keychain: the cached data of ${account.merchantId} opens meanwhile; it goes live when the keychain gives its key`,
-      );
-      const wait: KeyWait = {
-        merchantId: account.merchantId,
-        abort: new AbortController(),
-        status: keyWaitStatus(account.merchantId),
-      };
-      this.keyWait = wait;
-      void whenKeychainAnswers(
-        error as SecretStoreTimeoutError<string | null>,
-        () => this.options.secrets.get(account.merchantId),
-        {
-          signal: wait.abort.signal,
-          onRetry: (nextAttemptAt, failure) => {
-            this.log(`keychain: ${(failure as Error).message}; asking again at ${toUtcIso(nextAttemptAt)}`);
-            wait.status = { ...wait.status, nextAttemptAt: toUtcIso(nextAttemptAt) };
-            if (this.keyWait === wait) this.events.push({ connection: wait.status });
-          },
-        },
-      ).then(
-        (key) => {
-          if (this.keyWait !== wait) return;
-          this.keyWait = null;
-          this.keyConfigured = { merchantId: account.merchantId, configured: key !== null };
-          this.log(`the OS keychain answered for ${account.merchantId}`);
-          this.openWithKey(account, key, Date.now()).catch((failure: unknown) =>
-            this.log(`opening ${account.merchantId}: ${String(failure)}`),
-          );
-        },
-        () => {}, // ended: a key was entered, another account opened, or the engine closed
-      );
-      return this.switchTo(account, false, requestedAt);
-    }
-    this.keyConfigured = { merchantId: account.merchantId, configured: stored !== null };
-    return this.openWithKey(account, stored, requestedAt);
+    const read = await this.keys.read(account, (key) =>
+      this.openWithKey(account, key, Date.now()).catch((failure: unknown) =>
+        this.log(`opening ${account.merchantId}: ${String(failure)}`),
+      ),
+    );
+    if (read.kind === 'waiting') return this.switchTo(account, false, requestedAt);
+    return this.openWithKey(account, read.key, requestedAt);
   }
 
   /** Opens `account` with `stored` (the store's key), else its own; without either, its cache only, read-only. */
@@ -244,21 +188,13 @@ export class Engine implements EngineService {
     return this.switchTo({ ...account, apiKey }, false, requestedAt);
   }
 
-  /** Stops awaiting a slow keychain's answer: what it says later does not replace the account opened since. */
-  private endKeyWait(): void {
-    this.keyWait?.abort.abort(new Error('no longer waiting for the keychain'));
-    this.keyWait = null;
-  }
-
-  /** While the open account's key is awaited from a slow keychain, that wait. */
-  private keyWaitOf(session: AccountSession | null): KeyWait | null {
-    const wait = this.keyWait;
-    return wait && session && !session.live && session.merchantId === wait.merchantId ? wait : null;
+  /** While the open account's key is awaited from a slow keychain, the connection to show. */
+  private keyWaitOf(session: AccountSession | null): ConnectionStatus | null {
+    return session && !session.live ? this.keys.waitingStatus(session.merchantId) : null;
   }
 
   async close(): Promise<void> {
-    this.endKeyWait();
-    this.keyStoring?.abort(new Error('the engine closed'));
+    this.keys.close();
     await this.switching.catch(() => {});
     await this.closeSession();
     await this.forwarder.stop();
@@ -311,17 +247,22 @@ export class Engine implements EngineService {
     'app.snapshot': () => this.snapshot(),
     'catalog.query': async (query) => (this.session ? this.session.store.queryCatalog(query) : emptyPage(query)),
     'catalog.item': async ({ itemId }) => (this.session ? this.session.store.getItem(itemId) : null),
-    'catalog.refresh': async () => this.requireSession().refreshCatalog(),
+    'catalog.refresh': async () => {
+      const session = this.requireSession();
+      // Not started, and why: the key is awaited from a slow keychain (not "enter your API key").
+      const keyWait = this.keyWaitOf(session);
+      return keyWait ? { started: false, reason: keyWait.detail } : session.refreshCatalog();
+    },
     'trades.query': async (query) => {
       // Failed webhooks are not announced by any frame: the filter also asks the server (throttled, in the background).
       if (query.webhookFailed === true) void this.session?.refreshWebhookFailed();
       return this.session ? this.session.store.queryTrades(query) : emptyPage(query);
     },
     'trades.get': async ({ tradeId }) => (this.session ? this.session.store.getTrade(tradeId) : null),
-    'trades.exportCsv': (query) => this.exportTrades(query),
+    'trades.exportCsv': (query) => exportTrades(this.requireSession().store, query),
     'wallet.ledger': async (query) => (this.session ? this.session.store.queryLedger(query) : emptyPage(query)),
     'wallet.balanceSeries': async (query) => (this.session ? this.session.store.balanceSeries(query) : []),
-    'wallet.exportCsv': (query) => this.exportLedger(query),
+    'wallet.exportCsv': (query) => exportLedger(this.requireSession().store, query),
     'buy.check': (input) => this.buying.check(input),
     'buy.byId': (input) => this.buying.buyById(input),
     'buy.byName': (input) => this.buying.buyByName(input),
@@ -384,8 +325,8 @@ export class Engine implements EngineService {
       if (patch.forwardUrl !== undefined || patch.forwardCategories !== undefined) this.forwarder.settingsChanged();
       return updated.settings;
     },
-    'account.test': async (input) => this.testConnection(await this.withStoredKey(input)),
-    'account.configure': async (input) => this.configure(await this.withStoredKey(input)),
+    'account.test': async (input) => this.testConnection(await this.credentialsOf(input)),
+    'account.configure': async (input) => this.configure(await this.credentialsOf(input)),
     'account.useDemo': async () => {
       await this.useDemo();
       return this.describeConnection(true);
@@ -409,7 +350,7 @@ export class Engine implements EngineService {
   async snapshot(): Promise<AppSnapshot> {
     const session = this.session;
     const { account, settings } = this.config.get();
-    const configuredKey = account ? await this.isKeyConfigured(account.merchantId) : false;
+    const configuredKey = account ? await this.keys.isConfigured(account.merchantId) : false;
     const keyWait = this.keyWaitOf(session);
     return {
       account: {
@@ -423,7 +364,7 @@ export class Engine implements EngineService {
         demo: this.demo !== null,
         saved: account ? { ...account, apiKeyConfigured: configuredKey } : null,
       },
-      connection: keyWait?.status ??
+      connection: keyWait ??
         session?.connection ??
         this.storeProblem ?? {
           state: 'offline',
@@ -458,87 +399,19 @@ export class Engine implements EngineService {
     return limiter;
   }
 
-  /** Read once per account (the secret store has its own time-out), then kept until the key is configured again. */
-  private async isKeyConfigured(merchantId: string): Promise<boolean> {
-    if (this.keyConfigured?.merchantId === merchantId) return this.keyConfigured.configured;
-    // Awaited for the open account: not known yet, and no second call while one hangs.
-    if (this.keyWait?.merchantId === merchantId) return false;
-    let late = null as Promise<unknown> | null;
-    const key = await this.options.secrets.get(merchantId).catch((error: unknown) => {
-      if (error instanceof SecretStoreTimeoutError) late = error.answer;
-      return null;
-    });
-    const known = { merchantId, configured: key !== null };
-    this.keyConfigured = known;
-    // A slow keychain's late answer still counts, without asking it again.
-    void late?.then(
-      (answer) => (known.configured = answer !== null),
-      () => {},
-    );
-    return known.configured;
+  private credentialsOf(input: AccountInput): Promise<AccountCredentials> {
+    return this.keys.credentialsFor(input, this.config.get().account ?? null);
   }
 
-  /** The key the store holds for `merchantId`, or null; a keychain still slow to answer is said as such. */
-  private async storedKey(merchantId: string): Promise<string | null> {
-    const slow = new EngineError(
-      'unavailable',
-      `The OS keychain has not answered yet for ${merchantId} (busy, or locked: unlock it): wait for it, or enter the API key`,
-    );
-    if (this.keyWait?.merchantId === merchantId) throw slow;
-    return this.options.secrets.get(merchantId).catch((error: unknown) => {
-      if (error instanceof SecretStoreTimeoutError) throw slow;
-      return null;
-    });
-  }
-
-  /**
-   * The credentials a test or save uses. A key typed in the call goes where the call says; the stored key goes only
-   * to the saved account's own base URL and WebSocket URL, so no caller can have it delivered somewhere else.
-   */
-  private async withStoredKey(input: AccountInput): Promise<AccountCredentials> {
-    const baseUrl = input.baseUrl.replace(/\/+$/, '');
-    if (input.apiKey !== undefined)
-      return { baseUrl, wsUrl: input.wsUrl, merchantId: input.merchantId, apiKey: input.apiKey };
-    const saved = this.config.get().account;
-    if (saved?.merchantId !== input.merchantId)
-      throw new EngineError('invalid_input', `No API key stored for ${input.merchantId}: enter it`);
-    if (!sameEndpoint(saved.baseUrl, baseUrl) || !sameEndpoint(saved.wsUrl, input.wsUrl)) {
-      throw new EngineError(
-        'invalid_input',
-        `The stored API key of ${saved.merchantId} is only sent to the saved account's addresses (${saved.baseUrl}, ${saved.wsUrl}): to use other addresses, enter the API key`,
-      );
-    }
-    const apiKey = await this.storedKey(saved.merchantId);
-    if (!apiKey) throw new EngineError('invalid_input', `No API key stored for ${saved.merchantId}: enter it`);
-    return { baseUrl: saved.baseUrl, wsUrl: saved.wsUrl, merchantId: saved.merchantId, apiKey };
-  }
-
-  private async testConnection(credentials: AccountCredentials): Promise<ConnectionTestResult> {
-    const client = new MerchantApiClient(credentials, {
-      timeoutMs: 10_000,
-      limiter: this.limiterFor(credentials.merchantId),
-    });
-    try {
-      const balance = await client.getBalance();
-      return {
-        ok: true,
-        message: `Connected as ${credentials.merchantId}: ${formatCents(balance.total_available)} available`,
-        merchantId: credentials.merchantId,
-        balance,
-      };
-    } catch (error) {
-      const message = error instanceof ApiRequestError ? error.message : (error as Error).message;
-      return { ok: false, message: `Could not connect: ${message}`, merchantId: null, balance: null };
-    }
+  private testConnection(credentials: AccountCredentials): Promise<ConnectionTestResult> {
+    return testConnection(credentials, this.limiterFor(credentials.merchantId));
   }
 
   private async configure(credentials: AccountCredentials): Promise<ConnectionTestResult> {
     const result = await this.testConnection(credentials);
     if (!result.ok) return result;
     // The key entered wins over whatever a slow keychain answers later.
-    this.endKeyWait();
-    const unconfirmed = await this.storeKey(credentials.merchantId, credentials.apiKey);
-    this.keyConfigured = { merchantId: credentials.merchantId, configured: true };
+    const unconfirmed = await this.keys.store(credentials.merchantId, credentials.apiKey);
     this.config.update((config) => ({
       ...config,
       account: { baseUrl: credentials.baseUrl, wsUrl: credentials.wsUrl, merchantId: credentials.merchantId },
@@ -550,43 +423,8 @@ export class Engine implements EngineService {
     return unconfirmed ? { ...result, message: `${result.message}. ${unconfirmed}` } : result;
   }
 
-  /**
-   * Stores an entered key. A keychain slow to answer gets it when it does (asked again after a failure, until the
-   * engine closes or another key is entered); the key is used meanwhile, never lost. Returns what to tell the user then.
-   */
-  private async storeKey(merchantId: string, apiKey: string): Promise<string | null> {
-    this.keyStoring?.abort(new Error('another key was entered'));
-    this.keyStoring = null;
-    try {
-      await this.options.secrets.set(merchantId, apiKey);
-      return null;
-    } catch (error) {
-      if (!(error instanceof SecretStoreTimeoutError)) throw error;
-      const storing = new AbortController();
-      this.keyStoring = storing;
-      this.log(
-        `keychain: ${error.message}; the key entered for ${merchantId} is used now and stored when the keychain answers`,
-      );
-      void whenKeychainAnswers(
-        error as SecretStoreTimeoutError<void>,
-        () => this.options.secrets.set(merchantId, apiKey),
-        {
-          signal: storing.signal,
-          onRetry: (nextAttemptAt, failure) =>
-            this.log(
-              `keychain: storing the key of ${merchantId}: ${(failure as Error).message}; trying again at ${toUtcIso(nextAttemptAt)}`,
-            ),
-        },
-      ).then(
-        () => this.log(`the OS keychain stored the key of ${merchantId}`),
-        () => {}, // another key was entered, or the engine closed
-      );
-      return 'The OS keychain has not confirmed storing the key yet: it is used now and stored when the keychain answers';
-    }
-  }
-
   private async useDemo(requestedAt = Date.now()): Promise<void> {
-    this.endKeyWait();
+    this.keys.endWait();
     this.demo ??= await this.options.startDemo();
     const before = this.config.get().settings.demoSandbox;
     this.config.update((config) => ({ ...config, settings: { ...config.settings, demoSandbox: true } }));
@@ -680,7 +518,7 @@ export class Engine implements EngineService {
         await this.alerts.reload();
         await session.start();
         this.events.push({
-          connection: this.keyWaitOf(session)?.status ?? session.connection,
+          connection: this.keyWaitOf(session) ?? session.connection,
           items: { upserted: [], removed: [], prices: [], invalidated: true },
           ledgerChanged: true,
           accountChanged: true,
@@ -710,7 +548,7 @@ export class Engine implements EngineService {
   private requireLiveSession(): AccountSession {
     const session = this.requireSession();
     if (!session.live)
-      throw new EngineError('unavailable', this.keyWaitOf(session)?.status.detail ?? noKeyDetail(session.merchantId));
+      throw new EngineError('unavailable', this.keyWaitOf(session)?.detail ?? noKeyDetail(session.merchantId));
     return session;
   }
 
@@ -723,112 +561,6 @@ export class Engine implements EngineService {
     }
     return this.session;
   }
-
-  // ---- Exports
-
-  private async exportTrades(query: ParsedTradeQuery): Promise<{ filename: string; csv: string }> {
-    const store = this.requireSession().store;
-    const rows: Trade[] = [];
-    for (let offset = 0; ; offset += EXPORT_PAGE) {
-      const page = await store.queryTrades({ ...query, offset, limit: EXPORT_PAGE });
-      rows.push(...page.rows);
-      if (page.rows.length < EXPORT_PAGE) break;
-    }
-    const header = [
-      'tradeId',
-      'externalId',
-      'status',
-      'price',
-      'itemId',
-      'assetId',
-      'offerId',
-      'market_hash_name',
-      'phase',
-      'float',
-      'webhookStatus',
-      'errorCode',
-      'failReason',
-      'createdAt',
-      'updatedAt',
-      'completedAt',
-      'cancelledAt',
-      'endProtection',
-      'rollbackAt',
-      'stage',
-    ];
-    const csv = toCsv(
-      header,
-      rows.map((t) => [
-        t.tradeId,
-        t.externalId,
-        t.status,
-        centsToDecimal(t.price),
-        t.itemId,
-        t.assetId,
-        t.offerId,
-        t.market_hash_name,
-        t.phase,
-        t.float,
-        t.webhookStatus,
-        t.errorCode,
-        t.failReason,
-        t.createdAt,
-        t.updatedAt,
-        t.completedAt,
-        t.cancelledAt,
-        t.endProtection,
-        t.rollbackAt,
-        t.stage,
-      ]),
-    );
-    return { filename: `trades-${stamp()}.csv`, csv };
-  }
-
-  private async exportLedger(query: ParsedLedgerQuery): Promise<{ filename: string; csv: string }> {
-    const store = this.requireSession().store;
-    const header = [
-      'id',
-      'createdAt',
-      'type',
-      'amount',
-      'balanceBefore',
-      'balanceAfter',
-      'tradeId',
-      'market_hash_name',
-      'phase',
-      'note',
-    ];
-    const lines: (string | number | null)[][] = [];
-    for (let offset = 0; ; offset += EXPORT_PAGE) {
-      const page = await store.queryLedger({ ...query, offset, limit: EXPORT_PAGE });
-      for (const e of page.rows) {
-        lines.push([
-          e.id,
-          e.createdAt,
-          e.type,
-          centsToDecimal(e.amount),
-          centsToDecimal(e.balanceBefore),
-          centsToDecimal(e.balanceAfter),
-          e.tradeId,
-          e.market_hash_name,
-          e.phase,
-          e.note,
-        ]);
-      }
-      if (page.rows.length < EXPORT_PAGE) break;
-    }
-    return { filename: `ledger-${stamp()}.csv`, csv: toCsv(header, lines) };
-  }
-}
-
-/** The connection while the account's key is awaited from a slow keychain (`nextAttemptAt` is set after a failed call). */
-function keyWaitStatus(merchantId: string): ConnectionStatus {
-  return {
-    state: 'connecting',
-    detail: `Waiting for the OS keychain to give the API key of ${merchantId} (it is busy, or locked: unlock it); the account goes live when it answers`,
-    nextAttemptAt: null,
-    since: toUtcIso(Date.now()),
-  };
 }
 
 function emptyPage(query: { offset: number; limit: number }): Page<never> {
@@ -837,10 +569,6 @@ function emptyPage(query: { offset: number; limit: number }): Page<never> {
 
 function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function stamp(): string {
-  return toUtcIso(Date.now()).replace(/[:.]/g, '-');
 }
 
 /** A saved search the store refused (a taken name, a deleted id): shown to the user as it is. */

@@ -1,92 +1,26 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { type ClientOptions, type RawData, WebSocket } from 'ws';
+import { type RawData, WebSocket } from 'ws';
 import type { FeedFrame } from '../../../shared/api';
-import { FEED_CLOSE_CODES, WEBSOCKET_MAX_CONNECTIONS_PER_MERCHANT, feedFrameSchema } from '../../../shared/api';
-import type { ConnectionState, ConnectionStatus } from '../../../shared/ipc/models';
+import { feedFrameSchema } from '../../../shared/api';
+import type { ConnectionState } from '../../../shared/ipc/models';
 import { toUtcIso } from '../../../shared/time';
-import { type BackoffOptions, backoffDelay, resolveBackoff } from './backoff';
-import { DETAIL, describeNetworkError, formatDelay } from './detail';
+import { resolveBackoff } from './backoff';
+import { DETAIL } from './detail';
+import {
+  FEED_DEFAULTS,
+  type FeedConnectionOptions,
+  type FeedEndpoint,
+  type FeedProblem,
+  type FeedStats,
+  type FeedStatus,
+  type WebSocketConstructor,
+} from './feedOptions';
+import { readRefusal } from './refusal';
+import { type EndCause, planRetry, type Refusal, type RetryCounters, type RetryPolicy } from './retryPlan';
 import { parseHotFrame } from './hotFrames';
 import { warmFrameValidationOnce } from './warmUp';
 
-/** Where and as whom the feed connects. */
-export interface FeedEndpoint {
-  wsUrl: string;
-  merchantId: string;
-  apiKey: string;
-}
-
-/** The `ws` client class, or a subclass of it (tests count or wrap connections this way). */
-export type WebSocketConstructor = new (address: string, options: ClientOptions) => WebSocket;
-
-export interface FeedConnectionOptions {
-  /** A protocol ping is sent this often while connected. */
-  heartbeatIntervalMs?: number;
-  /** Nothing received (frame, ping or pong) for this long: the connection is dead (half-open TCP); terminate and reconnect. */
-  deadAfterMs?: number;
-  /** Reconnect delays after a drop or a network error. */
-  backoff?: Partial<BackoffOptions>;
-  /**
-   * Slowest retry of the feed while the server refuses it: the connection limit (4008), any 403 or 429. The IP
-   * allowlist (403 ip_not_allowed) is retried at this period; the others back off up to it from `refusedRetryMs`.
-   */
-  limitRetryMs?: number;
-  /** First retry after a refusal that is often short-lived (4008, a 403 other than the allowlist, a 429); doubles per refusal, jittered. */
-  refusedRetryMs?: number;
-  /** Base delay of the first retry during maintenance (503 / 4503); doubles per retry up to the backoff cap. */
-  maintenanceRetryMs?: number;
-  /** A connection that stayed up this long resets the attempt counter. */
-  healthyAfterMs?: number;
-  /** How often the engine polls REST while the feed is refused (only used in the status text). */
-  pollIntervalMs?: number;
-  /** Name of the server in status texts: `Sandbox` in demo mode. */
-  serverLabel?: string;
-  /** In [0, 1), for the jitter; Math.random by default. */
-  random?: () => number;
-  WebSocketImpl?: WebSocketConstructor;
-  /** Diagnostics. Messages never contain the API key. */
-  log?: (level: 'info' | 'warn', message: string) => void;
-}
-
-/** A ConnectionStatus with two fields for diagnostics. */
-export interface FeedStatus extends ConnectionStatus {
-  /** Consecutive failed attempts (reset after a connection stayed healthy for `healthyAfterMs`). */
-  attempt: number;
-  /** Short technical cause of the current state: `http 401`, `close 4008`, `ECONNREFUSED`, `no data for 25 s`… */
-  cause: string | null;
-}
-
-export interface FeedProblem {
-  kind: 'malformed-frame' | 'listener-error' | 'unexpected-merchant';
-  message: string;
-  at: string;
-}
-
-export interface FeedStats {
-  /** WebSocket upgrade requests sent. */
-  upgradeAttempts: number;
-  /** `connected` frames received. */
-  connects: number;
-  /** Valid frames received (the `connected` frames included). */
-  frames: number;
-  malformedFrames: number;
-  listenerErrors: number;
-}
-
 type Listener<A extends unknown[]> = (...args: A) => void;
-
-interface Refusal {
-  status: number;
-  error: string | null;
-  retryAfterMs: number | null;
-}
-
-/** Why one connection (or connection attempt) ended. */
-type EndCause =
-  | { kind: 'refused'; refusal: Refusal }
-  | { kind: 'network'; code: string | null; message: string }
-  | { kind: 'closed'; code: number; reason: string }
-  | { kind: 'dead'; silentMs: number };
 
 /** One WebSocket, from the upgrade request to its end. */
 interface Attempt {
@@ -101,22 +35,6 @@ interface Attempt {
   healthyTimer: NodeJS.Timeout | null;
 }
 
-const DEFAULTS = {
-  heartbeatIntervalMs: 10_000,
-  deadAfterMs: 25_000,
-  limitRetryMs: 5 * 60_000,
-  refusedRetryMs: 5_000,
-  maintenanceRetryMs: 30_000,
-  healthyAfterMs: 30_000,
-  pollIntervalMs: 15_000,
-  serverLabel: 'Server',
-} as const;
-
-/** Largest refusal body read (the API's `{error, message}` envelope is tiny). */
-const REFUSAL_BODY_MAX_BYTES = 8 * 1024;
-const REFUSAL_BODY_TIMEOUT_MS = 2000;
-/** A server's Retry-After is honoured up to this. */
-const MAX_RETRY_AFTER_MS = 10 * 60_000;
 /** stop() waits this long for the close handshake, then cuts the socket. */
 const CLOSE_GRACE_MS = 1000;
 const NORMAL_CLOSURE = 1000;
@@ -147,14 +65,8 @@ export class FeedConnection {
 
   private readonly heartbeatIntervalMs: number;
   private readonly deadAfterMs: number;
-  private readonly backoff: BackoffOptions;
-  private readonly limitRetryMs: number;
-  private readonly refusedRetryMs: number;
-  private readonly maintenanceRetryMs: number;
   private readonly healthyAfterMs: number;
-  private readonly pollIntervalMs: number;
-  private readonly serverLabel: string;
-  private readonly random: () => number;
+  private readonly retryPolicy: RetryPolicy;
   private readonly WebSocketImpl: WebSocketConstructor;
   private readonly log: (level: 'info' | 'warn', message: string) => void;
 
@@ -163,12 +75,8 @@ export class FeedConnection {
   private generation = 0;
   private current: Attempt | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
-  /** Consecutive failed attempts; drives the backoff. */
-  private attempt = 0;
-  /** Consecutive maintenance answers; drives the maintenance backoff. */
-  private maintenanceCount = 0;
-  /** Consecutive refusals of the feed (4008, 403, 429); drives their backoff. */
-  private refusedCount = 0;
+  /** Consecutive failures of each kind, driving the backoffs (see retryPlan.ts). */
+  private counters: RetryCounters = { attempt: 0, maintenance: 0, refused: 0 };
   private status: FeedStatus;
   private readonly statsValue: FeedStats = {
     upgradeAttempts: 0,
@@ -189,24 +97,30 @@ export class FeedConnection {
     this.#apiKey = endpoint.apiKey;
     this.heartbeatIntervalMs = positive(
       'heartbeatIntervalMs',
-      options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
+      options.heartbeatIntervalMs ?? FEED_DEFAULTS.heartbeatIntervalMs,
     );
-    this.deadAfterMs = positive('deadAfterMs', options.deadAfterMs ?? DEFAULTS.deadAfterMs);
+    this.deadAfterMs = positive('deadAfterMs', options.deadAfterMs ?? FEED_DEFAULTS.deadAfterMs);
     if (this.deadAfterMs <= this.heartbeatIntervalMs) {
       // The server must get a chance to answer at least one ping before the connection is declared dead.
       throw new RangeError('deadAfterMs must be longer than heartbeatIntervalMs');
     }
-    this.backoff = resolveBackoff(options.backoff);
-    this.limitRetryMs = positive('limitRetryMs', options.limitRetryMs ?? DEFAULTS.limitRetryMs);
-    this.refusedRetryMs = Math.min(
-      this.limitRetryMs,
-      positive('refusedRetryMs', options.refusedRetryMs ?? DEFAULTS.refusedRetryMs),
-    );
-    this.maintenanceRetryMs = positive('maintenanceRetryMs', options.maintenanceRetryMs ?? DEFAULTS.maintenanceRetryMs);
-    this.healthyAfterMs = positive('healthyAfterMs', options.healthyAfterMs ?? DEFAULTS.healthyAfterMs);
-    this.pollIntervalMs = positive('pollIntervalMs', options.pollIntervalMs ?? DEFAULTS.pollIntervalMs);
-    this.serverLabel = options.serverLabel ?? DEFAULTS.serverLabel;
-    this.random = options.random ?? Math.random;
+    const limitRetryMs = positive('limitRetryMs', options.limitRetryMs ?? FEED_DEFAULTS.limitRetryMs);
+    this.retryPolicy = {
+      backoff: resolveBackoff(options.backoff),
+      limitRetryMs,
+      refusedRetryMs: Math.min(
+        limitRetryMs,
+        positive('refusedRetryMs', options.refusedRetryMs ?? FEED_DEFAULTS.refusedRetryMs),
+      ),
+      maintenanceRetryMs: positive(
+        'maintenanceRetryMs',
+        options.maintenanceRetryMs ?? FEED_DEFAULTS.maintenanceRetryMs,
+      ),
+      pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs ?? FEED_DEFAULTS.pollIntervalMs),
+      serverLabel: options.serverLabel ?? FEED_DEFAULTS.serverLabel,
+      random: options.random ?? Math.random,
+    };
+    this.healthyAfterMs = positive('healthyAfterMs', options.healthyAfterMs ?? FEED_DEFAULTS.healthyAfterMs);
     this.WebSocketImpl = options.WebSocketImpl ?? WebSocket;
     this.log = options.log ?? noop;
     this.status = Object.freeze({
@@ -253,9 +167,7 @@ export class FeedConnection {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.attempt = 0;
-    this.maintenanceCount = 0;
-    this.refusedCount = 0;
+    this.counters = { attempt: 0, maintenance: 0, refused: 0 };
     this.setStatus('connecting', DETAIL.connecting, null, null);
     this.connect();
     // While the upgrade is on its way, not when the first frame arrives.
@@ -359,16 +271,9 @@ export class FeedConnection {
 
   /** The upgrade was answered with a plain HTTP status: read the `{error}` of the body, then drop the socket. */
   private onRefused(attempt: Attempt, response: IncomingMessage): void {
-    const refusal: Refusal = {
-      status: response.statusCode ?? 0,
-      error: null,
-      retryAfterMs: parseRetryAfter(response.headers['retry-after']),
-    };
+    const { refusal, bodyRead } = readRefusal(response);
     attempt.refusal = refusal;
-    void readBody(response).then((text) => {
-      refusal.error = errorField(text);
-      attempt.ws.terminate();
-    });
+    void bodyRead.then(() => attempt.ws.terminate());
   }
 
   private onOpen(attempt: Attempt): void {
@@ -463,13 +368,12 @@ export class FeedConnection {
       this.problem('unexpected-merchant', `The feed says it is connected as another merchant (${frame.merchantId})`);
     }
     this.statsValue.connects++;
-    this.maintenanceCount = 0;
-    this.refusedCount = 0;
+    this.counters = { ...this.counters, maintenance: 0, refused: 0 };
     if (attempt.healthyTimer) clearTimeout(attempt.healthyTimer);
     attempt.healthyTimer = setTimeout(() => {
       attempt.healthyTimer = null;
       if (attempt.ended || this.current !== attempt) return;
-      this.attempt = 0;
+      this.counters = { ...this.counters, attempt: 0 };
       this.setStatus('connected', DETAIL.connected, null, null);
     }, this.healthyAfterMs);
     this.setStatus('connected', DETAIL.connected, null, null);
@@ -496,154 +400,15 @@ export class FeedConnection {
   }
 
   private decide(cause: EndCause): void {
-    switch (cause.kind) {
-      case 'refused': {
-        const { status, error, retryAfterMs } = cause.refusal;
-        const tag = `http ${status}${error ? ` ${error}` : ''}`;
-        if (status === 401) {
-          this.halt(DETAIL.unauthorized, tag);
-          return;
-        }
-        if (status === 403 && error === 'ip_not_allowed') {
-          // The IP allowlist: the merchant fixes it in the portal, not in this app; retry slowly.
-          this.maintenanceCount = 0;
-          this.schedule('unauthorized', this.limitRetryMs, DETAIL.ipNotAllowedIn, () => DETAIL.ipNotAllowedNow, tag);
-          return;
-        }
-        if (status === 403 || status === 429) {
-          // Any other refusal of the feed alone (a proxy, a limit we cannot classify): the REST API may
-          // still answer, so the engine polls trades while the feed is retried. Only a 401 halts.
-          this.retryRefused(
-            retryAfterMs,
-            (ms) => DETAIL.feedRefusedIn(tag, this.pollIntervalMs, ms),
-            () => DETAIL.feedRefusedNow(tag, this.pollIntervalMs),
-            tag,
-          );
-          return;
-        }
-        if (status === 503 && (error === 'maintenance' || error === null)) {
-          this.retryMaintenance(tag);
-          return;
-        }
-        this.retryWithBackoff('reconnecting', tag, retryAfterMs);
-        return;
-      }
-      case 'network':
-        this.retryWithBackoff(
-          'offline',
-          cause.code ?? describeNetworkError(null, cause.message),
-          null,
-          describeNetworkError(cause.code, cause.message),
-        );
-        return;
-      case 'closed': {
-        const tag = `close ${cause.code}`;
-        if (cause.code === FEED_CLOSE_CODES.credentialsChanged) {
-          this.halt(DETAIL.credentialsChanged, tag);
-          return;
-        }
-        if (cause.code === FEED_CLOSE_CODES.maintenance) {
-          this.retryMaintenance(tag);
-          return;
-        }
-        if (cause.code === FEED_CLOSE_CODES.connectionLimit) {
-          // Often our own connection that just dropped, still counted by the server for a moment.
-          this.retryRefused(
-            null,
-            (ms) => DETAIL.connectionLimitIn(WEBSOCKET_MAX_CONNECTIONS_PER_MERCHANT, this.pollIntervalMs, ms),
-            () => DETAIL.connectionLimitNow(WEBSOCKET_MAX_CONNECTIONS_PER_MERCHANT, this.pollIntervalMs),
-            tag,
-          );
-          return;
-        }
-        this.retryWithBackoff('reconnecting', tag, null);
-        return;
-      }
-      case 'dead':
-        this.retryWithBackoff('reconnecting', `no data for ${formatDelay(cause.silentMs)}`, null);
-        return;
+    const plan = planRetry(cause, this.counters, this.retryPolicy);
+    this.counters = plan.counters;
+    if (plan.kind === 'halt') {
+      // Stops retrying: credentials must change first (restart()).
+      this.log('warn', `feed: ${plan.detail}`);
+      this.setStatus('unauthorized', plan.detail, null, plan.cause);
+      return;
     }
-  }
-
-  /** Stops retrying: credentials must change first (restart()). */
-  private halt(detail: string, cause: string): void {
-    this.log('warn', `feed: ${detail}`);
-    this.setStatus('unauthorized', detail, null, cause);
-  }
-
-  private retryMaintenance(cause: string): void {
-    this.maintenanceCount++;
-    // Doubling from maintenanceRetryMs, never sooner: jitter spreads the later retries over [maintenanceRetryMs, base].
-    const delay = Math.max(
-      this.maintenanceRetryMs,
-      backoffDelay(
-        this.maintenanceCount,
-        {
-          ...this.backoff,
-          initialMs: this.maintenanceRetryMs,
-          maxMs: Math.max(this.backoff.maxMs, this.maintenanceRetryMs),
-        },
-        this.random,
-      ),
-    );
-    this.schedule(
-      'maintenance',
-      delay,
-      (ms) => DETAIL.maintenanceIn(this.serverLabel, ms),
-      () => DETAIL.maintenanceNow(this.serverLabel),
-      cause,
-    );
-  }
-
-  /**
-   * A refusal of the feed is often over in seconds: retry from `refusedRetryMs`, doubling up to `limitRetryMs`,
-   * jittered, never before a Retry-After. The state is `polling`: the engine keeps trades current over REST.
-   */
-  private retryRefused(
-    retryAfterMs: number | null,
-    detailLater: (ms: number) => string,
-    detailNow: () => string,
-    cause: string,
-  ): void {
-    this.maintenanceCount = 0;
-    this.refusedCount++;
-    let delay = backoffDelay(
-      this.refusedCount,
-      { ...this.backoff, initialMs: this.refusedRetryMs, maxMs: this.limitRetryMs },
-      this.random,
-    );
-    if (retryAfterMs !== null) delay = Math.max(delay, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
-    this.schedule('polling', delay, detailLater, detailNow, cause);
-  }
-
-  private retryWithBackoff(
-    state: 'reconnecting' | 'offline',
-    cause: string,
-    retryAfterMs: number | null,
-    words = cause,
-  ): void {
-    this.maintenanceCount = 0;
-    this.attempt++;
-    const attempt = this.attempt;
-    let delay = backoffDelay(attempt, this.backoff, this.random);
-    if (retryAfterMs !== null) delay = Math.max(delay, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
-    if (state === 'offline') {
-      this.schedule(
-        state,
-        delay,
-        (ms) => DETAIL.offlineIn(words, ms, attempt),
-        () => DETAIL.offlineNow(words, attempt),
-        cause,
-      );
-    } else {
-      this.schedule(
-        state,
-        delay,
-        (ms) => DETAIL.reconnectingIn(ms, attempt),
-        () => DETAIL.reconnectingNow(attempt),
-        cause,
-      );
-    }
+    this.schedule(plan.state, plan.delayMs, plan.detailLater, plan.detailNow, plan.cause);
   }
 
   /** The one place a retry is scheduled: a single timer, never two, and never an attempt while one is in flight. */
@@ -705,7 +470,7 @@ export class FeedConnection {
       previous.detail === detail &&
       previous.nextAttemptAt === nextAttemptAt &&
       previous.cause === cause &&
-      previous.attempt === this.attempt
+      previous.attempt === this.counters.attempt
     ) {
       return;
     }
@@ -714,7 +479,7 @@ export class FeedConnection {
       detail,
       nextAttemptAt,
       since: previous.state === state ? previous.since : toUtcIso(Date.now()),
-      attempt: this.attempt,
+      attempt: this.counters.attempt,
       cause,
     });
     this.emit(this.stateListeners, 'state', this.status);
@@ -776,51 +541,6 @@ function errorCode(error: { code?: unknown; errors?: unknown }): string | null {
   if (typeof error.code === 'string') return error.code;
   if (Array.isArray(error.errors)) {
     for (const inner of error.errors as { code?: unknown }[]) if (typeof inner?.code === 'string') return inner.code;
-  }
-  return null;
-}
-
-/** Seconds or an HTTP date, as milliseconds from now. */
-function parseRetryAfter(value: string | string[] | undefined): number | null {
-  if (typeof value !== 'string' || value.trim() === '') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
-}
-
-/** The refusal body, bounded in size and time; never throws. */
-function readBody(response: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const timer = setTimeout(finish, REFUSAL_BODY_TIMEOUT_MS);
-    response.on('data', (chunk: Buffer) => {
-      if (size >= REFUSAL_BODY_MAX_BYTES) return;
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= REFUSAL_BODY_MAX_BYTES) finish();
-    });
-    response.on('end', finish);
-    response.on('error', finish);
-    response.on('close', finish);
-  });
-}
-
-/** The `error` code of the API's `{error, message}` envelope, when the body is one. */
-function errorField(text: string): string | null {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (body && typeof body === 'object' && 'error' in body && typeof body.error === 'string')
-      return body.error.slice(0, 64);
-  } catch {
-    // Not JSON: the status alone decides.
   }
   return null;
 }

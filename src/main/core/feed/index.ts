@@ -6,7 +6,7 @@ export type {
   FeedStats,
   FeedStatus,
   WebSocketConstructor,
-} from './feedConnection';
+} from './feedOptions';
 export { DEFAULT_BACKOFF, backoffBase, backoffDelay, resolveBackoff } from './backoff';
 export type { BackoffOptions } from './backoff';
 export { formatDelay } from './detail';
