@@ -109,7 +109,7 @@ export class SandboxCore {
       DELETE FROM sqlite_sequence WHERE name IN ('ledger', 'trades', 'webhook_deliveries');
     `);
     this.catalog.invalidateAll();
-    this.trades.clearWireCache();
+    this.trades.history.clear();
     this.maintenance = false;
     this.seedCatalog();
     // The seeded list has a new lastUpdate: the next rebuild is 5 minutes after it, not after the old one.

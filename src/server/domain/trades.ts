@@ -1,14 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Trade, TradeHistoryQuery, TradeStatus, TradeUpdatedWebhook, WebhookStatus } from '../../shared/api';
-import {
-  ACTIVE_TRADES_WINDOW_MS,
-  HISTORY_DEFAULT_LIMIT,
-  HISTORY_DEFAULT_PAGE,
-  PARTNER_BLOCK_THRESHOLD,
-  PARTNER_BLOCK_WINDOW_MS,
-  isActiveStatus,
-} from '../../shared/api';
+import type { Trade, TradeStatus, TradeUpdatedWebhook, WebhookStatus } from '../../shared/api';
+import { PARTNER_BLOCK_THRESHOLD, PARTNER_BLOCK_WINDOW_MS, isActiveStatus } from '../../shared/api';
 import { toUtcIso } from '../../shared/time';
 import type { SandboxClock } from '../clock';
 import { SANDBOX_CHOICES } from '../config';
@@ -18,7 +10,7 @@ import type { Catalog } from './catalog';
 import type { SandboxEvents } from './events';
 import type { ItemRecord } from './itemRecord';
 import type { Ledger } from './ledger';
-import { OldestFirst } from './oldestFirst';
+import { TradeHistory } from './tradeHistory';
 import { findTransition, isPartnerStrike, resolveOutcome, returnsItemToSale } from './lifecycle';
 
 export interface TradeRow {
@@ -53,53 +45,6 @@ export interface TradeRow {
   wire: string | null;
 }
 
-/** What a history page needs of each row (all in the trades_page index): its id, for the wire JSON, and what `stage` is computed from. */
-interface WireRow {
-  trade_id: string;
-  status: TradeStatus;
-  end_protection: number | null;
-  created_at: number;
-}
-
-/** A Trades/History answer kept for repeated identical polls (see Trades.historyBody). */
-interface CachedPage {
-  /** The merchant's trade-data version it was built from. */
-  version: number;
-  /** Clock time from which it may be stale: a `stage` turns 2, or a trade leaves the isActive window. */
-  validUntil: number;
-  /** The answer, gzipped: the form the spec asks clients to accept, ~6 times smaller than the JSON. */
-  gzip: Buffer;
-}
-
-/** Bound of the history page cache (bytes of gzipped bodies): ~13,000 default pages of 50 trades. */
-const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
-/**
- * gzip level of history pages. Measured on a default page (50 trades, 30 KB): level 1 takes 95 µs for 4.8 KB,
- * level 6 211 µs for 4.4 KB. Pages are compressed once per change and then served from the cache, but a merchant
- * whose trades keep changing pays it on every poll: the cheaper level.
- */
-const PAGE_GZIP_LEVEL = 1;
-
-/** The query parameters in a fixed order: one cache key per distinct question. */
-const HISTORY_QUERY_KEYS = [
-  'tradeId',
-  'status',
-  'externalId',
-  'webhookStatus',
-  'isActive',
-  'from',
-  'to',
-  'limit',
-  'page',
-] as const;
-
-function historyQueryKey(query: TradeHistoryQuery): string {
-  return HISTORY_QUERY_KEYS.map((key) => (query[key] === undefined ? '' : String(query[key]))).join('\u0001');
-}
-
-/** Bound of the in-memory wire JSON cache (characters; ~1 byte each): ~100k trades. */
-const WIRE_CACHE_CHARS = 64 * 1024 * 1024;
-
 const iso = (ms: number | null) => (ms === null ? null : toUtcIso(ms));
 
 export interface NewTrade {
@@ -125,28 +70,9 @@ export interface TransitionOptions {
 export class Trades {
   private readonly byIdStmt;
   private readonly setWireStmt;
-  private readonly wireStmt;
+  /** The Trades/History answer and its caches. */
+  readonly history: TradeHistory;
   private readonly expiryTimers = new Map<string, { cancel(): void }>();
-  /** Statements by SQL text: Trades/History builds a handful of shapes, each prepared once. */
-  private readonly statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
-  /**
-   * The `wire` column's text by trade id, for trades read or written lately (oldest out
-   * first past WIRE_CACHE_CHARS): a history page then reads three small columns per row
-   * instead of decoding ~650 bytes of text each. Every write sets the column and this cache.
-   */
-  private readonly wireCache = new Map<string, string>();
-  private readonly oldestWire = new OldestFirst(this.wireCache);
-  private wireCacheChars = 0;
-  /**
-   * Trade-data version per merchant: bumped by every write to one of its trades (buy, transition,
-   * webhookStatus), so a cached history page of that merchant is used only while nothing changed.
-   */
-  private readonly versions = new Map<string, number>();
-  /** Serialized and compressed Trades/History answers by merchant and query, least recently used first. */
-  private readonly pages = new Map<string, CachedPage>();
-  private readonly oldestPage = new OldestFirst(this.pages);
-  private pageBytes = 0;
-
   constructor(
     private readonly db: SqliteDatabase,
     private readonly clock: SandboxClock,
@@ -156,16 +82,10 @@ export class Trades {
   ) {
     this.byIdStmt = db.prepare<[string], TradeRow>('SELECT * FROM trades WHERE trade_id = ?');
     this.setWireStmt = db.prepare('UPDATE trades SET wire = ? WHERE trade_id = ?');
-    this.wireStmt = db.prepare<[string], string | null>('SELECT wire FROM trades WHERE trade_id = ?').pluck();
-  }
-
-  private statement(sql: string): ReturnType<SqliteDatabase['prepare']> {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
+    this.history = new TradeHistory(db, clock, {
+      stageOf: (row) => this.stageOf(row),
+      rebuildWire: (tradeId) => this.refreshWire(tradeId),
+    });
   }
 
   /** toWire() as JSON, minus `stage` and the closing brace (see the `wire` column). */
@@ -176,44 +96,12 @@ export class Trades {
   }
 
   /** Recomputes and stores a trade's wire JSON after a write (same transaction as the write). */
-  private refreshWire(tradeId: string): TradeRow {
+  private refreshWire(tradeId: string): string {
     const row = this.get(tradeId);
     const wire = Trades.wireBaseOf(row);
     this.setWireStmt.run(wire, tradeId);
-    this.cacheWire(tradeId, wire);
-    return { ...row, wire };
-  }
-
-  private cacheWire(tradeId: string, wire: string): void {
-    const previous = this.wireCache.get(tradeId);
-    if (previous !== undefined) {
-      this.wireCacheChars -= previous.length;
-      this.wireCache.delete(tradeId);
-    }
-    this.wireCache.set(tradeId, wire);
-    this.wireCacheChars += wire.length;
-    while (this.wireCacheChars > WIRE_CACHE_CHARS) {
-      const oldest = this.oldestWire.next() as [string, string];
-      this.wireCache.delete(oldest[0]);
-      this.wireCacheChars -= oldest[1].length;
-    }
-  }
-
-  /** After an admin reset (every trade deleted). */
-  clearWireCache(): void {
-    this.wireCache.clear();
-    this.oldestWire.reset();
-    this.wireCacheChars = 0;
-    this.pages.clear();
-    this.oldestPage.reset();
-    this.pageBytes = 0;
-    // Versions only grow (a merchant id may come back after a reset): no page built before matches again.
-    for (const merchantId of this.versions.keys()) this.changed(merchantId);
-  }
-
-  /** A merchant's trades changed: its cached history pages are stale. */
-  private changed(merchantId: string): void {
-    this.versions.set(merchantId, (this.versions.get(merchantId) ?? 0) + 1);
+    this.history.written(row.merchant_id, tradeId, wire);
+    return wire;
   }
 
   /** Stage 1 while the trade may still be reversed: in flight, or completed within protection. */
@@ -387,8 +275,7 @@ export class Trades {
       market_hash_name: trade.item.market_hash_name,
       phase: trade.item.phase,
     });
-    this.cacheWire(tradeId, wire);
-    this.changed(trade.merchantId);
+    this.history.written(trade.merchantId, tradeId, wire);
     return this.get(tradeId);
   }
 
@@ -456,8 +343,7 @@ export class Trades {
       }
       if (isPartnerStrike(request.status, outcome.errorCode)) this.recordStrike(row.partner, tradeId, now);
       if (!options.itemGone && returnsItemToSale(request.status, outcome.errorCode)) relistItemId = row.item_id;
-      this.cacheWire(tradeId, sets.wire as string);
-      this.changed(row.merchant_id);
+      this.history.written(row.merchant_id, tradeId, sets.wire as string);
       return this.get(tradeId);
     });
     const updated = apply();
@@ -473,139 +359,7 @@ export class Trades {
     if (!row) return;
     const wire = Trades.wireBaseOf({ ...row, webhook_status: status });
     this.db.prepare('UPDATE trades SET webhook_status = ?, wire = ? WHERE trade_id = ?').run(status, wire, tradeId);
-    this.cacheWire(tradeId, wire);
-    this.changed(row.merchant_id);
-  }
-
-  list(merchantId: string, query: TradeHistoryQuery): { trades: Trade[]; total: number; limit: number; page: number } {
-    return JSON.parse(this.listJson(merchantId, query)) as {
-      trades: Trade[];
-      total: number;
-      limit: number;
-      page: number;
-    };
-  }
-
-  /** The Trades/History answer as JSON text (built afresh; the route serves historyBody). */
-  listJson(merchantId: string, query: TradeHistoryQuery): string {
-    return this.buildPage(merchantId, query).json;
-  }
-
-  /**
-   * The Trades/History answer as bytes, gzip-compressed or not, from a cache of answers by
-   * (merchant, query): a merchant polling the same question again while none of its trades
-   * changed costs no query, no serialization and no compression. An entry is used only while
-   * the merchant's trade-data version is the one it was built from and the clock has not reached
-   * the moment it could change by itself (a completed trade's protection ends, so `stage` turns 2;
-   * a trade leaves the 14-day isActive window). Entries hold the gzipped form only; a client that
-   * does not accept gzip (the spec says clients must) gets it inflated again, which costs less than
-   * building it.
-   */
-  historyBody(merchantId: string, query: TradeHistoryQuery, gzip: boolean): Buffer {
-    const key = `${merchantId}\u0000${historyQueryKey(query)}`;
-    const version = this.versions.get(merchantId) ?? 0;
-    const cached = this.pages.get(key);
-    if (cached && cached.version === version && this.clock.now() < cached.validUntil) {
-      this.pages.delete(key);
-      this.pages.set(key, cached); // most recently used last
-      return gzip ? cached.gzip : gunzipSync(cached.gzip);
-    }
-    if (cached) this.forgetPage(key, cached);
-    const built = this.buildPage(merchantId, query);
-    const plain = Buffer.from(built.json);
-    const page: CachedPage = {
-      version,
-      validUntil: built.validUntil,
-      gzip: gzipSync(plain, { level: PAGE_GZIP_LEVEL }),
-    };
-    this.pages.set(key, page);
-    this.pageBytes += page.gzip.length;
-    // Least recently used pages go first past the bound (never the one just built).
-    while (this.pageBytes > PAGE_CACHE_BYTES && this.pages.size > 1) {
-      const [oldestKey, oldest] = this.oldestPage.next() as [string, CachedPage];
-      this.forgetPage(oldestKey, oldest);
-    }
-    return gzip ? page.gzip : plain;
-  }
-
-  private forgetPage(key: string, page: CachedPage): void {
-    this.pages.delete(key);
-    this.pageBytes -= page.gzip.length;
-  }
-
-  /**
-   * The Trades/History answer as JSON text, built from the stored wire JSON of each
-   * trade plus its `stage` (clock-dependent, so computed here): no 28-column row
-   * objects, no Date formatting, no serialization per request. `validUntil` is the clock
-   * time from which the same question could get another answer without any write.
-   */
-  private buildPage(merchantId: string, query: TradeHistoryQuery): { json: string; validUntil: number } {
-    const where = ['merchant_id = @merchantId'];
-    const params: Record<string, string | number> = { merchantId };
-    const add = (clause: string, key: string, value: string | number | undefined) => {
-      if (value === undefined) return;
-      where.push(clause);
-      params[key] = value;
-    };
-    add('trade_id = @tradeId', 'tradeId', query.tradeId);
-    add('status = @status', 'status', query.status);
-    add('external_id = @externalId', 'externalId', query.externalId);
-    add('webhook_status = @webhookStatus', 'webhookStatus', query.webhookStatus);
-    const now = this.clock.now();
-    if (query.isActive === true) {
-      add('created_at >= @activeSince', 'activeSince', now - ACTIVE_TRADES_WINDOW_MS);
-    } else {
-      add('created_at >= @from', 'from', query.from === undefined ? undefined : Date.parse(query.from));
-      add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
-    }
-    const clause = where.join(' AND ');
-    const total = (this.statement(`SELECT count(*) AS n FROM trades WHERE ${clause}`).get(params) as { n: number }).n;
-    const order = 'ORDER BY created_at DESC, seq DESC';
-    const columns = 'trade_id, status, end_protection, created_at';
-    let rows: WireRow[];
-    let tail: string;
-    if (query.isActive === true) {
-      // No paging: every trade of the window; limit reports how many came back.
-      rows = this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order}`).all(params) as WireRow[];
-      tail = `],"total":${total},"limit":${rows.length},"page":1}`;
-    } else {
-      const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
-      const page = query.page ?? HISTORY_DEFAULT_PAGE;
-      rows = this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`).all({
-        ...params,
-        limit,
-        offset: (page - 1) * limit,
-      }) as WireRow[];
-      tail = `],"total":${total},"limit":${limit},"page":${page}}`;
-    }
-    let validUntil = Number.POSITIVE_INFINITY;
-    for (const row of rows) {
-      if (row.status === 'COMPLETED' && row.end_protection !== null && row.end_protection > now)
-        validUntil = Math.min(validUntil, row.end_protection);
-      // In the window while created_at >= now - 14 days.
-      if (query.isActive === true) validUntil = Math.min(validUntil, row.created_at + ACTIVE_TRADES_WINDOW_MS + 1);
-    }
-    return { json: this.wirePage(rows, tail), validUntil };
-  }
-
-  private wirePage(rows: WireRow[], tail: string): string {
-    let out = '{"trades":[';
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as WireRow;
-      out += `${i === 0 ? '' : ','}${this.wireOf(row.trade_id)},"stage":${this.stageOf(row)}}`;
-    }
-    return out + tail;
-  }
-
-  private wireOf(tradeId: string): string {
-    const cached = this.wireCache.get(tradeId);
-    if (cached !== undefined) return cached;
-    const stored = this.wireStmt.get(tradeId) as string | null | undefined;
-    if (typeof stored === 'string') {
-      this.cacheWire(tradeId, stored);
-      return stored;
-    }
-    return this.refreshWire(tradeId).wire as string;
+    this.history.written(row.merchant_id, tradeId, wire);
   }
 
   /** Re-arms expiry timers after a restart. */

@@ -66,12 +66,12 @@ export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): v
 
   app.get(ENDPOINTS.tradeHistory.path, async (request, reply) => {
     const query = parseOrReject(ENDPOINTS.tradeHistory.query, request.query, 'query');
-    // Compressed here, from a cache of answers (Trades.historyBody): repeated polls cost no serialization
+    // Compressed here, from a cache of answers (TradeHistory.historyBody): repeated polls cost no serialization
     // or compression. The compress plugin leaves a body with Content-Encoding alone.
     const gzip = acceptsGzip(request.headers['accept-encoding']);
     reply.type(json);
     if (gzip) reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding');
-    return reply.send(core.trades.historyBody(merchantOf(request).merchantId, query, gzip));
+    return reply.send(core.trades.history.historyBody(merchantOf(request).merchantId, query, gzip));
   });
 
   app.get(ENDPOINTS.getBalance.path, async (request) => {
