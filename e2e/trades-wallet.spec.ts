@@ -41,7 +41,8 @@ const LISTINGS: Listing[] = [
     itemId: 8_000_003,
     assetId: '80000003',
     market_hash_name: 'AWP | Silent Orchard (Field-Tested)',
-    price: 4000,
+    // A merchant's price: the money columns must show it whole.
+    price: 9_999_999,
     externalId: 'ORD-1003',
     moves: [],
     status: 'PENDING',
@@ -96,7 +97,7 @@ const LEDGER_HEADER = [
 const stack = useStack({
   items: 2000,
   seed: 3,
-  merchant: { balance: 50_000 },
+  merchant: { balance: 10_050_000 },
   async prepare({ sandbox, admin, merchant }) {
     const listed = await admin.post('/admin/items', {
       items: LISTINGS.map(({ itemId, assetId, market_hash_name, price }) => ({
@@ -356,16 +357,26 @@ test('at 1440 px the Trades and Wallet times show whole, and amounts and changes
   const created = tradeBodyRows(page).locator('td:first-child');
   await expect(created.first()).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   expect(await cut(created)).toEqual([]);
-  // The detail open narrows the table; the time stays whole.
+  const prices = tradeBodyRows(page).locator('td:nth-child(3)');
+  await expect(prices.filter({ hasText: '$99,999.99' })).toHaveCount(1);
+  expect(await cut(prices)).toEqual([]);
+  // The detail open narrows the table; the time and the money stay whole.
   await tradeBodyRows(page).first().click();
   await expect(page.getByRole('complementary', { name: 'Trade detail' })).toBeVisible();
   expect(await cut(created)).toEqual([]);
+  expect(await cut(prices)).toEqual([]);
   await screenshot(page, testInfo, 'trades-1440');
 
   await goTo(page, 'Wallet');
   const ledgerTimes = page.getByRole('table', { name: 'Ledger' }).locator('tbody tr td:first-child');
   await expect(ledgerTimes.first()).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, { timeout: 30_000 });
   expect(await cut(ledgerTimes)).toEqual([]);
+  // Amount, before and after: six-figure balances and buys show whole.
+  const money = page
+    .getByRole('table', { name: 'Ledger' })
+    .locator('tbody tr td:is(:nth-child(3), :nth-child(4), :nth-child(5))');
+  await expect(money.filter({ hasText: '$100,500.00' }).first()).toBeVisible();
+  expect(await cut(money)).toEqual([]);
   // Debits in the ledger and the chart's change over the range: "-$…" alike, never a second kind of minus.
   await expect(page.locator('.chart-foot')).toContainText(/-\$[\d,]+\.\d\d over the range/);
   await expect(page.getByRole('table', { name: 'Ledger' })).toContainText(/-\$[\d,]+\.\d\d/);

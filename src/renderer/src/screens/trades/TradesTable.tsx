@@ -139,7 +139,7 @@ export function TradesTable({ compact }: { compact: boolean }) {
         <colgroup>
           <col className="col-datetime" />
           <col />
-          <col style={{ width: 96 }} />
+          <col className="col-money" />
           <col style={{ width: 150 }} />
           {compact ? null : <col style={{ width: 160 }} />}
           {compact ? null : <col style={{ width: 120 }} />}

@@ -220,9 +220,9 @@ function LedgerTable() {
         <colgroup>
           <col className="col-datetime" />
           <col style={{ width: 132 }} />
-          <col style={{ width: 112 }} />
-          <col style={{ width: 112 }} />
-          <col style={{ width: 112 }} />
+          <col className="col-signed-money" />
+          <col className="col-signed-money" />
+          <col className="col-signed-money" />
           <col />
           <col style={{ width: 112 }} />
           <col style={{ width: 56 }} />
