@@ -64,6 +64,8 @@ export interface StackOptions {
   restartableHost?: boolean;
   /** The web host runs as where npm could not build keytar: no OS keychain module at all. */
   withoutKeytar?: boolean;
+  /** `--forward-to-private-networks`: chat forwarding may reach a receiver on loopback. */
+  forwardToPrivateNetworks?: boolean;
 }
 
 export interface Stack {
@@ -241,6 +243,7 @@ export function useStack(options: StackOptions = {}): () => Stack {
     const args = ['--data-dir', dataDir, '--port', String(hostPort)];
     // The token goes through the environment (out of the process list), like a user would.
     if (options.restartableHost) env['MERCHANT_DESK_WEB_TOKEN'] = hostToken;
+    if (options.forwardToPrivateNetworks) args.push('--forward-to-private-networks');
     if (options.withoutKeytar) {
       env['NODE_OPTIONS'] =
         `${env['NODE_OPTIONS'] ?? ''} --import ${join(ROOT, 'test', 'support', 'withoutKeytar.mjs')}`.trim();

@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     // The demo is the host's: its code (the sandbox) loads only when the demo is used.
     startDemo: async () => (await import('../server/demo')).startDemoSandbox(dataDir, log),
     startInBackground: true,
+    forwardToPrivateNetworks: args.forwardToPrivateNetworks,
   });
 
   // The web host's code (fastify) loads while the store's threads boot on the other core: one turn first,

@@ -15,6 +15,9 @@ export const USAGE = `Usage: npm run web -- [options]
   --data-dir <dir>      app data (default: $MERCHANT_DESK_DATA_DIR or ~/.merchant-desk)
   --token <token>       access token (default: random; $MERCHANT_DESK_WEB_TOKEN also works and
                         stays out of the process list)
+  --forward-to-private-networks
+                        chat forwarding may post to loopback and private-network addresses too (a chat
+                        server on your own network); without it only public addresses are used
   --no-open             do not open a browser
   -h, --help            this text`;
 
@@ -29,6 +32,8 @@ export interface WebCliOptions {
   dataDir: string | null;
   token: string | null;
   open: boolean;
+  /** Chat forwarding may reach non-public addresses: only the command line sets it, never a setting in the UI. */
+  forwardToPrivateNetworks: boolean;
   /** Lines for stderr before anything starts (never the token). */
   warnings: string[];
 }
@@ -58,6 +63,7 @@ export function parseWebCli(
         'data-dir': { type: 'string' },
         token: { type: 'string' },
         'no-open': { type: 'boolean', default: false },
+        'forward-to-private-networks': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -91,6 +97,12 @@ export function parseWebCli(
   } else if (publicUrl !== null && !publicUrl.startsWith('https:')) {
     warnings.push(`WARNING: --public-url ${publicUrl} is plain http: the token crosses the network unencrypted.`);
   }
+  const forwardToPrivateNetworks = values['forward-to-private-networks'];
+  if (forwardToPrivateNetworks) {
+    warnings.push(
+      'WARNING: --forward-to-private-networks lets a chat webhook URL saved in Settings reach this machine and its network.',
+    );
+  }
   const token = values.token ?? (env['MERCHANT_DESK_WEB_TOKEN'] || null);
   return {
     ok: true,
@@ -105,6 +117,7 @@ export function parseWebCli(
       dataDir: values['data-dir'] ?? null,
       token,
       open: !values['no-open'],
+      forwardToPrivateNetworks,
       warnings,
     },
   };

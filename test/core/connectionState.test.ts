@@ -134,6 +134,13 @@ const table: Row[] = [
     true,
   ],
   [
+    // The feed closed for maintenance has its own detail and next attempt; polling's 503s do not replace them.
+    "the feed's maintenance keeps its word while polls answer 503",
+    [feed('connected'), restOk(1), feed('maintenance', 'Server under maintenance', RETRY), maintenance, maintenance],
+    { state: 'maintenance', detail: 'Server under maintenance', nextAttemptAt: RETRY, since: T1 },
+    true,
+  ],
+  [
     'REST refuses the key: unauthorized, no polling',
     [feed('offline'), refused],
     { state: 'unauthorized', detail: UNAUTHORIZED_DETAIL, since: T2 },

@@ -653,7 +653,22 @@ describe('npm run web command line', () => {
     const parsed = parseWebCli([]);
     expect(parsed).toMatchObject({
       ok: true,
-      options: { host: '127.0.0.1', port: 0, publicUrl: null, allowHosts: [], warnings: [], open: true },
+      options: {
+        host: '127.0.0.1',
+        port: 0,
+        publicUrl: null,
+        allowHosts: [],
+        warnings: [],
+        open: true,
+        forwardToPrivateNetworks: false,
+      },
+    });
+  });
+
+  it('lets chat forwarding reach private networks only when the command line says so, with a warning', () => {
+    expect(parseWebCli(['--forward-to-private-networks'])).toMatchObject({
+      ok: true,
+      options: { forwardToPrivateNetworks: true, warnings: [expect.stringMatching(/--forward-to-private-networks/)] },
     });
   });
 

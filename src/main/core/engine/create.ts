@@ -28,6 +28,8 @@ export interface EngineLaunchOptions {
    * `started` settles then. A host can serve its UI meanwhile; calls wait for the start.
    */
   startInBackground?: boolean;
+  /** Chat forwarding may post to loopback and private networks (the host's command line only). */
+  forwardToPrivateNetworks?: boolean;
 }
 
 export interface LaunchedEngine {
@@ -86,6 +88,7 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
     log: options.log,
     startDemo: options.startDemo,
     ...(override ? { override } : {}),
+    ...(options.forwardToPrivateNetworks ? { forwardToPrivateAddresses: true } : {}),
   });
   const started = engine.start();
   if (!options.startInBackground) await started;

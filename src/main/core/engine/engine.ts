@@ -51,7 +51,7 @@ export interface EngineOptions {
   startDemo: () => Promise<DemoAccount>;
   /** An account given on the command line, overriding the saved one (without a key: its cache only). */
   override?: CommandLineAccount;
-  /** Tests only (their chat receiver listens on loopback): forward to non-public addresses too. The hosts never set it. */
+  /** Forward to non-public addresses too: a host's command line (`--forward-to-private-networks`) and tests only. */
   forwardToPrivateAddresses?: boolean;
 }
 

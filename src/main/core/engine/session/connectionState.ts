@@ -75,6 +75,8 @@ export function nextConnection(model: ConnectionModel, input: ConnectionInput): 
         case 'invalid-response':
           return { ...model, restProblem: input.detail };
         case 'maintenance':
+          // A feed closed for maintenance already says so, with its own next attempt: keep its word.
+          if (model.feed?.state === 'maintenance') return model;
           return { ...model, maintenanceSince: model.maintenanceSince ?? input.at };
         case 'unauthorized':
           return { ...model, unauthorizedSince: model.unauthorizedSince ?? input.at };
