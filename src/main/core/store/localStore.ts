@@ -10,15 +10,14 @@ import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
 import { AutoBuyJournal } from './autoBuyJournal';
 import { closedError, readOnlyError, StoreError } from './errors';
 import { SCHEMA_VERSION } from './schema';
-import {
-  STORE_METHODS,
-  type AutoBuyRecordInput,
-  type AutoBuySettled,
-  type AutoBuySettlement,
-  type CatalogSyncProgress,
-  type CatalogSyncRequest,
-  type CatalogSyncResult,
-  type StoreCalls,
+import { STORE_METHODS, type StoreCalls } from './protocol';
+import type {
+  AutoBuyRecordInput,
+  AutoBuySettled,
+  AutoBuySettlement,
+  CatalogSyncProgress,
+  CatalogSyncRequest,
+  CatalogSyncResult,
 } from './types';
 import { WorkerClient } from './workerClient';
 

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { closedError, deserializeError, StoreError } from './errors';
-import type { CatalogSyncProgress, HostMessage, WorkerInit, WorkerMessage } from './types';
+import type { HostMessage, WorkerInit, WorkerMessage } from './protocol';
+import type { CatalogSyncProgress } from './types';
 
 interface PendingCall {
   method: string;
@@ -12,10 +13,10 @@ interface PendingCall {
 /** A small young generation: the threads drop short-lived objects fast (−50 MB of a 500k sync's peak RSS). */
 const YOUNG_GENERATION_MB = 8;
 
-export interface WorkerStartOptions {
+interface WorkerStartOptions {
   entry: URL;
   init: WorkerInit;
-  /** Boot the thread now, open the file once this resolves (a rejection ends the thread). */
+  /** A reader opens the file once this resolves (at once when not given); a rejection ends the thread. */
   openWhen?: Promise<unknown>;
 }
 
@@ -48,9 +49,8 @@ export class WorkerClient {
     const { role } = options.init;
     let worker: Worker;
     try {
-      const init: WorkerInit = options.openWhen ? { ...options.init, deferOpen: true } : options.init;
       worker = new Worker(options.entry, {
-        workerData: init,
+        workerData: options.init,
         name: `store-${role}`,
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       });
@@ -60,10 +60,11 @@ export class WorkerClient {
       });
     }
     // Not opened when the writer failed: the thread is ended, and the writer's error is the one reported.
-    options.openWhen?.then(
-      () => worker.postMessage({ kind: 'open' } satisfies HostMessage),
-      () => void worker.terminate(),
-    );
+    if (role === 'reader')
+      void (options.openWhen ?? Promise.resolve()).then(
+        () => worker.postMessage({ kind: 'open' } satisfies HostMessage),
+        () => void worker.terminate(),
+      );
     const first = await new Promise<WorkerMessage | Error>((resolve) => {
       worker.once('message', resolve);
       worker.once('error', (error) =>

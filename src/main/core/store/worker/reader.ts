@@ -8,7 +8,7 @@ import {
   type CatalogQuery as CatalogQueryInput,
 } from '../../../../shared/ipc/contract';
 import { toUtcIso } from '../../../../shared/time';
-import { CATALOG_META } from './catalogSync';
+import { CATALOG_META } from '../schema';
 import { CatalogQuery } from './catalogQuery';
 import { catalogRowOf, itemOf } from './itemRows';
 import { openConnection } from './open';

@@ -4,6 +4,15 @@
  */
 import { grown } from './columns';
 
+/** What a saved snapshot holds of a SlotLists. */
+export interface SavedLists {
+  start: Int32Array;
+  length: Int32Array;
+  pool: Int32Array;
+  used: number;
+  stale: number;
+}
+
 export class SlotLists {
   start = new Int32Array(0);
   length = new Int32Array(0);
@@ -26,6 +35,23 @@ export class SlotLists {
     this.pool.set(values, this.used);
     this.used += values.length;
     this.length[slot] = values.length;
+  }
+
+  saved(): SavedLists {
+    return { start: this.start, length: this.length, pool: this.pool, used: this.used, stale: this.stale };
+  }
+
+  /** Lists as saved, or null when they do not read as lists (a damaged file). */
+  static restored({ start, length, pool, used, stale }: SavedLists): SlotLists | null {
+    const fits =
+      start instanceof Int32Array &&
+      length instanceof Int32Array &&
+      pool instanceof Int32Array &&
+      start.length === length.length &&
+      Number.isInteger(used) &&
+      used <= pool.length &&
+      Number.isInteger(stale);
+    return fits ? Object.assign(new SlotLists(), { start, length, pool, used, stale }) : null;
   }
 
   /** A slot's values (a copy). */

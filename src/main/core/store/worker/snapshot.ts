@@ -5,11 +5,11 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { CHARM_PATTERN_MAX } from '../../../../shared/filters';
-import { CACHE_ID_KEY } from '../schema';
+import { CACHE_ID_KEY, catalogVersion } from '../schema';
 import { NAME_LIST_SEPARATOR } from './itemRows';
-import { grown, sortedIndexOf } from './columns';
-import { Markets } from './markets';
-import { SlotLists } from './slotLists';
+import { columnsOf, growColumns, isColumns, sortedIndexOf, type Columns } from './columns';
+import { Markets, type SavedMarkets } from './markets';
+import { SlotLists, type SavedLists } from './slotLists';
 import type { Db } from './open';
 
 /** Lower-casing of ASCII letters only (what the catalog's search ignores; other letters match as written). */
@@ -44,41 +44,82 @@ const ROW_SELECT =
 /** More changed rows than this share of the table: read them in id order, in chunks, rather than through the version index. */
 const SCAN_SHARE = 0.1;
 const SCAN_CHUNK = 20_000;
-/** A saved snapshot's layout; another is not read. */
-const SAVED_FORMAT = 6;
+/** The layout of SavedSnapshot; a file of another is not read. */
+const SAVED_FORMAT = 7;
 /** Older saved snapshots are not read: rows the sync's retention drops (a week off sale) leave no version to patch from. */
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
 
 const isCharmPattern = (value: number) => Number.isInteger(value) && value >= 0 && value <= CHARM_PATTERN_MAX;
-/** The snapshot's columns by slot, which `grow` copies into longer arrays. */
-const SLOT_COLUMNS = [
-  'itemId',
-  'onSale',
-  'price',
-  'float',
-  'seed',
-  'phase',
-  'rarity',
-  'flags',
-  'stickers',
-  'charms',
-  'listedAt',
-  'nameId',
-  'sameStickers',
-  'removedAt',
-] as const;
+/** The snapshot's columns by slot, each with its array type: `grow` lengthens them, a saved snapshot holds them. */
+const SLOT_COLUMNS = {
+  itemId: Float64Array,
+  onSale: Uint8Array,
+  price: Float64Array,
+  float: Float64Array,
+  seed: Float64Array,
+  phase: Int32Array,
+  rarity: Int8Array,
+  flags: Uint8Array,
+  stickers: Float64Array,
+  charms: Float64Array,
+  listedAt: Float64Array,
+  nameId: Int32Array,
+  sameStickers: Float64Array,
+  removedAt: Float64Array,
+};
+
+/**
+ * A saved snapshot (`<store>.snapshot`, v8-serialized): every part by name, so that a field added to the classes
+ * changes no file. Another format, another cache, an older one, or one that does not read as this is not taken up.
+ */
+interface SavedSnapshot {
+  format: number;
+  cacheId: string;
+  savedAt: number;
+  /** The catalog version it holds every row up to. */
+  version: number;
+  size: number;
+  sortedSlots: number;
+  onSaleCount: number;
+  onSaleValue: number;
+  columns: Columns<typeof SLOT_COLUMNS>;
+  /** By name_id, as written. */
+  names: string[];
+  nameRank: Int32Array;
+  phases: string[];
+  phaseRank: Int32Array;
+  stickerNames: { names: string[]; lists: SavedLists };
+  charmNames: { names: string[]; lists: SavedLists };
+  charmPatterns: SavedLists;
+  markets: SavedMarkets;
+}
 
 export const STAT_TRAK = 1;
 export const SOUVENIR = 2;
 const ON_SALE = 4;
 
 /** Lists of names per slot (an item's stickers), each name kept once and named by a number. */
-export class NameLists {
-  /** By id: the name ASCII-lowered. */
-  readonly names: string[] = [];
-  private readonly ids = new Map<string, number>();
-  /** By slot: the ids of its names. */
-  readonly bySlot = new SlotLists();
+class NameLists {
+  private readonly ids: Map<string, number>;
+
+  constructor(
+    /** By id: the name ASCII-lowered. */
+    readonly names: string[] = [],
+    /** By slot: the ids of its names. */
+    readonly bySlot = new SlotLists(),
+  ) {
+    this.ids = new Map(names.map((name, id) => [name, id]));
+  }
+
+  saved(): SavedSnapshot['stickerNames'] {
+    return { names: this.names, lists: this.bySlot.saved() };
+  }
+
+  /** Lists as saved, or null when they do not read as lists. */
+  static restored({ names, lists }: SavedSnapshot['stickerNames']): NameLists | null {
+    const bySlot = SlotLists.restored(lists);
+    return bySlot && names.every((name) => typeof name === 'string') ? new NameLists(names, bySlot) : null;
+  }
 
   /** Sets a slot's names; returns their ids. */
   set(slot: number, joined: string | null): number[] {
@@ -163,60 +204,94 @@ export class CatalogSnapshot {
         .prepare<[number], [number, string]>('SELECT name_id, name FROM names WHERE name_id > ? ORDER BY name_id')
         .raw(),
       cacheId: db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck(),
-      lastVersion: db.prepare<[], number>('SELECT coalesce(max(version), 0) FROM items').pluck(),
     };
   }
 
   /** Saves the snapshot to `file` (written then renamed), so the next start patches it instead of reading every row (~1 s at 500k). */
   save(file: string): void {
-    const { db: _db, statements: _statements, ...state } = this;
-    // The groups' slot lists are rebuilt from the slots' groups at load (as arrays of arrays, they would be most of the take-up).
-    Object.assign(state, { markets: { ...this.markets, members: [] } });
-    const cacheId = this.statements.cacheId.get(CACHE_ID_KEY);
-    writeFileSync(`${file}.tmp`, serialize({ format: SAVED_FORMAT, cacheId, savedAt: Date.now(), state }), {
-      mode: 0o600,
-    });
+    const saved: SavedSnapshot = {
+      format: SAVED_FORMAT,
+      cacheId: this.statements.cacheId.get(CACHE_ID_KEY) as string,
+      savedAt: Date.now(),
+      version: this.version,
+      size: this.size,
+      sortedSlots: this.sortedSlots,
+      onSaleCount: this.onSaleCount,
+      onSaleValue: this.onSaleValue,
+      columns: columnsOf(this, SLOT_COLUMNS),
+      names: this.written,
+      nameRank: this.nameRank,
+      phases: this.phases,
+      phaseRank: this.phaseRank,
+      stickerNames: this.stickerNames.saved(),
+      charmNames: this.charmNames.saved(),
+      charmPatterns: this.charmPatterns.saved(),
+      // Its groups' slot lists are rebuilt from the slots' groups (as arrays of arrays, they were most of the take-up).
+      markets: this.markets.saved(),
+    };
+    writeFileSync(`${file}.tmp`, serialize(saved), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
   }
 
-  /** Takes up a saved snapshot of this cache, if there is a readable, recent one; the next refresh patches what came after it. */
+  /** Takes up (into this new snapshot) a saved one of this cache, if there is a readable, recent one; the next refresh patches what came after it. */
   load(file: string): boolean {
-    let saved: {
-      format: number;
-      cacheId: string;
-      savedAt: number;
-      state: {
-        version: number;
-        stickerNames: NameLists;
-        charmNames: NameLists;
-        charmPatterns: SlotLists;
-        markets: Markets;
-      };
-    };
+    let parts: ReturnType<CatalogSnapshot['restored']>;
     try {
-      saved = deserialize(readFileSync(file)) as typeof saved;
+      parts = this.restored(deserialize(readFileSync(file)) as SavedSnapshot);
     } catch {
       return false;
     }
-    const cacheId = this.statements.cacheId.get(CACHE_ID_KEY);
-    const current =
-      saved.format === SAVED_FORMAT &&
-      cacheId !== undefined &&
-      saved.cacheId === cacheId &&
-      Date.now() - saved.savedAt < SAVED_MAX_AGE_MS;
-    if (!current || saved.state.version > (this.statements.lastVersion.get() as number)) return false;
-    const { stickerNames, charmNames, charmPatterns, markets } = saved.state;
-    const names = (lists: NameLists) =>
-      Object.assign(new NameLists(), lists, { bySlot: Object.assign(new SlotLists(), lists.bySlot) });
-    Object.assign(this, saved.state, {
-      stickerNames: names(stickerNames),
-      charmNames: names(charmNames),
-      charmPatterns: Object.assign(new SlotLists(), charmPatterns),
-      markets: Markets.restored(markets),
+    if (!parts) return false;
+    const { saved, ...lists } = parts;
+    Object.assign(this, saved.columns, lists, {
+      size: saved.size,
+      version: saved.version,
+      onSaleCount: saved.onSaleCount,
+      onSaleValue: saved.onSaleValue,
+      sortedSlots: saved.sortedSlots,
+      nameRank: saved.nameRank,
+      phaseRank: saved.phaseRank,
       dataVersion: -1,
     });
+    saved.names.forEach((name, id) => {
+      this.written[id] = name;
+      this.names[id] = asciiLower(name);
+    });
+    saved.phases.forEach((phase, code) => {
+      this.phases[code] = phase;
+      this.phaseCode.set(phase, code);
+    });
+    for (let slot = saved.sortedSlots; slot < saved.size; slot++)
+      this.laterSlots.set(this.itemId[slot] as number, slot);
     this.generation++;
     return true;
+  }
+
+  /** A saved snapshot's parts when it is of this format and cache, recent, and reads as one; else null. */
+  private restored(saved: SavedSnapshot) {
+    const current =
+      saved.format === SAVED_FORMAT &&
+      saved.cacheId === this.statements.cacheId.get(CACHE_ID_KEY) &&
+      Date.now() - saved.savedAt < SAVED_MAX_AGE_MS &&
+      saved.version <= catalogVersion(this.db);
+    const { size, sortedSlots, columns, names, nameRank, phases, phaseRank } = saved;
+    const fits =
+      Number.isInteger(size) &&
+      Number.isInteger(sortedSlots) &&
+      sortedSlots <= size &&
+      isColumns(columns, SLOT_COLUMNS, size) &&
+      [names, phases].every((list) => list.every((name) => typeof name === 'string')) &&
+      nameRank instanceof Int32Array &&
+      nameRank.length === names.length &&
+      phaseRank instanceof Int32Array &&
+      phaseRank.length === phases.length;
+    if (!current || !fits) return null;
+    const markets = Markets.restored(saved.markets, size, columns.nameId, columns.phase);
+    const stickerNames = NameLists.restored(saved.stickerNames);
+    const charmNames = NameLists.restored(saved.charmNames);
+    const charmPatterns = SlotLists.restored(saved.charmPatterns);
+    if (!markets || !stickerNames || !charmNames || !charmPatterns) return null;
+    return { saved, markets, stickerNames, charmNames, charmPatterns };
   }
 
   /** Reads what the writer committed since the last refresh; whether anything changed. */
@@ -308,9 +383,7 @@ export class CatalogSnapshot {
   }
 
   private grow(capacity: number): void {
-    // `grown` keeps each column's array type.
-    const columns = this as Record<(typeof SLOT_COLUMNS)[number], Float64Array | Int32Array | Int8Array | Uint8Array>;
-    for (const name of SLOT_COLUMNS) columns[name] = grown(columns[name], capacity);
+    growColumns(this, SLOT_COLUMNS, capacity);
   }
 
   private patch(record: ItemRecord): void {

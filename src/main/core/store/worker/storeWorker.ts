@@ -1,15 +1,14 @@
 /** Entry of a store worker thread (writer or reader, per workerData.role): answers the host's calls one at a time. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { classifySqliteError, closedError, serializeError } from '../errors';
-import { SCHEMA_VERSION } from '../schema';
 import {
   STORE_METHODS,
-  type CatalogSyncRequest,
   type HostMessage,
   type StoreMethodOwner,
   type WorkerInit,
   type WorkerMessage,
-} from '../types';
+} from '../protocol';
+import type { CatalogSyncRequest } from '../types';
 import { ReaderService } from './reader';
 import { WriterService } from './writer';
 
@@ -21,11 +20,11 @@ function main(): void {
   const port = parentPort;
   if (!port) throw new Error('storeWorker must run as a worker thread');
   const init = workerData as WorkerInit;
-  if (!init.deferOpen) {
+  if (init.role === 'writer') {
     serve(port, init);
     return;
   }
-  // Booted early (see WorkerInit.deferOpen): open the file when the host says the writer is ready.
+  // A reader opens the file once the host says the writer has prepared it (WorkerInit).
   port.once('message', (message: HostMessage) => {
     if (message.kind === 'open') serve(port, init);
     else port.close();
@@ -40,11 +39,7 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
     post({ kind: 'init-error', error: serializeError(error) });
     return;
   }
-  post({
-    kind: 'ready',
-    schemaVersion: SCHEMA_VERSION,
-    migratedFrom: service instanceof WriterService ? service.migratedFrom : null,
-  });
+  post({ kind: 'ready', migratedFrom: service instanceof WriterService ? service.migratedFrom : null });
 
   // The object that serves each method of this thread's role.
   const owners: Partial<Record<StoreMethodOwner, object>> =
