@@ -95,9 +95,8 @@ export type HostMessage =
   | { kind: 'abort'; id: number }
   | { kind: 'close'; id: number };
 
+/** A result of id 0 is the thread's first: it opened the file (its value: the writer's migratedFrom), or why not. */
 export type WorkerMessage =
-  | { kind: 'ready'; migratedFrom: number | null }
-  | { kind: 'init-error'; error: SerializedStoreError }
   | { kind: 'result'; id: number; ok: true; value: unknown }
   | { kind: 'result'; id: number; ok: false; error: SerializedStoreError }
   | { kind: 'progress'; id: number; progress: CatalogSyncProgress };

@@ -10,6 +10,9 @@ export const CACHE_VERSION = 4;
 const CACHE_VERSION_KEY = 'cache.version';
 /** A new id each time the cache is created: what a reader's saved snapshot belongs to. */
 export const CACHE_ID_KEY = 'cache.id';
+/** Sets a key of `meta` (key, value: its JSON text). */
+export const SET_META_SQL =
+  'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value';
 /** The catalog's keys in `meta`, dropped with the cache. */
 export const CATALOG_META = {
   /** The writer's transaction counter (`items.version` of what it wrote last), which readers follow. */
@@ -146,9 +149,7 @@ function resetCache(db: Database): void {
   }
   db.prepare("DELETE FROM meta WHERE key LIKE 'catalog.%' OR key LIKE 'priceHistory.%' OR key LIKE 'moves.%'").run();
   db.exec(CACHE_TABLES);
-  const setMeta = db.prepare(
-    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-  );
+  const setMeta = db.prepare(SET_META_SQL);
   setMeta.run(CACHE_VERSION_KEY, String(CACHE_VERSION));
   setMeta.run(CACHE_ID_KEY, JSON.stringify(randomUUID()));
 }

@@ -11,7 +11,7 @@ import type {
   PriceMove,
 } from '../types';
 import { catalogRowOf, hashJson, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
-import { CATALOG_META, catalogVersion } from '../schema';
+import { CATALOG_META, catalogVersion, SET_META_SQL } from '../schema';
 import type { Db } from './open';
 
 interface HeldRow {
@@ -54,9 +54,7 @@ function prepareStatements(db: Db) {
     totals: db.prepare<[], { count: number; value: number }>(
       'SELECT count(*) AS count, coalesce(sum(price), 0) AS value FROM items WHERE removed_at IS NULL',
     ),
-    setVersion: db.prepare<[string, string]>(
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-    ),
+    setVersion: db.prepare<[string, string]>(SET_META_SQL),
   };
 }
 

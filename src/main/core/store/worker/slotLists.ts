@@ -2,7 +2,9 @@
  * A short list of numbers per slot (sticker ids, charm patterns) in one typed pool: a tight loop for filters, a few
  * copies for a saved snapshot. A slot set again gets a new run; the pool is squeezed when full and half left behind.
  */
-import { grown } from './columns';
+import { grown, isColumns } from './columns';
+
+const LIST_COLUMNS = { start: Int32Array, length: Int32Array };
 
 /** What a saved snapshot holds of a SlotLists. */
 export interface SavedLists {
@@ -41,17 +43,13 @@ export class SlotLists {
     return { start: this.start, length: this.length, pool: this.pool, used: this.used, stale: this.stale };
   }
 
-  /** Lists as saved, or null when they do not read as lists (a damaged file). */
-  static restored({ start, length, pool, used, stale }: SavedLists): SlotLists | null {
-    const fits =
-      start instanceof Int32Array &&
-      length instanceof Int32Array &&
-      pool instanceof Int32Array &&
-      start.length === length.length &&
-      Number.isInteger(used) &&
-      used <= pool.length &&
-      Number.isInteger(stale);
-    return fits ? Object.assign(new SlotLists(), { start, length, pool, used, stale }) : null;
+  /** Whether saved lists read as lists (a damaged file's may not). */
+  static fits({ start, length, pool, used }: SavedLists): boolean {
+    return isColumns({ start, length }, LIST_COLUMNS, 0) && pool instanceof Int32Array && used <= pool.length;
+  }
+
+  static restored(saved: SavedLists): SlotLists {
+    return Object.assign(new SlotLists(), saved);
   }
 
   /** A slot's values (a copy). */

@@ -7,8 +7,8 @@ import { deserialize, serialize } from 'node:v8';
 import { CHARM_PATTERN_MAX } from '../../../../shared/filters';
 import { CACHE_ID_KEY, catalogVersion } from '../schema';
 import { NAME_LIST_SEPARATOR } from './itemRows';
-import { columnsOf, growColumns, isColumns, sortedIndexOf, type Columns } from './columns';
-import { Markets, type SavedMarkets } from './markets';
+import { columnsOf, growColumns, isColumns, sortedIndexOf } from './columns';
+import { Markets } from './markets';
 import { SlotLists, type SavedLists } from './slotLists';
 import type { Db } from './open';
 
@@ -43,8 +43,9 @@ const ROW_SELECT =
   "nullif(stickerNames, ''), nullif(keyChainNames, ''), nullif(keyChainPatterns, ''), listed_at, removed_at, version FROM items";
 /** More changed rows than this share of the table: read them in id order, in chunks, rather than through the version index. */
 const SCAN_SHARE = 0.1;
-const SCAN_CHUNK = 20_000;
-/** The layout of SavedSnapshot; a file of another is not read. */
+/** Small enough that the store model test's 3,000-item profile reads in chunks; a chunk's query costs microseconds. */
+const SCAN_CHUNK = 2_000;
+/** The layout of a saved snapshot (CatalogSnapshot.saved); a file of another is not read. */
 const SAVED_FORMAT = 7;
 /** Older saved snapshots are not read: rows the sync's retention drops (a week off sale) leave no version to patch from. */
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
@@ -68,32 +69,6 @@ const SLOT_COLUMNS = {
   removedAt: Float64Array,
 };
 
-/**
- * A saved snapshot (`<store>.snapshot`, v8-serialized): every part by name, so that a field added to the classes
- * changes no file. Another format, another cache, an older one, or one that does not read as this is not taken up.
- */
-interface SavedSnapshot {
-  format: number;
-  cacheId: string;
-  savedAt: number;
-  /** The catalog version it holds every row up to. */
-  version: number;
-  size: number;
-  sortedSlots: number;
-  onSaleCount: number;
-  onSaleValue: number;
-  columns: Columns<typeof SLOT_COLUMNS>;
-  /** By name_id, as written. */
-  names: string[];
-  nameRank: Int32Array;
-  phases: string[];
-  phaseRank: Int32Array;
-  stickerNames: { names: string[]; lists: SavedLists };
-  charmNames: { names: string[]; lists: SavedLists };
-  charmPatterns: SavedLists;
-  markets: SavedMarkets;
-}
-
 export const STAT_TRAK = 1;
 export const SOUVENIR = 2;
 const ON_SALE = 4;
@@ -111,14 +86,8 @@ class NameLists {
     this.ids = new Map(names.map((name, id) => [name, id]));
   }
 
-  saved(): SavedSnapshot['stickerNames'] {
+  saved(): { names: string[]; lists: SavedLists } {
     return { names: this.names, lists: this.bySlot.saved() };
-  }
-
-  /** Lists as saved, or null when they do not read as lists. */
-  static restored({ names, lists }: SavedSnapshot['stickerNames']): NameLists | null {
-    const bySlot = SlotLists.restored(lists);
-    return bySlot && names.every((name) => typeof name === 'string') ? new NameLists(names, bySlot) : null;
   }
 
   /** Sets a slot's names; returns their ids. */
@@ -209,16 +178,24 @@ export class CatalogSnapshot {
 
   /** Saves the snapshot to `file` (written then renamed), so the next start patches it instead of reading every row (~1 s at 500k). */
   save(file: string): void {
-    const saved: SavedSnapshot = {
+    writeFileSync(`${file}.tmp`, serialize(this.saved()), { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+  }
+
+  /** What a saved snapshot holds (SAVED_FORMAT): every part by name, so that a field added to the classes changes no file. */
+  private saved() {
+    return {
       format: SAVED_FORMAT,
-      cacheId: this.statements.cacheId.get(CACHE_ID_KEY) as string,
+      cacheId: this.statements.cacheId.get(CACHE_ID_KEY),
       savedAt: Date.now(),
+      /** Every row up to this catalog version is in. */
       version: this.version,
       size: this.size,
       sortedSlots: this.sortedSlots,
       onSaleCount: this.onSaleCount,
       onSaleValue: this.onSaleValue,
       columns: columnsOf(this, SLOT_COLUMNS),
+      /** By name_id, as written. */
       names: this.written,
       nameRank: this.nameRank,
       phases: this.phases,
@@ -226,37 +203,51 @@ export class CatalogSnapshot {
       stickerNames: this.stickerNames.saved(),
       charmNames: this.charmNames.saved(),
       charmPatterns: this.charmPatterns.saved(),
-      // Its groups' slot lists are rebuilt from the slots' groups (as arrays of arrays, they were most of the take-up).
+      // The groups' slot lists are rebuilt from the slots' groups (as arrays of arrays, they were most of the take-up).
       markets: this.markets.saved(),
     };
-    writeFileSync(`${file}.tmp`, serialize(saved), { mode: 0o600 });
-    renameSync(`${file}.tmp`, file);
   }
 
-  /** Takes up (into this new snapshot) a saved one of this cache, if there is a readable, recent one; the next refresh patches what came after it. */
+  /**
+   * Takes up (into this new snapshot) a saved one of this format and cache, recent and no newer than the writer's
+   * counter, whose columns are all there; the next refresh patches what came after it. Else (or damaged) false.
+   */
   load(file: string): boolean {
-    let parts: ReturnType<CatalogSnapshot['restored']>;
+    let saved: ReturnType<CatalogSnapshot['saved']>;
+    let markets: Markets | null = null;
     try {
-      parts = this.restored(deserialize(readFileSync(file)) as SavedSnapshot);
+      saved = deserialize(readFileSync(file)) as typeof saved;
+      const { size, columns } = saved;
+      if (
+        saved.format === SAVED_FORMAT &&
+        saved.cacheId === this.statements.cacheId.get(CACHE_ID_KEY) &&
+        Date.now() - saved.savedAt < SAVED_MAX_AGE_MS &&
+        saved.version <= catalogVersion(this.db) &&
+        isColumns(columns, SLOT_COLUMNS, size) &&
+        [saved.names, saved.phases, saved.stickerNames.names, saved.charmNames.names].every(Array.isArray) &&
+        [saved.stickerNames.lists, saved.charmNames.lists, saved.charmPatterns].every(SlotLists.fits)
+      )
+        markets = Markets.restored(saved.markets, size, columns.nameId, columns.phase);
     } catch {
       return false;
     }
-    if (!parts) return false;
-    const { saved, ...lists } = parts;
-    Object.assign(this, saved.columns, lists, {
+    if (!markets) return false;
+    const { columns, stickerNames, charmNames } = saved;
+    Object.assign(this, columns, {
       size: saved.size,
       version: saved.version,
+      sortedSlots: saved.sortedSlots,
       onSaleCount: saved.onSaleCount,
       onSaleValue: saved.onSaleValue,
-      sortedSlots: saved.sortedSlots,
       nameRank: saved.nameRank,
       phaseRank: saved.phaseRank,
+      stickerNames: new NameLists(stickerNames.names, SlotLists.restored(stickerNames.lists)),
+      charmNames: new NameLists(charmNames.names, SlotLists.restored(charmNames.lists)),
+      charmPatterns: SlotLists.restored(saved.charmPatterns),
+      markets,
       dataVersion: -1,
     });
-    saved.names.forEach((name, id) => {
-      this.written[id] = name;
-      this.names[id] = asciiLower(name);
-    });
+    saved.names.forEach((name, id) => this.setName(id, name));
     saved.phases.forEach((phase, code) => {
       this.phases[code] = phase;
       this.phaseCode.set(phase, code);
@@ -265,33 +256,6 @@ export class CatalogSnapshot {
       this.laterSlots.set(this.itemId[slot] as number, slot);
     this.generation++;
     return true;
-  }
-
-  /** A saved snapshot's parts when it is of this format and cache, recent, and reads as one; else null. */
-  private restored(saved: SavedSnapshot) {
-    const current =
-      saved.format === SAVED_FORMAT &&
-      saved.cacheId === this.statements.cacheId.get(CACHE_ID_KEY) &&
-      Date.now() - saved.savedAt < SAVED_MAX_AGE_MS &&
-      saved.version <= catalogVersion(this.db);
-    const { size, sortedSlots, columns, names, nameRank, phases, phaseRank } = saved;
-    const fits =
-      Number.isInteger(size) &&
-      Number.isInteger(sortedSlots) &&
-      sortedSlots <= size &&
-      isColumns(columns, SLOT_COLUMNS, size) &&
-      [names, phases].every((list) => list.every((name) => typeof name === 'string')) &&
-      nameRank instanceof Int32Array &&
-      nameRank.length === names.length &&
-      phaseRank instanceof Int32Array &&
-      phaseRank.length === phases.length;
-    if (!current || !fits) return null;
-    const markets = Markets.restored(saved.markets, size, columns.nameId, columns.phase);
-    const stickerNames = NameLists.restored(saved.stickerNames);
-    const charmNames = NameLists.restored(saved.charmNames);
-    const charmPatterns = SlotLists.restored(saved.charmPatterns);
-    if (!markets || !stickerNames || !charmNames || !charmPatterns) return null;
-    return { saved, markets, stickerNames, charmNames, charmPatterns };
   }
 
   /** Reads what the writer committed since the last refresh; whether anything changed. */
@@ -324,10 +288,7 @@ export class CatalogSnapshot {
   private readNames(): void {
     const added = this.statements.names.all(this.names.length - 1);
     if (added.length === 0) return;
-    for (const [id, name] of added) {
-      this.written[id] = name;
-      this.names[id] = asciiLower(name);
-    }
+    for (const [id, name] of added) this.setName(id, name);
     // Ranks by the names as written (the sort is by the name shown, not by its lower case).
     const ids = Object.keys(this.written).map(Number);
     ids.sort((a, b) => {
@@ -338,6 +299,11 @@ export class CatalogSnapshot {
     this.nameRank = new Int32Array(this.names.length);
     ids.forEach((id, rank) => (this.nameRank[id] = rank));
     this.generation++;
+  }
+
+  private setName(id: number, name: string): void {
+    this.written[id] = name;
+    this.names[id] = asciiLower(name);
   }
 
   private phaseOf(phase: string | null): number {
