@@ -9,7 +9,7 @@ import type { CatalogEnvelope } from '../../src/shared/api';
 import { LocalStore } from '../../src/main/core/store';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { adminApi, merchantApi, type MerchantCredentials } from '../support/sandboxHttp';
-import { bundleStoreWorker } from '../support/faults/storeWorkerBundle';
+import { bundleForNode, type Bundles, STORE_WORKER_SOURCE } from '../support/bundle';
 
 /**
  * The app killed with SIGKILL in the middle of its writes. A child process
@@ -105,12 +105,12 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
   let markers: number[];
   let markerGeneration = 0;
   let repricer: NodeJS.Timeout;
-  let worker: Awaited<ReturnType<typeof bundleStoreWorker>>;
+  let worker: Bundles<'storeWorker'>;
   const reports: KillReport[] = [];
   const semaphore = new Semaphore(PARALLEL);
 
   beforeAll(async () => {
-    worker = await bundleStoreWorker();
+    worker = await bundleForNode({ storeWorker: STORE_WORKER_SOURCE });
     sb = await startSandbox({ items: CATALOG_ITEMS, seed: 5 });
     dir = mkdtempSync(join(tmpdir(), 'crash-consistency-'));
     const ids = sb.core.db
@@ -173,7 +173,7 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
         CRASH_API_KEY: merchant?.apiKey ?? '',
         CRASH_ITEMS_FILE: join(dir, 'items.json'),
         CRASH_MARKERS: markers.join(','),
-        CRASH_WORKER_ENTRY: worker.entry.href,
+        CRASH_WORKER_ENTRY: worker.files.storeWorker.href,
       },
     });
     closeSync(fd);
@@ -365,7 +365,7 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
   }
 
   async function verifyReopen(kind: Kind, file: string, run: number, history: History): Promise<void> {
-    const store = await LocalStore.open({ file, workerEntry: worker.entry });
+    const store = await LocalStore.open({ file, workerEntry: worker.files.storeWorker });
     try {
       const info = await store.catalogInfo();
       if (kind === 'catalog' || kind === 'mixed') expect(info.totalItems).toBe(history.synced ? CATALOG_ITEMS : 0);
