@@ -9,7 +9,7 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import { catalogEnvelopeSchema, type Item } from '../../src/shared/api';
 import { TEST_TRADE_URL, adminApi, at, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 async function failure(promise: Promise<unknown>): Promise<ApiRequestError> {
   const error = await promise.then(
@@ -258,7 +258,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const waiting = clientFor(merchant, { fetch: recordingFetch, limiter: full });
     const controller = new AbortController();
     const held = waiting.getBalance({ signal: controller.signal });
-    await until(() => full.queued('default') === 1); // held in the limiter
+    await waitFor(() => full.queued('default') === 1); // held in the limiter
     expect(sent).toHaveLength(1);
     controller.abort();
     expect(await failure(held)).toMatchObject({ kind: 'aborted' });
@@ -285,7 +285,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const controller = new AbortController();
     const extra = client.getBalance({ signal: controller.signal });
     const state = pending(extra);
-    await until(() => client.limiter.queued('default') === 1); // held in the limiter
+    await waitFor(() => client.limiter.queued('default') === 1); // held in the limiter
     expect(state.settled).toBe(false);
     expect(statuses).toHaveLength(300);
     controller.abort();
@@ -321,7 +321,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const controller = new AbortController();
     const waiting = client.getBalance({ signal: controller.signal });
     const state = pending(waiting);
-    await until(() => client.limiter.queued('default') === 1); // held in the limiter by the backoff
+    await waitFor(() => client.limiter.queued('default') === 1); // held in the limiter by the backoff
     expect(state.settled).toBe(false);
     controller.abort();
     await failure(waiting);
@@ -343,7 +343,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const controller = new AbortController();
     const next = client.prepareCatalogRequest(controller.signal);
     const state = pending(next);
-    await until(() => client.limiter.queued('catalog') === 1); // held in the limiter by the backoff
+    await waitFor(() => client.limiter.queued('catalog') === 1); // held in the limiter by the backoff
     expect(state.settled).toBe(false);
     controller.abort();
     expect(await failure(next)).toMatchObject({ kind: 'aborted', endpoint: '/Items/GetAllItemsOnSale' });

@@ -7,7 +7,8 @@ import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { AlertRuleInput } from '../../src/shared/ipc/contract';
 import { FaultProxy } from '../support/faultProxy';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi } from '../support/sandboxHttp';
 
@@ -39,7 +40,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
   async function launch(balance: number): Promise<EngineHarness> {
     sb = await startSandbox({ items: 50, seed: 7 });
     merchant = await adminApi(sb).createMerchant({ balance });
-    proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     dataDir = mkdtempSync(join(tmpdir(), 'autobuy-guards-'));
     app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
@@ -268,7 +269,10 @@ describe('auto-buy guard rails against the real sandbox', () => {
     );
     const open = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Lost Beta'));
     // Every buy reaches the server and its answer is lost; every look-up of an order id fails the same way.
-    proxy.swallowResponses('/Items/Buy', '/Trades/History?externalId=');
+    const heal = [
+      proxy.inject('/Items/Buy', { kind: 'swallow' }),
+      proxy.inject('/Trades/History?externalId=', { kind: 'swallow' }),
+    ];
 
     // $10 each: the capped rule buys 3 ($30, its cap), then the other 2 ($20, the budget).
     await list('Lost Alpha', 6, 1000, 94_000_001);
@@ -291,7 +295,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
     expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(5000);
 
     // The network heals; a reconcile looks the order ids up: the five trades are found, bought, stored.
-    proxy.swallowResponses();
+    for (const remove of heal) remove();
     await harness.call('connection.retryNow');
     await waitFor(
       async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5,

@@ -10,6 +10,7 @@ import { IPC_METHODS } from '../../src/shared/ipc';
 import { Engine } from '../../src/main/core/engine/engine';
 import { MemorySecretStore } from '../../src/main/core/secrets';
 import { startDemoSandbox } from '../../src/server/demo';
+import { waitFor } from '../support/waitFor';
 
 describe('the demo sandbox across restarts', () => {
   let dataDir: string;
@@ -51,13 +52,8 @@ describe('the demo sandbox across restarts', () => {
     return pictures;
   }
 
-  async function waitForCatalog(): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    while ((await call('catalog.query', { limit: 1 })).total < 15_000) {
-      if (Date.now() > deadline) throw new Error('the demo catalog never synced');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const waitForCatalog = () =>
+    waitFor(async () => (await call('catalog.query', { limit: 1 })).total >= 15_000, 60_000, 'the demo catalog synced');
 
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'engine-demo-'));
@@ -112,11 +108,7 @@ describe('the demo sandbox across restarts', () => {
       pictures = await cachedPictures(itemIds);
       return pictures.length > 10 && pictures.every((url) => url.startsWith(`${moved}/`));
     };
-    const deadline = Date.now() + 30_000;
-    while (!(await refreshed())) {
-      if (Date.now() > deadline) throw new Error(`the cached pictures still point at ${pictures[0]}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitFor(refreshed, 30_000, 'the cached pictures to point at the new address');
     expect((await fetch(pictures[0] as string)).status).toBe(200);
   }, 120_000);
 });

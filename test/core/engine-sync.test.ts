@@ -11,16 +11,17 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item, Trade } from '../../src/shared/api';
 import type { EngineEventBatch, ProgressStatus } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
-import { ScriptedProxy } from './support/scriptedProxy';
+import { FaultProxy } from '../support/faultProxy';
 
 const DAY_SECONDS = 24 * 3600;
 
 interface Stack {
   sb: Sandbox;
-  proxy: ScriptedProxy;
+  proxy: FaultProxy;
   merchant: MerchantCredentials;
   dataDir: string;
   app: EngineHarness | null;
@@ -32,7 +33,7 @@ const cleanups: (() => Promise<void> | void)[] = [];
 
 async function stack(items = 200, seed = 37): Promise<Stack> {
   const sb = await startSandbox({ items, seed });
-  const proxy = ScriptedProxy.forBaseUrl(sb.baseUrl);
+  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
   await proxy.start();
   const merchant = await adminApi(sb).createMerchant({ balance: 10_000_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'engine-sync-'));
@@ -86,7 +87,10 @@ describe('history back-fill', () => {
     seedTrades(s, items);
     // Each history page answers after 120 ms: longer than the event batcher's window, so every page's
     // progress reaches a batch of its own however fast the machine is.
-    s.proxy.answerDelay = (method, path) => (path.startsWith('/Trades/History?') && path.includes('to=') ? 120 : 0);
+    s.proxy.inject((_method, path) => path.startsWith('/Trades/History?') && path.includes('to='), {
+      kind: 'delay',
+      delayMs: 120,
+    });
 
     const app = await s.launch();
     await waitFor(
@@ -96,9 +100,9 @@ describe('history back-fill', () => {
     );
     await waitFor(async () => (await app.session().store.getMeta('trades_history_mark')) !== null, 10_000, 'the mark');
     // Two pages of 500 with one fixed `to`, no `from` on a new cache (a run from the mark may follow the feed's connect).
-    const pages = s.proxy.requests.filter(
-      (line) => line.startsWith('GET /Trades/History?') && /[?&]to=/.test(line) && !line.includes('from='),
-    );
+    const pages = s.proxy
+      .lines()
+      .filter((line) => line.startsWith('GET /Trades/History?') && /[?&]to=/.test(line) && !line.includes('from='));
     expect(pages).toHaveLength(2);
     expect(pages.map((line) => /page=(\d+)/.exec(line)?.[1])).toEqual(['1', '2']);
     expect(new Set(pages.map((line) => /to=([^&]+)/.exec(line)?.[1])).size).toBe(1);
@@ -125,11 +129,18 @@ describe('history back-fill', () => {
     const before = s.proxy.requests.length;
     await s.launch();
     await waitFor(
-      () => s.proxy.requests.slice(before).some((line) => line.includes('from=')),
+      () =>
+        s.proxy
+          .lines()
+          .slice(before)
+          .some((line) => line.includes('from=')),
       10_000,
       'an incremental back-fill',
     );
-    const incremental = s.proxy.requests.slice(before).find((line) => line.includes('from=')) as string;
+    const incremental = s.proxy
+      .lines()
+      .slice(before)
+      .find((line) => line.includes('from=')) as string;
     const from = decodeURIComponent(/from=([^&]+)/.exec(incremental)?.[1] ?? '');
     expect(Date.parse(mark) - Date.parse(from)).toBe(10 * 60_000);
   }, 90_000);

@@ -15,20 +15,7 @@ import { startSandbox } from '../../src/server/sandbox';
 import { FaultProxy } from '../support/faultProxy';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, at } from '../support/sandboxHttp';
-
-async function waitFor<T>(
-  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 15_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { waitFor } from '../support/waitFor';
 
 describe('engine against the real sandbox', () => {
   let sb: Sandbox;
@@ -72,7 +59,7 @@ describe('engine against the real sandbox', () => {
 
   beforeEach(async () => {
     sb = await startSandbox({ items: 2000, seed: 17 });
-    proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     merchant = await adminApi(sb).createMerchant({ balance: 500_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-test-'));
@@ -445,7 +432,7 @@ describe('engine against the real sandbox', () => {
     const item = at(
       (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 1200 }] })).body.items,
     );
-    proxy.swallowNextResponse('/Items/Buy');
+    proxy.inject('/Items/Buy', { kind: 'swallow', times: 1 });
     const outcome = await call('buy.byId', {
       itemId: item.itemId,
       assetId: item.assetId,

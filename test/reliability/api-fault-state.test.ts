@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { startSandbox } from '../../src/server/sandbox';
 import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { FaultProxy } from '../support/faultProxy';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
 
 /**
@@ -20,10 +21,10 @@ import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
  * (sandbox, proxy and engine), fast-forwarded through the fault and the recovery.
  */
 
-async function scenario(seed: number, inject: (proxy: HttpFaultProxy, untilMs: number) => void) {
+async function scenario(seed: number, inject: (proxy: FaultProxy, untilMs: number) => void) {
   useFlowingFakeClock();
   const sb = await startSandbox({ items: 200, seed });
-  const proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
   await proxy.start();
   const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'api-fault-state-'));
@@ -54,7 +55,7 @@ async function scenario(seed: number, inject: (proxy: HttpFaultProxy, untilMs: n
     const start = Date.now();
     inject(proxy, start + 25_000);
     // The feed drops, the trade moves on the server: only REST can tell the engine, and REST is faulty.
-    proxy.cutAll();
+    proxy.dropConnections();
     await adminApi(sb).transition(outcome.trade.tradeId, { status: 'SENT' });
     return {
       start,

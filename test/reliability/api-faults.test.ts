@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { ClientRateLimiter, MerchantApiClient } from '../../src/main/core/api';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
+import { FaultProxy } from '../support/faultProxy';
 import { fastForward, reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**
@@ -27,7 +28,7 @@ import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sand
 
 interface Scenario {
   sb: Sandbox;
-  proxy: HttpFaultProxy;
+  proxy: FaultProxy;
   merchant: MerchantCredentials;
   app: EngineHarness;
   /** Buys an item through the engine (before a fault) and returns the trade id. */
@@ -45,7 +46,7 @@ interface Scenario {
 async function scenario(seed: number): Promise<Scenario> {
   useFlowingFakeClock();
   const sb = await startSandbox({ items: 300, seed });
-  const proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
   await proxy.start();
   const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'api-faults-'));
@@ -96,7 +97,7 @@ async function scenario(seed: number): Promise<Scenario> {
       return outcome.trade.tradeId;
     },
     async disturb(tradeId) {
-      proxy.cutAll();
+      proxy.dropConnections();
       await adminApi(sb).transition(tradeId, { status: 'SENT' });
       await adminApi(sb).transition(tradeId, { status: 'CANCELLED', errorCode: 504 });
     },
@@ -125,7 +126,7 @@ async function scenario(seed: number): Promise<Scenario> {
 }
 
 /** The most requests the proxy saw in any `windowMs` window between `from` and `to`. */
-function busiestWindow(proxy: HttpFaultProxy, from: number, to: number, windowMs = 10_000): number {
+function busiestWindow(proxy: FaultProxy, from: number, to: number, windowMs = 10_000): number {
   const times = proxy.requests.filter((r) => r.at >= from && r.at <= to).map((r) => r.at);
   let most = 0;
   for (let i = 0, j = 0; i < times.length; i++) {

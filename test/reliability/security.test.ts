@@ -12,8 +12,9 @@ import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { signWebhookBody, verifyWebhookSignature } from '../../src/server/webhooks/signature';
 import { startWebHost, type WebHost } from '../../src/web/webHost';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { FaultProxy } from '../support/faultProxy';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, TEST_TRADE_URL, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 import { makeRendererDir, openBridge } from '../web/support';
 
@@ -51,7 +52,7 @@ function filesUnder(dir: string): string[] {
 
 describe('security: the API key stays in the engine', () => {
   let sb: Sandbox;
-  let proxy: HttpFaultProxy;
+  let proxy: FaultProxy;
   let merchant: MerchantCredentials;
   let dataDir: string;
   let app: EngineHarness;
@@ -73,7 +74,7 @@ describe('security: the API key stays in the engine', () => {
 
   beforeAll(async () => {
     sb = await startSandbox({ items: 300, seed: 61 });
-    proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     merchant = await adminApi(sb).createMerchant({ balance: 50_000 });
     expect(merchant.apiKey.length).toBeGreaterThanOrEqual(32);
@@ -228,7 +229,7 @@ describe('security: the API key stays in the engine', () => {
       app.logs.slice(-8).join('\n'),
     ).toBe(true);
     // A network cut: the feed drops and reconnects, requests fail and are logged.
-    proxy.cutAll();
+    proxy.dropConnections();
     await waitFor(() => app.session().connection.state === 'connected', 20_000, 'feed back after the cut');
 
     // Handlers that throw: the IPC answer is generic, whatever the error carried; the host logs only the message.

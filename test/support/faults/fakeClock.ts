@@ -10,7 +10,7 @@ import { expect, vi } from 'vitest';
 // Captured at import, before a test fakes the clock: the pauses between steps are real.
 const realSetTimeout = globalThis.setTimeout;
 /** A pause in real time, whatever the clock (for pumps and waits between fake steps). */
-export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, ms));
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, ms));
 
 /** Fakes the timers and Date of everything created from now on; they advance with real time until fast-forwarded. */
 export function useFlowingFakeClock(): void {
