@@ -9,6 +9,7 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { BuyOutcome } from '../../src/shared/ipc';
+import { settle, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 import { type EngineHarness, startEngine } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
@@ -68,7 +69,10 @@ describe('buying through the engine against the real sandbox', () => {
       ...patch,
     });
 
+  // The sandbox, the proxy and the engine run on a fake clock that flows with real time: a buy whose answer was lost
+  // looks its order id up, retrying with pauses, fast-forwarded (settle).
   beforeEach(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 200, seed: 23 });
     proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
@@ -87,6 +91,7 @@ describe('buying through the engine against the real sandbox', () => {
     await proxy.close();
     await sb.close();
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   it('a retry without the order id, after a lost answer and failed look-ups, never makes a second trade (by id)', async () => {
@@ -94,7 +99,7 @@ describe('buying through the engine against the real sandbox', () => {
     proxy.inject((_method, path) => path === '/Items/Buy', { kind: 'swallow', times: 1 });
     // Every history read fails: the look-ups by order id, and the feed's fetch of the trade it announces.
     const lookupsWork = proxy.inject('/Trades/History', { kind: 'drop' });
-    const first = await byId(item);
+    const first = await settle(byId(item), 60_000, 'the first buy, its look-ups failed');
     const unknown = failed(first);
     expect(unknown).toMatchObject({ code: 'outcome_unknown', retryable: true });
     expect(first.externalId).toMatch(/^md-/);
@@ -102,7 +107,7 @@ describe('buying through the engine against the real sandbox', () => {
     expect(serverTrades('external_id = ?', first.externalId)).toBe(1);
 
     // "Try again" sends the same input without the order id: the engine reuses it, so the server refuses a second trade.
-    const second = await byId(item);
+    const second = await settle(byId(item), 60_000, 'the retry, its look-ups failed');
     expect(second.externalId).toBe(first.externalId);
     expect(failed(second).code).toBe('outcome_unknown');
     expect(serverTrades()).toBe(1);
@@ -130,10 +135,10 @@ describe('buying through the engine against the real sandbox', () => {
     proxy.inject((_method, path) => path === '/Items/BuyByName', { kind: 'swallow', times: 1 });
     const lookupsWork = proxy.inject('/Trades/History', { kind: 'drop' });
     const input = { market_hash_name: name, maxPrice: 1500, recipient: { tradeUrl: TEST_TRADE_URL } };
-    const first = await app.call('buy.byName', input);
+    const first = await settle(app.call('buy.byName', input), 60_000, 'the first buy, its look-ups failed');
     expect(failed(first).code).toBe('outcome_unknown');
     // The second listing is still there: with a fresh order id this retry would buy it.
-    const second = await app.call('buy.byName', input);
+    const second = await settle(app.call('buy.byName', input), 60_000, 'the retry, its look-ups failed');
     expect(second.externalId).toBe(first.externalId);
     expect(failed(second).code).toBe('outcome_unknown');
     expect(serverTrades()).toBe(1);

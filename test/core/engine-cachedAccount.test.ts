@@ -14,6 +14,7 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi } from '../support/sandboxHttp';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 import { waitFor } from '../support/waitFor';
 
 describe('a saved account whose key no store holds', () => {
@@ -55,7 +56,8 @@ describe('a saved account whose key no store holds', () => {
       recipient: { tradeUrl: TEST_TRADE_URL },
     });
     if (!bought.ok) throw new Error(bought.failure.message);
-    await waitFor(
+    // The ledger sync is debounced: fast-forwarded.
+    await reach(
       async () => (await call('wallet.ledger', { tradeId: bought.trade.tradeId })).total > 0,
       20_000,
       'ledger cached',
@@ -72,7 +74,9 @@ describe('a saved account whose key no store holds', () => {
     return { tradeId: bought.trade.tradeId, itemPrice: cheapest.price, balanceAt };
   }
 
+  // The sandbox and the engines run on a fake clock that flows with real time (see cacheAnAccount).
   beforeEach(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 300, seed: 23 });
     requests = [];
     sb.app.server.on('request', (request: { method?: string; url?: string }) => {
@@ -89,6 +93,7 @@ describe('a saved account whose key no store holds', () => {
     launched = null;
     await sb.close();
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   it('opens it from its cache, read-only and offline, says to enter the key, and goes live once it is entered', async () => {

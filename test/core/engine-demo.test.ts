@@ -10,6 +10,7 @@ import { IPC_METHODS } from '../../src/shared/ipc';
 import { Engine } from '../../src/main/core/engine/engine';
 import { MemorySecretStore } from '../../src/main/core/secrets';
 import { startDemoSandbox } from '../../src/server/demo';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 import { waitFor } from '../support/waitFor';
 
 describe('the demo sandbox across restarts', () => {
@@ -65,6 +66,7 @@ describe('the demo sandbox across restarts', () => {
     await new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve()));
     blocker = null;
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   it('keeps its address per data folder: the cached pictures load after a restart', async () => {
@@ -86,6 +88,8 @@ describe('the demo sandbox across restarts', () => {
   }, 120_000);
 
   it('when its port is taken by then, starts elsewhere and refreshes the cached pictures at once', async () => {
+    // The demo sandbox and the engine on a fake clock that flows with real time (see the refresh below).
+    useFlowingFakeClock();
     await launch();
     await waitForCatalog();
     const address = (await call('app.snapshot')).account.baseUrl as string;
@@ -108,6 +112,13 @@ describe('the demo sandbox across restarts', () => {
       pictures = await cachedPictures(itemIds);
       return pictures.length > 10 && pictures.every((url) => url.startsWith(`${moved}/`));
     };
+    // The cached catalog is shown first: its refresh starts after the start-up delay (fast-forwarded), then the
+    // download takes its real time.
+    await reach(
+      () => engine?.accountSession?.progressList().some((p) => p.kind === 'catalog-sync'),
+      10_000,
+      'the refresh started',
+    );
     await waitFor(refreshed, 30_000, 'the cached pictures to point at the new address');
     expect((await fetch(pictures[0] as string)).status).toBe(200);
   }, 120_000);

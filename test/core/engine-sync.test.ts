@@ -16,6 +16,7 @@ import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 import { FaultProxy } from '../support/faultProxy';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 
 const DAY_SECONDS = 24 * 3600;
 
@@ -61,6 +62,7 @@ afterEach(async () => {
     rmSync(s.dataDir, { recursive: true, force: true });
   }
   for (const cleanup of cleanups.splice(0)) await cleanup();
+  useRealClock();
 });
 
 /** Trades made at the server directly (no HTTP, no rate limit), each to its own recipient. */
@@ -381,6 +383,8 @@ describe('the rate budget is per account', () => {
 
 describe('a feed refused with a 403 that is not ip_not_allowed', () => {
   it('polls trades while the refused feed is retried with backoff', async () => {
+    // The 15 s poll on a fake clock (the sandbox's, the proxy's and the engine's), fast-forwarded.
+    useFlowingFakeClock();
     const s = await stack();
     const refusing: Server = createServer((_request, response) => response.writeHead(404).end());
     let upgrades = 0;
@@ -409,7 +413,7 @@ describe('a feed refused with a 403 that is not ip_not_allowed', () => {
     });
     if (!outcome.ok) throw new Error(outcome.failure.message);
     await adminApi(s.sb).transition(outcome.trade.tradeId, { status: 'SENT' });
-    await waitFor(
+    await reach(
       async () => (await app.call('trades.get', { tradeId: outcome.trade.tradeId }))?.trade.status === 'SENT',
       25_000,
       'the poll to pick up SENT',
