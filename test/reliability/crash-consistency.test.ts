@@ -10,6 +10,7 @@ import { LocalStore } from '../../src/main/core/store';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { adminApi, merchantApi, type MerchantCredentials } from '../support/sandboxHttp';
 import { bundleForNode, type Bundles, STORE_WORKER_SOURCE } from '../support/bundle';
+import { waitFor } from '../support/waitFor';
 
 /**
  * The app killed with SIGKILL in the middle of its writes. A child process
@@ -186,14 +187,18 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.on('close', (code, signal) => resolve((exitStatus = { code, signal }))),
     );
-    const deadline = Date.now() + 30_000;
     const mark = after === 'ready' ? '"t":"ready"' : '"phase":"applying"';
-    while (!readFileSync(outFile, 'utf8').includes(mark)) {
-      if (exitStatus)
-        throw new Error(`writer exited by itself (${JSON.stringify(exitStatus)}): ${stderr.slice(-2000)}`);
-      if (Date.now() > deadline) throw new Error(`writer did not reach ${after} in 30 s: ${stderr.slice(-2000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitFor(
+      () => {
+        if (exitStatus) throw new Error(`writer exited by itself (${JSON.stringify(exitStatus)})`);
+        return readFileSync(outFile, 'utf8').includes(mark);
+      },
+      30_000,
+      `the writer to reach ${after}`,
+      10,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: ${stderr.slice(-2000)}`);
+    });
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (exitStatus) throw new Error(`writer exited by itself (${JSON.stringify(exitStatus)}): ${stderr.slice(-2000)}`);
     child.kill('SIGKILL');

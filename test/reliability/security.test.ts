@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -371,38 +371,27 @@ describe('security: webhook signature check at a receiver', () => {
     const receiverPort = (receiver.address() as AddressInfo).port;
     // The relay alters every second delivery: the body, or the signature.
     let seen = 0;
-    const relay: Server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        let raw = Buffer.concat(chunks);
-        const headers = { ...req.headers };
+    const relay = new FaultProxy({ host: '127.0.0.1', port: receiverPort });
+    relay.inject('/', {
+      kind: 'tamper',
+      request: (raw, headers) => {
         const n = seen++;
-        if (n % 2 === 1) {
-          headers['x-tampered'] = '1';
-          if (n % 4 === 1)
-            raw = Buffer.from(
-              raw
-                .toString('utf8')
-                .replace(/"status":"(\w+)"/, '"status":"COMPLETED"')
-                .replace(/}$/, ' }'),
-            );
-          else headers['x-signature'] = signWebhookBody(raw, 'guessed-key');
-          headers['content-length'] = String(raw.length);
-        }
-        const forward = httpRequest(
-          { host: '127.0.0.1', port: receiverPort, method: 'POST', path: req.url, headers },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502).end();
-            answer.resume();
-          },
-        );
-        forward.end(raw);
-      });
+        if (n % 2 === 0) return raw;
+        headers['x-tampered'] = '1';
+        if (n % 4 === 1)
+          return Buffer.from(
+            raw
+              .toString('utf8')
+              .replace(/"status":"(\w+)"/, '"status":"COMPLETED"')
+              .replace(/}$/, ' }'),
+          );
+        headers['x-signature'] = signWebhookBody(raw, 'guessed-key');
+        return raw;
+      },
     });
-    await new Promise<void>((done) => relay.listen(0, '127.0.0.1', done));
+    await relay.start();
     try {
-      const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}/hook`;
+      const relayUrl = `${relay.baseUrl}/hook`;
       const m = await adminApi(sb).createMerchant({ balance: 100_000, webhookUrl: relayUrl });
       merchantKey = m.apiKey;
       for (let i = 0; i < 3; i++)
@@ -415,7 +404,7 @@ describe('security: webhook signature check at a receiver', () => {
       expect(verdicts.filter((v) => !v.tampered).every((v) => v.ok)).toBe(true);
       expect(verdicts.filter((v) => v.tampered).length).toBeGreaterThanOrEqual(2);
     } finally {
-      await new Promise<void>((done) => relay.close(() => done()));
+      await relay.close();
       await new Promise<void>((done) => receiver.close(() => done()));
       await sb.close();
     }

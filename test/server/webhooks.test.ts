@@ -16,7 +16,6 @@ import { OUTCOME_ROWS, ROW_TRADE_DURATION_SECONDS, driveRow, expectedUpdates } f
 import { waitFor } from '../support/waitFor';
 
 const MINUTE = 60;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Hit {
   type: string | undefined;
@@ -164,14 +163,18 @@ describe('webhook dispatcher', () => {
     check: (log: WebhookDeliveryLogEntry[]) => boolean,
     what: string,
   ): Promise<WebhookDeliveryLogEntry[]> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const log = await webhookLog(merchantId);
-      if (check(log)) return log;
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}: ${JSON.stringify(log.map((e) => [e.kind, e.state]))}`);
-      await sleep(5);
-    }
+    let log: WebhookDeliveryLogEntry[] = [];
+    return waitFor(
+      async () => {
+        log = await webhookLog(merchantId);
+        return check(log) ? log : null;
+      },
+      5000,
+      what,
+      5,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(log.map((e) => [e.kind, e.state]))}`);
+    });
   }
 
   const stateOf =
@@ -473,11 +476,15 @@ describe('webhook dispatcher', () => {
     // Five first attempts fail (the first ones wait for their retry and do not block the others): the breaker opens.
     await waitFor(() => receiver.hits.length === 5, 5000, 'five failed attempts');
     // The breaker opens as the 5th answer is recorded, in the same step that would otherwise send the 6th.
-    let view = await merchantView(merchant.merchantId);
-    for (let tries = 0; view.webhook.pauses === 0 && tries < 500; tries++) {
-      await sleep(5);
-      view = await merchantView(merchant.merchantId);
-    }
+    let view = await waitFor(
+      async () => {
+        const view = await merchantView(merchant.merchantId);
+        return view.webhook.pauses > 0 ? view : null;
+      },
+      5000,
+      'the breaker to open',
+      5,
+    );
     expect(receiver.hits.length).toBe(5);
     expect(view.webhook).toMatchObject({ consecutiveFailures: 5, pauses: 1 });
     const log = await webhookLog(merchant.merchantId);
@@ -547,8 +554,12 @@ describe('webhook dispatcher', () => {
     await waitFor(() => receiver.hits.length === 5, 5000, 'five failed attempts');
     // The 5th answer reaches the dispatcher a moment after the receiver saw the request.
     await waitFor(() => receiver.inFlight === 0, 5000, 'the 5th answer');
-    for (let tries = 0; (await merchantView(merchant.merchantId)).webhook.pauses !== 1 && tries < 100; tries++)
-      await sleep(10);
+    await waitFor(
+      async () => (await merchantView(merchant.merchantId)).webhook.pauses === 1,
+      1000,
+      'the breaker to open',
+      10,
+    ).catch(() => undefined);
     expect((await merchantView(merchant.merchantId)).webhook.pauses).toBe(1);
     // A failed test webhook does not resume delivery.
     const failedTest = await admin().post<{ delivered: boolean; httpStatus: number }>(
@@ -613,12 +624,15 @@ describe('webhook dispatcher', () => {
     const startedAt = Date.now();
     await removeItems(1);
     await waitFor(() => receiver.hits.length === 1, 5000, 'attempt');
-    let entry: WebhookDeliveryLogEntry | undefined;
-    for (;;) {
-      [entry] = await webhookLog(merchant.merchantId);
-      if (entry?.state !== 'delivering') break;
-      await sleep(100);
-    }
+    const { entry } = await waitFor(
+      async () => {
+        const [entry] = await webhookLog(merchant.merchantId);
+        return entry?.state !== 'delivering' ? { entry } : null;
+      },
+      30_000,
+      'the attempt to end',
+      100,
+    );
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(4900);
     expect(entry).toMatchObject({
       state: 'retrying',

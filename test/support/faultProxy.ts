@@ -2,6 +2,7 @@ import {
   Agent,
   createServer,
   request as httpRequest,
+  type IncomingHttpHeaders,
   type IncomingMessage,
   type Server,
   type ServerResponse,
@@ -11,11 +12,11 @@ import type { Duplex } from 'node:stream';
 
 /**
  * The tests' one fault proxy: an HTTP-level proxy in front of the sandbox (REST and the WebSocket upgrade share its
- * port) that sees and breaks the network. It records every request (method, path, what the client got) and every
+ * port) that sees and breaks the network. It records every request (method, path, headers, what the client got) and every
  * order id (`"externalId":"…"`) clients sent, so tests count on the wire what the server received.
  *
  * Per request (a path prefix, or a test of method and path) it can answer 429 with `Retry-After`, answer 503
- * maintenance (WebSocket upgrades refused too), hold the answer, send it slowly, rewrite a 2xx body, echo the request's headers in
+ * maintenance (WebSocket upgrades refused too), hold the answer, send it slowly, rewrite a 2xx body, alter the request (a tampering relay), echo the request's headers in
  * an error page (a hostile middlebox), lose the answer (the request reaches the server, the client's connection
  * dies before any answer), drop the request (its connection dies before it leaves), or never answer (the
  * connection stays open, as with a slow server). Everything else passes through untouched, upgrades included.
@@ -47,6 +48,8 @@ export type FaultKind =
   | { kind: 'throttle'; bytesPerSecond: number }
   /** Forward the request; replace a 2xx body with `body(original)`. */
   | { kind: 'schema'; body: (original: string) => string }
+  /** Forward the request altered (a tampering relay): `request` may change its headers in place and returns its body. */
+  | { kind: 'tamper'; request: (body: Buffer, headers: IncomingHttpHeaders) => Buffer }
   /** A hostile or broken middlebox: answer `status` with an HTML page that echoes every request header (credentials included). */
   | { kind: 'echo'; status: number }
   /** The request reaches the server; the client's connection dies before any answer (a lost answer). */
@@ -69,6 +72,10 @@ export interface SeenRequest {
   status: number | null;
   fault: Fault['kind'] | null;
   upgrade: boolean;
+  /** The request's headers as the client sent them. */
+  headers: IncomingHttpHeaders;
+  /** The server's answer's `content-encoding`, once it has answered. */
+  encoding?: string;
 }
 
 interface Rule {
@@ -248,6 +255,7 @@ export class FaultProxy {
       status: null,
       fault: null,
       upgrade: false,
+      headers: req.headers,
     };
     this.requests.push(seen);
     const chunks: Buffer[] = [];
@@ -293,6 +301,11 @@ export class FaultProxy {
     const headers = { ...req.headers, host: `${this.target.host}:${this.target.port}` };
     // A body we rewrite must arrive uncompressed.
     if (fault?.kind === 'schema') headers['accept-encoding'] = 'identity';
+    let sent = body;
+    if (fault?.kind === 'tamper') {
+      sent = fault.request(body, headers);
+      headers['content-length'] = String(sent.length);
+    }
     const upstream = httpRequest(
       {
         host: this.target.host,
@@ -313,6 +326,7 @@ export class FaultProxy {
           return;
         }
         seen.status = answer.statusCode ?? 0;
+        seen.encoding = answer.headers['content-encoding'];
         if (fault?.kind === 'throttle') {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           this.throttle(answer, res, fault.bytesPerSecond);
@@ -352,7 +366,7 @@ export class FaultProxy {
       if (!res.headersSent) this.answer(res, 502, { error: 'bad_gateway', message: 'upstream unreachable' });
       else res.destroy();
     });
-    upstream.end(body);
+    upstream.end(sent);
   }
 
   /** Sends `answer` on at `bytesPerSecond`, in twentieths of a second; what is still queued dies with the server. */
@@ -418,6 +432,7 @@ export class FaultProxy {
       status: null,
       fault: null,
       upgrade: true,
+      headers: req.headers,
     };
     this.requests.push(seen);
     this.track(socket);
