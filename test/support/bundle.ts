@@ -19,7 +19,8 @@ export interface Bundles<Name extends string> {
  * build would (ESM, `better-sqlite3` left external: a native addon), into a fresh folder under node_modules/.cache,
  * so that `better-sqlite3` resolves from the repository. A worker thread or child started from TypeScript source
  * registers tsx first (the store worker's bootstrap.mjs), which costs about 0.4 s per thread, seconds on a busy
- * machine: tests that start many pass the bundle instead (LocalStore.open's `workerEntry`).
+ * machine: every test's store threads load the bundle globalSetup.ts makes once per run; a test that needs a bundle
+ * of its own passes it (LocalStore.open's `workerEntry`).
  */
 export async function bundleForNode<Name extends string>(entries: Record<Name, string>): Promise<Bundles<Name>> {
   const cache = join(ROOT, 'node_modules', '.cache');
