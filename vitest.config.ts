@@ -12,5 +12,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default'],
+    // The store worker, bundled once per run (see the file).
+    globalSetup: ['test/support/globalSetup.ts'],
   },
 });

@@ -17,6 +17,9 @@ import { CACHE_VERSION, LocalStore } from '../../src/main/core/store';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/server/sandbox';
 import { BENCH_DIR } from './result';
 
+// The tests' one waitFor (its poll period a parameter: latency benchmarks poll every millisecond).
+export { waitFor } from '../../test/support/waitFor';
+
 export const CACHE_DIR = join(BENCH_DIR, '.cache');
 export const BENCH_SEED = 7;
 export const BENCH_PORT = Number(process.env['BENCH_SANDBOX_PORT'] ?? 38787);
@@ -171,21 +174,6 @@ export async function startEngine(options: {
   });
   await engine.start();
   return { engine, logs, close: () => engine.close() };
-}
-
-export async function waitFor<T>(
-  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs: number,
-  what: string,
-  everyMs = 20,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

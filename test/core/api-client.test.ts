@@ -1,5 +1,3 @@
-import { request as httpRequest, createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MerchantApiClient, type MerchantApiClientOptions } from '../../src/main/core/api/client';
 import { nodeFetch } from '../../src/main/core/api/nodeFetch';
@@ -9,7 +7,8 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import { catalogEnvelopeSchema, type Item } from '../../src/shared/api';
 import { TEST_TRADE_URL, adminApi, at, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
-import { until } from '../support/until';
+import { FaultProxy } from '../support/faultProxy';
+import { waitFor } from '../support/waitFor';
 
 async function failure(promise: Promise<unknown>): Promise<ApiRequestError> {
   const error = await promise.then(
@@ -27,12 +26,6 @@ function pending(promise: Promise<unknown>) {
     () => (state.settled = true),
   );
   return state;
-}
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-  );
 }
 
 describe('MerchantApiClient against the sandbox', () => {
@@ -140,25 +133,16 @@ describe('MerchantApiClient against the sandbox', () => {
   });
 
   it('asks for gzip, and the sandbox answers gzip (seen by a recording loopback proxy)', async () => {
-    const seen: { request: IncomingHttpHeaders; encoding: string | undefined }[] = [];
-    const target = new URL(sb.baseUrl);
-    const proxy = createServer((req, res) => {
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          seen.push({ request: req.headers, encoding: answer.headers['content-encoding'] });
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(upstream);
-    });
-    const proxyUrl = await listen(proxy);
+    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
+    await proxy.start();
     try {
-      const client = new MerchantApiClient({ baseUrl: proxyUrl, ...merchant }, { userAgent: 'merchant-desk-test' });
+      const client = new MerchantApiClient(
+        { baseUrl: proxy.baseUrl, ...merchant },
+        { userAgent: 'merchant-desk-test' },
+      );
       const found = await client.searchItems({ itemId: generatedIds.slice(0, 40) });
       expect(found.items).toHaveLength(40);
-      const [exchange] = seen;
+      const [exchange] = proxy.requests.map((seen) => ({ request: seen.headers, encoding: seen.encoding }));
       expect(exchange?.request).toMatchObject({
         'accept-encoding': 'gzip',
         accept: 'application/json',
@@ -169,7 +153,7 @@ describe('MerchantApiClient against the sandbox', () => {
       });
       expect(exchange?.encoding).toBe('gzip');
     } finally {
-      proxy.close();
+      await proxy.close();
     }
   });
 
@@ -258,7 +242,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const waiting = clientFor(merchant, { fetch: recordingFetch, limiter: full });
     const controller = new AbortController();
     const held = waiting.getBalance({ signal: controller.signal });
-    await until(() => full.queued('default') === 1); // held in the limiter
+    await waitFor(() => full.queued('default') === 1); // held in the limiter
     expect(sent).toHaveLength(1);
     controller.abort();
     expect(await failure(held)).toMatchObject({ kind: 'aborted' });
@@ -285,7 +269,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const controller = new AbortController();
     const extra = client.getBalance({ signal: controller.signal });
     const state = pending(extra);
-    await until(() => client.limiter.queued('default') === 1); // held in the limiter
+    await waitFor(() => client.limiter.queued('default') === 1); // held in the limiter
     expect(state.settled).toBe(false);
     expect(statuses).toHaveLength(300);
     controller.abort();
@@ -321,7 +305,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const controller = new AbortController();
     const waiting = client.getBalance({ signal: controller.signal });
     const state = pending(waiting);
-    await until(() => client.limiter.queued('default') === 1); // held in the limiter by the backoff
+    await waitFor(() => client.limiter.queued('default') === 1); // held in the limiter by the backoff
     expect(state.settled).toBe(false);
     controller.abort();
     await failure(waiting);
@@ -343,7 +327,7 @@ describe('MerchantApiClient against the sandbox', () => {
     const controller = new AbortController();
     const next = client.prepareCatalogRequest(controller.signal);
     const state = pending(next);
-    await until(() => client.limiter.queued('catalog') === 1); // held in the limiter by the backoff
+    await waitFor(() => client.limiter.queued('catalog') === 1); // held in the limiter by the backoff
     expect(state.settled).toBe(false);
     controller.abort();
     expect(await failure(next)).toMatchObject({ kind: 'aborted', endpoint: '/Items/GetAllItemsOnSale' });

@@ -6,7 +6,7 @@ import type { TimerHandle } from '../../src/server/clock';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { FaultProxy } from '../support/faultProxy';
 import { adminApi, merchantApi, type MerchantCredentials } from '../support/sandboxHttp';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 /**
  * The client against the sandbox's real 300-a-minute window, without minutes of real time: the app's
@@ -57,13 +57,13 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
       if (moved > maxSeconds)
         throw new Error(`burst still waiting after ${maxSeconds} s of clock time: ${burst.results.length} answered`);
       await admin.advance(stepSeconds);
-      await until(() => burst.done(), 300).catch(() => undefined);
+      await waitFor(() => burst.done(), 300).catch(() => undefined);
     }
   }
 
   it('two minutes of 300-request bursts 60 s apart, with every socket busy for 30 s: zero 429s', async () => {
     const merchant: MerchantCredentials = await admin.createMerchant({ balance: 1_000 });
-    const proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     try {
       const client = new MerchantApiClient(
@@ -75,10 +75,10 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
       // clock time, so the other 284 wait for a socket.
       proxy.holdRequests();
       const first = outcomes(Array.from({ length: 300 }, () => client.getBalance()));
-      await until(() => proxy.count('/Wallet/GetBalance') >= 16);
+      await waitFor(() => proxy.count('/Wallet/GetBalance') >= 16);
       await admin.advance(30);
       proxy.releaseRequests();
-      await until(() => first.done());
+      await waitFor(() => first.done());
       expect(first.results.filter((result) => result !== 'ok')).toEqual([]);
 
       // Burst 2, 60 s (and a margin) after burst 1 was granted: the server still counts burst 1 (it saw it
@@ -105,7 +105,7 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
     const foreign = await Promise.all(Array.from({ length: 250 }, () => elsewhere.get('/Wallet/GetBalance')));
     expect(foreign.every((answer) => answer.status === 200)).toBe(true);
 
-    const proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     try {
       const client = new MerchantApiClient(
@@ -114,7 +114,7 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
       );
       await client.getBalance(); // its answer says 49 remain
       const burst = outcomes(Array.from({ length: 100 }, () => client.getBalance()));
-      await until(() => burst.results.length >= 49);
+      await waitFor(() => burst.results.length >= 49);
       expect(burst.results).toEqual(Array.from({ length: 49 }, () => 'ok'));
       expect(client.limiter.status().defaultRemaining).toBe(0);
       await advanceUntilAnswered(burst);

@@ -18,6 +18,7 @@ import { CatalogSyncError, LocalStore, StoreError, type CatalogSyncProgress } fr
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { adminApi, at, merchantApi, type MerchantCredentials } from '../support/sandboxHttp';
 import { applyItemRemovals, applyItemUpserts, applyPriceChanges } from '../support/liveChanges';
+import { waitFor } from '../support/waitFor';
 
 const CATALOG_PATH = '/Items/GetAllItemsOnSale';
 
@@ -819,8 +820,7 @@ describe('a 100,000-item sync', () => {
 
     // The sync's pages reach the database file by SQLite's own checkpoints: the file holds the catalog.
     const fileBytes = () => statSync(store.file).size;
-    const deadline = Date.now() + 20_000;
-    while (fileBytes() < 20 * 1024 * 1024 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+    await waitFor(() => fileBytes() >= 20 * 1024 * 1024, 20_000, 'the catalog in the file', 100).catch(() => undefined);
     expect(fileBytes()).toBeGreaterThan(20 * 1024 * 1024);
   }, 180_000);
 });

@@ -9,7 +9,7 @@ import { IPC_METHODS } from '../../src/shared/ipc';
 import { startDemoSandbox } from '../../src/server/demo';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { adminApi } from '../support/sandboxHttp';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 /**
  * The data folder holds the account's whole history (trades, ledger, recipients' trade URLs) and its
@@ -56,7 +56,7 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
         ? [db, ...beside].map((name) => join(accounts, name))
         : null;
     };
-    await until(() => found() !== null);
+    await waitFor(() => found() !== null);
     return found() ?? [];
   }
 
@@ -173,7 +173,7 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to its
         'demo-sandbox.sqlite-shm',
         'demo-sandbox.json',
       ].map((name) => join(dataDir, name));
-      await until(() => demoFiles.every((file) => existsSync(file)));
+      await waitFor(() => demoFiles.every((file) => existsSync(file)));
       expect(Object.fromEntries(demoFiles.map((file) => [file.slice(dataDir.length), modeOf(file)]))).toEqual(
         Object.fromEntries(demoFiles.map((file) => [file.slice(dataDir.length), '0600'])),
       );

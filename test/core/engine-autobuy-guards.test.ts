@@ -7,13 +7,17 @@ import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { AlertRuleInput } from '../../src/shared/ipc/contract';
 import { FaultProxy } from '../support/faultProxy';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { reach, settle, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi } from '../support/sandboxHttp';
 
 /**
  * Auto-buy's guard rails against the real sandbox, with a counting proxy in front of it: every buy
- * request is counted on the wire, as the server would receive it.
+ * request is counted on the wire, as the server would receive it. Where a test waits on the engine's own timers
+ * (look-up retries, a rate window) it runs on a fake clock (the sandbox's, the proxy's and the engine's), fast-forwarded
+ * through the wait.
  */
 describe('auto-buy guard rails against the real sandbox', () => {
   let sb: Sandbox;
@@ -39,7 +43,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
   async function launch(balance: number): Promise<EngineHarness> {
     sb = await startSandbox({ items: 50, seed: 7 });
     merchant = await adminApi(sb).createMerchant({ balance });
-    proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     dataDir = mkdtempSync(join(tmpdir(), 'autobuy-guards-'));
     app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
@@ -56,6 +60,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
     await proxy?.close();
     await sb?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   const list = async (name: string, count: number, price: number, firstId: number): Promise<Item[]> => {
@@ -245,9 +250,9 @@ describe('auto-buy guard rails against the real sandbox', () => {
     expect(serverTrades()).toBe(0);
   }, 60_000);
 
-  /** Waits until every firing of the rule has its buy's outcome recorded; returns them. */
+  /** Fast-forwards until every firing of the rule has its buy's outcome recorded (look-ups retry, backing off); returns them. */
   const outcomes = (harness: EngineHarness, ruleId: string, count: number) =>
-    waitFor(
+    reach(
       async () => {
         const firings = (await harness.call('alerts.firings')).filter((f) => f.ruleId === ruleId && f.autoBuy !== null);
         return firings.length >= count ? firings : null;
@@ -257,6 +262,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
     );
 
   it('counts buys whose answers were lost and whose look-ups failed until their order ids are found: the server never spends past a cap or the budget', async () => {
+    useFlowingFakeClock();
     const harness = await launch(1_000_000);
     const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
     await harness.call('settings.update', { autoBuyDailyBudget: 5000 });
@@ -268,7 +274,10 @@ describe('auto-buy guard rails against the real sandbox', () => {
     );
     const open = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Lost Beta'));
     // Every buy reaches the server and its answer is lost; every look-up of an order id fails the same way.
-    proxy.swallowResponses('/Items/Buy', '/Trades/History?externalId=');
+    const heal = [
+      proxy.inject('/Items/Buy', { kind: 'swallow' }),
+      proxy.inject('/Trades/History?externalId=', { kind: 'swallow' }),
+    ];
 
     // $10 each: the capped rule buys 3 ($30, its cap), then the other 2 ($20, the budget).
     await list('Lost Alpha', 6, 1000, 94_000_001);
@@ -291,7 +300,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
     expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(5000);
 
     // The network heals; a reconcile looks the order ids up: the five trades are found, bought, stored.
-    proxy.swallowResponses();
+    for (const remove of heal) remove();
     await harness.call('connection.retryNow');
     await waitFor(
       async () => (await harness.call('alerts.firings')).filter((f) => f.autoBuy?.tradeId).length === 5,
@@ -322,6 +331,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
   }, 120_000);
 
   it('stop-all drops the auto-buys waiting in the rate limiter: none leaves after it is acknowledged, a manual buy still does', async () => {
+    useFlowingFakeClock();
     const harness = await launch(1_000_000);
     const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
     const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Queue Eta'));
@@ -349,14 +359,18 @@ describe('auto-buy guard rails against the real sandbox', () => {
     await harness.call('settings.update', { autoBuyStopped: true });
     const afterStop = buysOnTheWire();
 
-    // A manual buy asked after the stop waits for the same window, behind whatever still waits: when it has
-    // been sent, every auto-buy queued before it has had its turn.
-    const bought = await harness.call('buy.byId', {
-      itemId: manual.itemId,
-      assetId: manual.assetId,
-      price: manual.price,
-      recipient: { tradeUrl: TEST_TRADE_URL },
-    });
+    // A manual buy asked after the stop waits for the same window (a minute, fast-forwarded), behind whatever still
+    // waits: when it has been sent, every auto-buy queued before it has had its turn.
+    const bought = await settle(
+      harness.call('buy.byId', {
+        itemId: manual.itemId,
+        assetId: manual.assetId,
+        price: manual.price,
+        recipient: { tradeUrl: TEST_TRADE_URL },
+      }),
+      120_000,
+      'the manual buy, after the rate window',
+    );
     expect(bought.ok).toBe(true);
     expect(afterStop).toBe(0);
     await Promise.all(fill);

@@ -8,7 +8,9 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { AwaySummary } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 
@@ -34,15 +36,20 @@ describe('"while you were away" after a restart, against the real sandbox', () =
   const summaryOf = (harness: EngineHarness) => harness.batches.find((batch) => batch.awaySummary)?.awaySummary ?? null;
   const serverLedger = async () =>
     (await merchantApi(sb, merchant).get<{ total: number }>('/Wallet/BalanceHistory?limit=1')).body.total;
-  /** The first sync after launch is done, and its summary decided (reported, or logged as nothing). */
+  /**
+   * The first sync after launch is done, and its summary decided (reported, or logged as nothing): fast-forwarded
+   * through the cached catalog's start-up delay and the ledger's debounce.
+   */
   const settled = (harness: EngineHarness) =>
-    waitFor(
+    reach(
       () => summaryOf(harness) !== null || harness.logs.includes('while away: nothing changed'),
       20_000,
       'the away summary',
     );
 
+  // The sandbox and the engine run on a fake clock that flows with real time (see settled).
   beforeEach(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 60, seed: 27 });
     merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-away-'));
@@ -53,6 +60,7 @@ describe('"while you were away" after a restart, against the real sandbox', () =
     app = null;
     await sb.close();
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   it('names the trades settled by status and the ledger entries that came while the app was closed; nothing on a new cache or when nothing changed', async () => {
@@ -79,7 +87,7 @@ describe('"while you were away" after a restart, against the real sandbox', () =
       'the history mark',
     );
     const ledgerBefore = await serverLedger();
-    await waitFor(
+    await reach(
       async () => (await harness.call('wallet.ledger', { limit: 1 })).total === ledgerBefore,
       10_000,
       'the ledger',
@@ -147,11 +155,7 @@ describe('"while you were away" after a restart, against the real sandbox', () =
     );
     await waitFor(() => harness.session().catalog.totalItems > 0, 20_000, 'the catalog');
     const ledger = await serverLedger();
-    await waitFor(
-      async () => (await harness.call('wallet.ledger', { limit: 1 })).total === ledger,
-      10_000,
-      'the ledger',
-    );
+    await reach(async () => (await harness.call('wallet.ledger', { limit: 1 })).total === ledger, 10_000, 'the ledger');
     await harness.call('alerts.saveRule', { name: 'Away knives', namePattern: 'Away Test Knife', maxPrice: 100_000 });
     await app?.close();
     app = null;

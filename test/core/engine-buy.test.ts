@@ -9,11 +9,12 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { BuyOutcome } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
+import { settle, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, at, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
-import { ScriptedProxy } from './support/scriptedProxy';
+import { FaultProxy } from '../support/faultProxy';
 
 /** The failure of an outcome that must have failed. */
 function failed(outcome: BuyOutcome) {
@@ -31,7 +32,7 @@ const holder = (n: number) => `7656119${String(n).padStart(10, '0')}`;
 
 describe('buying through the engine against the real sandbox', () => {
   let sb: Sandbox;
-  let proxy: ScriptedProxy;
+  let proxy: FaultProxy;
   let merchant: MerchantCredentials;
   let dataDir: string;
   let app: EngineHarness;
@@ -68,9 +69,12 @@ describe('buying through the engine against the real sandbox', () => {
       ...patch,
     });
 
+  // The sandbox, the proxy and the engine run on a fake clock that flows with real time: a buy whose answer was lost
+  // looks its order id up, retrying with pauses, fast-forwarded (settle).
   beforeEach(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 200, seed: 23 });
-    proxy = ScriptedProxy.forBaseUrl(sb.baseUrl);
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     merchant = await adminApi(sb).createMerchant({ balance: 5_000_000, reveal: { steamId: true } });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-buy-'));
@@ -87,21 +91,15 @@ describe('buying through the engine against the real sandbox', () => {
     await proxy.close();
     await sb.close();
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   it('a retry without the order id, after a lost answer and failed look-ups, never makes a second trade (by id)', async () => {
     const [item] = (await listings([{ price: 1200 }])) as [Item];
-    let lookupsFail = true;
-    let swallowed = false;
-    proxy.rule = (_method, path) => {
-      if (path === '/Items/Buy' && !swallowed) {
-        swallowed = true;
-        return 'swallow';
-      }
-      // Every history read fails: the look-ups by order id, and the feed's fetch of the trade it announces.
-      return lookupsFail && path.startsWith('/Trades/History') ? 'drop' : 'pass';
-    };
-    const first = await byId(item);
+    proxy.inject((_method, path) => path === '/Items/Buy', { kind: 'swallow', times: 1 });
+    // Every history read fails: the look-ups by order id, and the feed's fetch of the trade it announces.
+    const lookupsWork = proxy.inject('/Trades/History', { kind: 'drop' });
+    const first = await settle(byId(item), 60_000, 'the first buy, its look-ups failed');
     const unknown = failed(first);
     expect(unknown).toMatchObject({ code: 'outcome_unknown', retryable: true });
     expect(first.externalId).toMatch(/^md-/);
@@ -109,12 +107,12 @@ describe('buying through the engine against the real sandbox', () => {
     expect(serverTrades('external_id = ?', first.externalId)).toBe(1);
 
     // "Try again" sends the same input without the order id: the engine reuses it, so the server refuses a second trade.
-    const second = await byId(item);
+    const second = await settle(byId(item), 60_000, 'the retry, its look-ups failed');
     expect(second.externalId).toBe(first.externalId);
     expect(failed(second).code).toBe('outcome_unknown');
     expect(serverTrades()).toBe(1);
 
-    lookupsFail = false;
+    lookupsWork();
     const third = await byId(item);
     expect(third.externalId).toBe(first.externalId);
     expect(bought(third).externalId).toBe(first.externalId);
@@ -134,25 +132,18 @@ describe('buying through the engine against the real sandbox', () => {
       { market_hash_name: name, price: 1500, phase: null },
       { market_hash_name: name, price: 1500, phase: null },
     ]);
-    let lookupsFail = true;
-    let swallowed = false;
-    proxy.rule = (_method, path) => {
-      if (path === '/Items/BuyByName' && !swallowed) {
-        swallowed = true;
-        return 'swallow';
-      }
-      return lookupsFail && path.startsWith('/Trades/History') ? 'drop' : 'pass';
-    };
+    proxy.inject((_method, path) => path === '/Items/BuyByName', { kind: 'swallow', times: 1 });
+    const lookupsWork = proxy.inject('/Trades/History', { kind: 'drop' });
     const input = { market_hash_name: name, maxPrice: 1500, recipient: { tradeUrl: TEST_TRADE_URL } };
-    const first = await app.call('buy.byName', input);
+    const first = await settle(app.call('buy.byName', input), 60_000, 'the first buy, its look-ups failed');
     expect(failed(first).code).toBe('outcome_unknown');
     // The second listing is still there: with a fresh order id this retry would buy it.
-    const second = await app.call('buy.byName', input);
+    const second = await settle(app.call('buy.byName', input), 60_000, 'the retry, its look-ups failed');
     expect(second.externalId).toBe(first.externalId);
     expect(failed(second).code).toBe('outcome_unknown');
     expect(serverTrades()).toBe(1);
 
-    lookupsFail = false;
+    lookupsWork();
     const third = await app.call('buy.byName', input);
     expect(bought(third).externalId).toBe(first.externalId);
     expect(serverTrades()).toBe(1);
@@ -186,8 +177,9 @@ describe('buying through the engine against the real sandbox', () => {
     );
 
     // An order id the merchant's own system used (the cache never saw it: history reads other than by order id fail).
-    proxy.rule = (_method, path) =>
-      path.startsWith('/Trades/History') && !path.includes('externalId=') ? 'drop' : 'pass';
+    proxy.inject((_method, path) => path.startsWith('/Trades/History') && !path.includes('externalId='), {
+      kind: 'drop',
+    });
     const outside = await merchantApi(sb, merchant).post<{ tradeId: string }>('/Items/Buy', {
       itemId: c.itemId,
       assetId: c.assetId,
@@ -389,7 +381,7 @@ describe('buying through the engine against the real sandbox', () => {
 describe('a buy during a server back-off', () => {
   it('fails at once with a retryable rate_limited failure instead of waiting silently', async () => {
     const sb = await startSandbox({ items: 100, seed: 29 });
-    const proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     const merchant = await adminApi(sb).createMerchant({ balance: 100_000 });
     const dataDir = mkdtempSync(join(tmpdir(), 'engine-backoff-'));
@@ -429,14 +421,14 @@ describe('a buy during a server back-off', () => {
 
 describe('a buy when the marketplace is unreachable or in maintenance', () => {
   let sb: Sandbox;
-  let proxy: ScriptedProxy;
+  let proxy: FaultProxy;
   let dataDir: string;
   let app: EngineHarness;
   let item: Item;
 
   beforeEach(async () => {
     sb = await startSandbox({ items: 100, seed: 31 });
-    proxy = ScriptedProxy.forBaseUrl(sb.baseUrl);
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     const merchant = await adminApi(sb).createMerchant({ balance: 100_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-unreachable-'));

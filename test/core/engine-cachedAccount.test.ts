@@ -14,14 +14,8 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi } from '../support/sandboxHttp';
-
-async function waitFor(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
+import { waitFor } from '../support/waitFor';
 
 describe('a saved account whose key no store holds', () => {
   let sb: Sandbox;
@@ -52,7 +46,7 @@ describe('a saved account whose key no store holds', () => {
     await keys.set(merchant.merchantId, merchant.apiKey);
     engine = new Engine({ dataDir, secrets: keys, log: () => {}, startDemo: noDemo });
     await engine.start();
-    await waitFor(async () => (await call('catalog.query', { limit: 1 })).total === 300, 'catalog sync');
+    await waitFor(async () => (await call('catalog.query', { limit: 1 })).total === 300, 20_000, 'catalog sync');
     const [cheapest] = (await call('catalog.query', { sort: 'price', direction: 'asc', limit: 1 })).rows;
     if (!cheapest) throw new Error('empty catalog');
     const bought = await call('buy.byId', {
@@ -62,11 +56,17 @@ describe('a saved account whose key no store holds', () => {
       recipient: { tradeUrl: TEST_TRADE_URL },
     });
     if (!bought.ok) throw new Error(bought.failure.message);
-    await waitFor(
+    // The ledger sync is debounced: fast-forwarded.
+    await reach(
       async () => (await call('wallet.ledger', { tradeId: bought.trade.tradeId })).total > 0,
+      20_000,
       'ledger cached',
     );
-    await waitFor(() => engine?.accountSession?.balance?.balance === 200_000 - cheapest.price, 'balance cached');
+    await waitFor(
+      () => engine?.accountSession?.balance?.balance === 200_000 - cheapest.price,
+      20_000,
+      'balance cached',
+    );
     const { balanceAt } = await call('app.snapshot');
     if (!balanceAt) throw new Error('a live balance without the time the server gave it');
     await engine.close();
@@ -74,7 +74,9 @@ describe('a saved account whose key no store holds', () => {
     return { tradeId: bought.trade.tradeId, itemPrice: cheapest.price, balanceAt };
   }
 
+  // The sandbox and the engines run on a fake clock that flows with real time (see cacheAnAccount).
   beforeEach(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 300, seed: 23 });
     requests = [];
     sb.app.server.on('request', (request: { method?: string; url?: string }) => {
@@ -91,6 +93,7 @@ describe('a saved account whose key no store holds', () => {
     launched = null;
     await sb.close();
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   it('opens it from its cache, read-only and offline, says to enter the key, and goes live once it is entered', async () => {
@@ -148,7 +151,7 @@ describe('a saved account whose key no store holds', () => {
       apiKey: merchant.apiKey,
     });
     expect(result.ok).toBe(true);
-    await waitFor(() => engine?.accountSession?.connection.state === 'connected', 'the feed');
+    await waitFor(() => engine?.accountSession?.connection.state === 'connected', 20_000, 'the feed');
     expect((await call('app.snapshot')).account).toMatchObject({ apiKeyConfigured: true, cacheOnly: false });
     expect((await call('trades.get', { tradeId }))?.trade.tradeId).toBe(tradeId);
   }, 60_000);
@@ -169,8 +172,8 @@ describe('a saved account whose key no store holds', () => {
     let snapshot = await call('app.snapshot');
     await waitFor(
       async () => !(snapshot = await call('app.snapshot')).account.awaitingKeyStore,
-      "the key store's answer",
       60_000,
+      "the key store's answer",
     );
     expect(snapshot.account).toMatchObject({
       merchantId: merchant.merchantId,

@@ -9,7 +9,7 @@ import { Engine } from '../../src/main/core/engine/engine';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { MemorySecretStore } from '../../src/main/core/secrets';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
-import { waitFor } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**

@@ -10,6 +10,8 @@ import { IPC_METHODS } from '../../src/shared/ipc';
 import { Engine } from '../../src/main/core/engine/engine';
 import { MemorySecretStore } from '../../src/main/core/secrets';
 import { startDemoSandbox } from '../../src/server/demo';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
+import { waitFor } from '../support/waitFor';
 
 describe('the demo sandbox across restarts', () => {
   let dataDir: string;
@@ -51,13 +53,8 @@ describe('the demo sandbox across restarts', () => {
     return pictures;
   }
 
-  async function waitForCatalog(): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    while ((await call('catalog.query', { limit: 1 })).total < 15_000) {
-      if (Date.now() > deadline) throw new Error('the demo catalog never synced');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const waitForCatalog = () =>
+    waitFor(async () => (await call('catalog.query', { limit: 1 })).total >= 15_000, 60_000, 'the demo catalog synced');
 
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'engine-demo-'));
@@ -69,6 +66,7 @@ describe('the demo sandbox across restarts', () => {
     await new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve()));
     blocker = null;
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   it('keeps its address per data folder: the cached pictures load after a restart', async () => {
@@ -90,6 +88,8 @@ describe('the demo sandbox across restarts', () => {
   }, 120_000);
 
   it('when its port is taken by then, starts elsewhere and refreshes the cached pictures at once', async () => {
+    // The demo sandbox and the engine on a fake clock that flows with real time (see the refresh below).
+    useFlowingFakeClock();
     await launch();
     await waitForCatalog();
     const address = (await call('app.snapshot')).account.baseUrl as string;
@@ -112,11 +112,14 @@ describe('the demo sandbox across restarts', () => {
       pictures = await cachedPictures(itemIds);
       return pictures.length > 10 && pictures.every((url) => url.startsWith(`${moved}/`));
     };
-    const deadline = Date.now() + 30_000;
-    while (!(await refreshed())) {
-      if (Date.now() > deadline) throw new Error(`the cached pictures still point at ${pictures[0]}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    // The cached catalog is shown first: its refresh starts after the start-up delay (fast-forwarded), then the
+    // download takes its real time.
+    await reach(
+      () => engine?.accountSession?.progressList().some((p) => p.kind === 'catalog-sync'),
+      10_000,
+      'the refresh started',
+    );
+    await waitFor(refreshed, 30_000, 'the cached pictures to point at the new address');
     expect((await fetch(pictures[0] as string)).status).toBe(200);
   }, 120_000);
 });

@@ -8,7 +8,9 @@ import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
 
@@ -21,7 +23,10 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
   let status = 204;
   const bodies: { path: string; body: Record<string, unknown> }[] = [];
 
+  // The sandbox and the engine run on a fake clock that flows with real time: the forwarder's gathering, pacing and
+  // retries are fast-forwarded.
   beforeEach(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 40, seed: 5 });
     // Mixed case and characters that URL-encoding changes, so each written form of the key is a different text.
     merchant = await adminApi(sb).createMerchant({
@@ -54,6 +59,7 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
     await sb.close();
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   it('refuses a bad URL with the reason and keeps the settings; forwards trade notifications; a failing receiver shows in the centre', async () => {
@@ -91,7 +97,7 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
       tradeUrl: tradeUrlFor(40_001),
     }).tradeId;
     await adminApi(sb).transition(tradeId, { status: 'SENT' });
-    await waitFor(() => bodies.length > 0, 20_000, 'a forwarded message');
+    await reach(() => bodies.length > 0, 20_000, 'a forwarded message');
     expect(bodies[0]?.path).toBe('/api/webhooks/7/SECRET-TOKEN');
     expect(bodies[0]?.body).toMatchObject({ username: 'Merchant Desk', allowed_mentions: { parse: [] } });
     // Discord shows an escaped character as itself: the name as written.
@@ -102,7 +108,7 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
     // The receiver fails: the failure is a notification in the centre (by host, never the token), and the message is kept.
     status = 500;
     await adminApi(sb).transition(tradeId, { status: 'COMPLETED' });
-    const failure = await waitFor(
+    const failure = await reach(
       async () => (await app.call('notifications.list', {})).rows.find((row) => row.title.startsWith('Forwarding to')),
       30_000,
       'the failure in the centre',
@@ -150,7 +156,7 @@ describe('forwarding from the engine to a chat webhook, against the real sandbox
       tradeUrl: tradeUrlFor(40_002),
     }).tradeId;
     await adminApi(sb).transition(tradeId, { status: 'SENT' });
-    await waitFor(() => bodies.length > 0, 20_000, 'a forwarded message');
+    await reach(() => bodies.length > 0, 20_000, 'a forwarded message');
     const content = String(bodies[0]?.body.content);
     for (const form of ['prefix', 'encoded', 'lower', 'upper']) expect(content).toContain(`${form} \\[redacted\\]`);
     for (const part of [key.slice(0, 8), key.slice(-8), encodeURIComponent(key).slice(8, 24), 'Cd1234']) {

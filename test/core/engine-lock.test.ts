@@ -10,7 +10,7 @@ import { MemorySecretStore } from '../../src/main/core/secrets';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import { startWebHost } from '../../src/web/webHost';
-import { waitFor } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi } from '../support/sandboxHttp';
 import { makeRendererDir, openBridge } from '../web/support';
 

@@ -9,7 +9,8 @@ import type { StoredNotification } from '../../src/shared/ipc';
 import { groupNotifications } from '../../src/shared/notifications';
 import { DETAIL } from '../../src/main/core/feed/detail';
 import { connectionNotification } from '../../src/main/core/notify/notificationCentre';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
 

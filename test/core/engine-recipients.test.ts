@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
 
 describe('saved recipients: no duplicates, and editable', () => {

@@ -13,7 +13,8 @@ import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item, KeyChain } from '../../src/shared/api';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi } from '../support/sandboxHttp';
 

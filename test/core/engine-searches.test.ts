@@ -7,7 +7,8 @@ import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { SavedSearch } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi } from '../support/sandboxHttp';
 
 describe('saved searches over the IPC contract', () => {

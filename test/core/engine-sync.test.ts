@@ -11,16 +11,18 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item, Trade } from '../../src/shared/api';
 import type { EngineEventBatch, ProgressStatus } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
-import { ScriptedProxy } from './support/scriptedProxy';
+import { FaultProxy } from '../support/faultProxy';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 
 const DAY_SECONDS = 24 * 3600;
 
 interface Stack {
   sb: Sandbox;
-  proxy: ScriptedProxy;
+  proxy: FaultProxy;
   merchant: MerchantCredentials;
   dataDir: string;
   app: EngineHarness | null;
@@ -32,7 +34,7 @@ const cleanups: (() => Promise<void> | void)[] = [];
 
 async function stack(items = 200, seed = 37): Promise<Stack> {
   const sb = await startSandbox({ items, seed });
-  const proxy = ScriptedProxy.forBaseUrl(sb.baseUrl);
+  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
   await proxy.start();
   const merchant = await adminApi(sb).createMerchant({ balance: 10_000_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'engine-sync-'));
@@ -60,6 +62,7 @@ afterEach(async () => {
     rmSync(s.dataDir, { recursive: true, force: true });
   }
   for (const cleanup of cleanups.splice(0)) await cleanup();
+  useRealClock();
 });
 
 /** Trades made at the server directly (no HTTP, no rate limit), each to its own recipient. */
@@ -86,7 +89,10 @@ describe('history back-fill', () => {
     seedTrades(s, items);
     // Each history page answers after 120 ms: longer than the event batcher's window, so every page's
     // progress reaches a batch of its own however fast the machine is.
-    s.proxy.answerDelay = (method, path) => (path.startsWith('/Trades/History?') && path.includes('to=') ? 120 : 0);
+    s.proxy.inject((_method, path) => path.startsWith('/Trades/History?') && path.includes('to='), {
+      kind: 'delay',
+      delayMs: 120,
+    });
 
     const app = await s.launch();
     await waitFor(
@@ -96,9 +102,9 @@ describe('history back-fill', () => {
     );
     await waitFor(async () => (await app.session().store.getMeta('trades_history_mark')) !== null, 10_000, 'the mark');
     // Two pages of 500 with one fixed `to`, no `from` on a new cache (a run from the mark may follow the feed's connect).
-    const pages = s.proxy.requests.filter(
-      (line) => line.startsWith('GET /Trades/History?') && /[?&]to=/.test(line) && !line.includes('from='),
-    );
+    const pages = s.proxy
+      .lines()
+      .filter((line) => line.startsWith('GET /Trades/History?') && /[?&]to=/.test(line) && !line.includes('from='));
     expect(pages).toHaveLength(2);
     expect(pages.map((line) => /page=(\d+)/.exec(line)?.[1])).toEqual(['1', '2']);
     expect(new Set(pages.map((line) => /to=([^&]+)/.exec(line)?.[1])).size).toBe(1);
@@ -125,11 +131,18 @@ describe('history back-fill', () => {
     const before = s.proxy.requests.length;
     await s.launch();
     await waitFor(
-      () => s.proxy.requests.slice(before).some((line) => line.includes('from=')),
+      () =>
+        s.proxy
+          .lines()
+          .slice(before)
+          .some((line) => line.includes('from=')),
       10_000,
       'an incremental back-fill',
     );
-    const incremental = s.proxy.requests.slice(before).find((line) => line.includes('from=')) as string;
+    const incremental = s.proxy
+      .lines()
+      .slice(before)
+      .find((line) => line.includes('from=')) as string;
     const from = decodeURIComponent(/from=([^&]+)/.exec(incremental)?.[1] ?? '');
     expect(Date.parse(mark) - Date.parse(from)).toBe(10 * 60_000);
   }, 90_000);
@@ -370,6 +383,8 @@ describe('the rate budget is per account', () => {
 
 describe('a feed refused with a 403 that is not ip_not_allowed', () => {
   it('polls trades while the refused feed is retried with backoff', async () => {
+    // The 15 s poll on a fake clock (the sandbox's, the proxy's and the engine's), fast-forwarded.
+    useFlowingFakeClock();
     const s = await stack();
     const refusing: Server = createServer((_request, response) => response.writeHead(404).end());
     let upgrades = 0;
@@ -398,7 +413,7 @@ describe('a feed refused with a 403 that is not ip_not_allowed', () => {
     });
     if (!outcome.ok) throw new Error(outcome.failure.message);
     await adminApi(s.sb).transition(outcome.trade.tradeId, { status: 'SENT' });
-    await waitFor(
+    await reach(
       async () => (await app.call('trades.get', { tradeId: outcome.trade.tradeId }))?.trade.status === 'SENT',
       25_000,
       'the poll to pick up SENT',

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { FaultProxy } from '../support/faultProxy';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi } from '../support/sandboxHttp';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -17,7 +18,7 @@ afterEach(async () => {
 it('logs how many items a sync left out, and why the first one was', async () => {
   const sandbox: Sandbox = await startSandbox({ items: 300, seed: 31 });
   cleanups.push(() => sandbox.close());
-  const proxy = HttpFaultProxy.forBaseUrl(sandbox.baseUrl);
+  const proxy = FaultProxy.forBaseUrl(sandbox.baseUrl);
   await proxy.start();
   cleanups.push(() => proxy.close());
   // The list as the server sends it, but for two items whose price is text.

@@ -13,23 +13,14 @@ import { MemorySecretStore } from '../../src/main/core/secrets';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import { FaultProxy } from '../support/faultProxy';
+import { reach, settle, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, at } from '../support/sandboxHttp';
+import { waitFor } from '../support/waitFor';
 
-async function waitFor<T>(
-  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 15_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
+// The sandbox, the proxy and the engine run on a fake clock that flows with real time; where a test waits on the
+// engine's own timers (a feed's reconnect backoff, a 15 s poll, the 10 s between catalog syncs, a look-up's retry) it
+// fast-forwards through the wait (reach, settle).
 describe('engine against the real sandbox', () => {
   let sb: Sandbox;
   let proxy: FaultProxy;
@@ -71,8 +62,9 @@ describe('engine against the real sandbox', () => {
   };
 
   beforeEach(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 2000, seed: 17 });
-    proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     merchant = await adminApi(sb).createMerchant({ balance: 500_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-test-'));
@@ -84,6 +76,7 @@ describe('engine against the real sandbox', () => {
     await proxy.close();
     await sb.close();
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   it('syncs the catalog at start, applies live frames, and browses the cache offline on a cold start', async () => {
@@ -141,7 +134,7 @@ describe('engine against the real sandbox', () => {
       10_000,
       'COMPLETED cached',
     );
-    await waitFor(
+    await reach(
       async () => (await call('wallet.ledger', { tradeId: bought.trade.tradeId })).total === 2,
       10_000,
       'ledger cached',
@@ -213,7 +206,7 @@ describe('engine against the real sandbox', () => {
     await adminApi(sb).transition(tradeId, { status: 'SENT' });
     await adminApi(sb).transition(tradeId, { status: 'COMPLETED' });
     proxy.restore();
-    const detail = await waitFor(
+    const detail = await reach(
       async () => {
         const trade = await call('trades.get', { tradeId });
         return trade?.trade.status === 'COMPLETED' ? trade : null;
@@ -229,7 +222,7 @@ describe('engine against the real sandbox', () => {
     await waitFor(() => notifiedFor(tradeId).length > 0, 2000, 'notification');
     // Markers: live again (said only once the reconnect has caught up), then another trade's status over the feed,
     // announced in a later batch than anything the catch-up could still announce.
-    await waitFor(() => session().connection.state === 'connected', 30_000, 'live again');
+    await reach(() => session().connection.state === 'connected', 30_000, 'live again');
     const markerItem = at(
       (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 710 }] })).body.items,
     );
@@ -250,7 +243,7 @@ describe('engine against the real sandbox', () => {
     await waitFor(() => notifiedFor(marker.trade.tradeId).length > 0, 10_000, 'the marker trade notified');
     expect(notifiedFor(tradeId).map((n) => n.id)).toEqual([`trade:${tradeId}:COMPLETED`]);
     // The ledger followed: FREEZE then BUY COMPLETED.
-    const ledger = await waitFor(
+    const ledger = await reach(
       async () => {
         const page = await call('wallet.ledger', { tradeId });
         return page.rows.length === 2 ? page : null;
@@ -271,7 +264,7 @@ describe('engine against the real sandbox', () => {
       'the first sync done',
     );
     expect(await call('catalog.refresh')).toMatchObject({ started: true });
-    await waitFor(() => proxy.count(catalogPath) === 2, 20_000, 'the refresh sent');
+    await reach(() => proxy.count(catalogPath) === 2, 20_000, 'the refresh sent');
 
     await adminApi(sb).post('/admin/maintenance', { on: true });
     await waitFor(() => session().connection.state === 'maintenance', 20_000, 'maintenance');
@@ -285,7 +278,7 @@ describe('engine against the real sandbox', () => {
     await waitFor(() => session().connection.state === 'connected', 20_000, 'back from maintenance');
 
     proxy.cut();
-    await waitFor(() => session().connection.state === 'offline', 30_000, 'offline');
+    await reach(() => session().connection.state === 'offline', 30_000, 'offline');
     expect(await call('catalog.refresh')).toEqual({
       started: false,
       reason: expect.stringMatching(/cannot be reached/),
@@ -326,7 +319,7 @@ describe('engine against the real sandbox', () => {
       });
       if (!outcome.ok) throw new Error(outcome.failure.message);
       await adminApi(sb).transition(outcome.trade.tradeId, { status: 'SENT' });
-      await waitFor(
+      await reach(
         async () => (await call('trades.get', { tradeId: outcome.trade.tradeId }))?.trade.status === 'SENT',
         25_000,
         'poll picked up SENT',
@@ -392,15 +385,16 @@ describe('engine against the real sandbox', () => {
       for (const call of burst) void call.finally(() => answered++).catch(() => {});
       // The shared limiter holds the excess back: calls wait in its queue and everything it let through has been
       // answered, so nothing more goes out before its window moves on (a minute after the first of them). The storm
-      // runs until the refresh it asked for has been answered (at least 10 s after the start-up sync).
+      // runs until the refresh it asked for has been answered (at least 10 s after the start-up sync): the burst is
+      // held in real time, then the clock is fast-forwarded to that sync.
       const limiter = session().limiter;
-      await waitFor(
+      const held = () =>
+        limiter.queued('default') > 0 && limiter.unanswered('default') === 0 && limiter.status().defaultRemaining === 0;
+      await waitFor(() => seen.some((r) => r.status === 429) || held(), 30_000, 'the burst held at its budget');
+      await reach(
         () =>
           seen.some((r) => r.status === 429) ||
-          (limiter.queued('default') > 0 &&
-            limiter.unanswered('default') === 0 &&
-            limiter.status().defaultRemaining === 0 &&
-            seen.some((r) => r.at >= started && isCatalog(r.path) && r.status !== 0)),
+          (held() && seen.some((r) => r.at >= started && isCatalog(r.path) && r.status !== 0)),
         30_000,
         'the burst held at its budget and a catalog sync answered',
       );
@@ -445,14 +439,18 @@ describe('engine against the real sandbox', () => {
     const item = at(
       (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 1200 }] })).body.items,
     );
-    proxy.swallowNextResponse('/Items/Buy');
-    const outcome = await call('buy.byId', {
-      itemId: item.itemId,
-      assetId: item.assetId,
-      price: 1200,
-      recipient: { tradeUrl: TEST_TRADE_URL },
-      externalId: 'lost-answer-1',
-    });
+    proxy.inject('/Items/Buy', { kind: 'swallow', times: 1 });
+    const outcome = await settle(
+      call('buy.byId', {
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: 1200,
+        recipient: { tradeUrl: TEST_TRADE_URL },
+        externalId: 'lost-answer-1',
+      }),
+      60_000,
+      'the buy, looked up after its lost answer',
+    );
     expect(outcome.ok).toBe(true);
     expect(proxy.count('/Items/Buy')).toBe(1);
     const server = sb.core.db.prepare("SELECT count(*) AS n FROM trades WHERE external_id = 'lost-answer-1'").get() as {

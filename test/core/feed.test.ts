@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type Server as HttpServer, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Server as NetServer, type Socket, connect, createServer as createNetServer } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
@@ -15,16 +15,8 @@ import { startSandbox } from '../../src/server/sandbox';
 import type { FeedFrame, Item } from '../../src/shared/api';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, at, merchantApi } from '../support/sandboxHttp';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
+import { FaultProxy } from '../support/faultProxy';
+import { waitFor } from '../support/waitFor';
 
 /** Everything a FeedConnection reports, with the delay each scheduled retry announced. */
 interface Recorded {
@@ -160,7 +152,7 @@ describe('FeedConnection against a scripted ws server', () => {
     });
     const r = feed({ wsUrl: url, merchantId: 'm-1', apiKey: 'secret-key-0123456789' });
     r.conn.start();
-    await waitFor(() => r.frames.length === 1 && r.problems.length === 2, 'the frames');
+    await waitFor(() => r.frames.length === 1 && r.problems.length === 2, 5000, 'the frames');
     expect(headers['x-api-key']).toBe('secret-key-0123456789');
     expect(headers['x-merchant-id']).toBe('m-1');
     expect(r.problems.map((p) => p.kind)).toEqual(['malformed-frame', 'malformed-frame']);
@@ -177,7 +169,7 @@ describe('FeedConnection against a scripted ws server', () => {
     const [socket] = sockets as [WebSocket];
     socket.send(JSON.stringify({ type: 'item_removed', itemIds: [7] }));
     socket.send(JSON.stringify({ type: 'price_changed', items: [{ itemId: 7, price: 120 }] }));
-    await waitFor(() => r.frames.length === 3, 'the later frames');
+    await waitFor(() => r.frames.length === 3, 5000, 'the later frames');
     expect(r.problems.map((p) => p.kind)).toEqual(['malformed-frame', 'malformed-frame', 'listener-error']);
     expect(r.conn.stats).toMatchObject({
       upgradeAttempts: 1,
@@ -212,7 +204,7 @@ describe('FeedConnection against a scripted ws server', () => {
       { backoff: { initialMs: 40, maxMs: 160, jitter: 0.5 }, random: () => 0.5, healthyAfterMs: 150 },
     );
     r.conn.start();
-    await waitFor(() => scheduled(r).length >= 4 && arrivals.length >= 5, '4 retries');
+    await waitFor(() => scheduled(r).length >= 4 && arrivals.length >= 5, 5000, '4 retries');
     mode = 'hold';
     const retries = scheduled(r).slice(0, 4);
     // base 40, 80, 160, 160 (cap), each × (1 − 0.5 × 0.5).
@@ -232,18 +224,18 @@ describe('FeedConnection against a scripted ws server', () => {
     expect(maxOpen).toBe(1);
 
     // The 5th (or 6th) connection is held: after healthyAfterMs the counter resets, so the next drop starts over.
-    await waitFor(() => held.length === 1, 'a held connection');
+    await waitFor(() => held.length === 1, 5000, 'a held connection');
     await waitFor(
       () => r.conn.state.state === 'connected' && r.conn.state.attempt === 0,
-      'the attempt counter to reset',
       2000,
+      'the attempt counter to reset',
     );
     const before = scheduled(r).length;
     held[0]?.close(1001, 'going away');
-    await waitFor(() => scheduled(r).length > before, 'the next retry');
+    await waitFor(() => scheduled(r).length > before, 5000, 'the next retry');
     expect(scheduled(r).at(-1)).toMatchObject({ state: 'reconnecting', attempt: 1, cause: 'close 1001' });
     expect(near(scheduled(r).at(-1)?.delayMs ?? 0, 30)).toBe(true);
-    await waitFor(() => r.connects >= 6 && r.conn.state.state === 'connected', 'the reconnect');
+    await waitFor(() => r.connects >= 6 && r.conn.state.state === 'connected', 5000, 'the reconnect');
   });
 
   it('a 403 that is not ip_not_allowed, or a 429, at the upgrade: polling, retried from a few seconds backing off to the slow period (only a 401 halts)', async () => {
@@ -278,7 +270,7 @@ describe('FeedConnection against a scripted ws server', () => {
     // With the defaults: the first retry comes within seconds (jittered from 5 s), not after the 5-minute slow period.
     const defaults = feed({ wsUrl, merchantId: 'm', apiKey: 'k'.repeat(20) }, { pollIntervalMs: 15_000 });
     defaults.conn.start();
-    await waitFor(() => scheduled(defaults).length === 1, 'the first refusal');
+    await waitFor(() => scheduled(defaults).length === 1, 5000, 'the first refusal');
     const first = at(scheduled(defaults));
     expect(first).toMatchObject({ state: 'polling', cause: 'http 403 forbidden' });
     expect(first.delayMs).toBeGreaterThanOrEqual(2_500 - 15);
@@ -301,7 +293,7 @@ describe('FeedConnection against a scripted ws server', () => {
       },
     );
     r.conn.start();
-    await waitFor(() => scheduled(r).length >= 6, 'six refusals', 5000);
+    await waitFor(() => scheduled(r).length >= 6, 5000, 'six refusals');
     refuse = false;
     const refusals = scheduled(r).slice(0, 6);
     expect(refusals.map((s) => [s.state, s.cause])).toEqual([
@@ -339,9 +331,9 @@ describe('FeedConnection against a scripted ws server', () => {
     });
     const r = feed({ wsUrl: url, merchantId: 'm', apiKey: 'k'.repeat(20) });
     r.conn.start();
-    await waitFor(inState(r, 'connected'), 'connected');
+    await waitFor(inState(r, 'connected'), 5000, 'connected');
     await r.conn.restart({ apiKey: 'n'.repeat(20) });
-    await waitFor(() => r.connects === 2, 'reconnected');
+    await waitFor(() => r.connects === 2, 5000, 'reconnected');
     expect(events).toEqual(['open 1', 'close 1', 'open 2']);
     expect(most).toBe(1);
     // A stop() while a restart waits for the old socket wins: nothing opens afterwards.
@@ -361,9 +353,9 @@ describe('FeedConnection against a scripted ws server', () => {
     });
     const r = feed({ wsUrl: url, merchantId: 'm', apiKey: 'k'.repeat(20) }, { backoff: { initialMs: 30, maxMs: 30 } });
     r.conn.start();
-    await waitFor(inState(r, 'connected'), 'connected');
+    await waitFor(inState(r, 'connected'), 5000, 'connected');
     await r.conn.stop();
-    await waitFor(() => closes.length === 1, 'the server to see the close');
+    await waitFor(() => closes.length === 1, 5000, 'the server to see the close');
     expect(closes).toEqual([1000]);
     expect(r.conn.state).toMatchObject({ state: 'offline', detail: 'Live feed stopped', nextAttemptAt: null });
     expect(r.conn.hasPendingAttempt).toBe(false);
@@ -372,62 +364,6 @@ describe('FeedConnection against a scripted ws server', () => {
 });
 
 // ---------------------------------------------------------------------------
-
-/** A loopback TCP proxy that can be told to silently stop forwarding its current connections (no FIN, no RST). */
-class FreezableProxy {
-  private readonly pairs = new Set<{ client: Socket; upstream: Socket; frozen: boolean }>();
-  /** Chunks the clients sent (after the upgrade: their frames, pings included). */
-  clientChunks = 0;
-  private constructor(
-    private readonly server: NetServer,
-    readonly port: number,
-  ) {}
-
-  static async start(targetPort: number): Promise<FreezableProxy> {
-    const server = createNetServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const proxy = new FreezableProxy(server, (server.address() as AddressInfo).port);
-    server.on('connection', (client) => {
-      const upstream = connect(targetPort, '127.0.0.1');
-      const pair = { client, upstream, frozen: false };
-      proxy.pairs.add(pair);
-      client.on('data', (chunk) => {
-        proxy.clientChunks++;
-        if (!pair.frozen) upstream.write(chunk);
-      });
-      upstream.on('data', (chunk) => {
-        if (!pair.frozen) client.write(chunk);
-      });
-      client.on('error', () => {});
-      upstream.on('error', () => {});
-      client.on('close', () => {
-        upstream.destroy();
-        proxy.pairs.delete(pair);
-      });
-      upstream.on('close', () => {
-        if (!pair.frozen) client.destroy();
-      });
-    });
-    return proxy;
-  }
-
-  get openPairs(): number {
-    return this.pairs.size;
-  }
-
-  /** The connections open now go silent in both directions; new ones are forwarded normally. */
-  freeze(): void {
-    for (const pair of this.pairs) pair.frozen = true;
-  }
-
-  async close(): Promise<void> {
-    for (const { client, upstream } of this.pairs) {
-      client.destroy();
-      upstream.destroy();
-    }
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 describe('FeedConnection against the sandbox feed', () => {
   let sb: Sandbox;
@@ -463,7 +399,7 @@ describe('FeedConnection against the sandbox feed', () => {
     expect(r.conn.state).toMatchObject({ state: 'offline', detail: 'Live feed not started' });
     r.conn.start();
     expect(r.conn.state.state).toBe('connecting');
-    await waitFor(inState(r, 'connected'), 'connected');
+    await waitFor(inState(r, 'connected'), 5000, 'connected');
     expect(r.frames).toEqual([{ type: 'connected', merchantId: merchant.merchantId }]);
     expect(r.connects).toBe(1);
     expect(r.conn.state).toMatchObject({ detail: 'Live feed connected', nextAttemptAt: null, attempt: 0 });
@@ -484,7 +420,7 @@ describe('FeedConnection against the sandbox feed', () => {
       tradeUrl: TEST_TRADE_URL,
     });
     expect(buy.status).toBe(200);
-    await waitFor(() => r.frames.some((f) => f.type === 'trade_updated'), 'trade_updated');
+    await waitFor(() => r.frames.some((f) => f.type === 'trade_updated'), 5000, 'trade_updated');
     expect(r.frames.find((f) => f.type === 'trade_updated')).toMatchObject({
       tradeId: buy.body.tradeId,
       status: 'PENDING',
@@ -492,7 +428,7 @@ describe('FeedConnection against the sandbox feed', () => {
     expect(r.frames.find((f) => f.type === 'item_removed')).toEqual({ type: 'item_removed', itemIds: [item.itemId] });
 
     await admin.transition(buy.body.tradeId, { status: 'SENT' });
-    await waitFor(() => r.frames.filter((f) => f.type === 'trade_updated').length === 2, 'the SENT update');
+    await waitFor(() => r.frames.filter((f) => f.type === 'trade_updated').length === 2, 5000, 'the SENT update');
     expect(r.problems).toEqual([]);
     expect(upgrades).toBe(1);
   });
@@ -503,7 +439,7 @@ describe('FeedConnection against the sandbox feed', () => {
       backoff: { initialMs: 20, maxMs: 40 },
     });
     r.conn.start();
-    await waitFor(inState(r, 'unauthorized'), 'unauthorized');
+    await waitFor(inState(r, 'unauthorized'), 5000, 'unauthorized');
     expect(r.conn.state).toMatchObject({ nextAttemptAt: null, cause: 'http 401 unauthorized' });
     expect(r.conn.state.detail).toMatch(/invalid API key or merchant ID/);
     expect(r.conn.hasPendingAttempt).toBe(false); // halted: no retry scheduled
@@ -513,13 +449,14 @@ describe('FeedConnection against the sandbox feed', () => {
     r.conn.restart();
     await waitFor(
       () => r.conn.stats.upgradeAttempts === 2 && r.conn.state.state === 'unauthorized',
+      5000,
       'the second refusal',
     );
     expect(r.conn.hasPendingAttempt).toBe(false);
     expect(upgrades).toBe(2);
 
     r.conn.restart({ apiKey: merchant.apiKey });
-    await waitFor(inState(r, 'connected'), 'connected with the right key');
+    await waitFor(inState(r, 'connected'), 5000, 'connected with the right key');
     expect(upgrades).toBe(3);
 
     const everything = JSON.stringify([r.states, r.problems, r.logs, r.conn.state]) + inspect(r.conn, { depth: 5 });
@@ -530,16 +467,16 @@ describe('FeedConnection against the sandbox feed', () => {
   it('credentials changed (close 4001): unauthorized, no retries; restart() with the new key reconnects', async () => {
     const r = feed(endpoint(), { backoff: { initialMs: 20, maxMs: 40 } });
     r.conn.start();
-    await waitFor(inState(r, 'connected'), 'connected');
+    await waitFor(inState(r, 'connected'), 5000, 'connected');
     const newKey = 'renewed-key-0123456789abcdef';
     expect((await admin.patch(`/admin/merchants/${merchant.merchantId}`, { apiKey: newKey })).status).toBe(200);
-    await waitFor(inState(r, 'unauthorized'), 'unauthorized');
+    await waitFor(inState(r, 'unauthorized'), 5000, 'unauthorized');
     expect(r.conn.state).toMatchObject({ cause: 'close 4001', nextAttemptAt: null });
     expect(r.conn.state.detail).toMatch(/API key was changed/);
     expect(r.conn.hasPendingAttempt).toBe(false);
     expect(upgrades).toBe(1);
     r.conn.restart({ apiKey: newKey });
-    await waitFor(inState(r, 'connected'), 'reconnected');
+    await waitFor(inState(r, 'connected'), 5000, 'reconnected');
     expect(r.connects).toBe(2);
   });
 
@@ -567,7 +504,7 @@ describe('FeedConnection against the sandbox feed', () => {
       backoff: { initialMs: 10, maxMs: 20 },
     });
     r.conn.start();
-    await waitFor(inState(r, 'polling'), 'polling');
+    await waitFor(inState(r, 'polling'), 5000, 'polling');
     expect(r.conn.state).toMatchObject({
       detail:
         'Feed refused: 3 connections already open for this merchant; polling every 15 s, retrying the feed in 1 s',
@@ -576,7 +513,7 @@ describe('FeedConnection against the sandbox feed', () => {
     expect(r.connects).toBe(0);
 
     // Backing off, not a storm: retries after 100, 200, 400, 400 ms.
-    await waitFor(() => scheduled(r).length >= 4, 'four refusals', 3000);
+    await waitFor(() => scheduled(r).length >= 4, 3000, 'four refusals');
     const delays = scheduled(r)
       .slice(0, 4)
       .map((s) => s.delayMs ?? 0);
@@ -587,7 +524,7 @@ describe('FeedConnection against the sandbox feed', () => {
     expect(r.conn.state.state).toBe('polling');
 
     others[0]?.close();
-    await waitFor(inState(r, 'connected'), 'connected after a slot freed up', 3000);
+    await waitFor(inState(r, 'connected'), 3000, 'connected after a slot freed up');
     expect(r.connects).toBe(1);
     expect(sb.feed.connectionCount(merchant.merchantId)).toBe(3);
   });
@@ -596,10 +533,10 @@ describe('FeedConnection against the sandbox feed', () => {
     const port = Number(new URL(sb.baseUrl).port);
     const r = feed(endpoint(), { backoff: { initialMs: 40, maxMs: 320, jitter: 0.5 }, random: () => 0 });
     r.conn.start();
-    await waitFor(inState(r, 'connected'), 'connected');
+    await waitFor(inState(r, 'connected'), 5000, 'connected');
 
     await sb.close();
-    await waitFor(() => scheduled(r).length >= 4, '4 scheduled retries', 5000);
+    await waitFor(() => scheduled(r).length >= 4, 5000, '4 scheduled retries');
     const retries = scheduled(r);
     expect(retries[0]).toMatchObject({ state: 'reconnecting', cause: 'close 1001', attempt: 1 });
     expect(retries[0]?.detail).toBe('Reconnecting in 1 s (attempt 1)');
@@ -614,7 +551,7 @@ describe('FeedConnection against the sandbox feed', () => {
     sb = await startSandbox({ port, dbFile, items: 200, seed: 5 });
     const restarted = sb;
     cleanups.push(() => restarted.close());
-    await waitFor(() => r.connects === 2, 'the reconnect', 3000);
+    await waitFor(() => r.connects === 2, 3000, 'the reconnect');
     expect(r.conn.state).toMatchObject({ state: 'connected', detail: 'Live feed connected' });
     expect(r.frames.filter((f) => f.type === 'connected')).toHaveLength(2);
   });
@@ -628,31 +565,31 @@ describe('FeedConnection against the sandbox feed', () => {
       random: () => 0,
     });
     r.conn.start();
-    await waitFor(inState(r, 'maintenance'), 'maintenance');
+    await waitFor(inState(r, 'maintenance'), 5000, 'maintenance');
     expect(r.conn.state).toMatchObject({
       cause: 'http 503 maintenance',
       detail: 'Sandbox under maintenance; retrying in 1 s',
     });
-    await waitFor(() => scheduled(r).length >= 2, 'a second maintenance retry');
+    await waitFor(() => scheduled(r).length >= 2, 5000, 'a second maintenance retry');
     expect(
       scheduled(r)
         .map((s) => Math.round((s.delayMs ?? 0) / 50) * 50)
         .slice(0, 2),
     ).toEqual([150, 300]);
     await admin.post('/admin/maintenance', { on: false });
-    await waitFor(inState(r, 'connected'), 'connected after maintenance', 3000);
+    await waitFor(inState(r, 'connected'), 3000, 'connected after maintenance');
   });
 
   it('IP not on the allowlist (HTTP 403): refused, retried slowly, connects once the allowlist admits it', async () => {
     const restricted = await admin.createMerchant({ ipAllowlist: ['203.0.113.7'] });
     const r = feed(endpoint(restricted), { limitRetryMs: 200, backoff: { initialMs: 10, maxMs: 20 } });
     r.conn.start();
-    await waitFor(inState(r, 'unauthorized'), 'refused');
+    await waitFor(inState(r, 'unauthorized'), 5000, 'refused');
     expect(r.conn.state).toMatchObject({ cause: 'http 403 ip_not_allowed' });
     expect(r.conn.state.detail).toMatch(/IP address is not on the merchant's allowlist; retrying in 1 s$/);
     expect(r.conn.state.nextAttemptAt).not.toBeNull();
     await admin.patch(`/admin/merchants/${restricted.merchantId}`, { ipAllowlist: ['127.0.0.1'] });
-    await waitFor(inState(r, 'connected'), 'connected', 3000);
+    await waitFor(inState(r, 'connected'), 3000, 'connected');
     expect(upgrades).toBeLessThanOrEqual(4);
   });
 
@@ -668,41 +605,41 @@ describe('FeedConnection against the sandbox feed', () => {
     const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
     const r = feed(endpoint(merchant, url), { maintenanceRetryMs: 100, random: () => 0 });
     r.conn.start();
-    await waitFor(inState(r, 'connected'), 'connected');
+    await waitFor(inState(r, 'connected'), 5000, 'connected');
     await admin.post('/admin/maintenance', { on: true });
-    await waitFor(inState(r, 'maintenance'), 'maintenance');
+    await waitFor(inState(r, 'maintenance'), 5000, 'maintenance');
     expect(r.states.find((s) => s.state === 'maintenance')?.cause).toBe('close 4503');
     expect(r.conn.state.detail).toMatch(/^Server under maintenance; /);
     await admin.post('/admin/maintenance', { on: false });
-    await waitFor(() => r.connects === 2, 'reconnected', 3000);
+    await waitFor(() => r.connects === 2, 3000, 'reconnected');
   });
 
   it('half-open connection (no FIN): noticed within deadAfterMs, terminated and reconnected', async () => {
-    const proxy = await FreezableProxy.start(Number(new URL(sb.baseUrl).port));
+    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
+    await proxy.start();
     cleanups.push(() => proxy.close());
-    const wsUrl = `ws://127.0.0.1:${proxy.port}/ws`;
-    const r = feed(endpoint(merchant, wsUrl), {
+    const r = feed(endpoint(merchant, proxy.wsUrl), {
       heartbeatIntervalMs: 100,
       deadAfterMs: 400,
       backoff: { initialMs: 20, maxMs: 40 },
     });
     r.conn.start();
-    await waitFor(inState(r, 'connected'), 'connected');
+    await waitFor(inState(r, 'connected'), 5000, 'connected');
     // Pings and pongs flow while healthy: six pings (600 ms, past deadAfterMs) and nothing is declared dead.
-    const chunksBefore = proxy.clientChunks;
-    await waitFor(() => proxy.clientChunks >= chunksBefore + 6, 'six pings');
+    const chunksBefore = proxy.tunnelChunks;
+    await waitFor(() => proxy.tunnelChunks >= chunksBefore + 6, 5000, 'six pings');
     expect(r.conn.state.state).toBe('connected');
     expect(r.states.some((s) => s.state === 'reconnecting')).toBe(false);
 
-    proxy.freeze();
+    proxy.halfOpenWebSockets();
     const frozenAt = Date.now();
-    await waitFor(() => r.states.some((s) => s.state === 'reconnecting'), 'the dead connection to be noticed', 3000);
+    await waitFor(() => r.states.some((s) => s.state === 'reconnecting'), 3000, 'the dead connection to be noticed');
     const noticedAfter = Date.now() - frozenAt;
     // Dead = nothing for deadAfterMs since the last pong, which came at most one heartbeat before the freeze.
     expect(noticedAfter).toBeGreaterThanOrEqual(400 - 100 - 20);
     expect(noticedAfter).toBeLessThan(400 + 250);
     expect(r.states.find((s) => s.state === 'reconnecting')?.cause).toMatch(/^no data for/);
-    await waitFor(() => r.connects === 2, 'the reconnect through a fresh proxied connection');
+    await waitFor(() => r.connects === 2, 5000, 'the reconnect through a fresh proxied connection');
     expect(r.conn.state.state).toBe('connected');
   });
 
@@ -713,7 +650,7 @@ describe('FeedConnection against the sandbox feed', () => {
     await new Promise((resolve) => probe.close(resolve));
     const r = feed(endpoint(merchant, `ws://127.0.0.1:${port}/ws`), { backoff: { initialMs: 30, maxMs: 60 } });
     r.conn.start();
-    await waitFor(() => scheduled(r).length >= 2, 'two retries');
+    await waitFor(() => scheduled(r).length >= 2, 5000, 'two retries');
     expect(scheduled(r).map((s) => [s.state, s.cause, s.attempt])).toEqual([
       ['offline', 'ECONNREFUSED', 1],
       ['offline', 'ECONNREFUSED', 2],

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { EngineEventBatch } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { TEST_TRADE_URL, adminApi, merchantApi, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**
@@ -16,6 +18,7 @@ describe('after an outage the app catches up at once and only then says Live', (
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    useRealClock();
   });
 
   async function setUp(): Promise<{ sb: Sandbox; dbFile: string; merchant: MerchantCredentials; app: EngineHarness }> {
@@ -84,10 +87,13 @@ describe('after an outage the app catches up at once and only then says Live', (
   });
 
   it('a plain outage: "Retry now" reconnects and reconciles at once instead of at the next backed-off attempt', async () => {
+    // The feed's backoff grows on a fake clock (the sandbox's and the engine's), fast-forwarded; "at once" is then
+    // real time, the fake clock flowing with it.
+    useFlowingFakeClock();
     const { sb, dbFile, merchant, app } = await setUp();
     const port = Number(new URL(sb.baseUrl).port);
     await sb.close();
-    await waitFor(
+    await reach(
       () =>
         app.session().feed.state.attempt >= 3 &&
         Date.parse(app.session().connection.nextAttemptAt ?? '') - Date.now() > 1_500,

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotificationForwarder, type ForwardSettings } from '../../src/main/core/notify/forwarder';
 import { parseForwardUrl } from '../../src/shared/forwardUrl';
 import type { Notification } from '../../src/shared/ipc';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 /** A chat webhook on loopback: records every body, and fails on demand. */
 class Receiver {
@@ -105,7 +105,7 @@ describe('notification forwarder against a local webhook receiver', () => {
 
   it('posts a Discord-compatible body without the API key or a full trade URL token', async () => {
     forwarder.offer([notification('AK-47 | Redline', `Trade $12.34 was delivered to ${TRADE_URL} (key ${API_KEY})`)]);
-    await until(() => receiver.received.length === 1);
+    await waitFor(() => receiver.received.length === 1);
     const [first] = receiver.received;
     expect(first?.path).toBe('/api/webhooks/1/SECRET-WEBHOOK-TOKEN');
     expect(first?.body).toEqual({
@@ -126,7 +126,7 @@ describe('notification forwarder against a local webhook receiver', () => {
       url: `http://127.0.0.1:${receiver.port}/bot123456:TOKEN-abc/sendMessage?chat_id=-100200300`,
     };
     forwarder.offer([notification('Sand Dune', 'Trade $0.05 was delivered')]);
-    await until(() => receiver.received.length === 1);
+    await waitFor(() => receiver.received.length === 1);
     expect(receiver.received[0]?.path).toBe('/bot123456:TOKEN-abc/sendMessage?chat_id=-100200300');
     expect(receiver.received[0]?.body).toEqual({
       chat_id: '-100200300',
@@ -139,7 +139,7 @@ describe('notification forwarder against a local webhook receiver', () => {
     settings = { ...settings, categories: ['trade'] };
     for (let i = 1; i <= 30; i++) forwarder.offer([notification(`Item ${i}`, 'Trade $1.00 was delivered')]);
     forwarder.offer([notification('Alert: Karambit', 'Listed at $641.00', 'alert')]);
-    await until(() => receiver.received.length === 1);
+    await waitFor(() => receiver.received.length === 1);
     const text = receiver.texts()[0] ?? '';
     expect(text.split('\n')[0]).toBe('Merchant Desk: 30 notifications');
     expect(text).toContain('• Item 1 — Trade $1.00 was delivered');
@@ -149,7 +149,7 @@ describe('notification forwarder against a local webhook receiver', () => {
     // A second burst right after the first message: one more message, not before the interval has passed.
     forwarder.offer([notification('Item 31', 'Trade $1.00 was cancelled')]);
     forwarder.offer([notification('Item 32', 'Trade $1.00 was cancelled')]);
-    await until(() => receiver.received.length === 2);
+    await waitFor(() => receiver.received.length === 2);
     const [first, second] = receiver.received;
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(140);
     expect(receiver.texts()[1]).toBe(
@@ -162,7 +162,7 @@ describe('notification forwarder against a local webhook receiver', () => {
       forwarder.offer([
         notification(`Karambit | Doppler ${i}`, `Trade $641.${String(i % 100).padStart(2, '0')} was delivered`),
       ]);
-    await until(() => receiver.received.length === 1);
+    await waitFor(() => receiver.received.length === 1);
     const text = receiver.texts()[0] ?? '';
     expect(text.length).toBeLessThanOrEqual(2000);
     expect(text).toMatch(/\n…and \d+ more$/);
@@ -171,9 +171,9 @@ describe('notification forwarder against a local webhook receiver', () => {
   it('survives a receiver that answers 500: reports once, keeps what arrived meanwhile and delivers it all later', async () => {
     receiver.mode = 500;
     forwarder.offer([notification('First', 'Trade $1.00 was delivered')]);
-    await until(() => receiver.received.length >= 1 && reports.length === 1);
+    await waitFor(() => receiver.received.length >= 1 && reports.length === 1);
     forwarder.offer([notification('Second', 'Trade $2.00 was delivered')]);
-    await until(() => receiver.received.length >= 2);
+    await waitFor(() => receiver.received.length >= 2);
     expect(reports).toHaveLength(1); // one report for the run of failures, not one per attempt
     expect(reports[0]?.title).toBe(`Forwarding to 127.0.0.1:${receiver.port} failed`);
     expect(reports[0]?.body).toMatch(/answered HTTP 500; trying again in 150 ms$/);
@@ -181,7 +181,7 @@ describe('notification forwarder against a local webhook receiver', () => {
     expect(forwarder.status().problem).toMatch(/HTTP 500/);
 
     receiver.mode = 'ok';
-    await until(() => reports.length === 2);
+    await waitFor(() => reports.length === 2);
     expect(reports[1]?.title).toBe(`Forwarding to 127.0.0.1:${receiver.port} works again`);
     const last = receiver.texts().at(-1) ?? '';
     expect(last).toContain('First — Trade $1.00 was delivered');
@@ -192,7 +192,7 @@ describe('notification forwarder against a local webhook receiver', () => {
   it('backs off while the receiver keeps failing', async () => {
     receiver.mode = 503;
     forwarder.offer([notification('Held', 'Trade $1.00 was delivered')]);
-    await until(() => receiver.received.length >= 4, 10_000);
+    await waitFor(() => receiver.received.length >= 4, 10_000);
     const gaps = receiver.received.slice(1).map((r, i) => r.at - (receiver.received[i]?.at ?? 0));
     // 150, 300, 600 ms: each wait about twice the one before.
     expect(gaps[0]).toBeGreaterThanOrEqual(140);
@@ -203,9 +203,9 @@ describe('notification forwarder against a local webhook receiver', () => {
   it("waits out a 429's retry_after before the next attempt", async () => {
     receiver.mode = 429;
     forwarder.offer([notification('Limited', 'Trade $1.00 was delivered')]);
-    await until(() => receiver.received.length === 1);
+    await waitFor(() => receiver.received.length === 1);
     receiver.mode = 'ok';
-    await until(() => receiver.received.length === 2);
+    await waitFor(() => receiver.received.length === 2);
     const [first, second] = receiver.received;
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(590);
     expect(reports[0]?.body).toMatch(/answered HTTP 429; trying again in 600 ms$/);
@@ -215,33 +215,33 @@ describe('notification forwarder against a local webhook receiver', () => {
     const port = receiver.port;
     await receiver.stop();
     forwarder.offer([notification('While down', 'Trade $3.00 was delivered')]);
-    await until(() => reports.length === 1);
+    await waitFor(() => reports.length === 1);
     expect(reports[0]?.body).toBe(`127.0.0.1:${port} could not be reached; trying again in 150 ms`);
     await receiver.start(port);
-    await until(() => receiver.received.length === 1);
+    await waitFor(() => receiver.received.length === 1);
     expect(receiver.texts()[0]).toBe('While down — Trade $3.00 was delivered');
   });
 
   it('gives up on a slow receiver after its time-out and sends the message again', async () => {
     receiver.mode = 'slow';
     forwarder.offer([notification('Slow', 'Trade $4.00 was delivered')]);
-    await until(() => reports.length === 1);
+    await waitFor(() => reports.length === 1);
     expect(reports[0]?.body).toBe(`127.0.0.1:${receiver.port} could not be reached; trying again in 150 ms`);
     receiver.mode = 'ok';
-    await until(() => reports.length === 2);
+    await waitFor(() => reports.length === 2);
     expect(receiver.texts().at(-1)).toBe('Slow — Trade $4.00 was delivered');
   });
 
   it('drops a message the receiver refuses (4xx) and says so, and the next one goes through', async () => {
     receiver.mode = 404;
     forwarder.offer([notification('Refused', 'Trade $5.00 was delivered')]);
-    await until(() => reports.length === 1);
+    await waitFor(() => reports.length === 1);
     expect(reports[0]?.body).toMatch(
       /answered HTTP 404; 1 notification not forwarded \(check the webhook URL in Settings\)/,
     );
     receiver.mode = 'ok';
     forwarder.offer([notification('Next', 'Trade $6.00 was delivered')]);
-    await until(() => receiver.received.length === 2);
+    await waitFor(() => receiver.received.length === 2);
     expect(receiver.texts()[1]).toBe('Next — Trade $6.00 was delivered');
   });
 
@@ -252,12 +252,12 @@ describe('notification forwarder against a local webhook receiver', () => {
     settings = { ...settings, url: `http://127.0.0.1:${failing.port}/hook` };
     forwarder = make({ minIntervalMs: 100, maxBackoffMs: 60_000 });
     forwarder.offer([notification('Moved', 'Trade $7.00 was delivered')]);
-    await until(() => failing.received.length >= 4);
+    await waitFor(() => failing.received.length >= 4);
     // The next attempt at the old URL is due 800 ms after the last; the new one gets the message well before that.
     const changedAt = Date.now();
     settings = { ...settings, url: `http://127.0.0.1:${receiver.port}/new-hook` };
     forwarder.settingsChanged();
-    await until(() => receiver.received.length === 1);
+    await waitFor(() => receiver.received.length === 1);
     expect(Date.now() - changedAt).toBeLessThan(400);
     expect(receiver.texts()[0]).toBe('Moved — Trade $7.00 was delivered');
     await failing.stop();
@@ -266,7 +266,7 @@ describe('notification forwarder against a local webhook receiver', () => {
   it('says why nothing is forwarded when the stored URL is unusable (edited by hand)', async () => {
     settings = { ...settings, url: 'ftp://example.com/hook' };
     forwarder.offer([notification('Lost?', 'Trade $1.00 was delivered')]);
-    await until(() => reports.length === 1);
+    await waitFor(() => reports.length === 1);
     expect(reports[0]?.body).toBe(
       'The webhook URL in the settings is not usable: Only http:// and https:// webhook URLs are allowed (not ftp:); 1 notification not forwarded',
     );
@@ -287,7 +287,7 @@ describe('notification forwarder against a local webhook receiver', () => {
     // Telegram: plain text, so the mask reads as it is.
     settings = { ...settings, url: `http://127.0.0.1:${receiver.port}/bot1:A/sendMessage?chat_id=42` };
     forwarder.offer(forms.map((form, i) => notification(`Item ${i}`, `Trade $1.00 to ${form} was delivered`)));
-    await until(() => receiver.received.length === 1);
+    await waitFor(() => receiver.received.length === 1);
     const text = receiver.texts()[0] ?? '';
     expect(text.split('\n')).toHaveLength(forms.length + 1);
     expect(text).not.toContain('3dE6gH');
@@ -301,14 +301,14 @@ describe('notification forwarder against a local webhook receiver', () => {
         '**Trade** $1.00 to @here was `delivered` ||now||',
       ),
     ]);
-    await until(() => receiver.received.length === 1);
+    await waitFor(() => receiver.received.length === 1);
     expect(receiver.texts()[0]).toBe(
       'Karambit \\[claim your prize\\]\\(http://evil.example/x\\) \\@everyone — \\*\\*Trade\\*\\* $1.00 to \\@here was \\`delivered\\` \\|\\|now\\|\\|',
     );
     // Telegram gets plain text (no parse mode): nothing to escape.
     settings = { ...settings, url: `http://127.0.0.1:${receiver.port}/bot1:A/sendMessage?chat_id=42` };
     forwarder.offer([notification('Karambit [x](http://evil.example/x)', 'Trade $1.00 was delivered')]);
-    await until(() => receiver.received.length === 2);
+    await waitFor(() => receiver.received.length === 2);
     expect(receiver.texts()[1]).toBe('Karambit [x](http://evil.example/x) — Trade $1.00 was delivered');
   });
 
@@ -332,7 +332,7 @@ describe('notification forwarder against a local webhook receiver', () => {
       settings = { ...settings, url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook` };
       forwarder = make({ timeoutMs: 5_000 });
       forwarder.offer([notification('Big answer', 'Trade $1.00 was delivered')]);
-      await until(() => forwarder.status().lastSentAt !== null && clientGone, 10_000);
+      await waitFor(() => forwarder.status().lastSentAt !== null && clientGone, 10_000);
       expect(reports).toEqual([]);
       // What the kernel's buffers took before the app hung up, not a stream read to its end.
       expect(written).toBeLessThan(64 * 1024 ** 2);
@@ -364,7 +364,7 @@ describe('notification forwarder against a local webhook receiver', () => {
         settings = { ...settings, url: `http://127.0.0.1:${port}/hook` };
         forwarder = make();
         forwarder.offer([notification('Probe', 'Trade $1.00 was delivered')]);
-        await until(() => reports.length === 1);
+        await waitFor(() => reports.length === 1);
         expect(reports[0]?.body, `port ${port}`).toBe(`127.0.0.1:${port} could not be reached; trying again in 150 ms`);
       }
     } finally {
@@ -383,7 +383,7 @@ describe('notification forwarder against a local webhook receiver', () => {
       },
     });
     forwarder.offer([notification('Loop?', 'Trade $1.00 was delivered')]);
-    await until(() => reports.length === 1 && receiver.received.length >= 2);
+    await waitFor(() => reports.length === 1 && receiver.received.length >= 2);
     expect(receiver.texts().every((text) => !text.includes('Forwarding to'))).toBe(true);
     settings = { ...settings, url: null };
     forwarder.settingsChanged();
@@ -427,7 +427,7 @@ describe('where forwarding may go', () => {
         url = `http://${destination}/api/webhooks/1/SECRET`;
         forwarder.settingsChanged();
         forwarder.offer([notification('Probe', 'Trade $1.00 was delivered')]);
-        await until(() => reports.length === 1);
+        await waitFor(() => reports.length === 1);
         const host = new URL(url).host;
         expect(reports[0]?.body, destination).toBe(
           `${host} is not a public address: forwarding goes to public chat services only; 1 notification not forwarded (check the webhook URL in Settings)`,

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KeytarSecretStore } from '../../src/main/core/secrets';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
-import { waitFor } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { skipKeychainTests } from '../support/keychain';
 import { adminApi } from '../support/sandboxHttp';
 import { callHost, webCli as startWebCli, type WebCliRun, webHostUrl } from '../support/webCli';

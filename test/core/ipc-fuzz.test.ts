@@ -307,7 +307,7 @@ describe('IPC boundary under fuzzing', () => {
 
   /** Buy requests the sandbox was sent, as the proxy saw them (exact paths). */
   const buyRequests = (): string[] =>
-    proxy.requests.filter((line) => BUY_PATHS.has((line.split(' ')[1] ?? '').split('?')[0] ?? ''));
+    proxy.lines().filter((line) => BUY_PATHS.has((line.split(' ')[1] ?? '').split('?')[0] ?? ''));
   const quiet = async (ms: number): Promise<void> => {
     // Until no buy request arrived for `ms`.
     for (let seen = buyRequests().length; ;) {
@@ -320,7 +320,7 @@ describe('IPC boundary under fuzzing', () => {
 
   beforeAll(async () => {
     sb = await startSandbox({ items: 300, seed: 8 });
-    proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     merchantId = merchant.merchantId;

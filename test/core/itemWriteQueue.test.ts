@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { ItemWriteQueue, type ItemFrame } from '../../src/main/core/engine/session/itemWriteQueue';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 function prices(first: number, count: number): ItemFrame {
   return {
@@ -167,7 +167,7 @@ describe('ItemWriteQueue', () => {
     void timed.push(prices(200, 10));
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(writer.calls).toHaveLength(1); // small, and the last call started < 80 ms ago: it waits, gathering
-    await until(() => writer.calls.length === 2);
+    await waitFor(() => writer.calls.length === 2);
     expect((sentAt[1] as number) - (sentAt[0] as number)).toBeGreaterThanOrEqual(79);
     expect(firstIds(writer.calls[1]?.frames ?? [])).toEqual([100, 200]); // both in one call
     writer.calls[1]?.finish();
@@ -190,7 +190,7 @@ describe('ItemWriteQueue', () => {
     // The first call runs long (it is never finished until the end): the small ones after it do not wait for it.
     void queue.push(prices(100, 10)).then(() => written.push(2));
     void queue.push(prices(200, 10)).then(() => written.push(3));
-    await until(() => writer.calls.length === 2);
+    await waitFor(() => writer.calls.length === 2);
     expect((sentAt[1] as number) - (sentAt[0] as number)).toBeGreaterThanOrEqual(39);
     expect(firstIds(writer.calls[1]?.frames ?? [])).toEqual([100, 200]);
     // Two under way: a third waits however long (a minute on a fake clock, past any pacing), then goes once one is done.
@@ -204,11 +204,11 @@ describe('ItemWriteQueue', () => {
       vi.useRealTimers();
     }
     writer.calls[0]?.finish();
-    await until(() => writer.calls.length === 3);
+    await waitFor(() => writer.calls.length === 3);
     expect(firstIds(writer.calls[2]?.frames ?? [])).toEqual([300]);
     writer.calls[1]?.finish();
     writer.calls[2]?.finish();
-    await until(() => written.length === 4);
+    await waitFor(() => written.length === 4);
     expect(written).toEqual([1, 2, 3, 4]); // settled in order
     queue.stop();
   });

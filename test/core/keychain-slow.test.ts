@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
-import { waitFor } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { type PrivateKeyring, privateKeyringProblem, startPrivateKeyring } from '../support/privateKeyring';
 import { adminApi, type MerchantCredentials } from '../support/sandboxHttp';
 import { callHost, webCli, type WebCliRun, webHostUrl } from '../support/webCli';

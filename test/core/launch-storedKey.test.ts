@@ -11,7 +11,7 @@ import { createEngineFromOptions, type LaunchedEngine } from '../../src/main/cor
 import { KeytarSecretStore } from '../../src/main/core/secrets';
 import { skipKeychainTests } from '../support/keychain';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
-import { waitFor } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi } from '../support/sandboxHttp';
 
 // In CI (CI=true) the test always runs, and fails without a Secret Service instead of skipping silently.

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeFetch } from '../../src/main/core/api/nodeFetch';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 let server: Server;
 let base = '';
@@ -90,7 +90,7 @@ describe('nodeFetch', () => {
   it('stops at once when its signal aborts, closing the request', async () => {
     const controller = new AbortController();
     const pending = nodeFetch(`${base}/hold`, { signal: controller.signal });
-    await until(() => held !== null, 5000);
+    await waitFor(() => held !== null, 5000);
     const closed = new Promise((done) => held?.on('close', done));
     controller.abort(new Error('gave up'));
     await expect(pending).rejects.toThrow('gave up');

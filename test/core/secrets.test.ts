@@ -20,7 +20,7 @@ import {
   whenKeychainAnswers,
 } from '../../src/main/core/secrets';
 import { skipKeychainTests } from '../support/keychain';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 /** In CI (CI=true) the keychain tests always run, and fail when there is no Secret Service instead of skipping silently. */
 const noKeychain = await skipKeychainTests('keychain tests');
@@ -154,7 +154,7 @@ describe('whenKeychainAnswers', () => {
     });
     // The hanging call fails (libsecret's own D-Bus time-out): one more call, after the backoff, answers.
     answers[0]?.reject(new Error('Timeout was reached'));
-    await until(() => answers.length === 2, 10_000);
+    await waitFor(() => answers.length === 2, 10_000);
     expect(retries).toHaveLength(1);
     answers[1]?.resolve('sk_late');
     expect(await answer).toBe('sk_late');

@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { startSandbox } from '../../src/server/sandbox';
 import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { FaultProxy } from '../support/faultProxy';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
 
 /**
@@ -20,10 +21,10 @@ import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
  * (sandbox, proxy and engine), fast-forwarded through the fault and the recovery.
  */
 
-async function scenario(seed: number, inject: (proxy: HttpFaultProxy, untilMs: number) => void) {
+async function scenario(seed: number, inject: (proxy: FaultProxy, untilMs: number) => void) {
   useFlowingFakeClock();
   const sb = await startSandbox({ items: 200, seed });
-  const proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
   await proxy.start();
   const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'api-fault-state-'));
@@ -54,7 +55,7 @@ async function scenario(seed: number, inject: (proxy: HttpFaultProxy, untilMs: n
     const start = Date.now();
     inject(proxy, start + 25_000);
     // The feed drops, the trade moves on the server: only REST can tell the engine, and REST is faulty.
-    proxy.cutAll();
+    proxy.dropConnections();
     await adminApi(sb).transition(outcome.trade.tradeId, { status: 'SENT' });
     return {
       start,
@@ -78,18 +79,18 @@ async function scenario(seed: number, inject: (proxy: HttpFaultProxy, untilMs: n
 
 /** Live again (caught up after the fault), and the detail no longer says `words`. */
 async function cleared(app: EngineHarness, words: RegExp): Promise<void> {
-  await reach(60_000, async () => (await app.engine.snapshot()).connection.state === 'connected', 'live again');
+  await reach(async () => (await app.engine.snapshot()).connection.state === 'connected', 60_000, 'live again');
   expect((await app.engine.snapshot()).connection.detail).not.toMatch(words);
 }
 
 /** A connection event after `since` whose detail matches, and the snapshot saying the same. */
 async function shown(app: EngineHarness, since: number, words: RegExp): Promise<void> {
   await reach(
-    25_000,
     () =>
       app.batches.some(
         (b) => Date.parse(b.at) >= since && b.connection !== undefined && words.test(b.connection.detail),
       ),
+    25_000,
     `a connection event saying ${words}`,
   );
   expect((await app.engine.snapshot()).connection.detail).toMatch(words);
@@ -105,7 +106,7 @@ describe('API faults the user must see (not only a log line)', () => {
       proxy.inject('/Trades', { kind: 'delay', delayMs: 17_000, untilMs });
     });
     try {
-      await reach(25_000, () => s.engine.logs.some((line) => /timeout/.test(line)), 'a time-out logged');
+      await reach(() => s.engine.logs.some((line) => /timeout/.test(line)), 25_000, 'a time-out logged');
       await shown(s.engine, s.start, /time.?out|not answer|slow/i);
       // The faults end 25 s in: the detail goes back to the feed's once REST answers again.
       await cleared(s.engine, /time.?out|not answer/i);
@@ -129,8 +130,8 @@ describe('API faults the user must see (not only a log line)', () => {
     });
     try {
       await reach(
-        25_000,
         () => s.engine.logs.some((line) => /invalid_response|invalid response/.test(line)),
+        25_000,
         'a schema error logged',
       );
       await shown(s.engine, s.start, /unexpected|invalid|malformed|not understood/i);

@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { ClientRateLimiter, MerchantApiClient } from '../../src/main/core/api';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
+import { FaultProxy } from '../support/faultProxy';
 import { fastForward, reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**
@@ -27,7 +28,7 @@ import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sand
 
 interface Scenario {
   sb: Sandbox;
-  proxy: HttpFaultProxy;
+  proxy: FaultProxy;
   merchant: MerchantCredentials;
   app: EngineHarness;
   /** Buys an item through the engine (before a fault) and returns the trade id. */
@@ -45,7 +46,7 @@ interface Scenario {
 async function scenario(seed: number): Promise<Scenario> {
   useFlowingFakeClock();
   const sb = await startSandbox({ items: 300, seed });
-  const proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
   await proxy.start();
   const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'api-faults-'));
@@ -96,7 +97,7 @@ async function scenario(seed: number): Promise<Scenario> {
       return outcome.trade.tradeId;
     },
     async disturb(tradeId) {
-      proxy.cutAll();
+      proxy.dropConnections();
       await adminApi(sb).transition(tradeId, { status: 'SENT' });
       await adminApi(sb).transition(tradeId, { status: 'CANCELLED', errorCode: 504 });
     },
@@ -125,7 +126,7 @@ async function scenario(seed: number): Promise<Scenario> {
 }
 
 /** The most requests the proxy saw in any `windowMs` window between `from` and `to`. */
-function busiestWindow(proxy: HttpFaultProxy, from: number, to: number, windowMs = 10_000): number {
+function busiestWindow(proxy: FaultProxy, from: number, to: number, windowMs = 10_000): number {
   const times = proxy.requests.filter((r) => r.at >= from && r.at <= to).map((r) => r.at);
   let most = 0;
   for (let i = 0, j = 0; i < times.length; i++) {
@@ -194,12 +195,12 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       );
       expect(Date.parse(shown)).toBeGreaterThan(Date.now());
       await waitFor(() => s.app.batches.some((b) => b.rateLimit?.backoffUntil), 2_000, 'backoff in an event batch');
-      await reach(60_000, () => s.proxy.requests.filter((r) => r.fault === 'rate-limit').length === 6, 'storm spent');
+      await reach(() => s.proxy.requests.filter((r) => r.fault === 'rate-limit').length === 6, 60_000, 'storm spent');
       const stormEnd = Date.now();
-      await reach(30_000, () => s.current(), 'balance and trades current');
+      await reach(() => s.current(), 30_000, 'balance and trades current');
       await reach(
-        10_000,
         async () => (await s.app.engine.snapshot()).rateLimit.backoffUntil === null,
+        10_000,
         'backoff cleared',
       );
       const busiest = busiestWindow(s.proxy, start, stormEnd);
@@ -221,7 +222,7 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       const start = Date.now();
       s.proxy.inject('/', { kind: 'maintenance', untilMs: start + 20_000, retryAfterSeconds: 5 });
       await s.disturb(tradeId); // the feed meets the 503 on its way back
-      await reach(15_000, () => s.app.session().connection.state === 'maintenance', 'maintenance state');
+      await reach(() => s.app.session().connection.state === 'maintenance', 15_000, 'maintenance state');
       await waitFor(
         () => s.app.batches.some((b) => b.connection?.state === 'maintenance'),
         2_000,
@@ -232,8 +233,8 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       const end = Date.now();
       const during = s.proxy.count('/', start, end);
       const busiest = busiestWindow(s.proxy, start, end);
-      await reach(45_000, () => s.current(), 'balance and trades current');
-      await reach(45_000, () => s.app.session().connection.state === 'connected', 'feed back');
+      await reach(() => s.current(), 45_000, 'balance and trades current');
+      await reach(() => s.app.session().connection.state === 'connected', 45_000, 'feed back');
       report(
         `proxy 503 for 20 s: ${during} requests during it (busiest 10 s: ${busiest}), recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`,
       );
@@ -259,7 +260,7 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       });
       expect(refused.ok).toBe(false);
       if (!refused.ok) expect(refused.failure.message).toMatch(/maintenance/i);
-      await reach(20_000, () => s.app.session().connection.state === 'maintenance', 'maintenance state');
+      await reach(() => s.app.session().connection.state === 'maintenance', 20_000, 'maintenance state');
       expect((await s.app.engine.snapshot()).rateLimit.backoffUntil).not.toBeNull();
       // Meanwhile the trade ends on the server (admin helpers work during maintenance).
       await s.disturb(tradeId);
@@ -269,8 +270,8 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       const busiest = busiestWindow(s.proxy, start, end);
       const during = s.proxy.count('/', start, end);
       // The sandbox said Retry-After: 60: the engine may wait that long from its last refusal.
-      await reach(65_000, () => s.current(), 'balance and trades current');
-      await reach(30_000, () => s.app.session().connection.state === 'connected', 'feed back');
+      await reach(() => s.current(), 65_000, 'balance and trades current');
+      await reach(() => s.app.session().connection.state === 'connected', 30_000, 'feed back');
       report(
         `sandbox maintenance for 20 s: ${during} requests during it (busiest 10 s: ${busiest}), recovered ${((Date.now() - end) / 1000).toFixed(1)} s after it ended`,
       );
@@ -289,11 +290,11 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       s.proxy.inject('/Wallet', { kind: 'delay', delayMs: 17_000, untilMs: start + 20_000 });
       s.proxy.inject('/Trades', { kind: 'delay', delayMs: 17_000, untilMs: start + 20_000 });
       await s.disturb(tradeId);
-      await reach(25_000, () => s.app.logs.some((line) => /timeout/.test(line)), 'a time-out logged');
+      await reach(() => s.app.logs.some((line) => /timeout/.test(line)), 25_000, 'a time-out logged');
       await fastForward(start + 20_000 - Date.now());
       const end = Date.now();
       const busiest = busiestWindow(s.proxy, start, end);
-      await reach(45_000, () => s.current(), 'balance and trades current');
+      await reach(() => s.current(), 45_000, 'balance and trades current');
       report(
         `slow answers (17 s > 15 s time-out) for 20 s: busiest 10 s had ${busiest} requests, recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`,
       );
@@ -326,8 +327,8 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       });
       await s.disturb(tradeId);
       await reach(
-        15_000,
         () => s.app.logs.some((line) => /invalid_response|invalid response/.test(line)),
+        15_000,
         'a schema error logged',
       );
       // Nothing of the bad answers reached the cache.
@@ -340,7 +341,7 @@ describe('API faults: the engine backs off, says so, and recovers by itself', ()
       await fastForward(start + 15_000 - Date.now());
       const end = Date.now();
       const busiest = busiestWindow(s.proxy, start, end);
-      await reach(45_000, () => s.current(), 'balance and trades current');
+      await reach(() => s.current(), 45_000, 'balance and trades current');
       report(
         `schema-violating JSON for 15 s: busiest 10 s had ${busiest} requests, recovered ${((Date.now() - end) / 1000).toFixed(1)} s after`,
       );

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import type { AlertFiring, AutoBuyStatus } from '../../src/shared/ipc';
 import { FaultProxy } from '../support/faultProxy';
-import { waitFor } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, TEST_TRADE_URL, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**
@@ -35,7 +35,7 @@ describe('auto-buy: SIGKILL with buys in flight, restart on the same data direct
   beforeAll(async () => {
     sb = await startSandbox({ items: 50, seed: 9 });
     merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
-    proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     dir = mkdtempSync(join(tmpdir(), 'autobuy-kill-'));
   }, 30_000);
@@ -144,7 +144,7 @@ describe('auto-buy: SIGKILL with buys in flight, restart on the same data direct
     const capped = rules.capped as string;
 
     // A burst of $10 listings; every buy reaches the sandbox, which makes the trade, and its answer never comes.
-    proxy.muteResponses('/Items/Buy');
+    const unmute = proxy.inject('/Items/Buy', { kind: 'mute' });
     await list('Kill Alpha', 10, 97_000_001);
     await list('Kill Beta', 10, 97_100_001);
     await waitFor(
@@ -156,7 +156,7 @@ describe('auto-buy: SIGKILL with buys in flight, restart on the same data direct
     expect(first.firings().size).toBe(0);
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
-    proxy.muteResponses();
+    unmute();
 
     const second = launch(2);
     const ready = await second.ready();

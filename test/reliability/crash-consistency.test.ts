@@ -9,7 +9,8 @@ import type { CatalogEnvelope } from '../../src/shared/api';
 import { LocalStore } from '../../src/main/core/store';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { adminApi, merchantApi, type MerchantCredentials } from '../support/sandboxHttp';
-import { bundleStoreWorker } from '../support/faults/storeWorkerBundle';
+import { bundleForNode, type Bundles, STORE_WORKER_SOURCE } from '../support/bundle';
+import { waitFor } from '../support/waitFor';
 
 /**
  * The app killed with SIGKILL in the middle of its writes. A child process
@@ -105,12 +106,12 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
   let markers: number[];
   let markerGeneration = 0;
   let repricer: NodeJS.Timeout;
-  let worker: Awaited<ReturnType<typeof bundleStoreWorker>>;
+  let worker: Bundles<'storeWorker'>;
   const reports: KillReport[] = [];
   const semaphore = new Semaphore(PARALLEL);
 
   beforeAll(async () => {
-    worker = await bundleStoreWorker();
+    worker = await bundleForNode({ storeWorker: STORE_WORKER_SOURCE });
     sb = await startSandbox({ items: CATALOG_ITEMS, seed: 5 });
     dir = mkdtempSync(join(tmpdir(), 'crash-consistency-'));
     const ids = sb.core.db
@@ -173,7 +174,7 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
         CRASH_API_KEY: merchant?.apiKey ?? '',
         CRASH_ITEMS_FILE: join(dir, 'items.json'),
         CRASH_MARKERS: markers.join(','),
-        CRASH_WORKER_ENTRY: worker.entry.href,
+        CRASH_WORKER_ENTRY: worker.files.storeWorker.href,
       },
     });
     closeSync(fd);
@@ -186,14 +187,18 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.on('close', (code, signal) => resolve((exitStatus = { code, signal }))),
     );
-    const deadline = Date.now() + 30_000;
     const mark = after === 'ready' ? '"t":"ready"' : '"phase":"applying"';
-    while (!readFileSync(outFile, 'utf8').includes(mark)) {
-      if (exitStatus)
-        throw new Error(`writer exited by itself (${JSON.stringify(exitStatus)}): ${stderr.slice(-2000)}`);
-      if (Date.now() > deadline) throw new Error(`writer did not reach ${after} in 30 s: ${stderr.slice(-2000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitFor(
+      () => {
+        if (exitStatus) throw new Error(`writer exited by itself (${JSON.stringify(exitStatus)})`);
+        return readFileSync(outFile, 'utf8').includes(mark);
+      },
+      30_000,
+      `the writer to reach ${after}`,
+      10,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: ${stderr.slice(-2000)}`);
+    });
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (exitStatus) throw new Error(`writer exited by itself (${JSON.stringify(exitStatus)}): ${stderr.slice(-2000)}`);
     child.kill('SIGKILL');
@@ -365,7 +370,7 @@ describe('crash consistency: SIGKILL during catalog, trade and ledger writes', (
   }
 
   async function verifyReopen(kind: Kind, file: string, run: number, history: History): Promise<void> {
-    const store = await LocalStore.open({ file, workerEntry: worker.entry });
+    const store = await LocalStore.open({ file, workerEntry: worker.files.storeWorker });
     try {
       const info = await store.catalogInfo();
       if (kind === 'catalog' || kind === 'mixed') expect(info.totalItems).toBe(history.synced ? CATALOG_ITEMS : 0);

@@ -6,7 +6,8 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuyResult, Item, Trade, TradeHistoryPage } from '../../src/shared/api';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { seededRandom } from '../support/random';
 import { adminApi, merchantApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 

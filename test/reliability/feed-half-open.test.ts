@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, Trade } from '../../src/shared/api';
 import type { Notification } from '../../src/shared/ipc';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
+import { FaultProxy } from '../support/faultProxy';
 import { fastForward, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, merchantApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**
@@ -22,7 +23,7 @@ const FIELDS = ['status', 'offerId', 'errorCode', 'failReason', 'externalId', 'p
 
 describe('half-open feed (no FIN) through the engine', () => {
   let sb: Sandbox;
-  let proxy: HttpFaultProxy;
+  let proxy: FaultProxy;
   let app: EngineHarness;
   let merchant: MerchantCredentials;
   let dataDir: string;
@@ -30,7 +31,7 @@ describe('half-open feed (no FIN) through the engine', () => {
   beforeAll(async () => {
     useFlowingFakeClock();
     sb = await startSandbox({ items: 300, seed: 61 });
-    proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'feed-half-open-'));

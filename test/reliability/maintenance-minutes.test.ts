@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Item } from '../../src/shared/api';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
-import { fastForward, realSleep } from '../support/faults/fakeClock';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
+import { fastForward } from '../support/faults/fakeClock';
+import { FaultProxy } from '../support/faultProxy';
 import { type EngineHarness, startEngine } from '../support/faults/harness';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
+import { waitFor } from '../support/waitFor';
 
 /**
  * 503 maintenance that lasts minutes, without waiting minutes: the whole process (sandbox,
@@ -24,21 +25,12 @@ const RETRY_AFTER_SECONDS = 30;
 
 describe('503 maintenance for minutes (fake clock)', () => {
   let sb: Sandbox;
-  let proxy: HttpFaultProxy;
+  let proxy: FaultProxy;
   let app: EngineHarness;
   let dataDir: string;
   const balanceOf = () =>
     sb.core.db.prepare<[string], number>('SELECT balance FROM merchants WHERE merchant_id = ?').pluck();
   let merchantId = '';
-
-  /** Waits in real time (fake time flowing with it) until `check` holds. */
-  async function settle(what: string, check: () => Promise<boolean> | boolean, realMs = 30_000): Promise<void> {
-    const deadline = performance.now() + realMs;
-    while (!(await check())) {
-      if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await realSleep(50);
-    }
-  }
 
   const current = async (): Promise<boolean> => {
     const local = await app.call('trades.query', { limit: 500 });
@@ -63,7 +55,7 @@ describe('503 maintenance for minutes (fake clock)', () => {
       advanceTimeDelta: 10,
     });
     sb = await startSandbox({ items: 300, seed: 41 });
-    proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     const merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     merchantId = merchant.merchantId;
@@ -74,12 +66,13 @@ describe('503 maintenance for minutes (fake clock)', () => {
       merchantId: merchant.merchantId,
       apiKey: merchant.apiKey,
     });
-    await settle(
-      'feed connected and first sync',
+    await waitFor(
       async () =>
         app.session().connection.state === 'connected' &&
         (await app.call('catalog.query', { limit: 1 })).total > 0 &&
         app.session().balance !== null,
+      30_000,
+      'feed connected and first sync',
     );
   }, 60_000);
 
@@ -102,12 +95,12 @@ describe('503 maintenance for minutes (fake clock)', () => {
       recipient: { tradeUrl: tradeUrlFor(71_000_001) },
     });
     if (!outcome.ok) throw new Error(outcome.failure.message);
-    await settle('current after the buy', current);
+    await waitFor(current, 30_000, 'current after the buy');
 
     const start = Date.now();
     proxy.inject('/', { kind: 'maintenance', untilMs: start + MAINTENANCE_MS, retryAfterSeconds: RETRY_AFTER_SECONDS });
     // The feed drops (it meets the 503 on its way back) and the trade ends on the server meanwhile.
-    proxy.cutAll();
+    proxy.dropConnections();
     await adminApi(sb).transition(outcome.trade.tradeId, { status: 'SENT' });
     await adminApi(sb).transition(outcome.trade.tradeId, { status: 'CANCELLED', errorCode: 504 });
 

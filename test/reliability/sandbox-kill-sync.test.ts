@@ -1,20 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogEnvelope, Item } from '../../src/shared/api';
 import type { ProgressStatus } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { FaultProxy } from '../support/faultProxy';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, merchantApi, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**
  * "Sandbox killed mid catalog sync → the cache keeps the previous complete catalog; the next
  * sync finishes." The sandbox runs in a CHILD process (`node --import tsx src/server/cli.ts`,
  * what `npm run sandbox` runs) on a SQLite file; the engine, in this process, syncs a large
- * catalog through a relay that slows the download down; the child is SIGKILLed while the list
+ * catalog through a fault proxy that slows the download down; the child is SIGKILLed while the list
  * streams in. The engine's catalog must be the previous complete one, item for item. Then the
  * sandbox restarts on the same file and port, and the next sync completes with the server's list.
  */
@@ -23,78 +25,6 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const ITEMS = 60_000;
 const ADDED = 12_000;
 const ADMIN_TOKEN = 'kill-sync-admin-token-0123456789';
-
-/** A TCP relay in front of the sandbox that can slow the server→client direction to `bytesPerSecond`. */
-class SlowRelay {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  bytesPerSecond = 0;
-  port = 0;
-
-  constructor(private readonly targetPort: number) {}
-
-  async start(): Promise<void> {
-    this.server = createServer((client) => {
-      const upstream = connect(this.targetPort, '127.0.0.1');
-      this.sockets.add(client);
-      this.sockets.add(upstream);
-      const queue: Buffer[] = [];
-      let queued = 0;
-      let upstreamEnded = false;
-      const close = () => {
-        queue.length = 0;
-        clearInterval(pump);
-        client.destroy();
-        upstream.destroy();
-        this.sockets.delete(client);
-        this.sockets.delete(upstream);
-      };
-      const pump = setInterval(() => {
-        if (client.destroyed) return close();
-        let budget = this.bytesPerSecond > 0 ? Math.ceil(this.bytesPerSecond / 20) : Number.POSITIVE_INFINITY;
-        while (queue.length > 0 && budget > 0) {
-          const chunk = queue[0] as Buffer;
-          const part = chunk.length <= budget ? chunk : chunk.subarray(0, budget);
-          if (part.length === chunk.length) queue.shift();
-          else queue[0] = chunk.subarray(part.length);
-          queued -= part.length;
-          budget -= part.length;
-          client.write(part);
-        }
-        if (queued < 256 * 1024 && upstream.isPaused()) upstream.resume();
-        if (upstreamEnded && queue.length === 0) close();
-      }, 50);
-      client.on('data', (chunk: Buffer) => upstream.write(chunk));
-      upstream.on('data', (chunk: Buffer) => {
-        queue.push(chunk);
-        queued += chunk.length;
-        if (queued > 1024 * 1024) upstream.pause();
-      });
-      // A dead server: what was not delivered yet is lost with it, as on a network.
-      upstream.on('close', () => {
-        upstreamEnded = true;
-        queue.length = 0;
-        queued = 0;
-      });
-      client.on('close', close);
-      client.on('error', close);
-      upstream.on('error', close);
-    });
-    await new Promise<void>((done) => this.server?.listen(0, '127.0.0.1', done));
-    this.port = (this.server?.address() as AddressInfo).port;
-  }
-
-  /** Every connection dies now, with whatever it still carried. */
-  severAll(): void {
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-  }
-
-  async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((done) => (this.server ? this.server.close(() => done()) : done()));
-  }
-}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -168,7 +98,7 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
   const dbFile = join(dir, 'sandbox.sqlite');
   let port = 0;
   let sandbox: { child: ChildProcess; baseUrl: string };
-  let relay: SlowRelay;
+  let proxy: FaultProxy;
   let app: EngineHarness;
   let merchant: MerchantCredentials;
   const admin = () => adminApi({ baseUrl: sandbox.baseUrl, adminToken: ADMIN_TOKEN });
@@ -177,11 +107,11 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
     port = await freePort();
     sandbox = await startChild(dbFile, port);
     merchant = await admin().createMerchant({ balance: 1_000_000 });
-    relay = new SlowRelay(port);
-    await relay.start();
+    proxy = new FaultProxy({ host: '127.0.0.1', port });
+    await proxy.start();
     app = await startEngine(join(dir, 'engine'), {
-      baseUrl: `http://127.0.0.1:${relay.port}`,
-      wsUrl: `ws://127.0.0.1:${relay.port}/ws`,
+      baseUrl: proxy.baseUrl,
+      wsUrl: proxy.wsUrl,
       merchantId: merchant.merchantId,
       apiKey: merchant.apiKey,
     });
@@ -197,7 +127,7 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
 
   afterAll(async () => {
     await app?.close();
-    await relay?.close();
+    await proxy?.close();
     sandbox?.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
@@ -227,7 +157,7 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
     expect(rebuilt).not.toBe(first.lastUpdate);
 
     // The download crawls (about 128 kB/s); SIGKILL the sandbox while the list is streaming in.
-    relay.bytesPerSecond = 128 * 1024;
+    const unthrottle = proxy.inject('/Items/GetAllItemsOnSale', { kind: 'throttle', bytesPerSecond: 128 * 1024 });
     const batchesBefore = app.batches.length;
     const refresh = await app.call('catalog.refresh');
     expect(refresh.started).toBe(true);
@@ -244,9 +174,9 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
     );
     sandbox.child.kill('SIGKILL');
     // What the killed server had already written sits in socket buffers (on loopback they grow to tens of MB,
-    // the whole gzipped list) and would still arrive: the relay drops it with the connections, as a reset
+    // the whole gzipped list) and would still arrive: the proxy drops it with the connections, as a reset
     // would, so the list really stops where the kill caught it.
-    relay.severAll();
+    proxy.dropConnections();
     await new Promise((done) => sandbox.child.once('exit', done));
     // Well into the list, far from its end.
     expect(midway.done).toBeGreaterThanOrEqual(5_000);
@@ -263,7 +193,7 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
     expect(app.logs.some((line) => /catalog sync \(manual\):.*cut off/.test(line))).toBe(true);
 
     // The sandbox comes back on the same file and port; the next sync finishes with the server's list.
-    relay.bytesPerSecond = 0;
+    unthrottle();
     sandbox = await startChild(dbFile, port);
     const server = (await merchantApi(sandbox, merchant).get<CatalogEnvelope>('/Items/GetAllItemsOnSale')).body;
     expect(server.items).toHaveLength(ITEMS + ADDED);

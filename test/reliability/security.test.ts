@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,8 +12,9 @@ import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { signWebhookBody, verifyWebhookSignature } from '../../src/server/webhooks/signature';
 import { startWebHost, type WebHost } from '../../src/web/webHost';
-import { HttpFaultProxy } from '../support/faults/httpFaultProxy';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { FaultProxy } from '../support/faultProxy';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, TEST_TRADE_URL, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 import { makeRendererDir, openBridge } from '../web/support';
 
@@ -51,7 +52,7 @@ function filesUnder(dir: string): string[] {
 
 describe('security: the API key stays in the engine', () => {
   let sb: Sandbox;
-  let proxy: HttpFaultProxy;
+  let proxy: FaultProxy;
   let merchant: MerchantCredentials;
   let dataDir: string;
   let app: EngineHarness;
@@ -73,7 +74,7 @@ describe('security: the API key stays in the engine', () => {
 
   beforeAll(async () => {
     sb = await startSandbox({ items: 300, seed: 61 });
-    proxy = HttpFaultProxy.forBaseUrl(sb.baseUrl);
+    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     merchant = await adminApi(sb).createMerchant({ balance: 50_000 });
     expect(merchant.apiKey.length).toBeGreaterThanOrEqual(32);
@@ -228,7 +229,7 @@ describe('security: the API key stays in the engine', () => {
       app.logs.slice(-8).join('\n'),
     ).toBe(true);
     // A network cut: the feed drops and reconnects, requests fail and are logged.
-    proxy.cutAll();
+    proxy.dropConnections();
     await waitFor(() => app.session().connection.state === 'connected', 20_000, 'feed back after the cut');
 
     // Handlers that throw: the IPC answer is generic, whatever the error carried; the host logs only the message.
@@ -370,38 +371,27 @@ describe('security: webhook signature check at a receiver', () => {
     const receiverPort = (receiver.address() as AddressInfo).port;
     // The relay alters every second delivery: the body, or the signature.
     let seen = 0;
-    const relay: Server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        let raw = Buffer.concat(chunks);
-        const headers = { ...req.headers };
+    const relay = new FaultProxy({ host: '127.0.0.1', port: receiverPort });
+    relay.inject('/', {
+      kind: 'tamper',
+      request: (raw, headers) => {
         const n = seen++;
-        if (n % 2 === 1) {
-          headers['x-tampered'] = '1';
-          if (n % 4 === 1)
-            raw = Buffer.from(
-              raw
-                .toString('utf8')
-                .replace(/"status":"(\w+)"/, '"status":"COMPLETED"')
-                .replace(/}$/, ' }'),
-            );
-          else headers['x-signature'] = signWebhookBody(raw, 'guessed-key');
-          headers['content-length'] = String(raw.length);
-        }
-        const forward = httpRequest(
-          { host: '127.0.0.1', port: receiverPort, method: 'POST', path: req.url, headers },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502).end();
-            answer.resume();
-          },
-        );
-        forward.end(raw);
-      });
+        if (n % 2 === 0) return raw;
+        headers['x-tampered'] = '1';
+        if (n % 4 === 1)
+          return Buffer.from(
+            raw
+              .toString('utf8')
+              .replace(/"status":"(\w+)"/, '"status":"COMPLETED"')
+              .replace(/}$/, ' }'),
+          );
+        headers['x-signature'] = signWebhookBody(raw, 'guessed-key');
+        return raw;
+      },
     });
-    await new Promise<void>((done) => relay.listen(0, '127.0.0.1', done));
+    await relay.start();
     try {
-      const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}/hook`;
+      const relayUrl = `${relay.baseUrl}/hook`;
       const m = await adminApi(sb).createMerchant({ balance: 100_000, webhookUrl: relayUrl });
       merchantKey = m.apiKey;
       for (let i = 0; i < 3; i++)
@@ -414,7 +404,7 @@ describe('security: webhook signature check at a receiver', () => {
       expect(verdicts.filter((v) => !v.tampered).every((v) => v.ok)).toBe(true);
       expect(verdicts.filter((v) => v.tampered).length).toBeGreaterThanOrEqual(2);
     } finally {
-      await new Promise<void>((done) => relay.close(() => done()));
+      await relay.close();
       await new Promise<void>((done) => receiver.close(() => done()));
       await sb.close();
     }

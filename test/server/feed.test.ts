@@ -12,18 +12,9 @@ import { startSandbox } from '../../src/server/sandbox';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 import { OUTCOME_ROWS, ROW_TRADE_DURATION_SECONDS, driveRow, expectedUpdates } from './outcomeRows';
+import { waitFor } from '../support/waitFor';
 
 const REVEAL_ALL = { steamId: true, inspectInGame: true, tradeUrl: true };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
-
 interface Closed {
   code: number;
   reason: string;
@@ -89,7 +80,7 @@ class FeedClient {
   }
 
   async waitFrames(count: number, timeoutMs = 5000): Promise<FeedFrame[]> {
-    await waitFor(() => this.frames.length >= count || this.closed !== null, `${count} frames`, timeoutMs);
+    await waitFor(() => this.frames.length >= count || this.closed !== null, timeoutMs, `${count} frames`);
     if (this.frames.length < count) throw new Error(`closed (${this.closed?.code}) after ${this.frames.length} frames`);
     return this.frames;
   }
@@ -99,7 +90,7 @@ class FeedClient {
     match: (frame: Extract<FeedFrame, { type: T }>) => boolean = () => true,
   ) {
     let found: Extract<FeedFrame, { type: T }> | undefined;
-    await waitFor(() => (found = this.ofType(type).find(match)) !== undefined, `a ${type} frame`);
+    await waitFor(() => (found = this.ofType(type).find(match)) !== undefined, 5000, `a ${type} frame`);
     return found as Extract<FeedFrame, { type: T }>;
   }
 
@@ -252,7 +243,7 @@ describe('sandbox WebSocket feed', () => {
       expect(three.every((client) => client.ws.readyState === WebSocket.OPEN)).toBe(true);
 
       await three[0]?.close();
-      await waitFor(() => sb.feed.connectionCount(merchantA.merchantId) === 2, 'the slot to free up');
+      await waitFor(() => sb.feed.connectionCount(merchantA.merchantId) === 2, 5000, 'the slot to free up');
       const again = await open(merchantA);
       expect(again.frames[0]).toEqual({ type: 'connected', merchantId: merchantA.merchantId });
       expect(sb.feed.connectionCount(merchantA.merchantId)).toBe(3);
@@ -326,7 +317,7 @@ describe('sandbox WebSocket feed', () => {
           ...update,
         }));
         const mine = () => a.ofType('trade_updated').filter((frame) => frame.tradeId === tradeId);
-        await waitFor(() => mine().length >= expected.length, `${row.name}: ${expected.length} frames`);
+        await waitFor(() => mine().length >= expected.length, 5000, `${row.name}: ${expected.length} frames`);
         // A later frame to the same connection proves no duplicate was still on its way.
         const [marker] = (await listItems([{ price: 1 }])) as [Item];
         await a.waitFor('item_upserted', (frame) => frame.items.some((i) => i.itemId === marker.itemId));
@@ -510,7 +501,7 @@ describe('sandbox WebSocket feed', () => {
       expect(feed.connectionCount(merchantA.merchantId)).toBe(1);
 
       // A peer is dropped at the first ping check that finds no pong since the one before: four pings are three checks passed.
-      await waitFor(() => healthy.pings >= 4 || healthy.closed !== null, 'four pings to the healthy peer');
+      await waitFor(() => healthy.pings >= 4 || healthy.closed !== null, 5000, 'four pings to the healthy peer');
       expect(healthy.ws.readyState).toBe(WebSocket.OPEN);
       expect(feed.connectionCount(merchantA.merchantId)).toBe(1);
     });
@@ -561,7 +552,7 @@ describe('sandbox WebSocket feed', () => {
           '',
         ].join('\r\n'),
       );
-      await waitFor(() => feed.connectionCount(merchantA.merchantId) === 1, 'the raw connection');
+      await waitFor(() => feed.connectionCount(merchantA.merchantId) === 1, 5000, 'the raw connection');
       stalled.pause();
 
       const catalog = sb.core.catalog;

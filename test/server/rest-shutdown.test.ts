@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/server/sandbox';
 import { adminApi } from '../support/sandboxHttp';
+import { waitFor } from '../support/waitFor';
 
 interface RawResponse {
   status: number;
@@ -53,7 +54,7 @@ describe('sandbox REST: shutting down', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closing = sb.close();
-    while (sb.app.server.listening) await new Promise((resolve) => setTimeout(resolve, 1));
+    await waitFor(() => !sb.app.server.listening, 10_000, 'the server to stop listening', 1);
     // …and a second request pipelined behind it arrives while the server is closing.
     socket.write(`${body}GET /Wallet/GetBalance HTTP/1.1\r\nHost: sandbox\r\n${auth}accept-encoding: gzip\r\n\r\n`);
     await ended;

@@ -7,7 +7,7 @@ import type { SimulatorOptions } from '../../src/server/simulator/simulator';
 import { MarketSimulator } from '../../src/server/simulator/simulator';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 const DAY = 24 * 3600;
 const TRADE_DURATION = 600;
@@ -376,7 +376,7 @@ describe('market simulator: market events', () => {
     // Thinned-out ticks during the advance; once it is over, 1 s ticks and events resume.
     expect(sb.core.clock.pending().filter((t) => t.label === 'simulator: market tick')).toHaveLength(1);
     const afterAdvance = total;
-    await until(() => counts.repriced + counts.upserted + counts.removed > afterAdvance, 5000);
+    await waitFor(() => counts.repriced + counts.upserted + counts.removed > afterAdvance, 5000);
   });
 
   it('has no timers or listeners with eventsPerSecond 0 after stop()', async () => {

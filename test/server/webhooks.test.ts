@@ -13,17 +13,9 @@ import type { WebhookDeliveryLogEntry } from '../../src/server/webhooks/dispatch
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 import { OUTCOME_ROWS, ROW_TRADE_DURATION_SECONDS, driveRow, expectedUpdates } from './outcomeRows';
+import { waitFor } from '../support/waitFor';
 
 const MINUTE = 60;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 interface Hit {
   type: string | undefined;
@@ -171,14 +163,18 @@ describe('webhook dispatcher', () => {
     check: (log: WebhookDeliveryLogEntry[]) => boolean,
     what: string,
   ): Promise<WebhookDeliveryLogEntry[]> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const log = await webhookLog(merchantId);
-      if (check(log)) return log;
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}: ${JSON.stringify(log.map((e) => [e.kind, e.state]))}`);
-      await sleep(5);
-    }
+    let log: WebhookDeliveryLogEntry[] = [];
+    return waitFor(
+      async () => {
+        log = await webhookLog(merchantId);
+        return check(log) ? log : null;
+      },
+      5000,
+      what,
+      5,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(log.map((e) => [e.kind, e.state]))}`);
+    });
   }
 
   const stateOf =
@@ -198,6 +194,7 @@ describe('webhook dispatcher', () => {
     const [itemId] = (await removeItems(1)) as [number];
     await waitFor(
       () => receiver.hits.some((hit) => hit.type === 'item_removed' && hit.json.itemId === itemId),
+      5000,
       'the marker delivery',
     );
     return itemId;
@@ -242,7 +239,7 @@ describe('webhook dispatcher', () => {
     const { trade, item } = await buy(merchant);
     await admin().transition(trade.tradeId, { status: 'SENT' });
     await admin().transition(trade.tradeId, { status: 'COMPLETED' });
-    await waitFor(() => receiver.of('trade_updated').length === 3, 'three trade_updated webhooks');
+    await waitFor(() => receiver.of('trade_updated').length === 3, 5000, 'three trade_updated webhooks');
     expect(receiver.of('item_removed')).toEqual([{ itemId: item.itemId }]);
     const updates = receiver.of('trade_updated');
     expect(updates.map((u) => u.status)).toEqual(['PENDING', 'SENT', 'COMPLETED']);
@@ -252,18 +249,18 @@ describe('webhook dispatcher', () => {
     }
     expect(updates[0]?.offerId).toBeNull();
     expect(updates[1]?.offerId).toMatch(/^\d+$/);
-    await waitFor(() => receiver.inFlight === 0, 'last answer');
+    await waitFor(() => receiver.inFlight === 0, 5000, 'last answer');
     expect((await tradeOf(merchant, trade.tradeId)).webhookStatus).toBe('sent');
 
     // item_removed per item taken off sale; refresh_catalog after a rebuild.
     const removed = await removeItems(2);
     await admin().post('/admin/catalog/rebuild');
-    await waitFor(() => receiver.of('refresh_catalog').length === 1, 'refresh_catalog');
+    await waitFor(() => receiver.of('refresh_catalog').length === 1, 5000, 'refresh_catalog');
     expect(receiver.of('item_removed').slice(1)).toEqual(removed.map((itemId) => ({ itemId })));
     expect(receiver.of('refresh_catalog')).toEqual([{ type: 'refresh_catalog' }]);
 
     // The test webhook, answered at once (it does not wait for the queue, so let the queue drain first).
-    await waitFor(() => receiver.inFlight === 0, 'last answer');
+    await waitFor(() => receiver.inFlight === 0, 5000, 'last answer');
     const before = await clockNow();
     const test = await admin().post<{ delivered: boolean; httpStatus: number | null }>(
       `/admin/merchants/${merchant.merchantId}/webhook-test`,
@@ -301,7 +298,7 @@ describe('webhook dispatcher', () => {
     // A merchant without a URL gets nothing; its trades keep webhookStatus null.
     const quiet = await buy(silent);
     // Deliveries are queued as the event happens, before the buy answers: nothing for the silent merchant can come later.
-    await waitFor(() => receiver.of('item_removed').length === 4, 'item_removed of the silent merchant’s buy');
+    await waitFor(() => receiver.of('item_removed').length === 4, 5000, 'item_removed of the silent merchant’s buy');
     expect((await tradeOf(silent, quiet.trade.tradeId)).webhookStatus).toBeNull();
     expect(await webhookLog(silent.merchantId)).toEqual([]);
 
@@ -359,8 +356,8 @@ describe('webhook dispatcher', () => {
       const offerId = await driveRow(admin(), tradeId, row);
       const expected = expectedUpdates(row, tradeId, externalId, offerId);
       const mine = () => receiver.hits.filter((hit) => hit.type === 'trade_updated' && hit.json.tradeId === tradeId);
-      await waitFor(() => mine().length === expected.length, `${row.name}: ${expected.length} webhooks`);
-      await waitFor(() => receiver.inFlight === 0, 'last answer');
+      await waitFor(() => mine().length === expected.length, 5000, `${row.name}: ${expected.length} webhooks`);
+      await waitFor(() => receiver.inFlight === 0, 5000, 'last answer');
 
       // Exactly the spec's body, field for field and in order, one per status, each signed with the merchant's key.
       const hits = mine();
@@ -413,7 +410,7 @@ describe('webhook dispatcher', () => {
     receiver.answer = (hit) => (hit.type === 'trade_updated' ? 500 : 200);
     const { trade } = await buy(merchant);
     const attempts = () => receiver.of('trade_updated').length;
-    await waitFor(() => attempts() === 1, 'first attempt');
+    await waitFor(() => attempts() === 1, 5000, 'first attempt');
     // The retry is timed from the recorded answer: advancing before it is recorded would shift the schedule.
     await logWhen(merchant.merchantId, stateOf('trade_updated', 'retrying'), 'the first attempt recorded');
 
@@ -448,7 +445,7 @@ describe('webhook dispatcher', () => {
     // The next status gets through: the trade is `sent` again and the failure count resets.
     receiver.answer = () => 200;
     await admin().transition(trade.tradeId, { status: 'SENT' });
-    await waitFor(() => attempts() === 5, 'SENT webhook');
+    await waitFor(() => attempts() === 5, 5000, 'SENT webhook');
     await logWhen(merchant.merchantId, stateOf('trade_updated', 'delivered'), 'the SENT webhook recorded');
     expect((await tradeOf(merchant, trade.tradeId)).webhookStatus).toBe('sent');
     expect((await api.get<TradeHistoryPage>('/Trades/History?webhookStatus=failed')).body.total).toBe(0);
@@ -464,7 +461,7 @@ describe('webhook dispatcher', () => {
     const { merchant, receiver } = await merchantWithReceiver();
     receiver.answer = () => 302;
     await removeItems(1);
-    await waitFor(() => receiver.hits.length === 1, 'attempt');
+    await waitFor(() => receiver.hits.length === 1, 5000, 'attempt');
     const [entry] = await logWhen(merchant.merchantId, (log) => log[0]?.state !== 'delivering', 'the attempt recorded');
     expect(entry).toMatchObject({ state: 'retrying', attempts: 1, httpStatus: 302 });
     expect(entry?.lastError).toMatch(/^HTTP 302/);
@@ -477,13 +474,17 @@ describe('webhook dispatcher', () => {
     receiver.answer = () => 500;
     await removeItems(6);
     // Five first attempts fail (the first ones wait for their retry and do not block the others): the breaker opens.
-    await waitFor(() => receiver.hits.length === 5, 'five failed attempts');
+    await waitFor(() => receiver.hits.length === 5, 5000, 'five failed attempts');
     // The breaker opens as the 5th answer is recorded, in the same step that would otherwise send the 6th.
-    let view = await merchantView(merchant.merchantId);
-    for (let tries = 0; view.webhook.pauses === 0 && tries < 500; tries++) {
-      await sleep(5);
-      view = await merchantView(merchant.merchantId);
-    }
+    let view = await waitFor(
+      async () => {
+        const view = await merchantView(merchant.merchantId);
+        return view.webhook.pauses > 0 ? view : null;
+      },
+      5000,
+      'the breaker to open',
+      5,
+    );
     expect(receiver.hits.length).toBe(5);
     expect(view.webhook).toMatchObject({ consecutiveFailures: 5, pauses: 1 });
     const log = await webhookLog(merchant.merchantId);
@@ -531,7 +532,7 @@ describe('webhook dispatcher', () => {
       pauses: 0,
       pausedUntil: null,
     });
-    await waitFor(() => receiver.hits.length === hitsBefore + 1 + held.length, 'held deliveries', 10_000);
+    await waitFor(() => receiver.hits.length === hitsBefore + 1 + held.length, 10_000, 'held deliveries');
     const flushed = receiver.hits.slice(hitsBefore + 1);
     const firstRefresh = flushed.findIndex((hit) => hit.type === 'refresh_catalog');
     expect(flushed.slice(0, firstRefresh).every((hit) => hit.type === 'item_removed')).toBe(true);
@@ -550,11 +551,15 @@ describe('webhook dispatcher', () => {
     const { merchant, receiver } = await merchantWithReceiver();
     receiver.answer = () => 500;
     const removed = await removeItems(5);
-    await waitFor(() => receiver.hits.length === 5, 'five failed attempts');
+    await waitFor(() => receiver.hits.length === 5, 5000, 'five failed attempts');
     // The 5th answer reaches the dispatcher a moment after the receiver saw the request.
-    await waitFor(() => receiver.inFlight === 0, 'the 5th answer');
-    for (let tries = 0; (await merchantView(merchant.merchantId)).webhook.pauses !== 1 && tries < 100; tries++)
-      await sleep(10);
+    await waitFor(() => receiver.inFlight === 0, 5000, 'the 5th answer');
+    await waitFor(
+      async () => (await merchantView(merchant.merchantId)).webhook.pauses === 1,
+      1000,
+      'the breaker to open',
+      10,
+    ).catch(() => undefined);
     expect((await merchantView(merchant.merchantId)).webhook.pauses).toBe(1);
     // A failed test webhook does not resume delivery.
     const failedTest = await admin().post<{ delivered: boolean; httpStatus: number }>(
@@ -569,7 +574,7 @@ describe('webhook dispatcher', () => {
       webhookUrl: fresh.url,
     });
     expect(patched.status).toBe(200);
-    await waitFor(() => fresh.hits.length === 5, 'held deliveries at the new URL');
+    await waitFor(() => fresh.hits.length === 5, 5000, 'held deliveries at the new URL');
     expect(fresh.of('item_removed')).toEqual(removed.map((itemId) => ({ itemId })));
     expect(fresh.hits.every((hit) => hit.verified)).toBe(true);
     await logWhen(
@@ -597,7 +602,7 @@ describe('webhook dispatcher', () => {
     // Removing the URL fails what was waiting; the trade shows `failed`.
     fresh.answer = () => 500;
     const { trade } = await buy(merchant);
-    await waitFor(() => fresh.of('trade_updated').length === 1, 'PENDING attempt');
+    await waitFor(() => fresh.of('trade_updated').length === 1, 5000, 'PENDING attempt');
     await logWhen(merchant.merchantId, stateOf('trade_updated', 'retrying'), 'the PENDING attempt recorded');
     await admin().patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: null });
     const unset = await logWhen(
@@ -618,13 +623,16 @@ describe('webhook dispatcher', () => {
     receiver.answer = () => 'hang';
     const startedAt = Date.now();
     await removeItems(1);
-    await waitFor(() => receiver.hits.length === 1, 'attempt');
-    let entry: WebhookDeliveryLogEntry | undefined;
-    for (;;) {
-      [entry] = await webhookLog(merchant.merchantId);
-      if (entry?.state !== 'delivering') break;
-      await sleep(100);
-    }
+    await waitFor(() => receiver.hits.length === 1, 5000, 'attempt');
+    const { entry } = await waitFor(
+      async () => {
+        const [entry] = await webhookLog(merchant.merchantId);
+        return entry?.state !== 'delivering' ? { entry } : null;
+      },
+      30_000,
+      'the attempt to end',
+      100,
+    );
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(4900);
     expect(entry).toMatchObject({
       state: 'retrying',
@@ -643,7 +651,7 @@ describe('webhook dispatcher', () => {
     const { merchant, receiver } = await merchantWithReceiver();
     receiver.answer = () => 503;
     const [itemId] = await removeItems(1);
-    await waitFor(() => receiver.hits.length === 1, 'first attempt');
+    await waitFor(() => receiver.hits.length === 1, 5000, 'first attempt');
     await logWhen(merchant.merchantId, stateOf('item_removed', 'retrying'), 'the first attempt recorded');
     await (sb as Sandbox).close();
 
@@ -663,7 +671,7 @@ describe('webhook dispatcher', () => {
     // Reset: the tables are wiped and nothing queued before goes out afterwards.
     receiver.answer = () => 500;
     await removeItems(1);
-    await waitFor(() => receiver.hits.length === 4, 'attempt before reset');
+    await waitFor(() => receiver.hits.length === 4, 5000, 'attempt before reset');
     await logWhen(merchant.merchantId, stateOf('item_removed', 'retrying'), 'the attempt before reset recorded');
     expect((await admin().post('/admin/reset')).status).toBe(200);
     await admin().advance(600);

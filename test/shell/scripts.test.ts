@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../support/tempDirs';
+import { waitFor } from '../support/waitFor';
 
 const root = resolve(import.meta.dirname, '../..');
 const SKIP_LINE = 'electron e2e skipped: Electron binary not installed (it could not be downloaded here)';
@@ -132,8 +133,7 @@ describe('scripts/start.mjs (npm start)', () => {
   it("shuts down cleanly on a terminal's Ctrl-C, which reaches the launcher and the web host both (and the launcher forwards it)", async () => {
     const { child, exitCode, output } = await startLauncher();
     // Once the engine is up (its shutdown then takes long enough for the forwarded signal to arrive meanwhile).
-    const deadline = Date.now() + 60_000;
-    while (!output.stderr.includes('; data in ') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => output.stderr.includes('; data in '), 60_000, 'the engine up', 100).catch(() => undefined);
     expect(output.stderr).toContain('; data in ');
     // SIGINT to the whole process group, as a terminal sends it: the web host gets it twice within moments.
     process.kill(-(child.pid as number), 'SIGINT');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { KEYCHAIN_SERVICE } from '../../src/main/core/secrets';
-import { waitFor } from './faults/harness';
+import { waitFor } from './waitFor';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { IpcMethod, IpcResult } from '../../src/shared/ipc';
 import { openBridge } from '../web/support';
-import { waitFor } from './faults/harness';
+import { waitFor } from './waitFor';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/server/sandbox';
 import { browserEnvironment } from '../../src/web/openBrowser';
-import { waitFor } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi } from '../support/sandboxHttp';
 import { openBridge } from './support';
 

@@ -1,19 +1,16 @@
 /**
  * The store under test in a process of its own (storeChild.ts), so that a "kill" is a real crash: SIGKILL,
  * no close, the WAL and its index left as they were. Both the child and the store worker are bundled once
- * (esbuild, better-sqlite3 external): a start then costs ~0.2 s instead of tsx compiling the sources.
+ * (test/support/bundle.ts): a start then costs ~0.2 s instead of tsx compiling the sources.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build, type BuildOptions } from 'esbuild';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Item } from '../../../src/shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, Page } from '../../../src/shared/ipc';
 import type { CatalogQuery } from '../../../src/shared/ipc/contract';
 import type { CatalogSyncResult, ItemChangeGroup, ItemChangeGroupResult } from '../../../src/main/core/store';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
+import { bundleForNode, STORE_WORKER_SOURCE } from '../../support/bundle';
 
 export interface StoreBundles {
   child: string;
@@ -22,34 +19,11 @@ export interface StoreBundles {
 }
 
 export async function bundleStore(): Promise<StoreBundles> {
-  const cache = join(ROOT, 'node_modules', '.cache');
-  mkdirSync(cache, { recursive: true });
-  const dir = mkdtempSync(join(cache, 'store-model-'));
-  const common: BuildOptions = {
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['better-sqlite3'],
-    logLevel: 'warning',
-  };
-  await Promise.all([
-    build({
-      ...common,
-      entryPoints: [join(ROOT, 'src/main/core/store/worker/storeWorker.ts')],
-      outfile: join(dir, 'storeWorker.mjs'),
-    }),
-    build({
-      ...common,
-      entryPoints: [join(import.meta.dirname, 'storeChild.ts')],
-      outfile: join(dir, 'storeChild.mjs'),
-    }),
-  ]);
-  return {
-    child: join(dir, 'storeChild.mjs'),
-    worker: pathToFileURL(join(dir, 'storeWorker.mjs')),
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  const { files, dispose } = await bundleForNode({
+    storeWorker: STORE_WORKER_SOURCE,
+    storeChild: join(import.meta.dirname, 'storeChild.ts'),
+  });
+  return { child: fileURLToPath(files.storeChild), worker: files.storeWorker, dispose };
 }
 
 interface Reply {

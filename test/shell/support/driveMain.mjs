@@ -17,21 +17,13 @@ import { join } from 'node:path';
 register('./electronHooks.mjs', import.meta.url);
 const { register: registerTsx } = await import('tsx/esm/api');
 registerTsx();
+const { waitFor } = await import('../../support/waitFor.ts');
 
 const TRADE_URL = 'https://steamcommunity.com/tradeoffer/new/?partner=12345678&token=AbCd1234';
 const dataDir = process.env.MERCHANT_DESK_DATA_DIR;
 const scenario = process.env.DRIVE_SCENARIO ?? 'session';
 const report = { scenario };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(what, check, ms = 60_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 const readLog = () =>
   existsSync(join(dataDir, 'logs', 'main.log')) ? readFileSync(join(dataDir, 'logs', 'main.log'), 'utf8') : '';
 const readJson = (name) =>
@@ -39,9 +31,9 @@ const readJson = (name) =>
 
 /** The shell up: its IPC handler, its window with the renderer loaded, and a call function from that window. */
 async function boot(fake) {
-  const handler = await until('the IPC handler', () => fake.handlers.get('merchant-desk:call'));
-  const win = await until('the window', () => fake.windows[0]);
-  await until('the renderer to load', () => win.webContents.url);
+  const handler = await waitFor(() => fake.handlers.get('merchant-desk:call'), 60_000, 'the IPC handler');
+  const win = await waitFor(() => fake.windows[0], 60_000, 'the window');
+  await waitFor(() => win.webContents.url, 60_000, 'the renderer to load');
   const rendererUrl = win.webContents.url;
   const event = (url, { parent = null, sender = win.webContents } = {}) => ({
     senderFrame: url === null ? null : { url, parent },
@@ -65,10 +57,14 @@ const snapshotOf = async (call) => {
 };
 
 async function buyCheapest(call, offset = 0) {
-  const page = await until('catalog rows', async () => {
-    const result = await call('catalog.query', { limit: 1, offset });
-    return result.ok && result.value.rows.length > 0 ? result.value : null;
-  });
+  const page = await waitFor(
+    async () => {
+      const result = await call('catalog.query', { limit: 1, offset });
+      return result.ok && result.value.rows.length > 0 ? result.value : null;
+    },
+    60_000,
+    'catalog rows',
+  );
   const item = page.rows[0];
   const buy = await call('buy.byId', {
     itemId: item.itemId,
@@ -158,37 +154,37 @@ async function session(fake, app) {
   void Promise.reject(new Error(`relay refused ${process.env.DRIVE_IPC_KEY}`));
   void Promise.reject(new Error(`keychain: MERCHANT_API_KEY is ${process.env.MERCHANT_API_KEY}`));
   void Promise.reject(new Error(`proxy echoed {"x-api-key":"${process.env.DRIVE_UNSEEN_KEY}"}`));
-  await until('the rejections logged', () => (readLog().match(/unhandled rejection/g) ?? []).length >= 3, 5_000);
+  await waitFor(() => (readLog().match(/unhandled rejection/g) ?? []).length >= 3, 5_000, 'the rejections logged');
 
   // Tray: the menu's items do what they say. "Pause alerts" flips the setting (tray label and tooltip follow).
-  await until('the tray', () => fake.trays[0]?.menu);
+  await waitFor(() => fake.trays[0]?.menu, 60_000, 'the tray');
   win.hide();
   trayEntry(fake, 'open').click();
   report.trayOpen = { visible: win.isVisible() };
   trayEntry(fake, 'pause-alerts').click();
-  await until('alerts paused', async () => (await snapshotOf(call)).settings.alertsPaused === true, 5_000);
-  await until('the tray to say so', () => trayEntry(fake, 'pause-alerts')?.label === 'Resume alerts', 5_000);
+  await waitFor(async () => (await snapshotOf(call)).settings.alertsPaused === true, 5_000, 'alerts paused');
+  await waitFor(() => trayEntry(fake, 'pause-alerts')?.label === 'Resume alerts', 5_000, 'the tray to say so');
   report.trayPaused = {
     tooltip: fake.trays[0].tooltip,
     entry: trayEntry(fake, 'pause-alerts').label,
     checked: trayEntry(fake, 'pause-alerts').checked,
   };
   trayEntry(fake, 'pause-alerts').click();
-  await until('alerts resumed', async () => (await snapshotOf(call)).settings.alertsPaused === false, 5_000);
-  await until('the tray to say so', () => trayEntry(fake, 'pause-alerts')?.label === 'Pause alerts', 5_000);
+  await waitFor(async () => (await snapshotOf(call)).settings.alertsPaused === false, 5_000, 'alerts resumed');
+  await waitFor(() => trayEntry(fake, 'pause-alerts')?.label === 'Pause alerts', 5_000, 'the tray to say so');
   report.trayResumed = { tooltip: fake.trays[0].tooltip, entry: trayEntry(fake, 'pause-alerts').label };
   // "Stop all auto-buy" sets stop-all in the engine; the entry then offers to resume.
   trayEntry(fake, 'stop-auto-buy').click();
-  await until('auto-buy stopped', async () => (await snapshotOf(call)).autoBuy?.stopped === true, 5_000);
-  await until(
-    'the tray to say so',
+  await waitFor(async () => (await snapshotOf(call)).autoBuy?.stopped === true, 5_000, 'auto-buy stopped');
+  await waitFor(
     () => trayEntry(fake, 'stop-auto-buy')?.label === 'Resume auto-buy (stopped)',
     5_000,
+    'the tray to say so',
   );
   report.trayAutoBuyStopped = { tooltip: fake.trays[0].tooltip, entry: trayEntry(fake, 'stop-auto-buy').label };
   trayEntry(fake, 'stop-auto-buy').click();
-  await until('auto-buy resumed', async () => (await snapshotOf(call)).settings.autoBuyStopped === false, 5_000);
-  await until('the tray to say so', () => trayEntry(fake, 'stop-auto-buy')?.label === 'Stop all auto-buy', 5_000);
+  await waitFor(async () => (await snapshotOf(call)).settings.autoBuyStopped === false, 5_000, 'auto-buy resumed');
+  await waitFor(() => trayEntry(fake, 'stop-auto-buy')?.label === 'Stop all auto-buy', 5_000, 'the tray to say so');
   report.trayAutoBuyResumed = { entry: trayEntry(fake, 'stop-auto-buy').label };
 
   // Close to tray: closing hides the window, asks nothing and quits nothing.
@@ -235,8 +231,8 @@ async function session(fake, app) {
   win.emit('unresponsive');
   await sleep(2_000);
   report.hangEarly = { dialogs: fake.dialogs.length - dialogsBeforeHang };
-  const hangDialog = await until('the hang dialog', () => fake.dialogs.slice(dialogsBeforeHang)[0], 15_000);
-  await until('the reload after the hang', () => win.loads > loadsBeforeHang, 5_000);
+  const hangDialog = await waitFor(() => fake.dialogs.slice(dialogsBeforeHang)[0], 15_000, 'the hang dialog');
+  await waitFor(() => win.loads > loadsBeforeHang, 5_000, 'the reload after the hang');
   report.hang = {
     dialog: { message: hangDialog.message, buttons: hangDialog.buttons },
     reloads: win.loads - loadsBeforeHang,
@@ -260,9 +256,11 @@ async function session(fake, app) {
   // Buy through IPC, then the engine's events: renderer, tray, desktop notification
   const tradeId = await buyCheapest(call);
   report.buyOk = true;
-  await until('a tray update', () => fake.trays[0]?.tooltip?.includes('feed connected'));
-  const notification = await until('a desktop notification for the trade', () =>
-    fake.notifications.find((n) => n.options.body.startsWith('Trade ')),
+  await waitFor(() => fake.trays[0]?.tooltip?.includes('feed connected'), 60_000, 'a tray update');
+  const notification = await waitFor(
+    () => fake.notifications.find((n) => n.options.body.startsWith('Trade ')),
+    60_000,
+    'a desktop notification for the trade',
   );
   report.notification = notification.options;
   report.tray = {
@@ -270,7 +268,7 @@ async function session(fake, app) {
     menu: fake.trays[0].menu.template.map((entry) => entry.label ?? entry.type),
   };
   const active = (await snapshotOf(call)).activeTrades;
-  await until('the badge to count the active trades', () => fake.badge.at(-1) === active, 10_000);
+  await waitFor(() => fake.badge.at(-1) === active, 10_000, 'the badge to count the active trades');
   report.badge = { last: fake.badge.at(-1), activeTrades: active };
   report.batchesSent = fake.sent.filter((s) => s.channel === 'merchant-desk:events').length;
   report.tradeInBatches = fake.sent.some((s) => s.payload.trades?.some((t) => t.tradeId === tradeId));
@@ -286,7 +284,7 @@ async function session(fake, app) {
   fake.dialogAnswer = 1;
   const dialogsBeforeQuit = fake.dialogs.length;
   trayEntry(fake, 'quit').click();
-  await until('the quit dialog', () => fake.dialogs.length > dialogsBeforeQuit);
+  await waitFor(() => fake.dialogs.length > dialogsBeforeQuit, 60_000, 'the quit dialog');
   await sleep(200);
   report.afterCancel = {
     windows: fake.windows.length,
@@ -295,7 +293,7 @@ async function session(fake, app) {
   };
   fake.dialogAnswer = 0;
   trayEntry(fake, 'quit').click();
-  await until('the quit', () => fake.quitted, 20_000);
+  await waitFor(() => fake.quitted, 20_000, 'the quit');
   report.quitDialogs = fake.dialogs.slice(dialogsBeforeQuit).map((d) => d.message);
   report.lastQuit = readJson('last-quit.json');
   report.windowState = readJson('window-state.json');
@@ -306,10 +304,10 @@ async function session(fake, app) {
 async function relaunch(fake, app) {
   const { win, call } = await boot(fake);
   report.windowBounds = windowBounds(win);
-  const summary = await until(
-    'the relaunch summary',
+  const summary = await waitFor(
     () => fake.notifications.find((n) => n.options.title === 'While you were away'),
     60_000,
+    'the relaunch summary',
   );
   report.summary = summary.options;
   const summaryAt = fake.sent.findIndex((s) => s.payload.notifications?.some((n) => n.title === 'While you were away'));
@@ -317,7 +315,7 @@ async function relaunch(fake, app) {
   report.snapshot = { activeTrades: (await snapshotOf(call)).activeTrades };
   fake.dialogAnswer = 0;
   app.quit();
-  await until('the quit', () => fake.quitted, 20_000);
+  await waitFor(() => fake.quitted, 20_000, 'the quit');
   report.log = readLog();
 }
 
@@ -332,7 +330,7 @@ async function secondInstance(fake) {
 }
 
 async function engineFails(fake) {
-  await until('the exit', () => fake.exitCode !== null, 20_000);
+  await waitFor(() => fake.exitCode !== null, 20_000, 'the exit');
   report.exitCode = fake.exitCode;
   report.errorBoxes = [...fake.errorBoxes];
   report.log = readLog();

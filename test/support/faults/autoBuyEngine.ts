@@ -13,7 +13,8 @@
  * is a line the parent reads.
  */
 import type { AlertRule } from '../../../src/shared/ipc';
-import { startEngine, waitFor } from './harness';
+import { startEngine } from './harness';
+import { waitFor } from '../waitFor';
 
 interface Setup {
   tradeUrl: string;

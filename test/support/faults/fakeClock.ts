@@ -1,16 +1,16 @@
-import { expect, vi } from 'vitest';
+import { vi } from 'vitest';
+import { waitFor } from '../waitFor';
 
 /**
  * A fake clock for a whole stage (sandbox, proxy, engine in this process): vitest's fake setTimeout,
  * setInterval and Date, which flow with real time while the stage is set and are fast-forwarded through
- * the long waits (a fault window, a Retry-After), so seconds or minutes of the engine's timers pass in
- * a fraction of that. I/O stays real: each step lets sockets and the store's worker run.
+ * the long waits (a fault window, a Retry-After, a poll, a rate window), so seconds or minutes of the
+ * engine's timers pass in a fraction of that. I/O stays real: each step lets sockets and the store's worker run.
  */
 
 // Captured at import, before a test fakes the clock: the pauses between steps are real.
 const realSetTimeout = globalThis.setTimeout;
-/** A pause in real time, whatever the clock (for pumps and waits between fake steps). */
-export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, ms));
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, ms));
 
 /** Fakes the timers and Date of everything created from now on; they advance with real time until fast-forwarded. */
 export function useFlowingFakeClock(): void {
@@ -39,8 +39,29 @@ export async function fastForward(ms: number, until?: () => Promise<boolean> | b
   return Date.now() - start;
 }
 
-/** Fast-forwards until `check` holds (at most `ms` of fake time), then asserts that it does. */
-export async function reach(ms: number, check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  await fastForward(ms, check);
-  expect(await check(), what).toBe(true);
+/**
+ * waitFor's twin on the fake clock: fast-forwards (at most `ms` of fake time) until `check` returns something
+ * truthy, and returns that. Real I/O (a download on a busy machine) may need longer than the pauses between steps
+ * gave it: then it waits up to `ms` more in real time, the clock flowing with it, and throws naming `what`.
+ */
+export async function reach<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  ms: number,
+  what: string,
+): Promise<T> {
+  let value = await check();
+  if (!value) await fastForward(ms, async () => Boolean((value = await check())));
+  return value || waitFor(check, ms, `${what} (after ${ms} ms of fake time)`);
+}
+
+/** Fast-forwards until `promise` settles (at most `ms` of fake time), and returns what it gives. */
+export async function settle<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let outcome: { value: T } | { error: unknown } | null = null;
+  void promise.then(
+    (value) => (outcome = { value }),
+    (error: unknown) => (outcome = { error }),
+  );
+  const settled = await reach(() => outcome, ms, what);
+  if ('error' in settled) throw settled.error;
+  return settled.value;
 }

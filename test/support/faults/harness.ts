@@ -4,24 +4,7 @@ import { Engine } from '../../../src/main/core/engine/engine';
 import type { AccountSession } from '../../../src/main/core/engine/session';
 import { MemorySecretStore } from '../../../src/main/core/secrets';
 
-/** Small helpers shared by the reliability tests: waiting, sleeping, and an engine with its log and batches captured. */
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` every 50 ms until it returns something truthy; throws after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 15_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
-}
+/** An engine for the tests, with its log and batches captured. */
 
 export interface EngineAccount {
   baseUrl: string;

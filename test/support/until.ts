@@ -1,8 +1,0 @@
-/** Waits until `check` holds, polling every 10 ms; throws after `ms`. */
-export async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
