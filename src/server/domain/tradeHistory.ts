@@ -3,7 +3,9 @@ import type { Trade, TradeHistoryQuery, TradeStatus } from '../../shared/api';
 import { ACTIVE_TRADES_WINDOW_MS, HISTORY_DEFAULT_LIMIT, HISTORY_DEFAULT_PAGE } from '../../shared/api';
 import type { SandboxClock } from '../clock';
 import type { SqliteDatabase } from '../db/database';
+import { openSnapshotReader } from '../db/database';
 import { OldestFirst } from './oldestFirst';
+import type { TradeRow } from './trades';
 
 /** What a history page needs of each row (all in the trades_page index): its id, for the wire JSON, and what `stage` is computed from. */
 interface WireRow {
@@ -30,7 +32,7 @@ const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
  * level 6 211 µs for 4.4 KB. Pages are compressed once per change and then served from the cache, but a merchant
  * whose trades keep changing pays it on every poll: the cheaper level.
  */
-const PAGE_GZIP_LEVEL = 1;
+export const HISTORY_GZIP_LEVEL = 1;
 
 /** The query parameters in a fixed order: one cache key per distinct question. */
 const HISTORY_QUERY_KEYS = [
@@ -52,10 +54,18 @@ function historyQueryKey(query: TradeHistoryQuery): string {
 /** Bound of the in-memory wire JSON cache (characters; ~1 byte each): ~100k trades. */
 const WIRE_CACHE_CHARS = 64 * 1024 * 1024;
 
+/**
+ * Rows read per step of a streamed isActive answer: ~650 KB of JSON, a few milliseconds of work between two turns
+ * of the event loop.
+ */
+const STREAM_STEP_ROWS = 1000;
+
 /** What the history answer needs of the trades: a row's `stage` (clock-dependent), and its wire JSON rebuilt when missing. */
 export interface WireSource {
-  stageOf(row: Pick<WireRow, 'status' | 'end_protection'>): 1 | 2;
+  stageOf(row: Pick<WireRow, 'status' | 'end_protection'>, now: number): 1 | 2;
   rebuildWire(tradeId: string): string;
+  /** The wire JSON of a row as read (a snapshot's row whose `wire` is not yet computed); nothing is written. */
+  wireOfRow(row: TradeRow): string;
 }
 
 /**
@@ -178,7 +188,7 @@ export class TradeHistory {
     const page: CachedPage = {
       version,
       validUntil: built.validUntil,
-      gzip: gzipSync(plain, { level: PAGE_GZIP_LEVEL }),
+      gzip: gzipSync(plain, { level: HISTORY_GZIP_LEVEL }),
     };
     this.pages.set(key, page);
     this.pageBytes += page.gzip.length;
@@ -247,16 +257,67 @@ export class TradeHistory {
       // In the window while created_at >= now - 14 days.
       if (query.isActive === true) validUntil = Math.min(validUntil, row.created_at + ACTIVE_TRADES_WINDOW_MS + 1);
     }
-    return { json: this.wirePage(rows, tail), validUntil };
+    return { json: this.wirePage(rows, tail, now), validUntil };
   }
 
-  private wirePage(rows: WireRow[], tail: string): string {
+  private wirePage(rows: WireRow[], tail: string, now: number): string {
     let out = '{"trades":[';
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i] as WireRow;
-      out += `${i === 0 ? '' : ','}${this.wireOf(row.trade_id)},"stage":${this.source.stageOf(row)}}`;
+      out += `${i === 0 ? '' : ','}${this.wireOf(row.trade_id)},"stage":${this.source.stageOf(row, now)}}`;
     }
     return out + tail;
+  }
+
+  /**
+   * The isActive=true answer (every trade of the last 14 days, unpaged: 500,000 trades are ~330 MB of JSON) as
+   * JSON text in steps of STREAM_STEP_ROWS, the same bytes as listJson. Read by key (created_at, seq), newest
+   * first, from one snapshot on a second connection, so writes go on between steps and the answer is still one
+   * moment's: its rows, `stage`s and window are those of the instant the first step read. Each step waits for
+   * the next turn of the event loop, and the caller pulls the next step only when the last one was taken
+   * (a Readable's backpressure); returning early (a client gone) closes the snapshot and reads no further.
+   * Not cached: an answer this size would push every cached page out.
+   */
+  async *streamActive(merchantId: string): AsyncGenerator<string> {
+    const reader = openSnapshotReader(this.db.name, false);
+    try {
+      reader.exec('BEGIN');
+      const step = reader.prepare<Record<string, string | number>, WireRow & { seq: number; wire: string | null }>(
+        `SELECT trade_id, status, end_protection, created_at, seq, wire FROM trades
+         WHERE merchant_id = @merchantId AND created_at >= @activeSince AND (created_at, seq) < (@createdAt, @seq)
+         ORDER BY created_at DESC, seq DESC LIMIT ${STREAM_STEP_ROWS}`,
+      );
+      const fullRow = reader.prepare<[string], TradeRow>('SELECT * FROM trades WHERE trade_id = ?');
+      // The clock is read with the first step, which also fixes the snapshot: both are the same instant's.
+      const now = this.clock.now();
+      const params = {
+        merchantId,
+        activeSince: now - ACTIVE_TRADES_WINDOW_MS,
+        createdAt: Number.MAX_SAFE_INTEGER,
+        seq: Number.MAX_SAFE_INTEGER,
+      };
+      let count = 0;
+      let chunk = '{"trades":[';
+      for (;;) {
+        const rows = step.all(params);
+        for (const row of rows) {
+          const wire = row.wire ?? this.source.wireOfRow(fullRow.get(row.trade_id) as TradeRow);
+          chunk += `${count === 0 ? '' : ','}${wire},"stage":${this.source.stageOf(row, now)}}`;
+          count++;
+        }
+        const last = rows[rows.length - 1];
+        if (rows.length < STREAM_STEP_ROWS || last === undefined) break;
+        params.createdAt = last.created_at;
+        params.seq = last.seq;
+        yield chunk;
+        chunk = '';
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      reader.exec('COMMIT');
+      yield `${chunk}],"total":${count},"limit":${count},"page":1}`;
+    } finally {
+      reader.close();
+    }
   }
 
   private wireOf(tradeId: string): string {
