@@ -149,7 +149,7 @@ describe('sandbox REST: the isActive window streamed', () => {
 
   it('stops reading when the client goes (plain or gzipped), and answers the next request in full', async () => {
     insertHistoryRows(sb, merchant.merchantId, 20_000);
-    for (const encoding of [{}, { 'accept-encoding': 'gzip' }]) {
+    for (const encoding of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
       expect(noSnapshotOpen()).toBe(true);
       const big = await open(ACTIVE, encoding);
       await new Promise<void>((done) => big.once('data', () => done()));

@@ -96,7 +96,10 @@ export function insertHistoryRows(sb: Sandbox, merchantId: string, count: number
         rollback_at: rollbackAt,
         wire: null,
       };
-      insert.run({ ...row, wire: Trades.wireBaseOf(row) });
+      const wire = Trades.wireBaseOf(row);
+      insert.run({ ...row, wire });
+      // As every write of the sandbox does: answers cached or paged before are stale.
+      if (i === count - 1) sb.core.trades.history.written(merchantId, row.trade_id, wire);
     }
   })();
 }

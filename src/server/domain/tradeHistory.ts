@@ -13,7 +13,23 @@ interface WireRow {
   status: TradeStatus;
   end_protection: number | null;
   created_at: number;
+  seq: number;
 }
+
+/**
+ * What paging one question (a merchant's query but its page) needs again for the next page, while none of the
+ * merchant's trades changed: the count, and where each page read so far ended, so the next page starts there
+ * by key instead of skipping every row before it (OFFSET: its cost grew with the page's depth).
+ */
+interface PageSeek {
+  version: number;
+  total: number;
+  /** The sort key of the last row of each full page read. */
+  after: Map<number, { createdAt: number; seq: number }>;
+}
+
+/** Questions whose paging is remembered (least recently used out first): a few pages' keys each. */
+const PAGE_SEEKS = 1024;
 
 /** A Trades/History answer kept for repeated identical polls (see TradeHistory.historyBody). */
 interface CachedPage {
@@ -92,6 +108,9 @@ export class TradeHistory {
   private readonly pages = new Map<string, CachedPage>();
   private readonly oldestPage = new OldestFirst(this.pages);
   private pageBytes = 0;
+  /** Paging by merchant and query without its page (see PageSeek). */
+  private readonly seeks = new Map<string, PageSeek>();
+  private readonly oldestSeek = new OldestFirst(this.seeks);
   private readonly wireStmt;
 
   constructor(
@@ -139,6 +158,8 @@ export class TradeHistory {
     this.wireCacheChars = 0;
     this.pages.clear();
     this.oldestPage.reset();
+    this.seeks.clear();
+    this.oldestSeek.reset();
     this.pageBytes = 0;
     // Versions only grow (a merchant id may come back after a reset): no page built before matches again.
     for (const merchantId of this.versions.keys()) this.changed(merchantId);
@@ -231,24 +252,33 @@ export class TradeHistory {
       add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
     }
     const clause = where.join(' AND ');
-    const total = (this.statement(`SELECT count(*) AS n FROM trades WHERE ${clause}`).get(params) as { n: number }).n;
     const order = 'ORDER BY created_at DESC, seq DESC';
-    const columns = 'trade_id, status, end_protection, created_at';
+    const columns = 'trade_id, status, end_protection, created_at, seq';
     let rows: WireRow[];
     let tail: string;
     if (query.isActive === true) {
       // No paging: every trade of the window; limit reports how many came back.
       rows = this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order}`).all(params) as WireRow[];
-      tail = `],"total":${total},"limit":${rows.length},"page":1}`;
+      tail = `],"total":${rows.length},"limit":${rows.length},"page":1}`;
     } else {
       const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
       const page = query.page ?? HISTORY_DEFAULT_PAGE;
-      rows = this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`).all({
-        ...params,
-        limit,
-        offset: (page - 1) * limit,
-      }) as WireRow[];
-      tail = `],"total":${total},"limit":${limit},"page":${page}}`;
+      const seek = this.seekFor(merchantId, query, clause, params);
+      const after = page === 1 ? undefined : seek.after.get(page - 1);
+      rows = (
+        after
+          ? this.statement(
+              `SELECT ${columns} FROM trades WHERE ${clause} AND (created_at, seq) < (@afterCreatedAt, @afterSeq) ${order} LIMIT @limit`,
+            ).all({ ...params, afterCreatedAt: after.createdAt, afterSeq: after.seq, limit })
+          : this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`).all({
+              ...params,
+              limit,
+              offset: (page - 1) * limit,
+            })
+      ) as WireRow[];
+      const last = rows[rows.length - 1];
+      if (rows.length === limit && last) seek.after.set(page, { createdAt: last.created_at, seq: last.seq });
+      tail = `],"total":${seek.total},"limit":${limit},"page":${page}}`;
     }
     let validUntil = Number.POSITIVE_INFINITY;
     for (const row of rows) {
@@ -258,6 +288,28 @@ export class TradeHistory {
       if (query.isActive === true) validUntil = Math.min(validUntil, row.created_at + ACTIVE_TRADES_WINDOW_MS + 1);
     }
     return { json: this.wirePage(rows, tail, now), validUntil };
+  }
+
+  /** The paging state of this question at the merchant's current trade-data version; counts it when new. */
+  private seekFor(
+    merchantId: string,
+    query: TradeHistoryQuery,
+    clause: string,
+    params: Record<string, string | number>,
+  ): PageSeek {
+    const key = `${merchantId}\u0000${historyQueryKey({ ...query, page: undefined })}`;
+    const version = this.versions.get(merchantId) ?? 0;
+    const known = this.seeks.get(key);
+    this.seeks.delete(key); // most recently used last
+    if (known && known.version === version) {
+      this.seeks.set(key, known);
+      return known;
+    }
+    const total = (this.statement(`SELECT count(*) AS n FROM trades WHERE ${clause}`).get(params) as { n: number }).n;
+    const seek: PageSeek = { version, total, after: new Map() };
+    this.seeks.set(key, seek);
+    if (this.seeks.size > PAGE_SEEKS) this.seeks.delete((this.oldestSeek.next() as [string, PageSeek])[0]);
+    return seek;
   }
 
   private wirePage(rows: WireRow[], tail: string, now: number): string {
