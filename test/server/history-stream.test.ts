@@ -59,7 +59,7 @@ describe('sandbox REST: the isActive window streamed', () => {
   }
 
   it('answers with the bytes of the answer built whole, plain and gzipped, across read steps and older rows', async () => {
-    // 2,345 rows over 20 days (some outside the window, several read steps), then real buys on top.
+    // 2,345 rows over 20 days (some outside the window, several read steps of 500), then real buys on top.
     insertHistoryRows(sb, merchant.merchantId, 2345, 20);
     const admin = adminApi(sb);
     const items = (await admin.post<{ items: Item[] }>('/admin/items', { items: [{ price: 300 }, { price: 400 }] }))
@@ -95,6 +95,17 @@ describe('sandbox REST: the isActive window streamed', () => {
     expect(page.trades.length).toBeLessThan(2345);
     expect([page.limit, page.page]).toEqual([page.total, 1]);
     expect(new Set(page.trades.map((t) => t.stage))).toEqual(new Set([1, 2]));
+
+    // The filters that may come with isActive apply as before.
+    for (const [filter, query] of [
+      ['&status=COMPLETED', { status: 'COMPLETED' }],
+      ['&webhookStatus=failed', { webhookStatus: 'failed' }],
+      [`&externalId=${at(page.trades, 5).externalId ?? ''}`, { externalId: at(page.trades, 5).externalId ?? '' }],
+    ] as const) {
+      const expected = sb.core.trades.history.listJson(merchant.merchantId, { isActive: true, ...query });
+      expect(JSON.parse(expected)).toMatchObject({ total: expect.any(Number) as number });
+      expect((await readAll(await open(`${ACTIVE}${filter}`))).toString('utf8')).toBe(expected);
+    }
   });
 
   it('answers an empty window as before', async () => {

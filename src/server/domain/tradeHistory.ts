@@ -67,14 +67,40 @@ function historyQueryKey(query: TradeHistoryQuery): string {
   return HISTORY_QUERY_KEYS.map((key) => (query[key] === undefined ? '' : String(query[key]))).join('\u0001');
 }
 
+/** The WHERE clause (and its parameters) of a Trades/History question asked at `now`: the same for every form of the answer. */
+function whereOf(
+  merchantId: string,
+  query: TradeHistoryQuery,
+  now: number,
+): { clause: string; params: Record<string, string | number> } {
+  const where = ['merchant_id = @merchantId'];
+  const params: Record<string, string | number> = { merchantId };
+  const add = (clause: string, key: string, value: string | number | undefined) => {
+    if (value === undefined) return;
+    where.push(clause);
+    params[key] = value;
+  };
+  add('trade_id = @tradeId', 'tradeId', query.tradeId);
+  add('status = @status', 'status', query.status);
+  add('external_id = @externalId', 'externalId', query.externalId);
+  add('webhook_status = @webhookStatus', 'webhookStatus', query.webhookStatus);
+  if (query.isActive === true) {
+    add('created_at >= @activeSince', 'activeSince', now - ACTIVE_TRADES_WINDOW_MS);
+  } else {
+    add('created_at >= @from', 'from', query.from === undefined ? undefined : Date.parse(query.from));
+    add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
+  }
+  return { clause: where.join(' AND '), params };
+}
+
 /** Bound of the in-memory wire JSON cache (characters; ~1 byte each): ~100k trades. */
 const WIRE_CACHE_CHARS = 64 * 1024 * 1024;
 
 /**
- * Rows read per step of a streamed isActive answer: ~650 KB of JSON, a few milliseconds of work between two turns
+ * Rows read per step of a streamed isActive answer: ~330 KB of JSON, a few milliseconds of work between two turns
  * of the event loop.
  */
-const STREAM_STEP_ROWS = 1000;
+const STREAM_STEP_ROWS = 500;
 
 /** What the history answer needs of the trades: a row's `stage` (clock-dependent), and its wire JSON rebuilt when missing. */
 export interface WireSource {
@@ -233,25 +259,8 @@ export class TradeHistory {
    * time from which the same question could get another answer without any write.
    */
   private buildPage(merchantId: string, query: TradeHistoryQuery): { json: string; validUntil: number } {
-    const where = ['merchant_id = @merchantId'];
-    const params: Record<string, string | number> = { merchantId };
-    const add = (clause: string, key: string, value: string | number | undefined) => {
-      if (value === undefined) return;
-      where.push(clause);
-      params[key] = value;
-    };
-    add('trade_id = @tradeId', 'tradeId', query.tradeId);
-    add('status = @status', 'status', query.status);
-    add('external_id = @externalId', 'externalId', query.externalId);
-    add('webhook_status = @webhookStatus', 'webhookStatus', query.webhookStatus);
     const now = this.clock.now();
-    if (query.isActive === true) {
-      add('created_at >= @activeSince', 'activeSince', now - ACTIVE_TRADES_WINDOW_MS);
-    } else {
-      add('created_at >= @from', 'from', query.from === undefined ? undefined : Date.parse(query.from));
-      add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
-    }
-    const clause = where.join(' AND ');
+    const { clause, params } = whereOf(merchantId, query, now);
     const order = 'ORDER BY created_at DESC, seq DESC';
     const columns = 'trade_id, status, end_protection, created_at, seq';
     let rows: WireRow[];
@@ -330,28 +339,24 @@ export class TradeHistory {
    * (a Readable's backpressure); returning early (a client gone) closes the snapshot and reads no further.
    * Not cached: an answer this size would push every cached page out.
    */
-  async *streamActive(merchantId: string): AsyncGenerator<string> {
+  async *streamActive(merchantId: string, query: TradeHistoryQuery): AsyncGenerator<string> {
     const reader = openSnapshotReader(this.db.name, false);
     try {
       reader.exec('BEGIN');
-      const step = reader.prepare<Record<string, string | number>, WireRow & { seq: number; wire: string | null }>(
+      // The clock is read with the first step, which also fixes the snapshot: both are the same instant's.
+      const now = this.clock.now();
+      const { clause, params } = whereOf(merchantId, { ...query, isActive: true }, now);
+      const step = reader.prepare<Record<string, string | number>, WireRow & { wire: string | null }>(
         `SELECT trade_id, status, end_protection, created_at, seq, wire FROM trades
-         WHERE merchant_id = @merchantId AND created_at >= @activeSince AND (created_at, seq) < (@createdAt, @seq)
+         WHERE ${clause} AND (created_at, seq) < (@afterCreatedAt, @afterSeq)
          ORDER BY created_at DESC, seq DESC LIMIT ${STREAM_STEP_ROWS}`,
       );
       const fullRow = reader.prepare<[string], TradeRow>('SELECT * FROM trades WHERE trade_id = ?');
-      // The clock is read with the first step, which also fixes the snapshot: both are the same instant's.
-      const now = this.clock.now();
-      const params = {
-        merchantId,
-        activeSince: now - ACTIVE_TRADES_WINDOW_MS,
-        createdAt: Number.MAX_SAFE_INTEGER,
-        seq: Number.MAX_SAFE_INTEGER,
-      };
+      const stepParams = { ...params, afterCreatedAt: Number.MAX_SAFE_INTEGER, afterSeq: Number.MAX_SAFE_INTEGER };
       let count = 0;
       let chunk = '{"trades":[';
       for (;;) {
-        const rows = step.all(params);
+        const rows = step.all(stepParams);
         for (const row of rows) {
           const wire = row.wire ?? this.source.wireOfRow(fullRow.get(row.trade_id) as TradeRow);
           chunk += `${count === 0 ? '' : ','}${wire},"stage":${this.source.stageOf(row, now)}}`;
@@ -359,8 +364,8 @@ export class TradeHistory {
         }
         const last = rows[rows.length - 1];
         if (rows.length < STREAM_STEP_ROWS || last === undefined) break;
-        params.createdAt = last.created_at;
-        params.seq = last.seq;
+        stepParams.afterCreatedAt = last.created_at;
+        stepParams.afterSeq = last.seq;
         yield chunk;
         chunk = '';
         await new Promise<void>((resolve) => setImmediate(resolve));

@@ -77,7 +77,7 @@ export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): v
     if (query.isActive !== true) return reply.send(core.trades.history.historyBody(merchantId, query, gzip));
     // The unpaged 14-day window (hundreds of MB for a busy merchant) is streamed as it is read, never held whole.
     // fastify destroys the stream when the client goes; pipeline passes that on to the reading generator.
-    const text = Readable.from(core.trades.history.streamActive(merchantId), { objectMode: false });
+    const text = Readable.from(core.trades.history.streamActive(merchantId, query), { objectMode: false });
     if (!gzip) return reply.send(text);
     return reply.send(pipeline(text, createGzip({ level: HISTORY_GZIP_LEVEL }), () => {}));
   });
