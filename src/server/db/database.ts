@@ -20,11 +20,15 @@ export function openSandboxDatabase(file: string): SqliteDatabase {
   return db;
 }
 
-/** A read-only second connection: its own snapshot while a long read streams out. */
-export function openSnapshotReader(file: string): SqliteDatabase {
+/**
+ * A read-only second connection: its own snapshot while a long read streams out. Memory-mapped unless `mapped`
+ * is false: mapped pages count in the process's RSS, so a read of hundreds of MB (a busy merchant's trades)
+ * reads through SQLite's small page cache instead.
+ */
+export function openSnapshotReader(file: string, mapped = true): SqliteDatabase {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
-  db.pragma(`mmap_size = ${MMAP_BYTES}`);
+  if (mapped) db.pragma(`mmap_size = ${MMAP_BYTES}`);
   return db;
 }
 

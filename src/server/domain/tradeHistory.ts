@@ -3,7 +3,9 @@ import type { Trade, TradeHistoryQuery, TradeStatus } from '../../shared/api';
 import { ACTIVE_TRADES_WINDOW_MS, HISTORY_DEFAULT_LIMIT, HISTORY_DEFAULT_PAGE } from '../../shared/api';
 import type { SandboxClock } from '../clock';
 import type { SqliteDatabase } from '../db/database';
+import { openSnapshotReader } from '../db/database';
 import { OldestFirst } from './oldestFirst';
+import type { TradeRow } from './trades';
 
 /** What a history page needs of each row (all in the trades_page index): its id, for the wire JSON, and what `stage` is computed from. */
 interface WireRow {
@@ -11,7 +13,23 @@ interface WireRow {
   status: TradeStatus;
   end_protection: number | null;
   created_at: number;
+  seq: number;
 }
+
+/**
+ * What paging one question (a merchant's query but its page) needs again for the next page, while none of the
+ * merchant's trades changed: the count, and where each page read so far ended, so the next page starts there
+ * by key instead of skipping every row before it (OFFSET: its cost grew with the page's depth).
+ */
+interface PageSeek {
+  version: number;
+  total: number;
+  /** The sort key of the last row of each full page read. */
+  after: Map<number, { createdAt: number; seq: number }>;
+}
+
+/** Questions whose paging is remembered (least recently used out first): a few pages' keys each. */
+const PAGE_SEEKS = 1024;
 
 /** A Trades/History answer kept for repeated identical polls (see TradeHistory.historyBody). */
 interface CachedPage {
@@ -26,11 +44,11 @@ interface CachedPage {
 /** Bound of the history page cache (bytes of gzipped bodies): ~13,000 default pages of 50 trades. */
 const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 /**
- * gzip level of history pages. Measured on a default page (50 trades, 30 KB): level 1 takes 95 µs for 4.8 KB,
+ * gzip level of history answers (cached pages, and the streamed isActive window). Measured on a default page (50 trades, 30 KB): level 1 takes 95 µs for 4.8 KB,
  * level 6 211 µs for 4.4 KB. Pages are compressed once per change and then served from the cache, but a merchant
  * whose trades keep changing pays it on every poll: the cheaper level.
  */
-const PAGE_GZIP_LEVEL = 1;
+export const HISTORY_GZIP_LEVEL = 1;
 
 /** The query parameters in a fixed order: one cache key per distinct question. */
 const HISTORY_QUERY_KEYS = [
@@ -49,13 +67,47 @@ function historyQueryKey(query: TradeHistoryQuery): string {
   return HISTORY_QUERY_KEYS.map((key) => (query[key] === undefined ? '' : String(query[key]))).join('\u0001');
 }
 
+/** The WHERE clause (and its parameters) of a Trades/History question asked at `now`: the same for every form of the answer. */
+function whereOf(
+  merchantId: string,
+  query: TradeHistoryQuery,
+  now: number,
+): { clause: string; params: Record<string, string | number> } {
+  const where = ['merchant_id = @merchantId'];
+  const params: Record<string, string | number> = { merchantId };
+  const add = (clause: string, key: string, value: string | number | undefined) => {
+    if (value === undefined) return;
+    where.push(clause);
+    params[key] = value;
+  };
+  add('trade_id = @tradeId', 'tradeId', query.tradeId);
+  add('status = @status', 'status', query.status);
+  add('external_id = @externalId', 'externalId', query.externalId);
+  add('webhook_status = @webhookStatus', 'webhookStatus', query.webhookStatus);
+  if (query.isActive === true) {
+    add('created_at >= @activeSince', 'activeSince', now - ACTIVE_TRADES_WINDOW_MS);
+  } else {
+    add('created_at >= @from', 'from', query.from === undefined ? undefined : Date.parse(query.from));
+    add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
+  }
+  return { clause: where.join(' AND '), params };
+}
+
 /** Bound of the in-memory wire JSON cache (characters; ~1 byte each): ~100k trades. */
 const WIRE_CACHE_CHARS = 64 * 1024 * 1024;
 
+/**
+ * Rows read per step of a streamed isActive answer: ~330 KB of JSON, a few milliseconds of work between two turns
+ * of the event loop.
+ */
+const STREAM_STEP_ROWS = 500;
+
 /** What the history answer needs of the trades: a row's `stage` (clock-dependent), and its wire JSON rebuilt when missing. */
 export interface WireSource {
-  stageOf(row: Pick<WireRow, 'status' | 'end_protection'>): 1 | 2;
+  stageOf(row: Pick<WireRow, 'status' | 'end_protection'>, now: number): 1 | 2;
   rebuildWire(tradeId: string): string;
+  /** The wire JSON of a row as read (a snapshot's row whose `wire` is not yet computed); nothing is written. */
+  wireOfRow(row: TradeRow): string;
 }
 
 /**
@@ -82,6 +134,9 @@ export class TradeHistory {
   private readonly pages = new Map<string, CachedPage>();
   private readonly oldestPage = new OldestFirst(this.pages);
   private pageBytes = 0;
+  /** Paging by merchant and query without its page (see PageSeek). */
+  private readonly seeks = new Map<string, PageSeek>();
+  private readonly oldestSeek = new OldestFirst(this.seeks);
   private readonly wireStmt;
 
   constructor(
@@ -129,6 +184,8 @@ export class TradeHistory {
     this.wireCacheChars = 0;
     this.pages.clear();
     this.oldestPage.reset();
+    this.seeks.clear();
+    this.oldestSeek.reset();
     this.pageBytes = 0;
     // Versions only grow (a merchant id may come back after a reset): no page built before matches again.
     for (const merchantId of this.versions.keys()) this.changed(merchantId);
@@ -178,7 +235,7 @@ export class TradeHistory {
     const page: CachedPage = {
       version,
       validUntil: built.validUntil,
-      gzip: gzipSync(plain, { level: PAGE_GZIP_LEVEL }),
+      gzip: gzipSync(plain, { level: HISTORY_GZIP_LEVEL }),
     };
     this.pages.set(key, page);
     this.pageBytes += page.gzip.length;
@@ -202,43 +259,35 @@ export class TradeHistory {
    * time from which the same question could get another answer without any write.
    */
   private buildPage(merchantId: string, query: TradeHistoryQuery): { json: string; validUntil: number } {
-    const where = ['merchant_id = @merchantId'];
-    const params: Record<string, string | number> = { merchantId };
-    const add = (clause: string, key: string, value: string | number | undefined) => {
-      if (value === undefined) return;
-      where.push(clause);
-      params[key] = value;
-    };
-    add('trade_id = @tradeId', 'tradeId', query.tradeId);
-    add('status = @status', 'status', query.status);
-    add('external_id = @externalId', 'externalId', query.externalId);
-    add('webhook_status = @webhookStatus', 'webhookStatus', query.webhookStatus);
     const now = this.clock.now();
-    if (query.isActive === true) {
-      add('created_at >= @activeSince', 'activeSince', now - ACTIVE_TRADES_WINDOW_MS);
-    } else {
-      add('created_at >= @from', 'from', query.from === undefined ? undefined : Date.parse(query.from));
-      add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
-    }
-    const clause = where.join(' AND ');
-    const total = (this.statement(`SELECT count(*) AS n FROM trades WHERE ${clause}`).get(params) as { n: number }).n;
+    const { clause, params } = whereOf(merchantId, query, now);
     const order = 'ORDER BY created_at DESC, seq DESC';
-    const columns = 'trade_id, status, end_protection, created_at';
+    const columns = 'trade_id, status, end_protection, created_at, seq';
     let rows: WireRow[];
     let tail: string;
     if (query.isActive === true) {
       // No paging: every trade of the window; limit reports how many came back.
       rows = this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order}`).all(params) as WireRow[];
-      tail = `],"total":${total},"limit":${rows.length},"page":1}`;
+      tail = `],"total":${rows.length},"limit":${rows.length},"page":1}`;
     } else {
       const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
       const page = query.page ?? HISTORY_DEFAULT_PAGE;
-      rows = this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`).all({
-        ...params,
-        limit,
-        offset: (page - 1) * limit,
-      }) as WireRow[];
-      tail = `],"total":${total},"limit":${limit},"page":${page}}`;
+      const seek = this.seekFor(merchantId, query, clause, params);
+      const after = page === 1 ? undefined : seek.after.get(page - 1);
+      rows = (
+        after
+          ? this.statement(
+              `SELECT ${columns} FROM trades WHERE ${clause} AND (created_at, seq) < (@afterCreatedAt, @afterSeq) ${order} LIMIT @limit`,
+            ).all({ ...params, afterCreatedAt: after.createdAt, afterSeq: after.seq, limit })
+          : this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`).all({
+              ...params,
+              limit,
+              offset: (page - 1) * limit,
+            })
+      ) as WireRow[];
+      const last = rows[rows.length - 1];
+      if (rows.length === limit && last) seek.after.set(page, { createdAt: last.created_at, seq: last.seq });
+      tail = `],"total":${seek.total},"limit":${limit},"page":${page}}`;
     }
     let validUntil = Number.POSITIVE_INFINITY;
     for (const row of rows) {
@@ -247,16 +296,85 @@ export class TradeHistory {
       // In the window while created_at >= now - 14 days.
       if (query.isActive === true) validUntil = Math.min(validUntil, row.created_at + ACTIVE_TRADES_WINDOW_MS + 1);
     }
-    return { json: this.wirePage(rows, tail), validUntil };
+    return { json: this.wirePage(rows, tail, now), validUntil };
   }
 
-  private wirePage(rows: WireRow[], tail: string): string {
+  /** The paging state of this question at the merchant's current trade-data version; counts it when new. */
+  private seekFor(
+    merchantId: string,
+    query: TradeHistoryQuery,
+    clause: string,
+    params: Record<string, string | number>,
+  ): PageSeek {
+    const key = `${merchantId}\u0000${historyQueryKey({ ...query, page: undefined })}`;
+    const version = this.versions.get(merchantId) ?? 0;
+    const known = this.seeks.get(key);
+    this.seeks.delete(key); // most recently used last
+    if (known && known.version === version) {
+      this.seeks.set(key, known);
+      return known;
+    }
+    const total = (this.statement(`SELECT count(*) AS n FROM trades WHERE ${clause}`).get(params) as { n: number }).n;
+    const seek: PageSeek = { version, total, after: new Map() };
+    this.seeks.set(key, seek);
+    if (this.seeks.size > PAGE_SEEKS) this.seeks.delete((this.oldestSeek.next() as [string, PageSeek])[0]);
+    return seek;
+  }
+
+  private wirePage(rows: WireRow[], tail: string, now: number): string {
     let out = '{"trades":[';
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i] as WireRow;
-      out += `${i === 0 ? '' : ','}${this.wireOf(row.trade_id)},"stage":${this.source.stageOf(row)}}`;
+      out += `${i === 0 ? '' : ','}${this.wireOf(row.trade_id)},"stage":${this.source.stageOf(row, now)}}`;
     }
     return out + tail;
+  }
+
+  /**
+   * The isActive=true answer (every trade of the last 14 days, unpaged: 500,000 trades are ~330 MB of JSON) as
+   * JSON text in steps of STREAM_STEP_ROWS, the same bytes as listJson. Read by key (created_at, seq), newest
+   * first, from one snapshot on a second connection, so writes go on between steps and the answer is still one
+   * moment's: its rows, `stage`s and window are those of the instant the first step read. Each step waits for
+   * the next turn of the event loop, and the caller pulls the next step only when the last one was taken
+   * (a Readable's backpressure); returning early (a client gone) closes the snapshot and reads no further.
+   * Not cached: an answer this size would push every cached page out.
+   */
+  async *streamActive(merchantId: string, query: TradeHistoryQuery): AsyncGenerator<string> {
+    const reader = openSnapshotReader(this.db.name, false);
+    try {
+      reader.exec('BEGIN');
+      // The clock is read with the first step, which also fixes the snapshot: both are the same instant's.
+      const now = this.clock.now();
+      const { clause, params } = whereOf(merchantId, { ...query, isActive: true }, now);
+      const step = reader.prepare<Record<string, string | number>, WireRow & { wire: string | null }>(
+        `SELECT trade_id, status, end_protection, created_at, seq, wire FROM trades
+         WHERE ${clause} AND (created_at, seq) < (@afterCreatedAt, @afterSeq)
+         ORDER BY created_at DESC, seq DESC LIMIT ${STREAM_STEP_ROWS}`,
+      );
+      const fullRow = reader.prepare<[string], TradeRow>('SELECT * FROM trades WHERE trade_id = ?');
+      const stepParams = { ...params, afterCreatedAt: Number.MAX_SAFE_INTEGER, afterSeq: Number.MAX_SAFE_INTEGER };
+      let count = 0;
+      let chunk = '{"trades":[';
+      for (;;) {
+        const rows = step.all(stepParams);
+        for (const row of rows) {
+          const wire = row.wire ?? this.source.wireOfRow(fullRow.get(row.trade_id) as TradeRow);
+          chunk += `${count === 0 ? '' : ','}${wire},"stage":${this.source.stageOf(row, now)}}`;
+          count++;
+        }
+        const last = rows[rows.length - 1];
+        if (rows.length < STREAM_STEP_ROWS || last === undefined) break;
+        stepParams.afterCreatedAt = last.created_at;
+        stepParams.afterSeq = last.seq;
+        yield chunk;
+        chunk = '';
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      reader.exec('COMMIT');
+      yield `${chunk}],"total":${count},"limit":${count},"page":1}`;
+    } finally {
+      reader.close();
+    }
   }
 
   private wireOf(tradeId: string): string {

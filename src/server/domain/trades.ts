@@ -83,8 +83,9 @@ export class Trades {
     this.byIdStmt = db.prepare<[string], TradeRow>('SELECT * FROM trades WHERE trade_id = ?');
     this.setWireStmt = db.prepare('UPDATE trades SET wire = ? WHERE trade_id = ?');
     this.history = new TradeHistory(db, clock, {
-      stageOf: (row) => this.stageOf(row),
+      stageOf: (row, now) => this.stageOf(row, now),
       rebuildWire: (tradeId) => this.refreshWire(tradeId),
+      wireOfRow: (row) => Trades.wireBaseOf(row),
     });
   }
 
@@ -104,10 +105,10 @@ export class Trades {
     return wire;
   }
 
-  /** Stage 1 while the trade may still be reversed: in flight, or completed within protection. */
-  stageOf(row: Pick<TradeRow, 'status' | 'end_protection'>): 1 | 2 {
+  /** Stage 1 while the trade may still be reversed (at `now`): in flight, or completed within protection. */
+  stageOf(row: Pick<TradeRow, 'status' | 'end_protection'>, now = this.clock.now()): 1 | 2 {
     if (isActiveStatus(row.status)) return 1;
-    if (row.status === 'COMPLETED' && row.end_protection !== null && this.clock.now() < row.end_protection) return 1;
+    if (row.status === 'COMPLETED' && row.end_protection !== null && now < row.end_protection) return 1;
     return 2;
   }
 

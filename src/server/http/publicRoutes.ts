@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -10,6 +11,7 @@ import {
   searchItemsRequestSchema,
 } from '../../shared/api';
 import { acceptsGzip } from '../domain/catalog';
+import { HISTORY_GZIP_LEVEL } from '../domain/tradeHistory';
 import type { SandboxCore } from '../domain/core';
 import type { Merchant } from '../domain/merchants';
 import { parseChecked, parseOrReject } from './validation';
@@ -71,7 +73,13 @@ export function registerPublicRoutes(app: FastifyInstance, core: SandboxCore): v
     const gzip = acceptsGzip(request.headers['accept-encoding']);
     reply.type(json);
     if (gzip) reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding');
-    return reply.send(core.trades.history.historyBody(merchantOf(request).merchantId, query, gzip));
+    const merchantId = merchantOf(request).merchantId;
+    if (query.isActive !== true) return reply.send(core.trades.history.historyBody(merchantId, query, gzip));
+    // The unpaged 14-day window (hundreds of MB for a busy merchant) is streamed as it is read, never held whole.
+    // fastify destroys the stream when the client goes; pipeline passes that on to the reading generator.
+    const text = Readable.from(core.trades.history.streamActive(merchantId, query), { objectMode: false });
+    if (!gzip) return reply.send(text);
+    return reply.send(pipeline(text, createGzip({ level: HISTORY_GZIP_LEVEL }), () => {}));
   });
 
   app.get(ENDPOINTS.getBalance.path, async (request) => {
