@@ -11,6 +11,10 @@ import { SandboxCore } from './domain/core';
 import { FeedServer } from './feed/feedServer';
 import { buildHttpApp } from './http/app';
 import type { HttpTimeouts } from './http/transport';
+import type { HistoryRequest } from './seeding/historyParams';
+import { discardUnfinishedSeeds } from './seeding/seedMarker';
+import type { HistorySeedResult, SeedProgress } from './seeding/seedHistory';
+import { seedMerchantHistory } from './seeding/seedHistory';
 import { MarketSimulator } from './simulator/simulator';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
@@ -34,6 +38,23 @@ export interface SandboxOptions {
   onInternalError?: (error: unknown) => void;
   /** Client time-outs; SANDBOX_CHOICES where absent (tests shorten them). */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /**
+   * Seed a merchant's history at start (docs/sandbox.md, "A merchant's history"): the demo merchant by default
+   * (`busy` without it), created when missing; a merchant that already has trades is kept as it is.
+   */
+  busyMerchant?: BusyMerchantOptions;
+}
+
+export interface BusyMerchantOptions extends HistoryRequest {
+  merchantId?: string;
+  onProgress?: (progress: SeedProgress) => void;
+}
+
+export interface BusyMerchant {
+  merchantId: string;
+  apiKey: string;
+  /** What was seeded; null when the merchant already had trades (a restart of a persistent sandbox). */
+  seeded: HistorySeedResult | null;
 }
 
 export interface DemoCredentials {
@@ -51,6 +72,7 @@ export interface Sandbox {
   readonly webhooks: WebhookDispatcher;
   readonly feed: FeedServer;
   readonly simulator: MarketSimulator | null;
+  readonly busy: BusyMerchant | null;
   close(): Promise<void>;
 }
 
@@ -78,6 +100,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     imageBaseUrl: 'http://sandbox.invalid/img',
     deferSeeding: true,
   });
+  // A seed cut off by a crash or a kill leaves no half-written merchant.
+  discardUnfinishedSeeds(core);
+  let simulator: MarketSimulator | null = null;
   const itemRng = new Rng((options.seed ?? 1) ^ 0x5eed);
   const webhooks = new WebhookDispatcher(core);
   const { app, limiter } = await buildHttpApp({
@@ -99,6 +124,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         limiter.reset();
         webhooks.afterReset();
         ensureDemo();
+      },
+      seedHistory: async (merchantId, request, signal) => {
+        const result = await seedMerchantHistory(core, merchantId, request, { signal });
+        simulator?.trades.pickUp();
+        return result;
       },
       completeItems: (partials) => {
         // Items given without an id get fresh ones after the highest in use.
@@ -138,8 +168,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demo = { merchantId: created.merchantId, apiKey: created.apiKey };
   }
   ensureDemo();
+  let busy: BusyMerchant | null = null;
+  if (options.busyMerchant) {
+    try {
+      busy = await seedBusyMerchant(
+        core,
+        { seed: options.seed ?? 1, ...options.busyMerchant },
+        options.demoMerchant ? DEMO_MERCHANT.merchantId : 'busy',
+      );
+    } catch (error) {
+      await app.close();
+      core.close();
+      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
   const feed = new FeedServer(core, app.server);
-  const simulator = options.simulate
+  simulator = options.simulate
     ? new MarketSimulator(core, {
         seed: options.seed ?? 1,
         eventsPerSecond: options.eventsPerSecond ?? 5,
@@ -161,6 +206,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhooks,
     feed,
     simulator,
+    busy,
     async close() {
       if (closed) return;
       closed = true;
@@ -176,4 +222,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The busy merchant of `startSandbox({ busyMerchant })`: created when missing, seeded when it has no trades yet. */
+async function seedBusyMerchant(
+  core: SandboxCore,
+  options: BusyMerchantOptions,
+  fallbackId: string,
+): Promise<BusyMerchant> {
+  const { merchantId = fallbackId, onProgress, ...request } = options;
+  const merchant = core.merchants.find(merchantId) ?? core.merchants.create({ merchantId });
+  const hasTrades = core.db.prepare('SELECT 1 FROM trades WHERE merchant_id = ? LIMIT 1').get(merchantId) !== undefined;
+  const seeded = hasTrades ? null : await seedMerchantHistory(core, merchantId, request, { onProgress });
+  return { merchantId, apiKey: merchant.apiKey, seeded };
 }
