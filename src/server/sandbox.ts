@@ -15,6 +15,8 @@ import type { HistoryRequest } from './seeding/historyParams';
 import { discardUnfinishedSeeds } from './seeding/seedMarker';
 import type { HistorySeedResult, SeedProgress } from './seeding/seedHistory';
 import { seedMerchantHistory } from './seeding/seedHistory';
+import type { LoadModeOptions } from './simulator/merchantLoad';
+import { MerchantLoad, resolveLoadOptions } from './simulator/merchantLoad';
 import { MarketSimulator } from './simulator/simulator';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
@@ -43,6 +45,11 @@ export interface SandboxOptions {
    * (`busy` without it), created when missing; a merchant that already has trades is kept as it is.
    */
   busyMerchant?: BusyMerchantOptions;
+  /**
+   * A merchant's back end buying by itself at a set rate with bursts (docs/sandbox.md, "Load mode"): the busy
+   * merchant, else the demo merchant, unless `merchantId` names another. Needs `simulate` (trades must end).
+   */
+  loadMode?: LoadModeOptions;
 }
 
 export interface BusyMerchantOptions extends HistoryRequest {
@@ -73,6 +80,7 @@ export interface Sandbox {
   readonly feed: FeedServer;
   readonly simulator: MarketSimulator | null;
   readonly busy: BusyMerchant | null;
+  readonly load: MerchantLoad | null;
   close(): Promise<void>;
 }
 
@@ -84,6 +92,8 @@ function formatHost(host: string): string {
 
 /** Starts the whole sandbox: database, HTTP API and admin helpers on one port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  // Refused before anything starts.
+  const loadMerchantId = options.loadMode ? loadMerchantOf(options, options.loadMode) : null;
   const host = options.host ?? '127.0.0.1';
   const tempDir = options.dbFile ? null : mkdtempSync(join(tmpdir(), 'merchant-sandbox-'));
   const dbFile = options.dbFile ?? join(tempDir as string, 'sandbox.db');
@@ -183,6 +193,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw error;
     }
   }
+  let load: MerchantLoad | null = null;
+  if (options.loadMode && loadMerchantId !== null) {
+    if (!core.merchants.find(loadMerchantId)) core.merchants.create({ merchantId: loadMerchantId });
+    load = new MerchantLoad(core, limiter, loadMerchantId, { seed: options.seed ?? 1, ...options.loadMode });
+  }
   const feed = new FeedServer(core, app.server);
   simulator = options.simulate
     ? new MarketSimulator(core, {
@@ -192,6 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       })
     : null;
   simulator?.start();
+  load?.start();
 
   let closed = false;
   return {
@@ -207,9 +223,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     feed,
     simulator,
     busy,
+    load,
     async close() {
       if (closed) return;
       closed = true;
+      load?.stop();
       simulator?.stop();
       await feed.close();
       // A client may hold a connection that never sent a request (a fetch aborted while connecting):
@@ -235,4 +253,16 @@ async function seedBusyMerchant(
   const hasTrades = core.db.prepare('SELECT 1 FROM trades WHERE merchant_id = ? LIMIT 1').get(merchantId) !== undefined;
   const seeded = hasTrades ? null : await seedMerchantHistory(core, merchantId, request, { onProgress });
   return { merchantId, apiKey: merchant.apiKey, seeded };
+}
+
+/** Who the load mode buys for; its options are checked here, before the sandbox starts. */
+function loadMerchantOf(options: SandboxOptions, loadMode: LoadModeOptions): string {
+  if (!options.simulate) throw new RangeError('loadMode needs simulate: without the simulator its trades never end');
+  resolveLoadOptions(loadMode);
+  const merchantId =
+    loadMode.merchantId ??
+    options.busyMerchant?.merchantId ??
+    (options.demoMerchant ? DEMO_MERCHANT.merchantId : options.busyMerchant ? 'busy' : null);
+  if (merchantId === null) throw new RangeError('loadMode needs a merchantId, the demo merchant or a busyMerchant');
+  return merchantId;
 }
