@@ -155,6 +155,34 @@ describe('seeding a merchant history (POST /admin/merchants/:id/history)', () =>
     expect(strikes.n).toBe(struck.length);
   });
 
+  it('trades still in flight at the end go on living: the simulator and expiry timers finish them, the ledger still chains', async () => {
+    const sb = await open({ simulate: true, eventsPerSecond: 0 });
+    const admin = adminApi(sb);
+    const merchant = await admin.createMerchant({ balance: 100_000 });
+    const seeded = await admin.post(`/admin/merchants/${merchant.merchantId}/history`, {
+      days: 1,
+      tradesPerDay: 4000,
+      recipients: 200,
+      seed: 3,
+    });
+    expect(seeded.status).toBe(201);
+    const active = () =>
+      (
+        sb.core.db
+          .prepare("SELECT count(*) AS n FROM trades WHERE merchant_id = ? AND status IN ('PENDING', 'SENT')")
+          .get(merchant.merchantId) as { n: number }
+      ).n;
+    expect(active()).toBeGreaterThan(0);
+    await admin.advance(31 * 60);
+    expect(active()).toBe(0);
+
+    const ledger = await allTransactions(merchantApi(sb, merchant));
+    const ordered = [...ledger].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+    for (let i = 1; i < ordered.length; i++) expect(ordered[i]?.balanceBefore).toBe(ordered[i - 1]?.balanceAfter);
+    const balance = await merchantApi(sb, merchant).get<{ balance: number }>('/Wallet/GetBalance');
+    expect(ordered.at(-1)?.balanceAfter).toBe(balance.body.balance);
+  });
+
   it('refuses bad parameters, an unknown merchant and a merchant with trades, writing nothing', async () => {
     const sb = await open();
     const admin = adminApi(sb);

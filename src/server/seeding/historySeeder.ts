@@ -87,6 +87,15 @@ const FREEZE_NOTE = 'Balance frozen for a pending buy';
 const LAST_RETRY_MS = SANDBOX_CHOICES.webhookRetryDelaysMs.reduce((sum, ms) => sum + ms, 0);
 const ACTIVE_UNTIL_NEVER = Number.MAX_SAFE_INTEGER;
 
+/**
+ * A version-4 UUID whose first 48 bits are the trade's time (as UUIDv7 lays them out): the trade id indexes of
+ * trades, deliveries and strikes then fill in order, which writes several times faster than random ids.
+ */
+function timeOrderedUuid(at: number): string {
+  const time = at.toString(16).padStart(12, '0');
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}${randomUUID().slice(13)}`;
+}
+
 /** Counts, per key, the trades still active at a time (each remembered until its end). */
 class ActiveCounter {
   private readonly ends = new Map<string | number, number[]>();
@@ -241,7 +250,7 @@ export class HistorySeeder {
     const itemId = this.marker.itemFrom + n;
     const planned: Planned = {
       seq: n,
-      tradeId: randomUUID(),
+      tradeId: timeOrderedUuid(createdAt),
       externalId: `wd-${String(n + 1).padStart(8, '0')}`,
       itemId,
       assetId: String(40_000_000_000 + itemId * 10 + this.rng.int(0, 9)),
