@@ -3,10 +3,6 @@ export class EventQueue<K, V> {
   private readonly heap: { at: number; seq: number; kind: K; value: V }[] = [];
   private seq = 0;
 
-  get size(): number {
-    return this.heap.length;
-  }
-
   push(at: number, kind: K, value: V): void {
     const heap = this.heap;
     heap.push({ at, seq: this.seq++, kind, value });

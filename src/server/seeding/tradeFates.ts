@@ -84,8 +84,3 @@ export function drawFate(rng: Rng, createdAt: number): Fate {
   }
   return { createdAt, sentAt, end, reversal };
 }
-
-/** When the trade stops counting as active (PENDING or SENT) for the recipient and holder limits. */
-export function activeUntil(fate: Fate): number {
-  return fate.end.at;
-}

@@ -201,8 +201,8 @@ export class MerchantLoad {
       this.stats.skipped.rateLimit++;
       return;
     }
-    this.topUpFor(item.price);
     try {
+      this.topUpFor(item.price);
       this.core.buying.buy(this.merchantId, {
         itemId: item.itemId,
         assetId: item.assetId,
@@ -212,6 +212,7 @@ export class MerchantLoad {
       });
       this.stats.bought++;
     } catch (error) {
+      // A refusal (or the merchant gone after a reset) costs this buy only; the next one is scheduled anyway.
       if (!(error instanceof ApiError)) throw error;
       this.stats.refused++;
     }
