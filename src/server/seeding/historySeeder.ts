@@ -34,8 +34,6 @@ export interface SeedOptions {
   onProgress?: (progress: SeedProgress) => void;
   /** Stops between chunks; everything written so far is removed again. */
   signal?: AbortSignal;
-  /** Trades per transaction. */
-  chunkSize?: number;
 }
 
 export interface HistorySeedResult {
@@ -63,7 +61,6 @@ export interface Template {
 }
 
 interface Planned {
-  seq: number;
   tradeId: string;
   externalId: string;
   itemId: number;
@@ -89,7 +86,7 @@ const ACTIVE_UNTIL_NEVER = Number.MAX_SAFE_INTEGER;
 
 /**
  * A version-4 UUID whose first 48 bits are the trade's time (as UUIDv7 lays them out): the trade id indexes of
- * trades, deliveries and strikes then fill in order, which writes several times faster than random ids.
+ * trades and deliveries then fill in order (about 10 % less work per trade than random ids).
  */
 function timeOrderedUuid(at: number): string {
   const time = at.toString(16).padStart(12, '0');
@@ -205,16 +202,15 @@ export class HistorySeeder {
   async run(options: SeedOptions): Promise<HistorySeedResult> {
     const started = Date.now();
     const total = this.params.days * this.params.tradesPerDay;
-    const chunkSize = options.chunkSize ?? CHUNK_SIZE;
     const stillActive: Planned[] = [];
     let last: Planned | null = null;
-    // Random trade ids land all over the id indexes: a larger page cache keeps them in memory while seeding.
+    // Seven indexes over hundreds of thousands of rows: a larger page cache keeps them in memory while seeding.
     const cacheSize = this.core.db.pragma('cache_size', { simple: true }) as number;
     this.core.db.pragma(`cache_size = ${SEED_CACHE_KIB}`);
     try {
-      for (let first = 0; first < total; first += chunkSize) {
+      for (let first = 0; first < total; first += CHUNK_SIZE) {
         if (options.signal?.aborted) throw new SeedStopped();
-        const end = Math.min(total, first + chunkSize);
+        const end = Math.min(total, first + CHUNK_SIZE);
         this.core.db.transaction(() => {
           for (let n = first; n < end; n++) {
             last = this.buy(n);
@@ -249,7 +245,6 @@ export class HistorySeeder {
     const template = this.pickTemplate(createdAt, n);
     const itemId = this.marker.itemFrom + n;
     const planned: Planned = {
-      seq: n,
       tradeId: timeOrderedUuid(createdAt),
       externalId: `wd-${String(n + 1).padStart(8, '0')}`,
       itemId,
