@@ -84,7 +84,7 @@ export async function startDemoSandbox(
     log(
       sandbox.busy.seeded
         ? `demo sandbox: busy merchant with ${sandbox.busy.seeded.trades} trades, buying ${sandbox.load?.options.tradesPerDay} a day`
-        : `demo sandbox: the demo merchant has trades already, so no history was seeded (a new data folder gets one); buying ${sandbox.load?.options.tradesPerDay} a day`,
+        : `demo sandbox: the demo merchant's trades are kept as they are (a new data folder gets a seeded history); buying ${sandbox.load?.options.tradesPerDay} a day`,
     );
   }
   return {
