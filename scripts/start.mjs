@@ -2,6 +2,7 @@
 // binary (ELECTRON_SKIP_BINARY_DOWNLOAD=1, CI, headless servers), say so in one line and
 // start the web host. MERCHANT_DESK_START_SKIP_BUILD=1 skips the build (out/ must be
 // current; tests use it so as not to rebuild a shared out/ under other processes).
+// `npm start -- --busy`: the demo starts as a busy merchant (MERCHANT_DESK_DEMO_BUSY=1, src/server/demo.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,7 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
-const args = process.argv.slice(2);
+const busy = process.argv.includes('--busy');
+const args = process.argv.slice(2).filter((arg) => arg !== '--busy');
+const env = busy ? { ...process.env, MERCHANT_DESK_DEMO_BUSY: '1' } : process.env;
 
 // electron-vite does not export its bin; it sits beside dist/.
 const electronVite = fileURLToPath(new URL('../bin/electron-vite.js', pathToFileURL(require.resolve('electron-vite'))));
@@ -35,7 +38,7 @@ function electronBinary() {
 
 /** Runs a child with inherited stdio, forwards SIGINT/SIGTERM, and exits with its status. */
 function run(command, commandArgs) {
-  const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit' });
+  const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit', env });
   const forward = (signal) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };

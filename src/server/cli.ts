@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import { SANDBOX_CHOICES } from './config';
+import type { SeedProgress } from './seeding/seedHistory';
+import { LOAD_DEFAULTS, LOAD_MAX_PEAK_PER_DAY } from './simulator/merchantLoad';
 import { startSandbox } from './sandbox';
+import { BUSY_DEFAULTS, HISTORY_LIMITS } from './seeding/historyParams';
 
 const USAGE = `Usage: npm run sandbox -- [options]
   --port N            port to listen on (default 8787; 0 = any free port)
@@ -11,6 +14,15 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --admin-token T     token for the /admin helpers (default: random, printed)
   --simulate          run the market simulator: trades reach outcomes, items move
   --events-per-sec N  market events per second while simulating (default 5)
+  --busy              seed the demo merchant's history at start, when it has no trades yet:
+                      ${BUSY_DEFAULTS.days} days × ${BUSY_DEFAULTS.tradesPerDay} trades a day over ${BUSY_DEFAULTS.recipients} recipients
+  --busy-days N       days of that history (max ${HISTORY_LIMITS.maxDays}; implies --busy)
+  --busy-per-day N    trades a day (max ${HISTORY_LIMITS.maxTradesPerDay}; implies --busy)
+  --busy-recipients N recipients, at least trades a day / ${HISTORY_LIMITS.maxTradesPerRecipientPerDay} (implies --busy)
+  --load              load mode: the demo merchant's back end buys by itself (implies --simulate),
+                      ${LOAD_DEFAULTS.tradesPerDay} a day with bursts of ${LOAD_DEFAULTS.burstFactor}× for ${LOAD_DEFAULTS.burstMinutes} minutes every ${LOAD_DEFAULTS.burstEveryMinutes / 60} hours
+  --load-per-day N    its buys a day outside bursts (implies --load)
+  --load-burst N      its rate multiplier during a burst; 1 = no bursts (implies --load)
   --json              print the ready line as JSON
   --help`;
 
@@ -40,6 +52,13 @@ async function main(): Promise<void> {
         'admin-token': { type: 'string' },
         simulate: { type: 'boolean' },
         'events-per-sec': { type: 'string' },
+        busy: { type: 'boolean' },
+        'busy-days': { type: 'string' },
+        'busy-per-day': { type: 'string' },
+        'busy-recipients': { type: 'string' },
+        load: { type: 'boolean' },
+        'load-per-day': { type: 'string' },
+        'load-burst': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -52,6 +71,42 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const busy =
+    values.busy || values['busy-days'] || values['busy-per-day'] || values['busy-recipients']
+      ? {
+          days: intOption(values['busy-days'], 'busy-days', BUSY_DEFAULTS.days, 1, HISTORY_LIMITS.maxDays),
+          tradesPerDay: intOption(
+            values['busy-per-day'],
+            'busy-per-day',
+            BUSY_DEFAULTS.tradesPerDay,
+            1,
+            HISTORY_LIMITS.maxTradesPerDay,
+          ),
+          recipients: intOption(
+            values['busy-recipients'],
+            'busy-recipients',
+            BUSY_DEFAULTS.recipients,
+            1,
+            HISTORY_LIMITS.maxRecipients,
+          ),
+          onProgress: ({ written, total, elapsedMs }: SeedProgress) =>
+            process.stderr.write(`sandbox: seeding history: ${written}/${total} trades (${elapsedMs} ms)\n`),
+        }
+      : undefined;
+  const load =
+    values.load || values['load-per-day'] || values['load-burst']
+      ? {
+          tradesPerDay: intOption(
+            values['load-per-day'],
+            'load-per-day',
+            LOAD_DEFAULTS.tradesPerDay,
+            1,
+            LOAD_MAX_PEAK_PER_DAY,
+          ),
+          burstFactor: intOption(values['load-burst'], 'load-burst', LOAD_DEFAULTS.burstFactor, 1, 1000),
+          recipients: busy?.recipients ?? LOAD_DEFAULTS.recipients,
+        }
+      : undefined;
   const startedAt = Date.now();
   const sandbox = await startSandbox({
     port: intOption(values.port, 'port', 8787, 0, 65535),
@@ -61,8 +116,10 @@ async function main(): Promise<void> {
     items: intOption(values.items, 'items', SANDBOX_CHOICES.defaultItemCount, 1, SANDBOX_CHOICES.maxItemCount),
     adminToken: values['admin-token'],
     demoMerchant: true,
-    simulate: values.simulate ?? false,
+    simulate: (values.simulate ?? false) || load !== undefined,
     eventsPerSecond: intOption(values['events-per-sec'], 'events-per-sec', 5, 0, 100_000),
+    ...(busy ? { busyMerchant: busy } : {}),
+    ...(load ? { loadMode: load } : {}),
     onInternalError: (error) =>
       process.stderr.write(`sandbox: internal error: ${(error as Error).stack ?? String(error)}\n`),
   });

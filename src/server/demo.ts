@@ -3,7 +3,9 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createPrivateFile, PRIVATE_FILE_MODE } from '../main/core/privateFiles';
+import type { BusyMerchantOptions } from './sandbox';
 import { startSandbox } from './sandbox';
+import { BUSY_DEFAULTS } from './seeding/historyParams';
 
 /** What the engine needs of the demo: an account (the demo's key is no secret) and a way to stop it. */
 export interface DemoSandbox {
@@ -12,6 +14,18 @@ export interface DemoSandbox {
 }
 
 const HOST = '127.0.0.1';
+/** `npm start -- --busy` sets it: the demo starts as a busy merchant. */
+export const DEMO_BUSY_ENV = 'MERCHANT_DESK_DEMO_BUSY';
+
+/** The demo's choices: a busy merchant (a seeded history and the load mode) or the plain demo. */
+export interface DemoOptions {
+  busy?: Pick<BusyMerchantOptions, 'days' | 'tradesPerDay' | 'recipients'> | null;
+}
+
+/** What the environment asks of the demo: MERCHANT_DESK_DEMO_BUSY=1 makes it busy (14 days at 10,000 a day). */
+export function demoOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): DemoOptions {
+  return env[DEMO_BUSY_ENV] === '1' ? { busy: BUSY_DEFAULTS } : {};
+}
 /** Where the demo listened last: the cached catalog's picture URLs carry this address. */
 const PORT_FILE = 'demo-sandbox.json';
 
@@ -19,7 +33,11 @@ const PORT_FILE = 'demo-sandbox.json';
  * A persistent sandbox with a simulated market, kept in the data folder, on the loopback port it had the
  * last time (so the cached pictures still load after a restart); on a free port when that one is taken.
  */
-export async function startDemoSandbox(dataDir: string, log: (line: string) => void): Promise<DemoSandbox> {
+export async function startDemoSandbox(
+  dataDir: string,
+  log: (line: string) => void,
+  options: DemoOptions = demoOptionsFromEnv(process.env),
+): Promise<DemoSandbox> {
   const previous = readPort(dataDir);
   let port = 0;
   if (previous !== null) {
@@ -39,6 +57,18 @@ export async function startDemoSandbox(dataDir: string, log: (line: string) => v
     demoMerchant: true,
     simulate: true,
     eventsPerSecond: 5,
+    // A busy merchant: its last days seeded once (a data folder whose demo merchant traded already keeps its
+    // trades), and its back end buying by itself.
+    ...(options.busy
+      ? {
+          busyMerchant: {
+            ...options.busy,
+            onProgress: ({ written, total, elapsedMs }) =>
+              log(`demo sandbox: seeding the busy merchant's history: ${written}/${total} trades (${elapsedMs} ms)`),
+          },
+          loadMode: { recipients: options.busy.recipients },
+        }
+      : {}),
     onInternalError: (error) =>
       log(`demo sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
@@ -50,6 +80,13 @@ export async function startDemoSandbox(dataDir: string, log: (line: string) => v
   const bound = Number(new URL(sandbox.baseUrl).port);
   if (bound !== previous) writePort(dataDir, bound, log);
   log(`demo sandbox at ${sandbox.baseUrl}`);
+  if (sandbox.busy) {
+    log(
+      sandbox.busy.seeded
+        ? `demo sandbox: busy merchant with ${sandbox.busy.seeded.trades} trades, buying ${sandbox.load?.options.tradesPerDay} a day`
+        : `demo sandbox: the demo merchant's trades are kept as they are (a new data folder gets a seeded history); buying ${sandbox.load?.options.tradesPerDay} a day`,
+    );
+  }
   return {
     credentials: { baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, merchantId: demo.merchantId, apiKey: demo.apiKey },
     close: () => sandbox.close(),

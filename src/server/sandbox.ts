@@ -11,6 +11,12 @@ import { SandboxCore } from './domain/core';
 import { FeedServer } from './feed/feedServer';
 import { buildHttpApp } from './http/app';
 import type { HttpTimeouts } from './http/transport';
+import type { HistoryRequest } from './seeding/historyParams';
+import { discardUnfinishedSeeds } from './seeding/seedMarker';
+import type { HistorySeedResult, SeedProgress } from './seeding/seedHistory';
+import { seedMerchantHistory } from './seeding/seedHistory';
+import type { LoadModeOptions } from './simulator/merchantLoad';
+import { MerchantLoad, resolveLoadOptions } from './simulator/merchantLoad';
 import { MarketSimulator } from './simulator/simulator';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
@@ -34,6 +40,28 @@ export interface SandboxOptions {
   onInternalError?: (error: unknown) => void;
   /** Client time-outs; SANDBOX_CHOICES where absent (tests shorten them). */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /**
+   * Seed a merchant's history at start (docs/sandbox.md, "A merchant's history"): the demo merchant by default
+   * (`busy` without it), created when missing; a merchant that already has trades is kept as it is.
+   */
+  busyMerchant?: BusyMerchantOptions;
+  /**
+   * A merchant's back end buying by itself at a set rate with bursts (docs/sandbox.md, "Load mode"): the busy
+   * merchant, else the demo merchant, unless `merchantId` names another. Needs `simulate` (trades must end).
+   */
+  loadMode?: LoadModeOptions;
+}
+
+export interface BusyMerchantOptions extends HistoryRequest {
+  merchantId?: string;
+  onProgress?: (progress: SeedProgress) => void;
+}
+
+export interface BusyMerchant {
+  merchantId: string;
+  apiKey: string;
+  /** What was seeded; null when the merchant already had trades (a restart of a persistent sandbox). */
+  seeded: HistorySeedResult | null;
 }
 
 export interface DemoCredentials {
@@ -51,6 +79,8 @@ export interface Sandbox {
   readonly webhooks: WebhookDispatcher;
   readonly feed: FeedServer;
   readonly simulator: MarketSimulator | null;
+  readonly busy: BusyMerchant | null;
+  readonly load: MerchantLoad | null;
   close(): Promise<void>;
 }
 
@@ -62,6 +92,8 @@ function formatHost(host: string): string {
 
 /** Starts the whole sandbox: database, HTTP API and admin helpers on one port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  // Refused before anything starts.
+  const loadMerchantId = options.loadMode ? loadMerchantOf(options, options.loadMode) : null;
   const host = options.host ?? '127.0.0.1';
   const tempDir = options.dbFile ? null : mkdtempSync(join(tmpdir(), 'merchant-sandbox-'));
   const dbFile = options.dbFile ?? join(tempDir as string, 'sandbox.db');
@@ -78,6 +110,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     imageBaseUrl: 'http://sandbox.invalid/img',
     deferSeeding: true,
   });
+  // A seed cut off by a crash or a kill leaves no half-written merchant.
+  discardUnfinishedSeeds(core);
+  let simulator: MarketSimulator | null = null;
   const itemRng = new Rng((options.seed ?? 1) ^ 0x5eed);
   const webhooks = new WebhookDispatcher(core);
   const { app, limiter } = await buildHttpApp({
@@ -99,6 +134,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         limiter.reset();
         webhooks.afterReset();
         ensureDemo();
+      },
+      seedHistory: async (merchantId, request, signal) => {
+        const result = await seedMerchantHistory(core, merchantId, request, { signal });
+        simulator?.trades.pickUp();
+        return result;
       },
       completeItems: (partials) => {
         // Items given without an id get fresh ones after the highest in use.
@@ -138,8 +178,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demo = { merchantId: created.merchantId, apiKey: created.apiKey };
   }
   ensureDemo();
+  let busy: BusyMerchant | null = null;
+  if (options.busyMerchant) {
+    try {
+      busy = await seedBusyMerchant(
+        core,
+        { seed: options.seed ?? 1, ...options.busyMerchant },
+        options.demoMerchant ? DEMO_MERCHANT.merchantId : 'busy',
+      );
+    } catch (error) {
+      await app.close();
+      core.close();
+      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+  let load: MerchantLoad | null = null;
+  if (options.loadMode && loadMerchantId !== null) {
+    if (!core.merchants.find(loadMerchantId)) core.merchants.create({ merchantId: loadMerchantId });
+    load = new MerchantLoad(core, limiter, loadMerchantId, { seed: options.seed ?? 1, ...options.loadMode });
+  }
   const feed = new FeedServer(core, app.server);
-  const simulator = options.simulate
+  simulator = options.simulate
     ? new MarketSimulator(core, {
         seed: options.seed ?? 1,
         eventsPerSecond: options.eventsPerSecond ?? 5,
@@ -147,6 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       })
     : null;
   simulator?.start();
+  load?.start();
 
   let closed = false;
   return {
@@ -161,9 +222,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhooks,
     feed,
     simulator,
+    busy,
+    load,
     async close() {
       if (closed) return;
       closed = true;
+      load?.stop();
       simulator?.stop();
       await feed.close();
       // A client may hold a connection that never sent a request (a fetch aborted while connecting):
@@ -176,4 +240,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The busy merchant of `startSandbox({ busyMerchant })`: created when missing, seeded when it has no trades yet. */
+async function seedBusyMerchant(
+  core: SandboxCore,
+  options: BusyMerchantOptions,
+  fallbackId: string,
+): Promise<BusyMerchant> {
+  const { merchantId = fallbackId, onProgress, ...request } = options;
+  const merchant = core.merchants.find(merchantId) ?? core.merchants.create({ merchantId });
+  const hasTrades = core.db.prepare('SELECT 1 FROM trades WHERE merchant_id = ? LIMIT 1').get(merchantId) !== undefined;
+  const seeded = hasTrades ? null : await seedMerchantHistory(core, merchantId, request, { onProgress });
+  return { merchantId, apiKey: merchant.apiKey, seeded };
+}
+
+/** Who the load mode buys for; its options are checked here, before the sandbox starts. */
+function loadMerchantOf(options: SandboxOptions, loadMode: LoadModeOptions): string {
+  if (!options.simulate) throw new RangeError('loadMode needs simulate: without the simulator its trades never end');
+  resolveLoadOptions(loadMode);
+  const merchantId =
+    loadMode.merchantId ??
+    options.busyMerchant?.merchantId ??
+    (options.demoMerchant ? DEMO_MERCHANT.merchantId : options.busyMerchant ? 'busy' : null);
+  if (merchantId === null) throw new RangeError('loadMode needs a merchantId, the demo merchant or a busyMerchant');
+  return merchantId;
 }

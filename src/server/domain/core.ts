@@ -40,6 +40,8 @@ export class SandboxCore {
   readonly catalog: Catalog;
   readonly trades: Trades;
   readonly buying: Buying;
+  /** Merchants whose history is being seeded (src/server/seeding): their API answers 503 meanwhile. */
+  readonly seedingHistory = new Set<string>();
   private imageBaseUrl: string;
   private rebuildTimer: TimerHandle | null = null;
 

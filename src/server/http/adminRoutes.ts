@@ -7,6 +7,9 @@ import { ApiError, notFound } from '../domain/apiError';
 import type { SandboxCore } from '../domain/core';
 import { itemFor } from '../domain/itemRecord';
 import { createMerchantSchema, describeMerchant, updateMerchantSchema } from '../domain/merchants';
+import { historyRequestSchema, type HistoryRequest } from '../seeding/historyParams';
+import type { HistorySeedResult } from '../seeding/seedHistory';
+import { toUtcIso } from '../../shared/time';
 import { parseOrReject } from './validation';
 
 /** What the admin API needs from parts that live outside the core (webhooks, feed). */
@@ -17,6 +20,8 @@ export interface AdminHooks {
   afterReset(): void;
   /** Fills in what partial items leave out (the generator). */
   completeItems(partials: PartialItem[]): Item[];
+  /** Seeds a merchant's history (src/server/seeding); stopped when the signal fires. */
+  seedHistory(merchantId: string, request: HistoryRequest, signal: AbortSignal): Promise<HistorySeedResult>;
 }
 
 const ADMIN_BODY_LIMIT = 64 * 1024 * 1024;
@@ -120,6 +125,19 @@ export function registerAdminRoutes(
       )();
       reply.code(201);
       return entry;
+    });
+
+    admin.post('/admin/merchants/:merchantId/history', async (request, reply) => {
+      const { merchantId } = parseOrReject(idParam, request.params, 'path');
+      const input = parseOrReject(historyRequestSchema, request.body ?? {}, 'history');
+      // A client that goes away (Ctrl-C on curl) stops the seed, and what it wrote is removed.
+      const stop = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableEnded) stop.abort();
+      });
+      const result = await hooks.seedHistory(merchantId, input, stop.signal);
+      reply.code(201);
+      return { ...result, from: toUtcIso(result.from), to: toUtcIso(result.to) };
     });
 
     admin.post('/admin/merchants/:merchantId/webhook-test', async (request) => {

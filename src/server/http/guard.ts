@@ -35,6 +35,12 @@ export function createGuard(core: SandboxCore, limiter: SlidingWindowRateLimiter
       singleHeader(request, 'x-api-key'),
     );
     if (!merchant) throw unauthorized();
+    if (core.seedingHistory.has(merchant.merchantId)) {
+      // Its ledger and trades are being written; a buy meanwhile would break the balance chain.
+      throw new ApiError(503, 'unavailable', "The merchant's history is being seeded. Please try again later.", {
+        'Retry-After': '5',
+      });
+    }
     if (!(await allowlist.allows(merchant.ipAllowlist, request.ip))) {
       throw new ApiError(403, 'ip_not_allowed', IP_NOT_ALLOWED_MESSAGE);
     }

@@ -67,7 +67,15 @@ export class TradeDriver {
     if (this.running) return;
     this.running = true;
     this.core.events.on('tradeUpdated', this.onUpdate);
-    // The sandbox is persistent: trades in flight (and completed ones that may still be reversed) from before.
+    this.pickUp();
+  }
+
+  /**
+   * Plans the trades in flight (and completed ones that may still be reversed) written while it did not watch:
+   * from before a restart, or a seeded history.
+   */
+  pickUp(): void {
+    if (!this.running) return;
     const rows = this.core.db
       .prepare(
         `SELECT trade_id, status FROM trades
@@ -75,7 +83,7 @@ export class TradeDriver {
          ORDER BY seq`,
       )
       .all(this.core.clock.now()) as { trade_id: string; status: TradeStatus }[];
-    for (const row of rows) this.plan(row.trade_id, row.status);
+    for (const row of rows) if (!this.timers.has(row.trade_id)) this.plan(row.trade_id, row.status);
   }
 
   stop(): void {
