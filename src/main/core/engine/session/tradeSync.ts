@@ -83,7 +83,7 @@ export class TradeSync {
   async reconcile(source: 'poll' | 'reconcile'): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
-    const active = await client.tradeHistory({ isActive: true }, { signal: this.ctx.signal });
+    const active = await client.tradeHistory({ isActive: true }, { signal: this.ctx.signal, bulk: true });
     await this.upsertTrades(active.trades, source);
     const inWindow = new Set(active.trades.map((trade) => trade.tradeId));
     for (const trade of await this.ctx.store.activeTrades()) {
@@ -155,9 +155,10 @@ export class TradeSync {
     let pages: number | null = null;
     for (let page = 1; ; page++) {
       progress?.(page - 1, pages, page);
+      // Only a trade a frame named is awaited; the rest is background work.
       const answer = await client.tradeHistory(
         { ...query, limit: HISTORY_MAX_LIMIT, page },
-        { signal: this.ctx.signal },
+        { signal: this.ctx.signal, bulk: source !== 'feed' },
       );
       await this.upsertTrades(answer.trades, source);
       fetched += answer.trades.length;
