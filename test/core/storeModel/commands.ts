@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import type { Item, TradeStatus, TransactionType } from '../../../src/shared/api';
 import { TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES } from '../../../src/shared/api';
 import { LocalStore, packPriceChanges, type ItemChangeGroup } from '../../../src/main/core/store';
-import { checkAll, count, type Real } from './compare';
+import { checkAll, count, DEEP_PAGE_ROWS, type Real } from './compare';
 import {
   CHARM_TERMS,
   EXCLUDE_TERMS,
@@ -541,6 +541,8 @@ const priceArb = fc.integer({ min: 1, max: 40 }).map((step) => step * 125);
 
 export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary<ModelQuery> {
   const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { freq: 3, nil: null });
+  const direction = fc.constantFrom('asc' as const, 'desc' as const);
+  const limit = fc.integer({ min: 1, max: real.pageLimit });
   const full = fc.record({
     search: fc.oneof({ weight: 3, arbitrary: fc.constant('') }, fc.constantFrom(...SEARCH_TERMS)),
     priceMin: maybe(priceArb),
@@ -570,9 +572,9 @@ export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary
     // Names hold one to a few listings here: small bounds split them, and each bound meets some group at its edge.
     listingsMin: maybe(fc.integer({ min: 1, max: 4 })),
     sort: fc.constantFrom(...SORTS),
-    direction: fc.constantFrom('asc' as const, 'desc' as const),
+    direction,
     offset: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, fc.integer({ min: 0, max: Math.max(1, real.ids) })),
-    limit: fc.integer({ min: 1, max: real.pageLimit }),
+    limit,
   });
   // With many filters set at once a query mostly matches nothing: the market filters (read from the standings
   // the model recomputes) also come alone, so that each meets its names' groups at its bound.
@@ -586,7 +588,12 @@ export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary
     offset: q.offset,
     limit: q.limit,
   }));
-  return fc.oneof({ weight: 3, arbitrary: full }, { weight: 1, arbitrary: marketOnly });
+  if (real.ids <= DEEP_PAGE_ROWS) return fc.oneof({ weight: 3, arbitrary: full }, { weight: 1, arbitrary: marketOnly });
+  // Past the first 2,000 rows a page is cut from the whole sorted match list: few filters, an offset near the end.
+  const deep = fc
+    .record({ sort: fc.constantFrom(...SORTS), direction, offset: fc.integer({ min: 1500, max: real.ids }), limit })
+    .map((q): ModelQuery => ({ ...NO_FILTERS, ...q }));
+  return fc.oneof({ weight: 3, arbitrary: full }, { weight: 1, arbitrary: marketOnly }, { weight: 2, arbitrary: deep });
 }
 
 export function commandArb(size: { ids: number; batch: number; pageLimit: number }): fc.Arbitrary<Command> {
@@ -692,4 +699,38 @@ export function commandArb(size: { ids: number; batch: number; pageLimit: number
         .map(([during, q]): Command => new Kill(during, q)),
     },
   );
+}
+
+/**
+ * A run fast-check tries first (an example): items written, then each way the app stops and starts again (a kill
+ * after a burst, a reopen, a kill mid-sync), so every test run meets them whatever the random runs draw.
+ */
+export function restartExample(ids: number): Command[] {
+  const spec = (itemId: number): ItemSpec => ({
+    itemId: 1 + ((itemId - 1) % ids),
+    variant: 'fresh',
+    seed: 7,
+    price: 1000,
+  });
+  const sync: SyncSpec = {
+    seed: 7,
+    dropped: 200,
+    repriced: 200,
+    remade: 100,
+    added: { first: 1, count: 8, variant: 'fresh' },
+  };
+  return [
+    new Upserts([1, 2, 3, 4].map(spec), []),
+    new Kill(
+      {
+        burst: [
+          { kind: 'prices', changes: [{ itemId: 2, price: 2000 }] },
+          { kind: 'removals', itemIds: [3] },
+        ],
+      },
+      [],
+    ),
+    new Reopen([]),
+    new Kill({ sync }, []),
+  ];
 }

@@ -25,10 +25,14 @@
  *  7. Listing times and move times lie within the command that made them; items listed in one write share it.
  *  8. Trades and ledger entries: stored once by id, kept through everything; pages newest first (createdAt,
  *     then id, descending), the id filters a prefix of the id (ASCII case ignored, % and _ literal) (records.ts).
+ *  9. Market standing: by name and phase among the items on sale, the median price of the plain ones (none
+ *     without one), the counts, the discount, the float rank (among those of its seed too). An item's detail
+ *     adds, of its market's listings on sale or not, how many left sale in the last 24 h and the median and count
+ *     of the prices they were seen at in the last 7 days (every listing and move: a run lasts far less than both).
  */
 import type { Item } from '../../../src/shared/api';
 import { RARITY_COLORS } from '../../../src/shared/api';
-import type { CatalogRow, MarketStanding } from '../../../src/shared/ipc';
+import type { CatalogRow, ItemDetail, MarketStanding } from '../../../src/shared/ipc';
 import { WEAR_BANDS, type Wear } from '../../../src/shared/filters';
 import type { CATALOG_SORT_COLUMNS } from '../../../src/shared/ipc/contract';
 import { RecordsModel } from './records';
@@ -92,8 +96,8 @@ export interface ExpectedDetail {
   item: Item;
   onSale: boolean;
   history: ModelPoint[];
-  /** On sale: its market standing. */
-  market: MarketStanding | null;
+  /** On sale: its market standing and its market's last day and week. */
+  market: NonNullable<ItemDetail['market']> | null;
 }
 
 /** One point per tick: the last price at it. */
@@ -107,6 +111,19 @@ function collapsed(points: ModelPoint[]): ModelPoint[] {
   return out;
 }
 
+/** The median of prices (the two middle ones' mean, rounded down); null for none. */
+function medianOf(prices: number[]): number | null {
+  const sorted = [...prices].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  if (sorted.length === 0) return null;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : Math.floor(((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2);
+}
+
+/** An item's market: its name and phase. */
+const marketOf = (item: Item) => `${item.market_hash_name}|${item.phase}`;
+
 /** Same item, same text: what the store keeps without a write. */
 function sameItem(a: Item, b: Item): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -119,6 +136,8 @@ export class CatalogModel {
   readonly lastSeen = new Map<number, Item>();
   /** Every move of every id, across its listings (a sold item's history). */
   readonly allMoves = new Map<number, ModelPoint[]>();
+  /** Every price each id was seen at: each listing's price and each move, across its listings. */
+  readonly seen = new Map<number, number[]>();
   lastUpdate: string | null = null;
   /** Trades and ledger entries (records.ts). */
   readonly records = new RecordsModel();
@@ -131,6 +150,7 @@ export class CatalogModel {
 
   private list(item: Item, tick: number): void {
     this.changes++;
+    this.seen.set(item.itemId, [...(this.seen.get(item.itemId) ?? []), item.price]);
     this.onSale.set(item.itemId, { item, listedTick: tick, listedPrice: item.price, moves: [], lastMove: null });
     this.sold.delete(item.itemId);
     this.lastSeen.set(item.itemId, item);
@@ -157,6 +177,7 @@ export class CatalogModel {
     const all = this.allMoves.get(held.item.itemId) ?? [];
     all.push({ tick, price });
     this.allMoves.set(held.item.itemId, all);
+    this.seen.get(held.item.itemId)?.push(price);
   }
 
   /** A live price change: the price before it, or null when the item is not on sale. */
@@ -205,13 +226,24 @@ export class CatalogModel {
         item: held.item,
         onSale: true,
         history: collapsed([{ tick: held.listedTick, price: held.listedPrice }, ...held.moves]),
-        market: this.markets().get(itemId) ?? null,
+        market: { ...(this.markets().get(itemId) as MarketStanding), ...this.lastDayAndWeek(held.item) },
       };
     // A sold item keeps no listing time: its history is its moves alone, of every listing.
     const sold = this.sold.get(itemId);
     return sold
       ? { item: sold.item, onSale: false, history: collapsed(this.allMoves.get(itemId) ?? []), market: null }
       : null;
+  }
+
+  /** Of an item's market, its listings on sale or not: how many left sale, and the prices they were seen at. */
+  private lastDayAndWeek(item: Item): { leftSale24h: number; median7d: number | null; observed7d: number } {
+    const market = marketOf(item);
+    const listings = [...this.onSale.values(), ...this.sold.values()].filter(
+      (other) => marketOf(other.item) === market,
+    );
+    const seen = listings.flatMap((listing) => this.seen.get(listing.item.itemId) ?? []);
+    const leftSale24h = listings.filter((listing) => this.sold.has(listing.item.itemId)).length;
+    return { leftSale24h, median7d: medianOf(seen), observed7d: seen.length };
   }
 
   /** findItemsByIds: on sale or sold, in id order, each id once. */
@@ -235,7 +267,7 @@ export class CatalogModel {
     if (this.marketsOf?.state === state) return this.marketsOf.standings;
     const groups = new Map<string, Item[]>();
     for (const { item } of this.onSale.values()) {
-      const key = `${item.market_hash_name}|${item.phase}`;
+      const key = marketOf(item);
       const group = groups.get(key);
       if (group) group.push(item);
       else groups.set(key, [item]);
@@ -243,14 +275,7 @@ export class CatalogModel {
     const standings = new Map<number, MarketStanding>();
     for (const items of groups.values()) {
       const plain = items.filter((item) => item.stickers.length === 0 && item.keyChains.length === 0);
-      const prices = plain.map((item) => item.price).sort((a, b) => a - b);
-      const middle = prices.length >> 1;
-      const reference =
-        prices.length === 0
-          ? null
-          : prices.length % 2 === 1
-            ? (prices[middle] as number)
-            : Math.floor(((prices[middle - 1] as number) + (prices[middle] as number)) / 2);
+      const reference = medianOf(plain.map((item) => item.price));
       const byFloat = items
         .filter((item) => item.float !== null)
         .sort((a, b) => (a.float as number) - (b.float as number) || a.itemId - b.itemId);

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { commandArb, itemOf, openStore } from './commands';
+import { commandArb, itemOf, openStore, type Command } from './commands';
 import { Clock, checkAll, type Real, type SizeProfile } from './compare';
 import { ListServer } from './listServer';
 import { CatalogModel } from './model';
@@ -18,6 +18,8 @@ export interface ModelRunOptions {
   maxCommands: number;
   /** Items each run's store is filled with by a first sync before the commands (0: it starts empty). */
   fill: number;
+  /** Command lists run first (each counts as a run). */
+  examples?: Command[][];
   /** Where the runs' store files go. */
   dir: string;
   seed?: number;
@@ -81,6 +83,7 @@ export async function runStoreModel(options: ModelRunOptions): Promise<ModelRunR
       ),
       {
         numRuns: options.runs,
+        examples: (options.examples ?? []).map((commands): [Command[]] => [commands]),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         ...(options.path === undefined ? {} : { path: options.path }),
         endOnFailure: !options.shrink,

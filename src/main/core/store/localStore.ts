@@ -10,17 +10,16 @@ import { createPrivateFile, PRIVATE_DIR_MODE } from '../privateFiles';
 import { AutoBuyJournal } from './autoBuyJournal';
 import { closedError, readOnlyError, StoreError } from './errors';
 import { SCHEMA_VERSION } from './schema';
-import {
-  STORE_METHODS,
-  type AutoBuyRecordInput,
-  type AutoBuySettled,
-  type AutoBuySettlement,
-  type CatalogSyncProgress,
-  type CatalogSyncRequest,
-  type CatalogSyncResult,
-  type StoreCalls,
+import { STORE_METHODS, type StoreCalls } from './protocol';
+import type {
+  AutoBuyRecordInput,
+  AutoBuySettled,
+  AutoBuySettlement,
+  CatalogSyncProgress,
+  CatalogSyncRequest,
+  CatalogSyncResult,
 } from './types';
-import { WorkerClient } from './workerClient';
+import { WorkerClient, type CallExtras } from './workerClient';
 
 export interface LocalStoreOptions {
   /** The SQLite file; its folder is created. */
@@ -91,23 +90,17 @@ class StoreHandle {
   }
 
   /** What became of an auto-buy (the writer's settleAutoBuy); once every journaled buy's outcome is stored the journal is emptied. */
-  async settleAutoBuy(settlement: AutoBuySettlement): Promise<AutoBuySettled> {
-    try {
-      const settled = await this.call<AutoBuySettled>(this.writer, 'settleAutoBuy', [settlement]);
-      if (!this.closed) this.journal.stored(settlement.externalId, true);
-      return settled;
-    } catch (error) {
-      if (!this.closed) this.journal.stored(settlement.externalId, false);
-      throw error;
-    }
+  settleAutoBuy(settlement: AutoBuySettlement): Promise<AutoBuySettled> {
+    const settled = this.call<AutoBuySettled>(this.writer, 'settleAutoBuy', [settlement]);
+    const stored = (ok: boolean) => !this.closed && this.journal.stored(settlement.externalId, ok);
+    settled.then(
+      () => stored(true),
+      () => stored(false),
+    );
+    return settled;
   }
 
-  private call<T>(
-    client: WorkerClient,
-    method: string,
-    args: unknown[],
-    extras?: Parameters<WorkerClient['call']>[2],
-  ): Promise<T> {
+  private call<T>(client: WorkerClient, method: string, args: unknown[], extras?: CallExtras): Promise<T> {
     if (this.closed) return Promise.reject(closedError());
     return client.call<T>(method, args, extras);
   }
@@ -122,10 +115,7 @@ class StoreHandle {
     onProgress?: (progress: CatalogSyncProgress) => void,
   ): Promise<CatalogSyncResult> {
     const { signal, ...request } = options;
-    return this.call(this.writer, 'syncCatalog', [request], {
-      ...(signal ? { signal } : {}),
-      ...(onProgress ? { onProgress } : {}),
-    });
+    return this.call(this.writer, 'syncCatalog', [request], { signal, onProgress });
   }
 }
 

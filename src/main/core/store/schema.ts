@@ -10,6 +10,21 @@ export const CACHE_VERSION = 4;
 const CACHE_VERSION_KEY = 'cache.version';
 /** A new id each time the cache is created: what a reader's saved snapshot belongs to. */
 export const CACHE_ID_KEY = 'cache.id';
+/** Sets a key of `meta` (key, value: its JSON text). */
+export const SET_META_SQL =
+  'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value';
+/** The catalog's keys in `meta`, dropped with the cache. */
+export const CATALOG_META = {
+  /** The writer's transaction counter (`items.version` of what it wrote last), which readers follow. */
+  version: 'catalog.version',
+  lastUpdate: 'catalog.lastUpdate',
+  syncedAt: 'catalog.syncedAt',
+  serverTotalItems: 'catalog.serverTotalItems',
+  serverTotalValue: 'catalog.serverTotalValue',
+  historyPrunedAt: 'catalog.historyPrunedAt',
+  /** Set while a sync writes new items' texts ahead of its final transaction; left set by one that failed. */
+  syncUnfinished: 'catalog.syncUnfinished',
+} as const;
 
 /**
  * Created where missing when the schema version moves (21 added `saved_searches`: catalog queries by name; 22
@@ -66,7 +81,7 @@ const AUTO_BUYS_FROM_FIRINGS = `
     FROM alert_firings WHERE autoBuyTradeId IS NOT NULL;
 `;
 
-/** `items.version`: the writer's transaction counter, which readers follow; `item_json` holds no price (the row does). */
+/** `items.version`: the writer's transaction counter (CATALOG_META.version), which readers follow; `item_json` holds no price (the row does). */
 const CACHE_TABLES = `
   CREATE TABLE names (name_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
   CREATE TABLE items (itemId INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, price INTEGER NOT NULL, float REAL, paintSeed INTEGER,
@@ -79,6 +94,19 @@ const CACHE_TABLES = `
   CREATE TABLE price_history (itemId INTEGER NOT NULL, at INTEGER NOT NULL, price INTEGER NOT NULL, listing INTEGER NOT NULL);
   CREATE INDEX price_history_item ON price_history(itemId, at);
 `;
+
+/**
+ * The last catalog version committed: the counter in meta (rows the retention dropped may have held the highest
+ * version), or the rows' highest for a file from before the counter.
+ */
+export function catalogVersion(db: Database): number {
+  return db
+    .prepare<[string], number>(
+      'SELECT max((SELECT coalesce(max(version), 0) FROM items), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?), 0))',
+    )
+    .pluck()
+    .get(CATALOG_META.version) as number;
+}
 
 /** Refuses (before anything is written) a file this build cannot read: a newer one, or an early pre-release layout. */
 export function checkSchemaVersion(version: number, file: string): void {
@@ -121,9 +149,7 @@ function resetCache(db: Database): void {
   }
   db.prepare("DELETE FROM meta WHERE key LIKE 'catalog.%' OR key LIKE 'priceHistory.%' OR key LIKE 'moves.%'").run();
   db.exec(CACHE_TABLES);
-  const setMeta = db.prepare(
-    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-  );
+  const setMeta = db.prepare(SET_META_SQL);
   setMeta.run(CACHE_VERSION_KEY, String(CACHE_VERSION));
   setMeta.run(CACHE_ID_KEY, JSON.stringify(randomUUID()));
 }

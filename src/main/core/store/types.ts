@@ -1,5 +1,5 @@
+/** The store's data types (plain types only: the calls and messages between the threads are in protocol.ts). */
 import type { z } from 'zod';
-import type { SerializedStoreError } from './errors';
 import type { BalanceTransaction, Item, Trade, TradeStatus } from '../../../shared/api';
 import type {
   AlertFiring,
@@ -10,14 +10,11 @@ import type {
   StoredNotification,
   TradeTimelineEntry,
 } from '../../../shared/ipc';
-import type { SavedSearch } from '../../../shared/ipc/contract';
-import type { CatalogWriter } from './worker/catalogWriter';
-import type { ReaderService } from './worker/reader';
-import type { RecordsWriter } from './worker/recordsWriter';
 import type {
   alertRuleInputSchema,
   catalogQuerySchema,
   ledgerQuerySchema,
+  SavedSearch,
   tradeQuerySchema,
 } from '../../../shared/ipc/contract';
 
@@ -212,101 +209,3 @@ export interface SavedSearchList {
   searches: SavedSearch[];
   skipped: { id: string; name: string; problem: string }[];
 }
-
-/** The store's calls by the worker object that serves them; a worker serves these names and no others. */
-export const STORE_METHODS = {
-  reader: [
-    'queryCatalog',
-    'getItem',
-    'findItemsByIds',
-    'nameMarkets',
-    'matchingItemIds',
-    'catalogInfo',
-    'queryTrades',
-    'getTrade',
-    'activeTrades',
-    'findTradeByExternalId',
-    'queryLedger',
-    'balanceSeries',
-    'latestLedgerCreatedAt',
-    'listRecipients',
-    'getRecipient',
-    'listAlertRules',
-    'listFirings',
-    'firingKeys',
-    'unacknowledgedFiringCount',
-    'autoBuyDay',
-    'unresolvedAutoBuys',
-    'autoBuySkips',
-    'autoBuyBaseline',
-    'getMeta',
-    'listNotifications',
-    'unreadNotificationCount',
-    'listSearches',
-  ],
-  catalog: ['applyItemChanges'],
-  records: [
-    'upsertTrades',
-    'applyTradeUpdate',
-    'insertLedger',
-    'saveRecipient',
-    'deleteRecipient',
-    'saveAlertRule',
-    'deleteAlertRule',
-    'setAlertRuleEnabled',
-    'replayAutoBuys',
-    'settleAutoBuy',
-    'recordFiring',
-    'acknowledgeFiring',
-    'setFiringAutoBuy',
-    'deleteFiringsForRule',
-    'setAutoBuyBaseline',
-    'setMeta',
-    'insertNotifications',
-    'markNotificationsRead',
-    'saveSearch',
-    'deleteSearch',
-  ],
-} as const satisfies {
-  reader: readonly (keyof ReaderService)[];
-  catalog: readonly (keyof CatalogWriter)[];
-  records: readonly (keyof RecordsWriter)[];
-};
-
-export type StoreMethodOwner = keyof typeof STORE_METHODS;
-type MethodsOf<O extends StoreMethodOwner> = (typeof STORE_METHODS)[O][number];
-type Promised<T> = {
-  [M in keyof T]: T[M] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
-};
-
-/** The calls as the host makes them: each method of its worker object, answered by a promise. */
-export type StoreCalls = Promised<
-  Pick<ReaderService, MethodsOf<'reader'>> &
-    Pick<CatalogWriter, MethodsOf<'catalog'>> &
-    Pick<RecordsWriter, MethodsOf<'records'>>
->;
-
-export interface WorkerInit {
-  role: 'writer' | 'reader';
-  file: string;
-  /**
-   * Load the code but open the file only on an `open` message: readers boot while the
-   * writer is still migrating the file (their module loading is most of a cold start).
-   */
-  deferOpen?: boolean;
-}
-
-// ---- Messages between the host and a worker
-
-export type HostMessage =
-  | { kind: 'open' }
-  | { kind: 'call'; id: number; method: string; args: unknown[] }
-  | { kind: 'abort'; id: number }
-  | { kind: 'close'; id: number };
-
-export type WorkerMessage =
-  | { kind: 'ready'; schemaVersion: number; migratedFrom: number | null }
-  | { kind: 'init-error'; error: SerializedStoreError }
-  | { kind: 'result'; id: number; ok: true; value: unknown }
-  | { kind: 'result'; id: number; ok: false; error: SerializedStoreError }
-  | { kind: 'progress'; id: number; progress: CatalogSyncProgress };

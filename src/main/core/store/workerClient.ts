@@ -1,21 +1,25 @@
 import { Worker } from 'node:worker_threads';
 import { closedError, deserializeError, StoreError } from './errors';
-import type { CatalogSyncProgress, HostMessage, WorkerInit, WorkerMessage } from './types';
+import type { HostMessage, WorkerInit, WorkerMessage } from './protocol';
+import type { CatalogSyncProgress } from './types';
 
 interface PendingCall {
   method: string;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  onProgress?: (progress: CatalogSyncProgress) => void;
+  onProgress?: ((progress: CatalogSyncProgress) => void) | undefined;
 }
+
+/** A call's progress listener and cancel signal (the catalog sync's). */
+export type CallExtras = Pick<PendingCall, 'onProgress'> & { signal?: AbortSignal | undefined };
 
 /** A small young generation: the threads drop short-lived objects fast (−50 MB of a 500k sync's peak RSS). */
 const YOUNG_GENERATION_MB = 8;
 
-export interface WorkerStartOptions {
+interface WorkerStartOptions {
   entry: URL;
   init: WorkerInit;
-  /** Boot the thread now, open the file once this resolves (a rejection ends the thread). */
+  /** A reader opens the file once this resolves (at once when not given); a rejection ends the thread. */
   openWhen?: Promise<unknown>;
 }
 
@@ -44,13 +48,13 @@ export class WorkerClient {
     worker.unref();
   }
 
+  /** Starts a thread; resolves once it has opened the file (`migratedFrom`: see StoreHandle), or rejects with why not. */
   static async start(options: WorkerStartOptions): Promise<{ client: WorkerClient; migratedFrom: number | null }> {
     const { role } = options.init;
     let worker: Worker;
     try {
-      const init: WorkerInit = options.openWhen ? { ...options.init, deferOpen: true } : options.init;
       worker = new Worker(options.entry, {
-        workerData: init,
+        workerData: options.init,
         name: `store-${role}`,
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       });
@@ -59,53 +63,33 @@ export class WorkerClient {
         cause: error,
       });
     }
+    const client = new WorkerClient(worker, role);
+    // The thread's first answer (id 0) says it opened the file, or why not.
+    const opened = new Promise<unknown>((resolve, reject) => client.pending.set(0, { method: '', resolve, reject }));
+    worker.ref();
     // Not opened when the writer failed: the thread is ended, and the writer's error is the one reported.
-    options.openWhen?.then(
-      () => worker.postMessage({ kind: 'open' } satisfies HostMessage),
-      () => void worker.terminate(),
-    );
-    const first = await new Promise<WorkerMessage | Error>((resolve) => {
-      worker.once('message', resolve);
-      worker.once('error', (error) =>
-        resolve(
-          new StoreError('worker', `the store ${role} thread failed to start: ${error.message}`, null, {
-            cause: error,
-          }),
-        ),
+    if (role === 'reader')
+      void (options.openWhen ?? Promise.resolve()).then(
+        () => client.post({ kind: 'open' }),
+        () => void worker.terminate(),
       );
-      worker.once('exit', (code) =>
-        resolve(new StoreError('worker', `the store ${role} thread exited while starting (code ${code})`)),
-      );
-    });
-    if (!(first instanceof Error) && first.kind === 'ready')
-      return { client: new WorkerClient(worker, role), migratedFrom: first.migratedFrom };
-    void worker.terminate();
-    throw first instanceof Error
-      ? first
-      : first.kind === 'init-error'
-        ? deserializeError(first.error)
-        : new StoreError('worker', `the store ${role} thread sent ${first.kind} first`);
+    try {
+      return { client, migratedFrom: (await opened) as number | null };
+    } catch (error) {
+      void worker.terminate();
+      throw error;
+    }
   }
 
-  call<T>(
-    method: string,
-    args: unknown[],
-    extras: { onProgress?: (progress: CatalogSyncProgress) => void; signal?: AbortSignal } = {},
-  ): Promise<T> {
+  call<T>(method: string, args: unknown[], { signal, onProgress }: CallExtras = {}): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closing) return Promise.reject(closedError());
     const id = this.nextId++;
-    const { signal, onProgress } = extras;
     const onAbort = () => this.post({ kind: 'abort', id });
     if (signal?.aborted) queueMicrotask(onAbort);
     else signal?.addEventListener('abort', onAbort, { once: true });
     const result = new Promise<T>((resolve, reject) => {
-      this.pending.set(id, {
-        method,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        ...(onProgress ? { onProgress } : {}),
-      });
+      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, onProgress });
       if (this.pending.size === 1) this.worker.ref();
       this.post({ kind: 'call', id, method, args });
     });
@@ -147,8 +131,8 @@ export class WorkerClient {
       }
       return;
     }
-    const call = message.kind === 'result' ? this.pending.get(message.id) : undefined;
-    if (!call || message.kind !== 'result') return;
+    const call = this.pending.get(message.id);
+    if (!call) return;
     this.pending.delete(message.id);
     if (this.pending.size === 0 && !this.closing) this.worker.unref();
     if (message.ok) call.resolve(message.value);

@@ -66,13 +66,17 @@ const anyHolding = (names: readonly { name: string }[], texts: readonly string[]
   names.some(({ name }) => texts.some((text) => asciiLower(name).includes(text)));
 const rarityCode = (color: string | null) => rarityRankOf(color) ?? -1;
 
+type Bounds = (f: Filters) => readonly [number | null, number | null];
+
+interface NumberFilter {
+  bounds: Bounds;
+  column: (s: CatalogSnapshot) => Float64Array;
+  value: (item: Item, standing: MarketStanding | null) => number | null;
+  needsStanding?: true;
+}
+
 /** A filter on a number column within bounds (null: open), asked for when a bound is set; NaN is outside every range. */
-function between(
-  bounds: (f: Filters) => readonly [number | null, number | null],
-  column: (s: CatalogSnapshot) => Float64Array,
-  value: (item: Item, standing: MarketStanding | null) => number | null,
-  needsStanding?: true,
-): CatalogFilter {
+function between({ bounds, column, value, needsStanding }: NumberFilter): CatalogFilter {
   return {
     active: (f) => bounds(f).some((bound) => bound !== null),
     narrowing: (s, f) => {
@@ -86,6 +90,32 @@ function between(
     ...(needsStanding && { needsStanding }),
   };
 }
+
+/** A bound on a column of the market standing (which a feed frame's item does not carry: it is looked up). */
+const marketBetween = (bounds: Bounds, key: 'discount' | 'floatRank' | 'listings') =>
+  between({
+    bounds,
+    column: (s) => s.markets[key],
+    value: (_item, standing) => standing?.[key] ?? null,
+    needsStanding: true,
+  });
+
+/** Items one of whose sticker (or charm) names holds one of the texts (ASCII-lowered). */
+function namesHolding(texts: (f: Filters) => string[], of: 'stickers' | 'charms'): CatalogFilter {
+  const lists = (s: CatalogSnapshot) => (of === 'stickers' ? s.stickerNames : s.charmNames);
+  return {
+    active: (f) => texts(f).length > 0,
+    narrowing: (s, f) => {
+      const wanted = texts(f).map((text) => lists(s).holding(text));
+      const any = wanted.reduce((all, one) => all.map((hit, id) => hit | (one[id] as number)));
+      return { kind: 'listed', lists: lists(s).bySlot, wanted: any };
+    },
+    item: (f) => (item) => anyHolding(of === 'stickers' ? item.stickers : item.keyChains, texts(f)),
+  };
+}
+
+/** A name filter's text, trimmed and ASCII-lowered, as a list (empty: not asked for). */
+const textOf = (text: string) => (text.trim() === '' ? [] : [asciiLower(text.trim())]);
 
 /** "Has one" (at least 1) or "has none" (0) of a count, or either (null). */
 const presence = (wanted: boolean | null) =>
@@ -104,16 +134,8 @@ const FILTERS: readonly CatalogFilter[] = [
       return (item) => terms.every((term) => asciiLower(item.market_hash_name).includes(term));
     },
   },
-  between(
-    (f) => [f.priceMin, f.priceMax],
-    (s) => s.price,
-    (item) => item.price,
-  ),
-  between(
-    (f) => [f.floatMin, f.floatMax],
-    (s) => s.float,
-    (item) => item.float,
-  ),
+  between({ bounds: (f) => [f.priceMin, f.priceMax], column: (s) => s.price, value: (item) => item.price }),
+  between({ bounds: (f) => [f.floatMin, f.floatMax], column: (s) => s.float, value: (item) => item.float }),
   {
     active: (f) => f.rarityColors.length > 0,
     narrowing: (s, f) => ({
@@ -145,60 +167,25 @@ const FILTERS: readonly CatalogFilter[] = [
     narrowing: (s, f) => ({ kind: 'flag', column: s.flags, bit: SOUVENIR, set: f.souvenir === true }),
     item: (f) => (item) => item.market_hash_name.startsWith(SOUVENIR_PREFIX) === f.souvenir,
   },
-  between(
-    (f) => presence(f.hasStickers),
-    (s) => s.stickers,
-    (item) => item.stickers.length,
-  ),
-  {
-    active: (f) => f.stickerName.trim() !== '',
-    narrowing: (s, f) => ({
-      kind: 'listed',
-      lists: s.stickerNames.bySlot,
-      wanted: s.stickerNames.holding(asciiLower(f.stickerName.trim())),
-    }),
-    item: (f) => (item) => anyHolding(item.stickers, [asciiLower(f.stickerName.trim())]),
-  },
-  {
-    active: (f) => f.stickerNames.length > 0,
-    narrowing: (s, f) => {
-      const wanted = f.stickerNames.map((name) => s.stickerNames.holding(asciiLower(name)));
-      return {
-        kind: 'listed',
-        lists: s.stickerNames.bySlot,
-        wanted: wanted.reduce((all, one) => all.map((hit, id) => hit | (one[id] as number))),
-      };
-    },
-    item: (f) => (item) => anyHolding(item.stickers, f.stickerNames.map(asciiLower)),
-  },
-  between(
-    (f) => [f.stickerCountMin, null],
-    (s) => s.stickers,
-    (item) => item.stickers.length,
-  ),
-  between(
-    (f) => [f.sameStickerMin, null],
-    (s) => s.sameStickers,
-    (item) => {
+  between({ bounds: (f) => presence(f.hasStickers), column: (s) => s.stickers, value: (item) => item.stickers.length }),
+  namesHolding((f) => textOf(f.stickerName), 'stickers'),
+  namesHolding((f) => f.stickerNames.map(asciiLower), 'stickers'),
+  between({
+    bounds: (f) => [f.stickerCountMin, null],
+    column: (s) => s.stickers,
+    value: (item) => item.stickers.length,
+  }),
+  between({
+    bounds: (f) => [f.sameStickerMin, null],
+    column: (s) => s.sameStickers,
+    value: (item) => {
       const counts = new Map<string, number>();
       for (const { name } of item.stickers) counts.set(asciiLower(name), (counts.get(asciiLower(name)) ?? 0) + 1);
       return Math.max(0, ...counts.values());
     },
-  ),
-  between(
-    (f) => presence(f.hasCharm),
-    (s) => s.charms,
-    (item) => item.keyChains.length,
-  ),
-  {
-    active: (f) => f.charmName.trim() !== '',
-    narrowing: (s, f) => ({
-      kind: 'listed',
-      lists: s.charmNames.bySlot,
-      wanted: s.charmNames.holding(asciiLower(f.charmName.trim())),
-    }),
-    item: (f) => (item) => anyHolding(item.keyChains, [asciiLower(f.charmName.trim())]),
-  },
+  }),
+  between({ bounds: (f) => presence(f.hasCharm), column: (s) => s.charms, value: (item) => item.keyChains.length }),
+  namesHolding((f) => textOf(f.charmName), 'charms'),
   {
     active: (f) => f.charmPatterns.length > 0,
     narrowing: (s, f) => ({ kind: 'listed', lists: s.charmPatterns, wanted: wantedValues(f.charmPatterns) }),
@@ -232,24 +219,9 @@ const FILTERS: readonly CatalogFilter[] = [
       return (item) => !words.some((word) => asciiLower(item.market_hash_name).includes(word));
     },
   },
-  between(
-    (f) => [f.discountMin, null],
-    (s) => s.markets.discount,
-    (_item, standing) => standing?.discount ?? null,
-    true,
-  ),
-  between(
-    (f) => (f.floatRankMax === null ? [null, null] : [1, f.floatRankMax]),
-    (s) => s.markets.floatRank,
-    (_item, standing) => standing?.floatRank ?? null,
-    true,
-  ),
-  between(
-    (f) => [f.listingsMin, null],
-    (s) => s.markets.listings,
-    (_item, standing) => standing?.listings ?? null,
-    true,
-  ),
+  marketBetween((f) => [f.discountMin, null], 'discount'),
+  marketBetween((f) => (f.floatRankMax === null ? [null, null] : [1, f.floatRankMax]), 'floatRank'),
+  marketBetween((f) => [f.listingsMin, null], 'listings'),
 ];
 
 /** The filters as one test of an item, and whether it needs the item's market standing (see ItemTest). */

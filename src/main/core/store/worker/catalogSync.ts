@@ -5,6 +5,7 @@
  */
 import { itemSchema, type Item } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
+import { CATALOG_META } from '../schema';
 import type { CatalogSyncProgress, CatalogSyncRequest, CatalogSyncResult } from '../types';
 import type { RecordsWriter } from './recordsWriter';
 import type { CatalogWriter } from './catalogWriter';
@@ -21,16 +22,6 @@ const FULL_CHECK_EVERY = 1000;
 /** Items off sale are kept this long (detail views, trades), then dropped with their history. */
 const SOLD_RETENTION_MS = 7 * 24 * 3600_000;
 const HISTORY_RETENTION_MS = 90 * 24 * 3600_000;
-
-export const CATALOG_META = {
-  lastUpdate: 'catalog.lastUpdate',
-  syncedAt: 'catalog.syncedAt',
-  serverTotalItems: 'catalog.serverTotalItems',
-  serverTotalValue: 'catalog.serverTotalValue',
-  historyPrunedAt: 'catalog.historyPrunedAt',
-  /** Set while a sync writes new items' texts ahead of its final transaction; left set by one that failed. */
-  syncUnfinished: 'catalog.syncUnfinished',
-} as const;
 
 /** The ids of the items held when the sync started (ascending), with the hash of each one on sale (-1 off sale). */
 class KnownItems {

@@ -11,6 +11,7 @@ import type {
   PriceMove,
 } from '../types';
 import { catalogRowOf, hashJson, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
+import { CATALOG_META, catalogVersion, SET_META_SQL } from '../schema';
 import type { Db } from './open';
 
 interface HeldRow {
@@ -53,7 +54,7 @@ function prepareStatements(db: Db) {
     totals: db.prepare<[], { count: number; value: number }>(
       'SELECT count(*) AS count, coalesce(sum(price), 0) AS value FROM items WHERE removed_at IS NULL',
     ),
-    lastVersion: db.prepare<[], number>('SELECT coalesce(max(version), 0) FROM items').pluck(),
+    setVersion: db.prepare<[string, string]>(SET_META_SQL),
   };
 }
 
@@ -78,7 +79,7 @@ export class CatalogWriter {
 
   constructor(private readonly db: Db) {
     this.s = prepareStatements(db);
-    this.version = this.s.lastVersion.get() as number;
+    this.version = catalogVersion(db);
   }
 
   get totals(): CatalogTotals {
@@ -110,7 +111,10 @@ export class CatalogWriter {
     const { count, value } = this;
     this.current = write;
     try {
-      const result = this.db.transaction(() => apply(write))();
+      const result = this.db.transaction(() => {
+        this.s.setVersion.run(CATALOG_META.version, String(write.version));
+        return apply(write);
+      })();
       this.version = write.version;
       return result;
     } catch (error) {

@@ -4,11 +4,32 @@
  * changed; a listing off sale keeps what it had when it left.
  */
 import type { MarketStanding } from '../../../../shared/ipc';
-import { grown } from './columns';
-import type { CatalogSnapshot } from './snapshot';
+import { columnsOf, growColumns, isColumns, type Columns } from './columns';
 
 /** The snapshot's columns a market reads, by slot. */
-type MarketInput = Pick<CatalogSnapshot, 'itemId' | 'onSale' | 'price' | 'float' | 'seed' | 'stickers' | 'charms'>;
+interface MarketInput {
+  itemId: Float64Array;
+  onSale: Uint8Array;
+  price: Float64Array;
+  float: Float64Array;
+  seed: Float64Array;
+  stickers: Float64Array;
+  charms: Float64Array;
+}
+
+/** The columns below by slot, as a saved snapshot holds them. */
+const MARKET_COLUMNS = {
+  group: Int32Array,
+  reference: Float64Array,
+  discount: Float64Array,
+  floatRank: Float64Array,
+  listings: Float64Array,
+  plain: Float64Array,
+};
+export type SavedMarkets = Columns<typeof MARKET_COLUMNS>;
+
+/** A group's key: a number (phase codes are few): a string per write was most of `touch`'s time in a full read. */
+const groupKey = (nameId: number, phaseCode: number) => nameId * 65_536 + phaseCode + 1;
 
 /** The median of ascending prices (the two middle ones: their mean, rounded down to a cent); null for none. */
 export function medianOf(sorted: readonly number[]): number | null {
@@ -32,11 +53,21 @@ export class Markets {
   private readonly groupOf = new Map<number, number>();
   private readonly dirty = new Set<number>();
 
-  /** A saved market (without its groups' slot lists): the lists rebuilt from the slots' groups. */
-  static restored(saved: Markets): Markets {
+  saved(): SavedMarkets {
+    return columnsOf(this, MARKET_COLUMNS);
+  }
+
+  /** Markets as saved (their columns), the groups rebuilt from the slots' names and phases; null when they do not fit. */
+  static restored(saved: SavedMarkets, size: number, nameId: Int32Array, phase: Int32Array): Markets | null {
+    if (!isColumns(saved, MARKET_COLUMNS, size)) return null;
     const markets = Object.assign(new Markets(), saved);
-    markets.members = Array.from({ length: markets.groupOf.size }, (): number[] => []);
-    markets.group.forEach((group, slot) => group >= 0 && markets.members[group]?.push(slot));
+    for (let slot = 0; slot < size; slot++) {
+      const group = markets.group[slot] as number;
+      if (group >= size) return null;
+      if (group < 0) continue;
+      markets.groupOf.set(groupKey(nameId[slot] as number, phase[slot] as number), group);
+      (markets.members[group] ??= []).push(slot);
+    }
     return markets;
   }
 
@@ -44,16 +75,10 @@ export class Markets {
   touch(slot: number, nameId: number, phaseCode: number, capacity: number): void {
     if (slot >= this.group.length) {
       const previous = this.group.length;
-      this.group = grown(this.group, capacity);
+      growColumns(this, MARKET_COLUMNS, capacity);
       this.group.fill(-1, previous);
-      this.reference = grown(this.reference, capacity);
-      this.discount = grown(this.discount, capacity);
-      this.floatRank = grown(this.floatRank, capacity);
-      this.listings = grown(this.listings, capacity);
-      this.plain = grown(this.plain, capacity);
     }
-    // A number key (phase codes are few): a string per write was most of this method's time in a full read.
-    const key = nameId * 65_536 + phaseCode + 1;
+    const key = groupKey(nameId, phaseCode);
     let group = this.groupOf.get(key);
     if (group === undefined) {
       group = this.members.push([]) - 1;

@@ -1,6 +1,6 @@
 import Database, { type Statement } from 'better-sqlite3';
 import { classifySqliteError } from '../errors';
-import { checkSchemaVersion, prepareSchema, SCHEMA_VERSION } from '../schema';
+import { checkSchemaVersion, prepareSchema, SCHEMA_VERSION, SET_META_SQL } from '../schema';
 
 export type Db = Database.Database;
 export type Prepare = <P extends unknown[] = unknown[], R = unknown>(sql: string) => Statement<P, R>;
@@ -47,9 +47,7 @@ export function openConnection(file: string, readonly: boolean): { db: Db; migra
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     const found = prepareSchema(db, file);
     // A read-only file opens fine and fails on the first write: find out now, with a clear error.
-    db.prepare(
-      "INSERT INTO meta(key, value) VALUES ('store.openedAt', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-    ).run(JSON.stringify(new Date().toISOString()));
+    db.prepare(SET_META_SQL).run('store.openedAt', JSON.stringify(new Date().toISOString()));
     return { db, migratedFrom: found === SCHEMA_VERSION ? null : found };
   } catch (error) {
     try {

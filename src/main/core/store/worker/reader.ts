@@ -8,7 +8,7 @@ import {
   type CatalogQuery as CatalogQueryInput,
 } from '../../../../shared/ipc/contract';
 import { toUtcIso } from '../../../../shared/time';
-import { CATALOG_META } from './catalogSync';
+import { CATALOG_META } from '../schema';
 import { CatalogQuery } from './catalogQuery';
 import { catalogRowOf, itemOf } from './itemRows';
 import { openConnection } from './open';
@@ -21,7 +21,7 @@ const DAY_MS = 24 * 3600_000;
 const REFRESH_EVERY_MS = 200;
 
 /** An item's stored row: what a catalog row or an item is built from. */
-type StoredRow = { listedAt: number; lastMove: number; price: number; json: string };
+type StoredRow = { listedAt: number; lastMove: number; price: number; json: string; removedAt: number | null };
 
 export class ReaderService extends RecordsReader {
   private readonly snapshot: CatalogSnapshot;
@@ -71,8 +71,7 @@ export class ReaderService extends RecordsReader {
   /** A page of the catalog; the snapshot and the rows read in one read transaction (one committed state). */
   queryCatalog(query: CatalogQueryInput = {}): Page<CatalogRow> {
     const q = catalogQuerySchema.parse(query);
-    return this.db.transaction(() => {
-      this.snapshot.refresh();
+    return this.fresh(() => {
       const { slots, total } = this.query.run(q);
       const ids = Array.from(slots, (slot) => this.snapshot.itemId[slot] as number);
       const rows = this.rowsOf(ids);
@@ -83,7 +82,7 @@ export class ReaderService extends RecordsReader {
         return catalogRowOf(itemOf(row.json, row.price), row.listedAt, row.lastMove, market);
       });
       return { rows: shown, total, offset: q.offset, limit: q.limit };
-    })();
+    });
   }
 
   /**
@@ -93,17 +92,15 @@ export class ReaderService extends RecordsReader {
    */
   getItem(itemId: number): ItemDetail | null {
     return this.db.transaction((): ItemDetail | null => {
-      const row = this.prepare<[number], { json: string; price: number; listed_at: number; removed_at: number | null }>(
-        'SELECT j.json, i.price, i.listed_at, i.removed_at FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId = ?',
-      ).get(itemId);
+      const row = this.rowsOf([itemId]).get(itemId);
       if (!row) return null;
-      const onSale = row.removed_at === null;
+      const onSale = row.removedAt === null;
       // One point an instant, the last written at it (SQLite takes a bare column from the row of max()).
       const points = this.prepare<[number, number, number], [at: number, price: number, rowid: number]>(
         'SELECT at, price, max(rowid) FROM price_history WHERE itemId = ? AND CASE WHEN ? THEN at >= ? ELSE listing = 0 END GROUP BY at ORDER BY at',
       )
         .raw()
-        .all(itemId, onSale ? 1 : 0, row.listed_at);
+        .all(itemId, onSale ? 1 : 0, row.listedAt);
       const priceHistory: PricePoint[] = points.map(([at, price]) => ({ at: toUtcIso(at), price }));
       return { item: itemOf(row.json, row.price), priceHistory, onSale, market: onSale ? this.marketOf(itemId) : null };
     })();
@@ -137,9 +134,8 @@ export class ReaderService extends RecordsReader {
 
   /** The markets of these items' names (by name and phase) now, once a name: what a live change of them moved. */
   nameMarkets(itemIds: number[]): NameMarket[] {
-    return this.db.transaction(() => {
+    return this.fresh(() => {
       const s = this.snapshot;
-      s.refresh();
       const slots = new Map(
         itemIds
           .map((itemId) => s.slotOf(itemId))
@@ -158,16 +154,13 @@ export class ReaderService extends RecordsReader {
           plainListings,
         };
       });
-    })();
+    });
   }
 
   /** Which of these items on sale the filters match now (the catalog's own narrowings, market standing included). */
   matchingItemIds(filters: CatalogFiltersInput, itemIds: number[]): number[] {
     const parsed = catalogFiltersSchema.parse(filters);
-    return this.db.transaction(() => {
-      this.snapshot.refresh();
-      return this.query.matchingIds(parsed, itemIds);
-    })();
+    return this.fresh(() => this.query.matchingIds(parsed, itemIds));
   }
 
   /** Items on sale, and those off sale still kept (the items of our active trades), in id order. */
@@ -178,26 +171,26 @@ export class ReaderService extends RecordsReader {
 
   /** The stored rows of these items, on sale or not, by id. */
   private rowsOf(itemIds: readonly number[]): Map<number, StoredRow> {
-    const rows = this.prepare<[string], [number, number, number, number, string]>(
-      'SELECT i.itemId, i.listed_at, i.last_move, i.price, j.json FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?))',
-    );
-    return new Map(
-      rows
-        .raw()
-        .all(JSON.stringify(itemIds))
-        .map(([itemId, listedAt, lastMove, price, json]) => [itemId, { listedAt, lastMove, price, json }]),
-    );
+    const rows = this.prepare<[string], StoredRow & { itemId: number }>(
+      'SELECT i.itemId, i.listed_at AS listedAt, i.last_move AS lastMove, i.price, j.json, i.removed_at AS removedAt FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(itemIds));
+    return new Map(rows.map((row) => [row.itemId, row]));
   }
 
   catalogInfo(): CatalogInfo {
+    return this.fresh(() => ({
+      totalItems: this.snapshot.onSaleCount,
+      totalValue: this.snapshot.onSaleValue,
+      lastUpdate: (this.getMeta(CATALOG_META.lastUpdate) as string | null) ?? null,
+      syncedAt: (this.getMeta(CATALOG_META.syncedAt) as string | null) ?? null,
+    }));
+  }
+
+  /** `read` in one read transaction with the snapshot brought up to it (one committed state). */
+  private fresh<T>(read: () => T): T {
     return this.db.transaction(() => {
       this.snapshot.refresh();
-      return {
-        totalItems: this.snapshot.onSaleCount,
-        totalValue: this.snapshot.onSaleValue,
-        lastUpdate: (this.getMeta(CATALOG_META.lastUpdate) as string | null) ?? null,
-        syncedAt: (this.getMeta(CATALOG_META.syncedAt) as string | null) ?? null,
-      };
+      return read();
     })();
   }
 }

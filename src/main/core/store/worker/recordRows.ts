@@ -2,7 +2,7 @@
  * The records' columns, and the API objects of rows that need converting (rules, firings);
  * shared by the writer and the reader threads. No SQLite access here.
  */
-import type { Trade, TradeStatus } from '../../../../shared/api';
+import { balanceTransactionSchema, tradeSchema, type Trade, type TradeStatus } from '../../../../shared/api';
 import type { AlertFiring, AlertRule } from '../../../../shared/ipc';
 import { catalogFiltersSchema, type LegacyRuleFields, ruleFiltersInput } from '../../../../shared/ipc/contract';
 
@@ -47,35 +47,11 @@ export function statusTimeOf(trade: Trade): string {
   return (field && trade[field]) ?? trade.updatedAt;
 }
 
-export const TRADE_FIELDS = [
-  'tradeId',
-  'externalId',
-  'status',
-  'price',
-  'itemId',
-  'assetId',
-  'offerId',
-  'tradeUrl',
-  'market_hash_name',
-  'phase',
-  'float',
-  'webhookStatus',
-  'failReason',
-  'errorCode',
-  'createdAt',
-  'updatedAt',
-  'completedAt',
-  'cancelledAt',
-  'endProtection',
-  'rollbackAt',
-  'stage',
-] as const satisfies readonly (keyof Trade)[];
-
-/** A row read with these columns is a Trade as it is (same names, same types). */
+/** A trade's fields, each a column of `trades` (a row read with them is a Trade as it is: same names, same types). */
+export const TRADE_FIELDS = tradeSchema.keyof().options;
 export const TRADE_SELECT = TRADE_FIELDS.join(', ');
-/** Likewise a BalanceTransaction. */
-export const LEDGER_SELECT =
-  'id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase';
+/** Likewise a BalanceTransaction's, of `ledger`. */
+export const LEDGER_FIELDS = balanceTransactionSchema.keyof().options;
 
 export function sameTrade(a: Trade, b: Trade): boolean {
   return TRADE_FIELDS.every((field) => a[field] === b[field]);

@@ -28,7 +28,7 @@ import {
 import type { AutoBuyDayRow, AutoBuyRecord, AutoBuySkipRow, ParsedLedgerQuery, SavedSearchList } from '../types';
 import { notificationRuns } from '../../../../shared/notifications';
 import { statementCache, type Db, type Prepare } from './open';
-import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_SELECT, TRADE_SELECT } from './recordRows';
+import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_FIELDS, TRADE_SELECT } from './recordRows';
 
 const MAX_SERIES_POINTS = 2000;
 const AUTO_BUY_SELECT = 'externalId, ruleId, itemId, price, at, state, tradeId';
@@ -100,8 +100,13 @@ export class RecordsReader {
     return { rows, total: this.countOf('trades', where, params), offset: q.offset, limit: q.limit };
   }
 
+  /** A trade as stored (the writer's too). */
+  trade(tradeId: string): Trade | undefined {
+    return this.prepare<[string], Trade>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`).get(tradeId);
+  }
+
   getTrade(tradeId: string): TradeDetail | null {
-    const trade = this.prepare<[string], Trade>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`).get(tradeId);
+    const trade = this.trade(tradeId);
     if (!trade) return null;
     const timeline = this.prepare<[string], TradeTimelineEntry>(
       "SELECT status, at, errorCode, failReason, source FROM trade_timeline WHERE tradeId = ? ORDER BY at, CASE status WHEN 'PENDING' THEN 0 WHEN 'CREATING' THEN 0 WHEN 'SENT' THEN 1 WHEN 'REVERSED' THEN 3 ELSE 2 END",
@@ -130,7 +135,7 @@ export class RecordsReader {
     const q = ledgerQuerySchema.parse(query);
     const { where, params } = ledgerWhere(q);
     const rows = this.prepare<unknown[], LedgerRow>(
-      `SELECT ${LEDGER_SELECT} FROM ledger ${where} ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`,
+      `SELECT ${LEDGER_FIELDS.join(', ')} FROM ledger ${where} ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`,
     ).all(...params, q.limit, q.offset);
     return { rows, total: this.countOf('ledger', where, params), offset: q.offset, limit: q.limit };
   }

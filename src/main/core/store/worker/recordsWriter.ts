@@ -18,6 +18,7 @@ import {
   type SavedSearchInput,
 } from '../../../../shared/ipc/contract';
 import { StoreError } from '../errors';
+import { SET_META_SQL } from '../schema';
 import type {
   AutoBuyRecordInput,
   AutoBuySettled,
@@ -36,11 +37,11 @@ import {
   FIRING_SELECT,
   firingOf,
   type FiringRow,
+  LEDGER_FIELDS,
   sameTrade,
   STATUS_RANK,
   statusTimeOf,
   TRADE_FIELDS,
-  TRADE_SELECT,
 } from './recordRows';
 
 const TRADE_COLUMNS = [...TRADE_FIELDS, 'status_rank', 'updated_at'];
@@ -48,6 +49,10 @@ const INSERT_TRADE_SQL = `INSERT INTO trades (${TRADE_COLUMNS.join(', ')}) VALUE
 const UPDATE_TRADE_SQL = `UPDATE trades SET ${TRADE_COLUMNS.filter((c) => c !== 'tradeId')
   .map((c) => `${c} = @${c}`)
   .join(', ')} WHERE tradeId = @tradeId`;
+/** An auto-buy's record written whole (a new one, or over the one of its order id). */
+const PUT_AUTO_BUY_SQL = `INSERT INTO auto_buys (externalId, ruleId, itemId, price, at, state, tradeId) VALUES (?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT(externalId) DO UPDATE SET ruleId = excluded.ruleId, itemId = excluded.itemId, price = excluded.price,
+    at = excluded.at, state = excluded.state, tradeId = excluded.tradeId`;
 /** The centre keeps this many notifications; older ones are dropped as new ones arrive. */
 const NOTIFICATIONS_KEPT = 20_000;
 
@@ -66,28 +71,22 @@ export class RecordsWriter {
   }
 
   setMeta(key: string, value: unknown): void {
-    this.prepare(
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-    ).run(key, JSON.stringify(value ?? null));
+    this.prepare(SET_META_SQL).run(key, JSON.stringify(value ?? null));
   }
 
   // ---- trades
 
-  private storedTrade(tradeId: string): Trade | undefined {
-    return this.prepare<[string], Trade>(`SELECT ${TRADE_SELECT} FROM trades WHERE tradeId = ?`).get(tradeId);
-  }
-
   /**
-   * Writes `next` over `stored` (undefined: a new trade) unless it changes nothing or its status may not follow the
+   * Writes `next` over the stored trade (none: a new trade) unless it changes nothing or its status may not follow the
    * stored one (an older status arriving late is ignored whole); whether it was written and its status is new to
    * the trade's timeline, added at `at`.
    */
   private putTrade(
-    stored: Trade | undefined,
     next: Trade,
     at: string,
     source: TradeSource,
     now: number,
+    stored = this.reads.trade(next.tradeId),
   ): { written: boolean; newStatus: boolean } {
     if (stored && (stored.status === next.status ? sameTrade(stored, next) : !canAdvance(stored.status, next.status)))
       return { written: false, newStatus: false };
@@ -109,13 +108,7 @@ export class RecordsWriter {
     const result: TradeUpsertResult = { changed: [], newStatuses: [] };
     this.db.transaction(() => {
       for (const trade of trades) {
-        const { written, newStatus } = this.putTrade(
-          this.storedTrade(trade.tradeId),
-          trade,
-          statusTimeOf(trade),
-          source,
-          now,
-        );
+        const { written, newStatus } = this.putTrade(trade, statusTimeOf(trade), source, now);
         if (written) result.changed.push(trade);
         if (newStatus) result.newStatuses.push({ tradeId: trade.tradeId, status: trade.status });
       }
@@ -126,7 +119,7 @@ export class RecordsWriter {
   /** A status update (feed, webhook): fields it leaves null keep their stored value, but for a new status's failure fields. */
   applyTradeUpdate(update: TradeUpdatedWebhook, source: TradeSource): TradeUpdateResult {
     return this.db.transaction((): TradeUpdateResult => {
-      const stored = this.storedTrade(update.tradeId);
+      const stored = this.reads.trade(update.tradeId);
       if (!stored) return { unknown: true, tradeId: update.tradeId };
       const now = new Date();
       const at = now.toISOString();
@@ -145,7 +138,7 @@ export class RecordsWriter {
           rollbackAt: update.status === 'REVERSED' ? (stored.rollbackAt ?? at) : stored.rollbackAt,
         }),
       };
-      const { written, newStatus } = this.putTrade(stored, next, at, source, now.getTime());
+      const { written, newStatus } = this.putTrade(next, at, source, now.getTime(), stored);
       return {
         unknown: false,
         trade: written ? next : stored,
@@ -159,8 +152,7 @@ export class RecordsWriter {
 
   insertLedger(entries: BalanceTransaction[]): LedgerInsertResult {
     const insert = this.prepare(
-      `INSERT OR IGNORE INTO ledger (id, type, amount, balanceBefore, balanceAfter, tradeId, note, createdAt, market_hash_name, phase)
-       VALUES (@id, @type, @amount, @balanceBefore, @balanceAfter, @tradeId, @note, @createdAt, @market_hash_name, @phase)`,
+      `INSERT OR IGNORE INTO ledger (${LEDGER_FIELDS.join(', ')}) VALUES (${LEDGER_FIELDS.map((f) => `@${f}`).join(', ')})`,
     );
     return { inserted: this.db.transaction(() => entries.filter((entry) => insert.run(entry).changes > 0))() };
   }
@@ -241,15 +233,11 @@ export class RecordsWriter {
    * one's (at).
    */
   replayAutoBuys(records: AutoBuyRecordInput[]): { replayed: number } {
-    const upsert = this.prepare(
-      `INSERT INTO auto_buys (externalId, ruleId, itemId, price, at, state, tradeId) VALUES (?, ?, ?, ?, ?, 'in_flight', NULL)
-       ON CONFLICT(externalId) DO UPDATE SET ruleId = excluded.ruleId, itemId = excluded.itemId, price = excluded.price, at = excluded.at,
-         state = 'in_flight', tradeId = NULL
-       WHERE auto_buys.state <> 'bought' AND auto_buys.at < excluded.at`,
-    );
+    const upsert = this.prepare(`${PUT_AUTO_BUY_SQL} WHERE auto_buys.state <> 'bought' AND auto_buys.at < excluded.at`);
     return this.db.transaction(() => {
       let replayed = 0;
-      for (const r of records) replayed += upsert.run(r.externalId, r.ruleId, r.itemId, r.price, r.at).changes;
+      for (const r of records)
+        replayed += upsert.run(r.externalId, r.ruleId, r.itemId, r.price, r.at, 'in_flight', null).changes;
       return { replayed };
     })();
   }
@@ -264,29 +252,25 @@ export class RecordsWriter {
       const record = this.reads.autoBuy(settlement.externalId);
       if (record?.state === 'bought') return { counted: false, earlier: record, firing: null };
       const { externalId, ruleId, itemId, price, at, state, tradeId } = settlement;
-      this.prepare(
-        `INSERT INTO auto_buys (externalId, ruleId, itemId, price, at, state, tradeId) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(externalId) DO UPDATE SET ruleId = excluded.ruleId, itemId = excluded.itemId, price = excluded.price, at = excluded.at,
-           state = excluded.state, tradeId = excluded.tradeId`,
-      ).run(externalId, ruleId, itemId, price, at, state, tradeId);
+      this.prepare(PUT_AUTO_BUY_SQL).run(externalId, ruleId, itemId, price, at, state, tradeId);
       if (state === 'bought') {
         const rule = this.reads.getAlertRule(ruleId);
         if (rule) this.writeRule({ ...rule, autoBuy: { ...rule.autoBuy, spent: rule.autoBuy.spent + price } });
       }
-      const key = [ruleId, itemId, price] as const;
       // A skip (held back before it was sent) is folded into its rule's skip line, as one decided at once is.
       const skipped = settlement.skipped ?? null;
-      const changed = this.prepare(
+      // One firing at most: (ruleId, itemId, price) is unique.
+      const changed = this.prepare<unknown[], string>(
         `UPDATE alert_firings SET autoBuyTradeId = ?, autoBuyError = ?, autoBuySkipped = ?, autoBuyDone = 1,
-           acknowledged = CASE WHEN ? IS NULL THEN acknowledged ELSE 1 END WHERE ruleId = ? AND itemId = ? AND price = ?`,
-      ).run(tradeId, settlement.error, skipped, skipped, ...key).changes;
-      const row =
-        changed > 0
-          ? this.prepare<[string, number, number], FiringRow>(
-              `SELECT ${FIRING_SELECT} FROM alert_firings WHERE ruleId = ? AND itemId = ? AND price = ?`,
-            ).get(...key)
-          : undefined;
-      return { counted: state === 'bought', earlier: null, firing: row ? firingOf(row) : null };
+           acknowledged = CASE WHEN ? IS NULL THEN acknowledged ELSE 1 END WHERE ruleId = ? AND itemId = ? AND price = ? RETURNING id`,
+      )
+        .pluck()
+        .get(tradeId, settlement.error, skipped, skipped, ruleId, itemId, price);
+      return {
+        counted: state === 'bought',
+        earlier: null,
+        firing: changed === undefined ? null : this.firing(changed),
+      };
     })();
   }
 
@@ -302,20 +286,16 @@ export class RecordsWriter {
     // A skip or a dry run is decided at once (nothing sent); a skip is folded into its rule's skip line, so it counts as seen.
     const inserted = this.prepare(
       `INSERT OR IGNORE INTO alert_firings (id, ruleId, ruleName, itemId, market_hash_name, price, firedAt, autoBuySkipped, autoBuyDryRun, autoBuyDone, acknowledged)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+       VALUES (@id, @ruleId, @ruleName, @itemId, @market_hash_name, @price, @firedAt, @skipped, @dryRun, @done, @acknowledged)`,
+    ).run({
+      ...input,
       id,
-      input.ruleId,
-      input.ruleName,
-      input.itemId,
-      input.market_hash_name,
-      input.price,
-      input.firedAt ?? new Date().toISOString(),
+      firedAt: input.firedAt ?? new Date().toISOString(),
       skipped,
-      dryRun ? 1 : 0,
-      skipped !== null || dryRun ? 1 : 0,
-      skipped !== null ? 1 : 0,
-    );
+      dryRun: dryRun ? 1 : 0,
+      done: skipped !== null || dryRun ? 1 : 0,
+      acknowledged: skipped !== null ? 1 : 0,
+    });
     return inserted.changes === 0 ? null : this.firing(id);
   }
 
@@ -342,22 +322,12 @@ export class RecordsWriter {
   /** Idempotent by id (one already held is left as it is, read or not); keeps the newest NOTIFICATIONS_KEPT. */
   insertNotifications(list: StoredNotification[]): NotificationInsertResult {
     const insert = this.prepare(
-      'INSERT OR IGNORE INTO notifications (id, kind, category, severity, title, body, target, at, readAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT OR IGNORE INTO notifications (id, kind, category, severity, title, body, target, at, readAt)
+       VALUES (@id, @kind, @category, @severity, @title, @body, @target, @at, @readAt)`,
     );
     return this.db.transaction(() => {
       const inserted = list.filter(
-        (n) =>
-          insert.run(
-            n.id,
-            n.kind,
-            n.category,
-            n.severity,
-            n.title,
-            n.body,
-            n.target === null ? null : JSON.stringify(n.target),
-            n.at,
-            n.readAt,
-          ).changes > 0,
+        (n) => insert.run({ ...n, target: n.target === null ? null : JSON.stringify(n.target) }).changes > 0,
       );
       if (inserted.length > 0) {
         this.prepare(

@@ -2,7 +2,18 @@
  * A short list of numbers per slot (sticker ids, charm patterns) in one typed pool: a tight loop for filters, a few
  * copies for a saved snapshot. A slot set again gets a new run; the pool is squeezed when full and half left behind.
  */
-import { grown } from './columns';
+import { grown, isColumns } from './columns';
+
+const LIST_COLUMNS = { start: Int32Array, length: Int32Array };
+
+/** What a saved snapshot holds of a SlotLists. */
+export interface SavedLists {
+  start: Int32Array;
+  length: Int32Array;
+  pool: Int32Array;
+  used: number;
+  stale: number;
+}
 
 export class SlotLists {
   start = new Int32Array(0);
@@ -26,6 +37,19 @@ export class SlotLists {
     this.pool.set(values, this.used);
     this.used += values.length;
     this.length[slot] = values.length;
+  }
+
+  saved(): SavedLists {
+    return { start: this.start, length: this.length, pool: this.pool, used: this.used, stale: this.stale };
+  }
+
+  /** Whether saved lists read as lists (a damaged file's may not). */
+  static fits({ start, length, pool, used }: SavedLists): boolean {
+    return isColumns({ start, length }, LIST_COLUMNS, 0) && pool instanceof Int32Array && used <= pool.length;
+  }
+
+  static restored(saved: SavedLists): SlotLists {
+    return Object.assign(new SlotLists(), saved);
   }
 
   /** A slot's values (a copy). */

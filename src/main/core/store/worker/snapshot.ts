@@ -5,11 +5,11 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { CHARM_PATTERN_MAX } from '../../../../shared/filters';
-import { CACHE_ID_KEY } from '../schema';
+import { CACHE_ID_KEY, catalogVersion } from '../schema';
 import { NAME_LIST_SEPARATOR } from './itemRows';
-import { grown, sortedIndexOf } from './columns';
+import { columnsOf, growColumns, isColumns, sortedIndexOf } from './columns';
 import { Markets } from './markets';
-import { SlotLists } from './slotLists';
+import { SlotLists, type SavedLists } from './slotLists';
 import type { Db } from './open';
 
 /** Lower-casing of ASCII letters only (what the catalog's search ignores; other letters match as written). */
@@ -43,42 +43,52 @@ const ROW_SELECT =
   "nullif(stickerNames, ''), nullif(keyChainNames, ''), nullif(keyChainPatterns, ''), listed_at, removed_at, version FROM items";
 /** More changed rows than this share of the table: read them in id order, in chunks, rather than through the version index. */
 const SCAN_SHARE = 0.1;
-const SCAN_CHUNK = 20_000;
-/** A saved snapshot's layout; another is not read. */
-const SAVED_FORMAT = 6;
+/** Small enough that the store model test's 3,000-item profile reads in chunks; a chunk's query costs microseconds. */
+const SCAN_CHUNK = 2_000;
+/** The layout of a saved snapshot (CatalogSnapshot.saved); a file of another is not read. */
+const SAVED_FORMAT = 7;
 /** Older saved snapshots are not read: rows the sync's retention drops (a week off sale) leave no version to patch from. */
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
 
 const isCharmPattern = (value: number) => Number.isInteger(value) && value >= 0 && value <= CHARM_PATTERN_MAX;
-/** The snapshot's columns by slot, which `grow` copies into longer arrays. */
-const SLOT_COLUMNS = [
-  'itemId',
-  'onSale',
-  'price',
-  'float',
-  'seed',
-  'phase',
-  'rarity',
-  'flags',
-  'stickers',
-  'charms',
-  'listedAt',
-  'nameId',
-  'sameStickers',
-  'removedAt',
-] as const;
+/** The snapshot's columns by slot, each with its array type: `grow` lengthens them, a saved snapshot holds them. */
+const SLOT_COLUMNS = {
+  itemId: Float64Array,
+  onSale: Uint8Array,
+  price: Float64Array,
+  float: Float64Array,
+  seed: Float64Array,
+  phase: Int32Array,
+  rarity: Int8Array,
+  flags: Uint8Array,
+  stickers: Float64Array,
+  charms: Float64Array,
+  listedAt: Float64Array,
+  nameId: Int32Array,
+  sameStickers: Float64Array,
+  removedAt: Float64Array,
+};
 
 export const STAT_TRAK = 1;
 export const SOUVENIR = 2;
 const ON_SALE = 4;
 
 /** Lists of names per slot (an item's stickers), each name kept once and named by a number. */
-export class NameLists {
-  /** By id: the name ASCII-lowered. */
-  readonly names: string[] = [];
-  private readonly ids = new Map<string, number>();
-  /** By slot: the ids of its names. */
-  readonly bySlot = new SlotLists();
+class NameLists {
+  private readonly ids: Map<string, number>;
+
+  constructor(
+    /** By id: the name ASCII-lowered. */
+    readonly names: string[] = [],
+    /** By slot: the ids of its names. */
+    readonly bySlot = new SlotLists(),
+  ) {
+    this.ids = new Map(names.map((name, id) => [name, id]));
+  }
+
+  saved(): { names: string[]; lists: SavedLists } {
+    return { names: this.names, lists: this.bySlot.saved() };
+  }
 
   /** Sets a slot's names; returns their ids. */
   set(slot: number, joined: string | null): number[] {
@@ -163,58 +173,87 @@ export class CatalogSnapshot {
         .prepare<[number], [number, string]>('SELECT name_id, name FROM names WHERE name_id > ? ORDER BY name_id')
         .raw(),
       cacheId: db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck(),
-      lastVersion: db.prepare<[], number>('SELECT coalesce(max(version), 0) FROM items').pluck(),
     };
   }
 
   /** Saves the snapshot to `file` (written then renamed), so the next start patches it instead of reading every row (~1 s at 500k). */
   save(file: string): void {
-    const { db: _db, statements: _statements, ...state } = this;
-    // The groups' slot lists are rebuilt from the slots' groups at load (as arrays of arrays, they would be most of the take-up).
-    Object.assign(state, { markets: { ...this.markets, members: [] } });
-    const cacheId = this.statements.cacheId.get(CACHE_ID_KEY);
-    writeFileSync(`${file}.tmp`, serialize({ format: SAVED_FORMAT, cacheId, savedAt: Date.now(), state }), {
-      mode: 0o600,
-    });
+    writeFileSync(`${file}.tmp`, serialize(this.saved()), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
   }
 
-  /** Takes up a saved snapshot of this cache, if there is a readable, recent one; the next refresh patches what came after it. */
-  load(file: string): boolean {
-    let saved: {
-      format: number;
-      cacheId: string;
-      savedAt: number;
-      state: {
-        version: number;
-        stickerNames: NameLists;
-        charmNames: NameLists;
-        charmPatterns: SlotLists;
-        markets: Markets;
-      };
+  /** What a saved snapshot holds (SAVED_FORMAT): every part by name, so that a field added to the classes changes no file. */
+  private saved() {
+    return {
+      format: SAVED_FORMAT,
+      cacheId: this.statements.cacheId.get(CACHE_ID_KEY),
+      savedAt: Date.now(),
+      /** Every row up to this catalog version is in. */
+      version: this.version,
+      size: this.size,
+      sortedSlots: this.sortedSlots,
+      onSaleCount: this.onSaleCount,
+      onSaleValue: this.onSaleValue,
+      columns: columnsOf(this, SLOT_COLUMNS),
+      /** By name_id, as written. */
+      names: this.written,
+      nameRank: this.nameRank,
+      phases: this.phases,
+      phaseRank: this.phaseRank,
+      stickerNames: this.stickerNames.saved(),
+      charmNames: this.charmNames.saved(),
+      charmPatterns: this.charmPatterns.saved(),
+      // The groups' slot lists are rebuilt from the slots' groups (as arrays of arrays, they were most of the take-up).
+      markets: this.markets.saved(),
     };
+  }
+
+  /**
+   * Takes up (into this new snapshot) a saved one of this format and cache, recent and no newer than the writer's
+   * counter, whose columns are all there; the next refresh patches what came after it. Else (or damaged) false.
+   */
+  load(file: string): boolean {
+    let saved: ReturnType<CatalogSnapshot['saved']>;
+    let markets: Markets | null = null;
     try {
       saved = deserialize(readFileSync(file)) as typeof saved;
+      const { size, columns } = saved;
+      if (
+        saved.format === SAVED_FORMAT &&
+        saved.cacheId === this.statements.cacheId.get(CACHE_ID_KEY) &&
+        Date.now() - saved.savedAt < SAVED_MAX_AGE_MS &&
+        saved.version <= catalogVersion(this.db) &&
+        isColumns(columns, SLOT_COLUMNS, size) &&
+        [saved.names, saved.phases, saved.stickerNames.names, saved.charmNames.names].every(Array.isArray) &&
+        [saved.stickerNames.lists, saved.charmNames.lists, saved.charmPatterns].every(SlotLists.fits)
+      )
+        markets = Markets.restored(saved.markets, size, columns.nameId, columns.phase);
     } catch {
       return false;
     }
-    const cacheId = this.statements.cacheId.get(CACHE_ID_KEY);
-    const current =
-      saved.format === SAVED_FORMAT &&
-      cacheId !== undefined &&
-      saved.cacheId === cacheId &&
-      Date.now() - saved.savedAt < SAVED_MAX_AGE_MS;
-    if (!current || saved.state.version > (this.statements.lastVersion.get() as number)) return false;
-    const { stickerNames, charmNames, charmPatterns, markets } = saved.state;
-    const names = (lists: NameLists) =>
-      Object.assign(new NameLists(), lists, { bySlot: Object.assign(new SlotLists(), lists.bySlot) });
-    Object.assign(this, saved.state, {
-      stickerNames: names(stickerNames),
-      charmNames: names(charmNames),
-      charmPatterns: Object.assign(new SlotLists(), charmPatterns),
-      markets: Markets.restored(markets),
+    if (!markets) return false;
+    const { columns, stickerNames, charmNames } = saved;
+    Object.assign(this, columns, {
+      size: saved.size,
+      version: saved.version,
+      sortedSlots: saved.sortedSlots,
+      onSaleCount: saved.onSaleCount,
+      onSaleValue: saved.onSaleValue,
+      nameRank: saved.nameRank,
+      phaseRank: saved.phaseRank,
+      stickerNames: new NameLists(stickerNames.names, SlotLists.restored(stickerNames.lists)),
+      charmNames: new NameLists(charmNames.names, SlotLists.restored(charmNames.lists)),
+      charmPatterns: SlotLists.restored(saved.charmPatterns),
+      markets,
       dataVersion: -1,
     });
+    saved.names.forEach((name, id) => this.setName(id, name));
+    saved.phases.forEach((phase, code) => {
+      this.phases[code] = phase;
+      this.phaseCode.set(phase, code);
+    });
+    for (let slot = saved.sortedSlots; slot < saved.size; slot++)
+      this.laterSlots.set(this.itemId[slot] as number, slot);
     this.generation++;
     return true;
   }
@@ -249,10 +288,7 @@ export class CatalogSnapshot {
   private readNames(): void {
     const added = this.statements.names.all(this.names.length - 1);
     if (added.length === 0) return;
-    for (const [id, name] of added) {
-      this.written[id] = name;
-      this.names[id] = asciiLower(name);
-    }
+    for (const [id, name] of added) this.setName(id, name);
     // Ranks by the names as written (the sort is by the name shown, not by its lower case).
     const ids = Object.keys(this.written).map(Number);
     ids.sort((a, b) => {
@@ -263,6 +299,11 @@ export class CatalogSnapshot {
     this.nameRank = new Int32Array(this.names.length);
     ids.forEach((id, rank) => (this.nameRank[id] = rank));
     this.generation++;
+  }
+
+  private setName(id: number, name: string): void {
+    this.written[id] = name;
+    this.names[id] = asciiLower(name);
   }
 
   private phaseOf(phase: string | null): number {
@@ -308,9 +349,7 @@ export class CatalogSnapshot {
   }
 
   private grow(capacity: number): void {
-    // `grown` keeps each column's array type.
-    const columns = this as Record<(typeof SLOT_COLUMNS)[number], Float64Array | Int32Array | Int8Array | Uint8Array>;
-    for (const name of SLOT_COLUMNS) columns[name] = grown(columns[name], capacity);
+    growColumns(this, SLOT_COLUMNS, capacity);
   }
 
   private patch(record: ItemRecord): void {

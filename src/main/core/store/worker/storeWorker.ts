@@ -1,15 +1,14 @@
 /** Entry of a store worker thread (writer or reader, per workerData.role): answers the host's calls one at a time. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { classifySqliteError, closedError, serializeError } from '../errors';
-import { SCHEMA_VERSION } from '../schema';
+import { classifySqliteError, serializeError } from '../errors';
 import {
   STORE_METHODS,
-  type CatalogSyncRequest,
   type HostMessage,
   type StoreMethodOwner,
   type WorkerInit,
   type WorkerMessage,
-} from '../types';
+} from '../protocol';
+import type { CatalogSyncRequest } from '../types';
 import { ReaderService } from './reader';
 import { WriterService } from './writer';
 
@@ -21,11 +20,11 @@ function main(): void {
   const port = parentPort;
   if (!port) throw new Error('storeWorker must run as a worker thread');
   const init = workerData as WorkerInit;
-  if (!init.deferOpen) {
+  if (init.role === 'writer') {
     serve(port, init);
     return;
   }
-  // Booted early (see WorkerInit.deferOpen): open the file when the host says the writer is ready.
+  // A reader opens the file once the host says the writer has prepared it (WorkerInit).
   port.once('message', (message: HostMessage) => {
     if (message.kind === 'open') serve(port, init);
     else port.close();
@@ -37,56 +36,38 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
   try {
     service = init.role === 'writer' ? new WriterService(init.file) : new ReaderService(init.file);
   } catch (error) {
-    post({ kind: 'init-error', error: serializeError(error) });
+    post({ kind: 'result', id: 0, ok: false, error: serializeError(error) });
     return;
   }
-  post({
-    kind: 'ready',
-    schemaVersion: SCHEMA_VERSION,
-    migratedFrom: service instanceof WriterService ? service.migratedFrom : null,
-  });
+  post({ kind: 'result', id: 0, ok: true, value: service instanceof WriterService ? service.migratedFrom : null });
 
   // The object that serves each method of this thread's role.
   const owners: Partial<Record<StoreMethodOwner, object>> =
     service instanceof WriterService ? { catalog: service.catalog, records: service.records } : { reader: service };
-  const targets = new Map<string, object>();
-  for (const [owner, methods] of Object.entries(STORE_METHODS) as [StoreMethodOwner, readonly string[]][]) {
-    const target = owners[owner];
-    if (target) for (const method of methods) targets.set(method, target);
-  }
+  const targets = new Map<string, Record<string, (...args: unknown[]) => unknown>>(
+    Object.entries(STORE_METHODS).flatMap(([owner, methods]) => {
+      const target = owners[owner as StoreMethodOwner] as Record<string, (...args: unknown[]) => unknown> | undefined;
+      return target ? methods.map((method) => [method, target] as const) : [];
+    }),
+  );
   const aborts = new Map<number, AbortController>();
-  let closed = false;
-
-  const fail = (id: number, error: unknown) => {
+  const fail = (id: number, error: unknown) =>
     post({ kind: 'result', id, ok: false, error: serializeError(classifySqliteError(error, init.file)) });
-  };
 
   port.on('message', (message: HostMessage) => {
-    if (message.kind === 'open') return;
-    if (message.kind === 'abort') {
-      aborts.get(message.id)?.abort();
-      return;
-    }
+    if (message.kind === 'abort') aborts.get(message.id)?.abort();
     if (message.kind === 'close') {
       for (const controller of aborts.values()) controller.abort();
-      if (!closed) {
-        closed = true;
-        try {
-          service.close();
-        } catch (error) {
-          fail(message.id, error);
-          return;
-        }
+      try {
+        service.close();
+        post({ kind: 'result', id: message.id, ok: true, value: null });
+      } catch (error) {
+        fail(message.id, error);
       }
-      post({ kind: 'result', id: message.id, ok: true, value: null });
       port.close();
-      return;
     }
+    if (message.kind !== 'call') return;
     const { id, method, args } = message;
-    if (closed) {
-      fail(id, closedError());
-      return;
-    }
     try {
       if (method === 'syncCatalog' && service instanceof WriterService) {
         const controller = new AbortController();
@@ -103,9 +84,9 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
           .finally(() => aborts.delete(id));
         return;
       }
-      const target = targets.get(method) as Record<string, (...a: unknown[]) => unknown> | undefined;
+      const target = targets.get(method);
       if (!target) throw new Error(`unknown ${init.role} method ${method}`);
-      const value = (target[method] as (...a: unknown[]) => unknown).apply(target, args);
+      const value = (target[method] as (...args: unknown[]) => unknown).apply(target, args);
       post({ kind: 'result', id, ok: true, value: value === undefined ? null : value });
     } catch (error) {
       fail(id, error);
