@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Item } from '../../src/shared/api';
 import { MerchantApiClient } from '../../src/main/core/api/client';
 import { ApiRequestError } from '../../src/main/core/api/errors';
 import { ClientRateLimiter, type LimiterTimers } from '../../src/main/core/api/rateLimiter';
 import type { TimerHandle } from '../../src/server/clock';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import { FaultProxy } from '../support/faultProxy';
-import { adminApi, merchantApi, type MerchantCredentials } from '../support/sandboxHttp';
+import { adminApi, merchantApi, TEST_TRADE_URL, type MerchantCredentials } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
 /**
@@ -120,6 +121,46 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
       await advanceUntilAnswered(burst);
       expect(burst.results.filter((result) => result !== 'ok')).toEqual([]);
       expect(proxy.count('/Wallet/GetBalance')).toBe(101);
+    } finally {
+      await proxy.close();
+    }
+  });
+  it('holds bulk pages to half the window, counted at a proxy, while a buy goes out past the queued ones', async () => {
+    const merchant: MerchantCredentials = await admin.createMerchant({ balance: 100_000 });
+    const listed = await admin.post<{ items: Item[] }>('/admin/items', {
+      items: [{ itemId: 9_100_001, market_hash_name: 'P250 | Sand Dune (Field-Tested)', price: 25 }],
+    });
+    const item = listed.body.items[0];
+    if (!item) throw new Error(`no item listed: ${JSON.stringify(listed.body)}`);
+    const proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    await proxy.start();
+    try {
+      const client = new MerchantApiClient(
+        { baseUrl: proxy.baseUrl, ...merchant },
+        { limiter: limiterOnSandboxClock() },
+      );
+      const pages = outcomes(
+        Array.from({ length: 200 }, (_, i) => client.tradeHistory({ page: i + 1, limit: 10 }, { bulk: true })),
+      );
+      await waitFor(() => pages.results.length >= 150);
+      expect(proxy.count('/Trades/History')).toBe(150);
+      expect(client.limiter.queued('default')).toBe(50);
+
+      const bought = await client.buy({
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: item.price,
+        tradeUrl: TEST_TRADE_URL,
+        externalId: 'BULK-PRIORITY-1',
+      });
+      expect(bought.tradeId).toEqual(expect.any(String));
+      // The buy went out while the bulk pages still waited for the window: it never queued behind them.
+      expect(client.limiter.queued('default')).toBe(50);
+      expect(proxy.count('/Trades/History')).toBe(150);
+
+      await advanceUntilAnswered(pages);
+      expect(pages.results.filter((result) => result !== 'ok')).toEqual([]);
+      expect(proxy.count('/Trades/History')).toBe(200);
     } finally {
       await proxy.close();
     }

@@ -286,6 +286,55 @@ describe('ClientRateLimiter', () => {
     expect(limiter.status().backoffUntil).not.toBeNull();
   });
 
+  it('lets bulk requests hold at most their share of a window, and never holds up a `now` request for them', async () => {
+    const { clock, limiter } = fakeLimiter();
+    const bulk = () => limiter.acquire('default', undefined, undefined, 'bulk').then((slot) => slot.settle());
+    for (let i = 0; i < 150; i++) await bulk(); // half of 300
+    expect(limiter.tryAcquire('default', 'bulk')).toBeNull();
+    const queuedBulk = track(bulk());
+    await clock.advance(1_000);
+    expect(queuedBulk.done).toBe(false);
+    // A buy goes out at once, past the queued bulk request, as long as the window has room.
+    expect(tryAnswered(limiter, 'default')).toBe(true);
+    expect(limiter.status().defaultRemaining).toBe(149);
+    // The bulk share frees when the first bulk answers leave the window (60 s + 250 ms), not before.
+    await clock.advance(59_249);
+    expect(queuedBulk.done).toBe(false);
+    await clock.advance(1);
+    expect(queuedBulk.done).toBe(true);
+  });
+
+  it('serves queued `now` requests before queued bulk ones, each kind first come, first served', async () => {
+    const { clock, limiter } = fakeLimiter({});
+    for (let i = 0; i < 300; i++) expect(tryAnswered(limiter, 'default')).toBe(true);
+    const order: string[] = [];
+    const wait = (name: string, kind: 'now' | 'bulk') =>
+      limiter.acquire('default', undefined, undefined, kind).then((slot) => {
+        order.push(name);
+        slot.settle();
+      });
+    const all = [wait('bulk 1', 'bulk'), wait('bulk 2', 'bulk'), wait('now 1', 'now'), wait('now 2', 'now')];
+    expect(limiter.tryAcquire('default', 'now')).toBeNull(); // behind the queued `now` ones
+    await clock.advance(60_250);
+    await Promise.all(all);
+    expect(order).toEqual(['now 1', 'now 2', 'bulk 1', 'bulk 2']);
+  });
+
+  it('takes a new bulk share at once for the queue, and refuses a share that is not a fraction', async () => {
+    const { clock, limiter } = fakeLimiter();
+    limiter.setBulkShare(0.1);
+    const bulk = () => limiter.acquire('default', undefined, undefined, 'bulk').then((slot) => slot.settle());
+    for (let i = 0; i < 30; i++) await bulk();
+    const queued = track(bulk());
+    await clock.advance(0);
+    expect(queued.done).toBe(false);
+    limiter.setBulkShare(0.2);
+    await clock.advance(0);
+    expect(queued.done).toBe(true);
+    for (const share of [0, -0.5, 1.5, Number.NaN]) expect(() => limiter.setBulkShare(share)).toThrow(/bulk share/);
+    expect(() => new ClientRateLimiter({ bulkShare: 2 })).toThrow(/bulk share/);
+  });
+
   it('works on real time (short window)', async () => {
     const limiter = new ClientRateLimiter({ limits: { catalog: 2, default: 2 }, windowMs: 150, marginMs: 50 });
     const started = Date.now();

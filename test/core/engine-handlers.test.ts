@@ -75,6 +75,25 @@ describe('the engine’s method table', () => {
       limit: 7,
     });
     expect(await call('settings.update', { theme: 'light' })).toMatchObject({ theme: 'light' });
+
+    // The background share of the request budget: the account's limiter follows it; out-of-range values are refused.
+    const limiter = engine.limiterFor('handlers');
+    const bulkGrants = () => {
+      let granted = 0;
+      while (limiter.tryAcquire('default', 'bulk')) granted++;
+      return granted;
+    };
+    // Half of 300 by default (the engine's own sync may hold a few of them already), then 70 %: 60 more.
+    expect(bulkGrants()).toBeGreaterThan(0);
+    expect(await call('settings.update', { bulkSharePercent: 70 })).toMatchObject({ bulkSharePercent: 70 });
+    expect(bulkGrants()).toBe(60);
+    for (const bad of [95, 5, 50.5, '50']) {
+      expect(await dispatchIpc(engine, 'settings.update', { bulkSharePercent: bad })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      });
+    }
+    expect(await call('app.snapshot')).toMatchObject({ settings: { bulkSharePercent: 70 } });
     expect(await dispatchIpc(engine, 'recipients.save', { label: 'Bad', tradeUrl: 'https://example.com/' })).toEqual({
       ok: false,
       error: { code: 'invalid_input', message: expect.stringContaining('Not a trade offer URL') as unknown },

@@ -33,6 +33,12 @@ import { EMPTY_FILTERS, withFilterEdit } from '../../src/renderer/src/lib/catalo
 import { batch, items, trade } from './fixtures';
 
 describe('applyBatch', () => {
+  it('flags the trades list stale when a batch says more trades changed than it carries', () => {
+    const s = initialState();
+    expect(applyBatch(s, batch(1), 0).trades).toBeUndefined();
+    expect(applyBatch(s, batch(1, { tradesInvalidated: true }), 0).trades?.stale).toBe(true);
+  });
+
   it('returns only the slices a batch changed', () => {
     const s = initialState();
     expect(applyBatch(s, batch(1), 0)).toEqual({ conn: { ...s.conn, lastSeq: 1 } });

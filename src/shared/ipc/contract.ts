@@ -18,6 +18,7 @@ import {
   WEARS,
 } from '../filters';
 import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
+import { BULK_SHARE_PERCENT_MAX, BULK_SHARE_PERCENT_MIN } from '../requestBudget';
 import { SEED_LIST_NAME_MAX, SEED_LISTS_MAX } from '../seedLists';
 import { utcTimestampSchema } from '../time';
 import type {
@@ -354,6 +355,7 @@ export const settingsPatchSchema = z.strictObject({
   soundMuted: z.boolean().optional(),
   /** Every named seed list (a change sends the whole set). */
   seedLists: seedListsSchema.optional(),
+  bulkSharePercent: z.int().min(BULK_SHARE_PERCENT_MIN).max(BULK_SHARE_PERCENT_MAX).optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 

@@ -44,8 +44,10 @@ export interface EngineEventBatch {
   balanceAt?: string | null;
   activeTrades?: number;
   catalog?: CatalogInfo;
-  /** Trades whose record changed, latest state each. */
+  /** Trades whose record changed, latest state each (at most MAX_TRADES_PER_BATCH). */
   trades?: Trade[];
+  /** More trades changed than a batch carries (a back-fill, a catch-up): re-query the trades on screen. */
+  tradesInvalidated?: boolean;
   items?: {
     upserted: CatalogRow[];
     removed: number[];

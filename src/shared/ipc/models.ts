@@ -313,6 +313,11 @@ export interface AppSettings {
   soundMuted?: boolean;
   /** Named paint-seed lists the catalog's Seed list section saves and picks (see shared/seedLists.ts). */
   seedLists?: SeedList[];
+  /**
+   * The percentage of the API's request budget the desk's background work (back-fill, reconcile, ledger pages) may
+   * use; the rest stays for buys and the merchant's own back end on the same key. Absent: 50.
+   */
+  bulkSharePercent?: number;
 }
 
 export interface Notification {

@@ -26,7 +26,13 @@ import {
   timeoutError,
 } from './errors';
 import { type HeaderSource, headerValue } from './headers';
-import { type BackoffReason, ClientRateLimiter, type RateSlot, type ServerRateView } from './rateLimiter';
+import {
+  type BackoffReason,
+  ClientRateLimiter,
+  type RateSlot,
+  type ServerRateView,
+  type SlotKind,
+} from './rateLimiter';
 
 export interface MerchantAccount {
   baseUrl: string;
@@ -50,6 +56,8 @@ export interface CallOptions {
    * comes or the limiter reviews its queue. A reason instead of null ends the call unsent (`not_sent`).
    */
   admit?: () => string | null;
+  /** The desk's background work (back-fill, reconcile, ledger pages): it yields to every other call (SlotKind). */
+  bulk?: boolean;
 }
 
 /** What a worker needs to stream `GET /Items/GetAllItemsOnSale` itself. Holds the API key: never log it. */
@@ -196,12 +204,13 @@ export class MerchantApiClient {
     const { path } = endpoint;
     const signal = options?.signal;
     const admit = options?.admit;
+    const kind = options?.bulk ? 'bulk' : 'now';
     const refusal = admit?.() ?? null;
     if (refusal !== null) throw notSentError(path, refusal);
     // No await when a slot is free: the request is written in the caller's task (auto-buy is a race).
     const slot =
-      (signal?.aborted ? null : this.limiter.tryAcquire(endpoint.bucket)) ??
-      (await this.#acquire(endpoint.bucket, path, signal, admit));
+      (signal?.aborted ? null : this.limiter.tryAcquire(endpoint.bucket, kind)) ??
+      (await this.#acquire(endpoint.bucket, path, signal, admit, kind));
 
     const request = requestSignal(signal, this.#timeoutMs);
     const url = `${this.baseUrl}${path}${input.query ? toQueryString(input.query) : ''}`;
@@ -248,6 +257,7 @@ export class MerchantApiClient {
     path: string,
     signal: AbortSignal | undefined,
     admit?: () => string | null,
+    kind: SlotKind = 'now',
   ): Promise<RateSlot> {
     const gate =
       admit &&
@@ -256,7 +266,7 @@ export class MerchantApiClient {
         return reason === null ? null : notSentError(path, reason);
       });
     try {
-      return await this.limiter.acquire(bucket, signal, gate);
+      return await this.limiter.acquire(bucket, signal, gate, kind);
     } catch (error) {
       if (error instanceof ApiRequestError) throw error; // withdrawn by `admit`
       throw abortedError(path);

@@ -15,7 +15,16 @@ export interface ClientRateLimiterOptions {
   marginMs?: number;
   /** A slot whose request never reports its answer (a lost handle) is taken as answered this long after its grant. */
   unsettledAfterMs?: number;
+  /** The share of each bucket's limit bulk requests may hold at once (default one half). */
+  bulkShare?: number;
 }
+
+/**
+ * `now`: a request someone waits for (a buy, a page the user opened): first in line. `bulk`: the desk's background
+ * work (back-fill, reconcile, ledger pages): it holds at most the bulk share of a window and waits behind every `now`,
+ * so buys and the merchant's own back end (same key, same budget) keep room.
+ */
+export type SlotKind = 'now' | 'bulk';
 
 /** What an answer's `X-RateLimit-Limit`, `-Remaining` and `-Reset` (here in ms) say about the server's window. */
 export interface ServerRateView {
@@ -40,6 +49,7 @@ export type BackoffReason = 'rate-limited' | 'maintenance';
 export type Admit = () => unknown;
 
 interface Waiter {
+  kind: SlotKind;
   resolve: (slot: RateSlot) => void;
   reject: (reason: unknown) => void;
   detach: () => void;
@@ -48,6 +58,7 @@ interface Waiter {
 
 interface PendingSlot {
   grantedAt: number;
+  bulk: boolean;
 }
 
 interface BucketState {
@@ -56,6 +67,8 @@ interface BucketState {
   readonly pending: Set<PendingSlot>;
   /** Answer times of settled requests, ascending. */
   readonly answered: number[];
+  /** The same for bulk requests alone (each is in `answered` too). */
+  readonly answeredBulk: number[];
   /** Requests the server counted that were not ours (another program with the same key), as of `foreignAt`. */
   foreign: number;
   foreignAt: number;
@@ -68,6 +81,7 @@ const BUCKETS: readonly RateBucket[] = ['catalog', 'default'];
 const DEFAULT_MARGIN_MS = 250;
 /** Longer than any request's time-out (15 s) plus reading its body. */
 const DEFAULT_UNSETTLED_AFTER_MS = 60_000;
+export const DEFAULT_BULK_SHARE = 0.5;
 
 const realTimers: LimiterTimers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
@@ -76,6 +90,11 @@ const realTimers: LimiterTimers = {
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+function validShare(share: number): number {
+  if (!(share > 0 && share <= 1)) throw new RangeError(`bulk share must be above 0 and at most 1, got ${share}`);
+  return share;
 }
 
 function insertSorted(list: number[], value: number): void {
@@ -89,8 +108,8 @@ function insertSorted(list: number[], value: number): void {
  * API. A slot is held from its grant until its answer, then for the window (plus a margin) from the answer:
  * the server counts a request when it arrives, which is never after its answer, however long the request
  * waited for a socket on the way. Each answer's `X-RateLimit-*` headers correct the count for requests we did
- * not send. `acquire` grants at once when a slot is free, else queues (FIFO) until one frees. A server 429/503
- * sets a backoff all acquires wait out.
+ * not send. `acquire` grants at once when a slot is free, else queues until one frees: `now` requests first, each
+ * kind first come, first served (see SlotKind). A server 429/503 sets a backoff all acquires wait out.
  */
 export class ClientRateLimiter {
   readonly #now: () => number;
@@ -99,6 +118,7 @@ export class ClientRateLimiter {
   readonly #holdMs: number;
   readonly #marginMs: number;
   readonly #unsettledAfterMs: number;
+  #bulkShare: number;
   readonly #buckets: Record<RateBucket, BucketState>;
   readonly #listeners = new Set<(status: RateLimitStatus) => void>();
   #backoffUntil = 0;
@@ -114,10 +134,12 @@ export class ClientRateLimiter {
     this.#marginMs = options.marginMs ?? DEFAULT_MARGIN_MS;
     this.#holdMs = (options.windowMs ?? RATE_LIMIT_WINDOW_MS) + this.#marginMs;
     this.#unsettledAfterMs = options.unsettledAfterMs ?? DEFAULT_UNSETTLED_AFTER_MS;
+    this.#bulkShare = validShare(options.bulkShare ?? DEFAULT_BULK_SHARE);
     const bucket = (limit: number): BucketState => ({
       limit,
       pending: new Set(),
       answered: [],
+      answeredBulk: [],
       foreign: 0,
       foreignAt: 0,
       holdUntil: 0,
@@ -136,9 +158,9 @@ export class ClientRateLimiter {
    * by then) is asked when a queued call's turn comes and by `review`: a refusal ends the wait with it, and the
    * slot goes to the next in line. A slot free at once is granted without asking: the caller has just decided.
    */
-  acquire(bucket: RateBucket, signal?: AbortSignal, admit?: Admit): Promise<RateSlot> {
+  acquire(bucket: RateBucket, signal?: AbortSignal, admit?: Admit, kind: SlotKind = 'now'): Promise<RateSlot> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const slot = this.tryAcquire(bucket);
+    const slot = this.tryAcquire(bucket, kind);
     if (slot) return Promise.resolve(slot);
     return new Promise<RateSlot>((resolve, reject) => {
       const queue = this.#buckets[bucket].waiters;
@@ -148,7 +170,13 @@ export class ClientRateLimiter {
         reject(abortReason(signal as AbortSignal));
         this.#schedule();
       };
-      const waiter: Waiter = { resolve, reject, detach: () => signal?.removeEventListener('abort', onAbort), admit };
+      const waiter: Waiter = {
+        kind,
+        resolve,
+        reject,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+        admit,
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
       queue.push(waiter);
       this.#schedule();
@@ -156,15 +184,23 @@ export class ClientRateLimiter {
   }
 
   /**
-   * Grants a slot now when one is free and nobody queues for it; null otherwise (nothing queued). Lets a
-   * call go out in the same task that asked for it: a buy's request is written before anything the
-   * caller's task does next (see MerchantApiClient#call).
+   * Grants a slot now when one is free and nobody it would overtake queues for it (a `now` request overtakes
+   * queued bulk ones); null otherwise (nothing queued). Lets a call go out in the same task that asked for it: a
+   * buy's request is written before anything the caller's task does next (see MerchantApiClient#call).
    */
-  tryAcquire(bucket: RateBucket): RateSlot | null {
+  tryAcquire(bucket: RateBucket, kind: SlotKind = 'now'): RateSlot | null {
     const now = this.#now();
     this.#expire(bucket, now);
-    if (this.#buckets[bucket].waiters.length > 0 || !this.#canGrant(bucket, now)) return null;
-    return this.#grant(bucket, now);
+    const queue = this.#buckets[bucket].waiters;
+    const ahead = kind === 'now' ? queue.some((waiter) => waiter.kind === 'now') : queue.length > 0;
+    if (ahead || !this.#canGrant(bucket, now, kind)) return null;
+    return this.#grant(bucket, now, kind);
+  }
+
+  /** Sets the share of each bucket bulk requests may hold (0 < share ≤ 1). */
+  setBulkShare(share: number): void {
+    this.#bulkShare = validShare(share);
+    this.#schedule();
   }
 
   /** Requests waiting for a slot of `bucket` (diagnostics, and a test's sign that a call is held here). */
@@ -240,14 +276,26 @@ export class ClientRateLimiter {
     return state.pending.size + state.answered.length + state.foreign;
   }
 
-  #canGrant(bucket: RateBucket, now: number): boolean {
+  #bulkCount(bucket: RateBucket): number {
     const state = this.#buckets[bucket];
-    return now >= this.#backoffUntil && now >= state.holdUntil && this.#count(bucket) < state.limit;
+    let pending = 0;
+    for (const slot of state.pending) if (slot.bulk) pending++;
+    return pending + state.answeredBulk.length;
   }
 
-  #grant(bucket: RateBucket, now: number): RateSlot {
+  #bulkLimit(bucket: RateBucket): number {
+    return Math.max(1, Math.floor(this.#buckets[bucket].limit * this.#bulkShare));
+  }
+
+  #canGrant(bucket: RateBucket, now: number, kind: SlotKind): boolean {
     const state = this.#buckets[bucket];
-    const pending: PendingSlot = { grantedAt: now };
+    if (now < this.#backoffUntil || now < state.holdUntil || this.#count(bucket) >= state.limit) return false;
+    return kind === 'now' || this.#bulkCount(bucket) < this.#bulkLimit(bucket);
+  }
+
+  #grant(bucket: RateBucket, now: number, kind: SlotKind): RateSlot {
+    const state = this.#buckets[bucket];
+    const pending: PendingSlot = { grantedAt: now, bulk: kind === 'bulk' };
     state.pending.add(pending);
     this.#emitSoon();
     if (this.#listeners.size > 0) this.#schedule();
@@ -257,6 +305,7 @@ export class ClientRateLimiter {
         const at = this.#now();
         if (server) this.#observe(bucket, server, pending.grantedAt, at);
         insertSorted(state.answered, at);
+        if (pending.bulk) insertSorted(state.answeredBulk, at);
         this.#emitSoon();
         this.#schedule();
       },
@@ -286,18 +335,30 @@ export class ClientRateLimiter {
       if (pending.grantedAt + this.#unsettledAfterMs > now) continue;
       state.pending.delete(pending);
       insertSorted(state.answered, pending.grantedAt + this.#unsettledAfterMs);
+      if (pending.bulk) insertSorted(state.answeredBulk, pending.grantedAt + this.#unsettledAfterMs);
     }
-    let expired = 0;
-    while (expired < state.answered.length && (state.answered[expired] as number) + this.#holdMs <= now) expired++;
-    if (expired > 0) {
-      state.answered.splice(0, expired);
-      changed = true;
-    }
+    if (this.#dropExpired(state.answered, now)) changed = true;
+    this.#dropExpired(state.answeredBulk, now);
     if (state.foreign > 0 && state.foreignAt + this.#holdMs <= now) {
       state.foreign = 0;
       changed = true;
     }
     if (changed) this.#emitSoon();
+  }
+
+  /** Drops the answer times that left the window; true when any did. */
+  #dropExpired(answered: number[], now: number): boolean {
+    let expired = 0;
+    while (expired < answered.length && (answered[expired] as number) + this.#holdMs <= now) expired++;
+    answered.splice(0, expired);
+    return expired > 0;
+  }
+
+  /** The waiter served next: the first `now` one, else the first bulk one; null when it cannot be granted yet. */
+  #next(bucket: RateBucket, now: number): Waiter | null {
+    const queue = this.#buckets[bucket].waiters;
+    const waiter = queue.find((candidate) => candidate.kind === 'now') ?? queue[0];
+    return waiter && this.#canGrant(bucket, now, waiter.kind) ? waiter : null;
   }
 
   #pump(): void {
@@ -309,26 +370,40 @@ export class ClientRateLimiter {
     for (const bucket of BUCKETS) {
       this.#expire(bucket, now);
       const queue = this.#buckets[bucket].waiters;
-      while (queue.length > 0 && this.#canGrant(bucket, now)) {
-        const waiter = queue.shift() as Waiter;
+      for (let waiter = this.#next(bucket, now); waiter; waiter = this.#next(bucket, now)) {
+        queue.splice(queue.indexOf(waiter), 1);
         waiter.detach();
         const refusal = waiter.admit?.() ?? null;
-        if (refusal === null) waiter.resolve(this.#grant(bucket, now));
+        if (refusal === null) waiter.resolve(this.#grant(bucket, now, waiter.kind));
         else waiter.reject(refusal);
       }
     }
   }
 
-  /** The next moment the count of a bucket drops; Infinity when only an answer can free a slot. */
-  #nextExpiry(bucket: RateBucket): number {
+  /**
+   * The next moment the count of a bucket (of its bulk slots alone, with `bulkOnly`) drops; Infinity when only an
+   * answer can free a slot.
+   */
+  #nextExpiry(bucket: RateBucket, bulkOnly = false): number {
     const state = this.#buckets[bucket];
     let at = Infinity;
-    const oldest = state.answered[0];
+    const oldest = bulkOnly ? state.answeredBulk[0] : state.answered[0];
     if (oldest !== undefined) at = oldest + this.#holdMs;
-    if (state.foreign > 0) at = Math.min(at, state.foreignAt + this.#holdMs);
+    if (state.foreign > 0 && !bulkOnly) at = Math.min(at, state.foreignAt + this.#holdMs);
     // A lost slot becomes an answered one then: wake to re-time it.
-    for (const pending of state.pending) at = Math.min(at, pending.grantedAt + this.#unsettledAfterMs);
+    for (const pending of state.pending) {
+      if (pending.bulk || !bulkOnly) at = Math.min(at, pending.grantedAt + this.#unsettledAfterMs);
+    }
     return at;
+  }
+
+  /** When the waiter served next could have its slot (backoffs aside). */
+  #slotFreeAt(bucket: RateBucket): number {
+    const state = this.#buckets[bucket];
+    const freeAt = this.#count(bucket) < state.limit ? 0 : this.#nextExpiry(bucket);
+    if (state.waiters.some((waiter) => waiter.kind === 'now')) return freeAt;
+    const bulkFreeAt = this.#bulkCount(bucket) < this.#bulkLimit(bucket) ? 0 : this.#nextExpiry(bucket, true);
+    return Math.max(freeAt, bulkFreeAt);
   }
 
   /** The next moment something changes that a waiter or a listener cares about; null when nothing will. */
@@ -339,8 +414,7 @@ export class ClientRateLimiter {
       const state = this.#buckets[bucket];
       const expiry = this.#nextExpiry(bucket);
       if (state.waiters.length > 0) {
-        const slotFreeAt = this.#count(bucket) < state.limit ? 0 : expiry;
-        wake = Math.min(wake, Math.max(slotFreeAt, this.#backoffUntil, state.holdUntil));
+        wake = Math.min(wake, Math.max(this.#slotFreeAt(bucket), this.#backoffUntil, state.holdUntil));
       }
       if (listening) wake = Math.min(wake, expiry);
     }

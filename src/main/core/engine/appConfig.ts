@@ -4,6 +4,11 @@ import { z } from 'zod';
 import { TRADE_STATUSES_ACCEPTED } from '../../../shared/api';
 import { MAX_FORWARD_URL_LENGTH } from '../../../shared/forwardUrl';
 import type { AppSettings } from '../../../shared/ipc';
+import {
+  BULK_SHARE_PERCENT_MAX,
+  BULK_SHARE_PERCENT_MIN,
+  DEFAULT_BULK_SHARE_PERCENT,
+} from '../../../shared/requestBudget';
 
 const accountSchema = z.object({
   baseUrl: z.string().min(1),
@@ -32,6 +37,12 @@ const settingsSchema = z.object({
     .default(['trade', 'alert', 'auto-buy']),
   // Checked when saved (settingsPatchSchema); read back by shape alone, so one list edited by hand loses no other setting.
   seedLists: z.array(z.object({ name: z.string(), seeds: z.string() })).default([]),
+  bulkSharePercent: z
+    .int()
+    .min(BULK_SHARE_PERCENT_MIN)
+    .max(BULK_SHARE_PERCENT_MAX)
+    .default(DEFAULT_BULK_SHARE_PERCENT)
+    .catch(DEFAULT_BULK_SHARE_PERCENT),
 });
 
 const configSchema = z.object({

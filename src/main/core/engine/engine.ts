@@ -12,6 +12,7 @@ import type {
   Page,
   SavedSearch,
 } from '../../../shared/ipc';
+import { DEFAULT_BULK_SHARE_PERCENT } from '../../../shared/requestBudget';
 import { keyStoreInfo } from '../../../shared/ipc/keyStore';
 import { notificationCategory } from '../../../shared/notifications';
 import { toUtcIso } from '../../../shared/time';
@@ -323,6 +324,9 @@ export class Engine implements EngineService {
       this.events.push({ settings: updated.settings });
       this.alerts.settingsChanged(); // stop-all, budget and floor hold the next match and the auto-buys waiting for a rate slot
       if (patch.forwardUrl !== undefined || patch.forwardCategories !== undefined) this.forwarder.settingsChanged();
+      if (patch.bulkSharePercent !== undefined) {
+        for (const limiter of this.limiters.values()) limiter.setBulkShare(patch.bulkSharePercent / 100);
+      }
       return updated.settings;
     },
     'account.test': async (input) => this.testConnection(await this.credentialsOf(input)),
@@ -393,7 +397,8 @@ export class Engine implements EngineService {
   limiterFor(merchantId: string): ClientRateLimiter {
     let limiter = this.limiters.get(merchantId);
     if (!limiter) {
-      limiter = new ClientRateLimiter();
+      const percent = this.config.get().settings.bulkSharePercent ?? DEFAULT_BULK_SHARE_PERCENT;
+      limiter = new ClientRateLimiter({ bulkShare: percent / 100 });
       this.limiters.set(merchantId, limiter);
     }
     return limiter;

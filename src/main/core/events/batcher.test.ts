@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Trade } from '../../../shared/api';
 import type { CatalogRow, EngineEventBatch, SavedSearch } from '../../../shared/ipc';
-import { EventBatcher } from './batcher';
+import { EventBatcher, MAX_TRADES_PER_BATCH } from './batcher';
 
 const row = (itemId: number, price: number): CatalogRow => ({
   itemId,
@@ -154,6 +154,20 @@ describe('EventBatcher', () => {
     expect(batches[0]?.notifications?.map((n) => n.id)).toEqual(['n1', 'n2']);
     batcher.flush();
     expect(batches).toHaveLength(1);
+  });
+
+  it('carries at most MAX_TRADES_PER_BATCH trades: past it, only that trades changed, until the next batch', () => {
+    const many = Array.from({ length: MAX_TRADES_PER_BATCH + 1 }, (_, i) => trade(`t${i}`, 'COMPLETED'));
+    batcher.push({ trades: many.slice(0, 150) });
+    batcher.push({ trades: many.slice(150) });
+    batcher.push({ trades: [trade('late', 'SENT')] });
+    batcher.flush();
+    expect(batches[0]?.trades).toBeUndefined();
+    expect(batches[0]?.tradesInvalidated).toBe(true);
+    batcher.push({ trades: [trade('next', 'SENT')] });
+    batcher.flush();
+    expect(batches[1]?.trades?.map((t) => t.tradeId)).toEqual(['next']);
+    expect(batches[1]?.tradesInvalidated).toBeUndefined();
   });
 
   it('keeps the latest news of each saved search: a save then a deletion is a deletion, two saves the second', () => {

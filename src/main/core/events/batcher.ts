@@ -6,6 +6,8 @@ export type EventPatch = Omit<EngineEventBatch, 'seq' | 'at'>;
 
 /** At most ~20 flushes a second. */
 export const DEFAULT_FLUSH_INTERVAL_MS = 50;
+/** A batch carries at most this many trades; past it, only that trades changed (a page re-queries what it shows). */
+export const MAX_TRADES_PER_BATCH = 200;
 
 /**
  * Coalesces engine events into batches (after Signal's batcher: the timer
@@ -22,6 +24,7 @@ export const DEFAULT_FLUSH_INTERVAL_MS = 50;
 export class EventBatcher {
   private pending: EventPatch | null = null;
   private trades = new Map<string, Trade>();
+  private tradesInvalidated = false;
   private upserted = new Map<number, CatalogRow>();
   private removed = new Set<number>();
   private prices = new Map<number, { itemId: number; price: number; previous: number | null }>();
@@ -46,7 +49,11 @@ export class EventBatcher {
 
   push(patch: EventPatch): void {
     const pending = (this.pending ??= {});
-    for (const trade of patch.trades ?? []) this.trades.set(trade.tradeId, trade);
+    if (!this.tradesInvalidated) for (const trade of patch.trades ?? []) this.trades.set(trade.tradeId, trade);
+    if (this.trades.size > MAX_TRADES_PER_BATCH) {
+      this.tradesInvalidated = true;
+      this.trades = new Map();
+    }
     for (const market of patch.markets ?? []) this.markets.set(`${market.name}\u0000${market.phase ?? ''}`, market);
     if (patch.items) {
       for (const row of patch.items.upserted) {
@@ -94,6 +101,7 @@ export class EventBatcher {
     this.lastFlushAt = this.now();
     const batch: EngineEventBatch = { ...this.pending, seq: ++this.seq, at: toUtcIso(this.lastFlushAt) };
     if (this.trades.size > 0) batch.trades = [...this.trades.values()];
+    if (this.tradesInvalidated) batch.tradesInvalidated = true;
     if (this.markets.size > 0) batch.markets = [...this.markets.values()];
     if (this.upserted.size > 0 || this.removed.size > 0 || this.prices.size > 0 || this.invalidated) {
       batch.items = {
@@ -110,6 +118,7 @@ export class EventBatcher {
     this.savedSearches = new Map();
     this.deletedSearches = new Set();
     this.trades = new Map();
+    this.tradesInvalidated = false;
     this.markets = new Map();
     this.upserted = new Map();
     this.removed = new Set();

@@ -3,6 +3,7 @@ import type { AwaySummary, Notification } from '../../../shared/ipc';
 import { formatSignedCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
 import type { LocalStore } from '../store';
+import { HISTORY_MARK_META } from '../store/schema';
 
 /** What the tracker hears from the account session (its hooks of the same names). */
 export interface AwayHooks {
@@ -43,9 +44,6 @@ const PHRASES: Record<TradeStatus, Phrase> = {
   CREATING: { verb: 'being created', voice: 'present' },
   PENDING: { verb: 'pending', voice: 'present' },
 };
-
-/** The history back-fill's high-water mark (session.ts): set once the cache holds the account's history. */
-const HISTORY_MARK_META = 'trades_history_mark';
 
 export class AwayTracker {
   private readonly trades = new Map<string, Trade>();

@@ -13,6 +13,8 @@ export const CACHE_ID_KEY = 'cache.id';
 /** Sets a key of `meta` (key, value: its JSON text). */
 export const SET_META_SQL =
   'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value';
+/** The trade history back-fill's high-water mark in `meta` (engine/session/tradePages.ts): the cache holds the history. */
+export const HISTORY_MARK_META = 'trades_history_mark';
 /** The catalog's keys in `meta`, dropped with the cache. */
 export const CATALOG_META = {
   /** The writer's transaction counter (`items.version` of what it wrote last), which readers follow. */

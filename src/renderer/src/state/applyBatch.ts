@@ -22,7 +22,9 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
   const catalog = applyCatalogBatch(state.catalog, batch, nowMs);
   if (catalog !== state.catalog) out.catalog = catalog;
 
-  const trades = applyTradesBatch(state.trades, batch.trades);
+  let trades = applyTradesBatch(state.trades, batch.trades);
+  // Too many changed to carry: what the list shows may be out of date.
+  if (batch.tradesInvalidated && !trades.stale) trades = { ...trades, stale: true };
   if (trades !== state.trades) out.trades = trades;
 
   if (batch.balance !== undefined || batch.ledgerChanged) {

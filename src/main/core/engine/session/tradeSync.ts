@@ -1,48 +1,52 @@
-import type { FeedFrame, Trade, TradeHistoryQuery } from '../../../../shared/api';
-import { HISTORY_MAX_LIMIT, isActiveStatus } from '../../../../shared/api';
+import type { FeedFrame, Trade, TradeHistoryQuery, TradeStatus } from '../../../../shared/api';
+import { isActiveStatus } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
+import { HISTORY_MARK_META } from '../../store/schema';
 import type { TradeSource } from '../../store/types';
-import { tradeNotifications } from '../notifications';
+import {
+  catchUpNotifications,
+  changedSince,
+  historyLoadedNotification,
+  RecipientLabels,
+  type TradeNews,
+  tradeNews,
+} from '../notifications';
 import { Throttler } from './async';
+import { backfillRange, pageTrades } from './tradePages';
 import type { SessionContext } from './sessionContext';
 
 type TradeUpdate = Omit<Extract<FeedFrame, { type: 'trade_updated' }>, 'type'>;
-
-/**
- * The history back-fill's high-water mark: the fixed `to` of the last complete run. Each run pages
- * `Trades/History?from=<mark − overlap>&to=<now>`, so trades made while the app was closed for longer than
- * the 14-day `isActive` window are still found. No mark (a new cache): the whole history.
- */
-export const HISTORY_MARK_META = 'trades_history_mark';
-/** Each run re-reads this much before the mark: trades stamped by a server clock a little behind ours. */
-const HISTORY_OVERLAP_MS = 10 * 60_000;
-/** Trades/History?webhookStatus=failed is asked at most this often (the user's filter for failed webhooks). */
+/** Trades/History?webhookStatus=failed (the user's filter for failed webhooks) is asked at most this often. */
 const WEBHOOK_FAILED_REFRESH_MS = 60_000;
 
 /**
- * The account's trades: feed updates, the reconcile of what can still change, the history back-fill and the
- * failed-webhook refresh. Every write goes through `upsertTrades` or the store's update rule, and is announced with
- * one notification per status a trade reaches for the first time.
+ * The account's trades: feed updates, the reconcile, the history back-fill and the failed-webhook refresh. Each
+ * status a trade reaches for the first time is told: a frame's at once, a catch-up's at its end (one summary past a
+ * handful); history never seen live (a new cache's, or from before the account was opened) is not told.
  */
 export class TradeSync {
   /** Trades the store holds as active (shown in the status bar). */
   activeTrades = 0;
-  /** Trade URL → the recipient's label, for trade notifications (which never show a trade URL). */
-  private recipientLabels: ReadonlyMap<string, string> = new Map();
+  private readonly recipientLabels: RecipientLabels;
   private readonly backfills = new Throttler();
   private readonly webhookRefreshes = new Throttler();
   private webhookFailedAt = Number.NEGATIVE_INFINITY;
+  /** The cache holds the account's history (a back-fill completed once); a new cache's first one sums it up. */
+  private historyLoaded = false;
 
   constructor(
     private readonly ctx: SessionContext,
     /** A trade changed on the server: the balance and ledger may have too. */
     private readonly walletTouched: () => void,
-  ) {}
+  ) {
+    this.recipientLabels = new RecipientLabels(ctx.store);
+  }
 
   /** What the cache holds, before anything goes over the network. */
   async load(): Promise<void> {
     this.activeTrades = (await this.ctx.store.activeTrades()).length;
-    await this.loadRecipientLabels();
+    this.historyLoaded = typeof (await this.ctx.store.getMeta(HISTORY_MARK_META)) === 'string';
+    await this.recipientLabels.refresh();
   }
 
   async onFrame(update: TradeUpdate): Promise<void> {
@@ -54,47 +58,40 @@ export class TradeSync {
     const newStatuses = result.newStatus ? [{ tradeId: result.trade.tradeId, status: result.newStatus }] : [];
     if (result.changed) {
       this.ctx.hooks.onTradesStored?.([result.trade], newStatuses);
-      this.announce([result.trade], newStatuses);
+      this.announce([result.trade], newStatuses, undefined);
     }
-    // A frame carries no timestamps: a status that sets completedAt, endProtection,
-    // cancelledAt or rollbackAt is worth the one request for the full record.
+    // A frame carries no timestamps: a final status is worth the one request for the full record.
     if (result.newStatus && !isActiveStatus(result.newStatus))
       await this.pageThrough({ tradeId: update.tradeId }, 'feed');
     this.walletTouched();
   }
 
-  async upsertTrades(trades: Trade[], source: TradeSource): Promise<void> {
+  /** Stores trades; their news goes to `news` when one catch-up collects it, else is told at once. */
+  async upsertTrades(trades: Trade[], source: TradeSource, news?: TradeNews[]): Promise<void> {
     if (trades.length === 0) return;
     const result = await this.ctx.store.upsertTrades(trades, source);
     this.ctx.hooks.onTradesStored?.(result.changed, result.newStatuses);
-    // Back-filled history from before the account was opened is old news: shown, not notified. A trade changed
-    // since then is news however it arrives (a back-fill can store it before the feed or a reconcile does).
-    let news = result.newStatuses;
-    if (source === 'backfill') {
-      const recent = new Set(
-        result.changed.filter((t) => Date.parse(t.updatedAt) >= this.ctx.openedAt).map((t) => t.tradeId),
-      );
-      news = news.filter((change) => recent.has(change.tradeId));
-    }
-    this.announce(result.changed, news);
+    // A catch-up's changes from before the account was opened are old news (the away summary counts them); a trade
+    // changed since then is news however it arrives (a back-fill can store it before the feed or a reconcile does).
+    const newStatuses = source === 'feed' ? result.newStatuses : changedSince(result, this.ctx.openedAt);
+    this.announce(result.changed, newStatuses, news);
   }
 
   /** Every trade created in the last 14 days, and the final state of each one that was active here and left it. */
   async reconcile(source: 'poll' | 'reconcile'): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
-    const active = await client.tradeHistory({ isActive: true }, { signal: this.ctx.signal });
-    await this.upsertTrades(active.trades, source);
-    const inWindow = new Set(active.trades.map((trade) => trade.tradeId));
-    for (const trade of await this.ctx.store.activeTrades()) {
-      if (!inWindow.has(trade.tradeId)) await this.pageThrough({ tradeId: trade.tradeId }, 'reconcile');
-    }
+    await this.catchingUp(async (news) => {
+      const active = await client.tradeHistory({ isActive: true }, { signal: this.ctx.signal, bulk: true });
+      await this.upsertTrades(active.trades, source, news);
+      const inWindow = new Set(active.trades.map((trade) => trade.tradeId));
+      for (const trade of await this.ctx.store.activeTrades()) {
+        if (!inWindow.has(trade.tradeId)) await this.pageThrough({ tradeId: trade.tradeId }, 'reconcile', news);
+      }
+    });
   }
 
-  /**
-   * Pages the history from the high-water mark to now (the whole history on a new cache): on start, after
-   * every feed (re)connect and by the recovery. Single flight.
-   */
+  /** Pages the history from the high-water mark (see backfillRange): on start, after each feed connect. Single flight. */
   backfill(): Promise<void> {
     if (!this.ctx.api) return Promise.resolve();
     return this.backfills.join(() => this.runBackfill());
@@ -113,8 +110,8 @@ export class TradeSync {
       this.webhookFailedAt = now;
     }
     return this.webhookRefreshes.join(() =>
-      this.pageThrough({ webhookStatus: 'failed' }, 'reconcile').catch((error: unknown) =>
-        this.ctx.report('failed webhooks', error),
+      this.catchingUp((news) => this.pageThrough({ webhookStatus: 'failed' }, 'reconcile', news)).catch(
+        (error: unknown) => this.ctx.report('failed webhooks', error),
       ),
     );
   }
@@ -122,20 +119,23 @@ export class TradeSync {
   private async runBackfill(): Promise<void> {
     const { store, progress, timers } = this.ctx;
     try {
-      const mark = await store.getMeta(HISTORY_MARK_META);
-      const markMs = typeof mark === 'string' ? Date.parse(mark) : Number.NaN;
-      // A fixed `to`: trades created while we page do not shift the pages; the next run starts from it.
-      const now = timers.clock.now();
-      const to = toUtcIso(now);
-      const from = Number.isNaN(markMs) ? null : toUtcIso(Math.min(markMs, now) - HISTORY_OVERLAP_MS);
-      await this.pageThrough({ ...(from ? { from } : {}), to }, 'backfill', (done, total, page) =>
-        progress.set('history-backfill', {
-          done,
-          total,
-          phase: total === null ? `page ${page}` : `page ${page} of ${total}`,
-        }),
+      const range = backfillRange(await store.getMeta(HISTORY_MARK_META), timers.clock.now());
+      progress.set('history-backfill', { done: 0, total: null, phase: 'page 1' });
+      await this.catchingUp((news) =>
+        this.pageThrough(range, 'backfill', news, (done, pages) =>
+          progress.set('history-backfill', {
+            done,
+            total: pages,
+            phase: `page ${Math.min(done + 1, pages)} of ${pages}`,
+          }),
+        ),
       );
-      await store.setMeta(HISTORY_MARK_META, to);
+      await store.setMeta(HISTORY_MARK_META, range.to);
+      if (!this.historyLoaded) {
+        this.historyLoaded = true;
+        const loaded = await historyLoadedNotification(store, this.ctx.openedAt, timers.clock.now());
+        if (loaded) this.ctx.events.push({ notifications: [loaded] });
+      }
     } catch (error) {
       this.ctx.report('history back-fill', error);
     } finally {
@@ -143,41 +143,49 @@ export class TradeSync {
     }
   }
 
-  /** Every page of a history query, each stored as it comes; `progress` hears pages done of the total, and the page under way. */
-  private async pageThrough(
-    query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
-    source: TradeSource,
-    progress?: (done: number, total: number | null, page: number) => void,
-  ): Promise<void> {
-    const client = this.ctx.api?.client;
-    if (!client) return;
-    let fetched = 0;
-    let pages: number | null = null;
-    for (let page = 1; ; page++) {
-      progress?.(page - 1, pages, page);
-      const answer = await client.tradeHistory(
-        { ...query, limit: HISTORY_MAX_LIMIT, page },
-        { signal: this.ctx.signal },
-      );
-      await this.upsertTrades(answer.trades, source);
-      fetched += answer.trades.length;
-      pages = Math.max(1, Math.ceil(answer.total / HISTORY_MAX_LIMIT));
-      progress?.(page, pages, page);
-      if (answer.trades.length === 0 || fetched >= answer.total) return;
+  /** One catch-up: the news it collects is told at its end, each notification for a handful, else one summary. */
+  private async catchingUp(work: (news: TradeNews[]) => Promise<void>): Promise<void> {
+    const news: TradeNews[] = [];
+    try {
+      await work(news);
+    } finally {
+      if (news.length > 0) {
+        this.ctx.events.push({ notifications: catchUpNotifications(news, toUtcIso(this.ctx.timers.clock.now())) });
+      }
     }
   }
 
-  /** Announces changed trades, once-per-status notifications and the active count. */
-  private announce(changed: Trade[], newStatuses: { tradeId: string; status: Trade['status'] }[]): void {
-    if (changed.length === 0) return;
-    const notifications = tradeNotifications(
-      changed,
-      newStatuses,
-      this.ctx.hooks.notifyStatuses(),
-      this.recipientLabels,
+  /** Every page of a history query, each stored as it comes; only a trade a frame named is awaited by anyone. */
+  private async pageThrough(
+    query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
+    source: TradeSource,
+    news?: TradeNews[],
+    progress?: (done: number, pages: number) => void,
+  ): Promise<void> {
+    const client = this.ctx.api?.client;
+    if (!client) return;
+    await pageTrades(
+      client,
+      query,
+      { signal: this.ctx.signal, bulk: source !== 'feed' },
+      async (trades, done, pages) => {
+        await this.upsertTrades(trades, source, news);
+        progress?.(done, pages);
+      },
     );
-    // Read again for the next announcement: a recipient renamed meanwhile shows under its new name.
-    void this.loadRecipientLabels();
+  }
+
+  /** Announces changed trades and the active count; their notifications go to `news` when a catch-up collects them. */
+  private announce(
+    changed: Trade[],
+    newStatuses: { tradeId: string; status: TradeStatus }[],
+    news: TradeNews[] | undefined,
+  ): void {
+    if (changed.length === 0) return;
+    const found = tradeNews(changed, newStatuses, this.ctx.hooks.notifyStatuses(), this.recipientLabels.current);
+    news?.push(...found);
+    const notifications = news ? [] : found.map((entry) => entry.notification);
+    void this.recipientLabels.refresh();
     this.ctx.events.push({ trades: changed, ...(notifications.length > 0 ? { notifications } : {}) });
     void this.ctx.store
       .activeTrades()
@@ -187,14 +195,5 @@ export class TradeSync {
       })
       // The store closes under a pending read when the session stops: not an unhandled rejection.
       .catch((error: unknown) => this.ctx.report('counting active trades', error));
-  }
-
-  private async loadRecipientLabels(): Promise<void> {
-    try {
-      const recipients = await this.ctx.store.listRecipients();
-      this.recipientLabels = new Map(recipients.map((recipient) => [recipient.tradeUrl, recipient.label]));
-    } catch {
-      // The store closed under the read (the session stopping): the labels held stay.
-    }
   }
 }

@@ -80,7 +80,7 @@ export class WalletSync {
       for (let page = 1; ; page++) {
         const answer = await api.client.balanceHistory(
           { limit: HISTORY_MAX_LIMIT, page, ...(since ? { from: since } : {}) },
-          { signal },
+          { signal, bulk: true },
         );
         inserted += (await store.insertLedger(answer.transactions)).inserted.length;
         if (answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) break;

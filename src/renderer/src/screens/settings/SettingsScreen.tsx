@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { loadRecipients } from '../../state/actions/settings';
+import { BudgetSection } from './BudgetSection';
 import { ConnectionSection } from './ConnectionSection';
 import { ForwardingSection } from './ForwardingSection';
 import { AppearanceSection, NotificationsSection } from './PreferencesSection';
@@ -21,6 +22,7 @@ export function SettingsScreen() {
       <div className="settings-body">
         <div className="settings-col">
           <ConnectionSection />
+          <BudgetSection />
           <RecipientsSection />
         </div>
         <div className="settings-col narrow">

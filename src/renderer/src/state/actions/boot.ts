@@ -125,10 +125,11 @@ function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState):
     const detailId = after.catalog.detail.id;
     if (detailId !== null && items.upserted.some((row) => row.itemId === detailId)) scheduleDetailReload();
   }
-  if (batch.trades && batch.trades.length > 0) {
+  if ((batch.trades && batch.trades.length > 0) || batch.tradesInvalidated) {
     const t = after.trades;
     if (after.ui.screen === 'trades' && t.stale && t.offset === 0) scheduleTradesReload();
-    if (t.detail.id && batch.trades.some((trade) => trade.tradeId === t.detail.id)) scheduleTradeDetailReload();
+    const detailChanged = batch.tradesInvalidated || batch.trades?.some((trade) => trade.tradeId === t.detail.id);
+    if (t.detail.id && detailChanged) scheduleTradeDetailReload();
   }
   if (batch.ledgerChanged && after.ui.screen === 'wallet') scheduleWalletReload();
   if (batch.firings?.some((f) => f.autoBuy !== null) && after.ui.screen === 'alerts') scheduleAlertsReload();
