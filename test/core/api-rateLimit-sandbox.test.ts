@@ -132,7 +132,7 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
     });
     const item = listed.body.items[0];
     if (!item) throw new Error(`no item listed: ${JSON.stringify(listed.body)}`);
-    const proxy = new FaultProxy(Number(new URL(sb.baseUrl).port));
+    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
     try {
       const client = new MerchantApiClient(

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { StoredNotification } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitFor } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { waitFor } from '../support/waitFor';
 import { adminApi, tradeUrlFor, type MerchantCredentials } from '../support/sandboxHttp';
 
 /**

@@ -8,7 +8,7 @@ import type { Sandbox, SandboxOptions } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, merchantApi } from '../support/sandboxHttp';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 const DAY_MS = 24 * 3600 * 1000;
 const opened: Sandbox[] = [];
@@ -250,12 +250,12 @@ describe('seeding a merchant history (POST /admin/merchants/:id/history)', () =>
       signal: stop.signal,
     }).catch((error: unknown) => error);
     // Some chunks are written; meanwhile the merchant's API is closed.
-    await until(() => footprint(sb, merchant.merchantId).trades >= 5000, 60_000);
+    await waitFor(() => footprint(sb, merchant.merchantId).trades >= 5000, 60_000);
     const meanwhile = await merchantApi(sb, merchant).get<{ error: string }>('/Wallet/GetBalance');
     expect(meanwhile.status).toBe(503);
     stop.abort();
     expect(await request).toBeInstanceOf(Error);
-    await until(() => !sb.core.seedingHistory.has(merchant.merchantId), 60_000);
+    await waitFor(() => !sb.core.seedingHistory.has(merchant.merchantId), 60_000);
     expect(footprint(sb, merchant.merchantId)).toEqual(before);
 
     const seeded = await admin.post<{ trades: number }>(`/admin/merchants/${merchant.merchantId}/history`, {
@@ -319,7 +319,7 @@ describe('a busy merchant at start (startSandbox busyMerchant, sandbox --busy)',
       stderr += chunk.toString();
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));
-    await until(() => /seeding history: 5000\/200000/.test(stderr), 60_000);
+    await waitFor(() => /seeding history: 5000\/200000/.test(stderr), 60_000);
     child.kill('SIGKILL');
     await exited;
 

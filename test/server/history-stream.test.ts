@@ -9,7 +9,7 @@ import { startSandbox } from '../../src/server/sandbox';
 import { insertHistoryRows } from '../support/historyRows';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, at, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
-import { until } from '../support/until';
+import { waitFor } from '../support/waitFor';
 
 const ACTIVE = '/Trades/History?isActive=true';
 
@@ -173,7 +173,7 @@ describe('sandbox REST: the isActive window streamed', () => {
       expect(noSnapshotOpen()).toBe(false);
       big.destroy();
       // ... until the client is gone and the sandbox stops reading, though the answer never finished.
-      await until(noSnapshotOpen, 10_000);
+      await waitFor(noSnapshotOpen, 10_000);
     }
 
     const balance = await merchantApi(sb, merchant).get('/Wallet/GetBalance');
