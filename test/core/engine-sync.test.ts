@@ -78,6 +78,54 @@ function seedTrades(s: Stack, items: Item[]): string[] {
   );
 }
 
+describe('the reconcile reads what can still change, never the 14-day window', () => {
+  it('finds a reversal and a trade finished while the feed was away from the active statuses and the reversals', async () => {
+    const s = await stack();
+    const admin = adminApi(s.sb);
+    const items = (
+      await admin.post<{ items: Item[] }>('/admin/items', {
+        items: Array.from({ length: 43 }, (_, i) => ({ itemId: 94_500_000 + i, price: 200 + i, steamId: null })),
+      })
+    ).body.items;
+    const ids = seedTrades(s, items);
+    for (const id of ids.slice(0, 40)) {
+      await admin.transition(id, { status: 'SENT' });
+      await admin.transition(id, { status: 'COMPLETED' });
+    }
+    const app = await s.launch();
+    await waitFor(async () => (await app.session().store.getMeta('trades_history_mark')) !== null, 20_000, 'mark');
+    await waitFor(() => app.session().activeTrades === 3, 10_000, 'three active');
+
+    // While the marketplace is under maintenance (no feed), one delivered trade is reversed and an active one ends.
+    await admin.post('/admin/maintenance', { on: true });
+    await app.session().feed.restart();
+    await waitFor(() => app.session().connection.state === 'maintenance', 10_000, 'maintenance');
+    const [reversed, finished] = [ids[0] ?? '', ids[40] ?? ''];
+    await admin.transition(reversed, { status: 'REVERSED' });
+    await admin.transition(finished, { status: 'SENT' });
+    await admin.transition(finished, { status: 'COMPLETED' });
+    await admin.post('/admin/maintenance', { on: false });
+    const from = s.proxy.requests.length;
+    await app.session().feed.restart(); // the feed is back: the maintenance back-off ends, and it reconciles
+    await app.session().reconcile('test');
+
+    expect((await app.call('trades.get', { tradeId: reversed }))?.trade.status).toBe('REVERSED');
+    expect((await app.call('trades.get', { tradeId: finished }))?.trade.status).toBe('COMPLETED');
+    expect(app.session().activeTrades).toBe(2);
+    const asked = s.proxy
+      .lines()
+      .slice(from)
+      .filter((line) => line.startsWith('GET /Trades/History?'));
+    expect(asked.some((line) => line.includes('status=REVERSED'))).toBe(true);
+    // The trades in flight by status (the finished one is read by id, unless the back-fill of the reconnect has it).
+    for (const status of ['PENDING', 'SENT', 'CREATING']) {
+      expect(asked.some((line) => line.includes(`status=${status}`))).toBe(true);
+    }
+    // Not once since the launch: the window holds every trade of 14 days, however many.
+    expect(s.proxy.lines().filter((line) => line.includes('isActive'))).toEqual([]);
+  });
+});
+
 describe('history back-fill', () => {
   it('pages the whole history on a new cache with progress events, then only from the high-water mark', async () => {
     const s = await stack(3000, 41);

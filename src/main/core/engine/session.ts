@@ -258,6 +258,7 @@ export class AccountSession {
     const generation = this.keeper.generation;
     try {
       await this.trades.reconcile(reason === 'polling' ? 'poll' : 'reconcile');
+      if (reason === 'polling') void this.trades.backfill(); // trades made and finished between two polls
       this.hooks.onReconciled?.();
       await this.wallet.refreshBalance();
       this.wallet.scheduleLedgerSync();

@@ -1,5 +1,5 @@
 import type { Trade, TradeHistoryQuery } from '../../../../shared/api';
-import { HISTORY_MAX_LIMIT } from '../../../../shared/api';
+import { ACTIVE_TRADE_STATUSES, HISTORY_MAX_LIMIT } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
 import type { MerchantApiClient } from '../../api';
 
@@ -34,4 +34,42 @@ export async function pageTrades(
     await onPage(answer.trades, page, Math.max(1, Math.ceil(answer.total / HISTORY_MAX_LIMIT)));
     if (answer.trades.length === 0 || fetched >= answer.total) return;
   }
+}
+
+/** The `isActive` window's length: reversals are looked for among trades created this recently. */
+const ACTIVE_WINDOW_MS = 14 * 24 * 3600_000;
+/** More trades than this left active here and named by no answer: one range read instead of a request each. */
+const LOOKUPS_MAX = 20;
+
+/**
+ * What can still change, without the whole 14-day window: every active trade (by status, paged), the window's
+ * reversals, then each trade held active here that none of those answers named (it finished: its final state),
+ * read by id, or as the range since the oldest of them when there are many. The bytes grow with the trades in
+ * flight and the reversals, not with the history.
+ */
+export async function reconcilePages(
+  client: MerchantApiClient,
+  signal: AbortSignal,
+  now: number,
+  heldActive: () => Promise<Trade[]>,
+  onPage: (trades: Trade[]) => Promise<void>,
+): Promise<void> {
+  const seen = new Set<string>();
+  const read = (query: Omit<TradeHistoryQuery, 'limit' | 'page'>) =>
+    pageTrades(client, query, { signal, bulk: true }, async (trades) => {
+      for (const trade of trades) seen.add(trade.tradeId);
+      await onPage(trades);
+    });
+  for (const status of ACTIVE_TRADE_STATUSES) await read({ status });
+  await read({ status: 'REVERSED', from: toUtcIso(now - ACTIVE_WINDOW_MS) });
+  const finished = (await heldActive()).filter((trade) => !seen.has(trade.tradeId));
+  if (finished.length > LOOKUPS_MAX) {
+    const from = finished.reduce(
+      (oldest, trade) => (trade.createdAt < oldest ? trade.createdAt : oldest),
+      toUtcIso(now),
+    );
+    await read({ from, to: toUtcIso(now) });
+    return;
+  }
+  for (const trade of finished) await read({ tradeId: trade.tradeId });
 }

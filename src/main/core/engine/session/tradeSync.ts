@@ -12,7 +12,7 @@ import {
   tradeNews,
 } from '../notifications';
 import { Throttler } from './async';
-import { backfillRange, pageTrades } from './tradePages';
+import { backfillRange, pageTrades, reconcilePages } from './tradePages';
 import type { SessionContext } from './sessionContext';
 
 type TradeUpdate = Omit<Extract<FeedFrame, { type: 'trade_updated' }>, 'type'>;
@@ -77,18 +77,15 @@ export class TradeSync {
     this.announce(result.changed, newStatuses, news);
   }
 
-  /** Every trade created in the last 14 days, and the final state of each one that was active here and left it. */
+  /** What can still change (see reconcilePages), never the whole 14-day window. */
   async reconcile(source: 'poll' | 'reconcile'): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
-    await this.catchingUp(async (news) => {
-      const active = await client.tradeHistory({ isActive: true }, { signal: this.ctx.signal, bulk: true });
-      await this.upsertTrades(active.trades, source, news);
-      const inWindow = new Set(active.trades.map((trade) => trade.tradeId));
-      for (const trade of await this.ctx.store.activeTrades()) {
-        if (!inWindow.has(trade.tradeId)) await this.pageThrough({ tradeId: trade.tradeId }, 'reconcile', news);
-      }
-    });
+    const { store, signal, timers } = this.ctx;
+    const held = () => store.activeTrades();
+    await this.catchingUp((news) =>
+      reconcilePages(client, signal, timers.clock.now(), held, (trades) => this.upsertTrades(trades, source, news)),
+    );
   }
 
   /** Pages the history from the high-water mark (see backfillRange): on start, after each feed connect. Single flight. */
