@@ -7,6 +7,7 @@
 import type { TradeStatus } from '../../src/shared/api';
 import type { Sandbox } from '../../src/server/sandbox';
 import { Trades, type TradeRow } from '../../src/server/domain/trades';
+import { INSERT_TRADE_ROW_SQL } from '../../src/server/seeding/historySeeder';
 
 const DAY_MS = 24 * 3600 * 1000;
 const PROTECTION_MS = 7 * DAY_MS;
@@ -36,15 +37,7 @@ export function insertHistoryRows(sb: Sandbox, merchantId: string, count: number
   const db = sb.core.db;
   const now = sb.core.clock.now();
   const span = days * DAY_MS - 60_000;
-  const insert = db.prepare(
-    `INSERT INTO trades (trade_id, merchant_id, external_id, status, price, item_id, asset_id, offer_id, trade_url,
-       partner, holder, market_hash_name, phase, float, webhook_status, fail_reason, error_code, trade_duration_seconds,
-       created_at, updated_at, sent_at, expires_at, completed_at, cancelled_at, end_protection, rollback_at, wire)
-     VALUES (@trade_id, @merchant_id, @external_id, @status, @price, @item_id, @asset_id, @offer_id, @trade_url,
-       @partner, @holder, @market_hash_name, @phase, @float, @webhook_status, @fail_reason, @error_code,
-       @trade_duration_seconds, @created_at, @updated_at, @sent_at, @expires_at, @completed_at, @cancelled_at,
-       @end_protection, @rollback_at, @wire)`,
-  );
+  const insert = db.prepare(INSERT_TRADE_ROW_SQL);
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const status = statusOf(i, count);

@@ -24,6 +24,15 @@ import type { Fate, Move } from './tradeFates';
 import { drawFate } from './tradeFates';
 import { Outages } from './outages';
 
+/** One trade row with every column, the wire JSON included (named parameters: the column names). */
+export const INSERT_TRADE_ROW_SQL = `INSERT INTO trades (trade_id, merchant_id, external_id, status, price, item_id, asset_id, offer_id, trade_url,
+           partner, holder, market_hash_name, phase, float, webhook_status, fail_reason, error_code, trade_duration_seconds,
+           created_at, updated_at, sent_at, expires_at, completed_at, cancelled_at, end_protection, rollback_at, wire)
+         VALUES (@trade_id, @merchant_id, @external_id, @status, @price, @item_id, @asset_id, @offer_id, @trade_url,
+           @partner, @holder, @market_hash_name, @phase, @float, @webhook_status, @fail_reason, @error_code,
+           @trade_duration_seconds, @created_at, @updated_at, @sent_at, @expires_at, @completed_at, @cancelled_at,
+           @end_protection, @rollback_at, @wire)`;
+
 export interface SeedProgress {
   written: number;
   total: number;
@@ -168,15 +177,7 @@ export class HistorySeeder {
     };
     const db = core.db;
     this.statements = {
-      trade: db.prepare(
-        `INSERT INTO trades (trade_id, merchant_id, external_id, status, price, item_id, asset_id, offer_id, trade_url,
-           partner, holder, market_hash_name, phase, float, webhook_status, fail_reason, error_code, trade_duration_seconds,
-           created_at, updated_at, sent_at, expires_at, completed_at, cancelled_at, end_protection, rollback_at, wire)
-         VALUES (@trade_id, @merchant_id, @external_id, @status, @price, @item_id, @asset_id, @offer_id, @trade_url,
-           @partner, @holder, @market_hash_name, @phase, @float, @webhook_status, @fail_reason, @error_code,
-           @trade_duration_seconds, @created_at, @updated_at, @sent_at, @expires_at, @completed_at, @cancelled_at,
-           @end_protection, @rollback_at, @wire)`,
-      ),
+      trade: db.prepare(INSERT_TRADE_ROW_SQL),
       ledger: db.prepare(
         `INSERT INTO ledger (merchant_id, type, amount, balance_before, balance_after, trade_id, note, created_at, market_hash_name, phase)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
