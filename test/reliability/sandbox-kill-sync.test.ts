@@ -198,7 +198,9 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
     const server = (await merchantApi(sandbox, merchant).get<CatalogEnvelope>('/Items/GetAllItemsOnSale')).body;
     expect(server.items).toHaveLength(ITEMS + ADDED);
     expect(server.lastUpdate).toBe(rebuilt);
-    await app.call('catalog.refresh');
+    // A refresh asked while the app is still offline is refused with the reason: ask once it is live again.
+    await waitFor(() => app.session().connection.state === 'connected', 60_000, 'live again');
+    expect(await app.call('catalog.refresh')).toMatchObject({ started: true });
     await waitFor(
       async () => (await app.engine.snapshot()).catalog.lastUpdate === server.lastUpdate,
       90_000,
