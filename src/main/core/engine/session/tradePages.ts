@@ -1,5 +1,5 @@
 import type { Trade, TradeHistoryQuery } from '../../../../shared/api';
-import { ACTIVE_TRADE_STATUSES, HISTORY_MAX_LIMIT } from '../../../../shared/api';
+import { ACTIVE_TRADE_STATUSES, ACTIVE_TRADES_WINDOW_MS, HISTORY_MAX_LIMIT } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
 import type { MerchantApiClient } from '../../api';
 
@@ -36,8 +36,6 @@ export async function pageTrades(
   }
 }
 
-/** The `isActive` window's length: reversals are looked for among trades created this recently. */
-const ACTIVE_WINDOW_MS = 14 * 24 * 3600_000;
 /** More trades than this left active here and named by no answer: one range read instead of a request each. */
 const LOOKUPS_MAX = 20;
 
@@ -61,7 +59,7 @@ export async function reconcilePages(
       await onPage(trades);
     });
   for (const status of ACTIVE_TRADE_STATUSES) await read({ status });
-  await read({ status: 'REVERSED', from: toUtcIso(now - ACTIVE_WINDOW_MS) });
+  await read({ status: 'REVERSED', from: toUtcIso(now - ACTIVE_TRADES_WINDOW_MS) });
   const finished = (await heldActive()).filter((trade) => !seen.has(trade.tradeId));
   if (finished.length > LOOKUPS_MAX) {
     const from = finished.reduce(

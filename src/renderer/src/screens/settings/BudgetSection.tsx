@@ -3,6 +3,7 @@ import {
   BULK_SHARE_PERCENT_MIN,
   DEFAULT_BULK_SHARE_PERCENT,
 } from '../../../../shared/requestBudget';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../../../shared/api/limits';
 import { Field } from '../../components/Field';
 import { updateSettings } from '../../state/actions/settings';
 import { useStore } from '../../state/store';
@@ -22,7 +23,8 @@ export function BudgetSection() {
         Request budget
       </h2>
       <p className="muted small">
-        The API allows 300 requests a minute per merchant, shared by this desk and your own back end.
+        The API allows {DEFAULT_RATE_LIMIT_PER_MINUTE} requests a minute per merchant, shared by this desk and your own
+        back end.
       </p>
       <Field
         label="Background work may use"
@@ -37,7 +39,7 @@ export function BudgetSection() {
         >
           {CHOICES.map((choice) => (
             <option key={choice} value={choice}>
-              {choice} % ({Math.floor((300 * choice) / 100)} a minute)
+              {choice} % ({Math.floor((DEFAULT_RATE_LIMIT_PER_MINUTE * choice) / 100)} a minute)
             </option>
           ))}
         </select>
