@@ -26,7 +26,8 @@ export function shortestRunwayMs(runway: Pick<BalanceRunway, 'lastHour' | 'lastD
 export function runwaySentence(runway: BalanceRunway): string {
   const { lastHour, lastDay } = runway;
   if (runway.available <= 0) return `Nothing left to buy with: ${formatCents(runway.available)} available`;
-  if (lastHour.runwayMs === null && lastDay.runwayMs === null) return 'No recent spending: nothing bought in the last day';
+  if (lastHour.runwayMs === null && lastDay.runwayMs === null)
+    return 'No recent spending: nothing bought in the last day';
   if (lastHour.runwayMs === null)
     return `About ${formatRunway(lastDay.runwayMs as number)} of buying left at the last day's rate (nothing bought in the last hour)`;
   const day = lastDay.runwayMs === null ? '' : ` (${formatRunway(lastDay.runwayMs)} at the last day's)`;

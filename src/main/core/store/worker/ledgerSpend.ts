@@ -12,8 +12,15 @@ export interface SpendTotals {
  * refunds that give them back (`BUY CANCELLED`, `TRADE ROLLBACK`), created at or after each start. Top-ups,
  * deposits and deductions are not buying. One range over `ledger_created` from the earlier start.
  */
-export function ledgerSpend(prepare: Prepare, hourFrom: string, dayFrom: string): Record<'lastHour' | 'lastDay', SpendTotals> {
-  const row = prepare<[string, string, string], Record<'hourBought' | 'hourRefunded' | 'dayBought' | 'dayRefunded', number>>(
+export function ledgerSpend(
+  prepare: Prepare,
+  hourFrom: string,
+  dayFrom: string,
+): Record<'lastHour' | 'lastDay', SpendTotals> {
+  const row = prepare<
+    [string, string, string],
+    Record<'hourBought' | 'hourRefunded' | 'dayBought' | 'dayRefunded', number>
+  >(
     `SELECT
        coalesce(sum(CASE WHEN bought AND createdAt >= ? THEN -amount END), 0) AS hourBought,
        coalesce(sum(CASE WHEN refunded AND createdAt >= ? THEN amount END), 0) AS hourRefunded,
