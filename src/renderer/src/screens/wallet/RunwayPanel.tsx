@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import type { BalanceRunway } from '../../../../shared/ipc/models';
 import { formatThresholdHours, RUNWAY_ALERT_MAX_HOURS, runwaySentence } from '../../../../shared/runway';
-import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
 import { formatCents, formatDateTime } from '../../lib/format';
 import { updateSettings } from '../../state/actions/settings';
@@ -17,16 +16,32 @@ function thresholdOf(text: string): { hours: number } | { problem: string } {
   return { hours };
 }
 
-/** "Warn me under N hours": off by default; saved through settings (checked again in main). Remounted when it changes. */
-function RunwayThreshold({ saved }: { saved: number | null }) {
+/**
+ * "Notify when under N hours": off by default; saved through settings (checked again in main). One line, so the
+ * ledger keeps its room. Remounted when the saved value changes.
+ */
+function RunwayThreshold({ saved, below }: { saved: number | null; below: boolean }) {
   const id = useId();
   const [text, setText] = useState(saved === null ? '' : String(saved));
   const [tried, setTried] = useState(false);
   const parsed = thresholdOf(text);
   const problem = tried && 'problem' in parsed ? parsed.problem : null;
+  let message = <span className="muted">{saved === null ? 'Off' : `On: under ${formatThresholdHours(saved)}`}</span>;
+  if (problem !== null)
+    message = (
+      <span className="field-error" role="alert">
+        {problem}
+      </span>
+    );
+  else if (below && saved !== null)
+    message = (
+      <span className="runway-below" role="status">
+        <strong>Under your {formatThresholdHours(saved)} threshold:</strong> top up to keep buying.
+      </span>
+    );
   return (
     <form
-      className="form-row runway-threshold"
+      className="runway-threshold small"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -34,22 +49,17 @@ function RunwayThreshold({ saved }: { saved: number | null }) {
         if ('hours' in parsed) void updateSettings({ runwayAlertHours: parsed.hours });
       }}
     >
-      <Field
-        label="Notify when under (hours)"
-        htmlFor={`${id}-hours`}
-        error={problem}
-        hint={saved === null ? 'Off' : `On: under ${formatThresholdHours(saved)}`}
-      >
-        <input
-          id={`${id}-hours`}
-          inputMode="decimal"
-          aria-describedby={`${id}-hours-msg`}
-          aria-invalid={problem !== null}
-          placeholder="e.g. 6"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-      </Field>
+      <label htmlFor={`${id}-hours`}>Notify when under</label>
+      <input
+        id={`${id}-hours`}
+        inputMode="decimal"
+        aria-describedby={`${id}-unit ${id}-msg`}
+        aria-invalid={problem !== null}
+        placeholder="hours"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
+      <span id={`${id}-unit`}>hours</span>
       <button type="submit" className="btn sm">
         Save
       </button>
@@ -61,6 +71,9 @@ function RunwayThreshold({ saved }: { saved: number | null }) {
       >
         Turn off
       </button>
+      <span id={`${id}-msg`} className="runway-message">
+        {message}
+      </span>
     </form>
   );
 }
@@ -82,11 +95,6 @@ function RunwayFigures({ runway }: { runway: BalanceRunway }) {
         ) · spent <span className="num">{formatCents(runway.lastHour.spent)}</span> in the last hour,{' '}
         <span className="num">{formatCents(runway.lastDay.spent)}</span> in the last day, net of refunds
       </p>
-      {runway.below && runway.thresholdHours !== null ? (
-        <p className="runway-below small" role="status">
-          <strong>Under your {formatThresholdHours(runway.thresholdHours)} threshold.</strong> Top up to keep buying.
-        </p>
-      ) : null}
     </>
   );
 }
@@ -99,7 +107,12 @@ function RecentTopUps() {
       {rows.length === 0 ? (
         <p className="muted small">None in the last {TOP_UP_DAYS} days.</p>
       ) : (
-        <table className="data-table compact" aria-labelledby="recent-topups">
+        <table className="data-table" aria-labelledby="recent-topups">
+          <colgroup>
+            <col />
+            <col style={{ width: 124 }} />
+            <col style={{ width: 104 }} />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">Time</th>
@@ -139,7 +152,7 @@ export function RunwayPanel() {
         ) : (
           <p className="muted">The runway follows once a balance is known.</p>
         )}
-        <RunwayThreshold key={String(saved)} saved={saved} />
+        <RunwayThreshold key={String(saved)} saved={saved} below={runway?.below === true} />
       </div>
       <RecentTopUps />
     </section>

@@ -43,7 +43,7 @@ export interface WalletSlice {
 export const TOP_UP_TYPES = ['ADMIN TOP UP', 'CRYPTO DEPOSIT'] as const satisfies readonly TransactionType[];
 /** How far back "recent" top-ups go, and how many are shown. */
 export const TOP_UP_DAYS = 7;
-export const TOP_UP_ROWS = 5;
+export const TOP_UP_ROWS = 3;
 
 export const initialWallet: WalletSlice = {
   balance: null,
