@@ -80,6 +80,8 @@ describe('balance runway, engine against the real sandbox', () => {
       });
       if (!outcome.ok) throw new Error(`buy refused: ${outcome.failure.message}`);
       tradeIds.push(outcome.trade.tradeId);
+      // Answered, and no balance read issued since: in flight until one is.
+      expect(app.session().inFlight).toBeGreaterThanOrEqual(item.price);
     }
     return tradeIds;
   }
