@@ -201,6 +201,7 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'wallet.ledger': ledgerQuery,
     'wallet.balanceSeries': ledgerQuery,
     'wallet.exportCsv': ledgerQuery,
+    'operations.runway': none,
     'buy.check': buyById,
     'buy.byId': buyById,
     'buy.byName': buyByName,
@@ -233,6 +234,7 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       autoBuyStopped: opt(fc.boolean()),
       autoBuyDailyBudget: opt(fc.option(cents)),
       autoBuyBalanceFloor: opt(cents),
+      runwayAlertHours: opt(fc.option(fc.double({ min: 0.01, max: 720, noNaN: true }))),
       soundCategories: opt(
         fc.uniqueArray(fc.constantFrom('trade', 'alert', 'auto-buy', 'connection'), { maxLength: 4 }),
       ),

@@ -19,6 +19,7 @@ import {
 } from '../filters';
 import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
 import { BULK_SHARE_PERCENT_MAX, BULK_SHARE_PERCENT_MIN } from '../requestBudget';
+import { RUNWAY_ALERT_MAX_HOURS } from '../runway';
 import { SEED_LIST_NAME_MAX, SEED_LISTS_MAX } from '../seedLists';
 import { utcTimestampSchema } from '../time';
 import type {
@@ -29,6 +30,7 @@ import type {
   AutoBuyPreview,
   AutoBuySkipLine,
   BalancePoint,
+  BalanceRunway,
   BuyOutcome,
   BuyWarning,
   CatalogRow,
@@ -333,6 +335,12 @@ const forwardUrlSchema = z
     return z.NEVER;
   });
 
+/** The balance runway's alert threshold: hours, more than 0, at most RUNWAY_ALERT_MAX_HOURS. */
+const runwayHoursSchema = z
+  .number({ error: 'the runway threshold must be a number of hours' })
+  .positive({ error: 'the runway threshold must be more than 0 hours' })
+  .max(RUNWAY_ALERT_MAX_HOURS, { error: `the runway threshold must be at most ${RUNWAY_ALERT_MAX_HOURS} hours` });
+
 export const settingsPatchSchema = z.strictObject({
   theme: z.enum(['dark', 'light']).optional(),
   notifyStatuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).optional(),
@@ -356,6 +364,7 @@ export const settingsPatchSchema = z.strictObject({
   /** Every named seed list (a change sends the whole set). */
   seedLists: seedListsSchema.optional(),
   bulkSharePercent: z.int().min(BULK_SHARE_PERCENT_MIN).max(BULK_SHARE_PERCENT_MAX).optional(),
+  runwayAlertHours: runwayHoursSchema.nullable().optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
@@ -414,6 +423,8 @@ export const IPC_METHODS = {
   'wallet.ledger': method<typeof ledgerQuerySchema, Page<LedgerRow>>(ledgerQuerySchema),
   'wallet.balanceSeries': method<typeof ledgerQuerySchema, BalancePoint[]>(ledgerQuerySchema),
   'wallet.exportCsv': method<typeof ledgerQuerySchema, { filename: string; csv: string }>(ledgerQuerySchema),
+  /** The balance runway now; null while no balance is known. */
+  'operations.runway': method<typeof none, BalanceRunway | null>(none),
   'buy.check': method<typeof buyByIdInputSchema, BuyWarning[]>(buyByIdInputSchema),
   'buy.byId': method<typeof buyByIdInputSchema, BuyOutcome>(buyByIdInputSchema),
   'buy.byName': method<typeof buyByNameInputSchema, BuyOutcome>(buyByNameInputSchema),

@@ -15,6 +15,7 @@ export const IPC_METHOD_NAMES = [
   'wallet.ledger',
   'wallet.balanceSeries',
   'wallet.exportCsv',
+  'operations.runway',
   'buy.check',
   'buy.byId',
   'buy.byName',

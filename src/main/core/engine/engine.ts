@@ -23,6 +23,7 @@ import { EventBatcher } from '../events/batcher';
 import { AwayTracker, awaySummaryNotification } from '../notify/awaySummary';
 import { NotificationForwarder } from '../notify/forwarder';
 import { NotificationCentre } from '../notify/notificationCentre';
+import { RunwayService } from '../operations/runwayService';
 import { exportLedger, exportTrades } from '../export/exports';
 import type { EngineService } from '../ipc/engineService';
 import { EngineError } from '../ipc/engineService';
@@ -79,6 +80,8 @@ export class Engine implements EngineService {
   private readonly alerts: AlertService;
   /** Chosen notifications to the merchant's chat webhook (settings.forwardUrl). */
   private readonly forwarder: NotificationForwarder;
+  /** The balance runway and its alert (settings.runwayAlertHours). */
+  private readonly runway: RunwayService;
   /** "While you were away" of the first live account opened since launch; null until its first sync is done. */
   private awaySummary: AwaySummary | null = null;
   private awayTracked = false;
@@ -125,6 +128,12 @@ export class Engine implements EngineService {
     this.events.subscribe((batch) => {
       if (batch.notifications) this.forwarder.offer(batch.notifications);
     });
+    this.runway = new RunwayService(
+      this.events,
+      () => this.session,
+      () => this.config.get().settings.runwayAlertHours ?? null,
+      this.log,
+    );
     this.buying = new BuyService(() => this.requireLiveSession());
     this.alerts = new AlertService(
       () => this.session,
@@ -199,6 +208,7 @@ export class Engine implements EngineService {
     await this.switching.catch(() => {});
     await this.closeSession();
     await this.forwarder.stop();
+    this.runway.close();
     await this.demo?.close();
     this.demo = null;
     this.events.close();
@@ -264,6 +274,7 @@ export class Engine implements EngineService {
     'wallet.ledger': async (query) => (this.session ? this.session.store.queryLedger(query) : emptyPage(query)),
     'wallet.balanceSeries': async (query) => (this.session ? this.session.store.balanceSeries(query) : []),
     'wallet.exportCsv': (query) => exportLedger(this.requireSession().store, query),
+    'operations.runway': () => this.runway.current(),
     'buy.check': (input) => this.buying.check(input),
     'buy.byId': (input) => this.buying.buyById(input),
     'buy.byName': (input) => this.buying.buyByName(input),
@@ -324,6 +335,7 @@ export class Engine implements EngineService {
       this.events.push({ settings: updated.settings });
       this.alerts.settingsChanged(); // stop-all, budget and floor hold the next match and the auto-buys waiting for a rate slot
       if (patch.forwardUrl !== undefined || patch.forwardCategories !== undefined) this.forwarder.settingsChanged();
+      if (patch.runwayAlertHours !== undefined) this.runway.settingsChanged();
       if (patch.bulkSharePercent !== undefined) {
         for (const limiter of this.limiters.values()) limiter.setBulkShare(patch.bulkSharePercent / 100);
       }

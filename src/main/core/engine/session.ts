@@ -191,8 +191,14 @@ export class AccountSession {
     return this.trades.refreshWebhookFailed();
   }
 
-  walletChanged(): void {
-    this.wallet.changed();
+  /** Money moved; `spent`: the price of a buy just answered (in flight until the balance shows it). */
+  walletChanged(spent?: number): void {
+    this.wallet.changed(spent);
+  }
+
+  /** Cents of buys the balance held does not reflect yet. */
+  get inFlight(): number {
+    return this.wallet.inFlight;
   }
 
   refreshBalance(): Promise<Balance | null> {

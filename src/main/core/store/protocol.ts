@@ -24,6 +24,7 @@ export const STORE_METHODS = {
     'queryLedger',
     'balanceSeries',
     'latestLedgerCreatedAt',
+    'ledgerSpend',
     'listRecipients',
     'getRecipient',
     'listAlertRules',

@@ -13,6 +13,7 @@ import { CatalogQuery } from './catalogQuery';
 import { catalogRowOf, itemOf } from './itemRows';
 import { openConnection } from './open';
 import { RecordsReader } from './recordsReader';
+import { ledgerSpend, type SpendTotals } from './ledgerSpend';
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
 
@@ -66,6 +67,11 @@ export class ReaderService extends RecordsReader {
       // Best effort: the next start reads every row instead.
     }
     this.db.close();
+  }
+
+  /** Cents bought and refunded since each start (the balance runway's spend rate); `dayFrom` ≤ `hourFrom`. */
+  ledgerSpend(hourFrom: string, dayFrom: string): Record<'lastHour' | 'lastDay', SpendTotals> {
+    return ledgerSpend(this.prepare, hourFrom, dayFrom);
   }
 
   /** A page of the catalog; the snapshot and the rows read in one read transaction (one committed state). */
