@@ -6,21 +6,21 @@ import type { MerchantApiClient } from '../../api';
 /**
  * Every page of a Trades/History query, largest pages, in order: `onPage` hears each page's trades (and may store
  * them before the next is asked), with the pages done, their total as this answer counts it, and whether it is the
- * last; it returns false to stop before the next.
+ * last.
  */
 export async function pageTrades(
   client: MerchantApiClient,
   query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
   options: { signal: AbortSignal; bulk: boolean },
-  onPage: (trades: Trade[], done: number, pages: number, last: boolean) => Promise<boolean | void>,
+  onPage: (trades: Trade[], done: number, pages: number, last: boolean) => Promise<void>,
 ): Promise<void> {
   let fetched = 0;
   for (let page = 1; ; page++) {
     const answer = await client.tradeHistory({ ...query, limit: HISTORY_MAX_LIMIT, page }, options);
     fetched += answer.trades.length;
     const last = answer.trades.length === 0 || fetched >= answer.total;
-    const pages = Math.max(page, Math.ceil(answer.total / HISTORY_MAX_LIMIT));
-    if ((await onPage(answer.trades, page, pages, last)) === false || last) return;
+    await onPage(answer.trades, page, Math.max(page, Math.ceil(answer.total / HISTORY_MAX_LIMIT)), last);
+    if (last) return;
   }
 }
 

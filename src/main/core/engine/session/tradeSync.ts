@@ -134,17 +134,16 @@ export class TradeSync {
   private async runBackfill(): Promise<void> {
     const { store, progress, timers } = this.ctx;
     try {
+      this.gapWanted = false;
       let fill = parseFill(await store.getMeta(HISTORY_FILL_META));
-      // A fill left by a stopped run: the newest first, so the gap since it began before going on with it.
-      this.gapWanted = fill !== null;
+      // A fill a stopped run left: the newest first, so the gap since it began, then the rest of it.
+      if (fill) fill = await this.closeGap(fill);
       for (;;) {
-        if (this.gapWanted) {
-          this.gapWanted = false;
-          if (fill) fill = await this.closeGap(fill);
-        }
-        fill ??= openFill(await store.getMeta(HISTORY_MARK_META), timers.clock.now());
-        fill = await this.pageFill(fill);
-        if (fill === null && !this.gapWanted) break;
+        await this.pageFill(fill ?? openFill(await store.getMeta(HISTORY_MARK_META), timers.clock.now()));
+        if (!this.gapWanted) break;
+        // Asked again during its last page: the range since its top, from the mark it just moved.
+        this.gapWanted = false;
+        fill = null;
       }
       if (!this.historyLoaded) {
         this.historyLoaded = true;
@@ -160,50 +159,44 @@ export class TradeSync {
 
   /**
    * Pages what is left of a fill, newest first, each page stored with the fill's new position in one transaction;
-   * the last one moves the mark to the fill's top and ends it. Returns the fill when it stopped early (a gap to
-   * close), null when done.
+   * the last one moves the mark to the fill's top and ends it. Asked again meanwhile (a poll, a reconnect), it
+   * closes the gap since it began between two pages.
    */
-  private async pageFill(start: HistoryFill): Promise<HistoryFill | null> {
+  private async pageFill(start: HistoryFill): Promise<void> {
     const { progress, timers } = this.ctx;
     const query = { ...(start.from !== null ? { from: start.from } : {}), to: start.to };
     const startedAt = timers.clock.now();
     const doneAt: number[] = [];
-    let fill: HistoryFill | null = start;
+    let fill = start;
     let ordered = true;
-    const show = (f: HistoryFill) => {
-      const total = f.done + (f.left ?? 0);
+    const show = () => {
+      const total = fill.done + (fill.left ?? 0);
       progress.set('history-backfill', {
-        done: f.done,
-        total: f.left === null ? null : total,
-        phase: f.left === null ? `page ${f.done + 1}` : `page ${Math.min(f.done + 1, total)} of ${total}`,
-        etaSeconds: f.left === null ? null : secondsLeft(doneAt, f.left, startedAt, timers.clock.now()),
+        done: fill.done,
+        total: fill.left === null ? null : total,
+        phase: fill.left === null ? `page ${fill.done + 1}` : `page ${Math.min(fill.done + 1, total)} of ${total}`,
+        etaSeconds: fill.left === null ? null : secondsLeft(doneAt, fill.left, startedAt, timers.clock.now()),
       });
     };
-    show(start);
+    show();
     await this.catchingUp((news) =>
       this.pageThrough(query, 'backfill', news, async (trades, page, pages, last) => {
-        const current = fill as HistoryFill;
-        const oldest = ordered ? oldestReached(current.to, trades) : null;
+        const oldest = ordered ? oldestReached(fill.to, trades) : null;
         // Pages in another order than newest first: only where this query began is a safe place to go on from.
         if (oldest === null) ordered = false;
-        const next: HistoryFill = {
-          ...current,
-          to: oldest ?? query.to,
-          done: start.done + page,
-          left: pages - page,
-        };
+        fill = { ...fill, to: oldest ?? query.to, done: start.done + page, left: pages - page };
         const meta = last
-          ? { [HISTORY_FILL_META]: null, [HISTORY_MARK_META]: current.top }
-          : { [HISTORY_FILL_META]: next };
+          ? { [HISTORY_FILL_META]: null, [HISTORY_MARK_META]: fill.top }
+          : { [HISTORY_FILL_META]: fill };
         await this.upsertTrades(trades, 'backfill', news, meta);
-        fill = last ? null : next;
         doneAt.push(timers.clock.now());
-        show(next);
-        // A gap to close first (a poll, a reconnect): stop here once this query moved its position.
-        return !(this.gapWanted && next.to !== query.to);
+        show();
+        if (!last && this.gapWanted) {
+          this.gapWanted = false;
+          fill = await this.closeGap(fill);
+        }
       }),
     );
-    return fill;
   }
 
   /** Pages what was created since the fill began (less the overlap), then moves its top: the newest first. */
@@ -233,7 +226,7 @@ export class TradeSync {
     query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
     source: TradeSource,
     news?: TradeNews[],
-    store?: (trades: Trade[], done: number, pages: number, last: boolean) => Promise<boolean>,
+    store?: (trades: Trade[], done: number, pages: number, last: boolean) => Promise<void>,
   ): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
