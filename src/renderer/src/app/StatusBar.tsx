@@ -87,7 +87,8 @@ function RateLimits({ rl, maintenance }: { rl: RateLimitStatus | null; maintenan
   );
 }
 
-function Progress({ p }: { p: ProgressStatus }) {
+/** One piece of background work: its bar, and what it is at ("page 12 of 280 · about 3 min left"). */
+export function Progress({ p }: { p: ProgressStatus }) {
   const pct = p.total ? Math.min(100, Math.round((p.done / p.total) * 100)) : null;
   const left = timeLeftText(p.etaSeconds);
   const phase = left ? `${p.phase} · ${left}` : p.phase;

@@ -1,7 +1,7 @@
 import type { FeedFrame, Trade, TradeHistoryQuery, TradeStatus } from '../../../../shared/api';
 import { isActiveStatus } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
-import { secondsLeft } from '../../../../shared/timeLeft';
+import { PACE_WINDOW_MS, secondsLeft } from '../../../../shared/timeLeft';
 import { HISTORY_FILL_META, HISTORY_MARK_META } from '../../store/schema';
 import type { TradeSource } from '../../store/types';
 import {
@@ -189,7 +189,9 @@ export class TradeSync {
           ? { [HISTORY_FILL_META]: null, [HISTORY_MARK_META]: fill.top }
           : { [HISTORY_FILL_META]: fill };
         await this.upsertTrades(trades, 'backfill', news, meta);
-        doneAt.push(timers.clock.now());
+        const now = timers.clock.now();
+        doneAt.push(now);
+        while ((doneAt[0] ?? now) <= now - PACE_WINDOW_MS) doneAt.shift(); // only the last minute makes the pace
         show();
         if (!last && this.gapWanted) {
           this.gapWanted = false;
