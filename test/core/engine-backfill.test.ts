@@ -29,7 +29,8 @@ interface Stack {
   proxy: FaultProxy;
   merchant: MerchantCredentials;
   dataDir: string;
-  launch(): Promise<EngineHarness>;
+  /** An engine on the data folder, started with these settings. */
+  launch(settings?: Record<string, unknown>): Promise<EngineHarness>;
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -55,9 +56,15 @@ async function stack(days: number, perDay: number, items = 40): Promise<Stack> {
     proxy,
     merchant,
     dataDir,
-    async launch() {
-      const app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
+    async launch(settings = {}) {
+      const app = await startEngine(
+        dataDir,
+        { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant },
+        { start: false },
+      );
       cleanups.push(() => app.close());
+      await app.call('settings.update', settings);
+      await app.engine.start();
       return app;
     },
   };
@@ -252,8 +259,7 @@ describe('the history back-fill: resumed, never in the way', () => {
     const s = await stack(3, 3_500, 100); // 10,500 trades: 21 pages, and the ledger's as many
     const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 250 }] })).body
       .items as [Item];
-    const app = await s.launch();
-    await app.call('settings.update', { bulkSharePercent: 10 }); // 30 of the 300 a minute
+    const app = await s.launch({ bulkSharePercent: 10 }); // 30 of the 300 a minute
     const limiter = app.session().limiter;
     await waitFor(
       () =>
