@@ -39,6 +39,8 @@ export interface ProgressStatus {
   total: number | null;
   phase: string;
   startedAt: string;
+  /** Seconds left at the measured pace of the work so far (a back-fill's pages); null while unknown. */
+  etaSeconds: number | null;
 }
 
 export interface AccountSummary {

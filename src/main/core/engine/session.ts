@@ -205,12 +205,14 @@ export class AccountSession {
     return this.wallet.refreshBalance();
   }
 
-  /** The start-up's catch-up settled: the history back-fill under way finished, the ledger synced, a due catalog sync ended. */
+  /**
+   * The start-up's catch-up settled: the history back-fill under way finished (what was created since the mark: the
+   * away summary counts it), the ledger synced, a due catalog sync ended. The ledger and the catalog never wait for
+   * the back-fill: each goes at once, at its own pace.
+   */
   async startupSettled(): Promise<void> {
-    await this.trades.backfillSettled();
-    if (!this.api || this.stopped) return;
-    await this.wallet.syncLedger();
-    await this.catalogs.settled();
+    if (!this.api || this.stopped) return this.trades.backfillSettled();
+    await Promise.all([this.trades.backfillSettled(), this.wallet.syncLedger(), this.catalogs.settled()]);
   }
 
   /**

@@ -1,7 +1,8 @@
 import type { FeedFrame, Trade, TradeHistoryQuery, TradeStatus } from '../../../../shared/api';
 import { isActiveStatus } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
-import { HISTORY_MARK_META } from '../../store/schema';
+import { PACE_WINDOW_MS, secondsLeft } from '../../../../shared/timeLeft';
+import { HISTORY_FILL_META, HISTORY_MARK_META } from '../../store/schema';
 import type { TradeSource } from '../../store/types';
 import {
   catchUpNotifications,
@@ -12,7 +13,8 @@ import {
   tradeNews,
 } from '../notifications';
 import { Throttler } from './async';
-import { backfillRange, pageTrades, reconcilePages } from './tradePages';
+import { type HistoryFill, HISTORY_OVERLAP_MS, oldestReached, openFill, parseFill } from './historyFill';
+import { pageTrades, reconcilePages } from './tradePages';
 import type { SessionContext } from './sessionContext';
 
 type TradeUpdate = Omit<Extract<FeedFrame, { type: 'trade_updated' }>, 'type'>;
@@ -33,6 +35,8 @@ export class TradeSync {
   private webhookFailedAt = Number.NEGATIVE_INFINITY;
   /** The cache holds the account's history (a back-fill completed once); a new cache's first one sums it up. */
   private historyLoaded = false;
+  /** A back-fill was asked for while one runs: it closes the gap since it began, between two of its pages. */
+  private gapWanted = false;
 
   constructor(
     private readonly ctx: SessionContext,
@@ -66,10 +70,18 @@ export class TradeSync {
     this.walletTouched();
   }
 
-  /** Stores trades; their news goes to `news` when one catch-up collects it, else is told at once. */
-  async upsertTrades(trades: Trade[], source: TradeSource, news?: TradeNews[]): Promise<void> {
-    if (trades.length === 0) return;
-    const result = await this.ctx.store.upsertTrades(trades, source);
+  /**
+   * Stores trades (and `meta` in the same transaction); their news goes to `news` when one catch-up collects it,
+   * else is told at once.
+   */
+  async upsertTrades(
+    trades: Trade[],
+    source: TradeSource,
+    news?: TradeNews[],
+    meta?: Record<string, unknown>,
+  ): Promise<void> {
+    if (trades.length === 0 && !meta) return;
+    const result = await this.ctx.store.upsertTrades(trades, source, meta);
     this.ctx.hooks.onTradesStored?.(result.changed, result.newStatuses);
     // A catch-up's changes from before the account was opened are old news (the away summary counts them); a trade
     // changed since then is news however it arrives (a back-fill can store it before the feed or a reconcile does).
@@ -88,9 +100,15 @@ export class TradeSync {
     );
   }
 
-  /** Pages the history from the high-water mark (see backfillRange): on start, after each feed connect. Single flight. */
+  /**
+   * Pages the history (see historyFill.ts): on start, after each feed connect, with each poll. A fill a stopped run
+   * left goes on from where it was, after the gap since it began; else a new one pages from the high-water mark (the
+   * whole history on a new cache). Single flight: asked while it runs, it closes the gap since it began between two
+   * pages, so a fill of hours never holds back the trades made meanwhile.
+   */
   backfill(): Promise<void> {
     if (!this.ctx.api) return Promise.resolve();
+    if (this.backfills.busy) this.gapWanted = true;
     return this.backfills.join(() => this.runBackfill());
   }
 
@@ -116,18 +134,17 @@ export class TradeSync {
   private async runBackfill(): Promise<void> {
     const { store, progress, timers } = this.ctx;
     try {
-      const range = backfillRange(await store.getMeta(HISTORY_MARK_META), timers.clock.now());
-      progress.set('history-backfill', { done: 0, total: null, phase: 'page 1' });
-      await this.catchingUp((news) =>
-        this.pageThrough(range, 'backfill', news, (done, pages) =>
-          progress.set('history-backfill', {
-            done,
-            total: pages,
-            phase: `page ${Math.min(done + 1, pages)} of ${pages}`,
-          }),
-        ),
-      );
-      await store.setMeta(HISTORY_MARK_META, range.to);
+      this.gapWanted = false;
+      let fill = parseFill(await store.getMeta(HISTORY_FILL_META));
+      // A fill a stopped run left: the newest first, so the gap since it began, then the rest of it.
+      if (fill) fill = await this.closeGap(fill);
+      for (;;) {
+        await this.pageFill(fill ?? openFill(await store.getMeta(HISTORY_MARK_META), timers.clock.now()));
+        if (!this.gapWanted) break;
+        // Asked again during its last page: the range since its top, from the mark it just moved.
+        this.gapWanted = false;
+        fill = null;
+      }
       if (!this.historyLoaded) {
         this.historyLoaded = true;
         const loaded = await historyLoadedNotification(store, this.ctx.openedAt, timers.clock.now());
@@ -138,6 +155,60 @@ export class TradeSync {
     } finally {
       progress.clear('history-backfill');
     }
+  }
+
+  /**
+   * Pages what is left of a fill, newest first, each page stored with the fill's new position in one transaction;
+   * the last one moves the mark to the fill's top and ends it. Asked again meanwhile (a poll, a reconnect), it
+   * closes the gap since it began between two pages.
+   */
+  private async pageFill(start: HistoryFill): Promise<void> {
+    const { progress, timers } = this.ctx;
+    const query = { ...(start.from !== null ? { from: start.from } : {}), to: start.to };
+    const startedAt = timers.clock.now();
+    const doneAt: number[] = [];
+    let fill = start;
+    let ordered = true;
+    const show = () => {
+      const total = fill.done + (fill.left ?? 0);
+      progress.set('history-backfill', {
+        done: fill.done,
+        total: fill.left === null ? null : total,
+        phase: fill.left === null ? `page ${fill.done + 1}` : `page ${Math.min(fill.done + 1, total)} of ${total}`,
+        etaSeconds: fill.left === null ? null : secondsLeft(doneAt, fill.left, startedAt, timers.clock.now()),
+      });
+    };
+    show();
+    await this.catchingUp((news) =>
+      this.pageThrough(query, 'backfill', news, async (trades, page, pages, last) => {
+        const oldest = ordered ? oldestReached(fill.to, trades) : null;
+        // Pages in another order than newest first: only where this query began is a safe place to go on from.
+        if (oldest === null) ordered = false;
+        fill = { ...fill, to: oldest ?? query.to, done: start.done + page, left: pages - page };
+        const meta = last
+          ? { [HISTORY_FILL_META]: null, [HISTORY_MARK_META]: fill.top }
+          : { [HISTORY_FILL_META]: fill };
+        await this.upsertTrades(trades, 'backfill', news, meta);
+        const now = timers.clock.now();
+        doneAt.push(now);
+        while ((doneAt[0] ?? now) <= now - PACE_WINDOW_MS) doneAt.shift(); // only the last minute makes the pace
+        show();
+        if (!last && this.gapWanted) {
+          this.gapWanted = false;
+          fill = await this.closeGap(fill);
+        }
+      }),
+    );
+  }
+
+  /** Pages what was created since the fill began (less the overlap), then moves its top: the newest first. */
+  private async closeGap(fill: HistoryFill): Promise<HistoryFill> {
+    const to = toUtcIso(this.ctx.timers.clock.now());
+    const from = toUtcIso(Date.parse(fill.top) - HISTORY_OVERLAP_MS);
+    await this.catchingUp((news) => this.pageThrough({ from, to }, 'backfill', news));
+    const next = { ...fill, top: to };
+    await this.ctx.store.setMeta(HISTORY_FILL_META, next);
+    return next;
   }
 
   /** One catch-up: the news it collects is told at its end, each notification for a handful, else one summary. */
@@ -157,7 +228,7 @@ export class TradeSync {
     query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
     source: TradeSource,
     news?: TradeNews[],
-    progress?: (done: number, pages: number) => void,
+    store?: (trades: Trade[], done: number, pages: number, last: boolean) => Promise<void>,
   ): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
@@ -165,10 +236,7 @@ export class TradeSync {
       client,
       query,
       { signal: this.ctx.signal, bulk: source !== 'feed' },
-      async (trades, done, pages) => {
-        await this.upsertTrades(trades, source, news);
-        progress?.(done, pages);
-      },
+      store ?? ((trades) => this.upsertTrades(trades, source, news)),
     );
   }
 
