@@ -256,7 +256,7 @@ describe('the history back-fill: resumed, never in the way', () => {
   }, 120_000);
 
   it('a buy is answered while the fill waits at its share of the budget; the start-up goes Live meanwhile', async () => {
-    const s = await stack(3, 3_500, 100); // 10,500 trades: 21 pages, and the ledger's as many
+    const s = await stack(6, 3_500, 100); // 21,000 trades: 42 pages, and the ledger's as many: minutes at 30 a minute
     const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 250 }] })).body
       .items as [Item];
     const app = await s.launch({ bulkSharePercent: 10 }); // 30 of the 300 a minute

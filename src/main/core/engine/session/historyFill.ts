@@ -1,5 +1,7 @@
 import type { Trade } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
+import type { TradeSource } from '../../store/types';
+import type { TradeNews } from '../notifications';
 
 /** Each back-fill re-reads this much before the mark: trades stamped by a server clock a little behind ours. */
 export const HISTORY_OVERLAP_MS = 10 * 60_000;
@@ -53,4 +55,10 @@ export function oldestReached(to: string, trades: readonly Trade[]): string | nu
     previous = at;
   }
   return toUtcIso(previous);
+}
+
+/** What the back-fill needs of the trade sync (the composer hands it over): storing pages and summing up catch-ups. */
+export interface TradeWriter {
+  upsertTrades(trades: Trade[], source: TradeSource, news?: TradeNews[], meta?: Record<string, unknown>): Promise<void>;
+  catchingUp(work: (news: TradeNews[]) => Promise<void>): Promise<void>;
 }
