@@ -318,6 +318,9 @@ export interface AppSettings {
    * use; the rest stays for buys and the merchant's own back end on the same key. Absent: 50.
    */
   bulkSharePercent?: number;
+  /** Webhook replay (Operations → Webhook health): off unless switched on, and the merchant's own webhook URL. */
+  webhookReplayEnabled?: boolean;
+  webhookReplayUrl?: string | null;
 }
 
 export interface Notification {

@@ -43,6 +43,8 @@ const settingsSchema = z.object({
     .max(BULK_SHARE_PERCENT_MAX)
     .default(DEFAULT_BULK_SHARE_PERCENT)
     .catch(DEFAULT_BULK_SHARE_PERCENT),
+  webhookReplayEnabled: z.boolean().default(false),
+  webhookReplayUrl: z.string().max(4096).nullable().default(null),
 });
 
 const configSchema = z.object({

@@ -38,6 +38,8 @@ export const STORE_METHODS = {
     'listNotifications',
     'unreadNotificationCount',
     'listSearches',
+    'webhookHealthRows',
+    'webhookReplayCandidates',
   ],
   catalog: ['applyItemChanges'],
   records: [
