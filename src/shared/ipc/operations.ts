@@ -55,7 +55,7 @@ export interface WebhookHealth {
   paused: WebhookPauseGuess | null;
   /** The failed trades, newest status first (at most FAILED_LIST_LIMIT). */
   failed: Trade[];
-  /** The cached history's first and last trade (createdAt): a replay range lies within. */
+  /** The cached history, from its first trade's creation to its last change: a replay range lies within. */
   history: { from: string | null; to: string | null };
   replay: { enabled: boolean; url: string | null; log: WebhookReplayRecord[] };
   computedAt: string;

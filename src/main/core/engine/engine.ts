@@ -365,7 +365,14 @@ export class Engine implements EngineService {
       };
       if (!session) {
         const none = { failed: [], byStatus: [], byHour: [], byDay: [], history: { from: null, to: null } };
-        return { ...none, failedTotal: 0, lastDeliveredCreatedAt: null, paused: null, replay, computedAt: toUtcIso(Date.now()) };
+        return {
+          ...none,
+          failedTotal: 0,
+          lastDeliveredCreatedAt: null,
+          paused: null,
+          replay,
+          computedAt: toUtcIso(Date.now()),
+        };
       }
       return readWebhookHealth(session.store, Date.now(), replay);
     },

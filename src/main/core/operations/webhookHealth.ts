@@ -42,11 +42,7 @@ export function healthWindow(now: number): { hoursFrom: string; daysFrom: string
   };
 }
 
-export function webhookHealthOf(
-  rows: WebhookHealthRows,
-  now: number,
-  replay: WebhookHealth['replay'],
-): WebhookHealth {
+export function webhookHealthOf(rows: WebhookHealthRows, now: number, replay: WebhookHealth['replay']): WebhookHealth {
   const { since, count } = rows.unanswered;
   return {
     failedTotal: rows.byStatus.reduce((sum, row) => sum + row.count, 0),

@@ -21,7 +21,8 @@ export const REPLAYED_META = 'operations.webhookReplayed';
 const LOG_KEPT = 100;
 const TIMEOUT_MS = 10_000;
 
-export type ReplayChoice = Extract<WebhookReplayInput, { from: string }> | Extract<WebhookReplayInput, { tradeIds: string[] }>;
+export type ReplayChoice =
+  Extract<WebhookReplayInput, { from: string }> | Extract<WebhookReplayInput, { tradeIds: string[] }>;
 
 export interface ReplayContext {
   store: LocalStore;
@@ -113,15 +114,16 @@ export class WebhookReplayer {
       return trades;
     }
     const { from, to } = input;
-    if (from > to) throw new EngineError('invalid_input', `The range is reversed: its start ${from} is after its end ${to}`);
+    if (from > to)
+      throw new EngineError('invalid_input', `The range is reversed: its start ${from} is after its end ${to}`);
     if (from === to) throw new EngineError('invalid_input', 'The range is empty: its start and end are the same time');
     const { trades, history } = await ctx.store.webhookReplayCandidates({ from, to, limit: MAX_REPLAY_TRADES + 1 });
-    if (history.from === null) throw new EngineError('invalid_input', 'The local cache holds no trades yet');
-    const now = toUtcIso(ctx.now());
-    if (from < history.from || to > now)
+    if (history.from === null || history.to === null)
+      throw new EngineError('invalid_input', 'The local cache holds no trades yet');
+    if (from < history.from || to > history.to)
       throw new EngineError(
         'invalid_input',
-        `The range reaches beyond the cached history (${history.from} to now): choose times within it`,
+        `The range reaches beyond the cached history (${history.from} to ${history.to}): choose times within it`,
       );
     if (trades.length === 0)
       throw new EngineError('invalid_input', `No failed deliveries between ${from} and ${to}: nothing to replay`);
@@ -152,9 +154,19 @@ export class WebhookReplayer {
           allowPrivateAddresses: ctx.allowPrivateAddresses,
         });
         const ok = answer.status >= 200 && answer.status < 300;
-        results.push({ tradeId: trade.tradeId, status: trade.status, httpStatus: answer.status, error: ok ? null : `HTTP ${answer.status}` });
+        results.push({
+          tradeId: trade.tradeId,
+          status: trade.status,
+          httpStatus: answer.status,
+          error: ok ? null : `HTTP ${answer.status}`,
+        });
       } catch (error) {
-        results.push({ tradeId: trade.tradeId, status: trade.status, httpStatus: null, error: failureText(error, host) });
+        results.push({
+          tradeId: trade.tradeId,
+          status: trade.status,
+          httpStatus: null,
+          error: failureText(error, host),
+        });
       }
       if (ctx.signal.aborted) break;
     }

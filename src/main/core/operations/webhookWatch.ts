@@ -54,7 +54,9 @@ export class WebhookWatch {
     }
     const newsFrom = toUtcIso(this.now() - NEWS_WINDOW_MS);
     const failing = changed
-      .filter((t) => t.webhookStatus === 'failed' && t.updatedAt > this.lastDeliveredCreatedAt && t.updatedAt >= newsFrom)
+      .filter(
+        (t) => t.webhookStatus === 'failed' && t.updatedAt > this.lastDeliveredCreatedAt && t.updatedAt >= newsFrom,
+      )
       .sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
     const first = failing[0];
     if (!first) return;

@@ -50,11 +50,11 @@ export function webhookHealthRows(
   };
 }
 
-/** The cached history's first and last trade, by createdAt (an index). */
+/** What the cache holds: from its first trade's creation to its last change (the status times a range picks from). */
 function historyBounds(prepare: Prepare): { from: string | null; to: string | null } {
   return (
     prepare<[], { from: string | null; to: string | null }>(
-      'SELECT min(createdAt) AS "from", max(createdAt) AS "to" FROM trades',
+      'SELECT min(createdAt) AS "from", max(updatedAt) AS "to" FROM trades',
     ).get() ?? { from: null, to: null }
   );
 }
