@@ -175,7 +175,7 @@ function FailedTrades({ health }: { health: WebhookHealth }) {
                 type="button"
                 className="link-btn num"
                 onClick={() => open(trade.tradeId)}
-                aria-label={`Open trade ${trade.tradeId}`}
+                aria-label={`${shortId(trade.tradeId)}: open trade ${trade.tradeId}`}
               >
                 {shortId(trade.tradeId)}
               </button>
