@@ -46,6 +46,15 @@ test('webhook health: empty, then a failed delivery with the pause guess and the
     externalId: 'OPS-WEBHOOK-1',
   });
   expect(bought.status).toBe(200);
+  // The clock moves on once the trade's first delivery was tried (the breaker counts attempts).
+  await expect
+    .poll(async () => {
+      const log = await stack().admin.get<{ deliveries: { tradeId: string | null; attempts: number }[] }>(
+        `/admin/webhooks?merchantId=${stack().merchant.merchantId}&limit=1000`,
+      );
+      return log.body.deliveries.some((d) => d.tradeId === bought.body.tradeId && d.attempts > 0);
+    })
+    .toBe(true);
   await stack().admin.advance(12 * 3600);
 
   // The view reads again every 30 s and the engine asks the server for failed deliveries at most once a minute.
@@ -69,4 +78,17 @@ test('webhook health: empty, then a failed delivery with the pause guess and the
   await goToOperations(page);
   await expect(section.getByText(/Deliveries look paused since/)).toBeVisible({ timeout: 30_000 });
   await expectAxeClean(page, 'light: Operations, a failed delivery');
+
+  // Offline: the marketplace goes away; the section still shows what the cache holds.
+  await stack().stopSandbox();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /cached data/ })
+      .first(),
+  ).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await expect(section.getByText(/Deliveries look paused since/)).toBeVisible();
+  await expect(section.getByRole('table', { name: /Failed deliveries/ }).locator('tbody tr')).toHaveCount(1);
+  await expectAxeClean(page, 'light: Operations, offline');
 });

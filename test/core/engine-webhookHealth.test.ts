@@ -235,6 +235,60 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     expect(logged).not.toContain(API_KEY);
     expect(logged).not.toContain('SECRET-PATH');
   }, 120_000);
+  it('a trade created later with a delivered update ends the run: the next failure is told again', async () => {
+    const history = async (query: string) =>
+      (await merchantApi(sb, merchant).get<TradeHistoryPage>(`/Trades/History?${query}&limit=500`)).body.trades;
+    const store = async (trades: Trade[], tradeId: string, webhookStatus: Trade['webhookStatus']) => {
+      const before = app.batches.length;
+      await app.session().upsertTrades(trades, 'reconcile');
+      await waitFor(
+        () =>
+          app.batches
+            .slice(before)
+            .some((b) => b.trades?.some((t) => t.tradeId === tradeId && t.webhookStatus === webhookStatus)),
+        10_000,
+        `trade ${tradeId} stored as ${webhookStatus}`,
+      );
+    };
+
+    // The clock moves on once the trade's first delivery was tried (and failed), as the breaker test waits for it.
+    const firstAttempt = (tradeId: string) =>
+      waitFor(
+        () => failing.hits.some((hit) => hit.type === 'trade_updated' && hit.raw.includes(tradeId)),
+        10_000,
+        `the first delivery of ${tradeId}`,
+      );
+    const a = buy(sb, merchant, await newItem(sb, 97_100_001), 51_001);
+    await firstAttempt(a);
+    await adminApi(sb).advance(12 * 3600);
+    await store(await history('webhookStatus=failed'), a, 'failed');
+    expect(webhookNotices(app).map((n) => n.target)).toEqual([{ type: 'trade', tradeId: a }]);
+
+    // The endpoint works again (a new URL closes the breaker): a trade bought now is delivered.
+    await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: backEnd.url });
+    const b = buy(sb, merchant, await newItem(sb, 97_100_002), 51_002);
+    await waitFor(async () => (await serverTrade(sb, merchant, b)).webhookStatus === 'sent', 10_000, 'b delivered');
+    await store([await serverTrade(sb, merchant, b)], b, 'sent');
+    expect(webhookNotices(app)).toHaveLength(1);
+
+    // It fails again: a new run, told once more.
+    await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: failing.url });
+    const c = buy(sb, merchant, await newItem(sb, 97_100_003), 51_003);
+    await firstAttempt(c);
+    await adminApi(sb).advance(12 * 3600);
+    await store(await history('webhookStatus=failed'), c, 'failed');
+    expect(webhookNotices(app).map((n) => n.target)).toEqual([
+      { type: 'trade', tradeId: a },
+      { type: 'trade', tradeId: c },
+    ]);
+    const health = await readWebhookHealth(app.session().store, sb.core.clock.now(), {
+      enabled: false,
+      url: null,
+      log: [],
+    });
+    expect(health.paused).toMatchObject({ failed: 1 });
+    expect(health.paused?.since).toBe((await serverTrade(sb, merchant, c)).updatedAt);
+  }, 120_000);
 });
 
 describe('webhook replay refuses bad input and changes nothing', () => {

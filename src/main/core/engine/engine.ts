@@ -354,9 +354,9 @@ export class Engine implements EngineService {
     'connection.retryNow': async () =>
       this.session && !this.keyWaitOf(this.session) ? this.session.retryNow() : { started: false },
     'operations.webhookHealth': async () => {
-      // No frame tells of a failed delivery: the view also asks the server (throttled, in the background).
-      void this.session?.refreshWebhookFailed();
       const session = this.session;
+      // No frame tells of a failed delivery: the view also asks the server (throttled, in the background, when live).
+      if (session?.connection.state === 'connected') void session.refreshWebhookFailed();
       const { webhookReplayEnabled, webhookReplayUrl } = this.config.get().settings;
       const replay = {
         enabled: webhookReplayEnabled === true,
@@ -583,7 +583,11 @@ export class Engine implements EngineService {
         this.alerts.accountChanged();
         await this.alerts.reload();
         await session.start();
-        if (session.live) watch.start(() => session.refreshWebhookFailed());
+        // Only while connected: an ask that fails offline would count as a failure of the connection's recovery.
+        if (session.live)
+          watch.start(async () =>
+            session.connection.state === 'connected' ? session.refreshWebhookFailed() : undefined,
+          );
         this.events.push({
           connection: this.keyWaitOf(session) ?? session.connection,
           items: { upserted: [], removed: [], prices: [], invalidated: true },
