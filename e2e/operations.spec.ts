@@ -1,13 +1,49 @@
 // Operations → Webhook health against the real sandbox: the merchant's webhook URL points at a closed loopback port,
 // so its deliveries fail for real (retries and breaker driven by the sandbox clock). Empty state first, then the failed
 // delivery, the pause the cache suggests and what to do, a failed trade opened from the keyboard, axe in both themes.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { Item } from '../src/shared/api';
+import { verifyWebhookSignature } from '../src/main/core/webhookSignature';
 import { openApp, TRADE_URL } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
-const stack = useStack({ items: 200, seed: 11, merchant: { balance: 100_000, webhookUrl: 'http://127.0.0.1:9/hook' } });
+// The merchant's back end for the replay listens on loopback: the host's opt-in for private addresses.
+const stack = useStack({
+  items: 200,
+  seed: 11,
+  merchant: { balance: 100_000, webhookUrl: 'http://127.0.0.1:9/hook' },
+  forwardToPrivateNetworks: true,
+});
+
+/** The merchant's own back end: each replayed body, and whether its signature checks out with the API key. */
+const received: { type: string | undefined; body: Record<string, unknown>; verified: boolean }[] = [];
+let backEnd: Server;
+let backEndUrl = '';
+test.beforeAll(async () => {
+  backEnd = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      received.push({
+        type: request.headers['x-webhook-type'] as string | undefined,
+        body: JSON.parse(raw.toString('utf8')) as Record<string, unknown>,
+        verified: verifyWebhookSignature(
+          raw,
+          request.headers['x-signature'] as string | undefined,
+          stack().merchant.apiKey,
+        ),
+      });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => backEnd.listen(0, '127.0.0.1', resolve));
+  backEndUrl = `http://127.0.0.1:${(backEnd.address() as AddressInfo).port}/merchant/webhook`;
+});
+test.afterAll(() => new Promise<void>((resolve) => backEnd.close(() => resolve())));
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -70,6 +106,30 @@ test('webhook health: empty, then a failed delivery with the pause guess and the
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Trades' })).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`#/trades/${bought.body.tradeId}`));
+
+  // Replay, switched on in Settings with the merchant's own webhook URL.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();
+  const replaySettings = page.getByRole('region', { name: 'Webhook replay' });
+  await replaySettings.getByRole('checkbox', { name: 'Allow replaying missed webhooks' }).check();
+  await replaySettings.getByLabel('Your webhook URL').fill(backEndUrl);
+  await replaySettings.getByRole('button', { name: 'Save' }).click();
+  await expect(replaySettings.getByText(/Now: 127\.0\.0\.1/)).toBeVisible();
+  await goToOperations(page);
+  await section.getByRole('button', { name: 'Replay range…' }).click();
+  await expect(section.getByText(/Send 1 signed trade_updated body to 127\.0\.0\.1/)).toBeVisible();
+  await expectAxeClean(page, 'dark: Operations, replay confirmation');
+  await section.getByRole('button', { name: 'Send 1' }).click();
+  await expect(section.getByRole('table', { name: 'Replays' }).locator('tbody tr')).toHaveCount(1);
+  expect(received).toEqual([
+    { type: 'trade_updated', body: expect.objectContaining({ tradeId: bought.body.tradeId }), verified: true },
+  ]);
+  // Again: the trade was replayed, so nothing goes unless asked for once more.
+  await section.getByRole('button', { name: 'Replay range…' }).click();
+  await expect(section.getByRole('button', { name: 'Send 0' })).toBeDisabled();
+  await section.getByRole('checkbox', { name: 'Send the 1 replayed before again' }).check();
+  await expect(section.getByRole('button', { name: 'Send 1' })).toBeEnabled();
+  await section.getByRole('button', { name: 'Cancel' }).click();
+  expect(received).toHaveLength(1);
 
   // The light theme.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();

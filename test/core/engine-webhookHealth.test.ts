@@ -355,10 +355,10 @@ describe('webhook replay refuses bad input and changes nothing', () => {
     const iso = (ms: number) => new Date(ms).toISOString();
     const cases: [unknown, string][] = [
       [{ from: iso(at + 1000), to: iso(at) }, 'reversed'],
-      [{ from: iso(at), to: iso(at) }, 'empty'],
+      [{ from: iso(at), to: iso(at) }, 'The range is empty'],
       [{ from: iso(at - 86_400_000), to: iso(at) }, 'beyond the cached history'],
       [{ from: iso(at), to: iso(at + 86_400_000) }, 'beyond the cached history'],
-      [{ from: stored.createdAt, to: stored.updatedAt }, 'No failed deliveries'],
+      [{ from: stored.createdAt, to: stored.updatedAt }, 'The range is empty: no failed delivery'],
       [{ tradeIds: ['no-such-trade'] }, 'not in the local cache'],
       [{ tradeIds: [tradeId] }, 'only failed deliveries are replayed'],
       [{ tradeIds: [] }, 'at least one trade'],

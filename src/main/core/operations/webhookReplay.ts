@@ -116,7 +116,6 @@ export class WebhookReplayer {
     const { from, to } = input;
     if (from > to)
       throw new EngineError('invalid_input', `The range is reversed: its start ${from} is after its end ${to}`);
-    if (from === to) throw new EngineError('invalid_input', 'The range is empty: its start and end are the same time');
     const { trades, history } = await ctx.store.webhookReplayCandidates({ from, to, limit: MAX_REPLAY_TRADES + 1 });
     if (history.from === null || history.to === null)
       throw new EngineError('invalid_input', 'The local cache holds no trades yet');
@@ -126,7 +125,10 @@ export class WebhookReplayer {
         `The range reaches beyond the cached history (${history.from} to ${history.to}): choose times within it`,
       );
     if (trades.length === 0)
-      throw new EngineError('invalid_input', `No failed deliveries between ${from} and ${to}: nothing to replay`);
+      throw new EngineError(
+        'invalid_input',
+        `The range is empty: no failed delivery between ${from} and ${to}, nothing to replay`,
+      );
     if (trades.length > MAX_REPLAY_TRADES)
       throw new EngineError(
         'invalid_input',

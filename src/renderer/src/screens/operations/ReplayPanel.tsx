@@ -13,7 +13,19 @@ function initialRange(health: WebhookHealth): { from: string; to: string } {
 }
 
 /** Replay (off by default): the chosen range's missed trade_updated bodies, re-sent signed to the merchant's webhook. */
-export function ReplayPanel({ health, onReplayed }: { health: WebhookHealth; onReplayed: () => void }) {
+export function ReplayPanel({
+  health,
+  chosen,
+  onReplayed,
+  onChosenSent,
+}: {
+  health: WebhookHealth;
+  /** Trades picked in the failed list. */
+  chosen: string[];
+  onReplayed: () => void;
+  onChosenSent: () => void;
+}) {
+  const [mode, setMode] = useState<'range' | 'chosen'>('range');
   const id = useId();
   const [range, setRange] = useState(() => initialRange(health));
   const [plan, setPlan] = useState<WebhookReplayOutcome | null>(null);
@@ -38,13 +50,16 @@ export function ReplayPanel({ health, onReplayed }: { health: WebhookHealth; onR
     );
   }
 
-  const run = async (dryRun: boolean) => {
+  const run = async (dryRun: boolean, as: 'range' | 'chosen' = mode) => {
     setBusy(true);
     setError(null);
+    setMode(as);
     try {
-      const outcome = await unwrap(api().operations.replayWebhooks({ ...range, again, dryRun }));
+      const choice = as === 'chosen' ? { tradeIds: chosen } : range;
+      const outcome = await unwrap(api().operations.replayWebhooks({ ...choice, again, dryRun }));
       if (dryRun) setPlan(outcome);
       else {
+        if (as === 'chosen') onChosenSent();
         setPlan(null);
         setAgain(false);
         const record = outcome.record;
@@ -76,7 +91,7 @@ export function ReplayPanel({ health, onReplayed }: { health: WebhookHealth; onR
         className="ops-range"
         onSubmit={(event) => {
           event.preventDefault();
-          void run(true);
+          void run(true, 'range');
         }}
       >
         <Field label="From" htmlFor={`${id}-from`}>
@@ -107,6 +122,14 @@ export function ReplayPanel({ health, onReplayed }: { health: WebhookHealth; onR
           <button type="submit" className="btn" disabled={busy}>
             Replay range…
           </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={busy || chosen.length === 0}
+            onClick={() => void run(true, 'chosen')}
+          >
+            Replay chosen ({formatInt(chosen.length)})…
+          </button>
         </div>
       </form>
       {error ? (
@@ -117,7 +140,8 @@ export function ReplayPanel({ health, onReplayed }: { health: WebhookHealth; onR
       {plan ? (
         <div className="ops-confirm" role="group" aria-labelledby={`${id}-confirm`}>
           <p id={`${id}-confirm`}>
-            {formatInt(plan.chosen)} failed deliver{plan.chosen === 1 ? 'y' : 'ies'} in this range.
+            {formatInt(plan.chosen)} failed deliver{plan.chosen === 1 ? 'y' : 'ies'}{' '}
+            {mode === 'chosen' ? 'chosen' : 'in this range'}.
             {plan.alreadyReplayed > 0
               ? ` ${formatInt(plan.alreadyReplayed)} of them were replayed before and are left out unless you send them again.`
               : ''}{' '}

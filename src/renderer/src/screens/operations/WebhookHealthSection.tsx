@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { WebhookFailureBucket, WebhookHealth } from '../../../../shared/ipc/operations';
 import { EmptyState } from '../../components/EmptyState';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -12,6 +12,11 @@ import type { WebhookHealthState } from './useWebhookHealth';
 export function WebhookHealthSection({ state }: { state: WebhookHealthState }) {
   const id = useId();
   const { health, error } = state;
+  // Trades picked one by one for a replay (the failed list's check boxes).
+  const [chosen, setChosen] = useState<string[]>([]);
+  const replay = (shown: WebhookHealth) => (
+    <ReplayPanel health={shown} chosen={chosen} onReplayed={state.reload} onChosenSent={() => setChosen([])} />
+  );
   return (
     <section className="panel operations-section" aria-labelledby={`${id}-title`}>
       <h2 className="panel-title" id={`${id}-title`}>
@@ -31,14 +36,14 @@ export function WebhookHealthSection({ state }: { state: WebhookHealthState }) {
               ? ` The newest trade whose update reached it was created ${formatDateTime(health.lastDeliveredCreatedAt)}.`
               : ''}
           </EmptyState>
-          <ReplayPanel health={health} onReplayed={state.reload} />
+          {replay(health)}
         </>
       ) : (
         <>
           <PauseNotice health={health} />
           <FailureCounts health={health} />
-          <FailedTrades health={health} />
-          <ReplayPanel health={health} onReplayed={state.reload} />
+          <FailedTrades health={health} chosen={chosen} onChoose={setChosen} />
+          {replay(health)}
         </>
       )}
     </section>
@@ -148,7 +153,16 @@ function FailureCounts({ health }: { health: WebhookHealth }) {
   );
 }
 
-function FailedTrades({ health }: { health: WebhookHealth }) {
+function FailedTrades({
+  health,
+  chosen,
+  onChoose,
+}: {
+  health: WebhookHealth;
+  chosen: string[];
+  onChoose: (ids: string[]) => void;
+}) {
+  const choosing = health.replay.enabled && health.replay.url !== null;
   const open = (tradeId: string) => {
     navigate('trades', tradeId);
     selectTrade(tradeId);
@@ -161,6 +175,7 @@ function FailedTrades({ health }: { health: WebhookHealth }) {
       </caption>
       <thead>
         <tr>
+          {choosing ? <th scope="col">Replay</th> : null}
           <th scope="col">Trade</th>
           <th scope="col">Status</th>
           <th scope="col">Order id</th>
@@ -170,6 +185,20 @@ function FailedTrades({ health }: { health: WebhookHealth }) {
       <tbody>
         {health.failed.map((trade) => (
           <tr key={trade.tradeId}>
+            {choosing ? (
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`Choose trade ${trade.tradeId} for a replay`}
+                  checked={chosen.includes(trade.tradeId)}
+                  onChange={(event) =>
+                    onChoose(
+                      event.target.checked ? [...chosen, trade.tradeId] : chosen.filter((id) => id !== trade.tradeId),
+                    )
+                  }
+                />
+              </td>
+            ) : null}
             <td>
               <button
                 type="button"
