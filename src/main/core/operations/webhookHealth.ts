@@ -6,7 +6,7 @@
  * as proof that deliveries went through later, trades created after them whose update was delivered.
  */
 import { webhookPauseMs } from '../../../shared/api';
-import type { WebhookHealth, WebhookPauseGuess, WebhookReplayRecord } from '../../../shared/ipc';
+import type { WebhookHealth, WebhookPauseGuess } from '../../../shared/ipc';
 import { FAILED_LIST_LIMIT } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 import type { LocalStore } from '../store';
@@ -65,5 +65,3 @@ export async function readWebhookHealth(
 ): Promise<WebhookHealth> {
   return webhookHealthOf(await store.webhookHealthRows(healthWindow(now)), now, replay);
 }
-
-export type { WebhookReplayRecord };

@@ -8,7 +8,6 @@ import type { Trade } from '../../../shared/api';
 import type { Notification } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 import type { LocalStore } from '../store';
-import { healthWindow } from './webhookHealth';
 
 /** The status time of the failure last told (the run of failures it began). */
 export const NOTIFIED_META = 'operations.webhookFailureNotified';
@@ -29,8 +28,7 @@ export class WebhookWatch {
 
   /** What the cache already knows: before the session writes anything. */
   async load(): Promise<void> {
-    const rows = await this.store.webhookHealthRows({ ...healthWindow(this.now()), listLimit: 0 });
-    this.lastDeliveredCreatedAt = rows.lastDeliveredCreatedAt ?? '';
+    this.lastDeliveredCreatedAt = (await this.store.webhookLastDeliveredCreatedAt()) ?? '';
     const notified = await this.store.getMeta(NOTIFIED_META);
     this.notifiedSince = typeof notified === 'string' ? notified : null;
   }

@@ -39,6 +39,7 @@ export const STORE_METHODS = {
     'unreadNotificationCount',
     'listSearches',
     'webhookHealthRows',
+    'webhookLastDeliveredCreatedAt',
     'webhookReplayCandidates',
   ],
   catalog: ['applyItemChanges'],

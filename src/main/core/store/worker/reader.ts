@@ -15,7 +15,12 @@ import { openConnection } from './open';
 import { RecordsReader } from './recordsReader';
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
-import { replayCandidates, webhookHealthRows, type WebhookHealthRows } from './webhookHealthQuery';
+import {
+  lastDeliveredCreatedAtOf,
+  replayCandidates,
+  webhookHealthRows,
+  type WebhookHealthRows,
+} from './webhookHealthQuery';
 
 const DAY_MS = 24 * 3600_000;
 /** Between queries the snapshot follows the writer this often, so a query rarely waits for a refresh. */
@@ -181,6 +186,10 @@ export class ReaderService extends RecordsReader {
   /** Operations → Webhook health (webhookHealthQuery.ts). */
   webhookHealthRows(options: { hoursFrom: string; daysFrom: string; listLimit: number }): WebhookHealthRows {
     return webhookHealthRows(this.prepare, options);
+  }
+
+  webhookLastDeliveredCreatedAt(): string | null {
+    return lastDeliveredCreatedAtOf(this.prepare);
   }
 
   webhookReplayCandidates(

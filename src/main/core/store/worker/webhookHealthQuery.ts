@@ -31,8 +31,7 @@ export function webhookHealthRows(
       `SELECT substr(updatedAt, 1, ${length}) AS at, count(*) AS count FROM trades
        WHERE ${failed} AND updatedAt >= ? GROUP BY at ORDER BY at`,
     ).all(from);
-  const lastDeliveredCreatedAt =
-    prepare<[], string | null>("SELECT max(createdAt) FROM trades WHERE webhookStatus = 'sent'").pluck().get() ?? null;
+  const lastDeliveredCreatedAt = lastDeliveredCreatedAtOf(prepare);
   const unanswered = prepare<[string], { count: number; since: string | null }>(
     `SELECT count(*) AS count, min(updatedAt) AS since FROM trades WHERE ${failed} AND updatedAt > ?`,
   ).get(lastDeliveredCreatedAt ?? '') ?? { count: 0, since: null };
@@ -56,6 +55,13 @@ function historyBounds(prepare: Prepare): { from: string | null; to: string | nu
     prepare<[], { from: string | null; to: string | null }>(
       'SELECT min(createdAt) AS "from", max(updatedAt) AS "to" FROM trades',
     ).get() ?? { from: null, to: null }
+  );
+}
+
+/** The creation time of the newest trade whose update was delivered: proof that deliveries went through then. */
+export function lastDeliveredCreatedAtOf(prepare: Prepare): string | null {
+  return (
+    prepare<[], string | null>("SELECT max(createdAt) FROM trades WHERE webhookStatus = 'sent'").pluck().get() ?? null
   );
 }
 
