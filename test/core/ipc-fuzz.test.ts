@@ -256,6 +256,12 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       fc.record({ ids: fc.array(id, { minLength: 1, maxLength: 5 }) }),
       fc.constant({ all: true }),
     ),
+    'operations.webhookHealth': none,
+    // Replay is off by default: every valid payload is refused with its reason, nothing is sent.
+    'operations.replayWebhooks': fc.oneof(
+      record({ from: timestamp, to: timestamp, again: opt(fc.boolean()), dryRun: opt(fc.boolean()) }),
+      record({ tradeIds: fc.array(id, { minLength: 1, maxLength: 5 }), again: opt(fc.boolean()) }),
+    ),
   };
 }
 

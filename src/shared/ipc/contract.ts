@@ -22,6 +22,7 @@ import { BULK_SHARE_PERCENT_MAX, BULK_SHARE_PERCENT_MIN } from '../requestBudget
 import { RUNWAY_ALERT_MAX_HOURS } from '../runway';
 import { SEED_LIST_NAME_MAX, SEED_LISTS_MAX } from '../seedLists';
 import { utcTimestampSchema } from '../time';
+import { MAX_REPLAY_TRADES, type WebhookHealth, type WebhookReplayOutcome } from './operations';
 import type {
   AlertFiring,
   AlertRule,
@@ -341,6 +342,20 @@ const runwayHoursSchema = z
   .positive({ error: 'the runway threshold must be more than 0 hours' })
   .max(RUNWAY_ALERT_MAX_HOURS, { error: `the runway threshold must be at most ${RUNWAY_ALERT_MAX_HOURS} hours` });
 
+/** The merchant's own webhook URL a replay posts to: http(s) only (main refuses non-public addresses, see docs/operations.md). */
+const replayUrlSchema = z
+  .string()
+  .trim()
+  .max(2048, 'The webhook URL is too long')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'The webhook URL must be an http:// or https:// address');
+
 export const settingsPatchSchema = z.strictObject({
   theme: z.enum(['dark', 'light']).optional(),
   notifyStatuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).optional(),
@@ -365,6 +380,8 @@ export const settingsPatchSchema = z.strictObject({
   seedLists: seedListsSchema.optional(),
   bulkSharePercent: z.int().min(BULK_SHARE_PERCENT_MIN).max(BULK_SHARE_PERCENT_MAX).optional(),
   runwayAlertHours: runwayHoursSchema.nullable().optional(),
+  webhookReplayEnabled: z.boolean().optional(),
+  webhookReplayUrl: replayUrlSchema.nullable().optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
@@ -399,6 +416,25 @@ export const accountInputSchema = z.strictObject({
   apiKey: z.string().min(8).max(512).optional(),
 });
 export type AccountInput = z.infer<typeof accountInputSchema>;
+
+const replayOptions = {
+  /** Send again what an earlier replay sent (asked of the user each time). */
+  again: z.boolean().default(false),
+  /** Only count what would be sent. */
+  dryRun: z.boolean().default(false),
+};
+/** A replay of failed deliveries: those whose status time lies in [from, to], or the trades chosen. */
+export const webhookReplayInputSchema = z.union([
+  z.strictObject({ from: utcTimestampSchema, to: utcTimestampSchema, ...replayOptions }),
+  z.strictObject({
+    tradeIds: z
+      .array(z.string().min(1).max(128))
+      .min(1, 'Choose at least one trade')
+      .max(MAX_REPLAY_TRADES, `At most ${MAX_REPLAY_TRADES} trades a replay`),
+    ...replayOptions,
+  }),
+]);
+export type WebhookReplayInput = z.input<typeof webhookReplayInputSchema>;
 
 const none = z.strictObject({}).default({});
 const byTradeId = z.strictObject({ tradeId: id });
@@ -455,6 +491,10 @@ export const IPC_METHODS = {
   'connection.retryNow': method<typeof none, { started: boolean }>(none),
   /** The notification centre: newest first, with the unread count. */
   'notifications.list': method<typeof notificationQuerySchema, NotificationPage>(notificationQuerySchema),
+  /** Webhook health: failed deliveries, the pause the cache suggests, the replay log. */
+  'operations.webhookHealth': method<typeof none, WebhookHealth>(none),
+  /** Re-sends failed deliveries' trade_updated bodies to the merchant's webhook, signed as the marketplace signs them. */
+  'operations.replayWebhooks': method<typeof webhookReplayInputSchema, WebhookReplayOutcome>(webhookReplayInputSchema),
   'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(
     notificationMarkReadSchema,
   ),

@@ -322,6 +322,9 @@ export interface AppSettings {
   bulkSharePercent?: number;
   /** Notify when the balance runway falls under this many hours (see BalanceRunway); null or absent: off. */
   runwayAlertHours?: number | null;
+  /** Webhook replay (Operations → Webhook health): off unless switched on, and the merchant's own webhook URL. */
+  webhookReplayEnabled?: boolean;
+  webhookReplayUrl?: string | null;
 }
 
 /** Buying over one recent window, and how long what is available lasts at that window's rate. */

@@ -46,6 +46,8 @@ const settingsSchema = z.object({
     .catch(DEFAULT_BULK_SHARE_PERCENT),
   // Off by default; a value edited out of range by hand turns it off rather than losing the other settings.
   runwayAlertHours: z.number().positive().max(RUNWAY_ALERT_MAX_HOURS).nullable().default(null).catch(null),
+  webhookReplayEnabled: z.boolean().default(false),
+  webhookReplayUrl: z.string().max(4096).nullable().default(null),
 });
 
 const configSchema = z.object({

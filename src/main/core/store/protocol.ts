@@ -39,6 +39,9 @@ export const STORE_METHODS = {
     'listNotifications',
     'unreadNotificationCount',
     'listSearches',
+    'webhookHealthRows',
+    'webhookLastDeliveredCreatedAt',
+    'webhookReplayCandidates',
   ],
   catalog: ['applyItemChanges'],
   records: [
