@@ -18,7 +18,8 @@ export interface ProbeState {
   /** The start of the largest frame (which kind of frame it was). */
   maxHead: string;
   over64k: number;
-  notifications: { at: number; title: string; body: string }[];
+  /** tradeId: the trade a notification opens (null for a summary). */
+  notifications: { at: number; title: string; body: string; tradeId: string | null }[];
   /** Each progress list the batches carried: kind and pages done / total. */
   progress: { at: number; list: { kind: string; done: number; total: number | null }[] }[];
   connection: { at: number; state: string; detail: string }[];
@@ -63,7 +64,12 @@ window.__name = (fn) => fn;
       try { message = JSON.parse(data); } catch { return; }
       const b = message.batch;
       if (!b) return;
-      if (b.notifications) for (const n of b.notifications) probe.notifications.push({ at, title: n.title, body: n.body });
+      if (b.notifications) {
+        for (const n of b.notifications) {
+          const tradeId = n.target && n.target.type === 'trade' ? n.target.tradeId : null;
+          probe.notifications.push({ at, title: n.title, body: n.body, tradeId });
+        }
+      }
       if (b.progress) probe.progress.push({ at, list: b.progress.map((p) => ({ kind: p.kind, done: p.done, total: p.total })) });
       if (b.tradesInvalidated) probe.invalidated++;
       if (b.connection) probe.connection.push({ at, state: b.connection.state, detail: b.connection.detail });
@@ -77,6 +83,25 @@ window.__name = (fn) => fn;
     }
   }
   window.WebSocket = Probed;
+
+  const lastList = () => (probe.progress.length > 0 ? probe.progress[probe.progress.length - 1].list : []);
+  const lastState = () => (probe.connection.length > 0 ? probe.connection[probe.connection.length - 1].state : null);
+  const sawBackfill = () => probe.progress.some((e) => e.list.some((x) => x.kind === 'history-backfill'));
+  // The conditions the bench waits for (the page's CSP allows no eval of a string predicate).
+  window.__probeCheck = (what) => {
+    switch (what) {
+      case 'history-loaded':
+        return probe.notifications.some((n) => n.title === 'Trade history loaded') ||
+          (sawBackfill() && !lastList().some((x) => x.kind === 'history-backfill'));
+      case 'progress-clear':
+        return lastList().length === 0;
+      case 'feed-down':
+        // Refused (polling) or unreachable (reconnecting): either way the engine polls trades over REST.
+        return lastState() === 'polling' || lastState() === 'reconnecting';
+      default:
+        return lastState() === what;
+    }
+  };
 
   let opening = null;
   let nextId = 0;
@@ -144,9 +169,10 @@ export function readProbe(page: Page): Promise<ProbeState> {
 export async function bridgeCall<T>(page: Page, method: string, input: unknown = {}): Promise<T> {
   const envelope = await page.evaluate(
     ([m, i]) =>
-      (
-        window as unknown as { __benchCall(method: string, input: unknown): Promise<IpcEnvelope<unknown>> }
-      ).__benchCall(m as string, i),
+      (window as unknown as { __benchCall(method: string, input: unknown): Promise<IpcEnvelope<unknown>> }).__benchCall(
+        m as string,
+        i,
+      ),
     [method, input] as const,
   );
   if (!envelope.ok) throw new Error(`${method} failed: ${JSON.stringify(envelope)}`);
@@ -174,6 +200,17 @@ export function trackTrades(page: Page, on: boolean): Promise<void> {
   return page.evaluate((value) => {
     (window as unknown as { __probe: ProbeState }).__probe.trackTrades = value;
   }, on);
+}
+
+export type ProbeCondition = 'history-loaded' | 'progress-clear' | 'connected' | 'feed-down';
+
+/** Waits until the probe sees `what`: the history loaded, no progress left, the feed connected or down. */
+export async function waitForProbe(page: Page, what: ProbeCondition, timeoutMs: number): Promise<void> {
+  await page.waitForFunction(
+    (condition) => (window as unknown as { __probeCheck(what: string): boolean }).__probeCheck(condition),
+    what,
+    { timeout: timeoutMs, polling: 250 },
+  );
 }
 
 /** Forgets what the probe gathered so far (between phases); pings stop first. */
