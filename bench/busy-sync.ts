@@ -88,6 +88,10 @@ async function span<T>(name: string, work: () => Promise<T>): Promise<T> {
 /** Every request but the catalog's own bucket (10 a minute) and the feed's upgrades: the 300-a-minute budget's. */
 const budgeted = (r: SeenRequest) => !r.upgrade && !r.path.startsWith('/Items/GetAllItemsOnSale');
 
+/** The back-fill's and the ledger sync's pages (bulk requests), not the UI's or a frame's look-ups. */
+const paging = (r: SeenRequest) =>
+  (r.path.startsWith('/Trades/History') && !r.path.includes('tradeId=')) || r.path.startsWith('/Wallet/BalanceHistory');
+
 /** The most of `weights` (1 each when absent) whose times (ascending) fall in any window of `windowMs`. */
 function rollingMax(times: readonly number[], windowMs: number, weights?: readonly number[]): number {
   let best = 0;
@@ -137,6 +141,7 @@ interface Backfill {
   peakRssMB: number;
   pingsMs: number[];
   pingFailures: number;
+  worstPings: number[][];
   maxFrameBytes: number;
   maxFrameHead: string;
   framesOver64k: number;
@@ -146,6 +151,8 @@ interface Backfill {
   liveNotifications: number;
   centre: { total: number; titles: string[] };
   maxPerMinute: number;
+  /** The same for the history's and the ledger's pages alone (bulk work; a buy or a look-up by id is not). */
+  maxPagingPerMinute: number;
   requests: number;
   byPath: Record<string, number>;
   rateLimited: number;
@@ -221,6 +228,11 @@ async function backfill(
       peakRssMB,
       pingsMs: probe.pings.map(([, ms]) => ms),
       pingFailures: probe.pingFailures,
+      // When the slowest round trips were (s after the spawn), to find them in a CPU profile.
+      worstPings: [...probe.pings]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([at, ms]) => [round((at - spawnedAt) / 1000), round(ms)]),
       maxFrameBytes: probe.maxBytes,
       maxFrameHead: probe.maxHead,
       framesOver64k: probe.over64k,
@@ -232,6 +244,10 @@ async function backfill(
       centre: { total: centre.total, titles: centre.rows.map((n) => n.title) },
       maxPerMinute: rollingMax(
         seen.map((r) => r.at),
+        MINUTE,
+      ),
+      maxPagingPerMinute: rollingMax(
+        seen.filter(paging).map((r) => r.at),
         MINUTE,
       ),
       requests: seen.length,
@@ -369,13 +385,19 @@ async function pollingFeedDown(proxy: FaultProxy, open: Open) {
       MINUTE,
       rest.map((r) => r.bytes),
     ),
+    // Without the catalog's own downloads (a catalog rebuild on the server re-syncs it, feed or not).
+    maxTradeBytesPerRollingMinute: rollingMax(
+      rest.filter(budgeted).map((r) => r.at),
+      MINUTE,
+      rest.filter(budgeted).map((r) => r.bytes),
+    ),
     maxRequestsPerRollingMinute: rollingMax(
       rest.map((r) => r.at),
       MINUTE,
     ),
     largestAnswerBytes: Math.max(0, ...rest.map((r) => r.bytes)),
     byPath: byPath(seen),
-    states: [...new Set([down?.state, ...after.connection.map((c) => c.state)])],
+    states: [...new Set(after.connection.filter((c) => c.at >= pollingAt).map((c) => c.state))],
     detail: down?.detail,
     notifications: after.notifications.length,
   };
@@ -474,6 +496,7 @@ try {
   metrics['backfill_s'] = one(first.historySeconds, 's');
   metrics['backfill_all_s'] = one(first.allSeconds, 's');
   metrics['backfill_max_requests_per_min'] = one(first.maxPerMinute, 'requests');
+  metrics['backfill_max_pages_per_min'] = one(first.maxPagingPerMinute, 'requests');
   metrics['backfill_peak_rss_mb'] = one(first.peakRssMB, 'MB');
   metrics['backfill_bridge_rtt_ms'] = summarize(first.pingsMs, 'ms', { p95: true, p99: true });
   metrics['backfill_max_frame_kb'] = one(first.maxFrameBytes / 1024, 'KB');
@@ -482,6 +505,7 @@ try {
   metrics['live_429'] = one(live.rateLimited, 'requests');
   metrics['live_missing'] = one(live.missing, 'updates');
   metrics['polling_mb_per_min'] = one(polling.maxBytesPerRollingMinute / 1e6, 'MB');
+  metrics['polling_trade_mb_per_min'] = one(polling.maxTradeBytesPerRollingMinute / 1e6, 'MB');
   metrics['polling_requests_per_min'] = one(polling.maxRequestsPerRollingMinute, 'requests');
   metrics['baseline_paged_s'] = one(base.pagedSeconds, 's');
   metrics['baseline_window_mb'] = one(base.windowBytes / 1e6, 'MB');
