@@ -82,9 +82,14 @@ export function spawnWebHost(options: {
     MERCHANT_API_KEY: options.merchant.apiKey,
   };
   delete env['MERCHANT_DESK_WEB_TOKEN'];
+  // BENCH_CPU_PROF=<dir>: the host writes a V8 CPU profile there at exit (bench/lib/profile-summary.ts).
+  const profile = process.env['BENCH_CPU_PROF']
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`]
+    : [];
   const child = spawn(
     process.execPath,
     [
+      ...profile,
       WEB_HOST_BUNDLE,
       '--base-url',
       options.baseUrl,

@@ -12,8 +12,9 @@ import type { Duplex } from 'node:stream';
 
 /**
  * The tests' one fault proxy: an HTTP-level proxy in front of the sandbox (REST and the WebSocket upgrade share its
- * port) that sees and breaks the network. It records every request (method, path, headers, what the client got) and every
- * order id (`"externalId":"…"`) clients sent, so tests count on the wire what the server received.
+ * port) that sees and breaks the network. It records every request (method, path, headers, what the client got and its
+ * answer's bytes) and every order id (`"externalId":"…"`) clients sent, so tests count on the wire what the server
+ * received.
  *
  * Per request (a path prefix, or a test of method and path) it can answer 429 with `Retry-After`, answer 503
  * maintenance (WebSocket upgrades refused too), hold the answer, send it slowly, rewrite a 2xx body, alter the request (a tampering relay), echo the request's headers in
@@ -76,6 +77,8 @@ export interface SeenRequest {
   headers: IncomingHttpHeaders;
   /** The server's answer's `content-encoding`, once it has answered. */
   encoding?: string;
+  /** Bytes of the server's answer body passed on to the client, as on the wire (compressed when it was). */
+  bytes: number;
 }
 
 interface Rule {
@@ -256,6 +259,7 @@ export class FaultProxy {
       fault: null,
       upgrade: false,
       headers: req.headers,
+      bytes: 0,
     };
     this.requests.push(seen);
     const chunks: Buffer[] = [];
@@ -329,11 +333,12 @@ export class FaultProxy {
         seen.encoding = answer.headers['content-encoding'];
         if (fault?.kind === 'throttle') {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
-          this.throttle(answer, res, fault.bytesPerSecond);
+          this.throttle(answer, res, fault.bytesPerSecond, seen);
           return;
         }
         if (fault?.kind !== 'delay' && fault?.kind !== 'schema') {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.on('data', (chunk: Buffer) => (seen.bytes += chunk.length));
           answer.pipe(res);
           return;
         }
@@ -352,6 +357,7 @@ export class FaultProxy {
           outHeaders['content-length'] = String(out.length);
           const send = () => {
             if (res.destroyed || res.writableEnded) return;
+            seen.bytes += out.length;
             res.writeHead(status, outHeaders);
             res.end(out);
           };
@@ -370,7 +376,7 @@ export class FaultProxy {
   }
 
   /** Sends `answer` on at `bytesPerSecond`, in twentieths of a second; what is still queued dies with the server. */
-  private throttle(answer: IncomingMessage, res: ServerResponse, bytesPerSecond: number): void {
+  private throttle(answer: IncomingMessage, res: ServerResponse, bytesPerSecond: number, seen: SeenRequest): void {
     const queue: Buffer[] = [];
     let queued = 0;
     let ended = false;
@@ -389,6 +395,7 @@ export class FaultProxy {
         else queue[0] = chunk.subarray(part.length);
         queued -= part.length;
         budget -= part.length;
+        seen.bytes += part.length;
         res.write(part);
       }
       if (queued < 256 * 1024 && answer.isPaused()) answer.resume();
@@ -433,6 +440,7 @@ export class FaultProxy {
       fault: null,
       upgrade: true,
       headers: req.headers,
+      bytes: 0,
     };
     this.requests.push(seen);
     this.track(socket);
