@@ -8,12 +8,12 @@
  * for one order: one attempt at a time per chain, a new one only after the latest ended 505 or was refused, and each
  * attempt's order id makes the marketplace answer a repeat with the same trade (BuyService).
  */
-import { isActiveStatus, TRADE_ERROR_CODES, type Trade } from '../../../shared/api';
+import { isActiveStatus, MAX_EXTERNAL_ID_LENGTH, TRADE_ERROR_CODES, type Trade } from '../../../shared/api';
 import type { BuyOutcome, NextBuyPlan, OrderChain, OrderChainAttempt } from '../../../shared/ipc';
 import type { BuyNextInput, OrderChainInput } from '../../../shared/ipc/contract';
 import { nameKey, nameSearchText } from '../../../shared/itemNames';
 import { formatCents } from '../../../shared/money';
-import { chainNumber, chainOrderId, chainOrderIdProblem, chainRoot } from '../../../shared/orderChain';
+import { chainNumber, chainOrderId, chainRoot } from '../../../shared/orderChain';
 import type { BuyService } from '../buy/buyService';
 import { describeBuyFailure } from '../buy/failures';
 import type { NameRefusal } from '../buy/refusals';
@@ -213,4 +213,12 @@ function whyNot(latest: OrderChainAttempt): string {
     return `${latest.externalId} is ${trade.status}: this order is being bought already.`;
   if (trade.status === 'COMPLETED') return `${latest.externalId} was delivered: this order is done.`;
   return `${latest.externalId} ended ${trade.status}${trade.errorCode !== null ? ` (${trade.errorCode})` : ''}: only a trade sold elsewhere (505) is bought again.`;
+}
+
+/** Why attempt `n` of `root` cannot have an order id (the marketplace takes at most 128 characters), or null. */
+function chainOrderIdProblem(root: string, n: number): string | null {
+  const id = chainOrderId(root, n);
+  return id.length > MAX_EXTERNAL_ID_LENGTH
+    ? `The order id ${root.length > 24 ? `${root.slice(0, 24)}…` : root} is ${root.length} characters: with "#${n}" it would pass the ${MAX_EXTERNAL_ID_LENGTH} the marketplace allows. Buy it by name with a new order id instead.`
+    : null;
 }
