@@ -122,7 +122,10 @@ export class NextBuyService {
 
   /** The chain's trades and remembered refusals, by attempt number (a trade wins over a refusal of the same id). */
   private async attempts(root: string, asked: string): Promise<OrderChainAttempt[]> {
-    const trades = await this.store().orderChainTrades(root);
+    // The range also holds ids like `ORDER#abc`: only the root and its numbered attempts are the chain.
+    const trades = (await this.store().orderChainTrades(root)).filter(
+      (t) => chainRoot(t.externalId as string) === root,
+    );
     const byId = new Map<string, OrderChainAttempt>();
     for (const trade of trades) {
       const externalId = trade.externalId as string;

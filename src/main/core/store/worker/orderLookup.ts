@@ -35,11 +35,44 @@ export function orderChainTrades(prepare: Prepare, root: string): Trade[] {
 }
 
 /**
- * The newest `limit` trades matching any asked key, each once (by its first key in the order below), newest first.
- * Trade and order ids use their indexes; offer id, partner and name scan the trades newest first and stop at
- * `limit + 1` matches (no index holds them: a key with few matches reads the whole table).
+ * The newest `limit` trades matching the asked keys, newest first, each with the key it matched. The exact ids come
+ * first, through their indexes (trade id, order id and its chain); when they find a trade, that is the answer. Else
+ * offer id, partner and name are matched in one scan of the table (no index holds them), every match sorted by
+ * time and the newest `limit` kept.
  */
 export function lookupTrades(prepare: Prepare, keys: LookupKeys, limit: number): LookupRows {
+  const exact = exactMatches(prepare, keys, limit);
+  if (exact.hits.length > 0) return exact;
+  const tests: { sql: string; params: string[]; key: LookupKey }[] = [];
+  if (keys.offerId !== null) tests.push({ sql: 'offerId = ?', params: [keys.offerId], key: 'offerId' });
+  if (keys.partner !== null) {
+    // The partner id sits between `partner=` and `&` (or the URL's end) of the stored URL.
+    const p = like(keys.partner);
+    tests.push({
+      sql: "(tradeUrl LIKE ? ESCAPE '\\' OR tradeUrl LIKE ? ESCAPE '\\')",
+      params: [`%partner=${p}&%`, `%partner=${p}`],
+      key: 'partner',
+    });
+  }
+  if (keys.name !== null)
+    tests.push({ sql: "market_hash_name LIKE ? ESCAPE '\\'", params: [`%${like(keys.name)}%`], key: 'name' });
+  if (tests.length === 0) return exact;
+  const matched = `CASE ${tests.map((t) => `WHEN ${t.sql} THEN '${t.key}'`).join(' ')} END`;
+  const params = tests.flatMap((t) => t.params);
+  // NOT INDEXED: one pass over the table, then a sort of the matches, beats walking trades_created newest first
+  // (a row fetch per index entry) whenever the matches are few.
+  const rows = prepare<unknown[], Trade & { matchedBy: LookupKey }>(
+    `SELECT ${TRADE_SELECT}, ${matched} AS matchedBy FROM trades NOT INDEXED WHERE ${tests.map((t) => t.sql).join(' OR ')}
+     ORDER BY createdAt DESC, tradeId DESC LIMIT ?`,
+  ).all(...params, ...params, limit + 1);
+  return {
+    hits: rows.slice(0, limit).map(({ matchedBy, ...trade }) => ({ trade, matchedBy })),
+    truncated: rows.length > limit,
+  };
+}
+
+/** Trades by trade id, by order id, and the attempts of that order (`ORDER#2`…), through their indexes. */
+function exactMatches(prepare: Prepare, keys: LookupKeys, limit: number): LookupRows {
   const found = new Map<string, { trade: Trade; matchedBy: LookupKey }>();
   let truncated = false;
   const add = (matchedBy: LookupKey, rows: Trade[]) => {
@@ -57,16 +90,6 @@ export function lookupTrades(prepare: Prepare, keys: LookupKeys, limit: number):
     add('externalId', newest('externalId = ?', id));
     add('chain', newest('externalId >= ? AND externalId < ?', `${id}#`, `${id}$`));
   }
-  if (keys.offerId !== null) add('offerId', newest('offerId = ?', keys.offerId));
-  if (keys.partner !== null) {
-    // The partner id sits between `partner=` and `&` (or the URL's end) of the stored URL.
-    const p = like(keys.partner);
-    add(
-      'partner',
-      newest("(tradeUrl LIKE ? ESCAPE '\\' OR tradeUrl LIKE ? ESCAPE '\\')", `%partner=${p}&%`, `%partner=${p}`),
-    );
-  }
-  if (keys.name !== null) add('name', newest("market_hash_name LIKE ? ESCAPE '\\'", `%${like(keys.name)}%`));
   const hits = [...found.values()]
     .sort((a, b) =>
       a.trade.createdAt === b.trade.createdAt
