@@ -401,7 +401,7 @@ describe('IPC boundary under fuzzing', () => {
     },
   );
 
-  it('every schema-valid payload of every method reaches the engine; only buy.byId / buy.byName reach the buy endpoints', async () => {
+  it('every schema-valid payload of every method reaches the engine; only buy.byId / buy.byName / operations.buyNext reach the buy endpoints', async () => {
     const buysBy = new Map<IpcMethod, number>();
     const buysAtStart = buyRequests().length;
     for (const method of IPC_METHOD_NAMES) {

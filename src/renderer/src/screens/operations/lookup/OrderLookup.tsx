@@ -85,7 +85,7 @@ export function OrderLookup({ onOpen }: { onOpen: (tradeId: string) => void }) {
               <button type="button" className="order-lookup-hit" onClick={() => onOpen(trade.tradeId)}>
                 <span className="order-lookup-name">
                   <strong>{trade.market_hash_name}</strong>
-                  <span className="muted small"> · by {KEY_LABELS[matchedBy]}</span>
+                  <span className="muted small">by {KEY_LABELS[matchedBy]}</span>
                 </span>
                 <span className="mono small">{trade.externalId ?? trade.tradeId}</span>
                 <StatusBadge status={trade.status} />
