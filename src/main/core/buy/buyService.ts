@@ -393,7 +393,7 @@ export class BuyService {
     this.settled(externalId);
     if (order.kind === 'name') {
       const { market_hash_name, phase, maxPrice, tradeUrl } = order;
-      this.nameRefusals.add({
+      this.nameRefusals.add(account.store.file, {
         externalId,
         market_hash_name,
         phase,

@@ -16,19 +16,21 @@ export interface NameRefusal {
 }
 
 /**
- * The buys by name refused while the app runs, by order id: no trade holds them, and "buy the next one" after a
- * refusal needs what was asked (the name, phase, maximum and recipient). Memory only: lost on restart.
+ * The buys by name refused while the app runs, by account (its store file) and order id: no trade holds them, and
+ * "buy the next one" after a refusal needs what was asked (the name, phase, maximum and recipient). Memory only:
+ * lost on restart.
  */
 export class NameRefusals {
   private readonly byId = new Map<string, NameRefusal>();
 
-  add(refusal: Omit<NameRefusal, 'at'>): void {
-    this.byId.delete(refusal.externalId);
-    this.byId.set(refusal.externalId, { ...refusal, at: toUtcIso(Date.now()) });
+  add(account: string, refusal: Omit<NameRefusal, 'at'>): void {
+    const key = `${account}\n${refusal.externalId}`;
+    this.byId.delete(key);
+    this.byId.set(key, { ...refusal, at: toUtcIso(Date.now()) });
     if (this.byId.size > KEPT) this.byId.delete(this.byId.keys().next().value as string);
   }
 
-  get(externalId: string): NameRefusal | null {
-    return this.byId.get(externalId) ?? null;
+  get(account: string, externalId: string): NameRefusal | null {
+    return this.byId.get(`${account}\n${externalId}`) ?? null;
   }
 }

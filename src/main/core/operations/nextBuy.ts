@@ -135,7 +135,7 @@ export class NextBuyService {
     // Refusals leave no trade: look up every number up to one past the highest known.
     for (let n = 1; n <= Math.max(...numbers) + 1; n++) {
       const externalId = chainOrderId(root, n);
-      const refusal = byId.has(externalId) ? null : this.buying.nameRefusals.get(externalId);
+      const refusal = byId.has(externalId) ? null : this.buying.nameRefusals.get(this.store().file, externalId);
       if (refusal) byId.set(externalId, { externalId, n, trade: null, refusal: refusalOf(refusal) });
     }
     return [...byId.values()].sort((a, b) => a.n - b.n);
@@ -166,7 +166,7 @@ export class NextBuyService {
       const { market_hash_name, phase, price, tradeUrl } = first.trade;
       return { market_hash_name, phase, maxPrice: price, tradeUrl };
     }
-    const refused = this.buying.nameRefusals.get(first.externalId) as NameRefusal;
+    const refused = this.buying.nameRefusals.get(this.store().file, first.externalId) as NameRefusal;
     return {
       market_hash_name: refused.market_hash_name,
       phase: refused.phase,
