@@ -48,13 +48,14 @@ const VERDICT_REFUSALS = new Set([
   'the rule would exceed its spend cap',
   "the rule would exceed today's cap",
 ]);
-const BUY_METHODS = new Set<IpcMethod>(['buy.byId', 'buy.byName']);
+const BUY_METHODS = new Set<IpcMethod>(['buy.byId', 'buy.byName', 'operations.buyNext']);
 
 // ---- valid payloads, per method (each checked against its schema too)
 
 const text = (max: number, min = 0) => fc.string({ minLength: min, maxLength: Math.min(max, 40) });
 const id = text(128, 1);
 const name = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim().length > 0);
+const orderChainFrom = fc.oneof(fc.record({ tradeId: id }), fc.record({ refusedExternalId: id }));
 const cents = fc.integer({ min: 0, max: 2_000_000_000 });
 const positive = fc.integer({ min: 1, max: 2_000_000_000 });
 const unit = fc.double({ min: 0, max: 1, noNaN: true });
@@ -202,6 +203,9 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'wallet.balanceSeries': ledgerQuery,
     'wallet.exportCsv': ledgerQuery,
     'operations.runway': none,
+    'operations.orderChain': orderChainFrom,
+    'operations.buyNext': fc.record({ from: orderChainFrom, externalId: id, maxPrice: positive }),
+    'operations.lookup': fc.record({ query: text(512, 1).filter((s) => s.trim().length > 0) }),
     'buy.check': buyById,
     'buy.byId': buyById,
     'buy.byName': buyByName,
@@ -403,7 +407,7 @@ describe('IPC boundary under fuzzing', () => {
     },
   );
 
-  it('every schema-valid payload of every method reaches the engine; only buy.byId / buy.byName reach the buy endpoints', async () => {
+  it('every schema-valid payload of every method reaches the engine; only buy.byId / buy.byName / operations.buyNext reach the buy endpoints', async () => {
     const buysBy = new Map<IpcMethod, number>();
     const buysAtStart = buyRequests().length;
     for (const method of IPC_METHOD_NAMES) {

@@ -39,6 +39,8 @@ import type {
   ItemDetail,
   LedgerRow,
   NotificationPage,
+  OrderChain,
+  OrderLookupResult,
   Page,
   Recipient,
   TradeDetail,
@@ -221,6 +223,32 @@ export const buyByNameInputSchema = z
   })
   .refine((b) => (b.itemId === undefined) === (b.assetId === undefined), { message: 'itemId and assetId go together' });
 export type BuyByNameInput = z.infer<typeof buyByNameInputSchema>;
+
+/** An order's chain ("buy the next one") starts from one of its trades, or from a refused buy by name's order id. */
+export const orderChainInputSchema = z.union([
+  z.strictObject({ tradeId: id }),
+  z.strictObject({ refusedExternalId: externalId }),
+]);
+export type OrderChainInput = z.infer<typeof orderChainInputSchema>;
+
+/** The next attempt as the user reviewed it: its order id, and a maximum no higher than the original's. */
+export const buyNextInputSchema = z.strictObject({
+  from: orderChainInputSchema,
+  externalId,
+  maxPrice: z.int().positive(),
+  tradeDurationSeconds: tradeDuration.optional(),
+});
+export type BuyNextInput = z.infer<typeof buyNextInputSchema>;
+
+/** The longest order look-up text: a trade URL is at most MAX_TRADE_URL_LENGTH. */
+export const MAX_LOOKUP_LENGTH = MAX_TRADE_URL_LENGTH;
+export const orderLookupInputSchema = z.strictObject({
+  query: z
+    .string()
+    .trim()
+    .min(1, { error: 'Type an order id, trade id, trade URL, partner id, offer id or item name to look up' })
+    .max(MAX_LOOKUP_LENGTH, { error: `A look-up is at most ${MAX_LOOKUP_LENGTH} characters` }),
+});
 
 export const recipientInputSchema = z.strictObject({
   id: id.optional(),
@@ -461,6 +489,12 @@ export const IPC_METHODS = {
   'wallet.exportCsv': method<typeof ledgerQuerySchema, { filename: string; csv: string }>(ledgerQuerySchema),
   /** The balance runway now; null while no balance is known. */
   'operations.runway': method<typeof none, BalanceRunway | null>(none),
+  /** An order's attempts (`ORDER`, `ORDER#2`…) and what "buy the next one" would buy, or why it cannot. */
+  'operations.orderChain': method<typeof orderChainInputSchema, OrderChain>(orderChainInputSchema),
+  /** Buys the next one of an order, as reviewed (core/operations/nextBuy.ts). */
+  'operations.buyNext': method<typeof buyNextInputSchema, BuyOutcome>(buyNextInputSchema),
+  /** Trades by order id, trade id, trade URL or partner id, offer id, or item name, from the local history. */
+  'operations.lookup': method<typeof orderLookupInputSchema, OrderLookupResult>(orderLookupInputSchema),
   'buy.check': method<typeof buyByIdInputSchema, BuyWarning[]>(buyByIdInputSchema),
   'buy.byId': method<typeof buyByIdInputSchema, BuyOutcome>(buyByIdInputSchema),
   'buy.byName': method<typeof buyByNameInputSchema, BuyOutcome>(buyByNameInputSchema),

@@ -354,6 +354,54 @@ export interface BalanceRunway {
   below: boolean;
 }
 
+/** One attempt of an order's chain (core/operations/nextBuy.ts): a trade, or a by-name refusal this run saw. */
+export interface OrderChainAttempt {
+  externalId: string;
+  /** 1 for the original order, then 2, 3… (`ORDER#2`). */
+  n: number;
+  trade: Trade | null;
+  /** A buy by name the marketplace refused (no trade was made); remembered while the app runs. */
+  refusal: { code: string; message: string; at: string } | null;
+}
+
+/** What "buy the next one" would buy: the same name (and phase) and recipient, at most the original's maximum. */
+export interface NextBuyPlan {
+  /** The original order id; the attempts are `root#2`, `root#3`, … */
+  root: string;
+  /** The order id of this attempt. */
+  externalId: string;
+  market_hash_name: string;
+  phase: string | null;
+  /** The original buy's maximum, cents: its confirmed price (a trade), or its maxPrice (a refused buy by name). */
+  maxPrice: number;
+  tradeUrl: string;
+  /** The cheapest listing of the name (and phase) at or under maxPrice in the local catalog; null: none. */
+  cheapest: { itemId: number; price: number } | null;
+}
+
+/** An order's attempts, oldest first, and whether the next one can be bought (else why not). */
+export interface OrderChain {
+  root: string | null;
+  attempts: OrderChainAttempt[];
+  next: NextBuyPlan | null;
+  /** Why there is no next buy (null when `next` is set). */
+  unavailable: string | null;
+}
+
+/** The key a look-up found a trade by. `chain`: an attempt of the order id looked up (`ORDER#2`). */
+export type LookupKey = 'tradeId' | 'externalId' | 'chain' | 'offerId' | 'partner' | 'name';
+
+/** An order look-up (core/operations/lookup.ts): the newest matching trades, each with the key it matched. */
+export interface OrderLookupResult {
+  query: string;
+  /** The keys searched, in words ("order id, trade id, offer id"). */
+  searched: LookupKey[];
+  hits: { trade: Trade; matchedBy: LookupKey }[];
+  /** More trades matched than are shown (the newest `limit` are). */
+  truncated: boolean;
+  limit: number;
+}
+
 export interface Notification {
   id: string;
   kind: 'trade' | 'alert' | 'system';

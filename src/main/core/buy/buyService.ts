@@ -19,6 +19,7 @@ import { ApiRequestError } from '../api';
 import type { BuyingAccount } from './buyingAccount';
 import { EngineError } from '../ipc/engineService';
 import { describeBuyFailure } from './failures';
+import { NameRefusals } from './refusals';
 
 /** After a lost answer, how often and how long to look for the trade by its externalId. */
 const LOOKUP_ATTEMPTS = 4;
@@ -99,6 +100,8 @@ export class BuyService {
   private readonly unanswered = new Map<string, Order>();
   /** The same attempts by what they bought (orderKey), for a retry that comes without the order id. */
   private readonly unknownByOrder = new Map<string, { externalId: string; at: number }>();
+  /** Buys by name the marketplace refused (untargeted and targeted): "buy the next one" starts from them. */
+  readonly nameRefusals = new NameRefusals();
 
   constructor(private readonly account: () => BuyingAccount) {}
 
@@ -388,6 +391,18 @@ export class BuyService {
       }
     }
     this.settled(externalId);
+    if (order.kind === 'name') {
+      const { market_hash_name, phase, maxPrice, tradeUrl } = order;
+      this.nameRefusals.add(account.store.file, {
+        externalId,
+        market_hash_name,
+        phase,
+        maxPrice,
+        tradeUrl,
+        code: error.code,
+        message: error.message,
+      });
+    }
     let failureAvailable = account.balance?.total_available ?? null;
     if (error.code === 'insufficient_balance')
       failureAvailable = (await account.refreshBalance())?.total_available ?? failureAvailable;

@@ -58,6 +58,8 @@ const NEXT_STEPS: Record<string, string> = {
   ip_not_allowed: "Add this machine's address to the allowlist in the Merchant Portal.",
   not_sent: 'Nothing left this machine, so no trade was made: try again when the marketplace is reachable.',
   outcome_unknown: 'It is safe to try again: the same order id guarantees at most one trade.',
+  no_listing_under_max:
+    'Nothing was sent. Wait for a listing at or under the maximum, or buy it by name at a maximum you choose.',
 };
 
 /** Maps any refusal to one clear message and a next step; unknown codes keep the server's words. */

@@ -24,6 +24,8 @@ import { AwayTracker, awaySummaryNotification } from '../notify/awaySummary';
 import { NotificationForwarder } from '../notify/forwarder';
 import { NotificationCentre } from '../notify/notificationCentre';
 import { RunwayService } from '../operations/runwayService';
+import { lookupOrders } from '../operations/lookup';
+import { NextBuyService } from '../operations/nextBuy';
 import { exportLedger, exportTrades } from '../export/exports';
 import { readWebhookHealth } from '../operations/webhookHealth';
 import { replayLog, WebhookReplayer } from '../operations/webhookReplay';
@@ -81,6 +83,8 @@ export class Engine implements EngineService {
   private readonly centre: NotificationCentre;
   private readonly config: AppConfigFile;
   private readonly buying: BuyService;
+  /** "Buy the next one" after a trade sold elsewhere or a refused buy by name. */
+  private readonly nextBuy: NextBuyService;
   private readonly alerts: AlertService;
   /** Chosen notifications to the merchant's chat webhook (settings.forwardUrl). */
   private readonly forwarder: NotificationForwarder;
@@ -144,6 +148,7 @@ export class Engine implements EngineService {
       this.log,
     );
     this.buying = new BuyService(() => this.requireLiveSession());
+    this.nextBuy = new NextBuyService(() => this.requireSession().store, this.buying);
     this.alerts = new AlertService(
       () => this.session,
       this.buying,
@@ -285,6 +290,9 @@ export class Engine implements EngineService {
     'wallet.balanceSeries': async (query) => (this.session ? this.session.store.balanceSeries(query) : []),
     'wallet.exportCsv': (query) => exportLedger(this.requireSession().store, query),
     'operations.runway': () => this.runway.current(),
+    'operations.orderChain': (from) => this.nextBuy.chain(from),
+    'operations.buyNext': (input) => this.nextBuy.buyNext(input),
+    'operations.lookup': ({ query }) => lookupOrders(this.requireSession().store, query),
     'buy.check': (input) => this.buying.check(input),
     'buy.byId': (input) => this.buying.buyById(input),
     'buy.byName': (input) => this.buying.buyByName(input),

@@ -25,6 +25,8 @@ export const STORE_METHODS = {
     'balanceSeries',
     'latestLedgerCreatedAt',
     'ledgerSpend',
+    'orderChainTrades',
+    'lookupTrades',
     'listRecipients',
     'getRecipient',
     'listAlertRules',

@@ -1,6 +1,7 @@
 import { BuyByNameDialog } from '../screens/buy/BuyByNameDialog';
 import { BuyDialog } from '../screens/buy/BuyDialog';
 import { RuleEditor } from '../screens/alerts/RuleEditor';
+import { OrderLookupDialog } from '../screens/operations/lookup/OrderLookupDialog';
 import { RenameSearchDialog, SaveSearchDialog, WatchSearchDialog } from '../screens/searches/SearchDialogs';
 import { useStore } from '../state/store';
 import { CommandPalette } from './CommandPalette';
@@ -12,7 +13,7 @@ export function Dialogs() {
     case 'buy':
       return <BuyDialog key={`buy-${dialog.itemId}`} dialog={dialog} />;
     case 'buyByName':
-      return <BuyByNameDialog dialog={dialog} />;
+      return <BuyByNameDialog key={dialog.prefill.next?.externalId ?? 'by-name'} dialog={dialog} />;
     case 'rule':
       return <RuleEditor key={dialog.ruleId ?? 'new'} ruleId={dialog.ruleId} enabling={dialog.enabling === true} />;
     case 'palette':
@@ -23,5 +24,7 @@ export function Dialogs() {
       return <RenameSearchDialog key={dialog.searchId} searchId={dialog.searchId} />;
     case 'watchSearch':
       return <WatchSearchDialog key={dialog.searchId} searchId={dialog.searchId} />;
+    case 'orderLookup':
+      return <OrderLookupDialog />;
   }
 }

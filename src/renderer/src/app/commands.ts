@@ -24,6 +24,7 @@ import { markAllNotificationsRead } from '../state/actions/inbox';
 import { connectDemoSandbox, switchToSavedAccount } from '../state/actions/account';
 import { updateSettings } from '../state/actions/settings';
 import { exportTradesCsv, setTradesTab } from '../state/actions/trades';
+import { openBuyNext } from '../state/actions/nextBuy';
 import { closeDialog, openDialog, togglePalette } from '../state/actions/dialogs';
 import { focusSearch, navigate } from '../state/actions/navigation';
 import { toast } from '../state/actions/toast';
@@ -211,6 +212,24 @@ export function buildCommands(): Command[] {
         setTradesTab('history');
       },
     },
+    {
+      id: 'trades.lookup',
+      group: 'Trades',
+      title: 'Look up an order',
+      keywords: 'support find order id trade id offer partner recipient trade url player',
+      run: () => openDialog({ kind: 'orderLookup' }),
+    },
+    ...(state.ui.screen === 'trades' && state.trades.detail.id !== null
+      ? [
+          {
+            id: 'trades.buyNext',
+            group: 'Trades' as const,
+            title: 'Buy the next one (open trade)',
+            keywords: 'sold elsewhere 505 again retry order chain',
+            run: () => void openBuyNext({ tradeId: state.trades.detail.id as string }),
+          },
+        ]
+      : []),
     {
       id: 'trades.export',
       group: 'Trades',

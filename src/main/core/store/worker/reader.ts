@@ -1,5 +1,5 @@
 /** The reader thread's service: catalog pages from its snapshot (snapshot.ts, catalogQuery.ts), records from recordsReader.ts. */
-import type { Item } from '../../../../shared/api';
+import type { Item, Trade } from '../../../../shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, NameMarket, Page, PricePoint } from '../../../../shared/ipc';
 import {
   catalogFiltersSchema,
@@ -14,6 +14,7 @@ import { catalogRowOf, itemOf } from './itemRows';
 import { openConnection } from './open';
 import { RecordsReader } from './recordsReader';
 import { ledgerSpend, type SpendTotals } from './ledgerSpend';
+import { lookupTrades, type LookupKeys, type LookupRows, orderChainTrades } from './orderLookup';
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
 import {
@@ -78,6 +79,16 @@ export class ReaderService extends RecordsReader {
   /** Cents bought and refunded since each start (the balance runway's spend rate); `dayFrom` ≤ `hourFrom`. */
   ledgerSpend(hourFrom: string, dayFrom: string): Record<'lastHour' | 'lastDay', SpendTotals> {
     return ledgerSpend(this.prepare, hourFrom, dayFrom);
+  }
+
+  /** The trades of an order's chain (the order id and its `#n` attempts), oldest first. */
+  orderChainTrades(root: string): Trade[] {
+    return orderChainTrades(this.prepare, root);
+  }
+
+  /** The newest `limit` trades matching any asked key (order look-up). */
+  lookupTrades(keys: LookupKeys, limit: number): LookupRows {
+    return lookupTrades(this.prepare, keys, limit);
   }
 
   /** A page of the catalog; the snapshot and the rows read in one read transaction (one committed state). */

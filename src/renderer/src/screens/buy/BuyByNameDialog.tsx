@@ -5,12 +5,13 @@ import { parseDollarsToCents } from '../../../../shared/money';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
 import { Money } from '../../components/Money';
-import { centsToInput, formatDurationSeconds } from '../../lib/format';
+import { centsToInput, formatCents, formatDurationSeconds } from '../../lib/format';
 import { errorMessage } from '../../lib/ipc';
 import { KNOWN_PHASES } from '../../lib/rarity';
 import { buyByName, checkBuyByName, type NameCheck } from '../../state/actions/buy';
+import { buyNext, openBuyNext } from '../../state/actions/nextBuy';
 import { closeDialog } from '../../state/actions/dialogs';
-import type { Dialog as DialogState } from '../../state/slices/ui';
+import type { BuyByNamePrefill, Dialog as DialogState } from '../../state/slices/ui';
 import { BuyBlockedNotice, useBuyBlockedReason } from './BuyBlockedNotice';
 import { BuyFailureView } from './BuyFailureView';
 import { NameCombobox } from './NameCombobox';
@@ -31,7 +32,10 @@ type Step =
   | { kind: 'form' }
   | { kind: 'confirm'; input: BuyByNameInput; checking: boolean; check: NameCheck | null; checkError: string | null }
   | { kind: 'submitting'; input: BuyByNameInput }
-  | { kind: 'failed'; input: BuyByNameInput; failure: BuyFailure };
+  | { kind: 'failed'; input: BuyByNameInput; failure: BuyFailure; externalId: string };
+
+/** The refusals of a buy by name after which "buy the next one" is offered (the cheapest under the same maximum). */
+const NEXT_AFTER = new Set(['item_unavailable', 'price_too_high']);
 
 const confirmStep = (input: BuyByNameInput): Step => ({
   kind: 'confirm',
@@ -69,6 +73,20 @@ function problems(f: NameForm) {
   };
 }
 
+/** "Buy the next one" opens at its review: the order id, name, phase, maximum and recipient the engine planned. */
+function nextReview(p: BuyByNamePrefill): Step {
+  const next = p.next;
+  if (!next) return { kind: 'form' };
+  return confirmStep({
+    market_hash_name: p.market_hash_name ?? '',
+    maxPrice: next.cap,
+    recipient: { tradeUrl: next.tradeUrl },
+    tradeDurationSeconds: Number(DEFAULT_OPTIONS.duration),
+    externalId: next.externalId,
+    ...(p.phase ? { phase: p.phase } : {}),
+  });
+}
+
 /** "Buy by name": the cheapest match at or below a maximum price, or one targeted item. */
 export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kind: 'buyByName' }> }) {
   const id = useId();
@@ -81,9 +99,14 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
     itemId: p.itemId !== undefined ? String(p.itemId) : '',
     assetId: p.assetId ?? '',
   });
-  const [recipient, setRecipient] = useState<RecipientChoice>(initialRecipient);
-  const [options, setOptions] = useState<BuyOptionsValue>(DEFAULT_OPTIONS);
-  const [step, setStep] = useState<Step>({ kind: 'form' });
+  const next = p.next;
+  const [recipient, setRecipient] = useState<RecipientChoice>(() =>
+    next ? { kind: 'paste', url: next.tradeUrl } : initialRecipient(),
+  );
+  const [options, setOptions] = useState<BuyOptionsValue>(
+    next ? { ...DEFAULT_OPTIONS, externalId: next.externalId } : DEFAULT_OPTIONS,
+  );
+  const [step, setStep] = useState<Step>(() => nextReview(p));
   const [error, setError] = useState<string | null>(null);
   const recipientText = useRecipientLabel(recipient);
   const blocked = useBuyBlockedReason();
@@ -129,8 +152,15 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
     setError(null);
     setStep({ kind: 'submitting', input });
     try {
-      const outcome = await buyByName(input);
-      if (!outcome.ok) setStep({ kind: 'failed', input, failure: outcome.failure });
+      const outcome = next
+        ? await buyNext({
+            from: next.from,
+            externalId: next.externalId,
+            maxPrice: input.maxPrice,
+            ...(input.tradeDurationSeconds !== undefined ? { tradeDurationSeconds: input.tradeDurationSeconds } : {}),
+          })
+        : await buyByName(input);
+      if (!outcome.ok) setStep({ kind: 'failed', input, failure: outcome.failure, externalId: outcome.externalId });
     } catch (e) {
       setError(errorMessage(e));
       setStep({ kind: 'confirm', input, checking: false, check: null, checkError: null });
@@ -147,10 +177,14 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
   const busy = step.kind === 'submitting';
   return (
     <Dialog
-      title="Buy by name"
+      title={next ? 'Buy the next one' : 'Buy by name'}
       onClose={closeDialog}
       className="buy-dialog"
-      subtitle="Buys the cheapest matching item at or below your maximum price."
+      subtitle={
+        next
+          ? `The cheapest listing of the same name for the same recipient, at most the original's ${formatCents(next.cap)}.`
+          : 'Buys the cheapest matching item at or below your maximum price.'
+      }
     >
       {step.kind === 'form' ? (
         <form
@@ -246,9 +280,20 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
             <button type="button" className="btn ghost" onClick={closeDialog}>
               Close
             </button>
-            <button type="button" className="btn" onClick={() => setStep({ kind: 'form' })}>
-              Edit
-            </button>
+            {next ? null : (
+              <button type="button" className="btn" onClick={() => setStep({ kind: 'form' })}>
+                Edit
+              </button>
+            )}
+            {NEXT_AFTER.has(step.failure.code) ? (
+              <button
+                type="button"
+                className="btn"
+                onClick={() => void openBuyNext({ refusedExternalId: step.externalId })}
+              >
+                Buy the next one
+              </button>
+            ) : null}
             {step.failure.retryable ? (
               <button type="button" className="btn" onClick={() => void submit(step.input)}>
                 Try again
@@ -312,8 +357,13 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
             </div>
           ) : null}
           <footer className="dialog-actions">
-            <button type="button" className="btn ghost" disabled={busy} onClick={() => setStep({ kind: 'form' })}>
-              Back
+            <button
+              type="button"
+              className="btn ghost"
+              disabled={busy}
+              onClick={() => (next ? closeDialog() : setStep({ kind: 'form' }))}
+            >
+              {next ? 'Cancel' : 'Back'}
             </button>
             <button
               ref={confirmRef}

@@ -1,5 +1,8 @@
 import { OfflineBanner } from '../../app/OfflineBanner';
 import { Icon } from '../../components/Icon';
+import { navigate } from '../../state/actions/navigation';
+import { selectTrade } from '../../state/actions/trades';
+import { OrderLookup } from './lookup/OrderLookup';
 import { WebhookHealthSection } from './WebhookHealthSection';
 import { useWebhookHealth } from './useWebhookHealth';
 
@@ -20,6 +23,17 @@ export function OperationsScreen() {
       </header>
       <OfflineBanner />
       <div className="operations-body">
+        <section className="panel operations-section" aria-labelledby="ops-lookup-title">
+          <h2 className="panel-title" id="ops-lookup-title">
+            Order look-up
+          </h2>
+          <OrderLookup
+            onOpen={(tradeId) => {
+              navigate('trades', tradeId);
+              selectTrade(tradeId);
+            }}
+          />
+        </section>
         <WebhookHealthSection state={health} />
       </div>
     </div>

@@ -13,6 +13,7 @@ import { loadTradeDetail } from '../../state/actions/trades';
 import { navigate } from '../../state/actions/navigation';
 import { toast } from '../../state/actions/toast';
 import { useStore } from '../../state/store';
+import { OrderChainSection } from './OrderChainSection';
 
 function Fact({
   label,
@@ -193,6 +194,8 @@ export function TradeDetailPanel() {
             <strong>Error {trade.errorCode ?? ''}</strong> {trade.failReason ?? ''}
           </div>
         ) : null}
+
+        <OrderChainSection trade={trade} />
 
         <section className="detail-section" aria-label="Protection">
           <h3>Protection</h3>

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { redactTradeUrl } from '../../../../shared/api/tradeUrl';
+import { chainNumber, chainRoot } from '../../../../shared/orderChain';
 import { EmptyState } from '../../components/EmptyState';
 import { Money } from '../../components/Money';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -16,6 +17,8 @@ const TradeRow = memo(function TradeRow({ tradeId, compact }: { tradeId: string;
   const selected = useStore((s) => s.trades.detail.id === tradeId);
   if (!trade) return null;
   const open = () => navigate('trades', tradeId);
+  // "Buy the next one" attempts (ORDER#2…) are marked: one order, more than one trade.
+  const chain = trade.externalId === null ? 1 : chainNumber(trade.externalId);
   return (
     <tr
       className={selected ? 'selected' : ''}
@@ -44,6 +47,11 @@ const TradeRow = memo(function TradeRow({ tradeId, compact }: { tradeId: string;
         {trade.webhookStatus === 'failed' ? (
           <span className="tag tag-warn" title="The webhook for this trade failed">
             webhook
+          </span>
+        ) : null}
+        {chain > 1 ? (
+          <span className="tag" title={`Attempt ${chain} of order ${chainRoot(trade.externalId as string)}`}>
+            next #{chain}
           </span>
         ) : null}
       </td>

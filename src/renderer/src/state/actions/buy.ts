@@ -87,7 +87,7 @@ function remember(input: BuyByIdInput | BuyByNameInput) {
 }
 
 /** A successful buy: toast, close the dialog, open the new trade. */
-function onBought(outcome: BuyOutcome): void {
+export function onBought(outcome: BuyOutcome): void {
   if (!outcome.ok) return;
   const t = outcome.trade;
   toast('success', `Bought ${t.market_hash_name}`, `${formatCents(t.price)} · trade ${t.tradeId} is ${t.status}`, {

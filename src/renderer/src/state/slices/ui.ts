@@ -1,3 +1,4 @@
+import type { OrderChainInput } from '../../../../shared/ipc/contract';
 import type { CatalogRow } from '../../../../shared/ipc/models';
 
 export type Screen = 'catalog' | 'trades' | 'wallet' | 'alerts' | 'operations' | 'notifications' | 'settings';
@@ -18,6 +19,8 @@ export interface BuyByNamePrefill {
   maxPrice?: number;
   itemId?: number;
   assetId?: string;
+  /** "Buy the next one" of an order: reviewed as a buy by name, bought through operations.buyNext. */
+  next?: { from: OrderChainInput; externalId: string; tradeUrl: string; cap: number };
 }
 
 export type Dialog =
@@ -37,7 +40,9 @@ export type Dialog =
   | { kind: 'saveSearch' }
   | { kind: 'renameSearch'; searchId: string }
   /** Turn a saved search into an alert rule, saying which filters the rule cannot carry. */
-  | { kind: 'watchSearch'; searchId: string };
+  | { kind: 'watchSearch'; searchId: string }
+  /** Find a trade by order id, trade id, trade URL or partner id, offer id or item name. */
+  | { kind: 'orderLookup' };
 
 export interface UiSlice {
   screen: Screen;
