@@ -11,6 +11,8 @@ export function ReplaySection() {
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** The switch as the user just set it, until the engine answers (a controlled box would spring back meanwhile). */
+  const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
   const enabled = settings?.webhookReplayEnabled === true;
   const current = settings?.webhookReplayUrl ?? null;
 
@@ -26,6 +28,7 @@ export function ReplaySection() {
       setError(errorMessage(problem));
     } finally {
       setSaving(false);
+      setPendingEnabled(null);
     }
   };
 
@@ -43,8 +46,11 @@ export function ReplaySection() {
         <input
           type="checkbox"
           disabled={!settings || saving}
-          checked={enabled}
-          onChange={(event) => void save({ webhookReplayEnabled: event.target.checked })}
+          checked={pendingEnabled ?? enabled}
+          onChange={(event) => {
+            setPendingEnabled(event.target.checked);
+            void save({ webhookReplayEnabled: event.target.checked });
+          }}
         />
         Allow replaying missed webhooks
       </label>
