@@ -201,6 +201,8 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'wallet.ledger': ledgerQuery,
     'wallet.balanceSeries': ledgerQuery,
     'wallet.exportCsv': ledgerQuery,
+    'exports.cancel': fc.record({ id }),
+    'exports.reveal': fc.record({ id }),
     'buy.check': buyById,
     'buy.byId': buyById,
     'buy.byName': buyByName,

@@ -15,6 +15,8 @@ export const IPC_METHOD_NAMES = [
   'wallet.ledger',
   'wallet.balanceSeries',
   'wallet.exportCsv',
+  'exports.cancel',
+  'exports.reveal',
   'buy.check',
   'buy.byId',
   'buy.byName',

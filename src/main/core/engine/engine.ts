@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { isValidTradeUrl } from '../../../shared/api';
 import type {
   AccountInput,
@@ -23,8 +24,8 @@ import { EventBatcher } from '../events/batcher';
 import { AwayTracker, awaySummaryNotification } from '../notify/awaySummary';
 import { NotificationForwarder } from '../notify/forwarder';
 import { NotificationCentre } from '../notify/notificationCentre';
-import { exportLedger, exportTrades } from '../export/exports';
-import type { EngineService } from '../ipc/engineService';
+import { ExportJobs } from '../export/exportJobs';
+import type { EngineService, ExportFile } from '../ipc/engineService';
 import { EngineError } from '../ipc/engineService';
 import type { SecretStore } from '../secrets';
 import { type LocalStore, StoreError } from '../store';
@@ -54,6 +55,11 @@ export interface EngineOptions {
   override?: CommandLineAccount;
   /** Forward to non-public addresses too: a host's command line (`--forward-to-private-networks`) and tests only. */
   forwardToPrivateAddresses?: boolean;
+  /**
+   * Where CSV exports are written, with a way to show one in its folder (the desktop shell: the downloads folder).
+   * Absent: `<dataDir>/exports`, private, and the page downloads the file from its host (`exportFile`).
+   */
+  exportTarget?: { dir: string; reveal: (file: string) => void };
 }
 
 /**
@@ -102,6 +108,8 @@ export class Engine implements EngineService {
   private readonly lock: DataDirLock | null;
   /** The accounts' keys in the secret store, a slow keychain waited for. */
   private readonly keys: AccountKeys;
+  /** CSV exports written to files (the bridge carries their progress only). */
+  private readonly exports: ExportJobs;
 
   constructor(private readonly options: EngineOptions) {
     this.log = (line) => options.log(this.scrub(line));
@@ -110,6 +118,14 @@ export class Engine implements EngineService {
     this.lock = DataDirLock.acquire(options.dataDir, this.log);
     this.config = new AppConfigFile(options.dataDir);
     if (this.config.problem) this.log(this.config.problem);
+    const target = options.exportTarget;
+    this.exports = new ExportJobs({
+      dir: target?.dir ?? join(options.dataDir, 'exports'),
+      privateDir: target === undefined,
+      delivery: target === undefined ? 'download' : 'reveal',
+      onChange: (exports) => this.events.push({ exports }),
+      log: this.log,
+    });
     this.centre = new NotificationCentre(this.events, () => this.session?.store ?? null, this.log);
     this.forwarder = new NotificationForwarder({
       settings: () => {
@@ -196,6 +212,7 @@ export class Engine implements EngineService {
 
   async close(): Promise<void> {
     this.keys.close();
+    await this.exports.close();
     await this.switching.catch(() => {});
     await this.closeSession();
     await this.forwarder.stop();
@@ -209,6 +226,11 @@ export class Engine implements EngineService {
     const session = this.session;
     if (!session) return 'no account';
     return `${this.demo ? 'demo sandbox' : 'account'} ${session.merchantId} at ${session.credentials.baseUrl}`;
+  }
+
+  /** A finished export's file, for the host that serves it to the page (the web host's download route). */
+  exportFile(id: string): ExportFile | null {
+    return this.options.exportTarget ? null : this.exports.fileOf(id);
   }
 
   get accountSession(): AccountSession | null {
@@ -260,10 +282,25 @@ export class Engine implements EngineService {
       return this.session ? this.session.store.queryTrades(query) : emptyPage(query);
     },
     'trades.get': async ({ tradeId }) => (this.session ? this.session.store.getTrade(tradeId) : null),
-    'trades.exportCsv': (query) => exportTrades(this.requireSession().store, query),
+    'trades.exportCsv': async (query) => {
+      const { store } = this.requireSession();
+      return this.exports.start('trades', (after, limit) => store.exportTradesChunk(query, after, limit));
+    },
     'wallet.ledger': async (query) => (this.session ? this.session.store.queryLedger(query) : emptyPage(query)),
     'wallet.balanceSeries': async (query) => (this.session ? this.session.store.balanceSeries(query) : []),
-    'wallet.exportCsv': (query) => exportLedger(this.requireSession().store, query),
+    'wallet.exportCsv': async (query) => {
+      const { store } = this.requireSession();
+      return this.exports.start('ledger', (after, limit) => store.exportLedgerChunk(query, after, limit));
+    },
+    'exports.cancel': async ({ id }) => this.exports.cancel(id),
+    'exports.reveal': async ({ id }) => {
+      const target = this.options.exportTarget;
+      if (!target) throw new EngineError('unavailable', 'This host offers the file as a download');
+      const file = this.exports.fileOf(id);
+      if (!file) throw new EngineError('not_found', 'No finished export has this id');
+      target.reveal(file.path);
+      return { shown: true };
+    },
     'buy.check': (input) => this.buying.check(input),
     'buy.byId': (input) => this.buying.buyById(input),
     'buy.byName': (input) => this.buying.buyByName(input),
@@ -388,6 +425,7 @@ export class Engine implements EngineService {
       awaySummary: this.awaySummary,
       forwarding: this.forwarder.status(),
       unreadNotifications: await this.centre.unreadCount(),
+      exports: this.exports.list(),
     };
   }
 
