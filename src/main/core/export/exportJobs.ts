@@ -115,7 +115,7 @@ export class ExportJobs {
     const { status } = job;
     const temp = join(this.options.dir, `.${status.filename}.${status.id}.part`);
     const signal = job.abort.signal;
-    let done = false;
+    let done: boolean;
     try {
       const handle = await open(temp, 'wx', this.options.privateDir ? PRIVATE_FILE_MODE : 0o666);
       try {
