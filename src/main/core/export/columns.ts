@@ -3,52 +3,63 @@ import type { BalanceTransaction, Trade } from '../../../shared/api';
 import { centsToDecimal, csvLine } from './csv';
 
 type Cell = string | number | null;
-/** A CSV column: its header, and its cell of a row. */
-type Column<T> = readonly [header: string, cell: (row: T) => Cell];
 
-export const TRADE_COLUMNS: readonly Column<Trade>[] = [
-  ['tradeId', (t) => t.tradeId],
-  ['externalId', (t) => t.externalId],
-  ['status', (t) => t.status],
-  ['price', (t) => centsToDecimal(t.price)],
-  ['itemId', (t) => t.itemId],
-  ['assetId', (t) => t.assetId],
-  ['offerId', (t) => t.offerId],
-  ['market_hash_name', (t) => t.market_hash_name],
-  ['phase', (t) => t.phase],
-  ['float', (t) => t.float],
-  ['webhookStatus', (t) => t.webhookStatus],
-  ['errorCode', (t) => t.errorCode],
-  ['failReason', (t) => t.failReason],
-  ['createdAt', (t) => t.createdAt],
-  ['updatedAt', (t) => t.updatedAt],
-  ['completedAt', (t) => t.completedAt],
-  ['cancelledAt', (t) => t.cancelledAt],
-  ['endProtection', (t) => t.endProtection],
-  ['rollbackAt', (t) => t.rollbackAt],
-  ['stage', (t) => t.stage],
-];
-
-export const LEDGER_COLUMNS: readonly Column<BalanceTransaction>[] = [
-  ['id', (e) => e.id],
-  ['createdAt', (e) => e.createdAt],
-  ['type', (e) => e.type],
-  ['amount', (e) => centsToDecimal(e.amount)],
-  ['balanceBefore', (e) => centsToDecimal(e.balanceBefore)],
-  ['balanceAfter', (e) => centsToDecimal(e.balanceAfter)],
-  ['tradeId', (e) => e.tradeId],
-  ['market_hash_name', (e) => e.market_hash_name],
-  ['phase', (e) => e.phase],
-  ['note', (e) => e.note],
-];
-
-export function csvHeader<T>(columns: readonly Column<T>[]): string {
-  return csvLine(columns.map(([header]) => header));
+/** A CSV's columns: each named as the stored column it is read from; money columns are written as decimals. */
+export interface CsvColumns {
+  readonly names: readonly string[];
+  readonly money: readonly string[];
 }
 
-/** The rows as CSV lines, in the columns' order. */
-export function csvLines<T>(columns: readonly Column<T>[], rows: readonly T[]): string {
+export const TRADE_COLUMNS = {
+  names: [
+    'tradeId',
+    'externalId',
+    'status',
+    'price',
+    'itemId',
+    'assetId',
+    'offerId',
+    'market_hash_name',
+    'phase',
+    'float',
+    'webhookStatus',
+    'errorCode',
+    'failReason',
+    'createdAt',
+    'updatedAt',
+    'completedAt',
+    'cancelledAt',
+    'endProtection',
+    'rollbackAt',
+    'stage',
+  ] satisfies (keyof Trade)[],
+  money: ['price'] satisfies (keyof Trade)[],
+} as const satisfies CsvColumns;
+
+export const LEDGER_COLUMNS = {
+  names: [
+    'id',
+    'createdAt',
+    'type',
+    'amount',
+    'balanceBefore',
+    'balanceAfter',
+    'tradeId',
+    'market_hash_name',
+    'phase',
+    'note',
+  ] satisfies (keyof BalanceTransaction)[],
+  money: ['amount', 'balanceBefore', 'balanceAfter'] satisfies (keyof BalanceTransaction)[],
+} as const satisfies CsvColumns;
+
+export function csvHeader(columns: CsvColumns): string {
+  return csvLine(columns.names);
+}
+
+/** Rows read raw (one array per row, in the columns' order) as CSV lines. */
+export function csvLines(columns: CsvColumns, rows: readonly (readonly Cell[])[]): string {
+  const money = columns.names.map((name) => columns.money.includes(name));
   let text = '';
-  for (const row of rows) text += csvLine(columns.map(([, cell]) => cell(row)));
+  for (const row of rows) text += csvLine(row.map((cell, i) => (money[i] ? centsToDecimal(cell as number) : cell)));
   return text;
 }

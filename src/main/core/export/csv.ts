@@ -3,12 +3,12 @@ type Field = string | number | null | undefined;
 /** One RFC 4180 field: quoted when it holds a comma, quote or line break, quotes doubled. */
 function field(value: Field): string {
   if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return String(value);
   const text = String(value);
   // A leading =, +, - or @ would run as a formula in a spreadsheet, and so would one behind a
   // leading tab or carriage return, which spreadsheets drop; a plain decimal (centsToDecimal's
   // "-15.00") cannot, and must stay a number.
-  const safe =
-    /^[=+\-@\t\r]/.test(text) && typeof value === 'string' && !/^-\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

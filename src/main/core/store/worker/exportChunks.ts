@@ -1,42 +1,69 @@
 /**
  * An export's chunks: pages by key, newest first as the screens show them (createdAt DESC, then the id DESC, the
  * trades_created and ledger_created indexes read backwards), never by OFFSET, so each chunk costs the same however
- * far the export has gone. Formatted as CSV here, so one string crosses to the host instead of thousands of objects.
+ * far the export has gone. Read raw and formatted as CSV here, so one string crosses to the host instead of
+ * thousands of objects.
  */
-import type { BalanceTransaction, Trade } from '../../../../shared/api';
-import { ledgerQuerySchema, tradeQuerySchema, type LedgerQuery, type TradeQuery } from '../../../../shared/ipc/contract';
-import { csvLines, LEDGER_COLUMNS, TRADE_COLUMNS } from '../../export/columns';
+import {
+  ledgerQuerySchema,
+  tradeQuerySchema,
+  type LedgerQuery,
+  type TradeQuery,
+} from '../../../../shared/ipc/contract';
+import { type CsvColumns, csvLines, LEDGER_COLUMNS, TRADE_COLUMNS } from '../../export/columns';
 import type { ExportChunk, ExportKey } from '../types';
 import type { Prepare } from './open';
-import { LEDGER_FIELDS, TRADE_SELECT } from './recordRows';
 import { ledgerWhere, tradeWhere } from './recordsReader';
 
 /** The most rows one chunk may ask for: the reader answers the UI's other queries between chunks. */
 export const MAX_EXPORT_CHUNK = 10_000;
 
-function checkChunkArgs(after: ExportKey | null, limit: number, idType: 'string' | 'number'): void {
+type Cell = string | number | null;
+
+interface ExportTable {
+  table: string;
+  id: string;
+  idType: 'string' | 'number';
+  columns: CsvColumns;
+}
+
+const TRADES: ExportTable = { table: 'trades', id: 'tradeId', idType: 'string', columns: TRADE_COLUMNS };
+const LEDGER: ExportTable = { table: 'ledger', id: 'id', idType: 'number', columns: LEDGER_COLUMNS };
+
+function chunk(
+  prepare: Prepare,
+  { table, id, idType, columns }: ExportTable,
+  { where, params }: { where: string; params: unknown[] },
+  after: ExportKey | null,
+  limit: number,
+): ExportChunk {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_EXPORT_CHUNK)
     throw new RangeError(`an export chunk is 1 to ${MAX_EXPORT_CHUNK} rows, not ${String(limit)}`);
   if (after !== null && (typeof after.createdAt !== 'string' || typeof after.id !== idType))
     throw new RangeError('an export chunk starts after a { createdAt, id } key');
-}
-
-function chunkOf<R extends { createdAt: string }>(
-  rows: R[],
-  limit: number,
-  keyOf: (row: R) => ExportKey,
-  format: (rows: R[]) => string,
-  total: number | null,
-): ExportChunk {
-  const last = rows.at(-1);
-  return { csv: format(rows), rows: rows.length, next: rows.length === limit && last ? keyOf(last) : null, total };
-}
-
-/** `where` and, after a key, the rows strictly older than it in the screen's order. */
-function afterKey(where: string, id: string, after: ExportKey | null): string {
-  if (after === null) return where;
   const keyset = `(createdAt, ${id}) < (?, ?)`;
-  return where === '' ? `WHERE ${keyset}` : `${where} AND ${keyset}`;
+  const filtered = after === null ? where : where === '' ? `WHERE ${keyset}` : `${where} AND ${keyset}`;
+  const rows = prepare<unknown[], Cell[]>(
+    `SELECT ${columns.names.join(', ')} FROM ${table} ${filtered} ORDER BY createdAt DESC, ${id} DESC LIMIT ?`,
+  )
+    .raw()
+    .all(...params, ...(after === null ? [] : [after.createdAt, after.id]), limit);
+  const last = rows.at(-1);
+  const at = (name: string) => columns.names.indexOf(name);
+  return {
+    csv: csvLines(columns, rows),
+    rows: rows.length,
+    next:
+      rows.length === limit && last
+        ? { createdAt: last[at('createdAt')] as string, id: last[at(id)] as string | number }
+        : null,
+    total:
+      after === null
+        ? (prepare(`SELECT count(*) FROM ${table} ${where}`)
+            .pluck()
+            .get(...params) as number)
+        : null,
+  };
 }
 
 export function tradeExportChunk(
@@ -45,25 +72,7 @@ export function tradeExportChunk(
   after: ExportKey | null,
   limit: number,
 ): ExportChunk {
-  checkChunkArgs(after, limit, 'string');
-  const { where, params } = tradeWhere(tradeQuerySchema.parse(query));
-  const keyParams = after === null ? [] : [after.createdAt, after.id];
-  const rows = prepare<unknown[], Trade>(
-    `SELECT ${TRADE_SELECT} FROM trades ${afterKey(where, 'tradeId', after)} ORDER BY createdAt DESC, tradeId DESC LIMIT ?`,
-  ).all(...params, ...keyParams, limit);
-  const total =
-    after === null
-      ? (prepare(`SELECT count(*) FROM trades ${where}`)
-          .pluck()
-          .get(...params) as number)
-      : null;
-  return chunkOf(
-    rows,
-    limit,
-    (t) => ({ createdAt: t.createdAt, id: t.tradeId }),
-    (page) => csvLines(TRADE_COLUMNS, page),
-    total,
-  );
+  return chunk(prepare, TRADES, tradeWhere(tradeQuerySchema.parse(query)), after, limit);
 }
 
 export function ledgerExportChunk(
@@ -72,23 +81,5 @@ export function ledgerExportChunk(
   after: ExportKey | null,
   limit: number,
 ): ExportChunk {
-  checkChunkArgs(after, limit, 'number');
-  const { where, params } = ledgerWhere(ledgerQuerySchema.parse(query));
-  const keyParams = after === null ? [] : [after.createdAt, after.id];
-  const rows = prepare<unknown[], BalanceTransaction>(
-    `SELECT ${LEDGER_FIELDS.join(', ')} FROM ledger ${afterKey(where, 'id', after)} ORDER BY createdAt DESC, id DESC LIMIT ?`,
-  ).all(...params, ...keyParams, limit);
-  const total =
-    after === null
-      ? (prepare(`SELECT count(*) FROM ledger ${where}`)
-          .pluck()
-          .get(...params) as number)
-      : null;
-  return chunkOf(
-    rows,
-    limit,
-    (e) => ({ createdAt: e.createdAt, id: e.id }),
-    (page) => csvLines(LEDGER_COLUMNS, page),
-    total,
-  );
+  return chunk(prepare, LEDGER, ledgerWhere(ledgerQuerySchema.parse(query)), after, limit);
 }
