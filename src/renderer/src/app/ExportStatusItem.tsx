@@ -5,10 +5,14 @@ import { useStore } from '../state/store';
 
 const WHAT: Record<ExportStatus['kind'], string> = { trades: 'Trades', ledger: 'Ledger' };
 
-/** The latest CSV export in the status bar: its progress with Cancel, then the file's action or why it ended. */
+/**
+ * The latest CSV export in the status bar (older ones never come back once it is dismissed): its progress with
+ * Cancel, then the file's action or why it ended.
+ */
 export function ExportStatusItem() {
-  const latest = useStore((s) => s.conn.exports.find((e) => !s.conn.dismissedExports.includes(e.id)));
-  if (!latest) return null;
+  const latest = useStore((s) => s.conn.exports[0]);
+  const dismissed = useStore((s) => (latest ? s.conn.dismissedExports.includes(latest.id) : true));
+  if (!latest || dismissed) return null;
   const what = WHAT[latest.kind];
   const dismiss = (
     <button
