@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportStatus, IpcMethod, IpcResult } from '../../src/shared/ipc';
 import { Engine } from '../../src/main/core/engine/engine';
+import { LEDGER_COLUMNS, TRADE_COLUMNS, type CsvColumns } from '../../src/main/core/export/columns';
+import { centsToDecimal, toCsv } from '../../src/main/core/export/csv';
 import { EXPORT_CHUNK_ROWS } from '../../src/main/core/export/exportJobs';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { MemorySecretStore } from '../../src/main/core/secrets';
@@ -39,6 +41,19 @@ describe('CSV exports stream to a file in the engine', () => {
       .at(-1);
   const ended = (id: string) =>
     waitFor(() => latest(id)?.state !== 'running' && latest(id) !== undefined, 60_000, 'export ended');
+
+  /** The CSV of `rows` as one string built cell by cell in JS (toCsv, centsToDecimal): what the file must hold. */
+  function expectedCsv<R extends object>(columns: CsvColumns, rows: R[]): string {
+    return toCsv(
+      columns.names,
+      rows.map((row) =>
+        columns.names.map((name) => {
+          const value = (row as Record<string, string | number | null>)[name] ?? null;
+          return columns.money.includes(name) ? centsToDecimal(value as number) : value;
+        }),
+      ),
+    );
+  }
 
   /** The CSV's data lines' first cells (the row ids), after checking the header. */
   function idsOf(file: string, header: string): string[] {
@@ -103,7 +118,10 @@ describe('CSV exports stream to a file in the engine', () => {
       'tradeId,externalId,status,price,itemId,assetId,offerId,market_hash_name,phase,float,webhookStatus,errorCode,failReason,createdAt,updatedAt,completedAt,cancelledAt,endProtection,rollbackAt,stage',
     );
     expect(new Set(ids).size).toBe(TRADES); // none twice
-    expect(ids).toEqual(screenOrder(history.trades, (t) => t.tradeId).map((t) => t.tradeId)); // none missing, in order
+    const wanted = screenOrder(history.trades, (t) => t.tradeId);
+    expect(ids).toEqual(wanted.map((t) => t.tradeId)); // none missing, in order
+    // Every cell as the reference writes it: quoted, defused, decimals, empty for null.
+    expect(readFileSync(final, 'utf8')).toBe(expectedCsv(TRADE_COLUMNS, wanted));
     // Progress came chunk by chunk: counts of whole chunks on the way.
     const progress = [
       ...new Set(
@@ -134,6 +152,7 @@ describe('CSV exports stream to a file in the engine', () => {
       'id,createdAt,type,amount,balanceBefore,balanceAfter,tradeId,market_hash_name,phase,note',
     );
     expect(ids).toEqual(wanted.map((e) => String(e.id)));
+    expect(readFileSync(join(exportsDir(), started.filename), 'utf8')).toBe(expectedCsv(LEDGER_COLUMNS, wanted));
   }, 60_000);
 
   it('a cancelled export leaves no file, neither under its name nor half written', async () => {

@@ -15,10 +15,17 @@ function tradeNo(i: number, count: number): Trade {
   const at = new Date(NEWEST - Math.floor(i / SAME_INSTANT) * 1000).toISOString();
   // A scrambled id: within one createdAt the screen's order (tradeId DESC) is not the insertion order.
   const tradeId = `t${String((i * 7919) % count).padStart(7, '0')}-${String(i).padStart(7, '0')}`;
+  // Some cells a CSV must quote or defuse: a formula, quotes and commas, a line break; some empty ones.
   return trade(tradeId, 'COMPLETED', {
-    externalId: `order-${i}`,
+    externalId: i % 11 === 5 ? `=HYPERLINK("x",${i})` : `order-${i}`,
     price: 100 + (i % 9000),
     itemId: 1 + i,
+    market_hash_name: i % 5 === 0 ? 'StatTrak™ AK-47 | "Redline", (Field-Tested)' : 'AK-47 | Redline (Field-Tested)',
+    phase: i % 9 === 0 ? 'Phase 2' : null,
+    float: i % 4 === 0 ? null : (i % 1000) / 1000 + 0.000123456789,
+    webhookStatus: i % 3 === 0 ? 'failed' : null,
+    errorCode: i % 7 === 0 ? 504 : null,
+    failReason: i % 17 === 0 ? 'line\nbreak, "quoted"' : null,
     createdAt: at,
     updatedAt: at,
     completedAt: at,
@@ -29,11 +36,11 @@ function entryNo(i: number): BalanceTransaction {
   return {
     id: i + 1,
     type: 'FREEZE',
-    amount: -100,
-    balanceBefore: 10_000_000 - i * 100,
-    balanceAfter: 10_000_000 - (i + 1) * 100,
+    amount: -105,
+    balanceBefore: 10_000_000 - i * 105,
+    balanceAfter: 10_000_000 - (i + 1) * 105,
     tradeId: null,
-    note: null,
+    note: i % 6 === 0 ? '@SUM(A1), "x"' : null,
     createdAt: new Date(NEWEST - Math.floor(i / SAME_INSTANT) * 1000).toISOString(),
     market_hash_name: null,
     phase: null,

@@ -1,13 +1,16 @@
 /** The columns of the CSV exports; the store's reader thread formats each chunk with them. */
 import type { BalanceTransaction, Trade } from '../../../shared/api';
-import { centsToDecimal, csvLine } from './csv';
-
-type Cell = string | number | null;
+import { csvLine } from './csv';
 
 /** A CSV's columns: each named as the stored column it is read from; money columns are written as decimals. */
 export interface CsvColumns {
   readonly names: readonly string[];
   readonly money: readonly string[];
+  /**
+   * Columns whose stored values never need quoting or defusing (enums, integers, UTC timestamps, money): the export
+   * has SQLite write them as text, runs of them as one string (exportChunks.ts), so fewer values cross into JS.
+   */
+  readonly plain: readonly string[];
 }
 
 export const TRADE_COLUMNS = {
@@ -34,6 +37,20 @@ export const TRADE_COLUMNS = {
     'stage',
   ] satisfies (keyof Trade)[],
   money: ['price'] satisfies (keyof Trade)[],
+  plain: [
+    'status',
+    'price',
+    'itemId',
+    'webhookStatus',
+    'errorCode',
+    'createdAt',
+    'updatedAt',
+    'completedAt',
+    'cancelledAt',
+    'endProtection',
+    'rollbackAt',
+    'stage',
+  ] satisfies (keyof Trade)[],
 } as const satisfies CsvColumns;
 
 export const LEDGER_COLUMNS = {
@@ -50,16 +67,9 @@ export const LEDGER_COLUMNS = {
     'note',
   ] satisfies (keyof BalanceTransaction)[],
   money: ['amount', 'balanceBefore', 'balanceAfter'] satisfies (keyof BalanceTransaction)[],
+  plain: ['id', 'createdAt', 'type', 'amount', 'balanceBefore', 'balanceAfter'] satisfies (keyof BalanceTransaction)[],
 } as const satisfies CsvColumns;
 
 export function csvHeader(columns: CsvColumns): string {
   return csvLine(columns.names);
-}
-
-/** Rows read raw (one array per row, in the columns' order) as CSV lines. */
-export function csvLines(columns: CsvColumns, rows: readonly (readonly Cell[])[]): string {
-  const money = columns.names.map((name) => columns.money.includes(name));
-  let text = '';
-  for (const row of rows) text += csvLine(row.map((cell, i) => (money[i] ? centsToDecimal(cell as number) : cell)));
-  return text;
 }

@@ -1,7 +1,7 @@
 type Field = string | number | null | undefined;
 
 /** One RFC 4180 field: quoted when it holds a comma, quote or line break, quotes doubled. */
-function field(value: Field): string {
+export function csvField(value: Field): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return String(value);
   const text = String(value);
@@ -14,7 +14,7 @@ function field(value: Field): string {
 
 /** One CSV record with its CRLF. */
 export function csvLine(row: readonly Field[]): string {
-  return `${row.map(field).join(',')}\r\n`;
+  return `${row.map(csvField).join(',')}\r\n`;
 }
 
 /** RFC 4180 CSV: fields with a comma, quote or line break are quoted, quotes doubled. */
