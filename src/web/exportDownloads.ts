@@ -35,7 +35,12 @@ export function registerExportDownloads(app: FastifyInstance, { credentials, fil
         .type('text/plain; charset=utf-8')
         .send(token === null ? 'unauthorized: the bridge token is required' : verdict.reason);
     const file = EXPORT_ID.test(request.params.id) ? fileOf(request.params.id) : null;
-    const size = file ? await stat(file.path).then((info) => (info.isFile() ? info.size : null), () => null) : null;
+    const size = file
+      ? await stat(file.path).then(
+          (info) => (info.isFile() ? info.size : null),
+          () => null,
+        )
+      : null;
     if (!file || size === null)
       return reply.code(404).type('text/plain; charset=utf-8').send('Not Found: no finished export has this id');
     return reply

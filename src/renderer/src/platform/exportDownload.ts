@@ -5,7 +5,8 @@ import { storageTokenStore } from './webBridge';
 
 export async function downloadExport(id: string, filename: string): Promise<void> {
   const token = storageTokenStore(window.localStorage, window).read();
-  if (token === null) throw new Error('This page holds no token for Merchant Desk: open the URL printed by npm run web');
+  if (token === null)
+    throw new Error('This page holds no token for Merchant Desk: open the URL printed by npm run web');
   const answer = await fetch(`/exports/${encodeURIComponent(id)}`, {
     headers: { authorization: `Bearer ${token}` },
     cache: 'no-store',
