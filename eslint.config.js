@@ -248,6 +248,7 @@ export default defineConfig(
       'bench/filter-sort.ts',
       'bench/busy-sync.ts',
       'bench/lib/bridgeProbe.ts',
+      'bench/busy-export.ts',
     ],
     rules: { 'no-restricted-globals': 'off' },
   },

@@ -4,7 +4,7 @@
 // filters, its balance chart and the E export key.
 import type { Page } from '@playwright/test';
 import { tradeUrlFor } from '../test/support/sandboxHttp';
-import { goTo, openApp, rowNamed } from './support/app';
+import { download, goTo, openApp, rowNamed } from './support/app';
 import { expect, test, useStack } from './support/stack';
 
 interface Listing {
@@ -300,7 +300,7 @@ test('saved recipients: a duplicate is refused with the one that holds it, and a
   await expect(section.getByText('No saved recipients yet')).toBeVisible();
 });
 
-test('the ledger by type and date, its balance chart, and E to export', async ({ page }) => {
+test('the ledger by type and date, its balance chart, and E to export', async ({ page }, testInfo) => {
   await openApp(page, stack());
   await goTo(page, 'Wallet');
   const ledger = page.getByRole('table', { name: 'Ledger' });
@@ -333,6 +333,6 @@ test('the ledger by type and date, its balance chart, and E to export', async ({
 
   // E exports what is on screen.
   await ledger.locator('tbody tr').first().click();
-  const [file] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('e')]);
-  expect(file.suggestedFilename()).toMatch(/^ledger-.+\.csv$/);
+  const file = await download(page, () => page.keyboard.press('e'), testInfo);
+  expect(file.name).toMatch(/^ledger-.+\.csv$/);
 });

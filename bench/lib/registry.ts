@@ -32,6 +32,7 @@ export const BENCHMARKS: readonly BenchEntry[] = [
   { name: 'sandbox-history', file: 'sandbox-history.ts', minutes: 6 },
   // A busy merchant end to end through the web host: back-fill of 140k trades, live flow, polling with the feed down.
   { name: 'busy-sync', file: 'busy-sync.ts', minutes: 30 },
+  { name: 'busy-export', file: 'busy-export.ts', minutes: 2.5 },
   // Correctness at scale: the store model test (test/core/storeModel.test.ts) at 100k items.
   { name: 'store-model', file: 'store-model.ts', minutes: 6 },
   // 30 minutes of live events at 10× the simulator's default rate, with buys and forced reconnects.

@@ -106,17 +106,26 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** Clicks `button`, waits for the browser download it starts, saves it in the test's output dir. */
+/**
+ * Starts a CSV export (`start`: a click on Export CSV, the E key…): the engine writes the file and the status bar
+ * offers it once done. Downloads it from there, saves it in the test's output dir, and dismisses the export.
+ */
 export async function download(
   page: Page,
-  button: Locator,
+  start: Locator | (() => Promise<void>),
   testInfo: TestInfo,
 ): Promise<{ name: string; text: string; path: string }> {
-  const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const bar = statusBar(page);
+  await (typeof start === 'function' ? start() : start.click());
+  const offered = bar.getByRole('button', { name: 'Download CSV' });
+  await expect(offered).toBeVisible({ timeout: 60_000 });
+  const [file] = await Promise.all([page.waitForEvent('download'), offered.click()]);
   const name = file.suggestedFilename();
   const path = testInfo.outputPath(name);
   await file.saveAs(path);
   await testInfo.attach(name, { path, contentType: 'text/csv' });
+  await bar.getByRole('button', { name: /^Dismiss the .* export$/ }).click();
+  await expect(offered).toHaveCount(0);
   return { name, text: readFileSync(path, 'utf8'), path };
 }
 

@@ -52,6 +52,8 @@ export interface StackOptions {
     sandbox: Sandbox;
     admin: ReturnType<typeof adminApi>;
     merchant: MerchantCredentials;
+    /** The web host's data folder (empty): a test may put an account's cache there. */
+    dataDir: string;
   }) => Promise<void>;
   /** How long the web host may take to print its URL. */
   startTimeoutMs?: number;
@@ -268,7 +270,7 @@ export function useStack(options: StackOptions = {}): () => Stack {
       admin = adminApi(sandbox);
       const created = await admin.createMerchant({ balance: 1_000_000, ...options.merchant });
       merchant = { merchantId: created.merchantId, apiKey: created.apiKey };
-      await options.prepare?.({ sandbox, admin, merchant });
+      await options.prepare?.({ sandbox, admin, merchant, dataDir });
       if (!options.hostInDemo) {
         args.push('--base-url', sandbox.baseUrl, '--ws-url', sandbox.wsUrl);
         env['MERCHANT_ID'] = merchant.merchantId;

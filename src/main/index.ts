@@ -4,7 +4,7 @@
 // other: this file composes them and sequences what one part's news means for the others. The engine
 // (./core) never imports electron.
 import { join } from 'node:path';
-import { app, dialog, safeStorage } from 'electron';
+import { app, dialog, safeStorage, shell } from 'electron';
 import type { AppSettings } from '../shared/ipc';
 import { createEngineFromOptions, type LaunchedEngine } from './core/engine/create';
 import { registerIpc } from './ipc';
@@ -70,6 +70,8 @@ async function onReady(): Promise<void> {
       dataDir,
       log,
       safeStorage,
+      // CSV exports land in the downloads folder; "Show in folder" reveals the file there.
+      exportTarget: { dir: app.getPath('downloads'), reveal: (file) => shell.showItemInFolder(file) },
       // The demo is the shell's: its code (the sandbox) loads only when the demo is used.
       startDemo: async () => (await import('../server/demo')).startDemoSandbox(dataDir, log),
     }),

@@ -15,6 +15,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { EngineService } from '../main/core/ipc/engineService';
 import { dispatchIpc } from '../main/core/ipc/dispatch';
 import { BRIDGE_PROTOCOL, BridgeCredentials, offeredCredential, UNAUTHORIZED_CLOSE } from './bridgeAuth';
+import { registerExportDownloads } from './exportDownloads';
 import { parseAllowedHost, parsePublicUrl } from './hostNames';
 
 export interface WebHostOptions {
@@ -313,6 +314,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const hostHeader = (request.headers.host ?? '').toLowerCase();
     reply.headers(securityHeaders(hostHeader, viaSecurePublicUrl(hostHeader)));
   });
+
+  registerExportDownloads(app, { credentials, fileOf: (id) => engine.exportFile?.(id) ?? null });
 
   app.get('/*', async (request, reply) => {
     const found = await resolveStatic(root, request.raw.url ?? '/');

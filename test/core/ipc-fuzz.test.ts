@@ -206,6 +206,8 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'operations.orderChain': orderChainFrom,
     'operations.buyNext': fc.record({ from: orderChainFrom, externalId: id, maxPrice: positive }),
     'operations.lookup': fc.record({ query: text(512, 1).filter((s) => s.trim().length > 0) }),
+    'exports.cancel': fc.record({ id }),
+    'exports.reveal': fc.record({ id }),
     'buy.check': buyById,
     'buy.byId': buyById,
     'buy.byName': buyByName,

@@ -36,6 +36,7 @@ import type {
   BuyWarning,
   CatalogRow,
   ConnectionTestResult,
+  ExportStatus,
   ItemDetail,
   LedgerRow,
   NotificationPage,
@@ -483,10 +484,15 @@ export const IPC_METHODS = {
   'catalog.refresh': method<typeof none, { started: boolean; reason: string }>(none),
   'trades.query': method<typeof tradeQuerySchema, Page<Trade>>(tradeQuerySchema),
   'trades.get': method<typeof byTradeId, TradeDetail | null>(byTradeId),
-  'trades.exportCsv': method<typeof tradeQuerySchema, { filename: string; csv: string }>(tradeQuerySchema),
+  /** Starts writing the matching trades to a CSV file in the engine; progress and the end come as `exports` events. */
+  'trades.exportCsv': method<typeof tradeQuerySchema, ExportStatus>(tradeQuerySchema),
   'wallet.ledger': method<typeof ledgerQuerySchema, Page<LedgerRow>>(ledgerQuerySchema),
   'wallet.balanceSeries': method<typeof ledgerQuerySchema, BalancePoint[]>(ledgerQuerySchema),
-  'wallet.exportCsv': method<typeof ledgerQuerySchema, { filename: string; csv: string }>(ledgerQuerySchema),
+  'wallet.exportCsv': method<typeof ledgerQuerySchema, ExportStatus>(ledgerQuerySchema),
+  /** Stops a running export; its file is not left behind. */
+  'exports.cancel': method<typeof byId, { cancelled: boolean }>(byId),
+  /** Desktop only: shows a finished export's file in its folder. */
+  'exports.reveal': method<typeof byId, { shown: boolean }>(byId),
   /** The balance runway now; null while no balance is known. */
   'operations.runway': method<typeof none, BalanceRunway | null>(none),
   /** An order's attempts (`ORDER`, `ORDER#2`…) and what "buy the next one" would buy, or why it cannot. */

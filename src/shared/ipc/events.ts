@@ -11,6 +11,7 @@ import type {
   NameMarket,
   ForwardStatus,
   Notification,
+  ExportStatus,
   ProgressStatus,
   RateLimitStatus,
 } from './models';
@@ -40,6 +41,8 @@ export interface EngineEventBatch {
   rateLimit?: RateLimitStatus;
   /** The full list of running progress entries when any changed. */
   progress?: ProgressStatus[];
+  /** This run's CSV exports (newest first) when any changed: progress, done, failed, cancelled. */
+  exports?: ExportStatus[];
   balance?: Balance;
   /** When the server gave `balance` (sent with it; null: a balance cached before the time was kept). */
   balanceAt?: string | null;

@@ -19,6 +19,8 @@ export const IPC_METHOD_NAMES = [
   'operations.orderChain',
   'operations.buyNext',
   'operations.lookup',
+  'exports.cancel',
+  'exports.reveal',
   'buy.check',
   'buy.byId',
   'buy.byName',

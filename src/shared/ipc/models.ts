@@ -43,6 +43,27 @@ export interface ProgressStatus {
   etaSeconds: number | null;
 }
 
+/** A CSV export the engine writes to a file (never over the bridge): its progress, then where it ended. */
+export interface ExportStatus {
+  id: string;
+  kind: 'trades' | 'ledger';
+  /** The file's name (no folder). */
+  filename: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  /** Rows written so far, of the rows the query matched when it started. */
+  done: number;
+  total: number;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Why it failed. */
+  error: string | null;
+  /**
+   * What the page can do with the finished file: `download` it from the web host (`GET /exports/:id`), or ask the
+   * desktop shell to `reveal` it in its folder.
+   */
+  delivery: 'download' | 'reveal';
+}
+
 export interface AccountSummary {
   merchantId: string | null;
   baseUrl: string | null;
@@ -107,6 +128,8 @@ export interface AppSnapshot {
   forwarding?: ForwardStatus;
   /** Unread lines of the notification centre (a run shown as one line counts once). Absent from older engines. */
   unreadNotifications?: number;
+  /** This run's CSV exports, newest first. Absent from older engines. */
+  exports?: ExportStatus[];
 }
 
 /** A catalog row as the table shows it: flat, small, no holder fields. */

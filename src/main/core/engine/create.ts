@@ -9,7 +9,7 @@ import {
 } from '../secrets';
 import { sameEndpoint } from '../../../shared/endpoints';
 import { AppConfigFile } from './appConfig';
-import type { DemoAccount } from './engine';
+import type { DemoAccount, EngineOptions } from './engine';
 import { Engine } from './engine';
 
 export interface EngineLaunchOptions {
@@ -30,6 +30,8 @@ export interface EngineLaunchOptions {
   startInBackground?: boolean;
   /** Chat forwarding may post to loopback and private networks (the host's command line only). */
   forwardToPrivateNetworks?: boolean;
+  /** Where CSV exports go and how one is shown (EngineOptions.exportTarget); the desktop shell's. */
+  exportTarget?: EngineOptions['exportTarget'];
 }
 
 export interface LaunchedEngine {
@@ -89,6 +91,7 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
     startDemo: options.startDemo,
     ...(override ? { override } : {}),
     ...(options.forwardToPrivateNetworks ? { forwardToPrivateAddresses: true } : {}),
+    ...(options.exportTarget ? { exportTarget: options.exportTarget } : {}),
   });
   const started = engine.start();
   if (!options.startInBackground) await started;

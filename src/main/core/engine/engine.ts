@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { isValidTradeUrl } from '../../../shared/api';
 import type {
   AccountInput,
@@ -26,12 +27,12 @@ import { NotificationCentre } from '../notify/notificationCentre';
 import { RunwayService } from '../operations/runwayService';
 import { lookupOrders } from '../operations/lookup';
 import { NextBuyService } from '../operations/nextBuy';
-import { exportLedger, exportTrades } from '../export/exports';
+import { ExportJobs } from '../export/exportJobs';
 import { readWebhookHealth } from '../operations/webhookHealth';
 import { replayLog, WebhookReplayer } from '../operations/webhookReplay';
 import { replayUrlProblem } from '../operations/replayUrl';
 import { WebhookWatch } from '../operations/webhookWatch';
-import type { EngineService } from '../ipc/engineService';
+import type { EngineService, ExportFile } from '../ipc/engineService';
 import { EngineError } from '../ipc/engineService';
 import type { SecretStore } from '../secrets';
 import { type LocalStore, StoreError } from '../store';
@@ -61,6 +62,11 @@ export interface EngineOptions {
   override?: CommandLineAccount;
   /** Forward to non-public addresses too: a host's command line (`--forward-to-private-networks`) and tests only. */
   forwardToPrivateAddresses?: boolean;
+  /**
+   * Where CSV exports are written, with a way to show one in its folder (the desktop shell: the downloads folder).
+   * Absent: `<dataDir>/exports`, private, and the page downloads the file from its host (`exportFile`).
+   */
+  exportTarget?: { dir: string; reveal: (file: string) => void };
 }
 
 /**
@@ -118,6 +124,8 @@ export class Engine implements EngineService {
   private readonly keys: AccountKeys;
   /** Aborted at close: a replay under way stops. */
   private readonly closing = new AbortController();
+  /** CSV exports written to files (the bridge carries their progress only). */
+  private readonly exports: ExportJobs;
 
   constructor(private readonly options: EngineOptions) {
     this.log = (line) => options.log(this.scrub(line));
@@ -126,6 +134,14 @@ export class Engine implements EngineService {
     this.lock = DataDirLock.acquire(options.dataDir, this.log);
     this.config = new AppConfigFile(options.dataDir);
     if (this.config.problem) this.log(this.config.problem);
+    const target = options.exportTarget;
+    this.exports = new ExportJobs({
+      dir: target?.dir ?? join(options.dataDir, 'exports'),
+      privateDir: target === undefined,
+      delivery: target === undefined ? 'download' : 'reveal',
+      onChange: (exports) => this.events.push({ exports }),
+      log: this.log,
+    });
     this.centre = new NotificationCentre(this.events, () => this.session?.store ?? null, this.log);
     this.forwarder = new NotificationForwarder({
       settings: () => {
@@ -220,6 +236,7 @@ export class Engine implements EngineService {
   async close(): Promise<void> {
     this.keys.close();
     this.closing.abort();
+    await this.exports.close();
     await this.switching.catch(() => {});
     await this.closeSession();
     await this.forwarder.stop();
@@ -234,6 +251,11 @@ export class Engine implements EngineService {
     const session = this.session;
     if (!session) return 'no account';
     return `${this.demo ? 'demo sandbox' : 'account'} ${session.merchantId} at ${session.credentials.baseUrl}`;
+  }
+
+  /** A finished export's file, for the host that serves it to the page (the web host's download route). */
+  exportFile(id: string): ExportFile | null {
+    return this.options.exportTarget ? null : this.exports.fileOf(id);
   }
 
   get accountSession(): AccountSession | null {
@@ -285,10 +307,25 @@ export class Engine implements EngineService {
       return this.session ? this.session.store.queryTrades(query) : emptyPage(query);
     },
     'trades.get': async ({ tradeId }) => (this.session ? this.session.store.getTrade(tradeId) : null),
-    'trades.exportCsv': (query) => exportTrades(this.requireSession().store, query),
+    'trades.exportCsv': async (query) => {
+      const { store } = this.requireSession();
+      return this.exports.start('trades', (after, limit) => store.exportTradesChunk(query, after, limit));
+    },
     'wallet.ledger': async (query) => (this.session ? this.session.store.queryLedger(query) : emptyPage(query)),
     'wallet.balanceSeries': async (query) => (this.session ? this.session.store.balanceSeries(query) : []),
-    'wallet.exportCsv': (query) => exportLedger(this.requireSession().store, query),
+    'wallet.exportCsv': async (query) => {
+      const { store } = this.requireSession();
+      return this.exports.start('ledger', (after, limit) => store.exportLedgerChunk(query, after, limit));
+    },
+    'exports.cancel': async ({ id }) => this.exports.cancel(id),
+    'exports.reveal': async ({ id }) => {
+      const target = this.options.exportTarget;
+      if (!target) throw new EngineError('unavailable', 'This host offers the file as a download');
+      const file = this.exports.fileOf(id);
+      if (!file) throw new EngineError('not_found', 'No finished export has this id');
+      target.reveal(file.path);
+      return { shown: true };
+    },
     'operations.runway': () => this.runway.current(),
     'operations.orderChain': (from) => this.nextBuy.chain(from),
     'operations.buyNext': (input) => this.nextBuy.buyNext(input),
@@ -461,6 +498,7 @@ export class Engine implements EngineService {
       awaySummary: this.awaySummary,
       forwarding: this.forwarder.status(),
       unreadNotifications: await this.centre.unreadCount(),
+      exports: this.exports.list(),
     };
   }
 

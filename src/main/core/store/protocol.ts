@@ -23,6 +23,8 @@ export const STORE_METHODS = {
     'findTradeByExternalId',
     'queryLedger',
     'balanceSeries',
+    'exportTradesChunk',
+    'exportLedgerChunk',
     'latestLedgerCreatedAt',
     'ledgerSpend',
     'orderChainTrades',

@@ -209,3 +209,21 @@ export interface SavedSearchList {
   searches: SavedSearch[];
   skipped: { id: string; name: string; problem: string }[];
 }
+
+/** Where an export's next chunk starts: the last row written, by the screen's order (createdAt, then id). */
+export interface ExportKey {
+  createdAt: string;
+  /** tradeId of a trade, id of a ledger entry. */
+  id: string | number;
+}
+
+/** One chunk of a CSV export, formatted in the reader thread. */
+export interface ExportChunk {
+  /** CSV lines (CRLF each), no header. */
+  csv: string;
+  rows: number;
+  /** The key to ask the next chunk after; null when this chunk was the last. */
+  next: ExportKey | null;
+  /** Rows the query matches, counted with the first chunk (null on the others). */
+  total: number | null;
+}

@@ -8,6 +8,7 @@ import { useStore } from '../state/store';
 import { AutoBuyStatusItem } from './AutoBuyStatusItem';
 import { BRIDGE_EXPIRED_TEXT, BRIDGE_LOST_TEXT } from './BridgeBanner';
 import { connectionLabel } from './connectionLabels';
+import { ExportStatusItem } from './ExportStatusItem';
 
 const PROGRESS_LABELS: Record<ProgressStatus['kind'], string> = {
   'catalog-sync': 'Catalog sync',
@@ -136,6 +137,7 @@ export function StatusBar() {
         {progress.map((p) => (
           <Progress key={p.kind} p={p} />
         ))}
+        <ExportStatusItem />
       </span>
       <span className="sb-spacer" />
       <AutoBuyStatusItem />

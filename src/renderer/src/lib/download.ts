@@ -9,9 +9,8 @@ export function safeCsvFilename(name: string, fallback = 'export'): string {
   return /\.csv$/i.test(withBase) ? withBase : `${withBase}.csv`;
 }
 
-/** Save text as a file through a Blob link (works in Electron and the browser). */
-export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const blob = new Blob([text], { type });
+/** Save a Blob as a file through a link. */
+export function downloadBlob(filename: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

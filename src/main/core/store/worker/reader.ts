@@ -23,6 +23,9 @@ import {
   webhookHealthRows,
   type WebhookHealthRows,
 } from './webhookHealthQuery';
+import { ledgerExportChunk, tradeExportChunk } from './exportChunks';
+import type { ExportChunk, ExportKey } from '../types';
+import type { LedgerQuery, TradeQuery } from '../../../../shared/ipc/contract';
 
 const DAY_MS = 24 * 3600_000;
 /** Between queries the snapshot follows the writer this often, so a query rarely waits for a refresh. */
@@ -222,6 +225,16 @@ export class ReaderService extends RecordsReader {
       lastUpdate: (this.getMeta(CATALOG_META.lastUpdate) as string | null) ?? null,
       syncedAt: (this.getMeta(CATALOG_META.syncedAt) as string | null) ?? null,
     }));
+  }
+
+  /** A CSV export's next chunk of trades after `after` (exportChunks.ts). */
+  exportTradesChunk(query: TradeQuery, after: ExportKey | null, limit: number): ExportChunk {
+    return tradeExportChunk(this.prepare, query, after, limit);
+  }
+
+  /** A CSV export's next chunk of ledger entries after `after`. */
+  exportLedgerChunk(query: LedgerQuery, after: ExportKey | null, limit: number): ExportChunk {
+    return ledgerExportChunk(this.prepare, query, after, limit);
   }
 
   /** `read` in one read transaction with the snapshot brought up to it (one committed state). */

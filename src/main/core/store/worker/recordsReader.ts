@@ -25,7 +25,14 @@ import {
   type NotificationQuery,
   type TradeQuery,
 } from '../../../../shared/ipc/contract';
-import type { AutoBuyDayRow, AutoBuyRecord, AutoBuySkipRow, ParsedLedgerQuery, SavedSearchList } from '../types';
+import type {
+  AutoBuyDayRow,
+  AutoBuyRecord,
+  AutoBuySkipRow,
+  ParsedLedgerQuery,
+  ParsedTradeQuery,
+  SavedSearchList,
+} from '../types';
 import { notificationRuns } from '../../../../shared/notifications';
 import { statementCache, type Db, type Prepare } from './open';
 import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_FIELDS, TRADE_SELECT } from './recordRows';
@@ -53,7 +60,21 @@ function startsWith(column: string, prefix: string): Clause {
   return prefix !== '' && [`${column} LIKE ? ESCAPE '\\'`, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`];
 }
 
-function ledgerWhere(q: ParsedLedgerQuery): { where: string; params: unknown[] } {
+/** The WHERE of a trades query (its page, its count, an export's chunks). */
+export function tradeWhere(q: ParsedTradeQuery): { where: string; params: unknown[] } {
+  return whereOf([
+    isIn('status', q.statuses),
+    q.activeOnly && isIn('status', ACTIVE_TRADE_STATUSES),
+    q.from !== null && ['createdAt >= ?', q.from],
+    q.to !== null && ['createdAt <= ?', q.to],
+    startsWith('externalId', q.externalId),
+    startsWith('tradeId', q.tradeId),
+    q.webhookFailed && ["webhookStatus = 'failed'"],
+  ]);
+}
+
+/** The WHERE of a ledger query (its page, its count, the balance series, an export's chunks). */
+export function ledgerWhere(q: ParsedLedgerQuery): { where: string; params: unknown[] } {
   return whereOf([
     isIn('type', q.types),
     startsWith('tradeId', q.tradeId),
@@ -85,15 +106,7 @@ export class RecordsReader {
 
   queryTrades(query: TradeQuery = {}): Page<Trade> {
     const q = tradeQuerySchema.parse(query);
-    const { where, params } = whereOf([
-      isIn('status', q.statuses),
-      q.activeOnly && isIn('status', ACTIVE_TRADE_STATUSES),
-      q.from !== null && ['createdAt >= ?', q.from],
-      q.to !== null && ['createdAt <= ?', q.to],
-      startsWith('externalId', q.externalId),
-      startsWith('tradeId', q.tradeId),
-      q.webhookFailed && ["webhookStatus = 'failed'"],
-    ]);
+    const { where, params } = tradeWhere(q);
     const rows = this.prepare<unknown[], Trade>(
       `SELECT ${TRADE_SELECT} FROM trades ${where} ORDER BY createdAt DESC, tradeId DESC LIMIT ? OFFSET ?`,
     ).all(...params, q.limit, q.offset);

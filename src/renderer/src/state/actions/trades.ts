@@ -1,5 +1,4 @@
 import { debounced } from '../../lib/debounce';
-import { downloadText, safeCsvFilename } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import {
   receiveTradePage,
@@ -10,7 +9,7 @@ import {
   withDetailTrade,
 } from '../slices/trades';
 import { getState, update } from '../store';
-import { toast } from './toast';
+import { startExport } from './exports';
 
 export async function loadTrades(): Promise<void> {
   const slice = getState().trades;
@@ -77,13 +76,8 @@ export const scheduleTradeDetailReload = debounced(() => {
   if (id) void loadTradeDetail(id);
 }, 300);
 
-export async function exportTradesCsv(): Promise<void> {
-  try {
-    const slice = getState().trades;
-    const { filename, csv } = await unwrap(api().trades.exportCsv({ ...toTradeQuery(slice), offset: 0, limit: 1000 }));
-    downloadText(safeCsvFilename(filename, 'trades'), csv);
-    toast('success', 'Trades exported', safeCsvFilename(filename, 'trades'));
-  } catch (error) {
-    toast('error', 'Export failed', errorMessage(error));
-  }
+/** Starts the export of every row the filters match (the file is written in the engine). */
+export function exportTradesCsv(): Promise<void> {
+  const slice = getState().trades;
+  return startExport(() => api().trades.exportCsv({ ...toTradeQuery(slice), offset: 0 }));
 }

@@ -1,5 +1,4 @@
 import { debounced } from '../../lib/debounce';
-import { downloadText, safeCsvFilename } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import {
   type LedgerFilters,
@@ -12,7 +11,7 @@ import {
   toLedgerQuery,
 } from '../slices/wallet';
 import { getState, update } from '../store';
-import { toast } from './toast';
+import { startExport } from './exports';
 
 export async function loadLedger(): Promise<void> {
   const slice = getState().wallet;
@@ -76,13 +75,8 @@ export function setLedgerPage(offset: number, limit?: number): void {
   void loadLedger();
 }
 
-export async function exportLedgerCsv(): Promise<void> {
-  try {
-    const slice = getState().wallet;
-    const { filename, csv } = await unwrap(api().wallet.exportCsv({ ...toLedgerQuery(slice), offset: 0, limit: 1000 }));
-    downloadText(safeCsvFilename(filename, 'ledger'), csv);
-    toast('success', 'Ledger exported', safeCsvFilename(filename, 'ledger'));
-  } catch (error) {
-    toast('error', 'Export failed', errorMessage(error));
-  }
+/** Starts the export of every row the filters match (the file is written in the engine). */
+export function exportLedgerCsv(): Promise<void> {
+  const slice = getState().wallet;
+  return startExport(() => api().wallet.exportCsv({ ...toLedgerQuery(slice), offset: 0 }));
 }

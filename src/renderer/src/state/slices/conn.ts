@@ -2,6 +2,7 @@ import type {
   AccountSummary,
   AppSnapshot,
   ConnectionStatus,
+  ExportStatus,
   ProgressStatus,
   RateLimitStatus,
 } from '../../../../shared/ipc/models';
@@ -23,6 +24,10 @@ export interface ConnSlice {
   connection: ConnectionStatus | null;
   rateLimit: RateLimitStatus | null;
   progress: ProgressStatus[];
+  /** This run's CSV exports, newest first (the engine's list). */
+  exports: ExportStatus[];
+  /** Exports the user closed in the status bar. */
+  dismissedExports: string[];
   activeTrades: number;
   unacknowledgedFirings: number;
   lastSeq: number;
@@ -38,6 +43,8 @@ export const initialConn: ConnSlice = {
   connection: null,
   rateLimit: null,
   progress: [],
+  exports: [],
+  dismissedExports: [],
   activeTrades: 0,
   unacknowledgedFirings: 0,
   lastSeq: 0,
@@ -75,6 +82,7 @@ export function connFromSnapshot(slice: ConnSlice, snap: AppSnapshot, host: 'ele
     connection: snap.connection,
     rateLimit: snap.rateLimit,
     progress: snap.progress,
+    exports: snap.exports ?? [],
     activeTrades: snap.activeTrades,
     unacknowledgedFirings: snap.unacknowledgedFirings,
   };
@@ -85,12 +93,14 @@ export function applyConnBatch(slice: ConnSlice, batch: EngineEventBatch): ConnS
     batch.connection !== undefined ||
     batch.rateLimit !== undefined ||
     batch.progress !== undefined ||
+    batch.exports !== undefined ||
     batch.activeTrades !== undefined ||
     batch.unacknowledgedFirings !== undefined;
   const next: ConnSlice = changed ? { ...slice } : slice;
   if (batch.connection !== undefined) next.connection = batch.connection;
   if (batch.rateLimit !== undefined) next.rateLimit = batch.rateLimit;
   if (batch.progress !== undefined) next.progress = batch.progress;
+  if (batch.exports !== undefined) next.exports = batch.exports;
   if (batch.activeTrades !== undefined) next.activeTrades = batch.activeTrades;
   if (batch.unacknowledgedFirings !== undefined) next.unacknowledgedFirings = batch.unacknowledgedFirings;
   // Batches arrive in order: the latest seq is the one to compare the next with (a restarted engine counts from 1 again).
