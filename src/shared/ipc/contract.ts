@@ -165,13 +165,24 @@ export interface SavedSearch {
   updatedAt: string;
 }
 
+/** A recipient as the trades filter names it: the partner number of their trade URL (an unsigned 32-bit account id). */
+export const partnerIdSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,9}$/, 'A recipient is the number after partner= in their trade URL')
+  .refine((partner) => Number(partner) <= 0xffff_ffff, 'A partner number is at most 4294967295');
+
+const idPrefix = (what: string, max: number) =>
+  z.string().max(max, `${what} filter is at most ${max} characters (the start of the id)`).default('');
+
 export const tradeQuerySchema = z.strictObject({
   statuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).default([]),
   activeOnly: z.boolean().default(false),
   from: utcTimestampSchema.nullable().default(null),
   to: utcTimestampSchema.nullable().default(null),
-  externalId: z.string().max(MAX_EXTERNAL_ID_LENGTH).default(''),
-  tradeId: z.string().max(128).default(''),
+  externalId: idPrefix('The order id', MAX_EXTERNAL_ID_LENGTH),
+  tradeId: idPrefix('The trade id', 128),
+  /** The recipient: trades whose trade URL has this partner number. */
+  partner: partnerIdSchema.nullable().default(null),
   webhookFailed: z.boolean().default(false),
   offset,
   limit: pageLimit,
@@ -180,7 +191,7 @@ export type TradeQuery = z.input<typeof tradeQuerySchema>;
 
 export const ledgerQuerySchema = z.strictObject({
   types: z.array(z.enum(TRANSACTION_TYPES)).max(10).default([]),
-  tradeId: z.string().max(128).default(''),
+  tradeId: idPrefix('The trade id', 128),
   from: utcTimestampSchema.nullable().default(null),
   to: utcTimestampSchema.nullable().default(null),
   offset,

@@ -25,13 +25,33 @@ import {
   type NotificationQuery,
   type TradeQuery,
 } from '../../../../shared/ipc/contract';
-import type { AutoBuyDayRow, AutoBuyRecord, AutoBuySkipRow, ParsedLedgerQuery, SavedSearchList } from '../types';
+import type {
+  AutoBuyDayRow,
+  AutoBuyRecord,
+  AutoBuySkipRow,
+  ParsedLedgerQuery,
+  ParsedTradeQuery,
+  SavedSearchList,
+} from '../types';
+import { dayOf, dayStart, nextDayStart, planDayPage, type DayCount } from './dayPages';
 import { notificationRuns } from '../../../../shared/notifications';
 import { statementCache, type Db, type Prepare } from './open';
 import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_FIELDS, TRADE_SELECT } from './recordRows';
 
 const MAX_SERIES_POINTS = 2000;
 const AUTO_BUY_SELECT = 'externalId, ruleId, itemId, price, at, state, tradeId';
+
+/** At most MAX_SERIES_POINTS points: of equal runs of the series, each run's last point. */
+function thin(points: BalancePoint[]): BalancePoint[] {
+  if (points.length <= MAX_SERIES_POINTS) return points;
+  const step = points.length / MAX_SERIES_POINTS;
+  const thinned: BalancePoint[] = [];
+  for (let bucket = 1; bucket <= MAX_SERIES_POINTS; bucket++) {
+    const point = points[Math.min(points.length - 1, Math.ceil(bucket * step) - 1)];
+    if (point) thinned.push(point);
+  }
+  return thinned;
+}
 
 /** One condition of a WHERE clause and its parameters; `false` when the filter is not asked for. */
 type Clause = readonly [sql: string, ...params: unknown[]] | false;
@@ -48,19 +68,95 @@ function isIn(column: string, values: readonly unknown[]): Clause {
   return values.length > 0 && [`${column} IN (${values.map(() => '?').join(', ')})`, ...values];
 }
 
-/** The table shows ids shortened: a filter matches the start of an id (ASCII case ignored by LIKE; % and _ literal). */
-function startsWith(column: string, prefix: string): Clause {
-  return prefix !== '' && [`${column} LIKE ? ESCAPE '\\'`, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`];
+/** The least string above every string that starts with `folded` (null: none), in code point (UTF-8 byte) order. */
+function prefixBound(folded: string): string | null {
+  const points = Array.from(folded);
+  while (points.length > 0) {
+    const last = (points.pop() as string).codePointAt(0) as number;
+    if (last < 0x10ffff) {
+      const next = last + 1 === 0xd800 ? 0xe000 : last + 1;
+      return [...points, String.fromCodePoint(next)].join('');
+    }
+  }
+  return null;
 }
 
-function ledgerWhere(q: ParsedLedgerQuery): { where: string; params: unknown[] } {
-  return whereOf([
+/**
+ * The table shows ids shortened: a filter matches the start of an id, ASCII case ignored, `%` and `_` literal.
+ * The range on the column's NOCASE index finds the candidates; LIKE (the same rule: ASCII case folded) decides.
+ */
+function startsWith(column: string, prefix: string): Clause {
+  if (prefix === '') return false;
+  const folded = prefix.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const bound = prefixBound(folded);
+  const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return bound === null
+    ? [`${column} COLLATE NOCASE >= ? AND ${column} LIKE ? ESCAPE '\\'`, folded, like]
+    : [`${column} COLLATE NOCASE >= ? AND ${column} COLLATE NOCASE < ? AND ${column} LIKE ? ESCAPE '\\'`, folded, bound, like];
+}
+
+/** The statuses a trade query keeps (null: any), as `statuses` and `activeOnly` together say. */
+function tradeStatuses(q: ParsedTradeQuery): readonly string[] | null {
+  let statuses: readonly string[] | null = q.statuses.length > 0 ? q.statuses : null;
+  if (q.activeOnly) statuses = (statuses ?? ACTIVE_TRADE_STATUSES).filter((s) => ACTIVE_TRADE_STATUSES.includes(s as never));
+  return statuses;
+}
+
+function tradeClauses(q: ParsedTradeQuery): Clause[] {
+  const statuses = tradeStatuses(q);
+  return [
+    statuses !== null && (statuses.length > 0 ? isIn('status', statuses) : ['0']),
+    q.from !== null && ['createdAt >= ?', q.from],
+    q.to !== null && ['createdAt <= ?', q.to],
+    startsWith('externalId', q.externalId),
+    startsWith('tradeId', q.tradeId),
+    q.partner !== null && ['partner = ?', Number(q.partner)],
+    q.webhookFailed && ["webhookStatus = 'failed'"],
+  ];
+}
+
+/** The WHERE of a trade query (its filters; not its paging). */
+export function tradeWhere(q: ParsedTradeQuery): { where: string; params: unknown[] } {
+  return whereOf(tradeClauses(q));
+}
+
+function ledgerClauses(q: ParsedLedgerQuery): Clause[] {
+  return [
     isIn('type', q.types),
     startsWith('tradeId', q.tradeId),
     q.from !== null && ['createdAt >= ?', q.from],
     q.to !== null && ['createdAt <= ?', q.to],
-  ]);
+  ];
 }
+
+/** The WHERE of a ledger query (its filters; not its paging). */
+export function ledgerWhere(q: ParsedLedgerQuery): { where: string; params: unknown[] } {
+  return whereOf(ledgerClauses(q));
+}
+
+/** How a records table pages: its day roll-up, the column the roll-up splits by, its key after createdAt. */
+interface PagedTable {
+  table: 'trades' | 'ledger';
+  days: 'trade_days' | 'ledger_days';
+  split: 'status' | 'type';
+  key: 'tradeId' | 'id';
+  select: string;
+}
+
+const TRADES_PAGED: PagedTable = {
+  table: 'trades',
+  days: 'trade_days',
+  split: 'status',
+  key: 'tradeId',
+  select: TRADE_SELECT,
+};
+const LEDGER_PAGED: PagedTable = {
+  table: 'ledger',
+  days: 'ledger_days',
+  split: 'type',
+  key: 'id',
+  select: LEDGER_FIELDS.join(', '),
+};
 
 export class RecordsReader {
   /** Also the writer's cache: RecordsWriter reads through a RecordsReader on its own connection. */
@@ -85,19 +181,9 @@ export class RecordsReader {
 
   queryTrades(query: TradeQuery = {}): Page<Trade> {
     const q = tradeQuerySchema.parse(query);
-    const { where, params } = whereOf([
-      isIn('status', q.statuses),
-      q.activeOnly && isIn('status', ACTIVE_TRADE_STATUSES),
-      q.from !== null && ['createdAt >= ?', q.from],
-      q.to !== null && ['createdAt <= ?', q.to],
-      startsWith('externalId', q.externalId),
-      startsWith('tradeId', q.tradeId),
-      q.webhookFailed && ["webhookStatus = 'failed'"],
-    ]);
-    const rows = this.prepare<unknown[], Trade>(
-      `SELECT ${TRADE_SELECT} FROM trades ${where} ORDER BY createdAt DESC, tradeId DESC LIMIT ? OFFSET ?`,
-    ).all(...params, q.limit, q.offset);
-    return { rows, total: this.countOf('trades', where, params), offset: q.offset, limit: q.limit };
+    // The roll-up counts by day and status: it answers when no other filter is asked.
+    const byDays = q.externalId === '' && q.tradeId === '' && q.partner === null && !q.webhookFailed;
+    return this.page<Trade>(TRADES_PAGED, tradeClauses(q), byDays ? tradeStatuses(q) : undefined, q);
   }
 
   /** A trade as stored (the writer's too). */
@@ -133,27 +219,122 @@ export class RecordsReader {
 
   queryLedger(query: LedgerQuery = {}): Page<LedgerRow> {
     const q = ledgerQuerySchema.parse(query);
-    const { where, params } = ledgerWhere(q);
-    const rows = this.prepare<unknown[], LedgerRow>(
-      `SELECT ${LEDGER_FIELDS.join(', ')} FROM ledger ${where} ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`,
-    ).all(...params, q.limit, q.offset);
-    return { rows, total: this.countOf('ledger', where, params), offset: q.offset, limit: q.limit };
+    const byDays = q.tradeId === '';
+    return this.page<LedgerRow>(LEDGER_PAGED, ledgerClauses(q), byDays ? (q.types.length > 0 ? q.types : null) : undefined, q);
   }
 
-  /** Balance after each entry, oldest first; long series are thinned to the last point of each bucket. */
-  balanceSeries(query: LedgerQuery = {}): BalancePoint[] {
-    const { where, params } = ledgerWhere(ledgerQuerySchema.parse(query));
-    const points = this.prepare<unknown[], BalancePoint>(
-      `SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${where} ORDER BY createdAt, id`,
-    ).all(...params);
-    if (points.length <= MAX_SERIES_POINTS) return points;
-    const step = points.length / MAX_SERIES_POINTS;
-    const thinned: BalancePoint[] = [];
-    for (let bucket = 1; bucket <= MAX_SERIES_POINTS; bucket++) {
-      const point = points[Math.min(points.length - 1, Math.ceil(bucket * step) - 1)];
-      if (point) thinned.push(point);
+  /**
+   * A page newest first. `split` given (null: any status/type): the filters are the split's and the dates only, and
+   * the day roll-up gives the total and the days the page spans; undefined: a selective filter (an id prefix, a
+   * recipient, failed webhooks) is asked, its index finds the rows and they are counted.
+   */
+  private page<T>(
+    paged: PagedTable,
+    clauses: Clause[],
+    split: readonly string[] | null | undefined,
+    q: { from: string | null; to: string | null; offset: number; limit: number },
+  ): Page<T> {
+    const { where, params } = whereOf(clauses);
+    const paging = { offset: q.offset, limit: q.limit };
+    if (split === undefined) {
+      const total = this.countOf(paged.table, where, params);
+      return { rows: q.offset < total ? this.pageRows<T>(paged, clauses, q.offset, q.limit) : [], total, ...paging };
     }
-    return thinned;
+    const plan = planDayPage(this.dayCounts(paged, clauses, split, q), q.offset, q.limit);
+    const rows = plan.read
+      ? this.pageRows<T>(
+          paged,
+          [...clauses, plan.lo !== null && ['createdAt >= ?', plan.lo], plan.hi !== null && ['createdAt < ?', plan.hi]],
+          plan.skip,
+          q.limit,
+        )
+      : [];
+    return { rows, total: plan.total, ...paging };
+  }
+
+  /** The keys of the page from the covering index, then those rows (a skipped row is never read whole). */
+  private pageRows<T>(paged: PagedTable, clauses: Clause[], offset: number, limit: number): T[] {
+    const { where, params } = whereOf(clauses);
+    const { table, key, select } = paged;
+    return this.prepare<unknown[], T>(
+      `SELECT ${select} FROM (SELECT ${key} FROM ${table} ${where} ORDER BY createdAt DESC, ${key} DESC LIMIT ? OFFSET ?)
+        JOIN ${table} USING (${key}) ORDER BY createdAt DESC, ${key} DESC`,
+    ).all(...params, limit, offset);
+  }
+
+  /** Matching rows by day, newest first: the roll-up's, the first and last day counted from the rows when the dates cut them. */
+  private dayCounts(
+    paged: PagedTable,
+    clauses: Clause[],
+    split: readonly string[] | null,
+    q: { from: string | null; to: string | null },
+  ): DayCount[] {
+    const { where, params } = whereOf([
+      split !== null && (split.length > 0 ? isIn(paged.split, split) : ['0']),
+      q.from !== null && ['day >= ?', dayOf(q.from)],
+      q.to !== null && ['day <= ?', dayOf(q.to)],
+    ]);
+    const days = this.prepare<unknown[], DayCount>(
+      `SELECT day, sum(n) AS n FROM ${paged.days} ${where} GROUP BY day ORDER BY day DESC`,
+    ).all(...params);
+    const cut = new Set([q.from, q.to].filter((at) => at !== null).map(dayOf));
+    return days.map(({ day, n }) => {
+      if (!cut.has(day)) return { day, n };
+      const inDay = whereOf([...clauses, ['createdAt >= ?', dayStart(day)], ['createdAt < ?', nextDayStart(day)]]);
+      return { day, n: this.countOf(paged.table, inDay.where, inDay.params) };
+    });
+  }
+
+  /**
+   * Balance after each entry, oldest first. Up to MAX_SERIES_POINTS entries: each one. More: the last balance of each
+   * UTC hour (the `ledger_hours` roll-up; the hours the dates cut, from the rows), thinned to MAX_SERIES_POINTS by
+   * the last point of each bucket when there are more hours.
+   */
+  balanceSeries(query: LedgerQuery = {}): BalancePoint[] {
+    const q = ledgerQuerySchema.parse(query);
+    const { where, params } = ledgerWhere(q);
+    const few = this.prepare<unknown[], number>(
+      `SELECT count(*) FROM (SELECT 1 FROM ledger ${where} LIMIT ${MAX_SERIES_POINTS + 1})`,
+    )
+      .pluck()
+      .get(...params) as number;
+    if (few <= MAX_SERIES_POINTS || q.tradeId !== '')
+      return thin(
+        this.prepare<unknown[], BalancePoint>(
+          `SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${where} ORDER BY createdAt, id`,
+        ).all(...params),
+      );
+    return thin(this.hourlyBalances(q));
+  }
+
+  /** The last balance of each hour with a matching entry, oldest first. */
+  private hourlyBalances(q: ParsedLedgerQuery): BalancePoint[] {
+    const fromHour = q.from === null ? null : q.from.slice(0, 13);
+    const toHour = q.to === null ? null : q.to.slice(0, 13);
+    const inner = whereOf([
+      q.types.length > 0 ? isIn('type', q.types) : ["type = '*'"],
+      fromHour !== null && ['hour > ?', fromHour],
+      toHour !== null && ['hour < ?', toHour],
+    ]);
+    // Of several types in an hour, the latest entry (createdAt, then id): bare columns of max() come from its row.
+    const interior = this.prepare<unknown[], BalancePoint>(
+      `SELECT lastAt AS at, balance, max(lastAt || printf('%020d', lastId)) FROM ledger_hours ${inner.where} GROUP BY hour ORDER BY hour`,
+    )
+      .raw()
+      .all(...inner.params) as unknown as [string, number][];
+    const points = interior.map(([at, balance]) => ({ at, balance }));
+    const edge = (hour: string | null): BalancePoint | undefined => {
+      if (hour === null) return undefined;
+      const start = `${hour}:00:00.000Z`;
+      const end = new Date(Date.parse(start) + 3_600_000).toISOString();
+      const { where, params } = whereOf([...ledgerClauses(q), ['createdAt >= ?', start], ['createdAt < ?', end]]);
+      return this.prepare<unknown[], BalancePoint>(
+        `SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${where} ORDER BY createdAt DESC, id DESC LIMIT 1`,
+      ).get(...params);
+    };
+    const first = edge(fromHour);
+    const last = toHour === fromHour ? undefined : edge(toHour);
+    return [...(first ? [first] : []), ...points, ...(last ? [last] : [])];
   }
 
   latestLedgerCreatedAt(): string | null {
