@@ -43,7 +43,8 @@ const RECORD_TABLES = `
     market_hash_name TEXT NOT NULL, phase TEXT, float REAL, webhookStatus TEXT, failReason TEXT, errorCode INTEGER,
     createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL, completedAt TEXT, cancelledAt TEXT, endProtection TEXT,
     rollbackAt TEXT, stage INTEGER NOT NULL, updated_at INTEGER NOT NULL, partner INTEGER) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS trades_created ON trades(createdAt, tradeId);
+  DROP INDEX IF EXISTS trades_created;
+  CREATE INDEX IF NOT EXISTS trades_order ON trades(createdAt, tradeId, externalId);
   CREATE INDEX IF NOT EXISTS trades_status ON trades(status, createdAt);
   CREATE INDEX IF NOT EXISTS trades_external ON trades(externalId) WHERE externalId IS NOT NULL;
   CREATE INDEX IF NOT EXISTS trades_external_nocase ON trades(externalId COLLATE NOCASE, createdAt) WHERE externalId IS NOT NULL;
@@ -120,7 +121,7 @@ const RECORD_TABLE_NAMES = new Set(
  * A file from before 23: each trade's recipient (`partner`, from its trade URL) and the roll-ups the triggers keep
  * from now on (trades and ledger entries by day, the ledger's last balance by hour), from the rows.
  */
-const ROLLUPS_FROM_ROWS = `
+export const ROLLUPS_FROM_ROWS = `
   UPDATE trades SET partner = partner_of(tradeUrl);
   DELETE FROM trade_days;
   INSERT INTO trade_days (day, status, n) SELECT substr(createdAt, 1, 10), status, count(*) FROM trades GROUP BY 1, 2;

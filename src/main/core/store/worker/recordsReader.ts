@@ -92,22 +92,47 @@ function startsWith(column: string, prefix: string): Clause {
   const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return bound === null
     ? [`${column} COLLATE NOCASE >= ? AND ${column} LIKE ? ESCAPE '\\'`, folded, like]
-    : [`${column} COLLATE NOCASE >= ? AND ${column} COLLATE NOCASE < ? AND ${column} LIKE ? ESCAPE '\\'`, folded, bound, like];
+    : [
+        `${column} COLLATE NOCASE >= ? AND ${column} COLLATE NOCASE < ? AND ${column} LIKE ? ESCAPE '\\'`,
+        folded,
+        bound,
+        like,
+      ];
 }
 
 /** The statuses a trade query keeps (null: any), as `statuses` and `activeOnly` together say. */
 function tradeStatuses(q: ParsedTradeQuery): readonly string[] | null {
   let statuses: readonly string[] | null = q.statuses.length > 0 ? q.statuses : null;
-  if (q.activeOnly) statuses = (statuses ?? ACTIVE_TRADE_STATUSES).filter((s) => ACTIVE_TRADE_STATUSES.includes(s as never));
+  if (q.activeOnly)
+    statuses = (statuses ?? ACTIVE_TRADE_STATUSES).filter((s) => ACTIVE_TRADE_STATUSES.includes(s as never));
   return statuses;
 }
 
-function tradeClauses(q: ParsedTradeQuery): Clause[] {
+/** A window of createdAt inside the query's dates: `lo` inclusive, `hi` exclusive (null: none). */
+interface Window {
+  lo: string | null;
+  hi: string | null;
+}
+const NO_WINDOW: Window = { lo: null, hi: null };
+
+/**
+ * The query's dates (inclusive) within a window, as one lower and one upper bound: SQLite's range on an index takes
+ * one of each, and the tighter one must be it. Timestamps are fixed-width UTC ISO: string order is time order.
+ */
+function dateClauses(q: { from: string | null; to: string | null }, window: Window): Clause[] {
+  const lo = q.from === null ? window.lo : window.lo === null || q.from > window.lo ? q.from : window.lo;
+  const toBinds = q.to !== null && (window.hi === null || q.to < window.hi);
+  return [
+    lo !== null && ['createdAt >= ?', lo],
+    toBinds ? ['createdAt <= ?', q.to] : window.hi !== null && ['createdAt < ?', window.hi],
+  ];
+}
+
+function tradeClauses(q: ParsedTradeQuery, window = NO_WINDOW): Clause[] {
   const statuses = tradeStatuses(q);
   return [
     statuses !== null && (statuses.length > 0 ? isIn('status', statuses) : ['0']),
-    q.from !== null && ['createdAt >= ?', q.from],
-    q.to !== null && ['createdAt <= ?', q.to],
+    ...dateClauses(q, window),
     startsWith('externalId', q.externalId),
     startsWith('tradeId', q.tradeId),
     q.partner !== null && ['partner = ?', Number(q.partner)],
@@ -120,13 +145,8 @@ export function tradeWhere(q: ParsedTradeQuery): { where: string; params: unknow
   return whereOf(tradeClauses(q));
 }
 
-function ledgerClauses(q: ParsedLedgerQuery): Clause[] {
-  return [
-    isIn('type', q.types),
-    startsWith('tradeId', q.tradeId),
-    q.from !== null && ['createdAt >= ?', q.from],
-    q.to !== null && ['createdAt <= ?', q.to],
-  ];
+function ledgerClauses(q: ParsedLedgerQuery, window = NO_WINDOW): Clause[] {
+  return [isIn('type', q.types), startsWith('tradeId', q.tradeId), ...dateClauses(q, window)];
 }
 
 /** The WHERE of a ledger query (its filters; not its paging). */
@@ -140,6 +160,8 @@ interface PagedTable {
   days: 'trade_days' | 'ledger_days';
   split: 'status' | 'type';
   key: 'tradeId' | 'id';
+  /** The index in page order (createdAt, key). */
+  order: 'trades_order' | 'ledger_created';
   select: string;
 }
 
@@ -148,6 +170,7 @@ const TRADES_PAGED: PagedTable = {
   days: 'trade_days',
   split: 'status',
   key: 'tradeId',
+  order: 'trades_order',
   select: TRADE_SELECT,
 };
 const LEDGER_PAGED: PagedTable = {
@@ -155,8 +178,11 @@ const LEDGER_PAGED: PagedTable = {
   days: 'ledger_days',
   split: 'type',
   key: 'id',
+  order: 'ledger_created',
   select: LEDGER_FIELDS.join(', '),
 };
+/** An id prefix matching more rows than this shows "10,000+" (Page.totalCapped). */
+export const PREFIX_COUNT_CAP = 10_000;
 
 export class RecordsReader {
   /** Also the writer's cache: RecordsWriter reads through a RecordsReader on its own connection. */
@@ -183,7 +209,11 @@ export class RecordsReader {
     const q = tradeQuerySchema.parse(query);
     // The roll-up counts by day and status: it answers when no other filter is asked.
     const byDays = q.externalId === '' && q.tradeId === '' && q.partner === null && !q.webhookFailed;
-    return this.page<Trade>(TRADES_PAGED, tradeClauses(q), byDays ? tradeStatuses(q) : undefined, q);
+    const prefix = q.externalId !== '' || q.tradeId !== '';
+    return this.page<Trade>(TRADES_PAGED, (window) => tradeClauses(q, window), q, {
+      split: byDays ? tradeStatuses(q) : undefined,
+      prefix,
+    });
   }
 
   /** A trade as stored (the writer's too). */
@@ -220,67 +250,82 @@ export class RecordsReader {
   queryLedger(query: LedgerQuery = {}): Page<LedgerRow> {
     const q = ledgerQuerySchema.parse(query);
     const byDays = q.tradeId === '';
-    return this.page<LedgerRow>(LEDGER_PAGED, ledgerClauses(q), byDays ? (q.types.length > 0 ? q.types : null) : undefined, q);
+    return this.page<LedgerRow>(LEDGER_PAGED, (window) => ledgerClauses(q, window), q, {
+      split: byDays ? (q.types.length > 0 ? q.types : null) : undefined,
+      prefix: !byDays,
+    });
   }
 
   /**
    * A page newest first. `split` given (null: any status/type): the filters are the split's and the dates only, and
-   * the day roll-up gives the total and the days the page spans; undefined: a selective filter (an id prefix, a
-   * recipient, failed webhooks) is asked, its index finds the rows and they are counted.
+   * the day roll-up gives the total and the days the page spans. Undefined: a selective filter (an id prefix, a
+   * recipient, failed webhooks) is asked; its index finds the rows and they are counted, but an id prefix matching
+   * more than PREFIX_COUNT_CAP rows (a few characters that most ids start with) is answered from the newest rows
+   * down, its total capped (`totalCapped`): no sort of a large match list, no count of it.
    */
   private page<T>(
     paged: PagedTable,
-    clauses: Clause[],
-    split: readonly string[] | null | undefined,
+    clauses: (window: Window) => Clause[],
     q: { from: string | null; to: string | null; offset: number; limit: number },
+    how: { split: readonly string[] | null | undefined; prefix: boolean },
   ): Page<T> {
-    const { where, params } = whereOf(clauses);
     const paging = { offset: q.offset, limit: q.limit };
-    if (split === undefined) {
-      const total = this.countOf(paged.table, where, params);
-      return { rows: q.offset < total ? this.pageRows<T>(paged, clauses, q.offset, q.limit) : [], total, ...paging };
-    }
-    const plan = planDayPage(this.dayCounts(paged, clauses, split, q), q.offset, q.limit);
-    const rows = plan.read
-      ? this.pageRows<T>(
-          paged,
-          [...clauses, plan.lo !== null && ['createdAt >= ?', plan.lo], plan.hi !== null && ['createdAt < ?', plan.hi]],
-          plan.skip,
-          q.limit,
+    if (how.split === undefined) {
+      const { where, params } = whereOf(clauses(NO_WINDOW));
+      if (how.prefix) {
+        const some = this.prepare<unknown[], number>(
+          `SELECT count(*) FROM (SELECT 1 FROM ${paged.table} ${where} LIMIT ${PREFIX_COUNT_CAP + 1})`,
         )
-      : [];
+          .pluck()
+          .get(...params) as number;
+        if (some > PREFIX_COUNT_CAP) {
+          const limit = Math.max(0, Math.min(q.limit, PREFIX_COUNT_CAP - q.offset));
+          const rows = limit > 0 ? this.pageRows<T>(paged, clauses(NO_WINDOW), q.offset, limit, paged.order) : [];
+          return { rows, total: PREFIX_COUNT_CAP, totalCapped: true, ...paging };
+        }
+      }
+      const total = this.countOf(paged.table, where, params);
+      return {
+        rows: q.offset < total ? this.pageRows<T>(paged, clauses(NO_WINDOW), q.offset, q.limit) : [],
+        total,
+        ...paging,
+      };
+    }
+    const plan = planDayPage(this.dayCounts(paged, clauses, how.split, q), q.offset, q.limit);
+    const rows = plan.read ? this.pageRows<T>(paged, clauses({ lo: plan.lo, hi: plan.hi }), plan.skip, q.limit) : [];
     return { rows, total: plan.total, ...paging };
   }
 
-  /** The keys of the page from the covering index, then those rows (a skipped row is never read whole). */
-  private pageRows<T>(paged: PagedTable, clauses: Clause[], offset: number, limit: number): T[] {
+  /** The keys of the page from a covering index (`indexed`: that one), then those rows (a skipped row is never read whole). */
+  private pageRows<T>(paged: PagedTable, clauses: Clause[], offset: number, limit: number, indexed?: string): T[] {
     const { where, params } = whereOf(clauses);
     const { table, key, select } = paged;
     return this.prepare<unknown[], T>(
-      `SELECT ${select} FROM (SELECT ${key} FROM ${table} ${where} ORDER BY createdAt DESC, ${key} DESC LIMIT ? OFFSET ?)
+      `SELECT ${select} FROM (SELECT ${key} FROM ${table} ${indexed ? `INDEXED BY ${indexed}` : ''} ${where}
+        ORDER BY createdAt DESC, ${key} DESC LIMIT ? OFFSET ?)
         JOIN ${table} USING (${key}) ORDER BY createdAt DESC, ${key} DESC`,
     ).all(...params, limit, offset);
   }
 
-  /** Matching rows by day, newest first: the roll-up's, the first and last day counted from the rows when the dates cut them. */
+  /** Matching rows by day, newest first: the roll-up's; the days the query's dates cut, counted from the rows. */
   private dayCounts(
     paged: PagedTable,
-    clauses: Clause[],
+    clauses: (window: Window) => Clause[],
     split: readonly string[] | null,
-    q: { from: string | null; to: string | null },
+    bounds: { from: string | null; to: string | null },
   ): DayCount[] {
     const { where, params } = whereOf([
       split !== null && (split.length > 0 ? isIn(paged.split, split) : ['0']),
-      q.from !== null && ['day >= ?', dayOf(q.from)],
-      q.to !== null && ['day <= ?', dayOf(q.to)],
+      bounds.from !== null && ['day >= ?', dayOf(bounds.from)],
+      bounds.to !== null && ['day <= ?', dayOf(bounds.to)],
     ]);
     const days = this.prepare<unknown[], DayCount>(
-      `SELECT day, sum(n) AS n FROM ${paged.days} ${where} GROUP BY day ORDER BY day DESC`,
+      `SELECT day, sum(n) AS n FROM ${paged.days} ${where} GROUP BY day HAVING sum(n) > 0 ORDER BY day DESC`,
     ).all(...params);
-    const cut = new Set([q.from, q.to].filter((at) => at !== null).map(dayOf));
+    const cut = new Set([bounds.from, bounds.to].filter((at) => at !== null).map(dayOf));
     return days.map(({ day, n }) => {
       if (!cut.has(day)) return { day, n };
-      const inDay = whereOf([...clauses, ['createdAt >= ?', dayStart(day)], ['createdAt < ?', nextDayStart(day)]]);
+      const inDay = whereOf(clauses({ lo: dayStart(day), hi: nextDayStart(day) }));
       return { day, n: this.countOf(paged.table, inDay.where, inDay.params) };
     });
   }
@@ -327,7 +372,7 @@ export class RecordsReader {
       if (hour === null) return undefined;
       const start = `${hour}:00:00.000Z`;
       const end = new Date(Date.parse(start) + 3_600_000).toISOString();
-      const { where, params } = whereOf([...ledgerClauses(q), ['createdAt >= ?', start], ['createdAt < ?', end]]);
+      const { where, params } = whereOf(ledgerClauses(q, { lo: start, hi: end }));
       return this.prepare<unknown[], BalancePoint>(
         `SELECT createdAt AS at, balanceAfter AS balance FROM ledger ${where} ORDER BY createdAt DESC, id DESC LIMIT 1`,
       ).get(...params);

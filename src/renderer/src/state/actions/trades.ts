@@ -3,6 +3,7 @@ import { downloadText, safeCsvFilename } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import {
   receiveTradePage,
+  recipientPartner,
   type TradeFilters,
   tradeQueryKey,
   type TradesTab,
@@ -12,9 +13,16 @@ import {
 import { getState, update } from '../store';
 import { toast } from './toast';
 
+/** What the recipient field says when its text names no recipient (the list is not asked meanwhile). */
+export const RECIPIENT_FILTER_ERROR = 'Recipient: type the partner number or paste the trade URL';
+
 export async function loadTrades(): Promise<void> {
   const slice = getState().trades;
   const key = tradeQueryKey(slice);
+  if (recipientPartner(slice.filters.recipient) === null) {
+    update('trades', (t) => ({ ...t, list: { ...t.list, status: 'error', error: RECIPIENT_FILTER_ERROR } }));
+    return;
+  }
   update('trades', (t) => ({ ...t, list: { ...t.list, status: 'loading', error: null } }));
   try {
     const page = await unwrap(api().trades.query(toTradeQuery(slice)));

@@ -1,0 +1,12 @@
+import Database from 'better-sqlite3';
+const db = new Database(process.argv[2]!, { readonly: true });
+const plan = (sql: string, ...p: unknown[]) => console.log(sql.slice(0, 140), '\n   ', db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...p).map((r: any) => r.detail).join(' | '));
+plan("SELECT count(*) FROM ledger WHERE createdAt >= ? AND createdAt <= ? AND createdAt >= ? AND createdAt < ?", 'a', 'b', 'c', 'd');
+plan("SELECT count(*) FROM trades WHERE createdAt >= ? AND createdAt <= ? AND createdAt >= ? AND createdAt < ?", 'a', 'b', 'c', 'd');
+plan("SELECT tradeId FROM trades WHERE status IN (?) AND createdAt < ? ORDER BY createdAt DESC, tradeId DESC LIMIT 50 OFFSET 10", 'a', 'b');
+plan("SELECT tradeId FROM trades WHERE status IN (?) AND createdAt >= ? AND createdAt < ? ORDER BY createdAt DESC, tradeId DESC LIMIT 50 OFFSET 10", 'a', 'b', 'c');
+plan("SELECT tradeId FROM trades WHERE tradeId COLLATE NOCASE >= ? AND tradeId COLLATE NOCASE < ? AND tradeId LIKE ? ESCAPE '\\' ORDER BY createdAt DESC, tradeId DESC LIMIT 50 OFFSET 10", 'a', 'b', 'a%');
+plan("SELECT tradeId FROM trades WHERE externalId COLLATE NOCASE >= ? AND externalId COLLATE NOCASE < ? AND externalId LIKE ? ESCAPE '\\' ORDER BY createdAt DESC, tradeId DESC LIMIT 50 OFFSET 10", 'a', 'b', 'a%');
+plan("SELECT id FROM ledger WHERE createdAt >= ? AND createdAt <= ? AND createdAt >= ? AND createdAt < ? ORDER BY createdAt DESC, id DESC LIMIT 50 OFFSET 10", 'a', 'b', 'c', 'd');
+plan("SELECT count(*) FROM (SELECT 1 FROM ledger WHERE createdAt >= ? AND createdAt <= ? LIMIT 2001)", 'a', 'b');
+plan("SELECT tradeId FROM trades WHERE partner = ? ORDER BY createdAt DESC, tradeId DESC LIMIT 50 OFFSET 10", 1);
