@@ -272,19 +272,19 @@ export class RecordsReader {
     const paging = { offset: q.offset, limit: q.limit };
     if (how.split === undefined) {
       const { where, params } = whereOf(clauses(NO_WINDOW));
-      if (how.prefix) {
-        const some = this.prepare<unknown[], number>(
-          `SELECT count(*) FROM (SELECT 1 FROM ${paged.table} ${where} LIMIT ${PREFIX_COUNT_CAP + 1})`,
-        )
-          .pluck()
-          .get(...params) as number;
-        if (some > PREFIX_COUNT_CAP) {
-          const limit = Math.max(0, Math.min(q.limit, PREFIX_COUNT_CAP - q.offset));
-          const rows = limit > 0 ? this.pageRows<T>(paged, clauses(NO_WINDOW), q.offset, limit, paged.order) : [];
-          return { rows, total: PREFIX_COUNT_CAP, totalCapped: true, ...paging };
-        }
+      // An id prefix: counted up to the cap (exact below it); past it, pages from the newest rows down.
+      const total = how.prefix
+        ? (this.prepare<unknown[], number>(
+            `SELECT count(*) FROM (SELECT 1 FROM ${paged.table} ${where} LIMIT ${PREFIX_COUNT_CAP + 1})`,
+          )
+            .pluck()
+            .get(...params) as number)
+        : this.countOf(paged.table, where, params);
+      if (total > PREFIX_COUNT_CAP) {
+        const limit = Math.max(0, Math.min(q.limit, PREFIX_COUNT_CAP - q.offset));
+        const rows = limit > 0 ? this.pageRows<T>(paged, clauses(NO_WINDOW), q.offset, limit, paged.order) : [];
+        return { rows, total: PREFIX_COUNT_CAP, totalCapped: true, ...paging };
       }
-      const total = this.countOf(paged.table, where, params);
       return {
         rows: q.offset < total ? this.pageRows<T>(paged, clauses(NO_WINDOW), q.offset, q.limit) : [],
         total,
