@@ -9,11 +9,14 @@
  * of trades and ledger set aside meanwhile, then built again and the roll-ups filled as the schema's migration
  * fills them), the same rows.
  */
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LocalStore } from '../../src/main/core/store';
 import { partnerOf, ROLLUPS_FROM_ROWS } from '../../src/main/core/store/schema';
 import { STATUS_RANK, TRADE_FIELDS } from '../../src/main/core/store/worker/recordRows';
 import { buildTradeUrl, type Trade, type TradeStatus } from '../../src/shared/api';
+import { CACHE_DIR } from './sandbox';
 
 export interface BusyStoreSpec {
   days: number;
@@ -67,8 +70,7 @@ export async function fillBusyStore(
     .all();
   for (const { type, name } of setAside) db.exec(`DROP ${type.toUpperCase()} ${name}`);
   const rnd = random(spec.seed ?? 34);
-  const hex = (n: number) =>
-    Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
   const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}`;
   const tokens = Array.from({ length: spec.recipients }, () => hex(8));
   const columns = [...TRADE_FIELDS, 'status_rank', 'updated_at', 'partner'];
@@ -90,7 +92,7 @@ export async function fillBusyStore(
   };
   entry('ADMIN TOP UP', 100_000_000_000, null, new Date(startMs - 1000).toISOString(), null);
   const batch = 20_000;
-  for (let done = 0; done < total; ) {
+  for (let done = 0; done < total;) {
     db.transaction(() => {
       const end = Math.min(total, done + batch);
       for (let i = done; i < end; i++) {
@@ -152,13 +154,41 @@ export async function fillBusyStore(
       }
       done = end;
     })();
-    if (done % 500_000 < batch) log(`filled ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} trades`);
+    if (done % 500_000 < batch)
+      log(`filled ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} trades`);
   }
   log('building the indexes and the roll-ups');
   for (const { sql } of setAside) db.exec(sql);
-  db.function('partner_of', { deterministic: true }, (url: unknown) => (typeof url === 'string' ? partnerOf(url) : null));
+  db.function('partner_of', { deterministic: true }, (url: unknown) =>
+    typeof url === 'string' ? partnerOf(url) : null,
+  );
   db.exec(ROLLUPS_FROM_ROWS);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return { trades: total, ledger: ledgerId };
+}
+
+/**
+ * A copy at `target` of the busy store of `spec`, filled once and cached (bench/.cache, by spec and schema
+ * version; a year's store takes many minutes to fill).
+ */
+export async function busyStoreCopy(spec: BusyStoreSpec, target: string, log: (line: string) => void): Promise<void> {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const cached = join(
+    CACHE_DIR,
+    `busy-store-${spec.days}d-${spec.tradesPerDay}pd-${spec.recipients}r-${spec.endMs}-v${LocalStore.schemaVersion}.sqlite`,
+  );
+  if (!existsSync(cached)) {
+    const tmp = `${cached}.tmp`;
+    for (const suffix of ['', '-wal', '-shm', '.snapshot', '.auto-buys']) rmSync(tmp + suffix, { force: true });
+    const started = performance.now();
+    log(
+      `filling a store with ${(spec.days * spec.tradesPerDay).toLocaleString('en-US')} trades once (cached in ${cached})...`,
+    );
+    await fillBusyStore(tmp, spec, log);
+    for (const suffix of ['.snapshot', '.auto-buys']) rmSync(tmp + suffix, { force: true });
+    renameSync(tmp, cached);
+    log(`filled in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  copyFileSync(cached, target);
 }
