@@ -370,7 +370,7 @@ const result = buildResult({
     `${SIZES.map((s) => s.label).join(' and ')}: every filter × first, middle and last page of ${LIMIT} rows, and the chart of each ledger filter; ${REPS} reps in the reader after a warm-up pass, ${BRIDGE_REPS} through the bridge, the baseline once.`,
     'The stores are filled straight into real store files (bench/lib/busyStore.ts: the writer’s rows, the schema’s triggers and roll-ups), 10,000 trades a day over 5,000 recipients.',
     'bridge_*: trades.query and wallet.ledger over the web bridge’s WebSocket from a Chromium page of the built web host on a copy of the store (WebSocket, validation, engine, reader worker, back); chart_bridge_*: wallet.balanceSeries likewise.',
-    'An id prefix that more than 10,000 ids start with ("wd_", one character of a trade id) answers a capped total ("10,000+") and pages down to it.',
+    'An id prefix that more than 2,000 ids start with ("wd_", one or two characters of a trade id) answers a capped total ("2,000+") and pages that far.',
   ],
   details: { perCall },
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStore } from '../../src/main/core/store';
-import { PREFIX_COUNT_CAP } from '../../src/main/core/store/worker/recordsReader';
+import { PREFIX_COUNT_CAP, PREFIX_SORT_LIMIT } from '../../src/main/core/store/worker/recordsReader';
 import {
   ACTIVE_TRADE_STATUSES,
   buildTradeUrl,
@@ -218,7 +218,7 @@ describe('trades and ledger pages answer as a plain model does', () => {
   });
 });
 
-describe('an id prefix most ids start with', () => {
+describe('an id prefix many ids start with', () => {
   let dir: string;
   let store: LocalStore;
   let trades: Trade[];
@@ -226,35 +226,41 @@ describe('an id prefix most ids start with', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'trade-prefix-cap-'));
     store = await LocalStore.open({ file: join(dir, 'm.sqlite') });
-    trades = Array.from({ length: PREFIX_COUNT_CAP + 120 }, (_, i) => {
-      const createdAt = new Date(START + i * 61_000).toISOString();
-      return trade(`t${(i * 7919) % 100_003}-${i}`, 'COMPLETED', {
-        externalId: i % 200 === 0 ? `other-${i}` : `wd_${i}`,
-        createdAt,
-        updatedAt: createdAt,
-      });
+    // "wd_": more than PREFIX_SORT_LIMIT (read in page order); "mid-": past the cap, below it (sorted); "other-": few.
+    trades = Array.from({ length: PREFIX_SORT_LIMIT + 6000 }, (_, i) => {
+      const createdAt = new Date(START + Math.floor(i / 3) * 61_000).toISOString();
+      const externalId = i % 1000 === 1 ? `other-${i}` : i % 20 === 0 ? `mid-${i}` : `wd_${i}`;
+      return trade(`t${(i * 7919) % 100_003}-${i}`, 'COMPLETED', { externalId, createdAt, updatedAt: createdAt });
     });
-    await store.upsertTrades(trades, 'poll');
-  }, 60_000);
+    for (let i = 0; i < trades.length; i += 10_000) await store.upsertTrades(trades.slice(i, i + 10_000), 'poll');
+  }, 180_000);
 
   afterAll(async () => {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('shows a capped total ("10,000+") and pages the newest matches down to the cap', async () => {
-    const model = modelTrades(trades, { externalId: 'WD_', limit: PREFIX_COUNT_CAP + 500 });
-    expect(model.total).toBeGreaterThan(PREFIX_COUNT_CAP);
-    const first = await store.queryTrades({ externalId: 'WD_', limit: 50 });
-    expect(first).toMatchObject({ total: PREFIX_COUNT_CAP, totalCapped: true });
-    expect(first.rows.map((t) => t.tradeId)).toEqual(model.ids.slice(0, 50));
-    const last = await store.queryTrades({ externalId: 'wd_', offset: PREFIX_COUNT_CAP - 30, limit: 50 });
-    expect(last.rows.map((t) => t.tradeId)).toEqual(model.ids.slice(PREFIX_COUNT_CAP - 30, PREFIX_COUNT_CAP));
-    expect((await store.queryTrades({ externalId: 'wd_', offset: PREFIX_COUNT_CAP, limit: 50 })).rows).toEqual([]);
+  it('shows a capped total ("2,000+") and pages the newest matches down to the cap, whichever way it reads them', async () => {
+    for (const prefix of ['WD_', 'mid-']) {
+      const model = modelTrades(trades, { externalId: prefix, limit: trades.length });
+      expect(model.total).toBeGreaterThan(PREFIX_COUNT_CAP);
+      expect(model.total > PREFIX_SORT_LIMIT).toBe(prefix === 'WD_');
+      const first = await store.queryTrades({ externalId: prefix, limit: 50 });
+      expect(first).toMatchObject({ total: PREFIX_COUNT_CAP, totalCapped: true });
+      expect(first.rows.map((t) => t.tradeId)).toEqual(model.ids.slice(0, 50));
+      const middle = await store.queryTrades({ externalId: prefix, offset: PREFIX_COUNT_CAP / 2, limit: 50 });
+      expect(middle.rows.map((t) => t.tradeId)).toEqual(
+        model.ids.slice(PREFIX_COUNT_CAP / 2, PREFIX_COUNT_CAP / 2 + 50),
+      );
+      const last = await store.queryTrades({ externalId: prefix, offset: PREFIX_COUNT_CAP - 30, limit: 50 });
+      expect(last.rows.map((t) => t.tradeId)).toEqual(model.ids.slice(PREFIX_COUNT_CAP - 30, PREFIX_COUNT_CAP));
+      expect((await store.queryTrades({ externalId: prefix, offset: PREFIX_COUNT_CAP, limit: 50 })).rows).toEqual([]);
+    }
     // Below the cap the total is exact and not marked.
-    const fewer = await store.queryTrades({ externalId: 'other-', limit: 5 });
+    const fewer = await store.queryTrades({ externalId: 'other-', offset: 20, limit: 5 });
     expect(fewer.totalCapped).toBeUndefined();
-    expect(fewer.total).toBe(modelTrades(trades, { externalId: 'other-' }).total);
+    const model = modelTrades(trades, { externalId: 'other-', offset: 20, limit: 5 });
+    expect({ total: fewer.total, ids: fewer.rows.map((t) => t.tradeId) }).toEqual(model);
   });
 });
 
@@ -364,7 +370,10 @@ describe('the ledger’s pages and the balance chart from its roll-up', () => {
               q,
               series: seriesModel(entries, q),
             });
-            const matches = ledgerMatches(entries, q).sort((a, b) => -byTime(a, b));
+            const all = ledgerMatches(entries, q).sort((a, b) => -byTime(a, b));
+            // A trade id prefix that more than the cap match pages that far, its total capped.
+            const capped = q.tradeId !== undefined && all.length > PREFIX_COUNT_CAP;
+            const matches = capped ? all.slice(0, PREFIX_COUNT_CAP) : all;
             for (const offset of new Set([
               0,
               Math.floor(matches.length / 2),
@@ -372,10 +381,17 @@ describe('the ledger’s pages and the balance chart from its roll-up', () => {
               matches.length,
             ])) {
               const page = await store.queryLedger({ ...q, offset, limit: 25 });
-              expect({ q, offset, total: page.total, ids: page.rows.map((e) => e.id) }).toEqual({
+              expect({
+                q,
+                offset,
+                total: page.total,
+                capped: page.totalCapped === true,
+                ids: page.rows.map((e) => e.id),
+              }).toEqual({
                 q,
                 offset,
                 total: matches.length,
+                capped,
                 ids: matches.slice(offset, offset + 25).map((e) => e.id),
               });
             }

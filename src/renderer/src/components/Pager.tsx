@@ -1,6 +1,6 @@
 import { formatInt } from '../lib/format';
 
-/** "1–50 of 1,234" with previous / next and a page size; a capped total reads "of 10,000+". */
+/** "1–50 of 1,234" with previous / next and a page size; a capped total reads "of 2,000+". */
 export function Pager({
   offset,
   limit,

@@ -181,8 +181,10 @@ const LEDGER_PAGED: PagedTable = {
   order: 'ledger_created',
   select: LEDGER_FIELDS.join(', '),
 };
-/** An id prefix matching more rows than this shows "10,000+" (Page.totalCapped). */
-export const PREFIX_COUNT_CAP = 10_000;
+/** An id prefix matching more rows than this shows "2,000+" (Page.totalCapped) and pages that far. */
+export const PREFIX_COUNT_CAP = 2_000;
+/** Up to this many matches of an id prefix, its page is sorted from the prefix's index; more, read in page order. */
+export const PREFIX_SORT_LIMIT = 50_000;
 
 export class RecordsReader {
   /** Also the writer's cache: RecordsWriter reads through a RecordsReader on its own connection. */
@@ -259,9 +261,9 @@ export class RecordsReader {
   /**
    * A page newest first. `split` given (null: any status/type): the filters are the split's and the dates only, and
    * the day roll-up gives the total and the days the page spans. Undefined: a selective filter (an id prefix, a
-   * recipient, failed webhooks) is asked; its index finds the rows and they are counted, but an id prefix matching
-   * more than PREFIX_COUNT_CAP rows (a few characters that most ids start with) is answered from the newest rows
-   * down, its total capped (`totalCapped`): no sort of a large match list, no count of it.
+   * recipient, failed webhooks) is asked; its index finds the rows and they are counted, but an id prefix that
+   * more than PREFIX_COUNT_CAP rows match (a character or two that many ids start with) has its total capped
+   * (`totalCapped`) and its pages reach that far: no count or sort of a large match list.
    */
   private page<T>(
     paged: PagedTable,
@@ -272,24 +274,35 @@ export class RecordsReader {
     const paging = { offset: q.offset, limit: q.limit };
     if (how.split === undefined) {
       const { where, params } = whereOf(clauses(NO_WINDOW));
-      // An id prefix: counted up to the cap (exact below it); past it, pages from the newest rows down.
-      const total = how.prefix
-        ? (this.prepare<unknown[], number>(
-            `SELECT count(*) FROM (SELECT 1 FROM ${paged.table} ${where} LIMIT ${PREFIX_COUNT_CAP + 1})`,
-          )
-            .pluck()
-            .get(...params) as number)
-        : this.countOf(paged.table, where, params);
-      if (total > PREFIX_COUNT_CAP) {
-        const limit = Math.max(0, Math.min(q.limit, PREFIX_COUNT_CAP - q.offset));
-        const rows = limit > 0 ? this.pageRows<T>(paged, clauses(NO_WINDOW), q.offset, limit, paged.order) : [];
-        return { rows, total: PREFIX_COUNT_CAP, totalCapped: true, ...paging };
+      if (!how.prefix) {
+        const total = this.countOf(paged.table, where, params);
+        return {
+          rows: q.offset < total ? this.pageRows<T>(paged, clauses(NO_WINDOW), q.offset, q.limit) : [],
+          total,
+          ...paging,
+        };
       }
-      return {
-        rows: q.offset < total ? this.pageRows<T>(paged, clauses(NO_WINDOW), q.offset, q.limit) : [],
-        total,
-        ...paging,
-      };
+      // An id prefix: its matches counted up to PREFIX_SORT_LIMIT from its index. Up to that many, the newest are
+      // sorted from that index (the sorter keeps offset + limit); more (most ids share the prefix), the page-order
+      // index is read from the newest down, the prefix checked on it: it meets offset + limit matches soon.
+      const some = this.prepare<unknown[], number>(
+        `SELECT count(*) FROM (SELECT 1 FROM ${paged.table} ${where} LIMIT ${PREFIX_SORT_LIMIT + 1})`,
+      )
+        .pluck()
+        .get(...params) as number;
+      const total = Math.min(some, PREFIX_COUNT_CAP);
+      const limit = Math.max(0, Math.min(q.limit, total - q.offset));
+      const rows =
+        limit > 0
+          ? this.pageRows<T>(
+              paged,
+              clauses(NO_WINDOW),
+              q.offset,
+              limit,
+              some > PREFIX_SORT_LIMIT ? paged.order : undefined,
+            )
+          : [];
+      return { rows, total, ...(some > PREFIX_COUNT_CAP && { totalCapped: true }), ...paging };
     }
     const plan = planDayPage(this.dayCounts(paged, clauses, how.split, q), q.offset, q.limit);
     const rows = plan.read ? this.pageRows<T>(paged, clauses({ lo: plan.lo, hi: plan.hi }), plan.skip, q.limit) : [];

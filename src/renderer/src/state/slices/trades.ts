@@ -55,7 +55,7 @@ export interface TradesSlice {
   offset: number;
   limit: number;
   list: ListState<string>;
-  /** The list's total is a floor (an id prefix most ids start with): "10,000+". */
+  /** The list's total is a floor (an id prefix many ids start with): "2,000+". */
   totalCapped: boolean;
   /** Live changes arrived that the list may not show (new trades, trades leaving "active"). */
   stale: boolean;
