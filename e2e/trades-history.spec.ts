@@ -213,6 +213,12 @@ test('filters by recipient: a partner typed or offered by its saved label, a tra
   }
   await filters(page).getByRole('button', { name: 'Clear' }).click();
   await expect(pager).toContainText(`of ${TOTAL}`);
+
+  // The next tests start with no saved recipient.
+  await goTo(page, 'Settings');
+  await section.getByRole('button', { name: 'Delete Decliner' }).click();
+  await section.getByRole('button', { name: 'Confirm delete Decliner' }).click();
+  await expect(section.getByText('No saved recipients yet')).toBeVisible();
 });
 
 test('trade detail: errorCode and failReason, stage and end of protection, offer id and timeline', async ({ page }) => {

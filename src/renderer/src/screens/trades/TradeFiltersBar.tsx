@@ -1,4 +1,4 @@
-import { useId, type CSSProperties } from 'react';
+import { useId, useMemo, type CSSProperties } from 'react';
 import { parseTradeUrl } from '../../../../shared/api/tradeUrl';
 import { DateInput } from '../../components/DateInput';
 import { STATUS_COLORS, STATUS_LABELS, FILTER_STATUSES } from '../../lib/status';
@@ -98,13 +98,19 @@ export function TradeFiltersBar() {
  * trade URL pasted (its partner is kept; the token never leaves the field). Names the saved recipient it matches.
  */
 function RecipientFilter({ value }: { value: string }) {
-  const recipients = useStore((s) => s.settings.recipientOrder.map((id) => s.settings.recipients[id]));
+  const recipients = useStore((s) => s.settings.recipients);
+  const order = useStore((s) => s.settings.recipientOrder);
   const listId = useId();
   const noteId = useId();
-  const saved = recipients.flatMap((r) => {
-    const partner = r ? parseTradeUrl(r.tradeUrl)?.partner : undefined;
-    return r && partner ? [{ partner, label: r.label }] : [];
-  });
+  const saved = useMemo(
+    () =>
+      order.flatMap((id) => {
+        const r = recipients[id];
+        const partner = r ? parseTradeUrl(r.tradeUrl)?.partner : undefined;
+        return r && partner ? [{ partner, label: r.label }] : [];
+      }),
+    [recipients, order],
+  );
   const partner = recipientPartner(value);
   const named = partner ? saved.find((r) => r.partner === partner)?.label : undefined;
   const note = partner === null ? RECIPIENT_FILTER_ERROR : named ? `Saved recipient: ${named}` : '';
