@@ -177,6 +177,15 @@ function callsFor(reader: RecordsReader, db: Database.Database, days: number): C
   return calls;
 }
 
+const YEAR_BASELINE = new Set([
+  'trades none last',
+  'trades status completed middle',
+  'trades trade id prefix (8 chars, as shown) first',
+  'trades recipient first',
+  'ledger none last',
+  'series none chart',
+]);
+
 const METHOD: Record<Kind, string> = {
   trades: 'trades.query',
   ledger: 'wallet.ledger',
@@ -219,6 +228,11 @@ for (const size of SIZES) {
     const baseline: number[] = [];
     const baselineByCall: number[] = [];
     for (const call of calls) {
+      // A year's baseline takes seconds a call: a few of the calls (the last page, a prefix, a recipient, the chart).
+      if (size.days > 14 && !YEAR_BASELINE.has(`${call.kind} ${call.filter} ${call.position}`)) {
+        baselineByCall.push(Number.NaN);
+        continue;
+      }
       const started = performance.now();
       oldCall(db, call);
       const ms = performance.now() - started;
@@ -308,7 +322,7 @@ for (const size of SIZES) {
     metrics[`chart_bridge_${size.label}_ms`] = summarize(queries(['series'], bridgeByCall), 'ms', { p95: true });
     metrics[`baseline_${size.label}_ms`] = summarize(baseline, 'ms', { p95: true });
     metrics[`chart_baseline_${size.label}_ms`] = summarize(
-      baselineByCall.filter((_, i) => calls[i]?.kind === 'series'),
+      baselineByCall.filter((ms, i) => calls[i]?.kind === 'series' && Number.isFinite(ms)),
       'ms',
       { p95: true },
     );
@@ -367,7 +381,7 @@ const result = buildResult({
   targetText: 'p95 ≤ 30 ms through the bridge at 140,000 trades, ≤ 50 ms at 3,650,000',
   checks,
   notes: [
-    `${SIZES.map((s) => s.label).join(' and ')}: every filter × first, middle and last page of ${LIMIT} rows, and the chart of each ledger filter; ${REPS} reps in the reader after a warm-up pass, ${BRIDGE_REPS} through the bridge, the baseline once.`,
+    `${SIZES.map((s) => s.label).join(' and ')}: every filter × first, middle and last page of ${LIMIT} rows, and the chart of each ledger filter; ${REPS} reps in the reader after a warm-up pass, ${BRIDGE_REPS} through the bridge, the baseline once (at a year's volume only ${YEAR_BASELINE.size} of the calls: ${[...YEAR_BASELINE].join(', ')}).`,
     'The stores are filled straight into real store files (bench/lib/busyStore.ts: the writer’s rows, the schema’s triggers and roll-ups), 10,000 trades a day over 5,000 recipients.',
     'bridge_*: trades.query and wallet.ledger over the web bridge’s WebSocket from a Chromium page of the built web host on a copy of the store (WebSocket, validation, engine, reader worker, back); chart_bridge_*: wallet.balanceSeries likewise.',
     'An id prefix that more than 2,000 ids start with ("wd_", one or two characters of a trade id) answers a capped total ("2,000+") and pages that far.',

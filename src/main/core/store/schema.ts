@@ -32,7 +32,8 @@ export const CATALOG_META = {
 /**
  * Created where missing when the schema version moves (21 added `saved_searches`: catalog queries by name; 22
  * `auto_buys`: each auto-buy, written before its request leaves, with what became of it; 23 the trades' `partner`,
- * the indexes of the trades' and ledger's filters, and the roll-ups their triggers keep: `trade_days` and
+ * the indexes of the trades' and ledger's filters (`trades_order`, the page order, holds both ids and replaces
+ * `trades_created`), and the roll-ups their triggers keep: `trade_days` and
  * `ledger_days` count rows by UTC day and status/type (totals and deep pages), `ledger_hours` holds each hour's
  * count and last balance by type, and of every type as type '*' (the balance chart)).
  */

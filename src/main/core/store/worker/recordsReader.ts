@@ -184,7 +184,7 @@ const LEDGER_PAGED: PagedTable = {
 /** An id prefix matching more rows than this shows "2,000+" (Page.totalCapped) and pages that far. */
 export const PREFIX_COUNT_CAP = 2_000;
 /** Up to this many matches of an id prefix, its page is sorted from the prefix's index; more, read in page order. */
-export const PREFIX_SORT_LIMIT = 50_000;
+export const PREFIX_SORT_LIMIT = 20_000;
 
 export class RecordsReader {
   /** Also the writer's cache: RecordsWriter reads through a RecordsReader on its own connection. */
