@@ -229,7 +229,7 @@ describe('an id prefix many ids start with', () => {
     // "wd_": more than PREFIX_SORT_LIMIT (read in page order); "mid-": past the cap, below it (sorted); "other-": few.
     trades = Array.from({ length: PREFIX_SORT_LIMIT + 6000 }, (_, i) => {
       const createdAt = new Date(START + Math.floor(i / 3) * 61_000).toISOString();
-      const externalId = i % 1000 === 1 ? `other-${i}` : i % 20 === 0 ? `mid-${i}` : `wd_${i}`;
+      const externalId = i % 1000 === 1 ? `other-${i}` : i % 8 === 0 ? `mid-${i}` : `wd_${i}`;
       return trade(`t${(i * 7919) % 100_003}-${i}`, 'COMPLETED', { externalId, createdAt, updatedAt: createdAt });
     });
     for (let i = 0; i < trades.length; i += 10_000) await store.upsertTrades(trades.slice(i, i + 10_000), 'poll');
