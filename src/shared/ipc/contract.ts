@@ -52,7 +52,8 @@ import type { Trade } from '../api';
 
 const id = z.string().min(1).max(128);
 const cents = z.int().min(0).max(1e12);
-const offset = z.int().min(0).max(10_000_000).default(0);
+/** Up to a year of a busy merchant's ledger (about 11 million entries) and more. */
+const offset = z.int().min(0).max(100_000_000).default(0);
 const pageLimit = z.int().min(1).max(1000).default(200);
 const tradeDuration = z.int().min(TRADE_DURATION_MIN_SECONDS).max(TRADE_DURATION_MAX_SECONDS);
 const externalId = z.string().min(1).max(MAX_EXTERNAL_ID_LENGTH);
