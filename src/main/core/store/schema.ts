@@ -76,19 +76,19 @@ const RECORD_TABLES = `
   CREATE INDEX IF NOT EXISTS ledger_type ON ledger(type, createdAt);
   CREATE TABLE IF NOT EXISTS ledger_days (day TEXT NOT NULL, type TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (day, type)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS ledger_hours (hour TEXT NOT NULL, type TEXT NOT NULL, n INTEGER NOT NULL, lastAt TEXT NOT NULL,
-    lastId INTEGER NOT NULL, balance INTEGER NOT NULL, PRIMARY KEY (hour, type)) WITHOUT ROWID;
+    lastId INTEGER NOT NULL, balance INTEGER NOT NULL, PRIMARY KEY (type, hour)) WITHOUT ROWID;
   CREATE TRIGGER IF NOT EXISTS ledger_rollup_insert AFTER INSERT ON ledger BEGIN
     INSERT INTO ledger_days (day, type, n) VALUES (substr(new.createdAt, 1, 10), new.type, 1)
       ON CONFLICT(day, type) DO UPDATE SET n = n + 1;
     INSERT INTO ledger_hours (hour, type, n, lastAt, lastId, balance)
       VALUES (substr(new.createdAt, 1, 13), new.type, 1, new.createdAt, new.id, new.balanceAfter)
-      ON CONFLICT(hour, type) DO UPDATE SET n = n + 1,
+      ON CONFLICT(type, hour) DO UPDATE SET n = n + 1,
         lastAt = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastAt, lastAt),
         lastId = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastId, lastId),
         balance = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.balance, balance);
     INSERT INTO ledger_hours (hour, type, n, lastAt, lastId, balance)
       VALUES (substr(new.createdAt, 1, 13), '*', 1, new.createdAt, new.id, new.balanceAfter)
-      ON CONFLICT(hour, type) DO UPDATE SET n = n + 1,
+      ON CONFLICT(type, hour) DO UPDATE SET n = n + 1,
         lastAt = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastAt, lastAt),
         lastId = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastId, lastId),
         balance = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.balance, balance);

@@ -374,13 +374,19 @@ export class RecordsReader {
       fromHour !== null && ['hour > ?', fromHour],
       toHour !== null && ['hour < ?', toHour],
     ]);
-    // Of several types in an hour, the latest entry (createdAt, then id): bare columns of max() come from its row.
-    const interior = this.prepare<unknown[], BalancePoint>(
-      `SELECT lastAt AS at, balance, max(lastAt || printf('%020d', lastId)) FROM ledger_hours ${inner.where} GROUP BY hour ORDER BY hour`,
-    )
-      .raw()
-      .all(...inner.params) as unknown as [string, number][];
-    const points = interior.map(([at, balance]) => ({ at, balance }));
+    // Of several types in an hour, the latest entry (createdAt, then id); type '*' is every type's already.
+    const rows = this.prepare<unknown[], { hour: string; lastAt: string; lastId: number; balance: number }>(
+      `SELECT hour, lastAt, lastId, balance FROM ledger_hours ${inner.where} ORDER BY hour`,
+    ).all(...inner.params);
+    const latest = new Map<string, (typeof rows)[number]>();
+    for (const row of rows) {
+      const held = latest.get(row.hour);
+      if (!held || row.lastAt > held.lastAt || (row.lastAt === held.lastAt && row.lastId > held.lastId))
+        latest.set(row.hour, row);
+    }
+    const points = [...latest.values()]
+      .sort((x, y) => (x.hour < y.hour ? -1 : 1))
+      .map(({ lastAt, balance }) => ({ at: lastAt, balance }));
     const edge = (hour: string | null): BalancePoint | undefined => {
       if (hour === null) return undefined;
       const start = `${hour}:00:00.000Z`;
