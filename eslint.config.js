@@ -249,6 +249,7 @@ export default defineConfig(
       'bench/busy-sync.ts',
       'bench/lib/bridgeProbe.ts',
       'bench/busy-export.ts',
+      'bench/busy-queries.ts',
     ],
     rules: { 'no-restricted-globals': 'off' },
   },

@@ -1,7 +1,8 @@
-// Trade history in depth: date range, trade id and webhook-failed filters, paging through
+// Trade history in depth: date range, trade id, recipient and webhook-failed filters, paging through
 // the cache, a detail with errorCode, failReason, stage and endProtection; a buy whose trade
 // duration, order id and saved recipient reach the marketplace; the ledger's type and date
 // filters, its balance chart and the E export key.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { tradeUrlFor } from '../test/support/sandboxHttp';
 import { download, goTo, openApp, rowNamed } from './support/app';
@@ -147,6 +148,77 @@ test('pages through the history, filters by date range, trade id and failed webh
   await bodyRows(page).first().click();
   const detail = page.getByRole('complementary', { name: 'Trade detail' });
   await expect(detail.getByRole('region', { name: 'Trade facts' })).toContainText('failed');
+});
+
+test('filters by recipient: a partner typed or offered by its saved label, a trade URL pasted; a bad one is said; axe clean in both themes', async ({
+  page,
+}) => {
+  await openApp(page, stack());
+  await goTo(page, 'Settings');
+  const section = page.getByRole('region', { name: 'Saved recipients' });
+  await section.getByLabel('Label').fill('Decliner');
+  await section.getByLabel('Trade URL').fill(tradeUrlFor(12));
+  await section.getByRole('button', { name: 'Add recipient' }).click();
+  await expect(section.getByRole('list', { name: 'Saved recipients' })).toContainText('Decliner');
+
+  await goTo(page, 'Trades');
+  await page.getByRole('tab', { name: 'History' }).click();
+  const pager = page.getByRole('navigation', { name: 'Pages' });
+  await expect(pager).toContainText(`of ${TOTAL}`, { timeout: 30_000 });
+  const recipient = filters(page).getByLabel('Recipient', { exact: true });
+  // The saved recipients are offered by label.
+  await expect(filters(page).locator('datalist option[label="Decliner"]')).toHaveAttribute('value', '12');
+
+  // By keyboard: Tab from the trade id field into the recipient field, its partner number typed.
+  await filters(page).getByRole('textbox', { name: 'Trade ID' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(recipient).toBeFocused();
+  await page.keyboard.type('12');
+  await expect(bodyRows(page)).toHaveCount(1);
+  await expect(bodyRows(page).first()).toContainText(DECLINED.market_hash_name);
+  await expect(pager).toContainText('1–1 of 1');
+  await expect(filters(page)).toContainText('Saved recipient: Decliner');
+
+  // A trade URL pasted: its partner is the recipient.
+  await recipient.fill(tradeUrlFor(13));
+  await expect(bodyRows(page)).toHaveCount(1);
+  await expect(bodyRows(page).first()).toContainText(REVERSED.market_hash_name);
+  await expect(filters(page)).not.toContainText('Saved recipient');
+
+  // Neither a number nor a trade URL: said at the field and in the list, nothing asked.
+  await recipient.fill('partner=abc');
+  await expect(recipient).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Recipient: type the partner number or paste the trade URL').first()).toBeVisible();
+
+  for (const theme of ['light', 'dark'] as const) {
+    await goTo(page, 'Settings');
+    await page.getByRole('radio', { name: new RegExp(theme, 'i') }).check();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await goTo(page, 'Trades');
+    await expect(recipient).toHaveValue('partner=abc');
+    await expect(recipient).toHaveAttribute('aria-invalid', 'true');
+    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const found = result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
+    expect.soft(found, `axe on the trades filters, ${theme} theme, a recipient error shown`).toEqual([]);
+    await recipient.fill('12');
+    await expect(filters(page)).toContainText('Saved recipient: Decliner');
+    const named = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect
+      .soft(
+        named.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`)),
+        `axe on the trades filters, ${theme} theme, a saved recipient named`,
+      )
+      .toEqual([]);
+    await recipient.fill('partner=abc');
+  }
+  await filters(page).getByRole('button', { name: 'Clear' }).click();
+  await expect(pager).toContainText(`of ${TOTAL}`);
+
+  // The next tests start with no saved recipient.
+  await goTo(page, 'Settings');
+  await section.getByRole('button', { name: 'Delete Decliner' }).click();
+  await section.getByRole('button', { name: 'Confirm delete Decliner' }).click();
+  await expect(section.getByText('No saved recipients yet')).toBeVisible();
 });
 
 test('trade detail: errorCode and failReason, stage and end of protection, offer id and timeline', async ({ page }) => {

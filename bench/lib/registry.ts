@@ -33,6 +33,8 @@ export const BENCHMARKS: readonly BenchEntry[] = [
   // A busy merchant end to end through the web host: back-fill of 140k trades, live flow, polling with the feed down.
   { name: 'busy-sync', file: 'busy-sync.ts', minutes: 30 },
   { name: 'busy-export', file: 'busy-export.ts', minutes: 2.5 },
+  // The first run fills a year's store (3.65M trades) once into bench/.cache: ~25 minutes more.
+  { name: 'busy-queries', file: 'busy-queries.ts', minutes: 12 },
   // Correctness at scale: the store model test (test/core/storeModel.test.ts) at 100k items.
   { name: 'store-model', file: 'store-model.ts', minutes: 6 },
   // 30 minutes of live events at 10× the simulator's default rate, with buys and forced reconnects.

@@ -47,6 +47,7 @@ describe('the web host serves a finished export to the page holding its token', 
       externalId: '',
       tradeId: '',
       webhookFailed: false,
+      partner: null,
       offset: 0,
       limit: 200,
     });

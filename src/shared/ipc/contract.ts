@@ -58,7 +58,8 @@ import type { Trade } from '../api';
 
 const id = z.string().min(1).max(128);
 const cents = z.int().min(0).max(1e12);
-const offset = z.int().min(0).max(10_000_000).default(0);
+/** Up to a year of a busy merchant's ledger (about 11 million entries) and more. */
+const offset = z.int().min(0).max(100_000_000).default(0);
 const pageLimit = z.int().min(1).max(1000).default(200);
 const tradeDuration = z.int().min(TRADE_DURATION_MIN_SECONDS).max(TRADE_DURATION_MAX_SECONDS);
 const externalId = z.string().min(1).max(MAX_EXTERNAL_ID_LENGTH);
@@ -171,13 +172,24 @@ export interface SavedSearch {
   updatedAt: string;
 }
 
+/** A recipient as the trades filter names it: the partner number of their trade URL (an unsigned 32-bit account id). */
+export const partnerIdSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,9}$/, 'A recipient is the number after partner= in their trade URL')
+  .refine((partner) => Number(partner) <= 0xffff_ffff, 'A partner number is at most 4294967295');
+
+const idPrefix = (what: string, max: number) =>
+  z.string().max(max, `${what} filter is at most ${max} characters (the start of the id)`).default('');
+
 export const tradeQuerySchema = z.strictObject({
   statuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).default([]),
   activeOnly: z.boolean().default(false),
   from: utcTimestampSchema.nullable().default(null),
   to: utcTimestampSchema.nullable().default(null),
-  externalId: z.string().max(MAX_EXTERNAL_ID_LENGTH).default(''),
-  tradeId: z.string().max(128).default(''),
+  externalId: idPrefix('The order id', MAX_EXTERNAL_ID_LENGTH),
+  tradeId: idPrefix('The trade id', 128),
+  /** The recipient: trades whose trade URL has this partner number. */
+  partner: partnerIdSchema.nullable().default(null),
   webhookFailed: z.boolean().default(false),
   offset,
   limit: pageLimit,
@@ -186,7 +198,7 @@ export type TradeQuery = z.input<typeof tradeQuerySchema>;
 
 export const ledgerQuerySchema = z.strictObject({
   types: z.array(z.enum(TRANSACTION_TYPES)).max(10).default([]),
-  tradeId: z.string().max(128).default(''),
+  tradeId: idPrefix('The trade id', 128),
   from: utcTimestampSchema.nullable().default(null),
   to: utcTimestampSchema.nullable().default(null),
   offset,

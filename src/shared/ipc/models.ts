@@ -221,6 +221,8 @@ export interface TradeDetail {
 export interface Page<T> {
   rows: T[];
   total: number;
+  /** `total` is a floor: more rows match (an id prefix most ids start with); pages reach that far. */
+  totalCapped?: boolean;
   offset: number;
   limit: number;
 }

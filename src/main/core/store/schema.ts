@@ -1,9 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { parseTradeUrl } from '../../../shared/api';
 import { versionError } from './errors';
 
 /** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
-export const SCHEMA_VERSION = 22;
+export const SCHEMA_VERSION = 23;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 4;
@@ -32,7 +33,11 @@ export const CATALOG_META = {
 
 /**
  * Created where missing when the schema version moves (21 added `saved_searches`: catalog queries by name; 22
- * `auto_buys`: each auto-buy, written before its request leaves, with what became of it).
+ * `auto_buys`: each auto-buy, written before its request leaves, with what became of it; 23 the trades' `partner`,
+ * the indexes of the trades' and ledger's filters (`trades_order`, the page order, holds both ids and replaces
+ * `trades_created`), and the roll-ups their triggers keep: `trade_days` and
+ * `ledger_days` count rows by UTC day and status/type (totals and deep pages), `ledger_hours` holds each hour's
+ * count and last balance by type, and of every type as type '*' (the balance chart)).
  */
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -40,16 +45,56 @@ const RECORD_TABLES = `
     price INTEGER NOT NULL, itemId INTEGER NOT NULL, assetId TEXT NOT NULL, offerId TEXT, tradeUrl TEXT NOT NULL,
     market_hash_name TEXT NOT NULL, phase TEXT, float REAL, webhookStatus TEXT, failReason TEXT, errorCode INTEGER,
     createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL, completedAt TEXT, cancelledAt TEXT, endProtection TEXT,
-    rollbackAt TEXT, stage INTEGER NOT NULL, updated_at INTEGER NOT NULL) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS trades_created ON trades(createdAt, tradeId);
+    rollbackAt TEXT, stage INTEGER NOT NULL, updated_at INTEGER NOT NULL, partner INTEGER) WITHOUT ROWID;
+  DROP INDEX IF EXISTS trades_created;
+  CREATE INDEX IF NOT EXISTS trades_order ON trades(createdAt, tradeId, externalId);
   CREATE INDEX IF NOT EXISTS trades_status ON trades(status, createdAt);
   CREATE INDEX IF NOT EXISTS trades_external ON trades(externalId) WHERE externalId IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS trades_external_nocase ON trades(externalId COLLATE NOCASE, createdAt) WHERE externalId IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS trades_id_nocase ON trades(tradeId COLLATE NOCASE, createdAt);
+  CREATE INDEX IF NOT EXISTS trades_partner ON trades(partner, createdAt) WHERE partner IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS trades_webhook_failed ON trades(createdAt) WHERE webhookStatus = 'failed';
+  CREATE TABLE IF NOT EXISTS trade_days (day TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (day, status)) WITHOUT ROWID;
+  CREATE TRIGGER IF NOT EXISTS trade_days_insert AFTER INSERT ON trades BEGIN
+    INSERT INTO trade_days (day, status, n) VALUES (substr(new.createdAt, 1, 10), new.status, 1)
+      ON CONFLICT(day, status) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER IF NOT EXISTS trade_days_update AFTER UPDATE OF status, createdAt ON trades
+    WHEN old.status IS NOT new.status OR old.createdAt IS NOT new.createdAt BEGIN
+    UPDATE trade_days SET n = n - 1 WHERE day = substr(old.createdAt, 1, 10) AND status = old.status;
+    INSERT INTO trade_days (day, status, n) VALUES (substr(new.createdAt, 1, 10), new.status, 1)
+      ON CONFLICT(day, status) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER IF NOT EXISTS trade_days_delete AFTER DELETE ON trades BEGIN
+    UPDATE trade_days SET n = n - 1 WHERE day = substr(old.createdAt, 1, 10) AND status = old.status;
+  END;
   CREATE TABLE IF NOT EXISTS trade_timeline (tradeId TEXT NOT NULL REFERENCES trades(tradeId) ON DELETE CASCADE, status TEXT NOT NULL, at TEXT NOT NULL,
     errorCode INTEGER, failReason TEXT, source TEXT NOT NULL, PRIMARY KEY (tradeId, status)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS ledger (id INTEGER PRIMARY KEY, type TEXT NOT NULL, amount INTEGER NOT NULL, balanceBefore INTEGER NOT NULL,
     balanceAfter INTEGER NOT NULL, tradeId TEXT, note TEXT, createdAt TEXT NOT NULL, market_hash_name TEXT, phase TEXT);
   CREATE INDEX IF NOT EXISTS ledger_created ON ledger(createdAt, id);
   CREATE INDEX IF NOT EXISTS ledger_trade ON ledger(tradeId) WHERE tradeId IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS ledger_trade_nocase ON ledger(tradeId COLLATE NOCASE, createdAt) WHERE tradeId IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS ledger_type ON ledger(type, createdAt);
+  CREATE TABLE IF NOT EXISTS ledger_days (day TEXT NOT NULL, type TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (day, type)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS ledger_hours (hour TEXT NOT NULL, type TEXT NOT NULL, n INTEGER NOT NULL, lastAt TEXT NOT NULL,
+    lastId INTEGER NOT NULL, balance INTEGER NOT NULL, PRIMARY KEY (type, hour)) WITHOUT ROWID;
+  CREATE TRIGGER IF NOT EXISTS ledger_rollup_insert AFTER INSERT ON ledger BEGIN
+    INSERT INTO ledger_days (day, type, n) VALUES (substr(new.createdAt, 1, 10), new.type, 1)
+      ON CONFLICT(day, type) DO UPDATE SET n = n + 1;
+    INSERT INTO ledger_hours (hour, type, n, lastAt, lastId, balance)
+      VALUES (substr(new.createdAt, 1, 13), new.type, 1, new.createdAt, new.id, new.balanceAfter)
+      ON CONFLICT(type, hour) DO UPDATE SET n = n + 1,
+        lastAt = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastAt, lastAt),
+        lastId = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastId, lastId),
+        balance = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.balance, balance);
+    INSERT INTO ledger_hours (hour, type, n, lastAt, lastId, balance)
+      VALUES (substr(new.createdAt, 1, 13), '*', 1, new.createdAt, new.id, new.balanceAfter)
+      ON CONFLICT(type, hour) DO UPDATE SET n = n + 1,
+        lastAt = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastAt, lastAt),
+        lastId = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastId, lastId),
+        balance = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.balance, balance);
+  END;
   CREATE TABLE IF NOT EXISTS recipients (id TEXT PRIMARY KEY, label TEXT NOT NULL, tradeUrl TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS alert_rules (id TEXT PRIMARY KEY, json TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS alert_firings (id TEXT PRIMARY KEY, ruleId TEXT NOT NULL, ruleName TEXT NOT NULL, itemId INTEGER NOT NULL,
@@ -74,6 +119,37 @@ const RECORD_TABLES = `
 const RECORD_TABLE_NAMES = new Set(
   Array.from(RECORD_TABLES.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g), ([, name]) => name),
 );
+
+/**
+ * A file from before 23: each trade's recipient (`partner`, from its trade URL) and the roll-ups the triggers keep
+ * from now on (trades and ledger entries by day, the ledger's last balance by hour), from the rows.
+ */
+export const ROLLUPS_FROM_ROWS = `
+  UPDATE trades SET partner = partner_of(tradeUrl);
+  DELETE FROM trade_days;
+  INSERT INTO trade_days (day, status, n) SELECT substr(createdAt, 1, 10), status, count(*) FROM trades GROUP BY 1, 2;
+  DELETE FROM ledger_days;
+  INSERT INTO ledger_days (day, type, n) SELECT substr(createdAt, 1, 10), type, count(*) FROM ledger GROUP BY 1, 2;
+  DELETE FROM ledger_hours;
+  INSERT INTO ledger_hours (hour, type, n, lastAt, lastId, balance)
+    SELECT hour, type, n, createdAt, id, balanceAfter FROM (
+      SELECT substr(createdAt, 1, 13) AS hour, type, createdAt, id, balanceAfter,
+        count(*) OVER (PARTITION BY substr(createdAt, 1, 13), type) AS n,
+        row_number() OVER (PARTITION BY substr(createdAt, 1, 13), type ORDER BY createdAt DESC, id DESC) AS rank
+      FROM ledger) WHERE rank = 1;
+  INSERT INTO ledger_hours (hour, type, n, lastAt, lastId, balance)
+    SELECT hour, '*', n, createdAt, id, balanceAfter FROM (
+      SELECT substr(createdAt, 1, 13) AS hour, createdAt, id, balanceAfter,
+        count(*) OVER (PARTITION BY substr(createdAt, 1, 13)) AS n,
+        row_number() OVER (PARTITION BY substr(createdAt, 1, 13) ORDER BY createdAt DESC, id DESC) AS rank
+      FROM ledger) WHERE rank = 1;
+`;
+
+/** The recipient of a trade: the partner number of its trade URL (null when the URL is not one). */
+export function partnerOf(tradeUrl: string): number | null {
+  const partner = parseTradeUrl(tradeUrl)?.partner;
+  return partner === undefined ? null : Number(partner);
+}
 
 /**
  * A file from before `auto_buys`: the buys its firings recorded become bought records, so the day's spend
@@ -128,8 +204,17 @@ export function prepareSchema(db: Database, file: string): number {
     const current = db.pragma('user_version', { simple: true }) as number;
     checkSchemaVersion(current, file);
     if (current !== SCHEMA_VERSION) {
+      const tradeColumns = db.prepare<[], string>("SELECT name FROM pragma_table_info('trades')").pluck().all();
+      if (tradeColumns.length > 0 && !tradeColumns.includes('partner'))
+        db.exec('ALTER TABLE trades ADD COLUMN partner INTEGER');
       db.exec(RECORD_TABLES);
       if (current > 0 && current < 22) db.exec(AUTO_BUYS_FROM_FIRINGS);
+      if (current > 0 && current < 23) {
+        db.function('partner_of', { deterministic: true }, (url: unknown) =>
+          typeof url === 'string' ? partnerOf(url) : null,
+        );
+        db.exec(ROLLUPS_FROM_ROWS);
+      }
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     const cacheVersion = db

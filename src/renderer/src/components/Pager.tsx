@@ -1,10 +1,11 @@
 import { formatInt } from '../lib/format';
 
-/** "1–50 of 1,234" with previous / next and a page size. */
+/** "1–50 of 1,234" with previous / next and a page size; a capped total reads "of 2,000+". */
 export function Pager({
   offset,
   limit,
   total,
+  capped = false,
   sizes,
   onChange,
   busy,
@@ -12,6 +13,8 @@ export function Pager({
   offset: number;
   limit: number;
   total: number;
+  /** `total` is a floor: at least that many match, and the pages reach that far. */
+  capped?: boolean;
   sizes: readonly number[];
   onChange: (offset: number, limit: number) => void;
   busy?: boolean;
@@ -22,6 +25,7 @@ export function Pager({
     <div className="pager" role="navigation" aria-label="Pages">
       <span className="num muted" aria-live="polite">
         {formatInt(from)}–{formatInt(to)} of {formatInt(total)}
+        {capped ? '+' : ''}
       </span>
       {/* The visible words are the accessible name (speech input users say what they see). */}
       <button

@@ -1,6 +1,6 @@
 /**
  * An export's chunks: pages by key, newest first as the screens show them (createdAt DESC, then the id DESC, the
- * trades_created and ledger_created indexes read backwards), never by OFFSET, so each chunk costs the same however
+ * trades_order and ledger_created indexes read backwards), never by OFFSET, so each chunk costs the same however
  * far the export has gone. Formatted as CSV here, so one string crosses to the host instead of thousands of objects:
  * SQLite writes the plain columns (columns.ts), a run of them as one value; the others are quoted in JS (csvField).
  */

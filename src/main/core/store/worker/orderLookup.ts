@@ -59,7 +59,7 @@ export function lookupTrades(prepare: Prepare, keys: LookupKeys, limit: number):
   if (tests.length === 0) return exact;
   const matched = `CASE ${tests.map((t) => `WHEN ${t.sql} THEN '${t.key}'`).join(' ')} END`;
   const params = tests.flatMap((t) => t.params);
-  // NOT INDEXED: one pass over the table, then a sort of the matches, beats walking trades_created newest first
+  // NOT INDEXED: one pass over the table, then a sort of the matches, beats walking trades_order newest first
   // (a row fetch per index entry) whenever the matches are few.
   const rows = prepare<unknown[], Trade & { matchedBy: LookupKey }>(
     `SELECT ${TRADE_SELECT}, ${matched} AS matchedBy FROM trades NOT INDEXED WHERE ${tests.map((t) => t.sql).join(' OR ')}

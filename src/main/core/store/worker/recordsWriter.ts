@@ -18,7 +18,7 @@ import {
   type SavedSearchInput,
 } from '../../../../shared/ipc/contract';
 import { StoreError } from '../errors';
-import { SET_META_SQL } from '../schema';
+import { partnerOf, SET_META_SQL } from '../schema';
 import type {
   AutoBuyRecordInput,
   AutoBuySettled,
@@ -44,7 +44,8 @@ import {
   TRADE_FIELDS,
 } from './recordRows';
 
-const TRADE_COLUMNS = [...TRADE_FIELDS, 'status_rank', 'updated_at'];
+/** `partner`: the recipient's number from the trade URL (the recipient filter's index). */
+const TRADE_COLUMNS = [...TRADE_FIELDS, 'status_rank', 'updated_at', 'partner'];
 const INSERT_TRADE_SQL = `INSERT INTO trades (${TRADE_COLUMNS.join(', ')}) VALUES (${TRADE_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 const UPDATE_TRADE_SQL = `UPDATE trades SET ${TRADE_COLUMNS.filter((c) => c !== 'tradeId')
   .map((c) => `${c} = @${c}`)
@@ -90,7 +91,11 @@ export class RecordsWriter {
   ): { written: boolean; newStatus: boolean } {
     if (stored && (stored.status === next.status ? sameTrade(stored, next) : !canAdvance(stored.status, next.status)))
       return { written: false, newStatus: false };
-    const params: Record<string, unknown> = { status_rank: STATUS_RANK[next.status], updated_at: now };
+    const params: Record<string, unknown> = {
+      status_rank: STATUS_RANK[next.status],
+      updated_at: now,
+      partner: partnerOf(next.tradeUrl),
+    };
     for (const field of TRADE_FIELDS) params[field] = next[field];
     this.prepare(stored ? UPDATE_TRADE_SQL : INSERT_TRADE_SQL).run(params);
     const insert = this.prepare(

@@ -1,8 +1,9 @@
-import type { CSSProperties } from 'react';
+import { useId, useMemo, type CSSProperties } from 'react';
+import { parseTradeUrl } from '../../../../shared/api/tradeUrl';
 import { DateInput } from '../../components/DateInput';
 import { STATUS_COLORS, STATUS_LABELS, FILTER_STATUSES } from '../../lib/status';
-import { resetTradeFilters, setTradeFilters } from '../../state/actions/trades';
-import { EMPTY_TRADE_FILTERS } from '../../state/slices/trades';
+import { RECIPIENT_FILTER_ERROR, resetTradeFilters, setTradeFilters } from '../../state/actions/trades';
+import { EMPTY_TRADE_FILTERS, recipientPartner } from '../../state/slices/trades';
 import { useStore } from '../../state/store';
 
 /** The longest ids the filters take: the IPC contract's limits (an order id is at most 128 characters in the API). */
@@ -16,6 +17,7 @@ export function tradeFiltersActive(f: typeof EMPTY_TRADE_FILTERS): boolean {
     f.to !== '' ||
     f.externalId.trim() !== '' ||
     f.tradeId.trim() !== '' ||
+    f.recipient.trim() !== '' ||
     f.webhookFailed
   );
 }
@@ -70,6 +72,7 @@ export function TradeFiltersBar() {
         value={f.tradeId}
         onChange={(e) => setTradeFilters({ tradeId: e.target.value })}
       />
+      <RecipientFilter value={f.recipient} />
       <label className="check">
         <input
           type="checkbox"
@@ -87,5 +90,56 @@ export function TradeFiltersBar() {
         Clear
       </button>
     </div>
+  );
+}
+
+/**
+ * The recipient: a partner number typed or picked from the saved recipients (the list offers their labels), or a
+ * trade URL pasted (its partner is kept; the token never leaves the field). Names the saved recipient it matches.
+ */
+function RecipientFilter({ value }: { value: string }) {
+  const recipients = useStore((s) => s.settings.recipients);
+  const order = useStore((s) => s.settings.recipientOrder);
+  const listId = useId();
+  const noteId = useId();
+  const saved = useMemo(
+    () =>
+      order.flatMap((id) => {
+        const r = recipients[id];
+        const partner = r ? parseTradeUrl(r.tradeUrl)?.partner : undefined;
+        return r && partner ? [{ partner, label: r.label }] : [];
+      }),
+    [recipients, order],
+  );
+  const partner = recipientPartner(value);
+  const named = partner ? saved.find((r) => r.partner === partner)?.label : undefined;
+  const note = partner === null ? RECIPIENT_FILTER_ERROR : named ? `Saved recipient: ${named}` : '';
+  return (
+    <span className="recipient-filter">
+      <input
+        aria-label="Recipient"
+        aria-describedby={note ? noteId : undefined}
+        aria-invalid={partner === null}
+        placeholder="Recipient (partner or trade URL)"
+        title="Trades to this recipient: the number after partner= in their trade URL, or the URL itself"
+        className="id-input"
+        list={listId}
+        maxLength={512}
+        spellCheck={false}
+        autoComplete="off"
+        value={value}
+        onChange={(e) => setTradeFilters({ recipient: e.target.value })}
+      />
+      <datalist id={listId}>
+        {saved.map((r) => (
+          <option key={r.partner} value={r.partner} label={r.label} />
+        ))}
+      </datalist>
+      {note ? (
+        <span id={noteId} className={partner === null ? 'field-error' : 'field-hint'}>
+          {note}
+        </span>
+      ) : null}
+    </span>
   );
 }

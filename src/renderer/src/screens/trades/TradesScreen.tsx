@@ -20,6 +20,7 @@ export function TradesScreen() {
   const offset = useStore((s) => s.trades.offset);
   const limit = useStore((s) => s.trades.limit);
   const total = useStore((s) => s.trades.list.total);
+  const capped = useStore((s) => s.trades.totalCapped);
   const status = useStore((s) => s.trades.list.status);
   const stale = useStore((s) => s.trades.stale);
   const activeTrades = useStore((s) => s.conn.activeTrades);
@@ -41,7 +42,11 @@ export function TradesScreen() {
             </span>
             {status === 'ready' ? (
               <span>
-                <strong className="num">{formatInt(total)}</strong> {tab === 'active' ? 'listed' : 'matching'}
+                <strong className="num">
+                  {formatInt(total)}
+                  {capped ? '+' : ''}
+                </strong>{' '}
+                {tab === 'active' ? 'listed' : 'matching'}
               </span>
             ) : null}
           </div>
@@ -91,6 +96,7 @@ export function TradesScreen() {
               offset={offset}
               limit={limit}
               total={total}
+              capped={capped}
               sizes={TRADE_PAGE_SIZES}
               busy={status === 'loading'}
               onChange={(o, l) => setTradesPage(o, l)}

@@ -2,6 +2,7 @@ import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import {
   receiveTradePage,
+  recipientPartner,
   type TradeFilters,
   tradeQueryKey,
   type TradesTab,
@@ -11,9 +12,16 @@ import {
 import { getState, update } from '../store';
 import { startExport } from './exports';
 
+/** What the recipient field says when its text names no recipient (the list is not asked meanwhile). */
+export const RECIPIENT_FILTER_ERROR = 'Recipient: type the partner number or paste the trade URL';
+
 export async function loadTrades(): Promise<void> {
   const slice = getState().trades;
   const key = tradeQueryKey(slice);
+  if (recipientPartner(slice.filters.recipient) === null) {
+    update('trades', (t) => ({ ...t, list: { ...t.list, status: 'error', error: RECIPIENT_FILTER_ERROR } }));
+    return;
+  }
   update('trades', (t) => ({ ...t, list: { ...t.list, status: 'loading', error: null } }));
   try {
     const page = await unwrap(api().trades.query(toTradeQuery(slice)));

@@ -13,6 +13,8 @@ export interface TradeFilters {
   to: string;
   externalId: string;
   tradeId: string;
+  /** As typed: a partner number, or a trade URL (its partner is the recipient). */
+  recipient: string;
   webhookFailed: boolean;
 }
 
@@ -22,6 +24,7 @@ export const EMPTY_TRADE_FILTERS: TradeFilters = {
   to: '',
   externalId: '',
   tradeId: '',
+  recipient: '',
   webhookFailed: false,
 };
 
@@ -52,6 +55,8 @@ export interface TradesSlice {
   offset: number;
   limit: number;
   list: ListState<string>;
+  /** The list's total is a floor (an id prefix many ids start with): "2,000+". */
+  totalCapped: boolean;
   /** Live changes arrived that the list may not show (new trades, trades leaving "active"). */
   stale: boolean;
   detail: TradeDetailState;
@@ -66,6 +71,7 @@ export const initialTrades: TradesSlice = {
   offset: 0,
   limit: 50,
   list: { ids: [], total: 0, status: 'idle', error: null, key: '' },
+  totalCapped: false,
   stale: false,
   detail: { id: null, status: 'idle', data: null, error: null },
 };
@@ -77,6 +83,17 @@ export function idFilterPrefix(text: string): string {
   return cut >= 0 ? trimmed.slice(0, cut) : trimmed;
 }
 
+/**
+ * The recipient filter's partner number: digits as typed, or the partner of a pasted trade URL; '' when empty,
+ * null when it is neither (the field says so and the list is not asked).
+ */
+export function recipientPartner(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  if (/^[1-9][0-9]{0,9}$/.test(trimmed)) return Number(trimmed) <= 0xffff_ffff ? trimmed : null;
+  return /[?&]partner=([1-9][0-9]{0,9})(?:&|$)/.exec(trimmed)?.[1] ?? null;
+}
+
 export function toTradeQuery(slice: Pick<TradesSlice, 'tab' | 'filters' | 'offset' | 'limit'>): TradeQuery {
   const f = slice.filters;
   return {
@@ -86,6 +103,7 @@ export function toTradeQuery(slice: Pick<TradesSlice, 'tab' | 'filters' | 'offse
     to: dateInputToIso(f.to, true),
     externalId: idFilterPrefix(f.externalId),
     tradeId: idFilterPrefix(f.tradeId),
+    partner: recipientPartner(f.recipient) || null,
     webhookFailed: f.webhookFailed,
     offset: slice.offset,
     limit: slice.limit,
@@ -117,7 +135,13 @@ export function receiveTradePage(slice: TradesSlice, key: string, page: Page<Tra
   if (key !== tradeQueryKey(slice)) return slice;
   const ids = page.rows.map((t) => t.tradeId);
   const byId = heldTrades(slice, [], slice.detail.id, page.rows);
-  return { ...slice, byId, stale: false, list: { ids, total: page.total, status: 'ready', error: null, key } };
+  return {
+    ...slice,
+    byId,
+    stale: false,
+    totalCapped: page.totalCapped === true,
+    list: { ids, total: page.total, status: 'ready', error: null, key },
+  };
 }
 
 /** The open detail's record arrived: held beside the page, the previous detail's dropped. */
