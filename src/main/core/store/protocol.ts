@@ -42,6 +42,8 @@ export const STORE_METHODS = {
     'webhookHealthRows',
     'webhookLastDeliveredCreatedAt',
     'webhookReplayCandidates',
+    'failureRows',
+    'buyRefusals',
   ],
   catalog: ['applyItemChanges'],
   records: [
@@ -65,6 +67,7 @@ export const STORE_METHODS = {
     'markNotificationsRead',
     'saveSearch',
     'deleteSearch',
+    'recordBuyRefusal',
   ],
 } as const satisfies {
   reader: readonly (keyof ReaderService)[];
