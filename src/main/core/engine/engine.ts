@@ -25,7 +25,9 @@ import { NotificationForwarder } from '../notify/forwarder';
 import { NotificationCentre } from '../notify/notificationCentre';
 import { RunwayService } from '../operations/runwayService';
 import { exportLedger, exportTrades } from '../export/exports';
+import { boardCsv, emptyBoard, readFailuresBoard, readRefusals } from '../operations/failures';
 import { readWebhookHealth } from '../operations/webhookHealth';
+import { FAILURE_STATUSES } from '../store/schema';
 import { replayLog, WebhookReplayer } from '../operations/webhookReplay';
 import { replayUrlProblem } from '../operations/replayUrl';
 import { WebhookWatch } from '../operations/webhookWatch';
@@ -143,7 +145,10 @@ export class Engine implements EngineService {
       () => this.config.get().settings.runwayAlertHours ?? null,
       this.log,
     );
-    this.buying = new BuyService(() => this.requireLiveSession());
+    this.buying = new BuyService(
+      () => this.requireLiveSession(),
+      () => this.events.push({ failuresChanged: true }),
+    );
     this.alerts = new AlertService(
       () => this.session,
       this.buying,
@@ -388,6 +393,11 @@ export class Engine implements EngineService {
       }
       return readWebhookHealth(session.store, Date.now(), replay);
     },
+    'operations.failures': async (input) =>
+      this.session ? readFailuresBoard(this.session.store, input, Date.now()) : emptyBoard(input, Date.now()),
+    'operations.failuresCsv': async (input) =>
+      boardCsv(await readFailuresBoard(this.requireSession().store, input, Date.now())),
+    'operations.refusals': async (input) => (this.session ? readRefusals(this.session.store, input) : []),
     'operations.replayWebhooks': (input) => {
       const session = this.requireSession();
       const { webhookReplayEnabled, webhookReplayUrl } = this.config.get().settings;
@@ -573,6 +583,8 @@ export class Engine implements EngineService {
             onTradesStored: (changed, newStatuses) => {
               awayHooks?.onTradesStored(changed, newStatuses);
               watch.onTradesStored(changed);
+              if (changed.some((t) => (FAILURE_STATUSES as readonly string[]).includes(t.status)))
+                this.events.push({ failuresChanged: true });
             },
             onFrameItems: (items) =>
               void this.alerts.evaluateFrame(items).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
