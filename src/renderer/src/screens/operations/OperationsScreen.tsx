@@ -1,11 +1,14 @@
 import { OfflineBanner } from '../../app/OfflineBanner';
 import { Icon } from '../../components/Icon';
+import { FailuresSection } from './FailuresSection';
 import { WebhookHealthSection } from './WebhookHealthSection';
+import { useFailures } from './useFailures';
 import { useWebhookHealth } from './useWebhookHealth';
 
 /** The operator's console: one section per view, computed by the engine from the local store (offline too). */
 export function OperationsScreen() {
   const health = useWebhookHealth();
+  const failures = useFailures();
   return (
     <div className="screen operations-screen">
       <header className="screen-head">
@@ -13,13 +16,23 @@ export function OperationsScreen() {
           <h1>Operations</h1>
         </div>
         <div className="head-actions">
-          <button type="button" className="btn" onClick={health.reload} aria-label="Reload" title="Reload">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              health.reload();
+              failures.reload();
+            }}
+            aria-label="Reload"
+            title="Reload"
+          >
             <Icon name="refresh" size={14} />
           </button>
         </div>
       </header>
       <OfflineBanner />
       <div className="operations-body">
+        <FailuresSection state={failures} />
         <WebhookHealthSection state={health} />
       </div>
     </div>

@@ -2,6 +2,7 @@ import { debounced } from '../../lib/debounce';
 import { downloadText, safeCsvFilename } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import {
+  EMPTY_TRADE_FILTERS,
   receiveTradePage,
   recipientPartner,
   type TradeFilters,
@@ -94,4 +95,16 @@ export async function exportTradesCsv(): Promise<void> {
   } catch (error) {
     toast('error', 'Export failed', errorMessage(error));
   }
+}
+
+/** Sets Trades on the trades behind a failures board cell (its status and outcome code over exact UTC bounds); the caller navigates. */
+export function openTradesFiltered(filters: Pick<TradeFilters, 'statuses' | 'errorCode' | 'utcRange'>): void {
+  update('trades', (t) => ({
+    ...t,
+    tab: 'history',
+    filters: { ...EMPTY_TRADE_FILTERS, ...filters },
+    offset: 0,
+    detail: { id: null, status: 'idle', data: null, error: null },
+  }));
+  void loadTrades();
 }
