@@ -55,16 +55,16 @@ test('failures board: empty, live outcomes, a cell opened from the keyboard, the
   const today = new Date().toISOString().slice(0, 10);
   const byDay = section.getByRole('table', { name: /By day \(UTC\)/ });
   // Live: the engine's "failures changed" event makes the view read again.
-  const cell = byDay.getByRole('button', { name: `Declined (504), ${today}: 1 trades, $12.34. Open the trades` });
+  const cell = byDay.getByRole('button', { name: `1 trades: Declined (504), ${today}, $12.34. Open the trades` });
   await expect(cell).toBeVisible({ timeout: 15_000 });
   await expect(
-    byDay.getByRole('button', { name: `Expired (503), ${today}: 1 trades, $12.34. Open the trades` }),
+    byDay.getByRole('button', { name: `1 trades: Expired (503), ${today}, $12.34. Open the trades` }),
   ).toBeVisible();
   await expect(section.getByRole('table', { name: /Today by hour/ })).toBeVisible();
   await expectAxeClean(page, 'dark: Failures, two outcomes');
 
   // Keyboard only: the table's one tab stop is its first cell (today's first column, Expired 503); → to Declined 504.
-  const first = byDay.getByRole('button', { name: new RegExp(`^Expired \\(503\\), ${today}`) });
+  const first = byDay.getByRole('button', { name: new RegExp(`^1 trades: Expired \\(503\\), ${today}`) });
   await first.focus();
   await page.keyboard.press('ArrowRight');
   await expect(cell).toBeFocused();

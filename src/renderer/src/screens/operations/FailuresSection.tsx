@@ -228,18 +228,13 @@ function BoardTable({
                       onKeyDown={(event) => onKey(event, r, c)}
                       onFocus={() => setCurrent({ row: r, col: c })}
                       onClick={() => onOpen(row, reason)}
+                      aria-label={`${formatInt(count)} ${what}: ${reason.label}, ${periodText(row.at)}${
+                        count > 0 ? `, ${formatCents(cell?.value ?? 0)}` : ''
+                      }. Open the ${what}`}
                     >
-                      <span className="sr-only">{`${reason.label}, ${periodText(row.at)}: `}</span>
-                      <span>{formatInt(count)}</span>
-                      <span className="sr-only">{` ${what}`}</span>
-                      {count > 0 ? (
-                        <span className="small">
-                          <span className="sr-only">{', '}</span>
-                          {formatCents(cell?.value ?? 0)}
-                        </span>
-                      ) : null}
-                      <span className="sr-only">{`. Open the ${what}`}</span>
+                      {formatInt(count)}
                     </button>
+                    {count > 0 ? <div className="small">{formatCents(cell?.value ?? 0)}</div> : null}
                   </td>
                 );
               })}
