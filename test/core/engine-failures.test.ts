@@ -230,6 +230,8 @@ describe('the failures board against the sandbox', () => {
     expect(absurd.ok ? '' : absurd.error.message).toMatch(/at most 400 days/);
     const malformed = await dispatchIpc(app.engine, 'operations.failures', { from: '2026-02-30', to: '2026-03-01' });
     expect(malformed.ok ? '' : malformed.error.message).toMatch(/Not a calendar day/);
+    const outOfRange = await dispatchIpc(app.engine, 'operations.failures', { from: '2026-99-99', to: '2026-03-01' });
+    expect(outOfRange.ok ? '' : outOfRange.error.message).toMatch(/Not a calendar day/);
     const code = await dispatchIpc(app.engine, 'operations.refusals', {
       from: '2026-03-01',
       to: '2026-03-01',

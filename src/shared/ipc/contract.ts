@@ -472,11 +472,16 @@ export type RefusalCode = (typeof REFUSAL_CODES)[number];
 const utcDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'A day is written YYYY-MM-DD (UTC)')
-  .refine((day) => new Date(`${day}T00:00:00.000Z`).toISOString().startsWith(day), 'Not a calendar day');
+  .refine((day) => {
+    const ms = Date.parse(`${day}T00:00:00.000Z`);
+    return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(day);
+  }, 'Not a calendar day');
 
 /** A range of UTC days, both ends included: not reversed, at most MAX_FAILURE_DAYS. */
 function dayRangeProblem(from: string | undefined, to: string | undefined): string | null {
   if (from === undefined || to === undefined) return null;
+  // A malformed day has its own message.
+  if (!Number.isFinite(Date.parse(from)) || !Number.isFinite(Date.parse(to))) return null;
   if (from > to) return `The range is reversed: it starts ${from}, after its end ${to}`;
   const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
   if (days > MAX_FAILURE_DAYS) return `A range is at most ${MAX_FAILURE_DAYS} days (${from} to ${to} is ${days})`;
