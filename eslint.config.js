@@ -250,6 +250,7 @@ export default defineConfig(
       'bench/lib/bridgeProbe.ts',
       'bench/busy-export.ts',
       'bench/busy-queries.ts',
+      'bench/failures-board.ts',
     ],
     rules: { 'no-restricted-globals': 'off' },
   },

@@ -35,6 +35,8 @@ export const BENCHMARKS: readonly BenchEntry[] = [
   { name: 'busy-export', file: 'busy-export.ts', minutes: 2.5 },
   // The first run fills a year's store (3.65M trades) once into bench/.cache: ~25 minutes more.
   { name: 'busy-queries', file: 'busy-queries.ts', minutes: 12 },
+  // The failures board's first screen on the same stores (filled once by busy-queries or by this one).
+  { name: 'failures-board', file: 'failures-board.ts', minutes: 3 },
   // Correctness at scale: the store model test (test/core/storeModel.test.ts) at 100k items.
   { name: 'store-model', file: 'store-model.ts', minutes: 6 },
   // 30 minutes of live events at 10× the simulator's default rate, with buys and forced reconnects.

@@ -263,6 +263,9 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       fc.constant({ all: true }),
     ),
     'operations.webhookHealth': none,
+    'operations.failures': fc.record({ from: fc.constant('2026-01-01'), to: fc.constant('2026-01-31') }),
+    'operations.failuresCsv': none,
+    'operations.refusals': fc.record({ from: fc.constant('2026-01-01'), to: fc.constant('2026-01-02') }),
     // Replay is off by default: every valid payload is refused with its reason, nothing is sent.
     'operations.replayWebhooks': fc.oneof(
       record({ from: timestamp, to: timestamp, again: opt(fc.boolean()), dryRun: opt(fc.boolean()) }),

@@ -48,6 +48,7 @@ describe('the web host serves a finished export to the page holding its token', 
       tradeId: '',
       webhookFailed: false,
       partner: null,
+      errorCode: null,
       offset: 0,
       limit: 200,
     });

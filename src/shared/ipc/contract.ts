@@ -22,7 +22,14 @@ import { BULK_SHARE_PERCENT_MAX, BULK_SHARE_PERCENT_MIN } from '../requestBudget
 import { RUNWAY_ALERT_MAX_HOURS } from '../runway';
 import { SEED_LIST_NAME_MAX, SEED_LISTS_MAX } from '../seedLists';
 import { utcTimestampSchema } from '../time';
-import { MAX_REPLAY_TRADES, type WebhookHealth, type WebhookReplayOutcome } from './operations';
+import {
+  MAX_FAILURE_DAYS,
+  MAX_REPLAY_TRADES,
+  type BuyRefusal,
+  type FailuresBoard,
+  type WebhookHealth,
+  type WebhookReplayOutcome,
+} from './operations';
 import type {
   AlertFiring,
   AlertRule,
@@ -191,6 +198,8 @@ export const tradeQuerySchema = z.strictObject({
   /** The recipient: trades whose trade URL has this partner number. */
   partner: partnerIdSchema.nullable().default(null),
   webhookFailed: z.boolean().default(false),
+  /** The trades of one outcome code (503, 504, …); 0: those with none (Operations → Failures opens its cells so). */
+  errorCode: z.int().min(0).max(999).nullable().default(null),
   offset,
   limit: pageLimit,
 });
@@ -477,6 +486,60 @@ export const webhookReplayInputSchema = z.union([
 ]);
 export type WebhookReplayInput = z.input<typeof webhookReplayInputSchema>;
 
+/** The buy refusals the failures board counts (the spec's buy errors, and the rate limit and maintenance waits). */
+export const REFUSAL_CODES = [
+  'item_unavailable',
+  'price_changed',
+  'price_too_high',
+  'too_many_active_trades',
+  'insufficient_balance',
+  'partner_blocked',
+  'rate_limited',
+  'maintenance',
+] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+const utcDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A day is written YYYY-MM-DD (UTC)')
+  .refine((day) => {
+    const ms = Date.parse(`${day}T00:00:00.000Z`);
+    return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(day);
+  }, 'Not a calendar day');
+
+/** A range of UTC days, both ends included: not reversed, at most MAX_FAILURE_DAYS. */
+function dayRangeProblem(from: string | undefined, to: string | undefined): string | null {
+  if (from === undefined || to === undefined) return null;
+  // A malformed day has its own message.
+  if (!Number.isFinite(Date.parse(from)) || !Number.isFinite(Date.parse(to))) return null;
+  if (from > to) return `The range is reversed: it starts ${from}, after its end ${to}`;
+  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+  if (days > MAX_FAILURE_DAYS) return `A range is at most ${MAX_FAILURE_DAYS} days (${from} to ${to} is ${days})`;
+  return null;
+}
+const checkDayRange = (range: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx) => {
+  const problem = dayRangeProblem(range.from, range.to);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['from'] });
+};
+
+/** The failures board's days (UTC, inclusive); left out: the last 30 days to today. */
+export const failuresInputSchema = z
+  .strictObject({ from: utcDay.optional(), to: utcDay.optional() })
+  .default({})
+  .superRefine(checkDayRange);
+export type FailuresInput = z.input<typeof failuresInputSchema>;
+
+/** The refusals behind one cell of the board: a code over days, or one hour of a day. */
+export const refusalsInputSchema = z
+  .strictObject({
+    from: utcDay,
+    to: utcDay,
+    hour: z.int().min(0).max(23).nullable().default(null),
+    code: z.enum(REFUSAL_CODES).nullable().default(null),
+  })
+  .superRefine(checkDayRange);
+export type RefusalsInput = z.input<typeof refusalsInputSchema>;
+
 const none = z.strictObject({}).default({});
 const byTradeId = z.strictObject({ tradeId: id });
 const byItemId = z.strictObject({ itemId: z.int().positive() });
@@ -547,6 +610,11 @@ export const IPC_METHODS = {
   'operations.webhookHealth': method<typeof none, WebhookHealth>(none),
   /** Re-sends failed deliveries' trade_updated bodies to the merchant's webhook, signed as the marketplace signs them. */
   'operations.replayWebhooks': method<typeof webhookReplayInputSchema, WebhookReplayOutcome>(webhookReplayInputSchema),
+  /** The failures board: failed trades by outcome code and buy refusals by code, per day and per hour of today. */
+  'operations.failures': method<typeof failuresInputSchema, FailuresBoard>(failuresInputSchema),
+  'operations.failuresCsv': method<typeof failuresInputSchema, { filename: string; csv: string }>(failuresInputSchema),
+  /** The buy refusals behind a cell of the board, newest first (at most REFUSAL_LIST_LIMIT). */
+  'operations.refusals': method<typeof refusalsInputSchema, BuyRefusal[]>(refusalsInputSchema),
   'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(
     notificationMarkReadSchema,
   ),

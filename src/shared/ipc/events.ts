@@ -65,6 +65,8 @@ export interface EngineEventBatch {
    */
   markets?: NameMarket[];
   ledgerChanged?: boolean;
+  /** A failed trade or a buy refusal was stored: Operations → Failures reads its board again. */
+  failuresChanged?: boolean;
   /** The balance runway after a change of its numbers. */
   runway?: BalanceRunway;
   /** Another account was opened (a switch made in any window, a start): read the snapshot again. */

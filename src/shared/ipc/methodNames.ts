@@ -47,6 +47,9 @@ export const IPC_METHOD_NAMES = [
   'notifications.list',
   'notifications.markRead',
   'operations.webhookHealth',
+  'operations.failures',
+  'operations.failuresCsv',
+  'operations.refusals',
   'operations.replayWebhooks',
 ] as const satisfies readonly IpcMethod[];
 

@@ -77,3 +77,62 @@ export interface WebhookReplayOutcome {
 export const FAILED_LIST_LIMIT = 200;
 /** One replay sends at most this many bodies: a longer range is chosen in parts. */
 export const MAX_REPLAY_TRADES = 1000;
+
+/** A column of the failures board: a failed trade's outcome (status and errorCode) or a buy refusal's code. */
+export interface FailureReason {
+  /** `trade:<status>:<errorCode>` (0 for none) or `refusal:<code>`. */
+  key: string;
+  kind: 'trade' | 'refusal';
+  label: string;
+  status: TradeStatus | null;
+  /** The outcome code; null for a refusal, or a failed trade that has none. */
+  errorCode: number | null;
+  /** The refusal's code; null for a trade outcome. */
+  code: string | null;
+}
+
+/** Failed trades or refusals in one bucket: how many, and their value (cents; a refusal's confirmed or maximum price). */
+export interface FailureCell {
+  count: number;
+  value: number;
+}
+
+/** One row of the board: a UTC day (2026-11-29) or an hour of today (2026-11-29T08); cells by reason key. */
+export interface FailureBoardRow {
+  at: string;
+  cells: Record<string, FailureCell>;
+  total: FailureCell;
+}
+
+export interface FailuresBoard {
+  /** The UTC days shown, inclusive (trades by their creation day, refusals by when they were seen). */
+  from: string;
+  to: string;
+  today: string;
+  reasons: FailureReason[];
+  /** Newest first, every day of the range (empty ones too). */
+  days: FailureBoardRow[];
+  /** Today's hours up to now, newest first. */
+  hours: FailureBoardRow[];
+  totals: Record<string, FailureCell>;
+  computedAt: string;
+}
+
+/** A buy the desk saw refused (Operations → Failures). */
+export interface BuyRefusal {
+  id: number;
+  at: string;
+  code: string;
+  itemId: number | null;
+  market_hash_name: string | null;
+  /** The price confirmed (buy by id) or the maximum price (by name), cents. */
+  price: number;
+  partner: number | null;
+  externalId: string | null;
+  detail: string;
+}
+
+/** The board's days span at most this many (refusals are kept 400 days). */
+export const MAX_FAILURE_DAYS = 400;
+/** A refusal cell lists at most this many. */
+export const REFUSAL_LIST_LIMIT = 500;

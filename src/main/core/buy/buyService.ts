@@ -20,6 +20,8 @@ import type { BuyingAccount } from './buyingAccount';
 import { EngineError } from '../ipc/engineService';
 import { describeBuyFailure } from './failures';
 import { NameRefusals } from './refusals';
+import { isRefusalCode } from '../operations/failures';
+import { partnerOf } from '../store/schema';
 
 /** After a lost answer, how often and how long to look for the trade by its externalId. */
 const LOOKUP_ATTEMPTS = 4;
@@ -103,7 +105,11 @@ export class BuyService {
   /** Buys by name the marketplace refused (untargeted and targeted): "buy the next one" starts from them. */
   readonly nameRefusals = new NameRefusals();
 
-  constructor(private readonly account: () => BuyingAccount) {}
+  /** `onRefusalRecorded`: a refusal the failures board counts was stored (Operations → Failures reads again). */
+  constructor(
+    private readonly account: () => BuyingAccount,
+    private readonly onRefusalRecorded: () => void = () => {},
+  ) {}
 
   /** Warnings from what we know locally; the server's answer is not guessed. */
   async check(input: BuyByIdInput): Promise<BuyWarning[]> {
@@ -288,8 +294,16 @@ export class BuyService {
       this.unknownByOrder.delete(orderKey(order));
   }
 
-  private refuse(externalId: string, code: string, message: string, price: number, retryable = false): Placement {
+  private refuse(
+    externalId: string,
+    code: string,
+    message: string,
+    price: number,
+    retryable = false,
+    order?: Order,
+  ): Placement {
     const account = this.account();
+    if (order) this.recordRefusal(externalId, order, code, message, price);
     const available = account.balance ? account.balance.total_available : null;
     return {
       outcome: { ok: false, externalId, failure: describeBuyFailure({ code, message, retryable, available, price }) },
@@ -308,7 +322,7 @@ export class BuyService {
     const account = this.account();
     const available = account.balance?.total_available ?? null;
     if (available !== null && price > available && itemId !== null) {
-      return this.refuse(externalId, 'insufficient_balance', 'Insufficient merchant balance', price);
+      return this.refuse(externalId, 'insufficient_balance', 'Insufficient merchant balance', price, false, order);
     }
     const ours = this.unanswered.has(externalId);
     // One order id, one trade: an id we already hold a trade for is answered from the cache when it is
@@ -325,6 +339,7 @@ export class BuyService {
           `The marketplace is under maintenance (it asked the app to wait until ${backoffUntil}); nothing was sent. Order id ${externalId}.`,
           price,
           true,
+          order,
         );
       }
       return this.refuse(
@@ -333,6 +348,7 @@ export class BuyService {
         `The marketplace asked the app to wait until ${backoffUntil} (rate limit); nothing was sent. Order id ${externalId}.`,
         price,
         true,
+        order,
       );
     }
     if (ours) {
@@ -403,6 +419,7 @@ export class BuyService {
         message: error.message,
       });
     }
+    this.recordRefusal(externalId, order, error.code, error.message, price);
     let failureAvailable = account.balance?.total_available ?? null;
     if (error.code === 'insufficient_balance')
       failureAvailable = (await account.refreshBalance())?.total_available ?? failureAvailable;
@@ -504,6 +521,33 @@ export class BuyService {
       },
       placed: false,
     };
+  }
+
+  /** A refusal the failures board counts, stored in the background: the buy's answer never waits for it. */
+  private recordRefusal(externalId: string, order: Order, code: string, detail: string, price: number): void {
+    if (!isRefusalCode(code)) return;
+    const store = this.account().store;
+    const at = toUtcIso(Date.now());
+    void (async () => {
+      const itemId = order.itemId;
+      const name =
+        order.kind === 'name'
+          ? order.market_hash_name
+          : ((await store.findItemsByIds([order.itemId]).catch(() => []))[0]?.market_hash_name ?? null);
+      await store.recordBuyRefusal({
+        at,
+        code,
+        itemId,
+        market_hash_name: name,
+        price,
+        partner: partnerOf(order.tradeUrl),
+        externalId,
+        detail: detail.slice(0, 500),
+      });
+      this.onRefusalRecorded();
+    })().catch(() => {
+      // The board misses one refusal; the buy's answer stands.
+    });
   }
 
   private async remember(trade: Trade): Promise<void> {

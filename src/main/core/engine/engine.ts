@@ -28,7 +28,9 @@ import { RunwayService } from '../operations/runwayService';
 import { lookupOrders } from '../operations/lookup';
 import { NextBuyService } from '../operations/nextBuy';
 import { ExportJobs } from '../export/exportJobs';
+import { boardCsv, emptyBoard, readFailuresBoard, readRefusals } from '../operations/failures';
 import { readWebhookHealth } from '../operations/webhookHealth';
+import { FAILURE_STATUSES } from '../store/schema';
 import { replayLog, WebhookReplayer } from '../operations/webhookReplay';
 import { replayUrlProblem } from '../operations/replayUrl';
 import { WebhookWatch } from '../operations/webhookWatch';
@@ -163,7 +165,10 @@ export class Engine implements EngineService {
       () => this.config.get().settings.runwayAlertHours ?? null,
       this.log,
     );
-    this.buying = new BuyService(() => this.requireLiveSession());
+    this.buying = new BuyService(
+      () => this.requireLiveSession(),
+      () => this.events.push({ failuresChanged: true }),
+    );
     this.nextBuy = new NextBuyService(() => this.requireSession().store, this.buying);
     this.alerts = new AlertService(
       () => this.session,
@@ -433,6 +438,11 @@ export class Engine implements EngineService {
       }
       return readWebhookHealth(session.store, Date.now(), replay);
     },
+    'operations.failures': async (input) =>
+      this.session ? readFailuresBoard(this.session.store, input, Date.now()) : emptyBoard(input, Date.now()),
+    'operations.failuresCsv': async (input) =>
+      boardCsv(await readFailuresBoard(this.requireSession().store, input, Date.now())),
+    'operations.refusals': async (input) => (this.session ? readRefusals(this.session.store, input) : []),
     'operations.replayWebhooks': (input) => {
       const session = this.requireSession();
       const { webhookReplayEnabled, webhookReplayUrl } = this.config.get().settings;
@@ -619,6 +629,8 @@ export class Engine implements EngineService {
             onTradesStored: (changed, newStatuses) => {
               awayHooks?.onTradesStored(changed, newStatuses);
               watch.onTradesStored(changed);
+              if (changed.some((t) => (FAILURE_STATUSES as readonly string[]).includes(t.status)))
+                this.events.push({ failuresChanged: true });
             },
             onFrameItems: (items) =>
               void this.alerts.evaluateFrame(items).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),

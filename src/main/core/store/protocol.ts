@@ -46,6 +46,8 @@ export const STORE_METHODS = {
     'webhookHealthRows',
     'webhookLastDeliveredCreatedAt',
     'webhookReplayCandidates',
+    'failureRows',
+    'buyRefusals',
   ],
   catalog: ['applyItemChanges'],
   records: [
@@ -69,6 +71,7 @@ export const STORE_METHODS = {
     'markNotificationsRead',
     'saveSearch',
     'deleteSearch',
+    'recordBuyRefusal',
   ],
 } as const satisfies {
   reader: readonly (keyof ReaderService)[];

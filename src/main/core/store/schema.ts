@@ -4,7 +4,7 @@ import { parseTradeUrl } from '../../../shared/api';
 import { versionError } from './errors';
 
 /** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
-export const SCHEMA_VERSION = 23;
+export const SCHEMA_VERSION = 24;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 4;
@@ -37,8 +37,15 @@ export const CATALOG_META = {
  * the indexes of the trades' and ledger's filters (`trades_order`, the page order, holds both ids and replaces
  * `trades_created`), and the roll-ups their triggers keep: `trade_days` and
  * `ledger_days` count rows by UTC day and status/type (totals and deep pages), `ledger_hours` holds each hour's
- * count and last balance by type, and of every type as type '*' (the balance chart)).
+ * count and last balance by type, and of every type as type '*' (the balance chart); 24 the failures board's:
+ * `trade_failure_days`, the failed trades' count and value by UTC day, status and errorCode (0 for none), kept by
+ * triggers like `trade_days`; `trades_error`, the failed trades by errorCode; `buy_refusals`, the buy refusals the
+ * desk saw (store/worker/failuresQuery.ts)).
  */
+/** The trade statuses the failures board counts (the outcome table's failures, and a rejected request). */
+export const FAILURE_STATUSES = ['EXPIRED', 'CANCELLED', 'FAILED', 'REJECTED'] as const;
+const FAILURE_STATUS_LIST = FAILURE_STATUSES.map((status) => `'${status}'`).join(', ');
+
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS trades (tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
@@ -68,6 +75,34 @@ const RECORD_TABLES = `
   CREATE TRIGGER IF NOT EXISTS trade_days_delete AFTER DELETE ON trades BEGIN
     UPDATE trade_days SET n = n - 1 WHERE day = substr(old.createdAt, 1, 10) AND status = old.status;
   END;
+  CREATE INDEX IF NOT EXISTS trades_error ON trades(errorCode, createdAt) WHERE errorCode IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS trade_failure_days (day TEXT NOT NULL, status TEXT NOT NULL, errorCode INTEGER NOT NULL,
+    n INTEGER NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (day, status, errorCode)) WITHOUT ROWID;
+  CREATE TRIGGER IF NOT EXISTS trade_failure_days_insert AFTER INSERT ON trades
+    WHEN new.status IN (${FAILURE_STATUS_LIST}) BEGIN
+    INSERT INTO trade_failure_days (day, status, errorCode, n, value)
+      VALUES (substr(new.createdAt, 1, 10), new.status, coalesce(new.errorCode, 0), 1, new.price)
+      ON CONFLICT(day, status, errorCode) DO UPDATE SET n = n + 1, value = value + excluded.value;
+  END;
+  CREATE TRIGGER IF NOT EXISTS trade_failure_days_update_old AFTER UPDATE OF status, createdAt, errorCode, price ON trades
+    WHEN old.status IN (${FAILURE_STATUS_LIST}) BEGIN
+    UPDATE trade_failure_days SET n = n - 1, value = value - old.price
+      WHERE day = substr(old.createdAt, 1, 10) AND status = old.status AND errorCode = coalesce(old.errorCode, 0);
+  END;
+  CREATE TRIGGER IF NOT EXISTS trade_failure_days_update_new AFTER UPDATE OF status, createdAt, errorCode, price ON trades
+    WHEN new.status IN (${FAILURE_STATUS_LIST}) BEGIN
+    INSERT INTO trade_failure_days (day, status, errorCode, n, value)
+      VALUES (substr(new.createdAt, 1, 10), new.status, coalesce(new.errorCode, 0), 1, new.price)
+      ON CONFLICT(day, status, errorCode) DO UPDATE SET n = n + 1, value = value + excluded.value;
+  END;
+  CREATE TRIGGER IF NOT EXISTS trade_failure_days_delete AFTER DELETE ON trades
+    WHEN old.status IN (${FAILURE_STATUS_LIST}) BEGIN
+    UPDATE trade_failure_days SET n = n - 1, value = value - old.price
+      WHERE day = substr(old.createdAt, 1, 10) AND status = old.status AND errorCode = coalesce(old.errorCode, 0);
+  END;
+  CREATE TABLE IF NOT EXISTS buy_refusals (id INTEGER PRIMARY KEY, at TEXT NOT NULL, code TEXT NOT NULL, itemId INTEGER,
+    market_hash_name TEXT, price INTEGER NOT NULL, partner INTEGER, externalId TEXT, detail TEXT NOT NULL);
+  CREATE INDEX IF NOT EXISTS buy_refusals_at ON buy_refusals(at);
   CREATE TABLE IF NOT EXISTS trade_timeline (tradeId TEXT NOT NULL REFERENCES trades(tradeId) ON DELETE CASCADE, status TEXT NOT NULL, at TEXT NOT NULL,
     errorCode INTEGER, failReason TEXT, source TEXT NOT NULL, PRIMARY KEY (tradeId, status)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS ledger (id INTEGER PRIMARY KEY, type TEXT NOT NULL, amount INTEGER NOT NULL, balanceBefore INTEGER NOT NULL,
@@ -145,6 +180,14 @@ export const ROLLUPS_FROM_ROWS = `
       FROM ledger) WHERE rank = 1;
 `;
 
+/** A file from before 24: the failures board's roll-up from the rows (the triggers keep it from now on). */
+export const FAILURE_DAYS_FROM_ROWS = `
+  DELETE FROM trade_failure_days;
+  INSERT INTO trade_failure_days (day, status, errorCode, n, value)
+    SELECT substr(createdAt, 1, 10), status, coalesce(errorCode, 0), count(*), sum(price) FROM trades
+    WHERE status IN (${FAILURE_STATUS_LIST}) GROUP BY 1, 2, 3;
+`;
+
 /** The recipient of a trade: the partner number of its trade URL (null when the URL is not one). */
 export function partnerOf(tradeUrl: string): number | null {
   const partner = parseTradeUrl(tradeUrl)?.partner;
@@ -215,6 +258,7 @@ export function prepareSchema(db: Database, file: string): number {
         );
         db.exec(ROLLUPS_FROM_ROWS);
       }
+      if (current > 0 && current < 24) db.exec(FAILURE_DAYS_FROM_ROWS);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     const cacheVersion = db

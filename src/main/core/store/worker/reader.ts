@@ -17,6 +17,7 @@ import { ledgerSpend, type SpendTotals } from './ledgerSpend';
 import { lookupTrades, type LookupKeys, type LookupRows, orderChainTrades } from './orderLookup';
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
+import { failureRows, refusalList, type BuyRefusalRow, type FailureRows } from './failuresQuery';
 import {
   lastDeliveredCreatedAtOf,
   replayCandidates,
@@ -201,6 +202,15 @@ export class ReaderService extends RecordsReader {
       'SELECT i.itemId, i.listed_at AS listedAt, i.last_move AS lastMove, i.price, j.json, i.removed_at AS removedAt FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?))',
     ).all(JSON.stringify(itemIds));
     return new Map(rows.map((row) => [row.itemId, row]));
+  }
+
+  /** Operations → Failures (failuresQuery.ts). */
+  failureRows(range: { fromDay: string; toDay: string; hoursDay: string }): FailureRows {
+    return failureRows(this.prepare, range);
+  }
+
+  buyRefusals(query: { from: string; to: string; code: string | null; limit: number }): BuyRefusalRow[] {
+    return refusalList(this.prepare, query);
   }
 
   /** Operations → Webhook health (webhookHealthQuery.ts). */

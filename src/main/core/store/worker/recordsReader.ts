@@ -137,6 +137,7 @@ function tradeClauses(q: ParsedTradeQuery, window = NO_WINDOW): Clause[] {
     startsWith('tradeId', q.tradeId),
     q.partner !== null && ['partner = ?', Number(q.partner)],
     q.webhookFailed && ["webhookStatus = 'failed'"],
+    q.errorCode !== null && (q.errorCode === 0 ? ['errorCode IS NULL'] : ['errorCode = ?', q.errorCode]),
   ];
 }
 
@@ -210,7 +211,8 @@ export class RecordsReader {
   queryTrades(query: TradeQuery = {}): Page<Trade> {
     const q = tradeQuerySchema.parse(query);
     // The roll-up counts by day and status: it answers when no other filter is asked.
-    const byDays = q.externalId === '' && q.tradeId === '' && q.partner === null && !q.webhookFailed;
+    const byDays =
+      q.externalId === '' && q.tradeId === '' && q.partner === null && !q.webhookFailed && q.errorCode === null;
     const prefix = q.externalId !== '' || q.tradeId !== '';
     return this.page<Trade>(TRADES_PAGED, (window) => tradeClauses(q, window), q, {
       split: byDays ? tradeStatuses(q) : undefined,

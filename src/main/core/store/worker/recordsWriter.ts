@@ -30,6 +30,7 @@ import type {
   TradeUpdateResult,
   TradeUpsertResult,
 } from '../types';
+import { insertRefusal, type BuyRefusalInput, type BuyRefusalRow } from './failuresQuery';
 import { type Db, type Prepare } from './open';
 import { RecordsReader } from './recordsReader';
 import {
@@ -324,6 +325,12 @@ export class RecordsWriter {
 
   deleteFiringsForRule(ruleId: string): { deleted: number } {
     return { deleted: this.prepare('DELETE FROM alert_firings WHERE ruleId = ?').run(ruleId).changes };
+  }
+
+  // ---- buy refusals (Operations → Failures)
+
+  recordBuyRefusal(refusal: BuyRefusalInput): BuyRefusalRow {
+    return this.db.transaction(() => insertRefusal(this.prepare, refusal))();
   }
 
   // ---- notifications

@@ -3,12 +3,15 @@ import { Icon } from '../../components/Icon';
 import { navigate } from '../../state/actions/navigation';
 import { selectTrade } from '../../state/actions/trades';
 import { OrderLookup } from './lookup/OrderLookup';
+import { FailuresSection } from './FailuresSection';
 import { WebhookHealthSection } from './WebhookHealthSection';
+import { useFailures } from './useFailures';
 import { useWebhookHealth } from './useWebhookHealth';
 
 /** The operator's console: one section per view, computed by the engine from the local store (offline too). */
 export function OperationsScreen() {
   const health = useWebhookHealth();
+  const failures = useFailures();
   return (
     <div className="screen operations-screen">
       <header className="screen-head">
@@ -16,7 +19,16 @@ export function OperationsScreen() {
           <h1>Operations</h1>
         </div>
         <div className="head-actions">
-          <button type="button" className="btn" onClick={health.reload} aria-label="Reload" title="Reload">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              health.reload();
+              failures.reload();
+            }}
+            aria-label="Reload"
+            title="Reload"
+          >
             <Icon name="refresh" size={14} />
           </button>
         </div>
@@ -34,6 +46,7 @@ export function OperationsScreen() {
             }}
           />
         </section>
+        <FailuresSection state={failures} />
         <WebhookHealthSection state={health} />
       </div>
     </div>

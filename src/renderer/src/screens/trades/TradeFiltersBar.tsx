@@ -18,8 +18,16 @@ export function tradeFiltersActive(f: typeof EMPTY_TRADE_FILTERS): boolean {
     f.externalId.trim() !== '' ||
     f.tradeId.trim() !== '' ||
     f.recipient.trim() !== '' ||
-    f.webhookFailed
+    f.webhookFailed ||
+    f.errorCode !== null ||
+    f.utcRange !== null
   );
+}
+
+/** The filter a failures board cell set: its outcome code and its UTC day or hour. */
+function failureFilterText(f: typeof EMPTY_TRADE_FILTERS): string {
+  const code = f.errorCode === null ? '' : f.errorCode === 0 ? 'No outcome code' : `Outcome ${f.errorCode}`;
+  return [code, f.utcRange?.label ?? ''].filter(Boolean).join(' · ');
 }
 
 export function TradeFiltersBar() {
@@ -48,9 +56,13 @@ export function TradeFiltersBar() {
       </div>
       <div className="filter-group" role="group" aria-label="Created between">
         <span className="filter-label">From</span>
-        <DateInput label="From date" value={f.from} onChange={(day) => setTradeFilters({ from: day })} />
+        <DateInput
+          label="From date"
+          value={f.from}
+          onChange={(day) => setTradeFilters({ from: day, utcRange: null })}
+        />
         <span className="filter-label">to</span>
-        <DateInput label="To date" value={f.to} onChange={(day) => setTradeFilters({ to: day })} />
+        <DateInput label="To date" value={f.to} onChange={(day) => setTradeFilters({ to: day, utcRange: null })} />
       </div>
       <input
         aria-label="Order ID"
@@ -81,6 +93,16 @@ export function TradeFiltersBar() {
         />{' '}
         Webhook failed
       </label>
+      {f.errorCode !== null || f.utcRange !== null ? (
+        <button
+          type="button"
+          className="btn ghost sm"
+          onClick={() => setTradeFilters({ errorCode: null, utcRange: null })}
+          aria-label={`Remove the failures board filter: ${failureFilterText(f)}`}
+        >
+          {failureFilterText(f)} ✕
+        </button>
+      ) : null}
       <button
         type="button"
         className="btn ghost sm"

@@ -1,6 +1,7 @@
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import {
+  EMPTY_TRADE_FILTERS,
   receiveTradePage,
   recipientPartner,
   type TradeFilters,
@@ -88,4 +89,16 @@ export const scheduleTradeDetailReload = debounced(() => {
 export function exportTradesCsv(): Promise<void> {
   const slice = getState().trades;
   return startExport(() => api().trades.exportCsv({ ...toTradeQuery(slice), offset: 0 }));
+}
+
+/** Sets Trades on the trades behind a failures board cell (its status and outcome code over exact UTC bounds); the caller navigates. */
+export function openTradesFiltered(filters: Pick<TradeFilters, 'statuses' | 'errorCode' | 'utcRange'>): void {
+  update('trades', (t) => ({
+    ...t,
+    tab: 'history',
+    filters: { ...EMPTY_TRADE_FILTERS, ...filters },
+    offset: 0,
+    detail: { id: null, status: 'idle', data: null, error: null },
+  }));
+  void loadTrades();
 }

@@ -16,6 +16,10 @@ export interface TradeFilters {
   /** As typed: a partner number, or a trade URL (its partner is the recipient). */
   recipient: string;
   webhookFailed: boolean;
+  /** An outcome code (0: none), set by a cell of Operations → Failures. */
+  errorCode: number | null;
+  /** Exact UTC bounds (a failures board cell's day or hour): used instead of the date inputs while set. */
+  utcRange: { from: string; to: string; label: string } | null;
 }
 
 export const EMPTY_TRADE_FILTERS: TradeFilters = {
@@ -26,6 +30,8 @@ export const EMPTY_TRADE_FILTERS: TradeFilters = {
   tradeId: '',
   recipient: '',
   webhookFailed: false,
+  errorCode: null,
+  utcRange: null,
 };
 
 export interface ListState<Id> {
@@ -99,12 +105,13 @@ export function toTradeQuery(slice: Pick<TradesSlice, 'tab' | 'filters' | 'offse
   return {
     statuses: f.statuses,
     activeOnly: slice.tab === 'active',
-    from: dateInputToIso(f.from, false),
-    to: dateInputToIso(f.to, true),
+    from: f.utcRange ? f.utcRange.from : dateInputToIso(f.from, false),
+    to: f.utcRange ? f.utcRange.to : dateInputToIso(f.to, true),
     externalId: idFilterPrefix(f.externalId),
     tradeId: idFilterPrefix(f.tradeId),
     partner: recipientPartner(f.recipient) || null,
     webhookFailed: f.webhookFailed,
+    errorCode: f.errorCode,
     offset: slice.offset,
     limit: slice.limit,
   };
