@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Clock, Debouncer, Throttler, Timers } from '../../src/main/core/engine/session/async';
+import { type Clock, Debouncer, Pacer, Throttler, Timers } from '../../src/main/core/engine/session/async';
 
 /** A clock whose time moves only when told: timers fire in order of their due time. */
 function manualClock(): Clock & { advance(ms: number): void } {
@@ -167,5 +167,25 @@ describe('Timers on an injected clock', () => {
     clock.advance(500);
     expect(runs).toBe(1);
     expect(debouncer.flush()).toBe(false);
+  });
+
+  it('Pacer runs at once when idle, then at most once a gap however often it is asked; calls meanwhile share a run', () => {
+    const clock = manualClock();
+    const timers = new Timers(clock);
+    const runs: number[] = [];
+    const pacer = new Pacer(timers, 500, () => runs.push(clock.now()));
+    pacer.schedule();
+    clock.advance(0);
+    expect(runs).toEqual([0]);
+    for (let at = 100; at <= 1_200; at += 100) {
+      clock.advance(100);
+      pacer.schedule();
+    }
+    clock.advance(1_000);
+    expect(runs).toEqual([0, 500, 1_000, 1_500]);
+    clock.advance(2_000);
+    pacer.schedule();
+    clock.advance(0);
+    expect(runs.at(-1)).toBe(4_200); // idle again: at once
   });
 });

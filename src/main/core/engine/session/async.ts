@@ -147,3 +147,25 @@ export class Debouncer {
     return pending;
   }
 }
+
+/** Runs `task` soon after `schedule()`, at once when idle, but at most once every `gapMs`: calls meanwhile share the next run. */
+export class Pacer {
+  private cancel: (() => void) | null = null;
+  private lastRun = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly timers: Timers,
+    private readonly gapMs: number,
+    private readonly task: () => void,
+  ) {}
+
+  schedule(): void {
+    if (this.cancel) return;
+    const wait = Math.max(0, this.lastRun + this.gapMs - this.timers.clock.now());
+    this.cancel = this.timers.later(wait, () => {
+      this.cancel = null;
+      this.lastRun = this.timers.clock.now();
+      this.task();
+    });
+  }
+}

@@ -24,38 +24,95 @@ export async function pageTrades(
   }
 }
 
-/** More trades than this left active here and named by no answer: one range read instead of a request each. */
+/** More trades than this to read: one range read instead of a request each. */
 const LOOKUPS_MAX = 20;
 
+/** A trade to read from the server, and a time no later than its createdAt (ISO). */
+export interface WantedTrade {
+  tradeId: string;
+  after: string;
+}
+
 /**
- * What can still change, without the whole 14-day window: every active trade (by status, paged), the window's
- * reversals, then each trade held active here that none of those answers named (it finished: its final state),
- * read by id, or as the range since the oldest of them when there are many. The bytes grow with the trades in
- * flight and the reversals, not with the history.
+ * Reads these trades: each by id when there are `byIdMax` or fewer, else one range read since the oldest `after`
+ * (paged), then by id any it did not name. With `spanMs`, trades older than that before `now` are read by id, so one
+ * late straggler never stretches the range over hours of history.
+ */
+export async function readTrades(
+  client: MerchantApiClient,
+  wanted: readonly WantedTrade[],
+  options: { signal: AbortSignal; byIdMax: number; now: number; spanMs?: number },
+  onPage: (trades: Trade[]) => Promise<void>,
+): Promise<void> {
+  const seen = new Set<string>();
+  const read = (query: Omit<TradeHistoryQuery, 'limit' | 'page'>) =>
+    pageTrades(client, query, { signal: options.signal, bulk: true }, async (trades) => {
+      for (const trade of trades) seen.add(trade.tradeId);
+      await onPage(trades);
+    });
+  const { spanMs } = options;
+  const ranged = spanMs === undefined ? wanted : wanted.filter((w) => Date.parse(w.after) >= options.now - spanMs);
+  if (ranged.length > options.byIdMax) {
+    await read({ from: ranged.reduce((oldest, w) => (w.after < oldest ? w.after : oldest), toUtcIso(options.now)) });
+  }
+  for (const { tradeId } of wanted) if (!seen.has(tradeId)) await read({ tradeId });
+}
+
+/** What the reconcile needs of the store. */
+export interface HeldTrades {
+  /** The trades it holds as active. */
+  active(): Promise<Trade[]>;
+  /** One trade, if held. */
+  get(tradeId: string): Promise<Trade | null>;
+}
+
+/**
+ * What can still change, without the whole 14-day window: every active trade (by status, paged); the reversals,
+ * either the window's (`rollbacksSince` null: every reversed trade created in 14 days) or those the ledger's
+ * `TRADE ROLLBACK` entries since `rollbacksSince` name (a ledger entry is stamped when the reversal happens, a
+ * trade's `from` filter is by creation); then each trade held active here that none of those answers named (it
+ * finished: its final state) and each held trade a rollback names that is not held as reversed, read by id, or as
+ * the range since the oldest of them when there are many. The bytes grow with the trades in flight and the
+ * reversals, not with the history.
  */
 export async function reconcilePages(
   client: MerchantApiClient,
   signal: AbortSignal,
   now: number,
-  heldActive: () => Promise<Trade[]>,
+  held: HeldTrades,
+  rollbacksSince: string | null,
   onPage: (trades: Trade[]) => Promise<void>,
 ): Promise<void> {
   const seen = new Set<string>();
+  const store = async (trades: Trade[]) => {
+    for (const trade of trades) seen.add(trade.tradeId);
+    await onPage(trades);
+  };
   const read = (query: Omit<TradeHistoryQuery, 'limit' | 'page'>) =>
-    pageTrades(client, query, { signal, bulk: true }, async (trades) => {
-      for (const trade of trades) seen.add(trade.tradeId);
-      await onPage(trades);
-    });
+    pageTrades(client, query, { signal, bulk: true }, store);
   for (const status of ACTIVE_TRADE_STATUSES) await read({ status });
-  await read({ status: 'REVERSED', from: toUtcIso(now - ACTIVE_TRADES_WINDOW_MS) });
-  const finished = (await heldActive()).filter((trade) => !seen.has(trade.tradeId));
-  if (finished.length > LOOKUPS_MAX) {
-    const from = finished.reduce(
-      (oldest, trade) => (trade.createdAt < oldest ? trade.createdAt : oldest),
-      toUtcIso(now),
-    );
-    await read({ from, to: toUtcIso(now) });
-    return;
+  const wanted: WantedTrade[] = [];
+  if (rollbacksSince === null) await read({ status: 'REVERSED', from: toUtcIso(now - ACTIVE_TRADES_WINDOW_MS) });
+  else {
+    for (const tradeId of await rolledBack(client, signal, rollbacksSince)) {
+      const trade = await held.get(tradeId);
+      if (trade && trade.status !== 'REVERSED') wanted.push({ tradeId, after: trade.createdAt });
+    }
   }
-  for (const trade of finished) await read({ tradeId: trade.tradeId });
+  for (const trade of await held.active())
+    if (!seen.has(trade.tradeId)) wanted.push({ tradeId: trade.tradeId, after: trade.createdAt });
+  await readTrades(client, wanted, { signal, byIdMax: LOOKUPS_MAX, now }, store);
+}
+
+/** The trades the ledger's `TRADE ROLLBACK` entries since `from` name (a handful, however long the history). */
+async function rolledBack(client: MerchantApiClient, signal: AbortSignal, from: string): Promise<Set<string>> {
+  const tradeIds = new Set<string>();
+  for (let page = 1; ; page++) {
+    const answer = await client.balanceHistory(
+      { type: 'TRADE ROLLBACK', from, limit: HISTORY_MAX_LIMIT, page },
+      { signal, bulk: true },
+    );
+    for (const entry of answer.transactions) if (entry.tradeId) tradeIds.add(entry.tradeId);
+    if (answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) return tradeIds;
+  }
 }

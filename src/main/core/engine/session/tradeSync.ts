@@ -1,14 +1,13 @@
-import type { FeedFrame, Trade, TradeHistoryQuery, TradeStatus } from '../../../../shared/api';
+import type { Trade, TradeHistoryQuery, TradeStatus } from '../../../../shared/api';
 import { isActiveStatus } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
 import type { TradeSource } from '../../store/types';
 import { catchUpNotifications, changedSince, RecipientLabels, type TradeNews, tradeNews } from '../notifications';
 import { Throttler } from './async';
-import type { TradeWriter } from './historyFill';
+import { HISTORY_OVERLAP_MS, type TradeWriter } from './historyFill';
+import { TradeLookups, type TradeUpdate } from './tradeLookups';
 import { pageTrades, reconcilePages } from './tradePages';
 import type { SessionContext } from './sessionContext';
-
-type TradeUpdate = Omit<Extract<FeedFrame, { type: 'trade_updated' }>, 'type'>;
 /** Trades/History?webhookStatus=failed (the user's filter for failed webhooks) is asked at most this often. */
 const WEBHOOK_FAILED_REFRESH_MS = 60_000;
 
@@ -23,6 +22,9 @@ export class TradeSync implements TradeWriter {
   private readonly recipientLabels: RecipientLabels;
   private readonly webhookRefreshes = new Throttler();
   private webhookFailedAt = Number.NEGATIVE_INFINITY;
+  private readonly lookups: TradeLookups;
+  /** When the last reconcile looked for reversals (ISO): a poll reads the ledger's rollbacks since then. */
+  private reversalsLookedAt: string | null = null;
 
   constructor(
     private readonly ctx: SessionContext,
@@ -30,6 +32,14 @@ export class TradeSync implements TradeWriter {
     private readonly walletTouched: () => void,
   ) {
     this.recipientLabels = new RecipientLabels(ctx.store);
+    this.lookups = new TradeLookups(
+      ctx,
+      async (trades) => {
+        await this.upsertTrades(trades, 'feed');
+        if (trades.length > 0) this.walletTouched();
+      },
+      (update) => this.apply(update, false),
+    );
   }
 
   /** What the cache holds, before anything goes over the network. */
@@ -38,10 +48,16 @@ export class TradeSync implements TradeWriter {
     await this.recipientLabels.refresh();
   }
 
-  async onFrame(update: TradeUpdate): Promise<void> {
+  onFrame(update: TradeUpdate): Promise<void> {
+    return this.apply(update, true);
+  }
+
+  /** A frame's status, shown at once for a held trade; a trade not held (or a final status's record) is read soon. */
+  private async apply(update: TradeUpdate, lookUp: boolean): Promise<void> {
     const result = await this.ctx.store.applyTradeUpdate(update, 'feed');
     if (result.unknown) {
-      await this.pageThrough({ tradeId: update.tradeId }, 'feed');
+      if (lookUp) this.lookups.unknownFrame(update);
+      else this.ctx.hooks.log(`trade ${update.tradeId}: named by the feed, not found on the server`);
       return;
     }
     const newStatuses = result.newStatus ? [{ tradeId: result.trade.tradeId, status: result.newStatus }] : [];
@@ -49,9 +65,8 @@ export class TradeSync implements TradeWriter {
       this.ctx.hooks.onTradesStored?.([result.trade], newStatuses);
       this.announce([result.trade], newStatuses, undefined);
     }
-    // A frame carries no timestamps: a final status is worth the one request for the full record.
-    if (result.newStatus && !isActiveStatus(result.newStatus))
-      await this.pageThrough({ tradeId: update.tradeId }, 'feed');
+    // A frame carries no timestamps: the record of a final status (completedAt, endProtection) follows.
+    if (result.newStatus && !isActiveStatus(result.newStatus)) this.lookups.finalStatus(result.trade);
     this.walletTouched();
   }
 
@@ -74,15 +89,26 @@ export class TradeSync implements TradeWriter {
     this.announce(result.changed, newStatuses, news);
   }
 
-  /** What can still change (see reconcilePages), never the whole 14-day window. */
+  /**
+   * What can still change (see reconcilePages), never the whole 14-day window. The window's reversals are read at
+   * each connect and recovery; a poll reads only the ledger's rollbacks since the last look (less an overlap for the
+   * server's clock), so its cost never grows with the history.
+   */
   async reconcile(source: 'poll' | 'reconcile'): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
     const { store, signal, timers } = this.ctx;
-    const held = () => store.activeTrades();
+    const now = timers.clock.now();
+    const looked = this.reversalsLookedAt;
+    const since = source === 'poll' && looked ? toUtcIso(Date.parse(looked) - HISTORY_OVERLAP_MS) : null;
+    const held = {
+      active: () => store.activeTrades(),
+      get: async (tradeId: string) => (await store.getTrade(tradeId))?.trade ?? null,
+    };
     await this.catchingUp((news) =>
-      reconcilePages(client, signal, timers.clock.now(), held, (trades) => this.upsertTrades(trades, source, news)),
+      reconcilePages(client, signal, now, held, since, (trades) => this.upsertTrades(trades, source, news)),
     );
+    this.reversalsLookedAt = toUtcIso(now);
   }
 
   /** A failed delivery sends no frame: the user's filter for failed webhooks asks the server, at most once a minute. */
@@ -111,7 +137,7 @@ export class TradeSync implements TradeWriter {
     }
   }
 
-  /** Every page of a history query, each stored as it comes; only a trade a frame named is awaited by anyone. */
+  /** Every page of a history query, each stored as it comes. */
   private async pageThrough(
     query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
     source: TradeSource,
@@ -119,7 +145,7 @@ export class TradeSync implements TradeWriter {
   ): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
-    await pageTrades(client, query, { signal: this.ctx.signal, bulk: source !== 'feed' }, (trades) =>
+    await pageTrades(client, query, { signal: this.ctx.signal, bulk: true }, (trades) =>
       this.upsertTrades(trades, source, news),
     );
   }

@@ -1,11 +1,13 @@
 import type { Balance } from '../../../../shared/api';
 import { HISTORY_MAX_LIMIT } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
-import { Debouncer, Throttler } from './async';
+import { Debouncer, Pacer, Throttler } from './async';
 import type { SessionContext } from './sessionContext';
 
 const BALANCE_DEBOUNCE_MS = 250;
 const LEDGER_DEBOUNCE_MS = 1_000;
+/** After trade frames (a burst of the merchant's own buys moves money many times a second): at most this often. */
+const AFTER_FRAMES_GAP_MS = 5_000;
 const BALANCE_META = 'balance';
 /** When the server gave the cached balance: a cached figure shows that time, not when it was read again. */
 const BALANCE_AT_META = 'balance_at';
@@ -18,12 +20,17 @@ export class WalletSync {
   private readonly balanceRefresh: Debouncer;
   private readonly ledgerRefresh: Debouncer;
   private readonly ledgerSyncs = new Throttler();
+  private readonly afterFrames: Pacer;
   /** Buys answered (price, when) that no balance read issued after their answer has reflected yet. */
   private unreflected: { price: number; at: number }[] = [];
 
   constructor(private readonly ctx: SessionContext) {
     this.balanceRefresh = new Debouncer(ctx.timers, BALANCE_DEBOUNCE_MS, () => void this.refreshBalance());
     this.ledgerRefresh = new Debouncer(ctx.timers, LEDGER_DEBOUNCE_MS, () => void this.syncLedger());
+    this.afterFrames = new Pacer(ctx.timers, AFTER_FRAMES_GAP_MS, () => {
+      void this.refreshBalance();
+      void this.syncLedger();
+    });
   }
 
   /** The balance the cache holds, before anything goes over the network. */
@@ -45,6 +52,11 @@ export class WalletSync {
     if (spent > 0) this.unreflected.push({ price: spent, at: this.ctx.timers.clock.now() });
     this.balanceRefresh.schedule();
     this.ledgerRefresh.schedule();
+  }
+
+  /** A trade frame: the balance and ledger may have moved; read soon, at most every few seconds however many frames. */
+  tradeMoved(): void {
+    this.afterFrames.schedule();
   }
 
   scheduleLedgerSync(): void {
