@@ -108,7 +108,7 @@ const PART_GROUPS = [
     composer: 'the session',
     dir: path.join(SRC, 'main', 'core', 'engine', 'session'),
     context: 'sessionContext',
-    parts: ['liveItems', 'tradeSync', 'walletSync', 'catalogScheduler'],
+    parts: ['liveItems', 'tradeSync', 'historyBackfill', 'walletSync', 'catalogScheduler'],
   },
   {
     kind: 'Shell part',

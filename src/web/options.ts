@@ -16,8 +16,8 @@ export const USAGE = `Usage: npm run web -- [options]
   --token <token>       access token (default: random; $MERCHANT_DESK_WEB_TOKEN also works and
                         stays out of the process list)
   --forward-to-private-networks
-                        chat forwarding may post to loopback and private-network addresses too (a chat
-                        server on your own network); without it only public addresses are used
+                        chat forwarding and webhook replay may post to loopback and private-network
+                        addresses too (a server on your own network); without it only public addresses
   --no-open             do not open a browser
   -h, --help            this text`;
 
@@ -100,7 +100,7 @@ export function parseWebCli(
   const forwardToPrivateNetworks = values['forward-to-private-networks'];
   if (forwardToPrivateNetworks) {
     warnings.push(
-      'WARNING: --forward-to-private-networks lets a chat webhook URL saved in Settings reach this machine and its network.',
+      'WARNING: --forward-to-private-networks lets a chat or replay webhook URL saved in Settings reach this machine and its network.',
     );
   }
   const token = values.token ?? (env['MERCHANT_DESK_WEB_TOKEN'] || null);

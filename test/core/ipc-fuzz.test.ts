@@ -201,6 +201,7 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'wallet.ledger': ledgerQuery,
     'wallet.balanceSeries': ledgerQuery,
     'wallet.exportCsv': ledgerQuery,
+    'operations.runway': none,
     'buy.check': buyById,
     'buy.byId': buyById,
     'buy.byName': buyByName,
@@ -233,6 +234,7 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       autoBuyStopped: opt(fc.boolean()),
       autoBuyDailyBudget: opt(fc.option(cents)),
       autoBuyBalanceFloor: opt(cents),
+      runwayAlertHours: opt(fc.option(fc.double({ min: 0.01, max: 720, noNaN: true }))),
       soundCategories: opt(
         fc.uniqueArray(fc.constantFrom('trade', 'alert', 'auto-buy', 'connection'), { maxLength: 4 }),
       ),
@@ -253,6 +255,12 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'notifications.markRead': fc.oneof(
       fc.record({ ids: fc.array(id, { minLength: 1, maxLength: 5 }) }),
       fc.constant({ all: true }),
+    ),
+    'operations.webhookHealth': none,
+    // Replay is off by default: every valid payload is refused with its reason, nothing is sent.
+    'operations.replayWebhooks': fc.oneof(
+      record({ from: timestamp, to: timestamp, again: opt(fc.boolean()), dryRun: opt(fc.boolean()) }),
+      record({ tradeIds: fc.array(id, { minLength: 1, maxLength: 5 }), again: opt(fc.boolean()) }),
     ),
   };
 }

@@ -1,5 +1,5 @@
 import type { TradeUpdatedWebhook } from '../../shared/api';
-import { WEBHOOK_FIRST_PAUSE_MS, WEBHOOK_MAX_PAUSE_MS } from '../../shared/api';
+import { webhookPauseMs } from '../../shared/api';
 import { toUtcIso } from '../../shared/time';
 import type { TimerHandle } from '../clock';
 import { SANDBOX_CHOICES } from '../config';
@@ -12,11 +12,6 @@ export const TEST_WEBHOOK_MESSAGE = 'Test webhook from the Merchant Trading API 
 
 /** One attempt plus one per retry delay. */
 const MAX_ATTEMPTS = 1 + SANDBOX_CHOICES.webhookRetryDelaysMs.length;
-
-/** The n-th pause (1-based) of a merchant's breaker: 15, 30, 60, 120, 240, 240… minutes. */
-export function webhookPauseMs(pause: number): number {
-  return Math.min(WEBHOOK_FIRST_PAUSE_MS * 2 ** Math.max(0, pause - 1), WEBHOOK_MAX_PAUSE_MS);
-}
 
 /** What GET /admin/webhooks shows of one delivery. */
 export interface WebhookDeliveryLogEntry {

@@ -35,6 +35,11 @@ export const WEBSOCKET_MAX_CONNECTIONS_PER_MERCHANT = 3;
 export const WEBHOOK_FIRST_PAUSE_MS = 15 * 60 * 1000;
 export const WEBHOOK_MAX_PAUSE_MS = 4 * 60 * 60 * 1000;
 
+/** The n-th pause (1-based) of a merchant's webhook breaker: 15, 30, 60, 120, 240, 240… minutes. */
+export function webhookPauseMs(pause: number): number {
+  return Math.min(WEBHOOK_FIRST_PAUSE_MS * 2 ** Math.max(0, pause - 1), WEBHOOK_MAX_PAUSE_MS);
+}
+
 /** The on-sale list is rebuilt about this often. */
 export const CATALOG_REBUILD_INTERVAL_MS = 5 * 60 * 1000;
 

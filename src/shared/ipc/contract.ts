@@ -19,8 +19,10 @@ import {
 } from '../filters';
 import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
 import { BULK_SHARE_PERCENT_MAX, BULK_SHARE_PERCENT_MIN } from '../requestBudget';
+import { RUNWAY_ALERT_MAX_HOURS } from '../runway';
 import { SEED_LIST_NAME_MAX, SEED_LISTS_MAX } from '../seedLists';
 import { utcTimestampSchema } from '../time';
+import { MAX_REPLAY_TRADES, type WebhookHealth, type WebhookReplayOutcome } from './operations';
 import type {
   AlertFiring,
   AlertRule,
@@ -29,6 +31,7 @@ import type {
   AutoBuyPreview,
   AutoBuySkipLine,
   BalancePoint,
+  BalanceRunway,
   BuyOutcome,
   BuyWarning,
   CatalogRow,
@@ -344,6 +347,26 @@ const forwardUrlSchema = z
     return z.NEVER;
   });
 
+/** The balance runway's alert threshold: hours, more than 0, at most RUNWAY_ALERT_MAX_HOURS. */
+const runwayHoursSchema = z
+  .number({ error: 'the runway threshold must be a number of hours' })
+  .positive({ error: 'the runway threshold must be more than 0 hours' })
+  .max(RUNWAY_ALERT_MAX_HOURS, { error: `the runway threshold must be at most ${RUNWAY_ALERT_MAX_HOURS} hours` });
+
+/** The merchant's own webhook URL a replay posts to: http(s) only (main refuses non-public addresses, see docs/operations.md). */
+const replayUrlSchema = z
+  .string()
+  .trim()
+  .max(2048, 'The webhook URL is too long')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'The webhook URL must be an http:// or https:// address');
+
 export const settingsPatchSchema = z.strictObject({
   theme: z.enum(['dark', 'light']).optional(),
   notifyStatuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).optional(),
@@ -367,6 +390,9 @@ export const settingsPatchSchema = z.strictObject({
   /** Every named seed list (a change sends the whole set). */
   seedLists: seedListsSchema.optional(),
   bulkSharePercent: z.int().min(BULK_SHARE_PERCENT_MIN).max(BULK_SHARE_PERCENT_MAX).optional(),
+  runwayAlertHours: runwayHoursSchema.nullable().optional(),
+  webhookReplayEnabled: z.boolean().optional(),
+  webhookReplayUrl: replayUrlSchema.nullable().optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
@@ -402,6 +428,25 @@ export const accountInputSchema = z.strictObject({
 });
 export type AccountInput = z.infer<typeof accountInputSchema>;
 
+const replayOptions = {
+  /** Send again what an earlier replay sent (asked of the user each time). */
+  again: z.boolean().default(false),
+  /** Only count what would be sent. */
+  dryRun: z.boolean().default(false),
+};
+/** A replay of failed deliveries: those whose status time lies in [from, to], or the trades chosen. */
+export const webhookReplayInputSchema = z.union([
+  z.strictObject({ from: utcTimestampSchema, to: utcTimestampSchema, ...replayOptions }),
+  z.strictObject({
+    tradeIds: z
+      .array(z.string().min(1).max(128))
+      .min(1, 'Choose at least one trade')
+      .max(MAX_REPLAY_TRADES, `At most ${MAX_REPLAY_TRADES} trades a replay`),
+    ...replayOptions,
+  }),
+]);
+export type WebhookReplayInput = z.input<typeof webhookReplayInputSchema>;
+
 const none = z.strictObject({}).default({});
 const byTradeId = z.strictObject({ tradeId: id });
 const byItemId = z.strictObject({ itemId: z.int().positive() });
@@ -425,6 +470,8 @@ export const IPC_METHODS = {
   'wallet.ledger': method<typeof ledgerQuerySchema, Page<LedgerRow>>(ledgerQuerySchema),
   'wallet.balanceSeries': method<typeof ledgerQuerySchema, BalancePoint[]>(ledgerQuerySchema),
   'wallet.exportCsv': method<typeof ledgerQuerySchema, { filename: string; csv: string }>(ledgerQuerySchema),
+  /** The balance runway now; null while no balance is known. */
+  'operations.runway': method<typeof none, BalanceRunway | null>(none),
   'buy.check': method<typeof buyByIdInputSchema, BuyWarning[]>(buyByIdInputSchema),
   'buy.byId': method<typeof buyByIdInputSchema, BuyOutcome>(buyByIdInputSchema),
   'buy.byName': method<typeof buyByNameInputSchema, BuyOutcome>(buyByNameInputSchema),
@@ -455,6 +502,10 @@ export const IPC_METHODS = {
   'connection.retryNow': method<typeof none, { started: boolean }>(none),
   /** The notification centre: newest first, with the unread count. */
   'notifications.list': method<typeof notificationQuerySchema, NotificationPage>(notificationQuerySchema),
+  /** Webhook health: failed deliveries, the pause the cache suggests, the replay log. */
+  'operations.webhookHealth': method<typeof none, WebhookHealth>(none),
+  /** Re-sends failed deliveries' trade_updated bodies to the merchant's webhook, signed as the marketplace signs them. */
+  'operations.replayWebhooks': method<typeof webhookReplayInputSchema, WebhookReplayOutcome>(webhookReplayInputSchema),
   'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(
     notificationMarkReadSchema,
   ),

@@ -3,6 +3,7 @@ import type {
   AlertFiring,
   AppSettings,
   AutoBuyStatus,
+  BalanceRunway,
   AwaySummary,
   CatalogInfo,
   CatalogRow,
@@ -61,6 +62,8 @@ export interface EngineEventBatch {
    */
   markets?: NameMarket[];
   ledgerChanged?: boolean;
+  /** The balance runway after a change of its numbers. */
+  runway?: BalanceRunway;
   /** Another account was opened (a switch made in any window, a start): read the snapshot again. */
   accountChanged?: boolean;
   /** The settings after a change, whoever made it. */

@@ -4,3 +4,4 @@ export * from './events';
 export * from './methodNames';
 export * from './models';
 export * from './keyStore';
+export * from './operations';

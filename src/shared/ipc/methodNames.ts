@@ -15,6 +15,7 @@ export const IPC_METHOD_NAMES = [
   'wallet.ledger',
   'wallet.balanceSeries',
   'wallet.exportCsv',
+  'operations.runway',
   'buy.check',
   'buy.byId',
   'buy.byName',
@@ -40,6 +41,8 @@ export const IPC_METHOD_NAMES = [
   'connection.retryNow',
   'notifications.list',
   'notifications.markRead',
+  'operations.webhookHealth',
+  'operations.replayWebhooks',
 ] as const satisfies readonly IpcMethod[];
 
 type Missing = Exclude<IpcMethod, (typeof IPC_METHOD_NAMES)[number]>;

@@ -39,6 +39,8 @@ export interface ProgressStatus {
   total: number | null;
   phase: string;
   startedAt: string;
+  /** Seconds left at the measured pace of the work so far (a back-fill's pages); null while unknown. */
+  etaSeconds: number | null;
 }
 
 export interface AccountSummary {
@@ -320,6 +322,38 @@ export interface AppSettings {
    * use; the rest stays for buys and the merchant's own back end on the same key. Absent: 50.
    */
   bulkSharePercent?: number;
+  /** Notify when the balance runway falls under this many hours (see BalanceRunway); null or absent: off. */
+  runwayAlertHours?: number | null;
+  /** Webhook replay (Operations → Webhook health): off unless switched on, and the merchant's own webhook URL. */
+  webhookReplayEnabled?: boolean;
+  webhookReplayUrl?: string | null;
+}
+
+/** Buying over one recent window, and how long what is available lasts at that window's rate. */
+export interface RunwayWindow {
+  /** Net spend, cents: buying debits less the refunds of the window (never below 0). */
+  spent: number;
+  /** How long `available` lasts at this rate, ms; null when nothing was spent in the window. */
+  runwayMs: number | null;
+}
+
+/** The balance runway (core/operations/runway.ts): a handful of numbers, never rows. */
+export interface BalanceRunway {
+  /** When it was computed; the windows end here. */
+  at: string;
+  /** The server's balance (already net of what it holds for active trades), cents. */
+  balance: number;
+  creditLimit: number;
+  /** Buys answered since that balance was read: not in it yet, cents. */
+  inFlight: number;
+  /** balance + creditLimit − inFlight, cents. */
+  available: number;
+  lastHour: RunwayWindow;
+  lastDay: RunwayWindow;
+  /** settings.runwayAlertHours when computed. */
+  thresholdHours: number | null;
+  /** The shorter runway is under the threshold. */
+  below: boolean;
 }
 
 export interface Notification {

@@ -353,7 +353,7 @@ export class BuyService {
     const found = await this.lookup(externalId, 1);
     const trade = (found.checked ? found.trade : null) ?? synthesizePending(result, itemId);
     await this.remember(trade);
-    account.walletChanged();
+    account.walletChanged(trade.price);
     return { outcome: { ok: true, trade, externalId }, placed: true };
   }
 
@@ -425,7 +425,7 @@ export class BuyService {
       if (ours) {
         this.settled(externalId);
         await this.remember(trade);
-        this.account().walletChanged();
+        this.account().walletChanged(trade.price);
       }
       return { outcome: { ok: true, trade, externalId }, placed: ours };
     }

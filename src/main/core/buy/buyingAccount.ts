@@ -18,7 +18,7 @@ export interface BuyingAccount {
   readonly connection: ConnectionStatus;
   /** Stores trades and announces them like any other trade update. */
   upsertTrades(trades: Trade[], source: TradeSource): Promise<void>;
-  /** Money moved: the balance and the ledger are read again soon. */
-  walletChanged(): void;
+  /** Money moved (`spent`: the price of a buy just answered): the balance and the ledger are read again soon. */
+  walletChanged(spent?: number): void;
   refreshBalance(): Promise<Balance | null>;
 }

@@ -9,6 +9,7 @@ import {
   BULK_SHARE_PERCENT_MIN,
   DEFAULT_BULK_SHARE_PERCENT,
 } from '../../../shared/requestBudget';
+import { RUNWAY_ALERT_MAX_HOURS } from '../../../shared/runway';
 
 const accountSchema = z.object({
   baseUrl: z.string().min(1),
@@ -43,6 +44,10 @@ const settingsSchema = z.object({
     .max(BULK_SHARE_PERCENT_MAX)
     .default(DEFAULT_BULK_SHARE_PERCENT)
     .catch(DEFAULT_BULK_SHARE_PERCENT),
+  // Off by default; a value edited out of range by hand turns it off rather than losing the other settings.
+  runwayAlertHours: z.number().positive().max(RUNWAY_ALERT_MAX_HOURS).nullable().default(null).catch(null),
+  webhookReplayEnabled: z.boolean().default(false),
+  webhookReplayUrl: z.string().max(4096).nullable().default(null),
 });
 
 const configSchema = z.object({

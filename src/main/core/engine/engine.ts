@@ -23,7 +23,12 @@ import { EventBatcher } from '../events/batcher';
 import { AwayTracker, awaySummaryNotification } from '../notify/awaySummary';
 import { NotificationForwarder } from '../notify/forwarder';
 import { NotificationCentre } from '../notify/notificationCentre';
+import { RunwayService } from '../operations/runwayService';
 import { exportLedger, exportTrades } from '../export/exports';
+import { readWebhookHealth } from '../operations/webhookHealth';
+import { replayLog, WebhookReplayer } from '../operations/webhookReplay';
+import { replayUrlProblem } from '../operations/replayUrl';
+import { WebhookWatch } from '../operations/webhookWatch';
 import type { EngineService } from '../ipc/engineService';
 import { EngineError } from '../ipc/engineService';
 import type { SecretStore } from '../secrets';
@@ -79,12 +84,17 @@ export class Engine implements EngineService {
   private readonly alerts: AlertService;
   /** Chosen notifications to the merchant's chat webhook (settings.forwardUrl). */
   private readonly forwarder: NotificationForwarder;
+  /** The balance runway and its alert (settings.runwayAlertHours). */
+  private readonly runway: RunwayService;
   /** "While you were away" of the first live account opened since launch; null until its first sync is done. */
   private awaySummary: AwaySummary | null = null;
   private awayTracked = false;
   /** The alerts' evaluation of the last synced catalog. */
   private catalogEvaluation: Promise<void> = Promise.resolve();
   private session: AccountSession | null = null;
+  /** The open account's first-failed-delivery notice (Operations → Webhook health). */
+  private webhookWatch: WebhookWatch | null = null;
+  private readonly replayer = new WebhookReplayer();
   private demo: DemoAccount | null = null;
   private switching: Promise<void> = Promise.resolve();
   /** start() until it settled (it may read the keychain or start the demo before it switches). */
@@ -102,6 +112,8 @@ export class Engine implements EngineService {
   private readonly lock: DataDirLock | null;
   /** The accounts' keys in the secret store, a slow keychain waited for. */
   private readonly keys: AccountKeys;
+  /** Aborted at close: a replay under way stops. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: EngineOptions) {
     this.log = (line) => options.log(this.scrub(line));
@@ -125,6 +137,12 @@ export class Engine implements EngineService {
     this.events.subscribe((batch) => {
       if (batch.notifications) this.forwarder.offer(batch.notifications);
     });
+    this.runway = new RunwayService(
+      this.events,
+      () => this.session,
+      () => this.config.get().settings.runwayAlertHours ?? null,
+      this.log,
+    );
     this.buying = new BuyService(() => this.requireLiveSession());
     this.alerts = new AlertService(
       () => this.session,
@@ -196,9 +214,11 @@ export class Engine implements EngineService {
 
   async close(): Promise<void> {
     this.keys.close();
+    this.closing.abort();
     await this.switching.catch(() => {});
     await this.closeSession();
     await this.forwarder.stop();
+    this.runway.close();
     await this.demo?.close();
     this.demo = null;
     this.events.close();
@@ -264,6 +284,7 @@ export class Engine implements EngineService {
     'wallet.ledger': async (query) => (this.session ? this.session.store.queryLedger(query) : emptyPage(query)),
     'wallet.balanceSeries': async (query) => (this.session ? this.session.store.balanceSeries(query) : []),
     'wallet.exportCsv': (query) => exportLedger(this.requireSession().store, query),
+    'operations.runway': () => this.runway.current(),
     'buy.check': (input) => this.buying.check(input),
     'buy.byId': (input) => this.buying.buyById(input),
     'buy.byName': (input) => this.buying.buyByName(input),
@@ -317,6 +338,10 @@ export class Engine implements EngineService {
     'alerts.preview': (input) => this.alerts.preview(input),
     'alerts.skips': () => this.alerts.skips(),
     'settings.update': async (patch) => {
+      const replayUrlRefused =
+        typeof patch.webhookReplayUrl === 'string' &&
+        replayUrlProblem(patch.webhookReplayUrl, this.options.forwardToPrivateAddresses === true);
+      if (replayUrlRefused) throw new EngineError('invalid_input', replayUrlRefused);
       const updated = this.config.update((config) => ({
         ...config,
         settings: { ...config.settings, ...stripUndefined(patch) },
@@ -324,6 +349,7 @@ export class Engine implements EngineService {
       this.events.push({ settings: updated.settings });
       this.alerts.settingsChanged(); // stop-all, budget and floor hold the next match and the auto-buys waiting for a rate slot
       if (patch.forwardUrl !== undefined || patch.forwardCategories !== undefined) this.forwarder.settingsChanged();
+      if (patch.runwayAlertHours !== undefined) this.runway.settingsChanged();
       if (patch.bulkSharePercent !== undefined) {
         for (const limiter of this.limiters.values()) limiter.setBulkShare(patch.bulkSharePercent / 100);
       }
@@ -339,6 +365,45 @@ export class Engine implements EngineService {
     // While the keychain is awaited there is no connection to retry: its answer opens one.
     'connection.retryNow': async () =>
       this.session && !this.keyWaitOf(this.session) ? this.session.retryNow() : { started: false },
+    'operations.webhookHealth': async () => {
+      const session = this.session;
+      // No frame tells of a failed delivery: the view also asks the server (throttled, in the background, when live).
+      if (session?.connection.state === 'connected') void session.refreshWebhookFailed();
+      const { webhookReplayEnabled, webhookReplayUrl } = this.config.get().settings;
+      const replay = {
+        enabled: webhookReplayEnabled === true,
+        url: webhookReplayUrl ?? null,
+        log: session ? await replayLog(session.store) : [],
+      };
+      if (!session) {
+        const none = { failed: [], byStatus: [], byHour: [], byDay: [], history: { from: null, to: null } };
+        return {
+          ...none,
+          failedTotal: 0,
+          lastDeliveredCreatedAt: null,
+          paused: null,
+          replay,
+          computedAt: toUtcIso(Date.now()),
+        };
+      }
+      return readWebhookHealth(session.store, Date.now(), replay);
+    },
+    'operations.replayWebhooks': (input) => {
+      const session = this.requireSession();
+      const { webhookReplayEnabled, webhookReplayUrl } = this.config.get().settings;
+      return this.replayer.replay(
+        {
+          store: session.store,
+          apiKey: session.credentials.apiKey,
+          enabled: webhookReplayEnabled === true,
+          url: webhookReplayUrl ?? null,
+          allowPrivateAddresses: this.options.forwardToPrivateAddresses === true,
+          now: Date.now,
+          signal: this.closing.signal,
+        },
+        input,
+      );
+    },
     'notifications.list': (query) => this.centre.list(query),
     'notifications.markRead': (input) => this.centre.markRead(input),
   };
@@ -490,18 +555,25 @@ export class Engine implements EngineService {
         const away =
           this.awayTracked || credentials.apiKey === null ? null : await AwayTracker.begin(store).catch(() => null);
         if (credentials.apiKey !== null) this.awayTracked = true;
+        const watch = new WebhookWatch(store, (notification) => this.events.push({ notifications: [notification] }));
+        await watch.load().catch((error: unknown) => this.log(`webhook health: ${String(error)}`));
+        // Settled: the start-up's syncs done, and the alerts' look at the catalog they brought.
+        const awayHooks = away?.sessionHooks(
+          store,
+          () => session.startupSettled().then(() => this.catalogEvaluation),
+          (summary) => this.reportAway(session, summary),
+          this.log,
+        );
         const session: AccountSession = new AccountSession(
           credentials,
           store,
           this.events,
           {
-            // Settled: the start-up's syncs done, and the alerts' look at the catalog they brought.
-            ...away?.sessionHooks(
-              store,
-              () => session.startupSettled().then(() => this.catalogEvaluation),
-              (summary) => this.reportAway(session, summary),
-              this.log,
-            ),
+            ...awayHooks,
+            onTradesStored: (changed, newStatuses) => {
+              awayHooks?.onTradesStored(changed, newStatuses);
+              watch.onTradesStored(changed);
+            },
             onFrameItems: (items) =>
               void this.alerts.evaluateFrame(items).catch((error: unknown) => this.log(`alerts: ${String(error)}`)),
             onItemsWritten: (itemIds) =>
@@ -519,9 +591,15 @@ export class Engine implements EngineService {
           requestedAt,
         );
         this.session = session;
+        this.webhookWatch = watch;
         this.alerts.accountChanged();
         await this.alerts.reload();
         await session.start();
+        // Only while connected: an ask that fails offline would count as a failure of the connection's recovery.
+        if (session.live)
+          watch.start(async () =>
+            session.connection.state === 'connected' ? session.refreshWebhookFailed() : undefined,
+          );
         this.events.push({
           connection: this.keyWaitOf(session) ?? session.connection,
           items: { upserted: [], removed: [], prices: [], invalidated: true },
@@ -543,6 +621,8 @@ export class Engine implements EngineService {
   private async closeSession(): Promise<void> {
     const session = this.session;
     this.session = null;
+    this.webhookWatch?.stop();
+    this.webhookWatch = null;
     if (!session) return;
     await session.stop();
     await this.centre.whenWritten();

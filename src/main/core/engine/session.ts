@@ -10,6 +10,7 @@ import { type Clock, systemClock, Throttler, Timers } from './session/async';
 import { CatalogScheduler } from './session/catalogScheduler';
 import { type CatchUpReason, ConnectionKeeper } from './session/connectionKeeper';
 import { catalogRefreshRefusal, noKeyDetail } from './session/connectionState';
+import { HistoryBackfill } from './session/historyBackfill';
 import { LiveItems } from './session/liveItems';
 import {
   type LiveApi,
@@ -28,9 +29,9 @@ export type { AccountCredentials, SessionAccount, SessionHooks } from './session
 
 /**
  * One account's live connection, as a composer of single-job parts that share one context and never call each
- * other: live items, trade sync, wallet sync and the catalog's schedule. It decides the connection's state (a pure
- * reducer, connectionState.ts) and sequences the work: API → core → SQLite → coalesced events; nothing here talks
- * to a UI directly.
+ * other: live items, trade sync, the history back-fill, wallet sync and the catalog's schedule. It decides the
+ * connection's state (a pure reducer, connectionState.ts) and sequences the work: API → core → SQLite → coalesced
+ * events; nothing here talks to a UI directly.
  */
 export class AccountSession {
   /** The account's rate budget: the engine's one per merchant, shared with "Test connection" and later sessions. */
@@ -40,6 +41,7 @@ export class AccountSession {
   private readonly abort = new AbortController();
   private readonly liveItems: LiveItems;
   private readonly trades: TradeSync;
+  private readonly history: HistoryBackfill;
   private readonly wallet: WalletSync;
   private readonly catalogs: CatalogScheduler;
   private readonly reconciles = new Throttler();
@@ -81,6 +83,7 @@ export class AccountSession {
     this.liveItems = new LiveItems(this.ctx, (totals) => this.catalogs.applyTotals(totals));
     this.wallet = new WalletSync(this.ctx);
     this.trades = new TradeSync(this.ctx, () => this.wallet.changed());
+    this.history = new HistoryBackfill(this.ctx, this.trades);
     this.keeper = new ConnectionKeeper(this.ctx, (reason) => this.catchUp(reason));
   }
 
@@ -128,7 +131,7 @@ export class AccountSession {
   /** Cached data is readable before anything goes over the network: offline browsing. */
   async start(): Promise<void> {
     await this.catalogs.load();
-    await this.trades.load();
+    await Promise.all([this.trades.load(), this.history.load()]);
     await this.wallet.load();
     this.events.push({
       catalog: this.catalog,
@@ -140,10 +143,7 @@ export class AccountSession {
     this.unsubscribers.push(
       this.limiter.onChange(() => this.events.push({ rateLimit: this.limiter.status() })),
       api.feed.onState((status) => this.onFeedState(status)),
-      api.feed.onConnected(() => {
-        void this.reconcile('feed connected');
-        void this.trades.backfill(); // from the high-water mark: what was created while we were away
-      }),
+      api.feed.onConnected(() => this.catchUp('feed connected')),
       api.feed.onFrame(
         (frame) => void this.onFrame(frame).catch((error: unknown) => this.fail('applying a feed frame', error)),
       ),
@@ -151,7 +151,7 @@ export class AccountSession {
     );
     api.feed.start();
     this.catalogs.startSchedule();
-    void this.trades.backfill();
+    void this.history.run();
   }
 
   async stop(): Promise<void> {
@@ -183,28 +183,31 @@ export class AccountSession {
     return this.trades.upsertTrades(trades, source);
   }
 
-  backfillHistory(): Promise<void> {
-    return this.trades.backfill();
-  }
-
   refreshWebhookFailed(): Promise<void> {
     return this.trades.refreshWebhookFailed();
   }
 
-  walletChanged(): void {
-    this.wallet.changed();
+  /** Money moved; `spent`: the price of a buy just answered (in flight until the balance shows it). */
+  walletChanged(spent?: number): void {
+    this.wallet.changed(spent);
+  }
+
+  /** Cents of buys the balance held does not reflect yet. */
+  get inFlight(): number {
+    return this.wallet.inFlight;
   }
 
   refreshBalance(): Promise<Balance | null> {
     return this.wallet.refreshBalance();
   }
 
-  /** The start-up's catch-up settled: the history back-fill under way finished, the ledger synced, a due catalog sync ended. */
+  /**
+   * The start-up's catch-up settled: the back-fill under way finished (the away summary counts what it brings), the
+   * ledger synced, a due catalog sync ended; the ledger and the catalog go at once, never waiting for the back-fill.
+   */
   async startupSettled(): Promise<void> {
-    await this.trades.backfillSettled();
-    if (!this.api || this.stopped) return;
-    await this.wallet.syncLedger();
-    await this.catalogs.settled();
+    if (!this.api || this.stopped) return this.history.settled();
+    await Promise.all([this.history.settled(), this.wallet.syncLedger(), this.catalogs.settled()]);
   }
 
   /**
@@ -231,7 +234,7 @@ export class AccountSession {
     if (feedState !== 'connected' && !(feedState === 'connecting' && api.feed.hasPendingAttempt))
       void api.feed.restart();
     void this.reconcile('retry now');
-    void this.trades.backfill();
+    void this.history.run();
     return { started: true };
   }
 
@@ -258,16 +261,14 @@ export class AccountSession {
     const generation = this.keeper.generation;
     try {
       await this.trades.reconcile(reason === 'polling' ? 'poll' : 'reconcile');
-      if (reason === 'polling') void this.trades.backfill(); // trades made and finished between two polls
+      if (reason === 'polling') void this.history.run(); // trades made and finished between two polls
       this.hooks.onReconciled?.();
       await this.wallet.refreshBalance();
       this.wallet.scheduleLedgerSync();
       if (reason !== 'polling') void this.catalogs.syncIfStale();
       if (this.keeper.failedSince(started)) return;
-      if (!this.firstSyncDone) {
-        this.firstSyncDone = true;
-        this.hooks.onFirstSync?.();
-      }
+      if (!this.firstSyncDone) this.hooks.onFirstSync?.();
+      this.firstSyncDone = true;
       // Trades and balance are current, the catalog's freshness checked (a stale one syncs, with its progress shown).
       this.keeper.restOk(generation);
     } catch (error) {
@@ -280,9 +281,10 @@ export class AccountSession {
     if (this.keeper.feedState(status)) this.limiter.endMaintenanceBackoff();
   }
 
-  private catchUp(reason: CatchUpReason): void {
+  /** A connect or a recovery: reconciled, and the history back-filled from its mark (or an unfinished fill). */
+  private catchUp(reason: CatchUpReason | 'feed connected'): void {
     void this.reconcile(reason);
-    if (reason === 'recovery') void this.trades.backfill(); // an unfinished back-fill too
+    if (reason === 'recovery' || reason === 'feed connected') void this.history.run();
   }
 
   /** Failures become state and one log line, never an exception storm. */

@@ -96,18 +96,28 @@ export function postJson(
   signal: AbortSignal,
   options: PostOptions = {},
 ): Promise<PostResult> {
+  return postBody(url, JSON.stringify(body), {}, signal, options);
+}
+
+/** POSTs these exact JSON bytes with extra headers (a signed webhook), under the same rules as postJson. */
+export function postBody(
+  url: string,
+  payload: string,
+  headers: Readonly<Record<string, string>>,
+  signal: AbortSignal,
+  options: PostOptions = {},
+): Promise<PostResult> {
   const target = new URL(url);
   const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!options.allowPrivateAddresses && isIP(literal) !== 0 && !isPublicAddress(literal)) {
     return Promise.reject(new NotPublicAddressError(`${target.host} is not a public address`));
   }
-  const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const request = (target.protocol === 'https:' ? https : http).request(
       target,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
         signal,
         agent: false,
         ...(options.allowPrivateAddresses ? {} : { lookup: publicLookup as unknown as typeof dnsLookup }),

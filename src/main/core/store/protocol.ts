@@ -24,6 +24,7 @@ export const STORE_METHODS = {
     'queryLedger',
     'balanceSeries',
     'latestLedgerCreatedAt',
+    'ledgerSpend',
     'listRecipients',
     'getRecipient',
     'listAlertRules',
@@ -38,6 +39,9 @@ export const STORE_METHODS = {
     'listNotifications',
     'unreadNotificationCount',
     'listSearches',
+    'webhookHealthRows',
+    'webhookLastDeliveredCreatedAt',
+    'webhookReplayCandidates',
   ],
   catalog: ['applyItemChanges'],
   records: [

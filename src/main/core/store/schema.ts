@@ -16,6 +16,8 @@ export const SET_META_SQL =
   'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value';
 /** The trade history back-fill's high-water mark in `meta` (engine/session/tradePages.ts): the cache holds the history. */
 export const HISTORY_MARK_META = 'trades_history_mark';
+/** A history back-fill under way in `meta` (engine/session/historyFill.ts): what is left to page, so a restart resumes it. */
+export const HISTORY_FILL_META = 'trades_history_fill';
 /** The catalog's keys in `meta`, dropped with the cache. */
 export const CATALOG_META = {
   /** The writer's transaction counter (`items.version` of what it wrote last), which readers follow. */

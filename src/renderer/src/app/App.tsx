@@ -34,6 +34,9 @@ const AlertsScreen = lazy(() => import('../screens/alerts/AlertsScreen').then((m
 const NotificationsScreen = lazy(() =>
   import('../screens/notifications/NotificationsScreen').then((m) => ({ default: m.NotificationsScreen })),
 );
+const OperationsScreen = lazy(() =>
+  import('../screens/operations/OperationsScreen').then((m) => ({ default: m.OperationsScreen })),
+);
 const SettingsScreen = lazy(() =>
   import('../screens/settings/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
 );
@@ -51,6 +54,8 @@ function ScreenByName() {
       return <AlertsScreen />;
     case 'notifications':
       return <NotificationsScreen />;
+    case 'operations':
+      return <OperationsScreen />;
     case 'settings':
       return <SettingsScreen />;
   }

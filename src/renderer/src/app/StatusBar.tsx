@@ -1,4 +1,5 @@
 import type { ProgressStatus, RateLimitStatus } from '../../../shared/ipc/models';
+import { timeLeftText } from '../../../shared/timeLeft';
 import { Countdown } from '../components/TimeAgo';
 import { detailWithoutDelay, nextAttemptAt } from '../lib/connectionDetail';
 import { formatInt } from '../lib/format';
@@ -86,10 +87,15 @@ function RateLimits({ rl, maintenance }: { rl: RateLimitStatus | null; maintenan
   );
 }
 
-function Progress({ p }: { p: ProgressStatus }) {
+/** One piece of background work: its bar, and what it is at ("page 12 of 280 · about 3 min left"). */
+export function Progress({ p }: { p: ProgressStatus }) {
   const pct = p.total ? Math.min(100, Math.round((p.done / p.total) * 100)) : null;
+  const left = timeLeftText(p.etaSeconds);
+  const phase = left ? `${p.phase} · ${left}` : p.phase;
+  const spokenLeft = timeLeftText(p.etaSeconds, true);
+  const amount = p.total ? `${formatInt(p.done)} of ${formatInt(p.total)}` : `${formatInt(p.done)} so far`;
   return (
-    <span className="sb-item progress" title={`${PROGRESS_LABELS[p.kind]}: ${p.phase}`}>
+    <span className="sb-item progress" title={`${PROGRESS_LABELS[p.kind]}: ${phase}`}>
       <span className="progress-label">{PROGRESS_LABELS[p.kind]}</span>
       <span
         className={`progress-bar ${pct === null ? 'indeterminate' : ''}`}
@@ -98,12 +104,12 @@ function Progress({ p }: { p: ProgressStatus }) {
         aria-valuemin={0}
         aria-valuemax={p.total ?? undefined}
         aria-valuenow={p.total ? p.done : undefined}
-        aria-valuetext={p.total ? `${formatInt(p.done)} of ${formatInt(p.total)}` : `${formatInt(p.done)} so far`}
+        aria-valuetext={spokenLeft ? `${amount}, ${spokenLeft}` : amount}
       >
         <span style={{ width: pct === null ? undefined : `${pct}%` }} />
       </span>
       <span className="num muted">{p.total ? `${pct}%` : formatInt(p.done)}</span>
-      <span className="muted sb-detail">{p.phase}</span>
+      <span className="muted sb-detail">{phase}</span>
     </span>
   );
 }

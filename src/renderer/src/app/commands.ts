@@ -71,6 +71,14 @@ export function buildCommands(): Command[] {
       run: () => navigate('alerts'),
     },
     {
+      id: 'go.operations',
+      group: 'Go to',
+      title: 'Go to Operations',
+      hint: hint('go.operations'),
+      keywords: 'webhook health failed deliveries replay console',
+      run: () => navigate('operations'),
+    },
+    {
       id: 'go.notifications',
       group: 'Go to',
       title: 'Go to Notifications',
@@ -362,6 +370,7 @@ export function runKeyCommand(command: KeyCommand, target: EventTarget | null): 
     case 'go.trades':
     case 'go.wallet':
     case 'go.alerts':
+    case 'go.operations':
     case 'go.notifications':
     case 'go.settings':
       navigate(command.slice(3) as 'catalog');

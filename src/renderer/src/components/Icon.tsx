@@ -5,6 +5,7 @@ const PATHS: Record<string, string> = {
   wallet: 'M3 6h13a1 1 0 011 1v9a1 1 0 01-1 1H4a1 1 0 01-1-1V5a1 1 0 011-1h10M13 11.5h2',
   alerts: 'M10 3a4 4 0 014 4v3l1.5 3h-11L6 10V7a4 4 0 014-4zM8.5 15.5a1.5 1.5 0 003 0',
   notifications: 'M4 4h12v9H8l-4 3zM7 7.5h6M7 10h4',
+  operations: 'M3 16h14M5 16V9M9 16V5M13 16v-5M17 16V8',
   settings:
     'M10 7a3 3 0 110 6 3 3 0 010-6zM10 2v2M10 16v2M2 10h2M16 10h2M4.3 4.3l1.4 1.4M14.3 14.3l1.4 1.4M4.3 15.7l1.4-1.4M14.3 5.7l1.4-1.4',
   refresh: 'M16 10a6 6 0 11-1.8-4.3M16 3v3.5h-3.5',

@@ -12,6 +12,7 @@ export type KeyCommand =
   | 'go.trades'
   | 'go.wallet'
   | 'go.alerts'
+  | 'go.operations'
   | 'go.notifications'
   | 'go.settings'
   | 'selection.up'
@@ -43,7 +44,7 @@ export interface KeyInput {
   /** The catalog screen is showing (selection keys apply). */
   onCatalog: boolean;
   /** The screen showing, for the keys of one screen (alerts: firings; trades and wallet: export). */
-  screen?: 'catalog' | 'trades' | 'wallet' | 'alerts' | 'notifications' | 'settings';
+  screen?: 'catalog' | 'trades' | 'wallet' | 'alerts' | 'operations' | 'notifications' | 'settings';
 }
 
 export interface KeyResult {
@@ -59,6 +60,7 @@ const GO_KEYS: Record<string, KeyCommand> = {
   t: 'go.trades',
   w: 'go.wallet',
   a: 'go.alerts',
+  o: 'go.operations',
   n: 'go.notifications',
   s: 'go.settings',
 };
@@ -132,6 +134,7 @@ export const SHORTCUT_HINTS: Partial<Record<KeyCommand, string>> = {
   'go.trades': 'G T',
   'go.wallet': 'G W',
   'go.alerts': 'G A',
+  'go.operations': 'G O',
   'go.notifications': 'G N',
   'go.settings': 'G S',
   'selection.open': 'Enter',

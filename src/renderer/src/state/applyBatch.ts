@@ -27,9 +27,10 @@ export function applyBatch(state: AppState, batch: EngineEventBatch, nowMs: numb
   if (batch.tradesInvalidated && !trades.stale) trades = { ...trades, stale: true };
   if (trades !== state.trades) out.trades = trades;
 
-  if (batch.balance !== undefined || batch.ledgerChanged) {
+  if (batch.balance !== undefined || batch.ledgerChanged || batch.runway) {
     out.wallet = {
       ...state.wallet,
+      ...(batch.runway ? { runway: batch.runway } : {}),
       ...(batch.balance !== undefined ? { balance: batch.balance, balanceAt: batch.balanceAt ?? null } : {}),
       ...(batch.ledgerChanged ? { stale: true } : {}),
     };

@@ -67,9 +67,13 @@ export class ProgressBoard {
     return [...this.entries.values()];
   }
 
-  set(kind: ProgressKind, update: Omit<ProgressStatus, 'kind' | 'startedAt'>): void {
+  /** `etaSeconds` left out: no estimate. */
+  set(
+    kind: ProgressKind,
+    update: Omit<ProgressStatus, 'kind' | 'startedAt' | 'etaSeconds'> & { etaSeconds?: number | null },
+  ): void {
     const startedAt = this.entries.get(kind)?.startedAt ?? toUtcIso(this.clock.now());
-    this.entries.set(kind, { kind, startedAt, ...update });
+    this.entries.set(kind, { kind, startedAt, etaSeconds: null, ...update });
     this.events.push({ progress: this.list() });
   }
 

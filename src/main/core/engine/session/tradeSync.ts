@@ -1,18 +1,11 @@
 import type { FeedFrame, Trade, TradeHistoryQuery, TradeStatus } from '../../../../shared/api';
 import { isActiveStatus } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
-import { HISTORY_MARK_META } from '../../store/schema';
 import type { TradeSource } from '../../store/types';
-import {
-  catchUpNotifications,
-  changedSince,
-  historyLoadedNotification,
-  RecipientLabels,
-  type TradeNews,
-  tradeNews,
-} from '../notifications';
+import { catchUpNotifications, changedSince, RecipientLabels, type TradeNews, tradeNews } from '../notifications';
 import { Throttler } from './async';
-import { backfillRange, pageTrades, reconcilePages } from './tradePages';
+import type { TradeWriter } from './historyFill';
+import { pageTrades, reconcilePages } from './tradePages';
 import type { SessionContext } from './sessionContext';
 
 type TradeUpdate = Omit<Extract<FeedFrame, { type: 'trade_updated' }>, 'type'>;
@@ -20,19 +13,16 @@ type TradeUpdate = Omit<Extract<FeedFrame, { type: 'trade_updated' }>, 'type'>;
 const WEBHOOK_FAILED_REFRESH_MS = 60_000;
 
 /**
- * The account's trades: feed updates, the reconcile, the history back-fill and the failed-webhook refresh. Each
+ * The account's trades: feed updates, the reconcile and the failed-webhook refresh (the back-fill stores through it). Each
  * status a trade reaches for the first time is told: a frame's at once, a catch-up's at its end (one summary past a
  * handful); history never seen live (a new cache's, or from before the account was opened) is not told.
  */
-export class TradeSync {
+export class TradeSync implements TradeWriter {
   /** Trades the store holds as active (shown in the status bar). */
   activeTrades = 0;
   private readonly recipientLabels: RecipientLabels;
-  private readonly backfills = new Throttler();
   private readonly webhookRefreshes = new Throttler();
   private webhookFailedAt = Number.NEGATIVE_INFINITY;
-  /** The cache holds the account's history (a back-fill completed once); a new cache's first one sums it up. */
-  private historyLoaded = false;
 
   constructor(
     private readonly ctx: SessionContext,
@@ -45,7 +35,6 @@ export class TradeSync {
   /** What the cache holds, before anything goes over the network. */
   async load(): Promise<void> {
     this.activeTrades = (await this.ctx.store.activeTrades()).length;
-    this.historyLoaded = typeof (await this.ctx.store.getMeta(HISTORY_MARK_META)) === 'string';
     await this.recipientLabels.refresh();
   }
 
@@ -66,10 +55,18 @@ export class TradeSync {
     this.walletTouched();
   }
 
-  /** Stores trades; their news goes to `news` when one catch-up collects it, else is told at once. */
-  async upsertTrades(trades: Trade[], source: TradeSource, news?: TradeNews[]): Promise<void> {
-    if (trades.length === 0) return;
-    const result = await this.ctx.store.upsertTrades(trades, source);
+  /**
+   * Stores trades (and `meta` in the same transaction); their news goes to `news` when one catch-up collects it,
+   * else is told at once.
+   */
+  async upsertTrades(
+    trades: Trade[],
+    source: TradeSource,
+    news?: TradeNews[],
+    meta?: Record<string, unknown>,
+  ): Promise<void> {
+    if (trades.length === 0 && !meta) return;
+    const result = await this.ctx.store.upsertTrades(trades, source, meta);
     this.ctx.hooks.onTradesStored?.(result.changed, result.newStatuses);
     // A catch-up's changes from before the account was opened are old news (the away summary counts them); a trade
     // changed since then is news however it arrives (a back-fill can store it before the feed or a reconcile does).
@@ -88,17 +85,6 @@ export class TradeSync {
     );
   }
 
-  /** Pages the history from the high-water mark (see backfillRange): on start, after each feed connect. Single flight. */
-  backfill(): Promise<void> {
-    if (!this.ctx.api) return Promise.resolve();
-    return this.backfills.join(() => this.runBackfill());
-  }
-
-  /** The back-fill under way, if any (the start-up's catch-up waits for it). */
-  backfillSettled(): Promise<void> {
-    return this.backfills.join(async () => {});
-  }
-
   /** A failed delivery sends no frame: the user's filter for failed webhooks asks the server, at most once a minute. */
   refreshWebhookFailed(): Promise<void> {
     const now = this.ctx.timers.clock.now();
@@ -113,35 +99,8 @@ export class TradeSync {
     );
   }
 
-  private async runBackfill(): Promise<void> {
-    const { store, progress, timers } = this.ctx;
-    try {
-      const range = backfillRange(await store.getMeta(HISTORY_MARK_META), timers.clock.now());
-      progress.set('history-backfill', { done: 0, total: null, phase: 'page 1' });
-      await this.catchingUp((news) =>
-        this.pageThrough(range, 'backfill', news, (done, pages) =>
-          progress.set('history-backfill', {
-            done,
-            total: pages,
-            phase: `page ${Math.min(done + 1, pages)} of ${pages}`,
-          }),
-        ),
-      );
-      await store.setMeta(HISTORY_MARK_META, range.to);
-      if (!this.historyLoaded) {
-        this.historyLoaded = true;
-        const loaded = await historyLoadedNotification(store, this.ctx.openedAt, timers.clock.now());
-        if (loaded) this.ctx.events.push({ notifications: [loaded] });
-      }
-    } catch (error) {
-      this.ctx.report('history back-fill', error);
-    } finally {
-      progress.clear('history-backfill');
-    }
-  }
-
   /** One catch-up: the news it collects is told at its end, each notification for a handful, else one summary. */
-  private async catchingUp(work: (news: TradeNews[]) => Promise<void>): Promise<void> {
+  async catchingUp(work: (news: TradeNews[]) => Promise<void>): Promise<void> {
     const news: TradeNews[] = [];
     try {
       await work(news);
@@ -157,18 +116,11 @@ export class TradeSync {
     query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
     source: TradeSource,
     news?: TradeNews[],
-    progress?: (done: number, pages: number) => void,
   ): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
-    await pageTrades(
-      client,
-      query,
-      { signal: this.ctx.signal, bulk: source !== 'feed' },
-      async (trades, done, pages) => {
-        await this.upsertTrades(trades, source, news);
-        progress?.(done, pages);
-      },
+    await pageTrades(client, query, { signal: this.ctx.signal, bulk: source !== 'feed' }, (trades) =>
+      this.upsertTrades(trades, source, news),
     );
   }
 

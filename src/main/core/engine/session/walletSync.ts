@@ -18,6 +18,8 @@ export class WalletSync {
   private readonly balanceRefresh: Debouncer;
   private readonly ledgerRefresh: Debouncer;
   private readonly ledgerSyncs = new Throttler();
+  /** Buys answered (price, when) that no balance read issued after their answer has reflected yet. */
+  private unreflected: { price: number; at: number }[] = [];
 
   constructor(private readonly ctx: SessionContext) {
     this.balanceRefresh = new Debouncer(ctx.timers, BALANCE_DEBOUNCE_MS, () => void this.refreshBalance());
@@ -33,8 +35,14 @@ export class WalletSync {
     this.balanceAt = typeof at === 'string' ? at : null;
   }
 
-  /** Something moved money (a buy, a trade update): read the balance and the ledger again, soon. */
-  changed(): void {
+  /** Cents of buys the balance held was read before: the server took them, the figure does not show it yet. */
+  get inFlight(): number {
+    return this.unreflected.reduce((sum, buy) => sum + buy.price, 0);
+  }
+
+  /** Something moved money (a buy of `spent` cents, a trade update): read the balance and the ledger again, soon. */
+  changed(spent = 0): void {
+    if (spent > 0) this.unreflected.push({ price: spent, at: this.ctx.timers.clock.now() });
     this.balanceRefresh.schedule();
     this.ledgerRefresh.schedule();
   }
@@ -46,8 +54,10 @@ export class WalletSync {
   async refreshBalance(): Promise<Balance | null> {
     const client = this.ctx.api?.client;
     if (!client) return this.balance;
+    const issuedAt = this.ctx.timers.clock.now();
     try {
       this.balance = await client.getBalance({ signal: this.ctx.signal });
+      this.unreflected = this.unreflected.filter((buy) => buy.at > issuedAt);
       this.balanceAt = toUtcIso(this.ctx.timers.clock.now());
       await this.ctx.store.setMeta(BALANCE_META, this.balance);
       await this.ctx.store.setMeta(BALANCE_AT_META, this.balanceAt);

@@ -13,8 +13,15 @@ import { CatalogQuery } from './catalogQuery';
 import { catalogRowOf, itemOf } from './itemRows';
 import { openConnection } from './open';
 import { RecordsReader } from './recordsReader';
+import { ledgerSpend, type SpendTotals } from './ledgerSpend';
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
+import {
+  lastDeliveredCreatedAtOf,
+  replayCandidates,
+  webhookHealthRows,
+  type WebhookHealthRows,
+} from './webhookHealthQuery';
 
 const DAY_MS = 24 * 3600_000;
 /** Between queries the snapshot follows the writer this often, so a query rarely waits for a refresh. */
@@ -66,6 +73,11 @@ export class ReaderService extends RecordsReader {
       // Best effort: the next start reads every row instead.
     }
     this.db.close();
+  }
+
+  /** Cents bought and refunded since each start (the balance runway's spend rate); `dayFrom` ≤ `hourFrom`. */
+  ledgerSpend(hourFrom: string, dayFrom: string): Record<'lastHour' | 'lastDay', SpendTotals> {
+    return ledgerSpend(this.prepare, hourFrom, dayFrom);
   }
 
   /** A page of the catalog; the snapshot and the rows read in one read transaction (one committed state). */
@@ -175,6 +187,21 @@ export class ReaderService extends RecordsReader {
       'SELECT i.itemId, i.listed_at AS listedAt, i.last_move AS lastMove, i.price, j.json, i.removed_at AS removedAt FROM items i JOIN item_json j ON j.itemId = i.itemId WHERE i.itemId IN (SELECT value FROM json_each(?))',
     ).all(JSON.stringify(itemIds));
     return new Map(rows.map((row) => [row.itemId, row]));
+  }
+
+  /** Operations → Webhook health (webhookHealthQuery.ts). */
+  webhookHealthRows(options: { hoursFrom: string; daysFrom: string; listLimit: number }): WebhookHealthRows {
+    return webhookHealthRows(this.prepare, options);
+  }
+
+  webhookLastDeliveredCreatedAt(): string | null {
+    return lastDeliveredCreatedAtOf(this.prepare);
+  }
+
+  webhookReplayCandidates(
+    choice: { from: string; to: string; limit: number } | { tradeIds: readonly string[] },
+  ): ReturnType<typeof replayCandidates> {
+    return replayCandidates(this.prepare, choice);
   }
 
   catalogInfo(): CatalogInfo {

@@ -107,8 +107,11 @@ export class RecordsWriter {
     };
   }
 
-  /** Trades as the server sent them: on the same status, the server's record is the newer word on the other fields. */
-  upsertTrades(trades: Trade[], source: TradeSource): TradeUpsertResult {
+  /**
+   * Trades as the server sent them: on the same status, the server's record is the newer word on the other fields.
+   * `meta` is written in the same transaction (a back-fill's position with the page it stored).
+   */
+  upsertTrades(trades: Trade[], source: TradeSource, meta?: Record<string, unknown>): TradeUpsertResult {
     const now = Date.now();
     const result: TradeUpsertResult = { changed: [], newStatuses: [] };
     this.db.transaction(() => {
@@ -117,6 +120,7 @@ export class RecordsWriter {
         if (written) result.changed.push(trade);
         if (newStatus) result.newStatuses.push({ tradeId: trade.tradeId, status: trade.status });
       }
+      for (const [key, value] of Object.entries(meta ?? {})) this.setMeta(key, value);
     })();
     return result;
   }

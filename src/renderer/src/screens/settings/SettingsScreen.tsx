@@ -5,6 +5,7 @@ import { ConnectionSection } from './ConnectionSection';
 import { ForwardingSection } from './ForwardingSection';
 import { AppearanceSection, NotificationsSection } from './PreferencesSection';
 import { RecipientsSection } from './RecipientsSection';
+import { ReplaySection } from './ReplaySection';
 import { ShortcutsSection } from './ShortcutsSection';
 import { SoundsSection } from './SoundsSection';
 
@@ -29,6 +30,7 @@ export function SettingsScreen() {
           <NotificationsSection />
           <SoundsSection />
           <ForwardingSection />
+          <ReplaySection />
           <AppearanceSection />
           <ShortcutsSection />
         </div>

@@ -4,7 +4,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
     title: 'Anywhere',
     keys: [
       [['Ctrl', 'K'], 'Command palette'],
-      [['G', '…'], 'Go to: C T W A S'],
+      [['G', '…'], 'Go to: C T W A O N S'],
       [['N'], 'Buy by name'],
       [['Esc'], 'Close'],
     ],

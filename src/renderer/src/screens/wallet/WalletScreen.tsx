@@ -14,6 +14,7 @@ import { exportLedgerCsv, loadLedger, loadWallet, setLedgerFilters, setLedgerPag
 import { navigate } from '../../state/actions/navigation';
 import { balanceIsLive, EMPTY_LEDGER_FILTERS } from '../../state/slices/wallet';
 import { useStore } from '../../state/store';
+import { RunwayPanel } from './RunwayPanel';
 
 const TYPE_TONES: Record<TransactionType, string> = {
   'ADMIN TOP UP': 'var(--up)',
@@ -338,6 +339,7 @@ export function WalletScreen() {
           <h3>Balance over time</h3>
           <BalanceChart />
         </section>
+        <RunwayPanel />
       </div>
       <LedgerFilters />
       <div className="split-main">

@@ -1,7 +1,16 @@
 import { debounced } from '../../lib/debounce';
 import { downloadText, safeCsvFilename } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
-import { type LedgerFilters, ledgerQueryKey, receiveLedgerPage, seriesQuery, toLedgerQuery } from '../slices/wallet';
+import {
+  type LedgerFilters,
+  ledgerQueryKey,
+  receiveLedgerPage,
+  seriesQuery,
+  TOP_UP_DAYS,
+  TOP_UP_ROWS,
+  TOP_UP_TYPES,
+  toLedgerQuery,
+} from '../slices/wallet';
 import { getState, update } from '../store';
 import { toast } from './toast';
 
@@ -35,9 +44,24 @@ export async function loadSeries(): Promise<void> {
   }
 }
 
+/** The runway now and the recent top-ups beside it (the runway then follows the engine's events). */
+export async function loadRunway(): Promise<void> {
+  const from = new Date(Date.now() - TOP_UP_DAYS * 86_400_000).toISOString();
+  try {
+    const [runway, topUps] = await Promise.all([
+      unwrap(api().operations.runway({})),
+      unwrap(api().wallet.ledger({ types: [...TOP_UP_TYPES], from, limit: TOP_UP_ROWS })),
+    ]);
+    update('wallet', (w) => ({ ...w, runway: runway ?? w.runway, topUps: topUps.rows }));
+  } catch {
+    // The panel keeps what it showed; the ledger's own load reports a failing engine.
+  }
+}
+
 export function loadWallet(): void {
   void loadLedger();
   void loadSeries();
+  void loadRunway();
 }
 
 export const scheduleWalletReload = debounced(loadWallet, 400);

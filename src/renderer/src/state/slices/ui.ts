@@ -1,12 +1,13 @@
 import type { CatalogRow } from '../../../../shared/ipc/models';
 
-export type Screen = 'catalog' | 'trades' | 'wallet' | 'alerts' | 'notifications' | 'settings';
+export type Screen = 'catalog' | 'trades' | 'wallet' | 'alerts' | 'operations' | 'notifications' | 'settings';
 
 export const SCREENS: readonly { id: Screen; label: string; key: string }[] = [
   { id: 'catalog', label: 'Catalog', key: 'C' },
   { id: 'trades', label: 'Trades', key: 'T' },
   { id: 'wallet', label: 'Wallet', key: 'W' },
   { id: 'alerts', label: 'Alerts', key: 'A' },
+  { id: 'operations', label: 'Operations', key: 'O' },
   { id: 'notifications', label: 'Notifications', key: 'N' },
   { id: 'settings', label: 'Settings', key: 'S' },
 ];

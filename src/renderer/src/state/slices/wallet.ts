@@ -1,5 +1,5 @@
 import type { Balance, TransactionType } from '../../../../shared/api';
-import type { BalancePoint, ConnectionState, LedgerRow, Page } from '../../../../shared/ipc/models';
+import type { BalancePoint, BalanceRunway, ConnectionState, LedgerRow, Page } from '../../../../shared/ipc/models';
 import type { LedgerQuery } from '../../../../shared/ipc/contract';
 import { dateInputToIso } from '../../lib/format';
 import { idFilterPrefix, type ListState } from './trades';
@@ -33,7 +33,17 @@ export interface WalletSlice {
   series: { points: BalancePoint[]; status: 'idle' | 'loading' | 'ready' | 'error'; error: string | null; key: string };
   /** The ledger changed since we last read it. */
   stale: boolean;
+  /** The balance runway as the engine last computed it; null until it has a balance. */
+  runway: BalanceRunway | null;
+  /** The latest top-ups and deposits of the last days (a few rows, newest first). */
+  topUps: LedgerRow[];
 }
+
+/** Ledger types that bring money in from outside: shown beside the runway. */
+export const TOP_UP_TYPES = ['ADMIN TOP UP', 'CRYPTO DEPOSIT'] as const satisfies readonly TransactionType[];
+/** How far back "recent" top-ups go, and how many are shown. */
+export const TOP_UP_DAYS = 7;
+export const TOP_UP_ROWS = 3;
 
 export const initialWallet: WalletSlice = {
   balance: null,
@@ -45,6 +55,8 @@ export const initialWallet: WalletSlice = {
   list: { ids: [], total: 0, status: 'idle', error: null, key: '' },
   series: { points: [], status: 'idle', error: null, key: '' },
   stale: false,
+  runway: null,
+  topUps: [],
 };
 
 export function toLedgerQuery(slice: Pick<WalletSlice, 'filters' | 'offset' | 'limit'>): LedgerQuery {

@@ -1,0 +1,86 @@
+/**
+ * The store's reads for Operations → Webhook health: the cached trades whose webhookStatus is failed, counted by
+ * status, hour and day of their status time (updatedAt), and what tells a pause (see operations/webhookHealth.ts).
+ */
+import type { Trade, TradeStatus } from '../../../../shared/api';
+import type { Prepare } from './open';
+import { TRADE_SELECT } from './recordRows';
+
+export interface WebhookHealthRows {
+  byStatus: { status: TradeStatus; count: number }[];
+  /** `at`: the hour's (or day's) first characters of an ISO time, e.g. 2026-11-29T08 or 2026-11-29. */
+  byHour: { at: string; count: number }[];
+  byDay: { at: string; count: number }[];
+  lastDeliveredCreatedAt: string | null;
+  /** Failed deliveries with no delivered one after them: how many, and the oldest's status time. */
+  unanswered: { count: number; since: string | null };
+  failed: Trade[];
+  history: { from: string | null; to: string | null };
+}
+
+export function webhookHealthRows(
+  prepare: Prepare,
+  options: { hoursFrom: string; daysFrom: string; listLimit: number },
+): WebhookHealthRows {
+  const failed = "webhookStatus = 'failed'";
+  const byStatus = prepare<[], { status: TradeStatus; count: number }>(
+    `SELECT status, count(*) AS count FROM trades WHERE ${failed} GROUP BY status ORDER BY count DESC, status`,
+  ).all();
+  const buckets = (length: number, from: string) =>
+    prepare<[string], { at: string; count: number }>(
+      `SELECT substr(updatedAt, 1, ${length}) AS at, count(*) AS count FROM trades
+       WHERE ${failed} AND updatedAt >= ? GROUP BY at ORDER BY at`,
+    ).all(from);
+  const lastDeliveredCreatedAt = lastDeliveredCreatedAtOf(prepare);
+  const unanswered = prepare<[string], { count: number; since: string | null }>(
+    `SELECT count(*) AS count, min(updatedAt) AS since FROM trades WHERE ${failed} AND updatedAt > ?`,
+  ).get(lastDeliveredCreatedAt ?? '') ?? { count: 0, since: null };
+  const list = prepare<[number], Trade>(
+    `SELECT ${TRADE_SELECT} FROM trades WHERE ${failed} ORDER BY updatedAt DESC, tradeId DESC LIMIT ?`,
+  ).all(options.listLimit);
+  return {
+    byStatus,
+    byHour: buckets(13, options.hoursFrom),
+    byDay: buckets(10, options.daysFrom),
+    lastDeliveredCreatedAt,
+    unanswered,
+    failed: list,
+    history: historyBounds(prepare),
+  };
+}
+
+/** What the cache holds: from its first trade's creation to its last change (the status times a range picks from). */
+function historyBounds(prepare: Prepare): { from: string | null; to: string | null } {
+  return (
+    prepare<[], { from: string | null; to: string | null }>(
+      'SELECT min(createdAt) AS "from", max(updatedAt) AS "to" FROM trades',
+    ).get() ?? { from: null, to: null }
+  );
+}
+
+/** The creation time of the newest trade whose update was delivered: proof that deliveries went through then. */
+export function lastDeliveredCreatedAtOf(prepare: Prepare): string | null {
+  return (
+    prepare<[], string | null>("SELECT max(createdAt) FROM trades WHERE webhookStatus = 'sent'").pluck().get() ?? null
+  );
+}
+
+/** The failed deliveries a replay names: by status time in [from, to] (at most `limit`), or the trades asked for. */
+export function replayCandidates(
+  prepare: Prepare,
+  choice: { from: string; to: string; limit: number } | { tradeIds: readonly string[] },
+): { trades: Trade[]; history: { from: string | null; to: string | null } } {
+  const history = historyBounds(prepare);
+  if ('tradeIds' in choice) {
+    const marks = choice.tradeIds.map(() => '?').join(', ');
+    const trades = prepare<string[], Trade>(
+      `SELECT ${TRADE_SELECT} FROM trades WHERE tradeId IN (${marks}) ORDER BY updatedAt, tradeId`,
+    ).all(...choice.tradeIds);
+    return { trades, history };
+  }
+  const trades = prepare<[string, string, number], Trade>(
+    `SELECT ${TRADE_SELECT} FROM trades WHERE webhookStatus = 'failed' AND updatedAt >= ? AND updatedAt <= ?
+     ORDER BY updatedAt, tradeId LIMIT ?`,
+  ).all(choice.from, choice.to, choice.limit);
+  return { trades, history };
+}

@@ -1,0 +1,79 @@
+/**
+ * The Operations screen's models (the engine computes them from the local store; see docs/operations.md).
+ * Types only: the inputs' schemas are in contract.ts.
+ */
+import type { Trade, TradeStatus } from '../api';
+
+/** A count of failed deliveries in one hour or one UTC day (`at`: the bucket's start). */
+export interface WebhookFailureBucket {
+  at: string;
+  count: number;
+}
+
+/**
+ * What the cache suggests about the marketplace's webhook breaker. The cache knows each trade's latest delivery
+ * outcome (`webhookStatus`) and when the trade last changed, not when each delivery was tried: failed deliveries
+ * with no trade created after them whose update was delivered look like a pause.
+ */
+export interface WebhookPauseGuess {
+  /** The status time of the oldest failed delivery with no delivered one after it. */
+  since: string;
+  /** Failed deliveries since then. */
+  failed: number;
+  /** Which pause this would be if the first began at `since` and every attempt at a pause's end failed again. */
+  pauseNumber: number;
+  /** That pause's end: the next attempt the marketplace makes by itself (15 min doubling up to 4 h). */
+  expectedResumeAt: string;
+}
+
+/** One replay of missed trade_updated bodies to the merchant's webhook (kept in the account's store). */
+export interface WebhookReplayRecord {
+  id: string;
+  at: string;
+  /** The chosen range (status times), or null when trades were chosen one by one. */
+  range: { from: string; to: string } | null;
+  /** The receiver's host only (a webhook URL may carry a token). */
+  host: string;
+  /** Bodies sent, and of those answered 2xx. */
+  sent: number;
+  delivered: number;
+  /** Trades left out because an earlier replay had sent that status (not asked to send again). */
+  skipped: number;
+  results: { tradeId: string; status: TradeStatus; httpStatus: number | null; error: string | null }[];
+}
+
+export interface WebhookHealth {
+  /** Cached trades whose webhookStatus is failed. */
+  failedTotal: number;
+  byStatus: { status: TradeStatus; count: number }[];
+  /** The last 24 hours, hour by hour (hours with none left out), by the failed status's time. */
+  byHour: WebhookFailureBucket[];
+  /** The last 30 UTC days. */
+  byDay: WebhookFailureBucket[];
+  /** The creation time of the newest trade whose update was delivered (webhookStatus sent); null when none. */
+  lastDeliveredCreatedAt: string | null;
+  paused: WebhookPauseGuess | null;
+  /** The failed trades, newest status first (at most FAILED_LIST_LIMIT). */
+  failed: Trade[];
+  /** The cached history, from its first trade's creation to its last change: a replay range lies within. */
+  history: { from: string | null; to: string | null };
+  replay: { enabled: boolean; url: string | null; log: WebhookReplayRecord[] };
+  computedAt: string;
+}
+
+/** What a replay would send (`dryRun`) or sent. */
+export interface WebhookReplayOutcome {
+  /** Failed deliveries the choice names. */
+  chosen: number;
+  /** Of those, sent by an earlier replay. */
+  alreadyReplayed: number;
+  /** Bodies that go (or went) out. */
+  toSend: number;
+  host: string;
+  /** Null for a dry run. */
+  record: WebhookReplayRecord | null;
+}
+
+export const FAILED_LIST_LIMIT = 200;
+/** One replay sends at most this many bodies: a longer range is chosen in parts. */
+export const MAX_REPLAY_TRADES = 1000;

@@ -1,0 +1,375 @@
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
+import { readWebhookHealth } from '../../src/main/core/operations/webhookHealth';
+import type { Sandbox } from '../../src/server/sandbox';
+import { startSandbox } from '../../src/server/sandbox';
+import { verifyWebhookSignature } from '../../src/server/webhooks/signature';
+import type { Item, Trade, TradeHistoryPage } from '../../src/shared/api';
+import type { Notification } from '../../src/shared/ipc';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import type { MerchantCredentials } from '../support/sandboxHttp';
+import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
+import { waitFor } from '../support/waitFor';
+
+/** A webhook endpoint on loopback: records each request, checks its signature with the merchant's key. */
+class Receiver {
+  readonly hits: {
+    type: string | undefined;
+    contentType: string | undefined;
+    raw: string;
+    signature: string;
+    verified: boolean;
+  }[] = [];
+  status = 200;
+  private server!: Server;
+  url = '';
+
+  constructor(private readonly key: string) {}
+
+  static async start(key: string, path = '/hooks'): Promise<Receiver> {
+    const receiver = new Receiver(key);
+    receiver.server = createServer((request, response) => receiver.handle(request, response));
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}${path}`;
+    return receiver;
+  }
+
+  private handle(request: IncomingMessage, response: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const signature = String(request.headers['x-signature'] ?? '');
+      this.hits.push({
+        type: request.headers['x-webhook-type'] as string | undefined,
+        contentType: request.headers['content-type'],
+        raw: raw.toString('utf8'),
+        signature,
+        verified: verifyWebhookSignature(raw, signature, this.key),
+      });
+      response.writeHead(this.status).end('ok');
+    });
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const API_KEY = 'sk_test_webhook_health_0001';
+const SPEC_KEYS = ['tradeId', 'status', 'externalId', 'offerId', 'failReason', 'errorCode'];
+
+async function newItem(sb: Sandbox, itemId: number): Promise<Item> {
+  const page = await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId, price: 500 }] });
+  return page.body.items[0] as Item;
+}
+
+function buy(sb: Sandbox, merchant: MerchantCredentials, item: Item, partner: number): string {
+  return sb.core.buying.buy(merchant.merchantId, {
+    itemId: item.itemId,
+    assetId: item.assetId,
+    price: item.price,
+    tradeUrl: tradeUrlFor(partner),
+  }).tradeId;
+}
+
+async function serverTrade(sb: Sandbox, merchant: MerchantCredentials, tradeId: string): Promise<Trade> {
+  const page = await merchantApi(sb, merchant).get<TradeHistoryPage>(`/Trades/History?tradeId=${tradeId}`);
+  return page.body.trades[0] as Trade;
+}
+
+const webhookNotices = (app: EngineHarness): Notification[] =>
+  app.batches.flatMap((batch) => batch.notifications ?? []).filter((n) => n.id.startsWith('webhook-failed:'));
+
+describe('webhook health against the sandbox’s real delivery and breaker', () => {
+  let sb: Sandbox;
+  let merchant: MerchantCredentials;
+  let dataDir: string;
+  let app: EngineHarness;
+  let failing: Receiver;
+  let backEnd: Receiver;
+
+  beforeEach(async () => {
+    sb = await startSandbox({ items: 40, seed: 5 });
+    failing = await Receiver.start(API_KEY);
+    failing.status = 500;
+    backEnd = await Receiver.start(API_KEY, '/merchant/webhook/SECRET-PATH');
+    merchant = await adminApi(sb).createMerchant({ balance: 1_000_000, apiKey: API_KEY, webhookUrl: failing.url });
+    dataDir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-'));
+    // The merchant's back end listens on loopback: the host's opt-in for private addresses.
+    app = await startEngine(
+      dataDir,
+      { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant },
+      { forwardToPrivateAddresses: true },
+    );
+    await waitFor(() => app.session().connection.state === 'connected', 20_000, 'the feed');
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await Promise.all([failing.close(), backEnd.close()]);
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shows failed deliveries, guesses the breaker’s pause, tells the first failure once, and replays signed bodies once unless asked again', async () => {
+    const tradeIds: string[] = [];
+    for (let i = 0; i < 5; i++) tradeIds.push(buy(sb, merchant, await newItem(sb, 97_000_001 + i), 50_001 + i));
+    const view = async () =>
+      (
+        await adminApi(sb).get<{ webhook: { pauses: number; pausedUntil: string | null } }>(
+          `/admin/merchants/${merchant.merchantId}`,
+        )
+      ).body.webhook;
+    await waitFor(async () => (await view()).pauses === 1, 10_000, 'the breaker to open');
+    // Twelve hours of sandbox time: every pause ends with one attempt that fails, until the first trade's update has
+    // had its four attempts.
+    await adminApi(sb).advance(12 * 3600);
+    const first = await serverTrade(sb, merchant, tradeIds[0] as string);
+    expect(first.webhookStatus).toBe('failed');
+    const breaker = await view();
+
+    // Nothing tells the engine of a failed delivery but its own ask: the view asks, the notice follows once.
+    await app.call('operations.webhookHealth');
+    await waitFor(() => webhookNotices(app).length > 0, 20_000, 'the first-failure notification');
+    const [notice] = webhookNotices(app);
+    expect(notice).toMatchObject({
+      kind: 'system',
+      category: 'connection',
+      target: { type: 'trade', tradeId: first.tradeId },
+    });
+
+    const health = await app.call('operations.webhookHealth');
+    expect(health.failedTotal).toBe(1);
+    expect(health.failed.map((t) => t.tradeId)).toEqual([first.tradeId]);
+    expect(health.byStatus).toEqual([{ status: first.status, count: 1 }]);
+    expect(health.replay).toMatchObject({ enabled: false, log: [] });
+
+    // The guess, at the sandbox's time, against the sandbox's own breaker.
+    const sandboxNow = sb.core.clock.now();
+    const guessed = await readWebhookHealth(app.session().store, sandboxNow, health.replay);
+    expect(guessed.paused).toMatchObject({ since: first.updatedAt, failed: 1, pauseNumber: breaker.pauses });
+    const resumeGap = Math.abs(
+      Date.parse(guessed.paused?.expectedResumeAt ?? '') - Date.parse(breaker.pausedUntil ?? ''),
+    );
+    expect(resumeGap).toBeLessThan(60_000);
+    expect(guessed.byHour.reduce((sum, b) => sum + b.count, 0) + guessed.byDay.length).toBeGreaterThan(0);
+
+    // Another failure of the same run (nothing delivered since): stored, and not told again.
+    await adminApi(sb).advance(26 * 3600);
+    const failedNow = (
+      await merchantApi(sb, merchant).get<TradeHistoryPage>('/Trades/History?webhookStatus=failed&limit=500')
+    ).body.trades;
+    const second = failedNow.find((t) => t.tradeId !== first.tradeId);
+    expect(second).toBeDefined();
+    const batchesBefore = app.batches.length;
+    await app.session().upsertTrades(failedNow, 'reconcile');
+    await waitFor(
+      () =>
+        app.batches
+          .slice(batchesBefore)
+          .some((b) => b.trades?.some((t) => t.tradeId === second?.tradeId && t.webhookStatus === 'failed')),
+      10_000,
+      'the second failed trade stored',
+    );
+    expect(webhookNotices(app)).toHaveLength(1);
+
+    // Replay is off by default.
+    const range = { from: first.updatedAt, to: (await app.call('operations.webhookHealth')).history.to as string };
+    const off = await dispatchIpc(app.engine, 'operations.replayWebhooks', range);
+    expect(off).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(backEnd.hits).toHaveLength(0);
+
+    await app.call('settings.update', { webhookReplayEnabled: true, webhookReplayUrl: backEnd.url });
+    const plan = await app.call('operations.replayWebhooks', { ...range, dryRun: true });
+    expect(plan).toMatchObject({
+      chosen: failedNow.length,
+      alreadyReplayed: 0,
+      toSend: failedNow.length,
+      record: null,
+    });
+    expect(backEnd.hits).toHaveLength(0);
+
+    const done = await app.call('operations.replayWebhooks', range);
+    expect(done.record).toMatchObject({ sent: failedNow.length, delivered: failedNow.length, skipped: 0, range });
+    expect(backEnd.hits).toHaveLength(failedNow.length);
+    for (const hit of backEnd.hits) {
+      expect(hit).toMatchObject({ type: 'trade_updated', contentType: 'application/json', verified: true });
+      // Checked apart from the shared function too: hex HMAC-SHA256 of the exact bytes, keyed with the API key.
+      expect(hit.signature).toBe(createHmac('sha256', API_KEY).update(hit.raw).digest('hex'));
+      const body = JSON.parse(hit.raw) as Record<string, unknown>;
+      expect(Object.keys(body)).toEqual(SPEC_KEYS);
+      const trade = failedNow.find((t) => t.tradeId === body.tradeId) as Trade;
+      expect(body).toEqual({
+        tradeId: trade.tradeId,
+        status: trade.status,
+        externalId: trade.externalId,
+        offerId: trade.offerId,
+        failReason: trade.failReason,
+        errorCode: trade.errorCode,
+      });
+    }
+
+    // The same range again: refused until the merchant confirms; nothing sent meanwhile.
+    const twice = await dispatchIpc(app.engine, 'operations.replayWebhooks', range);
+    expect(twice).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: expect.stringContaining('replayed already') },
+    });
+    expect(backEnd.hits).toHaveLength(failedNow.length);
+    const again = await app.call('operations.replayWebhooks', { ...range, again: true });
+    expect(again).toMatchObject({ alreadyReplayed: failedNow.length, record: { sent: failedNow.length } });
+    expect(backEnd.hits).toHaveLength(2 * failedNow.length);
+
+    const log = (await app.call('operations.webhookHealth')).replay.log;
+    expect(log).toHaveLength(2);
+    expect(log[0]).toMatchObject({ host: new URL(backEnd.url).host, range });
+    const logged = JSON.stringify(log);
+    expect(logged).not.toContain(API_KEY);
+    expect(logged).not.toContain('SECRET-PATH');
+  }, 120_000);
+  it('a trade created later with a delivered update ends the run: the next failure is told again', async () => {
+    const history = async (query: string) =>
+      (await merchantApi(sb, merchant).get<TradeHistoryPage>(`/Trades/History?${query}&limit=500`)).body.trades;
+    const store = async (trades: Trade[], tradeId: string, webhookStatus: Trade['webhookStatus']) => {
+      const before = app.batches.length;
+      await app.session().upsertTrades(trades, 'reconcile');
+      await waitFor(
+        () =>
+          app.batches
+            .slice(before)
+            .some((b) => b.trades?.some((t) => t.tradeId === tradeId && t.webhookStatus === webhookStatus)),
+        10_000,
+        `trade ${tradeId} stored as ${webhookStatus}`,
+      );
+    };
+
+    // The clock moves on once the trade's first delivery was tried (and failed), as the breaker test waits for it.
+    const firstAttempt = (tradeId: string) =>
+      waitFor(
+        () => failing.hits.some((hit) => hit.type === 'trade_updated' && hit.raw.includes(tradeId)),
+        10_000,
+        `the first delivery of ${tradeId}`,
+      );
+    const a = buy(sb, merchant, await newItem(sb, 97_100_001), 51_001);
+    await firstAttempt(a);
+    await adminApi(sb).advance(12 * 3600);
+    await store(await history('webhookStatus=failed'), a, 'failed');
+    expect(webhookNotices(app).map((n) => n.target)).toEqual([{ type: 'trade', tradeId: a }]);
+
+    // The endpoint works again (a new URL closes the breaker): a trade bought now is delivered.
+    await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: backEnd.url });
+    const b = buy(sb, merchant, await newItem(sb, 97_100_002), 51_002);
+    await waitFor(async () => (await serverTrade(sb, merchant, b)).webhookStatus === 'sent', 10_000, 'b delivered');
+    await store([await serverTrade(sb, merchant, b)], b, 'sent');
+    expect(webhookNotices(app)).toHaveLength(1);
+
+    // It fails again: a new run, told once more.
+    await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: failing.url });
+    const c = buy(sb, merchant, await newItem(sb, 97_100_003), 51_003);
+    await firstAttempt(c);
+    await adminApi(sb).advance(12 * 3600);
+    await store(await history('webhookStatus=failed'), c, 'failed');
+    expect(webhookNotices(app).map((n) => n.target)).toEqual([
+      { type: 'trade', tradeId: a },
+      { type: 'trade', tradeId: c },
+    ]);
+    const health = await readWebhookHealth(app.session().store, sb.core.clock.now(), {
+      enabled: false,
+      url: null,
+      log: [],
+    });
+    expect(health.paused).toMatchObject({ failed: 1 });
+    expect(health.paused?.since).toBe((await serverTrade(sb, merchant, c)).updatedAt);
+  }, 120_000);
+});
+
+describe('webhook replay refuses bad input and changes nothing', () => {
+  let sb: Sandbox;
+  let merchant: MerchantCredentials;
+  let dataDir: string;
+  let app: EngineHarness;
+
+  beforeEach(async () => {
+    sb = await startSandbox({ items: 40, seed: 5 });
+    merchant = await adminApi(sb).createMerchant({ balance: 1_000_000, apiKey: API_KEY });
+    dataDir = mkdtempSync(join(tmpdir(), 'engine-webhook-replay-'));
+    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    await waitFor(() => app.session().connection.state === 'connected', 20_000, 'the feed');
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses URLs that are not http(s) or are not public (without the opt-in), and ranges that are empty, reversed or beyond the cache', async () => {
+    const refusals: [string, string][] = [
+      ['ftp://example.com/hook', 'http:// or https://'],
+      ['javascript:alert(1)', 'http:// or https://'],
+      ['http://127.0.0.1:8080/hook', 'loopback or private'],
+      ['http://localhost/hook', 'loopback or private'],
+      ['https://10.1.2.3/hook', 'loopback or private'],
+      ['http://[::1]/hook', 'loopback or private'],
+      ['http://192.168.1.20/hook', 'loopback or private'],
+    ];
+    for (const [url, reason] of refusals) {
+      const answer = await dispatchIpc(app.engine, 'settings.update', {
+        webhookReplayUrl: url,
+        webhookReplayEnabled: true,
+      });
+      expect(answer, url).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input', message: expect.stringContaining(reason) },
+      });
+    }
+    const unchanged = (await app.call('app.snapshot')).settings;
+    expect(unchanged.webhookReplayUrl).toBeNull();
+    expect(unchanged.webhookReplayEnabled).toBe(false);
+
+    // A public URL that is never reached: every refusal below comes before anything is sent.
+    await app.call('settings.update', {
+      webhookReplayEnabled: true,
+      webhookReplayUrl: 'https://hooks.example.com/desk',
+    });
+    const tradeId = buy(sb, merchant, await newItem(sb, 98_000_001), 60_001);
+    await adminApi(sb).advance(1);
+    await adminApi(sb).transition(tradeId, { status: 'SENT' });
+    const stored = await waitFor(
+      async () => {
+        const trade = (await app.call('trades.get', { tradeId }))?.trade;
+        return trade?.status === 'SENT' ? trade : null;
+      },
+      10_000,
+      'the trade sent',
+    );
+    const at = Date.parse(stored.createdAt);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const cases: [unknown, string][] = [
+      [{ from: iso(at + 1000), to: iso(at) }, 'reversed'],
+      [{ from: iso(at), to: iso(at) }, 'The range is empty'],
+      [{ from: iso(at - 86_400_000), to: iso(at) }, 'beyond the cached history'],
+      [{ from: iso(at), to: iso(at + 86_400_000) }, 'beyond the cached history'],
+      [{ from: stored.createdAt, to: stored.updatedAt }, 'The range is empty: no failed delivery'],
+      [{ tradeIds: ['no-such-trade'] }, 'not in the local cache'],
+      [{ tradeIds: [tradeId] }, 'only failed deliveries are replayed'],
+      [{ tradeIds: [] }, 'at least one trade'],
+    ];
+    for (const [input, reason] of cases) {
+      const answer = await dispatchIpc(app.engine, 'operations.replayWebhooks', input);
+      expect(answer, JSON.stringify(input)).toMatchObject({
+        ok: false,
+        error: { message: expect.stringContaining(reason) },
+      });
+    }
+    expect((await app.call('operations.webhookHealth')).replay.log).toEqual([]);
+  }, 60_000);
+});
