@@ -42,6 +42,8 @@ export const IPC_METHOD_NAMES = [
   'notifications.list',
   'notifications.markRead',
   'operations.webhookHealth',
+  'operations.recipients',
+  'operations.recipient',
   'operations.replayWebhooks',
 ] as const satisfies readonly IpcMethod[];
 

@@ -77,3 +77,40 @@ export interface WebhookReplayOutcome {
 export const FAILED_LIST_LIMIT = 200;
 /** One replay sends at most this many bodies: a longer range is chosen in parts. */
 export const MAX_REPLAY_TRADES = 1000;
+
+/** Operations → Recipients: where a recipient stands against the marketplace's per-recipient limits. */
+export type RecipientState = 'ok' | 'near' | 'at-cap' | 'blocked';
+
+/** One trade-URL owner (partner number), from the cached trades and the blocks the desk was answered. */
+export interface RecipientSummary {
+  /** The partner number of their trade URL (what Trades' recipient filter takes). */
+  partner: string;
+  /** A saved recipient's label when one has this partner number. */
+  label: string | null;
+  /** Active offers (PENDING, SENT), against `activeCap` (30). */
+  active: number;
+  activeCap: number;
+  /** Declines (CANCELLED 504) and expiries (EXPIRED 503) with a status time in the last 24 h, against `strikeLimit` (10). */
+  strikes: number;
+  strikeLimit: number;
+  /** `blocked`: a partner_blocked answer's block has not ended; `at-cap`: 30 active; `near`: 7+ strikes or 27+ active. */
+  state: RecipientState;
+  /** The end of the block (`expiresAt` of the last partner_blocked answer for them), while it lasts. */
+  blockedUntil: string | null;
+  trades: number;
+  delivered: number;
+  /** Ended without delivery: cancelled, declined, expired, failed, rejected. */
+  cancelled: number;
+  reversed: number;
+  /** The value of the delivered trades, cents. */
+  value: number;
+  /** The newest ended trade's status and code, and its status time (null while none has ended). */
+  last: { status: TradeStatus; errorCode: number | null; at: string } | null;
+}
+
+export interface RecipientsPage {
+  rows: RecipientSummary[];
+  total: number;
+  offset: number;
+  computedAt: string;
+}

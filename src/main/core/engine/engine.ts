@@ -26,6 +26,7 @@ import { NotificationCentre } from '../notify/notificationCentre';
 import { RunwayService } from '../operations/runwayService';
 import { exportLedger, exportTrades } from '../export/exports';
 import { readWebhookHealth } from '../operations/webhookHealth';
+import { readRecipient, readRecipients } from '../operations/recipients';
 import { replayLog, WebhookReplayer } from '../operations/webhookReplay';
 import { replayUrlProblem } from '../operations/replayUrl';
 import { WebhookWatch } from '../operations/webhookWatch';
@@ -143,7 +144,10 @@ export class Engine implements EngineService {
       () => this.config.get().settings.runwayAlertHours ?? null,
       this.log,
     );
-    this.buying = new BuyService(() => this.requireLiveSession());
+    this.buying = new BuyService(
+      () => this.requireLiveSession(),
+      () => this.events.push({ recipientsChanged: true }),
+    );
     this.alerts = new AlertService(
       () => this.session,
       this.buying,
@@ -388,6 +392,12 @@ export class Engine implements EngineService {
       }
       return readWebhookHealth(session.store, Date.now(), replay);
     },
+    'operations.recipients': async (input) => {
+      const session = this.session;
+      if (!session) return { rows: [], total: 0, offset: input.offset, computedAt: toUtcIso(Date.now()) };
+      return readRecipients(session.store, input, Date.now());
+    },
+    'operations.recipient': (input) => readRecipient(this.requireSession().store, input.partner, Date.now()),
     'operations.replayWebhooks': (input) => {
       const session = this.requireSession();
       const { webhookReplayEnabled, webhookReplayUrl } = this.config.get().settings;

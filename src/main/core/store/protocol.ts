@@ -40,6 +40,8 @@ export const STORE_METHODS = {
     'unreadNotificationCount',
     'listSearches',
     'webhookHealthRows',
+    'recipientRows',
+    'partnerBlocks',
     'webhookLastDeliveredCreatedAt',
     'webhookReplayCandidates',
   ],

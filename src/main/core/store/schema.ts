@@ -4,7 +4,7 @@ import { parseTradeUrl } from '../../../shared/api';
 import { versionError } from './errors';
 
 /** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
-export const SCHEMA_VERSION = 23;
+export const SCHEMA_VERSION = 24;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 4;
@@ -37,8 +37,58 @@ export const CATALOG_META = {
  * the indexes of the trades' and ledger's filters (`trades_order`, the page order, holds both ids and replaces
  * `trades_created`), and the roll-ups their triggers keep: `trade_days` and
  * `ledger_days` count rows by UTC day and status/type (totals and deep pages), `ledger_hours` holds each hour's
- * count and last balance by type, and of every type as type '*' (the balance chart)).
+ * count and last balance by type, and of every type as type '*' (the balance chart)); 24 `recipient_totals`: the
+ * trades by recipient (partner) that Operations → Recipients lists, kept by its triggers (RECIPIENT_TOTALS).
  */
+/** A trade's share of its recipient's totals: 1 or 0 per column, `value` the price of a delivered trade. */
+const shareOf = (t: 'new.' | 'old.' | '') => ({
+  active: `(${t}status IN ('PENDING', 'SENT', 'CREATING'))`,
+  delivered: `(${t}status = 'COMPLETED')`,
+  cancelled: `(${t}status IN ('CANCELLED', 'EXPIRED', 'FAILED', 'REJECTED'))`,
+  reversed: `(${t}status = 'REVERSED')`,
+  value: `iif(${t}status = 'COMPLETED', ${t}price, 0)`,
+});
+const addShare = (t: 'new' | 'old') => {
+  const s = shareOf(`${t}.`);
+  return `INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value)
+      SELECT ${t}.partner, 1, ${s.active}, ${s.delivered}, ${s.cancelled}, ${s.reversed}, ${s.value} WHERE ${t}.partner IS NOT NULL
+      ON CONFLICT(partner) DO UPDATE SET trades = trades + 1, active = active + excluded.active,
+        delivered = delivered + excluded.delivered, cancelled = cancelled + excluded.cancelled,
+        reversed = reversed + excluded.reversed, value = value + excluded.value;`;
+};
+const dropShare = (t: 'new' | 'old') => {
+  const s = shareOf(`${t}.`);
+  return `UPDATE recipient_totals SET trades = trades - 1, active = active - ${s.active},
+      delivered = delivered - ${s.delivered}, cancelled = cancelled - ${s.cancelled},
+      reversed = reversed - ${s.reversed}, value = value - ${s.value} WHERE partner = ${t}.partner;`;
+};
+
+/** Trades by recipient: counts by outcome and the value delivered, kept on every write (a year holds millions of trades). */
+const RECIPIENT_TOTALS = `
+  CREATE TABLE IF NOT EXISTS recipient_totals (partner INTEGER PRIMARY KEY, trades INTEGER NOT NULL, active INTEGER NOT NULL,
+    delivered INTEGER NOT NULL, cancelled INTEGER NOT NULL, reversed INTEGER NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TRIGGER IF NOT EXISTS recipient_totals_insert AFTER INSERT ON trades WHEN new.partner IS NOT NULL BEGIN
+    ${addShare('new')}
+  END;
+  CREATE TRIGGER IF NOT EXISTS recipient_totals_update AFTER UPDATE OF status, price, partner ON trades
+    WHEN old.status IS NOT new.status OR old.price IS NOT new.price OR old.partner IS NOT new.partner BEGIN
+    ${dropShare('old')}
+    ${addShare('new')}
+  END;
+  CREATE TRIGGER IF NOT EXISTS recipient_totals_delete AFTER DELETE ON trades WHEN old.partner IS NOT NULL BEGIN
+    ${dropShare('old')}
+  END;
+`;
+
+/** A file from before 24 (or one filled with its triggers set aside): the recipients' totals from the rows. */
+export const RECIPIENT_TOTALS_FROM_ROWS = `
+  DELETE FROM recipient_totals;
+  INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value)
+    SELECT partner, count(*), sum(${shareOf('').active}), sum(${shareOf('').delivered}), sum(${shareOf('').cancelled}),
+      sum(${shareOf('').reversed}), sum(${shareOf('').value})
+    FROM trades WHERE partner IS NOT NULL GROUP BY partner;
+`;
+
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS trades (tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
@@ -95,6 +145,7 @@ const RECORD_TABLES = `
         lastId = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastId, lastId),
         balance = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.balance, balance);
   END;
+${RECIPIENT_TOTALS}
   CREATE TABLE IF NOT EXISTS recipients (id TEXT PRIMARY KEY, label TEXT NOT NULL, tradeUrl TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS alert_rules (id TEXT PRIMARY KEY, json TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS alert_firings (id TEXT PRIMARY KEY, ruleId TEXT NOT NULL, ruleName TEXT NOT NULL, itemId INTEGER NOT NULL,
@@ -215,6 +266,7 @@ export function prepareSchema(db: Database, file: string): number {
         );
         db.exec(ROLLUPS_FROM_ROWS);
       }
+      if (current > 0 && current < 24) db.exec(RECIPIENT_TOTALS_FROM_ROWS);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     const cacheVersion = db

@@ -17,6 +17,13 @@ import { ledgerSpend, type SpendTotals } from './ledgerSpend';
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
 import {
+  partnerBlocks,
+  recipientRows,
+  type PartnerBlock,
+  type RecipientRowsQuery,
+  type RecipientTotalsRow,
+} from './recipientsQuery';
+import {
   lastDeliveredCreatedAtOf,
   replayCandidates,
   webhookHealthRows,
@@ -192,6 +199,15 @@ export class ReaderService extends RecordsReader {
   /** Operations → Webhook health (webhookHealthQuery.ts). */
   webhookHealthRows(options: { hoursFrom: string; daysFrom: string; listLimit: number }): WebhookHealthRows {
     return webhookHealthRows(this.prepare, options);
+  }
+
+  /** Operations → Recipients (recipientsQuery.ts). */
+  recipientRows(query: RecipientRowsQuery): { total: number; rows: RecipientTotalsRow[] } {
+    return recipientRows(this.prepare, query);
+  }
+
+  partnerBlocks(now: string): PartnerBlock[] {
+    return partnerBlocks(this.prepare, now);
   }
 
   webhookLastDeliveredCreatedAt(): string | null {
