@@ -210,8 +210,9 @@ describe('Operations → Recipients against the real sandbox', () => {
     expect(JSON.stringify(badFilter)).toContain('only must be all, active or attention');
     const badPartner = await dispatchIpc(app.engine, 'operations.recipient', { partner: 'abc' });
     expect(JSON.stringify(badPartner)).toContain('A recipient is the number after partner= in their trade URL');
-    expect(
-      await dispatchIpc(app.engine, 'operations.recipients', { search: 'x'.repeat(101) }),
-    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await dispatchIpc(app.engine, 'operations.recipients', { search: 'x'.repeat(101) })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
   }, 30_000);
 });

@@ -259,7 +259,17 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'operations.webhookHealth': none,
     'operations.recipients': record({
       sort: opt(
-        fc.constantFrom('partner', 'trades', 'active', 'strikes', 'delivered', 'cancelled', 'reversed', 'value', 'lastAt'),
+        fc.constantFrom(
+          'partner',
+          'trades',
+          'active',
+          'strikes',
+          'delivered',
+          'cancelled',
+          'reversed',
+          'value',
+          'lastAt',
+        ),
       ),
       descending: opt(fc.boolean()),
       search: opt(text(100)),

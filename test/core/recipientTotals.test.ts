@@ -66,8 +66,7 @@ function modelOf(trades: Trade[], since: string): Map<number, Totals> {
     }
     if (['CANCELLED', 'EXPIRED', 'FAILED', 'REJECTED'].includes(t.status)) row.cancelled += 1;
     if (t.status === 'REVERSED') row.reversed += 1;
-    const strike =
-      (t.status === 'CANCELLED' && t.errorCode === 504) || (t.status === 'EXPIRED' && t.errorCode === 503);
+    const strike = (t.status === 'CANCELLED' && t.errorCode === 504) || (t.status === 'EXPIRED' && t.errorCode === 503);
     if (strike && t.updatedAt >= since) row.strikes += 1;
     totals.set(partner, row);
   }
@@ -111,7 +110,11 @@ describe('recipient_totals, kept on write, against a plain model', () => {
     for (const [index, t] of held.entries()) {
       const roll = rnd();
       if (roll < 0.15) continue;
-      const sent = { ...t, status: 'SENT' as const, updatedAt: new Date(Date.parse(t.createdAt) + 60_000).toISOString() };
+      const sent = {
+        ...t,
+        status: 'SENT' as const,
+        updatedAt: new Date(Date.parse(t.createdAt) + 60_000).toISOString(),
+      };
       held[index] = sent;
       if (roll < 0.3) {
         await store.upsertTrades([sent], 'poll');

@@ -217,9 +217,7 @@ export const recipientsQuerySchema = z.strictObject({
     .default('active'),
   descending: z.boolean().default(true),
   search: z.string().trim().max(100, 'The recipient filter is at most 100 characters').default(''),
-  only: z
-    .enum(['all', 'active', 'attention'], { error: 'only must be all, active or attention' })
-    .default('all'),
+  only: z.enum(['all', 'active', 'attention'], { error: 'only must be all, active or attention' }).default('all'),
   offset: z.number().int().min(0).max(1_000_000).default(0),
   limit: z.number().int().min(1).max(200).default(100),
 });

@@ -3,11 +3,7 @@
  * per-recipient limits (30 active offers; a block after 10 declines or expiries in 24 h, until `expiresAt`), with
  * their trades by outcome. Totals come from the `recipient_totals` roll-up; the 24 h counts from a bounded window.
  */
-import {
-  MAX_ACTIVE_TRADES_PER_OWNER,
-  PARTNER_BLOCK_THRESHOLD,
-  PARTNER_BLOCK_WINDOW_MS,
-} from '../../../shared/api';
+import { MAX_ACTIVE_TRADES_PER_OWNER, PARTNER_BLOCK_THRESHOLD, PARTNER_BLOCK_WINDOW_MS } from '../../../shared/api';
 import type { RecipientState, RecipientSummary, RecipientsPage } from '../../../shared/ipc';
 import type { RecipientsQuery } from '../../../shared/ipc/contract';
 import { toUtcIso } from '../../../shared/time';

@@ -58,7 +58,10 @@ const STRIKES = `SELECT partner, count(*) AS n FROM trades
 const LAST = `SELECT status, errorCode, updatedAt FROM trades
   WHERE partner = ? AND status NOT IN ('PENDING', 'SENT', 'CREATING') ORDER BY createdAt DESC LIMIT 1`;
 
-export function recipientRows(prepare: Prepare, query: RecipientRowsQuery): { total: number; rows: RecipientTotalsRow[] } {
+export function recipientRows(
+  prepare: Prepare,
+  query: RecipientRowsQuery,
+): { total: number; rows: RecipientTotalsRow[] } {
   const where: string[] = ['r.trades > 0'];
   const params: Record<string, unknown> = {
     since: query.strikesSince,
@@ -78,9 +81,7 @@ export function recipientRows(prepare: Prepare, query: RecipientRowsQuery): { to
     params['blocked'] = JSON.stringify(query.attention.blocked);
   }
   const from = `FROM recipient_totals r LEFT JOIN (${STRIKES}) s ON s.partner = r.partner WHERE ${where.join(' AND ')}`;
-  const total = prepare<[Record<string, unknown>], number>(`SELECT count(*) ${from}`)
-    .pluck()
-    .get(params) as number;
+  const total = prepare<[Record<string, unknown>], number>(`SELECT count(*) ${from}`).pluck().get(params) as number;
   // lastAt sorts by the newest trade's creation: the partner index answers it per row.
   const key =
     query.sort === 'strikes'
@@ -89,10 +90,7 @@ export function recipientRows(prepare: Prepare, query: RecipientRowsQuery): { to
         ? '(SELECT max(createdAt) FROM trades t WHERE t.partner = r.partner)'
         : `r.${query.sort}`;
   const direction = query.descending ? 'DESC' : 'ASC';
-  const page = prepare<
-    [Record<string, unknown>],
-    Omit<RecipientTotalsRow, 'lastStatus' | 'lastErrorCode' | 'lastAt'>
-  >(
+  const page = prepare<[Record<string, unknown>], Omit<RecipientTotalsRow, 'lastStatus' | 'lastErrorCode' | 'lastAt'>>(
     `SELECT r.partner, r.trades, r.active, r.delivered, r.cancelled, r.reversed, r.value, coalesce(s.n, 0) AS strikes
      ${from} ORDER BY ${key} ${direction}, r.partner ${direction} LIMIT @limit OFFSET @offset`,
   ).all(params);
@@ -120,10 +118,9 @@ export interface PartnerBlock {
 
 /** The blocks the buy service saw that have not ended at `now` (ISO). */
 export function partnerBlocks(prepare: Prepare, now: string): PartnerBlock[] {
-  const rows = prepare<[string, string], { value: string }>(
-    'SELECT value FROM meta WHERE key >= ? AND key < ?',
-  ).all(PARTNER_BLOCK_META, `${PARTNER_BLOCK_META.slice(0, -1)}/`);
-  return rows
-    .map((row) => JSON.parse(row.value) as PartnerBlock)
-    .filter((block) => block.expiresAt > now);
+  const rows = prepare<[string, string], { value: string }>('SELECT value FROM meta WHERE key >= ? AND key < ?').all(
+    PARTNER_BLOCK_META,
+    `${PARTNER_BLOCK_META.slice(0, -1)}/`,
+  );
+  return rows.map((row) => JSON.parse(row.value) as PartnerBlock).filter((block) => block.expiresAt > now);
 }
