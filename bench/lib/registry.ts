@@ -32,6 +32,8 @@ export const BENCHMARKS: readonly BenchEntry[] = [
   { name: 'sandbox-history', file: 'sandbox-history.ts', minutes: 6 },
   // The first run fills a year's store (3.65M trades) once into bench/.cache: ~25 minutes more.
   { name: 'busy-queries', file: 'busy-queries.ts', minutes: 12 },
+  // The Operations views' first screens on a year's store (filled once, shared with busy-queries).
+  { name: 'operations', file: 'operations.ts', minutes: 4 },
   // Correctness at scale: the store model test (test/core/storeModel.test.ts) at 100k items.
   { name: 'store-model', file: 'store-model.ts', minutes: 6 },
   // 30 minutes of live events at 10× the simulator's default rate, with buys and forced reconnects.
