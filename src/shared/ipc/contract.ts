@@ -25,6 +25,7 @@ import { utcTimestampSchema } from '../time';
 import {
   MAX_REPLAY_TRADES,
   type RecipientSummary,
+  type ReversalExposure,
   type RecipientsPage,
   type WebhookHealth,
   type WebhookReplayOutcome,
@@ -531,6 +532,8 @@ export const IPC_METHODS = {
   'operations.recipients': method<typeof recipientsQuerySchema, RecipientsPage>(recipientsQuerySchema),
   /** One recipient's row; an unknown partner (no trade, no block) is `not_found`. */
   'operations.recipient': method<typeof recipientPartnerSchema, RecipientSummary>(recipientPartnerSchema),
+  /** Reversals: the value still reversible, its release by day, the reversed trades and who reversed. */
+  'operations.reversals': method<typeof none, ReversalExposure>(none),
   /** Re-sends failed deliveries' trade_updated bodies to the merchant's webhook, signed as the marketplace signs them. */
   'operations.replayWebhooks': method<typeof webhookReplayInputSchema, WebhookReplayOutcome>(webhookReplayInputSchema),
   'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(

@@ -44,6 +44,7 @@ export const IPC_METHOD_NAMES = [
   'operations.webhookHealth',
   'operations.recipients',
   'operations.recipient',
+  'operations.reversals',
   'operations.replayWebhooks',
 ] as const satisfies readonly IpcMethod[];
 

@@ -114,3 +114,28 @@ export interface RecipientsPage {
   offset: number;
   computedAt: string;
 }
+
+/** At most this many reversed trades listed (newest first) and recipients who reversed (most reversals first). */
+export const REVERSED_LIST_LIMIT = 200;
+export const REVERSERS_LIMIT = 10_000;
+
+/** Operations → Reversals: what a platform reversal could still take back, and what it took. */
+export interface ReversalExposure {
+  /** Completed trades still reversible now (stage 1, protection not ended): count and value, cents. */
+  exposure: { count: number; value: number };
+  /** Of those, the ones with no `endProtection` (the API's "no data"): no release day known. */
+  undated: { count: number; value: number };
+  /** When the exposure is released: by UTC day of each trade's `endProtection`. */
+  schedule: { day: string; count: number; value: number }[];
+  reversedTotal: number;
+  /** The newest reversed trades, each with who reversed (partner, label) and its TRADE ROLLBACK ledger entry. */
+  reversed: {
+    trade: Trade;
+    partner: string | null;
+    label: string | null;
+    rollback: { id: number; amount: number; createdAt: string } | null;
+  }[];
+  /** The recipients who reversed, most reversals first (a merchant's own ban list starts here). */
+  reversers: { partner: string; label: string | null; reversed: number; delivered: number; trades: number }[];
+  computedAt: string;
+}

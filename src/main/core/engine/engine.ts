@@ -27,6 +27,7 @@ import { RunwayService } from '../operations/runwayService';
 import { exportLedger, exportTrades } from '../export/exports';
 import { readWebhookHealth } from '../operations/webhookHealth';
 import { readRecipient, readRecipients } from '../operations/recipients';
+import { readExposure } from '../operations/exposure';
 import { replayLog, WebhookReplayer } from '../operations/webhookReplay';
 import { replayUrlProblem } from '../operations/replayUrl';
 import { WebhookWatch } from '../operations/webhookWatch';
@@ -396,6 +397,20 @@ export class Engine implements EngineService {
       const session = this.session;
       if (!session) return { rows: [], total: 0, offset: input.offset, computedAt: toUtcIso(Date.now()) };
       return readRecipients(session.store, input, Date.now());
+    },
+    'operations.reversals': async () => {
+      const session = this.session;
+      if (!session)
+        return {
+          exposure: { count: 0, value: 0 },
+          undated: { count: 0, value: 0 },
+          schedule: [],
+          reversedTotal: 0,
+          reversed: [],
+          reversers: [],
+          computedAt: toUtcIso(Date.now()),
+        };
+      return readExposure(session.store, Date.now());
     },
     'operations.recipient': (input) => readRecipient(this.requireSession().store, input.partner, Date.now()),
     'operations.replayWebhooks': (input) => {

@@ -55,7 +55,7 @@ export function recipientSummaryOf(
 }
 
 /** Saved recipients' labels by partner number (the first saved wins when two share one). */
-async function labelsByPartner(store: LocalStore): Promise<Map<number, string>> {
+export async function labelsByPartner(store: LocalStore): Promise<Map<number, string>> {
   const labels = new Map<number, string>();
   for (const saved of await store.listRecipients()) {
     const partner = partnerOf(saved.tradeUrl);

@@ -42,6 +42,7 @@ export const STORE_METHODS = {
     'webhookHealthRows',
     'recipientRows',
     'partnerBlocks',
+    'exposureRows',
     'webhookLastDeliveredCreatedAt',
     'webhookReplayCandidates',
   ],

@@ -38,7 +38,8 @@ export const CATALOG_META = {
  * `trades_created`), and the roll-ups their triggers keep: `trade_days` and
  * `ledger_days` count rows by UTC day and status/type (totals and deep pages), `ledger_hours` holds each hour's
  * count and last balance by type, and of every type as type '*' (the balance chart)); 24 `recipient_totals`: the
- * trades by recipient (partner) that Operations → Recipients lists, kept by its triggers (RECIPIENT_TOTALS).
+ * trades by recipient (partner) that Operations → Recipients lists, kept by its triggers (RECIPIENT_TOTALS), and
+ * `trades_protection`: the completed trades still reversible by their end of protection (Operations → Reversals).
  */
 /** A trade's share of its recipient's totals: 1 or 0 per column, `value` the price of a delivered trade. */
 const shareOf = (t: 'new.' | 'old.' | '') => ({
@@ -75,6 +76,7 @@ const RECIPIENT_TOTALS = `
     ${dropShare('old')}
     ${addShare('new')}
   END;
+  CREATE INDEX IF NOT EXISTS trades_protection ON trades(endProtection, price) WHERE status = 'COMPLETED' AND stage = 1;
   CREATE TRIGGER IF NOT EXISTS recipient_totals_delete AFTER DELETE ON trades WHEN old.partner IS NOT NULL BEGIN
     ${dropShare('old')}
   END;

@@ -16,6 +16,7 @@ import { RecordsReader } from './recordsReader';
 import { ledgerSpend, type SpendTotals } from './ledgerSpend';
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
+import { exposureRows, type ExposureRows } from './exposureQuery';
 import {
   partnerBlocks,
   recipientRows,
@@ -204,6 +205,11 @@ export class ReaderService extends RecordsReader {
   /** Operations → Recipients (recipientsQuery.ts). */
   recipientRows(query: RecipientRowsQuery): { total: number; rows: RecipientTotalsRow[] } {
     return recipientRows(this.prepare, query);
+  }
+
+  /** Operations → Reversals (exposureQuery.ts). */
+  exposureRows(options: { now: string; reversedLimit: number; reversersLimit: number }): ExposureRows {
+    return exposureRows(this.prepare, options);
   }
 
   partnerBlocks(now: string): PartnerBlock[] {
