@@ -1,5 +1,6 @@
-// Operations → Recipients against the real sandbox: empty first; buys for two recipients show up live, declines move
-// one near the block; sort, filter and a recipient's trades from the keyboard; axe in both themes; offline from the cache.
+// Operations → Recipients and Reversals against the real sandbox: empty first; buys for two recipients show up live,
+// declines move one near the block, a reversal moves the exposure; sort, filter, a recipient's trades and the CSV from
+// the keyboard; axe in both themes; offline from the cache.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { Item } from '../src/shared/api';
@@ -51,14 +52,16 @@ async function buyFor(partner: number, count: number, firstItemId: number, price
   return ids;
 }
 
-test('recipients: empty, live rows, near the block, sort, filter, a recipient’s trades; keyboard, axe, offline', async ({
+test('recipients and reversals: empty, live rows, near the block, a reversal, sort, filter, trades, CSV; keyboard, axe, offline', async ({
   page,
 }) => {
   await openApp(page, stack());
   await goToOperations(page);
   const section = page.getByRole('region', { name: 'Recipients' });
   await expect(section.getByText('No recipients yet')).toBeVisible({ timeout: 30_000 });
-  await expectAxeClean(page, 'dark: Recipients, empty');
+  const reversals = page.getByRole('region', { name: 'Reversals' });
+  await expect(reversals.getByText('Nothing reversible, nothing reversed')).toBeVisible();
+  await expectAxeClean(page, 'dark: Recipients and Reversals, empty');
 
   // Buys made elsewhere (the merchant's back end) reach the open view through the feed, without a reload.
   const declined = await buyFor(4242, 8, 9_200_001, 300);
@@ -81,7 +84,24 @@ test('recipients: empty, live rows, near the block, sort, filter, a recipient’
   await expect(near).toContainText('1 / 30');
   const other = table.getByRole('row', { name: /5151/ });
   await expect(other).toContainText('$50.00');
-  await expectAxeClean(page, 'dark: Recipients, rows');
+
+  // Reversals: both delivered trades are reversible until their end of protection; the platform reverses one.
+  await expect(reversals.getByText('Still reversible now')).toBeVisible();
+  await expect(reversals.locator('.card-value')).toHaveText('$50.00');
+  await stack().admin.transition(delivered[0] as string, { status: 'REVERSED' });
+  await expect(reversals.locator('.card-value')).toHaveText('$25.00', { timeout: 15_000 });
+  const reversedTable = reversals.getByRole('table', { name: /Reversed trades/ });
+  await expect(reversedTable.locator('tbody tr')).toHaveCount(1);
+  await expect(reversedTable).toContainText('5151');
+  await expect(reversedTable).toContainText('+$25.00', { timeout: 15_000 });
+  await expect(other).toContainText('$25.00');
+  const csvButton = reversals.getByRole('button', { name: 'Export recipients who reversed (CSV)' });
+  await csvButton.focus();
+  const downloading = page.waitForEvent('download');
+  await page.keyboard.press('Enter');
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^reversed-recipients-\d{4}-\d{2}-\d{2}\.csv$/);
+  await expectAxeClean(page, 'dark: Recipients and Reversals, rows');
 
   // Sort by value from the keyboard: the delivered recipient first, then reversed.
   const byValue = section.getByRole('button', { name: /Value delivered/ });
@@ -126,7 +146,8 @@ test('recipients: empty, live rows, near the block, sort, filter, a recipient’
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await goToOperations(page);
   await expect(table.locator('tbody tr')).toHaveCount(2, { timeout: 15_000 });
-  await expectAxeClean(page, 'light: Recipients, rows');
+  await expect(reversals.getByRole('table', { name: /Reversed trades/ }).locator('tbody tr')).toHaveCount(1);
+  await expectAxeClean(page, 'light: Recipients and Reversals, rows');
 
   // Offline: the marketplace goes away; the section still reads the cache.
   await stack().stopSandbox();
@@ -139,5 +160,6 @@ test('recipients: empty, live rows, near the block, sort, filter, a recipient’
   await page.getByRole('button', { name: 'Reload' }).click();
   await expect(table.locator('tbody tr')).toHaveCount(2);
   await expect(near).toContainText('7 / 10');
-  await expectAxeClean(page, 'light: Recipients, offline');
+  await expect(reversals.locator('.card-value')).toHaveText('$25.00');
+  await expectAxeClean(page, 'light: Recipients and Reversals, offline');
 });

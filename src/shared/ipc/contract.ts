@@ -534,6 +534,8 @@ export const IPC_METHODS = {
   'operations.recipient': method<typeof recipientPartnerSchema, RecipientSummary>(recipientPartnerSchema),
   /** Reversals: the value still reversible, its release by day, the reversed trades and who reversed. */
   'operations.reversals': method<typeof none, ReversalExposure>(none),
+  /** The recipients who reversed, as CSV (partner, label, reversed, delivered, trades). */
+  'operations.reversersCsv': method<typeof none, { filename: string; csv: string }>(none),
   /** Re-sends failed deliveries' trade_updated bodies to the merchant's webhook, signed as the marketplace signs them. */
   'operations.replayWebhooks': method<typeof webhookReplayInputSchema, WebhookReplayOutcome>(webhookReplayInputSchema),
   'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(

@@ -45,6 +45,7 @@ export const IPC_METHOD_NAMES = [
   'operations.recipients',
   'operations.recipient',
   'operations.reversals',
+  'operations.reversersCsv',
   'operations.replayWebhooks',
 ] as const satisfies readonly IpcMethod[];
 

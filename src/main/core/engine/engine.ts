@@ -27,7 +27,7 @@ import { RunwayService } from '../operations/runwayService';
 import { exportLedger, exportTrades } from '../export/exports';
 import { readWebhookHealth } from '../operations/webhookHealth';
 import { readRecipient, readRecipients } from '../operations/recipients';
-import { readExposure } from '../operations/exposure';
+import { exportReversers, readExposure } from '../operations/exposure';
 import { replayLog, WebhookReplayer } from '../operations/webhookReplay';
 import { replayUrlProblem } from '../operations/replayUrl';
 import { WebhookWatch } from '../operations/webhookWatch';
@@ -412,6 +412,7 @@ export class Engine implements EngineService {
         };
       return readExposure(session.store, Date.now());
     },
+    'operations.reversersCsv': () => exportReversers(this.requireSession().store, Date.now()),
     'operations.recipient': (input) => readRecipient(this.requireSession().store, input.partner, Date.now()),
     'operations.replayWebhooks': (input) => {
       const session = this.requireSession();

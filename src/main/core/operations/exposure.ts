@@ -6,6 +6,7 @@
 import type { ReversalExposure } from '../../../shared/ipc';
 import { REVERSED_LIST_LIMIT, REVERSERS_LIMIT } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
+import { toCsv } from '../export/csv';
 import type { LocalStore } from '../store';
 import type { ExposureRows } from '../store/worker/exposureQuery';
 import { labelsByPartner } from './recipients';
@@ -38,4 +39,16 @@ export async function readExposure(store: LocalStore, now: number): Promise<Reve
     labelsByPartner(store),
   ]);
   return exposureOf(rows, labels, now);
+}
+
+/** The recipients who reversed as CSV (a merchant's own ban list starts here); labels are defused as any CSV field. */
+export async function exportReversers(store: LocalStore, now: number): Promise<{ filename: string; csv: string }> {
+  const { reversers } = await readExposure(store, now);
+  return {
+    filename: `reversed-recipients-${toUtcIso(now).slice(0, 10)}.csv`,
+    csv: toCsv(
+      ['partner', 'label', 'reversed', 'delivered', 'trades'],
+      reversers.map((r) => [r.partner, r.label, r.reversed, r.delivered, r.trades]),
+    ),
+  };
 }

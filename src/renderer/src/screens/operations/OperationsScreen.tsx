@@ -1,6 +1,8 @@
 import { OfflineBanner } from '../../app/OfflineBanner';
 import { Icon } from '../../components/Icon';
 import { RecipientsSection } from './RecipientsSection';
+import { ReversalsSection } from './ReversalsSection';
+import { useReversals } from './useReversals';
 import { WebhookHealthSection } from './WebhookHealthSection';
 import { useRecipients } from './useRecipients';
 import { useWebhookHealth } from './useWebhookHealth';
@@ -9,9 +11,11 @@ import { useWebhookHealth } from './useWebhookHealth';
 export function OperationsScreen() {
   const health = useWebhookHealth();
   const recipients = useRecipients();
+  const reversals = useReversals();
   const reload = () => {
     health.reload();
     recipients.reload();
+    reversals.reload();
   };
   return (
     <div className="screen operations-screen">
@@ -28,6 +32,7 @@ export function OperationsScreen() {
       <OfflineBanner />
       <div className="operations-body">
         <RecipientsSection state={recipients} />
+        <ReversalsSection state={reversals} />
         <WebhookHealthSection state={health} />
       </div>
     </div>
