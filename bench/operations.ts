@@ -3,7 +3,7 @@
  * (3,650,000 trades over 5,000 recipients, their ledger; `--quick`: 14 days), and each view's first read timed end to
  * end: the built web host (engine + bridge) on a copy of the store, the call made from a Chromium page over the web
  * bridge's protocol, p95 over every call. Views: Recipients (its first page, "needs attention", by value, by last
- * trade), Webhook health and the balance runway.
+ * trade), Reversals, Webhook health and the balance runway.
  * Baseline, same file: the Recipients page as one GROUP BY partner over every trade (what the roll-up replaces).
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -32,6 +32,7 @@ const CALLS: { view: string; method: string; input: Record<string, unknown> }[] 
   { view: 'recipients needing attention', method: 'operations.recipients', input: { only: 'attention' } },
   { view: 'recipients by value', method: 'operations.recipients', input: { sort: 'value' } },
   { view: 'recipients by last trade', method: 'operations.recipients', input: { sort: 'lastAt' } },
+  { view: 'reversals', method: 'operations.reversals', input: {} },
   { view: 'webhook health', method: 'operations.webhookHealth', input: {} },
   { view: 'runway', method: 'operations.runway', input: {} },
 ];
