@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReversalExposure } from '../../../../shared/ipc/operations';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
-import { onRecipientsChanged } from '../../state/actions/operations';
+import { onLedgerChanged, onRecipientsChanged } from '../../state/actions/operations';
 import { useStore } from '../../state/store';
 
-/** A reversal or a completion moves the numbers: re-read after the engine's signal (a burst reads once). */
+/** A reversal, a completion or its ledger entry moves the numbers: re-read after the engine's signal (a burst reads once). */
 const CHANGE_DELAY_MS = 250;
 /** Protection ends with time alone: read again this often while shown. */
 const RELOAD_MS = 60_000;
@@ -35,15 +35,16 @@ export function useReversals(): ReversalsState {
   useEffect(() => {
     reload();
     let pending: ReturnType<typeof setTimeout> | null = null;
-    const stop = onRecipientsChanged(() => {
+    const changed = () => {
       pending ??= setTimeout(() => {
         pending = null;
         reload();
       }, CHANGE_DELAY_MS);
-    });
+    };
+    const stops = [onRecipientsChanged(changed), onLedgerChanged(changed)];
     const timer = setInterval(reload, RELOAD_MS);
     return () => {
-      stop();
+      for (const stop of stops) stop();
       clearInterval(timer);
       if (pending) clearTimeout(pending);
     };
