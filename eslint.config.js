@@ -242,7 +242,13 @@ export default defineConfig(
   },
   {
     // Browser benchmarks run page.evaluate callbacks (window, document) inside Chromium.
-    files: ['bench/scroll.ts', 'bench/cold-start.ts', 'bench/filter-sort.ts', 'bench/busy-queries.ts', 'bench/operations.ts'],
+    files: [
+      'bench/scroll.ts',
+      'bench/cold-start.ts',
+      'bench/filter-sort.ts',
+      'bench/busy-queries.ts',
+      'bench/operations.ts',
+    ],
     rules: { 'no-restricted-globals': 'off' },
   },
   {
