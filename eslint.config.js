@@ -251,6 +251,7 @@ export default defineConfig(
       'bench/busy-export.ts',
       'bench/busy-queries.ts',
       'bench/failures-board.ts',
+      'bench/operations.ts',
     ],
     rules: { 'no-restricted-globals': 'off' },
   },

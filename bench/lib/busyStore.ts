@@ -13,7 +13,12 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LocalStore } from '../../src/main/core/store';
-import { FAILURE_DAYS_FROM_ROWS, partnerOf, ROLLUPS_FROM_ROWS } from '../../src/main/core/store/schema';
+import {
+  FAILURE_DAYS_FROM_ROWS,
+  partnerOf,
+  RECIPIENT_TOTALS_FROM_ROWS,
+  ROLLUPS_FROM_ROWS,
+} from '../../src/main/core/store/schema';
 import { STATUS_RANK, TRADE_FIELDS } from '../../src/main/core/store/worker/recordRows';
 import { buildTradeUrl, type Trade, type TradeStatus } from '../../src/shared/api';
 import { CACHE_DIR } from './sandbox';
@@ -164,6 +169,7 @@ export async function fillBusyStore(
   );
   db.exec(ROLLUPS_FROM_ROWS);
   db.exec(FAILURE_DAYS_FROM_ROWS);
+  db.exec(RECIPIENT_TOTALS_FROM_ROWS);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return { trades: total, ledger: ledgerId };

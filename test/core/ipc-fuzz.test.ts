@@ -266,6 +266,29 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'operations.failures': fc.record({ from: fc.constant('2026-01-01'), to: fc.constant('2026-01-31') }),
     'operations.failuresCsv': none,
     'operations.refusals': fc.record({ from: fc.constant('2026-01-01'), to: fc.constant('2026-01-02') }),
+    'operations.recipients': record({
+      sort: opt(
+        fc.constantFrom(
+          'partner',
+          'trades',
+          'active',
+          'strikes',
+          'delivered',
+          'cancelled',
+          'reversed',
+          'value',
+          'lastAt',
+        ),
+      ),
+      descending: opt(fc.boolean()),
+      search: opt(text(100)),
+      only: opt(fc.constantFrom('all', 'active', 'attention')),
+      offset: opt(fc.nat({ max: 1_000_000 })),
+      limit: opt(fc.integer({ min: 1, max: 200 })),
+    }),
+    'operations.reversals': none,
+    'operations.reversersCsv': none,
+    'operations.recipient': fc.record({ partner: fc.integer({ min: 1, max: 0xffff_ffff }).map(String) }),
     // Replay is off by default: every valid payload is refused with its reason, nothing is sent.
     'operations.replayWebhooks': fc.oneof(
       record({ from: timestamp, to: timestamp, again: opt(fc.boolean()), dryRun: opt(fc.boolean()) }),

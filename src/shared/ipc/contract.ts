@@ -27,6 +27,9 @@ import {
   MAX_REPLAY_TRADES,
   type BuyRefusal,
   type FailuresBoard,
+  type RecipientSummary,
+  type ReversalExposure,
+  type RecipientsPage,
   type WebhookHealth,
   type WebhookReplayOutcome,
 } from './operations';
@@ -214,6 +217,23 @@ export const ledgerQuerySchema = z.strictObject({
   limit: pageLimit,
 });
 export type LedgerQuery = z.input<typeof ledgerQuerySchema>;
+
+/** Operations → Recipients: sort, filter (a label or partner number; who needs attention) and page. */
+export const recipientsQuerySchema = z.strictObject({
+  sort: z
+    .enum(['partner', 'trades', 'active', 'strikes', 'delivered', 'cancelled', 'reversed', 'value', 'lastAt'], {
+      error: 'sort must be one of partner, trades, active, strikes, delivered, cancelled, reversed, value, lastAt',
+    })
+    .default('active'),
+  descending: z.boolean().default(true),
+  search: z.string().trim().max(100, 'The recipient filter is at most 100 characters').default(''),
+  only: z.enum(['all', 'active', 'attention'], { error: 'only must be all, active or attention' }).default('all'),
+  offset: z.number().int().min(0).max(1_000_000).default(0),
+  limit: z.number().int().min(1).max(200).default(100),
+});
+export type RecipientsQuery = z.infer<typeof recipientsQuerySchema>;
+
+export const recipientPartnerSchema = z.strictObject({ partner: partnerIdSchema });
 
 /** A recipient is a saved trade URL or one pasted for this buy. */
 const recipientChoice = z.union([
@@ -608,6 +628,14 @@ export const IPC_METHODS = {
   'notifications.list': method<typeof notificationQuerySchema, NotificationPage>(notificationQuerySchema),
   /** Webhook health: failed deliveries, the pause the cache suggests, the replay log. */
   'operations.webhookHealth': method<typeof none, WebhookHealth>(none),
+  /** Recipients: one row per trade-URL owner, with the marketplace's per-recipient limits. */
+  'operations.recipients': method<typeof recipientsQuerySchema, RecipientsPage>(recipientsQuerySchema),
+  /** One recipient's row; an unknown partner (no trade, no block) is `not_found`. */
+  'operations.recipient': method<typeof recipientPartnerSchema, RecipientSummary>(recipientPartnerSchema),
+  /** Reversals: the value still reversible, its release by day, the reversed trades and who reversed. */
+  'operations.reversals': method<typeof none, ReversalExposure>(none),
+  /** The recipients who reversed, as CSV (partner, label, reversed, delivered, trades). */
+  'operations.reversersCsv': method<typeof none, { filename: string; csv: string }>(none),
   /** Re-sends failed deliveries' trade_updated bodies to the merchant's webhook, signed as the marketplace signs them. */
   'operations.replayWebhooks': method<typeof webhookReplayInputSchema, WebhookReplayOutcome>(webhookReplayInputSchema),
   /** The failures board: failed trades by outcome code and buy refusals by code, per day and per hour of today. */

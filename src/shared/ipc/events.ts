@@ -67,6 +67,8 @@ export interface EngineEventBatch {
   ledgerChanged?: boolean;
   /** A failed trade or a buy refusal was stored: Operations → Failures reads its board again. */
   failuresChanged?: boolean;
+  /** Trades moved or a recipient's block was recorded: Operations → Recipients re-reads its page. */
+  recipientsChanged?: boolean;
   /** The balance runway after a change of its numbers. */
   runway?: BalanceRunway;
   /** Another account was opened (a switch made in any window, a start): read the snapshot again. */

@@ -50,6 +50,10 @@ export const IPC_METHOD_NAMES = [
   'operations.failures',
   'operations.failuresCsv',
   'operations.refusals',
+  'operations.recipients',
+  'operations.recipient',
+  'operations.reversals',
+  'operations.reversersCsv',
   'operations.replayWebhooks',
 ] as const satisfies readonly IpcMethod[];
 

@@ -515,7 +515,7 @@ export type BuyOutcome =
   { ok: true; trade: Trade; externalId: string } | { ok: false; failure: BuyFailure; externalId: string };
 
 export interface BuyWarning {
-  code: 'owner-near-limit' | 'holder-near-limit' | 'owner-near-block' | 'low-funds' | 'order-id-used';
+  code: 'owner-near-limit' | 'owner-blocked' | 'holder-near-limit' | 'owner-near-block' | 'low-funds' | 'order-id-used';
   message: string;
 }
 

@@ -136,3 +136,64 @@ export interface BuyRefusal {
 export const MAX_FAILURE_DAYS = 400;
 /** A refusal cell lists at most this many. */
 export const REFUSAL_LIST_LIMIT = 500;
+/** Operations → Recipients: where a recipient stands against the marketplace's per-recipient limits. */
+export type RecipientState = 'ok' | 'near' | 'at-cap' | 'blocked';
+
+/** One trade-URL owner (partner number), from the cached trades and the blocks the desk was answered. */
+export interface RecipientSummary {
+  /** The partner number of their trade URL (what Trades' recipient filter takes). */
+  partner: string;
+  /** A saved recipient's label when one has this partner number. */
+  label: string | null;
+  /** Active offers (PENDING, SENT), against `activeCap` (30). */
+  active: number;
+  activeCap: number;
+  /** Declines (CANCELLED 504) and expiries (EXPIRED 503) with a status time in the last 24 h, against `strikeLimit` (10). */
+  strikes: number;
+  strikeLimit: number;
+  /** `blocked`: a partner_blocked answer's block has not ended; `at-cap`: 30 active; `near`: 7+ strikes or 27+ active. */
+  state: RecipientState;
+  /** The end of the block (`expiresAt` of the last partner_blocked answer for them), while it lasts. */
+  blockedUntil: string | null;
+  trades: number;
+  delivered: number;
+  /** Ended without delivery: cancelled, declined, expired, failed, rejected. */
+  cancelled: number;
+  reversed: number;
+  /** The value of the delivered trades, cents. */
+  value: number;
+  /** The newest ended trade's status and code, and its status time (null while none has ended). */
+  last: { status: TradeStatus; errorCode: number | null; at: string } | null;
+}
+
+export interface RecipientsPage {
+  rows: RecipientSummary[];
+  total: number;
+  offset: number;
+  computedAt: string;
+}
+
+/** At most this many reversed trades listed (newest first) and recipients who reversed (most reversals first). */
+export const REVERSED_LIST_LIMIT = 200;
+export const REVERSERS_LIMIT = 10_000;
+
+/** Operations → Reversals: what a platform reversal could still take back, and what it took. */
+export interface ReversalExposure {
+  /** Completed trades still reversible now (stage 1, protection not ended): count and value, cents. */
+  exposure: { count: number; value: number };
+  /** Of those, the ones with no `endProtection` (the API's "no data"): no release day known. */
+  undated: { count: number; value: number };
+  /** When the exposure is released: by UTC day of each trade's `endProtection`. */
+  schedule: { day: string; count: number; value: number }[];
+  reversedTotal: number;
+  /** The newest reversed trades, each with who reversed (partner, label) and its TRADE ROLLBACK ledger entry. */
+  reversed: {
+    trade: Trade;
+    partner: string | null;
+    label: string | null;
+    rollback: { id: number; amount: number; createdAt: string } | null;
+  }[];
+  /** The recipients who reversed, most reversals first (a merchant's own ban list starts here). */
+  reversers: { partner: string; label: string | null; reversed: number; delivered: number; trades: number }[];
+  computedAt: string;
+}

@@ -4,7 +4,6 @@ import {
   MAX_ACTIVE_TRADES_PER_HOLDER,
   MAX_ACTIVE_TRADES_PER_OWNER,
   PARTNER_BLOCK_THRESHOLD,
-  PARTNER_BLOCK_WINDOW_MS,
   buyByNameRequestChecks,
   buyRequestChecks,
   firstFailedCheck,
@@ -22,6 +21,8 @@ import { describeBuyFailure } from './failures';
 import { NameRefusals } from './refusals';
 import { isRefusalCode } from '../operations/failures';
 import { partnerOf } from '../store/schema';
+import { ACTIVE_WARNING, STRIKE_WARNING, findRecipient } from '../operations/recipients';
+import { PARTNER_BLOCK_META, type PartnerBlock } from '../store/worker/recipientsQuery';
 
 /** After a lost answer, how often and how long to look for the trade by its externalId. */
 const LOOKUP_ATTEMPTS = 4;
@@ -105,10 +106,14 @@ export class BuyService {
   /** Buys by name the marketplace refused (untargeted and targeted): "buy the next one" starts from them. */
   readonly nameRefusals = new NameRefusals();
 
-  /** `onRefusalRecorded`: a refusal the failures board counts was stored (Operations → Failures reads again). */
+  /**
+   * `onRefusalRecorded`: a refusal the failures board counts was stored (Operations → Failures reads again);
+   * `onRecipientsChanged`: a partner_blocked answer was recorded (Operations → Recipients shows the block).
+   */
   constructor(
     private readonly account: () => BuyingAccount,
     private readonly onRefusalRecorded: () => void = () => {},
+    private readonly onRecipientsChanged: () => void = () => {},
   ) {}
 
   /** Warnings from what we know locally; the server's answer is not guessed. */
@@ -118,35 +123,27 @@ export class BuyService {
     const tradeUrl = await this.resolveRecipient(input.recipient);
     const owner = parseTradeUrl(tradeUrl)?.partner;
     const active = await account.store.activeTrades();
-    if (owner) {
-      const ownerActive = active.filter((t) => parseTradeUrl(t.tradeUrl)?.partner === owner).length;
-      if (ownerActive >= MAX_ACTIVE_TRADES_PER_OWNER - 3) {
-        warnings.push({
-          code: 'owner-near-limit',
-          message: `This recipient already has ${ownerActive} of ${MAX_ACTIVE_TRADES_PER_OWNER} active offers from you.`,
-        });
-      }
-      const since = toUtcIso(Date.now() - PARTNER_BLOCK_WINDOW_MS);
-      const recent = await account.store.queryTrades({
-        statuses: ['CANCELLED', 'EXPIRED'],
-        activeOnly: false,
-        from: since,
-        to: null,
-        externalId: '',
-        tradeId: '',
-        webhookFailed: false,
-        offset: 0,
-        limit: 1000,
+    const recipient = owner ? await findRecipient(account.store, Number(owner), Date.now()) : null;
+    if (recipient?.blockedUntil) {
+      warnings.push({
+        code: 'owner-blocked',
+        message: `This recipient is blocked until ${recipient.blockedUntil} after repeated declined or expired offers: this buy would be refused.`,
       });
-      const strikes = recent.rows.filter(
-        (t) => parseTradeUrl(t.tradeUrl)?.partner === owner && (t.errorCode === 504 || t.errorCode === 503),
-      ).length;
-      if (strikes >= PARTNER_BLOCK_THRESHOLD - 3) {
-        warnings.push({
-          code: 'owner-near-block',
-          message: `${strikes} of your offers to this recipient were declined or expired in 24 h; at ${PARTNER_BLOCK_THRESHOLD} the marketplace blocks them.`,
-        });
-      }
+    }
+    if (recipient && recipient.active >= ACTIVE_WARNING) {
+      warnings.push({
+        code: 'owner-near-limit',
+        message:
+          recipient.active >= MAX_ACTIVE_TRADES_PER_OWNER
+            ? `This recipient already has ${recipient.active} of ${MAX_ACTIVE_TRADES_PER_OWNER} active offers from you: this buy would be refused until one ends.`
+            : `This recipient already has ${recipient.active} of ${MAX_ACTIVE_TRADES_PER_OWNER} active offers from you.`,
+      });
+    }
+    if (recipient && !recipient.blockedUntil && recipient.strikes >= STRIKE_WARNING) {
+      warnings.push({
+        code: 'owner-near-block',
+        message: `${recipient.strikes} of your offers to this recipient were declined or expired in 24 h; at ${PARTNER_BLOCK_THRESHOLD} the marketplace blocks them.`,
+      });
     }
     const [item] = await account.store.findItemsByIds([input.itemId]);
     if (item?.steamId) {
@@ -294,6 +291,19 @@ export class BuyService {
       this.unknownByOrder.delete(orderKey(order));
   }
 
+  /** A partner_blocked answer: its end, kept by partner for Operations → Recipients and the buy check. */
+  private async recordBlock(tradeUrl: string, expiresAt: string): Promise<void> {
+    const partner = parseTradeUrl(tradeUrl)?.partner;
+    if (!partner) return;
+    const block: PartnerBlock = { partner: Number(partner), expiresAt, seenAt: toUtcIso(Date.now()) };
+    try {
+      await this.account().store.setMeta(`${PARTNER_BLOCK_META}${partner}`, block);
+      this.onRecipientsChanged();
+    } catch {
+      // The refusal is told either way; the record only feeds the Recipients view.
+    }
+  }
+
   private refuse(
     externalId: string,
     code: string,
@@ -423,20 +433,18 @@ export class BuyService {
     let failureAvailable = account.balance?.total_available ?? null;
     if (error.code === 'insufficient_balance')
       failureAvailable = (await account.refreshBalance())?.total_available ?? failureAvailable;
+    const failure = describeBuyFailure({
+      code: error.code,
+      message: error.message,
+      retryable: error.retryable,
+      available: failureAvailable,
+      price,
+      byName: order.kind === 'name',
+      ...(order.kind === 'name' ? { phase: order.phase, targeted: order.itemId !== null } : {}),
+    });
+    if (failure.blockedUntil) await this.recordBlock(order.tradeUrl, failure.blockedUntil);
     return {
-      outcome: {
-        ok: false,
-        externalId,
-        failure: describeBuyFailure({
-          code: error.code,
-          message: error.message,
-          retryable: error.retryable,
-          available: failureAvailable,
-          price,
-          byName: order.kind === 'name',
-          ...(order.kind === 'name' ? { phase: order.phase, targeted: order.itemId !== null } : {}),
-        }),
-      },
+      outcome: { ok: false, externalId, failure },
       placed: false,
     };
   }

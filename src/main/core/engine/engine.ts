@@ -31,6 +31,8 @@ import { ExportJobs } from '../export/exportJobs';
 import { boardCsv, emptyBoard, readFailuresBoard, readRefusals } from '../operations/failures';
 import { readWebhookHealth } from '../operations/webhookHealth';
 import { FAILURE_STATUSES } from '../store/schema';
+import { readRecipient, readRecipients } from '../operations/recipients';
+import { exportReversers, readExposure } from '../operations/exposure';
 import { replayLog, WebhookReplayer } from '../operations/webhookReplay';
 import { replayUrlProblem } from '../operations/replayUrl';
 import { WebhookWatch } from '../operations/webhookWatch';
@@ -168,6 +170,7 @@ export class Engine implements EngineService {
     this.buying = new BuyService(
       () => this.requireLiveSession(),
       () => this.events.push({ failuresChanged: true }),
+      () => this.events.push({ recipientsChanged: true }),
     );
     this.nextBuy = new NextBuyService(() => this.requireSession().store, this.buying);
     this.alerts = new AlertService(
@@ -443,6 +446,27 @@ export class Engine implements EngineService {
     'operations.failuresCsv': async (input) =>
       boardCsv(await readFailuresBoard(this.requireSession().store, input, Date.now())),
     'operations.refusals': async (input) => (this.session ? readRefusals(this.session.store, input) : []),
+    'operations.recipients': async (input) => {
+      const session = this.session;
+      if (!session) return { rows: [], total: 0, offset: input.offset, computedAt: toUtcIso(Date.now()) };
+      return readRecipients(session.store, input, Date.now());
+    },
+    'operations.reversals': async () => {
+      const session = this.session;
+      if (!session)
+        return {
+          exposure: { count: 0, value: 0 },
+          undated: { count: 0, value: 0 },
+          schedule: [],
+          reversedTotal: 0,
+          reversed: [],
+          reversers: [],
+          computedAt: toUtcIso(Date.now()),
+        };
+      return readExposure(session.store, Date.now());
+    },
+    'operations.reversersCsv': () => exportReversers(this.requireSession().store, Date.now()),
+    'operations.recipient': (input) => readRecipient(this.requireSession().store, input.partner, Date.now()),
     'operations.replayWebhooks': (input) => {
       const session = this.requireSession();
       const { webhookReplayEnabled, webhookReplayUrl } = this.config.get().settings;

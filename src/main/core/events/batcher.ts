@@ -50,6 +50,8 @@ export class EventBatcher {
   push(patch: EventPatch): void {
     const pending = (this.pending ??= {});
     if (!this.tradesInvalidated) for (const trade of patch.trades ?? []) this.trades.set(trade.tradeId, trade);
+    // Operations → Recipients re-reads its page when trades move: a flag, not the trades again.
+    if ((patch.trades && patch.trades.length > 0) || patch.tradesInvalidated) pending.recipientsChanged = true;
     if (this.trades.size > MAX_TRADES_PER_BATCH) {
       this.tradesInvalidated = true;
       this.trades = new Map();

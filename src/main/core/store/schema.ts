@@ -31,21 +31,71 @@ export const CATALOG_META = {
   syncUnfinished: 'catalog.syncUnfinished',
 } as const;
 
+/** The trade statuses the failures board counts (the outcome table's failures, and a rejected request). */
+export const FAILURE_STATUSES = ['EXPIRED', 'CANCELLED', 'FAILED', 'REJECTED'] as const;
+const FAILURE_STATUS_LIST = FAILURE_STATUSES.map((status) => `'${status}'`).join(', ');
+/** A trade's share of its recipient's totals: 1 or 0 per column, `value` the price of a delivered trade. */
+const shareOf = (t: 'new.' | 'old.' | '') => ({
+  active: `(${t}status IN ('PENDING', 'SENT', 'CREATING'))`,
+  delivered: `(${t}status = 'COMPLETED')`,
+  cancelled: `(${t}status IN ('CANCELLED', 'EXPIRED', 'FAILED', 'REJECTED'))`,
+  reversed: `(${t}status = 'REVERSED')`,
+  value: `iif(${t}status = 'COMPLETED', ${t}price, 0)`,
+});
+const addShare = (t: 'new' | 'old') => {
+  const s = shareOf(`${t}.`);
+  return `INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value)
+      SELECT ${t}.partner, 1, ${s.active}, ${s.delivered}, ${s.cancelled}, ${s.reversed}, ${s.value} WHERE ${t}.partner IS NOT NULL
+      ON CONFLICT(partner) DO UPDATE SET trades = trades + 1, active = active + excluded.active,
+        delivered = delivered + excluded.delivered, cancelled = cancelled + excluded.cancelled,
+        reversed = reversed + excluded.reversed, value = value + excluded.value;`;
+};
+const dropShare = (t: 'new' | 'old') => {
+  const s = shareOf(`${t}.`);
+  return `UPDATE recipient_totals SET trades = trades - 1, active = active - ${s.active},
+      delivered = delivered - ${s.delivered}, cancelled = cancelled - ${s.cancelled},
+      reversed = reversed - ${s.reversed}, value = value - ${s.value} WHERE partner = ${t}.partner;`;
+};
+
+/** Trades by recipient: counts by outcome and the value delivered, kept on every write (a year holds millions of trades). */
+const RECIPIENT_TOTALS = `
+  CREATE TABLE IF NOT EXISTS recipient_totals (partner INTEGER PRIMARY KEY, trades INTEGER NOT NULL, active INTEGER NOT NULL,
+    delivered INTEGER NOT NULL, cancelled INTEGER NOT NULL, reversed INTEGER NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE TRIGGER IF NOT EXISTS recipient_totals_insert AFTER INSERT ON trades WHEN new.partner IS NOT NULL BEGIN
+    ${addShare('new')}
+  END;
+  CREATE TRIGGER IF NOT EXISTS recipient_totals_update AFTER UPDATE OF status, price, partner ON trades
+    WHEN old.status IS NOT new.status OR old.price IS NOT new.price OR old.partner IS NOT new.partner BEGIN
+    ${dropShare('old')}
+    ${addShare('new')}
+  END;
+  CREATE INDEX IF NOT EXISTS trades_protection ON trades(endProtection, price) WHERE status = 'COMPLETED' AND stage = 1;
+  CREATE TRIGGER IF NOT EXISTS recipient_totals_delete AFTER DELETE ON trades WHEN old.partner IS NOT NULL BEGIN
+    ${dropShare('old')}
+  END;
+`;
+
+/** A file from before 24 (or one filled with its triggers set aside): the recipients' totals from the rows. */
+export const RECIPIENT_TOTALS_FROM_ROWS = `
+  DELETE FROM recipient_totals;
+  INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value)
+    SELECT partner, count(*), sum(${shareOf('').active}), sum(${shareOf('').delivered}), sum(${shareOf('').cancelled}),
+      sum(${shareOf('').reversed}), sum(${shareOf('').value})
+    FROM trades WHERE partner IS NOT NULL GROUP BY partner;
+`;
+
 /**
  * Created where missing when the schema version moves (21 added `saved_searches`: catalog queries by name; 22
  * `auto_buys`: each auto-buy, written before its request leaves, with what became of it; 23 the trades' `partner`,
  * the indexes of the trades' and ledger's filters (`trades_order`, the page order, holds both ids and replaces
- * `trades_created`), and the roll-ups their triggers keep: `trade_days` and
- * `ledger_days` count rows by UTC day and status/type (totals and deep pages), `ledger_hours` holds each hour's
+ * `trades_created`), and the roll-ups their triggers keep: `trade_days` and `ledger_days` count rows by UTC day and status/type (totals and deep pages), `ledger_hours` holds each hour's
  * count and last balance by type, and of every type as type '*' (the balance chart); 24 the failures board's:
  * `trade_failure_days`, the failed trades' count and value by UTC day, status and errorCode (0 for none), kept by
  * triggers like `trade_days`; `trades_error`, the failed trades by errorCode; `buy_refusals`, the buy refusals the
- * desk saw (store/worker/failuresQuery.ts)).
+ * desk saw (store/worker/failuresQuery.ts); and `recipient_totals`, the trades by recipient (partner) that
+ * Operations → Recipients lists, kept by its triggers (RECIPIENT_TOTALS), and `trades_protection`, the completed
+ * trades still reversible by their end of protection (Operations → Reversals)).
  */
-/** The trade statuses the failures board counts (the outcome table's failures, and a rejected request). */
-export const FAILURE_STATUSES = ['EXPIRED', 'CANCELLED', 'FAILED', 'REJECTED'] as const;
-const FAILURE_STATUS_LIST = FAILURE_STATUSES.map((status) => `'${status}'`).join(', ');
-
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS trades (tradeId TEXT PRIMARY KEY, externalId TEXT, status TEXT NOT NULL, status_rank INTEGER NOT NULL,
@@ -130,6 +180,7 @@ const RECORD_TABLES = `
         lastId = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.lastId, lastId),
         balance = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.balance, balance);
   END;
+${RECIPIENT_TOTALS}
   CREATE TABLE IF NOT EXISTS recipients (id TEXT PRIMARY KEY, label TEXT NOT NULL, tradeUrl TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS alert_rules (id TEXT PRIMARY KEY, json TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS alert_firings (id TEXT PRIMARY KEY, ruleId TEXT NOT NULL, ruleName TEXT NOT NULL, itemId INTEGER NOT NULL,
@@ -258,7 +309,7 @@ export function prepareSchema(db: Database, file: string): number {
         );
         db.exec(ROLLUPS_FROM_ROWS);
       }
-      if (current > 0 && current < 24) db.exec(FAILURE_DAYS_FROM_ROWS);
+      if (current > 0 && current < 24) db.exec(FAILURE_DAYS_FROM_ROWS + RECIPIENT_TOTALS_FROM_ROWS);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     const cacheVersion = db

@@ -22,3 +22,8 @@ export function downloadBlob(filename: string, blob: Blob): void {
   a.remove();
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** Save a small text (a board's CSV made by the engine) as a file. */
+export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8'): void {
+  downloadBlob(filename, new Blob([text], { type }));
+}

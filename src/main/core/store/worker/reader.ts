@@ -18,6 +18,14 @@ import { lookupTrades, type LookupKeys, type LookupRows, orderChainTrades } from
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
 import { failureRows, refusalList, type BuyRefusalRow, type FailureRows } from './failuresQuery';
+import { exposureRows, type ExposureRows } from './exposureQuery';
+import {
+  partnerBlocks,
+  recipientRows,
+  type PartnerBlock,
+  type RecipientRowsQuery,
+  type RecipientTotalsRow,
+} from './recipientsQuery';
 import {
   lastDeliveredCreatedAtOf,
   replayCandidates,
@@ -216,6 +224,20 @@ export class ReaderService extends RecordsReader {
   /** Operations → Webhook health (webhookHealthQuery.ts). */
   webhookHealthRows(options: { hoursFrom: string; daysFrom: string; listLimit: number }): WebhookHealthRows {
     return webhookHealthRows(this.prepare, options);
+  }
+
+  /** Operations → Recipients (recipientsQuery.ts). */
+  recipientRows(query: RecipientRowsQuery): { total: number; rows: RecipientTotalsRow[] } {
+    return recipientRows(this.prepare, query);
+  }
+
+  /** Operations → Reversals (exposureQuery.ts). */
+  exposureRows(options: { now: string; reversedLimit: number; reversersLimit: number }): ExposureRows {
+    return exposureRows(this.prepare, options);
+  }
+
+  partnerBlocks(now: string): PartnerBlock[] {
+    return partnerBlocks(this.prepare, now);
   }
 
   webhookLastDeliveredCreatedAt(): string | null {

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { BuyRefusal, FailureBoardRow, FailureReason, FailuresBoard } from '../../../../shared/ipc/operations';
 import { DateInput } from '../../components/DateInput';
 import { EmptyState } from '../../components/EmptyState';
-import { downloadBlob, safeCsvFilename } from '../../lib/download';
+import { downloadText, safeCsvFilename } from '../../lib/download';
 import { formatCents, formatDateTime, formatInt } from '../../lib/format';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { navigate } from '../../state/actions/navigation';
@@ -59,7 +59,7 @@ export function FailuresSection({ state }: { state: FailuresState }) {
   const exportCsv = async () => {
     try {
       const { filename, csv } = await unwrap(api().operations.failuresCsv(state.range ?? {}));
-      downloadBlob(safeCsvFilename(filename, 'failures'), new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+      downloadText(safeCsvFilename(filename, 'failures'), csv);
       toast('success', 'Failures exported', safeCsvFilename(filename, 'failures'));
     } catch (problem) {
       toast('error', 'Export failed', errorMessage(problem));

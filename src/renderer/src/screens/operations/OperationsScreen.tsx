@@ -6,12 +6,24 @@ import { OrderLookup } from './lookup/OrderLookup';
 import { FailuresSection } from './FailuresSection';
 import { WebhookHealthSection } from './WebhookHealthSection';
 import { useFailures } from './useFailures';
+import { RecipientsSection } from './RecipientsSection';
+import { ReversalsSection } from './ReversalsSection';
+import { useReversals } from './useReversals';
+import { useRecipients } from './useRecipients';
 import { useWebhookHealth } from './useWebhookHealth';
 
 /** The operator's console: one section per view, computed by the engine from the local store (offline too). */
 export function OperationsScreen() {
   const health = useWebhookHealth();
   const failures = useFailures();
+  const recipients = useRecipients();
+  const reversals = useReversals();
+  const reload = () => {
+    health.reload();
+    failures.reload();
+    recipients.reload();
+    reversals.reload();
+  };
   return (
     <div className="screen operations-screen">
       <header className="screen-head">
@@ -19,16 +31,7 @@ export function OperationsScreen() {
           <h1>Operations</h1>
         </div>
         <div className="head-actions">
-          <button
-            type="button"
-            className="btn"
-            onClick={() => {
-              health.reload();
-              failures.reload();
-            }}
-            aria-label="Reload"
-            title="Reload"
-          >
+          <button type="button" className="btn" onClick={reload} aria-label="Reload" title="Reload">
             <Icon name="refresh" size={14} />
           </button>
         </div>
@@ -46,7 +49,9 @@ export function OperationsScreen() {
             }}
           />
         </section>
+        <RecipientsSection state={recipients} />
         <FailuresSection state={failures} />
+        <ReversalsSection state={reversals} />
         <WebhookHealthSection state={health} />
       </div>
     </div>

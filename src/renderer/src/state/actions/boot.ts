@@ -16,6 +16,7 @@ import { reloadSnapshot } from './account';
 import { scheduleTradeDetailReload, scheduleTradesReload } from './trades';
 import { openTarget, syncFromHash } from './navigation';
 import { scheduleWalletReload } from './wallet';
+import { signalLedgerChanged, signalRecipientsChanged } from './operations';
 import { scheduleNotificationsReload } from './inbox';
 import { raiseWebNotifications } from './webNotifications';
 import { playNotificationSounds } from '../../lib/sound';
@@ -132,6 +133,8 @@ function afterBatch(batch: EngineEventBatch, before: AppState, after: AppState):
     if (t.detail.id && detailChanged) scheduleTradeDetailReload();
   }
   if (batch.ledgerChanged && after.ui.screen === 'wallet') scheduleWalletReload();
+  if (batch.recipientsChanged) signalRecipientsChanged();
+  if (batch.ledgerChanged) signalLedgerChanged();
   if (batch.firings?.some((f) => f.autoBuy !== null) && after.ui.screen === 'alerts') scheduleAlertsReload();
   // A new skip is folded into its rule's line for the day: read the lines again.
   if (

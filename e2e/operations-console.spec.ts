@@ -1,0 +1,165 @@
+// Operations → Recipients and Reversals against the real sandbox: empty first; buys for two recipients show up live,
+// declines move one near the block, a reversal moves the exposure; sort, filter, a recipient's trades and the CSV from
+// the keyboard; axe in both themes; offline from the cache.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import type { Item } from '../src/shared/api';
+import { openApp } from './support/app';
+import { expect, test, useStack } from './support/stack';
+
+const stack = useStack({ items: 100, seed: 35, merchant: { balance: 1_000_000 } });
+
+test.describe.configure({ timeout: 180_000 });
+
+const tradeUrlOf = (partner: number) => `https://steamcommunity.com/tradeoffer/new/?partner=${partner}&token=AbCd1234`;
+const holder = (n: number) => `7656119${String(n).padStart(10, '0')}`;
+
+async function expectAxeClean(page: Page, where: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const found = result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
+  expect.soft(found, `axe on ${where}`).toEqual([]);
+}
+
+async function goToOperations(page: Page): Promise<void> {
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('g');
+  await page.keyboard.press('o');
+  await expect(page.getByRole('heading', { level: 1, name: 'Operations' })).toBeVisible();
+}
+
+/** Buys `count` new listings (each held by another account) for `partner` straight at the API; their trade ids. */
+async function buyFor(partner: number, count: number, firstItemId: number, price: number): Promise<string[]> {
+  const items = (
+    await stack().admin.post<{ items: Item[] }>('/admin/items', {
+      items: Array.from({ length: count }, (_, i) => ({
+        itemId: firstItemId + i,
+        price,
+        steamId: holder(firstItemId + i),
+      })),
+    })
+  ).body.items;
+  const ids: string[] = [];
+  for (const item of items) {
+    const bought = await stack().api.post<{ tradeId: string }>('/Items/Buy', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      tradeUrl: tradeUrlOf(partner),
+    });
+    expect(bought.status).toBe(200);
+    ids.push(bought.body.tradeId);
+  }
+  return ids;
+}
+
+test('recipients and reversals: empty, live rows, near the block, a reversal, sort, filter, trades, CSV; keyboard, axe, offline', async ({
+  page,
+}) => {
+  await openApp(page, stack());
+  await goToOperations(page);
+  const section = page.getByRole('region', { name: 'Recipients' });
+  await expect(section.getByText('No recipients yet')).toBeVisible({ timeout: 30_000 });
+  const reversals = page.getByRole('region', { name: 'Reversals' });
+  await expect(reversals.getByText('Nothing reversible, nothing reversed')).toBeVisible();
+  await expectAxeClean(page, 'dark: Recipients and Reversals, empty');
+
+  // Buys made elsewhere (the merchant's back end) reach the open view through the feed, without a reload.
+  const declined = await buyFor(4242, 8, 9_200_001, 300);
+  const delivered = await buyFor(5151, 2, 9_200_101, 2500);
+  const table = section.getByRole('table', { name: 'Recipients' });
+  await expect(table.locator('tbody tr')).toHaveCount(2, { timeout: 15_000 });
+  const near = table.getByRole('row', { name: /4242/ });
+  await expect(near).toContainText('8 / 30');
+
+  for (const tradeId of declined.slice(0, 7)) {
+    await stack().admin.transition(tradeId, { status: 'SENT' });
+    await stack().admin.transition(tradeId, { status: 'CANCELLED', errorCode: 504 });
+  }
+  for (const tradeId of delivered) {
+    await stack().admin.transition(tradeId, { status: 'SENT' });
+    await stack().admin.transition(tradeId, { status: 'COMPLETED' });
+  }
+  await expect(near).toContainText('7 / 10', { timeout: 15_000 });
+  await expect(near).toContainText('Near a limit');
+  await expect(near).toContainText('1 / 30');
+  const other = table.getByRole('row', { name: /5151/ });
+  await expect(other).toContainText('$50.00');
+
+  // Reversals: both delivered trades are reversible until their end of protection; the platform reverses one.
+  await expect(reversals.getByText('Still reversible now')).toBeVisible();
+  await expect(reversals.locator('.card-value')).toHaveText('$50.00');
+  await stack().admin.transition(delivered[0] as string, { status: 'REVERSED' });
+  await expect(reversals.locator('.card-value')).toHaveText('$25.00', { timeout: 15_000 });
+  const reversedTable = reversals.getByRole('table', { name: /Reversed trades/ });
+  await expect(reversedTable.locator('tbody tr')).toHaveCount(1);
+  await expect(reversedTable).toContainText('5151');
+  await expect(reversedTable).toContainText('+$25.00', { timeout: 15_000 });
+  await expect(other).toContainText('$25.00');
+  const csvButton = reversals.getByRole('button', { name: 'Export recipients who reversed (CSV)' });
+  await csvButton.focus();
+  const downloading = page.waitForEvent('download');
+  await page.keyboard.press('Enter');
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^reversed-recipients-\d{4}-\d{2}-\d{2}\.csv$/);
+  await expectAxeClean(page, 'dark: Recipients and Reversals, rows');
+
+  // Sort by value from the keyboard: the delivered recipient first, then reversed.
+  const byValue = section.getByRole('button', { name: /Value delivered/ });
+  await byValue.focus();
+  await page.keyboard.press('Enter');
+  await expect(section.getByRole('columnheader', { name: /Value delivered/ })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  await expect(table.locator('tbody tr').first()).toContainText('5151');
+  await page.keyboard.press('Enter');
+  await expect(section.getByRole('columnheader', { name: /Value delivered/ })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  await expect(table.locator('tbody tr').first()).toContainText('4242');
+
+  // Who needs attention; a filter by number.
+  await section.getByLabel('Show').selectOption('attention');
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(table.locator('tbody tr').first()).toContainText('4242');
+  await section.getByLabel('Show').selectOption('all');
+  await section.getByLabel('Filter').fill('5151');
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(table.locator('tbody tr').first()).toContainText('5151');
+  await section.getByLabel('Filter').fill('999');
+  await expect(section.getByText('No recipient matches')).toBeVisible();
+  await section.getByLabel('Filter').fill('');
+  await expect(table.locator('tbody tr')).toHaveCount(2);
+
+  // A recipient's trades, from the keyboard: Trades filtered to them.
+  const open = section.getByRole('button', { name: '4242: open their trades' });
+  await open.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Trades' })).toBeVisible();
+  await expect(page.getByLabel('Recipient', { exact: true })).toHaveValue('4242');
+  await expect(page.getByRole('table', { name: 'Trades' }).locator('tbody tr')).toHaveCount(8, { timeout: 15_000 });
+
+  // The light theme.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();
+  await page.getByRole('radio', { name: /light/i }).check();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await goToOperations(page);
+  await expect(table.locator('tbody tr')).toHaveCount(2, { timeout: 15_000 });
+  await expect(reversals.getByRole('table', { name: /Reversed trades/ }).locator('tbody tr')).toHaveCount(1);
+  await expectAxeClean(page, 'light: Recipients and Reversals, rows');
+
+  // Offline: the marketplace goes away; the section still reads the cache.
+  await stack().stopSandbox();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /cached data/ })
+      .first(),
+  ).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await expect(table.locator('tbody tr')).toHaveCount(2);
+  await expect(near).toContainText('7 / 10');
+  await expect(reversals.locator('.card-value')).toHaveText('$25.00');
+  await expectAxeClean(page, 'light: Recipients and Reversals, offline');
+});

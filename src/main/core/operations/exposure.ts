@@ -1,0 +1,54 @@
+/**
+ * Operations → Reversals, from the local store (offline too). A completed trade can be reversed by the platform while
+ * it is at stage 1, until its `endProtection`; a reversal refunds 100 % of its value (ledger `TRADE ROLLBACK`). The
+ * exposure is released on each trade's own `endProtection`, not on completion + a fixed period.
+ */
+import type { ReversalExposure } from '../../../shared/ipc';
+import { REVERSED_LIST_LIMIT, REVERSERS_LIMIT } from '../../../shared/ipc';
+import { toUtcIso } from '../../../shared/time';
+import { toCsv } from '../export/csv';
+import type { LocalStore } from '../store';
+import type { ExposureRows } from '../store/worker/exposureQuery';
+import { labelsByPartner } from './recipients';
+
+export function exposureOf(rows: ExposureRows, labels: Map<number, string>, now: number): ReversalExposure {
+  const dated = rows.schedule.reduce((sum, day) => ({ count: sum.count + day.count, value: sum.value + day.value }), {
+    count: 0,
+    value: 0,
+  });
+  const labelOf = (partner: number | null) => (partner === null ? null : (labels.get(partner) ?? null));
+  return {
+    exposure: { count: dated.count + rows.undated.count, value: dated.value + rows.undated.value },
+    undated: rows.undated,
+    schedule: rows.schedule.map((day) => ({ ...day, day: `${day.day}T00:00:00.000Z` })),
+    reversedTotal: rows.reversedTotal,
+    reversed: rows.reversed.map(({ trade, partner, rollback }) => ({
+      trade,
+      partner: partner === null ? null : String(partner),
+      label: labelOf(partner),
+      rollback: rollback ? { id: rollback.id, amount: rollback.amount, createdAt: rollback.createdAt } : null,
+    })),
+    reversers: rows.reversers.map((row) => ({ ...row, partner: String(row.partner), label: labelOf(row.partner) })),
+    computedAt: toUtcIso(now),
+  };
+}
+
+export async function readExposure(store: LocalStore, now: number): Promise<ReversalExposure> {
+  const [rows, labels] = await Promise.all([
+    store.exposureRows({ now: toUtcIso(now), reversedLimit: REVERSED_LIST_LIMIT, reversersLimit: REVERSERS_LIMIT }),
+    labelsByPartner(store),
+  ]);
+  return exposureOf(rows, labels, now);
+}
+
+/** The recipients who reversed as CSV (a merchant's own ban list starts here); labels are defused as any CSV field. */
+export async function exportReversers(store: LocalStore, now: number): Promise<{ filename: string; csv: string }> {
+  const { reversers } = await readExposure(store, now);
+  return {
+    filename: `reversed-recipients-${toUtcIso(now).slice(0, 10)}.csv`,
+    csv: toCsv(
+      ['partner', 'label', 'reversed', 'delivered', 'trades'],
+      reversers.map((r) => [r.partner, r.label, r.reversed, r.delivered, r.trades]),
+    ),
+  };
+}

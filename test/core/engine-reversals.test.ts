@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/server/sandbox';
+import { startSandbox } from '../../src/server/sandbox';
+import type { Item, Trade } from '../../src/shared/api';
+import type { ReversalExposure } from '../../src/shared/ipc';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
+import type { MerchantCredentials } from '../support/sandboxHttp';
+import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
+import { waitFor } from '../support/waitFor';
+
+describe('Operations → Reversals against the real sandbox', () => {
+  let sb: Sandbox;
+  let merchant: MerchantCredentials;
+  let dataDir: string;
+  let app: EngineHarness;
+
+  beforeEach(async () => {
+    sb = await startSandbox({ items: 50, seed: 36 });
+    merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
+    dataDir = mkdtempSync(join(tmpdir(), 'engine-reversals-'));
+    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    await waitFor(
+      () => app.session().connection.state === 'connected' && app.session().balance !== null,
+      15_000,
+      'feed and balance',
+    );
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A completed trade for `partner` at the sandbox's own clock; its record as the server holds it. */
+  async function completed(itemId: number, price: number, partner: number): Promise<Trade> {
+    const item = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId, price }] })).body
+      .items[0] as Item;
+    const bought = await merchantApi(sb, merchant).post<{ tradeId: string }>('/Items/Buy', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      tradeUrl: tradeUrlFor(partner),
+    });
+    expect(bought.status).toBe(200);
+    await adminApi(sb).transition(bought.body.tradeId, { status: 'SENT' });
+    await adminApi(sb).transition(bought.body.tradeId, { status: 'COMPLETED' });
+    const history = await merchantApi(sb, merchant).get<{ trades: Trade[] }>(
+      `/Trades/History?tradeId=${bought.body.tradeId}`,
+    );
+    return history.body.trades[0] as Trade;
+  }
+
+  async function exposureWhen(until: (e: ReversalExposure) => boolean, what: string): Promise<ReversalExposure> {
+    let last: ReversalExposure | null = null;
+    await waitFor(
+      async () => {
+        last = await app.call('operations.reversals');
+        return until(last);
+      },
+      15_000,
+      what,
+    );
+    return last as unknown as ReversalExposure;
+  }
+
+  it('exposure and its release by day from the sandbox endProtection; a reversal with who and its ledger entry', async () => {
+    expect(await app.call('operations.reversals')).toMatchObject({
+      exposure: { count: 0, value: 0 },
+      schedule: [],
+      reversed: [],
+      reversers: [],
+    });
+    await app.call('recipients.save', { label: 'Bob', tradeUrl: tradeUrlFor(4242) });
+    const first = await completed(94_000_001, 1200, 4242);
+    // Two days later on the sandbox's clock: another release day.
+    await adminApi(sb).advance(2 * 24 * 3600);
+    const second = await completed(94_000_002, 3400, 5151);
+    expect(first.stage).toBe(1);
+    expect(first.endProtection?.slice(0, 10)).not.toBe(second.endProtection?.slice(0, 10));
+
+    const open = await exposureWhen((e) => e.exposure.count === 2, 'two completed trades');
+    expect(open.exposure).toEqual({ count: 2, value: 4600 });
+    expect(open.schedule).toEqual([
+      { day: `${first.endProtection?.slice(0, 10)}T00:00:00.000Z`, count: 1, value: 1200 },
+      { day: `${second.endProtection?.slice(0, 10)}T00:00:00.000Z`, count: 1, value: 3400 },
+    ]);
+
+    // The platform reverses the first: 100 % refunded, TRADE ROLLBACK in the ledger.
+    await adminApi(sb).transition(first.tradeId, { status: 'REVERSED' });
+    const after = await exposureWhen(
+      (e) => e.reversed.length === 1 && e.reversed[0]?.rollback !== null,
+      'the reversal and its ledger entry',
+    );
+    expect(after.exposure).toEqual({ count: 1, value: 3400 });
+    expect(after.reversedTotal).toBe(1);
+    expect(after.reversed[0]).toMatchObject({
+      trade: { tradeId: first.tradeId, status: 'REVERSED', errorCode: 512 },
+      partner: '4242',
+      label: 'Bob',
+      rollback: { amount: 1200 },
+    });
+    expect(after.reversers).toEqual([{ partner: '4242', label: 'Bob', reversed: 1, delivered: 0, trades: 1 }]);
+    const csv = await app.call('operations.reversersCsv');
+    expect(csv.filename).toMatch(/^reversed-recipients-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv.csv).toBe('partner,label,reversed,delivered,trades\r\n4242,Bob,1,0,1\r\n');
+  }, 60_000);
+});

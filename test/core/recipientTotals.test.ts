@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalStore } from '../../src/main/core/store';
+import { RECIPIENT_TOTALS_FROM_ROWS } from '../../src/main/core/store/schema';
+import type { RecipientRowsQuery } from '../../src/main/core/store/worker/recipientsQuery';
+import { tradeUrlFor } from '../support/sandboxHttp';
+import type { Trade, TradeStatus } from '../../src/shared/api';
+import { trade } from '../renderer/fixtures';
+
+/** mulberry32: the same writes for the same seed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const PARTNERS = [101, 202, 303, 404];
+const ENDINGS: [TradeStatus, number | null][] = [
+  ['COMPLETED', null],
+  ['CANCELLED', 504],
+  ['EXPIRED', 503],
+  ['FAILED', 500],
+  ['CANCELLED', 505],
+  ['REJECTED', null],
+];
+const NOW = Date.UTC(2026, 10, 29, 12);
+
+interface Totals {
+  trades: number;
+  active: number;
+  delivered: number;
+  cancelled: number;
+  reversed: number;
+  value: number;
+  strikes: number;
+}
+
+/** The plain model: every stored trade's share, summed in JS. */
+function modelOf(trades: Trade[], since: string): Map<number, Totals> {
+  const totals = new Map<number, Totals>();
+  for (const t of trades) {
+    const partner = Number(/partner=(\d+)/.exec(t.tradeUrl)?.[1] ?? NaN);
+    if (!Number.isFinite(partner)) continue;
+    const row = totals.get(partner) ?? {
+      trades: 0,
+      active: 0,
+      delivered: 0,
+      cancelled: 0,
+      reversed: 0,
+      value: 0,
+      strikes: 0,
+    };
+    row.trades += 1;
+    if (['PENDING', 'SENT'].includes(t.status)) row.active += 1;
+    if (t.status === 'COMPLETED') {
+      row.delivered += 1;
+      row.value += t.price;
+    }
+    if (['CANCELLED', 'EXPIRED', 'FAILED', 'REJECTED'].includes(t.status)) row.cancelled += 1;
+    if (t.status === 'REVERSED') row.reversed += 1;
+    const strike = (t.status === 'CANCELLED' && t.errorCode === 504) || (t.status === 'EXPIRED' && t.errorCode === 503);
+    if (strike && t.updatedAt >= since) row.strikes += 1;
+    totals.set(partner, row);
+  }
+  return totals;
+}
+
+describe('recipient_totals, kept on write, against a plain model', () => {
+  let dir: string;
+  let file: string;
+  let store: LocalStore;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'recipient-totals-'));
+    file = join(dir, 'm.sqlite');
+    store = await LocalStore.open({ file });
+  });
+
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('matches the model through inserts, status moves (feed updates and server pages) and reversals', async () => {
+    const rnd = random(35);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
+    const held: Trade[] = [];
+    for (let i = 0; i < 400; i++) {
+      const createdAt = new Date(NOW - Math.floor(rnd() * 3 * 24 * 3600_000)).toISOString();
+      const tradeUrl = rnd() < 0.05 ? 'not a trade url' : tradeUrlFor(pick(PARTNERS));
+      held.push(
+        trade(`t-${String(i).padStart(4, '0')}`, 'PENDING', {
+          tradeUrl,
+          price: 100 + Math.floor(rnd() * 5000),
+          createdAt,
+          updatedAt: createdAt,
+        }),
+      );
+    }
+    // Written in batches as pages arrive, then moved: to SENT, to an ending, some completed ones reversed.
+    for (let i = 0; i < held.length; i += 50) await store.upsertTrades(held.slice(i, i + 50), 'poll');
+    for (const [index, t] of held.entries()) {
+      const roll = rnd();
+      if (roll < 0.15) continue;
+      const sent = {
+        ...t,
+        status: 'SENT' as const,
+        updatedAt: new Date(Date.parse(t.createdAt) + 60_000).toISOString(),
+      };
+      held[index] = sent;
+      if (roll < 0.3) {
+        await store.upsertTrades([sent], 'poll');
+        continue;
+      }
+      const [status, errorCode] = pick(ENDINGS);
+      const ended = {
+        ...sent,
+        status,
+        errorCode,
+        updatedAt: new Date(Date.parse(t.createdAt) + 3600_000).toISOString(),
+      };
+      held[index] = ended;
+      // Half through the feed's update path, half as a history page.
+      if (rnd() < 0.5) {
+        await store.applyTradeUpdate(
+          { tradeId: t.tradeId, status: 'SENT', externalId: null, offerId: null, failReason: null, errorCode: null },
+          'feed',
+        );
+        await store.applyTradeUpdate(
+          { tradeId: t.tradeId, status, externalId: null, offerId: null, failReason: null, errorCode },
+          'feed',
+        );
+      } else await store.upsertTrades([ended], 'poll');
+      if (status === 'COMPLETED' && rnd() < 0.2) {
+        held[index] = { ...ended, status: 'REVERSED', stage: 2 };
+        await store.upsertTrades([held[index] as Trade], 'poll');
+      }
+    }
+
+    // The model sums what the store holds (the feed path sets its own status times).
+    const stored = (await store.queryTrades({ limit: 1000 })).rows;
+    expect(stored).toHaveLength(held.length);
+    const since = new Date(NOW - 24 * 3600_000).toISOString();
+    const model = modelOf(stored, since);
+    const query: RecipientRowsQuery = {
+      sort: 'partner',
+      descending: false,
+      strikesSince: since,
+      // Every trade's creation: the feed path stamps its own status times, days after some of these creations.
+      strikesCreatedFrom: '2000-01-01T00:00:00.000Z',
+      partners: null,
+      only: 'all',
+      attention: { strikes: 7, active: 27, blocked: [] },
+      offset: 0,
+      limit: 100,
+    };
+    const read = await store.recipientRows(query);
+    const asModel = (rows: typeof read.rows) =>
+      new Map(rows.map(({ partner, lastStatus: _s, lastErrorCode: _e, lastAt: _a, ...rest }) => [partner, rest]));
+    expect(read.total).toBe(model.size);
+    expect(asModel(read.rows)).toEqual(model);
+
+    // The migration's fill from the rows gives the same totals as the triggers kept.
+    await store.close();
+    const db = new Database(file);
+    const kept = db.prepare('SELECT * FROM recipient_totals ORDER BY partner').all();
+    db.exec(RECIPIENT_TOTALS_FROM_ROWS);
+    expect(db.prepare('SELECT * FROM recipient_totals ORDER BY partner').all()).toEqual(kept);
+    db.close();
+    store = await LocalStore.open({ file });
+  });
+});
