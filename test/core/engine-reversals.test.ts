@@ -61,7 +61,7 @@ describe('Operations → Reversals against the real sandbox', () => {
         last = await app.call('operations.reversals');
         return until(last);
       },
-      15_000,
+      30_000,
       what,
     );
     return last as unknown as ReversalExposure;
@@ -82,7 +82,11 @@ describe('Operations → Reversals against the real sandbox', () => {
     expect(first.stage).toBe(1);
     expect(first.endProtection?.slice(0, 10)).not.toBe(second.endProtection?.slice(0, 10));
 
-    const open = await exposureWhen((e) => e.exposure.count === 2, 'two completed trades');
+    // A final status from a frame is shown at once; its record (endProtection) is read a few seconds later.
+    const open = await exposureWhen(
+      (e) => e.exposure.count === 2 && e.undated.count === 0,
+      'two completed trades, each with its endProtection',
+    );
     expect(open.exposure).toEqual({ count: 2, value: 4600 });
     expect(open.schedule).toEqual([
       { day: `${first.endProtection?.slice(0, 10)}T00:00:00.000Z`, count: 1, value: 1200 },
