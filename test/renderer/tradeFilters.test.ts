@@ -23,7 +23,11 @@ describe('the trades screen’s recipient filter and capped totals', () => {
   });
 
   it('asks the engine by partner number, and keeps whether the total is a floor', () => {
-    const slice = { ...initialTrades, tab: 'history' as const, filters: { ...initialTrades.filters, recipient: '777' } };
+    const slice = {
+      ...initialTrades,
+      tab: 'history' as const,
+      filters: { ...initialTrades.filters, recipient: '777' },
+    };
     expect(toTradeQuery(slice)).toMatchObject({ partner: '777' });
     expect(toTradeQuery(initialTrades)).toMatchObject({ partner: null });
     const key = tradeQueryKey(slice);
