@@ -165,7 +165,7 @@ export type TradeWindowResult =
       oldest: string | null;
       /** The envelope's total. */
       total: number | null;
-      /** The writes of trades changed since `since`: what a catch-up tells. */
+      /** The writes of trades changed since `since` (what a catch-up tells), and the newest delivered one. */
       recent: TradeUpsertResult;
     }
   | { ok: false; status: number; headers: Record<string, string>; bodyText: string };

@@ -96,12 +96,17 @@ export class HistoryBackfill {
     const window = await api.client.prepareTradeWindowRequest(signal);
     let status = 0;
     let headers: Record<string, string> = {};
+    let invalidatedAt = Number.NEGATIVE_INFINITY;
     try {
       const result = await store.streamTradeWindow(
         { ...window.request, signal, since: toUtcIso(this.ctx.openedAt), fillKey: HISTORY_FILL_META, fill },
         (step) => {
           show(step.applied);
-          this.ctx.events.push({ tradesInvalidated: true });
+          // The page shown re-queries: once a second is enough while thousands arrive.
+          if (step.applied > 0 && timers.clock.now() - invalidatedAt >= 1000) {
+            invalidatedAt = timers.clock.now();
+            this.ctx.events.push({ tradesInvalidated: true });
+          }
         },
       );
       if (!result.ok) {

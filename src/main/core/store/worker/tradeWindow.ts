@@ -3,7 +3,8 @@
  * the writer thread, cut into trades as bytes (ItemSplitter), each checked with the client's trade schema and stored
  * in chunks, one transaction each. Neither the body nor the list is ever held whole. The fill's position (meta) is
  * written with the last chunk only: a stream that does not end leaves no position, and the next start streams the
- * window again; the chunks it stored are whole, checked trades, stored again idempotently.
+ * window again; the chunks it stored are whole, checked trades, stored again idempotently. What goes back to the host
+ * is small: the writes of trades changed since the account was opened, and the newest trade delivered to the webhook.
  */
 import { tradeSchema, type Trade } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
@@ -30,8 +31,13 @@ export async function runTradeWindow(
   let lastProgress = 0;
   // What a later write would tell (a status reached since the account was opened): small, handed back at the end.
   const recent: TradeUpsertResult = { changed: [], newStatuses: [] };
+  // The newest trade whose update was delivered: a failed delivery before it is no news (operations/webhookWatch.ts).
+  let delivered: Trade | null = null;
   const write = (meta?: Record<string, unknown>) => {
     const result = records.upsertTrades(chunk, 'backfill', meta);
+    for (const trade of result.changed)
+      if (trade.webhookStatus === 'sent' && (delivered === null || trade.createdAt > delivered.createdAt))
+        delivered = trade;
     const since = new Set(result.changed.filter((t) => t.updatedAt >= request.since).map((t) => t.tradeId));
     recent.changed.push(...result.changed.filter((t) => since.has(t.tradeId)));
     recent.newStatuses.push(...result.newStatuses.filter((s) => since.has(s.tradeId)));
@@ -86,6 +92,8 @@ export async function runTradeWindow(
     // The older history is paged from the oldest trade the window held (inclusive: that millisecond is asked
     // again); an empty window leaves nothing between its start and when it was asked.
     write({ [fillKey]: { ...fill, to: oldest ?? fill.to } });
+    const newest = delivered as Trade | null;
+    if (newest && !recent.changed.some((t) => t.tradeId === newest.tradeId)) recent.changed.push(newest);
     progress(true);
     return { ok: true, stored, oldest, total, recent };
   } catch (error) {
