@@ -39,9 +39,17 @@ afterEach(async () => {
   useRealClock();
 });
 
-/** A sandbox with `days` × `perDay` trades of history, a proxy in front, and an empty data folder. */
+/**
+ * A sandbox with `days` × `perDay` trades of history, a proxy in front, and an empty data folder. The history ends
+ * 15 days ago: a new cache's one `isActive=true` request (the last 14 days) finds none of it, so all of it is paged.
+ */
 async function stack(days: number, perDay: number, items = 40): Promise<Stack> {
-  const sb = await startSandbox({ items, seed: 34, busyMerchant: { days, tradesPerDay: perDay, recipients: 400 } });
+  const endAt = new Date(Date.now() - 15 * 24 * 3600_000).toISOString();
+  const sb = await startSandbox({
+    items,
+    seed: 34,
+    busyMerchant: { days, tradesPerDay: perDay, recipients: 400, endAt },
+  });
   cleanups.push(() => sb.close());
   const busy = sb.busy;
   if (!busy) throw new Error('no busy merchant');

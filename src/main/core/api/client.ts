@@ -66,6 +66,15 @@ export interface CatalogRequest {
   headers: Record<string, string>;
 }
 
+/** A bulk answer a worker streams itself: its rate slot is held until `answered`, then timed from that answer. */
+export interface StreamedRequest {
+  request: CatalogRequest;
+  /** The worker's answer status and headers (status 0: no answer); a 429 or 503 sets the backoff. Call once. */
+  answered(status: number, headers: HeaderSource): void;
+  /** The typed error of a refused answer, with the key kept out of its message. */
+  error(status: number, headers: HeaderSource, bodyText: string): ApiRequestError;
+}
+
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Waits when a 429 or 503 comes without a readable `Retry-After`. */
 export const DEFAULT_BACKOFF_MS: Readonly<Record<429 | 503, number>> = { 429: 30_000, 503: 60_000 };
@@ -185,6 +194,23 @@ export class MerchantApiClient {
   /** The typed error of a refused catalog download (the worker's answer), with the key kept out of its message. */
   catalogError(status: number, headers: HeaderSource, bodyText: string): ApiRequestError {
     return errorFromResponse(ENDPOINTS.getAllItemsOnSale.path, status, headers, this.#scrub(bodyText));
+  }
+
+  /**
+   * Takes a bulk slot for `GET /Trades/History?isActive=true` (every trade of the last 14 days, unpaged), then hands
+   * over what a worker needs to stream it: a new cache's first fill (one request instead of a page per 500).
+   */
+  async prepareTradeWindowRequest(signal?: AbortSignal): Promise<StreamedRequest> {
+    const { path, bucket } = ENDPOINTS.tradeHistory;
+    const slot = await this.#acquire(bucket, path, signal, undefined, 'bulk');
+    return {
+      request: { url: `${this.baseUrl}${path}${toQueryString({ isActive: true })}`, headers: this.#headers(false) },
+      answered: (status, headers) => {
+        slot.settle(serverRateView(headers));
+        this.#noteRefusal(status, parseRetryAfter(headerValue(headers, 'retry-after')));
+      },
+      error: (status, headers, bodyText) => errorFromResponse(path, status, headers, this.#scrub(bodyText)),
+    };
   }
 
   toString(): string {

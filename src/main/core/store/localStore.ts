@@ -18,6 +18,8 @@ import type {
   CatalogSyncProgress,
   CatalogSyncRequest,
   CatalogSyncResult,
+  TradeWindowRequest,
+  TradeWindowResult,
 } from './types';
 import { WorkerClient, type CallExtras } from './workerClient';
 
@@ -116,6 +118,19 @@ class StoreHandle {
   ): Promise<CatalogSyncResult> {
     const { signal, ...request } = options;
     return this.call(this.writer, 'syncCatalog', [request], { signal, onProgress });
+  }
+
+  /**
+   * A new cache's first fill: the 14-day window streamed and stored in the writer thread, in chunks
+   * (worker/tradeWindow.ts). A non-2xx answer resolves `{ ok: false, … }`; a network failure, a cancel or a trade
+   * not in the API's shape rejects with CatalogSyncError, the chunks before it stored and no fill position written.
+   */
+  streamTradeWindow(
+    options: TradeWindowRequest & { signal?: AbortSignal },
+    onProgress?: (progress: CatalogSyncProgress) => void,
+  ): Promise<TradeWindowResult> {
+    const { signal, ...request } = options;
+    return this.call(this.writer, 'streamTradeWindow', [request], { signal, onProgress });
   }
 }
 

@@ -143,7 +143,32 @@ export interface CatalogSyncRequest {
   headers: Record<string, string>;
   /** Fail when no byte arrives for this long (default 60 s). */
   idleTimeoutMs?: number;
+  /** What the download is, in its errors (default "the catalog"). */
+  label?: string;
 }
+
+/** A new cache's first fill: the 14-day window streamed into the store (worker/tradeWindow.ts). */
+export interface TradeWindowRequest extends CatalogSyncRequest {
+  /** A trade changed at or after this time (the account's opening) is handed back as news. */
+  since: string;
+  /** The meta key and the back-fill's position written with the last chunk, `to` set to the window's oldest trade. */
+  fillKey: string;
+  fill: { to: string };
+}
+
+export type TradeWindowResult =
+  | {
+      ok: true;
+      /** Trades stored (every one the window held). */
+      stored: number;
+      /** The oldest createdAt the window held; null for an empty window. */
+      oldest: string | null;
+      /** The envelope's total. */
+      total: number | null;
+      /** The writes of trades changed since `since` (what a catch-up tells), and the newest delivered one. */
+      recent: TradeUpsertResult;
+    }
+  | { ok: false; status: number; headers: Record<string, string>; bodyText: string };
 
 export interface CatalogSyncProgress {
   phase: 'receiving' | 'applying' | 'done';

@@ -52,8 +52,11 @@ export class HistoryBackfill {
     try {
       this.gapWanted = false;
       let fill = parseFill(await store.getMeta(HISTORY_FILL_META));
+      const mark = await store.getMeta(HISTORY_MARK_META);
       // A fill a stopped run left: the newest first, so the gap since it began, then the rest of it.
       if (fill) fill = await this.closeGap(fill);
+      // A new cache: the last 14 days in one streamed request, then only what is older is paged.
+      else if (typeof mark !== 'string') fill = await this.streamWindow();
       for (;;) {
         await this.pageFill(fill ?? openFill(await store.getMeta(HISTORY_MARK_META), timers.clock.now()));
         if (!this.gapWanted) break;
@@ -70,6 +73,52 @@ export class HistoryBackfill {
       this.ctx.report('history back-fill', error);
     } finally {
       progress.clear('history-backfill');
+    }
+  }
+
+  /**
+   * The 14-day window (`isActive=true`) streamed into the store by its writer thread, checked and stored in chunks,
+   * one bulk request; the fill it returns (written with the last chunk) pages what is older than the window's oldest
+   * trade. Cut off, it leaves no fill: the next run streams the window again.
+   */
+  private async streamWindow(): Promise<HistoryFill> {
+    const { api, store, progress, signal, timers } = this.ctx;
+    const fill = openFill(null, timers.clock.now());
+    if (!api) return fill;
+    const show = (stored: number) =>
+      progress.set('history-backfill', {
+        done: stored,
+        total: null,
+        phase: `${stored.toLocaleString('en-US')} trades of the last 14 days`,
+        etaSeconds: null,
+      });
+    show(0);
+    const window = await api.client.prepareTradeWindowRequest(signal);
+    let status = 0;
+    let headers: Record<string, string> = {};
+    let invalidatedAt = Number.NEGATIVE_INFINITY;
+    try {
+      const result = await store.streamTradeWindow(
+        { ...window.request, signal, since: toUtcIso(this.ctx.openedAt), fillKey: HISTORY_FILL_META, fill },
+        (step) => {
+          show(step.applied);
+          // The page shown re-queries: once a second is enough while thousands arrive.
+          if (step.applied > 0 && timers.clock.now() - invalidatedAt >= 1000) {
+            invalidatedAt = timers.clock.now();
+            this.ctx.events.push({ tradesInvalidated: true });
+          }
+        },
+      );
+      if (!result.ok) {
+        [status, headers] = [result.status, result.headers];
+        throw window.error(result.status, result.headers, result.bodyText);
+      }
+      status = 200;
+      await this.trades.catchingUp(async (news) => this.trades.windowStored(result.recent, news));
+      this.ctx.hooks.log(`history back-fill: ${result.stored} trades of the last 14 days in one answer`);
+      return { ...fill, to: result.oldest ?? fill.to };
+    } finally {
+      window.answered(status, headers);
     }
   }
 

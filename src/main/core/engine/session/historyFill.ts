@@ -1,6 +1,6 @@
 import type { Trade } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
-import type { TradeSource } from '../../store/types';
+import type { TradeSource, TradeUpsertResult } from '../../store/types';
 import type { TradeNews } from '../notifications';
 
 /** Each back-fill re-reads this much before the mark: trades stamped by a server clock a little behind ours. */
@@ -61,4 +61,6 @@ export function oldestReached(to: string, trades: readonly Trade[]): string | nu
 export interface TradeWriter {
   upsertTrades(trades: Trade[], source: TradeSource, news?: TradeNews[], meta?: Record<string, unknown>): Promise<void>;
   catchingUp(work: (news: TradeNews[]) => Promise<void>): Promise<void>;
+  /** The store streamed the 14-day window itself: what it changed since the account was opened, to tell. */
+  windowStored(recent: TradeUpsertResult, news: TradeNews[]): void;
 }

@@ -1,7 +1,7 @@
 import type { Trade, TradeHistoryQuery, TradeStatus } from '../../../../shared/api';
 import { isActiveStatus } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
-import type { TradeSource } from '../../store/types';
+import type { TradeSource, TradeUpsertResult } from '../../store/types';
 import { catchUpNotifications, changedSince, RecipientLabels, type TradeNews, tradeNews } from '../notifications';
 import { Throttler } from './async';
 import { HISTORY_OVERLAP_MS, type TradeWriter } from './historyFill';
@@ -81,7 +81,17 @@ export class TradeSync implements TradeWriter {
     meta?: Record<string, unknown>,
   ): Promise<void> {
     if (trades.length === 0 && !meta) return;
-    const result = await this.ctx.store.upsertTrades(trades, source, meta);
+    this.stored(await this.ctx.store.upsertTrades(trades, source, meta), source, news);
+  }
+
+  /** The trade window a new cache streamed into the store: its recent changes told, the pages shown re-queried. */
+  windowStored(recent: TradeUpsertResult, news: TradeNews[]): void {
+    this.stored(recent, 'backfill', news);
+    this.ctx.events.push({ tradesInvalidated: true });
+    this.countActive();
+  }
+
+  private stored(result: TradeUpsertResult, source: TradeSource, news?: TradeNews[]): void {
     this.ctx.hooks.onTradesStored?.(result.changed, result.newStatuses);
     // A catch-up's changes from before the account was opened are old news (the away summary counts them); a trade
     // changed since then is news however it arrives (a back-fill can store it before the feed or a reconcile does).
@@ -162,6 +172,10 @@ export class TradeSync implements TradeWriter {
     const notifications = news ? [] : found.map((entry) => entry.notification);
     void this.recipientLabels.refresh();
     this.ctx.events.push({ trades: changed, ...(notifications.length > 0 ? { notifications } : {}) });
+    this.countActive();
+  }
+
+  private countActive(): void {
     void this.ctx.store
       .activeTrades()
       .then((active) => {

@@ -1,4 +1,4 @@
-/** The catalog sync's download: raw node:http(s), so gzip is decompressed as a stream on libuv's thread pool. */
+/** The catalog sync's and the trade window's download: raw node:http(s), so gzip is decompressed as a stream on libuv's thread pool. */
 import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
@@ -29,7 +29,8 @@ export async function streamBody(
   signal: AbortSignal,
   onBytes: (bytes: Buffer) => void,
 ): Promise<StreamOutcome> {
-  const cancelled = () => new CatalogSyncError('aborted', 'the catalog sync was cancelled');
+  const label = request.label ?? 'the catalog';
+  const cancelled = () => new CatalogSyncError('aborted', `${label} sync was cancelled`);
   if (signal.aborted) throw cancelled();
   const url = new URL(request.url);
   const idleMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -93,7 +94,7 @@ export async function streamBody(
       : (error as NodeJS.ErrnoException).code?.startsWith('Z_')
         ? 'could not be decompressed'
         : 'was cut off before the end';
-    throw failure ?? new CatalogSyncError('network', `the catalog download ${what}: ${(error as Error).message}`);
+    throw failure ?? new CatalogSyncError('network', `${label} download ${what}: ${(error as Error).message}`);
   } finally {
     signal.removeEventListener('abort', onAbort);
     req.destroy();

@@ -1,7 +1,8 @@
 /**
- * Incremental byte-level splitter of the list envelope `{"totalItems":N,"totalValue":V,"items":[{…},…],"lastUpdate":"…"}`:
- * a 1M-item body (~560 MB) exceeds V8's longest string, so each element of `"items"` is handed over as a byte range.
- * Fields outside the array are kept as a small "skeleton" text, parsed at the end.
+ * Incremental byte-level splitter of a list envelope: the catalog's `{"totalItems":N,"totalValue":V,"items":[{…},…],"lastUpdate":"…"}`
+ * or the trade window's `{"trades":[{…},…],"total":N,…}` (EnvelopeShape). A 1M-item body (~560 MB) exceeds V8's longest
+ * string, so each element of the array is handed over as a byte range. Fields outside the array are kept as a small
+ * "skeleton" text, parsed at the end.
  */
 import { StringDecoder } from 'node:string_decoder';
 
@@ -14,6 +15,27 @@ export interface EnvelopeFields {
   totalValue: number | null;
   lastUpdate: string | null;
 }
+
+/** Which envelope: its array's key, how its elements usually start (the fast path), its name in errors, its count's key. */
+export interface EnvelopeShape {
+  key: string;
+  elementStart: string;
+  name: string;
+  totalKey: string;
+}
+
+export const CATALOG_ENVELOPE: EnvelopeShape = {
+  key: 'items',
+  elementStart: '{"itemId":',
+  name: 'the catalog',
+  totalKey: 'totalItems',
+};
+export const TRADES_ENVELOPE: EnvelopeShape = {
+  key: 'trades',
+  elementStart: '{"tradeId":',
+  name: 'the trade window',
+  totalKey: 'total',
+};
 
 /** One element: bytes [start, end) of `bytes` (valid during the call); false if not one JSON value (then retried exactly, once). */
 export type ElementSink = (bytes: Buffer, start: number, end: number) => boolean;
@@ -33,10 +55,7 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
-export const ITEM_START = Buffer.from('{"itemId":');
-const ITEM_SEPARATOR = Buffer.from('},{"itemId":');
-/** A top-level array's key, as a whole string token (a key ending in `\"items` is another key). */
-const ITEMS_KEY = /[{,]\s*"items"\s*:\s*\[$/;
+export const ITEM_START = Buffer.from(CATALOG_ENVELOPE.elementStart);
 /** The skeleton and a fast-path element never need more: a longer skeleton is not an envelope's, a longer element is in another formatting. */
 const MAX_PART_BYTES = 1 << 20;
 
@@ -75,12 +94,26 @@ export class ItemSplitter {
   private skeletonBytes = 0;
   private totalItemsEarly: number | null = null;
   private count = 0;
+  private readonly start: Buffer;
+  private readonly separator: Buffer;
+  /** The array's key, as a whole string token (a key ending in `\"items` is another key). */
+  private readonly arrayKey: RegExp;
+  private readonly name: string;
 
-  /** @param bridgeBytes how much of a new chunk is joined to the previous one's leftover (a longer spanning element joins both whole) */
+  /**
+   * @param bridgeBytes how much of a new chunk is joined to the previous one's leftover (a longer spanning element joins both whole)
+   * @param shape the envelope (default: the catalog's)
+   */
   constructor(
     private readonly onElement: ElementSink,
     private readonly bridgeBytes = 8192,
-  ) {}
+    private readonly shape: EnvelopeShape = CATALOG_ENVELOPE,
+  ) {
+    this.start = Buffer.from(shape.elementStart);
+    this.separator = Buffer.from(`},${shape.elementStart}`);
+    this.arrayKey = new RegExp(`[{,]\\s*"${shape.key}"\\s*:\\s*\\[$`);
+    this.name = shape.name;
+  }
 
   get received(): number {
     return this.count;
@@ -109,23 +142,28 @@ export class ItemSplitter {
     this.scan(false);
   }
 
-  /** Call at the end of the body: checks it was complete and returns the envelope's other fields. */
+  /** Call at the end of a catalog body: checks it was complete and returns the envelope's other fields. */
   end(): EnvelopeFields {
-    this.scan(true);
-    if (this.mode !== Mode.After || this.depth !== 0) {
-      throw new EnvelopeFormatError(
-        this.mode === Mode.Before ? 'the catalog body has no "items" array' : 'the catalog body ended early',
-      );
-    }
-    const fields = parseObject(this.skeleton + this.decoder.end());
-    if (fields instanceof Error)
-      throw new EnvelopeFormatError(`the catalog envelope is not valid JSON (${fields.message})`);
+    const fields = this.endFields();
     const lastUpdate = fields['lastUpdate'];
     return {
       totalItems: numberOrNull(fields['totalItems']),
       totalValue: numberOrNull(fields['totalValue']),
       lastUpdate: typeof lastUpdate === 'string' ? lastUpdate : null,
     };
+  }
+
+  /** Call at the end of the body: checks it was complete and returns the envelope's fields outside the array. */
+  endFields(): Record<string, unknown> {
+    this.scan(true);
+    if (this.mode !== Mode.After || this.depth !== 0) {
+      throw new EnvelopeFormatError(
+        this.mode === Mode.Before ? `${this.name} body has no "${this.shape.key}" array` : `${this.name} body ended early`,
+      );
+    }
+    const fields = parseObject(this.skeleton + this.decoder.end());
+    if (fields instanceof Error) throw new EnvelopeFormatError(`${this.name} envelope is not valid JSON (${fields.message})`);
+    return fields;
   }
 
   /** Scans `pending` (but waits for more bytes to end a fast-path element), then drops what is consumed. */
@@ -153,24 +191,24 @@ export class ItemSplitter {
         if (isSpace(c)) continue;
         if (c === COMMA) {
           if (this.expectElement)
-            throw new EnvelopeFormatError(`an empty element in the items array after ${this.count} items`);
+            throw new EnvelopeFormatError(`an empty element in the ${this.shape.key} array after ${this.count} elements`);
           this.expectElement = true;
           continue;
         }
         if (c === CLOSE_BRACKET) {
           if (this.expectElement && this.count > 0)
-            throw new EnvelopeFormatError('a trailing comma in the items array');
+            throw new EnvelopeFormatError(`a trailing comma in the ${this.shape.key} array`);
           [depth, this.mode, this.envStart] = [1, Mode.After, i];
           continue;
         }
         if (!this.expectElement)
-          throw new EnvelopeFormatError(`a missing comma in the items array after ${this.count} items`);
+          throw new EnvelopeFormatError(`a missing comma in the ${this.shape.key} array after ${this.count} elements`);
         this.expectElement = false;
         // Fast path: an element starting `{"itemId":` ends before the next `},{"itemId":` (in valid JSON only an object keyed
         // itemId first starts so, as a `"` in a string is escaped), which starts the next element the same way. A range
         // cut at a nested one is not one JSON value: once the consumer refuses one, every element is scanned exactly.
-        while (this.fast && bytesAt(s, i, ITEM_START)) {
-          const found = s.indexOf(ITEM_SEPARATOR, i + ITEM_START.length);
+        while (this.fast && bytesAt(s, i, this.start)) {
+          const found = s.indexOf(this.separator, i + this.start.length);
           if (found < 0 && !atEnd && n - i <= MAX_PART_BYTES) {
             this.expectElement = true;
             break bytes;
@@ -187,28 +225,28 @@ export class ItemSplitter {
         this.elementStart = i;
         if (c !== OPEN_BRACE && c !== OPEN_BRACKET && c !== QUOTE) continue;
       } else if (depth === 0 && this.mode === Mode.After) {
-        if (!isSpace(c)) throw new EnvelopeFormatError('unexpected text after the catalog body');
+        if (!isSpace(c)) throw new EnvelopeFormatError(`unexpected text after ${this.name} body`);
         continue;
       }
       if (c === QUOTE) {
         inString = true;
       } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
         depth++;
-        if (depth === 1 && c !== OPEN_BRACE) throw new EnvelopeFormatError('the catalog body is not a JSON object');
+        if (depth === 1 && c !== OPEN_BRACE) throw new EnvelopeFormatError(`${this.name} body is not a JSON object`);
         if (depth === 2 && c === OPEN_BRACKET && this.mode === Mode.Before) {
           this.addSkeleton(i + 1);
-          if (ITEMS_KEY.test(this.skeleton)) {
+          if (this.arrayKey.test(this.skeleton)) {
             this.mode = Mode.Items;
             const head = parseObject(`${this.skeleton}]}`);
-            this.totalItemsEarly = head instanceof Error ? null : numberOrNull(head['totalItems']);
+            this.totalItemsEarly = head instanceof Error ? null : numberOrNull(head[this.shape.totalKey]);
           }
         }
       } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
         depth--;
         if (this.mode === Mode.Items && depth === 2) this.emitExact(s, i + 1);
-        else if (depth < 0) throw new EnvelopeFormatError('unbalanced brackets in the catalog body');
+        else if (depth < 0) throw new EnvelopeFormatError(`unbalanced brackets in ${this.name} body`);
         else if (depth === 0 && this.mode === Mode.Before)
-          throw new EnvelopeFormatError('the catalog body has no "items" array');
+          throw new EnvelopeFormatError(`${this.name} body has no "${this.shape.key}" array`);
       }
     }
     [this.depth, this.inString, this.escaped] = [depth, inString, escaped];
@@ -223,7 +261,7 @@ export class ItemSplitter {
   private emitExact(bytes: Buffer, end: number): void {
     this.count += 1;
     if (!this.onElement(bytes, this.elementStart, end)) {
-      throw new EnvelopeFormatError(`an item of the catalog is not valid JSON after ${this.count - 1} items`);
+      throw new EnvelopeFormatError(`an element of ${this.name} is not valid JSON after ${this.count - 1} elements`);
     }
     this.elementStart = -1;
   }
@@ -233,7 +271,7 @@ export class ItemSplitter {
     if (to <= this.envStart) return;
     this.skeletonBytes += to - this.envStart;
     if (this.skeletonBytes > MAX_PART_BYTES)
-      throw new EnvelopeFormatError('the catalog envelope outside its "items" array is over 1 MB');
+      throw new EnvelopeFormatError(`${this.name} envelope outside its "${this.shape.key}" array is over 1 MB`);
     this.skeleton += this.decoder.write(this.pending.subarray(this.envStart, to));
     this.envStart = to;
   }

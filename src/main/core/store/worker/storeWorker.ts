@@ -8,7 +8,7 @@ import {
   type WorkerInit,
   type WorkerMessage,
 } from '../protocol';
-import type { CatalogSyncRequest } from '../types';
+import type { CatalogSyncProgress, CatalogSyncRequest, TradeWindowRequest } from '../types';
 import { ReaderService } from './reader';
 import { WriterService } from './writer';
 
@@ -69,14 +69,17 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
     if (message.kind !== 'call') return;
     const { id, method, args } = message;
     try {
-      if (method === 'syncCatalog' && service instanceof WriterService) {
+      if ((method === 'syncCatalog' || method === 'streamTradeWindow') && service instanceof WriterService) {
         const controller = new AbortController();
         aborts.set(id, controller);
-        service
-          .syncCatalog(args[0] as CatalogSyncRequest, {
-            signal: controller.signal,
-            progress: (progress) => post({ kind: 'progress', id, progress }),
-          })
+        const context = {
+          signal: controller.signal,
+          progress: (progress: CatalogSyncProgress) => post({ kind: 'progress', id, progress }),
+        };
+        (method === 'syncCatalog'
+          ? service.syncCatalog(args[0] as CatalogSyncRequest, context)
+          : service.streamTradeWindow(args[0] as TradeWindowRequest, context)
+        )
           .then(
             (value) => post({ kind: 'result', id, ok: true, value }),
             (error: unknown) => fail(id, error),

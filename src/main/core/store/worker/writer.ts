@@ -1,12 +1,14 @@
 /**
  * The writer thread's service: the only read-write connection. Catalog changes (catalogWriter.ts, the
- * streaming sync in catalogSync.ts) and the user's records (recordsWriter.ts) answer its methods.
+ * streaming sync in catalogSync.ts), the user's records (recordsWriter.ts) and a new cache's trade window
+ * (tradeWindow.ts) answer its methods.
  */
-import type { CatalogSyncRequest, CatalogSyncResult } from '../types';
+import type { CatalogSyncRequest, CatalogSyncResult, TradeWindowRequest, TradeWindowResult } from '../types';
 import { CatalogWriter } from './catalogWriter';
 import { runCatalogSync, type SyncContext } from './catalogSync';
 import { openConnection, type Db } from './open';
 import { RecordsWriter } from './recordsWriter';
+import { runTradeWindow } from './tradeWindow';
 
 export type { SyncContext };
 
@@ -26,6 +28,10 @@ export class WriterService {
 
   syncCatalog(request: CatalogSyncRequest, context: SyncContext): Promise<CatalogSyncResult> {
     return runCatalogSync(this.db, this.catalog, this.records, request, context);
+  }
+
+  streamTradeWindow(request: TradeWindowRequest, context: SyncContext): Promise<TradeWindowResult> {
+    return runTradeWindow(this.records, request, context);
   }
 
   close(): void {
