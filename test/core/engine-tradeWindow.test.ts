@@ -116,9 +116,7 @@ describe("a new cache's first fill: the 14-day window streamed, then only what i
     // The older pages all start at the window's oldest trade (inclusive: that millisecond is the only overlap).
     const pages = fillPages(s.proxy);
     const to = pages[0]?.get('to') as string;
-    expect(pages.map((p) => [p.get('to'), p.get('page')])).toEqual(
-      pages.map((_, i) => [to, String(i + 1)]),
-    );
+    expect(pages.map((p) => [p.get('to'), p.get('page')])).toEqual(pages.map((_, i) => [to, String(i + 1)]));
     const older = s.sb.core.db
       .prepare('SELECT count(*) FROM trades WHERE merchant_id = ? AND created_at <= ?')
       .pluck()
@@ -130,7 +128,9 @@ describe("a new cache's first fill: the 14-day window streamed, then only what i
     // The window's oldest trade: none of the server's is older than it and newer than 14 days before the fill.
     expect(Date.parse(to)).toBeGreaterThan(Date.now() - 14 * 24 * 3600_000 - 60 * 60_000);
 
-    const progress = app.batches.flatMap((b) => b.progress ?? []).filter((p: ProgressStatus) => p.kind === 'history-backfill');
+    const progress = app.batches
+      .flatMap((b) => b.progress ?? [])
+      .filter((p: ProgressStatus) => p.kind === 'history-backfill');
     expect(progress.some((p) => p.phase.endsWith('trades of the last 14 days') && p.done >= 2000)).toBe(true);
     const notifications = () => app.batches.flatMap((batch) => batch.notifications ?? []);
     await waitFor(() => notifications().some((n) => n.id.startsWith('trades-loaded:')), 10_000, 'the history loaded');
@@ -176,7 +176,9 @@ describe("a new cache's first fill: the 14-day window streamed, then only what i
     const s = await stack();
     // The 3,000th newest trade (the window comes newest first): its status is not one the API has.
     const bad = s.sb.core.db
-      .prepare('SELECT trade_id, wire FROM trades WHERE merchant_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1 OFFSET 2999')
+      .prepare(
+        'SELECT trade_id, wire FROM trades WHERE merchant_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1 OFFSET 2999',
+      )
       .get(s.merchant.merchantId) as { trade_id: string; wire: string };
     expect(bad.wire).toContain('"status":"');
     const setWire = s.sb.core.db.prepare('UPDATE trades SET wire = ? WHERE trade_id = ?');

@@ -158,11 +158,14 @@ export class ItemSplitter {
     this.scan(true);
     if (this.mode !== Mode.After || this.depth !== 0) {
       throw new EnvelopeFormatError(
-        this.mode === Mode.Before ? `${this.name} body has no "${this.shape.key}" array` : `${this.name} body ended early`,
+        this.mode === Mode.Before
+          ? `${this.name} body has no "${this.shape.key}" array`
+          : `${this.name} body ended early`,
       );
     }
     const fields = parseObject(this.skeleton + this.decoder.end());
-    if (fields instanceof Error) throw new EnvelopeFormatError(`${this.name} envelope is not valid JSON (${fields.message})`);
+    if (fields instanceof Error)
+      throw new EnvelopeFormatError(`${this.name} envelope is not valid JSON (${fields.message})`);
     return fields;
   }
 
@@ -191,7 +194,9 @@ export class ItemSplitter {
         if (isSpace(c)) continue;
         if (c === COMMA) {
           if (this.expectElement)
-            throw new EnvelopeFormatError(`an empty element in the ${this.shape.key} array after ${this.count} elements`);
+            throw new EnvelopeFormatError(
+              `an empty element in the ${this.shape.key} array after ${this.count} elements`,
+            );
           this.expectElement = true;
           continue;
         }
