@@ -248,6 +248,7 @@ export default defineConfig(
       'bench/filter-sort.ts',
       'bench/busy-sync.ts',
       'bench/lib/bridgeProbe.ts',
+      'bench/lib/bridgeTiming.ts',
       'bench/busy-export.ts',
       'bench/busy-queries.ts',
       'bench/failures-board.ts',

@@ -18,13 +18,13 @@ import type { LedgerQuery, TradeQuery } from '../src/shared/ipc/contract';
 import { accountStoreFile } from '../src/main/core/engine/accountFiles';
 import { RecordsReader } from '../src/main/core/store/worker/recordsReader';
 import { LEDGER_FIELDS, TRADE_SELECT } from '../src/main/core/store/worker/recordRows';
-import { TOKEN_STORAGE_KEY } from '../src/renderer/src/platform/webBridge';
 import { busyStoreCopy, partnerOfRecipient, type BusyStoreSpec } from './lib/busyStore';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
 import { createMerchant, scratchDir, startBenchSandbox } from './lib/sandbox';
 import { median, percentile, round, summarize } from './lib/stats';
 import { ensureFreshRenderer, FIRST_ROW, launchChromium, spawnWebHost } from './lib/webHost';
+import { timeBridgeCalls } from './lib/bridgeTiming';
 
 const machine = machineInfo();
 const log = (line: string) => console.log(`[busy-queries] ${line}`);
@@ -257,50 +257,10 @@ for (const size of SIZES) {
       await page.waitForSelector(FIRST_ROW, { timeout: 180_000 });
       // Past the start-up (catalog sync, the first reconcile): queries as a user pages, not the cold start's.
       await page.waitForTimeout(5000);
-      const times = await page.evaluate(
-        async ({ calls, reps, tokenKey }) => {
-          const token = localStorage.getItem(tokenKey);
-          if (!token) throw new Error('the page holds no bridge token');
-          const ws = new WebSocket(`ws://${location.host}/bridge`, [
-            'merchant-desk.bridge',
-            `merchant-desk.token.${token}`,
-          ]);
-          const frames: ((data: string) => void)[] = [];
-          ws.onmessage = (event: MessageEvent) => {
-            const message = JSON.parse(String(event.data)) as { type: string };
-            if (message.type !== 'events') frames.shift()?.(String(event.data));
-          };
-          const next = () => new Promise<string>((resolve) => frames.push(resolve));
-          const welcomed = next();
-          await new Promise<void>((resolve, reject) => {
-            ws.onopen = () => resolve();
-            ws.onerror = () => reject(new Error('the bridge socket failed'));
-          });
-          if ((JSON.parse(await welcomed) as { type: string }).type !== 'welcome')
-            throw new Error('the bridge refused the token');
-          let id = 0;
-          const call = async (method: string, input: unknown) => {
-            const answered = next();
-            ws.send(JSON.stringify({ type: 'call', id: ++id, method, input }));
-            const result = JSON.parse(await answered) as { envelope: { ok: boolean } };
-            if (!result.envelope.ok) throw new Error(`${method} failed: ${JSON.stringify(result.envelope)}`);
-          };
-          for (const c of calls) await call(c.method, c.query);
-          const out: number[][] = calls.map(() => []);
-          for (let rep = 0; rep < reps; rep++)
-            for (const [i, c] of calls.entries()) {
-              const started = performance.now();
-              await call(c.method, c.query);
-              out[i]?.push(performance.now() - started);
-            }
-          ws.close();
-          return out;
-        },
-        {
-          calls: calls.map((c) => ({ method: METHOD[c.kind], query: c.query })),
-          reps: BRIDGE_REPS,
-          tokenKey: TOKEN_STORAGE_KEY,
-        },
+      const times = await timeBridgeCalls(
+        page,
+        calls.map((c) => ({ method: METHOD[c.kind], input: c.query })),
+        BRIDGE_REPS,
       );
       times.forEach((list, i) => {
         bridge.push(...list);

@@ -14,13 +14,13 @@ import { accountStoreFile } from '../src/main/core/engine/accountFiles';
 import { FAILURE_STATUSES } from '../src/main/core/store/schema';
 import { failureRows } from '../src/main/core/store/worker/failuresQuery';
 import { RecordsReader } from '../src/main/core/store/worker/recordsReader';
-import { TOKEN_STORAGE_KEY } from '../src/renderer/src/platform/webBridge';
 import { busyStoreCopy, type BusyStoreSpec } from './lib/busyStore';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
 import { createMerchant, scratchDir, startBenchSandbox } from './lib/sandbox';
 import { median, percentile, round, summarize } from './lib/stats';
 import { ensureFreshRenderer, FIRST_ROW, launchChromium, spawnWebHost } from './lib/webHost';
+import { timeBridgeCalls } from './lib/bridgeTiming';
 
 const machine = machineInfo();
 const log = (line: string) => console.log(`[failures-board] ${line}`);
@@ -106,46 +106,10 @@ for (const size of SIZES) {
       await page.goto(host.url);
       await page.waitForSelector(FIRST_ROW, { timeout: 180_000 });
       await page.waitForTimeout(5000);
-      const times = await page.evaluate(
-        async ({ ranges, reps, tokenKey }) => {
-          const token = localStorage.getItem(tokenKey);
-          if (!token) throw new Error('the page holds no bridge token');
-          const ws = new WebSocket(`ws://${location.host}/bridge`, [
-            'merchant-desk.bridge',
-            `merchant-desk.token.${token}`,
-          ]);
-          const frames: ((data: string) => void)[] = [];
-          ws.onmessage = (event: MessageEvent) => {
-            const message = JSON.parse(String(event.data)) as { type: string };
-            if (message.type !== 'events') frames.shift()?.(String(event.data));
-          };
-          const next = () => new Promise<string>((resolve) => frames.push(resolve));
-          const welcomed = next();
-          await new Promise<void>((resolve, reject) => {
-            ws.onopen = () => resolve();
-            ws.onerror = () => reject(new Error('the bridge socket failed'));
-          });
-          if ((JSON.parse(await welcomed) as { type: string }).type !== 'welcome')
-            throw new Error('the bridge refused the token');
-          let id = 0;
-          const call = async (input: unknown) => {
-            const answered = next();
-            ws.send(JSON.stringify({ type: 'call', id: ++id, method: 'operations.failures', input }));
-            const result = JSON.parse(await answered) as { envelope: { ok: boolean } };
-            if (!result.envelope.ok) throw new Error(`operations.failures failed: ${JSON.stringify(result.envelope)}`);
-          };
-          for (const r of ranges) await call(r);
-          const out: number[][] = ranges.map(() => []);
-          for (let rep = 0; rep < reps; rep++)
-            for (const [i, r] of ranges.entries()) {
-              const started = performance.now();
-              await call(r);
-              out[i]?.push(performance.now() - started);
-            }
-          ws.close();
-          return out;
-        },
-        { ranges: RANGES.map((r) => ({ from: r.from, to: r.to })), reps: BRIDGE_REPS, tokenKey: TOKEN_STORAGE_KEY },
+      const times = await timeBridgeCalls(
+        page,
+        RANGES.map((r) => ({ method: 'operations.failures', input: { from: r.from, to: r.to } })),
+        BRIDGE_REPS,
       );
       times.forEach((list, i) => {
         bridge.push(...list);

@@ -16,13 +16,13 @@ import { RARITY_COLORS } from '../src/shared/api';
 import type { CatalogQuery } from '../src/shared/ipc/contract';
 import { packPriceChanges } from '../src/main/core/store';
 import { ReaderService } from '../src/main/core/store/worker/reader';
-import { TOKEN_STORAGE_KEY } from '../src/renderer/src/platform/webBridge';
 import { createPlainCopy, openPreparedStore, naiveQuery, timeQuery } from './lib/catalogBench';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
 import { createMerchant, scratchDir, startBenchSandbox } from './lib/sandbox';
 import { median, percentile, round, summarize } from './lib/stats';
 import { ensureFreshRenderer, FIRST_ROW, launchChromium, prepareDataDir, spawnWebHost } from './lib/webHost';
+import { timeBridgeCalls } from './lib/bridgeTiming';
 
 const ITEMS = 500_000;
 const REPS = runCount(10, 3);
@@ -206,49 +206,13 @@ try {
     const queries = combos.map(queryOf);
     // The page's own bridge protocol on a second socket of this page (the UI's is private to its module):
     // the token the page stored offered at the upgrade, then one call at a time.
-    const times = await page.evaluate(
-      async ({ queries, reps, tokenKey }) => {
-        const token = localStorage.getItem(tokenKey);
-        if (!token) throw new Error('the page holds no bridge token');
-        const ws = new WebSocket(`ws://${location.host}/bridge`, [
-          'merchant-desk.bridge',
-          `merchant-desk.token.${token}`,
-        ]);
-        const frames: ((data: string) => void)[] = [];
-        ws.onmessage = (event: MessageEvent) => {
-          const message = JSON.parse(String(event.data)) as { type: string };
-          if (message.type !== 'events') frames.shift()?.(String(event.data));
-        };
-        const next = () => new Promise<string>((resolve) => frames.push(resolve));
-        // The welcome is the first frame: wait for it from the start.
-        const welcomed = next();
-        await new Promise<void>((resolve, reject) => {
-          ws.onopen = () => resolve();
-          ws.onerror = () => reject(new Error('the bridge socket failed'));
-        });
-        if ((JSON.parse(await welcomed) as { type: string }).type !== 'welcome')
-          throw new Error('the bridge refused the token');
-        let id = 0;
-        const call = async (input: unknown) => {
-          const answered = next();
-          ws.send(JSON.stringify({ type: 'call', id: ++id, method: 'catalog.query', input }));
-          const result = JSON.parse(await answered) as { envelope: { ok: boolean } };
-          if (!result.envelope.ok) throw new Error(`catalog.query failed: ${JSON.stringify(result.envelope)}`);
-        };
-        for (const query of queries) await call(query);
-        const out: number[] = [];
-        for (let rep = 0; rep < reps; rep++) {
-          for (const query of queries) {
-            const started = performance.now();
-            await call(query);
-            out.push(performance.now() - started);
-          }
-        }
-        ws.close();
-        return out;
-      },
-      { queries, reps: BRIDGE_REPS, tokenKey: TOKEN_STORAGE_KEY },
-    );
+    const times = (
+      await timeBridgeCalls(
+        page,
+        queries.map((input) => ({ method: 'catalog.query', input })),
+        BRIDGE_REPS,
+      )
+    ).flat();
     bridge.push(...times);
   } finally {
     await host.stop();

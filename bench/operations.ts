@@ -10,13 +10,13 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { accountStoreFile } from '../src/main/core/engine/accountFiles';
-import { TOKEN_STORAGE_KEY } from '../src/renderer/src/platform/webBridge';
 import { busyStoreCopy, type BusyStoreSpec } from './lib/busyStore';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
 import { createMerchant, scratchDir, startBenchSandbox } from './lib/sandbox';
 import { median, percentile, round, summarize } from './lib/stats';
 import { ensureFreshRenderer, FIRST_ROW, launchChromium, spawnWebHost } from './lib/webHost';
+import { timeBridgeCalls } from './lib/bridgeTiming';
 
 const machine = machineInfo();
 const log = (line: string) => console.log(`[operations] ${line}`);
@@ -75,47 +75,8 @@ try {
     await page.waitForSelector(FIRST_ROW, { timeout: 180_000 });
     // Past the start-up (catalog sync, the first reconcile): the views as an operator opens them.
     await page.waitForTimeout(5000);
-    const times = await page.evaluate(
-      async ({ calls, reps, tokenKey }) => {
-        const token = localStorage.getItem(tokenKey);
-        if (!token) throw new Error('the page holds no bridge token');
-        const ws = new WebSocket(`ws://${location.host}/bridge`, [
-          'merchant-desk.bridge',
-          `merchant-desk.token.${token}`,
-        ]);
-        const frames: ((data: string) => void)[] = [];
-        ws.onmessage = (event: MessageEvent) => {
-          const message = JSON.parse(String(event.data)) as { type: string };
-          if (message.type !== 'events') frames.shift()?.(String(event.data));
-        };
-        const next = () => new Promise<string>((resolve) => frames.push(resolve));
-        const welcomed = next();
-        await new Promise<void>((resolve, reject) => {
-          ws.onopen = () => resolve();
-          ws.onerror = () => reject(new Error('the bridge socket failed'));
-        });
-        if ((JSON.parse(await welcomed) as { type: string }).type !== 'welcome')
-          throw new Error('the bridge refused the token');
-        let id = 0;
-        const call = async (method: string, input: unknown) => {
-          const answered = next();
-          ws.send(JSON.stringify({ type: 'call', id: ++id, method, input }));
-          const result = JSON.parse(await answered) as { envelope: { ok: boolean } };
-          if (!result.envelope.ok) throw new Error(`${method} failed: ${JSON.stringify(result.envelope)}`);
-        };
-        // The first open of each view is timed too: it is what the operator waits for.
-        const out: number[][] = calls.map(() => []);
-        for (let rep = 0; rep < reps; rep++)
-          for (const [i, c] of calls.entries()) {
-            const started = performance.now();
-            await call(c.method, c.input);
-            out[i]?.push(performance.now() - started);
-          }
-        ws.close();
-        return out;
-      },
-      { calls: CALLS, reps: REPS, tokenKey: TOKEN_STORAGE_KEY },
-    );
+    // The first open of each view is timed too: it is what the operator waits for.
+    const times = await timeBridgeCalls(page, CALLS, REPS, false);
     times.forEach((list, i) => byCall[i]?.push(...list));
   } finally {
     await host.stop();
