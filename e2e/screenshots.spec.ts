@@ -183,6 +183,14 @@ test('screenshots of every main screen', async ({ page }) => {
     await shoot(page, 'alerts');
   });
 
+  await test.step('operations: the recipients of the buys above, the failures board, reversals, webhooks', async () => {
+    await goTo(page, 'Operations');
+    await expect(page.getByRole('region', { name: 'Recipients' }).locator('tbody tr').first()).toBeVisible({
+      timeout: 30_000,
+    });
+    await shoot(page, 'operations');
+  });
+
   await test.step('settings', async () => {
     await goTo(page, 'Settings');
     await expect(page.getByRole('radiogroup', { name: 'Theme' })).toBeVisible();

@@ -52,7 +52,7 @@ export async function rowName(row: Locator): Promise<string> {
 
 export async function goTo(
   page: Page,
-  screen: 'Catalog' | 'Trades' | 'Wallet' | 'Alerts' | 'Notifications' | 'Settings',
+  screen: 'Catalog' | 'Trades' | 'Wallet' | 'Alerts' | 'Operations' | 'Notifications' | 'Settings',
 ): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: screen })).toBeVisible();
