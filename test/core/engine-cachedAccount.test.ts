@@ -1,12 +1,14 @@
 // A saved account whose API key no store holds after a restart (no keychain: keys were in memory only).
 // Its cache (catalog, trades, ledger, balance) is on disk: the engine opens it read-only and offline, says
 // how to go live, and goes live once the key is entered. Real sandbox over loopback, real SQLite files.
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IpcMethod, IpcParsedInput, IpcResult } from '../../src/shared/ipc';
 import { IPC_METHODS } from '../../src/shared/ipc';
+import { accountStoreFile } from '../../src/main/core/engine/accountFiles';
 import { createEngineFromOptions, type LaunchedEngine } from '../../src/main/core/engine/create';
 import { Engine } from '../../src/main/core/engine/engine';
 import { MemorySecretStore } from '../../src/main/core/secrets';
@@ -67,10 +69,15 @@ describe('a saved account whose key no store holds', () => {
       20_000,
       'balance cached',
     );
-    const { balanceAt } = await call('app.snapshot');
-    if (!balanceAt) throw new Error('a live balance without the time the server gave it');
+    if (!(await call('app.snapshot')).balanceAt) throw new Error('a live balance without the time the server gave it');
     await engine.close();
     engine = null;
+    // What the cache holds once closed (a balance read after a trade's frames can land just before the close).
+    const db = new Database(accountStoreFile(dataDir, merchant.merchantId), { readonly: true });
+    const stored = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get('balance_at');
+    db.close();
+    const balanceAt = stored === undefined ? null : (JSON.parse(stored) as string);
+    if (!balanceAt) throw new Error('no balance time in the cache');
     return { tradeId: bought.trade.tradeId, itemPrice: cheapest.price, balanceAt };
   }
 
