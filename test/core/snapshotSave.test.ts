@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { LocalStore } from '../../src/main/core/store';
 import { openConnection } from '../../src/main/core/store/worker/open';
 import { CatalogSnapshot } from '../../src/main/core/store/worker/snapshot';
+import { CatalogQuery } from '../../src/main/core/store/worker/catalogQuery';
+import { catalogQuerySchema } from '../../src/shared/ipc/contract';
 import { makeItem } from './storeModel/items';
 import { ListServer } from './storeModel/listServer';
 import { tempDirs } from '../support/tempDirs';
@@ -169,5 +171,39 @@ describe('saved snapshot', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('is not taken up by a snapshot that already read the rows (a query came first): its sorts stay whole', async () => {
+    const file = join(temp('snapshot-late-'), 'm4.sqlite');
+    const snapshotFile = `${file}.snapshot`;
+    const plain = Array.from({ length: 30 }, (_, i) => ({ ...makeItem(i + 1, i, 100 + i), phase: null }));
+    let store = await LocalStore.open({ file });
+    await applyItemUpserts(store, plain);
+    await store.close();
+    const savedBefore = `${file}.before`;
+    copyFileSync(snapshotFile, savedBefore);
+    // Later rows bring phases and names the saved file never held; the app is killed before it saves again.
+    store = await LocalStore.open({ file });
+    const phased = ['Phase 2', 'Emerald', 'Phase 1'].map((phase, i) => ({
+      ...makeItem(100 + i, 7 * i, 500 + i),
+      market_hash_name: `★ Karambit | Doppler (Factory New) ${i}`,
+      phase,
+    }));
+    await applyItemUpserts(store, phased);
+    await store.close();
+    copyFileSync(savedBefore, snapshotFile);
+
+    const early = new CatalogSnapshot(openConnection(file, true).db);
+    early.refresh();
+    expect(early.load(snapshotFile)).toBe(false);
+    early.refresh();
+    const built = fresh(file);
+    const pageOf = (snapshot: CatalogSnapshot, sort: 'phase' | 'name') =>
+      Array.from(
+        new CatalogQuery(snapshot).run(catalogQuerySchema.parse({ sort, direction: 'desc', limit: 40 })).slots,
+        (slot) => snapshot.itemId[slot],
+      );
+    for (const sort of ['phase', 'name'] as const) expect(pageOf(early, sort), sort).toEqual(pageOf(built, sort));
+    expect(pageOf(built, 'phase').slice(0, 3)).toEqual([100, 102, 101]);
   });
 });

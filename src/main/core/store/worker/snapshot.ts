@@ -210,9 +210,13 @@ export class CatalogSnapshot {
 
   /**
    * Takes up (into this new snapshot) a saved one of this format and cache, recent and no newer than the writer's
-   * counter, whose columns are all there; the next refresh patches what came after it. Else (or damaged) false.
+   * counter, whose columns are all there; the next refresh patches what came after it. Else (damaged, or this
+   * snapshot already read the rows) false.
    */
   load(file: string): boolean {
+    // A snapshot that already read rows (a query came before the start-up's load) holds names and phases the file
+    // may not: taking the file's ranks over them would leave those without a sort key.
+    if (this.dataVersion !== -1) return false;
     let saved: ReturnType<CatalogSnapshot['saved']>;
     let markets: Markets | null = null;
     try {
