@@ -224,8 +224,10 @@ describe('the history back-fill: resumed, never in the way', () => {
 
   it('a poll while the fill pages finds a trade made and finished meanwhile, before the fill is done', async () => {
     useFlowingFakeClock();
-    const s = await stack(2, 1_400);
-    // No feed (polling every 15 s), and each page of the fill takes 10 s to answer: a fill of a minute.
+    const s = await stack(4, 2_500);
+    // No feed (polling every 15 s), and each of the fill's 20 pages takes 10 s to answer (under the client's 15 s
+    // timeout): a fill of over three minutes. Fake time runs ahead of a loaded machine's I/O (reach steps it a second
+    // at a time), so the fill must be many polls long in fake time, or a poll slowed by load could come after it all.
     s.proxy.inject('/ws', { kind: 'drop' });
     s.proxy.inject((_method, path) => fillQuery(path) !== null, { kind: 'delay', delayMs: 10_000 });
     const app = await s.launch();
@@ -258,10 +260,10 @@ describe('the history back-fill: resumed, never in the way', () => {
     expect(parseFill(await app.session().store.getMeta('trades_history_fill'))?.left).toBeGreaterThan(0);
     await reach(
       async () => typeof (await app.session().store.getMeta('trades_history_mark')) === 'string',
-      120_000,
+      600_000,
       'the fill done',
     );
-  }, 120_000);
+  }, 180_000);
 
   it('a buy is answered while the fill waits at its share of the budget; the start-up goes Live meanwhile', async () => {
     const s = await stack(6, 3_500, 100); // 21,000 trades: 42 pages, and the ledger's as many: minutes at 30 a minute
