@@ -218,6 +218,52 @@ describe('buy the next one and order look-up, engine against the real sandbox', 
     ]);
   }, 90_000);
 
+  it('a buy by name refused item_unavailable is continued after a restart: ORDER#2 under the same maxPrice', async () => {
+    const name = 'USP-S | Restart Test (Field-Tested)';
+    const [gone] = await listings([{ market_hash_name: name, price: 1200 }]);
+    // Sold before the buy: the marketplace has no listing of the name left.
+    expect((await adminApi(sb).delete(`/admin/items/${(gone as Item).itemId}`)).status).toBe(200);
+    const refused = await app.call('buy.byName', {
+      market_hash_name: name,
+      maxPrice: 1500,
+      recipient: { tradeUrl: recipient },
+      externalId: 'RST-1',
+    });
+    expect(!refused.ok && refused.failure.code).toBe('item_unavailable');
+
+    // The app is closed and opened again on the same files.
+    await app.close();
+    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    await waitFor(() => app.session().connection.state === 'connected', 15_000, 'the feed after the restart');
+
+    const from = { refusedExternalId: 'RST-1' };
+    const before = await app.call('operations.orderChain', from);
+    expect(before.attempts).toMatchObject([
+      { externalId: 'RST-1', trade: null, refusal: { code: 'item_unavailable' } },
+    ]);
+    expect(before.next).toMatchObject({
+      externalId: 'RST-1#2',
+      market_hash_name: name,
+      maxPrice: 1500,
+      tradeUrl: recipient,
+    });
+
+    await listings([
+      { market_hash_name: name, price: 1600 },
+      { market_hash_name: name, price: 1400 },
+    ]);
+    const above = await dispatchIpc(app.engine, 'operations.buyNext', { from, externalId: 'RST-1#2', maxPrice: 1501 });
+    expect(above).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const next = bought(await app.call('operations.buyNext', { from, externalId: 'RST-1#2', maxPrice: 1500 }));
+    expect(next).toMatchObject({ externalId: 'RST-1#2', price: 1400, tradeUrl: recipient, market_hash_name: name });
+    expect(serverTrades()).toBe(1);
+    const chain = await app.call('operations.orderChain', { tradeId: next.tradeId });
+    expect(chain.attempts.map((x) => [x.externalId, x.refusal?.code ?? x.trade?.status])).toEqual([
+      ['RST-1', 'item_unavailable'],
+      ['RST-1#2', 'PENDING'],
+    ]);
+  }, 90_000);
+
   it('looks a trade up by order id, trade id, trade URL, partner id, offer id and item name; refuses a look-up too long', async () => {
     const name = 'Five-SeveN | Lookup Test (Well-Worn)';
     const [item, other] = await listings([

@@ -152,6 +152,36 @@ describe('balance runway, engine against the real sandbox', () => {
     expect(topUps.rows.map((row) => row.amount)).toContain(100_000);
   });
 
+  it('tells a crossing once across a restart while still under the threshold; a rise above then a new crossing tells again', async () => {
+    await buyThree();
+    // $700 left at $300 an hour: about 2.3 h, under a 6 h threshold.
+    await app.call('settings.update', { runwayAlertHours: 6 });
+    await pushed((r) => r.below && r.balance === 70_000 && r.lastHour.spent === 30_000, 'the runway under 6 h');
+    expect(raisedInBatches()).toBe(1);
+    await waitFor(async () => (await runwayNotifications()).length === 1, 10_000, 'the crossing kept');
+
+    // Closed and opened again on the same files, still under: the runway is pushed, and no notification with it.
+    const restart = async () => {
+      await app.close();
+      app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+      await waitFor(() => app.session().connection.state === 'connected', 15_000, 'the feed after the restart');
+    };
+    await restart();
+    await pushed((r) => r.below && r.balance === 70_000, 'the runway under 6 h after the restart');
+    expect(raisedInBatches()).toBe(0);
+    expect(await runwayNotifications()).toHaveLength(1);
+
+    // A top-up lifts it above ($2,700 at $300 an hour: 9 h), a restart, a deduction brings it under again: told.
+    await balanceVia('ADMIN TOP UP', 200_000);
+    await pushed((r) => r.balance === 270_000 && !r.below, 'the runway above the threshold after a top-up');
+    await restart();
+    await pushed((r) => r.balance === 270_000 && !r.below, 'the runway above the threshold after the restart');
+    await balanceVia('ADMIN DEDUCT', 200_000);
+    await pushed((r) => r.balance === 70_000 && r.below, 'the runway under the threshold again');
+    expect(raisedInBatches()).toBe(1);
+    await waitFor(async () => (await runwayNotifications()).length === 2, 10_000, 'the second crossing kept');
+  }, 90_000);
+
   it('refuses a threshold that is not a positive number of hours, and changes nothing', async () => {
     await app.call('settings.update', { runwayAlertHours: 12 });
     for (const bad of [0, -3, '6', 10_000, true]) {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lookupKeys } from '../../src/main/core/operations/lookup';
-import { prepareSchema } from '../../src/main/core/store/schema';
-import { statementCache } from '../../src/main/core/store/worker/open';
+import { partnerOf, prepareSchema, SCHEMA_VERSION } from '../../src/main/core/store/schema';
+import { type Prepare, statementCache } from '../../src/main/core/store/worker/open';
 import { lookupTrades, orderChainTrades } from '../../src/main/core/store/worker/orderLookup';
 
 describe('order look-up and order chains on a real SQLite file', () => {
@@ -19,12 +19,13 @@ describe('order look-up and order chains on a real SQLite file', () => {
     prepareSchema(db, file);
     const insert = db.prepare(
       `INSERT INTO trades (tradeId, externalId, status, status_rank, price, itemId, assetId, offerId, tradeUrl, market_hash_name,
-         createdAt, updatedAt, stage, updated_at) VALUES (?, ?, 'COMPLETED', 2, 100, ?, ?, NULL, ?, ?, ?, ?, 2, 0)`,
+         createdAt, updatedAt, stage, updated_at, partner) VALUES (?, ?, 'COMPLETED', 2, 100, ?, ?, ?, ?, ?, ?, ?, 2, 0, ?)`,
     );
     const add = (i: number, externalId: string | null, name: string, partner = 1000 + i) => {
       const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
       const url = `https://steamcommunity.com/tradeoffer/new/?partner=${partner}&token=AbCd1234`;
-      insert.run(`t-${i}`, externalId, i, String(i), url, name, at, at);
+      // The recipient column as every write path fills it (the writer, and the migration for older files).
+      insert.run(`t-${i}`, externalId, i, String(i), `offer-${i}`, url, name, at, at, partnerOf(url));
     };
     for (let i = 0; i < 60; i++) add(i, `bulk-${i}`, 'AK-47 | Many (Field-Tested)', 777);
     add(100, 'ORDER', 'M4A4 | One (Field-Tested)');
@@ -64,5 +65,63 @@ describe('order look-up and order chains on a real SQLite file', () => {
     expect(look('many (field').hits).toHaveLength(50);
     expect(look('100%').hits.map((h) => [h.trade.externalId, h.matchedBy])).toEqual([['50%_off', 'name']]);
     expect(look('0%_').hits.map((h) => h.trade.externalId)).toEqual([]);
+  });
+
+  /** The plans of the statements a look-up ran on the trades, with the values it bound. */
+  function plansOf(text: string): string[] {
+    const ran: { sql: string; params: unknown[] }[] = [];
+    const cache = statementCache(db);
+    const recording = ((sql: string) => {
+      const statement = cache(sql);
+      return {
+        all: (...params: unknown[]) => {
+          ran.push({ sql, params });
+          return statement.all(...params);
+        },
+      };
+    }) as unknown as Prepare;
+    lookupTrades(recording, lookupKeys(text), 50);
+    return ran.flatMap(({ sql, params }) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail),
+    );
+  }
+
+  it('finds by partner and offer id through their indexes, never a scan of the trades', () => {
+    expect(look('offer-103').hits.map((h) => [h.trade.externalId, h.matchedBy])).toEqual([['ORDER-2', 'offerId']]);
+    expect(look('1104').hits.map((h) => [h.trade.externalId, h.matchedBy])).toEqual([['ORDERX#2', 'partner']]);
+    const url = 'https://steamcommunity.com/tradeoffer/new/?partner=1105&token=AbCd1234';
+    expect(look(url).hits.map((h) => [h.trade.externalId, h.matchedBy])).toEqual([['50%_off', 'partner']]);
+    for (const text of ['1104', url, 'https://steamcommunity.com/tradeoffer/103/']) {
+      const plans = plansOf(text);
+      expect(plans.length, text).toBeGreaterThan(0);
+      expect(
+        plans.filter((detail) => /\bSCAN\b/.test(detail)),
+        text,
+      ).toEqual([]);
+    }
+    expect(plansOf('1104').join('\n')).toMatch(/trades_partner/);
+    expect(plansOf('1104').join('\n')).toMatch(/trades_offer/);
+  });
+
+  it('a schema-24 file gets the offer id index and the refusal columns, its refusals kept', () => {
+    const file = join(dir, 'old.db');
+    const old = new Database(file);
+    prepareSchema(old, file);
+    old.exec(`DROP INDEX trades_offer; DROP INDEX buy_refusals_chain;
+      ALTER TABLE buy_refusals DROP COLUMN phase; ALTER TABLE buy_refusals DROP COLUMN tradeUrl;
+      ALTER TABLE buy_refusals DROP COLUMN byName;
+      INSERT INTO buy_refusals (at, code, itemId, market_hash_name, price, partner, externalId, detail)
+        VALUES ('2026-11-01T00:00:00.000Z', 'item_unavailable', NULL, 'AK-47 | Old (Field-Tested)', 500, 7, 'OLD', 'gone')`);
+    old.pragma('user_version = 24');
+    old.close();
+    const reopened = new Database(file);
+    expect(prepareSchema(reopened, file)).toBe(24);
+    expect(reopened.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const indexes = reopened.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all();
+    expect(indexes).toEqual(expect.arrayContaining(['trades_offer', 'buy_refusals_chain']));
+    expect(reopened.prepare('SELECT externalId, code, phase, tradeUrl, byName FROM buy_refusals').all()).toEqual([
+      { externalId: 'OLD', code: 'item_unavailable', phase: null, tradeUrl: null, byName: 0 },
+    ]);
+    reopened.close();
   });
 });

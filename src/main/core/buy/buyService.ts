@@ -18,7 +18,6 @@ import { ApiRequestError } from '../api';
 import type { BuyingAccount } from './buyingAccount';
 import { EngineError } from '../ipc/engineService';
 import { describeBuyFailure } from './failures';
-import { NameRefusals } from './refusals';
 import { isRefusalCode } from '../operations/failures';
 import { partnerOf } from '../store/schema';
 import { ACTIVE_WARNING, STRIKE_WARNING, findRecipient } from '../operations/recipients';
@@ -103,8 +102,6 @@ export class BuyService {
   private readonly unanswered = new Map<string, Order>();
   /** The same attempts by what they bought (orderKey), for a retry that comes without the order id. */
   private readonly unknownByOrder = new Map<string, { externalId: string; at: number }>();
-  /** Buys by name the marketplace refused (untargeted and targeted): "buy the next one" starts from them. */
-  readonly nameRefusals = new NameRefusals();
 
   /**
    * `onRefusalRecorded`: a refusal the failures board counts was stored (Operations → Failures reads again);
@@ -313,7 +310,7 @@ export class BuyService {
     order?: Order,
   ): Placement {
     const account = this.account();
-    if (order) this.recordRefusal(externalId, order, code, message, price);
+    if (order) void this.recordRefusal(externalId, order, code, message, price);
     const available = account.balance ? account.balance.total_available : null;
     return {
       outcome: { ok: false, externalId, failure: describeBuyFailure({ code, message, retryable, available, price }) },
@@ -417,19 +414,9 @@ export class BuyService {
       }
     }
     this.settled(externalId);
-    if (order.kind === 'name') {
-      const { market_hash_name, phase, maxPrice, tradeUrl } = order;
-      this.nameRefusals.add(account.store.file, {
-        externalId,
-        market_hash_name,
-        phase,
-        maxPrice,
-        tradeUrl,
-        code: error.code,
-        message: error.message,
-      });
-    }
-    this.recordRefusal(externalId, order, error.code, error.message, price);
+    const recorded = this.recordRefusal(externalId, order, error.code, error.message, price, true);
+    // "Buy the next one" starts from a refused buy by name's record: stored before the answer that offers it.
+    if (order.kind === 'name') await recorded;
     let failureAvailable = account.balance?.total_available ?? null;
     if (error.code === 'insufficient_balance')
       failureAvailable = (await account.refreshBalance())?.total_available ?? failureAvailable;
@@ -532,11 +519,23 @@ export class BuyService {
   }
 
   /** A refusal the failures board counts, stored in the background: the buy's answer never waits for it. */
-  private recordRefusal(externalId: string, order: Order, code: string, detail: string, price: number): void {
-    if (!isRefusalCode(code)) return;
+  /**
+   * Stores a refusal the failures board counts, in the background (resolves once stored or failed, never rejects).
+   * `byMarketplace`: the marketplace refused it (not the desk's own wait or check), so a buy by name's record is one
+   * "buy the next one" continues from.
+   */
+  private recordRefusal(
+    externalId: string,
+    order: Order,
+    code: string,
+    detail: string,
+    price: number,
+    byMarketplace = false,
+  ): Promise<void> {
+    if (!isRefusalCode(code)) return Promise.resolve();
     const store = this.account().store;
     const at = toUtcIso(Date.now());
-    void (async () => {
+    return (async () => {
       const itemId = order.itemId;
       const name =
         order.kind === 'name'
@@ -551,6 +550,7 @@ export class BuyService {
         partner: partnerOf(order.tradeUrl),
         externalId,
         detail: detail.slice(0, 500),
+        byName: byMarketplace && order.kind === 'name' ? { phase: order.phase, tradeUrl: order.tradeUrl } : null,
       });
       this.onRefusalRecorded();
     })().catch(() => {

@@ -16,9 +16,9 @@ import { formatCents } from '../../../shared/money';
 import { chainNumber, chainOrderId, chainRoot } from '../../../shared/orderChain';
 import type { BuyService } from '../buy/buyService';
 import { describeBuyFailure } from '../buy/failures';
-import type { NameRefusal } from '../buy/refusals';
 import { EngineError } from '../ipc/engineService';
 import type { LocalStore } from '../store';
+import type { ChainRefusal } from '../store/worker/orderLookup';
 
 /** The refusals of a buy by name after which the next listing is worth buying. */
 const NEXT_AFTER_REFUSAL = new Set(['item_unavailable', 'price_too_high']);
@@ -58,10 +58,9 @@ export class NextBuyService {
       externalId = trade.externalId;
     } else externalId = from.refusedExternalId;
     const root = chainRoot(externalId);
-    const attempts = await this.attempts(root, externalId);
-    if (attempts.length === 0)
-      throw new EngineError('not_found', `No trade or refused buy with order id ${externalId} is known.`);
-    const { plan, unavailable } = await this.plan(root, attempts);
+    const { attempts, original } = await this.attempts(root);
+    if (!original) throw new EngineError('not_found', `No trade or refused buy with order id ${externalId} is known.`);
+    const { plan, unavailable } = await this.plan(root, attempts, original);
     return { root, attempts, next: plan, unavailable };
   }
 
@@ -120,34 +119,44 @@ export class NextBuyService {
     });
   }
 
-  /** The chain's trades and remembered refusals, by attempt number (a trade wins over a refusal of the same id). */
-  private async attempts(root: string, asked: string): Promise<OrderChainAttempt[]> {
-    // The range also holds ids like `ORDER#abc`: only the root and its numbered attempts are the chain.
-    const trades = (await this.store().orderChainTrades(root)).filter(
-      (t) => chainRoot(t.externalId as string) === root,
-    );
-    const byId = new Map<string, OrderChainAttempt>();
+  /**
+   * The chain's trades and stored refusals by attempt number (a trade wins over a refusal of the same id), and what
+   * the next attempt copies: the original order's, else (its record gone) the earliest attempt known.
+   */
+  private async attempts(root: string): Promise<{ attempts: OrderChainAttempt[]; original: Original | null }> {
+    const store = this.store();
+    const [trades, refusals] = await Promise.all([store.orderChainTrades(root), store.orderChainRefusals(root)]);
+    const byId = new Map<string, { attempt: OrderChainAttempt; original: Original }>();
+    // The ranges also hold ids like `ORDER#abc`: only the root and its numbered attempts are the chain.
+    for (const refusal of refusals) {
+      const externalId = refusal.externalId;
+      if (chainRoot(externalId) !== root) continue;
+      const { market_hash_name, phase, maxPrice, tradeUrl } = refusal;
+      byId.set(externalId, {
+        attempt: { externalId, n: chainNumber(externalId), trade: null, refusal: refusalOf(refusal) },
+        original: { market_hash_name, phase, maxPrice, tradeUrl },
+      });
+    }
     for (const trade of trades) {
       const externalId = trade.externalId as string;
-      byId.set(externalId, { externalId, n: chainNumber(externalId), trade, refusal: null });
+      if (chainRoot(externalId) !== root) continue;
+      const { market_hash_name, phase, price, tradeUrl } = trade;
+      byId.set(externalId, {
+        attempt: { externalId, n: chainNumber(externalId), trade, refusal: null },
+        original: { market_hash_name, phase, maxPrice: price, tradeUrl },
+      });
     }
-    const numbers = [1, ...trades.map((t) => chainNumber(t.externalId as string)), chainNumber(asked)];
-    // Refusals leave no trade: look up every number up to one past the highest known.
-    for (let n = 1; n <= Math.max(...numbers) + 1; n++) {
-      const externalId = chainOrderId(root, n);
-      const refusal = byId.has(externalId) ? null : this.buying.nameRefusals.get(this.store().file, externalId);
-      if (refusal) byId.set(externalId, { externalId, n, trade: null, refusal: refusalOf(refusal) });
-    }
-    return [...byId.values()].sort((a, b) => a.n - b.n);
+    const known = [...byId.values()].sort((a, b) => a.attempt.n - b.attempt.n);
+    return { attempts: known.map((k) => k.attempt), original: known[0]?.original ?? null };
   }
 
   private async plan(
     root: string,
     attempts: OrderChainAttempt[],
+    original: Original,
   ): Promise<{ plan: NextBuyPlan; unavailable: null } | { plan: null; unavailable: string }> {
     const latest = attempts.at(-1) as OrderChainAttempt;
     if (!endedForNext(latest)) return { plan: null, unavailable: whyNot(latest) };
-    const original = this.original(attempts);
     const n = latest.n + 1;
     const problem = chainOrderIdProblem(root, n);
     if (problem) return { plan: null, unavailable: problem };
@@ -156,22 +165,6 @@ export class NextBuyService {
     return {
       plan: { ...plan, cheapest: cheapest ? { itemId: cheapest.itemId, price: cheapest.price } : null },
       unavailable: null,
-    };
-  }
-
-  /** What the next attempt copies: the original order's, else (its record gone) the earliest attempt known. */
-  private original(attempts: OrderChainAttempt[]): Original {
-    const first = attempts[0] as OrderChainAttempt;
-    if (first.trade) {
-      const { market_hash_name, phase, price, tradeUrl } = first.trade;
-      return { market_hash_name, phase, maxPrice: price, tradeUrl };
-    }
-    const refused = this.buying.nameRefusals.get(this.store().file, first.externalId) as NameRefusal;
-    return {
-      market_hash_name: refused.market_hash_name,
-      phase: refused.phase,
-      maxPrice: refused.maxPrice,
-      tradeUrl: refused.tradeUrl,
     };
   }
 
@@ -197,7 +190,7 @@ export class NextBuyService {
   }
 }
 
-function refusalOf(refusal: NameRefusal): OrderChainAttempt['refusal'] {
+function refusalOf(refusal: ChainRefusal): OrderChainAttempt['refusal'] {
   return { code: refusal.code, message: refusal.message, at: refusal.at };
 }
 

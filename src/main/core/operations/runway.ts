@@ -63,10 +63,11 @@ export function sameRunway(a: BalanceRunway | null, b: BalanceRunway): boolean {
 
 /**
  * One notification per crossing: it fires when the runway is first seen under the threshold and re-arms only once
- * it is seen at or above it again (a top-up, a slower rate, a lower threshold) or the alert is turned off.
+ * it is seen at or above it again (a top-up, a slower rate, a lower threshold) or the alert is turned off. `armed`
+ * starts as the account's store last left it (RunwayService), so a restart while under tells nothing new.
  */
 export class RunwayAlarm {
-  private armed = true;
+  constructor(private armed = true) {}
 
   /** Whether this runway is a new crossing to announce. */
   observe(runway: BalanceRunway): boolean {
@@ -79,7 +80,7 @@ export class RunwayAlarm {
     return true;
   }
 
-  reset(): void {
-    this.armed = true;
+  get isArmed(): boolean {
+    return this.armed;
   }
 }

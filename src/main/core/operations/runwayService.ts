@@ -11,8 +11,14 @@ import { DAY_MS, HOUR_MS, RunwayAlarm, runwayOf, sameRunway } from './runway';
 export interface RunwaySource {
   readonly balance: Balance | null;
   readonly inFlight: number;
-  readonly store: Pick<LocalStore, 'ledgerSpend'>;
+  readonly store: Pick<LocalStore, 'ledgerSpend' | 'getMeta' | 'setMeta'>;
 }
+
+/**
+ * The account's alert state in its store's `meta`: the time of the crossing told, while the runway has not been seen
+ * at or above the threshold since (null or absent: armed).
+ */
+export const RUNWAY_TOLD_META = 'operations.runwayAlertTold';
 
 /** The last hour's spend decays with time alone: without news the runway is computed again this often. */
 const RECOMPUTE_EVERY_MS = 60_000;
@@ -23,7 +29,8 @@ const RECOMPUTE_EVERY_MS = 60_000;
  * notification once per crossing under the threshold.
  */
 export class RunwayService {
-  private readonly alarm = new RunwayAlarm();
+  /** The open account's alarm, read from its store at the first computation. */
+  private alarm: { source: RunwaySource; alarm: Promise<RunwayAlarm> } | null = null;
   private last: BalanceRunway | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -60,7 +67,7 @@ export class RunwayService {
 
   private onBatch(batch: EngineEventBatch): void {
     if (batch.accountChanged) {
-      this.alarm.reset();
+      this.alarm = null;
       this.last = null;
     }
     if (batch.balance || batch.ledgerChanged || batch.accountChanged) this.recompute();
@@ -85,12 +92,33 @@ export class RunwayService {
 
   private async publish(): Promise<void> {
     const source = this.source();
-    const runway = source ? await this.compute(source) : null;
+    if (!source) return;
+    const runway = await this.compute(source);
     if (!runway || this.source() !== source) return;
-    const crossed = this.alarm.observe(runway);
+    const alarm = await this.alarmOf(source);
+    const wasArmed = alarm.isArmed;
+    const crossed = alarm.observe(runway);
+    if (alarm.isArmed !== wasArmed) {
+      // Kept before the notification goes out: a restart after it tells nothing again.
+      await source.store
+        .setMeta(RUNWAY_TOLD_META, alarm.isArmed ? null : runway.at)
+        .catch((error: unknown) => this.log(`runway: the alert state was not kept: ${(error as Error).message}`));
+    }
     if (sameRunway(this.last, runway) && !crossed) return;
     this.last = runway;
     this.events.push({ runway, ...(crossed ? { notifications: [runwayNotification(runway)] } : {}) });
+  }
+
+  /** The account's alarm, armed unless its store says a crossing was told and not re-armed since. */
+  private alarmOf(source: RunwaySource): Promise<RunwayAlarm> {
+    if (this.alarm?.source !== source) {
+      const alarm = source.store
+        .getMeta(RUNWAY_TOLD_META)
+        .then((told) => new RunwayAlarm(typeof told !== 'string'))
+        .catch(() => new RunwayAlarm());
+      this.alarm = { source, alarm };
+    }
+    return this.alarm.alarm;
   }
 
   private async compute(source: RunwaySource): Promise<BalanceRunway | null> {

@@ -28,6 +28,7 @@ export const STORE_METHODS = {
     'latestLedgerCreatedAt',
     'ledgerSpend',
     'orderChainTrades',
+    'orderChainRefusals',
     'lookupTrades',
     'listRecipients',
     'getRecipient',

@@ -4,7 +4,7 @@ import { parseTradeUrl } from '../../../shared/api';
 import { versionError } from './errors';
 
 /** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
-export const SCHEMA_VERSION = 24;
+export const SCHEMA_VERSION = 25;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 4;
@@ -85,6 +85,12 @@ export const RECIPIENT_TOTALS_FROM_ROWS = `
 `;
 
 /**
+ * What "buy the next one" needs of a refused buy by name (25): its phase and recipient, and whether it was one (a
+ * buy by name the marketplace refused; the desk's own refusals sent nothing and leave the order id free).
+ */
+const BUY_REFUSAL_CHAIN_COLUMNS = ['phase TEXT', 'tradeUrl TEXT', 'byName INTEGER NOT NULL DEFAULT 0'];
+
+/**
  * Created where missing when the schema version moves (21 added `saved_searches`: catalog queries by name; 22
  * `auto_buys`: each auto-buy, written before its request leaves, with what became of it; 23 the trades' `partner`,
  * the indexes of the trades' and ledger's filters (`trades_order`, the page order, holds both ids and replaces
@@ -94,7 +100,8 @@ export const RECIPIENT_TOTALS_FROM_ROWS = `
  * triggers like `trade_days`; `trades_error`, the failed trades by errorCode; `buy_refusals`, the buy refusals the
  * desk saw (store/worker/failuresQuery.ts); and `recipient_totals`, the trades by recipient (partner) that
  * Operations → Recipients lists, kept by its triggers (RECIPIENT_TOTALS), and `trades_protection`, the completed
- * trades still reversible by their end of protection (Operations → Reversals)).
+ * trades still reversible by their end of protection (Operations → Reversals); 25 `trades_offer`, the trades by offer id (order look-up), and the refused buys by name in
+ * `buy_refusals` (BUY_REFUSAL_CHAIN_COLUMNS, `buy_refusals_chain`), which "buy the next one" continues after a restart).
  */
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -111,6 +118,7 @@ const RECORD_TABLES = `
   CREATE INDEX IF NOT EXISTS trades_id_nocase ON trades(tradeId COLLATE NOCASE, createdAt);
   CREATE INDEX IF NOT EXISTS trades_partner ON trades(partner, createdAt) WHERE partner IS NOT NULL;
   CREATE INDEX IF NOT EXISTS trades_webhook_failed ON trades(createdAt) WHERE webhookStatus = 'failed';
+  CREATE INDEX IF NOT EXISTS trades_offer ON trades(offerId) WHERE offerId IS NOT NULL;
   CREATE TABLE IF NOT EXISTS trade_days (day TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (day, status)) WITHOUT ROWID;
   CREATE TRIGGER IF NOT EXISTS trade_days_insert AFTER INSERT ON trades BEGIN
     INSERT INTO trade_days (day, status, n) VALUES (substr(new.createdAt, 1, 10), new.status, 1)
@@ -151,8 +159,10 @@ const RECORD_TABLES = `
       WHERE day = substr(old.createdAt, 1, 10) AND status = old.status AND errorCode = coalesce(old.errorCode, 0);
   END;
   CREATE TABLE IF NOT EXISTS buy_refusals (id INTEGER PRIMARY KEY, at TEXT NOT NULL, code TEXT NOT NULL, itemId INTEGER,
-    market_hash_name TEXT, price INTEGER NOT NULL, partner INTEGER, externalId TEXT, detail TEXT NOT NULL);
+    market_hash_name TEXT, price INTEGER NOT NULL, partner INTEGER, externalId TEXT, detail TEXT NOT NULL,
+    ${BUY_REFUSAL_CHAIN_COLUMNS.join(', ')});
   CREATE INDEX IF NOT EXISTS buy_refusals_at ON buy_refusals(at);
+  CREATE INDEX IF NOT EXISTS buy_refusals_chain ON buy_refusals(externalId) WHERE byName = 1;
   CREATE TABLE IF NOT EXISTS trade_timeline (tradeId TEXT NOT NULL REFERENCES trades(tradeId) ON DELETE CASCADE, status TEXT NOT NULL, at TEXT NOT NULL,
     errorCode INTEGER, failReason TEXT, source TEXT NOT NULL, PRIMARY KEY (tradeId, status)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS ledger (id INTEGER PRIMARY KEY, type TEXT NOT NULL, amount INTEGER NOT NULL, balanceBefore INTEGER NOT NULL,
@@ -301,6 +311,9 @@ export function prepareSchema(db: Database, file: string): number {
       const tradeColumns = db.prepare<[], string>("SELECT name FROM pragma_table_info('trades')").pluck().all();
       if (tradeColumns.length > 0 && !tradeColumns.includes('partner'))
         db.exec('ALTER TABLE trades ADD COLUMN partner INTEGER');
+      const refusalColumns = db.prepare<[], string>("SELECT name FROM pragma_table_info('buy_refusals')").pluck().all();
+      if (refusalColumns.length > 0 && !refusalColumns.includes('byName'))
+        for (const column of BUY_REFUSAL_CHAIN_COLUMNS) db.exec(`ALTER TABLE buy_refusals ADD COLUMN ${column}`);
       db.exec(RECORD_TABLES);
       if (current > 0 && current < 22) db.exec(AUTO_BUYS_FROM_FIRINGS);
       if (current > 0 && current < 23) {

@@ -38,9 +38,11 @@ export interface BuyRefusalInput {
   partner: number | null;
   externalId: string | null;
   detail: string;
+  /** A buy by name the marketplace refused: what "buy the next one" continues from (its phase and recipient). */
+  byName?: { phase: string | null; tradeUrl: string } | null;
 }
 
-export interface BuyRefusalRow extends BuyRefusalInput {
+export interface BuyRefusalRow extends Omit<BuyRefusalInput, 'byName'> {
   id: number;
 }
 
@@ -94,12 +96,18 @@ export function refusalList(
 }
 
 /** Writes one refusal and drops those older than BUY_REFUSALS_KEPT_DAYS before it. */
-export function insertRefusal(prepare: Prepare, refusal: BuyRefusalInput): BuyRefusalRow {
+export function insertRefusal(prepare: Prepare, input: BuyRefusalInput): BuyRefusalRow {
+  const { byName, ...refusal } = input;
   const id = Number(
     prepare(
-      `INSERT INTO buy_refusals (at, code, itemId, market_hash_name, price, partner, externalId, detail)
-       VALUES (@at, @code, @itemId, @market_hash_name, @price, @partner, @externalId, @detail)`,
-    ).run(refusal).lastInsertRowid,
+      `INSERT INTO buy_refusals (at, code, itemId, market_hash_name, price, partner, externalId, detail, phase, tradeUrl, byName)
+       VALUES (@at, @code, @itemId, @market_hash_name, @price, @partner, @externalId, @detail, @phase, @tradeUrl, @byName)`,
+    ).run({
+      ...refusal,
+      phase: byName?.phase ?? null,
+      tradeUrl: byName?.tradeUrl ?? null,
+      byName: byName ? 1 : 0,
+    }).lastInsertRowid,
   );
   const cutoff = new Date(Date.parse(refusal.at) - BUY_REFUSALS_KEPT_DAYS * DAY_MS).toISOString();
   prepare('DELETE FROM buy_refusals WHERE at < ?').run(cutoff);

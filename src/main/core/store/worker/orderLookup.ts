@@ -10,7 +10,7 @@ export interface LookupKeys {
   /** The exact order id, and the chain it heads (`ORDER`, `ORDER#2`, …). */
   externalId: string | null;
   offerId: string | null;
-  /** A partner (account) id, matched in the trades' URLs. */
+  /** A partner (account) id: the trades' recipient (`partner`). */
   partner: string | null;
   /** A part of the item's name (ASCII case ignored). */
   name: string | null;
@@ -34,68 +34,98 @@ export function orderChainTrades(prepare: Prepare, root: string): Trade[] {
   ).all(root, `${root}#`, `${root}$`);
 }
 
+/** A buy by name the marketplace refused: what it asked for, and why it was refused ("buy the next one" starts there). */
+export interface ChainRefusal {
+  externalId: string;
+  market_hash_name: string;
+  phase: string | null;
+  maxPrice: number;
+  tradeUrl: string;
+  code: string;
+  message: string;
+  at: string;
+}
+
+/**
+ * The refused buys by name of an order's chain, the latest refusal of each order id, by order id: one range of
+ * `buy_refusals_chain` from `root` to `root$` (the caller keeps `root` and its `#n`).
+ */
+export function orderChainRefusals(prepare: Prepare, root: string): ChainRefusal[] {
+  const rows = prepare<[string, string], ChainRefusal>(
+    `SELECT externalId, market_hash_name, phase, price AS maxPrice, tradeUrl, code, detail AS message, at
+     FROM buy_refusals WHERE byName = 1 AND externalId >= ? AND externalId < ? ORDER BY id`,
+  ).all(root, `${root}$`);
+  return [...new Map(rows.map((row) => [row.externalId, row])).values()];
+}
+
 /**
  * The newest `limit` trades matching the asked keys, newest first, each with the key it matched. The exact ids come
  * first, through their indexes (trade id, order id and its chain); when they find a trade, that is the answer. Else
- * offer id, partner and name are matched in one scan of the table (no index holds them), every match sorted by
- * time and the newest `limit` kept.
+ * offer id (`trades_offer`) and partner (`trades_partner`, newest first) are index reads, and the name one scan of the
+ * table (a part of a name has no index), every match sorted by time and the newest `limit` kept. A trade matching
+ * several keys is shown under the first of offer id, partner, name.
  */
 export function lookupTrades(prepare: Prepare, keys: LookupKeys, limit: number): LookupRows {
   const exact = exactMatches(prepare, keys, limit);
   if (exact.hits.length > 0) return exact;
-  const tests: { sql: string; params: string[]; key: LookupKey }[] = [];
-  if (keys.offerId !== null) tests.push({ sql: 'offerId = ?', params: [keys.offerId], key: 'offerId' });
-  if (keys.partner !== null) {
-    // The partner id sits between `partner=` and `&` (or the URL's end) of the stored URL.
-    const p = like(keys.partner);
-    tests.push({
-      sql: "(tradeUrl LIKE ? ESCAPE '\\' OR tradeUrl LIKE ? ESCAPE '\\')",
-      params: [`%partner=${p}&%`, `%partner=${p}`],
-      key: 'partner',
-    });
+  const found = new Matches(limit);
+  if (keys.offerId !== null) found.add('offerId', newest(prepare, 'offerId = ?', limit, keys.offerId));
+  if (keys.partner !== null) found.add('partner', newest(prepare, 'partner = ?', limit, Number(keys.partner)));
+  if (keys.name !== null) {
+    // NOT INDEXED: one pass over the table, then a sort of the matches, beats walking trades_order newest first
+    // (a row fetch per index entry) whenever the matches are few.
+    found.add(
+      'name',
+      prepare<[string, number], Trade>(
+        `SELECT ${TRADE_SELECT} FROM trades NOT INDEXED WHERE market_hash_name LIKE ? ESCAPE '\\'
+         ORDER BY createdAt DESC, tradeId DESC LIMIT ?`,
+      ).all(`%${like(keys.name)}%`, limit + 1),
+    );
   }
-  if (keys.name !== null)
-    tests.push({ sql: "market_hash_name LIKE ? ESCAPE '\\'", params: [`%${like(keys.name)}%`], key: 'name' });
-  if (tests.length === 0) return exact;
-  const matched = `CASE ${tests.map((t) => `WHEN ${t.sql} THEN '${t.key}'`).join(' ')} END`;
-  const params = tests.flatMap((t) => t.params);
-  // NOT INDEXED: one pass over the table, then a sort of the matches, beats walking trades_order newest first
-  // (a row fetch per index entry) whenever the matches are few.
-  const rows = prepare<unknown[], Trade & { matchedBy: LookupKey }>(
-    `SELECT ${TRADE_SELECT}, ${matched} AS matchedBy FROM trades NOT INDEXED WHERE ${tests.map((t) => t.sql).join(' OR ')}
-     ORDER BY createdAt DESC, tradeId DESC LIMIT ?`,
-  ).all(...params, ...params, limit + 1);
-  return {
-    hits: rows.slice(0, limit).map(({ matchedBy, ...trade }) => ({ trade, matchedBy })),
-    truncated: rows.length > limit,
-  };
+  return found.rows();
+}
+
+/** The newest `limit + 1` trades where `where` holds. */
+function newest(prepare: Prepare, where: string, limit: number, ...params: (string | number)[]): Trade[] {
+  return prepare<unknown[], Trade>(
+    `SELECT ${TRADE_SELECT} FROM trades WHERE ${where} ORDER BY createdAt DESC, tradeId DESC LIMIT ?`,
+  ).all(...params, limit + 1);
+}
+
+/** SQLite's `ORDER BY createdAt DESC, tradeId DESC` (binary order). */
+function newerFirst(a: Trade, b: Trade): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.tradeId === b.tradeId ? 0 : a.tradeId < b.tradeId ? 1 : -1;
+}
+
+/** The trades each key found (each its newest `limit + 1`), one entry per trade under the first key that found it. */
+class Matches {
+  private readonly found = new Map<string, { trade: Trade; matchedBy: LookupKey }>();
+  private truncated = false;
+
+  constructor(private readonly limit: number) {}
+
+  add(matchedBy: LookupKey, rows: Trade[]): void {
+    if (rows.length > this.limit) this.truncated = true;
+    for (const trade of rows.slice(0, this.limit))
+      if (!this.found.has(trade.tradeId)) this.found.set(trade.tradeId, { trade, matchedBy });
+  }
+
+  /** The newest `limit`, newest first. */
+  rows(): LookupRows {
+    const hits = [...this.found.values()].sort((a, b) => newerFirst(a.trade, b.trade)).slice(0, this.limit);
+    return { hits, truncated: this.truncated || this.found.size > this.limit };
+  }
 }
 
 /** Trades by trade id, by order id, and the attempts of that order (`ORDER#2`…), through their indexes. */
 function exactMatches(prepare: Prepare, keys: LookupKeys, limit: number): LookupRows {
-  const found = new Map<string, { trade: Trade; matchedBy: LookupKey }>();
-  let truncated = false;
-  const add = (matchedBy: LookupKey, rows: Trade[]) => {
-    if (rows.length > limit) truncated = true;
-    for (const trade of rows.slice(0, limit))
-      if (!found.has(trade.tradeId)) found.set(trade.tradeId, { trade, matchedBy });
-  };
-  const newest = (where: string, ...params: string[]) =>
-    prepare<unknown[], Trade>(
-      `SELECT ${TRADE_SELECT} FROM trades WHERE ${where} ORDER BY createdAt DESC, tradeId DESC LIMIT ?`,
-    ).all(...params, limit + 1);
-  if (keys.tradeId !== null) add('tradeId', newest('tradeId = ?', keys.tradeId));
+  const found = new Matches(limit);
+  if (keys.tradeId !== null) found.add('tradeId', newest(prepare, 'tradeId = ?', limit, keys.tradeId));
   if (keys.externalId !== null) {
     const id = keys.externalId;
-    add('externalId', newest('externalId = ?', id));
-    add('chain', newest('externalId >= ? AND externalId < ?', `${id}#`, `${id}$`));
+    found.add('externalId', newest(prepare, 'externalId = ?', limit, id));
+    found.add('chain', newest(prepare, 'externalId >= ? AND externalId < ?', limit, `${id}#`, `${id}$`));
   }
-  const hits = [...found.values()]
-    .sort((a, b) =>
-      a.trade.createdAt === b.trade.createdAt
-        ? b.trade.tradeId.localeCompare(a.trade.tradeId)
-        : b.trade.createdAt.localeCompare(a.trade.createdAt),
-    )
-    .slice(0, limit);
-  return { hits, truncated: truncated || found.size > limit };
+  return found.rows();
 }

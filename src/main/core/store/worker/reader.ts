@@ -14,7 +14,14 @@ import { catalogRowOf, itemOf } from './itemRows';
 import { openConnection } from './open';
 import { RecordsReader } from './recordsReader';
 import { ledgerSpend, type SpendTotals } from './ledgerSpend';
-import { lookupTrades, type LookupKeys, type LookupRows, orderChainTrades } from './orderLookup';
+import {
+  type ChainRefusal,
+  lookupTrades,
+  type LookupKeys,
+  type LookupRows,
+  orderChainRefusals,
+  orderChainTrades,
+} from './orderLookup';
 import { medianOf } from './markets';
 import { CatalogSnapshot } from './snapshot';
 import { failureRows, refusalList, type BuyRefusalRow, type FailureRows } from './failuresQuery';
@@ -96,6 +103,11 @@ export class ReaderService extends RecordsReader {
   /** The trades of an order's chain (the order id and its `#n` attempts), oldest first. */
   orderChainTrades(root: string): Trade[] {
     return orderChainTrades(this.prepare, root);
+  }
+
+  /** The refused buys by name of an order's chain, the latest of each order id. */
+  orderChainRefusals(root: string): ChainRefusal[] {
+    return orderChainRefusals(this.prepare, root);
   }
 
   /** The newest `limit` trades matching any asked key (order look-up). */
