@@ -1,5 +1,11 @@
-import type { AppSettings, Notification } from '../../../../shared/ipc/models';
-import { BurstGate, countedTitle, groupBurst, tradeStatusOfNotification } from '../../../../shared/notifications';
+import type { AppSettings, NavigateTarget, Notification } from '../../../../shared/ipc/models';
+import {
+  BurstGate,
+  countedTitle,
+  groupBurst,
+  noticeTarget,
+  tradeStatusOfNotification,
+} from '../../../../shared/notifications';
 import { getState } from '../store';
 import { openTarget } from './navigation';
 
@@ -17,7 +23,7 @@ export interface WebNotice {
   tag: string;
   title: string;
   body: string;
-  target: Notification['target'];
+  target: NavigateTarget | null;
 }
 
 type NoticeSettings = Pick<AppSettings, 'notifyStatuses' | 'notifyAlerts' | 'alertsPaused'>;
@@ -40,17 +46,16 @@ export function planWebNotifications(
       tag: group.members.length === 1 ? group.id : `group:${group.id}`,
       title: group.title,
       body: group.body,
-      target: group.target,
+      target: noticeTarget(group.members),
     }));
   }
   const all = groups.flatMap((group) => group.members);
-  const targets = new Set(all.map((n) => JSON.stringify(n.target)));
   return [
     {
       tag: `summary:${all[0]?.id ?? ''}`,
       title: 'Merchant Desk',
       body: groups.map((group) => countedTitle(group.members[0] as Notification, group.members.length)).join(', '),
-      target: targets.size === 1 ? (all[0]?.target ?? null) : null,
+      target: noticeTarget(all),
     },
   ];
 }
