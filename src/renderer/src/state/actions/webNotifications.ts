@@ -71,6 +71,34 @@ export function raiseWebNotifications(list: readonly Notification[]): void {
   gate.offer(list);
 }
 
+/** Settings → "Send a test notification" in a browser: asks for permission first if need be (a click is a gesture). */
+export async function showWebTestNotification(): Promise<{ shown: boolean; detail: string }> {
+  if (typeof window === 'undefined' || !('Notification' in window))
+    return { shown: false, detail: 'This browser cannot show desktop notifications; in-app toasts still appear.' };
+  const permission =
+    window.Notification.permission === 'default'
+      ? await window.Notification.requestPermission()
+      : window.Notification.permission;
+  if (permission !== 'granted')
+    return {
+      shown: false,
+      detail: 'Notifications are blocked for this page: allow them in the browser’s site settings, then try again.',
+    };
+  try {
+    const note = new window.Notification('Merchant Desk test notification', {
+      body: 'Notifications from Merchant Desk reach this desktop.',
+      tag: 'test-notification',
+    });
+    note.onclick = () => {
+      window.focus();
+      note.close();
+    };
+    return { shown: true, detail: 'Sent by the browser.' };
+  } catch {
+    return { shown: false, detail: 'This browser shows notifications only from an installed web app.' };
+  }
+}
+
 function show(notices: WebNotice[]): void {
   for (const notice of notices) {
     try {
