@@ -62,7 +62,6 @@ export class SessionStart {
     const file = autostartFile(process.env, homedir());
     return applyXdgAutostart(file, wanted, () =>
       launchCommand({
-        platform: process.platform,
         execPath: process.execPath,
         isPackaged: app.isPackaged,
         appPath: app.getAppPath(),

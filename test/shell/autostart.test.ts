@@ -47,7 +47,7 @@ const HOSTILE = [
 ];
 
 describe('launchCommand: what a login runs', () => {
-  const base = { platform: 'linux' as const, execPath: '/tmp/.mount_MerchaXYZ/merchant-desk', appPath: '/app' };
+  const base = { execPath: '/tmp/.mount_MerchaXYZ/merchant-desk', appPath: '/app' };
 
   it('an AppImage: the $APPIMAGE file, not the binary in its temporary mount', () => {
     expect(launchCommand({ ...base, isPackaged: true, appImage: '/home/me/Apps/Merchant Desk.AppImage' })).toEqual([
@@ -184,6 +184,22 @@ describe('applyXdgAutostart on a real folder', () => {
     expect(applyXdgAutostart(file, true, () => [appImage])).toEqual({ on: true, changed: true, error: null });
     expect(readAutostart(file, [appImage]).current).toBe(true);
     expect(readFileSync(file, 'utf8')).not.toContain('/old/place');
+  });
+
+  it('an entry the desktop switched off (a startup-applications tool) is written on again when the switch is on', () => {
+    const dir = tempDir();
+    const file = join(dir, 'autostart', 'merchant-desk.desktop');
+    applyXdgAutostart(file, true, () => [appImage]);
+    const entry = readFileSync(file, 'utf8');
+    for (const off of [
+      entry.replace('X-GNOME-Autostart-enabled=true', 'X-GNOME-Autostart-enabled=false'),
+      `${entry}Hidden=true\n`,
+    ]) {
+      writeFileSync(file, off);
+      expect(readAutostart(file, [appImage])).toEqual({ present: true, current: false });
+      expect(applyXdgAutostart(file, true, () => [appImage])).toEqual({ on: true, changed: true, error: null });
+      expect(readFileSync(file, 'utf8')).toBe(entry);
+    }
   });
 
   it('an unwritable folder: a clear error, nothing on disk, and the result says off', () => {

@@ -12,7 +12,6 @@ export const AUTOSTART_FILE_NAME = 'merchant-desk.desktop';
 
 /** How this copy of the app was started: what a login has to run to start it again. */
 export interface LaunchInfo {
-  platform: NodeJS.Platform;
   /** process.execPath: for an AppImage, the binary inside its temporary mount (gone once it exits). */
   execPath: string;
   isPackaged: boolean;
@@ -124,7 +123,10 @@ export function autostartEntry(argv: readonly string[]): string {
 /** What the autostart folder holds for the app: nothing, an entry that starts this copy, or another's. */
 export interface AutostartOnDisk {
   present: boolean;
-  /** The entry runs exactly `argv --hidden` (false: a stale path, say after the AppImage moved). */
+  /**
+   * The entry runs exactly `argv --hidden` and is not switched off by the desktop (`Hidden=true`, or
+   * `X-GNOME-Autostart-enabled=false` from a startup-applications tool). False: a stale path (the AppImage moved).
+   */
   current: boolean;
 }
 
@@ -139,9 +141,11 @@ export function readAutostart(file: string, argv: readonly string[]): AutostartO
   const exec = /^Exec=(.*)$/m.exec(text)?.[1];
   const parsed = exec === undefined ? null : parseDesktopExec(exec);
   const wanted = [...argv, HIDDEN_FLAG];
+  const switchedOff = /^Hidden=true\s*$/m.test(text) || /^X-GNOME-Autostart-enabled=false\s*$/m.test(text);
   return {
     present: true,
-    current: parsed !== null && parsed.length === wanted.length && parsed.every((arg, i) => arg === wanted[i]),
+    current:
+      !switchedOff && parsed !== null && parsed.length === wanted.length && parsed.every((arg, i) => arg === wanted[i]),
   };
 }
 
