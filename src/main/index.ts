@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { app, dialog, safeStorage, shell } from 'electron';
 import type { AppSettings } from '../shared/ipc';
+import { SessionStart } from './autostart';
 import { createEngineFromOptions, type LaunchedEngine } from './core/engine/create';
 import { registerIpc } from './ipc';
 import { DesktopNotifications } from './notifications';
@@ -42,6 +43,7 @@ const tray = new ShellTray(ctx, {
   quit: () => app.quit(),
   settingsChanged: onSettings,
 });
+const sessionStart = new SessionStart(ctx, { settingsChanged: onSettings, notify: (n) => notifications.show(n) });
 
 if (claimSingleInstance(() => mainWindow.show())) {
   app.on('web-contents-created', (_event, contents) => hardenWebContents(ctx, contents));
@@ -63,7 +65,11 @@ if (claimSingleInstance(() => mainWindow.show())) {
 async function onReady(): Promise<void> {
   log(`Merchant Desk ${app.getVersion()} (Electron ${process.versions.electron}) data dir ${dataDir}`);
   hardenSession(ctx);
-  registerIpc(ctx, { isAppWindow: (sender) => mainWindow.owns(sender), settingsChanged: onSettings });
+  registerIpc(ctx, {
+    isAppWindow: (sender) => mainWindow.owns(sender),
+    settingsChanged: onSettings,
+    testNotification: () => notifications.test(),
+  });
   // safeStorage keeps the key encrypted at rest where keytar could not be built (it is ready once the app is).
   ctx.startEngine(
     createEngineFromOptions({
@@ -76,8 +82,8 @@ async function onReady(): Promise<void> {
       startDemo: async () => (await import('../server/demo')).startDemoSandbox(dataDir, log),
     }),
   );
-  mainWindow.create();
   tray.create();
+  mainWindow.create(sessionStart.startsHidden(tray.exists()));
 
   let launched: LaunchedEngine;
   try {
@@ -126,4 +132,5 @@ function onSettings(next: AppSettings): void {
   settingsEpoch++;
   tray.setState({ ...tray.state, alertsPaused: next.alertsPaused, autoBuyStopped: next.autoBuyStopped === true });
   notifications.settingsChanged();
+  sessionStart.apply(next);
 }

@@ -1,5 +1,5 @@
 import { ipcMain, type WebContents } from 'electron';
-import type { AppSettings, IpcMethod, IpcParsedInput } from '../shared/ipc';
+import type { AppSettings, IpcMethod, IpcParsedInput, IpcResult } from '../shared/ipc';
 import { IPC_CALL_CHANNEL } from '../shared/ipc';
 import type { EngineService } from './core/ipc/engineService';
 import { handleIpcCall } from './shell/ipcGuard';
@@ -10,6 +10,8 @@ export interface IpcHooks {
   isAppWindow(sender: WebContents): boolean;
   /** The renderer changed the settings: the engine's answer. */
   settingsChanged(next: AppSettings): void;
+  /** Settings → "Send a test notification" (`notifications.test`, answered by the shell, not the engine). */
+  testNotification(): { shown: boolean; detail: string };
 }
 
 /**
@@ -20,8 +22,10 @@ export interface IpcHooks {
 export function registerIpc(ctx: ShellContext, hooks: IpcHooks): void {
   const { secrets, rendererUrl, log } = ctx;
   const engine: EngineService = {
-    handle: async <M extends IpcMethod>(method: M, input: IpcParsedInput<M>) =>
-      (await ctx.engineReady).engine.handle(method, input),
+    handle: async <M extends IpcMethod>(method: M, input: IpcParsedInput<M>): Promise<IpcResult<M>> =>
+      method === 'notifications.test'
+        ? (hooks.testNotification() as IpcResult<M>)
+        : (await ctx.engineReady).engine.handle(method, input),
     subscribe: () => () => {},
   };
   ipcMain.handle(IPC_CALL_CHANNEL, async (event, method: unknown, input: unknown) => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { nativeImage, Notification } from 'electron';
 import type { Notification as EngineNotification } from '../shared/ipc';
 import { BurstGate } from '../shared/notifications';
-import { clickAction, planDesktopNotifications, type DesktopNotice } from './shell/notificationModel';
+import { clickAction, planDesktopNotifications, testNotice, type DesktopNotice } from './shell/notificationModel';
 import type { ShellContext } from './shellContext';
 
 /**
@@ -68,6 +68,14 @@ export class DesktopNotifications {
     notification.show();
     // Some platforms never report close: do not hold them forever.
     setTimeout(forget, 10 * 60_000).unref();
+  }
+
+  /** Settings → "Send a test notification": shown now, past the pacing and the settings. */
+  test(): { shown: boolean; detail: string } {
+    if (!Notification.isSupported())
+      return { shown: false, detail: 'This desktop has no notification service, so Merchant Desk cannot show any.' };
+    this.show(testNotice());
+    return { shown: true, detail: 'Sent to the desktop.' };
   }
 
   /** At quit: nothing held back is shown any more. */

@@ -26,7 +26,8 @@ export class MainWindow {
     private readonly hooks: WindowHooks,
   ) {}
 
-  create(): BrowserWindow {
+  /** `hidden`: started with the session, to the tray: made and loaded, shown only when asked. */
+  create(hidden = false): BrowserWindow {
     const { ctx } = this;
     const saved = readWindowState(ctx.dataDir);
     const primary = screen.getPrimaryDisplay();
@@ -42,7 +43,7 @@ export class MainWindow {
     const win = new BrowserWindow(options);
     this.win = win;
     if (saved?.maximized) win.maximize();
-    win.once('ready-to-show', () => win.show());
+    if (!hidden) win.once('ready-to-show', () => win.show());
 
     let saveTimer: ReturnType<typeof setTimeout> | null = null;
     const scheduleSave = (): void => {

@@ -1,4 +1,4 @@
-import type { Notification, NotificationCategory, NotificationSeverity } from './ipc/models';
+import type { NavigateTarget, Notification, NotificationCategory, NotificationSeverity } from './ipc/models';
 
 /**
  * What every surface (toasts, the notification centre, desktop and browser
@@ -175,6 +175,18 @@ export function groupBurst<T extends Notification>(list: readonly T[]): Notifica
     else groups.set(key, [notification]);
   }
   return [...groups.values()].map(groupOf);
+}
+
+/**
+ * What clicking one desktop or browser notice made of these opens: the one target they all share; else Trades
+ * when every one is about trades (a burst of deliveries, a "While you were away" summary); else nothing.
+ */
+export function noticeTarget(members: readonly Notification[]): NavigateTarget | null {
+  const first = members[0];
+  if (!first) return null;
+  const targets = new Set(members.map((n) => JSON.stringify(n.target)));
+  if (targets.size === 1 && first.target) return first.target;
+  return members.every((n) => notificationCategory(n) === 'trade') ? { type: 'trades' } : null;
 }
 
 /** Trade bodies name the recipient by label or partner number, never by the trade URL (its token is a secret). */

@@ -100,7 +100,7 @@ describe('toasts and browser notifications', () => {
         tag: 'group:trade:t0:COMPLETED',
         title: '12 trades delivered',
         body: 'Item t0, Item t1, Item t2 and 9 more',
-        target: null,
+        target: { type: 'trades' },
       },
     ]);
   });
@@ -119,6 +119,9 @@ describe('toasts and browser notifications', () => {
         target: null,
       },
     ]);
+    // Only trades folded: a click opens Trades.
+    const tradesOnly = [...mixed.slice(0, 3), trade('d', 'CANCELLED')];
+    expect(planWebNotifications(tradesOnly, DEFAULT_SETTINGS).map((n) => n.target)).toEqual([{ type: 'trades' }]);
   });
 });
 

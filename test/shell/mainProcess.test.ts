@@ -88,11 +88,23 @@ let failing: Report;
 beforeAll(async () => {
   const dataDir = tempDir('md-main-');
   writeFileSync(join(dataDir, 'window-state.json'), JSON.stringify(SAVED_WINDOW));
-  session = drive('session', dataDir, { FAKE_ELECTRON_DISPLAYS: JSON.stringify(DISPLAYS) });
+  session = drive('session', dataDir, {
+    FAKE_ELECTRON_DISPLAYS: JSON.stringify(DISPLAYS),
+    XDG_CONFIG_HOME: join(dataDir, 'config'),
+  });
   completedWhileClosed = await completeWhileClosed(dataDir, session.tradeIds as string[]);
-  relaunch = drive('relaunch', dataDir);
-  second = drive('second-instance', tempDir('md-main-second-'), { FAKE_ELECTRON_LOCK: 'held' });
-  failing = drive('engine-fails', tempDir('md-main-fails-'), { DRIVE_ENGINE: 'fail' });
+  // The relaunch starts with --hidden, and its autostart folder is a file: nothing can be written there.
+  const blocked = tempDir('md-main-config-');
+  writeFileSync(join(blocked, 'autostart'), 'not a folder');
+  relaunch = drive('relaunch', dataDir, { DRIVE_ARGV: '--hidden', XDG_CONFIG_HOME: blocked });
+  second = drive('second-instance', tempDir('md-main-second-'), {
+    FAKE_ELECTRON_LOCK: 'held',
+    XDG_CONFIG_HOME: tempDir('md-main-config-'),
+  });
+  failing = drive('engine-fails', tempDir('md-main-fails-'), {
+    DRIVE_ENGINE: 'fail',
+    XDG_CONFIG_HOME: tempDir('md-main-config-'),
+  });
 }, 400_000);
 
 afterAll(() => {
@@ -174,6 +186,41 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
   it('with "close to tray" on, closing the window hides it: nothing asked, nothing quit', () => {
     expect(session.closeToTraySet).toBe(true);
     expect(session.closedToTray).toEqual({ destroyed: false, visible: false, windows: 1, quitted: false, dialogs: 0 });
+  });
+
+  it('start with the session: the switch writes the autostart entry for this copy with --hidden, and removes it', () => {
+    expect(session.autostartOn.setting).toBe(true);
+    // Unpackaged: electron and the app folder (a packaged AppImage writes $APPIMAGE: test/shell/autostart.test.ts).
+    expect(session.autostartOn.entry).toMatch(/^Exec=\S+ \S+ --hidden$/m);
+    expect(session.autostartOn.entry).toContain('X-GNOME-Autostart-enabled=true');
+    expect(session.autostartOff).toEqual({ setting: false, exists: false });
+  });
+
+  it('launched with --hidden it starts to the tray; the tray shows the window', () => {
+    expect(relaunch.hiddenAtStart).toEqual({ windows: 1, visible: false });
+    expect(relaunch.shownFromTray).toEqual({ visible: true });
+  });
+
+  it('an autostart folder that cannot be written: the merchant is told why and the switch shows off', () => {
+    expect(relaunch.autostartRefused.notification.body).toMatch(
+      /^Could not turn on starting with the session\. .*autostart.*(EEXIST|ENOTDIR)/,
+    );
+    expect(relaunch.autostartRefused.setting).toBe('off');
+  });
+
+  it('"Send a test notification": a checked call the shell answers by showing one now', () => {
+    expect(session.testNotification.answer).toEqual({
+      ok: true,
+      value: { shown: true, detail: 'Sent to the desktop.' },
+    });
+    expect(session.testNotification.refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(session.testNotification.invalid).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(session.testNotification.shown).toEqual([
+      expect.objectContaining({
+        title: 'Merchant Desk test notification',
+        body: 'Notifications from Merchant Desk reach this desktop.',
+      }),
+    ]);
   });
 
   it('a crashed renderer is reloaded and the user is told; a crash loop stops with a message', () => {

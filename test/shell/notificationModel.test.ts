@@ -83,7 +83,8 @@ describe('planDesktopNotifications', () => {
       id: 'group:trade:t0:COMPLETED',
       title: '12 trades delivered',
       severity: 'success',
-      target: null,
+      // Several trades: a click opens Trades.
+      target: { type: 'trades' },
       urgent: false,
     });
     expect(plan[0]?.body).toBe(
@@ -167,6 +168,43 @@ describe('planDesktopNotifications', () => {
 });
 
 describe('clickAction', () => {
+  const away = (target: Notification['target']): Notification => ({
+    id: 'away-summary:2026-01-01T00:00:00.000Z',
+    kind: 'system',
+    category: 'trade',
+    severity: 'neutral',
+    title: 'While you were away',
+    body: '2 trades completed.',
+    target,
+    at: '2026-01-01T00:00:00.000Z',
+  });
+  const clickOf = (list: Notification[]) => planDesktopNotifications(list, settings).map(clickAction);
+
+  it("a trade's notification opens that trade", () => {
+    expect(clickOf([trade('t9', 'COMPLETED')])).toEqual([
+      { showWindow: true, navigate: { type: 'trade', tradeId: 't9' } },
+    ]);
+  });
+
+  it('a notice about several trades opens Trades: a grouped burst, a summary of trade kinds, "While you were away"', () => {
+    const trades = { showWindow: true, navigate: { type: 'trades' } };
+    expect(clickOf([trade('t1', 'COMPLETED'), trade('t2', 'COMPLETED')])).toEqual([trades]);
+    const fourKinds = ['COMPLETED', 'FAILED', 'SENT', 'REJECTED'].map((status, i) => trade(`t${i}`, status));
+    const summary = planDesktopNotifications(fourKinds, settings);
+    expect(summary.map((n) => n.id)).toEqual(['summary:trade:t0:COMPLETED']);
+    expect(summary.map(clickAction)).toEqual([trades]);
+    expect(clickOf([away(null)])).toEqual([trades]);
+    // The away summary of one trade opens it.
+    expect(clickOf([away({ type: 'trade', tradeId: 't5' })])).toEqual([
+      { showWindow: true, navigate: { type: 'trade', tradeId: 't5' } },
+    ]);
+  });
+
+  it('a summary that mixes trades and alerts just shows the window', () => {
+    const mixed = [trade('t1', 'COMPLETED'), trade('t2', 'FAILED'), trade('t3', 'SENT'), alert('a1', 7)];
+    expect(clickOf(mixed)).toEqual([{ showWindow: true, navigate: null }]);
+  });
+
   it('shows the window and opens the target', () => {
     expect(clickAction({ target: { type: 'item', itemId: 7 } })).toEqual({
       showWindow: true,

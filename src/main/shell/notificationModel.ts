@@ -1,7 +1,9 @@
 import type { AppSettings, Notification, NotificationSeverity } from '../../shared/ipc';
+import type { NavigateTarget } from '../../shared/ipc';
 import {
   countedTitle,
   groupBurst,
+  noticeTarget,
   notificationSeverity,
   tradeStatusOfNotification,
   type NotificationGroup,
@@ -20,14 +22,14 @@ import {
 /** More than this many groups in one batch are folded into one summary notification. */
 export const MAX_DESKTOP_NOTIFICATIONS_PER_BATCH = 3;
 
-export type NotificationTarget = Notification['target'];
+export type NotificationTarget = NavigateTarget | null;
 
 export interface DesktopNotice {
   /** The engine notification's id, `group:<first id>` for a grouped burst, `summary:<first id>` for a folded batch. */
   id: string;
   title: string;
   body: string;
-  /** What clicking it opens; null: just show the window. */
+  /** What clicking it opens (a trade, an item, Trades for several trades); null: just show the window. */
   target: NotificationTarget;
   /** Trade failures and alerts ask for attention ("critical" urgency on Linux). */
   urgent: boolean;
@@ -81,7 +83,7 @@ function toNotice(group: NotificationGroup): DesktopNotice {
     id: group.members.length === 1 ? group.id : `group:${group.id}`,
     title: clip(group.title, 120),
     body: clip(group.body, 300),
-    target: group.target,
+    target: noticeTarget(group.members),
     urgent: group.members.some(isUrgent),
     severity: group.severity,
   };
@@ -91,14 +93,12 @@ const SEVERITY_RANK: Record<NotificationSeverity, number> = { danger: 3, warning
 
 function summaryOf(groups: readonly NotificationGroup[]): DesktopNotice {
   const all = groups.flatMap((group) => group.members);
-  const targets = new Set(all.map((n) => JSON.stringify(n.target)));
   const worst = groups.reduce((a, b) => (SEVERITY_RANK[b.severity] > SEVERITY_RANK[a.severity] ? b : a));
   return {
     id: `summary:${all[0]?.id ?? ''}`,
     title: APP_TITLE,
     body: `${groups.map((group) => countedTitle(group.members[0] as Notification, group.members.length)).join(', ')}. Open Merchant Desk to see them.`,
-    // Only one place to go when every notification points at the same thing.
-    target: targets.size === 1 ? (all[0]?.target ?? null) : null,
+    target: noticeTarget(all),
     urgent: all.some(isUrgent),
     severity: worst.severity,
   };
@@ -117,6 +117,17 @@ export function planDesktopNotifications(
   if (groups.length === 0) return [];
   if (groups.length <= maxNotices) return groups.map(toNotice);
   return [clipNotice(summaryOf(groups))];
+}
+
+/** Settings → "Send a test notification": shown at once, whatever the notification settings; a click shows the window. */
+export function testNotice(): DesktopNotice {
+  return {
+    id: 'test-notification',
+    title: 'Merchant Desk test notification',
+    body: 'Notifications from Merchant Desk reach this desktop.',
+    target: null,
+    urgent: false,
+  };
 }
 
 /**

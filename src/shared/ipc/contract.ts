@@ -452,6 +452,7 @@ export const settingsPatchSchema = z.strictObject({
   runwayAlertHours: runwayHoursSchema.nullable().optional(),
   webhookReplayEnabled: z.boolean().optional(),
   webhookReplayUrl: replayUrlSchema.nullable().optional(),
+  startWithSession: z.boolean().optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
@@ -646,6 +647,8 @@ export const IPC_METHODS = {
   'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(
     notificationMarkReadSchema,
   ),
+  /** Desktop only: shows a desktop notification now (Settings → "Send a test notification"); `detail` says what happened. */
+  'notifications.test': method<typeof none, { shown: boolean; detail: string }>(none),
 } as const;
 
 export type IpcMethod = keyof typeof IPC_METHODS;

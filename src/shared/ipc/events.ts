@@ -9,6 +9,7 @@ import type {
   CatalogRow,
   ConnectionStatus,
   NameMarket,
+  NavigateTarget,
   ForwardStatus,
   Notification,
   ExportStatus,
@@ -92,5 +93,5 @@ export interface EngineEventBatch {
    * Electron only: the user clicked a desktop notification; open this. Sent by the
    * shell in a batch of its own that repeats the last `seq` (so it is not a gap).
    */
-  navigate?: NonNullable<Notification['target']>;
+  navigate?: NavigateTarget;
 }

@@ -46,6 +46,7 @@ export const IPC_METHOD_NAMES = [
   'connection.retryNow',
   'notifications.list',
   'notifications.markRead',
+  'notifications.test',
   'operations.webhookHealth',
   'operations.failures',
   'operations.failuresCsv',

@@ -350,6 +350,8 @@ export interface AppSettings {
   /** Webhook replay (Operations → Webhook health): off unless switched on, and the merchant's own webhook URL. */
   webhookReplayEnabled?: boolean;
   webhookReplayUrl?: string | null;
+  /** Desktop only: start with the session, to the tray (the shell keeps the OS's entry in step). Absent: off. */
+  startWithSession?: boolean;
 }
 
 /** Buying over one recent window, and how long what is available lasts at that window's rate. */
@@ -439,6 +441,9 @@ export interface Notification {
   category?: NotificationCategory;
   severity?: NotificationSeverity;
 }
+
+/** What a click on a desktop or browser notification opens: its target, or Trades for one about several trades. */
+export type NavigateTarget = NonNullable<Notification['target']> | { type: 'trades' };
 
 /** The notification centre's filters and the sound choices are per category. */
 export type NotificationCategory = 'trade' | 'alert' | 'auto-buy' | 'connection';

@@ -8,6 +8,8 @@
 //   relaunch         the next launch on the same data dir: the "while you were away" summary
 //   second-instance  another instance holds the lock (FAKE_ELECTRON_LOCK=held): focus it and leave
 //   engine-fails     the engine cannot start (DRIVE_ENGINE=fail): logged and shown without the key, exit 1
+// DRIVE_ARGV: more command-line arguments for the shell (`--hidden`); XDG_CONFIG_HOME: where the autostart entry
+// goes;
 // and for the secrets: MERCHANT_API_KEY, DRIVE_IPC_KEY (sent with account.test), DRIVE_UNSEEN_KEY (only ever
 // inside an error text, after `x-api-key:`).
 import { existsSync, readFileSync } from 'node:fs';
@@ -212,6 +214,25 @@ async function session(fake, app) {
   };
   await call('settings.update', { closeToTray: false });
 
+  // Start with the session: the switch writes the XDG autostart entry (this copy, --hidden) and removes it.
+  const autostart = join(process.env.XDG_CONFIG_HOME, 'autostart', 'merchant-desk.desktop');
+  const autostartOn = await call('settings.update', { startWithSession: true });
+  report.autostartOn = {
+    setting: autostartOn.ok && autostartOn.value.startWithSession,
+    entry: await waitFor(() => existsSync(autostart) && readFileSync(autostart, 'utf8'), 5_000, 'the autostart entry'),
+  };
+  await call('settings.update', { startWithSession: false });
+  await waitFor(() => !existsSync(autostart), 5_000, 'the autostart entry removed');
+  report.autostartOff = { setting: (await snapshotOf(call)).settings.startWithSession, exists: existsSync(autostart) };
+  // Settings → "Send a test notification": through the checked call, shown on the desktop at once.
+  const noticesBefore = fake.notifications.length;
+  report.testNotification = {
+    answer: await call('notifications.test', {}),
+    refused: await handler(event('https://evil.example/'), 'notifications.test', {}),
+    invalid: await call('notifications.test', { now: true }),
+    shown: fake.notifications.slice(noticesBefore).map((n) => n.options),
+  };
+
   // A crashed renderer is reloaded and the user is told.
   const loadsBefore = win.loads;
   win.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
@@ -304,6 +325,27 @@ async function session(fake, app) {
 async function relaunch(fake, app) {
   const { win, call } = await boot(fake);
   report.windowBounds = windowBounds(win);
+  // Launched with --hidden (DRIVE_ARGV): to the tray, no window shown until the tray is used.
+  await waitFor(() => fake.trays[0]?.menu, 60_000, 'the tray');
+  report.hiddenAtStart = { windows: fake.windows.length, visible: win.isVisible() };
+  trayEntry(fake, 'open').click();
+  report.shownFromTray = { visible: win.isVisible() };
+  // Start with the session where the autostart folder cannot be made: told why, and the switch goes back off.
+  await call('settings.update', { startWithSession: true });
+  report.autostartRefused = {
+    notification: (
+      await waitFor(
+        () => fake.notifications.find((n) => n.options.title === 'Start with the session'),
+        5_000,
+        'the autostart failure notice',
+      )
+    ).options,
+    setting: await waitFor(
+      async () => ((await snapshotOf(call)).settings.startWithSession === false ? 'off' : null),
+      5_000,
+      'the setting corrected',
+    ),
+  };
   const summary = await waitFor(
     () => fake.notifications.find((n) => n.options.title === 'While you were away'),
     60_000,
@@ -338,6 +380,7 @@ async function engineFails(fake) {
 }
 
 try {
+  if (process.env.DRIVE_ARGV) process.argv.push(...process.env.DRIVE_ARGV.split(' '));
   await import('../../../src/main/index.ts');
   const fake = globalThis.__fakeElectron;
   const { app } = await import('./fakeElectron.mjs');

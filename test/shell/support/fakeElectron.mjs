@@ -56,6 +56,10 @@ class App extends EventEmitter {
   getPath(name) {
     return paths[name] ?? join(paths.appData, name);
   }
+  /** `electron <folder>`: the folder (the repository here). */
+  getAppPath() {
+    return join(import.meta.dirname, '..', '..', '..');
+  }
   setPath(name, value) {
     paths[name] = value;
   }

@@ -485,6 +485,10 @@ export class Engine implements EngineService {
     },
     'notifications.list': (query) => this.centre.list(query),
     'notifications.markRead': (input) => this.centre.markRead(input),
+    // The desktop shell answers this one itself (src/main/ipc.ts); a browser shows its own test notification.
+    'notifications.test': async () => {
+      throw new EngineError('unavailable', 'Desktop notifications are shown by the desktop app');
+    },
   };
 
   /** The account's saved searches; one whose stored query no longer passes the schema is left out and logged. */

@@ -1,8 +1,8 @@
-import { type CSSProperties, useState } from 'react';
+import { type CSSProperties, useId, useState } from 'react';
 import type { TradeStatus } from '../../../../shared/api';
 import { FILTER_STATUSES, STATUS_COLORS, STATUS_LABELS } from '../../lib/status';
 import { requestWebNotifications, webNotificationPermission } from '../../state/actions/boot';
-import { updateSettings } from '../../state/actions/settings';
+import { sendTestNotification, updateSettings } from '../../state/actions/settings';
 import { toast } from '../../state/actions/toast';
 import { useStore } from '../../state/store';
 
@@ -29,6 +29,33 @@ function WebNotifications() {
     >
       Enable desktop notifications
     </button>
+  );
+}
+
+/** Shows one now, and says where to look when the system keeps it quiet. */
+function TestNotification({ host }: { host: 'electron' | 'web' | null }) {
+  const hintId = useId();
+  const [result, setResult] = useState<{ shown: boolean; detail: string } | null>(null);
+  return (
+    <div className="test-notify">
+      <button
+        type="button"
+        className="btn"
+        aria-describedby={hintId}
+        onClick={async () => setResult(await sendTestNotification())}
+      >
+        Send a test notification
+      </button>
+      <p className={`small ${result && !result.shown ? 'warn-text' : 'ok-text'}`} role="status">
+        {result?.detail ?? ''}
+      </p>
+      <p className="muted small" id={hintId}>
+        Nothing appeared? The system may be keeping notifications quiet: check Focus Assist or Do Not Disturb
+        {host === 'web'
+          ? ', and that this browser may show notifications (the system’s notification settings, and the site’s).'
+          : ' (Windows: Settings → System → Notifications; macOS: System Settings → Notifications and Focus; Linux: your desktop’s notification settings), and that Merchant Desk is allowed to show them.'}
+      </p>
+    </div>
   );
 }
 
@@ -76,6 +103,7 @@ export function NotificationsSection() {
           <WebNotifications />
         </div>
       ) : null}
+      <TestNotification host={host} />
     </section>
   );
 }
@@ -117,6 +145,31 @@ export function AppearanceSection() {
           Keep running in the tray when the window closes
         </label>
       ) : null}
+      {host === 'electron' ? <StartWithSession /> : null}
     </section>
+  );
+}
+
+/** Desktop only (a browser tab cannot start itself): the shell keeps the OS's login entry in step and corrects the setting to what is really on. */
+function StartWithSession() {
+  const ready = useStore((s) => s.settings.settings !== null);
+  const on = useStore((s) => s.settings.settings?.startWithSession === true);
+  const stateId = useId();
+  return (
+    <>
+      <label className="check">
+        <input
+          type="checkbox"
+          disabled={!ready}
+          checked={on}
+          aria-describedby={stateId}
+          onChange={(e) => void updateSettings({ startWithSession: e.target.checked })}
+        />{' '}
+        Start with the session, in the tray
+      </label>
+      <p className="muted small" id={stateId} role="status">
+        {on ? 'On: Merchant Desk starts in the tray when you log in.' : 'Off: Merchant Desk starts when you open it.'}
+      </p>
+    </>
   );
 }

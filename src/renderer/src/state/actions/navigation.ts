@@ -1,4 +1,4 @@
-import type { Notification } from '../../../../shared/ipc/models';
+import type { NavigateTarget } from '../../../../shared/ipc/models';
 import { type Screen, screenFromHash } from '../slices/ui';
 import { getState, update } from '../store';
 import { openDetail } from './catalog';
@@ -24,10 +24,11 @@ export function syncFromHash(): void {
 }
 
 /** What clicking a notification opens. */
-export function openTarget(target: Notification['target']): void {
+export function openTarget(target: NavigateTarget | null): void {
   if (!target) return;
   closeDialog();
-  if (target.type === 'trade') {
+  if (target.type === 'trades') navigate('trades');
+  else if (target.type === 'trade') {
     navigate('trades', target.tradeId);
     selectTrade(target.tradeId);
   } else {

@@ -6,6 +6,7 @@ import { without } from '../../lib/records';
 import { withRecipients } from '../slices/settings';
 import { getState, update } from '../store';
 import { toast } from './toast';
+import { showWebTestNotification } from './webNotifications';
 
 export async function loadRecipients(): Promise<void> {
   update('settings', (s) => ({ ...s, recipientsStatus: s.recipientsStatus === 'ready' ? 'ready' : 'loading' }));
@@ -51,5 +52,15 @@ export async function updateSettings(patch: SettingsPatch): Promise<void> {
   } catch (error) {
     if (before) update('settings', (s) => ({ ...s, settings: before }));
     toast('error', 'Could not save the setting', errorMessage(error));
+  }
+}
+
+/** Settings → "Send a test notification": the desktop shell shows one (a checked call), a browser its own. */
+export async function sendTestNotification(): Promise<{ shown: boolean; detail: string }> {
+  if (getState().conn.host !== 'electron') return showWebTestNotification();
+  try {
+    return await unwrap(api().notifications.test({}));
+  } catch (error) {
+    return { shown: false, detail: errorMessage(error) };
   }
 }

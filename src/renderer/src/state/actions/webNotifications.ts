@@ -1,5 +1,11 @@
-import type { AppSettings, Notification } from '../../../../shared/ipc/models';
-import { BurstGate, countedTitle, groupBurst, tradeStatusOfNotification } from '../../../../shared/notifications';
+import type { AppSettings, NavigateTarget, Notification } from '../../../../shared/ipc/models';
+import {
+  BurstGate,
+  countedTitle,
+  groupBurst,
+  noticeTarget,
+  tradeStatusOfNotification,
+} from '../../../../shared/notifications';
 import { getState } from '../store';
 import { openTarget } from './navigation';
 
@@ -17,7 +23,7 @@ export interface WebNotice {
   tag: string;
   title: string;
   body: string;
-  target: Notification['target'];
+  target: NavigateTarget | null;
 }
 
 type NoticeSettings = Pick<AppSettings, 'notifyStatuses' | 'notifyAlerts' | 'alertsPaused'>;
@@ -40,17 +46,16 @@ export function planWebNotifications(
       tag: group.members.length === 1 ? group.id : `group:${group.id}`,
       title: group.title,
       body: group.body,
-      target: group.target,
+      target: noticeTarget(group.members),
     }));
   }
   const all = groups.flatMap((group) => group.members);
-  const targets = new Set(all.map((n) => JSON.stringify(n.target)));
   return [
     {
       tag: `summary:${all[0]?.id ?? ''}`,
       title: 'Merchant Desk',
       body: groups.map((group) => countedTitle(group.members[0] as Notification, group.members.length)).join(', '),
-      target: targets.size === 1 ? (all[0]?.target ?? null) : null,
+      target: noticeTarget(all),
     },
   ];
 }
@@ -64,6 +69,34 @@ export function raiseWebNotifications(list: readonly Notification[]): void {
   if (typeof window === 'undefined' || !('Notification' in window) || window.Notification.permission !== 'granted')
     return;
   gate.offer(list);
+}
+
+/** Settings → "Send a test notification" in a browser: asks for permission first if need be (a click is a gesture). */
+export async function showWebTestNotification(): Promise<{ shown: boolean; detail: string }> {
+  if (typeof window === 'undefined' || !('Notification' in window))
+    return { shown: false, detail: 'This browser cannot show desktop notifications; in-app toasts still appear.' };
+  const permission =
+    window.Notification.permission === 'default'
+      ? await window.Notification.requestPermission()
+      : window.Notification.permission;
+  if (permission !== 'granted')
+    return {
+      shown: false,
+      detail: 'Notifications are blocked for this page: allow them in the browser’s site settings, then try again.',
+    };
+  try {
+    const note = new window.Notification('Merchant Desk test notification', {
+      body: 'Notifications from Merchant Desk reach this desktop.',
+      tag: 'test-notification',
+    });
+    note.onclick = () => {
+      window.focus();
+      note.close();
+    };
+    return { shown: true, detail: 'Sent by the browser.' };
+  } catch {
+    return { shown: false, detail: 'This browser shows notifications only from an installed web app.' };
+  }
 }
 
 function show(notices: WebNotice[]): void {
