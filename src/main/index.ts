@@ -17,6 +17,7 @@ import { applyTrayBatch } from './shell/trayModel';
 import { createShellContext } from './shellContext';
 import { claimSingleInstance } from './singleInstance';
 import { ShellTray } from './tray';
+import { AppUpdates } from './updates';
 import { MainWindow } from './window';
 
 const ctx = createShellContext();
@@ -37,6 +38,7 @@ const notifications = new DesktopNotifications(ctx, (action) => {
   if (action.showWindow) mainWindow.show();
   if (action.navigate) mainWindow.navigate(action.navigate);
 });
+const updates = new AppUpdates(ctx, { changed: (status) => mainWindow.updateStatus(status) });
 const tray = new ShellTray(ctx, {
   open: () => mainWindow.show(),
   quit: () => app.quit(),
@@ -50,7 +52,9 @@ if (claimSingleInstance(() => mainWindow.show())) {
     beforeShutdown: () => {
       tray.destroy();
       notifications.close();
+      updates.stop();
     },
+    installingUpdate: () => updates.installing,
   });
   app.on('window-all-closed', () => {
     // macOS keeps the app in the dock; elsewhere closing the window quits (see MainWindow's close).
@@ -63,7 +67,7 @@ if (claimSingleInstance(() => mainWindow.show())) {
 async function onReady(): Promise<void> {
   log(`Merchant Desk ${app.getVersion()} (Electron ${process.versions.electron}) data dir ${dataDir}`);
   hardenSession(ctx);
-  registerIpc(ctx, { isAppWindow: (sender) => mainWindow.owns(sender), settingsChanged: onSettings });
+  registerIpc(ctx, { isAppWindow: (sender) => mainWindow.owns(sender), settingsChanged: onSettings, updates });
   // safeStorage keeps the key encrypted at rest where keytar could not be built (it is ready once the app is).
   ctx.startEngine(
     createEngineFromOptions({
@@ -126,4 +130,5 @@ function onSettings(next: AppSettings): void {
   settingsEpoch++;
   tray.setState({ ...tray.state, alertsPaused: next.alertsPaused, autoBuyStopped: next.autoBuyStopped === true });
   notifications.settingsChanged();
+  updates.settingsChanged(); // the first settings start the update checks they allow
 }

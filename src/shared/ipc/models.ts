@@ -350,6 +350,8 @@ export interface AppSettings {
   /** Webhook replay (Operations → Webhook health): off unless switched on, and the merchant's own webhook URL. */
   webhookReplayEnabled?: boolean;
   webhookReplayUrl?: string | null;
+  /** The desktop app checks its update feed at start and every 6 hours. Absent from older engines (on). */
+  checkForUpdates?: boolean;
 }
 
 /** Buying over one recent window, and how long what is available lasts at that window's rate. */

@@ -48,6 +48,7 @@ const settingsSchema = z.object({
   runwayAlertHours: z.number().positive().max(RUNWAY_ALERT_MAX_HOURS).nullable().default(null).catch(null),
   webhookReplayEnabled: z.boolean().default(false),
   webhookReplayUrl: z.string().max(4096).nullable().default(null),
+  checkForUpdates: z.boolean().default(true),
 });
 
 const configSchema = z.object({
