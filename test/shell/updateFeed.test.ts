@@ -9,17 +9,11 @@
 // app): "Restart and install" is covered by the install decision's tests (updatePolicy.test.ts) and the flow's
 // refusal below.
 import { createHash, randomBytes } from 'node:crypto';
-import { type ClientRequest, createServer, request, type Server } from 'node:http';
+import { type ClientRequest, createServer, request, type RequestOptions, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  configureRequestOptions,
-  configureRequestUrl,
-  type DownloadOptions,
-  HttpExecutor,
-  type RequestOptions,
-} from 'builder-util-runtime';
+import { configureRequestOptions, configureRequestUrl, type DownloadOptions, HttpExecutor } from 'builder-util-runtime';
 import { AppImageUpdater } from 'electron-updater/out/AppImageUpdater';
 import type { AppAdapter } from 'electron-updater/out/AppAdapter';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -161,7 +155,7 @@ describe('the update flow against a local generic feed (electron-updater under N
     const app = installedApp({ appImage: true });
     expect(app.plan).toEqual({ mode: 'self-update', package: 'appimage' });
     await app.flow.check();
-    expect(states(app.statuses), app.log.join("\n")).toEqual(["checking", "available", "downloading", "ready"]);
+    expect(states(app.statuses), app.log.join('\n')).toEqual(['checking', 'available', 'downloading', 'ready']);
     expect(app.statuses[1]).toEqual({
       state: 'available',
       version: '0.2.0',

@@ -171,7 +171,11 @@ describe('UpdateSchedule: when a check happens', () => {
   it('checks at start and every 6 hours', () => {
     const { clock, advance } = manualClock();
     let checks = 0;
-    const schedule = new UpdateSchedule(clock, () => checks++, () => true);
+    const schedule = new UpdateSchedule(
+      clock,
+      () => checks++,
+      () => true,
+    );
     expect(UPDATE_CHECK_INTERVAL_MS).toBe(6 * HOUR);
     schedule.start();
     expect(checks).toBe(1);
@@ -189,7 +193,11 @@ describe('UpdateSchedule: when a check happens', () => {
     const { clock, advance, pending } = manualClock();
     let checks = 0;
     let enabled = false;
-    const schedule = new UpdateSchedule(clock, () => checks++, () => enabled);
+    const schedule = new UpdateSchedule(
+      clock,
+      () => checks++,
+      () => enabled,
+    );
     schedule.start();
     advance(48 * HOUR);
     expect(checks).toBe(0);
@@ -213,7 +221,11 @@ describe('UpdateSchedule: when a check happens', () => {
     const { clock, advance, pending } = manualClock();
     let checks = 0;
     let enabled = true;
-    const schedule = new UpdateSchedule(clock, () => checks++, () => enabled);
+    const schedule = new UpdateSchedule(
+      clock,
+      () => checks++,
+      () => enabled,
+    );
     schedule.start();
     enabled = false; // not told (a settings change not heard yet)
     advance(6 * HOUR);
