@@ -5,6 +5,7 @@ import { app } from 'electron';
 import type * as ElectronUpdater from 'electron-updater';
 import type { AlertRule, UpdateInstallResult, UpdateStatus } from '../shared/ipc';
 import { dispatchIpc } from './core/ipc/dispatch';
+import { describeError } from './shell/redact';
 import { UpdateFlow } from './shell/updateFlow';
 import { armedAutoBuyRules, updatePlan } from './shell/updatePolicy';
 import { UpdateSchedule } from './shell/updateSchedule';
@@ -34,7 +35,15 @@ export class AppUpdates {
 
   /** Any settings change: the first (after `ready`) decides the plan and starts the checks it allows. */
   settingsChanged(): void {
-    if (!this.planned) this.plan();
+    if (!this.planned) {
+      this.planned = true;
+      try {
+        this.plan();
+      } catch (error) {
+        // Updates never stand in the way of the app: no checks this run, and the log says why.
+        this.ctx.log(`updates unavailable: ${describeError(error)}`);
+      }
+    }
     this.schedule?.settingsChanged();
   }
 
@@ -62,7 +71,6 @@ export class AppUpdates {
   }
 
   private plan(): void {
-    this.planned = true;
     const plan = updatePlan({
       platform: process.platform,
       env: process.env,
