@@ -174,6 +174,13 @@ describe('the update flow against a local generic feed (electron-updater under N
     expect(app.cached()).toContain(FILE);
     expect(readFileSync(app.appImage, 'utf8')).toBe('the installed 0.1.0');
     expect(feed.requests.filter((p) => p === `/feed/${FILE}`)).toHaveLength(1);
+
+    // Six hours later the feed still names 0.2.0: the cached download is verified again, not fetched, and stays ready.
+    const seen = app.statuses.length;
+    await app.flow.check();
+    expect(app.flow.current).toEqual({ state: 'ready', version: '0.2.0', notes: 'Faster catalog & a new status bar' });
+    expect(app.statuses.slice(seen)).toEqual([]);
+    expect(feed.requests.filter((p) => p === `/feed/${FILE}`)).toHaveLength(1);
   });
 
   it('a download whose sha512 does not match is discarded: a clear error, nothing left to install', async () => {

@@ -259,6 +259,17 @@ describe('nextUpdateStatus: the state shown in the status bar', () => {
     expect(nextUpdateStatus(status, { type: 'checking' }, selfUpdate)).toBe(status);
     expect(nextUpdateStatus(status, { type: 'not-available' }, selfUpdate)).toBe(status);
     expect(nextUpdateStatus(status, { type: 'error', error: new Error('x') }, selfUpdate)).toBe(status);
+    // The next check finds the same version (electron-updater re-verifies the cached file): still ready.
+    expect(nextUpdateStatus(status, { type: 'available', version: '0.2.0', notes: 'n' }, selfUpdate)).toBe(status);
+    expect(nextUpdateStatus(status, { type: 'progress', percent: 100, transferred: 1, total: 1 }, selfUpdate)).toBe(
+      status,
+    );
+    // A newer one than the one downloaded starts over.
+    expect(nextUpdateStatus(status, { type: 'available', version: '0.3.0', notes: null }, selfUpdate)).toEqual({
+      state: 'available',
+      version: '0.3.0',
+      notes: null,
+    });
   });
 
   it('a .deb shows the version, its notes and why to use the package manager', () => {

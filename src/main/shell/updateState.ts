@@ -21,12 +21,15 @@ export function nextUpdateStatus(current: UpdateStatus, event: UpdaterEvent, pla
         ? current
         : { state: 'checking' };
     case 'available':
+      // A later check finds the version already downloaded: it stays ready to install.
+      if (current.state === 'ready' && current.version === event.version) return current;
       return plan.mode === 'notify'
         ? { state: 'manual', version: event.version, notes: event.notes, reason: plan.reason }
         : { state: 'available', version: event.version, notes: event.notes };
     case 'not-available':
       return current.state === 'ready' || current.state === 'manual' ? current : IDLE;
     case 'progress': {
+      if (current.state === 'ready') return current;
       const version = current.state === 'available' || current.state === 'downloading' ? current.version : '';
       const total = Math.max(0, Math.round(event.total));
       const transferred = Math.min(total, Math.max(0, Math.round(event.transferred)));

@@ -48,7 +48,8 @@ const settingsSchema = z.object({
   runwayAlertHours: z.number().positive().max(RUNWAY_ALERT_MAX_HOURS).nullable().default(null).catch(null),
   webhookReplayEnabled: z.boolean().default(false),
   webhookReplayUrl: z.string().max(4096).nullable().default(null),
-  checkForUpdates: z.boolean().default(true),
+  // On unless switched off; a value edited by hand into something else reads as on, losing no other setting.
+  checkForUpdates: z.boolean().default(true).catch(true),
 });
 
 const configSchema = z.object({
