@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import type { UpdateStatus } from '../../../shared/ipc/updates';
 import { dismissUpdateQuestion, installUpdate } from '../state/actions/updates';
 import { toast } from '../state/actions/toast';
 import { useStore } from '../state/store';
@@ -41,6 +42,10 @@ function Question({ text }: { text: string }) {
 export function UpdateStatusItem() {
   const status = useStore((s) => s.conn.update);
   const question = useStore((s) => s.conn.updateQuestion);
+  return <UpdateStatusView status={status} question={question} />;
+}
+
+export function UpdateStatusView({ status, question }: { status: UpdateStatus | null; question: string | null }) {
   if (!status || status.state === 'idle') return null;
   if (question && status.state === 'ready') return <Question text={question} />;
   switch (status.state) {
