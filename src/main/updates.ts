@@ -23,6 +23,7 @@ export interface UpdateHooks {
  */
 export class AppUpdates {
   private flow: UpdateFlow | null = null;
+  private appImage = false;
   private schedule: UpdateSchedule | null = null;
   private planned = false;
   /** quitAndInstall was called: the quit that follows asks nothing. */
@@ -62,7 +63,11 @@ export class AppUpdates {
     }
     // Read after the rules: a buy that started meanwhile counts.
     const decision = flow.install({ buysInFlight: engine?.buysInFlight() ?? 0, autoBuyRules, confirmed });
-    if (decision.outcome === 'installing') this.installing = true;
+    if (decision.outcome !== 'installing') return decision;
+    this.installing = true;
+    // An AppImage was replaced without starting the new one: it starts once this one has exited.
+    const appImage = this.appImage ? flow.relaunchAppImage(process.env['APPIMAGE']) : null;
+    if (appImage) app.relaunch({ execPath: appImage, args: process.argv.slice(1) });
     return decision;
   }
 
@@ -79,6 +84,7 @@ export class AppUpdates {
     });
     this.ctx.log(`updates: ${plan.mode === 'self-update' ? `self-update (${plan.package})` : plan.reason}`);
     if (plan.mode === 'off') return;
+    this.appImage = plan.mode === 'self-update' && plan.package === 'appimage';
     // Loaded only here: its `autoUpdater` picks the updater for this package and needs a packaged Electron app.
     const { autoUpdater } = createRequire(import.meta.url)('electron-updater') as typeof ElectronUpdater;
     const flow = new UpdateFlow(autoUpdater, plan, { changed: (s) => this.hooks.changed(s), log: this.ctx.log });
@@ -89,7 +95,7 @@ export class AppUpdates {
         clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
       },
       () => void flow.check(),
-      () => this.ctx.settings?.checkForUpdates !== false && this.ctx.settings !== null,
+      () => this.ctx.settings !== null && this.ctx.settings.checkForUpdates !== false,
     );
     this.schedule.start();
   }

@@ -6,8 +6,8 @@
 // hands the updater an AppAdapter of its own), ElectronHttpExecutor (Electron's `net`; a builder-util-runtime
 // HttpExecutor over node:http stands in, the same base class and download/verify code), and
 // `BaseUpdater.quitAndInstall` (it emits `require("electron").autoUpdater`'s `before-quit-for-update` and quits the
-// app): "Restart and install" is covered by the install decision's tests (updatePolicy.test.ts) and the flow's
-// refusal below.
+// app): the install test below runs the part of it that needs no Electron (`install`, which replaces the AppImage),
+// and the install decision has its own tests (updatePolicy.test.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { type ClientRequest, createServer, request, type RequestOptions, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +49,11 @@ class NodeHttpExecutor extends HttpExecutor<ClientRequest> {
 }
 
 const temp = tempDirs();
-const NEW_APPIMAGE = randomBytes(3 * 1024 * 1024);
+/** The "new AppImage": a script that notes how it was run (an install runs it once), then 3 MB of payload. */
+const NEW_APPIMAGE = Buffer.concat([
+  Buffer.from('#!/bin/sh\necho "exit-after-install=$APPIMAGE_EXIT_AFTER_INSTALL" > "$0.ran"\nexit 0\n'),
+  randomBytes(3 * 1024 * 1024),
+]);
 const sha512 = (data: Buffer) => createHash('sha512').update(data).digest('base64');
 const FILE = 'Merchant-Desk-0.2.0.AppImage';
 
@@ -143,7 +147,7 @@ function installedApp(options: { appImage: boolean }) {
           .filter((entry) => entry.isFile())
           .map((entry) => entry.name)
       : [];
-  return { flow, statuses, log, appImage, cached, plan };
+  return { flow, statuses, log, appImage, cached, plan, updater };
 }
 
 /** The states in order, a run of progress shown once. */
@@ -181,6 +185,25 @@ describe('the update flow against a local generic feed (electron-updater under N
     expect(app.flow.current).toEqual({ state: 'ready', version: '0.2.0', notes: 'Faster catalog & a new status bar' });
     expect(app.statuses.slice(seen)).toEqual([]);
     expect(feed.requests.filter((p) => p === `/feed/${FILE}`)).toHaveLength(1);
+  });
+
+  it('"Restart and install" replaces the AppImage with the verified download, without starting it', async () => {
+    const app = installedApp({ appImage: true });
+    // quitAndInstall's first step, as electron-updater runs it; the rest (quit through Electron) needs Electron.
+    app.updater.quitAndInstall = (isSilent, isForceRunAfter) => void app.updater.install(isSilent, isForceRunAfter);
+    expect(app.flow.install({ buysInFlight: 0, autoBuyRules: 0, confirmed: false }).outcome).toBe('refused');
+    await app.flow.check();
+    expect(app.flow.install({ buysInFlight: 1, autoBuyRules: 0, confirmed: false }).outcome).toBe('refused');
+    expect(readFileSync(app.appImage, 'utf8')).toBe('the installed 0.1.0');
+    expect(app.flow.install({ buysInFlight: 0, autoBuyRules: 0, confirmed: false })).toEqual({
+      outcome: 'installing',
+      message: 'Restarting into version 0.2.0…',
+    });
+    expect(readFileSync(app.appImage).equals(NEW_APPIMAGE)).toBe(true);
+    // Run once for its desktop integration, told to exit: the shell starts the new version after its own shutdown.
+    expect(readFileSync(`${app.appImage}.ran`, 'utf8')).toBe('exit-after-install=true\n');
+    expect(app.flow.relaunchAppImage(process.env['APPIMAGE'])).toBe(app.appImage);
+    expect(app.cached()).not.toContain(FILE);
   });
 
   it('a download whose sha512 does not match is discarded: a clear error, nothing left to install', async () => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { UpdateStatus } from '../../src/shared/ipc';
-import { releaseNotesText, UpdateFlow, type Updater } from '../../src/main/shell/updateFlow';
+import { INSTALL_FAILED, releaseNotesText, UpdateFlow, type Updater } from '../../src/main/shell/updateFlow';
 import {
   armedAutoBuyRules,
   installDecision,
@@ -378,6 +378,41 @@ describe('UpdateFlow: the updater bound to the state', () => {
     expect(updater.installs).toEqual([]);
     expect(flow.install({ buysInFlight: 0, autoBuyRules: 1, confirmed: true }).outcome).toBe('installing');
     expect(updater.installs).toEqual([[false, true]]);
+  });
+
+  it('an AppImage is replaced without starting the new one (the shell relaunches it after its own shutdown)', () => {
+    const updater = new StandInUpdater();
+    const flow = new UpdateFlow(
+      updater,
+      { mode: 'self-update', package: 'appimage' },
+      { changed: () => {}, log: () => {} },
+    );
+    updater.emit('update-downloaded', { version: '0.2.0', releaseNotes: null });
+    expect(flow.install({ buysInFlight: 0, autoBuyRules: 0, confirmed: false }).outcome).toBe('installing');
+    expect(updater.installs).toEqual([[true, false]]);
+    expect(flow.relaunchAppImage('/home/ann/Merchant-Desk.AppImage')).toBe('/home/ann/Merchant-Desk.AppImage');
+    updater.emit('appimage-filename-updated', '/home/ann/Merchant-Desk-0.2.0.AppImage');
+    expect(flow.relaunchAppImage('/home/ann/Merchant-Desk-0.1.0.AppImage')).toBe(
+      '/home/ann/Merchant-Desk-0.2.0.AppImage',
+    );
+  });
+
+  it('an install electron-updater could not do is refused with its error, not reported as installing', () => {
+    const updater = new StandInUpdater();
+    updater.quitAndInstall = () => {
+      updater.emit('error', Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }));
+    };
+    const flow = new UpdateFlow(
+      updater,
+      { mode: 'self-update', package: 'nsis' },
+      { changed: () => {}, log: () => {} },
+    );
+    updater.emit('update-downloaded', { version: '0.2.0', releaseNotes: null });
+    expect(flow.install({ buysInFlight: 0, autoBuyRules: 0, confirmed: false })).toEqual({
+      outcome: 'refused',
+      message: INSTALL_FAILED,
+    });
+    expect(flow.current.state).toBe('ready');
   });
 
   it('a plan that only announces never downloads, and logs URLs by their origin only', () => {

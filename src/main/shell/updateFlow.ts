@@ -12,6 +12,7 @@ export interface Updater {
   on(event: 'update-available' | 'update-downloaded', listener: (info: ReleaseInfo) => void): unknown;
   on(event: 'download-progress', listener: (progress: DownloadProgress) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'appimage-filename-updated', listener: (path: string) => void): unknown;
   checkForUpdates(): Promise<{ downloadPromise?: Promise<unknown> | null } | null>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
 }
@@ -30,6 +31,9 @@ export interface DownloadProgress {
 export type CheckingPlan = Exclude<UpdatePlan, { mode: 'off' }>;
 
 const MAX_NOTES = 4_000;
+
+export const INSTALL_FAILED =
+  'The update could not be installed (the log says why); it stays downloaded: try again, or install it by hand.';
 
 /** Release notes as plain text (a feed may carry HTML), several versions' notes one after the other. */
 export function releaseNotesText(notes: ReleaseInfo['releaseNotes']): string | null {
@@ -70,6 +74,10 @@ function originsOnly(text: string): string {
  */
 export class UpdateFlow {
   private status: UpdateStatus = IDLE;
+  /** Where an installed AppImage went when its file name carries the version (electron-updater renames it). */
+  private movedAppImage: string | null = null;
+  /** Set while quitAndInstall runs: an `error` then is the install's. */
+  private installFailure: { failed: boolean } | null = null;
 
   constructor(
     private readonly updater: Updater,
@@ -95,7 +103,16 @@ export class UpdateFlow {
     updater.on('update-downloaded', (info) =>
       this.apply({ type: 'downloaded', version: info.version, notes: releaseNotesText(info.releaseNotes) }),
     );
-    updater.on('error', (error) => this.apply({ type: 'error', error }));
+    updater.on('error', (error) => {
+      if (this.installFailure) this.installFailure.failed = true;
+      this.apply({ type: 'error', error });
+    });
+    updater.on('appimage-filename-updated', (path) => (this.movedAppImage = path));
+  }
+
+  /** The AppImage to start after an install: the new file's path when it was renamed, else the same path. */
+  relaunchAppImage(current: string | undefined): string | null {
+    return this.movedAppImage ?? current ?? null;
   }
 
   get current(): UpdateStatus {
@@ -118,12 +135,28 @@ export class UpdateFlow {
   /** "Restart and install": installs only when installDecision says so. */
   install(context: Omit<InstallContext, 'status'>): UpdateInstallResult {
     const decision = installDecision({ ...context, status: this.status });
-    if (decision.outcome === 'installing') {
-      this.hooks.log(`update: installing ${this.status.state === 'ready' ? this.status.version : ''}`);
-      // Not silent (the Windows installer shows its progress), and the new version starts once installed.
-      this.updater.quitAndInstall(false, true);
+    if (decision.outcome !== 'installing') return decision;
+    this.hooks.log(`update: installing ${this.status.state === 'ready' ? this.status.version : ''}`);
+    const failure = { failed: false };
+    this.installFailure = failure;
+    try {
+      if (this.plan.mode === 'self-update' && this.plan.package === 'appimage') {
+        // The AppImage is replaced now, without starting the new one (electron-updater would start it while this
+        // one still holds the single-instance and data-folder locks, and it would quit at once): the shell starts
+        // it once this one has shut down (app.relaunch).
+        this.updater.quitAndInstall(true, false);
+      } else {
+        // The Windows installer shows its progress and starts the new version; macOS restarts into it.
+        this.updater.quitAndInstall(false, true);
+      }
+    } catch (error) {
+      failure.failed = true;
+      this.hooks.log(`update install failed: ${originsOnly(describe(error))}`);
+    } finally {
+      this.installFailure = null;
     }
-    return decision;
+    // electron-updater reports a failed install as an `error` (and does not quit); the download stays ready.
+    return failure.failed ? { outcome: 'refused', message: INSTALL_FAILED } : decision;
   }
 
   private apply(event: UpdaterEvent): void {
