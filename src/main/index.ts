@@ -1,6 +1,6 @@
 // The Electron shell: thin glue between Electron and the engine. Every decision lives in the electron-free
 // modules of ./shell (unit-tested under plain Node); the parts beside this file (window, tray, notifications,
-// IPC, security, quit, single instance) each wire one concern to Electron's objects and never import each
+// IPC, security, quit, single instance, updates) each wire one concern to Electron's objects and never import each
 // other: this file composes them and sequences what one part's news means for the others. The engine
 // (./core) never imports electron.
 import { join } from 'node:path';
