@@ -125,6 +125,7 @@ const PART_GROUPS = [
       'security',
       'singleInstance',
       'autostart',
+      'updates',
     ],
   },
 ];

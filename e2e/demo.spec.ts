@@ -29,6 +29,11 @@ test('first run in demo mode fills the catalog over a live feed', async ({ page 
   await page.getByRole('radio', { name: /light/i }).check();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await expect(page.getByRole('switch', { name: 'Demo sandbox' })).toBeChecked();
+  // The web host has no updates: no Settings → Updates, and nothing about them in the status bar.
+  await expect(page.getByRole('heading', { name: 'Appearance' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Updates' })).toHaveCount(0);
+  await expect(page.getByRole('switch', { name: 'Check for updates' })).toHaveCount(0);
+  await expect(statusBar(page).getByText(/update/i)).toHaveCount(0);
   // Choosing the theme scrolled to Appearance: back to the switch (axe judges what is in view).
   await page.getByRole('switch', { name: 'Demo sandbox' }).scrollIntoViewIfNeeded();
   // axe reads computed colours: let the theme's transitions end first.

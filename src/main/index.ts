@@ -1,6 +1,6 @@
 // The Electron shell: thin glue between Electron and the engine. Every decision lives in the electron-free
 // modules of ./shell (unit-tested under plain Node); the parts beside this file (window, tray, notifications,
-// IPC, security, quit, single instance) each wire one concern to Electron's objects and never import each
+// IPC, security, quit, single instance, updates) each wire one concern to Electron's objects and never import each
 // other: this file composes them and sequences what one part's news means for the others. The engine
 // (./core) never imports electron.
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { applyTrayBatch } from './shell/trayModel';
 import { createShellContext } from './shellContext';
 import { claimSingleInstance } from './singleInstance';
 import { ShellTray } from './tray';
+import { AppUpdates } from './updates';
 import { MainWindow } from './window';
 
 const ctx = createShellContext();
@@ -38,6 +39,7 @@ const notifications = new DesktopNotifications(ctx, (action) => {
   if (action.showWindow) mainWindow.show();
   if (action.navigate) mainWindow.navigate(action.navigate);
 });
+const updates = new AppUpdates(ctx, { changed: (status) => mainWindow.updateStatus(status) });
 const tray = new ShellTray(ctx, {
   open: () => mainWindow.show(),
   quit: () => app.quit(),
@@ -52,7 +54,9 @@ if (claimSingleInstance(() => mainWindow.show())) {
     beforeShutdown: () => {
       tray.destroy();
       notifications.close();
+      updates.stop();
     },
+    installingUpdate: () => updates.installing,
   });
   app.on('window-all-closed', () => {
     // macOS keeps the app in the dock; elsewhere closing the window quits (see MainWindow's close).
@@ -69,6 +73,7 @@ async function onReady(): Promise<void> {
     isAppWindow: (sender) => mainWindow.owns(sender),
     settingsChanged: onSettings,
     testNotification: () => notifications.test(),
+    updates,
   });
   // safeStorage keeps the key encrypted at rest where keytar could not be built (it is ready once the app is).
   ctx.startEngine(
@@ -133,4 +138,5 @@ function onSettings(next: AppSettings): void {
   tray.setState({ ...tray.state, alertsPaused: next.alertsPaused, autoBuyStopped: next.autoBuyStopped === true });
   notifications.settingsChanged();
   sessionStart.apply(next);
+  updates.settingsChanged(); // the first settings start the update checks they allow
 }

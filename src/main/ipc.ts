@@ -1,5 +1,12 @@
 import { ipcMain, type WebContents } from 'electron';
-import type { AppSettings, IpcMethod, IpcParsedInput, IpcResult } from '../shared/ipc';
+import type {
+  AppSettings,
+  IpcMethod,
+  IpcParsedInput,
+  IpcResult,
+  UpdateInstallResult,
+  UpdateStatus,
+} from '../shared/ipc';
 import { IPC_CALL_CHANNEL } from '../shared/ipc';
 import type { EngineService } from './core/ipc/engineService';
 import { handleIpcCall } from './shell/ipcGuard';
@@ -12,6 +19,8 @@ export interface IpcHooks {
   settingsChanged(next: AppSettings): void;
   /** Settings → "Send a test notification" (`notifications.test`, answered by the shell, not the engine). */
   testNotification(): { shown: boolean; detail: string };
+  /** `updates.*` are the shell's own (the engine answers them for hosts without updates). */
+  updates: { status(): UpdateStatus | null; install(confirmed: boolean): Promise<UpdateInstallResult> };
 }
 
 /**
@@ -22,10 +31,14 @@ export interface IpcHooks {
 export function registerIpc(ctx: ShellContext, hooks: IpcHooks): void {
   const { secrets, rendererUrl, log } = ctx;
   const engine: EngineService = {
-    handle: async <M extends IpcMethod>(method: M, input: IpcParsedInput<M>): Promise<IpcResult<M>> =>
-      method === 'notifications.test'
-        ? (hooks.testNotification() as IpcResult<M>)
-        : (await ctx.engineReady).engine.handle(method, input),
+    handle: async <M extends IpcMethod>(method: M, input: IpcParsedInput<M>): Promise<IpcResult<M>> => {
+      // Validated like every call (dispatchIpc) before it gets here.
+      if (method === 'notifications.test') return hooks.testNotification() as IpcResult<M>;
+      if (method === 'updates.status') return hooks.updates.status() as IpcResult<M>;
+      if (method === 'updates.install')
+        return (await hooks.updates.install((input as IpcParsedInput<'updates.install'>).confirmed)) as IpcResult<M>;
+      return (await ctx.engineReady).engine.handle(method, input);
+    },
     subscribe: () => () => {},
   };
   ipcMain.handle(IPC_CALL_CHANNEL, async (event, method: unknown, input: unknown) => {

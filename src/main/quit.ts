@@ -11,6 +11,8 @@ export interface QuitHooks {
   dialogParent(): BrowserWindow | null;
   /** The shell's own parts stop (tray, held notifications) before the engine closes. */
   beforeShutdown(): void;
+  /** "Restart and install" quits: the merchant already chose it (and confirmed armed auto-buy), so nothing is asked. */
+  installingUpdate(): boolean;
 }
 
 /**
@@ -38,7 +40,7 @@ export function guardQuit(ctx: ShellContext, hooks: QuitHooks): void {
 
 async function confirmQuit(ctx: ShellContext, hooks: QuitHooks): Promise<boolean> {
   const engine = ctx.engine?.engine;
-  if (!engine) return true;
+  if (!engine || hooks.installingUpdate()) return true;
   let state: { activeTrades: number; autoBuyRules: number };
   try {
     const [snapshot, rules] = await withTimeout(

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { app, BrowserWindow, screen, type WebContents } from 'electron';
-import type { EngineEventBatch } from '../shared/ipc';
+import type { EngineEventBatch, UpdateStatus } from '../shared/ipc';
 import { IPC_EVENT_CHANNEL } from '../shared/ipc';
 import { toUtcIso } from '../shared/time';
 import type { NotificationTarget } from './shell/notificationModel';
@@ -101,6 +101,11 @@ export class MainWindow {
   navigate(target: NonNullable<NotificationTarget>): void {
     // Repeats the last seq: not a gap for the renderer's resync check.
     this.send({ seq: this.lastSeq, at: toUtcIso(Date.now()), navigate: target });
+  }
+
+  /** The app update's state changed (status bar). */
+  updateStatus(update: UpdateStatus): void {
+    this.send({ seq: this.lastSeq, at: toUtcIso(Date.now()), update });
   }
 
   private send(batch: EngineEventBatch): void {

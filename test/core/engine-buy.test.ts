@@ -94,6 +94,18 @@ describe('buying through the engine against the real sandbox', () => {
     useRealClock();
   });
 
+  it('buysInFlight() counts a buy from its start until its answer (the desktop installs no update meanwhile)', async () => {
+    const [item] = (await listings([{ price: 900 }])) as [Item];
+    expect(app.engine.buysInFlight()).toBe(0);
+    proxy.holdRequests();
+    const buying = byId(item);
+    await waitFor(() => proxy.count('/Items/Buy') === 1, 10_000, 'the buy at the proxy');
+    expect(app.engine.buysInFlight()).toBe(1);
+    proxy.releaseRequests();
+    bought(await buying);
+    expect(app.engine.buysInFlight()).toBe(0);
+  });
+
   it('a retry without the order id, after a lost answer and failed look-ups, never makes a second trade (by id)', async () => {
     const [item] = (await listings([{ price: 1200 }])) as [Item];
     proxy.inject((_method, path) => path === '/Items/Buy', { kind: 'swallow', times: 1 });

@@ -246,6 +246,7 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
         fc.uniqueArray(fc.constantFrom('trade', 'alert', 'auto-buy', 'connection'), { maxLength: 4 }),
       ),
       soundMuted: opt(fc.boolean()),
+      checkForUpdates: opt(fc.boolean()),
     }),
     'account.configure': account([proxyBaseUrl, 'http://127.0.0.1:9']),
     'account.test': account([proxyBaseUrl, 'http://127.0.0.1:9']),
@@ -292,6 +293,9 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'operations.reversersCsv': none,
     'operations.recipient': fc.record({ partner: fc.integer({ min: 1, max: 0xffff_ffff }).map(String) }),
     // Replay is off by default: every valid payload is refused with its reason, nothing is sent.
+    // The engine answers these for hosts without updates: null, and `unavailable`.
+    'updates.status': none,
+    'updates.install': record({ confirmed: opt(fc.boolean()) }),
     'operations.replayWebhooks': fc.oneof(
       record({ from: timestamp, to: timestamp, again: opt(fc.boolean()), dryRun: opt(fc.boolean()) }),
       record({ tradeIds: fc.array(id, { minLength: 1, maxLength: 5 }), again: opt(fc.boolean()) }),

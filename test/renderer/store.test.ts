@@ -130,6 +130,20 @@ describe('applyBatch', () => {
   });
 });
 
+describe('the update state in the status bar', () => {
+  it('takes the shell’s update batches (repeating the seq) and ends a pending question when the update is no longer ready', () => {
+    const ready = { state: 'ready', version: '0.2.0', notes: null } as const;
+    let conn = applyConnBatch(initialConn, batch(4));
+    expect(conn.update).toBeNull();
+    conn = applyConnBatch(conn, batch(4, { update: ready }));
+    expect(conn).toMatchObject({ update: ready, lastSeq: 4 });
+    conn = { ...conn, updateQuestion: '1 auto-buy rule is armed. Install version 0.2.0 now?' };
+    expect(applyConnBatch(conn, batch(5, { activeTrades: 2 })).updateQuestion).toBe(conn.updateQuestion);
+    const failed = applyConnBatch(conn, batch(5, { update: { state: 'error', message: 'x' } }));
+    expect(failed).toMatchObject({ update: { state: 'error' }, updateQuestion: null });
+  });
+});
+
 describe('trades slice', () => {
   it('builds the engine query from the tab and filters', () => {
     const q = toTradeQuery({

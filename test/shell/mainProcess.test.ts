@@ -128,6 +128,19 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
       expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     }
     expect(session.invalid).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(session.updates).toEqual({
+      status: { ok: true, value: null },
+      install: {
+        ok: true,
+        value: { outcome: 'refused', message: 'This copy of Merchant Desk does not update itself.' },
+      },
+      invalid: {
+        ok: false,
+        error: { code: 'invalid_input', message: expect.stringMatching(/^updates\.install: confirmed/) },
+      },
+      foreign: { ok: false, error: { code: 'forbidden', message: expect.any(String) } },
+    });
+    expect(session.log).toContain('updates: Updates are checked by the installed app only (a development build).');
     expect(session.snapshot).toEqual({ demo: true });
   });
 

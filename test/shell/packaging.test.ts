@@ -32,6 +32,7 @@ interface BuilderConfig {
   mac?: PlatformConfig;
   win?: PlatformConfig;
   electronFuses?: Record<string, boolean> | null;
+  publish?: unknown;
 }
 
 interface PackageJson {
@@ -97,13 +98,17 @@ function debMaintainer(): string | null {
 }
 
 describe('electron-builder.yml', () => {
-  it('builds AppImage and deb on Linux, a dmg on macOS and an NSIS installer on Windows', () => {
+  it('builds AppImage and deb on Linux, a dmg (and the zip its updates need) on macOS and an NSIS installer on Windows', () => {
     expect(targets(config.linux).sort()).toEqual(['AppImage', 'deb']);
-    expect(targets(config.mac)).toEqual(['dmg']);
+    expect(targets(config.mac)).toEqual(['dmg', 'zip']);
     expect(targets(config.win)).toEqual(['nsis']);
     expect(config.appId).toBe('com.merchantdesk.app');
     expect(config.productName).toBe('Merchant Desk');
     expect(config.linux?.category).toBe('Finance');
+  });
+
+  it('publishes to a generic update feed (a placeholder in the reserved .example domain until the real one)', () => {
+    expect(config.publish).toEqual({ provider: 'generic', url: 'https://updates.merchant-desk.example/desktop' });
   });
 
   it('points every platform at an icon in resources/ that exists and is big enough', () => {

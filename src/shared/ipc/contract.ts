@@ -57,6 +57,7 @@ import type {
   TradeDetail,
 } from './models';
 import type { EngineEventBatch } from './events';
+import type { UpdateInstallResult, UpdateStatus } from './updates';
 import type { Trade } from '../api';
 
 /**
@@ -453,6 +454,7 @@ export const settingsPatchSchema = z.strictObject({
   webhookReplayEnabled: z.boolean().optional(),
   webhookReplayUrl: replayUrlSchema.nullable().optional(),
   startWithSession: z.boolean().optional(),
+  checkForUpdates: z.boolean().optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
@@ -566,6 +568,8 @@ const byTradeId = z.strictObject({ tradeId: id });
 const byItemId = z.strictObject({ itemId: z.int().positive() });
 const byId = z.strictObject({ id });
 /** Re-arming switches a rule on again: its auto-buy buys only new listings unless 'buy' is chosen. */
+/** "Restart and install"; `confirmed`: the merchant said yes to installing with auto-buy armed. */
+const installUpdateInput = z.strictObject({ confirmed: z.boolean().default(false) });
 const rearmInput = z.strictObject({ id, existingListings: z.enum(['skip', 'buy']).default('skip') });
 
 /** Every method: its input schema and (as a phantom) its result type. */
@@ -644,6 +648,10 @@ export const IPC_METHODS = {
   'operations.failuresCsv': method<typeof failuresInputSchema, { filename: string; csv: string }>(failuresInputSchema),
   /** The buy refusals behind a cell of the board, newest first (at most REFUSAL_LIST_LIMIT). */
   'operations.refusals': method<typeof refusalsInputSchema, BuyRefusal[]>(refusalsInputSchema),
+  /** Desktop only: the app update's state (null in the web host, which has no updates). */
+  'updates.status': method<typeof none, UpdateStatus | null>(none),
+  /** Desktop only: install a downloaded update now (see UpdateInstallResult). */
+  'updates.install': method<typeof installUpdateInput, UpdateInstallResult>(installUpdateInput),
   'notifications.markRead': method<typeof notificationMarkReadSchema, { marked: number; unread: number }>(
     notificationMarkReadSchema,
   ),

@@ -17,6 +17,7 @@ import type {
   RateLimitStatus,
 } from './models';
 import type { SavedSearch } from './contract';
+import type { UpdateStatus } from './updates';
 
 /** One price that moved; `previous` is null for an item new to the cache. */
 export interface PriceMove {
@@ -94,4 +95,6 @@ export interface EngineEventBatch {
    * shell in a batch of its own that repeats the last `seq` (so it is not a gap).
    */
   navigate?: NavigateTarget;
+  /** Electron only: the app update's state after a change, in a batch of the shell's own (like `navigate`). */
+  update?: UpdateStatus;
 }

@@ -5,3 +5,4 @@ export * from './methodNames';
 export * from './models';
 export * from './keyStore';
 export * from './operations';
+export * from './updates';

@@ -56,6 +56,8 @@ export const IPC_METHOD_NAMES = [
   'operations.reversals',
   'operations.reversersCsv',
   'operations.replayWebhooks',
+  'updates.status',
+  'updates.install',
 ] as const satisfies readonly IpcMethod[];
 
 type Missing = Exclude<IpcMethod, (typeof IPC_METHOD_NAMES)[number]>;

@@ -352,6 +352,8 @@ export interface AppSettings {
   webhookReplayUrl?: string | null;
   /** Desktop only: start with the session, to the tray (the shell keeps the OS's entry in step). Absent: off. */
   startWithSession?: boolean;
+  /** The desktop app checks its update feed at start and every 6 hours. Absent from older engines (on). */
+  checkForUpdates?: boolean;
 }
 
 /** Buying over one recent window, and how long what is available lasts at that window's rate. */

@@ -93,6 +93,13 @@ async function session(fake, app) {
   report.subframe = await handler(event(rendererUrl, { parent: {} }), 'app.snapshot', {});
   report.otherContents = await handler(event(rendererUrl, { sender: {} }), 'app.snapshot', {});
   report.invalid = await handler(event(rendererUrl), 'trades.get', { tradeId: 5 });
+  // A development build has no updates: the shell answers updates.* itself, after the same checks.
+  report.updates = {
+    status: await call('updates.status', {}),
+    install: await call('updates.install', { confirmed: true }),
+    invalid: await call('updates.install', { confirmed: 'yes' }),
+    foreign: await handler(event('https://evil.example/'), 'updates.install', {}),
+  };
   const snapshot = await handler(event(`${rendererUrl}#/catalog`), 'app.snapshot', {});
   report.snapshot = snapshot.ok ? { demo: snapshot.value.account.demo } : snapshot;
 

@@ -102,6 +102,12 @@ export class BuyService {
   private readonly unanswered = new Map<string, Order>();
   /** The same attempts by what they bought (orderKey), for a retry that comes without the order id. */
   private readonly unknownByOrder = new Map<string, { externalId: string; at: number }>();
+  private placing = 0;
+
+  /** Buys (a person's or auto-buy's) started and not yet answered, looked up or refused. */
+  get inFlight(): number {
+    return this.placing;
+  }
 
   /**
    * `onRefusalRecorded`: a refusal the failures board counts was stored (Operations → Failures reads again);
@@ -200,7 +206,26 @@ export class BuyService {
   }
 
   /** buyById, also saying whether the trade is new to us (auto-buy's spend). */
-  async placeById(input: BuyByIdInput, options: PlaceOptions = {}): Promise<Placement> {
+  placeById(input: BuyByIdInput, options: PlaceOptions = {}): Promise<Placement> {
+    return this.counted(this.sendById(input, options));
+  }
+
+  /** buyByName, also saying whether the trade is new to us. */
+  placeByName(input: BuyByNameInput): Promise<Placement> {
+    return this.counted(this.sendByName(input));
+  }
+
+  /** Counted in `inFlight` from its start to its answer (the count rises before the first await). */
+  private async counted(placement: Promise<Placement>): Promise<Placement> {
+    this.placing++;
+    try {
+      return await placement;
+    } finally {
+      this.placing--;
+    }
+  }
+
+  private async sendById(input: BuyByIdInput, options: PlaceOptions): Promise<Placement> {
     // A trade URL given needs no look-up, and no await: an auto-buy's request goes out in the frame's task.
     const tradeUrl =
       'tradeUrl' in input.recipient ? input.recipient.tradeUrl : await this.resolveRecipient(input.recipient);
@@ -227,8 +252,7 @@ export class BuyService {
     );
   }
 
-  /** buyByName, also saying whether the trade is new to us. */
-  async placeByName(input: BuyByNameInput): Promise<Placement> {
+  private async sendByName(input: BuyByNameInput): Promise<Placement> {
     const tradeUrl = await this.resolveRecipient(input.recipient);
     const order: Order = {
       kind: 'name',

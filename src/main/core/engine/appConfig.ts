@@ -49,6 +49,8 @@ const settingsSchema = z.object({
   webhookReplayEnabled: z.boolean().default(false),
   webhookReplayUrl: z.string().max(4096).nullable().default(null),
   startWithSession: z.boolean().default(false),
+  // On unless switched off; a value edited by hand into something else reads as on, losing no other setting.
+  checkForUpdates: z.boolean().default(true).catch(true),
 });
 
 const configSchema = z.object({

@@ -270,6 +270,11 @@ export class Engine implements EngineService {
     return this.session;
   }
 
+  /** Buys sent and not answered yet (a person's or auto-buy's): the desktop shell installs no update meanwhile. */
+  buysInFlight(): number {
+    return this.buying.inFlight;
+  }
+
   async handle<M extends IpcMethod>(method: M, input: IpcParsedInput<M>): Promise<IpcResult<M>> {
     // A call made while an account opens (start-up, a switch) is answered once it is open.
     await this.starting.catch(() => {});
@@ -415,6 +420,11 @@ export class Engine implements EngineService {
       return this.describeConnection(true);
     },
     'account.useSaved': () => this.useSaved(),
+    // Updates belong to the desktop shell, which answers these itself; a host without one has none.
+    'updates.status': async () => null,
+    'updates.install': async () => {
+      throw new EngineError('unavailable', 'Updates are installed by the desktop app; this host has none.');
+    },
     // While the keychain is awaited there is no connection to retry: its answer opens one.
     'connection.retryNow': async () =>
       this.session && !this.keyWaitOf(this.session) ? this.session.retryNow() : { started: false },

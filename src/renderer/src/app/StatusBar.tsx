@@ -9,6 +9,7 @@ import { AutoBuyStatusItem } from './AutoBuyStatusItem';
 import { BRIDGE_EXPIRED_TEXT, BRIDGE_LOST_TEXT } from './BridgeBanner';
 import { connectionLabel } from './connectionLabels';
 import { ExportStatusItem } from './ExportStatusItem';
+import { UpdateStatusItem } from './UpdateStatusItem';
 
 const PROGRESS_LABELS: Record<ProgressStatus['kind'], string> = {
   'catalog-sync': 'Catalog sync',
@@ -138,6 +139,7 @@ export function StatusBar() {
           <Progress key={p.kind} p={p} />
         ))}
         <ExportStatusItem />
+        <UpdateStatusItem />
       </span>
       <span className="sb-spacer" />
       <AutoBuyStatusItem />

@@ -8,6 +8,7 @@ import { RecipientsSection } from './RecipientsSection';
 import { ReplaySection } from './ReplaySection';
 import { ShortcutsSection } from './ShortcutsSection';
 import { SoundsSection } from './SoundsSection';
+import { UpdatesSection } from './UpdatesSection';
 
 export function SettingsScreen() {
   useEffect(() => {
@@ -32,6 +33,7 @@ export function SettingsScreen() {
           <ForwardingSection />
           <ReplaySection />
           <AppearanceSection />
+          <UpdatesSection />
           <ShortcutsSection />
         </div>
       </div>

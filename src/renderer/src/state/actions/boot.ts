@@ -15,6 +15,7 @@ import { loadRecipients } from './settings';
 import { reloadSnapshot } from './account';
 import { scheduleTradeDetailReload, scheduleTradesReload } from './trades';
 import { openTarget, syncFromHash } from './navigation';
+import { loadUpdateStatus } from './updates';
 import { scheduleWalletReload } from './wallet';
 import { signalLedgerChanged, signalRecipientsChanged } from './operations';
 import { scheduleNotificationsReload } from './inbox';
@@ -49,6 +50,7 @@ export async function boot(): Promise<void> {
     void loadRecipients();
     void loadSearches();
     void loadAgeBaseline();
+    void loadUpdateStatus();
   } catch (error) {
     started = false;
     update('conn', (c) => ({ ...c, boot: 'failed', bootError: errorMessage(error) }));

@@ -7,6 +7,7 @@ import type {
   RateLimitStatus,
 } from '../../../../shared/ipc/models';
 import type { EngineEventBatch } from '../../../../shared/ipc/events';
+import type { UpdateStatus } from '../../../../shared/ipc/updates';
 
 /**
  * The link between this page and Merchant Desk itself (the web host's bridge; always
@@ -33,6 +34,10 @@ export interface ConnSlice {
   lastSeq: number;
   /** null: no bridge to lose (Electron) or not known yet. */
   bridge: BridgeLink | null;
+  /** The desktop app's update (null: no updates here, as in the web host, or not known yet). */
+  update: UpdateStatus | null;
+  /** "Restart and install" asked first (auto-buy armed): the question, until answered. */
+  updateQuestion: string | null;
 }
 
 export const initialConn: ConnSlice = {
@@ -49,6 +54,8 @@ export const initialConn: ConnSlice = {
   unacknowledgedFirings: 0,
   lastSeq: 0,
   bridge: null,
+  update: null,
+  updateQuestion: null,
 };
 
 /**
@@ -95,7 +102,8 @@ export function applyConnBatch(slice: ConnSlice, batch: EngineEventBatch): ConnS
     batch.progress !== undefined ||
     batch.exports !== undefined ||
     batch.activeTrades !== undefined ||
-    batch.unacknowledgedFirings !== undefined;
+    batch.unacknowledgedFirings !== undefined ||
+    batch.update !== undefined;
   const next: ConnSlice = changed ? { ...slice } : slice;
   if (batch.connection !== undefined) next.connection = batch.connection;
   if (batch.rateLimit !== undefined) next.rateLimit = batch.rateLimit;
@@ -103,6 +111,11 @@ export function applyConnBatch(slice: ConnSlice, batch: EngineEventBatch): ConnS
   if (batch.exports !== undefined) next.exports = batch.exports;
   if (batch.activeTrades !== undefined) next.activeTrades = batch.activeTrades;
   if (batch.unacknowledgedFirings !== undefined) next.unacknowledgedFirings = batch.unacknowledgedFirings;
+  if (batch.update !== undefined) {
+    next.update = batch.update;
+    // The question was about the update that was ready: any other state ends it.
+    if (batch.update.state !== 'ready') next.updateQuestion = null;
+  }
   // Batches arrive in order: the latest seq is the one to compare the next with (a restarted engine counts from 1 again).
   if (batch.seq !== slice.lastSeq) return { ...next, lastSeq: batch.seq };
   return next;
