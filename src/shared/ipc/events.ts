@@ -16,6 +16,7 @@ import type {
   RateLimitStatus,
 } from './models';
 import type { SavedSearch } from './contract';
+import type { DeepLinkTarget } from '../deepLinks';
 
 /** One price that moved; `previous` is null for an item new to the cache. */
 export interface PriceMove {
@@ -89,8 +90,9 @@ export interface EngineEventBatch {
   /** The forwarder's state after any change. */
   forwarding?: ForwardStatus;
   /**
-   * Electron only: the user clicked a desktop notification; open this. Sent by the
-   * shell in a batch of its own that repeats the last `seq` (so it is not a gap).
+   * Electron only: the user clicked a desktop notification or opened a `merchantdesk://` link; open this (a
+   * notification's target is one of these places). Sent by the shell in a batch of its own that repeats the last
+   * `seq` (so it is not a gap).
    */
-  navigate?: NonNullable<Notification['target']>;
+  navigate?: DeepLinkTarget;
 }

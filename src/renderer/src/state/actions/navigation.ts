@@ -1,8 +1,11 @@
+import { parseHashRoute, type DeepLinkTarget } from '../../../../shared/deepLinks';
 import type { Notification } from '../../../../shared/ipc/models';
 import { type Screen, screenFromHash } from '../slices/ui';
 import { getState, update } from '../store';
 import { openDetail } from './catalog';
 import { closeDialog } from './dialogs';
+import { openQuery } from './searches';
+import { toast } from './toast';
 import { selectTrade } from './trades';
 
 /** Go to a screen (the hash is the source of truth, so Back works). */
@@ -14,6 +17,19 @@ export function navigate(screen: Screen, sub: string | null = null): void {
 
 /** Apply the current location hash to the store. */
 export function syncFromHash(): void {
+  const link = parseHashRoute(window.location.hash);
+  if (link) {
+    // A link's route (`#/trade/<id>`, …) is replaced by the place it opens, so Back does not open it again; a
+    // refused one leaves the screen as it was.
+    const { screen } = getState().ui;
+    window.history.replaceState(null, '', link.ok ? placeHash(link.target) : `#/${screen}`);
+    if (link.ok) openPlace(link.target);
+    else {
+      toast('error', 'This link was not opened', link.reason);
+      syncFromHash();
+    }
+    return;
+  }
   const { screen, sub } = screenFromHash(window.location.hash);
   if (getState().ui.screen !== screen) update('ui', (u) => ({ ...u, screen }));
   if (screen === 'trades') {
@@ -23,17 +39,41 @@ export function syncFromHash(): void {
   }
 }
 
-/** What clicking a notification opens. */
-export function openTarget(target: Notification['target']): void {
+/** What clicking a notification, or opening a link, opens. */
+export function openTarget(target: Notification['target'] | DeepLinkTarget): void {
   if (!target) return;
   closeDialog();
-  if (target.type === 'trade') {
-    navigate('trades', target.tradeId);
-    selectTrade(target.tradeId);
-  } else {
-    navigate('catalog');
-    openDetail(target.itemId);
+  openPlace(target);
+}
+
+let lookupSeq = 0;
+
+/** Goes to a link's place. It only shows things: never a buy, never a setting changed. */
+function openPlace(target: DeepLinkTarget): void {
+  switch (target.type) {
+    case 'trade':
+      navigate('trades', target.tradeId);
+      selectTrade(target.tradeId);
+      return;
+    case 'item':
+      navigate('catalog');
+      openDetail(target.itemId);
+      return;
+    case 'order':
+      lookupSeq += 1;
+      update('ui', (u) => ({ ...u, orderLookup: { query: target.externalId, seq: lookupSeq } }));
+      navigate('operations');
+      return;
+    case 'search':
+      openQuery(target.query, 'The linked search');
+      return;
   }
+}
+
+/** The screen's own route of a link's place. */
+function placeHash(target: DeepLinkTarget): string {
+  if (target.type === 'trade') return `#/trades/${encodeURIComponent(target.tradeId)}`;
+  return target.type === 'order' ? '#/operations' : '#/catalog';
 }
 
 export function focusSearch(): void {

@@ -54,11 +54,16 @@ export async function deleteSearch(search: SavedSearch): Promise<void> {
 
 /** Shows the catalog with the saved search's filters and sort. */
 export function openSearch(search: SavedSearch): void {
-  const { filters, sort, notShown } = formOfQuery(search.query);
+  openQuery(search.query, `“${search.name}”`);
+}
+
+/** Shows the catalog with a query's filters and sort (not saved); `what` names it in the warning. */
+export function openQuery(query: SavedSearch['query'], what: string): void {
+  const { filters, sort, notShown } = formOfQuery(query);
   update('catalog', (c) => withQuery(c, filters, sort));
   navigate('catalog');
   if (notShown.length > 0)
-    toast('warn', `“${search.name}” opened without some filters`, `This screen cannot show: ${notShown.join(', ')}.`);
+    toast('warn', `${what} opened without some filters`, `This screen cannot show: ${notShown.join(', ')}.`);
 }
 
 /** Creates the alert rule a watch of this search is (see watchOf); throws with the engine's message. */
