@@ -1,10 +1,12 @@
 import { parseHashRoute, type DeepLinkTarget } from '../../../../shared/deepLinks';
+import type { SavedSearch } from '../../../../shared/ipc/contract';
 import type { Notification } from '../../../../shared/ipc/models';
+import { formOfQuery } from '../../lib/savedSearch';
+import { withQuery } from '../slices/catalog';
 import { type Screen, screenFromHash } from '../slices/ui';
 import { getState, update } from '../store';
 import { openDetail } from './catalog';
 import { closeDialog } from './dialogs';
-import { openQuery } from './searches';
 import { toast } from './toast';
 import { selectTrade } from './trades';
 
@@ -68,6 +70,15 @@ function openPlace(target: DeepLinkTarget): void {
       openQuery(target.query, 'The linked search');
       return;
   }
+}
+
+/** Shows the catalog with a query's filters and sort (not saved, as a saved search or a link opens it); `what` names it in the warning. */
+export function openQuery(query: SavedSearch['query'], what: string): void {
+  const { filters, sort, notShown } = formOfQuery(query);
+  update('catalog', (c) => withQuery(c, filters, sort));
+  navigate('catalog');
+  if (notShown.length > 0)
+    toast('warn', `${what} opened without some filters`, `This screen cannot show: ${notShown.join(', ')}.`);
 }
 
 /** The screen's own route of a link's place. */
