@@ -1,12 +1,13 @@
 // The Electron shell: thin glue between Electron and the engine. Every decision lives in the electron-free
 // modules of ./shell (unit-tested under plain Node); the parts beside this file (window, tray, notifications,
-// IPC, security, quit, single instance) each wire one concern to Electron's objects and never import each
+// IPC, security, quit, single instance, deep links) each wire one concern to Electron's objects and never import each
 // other: this file composes them and sequences what one part's news means for the others. The engine
 // (./core) never imports electron.
 import { join } from 'node:path';
 import { app, dialog, safeStorage, shell } from 'electron';
 import type { AppSettings } from '../shared/ipc';
 import { createEngineFromOptions, type LaunchedEngine } from './core/engine/create';
+import { DeepLinks } from './deepLinks';
 import { registerIpc } from './ipc';
 import { DesktopNotifications } from './notifications';
 import { guardQuit } from './quit';
@@ -43,7 +44,19 @@ const tray = new ShellTray(ctx, {
   settingsChanged: onSettings,
 });
 
-if (claimSingleInstance(() => mainWindow.show())) {
+const deepLinks = new DeepLinks(ctx, {
+  open: (target) => mainWindow.open(target),
+  refused: (reason) =>
+    notifications.show({ id: 'deep-link', title: 'Link not opened', body: reason, target: null, urgent: false }),
+});
+
+if (
+  claimSingleInstance((argv) => {
+    mainWindow.show();
+    deepLinks.fromArgv(argv);
+  })
+) {
+  deepLinks.listen();
   app.on('web-contents-created', (_event, contents) => hardenWebContents(ctx, contents));
   guardQuit(ctx, {
     dialogParent: () => mainWindow.visible(),
