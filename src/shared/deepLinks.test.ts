@@ -260,7 +260,7 @@ describe('describeLink', () => {
   });
 });
 
-function rangesOf(numbers: number[]): [number, number][] {
+function rangesOf(numbers: number[]): readonly (readonly [number, number])[] {
   const parsed = parseNumberList(numbers.join(','));
   if (!parsed.ok) throw new Error(parsed.error);
   return parsed.ranges;
