@@ -115,7 +115,17 @@ const PART_GROUPS = [
     composer: 'src/main/index.ts',
     dir: path.join(SRC, 'main'),
     context: 'shellContext',
-    parts: ['window', 'rendererRecovery', 'tray', 'notifications', 'ipc', 'quit', 'security', 'singleInstance'],
+    parts: [
+      'window',
+      'rendererRecovery',
+      'tray',
+      'notifications',
+      'ipc',
+      'quit',
+      'security',
+      'singleInstance',
+      'deepLinks',
+    ],
   },
 ];
 /** The group and the part (or the group's context) a file is, if any. */
