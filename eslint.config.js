@@ -126,6 +126,7 @@ const PART_GROUPS = [
       'singleInstance',
       'autostart',
       'updates',
+      'deepLinks',
     ],
   },
 ];

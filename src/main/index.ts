@@ -1,13 +1,14 @@
 // The Electron shell: thin glue between Electron and the engine. Every decision lives in the electron-free
 // modules of ./shell (unit-tested under plain Node); the parts beside this file (window, tray, notifications,
-// IPC, security, quit, single instance, updates) each wire one concern to Electron's objects and never import each
-// other: this file composes them and sequences what one part's news means for the others. The engine
-// (./core) never imports electron.
+// IPC, security, quit, single instance, updates, deep links, autostart) each wire one concern to Electron's objects
+// and never import each other: this file composes them and sequences what one part's news means for the others. The
+// engine (./core) never imports electron.
 import { join } from 'node:path';
 import { app, dialog, safeStorage, shell } from 'electron';
 import type { AppSettings } from '../shared/ipc';
 import { SessionStart } from './autostart';
 import { createEngineFromOptions, type LaunchedEngine } from './core/engine/create';
+import { DeepLinks } from './deepLinks';
 import { registerIpc } from './ipc';
 import { DesktopNotifications } from './notifications';
 import { guardQuit } from './quit';
@@ -47,7 +48,19 @@ const tray = new ShellTray(ctx, {
 });
 const sessionStart = new SessionStart(ctx, { settingsChanged: onSettings, notify: (n) => notifications.show(n) });
 
-if (claimSingleInstance(() => mainWindow.show())) {
+const deepLinks = new DeepLinks(ctx, {
+  open: (target) => mainWindow.open(target),
+  refused: (reason) =>
+    notifications.show({ id: 'deep-link', title: 'Link not opened', body: reason, target: null, urgent: false }),
+});
+
+if (
+  claimSingleInstance((argv) => {
+    mainWindow.show();
+    deepLinks.fromArgv(argv);
+  })
+) {
+  deepLinks.listen();
   app.on('web-contents-created', (_event, contents) => hardenWebContents(ctx, contents));
   guardQuit(ctx, {
     dialogParent: () => mainWindow.visible(),

@@ -6,11 +6,11 @@ import { app } from 'electron';
  * arrives here too.
  * @returns whether this process holds the lock and should start.
  */
-export function claimSingleInstance(onSecondLaunch: () => void): boolean {
+export function claimSingleInstance(onSecondLaunch: (argv: readonly string[]) => void): boolean {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return false;
   }
-  app.on('second-instance', () => onSecondLaunch());
+  app.on('second-instance', (_event, argv) => onSecondLaunch(argv));
   return true;
 }

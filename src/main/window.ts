@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { app, BrowserWindow, screen, type WebContents } from 'electron';
-import type { EngineEventBatch, UpdateStatus } from '../shared/ipc';
+import type { EngineEventBatch, NavigateTarget, UpdateStatus } from '../shared/ipc';
+import { hashRouteOf, type DeepLinkTarget } from '../shared/deepLinks';
 import { IPC_EVENT_CHANNEL } from '../shared/ipc';
 import { toUtcIso } from '../shared/time';
-import type { NotificationTarget } from './shell/notificationModel';
 import { readWindowState, writeWindowState } from './shell/stateFiles';
 import { mainWindowOptions, restoreBounds } from './shell/windowOptions';
 import type { ShellContext } from './shellContext';
@@ -20,6 +20,8 @@ export class MainWindow {
   private win: BrowserWindow | null = null;
   /** The last engine batch's seq: the shell's own batches repeat it. */
   private lastSeq = 0;
+  /** The hash route (`#/trade/…`) the next page load starts at, once. */
+  private startRoute: string | null = null;
 
   constructor(
     private readonly ctx: ShellContext,
@@ -67,7 +69,12 @@ export class MainWindow {
 
   load(win: BrowserWindow): void {
     const { devUrl, rendererFile, log } = this.ctx;
-    const loading = devUrl ? win.loadURL(devUrl) : win.loadFile(rendererFile);
+    // A link's place before the page could take a `navigate` (the launch's own link): the page starts at its route.
+    const route = this.startRoute;
+    this.startRoute = null;
+    const loading = devUrl
+      ? win.loadURL(`${devUrl}${route ?? ''}`)
+      : win.loadFile(rendererFile, route ? { hash: route.slice(1) } : undefined);
     loading.catch((error: unknown) => log(`loading the renderer failed: ${(error as Error).message}`));
   }
 
@@ -97,8 +104,15 @@ export class MainWindow {
     this.send(batch);
   }
 
-  /** The renderer opens a trade or an item (a notification was clicked). */
-  navigate(target: NonNullable<NotificationTarget>): void {
+  /** A link's place, shown: in the page if there is one, else as the route a new page starts at. */
+  open(target: DeepLinkTarget): void {
+    if (!this.win || this.win.isDestroyed()) this.startRoute = hashRouteOf(target);
+    else this.navigate(target);
+    this.show();
+  }
+
+  /** The renderer opens a place (a notification was clicked, a link opened). */
+  navigate(target: NavigateTarget | DeepLinkTarget): void {
     // Repeats the last seq: not a gap for the renderer's resync check.
     this.send({ seq: this.lastSeq, at: toUtcIso(Date.now()), navigate: target });
   }

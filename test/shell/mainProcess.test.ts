@@ -172,6 +172,27 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
     expect(session.secondInstance).toEqual({ visible: true, minimized: false, focused: true, windows: 1 });
   });
 
+  it('opens merchantdesk:// links from the launch, a second launch and open-url; refuses a hostile one', () => {
+    // The launch's own link: the page starts at its route (no page to send `navigate` to yet).
+    expect(session.launchLoad).toEqual({ hash: '/item/42' });
+    expect(session.deepLinks.navigate).toEqual([
+      { type: 'trade', tradeId: '3f1c2a9e-7b44-4e0a-9d51-0c6a2b8e4f10' },
+      { type: 'search', query: expect.objectContaining({ priceMax: 1500, wears: ['FN'] }) },
+    ]);
+    expect(session.deepLinks.notices).toEqual([{ title: 'Link not opened', body: 'A trade link takes no ?query.' }]);
+    // Logged by kind and length, never whole (the token, the ids and the filters stay out of the log).
+    expect(session.deepLinks.logLines).toEqual([
+      'deep link opened: item link (22 characters)',
+      'deep link opened: trade link (57 characters)',
+      'deep link refused: trade link (60 characters) (A trade link takes no ?query.)',
+      'deep link opened: search link (44 characters)',
+    ]);
+    expect(JSON.stringify(session.deepLinks.logLines)).not.toContain('LinkToken');
+    expect(JSON.stringify(session.deepLinks.logLines)).not.toContain('3f1c2a9e');
+    // Linux, packaged by no one (no $APPIMAGE): the app does not register itself; the .deb's .desktop file does.
+    expect(session.deepLinks.protocolClients).toEqual([]);
+  });
+
   it('a launch while another instance holds the lock quits at once: no window, no tray, no engine', () => {
     expect(second.lockRequests).toEqual([false]);
     expect(second.quitCalls).toBe(1);

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEEP_LINK_SCHEME } from '../../src/shared/deepLinks';
 
 const root = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
@@ -33,6 +34,7 @@ interface BuilderConfig {
   win?: PlatformConfig;
   electronFuses?: Record<string, boolean> | null;
   publish?: unknown;
+  protocols?: { name?: string; schemes?: string[] }[];
 }
 
 interface PackageJson {
@@ -60,6 +62,13 @@ interface FusesModule {
 
 /** PlatformPackager.generateFuseConfig: electron-builder's `electronFuses` → @electron/fuses' config. */
 type GenerateFuseConfig = (fuses: Record<string, boolean>) => Promise<Record<string, unknown>>;
+
+/** app-builder-lib's LinuxTargetHelper: writes the .desktop file of the deb (and the AppImage's). */
+interface LinuxTargetHelperModule {
+  LinuxTargetHelper: new (packager: unknown) => {
+    computeDesktopEntry(options: object, exec?: string, extra?: Record<string, string>): Promise<string>;
+  };
+}
 
 let config: BuilderConfig;
 let pkg: PackageJson;
@@ -226,5 +235,30 @@ describe('Electron fuses (flipped by electron-builder right before signing)', ()
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('merchantdesk:// links', () => {
+  it('declares the scheme, so the packages register it (the .desktop file, the Info.plist)', () => {
+    expect(config.protocols?.flatMap((protocol) => protocol.schemes ?? [])).toContain(DEEP_LINK_SCHEME);
+    expect(config.protocols?.[0]?.name).toBeTruthy();
+  });
+
+  it("the deb's .desktop file, as electron-builder writes it, handles x-scheme-handler/merchantdesk and passes the link", async () => {
+    const { LinuxTargetHelper } = require('app-builder-lib/out/targets/LinuxTargetHelper') as LinuxTargetHelperModule;
+    // The part of electron-builder's Linux packager the desktop entry is made from, filled from the real config.
+    const packager = {
+      config,
+      platformSpecificBuildOptions: config.linux ?? {},
+      appInfo: { productName: 'Merchant Desk', sanitizedProductName: 'Merchant Desk', description: pkg.description },
+      info: { metadata: { desktopName: 'merchant-desk.desktop' } },
+      executableName: 'merchant-desk',
+      fileAssociations: [],
+    };
+    const entry = await new LinuxTargetHelper(packager).computeDesktopEntry(config.deb ?? {});
+    const lines = entry.split('\n');
+    expect(lines.find((line) => line.startsWith('MimeType='))).toBe(`MimeType=x-scheme-handler/${DEEP_LINK_SCHEME};`);
+    // %U: the link reaches the app as an argument (read by src/main/shell/protocolClient.ts linkInArgv).
+    expect(lines.find((line) => line.startsWith('Exec='))).toMatch(/ %U$/);
   });
 });

@@ -18,6 +18,7 @@ import type {
 } from './models';
 import type { SavedSearch } from './contract';
 import type { UpdateStatus } from './updates';
+import type { DeepLinkTarget } from '../deepLinks';
 
 /** One price that moved; `previous` is null for an item new to the cache. */
 export interface PriceMove {
@@ -91,10 +92,11 @@ export interface EngineEventBatch {
   /** The forwarder's state after any change. */
   forwarding?: ForwardStatus;
   /**
-   * Electron only: the user clicked a desktop notification; open this. Sent by the
-   * shell in a batch of its own that repeats the last `seq` (so it is not a gap).
+   * Electron only: the user clicked a desktop notification or opened a `merchantdesk://` link; open this (a
+   * notification's target is one of these places). Sent by the shell in a batch of its own that repeats the last
+   * `seq` (so it is not a gap).
    */
-  navigate?: NavigateTarget;
+  navigate?: NavigateTarget | DeepLinkTarget;
   /** Electron only: the app update's state after a change, in a batch of the shell's own (like `navigate`). */
   update?: UpdateStatus;
 }

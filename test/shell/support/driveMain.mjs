@@ -219,6 +219,33 @@ async function session(fake, app) {
     focused: win.focuses > focusesBefore,
     windows: fake.windows.length,
   };
+  // Links: the launch's own opened as the route the page starts at; a second launch's and macOS's open-url through
+  // `navigate`; a hostile one refused with a notification, never navigating, never logged whole.
+  report.launchLoad = win.loadOptions[0];
+  const sentBefore = fake.sent.length;
+  const notesBefore = fake.notifications.length;
+  app.emit('second-instance', {}, ['merchant-desk', '--enable-logging', `merchantdesk://trade/${LINK_TRADE_ID}`], '/');
+  app.emit(
+    'second-instance',
+    {},
+    ['merchant-desk', 'merchantdesk://trade/..%2Fsettings?token=LinkToken0123456789'],
+    '/',
+  );
+  app.emit('open-url', { preventDefault() {} }, 'merchantdesk://search?priceMax=1500&wears=FN');
+  app.emit('second-instance', {}, ['merchant-desk', '--no-link-here'], '/');
+  await waitFor(() => fake.notifications.length > notesBefore, 5_000, 'the refused link notice');
+  report.deepLinks = {
+    navigate: fake.sent
+      .slice(sentBefore)
+      .map(({ payload }) => payload.navigate)
+      .filter(Boolean),
+    notices: fake.notifications.slice(notesBefore).map((n) => ({ title: n.options.title, body: n.options.body })),
+    logLines: readLog()
+      .split('\n')
+      .filter((line) => / link \(/.test(line))
+      .map((line) => line.replace(/^\S+ /, '')),
+    protocolClients: [...fake.protocolClients],
+  };
   await call('settings.update', { closeToTray: false });
 
   // Start with the session: the switch writes the XDG autostart entry (this copy, --hidden) and removes it.
@@ -385,6 +412,10 @@ async function engineFails(fake) {
   report.log = readLog();
   report.testHook = typeof globalThis.__merchantDesk;
 }
+
+/** The session's launch carries a link, as the OS starts the app for one. */
+const LINK_TRADE_ID = '3f1c2a9e-7b44-4e0a-9d51-0c6a2b8e4f10';
+if (scenario === 'session') process.argv.push('merchantdesk://item/42');
 
 try {
   if (process.env.DRIVE_ARGV) process.argv.push(...process.env.DRIVE_ARGV.split(' '));

@@ -25,6 +25,8 @@ const fake = {
   badge: [],
   /** Every app.quit() call, whether or not before-quit cancelled it. */
   quitCalls: 0,
+  /** The arguments of each app.setAsDefaultProtocolClient call. */
+  protocolClients: [],
   /** What requestSingleInstanceLock() answered. */
   lockRequests: [],
   dialogAnswer: 1,
@@ -64,6 +66,10 @@ class App extends EventEmitter {
     paths[name] = value;
   }
   setAppUserModelId() {}
+  setAsDefaultProtocolClient(...args) {
+    fake.protocolClients.push(args);
+    return true;
+  }
   enableSandbox() {
     fake.sandboxEnabled = true;
   }
@@ -138,11 +144,14 @@ export class BrowserWindow extends EventEmitter {
     this.loads = 0;
     this.focuses = 0;
     this.restores = 0;
+    /** loadFile's options, one per load (a `hash` when a link's place is the route the page starts at). */
+    this.loadOptions = [];
     fake.windows.push(this);
     app.emit('web-contents-created', {}, this.webContents);
   }
-  async loadFile(file) {
+  async loadFile(file, options) {
     this.loads++;
+    this.loadOptions.push(options ?? null);
     this.webContents.url = new URL(`file://${file}`).href;
     this.emit('ready-to-show');
   }

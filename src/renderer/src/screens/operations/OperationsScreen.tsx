@@ -2,6 +2,7 @@ import { OfflineBanner } from '../../app/OfflineBanner';
 import { Icon } from '../../components/Icon';
 import { navigate } from '../../state/actions/navigation';
 import { selectTrade } from '../../state/actions/trades';
+import { useStore } from '../../state/store';
 import { OrderLookup } from './lookup/OrderLookup';
 import { FailuresSection } from './FailuresSection';
 import { WebhookHealthSection } from './WebhookHealthSection';
@@ -18,6 +19,8 @@ export function OperationsScreen() {
   const failures = useFailures();
   const recipients = useRecipients();
   const reversals = useReversals();
+  // A link to an order: the look-up shows what it finds for that order id.
+  const orderLookup = useStore((s) => s.ui.orderLookup);
   const reload = () => {
     health.reload();
     failures.reload();
@@ -43,6 +46,8 @@ export function OperationsScreen() {
             Order look-up
           </h2>
           <OrderLookup
+            key={orderLookup?.seq ?? 0}
+            initialQuery={orderLookup?.query ?? ''}
             onOpen={(tradeId) => {
               navigate('trades', tradeId);
               selectTrade(tradeId);

@@ -1,8 +1,13 @@
 import type { NavigateTarget } from '../../../../shared/ipc/models';
+import { parseHashRoute, type DeepLinkTarget } from '../../../../shared/deepLinks';
+import type { SavedSearch } from '../../../../shared/ipc/contract';
+import { formOfQuery } from '../../lib/savedSearch';
+import { withQuery } from '../slices/catalog';
 import { type Screen, screenFromHash } from '../slices/ui';
 import { getState, update } from '../store';
 import { openDetail } from './catalog';
 import { closeDialog } from './dialogs';
+import { toast } from './toast';
 import { selectTrade } from './trades';
 
 /** Go to a screen (the hash is the source of truth, so Back works). */
@@ -14,6 +19,19 @@ export function navigate(screen: Screen, sub: string | null = null): void {
 
 /** Apply the current location hash to the store. */
 export function syncFromHash(): void {
+  const link = parseHashRoute(window.location.hash);
+  if (link) {
+    // A link's route (`#/trade/<id>`, …) is replaced by the place it opens, so Back does not open it again; a
+    // refused one leaves the screen as it was.
+    const { screen } = getState().ui;
+    window.history.replaceState(null, '', link.ok ? placeHash(link.target) : `#/${screen}`);
+    if (link.ok) openPlace(link.target);
+    else {
+      toast('error', 'This link was not opened', link.reason);
+      syncFromHash();
+    }
+    return;
+  }
   const { screen, sub } = screenFromHash(window.location.hash);
   if (getState().ui.screen !== screen) update('ui', (u) => ({ ...u, screen }));
   if (screen === 'trades') {
@@ -23,18 +41,51 @@ export function syncFromHash(): void {
   }
 }
 
-/** What clicking a notification opens. */
-export function openTarget(target: NavigateTarget | null): void {
+/** What clicking a notification, or opening a link, opens. */
+export function openTarget(target: NavigateTarget | DeepLinkTarget | null): void {
   if (!target) return;
   closeDialog();
   if (target.type === 'trades') navigate('trades');
-  else if (target.type === 'trade') {
-    navigate('trades', target.tradeId);
-    selectTrade(target.tradeId);
-  } else {
-    navigate('catalog');
-    openDetail(target.itemId);
+  else openPlace(target);
+}
+
+let lookupSeq = 0;
+
+/** Goes to a link's place. It only shows things: never a buy, never a setting changed. */
+function openPlace(target: DeepLinkTarget): void {
+  switch (target.type) {
+    case 'trade':
+      navigate('trades', target.tradeId);
+      selectTrade(target.tradeId);
+      return;
+    case 'item':
+      navigate('catalog');
+      openDetail(target.itemId);
+      return;
+    case 'order':
+      lookupSeq += 1;
+      update('ui', (u) => ({ ...u, orderLookup: { query: target.externalId, seq: lookupSeq } }));
+      navigate('operations');
+      return;
+    case 'search':
+      openQuery(target.query, 'The linked search');
+      return;
   }
+}
+
+/** Shows the catalog with a query's filters and sort (not saved, as a saved search or a link opens it); `what` names it in the warning. */
+export function openQuery(query: SavedSearch['query'], what: string): void {
+  const { filters, sort, notShown } = formOfQuery(query);
+  update('catalog', (c) => withQuery(c, filters, sort));
+  navigate('catalog');
+  if (notShown.length > 0)
+    toast('warn', `${what} opened without some filters`, `This screen cannot show: ${notShown.join(', ')}.`);
+}
+
+/** The screen's own route of a link's place. */
+function placeHash(target: DeepLinkTarget): string {
+  if (target.type === 'trade') return `#/trades/${encodeURIComponent(target.tradeId)}`;
+  return target.type === 'order' ? '#/operations' : '#/catalog';
 }
 
 export function focusSearch(): void {

@@ -1,11 +1,10 @@
 import type { SavedSearch } from '../../../../shared/ipc/contract';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
-import { formOfQuery, queryOfForm } from '../../lib/savedSearch';
-import { withQuery } from '../slices/catalog';
+import { queryOfForm } from '../../lib/savedSearch';
 import { withSearchChanges } from '../slices/searches';
 import { getState, update } from '../store';
 import { saveRule } from './alerts';
-import { navigate } from './navigation';
+import { navigate, openQuery } from './navigation';
 import { toast } from './toast';
 
 export async function loadSearches(): Promise<void> {
@@ -54,11 +53,7 @@ export async function deleteSearch(search: SavedSearch): Promise<void> {
 
 /** Shows the catalog with the saved search's filters and sort. */
 export function openSearch(search: SavedSearch): void {
-  const { filters, sort, notShown } = formOfQuery(search.query);
-  update('catalog', (c) => withQuery(c, filters, sort));
-  navigate('catalog');
-  if (notShown.length > 0)
-    toast('warn', `“${search.name}” opened without some filters`, `This screen cannot show: ${notShown.join(', ')}.`);
+  openQuery(search.query, `“${search.name}”`);
 }
 
 /** Creates the alert rule a watch of this search is (see watchOf); throws with the engine's message. */

@@ -47,6 +47,8 @@ export type Dialog =
 export interface UiSlice {
   screen: Screen;
   dialog: Dialog | null;
+  /** An order id for the Operations look-up to find (a link to an order); `seq` tells a repeat of it apart. */
+  orderLookup?: { query: string; seq: number };
 }
 
 export const initialUi: UiSlice = { screen: 'catalog', dialog: null };

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { LookupKey, OrderLookupResult } from '../../../../../shared/ipc/models';
 import { Money } from '../../../components/Money';
 import { StatusBadge } from '../../../components/StatusBadge';
@@ -26,10 +26,17 @@ type State =
  * name in the local history (offline too). Choosing one opens its detail: the timeline and the order's chain.
  * Mounted in the look-up dialog (palette) and meant for the Operations screen.
  */
-export function OrderLookup({ onOpen }: { onOpen: (tradeId: string) => void }) {
+export function OrderLookup({
+  onOpen,
+  initialQuery = '',
+}: {
+  onOpen: (tradeId: string) => void;
+  /** Looked up as soon as it is shown (a link to an order); remount (`key`) to look up another. */
+  initialQuery?: string;
+}) {
   const id = useId();
-  const [query, setQuery] = useState('');
-  const [state, setState] = useState<State>({ kind: 'idle' });
+  const [query, setQuery] = useState(initialQuery);
+  const [state, setState] = useState<State>(initialQuery ? { kind: 'searching' } : { kind: 'idle' });
   const search = async () => {
     setState({ kind: 'searching' });
     try {
@@ -38,6 +45,17 @@ export function OrderLookup({ onOpen }: { onOpen: (tradeId: string) => void }) {
       setState({ kind: 'error', message: errorMessage(e) });
     }
   };
+  useEffect(() => {
+    if (!initialQuery) return;
+    let shown = true;
+    lookupOrders(initialQuery).then(
+      (result) => shown && setState({ kind: 'done', result }),
+      (e: unknown) => shown && setState({ kind: 'error', message: errorMessage(e) }),
+    );
+    return () => {
+      shown = false;
+    };
+  }, [initialQuery]);
   return (
     <div className="order-lookup">
       <form
