@@ -1,5 +1,6 @@
 import { app } from 'electron';
-import { DEEP_LINK_SCHEME, describeLink, parseDeepLink, type DeepLinkTarget } from '../shared/deepLinks';
+import { DEEP_LINK_SCHEME, describeLink, type DeepLinkTarget } from '../shared/deepLinks';
+import { parseDeepLink } from '../shared/ipc/deepLinks';
 import { linkInArgv, protocolRegistration } from './shell/protocolClient';
 import type { ShellContext } from './shellContext';
 
@@ -12,7 +13,7 @@ export interface DeepLinkHooks {
 
 /**
  * `merchantdesk://` links: from the launch's command line, a second launch's (`fromArgv`, through the
- * single-instance lock) and macOS's `open-url`. Each is read by shared/deepLinks; the log names its kind only.
+ * single-instance lock) and macOS's `open-url`. Each is read whole in main (shared/ipc/deepLinks: a search's filters checked too); the log names its kind only.
  */
 export class DeepLinks {
   constructor(

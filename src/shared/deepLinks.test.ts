@@ -3,15 +3,16 @@ import { describe, expect, it } from 'vitest';
 import {
   deepLinkOf,
   describeLink,
+  EMPTY_SEARCH_QUERY,
   hashRouteOf,
   MAX_LINK_LENGTH,
-  parseDeepLink,
-  parseHashRoute,
+  readHashRoute,
   type DeepLinkResult,
   type DeepLinkTarget,
 } from './deepLinks';
 import { parseNumberList, WEARS } from './filters';
 import { savedSearchQuerySchema, type SavedSearchQuery } from './ipc/contract';
+import { parseDeepLink, parseHashRoute, parseSearchLink } from './ipc/deepLinks';
 
 const TRADE_ID = '3f1c2a9e-7b44-4e0a-9d51-0c6a2b8e4f10';
 const empty = savedSearchQuerySchema.parse({});
@@ -248,6 +249,48 @@ describe('parseHashRoute', () => {
     expect(reason(parseHashRoute('#/item/x') ?? { ok: true, target: search({}) })).toMatch(/positive whole number/);
     expect(reason(parseHashRoute('#/trade/../settings') ?? { ok: true, target: search({}) })).toMatch(/trade id/);
     expect(reason(parseHashRoute('#/search?buy=1') ?? { ok: true, target: search({}) })).toMatch(/unknown filter/);
+  });
+});
+
+describe('the split: the form is read without zod, a search is checked in main', () => {
+  it("the empty search written out is the schema's parse of {}", () => {
+    expect(EMPTY_SEARCH_QUERY).toEqual(savedSearchQuerySchema.parse({}));
+  });
+
+  it('reads a search route into its raw filters and leaves checking them to main', () => {
+    expect(readHashRoute('#/search?floatMin=2&wears=FN')).toEqual({
+      ok: true,
+      target: { type: 'search', params: 'floatMin=2&wears=FN', input: { floatMin: 2, wears: ['FN'] } },
+    });
+    expect(reason(parseHashRoute('#/search?floatMin=2') ?? { ok: true, target: search({}) })).toMatch(
+      /filters are not valid \(floatMin: /,
+    );
+  });
+
+  it('refuses what needs no schema already while reading the form', () => {
+    expect(readHashRoute('#/search?autoBuy=true')).toEqual({
+      ok: false,
+      reason: 'The search link has an unknown filter “autoBuy”.',
+    });
+    expect(readHashRoute('#/item/x')).toEqual({ ok: false, reason: 'An item id is a positive whole number.' });
+  });
+
+  it('parseSearchLink (links.search) answers the query or the same refusal as the whole link', () => {
+    expect(parseSearchLink('priceMax=500&wears=FN')).toEqual({
+      ok: true,
+      query: { ...empty, priceMax: 500, wears: ['FN'] },
+    });
+    expect(parseSearchLink('')).toEqual({ ok: true, query: empty });
+    for (const params of [
+      'autoBuy=true',
+      'floatMin=2',
+      'statTrak=yes',
+      'search=%E0%A4%A',
+      'a#b',
+      `search=${'x'.repeat(MAX_LINK_LENGTH)}`,
+    ])
+      expect(parseSearchLink(params)).toEqual(parseDeepLink(`merchantdesk://search?${params}`));
+    expect(parseSearchLink('autoBuy=true')).toMatchObject({ ok: false, reason: /unknown filter “autoBuy”/ });
   });
 });
 

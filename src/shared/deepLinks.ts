@@ -5,9 +5,12 @@
  * but the exact forms below is refused with a reason, never half-understood. A link only says where to go: what it
  * opens is a screen (never a buy, never a setting). Refusal reasons never quote the link whole (they may be
  * logged); `describeLink` is the form for logs.
+ *
+ * This module reads a link's form only and bundles no zod (the renderer imports it): a search link's filters are
+ * checked against the saved-search schema in main, by shared/ipc/deepLinks (`parseDeepLink`, the `links.search` call).
  */
 import { formatNumberList, parseNumberList, CHARM_PATTERN_MAX, SEED_MAX } from './filters';
-import { savedSearchQuerySchema, type SavedSearchQuery } from './ipc/contract';
+import type { SavedSearchQuery } from './ipc/contract';
 
 export const DEEP_LINK_SCHEME = 'merchantdesk';
 /** Longer links are refused (a saved search with hundreds of seeds fits; a flood does not). */
@@ -27,6 +30,23 @@ export type DeepLinkTarget =
 
 export type DeepLinkResult = { ok: true; target: DeepLinkTarget } | { ok: false; reason: string };
 
+/** A search link's filters as its pairs give them, not yet checked against the saved-search schema. */
+export type SearchLinkInput = Partial<Record<keyof SavedSearchQuery, unknown>>;
+
+/**
+ * A link as read by its form: a search's filters are raw (`params`: the text after `?`; `input`: its pairs read)
+ * until main checks them.
+ */
+export type LinkReading =
+  | {
+      ok: true;
+      target: Exclude<DeepLinkTarget, { type: 'search' }> | { type: 'search'; params: string; input: SearchLinkInput };
+    }
+  | { ok: false; reason: string };
+
+/** What main answers for a search link's filters (`links.search`). */
+export type SearchLinkResult = { ok: true; query: SavedSearchQuery } | { ok: false; reason: string };
+
 /**
  * Trade and order ids as the API and this app issue them (UUIDs, `md-<uuid>`, a merchant's order numbers):
  * letters, digits and `. _ : -`, starting with a letter or digit. No `%` (no encoded tricks), `/`, `\` or spaces.
@@ -41,10 +61,10 @@ const NUMBER = /^-?\d{1,21}(?:\.\d{1,24})?(?:e[-+]?\d{1,3})?$/i;
 // eslint-disable-next-line no-control-regex -- the controls are what it finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
-const refuse = (reason: string): DeepLinkResult => ({ ok: false, reason });
+const refuse = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
-/** Reads a `merchantdesk://…` link. Never throws. */
-export function parseDeepLink(link: unknown): DeepLinkResult {
+/** Reads a `merchantdesk://…` link's form (a search's filters stay unchecked: see parseDeepLink). Never throws. */
+export function readDeepLink(link: unknown): LinkReading {
   if (typeof link !== 'string' || link === '') return refuse('The link is empty.');
   if (link.length > MAX_LINK_LENGTH) return refuse(`The link is too long (at most ${MAX_LINK_LENGTH} characters).`);
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(link)?.[1];
@@ -71,7 +91,7 @@ export function parseDeepLink(link: unknown): DeepLinkResult {
     );
   if (kind === 'search') {
     if (path !== '' && path !== '/') return refuse('A search link is merchantdesk://search?filters, with no path.');
-    return searchTarget(query ?? '');
+    return readSearch(query ?? '');
   }
   if (query !== null) return refuse(`A ${kind} link takes no ?query.`);
   // One segment; a trailing slash is tolerated (Windows adds one to links it passes on).
@@ -95,11 +115,11 @@ export function parseDeepLink(link: unknown): DeepLinkResult {
  * The web host's routes of the same places: `#/trade/<id>`, `#/order/<id>`, `#/item/<id>`, `#/search?…`.
  * @returns null when the hash is not one of them (a screen's own route such as `#/trades/<id>`).
  */
-export function parseHashRoute(hash: string): DeepLinkResult | null {
+export function readHashRoute(hash: string): LinkReading | null {
   const route = hash.replace(/^#/, '');
   const first = /^\/([A-Za-z]+)(?:[/?]|$)/.exec(route)?.[1]?.toLowerCase();
   if (!LINK_KINDS.some((k) => k === first)) return null;
-  return parseDeepLink(`${DEEP_LINK_SCHEME}:/${route}`);
+  return readDeepLink(`${DEEP_LINK_SCHEME}:/${route}`);
 }
 
 /** The link of a place (what "copy link" would give): `merchantdesk://…`. */
@@ -174,10 +194,10 @@ const isSearchParam = (key: string): key is SearchParam => Object.hasOwn(SEARCH_
  * search (lists repeat their key). Unknown keys are refused rather than skipped: a link from a newer version with a
  * filter this one lacks would otherwise show more items than the sender meant.
  */
-function searchTarget(query: string): DeepLinkResult {
-  const pairs = query.split('&').filter((pair) => pair !== '');
+function readSearch(params: string): LinkReading {
+  const pairs = params.split('&').filter((pair) => pair !== '');
   if (pairs.length > MAX_SEARCH_PARAMS) return refuse(`A search link has at most ${MAX_SEARCH_PARAMS} filters.`);
-  const input: Partial<Record<SearchParam, unknown>> = {};
+  const input: SearchLinkInput = {};
   for (const pair of pairs) {
     const equals = pair.indexOf('=');
     const key = equals < 0 ? pair : pair.slice(0, equals);
@@ -210,25 +230,44 @@ function searchTarget(query: string): DeepLinkResult {
       input[key] = ranges.ranges;
     }
   }
-  const parsed = savedSearchQuerySchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.map(String).join('.') ?? '';
-    return refuse(
-      `The search link's filters are not valid (${where ? `${where}: ` : ''}${issue?.message ?? 'invalid'}).`,
-    );
-  }
-  return { ok: true, target: { type: 'search', query: parsed.data } };
+  return { ok: true, target: { type: 'search', params, input } };
 }
 
-const EMPTY_SEARCH: SavedSearchQuery = savedSearchQuerySchema.parse({});
+/** An empty search: the saved-search schema's parse of `{}` (written out so this module needs no zod; a test keeps them equal). */
+export const EMPTY_SEARCH_QUERY: SavedSearchQuery = {
+  search: '',
+  priceMin: null,
+  priceMax: null,
+  rarityColors: [],
+  floatMin: null,
+  floatMax: null,
+  phase: null,
+  statTrak: null,
+  souvenir: null,
+  hasStickers: null,
+  stickerName: '',
+  seeds: [],
+  wears: [],
+  hasCharm: null,
+  charmName: '',
+  charmPatterns: [],
+  stickerCountMin: null,
+  sameStickerMin: null,
+  stickerNames: [],
+  excludeWords: '',
+  discountMin: null,
+  floatRankMax: null,
+  listingsMin: null,
+  sort: 'price',
+  direction: 'asc',
+};
 
 /** A saved search's query as a link's query string (only what differs from an empty search). */
 export function searchQueryString(query: SavedSearchQuery): string {
   const pairs: string[] = [];
   for (const key of Object.keys(SEARCH_PARAMS) as SearchParam[]) {
     const value = query[key];
-    if (JSON.stringify(value) === JSON.stringify(EMPTY_SEARCH[key])) continue;
+    if (JSON.stringify(value) === JSON.stringify(EMPTY_SEARCH_QUERY[key])) continue;
     const kind: ParamKind = SEARCH_PARAMS[key];
     const put = (text: string) => pairs.push(`${key}=${encodeURIComponent(text)}`);
     if (kind === 'list') for (const entry of value as readonly string[]) put(entry);

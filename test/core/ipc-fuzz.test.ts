@@ -221,6 +221,17 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       query: catalogQuery.map(({ offset: _offset, limit: _limit, ...query }) => query),
     }),
     'searches.delete': fc.record({ id }),
+    'links.search': fc.record({
+      query: fc.oneof(
+        text(4096),
+        fc.constantFrom(
+          'priceMax=1500&wears=FN&wears=MW',
+          'search=AK-47+Redline&sort=float',
+          'autoBuy=true',
+          'floatMin=2',
+        ),
+      ),
+    }),
     'alerts.rules': none,
     // These runs count buys from buy.* only (auto-buy, the other spending path, has its own property below).
     'alerts.saveRule': ruleInput,

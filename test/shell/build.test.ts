@@ -239,6 +239,15 @@ describe('built renderer (out/renderer/index.html)', () => {
     expect(html).not.toMatch(/<script\b[^>]*>[^<\s]/);
   });
 
+  it('bundles no zod (inputs are validated in main; its feature probe runs `new Function`, which the policy refuses)', () => {
+    const assets = join(outDir, 'renderer', 'assets');
+    const scripts = readdirSync(assets).filter((file) => file.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    // The marker found, not the file (a minified bundle is too long to read in a failure).
+    for (const file of scripts)
+      expect(/\$ZodType|\$ZodError|\b_zod\b/.exec(readFileSync(join(assets, file), 'utf8'))?.[0], file).toBeUndefined();
+  });
+
   it('still works in Chromium through the web host: its WebSocket, item images, no CSP violation', async () => {
     const sb = await startSandbox({ items: 120, seed: 23 });
     const merchant = await adminApi(sb).createMerchant({ balance: 100_000 });

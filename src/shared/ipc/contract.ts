@@ -17,6 +17,7 @@ import {
   SEED_MAX,
   WEARS,
 } from '../filters';
+import { MAX_LINK_LENGTH, type SearchLinkResult } from '../deepLinks';
 import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
 import { BULK_SHARE_PERCENT_MAX, BULK_SHARE_PERCENT_MIN } from '../requestBudget';
 import { RUNWAY_ALERT_MAX_HOURS } from '../runway';
@@ -570,6 +571,8 @@ const byId = z.strictObject({ id });
 /** Re-arming switches a rule on again: its auto-buy buys only new listings unless 'buy' is chosen. */
 /** "Restart and install"; `confirmed`: the merchant said yes to installing with auto-buy armed. */
 const installUpdateInput = z.strictObject({ confirmed: z.boolean().default(false) });
+/** A search link's filters: the text after `search?` (the web host's `#/search?…` route), read and checked in main. */
+const searchLinkInput = z.strictObject({ query: z.string().max(MAX_LINK_LENGTH) });
 const rearmInput = z.strictObject({ id, existingListings: z.enum(['skip', 'buy']).default('skip') });
 
 /** Every method: its input schema and (as a phantom) its result type. */
@@ -611,6 +614,8 @@ export const IPC_METHODS = {
   'searches.list': method<typeof none, SavedSearch[]>(none),
   'searches.save': method<typeof savedSearchInputSchema, SavedSearch>(savedSearchInputSchema),
   'searches.delete': method<typeof byId, { deleted: boolean }>(byId),
+  /** A search link's filters as a saved search's query, or why the link is refused (nothing is saved or opened). */
+  'links.search': method<typeof searchLinkInput, SearchLinkResult>(searchLinkInput),
   'alerts.rules': method<typeof none, AlertRule[]>(none),
   'alerts.saveRule': method<typeof alertRuleInputSchema, AlertRule>(alertRuleInputSchema),
   'alerts.deleteRule': method<typeof byId, { deleted: boolean }>(byId),

@@ -30,6 +30,7 @@ export const IPC_METHOD_NAMES = [
   'searches.list',
   'searches.save',
   'searches.delete',
+  'links.search',
   'alerts.rules',
   'alerts.saveRule',
   'alerts.deleteRule',

@@ -15,6 +15,7 @@ import type {
 } from '../../../shared/ipc';
 import { DEFAULT_BULK_SHARE_PERCENT } from '../../../shared/requestBudget';
 import { keyStoreInfo } from '../../../shared/ipc/keyStore';
+import { parseSearchLink } from '../../../shared/ipc/deepLinks';
 import { notificationCategory } from '../../../shared/notifications';
 import { toUtcIso } from '../../../shared/time';
 import { ClientRateLimiter } from '../api';
@@ -378,6 +379,7 @@ export class Engine implements EngineService {
       if (result.deleted) this.events.push({ savedSearches: { saved: [], deleted: [id] } });
       return result;
     },
+    'links.search': async ({ query }) => parseSearchLink(query),
     'alerts.rules': async () => (this.session ? this.session.store.listAlertRules() : []),
     'alerts.saveRule': (input) => this.alerts.saveRule(input),
     'alerts.deleteRule': async ({ id }) => {

@@ -1,6 +1,7 @@
 import type { NavigateTarget } from '../../../../shared/ipc/models';
-import { parseHashRoute, type DeepLinkTarget } from '../../../../shared/deepLinks';
+import { readHashRoute, type DeepLinkTarget } from '../../../../shared/deepLinks';
 import type { SavedSearch } from '../../../../shared/ipc/contract';
+import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { formOfQuery } from '../../lib/savedSearch';
 import { withQuery } from '../slices/catalog';
 import { type Screen, screenFromHash } from '../slices/ui';
@@ -19,17 +20,20 @@ export function navigate(screen: Screen, sub: string | null = null): void {
 
 /** Apply the current location hash to the store. */
 export function syncFromHash(): void {
-  const link = parseHashRoute(window.location.hash);
+  const link = readHashRoute(window.location.hash);
   if (link) {
     // A link's route (`#/trade/<id>`, …) is replaced by the place it opens, so Back does not open it again; a
-    // refused one leaves the screen as it was.
-    const { screen } = getState().ui;
-    window.history.replaceState(null, '', link.ok ? placeHash(link.target) : `#/${screen}`);
-    if (link.ok) openPlace(link.target);
-    else {
-      toast('error', 'This link was not opened', link.reason);
-      syncFromHash();
+    // refused one leaves the screen as it was, and so does a search until main has checked its filters (the
+    // renderer bundles no zod).
+    if (link.ok && link.target.type !== 'search') {
+      window.history.replaceState(null, '', placeHash(link.target));
+      openPlace(link.target);
+      return;
     }
+    window.history.replaceState(null, '', `#/${getState().ui.screen}`);
+    syncFromHash();
+    if (!link.ok) refuseLink(link.reason);
+    else if (link.target.type === 'search') void openSearchLink(link.target.params);
     return;
   }
   const { screen, sub } = screenFromHash(window.location.hash);
@@ -38,6 +42,21 @@ export function syncFromHash(): void {
     const open = getState().trades.detail.id;
     if (sub && open !== sub) selectTrade(sub);
     else if (!sub && open) selectTrade(null);
+  }
+}
+
+function refuseLink(reason: string): void {
+  toast('error', 'This link was not opened', reason);
+}
+
+/** A search route's filters, checked by main: opened as the catalog's query, or refused with main's reason. */
+async function openSearchLink(params: string): Promise<void> {
+  try {
+    const result = await unwrap(api().links.search({ query: params }));
+    if (result.ok) openQuery(result.query, 'The linked search');
+    else refuseLink(result.reason);
+  } catch (error) {
+    refuseLink(errorMessage(error));
   }
 }
 
