@@ -1,7 +1,6 @@
 // Finding deals in the catalog (issue 26), in Chromium against a sandbox's demo market (several listings
 // per name, blue-gem seeds, charms, and a few listings well under their name's level): a pasted seed list,
 // the wear buttons, the charm filters, the discount column sorted, and the market numbers in the detail.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { formatCents, formatDiscount, formatInt } from '../src/renderer/src/lib/format';
 import {
@@ -16,6 +15,7 @@ import {
   parseMoney,
   screenshot,
 } from './support/app';
+import { expectAxeClean } from './support/axe';
 import { expect, test, useStack } from './support/stack';
 
 const ITEMS = 12_000;
@@ -142,14 +142,6 @@ function marketOf(): Map<number, Standing> {
 /** The listings the deals view starts from ($1 and up) that have a discount. */
 const deals = (standing: Map<number, Standing>) =>
   [...standing.values()].filter((s): s is Standing & { discount: number } => s.discount !== null && s.price >= 100);
-
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.flatMap((v) =>
-    v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`),
-  );
-  expect.soft(found, `axe on ${where}`).toEqual([]);
-}
 
 test('a pasted seed list shows only those seeds; a list that does not parse is said and the last good one stays', async ({
   page,

@@ -1,56 +1,14 @@
 // Operations → Recipients and Reversals against the real sandbox: empty first; buys for two recipients show up live,
 // declines move one near the block, a reversal moves the exposure; sort, filter, a recipient's trades and the CSV from
 // the keyboard; axe in both themes; offline from the cache.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import type { Item } from '../src/shared/api';
 import { openApp } from './support/app';
+import { expectAxeClean } from './support/axe';
+import { buyFor, goToOperations } from './support/operations';
 import { expect, test, useStack } from './support/stack';
 
 const stack = useStack({ items: 100, seed: 35, merchant: { balance: 1_000_000 } });
 
 test.describe.configure({ timeout: 180_000 });
-
-const tradeUrlOf = (partner: number) => `https://steamcommunity.com/tradeoffer/new/?partner=${partner}&token=AbCd1234`;
-const holder = (n: number) => `7656119${String(n).padStart(10, '0')}`;
-
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
-  expect.soft(found, `axe on ${where}`).toEqual([]);
-}
-
-async function goToOperations(page: Page): Promise<void> {
-  await page.locator('body').click({ position: { x: 1, y: 1 } });
-  await page.keyboard.press('g');
-  await page.keyboard.press('o');
-  await expect(page.getByRole('heading', { level: 1, name: 'Operations' })).toBeVisible();
-}
-
-/** Buys `count` new listings (each held by another account) for `partner` straight at the API; their trade ids. */
-async function buyFor(partner: number, count: number, firstItemId: number, price: number): Promise<string[]> {
-  const items = (
-    await stack().admin.post<{ items: Item[] }>('/admin/items', {
-      items: Array.from({ length: count }, (_, i) => ({
-        itemId: firstItemId + i,
-        price,
-        steamId: holder(firstItemId + i),
-      })),
-    })
-  ).body.items;
-  const ids: string[] = [];
-  for (const item of items) {
-    const bought = await stack().api.post<{ tradeId: string }>('/Items/Buy', {
-      itemId: item.itemId,
-      assetId: item.assetId,
-      price: item.price,
-      tradeUrl: tradeUrlOf(partner),
-    });
-    expect(bought.status).toBe(200);
-    ids.push(bought.body.tradeId);
-  }
-  return ids;
-}
 
 test('recipients and reversals: empty, live rows, near the block, a reversal, sort, filter, trades, CSV; keyboard, axe, offline', async ({
   page,
@@ -64,8 +22,8 @@ test('recipients and reversals: empty, live rows, near the block, a reversal, so
   await expectAxeClean(page, 'dark: Recipients and Reversals, empty');
 
   // Buys made elsewhere (the merchant's back end) reach the open view through the feed, without a reload.
-  const declined = await buyFor(4242, 8, 9_200_001, 300);
-  const delivered = await buyFor(5151, 2, 9_200_101, 2500);
+  const declined = await buyFor(stack(), 4242, 8, 9_200_001, 300);
+  const delivered = await buyFor(stack(), 5151, 2, 9_200_101, 2500);
   const table = section.getByRole('table', { name: 'Recipients' });
   await expect(table.locator('tbody tr')).toHaveCount(2, { timeout: 15_000 });
   const near = table.getByRole('row', { name: /4242/ });

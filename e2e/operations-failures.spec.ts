@@ -2,28 +2,15 @@
 // transition (a decline 504 and an expiry 503) appearing live; from the keyboard only: arrow keys to the 504 cell,
 // Enter opens Trades filtered to it; the CSV of the board; axe in both themes.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import type { Item } from '../src/shared/api';
 import { openApp } from './support/app';
+import { expectAxeClean } from './support/axe';
+import { goToOperations } from './support/operations';
 import { expect, test, useStack } from './support/stack';
 
 const stack = useStack({ items: 100, seed: 35, merchant: { balance: 100_000 } });
 
 test.describe.configure({ timeout: 180_000 });
-
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
-  expect.soft(found, `axe on ${where}`).toEqual([]);
-}
-
-async function goToOperations(page: Page): Promise<void> {
-  await page.locator('body').click({ position: { x: 1, y: 1 } });
-  await page.keyboard.press('g');
-  await page.keyboard.press('o');
-  await expect(page.getByRole('heading', { level: 1, name: 'Operations' })).toBeVisible();
-}
 
 async function endedTrade(itemId: number, partner: number, status: string, errorCode: number): Promise<string> {
   const item = (await stack().admin.post<{ items: Item[] }>('/admin/items', { items: [{ itemId, price: 1234 }] })).body

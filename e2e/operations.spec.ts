@@ -3,11 +3,11 @@
 // delivery, the pause the cache suggests and what to do, a failed trade opened from the keyboard, axe in both themes.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import type { Item } from '../src/shared/api';
 import { verifyWebhookSignature } from '../src/main/core/webhookSignature';
 import { openApp, TRADE_URL } from './support/app';
+import { expectAxeClean } from './support/axe';
+import { goToOperations } from './support/operations';
 import { expect, test, useStack } from './support/stack';
 
 // The merchant's back end for the replay listens on loopback: the host's opt-in for private addresses.
@@ -46,19 +46,6 @@ test.beforeAll(async () => {
 test.afterAll(() => new Promise<void>((resolve) => backEnd.close(() => resolve())));
 
 test.describe.configure({ timeout: 180_000 });
-
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
-  expect.soft(found, `axe on ${where}`).toEqual([]);
-}
-
-async function goToOperations(page: Page): Promise<void> {
-  await page.locator('body').click({ position: { x: 1, y: 1 } });
-  await page.keyboard.press('g');
-  await page.keyboard.press('o');
-  await expect(page.getByRole('heading', { level: 1, name: 'Operations' })).toBeVisible();
-}
 
 test('webhook health: empty, then a failed delivery with the pause guess and the way to resume; keyboard and axe', async ({
   page,

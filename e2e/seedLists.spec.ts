@@ -1,10 +1,10 @@
 // Named seed lists and the float rank within a seed (issue 26), in Chromium against a sandbox's demo market:
 // a list saved under a name is picked from the list after a reload, and under a seed list each row (and the
 // detail) says where its float stands among the listings of its name with its seed, as recomputed here.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { formatInt } from '../src/renderer/src/lib/format';
 import { catalogGrid, dataRows, expectEveryRow, goTo, matchingCount, openApp, screenshot } from './support/app';
+import { expectAxeClean } from './support/axe';
 import { expect, test, useStack } from './support/stack';
 
 const ITEMS = 12_000;
@@ -44,14 +44,6 @@ async function expectMatching(page: Page, expected: number): Promise<void> {
   expect(expected).toBeGreaterThan(0);
   expect(expected).toBeLessThan(ITEMS);
   await expect.poll(() => matchingCount(page), { timeout: 20_000 }).toBe(expected);
-}
-
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.flatMap((v) =>
-    v.nodes.map((node) => `${v.id}: ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`),
-  );
-  expect.soft(found, `axe on ${where}`).toEqual([]);
 }
 
 async function setTheme(page: Page, name: 'light' | 'dark'): Promise<void> {
