@@ -4,7 +4,7 @@ import { parseTradeUrl } from '../../../shared/api';
 import { versionError } from './errors';
 
 /** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
-export const SCHEMA_VERSION = 25;
+export const SCHEMA_VERSION = 26;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 4;
@@ -101,7 +101,8 @@ const BUY_REFUSAL_CHAIN_COLUMNS = ['phase TEXT', 'tradeUrl TEXT', 'byName INTEGE
  * desk saw (store/worker/failuresQuery.ts); and `recipient_totals`, the trades by recipient (partner) that
  * Operations → Recipients lists, kept by its triggers (RECIPIENT_TOTALS), and `trades_protection`, the completed
  * trades still reversible by their end of protection (Operations → Reversals); 25 `trades_offer`, the trades by offer id (order look-up), and the refused buys by name in
- * `buy_refusals` (BUY_REFUSAL_CHAIN_COLUMNS, `buy_refusals_chain`), which "buy the next one" continues after a restart).
+ * `buy_refusals` (BUY_REFUSAL_CHAIN_COLUMNS, `buy_refusals_chain`), which "buy the next one" continues after a restart; 26 `trades_webhook_failed_at`, the failed deliveries by status
+ * time, covering Operations → Webhook health's counts and list, and `trades_updated`, the cache's last change).
  */
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -119,6 +120,8 @@ const RECORD_TABLES = `
   CREATE INDEX IF NOT EXISTS trades_partner ON trades(partner, createdAt) WHERE partner IS NOT NULL;
   CREATE INDEX IF NOT EXISTS trades_webhook_failed ON trades(createdAt) WHERE webhookStatus = 'failed';
   CREATE INDEX IF NOT EXISTS trades_offer ON trades(offerId) WHERE offerId IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS trades_webhook_failed_at ON trades(updatedAt, tradeId, status) WHERE webhookStatus = 'failed';
+  CREATE INDEX IF NOT EXISTS trades_updated ON trades(updatedAt);
   CREATE TABLE IF NOT EXISTS trade_days (day TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (day, status)) WITHOUT ROWID;
   CREATE TRIGGER IF NOT EXISTS trade_days_insert AFTER INSERT ON trades BEGIN
     INSERT INTO trade_days (day, status, n) VALUES (substr(new.createdAt, 1, 10), new.status, 1)

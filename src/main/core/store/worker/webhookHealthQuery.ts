@@ -18,25 +18,30 @@ export interface WebhookHealthRows {
   history: { from: string | null; to: string | null };
 }
 
+/**
+ * The failed deliveries, read through their covering index by status time. Named: for the counts by status the planner
+ * would take trades_status and read every trade (38 s at a year's 3.65M).
+ */
+const FAILED = "trades INDEXED BY trades_webhook_failed_at WHERE webhookStatus = 'failed'";
+
 export function webhookHealthRows(
   prepare: Prepare,
   options: { hoursFrom: string; daysFrom: string; listLimit: number },
 ): WebhookHealthRows {
-  const failed = "webhookStatus = 'failed'";
   const byStatus = prepare<[], { status: TradeStatus; count: number }>(
-    `SELECT status, count(*) AS count FROM trades WHERE ${failed} GROUP BY status ORDER BY count DESC, status`,
+    `SELECT status, count(*) AS count FROM ${FAILED} GROUP BY status ORDER BY count DESC, status`,
   ).all();
   const buckets = (length: number, from: string) =>
     prepare<[string], { at: string; count: number }>(
-      `SELECT substr(updatedAt, 1, ${length}) AS at, count(*) AS count FROM trades
-       WHERE ${failed} AND updatedAt >= ? GROUP BY at ORDER BY at`,
+      `SELECT substr(updatedAt, 1, ${length}) AS at, count(*) AS count FROM ${FAILED} AND updatedAt >= ?
+       GROUP BY at ORDER BY at`,
     ).all(from);
   const lastDeliveredCreatedAt = lastDeliveredCreatedAtOf(prepare);
   const unanswered = prepare<[string], { count: number; since: string | null }>(
-    `SELECT count(*) AS count, min(updatedAt) AS since FROM trades WHERE ${failed} AND updatedAt > ?`,
+    `SELECT count(*) AS count, min(updatedAt) AS since FROM ${FAILED} AND updatedAt > ?`,
   ).get(lastDeliveredCreatedAt ?? '') ?? { count: 0, since: null };
   const list = prepare<[number], Trade>(
-    `SELECT ${TRADE_SELECT} FROM trades WHERE ${failed} ORDER BY updatedAt DESC, tradeId DESC LIMIT ?`,
+    `SELECT ${TRADE_SELECT} FROM ${FAILED} ORDER BY updatedAt DESC, tradeId DESC LIMIT ?`,
   ).all(options.listLimit);
   return {
     byStatus,
@@ -51,9 +56,10 @@ export function webhookHealthRows(
 
 /** What the cache holds: from its first trade's creation to its last change (the status times a range picks from). */
 function historyBounds(prepare: Prepare): { from: string | null; to: string | null } {
+  // Two subqueries: one min or max each is read from its index's end (both in one SELECT would read every trade).
   return (
     prepare<[], { from: string | null; to: string | null }>(
-      'SELECT min(createdAt) AS "from", max(updatedAt) AS "to" FROM trades',
+      'SELECT (SELECT min(createdAt) FROM trades) AS "from", (SELECT max(updatedAt) FROM trades) AS "to"',
     ).get() ?? { from: null, to: null }
   );
 }
@@ -79,8 +85,7 @@ export function replayCandidates(
     return { trades, history };
   }
   const trades = prepare<[string, string, number], Trade>(
-    `SELECT ${TRADE_SELECT} FROM trades WHERE webhookStatus = 'failed' AND updatedAt >= ? AND updatedAt <= ?
-     ORDER BY updatedAt, tradeId LIMIT ?`,
+    `SELECT ${TRADE_SELECT} FROM ${FAILED} AND updatedAt >= ? AND updatedAt <= ? ORDER BY updatedAt, tradeId LIMIT ?`,
   ).all(choice.from, choice.to, choice.limit);
   return { trades, history };
 }
