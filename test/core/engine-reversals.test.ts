@@ -108,6 +108,7 @@ describe('Operations → Reversals against the real sandbox', () => {
       rollback: { amount: 1200 },
     });
     expect(after.reversers).toEqual([{ partner: '4242', label: 'Bob', reversed: 1, delivered: 0, trades: 1 }]);
+    expect(after.reversersTotal).toBe(1);
     const csv = await app.call('operations.reversersCsv');
     expect(csv.filename).toMatch(/^reversed-recipients-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(csv.csv).toBe('partner,label,reversed,delivered,trades\r\n4242,Bob,1,0,1\r\n');

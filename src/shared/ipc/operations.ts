@@ -173,8 +173,12 @@ export interface RecipientsPage {
   computedAt: string;
 }
 
-/** At most this many reversed trades listed (newest first) and recipients who reversed (most reversals first). */
+/**
+ * At most this many reversed trades listed (newest first) and recipients who reversed shown (most reversals first; at a
+ * year nearly every recipient: the view carries the first ones and the count, the CSV every one up to the export's cap).
+ */
 export const REVERSED_LIST_LIMIT = 200;
+export const REVERSERS_SHOWN = 100;
 export const REVERSERS_LIMIT = 10_000;
 
 /** Operations → Reversals: what a platform reversal could still take back, and what it took. */
@@ -195,5 +199,7 @@ export interface ReversalExposure {
   }[];
   /** The recipients who reversed, most reversals first (a merchant's own ban list starts here). */
   reversers: { partner: string; label: string | null; reversed: number; delivered: number; trades: number }[];
+  /** How many recipients reversed (the list holds the first REVERSERS_SHOWN). */
+  reversersTotal: number;
   computedAt: string;
 }

@@ -473,6 +473,7 @@ export class Engine implements EngineService {
           reversedTotal: 0,
           reversed: [],
           reversers: [],
+          reversersTotal: 0,
           computedAt: toUtcIso(Date.now()),
         };
       return readExposure(session.store, Date.now());

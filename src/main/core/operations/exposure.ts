@@ -4,7 +4,7 @@
  * exposure is released on each trade's own `endProtection`, not on completion + a fixed period.
  */
 import type { ReversalExposure } from '../../../shared/ipc';
-import { REVERSED_LIST_LIMIT, REVERSERS_LIMIT } from '../../../shared/ipc';
+import { REVERSED_LIST_LIMIT, REVERSERS_LIMIT, REVERSERS_SHOWN } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 import { toCsv } from '../export/csv';
 import type { LocalStore } from '../store';
@@ -29,13 +29,19 @@ export function exposureOf(rows: ExposureRows, labels: Map<number, string>, now:
       rollback: rollback ? { id: rollback.id, amount: rollback.amount, createdAt: rollback.createdAt } : null,
     })),
     reversers: rows.reversers.map((row) => ({ ...row, partner: String(row.partner), label: labelOf(row.partner) })),
+    reversersTotal: rows.reversersTotal,
     computedAt: toUtcIso(now),
   };
 }
 
-export async function readExposure(store: LocalStore, now: number): Promise<ReversalExposure> {
+/** The view's exposure (the first REVERSERS_SHOWN recipients who reversed), or with up to REVERSERS_LIMIT for the CSV. */
+export async function readExposure(
+  store: LocalStore,
+  now: number,
+  reversersLimit = REVERSERS_SHOWN,
+): Promise<ReversalExposure> {
   const [rows, labels] = await Promise.all([
-    store.exposureRows({ now: toUtcIso(now), reversedLimit: REVERSED_LIST_LIMIT, reversersLimit: REVERSERS_LIMIT }),
+    store.exposureRows({ now: toUtcIso(now), reversedLimit: REVERSED_LIST_LIMIT, reversersLimit }),
     labelsByPartner(store),
   ]);
   return exposureOf(rows, labels, now);
@@ -43,7 +49,7 @@ export async function readExposure(store: LocalStore, now: number): Promise<Reve
 
 /** The recipients who reversed as CSV (a merchant's own ban list starts here); labels are defused as any CSV field. */
 export async function exportReversers(store: LocalStore, now: number): Promise<{ filename: string; csv: string }> {
-  const { reversers } = await readExposure(store, now);
+  const { reversers } = await readExposure(store, now, REVERSERS_LIMIT);
   return {
     filename: `reversed-recipients-${toUtcIso(now).slice(0, 10)}.csv`,
     csv: toCsv(

@@ -15,6 +15,7 @@ export interface ExposureRows {
   reversedTotal: number;
   reversed: { trade: Trade; partner: number | null; rollback: BalanceTransaction | null }[];
   reversers: { partner: number; reversed: number; delivered: number; trades: number }[];
+  reversersTotal: number;
 }
 
 export function exposureRows(
@@ -47,11 +48,14 @@ export function exposureRows(
     `SELECT partner, reversed, delivered, trades FROM recipient_totals WHERE reversed > 0
      ORDER BY reversed DESC, partner LIMIT ?`,
   ).all(options.reversersLimit);
+  const reversersTotal =
+    prepare<[], number>('SELECT count(*) FROM recipient_totals WHERE reversed > 0').pluck().get() ?? 0;
   return {
     schedule,
     undated: { count: undated.count, value: undated.value ?? 0 },
     reversedTotal,
     reversed,
     reversers,
+    reversersTotal,
   };
 }

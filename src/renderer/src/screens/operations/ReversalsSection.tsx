@@ -180,7 +180,13 @@ function Reversers({ exposure }: { exposure: ReversalExposure }) {
   return (
     <div className="ops-replay">
       <table className="ops-table">
-        <caption>Recipients who reversed ({formatInt(exposure.reversers.length)})</caption>
+        <caption>
+          Recipients who reversed ({formatInt(exposure.reversersTotal)}
+          {exposure.reversersTotal > exposure.reversers.length
+            ? `; the ${formatInt(exposure.reversers.length)} with the most reversals shown, all in the CSV`
+            : ''}
+          )
+        </caption>
         <thead>
           <tr>
             <th scope="col">Recipient</th>
@@ -203,7 +209,7 @@ function Reversers({ exposure }: { exposure: ReversalExposure }) {
               </td>
             </tr>
           ) : (
-            exposure.reversers.slice(0, 100).map((row) => (
+            exposure.reversers.map((row) => (
               <tr key={row.partner}>
                 <td>
                   <button
@@ -224,7 +230,7 @@ function Reversers({ exposure }: { exposure: ReversalExposure }) {
           )}
         </tbody>
       </table>
-      <button type="button" className="btn" onClick={exportCsv} disabled={exposure.reversers.length === 0}>
+      <button type="button" className="btn" onClick={exportCsv} disabled={exposure.reversersTotal === 0}>
         Export recipients who reversed (CSV)
       </button>
       {problem ? (

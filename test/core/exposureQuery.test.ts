@@ -1,0 +1,61 @@
+/**
+ * Operations → Reversals' reads on a real SQLite file: the recipients who reversed come most reversals first, the view
+ * asks for the first ones and gets their total (at a year nearly every recipient reversed once: thousands of rows the
+ * bridge should not carry), and the rows equal a plain count over the trades.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { prepareSchema } from '../../src/main/core/store/schema';
+import { statementCache } from '../../src/main/core/store/worker/open';
+import { exposureRows } from '../../src/main/core/store/worker/exposureQuery';
+
+describe('reversal exposure reads on a real SQLite file', () => {
+  let dir: string;
+  let db: Database.Database;
+  /** Reversals by partner: partner 2000 + i reversed (i % 4) + 1 times and had one delivered trade. */
+  const reversals = new Map<number, number>();
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'exposure-'));
+    const file = join(dir, 'store.db');
+    db = new Database(file);
+    prepareSchema(db, file);
+    const insert = db.prepare(
+      `INSERT INTO trades (tradeId, status, status_rank, price, itemId, assetId, tradeUrl, market_hash_name,
+         createdAt, updatedAt, stage, updated_at, partner) VALUES (?, ?, 2, 100, 1, '1', 'https://x.invalid', 'AK', ?, ?, 2, 0, ?)`,
+    );
+    reversals.clear();
+    let n = 0;
+    for (let i = 0; i < 150; i++) {
+      const partner = 2000 + i;
+      const at = new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString();
+      insert.run(`d-${i}`, 'COMPLETED', at, at, partner);
+      for (let r = 0; r <= i % 4; r++) insert.run(`r-${n++}`, 'REVERSED', at, at, partner);
+      reversals.set(partner, (i % 4) + 1);
+    }
+  });
+
+  afterEach(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the first recipients who reversed, most first, with how many there are in all', () => {
+    const rows = exposureRows(statementCache(db), {
+      now: '2026-11-29T00:00:00.000Z',
+      reversedLimit: 10,
+      reversersLimit: 100,
+    });
+    const expected = [...reversals]
+      .sort(([pa, a], [pb, b]) => b - a || pa - pb)
+      .slice(0, 100)
+      .map(([partner, reversed]) => ({ partner, reversed, delivered: 1, trades: reversed + 1 }));
+    expect(rows.reversers).toEqual(expected);
+    expect(rows.reversersTotal).toBe(150);
+    expect(rows.reversedTotal).toBe([...reversals.values()].reduce((a, b) => a + b, 0));
+    expect(rows.reversed).toHaveLength(10);
+  });
+});
