@@ -10,18 +10,16 @@
  * LIKE for prefixes, no recipient column: LIKE on the trade URL; the new indexes kept out with `+column`), and the
  * chart from every ledger row.
  */
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { BalancePoint } from '../src/shared/ipc';
 import type { LedgerQuery, TradeQuery } from '../src/shared/ipc/contract';
-import { accountStoreFile } from '../src/main/core/engine/accountFiles';
 import { RecordsReader } from '../src/main/core/store/worker/recordsReader';
 import { LEDGER_FIELDS, TRADE_SELECT } from '../src/main/core/store/worker/recordRows';
-import { busyStoreCopy, partnerOfRecipient, type BusyStoreSpec } from './lib/busyStore';
+import { busyAccount, partnerOfRecipient, type BusyStoreSpec } from './lib/busyStore';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
-import { createMerchant, scratchDir, startBenchSandbox } from './lib/sandbox';
+import { scratchDir, startBenchSandbox } from './lib/sandbox';
 import { median, percentile, round, summarize } from './lib/stats';
 import { ensureFreshRenderer, FIRST_ROW, launchChromium, spawnWebHost } from './lib/webHost';
 import { timeBridgeCalls } from './lib/bridgeTiming';
@@ -204,10 +202,7 @@ for (const size of SIZES) {
   const sandbox = await startBenchSandbox(CATALOG_ITEMS);
   const dataDir = scratchDir(`busy-queries-${size.label}`);
   try {
-    const merchant = createMerchant(sandbox.sb, { balance: 1_000_000 });
-    mkdirSync(join(dataDir, 'accounts'), { recursive: true });
-    const file = accountStoreFile(dataDir, merchant.merchantId);
-    await busyStoreCopy(spec, file, log);
+    const { merchant, file } = await busyAccount(sandbox.sb, dataDir, spec, log);
 
     // In the reader, and the baseline, on the same file (no other process on it yet).
     const db = new Database(file, { readonly: true });

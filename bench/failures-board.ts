@@ -7,17 +7,15 @@
  *    Chromium page: what the section waits for.
  * Baseline, same file: the same counts grouped from the trades themselves (what the board costs without its roll-up).
  */
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { accountStoreFile } from '../src/main/core/engine/accountFiles';
 import { FAILURE_STATUSES } from '../src/main/core/store/schema';
 import { failureRows } from '../src/main/core/store/worker/failuresQuery';
 import { RecordsReader } from '../src/main/core/store/worker/recordsReader';
-import { busyStoreCopy, type BusyStoreSpec } from './lib/busyStore';
+import { busyAccount, type BusyStoreSpec } from './lib/busyStore';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
-import { createMerchant, scratchDir, startBenchSandbox } from './lib/sandbox';
+import { scratchDir, startBenchSandbox } from './lib/sandbox';
 import { median, percentile, round, summarize } from './lib/stats';
 import { ensureFreshRenderer, FIRST_ROW, launchChromium, spawnWebHost } from './lib/webHost';
 import { timeBridgeCalls } from './lib/bridgeTiming';
@@ -63,10 +61,7 @@ for (const size of SIZES) {
   const sandbox = await startBenchSandbox(CATALOG_ITEMS);
   const dataDir = scratchDir(`failures-board-${size.label}`);
   try {
-    const merchant = createMerchant(sandbox.sb, { balance: 1_000_000 });
-    mkdirSync(join(dataDir, 'accounts'), { recursive: true });
-    const file = accountStoreFile(dataDir, merchant.merchantId);
-    await busyStoreCopy(spec, file, log);
+    const { merchant, file } = await busyAccount(sandbox.sb, dataDir, spec, log);
 
     const db = new Database(file, { readonly: true });
     db.pragma('cache_size = -32768');

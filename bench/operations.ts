@@ -6,14 +6,12 @@
  * trade), Reversals, Webhook health and the balance runway.
  * Baseline, same file: the Recipients page as one GROUP BY partner over every trade (what the roll-up replaces).
  */
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { accountStoreFile } from '../src/main/core/engine/accountFiles';
-import { busyStoreCopy, type BusyStoreSpec } from './lib/busyStore';
+import { busyAccount, type BusyStoreSpec } from './lib/busyStore';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
-import { createMerchant, scratchDir, startBenchSandbox } from './lib/sandbox';
+import { scratchDir, startBenchSandbox } from './lib/sandbox';
 import { median, percentile, round, summarize } from './lib/stats';
 import { ensureFreshRenderer, FIRST_ROW, launchChromium, spawnWebHost } from './lib/webHost';
 import { timeBridgeCalls } from './lib/bridgeTiming';
@@ -50,10 +48,7 @@ const dataDir = scratchDir('operations');
 const byCall = CALLS.map(() => [] as number[]);
 const baseline: number[] = [];
 try {
-  const merchant = createMerchant(sandbox.sb, { balance: 1_000_000 });
-  mkdirSync(join(dataDir, 'accounts'), { recursive: true });
-  const file = accountStoreFile(dataDir, merchant.merchantId);
-  await busyStoreCopy(spec, file, log);
+  const { merchant, file } = await busyAccount(sandbox.sb, dataDir, spec, log);
 
   const db = new Database(file, { readonly: true });
   db.pragma('cache_size = -32768');

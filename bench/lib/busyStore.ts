@@ -21,7 +21,9 @@ import {
 } from '../../src/main/core/store/schema';
 import { STATUS_RANK, TRADE_FIELDS } from '../../src/main/core/store/worker/recordRows';
 import { buildTradeUrl, type Trade, type TradeStatus } from '../../src/shared/api';
-import { CACHE_DIR } from './sandbox';
+import { accountStoreFile } from '../../src/main/core/engine/accountFiles';
+import type { Sandbox } from '../../src/server/sandbox';
+import { CACHE_DIR, createMerchant, type MerchantCredentials } from './sandbox';
 
 export interface BusyStoreSpec {
   days: number;
@@ -205,4 +207,18 @@ export async function busyStoreCopy(spec: BusyStoreSpec, target: string, log: (l
     log(`filled in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   copyFileSync(cached, target);
+}
+
+/** A new merchant of `sb` whose account store in `dataDir` is a copy of the busy store of `spec` (what a host opens). */
+export async function busyAccount(
+  sb: Sandbox,
+  dataDir: string,
+  spec: BusyStoreSpec,
+  log: (line: string) => void,
+): Promise<{ merchant: MerchantCredentials; file: string }> {
+  const merchant = createMerchant(sb, { balance: 1_000_000 });
+  mkdirSync(join(dataDir, 'accounts'), { recursive: true });
+  const file = accountStoreFile(dataDir, merchant.merchantId);
+  await busyStoreCopy(spec, file, log);
+  return { merchant, file };
 }

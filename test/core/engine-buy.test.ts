@@ -10,7 +10,7 @@ import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { BuyOutcome } from '../../src/shared/ipc';
 import { settle, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
-import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, at, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
@@ -79,11 +79,7 @@ describe('buying through the engine against the real sandbox', () => {
     merchant = await adminApi(sb).createMerchant({ balance: 5_000_000, reveal: { steamId: true } });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-buy-'));
     app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
-    await waitFor(
-      () => app.session().connection.state === 'connected' && app.session().balance !== null,
-      15_000,
-      'feed and balance',
-    );
+    await waitForFeedAndBalance(app);
   });
 
   afterEach(async () => {
@@ -445,11 +441,7 @@ describe('a buy when the marketplace is unreachable or in maintenance', () => {
     const merchant = await adminApi(sb).createMerchant({ balance: 100_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-unreachable-'));
     app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
-    await waitFor(
-      () => app.session().connection.state === 'connected' && app.session().balance !== null,
-      15_000,
-      'feed and balance',
-    );
+    await waitForFeedAndBalance(app);
     [item] = (
       await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId: 92_000_001, price: 700 }] })
     ).body.items as [Item];

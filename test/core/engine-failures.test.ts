@@ -11,7 +11,7 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item, TradeStatus } from '../../src/shared/api';
 import type { BuyOutcome, FailuresBoard } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
@@ -68,11 +68,7 @@ describe('the failures board against the sandbox', () => {
     merchant = await adminApi(sb).createMerchant({ balance: 200_000, reveal: { steamId: true } });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-failures-'));
     app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
-    await waitFor(
-      () => app.session().connection.state === 'connected' && app.session().balance !== null,
-      15_000,
-      'feed and balance',
-    );
+    await waitForFeedAndBalance(app);
   }, 30_000);
 
   afterAll(async () => {

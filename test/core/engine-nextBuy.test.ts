@@ -7,7 +7,7 @@ import { startSandbox } from '../../src/server/sandbox';
 import type { Item, Trade } from '../../src/shared/api';
 import type { BuyOutcome } from '../../src/shared/ipc';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
-import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, at, tradeUrlFor } from '../support/sandboxHttp';
@@ -78,11 +78,7 @@ describe('buy the next one and order look-up, engine against the real sandbox', 
     merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-next-buy-'));
     app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
-    await waitFor(
-      () => app.session().connection.state === 'connected' && app.session().balance !== null,
-      15_000,
-      'feed and balance',
-    );
+    await waitForFeedAndBalance(app);
   });
 
   afterEach(async () => {

@@ -7,7 +7,7 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { BuyOutcome, RecipientSummary } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, at, tradeUrlFor } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
@@ -74,11 +74,7 @@ describe('Operations → Recipients against the real sandbox', () => {
     merchant = await adminApi(sb).createMerchant({ balance: 5_000_000, reveal: { steamId: true } });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-ops-recipients-'));
     app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
-    await waitFor(
-      () => app.session().connection.state === 'connected' && app.session().balance !== null,
-      15_000,
-      'feed and balance',
-    );
+    await waitForFeedAndBalance(app);
   });
 
   afterEach(async () => {

@@ -6,7 +6,7 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item, Trade } from '../../src/shared/api';
 import type { ReversalExposure } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
@@ -22,11 +22,7 @@ describe('Operations → Reversals against the real sandbox', () => {
     merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-reversals-'));
     app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
-    await waitFor(
-      () => app.session().connection.state === 'connected' && app.session().balance !== null,
-      15_000,
-      'feed and balance',
-    );
+    await waitForFeedAndBalance(app);
   });
 
   afterEach(async () => {

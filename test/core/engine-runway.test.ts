@@ -8,7 +8,7 @@ import type { Item } from '../../src/shared/api';
 import type { BalanceRunway } from '../../src/shared/ipc';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { HOUR_MS } from '../../src/main/core/operations/runway';
-import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, at, TEST_TRADE_URL } from '../support/sandboxHttp';
@@ -24,11 +24,7 @@ describe('balance runway, engine against the real sandbox', () => {
     merchant = await adminApi(sb).createMerchant({ balance: 100_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-runway-'));
     app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
-    await waitFor(
-      () => app.session().connection.state === 'connected' && app.session().balance !== null,
-      15_000,
-      'feed and balance',
-    );
+    await waitForFeedAndBalance(app);
   });
 
   afterEach(async () => {

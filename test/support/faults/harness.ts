@@ -3,6 +3,7 @@ import { IPC_METHODS } from '../../../src/shared/ipc';
 import { Engine } from '../../../src/main/core/engine/engine';
 import type { AccountSession } from '../../../src/main/core/engine/session';
 import { MemorySecretStore } from '../../../src/main/core/secrets';
+import { waitFor } from '../waitFor';
 
 /** An engine for the tests, with its log and batches captured. */
 
@@ -68,4 +69,13 @@ export async function startEngine(
       await engine.close();
     },
   };
+}
+
+/** Until the engine is live on the feed and has read the balance: where the engine tests against a sandbox start. */
+export function waitForFeedAndBalance(app: EngineHarness): Promise<unknown> {
+  return waitFor(
+    () => app.session().connection.state === 'connected' && app.session().balance !== null,
+    15_000,
+    'feed and balance',
+  );
 }
