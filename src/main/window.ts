@@ -22,6 +22,8 @@ export class MainWindow {
   private lastSeq = 0;
   /** The hash route (`#/trade/…`) the next page load starts at, once. */
   private startRoute: string | null = null;
+  /** A link's place that came while the page loaded: sent once it has (a page still loading misses a `navigate`). */
+  private pendingLink: DeepLinkTarget | null = null;
 
   constructor(
     private readonly ctx: ShellContext,
@@ -46,6 +48,11 @@ export class MainWindow {
     this.win = win;
     if (saved?.maximized) win.maximize();
     if (!hidden) win.once('ready-to-show', () => win.show());
+    win.webContents.on('did-finish-load', () => {
+      const link = this.pendingLink;
+      this.pendingLink = null;
+      if (link) this.navigate(link);
+    });
 
     let saveTimer: ReturnType<typeof setTimeout> | null = null;
     const scheduleSave = (): void => {
@@ -107,6 +114,7 @@ export class MainWindow {
   /** A link's place, shown: in the page if there is one, else as the route a new page starts at. */
   open(target: DeepLinkTarget): void {
     if (!this.win || this.win.isDestroyed()) this.startRoute = hashRouteOf(target);
+    else if (this.win.webContents.isLoading()) this.pendingLink = target;
     else this.navigate(target);
     this.show();
   }

@@ -191,6 +191,12 @@ describe('the Electron main process (stand-in electron, real engine)', () => {
     expect(JSON.stringify(session.deepLinks.logLines)).not.toContain('3f1c2a9e');
     // Linux, packaged by no one (no $APPIMAGE): the app does not register itself; the .deb's .desktop file does.
     expect(session.deepLinks.protocolClients).toEqual([]);
+    // One that comes while the page (re)loads waits for it, instead of being sent into a page with no listener.
+    expect(session.linkWhileLoading).toEqual({
+      loadingWhenLinked: true,
+      navigatedAfterLoad: { type: 'trade', tradeId: '3f1c2a9e-7b44-4e0a-9d51-0c6a2b8e4f10' },
+      lost: [],
+    });
   });
 
   it('a launch while another instance holds the lock quits at once: no window, no tray, no engine', () => {

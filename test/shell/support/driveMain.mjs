@@ -270,6 +270,20 @@ async function session(fake, app) {
   // A crashed renderer is reloaded and the user is told.
   const loadsBefore = win.loads;
   win.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
+  // A link that comes while the reloaded page loads is shown once it has loaded, not sent into the loading page.
+  const loadingWhenLinked = win.webContents.isLoading();
+  const sentBeforeLoadLink = fake.sent.length;
+  app.emit('second-instance', {}, ['merchant-desk', `merchantdesk://trade/${LINK_TRADE_ID}`], '/');
+  const navigatedAfterLoad = await waitFor(
+    () => fake.sent.slice(sentBeforeLoadLink).find(({ payload }) => payload.navigate)?.payload.navigate,
+    5_000,
+    'the link sent after the page loaded',
+  ).catch(() => null);
+  report.linkWhileLoading = {
+    loadingWhenLinked,
+    navigatedAfterLoad,
+    lost: fake.lostWhileLoading.map(({ payload }) => payload.navigate).filter(Boolean),
+  };
   await sleep(50);
   report.crash = {
     reloads: win.loads - loadsBefore,

@@ -17,6 +17,8 @@ const fake = {
   windows: [],
   handlers: new Map(),
   sent: [],
+  /** What was sent while the page was loading: a page has no listener then, so Electron's send is lost. */
+  lostWhileLoading: [],
   notifications: [],
   trays: [],
   dialogs: [],
@@ -115,11 +117,24 @@ export const app = new App();
 
 class WebContents extends EventEmitter {
   url = '';
+  loading = false;
   setWindowOpenHandler(handler) {
     this.windowOpenHandler = handler;
   }
   send(channel, payload) {
-    fake.sent.push({ channel, payload });
+    if (this.loading) fake.lostWhileLoading.push({ channel, payload });
+    else fake.sent.push({ channel, payload });
+  }
+  isLoading() {
+    return this.loading;
+  }
+  /** A load is under way from the call until the next turn, then `did-finish-load`. */
+  startLoad() {
+    this.loading = true;
+    setImmediate(() => {
+      this.loading = false;
+      this.emit('did-finish-load');
+    });
   }
   isDestroyed() {
     return false;
@@ -152,11 +167,13 @@ export class BrowserWindow extends EventEmitter {
   async loadFile(file, options) {
     this.loads++;
     this.loadOptions.push(options ?? null);
+    this.webContents.startLoad();
     this.webContents.url = new URL(`file://${file}`).href;
     this.emit('ready-to-show');
   }
   async loadURL(url) {
     this.loads++;
+    this.webContents.startLoad();
     this.webContents.url = url;
     this.emit('ready-to-show');
   }
