@@ -38,7 +38,7 @@ const PRELOAD_NODE = {
 // imports a schema reaches the bundle past this rule: test/shell/build.test.ts finds no zod in it.
 const RENDERER_ZOD = {
   regex:
-    '^(zod(/.*)?|(\\.\\./)+shared/api(/(index|enums|requests|resources|events|endpoints))?|(\\.\\./)+shared/ipc/(contract|deepLinks|events|models))$',
+    '^(zod(/.*)?|(\\.\\./)+shared/api(/(index|enums|requests|resources|events|endpoints))?|(\\.\\./)+shared/ipc/(contract|deepLinks|events|models|schemaFields|[a-z]+Schemas))$',
   allowTypeImports: true,
   message: 'Would bundle zod into the renderer: import types with `import type`, values from shared/api/values.',
 };
