@@ -245,6 +245,16 @@ export default defineConfig(
     },
   },
   {
+    // A file over 600 formatted lines (blank lines and comments count) does more than one job: split it by concern.
+    files: ['src/**/*.{ts,tsx,mts,cts,js,mjs}'],
+    rules: { 'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // A data table (the demo catalog's item names and prices), not logic: its length is its content.
+    files: ['src/server/catalog/cs2Data.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  {
     files: ['src/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
     ...reactHooks.configs.flat.recommended,
