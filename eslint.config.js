@@ -38,7 +38,7 @@ const PRELOAD_NODE = {
 // imports a schema reaches the bundle past this rule: test/shell/build.test.ts finds no zod in it.
 const RENDERER_ZOD = {
   regex:
-    '^(zod(/.*)?|(\\.\\./)+shared/api(/(index|enums|requests|resources|events|endpoints))?|(\\.\\./)+shared/ipc/(contract|deepLinks|events|models))$',
+    '^(zod(/.*)?|(\\.\\./)+shared/api(/(index|enums|requests|resources|events|endpoints))?|(\\.\\./)+shared/ipc/(contract|deepLinks|events|models|schemaFields|[a-z]+Schemas))$',
   allowTypeImports: true,
   message: 'Would bundle zod into the renderer: import types with `import type`, values from shared/api/values.',
 };
@@ -243,6 +243,16 @@ export default defineConfig(
       'layering/no-import-between-parts': 'error',
       'layering/no-engine-import-from-parts': 'error',
     },
+  },
+  {
+    // A file over 600 formatted lines (blank lines and comments count) does more than one job: split it by concern.
+    files: ['src/**/*.{ts,tsx,mts,cts,js,mjs}'],
+    rules: { 'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // A data table (the demo catalog's item names and prices), not logic: its length is its content.
+    files: ['src/server/catalog/cs2Data.ts'],
+    rules: { 'max-lines': 'off' },
   },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],

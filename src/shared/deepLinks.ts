@@ -10,7 +10,7 @@
  * checked against the saved-search schema in main, by shared/ipc/deepLinks (`parseDeepLink`, the `links.search` call).
  */
 import { formatNumberList, parseNumberList, CHARM_PATTERN_MAX, SEED_MAX } from './filters';
-import type { SavedSearchQuery } from './ipc/contract';
+import type { SavedSearchQuery } from './ipc/catalogSchemas';
 
 export const DEEP_LINK_SCHEME = 'merchantdesk';
 /** Longer links are refused (a saved search with hundreds of seeds fits; a flood does not). */

@@ -1,39 +1,17 @@
 import { z } from 'zod';
-import {
-  MAX_EXTERNAL_ID_LENGTH,
-  MAX_NAME_LENGTH,
-  MAX_TRADE_URL_LENGTH,
-  TRADE_DURATION_MAX_SECONDS,
-  TRADE_DURATION_MIN_SECONDS,
-  TRADE_STATUSES_ACCEPTED,
-  TRANSACTION_TYPES,
-} from '../api';
-import {
-  CHARM_PATTERN_MAX,
-  formatNumberList,
-  LISTINGS_MIN_MAX,
-  MAX_LIST_ENTRIES,
-  parseNumberList,
-  SEED_MAX,
-  WEARS,
-} from '../filters';
+import type { Trade } from '../api';
 import { MAX_LINK_LENGTH, type SearchLinkResult } from '../deepLinks';
-import { MAX_FORWARD_URL_LENGTH, parseForwardUrl } from '../forwardUrl';
-import { BULK_SHARE_PERCENT_MAX, BULK_SHARE_PERCENT_MIN } from '../requestBudget';
-import { RUNWAY_ALERT_MAX_HOURS } from '../runway';
-import { SEED_LIST_NAME_MAX, SEED_LISTS_MAX } from '../seedLists';
-import { utcTimestampSchema } from '../time';
+import { alertRuleInputSchema } from './alertSchemas';
 import {
-  MAX_FAILURE_DAYS,
-  MAX_REPLAY_TRADES,
-  type BuyRefusal,
-  type FailuresBoard,
-  type RecipientSummary,
-  type ReversalExposure,
-  type RecipientsPage,
-  type WebhookHealth,
-  type WebhookReplayOutcome,
-} from './operations';
+  buyByIdInputSchema,
+  buyByNameInputSchema,
+  buyNextInputSchema,
+  orderChainInputSchema,
+  orderLookupInputSchema,
+  recipientInputSchema,
+} from './buySchemas';
+import { catalogQuerySchema, savedSearchInputSchema, type SavedSearch } from './catalogSchemas';
+import type { EngineEventBatch } from './events';
 import type {
   AlertFiring,
   AlertRule,
@@ -57,9 +35,36 @@ import type {
   Recipient,
   TradeDetail,
 } from './models';
-import type { EngineEventBatch } from './events';
+import { notificationMarkReadSchema, notificationQuerySchema } from './notificationSchemas';
+import type {
+  BuyRefusal,
+  FailuresBoard,
+  RecipientSummary,
+  ReversalExposure,
+  RecipientsPage,
+  WebhookHealth,
+  WebhookReplayOutcome,
+} from './operations';
+import {
+  failuresInputSchema,
+  recipientPartnerSchema,
+  recipientsQuerySchema,
+  refusalsInputSchema,
+  webhookReplayInputSchema,
+} from './operationsSchemas';
+import { id } from './schemaFields';
+import { accountInputSchema, settingsPatchSchema } from './settingsSchemas';
+import { ledgerQuerySchema, tradeQuerySchema } from './tradeSchemas';
 import type { UpdateInstallResult, UpdateStatus } from './updates';
-import type { Trade } from '../api';
+
+// The input schemas, by area; this file composes them into the method table.
+export * from './alertSchemas';
+export * from './buySchemas';
+export * from './catalogSchemas';
+export * from './notificationSchemas';
+export * from './operationsSchemas';
+export * from './settingsSchemas';
+export * from './tradeSchemas';
 
 /**
  * The one contract between the engine and any UI: method name → input schema
@@ -67,502 +72,6 @@ import type { Trade } from '../api';
  * Electron preload and the web host both implement it, so the renderer cannot
  * tell them apart.
  */
-
-const id = z.string().min(1).max(128);
-const cents = z.int().min(0).max(1e12);
-/** Up to a year of a busy merchant's ledger (about 11 million entries) and more. */
-const offset = z.int().min(0).max(100_000_000).default(0);
-const pageLimit = z.int().min(1).max(1000).default(200);
-const tradeDuration = z.int().min(TRADE_DURATION_MIN_SECONDS).max(TRADE_DURATION_MAX_SECONDS);
-const externalId = z.string().min(1).max(MAX_EXTERNAL_ID_LENGTH);
-
-export const CATALOG_SORT_COLUMNS = [
-  'price',
-  'name',
-  'float',
-  'paintSeed',
-  'phase',
-  'stickers',
-  'keychains',
-  'listedAt',
-  'rarity',
-  'discount',
-  'floatRank',
-] as const;
-
-/** Ranges of whole numbers within 0..max, sorted and not overlapping (as parseNumberList gives them). */
-const numberRanges = (max: number) =>
-  z
-    .array(
-      z
-        .tuple([z.int().min(0).max(max), z.int().min(0).max(max)])
-        .refine(([low, high]) => low <= high, 'a range runs backwards'),
-    )
-    .max(MAX_LIST_ENTRIES)
-    .refine(
-      (ranges) => ranges.every((range, i) => i === 0 || range[0] > (ranges[i - 1] as [number, number])[1]),
-      'ranges must be sorted and apart',
-    )
-    .default([]);
-
-/** The catalog's filters: one model for the catalog, saved searches and alert rules (a filter is written once). */
-export const catalogFiltersSchema = z.strictObject({
-  search: z.string().max(MAX_NAME_LENGTH).default(''),
-  priceMin: cents.nullable().default(null),
-  priceMax: cents.nullable().default(null),
-  rarityColors: z.array(z.string().max(16)).max(10).default([]),
-  floatMin: z.number().min(0).max(1).nullable().default(null),
-  floatMax: z.number().min(0).max(1).nullable().default(null),
-  phase: z.string().max(64).nullable().default(null),
-  statTrak: z.boolean().nullable().default(null),
-  souvenir: z.boolean().nullable().default(null),
-  hasStickers: z.boolean().nullable().default(null),
-  stickerName: z.string().max(MAX_NAME_LENGTH).default(''),
-  /** Paint seeds (a pasted list, parsed by parseNumberList). */
-  seeds: numberRanges(SEED_MAX),
-  /** Wear bands; a float in any of them matches. */
-  wears: z.array(z.enum(WEARS)).max(WEARS.length).default([]),
-  hasCharm: z.boolean().nullable().default(null),
-  /** A charm name holding the text. */
-  charmName: z.string().max(MAX_NAME_LENGTH).default(''),
-  charmPatterns: numberRanges(CHARM_PATTERN_MAX),
-  stickerCountMin: z.int().min(1).max(10).nullable().default(null),
-  /** At least this many of one sticker ("4× the same"). */
-  sameStickerMin: z.int().min(2).max(10).nullable().default(null),
-  /** Any of these sticker names (each held by one of the item's sticker names). */
-  stickerNames: z.array(z.string().trim().min(1).max(MAX_NAME_LENGTH)).max(20).default([]),
-  /** Words the item's name must not hold (space-separated). */
-  excludeWords: z.string().max(MAX_NAME_LENGTH).default(''),
-  /** At least this many percent under its name's reference price. */
-  discountMin: z.number().min(-1000).max(100).nullable().default(null),
-  /** Among the lowest floats of its name: rank at most this. */
-  floatRankMax: z.int().min(1).max(1_000_000).nullable().default(null),
-  /** At least this many of its name (and phase) on sale: a discount in a thin market says little. */
-  listingsMin: z
-    .int('listings on sale: a whole number')
-    .min(1, 'listings on sale: at least 1')
-    .max(LISTINGS_MIN_MAX, `listings on sale: at most ${LISTINGS_MIN_MAX}`)
-    .nullable()
-    .default(null),
-});
-export type CatalogFilters = z.output<typeof catalogFiltersSchema>;
-export type CatalogFiltersInput = z.input<typeof catalogFiltersSchema>;
-
-export const catalogQuerySchema = catalogFiltersSchema.extend({
-  sort: z.enum(CATALOG_SORT_COLUMNS).default('price'),
-  direction: z.enum(['asc', 'desc']).default('asc'),
-  offset,
-  limit: pageLimit,
-});
-export type CatalogQuery = z.input<typeof catalogQuerySchema>;
-
-/** A saved search's query: the catalog query without paging (re-checked with this schema whenever it is read back). */
-export const savedSearchQuerySchema = catalogQuerySchema.omit({ offset: true, limit: true });
-export type SavedSearchQuery = z.output<typeof savedSearchQuerySchema>;
-export const SAVED_SEARCH_NAME_MAX = 80;
-/** Saved searches one account keeps: more than a sidebar and a palette can offer usefully. */
-export const MAX_SAVED_SEARCHES = 200;
-
-export const savedSearchInputSchema = z.strictObject({
-  /** Absent: a new search; present: rename or replace that one. */
-  id: id.optional(),
-  name: z
-    .string()
-    .trim()
-    .min(1, 'Name the search')
-    .max(SAVED_SEARCH_NAME_MAX, `A name is at most ${SAVED_SEARCH_NAME_MAX} characters`),
-  query: savedSearchQuerySchema,
-});
-export type SavedSearchInput = z.input<typeof savedSearchInputSchema>;
-export type ParsedSavedSearchInput = z.output<typeof savedSearchInputSchema>;
-
-export interface SavedSearch {
-  id: string;
-  name: string;
-  query: SavedSearchQuery;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A recipient as the trades filter names it: the partner number of their trade URL (an unsigned 32-bit account id). */
-export const partnerIdSchema = z
-  .string()
-  .regex(/^[1-9][0-9]{0,9}$/, 'A recipient is the number after partner= in their trade URL')
-  .refine((partner) => Number(partner) <= 0xffff_ffff, 'A partner number is at most 4294967295');
-
-const idPrefix = (what: string, max: number) =>
-  z.string().max(max, `${what} filter is at most ${max} characters (the start of the id)`).default('');
-
-export const tradeQuerySchema = z.strictObject({
-  statuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).default([]),
-  activeOnly: z.boolean().default(false),
-  from: utcTimestampSchema.nullable().default(null),
-  to: utcTimestampSchema.nullable().default(null),
-  externalId: idPrefix('The order id', MAX_EXTERNAL_ID_LENGTH),
-  tradeId: idPrefix('The trade id', 128),
-  /** The recipient: trades whose trade URL has this partner number. */
-  partner: partnerIdSchema.nullable().default(null),
-  webhookFailed: z.boolean().default(false),
-  /** The trades of one outcome code (503, 504, …); 0: those with none (Operations → Failures opens its cells so). */
-  errorCode: z.int().min(0).max(999).nullable().default(null),
-  offset,
-  limit: pageLimit,
-});
-export type TradeQuery = z.input<typeof tradeQuerySchema>;
-
-export const ledgerQuerySchema = z.strictObject({
-  types: z.array(z.enum(TRANSACTION_TYPES)).max(10).default([]),
-  tradeId: idPrefix('The trade id', 128),
-  from: utcTimestampSchema.nullable().default(null),
-  to: utcTimestampSchema.nullable().default(null),
-  offset,
-  limit: pageLimit,
-});
-export type LedgerQuery = z.input<typeof ledgerQuerySchema>;
-
-/** Operations → Recipients: sort, filter (a label or partner number; who needs attention) and page. */
-export const recipientsQuerySchema = z.strictObject({
-  sort: z
-    .enum(['partner', 'trades', 'active', 'strikes', 'delivered', 'cancelled', 'reversed', 'value', 'lastAt'], {
-      error: 'sort must be one of partner, trades, active, strikes, delivered, cancelled, reversed, value, lastAt',
-    })
-    .default('active'),
-  descending: z.boolean().default(true),
-  search: z.string().trim().max(100, 'The recipient filter is at most 100 characters').default(''),
-  only: z.enum(['all', 'active', 'attention'], { error: 'only must be all, active or attention' }).default('all'),
-  offset: z.number().int().min(0).max(1_000_000).default(0),
-  limit: z.number().int().min(1).max(200).default(100),
-});
-export type RecipientsQuery = z.infer<typeof recipientsQuerySchema>;
-
-export const recipientPartnerSchema = z.strictObject({ partner: partnerIdSchema });
-
-/** A recipient is a saved trade URL or one pasted for this buy. */
-const recipientChoice = z.union([
-  z.strictObject({ recipientId: id }),
-  z.strictObject({ tradeUrl: z.string().max(MAX_TRADE_URL_LENGTH) }),
-]);
-
-export const buyByIdInputSchema = z.strictObject({
-  itemId: z.int().positive(),
-  assetId: z.string().min(1).max(64),
-  /** The price the user confirmed, cents. */
-  price: z.int().positive(),
-  recipient: recipientChoice,
-  tradeDurationSeconds: tradeDuration.optional(),
-  externalId: externalId.optional(),
-});
-export type BuyByIdInput = z.infer<typeof buyByIdInputSchema>;
-
-export const buyByNameInputSchema = z
-  .strictObject({
-    market_hash_name: z.string().min(1).max(MAX_NAME_LENGTH),
-    phase: z.string().min(1).max(64).optional(),
-    maxPrice: z.int().positive(),
-    recipient: recipientChoice,
-    tradeDurationSeconds: tradeDuration.optional(),
-    externalId: externalId.optional(),
-    itemId: z.int().positive().optional(),
-    assetId: z.string().min(1).max(64).optional(),
-  })
-  .refine((b) => (b.itemId === undefined) === (b.assetId === undefined), { message: 'itemId and assetId go together' });
-export type BuyByNameInput = z.infer<typeof buyByNameInputSchema>;
-
-/** An order's chain ("buy the next one") starts from one of its trades, or from a refused buy by name's order id. */
-export const orderChainInputSchema = z.union([
-  z.strictObject({ tradeId: id }),
-  z.strictObject({ refusedExternalId: externalId }),
-]);
-export type OrderChainInput = z.infer<typeof orderChainInputSchema>;
-
-/** The next attempt as the user reviewed it: its order id, and a maximum no higher than the original's. */
-export const buyNextInputSchema = z.strictObject({
-  from: orderChainInputSchema,
-  externalId,
-  maxPrice: z.int().positive(),
-  tradeDurationSeconds: tradeDuration.optional(),
-});
-export type BuyNextInput = z.infer<typeof buyNextInputSchema>;
-
-/** The longest order look-up text: a trade URL is at most MAX_TRADE_URL_LENGTH. */
-export const MAX_LOOKUP_LENGTH = MAX_TRADE_URL_LENGTH;
-export const orderLookupInputSchema = z.strictObject({
-  query: z
-    .string()
-    .trim()
-    .min(1, { error: 'Type an order id, trade id, trade URL, partner id, offer id or item name to look up' })
-    .max(MAX_LOOKUP_LENGTH, { error: `A look-up is at most ${MAX_LOOKUP_LENGTH} characters` }),
-});
-
-export const recipientInputSchema = z.strictObject({
-  id: id.optional(),
-  label: z.string().trim().min(1).max(80),
-  tradeUrl: z.string().max(MAX_TRADE_URL_LENGTH),
-});
-export type RecipientInput = z.infer<typeof recipientInputSchema>;
-
-/** The conditions a rule held before it held the catalog's filters (older rules and callers): folded into `filters`. */
-export interface LegacyRuleFields {
-  namePattern?: string | undefined;
-  phase?: string | null | undefined;
-  floatMin?: number | null | undefined;
-  floatMax?: number | null | undefined;
-  stickerNames?: readonly string[] | undefined;
-}
-
-/** A rule's filters with an older rule's conditions folded in: its name pattern as the search words, its sticker names as the wanted stickers. */
-export function ruleFiltersInput(
-  rule: LegacyRuleFields & { filters?: CatalogFiltersInput | undefined },
-): CatalogFiltersInput {
-  const filters: CatalogFiltersInput = { ...rule.filters };
-  if (rule.namePattern !== undefined && rule.namePattern.trim() !== '') filters.search = rule.namePattern;
-  if (rule.phase != null) filters.phase = rule.phase;
-  if (rule.floatMin != null) filters.floatMin = rule.floatMin;
-  if (rule.floatMax != null) filters.floatMax = rule.floatMax;
-  const stickers = (rule.stickerNames ?? []).map((name) => name.trim()).filter((name) => name !== '');
-  if (stickers.length > 0) filters.stickerNames = stickers;
-  return filters;
-}
-
-export const alertRuleInputSchema = z
-  .strictObject({
-    id: id.optional(),
-    name: z.string().trim().min(1).max(80),
-    enabled: z.boolean().default(true),
-    /** What the rule matches: the catalog's filters. */
-    filters: catalogFiltersSchema.optional(),
-    namePattern: z.string().max(MAX_NAME_LENGTH).optional(),
-    phase: z.string().max(64).nullable().optional(),
-    floatMin: z.number().min(0).max(1).nullable().optional(),
-    floatMax: z.number().min(0).max(1).nullable().optional(),
-    stickerNames: z.array(z.string().min(1).max(MAX_NAME_LENGTH)).max(10).optional(),
-    /** The most one item may cost, cents (auto-buy needs it). */
-    maxPrice: cents.nullable().default(null),
-    autoBuy: z
-      .strictObject({
-        enabled: z.boolean(),
-        recipientId: id.nullable(),
-        spendCap: cents,
-        dailyCap: cents,
-        /** Record "would buy at $X" and send nothing. */
-        dryRun: z.boolean().default(false),
-      })
-      .default({ enabled: false, recipientId: null, spendCap: 0, dailyCap: 0, dryRun: false }),
-    /**
-     * On save with auto-buy on: 'skip' (the default) never buys what is on sale now, only new listings;
-     * 'buy' also buys the matches listed now (the preview's N).
-     */
-    existingListings: z.enum(['skip', 'buy']).default('skip'),
-  })
-  .transform(({ namePattern, phase, floatMin, floatMax, stickerNames, filters, ...rule }, context) => {
-    const folded = catalogFiltersSchema.safeParse(
-      ruleFiltersInput({ namePattern, phase, floatMin, floatMax, stickerNames, filters }),
-    );
-    if (folded.success) return { ...rule, filters: folded.data };
-    for (const issue of folded.error.issues)
-      context.addIssue({ code: 'custom', message: issue.message, path: ['filters', ...issue.path] });
-    return z.NEVER;
-  });
-export type AlertRuleInput = z.input<typeof alertRuleInputSchema>;
-
-/** A named seed list: its name, and its seeds as formatNumberList writes them. */
-const seedListSchema = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'Name the seed list')
-    .max(SEED_LIST_NAME_MAX, `A seed list's name is at most ${SEED_LIST_NAME_MAX} characters`),
-  seeds: z
-    .string()
-    .max(20_000, 'The seed list is too long')
-    .transform((text, context) => {
-      const parsed = parseNumberList(text, SEED_MAX);
-      if (parsed.ok && parsed.ranges.length > 0) return formatNumberList(parsed.ranges);
-      context.addIssue({ code: 'custom', message: parsed.ok ? 'The seed list holds no seed' : parsed.error });
-      return z.NEVER;
-    }),
-});
-
-/** Every saved list; names differ (letter case aside). */
-export const seedListsSchema = z
-  .array(seedListSchema)
-  .max(SEED_LISTS_MAX, `At most ${SEED_LISTS_MAX} seed lists`)
-  .superRefine((lists, context) => {
-    const seen = new Set<string>();
-    lists.forEach((list, i) => {
-      const key = list.name.toLowerCase();
-      if (seen.has(key))
-        context.addIssue({ code: 'custom', message: `Two seed lists are named "${list.name}"`, path: [i, 'name'] });
-      seen.add(key);
-    });
-  });
-
-/** A chat webhook URL: http(s) only; a Telegram sendMessage URL must name its chat (see shared/forwardUrl). */
-const forwardUrlSchema = z
-  .string()
-  .max(MAX_FORWARD_URL_LENGTH + 64)
-  .transform((value, context) => {
-    const parsed = parseForwardUrl(value);
-    if (parsed.ok) return parsed.target.url;
-    context.addIssue({ code: 'custom', message: parsed.problem });
-    return z.NEVER;
-  });
-
-/** The balance runway's alert threshold: hours, more than 0, at most RUNWAY_ALERT_MAX_HOURS. */
-const runwayHoursSchema = z
-  .number({ error: 'the runway threshold must be a number of hours' })
-  .positive({ error: 'the runway threshold must be more than 0 hours' })
-  .max(RUNWAY_ALERT_MAX_HOURS, { error: `the runway threshold must be at most ${RUNWAY_ALERT_MAX_HOURS} hours` });
-
-/** The merchant's own webhook URL a replay posts to: http(s) only (main refuses non-public addresses, see docs/operations.md). */
-const replayUrlSchema = z
-  .string()
-  .trim()
-  .max(2048, 'The webhook URL is too long')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'The webhook URL must be an http:// or https:// address');
-
-export const settingsPatchSchema = z.strictObject({
-  theme: z.enum(['dark', 'light']).optional(),
-  notifyStatuses: z.array(z.enum(TRADE_STATUSES_ACCEPTED)).max(10).optional(),
-  notifyAlerts: z.boolean().optional(),
-  alertsPaused: z.boolean().optional(),
-  demoSandbox: z.boolean().optional(),
-  closeToTray: z.boolean().optional(),
-  autoBuyStopped: z.boolean().optional(),
-  autoBuyDailyBudget: cents.nullable().optional(),
-  autoBuyBalanceFloor: cents.optional(),
-  forwardUrl: forwardUrlSchema.nullable().optional(),
-  forwardCategories: z
-    .array(z.enum(['trade', 'alert', 'auto-buy', 'connection']))
-    .max(4)
-    .optional(),
-  soundCategories: z
-    .array(z.enum(['trade', 'alert', 'auto-buy', 'connection']))
-    .max(4)
-    .optional(),
-  soundMuted: z.boolean().optional(),
-  /** Every named seed list (a change sends the whole set). */
-  seedLists: seedListsSchema.optional(),
-  bulkSharePercent: z.int().min(BULK_SHARE_PERCENT_MIN).max(BULK_SHARE_PERCENT_MAX).optional(),
-  runwayAlertHours: runwayHoursSchema.nullable().optional(),
-  webhookReplayEnabled: z.boolean().optional(),
-  webhookReplayUrl: replayUrlSchema.nullable().optional(),
-  startWithSession: z.boolean().optional(),
-  checkForUpdates: z.boolean().optional(),
-});
-export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
-
-const notificationCategory = z.enum(['trade', 'alert', 'auto-buy', 'connection']);
-const notificationSeverity = z.enum(['success', 'danger', 'warning', 'neutral']);
-
-export const notificationQuerySchema = z.strictObject({
-  categories: z.array(notificationCategory).max(4).default([]),
-  severities: z.array(notificationSeverity).max(4).default([]),
-  unreadOnly: z.boolean().default(false),
-  offset,
-  limit: pageLimit,
-});
-export type NotificationQuery = z.input<typeof notificationQuerySchema>;
-export type ParsedNotificationQuery = z.output<typeof notificationQuerySchema>;
-
-/** Some notifications by id, or every unread one raised at or before `through` (default: now). */
-export const notificationMarkReadSchema = z.union([
-  z.strictObject({ ids: z.array(id).min(1).max(1000) }),
-  z.strictObject({ all: z.literal(true), through: utcTimestampSchema.optional() }),
-]);
-export type NotificationMarkRead = z.infer<typeof notificationMarkReadSchema>;
-
-const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
-const wsUrl = z.url({ protocol: /^wss?$/ }).max(2048);
-
-export const accountInputSchema = z.strictObject({
-  baseUrl: httpUrl,
-  wsUrl,
-  merchantId: z.string().trim().min(1).max(128),
-  /** Absent: keep the key already stored for this merchant. */
-  apiKey: z.string().min(8).max(512).optional(),
-});
-export type AccountInput = z.infer<typeof accountInputSchema>;
-
-const replayOptions = {
-  /** Send again what an earlier replay sent (asked of the user each time). */
-  again: z.boolean().default(false),
-  /** Only count what would be sent. */
-  dryRun: z.boolean().default(false),
-};
-/** A replay of failed deliveries: those whose status time lies in [from, to], or the trades chosen. */
-export const webhookReplayInputSchema = z.union([
-  z.strictObject({ from: utcTimestampSchema, to: utcTimestampSchema, ...replayOptions }),
-  z.strictObject({
-    tradeIds: z
-      .array(z.string().min(1).max(128))
-      .min(1, 'Choose at least one trade')
-      .max(MAX_REPLAY_TRADES, `At most ${MAX_REPLAY_TRADES} trades a replay`),
-    ...replayOptions,
-  }),
-]);
-export type WebhookReplayInput = z.input<typeof webhookReplayInputSchema>;
-
-/** The buy refusals the failures board counts (the spec's buy errors, and the rate limit and maintenance waits). */
-export const REFUSAL_CODES = [
-  'item_unavailable',
-  'price_changed',
-  'price_too_high',
-  'too_many_active_trades',
-  'insufficient_balance',
-  'partner_blocked',
-  'rate_limited',
-  'maintenance',
-] as const;
-export type RefusalCode = (typeof REFUSAL_CODES)[number];
-
-const utcDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A day is written YYYY-MM-DD (UTC)')
-  .refine((day) => {
-    const ms = Date.parse(`${day}T00:00:00.000Z`);
-    return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(day);
-  }, 'Not a calendar day');
-
-/** A range of UTC days, both ends included: not reversed, at most MAX_FAILURE_DAYS. */
-function dayRangeProblem(from: string | undefined, to: string | undefined): string | null {
-  if (from === undefined || to === undefined) return null;
-  // A malformed day has its own message.
-  if (!Number.isFinite(Date.parse(from)) || !Number.isFinite(Date.parse(to))) return null;
-  if (from > to) return `The range is reversed: it starts ${from}, after its end ${to}`;
-  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
-  if (days > MAX_FAILURE_DAYS) return `A range is at most ${MAX_FAILURE_DAYS} days (${from} to ${to} is ${days})`;
-  return null;
-}
-const checkDayRange = (range: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx) => {
-  const problem = dayRangeProblem(range.from, range.to);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['from'] });
-};
-
-/** The failures board's days (UTC, inclusive); left out: the last 30 days to today. */
-export const failuresInputSchema = z
-  .strictObject({ from: utcDay.optional(), to: utcDay.optional() })
-  .default({})
-  .superRefine(checkDayRange);
-export type FailuresInput = z.input<typeof failuresInputSchema>;
-
-/** The refusals behind one cell of the board: a code over days, or one hour of a day. */
-export const refusalsInputSchema = z
-  .strictObject({
-    from: utcDay,
-    to: utcDay,
-    hour: z.int().min(0).max(23).nullable().default(null),
-    code: z.enum(REFUSAL_CODES).nullable().default(null),
-  })
-  .superRefine(checkDayRange);
-export type RefusalsInput = z.input<typeof refusalsInputSchema>;
 
 const none = z.strictObject({}).default({});
 const byTradeId = z.strictObject({ tradeId: id });

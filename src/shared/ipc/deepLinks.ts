@@ -12,7 +12,7 @@ import {
   type SearchLinkInput,
   type SearchLinkResult,
 } from '../deepLinks';
-import { savedSearchQuerySchema } from './contract';
+import { savedSearchQuerySchema } from './catalogSchemas';
 
 /** Reads a `merchantdesk://…` link, a search's filters checked. Never throws. */
 export function parseDeepLink(link: unknown): DeepLinkResult {

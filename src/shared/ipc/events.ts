@@ -16,7 +16,7 @@ import type {
   ProgressStatus,
   RateLimitStatus,
 } from './models';
-import type { SavedSearch } from './contract';
+import type { SavedSearch } from './catalogSchemas';
 import type { UpdateStatus } from './updates';
 import type { DeepLinkTarget } from '../deepLinks';
 

@@ -1,6 +1,6 @@
 import type { Balance, BalanceTransaction, Item, Trade, TradeStatus, TransactionType } from '../api';
 import type { KeyStoreInfo } from './keyStore';
-import type { CatalogFilters } from './contract';
+import type { CatalogFilters } from './catalogSchemas';
 import type { SeedList } from '../seedLists';
 
 /**

@@ -1,79 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { BuyByNameRequest, BuyRequest, BuyResult, Trade } from '../../../shared/api';
-import {
-  MAX_ACTIVE_TRADES_PER_HOLDER,
-  MAX_ACTIVE_TRADES_PER_OWNER,
-  PARTNER_BLOCK_THRESHOLD,
-  buyByNameRequestChecks,
-  buyRequestChecks,
-  firstFailedCheck,
-  parseTradeUrl,
-  redactTradeUrl,
-} from '../../../shared/api';
+import { buyByNameRequestChecks, buyRequestChecks, firstFailedCheck, redactTradeUrl } from '../../../shared/api';
 import type { BuyByIdInput, BuyByNameInput, BuyOutcome, BuyWarning } from '../../../shared/ipc';
 import { nameSearchText, resolveName } from '../../../shared/itemNames';
 import { formatCents } from '../../../shared/money';
-import { toUtcIso } from '../../../shared/time';
 import { ApiRequestError } from '../api';
-import type { BuyingAccount } from './buyingAccount';
 import { EngineError } from '../ipc/engineService';
+import type { BuyingAccount } from './buyingAccount';
+import { buyWarnings } from './buyWarnings';
 import { describeBuyFailure } from './failures';
-import { isRefusalCode } from '../operations/failures';
-import { partnerOf } from '../store/schema';
-import { ACTIVE_WARNING, STRIKE_WARNING, findRecipient } from '../operations/recipients';
-import { PARTNER_BLOCK_META, type PartnerBlock } from '../store/worker/recipientsQuery';
+import { type Order, type Placement, type Recipient, sameOrder, UnknownAttempts } from './orders';
+import { RefusalRecords } from './refusalRecords';
+import { notSentReason, outcomeUnknown, synthesizePending } from './requestOutcome';
+
+export { UNKNOWN_ATTEMPT_WINDOW_MS, type Placement } from './orders';
 
 /** After a lost answer, how often and how long to look for the trade by its externalId. */
 const LOOKUP_ATTEMPTS = 4;
 const LOOKUP_DELAY_MS = 750;
-/**
- * How long a buy whose outcome is unknown is remembered by what it bought: a retry of the same buy
- * within this window (the UI's "Try again", which may not resend the order id) reuses its externalId.
- */
-export const UNKNOWN_ATTEMPT_WINDOW_MS = 30 * 60_000;
-
-type Recipient = BuyByIdInput['recipient'];
-
-/** What one buy asks for: a trade answering the same order id must match it to be the same order. */
-type Order =
-  | { kind: 'id'; itemId: number; assetId: string; price: number; tradeUrl: string }
-  | {
-      kind: 'name';
-      market_hash_name: string;
-      phase: string | null;
-      maxPrice: number;
-      itemId: number | null;
-      assetId: string | null;
-      tradeUrl: string;
-    };
-
-/** A buy's outcome, and whether it made a trade not counted before (auto-buy adds spend only then). */
-export interface Placement {
-  outcome: BuyOutcome;
-  /** True when this call (or an earlier unanswered attempt of the same order id) created the trade; false for a trade already known. */
-  placed: boolean;
-}
 
 type Lookup = { checked: true; trade: Trade | null } | { checked: false; error: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function orderKey(order: Order): string {
-  return JSON.stringify(order);
-}
-
-/** Whether a trade the server holds under an order id is this order (the same item, price and recipient). */
-function sameOrder(order: Order, trade: Trade): boolean {
-  if (trade.tradeUrl !== order.tradeUrl) return false;
-  if (order.kind === 'id')
-    return trade.itemId === order.itemId && trade.assetId === order.assetId && trade.price === order.price;
-  return (
-    trade.market_hash_name === order.market_hash_name &&
-    trade.price <= order.maxPrice &&
-    (order.phase === null || trade.phase === order.phase) &&
-    (order.itemId === null || (trade.itemId === order.itemId && trade.assetId === order.assetId))
-  );
-}
 
 export interface PlaceOptions {
   /**
@@ -98,10 +46,9 @@ export interface PlaceOptions {
  * unknown are remembered by what they bought.
  */
 export class BuyService {
-  /** Our own order ids whose last attempt got no answer, with what they bought: looked up before a retry is sent. */
-  private readonly unanswered = new Map<string, Order>();
-  /** The same attempts by what they bought (orderKey), for a retry that comes without the order id. */
-  private readonly unknownByOrder = new Map<string, { externalId: string; at: number }>();
+  /** Attempts whose outcome is unknown: a retry reuses their order id, and looks it up before it is sent. */
+  private readonly unknownAttempts = new UnknownAttempts();
+  private readonly records: RefusalRecords;
   private placing = 0;
 
   /** Buys (a person's or auto-buy's) started and not yet answered, looked up or refused. */
@@ -115,69 +62,17 @@ export class BuyService {
    */
   constructor(
     private readonly account: () => BuyingAccount,
-    private readonly onRefusalRecorded: () => void = () => {},
-    private readonly onRecipientsChanged: () => void = () => {},
-  ) {}
+    onRefusalRecorded: () => void = () => {},
+    onRecipientsChanged: () => void = () => {},
+  ) {
+    this.records = new RefusalRecords(account, onRefusalRecorded, onRecipientsChanged);
+  }
 
   /** Warnings from what we know locally; the server's answer is not guessed. */
   async check(input: BuyByIdInput): Promise<BuyWarning[]> {
     const account = this.account();
-    const warnings: BuyWarning[] = [];
     const tradeUrl = await this.resolveRecipient(input.recipient);
-    const owner = parseTradeUrl(tradeUrl)?.partner;
-    const active = await account.store.activeTrades();
-    const recipient = owner ? await findRecipient(account.store, Number(owner), Date.now()) : null;
-    if (recipient?.blockedUntil) {
-      warnings.push({
-        code: 'owner-blocked',
-        message: `This recipient is blocked until ${recipient.blockedUntil} after repeated declined or expired offers: this buy would be refused.`,
-      });
-    }
-    if (recipient && recipient.active >= ACTIVE_WARNING) {
-      warnings.push({
-        code: 'owner-near-limit',
-        message:
-          recipient.active >= MAX_ACTIVE_TRADES_PER_OWNER
-            ? `This recipient already has ${recipient.active} of ${MAX_ACTIVE_TRADES_PER_OWNER} active offers from you: this buy would be refused until one ends.`
-            : `This recipient already has ${recipient.active} of ${MAX_ACTIVE_TRADES_PER_OWNER} active offers from you.`,
-      });
-    }
-    if (recipient && !recipient.blockedUntil && recipient.strikes >= STRIKE_WARNING) {
-      warnings.push({
-        code: 'owner-near-block',
-        message: `${recipient.strikes} of your offers to this recipient were declined or expired in 24 h; at ${PARTNER_BLOCK_THRESHOLD} the marketplace blocks them.`,
-      });
-    }
-    const [item] = await account.store.findItemsByIds([input.itemId]);
-    if (item?.steamId) {
-      // Only what the cache still knows: items of our active trades (on sale no more, kept a while as sold).
-      const activeItems = await account.store.findItemsByIds(active.map((t) => t.itemId));
-      const sameHolder = activeItems.filter((i) => i.steamId === item.steamId).length;
-      if (sameHolder >= MAX_ACTIVE_TRADES_PER_HOLDER - 1) {
-        warnings.push({
-          code: 'holder-near-limit',
-          message: `The account holding this item has at least ${sameHolder} of ${MAX_ACTIVE_TRADES_PER_HOLDER} active offers.`,
-        });
-      }
-    }
-    const available = account.balance ? account.balance.total_available : null;
-    if (available !== null && input.price > available) {
-      warnings.push({
-        code: 'low-funds',
-        message: `Only ${formatCents(available)} available for a ${formatCents(input.price)} buy.`,
-      });
-    }
-    // An order id names one trade for good: one the cache already holds is said at review, not first at the refusal.
-    const used = input.externalId ? await account.store.findTradeByExternalId(input.externalId) : null;
-    if (used) {
-      warnings.push({
-        code: 'order-id-used',
-        message:
-          `Order id ${used.externalId ?? ''} is already used by trade ${used.tradeId} (${used.market_hash_name}, ${formatCents(used.price)}, ${used.status.toLowerCase()}): ` +
-          'this buy would be refused, or answered with that trade if it is the same order. Use a new order id to buy again.',
-      });
-    }
-    return warnings;
+    return buyWarnings(account, input, tradeUrl);
   }
 
   async buyById(input: BuyByIdInput): Promise<BuyOutcome> {
@@ -230,7 +125,7 @@ export class BuyService {
     const tradeUrl =
       'tradeUrl' in input.recipient ? input.recipient.tradeUrl : await this.resolveRecipient(input.recipient);
     const order: Order = { kind: 'id', itemId: input.itemId, assetId: input.assetId, price: input.price, tradeUrl };
-    const externalId = input.externalId ?? this.retriedId(order) ?? `md-${randomUUID()}`;
+    const externalId = input.externalId ?? this.unknownAttempts.retriedId(order) ?? `md-${randomUUID()}`;
     const body: BuyRequest = {
       itemId: input.itemId,
       assetId: input.assetId,
@@ -263,7 +158,7 @@ export class BuyService {
       assetId: input.assetId ?? null,
       tradeUrl,
     };
-    const externalId = input.externalId ?? this.retriedId(order) ?? `md-${randomUUID()}`;
+    const externalId = input.externalId ?? this.unknownAttempts.retriedId(order) ?? `md-${randomUUID()}`;
     const body: BuyByNameRequest = {
       market_hash_name: input.market_hash_name,
       tradeUrl,
@@ -287,44 +182,6 @@ export class BuyService {
     return saved.tradeUrl;
   }
 
-  /** The order id of a recent attempt at the same buy whose outcome is unknown, if any. */
-  private retriedId(order: Order): string | undefined {
-    const now = Date.now();
-    for (const [key, attempt] of this.unknownByOrder) {
-      if (now - attempt.at > UNKNOWN_ATTEMPT_WINDOW_MS) {
-        this.unknownByOrder.delete(key);
-        this.unanswered.delete(attempt.externalId);
-      }
-    }
-    return this.unknownByOrder.get(orderKey(order))?.externalId;
-  }
-
-  private rememberUnknown(externalId: string, order: Order): void {
-    this.unanswered.set(externalId, order);
-    this.unknownByOrder.set(orderKey(order), { externalId, at: Date.now() });
-  }
-
-  /** The outcome of this order id is known now: a later buy of the same thing is a new order. */
-  private settled(externalId: string): void {
-    const order = this.unanswered.get(externalId);
-    this.unanswered.delete(externalId);
-    if (order && this.unknownByOrder.get(orderKey(order))?.externalId === externalId)
-      this.unknownByOrder.delete(orderKey(order));
-  }
-
-  /** A partner_blocked answer: its end, kept by partner for Operations → Recipients and the buy check. */
-  private async recordBlock(tradeUrl: string, expiresAt: string): Promise<void> {
-    const partner = parseTradeUrl(tradeUrl)?.partner;
-    if (!partner) return;
-    const block: PartnerBlock = { partner: Number(partner), expiresAt, seenAt: toUtcIso(Date.now()) };
-    try {
-      await this.account().store.setMeta(`${PARTNER_BLOCK_META}${partner}`, block);
-      this.onRecipientsChanged();
-    } catch {
-      // The refusal is told either way; the record only feeds the Recipients view.
-    }
-  }
-
   private refuse(
     externalId: string,
     code: string,
@@ -334,7 +191,7 @@ export class BuyService {
     order?: Order,
   ): Placement {
     const account = this.account();
-    if (order) void this.recordRefusal(externalId, order, code, message, price);
+    if (order) void this.records.recordRefusal(externalId, order, code, message, price);
     const available = account.balance ? account.balance.total_available : null;
     return {
       outcome: { ok: false, externalId, failure: describeBuyFailure({ code, message, retryable, available, price }) },
@@ -355,7 +212,7 @@ export class BuyService {
     if (available !== null && price > available && itemId !== null) {
       return this.refuse(externalId, 'insufficient_balance', 'Insufficient merchant balance', price, false, order);
     }
-    const ours = this.unanswered.has(externalId);
+    const ours = this.unknownAttempts.has(externalId);
     // One order id, one trade: an id we already hold a trade for is answered from the cache when it is
     // the same order (or our own unanswered attempt), and refused as a duplicate when it is not.
     const known = options.cacheLookup === false ? null : await account.store.findTradeByExternalId(externalId);
@@ -396,10 +253,10 @@ export class BuyService {
       if (unsent !== null)
         return this.notSent(externalId, order, price, `The marketplace could not be reached (${unsent})`, ours);
       if (error.code === 'not_sent') return this.notSent(externalId, order, price, error.message, ours);
-      if (this.outcomeUnknown(error)) return this.recover(externalId, order, price, error.message);
+      if (outcomeUnknown(error)) return this.recover(externalId, order, price, error.message);
       return this.refused(externalId, order, price, error, ours);
     }
-    this.settled(externalId);
+    this.unknownAttempts.settled(externalId);
     const found = await this.lookup(externalId, 1);
     const trade = (found.checked ? found.trade : null) ?? synthesizePending(result, itemId);
     await this.remember(trade);
@@ -437,8 +294,8 @@ export class BuyService {
         );
       }
     }
-    this.settled(externalId);
-    const recorded = this.recordRefusal(externalId, order, error.code, error.message, price, true);
+    this.unknownAttempts.settled(externalId);
+    const recorded = this.records.recordRefusal(externalId, order, error.code, error.message, price, true);
     // "Buy the next one" starts from a refused buy by name's record: stored before the answer that offers it.
     if (order.kind === 'name') await recorded;
     let failureAvailable = account.balance?.total_available ?? null;
@@ -453,7 +310,7 @@ export class BuyService {
       byName: order.kind === 'name',
       ...(order.kind === 'name' ? { phase: order.phase, targeted: order.itemId !== null } : {}),
     });
-    if (failure.blockedUntil) await this.recordBlock(order.tradeUrl, failure.blockedUntil);
+    if (failure.blockedUntil) await this.records.recordBlock(order.tradeUrl, failure.blockedUntil);
     return {
       outcome: { ok: false, externalId, failure },
       placed: false,
@@ -474,7 +331,7 @@ export class BuyService {
   ): Promise<Placement> {
     if (sameOrder(order, trade)) {
       if (ours) {
-        this.settled(externalId);
+        this.unknownAttempts.settled(externalId);
         await this.remember(trade);
         this.account().walletChanged(trade.price);
       }
@@ -487,15 +344,6 @@ export class BuyService {
         `not by this buy of ${order.kind === 'id' ? `item ${order.itemId} at ${formatCents(order.price)}` : `${order.market_hash_name} at up to ${formatCents(order.maxPrice)}`}` +
         `${trade.tradeUrl === order.tradeUrl ? '' : ` to ${redactTradeUrl(order.tradeUrl)}`}.`,
       price,
-    );
-  }
-
-  /** No answer, or one that says nothing about the buy: the trade may or may not exist. */
-  private outcomeUnknown(error: ApiRequestError): boolean {
-    return (
-      error.kind === 'timeout' ||
-      error.kind === 'network' ||
-      (error.status !== null && error.status >= 500 && error.status !== 503)
     );
   }
 
@@ -517,7 +365,7 @@ export class BuyService {
   }
 
   private async recover(externalId: string, order: Order, price: number, reason: string): Promise<Placement> {
-    this.rememberUnknown(externalId, order);
+    this.unknownAttempts.remember(externalId, order);
     const found = await this.lookup(externalId, LOOKUP_ATTEMPTS);
     if (found.checked && found.trade) return this.answerForExisting(externalId, order, found.trade, true, price);
     return this.unknown(
@@ -531,7 +379,7 @@ export class BuyService {
   }
 
   private unknown(externalId: string, order: Order, price: number, message: string): Placement {
-    this.rememberUnknown(externalId, order);
+    this.unknownAttempts.remember(externalId, order);
     return {
       outcome: {
         ok: false,
@@ -540,46 +388,6 @@ export class BuyService {
       },
       placed: false,
     };
-  }
-
-  /** A refusal the failures board counts, stored in the background: the buy's answer never waits for it. */
-  /**
-   * Stores a refusal the failures board counts, in the background (resolves once stored or failed, never rejects).
-   * `byMarketplace`: the marketplace refused it (not the desk's own wait or check), so a buy by name's record is one
-   * "buy the next one" continues from.
-   */
-  private recordRefusal(
-    externalId: string,
-    order: Order,
-    code: string,
-    detail: string,
-    price: number,
-    byMarketplace = false,
-  ): Promise<void> {
-    if (!isRefusalCode(code)) return Promise.resolve();
-    const store = this.account().store;
-    const at = toUtcIso(Date.now());
-    return (async () => {
-      const itemId = order.itemId;
-      const name =
-        order.kind === 'name'
-          ? order.market_hash_name
-          : ((await store.findItemsByIds([order.itemId]).catch(() => []))[0]?.market_hash_name ?? null);
-      await store.recordBuyRefusal({
-        at,
-        code,
-        itemId,
-        market_hash_name: name,
-        price,
-        partner: partnerOf(order.tradeUrl),
-        externalId,
-        detail: detail.slice(0, 500),
-        byName: byMarketplace && order.kind === 'name' ? { phase: order.phase, tradeUrl: order.tradeUrl } : null,
-      });
-      this.onRefusalRecorded();
-    })().catch(() => {
-      // The board misses one refusal; the buy's answer stands.
-    });
   }
 
   private async remember(trade: Trade): Promise<void> {
@@ -604,51 +412,4 @@ export class BuyService {
     }
     return { checked: false, error: last };
   }
-}
-
-/** Socket errors raised before a connection exists: the request never left this machine. */
-const UNSENT_CAUSES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host name not found',
-  EAI_AGAIN: 'host name lookup failed',
-  ENETUNREACH: 'network unreachable',
-  EHOSTUNREACH: 'host unreachable',
-  EADDRNOTAVAIL: 'address not available',
-};
-
-/** Why nothing was sent, in words, when the error proves the request never left; null otherwise. */
-function notSentReason(error: ApiRequestError): string | null {
-  if (error.kind !== 'network') return null;
-  const cause: unknown = error.cause;
-  const code =
-    typeof cause === 'object' && cause !== null && 'code' in cause ? (cause as { code: unknown }).code : null;
-  return typeof code === 'string' ? (UNSENT_CAUSES[code] ?? null) : null;
-}
-
-/** When the full record cannot be fetched right away, the buy answer is enough to show a PENDING trade. */
-function synthesizePending(result: BuyResult, itemId: number | null): Trade {
-  const now = toUtcIso(Date.now());
-  return {
-    tradeId: result.tradeId,
-    externalId: result.externalId,
-    status: 'PENDING',
-    price: result.price,
-    itemId: itemId ?? 0,
-    assetId: result.assetId,
-    offerId: null,
-    tradeUrl: result.tradeUrl,
-    market_hash_name: result.market_hash_name,
-    phase: result.phase,
-    float: result.float,
-    webhookStatus: null,
-    failReason: null,
-    errorCode: null,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: null,
-    cancelledAt: null,
-    endProtection: null,
-    rollbackAt: null,
-    stage: 1,
-  };
 }
