@@ -235,6 +235,11 @@ export const recipientsQuerySchema = z.strictObject({
 });
 export type RecipientsQuery = z.infer<typeof recipientsQuerySchema>;
 
+/** Operations → Reversals: where its page of reversed trades starts. */
+export const reversalsQuerySchema = z
+  .strictObject({ offset: z.number().int().min(0).max(1_000_000).default(0) })
+  .default({ offset: 0 });
+
 export const recipientPartnerSchema = z.strictObject({ partner: partnerIdSchema });
 
 /** A recipient is a saved trade URL or one pasted for this buy. */
@@ -643,7 +648,7 @@ export const IPC_METHODS = {
   /** One recipient's row; an unknown partner (no trade, no block) is `not_found`. */
   'operations.recipient': method<typeof recipientPartnerSchema, RecipientSummary>(recipientPartnerSchema),
   /** Reversals: the value still reversible, its release by day, the reversed trades and who reversed. */
-  'operations.reversals': method<typeof none, ReversalExposure>(none),
+  'operations.reversals': method<typeof reversalsQuerySchema, ReversalExposure>(reversalsQuerySchema),
   /** The recipients who reversed, as CSV (partner, label, reversed, delivered, trades). */
   'operations.reversersCsv': method<typeof none, { filename: string; csv: string }>(none),
   /** Re-sends failed deliveries' trade_updated bodies to the merchant's webhook, signed as the marketplace signs them. */

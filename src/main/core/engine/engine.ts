@@ -463,7 +463,7 @@ export class Engine implements EngineService {
       if (!session) return { rows: [], total: 0, offset: input.offset, computedAt: toUtcIso(Date.now()) };
       return readRecipients(session.store, input, Date.now());
     },
-    'operations.reversals': async () => {
+    'operations.reversals': async (input) => {
       const session = this.session;
       if (!session)
         return {
@@ -471,12 +471,13 @@ export class Engine implements EngineService {
           undated: { count: 0, value: 0 },
           schedule: [],
           reversedTotal: 0,
+          reversedOffset: input.offset,
           reversed: [],
           reversers: [],
           reversersTotal: 0,
           computedAt: toUtcIso(Date.now()),
         };
-      return readExposure(session.store, Date.now());
+      return readExposure(session.store, Date.now(), { reversedOffset: input.offset });
     },
     'operations.reversersCsv': () => exportReversers(this.requireSession().store, Date.now()),
     'operations.recipient': (input) => readRecipient(this.requireSession().store, input.partner, Date.now()),
