@@ -26,7 +26,7 @@ const CATALOG_ITEMS = 2_000;
 const END_MS = Date.parse('2026-11-29T00:00:00.000Z');
 const TARGET_MS = 50;
 const LIVE_TARGET_MS = 1000;
-const LIVE_REPS = runCount(10, 3);
+const LIVE_REPS = runCount(5, 3);
 const DAYS = isQuick() ? 14 : 365;
 
 interface Call {
