@@ -18,6 +18,7 @@ import {
   partnerOf,
   RECIPIENT_TOTALS_FROM_ROWS,
   ROLLUPS_FROM_ROWS,
+  TRADE_NAMES_FROM_ROWS,
 } from '../../src/main/core/store/schema';
 import { STATUS_RANK, TRADE_FIELDS } from '../../src/main/core/store/worker/recordRows';
 import { buildTradeUrl, type Trade, type TradeStatus } from '../../src/shared/api';
@@ -172,6 +173,7 @@ export async function fillBusyStore(
   db.exec(ROLLUPS_FROM_ROWS);
   db.exec(FAILURE_DAYS_FROM_ROWS);
   db.exec(RECIPIENT_TOTALS_FROM_ROWS);
+  db.exec(TRADE_NAMES_FROM_ROWS);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return { trades: total, ledger: ledgerId };

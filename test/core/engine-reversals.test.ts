@@ -105,6 +105,13 @@ describe('Operations → Reversals against the real sandbox', () => {
     });
     expect(after.reversers).toEqual([{ partner: '4242', label: 'Bob', reversed: 1, delivered: 0, trades: 1 }]);
     expect(after.reversersTotal).toBe(1);
+    // The next page of reversed trades: past the one there is, with the same totals.
+    expect(await app.call('operations.reversals', { offset: 50 })).toMatchObject({
+      reversedTotal: 1,
+      reversedOffset: 50,
+      reversed: [],
+      exposure: { count: 1, value: 3400 },
+    });
     const csv = await app.call('operations.reversersCsv');
     expect(csv.filename).toMatch(/^reversed-recipients-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(csv.csv).toBe('partner,label,reversed,delivered,trades\r\n4242,Bob,1,0,1\r\n');

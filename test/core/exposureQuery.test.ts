@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prepareSchema } from '../../src/main/core/store/schema';
-import { statementCache } from '../../src/main/core/store/worker/open';
+import { type Prepare, statementCache } from '../../src/main/core/store/worker/open';
 import { exposureRows } from '../../src/main/core/store/worker/exposureQuery';
 
 describe('reversal exposure reads on a real SQLite file', () => {
@@ -46,6 +46,7 @@ describe('reversal exposure reads on a real SQLite file', () => {
   it('lists the first recipients who reversed, most first, with how many there are in all', () => {
     const rows = exposureRows(statementCache(db), {
       now: '2026-11-29T00:00:00.000Z',
+      reversedOffset: 0,
       reversedLimit: 10,
       reversersLimit: 100,
     });
@@ -57,5 +58,67 @@ describe('reversal exposure reads on a real SQLite file', () => {
     expect(rows.reversersTotal).toBe(150);
     expect(rows.reversedTotal).toBe([...reversals.values()].reduce((a, b) => a + b, 0));
     expect(rows.reversed).toHaveLength(10);
+  });
+
+  it("finds each reversed trade's TRADE ROLLBACK by its trade id, not by walking every rollback", () => {
+    // A ledger as a busy store's: each trade's FREEZE and end, a rollback per tenth.
+    const add = db.prepare(
+      `INSERT INTO ledger (type, amount, balanceBefore, balanceAfter, tradeId, createdAt) VALUES (?, 100, 0, 100, ?, ?)`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 5_000; i++) {
+        const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+        add.run('FREEZE', `l-${i}`, at);
+        add.run(i % 10 === 0 ? 'TRADE ROLLBACK' : 'BUY COMPLETED', `l-${i}`, at);
+      }
+    })();
+    const rollbackPlan = () => {
+      const ran: string[] = [];
+      const cache = statementCache(db);
+      const recording = ((sql: string) => {
+        ran.push(sql);
+        return cache(sql);
+      }) as Prepare;
+      exposureRows(recording, {
+        now: '2026-11-29T00:00:00.000Z',
+        reversedOffset: 0,
+        reversedLimit: 50,
+        reversersLimit: 25,
+      });
+      const rollback = ran.find((sql) => /FROM ledger/.test(sql));
+      return (db.prepare(`EXPLAIN QUERY PLAN ${rollback}`).all('l-10') as { detail: string }[])
+        .map((row) => row.detail)
+        .join('\n');
+    };
+    // Without statistics (a store `optimize` has not analysed yet) and with them.
+    for (const analysed of [false, true]) {
+      if (analysed) db.exec('ANALYZE');
+      expect(rollbackPlan(), `analysed: ${analysed}`).toMatch(/ledger_trade \(tradeId=\?\)/);
+      expect(rollbackPlan(), `analysed: ${analysed}`).not.toMatch(/ledger_type/);
+    }
+  });
+
+  it('pages the reversed trades newest first, each page where the last ended, each with its TRADE ROLLBACK', () => {
+    const addRollback = db.prepare(
+      `INSERT INTO ledger (type, amount, balanceBefore, balanceAfter, tradeId, createdAt) VALUES ('TRADE ROLLBACK', 100, 0, 100, ?, ?)`,
+    );
+    const reversedIds = db
+      .prepare("SELECT tradeId, createdAt FROM trades WHERE status = 'REVERSED' ORDER BY createdAt DESC, tradeId DESC")
+      .all() as { tradeId: string; createdAt: string }[];
+    for (const { tradeId, createdAt } of reversedIds) addRollback.run(tradeId, createdAt);
+    const page = (offset: number) =>
+      exposureRows(statementCache(db), {
+        now: '2026-11-29T00:00:00.000Z',
+        reversedOffset: offset,
+        reversedLimit: 50,
+        reversersLimit: 25,
+      });
+    const pages = [0, 50, 100, 150, 200, 250, 300, 350, 400].map(page);
+    const listed = pages.flatMap((rows) => rows.reversed);
+    expect(listed.map((row) => row.trade.tradeId)).toEqual(reversedIds.map((row) => row.tradeId));
+    expect(listed.every((row) => row.rollback?.tradeId === row.trade.tradeId)).toBe(true);
+    expect(pages.at(-1)?.reversed).toEqual([]);
+    expect(pages[0]?.reversers).toHaveLength(25);
+    expect(pages[0]?.reversersTotal).toBe(150);
   });
 });

@@ -300,7 +300,7 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
       offset: opt(fc.nat({ max: 1_000_000 })),
       limit: opt(fc.integer({ min: 1, max: 200 })),
     }),
-    'operations.reversals': none,
+    'operations.reversals': record({ offset: opt(fc.nat({ max: 1_000_000 })) }),
     'operations.reversersCsv': none,
     'operations.recipient': fc.record({ partner: fc.integer({ min: 1, max: 0xffff_ffff }).map(String) }),
     // Replay is off by default: every valid payload is refused with its reason, nothing is sent.

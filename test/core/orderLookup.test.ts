@@ -103,6 +103,68 @@ describe('order look-up and order chains on a real SQLite file', () => {
     expect(plansOf('1104').join('\n')).toMatch(/trades_offer/);
   });
 
+  /** What a part of a name finds, read plainly: every trade's name, the newest 50 (51 to tell there are more). */
+  const plainByName = (part: string) =>
+    db
+      .prepare(
+        `SELECT tradeId FROM trades NOT INDEXED WHERE market_hash_name LIKE ? ESCAPE '\\'
+         ORDER BY createdAt DESC, tradeId DESC LIMIT 51`,
+      )
+      .pluck()
+      .all(`%${part.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as string[];
+
+  it('finds by a part of a name the newest trades across every matching name, never a scan of the trades', () => {
+    // 20 names, their trades interleaved in time (and some at the same instant), and one name renamed later.
+    const insert = db.prepare(
+      `INSERT INTO trades (tradeId, status, status_rank, price, itemId, assetId, tradeUrl, market_hash_name,
+         createdAt, updatedAt, stage, updated_at, partner) VALUES (?, 'COMPLETED', 2, 100, 1, '1', 'x', ?, ?, ?, 2, 0, NULL)`,
+    );
+    for (let i = 0; i < 400; i++) {
+      const at = new Date(Date.UTC(2026, 1, 1) + Math.floor(i / 3) * 60_000).toISOString();
+      insert.run(`n-${i}`, `Sticker | Team ${(i * 7) % 20} (Foil)`, at, at);
+    }
+    db.prepare("UPDATE trades SET market_hash_name = 'Sticker | Team Late (Foil)' WHERE tradeId = 'n-10'").run();
+    for (const part of ['team', 'Team 1', '(foil)', 'Team Late', 'field-tested', '100%', 'nothing like it']) {
+      const found = look(part);
+      const plain = plainByName(part);
+      expect(
+        found.hits.map((h) => h.trade.tradeId),
+        part,
+      ).toEqual(plain.slice(0, 50));
+      expect(found.truncated, part).toBe(plain.length > 50);
+      expect(found.hits.every((h) => h.matchedBy === 'name')).toBe(true);
+      const plans = plansOf(part);
+      expect(plans.join('\n'), part).toMatch(/trade_names/);
+      expect(
+        plans.filter((detail) => /\bSCAN trades\b/.test(detail)),
+        part,
+      ).toEqual([]);
+    }
+  });
+
+  it('a schema-26 file gets the traded names from its rows', () => {
+    const file = join(dir, 'old26.db');
+    const old = new Database(file);
+    prepareSchema(old, file);
+    old.exec(`DROP TRIGGER trade_names_insert; DROP TRIGGER trade_names_update; DROP INDEX trades_name;
+      DROP TABLE trade_names;
+      INSERT INTO trades (tradeId, status, status_rank, price, itemId, assetId, tradeUrl, market_hash_name, createdAt,
+        updatedAt, stage, updated_at) VALUES
+        ('a', 'COMPLETED', 2, 1, 1, '1', 'x', 'AWP | Old (Field-Tested)', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 2, 0),
+        ('b', 'COMPLETED', 2, 1, 1, '1', 'x', 'AWP | Old (Field-Tested)', '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z', 2, 0)`);
+    old.pragma('user_version = 26');
+    old.close();
+    const reopened = new Database(file);
+    expect(prepareSchema(reopened, file)).toBe(26);
+    expect(reopened.prepare('SELECT name, lastAt FROM trade_names').all()).toEqual([
+      { name: 'AWP | Old (Field-Tested)', lastAt: '2026-01-02T00:00:00.000Z' },
+    ]);
+    expect(
+      lookupTrades(statementCache(reopened), lookupKeys('awp | old'), 50).hits.map((h) => h.trade.tradeId),
+    ).toEqual(['b', 'a']);
+    reopened.close();
+  });
+
   it('a schema-24 file gets the offer id index and the refusal columns, its refusals kept', () => {
     const file = join(dir, 'old.db');
     const old = new Database(file);

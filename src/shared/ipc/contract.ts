@@ -49,6 +49,7 @@ import {
   failuresInputSchema,
   recipientPartnerSchema,
   recipientsQuerySchema,
+  reversalsQuerySchema,
   refusalsInputSchema,
   webhookReplayInputSchema,
 } from './operationsSchemas';
@@ -152,7 +153,7 @@ export const IPC_METHODS = {
   /** One recipient's row; an unknown partner (no trade, no block) is `not_found`. */
   'operations.recipient': method<typeof recipientPartnerSchema, RecipientSummary>(recipientPartnerSchema),
   /** Reversals: the value still reversible, its release by day, the reversed trades and who reversed. */
-  'operations.reversals': method<typeof none, ReversalExposure>(none),
+  'operations.reversals': method<typeof reversalsQuerySchema, ReversalExposure>(reversalsQuerySchema),
   /** The recipients who reversed, as CSV (partner, label, reversed, delivered, trades). */
   'operations.reversersCsv': method<typeof none, { filename: string; csv: string }>(none),
   /** Re-sends failed deliveries' trade_updated bodies to the merchant's webhook, signed as the marketplace signs them. */

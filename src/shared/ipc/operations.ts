@@ -174,11 +174,12 @@ export interface RecipientsPage {
 }
 
 /**
- * At most this many reversed trades listed (newest first) and recipients who reversed shown (most reversals first; at a
- * year nearly every recipient: the view carries the first ones and the count, the CSV every one up to the export's cap).
+ * The reversed trades a page lists (newest first; at a year tens of thousands: the view carries a page and the total),
+ * and the recipients who reversed shown (most reversals first; at a year nearly every recipient: the view carries the
+ * first ones and the count, the CSV every one up to the export's cap).
  */
-export const REVERSED_LIST_LIMIT = 200;
-export const REVERSERS_SHOWN = 100;
+export const REVERSED_PAGE = 50;
+export const REVERSERS_SHOWN = 25;
 export const REVERSERS_LIMIT = 10_000;
 
 /** Operations → Reversals: what a platform reversal could still take back, and what it took. */
@@ -190,7 +191,9 @@ export interface ReversalExposure {
   /** When the exposure is released: by UTC day of each trade's `endProtection`. */
   schedule: { day: string; count: number; value: number }[];
   reversedTotal: number;
-  /** The newest reversed trades, each with who reversed (partner, label) and its TRADE ROLLBACK ledger entry. */
+  /** Where the page of reversed trades starts in the newest-first list. */
+  reversedOffset: number;
+  /** A page of the reversed trades (REVERSED_PAGE), each with who reversed (partner, label) and its TRADE ROLLBACK ledger entry. */
   reversed: {
     trade: Trade;
     partner: string | null;

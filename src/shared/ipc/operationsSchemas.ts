@@ -18,6 +18,11 @@ export const recipientsQuerySchema = z.strictObject({
 });
 export type RecipientsQuery = z.infer<typeof recipientsQuerySchema>;
 
+/** Operations → Reversals: where its page of reversed trades starts. */
+export const reversalsQuerySchema = z
+  .strictObject({ offset: z.number().int().min(0).max(1_000_000).default(0) })
+  .default({ offset: 0 });
+
 export const recipientPartnerSchema = z.strictObject({ partner: partnerIdSchema });
 
 const replayOptions = {

@@ -66,7 +66,7 @@ export function operationsHandlers(deps: OperationsDeps): Pick<IpcHandlers, Oper
       if (!session) return { rows: [], total: 0, offset: input.offset, computedAt: toUtcIso(Date.now()) };
       return readRecipients(session.store, input, Date.now());
     },
-    'operations.reversals': async () => {
+    'operations.reversals': async (input) => {
       const session = accounts.session;
       if (!session)
         return {
@@ -74,12 +74,13 @@ export function operationsHandlers(deps: OperationsDeps): Pick<IpcHandlers, Oper
           undated: { count: 0, value: 0 },
           schedule: [],
           reversedTotal: 0,
+          reversedOffset: input.offset,
           reversed: [],
           reversers: [],
           reversersTotal: 0,
           computedAt: toUtcIso(Date.now()),
         };
-      return readExposure(session.store, Date.now());
+      return readExposure(session.store, Date.now(), { reversedOffset: input.offset });
     },
     'operations.reversersCsv': () => exportReversers(accounts.requireSession().store, Date.now()),
     'operations.recipient': (input) => readRecipient(accounts.requireSession().store, input.partner, Date.now()),

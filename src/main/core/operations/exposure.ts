@@ -4,14 +4,19 @@
  * exposure is released on each trade's own `endProtection`, not on completion + a fixed period.
  */
 import type { ReversalExposure } from '../../../shared/ipc';
-import { REVERSED_LIST_LIMIT, REVERSERS_LIMIT, REVERSERS_SHOWN } from '../../../shared/ipc';
+import { REVERSED_PAGE, REVERSERS_LIMIT, REVERSERS_SHOWN } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 import { toCsv } from '../export/csv';
 import type { LocalStore } from '../store';
 import type { ExposureRows } from '../store/worker/exposureQuery';
 import { labelsByPartner } from './recipients';
 
-export function exposureOf(rows: ExposureRows, labels: Map<number, string>, now: number): ReversalExposure {
+export function exposureOf(
+  rows: ExposureRows,
+  labels: Map<number, string>,
+  now: number,
+  reversedOffset = 0,
+): ReversalExposure {
   const dated = rows.schedule.reduce((sum, day) => ({ count: sum.count + day.count, value: sum.value + day.value }), {
     count: 0,
     value: 0,
@@ -22,6 +27,7 @@ export function exposureOf(rows: ExposureRows, labels: Map<number, string>, now:
     undated: rows.undated,
     schedule: rows.schedule.map((day) => ({ ...day, day: `${day.day}T00:00:00.000Z` })),
     reversedTotal: rows.reversedTotal,
+    reversedOffset,
     reversed: rows.reversed.map(({ trade, partner, rollback }) => ({
       trade,
       partner: partner === null ? null : String(partner),
@@ -34,22 +40,25 @@ export function exposureOf(rows: ExposureRows, labels: Map<number, string>, now:
   };
 }
 
-/** The view's exposure (the first REVERSERS_SHOWN recipients who reversed), or with up to REVERSERS_LIMIT for the CSV. */
+/**
+ * The view's exposure: the page of reversed trades from `reversedOffset` and the first REVERSERS_SHOWN recipients who
+ * reversed, or up to REVERSERS_LIMIT of them for the CSV.
+ */
 export async function readExposure(
   store: LocalStore,
   now: number,
-  reversersLimit = REVERSERS_SHOWN,
+  { reversedOffset = 0, reversersLimit = REVERSERS_SHOWN }: { reversedOffset?: number; reversersLimit?: number } = {},
 ): Promise<ReversalExposure> {
   const [rows, labels] = await Promise.all([
-    store.exposureRows({ now: toUtcIso(now), reversedLimit: REVERSED_LIST_LIMIT, reversersLimit }),
+    store.exposureRows({ now: toUtcIso(now), reversedOffset, reversedLimit: REVERSED_PAGE, reversersLimit }),
     labelsByPartner(store),
   ]);
-  return exposureOf(rows, labels, now);
+  return exposureOf(rows, labels, now, reversedOffset);
 }
 
 /** The recipients who reversed as CSV (a merchant's own ban list starts here); labels are defused as any CSV field. */
 export async function exportReversers(store: LocalStore, now: number): Promise<{ filename: string; csv: string }> {
-  const { reversers } = await readExposure(store, now, REVERSERS_LIMIT);
+  const { reversers } = await readExposure(store, now, { reversersLimit: REVERSERS_LIMIT });
   return {
     filename: `reversed-recipients-${toUtcIso(now).slice(0, 10)}.csv`,
     csv: toCsv(

@@ -4,7 +4,7 @@ import { parseTradeUrl } from '../../../shared/api';
 import { versionError } from './errors';
 
 /** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
-export const SCHEMA_VERSION = 26;
+export const SCHEMA_VERSION = 27;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 4;
@@ -84,6 +84,32 @@ export const RECIPIENT_TOTALS_FROM_ROWS = `
     FROM trades WHERE partner IS NOT NULL GROUP BY partner;
 `;
 
+const ADD_NAME = `INSERT INTO trade_names (name, lastAt) VALUES (new.market_hash_name, new.createdAt)
+      ON CONFLICT(name) DO UPDATE SET lastAt = max(lastAt, excluded.lastAt);`;
+
+/**
+ * The item names traded, each once with its newest trade's `createdAt` (kept by triggers; a bound from above once a
+ * trade is deleted), and the trades by name (`trades_name`): the order look-up matches a part of a name against these
+ * few rows, then reads each matching name's newest trades, newest name first, until older names cannot make the list.
+ */
+const TRADE_NAMES = `
+  CREATE TABLE IF NOT EXISTS trade_names (name TEXT PRIMARY KEY, lastAt TEXT NOT NULL) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS trades_name ON trades(market_hash_name, createdAt);
+  CREATE TRIGGER IF NOT EXISTS trade_names_insert AFTER INSERT ON trades BEGIN
+    ${ADD_NAME}
+  END;
+  CREATE TRIGGER IF NOT EXISTS trade_names_update AFTER UPDATE OF market_hash_name, createdAt ON trades
+    WHEN old.market_hash_name IS NOT new.market_hash_name OR old.createdAt IS NOT new.createdAt BEGIN
+    ${ADD_NAME}
+  END;
+`;
+
+/** A file from before 27 (or one filled with its triggers set aside): the traded names from the rows. */
+export const TRADE_NAMES_FROM_ROWS = `
+  DELETE FROM trade_names;
+  INSERT INTO trade_names (name, lastAt) SELECT market_hash_name, max(createdAt) FROM trades GROUP BY market_hash_name;
+`;
+
 /**
  * What "buy the next one" needs of a refused buy by name (25): its phase and recipient, and whether it was one (a
  * buy by name the marketplace refused; the desk's own refusals sent nothing and leave the order id free).
@@ -102,7 +128,8 @@ const BUY_REFUSAL_CHAIN_COLUMNS = ['phase TEXT', 'tradeUrl TEXT', 'byName INTEGE
  * Operations → Recipients lists, kept by its triggers (RECIPIENT_TOTALS), and `trades_protection`, the completed
  * trades still reversible by their end of protection (Operations → Reversals); 25 `trades_offer`, the trades by offer id (order look-up), and the refused buys by name in
  * `buy_refusals` (BUY_REFUSAL_CHAIN_COLUMNS, `buy_refusals_chain`), which "buy the next one" continues after a restart; 26 `trades_webhook_failed_at`, the failed deliveries by status
- * time, covering Operations → Webhook health's counts and list, and `trades_updated`, the cache's last change).
+ * time, covering Operations → Webhook health's counts and list, and `trades_updated`, the cache's last change; 27 `trade_names` and `trades_name`,
+ * the order look-up by a part of an item's name: TRADE_NAMES).
  */
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -194,6 +221,7 @@ const RECORD_TABLES = `
         balance = iif((excluded.lastAt, excluded.lastId) > (lastAt, lastId), excluded.balance, balance);
   END;
 ${RECIPIENT_TOTALS}
+${TRADE_NAMES}
   CREATE TABLE IF NOT EXISTS recipients (id TEXT PRIMARY KEY, label TEXT NOT NULL, tradeUrl TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS alert_rules (id TEXT PRIMARY KEY, json TEXT NOT NULL, createdAt TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS alert_firings (id TEXT PRIMARY KEY, ruleId TEXT NOT NULL, ruleName TEXT NOT NULL, itemId INTEGER NOT NULL,
@@ -326,6 +354,7 @@ export function prepareSchema(db: Database, file: string): number {
         db.exec(ROLLUPS_FROM_ROWS);
       }
       if (current > 0 && current < 24) db.exec(FAILURE_DAYS_FROM_ROWS + RECIPIENT_TOTALS_FROM_ROWS);
+      if (current > 0 && current < 27) db.exec(TRADE_NAMES_FROM_ROWS);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     const cacheVersion = db

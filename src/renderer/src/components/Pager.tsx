@@ -1,6 +1,6 @@
 import { formatInt } from '../lib/format';
 
-/** "1–50 of 1,234" with previous / next and a page size; a capped total reads "of 2,000+". */
+/** "1–50 of 1,234" with previous / next and a page size (when there is a choice); a capped total reads "of 2,000+". */
 export function Pager({
   offset,
   limit,
@@ -9,6 +9,7 @@ export function Pager({
   sizes,
   onChange,
   busy,
+  label = 'Pages',
 }: {
   offset: number;
   limit: number;
@@ -18,11 +19,13 @@ export function Pager({
   sizes: readonly number[];
   onChange: (offset: number, limit: number) => void;
   busy?: boolean;
+  /** The navigation landmark's name: another one on the same screen needs its own. */
+  label?: string;
 }) {
   const from = total === 0 ? 0 : offset + 1;
   const to = Math.min(total, offset + limit);
   return (
-    <div className="pager" role="navigation" aria-label="Pages">
+    <div className="pager" role="navigation" aria-label={label}>
       <span className="num muted" aria-live="polite">
         {formatInt(from)}–{formatInt(to)} of {formatInt(total)}
         {capped ? '+' : ''}
@@ -44,16 +47,18 @@ export function Pager({
       >
         Next page <span aria-hidden="true">›</span>
       </button>
-      <label className="pager-size">
-        <span className="muted">Rows</span>
-        <select aria-label="Rows per page" value={limit} onChange={(e) => onChange(0, Number(e.target.value))}>
-          {sizes.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </label>
+      {sizes.length > 1 ? (
+        <label className="pager-size">
+          <span className="muted">Rows</span>
+          <select aria-label="Rows per page" value={limit} onChange={(e) => onChange(0, Number(e.target.value))}>
+            {sizes.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
     </div>
   );
 }

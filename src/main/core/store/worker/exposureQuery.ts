@@ -1,7 +1,7 @@
 /**
  * The store's reads for Operations → Reversals: the completed trades still reversible (stage 1, protection not ended)
- * by the day their protection ends (`trades_protection`, a covering partial index), the reversed trades with their
- * TRADE ROLLBACK ledger entries, and the recipients who reversed (the `recipient_totals` roll-up).
+ * by the day their protection ends (`trades_protection`, a covering partial index), a page of the reversed trades with
+ * their TRADE ROLLBACK ledger entries, and the recipients who reversed (the `recipient_totals` roll-up).
  */
 import type { BalanceTransaction, Trade } from '../../../../shared/api';
 import type { Prepare } from './open';
@@ -20,7 +20,7 @@ export interface ExposureRows {
 
 export function exposureRows(
   prepare: Prepare,
-  options: { now: string; reversedLimit: number; reversersLimit: number },
+  options: { now: string; reversedOffset: number; reversedLimit: number; reversersLimit: number },
 ): ExposureRows {
   const schedule = prepare<[string], { day: string; count: number; value: number }>(
     // Named: the planner would take trades_status and read every completed trade.
@@ -33,11 +33,15 @@ export function exposureRows(
   ).get() ?? { count: 0, value: 0 };
   const reversedTotal =
     prepare<[], number | null>("SELECT sum(n) FROM trade_days WHERE status = 'REVERSED'").pluck().get() ?? 0;
-  const trades = prepare<[number], Trade & { partner: number | null }>(
-    `SELECT ${TRADE_SELECT}, partner FROM trades WHERE status = 'REVERSED' ORDER BY createdAt DESC, tradeId DESC LIMIT ?`,
-  ).all(options.reversedLimit);
+  // The page's ids from the status index alone (an offset skips index entries, not rows), then their rows.
+  const trades = prepare<[number, number], Trade & { partner: number | null }>(
+    `SELECT ${TRADE_SELECT}, partner FROM trades WHERE tradeId IN (SELECT tradeId FROM trades WHERE status = 'REVERSED'
+     ORDER BY createdAt DESC, tradeId DESC LIMIT ? OFFSET ?) ORDER BY createdAt DESC, tradeId DESC`,
+  ).all(options.reversedLimit, options.reversedOffset);
+  // Named: without statistics the planner walks every rollback newest first (ledger_type) for each trade.
   const rollbackOf = prepare<[string], BalanceTransaction>(
-    `SELECT ${LEDGER_FIELDS.join(', ')} FROM ledger WHERE tradeId = ? AND type = 'TRADE ROLLBACK' ORDER BY createdAt DESC, id DESC LIMIT 1`,
+    `SELECT ${LEDGER_FIELDS.join(', ')} FROM ledger INDEXED BY ledger_trade WHERE tradeId = ? AND type = 'TRADE ROLLBACK'
+     ORDER BY createdAt DESC, id DESC LIMIT 1`,
   );
   const reversed = trades.map(({ partner, ...trade }) => ({
     trade,

@@ -61,8 +61,8 @@ export function orderChainRefusals(prepare: Prepare, root: string): ChainRefusal
 /**
  * The newest `limit` trades matching the asked keys, newest first, each with the key it matched. The exact ids come
  * first, through their indexes (trade id, order id and its chain); when they find a trade, that is the answer. Else
- * offer id (`trades_offer`) and partner (`trades_partner`, newest first) are index reads, and the name one scan of the
- * table (a part of a name has no index), every match sorted by time and the newest `limit` kept. A trade matching
+ * offer id (`trades_offer`) and partner (`trades_partner`, newest first) are index reads, and a part of a name is matched
+ * against the names traded (`trade_names`, see byName). A trade matching
  * several keys is shown under the first of offer id, partner, name.
  */
 export function lookupTrades(prepare: Prepare, keys: LookupKeys, limit: number): LookupRows {
@@ -71,17 +71,7 @@ export function lookupTrades(prepare: Prepare, keys: LookupKeys, limit: number):
   const found = new Matches(limit);
   if (keys.offerId !== null) found.add('offerId', newest(prepare, 'offerId = ?', limit, keys.offerId));
   if (keys.partner !== null) found.add('partner', newest(prepare, 'partner = ?', limit, Number(keys.partner)));
-  if (keys.name !== null) {
-    // NOT INDEXED: one pass over the table, then a sort of the matches, beats walking trades_order newest first
-    // (a row fetch per index entry) whenever the matches are few.
-    found.add(
-      'name',
-      prepare<[string, number], Trade>(
-        `SELECT ${TRADE_SELECT} FROM trades NOT INDEXED WHERE market_hash_name LIKE ? ESCAPE '\\'
-         ORDER BY createdAt DESC, tradeId DESC LIMIT ?`,
-      ).all(`%${like(keys.name)}%`, limit + 1),
-    );
-  }
+  if (keys.name !== null) found.add('name', byName(prepare, keys.name, limit + 1));
   return found.rows();
 }
 
@@ -92,8 +82,32 @@ function newest(prepare: Prepare, where: string, limit: number, ...params: (stri
   ).all(...params, limit + 1);
 }
 
+/**
+ * The newest `count` trades whose item name holds `part`: the traded names that match (`trade_names`, a row per name),
+ * newest trade first; each one's newest trades from `trades_name`, until a name's newest trade is older than the
+ * `count`th kept (no older name can place). Only the kept trades' rows are read.
+ */
+function byName(prepare: Prepare, part: string, count: number): Trade[] {
+  const names = prepare<[string], { name: string; lastAt: string }>(
+    `SELECT name, lastAt FROM trade_names WHERE name LIKE ? ESCAPE '\\' ORDER BY lastAt DESC`,
+  ).all(`%${like(part)}%`);
+  const newestOf = prepare<[string, number], { createdAt: string; tradeId: string }>(
+    `SELECT createdAt, tradeId FROM trades INDEXED BY trades_name WHERE market_hash_name = ?
+     ORDER BY createdAt DESC, tradeId DESC LIMIT ?`,
+  );
+  let kept: { createdAt: string; tradeId: string }[] = [];
+  for (const { name, lastAt } of names) {
+    const last = kept[count - 1];
+    if (last && lastAt < last.createdAt) break;
+    kept = [...kept, ...newestOf.all(name, count)].sort(newerFirst).slice(0, count);
+  }
+  return prepare<[string], Trade>(
+    `SELECT ${TRADE_SELECT} FROM trades WHERE tradeId IN (SELECT value FROM json_each(?)) ORDER BY createdAt DESC, tradeId DESC`,
+  ).all(JSON.stringify(kept.map((row) => row.tradeId)));
+}
+
 /** SQLite's `ORDER BY createdAt DESC, tradeId DESC` (binary order). */
-function newerFirst(a: Trade, b: Trade): number {
+function newerFirst(a: Pick<Trade, 'createdAt' | 'tradeId'>, b: Pick<Trade, 'createdAt' | 'tradeId'>): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
   return a.tradeId === b.tradeId ? 0 : a.tradeId < b.tradeId ? 1 : -1;
 }

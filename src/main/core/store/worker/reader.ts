@@ -244,7 +244,12 @@ export class ReaderService extends RecordsReader {
   }
 
   /** Operations → Reversals (exposureQuery.ts). */
-  exposureRows(options: { now: string; reversedLimit: number; reversersLimit: number }): ExposureRows {
+  exposureRows(options: {
+    now: string;
+    reversedOffset: number;
+    reversedLimit: number;
+    reversersLimit: number;
+  }): ExposureRows {
     return exposureRows(this.prepare, options);
   }
 

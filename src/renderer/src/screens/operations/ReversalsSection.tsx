@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
-import type { ReversalExposure } from '../../../../shared/ipc/operations';
+import { REVERSED_PAGE, type ReversalExposure } from '../../../../shared/ipc/operations';
 import { EmptyState } from '../../components/EmptyState';
 import { Money } from '../../components/Money';
+import { Pager } from '../../components/Pager';
 import { formatDateTime, formatInt, shortId } from '../../lib/format';
 import { downloadText } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
@@ -36,7 +37,7 @@ export function ReversalsSection({ state }: { state: ReversalsState }) {
       ) : (
         <>
           <Exposure exposure={exposure} />
-          <Reversed exposure={exposure} />
+          <Reversed exposure={exposure} onPage={state.setOffset} />
           <Reversers exposure={exposure} />
         </>
       )}
@@ -94,76 +95,85 @@ function Exposure({ exposure }: { exposure: ReversalExposure }) {
   );
 }
 
-function Reversed({ exposure }: { exposure: ReversalExposure }) {
+function Reversed({ exposure, onPage }: { exposure: ReversalExposure; onPage: (offset: number) => void }) {
   const open = (tradeId: string) => {
     navigate('trades', tradeId);
     selectTrade(tradeId);
   };
   return (
-    <table className="ops-table">
-      <caption>
-        Reversed trades, newest first ({formatInt(exposure.reversedTotal)}
-        {exposure.reversedTotal > exposure.reversed.length ? `, ${exposure.reversed.length} shown` : ''})
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Trade</th>
-          <th scope="col">Reversed by</th>
-          <th scope="col" className="num">
-            Value
-          </th>
-          <th scope="col">TRADE ROLLBACK</th>
-        </tr>
-      </thead>
-      <tbody>
-        {exposure.reversed.length === 0 ? (
+    <div>
+      <table className="ops-table">
+        <caption>Reversed trades, newest first ({formatInt(exposure.reversedTotal)})</caption>
+        <thead>
           <tr>
-            <td colSpan={4} className="muted">
-              None
-            </td>
+            <th scope="col">Trade</th>
+            <th scope="col">Reversed by</th>
+            <th scope="col" className="num">
+              Value
+            </th>
+            <th scope="col">TRADE ROLLBACK</th>
           </tr>
-        ) : (
-          exposure.reversed.map(({ trade, partner, label, rollback }) => (
-            <tr key={trade.tradeId}>
-              <td>
-                <button
-                  type="button"
-                  className="link-btn num"
-                  onClick={() => open(trade.tradeId)}
-                  aria-label={`${shortId(trade.tradeId)}: open trade ${trade.tradeId}`}
-                >
-                  {shortId(trade.tradeId)}
-                </button>
-                <div className="small muted">{trade.market_hash_name}</div>
-              </td>
-              <td>
-                {partner ? (
-                  <>
-                    {label ? `${label} ` : ''}
-                    <span className="num">{partner}</span>
-                  </>
-                ) : (
-                  <span className="muted">Unknown</span>
-                )}
-              </td>
-              <td className="num">
-                <Money cents={trade.price} />
-              </td>
-              <td className="num">
-                {rollback ? (
-                  <>
-                    <Money cents={rollback.amount} signed /> #{rollback.id}
-                    <div className="small muted">{formatDateTime(rollback.createdAt)}</div>
-                  </>
-                ) : (
-                  <span className="muted">Not in the cached ledger yet</span>
-                )}
+        </thead>
+        <tbody>
+          {exposure.reversed.length === 0 ? (
+            <tr>
+              <td colSpan={4} className="muted">
+                None
               </td>
             </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+          ) : (
+            exposure.reversed.map(({ trade, partner, label, rollback }) => (
+              <tr key={trade.tradeId}>
+                <td>
+                  <button
+                    type="button"
+                    className="link-btn num"
+                    onClick={() => open(trade.tradeId)}
+                    aria-label={`${shortId(trade.tradeId)}: open trade ${trade.tradeId}`}
+                  >
+                    {shortId(trade.tradeId)}
+                  </button>
+                  <div className="small muted">{trade.market_hash_name}</div>
+                </td>
+                <td>
+                  {partner ? (
+                    <>
+                      {label ? `${label} ` : ''}
+                      <span className="num">{partner}</span>
+                    </>
+                  ) : (
+                    <span className="muted">Unknown</span>
+                  )}
+                </td>
+                <td className="num">
+                  <Money cents={trade.price} />
+                </td>
+                <td className="num">
+                  {rollback ? (
+                    <>
+                      <Money cents={rollback.amount} signed /> #{rollback.id}
+                      <div className="small muted">{formatDateTime(rollback.createdAt)}</div>
+                    </>
+                  ) : (
+                    <span className="muted">Not in the cached ledger yet</span>
+                  )}
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      {exposure.reversedTotal > REVERSED_PAGE ? (
+        <Pager
+          offset={exposure.reversedOffset}
+          limit={REVERSED_PAGE}
+          total={exposure.reversedTotal}
+          sizes={[REVERSED_PAGE]}
+          onChange={(offset) => onPage(offset)}
+          label="Pages of reversed trades"
+        />
+      ) : null}
+    </div>
   );
 }
 

@@ -13,16 +13,22 @@ export interface ReversalsState {
   exposure: ReversalExposure | null;
   error: string | null;
   reload: () => void;
+  /** Shows the page of reversed trades from `offset` (newest first). */
+  setOffset: (offset: number) => void;
 }
 
 export function useReversals(): ReversalsState {
   const [exposure, setExposure] = useState<ReversalExposure | null>(null);
   const [error, setError] = useState<string | null>(null);
   const accountId = useStore((s) => s.conn.account?.merchantId ?? null);
+  // The page belongs to the account it was chosen in: another account starts at its first page.
+  const [page, setPage] = useState({ accountId, offset: 0 });
+  const offset = page.accountId === accountId ? page.offset : 0;
+  const setOffset = useCallback((next: number) => setPage({ accountId, offset: next }), [accountId]);
   const asked = useRef(0);
   const reload = useCallback(() => {
     const ticket = ++asked.current;
-    unwrap(api().operations.reversals({}))
+    unwrap(api().operations.reversals({ offset }))
       .then((value) => {
         if (ticket !== asked.current) return;
         setExposure(value);
@@ -31,7 +37,7 @@ export function useReversals(): ReversalsState {
       .catch((problem: unknown) => {
         if (ticket === asked.current) setError(errorMessage(problem));
       });
-  }, []);
+  }, [offset]);
   useEffect(() => {
     reload();
     let pending: ReturnType<typeof setTimeout> | null = null;
@@ -49,5 +55,5 @@ export function useReversals(): ReversalsState {
       if (pending) clearTimeout(pending);
     };
   }, [reload, accountId]);
-  return { exposure, error, reload };
+  return { exposure, error, reload, setOffset };
 }
