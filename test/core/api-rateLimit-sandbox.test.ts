@@ -125,7 +125,7 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
       await proxy.close();
     }
   });
-  it('holds bulk pages to half the window, counted at a proxy, while a buy goes out past the queued ones', async () => {
+  it('holds bulk pages to half the window less a live reserve (at a proxy); a live read and a buy go out past them', async () => {
     const merchant: MerchantCredentials = await admin.createMerchant({ balance: 100_000 });
     const listed = await admin.post<{ items: Item[] }>('/admin/items', {
       items: [{ itemId: 9_100_001, market_hash_name: 'P250 | Sand Dune (Field-Tested)', price: 25 }],
@@ -140,11 +140,14 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
         { limiter: limiterOnSandboxClock() },
       );
       const pages = outcomes(
-        Array.from({ length: 200 }, (_, i) => client.tradeHistory({ page: i + 1, limit: 10 }, { bulk: true })),
+        Array.from({ length: 200 }, (_, i) => client.tradeHistory({ page: i + 1, limit: 10 }, { slot: 'bulk' })),
       );
-      await waitFor(() => pages.results.length >= 150);
-      expect(proxy.count('/Trades/History')).toBe(150);
-      expect(client.limiter.queued('default')).toBe(50);
+      await waitFor(() => pages.results.length >= 135);
+      expect(proxy.count('/Trades/History')).toBe(135);
+      expect(client.limiter.queued('default')).toBe(65);
+      // A read a feed frame asks for takes the reserve at once.
+      await client.tradeHistory({ page: 1, limit: 10 }, { slot: 'live' });
+      expect(proxy.count('/Trades/History')).toBe(136);
 
       const bought = await client.buy({
         itemId: item.itemId,
@@ -155,12 +158,12 @@ describe('the client never trips the 300/min limit (sandbox, test clock)', () =>
       });
       expect(bought.tradeId).toEqual(expect.any(String));
       // The buy went out while the bulk pages still waited for the window: it never queued behind them.
-      expect(client.limiter.queued('default')).toBe(50);
-      expect(proxy.count('/Trades/History')).toBe(150);
+      expect(client.limiter.queued('default')).toBe(65);
+      expect(proxy.count('/Trades/History')).toBe(136);
 
       await advanceUntilAnswered(pages);
       expect(pages.results.filter((result) => result !== 'ok')).toEqual([]);
-      expect(proxy.count('/Trades/History')).toBe(200);
+      expect(proxy.count('/Trades/History')).toBe(201);
     } finally {
       await proxy.close();
     }

@@ -289,14 +289,14 @@ describe('ClientRateLimiter', () => {
   it('lets bulk requests hold at most their share of a window, and never holds up a `now` request for them', async () => {
     const { clock, limiter } = fakeLimiter();
     const bulk = () => limiter.acquire('default', undefined, undefined, 'bulk').then((slot) => slot.settle());
-    for (let i = 0; i < 150; i++) await bulk(); // half of 300
+    for (let i = 0; i < 135; i++) await bulk(); // half of 300, less the live reserve (LIVE_RESERVE)
     expect(limiter.tryAcquire('default', 'bulk')).toBeNull();
     const queuedBulk = track(bulk());
     await clock.advance(1_000);
     expect(queuedBulk.done).toBe(false);
     // A buy goes out at once, past the queued bulk request, as long as the window has room.
     expect(tryAnswered(limiter, 'default')).toBe(true);
-    expect(limiter.status().defaultRemaining).toBe(149);
+    expect(limiter.status().defaultRemaining).toBe(164);
     // The bulk share frees when the first bulk answers leave the window (60 s + 250 ms), not before.
     await clock.advance(59_249);
     expect(queuedBulk.done).toBe(false);
@@ -320,11 +320,82 @@ describe('ClientRateLimiter', () => {
     expect(order).toEqual(['now 1', 'now 2', 'bulk 1', 'bulk 2']);
   });
 
+  it.each([
+    // share, the slots it holds, paging's part of them (the rest is the live reserve)
+    [0.01, 3, 2],
+    [0.1, 30, 27],
+    [0.5, 150, 135],
+    [1, 300, 270],
+  ])(
+    'at a share of %s (%i slots), paging holds at most %i and a live read goes out at once past its queue',
+    async (share, shared, paging) => {
+      const { limiter } = fakeLimiter();
+      limiter.setBulkShare(share);
+      const granted = (kind: 'live' | 'bulk') => {
+        let count = 0;
+        for (let slot = limiter.tryAcquire('default', kind); slot; slot = limiter.tryAcquire('default', kind)) {
+          slot.settle();
+          count++;
+        }
+        return count;
+      };
+      expect(granted('bulk')).toBe(paging);
+      const queuedPaging = track(limiter.acquire('default', undefined, undefined, 'bulk'));
+      await settle();
+      expect(queuedPaging.done).toBe(false);
+      // Live reads take the reserve at once, past the queued page, and no more than the share in all.
+      expect(granted('live')).toBe(shared - paging);
+      expect(limiter.status().defaultRemaining).toBe(300 - shared);
+      // A `now` request still goes out past both, while the window has room.
+      if (shared < 300) expect(tryAnswered(limiter, 'default')).toBe(true);
+      expect(queuedPaging.done).toBe(false);
+    },
+  );
+
+  it('lets live reads take the whole share, and paging only what they leave of its part', async () => {
+    const { limiter } = fakeLimiter();
+    limiter.setBulkShare(0.1); // 30 slots, 27 of them for paging
+    for (let i = 0; i < 10; i++) limiter.tryAcquire('default', 'live')?.settle();
+    let paging = 0;
+    for (let slot = limiter.tryAcquire('default', 'bulk'); slot; slot = limiter.tryAcquire('default', 'bulk')) paging++;
+    expect(paging).toBe(20); // live and paging together never above the share
+    for (let i = 0; i < 3; i++) limiter.tryAcquire('default', 'bulk')?.settle();
+    expect(limiter.tryAcquire('default', 'live')).toBeNull();
+    expect(limiter.status().defaultRemaining).toBe(270);
+  });
+
+  it('serves a queued live read before queued pages, as soon as the share has a slot for it', async () => {
+    const { clock, limiter } = fakeLimiter();
+    limiter.setBulkShare(0.01); // 3 slots: 2 for paging, 1 live reserve
+    const order: string[] = [];
+    const wait = (name: string, kind: 'live' | 'bulk') =>
+      limiter.acquire('default', undefined, undefined, kind).then((slot) => {
+        order.push(name);
+        slot.settle();
+      });
+    const pages = [wait('page 1', 'bulk'), wait('page 2', 'bulk'), wait('page 3', 'bulk'), wait('page 4', 'bulk')];
+    await settle(); // pages 1 and 2 answered at 0
+    await clock.advance(1_000);
+    const reads = [wait('read 1', 'live'), wait('read 2', 'live')]; // the reserve takes the first
+    await settle();
+    expect(order).toEqual(['page 1', 'page 2', 'read 1']);
+    expect(limiter.tryAcquire('default', 'live')).toBeNull(); // behind the queued live read
+    expect(limiter.tryAcquire('default', 'now')).not.toBeNull(); // a `now` request behind nobody
+    // The two pages leave the window at 60 250: the queued read goes first, then one page (the share is full again).
+    await clock.advance(59_249);
+    expect(order).toHaveLength(3);
+    await clock.advance(1);
+    expect(order).toEqual(['page 1', 'page 2', 'read 1', 'read 2', 'page 3']);
+    await clock.advance(61_250);
+    await Promise.all([...pages, ...reads]);
+    expect(order.at(-1)).toBe('page 4');
+  });
+
   it('takes a new bulk share at once for the queue, and refuses a share that is not a fraction', async () => {
     const { clock, limiter } = fakeLimiter();
     limiter.setBulkShare(0.1);
     const bulk = () => limiter.acquire('default', undefined, undefined, 'bulk').then((slot) => slot.settle());
-    for (let i = 0; i < 30; i++) await bulk();
+    for (let i = 0; i < 27; i++) await bulk(); // 30, less the live reserve
     const queued = track(bulk());
     await clock.advance(0);
     expect(queued.done).toBe(false);

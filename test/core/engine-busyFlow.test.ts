@@ -166,6 +166,54 @@ describe('a burst of trades the desk does not know', () => {
   }, 90_000);
 });
 
+describe('a trade the desk does not know while paging fills the bulk share', () => {
+  it('is read at once in the live reserve, not after the window frees', async () => {
+    useFlowingFakeClock();
+    const s = await stack({ items: 40, seed: 34 });
+    const item = (
+      await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', {
+        items: [{ itemId: 96_200_000, price: 500, steamId: null }],
+      })
+    ).body.items[0] as Item;
+    const app = await launch(s);
+    await reach(() => app.session().connection.state === 'connected', 20_000, 'Live');
+    await reach(async () => (await app.session().store.getMeta('trades_history_mark')) !== null, 20_000, 'mark');
+    await reach(() => app.session().progressList().length === 0, 60_000, 'the start-up done');
+    // A long paging job (a new cache's ledger, a resumed back-fill): its pages hold all paging may, and more wait.
+    const limiter = app.session().limiter;
+    for (let slot = limiter.tryAcquire('default', 'bulk'); slot; slot = limiter.tryAcquire('default', 'bulk'))
+      slot.settle();
+    const stop = new AbortController();
+    cleanups.push(() => stop.abort());
+    let pagesGranted = 0;
+    for (let i = 0; i < 5; i++)
+      limiter.acquire('default', stop.signal, undefined, 'bulk').then(
+        () => pagesGranted++,
+        () => undefined,
+      );
+    expect(limiter.queued('default')).toBeGreaterThanOrEqual(5);
+    const from = s.proxy.requests.length;
+
+    // The merchant's back end buys on the same key: the desk holds the trade after one look-up, without waiting for
+    // the paging's slots to leave the window (a minute).
+    const startedAt = Date.now();
+    const { tradeId } = s.sb.core.buying.buy(s.merchant.merchantId, {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      tradeUrl: tradeUrlFor(62_000),
+    });
+    await reach(async () => (await app.call('trades.get', { tradeId })) !== null, 90_000, 'the trade stored');
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+    const lookUps = s.proxy
+      .lines()
+      .slice(from)
+      .filter((line) => line.startsWith('GET /Trades/History?'));
+    expect(lookUps).toHaveLength(1);
+    expect(pagesGranted).toBe(0); // the pages still wait
+  }, 120_000);
+});
+
 describe('polling with the feed down', () => {
   /** A feed that refuses every upgrade (403): the engine polls every 15 s. */
   async function refusingFeed(): Promise<string> {

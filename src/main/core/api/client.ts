@@ -56,8 +56,11 @@ export interface CallOptions {
    * comes or the limiter reviews its queue. A reason instead of null ends the call unsent (`not_sent`).
    */
   admit?: () => string | null;
-  /** The desk's background work (back-fill, reconcile, ledger pages): it yields to every other call (SlotKind). */
-  bulk?: boolean;
+  /**
+   * The rate slot's kind (SlotKind; default `now`): `live` for a read a feed frame asked for, `bulk` for the desk's
+   * paging (back-fill, reconcile, ledger sync).
+   */
+  slot?: SlotKind;
 }
 
 /** What a worker needs to stream `GET /Items/GetAllItemsOnSale` itself. Holds the API key: never log it. */
@@ -230,7 +233,7 @@ export class MerchantApiClient {
     const { path } = endpoint;
     const signal = options?.signal;
     const admit = options?.admit;
-    const kind = options?.bulk ? 'bulk' : 'now';
+    const kind = options?.slot ?? 'now';
     const refusal = admit?.() ?? null;
     if (refusal !== null) throw notSentError(path, refusal);
     // No await when a slot is free: the request is written in the caller's task (auto-buy is a race).

@@ -15,16 +15,18 @@ export interface ClientRateLimiterOptions {
   marginMs?: number;
   /** A slot whose request never reports its answer (a lost handle) is taken as answered this long after its grant. */
   unsettledAfterMs?: number;
-  /** The share of each bucket's limit bulk requests may hold at once (default one half). */
+  /** The share of each bucket's limit `live` and `bulk` requests together may hold at once (default one half). */
   bulkShare?: number;
 }
 
 /**
- * `now`: a request someone waits for (a buy, a page the user opened): first in line. `bulk`: the desk's background
- * work (back-fill, reconcile, ledger pages): it holds at most the bulk share of a window and waits behind every `now`,
- * so buys and the merchant's own back end (same key, same budget) keep room.
+ * `now`: a request someone waits for (a buy, a page the user opened): first in line. `live`: a read a feed frame
+ * asked for (a trade the desk does not hold, the ledger after frames): in the bulk share, so a burst of frames never
+ * runs the key past its budget, but served before `bulk` and with a reserve of the share `bulk` cannot take.
+ * `bulk`: the desk's paging (back-fill, reconcile, ledger sync): it holds at most the share minus that reserve and
+ * waits behind every other kind, so buys and the merchant's own back end (same key, same budget) keep room.
  */
-export type SlotKind = 'now' | 'bulk';
+export type SlotKind = 'now' | 'live' | 'bulk';
 
 /** What an answer's `X-RateLimit-Limit`, `-Remaining` and `-Reset` (here in ms) say about the server's window. */
 export interface ServerRateView {
@@ -58,8 +60,14 @@ interface Waiter {
 
 interface PendingSlot {
   grantedAt: number;
-  bulk: boolean;
+  kind: SlotKind;
 }
+
+/** Which slots a count or an expiry is about: all, those in the bulk share (`live` and `bulk`), or `bulk` alone. */
+type Counted = 'all' | 'shared' | 'bulk';
+
+const counts = (kind: SlotKind, counted: Counted): boolean =>
+  counted === 'all' || (counted === 'shared' ? kind !== 'now' : kind === 'bulk');
 
 interface BucketState {
   limit: number;
@@ -67,7 +75,9 @@ interface BucketState {
   readonly pending: Set<PendingSlot>;
   /** Answer times of settled requests, ascending. */
   readonly answered: number[];
-  /** The same for bulk requests alone (each is in `answered` too). */
+  /** The same for requests in the bulk share (`live` and `bulk`; each is in `answered` too). */
+  readonly answeredShared: number[];
+  /** The same for `bulk` requests alone (each is in `answeredShared` too). */
   readonly answeredBulk: number[];
   /** Requests the server counted that were not ours (another program with the same key), as of `foreignAt`. */
   foreign: number;
@@ -78,10 +88,18 @@ interface BucketState {
 }
 
 const BUCKETS: readonly RateBucket[] = ['catalog', 'default'];
+/** Order of service: a lower rank is served first. */
+const RANK: Readonly<Record<SlotKind, number>> = { now: 0, live: 1, bulk: 2 };
 const DEFAULT_MARGIN_MS = 250;
 /** Longer than any request's time-out (15 s) plus reading its body. */
 const DEFAULT_UNSETTLED_AFTER_MS = 60_000;
 export const DEFAULT_BULK_SHARE = 0.5;
+/**
+ * The part of the bulk share paging (`bulk`) never takes: a long paging job (a new cache's ledger, a resumed back-fill)
+ * fills its share in a burst, then frees a slot only as its oldest answer leaves the window, so without a reserve a
+ * live read would wait up to a minute behind it. A tenth (15 of the default 150) covers a burst's reads.
+ */
+export const LIVE_RESERVE = 0.1;
 
 const realTimers: LimiterTimers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
@@ -108,8 +126,9 @@ function insertSorted(list: number[], value: number): void {
  * API. A slot is held from its grant until its answer, then for the window (plus a margin) from the answer:
  * the server counts a request when it arrives, which is never after its answer, however long the request
  * waited for a socket on the way. Each answer's `X-RateLimit-*` headers correct the count for requests we did
- * not send. `acquire` grants at once when a slot is free, else queues until one frees: `now` requests first, each
- * kind first come, first served (see SlotKind). A server 429/503 sets a backoff all acquires wait out.
+ * not send. `acquire` grants at once when a slot is free, else queues until one frees: `now` requests first, then
+ * `live`, then `bulk`, each kind first come, first served (see SlotKind). A server 429/503 sets a backoff all
+ * acquires wait out.
  */
 export class ClientRateLimiter {
   readonly #now: () => number;
@@ -139,6 +158,7 @@ export class ClientRateLimiter {
       limit,
       pending: new Set(),
       answered: [],
+      answeredShared: [],
       answeredBulk: [],
       foreign: 0,
       foreignAt: 0,
@@ -185,19 +205,20 @@ export class ClientRateLimiter {
 
   /**
    * Grants a slot now when one is free and nobody it would overtake queues for it (a `now` request overtakes
-   * queued bulk ones); null otherwise (nothing queued). Lets a call go out in the same task that asked for it: a
-   * buy's request is written before anything the caller's task does next (see MerchantApiClient#call).
+   * queued `live` and `bulk` ones, a `live` one queued `bulk` ones); null otherwise (nothing queued). Lets a call go
+   * out in the same task that asked for it: a buy's request is written before anything the caller's task does next
+   * (see MerchantApiClient#call).
    */
   tryAcquire(bucket: RateBucket, kind: SlotKind = 'now'): RateSlot | null {
     const now = this.#now();
     this.#expire(bucket, now);
     const queue = this.#buckets[bucket].waiters;
-    const ahead = kind === 'now' ? queue.some((waiter) => waiter.kind === 'now') : queue.length > 0;
+    const ahead = queue.some((waiter) => RANK[waiter.kind] <= RANK[kind]);
     if (ahead || !this.#canGrant(bucket, now, kind)) return null;
     return this.#grant(bucket, now, kind);
   }
 
-  /** Sets the share of each bucket bulk requests may hold (0 < share ≤ 1). */
+  /** Sets the share of each bucket `live` and `bulk` requests may hold (0 < share ≤ 1). */
   setBulkShare(share: number): void {
     this.#bulkShare = validShare(share);
     this.#schedule();
@@ -276,26 +297,34 @@ export class ClientRateLimiter {
     return state.pending.size + state.answered.length + state.foreign;
   }
 
-  #bulkCount(bucket: RateBucket): number {
+  /** Slots held in the bulk share (`shared`) or by paging alone (`bulk`). */
+  #heldBy(bucket: RateBucket, counted: 'shared' | 'bulk'): number {
     const state = this.#buckets[bucket];
     let pending = 0;
-    for (const slot of state.pending) if (slot.bulk) pending++;
-    return pending + state.answeredBulk.length;
+    for (const slot of state.pending) if (counts(slot.kind, counted)) pending++;
+    return pending + (counted === 'shared' ? state.answeredShared : state.answeredBulk).length;
   }
 
-  #bulkLimit(bucket: RateBucket): number {
-    return Math.max(1, Math.floor(this.#buckets[bucket].limit * this.#bulkShare));
+  /** The slots `live` and `bulk` may hold together (`shared`), and `bulk` alone: the share less the live reserve. */
+  #limitOf(bucket: RateBucket, counted: 'shared' | 'bulk'): number {
+    const shared = Math.max(1, Math.floor(this.#buckets[bucket].limit * this.#bulkShare));
+    return counted === 'shared' ? shared : Math.max(1, shared - Math.max(1, Math.floor(shared * LIVE_RESERVE)));
+  }
+
+  /** Whether `kind` is held back by the share's limit of `counted` (the `now` kind by neither). */
+  #atLimit(bucket: RateBucket, kind: SlotKind, counted: 'shared' | 'bulk'): boolean {
+    return counts(kind, counted) && this.#heldBy(bucket, counted) >= this.#limitOf(bucket, counted);
   }
 
   #canGrant(bucket: RateBucket, now: number, kind: SlotKind): boolean {
     const state = this.#buckets[bucket];
     if (now < this.#backoffUntil || now < state.holdUntil || this.#count(bucket) >= state.limit) return false;
-    return kind === 'now' || this.#bulkCount(bucket) < this.#bulkLimit(bucket);
+    return !this.#atLimit(bucket, kind, 'shared') && !this.#atLimit(bucket, kind, 'bulk');
   }
 
   #grant(bucket: RateBucket, now: number, kind: SlotKind): RateSlot {
     const state = this.#buckets[bucket];
-    const pending: PendingSlot = { grantedAt: now, bulk: kind === 'bulk' };
+    const pending: PendingSlot = { grantedAt: now, kind };
     state.pending.add(pending);
     this.#emitSoon();
     if (this.#listeners.size > 0) this.#schedule();
@@ -304,8 +333,7 @@ export class ClientRateLimiter {
         if (!state.pending.delete(pending)) return;
         const at = this.#now();
         if (server) this.#observe(bucket, server, pending.grantedAt, at);
-        insertSorted(state.answered, at);
-        if (pending.bulk) insertSorted(state.answeredBulk, at);
+        this.#answered(state, pending.kind, at);
         this.#emitSoon();
         this.#schedule();
       },
@@ -334,16 +362,23 @@ export class ClientRateLimiter {
     for (const pending of state.pending) {
       if (pending.grantedAt + this.#unsettledAfterMs > now) continue;
       state.pending.delete(pending);
-      insertSorted(state.answered, pending.grantedAt + this.#unsettledAfterMs);
-      if (pending.bulk) insertSorted(state.answeredBulk, pending.grantedAt + this.#unsettledAfterMs);
+      this.#answered(state, pending.kind, pending.grantedAt + this.#unsettledAfterMs);
     }
     if (this.#dropExpired(state.answered, now)) changed = true;
+    this.#dropExpired(state.answeredShared, now);
     this.#dropExpired(state.answeredBulk, now);
     if (state.foreign > 0 && state.foreignAt + this.#holdMs <= now) {
       state.foreign = 0;
       changed = true;
     }
     if (changed) this.#emitSoon();
+  }
+
+  /** Counts a slot of `kind` as answered at `at`, in every list it belongs to. */
+  #answered(state: BucketState, kind: SlotKind, at: number): void {
+    insertSorted(state.answered, at);
+    if (counts(kind, 'shared')) insertSorted(state.answeredShared, at);
+    if (counts(kind, 'bulk')) insertSorted(state.answeredBulk, at);
   }
 
   /** Drops the answer times that left the window; true when any did. */
@@ -354,10 +389,17 @@ export class ClientRateLimiter {
     return expired > 0;
   }
 
-  /** The waiter served next: the first `now` one, else the first bulk one; null when it cannot be granted yet. */
+  /** The waiter served next: the first of the lowest rank (`now`, then `live`, then `bulk`); undefined when none. */
+  #first(bucket: RateBucket): Waiter | undefined {
+    let first: Waiter | undefined;
+    for (const waiter of this.#buckets[bucket].waiters)
+      if (!first || RANK[waiter.kind] < RANK[first.kind]) first = waiter;
+    return first;
+  }
+
+  /** The waiter served next, when it can be granted now; null otherwise. */
   #next(bucket: RateBucket, now: number): Waiter | null {
-    const queue = this.#buckets[bucket].waiters;
-    const waiter = queue.find((candidate) => candidate.kind === 'now') ?? queue[0];
+    const waiter = this.#first(bucket);
     return waiter && this.#canGrant(bucket, now, waiter.kind) ? waiter : null;
   }
 
@@ -381,18 +423,18 @@ export class ClientRateLimiter {
   }
 
   /**
-   * The next moment the count of a bucket (of its bulk slots alone, with `bulkOnly`) drops; Infinity when only an
-   * answer can free a slot.
+   * The next moment the count of a bucket's `counted` slots drops; Infinity when only an answer can free a slot.
    */
-  #nextExpiry(bucket: RateBucket, bulkOnly = false): number {
+  #nextExpiry(bucket: RateBucket, counted: Counted = 'all'): number {
     const state = this.#buckets[bucket];
     let at = Infinity;
-    const oldest = bulkOnly ? state.answeredBulk[0] : state.answered[0];
+    const list = { all: state.answered, shared: state.answeredShared, bulk: state.answeredBulk }[counted];
+    const oldest = list[0];
     if (oldest !== undefined) at = oldest + this.#holdMs;
-    if (state.foreign > 0 && !bulkOnly) at = Math.min(at, state.foreignAt + this.#holdMs);
+    if (state.foreign > 0 && counted === 'all') at = Math.min(at, state.foreignAt + this.#holdMs);
     // A lost slot becomes an answered one then: wake to re-time it.
     for (const pending of state.pending) {
-      if (pending.bulk || !bulkOnly) at = Math.min(at, pending.grantedAt + this.#unsettledAfterMs);
+      if (counts(pending.kind, counted)) at = Math.min(at, pending.grantedAt + this.#unsettledAfterMs);
     }
     return at;
   }
@@ -400,10 +442,12 @@ export class ClientRateLimiter {
   /** When the waiter served next could have its slot (backoffs aside). */
   #slotFreeAt(bucket: RateBucket): number {
     const state = this.#buckets[bucket];
-    const freeAt = this.#count(bucket) < state.limit ? 0 : this.#nextExpiry(bucket);
-    if (state.waiters.some((waiter) => waiter.kind === 'now')) return freeAt;
-    const bulkFreeAt = this.#bulkCount(bucket) < this.#bulkLimit(bucket) ? 0 : this.#nextExpiry(bucket, true);
-    return Math.max(freeAt, bulkFreeAt);
+    const kind = this.#first(bucket)?.kind ?? 'now';
+    let freeAt = this.#count(bucket) < state.limit ? 0 : this.#nextExpiry(bucket);
+    for (const counted of ['shared', 'bulk'] as const) {
+      if (this.#atLimit(bucket, kind, counted)) freeAt = Math.max(freeAt, this.#nextExpiry(bucket, counted));
+    }
+    return freeAt;
   }
 
   /** The next moment something changes that a waiter or a listener cares about; null when nothing will. */

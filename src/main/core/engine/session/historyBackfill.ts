@@ -179,6 +179,6 @@ export class HistoryBackfill {
 
   private async page(query: Parameters<typeof pageTrades>[1], onPage: Parameters<typeof pageTrades>[3]): Promise<void> {
     const client = this.ctx.api?.client;
-    if (client) await pageTrades(client, query, { signal: this.ctx.signal, bulk: true }, onPage);
+    if (client) await pageTrades(client, query, { signal: this.ctx.signal, slot: 'bulk' }, onPage);
   }
 }

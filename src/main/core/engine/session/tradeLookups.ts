@@ -20,8 +20,9 @@ const RANGE_SPAN_MS = 10 * 60_000;
  * end bought it on the same key; a frame carries no price, item or times) and one that reached a final status (the
  * server's completedAt, endProtection, stage). A read for each would cost a request a frame, outside any share, and
  * under a burst of buys run the key into 429s; here they are coalesced: the trades named while a read is under way
- * are read together, as one range read since the oldest of them when there are more than one, in the bulk share
- * (a buy never waits behind them). A final status is already shown from its frame; its record follows.
+ * are read together, as one range read since the oldest of them when there are more than one, in `live` slots: in
+ * the bulk share, yet never behind its paging (a buy never waits behind them; see SlotKind). A final status is
+ * already shown from its frame; its record follows.
  */
 export class TradeLookups {
   /** Trades not held, with the latest frame for each (applied once read) and whether a read has them. */
@@ -83,7 +84,7 @@ export class TradeLookups {
     if (wanted.length === 0) return;
     const now = this.ctx.timers.clock.now();
     try {
-      const options = { signal: this.ctx.signal, byIdMax: 1, now, spanMs: RANGE_SPAN_MS };
+      const options = { signal: this.ctx.signal, slot: 'live' as const, byIdMax: 1, now, spanMs: RANGE_SPAN_MS };
       await readTrades(client, wanted, options, this.store);
     } catch (error) {
       // Asked again with the next round; a recovery's catch-up brings them meanwhile.

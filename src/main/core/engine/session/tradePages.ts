@@ -1,7 +1,7 @@
 import type { Trade, TradeHistoryQuery } from '../../../../shared/api';
 import { ACTIVE_TRADE_STATUSES, ACTIVE_TRADES_WINDOW_MS, HISTORY_MAX_LIMIT } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
-import type { MerchantApiClient } from '../../api';
+import type { MerchantApiClient, SlotKind } from '../../api';
 
 /**
  * Every page of a Trades/History query, largest pages, in order: `onPage` hears each page's trades (and may store
@@ -11,7 +11,7 @@ import type { MerchantApiClient } from '../../api';
 export async function pageTrades(
   client: MerchantApiClient,
   query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
-  options: { signal: AbortSignal; bulk: boolean },
+  options: { signal: AbortSignal; slot: SlotKind },
   onPage: (trades: Trade[], done: number, pages: number, last: boolean) => Promise<void>,
 ): Promise<void> {
   let fetched = 0;
@@ -36,17 +36,17 @@ export interface WantedTrade {
 /**
  * Reads these trades: each by id when there are `byIdMax` or fewer, else one range read since the oldest `after`
  * (paged), then by id any it did not name. With `spanMs`, trades older than that before `now` are read by id, so one
- * late straggler never stretches the range over hours of history.
+ * late straggler never stretches the range over hours of history. Every request takes a rate slot of `slot`'s kind.
  */
 export async function readTrades(
   client: MerchantApiClient,
   wanted: readonly WantedTrade[],
-  options: { signal: AbortSignal; byIdMax: number; now: number; spanMs?: number },
+  options: { signal: AbortSignal; slot: SlotKind; byIdMax: number; now: number; spanMs?: number },
   onPage: (trades: Trade[]) => Promise<void>,
 ): Promise<void> {
   const seen = new Set<string>();
   const read = (query: Omit<TradeHistoryQuery, 'limit' | 'page'>) =>
-    pageTrades(client, query, { signal: options.signal, bulk: true }, async (trades) => {
+    pageTrades(client, query, { signal: options.signal, slot: options.slot }, async (trades) => {
       for (const trade of trades) seen.add(trade.tradeId);
       await onPage(trades);
     });
@@ -89,7 +89,7 @@ export async function reconcilePages(
     await onPage(trades);
   };
   const read = (query: Omit<TradeHistoryQuery, 'limit' | 'page'>) =>
-    pageTrades(client, query, { signal, bulk: true }, store);
+    pageTrades(client, query, { signal, slot: 'bulk' }, store);
   for (const status of ACTIVE_TRADE_STATUSES) await read({ status });
   const wanted: WantedTrade[] = [];
   if (rollbacksSince === null) await read({ status: 'REVERSED', from: toUtcIso(now - ACTIVE_TRADES_WINDOW_MS) });
@@ -101,7 +101,7 @@ export async function reconcilePages(
   }
   for (const trade of await held.active())
     if (!seen.has(trade.tradeId)) wanted.push({ tradeId: trade.tradeId, after: trade.createdAt });
-  await readTrades(client, wanted, { signal, byIdMax: LOOKUPS_MAX, now }, store);
+  await readTrades(client, wanted, { signal, slot: 'bulk', byIdMax: LOOKUPS_MAX, now }, store);
 }
 
 /** The trades the ledger's `TRADE ROLLBACK` entries since `from` name (a handful, however long the history). */
@@ -110,7 +110,7 @@ async function rolledBack(client: MerchantApiClient, signal: AbortSignal, from: 
   for (let page = 1; ; page++) {
     const answer = await client.balanceHistory(
       { type: 'TRADE ROLLBACK', from, limit: HISTORY_MAX_LIMIT, page },
-      { signal, bulk: true },
+      { signal, slot: 'bulk' },
     );
     for (const entry of answer.transactions) if (entry.tradeId) tradeIds.add(entry.tradeId);
     if (answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) return tradeIds;

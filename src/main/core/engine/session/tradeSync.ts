@@ -155,7 +155,7 @@ export class TradeSync implements TradeWriter {
   ): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
-    await pageTrades(client, query, { signal: this.ctx.signal, bulk: true }, (trades) =>
+    await pageTrades(client, query, { signal: this.ctx.signal, slot: 'bulk' }, (trades) =>
       this.upsertTrades(trades, source, news),
     );
   }

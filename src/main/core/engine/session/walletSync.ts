@@ -100,9 +100,12 @@ export class WalletSync {
       const since = await store.latestLedgerCreatedAt();
       let inserted = 0;
       for (let page = 1; ; page++) {
+        // What just moved (after frames, a buy) is on the first page since the newest held: a `live` read, never
+        // behind paging. A first sync's pages and a long catch-up's further pages are paging (`bulk`).
+        const slot = since && page === 1 ? 'live' : 'bulk';
         const answer = await api.client.balanceHistory(
           { limit: HISTORY_MAX_LIMIT, page, ...(since ? { from: since } : {}) },
-          { signal, bulk: true },
+          { signal, slot },
         );
         inserted += (await store.insertLedger(answer.transactions)).inserted.length;
         if (answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) break;
