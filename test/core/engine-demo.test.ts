@@ -1,10 +1,10 @@
 // The embedded demo as the hosts run it: a persistent sandbox in the data folder, handed to the engine.
 // Cached item pictures point at the demo's address, so that address must survive a restart.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IpcMethod, IpcParsedInput, IpcResult } from '../../src/shared/ipc';
 import { IPC_METHODS } from '../../src/shared/ipc';
 import { Engine } from '../../src/main/core/engine/engine';
@@ -14,7 +14,6 @@ import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fake
 import { waitFor } from '../support/waitFor';
 
 describe('the demo sandbox across restarts', () => {
-  let template: string;
   let dataDir: string;
   let engine: Engine | null = null;
   let blocker: Server | null = null;
@@ -57,21 +56,8 @@ describe('the demo sandbox across restarts', () => {
   const waitForCatalog = () =>
     waitFor(async () => (await call('catalog.query', { limit: 1 })).total >= 15_000, 60_000, 'the demo catalog synced');
 
-  // Generating the demo's catalog and syncing it takes most of a test: done once, and each test starts from a copy
-  // of that data folder (the demo's database, its port file, the engine's cache), as an app that ran the demo before.
-  beforeAll(async () => {
-    dataDir = template = mkdtempSync(join(tmpdir(), 'engine-demo-template-'));
-    await launch();
-    await waitForCatalog();
-    await (engine as Engine).close();
-    engine = null;
-  }, 120_000);
-
-  afterAll(() => rmSync(template, { recursive: true, force: true }));
-
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'engine-demo-'));
-    cpSync(template, dataDir, { recursive: true });
   });
 
   afterEach(async () => {
