@@ -6,11 +6,13 @@ import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item, Trade } from '../../src/shared/api';
 import type { ReversalExposure } from '../../src/shared/ipc';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
-import { waitFor } from '../support/waitFor';
 
+// The sandbox and the engine on a fake clock that flows with real time: a finished trade's record is read 10 s after
+// its frame, and the test fast-forwards through that wait (reach).
 describe('Operations → Reversals against the real sandbox', () => {
   let sb: Sandbox;
   let merchant: MerchantCredentials;
@@ -18,6 +20,7 @@ describe('Operations → Reversals against the real sandbox', () => {
   let app: EngineHarness;
 
   beforeEach(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 50, seed: 36 });
     merchant = await adminApi(sb).createMerchant({ balance: 1_000_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-reversals-'));
@@ -29,6 +32,7 @@ describe('Operations → Reversals against the real sandbox', () => {
     await app.close();
     await sb.close();
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   /** A completed trade for `partner` at the sandbox's own clock; its record as the server holds it. */
@@ -51,16 +55,14 @@ describe('Operations → Reversals against the real sandbox', () => {
   }
 
   async function exposureWhen(until: (e: ReversalExposure) => boolean, what: string): Promise<ReversalExposure> {
-    let last: ReversalExposure | null = null;
-    await waitFor(
+    return reach(
       async () => {
-        last = await app.call('operations.reversals');
-        return until(last);
+        const last = await app.call('operations.reversals');
+        return until(last) ? last : null;
       },
       30_000,
       what,
     );
-    return last as unknown as ReversalExposure;
   }
 
   it('exposure and its release by day from the sandbox endProtection; a reversal with who and its ledger entry', async () => {

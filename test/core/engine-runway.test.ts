@@ -8,11 +8,14 @@ import type { Item } from '../../src/shared/api';
 import type { BalanceRunway } from '../../src/shared/ipc';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { HOUR_MS } from '../../src/main/core/operations/runway';
+import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, at, TEST_TRADE_URL } from '../support/sandboxHttp';
 
+// The sandbox and the engine on a fake clock that flows with real time: the runway follows the ledger, which the
+// engine reads again after its debounce and its gap after frames; the test fast-forwards through those waits (reach).
 describe('balance runway, engine against the real sandbox', () => {
   let sb: Sandbox;
   let merchant: MerchantCredentials;
@@ -20,6 +23,7 @@ describe('balance runway, engine against the real sandbox', () => {
   let app: EngineHarness;
 
   beforeEach(async () => {
+    useFlowingFakeClock();
     sb = await startSandbox({ items: 40, seed: 35 });
     merchant = await adminApi(sb).createMerchant({ balance: 100_000 });
     dataDir = mkdtempSync(join(tmpdir(), 'engine-runway-'));
@@ -31,11 +35,12 @@ describe('balance runway, engine against the real sandbox', () => {
     await app.close();
     await sb.close();
     rmSync(dataDir, { recursive: true, force: true });
+    useRealClock();
   });
 
   /** The latest runway the engine pushed, once it satisfies `check`. */
   const pushed = (check: (runway: BalanceRunway) => boolean, what: string) =>
-    waitFor(
+    reach(
       () => {
         const last = [...app.batches].reverse().find((batch) => batch.runway)?.runway;
         return last && check(last) ? last : null;
