@@ -176,5 +176,46 @@ describe('recipient_totals, kept on write, against a plain model', () => {
     expect(db.prepare('SELECT * FROM recipient_totals ORDER BY partner').all()).toEqual(kept);
     db.close();
     store = await LocalStore.open({ file });
+
+    // By last trade: the newest creation of each recipient's trades, as the model has it.
+    const newest = new Map<number, string>();
+    for (const t of stored) {
+      const partner = Number(/partner=(\d+)/.exec(t.tradeUrl)?.[1] ?? NaN);
+      if (Number.isFinite(partner) && t.createdAt > (newest.get(partner) ?? '')) newest.set(partner, t.createdAt);
+    }
+    const byLast = [...newest].sort(([pa, a], [pb, b]) => (a === b ? pb - pa : a < b ? 1 : -1)).map(([p]) => p);
+    const sorted = await store.recipientRows({ ...query, sort: 'lastAt', descending: true });
+    expect(sorted.rows.map((row) => row.partner)).toEqual(byLast);
+  });
+
+  it("a file from before 28 gets each recipient's newest trade, and its triggers keep it from then on", async () => {
+    const partner = 505;
+    const at = (hours: number) => new Date(NOW - hours * 3600_000).toISOString();
+    await store.upsertTrades(
+      [
+        trade('m-1', 'COMPLETED', { tradeUrl: tradeUrlFor(partner), createdAt: at(30), updatedAt: at(29) }),
+        trade('m-2', 'PENDING', { tradeUrl: tradeUrlFor(partner), createdAt: at(10), updatedAt: at(10) }),
+      ],
+      'poll',
+    );
+    await store.close();
+    // As schema 27 left it: no column, triggers that do not write one.
+    const db = new Database(file);
+    db.exec(`DROP TRIGGER recipient_totals_insert; DROP TRIGGER recipient_totals_update;
+      ALTER TABLE recipient_totals DROP COLUMN lastCreatedAt; PRAGMA user_version = 27;`);
+    db.close();
+    store = await LocalStore.open({ file });
+    await store.upsertTrades(
+      [trade('m-3', 'PENDING', { tradeUrl: tradeUrlFor(606), createdAt: at(5), updatedAt: at(5) })],
+      'poll',
+    );
+    await store.close();
+    const reopened = new Database(file, { readonly: true });
+    expect(reopened.prepare('SELECT partner, lastCreatedAt FROM recipient_totals ORDER BY partner').all()).toEqual([
+      { partner, lastCreatedAt: at(10) },
+      { partner: 606, lastCreatedAt: at(5) },
+    ]);
+    reopened.close();
+    store = await LocalStore.open({ file });
   });
 });

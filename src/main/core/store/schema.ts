@@ -4,7 +4,7 @@ import { parseTradeUrl } from '../../../shared/api';
 import { versionError } from './errors';
 
 /** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
-export const SCHEMA_VERSION = 27;
+export const SCHEMA_VERSION = 28;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 4;
@@ -44,11 +44,13 @@ const shareOf = (t: 'new.' | 'old.' | '') => ({
 });
 const addShare = (t: 'new' | 'old') => {
   const s = shareOf(`${t}.`);
-  return `INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value)
-      SELECT ${t}.partner, 1, ${s.active}, ${s.delivered}, ${s.cancelled}, ${s.reversed}, ${s.value} WHERE ${t}.partner IS NOT NULL
+  return `INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value, lastCreatedAt)
+      SELECT ${t}.partner, 1, ${s.active}, ${s.delivered}, ${s.cancelled}, ${s.reversed}, ${s.value}, ${t}.createdAt
+      WHERE ${t}.partner IS NOT NULL
       ON CONFLICT(partner) DO UPDATE SET trades = trades + 1, active = active + excluded.active,
         delivered = delivered + excluded.delivered, cancelled = cancelled + excluded.cancelled,
-        reversed = reversed + excluded.reversed, value = value + excluded.value;`;
+        reversed = reversed + excluded.reversed, value = value + excluded.value,
+        lastCreatedAt = max(coalesce(lastCreatedAt, ''), excluded.lastCreatedAt);`;
 };
 const dropShare = (t: 'new' | 'old') => {
   const s = shareOf(`${t}.`);
@@ -57,10 +59,15 @@ const dropShare = (t: 'new' | 'old') => {
       reversed = reversed - ${s.reversed}, value = value - ${s.value} WHERE partner = ${t}.partner;`;
 };
 
-/** Trades by recipient: counts by outcome and the value delivered, kept on every write (a year holds millions of trades). */
+/**
+ * Trades by recipient: counts by outcome, the value delivered and the newest trade's creation (sorting by last trade
+ * reads this column, not each recipient's trades; a bound from above once a trade is deleted), kept on every write (a
+ * year holds millions of trades).
+ */
 const RECIPIENT_TOTALS = `
   CREATE TABLE IF NOT EXISTS recipient_totals (partner INTEGER PRIMARY KEY, trades INTEGER NOT NULL, active INTEGER NOT NULL,
-    delivered INTEGER NOT NULL, cancelled INTEGER NOT NULL, reversed INTEGER NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
+    delivered INTEGER NOT NULL, cancelled INTEGER NOT NULL, reversed INTEGER NOT NULL, value INTEGER NOT NULL,
+    lastCreatedAt TEXT) WITHOUT ROWID;
   CREATE TRIGGER IF NOT EXISTS recipient_totals_insert AFTER INSERT ON trades WHEN new.partner IS NOT NULL BEGIN
     ${addShare('new')}
   END;
@@ -78,10 +85,15 @@ const RECIPIENT_TOTALS = `
 /** A file from before 24 (or one filled with its triggers set aside): the recipients' totals from the rows. */
 export const RECIPIENT_TOTALS_FROM_ROWS = `
   DELETE FROM recipient_totals;
-  INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value)
+  INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value, lastCreatedAt)
     SELECT partner, count(*), sum(${shareOf('').active}), sum(${shareOf('').delivered}), sum(${shareOf('').cancelled}),
-      sum(${shareOf('').reversed}), sum(${shareOf('').value})
+      sum(${shareOf('').reversed}), sum(${shareOf('').value}), max(createdAt)
     FROM trades WHERE partner IS NOT NULL GROUP BY partner;
+`;
+
+/** A file of 24 to 27: each recipient's newest trade, one partner-index look-up per recipient. */
+const RECIPIENT_LAST_FROM_ROWS = `
+  UPDATE recipient_totals SET lastCreatedAt = (SELECT max(createdAt) FROM trades t WHERE t.partner = recipient_totals.partner);
 `;
 
 const ADD_NAME = `INSERT INTO trade_names (name, lastAt) VALUES (new.market_hash_name, new.createdAt)
@@ -129,7 +141,8 @@ const BUY_REFUSAL_CHAIN_COLUMNS = ['phase TEXT', 'tradeUrl TEXT', 'byName INTEGE
  * trades still reversible by their end of protection (Operations → Reversals); 25 `trades_offer`, the trades by offer id (order look-up), and the refused buys by name in
  * `buy_refusals` (BUY_REFUSAL_CHAIN_COLUMNS, `buy_refusals_chain`), which "buy the next one" continues after a restart; 26 `trades_webhook_failed_at`, the failed deliveries by status
  * time, covering Operations → Webhook health's counts and list, and `trades_updated`, the cache's last change; 27 `trade_names` and `trades_name`,
- * the order look-up by a part of an item's name: TRADE_NAMES).
+ * the order look-up by a part of an item's name: TRADE_NAMES; 28 `recipient_totals.lastCreatedAt`, Recipients by last
+ * trade).
  */
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -345,6 +358,14 @@ export function prepareSchema(db: Database, file: string): number {
       const refusalColumns = db.prepare<[], string>("SELECT name FROM pragma_table_info('buy_refusals')").pluck().all();
       if (refusalColumns.length > 0 && !refusalColumns.includes('byName'))
         for (const column of BUY_REFUSAL_CHAIN_COLUMNS) db.exec(`ALTER TABLE buy_refusals ADD COLUMN ${column}`);
+      const totalsColumns = db
+        .prepare<[], string>("SELECT name FROM pragma_table_info('recipient_totals')")
+        .pluck()
+        .all();
+      if (totalsColumns.length > 0 && !totalsColumns.includes('lastCreatedAt')) {
+        db.exec('ALTER TABLE recipient_totals ADD COLUMN lastCreatedAt TEXT');
+        db.exec('DROP TRIGGER IF EXISTS recipient_totals_insert; DROP TRIGGER IF EXISTS recipient_totals_update;');
+      }
       db.exec(RECORD_TABLES);
       if (current > 0 && current < 22) db.exec(AUTO_BUYS_FROM_FIRINGS);
       if (current > 0 && current < 23) {
@@ -355,6 +376,7 @@ export function prepareSchema(db: Database, file: string): number {
       }
       if (current > 0 && current < 24) db.exec(FAILURE_DAYS_FROM_ROWS + RECIPIENT_TOTALS_FROM_ROWS);
       if (current > 0 && current < 27) db.exec(TRADE_NAMES_FROM_ROWS);
+      if (current >= 24 && current < 28) db.exec(RECIPIENT_LAST_FROM_ROWS);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     const cacheVersion = db

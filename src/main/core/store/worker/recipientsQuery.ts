@@ -82,13 +82,9 @@ export function recipientRows(
   }
   const from = `FROM recipient_totals r LEFT JOIN (${STRIKES}) s ON s.partner = r.partner WHERE ${where.join(' AND ')}`;
   const total = prepare<[Record<string, unknown>], number>(`SELECT count(*) ${from}`).pluck().get(params) as number;
-  // lastAt sorts by the newest trade's creation: the partner index answers it per row.
+  // lastAt sorts by the newest trade's creation, which the roll-up keeps.
   const key =
-    query.sort === 'strikes'
-      ? 'coalesce(s.n, 0)'
-      : query.sort === 'lastAt'
-        ? '(SELECT max(createdAt) FROM trades t WHERE t.partner = r.partner)'
-        : `r.${query.sort}`;
+    query.sort === 'strikes' ? 'coalesce(s.n, 0)' : query.sort === 'lastAt' ? 'r.lastCreatedAt' : `r.${query.sort}`;
   const direction = query.descending ? 'DESC' : 'ASC';
   const page = prepare<[Record<string, unknown>], Omit<RecipientTotalsRow, 'lastStatus' | 'lastErrorCode' | 'lastAt'>>(
     `SELECT r.partner, r.trades, r.active, r.delivered, r.cancelled, r.reversed, r.value, coalesce(s.n, 0) AS strikes
