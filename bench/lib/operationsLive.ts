@@ -3,7 +3,8 @@
  * marketplace (the sandbox, as the merchant's back end buys and the platform moves trades) creates a trade for them,
  * and once the view lists it, declines it (504). Each time from the request to the marketplace until the open view
  * shows it, ms: `declined` is a live update of a trade the cache holds (the feed's frame, the store write, the view's
- * signal and read, the render); `created` a trade the desk did not buy, which the engine reads by id over REST first.
+ * signal and read, the render), in Recipients and, timed from the same request, in the Failures board's today's
+ * "Declined (504)" cell (`board`); `created` a trade the desk did not buy, which the engine reads by id over REST first.
  */
 import type { Locator, Page } from '@playwright/test';
 import type { Item } from '../../src/shared/api';
@@ -22,7 +23,7 @@ export async function timeLiveUpdates(
   sb: Sandbox,
   merchant: MerchantCredentials,
   reps: number,
-): Promise<{ created: number[]; declined: number[] }> {
+): Promise<{ created: number[]; declined: number[]; board: number[] }> {
   const admin = adminApi(sb);
   const api = merchantApi(sb, merchant);
   await page.locator('body').click({ position: { x: 1, y: 1 } });
@@ -39,8 +40,23 @@ export async function timeLiveUpdates(
       throw new Error(`${what} not shown: ${(error as Error).message}\nthe view showed: ${text}`, { cause: error });
     }
   };
+  const byDay = page
+    .getByRole('region', { name: 'Failures', exact: true })
+    .getByRole('table', { name: /By day \(UTC\)/ });
+  /** Today's "Declined (504)" cell on the board, with `count` declines (any count when null). */
+  const declinesCell = (count: number | null) =>
+    byDay.getByRole('button', {
+      name: new RegExp(
+        `^${count === null ? '[\\d,]+' : count.toLocaleString('en-US')} trades: Declined \\(504\\), ${new Date().toISOString().slice(0, 10)}[,.]`,
+      ),
+    });
+  const declinesToday = async () => {
+    const name = await declinesCell(null).first().getAttribute('aria-label', SHOWN);
+    return Number((/^([\d,]+)/.exec(name ?? '')?.[1] ?? '0').replaceAll(',', ''));
+  };
   const created: number[] = [];
   const declined: number[] = [];
+  const board: number[] = [];
   for (let rep = 0; rep < reps; rep++) {
     const partner = FIRST_PARTNER + rep;
     await filter.fill(String(partner));
@@ -64,10 +80,15 @@ export async function timeLiveUpdates(
     await admin.transition(bought.body.tradeId, { status: 'SENT' });
     await shown(row.filter({ hasText: '1 / 30' }), 'the new trade', LISTED);
     created.push(performance.now() - started);
+    const declinesBefore = await declinesToday();
     started = performance.now();
     await admin.transition(bought.body.tradeId, { status: 'CANCELLED', errorCode: 504 });
+    const onBoard = shown(declinesCell(declinesBefore + 1), 'the decline on the board').then(
+      () => performance.now() - started,
+    );
     await shown(row.filter({ hasText: '1 / 10' }), 'the decline');
     declined.push(performance.now() - started);
+    board.push(await onBoard);
   }
-  return { created, declined };
+  return { created, declined, board };
 }
