@@ -20,7 +20,7 @@ import {
   makeItem,
 } from './items';
 import { WEARS, type Wear } from '../../../src/shared/filters';
-import { catalogFiltersSchema } from '../../../src/shared/ipc/contract';
+import { CATALOG_SORT_COLUMNS, catalogFiltersSchema } from '../../../src/shared/ipc/contract';
 import type { CatalogModel, ModelQuery, SortColumn } from './model';
 import { checkRecords, ledgerEntryOf, tradeOf, type RecordsQuery } from './records';
 import { seededRandom } from '../../support/random';
@@ -509,19 +509,7 @@ function oneListingGroup(groups: GroupSpec[]): GroupSpec[] {
   return groups.filter((group, g) => group.kind !== 'upserts' || g === first);
 }
 
-const SORTS: SortColumn[] = [
-  'price',
-  'name',
-  'float',
-  'paintSeed',
-  'phase',
-  'stickers',
-  'keychains',
-  'listedAt',
-  'rarity',
-  'discount',
-  'floatRank',
-];
+const SORTS: SortColumn[] = [...CATALOG_SORT_COLUMNS];
 const sometimes = <T>(none: T, arb: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: fc.constant(none) }, arb);
 /** Sorted, apart ranges within 0..max (as parseNumberList gives them). */
 const rangesArb = (max: number) =>
