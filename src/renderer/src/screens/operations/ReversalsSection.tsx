@@ -3,12 +3,11 @@ import { REVERSED_PAGE, type ReversalExposure } from '../../../../shared/ipc/ope
 import { EmptyState } from '../../components/EmptyState';
 import { Money } from '../../components/Money';
 import { Pager } from '../../components/Pager';
-import { formatDateTime, formatInt, shortId } from '../../lib/format';
+import { formatDateTime, formatInt } from '../../lib/format';
 import { downloadText } from '../../lib/download';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
-import { navigate } from '../../state/actions/navigation';
 import { openRecipientTrades } from '../../state/actions/operations';
-import { selectTrade } from '../../state/actions/trades';
+import { TradeIdButton } from './TradeIdButton';
 import type { ReversalsState } from './useReversals';
 
 /** Operations → Reversals: what the platform could still take back, when that ends, and what it took. */
@@ -96,10 +95,6 @@ function Exposure({ exposure }: { exposure: ReversalExposure }) {
 }
 
 function Reversed({ exposure, onPage }: { exposure: ReversalExposure; onPage: (offset: number) => void }) {
-  const open = (tradeId: string) => {
-    navigate('trades', tradeId);
-    selectTrade(tradeId);
-  };
   return (
     <div>
       <table className="ops-table">
@@ -125,14 +120,7 @@ function Reversed({ exposure, onPage }: { exposure: ReversalExposure; onPage: (o
             exposure.reversed.map(({ trade, partner, label, rollback }) => (
               <tr key={trade.tradeId}>
                 <td>
-                  <button
-                    type="button"
-                    className="link-btn num"
-                    onClick={() => open(trade.tradeId)}
-                    aria-label={`${shortId(trade.tradeId)}: open trade ${trade.tradeId}`}
-                  >
-                    {shortId(trade.tradeId)}
-                  </button>
+                  <TradeIdButton tradeId={trade.tradeId} />
                   <div className="small muted">{trade.market_hash_name}</div>
                 </td>
                 <td>

@@ -2,10 +2,9 @@ import { useId, useState } from 'react';
 import type { WebhookFailureBucket, WebhookHealth } from '../../../../shared/ipc/operations';
 import { EmptyState } from '../../components/EmptyState';
 import { StatusBadge } from '../../components/StatusBadge';
-import { formatDateTime, formatInt, shortId } from '../../lib/format';
-import { navigate } from '../../state/actions/navigation';
-import { selectTrade } from '../../state/actions/trades';
+import { formatDateTime, formatInt } from '../../lib/format';
 import { ReplayPanel } from './ReplayPanel';
+import { TradeIdButton } from './TradeIdButton';
 import type { WebhookHealthState } from './useWebhookHealth';
 
 /** Operations → Webhook health: deliveries the merchant's back end missed, and what to do about them. */
@@ -163,10 +162,6 @@ function FailedTrades({
   onChoose: (ids: string[]) => void;
 }) {
   const choosing = health.replay.enabled && health.replay.url !== null;
-  const open = (tradeId: string) => {
-    navigate('trades', tradeId);
-    selectTrade(tradeId);
-  };
   return (
     <table className="ops-table ops-trades">
       <caption>
@@ -200,14 +195,7 @@ function FailedTrades({
               </td>
             ) : null}
             <td>
-              <button
-                type="button"
-                className="link-btn num"
-                onClick={() => open(trade.tradeId)}
-                aria-label={`${shortId(trade.tradeId)}: open trade ${trade.tradeId}`}
-              >
-                {shortId(trade.tradeId)}
-              </button>
+              <TradeIdButton tradeId={trade.tradeId} />
             </td>
             <td>
               <StatusBadge status={trade.status} />
