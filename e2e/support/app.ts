@@ -19,9 +19,21 @@ export function statusBar(page: Page): Locator {
   return page.getByRole('region', { name: 'Status bar' });
 }
 
-/** The feed state label in the status bar ("Live" when connected). */
-export async function expectFeedLive(page: Page, timeout = 30_000): Promise<void> {
-  await expect(statusBar(page).locator('.conn-state strong')).toHaveText('Live', { timeout });
+/**
+ * The feed state label in the status bar ("Live" when connected). A minute: a loaded machine's sandbox may let one
+ * catch-up request time out (15 s) before the recovery's succeeds; a failure says what the status bar said.
+ */
+export async function expectFeedLive(page: Page, timeout = 60_000): Promise<void> {
+  const state = statusBar(page).locator('.conn-state');
+  try {
+    await expect(state.locator('strong')).toHaveText('Live', { timeout });
+  } catch (error) {
+    const detail = await state.getAttribute('title', { timeout: 1_000 }).catch(() => null);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`The feed is not live; the status bar says: ${detail ?? '(no detail)'}\n${message}`, {
+      cause: error,
+    });
+  }
 }
 
 export function catalogGrid(page: Page): Locator {

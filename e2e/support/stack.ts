@@ -35,6 +35,8 @@ export { expect };
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 const RENDERER_INDEX = join(ROOT, 'out', 'renderer', 'index.html');
 const BUILD_LOCK = join(ROOT, 'node_modules', '.cache', 'merchant-desk-e2e-build.lock');
+/** How much of the web host's log a failed test prints. */
+const HOST_LOG_TAIL_LINES = 80;
 const URL_LINE = /^Merchant Desk web host: (http:\/\/\S+)$/;
 
 export interface StackOptions {
@@ -174,7 +176,9 @@ function spawnHost(args: string[], env: NodeJS.ProcessEnv, logFile: string, time
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const write = (stream: string, text: string) => appendFileSync(logFile, text.replace(/^(?=.)/gm, `[${stream}] `));
+  // Each line with the time it was read (UTC, ms), to follow a start-up that took too long.
+  const write = (stream: string, text: string) =>
+    appendFileSync(logFile, text.replace(/^(?=.)/gm, `[${stream} ${new Date().toISOString().slice(11, 23)}] `));
   child.stderr?.setEncoding('utf8').on('data', (text: string) => write('stderr', text));
   return new Promise<HostProcess>((done, fail) => {
     const timer = setTimeout(() => {
@@ -365,8 +369,11 @@ export function useStack(options: StackOptions = {}): () => Stack {
     const slice = readFileSync(logFile).subarray(logOffset);
     const path = testInfo.outputPath('web-host.log');
     writeFileSync(path, slice);
-    if (testInfo.status !== testInfo.expectedStatus)
-      await testInfo.attach('web-host.log', { path, contentType: 'text/plain' });
+    if (testInfo.status === testInfo.expectedStatus) return;
+    await testInfo.attach('web-host.log', { path, contentType: 'text/plain' });
+    // CI shows the run's output, not its files: the log's tail goes there too.
+    const tail = slice.toString('utf8').trimEnd().split('\n').slice(-HOST_LOG_TAIL_LINES);
+    console.log(`web host log of "${testInfo.title}" (its last ${tail.length} lines):\n${tail.join('\n')}`);
   });
 
   base.afterAll(async () => {

@@ -223,6 +223,17 @@ describe('engine against the real sandbox', () => {
     // Markers: live again (said only once the reconnect has caught up), then another trade's status over the feed,
     // announced in a later batch than anything the catch-up could still announce.
     await reach(() => session().connection.state === 'connected', 30_000, 'live again');
+    // The log tells each change of the status once: live, lost, catching up, live again.
+    const told = logs.filter((line) => line.startsWith('connection: '));
+    expect(told[0]).toBe('connection: connecting: Connecting to the live feed…');
+    expect(told.filter((line, i) => line === told[i - 1])).toEqual([]);
+    const live = 'connection: connected: Live feed connected';
+    const lost = told.findIndex((line, i) => i > told.indexOf(live) && !line.startsWith('connection: connected'));
+    expect(lost).toBeGreaterThan(0);
+    expect(told.slice(lost)).toContain(
+      'connection: connecting: Feed connected; catching up on balance, active trades and the catalog…',
+    );
+    expect(told.at(-1)).toBe(live);
     const markerItem = at(
       (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 710 }] })).body.items,
     );

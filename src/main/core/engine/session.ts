@@ -292,6 +292,7 @@ export class AccountSession {
     if (this.stopped) return;
     if (!(error instanceof ApiRequestError)) {
       this.hooks.log(`${what}: ${(error as Error).stack ?? String(error)}`);
+      this.keeper.localFailed();
       return;
     }
     this.hooks.log(`${what}: ${error.kind} ${error.status ?? ''} ${error.code}: ${error.message}`);

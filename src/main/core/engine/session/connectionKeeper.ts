@@ -81,6 +81,15 @@ export class ConnectionKeeper {
     this.apply({ kind: 'rest-failure', ...restFailureOf(error), at: toUtcIso(this.lastFailureAt) });
   }
 
+  /**
+   * A failure on our side (the cache refused a write): nothing to tell the server, but the catch-up it broke is tried
+   * again after the same backoff, instead of leaving the account catching up until the next reconnect.
+   */
+  localFailed(): void {
+    this.lastFailureAt = this.ctx.timers.clock.now();
+    this.scheduleRecovery();
+  }
+
   /** "Retry now": the backed-off catch-up is replaced by one now. */
   resetRecovery(): void {
     this.cancelRecovery?.();
@@ -90,10 +99,14 @@ export class ConnectionKeeper {
 
   /** Moves the model on; the status goes out when it changed (every feed word goes out), polling follows it. */
   private apply(input: ConnectionInput, announce = false): void {
-    const before = JSON.stringify(this.status);
+    const previous = this.status;
     this.model = nextConnection(this.model, input);
     const connection = this.status;
-    if (announce || JSON.stringify(connection) !== before) this.ctx.events.push({ connection });
+    const said = previous.state !== connection.state || previous.detail !== connection.detail;
+    if (said) this.ctx.hooks.log(`connection: ${connection.state}: ${connection.detail}`);
+    if (announce || said || JSON.stringify(connection) !== JSON.stringify(previous)) {
+      this.ctx.events.push({ connection });
+    }
     const poll = shouldPoll(this.model);
     if (poll && !this.stopPolling) {
       this.stopPolling = this.ctx.timers.every(POLL_INTERVAL_MS, () => this.catchUp('polling'));
