@@ -2,7 +2,8 @@
  * Trade sync for a busy merchant, end to end as a user meets it: the sandbox seeded with 14 days at 10,000 trades a
  * day over 5,000 recipients (140,000 trades, their ledger), the built web host started on an EMPTY data folder and
  * pointed at it through a proxy (test/support/faultProxy.ts) that counts every request and its bytes, Chromium on
- * the Trades page. The sandbox runs in this process (its simulator on, so trades move); the web host is a child.
+ * the Trades page. The sandbox runs in this process (its simulator on, so trades move); the web host is a child. The
+ * merchant's webhook endpoint is a receiver here that takes every delivery, as a busy merchant's back end does.
  *
  * 1. First back-fill: from the host's spawn to the "Trade history loaded" notification (the store then holds the
  *    window), and to the end of every progress (the ledger too). Meanwhile: the desk's requests in every rolling
@@ -26,7 +27,8 @@
  */
 import { loadavg } from 'node:os';
 import { rmSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
+import { createServer, get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from '@playwright/test';
 import { DEFAULT_BULK_SHARE_PERCENT } from '../src/shared/requestBudget';
 import { RATE_LIMITS } from '../src/shared/api';
@@ -470,6 +472,20 @@ const merchant = { merchantId: busy.merchantId, apiKey: busy.apiKey };
 const trades = busy.seeded?.trades ?? DAYS * PER_DAY;
 log(`seeded ${trades} trades in ${round((busy.seeded?.elapsedMs ?? 0) / 1000)} s`);
 
+// The merchant's own back end: its webhook endpoint takes every delivery, as a busy merchant's does (without one the
+// sandbox delivers nothing, and a live reversal keeps the failed delivery of the status the history ended on).
+let webhookDeliveries = 0;
+const backEnd = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    webhookDeliveries++;
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => backEnd.listen(0, '127.0.0.1', resolve));
+const webhookUrl = `http://127.0.0.1:${(backEnd.address() as AddressInfo).port}/webhooks`;
+sb.core.merchants.update(merchant.merchantId, { webhookUrl });
+
 const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
 await proxy.start();
 const browser = await launchChromium();
@@ -527,7 +543,7 @@ try {
   if (STEP_TRADES > 0) {
     const days = Math.ceil(STEP_TRADES / PER_DAY);
     const stepId = 'busy-step';
-    const created = sb.core.merchants.create({ merchantId: stepId });
+    const created = sb.core.merchants.create({ merchantId: stepId, webhookUrl });
     log(`step: seeding ${days} days × ${PER_DAY} for ${stepId}...`);
     const seeded = await seedMerchantHistory(sb.core, stepId, {
       days,
@@ -567,6 +583,8 @@ try {
   await browser.close();
   await proxy.close();
   await sb.close();
+  await new Promise<void>((resolve) => backEnd.close(() => resolve()));
+  details['webhookDeliveries'] = webhookDeliveries;
 }
 
 const loadAfter = uptime();
@@ -636,7 +654,7 @@ const result = buildResult({
       : []),
   ],
   notes: [
-    `Sandbox in the bench process (seed ${SEED}, simulator on, 20,000-item catalog), the busy merchant seeded at start (${DAYS} × ${PER_DAY.toLocaleString('en-US')}, ${RECIPIENTS.toLocaleString('en-US')} recipients); the built web host (out/main/web.js) a child on an empty data folder, through a FaultProxy that counts requests and answer bytes; Chromium on #/trades.`,
+    `Sandbox in the bench process (seed ${SEED}, simulator on, 20,000-item catalog), the busy merchant seeded at start (${DAYS} × ${PER_DAY.toLocaleString('en-US')}, ${RECIPIENTS.toLocaleString('en-US')} recipients) with its webhook endpoint a receiver in the bench answering 204; the built web host (out/main/web.js) a child on an empty data folder, through a FaultProxy that counts requests and answer bytes; Chromium on #/trades.`,
     'backfill_s: from the host spawn to the "Trade history loaded" notification in the page (backfill_all_s: to the end of every progress, the ledger included). Requests a rolling minute: at the proxy, without the catalog bucket and the feed upgrade.',
     `Bridge round trip: app.snapshot from the page every ${PING_GAP_MS} ms on a second bridge socket, one at a time; frames: UTF-8 bytes of each message on the app's own bridge socket.`,
     `Live: load mode ${LIVE.calmMinutes} min at ${PER_DAY.toLocaleString('en-US')}/day, ${LIVE.burstMinutes} min at 20×, ${LIVE.tailMinutes} min calm; delay from the sandbox's tradeUpdated (its feed frame) to that trade at that status (or a later one: "superseded") in a bridge batch in the page.`,

@@ -56,10 +56,7 @@ export class AccountSession {
     private readonly events: EventBatcher,
     private readonly hooks: SessionHooks,
     limiter: ClientRateLimiter = new ClientRateLimiter(),
-    /**
-     * When the app began opening this account (a launch, a switch): a trade changed since then is this session's
-     * news, whichever path brings it. A host shows the app, and the merchant trades, before start() runs.
-     */
+    /** When the app began opening the account (not start(): the app shows first): a trade changed since is news. */
     openedAt: number = Date.now(),
     clock: Clock = systemClock,
   ) {
@@ -290,12 +287,12 @@ export class AccountSession {
   /** Failures become state and one log line, never an exception storm. */
   private fail(what: string, error: unknown): void {
     if (this.stopped) return;
-    if (!(error instanceof ApiRequestError)) {
+    if (error instanceof ApiRequestError) {
+      this.hooks.log(`${what}: ${error.kind} ${error.status ?? ''} ${error.code}: ${error.message}`);
+      this.keeper.restFailed(error);
+    } else {
       this.hooks.log(`${what}: ${(error as Error).stack ?? String(error)}`);
       this.keeper.localFailed();
-      return;
     }
-    this.hooks.log(`${what}: ${error.kind} ${error.status ?? ''} ${error.code}: ${error.message}`);
-    this.keeper.restFailed(error);
   }
 }
