@@ -14,7 +14,9 @@
  *    `trade_updated` the sandbox emits (its feed sends it) to that trade at that status arriving in a bridge batch in
  *    the page, and the 429s at the proxy.
  * 3. Polling with the feed down: WebSocket upgrades dropped at the proxy (open ones cut), the history cached: bytes
- *    and requests a minute, the most in any rolling 60 s, over BENCH_POLL_SECONDS (default 150: ten 15 s polls).
+ *    and requests a minute, the most in any rolling 60 s, over BENCH_POLL_SECONDS (default 150: ten 15 s polls). The
+ *    catalog's own re-sync (the server rebuilds it every 5 minutes; the desk follows with or without a feed) is
+ *    counted apart.
  * 4. Baselines, same run, the host stopped: the back-fill's pages downloaded by a plain client at the same share
  *    (150 a rolling minute), and one `isActive=true` window (what every 15 s poll downloaded before the reconcile
  *    read by status).
@@ -144,6 +146,8 @@ interface Backfill {
   pingsMs: number[];
   pingFailures: number;
   worstPings: number[][];
+  /** The page's own tasks over 50 ms that overlapped each of the worst round trips: [s after the spawn, ms]. */
+  worstPingsPageTasks: number[][][];
   maxFrameBytes: number;
   maxFrameHead: string;
   framesOver64k: number;
@@ -223,6 +227,7 @@ async function backfill(
     const stored = (await bridgeCall<RowsPage<Trade>>(page, 'trades.query', { limit: 1 })).total;
     const centre = await bridgeCall<NotificationPage>(page, 'notifications.list', { limit: 100 });
     const seen = between(proxy, spawnedAt, historyAt).filter(budgeted);
+    const worst = [...probe.pings].sort((a, b) => b[1] - a[1]).slice(0, 5);
     const result: Backfill = {
       trades: expected,
       historySeconds: (historyAt - spawnedAt) / 1000,
@@ -231,10 +236,12 @@ async function backfill(
       pingsMs: probe.pings.map(([, ms]) => ms),
       pingFailures: probe.pingFailures,
       // When the slowest round trips were (s after the spawn), to find them in a CPU profile.
-      worstPings: [...probe.pings]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 5)
-        .map(([at, ms]) => [round((at - spawnedAt) / 1000), round(ms)]),
+      worstPings: worst.map(([at, ms]) => [round((at - spawnedAt) / 1000), round(ms)]),
+      worstPingsPageTasks: worst.map(([at, ms]) =>
+        probe.longTasks
+          .filter(([start, length]) => start < at + ms && start + length > at)
+          .map(([start, length]) => [round((start - spawnedAt) / 1000), length]),
+      ),
       maxFrameBytes: probe.maxBytes,
       maxFrameHead: probe.maxHead,
       framesOver64k: probe.over64k,
@@ -382,13 +389,14 @@ async function pollingFeedDown(proxy: FaultProxy, open: Open) {
     upgradesRefused: seen.filter((r) => r.upgrade).length,
     bytesPerMinute: (bytes / POLL_SECONDS) * 60,
     requestsPerMinute: (rest.length / POLL_SECONDS) * 60,
-    maxBytesPerRollingMinute: rollingMax(
+    // With the catalog's own re-sync when the server rebuilds it (every 5 minutes, feed or no feed): not polling's.
+    maxBytesWithCatalogPerRollingMinute: rollingMax(
       rest.map((r) => r.at),
       MINUTE,
       rest.map((r) => r.bytes),
     ),
-    // Without the catalog's own downloads (a catalog rebuild on the server re-syncs it, feed or not).
-    maxTradeBytesPerRollingMinute: rollingMax(
+    // What the feed's absence costs: trades and wallet polled, the catalog's own downloads left out.
+    maxBytesPerRollingMinute: rollingMax(
       rest.filter(budgeted).map((r) => r.at),
       MINUTE,
       rest.filter(budgeted).map((r) => r.bytes),
@@ -521,7 +529,7 @@ try {
   metrics['live_429'] = one(live.rateLimited, 'requests');
   metrics['live_missing'] = one(live.missing, 'updates');
   metrics['polling_mb_per_min'] = one(polling.maxBytesPerRollingMinute / 1e6, 'MB');
-  metrics['polling_trade_mb_per_min'] = one(polling.maxTradeBytesPerRollingMinute / 1e6, 'MB');
+  metrics['polling_with_catalog_mb_per_min'] = one(polling.maxBytesWithCatalogPerRollingMinute / 1e6, 'MB');
   metrics['polling_requests_per_min'] = one(polling.maxRequestsPerRollingMinute, 'requests');
   metrics['baseline_paged_s'] = one(base.pagedSeconds, 's');
   metrics['baseline_window_mb'] = one(base.windowBytes / 1e6, 'MB');
@@ -623,7 +631,13 @@ const result = buildResult({
     { text: 'bridge round trip max', metric: 'backfill_bridge_rtt_ms', stat: 'max', op: '<=', value: 250 },
     { text: 'largest bridge frame', metric: 'backfill_max_frame_kb', stat: 'max', op: '<=', value: 1024 },
     { text: 'notifications of the back-fill', metric: 'backfill_notifications', stat: 'max', op: '<=', value: 1 },
-    { text: 'polling bytes a rolling minute', metric: 'polling_mb_per_min', stat: 'max', op: '<=', value: 2 },
+    {
+      text: "polling bytes a rolling minute (the catalog's own re-sync left out)",
+      metric: 'polling_mb_per_min',
+      stat: 'max',
+      op: '<=',
+      value: 2,
+    },
     { text: 'live update delay', metric: 'live_delay_ms', stat: 'max', op: '<=', value: 1000 },
     { text: 'live 429s', metric: 'live_429', stat: 'max', op: '<=', value: 0 },
     ...(step

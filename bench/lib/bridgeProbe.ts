@@ -29,6 +29,8 @@ export interface ProbeState {
   trades: [string, string, number][];
   /** [Date.now() at the call, round trip ms] of each answered ping. */
   pings: [number, number][];
+  /** [Date.now() at its start, ms] of each task over 50 ms on the page's main thread (it delays a ping's answer too). */
+  longTasks: [number, number][];
   pingFailures: number;
   closes: { at: number; code: number; reason: string }[];
 }
@@ -41,9 +43,15 @@ window.__name = (fn) => fn;
   const probe = {
     frames: 0, chars: 0, maxBytes: 0, maxAt: 0, maxHead: '', over64k: 0, notifications: [], progress: [],
     connection: [], invalidated: 0, trackTrades: false, trades: [], pings: [], pingFailures: 0, closes: [],
-    pinging: false, maxChars: 0,
+    pinging: false, maxChars: 0, longTasks: [],
   };
   window.__probe = probe;
+  try {
+    new PerformanceObserver((list) => {
+      for (const task of list.getEntries())
+        probe.longTasks.push([Math.round(performance.timeOrigin + task.startTime), Math.round(task.duration)]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
   function observe(ws) {
     ws.addEventListener('close', (event) => probe.closes.push({ at: Date.now(), code: event.code, reason: event.reason }));
     ws.addEventListener('message', (event) => {
@@ -230,6 +238,7 @@ export function resetProbe(page: Page): Promise<void> {
       invalidated: 0,
       trades: [],
       pings: [],
+      longTasks: [],
       pingFailures: 0,
       closes: [],
     });

@@ -144,6 +144,8 @@ describe('notification centre, engine against the real sandbox', () => {
     );
     const admin = adminApi(sb);
     for (const id of ids) await admin.transition(id, { status: 'SENT' });
+    // Two bursts: every "sent" kept before the first delivery (a loaded machine may otherwise interleave the two).
+    await stored(harness, (rows) => rows.filter((n) => n.id.endsWith(':SENT')).length === ids.length, 'the sends kept');
     for (const id of ids) await admin.transition(id, { status: 'COMPLETED' });
     const page = await stored(
       harness,

@@ -13,6 +13,7 @@ import { verifyWebhookSignature } from '../../src/server/webhooks/signature';
 import type { Item, Trade, TradeHistoryPage } from '../../src/shared/api';
 import type { Notification } from '../../src/shared/ipc';
 import { type EngineHarness, startEngine } from '../support/faults/harness';
+import { FaultProxy } from '../support/faultProxy';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
@@ -262,6 +263,7 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     await firstAttempt(a);
     await adminApi(sb).advance(12 * 3600);
     await store(await history('webhookStatus=failed'), a, 'failed');
+    await waitFor(() => webhookNotices(app).length > 0, 10_000, 'the failure of a told');
     expect(webhookNotices(app).map((n) => n.target)).toEqual([{ type: 'trade', tradeId: a }]);
 
     // The endpoint works again (a new URL closes the breaker): a trade bought now is delivered.
@@ -277,6 +279,7 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     await firstAttempt(c);
     await adminApi(sb).advance(12 * 3600);
     await store(await history('webhookStatus=failed'), c, 'failed');
+    await waitFor(() => webhookNotices(app).length > 1, 10_000, 'the failure of c told');
     expect(webhookNotices(app).map((n) => n.target)).toEqual([
       { type: 'trade', tradeId: a },
       { type: 'trade', tradeId: c },
@@ -289,6 +292,52 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     expect(health.paused).toMatchObject({ failed: 1 });
     expect(health.paused?.since).toBe((await serverTrade(sb, merchant, c)).updatedAt);
   }, 120_000);
+
+  it('a new cache that stores a failure before the history showing a later delivery does not tell it', async () => {
+    const a = buy(sb, merchant, await newItem(sb, 97_200_001), 52_001);
+    await waitFor(() => failing.hits.some((hit) => hit.raw.includes(a)), 10_000, 'the first delivery of a');
+    await adminApi(sb).advance(12 * 3600);
+    expect((await serverTrade(sb, merchant, a)).webhookStatus).toBe('failed');
+    // The endpoint works again: a trade bought later is delivered.
+    await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: backEnd.url });
+    const b = buy(sb, merchant, await newItem(sb, 97_200_002), 52_002);
+    // Settled (a start-up's reconcile reads the trades in flight): only the history window holds it.
+    await adminApi(sb).transition(b, { status: 'SENT' });
+    await adminApi(sb).transition(b, { status: 'COMPLETED' });
+    const settledAndDelivered = async () => {
+      const trade = await serverTrade(sb, merchant, b);
+      return trade.status === 'COMPLETED' && trade.webhookStatus === 'sent';
+    };
+    await waitFor(settledAndDelivered, 10_000, 'b completed and delivered');
+
+    // Another desk on a new cache, whose history window comes late: the failed deliveries are stored first.
+    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
+    await proxy.start();
+    const window = (_method: string, path: string) => path.startsWith('/Trades/History?isActive=true');
+    proxy.inject(window, { kind: 'delay', delayMs: 15_000, times: 1 });
+    const otherDir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-new-'));
+    const other = await startEngine(otherDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
+    try {
+      await waitFor(() => other.session().connection.state === 'connected', 20_000, 'the other desk live');
+      await other.call('operations.webhookHealth');
+      await waitFor(
+        async () => (await other.call('trades.get', { tradeId: a }))?.trade.webhookStatus === 'failed',
+        10_000,
+        'the failure of a stored',
+      );
+      expect(await other.call('trades.get', { tradeId: b })).toBeNull();
+      // Judged: told, or said in the log not to be news.
+      const notTold = () =>
+        other.logs.some((line) => line.startsWith('webhook watch: 1 failed deliveries, a later one delivered'));
+      await waitFor(() => notTold() || webhookNotices(other).length > 0, 10_000, 'the failure judged');
+      expect(webhookNotices(other)).toEqual([]);
+      expect(notTold()).toBe(true);
+    } finally {
+      await other.close();
+      await proxy.close();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 describe('webhook replay refuses bad input and changes nothing', () => {

@@ -8,7 +8,7 @@ import type { EventBatcher } from '../events/batcher';
 import { EngineError } from '../ipc/engineService';
 import { AwayTracker, awaySummaryNotification } from '../notify/awaySummary';
 import type { NotificationCentre } from '../notify/notificationCentre';
-import { WebhookWatch } from '../operations/webhookWatch';
+import { newestDeliveredAt, WebhookWatch } from '../operations/webhookWatch';
 import type { SecretStore } from '../secrets';
 import { type LocalStore, StoreError } from '../store';
 import { FAILURE_STATUSES } from '../store/schema';
@@ -272,7 +272,13 @@ export class Accounts {
         const away =
           this.awayTracked || credentials.apiKey === null ? null : await AwayTracker.begin(store).catch(() => null);
         if (credentials.apiKey !== null) this.awayTracked = true;
-        const watch = new WebhookWatch(store, (notification) => this.events.push({ notifications: [notification] }));
+        const watch = new WebhookWatch(
+          store,
+          (notification) => this.events.push({ notifications: [notification] }),
+          () => (session.live ? newestDeliveredAt(session.client) : Promise.resolve(null)),
+          Date.now,
+          this.log,
+        );
         await watch.load().catch((error: unknown) => this.log(`webhook health: ${String(error)}`));
         // Settled: the start-up's syncs done, and the alerts' look at the catalog they brought.
         const awayHooks = away?.sessionHooks(

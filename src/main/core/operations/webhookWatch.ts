@@ -2,11 +2,15 @@
  * Tells the merchant the first time a delivery of theirs fails: one notification per run of failures (until a trade
  * created later shows a delivered update), never one per trade. No frame carries `webhookStatus`: the watch asks the
  * server for the failed deliveries once a minute while the account is live (Trades/History?webhookStatus=failed,
- * throttled by the trade sync) and reads every trade write as it returns its rows.
+ * throttled by the trade sync) and reads every trade write as it returns its rows. Before it tells, it asks the
+ * server for the newest delivered trade: a new cache stores what comes first (a page of reversals, the failed
+ * deliveries) before the history that shows the endpoint worked since, and a failure that was followed by a
+ * delivery is history, not news.
  */
 import type { Trade } from '../../../shared/api';
 import type { Notification } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
+import type { MerchantApiClient } from '../api';
 import type { LocalStore } from '../store';
 
 /** The status time of the failure last told (the run of failures it began). */
@@ -19,11 +23,16 @@ export class WebhookWatch {
   private lastDeliveredCreatedAt = '';
   private notifiedSince: string | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** One judgement at a time, in the order the writes came. */
+  private judging: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: LocalStore,
     private readonly notify: (notification: Notification) => void,
+    /** The createdAt of the newest trade whose update the server delivered (null: none, or it cannot say). */
+    private readonly newestDelivered: () => Promise<string | null>,
     private readonly now: () => number = Date.now,
+    private readonly log: (line: string) => void = () => {},
   ) {}
 
   /** What the cache already knows: before the session writes anything. */
@@ -44,26 +53,50 @@ export class WebhookWatch {
     this.timer = null;
   }
 
-  /** Trades as a write returned them. */
+  /** Trades as a write returned them; a failure that may be news is judged after the server's word. */
   onTradesStored(changed: readonly Trade[]): void {
     for (const trade of changed) {
       if (trade.webhookStatus === 'sent' && trade.createdAt > this.lastDeliveredCreatedAt)
         this.lastDeliveredCreatedAt = trade.createdAt;
     }
     const newsFrom = toUtcIso(this.now() - NEWS_WINDOW_MS);
-    const failing = changed
-      .filter(
-        (t) => t.webhookStatus === 'failed' && t.updatedAt > this.lastDeliveredCreatedAt && t.updatedAt >= newsFrom,
-      )
-      .sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
-    const first = failing[0];
-    if (!first) return;
-    // This run of failures was told already (nothing was delivered since).
-    if (this.notifiedSince !== null && this.notifiedSince > this.lastDeliveredCreatedAt) return;
-    this.notifiedSince = first.updatedAt;
-    void this.store.setMeta(NOTIFIED_META, first.updatedAt).catch(() => {});
-    this.notify(failureNotification(first, failing.length, toUtcIso(this.now())));
+    const failing = changed.filter((t) => t.webhookStatus === 'failed' && t.updatedAt >= newsFrom);
+    if (this.news(failing).length === 0) return;
+    this.judging = this.judging.then(() => this.judge(failing));
   }
+
+  /** Resolves once every failure stored so far was judged (told or not). */
+  settled(): Promise<void> {
+    return this.judging;
+  }
+
+  /** The failures after the newest delivery known, oldest first; none while this run of failures was told already. */
+  private news(failing: readonly Trade[]): Trade[] {
+    if (this.notifiedSince !== null && this.notifiedSince > this.lastDeliveredCreatedAt) return [];
+    return failing
+      .filter((t) => t.updatedAt > this.lastDeliveredCreatedAt)
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
+  }
+
+  private async judge(failing: readonly Trade[]): Promise<void> {
+    const delivered = await this.newestDelivered().catch(() => null);
+    if (delivered !== null && delivered > this.lastDeliveredCreatedAt) this.lastDeliveredCreatedAt = delivered;
+    const news = this.news(failing);
+    const first = news[0];
+    if (!first) {
+      this.log(`webhook watch: ${failing.length} failed deliveries, a later one delivered: not told`);
+      return;
+    }
+    this.notifiedSince = first.updatedAt;
+    await this.store.setMeta(NOTIFIED_META, first.updatedAt).catch(() => {});
+    this.notify(failureNotification(first, news.length, toUtcIso(this.now())));
+  }
+}
+
+/** The createdAt of the newest trade whose update was delivered: the API lists the most recent first. */
+export async function newestDeliveredAt(client: MerchantApiClient): Promise<string | null> {
+  const answer = await client.tradeHistory({ webhookStatus: 'sent', limit: 1 }, { slot: 'live' });
+  return answer.trades[0]?.createdAt ?? null;
 }
 
 function failureNotification(first: Trade, count: number, at: string): Notification {
