@@ -445,6 +445,20 @@ async function baselines(baseUrl: string, merchant: MerchantCredentials, trades:
 
 // ---- the run
 
+// The merchant's own back end: its webhook endpoint takes every delivery, as a busy merchant's does, from before
+// anything live happens (without one the sandbox delivers nothing, and a trade reversed live keeps the failed
+// delivery its history ended on, which the desk rightly shows as failing).
+let webhookDeliveries = 0;
+const backEnd = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    webhookDeliveries++;
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => backEnd.listen(0, '127.0.0.1', resolve));
+const webhookUrl = `http://127.0.0.1:${(backEnd.address() as AddressInfo).port}/webhooks`;
+
 const loadBefore = uptime();
 log(`load average before: ${loadBefore.join(' ')}`);
 await ensureFreshRenderer(log);
@@ -460,6 +474,7 @@ const sb = await startSandbox({
     tradesPerDay: PER_DAY,
     recipients: RECIPIENTS,
     seed: SEED,
+    webhookUrl,
     onProgress: ({ written, total, elapsedMs }) => {
       if (elapsedMs - lastSeedLog < 10_000) return;
       lastSeedLog = elapsedMs;
@@ -479,20 +494,6 @@ const busy = sb.busy as NonNullable<Sandbox['busy']>;
 const merchant = { merchantId: busy.merchantId, apiKey: busy.apiKey };
 const trades = busy.seeded?.trades ?? DAYS * PER_DAY;
 log(`seeded ${trades} trades in ${round((busy.seeded?.elapsedMs ?? 0) / 1000)} s`);
-
-// The merchant's own back end: its webhook endpoint takes every delivery, as a busy merchant's does (without one the
-// sandbox delivers nothing, and a live reversal keeps the failed delivery of the status the history ended on).
-let webhookDeliveries = 0;
-const backEnd = createServer((request, response) => {
-  request.resume();
-  request.on('end', () => {
-    webhookDeliveries++;
-    response.writeHead(204).end();
-  });
-});
-await new Promise<void>((resolve) => backEnd.listen(0, '127.0.0.1', resolve));
-const webhookUrl = `http://127.0.0.1:${(backEnd.address() as AddressInfo).port}/webhooks`;
-sb.core.merchants.update(merchant.merchantId, { webhookUrl });
 
 const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
 await proxy.start();

@@ -54,6 +54,8 @@ export interface SandboxOptions {
 
 export interface BusyMerchantOptions extends HistoryRequest {
   merchantId?: string;
+  /** Its back end's webhook endpoint from now on (set after the history, before anything live happens). */
+  webhookUrl?: string;
   onProgress?: (progress: SeedProgress) => void;
 }
 
@@ -248,10 +250,11 @@ async function seedBusyMerchant(
   options: BusyMerchantOptions,
   fallbackId: string,
 ): Promise<BusyMerchant> {
-  const { merchantId = fallbackId, onProgress, ...request } = options;
+  const { merchantId = fallbackId, webhookUrl, onProgress, ...request } = options;
   const merchant = core.merchants.find(merchantId) ?? core.merchants.create({ merchantId });
   const hasTrades = core.db.prepare('SELECT 1 FROM trades WHERE merchant_id = ? LIMIT 1').get(merchantId) !== undefined;
   const seeded = hasTrades ? null : await seedMerchantHistory(core, merchantId, request, { onProgress });
+  if (webhookUrl !== undefined) core.merchants.update(merchantId, { webhookUrl });
   return { merchantId, apiKey: merchant.apiKey, seeded };
 }
 

@@ -291,6 +291,18 @@ describe('a busy merchant at start (startSandbox busyMerchant, sandbox --busy)',
     expect(footprint(second, 'demo').trades).toBe(300);
   });
 
+  it('gives the busy merchant a webhook URL after its history: the history keeps the endpoint it had then', async () => {
+    const webhookUrl = 'https://merchant.example/webhooks';
+    const sb = await open({ busyMerchant: { days: 1, tradesPerDay: 100, recipients: 10, webhookUrl } });
+    const merchantId = (sb.busy as NonNullable<typeof sb.busy>).merchantId;
+    expect(sb.core.merchants.get(merchantId).webhookUrl).toBe(webhookUrl);
+    const urls = sb.core.db
+      .prepare('SELECT DISTINCT url FROM webhook_deliveries WHERE merchant_id = ?')
+      .pluck()
+      .all(merchantId);
+    expect(urls).toEqual(['https://merchant.invalid/webhooks']);
+  });
+
   it('a sandbox killed while seeding leaves no half-written merchant at its next start', async () => {
     const dbFile = join(dir, 'killed.db');
     const child: ChildProcessWithoutNullStreams = spawn(

@@ -65,11 +65,6 @@ export class WebhookWatch {
     this.judging = this.judging.then(() => this.judge(failing));
   }
 
-  /** Resolves once every failure stored so far was judged (told or not). */
-  settled(): Promise<void> {
-    return this.judging;
-  }
-
   /** The failures after the newest delivery known, oldest first; none while this run of failures was told already. */
   private news(failing: readonly Trade[]): Trade[] {
     if (this.notifiedSince !== null && this.notifiedSince > this.lastDeliveredCreatedAt) return [];
