@@ -170,13 +170,11 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     ).body.trades;
     const second = failedNow.find((t) => t.tradeId !== first.tradeId);
     expect(second).toBeDefined();
-    const batchesBefore = app.batches.length;
     await app.session().upsertTrades(failedNow, 'reconcile');
+    // Stored by this call, or already by the desk's own look-up of the trade's final status.
     await waitFor(
-      () =>
-        app.batches
-          .slice(batchesBefore)
-          .some((b) => b.trades?.some((t) => t.tradeId === second?.tradeId && t.webhookStatus === 'failed')),
+      async () =>
+        (await app.call('trades.get', { tradeId: second?.tradeId as string }))?.trade.webhookStatus === 'failed',
       10_000,
       'the second failed trade stored',
     );
@@ -239,14 +237,12 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
   it('a trade created later with a delivered update ends the run: the next failure is told again', async () => {
     const history = async (query: string) =>
       (await merchantApi(sb, merchant).get<TradeHistoryPage>(`/Trades/History?${query}&limit=500`)).body.trades;
+    // Stored by this call, or already by the desk's own look-up of the trade's final status (the clock moved past
+    // its expiry): either way the cache holds it so.
     const store = async (trades: Trade[], tradeId: string, webhookStatus: Trade['webhookStatus']) => {
-      const before = app.batches.length;
       await app.session().upsertTrades(trades, 'reconcile');
       await waitFor(
-        () =>
-          app.batches
-            .slice(before)
-            .some((b) => b.trades?.some((t) => t.tradeId === tradeId && t.webhookStatus === webhookStatus)),
+        async () => (await app.call('trades.get', { tradeId }))?.trade.webhookStatus === webhookStatus,
         10_000,
         `trade ${tradeId} stored as ${webhookStatus}`,
       );
