@@ -102,11 +102,9 @@ export class ConnectionKeeper {
     const previous = this.status;
     this.model = nextConnection(this.model, input);
     const connection = this.status;
-    const said = previous.state !== connection.state || previous.detail !== connection.detail;
-    if (said) this.ctx.hooks.log(`connection: ${connection.state}: ${connection.detail}`);
-    if (announce || said || JSON.stringify(connection) !== JSON.stringify(previous)) {
-      this.ctx.events.push({ connection });
-    }
+    if (previous.state !== connection.state || previous.detail !== connection.detail)
+      this.ctx.hooks.log(`connection: ${connection.state}: ${connection.detail}`);
+    if (announce || JSON.stringify(connection) !== JSON.stringify(previous)) this.ctx.events.push({ connection });
     const poll = shouldPoll(this.model);
     if (poll && !this.stopPolling) {
       this.stopPolling = this.ctx.timers.every(POLL_INTERVAL_MS, () => this.catchUp('polling'));
