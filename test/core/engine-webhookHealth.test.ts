@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { readWebhookHealth } from '../../src/main/core/operations/webhookHealth';
+import { HISTORY_MARK_META } from '../../src/main/core/store/schema';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import { verifyWebhookSignature } from '../../src/server/webhooks/signature';
@@ -289,7 +290,69 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     expect(health.paused?.since).toBe((await serverTrade(sb, merchant, c)).updatedAt);
   }, 120_000);
 
-  it('a new cache that stores a failure before the history showing a later delivery does not tell it', async () => {
+  it('a new cache sums up the failures of its history in the history’s one notification and tells the first one after', async () => {
+    // A delivery that fails at its first attempt and fails for good when the URL is removed: at the status time of a
+    // reversed trade (a new cache's start-up reads the window's reversals apart), on the sandbox's real-time clock.
+    const failForGood = async (itemId: number, partner: number) => {
+      await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: failing.url });
+      const tradeId = buy(sb, merchant, await newItem(sb, itemId), partner);
+      for (const status of ['SENT', 'COMPLETED', 'REVERSED']) await adminApi(sb).transition(tradeId, { status });
+      await waitFor(
+        () => failing.hits.some((hit) => hit.raw.includes(tradeId) && hit.raw.includes('REVERSED')),
+        10_000,
+        `the REVERSED delivery of ${tradeId} tried`,
+      );
+      await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: null });
+      const trade = await waitFor(
+        async () => {
+          const now = await serverTrade(sb, merchant, tradeId);
+          return now.webhookStatus === 'failed' ? now : null;
+        },
+        10_000,
+        `${tradeId} failed`,
+      );
+      return trade;
+    };
+    const before = await failForGood(97_300_001, 53_001);
+    await waitFor(() => Date.now() > Date.parse(before.updatedAt), 5_000, 'the clock past its status time');
+
+    const otherDir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-history-'));
+    const other = await startEngine(otherDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    try {
+      const loaded = await waitFor(
+        () =>
+          other.batches.flatMap((batch) => batch.notifications ?? []).find((n) => n.title === 'Trade history loaded'),
+        30_000,
+        'the history’s summary',
+      );
+      expect(loaded.body).toContain('1 whose webhook delivery failed');
+      expect((await other.call('trades.get', { tradeId: before.tradeId }))?.trade.webhookStatus).toBe('failed');
+
+      // A failure after the desk opened is news: told, and it is the only failure told.
+      const after = await failForGood(97_300_002, 53_002);
+      await other.session().upsertTrades([after], 'reconcile');
+      await waitFor(() => webhookNotices(other).length > 0, 10_000, 'the later failure told');
+      expect(webhookNotices(other).map((n) => n.target)).toEqual([{ type: 'trade', tradeId: after.tradeId }]);
+    } finally {
+      await other.close();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('a cache that is behind stores a failure before the history showing a later delivery: not told', async () => {
+    // Another desk's cache, with the account's history loaded once (nothing in it yet), then closed.
+    const otherDir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-behind-'));
+    const first = await startEngine(otherDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    try {
+      await waitFor(
+        async () => typeof (await first.session().store.getMeta(HISTORY_MARK_META)) === 'string',
+        20_000,
+        'the history loaded',
+      );
+    } finally {
+      await first.close();
+    }
+
     const a = buy(sb, merchant, await newItem(sb, 97_200_001), 52_001);
     await waitFor(() => failing.hits.some((hit) => hit.raw.includes(a)), 10_000, 'the first delivery of a');
     await adminApi(sb).advance(12 * 3600);
@@ -297,7 +360,6 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     // The endpoint works again: a trade bought later is delivered.
     await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: backEnd.url });
     const b = buy(sb, merchant, await newItem(sb, 97_200_002), 52_002);
-    // Settled (a start-up's reconcile reads the trades in flight): only the history window holds it.
     await adminApi(sb).transition(b, { status: 'SENT' });
     await adminApi(sb).transition(b, { status: 'COMPLETED' });
     const settledAndDelivered = async () => {
@@ -306,12 +368,13 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     };
     await waitFor(settledAndDelivered, 10_000, 'b completed and delivered');
 
-    // Another desk on a new cache, whose history window comes late: the failed deliveries are stored first.
+    // The desk opens again and its history comes late: the failed deliveries are stored first.
     const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
     await proxy.start();
-    const window = (_method: string, path: string) => path.startsWith('/Trades/History?isActive=true');
-    proxy.inject(window, { kind: 'delay', delayMs: 15_000, times: 1 });
-    const otherDir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-new-'));
+    // The back-fill's pages (a range up `to` its start), not the reconcile's reads by status.
+    const backfillPage = (_method: string, path: string) =>
+      path.startsWith('/Trades/History?') && new URLSearchParams(path.split('?')[1]).has('to');
+    proxy.inject(backfillPage, { kind: 'delay', delayMs: 15_000 });
     const other = await startEngine(otherDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
     try {
       await waitFor(() => other.session().connection.state === 'connected', 20_000, 'the other desk live');

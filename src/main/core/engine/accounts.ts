@@ -276,6 +276,7 @@ export class Accounts {
           store,
           (notification) => this.events.push({ notifications: [notification] }),
           () => (session.live ? newestDeliveredAt(session.client) : Promise.resolve(null)),
+          requestedAt,
           Date.now,
           this.log,
         );

@@ -94,8 +94,8 @@ export function catchUpNotifications(news: readonly TradeNews[], at: string): No
 }
 
 /**
- * The one notification for a history loaded into a new cache (it was never seen live, so no trade is told alone):
- * the trades created before `openedAt` the store holds; null when there are none.
+ * The one notification for a history loaded into a new cache (it was never seen live, so no trade is told alone, and
+ * no failed webhook delivery either): the trades created before `openedAt` the store holds; null when there are none.
  */
 export async function historyLoadedNotification(
   store: Pick<LocalStore, 'queryTrades'>,
@@ -103,18 +103,23 @@ export async function historyLoadedNotification(
   nowMs: number,
 ): Promise<Notification | null> {
   const [to, at] = [toUtcIso(openedAtMs), toUtcIso(nowMs)];
-  const total = async (statuses: TradeStatus[]) => (await store.queryTrades({ statuses, to, limit: 1 })).total;
+  const total = async (statuses: TradeStatus[], webhookFailed = false) =>
+    (await store.queryTrades({ statuses, to, webhookFailed, limit: 1 })).total;
   const counts = {
     total: await total([]),
     active: await total([...ACTIVE_TRADE_STATUSES]),
     unsuccessful: await total(['FAILED', 'CANCELLED', 'REJECTED', 'EXPIRED']),
     reversed: await total(['REVERSED']),
+    webhookFailed: await total([], true),
   };
   if (counts.total === 0) return null;
   const parts = [
     `${count(counts.unsuccessful)} failed, cancelled, declined or expired`,
     `${count(counts.active)} active`,
     ...(counts.reversed > 0 ? [`${count(counts.reversed)} reversed`] : []),
+    ...(counts.webhookFailed > 0
+      ? [`${count(counts.webhookFailed)} whose webhook delivery failed (Operations → Webhook health)`]
+      : []),
   ];
   return {
     id: `trades-loaded:${at}`,

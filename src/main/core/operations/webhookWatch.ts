@@ -1,6 +1,7 @@
 /**
  * Tells the merchant the first time a delivery of theirs fails: one notification per run of failures (until a trade
- * created later shows a delivered update), never one per trade. No frame carries `webhookStatus`: the watch asks the
+ * created later shows a delivered update), never one per trade. A new cache's history is not news: the failures in
+ * it are counted in the history's one summary (historyLoadedNotification). No frame carries `webhookStatus`: the watch asks the
  * server for the failed deliveries once a minute while the account is live (Trades/History?webhookStatus=failed,
  * throttled by the trade sync) and reads every trade write as it returns its rows. Before it tells, it asks the
  * server for the newest delivered trade: a new cache stores what comes first (a page of reversals, the failed
@@ -12,6 +13,7 @@ import type { Notification } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
 import type { MerchantApiClient } from '../api';
 import type { LocalStore } from '../store';
+import { HISTORY_MARK_META } from '../store/schema';
 
 /** The status time of the failure last told (the run of failures it began). */
 export const NOTIFIED_META = 'operations.webhookFailureNotified';
@@ -22,6 +24,8 @@ export const WEBHOOK_REFRESH_MS = 60_000;
 export class WebhookWatch {
   private lastDeliveredCreatedAt = '';
   private notifiedSince: string | null = null;
+  /** A new cache's history: a failure whose status time is before the account was opened is summed up, not told. */
+  private historyBefore = '';
   private timer: ReturnType<typeof setInterval> | null = null;
   /** One judgement at a time, in the order the writes came. */
   private judging: Promise<void> = Promise.resolve();
@@ -31,6 +35,8 @@ export class WebhookWatch {
     private readonly notify: (notification: Notification) => void,
     /** The createdAt of the newest trade whose update the server delivered (null: none, or it cannot say). */
     private readonly newestDelivered: () => Promise<string | null>,
+    /** When the account was opened (its trades changed since are news however they arrive). */
+    private readonly openedAt: number,
     private readonly now: () => number = Date.now,
     private readonly log: (line: string) => void = () => {},
   ) {}
@@ -40,6 +46,8 @@ export class WebhookWatch {
     this.lastDeliveredCreatedAt = (await this.store.webhookLastDeliveredCreatedAt()) ?? '';
     const notified = await this.store.getMeta(NOTIFIED_META);
     this.notifiedSince = typeof notified === 'string' ? notified : null;
+    const historyLoaded = typeof (await this.store.getMeta(HISTORY_MARK_META)) === 'string';
+    this.historyBefore = historyLoaded ? '' : toUtcIso(this.openedAt);
   }
 
   /** Asks for the failed deliveries every minute (the start-up's reconcile and back-fill bring the first answer). */
@@ -59,7 +67,8 @@ export class WebhookWatch {
       if (trade.webhookStatus === 'sent' && trade.createdAt > this.lastDeliveredCreatedAt)
         this.lastDeliveredCreatedAt = trade.createdAt;
     }
-    const newsFrom = toUtcIso(this.now() - NEWS_WINDOW_MS);
+    const dayAgo = toUtcIso(this.now() - NEWS_WINDOW_MS);
+    const newsFrom = dayAgo > this.historyBefore ? dayAgo : this.historyBefore;
     const failing = changed.filter((t) => t.webhookStatus === 'failed' && t.updatedAt >= newsFrom);
     if (this.news(failing).length === 0) return;
     this.judging = this.judging.then(() => this.judge(failing));
