@@ -339,6 +339,43 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     }
   }, 90_000);
 
+  it('a failure held here that the server no longer lists (a later status delivered since) is read again', async () => {
+    const setUrl = (webhookUrl: string | null) =>
+      adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl });
+    const tried = (tradeId: string, status: string) =>
+      waitFor(
+        () => failing.hits.some((hit) => hit.raw.includes(tradeId) && hit.raw.includes(status)),
+        10_000,
+        `the ${status} delivery of ${tradeId} tried`,
+      );
+    // Completed while the endpoint failed (for good once the URL is removed), then reversed while it still fails:
+    // the REVERSED update waits for its retry, and the trade still shows the COMPLETED update's failure.
+    const a = buy(sb, merchant, await newItem(sb, 97_400_001), 54_001);
+    for (const status of ['SENT', 'COMPLETED']) await adminApi(sb).transition(a, { status });
+    await tried(a, 'COMPLETED');
+    await setUrl(null);
+    await setUrl(failing.url);
+    await adminApi(sb).transition(a, { status: 'REVERSED' });
+    await tried(a, 'REVERSED');
+    expect(await serverTrade(sb, merchant, a)).toMatchObject({ status: 'REVERSED', webhookStatus: 'failed' });
+    // The desk's own read of the reversal's record (rollbackAt is not in a frame) stores it so.
+    await waitFor(
+      async () => {
+        const held = (await app.call('trades.get', { tradeId: a }))?.trade;
+        return held?.rollbackAt != null && held.webhookStatus === 'failed';
+      },
+      20_000,
+      'the reversal stored with its failed delivery',
+    );
+
+    // The endpoint works again: the waiting REVERSED update is delivered; no status changes, so no frame comes.
+    await setUrl(backEnd.url);
+    await waitFor(async () => (await serverTrade(sb, merchant, a)).webhookStatus === 'sent', 10_000, 'a delivered');
+    await app.session().refreshWebhookFailed();
+    expect((await app.call('trades.get', { tradeId: a }))?.trade.webhookStatus).toBe('sent');
+    expect((await app.call('operations.webhookHealth')).failedTotal).toBe(0);
+  }, 90_000);
+
   it('a cache that is behind stores a failure before the history showing a later delivery: not told', async () => {
     // Another desk's cache, with the account's history loaded once (nothing in it yet), then closed.
     const otherDir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-behind-'));

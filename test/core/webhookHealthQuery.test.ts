@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prepareSchema } from '../../src/main/core/store/schema';
 import { type Prepare, statementCache } from '../../src/main/core/store/worker/open';
-import { replayCandidates, webhookHealthRows } from '../../src/main/core/store/worker/webhookHealthQuery';
+import { newestFailed, replayCandidates, webhookHealthRows } from '../../src/main/core/store/worker/webhookHealthQuery';
 
 interface Row {
   tradeId: string;
@@ -115,6 +115,9 @@ describe('webhook health reads on a real SQLite file', () => {
       a.updatedAt === b.updatedAt ? (a.tradeId < b.tradeId ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1,
     );
     expect(got.failed.map((t) => t.tradeId)).toEqual(newest.slice(0, 5).map((r) => r.tradeId));
+    expect(newestFailed(statementCache(db), 7)).toEqual(
+      newest.slice(0, 7).map((r) => ({ tradeId: r.tradeId, createdAt: r.createdAt })),
+    );
     expect(got.history).toEqual({
       from: rows[0]?.createdAt,
       to: rows.map((r) => r.updatedAt).reduce((a, b) => (a > b ? a : b)),
@@ -134,6 +137,7 @@ describe('webhook health reads on a real SQLite file', () => {
     const { prepare, plans } = recordingPrepare();
     webhookHealthRows(prepare, { hoursFrom: '2026-11-28T12', daysFrom: '2026-11-27', listLimit: 50 });
     replayCandidates(prepare, { from: '2026-11-28', to: '2026-11-29', limit: 100 });
+    newestFailed(prepare, 500);
     const details = plans();
     expect(details.length).toBeGreaterThan(0);
     expect(details.filter((d) => /\bSCAN trades\b/.test(d) && !/INDEX trades_webhook_failed_at\b/.test(d))).toEqual([]);

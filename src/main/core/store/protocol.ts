@@ -49,6 +49,7 @@ export const STORE_METHODS = {
     'partnerBlocks',
     'exposureRows',
     'webhookLastDeliveredCreatedAt',
+    'webhookNewestFailed',
     'webhookReplayCandidates',
     'failureRows',
     'buyRefusals',

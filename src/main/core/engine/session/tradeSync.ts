@@ -1,4 +1,4 @@
-import type { Trade, TradeHistoryQuery, TradeStatus } from '../../../../shared/api';
+import type { Trade, TradeStatus } from '../../../../shared/api';
 import { isActiveStatus } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
 import type { TradeSource, TradeUpsertResult } from '../../store/types';
@@ -6,10 +6,13 @@ import { catchUpNotifications, changedSince, RecipientLabels, type TradeNews, tr
 import { Throttler } from './async';
 import { HISTORY_OVERLAP_MS, type TradeWriter } from './historyFill';
 import { TradeLookups, type TradeUpdate } from './tradeLookups';
-import { pageTrades, reconcilePages } from './tradePages';
+import { pageTrades, readTrades, reconcilePages } from './tradePages';
 import type { SessionContext } from './sessionContext';
 /** Trades/History?webhookStatus=failed (the user's filter for failed webhooks) is asked at most this often. */
 const WEBHOOK_FAILED_REFRESH_MS = 60_000;
+/** The newest failures held that a refresh checks against the server's list, and how many of them it reads again. */
+const HELD_FAILURES_CHECKED = 500;
+const HELD_FAILURES_READ = 20;
 
 /**
  * The account's trades: feed updates, the reconcile and the failed-webhook refresh (the back-fill stores through it). Each
@@ -129,10 +132,30 @@ export class TradeSync implements TradeWriter {
       this.webhookFailedAt = now;
     }
     return this.webhookRefreshes.join(() =>
-      this.catchingUp((news) => this.pageThrough({ webhookStatus: 'failed' }, 'reconcile', news)).catch(
-        (error: unknown) => this.ctx.report('failed webhooks', error),
+      this.catchingUp((news) => this.refreshFailed(news)).catch((error: unknown) =>
+        this.ctx.report('failed webhooks', error),
       ),
     );
+  }
+
+  /**
+   * Every page of the server's failed deliveries; then the failures held here that it no longer lists are read again
+   * (a later status of the trade was delivered since: no frame says so), a few a refresh.
+   */
+  private async refreshFailed(news: TradeNews[]): Promise<void> {
+    const client = this.ctx.api?.client;
+    if (!client) return;
+    const held = await this.ctx.store.webhookNewestFailed(HELD_FAILURES_CHECKED);
+    const listed = new Set<string>();
+    const options = { signal: this.ctx.signal, slot: 'bulk' as const };
+    await pageTrades(client, { webhookStatus: 'failed' }, options, (trades) => {
+      for (const trade of trades) listed.add(trade.tradeId);
+      return this.upsertTrades(trades, 'reconcile', news);
+    });
+    const gone = held.filter((trade) => !listed.has(trade.tradeId)).slice(0, HELD_FAILURES_READ);
+    const wanted = gone.map((trade) => ({ tradeId: trade.tradeId, after: trade.createdAt }));
+    const byId = { ...options, byIdMax: HELD_FAILURES_READ, now: this.ctx.timers.clock.now() };
+    await readTrades(client, wanted, byId, (trades) => this.upsertTrades(trades, 'reconcile', news));
   }
 
   /** One catch-up: the news it collects is told at its end, each notification for a handful, else one summary. */
@@ -145,19 +168,6 @@ export class TradeSync implements TradeWriter {
         this.ctx.events.push({ notifications: catchUpNotifications(news, toUtcIso(this.ctx.timers.clock.now())) });
       }
     }
-  }
-
-  /** Every page of a history query, each stored as it comes. */
-  private async pageThrough(
-    query: Omit<TradeHistoryQuery, 'limit' | 'page'>,
-    source: TradeSource,
-    news?: TradeNews[],
-  ): Promise<void> {
-    const client = this.ctx.api?.client;
-    if (!client) return;
-    await pageTrades(client, query, { signal: this.ctx.signal, slot: 'bulk' }, (trades) =>
-      this.upsertTrades(trades, source, news),
-    );
   }
 
   /** Announces changed trades and the active count; their notifications go to `news` when a catch-up collects them. */

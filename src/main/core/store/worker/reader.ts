@@ -35,6 +35,7 @@ import {
 } from './recipientsQuery';
 import {
   lastDeliveredCreatedAtOf,
+  newestFailed,
   replayCandidates,
   webhookHealthRows,
   type WebhookHealthRows,
@@ -259,6 +260,10 @@ export class ReaderService extends RecordsReader {
 
   webhookLastDeliveredCreatedAt(): string | null {
     return lastDeliveredCreatedAtOf(this.prepare);
+  }
+
+  webhookNewestFailed(limit: number): { tradeId: string; createdAt: string }[] {
+    return newestFailed(this.prepare, limit);
   }
 
   webhookReplayCandidates(

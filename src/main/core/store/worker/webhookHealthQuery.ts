@@ -71,6 +71,13 @@ export function lastDeliveredCreatedAtOf(prepare: Prepare): string | null {
   );
 }
 
+/** The newest failures the cache holds (by status time): what a refresh checks the server's list against. */
+export function newestFailed(prepare: Prepare, limit: number): { tradeId: string; createdAt: string }[] {
+  return prepare<[number], { tradeId: string; createdAt: string }>(
+    `SELECT tradeId, createdAt FROM ${FAILED} ORDER BY updatedAt DESC, tradeId DESC LIMIT ?`,
+  ).all(limit);
+}
+
 /** The failed deliveries a replay names: by status time in [from, to] (at most `limit`), or the trades asked for. */
 export function replayCandidates(
   prepare: Prepare,
