@@ -60,6 +60,55 @@ describe('reversal exposure reads on a real SQLite file', () => {
     expect(rows.reversed).toHaveLength(10);
   });
 
+  it('releases the reversible trades by UTC day of endProtection after now, as a plain grouping does', () => {
+    const insert = db.prepare(
+      `INSERT INTO trades (tradeId, status, status_rank, price, itemId, assetId, tradeUrl, market_hash_name,
+         createdAt, updatedAt, stage, endProtection, updated_at, partner) VALUES (?, ?, 2, ?, 1, '1', 'https://x.invalid', 'AK', ?, ?, ?, ?, 0, 7)`,
+    );
+    const now = '2026-11-29T10:15:00.000Z';
+    const day = (d: number, time: string) =>
+      `2026-${d > 30 ? '12' : '11'}-${String(d > 30 ? d - 30 : d).padStart(2, '0')}T${time}Z`;
+    // Exact midnights, the instant `now` itself, past ends, stage 2, other statuses and no end at all.
+    const ends = [
+      now,
+      '2026-11-29T10:14:59.999Z',
+      '2026-11-29T10:15:00.001Z',
+      day(29, '23:59:59.999'),
+      day(30, '00:00:00.000'),
+    ];
+    for (let d = 27; d <= 37; d++) ends.push(day(d, '00:00:00.000'), day(d, '12:30:00.000'), day(d, '23:59:59.999'));
+    const rows: { status: string; stage: number; end: string | null; price: number }[] = [];
+    let n = 0;
+    for (const end of [...ends, null]) {
+      for (const [status, stage] of [
+        ['COMPLETED', 1],
+        ['COMPLETED', 2],
+        ['REVERSED', 1],
+      ] as const) {
+        const price = 100 + (n % 7) * 13;
+        rows.push({ status, stage, end, price });
+        insert.run(`p-${n++}`, status, price, now, now, stage, end);
+      }
+    }
+    const expected = new Map<string, { day: string; count: number; value: number }>();
+    for (const row of rows) {
+      if (row.status !== 'COMPLETED' || row.stage !== 1 || row.end === null || row.end <= now) continue;
+      const key = row.end.slice(0, 10);
+      const entry = expected.get(key) ?? { day: key, count: 0, value: 0 };
+      entry.count++;
+      entry.value += row.price;
+      expected.set(key, entry);
+    }
+    const { schedule } = exposureRows(statementCache(db), {
+      now,
+      reversedOffset: 0,
+      reversedLimit: 1,
+      reversersLimit: 1,
+    });
+    expect(schedule).toEqual([...expected.values()].sort((a, b) => (a.day < b.day ? -1 : 1)));
+    expect(schedule.length).toBe(9);
+  });
+
   it("finds each reversed trade's TRADE ROLLBACK by its trade id, not by walking every rollback", () => {
     // A ledger as a busy store's: each trade's FREEZE and end, a rollback per tenth.
     const add = db.prepare(

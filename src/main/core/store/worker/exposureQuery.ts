@@ -22,11 +22,7 @@ export function exposureRows(
   prepare: Prepare,
   options: { now: string; reversedOffset: number; reversedLimit: number; reversersLimit: number },
 ): ExposureRows {
-  const schedule = prepare<[string], { day: string; count: number; value: number }>(
-    // Named: the planner would take trades_status and read every completed trade.
-    `SELECT substr(endProtection, 1, 10) AS day, count(*) AS count, sum(price) AS value FROM trades
-     INDEXED BY trades_protection WHERE status = 'COMPLETED' AND stage = 1 AND endProtection > ? GROUP BY day ORDER BY day`,
-  ).all(options.now);
+  const schedule = releaseSchedule(prepare, options.now);
   const undated = prepare<[], { count: number; value: number | null }>(
     `SELECT count(*) AS count, sum(price) AS value FROM trades
      WHERE status = 'COMPLETED' AND stage = 1 AND endProtection IS NULL`,
@@ -62,4 +58,33 @@ export function exposureRows(
     reversers,
     reversersTotal,
   };
+}
+
+/** Named: the planner would take trades_status and read every completed trade. */
+const REVERSIBLE = "FROM trades INDEXED BY trades_protection WHERE status = 'COMPLETED' AND stage = 1";
+
+/**
+ * The reversible trades by UTC day of `endProtection` after `now`: per day, one seek to its first entry and one range
+ * aggregate over the covering index. A GROUP BY over the index sorts every entry in a temporary B-tree instead: a
+ * week of 10,000 trades a day (52,000 reversible) took 12–32 ms that way, 5–6 ms this way.
+ */
+function releaseSchedule(prepare: Prepare, now: string): ExposureRows['schedule'] {
+  const firstAfter = prepare<[string], string>(
+    `SELECT endProtection ${REVERSIBLE} AND endProtection > ? ORDER BY endProtection LIMIT 1`,
+  ).pluck();
+  const firstFrom = prepare<[string], string>(
+    `SELECT endProtection ${REVERSIBLE} AND endProtection >= ? ORDER BY endProtection LIMIT 1`,
+  ).pluck();
+  const day = prepare<[string, string], { count: number; value: number }>(
+    `SELECT count(*) AS count, sum(price) AS value ${REVERSIBLE} AND endProtection >= ? AND endProtection < ?`,
+  );
+  const schedule: ExposureRows['schedule'] = [];
+  for (let first = firstAfter.get(now); first !== undefined;) {
+    const date = first.slice(0, 10);
+    const next = new Date(Date.parse(`${date}T00:00:00.000Z`) + 86_400_000).toISOString();
+    const { count, value } = day.get(first, next) ?? { count: 0, value: 0 };
+    schedule.push({ day: date, count, value });
+    first = firstFrom.get(next);
+  }
+  return schedule;
 }
