@@ -2,8 +2,9 @@
  * An account store holding a busy merchant's history, written straight into a real store file (the app's schema,
  * its triggers keeping the roll-ups, the rows as the writer writes them: every Trade field, status_rank, updated_at,
  * partner), in createdAt order: `tradesPerDay` trades a day over `recipients` recipients, the outcome mix of the
- * sandbox's seeding (mostly completed; expiries, declines, failures, reversals; the last hour still active; ~1 %
- * webhook failures), a FREEZE for each buy, a BUY COMPLETED or BUY CANCELLED when it ends, a TRADE ROLLBACK for a
+ * sandbox's seeding (the spec's outcome table: mostly completed; expiries, declines, sold elsewhere, counters,
+ * failures, reversals by the buyer or the seller; the last hour still active; ~1 % webhook failures; the sandbox's
+ * protection period, so the last week's completed trades are still reversible at the history's end), a FREEZE for each buy, a BUY COMPLETED or BUY CANCELLED when it ends, a TRADE ROLLBACK for a
  * reversal, balances chained.
  * Much faster than through the writer's calls (one transaction per 20,000 rows, no zod; the indexes and triggers
  * of trades and ledger set aside meanwhile, then built again and the roll-ups filled as the schema's migration
@@ -23,6 +24,8 @@ import {
 import { STATUS_RANK, TRADE_FIELDS } from '../../src/main/core/store/worker/recordRows';
 import { buildTradeUrl, type Trade, type TradeStatus } from '../../src/shared/api';
 import { accountStoreFile } from '../../src/main/core/engine/accountFiles';
+import { SANDBOX_CHOICES } from '../../src/server/config';
+import { PLATFORM_NAME } from '../../src/server/domain/lifecycle';
 import type { Sandbox } from '../../src/server/sandbox';
 import { CACHE_DIR, createMerchant, type MerchantCredentials } from './sandbox';
 
@@ -50,14 +53,19 @@ function random(seed: number): () => number {
   };
 }
 
-const OUTCOMES: readonly [TradeStatus, number][] = [
-  ['COMPLETED', 0.86],
-  ['EXPIRED', 0.05],
-  ['REJECTED', 0.04],
-  ['FAILED', 0.02],
-  ['CANCELLED', 0.02],
-  ['REVERSED', 0.01],
-];
+/** The spec's outcome table, by share: status, errorCode, failReason. */
+const OUTCOMES: readonly { status: TradeStatus; share: number; errorCode: number | null; failReason: string | null }[] =
+  [
+    { status: 'COMPLETED', share: 0.86, errorCode: null, failReason: null },
+    { status: 'EXPIRED', share: 0.05, errorCode: 503, failReason: 'Trade offer expired' },
+    { status: 'CANCELLED', share: 0.03, errorCode: 504, failReason: 'Trade declined by user' },
+    { status: 'CANCELLED', share: 0.015, errorCode: 505, failReason: 'Items no longer valid' },
+    { status: 'CANCELLED', share: 0.005, errorCode: 506, failReason: 'Trade countered' },
+    { status: 'FAILED', share: 0.02, errorCode: 500, failReason: 'platform error' },
+    { status: 'REJECTED', share: 0.01, errorCode: null, failReason: null },
+    { status: 'REVERSED', share: 0.007, errorCode: 512, failReason: `Buyer reversed trade on ${PLATFORM_NAME}` },
+    { status: 'REVERSED', share: 0.003, errorCode: 512, failReason: `Seller reversed trade on ${PLATFORM_NAME}` },
+  ];
 const NAMES = ['AK-47 | Redline (Field-Tested)', 'AWP | Asiimov (Battle-Scarred)', 'M4A4 | Howl (Minimal Wear)'];
 
 export async function fillBusyStore(
@@ -109,21 +117,27 @@ export async function fillBusyStore(
         const recipient = Math.floor(rnd() * spec.recipients);
         const price = 100 + Math.floor(rnd() * 20_000);
         const name = NAMES[i % NAMES.length] as string;
+        let outcome = OUTCOMES[0] as (typeof OUTCOMES)[number];
         let status: TradeStatus = 'COMPLETED';
         if (spec.endMs - createdMs < 3_600_000) status = rnd() < 0.5 ? 'PENDING' : 'SENT';
         else {
           let r = rnd();
-          for (const [s, p] of OUTCOMES) {
-            if (r < p) {
-              status = s;
+          for (const candidate of OUTCOMES) {
+            if (r < candidate.share) {
+              outcome = candidate;
               break;
             }
-            r -= p;
+            r -= candidate.share;
           }
+          status = outcome.status;
         }
         const tradeId = uuid();
-        const endedAt = new Date(createdMs + 600_000).toISOString();
+        const endedMs = createdMs + 600_000;
+        const endedAt = new Date(endedMs).toISOString();
         const final = STATUS_RANK[status] >= 2;
+        const delivered = status === 'COMPLETED' || status === 'REVERSED';
+        // The sandbox's protection period: the last week's completed trades can still be reversed at the history's end.
+        const endProtectionMs = endedMs + SANDBOX_CHOICES.endProtectionMs;
         const trade: Trade = {
           tradeId,
           externalId: `wd_${(1_000_000 + i).toString(36)}_${hex(4)}`,
@@ -137,15 +151,15 @@ export async function fillBusyStore(
           phase: null,
           float: rnd(),
           webhookStatus: rnd() < 0.01 ? 'failed' : 'sent',
-          failReason: status === 'FAILED' ? 'platform error' : null,
-          errorCode: status === 'FAILED' ? 500 : status === 'EXPIRED' ? 503 : status === 'REJECTED' ? 504 : null,
+          failReason: final ? outcome.failReason : null,
+          errorCode: final ? outcome.errorCode : null,
           createdAt,
           updatedAt: final ? endedAt : createdAt,
-          completedAt: status === 'COMPLETED' || status === 'REVERSED' ? endedAt : null,
-          cancelledAt: status === 'CANCELLED' ? endedAt : null,
-          endProtection: status === 'COMPLETED' || status === 'REVERSED' ? endedAt : null,
+          completedAt: delivered ? endedAt : null,
+          cancelledAt: status === 'CANCELLED' || status === 'EXPIRED' ? endedAt : null,
+          endProtection: delivered ? new Date(endProtectionMs).toISOString() : null,
           rollbackAt: status === 'REVERSED' ? endedAt : null,
-          stage: 1,
+          stage: delivered && endProtectionMs <= spec.endMs ? 2 : 1,
         };
         insertTrade.run({
           ...trade,
@@ -186,9 +200,9 @@ export async function fillBusyStore(
 /**
  * What the cached file's name changes with: the fill's own rows, not the schema version. A store filled under an
  * older schema is migrated when the bench opens its copy, as a merchant's year-old store is (a year's fill takes
- * half an hour; a migration seconds).
+ * half an hour; a migration seconds). Format 2: the outcome table's codes and reasons, and a real protection period.
  */
-const FILL_FORMAT = 1;
+const FILL_FORMAT = 2;
 
 export async function busyStoreCopy(spec: BusyStoreSpec, target: string, log: (line: string) => void): Promise<void> {
   mkdirSync(CACHE_DIR, { recursive: true });
