@@ -418,6 +418,7 @@ describe('a buy during a server back-off', () => {
       expect(failure.message).toContain('nothing was sent');
       expect(failure.message).toContain(outcome.externalId);
       expect(proxy.count('/Items/Buy')).toBe(0);
+      await expectRefusalOnBoard(app, 'rate_limited', 700);
     } finally {
       await app.close();
       await proxy.close();
@@ -499,9 +500,29 @@ describe('a buy when the marketplace is unreachable or in maintenance', () => {
     expect(failure.message).toContain('under maintenance');
     expect(failure.message).toContain('nothing was sent');
     expect(proxy.count('/Items/Buy')).toBe(buysBefore);
+    await expectRefusalOnBoard(app, 'maintenance');
   }, 60_000);
 
   function serverTradeCount(): number {
     return (sb.core.db.prepare('SELECT count(*) AS n FROM trades').get() as { n: number }).n;
   }
 });
+
+/** Operations → Failures shows one refusal of `code` today (at `value` cents when given), and lists it. */
+async function expectRefusalOnBoard(app: EngineHarness, code: string, value?: number): Promise<void> {
+  const today = new Date().toISOString().slice(0, 10);
+  const board = await waitFor(
+    async () => {
+      const read = await app.call('operations.failures', { from: today, to: today });
+      return read.days.find((d) => d.at === today)?.cells[`refusal:${code}`] ? read : null;
+    },
+    10_000,
+    `the ${code} refusal on the board`,
+  );
+  expect(board.days.find((d) => d.at === today)?.cells[`refusal:${code}`]).toMatchObject({
+    count: 1,
+    ...(value === undefined ? {} : { value }),
+  });
+  const listed = await app.call('operations.refusals', { from: today, to: today, code });
+  expect(listed.map((refusal) => refusal.code)).toEqual([code]);
+}

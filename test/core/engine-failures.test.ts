@@ -1,7 +1,8 @@
 // Operations → Failures against the real sandbox: each outcome code forced through the sandbox's admin transition,
 // counted per day and hour with its value and opening its trades; the refusals the buy service saw (item
-// unavailable, price too high, insufficient balance, partner blocked) recorded and listed; the live "failures
-// changed" event; the CSV; bad ranges refused with a clear error.
+// unavailable, price too high, insufficient balance, partner blocked, price changed, too many active trades) recorded and listed; the live "failures
+// changed" event; the CSV; bad ranges refused with a clear error. (Rate-limit and maintenance refusals need a proxy
+// or the sandbox's maintenance: engine-buy.test.ts checks them on the board.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -215,6 +216,41 @@ describe('the failures board against the sandbox', () => {
       partner: 61_002,
     });
   }, 90_000);
+
+  it('records a changed price and a holder at its five active offers as refusals on the board', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    // One holding account's six listings: the sixth buy meets its five active offers.
+    const sameHolder = holder(9_999);
+    const held = await listings(Array.from({ length: 6 }, (_, i) => ({ price: 400 + i, steamId: sameHolder })));
+    for (const [i, item] of held.slice(0, 5).entries()) tradeOf(await byId(item, 62_001 + i));
+    const busy = await byId(held[5] as Item, 62_010);
+    expect(busy.ok ? null : busy.failure.code).toBe('too_many_active_trades');
+    // A buy at a price the listing no longer has.
+    const [moved] = (await listings([{ price: 1_200 }])) as [Item];
+    const changed = await app.call('buy.byId', {
+      itemId: moved.itemId,
+      assetId: moved.assetId,
+      price: 1_100,
+      recipient: { tradeUrl: tradeUrlFor(62_011) },
+    });
+    expect(changed.ok ? null : changed.failure.code).toBe('price_changed');
+
+    const board = await waitFor(
+      async () => {
+        const read = await app.call('operations.failures', { from: today, to: today });
+        return cell(read, today, 'refusal:price_changed') && cell(read, today, 'refusal:too_many_active_trades')
+          ? read
+          : null;
+      },
+      10_000,
+      'both refusals on the board',
+    );
+    expect(cell(board, today, 'refusal:too_many_active_trades')).toEqual({ count: 1, value: 405 });
+    expect(cell(board, today, 'refusal:price_changed')).toEqual({ count: 1, value: 1_100 });
+    const listed = await app.call('operations.refusals', { from: today, to: today, code: 'price_changed' });
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ code: 'price_changed', itemId: moved.itemId, partner: 62_011 });
+  }, 60_000);
 
   it('refuses a reversed, absurd or malformed range with a clear error', async () => {
     const reversed = await dispatchIpc(app.engine, 'operations.failures', { from: '2026-03-10', to: '2026-03-01' });
