@@ -145,4 +145,19 @@ test('look up an order from the palette, buy the next one through the review, th
   await screenshot(page, testInfo, 'order-lookup-light');
   await page.keyboard.press('Escape');
   await expect(lookup).toBeHidden();
+
+  // In Trades, an attempt's tag (Tab from its row) shows the order's every attempt together: History, its order id.
+  const tagRole = ['button', { name: 'next #2: attempt 2 of order PLAYER-42, show every attempt' }] as const;
+  const tag = table.getByRole(...tagRole);
+  const taggedRow = table.getByRole('row').filter({ has: page.getByRole(...tagRole) });
+  await taggedRow.focus();
+  await page.keyboard.press('Tab');
+  await expect(tag).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('textbox', { name: 'Order ID' })).toHaveValue('PLAYER-42');
+  await expect(page.getByRole('tab', { name: 'History' })).toHaveAttribute('aria-selected', 'true');
+  // Both attempts, the original (505) and the next (the one tagged), and nothing else.
+  await expect(table.getByRole('row')).toHaveCount(3);
+  await expect(taggedRow).toHaveCount(1);
+  expect(await axeFindings(page, 'main'), 'axe, the chain in Trades, light theme').toEqual([]);
 });

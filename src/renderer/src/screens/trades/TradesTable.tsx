@@ -6,11 +6,30 @@ import { Money } from '../../components/Money';
 import { StatusBadge } from '../../components/StatusBadge';
 import { TimeAgo } from '../../components/TimeAgo';
 import { formatDateTime, shortId } from '../../lib/format';
-import { loadTrades, resetTradeFilters } from '../../state/actions/trades';
+import { loadTrades, resetTradeFilters, showOrderChain } from '../../state/actions/trades';
 import { navigate } from '../../state/actions/navigation';
 import { EMPTY_TRADE_FILTERS } from '../../state/slices/trades';
 import { useStore } from '../../state/store';
 import { tradeFiltersActive } from './TradeFiltersBar';
+
+/** An attempt of a "buy the next one" chain: shows the order's every attempt together (the row opens the trade). */
+function ChainTag({ root, attempt }: { root: string; attempt: number }) {
+  return (
+    <button
+      type="button"
+      className="tag tag-button"
+      title={`Attempt ${attempt} of order ${root}: show every attempt`}
+      aria-label={`next #${attempt}: attempt ${attempt} of order ${root}, show every attempt`}
+      onClick={(e) => {
+        e.stopPropagation();
+        showOrderChain(root);
+      }}
+      onKeyDown={(e) => e.stopPropagation()}
+    >
+      next #{attempt}
+    </button>
+  );
+}
 
 const TradeRow = memo(function TradeRow({ tradeId, compact }: { tradeId: string; compact: boolean }) {
   const trade = useStore((s) => s.trades.byId[tradeId]);
@@ -49,11 +68,7 @@ const TradeRow = memo(function TradeRow({ tradeId, compact }: { tradeId: string;
             webhook
           </span>
         ) : null}
-        {chain > 1 ? (
-          <span className="tag" title={`Attempt ${chain} of order ${chainRoot(trade.externalId as string)}`}>
-            next #{chain}
-          </span>
-        ) : null}
+        {chain > 1 ? <ChainTag root={chainRoot(trade.externalId as string)} attempt={chain} /> : null}
       </td>
       {compact ? null : (
         <>

@@ -51,6 +51,12 @@ export function resetTradeFilters(filters: TradeFilters): void {
   void loadTrades();
 }
 
+/** One order's attempts together ("buy the next one" chains ORDER, ORDER#2…): its order id as the filter, on History. */
+export function showOrderChain(root: string): void {
+  update('trades', (t) => ({ ...t, tab: 'history', filters: { ...EMPTY_TRADE_FILTERS, externalId: root }, offset: 0 }));
+  void loadTrades();
+}
+
 export function setTradesPage(offset: number, limit?: number): void {
   update('trades', (t) => ({ ...t, offset: Math.max(0, offset), limit: limit ?? t.limit }));
   void loadTrades();
