@@ -1,5 +1,5 @@
-// The buy dialogs show the chosen recipient's standing before Review: a saved recipient at the 30 cap and a pasted
-// trade URL near the 10-strike block, from the keyboard only; a buy by name with no local match still gets the
+// The buy dialogs show the chosen recipient's standing before Review: a saved recipient at the 30 cap, pasted trade
+// URLs near the 10-strike block and at it (then blocked, with the countdown), from the keyboard only; a buy by name with no local match still gets the
 // recipient's warnings at review; axe in both themes.
 import type { Page } from '@playwright/test';
 import { expectFeedLive, openApp } from './support/app';
@@ -10,6 +10,7 @@ import { expect, test, useStack } from './support/stack';
 const TARGET = { itemId: 9_300_001, market_hash_name: 'Glock-18 | Standing Order (Field-Tested)', price: 500 };
 const CAPPED = 31_337;
 const NEAR = 4242;
+const BLOCKED = 5151;
 
 const stack = useStack({
   items: 100,
@@ -58,7 +59,7 @@ async function openBuy(page: Page) {
   return dialog;
 }
 
-test('the buy dialogs say a recipient at the cap or near a block before Review; keyboard only, axe in both themes', async ({
+test('the buy dialogs say a recipient at the cap, near or in a block before Review; keyboard only, axe in both themes', async ({
   page,
 }) => {
   await openApp(page, stack());
@@ -102,6 +103,37 @@ test('the buy dialogs say a recipient at the cap or near a block before Review; 
   await page.keyboard.press('Enter');
   await expect(dialog.getByText('You pay')).toBeVisible();
   await expect(dialog.getByRole('list', { name: 'Warnings' })).toContainText('7 of your offers');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // 10 declines: the marketplace blocks the recipient; the desk says so before Review, then learns the block's end
+  // from the refusal and counts down to it.
+  const struck = await buyFor(stack(), BLOCKED, 10, 9_330_001, 300);
+  for (const tradeId of struck) {
+    await stack().admin.transition(tradeId, { status: 'SENT' });
+    await stack().admin.transition(tradeId, { status: 'CANCELLED', errorCode: 504 });
+  }
+  dialog = await openBuy(page);
+  await dialog.getByLabel('Recipient', { exact: true }).focus();
+  await page.keyboard.press('End');
+  await dialog.getByLabel('Recipient trade URL').focus();
+  await page.keyboard.type(tradeUrlOf(BLOCKED));
+  await expect(standing).toContainText('10 of 10 declined or expired in 24 h', { timeout: 15_000 });
+  await expect(dialog.getByRole('status').filter({ hasText: 'would be refused' })).toContainText(
+    'A buy to this recipient now would be refused (partner_blocked).',
+  );
+  await page.keyboard.press('Enter');
+  const confirm = dialog.getByRole('button', { name: 'Confirm buy' });
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('alert')).toContainText('partner_blocked');
+  await dialog.getByRole('button', { name: 'Edit' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(standing).toContainText(/blocked until .+ \((\d\d:)?\d\d:\d\d left\)/, { timeout: 15_000 });
+  await expect(dialog.getByRole('status').filter({ hasText: 'would be refused' })).toContainText(
+    'This recipient is blocked until',
+  );
+  await expectAxeClean(page, 'dark: buy dialog, recipient blocked');
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 
