@@ -1,7 +1,7 @@
 // The buy dialogs show the chosen recipient's standing before Review: a saved recipient at the 30 cap, pasted trade
 // URLs near the 10-strike block and at it (then blocked, with the countdown), from the keyboard only; a buy by name with no local match still gets the
 // recipient's warnings at review; axe in both themes.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expectFeedLive, openApp } from './support/app';
 import { expectAxeClean } from './support/axe';
 import { buyFor, tradeUrlOf } from './support/operations';
@@ -23,6 +23,9 @@ const stack = useStack({
 });
 
 test.describe.configure({ timeout: 180_000 });
+
+/** The standing's live region (what appears in it is read out). */
+const announced = (dialog: Locator) => dialog.locator('.recipient-standing [aria-live="polite"]');
 
 /** A two-key shortcut ("g s") pressed with the focus on the page, not in a field. */
 async function chord(page: Page, first: string, second: string) {
@@ -79,7 +82,7 @@ test('the buy dialogs say a recipient at the cap, near or in a block before Revi
   const standing = dialog.locator('.recipient-standing');
   await expect(standing).toContainText('30 of 30 active offers', { timeout: 15_000 });
   await expect(standing).toContainText('0 of 10 declined or expired in 24 h');
-  const status = dialog.getByRole('status').filter({ hasText: 'would be refused' });
+  const status = announced(dialog).filter({ hasText: 'would be refused' });
   await expect(status).toContainText('A buy to this recipient now would be refused (too_many_active_trades).');
   await expect(status).toContainText('already has 30 of 30 active offers from you');
   await expect(dialog.getByText('You pay')).toBeHidden();
@@ -94,7 +97,7 @@ test('the buy dialogs say a recipient at the cap, near or in a block before Revi
   await page.keyboard.type(tradeUrlOf(NEAR));
   await expect(standing).toContainText('7 of 10 declined or expired in 24 h', { timeout: 15_000 });
   await expect(standing).toContainText('1 of 30 active offers');
-  const near = dialog.getByRole('status').filter({ hasText: 'near a limit' });
+  const near = announced(dialog).filter({ hasText: 'near a limit' });
   await expect(near).toContainText('This recipient is near a limit.');
   await expect(near).toContainText('7 of your offers to this recipient were declined or expired in 24 h');
   await expect(dialog.getByText('would be refused')).toHaveCount(0);
@@ -119,7 +122,7 @@ test('the buy dialogs say a recipient at the cap, near or in a block before Revi
   await dialog.getByLabel('Recipient trade URL').focus();
   await page.keyboard.type(tradeUrlOf(BLOCKED));
   await expect(standing).toContainText('10 of 10 declined or expired in 24 h', { timeout: 15_000 });
-  await expect(dialog.getByRole('status').filter({ hasText: 'would be refused' })).toContainText(
+  await expect(announced(dialog).filter({ hasText: 'would be refused' })).toContainText(
     'A buy to this recipient now would be refused (partner_blocked).',
   );
   await page.keyboard.press('Enter');
@@ -130,7 +133,7 @@ test('the buy dialogs say a recipient at the cap, near or in a block before Revi
   await dialog.getByRole('button', { name: 'Edit' }).focus();
   await page.keyboard.press('Enter');
   await expect(standing).toContainText(/blocked until .+ \((\d\d:)?\d\d:\d\d left\)/, { timeout: 15_000 });
-  await expect(dialog.getByRole('status').filter({ hasText: 'would be refused' })).toContainText(
+  await expect(announced(dialog).filter({ hasText: 'would be refused' })).toContainText(
     'This recipient is blocked until',
   );
   await expectAxeClean(page, 'dark: buy dialog, recipient blocked');
@@ -148,10 +151,9 @@ test('the buy dialogs say a recipient at the cap, near or in a block before Revi
   await dialog.getByLabel('Max price ($)').focus();
   await page.keyboard.press('Control+a');
   await page.keyboard.type('10.00');
-  await expect(dialog.getByRole('status').filter({ hasText: 'would be refused' })).toContainText(
-    '(too_many_active_trades)',
-    { timeout: 15_000 },
-  );
+  await expect(announced(dialog).filter({ hasText: 'would be refused' })).toContainText('(too_many_active_trades)', {
+    timeout: 15_000,
+  });
   await page.keyboard.press('Enter');
   const warnings = dialog.getByRole('list', { name: 'Warnings' });
   await expect(warnings).toContainText('No listing named Nothing | Like This (Factory New) in the local catalog');
@@ -166,12 +168,12 @@ test('the buy dialogs say a recipient at the cap, near or in a block before Revi
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await page.locator('body').focus();
   dialog = await openBuy(page);
-  await expect(dialog.getByRole('status').filter({ hasText: 'would be refused' })).toBeVisible({ timeout: 15_000 });
+  await expect(announced(dialog).filter({ hasText: 'would be refused' })).toBeVisible({ timeout: 15_000 });
   await expectAxeClean(page, 'light: buy dialog, recipient at the cap');
   await dialog.getByLabel('Recipient', { exact: true }).focus();
   await page.keyboard.press('End');
   await dialog.getByLabel('Recipient trade URL').focus();
   await page.keyboard.type(tradeUrlOf(NEAR));
-  await expect(dialog.getByRole('status').filter({ hasText: 'near a limit' })).toBeVisible({ timeout: 15_000 });
+  await expect(announced(dialog).filter({ hasText: 'near a limit' })).toBeVisible({ timeout: 15_000 });
   await expectAxeClean(page, 'light: buy dialog, recipient near a block');
 });

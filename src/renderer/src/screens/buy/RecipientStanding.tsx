@@ -77,8 +77,9 @@ export function RecipientStanding({ choice }: { choice: RecipientChoice }) {
           ) : null}
         </p>
       ) : null}
-      {/* Always present, so what appears in it is announced. */}
-      <div role="status">
+      {/* Always present, so what appears in it is announced (a live region, not a status: the form's status says
+          why buying cannot work at all). */}
+      <div aria-live="polite">
         {standing && standing.warnings.length > 0 ? (
           <div className={`notice ${standing.refusal ? 'error' : 'warn'}`}>
             <strong>
