@@ -209,6 +209,7 @@ function validPayloads(proxyBaseUrl: string): { [M in IpcMethod]: fc.Arbitrary<u
     'exports.cancel': fc.record({ id }),
     'exports.reveal': fc.record({ id }),
     'buy.check': buyById,
+    'buy.recipient': fc.record({ recipient }),
     'buy.byId': buyById,
     'buy.byName': buyByName,
     'recipients.list': none,

@@ -8,6 +8,10 @@ const recipientChoice = z.union([
   z.strictObject({ tradeUrl: z.string().max(MAX_TRADE_URL_LENGTH) }),
 ]);
 
+/** The recipient a buy dialog has chosen, for its standing against the per-recipient limits before Review. */
+export const buyRecipientInputSchema = z.strictObject({ recipient: recipientChoice });
+export type BuyRecipientInput = z.infer<typeof buyRecipientInputSchema>;
+
 export const buyByIdInputSchema = z.strictObject({
   itemId: z.int().positive(),
   assetId: z.string().min(1).max(64),

@@ -6,6 +6,7 @@ import {
   buyByIdInputSchema,
   buyByNameInputSchema,
   buyNextInputSchema,
+  buyRecipientInputSchema,
   orderChainInputSchema,
   orderLookupInputSchema,
   recipientInputSchema,
@@ -39,6 +40,7 @@ import { notificationMarkReadSchema, notificationQuerySchema } from './notificat
 import type {
   BuyRefusal,
   FailuresBoard,
+  RecipientStanding,
   RecipientSummary,
   ReversalExposure,
   RecipientsPage,
@@ -115,6 +117,8 @@ export const IPC_METHODS = {
   /** Trades by order id, trade id, trade URL or partner id, offer id, or item name, from the local history. */
   'operations.lookup': method<typeof orderLookupInputSchema, OrderLookupResult>(orderLookupInputSchema),
   'buy.check': method<typeof buyByIdInputSchema, BuyWarning[]>(buyByIdInputSchema),
+  /** The chosen recipient's standing against the per-recipient limits, from the cache (the dialogs, before Review). */
+  'buy.recipient': method<typeof buyRecipientInputSchema, RecipientStanding>(buyRecipientInputSchema),
   'buy.byId': method<typeof buyByIdInputSchema, BuyOutcome>(buyByIdInputSchema),
   'buy.byName': method<typeof buyByNameInputSchema, BuyOutcome>(buyByNameInputSchema),
   'recipients.list': method<typeof none, Recipient[]>(none),

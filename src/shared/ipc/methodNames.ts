@@ -22,6 +22,7 @@ export const IPC_METHOD_NAMES = [
   'exports.cancel',
   'exports.reveal',
   'buy.check',
+  'buy.recipient',
   'buy.byId',
   'buy.byName',
   'recipients.list',

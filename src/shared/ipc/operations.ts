@@ -3,6 +3,7 @@
  * Types only: the inputs' schemas are in contract.ts.
  */
 import type { Trade, TradeStatus } from '../api';
+import type { BuyWarning } from './models';
 
 /** A count of failed deliveries in one hour or one UTC day (`at`: the bucket's start). */
 export interface WebhookFailureBucket {
@@ -164,6 +165,20 @@ export interface RecipientSummary {
   value: number;
   /** The newest ended trade's status and code, and its status time (null while none has ended). */
   last: { status: TradeStatus; errorCode: number | null; at: string } | null;
+}
+
+/**
+ * A buy dialog's chosen recipient against the per-recipient limits, before Review (`buy.recipient`): the counts of
+ * their row (zero while the cache holds no trade to them) and what they mean for a buy to them now.
+ */
+export interface RecipientStanding extends Pick<
+  RecipientSummary,
+  'partner' | 'label' | 'active' | 'activeCap' | 'strikes' | 'strikeLimit' | 'state' | 'blockedUntil'
+> {
+  /** `owner-blocked`, `owner-near-limit`, `owner-near-block` (the review's own words); empty when none applies. */
+  warnings: BuyWarning[];
+  /** The refusal a buy to them now would most likely get (blocked, or at the 30 cap), else null. */
+  refusal: 'partner_blocked' | 'too_many_active_trades' | null;
 }
 
 export interface RecipientsPage {

@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { BuyByNameRequest, BuyRequest, BuyResult, Trade } from '../../../shared/api';
 import { buyByNameRequestChecks, buyRequestChecks, firstFailedCheck, redactTradeUrl } from '../../../shared/api';
-import type { BuyByIdInput, BuyByNameInput, BuyOutcome, BuyWarning } from '../../../shared/ipc';
+import type {
+  BuyByIdInput,
+  BuyByNameInput,
+  BuyOutcome,
+  BuyRecipientInput,
+  BuyWarning,
+  RecipientStanding,
+} from '../../../shared/ipc';
 import { nameSearchText, resolveName } from '../../../shared/itemNames';
 import { formatCents } from '../../../shared/money';
 import { ApiRequestError } from '../api';
 import { EngineError } from '../ipc/engineService';
 import type { BuyingAccount } from './buyingAccount';
-import { buyWarnings } from './buyWarnings';
+import { buyWarnings, recipientStanding } from './buyWarnings';
 import { describeBuyFailure } from './failures';
 import { type Order, type Placement, type Recipient, sameOrder, UnknownAttempts } from './orders';
 import { RefusalRecords } from './refusalRecords';
@@ -73,6 +80,12 @@ export class BuyService {
     const account = this.account();
     const tradeUrl = await this.resolveRecipient(input.recipient);
     return buyWarnings(account, input, tradeUrl);
+  }
+
+  /** The chosen recipient against the per-recipient limits (the dialogs, before Review); needs no item. */
+  async recipient(input: BuyRecipientInput): Promise<RecipientStanding> {
+    const tradeUrl = await this.resolveRecipient(input.recipient);
+    return recipientStanding(this.account().store, tradeUrl, Date.now());
   }
 
   async buyById(input: BuyByIdInput): Promise<BuyOutcome> {

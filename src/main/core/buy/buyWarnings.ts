@@ -4,10 +4,74 @@ import {
   PARTNER_BLOCK_THRESHOLD,
   parseTradeUrl,
 } from '../../../shared/api';
-import type { BuyByIdInput, BuyWarning } from '../../../shared/ipc';
+import type { BuyByIdInput, BuyWarning, RecipientStanding, RecipientSummary } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
-import { ACTIVE_WARNING, STRIKE_WARNING, findRecipient } from '../operations/recipients';
+import { EngineError } from '../ipc/engineService';
+import { ACTIVE_WARNING, STRIKE_WARNING, findRecipient, labelsByPartner } from '../operations/recipients';
+import type { LocalStore } from '../store';
 import type { BuyingAccount } from './buyingAccount';
+
+/**
+ * What a recipient's row means for a buy to them now, and the refusal it would most likely get. The cache sees a
+ * block only in a partner_blocked answer (its `expiresAt`); 10 strikes in 24 h without one is the spec's own rule.
+ */
+export function recipientWarnings(recipient: RecipientSummary | null): Pick<RecipientStanding, 'warnings' | 'refusal'> {
+  const warnings: BuyWarning[] = [];
+  let refusal: RecipientStanding['refusal'] = null;
+  if (!recipient) return { warnings, refusal };
+  if (recipient.blockedUntil) {
+    refusal = 'partner_blocked';
+    warnings.push({
+      code: 'owner-blocked',
+      message: `This recipient is blocked until ${recipient.blockedUntil} after repeated declined or expired offers: this buy would be refused.`,
+    });
+  }
+  if (recipient.active >= ACTIVE_WARNING) {
+    const atCap = recipient.active >= MAX_ACTIVE_TRADES_PER_OWNER;
+    refusal ??= atCap ? 'too_many_active_trades' : null;
+    warnings.push({
+      code: 'owner-near-limit',
+      message: atCap
+        ? `This recipient already has ${recipient.active} of ${MAX_ACTIVE_TRADES_PER_OWNER} active offers from you: this buy would be refused until one ends.`
+        : `This recipient already has ${recipient.active} of ${MAX_ACTIVE_TRADES_PER_OWNER} active offers from you.`,
+    });
+  }
+  if (!recipient.blockedUntil && recipient.strikes >= STRIKE_WARNING) {
+    const blocks = recipient.strikes >= PARTNER_BLOCK_THRESHOLD;
+    refusal ??= blocks ? 'partner_blocked' : null;
+    warnings.push({
+      code: 'owner-near-block',
+      message: blocks
+        ? `${recipient.strikes} of your offers to this recipient were declined or expired in 24 h: the marketplace blocks a recipient at ${PARTNER_BLOCK_THRESHOLD}, so this buy would most likely be refused.`
+        : `${recipient.strikes} of your offers to this recipient were declined or expired in 24 h; at ${PARTNER_BLOCK_THRESHOLD} the marketplace blocks them.`,
+    });
+  }
+  return { warnings, refusal };
+}
+
+/** A buy dialog's chosen recipient against the per-recipient limits, from the cache (offline too). */
+export async function recipientStanding(store: LocalStore, tradeUrl: string, now: number): Promise<RecipientStanding> {
+  const partner = parseTradeUrl(tradeUrl.trim())?.partner;
+  if (!partner) {
+    throw new EngineError(
+      'invalid_input',
+      'Not a trade offer URL: https://steamcommunity.com/tradeoffer/new/?partner=…&token=…',
+    );
+  }
+  const row = await findRecipient(store, Number(partner), now);
+  const label = row ? row.label : ((await labelsByPartner(store)).get(Number(partner)) ?? null);
+  return {
+    partner,
+    label,
+    active: row?.active ?? 0,
+    activeCap: MAX_ACTIVE_TRADES_PER_OWNER,
+    strikes: row?.strikes ?? 0,
+    strikeLimit: PARTNER_BLOCK_THRESHOLD,
+    state: row?.state ?? 'ok',
+    blockedUntil: row?.blockedUntil ?? null,
+    ...recipientWarnings(row),
+  };
+}
 
 /** Warnings for a buy to `tradeUrl` from what we know locally; the server's answer is not guessed. */
 export async function buyWarnings(
@@ -15,31 +79,10 @@ export async function buyWarnings(
   input: BuyByIdInput,
   tradeUrl: string,
 ): Promise<BuyWarning[]> {
-  const warnings: BuyWarning[] = [];
   const owner = parseTradeUrl(tradeUrl)?.partner;
   const active = await account.store.activeTrades();
   const recipient = owner ? await findRecipient(account.store, Number(owner), Date.now()) : null;
-  if (recipient?.blockedUntil) {
-    warnings.push({
-      code: 'owner-blocked',
-      message: `This recipient is blocked until ${recipient.blockedUntil} after repeated declined or expired offers: this buy would be refused.`,
-    });
-  }
-  if (recipient && recipient.active >= ACTIVE_WARNING) {
-    warnings.push({
-      code: 'owner-near-limit',
-      message:
-        recipient.active >= MAX_ACTIVE_TRADES_PER_OWNER
-          ? `This recipient already has ${recipient.active} of ${MAX_ACTIVE_TRADES_PER_OWNER} active offers from you: this buy would be refused until one ends.`
-          : `This recipient already has ${recipient.active} of ${MAX_ACTIVE_TRADES_PER_OWNER} active offers from you.`,
-    });
-  }
-  if (recipient && !recipient.blockedUntil && recipient.strikes >= STRIKE_WARNING) {
-    warnings.push({
-      code: 'owner-near-block',
-      message: `${recipient.strikes} of your offers to this recipient were declined or expired in 24 h; at ${PARTNER_BLOCK_THRESHOLD} the marketplace blocks them.`,
-    });
-  }
+  const warnings = recipientWarnings(recipient).warnings;
   const [item] = await account.store.findItemsByIds([input.itemId]);
   if (item?.steamId) {
     // Only what the cache still knows: items of our active trades (on sale no more, kept a while as sold).

@@ -282,6 +282,7 @@ export class Engine implements EngineService {
         return { shown: true };
       },
       'buy.check': (input) => this.buying.check(input),
+      'buy.recipient': (input) => this.buying.recipient(input),
       'buy.byId': (input) => this.buying.buyById(input),
       'buy.byName': (input) => this.buying.buyByName(input),
       'recipients.list': async () => (accounts.session ? accounts.session.store.listRecipients() : []),

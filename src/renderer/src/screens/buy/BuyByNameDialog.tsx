@@ -19,6 +19,7 @@ import { canonicalName } from './nameSuggestions';
 import { Warnings } from './Warnings';
 import { BuyOptions, type BuyOptionsValue, DEFAULT_OPTIONS, optionsReady } from './BuyOptions';
 import { initialRecipient } from './initialRecipient';
+import { RecipientStanding } from './RecipientStanding';
 import { useConfirmCheck, useFocusWhenReady } from './useConfirmCheck';
 import {
   type RecipientChoice,
@@ -262,6 +263,7 @@ export function BuyByNameDialog({ dialog }: { dialog: Extract<DialogState, { kin
             </div>
           ) : null}
           <RecipientPicker value={recipient} onChange={setRecipient} />
+          <RecipientStanding choice={recipient} />
           <BuyOptions value={options} onChange={setOptions} />
           <BuyBlockedNotice reason={blocked} />
           <footer className="dialog-actions">

@@ -15,6 +15,7 @@ import { BuyBlockedNotice, useBuyBlockedReason } from './BuyBlockedNotice';
 import { BuyFailureView } from './BuyFailureView';
 import { BuyOptions, type BuyOptionsValue, DEFAULT_OPTIONS, optionsReady } from './BuyOptions';
 import { initialRecipient } from './initialRecipient';
+import { RecipientStanding } from './RecipientStanding';
 import { useConfirmCheck, useFocusWhenReady } from './useConfirmCheck';
 import {
   type RecipientChoice,
@@ -125,6 +126,7 @@ export function BuyDialog({ dialog }: { dialog: Extract<DialogState, { kind: 'bu
           }}
         >
           <RecipientPicker value={recipient} onChange={setRecipient} />
+          <RecipientStanding choice={recipient} />
           <BuyOptions value={options} onChange={setOptions} />
           <BuyBlockedNotice reason={blocked} />
           <footer className="dialog-actions">

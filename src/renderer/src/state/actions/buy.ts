@@ -13,6 +13,11 @@ export async function checkBuy(input: BuyByIdInput): Promise<BuyWarning[]> {
   return unwrap(api().buy.check(input));
 }
 
+/** The recipient's own warnings (limits and blocks), which need no item: a buy by name with no local match. */
+async function checkRecipient(recipient: BuyByNameInput['recipient']): Promise<BuyWarning[]> {
+  return (await unwrap(api().buy.recipient({ recipient }))).warnings;
+}
+
 /** A pre-buy note of buy by name: the engine's warnings plus what the local catalog says. */
 export interface NameCheckWarning {
   code: BuyWarning['code'] | 'no-local-match';
@@ -45,10 +50,11 @@ export async function checkBuyByName(input: BuyByNameInput): Promise<NameCheck> 
   const named = await cachedListings(input.market_hash_name, input.phase ?? null);
   const match = named.find((row) => row.price <= input.maxPrice);
   if (!match) {
+    const recipientWarnings = await checkRecipient(input.recipient);
     const cheapest = named[0];
     if (cheapest) {
       const message = `The cheapest listing of this name${input.phase ? ` (${input.phase})` : ''} in the local catalog costs ${formatCents(cheapest.price)}, above ${formatCents(input.maxPrice)}: the marketplace will most likely refuse (price_too_high).`;
-      return { candidate: null, warnings: [{ code: 'no-local-match', message }] };
+      return { candidate: null, warnings: [{ code: 'no-local-match', message }, ...recipientWarnings] };
     }
     // None in the phase: the name may well be right, and the phase the thing to change.
     const otherPhases =
@@ -59,7 +65,7 @@ export async function checkBuyByName(input: BuyByNameInput): Promise<NameCheck> 
       otherPhases.length > 0
         ? `No listing of this name in ${input.phase} in the local catalog; it is on sale in ${otherPhases.join(', ')}: choose one of those, or Any phase.`
         : `No listing named ${input.market_hash_name} in the local catalog: check the name (pick it from the suggestions).`;
-    return { candidate: null, warnings: [{ code: 'no-local-match', message }] };
+    return { candidate: null, warnings: [{ code: 'no-local-match', message }, ...recipientWarnings] };
   }
   const warnings = await checkBuy({ itemId: match.itemId, assetId: match.assetId, price: match.price, ...common });
   return { warnings, candidate: match };
