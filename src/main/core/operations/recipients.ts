@@ -123,6 +123,7 @@ export async function findRecipient(store: LocalStore, partner: number, now: num
     delivered: 0,
     cancelled: 0,
     reversed: 0,
+    buyerReversed: 0,
     value: 0,
     strikes: 0,
     lastStatus: null,
