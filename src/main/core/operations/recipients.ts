@@ -46,6 +46,7 @@ export function recipientSummaryOf(
     delivered: row.delivered,
     cancelled: row.cancelled,
     reversed: row.reversed,
+    buyerReversed: row.buyerReversed,
     value: row.value,
     last:
       row.lastStatus !== null && row.lastAt !== null
