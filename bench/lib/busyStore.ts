@@ -58,9 +58,6 @@ const OUTCOMES: readonly [TradeStatus, number][] = [
   ['CANCELLED', 0.02],
   ['REVERSED', 0.01],
 ];
-/** The outcome table's errorCode of each ending (REJECTED as the sandbox's); a reversal by either side, half each. */
-const ERROR_CODES: Partial<Record<TradeStatus, number>> = { FAILED: 500, EXPIRED: 503, REJECTED: 504, REVERSED: 512 };
-const REVERSED_BY = ['Buyer reversed trade on Steam', 'Seller reversed trade on Steam'] as const;
 const NAMES = ['AK-47 | Redline (Field-Tested)', 'AWP | Asiimov (Battle-Scarred)', 'M4A4 | Howl (Minimal Wear)'];
 
 export async function fillBusyStore(
@@ -140,9 +137,8 @@ export async function fillBusyStore(
           phase: null,
           float: rnd(),
           webhookStatus: rnd() < 0.01 ? 'failed' : 'sent',
-          failReason:
-            status === 'FAILED' ? 'platform error' : status === 'REVERSED' ? (REVERSED_BY[i % 2] as string) : null,
-          errorCode: ERROR_CODES[status] ?? null,
+          failReason: status === 'FAILED' ? 'platform error' : null,
+          errorCode: status === 'FAILED' ? 500 : status === 'EXPIRED' ? 503 : status === 'REJECTED' ? 504 : null,
           createdAt,
           updatedAt: final ? endedAt : createdAt,
           completedAt: status === 'COMPLETED' || status === 'REVERSED' ? endedAt : null,
