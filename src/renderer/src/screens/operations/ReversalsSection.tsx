@@ -139,7 +139,16 @@ function Reversed({ exposure, onPage }: { exposure: ReversalExposure; onPage: (o
                     <span className="muted">Unknown</span>
                   )}
                 </td>
-                <td>{reversedBy ? REVERSED_BY[reversedBy] : <span className="muted">Unknown</span>}</td>
+                <td>
+                  {reversedBy ? (
+                    REVERSED_BY[reversedBy]
+                  ) : (
+                    <>
+                      <span className="muted">Unknown</span>
+                      {trade.failReason ? <div className="small muted">“{trade.failReason}”</div> : null}
+                    </>
+                  )}
+                </td>
                 <td className="num">
                   <Money cents={trade.price} />
                 </td>
