@@ -1,6 +1,8 @@
 // Operations → Recipients and Reversals against the real sandbox: empty first; buys for two recipients show up live,
-// declines move one near the block, a reversal moves the exposure; sort, filter, a recipient's trades and the CSV from
-// the keyboard; axe in both themes; offline from the cache.
+// declines move one near the block, reversals by the seller and by the buyer move the exposure and say who reversed
+// (only the buyer's make a recipient one who reversed); sort, filter, a recipient's trades and the CSV from the
+// keyboard; axe in both themes; offline from the cache.
+import { readFileSync } from 'node:fs';
 import { openApp } from './support/app';
 import { expectAxeClean } from './support/axe';
 import { buyFor, goToOperations } from './support/operations';
@@ -10,9 +12,9 @@ const stack = useStack({ items: 100, seed: 35, merchant: { balance: 1_000_000 } 
 
 test.describe.configure({ timeout: 180_000 });
 
-test('recipients and reversals: empty, live rows, near the block, a reversal, sort, filter, trades, CSV; keyboard, axe, offline', async ({
+test('recipients and reversals: empty, live rows, near the block, who reversed, sort, filter, trades, CSV; keyboard, axe, offline', async ({
   page,
-}) => {
+}, testInfo) => {
   await openApp(page, stack());
   await goToOperations(page);
   const section = page.getByRole('region', { name: 'Recipients' });
@@ -23,7 +25,7 @@ test('recipients and reversals: empty, live rows, near the block, a reversal, so
 
   // Buys made elsewhere (the merchant's back end) reach the open view through the feed, without a reload.
   const declined = await buyFor(stack(), 4242, 8, 9_200_001, 300);
-  const delivered = await buyFor(stack(), 5151, 2, 9_200_101, 2500);
+  const delivered = await buyFor(stack(), 5151, 3, 9_200_101, 2500);
   const table = section.getByRole('table', { name: 'Recipients' });
   await expect(table.locator('tbody tr')).toHaveCount(2, { timeout: 15_000 });
   const near = table.getByRole('row', { name: /4242/ });
@@ -41,24 +43,48 @@ test('recipients and reversals: empty, live rows, near the block, a reversal, so
   await expect(near).toContainText('Near a limit');
   await expect(near).toContainText('1 / 30');
   const other = table.getByRole('row', { name: /5151/ });
-  await expect(other).toContainText('$50.00');
+  await expect(other).toContainText('$75.00');
 
-  // Reversals: both delivered trades are reversible until their end of protection; the platform reverses one.
+  // Reversals: the delivered trades are reversible until their end of protection. The seller rolls one back: the
+  // recipient did nothing, so no one who reversed is listed and there is nothing to export.
   await expect(reversals.getByText('Still reversible now')).toBeVisible();
-  await expect(reversals.locator('.card-value')).toHaveText('$50.00');
-  await stack().admin.transition(delivered[0] as string, { status: 'REVERSED' });
-  await expect(reversals.locator('.card-value')).toHaveText('$25.00', { timeout: 15_000 });
+  await expect(reversals.locator('.card-value')).toHaveText('$75.00');
+  await stack().admin.transition(delivered[0] as string, {
+    status: 'REVERSED',
+    failReason: 'Seller reversed trade on Steam',
+  });
+  await expect(reversals.locator('.card-value')).toHaveText('$50.00', { timeout: 15_000 });
   const reversedTable = reversals.getByRole('table', { name: /Reversed trades/ });
   await expect(reversedTable.locator('tbody tr')).toHaveCount(1);
-  await expect(reversedTable).toContainText('5151');
-  await expect(reversedTable).toContainText('+$25.00', { timeout: 15_000 });
-  await expect(other).toContainText('$25.00');
+  await expect(reversedTable.locator('tbody tr').first()).toContainText('5151');
+  await expect(reversedTable.locator('tbody tr').first()).toContainText('Seller');
+  const reversersTable = reversals.getByRole('table', { name: /Recipients who reversed/ });
+  await expect(reversersTable.locator('tbody tr')).toHaveText(['None']);
   const csvButton = reversals.getByRole('button', { name: 'Export recipients who reversed (CSV)' });
+  await expect(csvButton).toBeDisabled();
+  // Then the buyer (the recipient) reverses another: they are one who reversed.
+  await stack().admin.transition(delivered[1] as string, {
+    status: 'REVERSED',
+    failReason: 'Buyer reversed trade on Steam',
+  });
+  await expect(reversals.locator('.card-value')).toHaveText('$25.00', { timeout: 15_000 });
+  await expect(reversedTable.locator('tbody tr')).toHaveCount(2);
+  await expect(reversedTable.locator('tbody tr').first()).toContainText('Buyer (the recipient)');
+  await expect(reversedTable.locator('tbody tr').nth(1)).toContainText('Seller');
+  await expect(reversedTable.locator('tbody tr').first()).toContainText('+$25.00', { timeout: 15_000 });
+  await expect(reversersTable.locator('tbody tr')).toHaveCount(1);
+  await expect(reversersTable.getByRole('cell')).toHaveText(['5151', '1', '2', '1', '3']);
+  await expect(other).toContainText('$25.00');
+  await expect(other).toContainText('1 by them');
+  await expect(csvButton).toBeEnabled();
   await csvButton.focus();
-  const downloading = page.waitForEvent('download');
-  await page.keyboard.press('Enter');
-  const download = await downloading;
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
   expect(download.suggestedFilename()).toMatch(/^reversed-recipients-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csvPath = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(csvPath);
+  expect(readFileSync(csvPath, 'utf8')).toBe(
+    'partner,label,reversed_by_recipient,reversed,delivered,trades\r\n5151,,1,2,1,3\r\n',
+  );
   await expectAxeClean(page, 'dark: Recipients and Reversals, rows');
 
   // Sort by value from the keyboard: the delivered recipient first, then reversed.
@@ -104,7 +130,7 @@ test('recipients and reversals: empty, live rows, near the block, a reversal, so
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await goToOperations(page);
   await expect(table.locator('tbody tr')).toHaveCount(2, { timeout: 15_000 });
-  await expect(reversals.getByRole('table', { name: /Reversed trades/ }).locator('tbody tr')).toHaveCount(1);
+  await expect(reversals.getByRole('table', { name: /Reversed trades/ }).locator('tbody tr')).toHaveCount(2);
   await expectAxeClean(page, 'light: Recipients and Reversals, rows');
 
   // Offline: the marketplace goes away; the section still reads the cache.

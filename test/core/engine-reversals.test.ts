@@ -91,7 +91,7 @@ describe('Operations → Reversals against the real sandbox', () => {
       { day: `${second.endProtection?.slice(0, 10)}T00:00:00.000Z`, count: 1, value: 3400 },
     ]);
 
-    // The platform reverses the first: 100 % refunded, TRADE ROLLBACK in the ledger.
+    // The platform reverses the first (the sandbox's default: the seller's rollback): 100 % refunded, TRADE ROLLBACK.
     await adminApi(sb).transition(first.tradeId, { status: 'REVERSED' });
     const after = await exposureWhen(
       (e) => e.reversed.length === 1 && e.reversed[0]?.rollback !== null,
@@ -100,13 +100,20 @@ describe('Operations → Reversals against the real sandbox', () => {
     expect(after.exposure).toEqual({ count: 1, value: 3400 });
     expect(after.reversedTotal).toBe(1);
     expect(after.reversed[0]).toMatchObject({
-      trade: { tradeId: first.tradeId, status: 'REVERSED', errorCode: 512 },
+      trade: {
+        tradeId: first.tradeId,
+        status: 'REVERSED',
+        errorCode: 512,
+        failReason: 'Seller reversed trade on Steam',
+      },
       partner: '4242',
       label: 'Bob',
+      reversedBy: 'seller',
       rollback: { amount: 1200 },
     });
-    expect(after.reversers).toEqual([{ partner: '4242', label: 'Bob', reversed: 1, delivered: 0, trades: 1 }]);
-    expect(after.reversersTotal).toBe(1);
+    // The seller's rollback is not the recipient's doing: no one to ban.
+    expect(after.reversers).toEqual([]);
+    expect(after.reversersTotal).toBe(0);
     // The next page of reversed trades: past the one there is, with the same totals.
     expect(await app.call('operations.reversals', { offset: 50 })).toMatchObject({
       reversedTotal: 1,
@@ -116,6 +123,66 @@ describe('Operations → Reversals against the real sandbox', () => {
     });
     const csv = await app.call('operations.reversersCsv');
     expect(csv.filename).toMatch(/^reversed-recipients-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(csv.csv).toBe('partner,label,reversed,delivered,trades\r\n4242,Bob,1,0,1\r\n');
+    expect(csv.csv).toBe('partner,label,reversed_by_recipient,reversed,delivered,trades\r\n');
+  }, 60_000);
+
+  it("who reversed: only the buyer's reversals make a recipient a reverser, in the list and the CSV", async () => {
+    await app.call('recipients.save', { label: 'Ann', tradeUrl: tradeUrlFor(4242) });
+    // 4242: one reversal by the buyer, one by the seller; 5151: by the seller only; 6363: by the buyer only.
+    const trades = [
+      await completed(95_000_001, 1000, 4242),
+      await completed(95_000_002, 2000, 4242),
+      await completed(95_000_003, 3000, 5151),
+      await completed(95_000_004, 4000, 6363),
+      await completed(95_000_005, 5000, 6363),
+    ];
+    const [buyerAnn, sellerAnn, sellerOther, buyerThird] = trades.map((t) => t.tradeId) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    // A failReason of neither side is refused by the sandbox, and the trade stays delivered.
+    const refused = await adminApi(sb).post<{ error: string; message: string }>(
+      `/admin/trades/${buyerAnn}/transition`,
+      { status: 'REVERSED', failReason: 'Reversed by someone' },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/do not match any REVERSED row of the outcome table/);
+    expect((await adminApi(sb).get<Trade>(`/admin/trades/${buyerAnn}`)).body.status).toBe('COMPLETED');
+
+    const buyer = { status: 'REVERSED', failReason: 'Buyer reversed trade on Steam' };
+    const seller = { status: 'REVERSED', failReason: 'Seller reversed trade on Steam' };
+    await adminApi(sb).transition(buyerAnn, buyer);
+    await adminApi(sb).transition(sellerAnn, seller);
+    await adminApi(sb).transition(sellerOther, seller);
+    await adminApi(sb).transition(buyerThird, buyer);
+    const after = await exposureWhen((e) => e.reversedTotal === 4, 'the four reversals');
+    const who = Object.fromEntries(after.reversed.map((r) => [r.trade.tradeId, [r.partner, r.label, r.reversedBy]]));
+    expect(who).toEqual({
+      [buyerAnn]: ['4242', 'Ann', 'buyer'],
+      [sellerAnn]: ['4242', 'Ann', 'seller'],
+      [sellerOther]: ['5151', null, 'seller'],
+      [buyerThird]: ['6363', null, 'buyer'],
+    });
+    // Most reversals by the recipient first, then by partner; 5151 reversed nothing themselves.
+    expect(after.reversers).toEqual([
+      { partner: '4242', label: 'Ann', buyerReversed: 1, reversed: 2, delivered: 0, trades: 2 },
+      { partner: '6363', label: null, buyerReversed: 1, reversed: 1, delivered: 1, trades: 2 },
+    ]);
+    expect(after.reversersTotal).toBe(2);
+    const csv = await app.call('operations.reversersCsv');
+    expect(csv.csv).toBe(
+      'partner,label,reversed_by_recipient,reversed,delivered,trades\r\n4242,Ann,1,2,0,2\r\n6363,,1,1,1,2\r\n',
+    );
+    // Recipients: the reversed count says how many were the recipient's own.
+    expect(await app.call('operations.recipient', { partner: '4242' })).toMatchObject({
+      reversed: 2,
+      buyerReversed: 1,
+    });
+    expect(await app.call('operations.recipient', { partner: '5151' })).toMatchObject({
+      reversed: 1,
+      buyerReversed: 0,
+    });
   }, 60_000);
 });

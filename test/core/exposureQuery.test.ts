@@ -1,7 +1,7 @@
 /**
- * Operations → Reversals' reads on a real SQLite file: the recipients who reversed come most reversals first, the view
- * asks for the first ones and gets their total (at a year nearly every recipient reversed once: thousands of rows the
- * bridge should not carry), and the rows equal a plain count over the trades.
+ * Operations → Reversals' reads on a real SQLite file: the recipients who reversed (as the buyer) come most such
+ * reversals first, the view asks for the first ones and gets their total (at a year thousands of recipients: rows the
+ * bridge should not carry), and the rows equal a plain count over the trades; a seller's rollback makes no reverser.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,8 +15,12 @@ import { exposureRows } from '../../src/main/core/store/worker/exposureQuery';
 describe('reversal exposure reads on a real SQLite file', () => {
   let dir: string;
   let db: Database.Database;
-  /** Reversals by partner: partner 2000 + i reversed (i % 4) + 1 times and had one delivered trade. */
+  /**
+   * Reversals by the buyer by partner: partner 2000 + i reversed (i % 4) + 1 times and had one delivered trade, and
+   * every third one a reversal by the seller too; partners 3000 + i had only a seller's (or an unknown) reversal.
+   */
   const reversals = new Map<number, number>();
+  const sellerReversals = new Map<number, number>();
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'exposure-'));
@@ -25,16 +29,25 @@ describe('reversal exposure reads on a real SQLite file', () => {
     prepareSchema(db, file);
     const insert = db.prepare(
       `INSERT INTO trades (tradeId, status, status_rank, price, itemId, assetId, tradeUrl, market_hash_name,
-         createdAt, updatedAt, stage, updated_at, partner) VALUES (?, ?, 2, 100, 1, '1', 'https://x.invalid', 'AK', ?, ?, 2, 0, ?)`,
+         createdAt, updatedAt, stage, updated_at, partner, failReason)
+         VALUES (?, ?, 2, 100, 1, '1', 'https://x.invalid', 'AK', ?, ?, 2, 0, ?, ?)`,
     );
     reversals.clear();
+    sellerReversals.clear();
     let n = 0;
     for (let i = 0; i < 150; i++) {
       const partner = 2000 + i;
       const at = new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString();
-      insert.run(`d-${i}`, 'COMPLETED', at, at, partner);
-      for (let r = 0; r <= i % 4; r++) insert.run(`r-${n++}`, 'REVERSED', at, at, partner);
+      insert.run(`d-${i}`, 'COMPLETED', at, at, partner, null);
+      for (let r = 0; r <= i % 4; r++)
+        insert.run(`r-${n++}`, 'REVERSED', at, at, partner, 'Buyer reversed trade on Steam');
       reversals.set(partner, (i % 4) + 1);
+      if (i % 3 === 0) insert.run(`r-${n++}`, 'REVERSED', at, at, partner, 'Seller reversed trade on Steam');
+      sellerReversals.set(partner, i % 3 === 0 ? 1 : 0);
+    }
+    for (let i = 0; i < 20; i++) {
+      const at = new Date(Date.UTC(2026, 10, 2) + i * 60_000).toISOString();
+      insert.run(`s-${i}`, 'REVERSED', at, at, 3000 + i, i % 2 === 0 ? 'Seller reversed trade on Steam' : null);
     }
   });
 
@@ -53,10 +66,14 @@ describe('reversal exposure reads on a real SQLite file', () => {
     const expected = [...reversals]
       .sort(([pa, a], [pb, b]) => b - a || pa - pb)
       .slice(0, 100)
-      .map(([partner, reversed]) => ({ partner, reversed, delivered: 1, trades: reversed + 1 }));
+      .map(([partner, buyerReversed]) => {
+        const reversed = buyerReversed + (sellerReversals.get(partner) ?? 0);
+        return { partner, buyerReversed, reversed, delivered: 1, trades: reversed + 1 };
+      });
     expect(rows.reversers).toEqual(expected);
     expect(rows.reversersTotal).toBe(150);
-    expect(rows.reversedTotal).toBe([...reversals.values()].reduce((a, b) => a + b, 0));
+    const sum = (counts: Map<number, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+    expect(rows.reversedTotal).toBe(sum(reversals) + sum(sellerReversals) + 20);
     expect(rows.reversed).toHaveLength(10);
   });
 
@@ -162,7 +179,7 @@ describe('reversal exposure reads on a real SQLite file', () => {
         reversedLimit: 50,
         reversersLimit: 25,
       });
-    const pages = [0, 50, 100, 150, 200, 250, 300, 350, 400].map(page);
+    const pages = Array.from({ length: Math.ceil(reversedIds.length / 50) + 1 }, (_, i) => page(i * 50));
     const listed = pages.flatMap((rows) => rows.reversed);
     expect(listed.map((row) => row.trade.tradeId)).toEqual(reversedIds.map((row) => row.tradeId));
     expect(listed.every((row) => row.rollback?.tradeId === row.trade.tradeId)).toBe(true);

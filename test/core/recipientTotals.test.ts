@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalStore } from '../../src/main/core/store';
-import { RECIPIENT_TOTALS_FROM_ROWS } from '../../src/main/core/store/schema';
+import { RECIPIENT_BUYER_REVERSED_FROM_ROWS, RECIPIENT_TOTALS_FROM_ROWS } from '../../src/main/core/store/schema';
 import type { RecipientRowsQuery } from '../../src/main/core/store/worker/recipientsQuery';
 import { tradeUrlFor } from '../support/sandboxHttp';
-import type { Trade, TradeStatus } from '../../src/shared/api';
+import { type Trade, type TradeStatus, whoReversed } from '../../src/shared/api';
 import { trade } from '../renderer/fixtures';
 
 /** mulberry32: the same writes for the same seed. */
@@ -32,6 +32,19 @@ const ENDINGS: [TradeStatus, number | null][] = [
   ['REJECTED', null],
 ];
 const NOW = Date.UTC(2026, 10, 29, 12);
+/** A reversal's failReason: the spec's, the sandbox's, other cases, none, junk (whoReversed decides in the model). */
+const REVERSAL_REASONS = [
+  'Buyer reversed trade on Platform',
+  'Seller reversed trade on Platform',
+  'Buyer reversed trade on Steam',
+  'Seller reversed trade on Steam',
+  'BUYER reversed trade on Buyer',
+  '  buyer reversed',
+  'Buyers reversed trade',
+  'Reversed by the buyer',
+  '',
+  null,
+];
 
 interface Totals {
   trades: number;
@@ -39,6 +52,7 @@ interface Totals {
   delivered: number;
   cancelled: number;
   reversed: number;
+  buyerReversed: number;
   value: number;
   strikes: number;
 }
@@ -55,6 +69,7 @@ function modelOf(trades: Trade[], since: string): Map<number, Totals> {
       delivered: 0,
       cancelled: 0,
       reversed: 0,
+      buyerReversed: 0,
       value: 0,
       strikes: 0,
     };
@@ -66,6 +81,7 @@ function modelOf(trades: Trade[], since: string): Map<number, Totals> {
     }
     if (['CANCELLED', 'EXPIRED', 'FAILED', 'REJECTED'].includes(t.status)) row.cancelled += 1;
     if (t.status === 'REVERSED') row.reversed += 1;
+    if (whoReversed(t) === 'buyer') row.buyerReversed += 1;
     const strike = (t.status === 'CANCELLED' && t.errorCode === 504) || (t.status === 'EXPIRED' && t.errorCode === 503);
     if (strike && t.updatedAt >= since) row.strikes += 1;
     totals.set(partner, row);
@@ -89,7 +105,7 @@ describe('recipient_totals, kept on write, against a plain model', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('matches the model through inserts, status moves (feed updates and server pages) and reversals', async () => {
+  it('matches the model through inserts, status moves (feed updates and server pages) and reversals by either side', async () => {
     const rnd = random(35);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
     const held: Trade[] = [];
@@ -139,9 +155,23 @@ describe('recipient_totals, kept on write, against a plain model', () => {
           'feed',
         );
       } else await store.upsertTrades([ended], 'poll');
-      if (status === 'COMPLETED' && rnd() < 0.2) {
-        held[index] = { ...ended, status: 'REVERSED', stage: 2 };
-        await store.upsertTrades([held[index] as Trade], 'poll');
+      if (status === 'COMPLETED' && rnd() < 0.4) {
+        const failReason = pick(REVERSAL_REASONS);
+        const reversed: Trade = { ...ended, status: 'REVERSED', stage: 2, errorCode: 512, failReason };
+        held[index] = reversed;
+        const way = rnd();
+        if (way < 0.4) await store.upsertTrades([reversed], 'poll');
+        else {
+          await store.applyTradeUpdate(
+            { tradeId: t.tradeId, status: 'REVERSED', externalId: null, offerId: null, failReason, errorCode: 512 },
+            'feed',
+          );
+          // Told later who reversed: a history page with another failReason, the status unchanged.
+          if (way > 0.7) {
+            held[index] = { ...reversed, failReason: pick(REVERSAL_REASONS) };
+            await store.upsertTrades([held[index] as Trade], 'poll');
+          }
+        }
       }
     }
 
@@ -217,5 +247,77 @@ describe('recipient_totals, kept on write, against a plain model', () => {
     ]);
     reopened.close();
     store = await LocalStore.open({ file });
+  });
+  it("a file of 28 gets each recipient's reversals by the buyer from its REVERSED trades, and its triggers keep them", async () => {
+    const at = (hours: number) => new Date(NOW - hours * 3600_000).toISOString();
+    const reversed = (id: string, partner: number, failReason: string | null) =>
+      trade(id, 'REVERSED', { tradeUrl: tradeUrlFor(partner), errorCode: 512, failReason, createdAt: at(30) });
+    await store.upsertTrades(
+      [
+        reversed('v-1', 707, 'Buyer reversed trade on Steam'),
+        reversed('v-2', 707, 'Seller reversed trade on Steam'),
+        reversed('v-3', 707, 'buyer reversed trade on Platform'),
+        reversed('v-4', 808, 'Seller reversed trade on Steam'),
+        reversed('v-5', 808, null),
+        trade('v-6', 'COMPLETED', { tradeUrl: tradeUrlFor(909), createdAt: at(20) }),
+        trade('v-7', 'CANCELLED', { tradeUrl: tradeUrlFor(909), failReason: 'Buyer declined', errorCode: 504 }),
+      ],
+      'poll',
+    );
+    await store.close();
+    // As schema 28 left it: no column, and triggers that do not write one (the delete one stands for them all).
+    const db = new Database(file);
+    db.exec(`DROP TRIGGER recipient_totals_insert; DROP TRIGGER recipient_totals_update; DROP TRIGGER recipient_totals_delete;
+      ALTER TABLE recipient_totals DROP COLUMN buyerReversed;
+      CREATE TRIGGER recipient_totals_delete AFTER DELETE ON trades WHEN old.partner IS NOT NULL BEGIN
+        UPDATE recipient_totals SET trades = trades - 1, reversed = reversed - (old.status = 'REVERSED') WHERE partner = old.partner;
+      END;
+      PRAGMA user_version = 28;`);
+    db.close();
+    store = await LocalStore.open({ file });
+    const buyerReversed = async () => {
+      const { rows } = await store.recipientRows({
+        sort: 'partner',
+        descending: false,
+        strikesSince: at(24),
+        strikesCreatedFrom: at(48),
+        partners: null,
+        only: 'all',
+        attention: { strikes: 7, active: 27, blocked: [] },
+        offset: 0,
+        limit: 10,
+      });
+      return rows.map((row) => [row.partner, row.reversed, row.buyerReversed]);
+    };
+    expect(await buyerReversed()).toEqual([
+      [707, 3, 2],
+      [808, 2, 0],
+      [909, 0, 0],
+    ]);
+    // The fill reads the REVERSED trades through the status index, not every trade.
+    const readOnly = new Database(file, { readonly: true });
+    const plan = readOnly.prepare(`EXPLAIN QUERY PLAN ${RECIPIENT_BUYER_REVERSED_FROM_ROWS}`).all() as {
+      detail: string;
+    }[];
+    readOnly.close();
+    expect(plan.map((row) => row.detail).join('\n')).toMatch(
+      /SEARCH trades USING (COVERING )?INDEX trades_status \(status=\?\)/,
+    );
+    // From then on the triggers keep it: a failReason told later, a new reversal, a deleted one.
+    await store.upsertTrades(
+      [reversed('v-5', 808, 'Buyer reversed trade on Steam'), reversed('v-8', 909, 'Buyer reversed trade on Steam')],
+      'poll',
+    );
+    expect(await buyerReversed()).toEqual([
+      [707, 3, 2],
+      [808, 2, 1],
+      [909, 1, 1],
+    ]);
+    await store.close();
+    const raw = new Database(file);
+    raw.prepare("DELETE FROM trades WHERE tradeId = 'v-1'").run();
+    raw.close();
+    store = await LocalStore.open({ file });
+    expect((await buyerReversed())[0]).toEqual([707, 2, 1]);
   });
 });

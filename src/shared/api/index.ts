@@ -6,3 +6,4 @@ export * from './requests';
 export * from './resources';
 export * from './tradeUrl';
 export * from './endpoints';
+export * from './reversal';

@@ -158,7 +158,7 @@ export const IPC_METHODS = {
   'operations.recipient': method<typeof recipientPartnerSchema, RecipientSummary>(recipientPartnerSchema),
   /** Reversals: the value still reversible, its release by day, the reversed trades and who reversed. */
   'operations.reversals': method<typeof reversalsQuerySchema, ReversalExposure>(reversalsQuerySchema),
-  /** The recipients who reversed, as CSV (partner, label, reversed, delivered, trades). */
+  /** The recipients who reversed a trade themselves, as CSV (partner, label, reversed_by_recipient, reversed, delivered, trades). */
   'operations.reversersCsv': method<typeof none, { filename: string; csv: string }>(none),
   /** Re-sends failed deliveries' trade_updated bodies to the merchant's webhook, signed as the marketplace signs them. */
   'operations.replayWebhooks': method<typeof webhookReplayInputSchema, WebhookReplayOutcome>(webhookReplayInputSchema),

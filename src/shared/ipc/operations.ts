@@ -2,7 +2,7 @@
  * The Operations screen's models (the engine computes them from the local store; see docs/operations.md).
  * Types only: the inputs' schemas are in contract.ts.
  */
-import type { Trade, TradeStatus } from '../api';
+import type { Reverser, Trade, TradeStatus } from '../api';
 import type { BuyWarning } from './models';
 
 /** A count of failed deliveries in one hour or one UTC day (`at`: the bucket's start). */
@@ -160,7 +160,9 @@ export interface RecipientSummary {
   delivered: number;
   /** Ended without delivery: cancelled, declined, expired, failed, rejected. */
   cancelled: number;
+  /** Reversed by either side; `buyerReversed` of them by the recipient (the buyer), not the seller. */
   reversed: number;
+  buyerReversed: number;
   /** The value of the delivered trades, cents. */
   value: number;
   /** The newest ended trade's status and code, and its status time (null while none has ended). */
@@ -190,7 +192,7 @@ export interface RecipientsPage {
 
 /**
  * The reversed trades a page lists (newest first; at a year tens of thousands: the view carries a page and the total),
- * and the recipients who reversed shown (most reversals first; at a year nearly every recipient: the view carries the
+ * and the recipients who reversed shown (most reversals of their own first; at a year thousands: the view carries the
  * first ones and the count, the CSV every one up to the export's cap).
  */
 export const REVERSED_PAGE = 50;
@@ -208,16 +210,30 @@ export interface ReversalExposure {
   reversedTotal: number;
   /** Where the page of reversed trades starts in the newest-first list. */
   reversedOffset: number;
-  /** A page of the reversed trades (REVERSED_PAGE), each with who reversed (partner, label) and its TRADE ROLLBACK ledger entry. */
+  /**
+   * A page of the reversed trades (REVERSED_PAGE), each with its recipient (partner, label), who reversed it (the buyer,
+   * that is the recipient, or the seller; null when the failReason names neither) and its TRADE ROLLBACK ledger entry.
+   */
   reversed: {
     trade: Trade;
     partner: string | null;
     label: string | null;
+    reversedBy: Reverser | null;
     rollback: { id: number; amount: number; createdAt: string } | null;
   }[];
-  /** The recipients who reversed, most reversals first (a merchant's own ban list starts here). */
-  reversers: { partner: string; label: string | null; reversed: number; delivered: number; trades: number }[];
-  /** How many recipients reversed (the list holds the first REVERSERS_SHOWN). */
+  /**
+   * The recipients who reversed a trade themselves (as the buyer; a seller's rollback is not theirs), most such reversals
+   * first, with their reversals by either side (a merchant's own ban list starts here).
+   */
+  reversers: {
+    partner: string;
+    label: string | null;
+    buyerReversed: number;
+    reversed: number;
+    delivered: number;
+    trades: number;
+  }[];
+  /** How many recipients reversed a trade themselves (the list holds the first REVERSERS_SHOWN). */
   reversersTotal: number;
   computedAt: string;
 }

@@ -1,8 +1,10 @@
 /**
  * Operations → Reversals, from the local store (offline too). A completed trade can be reversed by the platform while
  * it is at stage 1, until its `endProtection`; a reversal refunds 100 % of its value (ledger `TRADE ROLLBACK`). The
- * exposure is released on each trade's own `endProtection`, not on completion + a fixed period.
+ * exposure is released on each trade's own `endProtection`, not on completion + a fixed period. Who reversed (the buyer,
+ * that is the recipient, or the seller) is the failReason's (`whoReversed`); only the buyer's make a recipient a reverser.
  */
+import { whoReversed } from '../../../shared/api';
 import type { ReversalExposure } from '../../../shared/ipc';
 import { REVERSED_PAGE, REVERSERS_LIMIT, REVERSERS_SHOWN } from '../../../shared/ipc';
 import { toUtcIso } from '../../../shared/time';
@@ -32,6 +34,7 @@ export function exposureOf(
       trade,
       partner: partner === null ? null : String(partner),
       label: labelOf(partner),
+      reversedBy: whoReversed(trade),
       rollback: rollback ? { id: rollback.id, amount: rollback.amount, createdAt: rollback.createdAt } : null,
     })),
     reversers: rows.reversers.map((row) => ({ ...row, partner: String(row.partner), label: labelOf(row.partner) })),
@@ -56,14 +59,17 @@ export async function readExposure(
   return exposureOf(rows, labels, now, reversedOffset);
 }
 
-/** The recipients who reversed as CSV (a merchant's own ban list starts here); labels are defused as any CSV field. */
+/**
+ * The recipients who reversed (the buyer's reversals) as CSV, a merchant's own ban list; with their reversals by either
+ * side, to weigh them. Labels are defused as any CSV field.
+ */
 export async function exportReversers(store: LocalStore, now: number): Promise<{ filename: string; csv: string }> {
   const { reversers } = await readExposure(store, now, { reversersLimit: REVERSERS_LIMIT });
   return {
     filename: `reversed-recipients-${toUtcIso(now).slice(0, 10)}.csv`,
     csv: toCsv(
-      ['partner', 'label', 'reversed', 'delivered', 'trades'],
-      reversers.map((r) => [r.partner, r.label, r.reversed, r.delivered, r.trades]),
+      ['partner', 'label', 'reversed_by_recipient', 'reversed', 'delivered', 'trades'],
+      reversers.map((r) => [r.partner, r.label, r.buyerReversed, r.reversed, r.delivered, r.trades]),
     ),
   };
 }

@@ -46,6 +46,7 @@ export function recipientSummaryOf(
     delivered: row.delivered,
     cancelled: row.cancelled,
     reversed: row.reversed,
+    buyerReversed: row.buyerReversed,
     value: row.value,
     last:
       row.lastStatus !== null && row.lastAt !== null
@@ -123,6 +124,7 @@ export async function findRecipient(store: LocalStore, partner: number, now: num
     delivered: 0,
     cancelled: 0,
     reversed: 0,
+    buyerReversed: 0,
     value: 0,
     strikes: 0,
     lastStatus: null,

@@ -4,7 +4,7 @@ import { parseTradeUrl } from '../../../shared/api';
 import { versionError } from './errors';
 
 /** The user's records: `PRAGMA user_version`, kept by migrations. The catalog cache: CACHE_VERSION, another one re-created empty. */
-export const SCHEMA_VERSION = 28;
+export const SCHEMA_VERSION = 29;
 /** The last pre-release layout: its user tables are this release's; its catalog tables are dropped. */
 const PRE_RELEASE_VERSION = 19;
 export const CACHE_VERSION = 4;
@@ -34,45 +34,57 @@ export const CATALOG_META = {
 /** The trade statuses the failures board counts (the outcome table's failures, and a rejected request). */
 export const FAILURE_STATUSES = ['EXPIRED', 'CANCELLED', 'FAILED', 'REJECTED'] as const;
 const FAILURE_STATUS_LIST = FAILURE_STATUSES.map((status) => `'${status}'`).join(', ');
+/**
+ * A reversal the buyer (the recipient) made: the failReason's leading word, as `whoReversed` (shared/api/reversal.ts)
+ * reads it: spaces skipped, any case, not followed by a letter. 1 or 0, never null.
+ */
+const buyerReversedOf = (t: 'new.' | 'old.' | '') =>
+  `iif(${t}status = 'REVERSED' AND (lower(ltrim(${t}failReason, ' ')) || ' ') GLOB 'buyer[^a-z]*', 1, 0)`;
 /** A trade's share of its recipient's totals: 1 or 0 per column, `value` the price of a delivered trade. */
 const shareOf = (t: 'new.' | 'old.' | '') => ({
   active: `(${t}status IN ('PENDING', 'SENT', 'CREATING'))`,
   delivered: `(${t}status = 'COMPLETED')`,
   cancelled: `(${t}status IN ('CANCELLED', 'EXPIRED', 'FAILED', 'REJECTED'))`,
   reversed: `(${t}status = 'REVERSED')`,
+  buyerReversed: buyerReversedOf(t),
   value: `iif(${t}status = 'COMPLETED', ${t}price, 0)`,
 });
 const addShare = (t: 'new' | 'old') => {
   const s = shareOf(`${t}.`);
-  return `INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value, lastCreatedAt)
-      SELECT ${t}.partner, 1, ${s.active}, ${s.delivered}, ${s.cancelled}, ${s.reversed}, ${s.value}, ${t}.createdAt
+  return `INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value, lastCreatedAt,
+        buyerReversed)
+      SELECT ${t}.partner, 1, ${s.active}, ${s.delivered}, ${s.cancelled}, ${s.reversed}, ${s.value}, ${t}.createdAt,
+        ${s.buyerReversed}
       WHERE ${t}.partner IS NOT NULL
       ON CONFLICT(partner) DO UPDATE SET trades = trades + 1, active = active + excluded.active,
         delivered = delivered + excluded.delivered, cancelled = cancelled + excluded.cancelled,
-        reversed = reversed + excluded.reversed, value = value + excluded.value,
+        reversed = reversed + excluded.reversed, buyerReversed = buyerReversed + excluded.buyerReversed,
+        value = value + excluded.value,
         lastCreatedAt = max(coalesce(lastCreatedAt, ''), excluded.lastCreatedAt);`;
 };
 const dropShare = (t: 'new' | 'old') => {
   const s = shareOf(`${t}.`);
   return `UPDATE recipient_totals SET trades = trades - 1, active = active - ${s.active},
       delivered = delivered - ${s.delivered}, cancelled = cancelled - ${s.cancelled},
-      reversed = reversed - ${s.reversed}, value = value - ${s.value} WHERE partner = ${t}.partner;`;
+      reversed = reversed - ${s.reversed}, buyerReversed = buyerReversed - ${s.buyerReversed},
+      value = value - ${s.value} WHERE partner = ${t}.partner;`;
 };
 
 /**
- * Trades by recipient: counts by outcome, the value delivered and the newest trade's creation (sorting by last trade
- * reads this column, not each recipient's trades; a bound from above once a trade is deleted), kept on every write (a
- * year holds millions of trades).
+ * Trades by recipient: counts by outcome (and of the reversals, those the buyer made), the value delivered and the newest
+ * trade's creation (sorting by last trade reads this column, not each recipient's trades; a bound from above once a
+ * trade is deleted), kept on every write (a year holds millions of trades).
  */
 const RECIPIENT_TOTALS = `
   CREATE TABLE IF NOT EXISTS recipient_totals (partner INTEGER PRIMARY KEY, trades INTEGER NOT NULL, active INTEGER NOT NULL,
     delivered INTEGER NOT NULL, cancelled INTEGER NOT NULL, reversed INTEGER NOT NULL, value INTEGER NOT NULL,
-    lastCreatedAt TEXT) WITHOUT ROWID;
+    lastCreatedAt TEXT, buyerReversed INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
   CREATE TRIGGER IF NOT EXISTS recipient_totals_insert AFTER INSERT ON trades WHEN new.partner IS NOT NULL BEGIN
     ${addShare('new')}
   END;
-  CREATE TRIGGER IF NOT EXISTS recipient_totals_update AFTER UPDATE OF status, price, partner ON trades
-    WHEN old.status IS NOT new.status OR old.price IS NOT new.price OR old.partner IS NOT new.partner BEGIN
+  CREATE TRIGGER IF NOT EXISTS recipient_totals_update AFTER UPDATE OF status, price, partner, failReason ON trades
+    WHEN old.status IS NOT new.status OR old.price IS NOT new.price OR old.partner IS NOT new.partner
+      OR old.failReason IS NOT new.failReason BEGIN
     ${dropShare('old')}
     ${addShare('new')}
   END;
@@ -85,15 +97,26 @@ const RECIPIENT_TOTALS = `
 /** A file from before 24 (or one filled with its triggers set aside): the recipients' totals from the rows. */
 export const RECIPIENT_TOTALS_FROM_ROWS = `
   DELETE FROM recipient_totals;
-  INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value, lastCreatedAt)
+  INSERT INTO recipient_totals (partner, trades, active, delivered, cancelled, reversed, value, lastCreatedAt, buyerReversed)
     SELECT partner, count(*), sum(${shareOf('').active}), sum(${shareOf('').delivered}), sum(${shareOf('').cancelled}),
-      sum(${shareOf('').reversed}), sum(${shareOf('').value}), max(createdAt)
+      sum(${shareOf('').reversed}), sum(${shareOf('').value}), max(createdAt), sum(${shareOf('').buyerReversed})
     FROM trades WHERE partner IS NOT NULL GROUP BY partner;
 `;
 
 /** A file of 24 to 27: each recipient's newest trade, one partner-index look-up per recipient. */
 const RECIPIENT_LAST_FROM_ROWS = `
   UPDATE recipient_totals SET lastCreatedAt = (SELECT max(createdAt) FROM trades t WHERE t.partner = recipient_totals.partner);
+`;
+
+/**
+ * A file of 24 to 28: each recipient's reversals by the buyer, from the REVERSED trades alone (the status index: a
+ * year's 3.6 M trades hold some tens of thousands of reversals); the other recipients keep the column's 0.
+ */
+export const RECIPIENT_BUYER_REVERSED_FROM_ROWS = `
+  UPDATE recipient_totals SET buyerReversed = r.n FROM (
+    SELECT partner, count(*) AS n FROM trades INDEXED BY trades_status
+    WHERE status = 'REVERSED' AND partner IS NOT NULL AND ${buyerReversedOf('')} = 1 GROUP BY partner) AS r
+  WHERE recipient_totals.partner = r.partner;
 `;
 
 const ADD_NAME = `INSERT INTO trade_names (name, lastAt) VALUES (new.market_hash_name, new.createdAt)
@@ -142,7 +165,7 @@ const BUY_REFUSAL_CHAIN_COLUMNS = ['phase TEXT', 'tradeUrl TEXT', 'byName INTEGE
  * `buy_refusals` (BUY_REFUSAL_CHAIN_COLUMNS, `buy_refusals_chain`), which "buy the next one" continues after a restart; 26 `trades_webhook_failed_at`, the failed deliveries by status
  * time, covering Operations → Webhook health's counts and list, and `trades_updated`, the cache's last change; 27 `trade_names` and `trades_name`,
  * the order look-up by a part of an item's name: TRADE_NAMES; 28 `recipient_totals.lastCreatedAt`, Recipients by last
- * trade).
+ * trade; 29 `recipient_totals.buyerReversed`, the reversals the recipient made: Reversals' recipients who reversed).
  */
 const RECORD_TABLES = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -362,9 +385,13 @@ export function prepareSchema(db: Database, file: string): number {
         .prepare<[], string>("SELECT name FROM pragma_table_info('recipient_totals')")
         .pluck()
         .all();
-      if (totalsColumns.length > 0 && !totalsColumns.includes('lastCreatedAt')) {
+      if (totalsColumns.length > 0 && !totalsColumns.includes('lastCreatedAt'))
         db.exec('ALTER TABLE recipient_totals ADD COLUMN lastCreatedAt TEXT');
-        db.exec('DROP TRIGGER IF EXISTS recipient_totals_insert; DROP TRIGGER IF EXISTS recipient_totals_update;');
+      if (totalsColumns.length > 0 && !totalsColumns.includes('buyerReversed')) {
+        db.exec('ALTER TABLE recipient_totals ADD COLUMN buyerReversed INTEGER NOT NULL DEFAULT 0');
+        // Created again below, writing the new columns (and the update one on a failReason change too).
+        db.exec(`DROP TRIGGER IF EXISTS recipient_totals_insert; DROP TRIGGER IF EXISTS recipient_totals_update;
+          DROP TRIGGER IF EXISTS recipient_totals_delete;`);
       }
       db.exec(RECORD_TABLES);
       if (current > 0 && current < 22) db.exec(AUTO_BUYS_FROM_FIRINGS);
@@ -377,6 +404,7 @@ export function prepareSchema(db: Database, file: string): number {
       if (current > 0 && current < 24) db.exec(FAILURE_DAYS_FROM_ROWS + RECIPIENT_TOTALS_FROM_ROWS);
       if (current > 0 && current < 27) db.exec(TRADE_NAMES_FROM_ROWS);
       if (current >= 24 && current < 28) db.exec(RECIPIENT_LAST_FROM_ROWS);
+      if (current >= 24 && current < 29) db.exec(RECIPIENT_BUYER_REVERSED_FROM_ROWS);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     const cacheVersion = db

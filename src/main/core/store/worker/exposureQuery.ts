@@ -1,7 +1,8 @@
 /**
  * The store's reads for Operations → Reversals: the completed trades still reversible (stage 1, protection not ended)
  * by the day their protection ends (`trades_protection`, a covering partial index), a page of the reversed trades with
- * their TRADE ROLLBACK ledger entries, and the recipients who reversed (the `recipient_totals` roll-up).
+ * their TRADE ROLLBACK ledger entries, and the recipients who reversed: those with a reversal of their own, the buyer's
+ * (the `recipient_totals` roll-up; a seller's rollback is not the recipient's doing).
  */
 import type { BalanceTransaction, Trade } from '../../../../shared/api';
 import type { Prepare } from './open';
@@ -14,7 +15,7 @@ export interface ExposureRows {
   undated: { count: number; value: number };
   reversedTotal: number;
   reversed: { trade: Trade; partner: number | null; rollback: BalanceTransaction | null }[];
-  reversers: { partner: number; reversed: number; delivered: number; trades: number }[];
+  reversers: { partner: number; buyerReversed: number; reversed: number; delivered: number; trades: number }[];
   reversersTotal: number;
 }
 
@@ -45,11 +46,11 @@ export function exposureRows(
     rollback: rollbackOf.get(trade.tradeId) ?? null,
   }));
   const reversers = prepare<[number], ExposureRows['reversers'][number]>(
-    `SELECT partner, reversed, delivered, trades FROM recipient_totals WHERE reversed > 0
-     ORDER BY reversed DESC, partner LIMIT ?`,
+    `SELECT partner, buyerReversed, reversed, delivered, trades FROM recipient_totals WHERE buyerReversed > 0
+     ORDER BY buyerReversed DESC, partner LIMIT ?`,
   ).all(options.reversersLimit);
   const reversersTotal =
-    prepare<[], number>('SELECT count(*) FROM recipient_totals WHERE reversed > 0').pluck().get() ?? 0;
+    prepare<[], number>('SELECT count(*) FROM recipient_totals WHERE buyerReversed > 0').pluck().get() ?? 0;
   return {
     schedule,
     undated: { count: undated.count, value: undated.value ?? 0 },

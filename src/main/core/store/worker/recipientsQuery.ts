@@ -42,6 +42,8 @@ export interface RecipientTotalsRow {
   delivered: number;
   cancelled: number;
   reversed: number;
+  /** Of the reversals, those the recipient (the buyer) made. */
+  buyerReversed: number;
   value: number;
   strikes: number;
   lastStatus: TradeStatus | null;
@@ -87,7 +89,7 @@ export function recipientRows(
     query.sort === 'strikes' ? 'coalesce(s.n, 0)' : query.sort === 'lastAt' ? 'r.lastCreatedAt' : `r.${query.sort}`;
   const direction = query.descending ? 'DESC' : 'ASC';
   const page = prepare<[Record<string, unknown>], Omit<RecipientTotalsRow, 'lastStatus' | 'lastErrorCode' | 'lastAt'>>(
-    `SELECT r.partner, r.trades, r.active, r.delivered, r.cancelled, r.reversed, r.value, coalesce(s.n, 0) AS strikes
+    `SELECT r.partner, r.trades, r.active, r.delivered, r.cancelled, r.reversed, r.buyerReversed, r.value, coalesce(s.n, 0) AS strikes
      ${from} ORDER BY ${key} ${direction}, r.partner ${direction} LIMIT @limit OFFSET @offset`,
   ).all(params);
   const last = prepare<[number], { status: TradeStatus; errorCode: number | null; updatedAt: string }>(LAST);

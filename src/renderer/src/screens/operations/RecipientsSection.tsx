@@ -49,6 +49,7 @@ export function RecipientsSection({ state }: { state: RecipientsState }) {
       <p className="muted small">
         The marketplace allows 30 active offers per recipient and blocks one for a while after 10 declined or expired
         offers in 24 hours. Counted from the local cache; a block is known from the marketplace’s refusal of a buy.
+        Reversed counts reversals by either side; “by them” those the recipient (the buyer) made, not the seller.
       </p>
       <div className="ops-filters">
         <label>
@@ -173,7 +174,10 @@ function RecipientRow({ row, now }: { row: RecipientSummary; now: number }) {
       </td>
       <td className="num">{formatInt(row.delivered)}</td>
       <td className="num">{formatInt(row.cancelled)}</td>
-      <td className="num">{formatInt(row.reversed)}</td>
+      <td className="num">
+        {formatInt(row.reversed)}
+        {row.reversed > 0 ? <div className="small muted">{formatInt(row.buyerReversed)} by them</div> : null}
+      </td>
       <td>
         {row.last ? (
           <>

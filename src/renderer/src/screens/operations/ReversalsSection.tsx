@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import type { Reverser } from '../../../../shared/api';
 import { REVERSED_PAGE, type ReversalExposure } from '../../../../shared/ipc/operations';
 import { EmptyState } from '../../components/EmptyState';
 import { Money } from '../../components/Money';
@@ -21,7 +22,9 @@ export function ReversalsSection({ state }: { state: ReversalsState }) {
       </h2>
       <p className="muted small">
         A completed trade can be reversed by the platform until its end of protection (stage 1); a reversal refunds its
-        full value (ledger “TRADE ROLLBACK”). Counted from the local cache.
+        full value (ledger “TRADE ROLLBACK”). Who reversed, the buyer (the recipient) or the seller, is what the trade’s
+        fail reason says; only a recipient’s own reversals put them among the recipients who reversed. Counted from the
+        local cache.
       </p>
       {error && !exposure ? (
         <EmptyState title="Reversals could not be read" tone="error">
@@ -94,6 +97,8 @@ function Exposure({ exposure }: { exposure: ReversalExposure }) {
   );
 }
 
+const REVERSED_BY: Record<Reverser, string> = { buyer: 'Buyer (the recipient)', seller: 'Seller' };
+
 function Reversed({ exposure, onPage }: { exposure: ReversalExposure; onPage: (offset: number) => void }) {
   return (
     <div>
@@ -102,6 +107,7 @@ function Reversed({ exposure, onPage }: { exposure: ReversalExposure; onPage: (o
         <thead>
           <tr>
             <th scope="col">Trade</th>
+            <th scope="col">Recipient</th>
             <th scope="col">Reversed by</th>
             <th scope="col" className="num">
               Value
@@ -112,12 +118,12 @@ function Reversed({ exposure, onPage }: { exposure: ReversalExposure; onPage: (o
         <tbody>
           {exposure.reversed.length === 0 ? (
             <tr>
-              <td colSpan={4} className="muted">
+              <td colSpan={5} className="muted">
                 None
               </td>
             </tr>
           ) : (
-            exposure.reversed.map(({ trade, partner, label, rollback }) => (
+            exposure.reversed.map(({ trade, partner, label, reversedBy, rollback }) => (
               <tr key={trade.tradeId}>
                 <td>
                   <TradeIdButton tradeId={trade.tradeId} />
@@ -131,6 +137,16 @@ function Reversed({ exposure, onPage }: { exposure: ReversalExposure; onPage: (o
                     </>
                   ) : (
                     <span className="muted">Unknown</span>
+                  )}
+                </td>
+                <td>
+                  {reversedBy ? (
+                    REVERSED_BY[reversedBy]
+                  ) : (
+                    <>
+                      <span className="muted">Unknown</span>
+                      {trade.failReason ? <div className="small muted">“{trade.failReason}”</div> : null}
+                    </>
                   )}
                 </td>
                 <td className="num">
@@ -179,9 +195,9 @@ function Reversers({ exposure }: { exposure: ReversalExposure }) {
     <div className="ops-replay">
       <table className="ops-table">
         <caption>
-          Recipients who reversed ({formatInt(exposure.reversersTotal)}
+          Recipients who reversed a trade themselves ({formatInt(exposure.reversersTotal)}
           {exposure.reversersTotal > exposure.reversers.length
-            ? `; the ${formatInt(exposure.reversers.length)} with the most reversals shown, all in the CSV`
+            ? `; the ${formatInt(exposure.reversers.length)} with the most shown, all in the CSV`
             : ''}
           )
         </caption>
@@ -189,7 +205,10 @@ function Reversers({ exposure }: { exposure: ReversalExposure }) {
           <tr>
             <th scope="col">Recipient</th>
             <th scope="col" className="num">
-              Reversed
+              Reversed by them
+            </th>
+            <th scope="col" className="num">
+              All reversals
             </th>
             <th scope="col" className="num">
               Delivered
@@ -202,7 +221,7 @@ function Reversers({ exposure }: { exposure: ReversalExposure }) {
         <tbody>
           {exposure.reversers.length === 0 ? (
             <tr>
-              <td colSpan={4} className="muted">
+              <td colSpan={5} className="muted">
                 None
               </td>
             </tr>
@@ -220,6 +239,7 @@ function Reversers({ exposure }: { exposure: ReversalExposure }) {
                     <span className="num">{row.partner}</span>
                   </button>
                 </td>
+                <td className="num">{formatInt(row.buyerReversed)}</td>
                 <td className="num">{formatInt(row.reversed)}</td>
                 <td className="num">{formatInt(row.delivered)}</td>
                 <td className="num">{formatInt(row.trades)}</td>
