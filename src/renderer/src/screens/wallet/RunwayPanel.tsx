@@ -121,7 +121,8 @@ function RecentTopUps() {
           <colgroup>
             <col />
             <col style={{ width: 124 }} />
-            <col style={{ width: 104 }} />
+            {/* "+$59,474.00": a deposit of tens of thousands whole. */}
+            <col style={{ width: 132 }} />
           </colgroup>
           <thead>
             <tr>
