@@ -125,6 +125,9 @@ test('look up an order from the palette, buy the next one through the review, th
   await expect(chain).toContainText('PLAYER-42#2 is PENDING: this order is being bought already.');
   const table = page.getByRole('table', { name: 'Trades' });
   await expect(table.getByText('next #2')).toBeVisible({ timeout: 15_000 });
+  // Beside the badge, whole, with the detail open (the status cell cuts off what does not fit).
+  const statusCell = table.locator('td', { has: page.getByText('next #2') });
+  expect(await statusCell.evaluate((cell) => cell.scrollWidth <= cell.clientWidth), 'the tag fits its cell').toBe(true);
   expect(await axeFindings(page, 'main'), 'axe, Trades with the chain, dark theme').toEqual([]);
   await screenshot(page, testInfo, 'next-buy-chain');
 

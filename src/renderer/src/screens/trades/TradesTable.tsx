@@ -163,7 +163,8 @@ export function TradesTable({ compact }: { compact: boolean }) {
           <col className="col-datetime" />
           <col />
           <col className="col-money" />
-          <col style={{ width: 150 }} />
+          {/* The badge and a "next #2" tag side by side. */}
+          <col style={{ width: 180 }} />
           {compact ? null : <col style={{ width: 160 }} />}
           {compact ? null : <col style={{ width: 120 }} />}
           <col style={{ width: 110 }} />

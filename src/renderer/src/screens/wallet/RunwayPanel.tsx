@@ -4,7 +4,7 @@ import { formatThresholdHours, RUNWAY_ALERT_MAX_HOURS, runwaySentence } from '..
 import { Money } from '../../components/Money';
 import { formatCents, formatDateTime } from '../../lib/format';
 import { updateSettings } from '../../state/actions/settings';
-import { TOP_UP_DAYS } from '../../state/slices/wallet';
+import { balanceIsLive, TOP_UP_DAYS } from '../../state/slices/wallet';
 import { useStore } from '../../state/store';
 
 /** The hours typed: a number when it is a threshold main accepts, else why not. */
@@ -79,6 +79,8 @@ function RunwayThreshold({ saved, below }: { saved: number | null; below: boolea
 }
 
 function RunwayFigures({ runway }: { runway: BalanceRunway }) {
+  // Offline the figures rest on the last balance the server gave: say so, as the balance card does.
+  const cachedAt = useStore((s) => (balanceIsLive(s.conn.connection?.state) ? null : (s.wallet.balanceAt ?? '')));
   return (
     <>
       <p className="runway-line" data-testid="runway-line">
@@ -94,6 +96,14 @@ function RunwayFigures({ runway }: { runway: BalanceRunway }) {
         ) : null}
         ) · spent <span className="num">{formatCents(runway.lastHour.spent)}</span> in the last hour,{' '}
         <span className="num">{formatCents(runway.lastDay.spent)}</span> in the last day, net of refunds
+        {cachedAt === null ? null : cachedAt ? (
+          <>
+            {' '}
+            · from the balance cached at <span className="num">{formatDateTime(cachedAt)}</span>
+          </>
+        ) : (
+          ' · from the cached balance'
+        )}
       </p>
     </>
   );
@@ -111,7 +121,8 @@ function RecentTopUps() {
           <colgroup>
             <col />
             <col style={{ width: 124 }} />
-            <col style={{ width: 104 }} />
+            {/* "+$59,474.00": a deposit of tens of thousands whole. */}
+            <col style={{ width: 132 }} />
           </colgroup>
           <thead>
             <tr>
