@@ -209,7 +209,16 @@ describe('auto-buy guard rails against the real sandbox', () => {
     const [line] = await harness.call('alerts.skips');
     expect(line?.reasons).toEqual([{ reason: 'listed before the rule was armed (only new listings)', count: 6 }]);
 
-    // "Also the N listed now" buys them.
+    // "Also the N listed now" buys them: read from the cache, so once it holds what the server has (the old listings
+    // at their new price, the new ones bought), or a lagging cache would send a buy at a price gone or for an item sold.
+    await waitFor(
+      async () => {
+        const { rows } = await harness.call('catalog.query', { search: 'Fresh Delta', limit: 10 });
+        return rows.length === 3 && rows.every((row) => row.price === 400);
+      },
+      20_000,
+      'the cache as the server has it',
+    );
     const also = await harness.call('alerts.saveRule', {
       ...autoBuyRule(recipient.id, 'Fresh Delta 1'),
       existingListings: 'buy',
