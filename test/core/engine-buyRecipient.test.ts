@@ -21,17 +21,15 @@ describe('buy.recipient against the real sandbox', () => {
     env().app.call('buy.recipient', { recipient: { tradeUrl: tradeUrlFor(partner) } });
 
   /** The standing once the cache shows `until` of it. */
-  async function standingWhen(partner: number, until: (s: RecipientStanding) => boolean, what: string) {
-    let last: RecipientStanding | null = null;
-    await waitFor(
+  function standingWhen(partner: number, until: (s: RecipientStanding) => boolean, what: string) {
+    return waitFor(
       async () => {
-        last = await standing(partner);
-        return until(last);
+        const now = await standing(partner);
+        return until(now) ? now : null;
       },
       10_000,
       what,
     );
-    return last as unknown as RecipientStanding;
   }
 
   it('a new recipient has a clean standing; at the 30 cap it says the buy would be refused, saved or pasted, offline too', async () => {

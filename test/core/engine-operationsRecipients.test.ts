@@ -18,17 +18,15 @@ describe('Operations → Recipients against the real sandbox', () => {
   const row = (partner: number) => env().app.call('operations.recipient', { partner: String(partner) });
 
   /** The recipient's row once the cache shows `until` of it. */
-  async function rowWhen(partner: number, until: (r: RecipientSummary) => boolean, what: string) {
-    let last: RecipientSummary | null = null;
-    await waitFor(
+  function rowWhen(partner: number, until: (r: RecipientSummary) => boolean, what: string) {
+    return waitFor(
       async () => {
-        last = await row(partner).catch(() => null);
-        return last !== null && until(last);
+        const now = await row(partner).catch(() => null);
+        return now !== null && until(now) ? now : null;
       },
       10_000,
       what,
     );
-    return last as unknown as RecipientSummary;
   }
 
   it('counts declines and expiries against the sandbox block, records its expiresAt and warns before Review', async () => {
