@@ -3,7 +3,7 @@
 // (only the buyer's make a recipient one who reversed); sort, filter, a recipient's trades and the CSV from the
 // keyboard; axe in both themes; offline from the cache.
 import { readFileSync } from 'node:fs';
-import { openApp } from './support/app';
+import { goOffline, openApp } from './support/app';
 import { expectAxeClean } from './support/axe';
 import { buyFor, goToOperations } from './support/operations';
 import { expect, test, useStack } from './support/stack';
@@ -134,14 +134,7 @@ test('recipients and reversals: empty, live rows, near the block, who reversed, 
   await expectAxeClean(page, 'light: Recipients and Reversals, rows');
 
   // Offline: the marketplace goes away; the section still reads the cache.
-  await stack().stopSandbox();
-  await expect(
-    page
-      .getByRole('status')
-      .filter({ hasText: /cached data/ })
-      .first(),
-  ).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Reload' }).click();
+  await goOffline(page, stack(), { reload: true });
   await expect(table.locator('tbody tr')).toHaveCount(2);
   await expect(near).toContainText('7 / 10');
   await expect(reversals.locator('.card-value')).toHaveText('$25.00');

@@ -3,7 +3,7 @@
 // failures board a refusal column. Today's hour cell of the declines opens the trades behind it, the refusal cell
 // lists its refusal. Offline, the board and the block are still read from the cache. axe in both themes.
 import type { Page } from '@playwright/test';
-import { dataRows, openApp } from './support/app';
+import { dataRows, goOffline, openApp } from './support/app';
 import { expectAxeClean } from './support/axe';
 import { buyFor, goToOperations, tradeUrlOf } from './support/operations';
 import { expect, test, useStack } from './support/stack';
@@ -129,14 +129,7 @@ test('a blocked recipient: its countdown ticks; today’s hour cell opens its tr
   await expectAxeClean(page, 'light: Operations, a blocked recipient and its failures');
 
   // Offline: the marketplace goes away; the board and the block are read from the cache.
-  await stack().stopSandbox();
-  await expect(
-    page
-      .getByRole('status')
-      .filter({ hasText: /cached data/ })
-      .first(),
-  ).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Reload' }).click();
+  await goOffline(page, stack(), { reload: true });
   await expect(declines).toBeVisible();
   await expect(refused).toBeVisible();
   await expect(row).toContainText('Blocked');

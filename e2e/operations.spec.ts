@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Item } from '../src/shared/api';
 import { verifyWebhookSignature } from '../src/main/core/webhookSignature';
-import { openApp, TRADE_URL } from './support/app';
+import { goOffline, openApp, TRADE_URL } from './support/app';
 import { expectAxeClean } from './support/axe';
 import { goToOperations } from './support/operations';
 import { expect, test, useStack } from './support/stack';
@@ -127,14 +127,7 @@ test('webhook health: empty, then a failed delivery with the pause guess and the
   await expectAxeClean(page, 'light: Operations, a failed delivery');
 
   // Offline: the marketplace goes away; the section still shows what the cache holds.
-  await stack().stopSandbox();
-  await expect(
-    page
-      .getByRole('status')
-      .filter({ hasText: /cached data/ })
-      .first(),
-  ).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Reload' }).click();
+  await goOffline(page, stack(), { reload: true });
   await expect(section.getByText(/Deliveries look paused since/)).toBeVisible();
   await expect(section.getByRole('table', { name: /Failed deliveries/ }).locator('tbody tr')).toHaveCount(1);
   await expectAxeClean(page, 'light: Operations, offline');

@@ -3,7 +3,7 @@
 // Operations screen and from the palette, and opens its detail. axe in both themes.
 import type { Locator, Page } from '@playwright/test';
 import { merchantApi } from '../test/support/sandboxHttp';
-import { openApp, TRADE_URL } from './support/app';
+import { goOffline, openApp, TRADE_URL } from './support/app';
 import { expectAxeClean } from './support/axe';
 import { goToOperations } from './support/operations';
 import { expect, test, useStack } from './support/stack';
@@ -69,13 +69,7 @@ test('the look-up: nothing matches, then offline from the Operations screen and 
   await expectAxeClean(page, 'light: look-up, nothing matches', '.order-lookup');
 
   // Offline: the marketplace goes away; the look-up reads the local history.
-  await stack().stopSandbox();
-  await expect(
-    page
-      .getByRole('status')
-      .filter({ hasText: /cached data/ })
-      .first(),
-  ).toBeVisible({ timeout: 60_000 });
+  await goOffline(page, stack());
   await lookUp(page, section, 'Lookup Offline', /^1 trade\.$/);
   await expect(hits.first()).toContainText(NAME);
   await expect(hits.first()).toContainText('by item name');

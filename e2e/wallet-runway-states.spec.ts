@@ -2,7 +2,7 @@
 // never NaN or "0 h"), then a buy made elsewhere giving it a rate, then offline (the marketplace gone: the figures
 // say they come from the cached balance). Reached from the keyboard; axe in both themes.
 import type { Item } from '../src/shared/api';
-import { openApp, TRADE_URL } from './support/app';
+import { goOffline, openApp, TRADE_URL } from './support/app';
 import { expectAxeClean } from './support/axe';
 import { expect, test, useStack } from './support/stack';
 
@@ -64,13 +64,7 @@ test('the runway with no recent spending, then with a rate, then offline; axe in
   await expect(line).toHaveText(longer, { timeout: 30_000 });
 
   // Offline: the figures are the cached balance's, and the panel says so.
-  await stack().stopSandbox();
-  await expect(
-    page
-      .getByRole('status')
-      .filter({ hasText: /cached data/ })
-      .first(),
-  ).toBeVisible({ timeout: 60_000 });
+  await goOffline(page, stack());
   await expect(line).toHaveText(longer);
   await expect(panel).toContainText(/from the balance cached at/);
   await expectAxeClean(page, 'light: runway offline', '.runway-panel');

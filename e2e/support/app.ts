@@ -36,6 +36,25 @@ export async function expectFeedLive(page: Page, timeout = 60_000): Promise<void
   }
 }
 
+/**
+ * Takes the marketplace away: stops the sandbox and waits (a minute, as the feed gives up) for the status bar to say
+ * the desk shows cached data; with `reload`, then presses the screen's Reload so it reads the cache again.
+ */
+export async function goOffline(
+  page: Page,
+  stack: Pick<Stack, 'stopSandbox'>,
+  options: { reload?: boolean } = {},
+): Promise<void> {
+  await stack.stopSandbox();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /cached data/ })
+      .first(),
+  ).toBeVisible({ timeout: 60_000 });
+  if (options.reload) await page.getByRole('button', { name: 'Reload' }).click();
+}
+
 export function catalogGrid(page: Page): Locator {
   return page.getByRole('grid', { name: 'Catalog' });
 }

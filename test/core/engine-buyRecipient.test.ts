@@ -1,89 +1,39 @@
 // buy.recipient: the buy dialogs' recipient standing before Review (active offers against the 30 cap, declines and
 // expiries against the 10 that block, a block's end), from the cache, against the sandbox's own partner rules.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
-import type { Sandbox } from '../../src/server/sandbox';
-import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
-import type { BuyOutcome, RecipientStanding } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
+import type { RecipientStanding } from '../../src/shared/ipc';
+import { useEngineOnSandbox } from '../support/engineOnSandbox';
+import { bought, recipientBuys } from '../support/recipientBuys';
 import { adminApi, at, tradeUrlFor } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
-/** A Steam id of a holding account, distinct per `n` (5 active offers per holder at most). */
-const holder = (n: number) => `7656119${String(n).padStart(10, '0')}`;
-
-function bought(outcome: BuyOutcome) {
-  if (!outcome.ok) throw new Error(`expected a trade, got ${outcome.failure.code}: ${outcome.failure.message}`);
-  return outcome.trade;
-}
-
 describe('buy.recipient against the real sandbox', () => {
-  let sb: Sandbox;
-  let dataDir: string;
-  let app: EngineHarness;
-  let nextItemId = 94_000_000;
+  const env = useEngineOnSandbox(
+    'engine-buy-recipient-',
+    { items: 50, seed: 36 },
+    { balance: 5_000_000, reveal: { steamId: true } },
+  );
+  const { listings, buy } = recipientBuys(env, 94_000_000);
 
-  async function listings(count: number, firstHolder: number): Promise<Item[]> {
-    const items = (
-      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
-        items: Array.from({ length: count }, (_, i) => ({
-          itemId: nextItemId++,
-          price: 400 + i,
-          steamId: holder(firstHolder + i),
-        })),
-      })
-    ).body.items;
-    await waitFor(
-      async () => (await app.call('catalog.item', { itemId: at(items, items.length - 1).itemId }))?.onSale === true,
-      10_000,
-      'the listings in the cache',
-    );
-    return items;
-  }
-
-  const buy = (item: Item, partner: number) =>
-    app.call('buy.byId', {
-      itemId: item.itemId,
-      assetId: item.assetId,
-      price: item.price,
-      recipient: { tradeUrl: tradeUrlFor(partner) },
-    });
-
-  const standing = (partner: number) => app.call('buy.recipient', { recipient: { tradeUrl: tradeUrlFor(partner) } });
+  const standing = (partner: number) =>
+    env().app.call('buy.recipient', { recipient: { tradeUrl: tradeUrlFor(partner) } });
 
   /** The standing once the cache shows `until` of it. */
-  async function standingWhen(partner: number, until: (s: RecipientStanding) => boolean, what: string) {
-    let last: RecipientStanding | null = null;
-    await waitFor(
+  function standingWhen(partner: number, until: (s: RecipientStanding) => boolean, what: string) {
+    return waitFor(
       async () => {
-        last = await standing(partner);
-        return until(last);
+        const now = await standing(partner);
+        return until(now) ? now : null;
       },
       10_000,
       what,
     );
-    return last as unknown as RecipientStanding;
   }
 
-  beforeEach(async () => {
-    sb = await startSandbox({ items: 50, seed: 36 });
-    const merchant = await adminApi(sb).createMerchant({ balance: 5_000_000, reveal: { steamId: true } });
-    dataDir = mkdtempSync(join(tmpdir(), 'engine-buy-recipient-'));
-    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
-    await waitForFeedAndBalance(app);
-  });
-
-  afterEach(async () => {
-    await app.close();
-    await sb.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
   it('a new recipient has a clean standing; at the 30 cap it says the buy would be refused, saved or pasted, offline too', async () => {
+    const { sb, app } = env();
     const busy = 31_337;
     const saved = await app.call('recipients.save', { label: 'Busy Bob', tradeUrl: tradeUrlFor(busy) });
     expect(await app.call('buy.recipient', { recipient: { recipientId: saved.id } })).toEqual({
@@ -129,6 +79,7 @@ describe('buy.recipient against the real sandbox', () => {
   }, 90_000);
 
   it('near a block from 7 declines or expiries, most likely refused at 10, then blocked until the answer’s expiresAt', async () => {
+    const { sb } = env();
     const owner = 4242;
     const items = await listings(11, 100);
     const trades = [];
@@ -182,6 +133,7 @@ describe('buy.recipient against the real sandbox', () => {
   }, 90_000);
 
   it('refuses bad input with a clear error and changes nothing', async () => {
+    const { app } = env();
     const owner = 5151;
     await app.call('recipients.save', { label: 'Carol', tradeUrl: tradeUrlFor(owner) });
     bought(await buy((await listings(1, 900))[0] as Item, owner));

@@ -1,89 +1,36 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
-import type { Sandbox } from '../../src/server/sandbox';
-import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
-import type { BuyOutcome, RecipientSummary } from '../../src/shared/ipc';
-import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
-import type { MerchantCredentials } from '../support/sandboxHttp';
+import type { RecipientSummary } from '../../src/shared/ipc';
+import { useEngineOnSandbox } from '../support/engineOnSandbox';
+import { bought, recipientBuys } from '../support/recipientBuys';
 import { adminApi, at, tradeUrlFor } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
-/** A Steam id of a holding account, distinct per `n` (5 active offers per holder at most). */
-const holder = (n: number) => `7656119${String(n).padStart(10, '0')}`;
-
-function bought(outcome: BuyOutcome) {
-  if (!outcome.ok) throw new Error(`expected a trade, got ${outcome.failure.code}: ${outcome.failure.message}`);
-  return outcome.trade;
-}
-
 describe('Operations → Recipients against the real sandbox', () => {
-  let sb: Sandbox;
-  let merchant: MerchantCredentials;
-  let dataDir: string;
-  let app: EngineHarness;
-  let nextItemId = 93_000_000;
+  const env = useEngineOnSandbox(
+    'engine-ops-recipients-',
+    { items: 50, seed: 35 },
+    { balance: 5_000_000, reveal: { steamId: true } },
+  );
+  const { listings, buy } = recipientBuys(env, 93_000_000);
 
-  async function listings(count: number, firstHolder: number): Promise<Item[]> {
-    const items = (
-      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
-        items: Array.from({ length: count }, (_, i) => ({
-          itemId: nextItemId++,
-          price: 400 + i,
-          steamId: holder(firstHolder + i),
-        })),
-      })
-    ).body.items;
-    await waitFor(
-      async () => (await app.call('catalog.item', { itemId: at(items, items.length - 1).itemId }))?.onSale === true,
-      10_000,
-      'the listings in the cache',
-    );
-    return items;
-  }
-
-  const buy = (item: Item, partner: number) =>
-    app.call('buy.byId', {
-      itemId: item.itemId,
-      assetId: item.assetId,
-      price: item.price,
-      recipient: { tradeUrl: tradeUrlFor(partner) },
-    });
-
-  const row = (partner: number) => app.call('operations.recipient', { partner: String(partner) });
+  const row = (partner: number) => env().app.call('operations.recipient', { partner: String(partner) });
 
   /** The recipient's row once the cache shows `until` of it. */
-  async function rowWhen(partner: number, until: (r: RecipientSummary) => boolean, what: string) {
-    let last: RecipientSummary | null = null;
-    await waitFor(
+  function rowWhen(partner: number, until: (r: RecipientSummary) => boolean, what: string) {
+    return waitFor(
       async () => {
-        last = await row(partner).catch(() => null);
-        return last !== null && until(last);
+        const now = await row(partner).catch(() => null);
+        return now !== null && until(now) ? now : null;
       },
       10_000,
       what,
     );
-    return last as unknown as RecipientSummary;
   }
 
-  beforeEach(async () => {
-    sb = await startSandbox({ items: 50, seed: 35 });
-    merchant = await adminApi(sb).createMerchant({ balance: 5_000_000, reveal: { steamId: true } });
-    dataDir = mkdtempSync(join(tmpdir(), 'engine-ops-recipients-'));
-    app = await startEngine(dataDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
-    await waitForFeedAndBalance(app);
-  });
-
-  afterEach(async () => {
-    await app.close();
-    await sb.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
   it('counts declines and expiries against the sandbox block, records its expiresAt and warns before Review', async () => {
+    const { sb, app } = env();
     const owner = 4242;
     await app.call('recipients.save', { label: 'Alice', tradeUrl: tradeUrlFor(owner) });
     const items = await listings(11, 100);
@@ -155,6 +102,7 @@ describe('Operations → Recipients against the real sandbox', () => {
   }, 90_000);
 
   it('counts active offers against the 30 cap, and delivered, reversed and their value', async () => {
+    const { sb, app } = env();
     const busy = 31_337;
     const items = await listings(32, 500);
     for (const item of items.slice(0, 30)) bought(await buy(item, busy));
@@ -193,6 +141,7 @@ describe('Operations → Recipients against the real sandbox', () => {
   }, 90_000);
 
   it('refuses bad input with a clear error', async () => {
+    const { app } = env();
     expect(await dispatchIpc(app.engine, 'operations.recipient', { partner: '777' })).toMatchObject({
       ok: false,
       error: { code: 'not_found', message: 'No trade to recipient 777 is in the cache.' },
