@@ -98,8 +98,10 @@ describe('balance runway, engine against the real sandbox', () => {
 
     // Three $100 buys: the server freezes $300 (the balance shows it, in flight is not taken off again).
     const [first] = (await buyThree()) as [string];
+    // A balance read sent before the last buy's answer may already show its freeze: in flight stays counted (the
+    // conservative side) until a read sent after the answer, so the settled runway is the one waited for.
     const afterBuys = await pushed(
-      (r) => r.lastHour.spent === 30_000 && r.balance === 70_000,
+      (r) => r.lastHour.spent === 30_000 && r.balance === 70_000 && r.inFlight === 0,
       'the runway after three buys',
     );
     expect(afterBuys).toMatchObject({ available: 70_000, inFlight: 0, lastDay: { spent: 30_000 } });
