@@ -13,6 +13,8 @@ export default defineConfig({
   use: {
     headless: true,
     screenshot: 'only-on-failure',
+    // The app honours it: no transition or animation is caught half-way by a contrast check or a screenshot.
+    reducedMotion: 'reduce',
     // Debian's Chromium: Playwright's own browser download is not reachable here.
     launchOptions: {
       executablePath: '/usr/bin/chromium',

@@ -21,7 +21,10 @@ const accountForm = (page: Page) => page.getByRole('form', { name: 'Marketplace 
 
 async function restart(page: Page): Promise<void> {
   await stack().stopHost();
-  await expect(page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost' })).toBeVisible({
+  // The banner (a refresh under way when the host went may also say it in a toast).
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Connection to Merchant Desk lost — reconnecting' }),
+  ).toBeVisible({
     timeout: 15_000,
   });
   await stack().startHost();
