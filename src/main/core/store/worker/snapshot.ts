@@ -264,6 +264,12 @@ export class CatalogSnapshot {
 
   /** Reads what the writer committed since the last refresh; whether anything changed. */
   refresh(): boolean {
+    // Every read in one committed state (a scan's chunks too): a write committed between two chunks would be read
+    // past for good, its version below the highest one read.
+    return this.db.inTransaction ? this.readChanges() : this.db.transaction(() => this.readChanges())();
+  }
+
+  private readChanges(): boolean {
     const dataVersion = this.statements.dataVersion.get() as number;
     if (dataVersion === this.dataVersion) return false;
     this.dataVersion = dataVersion;
