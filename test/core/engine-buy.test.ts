@@ -15,6 +15,7 @@ import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, at, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 import { FaultProxy } from '../support/faultProxy';
+import { newListings } from '../support/recipientBuys';
 
 /** The failure of an outcome that must have failed. */
 function failed(outcome: BuyOutcome) {
@@ -46,19 +47,11 @@ describe('buying through the engine against the real sandbox', () => {
     ).n;
 
   /** New listings, on sale at the server and in the engine's cache. */
-  async function listings(specs: Partial<Item>[]): Promise<Item[]> {
-    const items = (
-      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
-        items: specs.map((spec) => ({ itemId: nextItemId++, ...spec })),
-      })
-    ).body.items;
-    await waitFor(
-      async () => (await app.call('catalog.item', { itemId: at(items, items.length - 1).itemId }))?.onSale === true,
-      10_000,
-      'the listings in the cache',
+  const listings = (specs: Partial<Item>[]) =>
+    newListings(
+      { sb, app },
+      specs.map((spec) => ({ itemId: nextItemId++, ...spec })),
     );
-    return items;
-  }
 
   const byId = (item: Item, patch: Record<string, unknown> = {}) =>
     app.call('buy.byId', {

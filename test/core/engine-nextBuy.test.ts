@@ -5,12 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
 import type { Item, Trade } from '../../src/shared/api';
-import type { BuyOutcome } from '../../src/shared/ipc';
 import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
 import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
-import { adminApi, at, tradeUrlFor } from '../support/sandboxHttp';
+import { adminApi, tradeUrlFor } from '../support/sandboxHttp';
+import { bought, newListings } from '../support/recipientBuys';
 
 describe('buy the next one and order look-up, engine against the real sandbox', () => {
   let sb: Sandbox;
@@ -30,24 +30,11 @@ describe('buy the next one and order look-up, engine against the real sandbox', 
         .get(merchant.merchantId, ...(externalId === undefined ? [] : [externalId])) as { n: number }
     ).n;
 
-  async function listings(specs: Partial<Item>[]): Promise<Item[]> {
-    const items = (
-      await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
-        items: specs.map((spec) => ({ itemId: nextItemId++, phase: null, ...spec })),
-      })
-    ).body.items;
-    await waitFor(
-      async () => (await app.call('catalog.item', { itemId: at(items, items.length - 1).itemId }))?.onSale === true,
-      10_000,
-      'the listings in the cache',
+  const listings = (specs: Partial<Item>[]) =>
+    newListings(
+      { sb, app },
+      specs.map((spec) => ({ itemId: nextItemId++, phase: null, ...spec })),
     );
-    return items;
-  }
-
-  const bought = (outcome: BuyOutcome): Trade => {
-    if (!outcome.ok) throw new Error(`expected a trade, got ${outcome.failure.code}: ${outcome.failure.message}`);
-    return outcome.trade;
-  };
 
   /** Buys `item` by id with `externalId`, sends the offer, then sells the item elsewhere: the trade ends CANCELLED 505 in the cache. */
   async function soldElsewhere(item: Item, externalId: string): Promise<Trade> {

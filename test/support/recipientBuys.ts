@@ -15,29 +15,34 @@ export function bought(outcome: BuyOutcome) {
   return outcome.trade;
 }
 
+/** New listings (`specs` as the admin API takes them), on sale at the server and in the engine's cache. */
+export async function newListings(
+  { sb, app }: Pick<EngineOnSandbox, 'sb' | 'app'>,
+  specs: Partial<Item>[],
+): Promise<Item[]> {
+  const items = (await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: specs })).body.items;
+  await waitFor(
+    async () => (await app.call('catalog.item', { itemId: at(items, items.length - 1).itemId }))?.onSale === true,
+    10_000,
+    'the listings in the cache',
+  );
+  return items;
+}
+
 /** Listings and buys on `env()`'s sandbox and engine; item ids from `firstItemId`. */
 export function recipientBuys(env: () => EngineOnSandbox, firstItemId: number) {
   let nextItemId = firstItemId;
   return {
     /** `count` new listings at 400 + i cents, the i-th held by holder `firstHolder + i`, once the cache has them. */
-    async listings(count: number, firstHolder: number): Promise<Item[]> {
-      const { sb, app } = env();
-      const items = (
-        await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
-          items: Array.from({ length: count }, (_, i) => ({
-            itemId: nextItemId++,
-            price: 400 + i,
-            steamId: holder(firstHolder + i),
-          })),
-        })
-      ).body.items;
-      await waitFor(
-        async () => (await app.call('catalog.item', { itemId: at(items, items.length - 1).itemId }))?.onSale === true,
-        10_000,
-        'the listings in the cache',
-      );
-      return items;
-    },
+    listings: (count: number, firstHolder: number): Promise<Item[]> =>
+      newListings(
+        env(),
+        Array.from({ length: count }, (_, i) => ({
+          itemId: nextItemId++,
+          price: 400 + i,
+          steamId: holder(firstHolder + i),
+        })),
+      ),
 
     /** The engine's buy of `item` for `partner`'s trade URL. */
     buy: (item: Item, partner: number) =>
