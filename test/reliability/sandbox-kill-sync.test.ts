@@ -207,9 +207,13 @@ describe('sandbox killed mid catalog sync (child process, SIGKILL)', () => {
       'the next sync to complete',
     );
     // The refresh asked for it; the feed's return may already have started it (a reconnect checks the catalog's freshness).
-    expect(
-      app.logs.some((line) => new RegExp(`catalog sync \\([^)]+\\): .*= ${server.items.length} items`).test(line)),
-    ).toBe(true);
+    // Its line is logged just after the new catalog's info is taken up.
+    await waitFor(
+      () =>
+        app.logs.some((line) => new RegExp(`catalog sync \\([^)]+\\): .*= ${server.items.length} items`).test(line)),
+      10_000,
+      'the sync logged with the server list’s size',
+    );
     const after = await cachedCatalog(app);
     expect(after.size).toBe(server.items.length);
     expect(

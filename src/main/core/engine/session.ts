@@ -148,6 +148,7 @@ export class AccountSession {
     );
     api.feed.start();
     this.catalogs.startSchedule();
+    this.wallet.startIdleReads(() => this.connection.state === 'connected');
     void this.history.run();
   }
 

@@ -11,6 +11,12 @@ const AFTER_FRAMES_GAP_MS = 5_000;
 const BALANCE_META = 'balance';
 /** When the server gave the cached balance: a cached figure shows that time, not when it was read again. */
 const BALANCE_AT_META = 'balance_at';
+/**
+ * No frame tells of money moved outside the desk (a deposit, an admin top-up or deduction): with no other read this
+ * long, the balance is read again (checked every IDLE_CHECK_MS), and the ledger when it moved. 2 of 300 a minute.
+ */
+const IDLE_BALANCE_READ_MS = 30_000;
+const IDLE_CHECK_MS = 5_000;
 
 /** The balance (cached across restarts) and the ledger, kept current after every change that may move them. */
 export class WalletSync {
@@ -23,6 +29,7 @@ export class WalletSync {
   private readonly afterFrames: Pacer;
   /** Buys answered (price, when) that no balance read issued after their answer has reflected yet. */
   private unreflected: { price: number; at: number }[] = [];
+  private lastReadAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly ctx: SessionContext) {
     this.balanceRefresh = new Debouncer(ctx.timers, BALANCE_DEBOUNCE_MS, () => void this.refreshBalance());
@@ -59,6 +66,20 @@ export class WalletSync {
     this.afterFrames.schedule();
   }
 
+  /** Reads the balance when nothing else has for a while and `live()` holds (the feed up: a poll reads it otherwise). */
+  startIdleReads(live: () => boolean): void {
+    this.ctx.timers.every(IDLE_CHECK_MS, () => {
+      if (live() && this.ctx.timers.clock.now() - this.lastReadAt >= IDLE_BALANCE_READ_MS) void this.readIdle();
+    });
+  }
+
+  private async readIdle(): Promise<void> {
+    const before = this.balance;
+    const after = await this.refreshBalance();
+    if (after && (after.balance !== before?.balance || after.credit_limit !== before.credit_limit))
+      this.ledgerRefresh.schedule();
+  }
+
   scheduleLedgerSync(): void {
     this.ledgerRefresh.schedule();
   }
@@ -67,6 +88,7 @@ export class WalletSync {
     const client = this.ctx.api?.client;
     if (!client) return this.balance;
     const issuedAt = this.ctx.timers.clock.now();
+    this.lastReadAt = issuedAt;
     try {
       this.balance = await client.getBalance({ signal: this.ctx.signal });
       this.unreflected = this.unreflected.filter((buy) => buy.at > issuedAt);
