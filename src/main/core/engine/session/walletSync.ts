@@ -80,16 +80,19 @@ export class WalletSync {
     return this.balance;
   }
 
-  /** The ledger now (a pending debounced sync joins it). */
+  /**
+   * The ledger now (a pending debounced sync joins it). Asked while one runs, one more follows it (shared by every
+   * caller meanwhile): the running one may have read its page before what moved.
+   */
   syncLedger(): Promise<void> {
     if (!this.ctx.api) return Promise.resolve();
     this.ledgerRefresh.flush();
-    return this.ledgerSyncs.join(() => this.runLedgerSync());
+    return this.ledgerSyncs.queue(() => this.runLedgerSync());
   }
 
   /** A ledger sync under way, if any. */
   ledgerSettled(): Promise<void> {
-    return this.ledgerSyncs.busy ? this.syncLedger() : Promise.resolve();
+    return this.ledgerSyncs.busy ? this.ledgerSyncs.join(() => Promise.resolve()) : Promise.resolve();
   }
 
   /** Fetches ledger entries created at or after the newest we hold (ids make it idempotent). */
