@@ -23,6 +23,9 @@ export class WalletSync {
   private readonly afterFrames: Pacer;
   /** Buys answered (price, when) that no balance read issued after their answer has reflected yet. */
   private unreflected: { price: number; at: number }[] = [];
+  /** Balance reads issued, and the latest of them whose answer is held: an earlier one answered later is older. */
+  private readsIssued = 0;
+  private readShown = 0;
 
   constructor(private readonly ctx: SessionContext) {
     this.balanceRefresh = new Debouncer(ctx.timers, BALANCE_DEBOUNCE_MS, () => void this.refreshBalance());
@@ -67,8 +70,12 @@ export class WalletSync {
     const client = this.ctx.api?.client;
     if (!client) return this.balance;
     const issuedAt = this.ctx.timers.clock.now();
+    const read = ++this.readsIssued;
     try {
-      this.balance = await client.getBalance({ signal: this.ctx.signal });
+      const balance = await client.getBalance({ signal: this.ctx.signal });
+      if (read < this.readShown) return this.balance;
+      this.readShown = read;
+      this.balance = balance;
       this.unreflected = this.unreflected.filter((buy) => buy.at > issuedAt);
       this.balanceAt = toUtcIso(this.ctx.timers.clock.now());
       await this.ctx.store.setMeta(BALANCE_META, this.balance);
