@@ -98,17 +98,17 @@ export class ReaderService extends RecordsReader {
 
   /** Cents bought and refunded since each start (the balance runway's spend rate); `dayFrom` ≤ `hourFrom`. */
   ledgerSpend(hourFrom: string, dayFrom: string): Record<'lastHour' | 'lastDay', SpendTotals> {
-    return this.readOnce(() => ledgerSpend(this.prepare, hourFrom, dayFrom));
+    return ledgerSpend(this.prepare, hourFrom, dayFrom);
   }
 
   /** The trades of an order's chain (the order id and its `#n` attempts), oldest first. */
   orderChainTrades(root: string): Trade[] {
-    return this.readOnce(() => orderChainTrades(this.prepare, root));
+    return orderChainTrades(this.prepare, root);
   }
 
   /** The refused buys by name of an order's chain, the latest of each order id. */
   orderChainRefusals(root: string): ChainRefusal[] {
-    return this.readOnce(() => orderChainRefusals(this.prepare, root));
+    return orderChainRefusals(this.prepare, root);
   }
 
   /** The newest `limit` trades matching any asked key (order look-up). */
