@@ -29,6 +29,8 @@ export class CatalogScheduler {
   private startedAt = 0;
   private startSyncScheduled = false;
   private lastSyncAt = Number.NEGATIVE_INFINITY;
+  /** Live writes' totals taken: one taken while the summary is read after a sync is newer than that read. */
+  private totalsTaken = 0;
   /** Settles when the session's first catalog sync ends (or the session stops). */
   private firstSyncEnded!: () => void;
   readonly firstSync = new Promise<void>((resolve) => (this.firstSyncEnded = resolve));
@@ -63,6 +65,7 @@ export class CatalogScheduler {
 
   /** Live writes moved the catalog's count or value: the summary follows. */
   applyTotals(totals: CatalogTotals): void {
+    this.totalsTaken++;
     if (totals.totalItems === this.catalog.totalItems && totals.totalValue === this.catalog.totalValue) return;
     this.catalog = { ...this.catalog, ...totals };
     this.ctx.events.push({ catalog: this.catalog });
@@ -124,7 +127,10 @@ export class CatalogScheduler {
       // Settles the download's rate slot (timed from this answer); a refusal also sets the backoff.
       api.client.reportCatalogResponse(result.ok ? 200 : result.status, result.ok ? {} : result.headers);
       if (!result.ok) throw api.client.catalogError(result.status, result.headers, result.bodyText);
-      this.catalog = await store.catalogInfo();
+      const taken = this.totalsTaken;
+      const info = await store.catalogInfo();
+      const { totalItems, totalValue } = taken === this.totalsTaken ? info : this.catalog;
+      this.catalog = { ...info, totalItems, totalValue };
       await store.setMeta(CATALOG_BASE_URL_META, this.ctx.account.baseUrl);
       this.fromElsewhere = false;
       hooks.log(

@@ -59,15 +59,16 @@ export class HistoryBackfill {
       else if (typeof mark !== 'string') fill = await this.streamWindow();
       for (;;) {
         await this.pageFill(fill ?? openFill(await store.getMeta(HISTORY_MARK_META), timers.clock.now()));
+        if (!this.historyLoaded) {
+          this.historyLoaded = true;
+          const loaded = await historyLoadedNotification(store, this.ctx.openedAt, timers.clock.now());
+          if (loaded) this.ctx.events.push({ notifications: [loaded] });
+        }
         if (!this.gapWanted) break;
-        // Asked again during its last page: the range since its top, from the mark it just moved.
+        // Asked again during its last page or its summary (its last await): the range since its top, from the mark
+        // it just moved.
         this.gapWanted = false;
         fill = null;
-      }
-      if (!this.historyLoaded) {
-        this.historyLoaded = true;
-        const loaded = await historyLoadedNotification(store, this.ctx.openedAt, timers.clock.now());
-        if (loaded) this.ctx.events.push({ notifications: [loaded] });
       }
     } catch (error) {
       this.ctx.report('history back-fill', error);

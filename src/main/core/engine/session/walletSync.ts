@@ -29,6 +29,9 @@ export class WalletSync {
   private readonly afterFrames: Pacer;
   /** Buys answered (price, when) that no balance read issued after their answer has reflected yet. */
   private unreflected: { price: number; at: number }[] = [];
+  /** Balance reads issued, and the latest of them whose answer is held: an earlier one answered later is older. */
+  private readsIssued = 0;
+  private readShown = 0;
   private lastReadAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly ctx: SessionContext) {
@@ -89,8 +92,12 @@ export class WalletSync {
     if (!client) return this.balance;
     const issuedAt = this.ctx.timers.clock.now();
     this.lastReadAt = issuedAt;
+    const read = ++this.readsIssued;
     try {
-      this.balance = await client.getBalance({ signal: this.ctx.signal });
+      const balance = await client.getBalance({ signal: this.ctx.signal });
+      if (read < this.readShown) return this.balance;
+      this.readShown = read;
+      this.balance = balance;
       this.unreflected = this.unreflected.filter((buy) => buy.at > issuedAt);
       this.balanceAt = toUtcIso(this.ctx.timers.clock.now());
       await this.ctx.store.setMeta(BALANCE_META, this.balance);
@@ -102,16 +109,19 @@ export class WalletSync {
     return this.balance;
   }
 
-  /** The ledger now (a pending debounced sync joins it). */
+  /**
+   * The ledger now (a pending debounced sync joins it). Asked while one runs, one more follows it (shared by every
+   * caller meanwhile): the running one may have read its page before what moved.
+   */
   syncLedger(): Promise<void> {
     if (!this.ctx.api) return Promise.resolve();
     this.ledgerRefresh.flush();
-    return this.ledgerSyncs.join(() => this.runLedgerSync());
+    return this.ledgerSyncs.queue(() => this.runLedgerSync());
   }
 
   /** A ledger sync under way, if any. */
   ledgerSettled(): Promise<void> {
-    return this.ledgerSyncs.busy ? this.syncLedger() : Promise.resolve();
+    return this.ledgerSyncs.busy ? this.ledgerSyncs.join(() => Promise.resolve()) : Promise.resolve();
   }
 
   /** Fetches ledger entries created at or after the newest we hold (ids make it idempotent). */

@@ -113,7 +113,7 @@ export class ReaderService extends RecordsReader {
 
   /** The newest `limit` trades matching any asked key (order look-up). */
   lookupTrades(keys: LookupKeys, limit: number): LookupRows {
-    return lookupTrades(this.prepare, keys, limit);
+    return this.readOnce(() => lookupTrades(this.prepare, keys, limit));
   }
 
   /** A page of the catalog; the snapshot and the rows read in one read transaction (one committed state). */
@@ -227,7 +227,7 @@ export class ReaderService extends RecordsReader {
 
   /** Operations → Failures (failuresQuery.ts). */
   failureRows(range: { fromDay: string; toDay: string; hoursDay: string }): FailureRows {
-    return failureRows(this.prepare, range);
+    return this.readOnce(() => failureRows(this.prepare, range));
   }
 
   buyRefusals(query: { from: string; to: string; code: string | null; limit: number }): BuyRefusalRow[] {
@@ -236,12 +236,12 @@ export class ReaderService extends RecordsReader {
 
   /** Operations → Webhook health (webhookHealthQuery.ts). */
   webhookHealthRows(options: { hoursFrom: string; daysFrom: string; listLimit: number }): WebhookHealthRows {
-    return webhookHealthRows(this.prepare, options);
+    return this.readOnce(() => webhookHealthRows(this.prepare, options));
   }
 
   /** Operations → Recipients (recipientsQuery.ts). */
   recipientRows(query: RecipientRowsQuery): { total: number; rows: RecipientTotalsRow[] } {
-    return recipientRows(this.prepare, query);
+    return this.readOnce(() => recipientRows(this.prepare, query));
   }
 
   /** Operations → Reversals (exposureQuery.ts). */
@@ -251,7 +251,7 @@ export class ReaderService extends RecordsReader {
     reversedLimit: number;
     reversersLimit: number;
   }): ExposureRows {
-    return exposureRows(this.prepare, options);
+    return this.readOnce(() => exposureRows(this.prepare, options));
   }
 
   partnerBlocks(now: string): PartnerBlock[] {

@@ -201,6 +201,11 @@ export class RecordsReader {
       .get(...params) as number;
   }
 
+  /** `read`'s statements in one read transaction: a page and its total, a trade and its timeline agree. */
+  protected readOnce<T>(read: () => T): T {
+    return this.db.transaction(read)();
+  }
+
   getMeta(key: string): unknown {
     const value = this.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck().get(key);
     return value === undefined ? null : (JSON.parse(value) as unknown);
@@ -214,10 +219,12 @@ export class RecordsReader {
     const byDays =
       q.externalId === '' && q.tradeId === '' && q.partner === null && !q.webhookFailed && q.errorCode === null;
     const prefix = q.externalId !== '' || q.tradeId !== '';
-    return this.page<Trade>(TRADES_PAGED, (window) => tradeClauses(q, window), q, {
-      split: byDays ? tradeStatuses(q) : undefined,
-      prefix,
-    });
+    return this.readOnce(() =>
+      this.page<Trade>(TRADES_PAGED, (window) => tradeClauses(q, window), q, {
+        split: byDays ? tradeStatuses(q) : undefined,
+        prefix,
+      }),
+    );
   }
 
   /** A trade as stored (the writer's too). */
@@ -226,12 +233,14 @@ export class RecordsReader {
   }
 
   getTrade(tradeId: string): TradeDetail | null {
-    const trade = this.trade(tradeId);
-    if (!trade) return null;
-    const timeline = this.prepare<[string], TradeTimelineEntry>(
-      "SELECT status, at, errorCode, failReason, source FROM trade_timeline WHERE tradeId = ? ORDER BY at, CASE status WHEN 'PENDING' THEN 0 WHEN 'CREATING' THEN 0 WHEN 'SENT' THEN 1 WHEN 'REVERSED' THEN 3 ELSE 2 END",
-    ).all(tradeId);
-    return { trade, timeline };
+    return this.readOnce(() => {
+      const trade = this.trade(tradeId);
+      if (!trade) return null;
+      const timeline = this.prepare<[string], TradeTimelineEntry>(
+        "SELECT status, at, errorCode, failReason, source FROM trade_timeline WHERE tradeId = ? ORDER BY at, CASE status WHEN 'PENDING' THEN 0 WHEN 'CREATING' THEN 0 WHEN 'SENT' THEN 1 WHEN 'REVERSED' THEN 3 ELSE 2 END",
+      ).all(tradeId);
+      return { trade, timeline };
+    });
   }
 
   activeTrades(): Trade[] {
@@ -254,10 +263,12 @@ export class RecordsReader {
   queryLedger(query: LedgerQuery = {}): Page<LedgerRow> {
     const q = ledgerQuerySchema.parse(query);
     const byDays = q.tradeId === '';
-    return this.page<LedgerRow>(LEDGER_PAGED, (window) => ledgerClauses(q, window), q, {
-      split: byDays ? (q.types.length > 0 ? q.types : null) : undefined,
-      prefix: !byDays,
-    });
+    return this.readOnce(() =>
+      this.page<LedgerRow>(LEDGER_PAGED, (window) => ledgerClauses(q, window), q, {
+        split: byDays ? (q.types.length > 0 ? q.types : null) : undefined,
+        prefix: !byDays,
+      }),
+    );
   }
 
   /**
@@ -352,6 +363,10 @@ export class RecordsReader {
    */
   balanceSeries(query: LedgerQuery = {}): BalancePoint[] {
     const q = ledgerQuerySchema.parse(query);
+    return this.readOnce(() => this.series(q));
+  }
+
+  private series(q: ParsedLedgerQuery): BalancePoint[] {
     const { where, params } = ledgerWhere(q);
     const few = this.prepare<unknown[], number>(
       `SELECT count(*) FROM (SELECT 1 FROM ledger ${where} LIMIT ${MAX_SERIES_POINTS + 1})`,
@@ -507,15 +522,17 @@ export class RecordsReader {
       isIn('severity', query.severities),
       query.unreadOnly && ['readAt IS NULL'],
     ]);
-    const total = this.countOf('notifications', where, params);
-    const rows = this.prepare<unknown[], Omit<StoredNotification, 'target'> & { target: string | null }>(
-      `SELECT id, kind, category, severity, title, body, target, at, readAt FROM notifications ${where} ORDER BY at DESC, id LIMIT ? OFFSET ?`,
-    ).all(...params, query.limit, query.offset);
-    const notifications = rows.map((row) => ({
-      ...row,
-      target: row.target === null ? null : (JSON.parse(row.target) as StoredNotification['target']),
-    }));
-    return { rows: notifications, total, unread: this.unreadNotificationCount() };
+    return this.readOnce((): NotificationPage => {
+      const total = this.countOf('notifications', where, params);
+      const rows = this.prepare<unknown[], Omit<StoredNotification, 'target'> & { target: string | null }>(
+        `SELECT id, kind, category, severity, title, body, target, at, readAt FROM notifications ${where} ORDER BY at DESC, id LIMIT ? OFFSET ?`,
+      ).all(...params, query.limit, query.offset);
+      const notifications = rows.map((row) => ({
+        ...row,
+        target: row.target === null ? null : (JSON.parse(row.target) as StoredNotification['target']),
+      }));
+      return { rows: notifications, total, unread: this.unreadNotificationCount() };
+    });
   }
 
   /**
