@@ -239,9 +239,11 @@ async function backfill(
       .catch(() => {});
   }, 15_000);
   try {
-    // Three times the history's pages at the share, at least 40 minutes (a year at the real budget: ~1.4 hours).
+    // Three times the history's pages at the share, or one page a second (the desk's own pace with the ledger
+    // interleaved, when the share is raised far above it), at least 40 minutes.
     const historyPages = Math.ceil(expected / PAGE_LIMIT);
-    await waitForProbe(page, 'history-loaded', Math.max(40, (3 * historyPages) / (SHARE * rateScale)) * MINUTE);
+    const historyMinutes = Math.max(40, (3 * historyPages) / (SHARE * rateScale), historyPages / 60);
+    await waitForProbe(page, 'history-loaded', historyMinutes * MINUTE);
     const atHistory = await readProbe(page);
     const progressAtHistory = (atHistory.progress.at(-1)?.list ?? []).map(({ kind, done, total }) => ({
       kind,
