@@ -74,6 +74,8 @@ export function spawnWebHost(options: {
   dataDir: string;
   merchant: MerchantCredentials;
   t0?: number;
+  /** More command-line flags (e.g. `--test-rate-limit-scale N`). */
+  args?: readonly string[];
 }): Promise<WebHostProcess> {
   const t0 = options.t0 ?? performance.now();
   const env: NodeJS.ProcessEnv = {
@@ -98,6 +100,7 @@ export function spawnWebHost(options: {
       '--data-dir',
       options.dataDir,
       '--no-open',
+      ...(options.args ?? []),
     ],
     { cwd: ROOT_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );

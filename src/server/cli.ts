@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MAX_TEST_RATE_LIMIT_SCALE, RATE_LIMITS } from '../shared/api';
 import { SANDBOX_CHOICES } from './config';
 import type { SeedProgress } from './seeding/seedHistory';
 import { LOAD_DEFAULTS, LOAD_MAX_PEAK_PER_DAY } from './simulator/merchantLoad';
@@ -23,6 +24,9 @@ const USAGE = `Usage: npm run sandbox -- [options]
                       ${LOAD_DEFAULTS.tradesPerDay} a day with bursts of ${LOAD_DEFAULTS.burstFactor}× for ${LOAD_DEFAULTS.burstMinutes} minutes every ${LOAD_DEFAULTS.burstEveryMinutes / 60} hours
   --load-per-day N    its buys a day outside bursts (implies --load)
   --load-burst N      its rate multiplier during a burst; 1 = no bursts (implies --load)
+  --test-rate-limit-scale N
+                      benchmarks only: every rate limit times N (1-${MAX_TEST_RATE_LIMIT_SCALE}; default 1, the spec's
+                      ${RATE_LIMITS.default} a minute, ${RATE_LIMITS.catalog} for the catalog)
   --json              print the ready line as JSON
   --help`;
 
@@ -59,6 +63,7 @@ async function main(): Promise<void> {
         load: { type: 'boolean' },
         'load-per-day': { type: 'string' },
         'load-burst': { type: 'string' },
+        'test-rate-limit-scale': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -107,6 +112,17 @@ async function main(): Promise<void> {
           recipients: busy?.recipients ?? LOAD_DEFAULTS.recipients,
         }
       : undefined;
+  const rateLimitScale = intOption(
+    values['test-rate-limit-scale'],
+    'test-rate-limit-scale',
+    1,
+    1,
+    MAX_TEST_RATE_LIMIT_SCALE,
+  );
+  if (rateLimitScale !== 1)
+    process.stderr.write(
+      `sandbox: TEST rate limits: ${rateLimitScale}× the spec's (${RATE_LIMITS.default * rateLimitScale} a minute); not the real API's\n`,
+    );
   const startedAt = Date.now();
   const sandbox = await startSandbox({
     port: intOption(values.port, 'port', 8787, 0, 65535),
@@ -120,6 +136,7 @@ async function main(): Promise<void> {
     eventsPerSecond: intOption(values['events-per-sec'], 'events-per-sec', 5, 0, 100_000),
     ...(busy ? { busyMerchant: busy } : {}),
     ...(load ? { loadMode: load } : {}),
+    ...(rateLimitScale !== 1 ? { rateLimitScale } : {}),
     onInternalError: (error) =>
       process.stderr.write(`sandbox: internal error: ${(error as Error).stack ?? String(error)}\n`),
   });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { scaledRateLimits } from '../shared/api';
 import { completeItem } from './catalog/generator';
 import { Rng } from './catalog/rng';
 import { DEMO_MERCHANT, SANDBOX_CHOICES } from './config';
@@ -50,6 +51,11 @@ export interface SandboxOptions {
    * merchant, else the demo merchant, unless `merchantId` names another. Needs `simulate` (trades must end).
    */
   loadMode?: LoadModeOptions;
+  /**
+   * Benchmarks only: every rate limit times this whole number (docs/sandbox.md, "Raised rate limits for
+   * benchmarks"); the spec's limits where absent.
+   */
+  rateLimitScale?: number;
 }
 
 export interface BusyMerchantOptions extends HistoryRequest {
@@ -96,6 +102,7 @@ function formatHost(host: string): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   // Refused before anything starts.
   const loadMerchantId = options.loadMode ? loadMerchantOf(options, options.loadMode) : null;
+  const rateLimits = options.rateLimitScale === undefined ? undefined : scaledRateLimits(options.rateLimitScale);
   const host = options.host ?? '127.0.0.1';
   const tempDir = options.dbFile ? null : mkdtempSync(join(tmpdir(), 'merchant-sandbox-'));
   const dbFile = options.dbFile ?? join(tempDir as string, 'sandbox.db');
@@ -128,6 +135,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       idleMs: options.httpTimeouts?.idleMs ?? SANDBOX_CHOICES.idleTimeoutMs,
     },
     onInternalError: options.onInternalError,
+    ...(rateLimits ? { rateLimits } : {}),
     hooks: {
       webhookTest: (merchantId) => webhooks.test(merchantId),
       webhookLog: (merchantId, limit) => webhooks.log(merchantId, limit),

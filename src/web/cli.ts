@@ -74,6 +74,7 @@ async function main(): Promise<void> {
     startDemo: async () => (await import('../server/demo')).startDemoSandbox(dataDir, log),
     startInBackground: true,
     forwardToPrivateNetworks: args.forwardToPrivateNetworks,
+    ...(args.testRateLimitScale !== 1 ? { testRateLimitScale: args.testRateLimitScale } : {}),
   });
 
   // The web host's code (fastify) loads while the store's threads boot on the other core: one turn first,

@@ -1,6 +1,7 @@
 // The command line of `npm run web`, as a pure function (the CLI prints, exits and starts
 // things; this only decides), so tests can check every refusal and warning.
 import { parseArgs } from 'node:util';
+import { MAX_TEST_RATE_LIMIT_SCALE } from '../shared/api';
 import { parseAllowedHost, parsePublicUrl } from './hostNames';
 
 export const USAGE = `Usage: npm run web -- [options]
@@ -18,6 +19,10 @@ export const USAGE = `Usage: npm run web -- [options]
   --forward-to-private-networks
                         chat forwarding and webhook replay may post to loopback and private-network
                         addresses too (a server on your own network); without it only public addresses
+  --test-rate-limit-scale <n>
+                        benchmarks only: the desk's API rate limits are the spec's times n (a whole
+                        number, 1-${MAX_TEST_RATE_LIMIT_SCALE}), for a sandbox started with the same scale; never
+                        against the real API
   --no-open             do not open a browser
   -h, --help            this text`;
 
@@ -34,6 +39,8 @@ export interface WebCliOptions {
   open: boolean;
   /** Chat forwarding may reach non-public addresses: only the command line sets it, never a setting in the UI. */
   forwardToPrivateNetworks: boolean;
+  /** Benchmarks only: the client's rate limits times this (1 = the spec's). Only the command line sets it. */
+  testRateLimitScale: number;
   /** Lines for stderr before anything starts (never the token). */
   warnings: string[];
 }
@@ -64,6 +71,7 @@ export function parseWebCli(
         token: { type: 'string' },
         'no-open': { type: 'boolean', default: false },
         'forward-to-private-networks': { type: 'boolean', default: false },
+        'test-rate-limit-scale': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -103,6 +111,21 @@ export function parseWebCli(
       'WARNING: --forward-to-private-networks lets a chat or replay webhook URL saved in Settings reach this machine and its network.',
     );
   }
+  let testRateLimitScale = 1;
+  const scale = values['test-rate-limit-scale'];
+  if (scale !== undefined) {
+    if (!/^\d{1,4}$/.test(scale) || Number(scale) < 1 || Number(scale) > MAX_TEST_RATE_LIMIT_SCALE)
+      return {
+        ok: false,
+        message: `--test-rate-limit-scale must be a whole number from 1 to ${MAX_TEST_RATE_LIMIT_SCALE}, got ${scale}`,
+      };
+    testRateLimitScale = Number(scale);
+  }
+  if (testRateLimitScale !== 1) {
+    warnings.push(
+      `WARNING: --test-rate-limit-scale ${testRateLimitScale}: the desk sends up to ${testRateLimitScale}× the API's rate limits (benchmarks against a sandbox only).`,
+    );
+  }
   const token = values.token ?? (env['MERCHANT_DESK_WEB_TOKEN'] || null);
   return {
     ok: true,
@@ -118,6 +141,7 @@ export function parseWebCli(
       token,
       open: !values['no-open'],
       forwardToPrivateNetworks,
+      testRateLimitScale,
       warnings,
     },
   };

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KeytarSecretStore } from '../../src/main/core/secrets';
 import type { Sandbox } from '../../src/server/sandbox';
 import { startSandbox } from '../../src/server/sandbox';
+import { RATE_LIMITS } from '../../src/shared/api';
 import { waitFor } from '../support/waitFor';
 import { skipKeychainTests } from '../support/keychain';
 import { adminApi } from '../support/sandboxHttp';
@@ -32,8 +33,8 @@ describe('headless run: npm run web -- --base-url … --ws-url … --data-dir �
   let sb: Sandbox;
   let merchant: { merchantId: string; apiKey: string };
 
-  async function setup(): Promise<{ dataDir: string; home: string }> {
-    sb = await startSandbox({ items: 1500, seed: 47 });
+  async function setup(rateLimitScale?: number): Promise<{ dataDir: string; home: string }> {
+    sb = await startSandbox({ items: 1500, seed: 47, ...(rateLimitScale ? { rateLimitScale } : {}) });
     cleanups.push(() => sb.close());
     merchant = await adminApi(sb).createMerchant({ balance: 50_000 });
     const dataDir = mkdtempSync(join(tmpdir(), 'headless-'));
@@ -78,6 +79,27 @@ describe('headless run: npm run web -- --base-url … --ws-url … --data-dir �
     );
     expect(second.stdout()).toBe('');
     expect(sb.feed.connectionCount(merchant.merchantId)).toBe(1);
+  }, 120_000);
+
+  it('--test-rate-limit-scale reaches the engine: its budget is the spec limits times the scale, with a warning', async () => {
+    // The sandbox raised alike: the desk takes the server's own limit (X-RateLimit-Limit) when it is lower.
+    const { dataDir, home } = await setup(4);
+    const env = {
+      ...process.env,
+      HOME: home,
+      DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+      MERCHANT_ID: merchant.merchantId,
+      MERCHANT_API_KEY: merchant.apiKey,
+    };
+    const args = ['--base-url', sb.baseUrl, '--ws-url', sb.wsUrl, '--data-dir', dataDir, '--port', '0'];
+    const run = webCli([...args, '--test-rate-limit-scale', '4'], env);
+    const url = await syncedAtStartUp(run);
+    const { rateLimit } = await snapshot(url);
+    expect([rateLimit.defaultLimit, rateLimit.catalogLimit]).toEqual([
+      RATE_LIMITS.default * 4,
+      RATE_LIMITS.catalog * 4,
+    ]);
+    expect(run.stderr()).toContain('WARNING: --test-rate-limit-scale 4');
   }, 120_000);
 
   keychainIt(

@@ -111,6 +111,16 @@ describe('sandbox CLI', () => {
     expect(await bad.exited).toBe(2);
     expect(bad.stderr()).toContain('--items must be a whole number');
 
+    for (const [value, message] of [
+      ['0', '--test-rate-limit-scale must be between 1 and 1000'],
+      ['2.5', '--test-rate-limit-scale must be a whole number'],
+    ] as const) {
+      const scale = launch(['--port', '0', '--test-rate-limit-scale', value]);
+      await scale.ready.catch(() => undefined);
+      expect(await scale.exited).toBe(2);
+      expect(scale.stderr()).toContain(message);
+    }
+
     const newer = join(dir, 'newer.db');
     const handle = new Database(newer);
     handle.pragma('user_version = 99');

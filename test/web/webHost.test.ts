@@ -661,8 +661,26 @@ describe('npm run web command line', () => {
         warnings: [],
         open: true,
         forwardToPrivateNetworks: false,
+        testRateLimitScale: 1,
       },
     });
+  });
+
+  it('raises the client rate limits only by --test-rate-limit-scale, a whole number from 1 to 1000, with a warning', () => {
+    expect(parseWebCli(['--test-rate-limit-scale', '10'])).toMatchObject({
+      ok: true,
+      options: { testRateLimitScale: 10, warnings: [expect.stringMatching(/--test-rate-limit-scale 10/)] },
+    });
+    expect(parseWebCli(['--test-rate-limit-scale', '1'])).toMatchObject({
+      ok: true,
+      options: { testRateLimitScale: 1, warnings: [] },
+    });
+    for (const bad of ['0', '-2', '1.5', 'ten', '1001', '']) {
+      expect(parseWebCli([`--test-rate-limit-scale=${bad}`])).toEqual({
+        ok: false,
+        message: `--test-rate-limit-scale must be a whole number from 1 to 1000, got ${bad}`,
+      });
+    }
   });
 
   it('lets chat forwarding reach private networks only when the command line says so, with a warning', () => {

@@ -1,5 +1,6 @@
 import compress from '@fastify/compress';
 import { gzipSync } from 'node:zlib';
+import type { RateBucket } from '../../shared/api';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { renderItemImage } from '../catalog/svg';
 import { SANDBOX_CHOICES } from '../config';
@@ -24,6 +25,8 @@ export interface HttpAppOptions {
   timeouts: HttpTimeouts;
   logger?: boolean;
   onInternalError?: (error: unknown) => void;
+  /** Requests a window per bucket; the spec's (RATE_LIMITS) where absent. */
+  rateLimits?: Record<RateBucket, number>;
 }
 
 /** Maps any failure to the `{error, message}` envelope; never a framework body or a stack trace. */
@@ -102,7 +105,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // First, so its hooks cover the not-found handler too.
   // Every answer is gzipped when the client accepts it, however small (spec: "Responses are gzip-compressed").
   await app.register(compress, { global: true, encodings: ['gzip'], threshold: 0 });
-  const limiter = new SlidingWindowRateLimiter(() => core.clock.now());
+  const limiter = new SlidingWindowRateLimiter(() => core.clock.now(), options.rateLimits);
 
   // JSON only: fastify's text/plain parser would hand a string to the JSON endpoints.
   app.removeContentTypeParser('text/plain');

@@ -22,6 +22,21 @@ export const RATE_LIMITS: Record<RateBucket, number> = {
   default: DEFAULT_RATE_LIMIT_PER_MINUTE,
 };
 
+/** The largest test rate-limit scale (docs/sandbox.md, "Raised rate limits for benchmarks"). */
+export const MAX_TEST_RATE_LIMIT_SCALE = 1000;
+
+/**
+ * The spec's limits times `scale`, for benchmarks only (a sandbox and a desk that page a year of history in minutes):
+ * every bucket scaled alike. Throws unless `scale` is a whole number from 1 to MAX_TEST_RATE_LIMIT_SCALE.
+ */
+export function scaledRateLimits(scale: number): Record<RateBucket, number> {
+  if (!Number.isInteger(scale) || scale < 1 || scale > MAX_TEST_RATE_LIMIT_SCALE)
+    throw new RangeError(
+      `The test rate-limit scale must be a whole number from 1 to ${MAX_TEST_RATE_LIMIT_SCALE}, got ${scale}`,
+    );
+  return { catalog: RATE_LIMITS.catalog * scale, default: RATE_LIMITS.default * scale };
+}
+
 interface EndpointDefinition {
   method: 'GET' | 'POST';
   path: string;

@@ -30,7 +30,11 @@ export interface EngineHarness {
 export async function startEngine(
   dataDir: string,
   account: EngineAccount,
-  options: { start?: boolean; /** Chat webhooks on loopback (tests only). */ forwardToPrivateAddresses?: boolean } = {},
+  options: {
+    start?: boolean;
+    /** Chat webhooks on loopback (tests only). */ forwardToPrivateAddresses?: boolean;
+    /** The client's rate limits times this (EngineOptions.testRateLimitScale). */ testRateLimitScale?: number;
+  } = {},
 ): Promise<EngineHarness> {
   const logs: string[] = [];
   const batches: EngineEventBatch[] = [];
@@ -46,6 +50,7 @@ export async function startEngine(
       apiKey: account.apiKey,
     },
     ...(options.forwardToPrivateAddresses ? { forwardToPrivateAddresses: true } : {}),
+    ...(options.testRateLimitScale !== undefined ? { testRateLimitScale: options.testRateLimitScale } : {}),
   });
   engine.subscribe((batch) => batches.push(batch));
   if (options.start !== false) await engine.start();

@@ -1,4 +1,5 @@
 import type { AwaySummary, AccountInput, ConnectionStatus, ConnectionTestResult } from '../../../shared/ipc';
+import type { RateBucket } from '../../../shared/api';
 import { DEFAULT_BULK_SHARE_PERCENT } from '../../../shared/requestBudget';
 import { toUtcIso } from '../../../shared/time';
 import type { AlertService } from '../alerts/alertService';
@@ -41,6 +42,8 @@ export interface AccountsOptions {
   alerts: AlertService;
   centre: NotificationCentre;
   log: (line: string) => void;
+  /** Benchmarks only (EngineOptions.testRateLimitScale): the client's limits, the spec's where absent. */
+  rateLimits?: Record<RateBucket, number>;
 }
 
 /**
@@ -182,7 +185,10 @@ export class Accounts {
     let limiter = this.limiters.get(merchantId);
     if (!limiter) {
       const percent = this.config.get().settings.bulkSharePercent ?? DEFAULT_BULK_SHARE_PERCENT;
-      limiter = new ClientRateLimiter({ bulkShare: percent / 100 });
+      limiter = new ClientRateLimiter({
+        bulkShare: percent / 100,
+        ...(this.options.rateLimits ? { limits: this.options.rateLimits } : {}),
+      });
       this.limiters.set(merchantId, limiter);
     }
     return limiter;

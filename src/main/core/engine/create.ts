@@ -30,6 +30,8 @@ export interface EngineLaunchOptions {
   startInBackground?: boolean;
   /** Chat forwarding may post to loopback and private networks (the host's command line only). */
   forwardToPrivateNetworks?: boolean;
+  /** Benchmarks only (EngineOptions.testRateLimitScale): the host's `--test-rate-limit-scale`. */
+  testRateLimitScale?: number;
   /** Where CSV exports go and how one is shown (EngineOptions.exportTarget); the desktop shell's. */
   exportTarget?: EngineOptions['exportTarget'];
 }
@@ -92,6 +94,7 @@ export async function createEngineFromOptions(options: EngineLaunchOptions): Pro
     ...(override ? { override } : {}),
     ...(options.forwardToPrivateNetworks ? { forwardToPrivateAddresses: true } : {}),
     ...(options.exportTarget ? { exportTarget: options.exportTarget } : {}),
+    ...(options.testRateLimitScale !== undefined ? { testRateLimitScale: options.testRateLimitScale } : {}),
   });
   const started = engine.start();
   if (!options.startInBackground) await started;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isValidTradeUrl } from '../../../shared/api';
+import { isValidTradeUrl, scaledRateLimits } from '../../../shared/api';
 import type {
   AppSnapshot,
   EngineEventBatch,
@@ -51,6 +51,12 @@ export interface EngineOptions {
   /** Forward to non-public addresses too: a host's command line (`--forward-to-private-networks`) and tests only. */
   forwardToPrivateAddresses?: boolean;
   /**
+   * Benchmarks only: the client's rate limits are the spec's times this whole number, to page a year of history
+   * from a sandbox started with the same scale. A host's command line (`--test-rate-limit-scale`) sets it, never a
+   * setting or an IPC call; the bulk share stays a share of the scaled limits.
+   */
+  testRateLimitScale?: number;
+  /**
    * Where CSV exports are written, with a way to show one in its folder (the desktop shell: the downloads folder).
    * Absent: `<dataDir>/exports`, private, and the page downloads the file from its host (`exportFile`).
    */
@@ -91,6 +97,9 @@ export class Engine implements EngineService {
   constructor(private readonly options: EngineOptions) {
     this.log = (line) => options.log(this.scrub(line));
     preparePrivateDataDir(options.dataDir, this.log);
+    // Refused before the data folder is taken.
+    const rateLimits =
+      options.testRateLimitScale !== undefined ? scaledRateLimits(options.testRateLimitScale) : undefined;
     this.lock = DataDirLock.acquire(options.dataDir, this.log);
     this.config = new AppConfigFile(options.dataDir);
     if (this.config.problem) this.log(this.config.problem);
@@ -146,6 +155,7 @@ export class Engine implements EngineService {
       alerts: this.alerts,
       centre: this.centre,
       log: this.log,
+      ...(rateLimits ? { rateLimits } : {}),
     });
     this.handlers = this.methodTable();
   }
