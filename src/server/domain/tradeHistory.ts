@@ -5,6 +5,7 @@ import type { SandboxClock } from '../clock';
 import type { SqliteDatabase } from '../db/database';
 import { openSnapshotReader } from '../db/database';
 import { OldestFirst } from './oldestFirst';
+import { PageSeeks } from './pageSeeks';
 import type { TradeRow } from './trades';
 
 /** What a history page needs of each row (all in the trades_page index): its id, for the wire JSON, and what `stage` is computed from. */
@@ -15,21 +16,6 @@ interface WireRow {
   created_at: number;
   seq: number;
 }
-
-/**
- * What paging one question (a merchant's query but its page) needs again for the next page, while none of the
- * merchant's trades changed: the count, and where each page read so far ended, so the next page starts there
- * by key instead of skipping every row before it (OFFSET: its cost grew with the page's depth).
- */
-interface PageSeek {
-  version: number;
-  total: number;
-  /** The sort key of the last row of each full page read. */
-  after: Map<number, { createdAt: number; seq: number }>;
-}
-
-/** Questions whose paging is remembered (least recently used out first): a few pages' keys each. */
-const PAGE_SEEKS = 1024;
 
 /** A Trades/History answer kept for repeated identical polls (see TradeHistory.historyBody). */
 interface CachedPage {
@@ -125,18 +111,16 @@ export class TradeHistory {
   private readonly wireCache = new Map<string, string>();
   private readonly oldestWire = new OldestFirst(this.wireCache);
   private wireCacheChars = 0;
-  /**
-   * Trade-data version per merchant: bumped by every write to one of its trades (buy, transition,
-   * webhookStatus), so a cached history page of that merchant is used only while nothing changed.
-   */
-  private readonly versions = new Map<string, number>();
   /** Serialized and compressed Trades/History answers by merchant and query, least recently used first. */
   private readonly pages = new Map<string, CachedPage>();
   private readonly oldestPage = new OldestFirst(this.pages);
   private pageBytes = 0;
-  /** Paging by merchant and query without its page (see PageSeek). */
-  private readonly seeks = new Map<string, PageSeek>();
-  private readonly oldestSeek = new OldestFirst(this.seeks);
+  /**
+   * Paging by merchant and query without its page, and the trade-data version per merchant: bumped by every write
+   * to one of its trades (buy, transition, webhookStatus), so a cached page of that merchant is used only while
+   * nothing changed.
+   */
+  private readonly seeks = new PageSeeks();
   private readonly wireStmt;
 
   constructor(
@@ -184,16 +168,14 @@ export class TradeHistory {
     this.wireCacheChars = 0;
     this.pages.clear();
     this.oldestPage.reset();
-    this.seeks.clear();
-    this.oldestSeek.reset();
     this.pageBytes = 0;
     // Versions only grow (a merchant id may come back after a reset): no page built before matches again.
-    for (const merchantId of this.versions.keys()) this.changed(merchantId);
+    this.seeks.clear();
   }
 
   /** A merchant's trades changed: its cached history pages are stale. */
   private changed(merchantId: string): void {
-    this.versions.set(merchantId, (this.versions.get(merchantId) ?? 0) + 1);
+    this.seeks.changed(merchantId);
   }
 
   list(merchantId: string, query: TradeHistoryQuery): { trades: Trade[]; total: number; limit: number; page: number } {
@@ -222,7 +204,7 @@ export class TradeHistory {
    */
   historyBody(merchantId: string, query: TradeHistoryQuery, gzip: boolean): Buffer {
     const key = `${merchantId}\u0000${historyQueryKey(query)}`;
-    const version = this.versions.get(merchantId) ?? 0;
+    const version = this.seeks.version(merchantId);
     const cached = this.pages.get(key);
     if (cached && cached.version === version && this.clock.now() < cached.validUntil) {
       this.pages.delete(key);
@@ -272,22 +254,24 @@ export class TradeHistory {
     } else {
       const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
       const page = query.page ?? HISTORY_DEFAULT_PAGE;
-      const seek = this.seekFor(merchantId, query, clause, params);
-      const after = page === 1 ? undefined : seek.after.get(page - 1);
-      rows = (
-        after
-          ? this.statement(
-              `SELECT ${columns} FROM trades WHERE ${clause} AND (created_at, seq) < (@afterCreatedAt, @afterSeq) ${order} LIMIT @limit`,
-            ).all({ ...params, afterCreatedAt: after.createdAt, afterSeq: after.seq, limit })
-          : this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`).all({
-              ...params,
-              limit,
-              offset: (page - 1) * limit,
-            })
-      ) as WireRow[];
-      const last = rows[rows.length - 1];
-      if (rows.length === limit && last) seek.after.set(page, { createdAt: last.created_at, seq: last.seq });
-      tail = `],"total":${seek.total},"limit":${limit},"page":${page}}`;
+      const question = historyQueryKey({ ...query, page: undefined });
+      const read = this.seeks.page(merchantId, question, page, limit, {
+        count: () =>
+          (this.statement(`SELECT count(*) AS n FROM trades WHERE ${clause}`).get(params) as { n: number }).n,
+        after: (key, n) =>
+          this.statement(
+            `SELECT ${columns} FROM trades WHERE ${clause} AND (created_at, seq) < (@afterCreatedAt, @afterSeq) ${order} LIMIT @limit`,
+          ).all({ ...params, afterCreatedAt: key.createdAt, afterSeq: key.seq, limit: n }) as WireRow[],
+        offset: (offset, n) =>
+          this.statement(`SELECT ${columns} FROM trades WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`).all({
+            ...params,
+            limit: n,
+            offset,
+          }) as WireRow[],
+        keyOf: (row) => ({ createdAt: row.created_at, seq: row.seq }),
+      });
+      rows = read.rows;
+      tail = `],"total":${read.total},"limit":${limit},"page":${page}}`;
     }
     let validUntil = Number.POSITIVE_INFINITY;
     for (const row of rows) {
@@ -297,28 +281,6 @@ export class TradeHistory {
       if (query.isActive === true) validUntil = Math.min(validUntil, row.created_at + ACTIVE_TRADES_WINDOW_MS + 1);
     }
     return { json: this.wirePage(rows, tail, now), validUntil };
-  }
-
-  /** The paging state of this question at the merchant's current trade-data version; counts it when new. */
-  private seekFor(
-    merchantId: string,
-    query: TradeHistoryQuery,
-    clause: string,
-    params: Record<string, string | number>,
-  ): PageSeek {
-    const key = `${merchantId}\u0000${historyQueryKey({ ...query, page: undefined })}`;
-    const version = this.versions.get(merchantId) ?? 0;
-    const known = this.seeks.get(key);
-    this.seeks.delete(key); // most recently used last
-    if (known && known.version === version) {
-      this.seeks.set(key, known);
-      return known;
-    }
-    const total = (this.statement(`SELECT count(*) AS n FROM trades WHERE ${clause}`).get(params) as { n: number }).n;
-    const seek: PageSeek = { version, total, after: new Map() };
-    this.seeks.set(key, seek);
-    if (this.seeks.size > PAGE_SEEKS) this.seeks.delete((this.oldestSeek.next() as [string, PageSeek])[0]);
-    return seek;
   }
 
   private wirePage(rows: WireRow[], tail: string, now: number): string {
