@@ -7,19 +7,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SANDBOX_MIGRATIONS } from '../../src/server/db/migrations';
 import { startSandbox } from '../../src/server/sandbox';
 import { adminApi } from '../support/sandboxHttp';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-migrations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('sandbox migration 4', () => {
-  it('writes prices that an earlier repricing left as `67.0` in the item JSON back as integers, and nothing else', async () => {
+describe('sandbox migrations 4 and 5', () => {
+  it('writes prices that an earlier repricing left as `67.0` in the item JSON back as integers, and nothing else; adds ledger_by_type', async () => {
     const dbFile = join(dir, 'sandbox.db');
     const first = await startSandbox({ items: 50, seed: 4, dbFile });
     await first.close();
-    // What an earlier version left behind: two items' JSON with a REAL price, schema version 3.
+    // What an earlier version left behind: two items' JSON with a REAL price, no ledger_by_type, schema version 3.
     const file = new Database(dbFile);
+    file.exec('DROP INDEX ledger_by_type');
     const [one, two] = file
       .prepare<[], { item_id: number; price: number }>('SELECT item_id, price FROM items ORDER BY item_id LIMIT 2')
       .all();
@@ -57,7 +59,7 @@ describe('sandbox migration 4', () => {
       await again.close();
     }
     const after = new Database(dbFile, { readonly: true });
-    expect(after.pragma('user_version', { simple: true })).toBe(4);
+    expect(after.pragma('user_version', { simple: true })).toBe(SANDBOX_MIGRATIONS.length);
     expect(
       after.prepare<[], number>("SELECT count(*) FROM items WHERE json_type(json, '$.price') = 'real'").pluck().get(),
     ).toBe(0);
@@ -69,6 +71,12 @@ describe('sandbox migration 4', () => {
         .pluck()
         .get(),
     ).toSatisfy((text: string) => withoutPort(text) === withoutPort(untouched));
+    expect(
+      after
+        .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ledger'")
+        .pluck()
+        .all(),
+    ).toEqual(expect.arrayContaining(['ledger_by_merchant', 'ledger_by_type']));
     after.close();
   });
 });

@@ -136,4 +136,9 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
   -- Repricings wrote the new price into the item's JSON as a REAL (\`"price":67.0\`): the spec's integer again.
   UPDATE items SET json = json_set(json, '$.price', price) WHERE json_type(json, '$.price') = 'real';
   `,
+  /* 5 */ `
+  -- BalanceHistory of one type (the desk reads every TRADE ROLLBACK since a date): its count and its pages walk only
+  -- that type's entries, not the merchant's whole ledger.
+  CREATE INDEX ledger_by_type ON ledger (merchant_id, type, created_at DESC, id DESC);
+  `,
 ];

@@ -112,6 +112,7 @@ export class SandboxCore {
     `);
     this.catalog.invalidateAll();
     this.trades.history.clear();
+    this.ledger.rewritten();
     this.maintenance = false;
     this.seedCatalog();
     // The seeded list has a new lastUpdate: the next rebuild is 5 minutes after it, not after the old one.

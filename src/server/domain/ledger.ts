@@ -4,6 +4,7 @@ import { toUtcIso } from '../../shared/time';
 import type { SandboxClock } from '../clock';
 import type { SqliteDatabase } from '../db/database';
 import { notFound } from './apiError';
+import { PageSeeks } from './pageSeeks';
 
 export interface LedgerPosting {
   type: TransactionType;
@@ -51,6 +52,10 @@ export class Ledger {
   private readonly updateBalanceStmt;
   private readonly insertStmt;
   private readonly byIdStmt;
+  /** Statements by SQL text: BalanceHistory builds a handful of shapes, each prepared once. */
+  private readonly statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  /** Paging by merchant and query without its page; a merchant's version moves with each entry posted. */
+  private readonly seeks = new PageSeeks();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -83,39 +88,63 @@ export class Ledger {
       name: posting.market_hash_name ?? null,
       phase: posting.phase ?? null,
     });
+    this.seeks.changed(merchantId);
     return toTransaction(this.byIdStmt.get(info.lastInsertRowid) as LedgerRow);
   }
 
+  /** After entries were written or removed other than by `post` (a reset, a history seed or its discard). */
+  rewritten(): void {
+    this.seeks.clear();
+  }
+
+  /**
+   * A BalanceHistory page, newest first. Deep pages start by key after the page before when it was read at the
+   * merchant's current version (see PageSeeks); otherwise by OFFSET, as the plain query.
+   */
   list(
     merchantId: string,
     query: BalanceHistoryQuery,
   ): { transactions: BalanceTransaction[]; total: number; limit: number; page: number } {
     const where = ['merchant_id = @merchantId'];
     const params: Record<string, string | number> = { merchantId };
-    if (query.type) {
-      where.push('type = @type');
-      params.type = query.type;
-    }
-    if (query.tradeId) {
-      where.push('trade_id = @tradeId');
-      params.tradeId = query.tradeId;
-    }
-    if (query.from) {
-      where.push('created_at >= @from');
-      params.from = Date.parse(query.from);
-    }
-    if (query.to) {
-      where.push('created_at <= @to');
-      params.to = Date.parse(query.to);
-    }
+    const add = (clause: string, key: string, value: string | number | undefined) => {
+      if (value === undefined) return;
+      where.push(clause);
+      params[key] = value;
+    };
+    add('type = @type', 'type', query.type);
+    add('trade_id = @tradeId', 'tradeId', query.tradeId);
+    add('created_at >= @from', 'from', query.from === undefined ? undefined : Date.parse(query.from));
+    add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
     const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
     const page = query.page ?? HISTORY_DEFAULT_PAGE;
     const clause = where.join(' AND ');
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${clause}`).get(params) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM ledger WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`)
-      .all({ ...params, limit, offset: (page - 1) * limit }) as LedgerRow[];
-    return { transactions: rows.map(toTransaction), total, limit, page };
+    const order = 'ORDER BY created_at DESC, id DESC';
+    const question = [query.type, query.tradeId, query.from, query.to, limit].map((v) => v ?? '').join('\u0001');
+    const read = this.seeks.page(merchantId, question, page, limit, {
+      count: () => (this.statement(`SELECT count(*) AS n FROM ledger WHERE ${clause}`).get(params) as { n: number }).n,
+      after: (key, n) =>
+        this.statement(
+          `SELECT * FROM ledger WHERE ${clause} AND (created_at, id) < (@afterCreatedAt, @afterId) ${order} LIMIT @limit`,
+        ).all({ ...params, afterCreatedAt: key.createdAt, afterId: key.seq, limit: n }) as LedgerRow[],
+      offset: (offset, n) =>
+        this.statement(`SELECT * FROM ledger WHERE ${clause} ${order} LIMIT @limit OFFSET @offset`).all({
+          ...params,
+          limit: n,
+          offset,
+        }) as LedgerRow[],
+      keyOf: (row) => ({ createdAt: row.created_at, seq: row.id }),
+    });
+    return { transactions: read.rows.map(toTransaction), total: read.total, limit, page };
+  }
+
+  private statement(sql: string): ReturnType<SqliteDatabase['prepare']> {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   /** Sum of a merchant's ledger, for the invariant checks. */

@@ -48,5 +48,6 @@ export async function seedMerchantHistory(
   } finally {
     core.seedingHistory.delete(merchantId);
     core.trades.history.clear();
+    core.ledger.rewritten();
   }
 }

@@ -73,6 +73,7 @@ export function discardPartialSeed(core: SandboxCore, marker: SeedMarker): void 
     core.db.prepare('DELETE FROM meta WHERE key = @key').run(params);
   })();
   core.trades.history.clear();
+  core.ledger.rewritten();
 }
 
 /** At start: a seed cut off by a crash or a kill is removed, so no merchant is left half-written. */
