@@ -206,4 +206,18 @@ describe('BalanceHistory paging by key', () => {
       for (let page = pages; page >= 1; page -= 2) await check(carolApi, carol.merchantId, q, page);
     }
   }, 120_000);
+
+  // Last: a reset removes every merchant.
+  it('forgets every page after a reset, also of a merchant id that comes back', async () => {
+    const dave = await admin.createMerchant({ merchantId: 'dave', balance: 1_000 });
+    for (let i = 0; i < 4; i++)
+      await admin.post('/admin/merchants/dave/balance', { type: 'ADMIN TOP UP', amount: 10 + i });
+    const q: Question = { limit: 1 };
+    for (let page = 1; page <= 6; page++) await check(merchantApi(sb, dave), 'dave', q, page);
+    expect((await admin.post('/admin/reset')).status).toBe(200);
+    // Back with no entry at all (no starting balance): nothing it read before the reset may answer.
+    const again = await admin.createMerchant({ merchantId: 'dave' });
+    expect(expected('dave', q, 1).total).toBe(0);
+    for (let page = 1; page <= 3; page++) await check(merchantApi(sb, again), 'dave', q, page);
+  });
 });
