@@ -103,9 +103,8 @@ const SNAPSHOT_FIELDS = [
 ] as const satisfies readonly (keyof EngineEventBatch)[];
 
 /**
- * A snapshot read again, then what the batches that came while it was asked for say of the same state: the answer
- * may be older than they are (read before them, or sent after them), and no later batch comes until that state
- * changes again. Their news (trades, items, firings, toasts) was applied when they came, and is not again.
+ * A snapshot read again, then what the batches applied while it was out (see readWithBatches) say of the same
+ * state. Their news (trades, items, firings, toasts) was applied when they came, and is not again.
  */
 export function applySnapshotAfter(
   state: AppState,

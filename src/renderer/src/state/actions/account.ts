@@ -1,9 +1,9 @@
 import type { AccountInput } from '../../../../shared/ipc/contract';
-import type { EngineEventBatch } from '../../../../shared/ipc/events';
 import type { ConnectionTestResult } from '../../../../shared/ipc/models';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { accountChanged } from '../accountScope';
 import { applySnapshotAfter } from '../applyBatch';
+import { readWithBatches } from '../batchesSince';
 import { getState, useStore } from '../store';
 import { loadAlerts } from './alerts';
 import { loadAgeBaseline, softRefresh } from './catalog';
@@ -13,20 +13,10 @@ import { toast } from './toast';
 import { loadTrades } from './trades';
 import { loadWallet } from './wallet';
 
-/** Per snapshot read under way, the batches that came since it was asked for. */
-const snapshotReads = new Set<EngineEventBatch[]>();
-
-/** Every batch applied is noted here, for the snapshot reads under way. */
-export function noteBatchForSnapshots(batch: EngineEventBatch): void {
-  for (const since of snapshotReads) since.push(batch);
-}
-
 /** Read the whole snapshot again (after the account changed, or the link to the engine came back). */
 export async function reloadSnapshot(): Promise<void> {
-  const since: EngineEventBatch[] = [];
-  snapshotReads.add(since);
   try {
-    const snap = await unwrap(api().app.snapshot({}));
+    const { answer: snap, since } = await readWithBatches(() => unwrap(api().app.snapshot({})));
     const host = api().host;
     const before = getState().conn.account;
     useStore.setState((s) => applySnapshotAfter(s, snap, host, since));
@@ -35,8 +25,6 @@ export async function reloadSnapshot(): Promise<void> {
     void loadAgeBaseline();
   } catch (error) {
     toast('error', 'Could not refresh the app state', errorMessage(error));
-  } finally {
-    snapshotReads.delete(since);
   }
 }
 

@@ -5,6 +5,7 @@ import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { onBridgeState } from '../../platform/bridge';
 import { readPref } from '../../lib/persist';
 import { applyBatch, applySnapshot } from '../applyBatch';
+import { noteBatch } from '../batchesSince';
 import { withBridgeState } from '../slices/conn';
 import type { AppState } from '../store';
 import { getState, update, useStore } from '../store';
@@ -12,7 +13,7 @@ import { scheduleAlertsReload } from './alerts';
 import { loadAgeBaseline, prefetchFirstPage, scheduleDetailReload, sweepFlashes } from './catalog';
 import { loadSearches } from './searches';
 import { loadRecipients } from './settings';
-import { noteBatchForSnapshots, reloadSnapshot } from './account';
+import { reloadSnapshot } from './account';
 import { scheduleTradeDetailReload, scheduleTradesReload } from './trades';
 import { openTarget, syncFromHash } from './navigation';
 import { loadUpdateStatus } from './updates';
@@ -82,7 +83,7 @@ export function applyTheme(theme: 'dark' | 'light'): void {
 export function handleBatch(batch: EngineEventBatch): void {
   const before = getState();
   useStore.setState((s) => applyBatch(s, batch, Date.now()));
-  noteBatchForSnapshots(batch);
+  noteBatch(batch);
   afterBatch(batch, before, getState());
   // Batches sent while the bridge was down are lost: a gap in seq means re-read everything;
   // so does a seq going back (the engine restarted under us).
