@@ -23,6 +23,7 @@ import {
   withSelection,
   withSelectionAt,
 } from '../slices/catalog';
+import { readWithBatches } from '../batchesSince';
 import { getState, update } from '../store';
 import { toast } from './toast';
 
@@ -50,8 +51,8 @@ async function fetchPage(key: string, generation: number, index: number, centerP
   inFlight.add(id);
   const query = { ...(JSON.parse(key) as CatalogQuery), offset: index * PAGE_SIZE, limit: PAGE_SIZE };
   try {
-    const page = await unwrap(api().catalog.query(query));
-    update('catalog', (c) => receivePage(c, { key, generation, index, page, centerPage }));
+    const { answer: page, since } = await readWithBatches(() => unwrap(api().catalog.query(query)));
+    update('catalog', (c) => receivePage(c, { key, generation, index, page, centerPage }, since));
   } catch (error) {
     update('catalog', (c) => pageFailed(c, key, index, errorMessage(error)));
   } finally {
