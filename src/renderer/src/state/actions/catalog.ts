@@ -201,12 +201,19 @@ export function closeDetail(): void {
 
 export async function loadDetail(itemId: number): Promise<void> {
   try {
-    const data = await unwrap(api().catalog.item({ itemId }));
+    const { answer: data, since } = await readWithBatches(() => unwrap(api().catalog.item({ itemId })));
     update('catalog', (c) =>
       c.detail.id !== itemId
         ? c
         : { ...c, detail: { id: itemId, status: data ? 'ready' : 'missing', data, error: null } },
     );
+    // The item changed while it was read: the answer may be from before (its price history too), so read it again.
+    const touched = since.some(
+      ({ items }) =>
+        [...(items?.upserted ?? []), ...(items?.prices ?? [])].some((change) => change.itemId === itemId) ||
+        items?.removed.includes(itemId),
+    );
+    if (touched) scheduleDetailReload();
   } catch (error) {
     update('catalog', (c) =>
       c.detail.id !== itemId ? c : { ...c, detail: { ...c.detail, status: 'error', error: errorMessage(error) } },
