@@ -89,6 +89,7 @@ export class AlertService {
       },
       log,
     );
+    buying.watchManualBuys((price) => this.guard.holdManual(price));
   }
 
   async reload(): Promise<AlertRule[]> {

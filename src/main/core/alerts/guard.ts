@@ -9,7 +9,7 @@ const RECONCILE_INTERVAL_MS = 1000;
 
 export type GuardVerdict = { buy: true } | { buy: false; reason: string };
 
-/** One auto-buy that left: its price counts against the balance until a balance read after its answer shows it. */
+/** One buy that left (auto-buy's or a person's): its price counts against the balance until a balance read after its answer shows it. */
 interface Outstanding {
   price: number;
   answered: boolean;
@@ -62,8 +62,8 @@ const sum = (values: Iterable<number>) => {
  * folder), so reloading rules during a burst never forgets or doubles a buy.
  *
  * The balance floor uses the lower of the session's balance and the balance the
- * guard last read itself, minus every auto-buy that left and is not yet seen in
- * a balance read issued after its outcome (`outstanding`).
+ * guard last read itself, minus every auto-buy that left and every person's buy
+ * started that is not yet seen in a balance read issued after its outcome (`outstanding`).
  */
 export class AutoBuyGuard {
   private day = 0;
@@ -228,6 +228,25 @@ export class AutoBuyGuard {
     this.counted.set(reservation.token, { ...reservation, state: 'in_flight' });
     this.outstanding.set(reservation.token, { price: record.price, answered: false });
     return reservation;
+  }
+
+  /**
+   * A person's buy started: its price counts against the floor like an auto-buy's, until a balance read after its
+   * answer (call what this returns with whether it may have spent; not: given back at once).
+   */
+  holdManual(price: number): (mayHaveSpent: boolean) => void {
+    const token = this.nextToken++;
+    this.outstanding.set(token, { price, answered: false });
+    return (mayHaveSpent) => {
+      const entry = this.outstanding.get(token);
+      if (!entry) return; // another account opened meanwhile
+      if (!mayHaveSpent || (this.settings().autoBuyBalanceFloor ?? 0) === 0) {
+        this.outstanding.delete(token);
+        return;
+      }
+      entry.answered = true;
+      void this.reconcile();
+    };
   }
 
   /** Whether an auto-buy of this order id is in flight or its outcome unknown (then another attempt must wait). */

@@ -57,6 +57,7 @@ export class BuyService {
   private readonly unknownAttempts = new UnknownAttempts();
   private readonly records: RefusalRecords;
   private placing = 0;
+  private manualBuys: (price: number) => (mayHaveSpent: boolean) => void = () => () => {};
 
   /** Buys (a person's or auto-buy's) started and not yet answered, looked up or refused. */
   get inFlight(): number {
@@ -88,14 +89,32 @@ export class BuyService {
     return recipientStanding(this.account().store, tradeUrl, Date.now());
   }
 
-  async buyById(input: BuyByIdInput): Promise<BuyOutcome> {
-    return (await this.placeById(input)).outcome;
+  /** Auto-buy's balance floor counts a person's buy (its price) from its start; told whether it may have spent. */
+  watchManualBuys(watch: (price: number) => (mayHaveSpent: boolean) => void): void {
+    this.manualBuys = watch;
+  }
+
+  buyById(input: BuyByIdInput): Promise<BuyOutcome> {
+    return this.manual(this.manualBuys(input.price), () => this.placeById(input));
   }
 
   /** A person's buy by name: the name may be typed without ★ or ™ or in another case (see canonicalName). */
-  async buyByName(input: BuyByNameInput): Promise<BuyOutcome> {
-    const market_hash_name = await this.canonicalName(input.market_hash_name);
-    return (await this.placeByName({ ...input, market_hash_name })).outcome;
+  buyByName(input: BuyByNameInput): Promise<BuyOutcome> {
+    return this.manual(this.manualBuys(input.maxPrice), async () => {
+      const market_hash_name = await this.canonicalName(input.market_hash_name);
+      return this.placeByName({ ...input, market_hash_name });
+    });
+  }
+
+  private async manual(done: (mayHaveSpent: boolean) => void, place: () => Promise<Placement>): Promise<BuyOutcome> {
+    let placement: Placement | null = null;
+    try {
+      placement = await place();
+      return placement.outcome;
+    } finally {
+      const { outcome, placed } = placement ?? { outcome: null, placed: false };
+      done(placement === null || placed || (!outcome?.ok && outcome?.failure.code === 'outcome_unknown'));
+    }
   }
 
   /** The cached listing's exact name that a typed name means (one match), else the name as typed. */

@@ -396,9 +396,14 @@ export class Engine implements EngineService {
   }
 
   async snapshot(): Promise<AppSnapshot> {
-    const session = this.accounts.session;
-    const { account, settings } = this.config.get();
+    const { account } = this.config.get();
     const configuredKey = account ? await this.accounts.keys.isConfigured(account.merchantId) : false;
+    const counted = this.accounts.session;
+    const unacknowledgedFirings = counted ? await counted.store.unacknowledgedFiringCount() : 0;
+    const unreadNotifications = await this.centre.unreadCount();
+    // The rest is taken after the last await: a batch sent before this answer is never newer than what it says.
+    const session = this.accounts.session;
+    const { settings } = this.config.get();
     const keyWait = this.accounts.keyWaitOf(session);
     return {
       account: {
@@ -427,11 +432,11 @@ export class Engine implements EngineService {
       activeTrades: session?.activeTrades ?? 0,
       catalog: session?.catalog ?? { totalItems: 0, totalValue: 0, lastUpdate: null, syncedAt: null },
       settings,
-      unacknowledgedFirings: session ? await session.store.unacknowledgedFiringCount() : 0,
+      unacknowledgedFirings,
       autoBuy: this.alerts.status(),
       awaySummary: this.accounts.awaySummary,
       forwarding: this.forwarder.status(),
-      unreadNotifications: await this.centre.unreadCount(),
+      unreadNotifications,
       exports: this.exports.list(),
     };
   }

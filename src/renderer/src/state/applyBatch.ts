@@ -83,3 +83,42 @@ export function applySnapshot(state: AppState, snap: AppSnapshot, host: 'electro
     away: { ...base.away, summary: snap.awaySummary ?? null, forwarding: snap.forwarding ?? null },
   };
 }
+
+/** What a batch may say of the state a snapshot also carries. */
+const SNAPSHOT_FIELDS = [
+  'connection',
+  'rateLimit',
+  'progress',
+  'exports',
+  'balance',
+  'balanceAt',
+  'activeTrades',
+  'catalog',
+  'settings',
+  'unreadNotifications',
+  'unacknowledgedFirings',
+  'autoBuy',
+  'awaySummary',
+  'forwarding',
+] as const satisfies readonly (keyof EngineEventBatch)[];
+
+/**
+ * A snapshot read again, then what the batches applied while it was out (see readWithBatches) say of the same
+ * state. Their news (trades, items, firings, toasts) was applied when they came, and is not again.
+ */
+export function applySnapshotAfter(
+  state: AppState,
+  snap: AppSnapshot,
+  host: 'electron' | 'web',
+  since: readonly EngineEventBatch[],
+): Partial<AppState> {
+  let next: AppState = { ...state, ...applySnapshot(state, snap, host) };
+  for (const batch of since) {
+    const fields = Object.fromEntries(
+      SNAPSHOT_FIELDS.filter((key) => batch[key] !== undefined).map((k) => [k, batch[k]]),
+    );
+    // The seq seen last stays: these batches were counted when they came.
+    next = { ...next, ...applyBatch(next, { ...fields, seq: next.conn.lastSeq, at: batch.at }, 0) };
+  }
+  return next;
+}

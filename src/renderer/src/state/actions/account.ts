@@ -2,7 +2,8 @@ import type { AccountInput } from '../../../../shared/ipc/contract';
 import type { ConnectionTestResult } from '../../../../shared/ipc/models';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { accountChanged } from '../accountScope';
-import { applySnapshot } from '../applyBatch';
+import { applySnapshotAfter } from '../applyBatch';
+import { readWithBatches } from '../batchesSince';
 import { getState, useStore } from '../store';
 import { loadAlerts } from './alerts';
 import { loadAgeBaseline, softRefresh } from './catalog';
@@ -15,10 +16,10 @@ import { loadWallet } from './wallet';
 /** Read the whole snapshot again (after the account changed, or the link to the engine came back). */
 export async function reloadSnapshot(): Promise<void> {
   try {
-    const snap = await unwrap(api().app.snapshot({}));
+    const { answer: snap, since } = await readWithBatches(() => unwrap(api().app.snapshot({})));
     const host = api().host;
     const before = getState().conn.account;
-    useStore.setState((s) => applySnapshot(s, snap, host));
+    useStore.setState((s) => applySnapshotAfter(s, snap, host, since));
     if (accountChanged(before, snap.account)) reloadAccountData();
     softRefresh();
     void loadAgeBaseline();

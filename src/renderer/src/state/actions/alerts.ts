@@ -3,6 +3,7 @@ import type { AlertRule, AutoBuyPreview } from '../../../../shared/ipc/models';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { mergeFirings, moveFiringSelection, removeRule, upsertRule, withRules } from '../slices/alerts';
+import { readWithBatches } from '../batchesSince';
 import { getState, update } from '../store';
 import { updateSettings } from './settings';
 import { toast } from './toast';
@@ -10,13 +11,15 @@ import { toast } from './toast';
 export async function loadAlerts(): Promise<void> {
   update('alerts', (a) => ({ ...a, status: a.status === 'ready' ? 'ready' : 'loading', error: null }));
   try {
-    const [rules, firings, skips] = await Promise.all([
-      unwrap(api().alerts.rules({})),
-      unwrap(api().alerts.firings({})),
-      unwrap(api().alerts.skips({})),
-    ]);
+    const { answer, since } = await readWithBatches(() =>
+      Promise.all([unwrap(api().alerts.rules({})), unwrap(api().alerts.firings({})), unwrap(api().alerts.skips({}))]),
+    );
+    const [rules, firings, skips] = answer;
+    // Firings that came while the list was read may be missing from it (one that moved on is read again: afterBatch).
+    const read = new Set(firings.map((firing) => firing.id));
+    const newer = since.flatMap((batch) => batch.firings ?? []).filter((firing) => !read.has(firing.id));
     update('alerts', (a) => ({
-      ...mergeFirings(withRules(a, rules), firings, true),
+      ...mergeFirings(mergeFirings(withRules(a, rules), firings, true), newer),
       skips,
       status: 'ready',
       error: null,

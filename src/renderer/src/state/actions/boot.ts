@@ -5,6 +5,7 @@ import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { onBridgeState } from '../../platform/bridge';
 import { readPref } from '../../lib/persist';
 import { applyBatch, applySnapshot } from '../applyBatch';
+import { noteBatch } from '../batchesSince';
 import { withBridgeState } from '../slices/conn';
 import type { AppState } from '../store';
 import { getState, update, useStore } from '../store';
@@ -82,6 +83,7 @@ export function applyTheme(theme: 'dark' | 'light'): void {
 export function handleBatch(batch: EngineEventBatch): void {
   const before = getState();
   useStore.setState((s) => applyBatch(s, batch, Date.now()));
+  noteBatch(batch);
   afterBatch(batch, before, getState());
   // Batches sent while the bridge was down are lost: a gap in seq means re-read everything;
   // so does a seq going back (the engine restarted under us).

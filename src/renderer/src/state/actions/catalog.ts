@@ -23,6 +23,7 @@ import {
   withSelection,
   withSelectionAt,
 } from '../slices/catalog';
+import { readWithBatches } from '../batchesSince';
 import { getState, update } from '../store';
 import { toast } from './toast';
 
@@ -50,8 +51,8 @@ async function fetchPage(key: string, generation: number, index: number, centerP
   inFlight.add(id);
   const query = { ...(JSON.parse(key) as CatalogQuery), offset: index * PAGE_SIZE, limit: PAGE_SIZE };
   try {
-    const page = await unwrap(api().catalog.query(query));
-    update('catalog', (c) => receivePage(c, { key, generation, index, page, centerPage }));
+    const { answer: page, since } = await readWithBatches(() => unwrap(api().catalog.query(query)));
+    update('catalog', (c) => receivePage(c, { key, generation, index, page, centerPage }, since));
   } catch (error) {
     update('catalog', (c) => pageFailed(c, key, index, errorMessage(error)));
   } finally {
@@ -200,12 +201,19 @@ export function closeDetail(): void {
 
 export async function loadDetail(itemId: number): Promise<void> {
   try {
-    const data = await unwrap(api().catalog.item({ itemId }));
+    const { answer: data, since } = await readWithBatches(() => unwrap(api().catalog.item({ itemId })));
     update('catalog', (c) =>
       c.detail.id !== itemId
         ? c
         : { ...c, detail: { id: itemId, status: data ? 'ready' : 'missing', data, error: null } },
     );
+    // The item changed while it was read: the answer may be from before (its price history too), so read it again.
+    const touched = since.some(
+      ({ items }) =>
+        [...(items?.upserted ?? []), ...(items?.prices ?? [])].some((change) => change.itemId === itemId) ||
+        items?.removed.includes(itemId),
+    );
+    if (touched) scheduleDetailReload();
   } catch (error) {
     update('catalog', (c) =>
       c.detail.id !== itemId ? c : { ...c, detail: { ...c.detail, status: 'error', error: errorMessage(error) } },

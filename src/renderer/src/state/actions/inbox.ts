@@ -2,6 +2,7 @@ import type { NotificationMarkRead } from '../../../../shared/ipc/contract';
 import { debounced } from '../../lib/debounce';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { INBOX_PAGE, type InboxFilters } from '../slices/inbox';
+import { readWithBatches } from '../batchesSince';
 import { getState, update } from '../store';
 import { toast } from './toast';
 
@@ -11,11 +12,15 @@ export async function loadNotifications(): Promise<void> {
   const key = JSON.stringify({ filters, limit });
   update('inbox', (s) => ({ ...s, status: 'loading', error: null }));
   try {
-    const page = await unwrap(api().notifications.list({ ...filters, limit }));
+    const { answer: page, since } = await readWithBatches(() =>
+      unwrap(api().notifications.list({ ...filters, limit })),
+    );
+    // A count that came in a batch while the list was read may be newer than the list's.
+    const counted = since.findLast((batch) => batch.unreadNotifications !== undefined)?.unreadNotifications;
     update('inbox', (s) =>
       JSON.stringify({ filters: s.filters, limit: s.limit }) !== key
         ? s
-        : { ...s, page, unread: page.unread, status: 'ready' },
+        : { ...s, page, unread: counted ?? page.unread, status: 'ready' },
     );
   } catch (error) {
     update('inbox', (s) =>

@@ -2,6 +2,7 @@ import type { SavedSearch } from '../../../../shared/ipc/contract';
 import { api, errorMessage, unwrap } from '../../lib/ipc';
 import { queryOfForm } from '../../lib/savedSearch';
 import { withSearchChanges } from '../slices/searches';
+import { readWithBatches } from '../batchesSince';
 import { getState, update } from '../store';
 import { saveRule } from './alerts';
 import { navigate, openQuery } from './navigation';
@@ -10,7 +11,12 @@ import { toast } from './toast';
 export async function loadSearches(): Promise<void> {
   update('searches', (s) => ({ ...s, status: s.status === 'ready' ? 'ready' : 'loading' }));
   try {
-    const list = await unwrap(api().searches.list({}));
+    const { answer, since } = await readWithBatches(() => unwrap(api().searches.list({})));
+    // Saves and deletions that came while the list was read may be newer than it.
+    const list = since.reduce(
+      (held, { savedSearches }) => (savedSearches ? withSearchChanges(held, savedSearches) : held),
+      answer,
+    );
     update('searches', () => ({ list, status: 'ready' }));
   } catch (error) {
     update('searches', (s) => ({ ...s, status: 'error' }));

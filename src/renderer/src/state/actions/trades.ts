@@ -10,6 +10,7 @@ import {
   toTradeQuery,
   withDetailTrade,
 } from '../slices/trades';
+import { readWithBatches } from '../batchesSince';
 import { getState, update } from '../store';
 import { startExport } from './exports';
 
@@ -25,8 +26,8 @@ export async function loadTrades(): Promise<void> {
   }
   update('trades', (t) => ({ ...t, list: { ...t.list, status: 'loading', error: null } }));
   try {
-    const page = await unwrap(api().trades.query(toTradeQuery(slice)));
-    update('trades', (t) => receiveTradePage(t, key, page));
+    const { answer: page, since } = await readWithBatches(() => unwrap(api().trades.query(toTradeQuery(slice))));
+    update('trades', (t) => receiveTradePage(t, key, page, since));
   } catch (error) {
     update('trades', (t) =>
       tradeQueryKey(t) !== key ? t : { ...t, list: { ...t.list, status: 'error', error: errorMessage(error) } },

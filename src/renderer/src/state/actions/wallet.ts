@@ -10,6 +10,7 @@ import {
   TOP_UP_TYPES,
   toLedgerQuery,
 } from '../slices/wallet';
+import { readWithBatches } from '../batchesSince';
 import { getState, update } from '../store';
 import { startExport } from './exports';
 
@@ -47,11 +48,13 @@ export async function loadSeries(): Promise<void> {
 export async function loadRunway(): Promise<void> {
   const from = new Date(Date.now() - TOP_UP_DAYS * 86_400_000).toISOString();
   try {
-    const [runway, topUps] = await Promise.all([
-      unwrap(api().operations.runway({})),
+    const [{ answer: runway, since }, topUps] = await Promise.all([
+      readWithBatches(() => unwrap(api().operations.runway({}))),
       unwrap(api().wallet.ledger({ types: [...TOP_UP_TYPES], from, limit: TOP_UP_ROWS })),
     ]);
-    update('wallet', (w) => ({ ...w, runway: runway ?? w.runway, topUps: topUps.rows }));
+    // A runway that came in a batch while this one was read may be newer: it stays.
+    const pushed = since.some((batch) => batch.runway !== undefined);
+    update('wallet', (w) => ({ ...w, runway: pushed ? w.runway : (runway ?? w.runway), topUps: topUps.rows }));
   } catch {
     // The panel keeps what it showed; the ledger's own load reports a failing engine.
   }

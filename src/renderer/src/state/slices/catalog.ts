@@ -275,7 +275,12 @@ export interface PageAnswer {
   centerPage: number;
 }
 
-export function receivePage(slice: CatalogSlice, answer: PageAnswer): CatalogSlice {
+/** A page read; `since`: the batches applied while it was out, whose item news is laid over its rows. */
+export function receivePage(
+  slice: CatalogSlice,
+  answer: PageAnswer,
+  since: readonly EngineEventBatch[] = [],
+): CatalogSlice {
   if (answer.key !== slice.key) return slice;
   const current = slice.pages[answer.index];
   // An older generation's answer must not replace a newer one.
@@ -297,7 +302,45 @@ export function receivePage(slice: CatalogSlice, answer: PageAnswer): CatalogSli
     (index) => index <= lastPage,
   );
   const anchorIndex = Math.min(slice.anchorIndex, total - 1);
-  return locateSelection(evict({ ...slice, pages, rows, removed, total, anchorIndex }, answer.centerPage));
+  const read = withItemNews({ ...slice, pages, rows, removed, total, anchorIndex }, fresh, since);
+  return locateSelection(evict(read, answer.centerPage));
+}
+
+/**
+ * Item news of batches applied while a page was read (its rows may be older), laid over the page's rows (`ids`) as
+ * applyCatalogBatch lays it over rows held; no flash, the rows were not on screen.
+ */
+function withItemNews(slice: CatalogSlice, ids: ReadonlySet<number>, since: readonly EngineEventBatch[]): CatalogSlice {
+  const news = since.flatMap((batch) => (batch.items ? [batch.items] : []));
+  if (news.length === 0) return slice;
+  const rows = { ...slice.rows };
+  const removed = { ...slice.removed };
+  let faded = slice.faded;
+  for (const items of news) {
+    for (const row of items.upserted) {
+      const held = rows[row.itemId];
+      if (ids.has(row.itemId) && held) rows[row.itemId] = row.market ? row : { ...row, market: held.market };
+    }
+    for (const move of items.prices) {
+      const row = rows[move.itemId];
+      if (!ids.has(move.itemId) || !row) continue;
+      const before = move.previous ?? row.price;
+      const dir = move.price === before ? null : move.price > before ? 'up' : 'down';
+      rows[move.itemId] = {
+        ...row,
+        price: move.price,
+        lastMove: dir ?? row.lastMove,
+        market: repriced(row.market, move.price),
+      };
+    }
+    for (const id of items.removed) {
+      if (ids.has(id) && !removed[id]) {
+        removed[id] = true;
+        faded++;
+      }
+    }
+  }
+  return { ...slice, rows, removed, faded };
 }
 
 export function pageFailed(slice: CatalogSlice, key: string, index: number, error: string): CatalogSlice {

@@ -1,6 +1,7 @@
 import type { Trade, TradeStatus } from '../../../../shared/api';
 import type { Page, TradeDetail } from '../../../../shared/ipc/models';
 import type { TradeQuery } from '../../../../shared/ipc/contract';
+import type { EngineEventBatch } from '../../../../shared/ipc/events';
 import { isActiveStatus } from '../../../../shared/api/values';
 import { dateInputToIso } from '../../lib/format';
 
@@ -138,17 +139,30 @@ export function heldTrades(
   return byId;
 }
 
-export function receiveTradePage(slice: TradesSlice, key: string, page: Page<Trade>): TradesSlice {
+/** A page read; `since`: the batches applied while it was out, laid over it as over the list (older records left out). */
+export function receiveTradePage(
+  slice: TradesSlice,
+  key: string,
+  page: Page<Trade>,
+  since: readonly EngineEventBatch[] = [],
+): TradesSlice {
   if (key !== tradeQueryKey(slice)) return slice;
   const ids = page.rows.map((t) => t.tradeId);
   const byId = heldTrades(slice, [], slice.detail.id, page.rows);
-  return {
+  let next: TradesSlice = {
     ...slice,
     byId,
     stale: false,
     totalCapped: page.totalCapped === true,
     list: { ids, total: page.total, status: 'ready', error: null, key },
   };
+  const read = new Map(page.rows.map((t) => [t.tradeId, t.updatedAt]));
+  for (const batch of since) {
+    const newer = batch.trades?.filter((t) => (read.get(t.tradeId) ?? '') <= t.updatedAt);
+    next = applyTradesBatch(next, newer);
+    if (batch.tradesInvalidated && !next.stale) next = { ...next, stale: true };
+  }
+  return next;
 }
 
 /** The open detail's record arrived: held beside the page, the previous detail's dropped. */

@@ -1,0 +1,78 @@
+/**
+ * A Trades page read whose answer arrives after a batch that moved one of its trades must not put the trade's older
+ * record back on screen. A real engine on the sandbox over loopback behind the renderer's bridge; the page's answer
+ * is held in this process until the trade has moved and the batch saying so has been applied, so the order is exact.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Item } from '../../src/shared/api';
+import type { IpcEnvelope } from '../../src/shared/ipc';
+import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
+import { buildBridge, type IpcCall } from '../../src/shared/ipc/bridge';
+import { useEngineOnSandbox } from '../support/engineOnSandbox';
+import { adminApi, at, TEST_TRADE_URL } from '../support/sandboxHttp';
+import { waitFor } from '../support/waitFor';
+
+describe('a trades page answer arriving after a newer batch', () => {
+  const env = useEngineOnSandbox('trade-page-order-', { items: 20, seed: 43 }, { balance: 100_000 });
+  const globals = globalThis as { window?: unknown };
+
+  afterEach(() => {
+    delete globals.window;
+  });
+
+  it("keeps the batch's newer record of a listed trade", async () => {
+    const { sb, app } = env();
+    await app.session().startupSettled();
+    const { useStore } = await import('../../src/renderer/src/state/store');
+    const { handleBatch } = await import('../../src/renderer/src/state/actions/boot');
+    const { loadTrades } = await import('../../src/renderer/src/state/actions/trades');
+
+    const item = at(
+      (
+        await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
+          items: [{ itemId: 98_000_000, price: 1_000, steamId: null }],
+        })
+      ).body.items,
+    );
+    await waitFor(
+      async () => (await app.call('catalog.item', { itemId: item.itemId }))?.onSale === true,
+      10_000,
+      'the listing in the cache',
+    );
+    const bought = await app.call('buy.byId', {
+      itemId: item.itemId,
+      assetId: item.assetId,
+      price: item.price,
+      recipient: { tradeUrl: TEST_TRADE_URL },
+    });
+    if (!bought.ok) throw new Error(`buy refused: ${bought.failure.message}`);
+    const { tradeId } = bought.trade;
+    const shown = () => useStore.getState().trades.byId[tradeId]?.status;
+
+    let hold = false;
+    const call = (async (method: string, input: unknown) => {
+      const answer = (await dispatchIpc(app.engine, method, input)) as IpcEnvelope<unknown>;
+      if (method === 'trades.query' && hold) {
+        hold = false;
+        // The page holds the trade as PENDING: it moves on, and its batch reaches the page before this answer does.
+        await adminApi(sb).transition(tradeId, { status: 'SENT' });
+        await waitFor(() => shown() === 'SENT', 10_000, 'the SENT batch on screen');
+      }
+      return answer;
+    }) as IpcCall;
+    const bridge = buildBridge(call, (listener) => app.engine.subscribe(listener), 'electron');
+    globals.window = { merchantDesk: bridge };
+    const unsubscribe = bridge.events.subscribe(handleBatch);
+    try {
+      await loadTrades();
+      expect(shown()).toBe('PENDING');
+      hold = true;
+      await loadTrades();
+      expect(hold).toBe(false);
+      expect(useStore.getState().trades.list.ids).toContain(tradeId);
+      expect(shown()).toBe('SENT');
+    } finally {
+      unsubscribe();
+    }
+  });
+});
