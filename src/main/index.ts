@@ -5,7 +5,7 @@
 // engine (./core) never imports electron.
 import { join } from 'node:path';
 import { app, dialog, safeStorage, shell } from 'electron';
-import type { AppSettings } from '../shared/ipc';
+import type { AppSettings, EngineEventBatch } from '../shared/ipc';
 import { SessionStart } from './autostart';
 import { createEngineFromOptions, type LaunchedEngine } from './core/engine/create';
 import { DeepLinks } from './deepLinks';
@@ -15,7 +15,7 @@ import { guardQuit } from './quit';
 import { RendererRecovery } from './rendererRecovery';
 import { hardenSession, hardenWebContents } from './security';
 import { describeError, errorMessage } from './shell/redact';
-import { applyTrayBatch } from './shell/trayModel';
+import { applyTrayBatch, trayStateFrom } from './shell/trayModel';
 import { createShellContext } from './shellContext';
 import { claimSingleInstance } from './singleInstance';
 import { ShellTray } from './tray';
@@ -118,12 +118,15 @@ async function onReady(): Promise<void> {
   }
   ctx.engine = launched;
   log(`engine: ${launched.describe()}`);
+  // Batches that come while the tray's snapshot is read: newer than its counts, laid over it.
+  let batchesDuring: EngineEventBatch[] | null = [];
   // "While you were away" comes from the engine (a notification and `awaySummary` after its first sync).
   launched.engine.subscribe((batch) => {
     mainWindow.forward(batch);
     // Settings changed by another window or host (the web host shares the engine's config).
     if (batch.settings) onSettings(batch.settings);
     tray.setState(applyTrayBatch(tray.state, batch));
+    batchesDuring?.push(batch);
     if (batch.notifications) notifications.offer(batch.notifications);
   });
   try {
@@ -131,17 +134,11 @@ async function onReady(): Promise<void> {
     const snapshot = await launched.engine.snapshot();
     // A settings change that landed while the snapshot was read is newer: keep it.
     if (settingsEpoch === epoch) onSettings(snapshot.settings);
-    const settings = ctx.settings ?? snapshot.settings;
-    tray.setState({
-      activeTrades: snapshot.activeTrades,
-      connectionState: snapshot.connection.state,
-      alertsPaused: settings.alertsPaused,
-      unacknowledgedFirings: snapshot.unacknowledgedFirings,
-      autoBuyStopped: settings.autoBuyStopped === true,
-      unreadNotifications: snapshot.unreadNotifications ?? 0,
-    });
+    tray.setState(trayStateFrom(snapshot, ctx.settings ?? snapshot.settings, batchesDuring ?? []));
   } catch (error) {
     log(`snapshot for the tray failed: ${String(error)}`);
+  } finally {
+    batchesDuring = null;
   }
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyTrayBatch, sameTrayState, trayModel, type TrayState } from '../../src/main/shell/trayModel';
+import {
+  applyTrayBatch,
+  sameTrayState,
+  trayModel,
+  trayStateFrom,
+  type TrayState,
+} from '../../src/main/shell/trayModel';
 
 const base: TrayState = {
   activeTrades: 3,
@@ -117,5 +123,42 @@ describe('applyTrayBatch', () => {
   it('returns the same object when nothing it shows changed', () => {
     expect(applyTrayBatch(base, {})).toBe(base);
     expect(applyTrayBatch(base, { activeTrades: 3, connection: { state: 'connected' } })).toBe(base);
+  });
+});
+
+describe('trayStateFrom', () => {
+  const snapshot = {
+    activeTrades: 2,
+    connection: { state: 'connected' as const },
+    unacknowledgedFirings: 0,
+    unreadNotifications: 0,
+  };
+
+  it('is the snapshot and the settings when no batch came while it was read', () => {
+    expect(trayStateFrom(snapshot, { alertsPaused: true }, [])).toEqual({
+      activeTrades: 2,
+      connectionState: 'connected',
+      alertsPaused: true,
+      unacknowledgedFirings: 0,
+      autoBuyStopped: false,
+      unreadNotifications: 0,
+    });
+  });
+
+  it('keeps what the batches sent while it was read say, newer than its counts', () => {
+    const state = trayStateFrom(snapshot, { alertsPaused: false, autoBuyStopped: true }, [
+      { unreadNotifications: 1 },
+      { unacknowledgedFirings: 3, activeTrades: 4 },
+      { connection: { state: 'reconnecting' } },
+      { unreadNotifications: 2 },
+    ]);
+    expect(state).toMatchObject({
+      activeTrades: 4,
+      connectionState: 'reconnecting',
+      unacknowledgedFirings: 3,
+      unreadNotifications: 2,
+      autoBuyStopped: true,
+    });
+    expect(trayModel(state).tooltip).toContain('2 unread notifications');
   });
 });

@@ -112,6 +112,29 @@ export function applyTrayBatch(
   return sameTrayState(state, next) ? state : next;
 }
 
+type TrayBatch = Parameters<typeof applyTrayBatch>[1];
+
+/**
+ * The tray's state from an engine snapshot and the settings, with the batches that came while the snapshot was read
+ * laid over it: they may be newer than its counts (read before them), and nothing is sent again until they change.
+ */
+export function trayStateFrom(
+  snapshot: Required<Pick<TrayBatch, 'activeTrades' | 'connection' | 'unacknowledgedFirings'>> &
+    Pick<TrayBatch, 'unreadNotifications'>,
+  settings: { alertsPaused: boolean; autoBuyStopped?: boolean },
+  batchesDuring: readonly TrayBatch[],
+): TrayState {
+  const read: TrayState = {
+    activeTrades: snapshot.activeTrades,
+    connectionState: snapshot.connection.state,
+    alertsPaused: settings.alertsPaused,
+    unacknowledgedFirings: snapshot.unacknowledgedFirings,
+    autoBuyStopped: settings.autoBuyStopped === true,
+    unreadNotifications: snapshot.unreadNotifications ?? 0,
+  };
+  return batchesDuring.reduce(applyTrayBatch, read);
+}
+
 export function sameTrayState(a: TrayState, b: TrayState): boolean {
   return (
     a.activeTrades === b.activeTrades &&
