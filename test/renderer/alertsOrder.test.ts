@@ -3,55 +3,33 @@
  * engine on the sandbox over loopback behind the renderer's bridge; the firings' answer is held in this process until
  * a listing has matched a rule and the batch with its firing has been applied, so the order is exact.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { IpcEnvelope } from '../../src/shared/ipc';
-import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
-import { buildBridge, type IpcCall } from '../../src/shared/ipc/bridge';
-import { useEngineOnSandbox } from '../support/engineOnSandbox';
+import { describe, expect, it } from 'vitest';
+import { useRendererOnEngine } from '../support/rendererOnEngine';
 import { adminApi } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
 describe('an alerts answer arriving after a newer firing', () => {
-  const env = useEngineOnSandbox('alerts-order-', { items: 20, seed: 49 }, { balance: 100_000 });
-  const globals = globalThis as { window?: unknown };
-
-  afterEach(() => {
-    delete globals.window;
-  });
+  const { env, connect } = useRendererOnEngine('alerts-order-', 49);
 
   it('keeps the firing the batch brought', async () => {
     const { sb, app } = env();
     await app.session().startupSettled();
-    const { useStore } = await import('../../src/renderer/src/state/store');
-    const { handleBatch } = await import('../../src/renderer/src/state/actions/boot');
     const { loadAlerts } = await import('../../src/renderer/src/state/actions/alerts');
     const rule = await app.call('alerts.saveRule', { name: 'Zeta', namePattern: 'Zeta Knife', maxPrice: 5_000 });
+    const { useStore, hold, held } = await connect(app);
     const firings = () => Object.values(useStore.getState().alerts.firings).filter((f) => f.ruleId === rule.id);
 
-    let held = false;
-    const call = (async (method: string, input: unknown) => {
-      const answer = (await dispatchIpc(app.engine, method, input)) as IpcEnvelope<unknown>;
-      if (method === 'alerts.firings' && !held) {
-        held = true;
-        // The answer holds no firing: a listing matches, and the batch with its firing is applied first.
-        const listed = await adminApi(sb).post('/admin/items', {
-          items: [{ itemId: 98_200_000, market_hash_name: 'Zeta Knife (Field-Tested)', price: 1_000, phase: null }],
-        });
-        expect(listed.status).toBe(200);
-        await waitFor(() => firings().length === 1, 10_000, 'the firing on screen');
-      }
-      return answer;
-    }) as IpcCall;
-    const bridge = buildBridge(call, (listener) => app.engine.subscribe(listener), 'electron');
-    globals.window = { merchantDesk: bridge };
-    const unsubscribe = bridge.events.subscribe(handleBatch);
-    try {
-      await loadAlerts();
-      expect(held).toBe(true);
-      expect(useStore.getState().alerts.ruleOrder).toContain(rule.id);
-      expect(firings()).toHaveLength(1);
-    } finally {
-      unsubscribe();
-    }
+    hold('alerts.firings', async () => {
+      // The answer holds no firing: a listing matches, and the batch with its firing is applied first.
+      const listed = await adminApi(sb).post('/admin/items', {
+        items: [{ itemId: 98_200_000, market_hash_name: 'Zeta Knife (Field-Tested)', price: 1_000, phase: null }],
+      });
+      expect(listed.status).toBe(200);
+      await waitFor(() => firings().length === 1, 10_000, 'the firing on screen');
+    });
+    await loadAlerts();
+    expect(held()).toBe(true);
+    expect(useStore.getState().alerts.ruleOrder).toContain(rule.id);
+    expect(firings()).toHaveLength(1);
   });
 });

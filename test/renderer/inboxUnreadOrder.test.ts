@@ -3,28 +3,18 @@
  * count back on the badge. A real engine on the sandbox over loopback behind the renderer's bridge; the list's
  * answer is held in this process until a trade notification has been stored and the batch counting it applied.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
-import type { IpcEnvelope } from '../../src/shared/ipc';
-import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
-import { buildBridge, type IpcCall } from '../../src/shared/ipc/bridge';
-import { useEngineOnSandbox } from '../support/engineOnSandbox';
+import { useRendererOnEngine } from '../support/rendererOnEngine';
 import { adminApi, at, TEST_TRADE_URL } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
 describe('a notifications list answer arriving after a newer unread count', () => {
-  const env = useEngineOnSandbox('inbox-order-', { items: 20, seed: 45 }, { balance: 100_000 });
-  const globals = globalThis as { window?: unknown };
-
-  afterEach(() => {
-    delete globals.window;
-  });
+  const { env, connect } = useRendererOnEngine('inbox-order-', 45);
 
   it("keeps the batch's newer unread count", async () => {
     const { sb, app } = env();
     await app.session().startupSettled();
-    const { useStore } = await import('../../src/renderer/src/state/store');
-    const { handleBatch } = await import('../../src/renderer/src/state/actions/boot');
     const { loadNotifications } = await import('../../src/renderer/src/state/actions/inbox');
 
     const item = at(
@@ -42,29 +32,17 @@ describe('a notifications list answer arriving after a newer unread count', () =
     });
     if (!bought.ok) throw new Error(`buy refused: ${bought.failure.message}`);
     const before = (await app.call('notifications.list', { limit: 1 })).unread;
+    const { useStore, hold, held } = await connect(app);
     const unread = () => useStore.getState().inbox.unread;
 
-    let held = false;
-    const call = (async (method: string, input: unknown) => {
-      const answer = (await dispatchIpc(app.engine, method, input)) as IpcEnvelope<unknown>;
-      if (method === 'notifications.list' && !held) {
-        held = true;
-        // The list counts `before` unread: the trade is sent (a notification), and the batch counting it lands first.
-        await adminApi(sb).transition(bought.trade.tradeId, { status: 'SENT' });
-        await waitFor(() => unread() === before + 1, 10_000, 'the newer unread count on the badge');
-      }
-      return answer;
-    }) as IpcCall;
-    const bridge = buildBridge(call, (listener) => app.engine.subscribe(listener), 'electron');
-    globals.window = { merchantDesk: bridge };
-    const unsubscribe = bridge.events.subscribe(handleBatch);
-    try {
-      await loadNotifications();
-      expect(held).toBe(true);
-      expect(useStore.getState().inbox.status).toBe('ready');
-      expect(unread()).toBe(before + 1);
-    } finally {
-      unsubscribe();
-    }
+    hold('notifications.list', async () => {
+      // The list counts `before` unread: the trade is sent (a notification), and the batch counting it lands first.
+      await adminApi(sb).transition(bought.trade.tradeId, { status: 'SENT' });
+      await waitFor(() => unread() === before + 1, 10_000, 'the newer unread count on the badge');
+    });
+    await loadNotifications();
+    expect(held()).toBe(true);
+    expect(useStore.getState().inbox.status).toBe('ready');
+    expect(unread()).toBe(before + 1);
   });
 });

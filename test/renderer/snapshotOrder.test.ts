@@ -4,51 +4,31 @@
  * renderer's bridge; the snapshot's answer is held in this process until money has moved and the batch saying so
  * has been applied, so the order is exact.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
-import { buildBridge, type IpcCall } from '../../src/shared/ipc/bridge';
-import type { IpcEnvelope } from '../../src/shared/ipc';
-import { useEngineOnSandbox } from '../support/engineOnSandbox';
+import { describe, expect, it } from 'vitest';
+import { useRendererOnEngine } from '../support/rendererOnEngine';
 import { adminApi } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
 describe('a snapshot answer arriving after a newer batch', () => {
-  const env = useEngineOnSandbox('snapshot-order-', { items: 20, seed: 41 }, { balance: 100_000 });
-  const globals = globalThis as { window?: unknown };
-
-  afterEach(() => {
-    delete globals.window;
-  });
+  const { env, connect } = useRendererOnEngine('snapshot-order-', 41);
 
   it("keeps the batch's newer balance", async () => {
     const { sb, merchant, app } = env();
     const session = app.session();
     await session.startupSettled();
-    const { useStore } = await import('../../src/renderer/src/state/store');
-    const { handleBatch } = await import('../../src/renderer/src/state/actions/boot');
     const { reloadSnapshot } = await import('../../src/renderer/src/state/actions/account');
+    const { useStore, hold } = await connect(app);
     const shown = () => useStore.getState().wallet.balance?.total_available;
 
-    const call = (async (method: string, input: unknown) => {
-      const answer = (await dispatchIpc(app.engine, method, input)) as IpcEnvelope<unknown>;
-      if (method === 'app.snapshot') {
-        // The snapshot holds 100,000: money moves, and its batch reaches the page before this answer does.
-        const topUp = { type: 'ADMIN TOP UP', amount: 12_345 };
-        expect((await adminApi(sb).post(`/admin/merchants/${merchant.merchantId}/balance`, topUp)).status).toBe(201);
-        await session.refreshBalance();
-        await waitFor(() => shown() === 112_345, 5_000, 'the top-up batch on screen');
-      }
-      return answer;
-    }) as IpcCall;
-    const bridge = buildBridge(call, (listener) => app.engine.subscribe(listener), 'electron');
-    globals.window = { merchantDesk: bridge };
-    const unsubscribe = bridge.events.subscribe(handleBatch);
-    try {
-      await reloadSnapshot();
-      expect(useStore.getState().conn.boot).toBe('ready'); // the snapshot was applied
-      expect(shown()).toBe(112_345);
-    } finally {
-      unsubscribe();
-    }
+    hold('app.snapshot', async () => {
+      // The snapshot holds 100,000: money moves, and its batch reaches the page before this answer does.
+      const topUp = { type: 'ADMIN TOP UP', amount: 12_345 };
+      expect((await adminApi(sb).post(`/admin/merchants/${merchant.merchantId}/balance`, topUp)).status).toBe(201);
+      await session.refreshBalance();
+      await waitFor(() => shown() === 112_345, 5_000, 'the top-up batch on screen');
+    });
+    await reloadSnapshot();
+    expect(useStore.getState().conn.boot).toBe('ready'); // the snapshot was applied
+    expect(shown()).toBe(112_345);
   });
 });

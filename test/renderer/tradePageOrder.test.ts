@@ -3,28 +3,18 @@
  * record back on screen. A real engine on the sandbox over loopback behind the renderer's bridge; the page's answer
  * is held in this process until the trade has moved and the batch saying so has been applied, so the order is exact.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Item } from '../../src/shared/api';
-import type { IpcEnvelope } from '../../src/shared/ipc';
-import { dispatchIpc } from '../../src/main/core/ipc/dispatch';
-import { buildBridge, type IpcCall } from '../../src/shared/ipc/bridge';
-import { useEngineOnSandbox } from '../support/engineOnSandbox';
+import { useRendererOnEngine } from '../support/rendererOnEngine';
 import { adminApi, at, TEST_TRADE_URL } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
 describe('a trades page answer arriving after a newer batch', () => {
-  const env = useEngineOnSandbox('trade-page-order-', { items: 20, seed: 43 }, { balance: 100_000 });
-  const globals = globalThis as { window?: unknown };
-
-  afterEach(() => {
-    delete globals.window;
-  });
+  const { env, connect } = useRendererOnEngine('trade-page-order-', 43);
 
   it("keeps the batch's newer record of a listed trade", async () => {
     const { sb, app } = env();
     await app.session().startupSettled();
-    const { useStore } = await import('../../src/renderer/src/state/store');
-    const { handleBatch } = await import('../../src/renderer/src/state/actions/boot');
     const { loadTrades } = await import('../../src/renderer/src/state/actions/trades');
 
     const item = at(
@@ -47,32 +37,19 @@ describe('a trades page answer arriving after a newer batch', () => {
     });
     if (!bought.ok) throw new Error(`buy refused: ${bought.failure.message}`);
     const { tradeId } = bought.trade;
+    const { useStore, hold, held } = await connect(app);
     const shown = () => useStore.getState().trades.byId[tradeId]?.status;
 
-    let hold = false;
-    const call = (async (method: string, input: unknown) => {
-      const answer = (await dispatchIpc(app.engine, method, input)) as IpcEnvelope<unknown>;
-      if (method === 'trades.query' && hold) {
-        hold = false;
-        // The page holds the trade as PENDING: it moves on, and its batch reaches the page before this answer does.
-        await adminApi(sb).transition(tradeId, { status: 'SENT' });
-        await waitFor(() => shown() === 'SENT', 10_000, 'the SENT batch on screen');
-      }
-      return answer;
-    }) as IpcCall;
-    const bridge = buildBridge(call, (listener) => app.engine.subscribe(listener), 'electron');
-    globals.window = { merchantDesk: bridge };
-    const unsubscribe = bridge.events.subscribe(handleBatch);
-    try {
-      await loadTrades();
-      expect(shown()).toBe('PENDING');
-      hold = true;
-      await loadTrades();
-      expect(hold).toBe(false);
-      expect(useStore.getState().trades.list.ids).toContain(tradeId);
-      expect(shown()).toBe('SENT');
-    } finally {
-      unsubscribe();
-    }
+    await loadTrades();
+    expect(shown()).toBe('PENDING');
+    hold('trades.query', async () => {
+      // The page holds the trade as PENDING: it moves on, and its batch reaches the page before this answer does.
+      await adminApi(sb).transition(tradeId, { status: 'SENT' });
+      await waitFor(() => shown() === 'SENT', 10_000, 'the SENT batch on screen');
+    });
+    await loadTrades();
+    expect(held()).toBe(true);
+    expect(useStore.getState().trades.list.ids).toContain(tradeId);
+    expect(shown()).toBe('SENT');
   });
 });
