@@ -10,12 +10,13 @@ import { startSandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { BuyOutcome } from '../../src/shared/ipc';
 import { settle, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
-import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
+import { type EngineHarness, startEngine } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { TEST_TRADE_URL, adminApi, at, merchantApi, tradeUrlFor } from '../support/sandboxHttp';
 import { FaultProxy } from '../support/faultProxy';
 import { newListings } from '../support/recipientBuys';
+import { startEngineBehindProxy } from '../support/engineOnSandbox';
 
 /** The failure of an outcome that must have failed. */
 function failed(outcome: BuyOutcome) {
@@ -35,8 +36,8 @@ describe('buying through the engine against the real sandbox', () => {
   let sb: Sandbox;
   let proxy: FaultProxy;
   let merchant: MerchantCredentials;
-  let dataDir: string;
   let app: EngineHarness;
+  let close: () => Promise<void>;
   let nextItemId = 91_000_000;
 
   const serverTrades = (where = '1 = 1', ...params: unknown[]) =>
@@ -66,20 +67,15 @@ describe('buying through the engine against the real sandbox', () => {
   // looks its order id up, retrying with pauses, fast-forwarded (settle).
   beforeEach(async () => {
     useFlowingFakeClock();
-    sb = await startSandbox({ items: 200, seed: 23 });
-    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
-    await proxy.start();
-    merchant = await adminApi(sb).createMerchant({ balance: 5_000_000, reveal: { steamId: true } });
-    dataDir = mkdtempSync(join(tmpdir(), 'engine-buy-'));
-    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
-    await waitForFeedAndBalance(app);
+    ({ sb, proxy, merchant, app, close } = await startEngineBehindProxy(
+      'engine-buy-',
+      { items: 200, seed: 23 },
+      { balance: 5_000_000, reveal: { steamId: true } },
+    ));
   });
 
   afterEach(async () => {
-    await app.close();
-    await proxy.close();
-    await sb.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
     useRealClock();
   });
 
@@ -424,28 +420,23 @@ describe('a buy during a server back-off', () => {
 describe('a buy when the marketplace is unreachable or in maintenance', () => {
   let sb: Sandbox;
   let proxy: FaultProxy;
-  let dataDir: string;
   let app: EngineHarness;
+  let close: () => Promise<void>;
   let item: Item;
 
   beforeEach(async () => {
-    sb = await startSandbox({ items: 100, seed: 31 });
-    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
-    await proxy.start();
-    const merchant = await adminApi(sb).createMerchant({ balance: 100_000 });
-    dataDir = mkdtempSync(join(tmpdir(), 'engine-unreachable-'));
-    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
-    await waitForFeedAndBalance(app);
+    ({ sb, proxy, app, close } = await startEngineBehindProxy(
+      'engine-unreachable-',
+      { items: 100, seed: 31 },
+      { balance: 100_000 },
+    ));
     [item] = (
       await adminApi(sb).post<{ items: Item[] }>('/admin/items', { items: [{ itemId: 92_000_001, price: 700 }] })
     ).body.items as [Item];
   });
 
   afterEach(async () => {
-    await app.close();
-    await proxy.close();
-    await sb.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   });
 
   const buy = () =>

@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/server/sandbox';
-import { startSandbox } from '../../src/server/sandbox';
-import { FaultProxy } from '../support/faultProxy';
+import type { FaultProxy } from '../support/faultProxy';
 import { fastForward, reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
-import { type EngineHarness, startEngine, waitForFeedAndBalance } from '../support/faults/harness';
+import type { EngineHarness } from '../support/faults/harness';
 import type { MerchantCredentials } from '../support/sandboxHttp';
 import { adminApi } from '../support/sandboxHttp';
+import { startEngineBehindProxy } from '../support/engineOnSandbox';
 
 // Money moved outside the desk (a crypto deposit, an admin top-up or deduction) sends no frame: the desk reads the
 // balance by itself while the feed is quiet, and the ledger when the balance moved. The sandbox, a counting proxy and
@@ -17,25 +14,20 @@ describe('money moved outside the desk', () => {
   let sb: Sandbox;
   let proxy: FaultProxy;
   let merchant: MerchantCredentials;
-  let dataDir: string;
   let app: EngineHarness;
+  let close: () => Promise<void>;
 
   beforeEach(async () => {
     useFlowingFakeClock();
-    sb = await startSandbox({ items: 40, seed: 36 });
-    proxy = FaultProxy.forBaseUrl(sb.baseUrl);
-    await proxy.start();
-    merchant = await adminApi(sb).createMerchant({ balance: 100_000 });
-    dataDir = mkdtempSync(join(tmpdir(), 'engine-outside-'));
-    app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
-    await waitForFeedAndBalance(app);
+    ({ sb, proxy, merchant, app, close } = await startEngineBehindProxy(
+      'engine-outside-',
+      { items: 40, seed: 36 },
+      { balance: 100_000 },
+    ));
   });
 
   afterEach(async () => {
-    await app.close();
-    await proxy.close();
-    await sb.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
     useRealClock();
   });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/server/sandbox';
+import { FaultProxy } from './faultProxy';
 import { type EngineHarness, startEngine, waitForFeedAndBalance } from './faults/harness';
 import { adminApi, type MerchantCredentials } from './sandboxHttp';
 
@@ -12,6 +13,37 @@ export interface EngineOnSandbox {
   sb: Sandbox;
   merchant: MerchantCredentials;
   app: EngineHarness;
+}
+
+export interface EngineBehindProxy extends EngineOnSandbox {
+  proxy: FaultProxy;
+  /** Closes the engine, the proxy and the sandbox, and removes the engine's folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * A sandbox started with `sandbox`, a merchant made with `merchant` and an engine on a `prefix` temporary folder that
+ * reaches the sandbox through a fault proxy, live on the feed with its balance.
+ */
+export async function startEngineBehindProxy(
+  prefix: string,
+  sandbox: SandboxOptions,
+  merchant: Record<string, unknown>,
+): Promise<EngineBehindProxy> {
+  const sb = await startSandbox(sandbox);
+  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
+  await proxy.start();
+  const credentials = await adminApi(sb).createMerchant(merchant);
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...credentials });
+  await waitForFeedAndBalance(app);
+  const close = async () => {
+    await app.close();
+    await proxy.close();
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { sb, proxy, merchant: credentials, app, close };
 }
 
 /**
