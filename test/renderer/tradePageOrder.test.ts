@@ -4,39 +4,23 @@
  * is held in this process until the trade has moved and the batch saying so has been applied, so the order is exact.
  */
 import { describe, expect, it } from 'vitest';
-import type { Item } from '../../src/shared/api';
 import { useRendererOnEngine } from '../support/rendererOnEngine';
-import { adminApi, at, TEST_TRADE_URL } from '../support/sandboxHttp';
+import { bought, recipientBuys } from '../support/recipientBuys';
+import { adminApi, at } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
 describe('a trades page answer arriving after a newer batch', () => {
   const { env, connect } = useRendererOnEngine('trade-page-order-', 43);
+  const { listings, buy } = recipientBuys(env, 98_000_000);
 
   it("keeps the batch's newer record of a listed trade", async () => {
     const { sb, app } = env();
     await app.session().startupSettled();
     const { loadTrades } = await import('../../src/renderer/src/state/actions/trades');
 
-    const item = at(
-      (
-        await adminApi(sb).post<{ items: Item[] }>('/admin/items', {
-          items: [{ itemId: 98_000_000, price: 1_000, steamId: null }],
-        })
-      ).body.items,
-    );
-    await waitFor(
-      async () => (await app.call('catalog.item', { itemId: item.itemId }))?.onSale === true,
-      10_000,
-      'the listing in the cache',
-    );
-    const bought = await app.call('buy.byId', {
-      itemId: item.itemId,
-      assetId: item.assetId,
-      price: item.price,
-      recipient: { tradeUrl: TEST_TRADE_URL },
-    });
-    if (!bought.ok) throw new Error(`buy refused: ${bought.failure.message}`);
-    const { tradeId } = bought.trade;
+    const item = at(await listings(1, 1));
+    const trade = bought(await buy(item, 1));
+    const { tradeId } = trade;
     const { useStore, hold, held } = await connect(app);
     const shown = () => useStore.getState().trades.byId[tradeId]?.status;
 
