@@ -41,7 +41,8 @@ describe('money moved outside the desk', () => {
     await moveBalance('CRYPTO DEPOSIT', 50_000);
     await reach(() => app.session().balance?.balance === 150_000, 60_000, 'the deposit in the balance');
     await reach(async () => (await ledgerTypes()).includes('CRYPTO DEPOSIT'), 30_000, 'the deposit in the ledger');
-    expect(app.batches.some((batch) => batch.balance?.balance === 150_000)).toBe(true);
+    // Sent to the screens in the batcher's next batch.
+    await reach(() => app.batches.some((batch) => batch.balance?.balance === 150_000), 5_000, 'the balance in a batch');
 
     await moveBalance('ADMIN DEDUCT', 20_000);
     await reach(() => app.session().balance?.balance === 130_000, 60_000, 'the deduction in the balance');
