@@ -244,6 +244,11 @@ async function backfill(
     const historyPages = Math.ceil(expected / PAGE_LIMIT);
     const historyMinutes = Math.max(40, (3 * historyPages) / (SHARE * rateScale), historyPages / 60);
     await waitForProbe(page, 'history-loaded', historyMinutes * MINUTE);
+    // The summary follows the back-fill's last page by its counts' reads: wait for it rather than read the page
+    // before it comes (the year's first run read the centre between the two).
+    await waitForProbe(page, 'history-summary', MINUTE).catch(() =>
+      log(`${label}: no "Trade history loaded" within a minute of the back-fill's end`),
+    );
     const atHistory = await readProbe(page);
     const progressAtHistory = (atHistory.progress.at(-1)?.list ?? []).map(({ kind, done, total }) => ({
       kind,

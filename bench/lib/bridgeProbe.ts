@@ -101,6 +101,8 @@ window.__name = (fn) => fn;
       case 'history-loaded':
         return probe.notifications.some((n) => n.title === 'Trade history loaded') ||
           (sawBackfill() && !lastList().some((x) => x.kind === 'history-backfill'));
+      case 'history-summary':
+        return probe.notifications.some((n) => n.title === 'Trade history loaded');
       case 'progress-clear':
         return lastList().length === 0;
       case 'feed-down':
@@ -210,7 +212,7 @@ export function trackTrades(page: Page, on: boolean): Promise<void> {
   }, on);
 }
 
-export type ProbeCondition = 'history-loaded' | 'progress-clear' | 'connected' | 'feed-down';
+export type ProbeCondition = 'history-loaded' | 'history-summary' | 'progress-clear' | 'connected' | 'feed-down';
 
 /** Waits until the probe sees `what`: the history loaded, no progress left, the feed connected or down. */
 export async function waitForProbe(page: Page, what: ProbeCondition, timeoutMs: number): Promise<void> {
