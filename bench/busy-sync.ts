@@ -627,10 +627,19 @@ async function scaledStep(browser: Browser, first: Backfill | null): Promise<voi
     await proxy.start();
     const stepMerchant = { merchantId: stepId, apiKey: created.apiKey };
     const label = `${Math.round(seeded.trades / 1000)}k`;
+    const stepStartedAt = sb.core.clock.now();
     const { result: step, open: stepOpen } = await span('step', () =>
       backfill(sb, browser, proxy, stepMerchant, label, seeded.trades, false, RATE_SCALE),
     );
     await stepOpen.close();
+    // The sandbox's own word on the deliveries made while the step ran: a "Webhook deliveries are failing" the desk
+    // raised is news only if some failed (the receiver shares this busy process with the sandbox).
+    const webhookAttempts = sb.core.db
+      .prepare<[string, number], { state: string; last_error: string | null; n: number }>(
+        `SELECT state, last_error, count(*) AS n FROM webhook_deliveries
+          WHERE merchant_id = ? AND created_at >= ? GROUP BY state, last_error ORDER BY n DESC LIMIT 10`,
+      )
+      .all(stepId, stepStartedAt);
     metrics[`step_backfill_s`] = one(step.historySeconds, 's');
     metrics[`step_peak_rss_mb`] = one(step.peakRssMB, 'MB');
     metrics[`step_bridge_rtt_ms`] = summarize(step.pingsMs, 'ms', { p95: true, p99: true });
@@ -649,6 +658,7 @@ async function scaledStep(browser: Browser, first: Backfill | null): Promise<voi
       seedSeconds: round(seeded.elapsedMs / 1000),
       seedTradesPerSecond: round(seeded.trades / (seeded.elapsedMs / 1000)),
       ledgerEntries: seeded.ledgerEntries,
+      webhookAttempts,
       yearExtrapolation: {
         rssMB: first ? round(first.peakRssMB + perTradeMB * (year - first.trades)) : null,
         historyPagesMinutesAtRealShare: round(Math.ceil((year - 14 * PER_DAY) / PAGE_LIMIT) / SHARE),
