@@ -4,6 +4,7 @@ import { toUtcIso } from '../../shared/time';
 import type { SandboxClock } from '../clock';
 import type { SqliteDatabase } from '../db/database';
 import { notFound } from './apiError';
+import { MerchantWhere } from './merchantWhere';
 import { PageSeeks } from './pageSeeks';
 
 export interface LedgerPosting {
@@ -105,20 +106,13 @@ export class Ledger {
     merchantId: string,
     query: BalanceHistoryQuery,
   ): { transactions: BalanceTransaction[]; total: number; limit: number; page: number } {
-    const where = ['merchant_id = @merchantId'];
-    const params: Record<string, string | number> = { merchantId };
-    const add = (clause: string, key: string, value: string | number | undefined) => {
-      if (value === undefined) return;
-      where.push(clause);
-      params[key] = value;
-    };
-    add('type = @type', 'type', query.type);
-    add('trade_id = @tradeId', 'tradeId', query.tradeId);
-    add('created_at >= @from', 'from', query.from === undefined ? undefined : Date.parse(query.from));
-    add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
+    const where = new MerchantWhere(merchantId);
+    where.add('type = @type', 'type', query.type);
+    where.add('trade_id = @tradeId', 'tradeId', query.tradeId);
+    where.createdBetween(query.from, query.to);
+    const { clause, params } = where;
     const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
     const page = query.page ?? HISTORY_DEFAULT_PAGE;
-    const clause = where.join(' AND ');
     const order = 'ORDER BY created_at DESC, id DESC';
     // With a `from`, the planner would rather range over the merchant's whole ledger by time than over one type.
     const table = query.type === undefined ? 'ledger' : 'ledger INDEXED BY ledger_by_type';

@@ -4,6 +4,7 @@ import { ACTIVE_TRADES_WINDOW_MS, HISTORY_DEFAULT_LIMIT, HISTORY_DEFAULT_PAGE } 
 import type { SandboxClock } from '../clock';
 import type { SqliteDatabase } from '../db/database';
 import { openSnapshotReader } from '../db/database';
+import { MerchantWhere } from './merchantWhere';
 import { OldestFirst } from './oldestFirst';
 import { PageSeeks } from './pageSeeks';
 import type { TradeRow } from './trades';
@@ -59,24 +60,14 @@ function whereOf(
   query: TradeHistoryQuery,
   now: number,
 ): { clause: string; params: Record<string, string | number> } {
-  const where = ['merchant_id = @merchantId'];
-  const params: Record<string, string | number> = { merchantId };
-  const add = (clause: string, key: string, value: string | number | undefined) => {
-    if (value === undefined) return;
-    where.push(clause);
-    params[key] = value;
-  };
-  add('trade_id = @tradeId', 'tradeId', query.tradeId);
-  add('status = @status', 'status', query.status);
-  add('external_id = @externalId', 'externalId', query.externalId);
-  add('webhook_status = @webhookStatus', 'webhookStatus', query.webhookStatus);
-  if (query.isActive === true) {
-    add('created_at >= @activeSince', 'activeSince', now - ACTIVE_TRADES_WINDOW_MS);
-  } else {
-    add('created_at >= @from', 'from', query.from === undefined ? undefined : Date.parse(query.from));
-    add('created_at <= @to', 'to', query.to === undefined ? undefined : Date.parse(query.to));
-  }
-  return { clause: where.join(' AND '), params };
+  const where = new MerchantWhere(merchantId);
+  where.add('trade_id = @tradeId', 'tradeId', query.tradeId);
+  where.add('status = @status', 'status', query.status);
+  where.add('external_id = @externalId', 'externalId', query.externalId);
+  where.add('webhook_status = @webhookStatus', 'webhookStatus', query.webhookStatus);
+  if (query.isActive === true) where.add('created_at >= @activeSince', 'activeSince', now - ACTIVE_TRADES_WINDOW_MS);
+  else where.createdBetween(query.from, query.to);
+  return { clause: where.clause, params: where.params };
 }
 
 /** Bound of the in-memory wire JSON cache (characters; ~1 byte each): ~100k trades. */
