@@ -3,6 +3,19 @@ import { SANDBOX_MIGRATIONS } from './migrations';
 
 export type SqliteDatabase = Database.Database;
 
+/** Prepared statements kept by their SQL (a question's text varies with its filters), each prepared once. */
+export function statementsBySql(db: SqliteDatabase): (sql: string) => ReturnType<SqliteDatabase['prepare']> {
+  const statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
 /**
  * Memory-mapped reads for the snapshot reader that streams the catalog (address space, not RAM:
  * the pages are the OS page cache's). Not on the writing connection: there it slowed commits.

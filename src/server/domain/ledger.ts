@@ -2,7 +2,7 @@ import type { BalanceHistoryQuery, BalanceTransaction, TransactionType } from '.
 import { HISTORY_DEFAULT_LIMIT, HISTORY_DEFAULT_PAGE } from '../../shared/api';
 import { toUtcIso } from '../../shared/time';
 import type { SandboxClock } from '../clock';
-import type { SqliteDatabase } from '../db/database';
+import { type SqliteDatabase, statementsBySql } from '../db/database';
 import { notFound } from './apiError';
 import { MerchantWhere } from './merchantWhere';
 import { PageSeeks } from './pageSeeks';
@@ -54,7 +54,7 @@ export class Ledger {
   private readonly insertStmt;
   private readonly byIdStmt;
   /** Statements by SQL text: BalanceHistory builds a handful of shapes, each prepared once. */
-  private readonly statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  private readonly statement: ReturnType<typeof statementsBySql>;
   /** Paging by merchant and query without its page; a merchant's version moves with each entry posted. */
   private readonly seeks = new PageSeeks();
 
@@ -62,6 +62,7 @@ export class Ledger {
     private readonly db: SqliteDatabase,
     private readonly clock: SandboxClock,
   ) {
+    this.statement = statementsBySql(db);
     this.balanceStmt = db.prepare<[string], { balance: number }>('SELECT balance FROM merchants WHERE merchant_id = ?');
     this.updateBalanceStmt = db.prepare('UPDATE merchants SET balance = ? WHERE merchant_id = ?');
     this.insertStmt = db.prepare(
@@ -133,15 +134,6 @@ export class Ledger {
       keyOf: (row) => ({ createdAt: row.created_at, seq: row.id }),
     });
     return { transactions: read.rows.map(toTransaction), total: read.total, limit, page };
-  }
-
-  private statement(sql: string): ReturnType<SqliteDatabase['prepare']> {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
   }
 
   /** Sum of a merchant's ledger, for the invariant checks. */

@@ -2,8 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Trade, TradeHistoryQuery, TradeStatus } from '../../shared/api';
 import { ACTIVE_TRADES_WINDOW_MS, HISTORY_DEFAULT_LIMIT, HISTORY_DEFAULT_PAGE } from '../../shared/api';
 import type { SandboxClock } from '../clock';
-import type { SqliteDatabase } from '../db/database';
-import { openSnapshotReader } from '../db/database';
+import { openSnapshotReader, type SqliteDatabase, statementsBySql } from '../db/database';
 import { MerchantWhere } from './merchantWhere';
 import { OldestFirst } from './oldestFirst';
 import { PageSeeks } from './pageSeeks';
@@ -93,7 +92,7 @@ export interface WireSource {
  */
 export class TradeHistory {
   /** Statements by SQL text: Trades/History builds a handful of shapes, each prepared once. */
-  private readonly statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  private readonly statement: ReturnType<typeof statementsBySql>;
   /**
    * The `wire` column's text by trade id, for trades read or written lately (oldest out
    * first past WIRE_CACHE_CHARS): a history page then reads three small columns per row
@@ -119,16 +118,8 @@ export class TradeHistory {
     private readonly clock: SandboxClock,
     private readonly source: WireSource,
   ) {
+    this.statement = statementsBySql(db);
     this.wireStmt = db.prepare<[string], string | null>('SELECT wire FROM trades WHERE trade_id = ?').pluck();
-  }
-
-  private statement(sql: string): ReturnType<SqliteDatabase['prepare']> {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
   }
 
   /** A trade's wire JSON was written (its row's `wire` column): kept, and its merchant's cached pages are stale. */
