@@ -94,13 +94,9 @@ window.__name = (fn) => fn;
 
   const lastList = () => (probe.progress.length > 0 ? probe.progress[probe.progress.length - 1].list : []);
   const lastState = () => (probe.connection.length > 0 ? probe.connection[probe.connection.length - 1].state : null);
-  const sawBackfill = () => probe.progress.some((e) => e.list.some((x) => x.kind === 'history-backfill'));
   // The conditions the bench waits for (the page's CSP allows no eval of a string predicate).
   window.__probeCheck = (what) => {
     switch (what) {
-      case 'history-loaded':
-        return probe.notifications.some((n) => n.title === 'Trade history loaded') ||
-          (sawBackfill() && !lastList().some((x) => x.kind === 'history-backfill'));
       case 'history-summary':
         return probe.notifications.some((n) => n.title === 'Trade history loaded');
       case 'progress-clear':
@@ -212,7 +208,7 @@ export function trackTrades(page: Page, on: boolean): Promise<void> {
   }, on);
 }
 
-export type ProbeCondition = 'history-loaded' | 'history-summary' | 'progress-clear' | 'connected' | 'feed-down';
+export type ProbeCondition = 'history-summary' | 'progress-clear' | 'connected' | 'feed-down';
 
 /** Waits until the probe sees `what`: the history loaded, no progress left, the feed connected or down. */
 export async function waitForProbe(page: Page, what: ProbeCondition, timeoutMs: number): Promise<void> {
