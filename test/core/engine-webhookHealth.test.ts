@@ -339,6 +339,67 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     }
   }, 90_000);
 
+  it('a trade whose delivery failed before the desk opened moves on and is delivered: no failure told, a new one is', async () => {
+    const setUrl = (webhookUrl: string | null) =>
+      adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl });
+    // A delivery tried once at the failing endpoint, then failed for good (the URL removed).
+    const failForGood = async (tradeId: string, status?: string) => {
+      await waitFor(
+        () => failing.hits.some((hit) => hit.raw.includes(tradeId) && (!status || hit.raw.includes(status))),
+        10_000,
+        `the ${status ?? 'first'} delivery of ${tradeId} tried`,
+      );
+      await setUrl(null);
+      return waitFor(
+        async () => {
+          const now = await serverTrade(sb, merchant, tradeId);
+          return now.webhookStatus === 'failed' ? now : null;
+        },
+        10_000,
+        `${tradeId} failed`,
+      );
+    };
+    // Still active (SENT), its SENT update never delivered: history when the desk opens.
+    const a = buy(sb, merchant, await newItem(sb, 97_500_001), 55_001);
+    await adminApi(sb).transition(a, { status: 'SENT' });
+    const old = await failForGood(a, 'SENT');
+    await waitFor(() => Date.now() > Date.parse(old.updatedAt), 5_000, 'the clock past its status time');
+
+    const otherDir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-moves-'));
+    const other = await startEngine(otherDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    const held = async (tradeId: string) => (await other.call('trades.get', { tradeId }))?.trade;
+    try {
+      const loaded = await waitFor(
+        () =>
+          other.batches.flatMap((batch) => batch.notifications ?? []).find((n) => n.title === 'Trade history loaded'),
+        30_000,
+        'the history’s summary',
+      );
+      expect(loaded.body).toContain('1 whose webhook delivery failed');
+      await waitFor(() => other.session().connection.state === 'connected', 20_000, 'the other desk live');
+
+      // The endpoint works again and the trade completes while the desk is live: the frame is stored over the old
+      // failure (a frame carries no webhookStatus), and the new delivery succeeds.
+      await setUrl(backEnd.url);
+      await adminApi(sb).transition(a, { status: 'COMPLETED' });
+      await waitFor(async () => (await held(a))?.status === 'COMPLETED', 10_000, 'the completion of a stored');
+      await waitFor(async () => (await serverTrade(sb, merchant, a)).webhookStatus === 'sent', 10_000, 'a delivered');
+      await other.session().upsertTrades([await serverTrade(sb, merchant, a)], 'reconcile');
+      await waitFor(async () => (await held(a))?.webhookStatus === 'sent', 10_000, 'the delivery of a stored');
+
+      // A delivery that fails while the desk is live is news, and the only news: judged after a's writes.
+      await setUrl(failing.url);
+      const c = buy(sb, merchant, await newItem(sb, 97_500_002), 55_002);
+      const failed = await failForGood(c);
+      await other.session().upsertTrades([failed], 'reconcile');
+      await waitFor(() => webhookNotices(other).length > 0, 10_000, 'the failure of c told');
+      expect(webhookNotices(other).map((n) => n.target)).toEqual([{ type: 'trade', tradeId: c }]);
+    } finally {
+      await other.close();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('a failure held here that the server no longer lists (a later status delivered since) is read again', async () => {
     const setUrl = (webhookUrl: string | null) =>
       adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl });

@@ -692,9 +692,10 @@ describe('trades', () => {
     expect(await store.upsertTrades([pending], 'buy')).toEqual({
       changed: [pending],
       newStatuses: [{ tradeId: 'T1', status: 'PENDING' }],
+      newlyFailed: [],
     });
     // A duplicate changes nothing.
-    expect(await store.upsertTrades([pending], 'poll')).toEqual({ changed: [], newStatuses: [] });
+    expect(await store.upsertTrades([pending], 'poll')).toEqual({ changed: [], newStatuses: [], newlyFailed: [] });
 
     const sent = makeTrade({ tradeId: 'T1', status: 'SENT', offerId: 'O1', updatedAt: '2026-03-01T10:01:00.000Z' });
     const completed = makeTrade({
@@ -708,12 +709,16 @@ describe('trades', () => {
     expect((await store.upsertTrades([completed], 'poll')).newStatuses).toEqual([
       { tradeId: 'T1', status: 'COMPLETED' },
     ]);
-    expect(await store.upsertTrades([sent], 'feed')).toEqual({ changed: [], newStatuses: [] });
+    expect(await store.upsertTrades([sent], 'feed')).toEqual({ changed: [], newStatuses: [], newlyFailed: [] });
     expect((await store.getTrade('T1'))?.trade.status).toBe('COMPLETED');
 
     // Same status, new details (webhookStatus): updated, no new timeline entry.
     const withWebhook = { ...completed, webhookStatus: 'sent' as const };
-    expect(await store.upsertTrades([withWebhook], 'poll')).toEqual({ changed: [withWebhook], newStatuses: [] });
+    expect(await store.upsertTrades([withWebhook], 'poll')).toEqual({
+      changed: [withWebhook],
+      newStatuses: [],
+      newlyFailed: [],
+    });
 
     // COMPLETED → REVERSED is allowed; nothing moves a REVERSED trade.
     const reversed = makeTrade({
@@ -742,6 +747,27 @@ describe('trades', () => {
     ]);
   });
 
+  it('names the trades a write made failed, not a failure held already and written again', async () => {
+    const store = await openStore();
+    const failedNew = makeTrade({ tradeId: 'T1', status: 'SENT', webhookStatus: 'failed' });
+    const pending = makeTrade({ tradeId: 'T2', status: 'SENT', webhookStatus: null });
+    expect((await store.upsertTrades([failedNew, pending], 'poll')).newlyFailed).toEqual(['T1']);
+
+    // A later status over the old failure (the new delivery not settled yet), by read and by frame: no new failure.
+    const completed = { ...failedNew, status: 'COMPLETED' as const, updatedAt: '2026-03-01T10:05:00.000Z' };
+    expect(await store.upsertTrades([completed], 'poll')).toMatchObject({ changed: [completed], newlyFailed: [] });
+    const frame = { externalId: null, offerId: null, failReason: null, errorCode: null };
+    const reversed = await store.applyTradeUpdate({ ...frame, tradeId: 'T1', status: 'REVERSED' }, 'feed');
+    expect(reversed).toMatchObject({ changed: true, trade: { status: 'REVERSED', webhookStatus: 'failed' } });
+
+    // Delivered, then failed again; and a trade held with no delivery yet that fails.
+    const sent = { ...completed, webhookStatus: 'sent' as const };
+    expect((await store.upsertTrades([sent], 'poll')).newlyFailed).toEqual([]);
+    const again = { ...sent, webhookStatus: 'failed' as const };
+    const failedLater = { ...pending, webhookStatus: 'failed' as const };
+    expect((await store.upsertTrades([again, failedLater], 'poll')).newlyFailed).toEqual(['T2']);
+  });
+
   it('never moves a final status, except COMPLETED to REVERSED', async () => {
     const store = await openStore();
     await store.upsertTrades(
@@ -758,7 +784,7 @@ describe('trades', () => {
         makeTrade({ tradeId, status }),
       ),
     );
-    expect(await store.upsertTrades(attempts, 'poll')).toEqual({ changed: [], newStatuses: [] });
+    expect(await store.upsertTrades(attempts, 'poll')).toEqual({ changed: [], newStatuses: [], newlyFailed: [] });
     for (const [tradeId, status] of [
       ['C', 'CANCELLED'],
       ['F', 'FAILED'],

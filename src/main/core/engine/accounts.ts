@@ -300,9 +300,9 @@ export class Accounts {
           this.events,
           {
             ...awayHooks,
-            onTradesStored: (changed, newStatuses) => {
+            onTradesStored: (changed, newStatuses, newlyFailed) => {
               awayHooks?.onTradesStored(changed, newStatuses);
-              watch.onTradesStored(changed);
+              watch.onTradesStored(changed, newlyFailed);
               if (changed.some((t) => (FAILURE_STATUSES as readonly string[]).includes(t.status)))
                 this.events.push({ failuresChanged: true });
             },

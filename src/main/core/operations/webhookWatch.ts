@@ -1,12 +1,14 @@
 /**
  * Tells the merchant the first time a delivery of theirs fails: one notification per run of failures (until a trade
  * created later shows a delivered update), never one per trade. A new cache's history is not news: the failures in
- * it are counted in the history's one summary (historyLoadedNotification). No frame carries `webhookStatus`: the watch asks the
- * server for the failed deliveries once a minute while the account is live (Trades/History?webhookStatus=failed,
- * throttled by the trade sync) and reads every trade write as it returns its rows. Before it tells, it asks the
- * server for the newest delivered trade: a new cache stores what comes first (a page of reversals, the failed
- * deliveries) before the history that shows the endpoint worked since, and a failure that was followed by a
- * delivery is history, not news.
+ * it are counted in the history's one summary (historyLoadedNotification). No frame carries `webhookStatus`: the
+ * watch asks the server for the failed deliveries once a minute while the account is live
+ * (Trades/History?webhookStatus=failed, throttled by the trade sync) and reads every trade write as it returns its
+ * rows. A failure is news only when a write makes it (the store names those trades): a trade keeps its newest
+ * settled delivery's webhookStatus, so one held as failed that moves on (a frame, a read before its new delivery
+ * settles) still shows the old failure, told or summed up already. Before it tells, it asks the server for the newest
+ * delivered trade: a new cache stores what comes first (a page of reversals, the failed deliveries) before the
+ * history that shows the endpoint worked since, and a failure that was followed by a delivery is history, not news.
  */
 import type { Trade } from '../../../shared/api';
 import type { Notification } from '../../../shared/ipc';
@@ -61,15 +63,20 @@ export class WebhookWatch {
     this.timer = null;
   }
 
-  /** Trades as a write returned them; a failure that may be news is judged after the server's word. */
-  onTradesStored(changed: readonly Trade[]): void {
+  /**
+   * Trades as a write returned them, with the ids of those it made failed (a trade held as failed and written
+   * again, a new status over the old failure, is no new failure); a failure that may be news is judged after the
+   * server's word.
+   */
+  onTradesStored(changed: readonly Trade[], newlyFailed: readonly string[]): void {
     for (const trade of changed) {
       if (trade.webhookStatus === 'sent' && trade.createdAt > this.lastDeliveredCreatedAt)
         this.lastDeliveredCreatedAt = trade.createdAt;
     }
     const dayAgo = toUtcIso(this.now() - NEWS_WINDOW_MS);
     const newsFrom = dayAgo > this.historyBefore ? dayAgo : this.historyBefore;
-    const failing = changed.filter((t) => t.webhookStatus === 'failed' && t.updatedAt >= newsFrom);
+    const failed = new Set(newlyFailed);
+    const failing = changed.filter((t) => failed.has(t.tradeId) && t.updatedAt >= newsFrom);
     if (this.news(failing).length === 0) return;
     this.judging = this.judging.then(() => this.judge(failing));
   }

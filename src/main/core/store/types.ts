@@ -50,6 +50,11 @@ export interface TradeUpsertResult {
   changed: Trade[];
   /** Each status seen for the first time (notify once per entry). */
   newStatuses: { tradeId: string; status: TradeStatus }[];
+  /**
+   * The trades whose webhookStatus this write made 'failed' (held as anything else before, or new): a trade held as
+   * failed and written again keeps the same failure, told or summed up already (operations/webhookWatch.ts).
+   */
+  newlyFailed: string[];
 }
 
 export type TradeUpdateResult =

@@ -26,10 +26,14 @@ export interface SessionHooks {
   /** After each completed catalog sync. */
   onCatalogSynced(): void;
   notifyStatuses(): readonly string[];
-  /** Trades stored, with the statuses each reached for the first time (every source, back-fill included). */
+  /**
+   * Trades stored, with the statuses each reached for the first time and the ids of those whose webhook delivery the
+   * write made 'failed' (every source, back-fill included).
+   */
   onTradesStored?(
     changed: readonly Trade[],
     newStatuses: readonly { tradeId: string; status: Trade['status'] }[],
+    newlyFailed: readonly string[],
   ): void;
   /** Once: the first reconcile since start completed without a failure. */
   onFirstSync?(): void;

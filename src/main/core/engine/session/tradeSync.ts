@@ -65,7 +65,8 @@ export class TradeSync implements TradeWriter {
     }
     const newStatuses = result.newStatus ? [{ tradeId: result.trade.tradeId, status: result.newStatus }] : [];
     if (result.changed) {
-      this.ctx.hooks.onTradesStored?.([result.trade], newStatuses);
+      // A frame carries no webhookStatus: the stored one stays, and no delivery failed with this write.
+      this.ctx.hooks.onTradesStored?.([result.trade], newStatuses, []);
       this.announce([result.trade], newStatuses, undefined);
     }
     // A frame carries no timestamps: the record of a final status (completedAt, endProtection) follows.
@@ -95,7 +96,7 @@ export class TradeSync implements TradeWriter {
   }
 
   private stored(result: TradeUpsertResult, source: TradeSource, news?: TradeNews[]): void {
-    this.ctx.hooks.onTradesStored?.(result.changed, result.newStatuses);
+    this.ctx.hooks.onTradesStored?.(result.changed, result.newStatuses, result.newlyFailed);
     // A catch-up's changes from before the account was opened are old news (the away summary counts them); a trade
     // changed since then is news however it arrives (a back-fill can store it before the feed or a reconcile does).
     const newStatuses = source === 'feed' ? result.newStatuses : changedSince(result, this.ctx.openedAt);

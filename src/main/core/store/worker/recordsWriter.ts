@@ -80,8 +80,8 @@ export class RecordsWriter {
 
   /**
    * Writes `next` over the stored trade (none: a new trade) unless it changes nothing or its status may not follow the
-   * stored one (an older status arriving late is ignored whole); whether it was written and its status is new to
-   * the trade's timeline, added at `at`.
+   * stored one (an older status arriving late is ignored whole); whether it was written, its status is new to the
+   * trade's timeline (added at `at`) and its webhookStatus became 'failed' with it.
    */
   private putTrade(
     next: Trade,
@@ -89,9 +89,9 @@ export class RecordsWriter {
     source: TradeSource,
     now: number,
     stored = this.reads.trade(next.tradeId),
-  ): { written: boolean; newStatus: boolean } {
+  ): { written: boolean; newStatus: boolean; newlyFailed: boolean } {
     if (stored && (stored.status === next.status ? sameTrade(stored, next) : !canAdvance(stored.status, next.status)))
-      return { written: false, newStatus: false };
+      return { written: false, newStatus: false, newlyFailed: false };
     const params: Record<string, unknown> = {
       status_rank: STATUS_RANK[next.status],
       updated_at: now,
@@ -105,6 +105,7 @@ export class RecordsWriter {
     return {
       written: true,
       newStatus: insert.run(next.tradeId, next.status, at, next.errorCode, next.failReason, source).changes > 0,
+      newlyFailed: next.webhookStatus === 'failed' && stored?.webhookStatus !== 'failed',
     };
   }
 
@@ -114,12 +115,13 @@ export class RecordsWriter {
    */
   upsertTrades(trades: Trade[], source: TradeSource, meta?: Record<string, unknown>): TradeUpsertResult {
     const now = Date.now();
-    const result: TradeUpsertResult = { changed: [], newStatuses: [] };
+    const result: TradeUpsertResult = { changed: [], newStatuses: [], newlyFailed: [] };
     this.db.transaction(() => {
       for (const trade of trades) {
-        const { written, newStatus } = this.putTrade(trade, statusTimeOf(trade), source, now);
+        const { written, newStatus, newlyFailed } = this.putTrade(trade, statusTimeOf(trade), source, now);
         if (written) result.changed.push(trade);
         if (newStatus) result.newStatuses.push({ tradeId: trade.tradeId, status: trade.status });
+        if (newlyFailed) result.newlyFailed.push(trade.tradeId);
       }
       for (const [key, value] of Object.entries(meta ?? {})) this.setMeta(key, value);
     })();

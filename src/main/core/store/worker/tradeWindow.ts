@@ -30,7 +30,7 @@ export async function runTradeWindow(
   let failure: CatalogSyncError | null = null;
   let lastProgress = 0;
   // What a later write would tell (a status reached since the account was opened): small, handed back at the end.
-  const recent: TradeUpsertResult = { changed: [], newStatuses: [] };
+  const recent: TradeUpsertResult = { changed: [], newStatuses: [], newlyFailed: [] };
   // The newest trade whose update was delivered: a failed delivery before it is no news (operations/webhookWatch.ts).
   let delivered: Trade | null = null;
   const write = (meta?: Record<string, unknown>) => {
@@ -41,6 +41,7 @@ export async function runTradeWindow(
     const since = new Set(result.changed.filter((t) => t.updatedAt >= request.since).map((t) => t.tradeId));
     recent.changed.push(...result.changed.filter((t) => since.has(t.tradeId)));
     recent.newStatuses.push(...result.newStatuses.filter((s) => since.has(s.tradeId)));
+    recent.newlyFailed.push(...result.newlyFailed.filter((tradeId) => since.has(tradeId)));
     stored += chunk.length;
     chunk = [];
   };
