@@ -139,7 +139,7 @@ export class ReaderService extends RecordsReader {
    * an instant: the last price at it.
    */
   getItem(itemId: number): ItemDetail | null {
-    return this.db.transaction((): ItemDetail | null => {
+    return this.readOnce((): ItemDetail | null => {
       const row = this.rowsOf([itemId]).get(itemId);
       if (!row) return null;
       const onSale = row.removedAt === null;
@@ -151,7 +151,7 @@ export class ReaderService extends RecordsReader {
         .all(itemId, onSale ? 1 : 0, row.listedAt);
       const priceHistory: PricePoint[] = points.map(([at, price]) => ({ at: toUtcIso(at), price }));
       return { item: itemOf(row.json, row.price), priceHistory, onSale, market: onSale ? this.marketOf(itemId) : null };
-    })();
+    });
   }
 
   /**
@@ -293,9 +293,9 @@ export class ReaderService extends RecordsReader {
 
   /** `read` in one read transaction with the snapshot brought up to it (one committed state). */
   private fresh<T>(read: () => T): T {
-    return this.db.transaction(() => {
+    return this.readOnce(() => {
       this.snapshot.refresh();
       return read();
-    })();
+    });
   }
 }

@@ -35,7 +35,7 @@ import type {
 } from '../types';
 import { dayOf, dayStart, nextDayStart, planDayPage, type DayCount } from './dayPages';
 import { notificationRuns } from '../../../../shared/notifications';
-import { statementCache, type Db, type Prepare } from './open';
+import { readInOne, statementCache, type Db, type Prepare } from './open';
 import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_FIELDS, TRADE_SELECT } from './recordRows';
 
 const MAX_SERIES_POINTS = 2000;
@@ -203,7 +203,7 @@ export class RecordsReader {
 
   /** `read`'s statements in one read transaction: a page and its total, a trade and its timeline agree. */
   protected readOnce<T>(read: () => T): T {
-    return this.db.transaction(read)();
+    return readInOne(this.db, read);
   }
 
   getMeta(key: string): unknown {

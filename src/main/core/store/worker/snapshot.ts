@@ -10,7 +10,7 @@ import { NAME_LIST_SEPARATOR } from './itemRows';
 import { columnsOf, growColumns, isColumns, sortedIndexOf } from './columns';
 import { Markets } from './markets';
 import { SlotLists, type SavedLists } from './slotLists';
-import type { Db } from './open';
+import { readInOne, type Db } from './open';
 
 /** Lower-casing of ASCII letters only (what the catalog's search ignores; other letters match as written). */
 export function asciiLower(text: string): string {
@@ -266,7 +266,7 @@ export class CatalogSnapshot {
   refresh(): boolean {
     // Every read in one committed state (a scan's chunks too): a write committed between two chunks would be read
     // past for good, its version below the highest one read.
-    return this.db.inTransaction ? this.readChanges() : this.db.transaction(() => this.readChanges())();
+    return readInOne(this.db, () => this.readChanges());
   }
 
   private readChanges(): boolean {
