@@ -1,18 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountStoreFile } from '../../src/main/core/engine/accountFiles';
 import { parseFill } from '../../src/main/core/engine/session/historyFill';
-import { startSandbox, type Sandbox } from '../../src/server/sandbox';
+import type { Sandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { ProgressStatus } from '../../src/shared/ipc';
-import { FaultProxy } from '../support/faultProxy';
+import type { FaultProxy } from '../support/faultProxy';
 import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
-import { type EngineHarness, startEngine } from '../support/faults/harness';
-import { adminApi, TEST_TRADE_URL, type MerchantCredentials } from '../support/sandboxHttp';
+import { busyMerchantBehindProxy, type BusyMerchantBehindProxy } from '../support/engineOnSandbox';
+import { adminApi, TEST_TRADE_URL } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
 /**
@@ -24,15 +22,6 @@ import { waitFor } from '../support/waitFor';
 const ROOT = resolve(import.meta.dirname, '../..');
 const CHILD = join(ROOT, 'test/support/faults/backfillEngine.ts');
 
-interface Stack {
-  sb: Sandbox;
-  proxy: FaultProxy;
-  merchant: MerchantCredentials;
-  dataDir: string;
-  /** An engine on the data folder, started with these settings. */
-  launch(settings?: Record<string, unknown>): Promise<EngineHarness>;
-}
-
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -43,39 +32,13 @@ afterEach(async () => {
  * A sandbox with `days` × `perDay` trades of history, a proxy in front, and an empty data folder. The history ends
  * 15 days ago: a new cache's one `isActive=true` request (the last 14 days) finds none of it, so all of it is paged.
  */
-async function stack(days: number, perDay: number, items = 40): Promise<Stack> {
+function stack(days: number, perDay: number, items = 40): Promise<BusyMerchantBehindProxy> {
   const endAt = new Date(Date.now() - 15 * 24 * 3600_000).toISOString();
-  const sb = await startSandbox({
-    items,
-    seed: 34,
-    busyMerchant: { days, tradesPerDay: perDay, recipients: 400, endAt },
-  });
-  cleanups.push(() => sb.close());
-  const busy = sb.busy;
-  if (!busy) throw new Error('no busy merchant');
-  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
-  await proxy.start();
-  cleanups.push(() => proxy.close());
-  const dataDir = mkdtempSync(join(tmpdir(), 'engine-backfill-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const merchant = { merchantId: busy.merchantId, apiKey: busy.apiKey };
-  return {
-    sb,
-    proxy,
-    merchant,
-    dataDir,
-    async launch(settings = {}) {
-      const app = await startEngine(
-        dataDir,
-        { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant },
-        { start: false },
-      );
-      cleanups.push(() => app.close());
-      await app.call('settings.update', settings);
-      await app.engine.start();
-      return app;
-    },
-  };
+  return busyMerchantBehindProxy(
+    'engine-backfill-',
+    { items, seed: 34, busyMerchant: { days, tradesPerDay: perDay, recipients: 400, endAt } },
+    cleanups,
+  );
 }
 
 /** A Trades/History request of the new cache's fill: a `to`, no `from`, no other filter. */
@@ -102,7 +65,11 @@ function serverCount(sb: Sandbox, merchantId: string, op: '<=' | '>=', at: strin
 }
 
 /** The app's cache, read after the engine is gone: its trade ids and its meta. */
-function cacheOf(s: Stack): { tradeIds: string[]; oldest: string | null; meta: (key: string) => unknown } {
+function cacheOf(s: BusyMerchantBehindProxy): {
+  tradeIds: string[];
+  oldest: string | null;
+  meta: (key: string) => unknown;
+} {
   const db = new Database(accountStoreFile(s.dataDir, s.merchant.merchantId), { readonly: true });
   try {
     const tradeIds = db.prepare('SELECT tradeId FROM trades').pluck().all() as string[];
@@ -120,7 +87,7 @@ function cacheOf(s: Stack): { tradeIds: string[]; oldest: string | null; meta: (
 }
 
 /** Runs the engine in a child process until the third page of the fill was asked for, then SIGKILL. */
-async function killedAtThirdPage(s: Stack): Promise<void> {
+async function killedAtThirdPage(s: BusyMerchantBehindProxy): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -269,7 +236,7 @@ describe('the history back-fill: resumed, never in the way', () => {
     const s = await stack(6, 3_500, 100); // 21,000 trades: 42 pages, and the ledger's as many: minutes at 30 a minute
     const [item] = (await adminApi(s.sb).post<{ items: Item[] }>('/admin/items', { items: [{ price: 250 }] })).body
       .items as [Item];
-    const app = await s.launch({ bulkSharePercent: 10 }); // 30 of the 300 a minute
+    const app = await s.launch({ settings: { bulkSharePercent: 10 } }); // 30 of the 300 a minute
     const limiter = app.session().limiter;
     await waitFor(
       () =>

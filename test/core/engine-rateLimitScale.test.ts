@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '../../src/shared/api';
 import { DEFAULT_BULK_SHARE_PERCENT } from '../../src/shared/requestBudget';
-import { startSandbox } from '../../src/server/sandbox';
-import { FaultProxy, type SeenRequest } from '../support/faultProxy';
+import { busyMerchantBehindProxy } from '../support/engineOnSandbox';
+import type { SeenRequest } from '../support/faultProxy';
 import { startEngine } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 
@@ -31,32 +31,22 @@ const paging = (r: SeenRequest) =>
 describe('the engine with a test rate-limit scale', () => {
   it('pages more than the default share in one window, without a 429', async () => {
     // 28,000 trades ending 15 days ago (none in the isActive window): 56 history pages and ~112 ledger pages.
-    const sb = await startSandbox({
-      items: 100,
-      seed: 34,
-      rateLimitScale: SCALE,
-      busyMerchant: {
-        days: 8,
-        tradesPerDay: 3_500,
-        recipients: 400,
-        endAt: new Date(Date.now() - 15 * 24 * 3600_000).toISOString(),
+    const { proxy, launch } = await busyMerchantBehindProxy(
+      'engine-rate-scale-',
+      {
+        items: 100,
+        seed: 34,
+        rateLimitScale: SCALE,
+        busyMerchant: {
+          days: 8,
+          tradesPerDay: 3_500,
+          recipients: 400,
+          endAt: new Date(Date.now() - 15 * 24 * 3600_000).toISOString(),
+        },
       },
-    });
-    cleanups.push(() => sb.close());
-    const busy = sb.busy;
-    if (!busy) throw new Error('no busy merchant');
-    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
-    await proxy.start();
-    cleanups.push(() => proxy.close());
-    const dataDir = mkdtempSync(join(tmpdir(), 'engine-rate-scale-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-
-    const app = await startEngine(
-      dataDir,
-      { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: busy.merchantId, apiKey: busy.apiKey },
-      { testRateLimitScale: SCALE },
+      cleanups,
     );
-    cleanups.push(() => app.close());
+    const app = await launch({ testRateLimitScale: SCALE });
     expect((await app.call('app.snapshot')).rateLimit.defaultLimit).toBe(RATE_LIMITS.default * SCALE);
 
     const pages = () => proxy.requests.filter(paging);

@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountStoreFile } from '../../src/main/core/engine/accountFiles';
-import { startSandbox, type Sandbox } from '../../src/server/sandbox';
+import type { Sandbox } from '../../src/server/sandbox';
 import type { ProgressStatus } from '../../src/shared/ipc';
-import { FaultProxy } from '../support/faultProxy';
-import { type EngineHarness, startEngine } from '../support/faults/harness';
-import type { MerchantCredentials } from '../support/sandboxHttp';
+import type { FaultProxy } from '../support/faultProxy';
+import { busyMerchantBehindProxy, type BusyMerchantBehindProxy } from '../support/engineOnSandbox';
+import type { EngineHarness } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 
 /**
@@ -17,45 +14,17 @@ import { waitFor } from '../support/waitFor';
  * 4,200 trades in the window, ~600 older (two pages of 500).
  */
 
-interface Stack {
-  sb: Sandbox;
-  proxy: FaultProxy;
-  merchant: MerchantCredentials;
-  dataDir: string;
-  launch(): Promise<EngineHarness>;
-}
-
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function stack(): Promise<Stack> {
-  const sb = await startSandbox({
-    items: 40,
-    seed: 34,
-    busyMerchant: { days: 16, tradesPerDay: 300, recipients: 400 },
-  });
-  cleanups.push(() => sb.close());
-  const busy = sb.busy;
-  if (!busy) throw new Error('no busy merchant');
-  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
-  await proxy.start();
-  cleanups.push(() => proxy.close());
-  const dataDir = mkdtempSync(join(tmpdir(), 'engine-window-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const merchant = { merchantId: busy.merchantId, apiKey: busy.apiKey };
-  return {
-    sb,
-    proxy,
-    merchant,
-    dataDir,
-    async launch() {
-      const app = await startEngine(dataDir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
-      cleanups.push(() => app.close());
-      return app;
-    },
-  };
+function stack(): Promise<BusyMerchantBehindProxy> {
+  return busyMerchantBehindProxy(
+    'engine-window-',
+    { items: 40, seed: 34, busyMerchant: { days: 16, tradesPerDay: 300, recipients: 400 } },
+    cleanups,
+  );
 }
 
 const isWindow = (path: string) => path.startsWith('/Trades/History?') && path.includes('isActive=true');
@@ -79,7 +48,7 @@ function serverTrades(sb: Sandbox, merchantId: string): string[] {
   return sb.core.db.prepare('SELECT trade_id FROM trades WHERE merchant_id = ?').pluck().all(merchantId) as string[];
 }
 
-function cacheOf(s: Stack): { tradeIds: string[]; meta: (key: string) => unknown } {
+function cacheOf(s: BusyMerchantBehindProxy): { tradeIds: string[]; meta: (key: string) => unknown } {
   const db = new Database(accountStoreFile(s.dataDir, s.merchant.merchantId), { readonly: true });
   try {
     const tradeIds = db.prepare('SELECT tradeId FROM trades').pluck().all() as string[];
@@ -99,7 +68,7 @@ const filled = (app: EngineHarness) =>
   );
 
 /** Every trade of the server in the cache, once each. */
-function expectEveryTradeOnce(s: Stack): void {
+function expectEveryTradeOnce(s: BusyMerchantBehindProxy): void {
   const cached = cacheOf(s).tradeIds;
   const server = serverTrades(s.sb, s.merchant.merchantId);
   expect(cached.length).toBe(server.length);

@@ -121,6 +121,50 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  const setUrl = (webhookUrl: string | null) =>
+    adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl });
+
+  /** A delivery of `tradeId` (of `status`, else any) tried at the failing endpoint, then failed for good (the URL removed). */
+  const failForGood = async (tradeId: string, status?: string): Promise<Trade> => {
+    await waitFor(
+      () => failing.hits.some((hit) => hit.raw.includes(tradeId) && (!status || hit.raw.includes(status))),
+      10_000,
+      `the ${status ?? 'first'} delivery of ${tradeId} tried`,
+    );
+    await setUrl(null);
+    return waitFor(
+      async () => {
+        const now = await serverTrade(sb, merchant, tradeId);
+        return now.webhookStatus === 'failed' ? now : null;
+      },
+      10_000,
+      `${tradeId} failed`,
+    );
+  };
+
+  /** A second desk on a new cache (past `held`'s status time), and its history's one notification. */
+  const newCacheDesk = async (prefix: string, held: Trade) => {
+    await waitFor(() => Date.now() > Date.parse(held.updatedAt), 5_000, 'the clock past its status time');
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    const desk = await startEngine(dir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    const close = async () => {
+      await desk.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    try {
+      const loaded = await waitFor(
+        () =>
+          desk.batches.flatMap((batch) => batch.notifications ?? []).find((n) => n.title === 'Trade history loaded'),
+        30_000,
+        'the history’s summary',
+      );
+      return { desk, loaded, close };
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  };
+
   it('shows failed deliveries, guesses the breaker’s pause, tells the first failure once, and replays signed bodies once unless asked again', async () => {
     const tradeIds: string[] = [];
     for (let i = 0; i < 5; i++) tradeIds.push(buy(sb, merchant, await newItem(sb, 97_000_001 + i), 50_001 + i));
@@ -264,14 +308,14 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     expect(webhookNotices(app).map((n) => n.target)).toEqual([{ type: 'trade', tradeId: a }]);
 
     // The endpoint works again (a new URL closes the breaker): a trade bought now is delivered.
-    await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: backEnd.url });
+    await setUrl(backEnd.url);
     const b = buy(sb, merchant, await newItem(sb, 97_100_002), 51_002);
     await waitFor(async () => (await serverTrade(sb, merchant, b)).webhookStatus === 'sent', 10_000, 'b delivered');
     await store([await serverTrade(sb, merchant, b)], b, 'sent');
     expect(webhookNotices(app)).toHaveLength(1);
 
     // It fails again: a new run, told once more.
-    await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: failing.url });
+    await setUrl(failing.url);
     const c = buy(sb, merchant, await newItem(sb, 97_100_003), 51_003);
     await firstAttempt(c);
     await adminApi(sb).advance(12 * 3600);
@@ -293,88 +337,37 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
   it('a new cache sums up the failures of its history in the history’s one notification and tells the first one after', async () => {
     // A delivery that fails at its first attempt and fails for good when the URL is removed: at the status time of a
     // reversed trade (a new cache's start-up reads the window's reversals apart), on the sandbox's real-time clock.
-    const failForGood = async (itemId: number, partner: number) => {
-      await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: failing.url });
+    const reversedAndFailed = async (itemId: number, partner: number) => {
+      await setUrl(failing.url);
       const tradeId = buy(sb, merchant, await newItem(sb, itemId), partner);
       for (const status of ['SENT', 'COMPLETED', 'REVERSED']) await adminApi(sb).transition(tradeId, { status });
-      await waitFor(
-        () => failing.hits.some((hit) => hit.raw.includes(tradeId) && hit.raw.includes('REVERSED')),
-        10_000,
-        `the REVERSED delivery of ${tradeId} tried`,
-      );
-      await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: null });
-      const trade = await waitFor(
-        async () => {
-          const now = await serverTrade(sb, merchant, tradeId);
-          return now.webhookStatus === 'failed' ? now : null;
-        },
-        10_000,
-        `${tradeId} failed`,
-      );
-      return trade;
+      return failForGood(tradeId, 'REVERSED');
     };
-    const before = await failForGood(97_300_001, 53_001);
-    await waitFor(() => Date.now() > Date.parse(before.updatedAt), 5_000, 'the clock past its status time');
+    const before = await reversedAndFailed(97_300_001, 53_001);
 
-    const otherDir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-history-'));
-    const other = await startEngine(otherDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    const { desk: other, loaded, close } = await newCacheDesk('engine-webhook-health-history-', before);
     try {
-      const loaded = await waitFor(
-        () =>
-          other.batches.flatMap((batch) => batch.notifications ?? []).find((n) => n.title === 'Trade history loaded'),
-        30_000,
-        'the history’s summary',
-      );
       expect(loaded.body).toContain('1 whose webhook delivery failed');
       expect((await other.call('trades.get', { tradeId: before.tradeId }))?.trade.webhookStatus).toBe('failed');
 
       // A failure after the desk opened is news: told, and it is the only failure told.
-      const after = await failForGood(97_300_002, 53_002);
+      const after = await reversedAndFailed(97_300_002, 53_002);
       await other.session().upsertTrades([after], 'reconcile');
       await waitFor(() => webhookNotices(other).length > 0, 10_000, 'the later failure told');
       expect(webhookNotices(other).map((n) => n.target)).toEqual([{ type: 'trade', tradeId: after.tradeId }]);
     } finally {
-      await other.close();
-      rmSync(otherDir, { recursive: true, force: true });
+      await close();
     }
   }, 90_000);
 
   it('a trade whose delivery failed before the desk opened moves on and is delivered: no failure told, a new one is', async () => {
-    const setUrl = (webhookUrl: string | null) =>
-      adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl });
-    // A delivery tried once at the failing endpoint, then failed for good (the URL removed).
-    const failForGood = async (tradeId: string, status?: string) => {
-      await waitFor(
-        () => failing.hits.some((hit) => hit.raw.includes(tradeId) && (!status || hit.raw.includes(status))),
-        10_000,
-        `the ${status ?? 'first'} delivery of ${tradeId} tried`,
-      );
-      await setUrl(null);
-      return waitFor(
-        async () => {
-          const now = await serverTrade(sb, merchant, tradeId);
-          return now.webhookStatus === 'failed' ? now : null;
-        },
-        10_000,
-        `${tradeId} failed`,
-      );
-    };
     // Still active (SENT), its SENT update never delivered: history when the desk opens.
     const a = buy(sb, merchant, await newItem(sb, 97_500_001), 55_001);
     await adminApi(sb).transition(a, { status: 'SENT' });
     const old = await failForGood(a, 'SENT');
-    await waitFor(() => Date.now() > Date.parse(old.updatedAt), 5_000, 'the clock past its status time');
-
-    const otherDir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-moves-'));
-    const other = await startEngine(otherDir, { baseUrl: sb.baseUrl, wsUrl: sb.wsUrl, ...merchant });
+    const { desk: other, loaded, close } = await newCacheDesk('engine-webhook-health-moves-', old);
     const held = async (tradeId: string) => (await other.call('trades.get', { tradeId }))?.trade;
     try {
-      const loaded = await waitFor(
-        () =>
-          other.batches.flatMap((batch) => batch.notifications ?? []).find((n) => n.title === 'Trade history loaded'),
-        30_000,
-        'the history’s summary',
-      );
       expect(loaded.body).toContain('1 whose webhook delivery failed');
       await waitFor(() => other.session().connection.state === 'connected', 20_000, 'the other desk live');
 
@@ -395,14 +388,11 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
       await waitFor(() => webhookNotices(other).length > 0, 10_000, 'the failure of c told');
       expect(webhookNotices(other).map((n) => n.target)).toEqual([{ type: 'trade', tradeId: c }]);
     } finally {
-      await other.close();
-      rmSync(otherDir, { recursive: true, force: true });
+      await close();
     }
   }, 90_000);
 
   it('a failure held here that the server no longer lists (a later status delivered since) is read again', async () => {
-    const setUrl = (webhookUrl: string | null) =>
-      adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl });
     const tried = (tradeId: string, status: string) =>
       waitFor(
         () => failing.hits.some((hit) => hit.raw.includes(tradeId) && hit.raw.includes(status)),
@@ -456,7 +446,7 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     await adminApi(sb).advance(12 * 3600);
     expect((await serverTrade(sb, merchant, a)).webhookStatus).toBe('failed');
     // The endpoint works again: a trade bought later is delivered.
-    await adminApi(sb).patch(`/admin/merchants/${merchant.merchantId}`, { webhookUrl: backEnd.url });
+    await setUrl(backEnd.url);
     const b = buy(sb, merchant, await newItem(sb, 97_200_002), 52_002);
     await adminApi(sb).transition(b, { status: 'SENT' });
     await adminApi(sb).transition(b, { status: 'COMPLETED' });

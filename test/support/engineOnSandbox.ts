@@ -46,6 +46,56 @@ export async function startEngineBehindProxy(
   return { sb, proxy, merchant: credentials, app, close };
 }
 
+export type StartEngineOptions = NonNullable<Parameters<typeof startEngine>[2]>;
+
+/** A sandbox's busy merchant behind a fault proxy, with an empty data folder for the engines a test launches on it. */
+export interface BusyMerchantBehindProxy {
+  sb: Sandbox;
+  proxy: FaultProxy;
+  merchant: MerchantCredentials;
+  dataDir: string;
+  /** An engine on the data folder; `settings` applied before it starts. */
+  launch(options?: StartEngineOptions & { settings?: Record<string, unknown> }): Promise<EngineHarness>;
+}
+
+/**
+ * A sandbox started with `sandbox` (its `busyMerchant` seeded), a fault proxy in front and a `prefix` temporary
+ * folder; each part's clean-up (and each launched engine's close) pushed on `cleanups`, for the file's afterEach to
+ * run in reverse.
+ */
+export async function busyMerchantBehindProxy(
+  prefix: string,
+  sandbox: SandboxOptions,
+  cleanups: (() => Promise<void> | void)[],
+): Promise<BusyMerchantBehindProxy> {
+  const sb = await startSandbox(sandbox);
+  cleanups.push(() => sb.close());
+  const busy = sb.busy;
+  if (!busy) throw new Error('the sandbox has no busy merchant: give it sandbox.busyMerchant');
+  const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
+  await proxy.start();
+  cleanups.push(() => proxy.close());
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const merchant = { merchantId: busy.merchantId, apiKey: busy.apiKey };
+  return {
+    sb,
+    proxy,
+    merchant,
+    dataDir,
+    async launch({ settings, ...options } = {}) {
+      const account = { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant };
+      const app = await startEngine(dataDir, account, settings ? { ...options, start: false } : options);
+      cleanups.push(() => app.close());
+      if (settings) {
+        await app.call('settings.update', settings);
+        if (options.start !== false) await app.engine.start();
+      }
+      return app;
+    },
+  };
+}
+
 /**
  * Registers the file's hooks: a sandbox started with `sandbox`, a merchant made with `merchant` (the admin API's
  * input) and an engine on a `prefix` temporary folder. The getter gives the running test's.
