@@ -272,7 +272,7 @@ export default defineConfig(
       'bench/busy-sync.ts',
       'bench/lib/bridgeProbe.ts',
       'bench/lib/bridgeTiming.ts',
-      'bench/busy-export.ts',
+      'bench/lib/exportProbe.ts',
       'bench/busy-queries.ts',
       'bench/failures-board.ts',
       'bench/operations.ts',

@@ -16,14 +16,14 @@ import { accountStoreFile } from '../src/main/core/engine/accountFiles';
 import { TRADE_COLUMNS } from '../src/main/core/export/columns';
 import { centsToDecimal, toCsv } from '../src/main/core/export/csv';
 import { LocalStore } from '../src/main/core/store';
-import { TOKEN_STORAGE_KEY } from '../src/renderer/src/platform/webBridge';
 import { cacheHistory } from '../test/support/cachedHistory';
+import { exportsInPage, openExportPage } from './lib/exportProbe';
 import { machineInfo } from './lib/machine';
 import { buildResult, runCount, summaryLine, writeResult } from './lib/result';
 import { createMerchant, scratchDir, startBenchSandbox } from './lib/sandbox';
 import { max, median, percentile, round, summarize } from './lib/stats';
 import { threadCpu } from './lib/threadCpu';
-import { ensureFreshRenderer, FIRST_ROW, launchChromium, spawnWebHost } from './lib/webHost';
+import { ensureFreshRenderer, launchChromium, spawnWebHost } from './lib/webHost';
 
 const TRADES = 140_000;
 const ITEMS = 2000;
@@ -58,103 +58,11 @@ try {
   log(`${TRADES.toLocaleString('en-US')} trades cached in ${round((performance.now() - filled) / 1000, 1)} s`);
   const host = await spawnWebHost({ baseUrl: sandbox.sb.baseUrl, wsUrl: sandbox.sb.wsUrl, dataDir, merchant });
   try {
-    const context = await browser.newContext();
-    // tsx (esbuild keepNames) wraps named functions in __name(); the function passed to page.evaluate needs it too.
-    await context.addInitScript('window.__name = (fn) => fn;');
-    const page = await context.newPage();
-    await page.goto(host.url);
-    await page.waitForSelector(FIRST_ROW, { timeout: 120_000 });
-    // Past its start-up (catalog sync, the first reconcile): an export as a user starts one.
-    await page.waitForTimeout(3000);
-    const exportsInPage = (reps: number, withCalls: boolean, idleCount: number) =>
-      page.evaluate(
-        async ({ reps, withCalls, idleCount, tokenKey }) => {
-          const token = localStorage.getItem(tokenKey);
-          if (!token) throw new Error('the page holds no bridge token');
-          const ws = new WebSocket(`ws://${location.host}/bridge`, [
-            'merchant-desk.bridge',
-            `merchant-desk.token.${token}`,
-          ]);
-          type Status = { id: string; state: string; done: number; filename: string };
-          const results: ((value: { ok: boolean; value?: unknown; error?: unknown }) => void)[] = [];
-          const ended = new Map<string, { at: number; status: Status }>();
-          let welcome: (() => void) | null = null;
-          let largestFrame = 0;
-          let progressEvents = 0;
-          ws.onmessage = (event: MessageEvent) => {
-            const text = String(event.data);
-            largestFrame = Math.max(largestFrame, text.length);
-            const message = JSON.parse(text) as {
-              type: string;
-              envelope?: { ok: boolean; value?: unknown; error?: unknown };
-              batch?: { exports?: Status[] };
-            };
-            if (message.type === 'welcome') welcome?.();
-            else if (message.type === 'result' && message.envelope) results.shift()?.(message.envelope);
-            else if (message.type === 'events' && message.batch?.exports) {
-              progressEvents += 1;
-              for (const status of message.batch.exports)
-                if (status.state !== 'running' && !ended.has(status.id))
-                  ended.set(status.id, { at: performance.now(), status });
-            }
-          };
-          await new Promise<void>((resolve, reject) => {
-            welcome = resolve;
-            ws.onerror = () => reject(new Error('the bridge socket failed'));
-          });
-          let id = 0;
-          const call = async (method: string, input: unknown): Promise<unknown> => {
-            const answered = new Promise<{ ok: boolean; value?: unknown; error?: unknown }>((resolve) =>
-              results.push(resolve),
-            );
-            ws.send(JSON.stringify({ type: 'call', id: ++id, method, input }));
-            const envelope = await answered;
-            if (!envelope.ok) throw new Error(`${method} failed: ${JSON.stringify(envelope.error)}`);
-            return envelope.value;
-          };
-          // The same cheap call with no export running: what the UI gets meanwhile is compared with this.
-          const idle: number[] = [];
-          for (let i = 0; i < idleCount; i++) {
-            const sent = performance.now();
-            await call('trades.query', { offset: 100, limit: 50 });
-            idle.push(performance.now() - sent);
-          }
-          const out = [];
-          for (let rep = 0; rep < reps; rep++) {
-            largestFrame = 0;
-            progressEvents = 0;
-            const started = performance.now();
-            const status = (await call('trades.exportCsv', {})) as Status;
-            const calls: number[] = [];
-            while (!ended.has(status.id)) {
-              if (!withCalls) {
-                await new Promise((resolve) => setTimeout(resolve, 5));
-                continue;
-              }
-              const sent = performance.now();
-              await call('trades.query', { offset: 100, limit: 50 });
-              calls.push(performance.now() - sent);
-            }
-            const end = ended.get(status.id) as { at: number; status: Status };
-            if (end.status.state !== 'done') throw new Error(`the export ended ${end.status.state}`);
-            out.push({
-              ms: end.at - started,
-              rows: end.status.done,
-              filename: end.status.filename,
-              calls,
-              largestFrame,
-              progressEvents,
-            });
-          }
-          ws.close();
-          return { out, idle };
-        },
-        { reps, withCalls, idleCount, tokenKey: TOKEN_STORAGE_KEY },
-      );
-    const measured = await exportsInPage(REPS, true, 60);
+    const page = await openExportPage(browser, host.url);
+    const measured = await exportsInPage(page, REPS, true, 60);
     // One more with nothing else asked meanwhile, its CPU per thread counted.
     const cpu = threadCpu(host.child.pid as number);
-    const [lone] = (await exportsInPage(1, false, 0)).out;
+    const [lone] = (await exportsInPage(page, 1, false, 0)).out;
     threadMs = cpu();
     if (lone) aloneRowsPerSecond = lone.rows / (lone.ms / 1000);
     log(

@@ -16,7 +16,7 @@ import type { BalancePoint } from '../src/shared/ipc';
 import type { LedgerQuery, TradeQuery } from '../src/shared/ipc/contract';
 import { RecordsReader } from '../src/main/core/store/worker/recordsReader';
 import { LEDGER_FIELDS, TRADE_SELECT } from '../src/main/core/store/worker/recordRows';
-import { busyAccount, partnerOfRecipient, type BusyStoreSpec } from './lib/busyStore';
+import { BUSY_STORE_END_MS, busyAccount, busyStoreSpec, partnerOfRecipient } from './lib/busyStore';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
 import { scratchDir, startBenchSandbox } from './lib/sandbox';
@@ -31,7 +31,7 @@ const BRIDGE_REPS = runCount(3, 1);
 const LIMIT = 50;
 /** The sandbox's catalog (the web host syncs it at start): small, the queries timed are the trades'. */
 const CATALOG_ITEMS = 2_000;
-const END_MS = Date.parse('2026-11-29T00:00:00.000Z');
+const END_MS = BUSY_STORE_END_MS;
 const SIZES: { label: string; days: number; targetMs: number }[] = [
   { label: '140k', days: 14, targetMs: 30 },
   ...(isQuick() ? [] : [{ label: 'year', days: 365, targetMs: 50 }]),
@@ -198,7 +198,7 @@ const oursAll: number[] = [];
 
 await ensureFreshRenderer(log);
 for (const size of SIZES) {
-  const spec: BusyStoreSpec = { days: size.days, tradesPerDay: 10_000, recipients: 5_000, endMs: END_MS };
+  const spec = busyStoreSpec(size.days);
   const sandbox = await startBenchSandbox(CATALOG_ITEMS);
   const dataDir = scratchDir(`busy-queries-${size.label}`);
   try {

@@ -171,9 +171,16 @@ interface Backfill {
   maxFrameHead: string;
   framesOver64k: number;
   frames: number;
-  /** Raised during the back-fill, but not for a trade the feed told of meanwhile (those are live news). */
+  /**
+   * Raised during the back-fill, but not for a trade the feed told of meanwhile, nor a catch-up's summary (both live
+   * news: a catch-up tells only the changes made since the account opened, tradeSync's changedSince).
+   */
   notifications: { title: string; body: string }[];
   liveNotifications: number;
+  /** The catch-ups' summaries ("Trades caught up"), and the trade updates they sum up. */
+  caughtUp: { body: string; updates: number }[];
+  /** The trade updates the sandbox sent this merchant's feed during the back-fill (what a catch-up can tell). */
+  liveUpdates: number;
   centre: { total: number; titles: string[] };
   maxPerMinute: number;
   /** The same for the history's and the ledger's pages alone (bulk work; a buy or a look-up by id is not). */
@@ -184,6 +191,15 @@ interface Backfill {
   stored: number;
   closes: ProbeState['closes'];
   upMs: number;
+}
+
+/** A catch-up's summary (engine/notifications.ts catchUpNotifications). */
+const CAUGHT_UP = 'Trades caught up';
+
+/** How many more trade updates the catch-ups' summaries told than the feed sent meanwhile (0: all live news). */
+function caughtUpBeyondLive(run: Backfill): number {
+  const told = run.caughtUp.reduce((sum, summary) => sum + summary.updates, 0);
+  return Math.max(0, told - run.liveUpdates);
 }
 
 interface Open {
@@ -207,8 +223,11 @@ async function backfill(
   const dataDir = scratchDir(`busy-sync-${label}`);
   // Trades the feed told of meanwhile (the simulator moves the history's last active ones): their news is live news.
   const live = new Set<string>();
+  let liveUpdates = 0;
   const onTrade = (id: string, update: { tradeId: string }) => {
-    if (id === merchant.merchantId) live.add(update.tradeId);
+    if (id !== merchant.merchantId) return;
+    live.add(update.tradeId);
+    liveUpdates++;
   };
   sb.core.events.on('tradeUpdated', onTrade);
   const spawnedAt = Date.now();
@@ -289,9 +308,16 @@ async function backfill(
       framesOver64k: probe.over64k,
       frames: probe.frames,
       notifications: probe.notifications
-        .filter((n) => n.tradeId === null || !live.has(n.tradeId))
+        .filter((n) => (n.tradeId === null ? n.title !== CAUGHT_UP : !live.has(n.tradeId)))
         .map(({ title, body }) => ({ title, body })),
       liveNotifications: probe.notifications.filter((n) => n.tradeId !== null && live.has(n.tradeId)).length,
+      caughtUp: probe.notifications
+        .filter((n) => n.tradeId === null && n.title === CAUGHT_UP)
+        .map(({ body }) => ({
+          body,
+          updates: Number(/^([\d,]+) trade updates/.exec(body)?.[1]?.replace(/,/g, '') ?? NaN),
+        })),
+      liveUpdates,
       centre: { total: centre.total, titles: centre.rows.map((n) => n.title) },
       maxPerMinute: rollingMax(
         seen.map((r) => r.at),
@@ -569,6 +595,7 @@ async function busyPhases(browser: Browser): Promise<Backfill> {
     metrics['backfill_bridge_rtt_ms'] = summarize(first.pingsMs, 'ms', { p95: true, p99: true });
     metrics['backfill_max_frame_kb'] = one(first.maxFrameBytes / 1024, 'KB');
     metrics['backfill_notifications'] = one(first.notifications.length, 'notifications');
+    metrics['backfill_caught_up_beyond_live'] = one(caughtUpBeyondLive(first), 'updates');
     metrics['live_delay_ms'] = summarize(live.delaysMs, 'ms', { p99: true });
     metrics['live_429'] = one(live.rateLimited, 'requests');
     metrics['live_missing'] = one(live.missing, 'updates');
@@ -643,6 +670,7 @@ async function scaledStep(browser: Browser, first: Backfill | null): Promise<voi
     metrics[`step_bridge_rtt_ms`] = summarize(step.pingsMs, 'ms', { p95: true, p99: true });
     metrics[`step_max_frame_kb`] = one(step.maxFrameBytes / 1024, 'KB');
     metrics[`step_notifications`] = one(step.notifications.length, 'notifications');
+    metrics[`step_caught_up_beyond_live`] = one(caughtUpBeyondLive(step), 'updates');
     metrics[`step_max_requests_per_min`] = one(step.maxPerMinute, 'requests');
     metrics[`step_max_pages_per_min`] = one(step.maxPagingPerMinute, 'requests');
     const year = 3_650_000;
@@ -709,6 +737,13 @@ const busyChecks: Check[] = [
   { text: 'largest bridge frame', metric: 'backfill_max_frame_kb', stat: 'max', op: '<=', value: 1024 },
   { text: 'notifications of the back-fill', metric: 'backfill_notifications', stat: 'max', op: '<=', value: 1 },
   {
+    text: 'catch-up summaries tell no more updates than the feed sent (live news, not history)',
+    metric: 'backfill_caught_up_beyond_live',
+    stat: 'max',
+    op: '<=',
+    value: 0,
+  },
+  {
     text: "polling bytes a rolling minute (the catalog's own re-sync left out)",
     metric: 'polling_mb_per_min',
     stat: 'max',
@@ -724,6 +759,13 @@ const stepChecks: Check[] = [
   { text: 'step: bridge max', metric: 'step_bridge_rtt_ms', stat: 'max', op: '<=', value: 250 },
   { text: 'step: largest frame', metric: 'step_max_frame_kb', stat: 'max', op: '<=', value: 1024 },
   { text: 'step: notifications', metric: 'step_notifications', stat: 'max', op: '<=', value: 1 },
+  {
+    text: 'step: catch-up summaries tell no more updates than the feed sent',
+    metric: 'step_caught_up_beyond_live',
+    stat: 'max',
+    op: '<=',
+    value: 0,
+  },
   {
     text: `step: history and ledger pages a rolling minute (the share at ×${RATE_SCALE})`,
     metric: 'step_max_pages_per_min',

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { FAILURE_STATUSES } from '../src/main/core/store/schema';
 import { failureRows } from '../src/main/core/store/worker/failuresQuery';
 import { RecordsReader } from '../src/main/core/store/worker/recordsReader';
-import { busyAccount, type BusyStoreSpec } from './lib/busyStore';
+import { BUSY_STORE_END_MS, busyAccount, busyStoreSpec } from './lib/busyStore';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
 import { scratchDir, startBenchSandbox } from './lib/sandbox';
@@ -25,7 +25,7 @@ const log = (line: string) => console.log(`[failures-board] ${line}`);
 const REPS = runCount(20, 5);
 const BRIDGE_REPS = runCount(20, 5);
 const CATALOG_ITEMS = 2_000;
-const END_MS = Date.parse('2026-11-29T00:00:00.000Z');
+const END_MS = BUSY_STORE_END_MS;
 const DAY_MS = 86_400_000;
 const SIZES: { label: string; days: number }[] = [
   { label: '140k', days: 14 },
@@ -57,7 +57,7 @@ const oursAll: number[] = [];
 
 await ensureFreshRenderer(log);
 for (const size of SIZES) {
-  const spec: BusyStoreSpec = { days: size.days, tradesPerDay: 10_000, recipients: 5_000, endMs: END_MS };
+  const spec = busyStoreSpec(size.days);
   const sandbox = await startBenchSandbox(CATALOG_ITEMS);
   const dataDir = scratchDir(`failures-board-${size.label}`);
   try {

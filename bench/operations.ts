@@ -9,7 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { busyAccount, type BusyStoreSpec } from './lib/busyStore';
+import { BUSY_STORE_END_MS, busyAccount, busyStoreSpec } from './lib/busyStore';
 import { machineInfo } from './lib/machine';
 import { buildResult, isQuick, runCount, summaryLine, writeResult } from './lib/result';
 import { scratchDir, startBenchSandbox } from './lib/sandbox';
@@ -23,7 +23,7 @@ const log = (line: string) => console.log(`[operations] ${line}`);
 const REPS = runCount(20, 5);
 const BASELINE_REPS = runCount(3, 1);
 const CATALOG_ITEMS = 2_000;
-const END_MS = Date.parse('2026-11-29T00:00:00.000Z');
+const END_MS = BUSY_STORE_END_MS;
 const TARGET_MS = 50;
 const LIVE_TARGET_MS = 1000;
 const LIVE_REPS = runCount(5, 3);
@@ -71,7 +71,7 @@ const NAIVE = `SELECT partner, count(*) AS trades, sum(status IN ('PENDING', 'SE
   FROM trades WHERE partner IS NOT NULL GROUP BY partner ORDER BY active DESC, partner DESC LIMIT 50`;
 
 await ensureFreshRenderer(log);
-const spec: BusyStoreSpec = { days: DAYS, tradesPerDay: 10_000, recipients: 5_000, endMs: END_MS };
+const spec = busyStoreSpec(DAYS);
 const sandbox = await startBenchSandbox(CATALOG_ITEMS);
 const dataDir = scratchDir('operations');
 let calls: Call[] = VIEWS;

@@ -210,7 +210,7 @@ export function trackTrades(page: Page, on: boolean): Promise<void> {
 
 export type ProbeCondition = 'history-summary' | 'progress-clear' | 'connected' | 'feed-down';
 
-/** Waits until the probe sees `what`: the history loaded, no progress left, the feed connected or down. */
+/** Waits until the probe sees `what`: the history summary notified, no progress left, the feed connected or down. */
 export async function waitForProbe(page: Page, what: ProbeCondition, timeoutMs: number): Promise<void> {
   await page.waitForFunction(
     (condition) => (window as unknown as { __probeCheck(what: string): boolean }).__probeCheck(condition),

@@ -38,6 +38,17 @@ export interface BusyStoreSpec {
   seed?: number;
 }
 
+/** The day the benchmarks' busy stores end (fixed, so the cached fill is shared by every benchmark and run). */
+export const BUSY_STORE_END_MS = Date.parse('2026-11-29T00:00:00.000Z');
+
+/** A busy merchant's store of `days` at 10,000 trades a day over 5,000 recipients, ending BUSY_STORE_END_MS. */
+export const busyStoreSpec = (days: number): BusyStoreSpec => ({
+  days,
+  tradesPerDay: 10_000,
+  recipients: 5_000,
+  endMs: BUSY_STORE_END_MS,
+});
+
 /** A recipient's partner number (the first is 100001): what a query by recipient asks. */
 export const partnerOfRecipient = (index: number): number => 100_001 + index;
 

@@ -39,6 +39,8 @@ export const BENCHMARKS: readonly BenchEntry[] = [
   { name: 'failures-board', file: 'failures-board.ts', minutes: 3 },
   // The Operations views' first screens on a year's store (filled once, shared with busy-queries).
   { name: 'operations', file: 'operations.ts', minutes: 4 },
+  // Every trade of the same year's store exported through the bridge: it completes.
+  { name: 'busy-export-year', file: 'busy-export-year.ts', minutes: 3 },
   // Correctness at scale: the store model test (test/core/storeModel.test.ts) at 100k items.
   { name: 'store-model', file: 'store-model.ts', minutes: 6 },
   // 30 minutes of live events at 10× the simulator's default rate, with buys and forced reconnects.

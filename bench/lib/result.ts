@@ -99,7 +99,13 @@ export function buildResult(input: ResultInput): BenchResult {
     ratio: round(input.ratio),
     ratioMeaning: input.ratioMeaning,
     target: { text: input.targetText, met: checks.every((c) => c.met), checks },
-    notes: input.notes ?? [],
+    notes: [
+      ...(input.notes ?? []),
+      // A profiled child runs slower and holds its samples in memory: its times and RSS are not the plain figures.
+      ...(process.env['BENCH_CPU_PROF']
+        ? ['BENCH_CPU_PROF was set: the web host ran under --cpu-prof (slower, and its RSS holds the samples).']
+        : []),
+    ],
     ...(input.details ? { details: input.details } : {}),
   };
 }
