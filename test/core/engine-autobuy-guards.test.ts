@@ -339,6 +339,81 @@ describe('auto-buy guard rails against the real sandbox', () => {
     expect(serverSpend()).toBe(5000);
   }, 120_000);
 
+  it('looks up a buy whose outcome became unknown while a look-up run was under way: one more run after it, no reconcile needed', async () => {
+    // On the real clock: fast-forwarding B's look-up retries would also run out A's held look-up's time-out.
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Held Kappa'));
+    const [itemA, itemB] = [95_000_001, 95_000_002];
+    const orderId = (itemId: number) => `auto-${rule.id.slice(0, 12)}-${itemId}-1000`;
+    const lookupPath = (itemId: number) => `/Trades/History?${new URLSearchParams({ externalId: orderId(itemId) })}`;
+    /** Only the look-ups of this one order id (the other's pass). */
+    const lookups = (itemId: number) => (_method: string, path: string) => path === lookupPath(itemId);
+    const firing = async (itemId: number) =>
+      (await harness.call('alerts.firings')).find((f) => f.ruleId === rule.id && f.itemId === itemId);
+    /** Its outcome announced as unknown (its firing's event): the guard counted it so in the same task. */
+    const unknown = (itemId: number) =>
+      waitFor(
+        () =>
+          harness.batches
+            .flatMap((batch) => batch.firings ?? [])
+            .some(
+              (f) =>
+                f.ruleId === rule.id && f.itemId === itemId && /could not be looked up/.test(f.autoBuy?.error ?? ''),
+            ),
+        20_000,
+        `item ${itemId}'s buy unknown: its answer lost, its look-ups failed`,
+      );
+    /** Reconciles' reads of the active trades (a look-up run follows each reconcile). */
+    const reconciles = () => proxy.count('/Trades/History?status=');
+
+    // A: its answer lost, its own look-ups failing: unknown.
+    let heal = [
+      proxy.inject('/Items/Buy', { kind: 'swallow', times: 1 }),
+      proxy.inject(lookups(itemA), { kind: 'swallow' }),
+    ];
+    expect((await list('Held Kappa A', 1, 1000, itemA)).map((item) => item.itemId)).toEqual([itemA]);
+    await unknown(itemA);
+    for (const remove of heal) remove();
+    // A reconcile starts a look-up run; A's look-up reaches the server, its answer is held at the proxy.
+    let release!: () => void;
+    const held = proxy.inject(lookups(itemA), { kind: 'hold', release: new Promise<void>((r) => (release = r)) });
+    await harness.call('connection.retryNow');
+    await waitFor(
+      () => proxy.requests.some((r) => r.path === lookupPath(itemA) && r.fault === 'hold'),
+      10_000,
+      "A's look-up held: the run under way",
+    );
+    const reconcilesBefore = reconciles();
+
+    // B, meanwhile: its answer lost, its own look-ups failing (the run's list was taken before).
+    heal = [
+      proxy.inject('/Items/Buy', { kind: 'swallow', times: 1 }),
+      proxy.inject(lookups(itemB), { kind: 'swallow' }),
+    ];
+    expect((await list('Held Kappa B', 1, 1000, itemB)).map((item) => item.itemId)).toEqual([itemB]);
+    await unknown(itemB);
+    expect((await firing(itemA))?.autoBuy?.tradeId).toBeNull();
+
+    // The network heals; A's answer goes on and the run ends. B is looked up after it, with no other reconcile.
+    for (const remove of heal) remove();
+    release();
+    await waitFor(async () => (await firing(itemA))?.autoBuy?.tradeId, 10_000, 'A found by its order id');
+    await waitFor(
+      async () => (await firing(itemB))?.autoBuy?.tradeId,
+      10_000,
+      'B found by its order id without another reconcile',
+    );
+    held();
+    expect(reconciles()).toBe(reconcilesBefore);
+    // A's one held look-up answered (no time-out, no second run for it); B's healed one found its trade.
+    expect(proxy.requests.filter((r) => r.path === lookupPath(itemA) && r.fault === 'hold')).toHaveLength(1);
+    expect(proxy.requests.filter((r) => r.path === lookupPath(itemB) && r.fault === null)).toHaveLength(1);
+    expect(buysOnTheWire()).toBe(2);
+    expect(serverSpend(rule.id)).toBe(2000);
+    expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(2000);
+  }, 90_000);
+
   it('stop-all drops the auto-buys waiting in the rate limiter: none leaves after it is acknowledged, a manual buy still does', async () => {
     useFlowingFakeClock();
     const harness = await launch(1_000_000);

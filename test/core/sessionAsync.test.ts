@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Clock, Debouncer, Pacer, Throttler, Timers } from '../../src/main/core/engine/session/async';
+import { type Clock, Debouncer, Pacer, Throttler, Timers } from '../../src/main/core/async';
 
 /** A clock whose time moves only when told: timers fire in order of their due time. */
 function manualClock(): Clock & { advance(ms: number): void } {

@@ -17,7 +17,7 @@ import type { Duplex } from 'node:stream';
  * received.
  *
  * Per request (a path prefix, or a test of method and path) it can answer 429 with `Retry-After`, answer 503
- * maintenance (WebSocket upgrades refused too), hold the answer, send it slowly, rewrite a 2xx body, alter the request (a tampering relay), echo the request's headers in
+ * maintenance (WebSocket upgrades refused too), hold the answer (for a time, or until the test releases it), send it slowly, rewrite a 2xx body, alter the request (a tampering relay), echo the request's headers in
  * an error page (a hostile middlebox), lose the answer (the request reaches the server, the client's connection
  * dies before any answer), drop the request (its connection dies before it leaves), or never answer (the
  * connection stays open, as with a slow server). Everything else passes through untouched, upgrades included.
@@ -42,6 +42,8 @@ export type FaultKind =
   | { kind: 'maintenance'; retryAfterSeconds: number }
   /** Forward the request, hold the answer `delayMs` before sending it. */
   | { kind: 'delay'; delayMs: number }
+  /** Forward the request, hold the answer until `release` settles: a slow answer that ends when the test says. */
+  | { kind: 'hold'; release: Promise<unknown> }
   /**
    * Forward the request; send the answer on at `bytesPerSecond`. What the server wrote beyond that waits at the
    * proxy (about 1 MB, then the server is held back) and is lost if the server dies: a slow link.
@@ -336,7 +338,7 @@ export class FaultProxy {
           this.throttle(answer, res, fault.bytesPerSecond, seen);
           return;
         }
-        if (fault?.kind !== 'delay' && fault?.kind !== 'schema') {
+        if (fault?.kind !== 'delay' && fault?.kind !== 'hold' && fault?.kind !== 'schema') {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.on('data', (chunk: Buffer) => (seen.bytes += chunk.length));
           answer.pipe(res);
@@ -362,6 +364,7 @@ export class FaultProxy {
             res.end(out);
           };
           if (fault.kind === 'delay') this.later(fault.delayMs, send);
+          else if (fault.kind === 'hold') void fault.release.then(send, send);
           else send();
         });
         answer.on('error', () => res.destroy());

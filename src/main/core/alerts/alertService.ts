@@ -2,6 +2,7 @@ import type { Item, Trade } from '../../../shared/api';
 import type { AlertRule, AppSettings, AutoBuyPreview, AutoBuySkipLine, AutoBuyStatus } from '../../../shared/ipc';
 import { formatCents } from '../../../shared/money';
 import { toUtcIso } from '../../../shared/time';
+import { Throttler } from '../async';
 import type { BuyService } from '../buy/buyService';
 import type { BuyingAccount } from '../buy/buyingAccount';
 import type { EventBatcher } from '../events/batcher';
@@ -69,8 +70,8 @@ export class AlertService {
   private readonly guard: AutoBuyGuard;
   /** Names of rules seen with spend or skips (kept for deleted rules' lines in the status). */
   private ruleNames = new Map<string, string>();
-  /** The look-up of unknown outcomes under way (single flight). */
-  private resolving: Promise<void> | null = null;
+  /** The look-ups of unknown outcomes: one run at a time; asked meanwhile, one more run after it. */
+  private readonly resolver = new Throttler();
 
   constructor(
     private readonly account: () => BuyingAccount | null,
@@ -398,6 +399,9 @@ export class AlertService {
       this.log(`auto-buy: could not record an outcome: ${(failure as Error).message}`);
     }
     this.guard.settle(reservation, kept);
+    // A look-up run under way took its list before this outcome was unknown: one more run after it looks this one up
+    // too. Idle, none is asked: the buy's own look-ups just failed, and the next reconcile (the API answering) asks.
+    if (kept === 'unknown' && this.resolver.busy) void this.resolveUnknown();
     if (heldBack) this.skipped(rule, heldBack, toUtcIso(Date.now()));
     else this.publishStatus();
   }
@@ -405,13 +409,12 @@ export class AlertService {
   /**
    * Looks up by order id each auto-buy whose outcome is unknown (after every reconcile: at start-up, after each
    * reconnect, while polling): a trade found is bought (stored, its spend added), none found gives its share of
-   * the caps and the budget back. A failed look-up leaves it counted until the next reconcile.
+   * the caps and the budget back. A failed look-up leaves it counted until the next reconcile. A run takes its list
+   * when it starts: asked while one runs (a reconcile, or a buy whose outcome became unknown meanwhile), one more
+   * run follows it, so an outcome unknown after the list was taken is not left for the next reconcile.
    */
   resolveUnknown(): Promise<void> {
-    this.resolving ??= this.runResolve().finally(() => {
-      this.resolving = null;
-    });
-    return this.resolving;
+    return this.resolver.queue(() => this.runResolve());
   }
 
   private async runResolve(): Promise<void> {

@@ -6,7 +6,7 @@ import type { FeedConnection } from '../feed';
 import { EngineError } from '../ipc/engineService';
 import type { LocalStore } from '../store';
 import type { TradeSource } from '../store/types';
-import { type Clock, systemClock, Throttler, Timers } from './session/async';
+import { type Clock, systemClock, Throttler, Timers } from '../async';
 import { CatalogScheduler } from './session/catalogScheduler';
 import { type CatchUpReason, ConnectionKeeper } from './session/connectionKeeper';
 import { catalogRefreshRefusal, noKeyDetail } from './session/connectionState';

@@ -1,7 +1,7 @@
 import { CATALOG_REBUILD_INTERVAL_MS } from '../../../../shared/api';
 import type { CatalogInfo } from '../../../../shared/ipc';
 import type { CatalogTotals } from '../../store/types';
-import { Throttler } from './async';
+import { Throttler } from '../../async';
 import type { SessionContext } from './sessionContext';
 
 /** How often catalog freshness is checked against lastUpdate + 5 min. */

@@ -2,7 +2,7 @@ import { toUtcIso } from '../../../../shared/time';
 import { PACE_WINDOW_MS, secondsLeft } from '../../../../shared/timeLeft';
 import { HISTORY_FILL_META, HISTORY_MARK_META } from '../../store/schema';
 import { historyLoadedNotification } from '../notifications';
-import { Throttler } from './async';
+import { Throttler } from '../../async';
 import {
   type HistoryFill,
   HISTORY_OVERLAP_MS,

@@ -5,7 +5,7 @@ import type { EventBatcher } from '../../events/batcher';
 import { FeedConnection } from '../../feed';
 import type { LocalStore } from '../../store';
 import { toUtcIso } from '../../../../shared/time';
-import type { Clock, Timers } from './async';
+import type { Clock, Timers } from '../../async';
 
 export interface AccountCredentials {
   baseUrl: string;

@@ -1,6 +1,6 @@
 import type { FeedFrame, Trade } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
-import { Pacer, Throttler } from './async';
+import { Pacer, Throttler } from '../../async';
 import type { SessionContext } from './sessionContext';
 import { readTrades, type WantedTrade } from './tradePages';
 

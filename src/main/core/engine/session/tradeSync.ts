@@ -3,7 +3,7 @@ import { isActiveStatus } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
 import type { TradeSource, TradeUpsertResult } from '../../store/types';
 import { catchUpNotifications, changedSince, RecipientLabels, type TradeNews, tradeNews } from '../notifications';
-import { Throttler } from './async';
+import { Throttler } from '../../async';
 import { HISTORY_OVERLAP_MS, type TradeWriter } from './historyFill';
 import { TradeLookups, type TradeUpdate } from './tradeLookups';
 import { pageTrades, readTrades, reconcilePages } from './tradePages';

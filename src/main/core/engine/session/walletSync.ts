@@ -1,7 +1,7 @@
 import type { Balance } from '../../../../shared/api';
 import { HISTORY_MAX_LIMIT } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
-import { Debouncer, Pacer, Throttler } from './async';
+import { Debouncer, Pacer, Throttler } from '../../async';
 import type { SessionContext } from './sessionContext';
 
 const BALANCE_DEBOUNCE_MS = 250;

@@ -1,5 +1,7 @@
-// The session's async patterns, each written once (after VS Code's base/common/async.ts): a throttler for
-// single-flight work, a debouncer, and timers on an injected clock that all end when the session stops.
+// The engine's async patterns, each written once (after VS Code's base/common/async.ts): a throttler for
+// single-flight work, a debouncer, a pacer, and timers on an injected clock that all end when their owner stops (the
+// account session's). They know nothing of the engine, so alerts/, buy/ and notify/ (which must not import engine/)
+// use them too.
 
 export type TimerHandle = unknown;
 
@@ -60,8 +62,8 @@ export class Throttler {
 }
 
 /**
- * The session's timers: every one is cleared at `dispose`, and none fires after it. `sleep` resolves early when
- * the timers are disposed, so a loop waiting out a gap ends with the session.
+ * An owner's timers (the account session's): every one is cleared at `dispose`, and none fires after it. `sleep`
+ * resolves early when the timers are disposed, so a loop waiting out a gap ends with its owner.
  */
 export class Timers {
   private readonly handles = new Set<TimerHandle>();
