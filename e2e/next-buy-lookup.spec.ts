@@ -1,7 +1,8 @@
 // "Buy the next one" and the order look-up, keyboard only: the look-up from the palette finds a trade sold elsewhere
 // (505) by its order id; the palette's "Buy the next one" opens the usual review, Enter confirms; the new trade is
 // ORDER#2 for the same recipient at the cheapest listing under the original price, and the trade detail and the
-// Trades list show the chain. axe in both themes.
+// Trades list show the chain; once that attempt is sold elsewhere too and nothing is listed under the maximum, the
+// next one says so and buys nothing. axe in both themes.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { merchantApi } from '../test/support/sandboxHttp';
@@ -163,4 +164,26 @@ test('look up an order from the palette, buy the next one through the review, th
   await expect(table.getByRole('row')).toHaveCount(3);
   await expect(taggedRow).toHaveCount(1);
   expect(await axeFindings(page, 'main'), 'axe, the chain in Trades, light theme').toEqual([]);
+
+  // PLAYER-42#2 is sold elsewhere too, and no listing is left at or under the original $10.00 (one at $15.00): the
+  // chain offers PLAYER-42#3 but says there is nothing to buy, its action disabled; the palette's "Buy the next one"
+  // says so too and buys nothing.
+  const sandboxTrades = async () =>
+    (await stack().api.get<{ trades: { tradeId: string; externalId: string | null }[] }>('/Trades/History?limit=10'))
+      .body.trades;
+  const second = (await sandboxTrades()).find((trade) => trade.externalId === 'PLAYER-42#2');
+  if (!second) throw new Error('PLAYER-42#2 is not at the sandbox');
+  await stack().admin.transition(second.tradeId, { status: 'SENT' });
+  expect((await stack().admin.delete('/admin/items/8360002')).status).toBe(200);
+  await openApp(page, stack(), `#/trades/${second.tradeId}`);
+  await expect(chain).toContainText('Next: PLAYER-42#3', { timeout: 30_000 });
+  await expect(chain).toContainText('No listing at or under $10.00 in the catalog now: nothing to buy.');
+  await expect(chain.getByRole('button', { name: 'Buy the next one…' })).toBeDisabled();
+  expect(await axeFindings(page, '.trade-detail'), 'axe, no listing under the maximum, light theme').toEqual([]);
+  await palette(page, 'Buy the next one');
+  await expect(page.locator('.toast').filter({ hasText: 'No listing under the maximum' })).toContainText(
+    'at or under the original maximum is in the catalog now: nothing to buy.',
+  );
+  await expect(review).toBeHidden();
+  expect((await sandboxTrades()).map((trade) => trade.externalId)).not.toContain('PLAYER-42#3');
 });

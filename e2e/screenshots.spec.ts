@@ -241,7 +241,9 @@ test.describe('a merchant with three days of history', () => {
     return section;
   }
 
-  test('screenshots of reversals, webhook health, the balance runway and an order chain', async ({ page }) => {
+  test('screenshots of reversals, webhook health, failures, recipients, the balance runway and an order chain', async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     await openApp(page, stack());
     await expectFeedLive(page, 90_000);
@@ -265,6 +267,25 @@ test.describe('a merchant with three days of history', () => {
     await test.step('webhook health: deliveries missed while the endpoint was down', async () => {
       await showSection(page, 'Webhook health');
       await shoot(page, 'operations-webhooks');
+    });
+
+    await test.step('the failures board: each day by outcome code and refusal, today by hour', async () => {
+      const failures = page.getByRole('region', { name: 'Failures', exact: true });
+      await expect(failures.getByRole('table').first()).toBeVisible({ timeout: 30_000 });
+      await showSection(page, 'Failures');
+      await shoot(page, 'operations-failures');
+    });
+
+    await test.step('recipients: the most declines and expiries in 24 h first, against the 10 that block', async () => {
+      const recipients = page.getByRole('region', { name: 'Recipients', exact: true });
+      await recipients.getByRole('button', { name: /^Declined or expired/ }).click();
+      await expect(recipients.getByRole('columnheader', { name: /^Declined or expired/ })).toHaveAttribute(
+        'aria-sort',
+        'descending',
+      );
+      await expect(recipients.locator('tbody tr').first()).toBeVisible();
+      await showSection(page, 'Recipients');
+      await shoot(page, 'operations-recipients');
     });
 
     await test.step('the balance runway beside the balance', async () => {

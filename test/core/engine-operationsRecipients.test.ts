@@ -140,6 +140,43 @@ describe('Operations → Recipients against the real sandbox', () => {
     expect(byActive).toMatchObject({ total: 1, rows: [{ partner: String(busy), active: 30 }] });
   }, 90_000);
 
+  it('lists a recipient blocked for declines to another merchant although the cache holds no trade to them', async () => {
+    const { sb, app } = env();
+    const owner = 6262;
+    // Ten offers of another merchant to the same trade URL owner, declined: the sandbox blocks the owner for every
+    // merchant, so this desk's first buy for them is refused and makes no trade.
+    const elsewhere = await adminApi(sb).createMerchant({ balance: 1_000_000 });
+    const items = await listings(11, 700);
+    for (const item of items.slice(0, 10)) {
+      const { tradeId } = sb.core.buying.buy(elsewhere.merchantId, {
+        itemId: item.itemId,
+        assetId: item.assetId,
+        price: item.price,
+        tradeUrl: tradeUrlFor(owner),
+      });
+      await adminApi(sb).transition(tradeId, { status: 'SENT' });
+      await adminApi(sb).transition(tradeId, { status: 'CANCELLED', errorCode: 504 });
+    }
+    const refused = await buy(at(items, 10), owner);
+    if (refused.ok) throw new Error('expected partner_blocked');
+    expect(refused.failure.code).toBe('partner_blocked');
+    const expected = {
+      partner: String(owner),
+      state: 'blocked',
+      blockedUntil: refused.failure.blockedUntil,
+      trades: 0,
+      active: 0,
+      strikes: 0,
+      last: null,
+    };
+    for (const query of [{}, { only: 'attention' as const }, { search: String(owner) }]) {
+      const page = await app.call('operations.recipients', query);
+      expect(page, JSON.stringify(query)).toMatchObject({ total: 1, rows: [expected] });
+    }
+    expect(await app.call('operations.recipients', { only: 'active' })).toMatchObject({ total: 0, rows: [] });
+    expect(await app.call('operations.recipients', { search: '999' })).toMatchObject({ total: 0, rows: [] });
+  }, 60_000);
+
   it('refuses bad input with a clear error', async () => {
     const { app } = env();
     expect(await dispatchIpc(app.engine, 'operations.recipient', { partner: '777' })).toMatchObject({

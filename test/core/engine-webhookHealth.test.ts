@@ -334,6 +334,53 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     expect(health.paused?.since).toBe((await serverTrade(sb, merchant, c)).updatedAt);
   }, 120_000);
 
+  it('a replay that could not connect marks nothing replayed: once the back end is up, it goes without asking', async () => {
+    const tradeId = buy(sb, merchant, await newItem(sb, 97_200_001), 52_001);
+    await waitFor(() => failing.hits.some((hit) => hit.raw.includes(tradeId)), 10_000, 'the first delivery');
+    await adminApi(sb).advance(12 * 3600);
+    const failed = (
+      await merchantApi(sb, merchant).get<TradeHistoryPage>('/Trades/History?webhookStatus=failed&limit=500')
+    ).body.trades;
+    await app.session().upsertTrades(failed, 'reconcile');
+    const stored = await waitFor(
+      async () => {
+        const trade = (await app.call('trades.get', { tradeId }))?.trade;
+        return trade?.webhookStatus === 'failed' ? trade : null;
+      },
+      10_000,
+      'the failed delivery in the cache',
+    );
+    const range = { from: stored.updatedAt, to: (await app.call('operations.webhookHealth')).history.to as string };
+
+    // The merchant's back end is down: nothing listens on its port, the connection is refused.
+    const down = await Receiver.start(API_KEY);
+    await down.close();
+    await app.call('settings.update', { webhookReplayEnabled: true, webhookReplayUrl: down.url });
+    const refused = await app.call('operations.replayWebhooks', range);
+    expect(refused.record).toMatchObject({ sent: 1, delivered: 0, skipped: 0 });
+
+    // Up again: the delivery was never replayed, so it goes without the "send again" question.
+    await app.call('settings.update', { webhookReplayUrl: backEnd.url });
+    expect(await app.call('operations.replayWebhooks', { ...range, dryRun: true })).toMatchObject({
+      chosen: 1,
+      alreadyReplayed: 0,
+      toSend: 1,
+    });
+    // The log says why.
+    expect(refused.record?.results).toEqual([
+      { tradeId, status: expect.any(String), httpStatus: null, error: expect.stringContaining('nothing was sent') },
+    ]);
+    const sent = await app.call('operations.replayWebhooks', range);
+    expect(sent.record).toMatchObject({ sent: 1, delivered: 1, skipped: 0 });
+    expect(backEnd.hits).toEqual([expect.objectContaining({ type: 'trade_updated', verified: true })]);
+    // Replayed now: a third time only when asked.
+    expect(await dispatchIpc(app.engine, 'operations.replayWebhooks', range)).toMatchObject({
+      ok: false,
+      error: { code: 'conflict' },
+    });
+    expect(backEnd.hits).toHaveLength(1);
+  }, 60_000);
+
   it('a new cache sums up the failures of its history in the history’s one notification and tells the first one after', async () => {
     // A delivery that fails at its first attempt and fails for good when the URL is removed: at the status time of a
     // reversed trade (a new cache's start-up reads the window's reversals apart), on the sandbox's real-time clock.

@@ -88,8 +88,8 @@ export class WebhookReplayer {
     if (this.running) throw new EngineError('unavailable', 'A replay is under way: wait for it to finish');
     this.running = true;
     try {
-      const record = await this.send(ctx, url, host, toSend, trades.length - toSend.length, input);
-      await this.remember(ctx.store, record);
+      const { record, unsent } = await this.send(ctx, url, host, toSend, trades.length - toSend.length, input);
+      await this.remember(ctx.store, record, unsent);
       return { ...outcome, record };
     } finally {
       this.running = false;
@@ -144,8 +144,10 @@ export class WebhookReplayer {
     trades: Trade[],
     skipped: number,
     input: ReplayChoice,
-  ): Promise<WebhookReplayRecord> {
+  ): Promise<{ record: WebhookReplayRecord; unsent: Set<string> }> {
     const results: WebhookReplayRecord['results'] = [];
+    // Bodies that never left (no connection was made): not replayed, so a later replay sends them without asking.
+    const unsent = new Set<string>();
     const apiKey = ctx.apiKey as string;
     for (const trade of trades) {
       const body = tradeUpdatedBody(trade);
@@ -163,6 +165,7 @@ export class WebhookReplayer {
           error: ok ? null : `HTTP ${answer.status}`,
         });
       } catch (error) {
+        if (neverSent(error)) unsent.add(keyOf(trade));
         results.push({
           tradeId: trade.tradeId,
           status: trade.status,
@@ -172,7 +175,7 @@ export class WebhookReplayer {
       }
       if (ctx.signal.aborted) break;
     }
-    return {
+    const record: WebhookReplayRecord = {
       id: randomUUID(),
       at: toUtcIso(ctx.now()),
       range: 'from' in input ? { from: input.from, to: input.to } : null,
@@ -182,11 +185,15 @@ export class WebhookReplayer {
       skipped,
       results,
     };
+    return { record, unsent };
   }
 
-  private async remember(store: LocalStore, record: WebhookReplayRecord): Promise<void> {
+  private async remember(store: LocalStore, record: WebhookReplayRecord, unsent: Set<string>): Promise<void> {
     const replayed = await replayedMap(store);
-    for (const result of record.results) replayed[`${result.tradeId} ${result.status}`] = record.id;
+    for (const result of record.results) {
+      const key = `${result.tradeId} ${result.status}`;
+      if (!unsent.has(key)) replayed[key] = record.id;
+    }
     const log = [...(await replayLog(store)), record].slice(-LOG_KEPT);
     await store.setMeta(REPLAYED_META, replayed);
     await store.setMeta(REPLAY_LOG_META, log);
@@ -198,9 +205,19 @@ async function replayedMap(store: LocalStore): Promise<Record<string, string>> {
   return map !== null && typeof map === 'object' ? { ...(map as Record<string, string>) } : {};
 }
 
+/** Connecting failed: the receiver cannot have seen the body (a time-out or a cut connection may have delivered it). */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function neverSent(error: unknown): boolean {
+  if (error instanceof NotPublicAddressError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NOT_CONNECTED.has(code);
+}
+
 /** What went wrong, naming the host only and nothing of what listens there beyond that. */
 function failureText(error: unknown, host: string): string {
   if (error instanceof NotPublicAddressError) return `${host} is not a public address: nothing was sent`;
+  if (neverSent(error)) return `could not connect to ${host}: nothing was sent`;
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
     return `no answer from ${host} within ${TIMEOUT_MS / 1000} s`;
   return `could not reach ${host}`;

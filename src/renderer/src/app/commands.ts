@@ -26,7 +26,7 @@ import { updateSettings } from '../state/actions/settings';
 import { exportTradesCsv, setTradesTab } from '../state/actions/trades';
 import { openBuyNext } from '../state/actions/nextBuy';
 import { closeDialog, openDialog, togglePalette } from '../state/actions/dialogs';
-import { focusSearch, navigate } from '../state/actions/navigation';
+import { focusSearch, navigate, showSection } from '../state/actions/navigation';
 import { toast } from '../state/actions/toast';
 import { exportLedgerCsv } from '../state/actions/wallet';
 import { gridMetrics } from '../screens/catalog/CatalogGrid';
@@ -78,6 +78,42 @@ export function buildCommands(): Command[] {
       hint: hint('go.operations'),
       keywords: 'webhook health failed deliveries replay console',
       run: () => navigate('operations'),
+    },
+    // Each view of the console, straight to it (the heading focused, Tab goes on into it).
+    {
+      id: 'go.operations.recipients',
+      group: 'Go to',
+      title: 'Go to Recipients',
+      keywords: 'operations trade url owner partner active offers 30 cap block declines expiries',
+      run: () => showSection('operations', 'recipients'),
+    },
+    {
+      id: 'go.operations.failures',
+      group: 'Go to',
+      title: 'Go to Failures board',
+      keywords: 'operations outcome codes declined expired sold elsewhere countered refusals',
+      run: () => showSection('operations', 'failures'),
+    },
+    {
+      id: 'go.operations.reversals',
+      group: 'Go to',
+      title: 'Go to Reversals',
+      keywords: 'operations reversal exposure release schedule rollback who reversed ban list',
+      run: () => showSection('operations', 'reversals'),
+    },
+    {
+      id: 'go.operations.webhooks',
+      group: 'Go to',
+      title: 'Go to Webhook health',
+      keywords: 'operations failed deliveries paused breaker replay',
+      run: () => showSection('operations', 'webhooks'),
+    },
+    {
+      id: 'go.wallet.runway',
+      group: 'Go to',
+      title: 'Go to Balance runway',
+      keywords: 'wallet spend rate hours left threshold top-ups deposits',
+      run: () => showSection('wallet', 'runway'),
     },
     {
       id: 'go.notifications',

@@ -30,6 +30,10 @@ export interface RecipientRowsQuery {
   partners: number[] | null;
   /** Only recipients with an active offer, or at least this many strikes / active offers, or one of `blocked`. */
   only: 'all' | 'active' | 'attention';
+  /**
+   * `blocked`: the partners under a block the desk was told of. One the cache holds no trade to (blocked for declines
+   * of other merchants' offers: its first buy here was refused) is listed too, with zero totals.
+   */
   attention: { strikes: number; active: number; blocked: number[] };
   offset: number;
   limit: number;
@@ -60,17 +64,38 @@ const STRIKES = `SELECT partner, count(*) AS n FROM trades
 const LAST = `SELECT status, errorCode, updatedAt FROM trades
   WHERE partner = ? AND status NOT IN ('PENDING', 'SENT', 'CREATING') ORDER BY createdAt DESC LIMIT 1`;
 
+/** The roll-up's columns the page reads. */
+const TOTALS_COLUMNS = 'partner, trades, active, delivered, cancelled, reversed, buyerReversed, value, lastCreatedAt';
+
+/**
+ * The roll-up, and the blocked partners it holds no trade to (`@unlisted`) as rows of zeros: a union only when there
+ * are such partners (a handful at most), so the usual read stays a plain scan of the roll-up.
+ */
+function totalsSource(prepare: Prepare, blocked: number[]): { source: string; unlisted: number[] } {
+  const held = prepare<[number], number>('SELECT 1 FROM recipient_totals WHERE partner = ? AND trades > 0').pluck();
+  const unlisted = blocked.filter((partner) => held.get(partner) === undefined);
+  if (unlisted.length === 0) return { source: 'recipient_totals', unlisted };
+  return {
+    source: `(SELECT ${TOTALS_COLUMNS} FROM recipient_totals WHERE trades > 0
+      UNION ALL SELECT value, 0, 0, 0, 0, 0, 0, 0, NULL FROM json_each(@unlisted))`,
+    unlisted,
+  };
+}
+
 export function recipientRows(
   prepare: Prepare,
   query: RecipientRowsQuery,
 ): { total: number; rows: RecipientTotalsRow[] } {
-  const where: string[] = ['r.trades > 0'];
+  const { source, unlisted } = totalsSource(prepare, query.attention.blocked);
+  // The union's source keeps only the roll-up's rows with trades already.
+  const where: string[] = [unlisted.length === 0 ? 'r.trades > 0' : '1'];
   const params: Record<string, unknown> = {
     since: query.strikesSince,
     createdFrom: query.strikesCreatedFrom,
     limit: query.limit,
     offset: query.offset,
   };
+  if (unlisted.length > 0) params['unlisted'] = JSON.stringify(unlisted);
   if (query.partners !== null) where.push(`r.partner IN (SELECT value FROM json_each(@partners))`);
   if (query.partners !== null) params['partners'] = JSON.stringify(query.partners);
   if (query.only === 'active') where.push('r.active > 0');
@@ -82,7 +107,7 @@ export function recipientRows(
     params['activeMark'] = query.attention.active;
     params['blocked'] = JSON.stringify(query.attention.blocked);
   }
-  const from = `FROM recipient_totals r LEFT JOIN (${STRIKES}) s ON s.partner = r.partner WHERE ${where.join(' AND ')}`;
+  const from = `FROM ${source} r LEFT JOIN (${STRIKES}) s ON s.partner = r.partner WHERE ${where.join(' AND ')}`;
   const total = prepare<[Record<string, unknown>], number>(`SELECT count(*) ${from}`).pluck().get(params) as number;
   // lastAt sorts by the newest trade's creation, which the roll-up keeps.
   const key =

@@ -70,7 +70,7 @@ export function FailuresSection({ state }: { state: FailuresState }) {
     board.days.every((row) => row.total.count === 0) &&
     board.hours.every((row) => row.total.count === 0);
   return (
-    <section className="panel operations-section" aria-labelledby={`${id}-title`}>
+    <section className="panel operations-section" aria-labelledby={`${id}-title`} data-section="failures">
       <h2 className="panel-title" id={`${id}-title`}>
         Failures
       </h2>

@@ -42,7 +42,7 @@ export function RecipientsSection({ state }: { state: RecipientsState }) {
   }, [search, query.search, setQuery]);
   const now = useNow(page?.rows.some((row) => row.blockedUntil !== null) ?? false);
   return (
-    <section className="panel operations-section" aria-labelledby={`${id}-title`}>
+    <section className="panel operations-section" aria-labelledby={`${id}-title`} data-section="recipients">
       <h2 className="panel-title" id={`${id}-title`}>
         Recipients
       </h2>

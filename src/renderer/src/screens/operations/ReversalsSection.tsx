@@ -16,7 +16,7 @@ export function ReversalsSection({ state }: { state: ReversalsState }) {
   const id = useId();
   const { exposure, error } = state;
   return (
-    <section className="panel operations-section" aria-labelledby={`${id}-title`}>
+    <section className="panel operations-section" aria-labelledby={`${id}-title`} data-section="reversals">
       <h2 className="panel-title" id={`${id}-title`}>
         Reversals
       </h2>

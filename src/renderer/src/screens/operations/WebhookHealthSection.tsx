@@ -17,7 +17,7 @@ export function WebhookHealthSection({ state }: { state: WebhookHealthState }) {
     <ReplayPanel health={shown} chosen={chosen} onReplayed={state.reload} onChosenSent={() => setChosen([])} />
   );
   return (
-    <section className="panel operations-section" aria-labelledby={`${id}-title`}>
+    <section className="panel operations-section" aria-labelledby={`${id}-title`} data-section="webhooks">
       <h2 className="panel-title" id={`${id}-title`}>
         Webhook health
       </h2>

@@ -155,7 +155,7 @@ export function RunwayPanel() {
   const runway = useStore((s) => s.wallet.runway);
   const saved = useStore((s) => s.settings.settings?.runwayAlertHours ?? null);
   return (
-    <section className="panel runway-panel" aria-labelledby="runway-title">
+    <section className="panel runway-panel" aria-labelledby="runway-title" data-section="runway">
       <div className="runway-main">
         <h3 id="runway-title">Balance runway</h3>
         {runway ? (

@@ -121,6 +121,30 @@ export function openApiKeyField(): void {
 
 export const API_KEY_FIELD_ID = 'settings-api-key';
 
+/** A section of a screen the palette goes straight to: the element marked `data-section` with this name. */
+export type ScreenSection = 'recipients' | 'failures' | 'reversals' | 'webhooks' | 'runway';
+
+/**
+ * Goes to a screen's section: scrolled to the top, its heading focused, so Tab goes on into the section's controls.
+ * On the first frame the section is there, for up to a second (the screen may be mounting).
+ */
+export function showSection(screen: Screen, section: ScreenSection): void {
+  if (getState().ui.screen !== screen) navigate(screen);
+  focusSectionWhenShown(section);
+}
+
+function focusSectionWhenShown(section: ScreenSection, frames = 60): void {
+  requestAnimationFrame(() => {
+    const element = document.querySelector<HTMLElement>(`[data-section="${section}"]`);
+    const heading = element?.querySelector<HTMLElement>('h2, h3');
+    if (element && heading) {
+      element.scrollIntoView({ block: 'start' });
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    } else if (frames > 1) focusSectionWhenShown(section, frames - 1);
+  });
+}
+
 /** Focuses (and selects) a field of a screen that is mounting: on the first frame it is there, for up to a second. */
 function focusWhenShown(id: string, frames = 60): void {
   requestAnimationFrame(() => {
