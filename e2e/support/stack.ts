@@ -28,6 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test as base, expect, type TestInfo } from '@playwright/test';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
+import { FaultProxy } from '../../test/support/faultProxy';
 import { adminApi, merchantApi, type MerchantCredentials } from '../../test/support/sandboxHttp';
 
 export { expect };
@@ -56,6 +57,8 @@ export interface StackOptions {
     merchant: MerchantCredentials;
     /** The web host's data folder (empty): a test may put an account's cache there. */
     dataDir: string;
+    /** With `proxy: true`, the proxy the web host will go through (a fault set now applies from its first request). */
+    proxy: FaultProxy | null;
   }) => Promise<void>;
   /** How long the web host may take to print its URL. */
   startTimeoutMs?: number;
@@ -70,6 +73,12 @@ export interface StackOptions {
   withoutKeytar?: boolean;
   /** `--forward-to-private-networks`: chat forwarding may reach a receiver on loopback. */
   forwardToPrivateNetworks?: boolean;
+  /**
+   * The web host reaches the sandbox (REST and feed) through a fault proxy (test/support/faultProxy.ts), started
+   * before the host and kept across its restarts: `stack().proxy` sees every request it sends and can slow or break
+   * them. Not with `demo` or `hostInDemo`.
+   */
+  proxy?: boolean;
 }
 
 export interface Stack {
@@ -85,6 +94,8 @@ export interface Stack {
   readonly admin: ReturnType<typeof adminApi>;
   readonly merchant: MerchantCredentials;
   readonly api: ReturnType<typeof merchantApi>;
+  /** The proxy between the web host and the sandbox; throws without `proxy: true`. */
+  readonly proxy: FaultProxy;
   /** The web host's combined stdout/stderr so far. */
   hostLog(): string;
   /** Closes the sandbox (the web host keeps running). */
@@ -224,6 +235,7 @@ export function useStack(options: StackOptions = {}): () => Stack {
   let stack: Stack | null = null;
   let child: ChildProcess | null = null;
   let sandbox: Sandbox | null = null;
+  let proxy: FaultProxy | null = null;
   let tempDir = '';
   let logFile = '';
   let logOffset = 0;
@@ -271,12 +283,18 @@ export function useStack(options: StackOptions = {}): () => Stack {
       sandbox = await startSandbox(sandboxOptions);
       baseUrl = sandbox.baseUrl;
       sandboxLog(`started at ${baseUrl} with ${sandboxOptions.items} items`);
+      if (options.proxy && !options.hostInDemo) {
+        proxy = FaultProxy.forBaseUrl(sandbox.baseUrl);
+        await proxy.start();
+        sandboxLog(`the web host goes through a proxy at ${proxy.baseUrl}`);
+      }
       admin = adminApi(sandbox);
       const created = await admin.createMerchant({ balance: 1_000_000, ...options.merchant });
       merchant = { merchantId: created.merchantId, apiKey: created.apiKey };
-      await options.prepare?.({ sandbox, admin, merchant, dataDir });
+      await options.prepare?.({ sandbox, admin, merchant, dataDir, proxy });
       if (!options.hostInDemo) {
-        args.push('--base-url', sandbox.baseUrl, '--ws-url', sandbox.wsUrl);
+        const target = proxy ?? sandbox;
+        args.push('--base-url', target.baseUrl, '--ws-url', target.wsUrl);
         env['MERCHANT_ID'] = merchant.merchantId;
         env['MERCHANT_API_KEY'] = merchant.apiKey;
       }
@@ -319,6 +337,10 @@ export function useStack(options: StackOptions = {}): () => Stack {
       },
       get api() {
         return merchantApi({ baseUrl }, needMerchant().merchant);
+      },
+      get proxy() {
+        if (!proxy) throw new Error('no proxy: useStack({ proxy: true })');
+        return proxy;
       },
       hostLog: () => readFileSync(logFile, 'utf8'),
       async stopSandbox() {
@@ -380,6 +402,8 @@ export function useStack(options: StackOptions = {}): () => Stack {
     process.off('exit', killOnExit);
     if (child) await stopHost(child);
     child = null;
+    if (proxy) await proxy.close().catch(() => {});
+    proxy = null;
     if (sandbox) await sandbox.close().catch(() => {});
     sandbox = null;
     stack = null;

@@ -18,6 +18,8 @@ export const SET_META_SQL =
 export const HISTORY_MARK_META = 'trades_history_mark';
 /** A history back-fill under way in `meta` (engine/session/historyFill.ts): what is left to page, so a restart resumes it. */
 export const HISTORY_FILL_META = 'trades_history_fill';
+/** A ledger sync that stopped before its last page (engine/session/walletSync.ts): the range it has left to page. */
+export const LEDGER_FILL_META = 'ledger_fill';
 /** The catalog's keys in `meta`, dropped with the cache. */
 export const CATALOG_META = {
   /** The writer's transaction counter (`items.version` of what it wrote last), which readers follow. */

@@ -2,6 +2,7 @@ import type { Balance } from '../../../../shared/api';
 import { HISTORY_MAX_LIMIT } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
 import { Debouncer, Pacer, Throttler } from '../../async';
+import { LEDGER_FILL_META } from '../../store/schema';
 import type { SessionContext } from './sessionContext';
 
 const BALANCE_DEBOUNCE_MS = 250;
@@ -17,6 +18,22 @@ const BALANCE_AT_META = 'balance_at';
  */
 const IDLE_BALANCE_READ_MS = 30_000;
 const IDLE_CHECK_MS = 5_000;
+
+/**
+ * A ledger sync that paged newest first and stopped before its last page, as kept in meta: what it has left, from
+ * `from` (null: the start of the ledger) to `to` (the oldest entry it stored), both inclusive.
+ */
+interface LedgerFill {
+  from: string | null;
+  to: string;
+}
+
+function parseLedgerFill(value: unknown): LedgerFill | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { from, to } = value as Partial<LedgerFill>;
+  const isTime = (v: unknown): v is string => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+  return isTime(to) && (from === null || isTime(from)) ? { from, to } : null;
+}
 
 /** The balance (cached across restarts) and the ledger, kept current after every change that may move them. */
 export class WalletSync {
@@ -102,7 +119,10 @@ export class WalletSync {
       this.balanceAt = toUtcIso(this.ctx.timers.clock.now());
       await this.ctx.store.setMeta(BALANCE_META, this.balance);
       await this.ctx.store.setMeta(BALANCE_AT_META, this.balanceAt);
-      this.ctx.events.push({ balance: this.balance, balanceAt: this.balanceAt });
+      this.ctx.events.push({
+        balance: this.balance,
+        balanceAt: this.balanceAt,
+      });
     } catch (error) {
       this.ctx.report('balance', error);
     }
@@ -124,34 +144,63 @@ export class WalletSync {
     return this.ledgerSyncs.busy ? this.ledgerSyncs.join(() => Promise.resolve()) : Promise.resolve();
   }
 
-  /** Fetches ledger entries created at or after the newest we hold (ids make it idempotent). */
+  /**
+   * Fetches ledger entries created at or after the newest we hold (ids make it idempotent), newest first. A sync of
+   * several pages keeps what it has left in meta (LEDGER_FILL_META, after each page): stopped before its last page
+   * (the app closed, a crash), it leaves a hole below the oldest entry it stored that no sync "since the newest held"
+   * would ever read, so the next sync pages that range first.
+   */
   private async runLedgerSync(): Promise<void> {
-    const { api, store, progress, signal } = this.ctx;
+    const { api, store, progress } = this.ctx;
     if (!api) return;
     try {
-      const since = await store.latestLedgerCreatedAt();
       let inserted = 0;
-      for (let page = 1; ; page++) {
-        // What just moved (after frames, a buy) is on the first page since the newest held: a `live` read, never
-        // behind paging. A first sync's pages and a long catch-up's further pages are paging (`bulk`).
-        const slot = since && page === 1 ? 'live' : 'bulk';
-        const answer = await api.client.balanceHistory(
-          { limit: HISTORY_MAX_LIMIT, page, ...(since ? { from: since } : {}) },
-          { signal, slot },
-        );
-        inserted += (await store.insertLedger(answer.transactions)).inserted.length;
-        if (answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) break;
-        progress.set('ledger-sync', {
-          done: page + 1,
-          total: Math.ceil(answer.total / HISTORY_MAX_LIMIT),
-          phase: 'ledger',
-        });
-      }
+      const left = parseLedgerFill(await store.getMeta(LEDGER_FILL_META));
+      if (left) inserted += await this.pageLedger(left.from, left.to);
+      inserted += await this.pageLedger(await store.latestLedgerCreatedAt(), null);
       if (inserted > 0) this.ctx.events.push({ ledgerChanged: true });
     } catch (error) {
       this.ctx.report('ledger sync', error);
     } finally {
       progress.clear('ledger-sync');
+    }
+  }
+
+  /** Every page of the ledger from `from` to `to` (both inclusive; null: open), newest first: the entries inserted. */
+  private async pageLedger(from: string | null, to: string | null): Promise<number> {
+    const { api, store, progress, signal } = this.ctx;
+    if (!api) return 0;
+    let inserted = 0;
+    for (let page = 1; ; page++) {
+      // What just moved (after frames, a buy) is on the first page since the newest held: a `live` read, never
+      // behind paging. A first sync's pages, a long catch-up's further pages and a stopped sync's rest are paging.
+      const slot = from !== null && to === null && page === 1 ? 'live' : 'bulk';
+      const answer = await api.client.balanceHistory(
+        {
+          limit: HISTORY_MAX_LIMIT,
+          page,
+          ...(from !== null ? { from } : {}),
+          ...(to !== null ? { to } : {}),
+        },
+        { signal, slot },
+      );
+      inserted += (await store.insertLedger(answer.transactions)).inserted.length;
+      const oldest = answer.transactions.at(-1)?.createdAt;
+      if (!oldest || answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) {
+        if (page > 1 || to !== null) await store.setMeta(LEDGER_FILL_META, null);
+        return inserted;
+      }
+      // Stored from the newest down to `oldest`: what is left is `from` to it (inclusive: that millisecond's entries
+      // are asked again, the only overlap).
+      await store.setMeta(LEDGER_FILL_META, {
+        from,
+        to: oldest,
+      } satisfies LedgerFill);
+      progress.set('ledger-sync', {
+        done: page + 1,
+        total: Math.ceil(answer.total / HISTORY_MAX_LIMIT),
+        phase: 'ledger',
+      });
     }
   }
 }
