@@ -119,10 +119,7 @@ export class WalletSync {
       this.balanceAt = toUtcIso(this.ctx.timers.clock.now());
       await this.ctx.store.setMeta(BALANCE_META, this.balance);
       await this.ctx.store.setMeta(BALANCE_AT_META, this.balanceAt);
-      this.ctx.events.push({
-        balance: this.balance,
-        balanceAt: this.balanceAt,
-      });
+      this.ctx.events.push({ balance: this.balance, balanceAt: this.balanceAt });
     } catch (error) {
       this.ctx.report('balance', error);
     }
@@ -176,12 +173,7 @@ export class WalletSync {
       // behind paging. A first sync's pages, a long catch-up's further pages and a stopped sync's rest are paging.
       const slot = from !== null && to === null && page === 1 ? 'live' : 'bulk';
       const answer = await api.client.balanceHistory(
-        {
-          limit: HISTORY_MAX_LIMIT,
-          page,
-          ...(from !== null ? { from } : {}),
-          ...(to !== null ? { to } : {}),
-        },
+        { limit: HISTORY_MAX_LIMIT, page, ...(from !== null ? { from } : {}), ...(to !== null ? { to } : {}) },
         { signal, slot },
       );
       inserted += (await store.insertLedger(answer.transactions)).inserted.length;
@@ -192,10 +184,7 @@ export class WalletSync {
       }
       // Stored from the newest down to `oldest`: what is left is `from` to it (inclusive: that millisecond's entries
       // are asked again, the only overlap).
-      await store.setMeta(LEDGER_FILL_META, {
-        from,
-        to: oldest,
-      } satisfies LedgerFill);
+      await store.setMeta(LEDGER_FILL_META, { from, to: oldest } satisfies LedgerFill);
       progress.set('ledger-sync', {
         done: page + 1,
         total: Math.ceil(answer.total / HISTORY_MAX_LIMIT),
