@@ -14,7 +14,7 @@ import type { Page } from '@playwright/test';
 import { accountStoreFile } from '../src/main/core/engine/accountFiles';
 import { HISTORY_FILL_META, HISTORY_MARK_META } from '../src/main/core/store/schema';
 import { HISTORY_MAX_LIMIT } from '../src/shared/api';
-import type { FaultProxy } from '../test/support/faultProxy';
+import { fillQuery, fillRequests, windowRequests } from '../test/support/historyRequests';
 import { goTo, openApp, statusBar } from './support/app';
 import { expectAxeClean } from './support/axe';
 import { expect, test, useStack, type Stack } from './support/stack';
@@ -58,21 +58,6 @@ const stack = useStack({
     proxy?.inject((_method, path) => fillQuery(path) !== null, { kind: 'delay', delayMs: PAGE_DELAY_MS });
   },
 });
-
-/** A page of the new cache's fill (what is older than the window): a `to`, no `from`, no other filter. */
-function fillQuery(path: string): URLSearchParams | null {
-  if (!path.startsWith('/Trades/History?')) return null;
-  const params = new URLSearchParams(path.slice(path.indexOf('?') + 1));
-  const filtered = ['from', 'status', 'tradeId', 'webhookStatus', 'externalId', 'isActive'].some((k) => params.has(k));
-  return params.has('to') && !filtered ? params : null;
-}
-
-const fillRequests = (proxy: FaultProxy, since = 0): URLSearchParams[] =>
-  proxy.requests.slice(since).flatMap((request) => fillQuery(request.path) ?? []);
-
-/** The one streamed answer of the last 14 days (`isActive=true`). */
-const windowRequests = (proxy: FaultProxy, since = 0) =>
-  proxy.requests.slice(since).filter((request) => /^\/Trades\/History\?(.*&)?isActive=true/.test(request.path));
 
 /** How many of the merchant's trades the server holds created at `at` or before it (`'<='`), or at it or after. */
 function serverCount(s: Stack, op: '<=' | '>=', at: string): number {
@@ -182,7 +167,7 @@ test("a busy merchant's first back-fill shows its progress while the UI answers,
   expect(fillRequests(proxy, before).map((params) => [params.get('to'), params.get('page')])).toEqual(
     Array.from({ length: Math.ceil(remaining / HISTORY_MAX_LIMIT) }, (_, i) => [position, String(i + 1)]),
   );
-  expect(windowRequests(proxy)).toHaveLength(1);
+  expect(windowRequests(proxy)).toBe(1);
 
   // 2. One notification for the history, counting every trade; none for any trade of it alone.
   const serverTotal = (await s.api.get<{ total: number }>('/Trades/History?limit=1')).body.total;

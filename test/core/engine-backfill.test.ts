@@ -7,9 +7,9 @@ import { parseFill } from '../../src/main/core/engine/session/historyFill';
 import type { Sandbox } from '../../src/server/sandbox';
 import type { Item } from '../../src/shared/api';
 import type { ProgressStatus } from '../../src/shared/ipc';
-import type { FaultProxy } from '../support/faultProxy';
 import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fakeClock';
 import { busyMerchantBehindProxy, type BusyMerchantBehindProxy } from '../support/engineOnSandbox';
+import { fillQuery, fillRequests } from '../support/historyRequests';
 import { adminApi, TEST_TRADE_URL } from '../support/sandboxHttp';
 import { waitFor } from '../support/waitFor';
 
@@ -40,17 +40,6 @@ function stack(days: number, perDay: number, items = 40): Promise<BusyMerchantBe
     cleanups,
   );
 }
-
-/** A Trades/History request of the new cache's fill: a `to`, no `from`, no other filter. */
-function fillQuery(path: string): URLSearchParams | null {
-  if (!path.startsWith('/Trades/History?')) return null;
-  const params = new URLSearchParams(path.slice(path.indexOf('?') + 1));
-  const filtered = ['from', 'status', 'tradeId', 'webhookStatus', 'externalId', 'isActive'].some((k) => params.has(k));
-  return params.has('to') && !filtered ? params : null;
-}
-
-const fillRequests = (proxy: FaultProxy, since = 0): URLSearchParams[] =>
-  proxy.requests.slice(since).flatMap((request) => fillQuery(request.path) ?? []);
 
 /** The server's trade ids of the merchant. */
 function serverTrades(sb: Sandbox, merchantId: string): string[] {

@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/server/sandbox';
-import { FaultProxy } from '../support/faultProxy';
-import { startEngine } from '../support/faults/harness';
+import { busyMerchantBehindProxy } from '../support/engineOnSandbox';
 import { waitFor } from '../support/waitFor';
 
 /**
@@ -28,42 +23,35 @@ function firstSyncPage(path: string): number | null {
 
 describe('the first ledger sync', () => {
   it('stopped after two pages, completes after a restart: every ledger entry of the server, once', async () => {
-    const sb = await startSandbox({
-      items: 40,
-      seed: 34,
-      busyMerchant: {
-        days: 2,
-        tradesPerDay: 1_400,
-        recipients: 400,
-        endAt: new Date(Date.now() - 3_600_000).toISOString(),
+    const { sb, proxy, merchant, launch } = await busyMerchantBehindProxy(
+      'engine-ledger-resume-',
+      {
+        items: 40,
+        seed: 34,
+        busyMerchant: {
+          days: 2,
+          tradesPerDay: 1_400,
+          recipients: 400,
+          endAt: new Date(Date.now() - 3_600_000).toISOString(),
+        },
       },
-    });
-    cleanups.push(() => sb.close());
-    const busy = sb.busy;
-    if (!busy) throw new Error('no busy merchant');
-    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
-    await proxy.start();
-    cleanups.push(() => proxy.close());
-    const dataDir = mkdtempSync(join(tmpdir(), 'engine-ledger-resume-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const account = { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, merchantId: busy.merchantId, apiKey: busy.apiKey };
+      cleanups,
+    );
     const serverIds = () =>
-      sb.core.db.prepare('SELECT id FROM ledger WHERE merchant_id = ?').pluck().all(busy.merchantId) as number[];
+      sb.core.db.prepare('SELECT id FROM ledger WHERE merchant_id = ?').pluck().all(merchant.merchantId) as number[];
     expect(serverIds().length).toBeGreaterThan(5 * 500);
 
     // The third page of the first sync is never answered: the run stops with two pages stored.
     const asked = () => proxy.requests.filter((r) => (firstSyncPage(r.path) ?? 0) >= 3).length;
     const stopSync = proxy.inject((_method, path) => (firstSyncPage(path) ?? 0) >= 3, { kind: 'mute' });
-    const first = await startEngine(dataDir, account);
-    cleanups.push(() => first.close());
+    const first = await launch();
     await waitFor(() => asked() >= 1, 60_000, 'the third ledger page asked for');
     const stored = (await first.session().store.queryLedger({ limit: 1 })).total;
     expect(stored).toBe(2 * 500);
     await first.close();
     stopSync();
 
-    const second = await startEngine(dataDir, account);
-    cleanups.push(() => second.close());
+    const second = await launch();
     await second.session().startupSettled();
     const held = async () => {
       const ids: number[] = [];

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accountStoreFile } from '../../src/main/core/engine/accountFiles';
 import type { Sandbox } from '../../src/server/sandbox';
 import type { ProgressStatus } from '../../src/shared/ipc';
-import type { FaultProxy } from '../support/faultProxy';
 import { busyMerchantBehindProxy, type BusyMerchantBehindProxy } from '../support/engineOnSandbox';
+import { fillRequests, isWindowRequest, windowRequests } from '../support/historyRequests';
 import type { EngineHarness } from '../support/faults/harness';
 import { waitFor } from '../support/waitFor';
 
@@ -27,22 +27,8 @@ function stack(): Promise<BusyMerchantBehindProxy> {
   );
 }
 
-const isWindow = (path: string) => path.startsWith('/Trades/History?') && path.includes('isActive=true');
 /** The reconcile's reads (by status, reversals, by id): muted where a test counts what the window alone stored. */
 const isReconcile = (path: string) => /^\/Trades\/History\?(.*&)?(status|tradeId|webhookStatus)=/.test(path);
-const windowRequests = (proxy: FaultProxy) => proxy.requests.filter((r) => isWindow(r.path)).length;
-
-/** The fill's pages: a `to`, no `from`, no other filter. */
-function fillPages(proxy: FaultProxy): URLSearchParams[] {
-  return proxy.requests.flatMap((request) => {
-    if (!request.path.startsWith('/Trades/History?')) return [];
-    const params = new URLSearchParams(request.path.slice(request.path.indexOf('?') + 1));
-    const filtered = ['from', 'status', 'tradeId', 'webhookStatus', 'externalId', 'isActive'].some((k) =>
-      params.has(k),
-    );
-    return params.has('to') && !filtered ? [params] : [];
-  });
-}
 
 function serverTrades(sb: Sandbox, merchantId: string): string[] {
   return sb.core.db.prepare('SELECT trade_id FROM trades WHERE merchant_id = ?').pluck().all(merchantId) as string[];
@@ -83,7 +69,7 @@ describe("a new cache's first fill: the 14-day window streamed, then only what i
 
     expect(windowRequests(s.proxy)).toBe(1);
     // The older pages all start at the window's oldest trade (inclusive: that millisecond is the only overlap).
-    const pages = fillPages(s.proxy);
+    const pages = fillRequests(s.proxy);
     const to = pages[0]?.get('to') as string;
     expect(pages.map((p) => [p.get('to'), p.get('page')])).toEqual(pages.map((_, i) => [to, String(i + 1)]));
     const older = s.sb.core.db
@@ -111,7 +97,7 @@ describe("a new cache's first fill: the 14-day window streamed, then only what i
 
   it('stopped mid-stream: keeps only whole checked chunks and no position; the next start streams the window again', async () => {
     const s = await stack();
-    const slow = s.proxy.inject((_method, path) => isWindow(path), { kind: 'throttle', bytesPerSecond: 40_000 });
+    const slow = s.proxy.inject((_method, path) => isWindowRequest(path), { kind: 'throttle', bytesPerSecond: 40_000 });
     const noReconcile = s.proxy.inject((_method, path) => isReconcile(path), { kind: 'mute' });
     const first = await s.launch();
     await waitFor(
@@ -132,7 +118,7 @@ describe("a new cache's first fill: the 14-day window streamed, then only what i
     expect(left.tradeIds.length % 2000).toBe(0);
     expect(left.tradeIds.length).toBeGreaterThanOrEqual(2000);
     expect(left.tradeIds.length).toBeLessThan(serverTrades(s.sb, s.merchant.merchantId).length);
-    expect(fillPages(s.proxy)).toEqual([]);
+    expect(fillRequests(s.proxy)).toEqual([]);
 
     const second = await s.launch();
     await filled(second);
@@ -165,7 +151,7 @@ describe("a new cache's first fill: the 14-day window streamed, then only what i
     expect(left.tradeIds).not.toContain(bad.trade_id);
     expect(left.meta('trades_history_mark')).toBeNull();
     expect(left.meta('trades_history_fill')).toBeNull();
-    expect(fillPages(s.proxy)).toEqual([]);
+    expect(fillRequests(s.proxy)).toEqual([]);
 
     noReconcile();
     setWire.run(bad.wire, bad.trade_id);
