@@ -19,11 +19,6 @@ export function statementCache(db: Db): Prepare {
   };
 }
 
-/** `read` in one read transaction (one committed state); inside a transaction already, in that one. */
-export function readInOne<T>(db: Db, read: () => T): T {
-  return db.inTransaction ? read() : db.transaction(read)();
-}
-
 /** The size the WAL file is cut back to after a checkpoint emptied it (a sync can grow it to hundreds of MB). */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 

@@ -35,7 +35,8 @@ import type {
 } from '../types';
 import { dayOf, dayStart, nextDayStart, planDayPage, type DayCount } from './dayPages';
 import { notificationRuns } from '../../../../shared/notifications';
-import { readInOne, statementCache, type Db, type Prepare } from './open';
+import { statementCache, type Db, type Prepare } from './open';
+import { readInOne } from './readInOne';
 import { alertRuleOf, FIRING_SELECT, firingOf, type FiringRow, LEDGER_FIELDS, TRADE_SELECT } from './recordRows';
 
 const MAX_SERIES_POINTS = 2000;

@@ -10,7 +10,8 @@ import { NAME_LIST_SEPARATOR } from './itemRows';
 import { columnsOf, growColumns, isColumns, sortedIndexOf } from './columns';
 import { Markets } from './markets';
 import { SlotLists, type SavedLists } from './slotLists';
-import { readInOne, type Db } from './open';
+import type { Db } from './open';
+import { readInOne } from './readInOne';
 
 /** Lower-casing of ASCII letters only (what the catalog's search ignores; other letters match as written). */
 export function asciiLower(text: string): string {
