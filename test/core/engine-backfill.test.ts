@@ -238,6 +238,8 @@ describe('the history back-fill: resumed, never in the way', () => {
       'the fill waiting for the bulk share',
     );
     await waitFor(() => app.session().connection.state === 'connected', 20_000, 'Live');
+    // Every request granted so far answered, so none is still on its way to the proxy when the pages are counted.
+    await waitFor(() => limiter.unanswered('default') === 0, 20_000, 'the granted requests answered');
     const waiting = limiter.queued('default');
     const pagesAsked = fillRequests(s.proxy).length;
 
