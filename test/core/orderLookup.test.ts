@@ -103,6 +103,20 @@ describe('order look-up and order chains on a real SQLite file', () => {
     expect(plansOf('1104').join('\n')).toMatch(/trades_offer/);
   });
 
+  it("finds a player's trades by their 17-digit steam id or profile URL (the partner is its account id)", () => {
+    const partnerOf777 = (text: string) => look(text).hits.filter((h) => h.matchedBy === 'partner').length;
+    expect(partnerOf777('76561197960266505')).toBe(50);
+    expect(partnerOf777('https://steamcommunity.com/profiles/76561197960266505/')).toBe(50);
+    expect(lookupKeys('https://steamcommunity.com/profiles/76561197960266505')).toMatchObject({
+      partner: '777',
+      tradeId: null,
+      name: null,
+    });
+    // 17 digits that are no account's steam id (below the base) stay ids and a name: nothing is made up.
+    expect(lookupKeys('12345678901234567')).toMatchObject({ partner: null, externalId: '12345678901234567' });
+    expect(partnerOf777('76561197960266506')).toBe(0);
+  });
+
   /** What a part of a name finds, read plainly: every trade's name, the newest 50 (51 to tell there are more). */
   const plainByName = (part: string) =>
     db

@@ -4,7 +4,7 @@
  * stream seeded by `itemSeed(seed, itemId)`, so a catalog streams in constant
  * memory and any single item can be rebuilt on its own.
  */
-import type { Item, KeyChain, RarityColor, Sticker } from '../../shared/api';
+import { accountIdOf, type Item, type KeyChain, type RarityColor, type Sticker } from '../../shared/api';
 import {
   generateKeyChains,
   generateStickers,
@@ -29,7 +29,7 @@ import {
   type Entry,
   type Phase,
 } from './entries';
-import { accountIdOf, holderPool, inspectDigits, inspectLink, tradeUrlOf, type HolderPool } from './holders';
+import { holderPool, inspectDigits, inspectLink, tradeUrlOf, type HolderPool } from './holders';
 import { namePool, pickName, SOUVENIR_SHARE, STATTRAK_SHARE, type NamePool } from './namePool';
 import { parseMarketHashName, VARIANT_NORMAL, VARIANT_SOUVENIR, VARIANT_STATTRAK, type Variant } from './naming';
 import { drawPaintSeed } from './patterns';

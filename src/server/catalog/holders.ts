@@ -2,7 +2,7 @@
  * The platform accounts holding the catalog's items: a deterministic pool per
  * (seed, size), with 17-digit steam ids, trade URLs and inspect links.
  */
-import { buildTradeUrl } from '../../shared/api';
+import { buildTradeUrl, steamIdOf } from '../../shared/api';
 import { hashString, mix32, Rng } from './rng';
 
 export interface Holder {
@@ -12,20 +12,8 @@ export interface Holder {
   readonly tradeUrl: string;
 }
 
-const STEAM_ID_BASE = 76561197960265728n;
 const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
 const INSPECT_PREFIX = 'steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S';
-
-export function steamIdOf(accountId: number): string {
-  return String(STEAM_ID_BASE + BigInt(accountId));
-}
-
-/** The account id of a 17-digit steam id, or null when it is not one. */
-export function accountIdOf(steamId: string): number | null {
-  if (!/^\d{17}$/.test(steamId)) return null;
-  const id = BigInt(steamId) - STEAM_ID_BASE;
-  return id >= 1n && id <= 0xffff_ffffn ? Number(id) : null;
-}
 
 function token(rng: Rng): string {
   let text = '';

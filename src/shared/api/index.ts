@@ -5,5 +5,6 @@ export * from './limits';
 export * from './requests';
 export * from './resources';
 export * from './tradeUrl';
+export * from './steamId';
 export * from './endpoints';
 export * from './reversal';

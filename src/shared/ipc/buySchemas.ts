@@ -59,7 +59,7 @@ export const orderLookupInputSchema = z.strictObject({
   query: z
     .string()
     .trim()
-    .min(1, { error: 'Type an order id, trade id, trade URL, partner id, offer id or item name to look up' })
+    .min(1, { error: 'Type an order id, trade id, trade URL, partner or steam id, offer id or item name to look up' })
     .max(MAX_LOOKUP_LENGTH, { error: `A look-up is at most ${MAX_LOOKUP_LENGTH} characters` }),
 });
 

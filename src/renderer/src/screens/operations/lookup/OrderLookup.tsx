@@ -66,7 +66,7 @@ export function OrderLookup({
           void search();
         }}
       >
-        <label htmlFor={`${id}-q`}>Order id, trade id, trade URL, partner id, offer id or item name</label>
+        <label htmlFor={`${id}-q`}>Order id, trade id, trade URL, partner or steam id, offer id or item name</label>
         <div className="order-lookup-row">
           <input
             id={`${id}-q`}
