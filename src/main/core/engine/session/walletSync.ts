@@ -176,15 +176,15 @@ export class WalletSync {
         { limit: HISTORY_MAX_LIMIT, page, ...(from !== null ? { from } : {}), ...(to !== null ? { to } : {}) },
         { signal, slot },
       );
-      inserted += (await store.insertLedger(answer.transactions)).inserted.length;
       const oldest = answer.transactions.at(-1)?.createdAt;
-      if (!oldest || answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) {
-        if (page > 1 || to !== null) await store.setMeta(LEDGER_FILL_META, null);
-        return inserted;
-      }
+      const last =
+        !oldest || answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total;
       // Stored from the newest down to `oldest`: what is left is `from` to it (inclusive: that millisecond's entries
-      // are asked again, the only overlap).
-      await store.setMeta(LEDGER_FILL_META, { from, to: oldest } satisfies LedgerFill);
+      // are asked again, the only overlap), written with the page so that no stop falls between the two.
+      const left: LedgerFill | null = !last && oldest ? { from, to: oldest } : null;
+      const meta = left !== null || page > 1 || to !== null ? { [LEDGER_FILL_META]: left } : undefined;
+      inserted += (await store.insertLedger(answer.transactions, meta)).inserted.length;
+      if (last) return inserted;
       progress.set('ledger-sync', {
         done: page + 1,
         total: Math.ceil(answer.total / HISTORY_MAX_LIMIT),

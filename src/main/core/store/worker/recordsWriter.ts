@@ -162,11 +162,18 @@ export class RecordsWriter {
 
   // ---- ledger
 
-  insertLedger(entries: BalanceTransaction[]): LedgerInsertResult {
+  /** Ledger entries (ids make it idempotent); `meta` in the same transaction (a paging sync's position). */
+  insertLedger(entries: BalanceTransaction[], meta?: Record<string, unknown>): LedgerInsertResult {
     const insert = this.prepare(
       `INSERT OR IGNORE INTO ledger (${LEDGER_FIELDS.join(', ')}) VALUES (${LEDGER_FIELDS.map((f) => `@${f}`).join(', ')})`,
     );
-    return { inserted: this.db.transaction(() => entries.filter((entry) => insert.run(entry).changes > 0))() };
+    return {
+      inserted: this.db.transaction(() => {
+        const inserted = entries.filter((entry) => insert.run(entry).changes > 0);
+        for (const [key, value] of Object.entries(meta ?? {})) this.setMeta(key, value);
+        return inserted;
+      })(),
+    };
   }
 
   // ---- recipients
