@@ -584,6 +584,11 @@ export function queryArb(real: { ids: number; pageLimit: number }): fc.Arbitrary
   return fc.oneof({ weight: 3, arbitrary: full }, { weight: 1, arbitrary: marketOnly }, { weight: 2, arbitrary: deep });
 }
 
+/** Pages just past the first DEEP_PAGE_ROWS of the whole catalog, by each sort: the deep path, whatever the draw. */
+export function deepQueries(limit: number): ModelQuery[] {
+  return SORTS.map((sort): ModelQuery => ({ ...NO_FILTERS, sort, direction: 'desc', offset: DEEP_PAGE_ROWS, limit }));
+}
+
 export function commandArb(size: { ids: number; batch: number; pageLimit: number }): fc.Arbitrary<Command> {
   const id = fc.integer({ min: 1, max: size.ids });
   const queries = fc.array(queryArb(size), { minLength: 1, maxLength: 3 });

@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { commandArb, itemOf, openStore, type Command } from './commands';
-import { Clock, checkAll, type Real, type SizeProfile } from './compare';
+import { commandArb, deepQueries, itemOf, openStore, type Command } from './commands';
+import { Clock, checkAll, DEEP_PAGE_ROWS, type Real, type SizeProfile } from './compare';
 import { ListServer } from './listServer';
 import { CatalogModel } from './model';
 import { bundleStore } from './storeProcess';
@@ -111,6 +111,7 @@ async function fill(model: CatalogModel, real: Real, count: number, report: Mode
   real.clock.end(tick);
   if (!result.ok) throw new Error(`fill sync failed: ${result.status}`);
   model.sync(items, lastUpdate, tick);
-  await checkAll(real, model, [], [], 1);
+  // A catalog past the first DEEP_PAGE_ROWS is read there too, not only when a command's random queries go deep.
+  await checkAll(real, model, count > DEEP_PAGE_ROWS ? deepQueries(real.size.pageLimit) : [], [], 1);
   report.fillMs.push(performance.now() - started);
 }
