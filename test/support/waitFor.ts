@@ -5,19 +5,20 @@ const realNow = Date.now;
 
 /**
  * Polls `check` every `everyMs` until it returns something truthy, and returns that; throws after `timeoutMs` of real
- * time, naming `what`.
+ * time, naming `what` (a function: read at the time-out, e.g. the log of what the engine did meanwhile).
  */
 export async function waitFor<T>(
   check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
   timeoutMs = 20_000,
-  what = 'condition',
+  what: string | (() => string) = 'condition',
   everyMs = 20,
 ): Promise<T> {
   const deadline = realNow() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (realNow() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (realNow() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => realSetTimeout(resolve, everyMs));
   }
 }
