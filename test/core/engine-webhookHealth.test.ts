@@ -442,6 +442,53 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
     }
   }, 90_000);
 
+  it('a new cache reads a trade of its history that moved on before its window came: the older update’s failure is not told', async () => {
+    // SENT while the endpoint failed; that delivery failed for good (the URL removed) before the desk opened.
+    const a = buy(sb, merchant, await newItem(sb, 97_600_001), 56_001);
+    await adminApi(sb).transition(a, { status: 'SENT' });
+    const old = await failForGood(a, 'SENT');
+    await waitFor(() => Date.now() > Date.parse(old.updatedAt), 5_000, 'the clock past its status time');
+
+    // A new cache whose first reads of the 14-day window and of the active trades are held: the feed names `a`
+    // before the desk holds it.
+    const proxy = FaultProxy.forBaseUrl(sb.baseUrl);
+    await proxy.start();
+    let releaseWindow!: () => void;
+    const windowHeld = new Promise<void>((resolve) => (releaseWindow = resolve));
+    const startUpRead = (_method: string, path: string) => /[?&](isActive|status)=/.test(path);
+    proxy.inject(startUpRead, { kind: 'hold', release: windowHeld });
+    const dir = mkdtempSync(join(tmpdir(), 'engine-webhook-health-window-'));
+    const desk = await startEngine(dir, { baseUrl: proxy.baseUrl, wsUrl: proxy.wsUrl, ...merchant });
+    try {
+      await waitFor(() => desk.logs.some((line) => line.includes('Feed connected')), 20_000, 'the desk’s feed');
+      // It completes live (no URL: nothing delivers the COMPLETED update). The desk reads the trade it does not hold:
+      // the server's record still shows the SENT update's failure.
+      await adminApi(sb).transition(a, { status: 'COMPLETED' });
+      const held = await waitFor(
+        async () => {
+          const trade = (await desk.call('trades.get', { tradeId: a }))?.trade;
+          return trade?.status === 'COMPLETED' ? trade : null;
+        },
+        20_000,
+        'a read and stored',
+      );
+      expect(held.webhookStatus).toBe('failed');
+      releaseWindow();
+
+      // A delivery that fails after the desk opened, of a trade bought since, is news: told, and the only one.
+      await setUrl(failing.url);
+      const c = buy(sb, merchant, await newItem(sb, 97_600_002), 56_002);
+      await desk.session().upsertTrades([await failForGood(c)], 'reconcile');
+      await waitFor(() => webhookNotices(desk).length > 0, 10_000, 'the failure of c told');
+      expect(webhookNotices(desk).map((n) => n.target)).toEqual([{ type: 'trade', tradeId: c }]);
+    } finally {
+      releaseWindow();
+      await desk.close();
+      await proxy.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('a failure held here that the server no longer lists (a later status delivered since) is read again', async () => {
     const tried = (tradeId: string, status: string) =>
       waitFor(
@@ -465,8 +512,9 @@ describe('webhook health against the sandbox’s real delivery and breaker', () 
         const held = (await app.call('trades.get', { tradeId: a }))?.trade;
         return held?.rollbackAt != null && held.webhookStatus === 'failed';
       },
-      20_000,
-      'the reversal stored with its failed delivery',
+      // The record of a final status is read 10 s after its frame (TradeLookups): 12 s on a quiet machine.
+      60_000,
+      () => `the reversal stored with its failed delivery; the engine's log:\n${app.logs.join('\n')}`,
     );
 
     // The endpoint works again: the waiting REVERSED update is delivered; no status changes, so no frame comes.

@@ -353,9 +353,10 @@ export class FaultProxy {
           if (fault.kind === 'schema' && status >= 200 && status < 300) {
             out = Buffer.from(fault.body(out.toString('utf8')));
             delete outHeaders['content-encoding'];
-            delete outHeaders['transfer-encoding'];
             outHeaders['content-type'] = 'application/json';
           }
+          // Sent whole: a streamed (chunked) answer gets its length instead.
+          delete outHeaders['transfer-encoding'];
           outHeaders['content-length'] = String(out.length);
           const send = () => {
             if (res.destroyed || res.writableEnded) return;

@@ -26,7 +26,11 @@ export const WEBHOOK_REFRESH_MS = 60_000;
 export class WebhookWatch {
   private lastDeliveredCreatedAt = '';
   private notifiedSince: string | null = null;
-  /** A new cache's history: a failure whose status time is before the account was opened is summed up, not told. */
+  /**
+   * A new cache's history: a failure of a trade created before the account was opened is summed up, not told. Its
+   * status time is no guide: the record of a trade that moved on since shows its last settled delivery, perhaps an
+   * older update's failure; a broken endpoint shows in the trades created since.
+   */
   private historyBefore = '';
   private timer: ReturnType<typeof setInterval> | null = null;
   /** One judgement at a time, in the order the writes came. */
@@ -76,7 +80,9 @@ export class WebhookWatch {
     const dayAgo = toUtcIso(this.now() - NEWS_WINDOW_MS);
     const newsFrom = dayAgo > this.historyBefore ? dayAgo : this.historyBefore;
     const failed = new Set(newlyFailed);
-    const failing = changed.filter((t) => failed.has(t.tradeId) && t.updatedAt >= newsFrom);
+    const failing = changed.filter(
+      (t) => failed.has(t.tradeId) && t.updatedAt >= newsFrom && t.createdAt >= this.historyBefore,
+    );
     if (this.news(failing).length === 0) return;
     this.judging = this.judging.then(() => this.judge(failing));
   }
