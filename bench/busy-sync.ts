@@ -177,6 +177,8 @@ interface Backfill {
    */
   notifications: { title: string; body: string }[];
   liveNotifications: number;
+  /** "Marketplace connection lost" and "… again": the connection's state, told apart from the back-fill's news. */
+  connectionNotifications: number;
   /** The catch-ups' summaries ("Trades caught up"), and the trade updates they sum up. */
   caughtUp: { body: string; updates: number }[];
   /** The trade updates the sandbox sent this merchant's feed during the back-fill (what a catch-up can tell). */
@@ -195,6 +197,8 @@ interface Backfill {
 
 /** A catch-up's summary (engine/notifications.ts catchUpNotifications). */
 const CAUGHT_UP = 'Trades caught up';
+/** The connection's state (notify/notificationCentre.ts): true when the sandbox timed out, not news of the history. */
+const CONNECTION_TITLES = new Set(['Marketplace connection lost', 'Connected to the marketplace again']);
 
 /** How many more trade updates the catch-ups' summaries told than the feed sent meanwhile (0: all live news). */
 function caughtUpBeyondLive(run: Backfill): number {
@@ -230,6 +234,8 @@ async function backfill(
     liveUpdates++;
   };
   sb.core.events.on('tradeUpdated', onTrade);
+  const liveTradeNews = (n: { kind: string; tradeId: string | null }) =>
+    n.kind === 'trade' && n.tradeId !== null && live.has(n.tradeId);
   const spawnedAt = Date.now();
   const host = await spawnWebHost({
     baseUrl: proxy.baseUrl,
@@ -307,10 +313,12 @@ async function backfill(
       maxFrameHead: probe.maxHead,
       framesOver64k: probe.over64k,
       frames: probe.frames,
+      // A system notice about a live trade (a failed webhook delivery) is the desk's judgement, counted here.
       notifications: probe.notifications
-        .filter((n) => (n.tradeId === null ? n.title !== CAUGHT_UP : !live.has(n.tradeId)))
+        .filter((n) => !CONNECTION_TITLES.has(n.title) && n.title !== CAUGHT_UP && !liveTradeNews(n))
         .map(({ title, body }) => ({ title, body })),
-      liveNotifications: probe.notifications.filter((n) => n.tradeId !== null && live.has(n.tradeId)).length,
+      liveNotifications: probe.notifications.filter(liveTradeNews).length,
+      connectionNotifications: probe.notifications.filter((n) => CONNECTION_TITLES.has(n.title)).length,
       caughtUp: probe.notifications
         .filter((n) => n.tradeId === null && n.title === CAUGHT_UP)
         .map(({ body }) => ({

@@ -18,8 +18,8 @@ export interface ProbeState {
   /** The start of the largest frame (which kind of frame it was). */
   maxHead: string;
   over64k: number;
-  /** tradeId: the trade a notification opens (null for a summary). */
-  notifications: { at: number; title: string; body: string; tradeId: string | null }[];
+  /** tradeId: the trade a notification opens (null for a summary); kind: a trade's update, or the desk's own word. */
+  notifications: { at: number; kind: string; title: string; body: string; tradeId: string | null }[];
   /** Each progress list the batches carried: kind and pages done / total. */
   progress: { at: number; list: { kind: string; done: number; total: number | null }[] }[];
   connection: { at: number; state: string; detail: string }[];
@@ -75,7 +75,7 @@ window.__name = (fn) => fn;
       if (b.notifications) {
         for (const n of b.notifications) {
           const tradeId = n.target && n.target.type === 'trade' ? n.target.tradeId : null;
-          probe.notifications.push({ at, title: n.title, body: n.body, tradeId });
+          probe.notifications.push({ at, kind: n.kind, title: n.title, body: n.body, tradeId });
         }
       }
       if (b.progress) probe.progress.push({ at, list: b.progress.map((p) => ({ kind: p.kind, done: p.done, total: p.total })) });
