@@ -76,6 +76,10 @@ export class RecordsWriter {
     this.prepare(SET_META_SQL).run(key, JSON.stringify(value ?? null));
   }
 
+  private setMetas(meta: Record<string, unknown> = {}): void {
+    for (const [key, value] of Object.entries(meta)) this.setMeta(key, value);
+  }
+
   // ---- trades
 
   /**
@@ -123,7 +127,7 @@ export class RecordsWriter {
         if (newStatus) result.newStatuses.push({ tradeId: trade.tradeId, status: trade.status });
         if (newlyFailed) result.newlyFailed.push(trade.tradeId);
       }
-      for (const [key, value] of Object.entries(meta ?? {})) this.setMeta(key, value);
+      this.setMetas(meta);
     })();
     return result;
   }
@@ -170,7 +174,7 @@ export class RecordsWriter {
     return {
       inserted: this.db.transaction(() => {
         const inserted = entries.filter((entry) => insert.run(entry).changes > 0);
-        for (const [key, value] of Object.entries(meta ?? {})) this.setMeta(key, value);
+        this.setMetas(meta);
         return inserted;
       })(),
     };
