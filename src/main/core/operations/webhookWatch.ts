@@ -78,10 +78,9 @@ export class WebhookWatch {
         this.lastDeliveredCreatedAt = trade.createdAt;
     }
     const dayAgo = toUtcIso(this.now() - NEWS_WINDOW_MS);
-    const newsFrom = dayAgo > this.historyBefore ? dayAgo : this.historyBefore;
     const failed = new Set(newlyFailed);
     const failing = changed.filter(
-      (t) => failed.has(t.tradeId) && t.updatedAt >= newsFrom && t.createdAt >= this.historyBefore,
+      (t) => failed.has(t.tradeId) && t.updatedAt >= dayAgo && t.createdAt >= this.historyBefore,
     );
     if (this.news(failing).length === 0) return;
     this.judging = this.judging.then(() => this.judge(failing));
