@@ -14,14 +14,15 @@ import { adminApi } from '../support/sandboxHttp';
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-migrations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('sandbox migrations 4 and 5', () => {
-  it('writes prices that an earlier repricing left as `67.0` in the item JSON back as integers, and nothing else; adds ledger_by_type', async () => {
+describe('sandbox migrations 4 to 6', () => {
+  it('writes prices that an earlier repricing left as `67.0` in the item JSON back as integers, and nothing else; adds ledger_by_type and the trades’ status indexes', async () => {
     const dbFile = join(dir, 'sandbox.db');
     const first = await startSandbox({ items: 50, seed: 4, dbFile });
     await first.close();
-    // What an earlier version left behind: two items' JSON with a REAL price, no ledger_by_type, schema version 3.
+    // What an earlier version left behind: two items' JSON with a REAL price, no ledger_by_type nor the trades'
+    // status indexes, schema version 3.
     const file = new Database(dbFile);
-    file.exec('DROP INDEX ledger_by_type');
+    file.exec('DROP INDEX ledger_by_type; DROP INDEX trades_by_status; DROP INDEX trades_by_webhook_status');
     const [one, two] = file
       .prepare<[], { item_id: number; price: number }>('SELECT item_id, price FROM items ORDER BY item_id LIMIT 2')
       .all();
@@ -77,6 +78,12 @@ describe('sandbox migrations 4 and 5', () => {
         .pluck()
         .all(),
     ).toEqual(expect.arrayContaining(['ledger_by_merchant', 'ledger_by_type']));
+    expect(
+      after
+        .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'trades'")
+        .pluck()
+        .all(),
+    ).toEqual(expect.arrayContaining(['trades_by_status', 'trades_by_webhook_status']));
     after.close();
   });
 });
