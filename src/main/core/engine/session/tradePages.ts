@@ -116,3 +116,26 @@ async function rolledBack(client: MerchantApiClient, signal: AbortSignal, from: 
     if (answer.transactions.length < HISTORY_MAX_LIMIT || page * HISTORY_MAX_LIMIT >= answer.total) return tradeIds;
   }
 }
+
+/**
+ * The server's failed deliveries, every page, then the held failures (newest first) it no longer lists, read again,
+ * `readMax` at most: a later status was delivered since, and no frame says so. `from` (ISO) bounds both to trades
+ * created since then; null reads them all.
+ */
+export async function failedDeliveryPages(
+  client: MerchantApiClient,
+  held: readonly { tradeId: string; createdAt: string }[],
+  options: { signal: AbortSignal; now: number; from: string | null; readMax: number },
+  onPage: (trades: Trade[]) => Promise<void>,
+): Promise<void> {
+  const { signal, now, from, readMax } = options;
+  const listed = new Set<string>();
+  const query = { webhookStatus: 'failed' as const, ...(from === null ? {} : { from }) };
+  await pageTrades(client, query, { signal, slot: 'bulk' }, (trades) => {
+    for (const trade of trades) listed.add(trade.tradeId);
+    return onPage(trades);
+  });
+  const gone = held.filter((trade) => !listed.has(trade.tradeId) && (from === null || trade.createdAt >= from));
+  const wanted = gone.slice(0, readMax).map((trade) => ({ tradeId: trade.tradeId, after: trade.createdAt }));
+  await readTrades(client, wanted, { signal, slot: 'bulk', byIdMax: readMax, now }, onPage);
+}

@@ -1,18 +1,20 @@
 import type { Trade, TradeStatus } from '../../../../shared/api';
-import { isActiveStatus } from '../../../../shared/api';
+import { ACTIVE_TRADES_WINDOW_MS, isActiveStatus } from '../../../../shared/api';
 import { toUtcIso } from '../../../../shared/time';
 import type { TradeSource, TradeUpsertResult } from '../../store/types';
 import { catchUpNotifications, changedSince, RecipientLabels, type TradeNews, tradeNews } from '../notifications';
 import { Throttler } from '../../async';
 import { HISTORY_OVERLAP_MS, type TradeWriter } from './historyFill';
 import { TradeLookups, type TradeUpdate } from './tradeLookups';
-import { pageTrades, readTrades, reconcilePages } from './tradePages';
+import { failedDeliveryPages, reconcilePages } from './tradePages';
 import type { SessionContext } from './sessionContext';
 /** Trades/History?webhookStatus=failed (the user's filter for failed webhooks) is asked at most this often. */
 const WEBHOOK_FAILED_REFRESH_MS = 60_000;
 /** The newest failures held that a refresh checks against the server's list, and how many of them it reads again. */
 const HELD_FAILURES_CHECKED = 500;
 const HELD_FAILURES_READ = 20;
+/** How often the refresh reads the failures older than the window too (each costs a page per 500 of them). */
+const FAILED_FULL_READ_MS = 60 * 60_000;
 
 /**
  * The account's trades: feed updates, the reconcile and the failed-webhook refresh (the back-fill stores through it). Each
@@ -25,6 +27,7 @@ export class TradeSync implements TradeWriter {
   private readonly recipientLabels: RecipientLabels;
   private readonly webhookRefreshes = new Throttler();
   private webhookFailedAt = Number.NEGATIVE_INFINITY;
+  private failedReadInFullAt = Number.NEGATIVE_INFINITY;
   private readonly lookups: TradeLookups;
   /** When the last reconcile looked for reversals (ISO): a poll reads the ledger's rollbacks since then. */
   private reversalsLookedAt: string | null = null;
@@ -140,23 +143,19 @@ export class TradeSync implements TradeWriter {
   }
 
   /**
-   * Every page of the server's failed deliveries; then the failures held here that it no longer lists are read again
-   * (a later status of the trade was delivered since: no frame says so), a few a refresh.
+   * The server's failed deliveries: those of the last 14 days each time, all of them first and every hour. A
+   * delivery changes only with its trade's status, and a status changes within the window but for a late reversal.
    */
   private async refreshFailed(news: TradeNews[]): Promise<void> {
     const client = this.ctx.api?.client;
     if (!client) return;
+    const now = this.ctx.timers.clock.now();
+    const full = now - this.failedReadInFullAt >= FAILED_FULL_READ_MS;
+    const from = full ? null : toUtcIso(now - ACTIVE_TRADES_WINDOW_MS);
     const held = await this.ctx.store.webhookNewestFailed(HELD_FAILURES_CHECKED);
-    const listed = new Set<string>();
-    const options = { signal: this.ctx.signal, slot: 'bulk' as const };
-    await pageTrades(client, { webhookStatus: 'failed' }, options, (trades) => {
-      for (const trade of trades) listed.add(trade.tradeId);
-      return this.upsertTrades(trades, 'reconcile', news);
-    });
-    const gone = held.filter((trade) => !listed.has(trade.tradeId)).slice(0, HELD_FAILURES_READ);
-    const wanted = gone.map((trade) => ({ tradeId: trade.tradeId, after: trade.createdAt }));
-    const byId = { ...options, byIdMax: HELD_FAILURES_READ, now: this.ctx.timers.clock.now() };
-    await readTrades(client, wanted, byId, (trades) => this.upsertTrades(trades, 'reconcile', news));
+    const options = { signal: this.ctx.signal, now, from, readMax: HELD_FAILURES_READ };
+    await failedDeliveryPages(client, held, options, (trades) => this.upsertTrades(trades, 'reconcile', news));
+    if (full) this.failedReadInFullAt = now;
   }
 
   /** One catch-up: the news it collects is told at its end, each notification for a handful, else one summary. */
