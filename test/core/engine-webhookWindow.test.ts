@@ -5,8 +5,8 @@ import { reach, useFlowingFakeClock, useRealClock } from '../support/faults/fake
 
 /**
  * The minute's read of the server's failed deliveries costs what the last 14 days hold, not the whole history: a
- * merchant a year in holds tens of thousands of old failures (81,192 in the year's benchmark: 163 pages a minute
- * before). Every failure is read at the session's start and every hour; a status, and so a delivery, changes
+ * merchant a year in holds tens of thousands of old failures (docs/operations.md). Every failure is read at the
+ * session's start and every hour; a status, and so a delivery, changes
  * within the window but for a late reversal. On the flowing fake clock: an hour passes in a couple of minutes.
  */
 

@@ -1,8 +1,7 @@
 /**
  * Trades/History by status or by webhookStatus walks only the matching trades: each statement the sandbox ran for
  * such a question, explained by SQLite with the values it was given, searches an index that starts with that column.
- * At a year's volume (3,650,000 trades) the webhookStatus count without it read every row: 94 s, every other
- * request waiting (docs/performance.md).
+ * Without it, a webhookStatus count read every row of the merchant (docs/sandbox.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeHistoryPage } from '../../src/shared/api';

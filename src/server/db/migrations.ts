@@ -143,10 +143,8 @@ export const SANDBOX_MIGRATIONS: readonly string[] = [
   `,
   /* 6 */ `
   -- Trades/History by status (a desk's reconcile asks for PENDING, SENT and CREATING) or by webhookStatus (the
-  -- failed deliveries, asked every minute): their count and pages walk only the matching trades. Without them both
-  -- walked every trade of the merchant, and a webhookStatus count read each row: 94 s at a year's 3,650,000 trades,
-  -- while every other request waited.
-  -- By status, covering a page as trades_page does (else the planner prefers walking that one).
+  -- failed deliveries, asked every minute): their count and pages walk only the matching trades, not every trade of
+  -- the merchant (docs/sandbox.md). By status, covering a page as trades_page does (else the planner walks that one).
   CREATE INDEX trades_by_status ON trades (merchant_id, status, created_at DESC, seq DESC, end_protection, trade_id);
   CREATE INDEX trades_by_webhook_status ON trades (merchant_id, webhook_status, created_at DESC, seq DESC);
   `,
