@@ -51,6 +51,7 @@ import { FaultProxy, type SeenRequest } from '../test/support/faultProxy';
 import {
   bridgeCall,
   PROBE_INIT_SCRIPT,
+  glanceProbe,
   readProbe,
   resetProbe,
   startPings,
@@ -254,9 +255,9 @@ async function backfill(
   await startPings(page, 'app.snapshot', PING_GAP_MS);
   log(`${label}: host up in ${Math.round(host.upMs)} ms, page open; waiting for the history...`);
   const reporter = setInterval(() => {
-    void readProbe(page)
-      .then((p) => {
-        const list = p.progress.at(-1)?.list ?? [];
+    void glanceProbe(page)
+      .then((glance) => {
+        const list = glance.progress?.list ?? [];
         log(
           `${label}: ${Math.round((Date.now() - spawnedAt) / 1000)} s: ${list.map((x) => `${x.kind} ${x.done}/${x.total ?? '?'}`).join(', ') || 'no progress'}; rss now sampled`,
         );
@@ -272,20 +273,15 @@ async function backfill(
     // counts). Not when its progress is gone: a run cut short (a page that failed) clears it until the next run
     // takes over from its mark, as the year's second run showed.
     await waitForProbe(page, 'history-summary', historyMinutes * MINUTE);
-    const atHistory = await readProbe(page);
-    const progressAtHistory = (atHistory.progress.at(-1)?.list ?? []).map(({ kind, done, total }) => ({
-      kind,
-      done,
-      total,
-    }));
-    const historyAt =
-      atHistory.notifications.find((n) => n.title === 'Trade history loaded')?.at ??
-      (atHistory.progress.at(-1) as { at: number }).at;
+    const atHistory = await glanceProbe(page);
+    const progressAtHistory = (atHistory.progress?.list ?? []).map(({ kind, done, total }) => ({ kind, done, total }));
+    const historyAt = atHistory.historySummaryAt ?? (atHistory.progress as { at: number }).at;
     log(`${label}: history loaded after ${round((historyAt - spawnedAt) / 1000)} s`);
     if (waitForAll) await waitForProbe(page, 'progress-clear', 20 * MINUTE);
-    const probe = await readProbe(page);
-    const allAt = waitForAll ? (probe.progress.at(-1)?.at ?? historyAt) : Number.NaN;
+    const allAt = waitForAll ? ((await glanceProbe(page)).progress?.at ?? historyAt) : Number.NaN;
+    // The whole probe is copied only once the pings have stopped (readProbe says why).
     await stopPings(page);
+    const probe = await readProbe(page);
     const peakRssMB = rss.stop().peakMB;
     const stored = (await bridgeCall<RowsPage<Trade>>(page, 'trades.query', { limit: 1 })).total;
     // The desk's own view of its budget: the spec's 300 a minute, or that times --test-rate-limit-scale.
