@@ -45,7 +45,7 @@ import type { ExportChunk, ExportKey } from '../types';
 import type { LedgerQuery, TradeQuery } from '../../../../shared/ipc/contract';
 
 const DAY_MS = 24 * 3600_000;
-/** Between queries the snapshot follows the writer this often, so a query rarely waits for a refresh. */
+/** Between queries the snapshot follows the writer this often (in steps), so a query rarely waits for a refresh. */
 const REFRESH_EVERY_MS = 200;
 
 /** An item's stored row: what a catalog row or an item is built from. */
@@ -62,12 +62,19 @@ export class ReaderService extends RecordsReader {
     super(db);
     this.snapshot = new CatalogSnapshot(db);
     this.query = new CatalogQuery(this.snapshot);
-    const refresh = () => {
+    // One step at a time, the thread's messages (every other read) handled between two steps.
+    let stepping = false;
+    const step = () => {
       try {
-        this.snapshot.refresh();
+        stepping = !this.closed && !this.snapshot.refreshStep();
       } catch {
         // Busy or closing: the next query refreshes (and reports a lasting fault).
+        stepping = false;
       }
+      if (stepping) setImmediate(step);
+    };
+    const refresh = () => {
+      if (!stepping) step();
     };
     // At once, after the thread said it is ready: the first screen asks for a page while the app starts.
     setImmediate(() => {

@@ -42,14 +42,29 @@ type ItemRecord = [
 const ROW_SELECT =
   'SELECT itemId, name_id, price, float, paintSeed, phase, rarity, statTrak | (souvenir << 1) | ((removed_at IS NULL) << 2), stickerCount, keyChainCount, ' +
   "nullif(stickerNames, ''), nullif(keyChainNames, ''), nullif(keyChainPatterns, ''), listed_at, removed_at, version FROM items";
-/** More changed rows than this share of the table: read them in id order, in chunks, rather than through the version index. */
+/** More changed rows than this share of the table: read them in id order rather than through the version index. */
 const SCAN_SHARE = 0.1;
-/** Small enough that the store model test's 3,000-item profile reads in chunks; a chunk's query costs microseconds. */
+/**
+ * The rows a refresh reads and patches at a time: one step of the timer's refresh (~25 ms at 2,000; a first sync's
+ * 20,000 items in one step held every read of the thread ~300–800 ms). Small enough that the store model test's
+ * 3,000-item profile reads in chunks.
+ */
 const SCAN_CHUNK = 2_000;
 /** The layout of a saved snapshot (CatalogSnapshot.saved); a file of another is not read. */
 const SAVED_FORMAT = 7;
 /** Older saved snapshots are not read: rows the sync's retention drops (a week off sale) leave no version to patch from. */
 const SAVED_MAX_AGE_MS = 5 * 24 * 3600_000;
+
+/** A refresh in progress: the rows with a version in (since, upTo], read in chunks after the last row read. */
+interface PendingRefresh {
+  since: number;
+  upTo: number;
+  /** In id order (most rows changed) or in version order (through the index). */
+  scan: boolean;
+  /** The last row read (null: none yet). */
+  afterId: number | null;
+  afterVersion: number;
+}
 
 const isCharmPattern = (value: number) => Number.isInteger(value) && value >= 0 && value <= CHARM_PATTERN_MAX;
 /** The snapshot's columns by slot, each with its array type: `grow` lengthens them, a saved snapshot holds them. */
@@ -157,6 +172,8 @@ export class CatalogSnapshot {
   private readonly phaseCode = new Map<string, number>();
   private version = 0;
   private dataVersion = -1;
+  /** A refresh read in steps, not finished yet. */
+  private pending: PendingRefresh | null = null;
   private readonly statements;
 
   constructor(private readonly db: Db) {
@@ -164,10 +181,22 @@ export class CatalogSnapshot {
       dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
       changedCount: db.prepare<[number], number>('SELECT count(*) FROM items WHERE version > ?').pluck(),
       total: db.prepare<[], number>('SELECT count(*) FROM items').pluck(),
-      byIndex: db.prepare<[number], ItemRecord>(`${ROW_SELECT} WHERE version > ?`).raw(),
-      byScan: db
+      highestVersion: db.prepare<[], number>('SELECT max(version) FROM items').pluck(),
+      // A chunk in version order is the rest of one version, then the next versions: SQLite seeks `version = ? AND
+      // itemId > ?` in the index, where a row value `(version, itemId) > (?, ?)` would walk every entry before it.
+      byIndexSameVersion: db
         .prepare<[number, number], ItemRecord>(
-          `${ROW_SELECT} NOT INDEXED WHERE itemId > ? AND version > ? ORDER BY itemId LIMIT ${SCAN_CHUNK}`,
+          `${ROW_SELECT} WHERE version = ? AND itemId > ? ORDER BY itemId LIMIT ${SCAN_CHUNK}`,
+        )
+        .raw(),
+      byIndex: db
+        .prepare<[number, number, number], ItemRecord>(
+          `${ROW_SELECT} WHERE version > ? AND version <= ? ORDER BY version, itemId LIMIT ?`,
+        )
+        .raw(),
+      byScan: db
+        .prepare<[number, number, number], ItemRecord>(
+          `${ROW_SELECT} NOT INDEXED WHERE itemId > ? AND version > ? AND version <= ? ORDER BY itemId LIMIT ${SCAN_CHUNK}`,
         )
         .raw(),
       names: db
@@ -263,36 +292,64 @@ export class CatalogSnapshot {
     return true;
   }
 
-  /** Reads what the writer committed since the last refresh; whether anything changed. */
-  refresh(): boolean {
-    // Every read in one committed state (a scan's chunks too): a write committed between two chunks would be read
-    // past for good, its version below the highest one read.
-    return readInOne(this.db, () => this.readChanges());
+  /** Reads what the writer committed since the last refresh, all of it now (a query's). */
+  refresh(): void {
+    // Every step in one committed state, so the query that follows reads the rows the snapshot says.
+    readInOne(this.db, () => {
+      for (let done = false; !done;) done = this.step();
+    });
   }
 
-  private readChanges(): boolean {
+  /**
+   * One step of a refresh (the reader's timer): at most SCAN_CHUNK rows, in a read transaction of its own, so the
+   * thread's other reads go between the steps; true when none is left. Safe across commits because a refresh reads only
+   * the versions up to the highest one at its start: a row written again meanwhile has a higher version, so the next
+   * refresh reads it, and a catalog query finishes a refresh in steps before it reads (`refresh`).
+   */
+  refreshStep(): boolean {
+    return readInOne(this.db, () => this.step());
+  }
+
+  private step(): boolean {
+    if (!this.pending && !this.begin()) return true;
+    const run = this.pending as PendingRefresh;
+    const records = this.chunk(run);
+    for (const record of records) this.patch(record);
+    const last = records[records.length - 1];
+    if (records.length === SCAN_CHUNK && last) {
+      run.afterId = last[0];
+      run.afterVersion = last[15];
+      return false;
+    }
+    this.pending = null;
+    this.version = run.upTo;
+    this.markets.update(this);
+    this.generation++;
+    return true;
+  }
+
+  private chunk(run: PendingRefresh): ItemRecord[] {
+    if (run.scan) return this.statements.byScan.all(run.afterId ?? 0, run.since, run.upTo);
+    const sameVersion =
+      run.afterId === null ? [] : this.statements.byIndexSameVersion.all(run.afterVersion, run.afterId);
+    if (sameVersion.length === SCAN_CHUNK) return sameVersion;
+    return sameVersion.concat(this.statements.byIndex.all(run.afterVersion, run.upTo, SCAN_CHUNK - sameVersion.length));
+  }
+
+  /** Starts a refresh when the writer committed since the last; false when no row changed. */
+  private begin(): boolean {
     const dataVersion = this.statements.dataVersion.get() as number;
     if (dataVersion === this.dataVersion) return false;
     this.dataVersion = dataVersion;
     this.readNames();
     const changed = this.statements.changedCount.get(this.version) as number;
     if (changed === 0) return false;
-    const since = this.version;
     const total = this.statements.total.get() as number;
-    if (changed > SCAN_SHARE * total) {
-      // Room for every row at once: growing by doubling would copy every column several times at the peak.
-      if (this.itemId.length < total) this.grow(total + 1024);
-      for (let after = 0; ;) {
-        const records = this.statements.byScan.all(after, since);
-        for (const record of records) this.patch(record);
-        if (records.length < SCAN_CHUNK) break;
-        after = (records[records.length - 1] as ItemRecord)[0];
-      }
-    } else {
-      for (const record of this.statements.byIndex.all(since)) this.patch(record);
-    }
-    this.markets.update(this);
-    this.generation++;
+    const scan = changed > SCAN_SHARE * total;
+    // Room for every row at once: growing by doubling would copy every column several times at the peak.
+    if (scan && this.itemId.length < total) this.grow(total + 1024);
+    const upTo = this.statements.highestVersion.get() as number;
+    this.pending = { since: this.version, upTo, scan, afterId: null, afterVersion: this.version };
     return true;
   }
 
@@ -380,7 +437,6 @@ export class CatalogSnapshot {
       charmPatterns,
       listedAt,
       removedAt,
-      version,
     ] = record;
     const onSale = (flags & ON_SALE) === 0 ? 0 : 1;
     const slot = this.slotFor(itemId);
@@ -418,6 +474,5 @@ export class CatalogSnapshot {
     );
     this.removedAt[slot] = removedAt ?? Number.NaN;
     this.markets.touch(slot, nameId, this.phase[slot] as number, this.itemId.length);
-    if (version > this.version) this.version = version;
   }
 }
