@@ -9,7 +9,7 @@ import {
   type WorkerMessage,
 } from '../protocol';
 import type { CatalogSyncProgress, CatalogSyncRequest, TradeWindowRequest } from '../types';
-import { ReaderService } from './reader';
+import { ReaderService, SNAPSHOT_READS } from './reader';
 import { WriterService } from './writer';
 
 function post(message: WorkerMessage): void {
@@ -89,8 +89,18 @@ function serve(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       }
       const target = targets.get(method);
       if (!target) throw new Error(`unknown ${init.role} method ${method}`);
-      const value = (target[method] as (...args: unknown[]) => unknown).apply(target, args);
-      post({ kind: 'result', id, ok: true, value: value === undefined ? null : value });
+      const answer = () => {
+        try {
+          const value = (target[method] as (...args: unknown[]) => unknown).apply(target, args);
+          post({ kind: 'result', id, ok: true, value: value === undefined ? null : value });
+        } catch (error) {
+          fail(id, error);
+        }
+      };
+      // A catalog read while a large change is patched in steps waits for the last step; every other read goes now.
+      if (service instanceof ReaderService && SNAPSHOT_READS.has(method) && !service.snapshotCaughtUp())
+        service.whenCaughtUp(answer);
+      else answer();
     } catch (error) {
       fail(id, error);
     }
