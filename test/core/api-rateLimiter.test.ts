@@ -358,10 +358,23 @@ describe('ClientRateLimiter', () => {
     for (let i = 0; i < 10; i++) limiter.tryAcquire('default', 'live')?.settle();
     let paging = 0;
     for (let slot = limiter.tryAcquire('default', 'bulk'); slot; slot = limiter.tryAcquire('default', 'bulk')) paging++;
-    expect(paging).toBe(20); // live and paging together never above the share
-    for (let i = 0; i < 3; i++) limiter.tryAcquire('default', 'bulk')?.settle();
-    expect(limiter.tryAcquire('default', 'live')).toBeNull();
+    expect(paging).toBe(17); // the desk's requests together never above paging's part
+    let live = 0;
+    for (let slot = limiter.tryAcquire('default', 'live'); slot; slot = limiter.tryAcquire('default', 'live')) live++;
+    expect(live).toBe(3); // the reserve, and never above the share
     expect(limiter.status().defaultRemaining).toBe(270);
+  });
+
+  it("counts the desk's own `now` requests against paging: pages take what they leave, live reads keep their reserve", async () => {
+    const { limiter } = fakeLimiter(); // a share of 150, 135 of them for paging
+    for (let i = 0; i < 20; i++) expect(tryAnswered(limiter, 'default')).toBe(true);
+    let paging = 0;
+    for (let slot = limiter.tryAcquire('default', 'bulk'); slot; slot = limiter.tryAcquire('default', 'bulk')) paging++;
+    expect(paging).toBe(115); // the desk's requests in all at paging's part
+    let live = 0;
+    for (let slot = limiter.tryAcquire('default', 'live'); slot; slot = limiter.tryAcquire('default', 'live')) live++;
+    expect(live).toBe(35); // live reads and pages together at the share: a feed burst is not held by the UI's requests
+    expect(tryAnswered(limiter, 'default')).toBe(true); // a buy still goes out at once
   });
 
   it('serves a queued live read before queued pages, as soon as the share has a slot for it', async () => {
@@ -380,11 +393,16 @@ describe('ClientRateLimiter', () => {
     await settle();
     expect(order).toEqual(['page 1', 'page 2', 'read 1']);
     expect(limiter.tryAcquire('default', 'live')).toBeNull(); // behind the queued live read
-    expect(limiter.tryAcquire('default', 'now')).not.toBeNull(); // a `now` request behind nobody
-    // The two pages leave the window at 60 250: the queued read goes first, then one page (the share is full again).
+    const buy = limiter.tryAcquire('default', 'now'); // behind nobody, and in the desk's count
+    expect(buy).not.toBeNull();
+    buy?.settle();
+    // The two pages leave the window at 60 250: the queued read goes first. The first read and the `now` request fill
+    // paging's part until they leave at 61 250; then one page (the share is full again).
     await clock.advance(59_249);
     expect(order).toHaveLength(3);
     await clock.advance(1);
+    expect(order).toEqual(['page 1', 'page 2', 'read 1', 'read 2']);
+    await clock.advance(1_000);
     expect(order).toEqual(['page 1', 'page 2', 'read 1', 'read 2', 'page 3']);
     await clock.advance(61_250);
     await Promise.all([...pages, ...reads]);

@@ -20,11 +20,12 @@ export interface ClientRateLimiterOptions {
 }
 
 /**
- * `now`: a request someone waits for (a buy, a page the user opened): first in line. `live`: a read a feed frame
- * asked for (a trade the desk does not hold, the ledger after frames): in the bulk share, so a burst of frames never
- * runs the key past its budget, but served before `bulk` and with a reserve of the share `bulk` cannot take.
- * `bulk`: the desk's paging (back-fill, reconcile, ledger sync): it holds at most the share minus that reserve and
- * waits behind every other kind, so buys and the merchant's own back end (same key, same budget) keep room.
+ * `now`: a request someone waits for (a buy, a page the user opened): first in line, never held by the share. `live`:
+ * a read a feed frame asked for (a trade the desk does not hold, the ledger after frames): in the bulk share, so a
+ * burst of frames never runs the key past its budget, but served before `bulk` and with a reserve of the share
+ * `bulk` cannot take. `bulk`: the desk's paging (back-fill, reconcile, ledger sync): it waits while the desk's
+ * requests of every kind (a `now` one too) fill the share less that reserve, and behind every other kind, so the
+ * desk's own requests leave paging less room, and buys and the merchant's own back end (same key) keep theirs.
  */
 export type SlotKind = 'now' | 'live' | 'bulk';
 
@@ -63,11 +64,13 @@ interface PendingSlot {
   kind: SlotKind;
 }
 
-/** Which slots a count or an expiry is about: all, those in the bulk share (`live` and `bulk`), or `bulk` alone. */
-type Counted = 'all' | 'shared' | 'bulk';
+/** Which slots a count or an expiry is about: all of them, or those in the bulk share (`live` and `bulk`). */
+type Counted = 'all' | 'shared';
 
-const counts = (kind: SlotKind, counted: Counted): boolean =>
-  counted === 'all' || (counted === 'shared' ? kind !== 'now' : kind === 'bulk');
+const counts = (kind: SlotKind, counted: Counted): boolean => counted === 'all' || kind !== 'now';
+
+/** Which kinds a limit holds: the share's, `live` and `bulk`; paging's (the desk's every request counted), `bulk`. */
+const heldBy = (kind: SlotKind, counted: Counted): boolean => (counted === 'shared' ? kind !== 'now' : kind === 'bulk');
 
 interface BucketState {
   limit: number;
@@ -77,8 +80,6 @@ interface BucketState {
   readonly answered: number[];
   /** The same for requests in the bulk share (`live` and `bulk`; each is in `answered` too). */
   readonly answeredShared: number[];
-  /** The same for `bulk` requests alone (each is in `answeredShared` too). */
-  readonly answeredBulk: number[];
   /** Requests the server counted that were not ours (another program with the same key), as of `foreignAt`. */
   foreign: number;
   foreignAt: number;
@@ -159,7 +160,6 @@ export class ClientRateLimiter {
       pending: new Set(),
       answered: [],
       answeredShared: [],
-      answeredBulk: [],
       foreign: 0,
       foreignAt: 0,
       holdUntil: 0,
@@ -297,29 +297,29 @@ export class ClientRateLimiter {
     return state.pending.size + state.answered.length + state.foreign;
   }
 
-  /** Slots held in the bulk share (`shared`) or by paging alone (`bulk`). */
-  #heldBy(bucket: RateBucket, counted: 'shared' | 'bulk'): number {
+  /** The desk's own slots in the bulk share (`shared`), or of every kind (`all`). */
+  #held(bucket: RateBucket, counted: Counted): number {
     const state = this.#buckets[bucket];
     let pending = 0;
     for (const slot of state.pending) if (counts(slot.kind, counted)) pending++;
-    return pending + (counted === 'shared' ? state.answeredShared : state.answeredBulk).length;
+    return pending + (counted === 'shared' ? state.answeredShared : state.answered).length;
   }
 
-  /** The slots `live` and `bulk` may hold together (`shared`), and `bulk` alone: the share less the live reserve. */
-  #limitOf(bucket: RateBucket, counted: 'shared' | 'bulk'): number {
+  /** The slots `live` and `bulk` may hold together (`shared`), and the desk's in all for paging: less the reserve. */
+  #limitOf(bucket: RateBucket, counted: Counted): number {
     const shared = Math.max(1, Math.floor(this.#buckets[bucket].limit * this.#bulkShare));
     return counted === 'shared' ? shared : Math.max(1, shared - Math.max(1, Math.floor(shared * LIVE_RESERVE)));
   }
 
-  /** Whether `kind` is held back by the share's limit of `counted` (the `now` kind by neither). */
-  #atLimit(bucket: RateBucket, kind: SlotKind, counted: 'shared' | 'bulk'): boolean {
-    return counts(kind, counted) && this.#heldBy(bucket, counted) >= this.#limitOf(bucket, counted);
+  /** Whether `kind` is held back by the limit of `counted` (the `now` kind by neither). */
+  #atLimit(bucket: RateBucket, kind: SlotKind, counted: Counted): boolean {
+    return heldBy(kind, counted) && this.#held(bucket, counted) >= this.#limitOf(bucket, counted);
   }
 
   #canGrant(bucket: RateBucket, now: number, kind: SlotKind): boolean {
     const state = this.#buckets[bucket];
     if (now < this.#backoffUntil || now < state.holdUntil || this.#count(bucket) >= state.limit) return false;
-    return !this.#atLimit(bucket, kind, 'shared') && !this.#atLimit(bucket, kind, 'bulk');
+    return !this.#atLimit(bucket, kind, 'shared') && !this.#atLimit(bucket, kind, 'all');
   }
 
   #grant(bucket: RateBucket, now: number, kind: SlotKind): RateSlot {
@@ -366,7 +366,6 @@ export class ClientRateLimiter {
     }
     if (this.#dropExpired(state.answered, now)) changed = true;
     this.#dropExpired(state.answeredShared, now);
-    this.#dropExpired(state.answeredBulk, now);
     if (state.foreign > 0 && state.foreignAt + this.#holdMs <= now) {
       state.foreign = 0;
       changed = true;
@@ -378,7 +377,6 @@ export class ClientRateLimiter {
   #answered(state: BucketState, kind: SlotKind, at: number): void {
     insertSorted(state.answered, at);
     if (counts(kind, 'shared')) insertSorted(state.answeredShared, at);
-    if (counts(kind, 'bulk')) insertSorted(state.answeredBulk, at);
   }
 
   /** Drops the answer times that left the window; true when any did. */
@@ -428,7 +426,7 @@ export class ClientRateLimiter {
   #nextExpiry(bucket: RateBucket, counted: Counted = 'all'): number {
     const state = this.#buckets[bucket];
     let at = Infinity;
-    const list = { all: state.answered, shared: state.answeredShared, bulk: state.answeredBulk }[counted];
+    const list = counted === 'all' ? state.answered : state.answeredShared;
     const oldest = list[0];
     if (oldest !== undefined) at = oldest + this.#holdMs;
     if (state.foreign > 0 && counted === 'all') at = Math.min(at, state.foreignAt + this.#holdMs);
@@ -444,7 +442,7 @@ export class ClientRateLimiter {
     const state = this.#buckets[bucket];
     const kind = this.#first(bucket)?.kind ?? 'now';
     let freeAt = this.#count(bucket) < state.limit ? 0 : this.#nextExpiry(bucket);
-    for (const counted of ['shared', 'bulk'] as const) {
+    for (const counted of ['shared', 'all'] as const) {
       if (this.#atLimit(bucket, kind, counted)) freeAt = Math.max(freeAt, this.#nextExpiry(bucket, counted));
     }
     return freeAt;
