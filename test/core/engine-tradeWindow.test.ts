@@ -46,6 +46,24 @@ function cacheOf(s: BusyMerchantBehindProxy): { tradeIds: string[]; meta: (key: 
   }
 }
 
+function cachedLedger(s: BusyMerchantBehindProxy): number {
+  const db = new Database(accountStoreFile(s.dataDir, s.merchant.merchantId), { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM ledger').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+const serverLedger = (s: BusyMerchantBehindProxy) =>
+  s.sb.core.db
+    .prepare('SELECT count(*) FROM ledger WHERE merchant_id = ?')
+    .pluck()
+    .get(s.merchant.merchantId) as number;
+
+const ledgerLoaded = (s: BusyMerchantBehindProxy) =>
+  waitFor(() => cachedLedger(s) >= serverLedger(s), 60_000, 'the ledger loaded');
+
 const filled = (app: EngineHarness) =>
   waitFor(
     async () => typeof (await app.session().store.getMeta('trades_history_mark')) === 'string',
@@ -93,6 +111,45 @@ describe("a new cache's first fill: the 14-day window streamed, then only what i
     expect(notifications().filter((n) => n.target?.type === 'trade')).toEqual([]);
     await app.close();
     expectEveryTradeOnce(s);
+  }, 120_000);
+
+  it("holds the ledger's first pages until the window is stored (both would share the one writer), then loads it whole", async () => {
+    const s = await stack();
+    // A window of seconds: long enough that a ledger page sent with the start-up would arrive while it streams.
+    s.proxy.inject((_method, path) => isWindowRequest(path), { kind: 'throttle', bytesPerSecond: 150_000 });
+    let cachedAtFirstLedgerPage: number | null = null;
+    s.proxy.inject(
+      (_method, path) => {
+        if (path.startsWith('/Wallet/BalanceHistory') && cachedAtFirstLedgerPage === null)
+          cachedAtFirstLedgerPage = cacheOf(s).tradeIds.length;
+        return false;
+      },
+      { kind: 'mute' },
+    );
+    const app = await s.launch();
+    await filled(app);
+    await ledgerLoaded(s);
+    await app.close();
+    // Every trade of the window (from its oldest, the older pages' `to`) was stored before the ledger's first page.
+    const to = Date.parse(fillRequests(s.proxy)[0]?.get('to') as string);
+    const windowTrades = s.sb.core.db
+      .prepare('SELECT count(*) FROM trades WHERE merchant_id = ? AND created_at >= ?')
+      .pluck()
+      .get(s.merchant.merchantId, to) as number;
+    expect(windowTrades).toBeGreaterThan(4000);
+    expect(cachedAtFirstLedgerPage).toBeGreaterThanOrEqual(windowTrades);
+    expect(cachedLedger(s)).toBe(serverLedger(s));
+  }, 120_000);
+
+  it('a window that fails holds back no ledger page', async () => {
+    const s = await stack();
+    s.proxy.inject((_method, path) => isWindowRequest(path), { kind: 'drop' });
+    const app = await s.launch();
+    await ledgerLoaded(s);
+    await app.close();
+    expect(windowRequests(s.proxy)).toBeGreaterThan(0);
+    expect(cacheOf(s).meta('trades_history_mark')).toBeNull();
+    expect(cachedLedger(s)).toBe(serverLedger(s));
   }, 120_000);
 
   it('stopped mid-stream: keeps only whole checked chunks and no position; the next start streams the window again', async () => {

@@ -78,7 +78,7 @@ export class AccountSession {
     };
     this.catalogs = new CatalogScheduler(this.ctx, () => hooks.onCatalogSynced());
     this.liveItems = new LiveItems(this.ctx, (totals) => this.catalogs.applyTotals(totals));
-    this.wallet = new WalletSync(this.ctx);
+    this.wallet = new WalletSync(this.ctx, () => this.history.windowStreamed());
     this.trades = new TradeSync(this.ctx, () => this.wallet.tradeMoved());
     this.history = new HistoryBackfill(this.ctx, this.trades);
     this.keeper = new ConnectionKeeper(this.ctx, (reason) => this.catchUp(reason));

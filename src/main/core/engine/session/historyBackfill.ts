@@ -26,6 +26,8 @@ export class HistoryBackfill {
   private historyLoaded = false;
   /** Asked for while a fill runs: it closes the gap since it began, between two of its pages. */
   private gapWanted = false;
+  /** Settles once the run under way has streamed its 14-day window, or found it needs none. */
+  private windowPhase: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ctx: SessionContext,
@@ -47,8 +49,18 @@ export class HistoryBackfill {
     return this.runs.join(async () => {});
   }
 
+  /**
+   * The trade window under way, if any. A new cache's window and the ledger's first pages would share the one writer
+   * thread; bulk work that can wait (the ledger's pages) waits for it.
+   */
+  windowStreamed(): Promise<void> {
+    return this.windowPhase;
+  }
+
   private async fill(): Promise<void> {
     const { store, progress, timers } = this.ctx;
+    let windowDone = () => {};
+    this.windowPhase = new Promise((resolve) => (windowDone = resolve));
     try {
       this.gapWanted = false;
       let fill = parseFill(await store.getMeta(HISTORY_FILL_META));
@@ -57,6 +69,7 @@ export class HistoryBackfill {
       if (fill) fill = await this.closeGap(fill);
       // A new cache: the last 14 days in one streamed request, then only what is older is paged.
       else if (typeof mark !== 'string') fill = await this.streamWindow();
+      windowDone();
       for (;;) {
         await this.pageFill(fill ?? openFill(await store.getMeta(HISTORY_MARK_META), timers.clock.now()));
         if (!this.historyLoaded) {
@@ -73,6 +86,7 @@ export class HistoryBackfill {
     } catch (error) {
       this.ctx.report('history back-fill', error);
     } finally {
+      windowDone();
       progress.clear('history-backfill');
     }
   }

@@ -51,7 +51,11 @@ export class WalletSync {
   private readShown = 0;
   private lastReadAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly ctx: SessionContext) {
+  /** `bulkMayStart`: settles when paging may go (the trade window streaming first has the writer). */
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly bulkMayStart: () => Promise<void> = () => Promise.resolve(),
+  ) {
     this.balanceRefresh = new Debouncer(ctx.timers, BALANCE_DEBOUNCE_MS, () => void this.refreshBalance());
     this.ledgerRefresh = new Debouncer(ctx.timers, LEDGER_DEBOUNCE_MS, () => void this.syncLedger());
     this.afterFrames = new Pacer(ctx.timers, AFTER_FRAMES_GAP_MS, () => {
@@ -172,6 +176,7 @@ export class WalletSync {
       // What just moved (after frames, a buy) is on the first page since the newest held: a `live` read, never
       // behind paging. A first sync's pages, a long catch-up's further pages and a stopped sync's rest are paging.
       const slot = from !== null && to === null && page === 1 ? 'live' : 'bulk';
+      if (slot === 'bulk') await this.bulkMayStart();
       const answer = await api.client.balanceHistory(
         { limit: HISTORY_MAX_LIMIT, page, ...(from !== null ? { from } : {}), ...(to !== null ? { to } : {}) },
         { signal, slot },
