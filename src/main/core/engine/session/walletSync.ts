@@ -54,7 +54,7 @@ export class WalletSync {
   /** `bulkMayStart`: settles when paging may go (the trade window streaming first has the writer). */
   constructor(
     private readonly ctx: SessionContext,
-    private readonly bulkMayStart: () => Promise<void> = () => Promise.resolve(),
+    private readonly bulkMayStart: () => Promise<void>,
   ) {
     this.balanceRefresh = new Debouncer(ctx.timers, BALANCE_DEBOUNCE_MS, () => void this.refreshBalance());
     this.ledgerRefresh = new Debouncer(ctx.timers, LEDGER_DEBOUNCE_MS, () => void this.syncLedger());
