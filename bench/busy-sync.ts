@@ -162,6 +162,8 @@ interface Backfill {
   progressAtHistory: { kind: string; done: number; total: number | null }[];
   historySeconds: number;
   allSeconds: number;
+  /** The host's spawn in the CPU profiles' clock: a ping `s` seconds after it is at spawnedMonoUs + s × 10⁶. */
+  spawnedMonoUs: number;
   peakRssMB: number;
   pingsMs: number[];
   pingFailures: number;
@@ -238,6 +240,7 @@ async function backfill(
   const liveTradeNews = (n: { kind: string; tradeId: string | null }) =>
     n.kind === 'trade' && n.tradeId !== null && live.has(n.tradeId);
   const spawnedAt = Date.now();
+  const spawnedMonoUs = monoUs();
   const host = await spawnWebHost({
     baseUrl: proxy.baseUrl,
     wsUrl: proxy.wsUrl,
@@ -296,6 +299,7 @@ async function backfill(
       progressAtHistory,
       historySeconds: (historyAt - spawnedAt) / 1000,
       allSeconds: (allAt - spawnedAt) / 1000,
+      spawnedMonoUs,
       peakRssMB,
       pingsMs: probe.pings.map(([, ms]) => ms),
       pingFailures: probe.pingFailures,

@@ -110,7 +110,8 @@ export function spawnWebHost(options: {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    // Under the profiler the host writes each thread's profile as it exits: an hour's takes far longer than 15 s.
+    const timer = setTimeout(() => child.kill('SIGKILL'), profile.length > 0 ? 600_000 : 15_000);
     await exited;
     clearTimeout(timer);
   };
