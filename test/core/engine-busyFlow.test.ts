@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ClientRateLimiter, SlotKind } from '../../src/main/core/api/rateLimiter';
 import { startSandbox, type Sandbox } from '../../src/server/sandbox';
 import type { Item, Trade } from '../../src/shared/api';
 import { FaultProxy } from '../support/faultProxy';
@@ -56,6 +57,11 @@ async function launch(s: Stack, wsUrl = s.proxy.wsUrl): Promise<EngineHarness> {
 /** The server's record of a trade, as the API shows it. */
 const serverTrade = (sb: Sandbox, tradeId: string): Trade => sb.core.trades.toWire(sb.core.trades.get(tradeId));
 
+/** Takes every slot of `kind` the limiter grants now, each answered at once: held for a window from now. */
+function fillShare(limiter: ClientRateLimiter, kind: SlotKind): void {
+  for (let slot = limiter.tryAcquire('default', kind); slot; slot = limiter.tryAcquire('default', kind)) slot.settle();
+}
+
 /** The fields a final status's record brings that a frame does not. */
 const record = (trade: Trade) => ({
   tradeId: trade.tradeId,
@@ -86,8 +92,7 @@ describe('a burst of trades the desk does not know', () => {
     // still hold depends on how long the start-up took, and a look-up must find no room.
     const limiter = app.session().limiter;
     limiter.setBulkShare(0.01);
-    for (let slot = limiter.tryAcquire('default', 'live'); slot; slot = limiter.tryAcquire('default', 'live'))
-      slot.settle();
+    fillShare(limiter, 'live');
     const from = s.proxy.requests.length;
 
     // The back end buys 40 at once, and moves some on: frames for trades the desk does not hold.
@@ -183,8 +188,7 @@ describe('a trade the desk does not know while paging fills the bulk share', () 
     await reach(() => app.session().progressList().length === 0, 60_000, 'the start-up done');
     // A long paging job (a new cache's ledger, a resumed back-fill): its pages hold all paging may, and more wait.
     const limiter = app.session().limiter;
-    for (let slot = limiter.tryAcquire('default', 'bulk'); slot; slot = limiter.tryAcquire('default', 'bulk'))
-      slot.settle();
+    fillShare(limiter, 'bulk');
     const stop = new AbortController();
     cleanups.push(() => stop.abort());
     let pagesGranted = 0;
