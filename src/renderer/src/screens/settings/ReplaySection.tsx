@@ -21,7 +21,8 @@ export function ReplaySection() {
     try {
       const saved = await unwrap(api().settings.update(patch));
       update('settings', (s) => ({ ...s, settings: saved }));
-      setUrl('');
+      // Only the URL's own save empties the field: the switch's answer must not wipe a URL typed meanwhile.
+      if (patch.webhookReplayUrl !== undefined) setUrl('');
       setError(null);
       toast('success', saved.webhookReplayEnabled ? 'Webhook replay is on' : 'Webhook replay is off');
     } catch (problem) {
