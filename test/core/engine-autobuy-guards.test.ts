@@ -282,10 +282,12 @@ describe('auto-buy guard rails against the real sandbox', () => {
       }),
     );
     const open = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Lost Beta'));
-    // Every buy reaches the server and its answer is lost; every look-up of an order id fails the same way.
+    // Every buy reaches the server and its answer is lost; every look-up of an order id fails the same way, and the
+    // feed's trade frames are lost too: nothing tells the desk what became of the buys.
     const heal = [
       proxy.inject('/Items/Buy', { kind: 'swallow' }),
       proxy.inject('/Trades/History?externalId=', { kind: 'swallow' }),
+      proxy.dropFeedFrames((text) => text.includes('"trade_updated"')),
     ];
 
     // $10 each: the capped rule buys 3 ($30, its cap), then the other 2 ($20, the budget).
@@ -308,7 +310,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
     expect(buysOnTheWire()).toBe(5);
     expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(5000);
 
-    // The network heals; a reconcile looks the order ids up: the five trades are found, bought, stored.
+    // The network heals; a reconcile finds the five trades: bought, stored.
     for (const remove of heal) remove();
     await harness.call('connection.retryNow');
     await waitFor(
@@ -367,9 +369,11 @@ describe('auto-buy guard rails against the real sandbox', () => {
     /** Reconciles' reads of the active trades (a look-up run follows each reconcile). */
     const reconciles = () => proxy.count('/Trades/History?status=');
 
-    // A: its answer lost, its own look-ups failing: unknown.
+    // A: its request lost on the way (no trade anywhere, so neither the feed nor a reconcile can tell), its own
+    // look-ups failing: unknown. B's trade frames are lost on the feed (B's buy reaches the server below).
+    const feedHeals = proxy.dropFeedFrames((text) => text.includes('"trade_updated"'));
     let heal = [
-      proxy.inject('/Items/Buy', { kind: 'swallow', times: 1 }),
+      proxy.inject('/Items/Buy', { kind: 'drop', times: 1 }),
       proxy.inject(lookups(itemA), { kind: 'swallow' }),
     ];
     expect((await list('Held Kappa A', 1, 1000, itemA)).map((item) => item.itemId)).toEqual([itemA]);
@@ -395,23 +399,64 @@ describe('auto-buy guard rails against the real sandbox', () => {
     await unknown(itemB);
     expect((await firing(itemA))?.autoBuy?.tradeId).toBeNull();
 
-    // The network heals; A's answer goes on and the run ends. B is looked up after it, with no other reconcile.
+    // The network heals; A's answer goes on (no trade) and the run ends. B is looked up after it, with no other
+    // reconcile, and found on the server (the cache never had it).
     for (const remove of heal) remove();
     release();
-    await waitFor(async () => (await firing(itemA))?.autoBuy?.tradeId, 10_000, 'A found by its order id');
+    await waitFor(
+      async () => /nothing was bought/.test((await firing(itemA))?.autoBuy?.error ?? ''),
+      10_000,
+      'A: no trade has its order id',
+    );
     await waitFor(
       async () => (await firing(itemB))?.autoBuy?.tradeId,
       10_000,
       'B found by its order id without another reconcile',
     );
+    feedHeals();
     held();
     expect(reconciles()).toBe(reconcilesBefore);
     // A's one held look-up answered (no time-out, no second run for it); B's healed one found its trade.
     expect(proxy.requests.filter((r) => r.path === lookupPath(itemA) && r.fault === 'hold')).toHaveLength(1);
     expect(proxy.requests.filter((r) => r.path === lookupPath(itemB) && r.fault === null)).toHaveLength(1);
     expect(buysOnTheWire()).toBe(2);
-    expect(serverSpend(rule.id)).toBe(2000);
-    expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(2000);
+    expect(serverSpend(rule.id)).toBe(1000);
+    expect((await firing(itemB))?.autoBuy?.tradeId).toBe(
+      sb.core.db.prepare('SELECT trade_id FROM trades WHERE external_id = ?').pluck().get(orderId(itemB)),
+    );
+    expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(1000);
+  }, 90_000);
+
+  it("settles a buy whose answer was lost from the trade the feed brought, while the server's look-ups still fail", async () => {
+    // On the real clock, as above: the buy's own look-ups are retried for seconds, not minutes.
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Fed Lambda'));
+    const itemId = 95_100_001;
+    const orderId = `auto-${rule.id.slice(0, 12)}-${itemId}-1000`;
+    const lookupPath = `/Trades/History?${new URLSearchParams({ externalId: orderId })}`;
+    const reconciles = () => proxy.count('/Trades/History?status=');
+    // The buy reaches the server and its answer is lost; every look-up of its order id fails, to the end. The feed
+    // (a WebSocket through the same proxy) is untouched.
+    proxy.inject('/Items/Buy', { kind: 'swallow', times: 1 });
+    proxy.inject((_method, path) => path === lookupPath, { kind: 'swallow' });
+    const reconcilesBefore = reconciles();
+
+    expect((await list('Fed Lambda', 1, 1000, itemId)).map((item) => item.itemId)).toEqual([itemId]);
+    const firing = await waitFor(
+      async () => (await harness.call('alerts.firings')).find((f) => f.ruleId === rule.id && f.autoBuy?.tradeId),
+      30_000,
+      'the buy settled from the trade the feed brought',
+    );
+    const serverTradeId = sb.core.db.prepare('SELECT trade_id FROM trades WHERE external_id = ?').pluck().get(orderId);
+    expect(firing.autoBuy?.tradeId).toBe(serverTradeId);
+    // Its own look-ups went out and failed; none was answered, and no reconcile read the trades meanwhile.
+    expect(proxy.requests.filter((r) => r.path === lookupPath && r.fault === 'swallow').length).toBeGreaterThan(0);
+    expect(proxy.requests.filter((r) => r.path === lookupPath && r.fault === null)).toHaveLength(0);
+    expect(reconciles()).toBe(reconcilesBefore);
+    expect(buysOnTheWire()).toBe(1);
+    expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(1000);
+    expect((await harness.call('alerts.rules')).find((r) => r.id === rule.id)?.autoBuy.spent).toBe(1000);
   }, 90_000);
 
   it('stop-all drops the auto-buys waiting in the rate limiter: none leaves after it is acknowledged, a manual buy still does', async () => {

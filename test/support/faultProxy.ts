@@ -8,7 +8,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 
 /**
  * The tests' one fault proxy: an HTTP-level proxy in front of the sandbox (REST and the WebSocket upgrade share its
@@ -25,7 +25,8 @@ import type { Duplex } from 'node:stream';
  * For the whole network: `cut()` drops every connection and refuses new ones until `restore()`;
  * `dropConnections()` is a blip (new connections pass); `holdRequests()` keeps requests at the proxy (counted, not
  * sent on) until `releaseRequests()`; `halfOpenWebSockets()` turns the open WebSocket tunnels into black holes:
- * nothing passes either way and nothing is closed (no FIN, no RST), as a dead NAT entry would.
+ * nothing passes either way and nothing is closed (no FIN, no RST), as a dead NAT entry would; `dropFeedFrames()`
+ * loses the server's text frames a test picks on every tunnel (the server sent them, the client never sees them).
  */
 
 /** How long a fault lasts: `times` requests, until `untilMs` (Date.now() clock), or both; unset: until removed. */
@@ -104,7 +105,9 @@ export class FaultProxy {
   private readonly sockets = new Set<Socket | Duplex>();
   /** Timers of held answers and throttled ones: cleared at close. */
   private readonly pending = new Set<NodeJS.Timeout>();
-  private readonly tunnels = new Set<{ client: Duplex; upstream: Socket; halfOpen: boolean }>();
+  private readonly tunnels = new Set<{ client: Duplex; upstream: Socket; fromServer: Transform; halfOpen: boolean }>();
+  /** Tests of the server's text frames to lose (dropFeedFrames). */
+  private frameDrops: ((text: string) => boolean)[] = [];
   /** Every request seen, in order, whatever became of it. */
   readonly requests: SeenRequest[] = [];
   /** Every `"externalId":"…"` (a buy's order id) clients sent, in order. */
@@ -205,14 +208,25 @@ export class FaultProxy {
       if (tunnel.halfOpen || tunnel.client.destroyed || tunnel.upstream.destroyed) continue;
       tunnel.halfOpen = true;
       tunnel.client.unpipe(tunnel.upstream);
-      tunnel.upstream.unpipe(tunnel.client);
+      tunnel.fromServer.unpipe(tunnel.client);
       tunnel.client.on('data', () => {});
-      tunnel.upstream.on('data', () => {});
+      tunnel.fromServer.on('data', () => {});
       tunnel.client.resume();
-      tunnel.upstream.resume();
+      tunnel.fromServer.resume();
       count++;
     }
     return count;
+  }
+
+  /**
+   * The server's text frames that `match` accepts are lost on their way to the client, on every WebSocket (open now
+   * or later); every other frame passes as it was sent. Returns its removal.
+   */
+  dropFeedFrames(match: (text: string) => boolean): () => void {
+    this.frameDrops.push(match);
+    return () => {
+      this.frameDrops = this.frameDrops.filter((drop) => drop !== match);
+    };
   }
 
   async close(): Promise<void> {
@@ -477,9 +491,10 @@ export class FaultProxy {
       if (head.length > 0) upstream.write(head);
       socket.on('data', () => this.tunnelChunks++);
       socket.pipe(upstream);
-      upstream.pipe(socket);
+      upstream.pipe(fromServer).pipe(socket);
     });
-    const tunnel = { client: socket, upstream, halfOpen: false };
+    const fromServer = new ServerFrames((text) => this.frameDrops.some((drop) => drop(text)));
+    const tunnel = { client: socket, upstream, fromServer, halfOpen: false };
     this.tunnels.add(tunnel);
     const cut = () => {
       this.tunnels.delete(tunnel);
@@ -490,5 +505,70 @@ export class FaultProxy {
     upstream.on('error', cut);
     upstream.on('close', cut);
     socket.on('close', cut);
+  }
+}
+
+/** A WebSocket frame's header length and whole length, once `buffer` holds all of it (RFC 6455, section 5.2). */
+function frameAt(buffer: Buffer): { headerLength: number; length: number } | null {
+  if (buffer.length < 2) return null;
+  let payload = (buffer[1] as number) & 0x7f;
+  let headerLength = 2;
+  if (payload === 126) {
+    if (buffer.length < 4) return null;
+    payload = buffer.readUInt16BE(2);
+    headerLength = 4;
+  } else if (payload === 127) {
+    if (buffer.length < 10) return null;
+    payload = Number(buffer.readBigUInt64BE(2));
+    headerLength = 10;
+  }
+  if ((buffer[1] as number) & 0x80) headerLength += 4;
+  const length = headerLength + payload;
+  return buffer.length < length ? null : { headerLength, length };
+}
+
+/**
+ * The server's side of a tunnel: its answer to the upgrade as it came, then (after a 101) whole frames, each passed
+ * on unless it is a complete unmasked text frame that `lose` accepts. Any other answer passes untouched.
+ */
+class ServerFrames extends Transform {
+  private pending: Buffer = Buffer.alloc(0);
+  private state: 'head' | 'frames' | 'raw' = 'head';
+
+  constructor(private readonly lose: (text: string) => boolean) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (this.state === 'raw') {
+      done(null, chunk);
+      return;
+    }
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    if (this.state === 'head') {
+      const end = this.pending.indexOf('\r\n\r\n');
+      if (end < 0) {
+        done();
+        return;
+      }
+      const head = this.pending.subarray(0, end + 4);
+      this.push(head);
+      this.pending = this.pending.subarray(end + 4);
+      this.state = head.toString('latin1').startsWith('HTTP/1.1 101') ? 'frames' : 'raw';
+      if (this.state === 'raw') {
+        if (this.pending.length > 0) this.push(this.pending);
+        this.pending = Buffer.alloc(0);
+        done();
+        return;
+      }
+    }
+    for (let frame = frameAt(this.pending); frame; frame = frameAt(this.pending)) {
+      const bytes = this.pending.subarray(0, frame.length);
+      this.pending = this.pending.subarray(frame.length);
+      const finalText = (bytes[0] as number) === 0x81 && ((bytes[1] as number) & 0x80) === 0;
+      if (finalText && this.lose(bytes.subarray(frame.headerLength).toString('utf8'))) continue;
+      this.push(bytes);
+    }
+    done();
   }
 }

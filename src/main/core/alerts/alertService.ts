@@ -72,6 +72,8 @@ export class AlertService {
   private ruleNames = new Map<string, string>();
   /** The look-ups of unknown outcomes: one run at a time; asked meanwhile, one more run after it. */
   private readonly resolver = new Throttler();
+  /** Whether the next run asks the server too; a run for trades just stored reads the cache alone. */
+  private serverAsked = false;
 
   constructor(
     private readonly account: () => BuyingAccount | null,
@@ -400,35 +402,58 @@ export class AlertService {
     }
     this.guard.settle(reservation, kept);
     // A look-up run under way took its list before this outcome was unknown: one more run after it looks this one up
-    // too. Idle, none is asked: the buy's own look-ups just failed, and the next reconcile (the API answering) asks.
-    if (kept === 'unknown' && this.resolver.busy) void this.resolveUnknown();
+    // too. Idle, the server is not asked (the buy's own look-ups just failed; the next reconcile asks), but the cache
+    // is: the feed may have brought the trade already.
+    if (kept === 'unknown') void (this.resolver.busy ? this.resolveUnknown() : this.resolveFromCache());
     if (heldBack) this.skipped(rule, heldBack, toUtcIso(Date.now()));
     else this.publishStatus();
   }
 
   /**
    * Looks up by order id each auto-buy whose outcome is unknown (after every reconcile: at start-up, after each
-   * reconnect, while polling): a trade found is bought (stored, its spend added), none found gives its share of
-   * the caps and the budget back. A failed look-up leaves it counted until the next reconcile. A run takes its list
+   * reconnect, while polling), in the cache first: a trade found is bought (stored, its spend added), none found on
+   * the server gives its share of the caps and the budget back. A failed look-up leaves it counted until the next
+   * reconcile, or until the feed brings its trade (tradesStored). A run takes its list
    * when it starts: asked while one runs (a reconcile, or a buy whose outcome became unknown meanwhile), one more
    * run follows it, so an outcome unknown after the list was taken is not left for the next reconcile.
    */
   resolveUnknown(): Promise<void> {
+    this.serverAsked = true;
+    return this.resolver.queue(() => this.runResolve());
+  }
+
+  /**
+   * Trades just stored (a feed frame, a reconcile, a page): a buy whose outcome is unknown and whose order id is among
+   * them is settled from the cache, with no request, since the API may be the part that failed while the feed is up.
+   */
+  tradesStored(trades: readonly Trade[]): void {
+    const unresolved = new Set(this.guard.unresolved().map((reservation) => reservation.externalId));
+    if (unresolved.size > 0 && trades.some((trade) => trade.externalId !== null && unresolved.has(trade.externalId)))
+      void this.resolveFromCache();
+  }
+
+  private resolveFromCache(): Promise<void> {
     return this.resolver.queue(() => this.runResolve());
   }
 
   private async runResolve(): Promise<void> {
     const account = this.account();
     if (!account?.live) return;
+    let askServer = this.serverAsked;
+    this.serverAsked = false;
     for (const reservation of this.guard.unresolved()) {
       const { token: _token, day: _day, ...record } = reservation;
       const { externalId } = record;
       let trade: Trade | null;
       try {
+        const cached = (await account.store.orderChainTrades(externalId)).find((t) => t.externalId === externalId);
+        if (!cached && !askServer) continue;
         trade =
-          (await account.client.tradeHistory({ externalId })).trades.find((t) => t.externalId === externalId) ?? null;
+          cached ??
+          (await account.client.tradeHistory({ externalId })).trades.find((t) => t.externalId === externalId) ??
+          null;
         if (this.account() !== account) return;
-        if (trade) await account.upsertTrades([trade], 'reconcile');
+        if (trade && !cached) await account.upsertTrades([trade], 'reconcile');
         const settled = await account.store.settleAutoBuy({
           ...record,
           state: trade ? 'bought' : 'not_bought',
@@ -440,7 +465,9 @@ export class AlertService {
         this.log(
           `auto-buy: order ${externalId}: its outcome is still unknown (${(error as Error).message}); counted until it is looked up`,
         );
-        return;
+        // One failed look-up is enough for this run: the others are still settled from the cache where it has them.
+        askServer = false;
+        continue;
       }
       this.guard.settle(reservation, trade ? 'bought' : 'not_bought');
       this.log(

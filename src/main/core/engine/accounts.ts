@@ -303,6 +303,7 @@ export class Accounts {
             onTradesStored: (changed, newStatuses, newlyFailed) => {
               awayHooks?.onTradesStored(changed, newStatuses);
               watch.onTradesStored(changed, newlyFailed);
+              this.alerts.tradesStored(changed);
               if (changed.some((t) => (FAILURE_STATUSES as readonly string[]).includes(t.status)))
                 this.events.push({ failuresChanged: true });
             },
