@@ -415,7 +415,9 @@ describe('auto-buy guard rails against the real sandbox', () => {
     );
     feedHeals();
     held();
-    expect(reconciles()).toBe(reconcilesBefore);
+    // No reconcile came before B's look-up (the catch-up its failed look-ups asked for comes seconds later).
+    const bLookedUpAt = proxy.requests.find((r) => r.path === lookupPath(itemB) && r.fault === null)?.at ?? 0;
+    expect(proxy.count('/Trades/History?status=', 0, bLookedUpAt)).toBe(reconcilesBefore);
     // A's one held look-up answered (no time-out, no second run for it); B's healed one found its trade.
     expect(proxy.requests.filter((r) => r.path === lookupPath(itemA) && r.fault === 'hold')).toHaveLength(1);
     expect(proxy.requests.filter((r) => r.path === lookupPath(itemB) && r.fault === null)).toHaveLength(1);
@@ -427,7 +429,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
     expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(1000);
   }, 90_000);
 
-  it("settles a buy whose answer was lost from the trade the feed brought, while the server's look-ups still fail", async () => {
+  it('settles a buy whose answer was lost from its trade the feed brought, while look-ups by order id and reconciles fail', async () => {
     // On the real clock, as above: the buy's own look-ups are retried for seconds, not minutes.
     const harness = await launch(1_000_000);
     const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
@@ -435,12 +437,13 @@ describe('auto-buy guard rails against the real sandbox', () => {
     const itemId = 95_100_001;
     const orderId = `auto-${rule.id.slice(0, 12)}-${itemId}-1000`;
     const lookupPath = `/Trades/History?${new URLSearchParams({ externalId: orderId })}`;
-    const reconciles = () => proxy.count('/Trades/History?status=');
-    // The buy reaches the server and its answer is lost; every look-up of its order id fails, to the end. The feed
-    // (a WebSocket through the same proxy) is untouched.
+    // The buy reaches the server and its answer is lost; every look-up by order id and every reconcile's read of the
+    // active trades fails, to the end (so no reconcile completes and asks for look-ups). The feed (a WebSocket through
+    // the same proxy) is untouched, and so is the read of the new trade its frame names.
+    const seenBefore = proxy.requests.length;
     proxy.inject('/Items/Buy', { kind: 'swallow', times: 1 });
-    proxy.inject((_method, path) => path === lookupPath, { kind: 'swallow' });
-    const reconcilesBefore = reconciles();
+    proxy.inject('/Trades/History?externalId=', { kind: 'swallow' });
+    proxy.inject('/Trades/History?status=', { kind: 'swallow' });
 
     expect((await list('Fed Lambda', 1, 1000, itemId)).map((item) => item.itemId)).toEqual([itemId]);
     const firing = await waitFor(
@@ -450,13 +453,50 @@ describe('auto-buy guard rails against the real sandbox', () => {
     );
     const serverTradeId = sb.core.db.prepare('SELECT trade_id FROM trades WHERE external_id = ?').pluck().get(orderId);
     expect(firing.autoBuy?.tradeId).toBe(serverTradeId);
-    // Its own look-ups went out and failed; none was answered, and no reconcile read the trades meanwhile.
-    expect(proxy.requests.filter((r) => r.path === lookupPath && r.fault === 'swallow').length).toBeGreaterThan(0);
-    expect(proxy.requests.filter((r) => r.path === lookupPath && r.fault === null)).toHaveLength(0);
-    expect(reconciles()).toBe(reconcilesBefore);
+    // Its own look-ups went out and failed; no look-up by order id and no reconcile was answered since the buy.
+    const since = proxy.requests.slice(seenBefore);
+    expect(since.filter((r) => r.path === lookupPath && r.fault === 'swallow').length).toBeGreaterThan(0);
+    const answered = (prefix: string) => since.filter((r) => r.path.startsWith(prefix) && r.fault === null);
+    expect(answered('/Trades/History?externalId=')).toEqual([]);
+    expect(answered('/Trades/History?status=')).toEqual([]);
     expect(buysOnTheWire()).toBe(1);
     expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(1000);
     expect((await harness.call('alerts.rules')).find((r) => r.id === rule.id)?.autoBuy.spent).toBe(1000);
+  }, 90_000);
+
+  it('looks up a buy lost on the way once the API answers again, with the feed up all along: no reconnect, no Retry now', async () => {
+    // On the real clock: the catch-up after a failed call comes 5 s after it.
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Lost Mu'));
+    const itemId = 95_200_001;
+    const lookupPath = `/Trades/History?${new URLSearchParams({ externalId: `auto-${rule.id.slice(0, 12)}-${itemId}-1000` })}`;
+    const firing = async () => (await harness.call('alerts.firings')).find((f) => f.ruleId === rule.id);
+    const upgrades = () => proxy.requests.filter((r) => r.upgrade).length;
+    const upgradesBefore = upgrades();
+    // The buy's request is lost on the way (no trade anywhere) and its look-ups fail: unknown, counted.
+    proxy.inject('/Items/Buy', { kind: 'drop', times: 1 });
+    const healLookups = proxy.inject((_method, path) => path === lookupPath, { kind: 'swallow' });
+    expect((await list('Lost Mu', 1, 1000, itemId)).map((item) => item.itemId)).toEqual([itemId]);
+    await waitFor(
+      async () => /could not be looked up/.test((await firing())?.autoBuy?.error ?? ''),
+      20_000,
+      'the buy unknown',
+    );
+    expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(1000);
+
+    // The API answers again. Nothing else happens on the feed, and nobody presses Retry now.
+    healLookups();
+    await waitFor(
+      async () => /nothing was bought/.test((await firing())?.autoBuy?.error ?? ''),
+      30_000,
+      'the buy looked up: no trade has its order id',
+    );
+    expect(proxy.requests.filter((r) => r.path === lookupPath && r.fault === null)).toHaveLength(1);
+    expect(upgrades()).toBe(upgradesBefore);
+    expect(buysOnTheWire()).toBe(1);
+    expect(serverTrades()).toBe(0);
+    expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(0);
   }, 90_000);
 
   it('stop-all drops the auto-buys waiting in the rate limiter: none leaves after it is acknowledged, a manual buy still does', async () => {

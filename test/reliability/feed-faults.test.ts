@@ -115,6 +115,8 @@ describe('feed faults reach the engine: duplicated, reordered and malformed fram
       apiKey: merchant.apiKey,
     });
     await waitFor(() => app.session().connection.state === 'connected', 15_000, 'engine connected to the replay feed');
+    // The start-up's back-fill too: one still paging would read the trades this test buys over REST before any frame.
+    await app.session().startupSettled();
   }, 60_000);
 
   afterAll(async () => {

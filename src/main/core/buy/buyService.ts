@@ -26,7 +26,7 @@ export { UNKNOWN_ATTEMPT_WINDOW_MS, type Placement } from './orders';
 const LOOKUP_ATTEMPTS = 4;
 const LOOKUP_DELAY_MS = 750;
 
-type Lookup = { checked: true; trade: Trade | null } | { checked: false; error: string };
+type Lookup = { checked: true; trade: Trade | null } | { checked: false; error: string; failure: unknown };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -400,6 +400,8 @@ export class BuyService {
     this.unknownAttempts.remember(externalId, order);
     const found = await this.lookup(externalId, LOOKUP_ATTEMPTS);
     if (found.checked && found.trade) return this.answerForExisting(externalId, order, found.trade, true, price);
+    // The API is not answering: the account catches up later (backing off), and an unknown auto-buy is looked up then.
+    if (!found.checked) this.account().reportFailure('a buy whose answer was lost, and its look-ups', found.failure);
     return this.unknown(
       externalId,
       order,
@@ -432,16 +434,16 @@ export class BuyService {
 
   /** Finds our trade by externalId, retrying while the network recovers; says whether the server could be asked. */
   private async lookup(externalId: string, attempts: number): Promise<Lookup> {
-    let last = 'no attempt';
+    let last: unknown = new Error('no attempt');
     for (let attempt = 0; attempt < attempts; attempt++) {
       try {
         const page = await this.account().client.tradeHistory({ externalId });
         return { checked: true, trade: page.trades.find((t) => t.externalId === externalId) ?? null };
       } catch (error) {
-        last = error instanceof Error ? error.message : String(error);
+        last = error;
         if (attempt < attempts - 1) await sleep(LOOKUP_DELAY_MS * (attempt + 1));
       }
     }
-    return { checked: false, error: last };
+    return { checked: false, error: last instanceof Error ? last.message : String(last), failure: last };
   }
 }

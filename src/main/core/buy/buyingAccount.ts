@@ -21,4 +21,6 @@ export interface BuyingAccount {
   /** Money moved (`spent`: the price of a buy just answered): the balance and the ledger are read again soon. */
   walletChanged(spent?: number): void;
   refreshBalance(): Promise<Balance | null>;
+  /** A call made for the account that the API did not answer: the account catches up later, backing off. */
+  reportFailure(what: string, error: unknown): void;
 }

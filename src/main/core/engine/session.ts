@@ -36,6 +36,7 @@ export type { AccountCredentials, SessionAccount, SessionHooks } from './session
 export class AccountSession {
   /** The account's rate budget: the engine's one per merchant, shared with "Test connection" and later sessions. */
   readonly limiter: ClientRateLimiter;
+  readonly reportFailure = (what: string, error: unknown): void => this.fail(what, error);
   private readonly api: LiveApi | null;
   private readonly ctx: SessionContext;
   private readonly abort = new AbortController();
