@@ -270,6 +270,16 @@ describe('auto-buy guard rails against the real sandbox', () => {
       `${count} outcomes recorded`,
     );
 
+  /** A $10 auto-buy rule for `pattern` to a saved recipient; its order id of a listing and that order id's look-up. */
+  async function armed(pattern: string) {
+    const harness = await launch(1_000_000);
+    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
+    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, pattern));
+    const orderId = (itemId: number) => `auto-${rule.id.slice(0, 12)}-${itemId}-1000`;
+    const lookupPath = (itemId: number) => `/Trades/History?${new URLSearchParams({ externalId: orderId(itemId) })}`;
+    return { harness, rule, orderId, lookupPath };
+  }
+
   it('counts buys whose answers were lost and whose look-ups failed until their order ids are found: the server never spends past a cap or the budget', async () => {
     useFlowingFakeClock();
     const harness = await launch(1_000_000);
@@ -343,12 +353,8 @@ describe('auto-buy guard rails against the real sandbox', () => {
 
   it('looks up a buy whose outcome became unknown while a look-up run was under way: one more run after it, no reconcile needed', async () => {
     // On the real clock: fast-forwarding B's look-up retries would also run out A's held look-up's time-out.
-    const harness = await launch(1_000_000);
-    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
-    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Held Kappa'));
+    const { harness, rule, orderId, lookupPath } = await armed('Held Kappa');
     const [itemA, itemB] = [95_000_001, 95_000_002];
-    const orderId = (itemId: number) => `auto-${rule.id.slice(0, 12)}-${itemId}-1000`;
-    const lookupPath = (itemId: number) => `/Trades/History?${new URLSearchParams({ externalId: orderId(itemId) })}`;
     /** Only the look-ups of this one order id (the other's pass). */
     const lookups = (itemId: number) => (_method: string, path: string) => path === lookupPath(itemId);
     const firing = async (itemId: number) =>
@@ -431,12 +437,8 @@ describe('auto-buy guard rails against the real sandbox', () => {
 
   it('settles a buy whose answer was lost from its trade the feed brought, while look-ups by order id and reconciles fail', async () => {
     // On the real clock, as above: the buy's own look-ups are retried for seconds, not minutes.
-    const harness = await launch(1_000_000);
-    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
-    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Fed Lambda'));
     const itemId = 95_100_001;
-    const orderId = `auto-${rule.id.slice(0, 12)}-${itemId}-1000`;
-    const lookupPath = `/Trades/History?${new URLSearchParams({ externalId: orderId })}`;
+    const { harness, rule, orderId, lookupPath } = await armed('Fed Lambda');
     // The buy reaches the server and its answer is lost; every look-up by order id and every reconcile's read of the
     // active trades fails, to the end (so no reconcile completes and asks for look-ups). The feed (a WebSocket through
     // the same proxy) is untouched, and so is the read of the new trade its frame names.
@@ -451,11 +453,14 @@ describe('auto-buy guard rails against the real sandbox', () => {
       30_000,
       'the buy settled from the trade the feed brought',
     );
-    const serverTradeId = sb.core.db.prepare('SELECT trade_id FROM trades WHERE external_id = ?').pluck().get(orderId);
+    const serverTradeId = sb.core.db
+      .prepare('SELECT trade_id FROM trades WHERE external_id = ?')
+      .pluck()
+      .get(orderId(itemId));
     expect(firing.autoBuy?.tradeId).toBe(serverTradeId);
     // Its own look-ups went out and failed; no look-up by order id and no reconcile was answered since the buy.
     const since = proxy.requests.slice(seenBefore);
-    expect(since.filter((r) => r.path === lookupPath && r.fault === 'swallow').length).toBeGreaterThan(0);
+    expect(since.filter((r) => r.path === lookupPath(itemId) && r.fault === 'swallow').length).toBeGreaterThan(0);
     const answered = (prefix: string) => since.filter((r) => r.path.startsWith(prefix) && r.fault === null);
     expect(answered('/Trades/History?externalId=')).toEqual([]);
     expect(answered('/Trades/History?status=')).toEqual([]);
@@ -466,17 +471,14 @@ describe('auto-buy guard rails against the real sandbox', () => {
 
   it('looks up a buy lost on the way once the API answers again, with the feed up all along: no reconnect, no Retry now', async () => {
     // On the real clock: the catch-up after a failed call comes 5 s after it.
-    const harness = await launch(1_000_000);
-    const recipient = await harness.call('recipients.save', { label: 'Desk', tradeUrl: TEST_TRADE_URL });
-    const rule = await harness.call('alerts.saveRule', autoBuyRule(recipient.id, 'Lost Mu'));
     const itemId = 95_200_001;
-    const lookupPath = `/Trades/History?${new URLSearchParams({ externalId: `auto-${rule.id.slice(0, 12)}-${itemId}-1000` })}`;
+    const { harness, rule, lookupPath } = await armed('Lost Mu');
     const firing = async () => (await harness.call('alerts.firings')).find((f) => f.ruleId === rule.id);
     const upgrades = () => proxy.requests.filter((r) => r.upgrade).length;
     const upgradesBefore = upgrades();
     // The buy's request is lost on the way (no trade anywhere) and its look-ups fail: unknown, counted.
     proxy.inject('/Items/Buy', { kind: 'drop', times: 1 });
-    const healLookups = proxy.inject((_method, path) => path === lookupPath, { kind: 'swallow' });
+    const healLookups = proxy.inject((_method, path) => path === lookupPath(itemId), { kind: 'swallow' });
     expect((await list('Lost Mu', 1, 1000, itemId)).map((item) => item.itemId)).toEqual([itemId]);
     await waitFor(
       async () => /could not be looked up/.test((await firing())?.autoBuy?.error ?? ''),
@@ -492,7 +494,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
       30_000,
       'the buy looked up: no trade has its order id',
     );
-    expect(proxy.requests.filter((r) => r.path === lookupPath && r.fault === null)).toHaveLength(1);
+    expect(proxy.requests.filter((r) => r.path === lookupPath(itemId) && r.fault === null)).toHaveLength(1);
     expect(upgrades()).toBe(upgradesBefore);
     expect(buysOnTheWire()).toBe(1);
     expect(serverTrades()).toBe(0);
