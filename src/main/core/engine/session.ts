@@ -75,7 +75,7 @@ export class AccountSession {
       signal: this.abort.signal,
       openedAt,
       isStopped: () => this.stopped,
-      report: (what, error) => this.fail(what, error),
+      report: this.reportFailure,
     };
     this.catalogs = new CatalogScheduler(this.ctx, () => hooks.onCatalogSynced());
     this.liveItems = new LiveItems(this.ctx, (totals) => this.catalogs.applyTotals(totals));
