@@ -14,7 +14,7 @@
 import { rmSync } from 'node:fs';
 import { RARITY_COLORS } from '../src/shared/api';
 import type { CatalogQuery } from '../src/shared/ipc/contract';
-import { packPriceChanges } from '../src/main/core/store';
+import { packPriceChanges } from '../src/main/core/catalog';
 import { ReaderService } from '../src/main/core/store/worker/reader';
 import { createPlainCopy, openPreparedStore, naiveQuery, timeQuery } from './lib/catalogBench';
 import { machineInfo } from './lib/machine';

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Item } from '../../src/shared/api';
 import type { ItemChangeGroup } from '../../src/main/core/store/types';
-import { packPriceChanges } from '../../src/main/core/store/priceChanges';
+import { packPriceChanges } from '../../src/main/core/catalog/priceChanges';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { BATCH, eventsOf, shuffleItemIds } from './liveEventsPlan';
 import { preparedStoreCopy } from './sandbox';

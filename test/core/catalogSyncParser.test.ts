@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { leadingItemId } from '../../src/main/core/store/worker/download';
-import { quickItemCheck } from '../../src/main/core/store/worker/itemRows';
-import { bytesAt } from '../../src/main/core/store/worker/itemSplitter';
+import { leadingItemId } from '../../src/main/core/catalog/download';
+import { quickItemCheck } from '../../src/main/core/catalog/itemRows';
+import { bytesAt } from '../../src/main/core/catalog/itemSplitter';
 import { generateCatalog } from '../../src/server/catalog/generator';
 
 describe('quickItemCheck', () => {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogSyncError } from '../../src/main/core/store/errors';
-import { streamBody } from '../../src/main/core/store/worker/download';
+import { streamBody } from '../../src/main/core/catalog/download';
 
 const MB = 1024 * 1024;
 /** 48 MB that gzip hardly shrinks, so that the server's sending shows how far the download ran ahead of the consumer. */

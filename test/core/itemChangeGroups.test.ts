@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedFrame, Item } from '../../src/shared/api';
 import { itemChangeGroups } from '../../src/main/core/engine/session/liveItems';
-import { packPriceChanges } from '../../src/main/core/store';
+import { packPriceChanges } from '../../src/main/core/catalog';
 
 type ItemFrame = Extract<FeedFrame, { type: 'item_upserted' | 'price_changed' | 'item_removed' }>;
 

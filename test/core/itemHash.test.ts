@@ -3,7 +3,7 @@
  * its bytes, for a range inside a larger buffer, and different for any change.
  */
 import { describe, expect, it } from 'vitest';
-import { hashBytes, hashJson } from '../../src/main/core/store/worker/itemRows';
+import { hashBytes, hashJson } from '../../src/main/core/catalog/itemRows';
 import { generateCatalog } from '../../src/server/catalog/generator';
 
 const items = [...generateCatalog({ seed: 21, count: 3000, imageBaseUrl: 'http://sandbox.invalid/img' })].map((item) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { EnvelopeFormatError, ItemSplitter } from '../../src/main/core/store/worker/itemSplitter';
+import { EnvelopeFormatError, ItemSplitter } from '../../src/main/core/catalog/itemSplitter';
 import { generateCatalog } from '../../src/server/catalog/generator';
 
 /** Splits `text` fed in chunks cut at `cuts`; elements are parsed as the sync does (a refused parse = false). */

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { itemFilter, LocalStore } from '../../src/main/core/store';
+import { itemFilter } from '../../src/main/core/catalog';
+import { LocalStore } from '../../src/main/core/store';
 import { catalogFiltersSchema, type CatalogFilters } from '../../src/shared/ipc/contract';
 import { queryArb } from './storeModel/commands';
 import { makeItem } from './storeModel/items';

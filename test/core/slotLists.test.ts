@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SlotLists } from '../../src/main/core/store/worker/slotLists';
+import { SlotLists } from '../../src/main/core/catalog/slotLists';
 
 const SLOTS = 300;
 

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openConnection } from '../../src/main/core/store/worker/open';
-import { CatalogSnapshot } from '../../src/main/core/store/worker/snapshot';
+import { CatalogSnapshot } from '../../src/main/core/catalog/snapshot';
 import { WriterService } from '../../src/main/core/store/worker/writer';
 import { applyItemRemovals, applyItemUpserts, applyPriceChanges } from '../support/liveChanges';
 import { tempDirs } from '../support/tempDirs';

@@ -9,7 +9,7 @@ import type { BalanceTransaction, Item, Trade } from '../../src/shared/api';
 import type { CatalogQuery } from '../../src/shared/ipc/contract';
 import { at } from '../support/sandboxHttp';
 import { CACHE_VERSION, LocalStore, SCHEMA_VERSION, StoreError } from '../../src/main/core/store';
-import { packPriceChanges, priceChangeOutcome } from '../../src/main/core/store/priceChanges';
+import { packPriceChanges, priceChangeOutcome } from '../../src/main/core/catalog/priceChanges';
 import { resolveWorkerEntry } from '../../src/main/core/store/localStore';
 import { WorkerClient } from '../../src/main/core/store/workerClient';
 import { applyItemRemovals, applyItemUpserts, applyPriceChanges } from '../support/liveChanges';

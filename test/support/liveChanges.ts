@@ -4,9 +4,8 @@
  * thread the result itself.
  */
 import type { Item, PriceChange } from '../../src/shared/api';
+import { packPriceChanges, priceChangeOutcome } from '../../src/main/core/catalog';
 import {
-  packPriceChanges,
-  priceChangeOutcome,
   type CatalogTotals,
   type ItemChangeGroup,
   type ItemChangeGroupResult,

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Item, TradeStatus, TransactionType } from '../../../src/shared/api';
 import { TRADE_STATUSES_ACCEPTED, TRANSACTION_TYPES } from '../../../src/shared/api';
-import { LocalStore, packPriceChanges, type ItemChangeGroup } from '../../../src/main/core/store';
+import { packPriceChanges } from '../../../src/main/core/catalog';
+import { LocalStore, type ItemChangeGroup } from '../../../src/main/core/store';
 import { checkAll, count, DEEP_PAGE_ROWS, type Real } from './compare';
 import {
   CHARM_TERMS,

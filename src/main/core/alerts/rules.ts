@@ -1,6 +1,6 @@
 import type { AlertRule } from '../../../shared/ipc';
 import { type CatalogFilters, catalogQuerySchema } from '../../../shared/ipc/contract';
-import { itemFilter, type ItemTest } from '../store';
+import { itemFilter, type ItemTest } from '../catalog';
 import type { ParsedCatalogQuery } from '../store/types';
 
 /** A rule ready for live matching: its filters and maximum price as one test of an item (made once per reload). */

@@ -4,7 +4,7 @@
  */
 import type { SerializedStoreError } from './errors';
 import type { CatalogSyncProgress } from './types';
-import type { CatalogWriter } from './worker/catalogWriter';
+import type { CatalogWriter } from '../catalog/catalogWriter';
 import type { ReaderService } from './worker/reader';
 import type { RecordsWriter } from './worker/recordsWriter';
 

@@ -1,7 +1,7 @@
 import type { Item, PriceChange } from '../../../../shared/api';
 import type { CatalogRow } from '../../../../shared/ipc';
-import { packPriceChanges, priceChangeOutcome, type ItemChangeGroup } from '../../store';
-import type { CatalogTotals, PriceMove } from '../../store/types';
+import { packPriceChanges, priceChangeOutcome } from '../../catalog';
+import type { CatalogTotals, ItemChangeGroup, PriceMove } from '../../store/types';
 import { type ItemFrame, ItemWriteQueue } from './itemWriteQueue';
 import type { SessionContext } from './sessionContext';
 

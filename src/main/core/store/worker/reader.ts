@@ -9,8 +9,8 @@ import {
 } from '../../../../shared/ipc/contract';
 import { toUtcIso } from '../../../../shared/time';
 import { CATALOG_META } from '../schema';
-import { CatalogQuery } from './catalogQuery';
-import { catalogRowOf, itemOf } from './itemRows';
+import { CatalogQuery } from '../../catalog/catalogQuery';
+import { catalogRowOf, itemOf } from '../../catalog/itemRows';
 import { openConnection } from './open';
 import { RecordsReader } from './recordsReader';
 import { ledgerSpend, type SpendTotals } from './ledgerSpend';
@@ -22,8 +22,8 @@ import {
   orderChainRefusals,
   orderChainTrades,
 } from './orderLookup';
-import { medianOf } from './markets';
-import { CatalogSnapshot } from './snapshot';
+import { medianOf } from '../../catalog/markets';
+import { CatalogSnapshot } from '../../catalog/snapshot';
 import { failureRows, refusalList, type BuyRefusalRow, type FailureRows } from './failuresQuery';
 import { exposureRows, type ExposureRows } from './exposureQuery';
 import {

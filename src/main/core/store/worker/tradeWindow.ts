@@ -9,10 +9,10 @@
 import { tradeSchema, type Trade } from '../../../../shared/api';
 import { CatalogSyncError } from '../errors';
 import type { CatalogSyncProgress, TradeWindowRequest, TradeWindowResult, TradeUpsertResult } from '../types';
-import { streamBody } from './download';
-import { EnvelopeFormatError, ItemSplitter, TRADES_ENVELOPE } from './itemSplitter';
+import { streamBody } from '../../catalog/download';
+import { EnvelopeFormatError, ItemSplitter, TRADES_ENVELOPE } from '../../catalog/itemSplitter';
 import type { RecordsWriter } from './recordsWriter';
-import type { SyncContext } from './catalogSync';
+import type { SyncContext } from '../../catalog/catalogSync';
 
 /** Trades per transaction: a few milliseconds of writing between two slices of the body. */
 const CHUNK_TRADES = 2000;

@@ -4,8 +4,8 @@
  * (tradeWindow.ts) answer its methods.
  */
 import type { CatalogSyncRequest, CatalogSyncResult, TradeWindowRequest, TradeWindowResult } from '../types';
-import { CatalogWriter } from './catalogWriter';
-import { runCatalogSync, type SyncContext } from './catalogSync';
+import { CatalogWriter } from '../../catalog/catalogWriter';
+import { runCatalogSync, type SyncContext } from '../../catalog/catalogSync';
 import { openConnection, type Db } from './open';
 import { RecordsWriter } from './recordsWriter';
 import { runTradeWindow } from './tradeWindow';

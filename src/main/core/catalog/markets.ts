@@ -3,7 +3,7 @@
  * the plain ones, without stickers or charms), counts, discount, float rank. A refresh computes again the groups it
  * changed; a listing off sale keeps what it had when it left.
  */
-import type { MarketStanding } from '../../../../shared/ipc';
+import type { MarketStanding } from '../../../shared/ipc';
 import { columnsOf, growColumns, isColumns, type Columns } from './columns';
 
 /** The snapshot's columns a market reads, by slot. */

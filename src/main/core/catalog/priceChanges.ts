@@ -4,7 +4,7 @@
  * machine (two objects an event, both ways), as a Float64Array a copy of its bytes.
  */
 import type { PriceChange } from '../../../shared/api';
-import type { PriceMove } from './types';
+import type { PriceMove } from '../store/types';
 
 /** Price changes as (itemId, price) pairs. */
 export function packPriceChanges(changes: readonly PriceChange[]): Float64Array<ArrayBuffer> {

@@ -4,14 +4,14 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { CHARM_PATTERN_MAX } from '../../../../shared/filters';
-import { CACHE_ID_KEY, catalogVersion } from '../schema';
+import { CHARM_PATTERN_MAX } from '../../../shared/filters';
+import { CACHE_ID_KEY, catalogVersion } from '../store/schema';
 import { NAME_LIST_SEPARATOR } from './itemRows';
 import { columnsOf, growColumns, isColumns, sortedIndexOf } from './columns';
 import { Markets } from './markets';
 import { SlotLists, type SavedLists } from './slotLists';
-import type { Db } from './open';
-import { readInOne } from './readInOne';
+import type { Db } from '../store/worker/open';
+import { readInOne } from '../store/worker/readInOne';
 
 /** Lower-casing of ASCII letters only (what the catalog's search ignores; other letters match as written). */
 export function asciiLower(text: string): string {

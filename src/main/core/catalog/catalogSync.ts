@@ -3,17 +3,16 @@
  * are checked and staged in a TEMP table in short transactions, so no write waits on the network. ONE final transaction
  * makes the list the catalog (a live upsert's rules; the feed's changes meanwhile kept); a failed download never reaches it.
  */
-import { itemSchema, type Item } from '../../../../shared/api';
-import { CatalogSyncError } from '../errors';
-import { CATALOG_META } from '../schema';
-import type { CatalogSyncProgress, CatalogSyncRequest, CatalogSyncResult } from '../types';
-import type { RecordsWriter } from './recordsWriter';
+import { itemSchema, type Item } from '../../../shared/api';
+import { CatalogSyncError } from '../store/errors';
+import { CATALOG_META } from '../store/schema';
+import type { CatalogSyncProgress, CatalogSyncRequest, CatalogSyncResult } from '../store/types';
 import type { CatalogWriter } from './catalogWriter';
 import { leadingItemId, streamBody } from './download';
 import { hashBytes, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
 import { EnvelopeFormatError, ItemSplitter, type EnvelopeFields } from './itemSplitter';
 import { sortedIndexOf } from './columns';
-import type { Db } from './open';
+import type { Db } from '../store/worker/open';
 
 const STAGE_BATCH_ITEMS = 2000;
 const PROGRESS_INTERVAL_MS = 100;
@@ -226,7 +225,10 @@ function apply(db: Db, catalog: CatalogWriter, receiver: Receiver, envelope: Env
 }
 
 /** The records writer's meta, which the sync reads and writes in its transactions. */
-type MetaAccess = Pick<RecordsWriter, 'getMeta' | 'setMeta'>;
+interface MetaAccess {
+  getMeta(key: string): unknown;
+  setMeta(key: string, value: unknown): void;
+}
 
 export interface SyncContext {
   signal: AbortSignal;

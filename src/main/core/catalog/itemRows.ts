@@ -1,8 +1,8 @@
 /** An item's row in `items`, its hash, and the catalog row the UI shows, built from the stored item. No SQLite here. */
-import type { Item } from '../../../../shared/api';
-import { RARITY_COLORS } from '../../../../shared/api';
-import type { CatalogRow, MarketStanding } from '../../../../shared/ipc';
-import { toUtcIso } from '../../../../shared/time';
+import type { Item } from '../../../shared/api';
+import { RARITY_COLORS } from '../../../shared/api';
+import type { CatalogRow, MarketStanding } from '../../../shared/ipc';
+import { toUtcIso } from '../../../shared/time';
 
 export const STATTRAK_MARK = 'StatTrak™';
 export const SOUVENIR_PREFIX = 'Souvenir ';

@@ -4,8 +4,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { pipeline, type Readable, type TransformOptions } from 'node:stream';
 import zlib from 'node:zlib';
-import { CatalogSyncError } from '../errors';
-import type { CatalogSyncRequest } from '../types';
+import { CatalogSyncError } from '../store/errors';
+import type { CatalogSyncRequest } from '../store/types';
 import { bytesAt, ITEM_START } from './itemSplitter';
 
 /** Longest stretch of work on the body before the thread lets queued messages in. */

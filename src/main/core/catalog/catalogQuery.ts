@@ -2,12 +2,12 @@
  * The catalog query over a reader's snapshot: each filter narrows the matching slots in turn, then the page is picked by
  * the sort column's keys. A filter or sort column is one entry below; a filter's `item` test is what alert rules use on a frame.
  */
-import type { Item } from '../../../../shared/api';
-import { RARITY_COLORS } from '../../../../shared/api';
-import { inRanges, WEAR_BANDS } from '../../../../shared/filters';
-import type { CatalogFilters } from '../../../../shared/ipc/contract';
-import type { MarketStanding } from '../../../../shared/ipc/models';
-import type { ParsedCatalogQuery } from '../types';
+import type { Item } from '../../../shared/api';
+import { RARITY_COLORS } from '../../../shared/api';
+import { inRanges, WEAR_BANDS } from '../../../shared/filters';
+import type { CatalogFilters } from '../../../shared/ipc/contract';
+import type { MarketStanding } from '../../../shared/ipc/models';
+import type { ParsedCatalogQuery } from '../store/types';
 import { rarityRankOf, SOUVENIR_PREFIX, STATTRAK_MARK } from './itemRows';
 import { asciiLower, type CatalogSnapshot, SOUVENIR, STAT_TRAK } from './snapshot';
 import type { SlotLists } from './slotLists';

@@ -1,6 +1,6 @@
 /** Live catalog changes (feed upserts, price changes, removals): point reads and writes, one transaction per call, rows stamped with its version. */
-import type { Item } from '../../../../shared/api';
-import type { CatalogRow } from '../../../../shared/ipc';
+import type { Item } from '../../../shared/api';
+import type { CatalogRow } from '../../../shared/ipc';
 import type {
   CatalogTotals,
   ItemChangeGroup,
@@ -9,10 +9,10 @@ import type {
   ItemUpsertResult,
   PackedPriceChangeResult,
   PriceMove,
-} from '../types';
+} from '../store/types';
 import { catalogRowOf, hashJson, ITEM_COLUMNS, itemValues, quickItemCheck, storedJson } from './itemRows';
-import { CATALOG_META, catalogVersion, SET_META_SQL } from '../schema';
-import type { Db } from './open';
+import { CATALOG_META, catalogVersion, SET_META_SQL } from '../store/schema';
+import type { Db } from '../store/worker/open';
 
 interface HeldRow {
   price: number;

@@ -1,0 +1,2 @@
+export { itemFilter, type ItemTest } from './catalogQuery';
+export { packPriceChanges, priceChangeOutcome } from './priceChanges';
