@@ -436,7 +436,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
   }, 90_000);
 
   it('settles a buy whose answer was lost from its trade the feed brought, while look-ups by order id and reconciles fail', async () => {
-    // On the real clock, as above: the buy's own look-ups are retried for seconds, not minutes.
+    useFlowingFakeClock();
     const itemId = 95_100_001;
     const { harness, rule, orderId, lookupPath } = await armed('Fed Lambda');
     // The buy reaches the server and its answer is lost; every look-up by order id and every reconcile's read of the
@@ -448,7 +448,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
     proxy.inject('/Trades/History?status=', { kind: 'swallow' });
 
     expect((await list('Fed Lambda', 1, 1000, itemId)).map((item) => item.itemId)).toEqual([itemId]);
-    const firing = await waitFor(
+    const firing = await reach(
       async () => (await harness.call('alerts.firings')).find((f) => f.ruleId === rule.id && f.autoBuy?.tradeId),
       30_000,
       'the buy settled from the trade the feed brought',
@@ -469,8 +469,50 @@ describe('auto-buy guard rails against the real sandbox', () => {
     expect((await harness.call('alerts.rules')).find((r) => r.id === rule.id)?.autoBuy.spent).toBe(1000);
   }, 90_000);
 
+  it('settles a buy counted as unknown when a later frame of its trade is stored, while look-ups and reconciles still fail', async () => {
+    useFlowingFakeClock();
+    const itemId = 95_150_001;
+    const { harness, rule, orderId } = await armed('Late Nu');
+    const firing = async () => (await harness.call('alerts.firings')).find((f) => f.ruleId === rule.id);
+    // The buy reaches the server and its answer is lost; every look-up by order id and every reconcile fails, to the
+    // end. The feed loses the trade's frames until its outcome is unknown, so nothing is cached before that.
+    const seenBefore = proxy.requests.length;
+    proxy.inject('/Items/Buy', { kind: 'swallow', times: 1 });
+    proxy.inject('/Trades/History?externalId=', { kind: 'swallow' });
+    proxy.inject('/Trades/History?status=', { kind: 'swallow' });
+    const framesHeal = proxy.dropFeedFrames((text) => text.includes('"trade_updated"'));
+    expect((await list('Late Nu', 1, 1000, itemId)).map((item) => item.itemId)).toEqual([itemId]);
+    await reach(
+      async () => /could not be looked up/.test((await firing())?.autoBuy?.error ?? ''),
+      20_000,
+      'the buy unknown',
+    );
+    expect((await harness.call('trades.query', { limit: 10 })).total).toBe(0);
+    expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(1000);
+
+    // The trade moves on at the server and its frame reaches the desk: the trade is read by id and stored.
+    framesHeal();
+    const serverTradeId = sb.core.db
+      .prepare('SELECT trade_id FROM trades WHERE external_id = ?')
+      .pluck()
+      .get(orderId(itemId)) as string;
+    await adminApi(sb).transition(serverTradeId, { status: 'SENT' });
+    const settled = await reach(
+      async () => ((await firing())?.autoBuy?.tradeId ? await firing() : null),
+      30_000,
+      'the buy settled from the trade its later frame brought',
+    );
+    expect(settled?.autoBuy?.tradeId).toBe(serverTradeId);
+    const answered = (prefix: string) =>
+      proxy.requests.slice(seenBefore).filter((r) => r.path.startsWith(prefix) && r.fault === null);
+    expect(answered('/Trades/History?externalId=')).toEqual([]);
+    expect(answered('/Trades/History?status=')).toEqual([]);
+    expect(buysOnTheWire()).toBe(1);
+    expect((await harness.call('app.snapshot')).autoBuy?.spentToday).toBe(1000);
+  }, 90_000);
+
   it('looks up a buy lost on the way once the API answers again, with the feed up all along: no reconnect, no Retry now', async () => {
-    // On the real clock: the catch-up after a failed call comes 5 s after it.
+    useFlowingFakeClock();
     const itemId = 95_200_001;
     const { harness, rule, lookupPath } = await armed('Lost Mu');
     const firing = async () => (await harness.call('alerts.firings')).find((f) => f.ruleId === rule.id);
@@ -480,7 +522,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
     proxy.inject('/Items/Buy', { kind: 'drop', times: 1 });
     const healLookups = proxy.inject((_method, path) => path === lookupPath(itemId), { kind: 'swallow' });
     expect((await list('Lost Mu', 1, 1000, itemId)).map((item) => item.itemId)).toEqual([itemId]);
-    await waitFor(
+    await reach(
       async () => /could not be looked up/.test((await firing())?.autoBuy?.error ?? ''),
       20_000,
       'the buy unknown',
@@ -489,7 +531,7 @@ describe('auto-buy guard rails against the real sandbox', () => {
 
     // The API answers again. Nothing else happens on the feed, and nobody presses Retry now.
     healLookups();
-    await waitFor(
+    await reach(
       async () => /nothing was bought/.test((await firing())?.autoBuy?.error ?? ''),
       30_000,
       'the buy looked up: no trade has its order id',
