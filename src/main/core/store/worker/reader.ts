@@ -1,4 +1,4 @@
-/** The reader thread's service: catalog pages from its snapshot (snapshot.ts, catalogQuery.ts), records from recordsReader.ts. */
+/** The reader thread's service: catalog pages from its snapshot (../../catalog/snapshot.ts, catalogQuery.ts), records from recordsReader.ts. */
 import type { Item, Trade } from '../../../../shared/api';
 import type { CatalogInfo, CatalogRow, ItemDetail, NameMarket, Page, PricePoint } from '../../../../shared/ipc';
 import {

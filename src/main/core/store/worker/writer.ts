@@ -1,5 +1,5 @@
 /**
- * The writer thread's service: the only read-write connection. Catalog changes (catalogWriter.ts, the
+ * The writer thread's service: the only read-write connection. Catalog changes (../../catalog/catalogWriter.ts, the
  * streaming sync in catalogSync.ts), the user's records (recordsWriter.ts) and a new cache's trade window
  * (tradeWindow.ts) answer its methods.
  */
